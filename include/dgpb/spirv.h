@@ -1,0 +1,47 @@
+/*
+ * dgpb/spirv.h - SPIR-V helpers over SPIRV-Tools' C API.
+ *
+ * Debian's SPIRV-Tools is older than the SPIR-V Slang writes and rejects its
+ * OpSource instruction (an unknown source-language id). Every function here
+ * therefore works on a copy without OpSource (debug information only); the
+ * stored blob is never changed.
+ *
+ * This is the only module that includes SPIRV-Tools' header: it defines a
+ * non-static constant (kDefaultMaxIdBound) that would clash if two C files
+ * of one program included it.
+ */
+#ifndef DGPB_SPIRV_H
+#define DGPB_SPIRV_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "dgpb/result.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/*
+ * Copies a SPIR-V module without its OpSource instructions into a new array
+ * of *out_words words (freed by the caller with dgpb_free()). DGPB_ERR_CORRUPT
+ * when the bytes are not a SPIR-V module (size, magic, word counts).
+ */
+int dgpb_spirv_strip_source(const void *code, size_t size, uint32_t **out, size_t *out_words,
+                            dgpb_diag *diag);
+
+/*
+ * Validates a module for Vulkan 1.2 (spvValidate on the copy without
+ * OpSource). DGPB_ERR_SHADER with SPIRV-Tools' message when it is invalid.
+ */
+int dgpb_spirv_validate(const void *code, size_t size, dgpb_diag *diag);
+
+/* Disassembles a module (as spirv-dis would, without OpSource) into a new string freed with
+ * dgpb_free(). */
+int dgpb_spirv_disassemble(const void *code, size_t size, char **out_text, dgpb_diag *diag);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

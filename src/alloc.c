@@ -1,0 +1,76 @@
+/*
+ * alloc.c - the allocator hooks (dgpb/alloc.h).
+ */
+#include "alloc.h"
+
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+static void *std_alloc(size_t size, void *user)
+{
+    (void)user;
+    return malloc(size);
+}
+
+static void *std_realloc(void *ptr, size_t size, void *user)
+{
+    (void)user;
+    return realloc(ptr, size);
+}
+
+static void std_free(void *ptr, void *user)
+{
+    (void)user;
+    free(ptr);
+}
+
+static dgpb_allocator hooks = {std_alloc, std_realloc, std_free, NULL};
+
+void dgpb_set_allocator(const dgpb_allocator *a)
+{
+    if (a && a->alloc && a->realloc && a->free)
+        hooks = *a;
+    else
+        hooks = (dgpb_allocator){std_alloc, std_realloc, std_free, NULL};
+}
+
+void *dgpb_malloc(size_t size)
+{
+    return hooks.alloc(size ? size : 1, hooks.user);
+}
+
+void *dgpb_calloc(size_t count, size_t size)
+{
+    if (size && count > SIZE_MAX / size)
+        return NULL;
+    size_t bytes = count * size;
+    void *p = dgpb_malloc(bytes);
+    if (p && bytes > 0)
+        memset(p, 0, bytes);
+    return p;
+}
+
+void *dgpb_realloc(void *ptr, size_t size)
+{
+    return hooks.realloc(ptr, size ? size : 1, hooks.user);
+}
+
+void dgpb_free(void *ptr)
+{
+    if (ptr)
+        hooks.free(ptr, hooks.user);
+}
+
+char *dgpb_strdup(const char *s)
+{
+    return dgpb_memdup(s, strlen(s) + 1);
+}
+
+void *dgpb_memdup(const void *p, size_t size)
+{
+    void *d = dgpb_malloc(size);
+    if (d && size)
+        memcpy(d, p, size);
+    return d;
+}

@@ -1,0 +1,153 @@
+/*
+ * fileio.c - whole-file reads and atomic writes (dgpb/fileio.h).
+ */
+#define _POSIX_C_SOURCE 200809L
+#include "dgpb/fileio.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "alloc.h"
+
+int dgpb_file_read(const char *path, size_t max_size, uint8_t **out, size_t *size, dgpb_diag *diag)
+{
+    *out = NULL;
+    *size = 0;
+    int fd = open(path, O_RDONLY | O_CLOEXEC);
+    if (fd < 0)
+        return dgpb_diag_set(diag, DGPB_ERR_IO, -1, "cannot open '%s': %s", path, strerror(errno));
+    int rc = DGPB_OK;
+    uint8_t *buf = NULL;
+    struct stat st;
+    if (fstat(fd, &st) != 0) {
+        rc = dgpb_diag_set(diag, DGPB_ERR_IO, -1, "cannot stat '%s': %s", path, strerror(errno));
+        goto done;
+    }
+    if (S_ISDIR(st.st_mode)) {
+        rc = dgpb_diag_set(diag, DGPB_ERR_IO, -1, "'%s' is a directory", path);
+        goto done;
+    }
+    /* Read to end of file, whatever st_size says (pipes, growing files). */
+    size_t cap = st.st_size > 0 ? (size_t)st.st_size + 1 : 4096, len = 0;
+    buf = dgpb_malloc(cap);
+    if (!buf) {
+        rc = dgpb_diag_set(diag, DGPB_ERR_NOMEM, -1, "out of memory reading '%s'", path);
+        goto done;
+    }
+    for (;;) {
+        if (len + 1 >= cap) {
+            if (cap > max_size + 1) {
+                rc = dgpb_diag_set(diag, DGPB_ERR_LIMIT, -1, "'%s' is larger than %zu bytes", path,
+                                   max_size);
+                goto done;
+            }
+            uint8_t *nb = dgpb_realloc(buf, cap * 2);
+            if (!nb) {
+                rc = dgpb_diag_set(diag, DGPB_ERR_NOMEM, -1, "out of memory reading '%s'", path);
+                goto done;
+            }
+            buf = nb;
+            cap *= 2;
+        }
+        ssize_t n = read(fd, buf + len, cap - len - 1);
+        if (n < 0 && errno == EINTR)
+            continue;
+        if (n < 0) {
+            rc =
+                dgpb_diag_set(diag, DGPB_ERR_IO, -1, "cannot read '%s': %s", path, strerror(errno));
+            goto done;
+        }
+        if (n == 0)
+            break;
+        len += (size_t)n;
+    }
+    if (len > max_size) {
+        rc = dgpb_diag_set(diag, DGPB_ERR_LIMIT, -1, "'%s' is larger than %zu bytes", path,
+                           max_size);
+        goto done;
+    }
+    buf[len] = 0;
+    *out = buf;
+    *size = len;
+    buf = NULL;
+done:
+    dgpb_free(buf);
+    close(fd);
+    return rc;
+}
+
+/* Writes all bytes to a new temporary file next to `path`; its name goes to tmp. */
+static int write_temp(const char *path, const void *data, size_t size, char **tmp_out,
+                      dgpb_diag *diag)
+{
+    size_t n = strlen(path) + 16;
+    char *tmp = dgpb_malloc(n);
+    if (!tmp)
+        return dgpb_diag_set(diag, DGPB_ERR_NOMEM, -1, "out of memory");
+    snprintf(tmp, n, "%s.tmp.XXXXXX", path);
+    int fd = mkstemp(tmp);
+    if (fd < 0) {
+        int rc = dgpb_diag_set(diag, DGPB_ERR_IO, -1, "cannot create a file next to '%s': %s", path,
+                               strerror(errno));
+        dgpb_free(tmp);
+        return rc;
+    }
+    const uint8_t *p = data;
+    size_t left = size;
+    int err = 0;
+    while (left > 0 && !err) {
+        ssize_t w = write(fd, p, left);
+        if (w < 0 && errno == EINTR)
+            continue;
+        if (w < 0)
+            err = errno;
+        else
+            p += w, left -= (size_t)w;
+    }
+    if (!err && fchmod(fd, 0644) != 0)
+        err = errno;
+    if (!err && fsync(fd) != 0)
+        err = errno;
+    if (close(fd) != 0 && !err)
+        err = errno;
+    if (err) {
+        unlink(tmp);
+        dgpb_free(tmp);
+        return dgpb_diag_set(diag, DGPB_ERR_IO, -1, "cannot write '%s': %s", path, strerror(err));
+    }
+    *tmp_out = tmp;
+    return DGPB_OK;
+}
+
+int dgpb_files_write_atomic(size_t count, const char *const *paths, const void *const *data,
+                            const size_t *sizes, dgpb_diag *diag)
+{
+    char **tmps = dgpb_calloc(count, sizeof *tmps);
+    if (!tmps)
+        return dgpb_diag_set(diag, DGPB_ERR_NOMEM, -1, "out of memory");
+    int rc = DGPB_OK;
+    size_t i;
+    for (i = 0; i < count && !rc; i++)
+        rc = write_temp(paths[i], data[i], sizes[i], &tmps[i], diag);
+    for (i = 0; i < count && !rc; i++)
+        if (rename(tmps[i], paths[i]) != 0)
+            rc = dgpb_diag_set(diag, DGPB_ERR_IO, -1, "cannot replace '%s': %s", paths[i],
+                               strerror(errno));
+    for (size_t k = 0; k < count; k++) {
+        if (tmps[k] && rc)
+            unlink(tmps[k]); /* gone already if it was renamed */
+        dgpb_free(tmps[k]);
+    }
+    dgpb_free(tmps);
+    return rc;
+}
+
+int dgpb_file_write_atomic(const char *path, const void *data, size_t size, dgpb_diag *diag)
+{
+    return dgpb_files_write_atomic(1, &path, &data, &size, diag);
+}

@@ -1,0 +1,115 @@
+/*
+ * spirv.c - SPIR-V helpers over SPIRV-Tools' C API (dgpb/spirv.h).
+ */
+#include "dgpb/spirv.h"
+
+#include <spirv-tools/libspirv.h>
+#include <string.h>
+
+#include "alloc.h"
+
+#define SPIRV_MAGIC 0x07230203u
+#define SPIRV_HEADER_WORDS 5u
+#define OP_SOURCE 3u
+
+int dgpb_spirv_strip_source(const void *code, size_t size, uint32_t **out, size_t *out_words,
+                            dgpb_diag *diag)
+{
+    *out = NULL;
+    *out_words = 0;
+    if (size % 4 != 0 || size < SPIRV_HEADER_WORDS * 4)
+        return dgpb_diag_set(diag, DGPB_ERR_CORRUPT, -1,
+                             "not a SPIR-V module: %zu bytes is not a whole header of words", size);
+    size_t n = size / 4;
+    uint32_t *w = dgpb_malloc(size);
+    if (!w)
+        return dgpb_diag_set(diag, DGPB_ERR_NOMEM, -1, "out of memory");
+    memcpy(w, code, size);
+    if (w[0] != SPIRV_MAGIC) {
+        uint32_t magic = w[0];
+        dgpb_free(w);
+        return dgpb_diag_set(diag, DGPB_ERR_CORRUPT, 0, "not a SPIR-V module: bad magic 0x%08x",
+                             magic);
+    }
+    size_t in = SPIRV_HEADER_WORDS, outpos = SPIRV_HEADER_WORDS;
+    while (in < n) {
+        uint32_t count = w[in] >> 16, opcode = w[in] & 0xffffu;
+        if (count == 0 || count > n - in) {
+            dgpb_free(w);
+            return dgpb_diag_set(diag, DGPB_ERR_CORRUPT, (int64_t)in * 4,
+                                 "not a SPIR-V module: instruction of %u words at word %zu "
+                                 "runs past the end",
+                                 count, in);
+        }
+        if (opcode != OP_SOURCE) {
+            memmove(w + outpos, w + in, count * 4);
+            outpos += count;
+        }
+        in += count;
+    }
+    *out = w;
+    *out_words = outpos;
+    return DGPB_OK;
+}
+
+int dgpb_spirv_disassemble(const void *code, size_t size, char **out_text, dgpb_diag *diag)
+{
+    *out_text = NULL;
+    uint32_t *words;
+    size_t nwords;
+    int rc = dgpb_spirv_strip_source(code, size, &words, &nwords, diag);
+    if (rc)
+        return rc;
+    spv_context ctx = spvContextCreate(SPV_ENV_VULKAN_1_2);
+    spv_text text = NULL;
+    spv_diagnostic sd = NULL;
+    if (!ctx) {
+        rc = dgpb_diag_set(diag, DGPB_ERR_NOMEM, -1, "cannot create a SPIRV-Tools context");
+        goto done;
+    }
+    spv_result_t r = spvBinaryToText(
+        ctx, words, nwords,
+        SPV_BINARY_TO_TEXT_OPTION_INDENT | SPV_BINARY_TO_TEXT_OPTION_FRIENDLY_NAMES, &text, &sd);
+    if (r != SPV_SUCCESS || !text) {
+        rc = dgpb_diag_set(diag, DGPB_ERR_CORRUPT, -1, "SPIRV-Tools cannot disassemble: %s",
+                           sd && sd->error ? sd->error : "unknown error");
+        goto done;
+    }
+    *out_text = dgpb_malloc(text->length + 1);
+    if (!*out_text) {
+        rc = dgpb_diag_set(diag, DGPB_ERR_NOMEM, -1, "out of memory");
+        goto done;
+    }
+    memcpy(*out_text, text->str, text->length);
+    (*out_text)[text->length] = 0;
+done:
+    spvTextDestroy(text);
+    spvDiagnosticDestroy(sd);
+    spvContextDestroy(ctx);
+    dgpb_free(words);
+    return rc;
+}
+
+int dgpb_spirv_validate(const void *code, size_t size, dgpb_diag *diag)
+{
+    uint32_t *words;
+    size_t nwords;
+    int rc = dgpb_spirv_strip_source(code, size, &words, &nwords, diag);
+    if (rc)
+        return rc;
+    spv_context ctx = spvContextCreate(SPV_ENV_VULKAN_1_2);
+    if (!ctx) {
+        dgpb_free(words);
+        return dgpb_diag_set(diag, DGPB_ERR_NOMEM, -1, "cannot create a SPIRV-Tools context");
+    }
+    spv_const_binary_t bin = {words, nwords};
+    spv_diagnostic sd = NULL;
+    if (spvValidate(ctx, &bin, &sd) != SPV_SUCCESS)
+        rc = dgpb_diag_set(diag, DGPB_ERR_SHADER, sd ? (int64_t)sd->position.index * 4 : -1,
+                           "SPIR-V validation (Vulkan 1.2) failed: %s",
+                           sd && sd->error ? sd->error : "unknown error");
+    spvDiagnosticDestroy(sd);
+    spvContextDestroy(ctx);
+    dgpb_free(words);
+    return rc;
+}

@@ -1,0 +1,210 @@
+/*
+ * support.c - the golden model and byte-offset helpers for the format tests.
+ *
+ * The golden model exercises every part of the format: two targets added out
+ * of order, a layout blob, compute and ray-tracing entries, every parameter
+ * kind the wgsl ID table covers, value rows with offsets, capabilities given
+ * unsorted, and two entries per target with identical code (stored once).
+ * Changing it changes fixtures/format/golden.*: regenerate them with
+ * tools/regen-format-fixtures.sh and review the diff.
+ */
+#include "support.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+const uint32_t support_spirv_words[] = {
+    0x07230203u, 0x00010500u, 0x00070000u, 0x00000012u, 0x00000000u, 0x00020011u, 0x00000001u,
+    0x0003000eu, 0x00000000u, 0x00000001u, 0x0007000fu, 0x00000005u, 0x00000001u, 0x6e69616du,
+    0x00000000u, 0x00000002u, 0x00000003u, 0x00060010u, 0x00000001u, 0x00000011u, 0x00000040u,
+    0x00000001u, 0x00000001u, 0x00030003u, 0x0000000bu, 0x00000001u, 0x00040005u, 0x00000001u,
+    0x6e69616du, 0x00000000u, 0x00040005u, 0x00000003u, 0x756f5f6bu, 0x00000074u, 0x00040047u,
+    0x00000002u, 0x0000000bu, 0x0000001cu, 0x00040047u, 0x00000004u, 0x00000006u, 0x00000004u,
+    0x00030047u, 0x00000005u, 0x00000002u, 0x00050048u, 0x00000005u, 0x00000000u, 0x00000023u,
+    0x00000000u, 0x00040047u, 0x00000003u, 0x00000022u, 0x00000000u, 0x00040047u, 0x00000003u,
+    0x00000021u, 0x00000000u, 0x00020013u, 0x00000006u, 0x00030021u, 0x00000007u, 0x00000006u,
+    0x00040015u, 0x00000008u, 0x00000020u, 0x00000000u, 0x0004002bu, 0x00000008u, 0x00000009u,
+    0x00000000u, 0x00040017u, 0x0000000au, 0x00000008u, 0x00000003u, 0x00040020u, 0x0000000bu,
+    0x00000001u, 0x0000000au, 0x0004003bu, 0x0000000bu, 0x00000002u, 0x00000001u, 0x0003001du,
+    0x00000004u, 0x00000008u, 0x0003001eu, 0x00000005u, 0x00000004u, 0x00040020u, 0x0000000cu,
+    0x0000000cu, 0x00000005u, 0x0004003bu, 0x0000000cu, 0x00000003u, 0x0000000cu, 0x00040020u,
+    0x0000000du, 0x0000000cu, 0x00000008u, 0x00050036u, 0x00000006u, 0x00000001u, 0x00000000u,
+    0x00000007u, 0x000200f8u, 0x0000000eu, 0x0004003du, 0x0000000au, 0x0000000fu, 0x00000002u,
+    0x00050051u, 0x00000008u, 0x00000010u, 0x0000000fu, 0x00000000u, 0x00060041u, 0x0000000du,
+    0x00000011u, 0x00000003u, 0x00000009u, 0x00000010u, 0x0003003eu, 0x00000011u, 0x00000010u,
+    0x000100fdu, 0x00010038u};
+const size_t support_spirv_word_count = sizeof support_spirv_words / sizeof support_spirv_words[0];
+
+static const char wgsl_code[] =
+    "@binding(0) @group(0) var<storage, read_write> k_out : array<u32>;\n"
+    "@compute @workgroup_size(64, 1, 1)\n"
+    "fn k(@builtin(global_invocation_id) id : vec3<u32>) { k_out[id.x] = id.x; }\n";
+
+static const char layout_bytes[] = "DGPBLAYOUT test layout 0";
+
+static void must(int rc, const dgpb_diag *d)
+{
+    if (rc) {
+        fprintf(stderr, "support: %s\n", d->message);
+        abort();
+    }
+}
+
+/* The parameter table shared by both targets; webgpu IDs only on wgsl. */
+static void params_for(int wgsl, dgpb_param_desc out[9])
+{
+    const dgpb_param_desc rows[9] = {
+        {"scale", DGPB_KIND_VALUE, DGPB_FLAG_READ_ONLY, 0, 0, 0, 4, 1},
+        {"transform", DGPB_KIND_VALUE, DGPB_FLAG_READ_ONLY, 0, 0, 16, 48, 1},
+        {"src", DGPB_KIND_BUFFER, DGPB_FLAG_READ_ONLY, 0, 1, 0, 0, 2},
+        {"dst", DGPB_KIND_RW_BUFFER, DGPB_FLAG_WRITTEN, 0, 2, 0, 0, 3},
+        {"bytes", DGPB_KIND_RW_BYTE_BUFFER, 0, 0, 3, 0, 0, 3},
+        {"tex", DGPB_KIND_TEXTURE, DGPB_FLAG_READ_ONLY, 0, 4, 0, 0, 5},
+        {"smp", DGPB_KIND_SAMPLER, DGPB_FLAG_READ_ONLY, 0, 5, 0, 0, 4},
+        {"img", DGPB_KIND_RW_TEXTURE, DGPB_FLAG_WRITTEN, 0, 6, 0, 0, 8},
+        {"counts", DGPB_KIND_RW_TEXTURE, DGPB_FLAG_WRITTEN, 1, 0, 0, 0, 9},
+    };
+    for (int i = 0; i < 9; i++) {
+        out[i] = rows[i];
+        if (!wgsl)
+            out[i].webgpu_layout = 0;
+    }
+}
+
+dgpb_model *support_golden_model(void)
+{
+    dgpb_model *m = NULL;
+    dgpb_diag d;
+    dgpb_diag_clear(&d);
+    must(dgpb_model_create(&m), &d);
+    uint32_t wgsl, spirv;
+    must(dgpb_model_add_target(m, "wgsl", "wgsl", &wgsl, &d), &d);
+    must(dgpb_model_add_target(m, "spirv", "spirv", &spirv, &d), &d);
+    must(dgpb_model_add_layout(m, spirv, layout_bytes, sizeof layout_bytes - 1, NULL, &d), &d);
+
+    dgpb_param_desc params[9];
+    params_for(1, params);
+    const char *no_caps[1] = {NULL};
+    dgpb_entry_desc k = {
+        .name = "k",
+        .stage = "compute",
+        .code = wgsl_code,
+        .code_size = sizeof wgsl_code - 1,
+        .thread_group_size = {64, 1, 1},
+        .params = params,
+        .param_count = 9,
+        .capabilities = no_caps,
+    };
+    must(dgpb_model_add_entry(m, wgsl, &k, &d), &d);
+    dgpb_entry_desc k2 = k;
+    k2.name = "k2";
+    k2.param_count = 4;
+    must(dgpb_model_add_entry(m, wgsl, &k2, &d), &d);
+
+    params_for(0, params);
+    const char *caps[2] = {"subgroup_basic", "half"};
+    k.code = support_spirv_words;
+    k.code_size = support_spirv_word_count * 4;
+    k.capabilities = caps;
+    k.capability_count = 2;
+    must(dgpb_model_add_entry(m, spirv, &k, &d), &d);
+    k2 = k;
+    k2.name = "k2";
+    k2.param_count = 4;
+    k2.capability_count = 0;
+    must(dgpb_model_add_entry(m, spirv, &k2, &d), &d);
+
+    /* A ray-generation entry with different code (the module's name string changed). */
+    uint32_t rg_words[256];
+    memcpy(rg_words, support_spirv_words, support_spirv_word_count * 4);
+    for (size_t i = 0; i < support_spirv_word_count; i++)
+        if (rg_words[i] == 0x756f5f6bu) /* "k_ou" */
+            rg_words[i] = 0x6e695f6bu;  /* "k_in" */
+    const char *rt_caps[1] = {"raytracing"};
+    dgpb_param_desc scene = {
+        "scene", DGPB_KIND_ACCELERATION_STRUCTURE, DGPB_FLAG_READ_ONLY, 0, 7, 0, 0, 0};
+    dgpb_entry_desc rg = {
+        .name = "rg",
+        .stage = "raygeneration",
+        .code = rg_words,
+        .code_size = support_spirv_word_count * 4,
+        .params = &scene,
+        .param_count = 1,
+        .capabilities = rt_caps,
+        .capability_count = 1,
+    };
+    must(dgpb_model_add_entry(m, spirv, &rg, &d), &d);
+    return m;
+}
+
+uint8_t *support_golden_bytes(size_t *size)
+{
+    dgpb_model *m = support_golden_model();
+    dgpb_diag d;
+    dgpb_diag_clear(&d);
+    uint8_t *bytes = NULL;
+    must(dgpb_write(m, &bytes, size, &d), &d);
+    dgpb_model_destroy(m);
+    return bytes;
+}
+
+uint8_t *support_two_target_bytes(size_t *size)
+{
+    dgpb_model *m = NULL;
+    dgpb_diag d;
+    dgpb_diag_clear(&d);
+    must(dgpb_model_create(&m), &d);
+    const char *names[2] = {"wgsl", "dxil"};
+    for (int i = 0; i < 2; i++) {
+        uint32_t t;
+        must(dgpb_model_add_target(m, names[i], names[i], &t, &d), &d);
+        dgpb_entry_desc e = {.name = "k",
+                             .stage = "compute",
+                             .code = names[i],
+                             .code_size = 4,
+                             .thread_group_size = {1, 1, 1}};
+        must(dgpb_model_add_entry(m, t, &e, &d), &d);
+    }
+    uint8_t *bytes = NULL;
+    must(dgpb_write(m, &bytes, size, &d), &d);
+    dgpb_model_destroy(m);
+    return bytes;
+}
+
+size_t support_offset_of(const uint8_t *bytes, const void *p)
+{
+    return (size_t)((const uint8_t *)p - bytes);
+}
+
+size_t support_code_ref_offset(const uint8_t *bytes, const dgpb_entry_view *e)
+{
+    return support_offset_of(bytes, e->stage.ptr) + e->stage.len + 4;
+}
+
+size_t support_param_field_offset(const uint8_t *bytes, const dgpb_param_view *p, int field)
+{
+    return support_offset_of(bytes, p->name.ptr) + p->name.len + 4u * (size_t)field;
+}
+
+void support_put_u32(uint8_t *bytes, size_t at, uint32_t v)
+{
+    bytes[at] = (uint8_t)v;
+    bytes[at + 1] = (uint8_t)(v >> 8);
+    bytes[at + 2] = (uint8_t)(v >> 16);
+    bytes[at + 3] = (uint8_t)(v >> 24);
+}
+
+uint8_t *support_read_source_file(const char *relpath, size_t *size)
+{
+    char path[4096];
+    snprintf(path, sizeof path, "%s/%s", DGPB_SOURCE_DIR, relpath);
+    uint8_t *bytes = NULL;
+    dgpb_diag d;
+    dgpb_diag_clear(&d);
+    if (dgpb_file_read(path, 1u << 30, &bytes, size, &d)) {
+        fprintf(stderr, "support: %s\n", d.message);
+        return NULL;
+    }
+    return bytes;
+}

@@ -1,0 +1,159 @@
+/*
+ * test_faults.c - allocation failure at every allocation of every operation.
+ *
+ * The allocator hooks fail allocation N for N = 1, 2, 3, ... until the
+ * operation completes; each failing run must return DGPB_ERR_NOMEM (never
+ * crash or leak: ASan's leak checker runs these in CI), and the final run
+ * must give the same result as an unhooked one.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "dgpb/dgpb.h"
+#include "support.h"
+
+static long countdown = -1; /* allocations left before one fails; -1: never */
+static long failures = 0;
+
+static void *fail_alloc(size_t size, void *user)
+{
+    (void)user;
+    if (countdown == 0) {
+        failures++;
+        countdown = -1;
+        return NULL;
+    }
+    if (countdown > 0)
+        countdown--;
+    return malloc(size);
+}
+
+static void *fail_realloc(void *p, size_t size, void *user)
+{
+    (void)user;
+    if (countdown == 0) {
+        failures++;
+        countdown = -1;
+        return NULL;
+    }
+    if (countdown > 0)
+        countdown--;
+    return realloc(p, size);
+}
+
+static void plain_free(void *p, void *user)
+{
+    (void)user;
+    free(p);
+}
+
+static const dgpb_allocator failing = {fail_alloc, fail_realloc, plain_free, NULL};
+
+/* Runs op with allocation n failing, for every n until op needs no failure. */
+static void run_with_faults(int (*op)(void *), void *arg, const char *what)
+{
+    dgpb_set_allocator(&failing);
+    long n = 0;
+    for (;; n++) {
+        countdown = n;
+        failures = 0;
+        int rc = op(arg);
+        if (failures == 0) {
+            if (rc != DGPB_OK)
+                fail_msg("%s: failed with %d with no allocation failing", what, rc);
+            break;
+        }
+        if (rc != DGPB_ERR_NOMEM)
+            fail_msg("%s: allocation %ld failed and the result was %d, not DGPB_ERR_NOMEM", what, n,
+                     rc);
+    }
+    countdown = -1;
+    dgpb_set_allocator(NULL);
+    assert_true(n > 3); /* the loop did meet the operation's allocations */
+}
+
+typedef struct bundle_bytes {
+    uint8_t *bytes;
+    size_t size;
+} bundle_bytes;
+
+static int op_build_and_write(void *arg)
+{
+    (void)arg;
+    dgpb_model *m = NULL;
+    dgpb_diag d;
+    int rc = dgpb_model_create(&m);
+    if (rc)
+        return rc;
+    uint32_t t;
+    dgpb_param_desc p[2] = {{"a", DGPB_KIND_BUFFER, 1, 0, 0, 0, 0, 2},
+                            {"b", DGPB_KIND_RW_BUFFER, 2, 0, 1, 0, 0, 3}};
+    const char *caps[1] = {"half"};
+    dgpb_entry_desc e = {.name = "k",
+                         .stage = "compute",
+                         .code = "code",
+                         .code_size = 4,
+                         .thread_group_size = {1, 1, 1},
+                         .params = p,
+                         .param_count = 2,
+                         .capabilities = caps,
+                         .capability_count = 1};
+    uint8_t *out = NULL;
+    size_t n = 0;
+    if (!(rc = dgpb_model_add_target(m, "wgsl", "wgsl", &t, &d)) &&
+        !(rc = dgpb_model_add_entry(m, t, &e, &d)) &&
+        !(rc = dgpb_model_add_target(m, "spirv", "spirv", &t, &d)) &&
+        !(rc = dgpb_model_add_layout(m, t, "L", 1, NULL, &d))) {
+        p[0].webgpu_layout = p[1].webgpu_layout = 0; /* no ids off wgsl */
+        rc = dgpb_model_add_entry(m, t, &e, &d);
+        if (!rc)
+            rc = dgpb_write(m, &out, &n, &d);
+    }
+    dgpb_free(out);
+    dgpb_model_destroy(m);
+    return rc;
+}
+
+static int op_open_and_view(void *arg)
+{
+    bundle_bytes *bb = arg;
+    dgpb_bundle *b = NULL;
+    int rc = dgpb_bundle_open(bb->bytes, bb->size, DGPB_OPEN_VERIFY_SHA256, &b, NULL);
+    if (rc)
+        return rc;
+    char *json = NULL;
+    rc = dgpb_json_view(b, "golden", &json, NULL);
+    dgpb_free(json);
+    dgpb_bundle_close(b);
+    return rc;
+}
+
+static void building_and_writing_survive_every_failed_allocation(void **state)
+{
+    (void)state;
+    run_with_faults(op_build_and_write, NULL, "build and write");
+}
+
+static void opening_survives_every_failed_allocation(void **state)
+{
+    (void)state;
+    bundle_bytes bb;
+    bb.bytes = support_golden_bytes(&bb.size);
+    run_with_faults(op_open_and_view, &bb, "open");
+    dgpb_free(bb.bytes);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(building_and_writing_survive_every_failed_allocation),
+        cmocka_unit_test(opening_survives_every_failed_allocation),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}

@@ -1,0 +1,119 @@
+/*
+ * test_fileio.c - whole-file reads and atomic writes.
+ */
+#define _POSIX_C_SOURCE 200809L
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <dirent.h>
+#include <unistd.h>
+
+#include <cmocka.h>
+
+#include "dgpb/dgpb.h"
+
+static char dir[256];
+
+static int make_dir(void **state)
+{
+    (void)state;
+    snprintf(dir, sizeof dir, "/tmp/dgpb-fileio-XXXXXX");
+    return mkdtemp(dir) ? 0 : -1;
+}
+
+static int remove_dir(void **state)
+{
+    (void)state;
+    char cmd[300];
+    snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
+    return system(cmd);
+}
+
+static int count_entries(const char *path)
+{
+    DIR *d = opendir(path);
+    int n = 0;
+    struct dirent *e;
+    while ((e = readdir(d)))
+        n += e->d_name[0] != '.';
+    closedir(d);
+    return n;
+}
+
+static void atomic_write_replaces_the_file_and_leaves_no_temporary(void **state)
+{
+    (void)state;
+    char path[300];
+    snprintf(path, sizeof path, "%s/a.bin", dir);
+    assert_int_equal(dgpb_file_write_atomic(path, "old", 3, NULL), DGPB_OK);
+    assert_int_equal(dgpb_file_write_atomic(path, "new!", 4, NULL), DGPB_OK);
+    uint8_t *data = NULL;
+    size_t size = 0;
+    assert_int_equal(dgpb_file_read(path, 100, &data, &size, NULL), DGPB_OK);
+    assert_int_equal(size, 4);
+    assert_memory_equal(data, "new!", 4);
+    assert_int_equal(data[4], 0);
+    dgpb_free(data);
+    assert_int_equal(count_entries(dir), 1);
+}
+
+static void a_failed_multi_file_write_changes_nothing(void **state)
+{
+    (void)state;
+    char a[300], b[300];
+    snprintf(a, sizeof a, "%s/x.dgpb", dir);
+    snprintf(b, sizeof b, "%s/missing-dir/x.bundle.json", dir);
+    assert_int_equal(dgpb_file_write_atomic(a, "previous", 8, NULL), DGPB_OK);
+    const char *paths[2] = {a, b};
+    const void *data[2] = {"AAAA", "BBBB"};
+    size_t sizes[2] = {4, 4};
+    dgpb_diag d;
+    dgpb_diag_clear(&d);
+    assert_int_equal(dgpb_files_write_atomic(2, paths, data, sizes, &d), DGPB_ERR_IO);
+    assert_non_null(strstr(d.message, "missing-dir/x.bundle.json"));
+    uint8_t *got = NULL;
+    size_t size = 0;
+    assert_int_equal(dgpb_file_read(a, 100, &got, &size, NULL), DGPB_OK);
+    assert_memory_equal(got, "previous", 8);
+    dgpb_free(got);
+    assert_int_equal(count_entries(dir), 2); /* a.bin from before, x.dgpb; no temporaries */
+}
+
+static void reading_names_the_file_and_the_reason(void **state)
+{
+    (void)state;
+    char path[300];
+    snprintf(path, sizeof path, "%s/nope", dir);
+    uint8_t *data = NULL;
+    size_t size = 0;
+    dgpb_diag d;
+    dgpb_diag_clear(&d);
+    assert_int_equal(dgpb_file_read(path, 100, &data, &size, &d), DGPB_ERR_IO);
+    assert_non_null(strstr(d.message, "cannot open"));
+    assert_non_null(strstr(d.message, "No such file or directory"));
+    assert_int_equal(dgpb_file_read(dir, 100, &data, &size, &d), DGPB_ERR_IO);
+    assert_non_null(strstr(d.message, "is a directory"));
+    snprintf(path, sizeof path, "%s/big", dir);
+    char buf[5000];
+    memset(buf, 'x', sizeof buf);
+    assert_int_equal(dgpb_file_write_atomic(path, buf, sizeof buf, NULL), DGPB_OK);
+    assert_int_equal(dgpb_file_read(path, 4999, &data, &size, &d), DGPB_ERR_LIMIT);
+    assert_null(data);
+    assert_int_equal(dgpb_file_read(path, 5000, &data, &size, &d), DGPB_OK);
+    assert_int_equal(size, 5000);
+    dgpb_free(data);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(atomic_write_replaces_the_file_and_leaves_no_temporary),
+        cmocka_unit_test(a_failed_multi_file_write_changes_nothing),
+        cmocka_unit_test(reading_names_the_file_and_the_reason),
+    };
+    return cmocka_run_group_tests(tests, make_dir, remove_dir);
+}

@@ -1,0 +1,192 @@
+/*
+ * test_format.c - the format's vocabulary, UTF-8 checks, stems and diagnostics.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "dgpb/dgpb.h"
+#include "utf8.h"
+
+static void names_round_trip_for_every_table(void **state)
+{
+    (void)state;
+    for (uint32_t k = 0; k < DGPB_KIND_COUNT; k++) {
+        const char *n = dgpb_kind_name(k);
+        assert_int_equal(dgpb_kind_from_name(n, strlen(n)), (int)k);
+    }
+    for (uint32_t s = 0; s < DGPB_STAGE_COUNT; s++) {
+        const char *n = dgpb_stage_name(s);
+        assert_int_equal(dgpb_stage_from_name(n, strlen(n)), (int)s);
+    }
+    for (uint32_t c = 0; c < DGPB_CAP_COUNT; c++) {
+        const char *n = dgpb_capability_name(c);
+        assert_int_equal(dgpb_capability_from_name(n, strlen(n)), (int)c);
+        if (c > 0) /* the enum order is the sorted order of the names */
+            assert_true(strcmp(dgpb_capability_name(c - 1), n) < 0);
+    }
+    assert_null(dgpb_kind_name(DGPB_KIND_COUNT));
+    assert_null(dgpb_stage_name(DGPB_STAGE_COUNT));
+    assert_null(dgpb_capability_name(DGPB_CAP_COUNT));
+    assert_int_equal(dgpb_kind_from_name("rw_buffe", 8), -1);
+    assert_int_equal(dgpb_capability_from_name("Half", 4), -1);
+}
+
+static void kinds_have_the_documented_numbers(void **state)
+{
+    (void)state;
+    static const char *const expected[] = {
+        "value",       "uniform_buffer",         "buffer",      "rw_buffer",
+        "byte_buffer", "rw_byte_buffer",         "texture",     "rw_texture",
+        "sampler",     "acceleration_structure", "mlp_weights", "handle",
+    };
+    for (uint32_t k = 0; k < 12; k++)
+        assert_string_equal(dgpb_kind_name(k), expected[k]);
+}
+
+static void backends_map_to_their_targets(void **state)
+{
+    (void)state;
+    static const struct {
+        const char *backend, *target;
+    } rows[] = {{"Dx12", "dxil"},   {"Dx11", "dxbc"}, {"Vulkan", "spirv"},
+                {"Metal", "metal"}, {"Cuda", "ptx"},  {"WebGpu", "wgsl"}};
+    for (size_t i = 0; i < 6; i++) {
+        int b = dgpb_backend_from_name(rows[i].backend, strlen(rows[i].backend));
+        assert_true(b >= 0);
+        assert_string_equal(dgpb_backend_target((uint32_t)b), rows[i].target);
+        assert_true(dgpb_target_name_known(rows[i].target, strlen(rows[i].target)));
+    }
+    assert_int_equal(dgpb_backend_from_name("vulkan", 6), DGPB_BACKEND_VULKAN);
+    assert_false(dgpb_target_name_known("hlsl", 4));
+}
+
+static void metal_allows_metallib_or_msl_and_others_their_own_name(void **state)
+{
+    (void)state;
+    assert_true(dgpb_code_format_allowed("metal", 5, "metallib", 8));
+    assert_true(dgpb_code_format_allowed("metal", 5, "msl", 3));
+    assert_false(dgpb_code_format_allowed("metal", 5, "metal", 5));
+    assert_true(dgpb_code_format_allowed("spirv", 5, "spirv", 5));
+    assert_false(dgpb_code_format_allowed("spirv", 5, "wgsl", 4));
+    assert_false(dgpb_code_format_allowed("glsl", 4, "glsl", 4));
+}
+
+static void webgpu_ids_follow_the_kind(void **state)
+{
+    (void)state;
+    static const struct {
+        uint32_t kind, id;
+        bool ok;
+    } rows[] = {
+        {DGPB_KIND_VALUE, 1, true},
+        {DGPB_KIND_UNIFORM_BUFFER, 1, true},
+        {DGPB_KIND_BUFFER, 2, true},
+        {DGPB_KIND_BUFFER, 3, false},
+        {DGPB_KIND_RW_BUFFER, 3, true},
+        {DGPB_KIND_RW_BUFFER, 2, false},
+        {DGPB_KIND_BYTE_BUFFER, 2, true},
+        {DGPB_KIND_RW_BYTE_BUFFER, 3, true},
+        {DGPB_KIND_TEXTURE, 5, true},
+        {DGPB_KIND_TEXTURE, 6, false},
+        {DGPB_KIND_RW_TEXTURE, 6, true},
+        {DGPB_KIND_RW_TEXTURE, 9, true},
+        {DGPB_KIND_RW_TEXTURE, 5, false},
+        {DGPB_KIND_SAMPLER, 4, true},
+        {DGPB_KIND_ACCELERATION_STRUCTURE, 0, true},
+        {DGPB_KIND_MLP_WEIGHTS, 0, true},
+        {DGPB_KIND_MLP_WEIGHTS, 2, false},
+        {DGPB_KIND_HANDLE, 0, true},
+        {DGPB_KIND_VALUE, 0, false},
+        {DGPB_KIND_SAMPLER, 10, false},
+    };
+    for (size_t i = 0; i < sizeof rows / sizeof rows[0]; i++) {
+        assert_int_equal(dgpb_webgpu_layout_allowed(rows[i].kind, rows[i].id, true), rows[i].ok);
+        /* Off wgsl, only 0 is allowed, whatever the kind. */
+        assert_int_equal(dgpb_webgpu_layout_allowed(rows[i].kind, rows[i].id, false),
+                         rows[i].id == 0);
+    }
+}
+
+static void utf8_validation_rejects_malformed_sequences(void **state)
+{
+    (void)state;
+    static const struct {
+        const char *s;
+        size_t len;
+        bool ok;
+        size_t bad;
+    } rows[] = {
+        {"plain", 5, true, 0},
+        {"caf\xc3\xa9", 5, true, 0},
+        {"\xe2\x82\xac", 3, true, 0},
+        {"\xf0\x9f\x98\x80", 4, true, 0},
+        {"a\xff", 2, false, 1},
+        {"\xc0\xaf", 2, false, 0},         /* overlong '/' */
+        {"\xed\xa0\x80", 3, false, 0},     /* surrogate */
+        {"\xf4\x90\x80\x80", 4, false, 0}, /* above U+10FFFF */
+        {"ab\xe2\x82", 4, false, 2},       /* truncated */
+        {"a\0b", 3, false, 1},             /* NUL */
+    };
+    for (size_t i = 0; i < sizeof rows / sizeof rows[0]; i++) {
+        size_t bad = 99;
+        assert_int_equal(dgpb_utf8_valid(rows[i].s, rows[i].len, &bad), rows[i].ok);
+        if (!rows[i].ok)
+            assert_int_equal(bad, rows[i].bad);
+    }
+}
+
+static void stems_replace_dots_and_default_to_main(void **state)
+{
+    (void)state;
+    char out[64];
+    assert_int_equal(dgpb_stem_from_module_path("a.b.c", out, sizeof out), 5);
+    assert_string_equal(out, "a_b_c");
+    dgpb_stem_from_module_path("", out, sizeof out);
+    assert_string_equal(out, "main");
+    dgpb_stem_from_module_path(NULL, out, sizeof out);
+    assert_string_equal(out, "main");
+    assert_int_equal(dgpb_stem_from_module_path("long.name", out, 5), 9);
+    assert_string_equal(out, "long");
+}
+
+static void diagnostics_format_like_a_compiler(void **state)
+{
+    (void)state;
+    dgpb_diag d;
+    dgpb_diag_clear(&d);
+    assert_int_equal(d.offset, -1);
+    assert_int_equal(dgpb_diag_set(&d, DGPB_ERR_CORRUPT_RANGE, 42, "bad %s", "thing"),
+                     DGPB_ERR_CORRUPT_RANGE);
+    assert_int_equal(dgpb_result_class(d.code), DGPB_ERR_CORRUPT);
+    char buf[256];
+    dgpb_diag_format(&d, buf, sizeof buf);
+    assert_string_equal(buf, "error: bad thing (at byte 42)");
+    dgpb_diag_set_file(&d, "x.dgpb");
+    d.offset = -1;
+    d.line = 3;
+    d.column = 7;
+    dgpb_diag_format(&d, buf, sizeof buf);
+    assert_string_equal(buf, "x.dgpb:3:7: error: bad thing");
+    assert_string_equal(dgpb_result_str(DGPB_ERR_BACKEND), "backend not compiled");
+    assert_int_equal(dgpb_diag_set(NULL, DGPB_ERR_IO, -1, "ignored"), DGPB_ERR_IO);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(names_round_trip_for_every_table),
+        cmocka_unit_test(kinds_have_the_documented_numbers),
+        cmocka_unit_test(backends_map_to_their_targets),
+        cmocka_unit_test(metal_allows_metallib_or_msl_and_others_their_own_name),
+        cmocka_unit_test(webgpu_ids_follow_the_kind),
+        cmocka_unit_test(utf8_validation_rejects_malformed_sequences),
+        cmocka_unit_test(stems_replace_dots_and_default_to_main),
+        cmocka_unit_test(diagnostics_format_like_a_compiler),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}

@@ -1,0 +1,164 @@
+/*
+ * listing.c - dgpb-dump's readable listing and code printing.
+ */
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "dump.h"
+
+static void short_hash(const uint8_t *sha, char out[17])
+{
+    char hex[65];
+    dgpb_sha256_hex(sha, hex);
+    memcpy(out, hex, 16);
+    out[16] = 0;
+}
+
+static void flags_text(uint32_t flags, char *out, size_t n)
+{
+    snprintf(out, n, "%s",
+             (flags & DGPB_FLAG_READ_ONLY) ? "ro"
+             : (flags & DGPB_FLAG_WRITTEN) ? "written"
+                                           : "-");
+}
+
+void dump_listing(FILE *out, const dgpb_bundle *b, const char *path)
+{
+    fprintf(out, "%s: DGPB v%u, %zu bytes (header %u, data %u), %u target%s\n", path,
+            dgpb_bundle_version(b), dgpb_bundle_size(b), dgpb_bundle_header_size(b),
+            dgpb_bundle_data_size(b), dgpb_bundle_target_count(b),
+            dgpb_bundle_target_count(b) == 1 ? "" : "s");
+    for (uint32_t ti = 0; ti < dgpb_bundle_target_count(b); ti++) {
+        const dgpb_target_view *t = dgpb_bundle_target(b, ti);
+        fprintf(out, "\ntarget %.*s (code format %.*s): %u layout%s, %u entr%s\n", (int)t->name.len,
+                t->name.ptr, (int)t->code_format.len, t->code_format.ptr, t->layout_count,
+                t->layout_count == 1 ? "" : "s", t->entry_count, t->entry_count == 1 ? "y" : "ies");
+        char h[17];
+        for (uint32_t i = 0; i < t->layout_count; i++) {
+            short_hash(t->layouts[i].sha256, h);
+            fprintf(out, "  layout %u: %u bytes at %u, sha256 %s\n", i, t->layouts[i].size,
+                    t->layouts[i].offset, h);
+        }
+        for (uint32_t i = 0; i < t->entry_count; i++) {
+            const dgpb_entry_view *e = &t->entries[i];
+            short_hash(e->code.sha256, h);
+            fprintf(out, "  entry %.*s (%.*s)", (int)e->name.len, e->name.ptr, (int)e->stage.len,
+                    e->stage.ptr);
+            if (e->stage_id == DGPB_STAGE_COMPUTE)
+                fprintf(out, " [%u,%u,%u]", e->thread_group_size[0], e->thread_group_size[1],
+                        e->thread_group_size[2]);
+            fprintf(out, ", layout %u, code %u bytes at %u, sha256 %s\n", e->layout, e->code.size,
+                    e->code.offset, h);
+            if (e->param_count)
+                fprintf(out, "    %3s  %-20s %-22s %-7s %5s %7s %6s %5s %s\n", "#", "param", "kind",
+                        "flags", "space", "binding", "offset", "size", "webgpu");
+            for (uint32_t k = 0; k < e->param_count; k++) {
+                const dgpb_param_view *p = &e->params[k];
+                char fl[16];
+                flags_text(p->flags, fl, sizeof fl);
+                fprintf(out, "    %3u  %-20.*s %-22s %-7s %5u %7u %6u %5u %u\n", k,
+                        (int)p->name.len, p->name.ptr, dgpb_kind_name(p->kind), fl, p->space,
+                        p->binding, p->offset, p->size, p->webgpu_layout);
+            }
+            if (e->capability_count) {
+                fprintf(out, "    capabilities:");
+                for (uint32_t k = 0; k < e->capability_count; k++)
+                    fprintf(out, " %.*s", (int)e->capabilities[k].len, e->capabilities[k].ptr);
+                fprintf(out, "\n");
+            }
+        }
+    }
+}
+
+int dump_select(const dgpb_bundle *b, const char *selector, const dgpb_blob_ref **blob,
+                const dgpb_target_view **target, dgpb_diag *diag)
+{
+    const char *slash = strchr(selector, '/');
+    if (!slash || slash == selector || !slash[1])
+        return dgpb_diag_set(diag, DGPB_ERR_INVALID, -1,
+                             "'%s' is not TARGET/ENTRY or TARGET/layout/N", selector);
+    char tname[64];
+    snprintf(tname, sizeof tname, "%.*s", (int)(slash - selector), selector);
+    int rc = dgpb_bundle_find_target(b, tname, target, diag);
+    if (rc)
+        return rc;
+    const char *rest = slash + 1;
+    if (strncmp(rest, "layout/", 7) == 0) {
+        char *end = NULL;
+        unsigned long n = strtoul(rest + 7, &end, 10);
+        if (!rest[7] || *end)
+            return dgpb_diag_set(diag, DGPB_ERR_INVALID, -1, "'%s': bad layout index", selector);
+        if (n >= (*target)->layout_count)
+            return dgpb_diag_set(diag, DGPB_ERR_NOT_FOUND, -1,
+                                 "target '%s' has %u layouts, no layout %lu", tname,
+                                 (*target)->layout_count, n);
+        *blob = &(*target)->layouts[n];
+        return DGPB_OK;
+    }
+    const dgpb_entry_view *e;
+    rc = dgpb_target_find_entry(*target, rest, &e, diag);
+    if (rc)
+        return rc;
+    *blob = &e->code;
+    return DGPB_OK;
+}
+
+static bool is_text_format(dgpb_str fmt)
+{
+    return dgpb_str_eq(fmt, "wgsl") || dgpb_str_eq(fmt, "msl") || dgpb_str_eq(fmt, "ptx");
+}
+
+static int print_code(FILE *out, const dgpb_target_view *t, const char *title,
+                      const dgpb_blob_ref *code, dgpb_diag *diag)
+{
+    fprintf(out, "; %s (%.*s, %u bytes)\n", title, (int)t->code_format.len, t->code_format.ptr,
+            code->size);
+    int rc = dgpb_blob_verify(code, diag);
+    if (rc)
+        return rc;
+    if (dgpb_str_eq(t->code_format, "spirv")) {
+        char *text = NULL;
+        rc = dgpb_spirv_disassemble(code->data, code->size, &text, diag);
+        if (rc)
+            return rc;
+        fputs(text, out);
+        dgpb_free(text);
+    } else if (is_text_format(t->code_format)) {
+        fwrite(code->data, 1, code->size, out);
+        if (code->data[code->size - 1] != '\n')
+            fputc('\n', out);
+    } else {
+        fprintf(out, "; binary code, not printable (use --extract)\n");
+    }
+    return DGPB_OK;
+}
+
+int dump_disasm(FILE *out, const dgpb_bundle *b, const char *selector, dgpb_diag *diag)
+{
+    char title[256];
+    if (selector) {
+        const dgpb_blob_ref *blob;
+        const dgpb_target_view *t;
+        int rc = dump_select(b, selector, &blob, &t, diag);
+        if (rc)
+            return rc;
+        if (strstr(selector, "/layout/")) {
+            fprintf(out, "; %s: layout blob, %u bytes (use --extract)\n", selector, blob->size);
+            return DGPB_OK;
+        }
+        return print_code(out, t, selector, blob, diag);
+    }
+    for (uint32_t ti = 0; ti < dgpb_bundle_target_count(b); ti++) {
+        const dgpb_target_view *t = dgpb_bundle_target(b, ti);
+        for (uint32_t i = 0; i < t->entry_count; i++) {
+            const dgpb_entry_view *e = &t->entries[i];
+            snprintf(title, sizeof title, "%.*s/%.*s", (int)t->name.len, t->name.ptr,
+                     (int)e->name.len, e->name.ptr);
+            int rc = print_code(out, t, title, &e->code, diag);
+            if (rc)
+                return rc;
+        }
+    }
+    return DGPB_OK;
+}

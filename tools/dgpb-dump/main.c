@@ -1,0 +1,236 @@
+/*
+ * dgpb-dump - inspect, verify and take apart DGPB v0 bundles.
+ *
+ * A thin main over the library: parse the command line, read the file, open
+ * it with the reader, hand it to one presentation, map results to exit codes.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "dgpb/dgpb.h"
+#include "dump.h"
+
+enum { EXIT_OK = 0, EXIT_INVALID = 1, EXIT_USAGE = 2, EXIT_IO = 3 };
+
+#define MAX_BUNDLE_READ ((size_t)DGPB_MAX_BUNDLE_SIZE)
+
+static const char usage_text[] =
+    "usage: dgpb-dump [options] BUNDLE.dgpb\n"
+    "\n"
+    "Prints a readable listing of a DGPB v0 shader bundle, or one of:\n"
+    "  --json                 the JSON view, byte for byte what dgpb-build writes\n"
+    "                         as <stem>.bundle.json\n"
+    "  --stem STEM            the asset stem for --json (default: the file name\n"
+    "                         without .dgpb)\n"
+    "  --verify               check the structure and every SHA-256; prints 'ok'\n"
+    "  --extract SEL -o FILE  write one blob to FILE (after checking its SHA-256);\n"
+    "                         SEL is TARGET/ENTRY (code) or TARGET/layout/N\n"
+    "  --disasm [SEL]         print code: SPIR-V disassembled, WGSL, MSL and PTX\n"
+    "                         as text; every entry, or the one SEL names\n"
+    "  -o FILE                write the output to FILE instead of standard output\n"
+    "  -h, --help             this text\n"
+    "  --version              the version\n"
+    "\n"
+    "Exit status:\n"
+    "  0  success\n"
+    "  1  the bundle is invalid (the message names the problem and its byte offset)\n"
+    "  2  usage error, or the selected target, entry or layout does not exist\n"
+    "  3  a file could not be read or written\n";
+
+typedef enum mode { MODE_LIST, MODE_JSON, MODE_VERIFY, MODE_EXTRACT, MODE_DISASM } mode;
+
+typedef struct options {
+    mode mode;
+    const char *input;
+    const char *output;
+    const char *selector;
+    const char *stem;
+} options;
+
+static int usage_error(const char *fmt, const char *arg)
+{
+    fprintf(stderr, "dgpb-dump: ");
+    fprintf(stderr, fmt, arg);
+    fprintf(stderr, "\n(see 'dgpb-dump --help')\n");
+    return EXIT_USAGE;
+}
+
+static int set_mode(options *o, mode m, const char *flag)
+{
+    if (o->mode != MODE_LIST && o->mode != m)
+        return usage_error("'%s' cannot be combined with another mode", flag);
+    o->mode = m;
+    return EXIT_OK;
+}
+
+/* Returns -1 to continue, or an exit code. */
+static int parse_args(int argc, char **argv, options *o)
+{
+    for (int i = 1; i < argc; i++) {
+        const char *a = argv[i];
+        int rc = EXIT_OK;
+        if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
+            fputs(usage_text, stdout);
+            return EXIT_OK;
+        } else if (!strcmp(a, "--version")) {
+            printf("dgpb-dump %s (DGPB format version %u)\n", dgpb_version(), DGPB_FORMAT_VERSION);
+            return EXIT_OK;
+        } else if (!strcmp(a, "--json")) {
+            rc = set_mode(o, MODE_JSON, a);
+        } else if (!strcmp(a, "--verify")) {
+            rc = set_mode(o, MODE_VERIFY, a);
+        } else if (!strcmp(a, "--disasm")) {
+            rc = set_mode(o, MODE_DISASM, a);
+            if (!rc && i + 1 < argc && strchr(argv[i + 1], '/') && argv[i + 1][0] != '-' &&
+                !strstr(argv[i + 1], ".dgpb"))
+                o->selector = argv[++i];
+        } else if (!strcmp(a, "--extract") || !strcmp(a, "--stem") || !strcmp(a, "-o")) {
+            if (i + 1 >= argc)
+                return usage_error("'%s' needs a value", a);
+            const char *v = argv[++i];
+            if (!strcmp(a, "--extract")) {
+                rc = set_mode(o, MODE_EXTRACT, a);
+                o->selector = v;
+            } else if (!strcmp(a, "--stem")) {
+                o->stem = v;
+            } else {
+                o->output = v;
+            }
+        } else if (a[0] == '-' && a[1]) {
+            return usage_error("unknown option '%s'", a);
+        } else if (o->input) {
+            return usage_error("more than one bundle given ('%s')", a);
+        } else {
+            o->input = a;
+        }
+        if (rc)
+            return rc;
+    }
+    if (!o->input)
+        return usage_error("%s", "no bundle given");
+    if (o->mode == MODE_EXTRACT && !o->output)
+        return usage_error("%s", "--extract needs -o FILE");
+    return -1;
+}
+
+static int report(const dgpb_diag *d, const char *file)
+{
+    dgpb_diag copy = *d;
+    if (!copy.file[0])
+        dgpb_diag_set_file(&copy, file);
+    char buf[DGPB_DIAG_FILE_MAX + DGPB_DIAG_MESSAGE_MAX + 64];
+    dgpb_diag_format(&copy, buf, sizeof buf);
+    fprintf(stderr, "dgpb-dump: %s\n", buf);
+    switch (dgpb_result_class(d->code)) {
+    case DGPB_ERR_IO:
+        return EXIT_IO;
+    case DGPB_ERR_NOT_FOUND:
+    case DGPB_ERR_INVALID:
+        return EXIT_USAGE;
+    default:
+        return EXIT_INVALID;
+    }
+}
+
+/* The stem of "dir/name.dgpb" is "name". */
+static void default_stem(const char *path, char *out, size_t n)
+{
+    const char *base = strrchr(path, '/');
+    base = base ? base + 1 : path;
+    size_t len = strlen(base);
+    if (len > 5 && !strcmp(base + len - 5, ".dgpb"))
+        len -= 5;
+    snprintf(out, n, "%.*s", (int)len, base);
+}
+
+/* Writes text to -o FILE (atomically) or standard output. */
+static int emit(const options *o, const void *data, size_t size)
+{
+    if (o->output) {
+        dgpb_diag d;
+        dgpb_diag_clear(&d);
+        if (dgpb_file_write_atomic(o->output, data, size, &d))
+            return report(&d, o->output);
+        return EXIT_OK;
+    }
+    if (fwrite(data, 1, size, stdout) != size || fflush(stdout) != 0) {
+        fprintf(stderr, "dgpb-dump: cannot write to standard output\n");
+        return EXIT_IO;
+    }
+    return EXIT_OK;
+}
+
+static int run(const options *o, const dgpb_bundle *b)
+{
+    dgpb_diag d;
+    dgpb_diag_clear(&d);
+    switch (o->mode) {
+    case MODE_VERIFY:
+        printf("%s: ok\n", o->input);
+        return EXIT_OK;
+    case MODE_JSON: {
+        char stem[512];
+        if (o->stem)
+            snprintf(stem, sizeof stem, "%s", o->stem);
+        else
+            default_stem(o->input, stem, sizeof stem);
+        char *text = NULL;
+        if (dgpb_json_view(b, stem, &text, &d))
+            return report(&d, o->input);
+        int rc = emit(o, text, strlen(text));
+        dgpb_free(text);
+        return rc;
+    }
+    case MODE_EXTRACT: {
+        const dgpb_blob_ref *blob;
+        const dgpb_target_view *t;
+        if (dump_select(b, o->selector, &blob, &t, &d) || dgpb_blob_verify(blob, &d))
+            return report(&d, o->input);
+        return emit(o, blob->data, blob->size);
+    }
+    case MODE_DISASM:
+    case MODE_LIST: {
+        FILE *out = o->output ? fopen(o->output, "w") : stdout;
+        if (!out) {
+            perror(o->output);
+            return EXIT_IO;
+        }
+        int rc = EXIT_OK;
+        if (o->mode == MODE_LIST)
+            dump_listing(out, b, o->input);
+        else if (dump_disasm(out, b, o->selector, &d))
+            rc = report(&d, o->input);
+        if ((out != stdout ? fclose(out) : fflush(out)) != 0 && rc == EXIT_OK) {
+            fprintf(stderr, "dgpb-dump: cannot write the output\n");
+            rc = EXIT_IO;
+        }
+        return rc;
+    }
+    }
+    return EXIT_USAGE;
+}
+
+int main(int argc, char **argv)
+{
+    options o = {0};
+    int rc = parse_args(argc, argv, &o);
+    if (rc >= 0)
+        return rc;
+    dgpb_diag d;
+    dgpb_diag_clear(&d);
+    uint8_t *bytes = NULL;
+    size_t size = 0;
+    if (dgpb_file_read(o.input, MAX_BUNDLE_READ, &bytes, &size, &d))
+        return report(&d, o.input);
+    dgpb_bundle *b = NULL;
+    uint32_t flags = o.mode == MODE_VERIFY ? DGPB_OPEN_VERIFY_SHA256 : 0;
+    if (dgpb_bundle_open(bytes, size, flags, &b, &d)) {
+        rc = report(&d, o.input);
+    } else {
+        rc = run(&o, b);
+        dgpb_bundle_close(b);
+    }
+    dgpb_free(bytes);
+    return rc;
+}

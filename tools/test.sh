@@ -1,0 +1,28 @@
+#!/usr/bin/env bash
+# tools/test.sh - builds dgpb and runs the whole test suite twice: a normal
+# build, then one under AddressSanitizer + UndefinedBehaviorSanitizer.
+#
+#   tools/test.sh                 both builds (what CI runs)
+#   tools/test.sh --quick         the normal build only
+#
+# Exits non-zero when any test fails. Run tools/setup.sh first on a new machine.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+jobs=$(nproc)
+
+run_suite() { # build-dir label cmake-args...
+    local dir=$1 label=$2; shift 2
+    echo "== $label: configure and build ($dir)"
+    cmake -S . -B "$dir" "$@" >/dev/null
+    cmake --build "$dir" -j"$jobs"
+    echo "== $label: tests"
+    (cd "$dir" && ctest --output-on-failure -j"$jobs")
+}
+
+run_suite build "normal build" -DCMAKE_BUILD_TYPE=RelWithDebInfo
+if [ "${1:-}" != "--quick" ]; then
+    export ASAN_OPTIONS=detect_leaks=1:abort_on_error=1
+    export UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
+    run_suite build-sanitize "ASan+UBSan build" -DCMAKE_BUILD_TYPE=Debug -DDGPB_SANITIZE=ON
+fi
+echo "== all tests passed"
