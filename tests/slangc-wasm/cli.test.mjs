@@ -1,0 +1,132 @@
+// The command line: diagnostics, exit status, refused options, no output
+// left behind on failure, -v and -h.
+
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import path from 'node:path';
+
+import { slangc, tempDir } from './helpers.mjs';
+
+test("the issue's example command line works", () => {
+  const dir = tempDir();
+  const spv = path.join(dir, 'k.spv');
+  const json = path.join(dir, 'k.json');
+  const r = slangc([
+    'basic.slang',
+    '-target',
+    'spirv',
+    '-entry',
+    'scale',
+    '-stage',
+    'compute',
+    '-o',
+    spv,
+    '-reflection-json',
+    json,
+    '-matrix-layout-row-major',
+    '-DFOO=1',
+  ]);
+  assert.equal(r.status, 0, r.stderr);
+  assert.equal(r.stdout.length, 0);
+  assert.ok(fs.statSync(spv).size > 0);
+  const text = fs.readFileSync(json, 'utf8');
+  assert.ok(text.startsWith('{\n    "parameters": ['), 'reflection JSON indented by 4 spaces');
+  assert.ok(text.endsWith('}\n'));
+  assert.deepEqual(fs.readdirSync(dir).sort(), ['k.json', 'k.spv']); // no temporaries left
+  fs.rmSync(dir, { recursive: true, force: true });
+});
+
+test("a syntax error: Slang's diagnostic, non-zero exit, no output file", () => {
+  const dir = tempDir();
+  const out = path.join(dir, 'bad.spv');
+  const json = path.join(dir, 'bad.json');
+  const dep = path.join(dir, 'bad.d');
+  const r = slangc([
+    'syntax_error.slang',
+    '-target',
+    'spirv',
+    '-o',
+    out,
+    '-reflection-json',
+    json,
+    '-depfile',
+    dep,
+  ]);
+  assert.notEqual(r.status, 0);
+  assert.equal(
+    r.stderr,
+    'syntax_error.slang(4): error 20002: syntax error.\n' +
+      'void main(uint3 tid : SV_DispatchThreadID) { data[tid.x] = ; }\n' +
+      '                                                           ^\n',
+  );
+  assert.equal(r.stdout.length, 0);
+  assert.deepEqual(fs.readdirSync(dir), []);
+  fs.rmSync(dir, { recursive: true, force: true });
+});
+
+test("with -D the diagnostic keeps the user's file and line", () => {
+  const r = slangc(['syntax_error.slang', '-target', 'wgsl', '-DA=1', '-D', 'B']);
+  assert.notEqual(r.status, 0);
+  assert.match(r.stderr, /^syntax_error\.slang\(4\): error 20002: syntax error\.$/m);
+});
+
+test("an unknown entry point is Slang's error 38000", () => {
+  const r = slangc(['basic.slang', '-target', 'spirv', '-entry', 'nosuch', '-stage', 'compute']);
+  assert.notEqual(r.status, 0);
+  assert.match(r.stderr, /error 38000: no function found matching entry point name 'nosuch'/);
+});
+
+test('unknown options are refused by name', () => {
+  for (const opt of ['-O3', '--frobnicate', '-g', '-profile']) {
+    const r = slangc(['basic.slang', '-target', 'spirv', opt]);
+    assert.notEqual(r.status, 0);
+    assert.equal(r.stderr, `slangc-wasm: error: unknown option '${opt}'\n`);
+  }
+});
+
+test('options slangc has but this build cannot honour are refused with a reason', () => {
+  for (const opt of ['-matrix-layout-column-major', '-fvk-use-entrypoint-name']) {
+    const r = slangc(['basic.slang', '-target', 'spirv', opt]);
+    assert.notEqual(r.status, 0);
+    assert.match(r.stderr, new RegExp(`^slangc-wasm: error: option '${opt}' is not supported: .+\\n$`));
+  }
+});
+
+test('targets needing a downstream compiler name it', () => {
+  for (const [target, compiler] of [
+    ['dxil', 'dxc'],
+    ['dxbc', 'fxc'],
+    ['metallib', 'metal'],
+  ]) {
+    const r = slangc(['basic.slang', '-target', target, '-o', `x.${target}`]);
+    assert.notEqual(r.status, 0);
+    assert.match(r.stderr, new RegExp(`downstream compiler '${compiler}'`));
+    assert.ok(!fs.existsSync(`x.${target}`));
+  }
+  const r = slangc(['basic.slang', '-target', 'cpp']);
+  assert.notEqual(r.status, 0);
+  assert.equal(r.stderr, "slangc-wasm: error: unknown or unsupported target 'cpp'\n");
+});
+
+test('usage errors', () => {
+  assert.match(slangc(['-target', 'spirv']).stderr, /^slangc-wasm: error: no input file$/m);
+  assert.match(slangc(['basic.slang']).stderr, /no target/);
+  assert.match(slangc(['basic.slang', '-target']).stderr, /option '-target' needs a value/);
+  assert.match(slangc(['basic.slang', '-target', 'spirv', '-stage', 'warp']).stderr, /unknown stage 'warp'/);
+  assert.match(slangc(['nope.slang', '-target', 'spirv']).stderr, /cannot open file 'nope\.slang'/);
+  assert.notEqual(slangc(['nope.slang', '-target', 'spirv']).status, 0);
+});
+
+test('-v and -h', () => {
+  for (const v of ['-v', '-version']) {
+    const r = slangc([v]);
+    assert.equal(r.status, 0);
+    assert.equal(r.stdout.toString(), '2025.15\n');
+  }
+  for (const h of ['-h', '--help']) {
+    const r = slangc([h]);
+    assert.equal(r.status, 0);
+    assert.match(r.stdout.toString(), /^usage: slangc-wasm /);
+  }
+});

@@ -1,0 +1,254 @@
+// One slangc-wasm job: parse the command line, prepare the sources, compile
+// them with Slang's WebAssembly API and write the outputs.  Used by the
+// one-shot command line and by --serve alike, so both give the same bytes.
+//
+// runJob() never throws: every failure becomes a non-zero status and a
+// diagnostics text (Slang's own diagnostics, or `slangc-wasm: error: ...`).
+
+import fs from 'node:fs';
+import path from 'node:path';
+
+import { HELP, MISSING_DOWNSTREAM, TARGETS, UsageError, parseArgs } from './options.js';
+import { SourceError, combinePath, prepareModule } from './preprocess.js';
+import { SLANG_VERSION, discard, getSlang, lastError, setPrintSink } from './slang.js';
+import { cudaToPtx } from './ptx.js';
+import { depfileText, writeOutputs } from './output.js';
+
+class JobError extends Error {}
+
+// ProgramLayout handles, kept alive for the life of the process (see compile()).
+const retainedLayouts = [];
+
+const ERR = 'slangc-wasm: error: ';
+
+// Lines that Slang's loadModuleFromSource adds to every failed load; native
+// slangc, which compiles the module as its translation unit, prints none.
+const LOAD_NOISE = [
+  /^\(0\): error 39999: import of module '.*' failed because of a compilation error$/,
+  /^\(0\): fatal error 39999: compilation ceased$/,
+  /^abort compilation: .*$/,
+];
+
+/* Slang's diagnostics text without the module-loading noise. */
+export function cleanDiagnostics(text) {
+  const lines = text.split('\n').filter((l) => !LOAD_NOISE.some((re) => re.test(l)));
+  const out = lines.join('\n').replace(/\n+$/, '');
+  return out === '' ? '' : out + '\n';
+}
+
+function slangFailure(module, what) {
+  const diag = cleanDiagnostics(lastError(module));
+  return new JobError(diag !== '' ? diag : `${ERR}${what}\n`);
+}
+
+function moduleName(file) {
+  const base = path.basename(file);
+  const dot = base.lastIndexOf('.');
+  return dot > 0 ? base.slice(0, dot) : base;
+}
+
+function isFile(p) {
+  try {
+    return fs.statSync(p).isFile();
+  } catch {
+    return false;
+  }
+}
+
+// The file an import names: `import a.b_c;` is a/b_c.slang, or a/b-c.slang
+// (Slang's underscore-to-hyphen rule); `import "x.slang";` is that path.
+// Looked for in the importing file's folder, then in the -I folders.
+function resolveImport(imp, includeDirs) {
+  let names;
+  if (imp.isString) names = [imp.spec];
+  else {
+    const base = imp.spec.replace(/\./g, '/');
+    names = [`${base}.slang`];
+    if (base.includes('_')) names.push(`${base.replace(/_/g, '-')}.slang`);
+  }
+  for (const dir of [imp.fromDir, ...includeDirs])
+    for (const n of names) {
+      const p = combinePath(dir, n);
+      if (isFile(p)) return p;
+    }
+  return null;
+}
+
+/*
+ * Loads, depth first, the modules `prep` imports, so that Slang finds them
+ * by name when it checks the importer.  An import that cannot be found, or
+ * that closes a cycle, is left to Slang to report.
+ */
+function loadImports(slang, session, prep, ctx, job) {
+  for (const imp of prep.imports) {
+    if (job.loaded.has(imp.key)) continue;
+    const file = resolveImport(imp, ctx.includeDirs);
+    if (file === null) continue;
+    const real = fs.realpathSync(file);
+    if (job.visiting.has(real)) continue;
+    job.visiting.add(real);
+    const sub = prepareModule(file, ctx);
+    loadImports(slang, session, sub, ctx, job);
+    const mod = session.loadModuleFromSource(sub.source, imp.key, file);
+    if (!mod) throw slangFailure(slang.module, `cannot load module '${file}'`);
+    job.handles.push(mod);
+    job.loaded.add(imp.key);
+    job.visiting.delete(real);
+    for (const d of sub.deps) job.deps.push(d);
+  }
+}
+
+function findEntries(slang, mod, opts, job) {
+  const eps = [];
+  if (opts.entries.length === 0) {
+    const n = mod.getDefinedEntryPointCount();
+    for (let i = 0; i < n; i++) {
+      const ep = mod.getDefinedEntryPoint(i);
+      if (!ep) throw slangFailure(slang.module, `cannot get entry point ${i}`);
+      job.handles.push(ep);
+      eps.push(ep);
+    }
+    if (eps.length === 0)
+      throw new JobError(
+        `${ERR}no entry points: give '-entry NAME -stage STAGE' or mark them [shader("STAGE")]\n`,
+      );
+    return eps;
+  }
+  for (const e of opts.entries) {
+    const ep =
+      e.stage === null ? mod.findEntryPointByName(e.name) : mod.findAndCheckEntryPoint(e.name, e.stage);
+    if (!ep) {
+      const diag = cleanDiagnostics(lastError(slang.module));
+      if (diag !== '') throw new JobError(diag);
+      throw new JobError(
+        e.stage === null
+          ? `${ERR}entry point '${e.name}' has no [shader("...")] attribute: give '-stage'\n`
+          : `${ERR}entry point '${e.name}' not found\n`,
+      );
+    }
+    job.handles.push(ep);
+    eps.push(ep);
+  }
+  return eps;
+}
+
+async function compile(opts, serve) {
+  const target = TARGETS[opts.target];
+  if (!target) {
+    throw new JobError(
+      `${ERR}target '${opts.target}' needs the downstream compiler '${MISSING_DOWNSTREAM[opts.target]}', ` +
+        "which Slang's WebAssembly build cannot load\n",
+    );
+  }
+  const ctx = { includeDirs: opts.includeDirs, defines: opts.defines };
+  if (!isFile(opts.input)) throw new JobError(`${ERR}cannot open file '${opts.input}'\n`);
+
+  const slang = await getSlang();
+  const job = { handles: [], loaded: new Set(), visiting: new Set(), deps: [] };
+  const session = slang.globalSession.createSession(slang.targets[target.slang]);
+  if (!session) throw slangFailure(slang.module, `cannot create a session for '${opts.target}'`);
+  try {
+    const prep = prepareModule(opts.input, ctx);
+    job.visiting.add(fs.realpathSync(opts.input));
+    loadImports(slang, session, prep, ctx, job);
+    const mod = session.loadModuleFromSource(prep.source, moduleName(opts.input), opts.input);
+    if (!mod) throw slangFailure(slang.module, `cannot load module '${opts.input}'`);
+    job.handles.push(mod);
+
+    const eps = findEntries(slang, mod, opts, job);
+    const composite = session.createCompositeComponentType([mod, ...eps]);
+    if (!composite) throw slangFailure(slang.module, 'cannot compose the entry points');
+    job.handles.push(composite);
+    const linked = composite.link();
+    if (!linked) throw slangFailure(slang.module, 'cannot link the program');
+    job.handles.push(linked);
+
+    // The whole program's target code: with several entry points one module
+    // holding all of them, in the order given (what slangc writes for one -o).
+    let code;
+    if (target.binary) {
+      const blob = linked.getTargetCodeBlob(0);
+      code = blob ? Buffer.from(blob) : Buffer.alloc(0);
+    } else {
+      code = linked.getTargetCode(0) ?? '';
+    }
+    if (code.length === 0) throw slangFailure(slang.module, `no code generated for '${opts.target}'`);
+    if (target.viaNvcc) {
+      const r = cudaToPtx(code, opts.input);
+      if (!r.ok) throw new JobError(r.diagnostics);
+      code = r.ptx;
+    }
+
+    let reflection = null;
+    if (opts.reflection !== null) {
+      const layout = linked.getLayout(0);
+      if (!layout) throw slangFailure(slang.module, 'no reflection for the program');
+      // The layout belongs to the linked program: deleting its handle (or
+      // letting embind's finalizer do so when the handle is collected)
+      // would free memory Slang owns.  So the handle is kept, never deleted.
+      retainedLayouts.push(layout);
+      reflection = JSON.stringify(layout.toJsonObject(), null, 4) + '\n';
+    }
+
+    const deps = [];
+    for (const d of [...prep.deps, ...job.deps]) if (!deps.includes(d)) deps.push(d);
+
+    const files = [];
+    let stdout = null;
+    if (opts.output !== null) files.push({ path: opts.output, data: code });
+    else if (target.binary && serve) throw new JobError(`${ERR}binary output needs '-o' in serve mode\n`);
+    else stdout = code;
+    if (reflection !== null) files.push({ path: opts.reflection, data: reflection });
+    if (opts.depfile !== null) files.push({ path: opts.depfile, data: depfileText(opts.output, deps) });
+    writeOutputs(files);
+    return { stdout, outputs: files.map((f) => f.path) };
+  } finally {
+    // Every handle the job created is deleted; a failure here means the
+    // wasm's heap is damaged, so the next job starts from a fresh instance.
+    let broken = false;
+    for (const h of [...job.handles.reverse(), session]) {
+      try {
+        h.delete();
+      } catch {
+        broken = true;
+      }
+    }
+    if (broken) discard();
+  }
+}
+
+/*
+ * Runs one job given its argv (program name excluded).  Returns
+ * { status, diagnostics, stdout, outputs }: status 0 on success, 1 on any
+ * error; diagnostics is the text for standard error; stdout is what goes to
+ * standard output (a string, a Buffer or null); outputs the files written.
+ */
+export async function runJob(argv, { serve = false } = {}) {
+  const printed = [];
+  const prevSink = setPrintSink((text) => printed.push(text + '\n'));
+  const result = { status: 0, diagnostics: '', stdout: null, outputs: [] };
+  try {
+    const opts = parseArgs(argv);
+    if (opts.help) result.stdout = HELP;
+    else if (opts.version) result.stdout = SLANG_VERSION + '\n';
+    else Object.assign(result, await compile(opts, serve));
+  } catch (e) {
+    result.status = 1;
+    result.outputs = [];
+    result.stdout = null;
+    if (e instanceof JobError) result.diagnostics = e.message;
+    else if (e instanceof UsageError || e instanceof SourceError) result.diagnostics = `${ERR}${e.message}\n`;
+    else if (e && e.code && typeof e.syscall === 'string') result.diagnostics = `${ERR}${e.message}\n`;
+    else {
+      // A trap or abort inside the wasm: its state cannot be trusted, so the
+      // next job loads a fresh instance.
+      discard();
+      const msg = e instanceof Error ? e.message : String(e);
+      result.diagnostics = `${ERR}Slang's WebAssembly module failed: ${msg}\n`;
+    }
+  } finally {
+    setPrintSink(prevSink);
+  }
+  result.diagnostics = printed.join('') + result.diagnostics;
+  return result;
+}
