@@ -10,19 +10,22 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 jobs=$(nproc)
 
-run_suite() { # build-dir label cmake-args...
-    local dir=$1 label=$2; shift 2
+run_suite() { # build-dir label ctest-args -- cmake-args...
+    local dir=$1 label=$2 ctest_args=$3; shift 4
     echo "== $label: configure and build ($dir)"
     cmake -S . -B "$dir" "$@" >/dev/null
     cmake --build "$dir" -j"$jobs"
     echo "== $label: tests"
-    (cd "$dir" && ctest --output-on-failure -j"$jobs")
+    # shellcheck disable=SC2086
+    (cd "$dir" && ctest --output-on-failure -j"$jobs" $ctest_args)
 }
 
-run_suite build "normal build" -DCMAKE_BUILD_TYPE=RelWithDebInfo
+run_suite build "normal build" "" -- -DCMAKE_BUILD_TYPE=RelWithDebInfo
 if [ "${1:-}" != "--quick" ]; then
+    # The sanitizers watch the C code; the JavaScript compiler's tests ran above.
     export ASAN_OPTIONS=detect_leaks=1:abort_on_error=1
     export UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
-    run_suite build-sanitize "ASan+UBSan build" -DCMAKE_BUILD_TYPE=Debug -DDGPB_SANITIZE=ON
+    run_suite build-sanitize "ASan+UBSan build" "-LE slangc-wasm" -- \
+        -DCMAKE_BUILD_TYPE=Debug -DDGPB_SANITIZE=ON
 fi
 echo "== all tests passed"
