@@ -3,10 +3,11 @@
  */
 #include "dgpb/spirv.h"
 
-#include <spirv-tools/libspirv.h>
 #include <string.h>
 
 #include "alloc.h"
+#define DGPB_SPIRV_TU dgpb_spirv_c_max_id_bound
+#include "spirv_tools.h"
 
 #define SPIRV_MAGIC 0x07230203u
 #define SPIRV_HEADER_WORDS 5u

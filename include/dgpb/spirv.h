@@ -6,9 +6,8 @@
  * therefore works on a copy without OpSource (debug information only); the
  * stored blob is never changed.
  *
- * This is the only module that includes SPIRV-Tools' header: it defines a
- * non-static constant (kDefaultMaxIdBound) that would clash if two C files
- * of one program included it.
+ * Library files include SPIRV-Tools' header through src/spirv_tools.h, which
+ * keeps its non-static constant from clashing between files.
  */
 #ifndef DGPB_SPIRV_H
 #define DGPB_SPIRV_H
