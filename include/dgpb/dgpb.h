@@ -12,6 +12,7 @@
  *   dgpb/sha256.h     SHA-256
  *   dgpb/fileio.h     whole-file reads, atomic writes
  *   dgpb/spirv.h      SPIR-V helpers over SPIRV-Tools
+ *   dgpb/spirv_analysis.h  entry point, capabilities, written variables of SPIR-V
  */
 #ifndef DGPB_DGPB_H
 #define DGPB_DGPB_H
@@ -25,6 +26,7 @@
 #include "dgpb/result.h"
 #include "dgpb/sha256.h"
 #include "dgpb/spirv.h"
+#include "dgpb/spirv_analysis.h"
 #include "dgpb/writer.h"
 
 #endif

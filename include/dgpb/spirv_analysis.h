@@ -1,0 +1,124 @@
+/*
+ * dgpb/spirv_analysis.h - what dgpb-build reads from an entry's SPIR-V.
+ *
+ * dgpb_spirv_analyze() reads one SPIR-V module (as Slang writes it for one
+ * entry point) and returns:
+ *
+ *   - the first OpEntryPoint: its execution model, its name, its LocalSize;
+ *   - every OpCapability, as numbers, read straight from the instruction
+ *     stream, so that a capability newer than the linked SPIRV-Tools is never
+ *     hidden (dgpb_spirv_capability_mask() turns them into DGPB_CAP_* bits,
+ *     DECISIONS.md section 5);
+ *   - every module-scope OpVariable (all storage classes except Function):
+ *     its name, storage class, DescriptorSet/Binding, whether the entry
+ *     point's interface lists it, and whether the shader writes it.
+ *
+ * "Written" follows DECISIONS.md section 4: a variable is written when an
+ * OpStore, OpCopyMemory[Sized], an atomic other than OpAtomicLoad, an
+ * OpImageWrite (or a cooperative matrix/vector store, a ray payload handed to
+ * OpTraceRayKHR/OpExecuteCallableKHR, the pointer of GLSL.std.450 Modf/Frexp)
+ * reaches it. "Reaches" follows pointers through access chains, OpCopyObject,
+ * OpBitcast, OpSelect and OpPhi (derived from every pointer operand),
+ * OpImageTexelPointer, function calls (argument -> parameter, OpReturnValue ->
+ * call result), and image handles through OpLoad, OpCompositeExtract,
+ * OpSampledImage and OpImage. It never looks at the variable's type.
+ *
+ * The module is handed to SPIRV-Tools (spvBinaryParse) without its OpSource
+ * instructions (see dgpb/spirv.h). When SPIRV-Tools cannot parse it (a
+ * module newer than the library, e.g. one using cooperative vectors), the
+ * result is DGPB_ERR_UNSUPPORTED with a warning in the diagnostic, and the
+ * returned info has parsed == false: only the capabilities and the execution
+ * model are filled. The caller says so in one warning naming the entry and
+ * goes on.
+ *
+ * Not followed (documented limits, none of which Slang emits): pointers or
+ * image handles stored into memory and loaded back, pointers converted to
+ * integers and back, PhysicalStorageBuffer addresses.
+ *
+ * Ownership: dgpb_spirv_analyze() returns one dgpb_spirv_info that owns all
+ * its strings and arrays; release it with dgpb_spirv_info_free(). Pointers
+ * returned by dgpb_spirv_find_var() point into it.
+ */
+#ifndef DGPB_SPIRV_ANALYSIS_H
+#define DGPB_SPIRV_ANALYSIS_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "dgpb/result.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* Larger id bounds are refused with DGPB_ERR_LIMIT (SPIR-V's universal limit is 4194303). */
+#define DGPB_SPIRV_MAX_ID_BOUND 4194304u
+
+/* One module-scope OpVariable. */
+typedef struct dgpb_spirv_var {
+    char *name;             /* its OpName, "" when it has none; never NULL */
+    uint32_t id;            /* its result id */
+    uint32_t storage_class; /* SPIR-V StorageClass (12 StorageBuffer, 0 UniformConstant, ...) */
+    int64_t set, binding;   /* DescriptorSet / Binding decorations, -1 when absent */
+    bool in_interface;      /* listed on the first OpEntryPoint's interface */
+    bool written;           /* a store, atomic or image write reaches it */
+} dgpb_spirv_var;
+
+/* What dgpb_spirv_analyze() found. */
+typedef struct dgpb_spirv_info {
+    uint32_t execution_model; /* of the first OpEntryPoint (5 GLCompute, 5313 RayGenerationKHR) */
+    char *entry_name;         /* its name ("main" for Slang's single-entry modules); never NULL */
+    uint32_t
+        local_size[3]; /* OpExecutionMode LocalSize (or LocalSizeId of constants); 0s if absent */
+    uint32_t *capabilities; /* OpCapability operands: numeric, sorted, unique */
+    size_t capability_count;
+    dgpb_spirv_var *vars; /* module-scope OpVariables except Function storage, in module order */
+    size_t var_count;
+    bool parsed; /* false when SPIRV-Tools could not parse the module: then only
+                    capabilities and execution_model are filled */
+} dgpb_spirv_info;
+
+/*
+ * Analyses a SPIR-V module of `size` bytes (native-endian words, as Slang
+ * writes it). The module itself is never changed.
+ *
+ * Returns DGPB_OK with *out set; or DGPB_ERR_UNSUPPORTED with *out set to an
+ * info whose `parsed` is false and a diagnostic of severity warning quoting
+ * SPIRV-Tools; or, with *out NULL: DGPB_ERR_CORRUPT (not a SPIR-V module,
+ * truncated instructions, an id beyond the bound), DGPB_ERR_SHADER (no
+ * OpEntryPoint), DGPB_ERR_LIMIT (an id bound above DGPB_SPIRV_MAX_ID_BOUND),
+ * DGPB_ERR_NOMEM, DGPB_ERR_INVALID (NULL code or out). The caller frees *out
+ * with dgpb_spirv_info_free() in both success cases.
+ */
+int dgpb_spirv_analyze(const void *code, size_t size, dgpb_spirv_info **out, dgpb_diag *diag);
+
+/* Releases an info and everything it owns. NULL is a no-op. */
+void dgpb_spirv_info_free(dgpb_spirv_info *info);
+
+/*
+ * The DGPB_CAP_* capabilities (dgpb/format.h) the module needs, as a mask of
+ * (1u << DGPB_CAP_x), per DECISIONS.md section 5:
+ *   raytracing          RayTracingKHR 4479, RayTracingNV 5340, RayTracingProvisionalKHR 5353,
+ *                       or a ray-tracing execution model (RayGenerationKHR 5313 .. CallableKHR
+ * 5318) rayquery            RayQueryKHR 4472, RayQueryProvisionalKHR 4471 descriptor_handle
+ * RuntimeDescriptorArray 5302 subgroup_basic      GroupNonUniform* 61..68,
+ * GroupNonUniformPartitionedNV 5297, GroupNonUniformRotateKHR 6026 cooperative_vector
+ * CooperativeVectorNV 5394, CooperativeVectorTrainingNV 5435 cooperative_matrix
+ * CooperativeMatrixKHR 6022, CooperativeMatrixNV 5357,
+ *                       CooperativeMatrix{Reductions,Conversions,PerElementOperations,
+ *                       TensorAddressing,BlockLoads}NV 5430..5434
+ *   half                Float16 9
+ *   atomic64            Int64Atomics 12
+ * 0 for NULL.
+ */
+uint32_t dgpb_spirv_capability_mask(const dgpb_spirv_info *info);
+
+/* The first variable named `name`, or NULL (also for a NULL info or name). */
+const dgpb_spirv_var *dgpb_spirv_find_var(const dgpb_spirv_info *info, const char *name);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

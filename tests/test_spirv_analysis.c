@@ -1,0 +1,552 @@
+/*
+ * test_spirv_analysis.c - entry point, capabilities and written variables
+ * read from SPIR-V (dgpb/spirv_analysis.h).
+ *
+ * The fixtures in fixtures/spirv/ are real Slang output, committed next to
+ * their sources and reflection JSON. They were made with the embedded
+ * compiler (Slang 2025.15), one entry point per module, from the top of the
+ * repository:
+ *
+ *   tools/slangc-wasm/slangc-wasm fixtures/spirv/writes.slang -target spirv \
+ *       -entry E -stage compute -o fixtures/spirv/E.spv -reflection-json fixtures/spirv/E.json
+ *
+ * for E = store_and_read, byte_store, atomics, image_write (writes.slang);
+ * helpers (helpers.slang); wave_sum, halves, atomic64, bindless, ray_query
+ * with -stage compute and raygen with -stage raygeneration
+ * (capabilities.slang); coop_vec (coop_vec.slang). calls.spv is assembled by
+ * hand from calls.spvasm (its first lines give the command), because Slang
+ * never passes a resource pointer to a function: it specialises the callee
+ * to the global instead.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cjson/cJSON.h>
+#include <cmocka.h>
+
+#include "dgpb/dgpb.h"
+#include "dgpb/spirv_analysis.h"
+#include "support.h"
+
+#define STORAGE_UNIFORM_CONSTANT 0u
+#define STORAGE_PRIVATE 6u
+#define STORAGE_STORAGE_BUFFER 12u
+#define STORAGE_RAY_PAYLOAD 5338u
+#define MODEL_GLCOMPUTE 5u
+#define MODEL_RAYGEN 5313u
+#define CAP(c) (1u << (c))
+
+/* The bytes of fixtures/spirv/NAME.spv; free with dgpb_free(). */
+static uint8_t *fixture(const char *name, size_t *size)
+{
+    char path[256];
+    snprintf(path, sizeof path, "fixtures/spirv/%s.spv", name);
+    uint8_t *bytes = support_read_source_file(path, size);
+    if (!bytes)
+        fail_msg("cannot read %s", path);
+    return bytes;
+}
+
+/* Analyses a fixture that must parse. */
+static dgpb_spirv_info *analyze_fixture(const char *name)
+{
+    size_t size;
+    uint8_t *bytes = fixture(name, &size);
+    dgpb_spirv_info *info = NULL;
+    dgpb_diag d;
+    dgpb_diag_clear(&d);
+    int rc = dgpb_spirv_analyze(bytes, size, &info, &d);
+    dgpb_free(bytes);
+    if (rc != DGPB_OK)
+        fail_msg("%s: %d %s", name, rc, d.message);
+    assert_non_null(info);
+    assert_true(info->parsed);
+    return info;
+}
+
+/* The variable called `name`, which must exist. */
+static const dgpb_spirv_var *var(const dgpb_spirv_info *info, const char *name)
+{
+    const dgpb_spirv_var *v = dgpb_spirv_find_var(info, name);
+    if (!v)
+        fail_msg("no variable '%s'", name);
+    return v;
+}
+
+/* The word index of the first instruction with `opcode` in a module, or 0. */
+static size_t find_op(const uint32_t *w, size_t n, uint32_t opcode)
+{
+    for (size_t i = 5; i < n && (w[i] >> 16) != 0; i += w[i] >> 16)
+        if ((w[i] & 0xffffu) == opcode)
+            return i;
+    return 0;
+}
+
+static void a_stored_buffer_is_written_and_a_read_one_is_not(void **state)
+{
+    (void)state;
+    dgpb_spirv_info *info = analyze_fixture("store_and_read");
+    assert_int_equal(info->execution_model, MODEL_GLCOMPUTE);
+    assert_string_equal(info->entry_name, "main"); /* Slang names a lone entry point "main" */
+    assert_int_equal(info->local_size[0], 64);
+    assert_int_equal(info->local_size[1], 1);
+    assert_int_equal(info->local_size[2], 1);
+    assert_true(var(info, "written_buf")->written);
+    assert_false(var(info, "read_only_rw")->written); /* an RW type, only read */
+    assert_false(var(info, "plain_input")->written);
+    assert_int_equal(var(info, "written_buf")->storage_class, STORAGE_STORAGE_BUFFER);
+    /* gl_GlobalInvocationID: an Input variable Slang leaves without OpName. */
+    assert_int_equal(info->var_count, 4);
+    assert_string_equal(info->vars[0].name, "");
+    assert_int_equal(info->vars[0].storage_class, 1);
+    assert_int_equal(info->vars[0].set, -1);
+    assert_int_equal(info->vars[0].binding, -1);
+    assert_false(info->vars[0].written);
+    dgpb_spirv_info_free(info);
+}
+
+static void a_byte_address_store_writes_the_buffer(void **state)
+{
+    (void)state;
+    dgpb_spirv_info *info = analyze_fixture("byte_store");
+    assert_true(var(info, "raw_bytes")->written);
+    assert_int_equal(info->local_size[0], 8);
+    assert_int_equal(info->local_size[1], 4);
+    assert_int_equal(info->local_size[2], 2);
+    dgpb_spirv_info_free(info);
+}
+
+static void atomics_write_a_buffer_and_a_texture_through_a_texel_pointer(void **state)
+{
+    (void)state;
+    dgpb_spirv_info *info = analyze_fixture("atomics");
+    assert_true(var(info, "counter")->written);
+    assert_true(var(info, "histogram")->written); /* OpImageTexelPointer + OpAtomicIAdd */
+    assert_int_equal(var(info, "histogram")->storage_class, STORAGE_UNIFORM_CONSTANT);
+    dgpb_spirv_info_free(info);
+}
+
+static void an_image_write_marks_only_the_written_image(void **state)
+{
+    (void)state;
+    dgpb_spirv_info *info = analyze_fixture("image_write");
+    assert_true(var(info, "out_image")->written);   /* OpLoad of the image, then OpImageWrite */
+    assert_false(var(info, "read_image")->written); /* a RWTexture2D only read */
+    assert_false(var(info, "in_texture")->written); /* through OpSampledImage */
+    assert_false(var(info, "linear_sampler")->written);
+    dgpb_spirv_info_free(info);
+}
+
+static void writes_inside_called_functions_reach_the_variables(void **state)
+{
+    (void)state;
+    /* Slang keeps [noinline] functions as real OpFunctions; the one taking a
+       RWStructuredBuffer parameter is specialised to the global it is given. */
+    dgpb_spirv_info *info = analyze_fixture("helpers");
+    assert_true(var(info, "param_target")->written);
+    assert_true(var(info, "global_target")->written);
+    assert_false(var(info, "only_read")->written);
+    dgpb_spirv_info_free(info);
+}
+
+static void pointers_through_parameters_returns_selects_and_phis_are_followed(void **state)
+{
+    (void)state;
+    dgpb_spirv_info *info = analyze_fixture("calls");
+    assert_true(var(info, "by_param")->written);    /* callee defined before the caller */
+    assert_false(var(info, "read_param")->written); /* callee defined after, only loads */
+    assert_true(var(info, "returned")->written);    /* OpReturnValue of a pointer */
+    assert_true(var(info, "sel_a")->written);       /* an atomic through OpSelect: both sides */
+    assert_true(var(info, "sel_b")->written);
+    assert_true(var(info, "phi_a")->written); /* OpPhi, then OpCopyObject */
+    assert_true(var(info, "phi_b")->written);
+    assert_false(var(info, "untouched")->written);
+    assert_true(var(info, "private_counter")->written);
+    assert_int_equal(var(info, "private_counter")->storage_class, STORAGE_PRIVATE);
+    assert_true(var(info, "private_counter")->in_interface);
+    assert_false(var(info, "unlisted")->in_interface);
+    assert_false(var(info, "unlisted")->written);
+    assert_int_equal(var(info, "returned")->set, 1);
+    assert_int_equal(var(info, "returned")->binding, 0);
+    /* OpExecutionModeId LocalSizeId of three constants. */
+    assert_int_equal(info->local_size[0], 4);
+    assert_int_equal(info->local_size[1], 2);
+    assert_int_equal(info->local_size[2], 1);
+    dgpb_spirv_info_free(info);
+}
+
+/* Every named variable with a binding is the reflection parameter of that name, same set and
+ * binding; every variable is on the interface (SPIR-V 1.4+ lists all of them). */
+static void check_against_reflection(const char *name)
+{
+    char path[256];
+    snprintf(path, sizeof path, "fixtures/spirv/%s.json", name);
+    size_t size;
+    uint8_t *text = support_read_source_file(path, &size);
+    assert_non_null(text);
+    cJSON *json = cJSON_ParseWithLength((const char *)text, size);
+    dgpb_free(text);
+    assert_non_null(json);
+    const cJSON *params = cJSON_GetObjectItemCaseSensitive(json, "parameters");
+    assert_true(cJSON_IsArray(params));
+
+    dgpb_spirv_info *info = analyze_fixture(name);
+    size_t checked = 0;
+    for (size_t i = 0; i < info->var_count; i++) {
+        const dgpb_spirv_var *v = &info->vars[i];
+        assert_true(v->in_interface);
+        if (v->binding < 0 || strncmp(v->name, "__slang", 7) == 0)
+            continue;
+        const cJSON *p = NULL, *found = NULL;
+        cJSON_ArrayForEach(p, params)
+        {
+            const cJSON *n = cJSON_GetObjectItemCaseSensitive(p, "name");
+            if (cJSON_IsString(n) && strcmp(n->valuestring, v->name) == 0)
+                found = p;
+        }
+        if (!found)
+            fail_msg("%s: variable '%s' is not a reflection parameter", name, v->name);
+        const cJSON *b = cJSON_GetObjectItemCaseSensitive(found, "binding");
+        const cJSON *index = cJSON_GetObjectItemCaseSensitive(b, "index");
+        const cJSON *space = cJSON_GetObjectItemCaseSensitive(b, "space");
+        assert_true(cJSON_IsNumber(index));
+        assert_int_equal(v->binding, index->valueint);
+        assert_int_equal(v->set, cJSON_IsNumber(space) ? space->valueint : 0);
+        checked++;
+    }
+    assert_true(checked > 0);
+    dgpb_spirv_info_free(info);
+    cJSON_Delete(json);
+}
+
+static void names_sets_and_bindings_match_slang_reflection(void **state)
+{
+    (void)state;
+    static const char *const names[] = {
+        "store_and_read", "byte_store", "atomics",  "image_write", "helpers",   "wave_sum",
+        "halves",         "atomic64",   "bindless", "raygen",      "ray_query",
+    };
+    for (size_t i = 0; i < sizeof names / sizeof names[0]; i++)
+        check_against_reflection(names[i]);
+}
+
+static void slang_capabilities_map_to_dgpb_capabilities(void **state)
+{
+    (void)state;
+    static const struct {
+        const char *fixture;
+        uint32_t mask;
+    } cases[] = {
+        {"store_and_read", 0},
+        {"image_write", 0},
+        {"wave_sum", CAP(DGPB_CAP_SUBGROUP_BASIC)}, /* WaveActiveSum: GroupNonUniformArithmetic */
+        {"halves", CAP(DGPB_CAP_HALF)},
+        {"atomic64", CAP(DGPB_CAP_ATOMIC64)},
+        {"bindless", CAP(DGPB_CAP_DESCRIPTOR_HANDLE)},
+        {"raygen", CAP(DGPB_CAP_RAYTRACING)},
+        {"ray_query", CAP(DGPB_CAP_RAYQUERY)},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        dgpb_spirv_info *info = analyze_fixture(cases[i].fixture);
+        if (dgpb_spirv_capability_mask(info) != cases[i].mask)
+            fail_msg("%s: mask 0x%x, expected 0x%x", cases[i].fixture,
+                     dgpb_spirv_capability_mask(info), cases[i].mask);
+        for (size_t k = 1; k < info->capability_count; k++)
+            assert_true(info->capabilities[k - 1] < info->capabilities[k]);
+        dgpb_spirv_info_free(info);
+    }
+}
+
+static void every_listed_capability_number_has_its_dgpb_capability(void **state)
+{
+    (void)state;
+    static const struct {
+        uint32_t spirv;
+        int cap; /* -1: none */
+    } cases[] = {
+        {4479, DGPB_CAP_RAYTRACING},
+        {5340, DGPB_CAP_RAYTRACING},
+        {5353, DGPB_CAP_RAYTRACING},
+        {4472, DGPB_CAP_RAYQUERY},
+        {4471, DGPB_CAP_RAYQUERY},
+        {5302, DGPB_CAP_DESCRIPTOR_HANDLE},
+        {61, DGPB_CAP_SUBGROUP_BASIC},
+        {64, DGPB_CAP_SUBGROUP_BASIC},
+        {68, DGPB_CAP_SUBGROUP_BASIC},
+        {5297, DGPB_CAP_SUBGROUP_BASIC},
+        {6026, DGPB_CAP_SUBGROUP_BASIC},
+        {5394, DGPB_CAP_COOPERATIVE_VECTOR},
+        {5435, DGPB_CAP_COOPERATIVE_VECTOR},
+        {6022, DGPB_CAP_COOPERATIVE_MATRIX},
+        {5357, DGPB_CAP_COOPERATIVE_MATRIX},
+        {5430, DGPB_CAP_COOPERATIVE_MATRIX},
+        {5434, DGPB_CAP_COOPERATIVE_MATRIX},
+        {9, DGPB_CAP_HALF},
+        {12, DGPB_CAP_ATOMIC64},
+        {1, -1},
+        {60, -1},
+        {69, -1},
+        {4423, -1}, /* SubgroupBallotKHR: not the GroupNonUniform family */
+        {11, -1},   /* Int64 */
+        {5345, -1}, /* VulkanMemoryModel */
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        uint32_t c = cases[i].spirv;
+        dgpb_spirv_info info = {
+            .execution_model = MODEL_GLCOMPUTE, .capabilities = &c, .capability_count = 1};
+        uint32_t want = cases[i].cap < 0 ? 0 : CAP(cases[i].cap);
+        if (dgpb_spirv_capability_mask(&info) != want)
+            fail_msg("capability %u: mask 0x%x, expected 0x%x", c,
+                     dgpb_spirv_capability_mask(&info), want);
+    }
+    /* A ray-tracing execution model alone is enough; compute is not. */
+    for (uint32_t model = 5313; model <= 5318; model++) {
+        dgpb_spirv_info info = {.execution_model = model};
+        assert_int_equal(dgpb_spirv_capability_mask(&info), CAP(DGPB_CAP_RAYTRACING));
+    }
+    dgpb_spirv_info compute = {.execution_model = MODEL_GLCOMPUTE};
+    assert_int_equal(dgpb_spirv_capability_mask(&compute), 0);
+    assert_int_equal(dgpb_spirv_capability_mask(NULL), 0);
+}
+
+static void other_resources_of_capability_shaders_are_classified(void **state)
+{
+    (void)state;
+    dgpb_spirv_info *info = analyze_fixture("raygen");
+    assert_int_equal(info->execution_model, MODEL_RAYGEN);
+    assert_int_equal(info->local_size[0], 0);
+    assert_true(var(info, "ray_image")->written);
+    assert_false(var(info, "scene")->written);
+    /* The payload: a RayPayloadKHR variable written by OpTraceRayKHR. */
+    assert_int_equal(var(info, "p")->storage_class, STORAGE_RAY_PAYLOAD);
+    assert_true(var(info, "p")->written);
+    dgpb_spirv_info_free(info);
+
+    /* DescriptorHandle: Slang adds a runtime array of descriptors of its own. */
+    info = analyze_fixture("bindless");
+    assert_true(var(info, "handle_out")->written);
+    assert_false(var(info, "handles")->written);
+    assert_false(var(info, "__slang_resource_heap")->written);
+    assert_true(var(info, "__slang_resource_heap")->in_interface);
+    dgpb_spirv_info_free(info);
+
+    info = analyze_fixture("atomic64");
+    assert_true(var(info, "wide_counter")->written);
+    dgpb_spirv_info_free(info);
+}
+
+static void a_module_too_new_for_spirv_tools_still_reports_its_capabilities(void **state)
+{
+    (void)state;
+    size_t size;
+    uint8_t *bytes = fixture("coop_vec", &size);
+    dgpb_spirv_info *info = NULL;
+    dgpb_diag d;
+    dgpb_diag_clear(&d);
+    assert_int_equal(dgpb_spirv_analyze(bytes, size, &info, &d), DGPB_ERR_UNSUPPORTED);
+    dgpb_free(bytes);
+    assert_int_equal(d.severity, DGPB_SEV_WARNING);
+    assert_non_null(strstr(d.message, "SPIRV-Tools cannot parse the module"));
+    assert_non_null(strstr(d.message, "6024")); /* ReplicatedCompositesEXT */
+    assert_non_null(info);
+    assert_false(info->parsed);
+    assert_int_equal(info->execution_model, MODEL_GLCOMPUTE);
+    static const uint32_t caps[] = {1, 5345, 5394, 6024}; /* read word by word */
+    assert_int_equal(info->capability_count, 4);
+    assert_memory_equal(info->capabilities, caps, sizeof caps);
+    assert_int_equal(dgpb_spirv_capability_mask(info), CAP(DGPB_CAP_COOPERATIVE_VECTOR));
+    assert_int_equal(info->var_count, 0);
+    assert_null(info->vars);
+    assert_string_equal(info->entry_name, "");
+    dgpb_spirv_info_free(info);
+}
+
+static void an_unknown_opcode_gives_unsupported_with_capabilities(void **state)
+{
+    (void)state;
+    size_t size;
+    uint8_t *bytes = fixture("atomic64", &size);
+    uint32_t *w = (uint32_t *)bytes;
+    size_t at = find_op(w, size / 4, 253); /* OpReturn */
+    assert_true(at > 0);
+    w[at] = (w[at] & 0xffff0000u) | 0xffffu;
+    dgpb_spirv_info *info = NULL;
+    dgpb_diag d;
+    dgpb_diag_clear(&d);
+    assert_int_equal(dgpb_spirv_analyze(bytes, size, &info, &d), DGPB_ERR_UNSUPPORTED);
+    dgpb_free(bytes);
+    assert_non_null(strstr(d.message, "65535"));
+    assert_int_equal(d.severity, DGPB_SEV_WARNING);
+    assert_non_null(info);
+    assert_false(info->parsed);
+    static const uint32_t caps[] = {1, 11, 12}; /* Shader, Int64, Int64Atomics */
+    assert_int_equal(info->capability_count, 3);
+    assert_memory_equal(info->capabilities, caps, sizeof caps);
+    assert_int_equal(dgpb_spirv_capability_mask(info), CAP(DGPB_CAP_ATOMIC64));
+    dgpb_spirv_info_free(info);
+}
+
+/* Analyses a patched copy of a fixture; returns the result, *out must stay NULL. */
+static int analyze_patched(const uint8_t *bytes, size_t size, size_t word, uint32_t value,
+                           dgpb_diag *d)
+{
+    uint8_t *copy = malloc(size);
+    assert_non_null(copy);
+    memcpy(copy, bytes, size);
+    if (word != SIZE_MAX)
+        memcpy(copy + word * 4, &value, 4);
+    dgpb_spirv_info *info = (dgpb_spirv_info *)1;
+    dgpb_diag_clear(d);
+    int rc = dgpb_spirv_analyze(copy, size, &info, d);
+    free(copy);
+    assert_null(info);
+    return rc;
+}
+
+static void malformed_modules_are_refused_cleanly(void **state)
+{
+    (void)state;
+    size_t size;
+    uint8_t *bytes = fixture("store_and_read", &size);
+    const uint32_t *w = (const uint32_t *)bytes;
+    dgpb_diag d;
+    dgpb_spirv_info *info = NULL;
+
+    dgpb_diag_clear(&d);
+    assert_int_equal(dgpb_spirv_analyze(NULL, size, &info, &d), DGPB_ERR_INVALID);
+    assert_null(info);
+    assert_int_equal(dgpb_spirv_analyze(bytes, size, NULL, &d), DGPB_ERR_INVALID);
+    assert_int_equal(dgpb_spirv_analyze(bytes, 6, &info, NULL), DGPB_ERR_CORRUPT);
+    assert_int_equal(dgpb_spirv_analyze(bytes, size - 1, &info, NULL), DGPB_ERR_CORRUPT);
+    assert_null(info);
+
+    assert_int_equal(analyze_patched(bytes, size, 0, 0x03022307u, &d), DGPB_ERR_CORRUPT);
+    assert_non_null(strstr(d.message, "bad magic"));
+    /* The last instruction claims more words than are left. */
+    size_t last = 5;
+    for (size_t i = 5; i < size / 4; i += w[i] >> 16)
+        last = i;
+    assert_int_equal(analyze_patched(bytes, size, last, w[last] + (4u << 16), &d),
+                     DGPB_ERR_CORRUPT);
+    assert_non_null(strstr(d.message, "runs past the end"));
+    /* OpEntryPoint turned into OpNop: nothing to analyse. */
+    size_t entry = find_op(w, size / 4, 15);
+    assert_true(entry > 0);
+    assert_int_equal(analyze_patched(bytes, size, entry, w[entry] & 0xffff0000u, &d),
+                     DGPB_ERR_SHADER);
+    assert_non_null(strstr(d.message, "no OpEntryPoint"));
+    /* An id bound beyond SPIR-V's limit, then one below the ids the module uses. */
+    assert_int_equal(analyze_patched(bytes, size, 3, DGPB_SPIRV_MAX_ID_BOUND + 1, &d),
+                     DGPB_ERR_LIMIT);
+    assert_non_null(strstr(d.message, "id bound 4194305 exceeds"));
+    assert_int_equal(analyze_patched(bytes, size, 3, 8, &d), DGPB_ERR_CORRUPT);
+    assert_non_null(strstr(d.message, "is not below the id bound 8"));
+    assert_int_equal(analyze_patched(bytes, size, 3, 0, &d), DGPB_ERR_CORRUPT);
+    dgpb_free(bytes);
+}
+
+static void lookups_and_release_accept_null(void **state)
+{
+    (void)state;
+    dgpb_spirv_info_free(NULL);
+    assert_null(dgpb_spirv_find_var(NULL, "x"));
+    dgpb_spirv_info *info = analyze_fixture("store_and_read");
+    assert_null(dgpb_spirv_find_var(info, NULL));
+    assert_null(dgpb_spirv_find_var(info, "no_such_variable"));
+    dgpb_spirv_info_free(info);
+}
+
+static long countdown = -1; /* allocations left before one fails; -1: never */
+static long failures = 0;
+
+static void *fail_alloc(size_t size, void *user)
+{
+    (void)user;
+    if (countdown == 0) {
+        failures++;
+        countdown = -1;
+        return NULL;
+    }
+    if (countdown > 0)
+        countdown--;
+    return malloc(size);
+}
+
+static void *fail_realloc(void *p, size_t size, void *user)
+{
+    (void)user;
+    if (countdown == 0) {
+        failures++;
+        countdown = -1;
+        return NULL;
+    }
+    if (countdown > 0)
+        countdown--;
+    return realloc(p, size);
+}
+
+static void plain_free(void *p, void *user)
+{
+    (void)user;
+    free(p);
+}
+
+static void every_failed_allocation_is_reported_as_out_of_memory(void **state)
+{
+    (void)state;
+    static const char *const names[] = {"calls", "helpers", "coop_vec"};
+    static const dgpb_allocator failing = {fail_alloc, fail_realloc, plain_free, NULL};
+    for (size_t i = 0; i < sizeof names / sizeof names[0]; i++) {
+        size_t size;
+        uint8_t *bytes = fixture(names[i], &size);
+        int expected = strcmp(names[i], "coop_vec") == 0 ? DGPB_ERR_UNSUPPORTED : DGPB_OK;
+        dgpb_set_allocator(&failing);
+        long n = 0;
+        for (;; n++) {
+            countdown = n;
+            failures = 0;
+            dgpb_spirv_info *info = NULL;
+            int rc = dgpb_spirv_analyze(bytes, size, &info, NULL);
+            dgpb_spirv_info_free(info);
+            if (failures == 0) {
+                if (rc != expected)
+                    fail_msg("%s: %d with no allocation failing", names[i], rc);
+                break;
+            }
+            if (rc != DGPB_ERR_NOMEM)
+                fail_msg("%s: allocation %ld failed and the result was %d", names[i], n, rc);
+            assert_null(info);
+        }
+        countdown = -1;
+        dgpb_set_allocator(NULL);
+        dgpb_free(bytes);
+        assert_true(n > 3);
+    }
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(a_stored_buffer_is_written_and_a_read_one_is_not),
+        cmocka_unit_test(a_byte_address_store_writes_the_buffer),
+        cmocka_unit_test(atomics_write_a_buffer_and_a_texture_through_a_texel_pointer),
+        cmocka_unit_test(an_image_write_marks_only_the_written_image),
+        cmocka_unit_test(writes_inside_called_functions_reach_the_variables),
+        cmocka_unit_test(pointers_through_parameters_returns_selects_and_phis_are_followed),
+        cmocka_unit_test(names_sets_and_bindings_match_slang_reflection),
+        cmocka_unit_test(slang_capabilities_map_to_dgpb_capabilities),
+        cmocka_unit_test(every_listed_capability_number_has_its_dgpb_capability),
+        cmocka_unit_test(other_resources_of_capability_shaders_are_classified),
+        cmocka_unit_test(a_module_too_new_for_spirv_tools_still_reports_its_capabilities),
+        cmocka_unit_test(an_unknown_opcode_gives_unsupported_with_capabilities),
+        cmocka_unit_test(malformed_modules_are_refused_cleanly),
+        cmocka_unit_test(lookups_and_release_accept_null),
+        cmocka_unit_test(every_failed_allocation_is_reported_as_out_of_memory),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
