@@ -1,11 +1,13 @@
 /*
  * spirv.c - SPIR-V helpers over SPIRV-Tools' C API (dgpb/spirv.h).
  */
+#define _POSIX_C_SOURCE 200809L
 #include "dgpb/spirv.h"
 
 #include <string.h>
 
 #include "alloc.h"
+#include "dgpb/format.h"
 #define DGPB_SPIRV_TU dgpb_spirv_c_max_id_bound
 #include "spirv_tools.h"
 
@@ -113,4 +115,72 @@ int dgpb_spirv_validate(const void *code, size_t size, dgpb_diag *diag)
     spvContextDestroy(ctx);
     dgpb_free(words);
     return rc;
+}
+
+int dgpb_spirv_stage_of_model(uint32_t model)
+{
+    switch (model) {
+    case 0:
+        return DGPB_STAGE_VERTEX;
+    case 4:
+        return DGPB_STAGE_FRAGMENT;
+    case 5:
+        return DGPB_STAGE_COMPUTE;
+    case 5313:
+        return DGPB_STAGE_RAYGENERATION;
+    case 5314:
+        return DGPB_STAGE_INTERSECTION;
+    case 5315:
+        return DGPB_STAGE_ANYHIT;
+    case 5316:
+        return DGPB_STAGE_CLOSESTHIT;
+    case 5317:
+        return DGPB_STAGE_MISS;
+    case 5318:
+        return DGPB_STAGE_CALLABLE;
+    default:
+        return -1;
+    }
+}
+
+#define OP_ENTRY_POINT 15u
+
+int dgpb_spirv_entry_points(const void *code, size_t size, dgpb_spirv_entry_point **out,
+                            size_t *count, dgpb_diag *diag)
+{
+    *out = NULL;
+    *count = 0;
+    uint32_t *w;
+    size_t n;
+    /* The stripped copy is a checked word array: the same walk, without OpSource. */
+    int rc = dgpb_spirv_strip_source(code, size, &w, &n, diag);
+    if (rc)
+        return rc;
+    size_t found = 0;
+    for (size_t i = SPIRV_HEADER_WORDS; i < n; i += w[i] >> 16)
+        found += (w[i] & 0xffffu) == OP_ENTRY_POINT && (w[i] >> 16) >= 4;
+    dgpb_spirv_entry_point *eps = dgpb_calloc(found, sizeof *eps);
+    if (!eps) {
+        dgpb_free(w);
+        return dgpb_diag_set(diag, DGPB_ERR_NOMEM, -1, "out of memory");
+    }
+    size_t k = 0;
+    for (size_t i = SPIRV_HEADER_WORDS; i < n; i += w[i] >> 16) {
+        uint32_t words = w[i] >> 16;
+        if ((w[i] & 0xffffu) != OP_ENTRY_POINT || words < 4)
+            continue;
+        eps[k].execution_model = w[i + 1];
+        const char *s = (const char *)&w[i + 3];
+        size_t max = (words - 3) * 4;
+        size_t len = strnlen(s, max);
+        if (len >= sizeof eps[k].name)
+            len = sizeof eps[k].name - 1;
+        memcpy(eps[k].name, s, len);
+        eps[k].name[len] = 0;
+        k++;
+    }
+    dgpb_free(w);
+    *out = eps;
+    *count = found;
+    return DGPB_OK;
 }

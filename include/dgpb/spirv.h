@@ -35,6 +35,23 @@ int dgpb_spirv_strip_source(const void *code, size_t size, uint32_t **out, size_
  */
 int dgpb_spirv_validate(const void *code, size_t size, dgpb_diag *diag);
 
+/* One OpEntryPoint of a module. */
+typedef struct dgpb_spirv_entry_point {
+    uint32_t execution_model;
+    char name[256]; /* truncated if longer */
+} dgpb_spirv_entry_point;
+
+/*
+ * Lists a module's OpEntryPoint instructions (a plain walk of the words, no
+ * SPIRV-Tools) into a new array freed with dgpb_free(). DGPB_ERR_CORRUPT when
+ * the bytes are not a SPIR-V module.
+ */
+int dgpb_spirv_entry_points(const void *code, size_t size, dgpb_spirv_entry_point **out,
+                            size_t *count, dgpb_diag *diag);
+
+/* The dgpb_stage of a SPIR-V execution model, or -1 when the format has none. */
+int dgpb_spirv_stage_of_model(uint32_t execution_model);
+
 /* Disassembles a module (as spirv-dis would, without OpSource) into a new string freed with
  * dgpb_free(). */
 int dgpb_spirv_disassemble(const void *code, size_t size, char **out_text, dgpb_diag *diag);

@@ -47,7 +47,9 @@ export function cudaToPtx(cudaSource, inputName) {
     const cu = path.join(dir, `${base}.cu`);
     const out = path.join(dir, `${base}.ptx`);
     fs.writeFileSync(cu, cudaSource);
-    const r = spawnSync(nvcc, ['-ptx', '-std=c++17', '-o', out, cu], {
+    // SLANG_CUDA_ENABLE_HALF: the prelude's half support (cuda_fp16.h), as slangc enables
+    // it for NVRTC; -w: the prelude's deprecation warnings would bury a real error.
+    const r = spawnSync(nvcc, ['-ptx', '-std=c++17', '-w', '-DSLANG_CUDA_ENABLE_HALF', '-o', out, cu], {
       encoding: 'utf8',
       maxBuffer: 256 * 1024 * 1024,
     });

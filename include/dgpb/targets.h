@@ -1,0 +1,82 @@
+/*
+ * dgpb/targets.h - build triples, target selection and module group symbols.
+ *
+ * What a bundle may carry depends on where it will be loaded (the build
+ * triple) and on what the module asks for (--targets, the module's
+ * @gpu_targets): DECISIONS.md section 3. This module also finds the pipeline
+ * group symbols a generated module uses (DREAM_SHADER_<entry>,
+ * DREAM_SHADERS_RENDER, DREAM_SHADERS_RAY_TRACING) by scanning its text for
+ * them; everything else about the module comes from Slang.
+ */
+#ifndef DGPB_TARGETS_H
+#define DGPB_TARGETS_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "dgpb/result.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef enum dgpb_platform {
+    DGPB_PLATFORM_LINUX = 0,
+    DGPB_PLATFORM_APPLE,
+    DGPB_PLATFORM_WINDOWS,
+    DGPB_PLATFORM_WASM32,
+} dgpb_platform;
+
+/* The targets in bundle order (sorted by name), as bit positions of a target set. */
+typedef enum dgpb_target_id {
+    DGPB_TARGET_DXBC = 0,
+    DGPB_TARGET_DXIL,
+    DGPB_TARGET_METAL,
+    DGPB_TARGET_PTX,
+    DGPB_TARGET_SPIRV,
+    DGPB_TARGET_WGSL,
+    DGPB_TARGET_COUNT
+} dgpb_target_id;
+
+const char *dgpb_target_id_name(uint32_t id);   /* "dxbc", ... or NULL */
+int dgpb_target_id_from_name(const char *name); /* -1 when unknown */
+
+/*
+ * The platform of a target triple ("x86_64-unknown-linux-gnu",
+ * "aarch64-apple-darwin", "wasm32-unknown-unknown", ...); NULL or "" means
+ * the host. DGPB_ERR_INVALID for a triple naming no known platform.
+ */
+int dgpb_platform_from_triple(const char *triple, dgpb_platform *out, dgpb_diag *diag);
+const char *dgpb_platform_name(dgpb_platform p);
+
+/* The set of targets a platform can load (bit per dgpb_target_id). */
+uint32_t dgpb_platform_targets(dgpb_platform p);
+
+/*
+ * Parses a comma-separated target list ("spirv,wgsl"); NULL or "" selects
+ * every target. DGPB_ERR_INVALID names an unknown target.
+ */
+int dgpb_targets_parse(const char *list, uint32_t *out_set, dgpb_diag *diag);
+
+/* The DREAM_TARGET_<NAME> macro of a target ("DREAM_TARGET_SPIRV"). */
+const char *dgpb_target_macro(uint32_t id);
+
+/*
+ * Finds the group symbols a module's text mentions, in order of first
+ * mention, without duplicates. `*symbols` is an array of `*count` strings
+ * (free with dgpb_group_symbols_free).
+ */
+int dgpb_scan_group_symbols(const char *text, size_t len, char ***symbols, size_t *count,
+                            dgpb_diag *diag);
+void dgpb_group_symbols_free(char **symbols, size_t count);
+
+#define DGPB_GROUP_RENDER "DREAM_SHADERS_RENDER"
+#define DGPB_GROUP_RAY_TRACING "DREAM_SHADERS_RAY_TRACING"
+#define DGPB_GROUP_COMPUTE_PREFIX "DREAM_SHADER_"
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

@@ -1,0 +1,37 @@
+/*
+ * dgpb/webgpu_limits.h - WebGPU's default per-stage binding limits, checked
+ * per pipeline group on the wgsl target.
+ *
+ * A WebGPU pipeline binds the resources of its group, so the limits apply to
+ * each compute shader on its own and to a module's render or ray-tracing
+ * shaders together (DECISIONS.md section 4): storage buffers 8, storage
+ * textures 4, uniform buffers 12, sampled textures 16, samplers 16. A binding
+ * (space, binding) shared by several entries counts once and must have the
+ * same descriptor in all of them.
+ */
+#ifndef DGPB_WEBGPU_LIMITS_H
+#define DGPB_WEBGPU_LIMITS_H
+
+#include <stddef.h>
+
+#include "dgpb/params.h"
+#include "dgpb/result.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/*
+ * Checks one group: `count` entries with their wgsl parameter tables.
+ * `group` names it in messages ("compute shader 'k'", "the render group").
+ * DGPB_ERR_SHADER with a message naming the group, the resource class and
+ * both numbers, or the two entries whose descriptors disagree.
+ */
+int dgpb_webgpu_check_group(const char *group, const char *const *entries,
+                            const dgpb_param_table *tables, size_t count, dgpb_diag *diag);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif
