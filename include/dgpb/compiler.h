@@ -1,0 +1,170 @@
+/*
+ * dgpb/compiler.h - the Slang compiler front: find slangc, run batches of compiles.
+ *
+ * dgpb never compiles a shader itself: it runs Slang's command-line compiler
+ * once per (entry point, target). A dgpb_compiler is one chosen compiler,
+ * found in the order of DECISIONS.md, section 2:
+ *
+ *   1. desc.path (dgpb-build's --slangc PATH)
+ *   2. $DGPB_SLANGC
+ *   3. $SLANG_ROOT/bin/slangc
+ *   4. slangc on $PATH
+ *   5. the embedded default, tools/slangc-wasm/slangc-wasm (desc.embedded,
+ *      a list of candidate paths, e.g. next to the dgpb-build executable and
+ *      DGPB_SOURCE_DIR "/tools/slangc-wasm/slangc-wasm")
+ *
+ * A compiler named by 1, 2 or 3 that does not exist or is not executable is
+ * an error naming it; the lookup never falls through past something the user
+ * asked for. When nothing is found, the error says how to install the
+ * embedded one (`sudo tools/setup.sh`, or `npm ci --prefix tools/slangc-wasm`).
+ * Whatever rule chose it, a compiler that is the embedded script (same real
+ * path as a candidate) is run as the embedded one.
+ *
+ *     dgpb_compiler_desc desc = {.path = opt_slangc, .embedded = candidates};
+ *     dgpb_compiler *c;
+ *     if (dgpb_compiler_create(&desc, &c, &diag))
+ *         fail(diag.message);
+ *     printf("%s\n", dgpb_compiler_origin(c));        ("slangc from $SLANG_ROOT/bin")
+ *     const char *args[] = {"/abs/k.slang", "-target", "spirv", "-entry", "k",
+ *                           "-stage", "compute", "-o", "/abs/k.spv"};
+ *     dgpb_compile_job jobs[1] = {{.args = args, .arg_count = 9}};
+ *     if (dgpb_compiler_run(c, jobs, 1, 8, &diag))   (the compiler could not run)
+ *         fail(diag.message);
+ *     if (jobs[0].status != 0)                        (Slang's error text)
+ *         show(jobs[0].diagnostics);
+ *     dgpb_compile_jobs_clear(jobs, 1);
+ *     dgpb_compiler_destroy(c);
+ *
+ * Batches: a native slangc runs as one child per job, at most `parallel` at
+ * a time. The embedded compiler runs as persistent `slangc-wasm --serve`
+ * workers (docs/slangc-wasm.md), which saves loading the WebAssembly module
+ * and creating Slang's global session (~0.4 s) per compile: the first run
+ * starts min(parallel, count) of them, later runs reuse them and start more
+ * only when asked for more parallelism, and dgpb_compiler_destroy() closes
+ * their input and waits for them. Each idle worker gets one job line; the
+ * answers are read with poll() across workers. A worker that exits or
+ * answers something that is not an answer fails its job (status -1, with a
+ * diagnostic naming the worker and what it printed on standard error) and
+ * the batch (DGPB_ERR_TOOL); it is replaced on the next run.
+ *
+ * A dgpb_compiler is not thread-safe: run one batch at a time.
+ *
+ * Ownership: the desc's strings are copied by create. Jobs' args are
+ * borrowed for the duration of the run; what the run puts into a job
+ * (diagnostics, output) belongs to the job and is released by
+ * dgpb_compile_jobs_clear(). Strings returned by the accessors belong to the
+ * dgpb_compiler and live until it is destroyed.
+ */
+#ifndef DGPB_COMPILER_H
+#define DGPB_COMPILER_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "dgpb/result.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* Which lookup rule chose the compiler. */
+typedef enum dgpb_compiler_source {
+    DGPB_COMPILER_FROM_OPTION = 1,     /* desc.path (--slangc) */
+    DGPB_COMPILER_FROM_ENV = 2,        /* $DGPB_SLANGC */
+    DGPB_COMPILER_FROM_SLANG_ROOT = 3, /* $SLANG_ROOT/bin/slangc */
+    DGPB_COMPILER_FROM_PATH = 4,       /* slangc on $PATH */
+    DGPB_COMPILER_FROM_EMBEDDED = 5,   /* the first existing desc.embedded candidate */
+} dgpb_compiler_source;
+
+/*
+ * Reads an environment variable: returns its value or NULL when unset. The
+ * returned string must stay valid until dgpb_compiler_create() returns.
+ */
+typedef const char *(*dgpb_getenv_fn)(const char *name, void *user);
+
+/* How to find the compiler. Zero everywhere: the lookup with the real environment, no embedded. */
+typedef struct dgpb_compiler_desc {
+    const char *path;            /* rule 1: a path, or a name looked up on $PATH; NULL: not given */
+    const char *const *embedded; /* rule 5: NULL-terminated candidate paths of slangc-wasm, tried
+                                    in order; NULL: none */
+    dgpb_getenv_fn get_env;      /* reads DGPB_SLANGC, SLANG_ROOT and PATH; NULL: getenv() */
+    void *get_env_user;
+    const char *cwd; /* working folder of the compiles; NULL: the caller's at run time */
+} dgpb_compiler_desc;
+
+typedef struct dgpb_compiler dgpb_compiler;
+
+/*
+ * Finds the compiler (nothing is run yet). Returns DGPB_OK with *out set, or
+ * DGPB_ERR_TOOL (an explicitly named compiler is missing or not executable,
+ * the embedded one is not installed, or none was found; the message names
+ * the path and the rule and says what to do), DGPB_ERR_INVALID,
+ * DGPB_ERR_NOMEM. *out is NULL on error. `desc` may be NULL (all defaults).
+ */
+int dgpb_compiler_create(const dgpb_compiler_desc *desc, dgpb_compiler **out, dgpb_diag *diag);
+
+/* Closes the serve workers' input, waits for them, and frees everything. NULL is a no-op. */
+void dgpb_compiler_destroy(dgpb_compiler *c);
+
+/* The compiler's path, absolute (not resolved through symbolic links). */
+const char *dgpb_compiler_path(const dgpb_compiler *c);
+
+/* The rule that chose it. */
+dgpb_compiler_source dgpb_compiler_source_of(const dgpb_compiler *c);
+
+/*
+ * Where it came from, for messages and --version: "slangc from --slangc",
+ * "slangc from $DGPB_SLANGC", "slangc from $SLANG_ROOT/bin", "slangc from
+ * PATH", "embedded slangc-wasm"; an explicit choice that is the embedded
+ * script reads e.g. "embedded slangc-wasm from $DGPB_SLANGC".
+ */
+const char *dgpb_compiler_origin(const dgpb_compiler *c);
+
+/* Whether it is the embedded slangc-wasm (run through --serve workers). */
+bool dgpb_compiler_is_embedded(const dgpb_compiler *c);
+
+/*
+ * Runs `<compiler> -v` once (later calls return the remembered answer) and
+ * sets *version to its output with surrounding white space removed
+ * ("2026.16"; standard error when standard output is empty). The string
+ * belongs to `c`. DGPB_ERR_TOOL when it cannot run or exits non-zero (with
+ * what it printed).
+ */
+int dgpb_compiler_version(dgpb_compiler *c, const char **version, dgpb_diag *diag);
+
+/* How many --serve workers this compiler has started so far (0 for a native slangc). */
+unsigned dgpb_compiler_workers_started(const dgpb_compiler *c);
+
+/* One compile: the arguments after the program name, and what came of it. */
+typedef struct dgpb_compile_job {
+    const char *const *args; /* arguments after the program name (borrowed); use absolute paths
+                                or desc.cwd */
+    size_t arg_count;
+    int status;        /* set by the run: the compile's exit status (0 ok), -1 not run */
+    char *diagnostics; /* set by the run: its standard error text, NUL-terminated ("" when none);
+                          for a job that did not run, why */
+    char *output;      /* set by the run: its standard output text ("" when none) */
+} dgpb_compile_job;
+
+/*
+ * Runs `count` jobs, at most `parallel` at once (0: the number of online
+ * processors), and fills each job's status, diagnostics and output; results
+ * are in input order whatever the completion order. The previous contents
+ * of those fields are overwritten, not freed (clear the jobs before running
+ * them again). Returns DGPB_OK when every job ran (whatever its status);
+ * DGPB_ERR_TOOL when the compiler could not be run, or a worker died or
+ * answered garbage (then the jobs that did not run have status -1 and say
+ * why in diagnostics, and `diag` names the worker and what it printed);
+ * DGPB_ERR_NOMEM; DGPB_ERR_INVALID for a NULL compiler or job array.
+ */
+int dgpb_compiler_run(dgpb_compiler *c, dgpb_compile_job *jobs, size_t count, unsigned parallel,
+                      dgpb_diag *diag);
+
+/* Frees each job's diagnostics and output and sets them to NULL, status to -1. NULL jobs: no-op. */
+void dgpb_compile_jobs_clear(dgpb_compile_job *jobs, size_t count);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif
