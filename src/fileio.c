@@ -151,3 +151,28 @@ int dgpb_file_write_atomic(const char *path, const void *data, size_t size, dgpb
 {
     return dgpb_files_write_atomic(1, &path, &data, &size, diag);
 }
+
+int dgpb_mkdirs(const char *path, dgpb_diag *diag)
+{
+    size_t n = strlen(path);
+    char *p = dgpb_malloc(n + 1);
+    if (!p)
+        return dgpb_diag_set(diag, DGPB_ERR_NOMEM, -1, "out of memory");
+    memcpy(p, path, n + 1);
+    int rc = DGPB_OK;
+    for (size_t i = 1; i <= n && !rc; i++) {
+        if (p[i] != '/' && p[i] != 0)
+            continue;
+        char c = p[i];
+        p[i] = 0;
+        struct stat st;
+        if (mkdir(p, 0755) != 0 && errno != EEXIST)
+            rc = dgpb_diag_set(diag, DGPB_ERR_IO, -1, "cannot create the folder '%s': %s", p,
+                               strerror(errno));
+        else if (stat(p, &st) != 0 || !S_ISDIR(st.st_mode))
+            rc = dgpb_diag_set(diag, DGPB_ERR_IO, -1, "'%s' is not a folder", p);
+        p[i] = c;
+    }
+    dgpb_free(p);
+    return rc;
+}

@@ -1,0 +1,75 @@
+/*
+ * dgpb/build.h - the producer pipeline: one Slang module in, one bundle out.
+ *
+ * dgpb_build() runs the whole of `dgpb-build`:
+ *
+ *   module text ──scan──> group symbols (DREAM_SHADER_<e>, DREAM_SHADERS_RENDER, ...)
+ *   one compile per target with every group defined ──> entries, stages, order
+ *   compile jobs, one per entry and target (+ SPIR-V probes) ──> code + reflection JSON
+ *   reflection + SPIR-V analysis ──> parameter tables, flags, capabilities
+ *   checks (WebGPU shapes and limits, SPIR-V validation) ──> bundle model
+ *   writer ──> <stem>.dgpb and <stem>.bundle.json, written atomically
+ *
+ * Every diagnostic (Slang's, passed through, and dgpb's own) goes to the
+ * sink as it happens; the return value says how the build ended:
+ *   DGPB_OK            both files written
+ *   DGPB_ERR_SHADER    the module has errors (nothing written)
+ *   DGPB_ERR_INVALID   a bad option or input (nothing written)
+ *   DGPB_ERR_IO, DGPB_ERR_TOOL   a file or the compiler failed (nothing written)
+ *   DGPB_ERR_NOMEM
+ * A failed build never touches existing output files.
+ */
+#ifndef DGPB_BUILD_H
+#define DGPB_BUILD_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "dgpb/compiler.h"
+#include "dgpb/result.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* Receives each diagnostic as it is reported. `d` is only valid during the call. */
+typedef void (*dgpb_diag_fn)(const dgpb_diag *d, void *user);
+
+typedef struct dgpb_build_desc {
+    const char *module_file; /* the .slang file, as the user spelled it */
+    const char *module_path; /* dotted module path; NULL: the file name without .slang */
+    const char *out_dir;     /* NULL: the module's folder */
+    const char *targets;     /* comma-separated target list; NULL: every target */
+    const char *triple;      /* build triple; NULL: the host */
+    const char *const *defines; /* "NAME" or "NAME=VALUE", passed to every compile */
+    size_t define_count;
+    const char *const *include_dirs; /* passed to every compile as -I */
+    size_t include_dir_count;
+    dgpb_compiler *compiler;      /* borrowed */
+    unsigned jobs;                /* compiles at once; 0: the number of CPUs */
+    bool keep_temps;              /* keep the intermediate folder (its path is reported) */
+    const char *layout_recorder;  /* path of dgpb-slang-layout; NULL: none */
+    bool verbose;                 /* report each compile command as a note */
+    dgpb_diag_fn sink;
+    void *user;
+} dgpb_build_desc;
+
+typedef struct dgpb_build_result {
+    char bundle_path[4096]; /* what was written */
+    char json_path[4096];
+    char temp_dir[4096];    /* the intermediate folder ("" once removed) */
+    size_t bundle_size;
+    uint32_t target_count;
+    uint32_t entry_count;   /* distinct entries */
+    uint32_t compile_count; /* compiler runs, discovery and probes included */
+    uint32_t blob_count;    /* distinct blobs stored */
+} dgpb_build_result;
+
+int dgpb_build(const dgpb_build_desc *desc, dgpb_build_result *result);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

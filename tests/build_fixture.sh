@@ -1,0 +1,21 @@
+#!/usr/bin/env bash
+# build_fixture.sh BUILD DUMP MODULE GOLDEN - builds MODULE with dgpb-build and
+# checks that the JSON view equals GOLDEN byte for byte, that dgpb-dump
+# --verify accepts the bundle, and that dgpb-dump --json regenerates the view.
+set -u
+build=$1 dump=$2 module=$3 golden=$4
+out=$(mktemp -d); trap 'rm -rf "$out"' EXIT
+stem=$(basename "$module" .slang)
+if ! "$build" -q "$module" -o "$out"; then
+    echo "FAIL: dgpb-build exited with status $?"; exit 1
+fi
+if ! cmp -s "$golden" "$out/$stem.bundle.json"; then
+    echo "FAIL: $out/$stem.bundle.json differs from $golden"
+    echo "(if the change is intended: tools/regen-build-fixtures.sh, then review the diff)"
+    diff -u "$golden" "$out/$stem.bundle.json" | head -80
+    exit 1
+fi
+"$dump" --verify "$out/$stem.dgpb" || { echo "FAIL: dgpb-dump --verify rejected the bundle"; exit 1; }
+"$dump" --json "$out/$stem.dgpb" | cmp -s - "$out/$stem.bundle.json" ||
+    { echo "FAIL: dgpb-dump --json does not regenerate the view"; exit 1; }
+echo "ok: $stem.bundle.json matches its golden"
