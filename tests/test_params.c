@@ -1,0 +1,777 @@
+/*
+ * test_params.c - one entry's parameter table from reflection and SPIR-V
+ * analysis (dgpb/params.h; DECISIONS.md sections 3 and 4).
+ *
+ * Two kinds of input: real Slang output (fixtures/reflect/: kinds.spv,
+ * loose.spv next to their reflection JSON, made by the commands in
+ * tests/test_reflect.c with -o NAME.spv; fixtures/spirv/: the written-variable
+ * fixtures of src/spirv_analysis.c), and tiny dgpb_reflection /
+ * dgpb_spirv_info structures built by hand for the ownership rules.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "dgpb/dgpb.h"
+#include "dgpb/params.h"
+#include "dgpb/reflect.h"
+#include "dgpb/spirv_analysis.h"
+#include "support.h"
+
+#define ARRAY_LEN(a) (sizeof(a) / sizeof((a)[0]))
+#define RO DGPB_FLAG_READ_ONLY
+#define W DGPB_FLAG_WRITTEN
+
+static void assert_contains(const char *haystack, const char *needle)
+{
+    if (!haystack || !strstr(haystack, needle))
+        fail_msg("'%s' does not contain '%s'", haystack ? haystack : "(null)", needle);
+}
+
+/* ---- inputs ----------------------------------------------------------------- */
+
+static dgpb_reflection *load_reflection(const char *relpath, const char *target, const char *entry)
+{
+    char block[128];
+    dgpb_value_block_name(entry, block, sizeof block);
+    const char *blocks[1] = {block};
+    size_t size = 0;
+    uint8_t *text = support_read_source_file(relpath, &size);
+    assert_non_null(text);
+    dgpb_reflection *r = NULL;
+    dgpb_diag diag;
+    dgpb_diag_clear(&diag);
+    if (dgpb_reflection_parse((const char *)text, size, target, blocks, 1, &r, &diag))
+        fail_msg("%s: %s", relpath, diag.message);
+    dgpb_free(text);
+    return r;
+}
+
+static dgpb_spirv_info *load_spirv(const char *relpath)
+{
+    size_t size = 0;
+    uint8_t *code = support_read_source_file(relpath, &size);
+    assert_non_null(code);
+    dgpb_spirv_info *info = NULL;
+    dgpb_diag diag;
+    dgpb_diag_clear(&diag);
+    if (dgpb_spirv_analyze(code, size, &info, &diag))
+        fail_msg("%s: %s", relpath, diag.message);
+    dgpb_free(code);
+    assert_true(info->parsed);
+    return info;
+}
+
+/* A hand-made reflected parameter (string literals; never freed). */
+#define PARAM(name_, global_, kind_, binding_, offset_, size_, id_, problem_)                      \
+    {                                                                                              \
+        .name = (char *)(name_), .global = (char *)(global_), .kind = (kind_), .space = 0,         \
+        .binding = (binding_), .offset = (offset_), .size = (size_), .webgpu_layout = (id_),       \
+        .shape = (char *)"T", .problem = (char *)(problem_)                                        \
+    }
+#define RES(name_, kind_, binding_) PARAM(name_, name_, kind_, binding_, 0, 0, 0, NULL)
+#define VAL(name_, block_, binding_, offset_, size_)                                               \
+    PARAM(name_, block_, DGPB_KIND_VALUE, binding_, offset_, size_, 0, NULL)
+
+/* A hand-made SPIR-V variable: in the interface or not, written or not. */
+#define VAR(name_, in_interface_, written_)                                                        \
+    {                                                                                              \
+        .name = (char *)(name_), .id = 0, .storage_class = 12, .set = 0, .binding = 0,             \
+        .in_interface = (in_interface_), .written = (written_)                                     \
+    }
+
+static dgpb_spirv_info make_info(dgpb_spirv_var *vars, size_t count, bool parsed)
+{
+    dgpb_spirv_info info = {
+        .execution_model = 5,
+        .entry_name = (char *)"main",
+        .vars = vars,
+        .var_count = count,
+        .parsed = parsed,
+    };
+    return info;
+}
+
+/* ---- checks ----------------------------------------------------------------- */
+
+typedef struct want_row {
+    const char *name;
+    uint32_t kind, flags, binding, offset, size, webgpu_layout;
+} want_row;
+
+static void build_ok(const dgpb_param_select *s, dgpb_param_table *t)
+{
+    dgpb_diag diag;
+    dgpb_diag_clear(&diag);
+    int rc = dgpb_param_table_build(s, t, &diag);
+    if (rc != DGPB_OK)
+        fail_msg("entry '%s' on %s: %d %s", s->entry, s->target, rc, diag.message);
+}
+
+static void check_rows(const dgpb_param_table *t, const char *target, const want_row *want,
+                       size_t n)
+{
+    for (uint32_t i = 0; i < t->count && i < n; i++) {
+        const dgpb_param_desc *p = &t->rows[i];
+        if (strcmp(p->name, want[i].name) != 0 || p->kind != want[i].kind ||
+            p->flags != want[i].flags || p->binding != want[i].binding ||
+            p->offset != want[i].offset || p->size != want[i].size ||
+            p->webgpu_layout != want[i].webgpu_layout)
+            fail_msg("row %u: '%s' kind %u flags %u binding %u offset %u size %u id %u; expected "
+                     "'%s' kind %u flags %u binding %u offset %u size %u id %u",
+                     i, p->name, p->kind, p->flags, p->binding, p->offset, p->size,
+                     p->webgpu_layout, want[i].name, want[i].kind, want[i].flags, want[i].binding,
+                     want[i].offset, want[i].size, want[i].webgpu_layout);
+        /* Every row is one the bundle model accepts. */
+        char buf[256];
+        const char *rule = dgpb_param_rule(p->kind, p->flags, p->offset, p->size, p->webgpu_layout,
+                                           !strcmp(target, "wgsl"), buf, sizeof buf);
+        if (rule)
+            fail_msg("row '%s' breaks a rule: %s", p->name, rule);
+    }
+    if (t->count != n)
+        fail_msg("%u rows, expected %zu", t->count, n);
+}
+
+static void check_names(const dgpb_param_table *t, const char *const *names, size_t n)
+{
+    for (uint32_t i = 0; i < t->count && i < n; i++)
+        if (strcmp(t->rows[i].name, names[i]) != 0)
+            fail_msg("row %u is '%s', expected '%s'", i, t->rows[i].name, names[i]);
+    if (t->count != n)
+        fail_msg("%u rows, expected %zu", t->count, n);
+}
+
+/* ---- dream mode on real Slang output --------------------------------------- */
+
+static const char *const group_k[] = {"k"};
+
+static void test_dream_mode_strips_the_entry_prefix_and_keeps_value_field_names(void **state)
+{
+    (void)state;
+    static const want_row want[] = {
+        {"scale", DGPB_KIND_VALUE, RO, 0, 0, 4, 0},
+        {"bias", DGPB_KIND_VALUE, RO, 0, 4, 4, 0},
+        {"transform", DGPB_KIND_VALUE, RO, 0, 16, 48, 0},
+        {"extent", DGPB_KIND_VALUE, RO, 0, 64, 8, 0},
+        {"src", DGPB_KIND_BUFFER, RO, 1, 0, 0, 0},
+        {"dst", DGPB_KIND_RW_BUFFER, W, 2, 0, 0, 0},
+        {"bytes_in", DGPB_KIND_BYTE_BUFFER, RO, 3, 0, 0, 0},
+        {"bytes_out", DGPB_KIND_RW_BYTE_BUFFER, W, 4, 0, 0, 0},
+        {"tex", DGPB_KIND_TEXTURE, RO, 5, 0, 0, 0},
+        {"smp", DGPB_KIND_SAMPLER, RO, 6, 0, 0, 0},
+        {"r", DGPB_KIND_RW_TEXTURE, W, 7, 0, 0, 0},
+        {"rg", DGPB_KIND_RW_TEXTURE, W, 8, 0, 0, 0},
+        {"rgba", DGPB_KIND_RW_TEXTURE, W, 9, 0, 0, 0},
+        {"count", DGPB_KIND_RW_TEXTURE, W, 10, 0, 0, 0},
+        {"volume", DGPB_KIND_TEXTURE, RO, 11, 0, 0, 0},
+        {"layers", DGPB_KIND_TEXTURE, RO, 12, 0, 0, 0},
+        {"light", DGPB_KIND_UNIFORM_BUFFER, RO, 13, 0, 0, 0},
+        {"scene", DGPB_KIND_ACCELERATION_STRUCTURE, RO, 14, 0, 0, 0},
+    };
+    dgpb_reflection *r = load_reflection("fixtures/reflect/kinds_spirv.json", "spirv", "k");
+    dgpb_spirv_info *spv = load_spirv("fixtures/reflect/kinds.spv");
+    dgpb_param_select s = {"spirv", "k", r, spv, true, group_k, 1};
+    dgpb_param_table t = {0};
+    build_ok(&s, &t);
+    check_rows(&t, "spirv", want, ARRAY_LEN(want));
+    dgpb_param_table_clear(&t);
+    assert_null(t.rows);
+    assert_int_equal(t.count, 0);
+    dgpb_spirv_info_free(spv);
+    dgpb_reflection_free(r);
+}
+
+static void test_ptx_rows_carry_byte_offsets_as_bindings_and_the_spirv_written_flags(void **state)
+{
+    (void)state;
+    /* The ptx compile has no SPIR-V of its own: the spirv target's analysis stands in. */
+    static const want_row want[] = {
+        {"scale", DGPB_KIND_VALUE, RO, 0, 0, 4, 0},
+        {"bias", DGPB_KIND_VALUE, RO, 0, 4, 4, 0},
+        {"transform", DGPB_KIND_VALUE, RO, 0, 16, 48, 0},
+        {"extent", DGPB_KIND_VALUE, RO, 0, 64, 8, 0},
+        {"src", DGPB_KIND_BUFFER, RO, 8, 0, 0, 0},
+        {"dst", DGPB_KIND_RW_BUFFER, W, 24, 0, 0, 0},
+        {"bytes_in", DGPB_KIND_BYTE_BUFFER, RO, 40, 0, 0, 0},
+        {"bytes_out", DGPB_KIND_RW_BYTE_BUFFER, W, 56, 0, 0, 0},
+        {"tex", DGPB_KIND_TEXTURE, RO, 72, 0, 0, 0},
+        {"smp", DGPB_KIND_SAMPLER, RO, 80, 0, 0, 0},
+        {"r", DGPB_KIND_RW_TEXTURE, W, 88, 0, 0, 0},
+        {"rg", DGPB_KIND_RW_TEXTURE, W, 96, 0, 0, 0},
+        {"rgba", DGPB_KIND_RW_TEXTURE, W, 104, 0, 0, 0},
+        {"count", DGPB_KIND_RW_TEXTURE, W, 112, 0, 0, 0},
+        {"volume", DGPB_KIND_TEXTURE, RO, 120, 0, 0, 0},
+        {"layers", DGPB_KIND_TEXTURE, RO, 128, 0, 0, 0},
+        {"light", DGPB_KIND_UNIFORM_BUFFER, RO, 136, 0, 0, 0},
+    };
+    dgpb_reflection *r = load_reflection("fixtures/reflect/kinds_cuda.json", "ptx", "k");
+    dgpb_spirv_info *spv = load_spirv("fixtures/reflect/kinds.spv");
+    dgpb_param_select s = {"ptx", "k", r, spv, true, group_k, 1};
+    dgpb_param_table t = {0};
+    build_ok(&s, &t);
+    check_rows(&t, "ptx", want, ARRAY_LEN(want));
+    dgpb_param_table_clear(&t);
+    dgpb_spirv_info_free(spv);
+    dgpb_reflection_free(r);
+}
+
+/* ---- ownership ------------------------------------------------------------- */
+
+static void test_the_longest_entry_name_of_the_group_owns_a_global(void **state)
+{
+    (void)state;
+    dgpb_reflected_param params[] = {
+        VAL("scale", "a_params", 0, 0, 4),    RES("a_x", DGPB_KIND_BUFFER, 1),
+        RES("a_b_x", DGPB_KIND_RW_BUFFER, 2), /* a_b's x, not a's b_x */
+        RES("a_bx", DGPB_KIND_BUFFER, 3),     /* "a_b" + "_" does not prefix it: a's bx */
+        RES("a_b", DGPB_KIND_SAMPLER, 4),     /* "a_b" + "_" + nothing: a's b */
+        VAL("limit", "a_b_params", 5, 0, 4),
+    };
+    dgpb_reflection r = {params, ARRAY_LEN(params), NULL, 0};
+    static const char *const group[] = {"a", "a_b"}, *const reversed[] = {"a_b", "a"};
+    static const struct {
+        const char *entry;
+        const char *const *group;
+        const char *names[6];
+        size_t count;
+    } cases[] = {
+        {"a", group, {"scale", "x", "bx", "b"}, 4},
+        {"a_b", group, {"x", "limit"}, 2},
+        {"a", reversed, {"scale", "x", "bx", "b"}, 4}, /* the group's order does not matter */
+        {"a_b", reversed, {"x", "limit"}, 2},
+    };
+    for (size_t c = 0; c < ARRAY_LEN(cases); c++) {
+        dgpb_param_select s = {"spirv", cases[c].entry, &r, NULL, true, cases[c].group, 2};
+        dgpb_param_table t = {0};
+        build_ok(&s, &t);
+        check_names(&t, cases[c].names, cases[c].count);
+        /* "x" is a_x (binding 1) for a and a_b_x (binding 2) for a_b. */
+        bool a = !strcmp(cases[c].entry, "a");
+        assert_int_equal(t.rows[a ? 1 : 0].binding, a ? 1 : 2);
+        dgpb_param_table_clear(&t);
+    }
+
+    /* In a group of its own (two compute entries), "a" owns every a_ global; a_b's value
+       block is then one of a's uniform buffers. */
+    dgpb_reflected_param alone[] = {
+        VAL("scale", "a_params", 0, 0, 4),
+        RES("a_b_x", DGPB_KIND_RW_BUFFER, 2),
+        RES("a_b_params", DGPB_KIND_UNIFORM_BUFFER, 5),
+    };
+    dgpb_reflection ra = {alone, ARRAY_LEN(alone), NULL, 0};
+    static const char *const group_a[] = {"a"};
+    dgpb_param_select s = {"spirv", "a", &ra, NULL, true, group_a, 1};
+    dgpb_param_table t = {0};
+    build_ok(&s, &t);
+    static const char *const names[] = {"scale", "b_x", "b_params"};
+    check_names(&t, names, ARRAY_LEN(names));
+    dgpb_param_table_clear(&t);
+}
+
+static void test_value_rows_keep_their_field_names_whatever_block_they_come_from(void **state)
+{
+    (void)state;
+    /* reflect.h lets a caller name several value blocks ("each entry's <entry>_params").
+       With two compute entries "a" and "a_b" (separate groups) and both blocks named, a's
+       table owns the fields of a_b_params by prefix: a value row's name is its field's
+       name, never cut by the entry prefix as if it were a global ("limit" -> "mit"). */
+    dgpb_reflected_param params[] = {
+        VAL("scale", "a_params", 0, 0, 4),
+        VAL("limit", "a_b_params", 5, 0, 4),
+    };
+    dgpb_reflection r = {params, ARRAY_LEN(params), NULL, 0};
+    static const char *const group_a[] = {"a"};
+    dgpb_param_select s = {"spirv", "a", &r, NULL, true, group_a, 1};
+    dgpb_param_table t = {0};
+    build_ok(&s, &t);
+    char second[64] = "";
+    uint32_t count = t.count;
+    if (count > 1)
+        snprintf(second, sizeof second, "%s", t.rows[1].name);
+    dgpb_param_table_clear(&t); /* before the checks, so that a failure leaks nothing */
+    assert_int_equal(count, 2);
+    assert_string_equal(second, "limit");
+}
+
+static void
+test_unprefixed_globals_belong_to_an_entry_only_through_its_spirv_interface(void **state)
+{
+    (void)state;
+    dgpb_reflected_param params[] = {
+        RES("k_buf", DGPB_KIND_RW_BUFFER, 0),      RES("shared_lut", DGPB_KIND_BUFFER, 1),
+        RES("declared_only", DGPB_KIND_BUFFER, 2), RES("absent", DGPB_KIND_BUFFER, 3),
+        RES("j_buf", DGPB_KIND_BUFFER, 4),         RES("k_unused", DGPB_KIND_TEXTURE, 5),
+    };
+    dgpb_reflection r = {params, ARRAY_LEN(params), NULL, 0};
+    dgpb_spirv_var vars[] = {
+        VAR("k_buf", true, true),
+        VAR("shared_lut", true, false),
+        VAR("declared_only", false, true),
+        VAR("j_buf", true, false),
+    };
+    dgpb_spirv_info info = make_info(vars, ARRAY_LEN(vars), true);
+    static const char *const group[] = {"k", "j"};
+    /* k's own globals are k's whether its code uses them or not; j's are never k's. */
+    static const char *const names[] = {"buf", "shared_lut", "unused"};
+    dgpb_param_select s = {"spirv", "k", &r, &info, true, group, 2};
+    dgpb_param_table t = {0};
+    build_ok(&s, &t);
+    check_names(&t, names, ARRAY_LEN(names));
+    assert_int_equal(t.rows[0].flags, W);
+    assert_int_equal(t.rows[1].flags, RO);
+    assert_int_equal(t.rows[1].binding, 1);
+    dgpb_param_table_clear(&t);
+}
+
+static void test_plain_mode_keeps_the_spirv_interface_in_declaration_order(void **state)
+{
+    (void)state;
+    static const struct {
+        const char *json, *spv, *entry;
+        want_row rows[4];
+        size_t count;
+    } cases[] = {
+        {"fixtures/spirv/store_and_read.json",
+         "fixtures/spirv/store_and_read.spv",
+         "store_and_read",
+         {{"written_buf", DGPB_KIND_RW_BUFFER, W, 0, 0, 0, 0},
+          {"read_only_rw", DGPB_KIND_RW_BUFFER, 0, 1, 0, 0, 0}, /* read-write type, only read */
+          {"plain_input", DGPB_KIND_BUFFER, RO, 2, 0, 0, 0}},
+         3},
+        {"fixtures/spirv/image_write.json",
+         "fixtures/spirv/image_write.spv",
+         "image_write",
+         {{"out_image", DGPB_KIND_RW_TEXTURE, W, 6, 0, 0, 0},
+          {"read_image", DGPB_KIND_RW_TEXTURE, 0, 7, 0, 0, 0},
+          {"in_texture", DGPB_KIND_TEXTURE, RO, 8, 0, 0, 0},
+          {"linear_sampler", DGPB_KIND_SAMPLER, RO, 9, 0, 0, 0}},
+         4},
+    };
+    for (size_t c = 0; c < ARRAY_LEN(cases); c++) {
+        dgpb_reflection *r = load_reflection(cases[c].json, "spirv", cases[c].entry);
+        dgpb_spirv_info *spv = load_spirv(cases[c].spv);
+        const char *group[1] = {cases[c].entry};
+        dgpb_param_select s = {"spirv", cases[c].entry, r, spv, false, group, 1};
+        dgpb_param_table t = {0};
+        build_ok(&s, &t);
+        check_rows(&t, "spirv", cases[c].rows, cases[c].count);
+        dgpb_param_table_clear(&t);
+        dgpb_spirv_info_free(spv);
+        dgpb_reflection_free(r);
+    }
+}
+
+static void test_plain_mode_keeps_names_whole(void **state)
+{
+    (void)state;
+    dgpb_reflected_param params[] = {RES("k_buf", DGPB_KIND_BUFFER, 0)};
+    dgpb_reflection r = {params, 1, NULL, 0};
+    dgpb_spirv_var vars[] = {VAR("k_buf", true, false)};
+    dgpb_spirv_info info = make_info(vars, 1, true);
+    dgpb_param_select s = {"spirv", "k", &r, &info, false, group_k, 1};
+    dgpb_param_table t = {0};
+    build_ok(&s, &t);
+    static const char *const names[] = {"k_buf"};
+    check_names(&t, names, 1);
+    dgpb_param_table_clear(&t);
+}
+
+static void test_loose_uniforms_come_with_the_implicit_global_block(void **state)
+{
+    (void)state;
+    static const struct {
+        const char *json, *target;
+        want_row rows[3];
+    } cases[] = {
+        {"fixtures/reflect/loose_spirv.json",
+         "spirv",
+         {{"gain", DGPB_KIND_VALUE, RO, 0, 0, 4, 0},
+          {"count", DGPB_KIND_VALUE, RO, 0, 4, 4, 0},
+          {"samples", DGPB_KIND_RW_BUFFER, W, 1, 0, 0, 0}}},
+        {"fixtures/reflect/loose_wgsl.json",
+         "wgsl",
+         {{"gain", DGPB_KIND_VALUE, RO, 0, 0, 4, DGPB_WGPU_UNIFORM_BUFFER},
+          {"count", DGPB_KIND_VALUE, RO, 0, 4, 4, DGPB_WGPU_UNIFORM_BUFFER},
+          {"samples", DGPB_KIND_RW_BUFFER, W, 1, 0, 0, DGPB_WGPU_STORAGE_BUFFER}}},
+        {"fixtures/reflect/loose_cuda.json",
+         "ptx",
+         {{"gain", DGPB_KIND_VALUE, RO, 0, 0, 4, 0},
+          {"count", DGPB_KIND_VALUE, RO, 0, 4, 4, 0},
+          {"samples", DGPB_KIND_RW_BUFFER, W, 8, 0, 0, 0}}},
+    };
+    static const char *const group[] = {"scale"};
+    dgpb_spirv_info *spv = load_spirv("fixtures/reflect/loose.spv");
+    /* The SPIR-V interface lists "globalParams" and "samples", not "unused_input". */
+    for (size_t c = 0; c < ARRAY_LEN(cases); c++) {
+        dgpb_reflection *r = load_reflection(cases[c].json, cases[c].target, "scale");
+        dgpb_param_select s = {cases[c].target, "scale", r, spv, false, group, 1};
+        dgpb_param_table t = {0};
+        build_ok(&s, &t);
+        check_rows(&t, cases[c].target, cases[c].rows, 3);
+        dgpb_param_table_clear(&t);
+        dgpb_reflection_free(r);
+    }
+    dgpb_spirv_info_free(spv);
+}
+
+static void
+test_loose_uniforms_are_left_out_when_the_code_does_not_read_the_global_block(void **state)
+{
+    (void)state;
+    dgpb_reflected_param params[] = {
+        VAL("gain", "globalParams", 0, 0, 4),
+        RES("out", DGPB_KIND_RW_BUFFER, 1),
+    };
+    dgpb_reflection r = {params, ARRAY_LEN(params), NULL, 0};
+    dgpb_spirv_var vars[] = {VAR("globalParams", false, false), VAR("out", true, true)};
+    dgpb_spirv_info info = make_info(vars, ARRAY_LEN(vars), true);
+    static const char *const group[] = {"e"};
+    for (int dream = 0; dream <= 1; dream++) {
+        dgpb_param_select s = {"spirv", "e", &r, &info, dream, group, 1};
+        dgpb_param_table t = {0};
+        build_ok(&s, &t);
+        static const char *const names[] = {"out"};
+        check_names(&t, names, 1);
+        dgpb_param_table_clear(&t);
+    }
+}
+
+/* ---- flags ----------------------------------------------------------------- */
+
+static void test_read_only_comes_from_the_kind_and_written_only_from_spirv(void **state)
+{
+    (void)state;
+    static const struct {
+        uint32_t kind;
+        bool written_in_spirv;
+        uint32_t flags;
+    } rows[] = {
+        {DGPB_KIND_UNIFORM_BUFFER, false, RO},
+        {DGPB_KIND_UNIFORM_BUFFER, true, RO}, /* a read-only kind is never flagged written */
+        {DGPB_KIND_BUFFER, false, RO},
+        {DGPB_KIND_BUFFER, true, RO},
+        {DGPB_KIND_RW_BUFFER, false, 0}, /* never guessed from the type */
+        {DGPB_KIND_RW_BUFFER, true, W},
+        {DGPB_KIND_BYTE_BUFFER, true, RO},
+        {DGPB_KIND_RW_BYTE_BUFFER, false, 0},
+        {DGPB_KIND_RW_BYTE_BUFFER, true, W},
+        {DGPB_KIND_TEXTURE, true, RO},
+        {DGPB_KIND_RW_TEXTURE, false, 0},
+        {DGPB_KIND_RW_TEXTURE, true, W},
+        {DGPB_KIND_SAMPLER, true, RO},
+        {DGPB_KIND_ACCELERATION_STRUCTURE, true, RO},
+    };
+    static const char *const names[] = {"g0", "g1", "g2", "g3",  "g4",  "g5",  "g6",
+                                        "g7", "g8", "g9", "g10", "g11", "g12", "g13"};
+    _Static_assert(ARRAY_LEN(names) == ARRAY_LEN(rows), "one name per row");
+    dgpb_reflected_param params[ARRAY_LEN(rows)];
+    dgpb_spirv_var vars[ARRAY_LEN(rows)];
+    for (size_t i = 0; i < ARRAY_LEN(rows); i++) {
+        params[i] = (dgpb_reflected_param)RES(names[i], (int)rows[i].kind, (uint32_t)i);
+        vars[i] = (dgpb_spirv_var)VAR(names[i], true, rows[i].written_in_spirv);
+    }
+    dgpb_reflection r = {params, ARRAY_LEN(params), NULL, 0};
+    dgpb_spirv_info info = make_info(vars, ARRAY_LEN(vars), true);
+    dgpb_param_select s = {"spirv", "e", &r, &info, false, NULL, 0};
+    dgpb_param_table t = {0};
+    build_ok(&s, &t);
+    assert_int_equal(t.count, ARRAY_LEN(rows));
+    for (size_t i = 0; i < ARRAY_LEN(rows); i++)
+        if (t.rows[i].flags != rows[i].flags)
+            fail_msg("kind %u written %d: flags %u, expected %u", rows[i].kind,
+                     rows[i].written_in_spirv, t.rows[i].flags, rows[i].flags);
+    dgpb_param_table_clear(&t);
+}
+
+static void test_without_usable_spirv_every_global_counts_and_nothing_is_written(void **state)
+{
+    (void)state;
+    /* loose.slang: unused_input is not in the interface and samples is written, but
+       with no analysis (NULL) or one SPIRV-Tools could not parse, neither is known. */
+    static const want_row want[] = {
+        {"gain", DGPB_KIND_VALUE, RO, 0, 0, 4, 0},
+        {"count", DGPB_KIND_VALUE, RO, 0, 4, 4, 0},
+        {"samples", DGPB_KIND_RW_BUFFER, 0, 1, 0, 0, 0},
+        {"unused_input", DGPB_KIND_BUFFER, RO, 2, 0, 0, 0},
+    };
+    dgpb_reflection *r = load_reflection("fixtures/reflect/loose_spirv.json", "spirv", "scale");
+    dgpb_spirv_var vars[] = {VAR("globalParams", false, false), VAR("samples", true, true)};
+    dgpb_spirv_info unparsed = make_info(vars, ARRAY_LEN(vars), false);
+    const dgpb_spirv_info *infos[] = {NULL, &unparsed};
+    static const char *const group[] = {"scale"};
+    for (size_t i = 0; i < ARRAY_LEN(infos); i++)
+        for (int dream = 0; dream <= 1; dream++) {
+            dgpb_param_select s = {"spirv", "scale", r, infos[i], dream, group, 1};
+            dgpb_param_table t = {0};
+            build_ok(&s, &t);
+            check_rows(&t, "spirv", want, ARRAY_LEN(want));
+            dgpb_param_table_clear(&t);
+        }
+    dgpb_reflection_free(r);
+}
+
+/* ---- WebGPU IDs -------------------------------------------------------------- */
+
+static void test_webgpu_ids_are_kept_on_wgsl_and_zero_elsewhere(void **state)
+{
+    (void)state;
+    dgpb_reflected_param params[] = {
+        PARAM("v", "e_params", DGPB_KIND_VALUE, 0, 0, 4, DGPB_WGPU_UNIFORM_BUFFER, NULL),
+        PARAM("e_t", "e_t", DGPB_KIND_TEXTURE, 1, 0, 0, DGPB_WGPU_TEXTURE_2D_FLOAT, NULL),
+        PARAM("e_s", "e_s", DGPB_KIND_RW_TEXTURE, 2, 0, 0, DGPB_WGPU_STORAGE_TEXTURE_2D_R32UINT,
+              NULL),
+    };
+    dgpb_reflection r = {params, ARRAY_LEN(params), NULL, 0};
+    static const char *const group[] = {"e"};
+    static const char *const targets[] = {"wgsl", "spirv", "metal", "ptx", "dxil"};
+    for (size_t i = 0; i < ARRAY_LEN(targets); i++) {
+        bool wgsl = !strcmp(targets[i], "wgsl");
+        dgpb_param_select s = {targets[i], "e", &r, NULL, true, group, 1};
+        dgpb_param_table t = {0};
+        build_ok(&s, &t);
+        assert_int_equal(t.count, 3);
+        assert_int_equal(t.rows[0].webgpu_layout, wgsl ? DGPB_WGPU_UNIFORM_BUFFER : 0);
+        assert_int_equal(t.rows[1].webgpu_layout, wgsl ? DGPB_WGPU_TEXTURE_2D_FLOAT : 0);
+        assert_int_equal(t.rows[2].webgpu_layout, wgsl ? DGPB_WGPU_STORAGE_TEXTURE_2D_R32UINT : 0);
+        dgpb_param_table_clear(&t);
+    }
+}
+
+static void test_offset_and_size_are_kept_only_for_value_rows(void **state)
+{
+    (void)state;
+    dgpb_reflected_param params[] = {
+        PARAM("e_b", "e_b", DGPB_KIND_BUFFER, 1, 8, 16, 0, NULL),
+        PARAM("v", "e_params", DGPB_KIND_VALUE, 0, 8, 16, 0, NULL),
+    };
+    dgpb_reflection r = {params, ARRAY_LEN(params), NULL, 0};
+    static const char *const group[] = {"e"};
+    dgpb_param_select s = {"spirv", "e", &r, NULL, true, group, 1};
+    dgpb_param_table t = {0};
+    build_ok(&s, &t);
+    static const want_row want[] = {
+        {"b", DGPB_KIND_BUFFER, RO, 1, 0, 0, 0},
+        {"v", DGPB_KIND_VALUE, RO, 0, 8, 16, 0},
+    };
+    check_rows(&t, "spirv", want, ARRAY_LEN(want));
+    dgpb_param_table_clear(&t);
+}
+
+/* ---- errors ------------------------------------------------------------------ */
+
+static void expect_error(const dgpb_param_select *s, const char *message)
+{
+    dgpb_param_table t = {0};
+    dgpb_diag diag;
+    dgpb_diag_clear(&diag);
+    int rc = dgpb_param_table_build(s, &t, &diag);
+    if (rc != DGPB_ERR_SHADER)
+        fail_msg("entry '%s' on %s: result %d, expected DGPB_ERR_SHADER", s->entry, s->target, rc);
+    assert_contains(diag.message, message);
+    dgpb_param_table_clear(&t); /* rows made before the error are released too */
+}
+
+static void
+test_a_used_parameter_without_a_kind_is_an_error_naming_target_entry_and_parameter(void **state)
+{
+    (void)state;
+    static const char *const group[] = {"s"};
+    dgpb_reflection *r = load_reflection("fixtures/reflect/shapes_spirv.json", "spirv", "s");
+    dgpb_param_select s = {"spirv", "s", r, NULL, true, group, 1};
+    expect_error(&s, "target 'spirv', entry 's', parameter 'many': Texture2D<float4>[4]: arrays "
+                     "of resources are not supported");
+    dgpb_reflection_free(r);
+
+    /* A kind -1 row without a reason still fails, saying so. */
+    dgpb_reflected_param params[] = {
+        RES("e_ok", DGPB_KIND_BUFFER, 0),
+        PARAM("e_odd", "e_odd", -1, 1, 0, 0, 0, NULL),
+    };
+    dgpb_reflection hand = {params, ARRAY_LEN(params), NULL, 0};
+    static const char *const group_e[] = {"e"};
+    dgpb_param_select h = {"metal", "e", &hand, NULL, true, group_e, 1};
+    expect_error(&h, "target 'metal', entry 'e', parameter 'odd': no parameter kind");
+}
+
+static void test_a_used_wgsl_parameter_with_a_problem_is_an_error(void **state)
+{
+    (void)state;
+    static const char *const group_s[] = {"s"}, *const group_k2[] = {"k"};
+    dgpb_reflection *r = load_reflection("fixtures/reflect/shapes_wgsl.json", "wgsl", "s");
+    dgpb_param_select s = {"wgsl", "s", r, NULL, true, group_s, 1};
+    expect_error(&s, "target 'wgsl', entry 's', parameter 'ints': RWTexture2D<int> (format "
+                     "r32i) has no WebGPU binding-layout ID");
+    dgpb_reflection_free(r);
+
+    dgpb_spirv_info *spv = load_spirv("fixtures/reflect/kinds.spv");
+    r = load_reflection("fixtures/reflect/kinds_wgsl.json", "wgsl", "k");
+    dgpb_param_select k = {"wgsl", "k", r, spv, true, group_k2, 1};
+    expect_error(&k, "target 'wgsl', entry 'k', parameter 'volume': Texture3D<float4> has no "
+                     "WebGPU binding-layout ID");
+    dgpb_reflection_free(r);
+
+    /* The same shapes are fine where they have a descriptor. */
+    r = load_reflection("fixtures/reflect/kinds_spirv.json", "spirv", "k");
+    dgpb_param_select ok = {"spirv", "k", r, spv, true, group_k2, 1};
+    dgpb_param_table t = {0};
+    build_ok(&ok, &t);
+    dgpb_param_table_clear(&t);
+    dgpb_reflection_free(r);
+    dgpb_spirv_info_free(spv);
+}
+
+static void test_a_parameter_the_entry_does_not_use_may_have_a_problem(void **state)
+{
+    (void)state;
+    dgpb_reflected_param params[] = {
+        PARAM("volume", "volume", DGPB_KIND_TEXTURE, 0, 0, 0, 0, "Texture3D<float4> has no ID"),
+        PARAM("many", "many", -1, 1, 0, 0, 0, "arrays of resources are not supported"),
+        PARAM("out", "out", DGPB_KIND_RW_BUFFER, 2, 0, 0, DGPB_WGPU_STORAGE_BUFFER, NULL),
+        PARAM("j_many", "j_many", -1, 3, 0, 0, 0, "another entry's problem"),
+    };
+    dgpb_reflection r = {params, ARRAY_LEN(params), NULL, 0};
+    dgpb_spirv_var vars[] = {VAR("volume", false, false), VAR("out", true, true)};
+    dgpb_spirv_info info = make_info(vars, ARRAY_LEN(vars), true);
+    static const char *const group[] = {"e", "j"};
+    for (int dream = 0; dream <= 1; dream++) {
+        dgpb_param_select s = {"wgsl", "e", &r, &info, dream, group, 2};
+        dgpb_param_table t = {0};
+        build_ok(&s, &t);
+        static const want_row want[] = {
+            {"out", DGPB_KIND_RW_BUFFER, W, 2, 0, 0, DGPB_WGPU_STORAGE_BUFFER}};
+        check_rows(&t, "wgsl", want, 1);
+        dgpb_param_table_clear(&t);
+    }
+}
+
+/* ---- misc -------------------------------------------------------------------- */
+
+static void test_value_block_names_are_the_entry_name_and_params(void **state)
+{
+    (void)state;
+    char buf[32];
+    dgpb_value_block_name("blur", buf, sizeof buf);
+    assert_string_equal(buf, "blur_params");
+    dgpb_value_block_name("", buf, sizeof buf);
+    assert_string_equal(buf, "_params");
+    char small[6];
+    dgpb_value_block_name("blur", small, sizeof small);
+    assert_string_equal(small, "blur_"); /* truncated, still terminated */
+}
+
+static void test_an_entry_without_parameters_gets_an_empty_table(void **state)
+{
+    (void)state;
+    dgpb_reflection r = {NULL, 0, NULL, 0};
+    dgpb_param_select s = {"spirv", "e", &r, NULL, true, NULL, 0};
+    dgpb_param_table t = {0};
+    build_ok(&s, &t);
+    assert_int_equal(t.count, 0);
+    dgpb_param_table_clear(&t);
+    dgpb_param_table_clear(&t); /* twice is fine */
+}
+
+/* ---- allocation failures ----------------------------------------------------- */
+
+static long countdown = -1; /* allocations left before one fails; -1: never */
+static long failures;
+
+static void *fail_alloc(size_t size, void *user)
+{
+    (void)user;
+    if (countdown == 0) {
+        failures++;
+        countdown = -1;
+        return NULL;
+    }
+    if (countdown > 0)
+        countdown--;
+    return malloc(size);
+}
+
+static void *fail_realloc(void *p, size_t size, void *user)
+{
+    (void)user;
+    if (countdown == 0) {
+        failures++;
+        countdown = -1;
+        return NULL;
+    }
+    if (countdown > 0)
+        countdown--;
+    return realloc(p, size);
+}
+
+static void plain_free(void *p, void *user)
+{
+    (void)user;
+    free(p);
+}
+
+static void test_every_failed_allocation_gives_nomem_and_leaks_nothing(void **state)
+{
+    (void)state;
+    static const dgpb_allocator failing = {fail_alloc, fail_realloc, plain_free, NULL};
+    dgpb_reflection *r = load_reflection("fixtures/reflect/kinds_spirv.json", "spirv", "k");
+    dgpb_spirv_info *spv = load_spirv("fixtures/reflect/kinds.spv");
+    dgpb_param_select s = {"spirv", "k", r, spv, true, group_k, 1};
+    dgpb_set_allocator(&failing);
+    long n = 0;
+    for (;; n++) {
+        countdown = n;
+        failures = 0;
+        dgpb_param_table t = {0};
+        dgpb_diag diag;
+        int rc = dgpb_param_table_build(&s, &t, &diag);
+        if (failures == 0) {
+            assert_int_equal(rc, DGPB_OK);
+            assert_int_equal(t.count, 18);
+            dgpb_param_table_clear(&t);
+            break;
+        }
+        if (rc != DGPB_ERR_NOMEM)
+            fail_msg("allocation %ld failed and the result was %d", n, rc);
+        dgpb_param_table_clear(&t);
+    }
+    countdown = -1;
+    dgpb_set_allocator(NULL);
+    assert_int_equal(n, 19); /* the rows, then one name per row */
+    dgpb_spirv_info_free(spv);
+    dgpb_reflection_free(r);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_dream_mode_strips_the_entry_prefix_and_keeps_value_field_names),
+        cmocka_unit_test(test_ptx_rows_carry_byte_offsets_as_bindings_and_the_spirv_written_flags),
+        cmocka_unit_test(test_the_longest_entry_name_of_the_group_owns_a_global),
+        cmocka_unit_test(test_value_rows_keep_their_field_names_whatever_block_they_come_from),
+        cmocka_unit_test(
+            test_unprefixed_globals_belong_to_an_entry_only_through_its_spirv_interface),
+        cmocka_unit_test(test_plain_mode_keeps_the_spirv_interface_in_declaration_order),
+        cmocka_unit_test(test_plain_mode_keeps_names_whole),
+        cmocka_unit_test(test_loose_uniforms_come_with_the_implicit_global_block),
+        cmocka_unit_test(
+            test_loose_uniforms_are_left_out_when_the_code_does_not_read_the_global_block),
+        cmocka_unit_test(test_read_only_comes_from_the_kind_and_written_only_from_spirv),
+        cmocka_unit_test(test_without_usable_spirv_every_global_counts_and_nothing_is_written),
+        cmocka_unit_test(test_webgpu_ids_are_kept_on_wgsl_and_zero_elsewhere),
+        cmocka_unit_test(test_offset_and_size_are_kept_only_for_value_rows),
+        cmocka_unit_test(
+            test_a_used_parameter_without_a_kind_is_an_error_naming_target_entry_and_parameter),
+        cmocka_unit_test(test_a_used_wgsl_parameter_with_a_problem_is_an_error),
+        cmocka_unit_test(test_a_parameter_the_entry_does_not_use_may_have_a_problem),
+        cmocka_unit_test(test_value_block_names_are_the_entry_name_and_params),
+        cmocka_unit_test(test_an_entry_without_parameters_gets_an_empty_table),
+        cmocka_unit_test(test_every_failed_allocation_gives_nomem_and_leaks_nothing),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}

@@ -1,0 +1,877 @@
+/*
+ * test_reflect.c - Slang's reflection JSON to classified parameters
+ * (dgpb/reflect.h).
+ *
+ * Inputs are real reflection JSON from the embedded Slang (2025.15), made
+ * from the .slang files next to them in fixtures/reflect/ with
+ *
+ *   tools/slangc-wasm/slangc-wasm fixtures/reflect/kinds.slang -target T -entry k \
+ *       -stage compute -DDREAM_SHADER_k -DDREAM_TARGET_T -o out.x \
+ *       -reflection-json fixtures/reflect/kinds_T.json
+ *
+ * for T in spirv, wgsl, metal, cuda (the ptx target's reflection is the CUDA
+ * one) and hlsl (dxil and dxbc); likewise shapes.slang (entry s, spirv and
+ * wgsl), loose.slang (entry scale, no defines), spaces.slang (entry copy) and
+ * trace.slang (entry trace, -stage raygeneration, spirv).
+ *
+ * kinds_spirv_native.json is kinds_spirv.json with the keys a native slangc
+ * 2026.16 adds (top-level "version": "1.1", "globalScope",
+ * "bindlessSpaceIndex", per-type "sizes", per-entry-point "bindings" with
+ * "used"); it must parse exactly like the plain one (DECISIONS.md section 2).
+ *
+ * Flags are not reflect's job (a dgpb_reflected_param has none): params.c
+ * derives read-only from the kind and "written" from the SPIR-V; see
+ * tests/test_params.c.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "dgpb/dgpb.h"
+#include "dgpb/reflect.h"
+#include "support.h"
+
+#define ARRAY_LEN(a) (sizeof(a) / sizeof((a)[0]))
+
+static const char *const k_blocks[] = {"k_params"};
+
+/* Parses fixtures/reflect/<file> for `target`; fails the test on any error. */
+static dgpb_reflection *parse_fixture(const char *file, const char *target,
+                                      const char *const *blocks, size_t block_count)
+{
+    char path[256];
+    snprintf(path, sizeof path, "fixtures/reflect/%s", file);
+    size_t size = 0;
+    uint8_t *text = support_read_source_file(path, &size);
+    assert_non_null(text);
+    dgpb_reflection *r = NULL;
+    dgpb_diag diag;
+    dgpb_diag_clear(&diag);
+    int rc =
+        dgpb_reflection_parse((const char *)text, size, target, blocks, block_count, &r, &diag);
+    if (rc != DGPB_OK)
+        fail_msg("%s (%s): %d %s", file, target, rc, diag.message);
+    dgpb_free(text);
+    assert_non_null(r);
+    return r;
+}
+
+static dgpb_reflection *parse_text(const char *json, const char *target)
+{
+    dgpb_reflection *r = NULL;
+    dgpb_diag diag;
+    dgpb_diag_clear(&diag);
+    int rc = dgpb_reflection_parse(json, strlen(json), target, NULL, 0, &r, &diag);
+    if (rc != DGPB_OK)
+        fail_msg("%s: %d %s", json, rc, diag.message);
+    return r;
+}
+
+/* The parameter named `name` (a global, or a field of a value block); fails when missing. */
+static const dgpb_reflected_param *param(const dgpb_reflection *r, const char *name)
+{
+    const dgpb_reflected_param *p = dgpb_reflection_find(r, name, false);
+    if (!p)
+        fail_msg("no parameter '%s'", name);
+    return p;
+}
+
+static void assert_contains(const char *haystack, const char *needle)
+{
+    if (!haystack || !strstr(haystack, needle))
+        fail_msg("'%s' does not contain '%s'", haystack ? haystack : "(null)", needle);
+}
+
+/* The kinds.slang fixture of each target: its JSON file and its DGPB target name. */
+static const struct {
+    const char *file, *target;
+} kinds_fixtures[] = {
+    {"kinds_spirv.json", "spirv"}, {"kinds_wgsl.json", "wgsl"}, {"kinds_metal.json", "metal"},
+    {"kinds_cuda.json", "ptx"},    {"kinds_hlsl.json", "dxil"}, {"kinds_hlsl.json", "dxbc"},
+};
+
+/* ---- kinds ---------------------------------------------------------------- */
+
+static void test_every_parameter_gets_the_kind_of_its_slang_type(void **state)
+{
+    (void)state;
+    static const struct {
+        const char *name, *shape;
+        int kind;
+        bool not_wgsl, spirv_only;
+    } rows[] = {
+        {"scale", "float", DGPB_KIND_VALUE, false, false},
+        {"bias", "int", DGPB_KIND_VALUE, false, false},
+        {"transform", "float3x4", DGPB_KIND_VALUE, false, false},
+        {"extent", "uint2", DGPB_KIND_VALUE, false, false},
+        {"k_src", "StructuredBuffer<float>", DGPB_KIND_BUFFER, false, false},
+        {"k_dst", "RWStructuredBuffer<float>", DGPB_KIND_RW_BUFFER, false, false},
+        {"k_bytes_in", "ByteAddressBuffer", DGPB_KIND_BYTE_BUFFER, true, false},
+        {"k_bytes_out", "RWByteAddressBuffer", DGPB_KIND_RW_BYTE_BUFFER, true, false},
+        {"k_tex", "Texture2D<float4>", DGPB_KIND_TEXTURE, false, false},
+        {"k_smp", "SamplerState", DGPB_KIND_SAMPLER, false, false},
+        {"k_r", "RWTexture2D<float>", DGPB_KIND_RW_TEXTURE, false, false},
+        {"k_rg", "RWTexture2D<float2>", DGPB_KIND_RW_TEXTURE, false, false},
+        {"k_rgba", "RWTexture2D<float4>", DGPB_KIND_RW_TEXTURE, false, false},
+        {"k_count", "RWTexture2D<uint>", DGPB_KIND_RW_TEXTURE, false, false},
+        {"k_volume", "Texture3D<float4>", DGPB_KIND_TEXTURE, false, false},
+        {"k_layers", "Texture2DArray<float4>", DGPB_KIND_TEXTURE, false, false},
+        {"k_light", "ConstantBuffer<Light>", DGPB_KIND_UNIFORM_BUFFER, false, false},
+        {"k_scene", "RaytracingAccelerationStructure", DGPB_KIND_ACCELERATION_STRUCTURE, false,
+         true},
+    };
+    for (size_t f = 0; f < ARRAY_LEN(kinds_fixtures); f++) {
+        const char *target = kinds_fixtures[f].target;
+        bool wgsl = !strcmp(target, "wgsl"), spirv = !strcmp(target, "spirv");
+        dgpb_reflection *r = parse_fixture(kinds_fixtures[f].file, target, k_blocks, 1);
+        size_t expected = 0;
+        for (size_t i = 0; i < ARRAY_LEN(rows); i++) {
+            bool present = !(wgsl && rows[i].not_wgsl) && !(!spirv && rows[i].spirv_only);
+            const dgpb_reflected_param *p = dgpb_reflection_find(r, rows[i].name, false);
+            if (!present) {
+                assert_null(p);
+                continue;
+            }
+            expected++;
+            if (!p)
+                fail_msg("%s: no parameter '%s'", target, rows[i].name);
+            if (p->kind != rows[i].kind || strcmp(p->shape, rows[i].shape) != 0)
+                fail_msg("%s: '%s' is kind %d shape '%s', expected kind %d shape '%s'", target,
+                         rows[i].name, p->kind, p->shape, rows[i].kind, rows[i].shape);
+        }
+        assert_int_equal(r->param_count, expected);
+        dgpb_reflection_free(r);
+    }
+}
+
+static void test_resources_and_values_keep_declaration_order(void **state)
+{
+    (void)state;
+    static const char *const order[] = {
+        "scale",      "bias",        "transform", "extent",   "k_src",   "k_dst",
+        "k_bytes_in", "k_bytes_out", "k_tex",     "k_smp",    "k_r",     "k_rg",
+        "k_rgba",     "k_count",     "k_volume",  "k_layers", "k_light", "k_scene",
+    };
+    dgpb_reflection *r = parse_fixture("kinds_spirv.json", "spirv", k_blocks, 1);
+    assert_int_equal(r->param_count, ARRAY_LEN(order));
+    for (size_t i = 0; i < ARRAY_LEN(order); i++)
+        assert_string_equal(r->params[i].name, order[i]);
+    dgpb_reflection_free(r);
+}
+
+/* ---- places per target ---------------------------------------------------- */
+
+typedef struct place_row {
+    const char *name;
+    uint32_t space, binding;
+} place_row;
+
+static void check_places(const char *file, const char *target, const place_row *rows, size_t n)
+{
+    dgpb_reflection *r = parse_fixture(file, target, k_blocks, 1);
+    for (size_t i = 0; i < n; i++) {
+        const dgpb_reflected_param *p = param(r, rows[i].name);
+        if (p->space != rows[i].space || p->binding != rows[i].binding)
+            fail_msg("%s: '%s' is at space %u binding %u, expected space %u binding %u", target,
+                     rows[i].name, p->space, p->binding, rows[i].space, rows[i].binding);
+    }
+    dgpb_reflection_free(r);
+}
+
+static void test_spirv_places_are_descriptor_table_slots(void **state)
+{
+    (void)state;
+    static const place_row rows[] = {
+        {"scale", 0, 0},      {"extent", 0, 0},      {"k_src", 0, 1},     {"k_dst", 0, 2},
+        {"k_bytes_in", 0, 3}, {"k_bytes_out", 0, 4}, {"k_tex", 0, 5},     {"k_smp", 0, 6},
+        {"k_r", 0, 7},        {"k_count", 0, 10},    {"k_volume", 0, 11}, {"k_layers", 0, 12},
+        {"k_light", 0, 13},   {"k_scene", 0, 14},
+    };
+    check_places("kinds_spirv.json", "spirv", rows, ARRAY_LEN(rows));
+}
+
+static void test_wgsl_places_are_descriptor_table_slots(void **state)
+{
+    (void)state;
+    static const place_row rows[] = {
+        {"scale", 0, 0},   {"k_src", 0, 1},    {"k_dst", 0, 2},     {"k_tex", 0, 3},
+        {"k_smp", 0, 4},   {"k_r", 0, 5},      {"k_rg", 0, 6},      {"k_rgba", 0, 7},
+        {"k_count", 0, 8}, {"k_volume", 0, 9}, {"k_layers", 0, 10}, {"k_light", 0, 11},
+    };
+    check_places("kinds_wgsl.json", "wgsl", rows, ARRAY_LEN(rows));
+}
+
+static void test_hlsl_places_are_register_indices_per_register_kind(void **state)
+{
+    (void)state;
+    /* b registers: k_params b0 (its values), k_light b1; t: src, bytes_in, tex, volume,
+       layers; u: dst, bytes_out, r, rg, rgba, count; s: smp. */
+    static const place_row rows[] = {
+        {"scale", 0, 0},       {"k_light", 0, 1},  {"k_src", 0, 0},    {"k_bytes_in", 0, 1},
+        {"k_tex", 0, 2},       {"k_volume", 0, 3}, {"k_layers", 0, 4}, {"k_dst", 0, 0},
+        {"k_bytes_out", 0, 1}, {"k_r", 0, 2},      {"k_count", 0, 5},  {"k_smp", 0, 0},
+    };
+    check_places("kinds_hlsl.json", "dxil", rows, ARRAY_LEN(rows));
+    check_places("kinds_hlsl.json", "dxbc", rows, ARRAY_LEN(rows));
+}
+
+static void test_metal_places_are_buffer_texture_and_sampler_indices(void **state)
+{
+    (void)state;
+    /* [[buffer]]: k_params 0, src 1, dst 2, bytes_in 3, bytes_out 4, k_light 5;
+       [[texture]]: tex 0, r 1, rg 2, rgba 3, count 4, volume 5, layers 6; [[sampler]]: smp 0. */
+    static const place_row rows[] = {
+        {"bias", 0, 0},        {"k_src", 0, 1},   {"k_dst", 0, 2},   {"k_bytes_in", 0, 3},
+        {"k_bytes_out", 0, 4}, {"k_light", 0, 5}, {"k_tex", 0, 0},   {"k_r", 0, 1},
+        {"k_rg", 0, 2},        {"k_rgba", 0, 3},  {"k_count", 0, 4}, {"k_volume", 0, 5},
+        {"k_layers", 0, 6},    {"k_smp", 0, 0},
+    };
+    check_places("kinds_metal.json", "metal", rows, ARRAY_LEN(rows));
+}
+
+static void test_ptx_binding_is_the_byte_offset_in_the_global_parameter_block(void **state)
+{
+    (void)state;
+    /* Slang's CUDA layout: one global parameter block, each parameter at a byte offset
+       (a structured buffer 16 bytes, a texture, sampler or constant buffer 8). */
+    static const place_row rows[] = {
+        {"scale", 0, 0},       {"transform", 0, 0},    {"k_src", 0, 8},      {"k_dst", 0, 24},
+        {"k_bytes_in", 0, 40}, {"k_bytes_out", 0, 56}, {"k_tex", 0, 72},     {"k_smp", 0, 80},
+        {"k_r", 0, 88},        {"k_count", 0, 112},    {"k_volume", 0, 120}, {"k_layers", 0, 128},
+        {"k_light", 0, 136},
+    };
+    check_places("kinds_cuda.json", "ptx", rows, ARRAY_LEN(rows));
+}
+
+static void test_explicit_spaces_are_kept_per_target(void **state)
+{
+    (void)state;
+    static const place_row vulkan[] = {{"placed_input", 2, 3}, {"placed_output", 1, 5}};
+    static const place_row hlsl[] = {{"placed_input", 3, 1}, {"placed_output", 4, 2}};
+    check_places("spaces_spirv.json", "spirv", vulkan, ARRAY_LEN(vulkan));
+    check_places("spaces_wgsl.json", "wgsl", vulkan, ARRAY_LEN(vulkan));
+    check_places("spaces_hlsl.json", "dxil", hlsl, ARRAY_LEN(hlsl));
+}
+
+/* ---- value rows ----------------------------------------------------------- */
+
+static void test_value_block_fields_become_value_rows_in_field_order(void **state)
+{
+    (void)state;
+    static const struct {
+        const char *name, *shape;
+        uint32_t offset, size;
+    } fields[] = {
+        {"scale", "float", 0, 4},
+        {"bias", "int", 4, 4},
+        {"transform", "float3x4", 16, 48}, /* row-major: three 16-byte rows */
+        {"extent", "uint2", 64, 8},
+    };
+    for (size_t f = 0; f < ARRAY_LEN(kinds_fixtures); f++) {
+        const char *target = kinds_fixtures[f].target;
+        dgpb_reflection *r = parse_fixture(kinds_fixtures[f].file, target, k_blocks, 1);
+        assert_null(dgpb_reflection_find(r, "k_params", false));
+        for (size_t i = 0; i < ARRAY_LEN(fields); i++) {
+            const dgpb_reflected_param *p = &r->params[i];
+            assert_string_equal(p->name, fields[i].name);
+            assert_string_equal(p->global, "k_params");
+            assert_string_equal(p->shape, fields[i].shape);
+            assert_int_equal(p->kind, DGPB_KIND_VALUE);
+            assert_int_equal(p->offset, fields[i].offset);
+            assert_int_equal(p->size, fields[i].size);
+            /* The block sits at slot 0, [[buffer(0)]], b0, or byte 0 of the ptx block. */
+            assert_int_equal(p->space, 0);
+            assert_int_equal(p->binding, 0);
+            assert_int_equal(p->webgpu_layout,
+                             !strcmp(target, "wgsl") ? DGPB_WGPU_UNIFORM_BUFFER : 0);
+            assert_null(p->problem);
+        }
+        /* Found by its variable: the first field. */
+        const dgpb_reflected_param *first = dgpb_reflection_find(r, "k_params", true);
+        assert_non_null(first);
+        assert_string_equal(first->name, "scale");
+        dgpb_reflection_free(r);
+    }
+}
+
+static void test_value_rows_carry_the_binding_of_their_block(void **state)
+{
+    (void)state;
+    /* Named as the value block, k_light's fields take its place: slot 13 on spirv,
+       b1 on hlsl, byte 136 of the ptx block. */
+    static const char *const light[] = {"k_params", "k_light"};
+    static const struct {
+        const char *file, *target;
+        uint32_t binding;
+    } cases[] = {
+        {"kinds_spirv.json", "spirv", 13},
+        {"kinds_hlsl.json", "dxil", 1},
+        {"kinds_metal.json", "metal", 5},
+        {"kinds_cuda.json", "ptx", 136},
+    };
+    for (size_t c = 0; c < ARRAY_LEN(cases); c++) {
+        dgpb_reflection *r = parse_fixture(cases[c].file, cases[c].target, light, 2);
+        const dgpb_reflected_param *color = param(r, "color"), *intensity = param(r, "intensity");
+        assert_null(dgpb_reflection_find(r, "k_light", false));
+        assert_string_equal(color->global, "k_light");
+        assert_int_equal(color->kind, DGPB_KIND_VALUE);
+        assert_int_equal(color->binding, cases[c].binding);
+        assert_int_equal(color->offset, 0);
+        assert_int_equal(color->size, 16);
+        assert_string_equal(color->shape, "float4");
+        assert_int_equal(intensity->binding, cases[c].binding);
+        assert_int_equal(intensity->offset, 16);
+        assert_int_equal(intensity->size, 4);
+        /* The fields follow each other where the block was declared: the last rows. */
+        assert_ptr_equal(intensity, color + 1);
+        dgpb_reflection_free(r);
+    }
+}
+
+static void test_a_constant_buffer_not_listed_as_a_value_block_is_a_uniform_buffer(void **state)
+{
+    (void)state;
+    /* Without value blocks, even k_params stays one uniform_buffer row. */
+    dgpb_reflection *r = parse_fixture("kinds_spirv.json", "spirv", NULL, 0);
+    const dgpb_reflected_param *block = param(r, "k_params");
+    assert_int_equal(block->kind, DGPB_KIND_UNIFORM_BUFFER);
+    assert_string_equal(block->global, "k_params");
+    assert_string_equal(block->shape, "ConstantBuffer<k_Params>");
+    assert_int_equal(block->binding, 0);
+    assert_int_equal(block->offset, 0);
+    assert_int_equal(block->size, 0);
+    assert_null(dgpb_reflection_find(r, "scale", false));
+    const dgpb_reflected_param *light = param(r, "k_light");
+    assert_int_equal(light->kind, DGPB_KIND_UNIFORM_BUFFER);
+    assert_int_equal(light->binding, 13);
+    assert_int_equal(r->param_count, 15);
+    dgpb_reflection_free(r);
+}
+
+static void test_loose_uniforms_are_value_rows_of_the_implicit_global_block(void **state)
+{
+    (void)state;
+    static const struct {
+        const char *file, *target;
+        uint32_t samples_binding;
+    } cases[] = {
+        {"loose_spirv.json", "spirv", 1}, /* the global block takes slot 0 */
+        {"loose_wgsl.json", "wgsl", 1},   {"loose_metal.json", "metal", 1},
+        {"loose_hlsl.json", "dxil", 0},   {"loose_cuda.json", "ptx", 8},
+    };
+    for (size_t c = 0; c < ARRAY_LEN(cases); c++) {
+        bool wgsl = !strcmp(cases[c].target, "wgsl");
+        dgpb_reflection *r = parse_fixture(cases[c].file, cases[c].target, NULL, 0);
+        assert_int_equal(r->param_count, 4);
+        const dgpb_reflected_param *gain = param(r, "gain"), *count = param(r, "count");
+        assert_string_equal(gain->global, "globalParams");
+        assert_string_equal(count->global, "globalParams");
+        assert_int_equal(gain->kind, DGPB_KIND_VALUE);
+        assert_int_equal(count->kind, DGPB_KIND_VALUE);
+        assert_string_equal(gain->shape, "float");
+        assert_string_equal(count->shape, "uint");
+        assert_int_equal(gain->space, 0);
+        assert_int_equal(gain->binding, 0);
+        assert_int_equal(gain->offset, 0);
+        assert_int_equal(gain->size, 4);
+        assert_int_equal(count->binding, 0);
+        assert_int_equal(count->offset, 4);
+        assert_int_equal(count->size, 4);
+        assert_int_equal(gain->webgpu_layout, wgsl ? DGPB_WGPU_UNIFORM_BUFFER : 0);
+        assert_null(gain->problem);
+        const dgpb_reflected_param *samples = param(r, "samples");
+        assert_int_equal(samples->kind, DGPB_KIND_RW_BUFFER);
+        assert_string_equal(samples->global, "samples");
+        assert_int_equal(samples->binding, cases[c].samples_binding);
+        assert_ptr_equal(dgpb_reflection_find(r, "globalParams", true), gain);
+        dgpb_reflection_free(r);
+    }
+}
+
+/* ---- WebGPU binding-layout IDs ------------------------------------------- */
+
+static void test_wgsl_parameters_get_their_webgpu_binding_layout_ids(void **state)
+{
+    (void)state;
+    static const struct {
+        const char *name;
+        uint32_t id;
+    } ids[] = {
+        {"scale", DGPB_WGPU_UNIFORM_BUFFER},
+        {"extent", DGPB_WGPU_UNIFORM_BUFFER},
+        {"k_src", DGPB_WGPU_READ_ONLY_STORAGE_BUFFER},
+        {"k_dst", DGPB_WGPU_STORAGE_BUFFER},
+        {"k_smp", DGPB_WGPU_FILTERING_SAMPLER},
+        {"k_tex", DGPB_WGPU_TEXTURE_2D_FLOAT},
+        {"k_r", DGPB_WGPU_STORAGE_TEXTURE_2D_R32FLOAT},
+        {"k_rg", DGPB_WGPU_STORAGE_TEXTURE_2D_RG32FLOAT},
+        {"k_rgba", DGPB_WGPU_STORAGE_TEXTURE_2D_RGBA32FLOAT},
+        {"k_count", DGPB_WGPU_STORAGE_TEXTURE_2D_R32UINT},
+        {"k_light", DGPB_WGPU_UNIFORM_BUFFER},
+    };
+    dgpb_reflection *r = parse_fixture("kinds_wgsl.json", "wgsl", k_blocks, 1);
+    for (size_t i = 0; i < ARRAY_LEN(ids); i++) {
+        const dgpb_reflected_param *p = param(r, ids[i].name);
+        if (p->webgpu_layout != ids[i].id || p->problem)
+            fail_msg("'%s': id %u problem '%s', expected id %u and no problem", ids[i].name,
+                     p->webgpu_layout, p->problem ? p->problem : "", ids[i].id);
+    }
+    dgpb_reflection_free(r);
+}
+
+static void test_byte_address_buffers_get_storage_buffer_ids_on_wgsl(void **state)
+{
+    (void)state;
+    /* Slang 2025.15 refuses byte loads on wgsl, so the spirv reflection stands in. */
+    dgpb_reflection *r = parse_fixture("kinds_spirv.json", "wgsl", k_blocks, 1);
+    assert_int_equal(param(r, "k_bytes_in")->webgpu_layout, DGPB_WGPU_READ_ONLY_STORAGE_BUFFER);
+    assert_int_equal(param(r, "k_bytes_out")->webgpu_layout, DGPB_WGPU_STORAGE_BUFFER);
+    /* Acceleration structures have no WebGPU descriptor, and that is no problem. */
+    const dgpb_reflected_param *scene = param(r, "k_scene");
+    assert_int_equal(scene->webgpu_layout, DGPB_WGPU_NONE);
+    assert_null(scene->problem);
+    dgpb_reflection_free(r);
+}
+
+static void test_shapes_outside_the_webgpu_table_have_a_problem_naming_the_shape(void **state)
+{
+    (void)state;
+    static const struct {
+        const char *file, *name;
+        int kind;
+        const char *problem;
+    } cases[] = {
+        {"kinds_wgsl.json", "k_volume", DGPB_KIND_TEXTURE,
+         "Texture3D<float4> has no WebGPU binding-layout ID"},
+        {"kinds_wgsl.json", "k_layers", DGPB_KIND_TEXTURE,
+         "Texture2DArray<float4> has no WebGPU binding-layout ID"},
+        {"shapes_wgsl.json", "s_ints", DGPB_KIND_RW_TEXTURE,
+         "RWTexture2D<int> (format r32i) has no WebGPU binding-layout ID"},
+        {"shapes_wgsl.json", "s_quads", DGPB_KIND_RW_TEXTURE,
+         "RWTexture2D<uint4> (format rgba32ui) has no WebGPU binding-layout ID"},
+        {"shapes_wgsl.json", "s_many", -1, "Texture2D<float4>[4]: arrays of resources"},
+    };
+    for (size_t c = 0; c < ARRAY_LEN(cases); c++) {
+        dgpb_reflection *r = parse_fixture(cases[c].file, "wgsl", k_blocks, 1);
+        const dgpb_reflected_param *p = param(r, cases[c].name);
+        assert_int_equal(p->kind, cases[c].kind);
+        assert_int_equal(p->webgpu_layout, DGPB_WGPU_NONE);
+        assert_contains(p->problem, cases[c].problem);
+        dgpb_reflection_free(r);
+    }
+    /* Next to them, a shape the table has is fine. */
+    dgpb_reflection *r = parse_fixture("shapes_wgsl.json", "wgsl", NULL, 0);
+    assert_int_equal(param(r, "s_out")->webgpu_layout, DGPB_WGPU_STORAGE_BUFFER);
+    assert_null(param(r, "s_out")->problem);
+    dgpb_reflection_free(r);
+}
+
+static void test_other_targets_have_no_webgpu_ids_and_no_webgpu_problems(void **state)
+{
+    (void)state;
+    for (size_t f = 0; f < ARRAY_LEN(kinds_fixtures); f++) {
+        if (!strcmp(kinds_fixtures[f].target, "wgsl"))
+            continue;
+        dgpb_reflection *r =
+            parse_fixture(kinds_fixtures[f].file, kinds_fixtures[f].target, k_blocks, 1);
+        for (size_t i = 0; i < r->param_count; i++) {
+            assert_int_equal(r->params[i].webgpu_layout, 0);
+            if (r->params[i].problem)
+                fail_msg("%s: '%s' has a problem: %s", kinds_fixtures[f].target, r->params[i].name,
+                         r->params[i].problem);
+        }
+        dgpb_reflection_free(r);
+    }
+    /* The storage formats are fine on spirv; an array of resources is not, on any target. */
+    dgpb_reflection *r = parse_fixture("shapes_spirv.json", "spirv", NULL, 0);
+    assert_int_equal(param(r, "s_ints")->kind, DGPB_KIND_RW_TEXTURE);
+    assert_null(param(r, "s_ints")->problem);
+    assert_null(param(r, "s_quads")->problem);
+    assert_int_equal(param(r, "s_many")->kind, -1);
+    assert_contains(param(r, "s_many")->problem, "arrays of resources are not supported");
+    assert_int_equal(param(r, "s_many")->binding, 2);
+    dgpb_reflection_free(r);
+}
+
+/* ---- a newer Slang's superset --------------------------------------------- */
+
+static void assert_same_reflection(const dgpb_reflection *a, const dgpb_reflection *b)
+{
+    assert_int_equal(a->param_count, b->param_count);
+    for (size_t i = 0; i < a->param_count; i++) {
+        const dgpb_reflected_param *p = &a->params[i], *q = &b->params[i];
+        assert_string_equal(p->name, q->name);
+        assert_string_equal(p->global, q->global);
+        assert_string_equal(p->shape, q->shape);
+        assert_int_equal(p->kind, q->kind);
+        assert_int_equal(p->space, q->space);
+        assert_int_equal(p->binding, q->binding);
+        assert_int_equal(p->offset, q->offset);
+        assert_int_equal(p->size, q->size);
+        assert_int_equal(p->webgpu_layout, q->webgpu_layout);
+        assert_true((p->problem == NULL) == (q->problem == NULL));
+        if (p->problem)
+            assert_string_equal(p->problem, q->problem);
+    }
+    assert_int_equal(a->entry_count, b->entry_count);
+    for (size_t i = 0; i < a->entry_count; i++) {
+        const dgpb_reflected_entry *e = &a->entries[i], *f = &b->entries[i];
+        assert_string_equal(e->name, f->name);
+        assert_string_equal(e->stage_name, f->stage_name);
+        assert_int_equal(e->stage, f->stage);
+        assert_memory_equal(e->thread_group_size, f->thread_group_size,
+                            sizeof e->thread_group_size);
+    }
+}
+
+static void test_a_native_slang_superset_parses_like_the_plain_reflection(void **state)
+{
+    (void)state;
+    static const char *const targets[] = {"spirv", "wgsl"};
+    for (size_t t = 0; t < ARRAY_LEN(targets); t++) {
+        for (size_t blocks = 0; blocks <= 1; blocks++) {
+            dgpb_reflection *plain =
+                parse_fixture("kinds_spirv.json", targets[t], k_blocks, blocks);
+            dgpb_reflection *native =
+                parse_fixture("kinds_spirv_native.json", targets[t], k_blocks, blocks);
+            assert_same_reflection(plain, native);
+            dgpb_reflection_free(plain);
+            dgpb_reflection_free(native);
+        }
+    }
+}
+
+static void test_unknown_keys_anywhere_are_ignored(void **state)
+{
+    (void)state;
+    static const char json[] =
+        "{\"future\": [1, {\"x\": null}], \"parameters\": [{\"name\": \"buf\", \"extra\": true,"
+        " \"binding\": {\"kind\": \"descriptorTableSlot\", \"index\": 2, \"space\": 1, \"new\": 7},"
+        " \"type\": {\"kind\": \"resource\", \"baseShape\": \"structuredBuffer\", \"access\":"
+        " \"readWrite\", \"sizes\": [], \"resultType\": {\"kind\": \"scalar\", \"scalarType\":"
+        " \"uint32\", \"more\": \"x\"}}}], \"entryPoints\": [{\"name\": \"k\", \"stage\":"
+        " \"compute\", \"threadGroupSize\": [4, 2, 1], \"bindings\": [{\"used\": false}]}]}";
+    dgpb_reflection *r = parse_text(json, "spirv");
+    assert_int_equal(r->param_count, 1);
+    assert_string_equal(r->params[0].shape, "RWStructuredBuffer<uint>");
+    assert_int_equal(r->params[0].kind, DGPB_KIND_RW_BUFFER);
+    assert_int_equal(r->params[0].space, 1);
+    assert_int_equal(r->params[0].binding, 2);
+    assert_int_equal(r->entry_count, 1);
+    assert_int_equal(r->entries[0].thread_group_size[0], 4);
+    dgpb_reflection_free(r);
+}
+
+/* ---- hand-made shapes ----------------------------------------------------- */
+
+static void test_a_bindings_list_places_by_its_first_descriptor_binding(void **state)
+{
+    (void)state;
+    static const char json[] =
+        "{\"parameters\": [{\"name\": \"mixed\", \"bindings\": ["
+        "{\"kind\": \"uniform\", \"offset\": 16, \"size\": 8},"
+        "{\"kind\": \"descriptorTableSlot\", \"index\": 4, \"space\": 3}],"
+        " \"type\": {\"kind\": \"resource\", \"baseShape\": \"texture2D\","
+        " \"resultType\": {\"kind\": \"vector\", \"elementCount\": 4, \"elementType\":"
+        " {\"kind\": \"scalar\", \"scalarType\": \"float32\"}}}}]}";
+    dgpb_reflection *r = parse_text(json, "spirv");
+    assert_int_equal(r->params[0].kind, DGPB_KIND_TEXTURE);
+    assert_int_equal(r->params[0].space, 3);
+    assert_int_equal(r->params[0].binding, 4);
+    assert_int_equal(r->entry_count, 0);
+    dgpb_reflection_free(r);
+}
+
+static void test_a_resource_with_only_a_uniform_binding_has_no_kind_outside_ptx(void **state)
+{
+    (void)state;
+    static const char json[] = "{\"parameters\": [{\"name\": \"odd\", \"binding\": {\"kind\":"
+                               " \"uniform\", \"offset\": 32, \"size\": 16}, \"type\": {\"kind\":"
+                               " \"resource\", \"baseShape\": \"structuredBuffer\","
+                               " \"resultType\": {\"kind\": \"scalar\", \"scalarType\":"
+                               " \"float32\"}}}]}";
+    dgpb_reflection *r = parse_text(json, "spirv");
+    assert_int_equal(r->params[0].kind, -1);
+    assert_contains(r->params[0].problem,
+                    "StructuredBuffer<float> has no descriptor binding on spirv");
+    dgpb_reflection_free(r);
+    r = parse_text(json, "ptx");
+    assert_int_equal(r->params[0].kind, DGPB_KIND_BUFFER);
+    assert_int_equal(r->params[0].binding, 32);
+    assert_null(r->params[0].problem);
+    dgpb_reflection_free(r);
+}
+
+static void test_shapes_the_format_cannot_express_have_no_kind_and_a_reason(void **state)
+{
+    (void)state;
+    static const struct {
+        const char *type, *problem;
+    } cases[] = {
+        {"{\"kind\": \"parameterBlock\", \"elementType\": {\"kind\": \"struct\", \"name\": "
+         "\"Mat\"}}",
+         "ParameterBlock<Mat> is not supported"},
+        {"{\"kind\": \"resource\", \"baseShape\": \"textureBuffer\", \"resultType\": {\"kind\":"
+         " \"scalar\", \"scalarType\": \"float32\"}}",
+         "Buffer<float> is not a parameter kind of the format"},
+        {"{\"kind\": \"array\", \"elementCount\": 0, \"elementType\": {\"kind\": \"resource\","
+         " \"baseShape\": \"structuredBuffer\", \"resultType\": {\"kind\": \"scalar\","
+         " \"scalarType\": \"float32\"}}}",
+         "StructuredBuffer<float>[]: arrays of resources are not supported"},
+        {"{\"name\": \"nokind\"}", "the reflection gives no type kind"},
+    };
+    for (size_t c = 0; c < ARRAY_LEN(cases); c++) {
+        char json[1024];
+        snprintf(json, sizeof json,
+                 "{\"parameters\": [{\"name\": \"p\", \"binding\": {\"kind\":"
+                 " \"descriptorTableSlot\", \"index\": 0}, \"type\": %s}]}",
+                 cases[c].type);
+        dgpb_reflection *r = parse_text(json, "spirv");
+        assert_int_equal(r->param_count, 1);
+        assert_int_equal(r->params[0].kind, -1);
+        assert_contains(r->params[0].problem, cases[c].problem);
+        dgpb_reflection_free(r);
+    }
+}
+
+/* ---- entries -------------------------------------------------------------- */
+
+static void test_entries_carry_name_stage_and_thread_group_size(void **state)
+{
+    (void)state;
+    for (size_t f = 0; f < ARRAY_LEN(kinds_fixtures); f++) {
+        dgpb_reflection *r =
+            parse_fixture(kinds_fixtures[f].file, kinds_fixtures[f].target, k_blocks, 1);
+        assert_int_equal(r->entry_count, 1);
+        assert_string_equal(r->entries[0].name, "k");
+        assert_int_equal(r->entries[0].stage, DGPB_STAGE_COMPUTE);
+        assert_string_equal(r->entries[0].stage_name, "compute");
+        assert_int_equal(r->entries[0].thread_group_size[0], 8);
+        assert_int_equal(r->entries[0].thread_group_size[1], 4);
+        assert_int_equal(r->entries[0].thread_group_size[2], 2);
+        dgpb_reflection_free(r);
+    }
+}
+
+static void test_a_ray_tracing_entry_without_a_stage_key_has_stage_minus_one(void **state)
+{
+    (void)state;
+    /* Slang 2025.15 writes {"name": "trace"} only: the caller asks the code for the stage. */
+    dgpb_reflection *r = parse_fixture("trace_spirv.json", "spirv", NULL, 0);
+    assert_int_equal(r->entry_count, 1);
+    assert_string_equal(r->entries[0].name, "trace");
+    assert_int_equal(r->entries[0].stage, -1);
+    assert_string_equal(r->entries[0].stage_name, "");
+    assert_int_equal(param(r, "scene")->kind, DGPB_KIND_ACCELERATION_STRUCTURE);
+    assert_int_equal(param(r, "image")->kind, DGPB_KIND_RW_TEXTURE);
+    dgpb_reflection_free(r);
+}
+
+static void test_stage_names_map_to_stages_and_unknown_ones_to_minus_one(void **state)
+{
+    (void)state;
+    static const char json[] =
+        "{\"entryPoints\": [{\"name\": \"a\", \"stage\": \"raygeneration\"},"
+        " {\"name\": \"b\", \"stage\": \"fragment\"}, {\"name\": \"c\", \"stage\": \"mesh\"},"
+        " {\"name\": \"d\", \"stage\": \"compute\"}, {\"name\": \"e\", \"stage\": \"compute\","
+        " \"threadGroupSize\": [0, -3, \"x\"]}]}";
+    dgpb_reflection *r = parse_text(json, "spirv");
+    assert_int_equal(r->param_count, 0);
+    assert_int_equal(r->entry_count, 5);
+    assert_int_equal(r->entries[0].stage, DGPB_STAGE_RAYGENERATION);
+    assert_int_equal(r->entries[1].stage, DGPB_STAGE_FRAGMENT);
+    assert_int_equal(r->entries[2].stage, -1);
+    assert_string_equal(r->entries[2].stage_name, "mesh");
+    /* A compute entry without a usable size gets 1 in each dimension. */
+    for (int i = 0; i < 3; i++) {
+        assert_int_equal(r->entries[3].thread_group_size[i], 1);
+        assert_int_equal(r->entries[4].thread_group_size[i], 1);
+    }
+    dgpb_reflection_free(r);
+}
+
+static void test_an_empty_object_is_a_reflection_with_nothing_in_it(void **state)
+{
+    (void)state;
+    dgpb_reflection *r = parse_text("{}", "spirv");
+    assert_int_equal(r->param_count, 0);
+    assert_int_equal(r->entry_count, 0);
+    assert_null(dgpb_reflection_find(r, "x", false));
+    dgpb_reflection_free(r);
+    r = parse_text("{\"parameters\": [], \"entryPoints\": []}", "wgsl");
+    assert_int_equal(r->param_count, 0);
+    assert_int_equal(r->entry_count, 0);
+    dgpb_reflection_free(r);
+}
+
+/* ---- malformed input ------------------------------------------------------ */
+
+static void test_malformed_reflection_is_corrupt_with_a_message(void **state)
+{
+    (void)state;
+    static const struct {
+        const char *json, *message;
+    } cases[] = {
+        {"", "not valid JSON"},
+        {"not json", "not valid JSON"},
+        {"{\"parameters\": [", "not valid JSON"},
+        {"[]", "must be arrays"},
+        {"null", "must be arrays"},
+        {"{\"parameters\": {}}", "must be arrays"},
+        {"{\"parameters\": \"x\"}", "must be arrays"},
+        {"{\"entryPoints\": 5}", "must be arrays"},
+        {"{\"parameters\": [{\"name\": \"a\", \"type\": {\"kind\": \"samplerState\"}}]}",
+         "parameter 0 lacks a name, type or binding"},
+        {"{\"parameters\": [{\"name\": \"a\", \"binding\": {\"kind\": \"descriptorTableSlot\","
+         " \"index\": 0}, \"type\": {\"kind\": \"samplerState\"}}, {\"binding\": {\"kind\":"
+         " \"descriptorTableSlot\", \"index\": 1}, \"type\": {\"kind\": \"samplerState\"}}]}",
+         "parameter 1 lacks a name, type or binding"},
+        {"{\"parameters\": [{\"name\": \"a\", \"binding\": {\"kind\": \"descriptorTableSlot\","
+         " \"index\": 0}}]}",
+         "parameter 0 lacks a name, type or binding"},
+        {"{\"parameters\": [{\"name\": \"a\", \"binding\": {\"kind\": \"descriptorTableSlot\"},"
+         " \"type\": {\"kind\": \"samplerState\"}}]}",
+         "parameter 0 lacks a name, type or binding"},
+        {"{\"parameters\": [{\"name\": \"a\", \"binding\": 3, \"type\": {\"kind\":"
+         " \"samplerState\"}}]}",
+         "parameter 0 lacks a name, type or binding"},
+        {"{\"entryPoints\": [{\"stage\": \"compute\"}]}", "entry point 0 has no name"},
+        {"{\"entryPoints\": [{\"name\": \"k\"}, {\"name\": 7}]}", "entry point 1 has no name"},
+    };
+    for (size_t c = 0; c < ARRAY_LEN(cases); c++) {
+        dgpb_reflection *r = (dgpb_reflection *)(uintptr_t)1;
+        dgpb_diag diag;
+        dgpb_diag_clear(&diag);
+        int rc = dgpb_reflection_parse(cases[c].json, strlen(cases[c].json), "spirv", NULL, 0, &r,
+                                       &diag);
+        if (rc != DGPB_ERR_CORRUPT)
+            fail_msg("case %zu (%s): result %d, expected DGPB_ERR_CORRUPT", c, cases[c].json, rc);
+        assert_null(r);
+        assert_int_equal(diag.code, DGPB_ERR_CORRUPT);
+        assert_contains(diag.message, cases[c].message);
+    }
+}
+
+static void test_only_the_given_length_is_read(void **state)
+{
+    (void)state;
+    /* The text need not be NUL-terminated where the length ends. */
+    static const char json[] = "{\"entryPoints\": [{\"name\": \"k\"}]}garbage";
+    dgpb_reflection *r = NULL;
+    dgpb_diag diag;
+    assert_int_equal(dgpb_reflection_parse(json, strlen(json) - 7, "spirv", NULL, 0, &r, &diag),
+                     DGPB_OK);
+    assert_int_equal(r->entry_count, 1);
+    dgpb_reflection_free(r);
+    assert_int_equal(dgpb_reflection_parse(json, 10, "spirv", NULL, 0, &r, &diag),
+                     DGPB_ERR_CORRUPT);
+    assert_null(r);
+}
+
+/* ---- allocation failures -------------------------------------------------- */
+
+static long countdown = -1; /* allocations left before one fails; -1: never */
+static long failures;
+
+static void *fail_alloc(size_t size, void *user)
+{
+    (void)user;
+    if (countdown == 0) {
+        failures++;
+        countdown = -1;
+        return NULL;
+    }
+    if (countdown > 0)
+        countdown--;
+    return malloc(size);
+}
+
+static void *fail_realloc(void *p, size_t size, void *user)
+{
+    (void)user;
+    if (countdown == 0) {
+        failures++;
+        countdown = -1;
+        return NULL;
+    }
+    if (countdown > 0)
+        countdown--;
+    return realloc(p, size);
+}
+
+static void plain_free(void *p, void *user)
+{
+    (void)user;
+    free(p);
+}
+
+static void test_every_failed_allocation_gives_nomem_and_leaks_nothing(void **state)
+{
+    (void)state;
+    static const dgpb_allocator failing = {fail_alloc, fail_realloc, plain_free, NULL};
+    size_t size = 0;
+    uint8_t *text = support_read_source_file("fixtures/reflect/kinds_wgsl.json", &size);
+    assert_non_null(text);
+    dgpb_set_allocator(&failing);
+    long n = 0;
+    for (;; n++) {
+        countdown = n;
+        failures = 0;
+        dgpb_reflection *r = NULL;
+        dgpb_diag diag;
+        int rc = dgpb_reflection_parse((const char *)text, size, "wgsl", k_blocks, 1, &r, &diag);
+        if (failures == 0) {
+            assert_int_equal(rc, DGPB_OK);
+            dgpb_reflection_free(r);
+            break;
+        }
+        if (rc != DGPB_ERR_NOMEM)
+            fail_msg("allocation %ld failed and the result was %d", n, rc);
+        assert_null(r);
+    }
+    countdown = -1;
+    dgpb_set_allocator(NULL);
+    dgpb_free(text);
+    assert_true(n > 20);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_every_parameter_gets_the_kind_of_its_slang_type),
+        cmocka_unit_test(test_resources_and_values_keep_declaration_order),
+        cmocka_unit_test(test_spirv_places_are_descriptor_table_slots),
+        cmocka_unit_test(test_wgsl_places_are_descriptor_table_slots),
+        cmocka_unit_test(test_hlsl_places_are_register_indices_per_register_kind),
+        cmocka_unit_test(test_metal_places_are_buffer_texture_and_sampler_indices),
+        cmocka_unit_test(test_ptx_binding_is_the_byte_offset_in_the_global_parameter_block),
+        cmocka_unit_test(test_explicit_spaces_are_kept_per_target),
+        cmocka_unit_test(test_value_block_fields_become_value_rows_in_field_order),
+        cmocka_unit_test(test_value_rows_carry_the_binding_of_their_block),
+        cmocka_unit_test(test_a_constant_buffer_not_listed_as_a_value_block_is_a_uniform_buffer),
+        cmocka_unit_test(test_loose_uniforms_are_value_rows_of_the_implicit_global_block),
+        cmocka_unit_test(test_wgsl_parameters_get_their_webgpu_binding_layout_ids),
+        cmocka_unit_test(test_byte_address_buffers_get_storage_buffer_ids_on_wgsl),
+        cmocka_unit_test(test_shapes_outside_the_webgpu_table_have_a_problem_naming_the_shape),
+        cmocka_unit_test(test_other_targets_have_no_webgpu_ids_and_no_webgpu_problems),
+        cmocka_unit_test(test_a_native_slang_superset_parses_like_the_plain_reflection),
+        cmocka_unit_test(test_unknown_keys_anywhere_are_ignored),
+        cmocka_unit_test(test_a_bindings_list_places_by_its_first_descriptor_binding),
+        cmocka_unit_test(test_a_resource_with_only_a_uniform_binding_has_no_kind_outside_ptx),
+        cmocka_unit_test(test_shapes_the_format_cannot_express_have_no_kind_and_a_reason),
+        cmocka_unit_test(test_entries_carry_name_stage_and_thread_group_size),
+        cmocka_unit_test(test_a_ray_tracing_entry_without_a_stage_key_has_stage_minus_one),
+        cmocka_unit_test(test_stage_names_map_to_stages_and_unknown_ones_to_minus_one),
+        cmocka_unit_test(test_an_empty_object_is_a_reflection_with_nothing_in_it),
+        cmocka_unit_test(test_malformed_reflection_is_corrupt_with_a_message),
+        cmocka_unit_test(test_only_the_given_length_is_read),
+        cmocka_unit_test(test_every_failed_allocation_gives_nomem_and_leaks_nothing),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
