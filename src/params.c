@@ -61,8 +61,6 @@ int dgpb_param_table_build(const dgpb_param_select *s, dgpb_param_table *out, dg
     out->count = 0;
     if (!out->rows)
         return dgpb_diag_set(diag, DGPB_ERR_NOMEM, -1, "out of memory");
-    char block[512];
-    dgpb_value_block_name(s->entry, block, sizeof block);
     size_t prefix = strlen(s->entry) + 1;
     bool wgsl = !strcmp(s->target, "wgsl");
     for (size_t i = 0; i < s->reflection->param_count; i++) {
@@ -73,7 +71,7 @@ int dgpb_param_table_build(const dgpb_param_select *s, dgpb_param_table *out, dg
             const char *owner = owner_of(p->global, s);
             if (owner && !strcmp(owner, s->entry)) {
                 mine = true;
-                if (strcmp(p->global, block) != 0) /* value rows keep their field names */
+                if (!strcmp(p->name, p->global)) /* value rows keep their field names */
                     name = p->name + prefix;
             } else if (!owner) {
                 mine = referenced(s, p->global);

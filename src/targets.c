@@ -129,8 +129,8 @@ int dgpb_targets_parse(const char *list, uint32_t *out_set, dgpb_diag *diag)
                                  name);
         *out_set |= BIT(id);
         p += n;
-        if (*p == ',')
-            p++;
+        if (*p == ',' && !*++p) /* a trailing comma leaves an empty element */
+            return dgpb_diag_set(diag, DGPB_ERR_INVALID, -1, "bad target list '%s'", list);
     }
     return DGPB_OK;
 }

