@@ -6,6 +6,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -81,6 +82,41 @@ done:
     return rc;
 }
 
+/*
+ * Temporaries being written, so that a tool killed by a signal can remove
+ * them (dgpb_file_remove_temporaries, async-signal-safe): a killed build
+ * leaves neither a partial output nor a stray temporary.
+ */
+#define MAX_PENDING 8
+static char pending[MAX_PENDING][4096];
+static volatile sig_atomic_t pending_used[MAX_PENDING];
+
+static void pending_add(const char *tmp)
+{
+    for (int i = 0; i < MAX_PENDING; i++)
+        if (!pending_used[i] && strlen(tmp) < sizeof pending[i]) {
+            memcpy(pending[i], tmp, strlen(tmp) + 1);
+            pending_used[i] = 1;
+            return;
+        }
+}
+
+static void pending_remove(const char *tmp)
+{
+    for (int i = 0; i < MAX_PENDING; i++)
+        if (pending_used[i] && !strcmp(pending[i], tmp))
+            pending_used[i] = 0;
+}
+
+void dgpb_file_remove_temporaries(void)
+{
+    for (int i = 0; i < MAX_PENDING; i++)
+        if (pending_used[i]) {
+            unlink(pending[i]);
+            pending_used[i] = 0;
+        }
+}
+
 /* Writes all bytes to a new temporary file next to `path`; its name goes to tmp. */
 static int write_temp(const char *path, const void *data, size_t size, char **tmp_out,
                       dgpb_diag *diag)
@@ -91,6 +127,8 @@ static int write_temp(const char *path, const void *data, size_t size, char **tm
         return dgpb_diag_set(diag, DGPB_ERR_NOMEM, -1, "out of memory");
     snprintf(tmp, n, "%s.tmp.XXXXXX", path);
     int fd = mkstemp(tmp);
+    if (fd >= 0)
+        pending_add(tmp);
     if (fd < 0) {
         int rc = dgpb_diag_set(diag, DGPB_ERR_IO, -1, "cannot create a file next to '%s': %s", path,
                                strerror(errno));
@@ -117,6 +155,7 @@ static int write_temp(const char *path, const void *data, size_t size, char **tm
         err = errno;
     if (err) {
         unlink(tmp);
+        pending_remove(tmp);
         dgpb_free(tmp);
         return dgpb_diag_set(diag, DGPB_ERR_IO, -1, "cannot write '%s': %s", path, strerror(err));
     }
@@ -141,6 +180,8 @@ int dgpb_files_write_atomic(size_t count, const char *const *paths, const void *
     for (size_t k = 0; k < count; k++) {
         if (tmps[k] && rc)
             unlink(tmps[k]); /* gone already if it was renamed */
+        if (tmps[k])
+            pending_remove(tmps[k]);
         dgpb_free(tmps[k]);
     }
     dgpb_free(tmps);

@@ -38,6 +38,13 @@ int dgpb_file_write_atomic(const char *path, const void *data, size_t size, dgpb
 int dgpb_files_write_atomic(size_t count, const char *const *paths, const void *const *data,
                             const size_t *sizes, dgpb_diag *diag);
 
+/*
+ * Removes the temporaries of writes in progress. Async-signal-safe: a tool
+ * calls it from its SIGINT/SIGTERM handler before dying, so that a killed
+ * write leaves nothing behind (the destination is untouched either way).
+ */
+void dgpb_file_remove_temporaries(void);
+
 /* Creates a folder and its missing parents (mode 0755), like mkdir -p. */
 int dgpb_mkdirs(const char *path, dgpb_diag *diag);
 

@@ -7,6 +7,7 @@
  */
 #define _POSIX_C_SOURCE 200809L
 #include <limits.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -212,6 +213,25 @@ static void exe_dir(char *buf, size_t size)
         *slash = 0;
 }
 
+/* A killed build removes its half-written temporaries, then dies of the same signal. */
+static void on_signal(int sig)
+{
+    dgpb_file_remove_temporaries();
+    signal(sig, SIG_DFL);
+    raise(sig);
+}
+
+static void catch_signals(void)
+{
+    struct sigaction sa;
+    memset(&sa, 0, sizeof sa);
+    sa.sa_handler = on_signal;
+    sigemptyset(&sa.sa_mask);
+    sigaction(SIGINT, &sa, NULL);
+    sigaction(SIGTERM, &sa, NULL);
+    sigaction(SIGHUP, &sa, NULL);
+}
+
 static double now(void)
 {
     struct timespec ts;
@@ -257,6 +277,7 @@ int main(int argc, char **argv)
         }
         goto done;
     }
+    catch_signals();
     o.build.compiler = compiler;
     o.build.sink = print_diag;
     o.build.user = &pr;
