@@ -1,5 +1,6 @@
 /*
- * support.c - the golden model and byte-offset helpers for the format tests.
+ * support.c - the golden model and byte-offset helpers for the format tests;
+ * the failing allocator and temporary folders for every test.
  *
  * The golden model exercises every part of the format: two targets added out
  * of order, a layout blob, compute and ray-tracing entries, every parameter
@@ -8,8 +9,10 @@
  * Changing it changes fixtures/format/golden.*: regenerate them with
  * tools/regen-format-fixtures.sh and review the diff.
  */
+#define _XOPEN_SOURCE 700 /* mkdtemp, nftw */
 #include "support.h"
 
+#include <ftw.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -207,4 +210,117 @@ uint8_t *support_read_source_file(const char *relpath, size_t *size)
         return NULL;
     }
     return bytes;
+}
+
+/* ---- allocation fault injection ------------------------------------------ */
+
+static long fault_countdown = -1; /* allocations left before one fails; -1: never */
+static long fault_count;          /* allocations failed since the last arming */
+static int fault_all;             /* every allocation fails */
+
+/* Whether the allocation about to be made fails; counts it down otherwise. */
+static int fault_now(void)
+{
+    if (fault_all || fault_countdown == 0) {
+        fault_count++;
+        fault_countdown = -1;
+        return 1;
+    }
+    if (fault_countdown > 0)
+        fault_countdown--;
+    return 0;
+}
+
+static void *fault_alloc(size_t size, void *user)
+{
+    (void)user;
+    return fault_now() ? NULL : malloc(size);
+}
+
+static void *fault_realloc(void *p, size_t size, void *user)
+{
+    (void)user;
+    return fault_now() ? NULL : realloc(p, size);
+}
+
+static void fault_free(void *p, void *user)
+{
+    (void)user;
+    free(p);
+}
+
+static const dgpb_allocator failing = {fault_alloc, fault_realloc, fault_free, NULL};
+
+void support_faults_arm(long n)
+{
+    fault_countdown = n < 0 ? -1 : n;
+    fault_count = 0;
+    fault_all = 0;
+    dgpb_set_allocator(&failing);
+}
+
+void support_faults_arm_all(void)
+{
+    support_faults_arm(-1);
+    fault_all = 1;
+}
+
+long support_faults_fired(void)
+{
+    return fault_count;
+}
+
+void support_faults_disarm(void)
+{
+    fault_countdown = -1;
+    fault_all = 0;
+    dgpb_set_allocator(NULL);
+}
+
+long support_run_with_faults(int (*op)(void *), void *arg, int expected, const char *what)
+{
+    for (long n = 0;; n++) {
+        support_faults_arm(n);
+        int rc = op(arg);
+        long fired = support_faults_fired();
+        support_faults_disarm();
+        if (fired == 0) {
+            if (rc == expected)
+                return n;
+            fprintf(stderr, "%s: result %d with no allocation failing, not %d\n", what, rc,
+                    expected);
+            return -1;
+        }
+        if (rc != DGPB_ERR_NOMEM) {
+            fprintf(stderr, "%s: allocation %ld failed and the result was %d, not DGPB_ERR_NOMEM\n",
+                    what, n + 1, rc);
+            return -1;
+        }
+    }
+}
+
+/* ---- temporary folders --------------------------------------------------- */
+
+int support_make_temp_dir(const char *name, char *buf, size_t n)
+{
+    int len = snprintf(buf, n, "/tmp/dgpb-%s-XXXXXX", name);
+    if (len < 0 || (size_t)len >= n || !mkdtemp(buf)) {
+        if (n)
+            buf[0] = 0;
+        return -1;
+    }
+    return 0;
+}
+
+static int remove_one(const char *path, const struct stat *st, int flag, struct FTW *ftw)
+{
+    (void)st;
+    (void)flag;
+    (void)ftw;
+    return remove(path);
+}
+
+int support_remove_tree(const char *path)
+{
+    return nftw(path, remove_one, 16, FTW_DEPTH | FTW_PHYS) ? -1 : 0;
 }

@@ -1,6 +1,7 @@
 /*
- * support.h - shared pieces of the format tests: the hand-built golden model
- * and helpers to find fields inside written bytes.
+ * support.h - shared pieces of the tests: the hand-built golden model,
+ * helpers to find fields inside written bytes, allocation fault injection
+ * and temporary folders.
  */
 #ifndef DGPB_TEST_SUPPORT_H
 #define DGPB_TEST_SUPPORT_H
@@ -34,5 +35,35 @@ void support_put_u32(uint8_t *bytes, size_t at, uint32_t v);
 
 /* Reads a file of the source tree (path relative to the repository root). */
 uint8_t *support_read_source_file(const char *relpath, size_t *size);
+
+/*
+ * Allocation fault injection through dgpb_set_allocator(). Armed with n >= 0,
+ * the library's allocations succeed n times, then one (allocation n + 1)
+ * fails and the rest succeed again; n < 0 fails none. Arming installs the
+ * failing hooks, disarming restores malloc/realloc/free.
+ */
+void support_faults_arm(long n);
+/* Armed so that every allocation fails, until disarmed. */
+void support_faults_arm_all(void);
+/* How many allocations failed since the last arming. */
+long support_faults_fired(void);
+void support_faults_disarm(void);
+
+/*
+ * Runs op(arg) with allocation 1, 2, 3, ... failing in turn until a run meets
+ * no failure (SQLite's fault loop). Every run in which an allocation failed
+ * must return DGPB_ERR_NOMEM and the run without one `expected`. Returns the
+ * number of failing runs (the operation's allocations), or -1 after printing
+ * what went wrong, naming `what`, to stderr. Disarms before returning.
+ */
+long support_run_with_faults(int (*op)(void *), void *arg, int expected, const char *what);
+
+/*
+ * Creates a fresh folder /tmp/dgpb-<name>-XXXXXX and writes its path to buf
+ * (n bytes). Returns 0, or -1 when it cannot (buf then holds no path).
+ */
+int support_make_temp_dir(const char *name, char *buf, size_t n);
+/* Removes path and everything below it; 0 when it is gone. */
+int support_remove_tree(const char *path);
 
 #endif

@@ -24,6 +24,7 @@
 
 #include "dgpb/dgpb.h"
 #include "dgpb/compiler.h"
+#include "support.h"
 
 #define EMBEDDED DGPB_SOURCE_DIR "/tools/slangc-wasm/slangc-wasm"
 #define FIXTURES DGPB_SOURCE_DIR "/fixtures/slangc-wasm"
@@ -121,8 +122,7 @@ static void fake_embedded(const char *name, const char *script)
 static int make_dir(void **state)
 {
     (void)state;
-    snprintf(dir, sizeof dir, "/tmp/dgpb-compiler-XXXXXX");
-    if (!mkdtemp(dir))
+    if (support_make_temp_dir("compiler", dir, sizeof dir))
         return -1;
     make_folder("opt");
     fake_slangc("opt/slangc", "option-1");
@@ -149,9 +149,7 @@ static int make_dir(void **state)
 static int remove_dir(void **state)
 {
     (void)state;
-    char cmd[300];
-    snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
-    return system(cmd);
+    return support_remove_tree(dir);
 }
 
 /* ---- an injected environment -------------------------------------------- */
@@ -632,42 +630,9 @@ static void a_serve_worker_that_answers_garbage_fails_the_batch(void **state)
 
 /* ---- allocation failures -------------------------------------------------- */
 
-static long countdown = -1; /* allocations left before one fails; -1: never */
-
-static void *fail_alloc(size_t size, void *user)
-{
-    (void)user;
-    if (countdown == 0) {
-        countdown = -1;
-        return NULL;
-    }
-    if (countdown > 0)
-        countdown--;
-    return malloc(size);
-}
-
-static void *fail_realloc(void *ptr, size_t size, void *user)
-{
-    (void)user;
-    if (countdown == 0) {
-        countdown = -1;
-        return NULL;
-    }
-    if (countdown > 0)
-        countdown--;
-    return realloc(ptr, size);
-}
-
-static void plain_free(void *ptr, void *user)
-{
-    (void)user;
-    free(ptr);
-}
-
 /* Creates a compiler and runs 4 jobs (one failing) with allocation n failing. */
 static int create_and_run(const char *option, const char *const *embedded, long n)
 {
-    static const dgpb_allocator failing = {fail_alloc, fail_realloc, plain_free, NULL};
     char in_ok[300], in_bad[300], out[300];
     snprintf(in_ok, sizeof in_ok, "%s/out/fault.slang", dir);
     snprintf(in_bad, sizeof in_bad, "%s/out/fault-bad.slang", dir);
@@ -687,13 +652,11 @@ static int create_and_run(const char *option, const char *const *embedded, long 
     dgpb_compiler *c = NULL;
     dgpb_diag d;
     dgpb_diag_clear(&d);
-    dgpb_set_allocator(&failing);
-    countdown = n;
+    support_faults_arm(n);
     int rc = dgpb_compiler_create(&desc, &c, &d);
     if (!rc)
         rc = dgpb_compiler_run(c, jobs, 4, 2, &d);
-    countdown = -1;
-    dgpb_set_allocator(NULL);
+    support_faults_disarm();
     if (!rc) {
         assert_int_equal(jobs[0].status, 0);
         assert_int_equal(jobs[1].status, 1);

@@ -1,8 +1,8 @@
 /*
  * test_faults.c - allocation failure at every allocation of every operation.
  *
- * The allocator hooks fail allocation N for N = 1, 2, 3, ... until the
- * operation completes; each failing run must return DGPB_ERR_NOMEM (never
+ * support_run_with_faults() fails allocation N for N = 1, 2, 3, ... until
+ * the operation completes; each failing run must return DGPB_ERR_NOMEM (never
  * crash or leak: ASan's leak checker runs these in CI), and the final run
  * must give the same result as an unhooked one.
  */
@@ -10,73 +10,11 @@
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
-#include <stdlib.h>
-#include <string.h>
 
 #include <cmocka.h>
 
 #include "dgpb/dgpb.h"
 #include "support.h"
-
-static long countdown = -1; /* allocations left before one fails; -1: never */
-static long failures = 0;
-
-static void *fail_alloc(size_t size, void *user)
-{
-    (void)user;
-    if (countdown == 0) {
-        failures++;
-        countdown = -1;
-        return NULL;
-    }
-    if (countdown > 0)
-        countdown--;
-    return malloc(size);
-}
-
-static void *fail_realloc(void *p, size_t size, void *user)
-{
-    (void)user;
-    if (countdown == 0) {
-        failures++;
-        countdown = -1;
-        return NULL;
-    }
-    if (countdown > 0)
-        countdown--;
-    return realloc(p, size);
-}
-
-static void plain_free(void *p, void *user)
-{
-    (void)user;
-    free(p);
-}
-
-static const dgpb_allocator failing = {fail_alloc, fail_realloc, plain_free, NULL};
-
-/* Runs op with allocation n failing, for every n until op needs no failure. */
-static void run_with_faults(int (*op)(void *), void *arg, const char *what)
-{
-    dgpb_set_allocator(&failing);
-    long n = 0;
-    for (;; n++) {
-        countdown = n;
-        failures = 0;
-        int rc = op(arg);
-        if (failures == 0) {
-            if (rc != DGPB_OK)
-                fail_msg("%s: failed with %d with no allocation failing", what, rc);
-            break;
-        }
-        if (rc != DGPB_ERR_NOMEM)
-            fail_msg("%s: allocation %ld failed and the result was %d, not DGPB_ERR_NOMEM", what, n,
-                     rc);
-    }
-    countdown = -1;
-    dgpb_set_allocator(NULL);
-    assert_true(n > 3); /* the loop did meet the operation's allocations */
-}
 
 typedef struct bundle_bytes {
     uint8_t *bytes;
@@ -137,7 +75,8 @@ static int op_open_and_view(void *arg)
 static void building_and_writing_survive_every_failed_allocation(void **state)
 {
     (void)state;
-    run_with_faults(op_build_and_write, NULL, "build and write");
+    /* more than 3: the loop did meet the operation's allocations */
+    assert_true(support_run_with_faults(op_build_and_write, NULL, DGPB_OK, "build and write") > 3);
 }
 
 static void opening_survives_every_failed_allocation(void **state)
@@ -145,7 +84,7 @@ static void opening_survives_every_failed_allocation(void **state)
     (void)state;
     bundle_bytes bb;
     bb.bytes = support_golden_bytes(&bb.size);
-    run_with_faults(op_open_and_view, &bb, "open");
+    assert_true(support_run_with_faults(op_open_and_view, &bb, DGPB_OK, "open") > 3);
     dgpb_free(bb.bytes);
 }
 

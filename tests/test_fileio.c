@@ -15,22 +15,20 @@
 #include <cmocka.h>
 
 #include "dgpb/dgpb.h"
+#include "support.h"
 
 static char dir[256];
 
 static int make_dir(void **state)
 {
     (void)state;
-    snprintf(dir, sizeof dir, "/tmp/dgpb-fileio-XXXXXX");
-    return mkdtemp(dir) ? 0 : -1;
+    return support_make_temp_dir("fileio", dir, sizeof dir);
 }
 
 static int remove_dir(void **state)
 {
     (void)state;
-    char cmd[300];
-    snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
-    return system(cmd);
+    return support_remove_tree(dir);
 }
 
 static int count_entries(const char *path)

@@ -680,69 +680,27 @@ static void test_an_entry_without_parameters_gets_an_empty_table(void **state)
 
 /* ---- allocation failures ----------------------------------------------------- */
 
-static long countdown = -1; /* allocations left before one fails; -1: never */
-static long failures;
-
-static void *fail_alloc(size_t size, void *user)
+/* Builds the kinds table of entry k; checks its rows when no allocation failed. */
+static int op_build_kinds_table(void *arg)
 {
-    (void)user;
-    if (countdown == 0) {
-        failures++;
-        countdown = -1;
-        return NULL;
-    }
-    if (countdown > 0)
-        countdown--;
-    return malloc(size);
-}
-
-static void *fail_realloc(void *p, size_t size, void *user)
-{
-    (void)user;
-    if (countdown == 0) {
-        failures++;
-        countdown = -1;
-        return NULL;
-    }
-    if (countdown > 0)
-        countdown--;
-    return realloc(p, size);
-}
-
-static void plain_free(void *p, void *user)
-{
-    (void)user;
-    free(p);
+    const dgpb_param_select *s = arg;
+    dgpb_param_table t = {0};
+    dgpb_diag diag;
+    int rc = dgpb_param_table_build(s, &t, &diag);
+    if (support_faults_fired() == 0 && rc == DGPB_OK)
+        assert_int_equal(t.count, 18);
+    dgpb_param_table_clear(&t);
+    return rc;
 }
 
 static void test_every_failed_allocation_gives_nomem_and_leaks_nothing(void **state)
 {
     (void)state;
-    static const dgpb_allocator failing = {fail_alloc, fail_realloc, plain_free, NULL};
     dgpb_reflection *r = load_reflection("fixtures/reflect/kinds_spirv.json", "spirv", "k");
     dgpb_spirv_info *spv = load_spirv("fixtures/reflect/kinds.spv");
     dgpb_param_select s = {"spirv", "k", r, spv, true, group_k, 1};
-    dgpb_set_allocator(&failing);
-    long n = 0;
-    for (;; n++) {
-        countdown = n;
-        failures = 0;
-        dgpb_param_table t = {0};
-        dgpb_diag diag;
-        int rc = dgpb_param_table_build(&s, &t, &diag);
-        if (failures == 0) {
-            assert_int_equal(rc, DGPB_OK);
-            assert_int_equal(t.count, 18);
-            dgpb_param_table_clear(&t);
-            break;
-        }
-        if (rc != DGPB_ERR_NOMEM)
-            fail_msg("allocation %ld failed and the result was %d", n, rc);
-        dgpb_param_table_clear(&t);
-    }
-    countdown = -1;
-    dgpb_set_allocator(NULL);
-    assert_int_equal(n, 19); /* the rows, then one name per row */
+    /* the rows, then one name per row */
+    assert_int_equal(support_run_with_faults(op_build_kinds_table, &s, DGPB_OK, "params"), 19);
     dgpb_spirv_info_free(spv);
     dgpb_reflection_free(r);
 }

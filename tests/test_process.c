@@ -22,22 +22,20 @@
 
 #include "dgpb/dgpb.h"
 #include "dgpb/process.h"
+#include "support.h"
 
 static char dir[256];
 
 static int make_dir(void **state)
 {
     (void)state;
-    snprintf(dir, sizeof dir, "/tmp/dgpb-process-XXXXXX");
-    return mkdtemp(dir) ? 0 : -1;
+    return support_make_temp_dir("process", dir, sizeof dir);
 }
 
 static int remove_dir(void **state)
 {
     (void)state;
-    char cmd[300];
-    snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
-    return system(cmd);
+    return support_remove_tree(dir);
 }
 
 static double now(void)
@@ -413,49 +411,15 @@ static void parallel_runs_stop_at_a_child_that_cannot_start(void **state)
 
 /* ---- allocation failures -------------------------------------------------- */
 
-static long countdown = -1; /* allocations left before one fails; -1: never */
-
-static void *fail_alloc(size_t size, void *user)
-{
-    (void)user;
-    if (countdown == 0) {
-        countdown = -1;
-        return NULL;
-    }
-    if (countdown > 0)
-        countdown--;
-    return malloc(size);
-}
-
-static void *fail_realloc(void *ptr, size_t size, void *user)
-{
-    (void)user;
-    if (countdown == 0) {
-        countdown = -1;
-        return NULL;
-    }
-    if (countdown > 0)
-        countdown--;
-    return realloc(ptr, size);
-}
-
-static void plain_free(void *ptr, void *user)
-{
-    (void)user;
-    free(ptr);
-}
-
 static void every_allocation_failure_is_reported_and_leaks_nothing(void **state)
 {
     (void)state;
-    static const dgpb_allocator failing = {fail_alloc, fail_realloc, plain_free, NULL};
     const char *argv[] = {"/bin/sh", "-c", "head -c 200000 /dev/zero; echo err >&2", NULL};
     const char *env[] = {"DGPB_T=1", NULL};
-    dgpb_set_allocator(&failing);
     int status = -1;
     long n;
     for (n = 0; n < 1000 && status < 0; n++) {
-        countdown = n;
+        support_faults_arm(n);
         dgpb_process p = DGPB_PROCESS_INIT;
         p.argv = argv;
         p.env = env;
@@ -468,8 +432,7 @@ static void every_allocation_failure_is_reported_and_leaks_nothing(void **state)
             assert_int_equal(p.out_len, 200000);
         dgpb_process_clear(&p);
     }
-    countdown = -1;
-    dgpb_set_allocator(NULL);
+    support_faults_disarm();
     assert_int_equal(status, 0);
     assert_true(n > 4); /* the loop did fail allocations */
 }

@@ -776,67 +776,31 @@ static void test_only_the_given_length_is_read(void **state)
 
 /* ---- allocation failures -------------------------------------------------- */
 
-static long countdown = -1; /* allocations left before one fails; -1: never */
-static long failures;
+typedef struct reflection_text {
+    const char *text;
+    size_t size;
+} reflection_text;
 
-static void *fail_alloc(size_t size, void *user)
+static int op_parse_kinds(void *arg)
 {
-    (void)user;
-    if (countdown == 0) {
-        failures++;
-        countdown = -1;
-        return NULL;
-    }
-    if (countdown > 0)
-        countdown--;
-    return malloc(size);
-}
-
-static void *fail_realloc(void *p, size_t size, void *user)
-{
-    (void)user;
-    if (countdown == 0) {
-        failures++;
-        countdown = -1;
-        return NULL;
-    }
-    if (countdown > 0)
-        countdown--;
-    return realloc(p, size);
-}
-
-static void plain_free(void *p, void *user)
-{
-    (void)user;
-    free(p);
+    const reflection_text *rt = arg;
+    dgpb_reflection *r = NULL;
+    dgpb_diag diag;
+    int rc = dgpb_reflection_parse(rt->text, rt->size, "wgsl", k_blocks, 1, &r, &diag);
+    if (rc == DGPB_ERR_NOMEM)
+        assert_null(r);
+    dgpb_reflection_free(r);
+    return rc;
 }
 
 static void test_every_failed_allocation_gives_nomem_and_leaks_nothing(void **state)
 {
     (void)state;
-    static const dgpb_allocator failing = {fail_alloc, fail_realloc, plain_free, NULL};
     size_t size = 0;
     uint8_t *text = support_read_source_file("fixtures/reflect/kinds_wgsl.json", &size);
     assert_non_null(text);
-    dgpb_set_allocator(&failing);
-    long n = 0;
-    for (;; n++) {
-        countdown = n;
-        failures = 0;
-        dgpb_reflection *r = NULL;
-        dgpb_diag diag;
-        int rc = dgpb_reflection_parse((const char *)text, size, "wgsl", k_blocks, 1, &r, &diag);
-        if (failures == 0) {
-            assert_int_equal(rc, DGPB_OK);
-            dgpb_reflection_free(r);
-            break;
-        }
-        if (rc != DGPB_ERR_NOMEM)
-            fail_msg("allocation %ld failed and the result was %d", n, rc);
-        assert_null(r);
-    }
-    countdown = -1;
-    dgpb_set_allocator(NULL);
+    reflection_text rt = {(const char *)text, size};
+    long n = support_run_with_faults(op_parse_kinds, &rt, DGPB_OK, "reflection");
     dgpb_free(text);
     assert_true(n > 20);
 }

@@ -461,69 +461,32 @@ static void lookups_and_release_accept_null(void **state)
     dgpb_spirv_info_free(info);
 }
 
-static long countdown = -1; /* allocations left before one fails; -1: never */
-static long failures = 0;
+typedef struct spirv_bytes {
+    const uint8_t *bytes;
+    size_t size;
+} spirv_bytes;
 
-static void *fail_alloc(size_t size, void *user)
+static int op_analyze(void *arg)
 {
-    (void)user;
-    if (countdown == 0) {
-        failures++;
-        countdown = -1;
-        return NULL;
-    }
-    if (countdown > 0)
-        countdown--;
-    return malloc(size);
-}
-
-static void *fail_realloc(void *p, size_t size, void *user)
-{
-    (void)user;
-    if (countdown == 0) {
-        failures++;
-        countdown = -1;
-        return NULL;
-    }
-    if (countdown > 0)
-        countdown--;
-    return realloc(p, size);
-}
-
-static void plain_free(void *p, void *user)
-{
-    (void)user;
-    free(p);
+    const spirv_bytes *sb = arg;
+    dgpb_spirv_info *info = NULL;
+    int rc = dgpb_spirv_analyze(sb->bytes, sb->size, &info, NULL);
+    if (rc == DGPB_ERR_NOMEM)
+        assert_null(info);
+    dgpb_spirv_info_free(info);
+    return rc;
 }
 
 static void every_failed_allocation_is_reported_as_out_of_memory(void **state)
 {
     (void)state;
     static const char *const names[] = {"calls", "helpers", "coop_vec"};
-    static const dgpb_allocator failing = {fail_alloc, fail_realloc, plain_free, NULL};
     for (size_t i = 0; i < sizeof names / sizeof names[0]; i++) {
-        size_t size;
-        uint8_t *bytes = fixture(names[i], &size);
+        spirv_bytes sb;
+        uint8_t *bytes = fixture(names[i], &sb.size);
+        sb.bytes = bytes;
         int expected = strcmp(names[i], "coop_vec") == 0 ? DGPB_ERR_UNSUPPORTED : DGPB_OK;
-        dgpb_set_allocator(&failing);
-        long n = 0;
-        for (;; n++) {
-            countdown = n;
-            failures = 0;
-            dgpb_spirv_info *info = NULL;
-            int rc = dgpb_spirv_analyze(bytes, size, &info, NULL);
-            dgpb_spirv_info_free(info);
-            if (failures == 0) {
-                if (rc != expected)
-                    fail_msg("%s: %d with no allocation failing", names[i], rc);
-                break;
-            }
-            if (rc != DGPB_ERR_NOMEM)
-                fail_msg("%s: allocation %ld failed and the result was %d", names[i], n, rc);
-            assert_null(info);
-        }
-        countdown = -1;
-        dgpb_set_allocator(NULL);
+        long n = support_run_with_faults(op_analyze, &sb, expected, names[i]);
         dgpb_free(bytes);
         assert_true(n > 3);
     }

@@ -16,6 +16,7 @@
 
 #include "dgpb/dgpb.h"
 #include "dgpb/webgpu_limits.h"
+#include "support.h"
 
 #define ARRAY_LEN(a) (sizeof(a) / sizeof((a)[0]))
 #define MAX_ROWS 64
@@ -264,37 +265,15 @@ static void test_empty_groups_and_tables_pass(void **state)
 
 /* ---- allocation failure ------------------------------------------------------ */
 
-static void *no_alloc(size_t size, void *user)
-{
-    (void)size;
-    (void)user;
-    return NULL;
-}
-
-static void *no_realloc(void *p, size_t size, void *user)
-{
-    (void)p;
-    (void)size;
-    (void)user;
-    return NULL;
-}
-
-static void plain_free(void *p, void *user)
-{
-    (void)user;
-    free(p);
-}
-
 static void test_a_failed_allocation_gives_nomem(void **state)
 {
     (void)state;
-    static const dgpb_allocator failing = {no_alloc, no_realloc, plain_free, NULL};
     table t = {0};
     fill_class(&t, 0, 2, 0, 0);
     dgpb_diag diag;
-    dgpb_set_allocator(&failing);
+    support_faults_arm_all();
     int rc = check_one("compute shader 'k'", "k", &t, &diag);
-    dgpb_set_allocator(NULL);
+    support_faults_disarm();
     assert_int_equal(rc, DGPB_ERR_NOMEM);
 }
 
