@@ -14,4 +14,11 @@ void *dgpb_realloc(void *ptr, size_t size);
 char *dgpb_strdup(const char *s);
 void *dgpb_memdup(const void *p, size_t size);
 
+/* A new printf-formatted string (dgpb_free), or NULL when out of memory. */
+char *dgpb_strprintf(const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 1, 2)))
+#endif
+    ;
+
 #endif

@@ -141,29 +141,6 @@ static int forward(build *b, const dgpb_diag *d, const char *context)
 
 /* ---- small helpers ---- */
 
-static char *xprintf(const char *fmt, ...)
-#if defined(__GNUC__)
-    __attribute__((format(printf, 1, 2)))
-#endif
-    ;
-
-static char *xprintf(const char *fmt, ...)
-{
-    va_list ap;
-    va_start(ap, fmt);
-    int n = vsnprintf(NULL, 0, fmt, ap);
-    va_end(ap);
-    if (n < 0)
-        return NULL;
-    char *s = dgpb_malloc((size_t)n + 1);
-    if (!s)
-        return NULL;
-    va_start(ap, fmt);
-    vsnprintf(s, (size_t)n + 1, fmt, ap);
-    va_end(ap);
-    return s;
-}
-
 static const char *stage_arg(uint32_t stage)
 {
     return dgpb_stage_name(stage);
@@ -232,8 +209,8 @@ static int add_job(build *b, job_list *l, enum job_role role, int target, size_t
     const char *st = slang_target(target, role);
     const char *ename = role == ROLE_DISCOVER ? "module" : b->entries[e].name;
     const char *dir = role == ROLE_PROBE ? "probe-" : "";
-    j->out = xprintf("%s/%s%s/%s.%s", b->tmp, dir, tname, ename, extension(st));
-    j->json = xprintf("%s/%s%s/%s.%s.json", b->tmp, dir, tname, ename, extension(st));
+    j->out = dgpb_strprintf("%s/%s%s/%s.%s", b->tmp, dir, tname, ename, extension(st));
+    j->json = dgpb_strprintf("%s/%s%s/%s.%s.json", b->tmp, dir, tname, ename, extension(st));
     size_t max = 18 + 2 * d->define_count + 2 * d->include_dir_count + b->symbol_count;
     j->argv = dgpb_calloc(max, sizeof *j->argv);
     l->count++;
@@ -248,7 +225,7 @@ static int add_job(build *b, job_list *l, enum job_role role, int target, size_t
     } while (0)
     ARG(dgpb_strdup(role == ROLE_DISCOVER ? b->wrapper : d->module_file));
     for (size_t i = 0; i < d->define_count; i++)
-        ARG(xprintf("-D%s", d->defines[i]));
+        ARG(dgpb_strprintf("-D%s", d->defines[i]));
     for (size_t i = 0; i < d->include_dir_count; i++) {
         ARG(dgpb_strdup("-I"));
         ARG(dgpb_strdup(d->include_dirs[i]));
@@ -257,18 +234,18 @@ static int add_job(build *b, job_list *l, enum job_role role, int target, size_t
         /* The wrapper lives in the intermediate folder: let imports find the module's folder. */
         const char *slash = strrchr(d->module_file, '/');
         ARG(dgpb_strdup("-I"));
-        ARG(slash ? xprintf("%.*s", (int)(slash - d->module_file), d->module_file)
+        ARG(slash ? dgpb_strprintf("%.*s", (int)(slash - d->module_file), d->module_file)
                   : dgpb_strdup("."));
         /* Every group at once; ptx carries compute entries only, so its discovery leaves the
            render and ray-tracing groups out (their stages have no CUDA form). */
         for (size_t i = 0; i < b->symbol_count; i++)
             if (target != DGPB_TARGET_PTX || !strncmp(b->symbols[i], DGPB_GROUP_COMPUTE_PREFIX,
                                                       strlen(DGPB_GROUP_COMPUTE_PREFIX)))
-                ARG(xprintf("-D%s", b->symbols[i]));
+                ARG(dgpb_strprintf("-D%s", b->symbols[i]));
     } else {
-        ARG(xprintf("-D%s", b->groups[b->entries[e].group].symbol));
+        ARG(dgpb_strprintf("-D%s", b->groups[b->entries[e].group].symbol));
     }
-    ARG(xprintf("-D%s", dgpb_target_macro((uint32_t)target)));
+    ARG(dgpb_strprintf("-D%s", dgpb_target_macro((uint32_t)target)));
     ARG(dgpb_strdup("-matrix-layout-row-major"));
     ARG(dgpb_strdup("-target"));
     ARG(dgpb_strdup(st));
@@ -400,11 +377,12 @@ static int write_wrapper(build *b)
                "the module's path '%s' contains a quote, backslash or newline", abs);
         rc = DGPB_ERR_INVALID;
     }
-    char *text = rc ? NULL
-                    : xprintf("#include \"%s\"\n[shader(\"compute\")]\n[numthreads(1, 1, 1)]\n"
-                              "void " ANCHOR_ENTRY "() {}\n",
-                              abs);
-    b->wrapper = xprintf("%s/discover.slang", b->tmp);
+    char *text =
+        rc ? NULL
+           : dgpb_strprintf("#include \"%s\"\n[shader(\"compute\")]\n[numthreads(1, 1, 1)]\n"
+                            "void " ANCHOR_ENTRY "() {}\n",
+                            abs);
+    b->wrapper = dgpb_strprintf("%s/discover.slang", b->tmp);
     free(abs);
     dgpb_diag d;
     dgpb_diag_clear(&d);

@@ -21,7 +21,6 @@
 #include <limits.h>
 #include <poll.h>
 #include <signal.h>
-#include <stdarg.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -65,30 +64,6 @@ static const char setup_hint[] =
     "run 'sudo tools/setup.sh' (or 'npm ci --prefix tools/slangc-wasm')";
 
 /* ---- small helpers ------------------------------------------------------ */
-
-/* A new printf-formatted string (dgpb_free), or NULL when out of memory. */
-static char *format_alloc(const char *fmt, ...)
-#if defined(__GNUC__)
-    __attribute__((format(printf, 1, 2)))
-#endif
-    ;
-
-static char *format_alloc(const char *fmt, ...)
-{
-    va_list ap;
-    va_start(ap, fmt);
-    int n = vsnprintf(NULL, 0, fmt, ap);
-    va_end(ap);
-    if (n < 0)
-        return NULL;
-    char *s = dgpb_malloc((size_t)n + 1);
-    if (!s)
-        return NULL;
-    va_start(ap, fmt);
-    vsnprintf(s, (size_t)n + 1, fmt, ap);
-    va_end(ap);
-    return s;
-}
 
 /* Copies a local diagnostic to the caller's (if any) and returns its code. */
 static int pass_on(dgpb_diag *diag, const dgpb_diag *local)
@@ -138,7 +113,7 @@ static char *absolute(const char *path)
         return dgpb_strdup(path);
     while (path[0] == '.' && path[1] == '/')
         path += 2;
-    return format_alloc("%s/%s", here, path);
+    return dgpb_strprintf("%s/%s", here, path);
 }
 
 /*
@@ -195,7 +170,7 @@ static int find_embedded(const char *const *candidates, char **out, dgpb_diag *d
                                  setup_hint);
         const char *slash = strrchr(c, '/');
         int dir_len = slash ? (int)(slash - c) : 1;
-        char *modules = format_alloc("%.*s/node_modules", dir_len, slash ? c : ".");
+        char *modules = dgpb_strprintf("%.*s/node_modules", dir_len, slash ? c : ".");
         if (!modules)
             return dgpb_diag_set(diag, DGPB_ERR_NOMEM, -1, "out of memory");
         bool installed = stat(modules, &st) == 0 && S_ISDIR(st.st_mode);
@@ -256,7 +231,7 @@ int dgpb_compiler_create(const dgpb_compiler_desc *desc, dgpb_compiler **out, dg
         size_t n = strlen(root);
         while (n > 1 && root[n - 1] == '/')
             n--;
-        if (!(root_slangc = format_alloc("%.*s/bin/slangc", (int)n, root))) {
+        if (!(root_slangc = dgpb_strprintf("%.*s/bin/slangc", (int)n, root))) {
             rc = dgpb_diag_set(diag, DGPB_ERR_NOMEM, -1, "out of memory");
             goto done;
         }
@@ -291,7 +266,7 @@ int dgpb_compiler_create(const dgpb_compiler_desc *desc, dgpb_compiler **out, dg
     c->source = source;
     c->embedded = source == DGPB_COMPILER_FROM_EMBEDDED || is_embedded_path(c->path, d->embedded);
     if (c->embedded && source != DGPB_COMPILER_FROM_EMBEDDED)
-        c->origin = format_alloc("embedded slangc-wasm from %s", origins[source] + 12);
+        c->origin = dgpb_strprintf("embedded slangc-wasm from %s", origins[source] + 12);
     else
         c->origin = dgpb_strdup(origins[source]);
     c->cwd = d->cwd ? dgpb_strdup(d->cwd) : NULL;
@@ -406,7 +381,7 @@ static void mark_not_run(dgpb_compile_job *jobs, size_t from, size_t count, cons
         if (jobs[i].diagnostics)
             continue;
         jobs[i].status = -1;
-        jobs[i].diagnostics = format_alloc("not run: %s", why);
+        jobs[i].diagnostics = dgpb_strprintf("not run: %s", why);
     }
 }
 
@@ -557,8 +532,8 @@ static void worker_failed(dgpb_compiler *c, worker *w, dgpb_compile_job *jobs, b
     const char *err;
     int err_len;
     worker_err_tail(w, &err, &err_len);
-    char *msg = format_alloc("%s --serve worker %u (pid %d) %s%s; its standard error: %.*s",
-                             base_name(c->path), w->id, pid, how, during, err_len, err);
+    char *msg = dgpb_strprintf("%s --serve worker %u (pid %d) %s%s; its standard error: %.*s",
+                               base_name(c->path), w->id, pid, how, during, err_len, err);
     if (job != NO_JOB) {
         jobs[job].status = -1;
         dgpb_free(jobs[job].diagnostics);
