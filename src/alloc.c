@@ -3,6 +3,7 @@
  */
 #include "alloc.h"
 
+#include <assert.h>
 #include <stdarg.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -75,6 +76,22 @@ void *dgpb_memdup(const void *p, size_t size)
     if (d && size)
         memcpy(d, p, size);
     return d;
+}
+
+void *dgpb_grow(void *items, size_t count, size_t *cap, size_t size, size_t first)
+{
+    assert(count <= *cap && size > 0 && first > 0);
+    if (count < *cap)
+        return items;
+    if (*cap > SIZE_MAX / 2 / size)
+        return NULL;
+    size_t n = *cap ? *cap * 2 : first;
+    if (n > SIZE_MAX / size)
+        return NULL;
+    void *p = dgpb_realloc(items, n * size);
+    if (p)
+        *cap = n;
+    return p;
 }
 
 char *dgpb_strprintf(const char *fmt, ...)

@@ -191,14 +191,10 @@ static void job_list_free(job_list *l)
 /* Appends a job: the module, user options, the group and target macros, then the target's. */
 static int add_job(build *b, job_list *l, enum job_role role, int target, size_t e)
 {
-    if (l->count == l->cap) {
-        size_t cap = l->cap ? l->cap * 2 : 32;
-        job_info *ni = dgpb_realloc(l->info, cap * sizeof *ni);
-        if (!ni)
-            return DGPB_ERR_NOMEM;
-        l->info = ni;
-        l->cap = cap;
-    }
+    job_info *ni = dgpb_grow(l->info, l->count, &l->cap, sizeof *ni, 32);
+    if (!ni)
+        return DGPB_ERR_NOMEM;
+    l->info = ni;
     job_info *j = &l->info[l->count];
     memset(j, 0, sizeof *j);
     j->role = role;

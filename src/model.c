@@ -223,14 +223,10 @@ int dgpb_model_add_entry(dgpb_model *m, uint32_t target, const dgpb_entry_desc *
     int rc = check_entry(t, d, &stage, caps, diag);
     if (rc)
         return rc;
-    if (t->entry_count == t->entry_cap) {
-        uint32_t cap = t->entry_cap ? t->entry_cap * 2 : 8;
-        dgpb_mentry *es = dgpb_realloc(t->entries, cap * sizeof *es);
-        if (!es)
-            return dgpb_diag_set(diag, DGPB_ERR_NOMEM, -1, "out of memory");
-        t->entries = es;
-        t->entry_cap = cap;
-    }
+    dgpb_mentry *es = dgpb_grow(t->entries, t->entry_count, &t->entry_cap, sizeof *es, 8);
+    if (!es)
+        return dgpb_diag_set(diag, DGPB_ERR_NOMEM, -1, "out of memory");
+    t->entries = es;
     dgpb_mentry e = {0};
     e.stage = stage;
     e.layout = d->layout;

@@ -34,7 +34,7 @@ typedef struct dgpb_mtarget {
     uint32_t layout_count;
     dgpb_mentry *entries;
     uint32_t entry_count;
-    uint32_t entry_cap;
+    size_t entry_cap;
 } dgpb_mtarget;
 
 struct dgpb_model {

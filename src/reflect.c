@@ -318,16 +318,12 @@ typedef struct builder {
 
 static dgpb_reflected_param *push(builder *b)
 {
-    if (b->count == b->cap) {
-        size_t cap = b->cap ? b->cap * 2 : 16;
-        dgpb_reflected_param *np = dgpb_realloc(b->params, cap * sizeof *np);
-        if (!np) {
-            b->nomem = true;
-            return NULL;
-        }
-        b->params = np;
-        b->cap = cap;
+    dgpb_reflected_param *np = dgpb_grow(b->params, b->count, &b->cap, sizeof *np, 16);
+    if (!np) {
+        b->nomem = true;
+        return NULL;
     }
+    b->params = np;
     dgpb_reflected_param *r = &b->params[b->count++];
     memset(r, 0, sizeof *r);
     return r;

@@ -55,21 +55,37 @@ int dgpb_spirv_strip_source(const void *code, size_t size, uint32_t **out, size_
     return DGPB_OK;
 }
 
+/*
+ * The module without OpSource (*words, dgpb_free) and a SPIRV-Tools context
+ * for Vulkan 1.2 (*ctx, spvContextDestroy), the environment dgpb disassembles
+ * and validates in. On an error neither is left to release.
+ */
+static int open_module(const void *code, size_t size, uint32_t **words, size_t *nwords,
+                       spv_context *ctx, dgpb_diag *diag)
+{
+    int rc = dgpb_spirv_strip_source(code, size, words, nwords, diag);
+    if (rc)
+        return rc;
+    *ctx = spvContextCreate(SPV_ENV_VULKAN_1_2);
+    if (!*ctx) {
+        dgpb_free(*words);
+        *words = NULL;
+        return dgpb_diag_set(diag, DGPB_ERR_NOMEM, -1, "cannot create a SPIRV-Tools context");
+    }
+    return DGPB_OK;
+}
+
 int dgpb_spirv_disassemble(const void *code, size_t size, char **out_text, dgpb_diag *diag)
 {
     *out_text = NULL;
     uint32_t *words;
     size_t nwords;
-    int rc = dgpb_spirv_strip_source(code, size, &words, &nwords, diag);
+    spv_context ctx;
+    int rc = open_module(code, size, &words, &nwords, &ctx, diag);
     if (rc)
         return rc;
-    spv_context ctx = spvContextCreate(SPV_ENV_VULKAN_1_2);
     spv_text text = NULL;
     spv_diagnostic sd = NULL;
-    if (!ctx) {
-        rc = dgpb_diag_set(diag, DGPB_ERR_NOMEM, -1, "cannot create a SPIRV-Tools context");
-        goto done;
-    }
     spv_result_t r = spvBinaryToText(
         ctx, words, nwords,
         SPV_BINARY_TO_TEXT_OPTION_INDENT | SPV_BINARY_TO_TEXT_OPTION_FRIENDLY_NAMES, &text, &sd);
@@ -97,14 +113,10 @@ int dgpb_spirv_validate(const void *code, size_t size, dgpb_diag *diag)
 {
     uint32_t *words;
     size_t nwords;
-    int rc = dgpb_spirv_strip_source(code, size, &words, &nwords, diag);
+    spv_context ctx;
+    int rc = open_module(code, size, &words, &nwords, &ctx, diag);
     if (rc)
         return rc;
-    spv_context ctx = spvContextCreate(SPV_ENV_VULKAN_1_2);
-    if (!ctx) {
-        dgpb_free(words);
-        return dgpb_diag_set(diag, DGPB_ERR_NOMEM, -1, "cannot create a SPIRV-Tools context");
-    }
     spv_const_binary_t bin = {words, nwords};
     spv_diagnostic sd = NULL;
     if (spvValidate(ctx, &bin, &sd) != SPV_SUCCESS)

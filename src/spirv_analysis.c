@@ -117,16 +117,12 @@ static void push(u32vec *a, uint32_t x)
 {
     if (a->failed)
         return;
-    if (a->n == a->cap) {
-        size_t cap = a->cap ? a->cap * 2 : 32;
-        uint32_t *v = cap <= SIZE_MAX / 4 ? dgpb_realloc(a->v, cap * 4) : NULL;
-        if (!v) {
-            a->failed = true;
-            return;
-        }
-        a->v = v;
-        a->cap = cap;
+    uint32_t *v = dgpb_grow(a->v, a->n, &a->cap, sizeof *v, 32);
+    if (!v) {
+        a->failed = true;
+        return;
     }
+    a->v = v;
     a->v[a->n++] = x;
 }
 

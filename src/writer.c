@@ -50,14 +50,10 @@ static int put_blob(writer *w, const dgpb_mblob *b, dgpb_diag *diag)
         if (w->data.len + b->size > UINT32_MAX)
             return dgpb_diag_set(diag, DGPB_ERR_LIMIT, -1,
                                  "data section exceeds 4 GiB (u32 offsets)");
-        if (w->blob_count == w->blob_cap) {
-            size_t cap = w->blob_cap ? w->blob_cap * 2 : 16;
-            placed_blob *nb = dgpb_realloc(w->blobs, cap * sizeof *nb);
-            if (!nb)
-                return dgpb_diag_set(diag, DGPB_ERR_NOMEM, -1, "out of memory");
-            w->blobs = nb;
-            w->blob_cap = cap;
-        }
+        placed_blob *nb = dgpb_grow(w->blobs, w->blob_count, &w->blob_cap, sizeof *nb, 16);
+        if (!nb)
+            return dgpb_diag_set(diag, DGPB_ERR_NOMEM, -1, "out of memory");
+        w->blobs = nb;
         placed_blob *p = &w->blobs[w->blob_count++];
         memcpy(p->sha, sha, sizeof sha);
         p->data = b->data;
