@@ -49,6 +49,12 @@ void support_faults_arm_all(void);
 long support_faults_fired(void);
 void support_faults_disarm(void);
 
+/* Bytes and their size: the argument of an operation that reads a buffer. */
+typedef struct support_bytes {
+    uint8_t *bytes;
+    size_t size;
+} support_bytes;
+
 /*
  * Runs op(arg) with allocation 1, 2, 3, ... failing in turn until a run meets
  * no failure (SQLite's fault loop). Every run in which an allocation failed

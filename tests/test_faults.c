@@ -16,11 +16,6 @@
 #include "dgpb/dgpb.h"
 #include "support.h"
 
-typedef struct bundle_bytes {
-    uint8_t *bytes;
-    size_t size;
-} bundle_bytes;
-
 static int op_build_and_write(void *arg)
 {
     (void)arg;
@@ -60,7 +55,7 @@ static int op_build_and_write(void *arg)
 
 static int op_open_and_view(void *arg)
 {
-    bundle_bytes *bb = arg;
+    const support_bytes *bb = arg;
     dgpb_bundle *b = NULL;
     int rc = dgpb_bundle_open(bb->bytes, bb->size, DGPB_OPEN_VERIFY_SHA256, &b, NULL);
     if (rc)
@@ -82,7 +77,7 @@ static void building_and_writing_survive_every_failed_allocation(void **state)
 static void opening_survives_every_failed_allocation(void **state)
 {
     (void)state;
-    bundle_bytes bb;
+    support_bytes bb;
     bb.bytes = support_golden_bytes(&bb.size);
     assert_true(support_run_with_faults(op_open_and_view, &bb, DGPB_OK, "open") > 3);
     dgpb_free(bb.bytes);

@@ -776,17 +776,13 @@ static void test_only_the_given_length_is_read(void **state)
 
 /* ---- allocation failures -------------------------------------------------- */
 
-typedef struct reflection_text {
-    const char *text;
-    size_t size;
-} reflection_text;
-
 static int op_parse_kinds(void *arg)
 {
-    const reflection_text *rt = arg;
+    const support_bytes *json = arg;
     dgpb_reflection *r = NULL;
     dgpb_diag diag;
-    int rc = dgpb_reflection_parse(rt->text, rt->size, "wgsl", k_blocks, 1, &r, &diag);
+    int rc = dgpb_reflection_parse((const char *)json->bytes, json->size, "wgsl", k_blocks, 1, &r,
+                                   &diag);
     if (rc == DGPB_ERR_NOMEM)
         assert_null(r);
     dgpb_reflection_free(r);
@@ -796,12 +792,11 @@ static int op_parse_kinds(void *arg)
 static void test_every_failed_allocation_gives_nomem_and_leaks_nothing(void **state)
 {
     (void)state;
-    size_t size = 0;
-    uint8_t *text = support_read_source_file("fixtures/reflect/kinds_wgsl.json", &size);
-    assert_non_null(text);
-    reflection_text rt = {(const char *)text, size};
-    long n = support_run_with_faults(op_parse_kinds, &rt, DGPB_OK, "reflection");
-    dgpb_free(text);
+    support_bytes json;
+    json.bytes = support_read_source_file("fixtures/reflect/kinds_wgsl.json", &json.size);
+    assert_non_null(json.bytes);
+    long n = support_run_with_faults(op_parse_kinds, &json, DGPB_OK, "reflection");
+    dgpb_free(json.bytes);
     assert_true(n > 20);
 }
 

@@ -461,14 +461,9 @@ static void lookups_and_release_accept_null(void **state)
     dgpb_spirv_info_free(info);
 }
 
-typedef struct spirv_bytes {
-    const uint8_t *bytes;
-    size_t size;
-} spirv_bytes;
-
 static int op_analyze(void *arg)
 {
-    const spirv_bytes *sb = arg;
+    const support_bytes *sb = arg;
     dgpb_spirv_info *info = NULL;
     int rc = dgpb_spirv_analyze(sb->bytes, sb->size, &info, NULL);
     if (rc == DGPB_ERR_NOMEM)
@@ -482,12 +477,11 @@ static void every_failed_allocation_is_reported_as_out_of_memory(void **state)
     (void)state;
     static const char *const names[] = {"calls", "helpers", "coop_vec"};
     for (size_t i = 0; i < sizeof names / sizeof names[0]; i++) {
-        spirv_bytes sb;
-        uint8_t *bytes = fixture(names[i], &sb.size);
-        sb.bytes = bytes;
+        support_bytes sb;
+        sb.bytes = fixture(names[i], &sb.size);
         int expected = strcmp(names[i], "coop_vec") == 0 ? DGPB_ERR_UNSUPPORTED : DGPB_OK;
         long n = support_run_with_faults(op_analyze, &sb, expected, names[i]);
-        dgpb_free(bytes);
+        dgpb_free(sb.bytes);
         assert_true(n > 3);
     }
 }
