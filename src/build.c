@@ -925,6 +925,30 @@ static int add_units(build *b, dgpb_model *m, int t, uint32_t ti, dgpb_diag *d)
     return rc;
 }
 
+/*
+ * The distinct code blobs of a bundle. The writer places each distinct blob
+ * at the end of the data section when it is first referenced (targets in
+ * order, layouts before entries), so a reference to a new blob is one that
+ * starts at or past everything placed before it.
+ */
+static uint32_t count_code_blobs(const dgpb_bundle *bundle)
+{
+    uint64_t end = 0;
+    uint32_t count = 0;
+    for (uint32_t t = 0; t < dgpb_bundle_target_count(bundle); t++) {
+        const dgpb_target_view *tv = dgpb_bundle_target(bundle, t);
+        for (uint32_t i = 0; i < tv->layout_count; i++)
+            if (tv->layouts[i].offset >= end)
+                end = (uint64_t)tv->layouts[i].offset + tv->layouts[i].size;
+        for (uint32_t e = 0; e < tv->entry_count; e++)
+            if (tv->entries[e].code.offset >= end) {
+                end = (uint64_t)tv->entries[e].code.offset + tv->entries[e].code.size;
+                count++;
+            }
+    }
+    return count;
+}
+
 static const char *code_format(const build *b, int t)
 {
     if (t == DGPB_TARGET_METAL)
@@ -1001,21 +1025,7 @@ static int emit(build *b)
         b->result->bundle_size = size;
         b->result->target_count = dgpb_bundle_target_count(bundle);
         b->result->entry_count = (uint32_t)b->entry_count;
-        uint32_t blobs = 0;
-        for (uint32_t t = 0; t < dgpb_bundle_target_count(bundle); t++) {
-            const dgpb_target_view *tv = dgpb_bundle_target(bundle, t);
-            for (uint32_t e = 0; e < tv->entry_count; e++) {
-                bool first = true; /* count each distinct offset once */
-                for (uint32_t t2 = 0; t2 <= t && first; t2++) {
-                    const dgpb_target_view *tv2 = dgpb_bundle_target(bundle, t2);
-                    uint32_t limit = t2 == t ? e : tv2->entry_count;
-                    for (uint32_t e2 = 0; e2 < limit && first; e2++)
-                        first = tv2->entries[e2].code.offset != tv->entries[e].code.offset;
-                }
-                blobs += first;
-            }
-        }
-        b->result->blob_count = blobs;
+        b->result->blob_count = count_code_blobs(bundle);
     }
     dgpb_bundle_close(bundle);
     dgpb_free(json);
