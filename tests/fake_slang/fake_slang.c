@@ -1,0 +1,866 @@
+/*
+ * fake_slang.c - a test build of the part of Slang's C API the layout
+ * recorder calls (src/slang_api.h), over a hand-made reflection graph.
+ *
+ * Built as libfake_slang.so; dgpb-slang-layout loads it with --slang-lib
+ * exactly as it loads a native libslang, and the tests load it too, to
+ * compare every replayed answer with the fake's own. Its answers follow
+ * Slang's rules where the recorder depends on them: 0/NULL for a NULL
+ * object or an index out of range, the offset and space of a variable
+ * layout remapped from a resource category to the descriptor-table slot
+ * (Slang's "do what I mean"), a space answer for categories the layout does
+ * not use (the register-space offset), objects that are the same pointer
+ * wherever they are reached, a pointer type whose target contains it.
+ *
+ * The "module" decides what compiles: a module path containing "broken"
+ * fails with a diagnostic, "generic" gives one specialization parameter.
+ * The program's entry points are the -entry/-stage pairs given, in order.
+ * $FAKE_SLANG_VERSION replaces the build tag.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "slang_api.h"
+
+#define NCAT 25
+#define MAX_ENTRIES 4
+
+enum {
+    CAT_NONE = 0,
+    CAT_CONSTANT_BUFFER = 2,
+    CAT_SHADER_RESOURCE = 3,
+    CAT_UNORDERED_ACCESS = 4,
+    CAT_SAMPLER_STATE = 7,
+    CAT_UNIFORM = 8,
+    CAT_DESCRIPTOR_TABLE_SLOT = 9,
+    CAT_REGISTER_SPACE = 12,
+};
+
+struct SlangReflectionType {
+    SlangTypeKind kind;
+    const char *name;
+    SlangReflectionType *element;
+    size_t element_count;
+    unsigned rows, columns;
+    SlangScalarType scalar;
+    SlangResourceShape shape;
+    SlangResourceAccess access;
+    SlangReflectionType *result;
+};
+
+struct SlangReflectionUserAttribute {
+    const char *name;
+};
+
+struct SlangReflectionVariable {
+    const char *name;
+    SlangReflectionType *type;
+    unsigned attribute_count;
+    SlangReflectionUserAttribute *attributes[2];
+};
+
+typedef struct fake_range {
+    SlangBindingType type;
+    SlangInt count;
+    SlangReflectionTypeLayout *leaf;
+    SlangReflectionVariable *leaf_var;
+    SlangInt specializable;
+    SlangImageFormat format;
+    SlangInt set, first, n;
+} fake_range;
+
+typedef struct fake_drange {
+    SlangInt index_offset, count;
+    SlangBindingType type;
+    SlangParameterCategory category;
+} fake_drange;
+
+struct SlangReflectionTypeLayout {
+    SlangReflectionType *type;
+    SlangTypeKind kind;
+    SlangParameterCategory category;
+    size_t size[NCAT];
+    size_t element_stride_uniform;
+    unsigned uniform_alignment;
+    SlangReflectionTypeLayout *element;
+    SlangReflectionVariableLayout *element_var, *container_var, *counter;
+    SlangInt counter_offset;
+    unsigned field_count;
+    SlangReflectionVariableLayout *fields[4];
+    SlangInt field_offsets[4];
+    unsigned range_count;
+    fake_range ranges[4];
+    unsigned set_count;
+    SlangInt set_space[2];
+    unsigned drange_count[2];
+    fake_drange dranges[2][3];
+    unsigned sub_count;
+    SlangInt sub_range[1], sub_space[1];
+    SlangReflectionVariableLayout *sub_offset[1];
+};
+
+struct SlangReflectionVariableLayout {
+    SlangReflectionTypeLayout *type_layout;
+    SlangReflectionVariable *var;
+    size_t offset[NCAT];
+    size_t space[NCAT];
+    size_t register_space;
+};
+
+struct SlangReflectionEntryPoint {
+    const char *name;
+    SlangStage stage;
+    SlangReflectionVariableLayout *var_layout;
+    unsigned param_count;
+    SlangReflectionVariableLayout *params[2];
+};
+
+struct SlangReflection {
+    unsigned specialization_params;
+    unsigned entry_count;
+    SlangReflectionEntryPoint entries[MAX_ENTRIES];
+};
+
+struct SlangSession {
+    int dummy;
+};
+
+struct SlangCompileRequest {
+    SlangCompileFlags flags;
+    SlangMatrixLayoutMode matrix;
+    char *module;
+    const char *diagnostics;
+    struct SlangReflection reflection;
+    char names[MAX_ENTRIES][64];
+};
+
+/* ---- the graph ---- */
+
+static SlangReflectionType t_float = {5, "float", NULL, 0, 1, 1, 8, 0, 0, NULL};
+static SlangReflectionType t_float4 = {4, "vector", &t_float, 4, 1, 4, 8, 0, 0, NULL};
+static SlangReflectionType t_uint = {5, "uint", NULL, 0, 1, 1, 4, 0, 0, NULL};
+static SlangReflectionType t_texture = {7, "Texture2D", NULL, 0, 0, 0, 0, 2, 1, &t_float4};
+static SlangReflectionType t_buffer = {7, "RWStructuredBuffer", NULL, 0, 0, 0, 0, 6, 2, &t_float};
+static SlangReflectionType t_sampler = {8, "SamplerState", NULL, 0, 0, 0, 0, 0, 0, NULL};
+static SlangReflectionType t_samplers = {2, NULL, &t_sampler, 4, 0, 0, 0, 0, 0, NULL};
+static SlangReflectionType t_node = {1, "Node", NULL, 0, 0, 0, 0, 0, 0, NULL};
+static SlangReflectionType t_ptr = {18, "Ptr", &t_node, 0, 0, 0, 0, 0, 0, NULL};
+static SlangReflectionType t_params = {1, "Params", NULL, 0, 0, 0, 0, 0, 0, NULL};
+static SlangReflectionType t_cb = {6, "ConstantBuffer", &t_params, 0, 0, 0, 0, 0, 0, NULL};
+
+static SlangReflectionUserAttribute a_format = {"format"};
+static SlangReflectionUserAttribute a_noname = {NULL};
+
+static SlangReflectionVariable v_tex = {"k_tex", &t_texture, 0, {NULL, NULL}};
+static SlangReflectionVariable v_buf = {"k_out", &t_buffer, 2, {&a_format, &a_noname}};
+static SlangReflectionVariable v_cb = {"k_params", &t_cb, 0, {NULL, NULL}};
+static SlangReflectionVariable v_samplers = {"k_samplers", &t_samplers, 0, {NULL, NULL}};
+static SlangReflectionVariable v_color = {"color", &t_float4, 0, {NULL, NULL}};
+static SlangReflectionVariable v_next = {"next", &t_ptr, 0, {NULL, NULL}};
+static SlangReflectionVariable v_x = {"x", &t_uint, 0, {NULL, NULL}};
+
+extern SlangReflectionTypeLayout tl_global, tl_tex, tl_buf, tl_float, tl_float4, tl_uint, tl_cb,
+    tl_cb_container, tl_params, tl_samplers, tl_sampler, tl_node, tl_ptr, tl_entry;
+extern SlangReflectionVariableLayout vl_global, vl_tex, vl_buf, vl_counter, vl_cb, vl_cb_element,
+    vl_cb_container, vl_samplers, vl_color, vl_next, vl_node_next, vl_x, vl_entry;
+
+#define SIZE1(cat)                                                                                 \
+    {                                                                                              \
+        [cat] = 1                                                                                  \
+    }
+
+#define TL(t, k, cat) .type = (t), .kind = (k), .category = (cat)
+SlangReflectionTypeLayout tl_float = {TL(&t_float, 5, CAT_UNIFORM), .size = {[CAT_UNIFORM] = 4},
+                                      .uniform_alignment = 4};
+SlangReflectionTypeLayout tl_float4 = {TL(&t_float4, 4, CAT_UNIFORM), .size = {[CAT_UNIFORM] = 16},
+                                       .element_stride_uniform = 4, .uniform_alignment = 16,
+                                       .element = &tl_float};
+SlangReflectionTypeLayout tl_uint = {TL(&t_uint, 5, CAT_UNIFORM), .size = {[CAT_UNIFORM] = 4},
+                                     .uniform_alignment = 4};
+SlangReflectionTypeLayout tl_tex = {TL(&t_texture, 7, CAT_DESCRIPTOR_TABLE_SLOT),
+                                    .size = SIZE1(CAT_DESCRIPTOR_TABLE_SLOT), .range_count = 1,
+                                    .ranges = {{2, 1, &tl_tex, NULL, 0, 0, 0, 0, 1}}};
+SlangReflectionTypeLayout tl_buf = {TL(&t_buffer, 7, CAT_DESCRIPTOR_TABLE_SLOT),
+                                    .size = {[CAT_DESCRIPTOR_TABLE_SLOT] = 2},
+                                    .element = &tl_float,
+                                    .counter = &vl_counter,
+                                    .counter_offset = 1,
+                                    .range_count = 2,
+                                    .ranges = {{0x106, 1, &tl_buf, NULL, 0, 0, 0, 0, 1},
+                                               {0x106, 1, &tl_uint, NULL, 0, 0, 0, 1, 1}}};
+SlangReflectionTypeLayout tl_sampler = {TL(&t_sampler, 8, CAT_DESCRIPTOR_TABLE_SLOT),
+                                        .size = SIZE1(CAT_DESCRIPTOR_TABLE_SLOT), .range_count = 1,
+                                        .ranges = {{1, 1, &tl_sampler, NULL, 0, 0, 0, 0, 1}}};
+SlangReflectionTypeLayout tl_samplers = {
+    TL(&t_samplers, 2, CAT_DESCRIPTOR_TABLE_SLOT), .size = SIZE1(CAT_DESCRIPTOR_TABLE_SLOT),
+    .element = &tl_sampler, .range_count = 1, .ranges = {{1, 4, &tl_sampler, NULL, 0, 0, 0, 0, 1}}};
+/* A pointer whose target contains the pointer. */
+SlangReflectionTypeLayout tl_node = {TL(&t_node, 1, CAT_UNIFORM), .size = {[CAT_UNIFORM] = 8},
+                                     .uniform_alignment = 8, .field_count = 1,
+                                     .fields = {&vl_node_next}};
+SlangReflectionTypeLayout tl_ptr = {TL(&t_ptr, 18, CAT_UNIFORM), .size = {[CAT_UNIFORM] = 8},
+                                    .uniform_alignment = 8, .element = &tl_node};
+SlangReflectionTypeLayout tl_params = {TL(&t_params, 1, CAT_UNIFORM), .size = {[CAT_UNIFORM] = 24},
+                                       .uniform_alignment = 16, .field_count = 2,
+                                       .fields = {&vl_color, &vl_next}};
+SlangReflectionTypeLayout tl_cb = {TL(&t_cb, 6, CAT_DESCRIPTOR_TABLE_SLOT),
+                                   .size = SIZE1(CAT_DESCRIPTOR_TABLE_SLOT),
+                                   .element = &tl_params,
+                                   .element_var = &vl_cb_element,
+                                   .container_var = &vl_cb_container,
+                                   .range_count = 1,
+                                   .ranges = {{3, 1, &tl_cb, NULL, 0, 0, 0, 0, 1}},
+                                   .sub_count = 1,
+                                   .sub_offset = {&vl_cb_container}};
+/* Slang gives a parameter group's container its own type layout (no type). */
+SlangReflectionTypeLayout tl_cb_container = {TL(NULL, 0, CAT_DESCRIPTOR_TABLE_SLOT),
+                                             .size = SIZE1(CAT_DESCRIPTOR_TABLE_SLOT)};
+SlangReflectionTypeLayout tl_global = {TL(NULL, 1, CAT_DESCRIPTOR_TABLE_SLOT),
+                                       .size = {[CAT_DESCRIPTOR_TABLE_SLOT] = 5},
+                                       .field_count = 4,
+                                       .fields = {&vl_tex, &vl_buf, &vl_cb, &vl_samplers},
+                                       .field_offsets = {0, 1, 3, 4},
+                                       .range_count = 4,
+                                       .ranges = {{2, 1, &tl_tex, &v_tex, 0, 0, 0, 0, 1},
+                                                  {0x106, 1, &tl_buf, &v_buf, 0, 41, 0, 1, 1},
+                                                  {3, 1, &tl_cb, &v_cb, 0, 0, 0, 2, 1},
+                                                  {1, 4, &tl_sampler, &v_samplers, 0, 0, 1, 0, 1}},
+                                       .set_count = 2,
+                                       .set_space = {0, 1},
+                                       .drange_count = {3, 1},
+                                       .dranges = {{{0, 1, 2, CAT_DESCRIPTOR_TABLE_SLOT},
+                                                    {1, 1, 0x106, CAT_DESCRIPTOR_TABLE_SLOT},
+                                                    {3, 1, 3, CAT_DESCRIPTOR_TABLE_SLOT}},
+                                                   {{0, 4, 1, CAT_DESCRIPTOR_TABLE_SLOT}}},
+                                       .sub_count = 1,
+                                       .sub_range = {2},
+                                       .sub_offset = {&vl_cb}};
+SlangReflectionTypeLayout tl_entry = {TL(NULL, 1, CAT_UNIFORM), .size = {[CAT_UNIFORM] = 4},
+                                      .field_count = 1, .fields = {&vl_x}};
+
+#define AT(cat, v)                                                                                 \
+    {                                                                                              \
+        [cat] = (v)                                                                                \
+    }
+SlangReflectionVariableLayout vl_global = {&tl_global, NULL, {0}, {0}, 0};
+SlangReflectionVariableLayout vl_tex = {&tl_tex, &v_tex, {0}, {0}, 0};
+SlangReflectionVariableLayout vl_buf = {&tl_buf, &v_buf, AT(CAT_DESCRIPTOR_TABLE_SLOT, 1), {0}, 0};
+SlangReflectionVariableLayout vl_counter = {
+    &tl_uint, NULL, AT(CAT_DESCRIPTOR_TABLE_SLOT, 2), {0}, 0};
+SlangReflectionVariableLayout vl_cb = {&tl_cb, &v_cb, AT(CAT_DESCRIPTOR_TABLE_SLOT, 3), {0}, 0};
+SlangReflectionVariableLayout vl_cb_element = {&tl_params, NULL, {0}, {0}, 0};
+SlangReflectionVariableLayout vl_cb_container = {&tl_cb_container, NULL, {0}, {0}, 0};
+SlangReflectionVariableLayout vl_samplers = {&tl_samplers, &v_samplers,
+                                             AT(CAT_DESCRIPTOR_TABLE_SLOT, 0),
+                                             AT(CAT_DESCRIPTOR_TABLE_SLOT, 1), 1};
+SlangReflectionVariableLayout vl_color = {&tl_float4, &v_color, {0}, {0}, 0};
+SlangReflectionVariableLayout vl_next = {&tl_ptr, &v_next, AT(CAT_UNIFORM, 16), {0}, 0};
+SlangReflectionVariableLayout vl_node_next = {&tl_ptr, &v_next, {0}, {0}, 0};
+SlangReflectionVariableLayout vl_x = {&tl_uint, &v_x, {0}, {0}, 0};
+SlangReflectionVariableLayout vl_entry = {&tl_entry, NULL, AT(CAT_CONSTANT_BUFFER, 0),
+                                          AT(CAT_REGISTER_SPACE, 0), 2};
+
+/* ---- session and compile request ---- */
+
+static struct SlangSession the_session;
+
+const char *spGetBuildTagString(void)
+{
+    const char *v = getenv("FAKE_SLANG_VERSION");
+    return v ? v : "v2025.15-fake";
+}
+
+SlangSession *spCreateSession(const char *deprecated)
+{
+    (void)deprecated;
+    return &the_session;
+}
+
+void spDestroySession(SlangSession *session)
+{
+    (void)session;
+}
+
+SlangCompileRequest *spCreateCompileRequest(SlangSession *session)
+{
+    (void)session;
+    return calloc(1, sizeof(SlangCompileRequest));
+}
+
+void spDestroyCompileRequest(SlangCompileRequest *request)
+{
+    if (request)
+        free(request->module);
+    free(request);
+}
+
+void spSetCompileFlags(SlangCompileRequest *request, SlangCompileFlags flags)
+{
+    request->flags = flags;
+}
+
+SlangCompileFlags spGetCompileFlags(SlangCompileRequest *request)
+{
+    return request->flags;
+}
+
+void spSetMatrixLayoutMode(SlangCompileRequest *request, SlangMatrixLayoutMode mode)
+{
+    request->matrix = mode;
+}
+
+static SlangStage stage_of(const char *s)
+{
+    static const char *const names[] = {
+        "",           "vertex",  "hull",          "domain",       "geometry",
+        "fragment",   "compute", "raygeneration", "intersection", "anyhit",
+        "closesthit", "miss",    "callable"};
+    for (unsigned i = 1; i < sizeof names / sizeof names[0]; i++)
+        if (!strcmp(s, names[i]))
+            return i;
+    return 0;
+}
+
+SlangResult spProcessCommandLineArguments(SlangCompileRequest *request, const char *const *args,
+                                          int arg_count)
+{
+    SlangReflection *r = &request->reflection;
+    for (int i = 0; i < arg_count; i++) {
+        const char *a = args[i];
+        if (!strcmp(a, "-o") || !strcmp(a, "-depfile")) {
+            request->diagnostics = "fake: unexpected output option";
+            return -1;
+        }
+        if (!strcmp(a, "-entry") && i + 1 < arg_count) {
+            if (r->entry_count == MAX_ENTRIES)
+                return -1;
+            SlangReflectionEntryPoint *e = &r->entries[r->entry_count];
+            snprintf(request->names[r->entry_count], sizeof request->names[0], "%s", args[++i]);
+            e->name = request->names[r->entry_count++];
+            e->stage = 0;
+            e->var_layout = &vl_entry;
+            e->param_count = 1;
+            e->params[0] = &vl_x;
+        } else if (!strcmp(a, "-stage") && i + 1 < arg_count && r->entry_count) {
+            r->entries[r->entry_count - 1].stage = stage_of(args[++i]);
+        } else if (a[0] != '-' && strstr(a, ".slang") && !request->module) {
+            request->module = strdup(a);
+        }
+    }
+    return 0;
+}
+
+SlangResult spCompile(SlangCompileRequest *request)
+{
+    if (!(request->flags & DGPB_SLANG_COMPILE_FLAG_NO_CODEGEN)) {
+        request->diagnostics = "fake: code generation was not skipped";
+        return -1;
+    }
+    if (!request->module) {
+        request->diagnostics = "fake: no module";
+        return -1;
+    }
+    if (strstr(request->module, "broken")) {
+        request->diagnostics = "broken.slang(3): error 30015: undefined identifier 'nope'\n";
+        return -1;
+    }
+    request->reflection.specialization_params = strstr(request->module, "generic") ? 1 : 0;
+    return 0;
+}
+
+const char *spGetDiagnosticOutput(SlangCompileRequest *request)
+{
+    return request->diagnostics ? request->diagnostics : "";
+}
+
+SlangReflection *spGetReflection(SlangCompileRequest *request)
+{
+    return &request->reflection;
+}
+
+/* ---- program ---- */
+
+unsigned int spReflection_GetTypeParameterCount(SlangReflection *reflection)
+{
+    return reflection->specialization_params;
+}
+
+SlangReflectionVariableLayout *spReflection_getGlobalParamsVarLayout(SlangReflection *reflection)
+{
+    return reflection ? &vl_global : NULL;
+}
+
+SlangReflectionTypeLayout *spReflection_getGlobalParamsTypeLayout(SlangReflection *reflection)
+{
+    return reflection ? &tl_global : NULL;
+}
+
+SlangUInt spReflection_getEntryPointCount(SlangReflection *reflection)
+{
+    return reflection ? reflection->entry_count : 0;
+}
+
+SlangReflectionEntryPoint *spReflection_getEntryPointByIndex(SlangReflection *reflection,
+                                                             SlangUInt index)
+{
+    return reflection && index < reflection->entry_count ? &reflection->entries[index] : NULL;
+}
+
+/* ---- entry points ---- */
+
+const char *spReflectionEntryPoint_getName(SlangReflectionEntryPoint *entry)
+{
+    return entry ? entry->name : NULL;
+}
+
+const char *spReflectionEntryPoint_getNameOverride(SlangReflectionEntryPoint *entry)
+{
+    return entry ? (entry->stage == DGPB_SLANG_STAGE_COMPUTE ? "main" : entry->name) : NULL;
+}
+
+SlangStage spReflectionEntryPoint_getStage(SlangReflectionEntryPoint *entry)
+{
+    return entry ? entry->stage : 0;
+}
+
+SlangReflectionVariableLayout *spReflectionEntryPoint_getVarLayout(SlangReflectionEntryPoint *entry)
+{
+    return entry ? entry->var_layout : NULL;
+}
+
+void spReflectionEntryPoint_getComputeThreadGroupSize(SlangReflectionEntryPoint *entry,
+                                                      SlangUInt axis_count, SlangUInt *out_size)
+{
+    if (!entry || !out_size)
+        return;
+    SlangUInt size[3] = {1, 1, 1};
+    if (entry->stage == DGPB_SLANG_STAGE_COMPUTE) {
+        size[0] = 8;
+        size[1] = 4;
+    }
+    for (SlangUInt i = 0; i < axis_count; i++)
+        out_size[i] = i < 3 ? size[i] : 1;
+}
+
+unsigned spReflectionEntryPoint_getParameterCount(SlangReflectionEntryPoint *entry)
+{
+    return entry ? entry->param_count : 0;
+}
+
+SlangReflectionVariableLayout *
+spReflectionEntryPoint_getParameterByIndex(SlangReflectionEntryPoint *entry, unsigned index)
+{
+    return entry && index < entry->param_count ? entry->params[index] : NULL;
+}
+
+/* ---- variable layouts ---- */
+
+SlangReflectionTypeLayout *
+spReflectionVariableLayout_GetTypeLayout(SlangReflectionVariableLayout *var)
+{
+    return var ? var->type_layout : NULL;
+}
+
+SlangReflectionVariable *spReflectionVariableLayout_GetVariable(SlangReflectionVariableLayout *var)
+{
+    return var ? var->var : NULL;
+}
+
+/* Slang's remapping: a resource category the variable does not use is read as its descriptor
+ * table slot. */
+static SlangParameterCategory remap(SlangReflectionVariableLayout *var, SlangParameterCategory c)
+{
+    if (c < NCAT && var->type_layout && var->type_layout->size[c])
+        return c;
+    if (var->type_layout && var->type_layout->size[CAT_DESCRIPTOR_TABLE_SLOT] &&
+        (c == CAT_SHADER_RESOURCE || c == CAT_UNORDERED_ACCESS || c == CAT_SAMPLER_STATE ||
+         c == CAT_CONSTANT_BUFFER))
+        return CAT_DESCRIPTOR_TABLE_SLOT;
+    return c;
+}
+
+size_t spReflectionVariableLayout_GetOffset(SlangReflectionVariableLayout *var,
+                                            SlangParameterCategory category)
+{
+    if (!var)
+        return 0;
+    category = remap(var, category);
+    return category < NCAT ? var->offset[category] : 0;
+}
+
+size_t spReflectionVariableLayout_GetSpace(SlangReflectionVariableLayout *var,
+                                           SlangParameterCategory category)
+{
+    if (!var)
+        return 0;
+    category = remap(var, category);
+    return (category < NCAT ? var->space[category] : 0) + var->register_space;
+}
+
+unsigned spReflectionParameter_GetBindingIndex(SlangReflectionParameter *parameter)
+{
+    if (!parameter)
+        return 0;
+    return (unsigned)spReflectionVariableLayout_GetOffset(
+        parameter, parameter->type_layout ? parameter->type_layout->category : 0);
+}
+
+unsigned spReflectionParameter_GetBindingSpace(SlangReflectionParameter *parameter)
+{
+    if (!parameter)
+        return 0;
+    return (unsigned)spReflectionVariableLayout_GetSpace(
+        parameter, parameter->type_layout ? parameter->type_layout->category : 0);
+}
+
+/* ---- type layouts ---- */
+
+SlangReflectionType *spReflectionTypeLayout_GetType(SlangReflectionTypeLayout *tl)
+{
+    return tl ? tl->type : NULL;
+}
+
+SlangTypeKind spReflectionTypeLayout_getKind(SlangReflectionTypeLayout *tl)
+{
+    return tl ? tl->kind : 0;
+}
+
+size_t spReflectionTypeLayout_GetSize(SlangReflectionTypeLayout *tl, SlangParameterCategory c)
+{
+    return tl && c < NCAT ? tl->size[c] : 0;
+}
+
+size_t spReflectionTypeLayout_GetStride(SlangReflectionTypeLayout *tl, SlangParameterCategory c)
+{
+    if (!tl || c >= NCAT || !tl->size[c])
+        return 0;
+    size_t a = c == CAT_UNIFORM && tl->uniform_alignment ? tl->uniform_alignment : 1;
+    return (tl->size[c] + a - 1) / a * a;
+}
+
+size_t spReflectionTypeLayout_GetElementStride(SlangReflectionTypeLayout *tl,
+                                               SlangParameterCategory c)
+{
+    if (!tl || !tl->element)
+        return 0;
+    if (tl->kind == 2) { /* arrays: uniform stride, else the element's size; table slots 0 */
+        if (c == CAT_UNIFORM)
+            return tl->element_stride_uniform;
+        if (c == CAT_DESCRIPTOR_TABLE_SLOT)
+            return 0;
+        return c < NCAT ? tl->element->size[c] : 0;
+    }
+    if (tl->kind == 4) /* vectors */
+        return tl->element->size[CAT_UNIFORM];
+    return 0;
+}
+
+SlangParameterCategory spReflectionTypeLayout_GetParameterCategory(SlangReflectionTypeLayout *tl)
+{
+    return tl ? tl->category : 0;
+}
+
+unsigned spReflectionTypeLayout_GetCategoryCount(SlangReflectionTypeLayout *tl)
+{
+    unsigned n = 0;
+    for (unsigned c = 0; tl && c < NCAT; c++)
+        n += tl->size[c] != 0;
+    return n;
+}
+
+SlangParameterCategory spReflectionTypeLayout_GetCategoryByIndex(SlangReflectionTypeLayout *tl,
+                                                                 unsigned index)
+{
+    for (unsigned c = 0; tl && c < NCAT; c++)
+        if (tl->size[c] && index-- == 0)
+            return c;
+    return 0;
+}
+
+SlangReflectionTypeLayout *
+spReflectionTypeLayout_GetElementTypeLayout(SlangReflectionTypeLayout *tl)
+{
+    return tl ? tl->element : NULL;
+}
+
+SlangReflectionVariableLayout *
+spReflectionTypeLayout_GetElementVarLayout(SlangReflectionTypeLayout *tl)
+{
+    return tl ? tl->element_var : NULL;
+}
+
+SlangReflectionVariableLayout *
+spReflectionTypeLayout_getContainerVarLayout(SlangReflectionTypeLayout *tl)
+{
+    return tl ? tl->container_var : NULL;
+}
+
+SlangReflectionVariableLayout *
+spReflectionTypeLayout_GetExplicitCounter(SlangReflectionTypeLayout *tl)
+{
+    return tl ? tl->counter : NULL;
+}
+
+SlangInt spReflectionTypeLayout_getExplicitCounterBindingRangeOffset(SlangReflectionTypeLayout *tl)
+{
+    return tl && tl->counter ? tl->counter_offset : 0;
+}
+
+uint32_t spReflectionTypeLayout_GetFieldCount(SlangReflectionTypeLayout *tl)
+{
+    return tl ? tl->field_count : 0;
+}
+
+SlangReflectionVariableLayout *spReflectionTypeLayout_GetFieldByIndex(SlangReflectionTypeLayout *tl,
+                                                                      unsigned index)
+{
+    return tl && index < tl->field_count ? tl->fields[index] : NULL;
+}
+
+SlangInt spReflectionTypeLayout_getFieldBindingRangeOffset(SlangReflectionTypeLayout *tl,
+                                                           SlangInt field_index)
+{
+    return tl && field_index >= 0 && (SlangUInt)field_index < tl->field_count
+               ? tl->field_offsets[field_index]
+               : 0;
+}
+
+SlangInt spReflectionTypeLayout_getBindingRangeCount(SlangReflectionTypeLayout *tl)
+{
+    return tl ? tl->range_count : 0;
+}
+
+static const fake_range *range(SlangReflectionTypeLayout *tl, SlangInt i)
+{
+    return tl && i >= 0 && (SlangUInt)i < tl->range_count ? &tl->ranges[i] : NULL;
+}
+
+SlangBindingType spReflectionTypeLayout_getBindingRangeType(SlangReflectionTypeLayout *tl,
+                                                            SlangInt index)
+{
+    const fake_range *r = range(tl, index);
+    return r ? r->type : 0;
+}
+
+SlangInt spReflectionTypeLayout_getBindingRangeBindingCount(SlangReflectionTypeLayout *tl,
+                                                            SlangInt index)
+{
+    const fake_range *r = range(tl, index);
+    return r ? r->count : 0;
+}
+
+SlangReflectionTypeLayout *
+spReflectionTypeLayout_getBindingRangeLeafTypeLayout(SlangReflectionTypeLayout *tl, SlangInt index)
+{
+    const fake_range *r = range(tl, index);
+    return r ? r->leaf : NULL;
+}
+
+SlangReflectionVariable *
+spReflectionTypeLayout_getBindingRangeLeafVariable(SlangReflectionTypeLayout *tl, SlangInt index)
+{
+    const fake_range *r = range(tl, index);
+    return r ? r->leaf_var : NULL;
+}
+
+SlangInt spReflectionTypeLayout_isBindingRangeSpecializable(SlangReflectionTypeLayout *tl,
+                                                            SlangInt index)
+{
+    const fake_range *r = range(tl, index);
+    return r ? r->specializable : 0;
+}
+
+SlangImageFormat spReflectionTypeLayout_getBindingRangeImageFormat(SlangReflectionTypeLayout *tl,
+                                                                   SlangInt index)
+{
+    const fake_range *r = range(tl, index);
+    return r ? r->format : 0;
+}
+
+SlangInt spReflectionTypeLayout_getBindingRangeDescriptorSetIndex(SlangReflectionTypeLayout *tl,
+                                                                  SlangInt index)
+{
+    const fake_range *r = range(tl, index);
+    return r ? r->set : 0;
+}
+
+SlangInt
+spReflectionTypeLayout_getBindingRangeFirstDescriptorRangeIndex(SlangReflectionTypeLayout *tl,
+                                                                SlangInt index)
+{
+    const fake_range *r = range(tl, index);
+    return r ? r->first : 0;
+}
+
+SlangInt spReflectionTypeLayout_getBindingRangeDescriptorRangeCount(SlangReflectionTypeLayout *tl,
+                                                                    SlangInt index)
+{
+    const fake_range *r = range(tl, index);
+    return r ? r->n : 0;
+}
+
+SlangInt spReflectionTypeLayout_getDescriptorSetCount(SlangReflectionTypeLayout *tl)
+{
+    return tl ? tl->set_count : 0;
+}
+
+static bool set_ok(SlangReflectionTypeLayout *tl, SlangInt set)
+{
+    return tl && set >= 0 && (SlangUInt)set < tl->set_count;
+}
+
+SlangInt spReflectionTypeLayout_getDescriptorSetSpaceOffset(SlangReflectionTypeLayout *tl,
+                                                            SlangInt set)
+{
+    return set_ok(tl, set) ? tl->set_space[set] : 0;
+}
+
+SlangInt spReflectionTypeLayout_getDescriptorSetDescriptorRangeCount(SlangReflectionTypeLayout *tl,
+                                                                     SlangInt set)
+{
+    return set_ok(tl, set) ? tl->drange_count[set] : 0;
+}
+
+static const fake_drange *drange(SlangReflectionTypeLayout *tl, SlangInt set, SlangInt r)
+{
+    if (!set_ok(tl, set) || r < 0 || (SlangUInt)r >= tl->drange_count[set])
+        return NULL;
+    return &tl->dranges[set][r];
+}
+
+SlangInt spReflectionTypeLayout_getDescriptorSetDescriptorRangeIndexOffset(
+    SlangReflectionTypeLayout *tl, SlangInt set, SlangInt range_index)
+{
+    const fake_drange *d = drange(tl, set, range_index);
+    return d ? d->index_offset : 0;
+}
+
+SlangInt spReflectionTypeLayout_getDescriptorSetDescriptorRangeDescriptorCount(
+    SlangReflectionTypeLayout *tl, SlangInt set, SlangInt range_index)
+{
+    const fake_drange *d = drange(tl, set, range_index);
+    return d ? d->count : 0;
+}
+
+SlangBindingType
+spReflectionTypeLayout_getDescriptorSetDescriptorRangeType(SlangReflectionTypeLayout *tl,
+                                                           SlangInt set, SlangInt range_index)
+{
+    const fake_drange *d = drange(tl, set, range_index);
+    return d ? d->type : 0;
+}
+
+SlangParameterCategory
+spReflectionTypeLayout_getDescriptorSetDescriptorRangeCategory(SlangReflectionTypeLayout *tl,
+                                                               SlangInt set, SlangInt range_index)
+{
+    const fake_drange *d = drange(tl, set, range_index);
+    return d ? d->category : 0;
+}
+
+SlangInt spReflectionTypeLayout_getSubObjectRangeCount(SlangReflectionTypeLayout *tl)
+{
+    return tl ? tl->sub_count : 0;
+}
+
+static bool sub_ok(SlangReflectionTypeLayout *tl, SlangInt i)
+{
+    return tl && i >= 0 && (SlangUInt)i < tl->sub_count;
+}
+
+SlangInt spReflectionTypeLayout_getSubObjectRangeBindingRangeIndex(SlangReflectionTypeLayout *tl,
+                                                                   SlangInt index)
+{
+    return sub_ok(tl, index) ? tl->sub_range[index] : 0;
+}
+
+SlangInt spReflectionTypeLayout_getSubObjectRangeSpaceOffset(SlangReflectionTypeLayout *tl,
+                                                             SlangInt index)
+{
+    return sub_ok(tl, index) ? tl->sub_space[index] : 0;
+}
+
+SlangReflectionVariableLayout *
+spReflectionTypeLayout_getSubObjectRangeOffset(SlangReflectionTypeLayout *tl, SlangInt index)
+{
+    return sub_ok(tl, index) ? tl->sub_offset[index] : NULL;
+}
+
+/* ---- types and variables ---- */
+
+SlangTypeKind spReflectionType_GetKind(SlangReflectionType *type)
+{
+    return type ? type->kind : 0;
+}
+
+const char *spReflectionType_GetName(SlangReflectionType *type)
+{
+    return type ? type->name : NULL;
+}
+
+SlangReflectionType *spReflectionType_GetElementType(SlangReflectionType *type)
+{
+    return type ? type->element : NULL;
+}
+
+size_t spReflectionType_GetElementCount(SlangReflectionType *type)
+{
+    return type ? type->element_count : 0;
+}
+
+unsigned int spReflectionType_GetRowCount(SlangReflectionType *type)
+{
+    return type ? type->rows : 0;
+}
+
+unsigned int spReflectionType_GetColumnCount(SlangReflectionType *type)
+{
+    return type ? type->columns : 0;
+}
+
+SlangScalarType spReflectionType_GetScalarType(SlangReflectionType *type)
+{
+    return type ? type->scalar : 0;
+}
+
+SlangResourceShape spReflectionType_GetResourceShape(SlangReflectionType *type)
+{
+    return type ? type->shape : 0;
+}
+
+SlangResourceAccess spReflectionType_GetResourceAccess(SlangReflectionType *type)
+{
+    return type ? type->access : 0;
+}
+
+SlangReflectionType *spReflectionType_GetResourceResultType(SlangReflectionType *type)
+{
+    return type ? type->result : NULL;
+}
+
+const char *spReflectionVariable_GetName(SlangReflectionVariable *var)
+{
+    return var ? var->name : NULL;
+}
+
+SlangReflectionType *spReflectionVariable_GetType(SlangReflectionVariable *var)
+{
+    return var ? var->type : NULL;
+}
+
+unsigned int spReflectionVariable_GetUserAttributeCount(SlangReflectionVariable *var)
+{
+    return var ? var->attribute_count : 0;
+}
+
+SlangReflectionUserAttribute *spReflectionVariable_GetUserAttribute(SlangReflectionVariable *var,
+                                                                    unsigned int index)
+{
+    return var && index < var->attribute_count ? var->attributes[index] : NULL;
+}
+
+const char *spReflectionUserAttribute_GetName(SlangReflectionUserAttribute *attribute)
+{
+    return attribute ? attribute->name : NULL;
+}
