@@ -37,6 +37,7 @@ fi
 if [ -f tools/slangc-wasm/package-lock.json ]; then
     echo "setup: installing the embedded Slang compiler (npm ci)"
     (cd tools/slangc-wasm && npm ci --no-audit --no-fund --loglevel=error)
+    (cd tests/crosscheck && npm ci --no-audit --no-fund --loglevel=error)
 fi
 
 echo "setup: building into build/"

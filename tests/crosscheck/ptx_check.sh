@@ -1,0 +1,131 @@
+#!/usr/bin/env bash
+# ptx_check.sh --dump DGPB_DUMP [--module MODULE.slang] BUNDLE.dgpb [VIEW.json]
+#
+# Checks every entry of a bundle's ptx target with the CUDA toolkit's own
+# assembler: the blob (taken out with dgpb-dump --extract, which checks its
+# SHA-256) assembles with `ptxas -arch=sm_90`; it declares the kernel
+# `.visible .entry <entry name>` (a CUDA host launches by that name); an entry
+# with rows declares `.const ... SLANG_globalParams[SIZE]`, every row lies
+# inside it, and no two resource rows overlap (each resource field is at
+# least an 8-byte pointer or handle, docs/format.md: on ptx `binding` is the
+# byte offset in that block). The table comes from VIEW.json (default: the
+# bundle's own view, dgpb-dump --json). --module is accepted for a common
+# command line with the other checkers and not needed here.
+#
+# ptxas: $DGPB_PTXAS, else $CUDA_PATH/bin/ptxas, /usr/local/cuda/bin/ptxas,
+# ptxas on PATH. Missing ptxas is a failure naming the CUDA toolkit, never a
+# skip. Prints one line per entry and "N passed, N failed"; exit 1 on any
+# failure, 2 usage, 3 unreadable bundle or view.
+set -u
+dump= bundle= view=
+while [ $# -gt 0 ]; do
+    case $1 in
+        --dump) dump=$2; shift 2 ;;
+        --module) shift 2 ;;
+        -*) echo "usage: ptx_check.sh --dump DGPB_DUMP [--module M] BUNDLE [VIEW]" >&2; exit 2 ;;
+        *) if [ -z "$bundle" ]; then bundle=$1; elif [ -z "$view" ]; then view=$1; else exit 2; fi
+           shift ;;
+    esac
+done
+[ -n "$dump" ] && [ -n "$bundle" ] || { echo "usage: ptx_check.sh --dump DGPB_DUMP [--module M] BUNDLE [VIEW]" >&2; exit 2; }
+
+tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
+if [ -z "$view" ]; then
+    view=$tmp/view.json
+    "$dump" --json "$bundle" >"$view" || { echo "FAIL: dgpb-dump --json $bundle"; exit 3; }
+fi
+[ -r "$view" ] || { echo "FAIL: cannot read $view"; exit 3; }
+
+# The ptx target's entries and rows, one line each, read from the view by
+# Node's JSON parser ($NODE, default node; Node is a dependency of dgpb):
+#   E <name> <row count>
+#   R <name> <kind> <binding> <offset> <size>
+table=$tmp/table
+"${NODE:-node}" -e '
+    const view = JSON.parse(require("fs").readFileSync(process.argv[1], "utf8"));
+    for (const t of view.targets || []) {
+        if (t.name !== "ptx") continue;
+        for (const e of t.entries) {
+            console.log(`E ${e.name} ${e.params.length}`);
+            for (const p of e.params) console.log(`R ${p.name} ${p.kind} ${p.binding} ${p.offset} ${p.size}`);
+        }
+    }' "$view" >"$table" || { echo "FAIL: $view is not a readable JSON view"; exit 3; }
+
+ptxas=${DGPB_PTXAS:-}
+if [ -z "$ptxas" ]; then
+    for p in ${CUDA_PATH:+"$CUDA_PATH/bin/ptxas"} /usr/local/cuda/bin/ptxas "$(command -v ptxas 2>/dev/null)"; do
+        [ -n "$p" ] && [ -x "$p" ] && { ptxas=$p; break; }
+    done
+fi
+if ! grep -q '^E ' "$table"; then
+    echo "info: $bundle has no ptx target"
+    echo "0 passed, 0 failed"; exit 0
+fi
+if [ -z "$ptxas" ] || [ ! -x "$ptxas" ]; then
+    echo "FAIL: ptxas not found${DGPB_PTXAS:+ at '$DGPB_PTXAS'}: install the CUDA toolkit (looked in \$CUDA_PATH/bin, /usr/local/cuda/bin, PATH)"
+    echo "0 passed, $(grep -c '^E ' "$table") failed"; exit 1
+fi
+
+passed=0 failed=0
+check_entry() { # name rowcount; rows on stdin
+    local name=$1 count=$2 ptx=$tmp/$1.ptx reasons=() size=-1
+    if ! "$dump" --extract "ptx/$name" -o "$ptx" "$bundle" >"$tmp/extract.log" 2>&1; then
+        reasons+=("cannot extract ptx/$name: $(head -1 "$tmp/extract.log")")
+    else
+        local rc=0
+        "$ptxas" -arch=sm_90 -o /dev/null "$ptx" >"$tmp/ptxas.log" 2>&1 || rc=$?
+        if [ $rc -ne 0 ]; then
+            reasons+=("ptxas -arch=sm_90 rejects it (exit status $rc): $(head -3 "$tmp/ptxas.log" | tr '\n' ' ')")
+        fi
+        grep -Eq "^[[:space:]]*\.visible[[:space:]]+\.entry[[:space:]]+$name[[:space:]]*\(" "$ptx" ||
+            reasons+=("no '.visible .entry $name' in the PTX")
+        local decl
+        decl=$(grep -Eo '^[[:space:]]*\.const[^;]*[[:space:]]SLANG_globalParams\[[0-9]+\]' "$ptx" | head -1)
+        [ -n "$decl" ] && size=$(sed -E 's/.*\[([0-9]+)\]/\1/' <<<"$decl")
+        if [ "$count" -gt 0 ] && [ "$size" -lt 0 ]; then
+            reasons+=("the entry has $count rows but the PTX declares no .const SLANG_globalParams")
+        fi
+    fi
+    # Rows inside SLANG_globalParams; a resource row is at least an 8-byte pointer
+    # or handle, a value block (or the loose uniforms) at least its first byte,
+    # and no two of them overlap.
+    local spans=() rname rkind rbind roff rsize seen=" " refs=" "
+    [ -f "$ptx" ] && refs=" $(grep -Eo 'SLANG_globalParams(\+[0-9]+)?\]' "$ptx" |
+        sed -E 's/SLANG_globalParams\+?([0-9]*)\]/\1/; s/^$/0/' | sort -un | tr '\n' ' ')"
+    while read -r _ rname rkind rbind roff rsize; do
+        [ "$size" -ge 0 ] || continue
+        local width=8
+        if [ "$rkind" = value ]; then
+            width=1
+            case $seen in *" $rbind "*) continue ;; esac
+            seen="$seen$rbind "
+        fi
+        if [ $((rbind + width)) -gt "$size" ]; then
+            reasons+=("row '$rname' (bytes $rbind..$((rbind + width - 1))) is outside SLANG_globalParams[$size]")
+        fi
+        spans+=("$rbind $((rbind + width)) $rname")
+        case $refs in *" $rbind "* | *" $((rbind + roff)) "*) ;;
+            *) echo "info: ptx/$name: the code never loads row '$rname' at SLANG_globalParams+$rbind" ;;
+        esac
+    done
+    local prev_end=-1 prev_name= b e n
+    while read -r b e n; do
+        [ -n "$b" ] || continue
+        [ "$b" -ge "$prev_end" ] || reasons+=("rows '$prev_name' and '$n' overlap at byte $b of SLANG_globalParams")
+        prev_end=$e prev_name=$n
+    done < <(printf '%s\n' "${spans[@]}" | sort -n)
+    if [ ${#reasons[@]} -eq 0 ]; then
+        echo "ok   ptx/$name: assembles for sm_90, .entry $name, $count rows inside SLANG_globalParams[$size]"
+        passed=$((passed + 1))
+    else
+        local IFS=';'
+        echo "FAIL ptx/$name: ${reasons[*]}"
+        failed=$((failed + 1))
+    fi
+}
+while read -r tag name count; do
+    [ "$tag" = E ] || continue
+    check_entry "$name" "$count" < <(awk -v e="$name" '$1 == "E" { cur = $2 } $1 == "R" && cur == e' "$table")
+done <"$table"
+echo "$passed passed, $failed failed"
+[ $failed -eq 0 ]
