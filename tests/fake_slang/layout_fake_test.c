@@ -23,6 +23,7 @@
 
 #include "dgpb/dgpb.h"
 #include "dgpb/layout.h"
+#include "dgpb/layout_run.h"
 #include "layout_compare.h"
 #include "slang_api.h"
 #include "support.h"
@@ -414,6 +415,58 @@ static void libslang_is_found_next_to_the_slangc_in_use(void **state)
     test_env = NULL;
 }
 
+static void the_build_runs_the_recorder_for_a_group(void **state)
+{
+    (void)state;
+    char out[600];
+    snprintf(out, sizeof out, "%s/group.layout", tmp);
+    const dgpb_layout_entry entries[] = {{"vmain", "vertex"}, {"fmain", "fragment"}};
+    const char *defines[] = {"QUALITY=2"};
+    const char *includes[] = {"/inc"};
+    const char *extra[] = {"-DDREAM_SHADERS_RENDER", "-DDREAM_TARGET_SPIRV",
+                           "-matrix-layout-row-major"};
+    dgpb_layout_run_desc desc = {.recorder = SLANG_LAYOUT_TOOL,
+                                 .module = "render.slang",
+                                 .target = "spirv",
+                                 .entries = entries,
+                                 .entry_count = 2,
+                                 .defines = defines,
+                                 .define_count = 1,
+                                 .include_dirs = includes,
+                                 .include_dir_count = 1,
+                                 .extra_args = extra,
+                                 .extra_arg_count = 3,
+                                 .output = out,
+                                 .slang_lib = FAKE_SLANG_PATH,
+                                 .expect_slang_version = "v2025.15-fake"};
+    uint8_t *blob = NULL;
+    size_t size = 0;
+    dgpb_diag d;
+    if (dgpb_layout_run(&desc, &blob, &size, &d))
+        fail_msg("%s", d.message);
+    dgpb_layout *l = NULL;
+    assert_int_equal(dgpb_layout_open(blob, size, &l, NULL), DGPB_OK);
+    assert_string_equal(dgpb_layout_option(l, 0), "-DQUALITY=2");
+    assert_string_equal(dgpb_layout_option(l, 1), "-DDREAM_SHADERS_RENDER");
+    assert_string_equal(dgpb_layout_ep_name(l, 1), "fmain");
+    assert_int_equal(dgpb_layout_group_kind(l), DGPB_LAYOUT_GROUP_RENDER);
+    dgpb_layout_close(l);
+    dgpb_free(blob);
+
+    desc.module = "broken.slang";
+    assert_int_equal(dgpb_layout_run(&desc, &blob, &size, &d), DGPB_ERR_SHADER);
+    assert_null(blob);
+    assert_non_null(strstr(d.message, "undefined identifier 'nope'"));
+    desc.module = "render.slang";
+    desc.slang_lib = "/nonexistent/libslang.so";
+    assert_int_equal(dgpb_layout_run(&desc, &blob, &size, &d), DGPB_ERR_UNSUPPORTED);
+    assert_non_null(strstr(d.message, "cannot load '/nonexistent/libslang.so'"));
+    desc.recorder = "/nonexistent/dgpb-slang-layout";
+    assert_int_equal(dgpb_layout_run(&desc, &blob, &size, &d), DGPB_ERR_TOOL);
+    desc.recorder = NULL;
+    assert_int_equal(dgpb_layout_run(&desc, &blob, &size, &d), DGPB_ERR_INVALID);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -422,6 +475,7 @@ int main(void)
         cmocka_unit_test(a_compute_group_is_deterministic),
         cmocka_unit_test(failures_have_their_exit_codes),
         cmocka_unit_test(libslang_is_found_next_to_the_slangc_in_use),
+        cmocka_unit_test(the_build_runs_the_recorder_for_a_group),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }

@@ -1,0 +1,87 @@
+/*
+ * dgpb/layout_run.h - running the layout recorder for one pipeline group.
+ *
+ * dgpb-build records each native target's layouts by running
+ * dgpb-slang-layout (docs/layout.md) once per pipeline group and target,
+ * with the group's entries in declaration order:
+ *
+ *     dgpb_layout_entry entries[] = {{"vmain", "vertex"}, {"fmain", "fragment"}};
+ *     const char *extra[] = {"-DDREAM_SHADERS_RENDER", "-DDREAM_TARGET_SPIRV",
+ *                            "-matrix-layout-row-major"};
+ *     dgpb_layout_run_desc d = {.recorder = opt_layout_recorder, .module = "/abs/m.slang",
+ *                               .target = "spirv", .entries = entries, .entry_count = 2,
+ *                               .extra_args = extra, .extra_arg_count = 3,
+ *                               .output = "/tmp/dgpb-XXXX/spirv-render.layout",
+ *                               .slangc = dgpb_compiler_path(compiler)};
+ *     uint8_t *blob; size_t size;
+ *     if (dgpb_layout_run(&d, &blob, &size, &diag)) ...   (diag says why)
+ *     ... dgpb_model_target_add_layout(..., blob, size) ...; dgpb_free(blob);
+ *
+ * The command is:
+ *
+ *     RECORDER [--slang-lib L] [--slangc S] [--expect-slang-version V] MODULE
+ *              [-D<define>...] [-I <dir>...] [extra...] -target T
+ *              -entry E1 -stage S1 [-entry E2 -stage S2 ...] -o OUTPUT
+ *
+ * Results: DGPB_OK and the blob, already validated by dgpb_layout_open()
+ * (release it with dgpb_free()); otherwise `diag` holds the recorder's own
+ * message (its standard error, trimmed) and the code tells the cause:
+ *   DGPB_ERR_SHADER       exit 1: the module has errors in this group, or the
+ *                         program has specialization parameters
+ *   DGPB_ERR_UNSUPPORTED  exit 3: no usable native libslang (e.g. only the
+ *                         embedded WebAssembly compiler is installed) or the
+ *                         recorder could not write its output; a build may
+ *                         warn and write the bundle without layouts
+ *   DGPB_ERR_TOOL         the recorder could not be run, exited 2 (a usage
+ *                         error: a bug in the caller) or with anything else,
+ *                         or was killed
+ *   DGPB_ERR_CORRUPT_*    the blob it wrote does not validate
+ *   DGPB_ERR_IO, DGPB_ERR_INVALID, DGPB_ERR_NOMEM
+ * The output file is left where it is (it lives in the caller's temporary
+ * folder).
+ */
+#ifndef DGPB_LAYOUT_RUN_H
+#define DGPB_LAYOUT_RUN_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "dgpb/result.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef struct dgpb_layout_entry {
+    const char *name;  /* the entry's function name */
+    const char *stage; /* slangc's stage name: compute, vertex, fragment, raygeneration, ... */
+} dgpb_layout_entry;
+
+/* Everything is borrowed for the duration of the call. Zero/NULL fields are left out. */
+typedef struct dgpb_layout_run_desc {
+    const char *recorder;             /* dgpb-slang-layout (required) */
+    const char *module;               /* the module file (required) */
+    const char *target;               /* Slang's -target name (required) */
+    const dgpb_layout_entry *entries; /* the group, in declaration order (at least one) */
+    size_t entry_count;
+    const char *const *defines; /* "NAME" or "NAME=VALUE", passed as -DNAME[=VALUE] */
+    size_t define_count;
+    const char *const *include_dirs; /* passed as -I DIR */
+    size_t include_dir_count;
+    const char *const *extra_args; /* passed as they are, before -target */
+    size_t extra_arg_count;
+    const char *output;               /* where the recorder writes the blob (required) */
+    const char *slang_lib;            /* --slang-lib */
+    const char *slangc;               /* --slangc: use the libslang next to this compiler */
+    const char *expect_slang_version; /* --expect-slang-version */
+    const char *cwd;                  /* the recorder's working folder; NULL: the caller's */
+} dgpb_layout_run_desc;
+
+int dgpb_layout_run(const dgpb_layout_run_desc *desc, uint8_t **blob, size_t *size,
+                    dgpb_diag *diag);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif
