@@ -17,7 +17,7 @@
 # skip. Prints one line per entry and "N passed, N failed"; exit 1 on any
 # failure, 2 usage, 3 unreadable bundle or view.
 set -u
-dump= bundle= view=
+dump='' bundle='' view=''
 while [ $# -gt 0 ]; do
     case $1 in
         --dump) dump=$2; shift 2 ;;
@@ -77,7 +77,7 @@ check_entry() { # name rowcount; rows on stdin
         if [ $rc -ne 0 ]; then
             reasons+=("ptxas -arch=sm_90 rejects it (exit status $rc): $(head -3 "$tmp/ptxas.log" | tr '\n' ' ')")
         fi
-        grep -Eq "^[[:space:]]*\.visible[[:space:]]+\.entry[[:space:]]+$name[[:space:]]*\(" "$ptx" ||
+        grep -Eq "^[[:space:]]*\.visible[[:space:]]+\.entry[[:space:]]+${name}[[:space:]]*\(" "$ptx" ||
             reasons+=("no '.visible .entry $name' in the PTX")
         local decl
         decl=$(grep -Eo '^[[:space:]]*\.const[^;]*[[:space:]]SLANG_globalParams\[[0-9]+\]' "$ptx" | head -1)
@@ -89,10 +89,10 @@ check_entry() { # name rowcount; rows on stdin
     # Rows inside SLANG_globalParams; a resource row is at least an 8-byte pointer
     # or handle, a value block (or the loose uniforms) at least its first byte,
     # and no two of them overlap.
-    local spans=() rname rkind rbind roff rsize seen=" " refs=" "
+    local spans=() rname rkind rbind roff seen=" " refs=" "
     [ -f "$ptx" ] && refs=" $(grep -Eo 'SLANG_globalParams(\+[0-9]+)?\]' "$ptx" |
         sed -E 's/SLANG_globalParams\+?([0-9]*)\]/\1/; s/^$/0/' | sort -un | tr '\n' ' ')"
-    while read -r _ rname rkind rbind roff rsize; do
+    while read -r _ rname rkind rbind roff _; do
         [ "$size" -ge 0 ] || continue
         local width=8
         if [ "$rkind" = value ]; then
@@ -108,7 +108,7 @@ check_entry() { # name rowcount; rows on stdin
             *) echo "info: ptx/$name: the code never loads row '$rname' at SLANG_globalParams+$rbind" ;;
         esac
     done
-    local prev_end=-1 prev_name= b e n
+    local prev_end=-1 prev_name='' b e n
     while read -r b e n; do
         [ -n "$b" ] || continue
         [ "$b" -ge "$prev_end" ] || reasons+=("rows '$prev_name' and '$n' overlap at byte $b of SLANG_globalParams")
