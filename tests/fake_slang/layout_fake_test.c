@@ -19,6 +19,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <cjson/cJSON.h>
 #include <cmocka.h>
 
 #include "dgpb/dgpb.h"
@@ -467,6 +468,73 @@ static void the_build_runs_the_recorder_for_a_group(void **state)
     assert_int_equal(dgpb_layout_run(&desc, &blob, &size, &d), DGPB_ERR_INVALID);
 }
 
+static void dgpb_dump_prints_a_layout_of_a_bundle(void **state)
+{
+    (void)state;
+    const char *args[] = {"k.slang", "-DDREAM_SHADER_k", "-target", "spirv", "-entry",
+                          "k",       "-stage",           "compute"};
+    dgpb_slang_desc sd = {.library = FAKE_SLANG_PATH};
+    dgpb_slang *s = NULL;
+    dgpb_diag d;
+    assert_int_equal(dgpb_slang_open(&sd, &s, &d), DGPB_OK);
+    uint8_t *layout = NULL;
+    size_t layout_size = 0;
+    assert_int_equal(dgpb_layout_record(s, args, 8, &layout, &layout_size, &d), DGPB_OK);
+    dgpb_slang_close(s);
+
+    dgpb_model *m = NULL;
+    uint32_t t;
+    assert_int_equal(dgpb_model_create(&m), DGPB_OK);
+    assert_int_equal(dgpb_model_add_target(m, "spirv", "spirv", &t, &d), DGPB_OK);
+    assert_int_equal(dgpb_model_add_layout(m, t, layout, layout_size, NULL, &d), DGPB_OK);
+    dgpb_entry_desc e = {.name = "k",
+                         .stage = "compute",
+                         .code = support_spirv_words,
+                         .code_size = support_spirv_word_count * 4,
+                         .thread_group_size = {8, 4, 1}};
+    assert_int_equal(dgpb_model_add_entry(m, t, &e, &d), DGPB_OK);
+    uint8_t *bundle = NULL;
+    size_t bundle_size = 0;
+    if (dgpb_write(m, &bundle, &bundle_size, &d))
+        fail_msg("%s", d.message);
+    char path[600];
+    snprintf(path, sizeof path, "%s/k.dgpb", tmp);
+    assert_int_equal(dgpb_file_write_atomic(path, bundle, bundle_size, &d), DGPB_OK);
+
+    const char *text_argv[] = {DGPB_DUMP_TOOL, "--layout", "spirv/0", path, NULL};
+    dgpb_process p = DGPB_PROCESS_INIT;
+    p.argv = text_argv;
+    assert_int_equal(dgpb_process_run(&p, &d), 0);
+    assert_non_null(strstr(p.out, "target spirv, group compute"));
+    assert_non_null(strstr(p.out, "entry 0 'k' (stage 6), override 'main', [8,4,1]"));
+    assert_non_null(strstr(p.out, "v1: 'k_out', type t"));
+    dgpb_process_clear(&p);
+
+    const char *json_argv[] = {DGPB_DUMP_TOOL, "--layout", "spirv/layout/0", "--json", path, NULL};
+    p = (dgpb_process)DGPB_PROCESS_INIT;
+    p.argv = json_argv;
+    assert_int_equal(dgpb_process_run(&p, &d), 0);
+    cJSON *doc = cJSON_Parse(p.out);
+    if (!doc)
+        fail_msg("not JSON: %s", p.out);
+    assert_string_equal(cJSON_GetObjectItem(doc, "group")->valuestring, "compute");
+    assert_int_equal(cJSON_GetArraySize(cJSON_GetObjectItem(doc, "type_layouts")),
+                     14); /* every type layout of the fake */
+    cJSON_Delete(doc);
+    dgpb_process_clear(&p);
+
+    const char *bad_argv[] = {DGPB_DUMP_TOOL, "--layout", "spirv/1", path, NULL};
+    p = (dgpb_process)DGPB_PROCESS_INIT;
+    p.argv = bad_argv;
+    assert_int_equal(dgpb_process_run(&p, &d), 2);
+    assert_non_null(strstr(p.err, "no layout 1"));
+    dgpb_process_clear(&p);
+
+    dgpb_free(bundle);
+    dgpb_model_destroy(m);
+    dgpb_free(layout);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -476,6 +544,7 @@ int main(void)
         cmocka_unit_test(failures_have_their_exit_codes),
         cmocka_unit_test(libslang_is_found_next_to_the_slangc_in_use),
         cmocka_unit_test(the_build_runs_the_recorder_for_a_group),
+        cmocka_unit_test(dgpb_dump_prints_a_layout_of_a_bundle),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }

@@ -10,6 +10,7 @@
 
 #include "dgpb/dgpb.h"
 #include "dump.h"
+#include "layout_listing.h"
 
 enum { EXIT_OK = 0, EXIT_INVALID = 1, EXIT_USAGE = 2, EXIT_IO = 3 };
 
@@ -28,6 +29,8 @@ static const char usage_text[] =
     "                         SEL is TARGET/ENTRY (code) or TARGET/layout/N\n"
     "  --disasm [SEL]         print code: SPIR-V disassembled, WGSL, MSL and PTX\n"
     "                         as text; every entry, or the one SEL names\n"
+    "  --layout TARGET/N      print recorded layout N of TARGET, object by object\n"
+    "                         (with --json: as JSON)\n"
     "  -o FILE                write the output to FILE instead of standard output\n"
     "  -h, --help             this text\n"
     "  --version              the version\n"
@@ -38,7 +41,14 @@ static const char usage_text[] =
     "  2  usage error, or the selected target, entry or layout does not exist\n"
     "  3  a file could not be read or written\n";
 
-typedef enum mode { MODE_LIST, MODE_JSON, MODE_VERIFY, MODE_EXTRACT, MODE_DISASM } mode;
+typedef enum mode {
+    MODE_LIST,
+    MODE_JSON,
+    MODE_VERIFY,
+    MODE_EXTRACT,
+    MODE_DISASM,
+    MODE_LAYOUT
+} mode;
 
 typedef struct options {
     mode mode;
@@ -46,6 +56,7 @@ typedef struct options {
     const char *output;
     const char *selector;
     const char *stem;
+    bool layout_json; /* --layout with --json */
 } options;
 
 static int usage_error(const char *fmt, const char *arg)
@@ -76,6 +87,8 @@ static int parse_args(int argc, char **argv, options *o)
         } else if (!strcmp(a, "--version")) {
             printf("dgpb-dump %s (DGPB format version %u)\n", dgpb_version(), DGPB_FORMAT_VERSION);
             return EXIT_OK;
+        } else if (!strcmp(a, "--json") && o->mode == MODE_LAYOUT) {
+            o->layout_json = true;
         } else if (!strcmp(a, "--json")) {
             rc = set_mode(o, MODE_JSON, a);
         } else if (!strcmp(a, "--verify")) {
@@ -85,6 +98,13 @@ static int parse_args(int argc, char **argv, options *o)
             if (!rc && i + 1 < argc && strchr(argv[i + 1], '/') && argv[i + 1][0] != '-' &&
                 !strstr(argv[i + 1], ".dgpb"))
                 o->selector = argv[++i];
+        } else if (!strcmp(a, "--layout")) {
+            if (i + 1 >= argc)
+                return usage_error("'%s' needs a value", a);
+            o->layout_json = o->layout_json || o->mode == MODE_JSON;
+            o->mode = o->mode == MODE_JSON ? MODE_LIST : o->mode;
+            rc = set_mode(o, MODE_LAYOUT, a);
+            o->selector = argv[++i];
         } else if (!strcmp(a, "--extract") || !strcmp(a, "--stem") || !strcmp(a, "-o")) {
             if (i + 1 >= argc)
                 return usage_error("'%s' needs a value", a);
@@ -190,6 +210,7 @@ static int run(const options *o, const dgpb_bundle *b)
         return emit(o, blob->data, blob->size);
     }
     case MODE_DISASM:
+    case MODE_LAYOUT:
     case MODE_LIST: {
         FILE *out = o->output ? fopen(o->output, "w") : stdout;
         if (!out) {
@@ -199,6 +220,8 @@ static int run(const options *o, const dgpb_bundle *b)
         int rc = EXIT_OK;
         if (o->mode == MODE_LIST)
             dump_listing(out, b, o->input);
+        else if (o->mode == MODE_LAYOUT)
+            rc = dump_layout(out, b, o->selector, o->layout_json, &d) ? report(&d, o->input) : rc;
         else if (dump_disasm(out, b, o->selector, &d))
             rc = report(&d, o->input);
         if ((out != stdout ? fclose(out) : fflush(out)) != 0 && rc == EXIT_OK) {
