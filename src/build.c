@@ -578,6 +578,20 @@ static int stages_from_code(build *b, const job_info *j, dgpb_reflection *r)
     return rc ? forward(b, &d, "target 'spirv': reading the module's entry points") : DGPB_OK;
 }
 
+/* The wgsl target keeps entry names as WGSL function names: they must not be WGSL's own. */
+static int check_wgsl_names(build *b)
+{
+    for (size_t e = 0; e < b->entry_count; e++)
+        if ((b->entries[e].targets & (1u << DGPB_TARGET_WGSL)) &&
+            dgpb_wgsl_name_reserved(b->entries[e].name))
+            report(b, DGPB_SEV_ERROR, DGPB_ERR_SHADER,
+                   "target 'wgsl', entry '%s': '%s' is a WGSL keyword or predeclared name; the "
+                   "WGSL code keeps entry names (hosts select entries by name), so WebGPU would "
+                   "reject it: rename the entry",
+                   b->entries[e].name, b->entries[e].name);
+    return b->errors ? DGPB_ERR_SHADER : DGPB_OK;
+}
+
 static int discover(build *b)
 {
     job_list l = {0};
@@ -659,6 +673,8 @@ static int discover(build *b)
     }
     if (!rc)
         rc = assign_groups(b);
+    if (!rc)
+        rc = check_wgsl_names(b);
     if (rc == DGPB_ERR_NOMEM)
         report(b, DGPB_SEV_ERROR, rc, "out of memory");
     return rc;

@@ -153,7 +153,9 @@ static bool next_to(const char *slangc, char *found, char *tried, size_t tried_s
         for (int r = 0; r < 2; r++) {
             snprintf(found, PATH_MAX, "%s%s", dir, rel[r]);
             size_t used = strlen(tried);
-            snprintf(tried + used, tried_size - used, "%s'%s'", used ? ", " : "", found);
+            if (used + strlen(found) + 4 < tried_size) /* the list of tried paths may be cut */
+                snprintf(tried + used, tried_size - used, "%s'%.*s'", used ? ", " : "",
+                         (int)(tried_size - used - 5), found);
             if (file_exists(found))
                 return true;
         }

@@ -20,6 +20,8 @@
  *   dgpb/spirv_analysis.h  capabilities and written variables of SPIR-V
  *   dgpb/params.h          one entry's parameter table
  *   dgpb/webgpu_limits.h   WebGPU's per-stage limits per pipeline group
+ *   dgpb/layout.h          layout blobs: recording through libslang, replaying
+ *   dgpb/layout_run.h      running the layout recorder for one pipeline group
  *   dgpb/build.h           the whole pipeline: module -> bundle
  */
 #ifndef DGPB_DGPB_H
@@ -31,6 +33,8 @@
 #include "dgpb/fileio.h"
 #include "dgpb/format.h"
 #include "dgpb/json_view.h"
+#include "dgpb/layout.h"
+#include "dgpb/layout_run.h"
 #include "dgpb/model.h"
 #include "dgpb/params.h"
 #include "dgpb/process.h"

@@ -12,6 +12,7 @@
 #ifndef DGPB_WEBGPU_LIMITS_H
 #define DGPB_WEBGPU_LIMITS_H
 
+#include <stdbool.h>
 #include <stddef.h>
 
 #include "dgpb/params.h"
@@ -29,6 +30,16 @@ extern "C" {
  */
 int dgpb_webgpu_check_group(const char *group, const char *const *entries,
                             const dgpb_param_table *tables, size_t count, dgpb_diag *diag);
+
+/*
+ * True when `name` is a WGSL keyword, reserved word or predeclared name
+ * (types, address spaces, access modes, texel formats, built-in functions).
+ * The wgsl target keeps each entry's name as its WGSL function name, since
+ * the browser host selects entry points by name; Slang does not rename such
+ * an entry, and a WGSL compiler then rejects the module (an entry named
+ * `storage` makes every `var<storage>` refer to the function).
+ */
+bool dgpb_wgsl_name_reserved(const char *name);
 
 #ifdef __cplusplus
 }

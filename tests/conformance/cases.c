@@ -379,12 +379,12 @@ static void case_sampled(builder *b, uint32_t w, uint32_t h)
     }
 }
 
-/* textures.slang storage: r32float, rg32float, rgba32float written; r32uint read and written. */
+/* textures.slang images: r32float, rg32float, rgba32float written; r32uint read and written. */
 static void case_storage(builder *b, uint32_t w, uint32_t h)
 {
     char name[CONF_NAME_MAX];
     snprintf(name, sizeof name, "storage_%ux%u", w, h);
-    conf_case *c = add_case(b, name, "textures", "storage");
+    conf_case *c = add_case(b, name, "textures", "images");
     if (!c)
         return;
     c->threads[0] = w;

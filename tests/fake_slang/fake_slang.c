@@ -17,6 +17,7 @@
  * The program's entry points are the -entry/-stage pairs given, in order.
  * $FAKE_SLANG_VERSION replaces the build tag.
  */
+#define _POSIX_C_SOURCE 200809L
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>

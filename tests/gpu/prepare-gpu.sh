@@ -1,0 +1,27 @@
+#!/usr/bin/env bash
+# tests/gpu/prepare-gpu.sh BUILD_DIR - prepares .gpu/ (ignored by git) for
+# tests/gpu/run-gpu.sh on a GPU machine without the project's dependencies:
+# the host programs, the libcrypto they link, the conformance bundles, a
+# compressed Node.js and the npm package webgpu (Dawn). Run after a build;
+# needs network access to npm once for webgpu@0.6.2.
+set -euo pipefail
+cd "$(dirname "$0")/../.."
+build=${1:-build}
+rm -rf .gpu && mkdir -p .gpu/bin .gpu/lib .gpu/webgpu .gpu/bundles
+cmake --build "$build" --target cuda-run conformance-vulkan conformance-export dgpb-build >/dev/null
+cp "$build/tests/gpu/cuda-run" "$build/tests/conformance/conformance-vulkan" \
+   "$build/tests/conformance/conformance-export" .gpu/bin/
+strip .gpu/bin/*
+for lib in libcrypto.so.3 libcjson.so.1; do # what the hosts link that a GPU machine may lack
+    cp -L "$(ldconfig -p | sed -n "s/.*$lib (libc6,x86-64) => //p" | head -1)" .gpu/lib/
+done
+tests/conformance/build_bundles.sh "$build/dgpb-build" .gpu/bundles \
+    fixtures/conformance/*.slang fixtures/build/render.slang >/dev/null
+rm -f .gpu/bundles/*.bundle.json
+tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
+(cd "$tmp" && npm init -y >/dev/null && npm install --no-audit --no-fund webgpu@0.6.2 >/dev/null)
+cp "$tmp/node_modules/webgpu/index.js" "$tmp/node_modules/webgpu/package.json" .gpu/webgpu/
+xz -c "$tmp/node_modules/webgpu/dist/linux-x64/dawn.node" >.gpu/webgpu/dawn.node.xz
+xz -c "$(readlink -f "$(command -v node)")" >.gpu/node.xz
+grep -qx '/.gpu/' .git/info/exclude || echo /.gpu/ >>.git/info/exclude
+du -sh .gpu

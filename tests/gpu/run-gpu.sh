@@ -1,0 +1,36 @@
+#!/usr/bin/env bash
+# tests/gpu/run-gpu.sh - the conformance run on a machine with an NVIDIA GPU
+# (docs/conformance.md, "GPU run"). CI never runs it: it needs the GPU.
+#
+# Expects, prepared on the build machine (tests/gpu/prepare-gpu.sh):
+#   .gpu/bin/{conformance-vulkan,conformance-export,cuda-run}  the hosts
+#   .gpu/bundles/*.dgpb    the conformance bundles (spirv, wgsl, ptx)
+#   .gpu/node.xz           a Node.js binary; .gpu/webgpu/ the npm package webgpu
+#                          with dist/linux-x64/dawn.node compressed as dawn.node.xz
+#   .gl/*.deb              the Vulkan loader, when the machine has none
+# Writes vulkan.txt, cuda.txt, dawn.txt and gpu.txt into $OUT (or ./gpu-out).
+set -u
+cd "$(dirname "$0")/../.."
+out=${OUT:-gpu-out}
+mkdir -p "$out"
+if ! ldconfig -p | grep -q libvulkan.so.1; then
+    for f in .gl/*.deb; do dpkg -x "$f" /; done
+    ldconfig
+fi
+[ -e /usr/local/nvidia/share/vulkan/icd.d/nvidia_icd.json ] &&
+    export VK_DRIVER_FILES=/usr/local/nvidia/share/vulkan/icd.d/nvidia_icd.json
+export LD_LIBRARY_PATH=$PWD/.gpu/lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
+{ nvidia-smi --query-gpu=name,driver_version --format=csv,noheader; uname -r; } | tee "$out/gpu.txt"
+
+echo "== Vulkan"
+.gpu/bin/conformance-vulkan .gpu/bundles 2>&1 | tee "$out/vulkan.txt"
+echo "== CUDA driver API (PTX)"
+.gpu/bin/cuda-run .gpu/bundles 2>&1 | tee "$out/cuda.txt"
+echo "== WebGPU (Dawn)"
+xz -dc .gpu/node.xz >/tmp/node && chmod +x /tmp/node
+mkdir -p /tmp/webgpu/dist/linux-x64
+cp .gpu/webgpu/index.js .gpu/webgpu/package.json /tmp/webgpu/
+xz -dc .gpu/webgpu/dawn.node.xz >/tmp/webgpu/dist/linux-x64/dawn.node
+.gpu/bin/conformance-export /tmp/conformance-export >/dev/null
+/tmp/node tests/gpu/dawn_run.mjs /tmp/webgpu/index.js .gpu/bundles /tmp/conformance-export 2>&1 | tee "$out/dawn.txt"
+echo "== done"
