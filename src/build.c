@@ -27,6 +27,7 @@
 #include "dgpb/fileio.h"
 #include "dgpb/format.h"
 #include "dgpb/json_view.h"
+#include "dgpb/layout_run.h"
 #include "dgpb/model.h"
 #include "dgpb/params.h"
 #include "dgpb/reader.h"
@@ -67,7 +68,15 @@ typedef struct unit {
     bool spirv_shared;
     dgpb_param_table params;
     uint32_t caps;
+    uint32_t layout; /* index of its group's layout in the target's layouts */
 } unit;
+
+/* The recorded layouts of one target, one per group in order of first entry. */
+typedef struct target_layouts {
+    uint8_t **blobs;
+    size_t *sizes;
+    uint32_t count;
+} target_layouts;
 
 /* The role of one compile job. */
 enum job_role { ROLE_DISCOVER, ROLE_CODE, ROLE_METALLIB, ROLE_PROBE };
@@ -102,6 +111,7 @@ typedef struct build {
     group *groups;
     size_t group_count;
     unit *units; /* [target * entry_count + entry] */
+    target_layouts layouts[DGPB_TARGET_COUNT];
     bool metallib;
     unsigned errors;
 } build;
@@ -909,7 +919,137 @@ static int check_webgpu(build *b)
     return rc ? rc : b->errors ? DGPB_ERR_SHADER : DGPB_OK;
 }
 
-/* ---- stage 6: emit ---- */
+/* ---- stage 6: layouts ---- */
+
+/* Records one group's layout for one target; DGPB_ERR_UNSUPPORTED when no libslang. */
+static int record_group(build *b, int t, size_t g, uint8_t **blob, size_t *size)
+{
+    const dgpb_build_desc *d = b->desc;
+    dgpb_layout_entry *entries = dgpb_calloc(b->entry_count, sizeof *entries);
+    char *group_define = dgpb_strprintf("-D%s", b->groups[g].symbol);
+    char *target_define = dgpb_strprintf("-D%s", dgpb_target_macro((uint32_t)t));
+    char *output =
+        dgpb_strprintf("%s/layouts-%s-%zu.bin", b->tmp, dgpb_target_id_name((uint32_t)t), g);
+    if (!entries || !group_define || !target_define || !output) {
+        dgpb_free(entries);
+        dgpb_free(group_define);
+        dgpb_free(target_define);
+        dgpb_free(output);
+        report(b, DGPB_SEV_ERROR, DGPB_ERR_NOMEM, "out of memory");
+        return DGPB_ERR_NOMEM;
+    }
+    size_t n = 0;
+    for (size_t e = 0; e < b->entry_count; e++)
+        if (b->entries[e].group == g && unit_at(b, t, e)->present)
+            entries[n++] = (dgpb_layout_entry){b->entries[e].name, stage_arg(b->entries[e].stage)};
+    const char *extra[3] = {group_define, target_define, "-matrix-layout-row-major"};
+    dgpb_layout_run_desc run = {
+        .recorder = d->layout_recorder,
+        .module = d->module_file,
+        .target =
+            slang_target(t, t == DGPB_TARGET_METAL && b->metallib ? ROLE_METALLIB : ROLE_CODE),
+        .entries = entries,
+        .entry_count = n,
+        .defines = d->defines,
+        .define_count = d->define_count,
+        .include_dirs = d->include_dirs,
+        .include_dir_count = d->include_dir_count,
+        .extra_args = extra,
+        .extra_arg_count = 3,
+        .output = output,
+        .slang_lib = d->slang_lib,
+        .slangc = dgpb_compiler_is_embedded(d->compiler) ? NULL : dgpb_compiler_path(d->compiler),
+    };
+    dgpb_diag diag;
+    dgpb_diag_clear(&diag);
+    if (d->verbose)
+        report(b, DGPB_SEV_NOTE, DGPB_OK, "recording the layout of %s for '%s'", b->groups[g].label,
+               dgpb_target_id_name((uint32_t)t));
+    b->result->compile_count++;
+    int rc = dgpb_layout_run(&run, blob, size, &diag);
+    if (rc && rc != DGPB_ERR_UNSUPPORTED) {
+        char ctx[700];
+        snprintf(ctx, sizeof ctx, "target '%s', %s: the layout recorder failed",
+                 dgpb_target_id_name((uint32_t)t), b->groups[g].label);
+        forward(b, &diag, ctx);
+    } else if (rc) {
+        report(b, DGPB_SEV_WARNING, DGPB_OK,
+               "the layout recorder cannot load a native Slang library (%s): the bundle carries "
+               "no layouts, which native hosts reject",
+               diag.message);
+    }
+    dgpb_free(entries);
+    dgpb_free(group_define);
+    dgpb_free(target_define);
+    dgpb_free(output);
+    return rc;
+}
+
+/*
+ * Records one layout per pipeline group and target, in order of each group's
+ * first entry, and points each entry at its group's. Nothing on wasm32 (the
+ * browser binds from the parameter table). Without a recorder, or when it
+ * finds no native Slang library, the bundle goes without layouts and one
+ * warning says so.
+ */
+static int record_layouts(build *b)
+{
+    if (b->platform == DGPB_PLATFORM_WASM32)
+        return DGPB_OK;
+    if (!b->desc->layout_recorder) {
+        report(b, DGPB_SEV_WARNING, DGPB_OK,
+               "no layout recorder is configured: the bundle carries no layouts, which native "
+               "hosts reject (dgpb-slang-layout, --layout-recorder)");
+        return DGPB_OK;
+    }
+    for (int t = 0; t < DGPB_TARGET_COUNT; t++) {
+        if (!(b->targets & (1u << t)))
+            continue;
+        target_layouts *tl = &b->layouts[t];
+        for (size_t g = 0; g < b->group_count; g++) {
+            bool present = false;
+            for (size_t e = 0; e < b->entry_count && !present; e++)
+                present = b->entries[e].group == g && unit_at(b, t, e)->present;
+            if (!present)
+                continue;
+            uint8_t *blob = NULL;
+            size_t size = 0;
+            int rc = record_group(b, t, g, &blob, &size);
+            if (rc == DGPB_ERR_UNSUPPORTED) {
+                for (int k = 0; k < DGPB_TARGET_COUNT; k++) { /* no layouts anywhere */
+                    for (uint32_t i = 0; i < b->layouts[k].count; i++)
+                        dgpb_free(b->layouts[k].blobs[i]);
+                    b->layouts[k].count = 0;
+                }
+                for (size_t i = 0; i < (size_t)DGPB_TARGET_COUNT * b->entry_count; i++)
+                    b->units[i].layout = 0;
+                return DGPB_OK;
+            }
+            if (rc)
+                continue; /* reported; go on to show every group's errors */
+            uint8_t **blobs = dgpb_realloc(tl->blobs, (tl->count + 1) * sizeof *blobs);
+            size_t *sizes = blobs ? dgpb_realloc(tl->sizes, (tl->count + 1) * sizeof *sizes) : NULL;
+            if (blobs)
+                tl->blobs = blobs;
+            if (sizes)
+                tl->sizes = sizes;
+            if (!blobs || !sizes) {
+                dgpb_free(blob);
+                report(b, DGPB_SEV_ERROR, DGPB_ERR_NOMEM, "out of memory");
+                return DGPB_ERR_NOMEM;
+            }
+            tl->blobs[tl->count] = blob;
+            tl->sizes[tl->count] = size;
+            for (size_t e = 0; e < b->entry_count; e++)
+                if (b->entries[e].group == g)
+                    unit_at(b, t, e)->layout = tl->count;
+            tl->count++;
+        }
+    }
+    return b->errors ? DGPB_ERR_SHADER : DGPB_OK;
+}
+
+/* ---- stage 7: emit ---- */
 
 static int add_units(build *b, dgpb_model *m, int t, uint32_t ti, dgpb_diag *d)
 {
@@ -926,7 +1066,7 @@ static int add_units(build *b, dgpb_model *m, int t, uint32_t ti, dgpb_diag *d)
         dgpb_entry_desc desc = {
             .name = b->entries[e].name,
             .stage = dgpb_stage_name(b->entries[e].stage),
-            .layout = 0, /* no layouts are recorded yet */
+            .layout = u->layout,
             .code = u->code,
             .code_size = u->code_size,
             .params = u->params.rows,
@@ -977,10 +1117,6 @@ static int emit(build *b)
     const dgpb_build_desc *d = b->desc;
     dgpb_diag diag;
     dgpb_diag_clear(&diag);
-    if (b->platform != DGPB_PLATFORM_WASM32)
-        report(b, DGPB_SEV_WARNING, DGPB_OK,
-               "no layout recorder is configured: the bundle carries no layouts, which native "
-               "hosts reject (dgpb-slang-layout, --layout-recorder)");
     dgpb_model *m = NULL;
     uint8_t *bytes = NULL;
     size_t size = 0;
@@ -996,6 +1132,9 @@ static int emit(build *b)
         uint32_t ti;
         rc = dgpb_model_add_target(m, dgpb_target_id_name((uint32_t)t), code_format(b, t), &ti,
                                    &diag);
+        for (uint32_t i = 0; !rc && i < b->layouts[t].count; i++)
+            rc = dgpb_model_add_layout(m, ti, b->layouts[t].blobs[i], b->layouts[t].sizes[i], NULL,
+                                       &diag);
         if (!rc)
             rc = add_units(b, m, t, ti, &diag);
     }
@@ -1081,6 +1220,12 @@ static void finish(build *b, int rc)
             dgpb_param_table_clear(&u->params);
         }
     dgpb_free(b->units);
+    for (int t = 0; t < DGPB_TARGET_COUNT; t++) {
+        for (uint32_t i = 0; i < b->layouts[t].count; i++)
+            dgpb_free(b->layouts[t].blobs[i]);
+        dgpb_free(b->layouts[t].blobs);
+        dgpb_free(b->layouts[t].sizes);
+    }
     for (size_t i = 0; i < b->entry_count; i++)
         dgpb_free(b->entries[i].name);
     dgpb_free(b->entries);
@@ -1114,6 +1259,8 @@ int dgpb_build(const dgpb_build_desc *desc, dgpb_build_result *result)
         rc = collect(&b);
     if (!rc)
         rc = check_webgpu(&b);
+    if (!rc)
+        rc = record_layouts(&b);
     if (!rc)
         rc = emit(&b);
     finish(&b, rc);

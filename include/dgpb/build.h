@@ -37,20 +37,21 @@ extern "C" {
 typedef void (*dgpb_diag_fn)(const dgpb_diag *d, void *user);
 
 typedef struct dgpb_build_desc {
-    const char *module_file; /* the .slang file, as the user spelled it */
-    const char *module_path; /* dotted module path; NULL: the file name without .slang */
-    const char *out_dir;     /* NULL: the module's folder */
-    const char *targets;     /* comma-separated target list; NULL: every target */
-    const char *triple;      /* build triple; NULL: the host */
+    const char *module_file;    /* the .slang file, as the user spelled it */
+    const char *module_path;    /* dotted module path; NULL: the file name without .slang */
+    const char *out_dir;        /* NULL: the module's folder */
+    const char *targets;        /* comma-separated target list; NULL: every target */
+    const char *triple;         /* build triple; NULL: the host */
     const char *const *defines; /* "NAME" or "NAME=VALUE", passed to every compile */
     size_t define_count;
     const char *const *include_dirs; /* passed to every compile as -I */
     size_t include_dir_count;
-    dgpb_compiler *compiler;      /* borrowed */
-    unsigned jobs;                /* compiles at once; 0: the number of CPUs */
-    bool keep_temps;              /* keep the intermediate folder (its path is reported) */
-    const char *layout_recorder;  /* path of dgpb-slang-layout; NULL: none */
-    bool verbose;                 /* report each compile command as a note */
+    dgpb_compiler *compiler;     /* borrowed */
+    unsigned jobs;               /* compiles at once; 0: the number of CPUs */
+    bool keep_temps;             /* keep the intermediate folder (its path is reported) */
+    const char *layout_recorder; /* path of dgpb-slang-layout; NULL: none */
+    const char *slang_lib;       /* the native libslang the recorder loads; NULL: its own lookup */
+    bool verbose;                /* report each compile command as a note */
     dgpb_diag_fn sink;
     void *user;
 } dgpb_build_desc;
@@ -58,7 +59,7 @@ typedef struct dgpb_build_desc {
 typedef struct dgpb_build_result {
     char bundle_path[4096]; /* what was written */
     char json_path[4096];
-    char temp_dir[4096];    /* the intermediate folder ("" once removed) */
+    char temp_dir[4096]; /* the intermediate folder ("" once removed) */
     size_t bundle_size;
     uint32_t target_count;
     uint32_t entry_count;   /* distinct entries */

@@ -48,7 +48,10 @@ static const char usage_text[] =
     "  -D NAME[=VALUE]        define a macro in every compile (also -DNAME)\n"
     "  -I DIR                 search DIR for includes and imports (also -IDIR)\n"
     "  -j N                   run N compiles at once (default: the number of CPUs)\n"
-    "  --layout-recorder PATH the layout recorder (dgpb-slang-layout)\n"
+    "  --layout-recorder PATH record one layout per pipeline group and target with\n"
+    "                         this dgpb-slang-layout (needs a native libslang)\n"
+    "  --slang-lib PATH       the libslang the recorder loads (default: next to the\n"
+    "                         compiler, $SLANG_ROOT/lib)\n"
     "Reporting:\n"
     "  --keep-temps           keep the intermediate files and say where they are\n"
     "  -v, --verbose          print each compile command\n"
@@ -140,6 +143,8 @@ static int parse_args(int argc, char **argv, options *o)
             o->slangc = v;
         } else if (take_value(argc, argv, &i, "--layout-recorder", false, &v, &err)) {
             o->build.layout_recorder = v;
+        } else if (take_value(argc, argv, &i, "--slang-lib", false, &v, &err)) {
+            o->build.slang_lib = v;
         } else if (take_value(argc, argv, &i, "-D", true, &v, &err)) {
             if (!err && (!*v || *v == '='))
                 return usage_error("'-D%s' names no macro", v);

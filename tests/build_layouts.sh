@@ -1,0 +1,34 @@
+#!/usr/bin/env bash
+# build_layouts.sh BUILD DUMP RECORDER FAKE_SLANG FIXTURES - dgpb-build records
+# one layout per pipeline group and target, in order of each group's first
+# entry, and points each entry at its group's (here through the recorder and
+# a fake libslang: the layouts' contents are the fake's, their placement is
+# dgpb-build's). Without a native libslang it warns once and writes none.
+set -u
+build=$1 dump=$2 recorder=$3 fake=$4 fixtures=$5
+out=$(mktemp -d); trap 'rm -rf "$out"' EXIT
+fail() { echo "FAIL: $*"; exit 1; }
+
+"$build" -q --layout-recorder "$recorder" --slang-lib "$fake" "$fixtures/resources.slang" -o "$out" ||
+    fail "build with a recorder"
+"$dump" --verify "$out/resources.dgpb" >/dev/null || fail "the bundle does not verify"
+listing=$("$dump" "$out/resources.dgpb")
+printf '%s\n' "$listing" | grep -q "^target spirv (code format spirv): 2 layouts, 2 entries" ||
+    fail "spirv lacks one layout per compute group: $listing"
+printf '%s\n' "$listing" | grep -q "entry bytes (compute) \[64,1,1\], layout 1," ||
+    fail "entry 'bytes' does not point at its group's layout"
+printf '%s\n' "$listing" | grep -q "^target wgsl (code format wgsl): 1 layout, 1 entry" ||
+    fail "wgsl lacks its layout"
+"$dump" --layout spirv/1 "$out/resources.dgpb" | grep -q -- "-DDREAM_SHADER_bytes -DDREAM_TARGET_SPIRV" ||
+    fail "layout 1 of spirv was not recorded for the group of 'bytes'"
+
+"$build" -q --layout-recorder "$recorder" --slang-lib "$fake" --triple wasm32-unknown-unknown \
+    "$fixtures/resources.slang" -o "$out/w" || fail "wasm32 build"
+"$dump" "$out/w/resources.dgpb" | grep -q "0 layouts" || fail "a wasm32 bundle has layouts"
+
+log=$(env -u SLANG_ROOT -u DGPB_SLANGC "$build" --layout-recorder "$recorder" \
+    "$fixtures/plain.slang" -o "$out/n" 2>&1) || fail "build without libslang: $log"
+[ "$(printf '%s\n' "$log" | grep -c warning)" -eq 1 ] || fail "expected one warning: $log"
+printf '%s\n' "$log" | grep -q "cannot load a native Slang library" || fail "warning text: $log"
+"$dump" "$out/n/plain.dgpb" | grep -q "0 layouts" || fail "layouts without libslang"
+echo "ok: layouts"
