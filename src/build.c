@@ -853,8 +853,10 @@ static int collect_unit(build *b, int t, size_t e)
         return forward(b, &d, ctx);
     }
     const char **members = dgpb_calloc(b->entry_count, sizeof *members);
-    if (!members)
+    if (!members) {
+        report(b, DGPB_SEV_ERROR, DGPB_ERR_NOMEM, "out of memory");
         return DGPB_ERR_NOMEM;
+    }
     size_t count = 0;
     for (size_t i = 0; i < b->entry_count; i++)
         if (b->entries[i].group == en->group)
@@ -878,12 +880,13 @@ static int collect_unit(build *b, int t, size_t e)
     return DGPB_OK;
 }
 
+/* Collects every unit, reporting every module error; running out of memory stops it. */
 static int collect(build *b)
 {
     for (int t = 0; t < DGPB_TARGET_COUNT; t++)
         for (size_t e = 0; e < b->entry_count; e++)
-            if (unit_at(b, t, e)->present)
-                collect_unit(b, t, e); /* reports its own error; keep going to show them all */
+            if (unit_at(b, t, e)->present && collect_unit(b, t, e) == DGPB_ERR_NOMEM)
+                return DGPB_ERR_NOMEM;
     return b->errors ? DGPB_ERR_SHADER : DGPB_OK;
 }
 
