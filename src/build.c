@@ -924,7 +924,11 @@ static int check_webgpu(build *b)
 
 /* ---- stage 6: layouts ---- */
 
-/* Records one group's layout for one target; DGPB_ERR_UNSUPPORTED when no libslang. */
+/*
+ * Records one group's layout for one target. DGPB_ERR_UNSUPPORTED (warned)
+ * when the recorder finds no native libslang of its own; a --slang-lib it
+ * cannot load is an error like any other.
+ */
 static int record_group(build *b, int t, size_t g, uint8_t **blob, size_t *size)
 {
     const dgpb_build_desc *d = b->desc;
@@ -970,7 +974,7 @@ static int record_group(build *b, int t, size_t g, uint8_t **blob, size_t *size)
                dgpb_target_id_name((uint32_t)t));
     b->result->compile_count++;
     int rc = dgpb_layout_run(&run, blob, size, &diag);
-    if (rc && rc != DGPB_ERR_UNSUPPORTED) {
+    if (rc && (rc != DGPB_ERR_UNSUPPORTED || d->slang_lib)) {
         char ctx[700];
         snprintf(ctx, sizeof ctx, "target '%s', %s: the layout recorder failed",
                  dgpb_target_id_name((uint32_t)t), b->groups[g].label);
@@ -992,8 +996,10 @@ static int record_group(build *b, int t, size_t g, uint8_t **blob, size_t *size)
  * Records one layout per pipeline group and target, in order of each group's
  * first entry, and points each entry at its group's. Nothing on wasm32 (the
  * browser binds from the parameter table). Without a recorder, or when it
- * finds no native Slang library, the bundle goes without layouts and one
- * warning says so.
+ * finds no native Slang library (and none was named), the bundle goes
+ * without layouts and one warning says so. Errors in the module are reported
+ * for every group (DGPB_ERR_SHADER); a recorder that cannot work at all
+ * stops at its first failure with that failure's code.
  */
 static int record_layouts(build *b)
 {
@@ -1018,7 +1024,7 @@ static int record_layouts(build *b)
             uint8_t *blob = NULL;
             size_t size = 0;
             int rc = record_group(b, t, g, &blob, &size);
-            if (rc == DGPB_ERR_UNSUPPORTED) {
+            if (rc == DGPB_ERR_UNSUPPORTED && !b->desc->slang_lib) {
                 for (int k = 0; k < DGPB_TARGET_COUNT; k++) { /* no layouts anywhere */
                     for (uint32_t i = 0; i < b->layouts[k].count; i++)
                         dgpb_free(b->layouts[k].blobs[i]);
@@ -1026,10 +1032,12 @@ static int record_layouts(build *b)
                 }
                 for (size_t i = 0; i < (size_t)DGPB_TARGET_COUNT * b->entry_count; i++)
                     b->units[i].layout = 0;
-                return DGPB_OK;
+                return b->errors ? DGPB_ERR_SHADER : DGPB_OK;
             }
+            if (rc && dgpb_result_class(rc) != DGPB_ERR_SHADER)
+                return rc; /* the recorder cannot work: every other group would fail the same */
             if (rc)
-                continue; /* reported; go on to show every group's errors */
+                continue; /* the module's errors: go on to show every group's */
             uint8_t **blobs = dgpb_realloc(tl->blobs, (tl->count + 1) * sizeof *blobs);
             size_t *sizes = blobs ? dgpb_realloc(tl->sizes, (tl->count + 1) * sizeof *sizes) : NULL;
             if (blobs)

@@ -14,13 +14,15 @@
 /* A layout blob larger than this is refused (u32 offsets in the bundle). */
 #define MAX_LAYOUT ((size_t)0xFFFFFFFFu)
 
-/* The recorder's standard error without its program prefix and trailing newlines. */
+/* The recorder's standard error without its "program: error: " prefix and trailing newlines. */
 static void message_of(const dgpb_process *p, char *buf, size_t n)
 {
     const char *text = p->err && p->err[0] ? p->err : "(no message)";
-    static const char prefix[] = "dgpb-slang-layout: ";
+    static const char prefix[] = "dgpb-slang-layout: ", error[] = "error: ";
     if (!strncmp(text, prefix, sizeof prefix - 1))
         text += sizeof prefix - 1;
+    if (!strncmp(text, error, sizeof error - 1))
+        text += sizeof error - 1;
     snprintf(buf, n, "%s", text);
     size_t len = strlen(buf);
     while (len && (buf[len - 1] == '\n' || buf[len - 1] == '\r'))

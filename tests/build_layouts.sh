@@ -31,4 +31,13 @@ log=$(env -u SLANG_ROOT -u DGPB_SLANGC "$build" --layout-recorder "$recorder" \
 [ "$(printf '%s\n' "$log" | grep -c warning)" -eq 1 ] || fail "expected one warning: $log"
 printf '%s\n' "$log" | grep -q "cannot load a native Slang library" || fail "warning text: $log"
 "$dump" "$out/n/plain.dgpb" | grep -q "0 layouts" || fail "layouts without libslang"
+# A library named with --slang-lib that cannot be loaded, or a recorder that
+# cannot run, fails the build at once (exit 3) and writes nothing.
+log=$("$build" -q --layout-recorder "$recorder" --slang-lib "$out/no-such-libslang.so" \
+    "$fixtures/plain.slang" -o "$out/l" 2>&1)
+[ $? -eq 3 ] || fail "an unloadable --slang-lib: expected exit 3: $log"
+[ ! -e "$out/l/plain.dgpb" ] || fail "a bundle was written without its --slang-lib"
+log=$("$build" -q --layout-recorder "$out/no-such-recorder" "$fixtures/plain.slang" -o "$out/r" 2>&1)
+[ $? -eq 3 ] || fail "a recorder that cannot run: expected exit 3: $log"
+[ "$(printf '%s\n' "$log" | grep -c error)" -eq 1 ] || fail "expected one error: $log"
 echo "ok: layouts"
