@@ -1123,6 +1123,49 @@ static const char *code_format(const build *b, int t)
     return dgpb_target_id_name((uint32_t)t);
 }
 
+/*
+ * Writes the bundle and its view into the output folder (-o DIR, created if
+ * missing, or the module's folder), both or neither; their paths go to the
+ * result.
+ */
+static int write_outputs(build *b, const char *stem, const uint8_t *bytes, size_t size,
+                         const char *json, dgpb_diag *diag)
+{
+    const dgpb_build_desc *d = b->desc;
+    const char *dir = d->out_dir, *slash = strrchr(d->module_file, '/');
+    size_t dir_len;
+    if (dir && *dir) {
+        int rc = dgpb_mkdirs(dir, diag);
+        if (rc)
+            return rc;
+        dir_len = strlen(dir);
+        while (dir_len > 1 && dir[dir_len - 1] == '/')
+            dir_len--;
+    } else if (slash) {
+        dir = d->module_file;
+        dir_len = (size_t)(slash - dir); /* 0 for a module in '/' */
+    } else {
+        dir = ".";
+        dir_len = 1;
+    }
+    const char *sep = dir_len && dir[dir_len - 1] == '/' ? "" : "/";
+    dgpb_build_result *r = b->result;
+    int n1 = snprintf(r->bundle_path, sizeof r->bundle_path, "%.*s%s%s.dgpb", (int)dir_len, dir,
+                      sep, stem);
+    int n2 = snprintf(r->json_path, sizeof r->json_path, "%.*s%s%s.bundle.json", (int)dir_len, dir,
+                      sep, stem);
+    if (n1 < 0 || n2 < 0 || (size_t)n1 >= sizeof r->bundle_path ||
+        (size_t)n2 >= sizeof r->json_path)
+        return dgpb_diag_set(diag, DGPB_ERR_LIMIT, -1,
+                             "the output path '%.*s%s%s.bundle.json' is "
+                             "longer than %zu bytes",
+                             (int)dir_len, dir, sep, stem, sizeof r->json_path - 1);
+    const char *paths[2] = {r->bundle_path, r->json_path};
+    const void *data[2] = {bytes, json};
+    size_t sizes[2] = {size, strlen(json)};
+    return dgpb_files_write_atomic(2, paths, data, sizes, diag);
+}
+
 static int emit(build *b)
 {
     const dgpb_build_desc *d = b->desc;
@@ -1134,6 +1177,8 @@ static int emit(build *b)
     char *json = NULL;
     dgpb_bundle *bundle = NULL;
     int rc = dgpb_model_create(&m);
+    if (rc)
+        dgpb_diag_set(&diag, rc, -1, "out of memory");
     for (int t = 0; t < DGPB_TARGET_COUNT && !rc; t++) {
         bool any = false;
         for (size_t e = 0; e < b->entry_count; e++)
@@ -1166,24 +1211,8 @@ static int emit(build *b)
     dgpb_stem_from_module_path(d->module_path ? d->module_path : module_path, stem, sizeof stem);
     if (!rc)
         rc = dgpb_json_view(bundle, stem, &json, &diag);
-    if (!rc) {
-        char dir[2048];
-        if (d->out_dir)
-            snprintf(dir, sizeof dir, "%s", d->out_dir);
-        else if (slash)
-            snprintf(dir, sizeof dir, "%.*s", (int)(slash - d->module_file), d->module_file);
-        else
-            snprintf(dir, sizeof dir, ".");
-        if (d->out_dir)
-            rc = dgpb_mkdirs(d->out_dir, &diag);
-        snprintf(b->result->bundle_path, sizeof b->result->bundle_path, "%s/%s.dgpb", dir, stem);
-        snprintf(b->result->json_path, sizeof b->result->json_path, "%s/%s.bundle.json", dir, stem);
-        const char *paths[2] = {b->result->bundle_path, b->result->json_path};
-        const void *data[2] = {bytes, json};
-        size_t sizes[2] = {size, strlen(json)};
-        if (!rc)
-            rc = dgpb_files_write_atomic(2, paths, data, sizes, &diag);
-    }
+    if (!rc)
+        rc = write_outputs(b, stem, bytes, size, json, &diag);
     if (rc) {
         forward(b, &diag, NULL);
         b->result->bundle_path[0] = b->result->json_path[0] = 0;

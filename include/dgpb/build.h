@@ -39,7 +39,7 @@ typedef void (*dgpb_diag_fn)(const dgpb_diag *d, void *user);
 typedef struct dgpb_build_desc {
     const char *module_file;    /* the .slang file, as the user spelled it */
     const char *module_path;    /* dotted module path; NULL: the file name without .slang */
-    const char *out_dir;        /* NULL: the module's folder */
+    const char *out_dir;        /* created if missing; NULL or "": the module's folder */
     const char *targets;        /* comma-separated target list; NULL: every target */
     const char *triple;         /* build triple; NULL: the host */
     const char *const *defines; /* "NAME" or "NAME=VALUE", passed to every compile */
