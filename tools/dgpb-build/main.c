@@ -187,7 +187,8 @@ static void print_diag(const dgpb_diag *d, void *user)
         return;
     char buf[DGPB_DIAG_FILE_MAX + DGPB_DIAG_MESSAGE_MAX + 64];
     dgpb_diag_format(d, buf, sizeof buf);
-    fprintf(stderr, "%s\n", buf);
+    /* A message about no file (the compiler lookup) says whose it is. */
+    fprintf(stderr, "%s%s\n", d->file[0] ? "" : "dgpb-build: ", buf);
 }
 
 static int exit_status(int rc)
