@@ -4,6 +4,7 @@
  * A thin main over the library: parse the command line, read the file, open
  * it with the reader, hand it to one presentation, map results to exit codes.
  */
+#define _POSIX_C_SOURCE 200809L /* open_memstream */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -212,9 +213,13 @@ static int run(const options *o, const dgpb_bundle *b)
     case MODE_DISASM:
     case MODE_LAYOUT:
     case MODE_LIST: {
-        FILE *out = o->output ? fopen(o->output, "w") : stdout;
+        /* With -o, the text is made in memory and written like every other output: atomically,
+           and not at all when the dump fails. */
+        char *text = NULL;
+        size_t len = 0;
+        FILE *out = o->output ? open_memstream(&text, &len) : stdout;
         if (!out) {
-            perror(o->output);
+            fprintf(stderr, "dgpb-dump: out of memory\n");
             return EXIT_IO;
         }
         int rc = EXIT_OK;
@@ -228,6 +233,9 @@ static int run(const options *o, const dgpb_bundle *b)
             fprintf(stderr, "dgpb-dump: cannot write the output\n");
             rc = EXIT_IO;
         }
+        if (o->output && rc == EXIT_OK)
+            rc = emit(o, text, len);
+        free(text);
         return rc;
     }
     }
