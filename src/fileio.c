@@ -173,6 +173,11 @@ int dgpb_files_write_atomic(size_t count, const char *const *paths, const void *
     size_t i;
     for (i = 0; i < count && !rc; i++)
         rc = write_temp(paths[i], data[i], sizes[i], &tmps[i], diag);
+    /* No signal between the renames: a tool killed there would leave a new file beside an old
+       one. A signal that arrives meanwhile is delivered once they are done. */
+    sigset_t all, old;
+    sigfillset(&all);
+    pthread_sigmask(SIG_BLOCK, &all, &old);
     for (i = 0; i < count && !rc; i++)
         if (rename(tmps[i], paths[i]) != 0)
             rc = dgpb_diag_set(diag, DGPB_ERR_IO, -1, "cannot replace '%s': %s", paths[i],
@@ -184,6 +189,7 @@ int dgpb_files_write_atomic(size_t count, const char *const *paths, const void *
             pending_remove(tmps[k]);
         dgpb_free(tmps[k]);
     }
+    pthread_sigmask(SIG_SETMASK, &old, NULL);
     dgpb_free(tmps);
     return rc;
 }
