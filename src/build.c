@@ -914,8 +914,9 @@ static int check_webgpu(build *b)
         }
         dgpb_diag d;
         dgpb_diag_clear(&d);
-        if (n && dgpb_webgpu_check_group(b->groups[g].label, names, tables, n, &d))
-            forward(b, &d, "target 'wgsl'");
+        if (n && dgpb_webgpu_check_group(b->groups[g].label, names, tables, n, &d) &&
+            forward(b, &d, "target 'wgsl'") == DGPB_ERR_NOMEM)
+            rc = DGPB_ERR_NOMEM; /* every other failure is the module's: check every group */
     }
     dgpb_free(names);
     dgpb_free(tables); /* the tables' rows belong to the units */
