@@ -417,6 +417,12 @@ static int prepare(build *b)
         return forward(b, &diag, NULL);
     b->dream = b->symbol_count > 0;
 
+    if (d->module_path && strchr(d->module_path, '/')) {
+        report(b, DGPB_SEV_ERROR, DGPB_ERR_INVALID,
+               "the module path '%s' contains '/': a module path is dotted ('shaders.post')",
+               d->module_path);
+        return DGPB_ERR_INVALID;
+    }
     uint32_t wanted;
     if ((rc = dgpb_platform_from_triple(d->triple, &b->platform, &diag)) ||
         (rc = dgpb_targets_parse(d->targets, &wanted, &diag)))
