@@ -490,12 +490,7 @@ int dgpb_reflection_parse(const char *json, size_t len, const char *target,
     }
     cJSON_Delete(root);
     if (rc) {
-        if (!r) {
-            for (size_t i = 0; i < b.count; i++)
-                dgpb_free(b.params[i].name);
-            dgpb_free(b.params);
-        }
-        dgpb_reflection_free(r);
+        dgpb_reflection_free(r); /* with the parameters parsed so far */
         return rc;
     }
     *out = r;
