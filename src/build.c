@@ -342,23 +342,27 @@ static int run_jobs(build *b, job_list *l, dgpb_compile_job *jobs)
     return DGPB_OK;
 }
 
-/* Reports a failed compile with Slang's own diagnostics. */
-static void report_compile_failure(build *b, const job_info *j, const dgpb_compile_job *r)
+/* A failed job's diagnostics for a message: *len bytes, without trailing newlines. */
+static const char *diagnostics_text(const dgpb_compile_job *r, int *len)
 {
-    const char *tname = dgpb_target_id_name((uint32_t)j->target);
-    const char *text = r->diagnostics && *r->diagnostics ? r->diagnostics : "(no diagnostics)\n";
+    const char *text = r->diagnostics && *r->diagnostics ? r->diagnostics : "(no diagnostics)";
     size_t n = strlen(text);
     while (n > 0 && text[n - 1] == '\n')
         n--;
-    if (j->role == ROLE_DISCOVER)
-        report(b, DGPB_SEV_ERROR, DGPB_ERR_SHADER,
-               "target '%s': the module does not compile (exit status %d):\n%.*s", tname, r->status,
-               (int)n, text);
-    else
-        report(b, DGPB_SEV_ERROR, DGPB_ERR_SHADER,
-               "target '%s'%s, entry '%s': compile failed (exit status %d):\n%.*s", tname,
-               j->role == ROLE_PROBE ? " (SPIR-V analysis probe)" : "", b->entries[j->entry].name,
-               r->status, (int)n, text);
+    *len = (int)n;
+    return text;
+}
+
+/* Reports a failed entry compile (or probe) with Slang's own diagnostics. */
+static void report_compile_failure(build *b, const job_info *j, const dgpb_compile_job *r)
+{
+    int n;
+    const char *text = diagnostics_text(r, &n);
+    report(b, DGPB_SEV_ERROR, DGPB_ERR_SHADER,
+           "target '%s'%s, entry '%s': compile failed (exit status %d):\n%.*s",
+           dgpb_target_id_name((uint32_t)j->target),
+           j->role == ROLE_PROBE ? " (SPIR-V analysis probe)" : "", b->entries[j->entry].name,
+           r->status, n, text);
 }
 
 /* ---- stage 1: prepare ---- */
@@ -555,13 +559,11 @@ static void report_discovery_failures(build *b, const job_list *l, const dgpb_co
                          dgpb_target_id_name((uint32_t)l->info[k].target));
                 count++;
             }
-        const char *text = *jobs[i].diagnostics ? jobs[i].diagnostics : "(no diagnostics)\n";
-        size_t n = strlen(text);
-        while (n > 0 && text[n - 1] == '\n')
-            n--;
+        int n;
+        const char *text = diagnostics_text(&jobs[i], &n);
         report(b, DGPB_SEV_ERROR, DGPB_ERR_SHADER,
-               "target%s %s: the module does not compile:\n%.*s", count == 1 ? "" : "s", targets,
-               (int)n, text);
+               "target%s %s: the module does not compile:\n%.*s", count == 1 ? "" : "s", targets, n,
+               text);
     }
 }
 
