@@ -107,7 +107,7 @@ int dgpb_layout_run(const dgpb_layout_run_desc *d, uint8_t **blob, size_t *size,
         char msg[DGPB_DIAG_MESSAGE_MAX - 200];
         message_of(&p, msg, sizeof msg);
         int code = status == 1   ? DGPB_ERR_SHADER
-                   : status == 3 ? DGPB_ERR_UNSUPPORTED
+                   : status == 4 ? DGPB_ERR_UNSUPPORTED
                                  : DGPB_ERR_TOOL;
         rc = dgpb_diag_set(diag, code, -1, "layout recorder (target %s, entry '%s'%s): %s%s",
                            d->target, d->entries[0].name, d->entry_count > 1 ? ", ..." : "", msg,

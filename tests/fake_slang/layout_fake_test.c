@@ -284,8 +284,8 @@ static void failures_have_their_exit_codes(void **state)
          {"k.slang", "-target", "spirv", "-target", "wgsl", "-entry", "k", NULL},
          2,
          "one target; 2 given"},
-        {old, {"k.slang", "-target", "spirv", NULL}, 3, "is Slang v2023.5.1; the recorder needs"},
-        {junk, {"k.slang", "-target", "spirv", NULL}, 3, "cannot read the version"},
+        {old, {"k.slang", "-target", "spirv", NULL}, 4, "is Slang v2023.5.1; the recorder needs"},
+        {junk, {"k.slang", "-target", "spirv", NULL}, 4, "cannot read the version"},
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
         const char *argv[16];
@@ -309,23 +309,23 @@ static void failures_have_their_exit_codes(void **state)
         assert_int_not_equal(access(out, F_OK), 0); /* nothing written */
     }
 
-    /* No usable library: exit 3 with a message saying why. */
+    /* No usable library: exit 4 with a message saying why. */
     assert_int_equal(run_tool(&p, NULL, "--slang-lib", "/nonexistent/libslang.so", "k.slang",
                               "-target", "spirv", "-o", out, NULL),
-                     3);
+                     4);
     assert_non_null(strstr(p.err, "cannot load '/nonexistent/libslang.so'"));
     dgpb_process_clear(&p);
     static const char *const root[] = {"SLANG_ROOT=/nonexistent", "DGPB_SLANGC", NULL};
-    assert_int_equal(run_tool(&p, root, "k.slang", "-target", "spirv", "-o", out, NULL), 3);
+    assert_int_equal(run_tool(&p, root, "k.slang", "-target", "spirv", "-o", out, NULL), 4);
     assert_non_null(strstr(p.err, "no native libslang at '/nonexistent/lib/libslang.so'"));
     assert_non_null(strstr(p.err, "WebAssembly build has no reflection C API"));
     dgpb_process_clear(&p);
-    assert_int_equal(run_tool(&p, NULL, "--slang-lib", "libm.so.6", "k.slang", "-o", out, NULL), 3);
+    assert_int_equal(run_tool(&p, NULL, "--slang-lib", "libm.so.6", "k.slang", "-o", out, NULL), 4);
     assert_non_null(strstr(p.err, "lacks the Slang function 'spGetBuildTagString'"));
     dgpb_process_clear(&p);
     assert_int_equal(run_tool(&p, NULL, "--slang-lib", FAKE_SLANG_PATH, "--expect-slang-version",
                               "v2025.14", "k.slang", "-target", "spirv", "-o", out, NULL),
-                     3);
+                     4);
     assert_non_null(strstr(p.err, "not v2025.14"));
     dgpb_process_clear(&p);
     /* Usage. */

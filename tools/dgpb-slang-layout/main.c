@@ -19,7 +19,7 @@
 #include "dgpb/fileio.h"
 #include "dgpb/layout.h"
 
-enum { EXIT_OK = 0, EXIT_SHADER = 1, EXIT_USAGE = 2, EXIT_TOOL = 3 };
+enum { EXIT_OK = 0, EXIT_SHADER = 1, EXIT_USAGE = 2, EXIT_TOOL = 3, EXIT_NO_SLANG = 4 };
 
 static const char usage_text[] =
     "usage: dgpb-slang-layout [--slang-lib PATH] [--slangc PATH] MODULE.slang\n"
@@ -44,8 +44,9 @@ static const char usage_text[] =
     "  0  the layout was written\n"
     "  1  the module has errors, or the program has specialization parameters\n"
     "  2  usage error\n"
-    "  3  no usable native libslang (the embedded WebAssembly compiler has no\n"
-    "     reflection C API), or a file could not be written\n";
+    "  3  a file could not be read or written, or another tool failure\n"
+    "  4  no usable native libslang (none found, not loadable, or too old; the\n"
+    "     embedded WebAssembly compiler has no reflection C API)\n";
 
 static int report(const dgpb_diag *d)
 {
@@ -57,6 +58,8 @@ static int report(const dgpb_diag *d)
         return EXIT_SHADER;
     case DGPB_ERR_INVALID:
         return EXIT_USAGE;
+    case DGPB_ERR_UNSUPPORTED:
+        return EXIT_NO_SLANG;
     default:
         return EXIT_TOOL;
     }
@@ -134,7 +137,7 @@ int main(int argc, char **argv)
                 "dgpb-slang-layout: error: '%s' is Slang %s, not %s (the code and its layout "
                 "must come from the same Slang)\n",
                 dgpb_slang_library_path(slang), dgpb_slang_version_string(slang), expect);
-        rc = EXIT_TOOL;
+        rc = EXIT_NO_SLANG;
         goto out;
     }
     /* The last -o names the layout and is not Slang's. */
