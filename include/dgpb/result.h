@@ -62,7 +62,7 @@ typedef enum dgpb_severity {
 } dgpb_severity;
 
 #define DGPB_DIAG_FILE_MAX 512
-#define DGPB_DIAG_MESSAGE_MAX 2048
+#define DGPB_DIAG_MESSAGE_MAX 8192 /* room for a compiler's full diagnostics */
 
 /*
  * One diagnostic. Everything is stored inline, so a record has no owner to
