@@ -10,8 +10,11 @@
  * offset there (docs/build.md): a structured or byte-address buffer is a
  * device pointer and a count (16 bytes), a constant buffer (the value block)
  * an 8-byte device pointer to memory holding each value row at its `offset`.
- * The kernel takes no arguments. Cases with textures or render pipelines are
- * reported as not applicable: this host binds buffers and values only.
+ * A texture is a CUtexObject (8 bytes) over a CUDA array, with normalized
+ * coordinates, point filtering and clamping (the cases' sampler, which the
+ * CUDA code folds into the texture object); a storage texture is a
+ * CUsurfObject over a surface-capable array. The kernel takes no arguments.
+ * Render cases are reported as not applicable.
  *
  * libcuda is loaded at run time (dlopen), so the program builds anywhere.
  *
@@ -33,6 +36,58 @@ typedef struct CUctx_st *CUcontext;
 typedef struct CUmod_st *CUmodule;
 typedef struct CUfunc_st *CUfunction;
 typedef unsigned long long CUdeviceptr;
+typedef struct CUarray_st *CUarray;
+typedef uint64_t CUtexObject;
+typedef uint64_t CUsurfObject;
+
+typedef struct {
+    size_t Width, Height, Depth;
+    int Format;
+    unsigned NumChannels;
+    unsigned Flags;
+} CUDA_ARRAY3D_DESCRIPTOR;
+
+typedef struct {
+    int resType; /* 0: an array */
+    union {
+        struct {
+            CUarray hArray;
+        } array;
+        int reserved[32];
+    } res;
+    unsigned flags;
+} CUDA_RESOURCE_DESC;
+
+typedef struct {
+    int addressMode[3];
+    int filterMode;
+    unsigned flags;
+    unsigned maxAnisotropy;
+    int mipmapFilterMode;
+    float mipmapLevelBias, minMipmapLevelClamp, maxMipmapLevelClamp;
+    float borderColor[4];
+    int reserved[12];
+} CUDA_TEXTURE_DESC;
+
+typedef struct {
+    size_t srcXInBytes, srcY;
+    int srcMemoryType;
+    const void *srcHost;
+    CUdeviceptr srcDevice;
+    CUarray srcArray;
+    size_t srcPitch;
+    size_t dstXInBytes, dstY;
+    int dstMemoryType;
+    void *dstHost;
+    CUdeviceptr dstDevice;
+    CUarray dstArray;
+    size_t dstPitch;
+    size_t WidthInBytes, Height;
+} CUDA_MEMCPY2D;
+
+enum { MEM_HOST = 1, MEM_ARRAY = 3 };
+enum { FMT_UINT32 = 0x03, FMT_HALF = 0x10, FMT_FLOAT = 0x20 };
+enum { ARRAY_SURFACE_LDST = 0x02, TRSF_NORMALIZED_COORDINATES = 0x02, ADDRESS_CLAMP = 1 };
 
 static struct {
     CUresult (*Init)(unsigned);
@@ -53,6 +108,14 @@ static struct {
     CUresult (*LaunchKernel)(CUfunction, unsigned, unsigned, unsigned, unsigned, unsigned, unsigned,
                              unsigned, void *, void **, void **);
     CUresult (*GetErrorString)(CUresult, const char **);
+    CUresult (*Array3DCreate)(CUarray *, const CUDA_ARRAY3D_DESCRIPTOR *);
+    CUresult (*ArrayDestroy)(CUarray);
+    CUresult (*Memcpy2D)(const CUDA_MEMCPY2D *);
+    CUresult (*TexObjectCreate)(CUtexObject *, const CUDA_RESOURCE_DESC *,
+                                const CUDA_TEXTURE_DESC *, const void *);
+    CUresult (*TexObjectDestroy)(CUtexObject);
+    CUresult (*SurfObjectCreate)(CUsurfObject *, const CUDA_RESOURCE_DESC *);
+    CUresult (*SurfObjectDestroy)(CUsurfObject);
 } cu;
 
 static int load_cuda(void)
@@ -84,6 +147,13 @@ static int load_cuda(void)
     SYM(MemsetD8, "cuMemsetD8_v2");
     SYM(LaunchKernel, "cuLaunchKernel");
     SYM(GetErrorString, "cuGetErrorString");
+    SYM(Array3DCreate, "cuArray3DCreate_v2");
+    SYM(ArrayDestroy, "cuArrayDestroy");
+    SYM(Memcpy2D, "cuMemcpy2D_v2");
+    SYM(TexObjectCreate, "cuTexObjectCreate");
+    SYM(TexObjectDestroy, "cuTexObjectDestroy");
+    SYM(SurfObjectCreate, "cuSurfObjectCreate");
+    SYM(SurfObjectDestroy, "cuSurfObjectDestroy");
 #undef SYM
     return 0;
 }
@@ -105,7 +175,91 @@ static int check(CUresult r, const char *what)
 typedef struct run_state {
     CUdeviceptr allocs[MAX_ALLOCS];
     size_t alloc_count;
+    CUarray arrays[MAX_ALLOCS];
+    CUtexObject textures[MAX_ALLOCS];
+    CUsurfObject surfaces[MAX_ALLOCS];
+    size_t array_count, texture_count, surface_count;
 } run_state;
+
+/* The CUDA array format of a case texture format: format, channels, bytes per texel. */
+static int array_format(uint32_t format, int *fmt, unsigned *channels)
+{
+    switch (format) {
+    case CONF_FORMAT_R16FLOAT:
+        *fmt = FMT_HALF, *channels = 1;
+        return 0;
+    case CONF_FORMAT_R32FLOAT:
+        *fmt = FMT_FLOAT, *channels = 1;
+        return 0;
+    case CONF_FORMAT_RG32FLOAT:
+        *fmt = FMT_FLOAT, *channels = 2;
+        return 0;
+    case CONF_FORMAT_RGBA32FLOAT:
+        *fmt = FMT_FLOAT, *channels = 4;
+        return 0;
+    case CONF_FORMAT_R32UINT:
+        *fmt = FMT_UINT32, *channels = 1;
+        return 0;
+    default:
+        return -1;
+    }
+}
+
+static int copy_2d(CUarray array, const void *src, void *dst, size_t row_bytes, size_t rows)
+{
+    CUDA_MEMCPY2D m;
+    memset(&m, 0, sizeof m);
+    m.WidthInBytes = row_bytes;
+    m.Height = rows;
+    if (src) {
+        m.srcMemoryType = MEM_HOST, m.srcHost = src, m.srcPitch = row_bytes;
+        m.dstMemoryType = MEM_ARRAY, m.dstArray = array;
+    } else {
+        m.srcMemoryType = MEM_ARRAY, m.srcArray = array;
+        m.dstMemoryType = MEM_HOST, m.dstHost = dst, m.dstPitch = row_bytes;
+    }
+    return check(cu.Memcpy2D(&m), src ? "upload texels" : "download texels");
+}
+
+/* A CUDA array for a case texture, its texels uploaded; the handle (texture or surface) in *out. */
+static int make_image(run_state *st, const conf_param *p, bool storage, uint64_t *out,
+                      CUarray *array_out)
+{
+    int fmt;
+    unsigned channels;
+    if (array_format(p->format, &fmt, &channels) || st->array_count == MAX_ALLOCS) {
+        snprintf(failure, sizeof failure, "texture '%s': format %u has no CUDA array format",
+                 p->name, p->format);
+        return -1;
+    }
+    CUDA_ARRAY3D_DESCRIPTOR ad = {p->width, p->height, 0,
+                                  fmt,      channels,  storage ? ARRAY_SURFACE_LDST : 0u};
+    CUarray array;
+    if (check(cu.Array3DCreate(&array, &ad), "cuArray3DCreate"))
+        return -1;
+    st->arrays[st->array_count++] = array;
+    size_t row = p->size / p->height;
+    if (p->input && copy_2d(array, p->input, NULL, row, p->height))
+        return -1;
+    CUDA_RESOURCE_DESC rd;
+    memset(&rd, 0, sizeof rd);
+    rd.res.array.hArray = array;
+    if (storage) {
+        if (check(cu.SurfObjectCreate(out, &rd), "cuSurfObjectCreate"))
+            return -1;
+        st->surfaces[st->surface_count++] = *out;
+    } else {
+        CUDA_TEXTURE_DESC td;
+        memset(&td, 0, sizeof td);
+        td.addressMode[0] = td.addressMode[1] = td.addressMode[2] = ADDRESS_CLAMP;
+        td.flags = TRSF_NORMALIZED_COORDINATES; /* integer fetches ignore it */
+        if (check(cu.TexObjectCreate(out, &rd, &td, NULL), "cuTexObjectCreate"))
+            return -1;
+        st->textures[st->texture_count++] = *out;
+    }
+    *array_out = array;
+    return 0;
+}
 
 static int alloc(run_state *st, size_t size, CUdeviceptr *out)
 {
@@ -129,10 +283,6 @@ static int run_case(const conf_case *c, const dgpb_entry_view *e, uint64_t *word
 {
     if (c->type != CONF_COMPUTE)
         return -1;
-    for (uint32_t i = 0; i < c->param_count; i++)
-        if (c->params[i].kind == DGPB_KIND_TEXTURE || c->params[i].kind == DGPB_KIND_RW_TEXTURE ||
-            c->params[i].kind == DGPB_KIND_SAMPLER)
-            return -1;
     dgpb_diag d;
     dgpb_diag_clear(&d);
     if (dgpb_blob_verify(&e->code, &d)) {
@@ -148,7 +298,12 @@ static int run_case(const conf_case *c, const dgpb_entry_view *e, uint64_t *word
     CUfunction fn = NULL;
     CUdeviceptr globals = 0;
     size_t globals_size = 0;
-    run_state st = {{0}, 0};
+    run_state st;
+    memset(&st, 0, sizeof st);
+    uint32_t value_binding[8];
+    CUdeviceptr value_mem[8];
+    uint8_t *value_bytes[8] = {NULL};
+    size_t value_size[8], values = 0;
     int ok = 0;
     uint8_t *block = NULL;
     if (check(cu.ModuleLoadData(&mod, ptx), "cuModuleLoadData (PTX JIT)") ||
@@ -158,10 +313,6 @@ static int run_case(const conf_case *c, const dgpb_entry_view *e, uint64_t *word
         globals_size = 0; /* an entry without parameters has no block */
     block = calloc(1, globals_size + 16);
     /* Value blocks: one device allocation per distinct binding (the block pointer's offset). */
-    uint32_t value_binding[8];
-    CUdeviceptr value_mem[8];
-    uint8_t *value_bytes[8];
-    size_t value_size[8], values = 0;
     for (uint32_t r = 0; r < e->param_count; r++) {
         const dgpb_param_view *row = &e->params[r];
         if (row->kind != DGPB_KIND_VALUE)
@@ -170,16 +321,24 @@ static int run_case(const conf_case *c, const dgpb_entry_view *e, uint64_t *word
         while (k < values && value_binding[k] != row->binding)
             k++;
         size_t end = (size_t)row->offset + row->size;
+        if (k == values && values == 8) {
+            snprintf(failure, sizeof failure, "more than 8 value blocks");
+            goto done;
+        }
         if (k == values) {
             value_binding[values] = row->binding;
             value_size[values] = 0;
             value_bytes[values] = calloc(1, 4096);
             values++;
         }
+        if (end > 4096) {
+            snprintf(failure, sizeof failure, "a value block over 4096 bytes");
+            goto done;
+        }
         if (end > value_size[k])
             value_size[k] = end;
         const conf_param *p = find_param(c, row->name);
-        if (p && p->input && end <= 4096)
+        if (p && p->input)
             memcpy(value_bytes[k] + row->offset, p->input, row->size);
     }
     for (size_t k = 0; k < values; k++) {
@@ -191,6 +350,7 @@ static int run_case(const conf_case *c, const dgpb_entry_view *e, uint64_t *word
     }
     /* Buffers: {device pointer, count} at the row's offset in the block. */
     CUdeviceptr out_mem[CONF_MAX_PARAMS];
+    CUarray out_array[CONF_MAX_PARAMS];
     const conf_param *out_param[CONF_MAX_PARAMS];
     size_t outs = 0;
     for (uint32_t r = 0; r < e->param_count; r++) {
@@ -198,6 +358,26 @@ static int run_case(const conf_case *c, const dgpb_entry_view *e, uint64_t *word
         if (row->kind == DGPB_KIND_VALUE)
             continue;
         const conf_param *p = find_param(c, row->name);
+        if (row->kind == DGPB_KIND_SAMPLER)
+            continue; /* folded into the texture object by Slang's CUDA code */
+        if (row->kind == DGPB_KIND_TEXTURE || row->kind == DGPB_KIND_RW_TEXTURE) {
+            uint64_t handle = 0;
+            CUarray array = NULL;
+            if (!p || row->binding + 8u > globals_size ||
+                make_image(&st, p, row->kind == DGPB_KIND_RW_TEXTURE, &handle, &array)) {
+                if (!failure[0])
+                    snprintf(failure, sizeof failure, "texture row '%.*s' cannot be bound",
+                             (int)row->name.len, row->name.ptr);
+                goto done;
+            }
+            memcpy(block + row->binding, &handle, 8);
+            if (p->expected) {
+                out_mem[outs] = 0;
+                out_array[outs] = array;
+                out_param[outs++] = p;
+            }
+            continue;
+        }
         size_t size = p ? p->size : 16;
         CUdeviceptr mem;
         if (alloc(&st, size, &mem))
@@ -220,6 +400,7 @@ static int run_case(const conf_case *c, const dgpb_entry_view *e, uint64_t *word
             memcpy(block + row->binding + 8, &count, 8);
         if (p && p->expected) {
             out_mem[outs] = mem;
+            out_array[outs] = NULL;
             out_param[outs++] = p;
         }
     }
@@ -240,7 +421,9 @@ static int run_case(const conf_case *c, const dgpb_entry_view *e, uint64_t *word
     ok = 1;
     for (size_t k = 0; k < outs && ok; k++) {
         uint8_t *got = malloc(out_param[k]->size);
-        if (check(cu.MemcpyDtoH(got, out_mem[k], out_param[k]->size), "download"))
+        if (out_array[k] ? copy_2d(out_array[k], NULL, got,
+                                   out_param[k]->size / out_param[k]->height, out_param[k]->height)
+                         : check(cu.MemcpyDtoH(got, out_mem[k], out_param[k]->size), "download"))
             ok = 0;
         for (size_t i = 0; ok && i < out_param[k]->size; i += 4) {
             size_t n = out_param[k]->size - i < 4 ? out_param[k]->size - i : 4;
@@ -255,9 +438,15 @@ static int run_case(const conf_case *c, const dgpb_entry_view *e, uint64_t *word
         free(got);
     }
     ok = ok && *bad == 0;
+done:
     for (size_t k = 0; k < values; k++)
         free(value_bytes[k]);
-done:
+    for (size_t i = 0; i < st.texture_count; i++)
+        cu.TexObjectDestroy(st.textures[i]);
+    for (size_t i = 0; i < st.surface_count; i++)
+        cu.SurfObjectDestroy(st.surfaces[i]);
+    for (size_t i = 0; i < st.array_count; i++)
+        cu.ArrayDestroy(st.arrays[i]);
     for (size_t i = 0; i < st.alloc_count; i++)
         cu.MemFree(st.allocs[i]);
     if (mod)
@@ -320,7 +509,7 @@ int main(int argc, char **argv)
             r = run_case(c, e, &words, &bad);
         if (r < 0) {
             na++;
-            printf("%s: not applicable (no ptx entry, or textures/render)\n", c->name);
+            printf("%s: not applicable (no ptx entry, or a render case)\n", c->name);
         } else if (r) {
             passed++;
             printf("%s: %llu elements, %llu/%llu words exact\n", c->name,
