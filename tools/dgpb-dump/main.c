@@ -33,6 +33,7 @@ static const char usage_text[] =
     "  --layout TARGET/N      print recorded layout N of TARGET, object by object\n"
     "                         (with --json: as JSON)\n"
     "  -o FILE                write the output to FILE instead of standard output\n"
+    "                         (not with --verify)\n"
     "  -h, --help             this text\n"
     "  --version              the version\n"
     "\n"
@@ -130,6 +131,8 @@ static int parse_args(int argc, char **argv, options *o)
     }
     if (!o->input)
         return usage_error("%s", "no bundle given");
+    if (o->mode == MODE_VERIFY && o->output)
+        return usage_error("%s", "--verify writes no file; drop -o");
     if (o->mode == MODE_EXTRACT && !o->output)
         return usage_error("%s", "--extract needs -o FILE");
     return -1;
