@@ -12,6 +12,7 @@
  */
 #include "cases.h"
 
+#include <stdarg.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -166,15 +167,36 @@ static uint32_t sar32(uint32_t v, unsigned n)
 #define GUARD 0xDEADBEEFu
 
 /* integer.slang wrap: wrapped unsigned and signed arithmetic, `count` elements of one pipeline. */
-static void case_wrap(builder *b, uint32_t count)
+/* A compute case over w x h invocations (elements), named by a printf format. */
+static conf_case *add_compute(builder *b, const char *module, const char *entry, uint32_t w,
+                              uint32_t h, const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 6, 7)))
+#endif
+    ;
+
+static conf_case *add_compute(builder *b, const char *module, const char *entry, uint32_t w,
+                              uint32_t h, const char *fmt, ...)
 {
     char name[CONF_NAME_MAX];
-    snprintf(name, sizeof name, "wrap_%u", count);
-    conf_case *c = add_case(b, name, "integer", "wrap");
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(name, sizeof name, fmt, ap);
+    va_end(ap);
+    conf_case *c = add_case(b, name, module, entry);
+    if (c) {
+        c->threads[0] = w;
+        c->threads[1] = h;
+        c->elements = (uint64_t)w * h;
+    }
+    return c;
+}
+
+static void case_wrap(builder *b, uint32_t count)
+{
+    conf_case *c = add_compute(b, "integer", "wrap", count, 1, "wrap_%u", count);
     if (!c)
         return;
-    c->threads[0] = count;
-    c->elements = count;
     const uint32_t mul = 0x9E3779B1u;
     const int32_t bias = -2147483000;
     add_u32(b, c, "count", count);
@@ -254,13 +276,9 @@ static void case_values64(builder *b)
 /* integer.slang resident: the same buffer dispatched `repeat` times. */
 static void case_resident(builder *b, uint32_t count, uint32_t repeat)
 {
-    char name[CONF_NAME_MAX];
-    snprintf(name, sizeof name, "resident_%ux%u", count, repeat);
-    conf_case *c = add_case(b, name, "integer", "resident");
+    conf_case *c = add_compute(b, "integer", "resident", count, 1, "resident_%ux%u", count, repeat);
     if (!c)
         return;
-    c->threads[0] = count;
-    c->elements = count;
     c->repeat = repeat;
     const uint32_t add = 0x3C6EF35Fu;
     add_u32(b, c, "count", count);
@@ -280,13 +298,9 @@ static void case_resident(builder *b, uint32_t count, uint32_t repeat)
 /* buffers.slang structured: read-only and read-write structured buffers, a uniform buffer. */
 static void case_structured(builder *b, uint32_t count)
 {
-    char name[CONF_NAME_MAX];
-    snprintf(name, sizeof name, "structured_%u", count);
-    conf_case *c = add_case(b, name, "buffers", "structured");
+    conf_case *c = add_compute(b, "buffers", "structured", count, 1, "structured_%u", count);
     if (!c)
         return;
-    c->threads[0] = count;
-    c->elements = count;
     const uint32_t pairs = 37;
     const uint32_t k[4] = {0x9E3779B9u, 0xFFFF0001u, 0xA5A5A5A5u, 7u};
     add_u32(b, c, "count", count);
@@ -314,13 +328,9 @@ static void case_structured(builder *b, uint32_t count)
 /* buffers.slang bytes: byte-address loads and stores of 2 and 3 words. */
 static void case_bytes(builder *b, uint32_t count)
 {
-    char name[CONF_NAME_MAX];
-    snprintf(name, sizeof name, "bytes_%u", count);
-    conf_case *c = add_case(b, name, "buffers", "bytes");
+    conf_case *c = add_compute(b, "buffers", "bytes", count, 1, "bytes_%u", count);
     if (!c)
         return;
-    c->threads[0] = count;
-    c->elements = count;
     const uint32_t salt = 0x5EED1234u;
     add_u32(b, c, "count", count);
     add_u32(b, c, "salt", salt);
@@ -354,14 +364,9 @@ static uint16_t half_of_int(uint32_t n)
 /* textures.slang sampled: Load and a point sample of an r16float texture of small integers. */
 static void case_sampled(builder *b, uint32_t w, uint32_t h)
 {
-    char name[CONF_NAME_MAX];
-    snprintf(name, sizeof name, "sampled_%ux%u", w, h);
-    conf_case *c = add_case(b, name, "textures", "sampled");
+    conf_case *c = add_compute(b, "textures", "sampled", w, h, "sampled_%ux%u", w, h);
     if (!c)
         return;
-    c->threads[0] = w;
-    c->threads[1] = h;
-    c->elements = (uint64_t)w * h;
     const uint32_t size[2] = {w, h};
     add_value(b, c, "size", size, sizeof size);
     conf_param *tex =
@@ -382,14 +387,9 @@ static void case_sampled(builder *b, uint32_t w, uint32_t h)
 /* textures.slang images: r32float, rg32float, rgba32float written; r32uint read and written. */
 static void case_storage(builder *b, uint32_t w, uint32_t h)
 {
-    char name[CONF_NAME_MAX];
-    snprintf(name, sizeof name, "storage_%ux%u", w, h);
-    conf_case *c = add_case(b, name, "textures", "images");
+    conf_case *c = add_compute(b, "textures", "images", w, h, "storage_%ux%u", w, h);
     if (!c)
         return;
-    c->threads[0] = w;
-    c->threads[1] = h;
-    c->elements = (uint64_t)w * h;
     const uint32_t size[2] = {w, h};
     add_value(b, c, "size", size, sizeof size);
     conf_param *src = add_param(b, c, "src", DGPB_KIND_BUFFER, (size_t)w * h * 4u, true, false);
@@ -425,13 +425,9 @@ static void case_storage(builder *b, uint32_t w, uint32_t h)
 /* atomics.slang atomic32: add, min, max, or, xor and a histogram; order-independent totals. */
 static void case_atomic32(builder *b, uint32_t count)
 {
-    char name[CONF_NAME_MAX];
-    snprintf(name, sizeof name, "atomic32_%u", count);
-    conf_case *c = add_case(b, name, "atomics", "atomic32");
+    conf_case *c = add_compute(b, "atomics", "atomic32", count, 1, "atomic32_%u", count);
     if (!c)
         return;
-    c->threads[0] = count;
-    c->elements = count;
     add_u32(b, c, "count", count);
     conf_param *src = add_param(b, c, "src", DGPB_KIND_BUFFER, count * 4u, true, false);
     conf_param *tot = add_param(b, c, "totals", DGPB_KIND_RW_BUFFER, 5 * 4, true, true);
@@ -459,13 +455,9 @@ static void case_atomic32(builder *b, uint32_t count)
 /* atomics.slang atomic64: 64-bit add, max and xor. */
 static void case_atomic64(builder *b, uint32_t count)
 {
-    char name[CONF_NAME_MAX];
-    snprintf(name, sizeof name, "atomic64_%u", count);
-    conf_case *c = add_case(b, name, "atomics", "atomic64");
+    conf_case *c = add_compute(b, "atomics", "atomic64", count, 1, "atomic64_%u", count);
     if (!c)
         return;
-    c->threads[0] = count;
-    c->elements = count;
     add_u32(b, c, "count", count);
     conf_param *src = add_param(b, c, "src", DGPB_KIND_BUFFER, count * 4u, true, false);
     conf_param *tot = add_param(b, c, "totals", DGPB_KIND_RW_BUFFER, 3 * 8, true, true);
@@ -487,13 +479,9 @@ static void case_atomic64(builder *b, uint32_t count)
 /* atomics.slang subgroup: a subgroup sum added once per subgroup; any subgroup size. */
 static void case_subgroup(builder *b, uint32_t count)
 {
-    char name[CONF_NAME_MAX];
-    snprintf(name, sizeof name, "subgroup_%u", count);
-    conf_case *c = add_case(b, name, "atomics", "subgroup");
+    conf_case *c = add_compute(b, "atomics", "subgroup", count, 1, "subgroup_%u", count);
     if (!c)
         return;
-    c->threads[0] = count;
-    c->elements = count;
     add_u32(b, c, "count", count);
     conf_param *src = add_param(b, c, "src", DGPB_KIND_BUFFER, count * 4u, true, false);
     conf_param *tot = add_param(b, c, "total", DGPB_KIND_RW_BUFFER, 2 * 4, true, true);
