@@ -900,6 +900,34 @@ static int collect(build *b)
 
 /* ---- stage 5: check ---- */
 
+/*
+ * Storage-texture IDs that the format allows but WebGPU devices may not: a
+ * read-write rg32float storage texture (ID 7) is not allowed by WebGPU at all
+ * today, not even with the texture-formats-tier2 feature, and a read-write
+ * rgba32float one (ID 8) needs that feature. Measured with Dawn on an NVIDIA
+ * GPU (docs/conformance.md). A warning, since the bundle itself is valid.
+ */
+static void warn_storage_formats(build *b)
+{
+    for (size_t e = 0; e < b->entry_count; e++) {
+        const unit *u = unit_at(b, DGPB_TARGET_WGSL, e);
+        for (uint32_t r = 0; u->present && r < u->params.count; r++) {
+            uint32_t id = u->params.rows[r].webgpu_layout;
+            if (id == DGPB_WGPU_STORAGE_TEXTURE_2D_RG32FLOAT)
+                report(b, DGPB_SEV_WARNING, DGPB_OK,
+                       "target 'wgsl', entry '%s', parameter '%s': WebGPU has no read-write "
+                       "rg32float storage texture (not even with texture-formats-tier2); "
+                       "WebGPU devices will refuse this entry's pipeline",
+                       b->entries[e].name, u->params.rows[r].name);
+            else if (id == DGPB_WGPU_STORAGE_TEXTURE_2D_RGBA32FLOAT)
+                report(b, DGPB_SEV_WARNING, DGPB_OK,
+                       "target 'wgsl', entry '%s', parameter '%s': a read-write rgba32float "
+                       "storage texture needs WebGPU's texture-formats-tier2 feature",
+                       b->entries[e].name, u->params.rows[r].name);
+        }
+    }
+}
+
 static int check_webgpu(build *b)
 {
     if (!(b->targets & (1u << DGPB_TARGET_WGSL)))
@@ -928,6 +956,7 @@ static int check_webgpu(build *b)
     }
     dgpb_free(names);
     dgpb_free(tables); /* the tables' rows belong to the units */
+    warn_storage_formats(b);
     return rc ? rc : b->errors ? DGPB_ERR_SHADER : DGPB_OK;
 }
 

@@ -28,6 +28,10 @@ kept=$(printf '%s\n' "$log" | sed -n "s/.*intermediate files kept in '\(.*\)'.*/
 rm -rf "$kept"
 printf '%s\n' "$log" | grep -q -- "-target spirv -entry amplify -stage compute -o " || fail "-v printed no command"
 
+log=$("$build" --targets wgsl "$fixtures/resources.slang" -o "$out/s" 2>&1) || fail "resources: $log"
+printf '%s\n' "$log" | grep -q "parameter 'rg': WebGPU has no read-write rg32float storage texture" ||
+    fail "no warning about the rg32float storage texture: $log"
+
 log=$("$build" --slangc /no/such/slangc "$fixtures/plain.slang" -o "$out/x" 2>&1); status=$?
 [ "$status" -eq 3 ] || fail "a missing --slangc exited $status, not 3: $log"
 case "$log" in *"/no/such/slangc"*) ;; *) fail "the message does not name the compiler: $log";; esac
