@@ -24,12 +24,15 @@
 #include <unistd.h>
 
 #include "alloc.h"
+#include "dgpb/binding_proof.h"
+#include "dgpb/code_bindings.h"
 #include "dgpb/fileio.h"
 #include "dgpb/format.h"
 #include "dgpb/json_view.h"
 #include "dgpb/layout_run.h"
 #include "dgpb/model.h"
 #include "dgpb/params.h"
+#include "dgpb/ptx_scan.h"
 #include "dgpb/reader.h"
 #include "dgpb/reflect.h"
 #include "dgpb/spirv.h"
@@ -37,6 +40,7 @@
 #include "dgpb/targets.h"
 #include "dgpb/webgpu_limits.h"
 #include "dgpb/writer.h"
+#include "dgpb/wgsl_scan.h"
 
 #define MAX_SOURCE (64u << 20)
 #define MAX_OUTPUT ((size_t)1 << 31)
@@ -67,6 +71,7 @@ typedef struct unit {
     dgpb_spirv_info *spirv; /* owned unless spirv_shared */
     bool spirv_shared;
     dgpb_param_table params;
+    dgpb_wgsl_module *wgsl; /* the wgsl target's code, scanned */
     uint32_t caps;
     uint32_t layout; /* index of its group's layout in the target's layouts */
 } unit;
@@ -847,6 +852,38 @@ static int compile(build *b)
 
 /* ---- stage 4: collect ---- */
 
+/*
+ * Reads back the bindings of a unit's code: SPIR-V from its analysis, WGSL
+ * and PTX by scanning the text. Other targets have no reader (*code stays
+ * empty and *ptx NULL).
+ */
+static int read_code_bindings(build *b, int t, size_t e, unit *u, dgpb_code_bindings *code,
+                              dgpb_ptx_module **ptx, bool *have)
+{
+    dgpb_diag d;
+    dgpb_diag_clear(&d);
+    int rc = DGPB_OK;
+    *have = false;
+    if (t == DGPB_TARGET_SPIRV && u->spirv && u->spirv->parsed) {
+        rc = dgpb_code_bindings_from_spirv(u->spirv, code, &d);
+        *have = true;
+    } else if (t == DGPB_TARGET_WGSL) {
+        rc = dgpb_wgsl_scan((const char *)u->code, u->code_size, &u->wgsl, &d);
+        if (!rc)
+            rc = dgpb_code_bindings_from_wgsl(u->wgsl, code, &d);
+        *have = true;
+    } else if (t == DGPB_TARGET_PTX) {
+        rc = dgpb_ptx_scan((const char *)u->code, u->code_size, ptx, &d);
+    }
+    if (rc) {
+        char ctx[600];
+        snprintf(ctx, sizeof ctx, "target '%s', entry '%s': reading the bindings of its code",
+                 dgpb_target_id_name((uint32_t)t), b->entries[e].name);
+        return forward(b, &d, ctx);
+    }
+    return DGPB_OK;
+}
+
 static int collect_unit(build *b, int t, size_t e)
 {
     unit *u = unit_at(b, t, e);
@@ -869,6 +906,10 @@ static int collect_unit(build *b, int t, size_t e)
     for (size_t i = 0; i < b->entry_count; i++)
         if (b->entries[i].group == en->group)
             members[count++] = b->entries[i].name;
+    dgpb_code_bindings code = {0};
+    dgpb_ptx_module *ptx = NULL;
+    bool have_code = false;
+    int rc = read_code_bindings(b, t, e, u, &code, &ptx, &have_code);
     dgpb_param_select s = {
         .target = tname,
         .entry = en->name,
@@ -877,11 +918,23 @@ static int collect_unit(build *b, int t, size_t e)
         .dream = b->dream,
         .group_entries = members,
         .group_entry_count = count,
+        .code = have_code ? &code : NULL,
     };
-    int rc = dgpb_param_table_build(&s, &u->params, &d);
+    if (!rc && (rc = dgpb_param_table_build(&s, &u->params, &d)))
+        forward(b, &d, NULL);
+    /* The proof: the table against the code it ships. */
+    dgpb_proof_input proof = {.target = tname, .entry = en->name, .table = &u->params,
+                              .code = &code, .ptx = ptx};
+    if (!rc && (have_code || ptx) && (rc = dgpb_binding_proof(&proof, &d)))
+        forward(b, &d, NULL);
+    if (!rc && t == DGPB_TARGET_WGSL &&
+        (rc = dgpb_webgpu_check_entry(en->name, en->stage, en->tgs, u->wgsl, &u->params, &d)))
+        forward(b, &d, "target 'wgsl'");
+    dgpb_code_bindings_clear(&code);
+    dgpb_ptx_module_free(ptx);
     dgpb_free(members);
     if (rc)
-        return forward(b, &d, NULL);
+        return rc;
     u->caps = u->spirv ? dgpb_spirv_capability_mask(u->spirv) : 0;
     if (g->kind == GROUP_RAY_TRACING)
         u->caps |= 1u << DGPB_CAP_RAYTRACING;
@@ -1296,6 +1349,7 @@ static void finish(build *b, int rc)
             if (!u->spirv_shared)
                 dgpb_spirv_info_free(u->spirv);
             dgpb_param_table_clear(&u->params);
+            dgpb_wgsl_module_free(u->wgsl);
         }
     dgpb_free(b->units);
     for (int t = 0; t < DGPB_TARGET_COUNT; t++) {

@@ -42,11 +42,18 @@ enum {
     OP_EXECUTION_MODE = 16,
     OP_CAPABILITY = 17,
     OP_NAME = 5,
+    OP_TYPE_BOOL = 20,
+    OP_TYPE_INT = 21,
+    OP_TYPE_FLOAT = 22,
+    OP_TYPE_VECTOR = 23,
+    OP_TYPE_MATRIX = 24,
     OP_TYPE_IMAGE = 25,
+    OP_TYPE_SAMPLER = 26,
     OP_TYPE_SAMPLED_IMAGE = 27,
     OP_TYPE_ARRAY = 28,
     OP_TYPE_RUNTIME_ARRAY = 29,
     OP_TYPE_STRUCT = 30,
+    OP_TYPE_POINTER = 32,
     OP_CONSTANT = 43,
     OP_FUNCTION = 54,
     OP_FUNCTION_PARAMETER = 55,
@@ -63,6 +70,7 @@ enum {
     OP_PTR_ACCESS_CHAIN = 67,
     OP_IN_BOUNDS_PTR_ACCESS_CHAIN = 70,
     OP_DECORATE = 71,
+    OP_MEMBER_DECORATE = 72,
     OP_COMPOSITE_EXTRACT = 81,
     OP_COPY_OBJECT = 83,
     OP_SAMPLED_IMAGE = 86,
@@ -88,10 +96,15 @@ enum {
     OP_ATOMIC_FMIN_EXT = 5614,
     OP_ATOMIC_FMAX_EXT = 5615,
     OP_ATOMIC_FADD_EXT = 6035,
+    OP_TYPE_ACCELERATION_STRUCTURE_KHR = 5341,
 };
 
 enum {
     STORAGE_FUNCTION = 7,
+    DECORATION_ROW_MAJOR = 4,
+    DECORATION_ARRAY_STRIDE = 6,
+    DECORATION_MATRIX_STRIDE = 7,
+    DECORATION_OFFSET = 35,
     DECORATION_BINDING = 33,
     DECORATION_DESCRIPTOR_SET = 34,
     MODE_LOCAL_SIZE = 17,
@@ -136,6 +149,7 @@ typedef struct analysis {
 
     uint8_t *flags; /* per id: ID_* */
     uint32_t *slot; /* per id: 1 + index into vars (variables) or funcs (functions) */
+    uint32_t *def;  /* per id: 1 + word offset of the type or constant that defines it */
 
     bool in_function;
     uint32_t function; /* the function being parsed */
@@ -147,8 +161,10 @@ typedef struct analysis {
     bool local_size_by_id;
 
     u32vec vars;      /* (id, storage class) */
+    u32vec var_types; /* the pointer type of each variable in vars */
     u32vec names;     /* (target id, word offset of the string, words) */
-    u32vec decos;     /* (target id, decoration, value) */
+    u32vec decos;     /* (target id, decoration, value): Binding, DescriptorSet, ArrayStride */
+    u32vec mdecos;    /* (struct id, member, decoration, value): Offset, MatrixStride, RowMajor */
     u32vec interface; /* ids on the first entry point's interface */
     u32vec funcs;     /* (id, index of its first parameter in params, parameter count) */
     u32vec params;    /* parameter ids of every function in order */
@@ -238,12 +254,15 @@ static int write_operand(const spv_parsed_instruction_t *p)
     }
 }
 
-/* Types: which ones are, or contain, image handles. */
+/* Types: where each is defined, and which ones are, or contain, image handles. */
 static void on_type(analysis *a, const spv_parsed_instruction_t *p)
 {
     uint32_t id = p->result_id;
     if (!id_ok(a, id))
         return;
+    if ((p->opcode >= OP_TYPE_BOOL && p->opcode <= OP_TYPE_POINTER) || p->opcode == OP_CONSTANT ||
+        p->opcode == OP_TYPE_ACCELERATION_STRUCTURE_KHR)
+        a->def[id] = (uint32_t)a->pos + 1;
     if (p->opcode == OP_TYPE_IMAGE || p->opcode == OP_TYPE_SAMPLED_IMAGE) {
         a->flags[id] |= ID_HOLDS_IMAGE;
     } else if (p->opcode == OP_TYPE_ARRAY || p->opcode == OP_TYPE_RUNTIME_ARRAY) {
@@ -315,10 +334,21 @@ static spv_result_t on_instruction(void *user, const spv_parsed_instruction_t *p
         break;
     case OP_DECORATE:
         if (p->num_words >= 4 &&
-            (p->words[2] == DECORATION_BINDING || p->words[2] == DECORATION_DESCRIPTOR_SET)) {
+            (p->words[2] == DECORATION_BINDING || p->words[2] == DECORATION_DESCRIPTOR_SET ||
+             p->words[2] == DECORATION_ARRAY_STRIDE)) {
             push(&a->decos, p->words[1]);
             push(&a->decos, p->words[2]);
             push(&a->decos, p->words[3]);
+        }
+        break;
+    case OP_MEMBER_DECORATE:
+        if (p->num_words >= 4 &&
+            (p->words[3] == DECORATION_OFFSET || p->words[3] == DECORATION_MATRIX_STRIDE ||
+             p->words[3] == DECORATION_ROW_MAJOR)) {
+            push(&a->mdecos, p->words[1]);
+            push(&a->mdecos, p->words[2]);
+            push(&a->mdecos, p->words[3]);
+            push(&a->mdecos, p->num_words >= 5 ? p->words[4] : 1);
         }
         break;
     case OP_VARIABLE:
@@ -327,6 +357,7 @@ static spv_result_t on_instruction(void *user, const spv_parsed_instruction_t *p
                 a->slot[res] = (uint32_t)(a->vars.n / 2) + 1;
             push(&a->vars, res);
             push(&a->vars, operand(p, 0));
+            push(&a->var_types, p->type_id);
         }
         break;
     case OP_FUNCTION:
@@ -522,6 +553,152 @@ static int walk_writes(analysis *a)
     return DGPB_OK;
 }
 
+/* ---- what a variable's type is ---- */
+
+/* The defining instruction of a type or constant id: its words, or NULL. */
+static const uint32_t *def_of(const analysis *a, uint32_t id, uint32_t *count)
+{
+    if (!id_ok(a, id) || a->def[id] == 0)
+        return NULL;
+    const uint32_t *w = a->words + (a->def[id] - 1);
+    *count = w[0] >> 16;
+    return w;
+}
+
+static bool member_deco(const analysis *a, uint32_t st, uint32_t member, uint32_t deco,
+                        uint32_t *value)
+{
+    for (size_t i = 0; i + 3 < a->mdecos.n; i += 4)
+        if (a->mdecos.v[i] == st && a->mdecos.v[i + 1] == member && a->mdecos.v[i + 2] == deco) {
+            *value = a->mdecos.v[i + 3];
+            return true;
+        }
+    return false;
+}
+
+static bool deco_of(const analysis *a, uint32_t id, uint32_t deco, uint32_t *value)
+{
+    for (size_t i = 0; i + 2 < a->decos.n; i += 3)
+        if (a->decos.v[i] == id && a->decos.v[i + 1] == deco) {
+            *value = a->decos.v[i + 2];
+            return true;
+        }
+    return false;
+}
+
+/*
+ * The byte size of a type as laid out in a block: scalars and vectors by
+ * width, arrays by ArrayStride x length, matrices by MatrixStride, structs up
+ * to the end of their last member (by Offset). 0 when unknown (a runtime
+ * array, a missing decoration) or nested deeper than 16.
+ */
+static uint64_t type_size(const analysis *a, uint32_t id, uint32_t matrix_stride, bool row_major,
+                          int depth)
+{
+    uint32_t n = 0;
+    const uint32_t *w = def_of(a, id, &n);
+    if (!w || depth > 16)
+        return 0;
+    switch (w[0] & 0xffffu) {
+    case OP_TYPE_BOOL:
+        return 4;
+    case OP_TYPE_INT:
+    case OP_TYPE_FLOAT:
+        return n >= 3 ? w[2] / 8 : 0;
+    case OP_TYPE_VECTOR:
+        return n >= 4 ? w[3] * type_size(a, w[2], 0, false, depth + 1) : 0;
+    case OP_TYPE_MATRIX: {
+        if (n < 4)
+            return 0;
+        uint32_t cols = w[3], rows = 0, vn = 0;
+        const uint32_t *v = def_of(a, w[2], &vn);
+        if (v && vn >= 4)
+            rows = v[3];
+        if (matrix_stride)
+            return (uint64_t)matrix_stride * (row_major ? rows : cols);
+        return (uint64_t)cols * type_size(a, w[2], 0, false, depth + 1);
+    }
+    case OP_TYPE_ARRAY: {
+        uint32_t stride = 0, cn = 0;
+        const uint32_t *len = n >= 4 ? def_of(a, w[3], &cn) : NULL;
+        if (!len || (len[0] & 0xffffu) != OP_CONSTANT || cn < 4)
+            return 0;
+        if (!deco_of(a, id, DECORATION_ARRAY_STRIDE, &stride))
+            stride = (uint32_t)type_size(a, w[2], matrix_stride, row_major, depth + 1);
+        return (uint64_t)stride * len[3];
+    }
+    case OP_TYPE_STRUCT: {
+        uint64_t end = 0;
+        for (uint32_t m = 0; m + 2 < n; m++) {
+            uint32_t offset = 0, stride = 0, rm = 0;
+            if (!member_deco(a, id, m, DECORATION_OFFSET, &offset))
+                return 0;
+            member_deco(a, id, m, DECORATION_MATRIX_STRIDE, &stride);
+            bool is_row_major = member_deco(a, id, m, DECORATION_ROW_MAJOR, &rm);
+            uint64_t size = type_size(a, w[2 + m], stride, is_row_major, depth + 1);
+            if (offset + size > end)
+                end = offset + size;
+        }
+        return end;
+    }
+    default:
+        return 0;
+    }
+}
+
+/* Fills a variable's type class, array flag, image details and block size. */
+static void describe_type(const analysis *a, uint32_t pointer_type, dgpb_spirv_var *v)
+{
+    uint32_t n = 0;
+    const uint32_t *w = def_of(a, pointer_type, &n);
+    if (!w || (w[0] & 0xffffu) != OP_TYPE_POINTER || n < 4)
+        return;
+    uint32_t t = w[3];
+    for (int depth = 0; depth < 8; depth++) {
+        w = def_of(a, t, &n);
+        if (!w)
+            return;
+        uint32_t op = w[0] & 0xffffu;
+        if ((op == OP_TYPE_ARRAY || op == OP_TYPE_RUNTIME_ARRAY) && n >= 3) {
+            /* A storage buffer's block wraps its runtime array in a struct: only an array
+               around the block or handle itself is an array of resources. */
+            v->is_array = true;
+            t = w[2];
+            continue;
+        }
+        switch (op) {
+        case OP_TYPE_STRUCT:
+            v->type_class = DGPB_SPIRV_TYPE_BLOCK;
+            uint64_t size = type_size(a, t, 0, false, 0);
+            v->block_size = size > UINT32_MAX ? 0 : (uint32_t)size;
+            break;
+        case OP_TYPE_IMAGE:
+            if (n >= 9) {
+                v->image_dim = w[3];
+                v->image_depth = w[4] == 1;
+                v->image_arrayed = w[5] != 0;
+                v->image_multisampled = w[6] != 0;
+                v->type_class = w[3] == 5 /* Buffer */ ? DGPB_SPIRV_TYPE_TEXEL_BUFFER
+                                : w[7] == 2           ? DGPB_SPIRV_TYPE_STORAGE_IMAGE
+                                                      : DGPB_SPIRV_TYPE_SAMPLED_IMAGE_ONLY;
+            }
+            break;
+        case OP_TYPE_SAMPLER:
+            v->type_class = DGPB_SPIRV_TYPE_SAMPLER;
+            break;
+        case OP_TYPE_SAMPLED_IMAGE:
+            v->type_class = DGPB_SPIRV_TYPE_COMBINED;
+            break;
+        case OP_TYPE_ACCELERATION_STRUCTURE_KHR:
+            v->type_class = DGPB_SPIRV_TYPE_ACCELERATION_STRUCTURE;
+            break;
+        default:
+            break;
+        }
+        return;
+    }
+}
+
 /* Moves what the parse found into info (variables, names, decorations, entry). */
 static int fill_info(analysis *a, dgpb_spirv_info *info)
 {
@@ -535,6 +712,7 @@ static int fill_info(analysis *a, dgpb_spirv_info *info)
         dgpb_spirv_var *v = &info->vars[i];
         v->id = a->vars.v[2 * i];
         v->storage_class = a->vars.v[2 * i + 1];
+        describe_type(a, a->var_types.v[i], v);
         v->set = v->binding = -1;
         v->written = (a->flags[v->id] & ID_REACHED) != 0;
         info->var_count = i + 1;
@@ -564,7 +742,7 @@ static int fill_info(analysis *a, dgpb_spirv_info *info)
             continue;
         if (a->decos.v[i + 1] == DECORATION_BINDING)
             v->binding = a->decos.v[i + 2];
-        else
+        else if (a->decos.v[i + 1] == DECORATION_DESCRIPTOR_SET)
             v->set = a->decos.v[i + 2];
     }
     for (size_t i = 0; i < a->interface.n; i++) {
@@ -586,16 +764,18 @@ static void analysis_free(analysis *a)
 {
     dgpb_free(a->flags);
     dgpb_free(a->slot);
-    u32vec *vecs[] = {&a->vars,   &a->names, &a->decos, &a->interface, &a->funcs,
-                      &a->params, &a->calls, &a->args,  &a->edges,     &a->writes};
+    dgpb_free(a->def);
+    u32vec *vecs[] = {&a->vars,  &a->var_types, &a->names, &a->decos, &a->mdecos, &a->interface,
+                      &a->funcs, &a->params,    &a->calls, &a->args,  &a->edges,  &a->writes};
     for (size_t i = 0; i < sizeof vecs / sizeof vecs[0]; i++)
         dgpb_free(vecs[i]->v);
 }
 
 static bool analysis_failed(const analysis *a)
 {
-    const u32vec *vecs[] = {&a->vars,   &a->names, &a->decos, &a->interface, &a->funcs,
-                            &a->params, &a->calls, &a->args,  &a->edges,     &a->writes};
+    const u32vec *vecs[] = {&a->vars,   &a->var_types, &a->names, &a->decos,
+                            &a->mdecos, &a->interface, &a->funcs, &a->params,
+                            &a->calls,  &a->args,      &a->edges, &a->writes};
     for (size_t i = 0; i < sizeof vecs / sizeof vecs[0]; i++)
         if (vecs[i]->failed)
             return true;
@@ -645,8 +825,9 @@ int dgpb_spirv_analyze(const void *code, size_t size, dgpb_spirv_info **out, dgp
     a.diag = diag;
     a.flags = dgpb_calloc(a.bound ? a.bound : 1, 1);
     a.slot = dgpb_calloc(a.bound ? a.bound : 1, sizeof *a.slot);
+    a.def = dgpb_calloc(a.bound ? a.bound : 1, sizeof *a.def);
     ctx = spvContextCreate(SPV_ENV_UNIVERSAL_1_6);
-    if (!a.flags || !a.slot || !ctx) {
+    if (!a.flags || !a.slot || !a.def || !ctx) {
         rc = dgpb_diag_set(diag, DGPB_ERR_NOMEM, -1, "out of memory");
         goto done;
     }

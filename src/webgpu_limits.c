@@ -93,6 +93,59 @@ int dgpb_webgpu_check_group(const char *group, const char *const *entries,
     return rc;
 }
 
+/* WebGPU's default limits for one entry (the WebGPU specification's "limits"). */
+#define MAX_WORKGROUP_SIZE_X 256u
+#define MAX_WORKGROUP_SIZE_Y 256u
+#define MAX_WORKGROUP_SIZE_Z 64u
+#define MAX_INVOCATIONS 256u
+#define MAX_WORKGROUP_STORAGE 16384u
+
+int dgpb_webgpu_check_entry(const char *entry, uint32_t stage, const uint32_t tgs[3],
+                            const dgpb_wgsl_module *code, const dgpb_param_table *table,
+                            dgpb_diag *diag)
+{
+    if (stage == DGPB_STAGE_COMPUTE) {
+        static const uint32_t max[3] = {MAX_WORKGROUP_SIZE_X, MAX_WORKGROUP_SIZE_Y,
+                                        MAX_WORKGROUP_SIZE_Z};
+        static const char axis[3] = {'x', 'y', 'z'};
+        for (int i = 0; i < 3; i++)
+            if (tgs[i] > max[i])
+                return dgpb_diag_set(diag, DGPB_ERR_SHADER, -1,
+                                     "entry '%s': workgroup size %c is %u, above WebGPU's limit "
+                                     "of %u (maxComputeWorkgroupSize%c)",
+                                     entry, axis[i], tgs[i], max[i], axis[i] - 32);
+        uint64_t invocations = (uint64_t)tgs[0] * tgs[1] * tgs[2];
+        if (invocations > MAX_INVOCATIONS)
+            return dgpb_diag_set(diag, DGPB_ERR_SHADER, -1,
+                                 "entry '%s': %u x %u x %u = %llu invocations per workgroup, "
+                                 "above WebGPU's limit of %u (maxComputeInvocationsPerWorkgroup)",
+                                 entry, tgs[0], tgs[1], tgs[2], (unsigned long long)invocations,
+                                 MAX_INVOCATIONS);
+        if (code && code->workgroup_bytes > MAX_WORKGROUP_STORAGE)
+            return dgpb_diag_set(diag, DGPB_ERR_SHADER, -1,
+                                 "entry '%s': %s%llu bytes of workgroup (groupshared) memory, "
+                                 "above WebGPU's limit of %u (maxComputeWorkgroupStorageSize)",
+                                 entry, code->workgroup_bytes_known ? "" : "at least ",
+                                 (unsigned long long)code->workgroup_bytes, MAX_WORKGROUP_STORAGE);
+    }
+    if (stage == DGPB_STAGE_VERTEX) {
+        for (uint32_t r = 0; r < table->count; r++) {
+            const dgpb_param_desc *p = &table->rows[r];
+            if (p->kind == DGPB_KIND_RW_BUFFER || p->kind == DGPB_KIND_RW_BYTE_BUFFER ||
+                p->kind == DGPB_KIND_RW_TEXTURE)
+                return dgpb_diag_set(diag, DGPB_ERR_SHADER, -1,
+                                     "entry '%s': parameter '%s' is a writable %s in a vertex "
+                                     "shader, which WebGPU does not allow; make it read-only "
+                                     "(StructuredBuffer, ByteAddressBuffer, Texture2D) or move "
+                                     "the write to a compute or fragment shader",
+                                     entry, p->name,
+                                     p->kind == DGPB_KIND_RW_TEXTURE ? "storage texture"
+                                                                     : "storage buffer");
+        }
+    }
+    return DGPB_OK;
+}
+
 /* WGSL's keywords, reserved words and predeclared names (the WGSL specification's lists). */
 static const char *const wgsl_names[] = {
     "NULL",

@@ -177,7 +177,7 @@ static void test_dream_mode_strips_the_entry_prefix_and_keeps_value_field_names(
     };
     dgpb_reflection *r = load_reflection("fixtures/reflect/kinds_spirv.json", "spirv", "k");
     dgpb_spirv_info *spv = load_spirv("fixtures/reflect/kinds.spv");
-    dgpb_param_select s = {"spirv", "k", r, spv, true, group_k, 1};
+    dgpb_param_select s = {"spirv", "k", r, spv, true, group_k, 1, NULL};
     dgpb_param_table t = {0};
     build_ok(&s, &t);
     check_rows(&t, "spirv", want, ARRAY_LEN(want));
@@ -213,7 +213,7 @@ static void test_ptx_rows_carry_byte_offsets_as_bindings_and_the_spirv_written_f
     };
     dgpb_reflection *r = load_reflection("fixtures/reflect/kinds_cuda.json", "ptx", "k");
     dgpb_spirv_info *spv = load_spirv("fixtures/reflect/kinds.spv");
-    dgpb_param_select s = {"ptx", "k", r, spv, true, group_k, 1};
+    dgpb_param_select s = {"ptx", "k", r, spv, true, group_k, 1, NULL};
     dgpb_param_table t = {0};
     build_ok(&s, &t);
     check_rows(&t, "ptx", want, ARRAY_LEN(want));
@@ -248,7 +248,7 @@ static void test_the_longest_entry_name_of_the_group_owns_a_global(void **state)
         {"a_b", reversed, {"x", "limit"}, 2},
     };
     for (size_t c = 0; c < ARRAY_LEN(cases); c++) {
-        dgpb_param_select s = {"spirv", cases[c].entry, &r, NULL, true, cases[c].group, 2};
+        dgpb_param_select s = {"spirv", cases[c].entry, &r, NULL, true, cases[c].group, 2, NULL};
         dgpb_param_table t = {0};
         build_ok(&s, &t);
         check_names(&t, cases[c].names, cases[c].count);
@@ -267,7 +267,7 @@ static void test_the_longest_entry_name_of_the_group_owns_a_global(void **state)
     };
     dgpb_reflection ra = {alone, ARRAY_LEN(alone), NULL, 0};
     static const char *const group_a[] = {"a"};
-    dgpb_param_select s = {"spirv", "a", &ra, NULL, true, group_a, 1};
+    dgpb_param_select s = {"spirv", "a", &ra, NULL, true, group_a, 1, NULL};
     dgpb_param_table t = {0};
     build_ok(&s, &t);
     static const char *const names[] = {"scale", "b_x", "b_params"};
@@ -288,7 +288,7 @@ static void test_value_rows_keep_their_field_names_whatever_block_they_come_from
     };
     dgpb_reflection r = {params, ARRAY_LEN(params), NULL, 0};
     static const char *const group_a[] = {"a"};
-    dgpb_param_select s = {"spirv", "a", &r, NULL, true, group_a, 1};
+    dgpb_param_select s = {"spirv", "a", &r, NULL, true, group_a, 1, NULL};
     dgpb_param_table t = {0};
     build_ok(&s, &t);
     char second[64] = "";
@@ -320,7 +320,7 @@ test_unprefixed_globals_belong_to_an_entry_only_through_its_spirv_interface(void
     static const char *const group[] = {"k", "j"};
     /* k's own globals are k's whether its code uses them or not; j's are never k's. */
     static const char *const names[] = {"buf", "shared_lut", "unused"};
-    dgpb_param_select s = {"spirv", "k", &r, &info, true, group, 2};
+    dgpb_param_select s = {"spirv", "k", &r, &info, true, group, 2, NULL};
     dgpb_param_table t = {0};
     build_ok(&s, &t);
     check_names(&t, names, ARRAY_LEN(names));
@@ -358,7 +358,7 @@ static void test_plain_mode_keeps_the_spirv_interface_in_declaration_order(void 
         dgpb_reflection *r = load_reflection(cases[c].json, "spirv", cases[c].entry);
         dgpb_spirv_info *spv = load_spirv(cases[c].spv);
         const char *group[1] = {cases[c].entry};
-        dgpb_param_select s = {"spirv", cases[c].entry, r, spv, false, group, 1};
+        dgpb_param_select s = {"spirv", cases[c].entry, r, spv, false, group, 1, NULL};
         dgpb_param_table t = {0};
         build_ok(&s, &t);
         check_rows(&t, "spirv", cases[c].rows, cases[c].count);
@@ -375,7 +375,7 @@ static void test_plain_mode_keeps_names_whole(void **state)
     dgpb_reflection r = {params, 1, NULL, 0};
     dgpb_spirv_var vars[] = {VAR("k_buf", true, false)};
     dgpb_spirv_info info = make_info(vars, 1, true);
-    dgpb_param_select s = {"spirv", "k", &r, &info, false, group_k, 1};
+    dgpb_param_select s = {"spirv", "k", &r, &info, false, group_k, 1, NULL};
     dgpb_param_table t = {0};
     build_ok(&s, &t);
     static const char *const names[] = {"k_buf"};
@@ -411,7 +411,7 @@ static void test_loose_uniforms_come_with_the_implicit_global_block(void **state
     /* The SPIR-V interface lists "globalParams" and "samples", not "unused_input". */
     for (size_t c = 0; c < ARRAY_LEN(cases); c++) {
         dgpb_reflection *r = load_reflection(cases[c].json, cases[c].target, "scale");
-        dgpb_param_select s = {cases[c].target, "scale", r, spv, false, group, 1};
+        dgpb_param_select s = {cases[c].target, "scale", r, spv, false, group, 1, NULL};
         dgpb_param_table t = {0};
         build_ok(&s, &t);
         check_rows(&t, cases[c].target, cases[c].rows, 3);
@@ -434,7 +434,7 @@ test_loose_uniforms_are_left_out_when_the_code_does_not_read_the_global_block(vo
     dgpb_spirv_info info = make_info(vars, ARRAY_LEN(vars), true);
     static const char *const group[] = {"e"};
     for (int dream = 0; dream <= 1; dream++) {
-        dgpb_param_select s = {"spirv", "e", &r, &info, dream, group, 1};
+        dgpb_param_select s = {"spirv", "e", &r, &info, dream, group, 1, NULL};
         dgpb_param_table t = {0};
         build_ok(&s, &t);
         static const char *const names[] = {"out"};
@@ -479,7 +479,7 @@ static void test_read_only_comes_from_the_kind_and_written_only_from_spirv(void 
     }
     dgpb_reflection r = {params, ARRAY_LEN(params), NULL, 0};
     dgpb_spirv_info info = make_info(vars, ARRAY_LEN(vars), true);
-    dgpb_param_select s = {"spirv", "e", &r, &info, false, NULL, 0};
+    dgpb_param_select s = {"spirv", "e", &r, &info, false, NULL, 0, NULL};
     dgpb_param_table t = {0};
     build_ok(&s, &t);
     assert_int_equal(t.count, ARRAY_LEN(rows));
@@ -508,7 +508,7 @@ static void test_without_usable_spirv_every_global_counts_and_nothing_is_written
     static const char *const group[] = {"scale"};
     for (size_t i = 0; i < ARRAY_LEN(infos); i++)
         for (int dream = 0; dream <= 1; dream++) {
-            dgpb_param_select s = {"spirv", "scale", r, infos[i], dream, group, 1};
+            dgpb_param_select s = {"spirv", "scale", r, infos[i], dream, group, 1, NULL};
             dgpb_param_table t = {0};
             build_ok(&s, &t);
             check_rows(&t, "spirv", want, ARRAY_LEN(want));
@@ -533,7 +533,7 @@ static void test_webgpu_ids_are_kept_on_wgsl_and_zero_elsewhere(void **state)
     static const char *const targets[] = {"wgsl", "spirv", "metal", "ptx", "dxil"};
     for (size_t i = 0; i < ARRAY_LEN(targets); i++) {
         bool wgsl = !strcmp(targets[i], "wgsl");
-        dgpb_param_select s = {targets[i], "e", &r, NULL, true, group, 1};
+        dgpb_param_select s = {targets[i], "e", &r, NULL, true, group, 1, NULL};
         dgpb_param_table t = {0};
         build_ok(&s, &t);
         assert_int_equal(t.count, 3);
@@ -553,7 +553,7 @@ static void test_offset_and_size_are_kept_only_for_value_rows(void **state)
     };
     dgpb_reflection r = {params, ARRAY_LEN(params), NULL, 0};
     static const char *const group[] = {"e"};
-    dgpb_param_select s = {"spirv", "e", &r, NULL, true, group, 1};
+    dgpb_param_select s = {"spirv", "e", &r, NULL, true, group, 1, NULL};
     dgpb_param_table t = {0};
     build_ok(&s, &t);
     static const want_row want[] = {
@@ -584,7 +584,7 @@ test_a_used_parameter_without_a_kind_is_an_error_naming_target_entry_and_paramet
     (void)state;
     static const char *const group[] = {"s"};
     dgpb_reflection *r = load_reflection("fixtures/reflect/shapes_spirv.json", "spirv", "s");
-    dgpb_param_select s = {"spirv", "s", r, NULL, true, group, 1};
+    dgpb_param_select s = {"spirv", "s", r, NULL, true, group, 1, NULL};
     expect_error(&s, "target 'spirv', entry 's', parameter 'many': Texture2D<float4>[4]: arrays "
                      "of resources are not supported");
     dgpb_reflection_free(r);
@@ -596,7 +596,7 @@ test_a_used_parameter_without_a_kind_is_an_error_naming_target_entry_and_paramet
     };
     dgpb_reflection hand = {params, ARRAY_LEN(params), NULL, 0};
     static const char *const group_e[] = {"e"};
-    dgpb_param_select h = {"metal", "e", &hand, NULL, true, group_e, 1};
+    dgpb_param_select h = {"metal", "e", &hand, NULL, true, group_e, 1, NULL};
     expect_error(&h, "target 'metal', entry 'e', parameter 'odd': no parameter kind");
 }
 
@@ -605,21 +605,21 @@ static void test_a_used_wgsl_parameter_with_a_problem_is_an_error(void **state)
     (void)state;
     static const char *const group_s[] = {"s"}, *const group_k2[] = {"k"};
     dgpb_reflection *r = load_reflection("fixtures/reflect/shapes_wgsl.json", "wgsl", "s");
-    dgpb_param_select s = {"wgsl", "s", r, NULL, true, group_s, 1};
+    dgpb_param_select s = {"wgsl", "s", r, NULL, true, group_s, 1, NULL};
     expect_error(&s, "target 'wgsl', entry 's', parameter 'ints': RWTexture2D<int> (format "
                      "r32i) has no WebGPU binding-layout ID");
     dgpb_reflection_free(r);
 
     dgpb_spirv_info *spv = load_spirv("fixtures/reflect/kinds.spv");
     r = load_reflection("fixtures/reflect/kinds_wgsl.json", "wgsl", "k");
-    dgpb_param_select k = {"wgsl", "k", r, spv, true, group_k2, 1};
+    dgpb_param_select k = {"wgsl", "k", r, spv, true, group_k2, 1, NULL};
     expect_error(&k, "target 'wgsl', entry 'k', parameter 'volume': Texture3D<float4> has no "
                      "WebGPU binding-layout ID");
     dgpb_reflection_free(r);
 
     /* The same shapes are fine where they have a descriptor. */
     r = load_reflection("fixtures/reflect/kinds_spirv.json", "spirv", "k");
-    dgpb_param_select ok = {"spirv", "k", r, spv, true, group_k2, 1};
+    dgpb_param_select ok = {"spirv", "k", r, spv, true, group_k2, 1, NULL};
     dgpb_param_table t = {0};
     build_ok(&ok, &t);
     dgpb_param_table_clear(&t);
@@ -641,7 +641,7 @@ static void test_a_parameter_the_entry_does_not_use_may_have_a_problem(void **st
     dgpb_spirv_info info = make_info(vars, ARRAY_LEN(vars), true);
     static const char *const group[] = {"e", "j"};
     for (int dream = 0; dream <= 1; dream++) {
-        dgpb_param_select s = {"wgsl", "e", &r, &info, dream, group, 2};
+        dgpb_param_select s = {"wgsl", "e", &r, &info, dream, group, 2, NULL};
         dgpb_param_table t = {0};
         build_ok(&s, &t);
         static const want_row want[] = {
@@ -670,7 +670,7 @@ static void test_an_entry_without_parameters_gets_an_empty_table(void **state)
 {
     (void)state;
     dgpb_reflection r = {NULL, 0, NULL, 0};
-    dgpb_param_select s = {"spirv", "e", &r, NULL, true, NULL, 0};
+    dgpb_param_select s = {"spirv", "e", &r, NULL, true, NULL, 0, NULL};
     dgpb_param_table t = {0};
     build_ok(&s, &t);
     assert_int_equal(t.count, 0);
@@ -698,7 +698,7 @@ static void test_every_failed_allocation_gives_nomem_and_leaks_nothing(void **st
     (void)state;
     dgpb_reflection *r = load_reflection("fixtures/reflect/kinds_spirv.json", "spirv", "k");
     dgpb_spirv_info *spv = load_spirv("fixtures/reflect/kinds.spv");
-    dgpb_param_select s = {"spirv", "k", r, spv, true, group_k, 1};
+    dgpb_param_select s = {"spirv", "k", r, spv, true, group_k, 1, NULL};
     /* the rows, then one name per row */
     assert_int_equal(support_run_with_faults(op_build_kinds_table, &s, DGPB_OK, "params"), 19);
     dgpb_spirv_info_free(spv);

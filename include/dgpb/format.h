@@ -44,6 +44,21 @@ typedef enum dgpb_kind {
 #define DGPB_FLAG_WRITTEN 0x2u   /* the shader writes it (found in its SPIR-V) */
 #define DGPB_FLAG_ALL (DGPB_FLAG_READ_ONLY | DGPB_FLAG_WRITTEN)
 
+/*
+ * The `space` of a launch parameter: a value (or, on ptx, a resource) that
+ * lives outside every descriptor set, in the data a host hands over with the
+ * dispatch itself: Vulkan push constants on spirv, the kernel's parameter
+ * buffer on ptx (docs/format.md, "Where a row lives").
+ */
+#define DGPB_SPACE_LAUNCH 0xFFFFFFFFu
+
+/*
+ * On ptx, the `binding` of a value row that sits directly in Slang's global
+ * parameter block (SLANG_globalParams) at its `offset`, rather than in the
+ * memory of a constant buffer whose pointer sits there.
+ */
+#define DGPB_BINDING_INLINE 0xFFFFFFFFu
+
 /* Shader stages, by their names in the format. */
 typedef enum dgpb_stage {
     DGPB_STAGE_COMPUTE = 0,

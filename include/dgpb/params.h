@@ -2,16 +2,22 @@
  * dgpb/params.h - one entry's parameter table, from Slang's reflection and
  * the entry's SPIR-V.
  *
- * Which globals belong to an entry (DECISIONS.md section 3):
- *   - in a module that follows the generator's conventions ("dream" mode),
- *     the globals named <entry>_<param> (the longest entry name of the group
- *     wins, so entries "a" and "a_b" never share one), with the fields of
- *     <entry>_params in the constant buffer's place, plus any other global the
- *     entry's code references, under its own name;
- *   - in a plain module, the globals the entry's code references (its SPIR-V
- *     OpEntryPoint interface), in declaration order; loose `uniform` globals
- *     all belong to an entry that reads the implicit global block.
- * Flags: read-only from the kind; "written" from the SPIR-V analysis.
+ * Which rows belong to an entry (docs/build.md, "Parameter tables"): the
+ * reflection's rows (dgpb/reflect.h: globals, then the entry's own `uniform`
+ * parameters, aggregates flattened) that
+ *   - in a module that follows the generator's conventions ("dream" mode)
+ *     belong to the globals named <entry>_<param> (the longest entry name of
+ *     the group wins, so entries "a" and "a_b" never share one), listed as
+ *     <param>, with the fields of <entry>_params in the constant buffer's
+ *     place; plus any other row the entry's code references;
+ *   - in a plain module, the entry's code references: the variable that
+ *     carries the row (its `code_name`) is on the SPIR-V OpEntryPoint
+ *     interface. Values share their block's variable, so every value of a
+ *     block the code reads is a row.
+ * A row whose place only the code knows (`place_from_code`: entry-point
+ * resources, the implicit global block) takes its space and binding from the
+ * target's own code bindings. Flags: read-only from the kind; "written" from
+ * the SPIR-V analysis.
  */
 #ifndef DGPB_PARAMS_H
 #define DGPB_PARAMS_H
@@ -20,6 +26,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "dgpb/code_bindings.h"
 #include "dgpb/model.h"
 #include "dgpb/reflect.h"
 #include "dgpb/result.h"
@@ -37,17 +44,22 @@ typedef struct dgpb_param_select {
     bool dream;                        /* the module uses the generator's conventions */
     const char *const *group_entries;  /* every entry of the entry's pipeline group */
     size_t group_entry_count;
+    const dgpb_code_bindings *code; /* the target's own code bindings (spirv, wgsl); NULL for
+                                       targets without a reader: rows keep the reflection's place */
 } dgpb_param_select;
 
 typedef struct dgpb_param_table {
     dgpb_param_desc *rows; /* names owned by the table */
+    bool *in_code;         /* per row: the entry's code uses it (false: declared for the entry
+                              in dream mode, but unused, so the code may lack its binding) */
     uint32_t count;
 } dgpb_param_table;
 
 /*
  * Builds the table. DGPB_ERR_SHADER when a row the entry needs has no kind
- * or (on wgsl) no WebGPU descriptor, with a message naming the target, entry,
- * parameter and shape. Free the table with dgpb_param_table_clear().
+ * or (on wgsl) no WebGPU descriptor or a bool value, or its place is not in
+ * the code, with a message naming the target, entry, parameter, shape and the
+ * rewrite that works. Free the table with dgpb_param_table_clear().
  */
 int dgpb_param_table_build(const dgpb_param_select *s, dgpb_param_table *out, dgpb_diag *diag);
 

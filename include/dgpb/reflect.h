@@ -1,21 +1,37 @@
 /*
- * dgpb/reflect.h - Slang's reflection JSON turned into classified parameters.
+ * dgpb/reflect.h - Slang's reflection JSON turned into parameter rows.
  *
  * dgpb-build asks Slang for reflection JSON with every compile
  * (-reflection-json) and reads it here. Only the core that every Slang
- * version writes is used (a parameter's name, binding and type; an entry
- * point's name, stage and thread group size; DECISIONS.md section 2): keys
- * this reader does not know are ignored, so a newer Slang's superset never
- * breaks it.
+ * version writes is used (a parameter's name, binding(s) and type; an entry
+ * point's name, stage, thread group size and parameters; docs/build.md):
+ * keys this reader does not know are ignored, so a newer Slang's superset
+ * never breaks it.
  *
- * Every module-scope parameter becomes one dgpb_reflected_param, in
- * declaration order; a constant buffer named like an entry's value block
- * ("<entry>_params", see dgpb_reflection_parse) is expanded in place into one
- * value row per field. Each parameter is classified into a dgpb_kind with its
- * space, binding, offset and size for the target, and (on wgsl) its WebGPU
- * binding-layout ID. A parameter whose shape the format cannot express is
- * kept with `kind` = -1 and a reason; the caller decides whether it matters
- * (only parameters an entry uses do).
+ * What becomes a row (docs/format.md, "Which rows an entry has"):
+ *
+ *   - every module-scope parameter, in declaration order, then every
+ *     `uniform` parameter of the compiled entry point, in parameter order
+ *     (stage inputs such as SV_DispatchThreadID are not parameters);
+ *   - aggregates are flattened into their leaves, named by dotted path
+ *     (`res.src`, `mat.tint`): struct globals, `uniform` structs, a
+ *     ConstantBuffer<S> whose S holds resources, every ParameterBlock<T>.
+ *     A leaf is a resource, or a plain-data field (a value row of the uniform
+ *     block that holds it; a plain-data struct is one value row);
+ *   - a ConstantBuffer (or cbuffer) of plain data is one uniform_buffer row,
+ *     except the value blocks the caller names (each entry's
+ *     "<entry>_params"), whose fields are value rows;
+ *   - a [[vk::push_constant]] block's fields are value rows.
+ *
+ * Each row carries where it lives on the target (`space`, `binding`,
+ * `offset`, `size`), except where Slang's reflection cannot say: entry-point
+ * parameters' descriptor bindings (the JSON gives them relative to the
+ * entry's own range) and the binding of Slang's implicit global uniform
+ * block. Those rows have `place_from_code` set and the caller takes their
+ * space/binding from the compiled code's variable `code_name`
+ * (dgpb/code_bindings.h). A shape the format cannot express keeps its row
+ * with `kind` = -1 and a `problem` that names the shape and the rewrite that
+ * works; the caller decides whether it matters (only rows an entry uses do).
  *
  * Ownership: dgpb_reflection_parse() returns one allocation tree freed with
  * dgpb_reflection_free().
@@ -34,14 +50,21 @@ extern "C" {
 #endif
 
 typedef struct dgpb_reflected_param {
-    char *name;   /* the global's name, or the field's name for a value row */
-    char *global; /* the module-scope variable it lives in (the constant buffer for values) */
-    int kind;     /* dgpb_kind, or -1 when the shape has no kind (see `problem`) */
+    char *name;   /* the row's name: a dotted path, or a value block's field name */
+    char *global; /* the top-level variable it belongs to (a global, a value block, or an
+                     entry-point parameter) */
+    char *code_name; /* the variable that carries it in compiled code, as Slang names it in
+                        SPIR-V ("res.src", "globalParams", "entryPointParams.mat.tex"); WGSL
+                        spells the same name with '_' for '.' and a numeric suffix */
+    bool entry_param;     /* a `uniform` parameter of the entry point */
+    bool place_from_code; /* space/binding come from the code's `code_name` (see above) */
+    int kind;             /* dgpb_kind, or -1 when the shape has no kind (see `problem`) */
     uint32_t space;
     uint32_t binding;
     uint32_t offset;        /* value rows */
-    uint32_t size;          /* value rows */
+    uint32_t size;          /* value rows; on ptx also the byte size of a resource's handle */
     uint32_t webgpu_layout; /* on wgsl; 0 elsewhere */
+    bool has_bool;          /* a value whose type holds a bool (WGSL forbids it in uniforms) */
     char *shape;            /* readable type, e.g. "RWTexture2D<uint>", for messages */
     char *problem;          /* NULL, or why the parameter cannot be a row (kind -1) or has
                                no WebGPU descriptor (on wgsl) */
@@ -56,7 +79,7 @@ typedef struct dgpb_reflected_entry {
 } dgpb_reflected_entry;
 
 typedef struct dgpb_reflection {
-    dgpb_reflected_param *params;
+    dgpb_reflected_param *params; /* globals first, then the first entry point's */
     size_t param_count;
     dgpb_reflected_entry *entries;
     size_t entry_count;
@@ -66,9 +89,10 @@ typedef struct dgpb_reflection {
  * Parses reflection JSON produced for `target` (a DGPB target name: spirv,
  * wgsl, metal, ptx, dxil, dxbc; the layout rules differ per target).
  * `value_blocks` lists the names of constant buffers whose fields are value
- * rows (each entry's "<entry>_params"); NULL for none. Loose `uniform`
- * globals are value rows of the implicit global block. DGPB_ERR_CORRUPT when
- * the text is not JSON or lacks the core structure, naming what is missing.
+ * rows (each entry's "<entry>_params"); NULL for none. Entry-point
+ * parameters are read from the first entry point only (dgpb-build compiles
+ * one entry at a time). DGPB_ERR_CORRUPT when the text is not JSON or lacks
+ * the core structure, naming what is missing.
  */
 int dgpb_reflection_parse(const char *json, size_t len, const char *target,
                           const char *const *value_blocks, size_t value_block_count,

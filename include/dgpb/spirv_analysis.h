@@ -55,6 +55,18 @@ extern "C" {
 /* Larger id bounds are refused with DGPB_ERR_LIMIT (SPIR-V's universal limit is 4194303). */
 #define DGPB_SPIRV_MAX_ID_BOUND 4194304u
 
+/* What a variable holds (through any arrays around it). */
+typedef enum dgpb_spirv_type_class {
+    DGPB_SPIRV_TYPE_OTHER = 0,               /* a plain value, or not known */
+    DGPB_SPIRV_TYPE_BLOCK,                   /* a struct: a uniform, storage or push-constant block */
+    DGPB_SPIRV_TYPE_SAMPLED_IMAGE_ONLY,      /* OpTypeImage with Sampled 0 or 1: a texture */
+    DGPB_SPIRV_TYPE_STORAGE_IMAGE,           /* OpTypeImage with Sampled 2: a storage texture */
+    DGPB_SPIRV_TYPE_TEXEL_BUFFER,            /* OpTypeImage of Dim Buffer: a typed buffer */
+    DGPB_SPIRV_TYPE_SAMPLER,                 /* OpTypeSampler */
+    DGPB_SPIRV_TYPE_COMBINED,                /* OpTypeSampledImage: a combined texture-sampler */
+    DGPB_SPIRV_TYPE_ACCELERATION_STRUCTURE,  /* OpTypeAccelerationStructureKHR */
+} dgpb_spirv_type_class;
+
 /* One module-scope OpVariable. */
 typedef struct dgpb_spirv_var {
     char *name;             /* its OpName, "" when it has none; never NULL */
@@ -63,6 +75,11 @@ typedef struct dgpb_spirv_var {
     int64_t set, binding;   /* DescriptorSet / Binding decorations, -1 when absent */
     bool in_interface;      /* listed on the first OpEntryPoint's interface */
     bool written;           /* a store, atomic or image write reaches it */
+    uint32_t type_class;    /* dgpb_spirv_type_class of the pointee */
+    bool is_array;          /* the pointee is an array (of blocks, images, samplers...) */
+    uint32_t image_dim;     /* images: SPIR-V Dim (0 1D, 1 2D, 2 3D, 3 Cube, 5 Buffer) */
+    bool image_depth, image_arrayed, image_multisampled;
+    uint32_t block_size; /* blocks: byte size up to the end of the last member; 0 unknown */
 } dgpb_spirv_var;
 
 /* What dgpb_spirv_analyze() found. */
