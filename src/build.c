@@ -941,6 +941,44 @@ static int collect_unit(build *b, int t, size_t e)
     return DGPB_OK;
 }
 
+/*
+ * Slang places each entry's `uniform` parameters in a range of its own that
+ * starts where the globals end, one compile per entry, so two entries of a
+ * render or ray-tracing group that both have them would share bindings (and
+ * push-constant bytes) with different meanings in one pipeline. Refused,
+ * naming both entries.
+ */
+static void check_group_entry_params(build *b)
+{
+    for (size_t g = 0; g < b->group_count; g++) {
+        if (b->groups[g].kind == GROUP_COMPUTE)
+            continue;
+        for (int t = 0; t < DGPB_TARGET_COUNT; t++) {
+            const char *first = NULL;
+            for (size_t e = 0; e < b->entry_count; e++) {
+                const unit *u = unit_at(b, t, e);
+                if (b->entries[e].group != g || !u->present || !u->refl)
+                    continue;
+                bool has = false;
+                for (size_t i = 0; i < u->refl->param_count && !has; i++)
+                    has = u->refl->params[i].entry_param;
+                if (has && !first) {
+                    first = b->entries[e].name;
+                } else if (has) {
+                    report(b, DGPB_SEV_ERROR, DGPB_ERR_SHADER,
+                           "target '%s', %s: entries '%s' and '%s' both have `uniform` "
+                           "parameters, which Slang places in the same bindings of the group's "
+                           "pipeline; declare them as globals (or keep them on one entry of the "
+                           "group)",
+                           dgpb_target_id_name((uint32_t)t), b->groups[g].label, first,
+                           b->entries[e].name);
+                    break;
+                }
+            }
+        }
+    }
+}
+
 /* Collects every unit, reporting every module error; running out of memory stops it. */
 static int collect(build *b)
 {
@@ -948,6 +986,7 @@ static int collect(build *b)
         for (size_t e = 0; e < b->entry_count; e++)
             if (unit_at(b, t, e)->present && collect_unit(b, t, e) == DGPB_ERR_NOMEM)
                 return DGPB_ERR_NOMEM;
+    check_group_entry_params(b);
     return b->errors ? DGPB_ERR_SHADER : DGPB_OK;
 }
 

@@ -47,12 +47,26 @@ static const dgpb_spirv_var *spirv_var(const dgpb_param_select *s, const char *c
     return v;
 }
 
+/*
+ * Whether the entry's code uses a row: its variable is on the entry point's
+ * interface, or (for a shape Slang splits into several variables, such as an
+ * append buffer's "kept.elements" and "kept.counter", or a parameter block's
+ * fields) a variable named "<code_name>.<something>" is.
+ */
 static bool referenced(const dgpb_param_select *s, const char *code_name)
 {
     if (!s->spirv || !s->spirv->parsed)
         return true; /* nothing known: keep every row (the caller has warned) */
     const dgpb_spirv_var *v = spirv_var(s, code_name);
-    return v && v->in_interface;
+    if (v)
+        return v->in_interface;
+    size_t n = strlen(code_name);
+    for (size_t i = 0; i < s->spirv->var_count; i++) {
+        const dgpb_spirv_var *w = &s->spirv->vars[i];
+        if (w->in_interface && !strncmp(w->name, code_name, n) && w->name[n] == '.')
+            return true;
+    }
+    return false;
 }
 
 static bool written(const dgpb_param_select *s, const char *code_name)

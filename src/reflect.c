@@ -143,8 +143,12 @@ static void shape_text(const cJSON *t, char *buf, size_t n)
             value_type_text(rt, inner, sizeof inner);
             snprintf(result, sizeof result, "<%s>", inner);
         }
-        snprintf(buf, n, "%s%s%s%s%s", is_writable_access(access) ? "RW" : "", shape_base(base),
-                 ms ? "MS" : "", array ? "Array" : "", result);
+        const char *prefix = str_is(access, "append")    ? "Append"
+                             : str_is(access, "consume")   ? "Consume"
+                             : is_writable_access(access) ? "RW"
+                                                          : "";
+        snprintf(buf, n, "%s%s%s%s%s", prefix, shape_base(base), ms ? "MS" : "",
+                 array ? "Array" : "", result);
     } else if (str_is(kind, "constantBuffer")) {
         char inner[64];
         value_type_text(get(t, "elementType"), inner, sizeof inner);
@@ -455,9 +459,9 @@ static void classify(builder *b, dgpb_reflected_param *r, const cJSON *node, con
                      shape);
         } else if (str_is(access, "append") || str_is(access, "consume")) {
             snprintf(problem, n,
-                     "%s%s carries a hidden counter binding that no row can describe; use a "
+                     "%s carries a hidden counter binding that no row can describe; use a "
                      "RWStructuredBuffer and a separate RWStructuredBuffer<uint> counter",
-                     str_is(access, "append") ? "Append" : "Consume", shape);
+                     shape);
         } else if (str_is(base_shape, "structuredBuffer")) {
             r->kind = rw ? DGPB_KIND_RW_BUFFER : DGPB_KIND_BUFFER;
         } else if (str_is(base_shape, "byteAddressBuffer")) {
@@ -566,10 +570,12 @@ static void add_refused(builder *b, const char *path, const cJSON *t, const base
         return;
     char shape[160], problem[600];
     shape_text(t, shape, sizeof shape);
+    char code[600];
     snprintf(problem, sizeof problem, "%s %s", shape, why);
+    snprintf(code, sizeof code, "%s%s", at->res_prefix, path);
     r->kind = -1;
     r->entry_param = at->entry;
-    fill_strings(b, r, path, at->global, path, shape, problem);
+    fill_strings(b, r, path, at->global, code, shape, problem);
 }
 
 /* Walks a struct's fields, named "<path>.<field>" (or just "<field>" when `path` is NULL). */

@@ -8,7 +8,9 @@ build=$1 module=$2 want=$3 expect=$4
 out=$(mktemp -d); trap 'rm -rf "$out"' EXIT
 stem=$(basename "$module" .slang)
 printf 'previous bundle' > "$out/$stem.dgpb"
-output=$("$build" "$module" -o "$out" 2>&1); status=$?
+# A module may limit its targets with a "// dgpb-targets: LIST" line among its first five.
+targets=$(sed -n '1,5s|^// dgpb-targets: *||p' "$module" | head -n 1)
+output=$("$build" ${targets:+--targets "$targets"} "$module" -o "$out" 2>&1); status=$?
 printf '%s\n' "$output"
 [ "$status" -eq "$want" ] || { echo "FAIL: expected exit status $want, got $status"; exit 1; }
 while IFS= read -r pattern; do

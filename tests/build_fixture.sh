@@ -6,7 +6,9 @@ set -u
 build=$1 dump=$2 module=$3 golden=$4
 out=$(mktemp -d); trap 'rm -rf "$out"' EXIT
 stem=$(basename "$module" .slang)
-if ! "$build" -q "$module" -o "$out"; then
+# A module may limit its targets with a "// dgpb-targets: LIST" line among its first five.
+targets=$(sed -n '1,5s|^// dgpb-targets: *||p' "$module" | head -n 1)
+if ! "$build" -q ${targets:+--targets "$targets"} "$module" -o "$out"; then
     echo "FAIL: dgpb-build exited with status $?"; exit 1
 fi
 if ! cmp -s "$golden" "$out/$stem.bundle.json"; then

@@ -1,16 +1,19 @@
 #!/usr/bin/env bash
-# tools/regen-build-fixtures.sh - rebuilds fixtures/build/<name>.bundle.json
-# for every fixtures/build/*.slang with dgpb-build and the embedded compiler.
+# tools/regen-build-fixtures.sh - rebuilds the golden views fixtures/{build,plain}/<name>.bundle.json
+# of every fixture module with dgpb-build and the embedded compiler.
 # Run it only when a change to the output is intended, then review
-# `git diff fixtures/build` before committing.
+# `git diff fixtures/build fixtures/plain` before committing.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 cmake -S . -B build >/dev/null
 cmake --build build --target dgpb-build -j"$(nproc)" >/dev/null
 tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
-for module in fixtures/build/*.slang; do
+for module in fixtures/build/*.slang fixtures/plain/*.slang; do
     stem=$(basename "$module" .slang)
-    build/dgpb-build -q "$module" -o "$tmp"
-    cp "$tmp/$stem.bundle.json" "fixtures/build/$stem.bundle.json"
-    echo "regenerated fixtures/build/$stem.bundle.json"
+    case $stem in plain_lib_*) continue ;; esac # imported libraries: no entries
+    dir=$(dirname "$module")
+    targets=$(sed -n '1,5s|^// dgpb-targets: *||p' "$module" | head -n 1)
+    build/dgpb-build -q ${targets:+--targets "$targets"} "$module" -o "$tmp"
+    cp "$tmp/$stem.bundle.json" "$dir/$stem.bundle.json"
+    echo "regenerated $dir/$stem.bundle.json"
 done
