@@ -99,8 +99,7 @@ static uint32_t wgsl_id(const dgpb_code_binding *c)
 static void place_text(const char *target, const dgpb_code_binding *c, char *buf, size_t n)
 {
     if (!strcmp(target, "wgsl"))
-        snprintf(buf, n, "@group(%lld) @binding(%lld)", (long long)c->space,
-                 (long long)c->binding);
+        snprintf(buf, n, "@group(%lld) @binding(%lld)", (long long)c->space, (long long)c->binding);
     else
         snprintf(buf, n, "set %lld, binding %lld", (long long)c->space, (long long)c->binding);
 }
@@ -265,8 +264,8 @@ static int prove_descriptors(const dgpb_proof_input *in, dgpb_diag *diag)
             return dgpb_diag_set(diag, DGPB_ERR_SHADER, -1,
                                  "target '%s', entry '%s': parameter '%s' (%s at space %u, "
                                  "binding %u) matches no binding in the code",
-                                 in->target, in->entry, row->name, kind_text(row->kind),
-                                 row->space, row->binding);
+                                 in->target, in->entry, row->name, kind_text(row->kind), row->space,
+                                 row->binding);
     }
     return DGPB_OK;
 }

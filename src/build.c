@@ -923,8 +923,8 @@ static int collect_unit(build *b, int t, size_t e)
     if (!rc && (rc = dgpb_param_table_build(&s, &u->params, &d)))
         forward(b, &d, NULL);
     /* The proof: the table against the code it ships. */
-    dgpb_proof_input proof = {.target = tname, .entry = en->name, .table = &u->params,
-                              .code = &code, .ptx = ptx};
+    dgpb_proof_input proof = {
+        .target = tname, .entry = en->name, .table = &u->params, .code = &code, .ptx = ptx};
     if (!rc && (have_code || ptx) && (rc = dgpb_binding_proof(&proof, &d)))
         forward(b, &d, NULL);
     if (!rc && t == DGPB_TARGET_WGSL &&

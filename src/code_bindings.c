@@ -19,18 +19,9 @@ enum {
 };
 
 static const char *const class_names[DGPB_CODE_CLASS_COUNT] = {
-    "uniform buffer",
-    "push-constant block",
-    "storage buffer",
-    "sampled texture",
-    "depth texture",
-    "multisampled texture",
-    "storage texture",
-    "sampler",
-    "comparison sampler",
-    "combined texture-sampler",
-    "typed buffer",
-    "acceleration structure",
+    "uniform buffer",     "push-constant block",      "storage buffer",  "sampled texture",
+    "depth texture",      "multisampled texture",     "storage texture", "sampler",
+    "comparison sampler", "combined texture-sampler", "typed buffer",    "acceleration structure",
     "resource",
 };
 

@@ -142,8 +142,8 @@ static int add_bindless_heaps(const dgpb_param_select *s, dgpb_param_table *out,
         dgpb_param_desc *rows = dgpb_realloc(out->rows, (out->count + 1) * sizeof *rows);
         if (rows)
             out->rows = rows;
-        bool *in_code = rows ? dgpb_realloc(out->in_code, (out->count + 1) * sizeof *in_code)
-                             : NULL;
+        bool *in_code =
+            rows ? dgpb_realloc(out->in_code, (out->count + 1) * sizeof *in_code) : NULL;
         if (in_code)
             out->in_code = in_code;
         if (!rows || !in_code)

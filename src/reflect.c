@@ -143,8 +143,8 @@ static void shape_text(const cJSON *t, char *buf, size_t n)
             value_type_text(rt, inner, sizeof inner);
             snprintf(result, sizeof result, "<%s>", inner);
         }
-        const char *prefix = str_is(access, "append")    ? "Append"
-                             : str_is(access, "consume")   ? "Consume"
+        const char *prefix = str_is(access, "append")     ? "Append"
+                             : str_is(access, "consume")  ? "Consume"
                              : is_writable_access(access) ? "RW"
                                                           : "";
         snprintf(buf, n, "%s%s%s%s%s", prefix, shape_base(base), ms ? "MS" : "",
@@ -209,7 +209,6 @@ static bool float_result(const cJSON *t)
     return str_is(get_str(rt, "scalarType"), "float32");
 }
 
-
 /* ---- rows ---- */
 
 typedef struct builder {
@@ -270,9 +269,9 @@ static void add_record(records *r, const cJSON *b)
 {
     const char *kind = get_str(b, "kind");
     /* Stage inputs and outputs, ray payloads and the like come from the pipeline. */
-    static const char *const pipeline_kinds[] = {"varyingInput", "varyingOutput", "rayPayload",
-                                                 "hitAttributes", "callablePayload",
-                                                 "specializationConstant"};
+    static const char *const pipeline_kinds[] = {
+        "varyingInput",    "varyingOutput",          "rayPayload", "hitAttributes",
+        "callablePayload", "specializationConstant", "unknown"};
     if (!kind || listed(kind, pipeline_kinds, sizeof pipeline_kinds / sizeof pipeline_kinds[0]))
         return;
     if (!strcmp(kind, "uniform")) {
@@ -321,8 +320,8 @@ static bool holds_resources(const cJSON *t, int depth)
         return false;
     if (!strcmp(kind, "struct")) {
         const cJSON *f;
-        cJSON_ArrayForEach(f, fields_of(t)) if (holds_resources(get(f, "type"), depth + 1)) return
-            true;
+        cJSON_ArrayForEach(
+            f, fields_of(t)) if (holds_resources(get(f, "type"), depth + 1)) return true;
         return false;
     }
     if (!strcmp(kind, "array"))
@@ -359,16 +358,17 @@ enum home {
 };
 
 typedef struct base {
-    bool entry;        /* inside an entry-point parameter */
-    uint32_t space;    /* descriptor slots: the space and first slot of the node */
+    bool entry;     /* inside an entry-point parameter */
+    uint32_t space; /* descriptor slots: the space and first slot of the node */
     uint32_t index;
-    uint32_t bytes;    /* uniform bytes: where the node starts in its home */
+    uint32_t bytes; /* uniform bytes: where the node starts in its home */
     enum home home;
-    uint32_t block_space, block_binding; /* HOME_BLOCK (ptx: binding = the block pointer's offset) */
-    const char *block_code;              /* the code's name of the home block */
-    const char *res_prefix;              /* prefix of resources' code names */
-    const char *global;                  /* the top-level variable */
-    bool in_ptx_block;                   /* on ptx, inside a block's memory */
+    uint32_t block_space,
+        block_binding;      /* HOME_BLOCK (ptx: binding = the block pointer's offset) */
+    const char *block_code; /* the code's name of the home block */
+    const char *res_prefix; /* prefix of resources' code names */
+    const char *global;     /* the top-level variable */
+    bool in_ptx_block;      /* on ptx, inside a block's memory */
 } base;
 
 static void walk(builder *b, const char *path, const cJSON *node, const cJSON *t, const base *at,
@@ -677,7 +677,8 @@ static void walk(builder *b, const char *path, const cJSON *node, const cJSON *t
         const cJSON *elem = get(t, "elementType");
         bool push_block = rec.push != NULL;
         if (depth == 0 && !at->entry && listed(path, b->value_blocks, b->value_block_count)) {
-            walk_block(b, path, node, t, &rec, at, false, false, true, depth); /* "<entry>_params" */
+            walk_block(b, path, node, t, &rec, at, false, false, true,
+                       depth); /* "<entry>_params" */
         } else if (push_block && b->wgsl) {
             add_refused(b, path, t, at,
                         "is a [[vk::push_constant]] block, and WebGPU has no push constants; "

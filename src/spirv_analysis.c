@@ -679,8 +679,8 @@ static void describe_type(const analysis *a, uint32_t pointer_type, dgpb_spirv_v
                 v->image_arrayed = w[5] != 0;
                 v->image_multisampled = w[6] != 0;
                 v->type_class = w[3] == 5 /* Buffer */ ? DGPB_SPIRV_TYPE_TEXEL_BUFFER
-                                : w[7] == 2           ? DGPB_SPIRV_TYPE_STORAGE_IMAGE
-                                                      : DGPB_SPIRV_TYPE_SAMPLED_IMAGE_ONLY;
+                                : w[7] == 2            ? DGPB_SPIRV_TYPE_STORAGE_IMAGE
+                                                       : DGPB_SPIRV_TYPE_SAMPLED_IMAGE_ONLY;
             }
             break;
         case OP_TYPE_SAMPLER:

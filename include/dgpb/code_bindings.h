@@ -59,17 +59,17 @@ typedef enum dgpb_code_class {
 } dgpb_code_class;
 
 typedef struct dgpb_code_binding {
-    const char *name;       /* as the code spells it; borrowed */
-    int64_t space, binding; /* descriptor set (WGSL group) and binding; -1 when absent */
-    uint32_t cls;           /* dgpb_code_class */
-    bool writable;          /* storage buffers: read_write; storage textures */
-    bool is_array;          /* an array of the above */
-    uint32_t block_size;    /* uniform and push-constant blocks: byte size, 0 unknown */
-    const char *detail;     /* WGSL: the type as written; NULL for SPIR-V; borrowed */
+    const char *name;         /* as the code spells it; borrowed */
+    int64_t space, binding;   /* descriptor set (WGSL group) and binding; -1 when absent */
+    uint32_t cls;             /* dgpb_code_class */
+    bool writable;            /* storage buffers: read_write; storage textures */
+    bool is_array;            /* an array of the above */
+    uint32_t block_size;      /* uniform and push-constant blocks: byte size, 0 unknown */
+    const char *detail;       /* WGSL: the type as written; NULL for SPIR-V; borrowed */
     const char *texel_format; /* WGSL storage textures: "r32float", ...; else NULL; borrowed */
     const char *sample_type;  /* WGSL sampled textures: "f32", "i32", "u32"; else NULL */
     const char *dimension;    /* WGSL textures: "1d", "2d", "2d_array", ...; else NULL */
-    uint32_t line;          /* WGSL: its line; 0 for SPIR-V */
+    uint32_t line;            /* WGSL: its line; 0 for SPIR-V */
 } dgpb_code_binding;
 
 typedef struct dgpb_code_bindings {

@@ -50,12 +50,12 @@ extern "C" {
 #endif
 
 typedef struct dgpb_reflected_param {
-    char *name;   /* the row's name: a dotted path, or a value block's field name */
-    char *global; /* the top-level variable it belongs to (a global, a value block, or an
-                     entry-point parameter) */
-    char *code_name; /* the variable that carries it in compiled code, as Slang names it in
-                        SPIR-V ("res.src", "globalParams", "entryPointParams.mat.tex"); WGSL
-                        spells the same name with '_' for '.' and a numeric suffix */
+    char *name;           /* the row's name: a dotted path, or a value block's field name */
+    char *global;         /* the top-level variable it belongs to (a global, a value block, or an
+                             entry-point parameter) */
+    char *code_name;      /* the variable that carries it in compiled code, as Slang names it in
+                             SPIR-V ("res.src", "globalParams", "entryPointParams.mat.tex"); WGSL
+                             spells the same name with '_' for '.' and a numeric suffix */
     bool entry_param;     /* a `uniform` parameter of the entry point */
     bool place_from_code; /* space/binding come from the code's `code_name` (see above) */
     int kind;             /* dgpb_kind, or -1 when the shape has no kind (see `problem`) */

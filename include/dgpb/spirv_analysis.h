@@ -57,14 +57,14 @@ extern "C" {
 
 /* What a variable holds (through any arrays around it). */
 typedef enum dgpb_spirv_type_class {
-    DGPB_SPIRV_TYPE_OTHER = 0,               /* a plain value, or not known */
-    DGPB_SPIRV_TYPE_BLOCK,                   /* a struct: a uniform, storage or push-constant block */
-    DGPB_SPIRV_TYPE_SAMPLED_IMAGE_ONLY,      /* OpTypeImage with Sampled 0 or 1: a texture */
-    DGPB_SPIRV_TYPE_STORAGE_IMAGE,           /* OpTypeImage with Sampled 2: a storage texture */
-    DGPB_SPIRV_TYPE_TEXEL_BUFFER,            /* OpTypeImage of Dim Buffer: a typed buffer */
-    DGPB_SPIRV_TYPE_SAMPLER,                 /* OpTypeSampler */
-    DGPB_SPIRV_TYPE_COMBINED,                /* OpTypeSampledImage: a combined texture-sampler */
-    DGPB_SPIRV_TYPE_ACCELERATION_STRUCTURE,  /* OpTypeAccelerationStructureKHR */
+    DGPB_SPIRV_TYPE_OTHER = 0,          /* a plain value, or not known */
+    DGPB_SPIRV_TYPE_BLOCK,              /* a struct: a uniform, storage or push-constant block */
+    DGPB_SPIRV_TYPE_SAMPLED_IMAGE_ONLY, /* OpTypeImage with Sampled 0 or 1: a texture */
+    DGPB_SPIRV_TYPE_STORAGE_IMAGE,      /* OpTypeImage with Sampled 2: a storage texture */
+    DGPB_SPIRV_TYPE_TEXEL_BUFFER,       /* OpTypeImage of Dim Buffer: a typed buffer */
+    DGPB_SPIRV_TYPE_SAMPLER,            /* OpTypeSampler */
+    DGPB_SPIRV_TYPE_COMBINED,           /* OpTypeSampledImage: a combined texture-sampler */
+    DGPB_SPIRV_TYPE_ACCELERATION_STRUCTURE, /* OpTypeAccelerationStructureKHR */
 } dgpb_spirv_type_class;
 
 /* One module-scope OpVariable. */
