@@ -39,7 +39,7 @@ fi
 # The ptx target's entries and rows, one line each, read from the view by
 # Node's JSON parser ($NODE, default node; Node is a dependency of dgpb):
 #   E <name> <row count>
-#   R <name> <kind> <binding> <offset> <size>
+#   R <name> <kind> <binding> <offset> <size> <space>
 table=$tmp/table
 "${NODE:-node}" -e '
     const view = JSON.parse(require("fs").readFileSync(process.argv[1], "utf8"));
@@ -47,7 +47,7 @@ table=$tmp/table
         if (t.name !== "ptx") continue;
         for (const e of t.entries) {
             console.log(`E ${e.name} ${e.params.length}`);
-            for (const p of e.params) console.log(`R ${p.name} ${p.kind} ${p.binding} ${p.offset} ${p.size}`);
+            for (const p of e.params) console.log(`R ${p.name} ${p.kind} ${p.binding} ${p.offset} ${p.size} ${p.space}`);
         }
     }' "$view" >"$table" || { echo "FAIL: $view is not a readable JSON view"; exit 3; }
 
@@ -68,7 +68,9 @@ fi
 
 passed=0 failed=0
 check_entry() { # name rowcount; rows on stdin
-    local name=$1 count=$2 ptx=$tmp/$1.ptx reasons=() size=-1
+    local name=$1 count=$2 ptx=$tmp/$1.ptx reasons=() size=-1 kparams=0 launch=0
+    local rows
+    rows=$(cat)
     if ! "$dump" --extract "ptx/$name" -o "$ptx" "$bundle" >"$tmp/extract.log" 2>&1; then
         reasons+=("cannot extract ptx/$name: $(head -1 "$tmp/extract.log")")
     else
@@ -82,20 +84,45 @@ check_entry() { # name rowcount; rows on stdin
         local decl
         decl=$(grep -Eo '^[[:space:]]*\.const[^;]*[[:space:]]SLANG_globalParams\[[0-9]+\]' "$ptx" | head -1)
         [ -n "$decl" ] && size=$(sed -E 's/.*\[([0-9]+)\]/\1/' <<<"$decl")
-        if [ "$count" -gt 0 ] && [ "$size" -lt 0 ]; then
+        # The kernel's own parameter buffer: each .param aligned as declared
+        # (cuLaunchKernel's layout), for the launch rows (space 0xFFFFFFFF).
+        kparams=$(awk -v entry="$name" '
+            $0 ~ "\\.entry[ \t]+" entry "[ \t]*\\(" { on = 1; next }
+            on && /\)/ { print end + 0; exit }
+            on && /\.param/ {
+                a = 0; n = 0
+                if (match($0, /\.align[ \t]+[0-9]+/)) { a = substr($0, RSTART, RLENGTH); sub(/.*[ \t]/, "", a) }
+                if (match($0, /\[[0-9]+\]/)) n = substr($0, RSTART + 1, RLENGTH - 2)
+                else if (match($0, /\.[usbf](8|16|32|64)/)) n = substr($0, RSTART + 2, RLENGTH - 2) / 8
+                if (a == 0) a = n
+                if (a > 0) end = int((end + a - 1) / a) * a
+                end += n
+            }' "$ptx")
+        launch=$(grep -c " 4294967295\$" < <(printf '%s\n' "$rows") || true)
+        if [ "$count" -gt "$launch" ] && [ "$size" -lt 0 ]; then
             reasons+=("the entry has $count rows but the PTX declares no .const SLANG_globalParams")
         fi
     fi
     # Rows inside SLANG_globalParams; a resource row is at least an 8-byte pointer
     # or handle, a value block (or the loose uniforms) at least its first byte,
     # and no two of them overlap.
-    local spans=() rname rkind rbind roff seen=" " refs=" "
+    local spans=() rname rkind rbind roff rsize rspace seen=" " refs=" "
     [ -f "$ptx" ] && refs=" $(grep -Eo 'SLANG_globalParams(\+[0-9]+)?\]' "$ptx" |
         sed -E 's/SLANG_globalParams\+?([0-9]*)\]/\1/; s/^$/0/' | sort -un | tr '\n' ' ')"
-    while read -r _ rname rkind rbind roff _; do
+    while read -r _ rname rkind rbind roff rsize rspace; do
+        if [ "$rspace" = 4294967295 ]; then # a launch row: inside the kernel's parameters
+            local start=$rbind width=8
+            case $rkind in value) start=$roff width=$rsize ;; *buffer) width=16 ;; esac
+            [ "$rkind" = uniform_buffer ] && width=8
+            [ $((start + width)) -le "${kparams:-0}" ] ||
+                reasons+=("launch row '$rname' (bytes $start..$((start + width - 1))) is outside the ${kparams:-0} bytes of .entry $name's parameters")
+            continue
+        fi
         [ "$size" -ge 0 ] || continue
         local width=8
-        if [ "$rkind" = value ]; then
+        if [ "$rkind" = value ] && [ "$rbind" = 4294967295 ]; then # inline in SLANG_globalParams
+            rbind=$roff width=$rsize roff=0
+        elif [ "$rkind" = value ]; then
             width=1
             case $seen in *" $rbind "*) continue ;; esac
             seen="$seen$rbind "
@@ -107,7 +134,7 @@ check_entry() { # name rowcount; rows on stdin
         case $refs in *" $rbind "* | *" $((rbind + roff)) "*) ;;
             *) echo "info: ptx/$name: the code never loads row '$rname' at SLANG_globalParams+$rbind" ;;
         esac
-    done
+    done <<<"$rows"
     local prev_end=-1 prev_name='' b e n
     while read -r b e n; do
         [ -n "$b" ] || continue
