@@ -143,7 +143,8 @@ int dgpb_code_bindings_from_wgsl(const dgpb_wgsl_module *m, dgpb_code_bindings *
         c->space = w->group;
         c->binding = w->binding;
         c->cls = wgsl_class(w->cls, &c->writable);
-        c->is_array = w->type && !strncmp(w->type, "binding_array", 13);
+        c->is_array =
+            w->type && (!strncmp(w->type, "binding_array", 13) || !strncmp(w->type, "array<", 6));
         c->detail = w->type ? w->type : "";
         c->texel_format = w->texel_format;
         c->sample_type = w->sample_type;

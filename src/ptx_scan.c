@@ -144,7 +144,7 @@ static int advance(scanner *s)
         } else if (c == ' ' || c == '\t' || c == '\v' || c == '\f' || c == '\r') {
             i++;
         } else if (c == '/' && i + 1 < n && t[i + 1] == '/') {
-            while (i < n && t[i] != '\n' && t[i] != '\r')
+            while (i < n && t[i] != '\n' && t[i] != '\r' && t[i] != 0)
                 i++;
         } else if (c == '/' && i + 1 < n && t[i + 1] == '*') {
             token open = {TOK_PUNCT, t + i, 2, i, s->line};
@@ -152,6 +152,10 @@ static int advance(scanner *s)
             for (;;) {
                 if (i >= n)
                     return bad(s, &open, "unterminated block comment");
+                if (t[i] == 0) {
+                    token nul = {TOK_PUNCT, t + i, 1, i, s->line};
+                    return bad(s, &nul, "a NUL byte in a comment");
+                }
                 if (t[i] == '*' && i + 1 < n && t[i + 1] == '/')
                     break;
                 if (is_line_break(t, i, n))

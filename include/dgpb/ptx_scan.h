@@ -23,8 +23,9 @@
  * Malformed text (an unterminated comment or string, unbalanced brackets, a
  * stray character, a parameter list or declaration that does not parse, a
  * number out of range, a top-level directive that PTX does not have) is
- * refused with DGPB_ERR_CORRUPT and a message naming the line. Time is linear in the input
- * (parameters are found through a hash table), so a PTX of many megabytes is fine.
+ * refused with DGPB_ERR_CORRUPT and a message naming the line. Time is
+ * linear in the input (parameters are found through a hash table), so a PTX
+ * of many megabytes is fine.
  *
  * A body can also take the address of SLANG_globalParams (mov.u64 %rd4,
  * SLANG_globalParams, as nvcc -G writes it) and read through a register;
@@ -83,9 +84,10 @@ typedef struct dgpb_ptx_module {
  * Scans `len` bytes of PTX text (no NUL terminator needed; a NUL byte is
  * malformed). Returns DGPB_OK with *out set; or, with *out NULL:
  * DGPB_ERR_CORRUPT (malformed, see above), DGPB_ERR_LIMIT (brackets nested
- * deeper than DGPB_PTX_MAX_NESTING, or a kernel's parameters over 4 GiB), DGPB_ERR_NOMEM,
- * DGPB_ERR_INVALID (NULL out, or NULL text with len > 0). The diagnostic's `line` and `offset` are
- * set on malformed input and its message starts "malformed PTX: line N: ".
+ * deeper than DGPB_PTX_MAX_NESTING, or a kernel's parameters over 4 GiB),
+ * DGPB_ERR_NOMEM, DGPB_ERR_INVALID (NULL out, or NULL text with len > 0).
+ * The diagnostic's `line` and `offset` are set on malformed input and its
+ * message starts "malformed PTX: line N: ".
  */
 int dgpb_ptx_scan(const char *text, size_t len, dgpb_ptx_module **out, dgpb_diag *diag);
 

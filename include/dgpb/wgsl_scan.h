@@ -16,20 +16,21 @@
  *   - the bytes of module-scope `var<workgroup>` memory, as WebGPU's
  *     maxComputeWorkgroupStorageSize counts them.
  *
- * It is a strict reader of the module-scope grammar: declarations are parsed
- * (`var`, `fn`, `struct`, `const`, `override`, `alias`, `const_assert`,
- * `enable`, `requires`, `diagnostic`), function bodies and initializers are
- * skipped with their brackets balanced, comments (line comments and nested block
- * comments) are skipped. Malformed text (invalid UTF-8, a stray character, an
- * unterminated comment or bracket, a missing ';', a binding number out of
- * range, an unknown texture sample type, ...) is refused with
- * DGPB_ERR_CORRUPT and a message naming the line. Valid WGSL that this reader
- * does not evaluate (a @group/@binding that is not an integer literal, an
- * address space it does not know) is refused with DGPB_ERR_UNSUPPORTED, so a
- * binding is never silently missed. Nesting deeper than
- * DGPB_WGSL_MAX_NESTING or DGPB_WGSL_MAX_TYPE_DEPTH is refused with
- * DGPB_ERR_LIMIT. Every byte is read at
- * most a few times: time is linear in the input (struct lookups are sorted).
+ * It is a strict reader of the module-scope grammar: declarations are
+ * parsed (`var`, `fn`, `struct`, `const`, `override`, `alias`,
+ * `const_assert`, `enable`, `requires`, `diagnostic`), function bodies and
+ * initializers are skipped with their brackets balanced, and line comments
+ * and nested block comments are skipped. Malformed text (invalid UTF-8, a
+ * stray character, an unterminated comment or bracket, a missing ';', a
+ * binding number out of range, an unknown texture sample type, ...) is
+ * refused with DGPB_ERR_CORRUPT and a message naming the line. Valid WGSL
+ * that this reader does not evaluate (a @group/@binding that is not an
+ * integer literal, an address space it does not know) is refused with
+ * DGPB_ERR_UNSUPPORTED, so that a binding is never silently missed.
+ * Nesting deeper than DGPB_WGSL_MAX_NESTING or DGPB_WGSL_MAX_TYPE_DEPTH, and
+ * a workgroup type over 2^48 bytes, are refused with DGPB_ERR_LIMIT. Time is
+ * linear in the input: each byte is lexed a bounded number of times, and
+ * structs are found by binary search.
  *
  * Ownership: dgpb_wgsl_scan() returns one dgpb_wgsl_module that owns all its
  * arrays and strings; release it with dgpb_wgsl_module_free().
