@@ -143,8 +143,11 @@ int dgpb_code_bindings_from_wgsl(const dgpb_wgsl_module *m, dgpb_code_bindings *
         c->space = w->group;
         c->binding = w->binding;
         c->cls = wgsl_class(w->cls, &c->writable);
-        c->is_array =
-            w->type && (!strncmp(w->type, "binding_array", 13) || !strncmp(w->type, "array<", 6));
+        /* A handle array: WGSL's binding_array, or Slang's array<texture_2d<f32>, N>. (A
+           storage buffer's type is an array too: its elements.) */
+        c->is_array = w->type && w->cls != DGPB_WGSL_UNIFORM && w->cls != DGPB_WGSL_STORAGE_READ &&
+                      w->cls != DGPB_WGSL_STORAGE_READ_WRITE &&
+                      (!strncmp(w->type, "binding_array", 13) || !strncmp(w->type, "array<", 6));
         c->detail = w->type ? w->type : "";
         c->texel_format = w->texel_format;
         c->sample_type = w->sample_type;

@@ -219,6 +219,7 @@ typedef struct builder {
     bool ptx, wgsl, spirv;
     const char *const *value_blocks;
     size_t value_block_count;
+    const char *corrupt; /* the first parameter whose binding record lacks its index */
 } builder;
 
 static dgpb_reflected_param *push(builder *b)
@@ -296,6 +297,14 @@ static records records_of(const cJSON *node)
         add_record(&r, b);
     cJSON_ArrayForEach(item, get(node, "bindings")) add_record(&r, item);
     return r;
+}
+
+/* Whether a descriptor slot or register space record carries its index. */
+static bool records_whole(const records *r)
+{
+    uint32_t v;
+    return (!r->slot || get_u32(r->slot, "index", &v)) &&
+           (!r->space || get_u32(r->space, "index", &v));
 }
 
 static uint32_t rec_u32(const cJSON *rec, const char *key)
@@ -635,6 +644,8 @@ static void walk(builder *b, const char *path, const cJSON *node, const cJSON *t
 {
     const char *kind = get_str(t, "kind");
     records rec = records_of(node);
+    if (!records_whole(&rec) && !b->corrupt)
+        b->corrupt = path;
     if (depth > 32) {
         add_refused(b, path, t, at, "nests deeper than 32 levels");
         return;
@@ -739,6 +750,11 @@ static int parse_params(builder *b, const cJSON *params, bool entry, dgpb_diag *
         walk(b, name, p, t, &at, 0);
         if (b->nomem)
             break;
+        if (b->corrupt)
+            return dgpb_diag_set(diag, DGPB_ERR_CORRUPT, -1,
+                                 "reflection json: %s parameter %zu lacks a name, type or binding "
+                                 "('%s' has a binding without an index)",
+                                 entry ? "entry-point" : "module", index - 1, b->corrupt);
     }
     return b->nomem ? dgpb_diag_set(diag, DGPB_ERR_NOMEM, -1, "out of memory") : DGPB_OK;
 }

@@ -10,7 +10,10 @@ stem=$(basename "$module" .slang)
 printf 'previous bundle' > "$out/$stem.dgpb"
 # A module may limit its targets with a "// dgpb-targets: LIST" line among its first five.
 targets=$(sed -n '1,5s|^// dgpb-targets: *||p' "$module" | head -n 1)
-output=$("$build" ${targets:+--targets "$targets"} "$module" -o "$out" 2>&1); status=$?
+# Headers of a fixture folder live in its include/ (dgpb-build -I).
+includes=()
+[ -d "$(dirname "$module")/include" ] && includes=(-I "$(dirname "$module")/include")
+output=$("$build" ${targets:+--targets "$targets"} "${includes[@]}" "$module" -o "$out" 2>&1); status=$?
 printf '%s\n' "$output"
 [ "$status" -eq "$want" ] || { echo "FAIL: expected exit status $want, got $status"; exit 1; }
 while IFS= read -r pattern; do

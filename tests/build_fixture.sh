@@ -8,7 +8,10 @@ out=$(mktemp -d); trap 'rm -rf "$out"' EXIT
 stem=$(basename "$module" .slang)
 # A module may limit its targets with a "// dgpb-targets: LIST" line among its first five.
 targets=$(sed -n '1,5s|^// dgpb-targets: *||p' "$module" | head -n 1)
-if ! "$build" -q ${targets:+--targets "$targets"} "$module" -o "$out"; then
+# Headers of a fixture folder live in its include/ (dgpb-build -I).
+includes=()
+[ -d "$(dirname "$module")/include" ] && includes=(-I "$(dirname "$module")/include")
+if ! "$build" -q ${targets:+--targets "$targets"} "${includes[@]}" "$module" -o "$out"; then
     echo "FAIL: dgpb-build exited with status $?"; exit 1
 fi
 if ! cmp -s "$golden" "$out/$stem.bundle.json"; then

@@ -4,9 +4,12 @@
  *
  * Two kinds of input: real Slang output (fixtures/reflect/: kinds.spv,
  * loose.spv next to their reflection JSON, made by the commands in
- * tests/test_reflect.c with -o NAME.spv; fixtures/spirv/: the written-variable
- * fixtures of src/spirv_analysis.c), and tiny dgpb_reflection /
- * dgpb_spirv_info structures built by hand for the ownership rules.
+ * tests/test_reflect.c with -o NAME.spv; the plain modules of the new rules,
+ * entry_uniforms, aggregates and refused, with their SPIR-V, WGSL and PTX;
+ * fixtures/spirv/: the written-variable fixtures of src/spirv_analysis.c and
+ * the bindless heap), and tiny dgpb_reflection / dgpb_spirv_info /
+ * dgpb_code_bindings structures built by hand for the ownership and
+ * selection rules.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -18,15 +21,19 @@
 
 #include <cmocka.h>
 
+#include "dgpb/code_bindings.h"
 #include "dgpb/dgpb.h"
 #include "dgpb/params.h"
 #include "dgpb/reflect.h"
 #include "dgpb/spirv_analysis.h"
+#include "dgpb/wgsl_scan.h"
 #include "support.h"
 
 #define ARRAY_LEN(a) (sizeof(a) / sizeof((a)[0]))
 #define RO DGPB_FLAG_READ_ONLY
 #define W DGPB_FLAG_WRITTEN
+#define LAUNCH DGPB_SPACE_LAUNCH
+#define INLINE DGPB_BINDING_INLINE
 
 static void assert_contains(const char *haystack, const char *needle)
 {
@@ -68,13 +75,54 @@ static dgpb_spirv_info *load_spirv(const char *relpath)
     return info;
 }
 
-/* A hand-made reflected parameter (string literals; never freed). */
-#define PARAM(name_, global_, kind_, binding_, offset_, size_, id_, problem_)                      \
-    {                                                                                              \
-        .name = (char *)(name_), .global = (char *)(global_), .kind = (kind_), .space = 0,         \
-        .binding = (binding_), .offset = (offset_), .size = (size_), .webgpu_layout = (id_),       \
-        .shape = (char *)"T", .problem = (char *)(problem_)                                        \
+/* A target's code, read back: its bindings and what they point into. */
+typedef struct loaded_code {
+    dgpb_spirv_info *spirv;
+    dgpb_wgsl_module *wgsl;
+    dgpb_code_bindings bindings;
+} loaded_code;
+
+static void load_code(const char *relpath, const char *target, loaded_code *out)
+{
+    memset(out, 0, sizeof *out);
+    dgpb_diag diag;
+    dgpb_diag_clear(&diag);
+    if (!strcmp(target, "spirv")) {
+        out->spirv = load_spirv(relpath);
+        if (dgpb_code_bindings_from_spirv(out->spirv, &out->bindings, &diag))
+            fail_msg("%s: %s", relpath, diag.message);
+        return;
     }
+    size_t size = 0;
+    uint8_t *text = support_read_source_file(relpath, &size);
+    assert_non_null(text);
+    int rc = dgpb_wgsl_scan((const char *)text, size, &out->wgsl, &diag);
+    dgpb_free(text);
+    if (rc || dgpb_code_bindings_from_wgsl(out->wgsl, &out->bindings, &diag))
+        fail_msg("%s: %s", relpath, diag.message);
+}
+
+static void free_code(loaded_code *c)
+{
+    dgpb_code_bindings_clear(&c->bindings);
+    dgpb_spirv_info_free(c->spirv);
+    dgpb_wgsl_module_free(c->wgsl);
+}
+
+/* A hand-made reflected parameter (string literals; never freed), carried in the code by
+   the variable `code_`. */
+#define PARAM_IN(code_, name_, global_, kind_, binding_, offset_, size_, id_, problem_)            \
+    {                                                                                              \
+        .name = (char *)(name_), .global = (char *)(global_), .code_name = (char *)(code_),        \
+        .kind = (kind_), .space = 0, .binding = (binding_), .offset = (offset_), .size = (size_),  \
+        .webgpu_layout = (id_), .shape = (char *)"T", .problem = (char *)(problem_)                \
+    }
+/* One carried by its top-level variable: a resource by its own, a value by its block's. */
+#define PARAM(name_, global_, kind_, binding_, offset_, size_, id_, problem_)                      \
+    PARAM_IN(global_, name_, global_, kind_, binding_, offset_, size_, id_, problem_)
+/* A loose `uniform` value: its own variable, carried by Slang's implicit global block. */
+#define LOOSE(name_, offset_, size_)                                                               \
+    PARAM_IN("globalParams", name_, name_, DGPB_KIND_VALUE, 0, offset_, size_, 0, NULL)
 #define RES(name_, kind_, binding_) PARAM(name_, name_, kind_, binding_, 0, 0, 0, NULL)
 #define VAL(name_, block_, binding_, offset_, size_)                                               \
     PARAM(name_, block_, DGPB_KIND_VALUE, binding_, offset_, size_, 0, NULL)
@@ -114,20 +162,23 @@ static void build_ok(const dgpb_param_select *s, dgpb_param_table *t)
         fail_msg("entry '%s' on %s: %d %s", s->entry, s->target, rc, diag.message);
 }
 
-static void check_rows(const dgpb_param_table *t, const char *target, const want_row *want,
-                       size_t n)
+/* Checks every row in order; `spaces` gives each row's space, NULL: all are in space 0. */
+static void check_rows_in(const dgpb_param_table *t, const char *target, const want_row *want,
+                          const uint32_t *spaces, size_t n)
 {
     for (uint32_t i = 0; i < t->count && i < n; i++) {
         const dgpb_param_desc *p = &t->rows[i];
+        uint32_t space = spaces ? spaces[i] : 0;
         if (strcmp(p->name, want[i].name) != 0 || p->kind != want[i].kind ||
-            p->flags != want[i].flags || p->binding != want[i].binding ||
+            p->flags != want[i].flags || p->space != space || p->binding != want[i].binding ||
             p->offset != want[i].offset || p->size != want[i].size ||
             p->webgpu_layout != want[i].webgpu_layout)
-            fail_msg("row %u: '%s' kind %u flags %u binding %u offset %u size %u id %u; expected "
-                     "'%s' kind %u flags %u binding %u offset %u size %u id %u",
-                     i, p->name, p->kind, p->flags, p->binding, p->offset, p->size,
-                     p->webgpu_layout, want[i].name, want[i].kind, want[i].flags, want[i].binding,
-                     want[i].offset, want[i].size, want[i].webgpu_layout);
+            fail_msg("%s row %u: '%s' kind %u flags %u space 0x%X binding 0x%X offset %u size %u "
+                     "id %u; expected '%s' kind %u flags %u space 0x%X binding 0x%X offset %u "
+                     "size %u id %u",
+                     target, i, p->name, p->kind, p->flags, p->space, p->binding, p->offset,
+                     p->size, p->webgpu_layout, want[i].name, want[i].kind, want[i].flags, space,
+                     want[i].binding, want[i].offset, want[i].size, want[i].webgpu_layout);
         /* Every row is one the bundle model accepts. */
         char buf[256];
         const char *rule = dgpb_param_rule(p->kind, p->flags, p->offset, p->size, p->webgpu_layout,
@@ -136,7 +187,13 @@ static void check_rows(const dgpb_param_table *t, const char *target, const want
             fail_msg("row '%s' breaks a rule: %s", p->name, rule);
     }
     if (t->count != n)
-        fail_msg("%u rows, expected %zu", t->count, n);
+        fail_msg("%s: %u rows, expected %zu", target, t->count, n);
+}
+
+static void check_rows(const dgpb_param_table *t, const char *target, const want_row *want,
+                       size_t n)
+{
+    check_rows_in(t, target, want, NULL, n);
 }
 
 static void check_names(const dgpb_param_table *t, const char *const *names, size_t n)
@@ -386,24 +443,29 @@ static void test_plain_mode_keeps_names_whole(void **state)
 static void test_loose_uniforms_come_with_the_implicit_global_block(void **state)
 {
     (void)state;
+    /* On spirv and wgsl the values take the place of the code's global block (globalParams,
+       globalParams_0: binding 0); on ptx they lie inline in SLANG_globalParams. */
     static const struct {
-        const char *json, *target;
+        const char *json, *target, *code;
         want_row rows[3];
     } cases[] = {
         {"fixtures/reflect/loose_spirv.json",
          "spirv",
+         "fixtures/reflect/loose.spv",
          {{"gain", DGPB_KIND_VALUE, RO, 0, 0, 4, 0},
           {"count", DGPB_KIND_VALUE, RO, 0, 4, 4, 0},
           {"samples", DGPB_KIND_RW_BUFFER, W, 1, 0, 0, 0}}},
         {"fixtures/reflect/loose_wgsl.json",
          "wgsl",
+         "fixtures/reflect/loose.wgsl",
          {{"gain", DGPB_KIND_VALUE, RO, 0, 0, 4, DGPB_WGPU_UNIFORM_BUFFER},
           {"count", DGPB_KIND_VALUE, RO, 0, 4, 4, DGPB_WGPU_UNIFORM_BUFFER},
           {"samples", DGPB_KIND_RW_BUFFER, W, 1, 0, 0, DGPB_WGPU_STORAGE_BUFFER}}},
         {"fixtures/reflect/loose_cuda.json",
          "ptx",
-         {{"gain", DGPB_KIND_VALUE, RO, 0, 0, 4, 0},
-          {"count", DGPB_KIND_VALUE, RO, 0, 4, 4, 0},
+         NULL,
+         {{"gain", DGPB_KIND_VALUE, RO, INLINE, 0, 4, 0},
+          {"count", DGPB_KIND_VALUE, RO, INLINE, 4, 4, 0},
           {"samples", DGPB_KIND_RW_BUFFER, W, 8, 0, 0, 0}}},
     };
     static const char *const group[] = {"scale"};
@@ -411,14 +473,237 @@ static void test_loose_uniforms_come_with_the_implicit_global_block(void **state
     /* The SPIR-V interface lists "globalParams" and "samples", not "unused_input". */
     for (size_t c = 0; c < ARRAY_LEN(cases); c++) {
         dgpb_reflection *r = load_reflection(cases[c].json, cases[c].target, "scale");
-        dgpb_param_select s = {cases[c].target, "scale", r, spv, false, group, 1, NULL};
+        loaded_code code = {0};
+        if (cases[c].code)
+            load_code(cases[c].code, cases[c].target, &code);
+        dgpb_param_select s = {cases[c].target, "scale", r, spv,
+                               false,           group,   1, cases[c].code ? &code.bindings : NULL};
         dgpb_param_table t = {0};
         build_ok(&s, &t);
         check_rows(&t, cases[c].target, cases[c].rows, 3);
+        for (uint32_t i = 0; i < t.count; i++)
+            assert_true(t.in_code[i]);
         dgpb_param_table_clear(&t);
+        free_code(&code);
         dgpb_reflection_free(r);
     }
     dgpb_spirv_info_free(spv);
+}
+
+static void test_rows_only_the_code_can_place_take_their_place_from_its_variable(void **state)
+{
+    (void)state;
+    /* The reflection's place of a place_from_code row is a guess: the code's variable wins,
+       found by its SPIR-V name or its WGSL spelling. A row the reflection places (samples)
+       keeps the reflection's place; without code bindings every row does. */
+    dgpb_reflection *r = load_reflection("fixtures/reflect/loose_spirv.json", "spirv", "scale");
+    dgpb_spirv_info *spv = load_spirv("fixtures/reflect/loose.spv");
+    static const char *const group[] = {"scale"};
+    dgpb_code_binding spirv_items[] = {
+        {.name = "globalParams", .space = 3, .binding = 7, .cls = DGPB_CODE_UNIFORM_BLOCK},
+        {.name = "samples", .space = 5, .binding = 5, .cls = DGPB_CODE_STORAGE_BUFFER},
+    };
+    dgpb_code_binding wgsl_items[] = {
+        {.name = "globalParams_0",
+         .space = 2,
+         .binding = 4,
+         .cls = DGPB_CODE_UNIFORM_BLOCK,
+         .detail = "GlobalParams_std140_0"},
+    };
+    static const struct {
+        const char *target;
+        uint32_t space, binding;
+        bool with_code;
+    } cases[] = {{"spirv", 3, 7, true}, {"wgsl", 2, 4, true}, {"spirv", 0, 0, false}};
+    for (size_t c = 0; c < ARRAY_LEN(cases); c++) {
+        bool wgsl = !strcmp(cases[c].target, "wgsl");
+        dgpb_code_bindings code = {wgsl ? wgsl_items : spirv_items,
+                                   wgsl ? ARRAY_LEN(wgsl_items) : ARRAY_LEN(spirv_items)};
+        dgpb_param_select s = {cases[c].target, "scale", r, spv,
+                               false,           group,   1, cases[c].with_code ? &code : NULL};
+        dgpb_param_table t = {0};
+        build_ok(&s, &t);
+        assert_int_equal(t.count, 3);
+        for (uint32_t i = 0; i < 2; i++)
+            if (t.rows[i].space != cases[c].space || t.rows[i].binding != cases[c].binding)
+                fail_msg("%s: '%s' at %u/%u, expected %u/%u", cases[c].target, t.rows[i].name,
+                         t.rows[i].space, t.rows[i].binding, cases[c].space, cases[c].binding);
+        assert_string_equal(t.rows[2].name, "samples");
+        assert_int_equal(t.rows[2].space, 0);
+        assert_int_equal(t.rows[2].binding, 1);
+        dgpb_param_table_clear(&t);
+    }
+    dgpb_spirv_info_free(spv);
+    dgpb_reflection_free(r);
+}
+
+static void test_entry_point_uniforms_get_launch_rows_and_the_codes_bindings(void **state)
+{
+    (void)state;
+    /* entry_uniforms.slang on each target, rows selected by the spirv target's code. spirv:
+       values are push constants, resources where the code binds entryPointParams.*; wgsl:
+       values in the code's entryPointParams_0 (binding 1), resources after it; ptx: kernel
+       parameters at their byte offsets. */
+    static const want_row spirv[] = {
+        {"total", DGPB_KIND_RW_BUFFER, W, 0, 0, 0, 0},
+        {"src", DGPB_KIND_BUFFER, RO, 1, 0, 0, 0},
+        {"dst", DGPB_KIND_RW_BUFFER, W, 2, 0, 0, 0},
+        {"scale", DGPB_KIND_VALUE, RO, 0, 0, 4, 0},
+        {"count", DGPB_KIND_VALUE, RO, 0, 4, 4, 0},
+        {"job.mul", DGPB_KIND_VALUE, RO, 0, 8, 4, 0},
+        {"job.log", DGPB_KIND_RW_BUFFER, W, 3, 0, 0, 0},
+    };
+    static const uint32_t spirv_spaces[] = {0, 0, 0, LAUNCH, LAUNCH, LAUNCH, 0};
+    static const want_row wgsl[] = {
+        {"total", DGPB_KIND_RW_BUFFER, W, 0, 0, 0, DGPB_WGPU_STORAGE_BUFFER},
+        {"src", DGPB_KIND_BUFFER, RO, 2, 0, 0, DGPB_WGPU_READ_ONLY_STORAGE_BUFFER},
+        {"dst", DGPB_KIND_RW_BUFFER, W, 3, 0, 0, DGPB_WGPU_STORAGE_BUFFER},
+        {"scale", DGPB_KIND_VALUE, RO, 1, 0, 4, DGPB_WGPU_UNIFORM_BUFFER},
+        {"count", DGPB_KIND_VALUE, RO, 1, 4, 4, DGPB_WGPU_UNIFORM_BUFFER},
+        {"job.mul", DGPB_KIND_VALUE, RO, 1, 16, 4, DGPB_WGPU_UNIFORM_BUFFER},
+        {"job.log", DGPB_KIND_RW_BUFFER, W, 4, 0, 0, DGPB_WGPU_STORAGE_BUFFER},
+    };
+    static const want_row ptx[] = {
+        {"total", DGPB_KIND_RW_BUFFER, W, 0, 0, 0, 0},
+        {"src", DGPB_KIND_BUFFER, RO, 0, 0, 0, 0},
+        {"dst", DGPB_KIND_RW_BUFFER, W, 16, 0, 0, 0},
+        {"scale", DGPB_KIND_VALUE, RO, 0, 32, 4, 0},
+        {"count", DGPB_KIND_VALUE, RO, 0, 36, 4, 0},
+        {"job.mul", DGPB_KIND_VALUE, RO, 0, 40, 4, 0},
+        {"job.log", DGPB_KIND_RW_BUFFER, W, 48, 0, 0, 0},
+    };
+    static const uint32_t ptx_spaces[] = {0, LAUNCH, LAUNCH, LAUNCH, LAUNCH, LAUNCH, LAUNCH};
+    static const struct {
+        const char *json, *target, *code;
+        const want_row *rows;
+        const uint32_t *spaces;
+    } cases[] = {
+        {"fixtures/reflect/entry_uniforms_spirv.json", "spirv",
+         "fixtures/reflect/entry_uniforms.spv", spirv, spirv_spaces},
+        {"fixtures/reflect/entry_uniforms_wgsl.json", "wgsl",
+         "fixtures/reflect/entry_uniforms.wgsl", wgsl, NULL},
+        {"fixtures/reflect/entry_uniforms_cuda.json", "ptx", NULL, ptx, ptx_spaces},
+    };
+    static const char *const group[] = {"k"};
+    dgpb_spirv_info *spv = load_spirv("fixtures/reflect/entry_uniforms.spv");
+    for (size_t c = 0; c < ARRAY_LEN(cases); c++) {
+        dgpb_reflection *r = load_reflection(cases[c].json, cases[c].target, "k");
+        loaded_code code = {0};
+        if (cases[c].code)
+            load_code(cases[c].code, cases[c].target, &code);
+        dgpb_param_select s = {cases[c].target, "k",   r, spv,
+                               false,           group, 1, cases[c].code ? &code.bindings : NULL};
+        dgpb_param_table t = {0};
+        build_ok(&s, &t);
+        check_rows_in(&t, cases[c].target, cases[c].rows, cases[c].spaces, 7);
+        dgpb_param_table_clear(&t);
+        free_code(&code);
+        dgpb_reflection_free(r);
+    }
+    dgpb_spirv_info_free(spv);
+}
+
+static void test_struct_globals_are_rows_through_the_variables_that_carry_them(void **state)
+{
+    (void)state;
+    /* aggregates.slang: res.* are variables of their own, m's and nest's values share
+       globalParams, their buffers are globalParams.m.dst, ... (on ptx, whose code names
+       they carry without the prefix, found all the same). */
+    static const want_row spirv[] = {
+        {"res.src", DGPB_KIND_BUFFER, RO, 1, 0, 0, 0},
+        {"res.dst", DGPB_KIND_RW_BUFFER, W, 2, 0, 0, 0},
+        {"m.count", DGPB_KIND_VALUE, RO, 0, 0, 4, 0},
+        {"m.dst", DGPB_KIND_RW_BUFFER, W, 3, 0, 0, 0},
+        {"m.gain", DGPB_KIND_VALUE, RO, 0, 4, 4, 0},
+        {"nest.flags", DGPB_KIND_VALUE, RO, 0, 16, 4, 0},
+        {"nest.inner.bias", DGPB_KIND_VALUE, RO, 0, 32, 4, 0},
+        {"nest.inner.weights", DGPB_KIND_BUFFER, RO, 4, 0, 0, 0},
+        {"nest.out", DGPB_KIND_RW_BUFFER, W, 5, 0, 0, 0},
+    };
+    static const want_row wgsl[] = {
+        {"res.src", DGPB_KIND_BUFFER, RO, 1, 0, 0, DGPB_WGPU_READ_ONLY_STORAGE_BUFFER},
+        {"res.dst", DGPB_KIND_RW_BUFFER, W, 2, 0, 0, DGPB_WGPU_STORAGE_BUFFER},
+        {"m.count", DGPB_KIND_VALUE, RO, 0, 0, 4, DGPB_WGPU_UNIFORM_BUFFER},
+        {"m.dst", DGPB_KIND_RW_BUFFER, W, 3, 0, 0, DGPB_WGPU_STORAGE_BUFFER},
+        {"m.gain", DGPB_KIND_VALUE, RO, 0, 4, 4, DGPB_WGPU_UNIFORM_BUFFER},
+        {"nest.flags", DGPB_KIND_VALUE, RO, 0, 16, 4, DGPB_WGPU_UNIFORM_BUFFER},
+        {"nest.inner.bias", DGPB_KIND_VALUE, RO, 0, 32, 4, DGPB_WGPU_UNIFORM_BUFFER},
+        {"nest.inner.weights", DGPB_KIND_BUFFER, RO, 4, 0, 0, DGPB_WGPU_READ_ONLY_STORAGE_BUFFER},
+        {"nest.out", DGPB_KIND_RW_BUFFER, W, 5, 0, 0, DGPB_WGPU_STORAGE_BUFFER},
+    };
+    static const want_row ptx[] = {
+        {"res.src", DGPB_KIND_BUFFER, RO, 0, 0, 0, 0},
+        {"res.dst", DGPB_KIND_RW_BUFFER, W, 16, 0, 0, 0},
+        {"m.count", DGPB_KIND_VALUE, RO, INLINE, 32, 4, 0},
+        {"m.dst", DGPB_KIND_RW_BUFFER, W, 40, 0, 0, 0},
+        {"m.gain", DGPB_KIND_VALUE, RO, INLINE, 56, 4, 0},
+        {"nest.flags", DGPB_KIND_VALUE, RO, INLINE, 64, 4, 0},
+        {"nest.inner.bias", DGPB_KIND_VALUE, RO, INLINE, 72, 4, 0},
+        {"nest.inner.weights", DGPB_KIND_BUFFER, RO, 80, 0, 0, 0},
+        {"nest.out", DGPB_KIND_RW_BUFFER, W, 96, 0, 0, 0},
+    };
+    static const struct {
+        const char *json, *target, *code;
+        const want_row *rows;
+    } cases[] = {
+        {"fixtures/reflect/aggregates_spirv.json", "spirv", "fixtures/reflect/aggregates.spv",
+         spirv},
+        {"fixtures/reflect/aggregates_wgsl.json", "wgsl", "fixtures/reflect/aggregates.wgsl", wgsl},
+        {"fixtures/reflect/aggregates_cuda.json", "ptx", NULL, ptx},
+    };
+    static const char *const group[] = {"k"};
+    dgpb_spirv_info *spv = load_spirv("fixtures/reflect/aggregates.spv");
+    for (size_t c = 0; c < ARRAY_LEN(cases); c++) {
+        dgpb_reflection *r = load_reflection(cases[c].json, cases[c].target, "k");
+        loaded_code code = {0};
+        if (cases[c].code)
+            load_code(cases[c].code, cases[c].target, &code);
+        dgpb_param_select s = {cases[c].target, "k",   r, spv,
+                               false,           group, 1, cases[c].code ? &code.bindings : NULL};
+        dgpb_param_table t = {0};
+        build_ok(&s, &t);
+        check_rows(&t, cases[c].target, cases[c].rows, 9);
+        dgpb_param_table_clear(&t);
+        free_code(&code);
+        dgpb_reflection_free(r);
+    }
+    dgpb_spirv_info_free(spv);
+}
+
+static void test_values_come_with_their_blocks_variable_and_resources_with_their_own(void **state)
+{
+    (void)state;
+    /* The same reflection against interfaces that list only some variables: a value row
+       goes with globalParams, a resource with its own variable, whatever the other does. */
+    dgpb_reflection *r = load_reflection("fixtures/reflect/aggregates_spirv.json", "spirv", "k");
+    static const char *const group[] = {"k"};
+    dgpb_spirv_var block_only[] = {VAR("globalParams", true, false), VAR("res.src", true, false),
+                                   VAR("res.dst", false, true),
+                                   VAR("globalParams.m.dst", false, true)};
+    dgpb_spirv_var resources_only[] = {VAR("globalParams", false, false),
+                                       VAR("globalParams.m.dst", true, true),
+                                       VAR("globalParams.nest.out", true, false)};
+    static const char *const with_block[] = {"res.src", "m.count", "m.gain", "nest.flags",
+                                             "nest.inner.bias"};
+    static const char *const without_block[] = {"m.dst", "nest.out"};
+    const struct {
+        dgpb_spirv_var *vars;
+        size_t var_count;
+        const char *const *names;
+        size_t count;
+    } cases[] = {
+        {block_only, ARRAY_LEN(block_only), with_block, ARRAY_LEN(with_block)},
+        {resources_only, ARRAY_LEN(resources_only), without_block, ARRAY_LEN(without_block)},
+    };
+    for (size_t c = 0; c < ARRAY_LEN(cases); c++) {
+        dgpb_spirv_info info = make_info(cases[c].vars, cases[c].var_count, true);
+        dgpb_param_select s = {"spirv", "k", r, &info, false, group, 1, NULL};
+        dgpb_param_table t = {0};
+        build_ok(&s, &t);
+        check_names(&t, cases[c].names, cases[c].count);
+        dgpb_param_table_clear(&t);
+    }
+    dgpb_reflection_free(r);
 }
 
 static void
@@ -426,7 +711,7 @@ test_loose_uniforms_are_left_out_when_the_code_does_not_read_the_global_block(vo
 {
     (void)state;
     dgpb_reflected_param params[] = {
-        VAL("gain", "globalParams", 0, 0, 4),
+        LOOSE("gain", 0, 4),
         RES("out", DGPB_KIND_RW_BUFFER, 1),
     };
     dgpb_reflection r = {params, ARRAY_LEN(params), NULL, 0};
@@ -585,8 +870,9 @@ test_a_used_parameter_without_a_kind_is_an_error_naming_target_entry_and_paramet
     static const char *const group[] = {"s"};
     dgpb_reflection *r = load_reflection("fixtures/reflect/shapes_spirv.json", "spirv", "s");
     dgpb_param_select s = {"spirv", "s", r, NULL, true, group, 1, NULL};
-    expect_error(&s, "target 'spirv', entry 's', parameter 'many': Texture2D<float4>[4]: arrays "
-                     "of resources are not supported");
+    expect_error(&s, "target 'spirv', entry 's', parameter 'many': Texture2D<float4>[4] is an "
+                     "array of resources, which a row cannot describe (a row has no element "
+                     "count); declare each element as a parameter of its own");
     dgpb_reflection_free(r);
 
     /* A kind -1 row without a reason still fails, saying so. */
@@ -651,6 +937,224 @@ static void test_a_parameter_the_entry_does_not_use_may_have_a_problem(void **st
     }
 }
 
+static void test_a_used_row_the_code_cannot_place_is_an_error_naming_its_variable(void **state)
+{
+    (void)state;
+    dgpb_reflection *r =
+        load_reflection("fixtures/reflect/entry_uniforms_spirv.json", "spirv", "k");
+    dgpb_spirv_info *spv = load_spirv("fixtures/reflect/entry_uniforms.spv");
+    static const char *const group[] = {"k"};
+    /* The code has no entryPointParams.src at all, or declares it without a binding. */
+    dgpb_code_binding missing[] = {
+        {.name = "total", .space = 0, .binding = 0, .cls = DGPB_CODE_STORAGE_BUFFER},
+    };
+    dgpb_code_binding unbound[] = {
+        {.name = "entryPointParams.src",
+         .space = -1,
+         .binding = -1,
+         .cls = DGPB_CODE_STORAGE_BUFFER},
+    };
+    dgpb_code_bindings none = {missing, ARRAY_LEN(missing)}, loose = {unbound, ARRAY_LEN(unbound)};
+    const dgpb_code_bindings *codes[] = {&none, &loose};
+    for (size_t c = 0; c < ARRAY_LEN(codes); c++) {
+        dgpb_param_select s = {"spirv", "k", r, spv, false, group, 1, codes[c]};
+        expect_error(&s, "target 'spirv', entry 'k', parameter 'src' (StructuredBuffer<uint>): "
+                         "the entry's code uses it, but the spirv code has no bound variable "
+                         "'entryPointParams.src' for it");
+    }
+    dgpb_spirv_info_free(spv);
+    dgpb_reflection_free(r);
+
+    /* Two WGSL variables spell the same path (Slang's suffix tells them apart, nothing
+       tells which is the parameter). */
+    r = load_reflection("fixtures/reflect/entry_uniforms_wgsl.json", "wgsl", "k");
+    spv = load_spirv("fixtures/reflect/entry_uniforms.spv");
+    dgpb_code_binding twice[] = {
+        {.name = "total_0",
+         .space = 0,
+         .binding = 0,
+         .cls = DGPB_CODE_STORAGE_BUFFER,
+         .detail = "array<u32>"},
+        {.name = "entryPointParams_src_0",
+         .space = 0,
+         .binding = 2,
+         .cls = DGPB_CODE_STORAGE_BUFFER,
+         .detail = "array<u32>"},
+        {.name = "entryPointParams_src_1",
+         .space = 0,
+         .binding = 5,
+         .cls = DGPB_CODE_STORAGE_BUFFER,
+         .detail = "array<u32>"},
+    };
+    dgpb_code_bindings ambiguous = {twice, ARRAY_LEN(twice)};
+    dgpb_param_select w = {"wgsl", "k", r, spv, false, group, 1, &ambiguous};
+    expect_error(&w, "target 'wgsl', entry 'k', parameter 'src': the wgsl code has two variables "
+                     "named after 'entryPointParams.src'; rename one of the parameters");
+    dgpb_spirv_info_free(spv);
+    dgpb_reflection_free(r);
+}
+
+static void test_a_bindless_heap_the_code_binds_gets_a_handle_row_at_its_place(void **state)
+{
+    (void)state;
+    /* fixtures/spirv/bindless: DescriptorHandle<Texture2D> values index Slang's own
+       __slang_resource_heap (set 1, binding 2), which no parameter names. */
+    dgpb_reflection *r = load_reflection("fixtures/spirv/bindless.json", "spirv", "bindless");
+    loaded_code code;
+    load_code("fixtures/spirv/bindless.spv", "spirv", &code);
+    static const char *const group[] = {"bindless"};
+    static const want_row want[] = {
+        {"handles", DGPB_KIND_BUFFER, RO, 3, 0, 0, 0},
+        {"handle_sampler", DGPB_KIND_SAMPLER, RO, 4, 0, 0, 0},
+        {"handle_out", DGPB_KIND_RW_BUFFER, W, 5, 0, 0, 0},
+        {"__slang_resource_heap", DGPB_KIND_HANDLE, 0, 2, 0, 0, 0},
+    };
+    static const uint32_t spaces[] = {0, 0, 0, 1};
+    dgpb_param_select s = {"spirv", "bindless", r, code.spirv, false, group, 1, &code.bindings};
+    dgpb_param_table t = {0};
+    build_ok(&s, &t);
+    check_rows_in(&t, "spirv", want, spaces, ARRAY_LEN(want));
+    assert_true(t.in_code[3]);
+    dgpb_param_table_clear(&t);
+    /* Without the code's bindings, nothing tells the heap is there. */
+    s.code = NULL;
+    build_ok(&s, &t);
+    assert_int_equal(t.count, 3);
+    dgpb_param_table_clear(&t);
+    free_code(&code);
+    dgpb_reflection_free(r);
+
+    /* Both heaps, each once; a heap at a place a row already describes adds nothing, and
+       one without a binding is not a place. */
+    dgpb_code_binding heaps[] = {
+        {.name = "__slang_resource_heap",
+         .space = 1,
+         .binding = 0,
+         .cls = DGPB_CODE_TEXTURE,
+         .is_array = true},
+        {.name = "__slang_sampler_heap",
+         .space = 1,
+         .binding = 1,
+         .cls = DGPB_CODE_SAMPLER,
+         .is_array = true},
+        {.name = "__slang_resource_heap_1",
+         .space = 0,
+         .binding = 0,
+         .cls = DGPB_CODE_TEXTURE,
+         .is_array = true},
+        {.name = "__slang_sampler_heap_2",
+         .space = -1,
+         .binding = -1,
+         .cls = DGPB_CODE_SAMPLER,
+         .is_array = true},
+        {.name = "not_a_heap",
+         .space = 2,
+         .binding = 0,
+         .cls = DGPB_CODE_TEXTURE,
+         .is_array = true},
+    };
+    dgpb_code_bindings code_heaps = {heaps, ARRAY_LEN(heaps)};
+    dgpb_reflected_param params[] = {RES("buf", DGPB_KIND_BUFFER, 0)};
+    dgpb_reflection hand = {params, ARRAY_LEN(params), NULL, 0};
+    dgpb_param_select h = {"spirv", "e", &hand, NULL, false, NULL, 0, &code_heaps};
+    build_ok(&h, &t);
+    static const want_row heap_rows[] = {
+        {"buf", DGPB_KIND_BUFFER, RO, 0, 0, 0, 0},
+        {"__slang_resource_heap", DGPB_KIND_HANDLE, 0, 0, 0, 0, 0},
+        {"__slang_sampler_heap", DGPB_KIND_HANDLE, 0, 1, 0, 0, 0},
+    };
+    static const uint32_t heap_spaces[] = {0, 1, 1};
+    check_rows_in(&t, "spirv", heap_rows, heap_spaces, ARRAY_LEN(heap_rows));
+    dgpb_param_table_clear(&t);
+}
+
+static void test_a_used_bool_value_is_an_error_on_wgsl_only(void **state)
+{
+    (void)state;
+    /* refused.slang, selected by an interface that lists only the global block: the rows
+       are the bool values invert and flags (a struct holding a bool2). */
+    static const char *const group[] = {"k"};
+    dgpb_spirv_var vars[] = {VAR("globalParams", true, false)};
+    dgpb_spirv_info info = make_info(vars, ARRAY_LEN(vars), true);
+    dgpb_reflection *r = load_reflection("fixtures/reflect/refused_wgsl.json", "wgsl", "k");
+    dgpb_param_select w = {"wgsl", "k", r, &info, false, group, 1, NULL};
+    expect_error(&w, "target 'wgsl', entry 'k', parameter 'invert' (bool): WGSL allows no bool in "
+                     "a uniform buffer, so WebGPU would reject the code; declare it as uint (0 or "
+                     "1)");
+    dgpb_reflection_free(r);
+    static const char *const names[] = {"invert", "flags"};
+    static const char *const files[][2] = {{"fixtures/reflect/refused_spirv.json", "spirv"},
+                                           {"fixtures/reflect/refused_cuda.json", "ptx"}};
+    for (size_t f = 0; f < ARRAY_LEN(files); f++) {
+        r = load_reflection(files[f][0], files[f][1], "k");
+        dgpb_param_select s = {files[f][1], "k", r, &info, false, group, 1, NULL};
+        dgpb_param_table t = {0};
+        build_ok(&s, &t);
+        check_names(&t, names, ARRAY_LEN(names));
+        dgpb_param_table_clear(&t);
+        dgpb_reflection_free(r);
+    }
+}
+
+static void test_every_refused_shape_the_code_uses_is_an_error_with_its_rewrite(void **state)
+{
+    (void)state;
+    /* Each refused row of refused.slang on its own, against the real SPIR-V interface: the
+       row is found through the variable(s) that carry it (an append buffer is two,
+       kept.elements and kept.counter; the entry's ParameterBlock is
+       entryPointParams.material), so the build stops with the row's rewrite. */
+    static const char *const group[] = {"k"};
+    dgpb_spirv_info *spv = load_spirv("fixtures/reflect/refused.spv");
+    static const char *const files[][2] = {{"fixtures/reflect/refused_spirv.json", "spirv"},
+                                           {"fixtures/reflect/refused_wgsl.json", "wgsl"},
+                                           {"fixtures/reflect/refused_cuda.json", "ptx"}};
+    for (size_t f = 0; f < ARRAY_LEN(files); f++) {
+        dgpb_reflection *r = load_reflection(files[f][0], files[f][1], "k");
+        size_t refused = 0;
+        for (size_t i = 0; i < r->param_count; i++) {
+            if (r->params[i].kind >= 0)
+                continue;
+            refused++;
+            dgpb_reflection one = {&r->params[i], 1, NULL, 0};
+            dgpb_param_select s = {files[f][1], "k", &one, spv, false, group, 1, NULL};
+            char message[1024];
+            snprintf(message, sizeof message, "target '%s', entry 'k', parameter '%s': %s",
+                     files[f][1], r->params[i].name, r->params[i].problem);
+            expect_error(&s, message);
+        }
+        /* albedo, layers and material everywhere; kept, pending and typed where compiled. */
+        assert_int_equal(refused, !strcmp(files[f][1], "wgsl") ? 3 : 6);
+        dgpb_reflection_free(r);
+    }
+    dgpb_spirv_info_free(spv);
+}
+
+static void test_rows_declared_for_the_entry_but_unused_by_its_code_are_marked(void **state)
+{
+    (void)state;
+    /* Dream mode keeps k's own globals whether its code uses them or not; in_code tells
+       the proof which ones the code must bind. */
+    dgpb_reflected_param params[] = {
+        RES("k_used", DGPB_KIND_RW_BUFFER, 0),
+        RES("k_unused", DGPB_KIND_TEXTURE, 1),
+        RES("shared", DGPB_KIND_BUFFER, 2),
+    };
+    dgpb_reflection r = {params, ARRAY_LEN(params), NULL, 0};
+    dgpb_spirv_var vars[] = {VAR("k_used", true, true), VAR("k_unused", false, false),
+                             VAR("shared", true, false)};
+    dgpb_spirv_info info = make_info(vars, ARRAY_LEN(vars), true);
+    dgpb_param_select s = {"spirv", "k", &r, &info, true, group_k, 1, NULL};
+    dgpb_param_table t = {0};
+    build_ok(&s, &t);
+    static const char *const names[] = {"used", "unused", "shared"};
+    check_names(&t, names, ARRAY_LEN(names));
+    bool in_code[3] = {t.in_code[0], t.in_code[1], t.in_code[2]};
+    dgpb_param_table_clear(&t);
+    assert_true(in_code[0]);
+    assert_false(in_code[1]);
+    assert_true(in_code[2]);
+}
+
 /* ---- misc -------------------------------------------------------------------- */
 
 static void test_value_block_names_are_the_entry_name_and_params(void **state)
@@ -699,9 +1203,54 @@ static void test_every_failed_allocation_gives_nomem_and_leaks_nothing(void **st
     dgpb_reflection *r = load_reflection("fixtures/reflect/kinds_spirv.json", "spirv", "k");
     dgpb_spirv_info *spv = load_spirv("fixtures/reflect/kinds.spv");
     dgpb_param_select s = {"spirv", "k", r, spv, true, group_k, 1, NULL};
-    /* the rows, then one name per row */
-    assert_int_equal(support_run_with_faults(op_build_kinds_table, &s, DGPB_OK, "params"), 19);
+    /* the rows, the in_code flags, then one name per row */
+    assert_int_equal(support_run_with_faults(op_build_kinds_table, &s, DGPB_OK, "params"), 20);
     dgpb_spirv_info_free(spv);
+    dgpb_reflection_free(r);
+}
+
+/* Builds a table, checking nothing but that a run without failures makes `rows` rows. */
+typedef struct build_job {
+    const dgpb_param_select *select;
+    uint32_t rows;
+} build_job;
+
+static int op_build_table(void *arg)
+{
+    const build_job *job = arg;
+    dgpb_param_table t = {0};
+    dgpb_diag diag;
+    int rc = dgpb_param_table_build(job->select, &t, &diag);
+    if (support_faults_fired() == 0 && rc == DGPB_OK)
+        assert_int_equal(t.count, job->rows);
+    dgpb_param_table_clear(&t);
+    return rc;
+}
+
+static void test_failed_allocations_with_code_bindings_give_nomem_and_leak_nothing(void **state)
+{
+    (void)state;
+    /* Rows placed by the code (entry_uniforms on wgsl): the rows, the in_code flags, the 7
+       names. The bindless heap's row: the rows, the flags, 3 names, then the rows and the
+       flags grown by one and the heap's name. */
+    static const char *const group[] = {"k"}, *const bindless[] = {"bindless"};
+    dgpb_reflection *r = load_reflection("fixtures/reflect/entry_uniforms_wgsl.json", "wgsl", "k");
+    dgpb_spirv_info *spv = load_spirv("fixtures/reflect/entry_uniforms.spv");
+    loaded_code code;
+    load_code("fixtures/reflect/entry_uniforms.wgsl", "wgsl", &code);
+    dgpb_param_select s = {"wgsl", "k", r, spv, false, group, 1, &code.bindings};
+    build_job job = {&s, 7};
+    assert_int_equal(support_run_with_faults(op_build_table, &job, DGPB_OK, "params wgsl"), 9);
+    free_code(&code);
+    dgpb_spirv_info_free(spv);
+    dgpb_reflection_free(r);
+
+    r = load_reflection("fixtures/spirv/bindless.json", "spirv", "bindless");
+    load_code("fixtures/spirv/bindless.spv", "spirv", &code);
+    dgpb_param_select b = {"spirv", "bindless", r, code.spirv, false, bindless, 1, &code.bindings};
+    build_job heap = {&b, 4};
+    assert_int_equal(support_run_with_faults(op_build_table, &heap, DGPB_OK, "params heap"), 8);
+    free_code(&code);
     dgpb_reflection_free(r);
 }
 
@@ -717,6 +1266,10 @@ int main(void)
         cmocka_unit_test(test_plain_mode_keeps_the_spirv_interface_in_declaration_order),
         cmocka_unit_test(test_plain_mode_keeps_names_whole),
         cmocka_unit_test(test_loose_uniforms_come_with_the_implicit_global_block),
+        cmocka_unit_test(test_rows_only_the_code_can_place_take_their_place_from_its_variable),
+        cmocka_unit_test(test_entry_point_uniforms_get_launch_rows_and_the_codes_bindings),
+        cmocka_unit_test(test_struct_globals_are_rows_through_the_variables_that_carry_them),
+        cmocka_unit_test(test_values_come_with_their_blocks_variable_and_resources_with_their_own),
         cmocka_unit_test(
             test_loose_uniforms_are_left_out_when_the_code_does_not_read_the_global_block),
         cmocka_unit_test(test_read_only_comes_from_the_kind_and_written_only_from_spirv),
@@ -727,9 +1280,15 @@ int main(void)
             test_a_used_parameter_without_a_kind_is_an_error_naming_target_entry_and_parameter),
         cmocka_unit_test(test_a_used_wgsl_parameter_with_a_problem_is_an_error),
         cmocka_unit_test(test_a_parameter_the_entry_does_not_use_may_have_a_problem),
+        cmocka_unit_test(test_a_used_row_the_code_cannot_place_is_an_error_naming_its_variable),
+        cmocka_unit_test(test_a_bindless_heap_the_code_binds_gets_a_handle_row_at_its_place),
+        cmocka_unit_test(test_a_used_bool_value_is_an_error_on_wgsl_only),
+        cmocka_unit_test(test_every_refused_shape_the_code_uses_is_an_error_with_its_rewrite),
+        cmocka_unit_test(test_rows_declared_for_the_entry_but_unused_by_its_code_are_marked),
         cmocka_unit_test(test_value_block_names_are_the_entry_name_and_params),
         cmocka_unit_test(test_an_entry_without_parameters_gets_an_empty_table),
         cmocka_unit_test(test_every_failed_allocation_gives_nomem_and_leaks_nothing),
+        cmocka_unit_test(test_failed_allocations_with_code_bindings_give_nomem_and_leak_nothing),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -14,6 +14,16 @@
  * wgsl), loose.slang (entry scale, no defines), spaces.slang (entry copy) and
  * trace.slang (entry trace, -stage raygeneration, spirv).
  *
+ * The plain modules of the new rules (entry k, no defines, T in spirv, wgsl
+ * and cuda) are made the same way, and their code next to them with
+ * -target spirv/wgsl/ptx -o NAME.spv/.wgsl/.ptx (tests/test_params.c reads
+ * it): entry_uniforms.slang (entry-point `uniform` parameters),
+ * aggregates.slang (struct globals), blocks.slang (a ConstantBuffer holding a
+ * texture, ParameterBlocks), push.slang ([[vk::push_constant]]) and
+ * refused.slang (the shapes no row describes, and bools; its wgsl compile
+ * takes -DNO_WGSL_FEATURES, since Slang compiles neither typed nor append
+ * buffers for wgsl).
+ *
  * kinds_spirv_native.json is kinds_spirv.json with the keys a native slangc
  * 2026.16 adds (top-level "version": "1.1", "globalScope",
  * "bindlessSpaceIndex", per-type "sizes", per-entry-point "bindings" with
@@ -357,30 +367,47 @@ static void test_a_constant_buffer_not_listed_as_a_value_block_is_a_uniform_buff
 static void test_loose_uniforms_are_value_rows_of_the_implicit_global_block(void **state)
 {
     (void)state;
+    /* Each loose uniform is its own top-level variable, carried in the code by Slang's
+       implicit block "globalParams". Where that block sits only the code says on spirv and
+       wgsl (place_from_code); on ptx the values lie directly in SLANG_globalParams
+       (DGPB_BINDING_INLINE); metal and hlsl keep the reflection's place. */
     static const struct {
         const char *file, *target;
         uint32_t samples_binding;
+        bool from_code;
+        uint32_t value_binding;
     } cases[] = {
-        {"loose_spirv.json", "spirv", 1}, /* the global block takes slot 0 */
-        {"loose_wgsl.json", "wgsl", 1},   {"loose_metal.json", "metal", 1},
-        {"loose_hlsl.json", "dxil", 0},   {"loose_cuda.json", "ptx", 8},
+        {"loose_spirv.json", "spirv", 1, true, 0}, /* the global block takes slot 0 */
+        {"loose_wgsl.json", "wgsl", 1, true, 0},
+        {"loose_metal.json", "metal", 1, false, 0},
+        {"loose_hlsl.json", "dxil", 0, false, 0},
+        {"loose_cuda.json", "ptx", 8, false, DGPB_BINDING_INLINE},
     };
     for (size_t c = 0; c < ARRAY_LEN(cases); c++) {
         bool wgsl = !strcmp(cases[c].target, "wgsl");
         dgpb_reflection *r = parse_fixture(cases[c].file, cases[c].target, NULL, 0);
         assert_int_equal(r->param_count, 4);
         const dgpb_reflected_param *gain = param(r, "gain"), *count = param(r, "count");
-        assert_string_equal(gain->global, "globalParams");
-        assert_string_equal(count->global, "globalParams");
+        assert_string_equal(gain->global, "gain");
+        assert_string_equal(count->global, "count");
+        assert_string_equal(gain->code_name, "globalParams");
+        assert_string_equal(count->code_name, "globalParams");
         assert_int_equal(gain->kind, DGPB_KIND_VALUE);
         assert_int_equal(count->kind, DGPB_KIND_VALUE);
         assert_string_equal(gain->shape, "float");
         assert_string_equal(count->shape, "uint");
+        assert_false(gain->entry_param);
+        if (gain->place_from_code != cases[c].from_code ||
+            count->place_from_code != cases[c].from_code)
+            fail_msg("%s: place_from_code %d/%d, expected %d", cases[c].target,
+                     gain->place_from_code, count->place_from_code, cases[c].from_code);
         assert_int_equal(gain->space, 0);
-        assert_int_equal(gain->binding, 0);
+        if (!cases[c].from_code) {
+            assert_int_equal(gain->binding, cases[c].value_binding);
+            assert_int_equal(count->binding, cases[c].value_binding);
+        }
         assert_int_equal(gain->offset, 0);
         assert_int_equal(gain->size, 4);
-        assert_int_equal(count->binding, 0);
         assert_int_equal(count->offset, 4);
         assert_int_equal(count->size, 4);
         assert_int_equal(gain->webgpu_layout, wgsl ? DGPB_WGPU_UNIFORM_BUFFER : 0);
@@ -388,8 +415,11 @@ static void test_loose_uniforms_are_value_rows_of_the_implicit_global_block(void
         const dgpb_reflected_param *samples = param(r, "samples");
         assert_int_equal(samples->kind, DGPB_KIND_RW_BUFFER);
         assert_string_equal(samples->global, "samples");
+        assert_string_equal(samples->code_name, "samples");
+        assert_false(samples->place_from_code);
         assert_int_equal(samples->binding, cases[c].samples_binding);
-        assert_ptr_equal(dgpb_reflection_find(r, "globalParams", true), gain);
+        assert_ptr_equal(dgpb_reflection_find(r, "gain", true), gain);
+        assert_null(dgpb_reflection_find(r, "globalParams", true));
         dgpb_reflection_free(r);
     }
 }
@@ -455,7 +485,9 @@ static void test_shapes_outside_the_webgpu_table_have_a_problem_naming_the_shape
          "RWTexture2D<int> (format r32i) has no WebGPU binding-layout ID"},
         {"shapes_wgsl.json", "s_quads", DGPB_KIND_RW_TEXTURE,
          "RWTexture2D<uint4> (format rgba32ui) has no WebGPU binding-layout ID"},
-        {"shapes_wgsl.json", "s_many", -1, "Texture2D<float4>[4]: arrays of resources"},
+        {"shapes_wgsl.json", "s_many", -1,
+         "Texture2D<float4>[4] is an array of resources, which a row cannot describe (a row has "
+         "no element count); declare each element as a parameter of its own"},
     };
     for (size_t c = 0; c < ARRAY_LEN(cases); c++) {
         dgpb_reflection *r = parse_fixture(cases[c].file, "wgsl", k_blocks, 1);
@@ -494,9 +526,399 @@ static void test_other_targets_have_no_webgpu_ids_and_no_webgpu_problems(void **
     assert_null(param(r, "s_ints")->problem);
     assert_null(param(r, "s_quads")->problem);
     assert_int_equal(param(r, "s_many")->kind, -1);
-    assert_contains(param(r, "s_many")->problem, "arrays of resources are not supported");
-    assert_int_equal(param(r, "s_many")->binding, 2);
+    assert_contains(param(r, "s_many")->problem,
+                    "is an array of resources, which a row cannot describe");
+    /* A refused row is found in the code by its own variable. */
+    assert_string_equal(param(r, "s_many")->code_name, "s_many");
+    assert_string_equal(param(r, "s_many")->shape, "Texture2D<float4>[4]");
     dgpb_reflection_free(r);
+}
+
+/* ---- the rows of plain modules (entry k, no value blocks) ------------------ */
+
+/* One expected row. NULL code_name: not checked; from_code: space/binding not checked
+   (the reflection cannot know them, the code does). */
+typedef struct want_param {
+    const char *name, *global, *code_name;
+    int kind;
+    bool entry_param, from_code;
+    uint32_t space, binding, offset, size, webgpu_layout;
+} want_param;
+
+#define LAUNCH DGPB_SPACE_LAUNCH
+#define INLINE DGPB_BINDING_INLINE
+
+/* Checks every row of fixtures/reflect/<file> for `target`, in order; rows without a
+   kind need a problem, the others none. */
+static void check_params(const char *file, const char *target, const want_param *want, size_t n)
+{
+    dgpb_reflection *r = parse_fixture(file, target, NULL, 0);
+    for (size_t i = 0; i < r->param_count && i < n; i++) {
+        const dgpb_reflected_param *p = &r->params[i];
+        const want_param *w = &want[i];
+        if (strcmp(p->name, w->name) != 0 || strcmp(p->global, w->global) != 0 ||
+            (w->code_name && strcmp(p->code_name, w->code_name) != 0) || p->kind != w->kind ||
+            p->entry_param != w->entry_param || p->place_from_code != w->from_code ||
+            (!w->from_code && (p->space != w->space || p->binding != w->binding)) ||
+            p->offset != w->offset || p->size != w->size || p->webgpu_layout != w->webgpu_layout)
+            fail_msg("%s (%s) row %zu: '%s' of '%s' code '%s' kind %d entry %d from_code %d "
+                     "space 0x%X binding 0x%X offset %u size %u id %u; expected '%s' of '%s' "
+                     "code '%s' kind %d entry %d from_code %d space 0x%X binding 0x%X offset %u "
+                     "size %u id %u",
+                     file, target, i, p->name, p->global, p->code_name, p->kind, p->entry_param,
+                     p->place_from_code, p->space, p->binding, p->offset, p->size, p->webgpu_layout,
+                     w->name, w->global, w->code_name ? w->code_name : "(any)", w->kind,
+                     w->entry_param, w->from_code, w->space, w->binding, w->offset, w->size,
+                     w->webgpu_layout);
+        if ((p->kind < 0) != (p->problem != NULL))
+            fail_msg("%s (%s): '%s' is kind %d with problem '%s'", file, target, p->name, p->kind,
+                     p->problem ? p->problem : "(none)");
+    }
+    if (r->param_count != n)
+        fail_msg("%s (%s): %zu rows, expected %zu", file, target, r->param_count, n);
+    dgpb_reflection_free(r);
+}
+
+static void
+test_entry_point_uniforms_on_spirv_are_push_constants_and_code_placed_resources(void **state)
+{
+    (void)state;
+    /* Values in the launch space at their push-constant offsets; resources take their
+       binding from the code's "entryPointParams.<name>" (the JSON's slot is relative). */
+    static const want_param want[] = {
+        {"total", "total", "total", DGPB_KIND_RW_BUFFER, false, false, 0, 0, 0, 0, 0},
+        {"src", "src", "entryPointParams.src", DGPB_KIND_BUFFER, true, true, 0, 0, 0, 0, 0},
+        {"dst", "dst", "entryPointParams.dst", DGPB_KIND_RW_BUFFER, true, true, 0, 0, 0, 0, 0},
+        {"scale", "scale", "entryPointParams", DGPB_KIND_VALUE, true, false, LAUNCH, 0, 0, 4, 0},
+        {"count", "count", "entryPointParams", DGPB_KIND_VALUE, true, false, LAUNCH, 0, 4, 4, 0},
+        {"job.mul", "job", "entryPointParams", DGPB_KIND_VALUE, true, false, LAUNCH, 0, 8, 4, 0},
+        {"job.log", "job", "entryPointParams.job.log", DGPB_KIND_RW_BUFFER, true, true, 0, 0, 0, 0,
+         0},
+    };
+    check_params("entry_uniforms_spirv.json", "spirv", want, ARRAY_LEN(want));
+}
+
+static void test_entry_point_uniforms_on_wgsl_are_one_uniform_block_placed_by_the_code(void **state)
+{
+    (void)state;
+    /* Slang gathers the values into a `var<uniform> entryPointParams_0` (std140: the struct
+       field at 16), and only the code says where it and the resources are bound. */
+    static const want_param want[] = {
+        {"total", "total", "total", DGPB_KIND_RW_BUFFER, false, false, 0, 0, 0, 0,
+         DGPB_WGPU_STORAGE_BUFFER},
+        {"src", "src", "entryPointParams.src", DGPB_KIND_BUFFER, true, true, 0, 0, 0, 0,
+         DGPB_WGPU_READ_ONLY_STORAGE_BUFFER},
+        {"dst", "dst", "entryPointParams.dst", DGPB_KIND_RW_BUFFER, true, true, 0, 0, 0, 0,
+         DGPB_WGPU_STORAGE_BUFFER},
+        {"scale", "scale", "entryPointParams", DGPB_KIND_VALUE, true, true, 0, 0, 0, 4,
+         DGPB_WGPU_UNIFORM_BUFFER},
+        {"count", "count", "entryPointParams", DGPB_KIND_VALUE, true, true, 0, 0, 4, 4,
+         DGPB_WGPU_UNIFORM_BUFFER},
+        {"job.mul", "job", "entryPointParams", DGPB_KIND_VALUE, true, true, 0, 0, 16, 4,
+         DGPB_WGPU_UNIFORM_BUFFER},
+        {"job.log", "job", "entryPointParams.job.log", DGPB_KIND_RW_BUFFER, true, true, 0, 0, 0, 0,
+         DGPB_WGPU_STORAGE_BUFFER},
+    };
+    check_params("entry_uniforms_wgsl.json", "wgsl", want, ARRAY_LEN(want));
+}
+
+static void
+test_entry_point_uniforms_on_ptx_are_kernel_parameters_at_their_byte_offsets(void **state)
+{
+    (void)state;
+    /* k_param_0 (16 bytes), k_param_1 (16), k_param_2 (4), k_param_3 (4), k_param_4 (Job:
+       uint, then a 16-byte buffer at 8): a resource's binding is its byte offset and its size
+       the handle's; a value's offset is its byte offset. */
+    static const want_param want[] = {
+        {"total", "total", "total", DGPB_KIND_RW_BUFFER, false, false, 0, 0, 0, 16, 0},
+        {"src", "src", "entryPointParams.src", DGPB_KIND_BUFFER, true, false, LAUNCH, 0, 0, 16, 0},
+        {"dst", "dst", "entryPointParams.dst", DGPB_KIND_RW_BUFFER, true, false, LAUNCH, 16, 0, 16,
+         0},
+        {"scale", "scale", "entryPointParams", DGPB_KIND_VALUE, true, false, LAUNCH, 0, 32, 4, 0},
+        {"count", "count", "entryPointParams", DGPB_KIND_VALUE, true, false, LAUNCH, 0, 36, 4, 0},
+        {"job.mul", "job", "entryPointParams", DGPB_KIND_VALUE, true, false, LAUNCH, 0, 40, 4, 0},
+        {"job.log", "job", "entryPointParams.job.log", DGPB_KIND_RW_BUFFER, true, false, LAUNCH, 48,
+         0, 16, 0},
+    };
+    check_params("entry_uniforms_cuda.json", "ptx", want, ARRAY_LEN(want));
+}
+
+static void test_struct_globals_are_flattened_into_dotted_rows_at_absolute_places(void **state)
+{
+    (void)state;
+    /* `res` (buffers only) keeps its own variables; `m` and `nest` hold plain data, so Slang
+       legalizes their values into its global block and names their resources after it. */
+    static const struct {
+        const char *file, *target;
+        uint32_t ids[9];
+    } cases[] = {
+        {"aggregates_spirv.json", "spirv", {0}},
+        {"aggregates_wgsl.json",
+         "wgsl",
+         {DGPB_WGPU_READ_ONLY_STORAGE_BUFFER, DGPB_WGPU_STORAGE_BUFFER, DGPB_WGPU_UNIFORM_BUFFER,
+          DGPB_WGPU_STORAGE_BUFFER, DGPB_WGPU_UNIFORM_BUFFER, DGPB_WGPU_UNIFORM_BUFFER,
+          DGPB_WGPU_UNIFORM_BUFFER, DGPB_WGPU_READ_ONLY_STORAGE_BUFFER, DGPB_WGPU_STORAGE_BUFFER}},
+    };
+    for (size_t c = 0; c < ARRAY_LEN(cases); c++) {
+        const uint32_t *id = cases[c].ids;
+        const want_param want[] = {
+            {"res.src", "res", "res.src", DGPB_KIND_BUFFER, false, false, 0, 1, 0, 0, id[0]},
+            {"res.dst", "res", "res.dst", DGPB_KIND_RW_BUFFER, false, false, 0, 2, 0, 0, id[1]},
+            {"m.count", "m", "globalParams", DGPB_KIND_VALUE, false, true, 0, 0, 0, 4, id[2]},
+            {"m.dst", "m", "globalParams.m.dst", DGPB_KIND_RW_BUFFER, false, false, 0, 3, 0, 0,
+             id[3]},
+            {"m.gain", "m", "globalParams", DGPB_KIND_VALUE, false, true, 0, 0, 4, 4, id[4]},
+            {"nest.flags", "nest", "globalParams", DGPB_KIND_VALUE, false, true, 0, 0, 16, 4,
+             id[5]},
+            {"nest.inner.bias", "nest", "globalParams", DGPB_KIND_VALUE, false, true, 0, 0, 32, 4,
+             id[6]},
+            {"nest.inner.weights", "nest", "globalParams.nest.inner.weights", DGPB_KIND_BUFFER,
+             false, false, 0, 4, 0, 0, id[7]},
+            {"nest.out", "nest", "globalParams.nest.out", DGPB_KIND_RW_BUFFER, false, false, 0, 5,
+             0, 0, id[8]},
+        };
+        check_params(cases[c].file, cases[c].target, want, ARRAY_LEN(want));
+    }
+}
+
+static void test_struct_globals_on_ptx_lie_in_the_global_parameter_block(void **state)
+{
+    (void)state;
+    /* Resources at their byte offsets in SLANG_globalParams, values inline there. */
+    static const want_param want[] = {
+        {"res.src", "res", "res.src", DGPB_KIND_BUFFER, false, false, 0, 0, 0, 16, 0},
+        {"res.dst", "res", "res.dst", DGPB_KIND_RW_BUFFER, false, false, 0, 16, 0, 16, 0},
+        {"m.count", "m", "globalParams", DGPB_KIND_VALUE, false, false, 0, INLINE, 32, 4, 0},
+        {"m.dst", "m", NULL, DGPB_KIND_RW_BUFFER, false, false, 0, 40, 0, 16, 0},
+        {"m.gain", "m", "globalParams", DGPB_KIND_VALUE, false, false, 0, INLINE, 56, 4, 0},
+        {"nest.flags", "nest", "globalParams", DGPB_KIND_VALUE, false, false, 0, INLINE, 64, 4, 0},
+        {"nest.inner.bias", "nest", "globalParams", DGPB_KIND_VALUE, false, false, 0, INLINE, 72, 4,
+         0},
+        {"nest.inner.weights", "nest", NULL, DGPB_KIND_BUFFER, false, false, 0, 80, 0, 16, 0},
+        {"nest.out", "nest", NULL, DGPB_KIND_RW_BUFFER, false, false, 0, 96, 0, 16, 0},
+    };
+    check_params("aggregates_cuda.json", "ptx", want, ARRAY_LEN(want));
+}
+
+static void
+test_constant_buffers_and_parameter_blocks_are_value_rows_of_their_block_and_resource_rows(
+    void **state)
+{
+    (void)state;
+    /* cb: its fields around the texture are value rows of cb's block (binding 0), the texture
+       its own row (binding 1). scene: a ParameterBlock in set 1 (its register space), its data
+       at the container's binding 0, its buffers after it; lights holds no data: set 2 from 0. */
+    static const struct {
+        const char *file, *target;
+        bool wgsl;
+    } cases[] = {{"blocks_spirv.json", "spirv", false}, {"blocks_wgsl.json", "wgsl", true}};
+    for (size_t c = 0; c < ARRAY_LEN(cases); c++) {
+        bool w = cases[c].wgsl;
+        uint32_t val = w ? DGPB_WGPU_UNIFORM_BUFFER : 0,
+                 ro = w ? DGPB_WGPU_READ_ONLY_STORAGE_BUFFER : 0,
+                 rw = w ? DGPB_WGPU_STORAGE_BUFFER : 0, tex = w ? DGPB_WGPU_TEXTURE_2D_FLOAT : 0;
+        const want_param want[] = {
+            {"cb.tint", "cb", "cb", DGPB_KIND_VALUE, false, false, 0, 0, 0, 16, val},
+            {"cb.tex", "cb", "cb.tex", DGPB_KIND_TEXTURE, false, false, 0, 1, 0, 0, tex},
+            {"cb.size", "cb", "cb", DGPB_KIND_VALUE, false, false, 0, 0, 16, 8, val},
+            {"result", "result", "result", DGPB_KIND_RW_BUFFER, false, false, 0, 2, 0, 0, rw},
+            {"scene.count", "scene", "scene", DGPB_KIND_VALUE, false, false, 1, 0, 0, 4, val},
+            {"scene.mul", "scene", "scene", DGPB_KIND_VALUE, false, false, 1, 0, 4, 4, val},
+            {"scene.src", "scene", "scene.src", DGPB_KIND_BUFFER, false, false, 1, 1, 0, 0, ro},
+            {"scene.dst", "scene", "scene.dst", DGPB_KIND_RW_BUFFER, false, false, 1, 2, 0, 0, rw},
+            {"lights.list", "lights", "lights.list", DGPB_KIND_BUFFER, false, false, 2, 0, 0, 0,
+             ro},
+        };
+        check_params(cases[c].file, cases[c].target, want, ARRAY_LEN(want));
+    }
+}
+
+static void
+test_on_ptx_a_block_holding_resources_is_refused_and_its_values_follow_its_pointer(void **state)
+{
+    (void)state;
+    /* A block is a pointer in SLANG_globalParams (cb at 0, scene at 24): its values are rows
+       at that binding with their offsets in the block's memory, but a resource inside it has
+       no row that could place it. */
+    static const want_param want[] = {
+        {"cb.tint", "cb", "cb", DGPB_KIND_VALUE, false, false, 0, 0, 0, 16, 0},
+        {"cb.tex", "cb", "cb.tex", -1, false, false, 0, 16, 0, 8, 0},
+        {"cb.size", "cb", "cb", DGPB_KIND_VALUE, false, false, 0, 0, 24, 8, 0},
+        {"result", "result", "result", DGPB_KIND_RW_BUFFER, false, false, 0, 8, 0, 16, 0},
+        {"scene.count", "scene", "scene", DGPB_KIND_VALUE, false, false, 0, 24, 0, 4, 0},
+        {"scene.mul", "scene", "scene", DGPB_KIND_VALUE, false, false, 0, 24, 4, 4, 0},
+        {"scene.src", "scene", "scene.src", -1, false, false, 0, 8, 0, 16, 0},
+        {"scene.dst", "scene", "scene.dst", -1, false, false, 0, 24, 0, 16, 0},
+        {"lights.list", "lights", "lights.list", -1, false, false, 0, 0, 0, 16, 0},
+    };
+    check_params("blocks_cuda.json", "ptx", want, ARRAY_LEN(want));
+    dgpb_reflection *r = parse_fixture("blocks_cuda.json", "ptx", NULL, 0);
+    assert_contains(param(r, "cb.tex")->problem,
+                    "on ptx, Texture2D<float> lives in the memory of the block 'cb', where no row "
+                    "can place it; declare it outside the ConstantBuffer or ParameterBlock, or "
+                    "leave ptx out of --targets");
+    assert_contains(param(r, "scene.dst")->problem,
+                    "on ptx, RWStructuredBuffer<uint> lives in the memory of the block 'scene'");
+    assert_contains(param(r, "lights.list")->problem,
+                    "StructuredBuffer<float4> lives in the memory of the block 'lights'");
+    dgpb_reflection_free(r);
+}
+
+static void
+test_a_push_constant_block_is_launch_rows_on_spirv_refused_on_wgsl_a_pointer_on_ptx(void **state)
+{
+    (void)state;
+    static const want_param spirv[] = {
+        {"pc.count", "pc", "pc", DGPB_KIND_VALUE, false, false, LAUNCH, 0, 0, 4, 0},
+        {"pc.mul", "pc", "pc", DGPB_KIND_VALUE, false, false, LAUNCH, 0, 4, 4, 0},
+        {"pc.add", "pc", "pc", DGPB_KIND_VALUE, false, false, LAUNCH, 0, 8, 4, 0},
+        {"src", "src", "src", DGPB_KIND_BUFFER, false, false, 0, 0, 0, 0, 0},
+        {"dst", "dst", "dst", DGPB_KIND_RW_BUFFER, false, false, 0, 1, 0, 0, 0},
+    };
+    static const want_param wgsl[] = {
+        {"pc", "pc", "pc", -1, false, false, 0, 0, 0, 0, 0},
+        {"src", "src", "src", DGPB_KIND_BUFFER, false, false, 0, 0, 0, 0,
+         DGPB_WGPU_READ_ONLY_STORAGE_BUFFER},
+        {"dst", "dst", "dst", DGPB_KIND_RW_BUFFER, false, false, 0, 1, 0, 0,
+         DGPB_WGPU_STORAGE_BUFFER},
+    };
+    /* CUDA has no push constants: the block is a constant buffer whose pointer is at byte 0. */
+    static const want_param ptx[] = {
+        {"pc", "pc", "pc", DGPB_KIND_UNIFORM_BUFFER, false, false, 0, 0, 0, 8, 0},
+        {"src", "src", "src", DGPB_KIND_BUFFER, false, false, 0, 8, 0, 16, 0},
+        {"dst", "dst", "dst", DGPB_KIND_RW_BUFFER, false, false, 0, 24, 0, 16, 0},
+    };
+    check_params("push_spirv.json", "spirv", spirv, ARRAY_LEN(spirv));
+    check_params("push_wgsl.json", "wgsl", wgsl, ARRAY_LEN(wgsl));
+    check_params("push_cuda.json", "ptx", ptx, ARRAY_LEN(ptx));
+    dgpb_reflection *r = parse_fixture("push_wgsl.json", "wgsl", NULL, 0);
+    assert_string_equal(param(r, "pc")->shape, "ConstantBuffer<PushData>");
+    assert_contains(param(r, "pc")->problem,
+                    "ConstantBuffer<PushData> is a [[vk::push_constant]] block, and WebGPU has no "
+                    "push constants; declare a plain ConstantBuffer, or leave wgsl out of "
+                    "--targets");
+    dgpb_reflection_free(r);
+}
+
+static void test_shapes_no_row_describes_are_refused_with_the_rewrite_on_every_target(void **state)
+{
+    (void)state;
+    /* Each keeps its row, named after the variable that carries it in the code (params.c
+       finds a used one, and raises its refusal, through that name). */
+    static const struct {
+        const char *name, *code_name, *shape, *problem;
+        bool wgsl; /* compiled for wgsl too */
+    } refused[] = {
+        {"albedo", "albedo", "Texture2D<float4>",
+         "Texture2D<float4> is a combined texture-sampler (Sampler2D...), one binding on spirv "
+         "and two on wgsl, so its rows would differ by target; declare a texture and a "
+         "SamplerState instead",
+         true},
+        {"kept", "kept", "AppendStructuredBuffer<uint>",
+         "AppendStructuredBuffer<uint> carries a hidden counter binding that no row can "
+         "describe; use a RWStructuredBuffer and a separate RWStructuredBuffer<uint> counter",
+         false},
+        {"pending", "pending", "ConsumeStructuredBuffer<uint>",
+         "ConsumeStructuredBuffer<uint> carries a hidden counter binding that no row can "
+         "describe; use a RWStructuredBuffer and a separate RWStructuredBuffer<uint> counter",
+         false},
+        /* Slang 2025.15 writes no element type for a Buffer<T> (see the hand-made case in
+           test_shapes_the_format_cannot_express_have_no_kind_and_a_reason). */
+        {"typed", "typed", "Buffer",
+         "Buffer (a typed buffer) has no parameter kind; use StructuredBuffer<T> instead", false},
+        {"layers", "layers", "StructuredBuffer<float>[4]",
+         "StructuredBuffer<float>[4] is an array of resources, which a row cannot describe (a "
+         "row has no element count); declare each element as a parameter of its own",
+         true},
+        {"material", "entryPointParams.material", "ParameterBlock<Material>",
+         "ParameterBlock<Material> as an entry-point parameter has no fixed descriptor set; "
+         "declare the ParameterBlock as a global",
+         true},
+    };
+    static const struct {
+        const char *file, *target;
+        bool wgsl;
+        size_t count;
+    } cases[] = {
+        {"refused_spirv.json", "spirv", false, 10},
+        {"refused_wgsl.json", "wgsl", true, 7},
+        {"refused_cuda.json", "ptx", false, 10},
+    };
+    for (size_t c = 0; c < ARRAY_LEN(cases); c++) {
+        dgpb_reflection *r = parse_fixture(cases[c].file, cases[c].target, NULL, 0);
+        assert_int_equal(r->param_count, cases[c].count);
+        for (size_t i = 0; i < ARRAY_LEN(refused); i++) {
+            const dgpb_reflected_param *p = dgpb_reflection_find(r, refused[i].name, false);
+            if (cases[c].wgsl && !refused[i].wgsl) {
+                assert_null(p);
+                continue;
+            }
+            if (!p)
+                fail_msg("%s: no row '%s'", cases[c].target, refused[i].name);
+            if (p->kind != -1 || strcmp(p->code_name, refused[i].code_name) != 0 ||
+                strcmp(p->shape, refused[i].shape) != 0)
+                fail_msg("%s: '%s' has kind %d, code name '%s', shape '%s'; expected -1, '%s', "
+                         "'%s'",
+                         cases[c].target, p->name, p->kind, p->code_name, p->shape,
+                         refused[i].code_name, refused[i].shape);
+            assert_contains(p->problem, refused[i].problem);
+        }
+        /* Next to them, an ordinary buffer is a row like any other. */
+        const dgpb_reflected_param *out = param(r, "out");
+        assert_int_equal(out->kind, DGPB_KIND_RW_BUFFER);
+        assert_null(out->problem);
+        assert_true(param(r, "material")->entry_param);
+        assert_false(param(r, "albedo")->entry_param);
+        dgpb_reflection_free(r);
+    }
+}
+
+static void test_values_holding_a_bool_are_marked(void **state)
+{
+    (void)state;
+    /* `uniform bool invert`, `uniform Flags flags` (bool2 inside) and the entry's
+       `uniform bool negate`: plain values, marked for the WGSL rule; nothing else is. */
+    static const struct {
+        const char *file, *target;
+        uint32_t invert_size;
+    } cases[] = {
+        {"refused_spirv.json", "spirv", 4},
+        {"refused_wgsl.json", "wgsl", 4},
+        {"refused_cuda.json", "ptx", 1},
+    };
+    for (size_t c = 0; c < ARRAY_LEN(cases); c++) {
+        dgpb_reflection *r = parse_fixture(cases[c].file, cases[c].target, NULL, 0);
+        const dgpb_reflected_param *invert = param(r, "invert"), *flags = param(r, "flags"),
+                                   *negate = param(r, "negate");
+        assert_int_equal(invert->kind, DGPB_KIND_VALUE);
+        assert_string_equal(invert->shape, "bool");
+        assert_int_equal(invert->size, cases[c].invert_size);
+        assert_int_equal(flags->kind, DGPB_KIND_VALUE);
+        assert_string_equal(flags->shape, "Flags");
+        assert_int_equal(negate->kind, DGPB_KIND_VALUE);
+        assert_true(negate->entry_param);
+        assert_true(invert->has_bool);
+        assert_true(flags->has_bool);
+        assert_true(negate->has_bool);
+        /* The problem is WGSL's alone, and params.c raises it only for rows an entry uses. */
+        assert_null(invert->problem);
+        for (size_t i = 0; i < r->param_count; i++) {
+            const dgpb_reflected_param *p = &r->params[i];
+            bool expected = p == invert || p == flags || p == negate;
+            if (p->has_bool != expected)
+                fail_msg("%s: '%s' has_bool %d", cases[c].target, p->name, p->has_bool);
+        }
+        dgpb_reflection_free(r);
+    }
+    /* No value of the other modules holds a bool. */
+    static const char *const others[] = {"entry_uniforms_spirv.json", "aggregates_spirv.json",
+                                         "blocks_spirv.json", "loose_spirv.json"};
+    for (size_t f = 0; f < ARRAY_LEN(others); f++) {
+        dgpb_reflection *r = parse_fixture(others[f], "spirv", NULL, 0);
+        for (size_t i = 0; i < r->param_count; i++)
+            assert_false(r->params[i].has_bool);
+        dgpb_reflection_free(r);
+    }
 }
 
 /* ---- a newer Slang's superset --------------------------------------------- */
@@ -612,19 +1034,40 @@ static void test_shapes_the_format_cannot_express_have_no_kind_and_a_reason(void
 {
     (void)state;
     static const struct {
-        const char *type, *problem;
+        const char *type, *name, *problem;
     } cases[] = {
-        {"{\"kind\": \"parameterBlock\", \"elementType\": {\"kind\": \"struct\", \"name\": "
-         "\"Mat\"}}",
-         "ParameterBlock<Mat> is not supported"},
+        /* A ParameterBlock is rows of its own, but only as a global of its own. */
+        {"{\"kind\": \"struct\", \"name\": \"Holder\", \"fields\": [{\"name\": \"blk\","
+         " \"binding\": {\"kind\": \"descriptorTableSlot\", \"index\": 0}, \"type\":"
+         " {\"kind\": \"parameterBlock\", \"elementType\": {\"kind\": \"struct\", \"name\":"
+         " \"Mat\"}}}]}",
+         "p.blk",
+         "ParameterBlock<Mat> inside another aggregate is not supported; declare the "
+         "ParameterBlock as a global of its own"},
         {"{\"kind\": \"resource\", \"baseShape\": \"textureBuffer\", \"resultType\": {\"kind\":"
          " \"scalar\", \"scalarType\": \"float32\"}}",
-         "Buffer<float> is not a parameter kind of the format"},
+         "p",
+         "Buffer<float> (a typed buffer) has no parameter kind; use StructuredBuffer<T> instead"},
+        {"{\"kind\": \"resource\", \"baseShape\": \"textureBuffer\", \"access\": \"readWrite\","
+         " \"resultType\": {\"kind\": \"scalar\", \"scalarType\": \"uint32\"}}",
+         "p",
+         "RWBuffer<uint> (a typed buffer) has no parameter kind; use RWStructuredBuffer<T> "
+         "instead"},
         {"{\"kind\": \"array\", \"elementCount\": 0, \"elementType\": {\"kind\": \"resource\","
          " \"baseShape\": \"structuredBuffer\", \"resultType\": {\"kind\": \"scalar\","
          " \"scalarType\": \"float32\"}}}",
-         "StructuredBuffer<float>[]: arrays of resources are not supported"},
-        {"{\"name\": \"nokind\"}", "the reflection gives no type kind"},
+         "p",
+         "StructuredBuffer<float>[] is an array of resources, which a row cannot describe (a row "
+         "has no element count); declare each element as a parameter of its own"},
+        {"{\"kind\": \"resource\", \"baseShape\": \"texture2D\", \"combined\": true,"
+         " \"resultType\": {\"kind\": \"scalar\", \"scalarType\": \"float32\"}}",
+         "p",
+         "Texture2D<float> is a combined texture-sampler (Sampler2D...), one binding on spirv and "
+         "two on wgsl, so its rows would differ by target; declare a texture and a SamplerState "
+         "instead"},
+        {"{\"kind\": \"resource\", \"baseShape\": \"textureCubeArray\"}", "p",
+         "textureCubeArray is not a parameter kind of the format"},
+        {"{\"name\": \"nokind\"}", "p", "nokind has no type kind in the reflection"},
     };
     for (size_t c = 0; c < ARRAY_LEN(cases); c++) {
         char json[1024];
@@ -634,6 +1077,7 @@ static void test_shapes_the_format_cannot_express_have_no_kind_and_a_reason(void
                  cases[c].type);
         dgpb_reflection *r = parse_text(json, "spirv");
         assert_int_equal(r->param_count, 1);
+        assert_string_equal(r->params[0].name, cases[c].name);
         assert_int_equal(r->params[0].kind, -1);
         assert_contains(r->params[0].problem, cases[c].problem);
         dgpb_reflection_free(r);
@@ -735,9 +1179,6 @@ static void test_malformed_reflection_is_corrupt_with_a_message(void **state)
         {"{\"parameters\": [{\"name\": \"a\", \"binding\": {\"kind\": \"descriptorTableSlot\","
          " \"index\": 0}}]}",
          "parameter 0 lacks a name, type or binding"},
-        {"{\"parameters\": [{\"name\": \"a\", \"binding\": {\"kind\": \"descriptorTableSlot\"},"
-         " \"type\": {\"kind\": \"samplerState\"}}]}",
-         "parameter 0 lacks a name, type or binding"},
         {"{\"parameters\": [{\"name\": \"a\", \"binding\": 3, \"type\": {\"kind\":"
          " \"samplerState\"}}]}",
          "parameter 0 lacks a name, type or binding"},
@@ -758,6 +1199,25 @@ static void test_malformed_reflection_is_corrupt_with_a_message(void **state)
     }
 }
 
+static void test_a_descriptor_binding_without_an_index_is_corrupt(void **state)
+{
+    (void)state;
+    /* Every descriptor slot Slang writes has its index; without one the parameter has no
+       place, and guessing slot 0 would put it on another parameter's binding. */
+    static const char json[] =
+        "{\"parameters\": [{\"name\": \"a\", \"binding\": {\"kind\": \"descriptorTableSlot\"},"
+        " \"type\": {\"kind\": \"samplerState\"}}]}";
+    dgpb_reflection *r = (dgpb_reflection *)(uintptr_t)1;
+    dgpb_diag diag;
+    dgpb_diag_clear(&diag);
+    int rc = dgpb_reflection_parse(json, strlen(json), "spirv", NULL, 0, &r, &diag);
+    if (rc == DGPB_OK)
+        dgpb_reflection_free(r);
+    assert_int_equal(rc, DGPB_ERR_CORRUPT);
+    assert_null(r);
+    assert_contains(diag.message, "parameter 0 lacks a name, type or binding");
+}
+
 static void test_only_the_given_length_is_read(void **state)
 {
     (void)state;
@@ -776,13 +1236,19 @@ static void test_only_the_given_length_is_read(void **state)
 
 /* ---- allocation failures -------------------------------------------------- */
 
-static int op_parse_kinds(void *arg)
+/* One fixture parsed for one target, with the kinds fixture's value block. */
+typedef struct parse_job {
+    support_bytes json;
+    const char *target;
+} parse_job;
+
+static int op_parse(void *arg)
 {
-    const support_bytes *json = arg;
+    const parse_job *job = arg;
     dgpb_reflection *r = NULL;
     dgpb_diag diag;
-    int rc = dgpb_reflection_parse((const char *)json->bytes, json->size, "wgsl", k_blocks, 1, &r,
-                                   &diag);
+    int rc = dgpb_reflection_parse((const char *)job->json.bytes, job->json.size, job->target,
+                                   k_blocks, 1, &r, &diag);
     if (rc == DGPB_ERR_NOMEM)
         assert_null(r);
     dgpb_reflection_free(r);
@@ -792,12 +1258,27 @@ static int op_parse_kinds(void *arg)
 static void test_every_failed_allocation_gives_nomem_and_leaks_nothing(void **state)
 {
     (void)state;
-    support_bytes json;
-    json.bytes = support_read_source_file("fixtures/reflect/kinds_wgsl.json", &json.size);
-    assert_non_null(json.bytes);
-    long n = support_run_with_faults(op_parse_kinds, &json, DGPB_OK, "reflection");
-    dgpb_free(json.bytes);
-    assert_true(n > 20);
+    /* Value blocks, flattened structs (the path strings of nested fields), blocks of their
+       own, launch rows and refusals. */
+    static const struct {
+        const char *file, *target;
+    } fixtures[] = {
+        {"kinds_wgsl.json", "wgsl"},         {"entry_uniforms_spirv.json", "spirv"},
+        {"entry_uniforms_cuda.json", "ptx"}, {"aggregates_wgsl.json", "wgsl"},
+        {"blocks_spirv.json", "spirv"},      {"blocks_cuda.json", "ptx"},
+        {"push_wgsl.json", "wgsl"},          {"refused_spirv.json", "spirv"},
+    };
+    for (size_t f = 0; f < ARRAY_LEN(fixtures); f++) {
+        char path[256];
+        snprintf(path, sizeof path, "fixtures/reflect/%s", fixtures[f].file);
+        parse_job job = {.target = fixtures[f].target};
+        job.json.bytes = support_read_source_file(path, &job.json.size);
+        assert_non_null(job.json.bytes);
+        long n = support_run_with_faults(op_parse, &job, DGPB_OK, fixtures[f].file);
+        dgpb_free(job.json.bytes);
+        if (n < 10) /* -1: a run went wrong (printed); else at least the strings of 3 rows */
+            fail_msg("%s: %ld allocations", fixtures[f].file, n);
+    }
 }
 
 int main(void)
@@ -819,6 +1300,22 @@ int main(void)
         cmocka_unit_test(test_byte_address_buffers_get_storage_buffer_ids_on_wgsl),
         cmocka_unit_test(test_shapes_outside_the_webgpu_table_have_a_problem_naming_the_shape),
         cmocka_unit_test(test_other_targets_have_no_webgpu_ids_and_no_webgpu_problems),
+        cmocka_unit_test(
+            test_entry_point_uniforms_on_spirv_are_push_constants_and_code_placed_resources),
+        cmocka_unit_test(
+            test_entry_point_uniforms_on_wgsl_are_one_uniform_block_placed_by_the_code),
+        cmocka_unit_test(
+            test_entry_point_uniforms_on_ptx_are_kernel_parameters_at_their_byte_offsets),
+        cmocka_unit_test(test_struct_globals_are_flattened_into_dotted_rows_at_absolute_places),
+        cmocka_unit_test(test_struct_globals_on_ptx_lie_in_the_global_parameter_block),
+        cmocka_unit_test(
+            test_constant_buffers_and_parameter_blocks_are_value_rows_of_their_block_and_resource_rows),
+        cmocka_unit_test(
+            test_on_ptx_a_block_holding_resources_is_refused_and_its_values_follow_its_pointer),
+        cmocka_unit_test(
+            test_a_push_constant_block_is_launch_rows_on_spirv_refused_on_wgsl_a_pointer_on_ptx),
+        cmocka_unit_test(test_shapes_no_row_describes_are_refused_with_the_rewrite_on_every_target),
+        cmocka_unit_test(test_values_holding_a_bool_are_marked),
         cmocka_unit_test(test_a_native_slang_superset_parses_like_the_plain_reflection),
         cmocka_unit_test(test_unknown_keys_anywhere_are_ignored),
         cmocka_unit_test(test_a_bindings_list_places_by_its_first_descriptor_binding),
@@ -829,6 +1326,7 @@ int main(void)
         cmocka_unit_test(test_stage_names_map_to_stages_and_unknown_ones_to_minus_one),
         cmocka_unit_test(test_an_empty_object_is_a_reflection_with_nothing_in_it),
         cmocka_unit_test(test_malformed_reflection_is_corrupt_with_a_message),
+        cmocka_unit_test(test_a_descriptor_binding_without_an_index_is_corrupt),
         cmocka_unit_test(test_only_the_given_length_is_read),
         cmocka_unit_test(test_every_failed_allocation_gives_nomem_and_leaks_nothing),
     };

@@ -2,7 +2,9 @@
  * test_webgpu_limits.c - WebGPU's default per-stage limits, checked per
  * pipeline group on the wgsl target (dgpb/webgpu_limits.h; DECISIONS.md
  * section 4): storage buffers 8, storage textures 4, uniform buffers 12,
- * sampled textures 16, samplers 16.
+ * sampled textures 16, samplers 16; and each entry's other limits
+ * (dgpb_webgpu_check_entry): workgroup size per axis and invocations,
+ * workgroup memory, writable storage in a vertex shader.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -16,6 +18,7 @@
 
 #include "dgpb/dgpb.h"
 #include "dgpb/webgpu_limits.h"
+#include "dgpb/wgsl_scan.h"
 #include "support.h"
 
 #define ARRAY_LEN(a) (sizeof(a) / sizeof((a)[0]))
@@ -263,6 +266,197 @@ static void test_empty_groups_and_tables_pass(void **state)
     assert_int_equal(check_two("the render group", &a, &b, &diag), DGPB_OK);
 }
 
+/* ---- one entry's other limits (dgpb_webgpu_check_entry) ---------------------- */
+
+static int check_entry(const char *entry, uint32_t stage, uint32_t x, uint32_t y, uint32_t z,
+                       const dgpb_wgsl_module *code, const table *t, dgpb_diag *diag)
+{
+    const uint32_t tgs[3] = {x, y, z};
+    static const table empty;
+    dgpb_diag_clear(diag);
+    return dgpb_webgpu_check_entry(entry, stage, tgs, code, t ? &t->view : &empty.view, diag);
+}
+
+static void expect_entry_error(int rc, const dgpb_diag *diag, const char *message)
+{
+    if (rc != DGPB_ERR_SHADER)
+        fail_msg("result %d, expected DGPB_ERR_SHADER (%s)", rc, message);
+    assert_int_equal(diag->code, DGPB_ERR_SHADER);
+    assert_contains(diag->message, message);
+}
+
+static void test_a_compute_workgroup_at_each_limit_passes(void **state)
+{
+    (void)state;
+    static const uint32_t sizes[][3] = {{256, 1, 1}, {1, 256, 1}, {1, 1, 64}, {16, 16, 1},
+                                        {4, 4, 16},  {1, 1, 1},   {8, 8, 4}};
+    for (size_t i = 0; i < ARRAY_LEN(sizes); i++) {
+        dgpb_diag diag;
+        int rc = check_entry("k", DGPB_STAGE_COMPUTE, sizes[i][0], sizes[i][1], sizes[i][2], NULL,
+                             NULL, &diag);
+        if (rc != DGPB_OK)
+            fail_msg("%u x %u x %u: %s", sizes[i][0], sizes[i][1], sizes[i][2], diag.message);
+    }
+}
+
+static void
+test_a_workgroup_axis_over_its_limit_fails_naming_entry_axis_limit_and_size(void **state)
+{
+    (void)state;
+    static const struct {
+        uint32_t size[3];
+        const char *message;
+    } cases[] = {
+        {{257, 1, 1},
+         "entry 'wide': workgroup size x is 257, above WebGPU's limit of 256 "
+         "(maxComputeWorkgroupSizeX)"},
+        {{1024, 1, 1}, "entry 'wide': workgroup size x is 1024, above WebGPU's limit of 256"},
+        {{1, 512, 1},
+         "entry 'wide': workgroup size y is 512, above WebGPU's limit of 256 "
+         "(maxComputeWorkgroupSizeY)"},
+        {{1, 1, 65},
+         "entry 'wide': workgroup size z is 65, above WebGPU's limit of 64 "
+         "(maxComputeWorkgroupSizeZ)"},
+    };
+    for (size_t c = 0; c < ARRAY_LEN(cases); c++) {
+        dgpb_diag diag;
+        int rc = check_entry("wide", DGPB_STAGE_COMPUTE, cases[c].size[0], cases[c].size[1],
+                             cases[c].size[2], NULL, NULL, &diag);
+        expect_entry_error(rc, &diag, cases[c].message);
+    }
+}
+
+static void
+test_too_many_invocations_per_workgroup_fail_naming_the_product_and_the_limit(void **state)
+{
+    (void)state;
+    static const struct {
+        uint32_t size[3];
+        const char *message;
+    } cases[] = {
+        {{16, 16, 2},
+         "entry 'k': 16 x 16 x 2 = 512 invocations per workgroup, above WebGPU's limit of 256 "
+         "(maxComputeInvocationsPerWorkgroup)"},
+        {{256, 2, 1}, "entry 'k': 256 x 2 x 1 = 512 invocations per workgroup"},
+        {{256, 256, 64}, "entry 'k': 256 x 256 x 64 = 4194304 invocations per workgroup"},
+        {{3, 3, 29}, "entry 'k': 3 x 3 x 29 = 261 invocations per workgroup"},
+    };
+    for (size_t c = 0; c < ARRAY_LEN(cases); c++) {
+        dgpb_diag diag;
+        int rc = check_entry("k", DGPB_STAGE_COMPUTE, cases[c].size[0], cases[c].size[1],
+                             cases[c].size[2], NULL, NULL, &diag);
+        expect_entry_error(rc, &diag, cases[c].message);
+    }
+}
+
+static dgpb_wgsl_module *scan_wgsl(const char *text)
+{
+    dgpb_wgsl_module *m = NULL;
+    dgpb_diag diag;
+    dgpb_diag_clear(&diag);
+    if (dgpb_wgsl_scan(text, strlen(text), &m, &diag) != DGPB_OK)
+        fail_msg("%s", diag.message);
+    return m;
+}
+
+static void test_workgroup_memory_over_the_limit_fails_naming_both_byte_counts(void **state)
+{
+    (void)state;
+    /* 4096 floats are exactly 16,384 bytes; one more is rounded up to 16,400. */
+    dgpb_wgsl_module *at = scan_wgsl("var<workgroup> tile : array<f32, 4096>;\n"
+                                     "@compute @workgroup_size(64) fn k() { tile[0] = 1.0; }\n");
+    dgpb_wgsl_module *over = scan_wgsl("var<workgroup> tile : array<f32, 4097>;\n"
+                                       "@compute @workgroup_size(64) fn k() { tile[0] = 1.0; }\n");
+    dgpb_diag diag;
+    int at_rc = check_entry("k", DGPB_STAGE_COMPUTE, 64, 1, 1, at, NULL, &diag);
+    int over_rc = check_entry("k", DGPB_STAGE_COMPUTE, 64, 1, 1, over, NULL, &diag);
+    /* Only compute entries have workgroup memory to count. */
+    dgpb_diag other;
+    int vertex_rc = check_entry("v", DGPB_STAGE_VERTEX, 0, 0, 0, over, NULL, &other);
+    dgpb_wgsl_module_free(at);
+    dgpb_wgsl_module_free(over);
+    assert_int_equal(at_rc, DGPB_OK);
+    expect_entry_error(over_rc, &diag,
+                       "entry 'k': 16400 bytes of workgroup (groupshared) memory, above WebGPU's "
+                       "limit of 16384 (maxComputeWorkgroupStorageSize)");
+    assert_int_equal(vertex_rc, DGPB_OK);
+
+    /* A size the scan could not finish is a lower bound, and said so. */
+    dgpb_wgsl_module partial = {.workgroup_bytes = 20000, .workgroup_bytes_known = false};
+    int rc = check_entry("k", DGPB_STAGE_COMPUTE, 64, 1, 1, &partial, NULL, &diag);
+    expect_entry_error(rc, &diag,
+                       "entry 'k': at least 20000 bytes of workgroup (groupshared) memory, above "
+                       "WebGPU's limit of 16384");
+    partial.workgroup_bytes = 16384;
+    assert_int_equal(check_entry("k", DGPB_STAGE_COMPUTE, 64, 1, 1, &partial, NULL, &diag),
+                     DGPB_OK);
+}
+
+/* A row named `name` of `kind`, with its required flags. */
+static void add_named(table *t, const char *name, uint32_t kind, uint32_t binding)
+{
+    add(t, kind, 0, binding, 0);
+    t->rows[t->view.count - 1].name = name;
+}
+
+static void
+test_a_writable_resource_in_a_vertex_shader_fails_naming_entry_and_parameter(void **state)
+{
+    (void)state;
+    static const struct {
+        uint32_t kind;
+        const char *what;
+    } writable[] = {
+        {DGPB_KIND_RW_BUFFER, "a writable storage buffer"},
+        {DGPB_KIND_RW_BYTE_BUFFER, "a writable storage buffer"},
+        {DGPB_KIND_RW_TEXTURE, "a writable storage texture"},
+    };
+    for (size_t w = 0; w < ARRAY_LEN(writable); w++) {
+        table t = {0};
+        add_named(&t, "positions", DGPB_KIND_BUFFER, 0);
+        add_named(&t, "counters", writable[w].kind, 1);
+        char message[256];
+        snprintf(message, sizeof message,
+                 "entry 'vmain': parameter 'counters' is %s in a vertex shader, which WebGPU "
+                 "does not allow; make it read-only (StructuredBuffer, ByteAddressBuffer, "
+                 "Texture2D) or move the write to a compute or fragment shader",
+                 writable[w].what);
+        dgpb_diag diag;
+        int rc = check_entry("vmain", DGPB_STAGE_VERTEX, 0, 0, 0, NULL, &t, &diag);
+        expect_entry_error(rc, &diag, message);
+        /* The same rows are fine in a fragment or a compute shader. */
+        assert_int_equal(check_entry("fmain", DGPB_STAGE_FRAGMENT, 0, 0, 0, NULL, &t, &diag),
+                         DGPB_OK);
+        assert_int_equal(check_entry("k", DGPB_STAGE_COMPUTE, 64, 1, 1, NULL, &t, &diag), DGPB_OK);
+    }
+    /* Read-only resources and values are fine in a vertex shader. */
+    table ro = {0};
+    static const uint32_t kinds[] = {DGPB_KIND_VALUE,
+                                     DGPB_KIND_UNIFORM_BUFFER,
+                                     DGPB_KIND_BUFFER,
+                                     DGPB_KIND_BYTE_BUFFER,
+                                     DGPB_KIND_TEXTURE,
+                                     DGPB_KIND_SAMPLER,
+                                     DGPB_KIND_ACCELERATION_STRUCTURE};
+    for (size_t k = 0; k < ARRAY_LEN(kinds); k++)
+        add_named(&ro, "read", kinds[k], (uint32_t)k);
+    dgpb_diag diag;
+    assert_int_equal(check_entry("vmain", DGPB_STAGE_VERTEX, 0, 0, 0, NULL, &ro, &diag), DGPB_OK);
+}
+
+static void test_only_compute_entries_have_workgroup_sizes_to_check(void **state)
+{
+    (void)state;
+    static const uint32_t stages[] = {DGPB_STAGE_VERTEX, DGPB_STAGE_FRAGMENT,
+                                      DGPB_STAGE_RAYGENERATION};
+    for (size_t s = 0; s < ARRAY_LEN(stages); s++) {
+        dgpb_diag diag;
+        int rc = check_entry("e", stages[s], 1024, 1024, 1024, NULL, NULL, &diag);
+        if (rc != DGPB_OK)
+            fail_msg("stage %u: %s", stages[s], diag.message);
+    }
+}
+
 /* ---- allocation failure ------------------------------------------------------ */
 
 static void test_a_failed_allocation_gives_nomem(void **state)
@@ -291,6 +485,15 @@ int main(void)
         cmocka_unit_test(test_one_binding_with_two_descriptors_fails_naming_both_entries),
         cmocka_unit_test(test_one_binding_with_the_same_descriptor_everywhere_is_fine),
         cmocka_unit_test(test_empty_groups_and_tables_pass),
+        cmocka_unit_test(test_a_compute_workgroup_at_each_limit_passes),
+        cmocka_unit_test(
+            test_a_workgroup_axis_over_its_limit_fails_naming_entry_axis_limit_and_size),
+        cmocka_unit_test(
+            test_too_many_invocations_per_workgroup_fail_naming_the_product_and_the_limit),
+        cmocka_unit_test(test_workgroup_memory_over_the_limit_fails_naming_both_byte_counts),
+        cmocka_unit_test(
+            test_a_writable_resource_in_a_vertex_shader_fails_naming_entry_and_parameter),
+        cmocka_unit_test(test_only_compute_entries_have_workgroup_sizes_to_check),
         cmocka_unit_test(test_a_failed_allocation_gives_nomem),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

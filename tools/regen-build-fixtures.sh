@@ -13,7 +13,9 @@ for module in fixtures/build/*.slang fixtures/plain/*.slang; do
     case $stem in plain_lib_*) continue ;; esac # imported libraries: no entries
     dir=$(dirname "$module")
     targets=$(sed -n '1,5s|^// dgpb-targets: *||p' "$module" | head -n 1)
-    build/dgpb-build -q ${targets:+--targets "$targets"} "$module" -o "$tmp"
+    includes=()
+    [ -d "$dir/include" ] && includes=(-I "$dir/include")
+    build/dgpb-build -q ${targets:+--targets "$targets"} "${includes[@]}" "$module" -o "$tmp"
     cp "$tmp/$stem.bundle.json" "$dir/$stem.bundle.json"
     echo "regenerated $dir/$stem.bundle.json"
 done

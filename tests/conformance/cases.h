@@ -20,7 +20,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#define CONF_MAX_PARAMS 10
+#define CONF_MAX_PARAMS 16
 #define CONF_NAME_MAX 48
 
 /* Texel formats of textures and attachments (WebGPU's spelling in exports). */
@@ -33,6 +33,17 @@ typedef enum conf_format {
     CONF_FORMAT_R32UINT,     /* storage: RWTexture2D<uint> */
     CONF_FORMAT_COUNT
 } conf_format;
+
+/* Dimensions of textures (conf_param.dim); texels are stored x fastest, then y, then z/layer/face.
+ */
+typedef enum conf_dim {
+    CONF_DIM_2D = 0,   /* width x height */
+    CONF_DIM_1D,       /* width texels; height 1 */
+    CONF_DIM_3D,       /* width x height x depth */
+    CONF_DIM_CUBE,     /* 6 faces of width x height (square) in the order +X, -X, +Y, -Y, +Z, -Z */
+    CONF_DIM_2D_ARRAY, /* depth layers of width x height */
+    CONF_DIM_COUNT
+} conf_dim;
 
 /* Not a parameter row: the colour attachment a render case draws into. */
 #define CONF_KIND_COLOR_ATTACHMENT 0x100u
@@ -48,6 +59,9 @@ typedef struct conf_param {
     uint32_t format;  /* textures and attachments: conf_format */
     uint32_t width;   /* textures and attachments, in texels */
     uint32_t height;
+    uint32_t dim;         /* textures: conf_dim (0: 2D) */
+    uint32_t depth;       /* textures: 3D depth, array layers, 6 for a cube; 1 otherwise */
+    uint32_t matrix_rows; /* values: 0, or the rows of a matrix (see conf_value_place) */
     size_t size;    /* bytes of input/expected: value bytes, buffer bytes, texels row by row */
     uint8_t *input; /* `size` bytes uploaded before the run; NULL: zero-filled (samplers: none) */
     uint8_t *expected; /* `size` bytes the parameter must hold after the run; NULL: not checked */
@@ -83,6 +97,21 @@ const char *conf_format_name(uint32_t format);
 
 /* Bytes per texel, 0 for CONF_FORMAT_NONE. */
 uint32_t conf_format_texel_size(uint32_t format);
+
+/* "2d", "1d", "3d", "cube", "2d_array"; NULL out of range. */
+const char *conf_dim_name(uint32_t dim);
+
+/*
+ * Whether value `p` fits a value row of `row_size` bytes, and its bytes as
+ * they go into the row (row_size bytes at dst; NULL dst only checks). A value
+ * without matrix_rows must be exactly row_size bytes. A matrix of R rows
+ * (row-major, as dgpb-build compiles) holds its rows tightly packed in
+ * `input`; the row places them evenly: row r at r * (row_size / R), the
+ * padding zeroed. That is how every target lays out a matrix (std140 rows of
+ * 16 bytes, std430 and CUDA rows of their own size), and only the row's size
+ * tells which. Returns 0, or -1 when it does not fit.
+ */
+int conf_value_place(const conf_param *p, uint32_t row_size, uint8_t *dst);
 
 /* The deterministic generator every large input comes from (docs/conformance.md). */
 uint32_t conf_lcg_next(uint32_t *state);

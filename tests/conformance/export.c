@@ -90,7 +90,14 @@ static int export_case(const char *dir, const conf_case *c)
             cJSON_AddStringToObject(o, "format", conf_format_name(p->format));
             cJSON_AddNumberToObject(o, "width", p->width);
             cJSON_AddNumberToObject(o, "height", p->height);
+            if (p->dim != CONF_DIM_2D) {
+                /* Textures other than 2D: their dimension, and depth, layers or 6 faces. */
+                cJSON_AddStringToObject(o, "dimension", conf_dim_name(p->dim));
+                cJSON_AddNumberToObject(o, "depth", p->depth);
+            }
         }
+        if (p->matrix_rows)
+            cJSON_AddNumberToObject(o, "matrix_rows", p->matrix_rows);
         if (p->kind == DGPB_KIND_SAMPLER) {
             cJSON_AddStringToObject(o, "filter", "nearest");
             cJSON_AddStringToObject(o, "address", "clamp_to_edge");

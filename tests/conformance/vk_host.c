@@ -24,19 +24,31 @@
 
 #define MAX_SETS 8
 #define MAX_SLOTS 32
-#define MAX_BUNDLES 16
+#define MAX_VALUES 32
+#define MAX_BUNDLES 64
 #define MAX_PIPELINES 64
+
+#ifndef DGPB_SPACE_LAUNCH
+#define DGPB_SPACE_LAUNCH 0xFFFFFFFFu /* launch parameters: push constants on spirv */
+#endif
 
 /* One descriptor binding of a pipeline: a resource row, or a uniform block of value rows. */
 typedef struct slot {
     uint32_t space, binding;
     VkDescriptorType type;
-    uint32_t kind;                     /* dgpb_kind; DGPB_KIND_VALUE for a uniform block */
-    const dgpb_param_view *row;        /* resource rows: the row */
-    uint32_t block_size;               /* uniform blocks: bytes, a multiple of 16 */
-    const dgpb_param_view *values[16]; /* uniform blocks: its value rows */
+    uint32_t kind;                             /* dgpb_kind; DGPB_KIND_VALUE for a uniform block */
+    const dgpb_param_view *row;                /* resource rows: the row */
+    uint32_t block_size;                       /* uniform blocks: bytes, a multiple of 16 */
+    const dgpb_param_view *values[MAX_VALUES]; /* uniform blocks: its value rows */
     uint32_t value_count;
 } slot;
+
+/* The push-constant range: every value row in space DGPB_SPACE_LAUNCH. */
+typedef struct push_block {
+    uint32_t size; /* bytes, a multiple of 4; 0 when the entries have none */
+    const dgpb_param_view *values[MAX_VALUES];
+    uint32_t value_count;
+} push_block;
 
 typedef struct bundle {
     char stem[64];
@@ -55,6 +67,8 @@ typedef struct pipeline {
     VkDescriptorSetLayout sets[MAX_SETS];
     uint32_t slot_count;
     slot slots[MAX_SLOTS];
+    push_block push;
+    VkShaderStageFlags stages;
     uint32_t group_size[3];
     bool graphics;
 } pipeline;
@@ -71,6 +85,7 @@ struct conf_vk {
     char device_name[VK_MAX_PHYSICAL_DEVICE_NAME_SIZE];
     char driver[512];
     uint32_t api_version;
+    uint32_t max_push_constants;
     bool int64, atomic64, subgroup_basic, float16, dynamic_rendering;
     PFN_vkCmdBeginRendering begin_rendering;
     PFN_vkCmdEndRendering end_rendering;
@@ -154,6 +169,7 @@ conf_vk *conf_vk_create(char *err, size_t err_size)
         vk->queue_family = (uint32_t)pick;
         vk->graphics_queue = (q[pick].queueFlags & VK_QUEUE_GRAPHICS_BIT) != 0;
         vk->api_version = props.apiVersion;
+        vk->max_push_constants = props.limits.maxPushConstantsSize;
         snprintf(vk->device_name, sizeof vk->device_name, "%s", props.deviceName);
     }
     if (!vk->phys) {
@@ -395,11 +411,60 @@ static bool check_capabilities(const conf_vk *vk, const dgpb_entry_view *e, conf
     return true;
 }
 
-/* Adds an entry's rows to the pipeline's slots: one per (space, binding). */
+/* Adds a value row to a block's rows once (a render pair may list the same row twice). */
+static bool add_value_row(const dgpb_param_view **values, uint32_t *count,
+                          const dgpb_param_view *row, conf_result *r)
+{
+    for (uint32_t j = 0; j < *count; j++)
+        if (values[j]->offset == row->offset && values[j]->size == row->size &&
+            values[j]->name.len == row->name.len &&
+            !memcmp(values[j]->name.ptr, row->name.ptr, row->name.len))
+            return true;
+    if (*count == MAX_VALUES) {
+        fail(r, "too many value rows in one block");
+        return false;
+    }
+    values[(*count)++] = row;
+    return true;
+}
+
+/*
+ * Adds an entry's rows to the pipeline: descriptor rows to its slots, one per
+ * (space, binding), and value rows of space DGPB_SPACE_LAUNCH to the
+ * push-constant range.
+ */
 static bool add_rows(pipeline *p, const dgpb_entry_view *e, conf_result *r)
 {
     for (uint32_t i = 0; i < e->param_count; i++) {
         const dgpb_param_view *row = dgpb_entry_param(e, i);
+        if (row->space == DGPB_SPACE_LAUNCH) {
+            if (row->kind != DGPB_KIND_VALUE) {
+                fail(r,
+                     "parameter '%.*s' of entry '%.*s': a %s in the launch space (0x%08x) has no "
+                     "Vulkan form; only values are push constants",
+                     (int)row->name.len, row->name.ptr, (int)e->name.len, e->name.ptr,
+                     dgpb_kind_name(row->kind), row->space);
+                return false;
+            }
+            /* One range for the whole pipeline: a render pair's entries must not overlap. */
+            for (uint32_t j = 0; j < p->push.value_count; j++) {
+                const dgpb_param_view *o = p->push.values[j];
+                if (o->offset < row->offset + row->size && row->offset < o->offset + o->size &&
+                    (o->name.len != row->name.len ||
+                     memcmp(o->name.ptr, row->name.ptr, row->name.len))) {
+                    fail(r, "push constants '%.*s' and '%.*s' overlap (bytes %u and %u)",
+                         (int)o->name.len, o->name.ptr, (int)row->name.len, row->name.ptr,
+                         o->offset, row->offset);
+                    return false;
+                }
+            }
+            if (!add_value_row(p->push.values, &p->push.value_count, row, r))
+                return false;
+            uint32_t end = (row->offset + row->size + 3u) & ~3u;
+            if (end > p->push.size)
+                p->push.size = end;
+            continue;
+        }
         VkDescriptorType type;
         if (!descriptor_type(row->kind, &type)) {
             fail(r, "parameter '%.*s' of entry '%.*s': kind '%s' is not supported by this host",
@@ -436,17 +501,8 @@ static bool add_rows(pipeline *p, const dgpb_entry_view *e, conf_result *r)
                 s->row = row;
         }
         if (row->kind == DGPB_KIND_VALUE) {
-            if (s->value_count == 16) {
-                fail(r, "too many value rows in one block");
+            if (!add_value_row(s->values, &s->value_count, row, r))
                 return false;
-            }
-            bool seen = false;
-            for (uint32_t j = 0; j < s->value_count; j++)
-                seen |= s->values[j]->offset == row->offset && s->values[j]->size == row->size &&
-                        s->values[j]->name.len == row->name.len &&
-                        !memcmp(s->values[j]->name.ptr, row->name.ptr, row->name.len);
-            if (!seen)
-                s->values[s->value_count++] = row;
             uint32_t end = (row->offset + row->size + 15u) & ~15u;
             if (end > s->block_size)
                 s->block_size = end;
@@ -514,9 +570,19 @@ static bool make_layout(conf_vk *vk, pipeline *p, VkShaderStageFlags stages, con
             return false;
         }
     }
+    /* Every value row of the launch space: one push-constant range from offset 0. */
+    VkPushConstantRange range = {.stageFlags = stages, .offset = 0, .size = p->push.size};
+    if (p->push.size > vk->max_push_constants) {
+        fail(r, "the push constants take %u bytes, device '%s' allows %u", p->push.size,
+             vk->device_name, vk->max_push_constants);
+        return false;
+    }
+    p->stages = stages;
     VkPipelineLayoutCreateInfo ci = {.sType = VK_STRUCTURE_TYPE_PIPELINE_LAYOUT_CREATE_INFO,
                                      .setLayoutCount = p->set_count,
-                                     .pSetLayouts = p->sets};
+                                     .pSetLayouts = p->sets,
+                                     .pushConstantRangeCount = p->push.size ? 1u : 0u,
+                                     .pPushConstantRanges = &range};
     if (vkCreatePipelineLayout(vk->device, &ci, NULL, &p->layout) != VK_SUCCESS) {
         fail(r, "vkCreatePipelineLayout failed");
         return false;
@@ -717,6 +783,8 @@ typedef struct resource {
     uint8_t *map;
     VkDeviceSize size;
     VkImage img;
+    VkExtent3D extent; /* the image's extent and layers, for copies */
+    uint32_t layers;
     VkDeviceMemory img_mem;
     VkImageView view;
     VkSampler sampler;
@@ -769,21 +837,49 @@ static bool make_image(conf_vk *vk, resource *res, const conf_param *cp, VkImage
                        conf_result *r)
 {
     VkFormat format = vk_format(cp->format);
-    if (format == VK_FORMAT_UNDEFINED || !cp->width || !cp->height) {
-        fail(r, "parameter '%s': a texture needs a format and a size", cp->name);
+    uint32_t depth = cp->depth ? cp->depth : 1;
+    if (format == VK_FORMAT_UNDEFINED || !cp->width || !cp->height || cp->dim >= CONF_DIM_COUNT ||
+        (cp->dim == CONF_DIM_CUBE && (depth != 6 || cp->width != cp->height))) {
+        fail(r, "parameter '%s': a texture needs a format and a size (a cube: 6 square faces)",
+             cp->name);
         return false;
     }
+    /* The image type, view type, extent and layers of the case's dimension. */
+    VkImageType image_type = VK_IMAGE_TYPE_2D;
+    VkImageViewType view = VK_IMAGE_VIEW_TYPE_2D;
+    VkExtent3D extent = {cp->width, cp->height, 1};
+    uint32_t layers = 1;
+    VkImageCreateFlags flags = 0;
+    switch (cp->dim) {
+    case CONF_DIM_1D:
+        image_type = VK_IMAGE_TYPE_1D, view = VK_IMAGE_VIEW_TYPE_1D;
+        break;
+    case CONF_DIM_3D:
+        image_type = VK_IMAGE_TYPE_3D, view = VK_IMAGE_VIEW_TYPE_3D, extent.depth = depth;
+        break;
+    case CONF_DIM_CUBE:
+        view = VK_IMAGE_VIEW_TYPE_CUBE, layers = 6, flags = VK_IMAGE_CREATE_CUBE_COMPATIBLE_BIT;
+        break;
+    case CONF_DIM_2D_ARRAY:
+        view = VK_IMAGE_VIEW_TYPE_2D_ARRAY, layers = depth;
+        break;
+    default:
+        break;
+    }
     VkImageCreateInfo ci = {.sType = VK_STRUCTURE_TYPE_IMAGE_CREATE_INFO,
-                            .imageType = VK_IMAGE_TYPE_2D,
+                            .flags = flags,
+                            .imageType = image_type,
                             .format = format,
-                            .extent = {cp->width, cp->height, 1},
+                            .extent = extent,
                             .mipLevels = 1,
-                            .arrayLayers = 1,
+                            .arrayLayers = layers,
                             .samples = VK_SAMPLE_COUNT_1_BIT,
                             .tiling = VK_IMAGE_TILING_OPTIMAL,
                             .usage = usage | VK_IMAGE_USAGE_TRANSFER_SRC_BIT |
                                      VK_IMAGE_USAGE_TRANSFER_DST_BIT,
                             .initialLayout = VK_IMAGE_LAYOUT_UNDEFINED};
+    res->extent = extent;
+    res->layers = layers;
     if (vkCreateImage(vk->device, &ci, NULL, &res->img) != VK_SUCCESS) {
         fail(r, "parameter '%s': vkCreateImage failed (%s %ux%u)", cp->name,
              conf_format_name(cp->format), cp->width, cp->height);
@@ -804,9 +900,9 @@ static bool make_image(conf_vk *vk, resource *res, const conf_param *cp, VkImage
     }
     VkImageViewCreateInfo vci = {.sType = VK_STRUCTURE_TYPE_IMAGE_VIEW_CREATE_INFO,
                                  .image = res->img,
-                                 .viewType = VK_IMAGE_VIEW_TYPE_2D,
+                                 .viewType = view,
                                  .format = format,
-                                 .subresourceRange = {VK_IMAGE_ASPECT_COLOR_BIT, 0, 1, 0, 1}};
+                                 .subresourceRange = {VK_IMAGE_ASPECT_COLOR_BIT, 0, 1, 0, layers}};
     if (vkCreateImageView(vk->device, &vci, NULL, &res->view) != VK_SUCCESS) {
         fail(r, "parameter '%s': vkCreateImageView failed", cp->name);
         return false;
@@ -866,9 +962,9 @@ static bool check_names(const conf_case *c, const dgpb_entry_view *const *entrie
                  dgpb_kind_name(row->kind), dgpb_kind_name(cp->kind));
             return false;
         }
-        if (row->kind == DGPB_KIND_VALUE && row->size != cp->size) {
-            fail(r, "value '%s' is %u bytes in the bundle, the case gives %zu", cp->name, row->size,
-                 cp->size);
+        if (row->kind == DGPB_KIND_VALUE && conf_value_place(cp, row->size, NULL)) {
+            fail(r, "value '%s' is %u bytes in the bundle, the case gives %zu%s", cp->name,
+                 row->size, cp->size, cp->matrix_rows ? " (a matrix, by rows)" : "");
             return false;
         }
     }
@@ -890,7 +986,10 @@ static bool make_slot_resource(conf_vk *vk, const conf_case *c, const slot *s, r
                 fail(r, "the case gives no value for '%.*s'", (int)row->name.len, row->name.ptr);
                 return false;
             }
-            memcpy(res->map + row->offset, cp->input, row->size);
+            if (conf_value_place(cp, row->size, res->map + row->offset)) {
+                fail(r, "value '%s' does not fit its row's %u bytes", cp->name, row->size);
+                return false;
+            }
         }
         return true;
     }
@@ -942,22 +1041,24 @@ static void image_barrier(VkCommandBuffer cmd, VkImage img, VkImageLayout from, 
                           VkAccessFlags src_access, VkAccessFlags dst_access,
                           VkPipelineStageFlags src, VkPipelineStageFlags dst)
 {
-    VkImageMemoryBarrier b = {.sType = VK_STRUCTURE_TYPE_IMAGE_MEMORY_BARRIER,
-                              .srcAccessMask = src_access,
-                              .dstAccessMask = dst_access,
-                              .oldLayout = from,
-                              .newLayout = to,
-                              .srcQueueFamilyIndex = VK_QUEUE_FAMILY_IGNORED,
-                              .dstQueueFamilyIndex = VK_QUEUE_FAMILY_IGNORED,
-                              .image = img,
-                              .subresourceRange = {VK_IMAGE_ASPECT_COLOR_BIT, 0, 1, 0, 1}};
+    VkImageMemoryBarrier b = {
+        .sType = VK_STRUCTURE_TYPE_IMAGE_MEMORY_BARRIER,
+        .srcAccessMask = src_access,
+        .dstAccessMask = dst_access,
+        .oldLayout = from,
+        .newLayout = to,
+        .srcQueueFamilyIndex = VK_QUEUE_FAMILY_IGNORED,
+        .dstQueueFamilyIndex = VK_QUEUE_FAMILY_IGNORED,
+        .image = img,
+        .subresourceRange = {VK_IMAGE_ASPECT_COLOR_BIT, 0, 1, 0, VK_REMAINING_ARRAY_LAYERS}};
     vkCmdPipelineBarrier(cmd, src, dst, 0, 0, NULL, 0, NULL, 1, &b);
 }
 
-static void copy_image(VkCommandBuffer cmd, const resource *res, const conf_param *cp, bool in)
+/* Copies every texel (all layers, all slices, tightly packed) between the image and its staging. */
+static void copy_image(VkCommandBuffer cmd, const resource *res, bool in)
 {
-    VkBufferImageCopy region = {.imageSubresource = {VK_IMAGE_ASPECT_COLOR_BIT, 0, 0, 1},
-                                .imageExtent = {cp->width, cp->height, 1}};
+    VkBufferImageCopy region = {.imageSubresource = {VK_IMAGE_ASPECT_COLOR_BIT, 0, 0, res->layers},
+                                .imageExtent = res->extent};
     if (in)
         vkCmdCopyBufferToImage(cmd, res->buf, res->img, VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL, 1,
                                &region);
@@ -1015,10 +1116,31 @@ void conf_vk_run(conf_vk *vk, const char *bundle_dir, const conf_case *c, conf_r
     VkFence fence = VK_NULL_HANDLE;
     const conf_param *att = attachment_of(c);
     resource *att_res = &res[MAX_SLOTS];
+    uint8_t *push = NULL;
 
     for (uint32_t i = 0; i < p->slot_count; i++)
         if (!make_slot_resource(vk, c, &p->slots[i], &res[i], r))
             goto out;
+    /* The push constants: each launch-space value at its row's offset, with its row's size. */
+    if (p->push.size) {
+        if (!(push = calloc(1, p->push.size))) {
+            fail(r, "out of memory");
+            goto out;
+        }
+        for (uint32_t i = 0; i < p->push.value_count; i++) {
+            const dgpb_param_view *row = p->push.values[i];
+            const conf_param *cp = case_param(c, row);
+            if (!cp || !cp->input) {
+                fail(r, "the case gives no value for push constant '%.*s'", (int)row->name.len,
+                     row->name.ptr);
+                goto out;
+            }
+            if (conf_value_place(cp, row->size, push + row->offset)) {
+                fail(r, "value '%s' does not fit its row's %u bytes", cp->name, row->size);
+                goto out;
+            }
+        }
+    }
     if (c->type == CONF_RENDER) {
         if (!att) {
             fail(r, "a render case that draws needs a colour attachment");
@@ -1098,7 +1220,7 @@ void conf_vk_run(conf_vk *vk, const char *bundle_dir, const conf_case *c, conf_r
         image_barrier(cmd, res[i].img, VK_IMAGE_LAYOUT_UNDEFINED,
                       VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL, 0, VK_ACCESS_TRANSFER_WRITE_BIT,
                       VK_PIPELINE_STAGE_TOP_OF_PIPE_BIT, VK_PIPELINE_STAGE_TRANSFER_BIT);
-        copy_image(cmd, &res[i], res[i].param, true);
+        copy_image(cmd, &res[i], true);
         image_barrier(cmd, res[i].img, VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL,
                       storage ? VK_IMAGE_LAYOUT_GENERAL : VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL,
                       VK_ACCESS_TRANSFER_WRITE_BIT,
@@ -1110,6 +1232,8 @@ void conf_vk_run(conf_vk *vk, const char *bundle_dir, const conf_case *c, conf_r
     vkCmdBindPipeline(cmd, bind, p->pipe);
     if (p->set_count)
         vkCmdBindDescriptorSets(cmd, bind, p->layout, 0, p->set_count, sets, 0, NULL);
+    if (p->push.size)
+        vkCmdPushConstants(cmd, p->layout, p->stages, 0, p->push.size, push);
     if (c->type == CONF_COMPUTE) {
         uint32_t groups[3];
         for (int k = 0; k < 3; k++)
@@ -1152,7 +1276,7 @@ void conf_vk_run(conf_vk *vk, const char *bundle_dir, const conf_case *c, conf_r
                       VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL, VK_ACCESS_COLOR_ATTACHMENT_WRITE_BIT,
                       VK_ACCESS_TRANSFER_READ_BIT, VK_PIPELINE_STAGE_COLOR_ATTACHMENT_OUTPUT_BIT,
                       VK_PIPELINE_STAGE_TRANSFER_BIT);
-        copy_image(cmd, att_res, att, false);
+        copy_image(cmd, att_res, false);
     }
     /* Read back: storage images through their staging buffers, then everything to the host. */
     for (uint32_t i = 0; i < p->slot_count; i++) {
@@ -1161,7 +1285,7 @@ void conf_vk_run(conf_vk *vk, const char *bundle_dir, const conf_case *c, conf_r
         image_barrier(cmd, res[i].img, VK_IMAGE_LAYOUT_GENERAL,
                       VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL, VK_ACCESS_SHADER_WRITE_BIT,
                       VK_ACCESS_TRANSFER_READ_BIT, shader_stage, VK_PIPELINE_STAGE_TRANSFER_BIT);
-        copy_image(cmd, &res[i], res[i].param, false);
+        copy_image(cmd, &res[i], false);
     }
     VkMemoryBarrier host = {.sType = VK_STRUCTURE_TYPE_MEMORY_BARRIER,
                             .srcAccessMask =
@@ -1204,4 +1328,5 @@ out:
         vkDestroyDescriptorPool(vk->device, pool, NULL);
     for (uint32_t i = 0; i < MAX_SLOTS + 1; i++)
         free_resource(vk, &res[i]);
+    free(push);
 }

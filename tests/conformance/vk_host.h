@@ -5,11 +5,15 @@
  * library, takes the spirv target (dgpb_bundle_find_backend with
  * DGPB_BACKEND_VULKAN), verifies each code blob's SHA-256 before the driver
  * sees it, and builds everything else from the parameter table: one
- * descriptor set layout per `space`, one binding per row (the descriptor type
- * from the row's `kind`), and each uniform block from the value rows (each
- * value written at its row's `offset` with its row's `size`). It never looks
- * inside the shader. Entry points are named "main" (Slang names a single
- * SPIR-V entry point so).
+ * descriptor set layout per `space` from 0 to the highest (a set no row uses
+ * gets an empty layout), one binding per row (the descriptor type from the
+ * row's `kind`), each uniform block from the value rows (each value written
+ * at its row's `offset` with its row's `size`), and one push-constant range
+ * from the value rows of space 0xFFFFFFFF (DGPB_SPACE_LAUNCH: entry-point
+ * `uniform` values and [[vk::push_constant]] blocks), written with
+ * vkCmdPushConstants at their offsets. It never looks inside the shader.
+ * Textures are images of the case's dimension (1D, 2D, 3D, cube, 2D array).
+ * Entry points are named "main" (Slang names a single SPIR-V entry point so).
  *
  * A conformance case (cases.h) names its parameters; the host resolves each
  * name through the entry's table and binds by the row it finds, runs the

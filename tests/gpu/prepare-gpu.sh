@@ -16,7 +16,8 @@ for lib in libcrypto.so.3 libcjson.so.1; do # what the hosts link that a GPU mac
     cp -L "$(ldconfig -p | sed -n "s/.*$lib (libc6,x86-64) => //p" | head -1)" .gpu/lib/
 done
 tests/conformance/build_bundles.sh "$build/dgpb-build" .gpu/bundles \
-    fixtures/conformance/*.slang fixtures/build/render.slang >/dev/null
+    fixtures/conformance/*.slang fixtures/build/render.slang \
+    $(ls fixtures/plain/*.slang | grep -v '/plain_lib_') >/dev/null
 rm -f .gpu/bundles/*.bundle.json
 tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
 (cd "$tmp" && npm init -y >/dev/null && npm install --no-audit --no-fund webgpu@0.6.2 >/dev/null)
