@@ -211,9 +211,10 @@ static int prove_code_binding(const dgpb_proof_input *in, const dgpb_code_bindin
     }
     if (!count)
         return dgpb_diag_set(diag, DGPB_ERR_SHADER, -1,
-                             "target '%s', entry '%s': the code binds '%s' (a %s at %s), which no "
+                             "target '%s', entry '%s': the code binds '%s' (%s %s at %s), which no "
                              "parameter row describes: a host would leave it unbound",
-                             in->target, in->entry, c->name, what, where);
+                             in->target, in->entry, c->name, what[0] == 'a' ? "an" : "a", what,
+                             where);
     return DGPB_OK;
 }
 

@@ -526,7 +526,7 @@ static int assign_groups(build *b)
 }
 
 static int read_reflection(build *b, const char *path, const char *target,
-                           const char *const *blocks, size_t block_count, dgpb_reflection **out)
+                           const dgpb_reflection_blocks *blocks, dgpb_reflection **out)
 {
     dgpb_diag d;
     dgpb_diag_clear(&d);
@@ -534,7 +534,7 @@ static int read_reflection(build *b, const char *path, const char *target,
     size_t size = 0;
     int rc = dgpb_file_read(path, MAX_OUTPUT, &json, &size, &d);
     if (!rc)
-        rc = dgpb_reflection_parse((const char *)json, size, target, blocks, block_count, out, &d);
+        rc = dgpb_reflection_parse_blocks((const char *)json, size, target, blocks, out, &d);
     dgpb_free(json);
     if (rc) {
         char ctx[4200];
@@ -640,7 +640,7 @@ static int discover(build *b)
         int t = l.info[i].target;
         const char *tname = dgpb_target_id_name((uint32_t)t);
         dgpb_reflection *r = NULL;
-        rc = read_reflection(b, l.info[i].json, tname, NULL, 0, &r);
+        rc = read_reflection(b, l.info[i].json, tname, NULL, &r);
         if (!rc)
             rc = stages_from_code(b, &l.info[i], r);
         size_t prev = 0; /* insertion point: after the last entry of this list seen */
@@ -772,7 +772,38 @@ static int analyze(build *b, int target, size_t e, const uint8_t *spv, size_t si
     return DGPB_OK;
 }
 
-/* Reads each job's outputs into its unit: code, reflection, SPIR-V analysis. */
+/*
+ * Reads a unit's reflection. The value block of a generator module's entry
+ * is "<entry>_params"; the push-constant blocks are the SPIR-V's PushConstant
+ * variables other than Slang's own for entry-point values.
+ */
+static int read_unit_reflection(build *b, const job_info *j, unit *u)
+{
+    char block[600];
+    dgpb_value_block_name(b->entries[j->entry].name, block, sizeof block);
+    const char *values[1] = {block};
+    const char **push = NULL;
+    size_t push_count = 0;
+    if (u->spirv && u->spirv->var_count) {
+        push = dgpb_calloc(u->spirv->var_count, sizeof *push);
+        if (!push) {
+            report(b, DGPB_SEV_ERROR, DGPB_ERR_NOMEM, "out of memory");
+            return DGPB_ERR_NOMEM;
+        }
+        for (size_t i = 0; i < u->spirv->var_count; i++) {
+            const dgpb_spirv_var *v = &u->spirv->vars[i];
+            if (v->storage_class == 9 /* PushConstant */ && strcmp(v->name, "entryPointParams"))
+                push[push_count++] = v->name;
+        }
+    }
+    dgpb_reflection_blocks blocks = {values, b->dream ? 1 : 0, push, push_count};
+    int rc =
+        read_reflection(b, j->json, dgpb_target_id_name((uint32_t)j->target), &blocks, &u->refl);
+    dgpb_free(push);
+    return rc;
+}
+
+/* Reads each job's outputs into its unit: code, SPIR-V analysis, then reflection. */
 static int gather(build *b, const job_list *l, const dgpb_compile_job *jobs)
 {
     bool all_metallib = true;
@@ -794,7 +825,6 @@ static int gather(build *b, const job_list *l, const dgpb_compile_job *jobs)
     for (size_t i = 0; i < l->count && !rc; i++) {
         const job_info *j = &l->info[i];
         unit *u = unit_at(b, j->target, j->entry);
-        const char *tname = dgpb_target_id_name((uint32_t)j->target);
         if (j->role == ROLE_PROBE) {
             uint8_t *spv = NULL;
             size_t size = 0;
@@ -809,11 +839,6 @@ static int gather(build *b, const job_list *l, const dgpb_compile_job *jobs)
             continue;
         u->present = true;
         rc = read_output(b, j->out, &u->code, &u->code_size);
-        char block[600];
-        dgpb_value_block_name(b->entries[j->entry].name, block, sizeof block);
-        const char *blocks[1] = {block};
-        if (!rc)
-            rc = read_reflection(b, j->json, tname, blocks, b->dream ? 1 : 0, &u->refl);
         if (!rc && j->target == DGPB_TARGET_SPIRV)
             rc = analyze(b, j->target, j->entry, u->code, u->code_size, &u->spirv);
     }
@@ -826,6 +851,14 @@ static int gather(build *b, const job_list *l, const dgpb_compile_job *jobs)
                 u->spirv_shared = true;
             }
         }
+    /* Then the reflection, which needs the SPIR-V's push-constant blocks on every target. */
+    for (size_t i = 0; i < l->count && !rc; i++) {
+        const job_info *j = &l->info[i];
+        unit *u = unit_at(b, j->target, j->entry);
+        bool use = (j->role == ROLE_CODE) != (j->target == DGPB_TARGET_METAL && b->metallib);
+        if (j->role != ROLE_PROBE && use)
+            rc = read_unit_reflection(b, j, u);
+    }
     return rc;
 }
 
@@ -979,6 +1012,44 @@ static void check_group_entry_params(build *b)
     }
 }
 
+/*
+ * A host's bind command carries a row index, the same for every target of an
+ * entry (the generator makes one argument list per entry), so every target's
+ * table must list the same rows, by name and kind, in the same order.
+ */
+static void check_rows_alike(build *b)
+{
+    for (size_t e = 0; e < b->entry_count; e++) {
+        int first = -1;
+        for (int t = 0; t < DGPB_TARGET_COUNT; t++) {
+            const unit *u = unit_at(b, t, e);
+            if (!u->present)
+                continue;
+            if (first < 0) {
+                first = t;
+                continue;
+            }
+            const dgpb_param_table *a = &unit_at(b, first, e)->params, *c = &u->params;
+            uint32_t n = a->count < c->count ? a->count : c->count, r = 0;
+            while (r < n && a->rows[r].kind == c->rows[r].kind &&
+                   !strcmp(a->rows[r].name, c->rows[r].name))
+                r++;
+            if (r == n && a->count == c->count)
+                continue;
+            report(b, DGPB_SEV_ERROR, DGPB_ERR_SHADER,
+                   "entry '%s': its rows differ between targets '%s' and '%s' at row %u (%s%s%s "
+                   "against %s%s%s), so a host's row indices would too; make the entry use the "
+                   "same parameters on every target",
+                   b->entries[e].name, dgpb_target_id_name((uint32_t)first),
+                   dgpb_target_id_name((uint32_t)t), r, r < a->count ? "'" : "",
+                   r < a->count ? a->rows[r].name : "none", r < a->count ? "'" : "",
+                   r < c->count ? "'" : "", r < c->count ? c->rows[r].name : "none",
+                   r < c->count ? "'" : "");
+            break;
+        }
+    }
+}
+
 /* Collects every unit, reporting every module error; running out of memory stops it. */
 static int collect(build *b)
 {
@@ -987,6 +1058,8 @@ static int collect(build *b)
             if (unit_at(b, t, e)->present && collect_unit(b, t, e) == DGPB_ERR_NOMEM)
                 return DGPB_ERR_NOMEM;
     check_group_entry_params(b);
+    if (!b->errors)
+        check_rows_alike(b);
     return b->errors ? DGPB_ERR_SHADER : DGPB_OK;
 }
 

@@ -53,13 +53,14 @@ static const dgpb_spirv_var *spirv_var(const dgpb_param_select *s, const char *c
  * append buffer's "kept.elements" and "kept.counter", or a parameter block's
  * fields) a variable named "<code_name>.<something>" is.
  */
-static bool referenced(const dgpb_param_select *s, const char *code_name)
+static bool referenced(const dgpb_param_select *s, const char *code_name, bool value)
 {
     if (!s->spirv || !s->spirv->parsed)
         return true; /* nothing known: keep every row (the caller has warned) */
     const dgpb_spirv_var *v = spirv_var(s, code_name);
-    if (v)
-        return v->in_interface;
+    if (v || value)
+        return v && v->in_interface; /* a value's block variable: the resources named after it
+                                        say nothing about whether the code reads its data */
     size_t n = strlen(code_name);
     for (size_t i = 0; i < s->spirv->var_count; i++) {
         const dgpb_spirv_var *w = &s->spirv->vars[i];
@@ -176,7 +177,7 @@ int dgpb_param_table_build(const dgpb_param_select *s, dgpb_param_table *out, dg
     for (size_t i = 0; i < n; i++) {
         const dgpb_reflected_param *p = &s->reflection->params[i];
         const char *name = p->name;
-        bool used = referenced(s, p->code_name);
+        bool used = referenced(s, p->code_name, p->kind == DGPB_KIND_VALUE);
         bool mine = used;
         if (s->dream && !p->entry_param) {
             const char *owner = owner_of(p->global, s);

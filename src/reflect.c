@@ -219,6 +219,8 @@ typedef struct builder {
     bool ptx, wgsl, spirv;
     const char *const *value_blocks;
     size_t value_block_count;
+    const char *const *push_blocks;
+    size_t push_block_count;
     const char *corrupt; /* the first parameter whose binding record lacks its index */
 } builder;
 
@@ -338,6 +340,22 @@ static bool holds_resources(const cJSON *t, int depth)
     return !strcmp(kind, "resource") || !strcmp(kind, "samplerState") ||
            !strcmp(kind, "constantBuffer") || !strcmp(kind, "parameterBlock") ||
            !strcmp(kind, "textureBuffer") || !strcmp(kind, "shaderStorageBuffer");
+}
+
+/* Whether a type holds plain data (anything but resources, samplers and blocks). */
+static bool holds_data(const cJSON *t, int depth)
+{
+    const char *kind = get_str(t, "kind");
+    if (!kind || depth > 64)
+        return false;
+    if (!strcmp(kind, "struct")) {
+        const cJSON *f;
+        cJSON_ArrayForEach(f, fields_of(t)) if (holds_data(get(f, "type"), depth + 1)) return true;
+        return false;
+    }
+    if (!strcmp(kind, "array"))
+        return holds_data(get(t, "elementType"), depth + 1);
+    return !holds_resources(t, depth);
 }
 
 static bool holds_bool(const cJSON *t, int depth)
@@ -665,7 +683,7 @@ static void walk(builder *b, const char *path, const cJSON *node, const cJSON *t
         /* Slang legalizes a struct global with plain data into its global block, and names its
            resources after it ("globalParams.m.dst"). */
         char *prefix = NULL;
-        if (depth == 0 && !at->entry && rec.bytes && rec_u32(rec.bytes, "size") > 0 && !b->ptx) {
+        if (depth == 0 && !at->entry && holds_data(t, 0)) {
             prefix = dgpb_strprintf("%sglobalParams.", at->res_prefix);
             if (!prefix) {
                 b->nomem = true;
@@ -686,7 +704,10 @@ static void walk(builder *b, const char *path, const cJSON *node, const cJSON *t
             walk_block(b, path, node, t, &rec, at, true, false, false, depth);
     } else if (str_is(kind, "constantBuffer")) {
         const cJSON *elem = get(t, "elementType");
-        bool push_block = rec.push != NULL;
+        /* The spirv reflection marks a push-constant block; other targets' reflection does not,
+           so the caller names them (from the SPIR-V) to keep every target's rows alike. */
+        bool push_block = rec.push != NULL || (depth == 0 && !at->entry &&
+                                               listed(path, b->push_blocks, b->push_block_count));
         if (depth == 0 && !at->entry && listed(path, b->value_blocks, b->value_block_count)) {
             walk_block(b, path, node, t, &rec, at, false, false, true,
                        depth); /* "<entry>_params" */
@@ -794,6 +815,14 @@ int dgpb_reflection_parse(const char *json, size_t len, const char *target,
                           const char *const *value_blocks, size_t value_block_count,
                           dgpb_reflection **out, dgpb_diag *diag)
 {
+    dgpb_reflection_blocks blocks = {value_blocks, value_block_count, NULL, 0};
+    return dgpb_reflection_parse_blocks(json, len, target, &blocks, out, diag);
+}
+
+int dgpb_reflection_parse_blocks(const char *json, size_t len, const char *target,
+                                 const dgpb_reflection_blocks *blocks, dgpb_reflection **out,
+                                 dgpb_diag *diag)
+{
     *out = NULL;
     cJSON *root = cJSON_ParseWithLength(json, len);
     if (!root) {
@@ -808,8 +837,10 @@ int dgpb_reflection_parse(const char *json, size_t len, const char *target,
         .ptx = !strcmp(target, "ptx"),
         .wgsl = !strcmp(target, "wgsl"),
         .spirv = !strcmp(target, "spirv"),
-        .value_blocks = value_blocks,
-        .value_block_count = value_block_count,
+        .value_blocks = blocks ? blocks->value_blocks : NULL,
+        .value_block_count = blocks ? blocks->value_block_count : 0,
+        .push_blocks = blocks ? blocks->push_blocks : NULL,
+        .push_block_count = blocks ? blocks->push_block_count : 0,
     };
     const cJSON *params = get(root, "parameters"), *entries = get(root, "entryPoints");
     if (!r) {

@@ -13,7 +13,8 @@
  *
  * for T in spirv (proof.spv), wgsl (proof.wgsl), cuda (the ptx target's
  * reflection; no code) and ptx (proof.ptx, through nvcc): analysed and
- * scanned, its tables built by dgpb_param_table_build, proved, then tampered.
+ * scanned, its tables built by dgpb_param_table_build, proved, then tampered;
+ * and the plain modules of fixtures/reflect/ with their code, proved.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -201,7 +202,11 @@ static void test_a_spirv_table_that_matches_its_code_is_proved(void **state)
         reversed.rows[i] = t.rows[t.view.count - 1 - i];
     reversed.view.rows = reversed.rows;
     reversed.view.in_code = reversed.in_code;
-    expect_proved("spirv", &reversed, &c, NULL);
+    code backwards = c;
+    for (size_t i = 0; i < c.view.count; i++)
+        backwards.items[i] = c.items[c.view.count - 1 - i];
+    backwards.view.items = backwards.items;
+    expect_proved("spirv", &reversed, &backwards, NULL);
     /* Without in_code flags every row counts as used. */
     t.view.in_code = NULL;
     expect_proved("spirv", &t, &c, NULL);
@@ -1179,6 +1184,92 @@ static void test_a_real_ptx_table_without_its_launch_or_global_rows_fails(void *
                              "lives there");
 }
 
+/* Builds the plain-mode table of fixtures/<module>'s entry `entry` for `target` (the
+   reflection <json>, the code <code>, rows selected by <spv>) and proves it. */
+static int build_and_prove(const char *json, const char *spv, const char *code_path,
+                           const char *target, const char *entry, dgpb_diag *diag)
+{
+    size_t size;
+    uint8_t *text = read_fixture(json, &size);
+    dgpb_reflection *refl = NULL;
+    int rc = dgpb_reflection_parse((const char *)text, size, target, NULL, 0, &refl, diag);
+    dgpb_free(text);
+    if (rc)
+        return rc;
+    dgpb_spirv_info *select = analyze(spv), *own = NULL;
+    dgpb_wgsl_module *wgsl = NULL;
+    dgpb_ptx_module *ptx = NULL;
+    dgpb_code_bindings bindings = {0};
+    if (!strcmp(target, "spirv")) {
+        own = analyze(code_path);
+        rc = dgpb_code_bindings_from_spirv(own, &bindings, diag);
+    } else {
+        text = read_fixture(code_path, &size);
+        if (!strcmp(target, "wgsl")) {
+            rc = dgpb_wgsl_scan((const char *)text, size, &wgsl, diag);
+            if (!rc)
+                rc = dgpb_code_bindings_from_wgsl(wgsl, &bindings, diag);
+        } else {
+            rc = dgpb_ptx_scan((const char *)text, size, &ptx, diag);
+        }
+        dgpb_free(text);
+    }
+    const char *group[1] = {entry};
+    dgpb_param_select s = {target, entry, refl, select, false, group, 1, ptx ? NULL : &bindings};
+    dgpb_param_table t = {0};
+    if (!rc)
+        rc = dgpb_param_table_build(&s, &t, diag);
+    dgpb_proof_input in = {target, entry, &t, &bindings, ptx};
+    if (!rc)
+        rc = dgpb_binding_proof(&in, diag);
+    dgpb_param_table_clear(&t);
+    dgpb_code_bindings_clear(&bindings);
+    dgpb_spirv_info_free(own);
+    dgpb_spirv_info_free(select);
+    dgpb_wgsl_module_free(wgsl);
+    dgpb_ptx_module_free(ptx);
+    dgpb_reflection_free(refl);
+    return rc;
+}
+
+static void
+test_the_tables_of_every_plain_fixture_module_are_proved_against_their_code(void **state)
+{
+    (void)state;
+    /* fixtures/reflect/'s plain modules (tests/test_reflect.c makes them) on every target
+       they compile for without a refused shape. */
+    static const struct {
+        const char *module, *entry, *target, *json_target, *ext;
+    } cases[] = {
+        {"entry_uniforms", "k", "spirv", "spirv", "spv"},
+        {"entry_uniforms", "k", "wgsl", "wgsl", "wgsl"},
+        {"entry_uniforms", "k", "ptx", "cuda", "ptx"},
+        {"aggregates", "k", "spirv", "spirv", "spv"},
+        {"aggregates", "k", "wgsl", "wgsl", "wgsl"},
+        {"aggregates", "k", "ptx", "cuda", "ptx"},
+        {"blocks", "k", "spirv", "spirv", "spv"},
+        {"blocks", "k", "wgsl", "wgsl", "wgsl"},
+        {"push", "k", "spirv", "spirv", "spv"},
+        {"push", "k", "ptx", "cuda", "ptx"},
+        {"loose", "scale", "spirv", "spirv", "spv"},
+        {"loose", "scale", "wgsl", "wgsl", "wgsl"},
+        {"loose", "scale", "ptx", "cuda", "ptx"},
+    };
+    for (size_t c = 0; c < ARRAY_LEN(cases); c++) {
+        char json[128], spv[128], code_path[128];
+        snprintf(json, sizeof json, "fixtures/reflect/%s_%s.json", cases[c].module,
+                 cases[c].json_target);
+        snprintf(spv, sizeof spv, "fixtures/reflect/%s.spv", cases[c].module);
+        snprintf(code_path, sizeof code_path, "fixtures/reflect/%s.%s", cases[c].module,
+                 cases[c].ext);
+        dgpb_diag diag;
+        dgpb_diag_clear(&diag);
+        int rc = build_and_prove(json, spv, code_path, cases[c].target, cases[c].entry, &diag);
+        if (rc != DGPB_OK)
+            fail_msg("%s on %s: %d %s", cases[c].module, cases[c].target, rc, diag.message);
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -1211,6 +1302,8 @@ int main(void)
             test_a_real_spirv_or_wgsl_table_missing_any_row_or_with_any_binding_moved_fails),
         cmocka_unit_test(test_the_failures_of_a_tampered_real_table_name_the_codes_variable),
         cmocka_unit_test(test_a_real_ptx_table_without_its_launch_or_global_rows_fails),
+        cmocka_unit_test(
+            test_the_tables_of_every_plain_fixture_module_are_proved_against_their_code),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -5,11 +5,11 @@
  * Two kinds of input: real Slang output (fixtures/reflect/: kinds.spv,
  * loose.spv next to their reflection JSON, made by the commands in
  * tests/test_reflect.c with -o NAME.spv; the plain modules of the new rules,
- * entry_uniforms, aggregates and refused, with their SPIR-V, WGSL and PTX;
- * fixtures/spirv/: the written-variable fixtures of src/spirv_analysis.c and
- * the bindless heap), and tiny dgpb_reflection / dgpb_spirv_info /
- * dgpb_code_bindings structures built by hand for the ownership and
- * selection rules.
+ * entry_uniforms, aggregates, refused and unused_values (spirv only), with
+ * their SPIR-V, WGSL and PTX; fixtures/spirv/: the written-variable fixtures
+ * of src/spirv_analysis.c and the bindless heap), and tiny dgpb_reflection /
+ * dgpb_spirv_info / dgpb_code_bindings structures built by hand for the
+ * ownership and selection rules.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -937,6 +937,43 @@ static void test_a_parameter_the_entry_does_not_use_may_have_a_problem(void **st
     }
 }
 
+static void
+test_values_of_a_block_the_code_dropped_are_no_rows_though_its_resources_are(void **state)
+{
+    (void)state;
+    /* unused_values.slang reads neither m.count nor scale: Slang drops globalParams and the
+       entryPointParams push constant, but keeps globalParams.m.dst and entryPointParams.out.
+       A variable named after a block is no use of the block's values: the table is the two
+       buffers (with the values, the build fails: the code has no globalParams to place
+       them, and no push-constant block). */
+    static const want_row want[] = {
+        {"m.dst", DGPB_KIND_RW_BUFFER, W, 1, 0, 0, 0},
+        {"out", DGPB_KIND_RW_BUFFER, W, 2, 0, 0, 0},
+    };
+    static const char *const group[] = {"k"};
+    dgpb_reflection *r = load_reflection("fixtures/reflect/unused_values_spirv.json", "spirv", "k");
+    loaded_code code;
+    load_code("fixtures/reflect/unused_values.spv", "spirv", &code);
+    dgpb_param_select s = {"spirv", "k", r, code.spirv, false, group, 1, &code.bindings};
+    dgpb_param_table t = {0};
+    dgpb_diag diag;
+    dgpb_diag_clear(&diag);
+    int rc = dgpb_param_table_build(&s, &t, &diag);
+    char names[256] = "";
+    for (uint32_t i = 0; rc == DGPB_OK && i < t.count; i++)
+        snprintf(names + strlen(names), sizeof names - strlen(names), "%s'%s'", i ? ", " : "",
+                 t.rows[i].name);
+    if (rc == DGPB_OK && t.count == ARRAY_LEN(want))
+        check_rows(&t, "spirv", want, ARRAY_LEN(want));
+    dgpb_param_table_clear(&t);
+    free_code(&code);
+    dgpb_reflection_free(r);
+    if (rc != DGPB_OK)
+        fail_msg("%s", diag.message);
+    if (strcmp(names, "'m.dst', 'out'") != 0)
+        fail_msg("rows %s, expected 'm.dst', 'out'", names);
+}
+
 static void test_a_used_row_the_code_cannot_place_is_an_error_naming_its_variable(void **state)
 {
     (void)state;
@@ -1280,6 +1317,8 @@ int main(void)
             test_a_used_parameter_without_a_kind_is_an_error_naming_target_entry_and_parameter),
         cmocka_unit_test(test_a_used_wgsl_parameter_with_a_problem_is_an_error),
         cmocka_unit_test(test_a_parameter_the_entry_does_not_use_may_have_a_problem),
+        cmocka_unit_test(
+            test_values_of_a_block_the_code_dropped_are_no_rows_though_its_resources_are),
         cmocka_unit_test(test_a_used_row_the_code_cannot_place_is_an_error_naming_its_variable),
         cmocka_unit_test(test_a_bindless_heap_the_code_binds_gets_a_handle_row_at_its_place),
         cmocka_unit_test(test_a_used_bool_value_is_an_error_on_wgsl_only),

@@ -16,13 +16,13 @@
  *
  * The plain modules of the new rules (entry k, no defines, T in spirv, wgsl
  * and cuda) are made the same way, and their code next to them with
- * -target spirv/wgsl/ptx -o NAME.spv/.wgsl/.ptx (tests/test_params.c reads
- * it): entry_uniforms.slang (entry-point `uniform` parameters),
- * aggregates.slang (struct globals), blocks.slang (a ConstantBuffer holding a
- * texture, ParameterBlocks), push.slang ([[vk::push_constant]]) and
- * refused.slang (the shapes no row describes, and bools; its wgsl compile
- * takes -DNO_WGSL_FEATURES, since Slang compiles neither typed nor append
- * buffers for wgsl).
+ * -target spirv/wgsl/ptx -o NAME.spv/.wgsl/.ptx (tests/test_params.c and
+ * tests/test_binding_proof.c read it): entry_uniforms.slang (entry-point
+ * `uniform` parameters), aggregates.slang (struct globals), blocks.slang (a
+ * ConstantBuffer holding a texture, ParameterBlocks), push.slang
+ * ([[vk::push_constant]]) and refused.slang (the shapes no row describes, and
+ * bools; its wgsl compile takes -DNO_WGSL_FEATURES, since Slang compiles
+ * neither typed nor append buffers for wgsl).
  *
  * kinds_spirv_native.json is kinds_spirv.json with the keys a native slangc
  * 2026.16 adds (top-level "version": "1.1", "globalScope",

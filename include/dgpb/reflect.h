@@ -98,6 +98,22 @@ int dgpb_reflection_parse(const char *json, size_t len, const char *target,
                           const char *const *value_blocks, size_t value_block_count,
                           dgpb_reflection **out, dgpb_diag *diag);
 
+/* The constant buffers a parse treats specially, by name. */
+typedef struct dgpb_reflection_blocks {
+    const char *const *value_blocks; /* fields are value rows named by field ("<entry>_params") */
+    size_t value_block_count;
+    const char *const *push_blocks; /* [[vk::push_constant]] blocks: fields are value rows named
+                                       by dotted path, on every target. The spirv reflection says
+                                       so itself; for the other targets the caller names them
+                                       (dgpb-build: the SPIR-V's PushConstant variables) */
+    size_t push_block_count;
+} dgpb_reflection_blocks;
+
+/* dgpb_reflection_parse() with push-constant blocks named too; `blocks` may be NULL. */
+int dgpb_reflection_parse_blocks(const char *json, size_t len, const char *target,
+                                 const dgpb_reflection_blocks *blocks, dgpb_reflection **out,
+                                 dgpb_diag *diag);
+
 void dgpb_reflection_free(dgpb_reflection *r);
 
 /* The first parameter whose name (or, with `by_global`, whose variable) is `name`, or NULL. */
