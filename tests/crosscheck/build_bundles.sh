@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # build_bundles.sh DGPB_BUILD DGPB_DUMP SOURCE_DIR OUT - builds every fixture
-# module the cross-checks read: fixtures/build/*.slang and, when that folder
-# exists, fixtures/conformance/*.slang, each with dgpb-build into
+# module the cross-checks read: fixtures/build/*.slang and, when those folders
+# exist, fixtures/conformance/*.slang and fixtures/plain/*.slang, each with dgpb-build into
 # OUT/<folder>/. Writes OUT/bundles.list, one "BUNDLE MODULE VIEW" line per
 # module built, for check_all.sh. Exits 1 when a module fails to build (the
 # others are still built and listed).
@@ -9,20 +9,31 @@ set -u
 build=$1 dump=$2 src=$3 out=$4
 rm -rf "$out"; mkdir -p "$out"
 list="$out/bundles.list.tmp"; : >"$list"
-status=0 pids=() names=()
-for folder in build conformance; do
+status=0 names=()
+# At most four builds at once: each keeps its own compiler workers.
+for folder in build conformance plain; do
     [ -d "$src/fixtures/$folder" ] || continue
     for module in "$src/fixtures/$folder"/*.slang; do
         [ -e "$module" ] || continue
         stem=$(basename "$module" .slang)
+        case $stem in plain_lib_*) continue ;; esac # imported libraries: no entries
         mkdir -p "$out/$folder"
-        "$build" -q -j2 "$module" -o "$out/$folder" >"$out/$folder/$stem.log" 2>&1 &
-        pids+=($!) names+=("$folder/$stem $module")
+        # A "// dgpb-targets: LIST" line among the first five limits the targets;
+        # a folder's include/ holds its headers.
+        targets=$(sed -n '1,5s|^// dgpb-targets: *||p' "$module" | head -n 1)
+        includes=()
+        [ -d "$(dirname "$module")/include" ] && includes=(-I "$(dirname "$module")/include")
+        while [ "$(jobs -rp | wc -l)" -ge 4 ]; do wait -n; done
+        ("$build" -q -j2 ${targets:+--targets "$targets"} "${includes[@]}" "$module" \
+            -o "$out/$folder" >"$out/$folder/$stem.log" 2>&1
+         echo $? >"$out/$folder/$stem.status") &
+        names+=("$folder/$stem $module")
     done
 done
-for i in "${!pids[@]}"; do
-    read -r name module <<<"${names[$i]}"
-    if wait "${pids[$i]}"; then
+wait
+for entry in "${names[@]}"; do
+    read -r name module <<<"$entry"
+    if [ "$(cat "$out/$name.status" 2>/dev/null)" = 0 ]; then
         echo "$out/$name.dgpb $module $out/$name.bundle.json" >>"$list"
         echo "built $name"
     else

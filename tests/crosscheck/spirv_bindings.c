@@ -52,6 +52,7 @@
 enum {
     SC_UNIFORM_CONSTANT = 0,
     SC_UNIFORM = 2,
+    SC_PUSH_CONSTANT = 9,
     SC_STORAGE_BUFFER = 12,
 };
 
@@ -65,6 +66,7 @@ typedef struct row {
     bool written;
     bool read_only;
     int64_t space, binding;
+    int64_t offset, size; /* value rows: bytes in their block */
 } row;
 
 /* The running tally and the failure messages of the entry being checked. */
@@ -260,6 +262,8 @@ static int read_rows(const cJSON *entry, row *rows, int max)
             .read_only = json_has_flag(p, "read_only"),
             .space = json_int(p, "space"),
             .binding = json_int(p, "binding"),
+            .offset = json_int(p, "offset"),
+            .size = json_int(p, "size"),
         };
         n++;
     }
@@ -346,9 +350,51 @@ static void check_entry(checker *c, const char *entry_name, const cJSON *ventry,
                  (long long)var->set, (long long)var->binding);
     }
 
+    /* Every push-constant block on the interface has launch rows (space 0xFFFFFFFF). */
+    for (size_t v = 0; v < info->var_count; v++) {
+        const dgpb_spirv_var *var = &info->vars[v];
+        if (var->storage_class != SC_PUSH_CONSTANT || !var->in_interface)
+            continue;
+        bool found = false;
+        for (int i = 0; i < nrows && !found; i++)
+            found = rows[i].space == (int64_t)DGPB_SPACE_LAUNCH;
+        c->bindings += found;
+        if (!found)
+            fail(c, "the push-constant block '%s' has no row of space 0x%X", var->name,
+                 DGPB_SPACE_LAUNCH);
+    }
+
     /* Every row's binding is an interface descriptor of the right storage class and writes. */
     for (int i = 0; i < nrows; i++) {
         const row *r = &rows[i];
+        if (r->space == (int64_t)DGPB_SPACE_LAUNCH) { /* a push constant: a value in the block */
+            const dgpb_spirv_var *block = NULL;
+            for (size_t v = 0; v < info->var_count && !block; v++)
+                if (info->vars[v].storage_class == SC_PUSH_CONSTANT && info->vars[v].in_interface)
+                    block = &info->vars[v];
+            if (r->kind != DGPB_KIND_VALUE)
+                fail(c, "row '%s' is a launch row but not a value", r->name);
+            else if (!block)
+                fail(c, "row '%s' is a push constant but the SPIR-V has no push-constant block",
+                     r->name);
+            else if (block->block_size && r->offset + r->size > (int64_t)block->block_size)
+                fail(c,
+                     "row '%s' (bytes %lld..%lld) lies outside the push-constant block '%s' "
+                     "(%u bytes)",
+                     r->name, (long long)r->offset, (long long)(r->offset + r->size), block->name,
+                     block->block_size);
+            continue;
+        }
+        if (r->kind == DGPB_KIND_HANDLE) { /* Slang's bindless heap, where a host binds its own */
+            bool heap = false;
+            for (size_t v = 0; v < info->var_count && !heap; v++)
+                heap = info->vars[v].set == r->space && info->vars[v].binding == r->binding &&
+                       !strncmp(info->vars[v].name, HEAP_NAME, strlen(HEAP_NAME));
+            if (!heap)
+                fail(c, "handle row '%s' (set %lld binding %lld) is no bindless heap in the SPIR-V",
+                     r->name, (long long)r->space, (long long)r->binding);
+            continue;
+        }
         bool first = true; /* report each block's binding once */
         for (int j = 0; j < i && first; j++)
             first = !(rows[j].space == r->space && rows[j].binding == r->binding);

@@ -235,7 +235,14 @@ function checkEntry(entry) {
             if ((p.flags || []).includes('written') && !writable(v))
                 reasons.push(`row '${p.name}' is flagged written but ${declaration(v)} is not writable`);
             if (p.kind === 'value') {
-                const members = v.resourceType === ResourceType.Uniform ? (v.members || []) : [];
+                // Members of nested structs count at their offsets in the block: a
+                // flattened aggregate's values are the leaves (job.count at job + 0).
+                const leaves = (list, base, depth) => list.flatMap((m) => {
+                    const inner = m.type && m.type.members;
+                    const here = { name: m.name, offset: base + m.offset, size: m.size };
+                    return inner && depth < 16 ? [here, ...leaves(inner, base + m.offset, depth + 1)] : [here];
+                });
+                const members = v.resourceType === ResourceType.Uniform ? leaves(v.members || [], 0, 0) : [];
                 if (!members.some((m) => m.offset === p.offset && m.size === p.size))
                     reasons.push(`value row '${p.name}' (offset ${p.offset}, size ${p.size}) is no member of ${v.name}'s ` +
                         `struct (members: ${members.map((m) => `${m.name}@${m.offset}+${m.size}`).join(', ') || 'none'})`);
