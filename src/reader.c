@@ -82,7 +82,7 @@ static int rd_u32(cursor *c, uint32_t *v, const char *what)
 static int rd_str(cursor *c, dgpb_str *s, const char *what)
 {
     size_t at = c->pos;
-    uint32_t len;
+    uint32_t len = 0;
     int rc = rd_u32(c, &len, what);
     if (rc)
         return rc;
@@ -420,7 +420,7 @@ int dgpb_bundle_open(const void *data, size_t size, uint32_t flags, dgpb_bundle 
     if (memcmp(bytes, DGPB_MAGIC, 4) != 0)
         return corrupt(&c, DGPB_ERR_CORRUPT_MAGIC, 0, "not a DGPB bundle: bad magic");
     c.pos = 4;
-    uint32_t version, header_size, target_count;
+    uint32_t version = 0, header_size = 0, target_count = 0;
     int rc;
     if ((rc = rd_u32(&c, &version, "version")))
         return rc;
