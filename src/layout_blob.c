@@ -9,6 +9,7 @@
  * they are in the model: the recorder already keeps only those that differ
  * from the default, in category order; the writer checks that.
  */
+#include <assert.h>
 #include <string.h>
 
 #include "alloc.h"
@@ -198,7 +199,7 @@ static void put_list(uint32_t *rec, uint32_t *cursor, uint32_t count)
     *cursor += count;
 }
 
-static void put_cat(writer *w, uint32_t *rec, const dgpb_lcat *c, uint32_t *cursor)
+static void put_per_category(writer *w, uint32_t *rec, const dgpb_lcat *c, uint32_t *cursor)
 {
     const dgpb_layout_model *m = w->m;
     put64(rec + LC_DEFAULT, c->dflt);
@@ -227,6 +228,227 @@ static void emit_answers(writer *w, const dgpb_lcat *c)
         put32(rec + LA_CATEGORY, a->category);
         put64(rec + LA_VALUE, a->value);
         emit(w, rec, LA_WORDS);
+    }
+}
+
+/* Running positions in the list tables, advanced as their owners are written. */
+typedef struct cursors {
+    uint32_t attributes, answers, categories, params, fields, binding_ranges, descriptor_sets,
+        descriptor_ranges, sub_object_ranges;
+} cursors;
+
+/* Writes table `table` (DGPB_LAYOUT_TABLES) of the writer's model. */
+static void write_table(writer *w, layout_table table, cursors *cur)
+{
+    const dgpb_layout_model *m = w->m;
+    const uint32_t ns = m->strings.n, nt = m->types.n, nv = m->vars.n, ntl = m->type_layouts.n,
+                   nvl = m->var_layouts.n;
+    switch (table) {
+    case LAYOUT_TABLE_OPTIONS:
+        for (uint32_t i = 0; i < m->options.n; i++) {
+            uint32_t o = ref(w, m->options.v[i], ns, "option");
+            if (o == DGPB_LAYOUT_NONE) {
+                w->bad = true;
+                w->why = "an option is null";
+            }
+            dgpb_bytebuf_u32(&w->b, o);
+        }
+        break;
+    case LAYOUT_TABLE_TYPES:
+        for (uint32_t i = 0; i < nt; i++) {
+            const dgpb_ltype *t = &m->types.v[i];
+            uint32_t r[LT_WORDS];
+            r[LT_KIND] = t->kind;
+            r[LT_NAME] = ref(w, t->name, ns, "type name");
+            r[LT_ELEMENT_TYPE] = ref(w, t->element_type, nt, "element type");
+            put64(r + LT_ELEMENT_COUNT, t->element_count);
+            r[LT_ROW_COUNT] = t->row_count;
+            r[LT_COLUMN_COUNT] = t->column_count;
+            r[LT_SCALAR_TYPE] = t->scalar_type;
+            r[LT_RESOURCE_SHAPE] = t->resource_shape;
+            r[LT_RESOURCE_ACCESS] = t->resource_access;
+            r[LT_RESOURCE_RESULT_TYPE] =
+                ref(w, t->resource_result_type, nt, "resource result type");
+            emit(w, r, LT_WORDS);
+        }
+        break;
+    case LAYOUT_TABLE_VARS:
+        for (uint32_t i = 0; i < nv; i++) {
+            const dgpb_lvar *v = &m->vars.v[i];
+            uint32_t r[LV_WORDS];
+            r[LV_NAME] = ref(w, v->name, ns, "variable name");
+            r[LV_TYPE] = ref(w, v->type, nt, "variable type");
+            span_ok(w, v->attributes, m->attributes.n, "user attributes");
+            put_list(r + LV_ATTRIBUTES, &cur->attributes, v->attributes.count);
+            emit(w, r, LV_WORDS);
+        }
+        break;
+    case LAYOUT_TABLE_TYPE_LAYOUTS:
+        for (uint32_t i = 0; i < ntl; i++) {
+            const dgpb_ltype_layout *t = &m->type_layouts.v[i];
+            uint32_t r[LTL_WORDS];
+            r[LTL_TYPE] = ref(w, t->type, nt, "type layout's type");
+            r[LTL_KIND] = t->kind;
+            r[LTL_PARAMETER_CATEGORY] = t->parameter_category;
+            put_per_category(w, r + LTL_SIZE, &t->size, &cur->answers);
+            put_per_category(w, r + LTL_STRIDE, &t->stride, &cur->answers);
+            put_per_category(w, r + LTL_ELEMENT_STRIDE, &t->element_stride, &cur->answers);
+            r[LTL_ELEMENT_TYPE_LAYOUT] = ref(w, t->element_type_layout, ntl, "element type layout");
+            r[LTL_ELEMENT_VAR_LAYOUT] = ref(w, t->element_var_layout, nvl, "element var layout");
+            r[LTL_CONTAINER_VAR_LAYOUT] =
+                ref(w, t->container_var_layout, nvl, "container var layout");
+            r[LTL_EXPLICIT_COUNTER] = ref(w, t->explicit_counter, nvl, "explicit counter");
+            put64(r + LTL_EXPLICIT_COUNTER_OFFSET, (uint64_t)t->explicit_counter_offset);
+            span_ok(w, t->categories, m->categories.n, "categories");
+            span_ok(w, t->fields, m->fields.n, "fields");
+            span_ok(w, t->binding_ranges, m->binding_ranges.n, "binding ranges");
+            span_ok(w, t->sub_object_ranges, m->sub_object_ranges.n, "sub-object ranges");
+            put_list(r + LTL_CATEGORIES, &cur->categories, t->categories.count);
+            put_list(r + LTL_FIELDS, &cur->fields, t->fields.count);
+            put_list(r + LTL_BINDING_RANGES, &cur->binding_ranges, t->binding_ranges.count);
+            put_list(r + LTL_DESCRIPTOR_SETS, &cur->descriptor_sets, t->descriptor_sets.count);
+            put_list(r + LTL_SUB_OBJECT_RANGES, &cur->sub_object_ranges,
+                     t->sub_object_ranges.count);
+            emit(w, r, LTL_WORDS);
+        }
+        break;
+    case LAYOUT_TABLE_VAR_LAYOUTS:
+        for (uint32_t i = 0; i < nvl; i++) {
+            const dgpb_lvar_layout *v = &m->var_layouts.v[i];
+            uint32_t r[LVL_WORDS];
+            r[LVL_TYPE_LAYOUT] = ref(w, v->type_layout, ntl, "variable layout's type layout");
+            r[LVL_VARIABLE] = ref(w, v->variable, nv, "variable layout's variable");
+            r[LVL_BINDING_INDEX] = v->binding_index;
+            r[LVL_BINDING_SPACE] = v->binding_space;
+            put_per_category(w, r + LVL_OFFSET, &v->offset, &cur->answers);
+            put_per_category(w, r + LVL_SPACE, &v->space, &cur->answers);
+            emit(w, r, LVL_WORDS);
+        }
+        break;
+    case LAYOUT_TABLE_ENTRIES:
+        for (uint32_t i = 0; i < m->entries.n; i++) {
+            const dgpb_lentry *e = &m->entries.v[i];
+            uint32_t r[LE_WORDS];
+            r[LE_NAME] = ref(w, e->name, ns, "entry name");
+            r[LE_NAME_OVERRIDE] = ref(w, e->name_override, ns, "entry name override");
+            r[LE_STAGE] = e->stage;
+            r[LE_VAR_LAYOUT] = ref(w, e->var_layout, nvl, "entry var layout");
+            r[LE_TYPE_LAYOUT] = ref(w, e->type_layout, ntl, "entry type layout");
+            for (int k = 0; k < 3; k++)
+                put64(r + LE_THREAD_GROUP_SIZE + 2 * k, e->thread_group_size[k]);
+            span_ok(w, e->params, m->params.n, "entry parameters");
+            put_list(r + LE_PARAMS, &cur->params, e->params.count);
+            emit(w, r, LE_WORDS);
+        }
+        break;
+    case LAYOUT_TABLE_ANSWERS:
+        for (uint32_t i = 0; i < ntl; i++) {
+            emit_answers(w, &m->type_layouts.v[i].size);
+            emit_answers(w, &m->type_layouts.v[i].stride);
+            emit_answers(w, &m->type_layouts.v[i].element_stride);
+        }
+        for (uint32_t i = 0; i < nvl; i++) {
+            emit_answers(w, &m->var_layouts.v[i].offset);
+            emit_answers(w, &m->var_layouts.v[i].space);
+        }
+        break;
+    case LAYOUT_TABLE_ATTRIBUTES:
+        for (uint32_t i = 0; i < nv; i++) {
+            dgpb_lspan s = m->vars.v[i].attributes;
+            for (uint32_t k = 0; k < s.count; k++)
+                dgpb_bytebuf_u32(&w->b, ref(w, m->attributes.v[s.first + k], ns, "attribute"));
+        }
+        break;
+    case LAYOUT_TABLE_CATEGORIES:
+        for (uint32_t i = 0; i < ntl; i++) {
+            dgpb_lspan s = m->type_layouts.v[i].categories;
+            for (uint32_t k = 0; k < s.count; k++)
+                dgpb_bytebuf_u32(&w->b, m->categories.v[s.first + k]);
+        }
+        break;
+    case LAYOUT_TABLE_PARAMS:
+        for (uint32_t i = 0; i < m->entries.n; i++) {
+            dgpb_lspan s = m->entries.v[i].params;
+            for (uint32_t k = 0; k < s.count; k++)
+                dgpb_bytebuf_u32(&w->b, ref(w, m->params.v[s.first + k], nvl, "entry parameter"));
+        }
+        break;
+    case LAYOUT_TABLE_FIELDS:
+        for (uint32_t i = 0; i < ntl; i++) {
+            dgpb_lspan s = m->type_layouts.v[i].fields;
+            for (uint32_t k = 0; k < s.count; k++) {
+                const dgpb_lfield *f = &m->fields.v[s.first + k];
+                uint32_t r[LF_WORDS];
+                r[LF_VAR_LAYOUT] = ref(w, f->var_layout, nvl, "field");
+                put64(r + LF_BINDING_RANGE_OFFSET, (uint64_t)f->binding_range_offset);
+                emit(w, r, LF_WORDS);
+            }
+        }
+        break;
+    case LAYOUT_TABLE_BINDING_RANGES:
+        for (uint32_t i = 0; i < ntl; i++) {
+            dgpb_lspan s = m->type_layouts.v[i].binding_ranges;
+            for (uint32_t k = 0; k < s.count; k++) {
+                const dgpb_lbinding_range *b = &m->binding_ranges.v[s.first + k];
+                uint32_t r[LB_WORDS];
+                r[LB_TYPE] = b->type;
+                put64(r + LB_BINDING_COUNT, (uint64_t)b->binding_count);
+                r[LB_LEAF_TYPE_LAYOUT] = ref(w, b->leaf_type_layout, ntl, "leaf type layout");
+                r[LB_LEAF_VARIABLE] = ref(w, b->leaf_variable, nv, "leaf variable");
+                put64(r + LB_SPECIALIZABLE, (uint64_t)b->specializable);
+                r[LB_IMAGE_FORMAT] = b->image_format;
+                put64(r + LB_DESCRIPTOR_SET_INDEX, (uint64_t)b->descriptor_set_index);
+                put64(r + LB_FIRST_DESCRIPTOR_RANGE, (uint64_t)b->first_descriptor_range);
+                put64(r + LB_DESCRIPTOR_RANGE_COUNT, (uint64_t)b->descriptor_range_count);
+                emit(w, r, LB_WORDS);
+            }
+        }
+        break;
+    case LAYOUT_TABLE_DESCRIPTOR_SETS:
+        for (uint32_t i = 0; i < ntl; i++) {
+            dgpb_lspan s = m->type_layouts.v[i].descriptor_sets;
+            for (uint32_t k = 0; k < s.count; k++) {
+                const dgpb_ldescriptor_set *d = &m->descriptor_sets.v[s.first + k];
+                uint32_t r[LS_WORDS];
+                put64(r + LS_SPACE_OFFSET, (uint64_t)d->space_offset);
+                span_ok(w, d->ranges, m->descriptor_ranges.n, "descriptor ranges");
+                put_list(r + LS_RANGES, &cur->descriptor_ranges, d->ranges.count);
+                emit(w, r, LS_WORDS);
+            }
+        }
+        break;
+    case LAYOUT_TABLE_DESCRIPTOR_RANGES:
+        for (uint32_t i = 0; i < ntl; i++) {
+            dgpb_lspan s = m->type_layouts.v[i].descriptor_sets;
+            for (uint32_t k = 0; k < s.count; k++) {
+                dgpb_lspan rs = m->descriptor_sets.v[s.first + k].ranges;
+                for (uint32_t j = 0; j < rs.count; j++) {
+                    const dgpb_ldescriptor_range *d = &m->descriptor_ranges.v[rs.first + j];
+                    uint32_t r[LR_WORDS];
+                    put64(r + LR_INDEX_OFFSET, (uint64_t)d->index_offset);
+                    put64(r + LR_DESCRIPTOR_COUNT, (uint64_t)d->descriptor_count);
+                    r[LR_TYPE] = d->type;
+                    r[LR_CATEGORY] = d->category;
+                    emit(w, r, LR_WORDS);
+                }
+            }
+        }
+        break;
+    case LAYOUT_TABLE_SUB_OBJECT_RANGES:
+        for (uint32_t i = 0; i < ntl; i++) {
+            dgpb_lspan s = m->type_layouts.v[i].sub_object_ranges;
+            for (uint32_t k = 0; k < s.count; k++) {
+                const dgpb_lsub_object_range *o = &m->sub_object_ranges.v[s.first + k];
+                uint32_t r[LO_WORDS];
+                put64(r + LO_BINDING_RANGE_INDEX, (uint64_t)o->binding_range_index);
+                put64(r + LO_SPACE_OFFSET, (uint64_t)o->space_offset);
+                r[LO_OFFSET_VAR_LAYOUT] = ref(w, o->offset_var_layout, nvl, "sub-object offset");
+                emit(w, r, LO_WORDS);
+            }
+        }
+        break;
+    case LAYOUT_TABLE_COUNT:
+        break;
     }
 }
 
@@ -313,191 +535,20 @@ int dgpb_layout_model_write(const dgpb_layout_model *m, uint8_t **out, size_t *s
         dgpb_bytebuf_str(&w.b, m->strings.v[i].s, m->strings.v[i].len);
         dgpb_bytebuf_append(&w.b, "", 1);
     }
-    for (uint32_t i = 0; i < m->options.n; i++) {
-        uint32_t o = ref(&w, m->options.v[i], ns, "option");
-        if (o == DGPB_LAYOUT_NONE) {
-            w.bad = true;
-            w.why = "an option is null";
-        }
-        dgpb_bytebuf_u32(&w.b, o);
-    }
-
-    /* Types. */
-    for (uint32_t i = 0; i < nt; i++) {
-        const dgpb_ltype *t = &m->types.v[i];
-        uint32_t r[LT_WORDS];
-        r[LT_KIND] = t->kind;
-        r[LT_NAME] = ref(&w, t->name, ns, "type name");
-        r[LT_ELEMENT_TYPE] = ref(&w, t->element_type, nt, "element type");
-        put64(r + LT_ELEMENT_COUNT, t->element_count);
-        r[LT_ROW_COUNT] = t->row_count;
-        r[LT_COLUMN_COUNT] = t->column_count;
-        r[LT_SCALAR_TYPE] = t->scalar_type;
-        r[LT_RESOURCE_SHAPE] = t->resource_shape;
-        r[LT_RESOURCE_ACCESS] = t->resource_access;
-        r[LT_RESOURCE_RESULT_TYPE] = ref(&w, t->resource_result_type, nt, "resource result type");
-        emit(&w, r, LT_WORDS);
-    }
-    /* Variables. */
-    uint32_t cur_attr = 0;
-    for (uint32_t i = 0; i < nv; i++) {
-        const dgpb_lvar *v = &m->vars.v[i];
-        uint32_t r[LV_WORDS];
-        r[LV_NAME] = ref(&w, v->name, ns, "variable name");
-        r[LV_TYPE] = ref(&w, v->type, nt, "variable type");
-        span_ok(&w, v->attributes, m->attributes.n, "user attributes");
-        put_list(r + LV_ATTRIBUTES, &cur_attr, v->attributes.count);
-        emit(&w, r, LV_WORDS);
-    }
-    /* Type layouts. */
-    uint32_t cur_ans = 0, cur_cat = 0, cur_field = 0, cur_range = 0, cur_set = 0, cur_sub = 0;
-    for (uint32_t i = 0; i < ntl; i++) {
-        const dgpb_ltype_layout *t = &m->type_layouts.v[i];
-        uint32_t r[LTL_WORDS];
-        r[LTL_TYPE] = ref(&w, t->type, nt, "type layout's type");
-        r[LTL_KIND] = t->kind;
-        r[LTL_PARAMETER_CATEGORY] = t->parameter_category;
-        put_cat(&w, r + LTL_SIZE, &t->size, &cur_ans);
-        put_cat(&w, r + LTL_STRIDE, &t->stride, &cur_ans);
-        put_cat(&w, r + LTL_ELEMENT_STRIDE, &t->element_stride, &cur_ans);
-        r[LTL_ELEMENT_TYPE_LAYOUT] = ref(&w, t->element_type_layout, ntl, "element type layout");
-        r[LTL_ELEMENT_VAR_LAYOUT] = ref(&w, t->element_var_layout, nvl, "element var layout");
-        r[LTL_CONTAINER_VAR_LAYOUT] = ref(&w, t->container_var_layout, nvl, "container var layout");
-        r[LTL_EXPLICIT_COUNTER] = ref(&w, t->explicit_counter, nvl, "explicit counter");
-        put64(r + LTL_EXPLICIT_COUNTER_OFFSET, (uint64_t)t->explicit_counter_offset);
-        span_ok(&w, t->categories, m->categories.n, "categories");
-        span_ok(&w, t->fields, m->fields.n, "fields");
-        span_ok(&w, t->binding_ranges, m->binding_ranges.n, "binding ranges");
-        span_ok(&w, t->sub_object_ranges, m->sub_object_ranges.n, "sub-object ranges");
-        put_list(r + LTL_CATEGORIES, &cur_cat, t->categories.count);
-        put_list(r + LTL_FIELDS, &cur_field, t->fields.count);
-        put_list(r + LTL_BINDING_RANGES, &cur_range, t->binding_ranges.count);
-        put_list(r + LTL_DESCRIPTOR_SETS, &cur_set, t->descriptor_sets.count);
-        put_list(r + LTL_SUB_OBJECT_RANGES, &cur_sub, t->sub_object_ranges.count);
-        emit(&w, r, LTL_WORDS);
-    }
-    /* Variable layouts. */
-    for (uint32_t i = 0; i < nvl; i++) {
-        const dgpb_lvar_layout *v = &m->var_layouts.v[i];
-        uint32_t r[LVL_WORDS];
-        r[LVL_TYPE_LAYOUT] = ref(&w, v->type_layout, ntl, "variable layout's type layout");
-        r[LVL_VARIABLE] = ref(&w, v->variable, nv, "variable layout's variable");
-        r[LVL_BINDING_INDEX] = v->binding_index;
-        r[LVL_BINDING_SPACE] = v->binding_space;
-        put_cat(&w, r + LVL_OFFSET, &v->offset, &cur_ans);
-        put_cat(&w, r + LVL_SPACE, &v->space, &cur_ans);
-        emit(&w, r, LVL_WORDS);
-    }
-    /* Entry points. */
-    uint32_t cur_param = 0;
-    for (uint32_t i = 0; i < m->entries.n; i++) {
-        const dgpb_lentry *e = &m->entries.v[i];
-        uint32_t r[LE_WORDS];
-        r[LE_NAME] = ref(&w, e->name, ns, "entry name");
-        r[LE_NAME_OVERRIDE] = ref(&w, e->name_override, ns, "entry name override");
-        r[LE_STAGE] = e->stage;
-        r[LE_VAR_LAYOUT] = ref(&w, e->var_layout, nvl, "entry var layout");
-        r[LE_TYPE_LAYOUT] = ref(&w, e->type_layout, ntl, "entry type layout");
-        for (int k = 0; k < 3; k++)
-            put64(r + LE_THREAD_GROUP_SIZE + 2 * k, e->thread_group_size[k]);
-        span_ok(&w, e->params, m->params.n, "entry parameters");
-        put_list(r + LE_PARAMS, &cur_param, e->params.count);
-        emit(&w, r, LE_WORDS);
-    }
-
-    /* List tables, in their owners' order. */
-    if (w.bad)
-        goto done;
-    for (uint32_t i = 0; i < ntl; i++) {
-        emit_answers(&w, &m->type_layouts.v[i].size);
-        emit_answers(&w, &m->type_layouts.v[i].stride);
-        emit_answers(&w, &m->type_layouts.v[i].element_stride);
-    }
-    for (uint32_t i = 0; i < nvl; i++) {
-        emit_answers(&w, &m->var_layouts.v[i].offset);
-        emit_answers(&w, &m->var_layouts.v[i].space);
-    }
-    for (uint32_t i = 0; i < nv; i++) {
-        dgpb_lspan s = m->vars.v[i].attributes;
-        for (uint32_t k = 0; k < s.count; k++)
-            dgpb_bytebuf_u32(&w.b, ref(&w, m->attributes.v[s.first + k], ns, "attribute"));
-    }
-    for (uint32_t i = 0; i < ntl; i++) {
-        dgpb_lspan s = m->type_layouts.v[i].categories;
-        for (uint32_t k = 0; k < s.count; k++)
-            dgpb_bytebuf_u32(&w.b, m->categories.v[s.first + k]);
-    }
-    for (uint32_t i = 0; i < m->entries.n; i++) {
-        dgpb_lspan s = m->entries.v[i].params;
-        for (uint32_t k = 0; k < s.count; k++)
-            dgpb_bytebuf_u32(&w.b, ref(&w, m->params.v[s.first + k], nvl, "entry parameter"));
-    }
-    for (uint32_t i = 0; i < ntl; i++) {
-        dgpb_lspan s = m->type_layouts.v[i].fields;
-        for (uint32_t k = 0; k < s.count; k++) {
-            const dgpb_lfield *f = &m->fields.v[s.first + k];
-            uint32_t r[LF_WORDS];
-            r[LF_VAR_LAYOUT] = ref(&w, f->var_layout, nvl, "field");
-            put64(r + LF_BINDING_RANGE_OFFSET, (uint64_t)f->binding_range_offset);
-            emit(&w, r, LF_WORDS);
-        }
-    }
-    for (uint32_t i = 0; i < ntl; i++) {
-        dgpb_lspan s = m->type_layouts.v[i].binding_ranges;
-        for (uint32_t k = 0; k < s.count; k++) {
-            const dgpb_lbinding_range *b = &m->binding_ranges.v[s.first + k];
-            uint32_t r[LB_WORDS];
-            r[LB_TYPE] = b->type;
-            put64(r + LB_BINDING_COUNT, (uint64_t)b->binding_count);
-            r[LB_LEAF_TYPE_LAYOUT] = ref(&w, b->leaf_type_layout, ntl, "leaf type layout");
-            r[LB_LEAF_VARIABLE] = ref(&w, b->leaf_variable, nv, "leaf variable");
-            put64(r + LB_SPECIALIZABLE, (uint64_t)b->specializable);
-            r[LB_IMAGE_FORMAT] = b->image_format;
-            put64(r + LB_DESCRIPTOR_SET_INDEX, (uint64_t)b->descriptor_set_index);
-            put64(r + LB_FIRST_DESCRIPTOR_RANGE, (uint64_t)b->first_descriptor_range);
-            put64(r + LB_DESCRIPTOR_RANGE_COUNT, (uint64_t)b->descriptor_range_count);
-            emit(&w, r, LB_WORDS);
-        }
-    }
-    uint32_t cur_dr = 0;
-    for (uint32_t i = 0; i < ntl; i++) {
-        dgpb_lspan s = m->type_layouts.v[i].descriptor_sets;
-        for (uint32_t k = 0; k < s.count; k++) {
-            const dgpb_ldescriptor_set *d = &m->descriptor_sets.v[s.first + k];
-            uint32_t r[LS_WORDS];
-            put64(r + LS_SPACE_OFFSET, (uint64_t)d->space_offset);
-            span_ok(&w, d->ranges, m->descriptor_ranges.n, "descriptor ranges");
-            put_list(r + LS_RANGES, &cur_dr, d->ranges.count);
-            emit(&w, r, LS_WORDS);
-        }
-    }
-    if (w.bad)
-        goto done;
-    for (uint32_t i = 0; i < ntl; i++) {
-        dgpb_lspan s = m->type_layouts.v[i].descriptor_sets;
-        for (uint32_t k = 0; k < s.count; k++) {
-            dgpb_lspan rs = m->descriptor_sets.v[s.first + k].ranges;
-            for (uint32_t j = 0; j < rs.count; j++) {
-                const dgpb_ldescriptor_range *d = &m->descriptor_ranges.v[rs.first + j];
-                uint32_t r[LR_WORDS];
-                put64(r + LR_INDEX_OFFSET, (uint64_t)d->index_offset);
-                put64(r + LR_DESCRIPTOR_COUNT, (uint64_t)d->descriptor_count);
-                r[LR_TYPE] = d->type;
-                r[LR_CATEGORY] = d->category;
-                emit(&w, r, LR_WORDS);
-            }
-        }
-    }
-    for (uint32_t i = 0; i < ntl; i++) {
-        dgpb_lspan s = m->type_layouts.v[i].sub_object_ranges;
-        for (uint32_t k = 0; k < s.count; k++) {
-            const dgpb_lsub_object_range *o = &m->sub_object_ranges.v[s.first + k];
-            uint32_t r[LO_WORDS];
-            put64(r + LO_BINDING_RANGE_INDEX, (uint64_t)o->binding_range_index);
-            put64(r + LO_SPACE_OFFSET, (uint64_t)o->space_offset);
-            r[LO_OFFSET_VAR_LAYOUT] = ref(&w, o->offset_var_layout, nvl, "sub-object offset");
-            emit(&w, r, LO_WORDS);
-        }
+    /* The tables, in DGPB_LAYOUT_TABLES' order. The list tables (from the answers on) and the
+     * descriptor ranges are reached through spans checked while writing the tables before
+     * them: an inconsistency found by then stops the writing. */
+    cursors cur = {0};
+    for (int t = 0; t < LAYOUT_TABLE_COUNT; t++) {
+        if (w.bad && (t == LAYOUT_TABLE_ANSWERS || t == LAYOUT_TABLE_DESCRIPTOR_RANGES))
+            goto done;
+        size_t before = w.b.len;
+        write_table(&w, (layout_table)t, &cur);
+        layout_table_shape shape = layout_table_shape_of((layout_table)t);
+        (void)before;
+        (void)shape;
+        assert(w.bad || w.b.failed ||
+               w.b.len - before == (size_t)h[shape.count_word] * shape.words * 4u);
     }
 
 done:

@@ -3,11 +3,12 @@
  * model that the recorder fills and the writer serialises (internal).
  *
  * docs/layout.md is the format's reference; the word offsets below are its
- * tables, shared by the writer (layout_blob.c) and the reader
- * (layout_replay.c) so the two cannot disagree. Every record is a fixed
- * number of little-endian u32 words; a 64-bit value takes two words (low,
- * high); a reference is a u32 index, 0xFFFFFFFF for null; a list is two
- * words (first, count) into one of the list tables.
+ * tables, and DGPB_LAYOUT_TABLES their order, shared by the writer
+ * (layout_blob.c), the reader (layout_replay.c) and the tests so none can
+ * disagree. Every record is a fixed number of little-endian u32 words; a
+ * 64-bit value takes two words (low, high); a reference is a u32 index,
+ * 0xFFFFFFFF for null; a list is two words (first, count) into one of the
+ * list tables.
  *
  * The model (dgpb_layout_model) holds the same records unpacked, with lists
  * as spans into the model's own arrays in any order; the writer lays every
@@ -27,6 +28,13 @@
 #define DGPB_LAYOUT_NONE 0xFFFFFFFFu
 /* SlangTypeKind of pointers: their targets may contain them, so the cycle checks skip them. */
 #define DGPB_LAYOUT_KIND_POINTER 18u
+
+/*
+ * Word offsets of each record, by prefix: LH header, LT type, LV variable,
+ * LC per-category answer set, LTL type layout, LVL variable layout, LE entry
+ * point, and the list items LA answer, LF field, LB binding range, LS
+ * descriptor set, LR descriptor range, LO sub-object range.
+ */
 
 /* Header words. */
 enum {
@@ -152,6 +160,69 @@ enum {
     LO_OFFSET_VAR_LAYOUT = 4,
     LO_WORDS
 };
+
+/*
+ * The tables after the header and the string table, in the order the blob
+ * lays them out (docs/layout.md): X(name, the header word holding its row
+ * count, words per row). This list is the one definition of that order: the
+ * writer (layout_blob.c) emits the tables in it, the reader
+ * (layout_replay.c) finds them through it, and so do the tests.
+ */
+#define DGPB_LAYOUT_TABLES(X)                                                                      \
+    X(OPTIONS, LH_OPTION_COUNT, 1)                                                                 \
+    X(TYPES, LH_TYPE_COUNT, LT_WORDS)                                                              \
+    X(VARS, LH_VAR_COUNT, LV_WORDS)                                                                \
+    X(TYPE_LAYOUTS, LH_TYPE_LAYOUT_COUNT, LTL_WORDS)                                               \
+    X(VAR_LAYOUTS, LH_VAR_LAYOUT_COUNT, LVL_WORDS)                                                 \
+    X(ENTRIES, LH_ENTRY_COUNT, LE_WORDS)                                                           \
+    X(ANSWERS, LH_ANSWER_COUNT, LA_WORDS)                                                          \
+    X(ATTRIBUTES, LH_ATTRIBUTE_COUNT, 1)                                                           \
+    X(CATEGORIES, LH_CATEGORY_COUNT, 1)                                                            \
+    X(PARAMS, LH_PARAM_COUNT, 1)                                                                   \
+    X(FIELDS, LH_FIELD_COUNT, LF_WORDS)                                                            \
+    X(BINDING_RANGES, LH_BINDING_RANGE_COUNT, LB_WORDS)                                            \
+    X(DESCRIPTOR_SETS, LH_DESCRIPTOR_SET_COUNT, LS_WORDS)                                          \
+    X(DESCRIPTOR_RANGES, LH_DESCRIPTOR_RANGE_COUNT, LR_WORDS)                                      \
+    X(SUB_OBJECT_RANGES, LH_SUB_OBJECT_RANGE_COUNT, LO_WORDS)
+
+/* The tables by name, in blob order: LAYOUT_TABLE_OPTIONS ... LAYOUT_TABLE_SUB_OBJECT_RANGES. */
+typedef enum layout_table {
+#define LAYOUT_TABLE_ID(name, count_word, words) LAYOUT_TABLE_##name,
+    DGPB_LAYOUT_TABLES(LAYOUT_TABLE_ID)
+#undef LAYOUT_TABLE_ID
+        LAYOUT_TABLE_COUNT
+} layout_table;
+
+/* A table's shape: the header word holding its row count, and the words per row. */
+typedef struct layout_table_shape {
+    int count_word; /* LH_*_COUNT */
+    uint32_t words;
+} layout_table_shape;
+
+static inline layout_table_shape layout_table_shape_of(layout_table t)
+{
+    static const layout_table_shape shapes[LAYOUT_TABLE_COUNT] = {
+#define LAYOUT_TABLE_SHAPE(name, count_word, words) {count_word, words},
+        DGPB_LAYOUT_TABLES(LAYOUT_TABLE_SHAPE)
+#undef LAYOUT_TABLE_SHAPE
+    };
+    return shapes[t];
+}
+
+/*
+ * The byte offset of table `t` in a blob whose header words are `h`
+ * (LAYOUT_TABLE_COUNT: the end of the last table, the blob's size), in 64
+ * bits so that no header overflows it.
+ */
+static inline uint64_t layout_table_offset(const uint32_t h[LH_WORDS], layout_table t)
+{
+    uint64_t pos = (uint64_t)LH_WORDS * 4u + h[LH_STRING_BYTES];
+    for (int k = 0; k < (int)t; k++) {
+        layout_table_shape shape = layout_table_shape_of((layout_table)k);
+        pos += (uint64_t)h[shape.count_word] * shape.words * 4u;
+    }
+    return pos;
+}
 
 /* ---- the model ---- */
 

@@ -3,7 +3,7 @@
  * walk Slang's reflection graph and record every answer (dgpb/layout.h).
  *
  * Three parts:
- *   - finding and loading libslang at run time (dlopen) and checking its
+ *   - loading libslang at run time (dlopen; slang_lookup.c finds it) and checking its
  *     version; every function is looked up through the table of
  *     src/slang_api.h, so no Slang header or library is needed to build;
  *   - one compile request per layout, fed slangc's own arguments;
@@ -19,7 +19,8 @@
  * a category Slang does not know, whose answer stands for all the others
  * (docs/layout.md, "Categories").
  */
-#define _GNU_SOURCE /* realpath, PATH_MAX */
+#define _GNU_SOURCE /* PATH_MAX */
+#include <assert.h>
 #include <dlfcn.h>
 #include <limits.h>
 #include <stdio.h>
@@ -27,9 +28,9 @@
 #include <string.h>
 
 #include "alloc.h"
-#include "dgpb/process.h"
 #include "layout_internal.h"
 #include "slang_api.h"
+#include "slang_lookup.h"
 
 /* Counts Slang reports beyond this are refused (DGPB_ERR_LIMIT): no real layout comes near. */
 #define MAX_LIST 0x1000000
@@ -124,93 +125,21 @@ fail:
     return rc;
 }
 
-static bool file_exists(const char *path)
-{
-    FILE *f = fopen(path, "rb");
-    if (!f)
-        return false;
-    fclose(f);
-    return true;
-}
-
-/* Looks for libslang next to a slangc: its folder and ../lib, for the path as given and as
- * resolved through symbolic links. Fills `found` (PATH_MAX) and returns true when one exists. */
-static bool next_to(const char *slangc, char *found, char *tried, size_t tried_size)
-{
-    char real[PATH_MAX];
-    const char *forms[2] = {slangc, realpath(slangc, real) ? real : NULL};
-    for (int f = 0; f < 2; f++) {
-        if (!forms[f])
-            continue;
-        char dir[PATH_MAX];
-        snprintf(dir, sizeof dir, "%s", forms[f]);
-        char *slash = strrchr(dir, '/');
-        if (slash)
-            *slash = 0;
-        else
-            snprintf(dir, sizeof dir, ".");
-        static const char *const rel[] = {"/libslang.so", "/../lib/libslang.so"};
-        for (int r = 0; r < 2; r++) {
-            snprintf(found, PATH_MAX, "%s%s", dir, rel[r]);
-            size_t used = strlen(tried);
-            if (used + strlen(found) + 4 < tried_size) /* the list of tried paths may be cut */
-                snprintf(tried + used, tried_size - used, "%s'%.*s'", used ? ", " : "",
-                         (int)(tried_size - used - 5), found);
-            if (file_exists(found))
-                return true;
-        }
-    }
-    return false;
-}
-
-static const char *env_of(const dgpb_slang_desc *d, const char *name)
-{
-    return d->get_env ? d->get_env(name, d->get_env_user) : getenv(name);
-}
-
 int dgpb_slang_open(const dgpb_slang_desc *desc, dgpb_slang **out, dgpb_diag *diag)
 {
     static const dgpb_slang_desc none = {0};
     const dgpb_slang_desc *d = desc ? desc : &none;
+    assert(out);
     *out = NULL;
-    if (d->library)
-        return try_open(d->library, out, diag);
-
-    char found[PATH_MAX], tried[2048] = "";
-    const char *rule = NULL, *slangc = NULL;
-    char *which = NULL;
-    if (d->slangc) {
-        slangc = d->slangc;
-        rule = "the slangc in use";
-    } else if (env_of(d, "DGPB_SLANGC") && *env_of(d, "DGPB_SLANGC")) {
-        slangc = env_of(d, "DGPB_SLANGC");
-        rule = "$DGPB_SLANGC";
-    } else if (env_of(d, "SLANG_ROOT") && *env_of(d, "SLANG_ROOT")) {
-        snprintf(found, sizeof found, "%s/lib/libslang.so", env_of(d, "SLANG_ROOT"));
-        if (file_exists(found))
-            return try_open(found, out, diag);
-        return dgpb_diag_set(diag, DGPB_ERR_UNSUPPORTED, -1,
-                             "no native libslang at '%s' ($SLANG_ROOT/lib); the layout recorder "
-                             "needs Slang's native library (the WebAssembly build has no "
-                             "reflection C API)",
-                             found);
-    } else if ((which = dgpb_process_which("slangc", env_of(d, "PATH"))) != NULL) {
-        slangc = which;
-        rule = "slangc on PATH";
-    }
-    if (slangc) {
-        bool ok = next_to(slangc, found, tried, sizeof tried);
-        int rc = ok ? try_open(found, out, diag)
-                    : dgpb_diag_set(diag, DGPB_ERR_UNSUPPORTED, -1,
-                                    "no native libslang next to '%s' (%s; tried %s); the layout "
-                                    "recorder needs Slang's native library (the WebAssembly "
-                                    "build has no reflection C API); name one with --slang-lib",
-                                    slangc, rule, tried);
-        dgpb_free(which);
+    slang_env env = {d->get_env, d->get_env_user};
+    char found[PATH_MAX];
+    const char *path = NULL;
+    bool from_loader = false;
+    int rc = slang_find_libslang(d->library, d->slangc, &env, found, &path, &from_loader, diag);
+    if (rc)
         return rc;
-    }
-    int rc = try_open("libslang.so", out, diag);
-    if (rc == DGPB_ERR_UNSUPPORTED && diag)
+    rc = try_open(path, out, diag);
+    if (from_loader && rc == DGPB_ERR_UNSUPPORTED && diag)
         dgpb_diag_set(diag, DGPB_ERR_UNSUPPORTED, -1,
                       "no native libslang found (no --slang-lib, $DGPB_SLANGC, $SLANG_ROOT or "
                       "slangc on PATH, and the dynamic loader has no 'libslang.so'); the layout "
@@ -391,10 +320,11 @@ static uint32_t count_of(walker *w, int64_t n, const char *what)
     return (uint32_t)n;
 }
 
-typedef size_t (*cat_fn)(const dgpb_slang_api *a, void *object, SlangParameterCategory category);
+typedef size_t (*per_category_fn)(const dgpb_slang_api *a, void *object,
+                                  SlangParameterCategory category);
 
 /* Every category's answer: the default (a category Slang does not know) and those that differ. */
-static dgpb_lcat categories_of(walker *w, cat_fn f, void *object)
+static dgpb_lcat categories_of(walker *w, per_category_fn f, void *object)
 {
     dgpb_lcat c = {0};
     c.dflt = f(w->api, object, DGPB_LAYOUT_CATEGORY_PROBE);
@@ -415,7 +345,7 @@ static dgpb_lcat categories_of(walker *w, cat_fn f, void *object)
     return c;
 }
 
-/* Adapters from Slang's typed signatures to cat_fn (a call through a cast pointer would be UB). */
+/* Adapters from Slang's typed signatures to per_category_fn (a call through a cast pointer would be UB). */
 static size_t tl_size(const dgpb_slang_api *a, void *o, SlangParameterCategory c)
 {
     return a->spReflectionTypeLayout_GetSize(o, c);

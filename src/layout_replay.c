@@ -29,6 +29,8 @@ struct dgpb_layout {
     const uint8_t *bytes;
     size_t size;
     uint32_t h[LH_WORDS];
+    /* Where each table starts (tls: type layouts, vls: variable layouts, ranges: binding
+     * ranges, sets: descriptor sets, drs: descriptor ranges, subs: sub-object ranges). */
     const uint8_t *options, *types, *vars, *tls, *vls, *entries;
     const uint8_t *answers, *attributes, *categories, *params, *fields, *ranges, *sets, *drs, *subs;
     uint32_t *string_off; /* byte offset of each string's first character */
@@ -126,8 +128,8 @@ static int check_list(check *c, const uint8_t *p, uint32_t *cursor, uint32_t tab
 }
 
 /* A per-category answer list: categories increasing, below the probe, values not the default. */
-static int check_cat(check *c, const uint8_t *rec, uint32_t *cursor, const char *what,
-                     const char *owner, uint32_t index)
+static int check_per_category(check *c, const uint8_t *rec, uint32_t *cursor, const char *what,
+                              const char *owner, uint32_t index)
 {
     dgpb_layout *l = c->l;
     int rc = check_list(c, rec + LC_ANSWERS * 4, cursor, l->h[LH_ANSWER_COUNT], what, owner, index);
@@ -372,9 +374,9 @@ static int validate(check *c)
         const uint8_t *r = at(l->tls, i, LTL_WORDS, 0);
         const char *o = "type layout";
         TRY(check_ref(c, r + LTL_TYPE * 4, nt, true, "type", o, i));
-        TRY(check_cat(c, r + LTL_SIZE * 4, &cur_ans, "size", o, i));
-        TRY(check_cat(c, r + LTL_STRIDE * 4, &cur_ans, "stride", o, i));
-        TRY(check_cat(c, r + LTL_ELEMENT_STRIDE * 4, &cur_ans, "element stride", o, i));
+        TRY(check_per_category(c, r + LTL_SIZE * 4, &cur_ans, "size", o, i));
+        TRY(check_per_category(c, r + LTL_STRIDE * 4, &cur_ans, "stride", o, i));
+        TRY(check_per_category(c, r + LTL_ELEMENT_STRIDE * 4, &cur_ans, "element stride", o, i));
         TRY(check_ref(c, r + LTL_ELEMENT_TYPE_LAYOUT * 4, ntl, true, "element type layout", o, i));
         TRY(check_ref(c, r + LTL_ELEMENT_VAR_LAYOUT * 4, nvl, true, "element var layout", o, i));
         TRY(check_ref(c, r + LTL_CONTAINER_VAR_LAYOUT * 4, nvl, true, "container var layout", o,
@@ -395,8 +397,8 @@ static int validate(check *c)
         const char *o = "variable layout";
         TRY(check_ref(c, r + LVL_TYPE_LAYOUT * 4, ntl, true, "type layout", o, i));
         TRY(check_ref(c, r + LVL_VARIABLE * 4, nv, true, "variable", o, i));
-        TRY(check_cat(c, r + LVL_OFFSET * 4, &cur_ans, "offset", o, i));
-        TRY(check_cat(c, r + LVL_SPACE * 4, &cur_ans, "space", o, i));
+        TRY(check_per_category(c, r + LVL_OFFSET * 4, &cur_ans, "offset", o, i));
+        TRY(check_per_category(c, r + LVL_SPACE * 4, &cur_ans, "space", o, i));
     }
     uint32_t cur_param = 0;
     for (uint32_t i = 0; i < h[LH_ENTRY_COUNT]; i++) {
@@ -488,32 +490,25 @@ int dgpb_layout_open(const void *data, size_t size, dgpb_layout **out, dgpb_diag
     for (int i = 0; i < LH_WORDS; i++)
         tmp.h[i] = rd32(b + 4 * i);
 
-    /* The tables' places, and the size they add up to. */
-    static const struct {
-        int count;
-        uint32_t words;
-    } tables[] = {{LH_OPTION_COUNT, 1},
-                  {LH_TYPE_COUNT, LT_WORDS},
-                  {LH_VAR_COUNT, LV_WORDS},
-                  {LH_TYPE_LAYOUT_COUNT, LTL_WORDS},
-                  {LH_VAR_LAYOUT_COUNT, LVL_WORDS},
-                  {LH_ENTRY_COUNT, LE_WORDS},
-                  {LH_ANSWER_COUNT, LA_WORDS},
-                  {LH_ATTRIBUTE_COUNT, 1},
-                  {LH_CATEGORY_COUNT, 1},
-                  {LH_PARAM_COUNT, 1},
-                  {LH_FIELD_COUNT, LF_WORDS},
-                  {LH_BINDING_RANGE_COUNT, LB_WORDS},
-                  {LH_DESCRIPTOR_SET_COUNT, LS_WORDS},
-                  {LH_DESCRIPTOR_RANGE_COUNT, LR_WORDS},
-                  {LH_SUB_OBJECT_RANGE_COUNT, LO_WORDS}};
-    const uint8_t **places[] = {&tmp.options,    &tmp.types,   &tmp.vars,    &tmp.tls,
-                                &tmp.vls,        &tmp.entries, &tmp.answers, &tmp.attributes,
-                                &tmp.categories, &tmp.params,  &tmp.fields,  &tmp.ranges,
-                                &tmp.sets,       &tmp.drs,     &tmp.subs};
-    uint64_t pos = (uint64_t)LH_WORDS * 4u + tmp.h[LH_STRING_BYTES];
-    for (size_t i = 0; i < sizeof tables / sizeof tables[0]; i++)
-        pos += (uint64_t)tmp.h[tables[i].count] * tables[i].words * 4u;
+    /* The tables' places (in DGPB_LAYOUT_TABLES' order), and the size they add up to. */
+    const uint8_t **places[LAYOUT_TABLE_COUNT] = {
+        [LAYOUT_TABLE_OPTIONS] = &tmp.options,
+        [LAYOUT_TABLE_TYPES] = &tmp.types,
+        [LAYOUT_TABLE_VARS] = &tmp.vars,
+        [LAYOUT_TABLE_TYPE_LAYOUTS] = &tmp.tls,
+        [LAYOUT_TABLE_VAR_LAYOUTS] = &tmp.vls,
+        [LAYOUT_TABLE_ENTRIES] = &tmp.entries,
+        [LAYOUT_TABLE_ANSWERS] = &tmp.answers,
+        [LAYOUT_TABLE_ATTRIBUTES] = &tmp.attributes,
+        [LAYOUT_TABLE_CATEGORIES] = &tmp.categories,
+        [LAYOUT_TABLE_PARAMS] = &tmp.params,
+        [LAYOUT_TABLE_FIELDS] = &tmp.fields,
+        [LAYOUT_TABLE_BINDING_RANGES] = &tmp.ranges,
+        [LAYOUT_TABLE_DESCRIPTOR_SETS] = &tmp.sets,
+        [LAYOUT_TABLE_DESCRIPTOR_RANGES] = &tmp.drs,
+        [LAYOUT_TABLE_SUB_OBJECT_RANGES] = &tmp.subs,
+    };
+    uint64_t pos = layout_table_offset(tmp.h, LAYOUT_TABLE_COUNT);
     if (pos > size)
         return corrupt(&c, DGPB_ERR_CORRUPT_TRUNCATED, b + size,
                        "truncated: %zu bytes, the header's counts need %llu", size,
@@ -521,11 +516,8 @@ int dgpb_layout_open(const void *data, size_t size, dgpb_layout **out, dgpb_diag
     if (pos < size)
         return corrupt(&c, DGPB_ERR_CORRUPT_VALUE, b + pos, "%llu bytes after the last table",
                        (unsigned long long)(size - pos));
-    pos = (uint64_t)LH_WORDS * 4u + tmp.h[LH_STRING_BYTES];
-    for (size_t i = 0; i < sizeof tables / sizeof tables[0]; i++) {
-        *places[i] = b + pos;
-        pos += (uint64_t)tmp.h[tables[i].count] * tables[i].words * 4u;
-    }
+    for (int t = 0; t < LAYOUT_TABLE_COUNT; t++)
+        *places[t] = b + layout_table_offset(tmp.h, (layout_table)t);
 
     int rc = validate(&c);
     if (rc) {

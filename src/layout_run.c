@@ -106,14 +106,14 @@ int dgpb_layout_run(const dgpb_layout_run_desc *d, uint8_t **blob, size_t *size,
     if (status != 0) {
         char msg[DGPB_DIAG_MESSAGE_MAX - 200];
         message_of(&p, msg, sizeof msg);
-        int code = status == 1   ? DGPB_ERR_SHADER
-                   : status == 4 ? DGPB_ERR_UNSUPPORTED
-                                 : DGPB_ERR_TOOL;
+        int code = status == DGPB_RECORDER_EXIT_SHADER        ? DGPB_ERR_SHADER
+                   : status == DGPB_RECORDER_EXIT_NO_LIBSLANG ? DGPB_ERR_UNSUPPORTED
+                                                              : DGPB_ERR_TOOL;
         rc = dgpb_diag_set(diag, code, -1, "layout recorder (target %s, entry '%s'%s): %s%s",
                            d->target, d->entries[0].name, d->entry_count > 1 ? ", ..." : "", msg,
-                           status == 2    ? " (usage error)"
-                           : status > 128 ? " (killed)"
-                                          : "");
+                           status == DGPB_RECORDER_EXIT_USAGE ? " (usage error)"
+                           : status > 128                     ? " (killed)"
+                                                              : "");
         goto out;
     }
     uint8_t *bytes = NULL;

@@ -4,7 +4,8 @@
  * The header tables are written into one buffer and the blobs into another.
  * A blob's offset is relative to the data section, so it is known as soon as
  * the blob is first referenced: no second pass and no fix-ups beyond the
- * header_size field.
+ * header_size field. The writer counts the distinct blobs it places, by the
+ * kind of reference that placed each, for dgpb_write_ex()'s stats.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -25,16 +26,21 @@ typedef struct placed_blob {
     uint32_t offset;
 } placed_blob;
 
+/* What references a blob. */
+enum blob_use { BLOB_LAYOUT, BLOB_CODE };
+
 typedef struct writer {
     dgpb_bytebuf head;
     dgpb_bytebuf data;
     placed_blob *blobs;
     size_t blob_count;
     size_t blob_cap;
+    uint32_t code_blob_count;   /* distinct blobs placed by an entry's code */
+    uint32_t layout_blob_count; /* distinct blobs placed by a target's layout */
 } writer;
 
 /* Writes a blob reference, storing the blob's bytes once per distinct content. */
-static int put_blob(writer *w, const dgpb_mblob *b, dgpb_diag *diag)
+static int put_blob(writer *w, const dgpb_mblob *b, enum blob_use use, dgpb_diag *diag)
 {
     uint8_t sha[DGPB_SHA256_SIZE];
     if (dgpb_sha256(b->data, b->size, sha))
@@ -50,16 +56,20 @@ static int put_blob(writer *w, const dgpb_mblob *b, dgpb_diag *diag)
         if (w->data.len + b->size > UINT32_MAX)
             return dgpb_diag_set(diag, DGPB_ERR_LIMIT, -1,
                                  "data section exceeds 4 GiB (u32 offsets)");
-        placed_blob *nb = dgpb_grow(w->blobs, w->blob_count, &w->blob_cap, sizeof *nb, 16);
-        if (!nb)
+        placed_blob *grown = dgpb_grow(w->blobs, w->blob_count, &w->blob_cap, sizeof *grown, 16);
+        if (!grown)
             return dgpb_diag_set(diag, DGPB_ERR_NOMEM, -1, "out of memory");
-        w->blobs = nb;
+        w->blobs = grown;
         placed_blob *p = &w->blobs[w->blob_count++];
         memcpy(p->sha, sha, sizeof sha);
         p->data = b->data;
         p->size = (uint32_t)b->size;
         p->offset = (uint32_t)w->data.len;
         dgpb_bytebuf_append(&w->data, b->data, b->size);
+        if (use == BLOB_CODE)
+            w->code_blob_count++;
+        else
+            w->layout_blob_count++;
         found = p;
     }
     dgpb_bytebuf_u32(&w->head, found->offset);
@@ -85,11 +95,11 @@ static int put_entry(writer *w, const dgpb_mentry *e, dgpb_diag *diag)
     put_cstr(&w->head, e->name);
     put_cstr(&w->head, dgpb_stage_name(e->stage));
     dgpb_bytebuf_u32(&w->head, e->layout);
-    int rc = put_blob(w, &e->code, diag);
+    int rc = put_blob(w, &e->code, BLOB_CODE, diag);
     if (rc)
         return rc;
     for (int i = 0; i < 3; i++)
-        dgpb_bytebuf_u32(&w->head, e->tgs[i]);
+        dgpb_bytebuf_u32(&w->head, e->tgs[i]); /* thread_group_size */
     dgpb_bytebuf_u32(&w->head, e->param_count);
     for (uint32_t i = 0; i < e->param_count; i++) {
         const dgpb_param_desc *p = &e->params[i];
@@ -107,12 +117,20 @@ static int put_entry(writer *w, const dgpb_mentry *e, dgpb_diag *diag)
 
 int dgpb_write(const dgpb_model *m, uint8_t **out, size_t *out_size, dgpb_diag *diag)
 {
+    return dgpb_write_ex(m, out, out_size, NULL, diag);
+}
+
+int dgpb_write_ex(const dgpb_model *m, uint8_t **out, size_t *out_size, dgpb_write_stats *stats,
+                  dgpb_diag *diag)
+{
     *out = NULL;
     *out_size = 0;
+    if (stats)
+        memset(stats, 0, sizeof *stats);
     int rc = dgpb_model_check(m, diag);
     if (rc)
         return rc;
-    writer w = {DGPB_BYTEBUF_INIT, DGPB_BYTEBUF_INIT, NULL, 0, 0};
+    writer w = {DGPB_BYTEBUF_INIT, DGPB_BYTEBUF_INIT, NULL, 0, 0, 0, 0};
     const dgpb_mtarget **order = dgpb_calloc(m->target_count, sizeof *order);
     if (!order)
         return dgpb_diag_set(diag, DGPB_ERR_NOMEM, -1, "out of memory");
@@ -130,7 +148,7 @@ int dgpb_write(const dgpb_model *m, uint8_t **out, size_t *out_size, dgpb_diag *
         put_cstr(&w.head, t->code_format);
         dgpb_bytebuf_u32(&w.head, t->layout_count);
         for (uint32_t i = 0; i < t->layout_count && !rc; i++)
-            rc = put_blob(&w, &t->layouts[i], diag);
+            rc = put_blob(&w, &t->layouts[i], BLOB_LAYOUT, diag);
         dgpb_bytebuf_u32(&w.head, t->entry_count);
         for (uint32_t i = 0; i < t->entry_count && !rc; i++)
             rc = put_entry(&w, &t->entries[i], diag);
@@ -140,14 +158,21 @@ int dgpb_write(const dgpb_model *m, uint8_t **out, size_t *out_size, dgpb_diag *
     if (!rc && (uint64_t)w.head.len + w.data.len > DGPB_MAX_BUNDLE_SIZE)
         rc = dgpb_diag_set(diag, DGPB_ERR_LIMIT, -1, "bundle exceeds 4 GiB (u32 offsets)");
     if (!rc) {
-        uint32_t hs = (uint32_t)w.head.len;
-        uint8_t le[4] = {(uint8_t)hs, (uint8_t)(hs >> 8), (uint8_t)(hs >> 16), (uint8_t)(hs >> 24)};
-        memcpy(w.head.data + 8, le, 4);
+        uint32_t header_size = (uint32_t)w.head.len;
+        uint8_t little_endian[4] = {(uint8_t)header_size, (uint8_t)(header_size >> 8),
+                                    (uint8_t)(header_size >> 16), (uint8_t)(header_size >> 24)};
+        memcpy(w.head.data + 8, little_endian, 4);
         dgpb_bytebuf_append(&w.head, w.data.data, w.data.len);
         if (w.head.failed)
             rc = dgpb_diag_set(diag, DGPB_ERR_NOMEM, -1, "out of memory");
         else
             *out = dgpb_bytebuf_take(&w.head, out_size);
+    }
+    if (!rc && stats) {
+        stats->blob_count = (uint32_t)w.blob_count;
+        stats->code_blob_count = w.code_blob_count;
+        stats->layout_blob_count = w.layout_blob_count;
+        stats->data_size = w.data.len;
     }
     dgpb_bytebuf_free(&w.head);
     dgpb_bytebuf_free(&w.data);

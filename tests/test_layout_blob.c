@@ -516,20 +516,36 @@ static void every_truncation_is_rejected(void **state)
     dgpb_free(bytes);
 }
 
-static void every_single_byte_change_is_rejected_or_harmless(void **state)
+/* Whether byte `at` lies in a header word the reader checks exactly: the magic, the version and
+ * every count (a changed count moves the tables, so the size no longer adds up). */
+static bool in_checked_header_word(size_t at)
+{
+    size_t word = at / 4u;
+    return word == LH_MAGIC || word == LH_VERSION ||
+           (word >= LH_STRING_COUNT && word <= LH_SUB_OBJECT_RANGE_COUNT);
+}
+
+static void every_single_byte_change_opens_cleanly_or_fails_cleanly(void **state)
 {
     (void)state;
     size_t size;
     uint8_t *bytes = model_bytes(&size, false);
     uint8_t *copy = malloc(size);
-    dgpb_diag d;
+    size_t opened = 0, rejected = 0;
     for (size_t i = 0; i < size; i++) {
         static const uint8_t deltas[] = {0x01, 0x80, 0xFF};
         for (size_t k = 0; k < sizeof deltas; k++) {
             memcpy(copy, bytes, size);
             copy[i] ^= deltas[k];
             dgpb_layout *l = NULL;
-            if (dgpb_layout_open(copy, size, &l, &d) == DGPB_OK) {
+            dgpb_diag d;
+            dgpb_diag_clear(&d);
+            int rc = dgpb_layout_open(copy, size, &l, &d);
+            if (rc == DGPB_OK) {
+                if (in_checked_header_word(i))
+                    fail_msg("byte %zu ^ 0x%02x in a checked header word was accepted", i,
+                             deltas[k]);
+                opened++; /* e.g. a size or a kind: still a valid layout */
                 /* Accepted: then every query stays in bounds (ASan checks). */
                 for (dgpb_layout_ref t = -1; t < 8; t++) {
                     dgpb_layout_tl_size(l, t, 9);
@@ -540,102 +556,84 @@ static void every_single_byte_change_is_rejected_or_harmless(void **state)
                     dgpb_layout_ep_parameter(l, t, 0);
                 }
                 dgpb_layout_close(l);
+            } else {
+                assert_null(l);
+                if (dgpb_result_class(rc) != DGPB_ERR_CORRUPT)
+                    fail_msg("byte %zu ^ 0x%02x gave %d, not a DGPB_ERR_CORRUPT code", i, deltas[k],
+                             rc);
+                assert_true(d.message[0] != 0);
+                assert_true(d.offset >= 0 && (size_t)d.offset <= size);
+                rejected++;
             }
         }
     }
+    assert_true(rejected > 0);
+    print_message("%zu single-byte changes opened, %zu rejected\n", opened, rejected);
     free(copy);
     dgpb_free(bytes);
 }
 
-/* The byte offset of word `word` of record `i` in the table of kind `count_word`. */
-static size_t table_offset(const uint8_t *bytes, int count_word, uint32_t i, uint32_t w,
-                           uint32_t word)
+/* The byte offset of word `word` of record `i` in table `table` (DGPB_LAYOUT_TABLES). */
+static size_t table_offset(const uint8_t *bytes, layout_table table, uint32_t i, uint32_t word)
 {
-    static const struct {
-        int count;
-        uint32_t words;
-    } order[] = {{LH_OPTION_COUNT, 1},
-                 {LH_TYPE_COUNT, LT_WORDS},
-                 {LH_VAR_COUNT, LV_WORDS},
-                 {LH_TYPE_LAYOUT_COUNT, LTL_WORDS},
-                 {LH_VAR_LAYOUT_COUNT, LVL_WORDS},
-                 {LH_ENTRY_COUNT, LE_WORDS},
-                 {LH_ANSWER_COUNT, LA_WORDS},
-                 {LH_ATTRIBUTE_COUNT, 1},
-                 {LH_CATEGORY_COUNT, 1},
-                 {LH_PARAM_COUNT, 1},
-                 {LH_FIELD_COUNT, LF_WORDS},
-                 {LH_BINDING_RANGE_COUNT, LB_WORDS},
-                 {LH_DESCRIPTOR_SET_COUNT, LS_WORDS},
-                 {LH_DESCRIPTOR_RANGE_COUNT, LR_WORDS},
-                 {LH_SUB_OBJECT_RANGE_COUNT, LO_WORDS}};
     uint32_t h[LH_WORDS];
     memcpy(h, bytes, sizeof h); /* little-endian hosts only, like the rest of the tests */
-    size_t pos = LH_WORDS * 4u + h[LH_STRING_BYTES];
-    for (size_t k = 0; k < sizeof order / sizeof order[0]; k++) {
-        if (order[k].count == count_word)
-            return pos + ((size_t)i * w + word) * 4u;
-        pos += (size_t)h[order[k].count] * order[k].words * 4u;
-    }
-    fail_msg("no table %d", count_word);
-    return 0;
+    return (size_t)layout_table_offset(h, table) +
+           ((size_t)i * layout_table_shape_of(table).words + word) * 4u;
 }
 
 typedef struct damage {
     const char *name;
-    int count_word; /* the table, or -1 for the header */
-    uint32_t index, words, word;
+    int table; /* a layout_table, or -1 for the header */
+    uint32_t index, word;
     uint32_t value;
     int code;
     const char *message;
 } damage;
 
 static const damage damages[] = {
-    {"bad magic", -1, 0, 0, LH_MAGIC, 0x4244504Cu /* "LPDB" */, DGPB_ERR_CORRUPT_MAGIC,
-     "bad magic"},
-    {"future version", -1, 0, 0, LH_VERSION, 2, DGPB_ERR_CORRUPT_VERSION,
-     "layout format version 2"},
-    {"unknown group", -1, 0, 0, LH_GROUP_KIND, 4, DGPB_ERR_CORRUPT_VALUE, "unknown group kind 4"},
-    {"specialization parameters", -1, 0, 0, LH_SPECIALIZATION_PARAMS, 1, DGPB_ERR_CORRUPT_VALUE,
+    {"bad magic", -1, 0, LH_MAGIC, 0x4244504Cu /* "LPDB" */, DGPB_ERR_CORRUPT_MAGIC, "bad magic"},
+    {"future version", -1, 0, LH_VERSION, 2, DGPB_ERR_CORRUPT_VERSION, "layout format version 2"},
+    {"unknown group", -1, 0, LH_GROUP_KIND, 4, DGPB_ERR_CORRUPT_VALUE, "unknown group kind 4"},
+    {"specialization parameters", -1, 0, LH_SPECIALIZATION_PARAMS, 1, DGPB_ERR_CORRUPT_VALUE,
      "1 specialization parameters"},
-    {"null target", -1, 0, 0, LH_TARGET, DGPB_LAYOUT_NONE, DGPB_ERR_CORRUPT_RANGE,
+    {"null target", -1, 0, LH_TARGET, DGPB_LAYOUT_NONE, DGPB_ERR_CORRUPT_RANGE,
      "target string null"},
-    {"global type layout out of range", -1, 0, 0, LH_GLOBAL_TYPE_LAYOUT, 6, DGPB_ERR_CORRUPT_RANGE,
+    {"global type layout out of range", -1, 0, LH_GLOBAL_TYPE_LAYOUT, 6, DGPB_ERR_CORRUPT_RANGE,
      "global type layout index out of range (6 in the table)"},
-    {"type name out of range", LH_TYPE_COUNT, 2, LT_WORDS, LT_NAME, 1000, DGPB_ERR_CORRUPT_RANGE,
+    {"type name out of range", LAYOUT_TABLE_TYPES, 2, LT_NAME, 1000, DGPB_ERR_CORRUPT_RANGE,
      "type 2: name index out of range"},
-    {"element type out of range", LH_TYPE_COUNT, 3, LT_WORDS, LT_ELEMENT_TYPE, 5,
-     DGPB_ERR_CORRUPT_RANGE, "type 3: element type index out of range (5 in the table)"},
-    {"type cycle", LH_TYPE_COUNT, 1, LT_WORDS, LT_ELEMENT_TYPE, T_ARRAY, DGPB_ERR_CORRUPT_VALUE,
+    {"element type out of range", LAYOUT_TABLE_TYPES, 3, LT_ELEMENT_TYPE, 5, DGPB_ERR_CORRUPT_RANGE,
+     "type 3: element type index out of range (5 in the table)"},
+    {"type cycle", LAYOUT_TABLE_TYPES, 1, LT_ELEMENT_TYPE, T_ARRAY, DGPB_ERR_CORRUPT_VALUE,
      "element and result types form a cycle"},
-    {"self-containing type layout", LH_TYPE_LAYOUT_COUNT, TL_FLOAT, LTL_WORDS,
-     LTL_ELEMENT_TYPE_LAYOUT, TL_BUF, DGPB_ERR_CORRUPT_VALUE,
-     "type and variable layouts form a cycle"},
-    {"field list out of order", LH_TYPE_LAYOUT_COUNT, TL_NODE, LTL_WORDS, LTL_FIELDS, 0,
+    {"self-containing type layout", LAYOUT_TABLE_TYPE_LAYOUTS, TL_FLOAT, LTL_ELEMENT_TYPE_LAYOUT,
+     TL_BUF, DGPB_ERR_CORRUPT_VALUE, "type and variable layouts form a cycle"},
+    {"field list out of order", LAYOUT_TABLE_TYPE_LAYOUTS, TL_NODE, LTL_FIELDS, 0,
      DGPB_ERR_CORRUPT_ORDER, "type layout 4: field list starts at 0, expected 2"},
-    {"binding ranges past the table", LH_TYPE_LAYOUT_COUNT, TL_BUF, LTL_WORDS,
-     LTL_BINDING_RANGES + 1, 2, DGPB_ERR_CORRUPT_RANGE, "binding range list [2, +2) past"},
-    {"empty list not at 0", LH_TYPE_LAYOUT_COUNT, TL_FLOAT, LTL_WORDS, LTL_FIELDS, 3,
+    {"binding ranges past the table", LAYOUT_TABLE_TYPE_LAYOUTS, TL_BUF, LTL_BINDING_RANGES + 1, 2,
+     DGPB_ERR_CORRUPT_RANGE, "binding range list [2, +2) past"},
+    {"empty list not at 0", LAYOUT_TABLE_TYPE_LAYOUTS, TL_FLOAT, LTL_FIELDS, 3,
      DGPB_ERR_CORRUPT_VALUE, "empty field list starts at 3"},
-    {"orphan categories", LH_TYPE_LAYOUT_COUNT, TL_GLOBAL, LTL_WORDS, LTL_CATEGORIES + 1, 1,
+    {"orphan categories", LAYOUT_TABLE_TYPE_LAYOUTS, TL_GLOBAL, LTL_CATEGORIES + 1, 1,
      DGPB_ERR_CORRUPT_VALUE, "1 categories belong to no owner"},
-    {"answer category past the probe", LH_ANSWER_COUNT, 0, LA_WORDS, LA_CATEGORY, 64,
+    {"answer category past the probe", LAYOUT_TABLE_ANSWERS, 0, LA_CATEGORY, 64,
      DGPB_ERR_CORRUPT_VALUE, "size answer for category 64"},
-    {"answers out of order", LH_ANSWER_COUNT, 1, LA_WORDS, LA_CATEGORY, 9, DGPB_ERR_CORRUPT_ORDER,
+    {"answers out of order", LAYOUT_TABLE_ANSWERS, 1, LA_CATEGORY, 9, DGPB_ERR_CORRUPT_ORDER,
      "not in increasing category order"},
-    {"answer equal to the default", LH_ANSWER_COUNT, 0, LA_WORDS, LA_VALUE, 0,
-     DGPB_ERR_CORRUPT_VALUE, "repeats the default"},
-    {"entry parameter out of range", LH_PARAM_COUNT, 0, 1, 0, 6, DGPB_ERR_CORRUPT_RANGE,
+    {"answer equal to the default", LAYOUT_TABLE_ANSWERS, 0, LA_VALUE, 0, DGPB_ERR_CORRUPT_VALUE,
+     "repeats the default"},
+    {"entry parameter out of range", LAYOUT_TABLE_PARAMS, 0, 0, 6, DGPB_ERR_CORRUPT_RANGE,
      "entry parameter 0: variable layout index out of range"},
-    {"leaf variable out of range", LH_BINDING_RANGE_COUNT, 0, LB_WORDS, LB_LEAF_VARIABLE, 3,
+    {"leaf variable out of range", LAYOUT_TABLE_BINDING_RANGES, 0, LB_LEAF_VARIABLE, 3,
      DGPB_ERR_CORRUPT_RANGE, "binding range 0: leaf variable index out of range"},
-    {"descriptor ranges orphaned", LH_DESCRIPTOR_SET_COUNT, 0, LS_WORDS, LS_RANGES + 1, 1,
+    {"descriptor ranges orphaned", LAYOUT_TABLE_DESCRIPTOR_SETS, 0, LS_RANGES + 1, 1,
      DGPB_ERR_CORRUPT_VALUE, "1 descriptor ranges belong to no descriptor set"},
-    {"sub-object offset out of range", LH_SUB_OBJECT_RANGE_COUNT, 0, LO_WORDS, LO_OFFSET_VAR_LAYOUT,
-     100, DGPB_ERR_CORRUPT_RANGE, "sub-object range 0: offset variable"},
-    {"null option", LH_OPTION_COUNT, 0, 1, 0, DGPB_LAYOUT_NONE, DGPB_ERR_CORRUPT_RANGE,
+    {"sub-object offset out of range", LAYOUT_TABLE_SUB_OBJECT_RANGES, 0, LO_OFFSET_VAR_LAYOUT, 100,
+     DGPB_ERR_CORRUPT_RANGE, "sub-object range 0: offset variable"},
+    {"null option", LAYOUT_TABLE_OPTIONS, 0, 0, DGPB_LAYOUT_NONE, DGPB_ERR_CORRUPT_RANGE,
      "option 0: string null"},
-    {"too many strings", -1, 0, 0, LH_STRING_COUNT, 0x10000000u, DGPB_ERR_CORRUPT_RANGE,
+    {"too many strings", -1, 0, LH_STRING_COUNT, 0x10000000u, DGPB_ERR_CORRUPT_RANGE,
      "strings cannot fit"},
 };
 
@@ -648,9 +646,9 @@ static void damaged_blobs_are_rejected_with_their_reason(void **state)
     for (size_t i = 0; i < sizeof damages / sizeof damages[0]; i++) {
         const damage *dm = &damages[i];
         memcpy(copy, bytes, size);
-        size_t at = dm->count_word < 0
+        size_t at = dm->table < 0
                         ? dm->word * 4u
-                        : table_offset(bytes, dm->count_word, dm->index, dm->words, dm->word);
+                        : table_offset(bytes, (layout_table)dm->table, dm->index, dm->word);
         assert_true(at + 4 <= size);
         support_put_u32(copy, at, dm->value);
         dgpb_diag d;
@@ -735,7 +733,7 @@ int main(void)
         cmocka_unit_test(writer_refuses_an_inconsistent_model),
         cmocka_unit_test(strings_are_interned_once_and_limited),
         cmocka_unit_test(every_truncation_is_rejected),
-        cmocka_unit_test(every_single_byte_change_is_rejected_or_harmless),
+        cmocka_unit_test(every_single_byte_change_opens_cleanly_or_fails_cleanly),
         cmocka_unit_test(damaged_blobs_are_rejected_with_their_reason),
         cmocka_unit_test(strings_must_be_utf8_and_nul_terminated),
         cmocka_unit_test(allocation_failures_are_reported),

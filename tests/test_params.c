@@ -1,6 +1,6 @@
 /*
  * test_params.c - one entry's parameter table from reflection and SPIR-V
- * analysis (dgpb/params.h; DECISIONS.md sections 3 and 4).
+ * analysis (dgpb/params.h; docs/design.md, sections 3 and 4).
  *
  * Two kinds of input: real Slang output (fixtures/reflect/: kinds.spv,
  * loose.spv next to their reflection JSON, made by the commands in

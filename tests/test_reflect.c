@@ -27,7 +27,7 @@
  * kinds_spirv_native.json is kinds_spirv.json with the keys a native slangc
  * 2026.16 adds (top-level "version": "1.1", "globalScope",
  * "bindlessSpaceIndex", per-type "sizes", per-entry-point "bindings" with
- * "used"); it must parse exactly like the plain one (DECISIONS.md section 2).
+ * "used"); it must parse exactly like the plain one (docs/design.md, section 2).
  *
  * Flags are not reflect's job (a dgpb_reflected_param has none): params.c
  * derives read-only from the kind and "written" from the SPIR-V; see

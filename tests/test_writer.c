@@ -151,6 +151,91 @@ static void identical_code_is_stored_once(void **state)
     dgpb_free(bytes);
 }
 
+static void write_stats_count_each_shared_blob_once(void **state)
+{
+    (void)state;
+    /* The golden model: k and k2 share code on each target; rg has code of its own; one layout. */
+    dgpb_model *m = support_golden_model();
+    dgpb_diag d;
+    dgpb_diag_clear(&d);
+    uint8_t *bytes = NULL;
+    size_t size = 0;
+    dgpb_write_stats stats;
+    assert_int_equal(dgpb_write_ex(m, &bytes, &size, &stats, &d), DGPB_OK);
+    assert_int_equal(stats.blob_count, 4);
+    assert_int_equal(stats.code_blob_count, 3); /* spirv k = k2, spirv rg, wgsl k = k2 */
+    assert_int_equal(stats.layout_blob_count, 1);
+    dgpb_bundle *b = NULL;
+    assert_int_equal(dgpb_bundle_open(bytes, size, 0, &b, NULL), DGPB_OK);
+    assert_int_equal(stats.data_size, dgpb_bundle_data_size(b));
+    dgpb_bundle_close(b);
+    /* The same bytes as dgpb_write(). */
+    uint8_t *plain = NULL;
+    size_t plain_size = 0;
+    assert_int_equal(dgpb_write(m, &plain, &plain_size, &d), DGPB_OK);
+    assert_int_equal(plain_size, size);
+    assert_memory_equal(plain, bytes, size);
+    dgpb_free(plain);
+    dgpb_free(bytes);
+    dgpb_model_destroy(m);
+
+    /* Code shared across targets, and a layout with the same bytes as that code: one blob,
+       counted by the reference that placed it (targets by name, layouts before entries). */
+    assert_int_equal(dgpb_model_create(&m), DGPB_OK);
+    const char *names[2] = {"wgsl", "dxil"};
+    for (int i = 0; i < 2; i++) {
+        uint32_t t;
+        assert_int_equal(dgpb_model_add_target(m, names[i], names[i], &t, &d), DGPB_OK);
+        dgpb_entry_desc e = {.name = "a",
+                             .stage = "compute",
+                             .code = "same",
+                             .code_size = 4,
+                             .thread_group_size = {1, 1, 1}};
+        assert_int_equal(dgpb_model_add_entry(m, t, &e, &d), DGPB_OK);
+        e.name = "b";
+        assert_int_equal(dgpb_model_add_entry(m, t, &e, &d), DGPB_OK);
+        e.name = "c";
+        e.code = i ? "dxil" : "wgsl";
+        assert_int_equal(dgpb_model_add_entry(m, t, &e, &d), DGPB_OK);
+    }
+    assert_int_equal(dgpb_write_ex(m, &bytes, &size, &stats, &d), DGPB_OK);
+    assert_int_equal(stats.blob_count, 3); /* "same", "dxil", "wgsl" */
+    assert_int_equal(stats.code_blob_count, 3);
+    assert_int_equal(stats.layout_blob_count, 0);
+    assert_int_equal(stats.data_size, 12);
+    dgpb_free(bytes);
+    dgpb_model_destroy(m);
+
+    assert_int_equal(dgpb_model_create(&m), DGPB_OK);
+    uint32_t t;
+    assert_int_equal(dgpb_model_add_target(m, "spirv", "spirv", &t, &d), DGPB_OK);
+    assert_int_equal(dgpb_model_add_layout(m, t, "same", 4, NULL, &d), DGPB_OK);
+    assert_int_equal(dgpb_model_add_layout(m, t, "same", 4, NULL, &d), DGPB_OK);
+    dgpb_entry_desc e = {.name = "a",
+                         .stage = "compute",
+                         .code = "same",
+                         .code_size = 4,
+                         .thread_group_size = {1, 1, 1}};
+    assert_int_equal(dgpb_model_add_entry(m, t, &e, &d), DGPB_OK);
+    assert_int_equal(dgpb_write_ex(m, &bytes, &size, &stats, &d), DGPB_OK);
+    assert_int_equal(stats.blob_count, 1);
+    assert_int_equal(stats.code_blob_count, 0);
+    assert_int_equal(stats.layout_blob_count, 1);
+    assert_int_equal(stats.data_size, 4);
+    dgpb_free(bytes);
+    /* Without stats, and on failure: zeroed. */
+    assert_int_equal(dgpb_write_ex(m, &bytes, &size, NULL, &d), DGPB_OK);
+    dgpb_free(bytes);
+    dgpb_model_destroy(m);
+    assert_int_equal(dgpb_model_create(&m), DGPB_OK);
+    assert_int_equal(dgpb_model_add_target(m, "spirv", "spirv", &t, &d), DGPB_OK);
+    stats.blob_count = 99;
+    assert_int_not_equal(dgpb_write_ex(m, &bytes, &size, &stats, &d), DGPB_OK);
+    assert_null(bytes);
+    assert_int_equal(stats.blob_count, 0);
+    dgpb_model_destroy(m);
+}
+
 /* One model rule per row: the call must fail with `code` and a message containing `expect`. */
 typedef struct rule_case {
     const char *name;
@@ -345,6 +430,7 @@ int main(void)
         cmocka_unit_test(writing_the_same_model_twice_gives_identical_bytes),
         cmocka_unit_test(targets_are_sorted_whatever_the_order_they_were_added),
         cmocka_unit_test(identical_code_is_stored_once),
+        cmocka_unit_test(write_stats_count_each_shared_blob_once),
         cmocka_unit_test(the_model_refuses_what_the_format_cannot_express),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -1,14 +1,22 @@
 /*
  * dgpb/build.h - the producer pipeline: one Slang module in, one bundle out.
  *
- * dgpb_build() runs the whole of `dgpb-build`:
+ * dgpb_build() runs the whole of `dgpb-build`, in these stages:
  *
- *   module text ──scan──> group symbols (DREAM_SHADER_<e>, DREAM_SHADERS_RENDER, ...)
- *   one compile per target with every group defined ──> entries, stages, order
- *   compile jobs, one per entry and target (+ SPIR-V probes) ──> code + reflection JSON
- *   reflection + SPIR-V analysis ──> parameter tables, flags, capabilities
- *   checks (WebGPU shapes and limits, SPIR-V validation) ──> bundle model
- *   writer ──> <stem>.dgpb and <stem>.bundle.json, written atomically
+ *   1. prepare:        module text ──scan──> group symbols (DREAM_SHADER_<e>,
+ *                      DREAM_SHADERS_RENDER, ...), targets, intermediate folder
+ *   2. discover:       one compile per target with every group defined
+ *                      ──> entries, stages, order, pipeline groups
+ *   3. compile:        compile jobs, one per entry and target (+ SPIR-V probes)
+ *                      ──> code, SPIR-V analysis, reflection JSON
+ *   4. make_tables:    reflection + SPIR-V analysis + the code's bindings
+ *                      ──> parameter tables (proven against the code), flags,
+ *                      capabilities; SPIR-V validation; rows alike across targets
+ *   5. check_webgpu:   WebGPU shapes and limits per pipeline group
+ *   6. record_layouts: the layout recorder, once per pipeline group and target
+ *                      ──> layout blobs (none on wasm32, or without a recorder)
+ *   7. emit:           bundle model ──writer──> <stem>.dgpb and <stem>.bundle.json,
+ *                      written atomically
  *
  * Every diagnostic (Slang's, passed through, and dgpb's own) goes to the
  * sink as it happens; the return value says how the build ended:
@@ -64,7 +72,7 @@ typedef struct dgpb_build_result {
     uint32_t target_count;
     uint32_t entry_count;   /* distinct entries */
     uint32_t compile_count; /* compiler runs, discovery and probes included */
-    uint32_t blob_count;    /* distinct blobs stored */
+    uint32_t blob_count;    /* distinct code blobs stored (dgpb_write_stats.code_blob_count) */
 } dgpb_build_result;
 
 int dgpb_build(const dgpb_build_desc *desc, dgpb_build_result *result);

@@ -3,7 +3,7 @@
  *
  * dgpb never compiles a shader itself: it runs Slang's command-line compiler
  * once per (entry point, target). A dgpb_compiler is one chosen compiler,
- * found in the order of DECISIONS.md, section 2:
+ * found in the order of docs/design.md, section 2:
  *
  *   1. desc.path (dgpb-build's --slangc PATH)
  *   2. $DGPB_SLANGC

@@ -20,6 +20,7 @@
  *   dgpb/spirv_analysis.h  capabilities and written variables of SPIR-V
  *   dgpb/params.h          one entry's parameter table
  *   dgpb/webgpu_limits.h   WebGPU's per-stage limits per pipeline group
+ *   dgpb/wgsl_names.h      the names WGSL reserves (keywords, predeclared names)
  *   dgpb/layout.h          layout blobs: recording through libslang, replaying
  *   dgpb/layout_run.h      running the layout recorder for one pipeline group
  *   dgpb/build.h           the whole pipeline: module -> bundle
@@ -46,6 +47,7 @@
 #include "dgpb/spirv_analysis.h"
 #include "dgpb/targets.h"
 #include "dgpb/webgpu_limits.h"
+#include "dgpb/wgsl_names.h"
 #include "dgpb/writer.h"
 
 #endif

@@ -25,16 +25,18 @@
  *
  * Results: DGPB_OK and the blob, already validated by dgpb_layout_open()
  * (release it with dgpb_free()); otherwise `diag` holds the recorder's own
- * message (its standard error, trimmed) and the code tells the cause:
+ * message (its standard error, trimmed) and the code tells the cause, from
+ * the recorder's exit status (dgpb_recorder_exit below):
  *   DGPB_ERR_SHADER       exit 1: the module has errors in this group, or the
  *                         program has specialization parameters
- *   DGPB_ERR_UNSUPPORTED  exit 3: no usable native libslang (e.g. only the
- *                         embedded WebAssembly compiler is installed) or the
- *                         recorder could not write its output; a build may
- *                         warn and write the bundle without layouts
+ *   DGPB_ERR_UNSUPPORTED  exit 4: no usable native libslang (e.g. only the
+ *                         embedded WebAssembly compiler is installed, or not
+ *                         the expected Slang version); a build may warn and
+ *                         write the bundle without layouts
  *   DGPB_ERR_TOOL         the recorder could not be run, exited 2 (a usage
- *                         error: a bug in the caller) or with anything else,
- *                         or was killed
+ *                         error: a bug in the caller), 3 (it could not read
+ *                         or write a file, or another tool failure) or with
+ *                         anything else, or was killed
  *   DGPB_ERR_CORRUPT_*    the blob it wrote does not validate
  *   DGPB_ERR_IO, DGPB_ERR_INVALID, DGPB_ERR_NOMEM
  * The output file is left where it is (it lives in the caller's temporary
@@ -51,6 +53,19 @@
 #ifdef __cplusplus
 extern "C" {
 #endif
+
+/*
+ * The recorder's exit statuses: what tools/dgpb-slang-layout/main.c returns
+ * and what dgpb_layout_run() maps to result codes (above).
+ */
+typedef enum dgpb_recorder_exit {
+    DGPB_RECORDER_EXIT_OK = 0,          /* the layout was written */
+    DGPB_RECORDER_EXIT_SHADER = 1,      /* the module has errors, or specialization parameters */
+    DGPB_RECORDER_EXIT_USAGE = 2,       /* a usage error */
+    DGPB_RECORDER_EXIT_TOOL = 3,        /* a file could not be read or written; other failures */
+    DGPB_RECORDER_EXIT_NO_LIBSLANG = 4, /* no usable native libslang (none, unloadable, too old,
+                                           or not the expected version) */
+} dgpb_recorder_exit;
 
 typedef struct dgpb_layout_entry {
     const char *name;  /* the entry's function name */

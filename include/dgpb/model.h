@@ -16,8 +16,10 @@
  *     uint32_t t;
  *     dgpb_model_create(&m);
  *     dgpb_model_add_target(m, "spirv", "spirv", &t, &diag);
- *     dgpb_model_add_entry(m, t, &(dgpb_entry_desc){ .name = "k", .stage = "compute", ... },
- * &diag); dgpb_write(m, &bytes, &size, &diag); dgpb_model_destroy(m);
+ *     dgpb_model_add_entry(m, t, &(dgpb_entry_desc){.name = "k", .stage = "compute", ...},
+ *                          &diag);
+ *     dgpb_write(m, &bytes, &size, &diag);
+ *     dgpb_model_destroy(m);
  */
 #ifndef DGPB_MODEL_H
 #define DGPB_MODEL_H

@@ -8,12 +8,12 @@
  *   - every OpCapability, as numbers, read straight from the instruction
  *     stream, so that a capability newer than the linked SPIRV-Tools is never
  *     hidden (dgpb_spirv_capability_mask() turns them into DGPB_CAP_* bits,
- *     DECISIONS.md section 5);
+ *     docs/design.md, section 5);
  *   - every module-scope OpVariable (all storage classes except Function):
  *     its name, storage class, DescriptorSet/Binding, whether the entry
  *     point's interface lists it, and whether the shader writes it.
  *
- * "Written" follows DECISIONS.md section 4: a variable is written when an
+ * "Written" follows docs/design.md, section 4: a variable is written when an
  * OpStore, OpCopyMemory[Sized], an atomic other than OpAtomicLoad, an
  * OpImageWrite (or a cooperative matrix/vector store, a ray payload handed to
  * OpTraceRayKHR/OpExecuteCallableKHR, the pointer of GLSL.std.450 Modf/Frexp)
@@ -115,14 +115,16 @@ void dgpb_spirv_info_free(dgpb_spirv_info *info);
 
 /*
  * The DGPB_CAP_* capabilities (dgpb/format.h) the module needs, as a mask of
- * (1u << DGPB_CAP_x), per DECISIONS.md section 5:
+ * (1u << DGPB_CAP_x), per docs/design.md, section 5:
  *   raytracing          RayTracingKHR 4479, RayTracingNV 5340, RayTracingProvisionalKHR 5353,
- *                       or a ray-tracing execution model (RayGenerationKHR 5313 .. CallableKHR
- * 5318) rayquery            RayQueryKHR 4472, RayQueryProvisionalKHR 4471 descriptor_handle
- * RuntimeDescriptorArray 5302 subgroup_basic      GroupNonUniform* 61..68,
- * GroupNonUniformPartitionedNV 5297, GroupNonUniformRotateKHR 6026 cooperative_vector
- * CooperativeVectorNV 5394, CooperativeVectorTrainingNV 5435 cooperative_matrix
- * CooperativeMatrixKHR 6022, CooperativeMatrixNV 5357,
+ *                       or a ray-tracing execution model (RayGenerationKHR 5313 ..
+ *                       CallableKHR 5318)
+ *   rayquery            RayQueryKHR 4472, RayQueryProvisionalKHR 4471
+ *   descriptor_handle   RuntimeDescriptorArray 5302
+ *   subgroup_basic      GroupNonUniform* 61..68, GroupNonUniformPartitionedNV 5297,
+ *                       GroupNonUniformRotateKHR 6026
+ *   cooperative_vector  CooperativeVectorNV 5394, CooperativeVectorTrainingNV 5435
+ *   cooperative_matrix  CooperativeMatrixKHR 6022, CooperativeMatrixNV 5357,
  *                       CooperativeMatrix{Reductions,Conversions,PerElementOperations,
  *                       TensorAddressing,BlockLoads}NV 5430..5434
  *   half                Float16 9

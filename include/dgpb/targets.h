@@ -3,7 +3,7 @@
  *
  * What a bundle may carry depends on where it will be loaded (the build
  * triple) and on what the module asks for (--targets, the module's
- * @gpu_targets): DECISIONS.md section 3. This module also finds the pipeline
+ * @gpu_targets): docs/design.md, section 3. This module also finds the pipeline
  * group symbols a generated module uses (DREAM_SHADER_<entry>,
  * DREAM_SHADERS_RENDER, DREAM_SHADERS_RAY_TRACING) by scanning its text for
  * them; everything else about the module comes from Slang.

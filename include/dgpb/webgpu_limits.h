@@ -4,7 +4,7 @@
  *
  * A WebGPU pipeline binds the resources of its group, so the limits apply to
  * each compute shader on its own and to a module's render or ray-tracing
- * shaders together (DECISIONS.md section 4): storage buffers 8, storage
+ * shaders together (docs/design.md, section 4): storage buffers 8, storage
  * textures 4, uniform buffers 12, sampled textures 16, samplers 16. A binding
  * (space, binding) shared by several entries counts once and must have the
  * same descriptor in all of them. dgpb_webgpu_check_entry() checks each
@@ -18,6 +18,7 @@
 
 #include "dgpb/params.h"
 #include "dgpb/result.h"
+#include "dgpb/wgsl_names.h" /* dgpb_wgsl_name_reserved(), declared here before */
 #include "dgpb/wgsl_scan.h"
 
 #ifdef __cplusplus
@@ -44,16 +45,6 @@ int dgpb_webgpu_check_group(const char *group, const char *const *entries,
 int dgpb_webgpu_check_entry(const char *entry, uint32_t stage, const uint32_t tgs[3],
                             const dgpb_wgsl_module *code, const dgpb_param_table *table,
                             dgpb_diag *diag);
-
-/*
- * True when `name` is a WGSL keyword, reserved word or predeclared name
- * (types, address spaces, access modes, texel formats, built-in functions).
- * The wgsl target keeps each entry's name as its WGSL function name, since
- * the browser host selects entry points by name; Slang does not rename such
- * an entry, and a WGSL compiler then rejects the module (an entry named
- * `storage` makes every `var<storage>` refer to the function).
- */
-bool dgpb_wgsl_name_reserved(const char *name);
 
 #ifdef __cplusplus
 }

@@ -18,8 +18,7 @@
 #include "dgpb/alloc.h"
 #include "dgpb/fileio.h"
 #include "dgpb/layout.h"
-
-enum { EXIT_OK = 0, EXIT_SHADER = 1, EXIT_USAGE = 2, EXIT_TOOL = 3, EXIT_NO_SLANG = 4 };
+#include "dgpb/layout_run.h" /* dgpb_recorder_exit: the exit statuses */
 
 static const char usage_text[] =
     "usage: dgpb-slang-layout [--slang-lib PATH] [--slangc PATH] MODULE.slang\n"
@@ -55,13 +54,13 @@ static int report(const dgpb_diag *d)
     fprintf(stderr, "dgpb-slang-layout: %s\n", buf);
     switch (dgpb_result_class(d->code)) {
     case DGPB_ERR_SHADER:
-        return EXIT_SHADER;
+        return DGPB_RECORDER_EXIT_SHADER;
     case DGPB_ERR_INVALID:
-        return EXIT_USAGE;
+        return DGPB_RECORDER_EXIT_USAGE;
     case DGPB_ERR_UNSUPPORTED:
-        return EXIT_NO_SLANG;
+        return DGPB_RECORDER_EXIT_NO_LIBSLANG;
     default:
-        return EXIT_TOOL;
+        return DGPB_RECORDER_EXIT_TOOL;
     }
 }
 
@@ -69,7 +68,7 @@ static int usage_error(const char *msg, const char *arg)
 {
     fprintf(stderr, "dgpb-slang-layout: error: %s%s%s%s\n(see 'dgpb-slang-layout --help')\n", msg,
             arg ? " '" : "", arg ? arg : "", arg ? "'" : "");
-    return EXIT_USAGE;
+    return DGPB_RECORDER_EXIT_USAGE;
 }
 
 int main(int argc, char **argv)
@@ -82,7 +81,7 @@ int main(int argc, char **argv)
     size_t n = 0;
     if (!args) {
         fprintf(stderr, "dgpb-slang-layout: out of memory\n");
-        return EXIT_TOOL;
+        return DGPB_RECORDER_EXIT_TOOL;
     }
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
@@ -93,7 +92,7 @@ int main(int argc, char **argv)
         if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
             fputs(usage_text, stdout);
             free(args);
-            return EXIT_OK;
+            return DGPB_RECORDER_EXIT_OK;
         } else if (!strcmp(a, "--version")) {
             version = true;
         } else if (slot || !strcmp(a, "-o")) {
@@ -117,7 +116,7 @@ int main(int argc, char **argv)
     dgpb_diag d;
     dgpb_diag_clear(&d);
     dgpb_slang *slang = NULL;
-    int rc = EXIT_OK;
+    int rc = DGPB_RECORDER_EXIT_OK;
     if (!version && !output) {
         rc = usage_error("no output given (-o LAYOUT.bin)", NULL);
         goto out;
@@ -137,7 +136,7 @@ int main(int argc, char **argv)
                 "dgpb-slang-layout: error: '%s' is Slang %s, not %s (the code and its layout "
                 "must come from the same Slang)\n",
                 dgpb_slang_library_path(slang), dgpb_slang_version_string(slang), expect);
-        rc = EXIT_NO_SLANG;
+        rc = DGPB_RECORDER_EXIT_NO_LIBSLANG;
         goto out;
     }
     /* The last -o names the layout and is not Slang's. */

@@ -4,7 +4,7 @@
  *
  * Built only with -DDGPB_SLANG_ROOT=... (label native-slang; docs/layout.md,
  * "Testing"): NATIVE_SLANG_LIB and FIXTURES_DIR come from
- * tests/fake_slang/CMakeLists.txt. For each module of fixtures/build and each
+ * tests/layout_record/CMakeLists.txt. For each module of fixtures/build and each
  * of spirv, wgsl, dxil and metal: discover the entries (every group symbol
  * defined, no -entry), group them as dgpb-build does (each compute entry
  * alone, the rasterisation entries together, the ray-tracing entries

@@ -5,7 +5,7 @@
  * compared with the fake's own; then the recorder's failures, exit codes
  * and library lookup.
  *
- * FAKE_SLANG_PATH and SLANG_LAYOUT_TOOL come from tests/fake_slang/CMakeLists.txt.
+ * FAKE_SLANG_PATH and SLANG_LAYOUT_TOOL come from tests/layout_record/CMakeLists.txt.
  */
 #define _GNU_SOURCE /* symlink */
 #include <dlfcn.h>

@@ -1,0 +1,196 @@
+/*
+ * build_internal.h - what the stages of the producer pipeline share
+ * (dgpb/build.h; the pipeline itself is dgpb_build() in build.c).
+ *
+ * One `build` holds the state that the stages fill in order, each reading
+ * what the ones before it left:
+ *
+ *   build_prepare         build_discover.c   read and scan the module, pick targets, make the
+ *                                            intermediate folder and the discovery module
+ *   build_discover        build_discover.c   entries per target from Slang, pipeline groups
+ *   build_compile         build_compile.c    one compile job per entry and target (+ SPIR-V
+ *                                            probes), then read_outputs: code, SPIR-V
+ *                                            analysis, reflection into units
+ *   build_make_tables     build_tables.c     per-unit parameter tables, the binding proof,
+ *                                            capabilities; cross-target and group checks
+ *   build_check_webgpu    build_webgpu.c     WebGPU limits per group, storage-format warnings
+ *   build_record_layouts  build_layouts.c    one layout per pipeline group and target
+ *   build_emit            build_emit.c       model, writer, JSON view, atomic writes
+ *
+ * build_jobs.c holds what the compiling stages share: job lists, their
+ * argument vectors, running them, reading their outputs and reporting their
+ * failures. Every stage reports through build_report()/build_forward(), which
+ * count errors in build->errors.
+ */
+#ifndef DGPB_BUILD_INTERNAL_H
+#define DGPB_BUILD_INTERNAL_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "dgpb/build.h"
+#include "dgpb/compiler.h"
+#include "dgpb/format.h"
+#include "dgpb/params.h"
+#include "dgpb/reflect.h"
+#include "dgpb/result.h"
+#include "dgpb/spirv_analysis.h"
+#include "dgpb/targets.h"
+#include "dgpb/wgsl_scan.h"
+
+#define BUILD_MAX_SOURCE (64u << 20)       /* the largest module read */
+#define BUILD_MAX_OUTPUT ((size_t)1 << 31) /* the largest compiler output read */
+
+/* The entry every discovery compile sees, so a target without entries still compiles. */
+#define BUILD_ANCHOR_ENTRY "dgpb_discovery_anchor"
+
+/* The kinds of pipeline group: one pipeline (and one layout) per group and target. */
+enum group_kind { GROUP_COMPUTE, GROUP_RENDER, GROUP_RAY_TRACING };
+
+/* One entry point of the module, across targets. */
+typedef struct entry {
+    char *name;
+    uint32_t stage;
+    uint32_t thread_group_size[3];
+    size_t group;     /* index into build.groups */
+    uint32_t targets; /* bit per dgpb_target_id where the entry exists */
+} entry;
+
+typedef struct group {
+    enum group_kind kind;
+    char *symbol; /* the macro its compiles define */
+    char *label;  /* for messages: "compute shader 'k'", "the render group" */
+    size_t first; /* its first entry, for layout order */
+} group;
+
+/* What one (target, entry) pair produced. */
+typedef struct unit {
+    bool present;
+    uint8_t *code;
+    size_t code_size;
+    dgpb_reflection *reflection;
+    dgpb_spirv_info *spirv; /* owned unless spirv_shared */
+    bool spirv_shared;
+    dgpb_param_table params;
+    dgpb_wgsl_module *wgsl; /* the wgsl target's code, scanned */
+    uint32_t caps;          /* bit per dgpb_capability */
+    uint32_t layout;        /* index of its group's layout in the target's layouts */
+} unit;
+
+/* The recorded layouts of one target, one per group in order of first entry. */
+typedef struct target_layouts {
+    uint8_t **blobs;
+    size_t *sizes;
+    uint32_t count;
+} target_layouts;
+
+/* The role of one compile job. */
+enum job_role {
+    ROLE_DISCOVER, /* the whole module, every group at once: which entries exist */
+    ROLE_CODE,     /* one entry's code and reflection */
+    ROLE_METALLIB, /* one metal entry compiled to a metallib as well */
+    ROLE_PROBE,    /* one entry's SPIR-V, for analysis, where the spirv target has none */
+};
+
+typedef struct job_info {
+    enum job_role role;
+    int target; /* dgpb_target_id */
+    size_t entry;
+    char *out;  /* the code it writes */
+    char *json; /* the reflection it writes */
+    char **argv;
+    size_t argc;
+} job_info;
+
+/* The jobs of one compiler run; info[i] describes dgpb_compile_job i. */
+typedef struct job_list {
+    job_info *info;
+    size_t count, cap;
+} job_list;
+
+typedef struct build {
+    const dgpb_build_desc *desc;
+    dgpb_build_result *result;
+    char tmp[4096]; /* the intermediate folder ("" until made) */
+    char *wrapper;  /* the discovery module: the user's module plus the anchor entry */
+    char *source;   /* the module's text */
+    size_t source_len;
+    char **symbols; /* the group symbols the module tests (DREAM_SHADER_<e>, ...) */
+    size_t symbol_count;
+    /* The module follows the generator's conventions (it guards its entries with group
+       symbols): each compile defines one group, and an entry's values come in a block
+       "<entry>_params" (dgpb_param_select.dream). */
+    bool generator_conventions;
+    dgpb_platform platform;
+    uint32_t targets; /* bit per dgpb_target_id selected */
+    entry *entries;   /* in declaration order */
+    size_t entry_count;
+    group *groups; /* in order of first entry */
+    size_t group_count;
+    unit *units; /* [target * entry_count + entry], from build_compile on */
+    target_layouts layouts[DGPB_TARGET_COUNT];
+    bool metallib; /* the metal target ships metallib code (every metallib job compiled) */
+    unsigned errors;
+} build;
+
+/* ---- diagnostics (build_report.c) ---- */
+
+/* Reports one diagnostic to the sink, naming the module; an error counts in b->errors. */
+void build_report(build *b, dgpb_severity severity, int code, const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 4, 5)))
+#endif
+    ;
+
+/* Forwards a library diagnostic as an error, prefixed with context, and returns its code. */
+int build_forward(build *b, const dgpb_diag *d, const char *context);
+
+/* ---- shared helpers ---- */
+
+static inline unit *build_unit_at(const build *b, int target, size_t entry_index)
+{
+    return &b->units[(size_t)target * b->entry_count + entry_index];
+}
+
+/* The -target value Slang gets for a job of `role` on `target`. */
+const char *build_slang_target(int target, enum job_role role);
+
+/* ---- jobs (build_jobs.c) ---- */
+
+void build_job_list_free(job_list *list);
+
+/* Appends a job: the module, user options, the group and target macros, then the target's. */
+int build_add_job(build *b, job_list *list, enum job_role role, int target, size_t entry_index);
+
+/*
+ * Runs every job of the list. Returns DGPB_ERR_TOOL when the compiler could
+ * not run; per-job results go to `jobs` (an array of list->count, cleared by
+ * the caller with dgpb_compile_jobs_clear).
+ */
+int build_run_jobs(build *b, job_list *list, dgpb_compile_job *jobs);
+
+/* A failed job's diagnostics for a message: *len bytes, without trailing newlines. */
+const char *build_diagnostics_text(const dgpb_compile_job *job, int *len);
+
+/* Reports a failed entry compile (or probe) with Slang's own diagnostics. */
+void build_report_compile_failure(build *b, const job_info *info, const dgpb_compile_job *job);
+
+/* Reads a compiler output file whole. */
+int build_read_output(build *b, const char *path, uint8_t **out, size_t *size);
+
+/* Reads and classifies Slang's reflection JSON for one target. */
+int build_read_reflection(build *b, const char *path, const char *target,
+                          const dgpb_reflection_blocks *blocks, dgpb_reflection **out);
+
+/* ---- the stages, in pipeline order; each returns DGPB_OK or why the build stops ---- */
+
+int build_prepare(build *b);        /* build_discover.c */
+int build_discover(build *b);       /* build_discover.c */
+int build_compile(build *b);        /* build_compile.c */
+int build_make_tables(build *b);    /* build_tables.c */
+int build_check_webgpu(build *b);   /* build_webgpu.c */
+int build_record_layouts(build *b); /* build_layouts.c */
+int build_emit(build *b);           /* build_emit.c */
+
+#endif

@@ -1,0 +1,35 @@
+/*
+ * build_report.c - the build's diagnostics (build_internal.h): every stage
+ * reports through build_report(), which names the module, counts errors and
+ * hands each diagnostic to the caller's sink as it happens.
+ */
+#include <assert.h>
+#include <stdarg.h>
+#include <stdio.h>
+
+#include "build_internal.h"
+
+void build_report(build *b, dgpb_severity severity, int code, const char *fmt, ...)
+{
+    assert(b && b->desc);
+    dgpb_diag d;
+    dgpb_diag_clear(&d);
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(d.message, sizeof d.message, fmt, ap);
+    va_end(ap);
+    d.severity = severity;
+    d.code = code;
+    dgpb_diag_set_file(&d, b->desc->module_file);
+    if (severity == DGPB_SEV_ERROR)
+        b->errors++;
+    if (b->desc->sink)
+        b->desc->sink(&d, b->desc->user);
+}
+
+int build_forward(build *b, const dgpb_diag *d, const char *context)
+{
+    build_report(b, DGPB_SEV_ERROR, d->code, "%s%s%s", context ? context : "", context ? ": " : "",
+                 d->message);
+    return d->code ? d->code : DGPB_ERR_INVALID;
+}

@@ -1,0 +1,571 @@
+/*
+ * compile_pool.c - running Slang's compiler (compile_pool.h): `-v`, batches
+ * of native slangc children, and the pool of persistent slangc-wasm
+ * `--serve` workers.
+ *
+ * A native slangc runs as one child per job through
+ * dgpb_process_run_parallel(). The embedded slangc-wasm runs as persistent
+ * `--serve` workers (protocol: docs/slangc-wasm.md): a job is one line, a
+ * JSON array of argument strings; its answer is one line, a JSON object
+ * {"status", "diagnostics", "outputs", ["stdout"]}. The dispatcher writes a
+ * line to each idle worker, then poll()s every worker's standard output and
+ * error; a worker whose standard output ends, or that prints anything but one
+ * answer per job, is retired (killed if need be, always waited for) and
+ * fails its job and the batch.
+ */
+#include "compile_pool.h"
+
+#include <assert.h>
+#include <cjson/cJSON.h>
+#include <errno.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "alloc.h"
+#include "bytebuf.h"
+#include "dgpb/process.h"
+
+#define NO_JOB SIZE_MAX
+#define ANSWER_MAX ((size_t)256 << 20) /* the longest answer line accepted */
+#define ERR_KEEP ((size_t)64 << 10)    /* how much of a worker's standard error is kept */
+#define ERR_SHOWN 1200                 /* how much of it a message quotes */
+
+/* One `slangc-wasm --serve` process. */
+struct worker {
+    dgpb_process proc;
+    const char *argv[3];
+    unsigned id;       /* 1-based, for messages */
+    bool alive;        /* started and not retired */
+    size_t job;        /* the job it is compiling, or NO_JOB */
+    dgpb_bytebuf line; /* standard output not yet answered */
+    dgpb_bytebuf err;  /* the last ERR_KEEP bytes of its standard error */
+};
+
+/* ---- small helpers ---- */
+
+/* Copies a local diagnostic to the caller's (if any) and returns its code. */
+static int pass_on(dgpb_diag *diag, const dgpb_diag *local)
+{
+    if (diag)
+        *diag = *local;
+    return local->code ? local->code : DGPB_ERR_TOOL;
+}
+
+static bool is_space(char ch)
+{
+    return ch == ' ' || ch == '\t' || ch == '\n' || ch == '\r' || ch == '\v' || ch == '\f';
+}
+
+/* The text between leading and trailing white space: *len bytes from the returned pointer. */
+static const char *trim(const char *s, size_t n, size_t *len)
+{
+    while (n && is_space(*s))
+        s++, n--;
+    while (n && is_space(s[n - 1]))
+        n--;
+    *len = n;
+    return s;
+}
+
+static const char *base_name(const char *path)
+{
+    const char *slash = strrchr(path, '/');
+    return slash ? slash + 1 : path;
+}
+
+/* ---- version ---- */
+
+int compile_pool_version(const compile_pool *c, bool embedded, char **version, dgpb_diag *diag)
+{
+    assert(c && version);
+    *version = NULL;
+    const char *argv[] = {c->path, "-v", NULL};
+    dgpb_process p = DGPB_PROCESS_INIT;
+    p.argv = argv;
+    p.cwd = c->cwd;
+    dgpb_diag local;
+    dgpb_diag_clear(&local);
+    int rc = DGPB_OK;
+    int status = dgpb_process_run(&p, &local);
+    if (status < 0) {
+        rc = pass_on(diag, &local);
+        goto done;
+    }
+    size_t out_len, err_len;
+    const char *out = trim(p.out, p.out_len, &out_len);
+    const char *err = trim(p.err, p.err_len, &err_len);
+    if (status != 0) {
+        rc =
+            dgpb_diag_set(diag, DGPB_ERR_TOOL, -1, "'%s -v' exited with status %d%s%.*s%s", c->path,
+                          status, err_len ? ": " : "", (int)(err_len < 1000 ? err_len : 1000), err,
+                          status == 127 && embedded ? " (is Node.js installed?)" : "");
+        goto done;
+    }
+    if (!out_len) {
+        out = err;
+        out_len = err_len;
+    }
+    if (!out_len) {
+        rc = dgpb_diag_set(diag, DGPB_ERR_TOOL, -1, "'%s -v' printed no version", c->path);
+        goto done;
+    }
+    *version = dgpb_memdup(out, out_len + 1);
+    if (!*version) {
+        rc = dgpb_diag_set(diag, DGPB_ERR_NOMEM, -1, "out of memory");
+        goto done;
+    }
+    (*version)[out_len] = 0;
+done:
+    dgpb_process_clear(&p);
+    return rc;
+}
+
+/* ---- jobs ---- */
+
+/* Marks every job from `from` on that has no result as not run, saying why. */
+static void mark_not_run(dgpb_compile_job *jobs, size_t from, size_t count, const char *why)
+{
+    for (size_t i = from; i < count; i++) {
+        if (jobs[i].diagnostics)
+            continue;
+        jobs[i].status = -1;
+        jobs[i].diagnostics = dgpb_strprintf("not run: %s", why);
+    }
+}
+
+/* ---- native slangc: one child per job ----------------------------------- */
+
+int compile_pool_run_native(const compile_pool *c, dgpb_compile_job *jobs, size_t count,
+                            unsigned parallel, dgpb_diag *diag)
+{
+    assert(c && c->path && jobs && count && parallel);
+    int rc = DGPB_OK;
+    dgpb_process *procs = dgpb_calloc(count, sizeof *procs);
+    const char **argvs = NULL;
+    size_t total = 0;
+    for (size_t i = 0; i < count; i++)
+        total += jobs[i].arg_count + 2;
+    argvs = dgpb_calloc(total, sizeof *argvs);
+    if (!procs || !argvs) {
+        rc = dgpb_diag_set(diag, DGPB_ERR_NOMEM, -1, "out of memory");
+        goto done;
+    }
+    const char **at = argvs;
+    for (size_t i = 0; i < count; i++) {
+        procs[i] = (dgpb_process)DGPB_PROCESS_INIT;
+        procs[i].argv = at;
+        procs[i].cwd = c->cwd;
+        *at++ = c->path;
+        for (size_t k = 0; k < jobs[i].arg_count; k++)
+            *at++ = jobs[i].args[k];
+        *at++ = NULL;
+    }
+    dgpb_diag local;
+    dgpb_diag_clear(&local);
+    rc = dgpb_process_run_parallel(procs, count, parallel, &local);
+    for (size_t i = 0; i < count; i++) {
+        if (procs[i].status < 0)
+            continue;
+        jobs[i].status = procs[i].status;
+        jobs[i].diagnostics = procs[i].err;
+        jobs[i].output = procs[i].out;
+        procs[i].err = procs[i].out = NULL;
+    }
+    if (rc) {
+        mark_not_run(jobs, 0, count, local.message);
+        pass_on(diag, &local);
+    }
+done:
+    for (size_t i = 0; procs && i < count; i++)
+        dgpb_process_clear(&procs[i]);
+    dgpb_free(procs);
+    dgpb_free(argvs);
+    return rc;
+}
+
+/* ---- embedded slangc-wasm: --serve workers ------------------------------ */
+
+static void worker_keep_err(worker *w, const char *data, size_t n)
+{
+    dgpb_bytebuf_append(&w->err, data, n);
+    if (w->err.failed) { /* only messages suffer: start again */
+        dgpb_bytebuf_free(&w->err);
+        return;
+    }
+    if (w->err.len > ERR_KEEP) {
+        size_t drop = w->err.len - ERR_KEEP / 2;
+        memmove(w->err.data, w->err.data + drop, w->err.len - drop);
+        w->err.len -= drop;
+    }
+}
+
+/* The end of what a worker printed on standard error, for a message. */
+static void worker_err_tail(const worker *w, const char **text, int *len)
+{
+    size_t n;
+    const char *t = trim((const char *)w->err.data, w->err.len, &n);
+    if (n > ERR_SHOWN) {
+        t += n - ERR_SHOWN;
+        n = ERR_SHOWN;
+    }
+    *text = n ? t : "(nothing)";
+    *len = n ? (int)n : 9;
+}
+
+/* Starts the worker in slot w (new or retired). */
+static int worker_start(compile_pool *c, worker *w, dgpb_diag *diag)
+{
+    dgpb_process_clear(&w->proc);
+    w->proc = (dgpb_process)DGPB_PROCESS_INIT;
+    w->argv[0] = c->path;
+    w->argv[1] = "--serve";
+    w->argv[2] = NULL;
+    w->proc.argv = w->argv;
+    w->proc.cwd = c->cwd;
+    w->proc.flags = DGPB_PROCESS_PIPES;
+    w->job = NO_JOB;
+    w->line.len = 0;
+    w->line.failed = false;
+    w->err.len = 0;
+    w->err.failed = false;
+    int rc = dgpb_process_start(&w->proc, diag);
+    if (rc)
+        return rc;
+    w->alive = true;
+    c->started++;
+    return DGPB_OK;
+}
+
+/*
+ * Retires a worker: kills it when `kill_it` (it may still be running), closes
+ * its input, reads what it has left and waits for it. Returns its exit status.
+ */
+static int worker_retire(worker *w, bool kill_it)
+{
+    if (!w->alive)
+        return w->proc.status;
+    if (kill_it)
+        dgpb_process_kill(&w->proc, SIGKILL, NULL);
+    dgpb_process_close_input(&w->proc);
+    dgpb_process_finish(&w->proc, NULL);
+    if (w->proc.err)
+        worker_keep_err(w, w->proc.err, w->proc.err_len);
+    w->alive = false;
+    w->job = NO_JOB;
+    return w->proc.status;
+}
+
+/*
+ * A worker failed: retire it, fail its job (if any) and, for the first
+ * failure of the batch, fill `fail` (the batch's diagnostic). `what` says
+ * how it failed ("exited", "answered garbage ...").
+ */
+static void worker_failed(compile_pool *c, worker *w, dgpb_compile_job *jobs, bool kill_it,
+                          const char *what, dgpb_diag *fail)
+{
+    size_t job = w->job;
+    int pid = w->proc.pid;
+    int status = worker_retire(w, kill_it);
+    char how[160];
+    if (what)
+        snprintf(how, sizeof how, "%s", what);
+    else if (status >= 128)
+        snprintf(how, sizeof how, "was ended by signal %d", status - 128);
+    else
+        snprintf(how, sizeof how, "exited with status %d%s", status,
+                 status == 127 ? " (is Node.js installed?)" : "");
+    char during[600] = "";
+    if (job != NO_JOB)
+        snprintf(during, sizeof during, " while compiling job %zu ('%.500s')", job + 1,
+                 jobs[job].arg_count ? jobs[job].args[0] : "");
+    const char *err;
+    int err_len;
+    worker_err_tail(w, &err, &err_len);
+    char *msg = dgpb_strprintf("%s --serve worker %u (pid %d) %s%s; its standard error: %.*s",
+                               base_name(c->path), w->id, pid, how, during, err_len, err);
+    if (job != NO_JOB) {
+        jobs[job].status = -1;
+        dgpb_free(jobs[job].diagnostics);
+        jobs[job].diagnostics = msg ? dgpb_strdup(msg) : NULL;
+    }
+    if (fail->code == DGPB_OK)
+        dgpb_diag_set(fail, msg ? DGPB_ERR_TOOL : DGPB_ERR_NOMEM, -1, "%s",
+                      msg ? msg : "out of memory");
+    dgpb_free(msg);
+}
+
+/* Sends job `i` to an idle worker as one JSON line. */
+static int worker_send(worker *w, const dgpb_compile_job *job, size_t i, dgpb_diag *diag)
+{
+    int rc = DGPB_OK;
+    cJSON *array = cJSON_CreateArray();
+    char *text = NULL;
+    for (size_t k = 0; array && k < job->arg_count; k++) {
+        cJSON *s = cJSON_CreateString(job->args[k] ? job->args[k] : "");
+        if (!s || !cJSON_AddItemToArray(array, s)) {
+            cJSON_Delete(s);
+            cJSON_Delete(array);
+            array = NULL;
+        }
+    }
+    if (!array || !(text = cJSON_PrintUnformatted(array))) {
+        rc = dgpb_diag_set(diag, DGPB_ERR_NOMEM, -1, "out of memory");
+        goto done;
+    }
+    if ((rc = dgpb_process_write(&w->proc, text, strlen(text), diag)) ||
+        (rc = dgpb_process_write(&w->proc, "\n", 1, diag)))
+        goto done;
+    w->job = i;
+done:
+    cJSON_free(text);
+    cJSON_Delete(array);
+    return rc;
+}
+
+/*
+ * Fills a job from one answer line. DGPB_ERR_CORRUPT when the line is not an
+ * answer, DGPB_ERR_NOMEM.
+ */
+static int parse_answer(const char *line, size_t len, dgpb_compile_job *job)
+{
+    int rc = DGPB_OK;
+    cJSON *root = cJSON_ParseWithLength(line, len);
+    const cJSON *status = cJSON_GetObjectItemCaseSensitive(root, "status");
+    const cJSON *diagnostics = cJSON_GetObjectItemCaseSensitive(root, "diagnostics");
+    const cJSON *out = cJSON_GetObjectItemCaseSensitive(root, "stdout");
+    if (!cJSON_IsObject(root) || !cJSON_IsNumber(status) || !cJSON_IsString(diagnostics) ||
+        (out && !cJSON_IsString(out)) || status->valuedouble < 0 || status->valuedouble > 255 ||
+        status->valuedouble != (double)(int)status->valuedouble) {
+        rc = DGPB_ERR_CORRUPT;
+        goto done;
+    }
+    char *d = dgpb_strdup(diagnostics->valuestring);
+    char *o = dgpb_strdup(out ? out->valuestring : "");
+    if (!d || !o) {
+        dgpb_free(d);
+        dgpb_free(o);
+        rc = DGPB_ERR_NOMEM;
+        goto done;
+    }
+    job->status = status->valueint;
+    job->diagnostics = d;
+    job->output = o;
+done:
+    cJSON_Delete(root);
+    return rc;
+}
+
+/*
+ * Reads a worker's standard output; answers complete lines. Returns false
+ * when the worker failed (and was retired).
+ */
+static bool worker_read_out(compile_pool *c, worker *w, dgpb_compile_job *jobs, size_t *in_flight,
+                            dgpb_diag *fail)
+{
+    char buf[65536];
+    ssize_t n = read(w->proc.out_fd, buf, sizeof buf);
+    if (n < 0 && (errno == EINTR || errno == EAGAIN))
+        return true;
+    if (n <= 0) {
+        *in_flight -= w->job != NO_JOB;
+        worker_failed(c, w, jobs, false, NULL, fail);
+        return false;
+    }
+    dgpb_bytebuf_append(&w->line, buf, (size_t)n);
+    if (w->line.failed || w->line.len > ANSWER_MAX) {
+        *in_flight -= w->job != NO_JOB;
+        worker_failed(c, w, jobs, true, "printed an answer too long to keep", fail);
+        return false;
+    }
+    for (;;) {
+        char *start = (char *)w->line.data;
+        char *nl = memchr(start, '\n', w->line.len);
+        if (!nl)
+            return true;
+        size_t len = (size_t)(nl - start);
+        int rc = DGPB_ERR_CORRUPT;
+        if (w->job != NO_JOB)
+            rc = parse_answer(start, len, &jobs[w->job]);
+        if (rc == DGPB_ERR_CORRUPT) {
+            char what[300];
+            snprintf(what, sizeof what, "%s '%.*s'",
+                     w->job != NO_JOB ? "answered something that is not an answer:"
+                                      : "printed without being asked:",
+                     (int)(len < 200 ? len : 200), start);
+            *in_flight -= w->job != NO_JOB;
+            worker_failed(c, w, jobs, true, what, fail);
+            return false;
+        }
+        if (rc == DGPB_ERR_NOMEM && fail->code == DGPB_OK)
+            dgpb_diag_set(fail, DGPB_ERR_NOMEM, -1, "out of memory");
+        w->job = NO_JOB;
+        (*in_flight)--;
+        memmove(w->line.data, nl + 1, w->line.len - len - 1);
+        w->line.len -= len + 1;
+    }
+}
+
+static void worker_read_err(worker *w)
+{
+    char buf[8192];
+    ssize_t n = read(w->proc.err_fd, buf, sizeof buf);
+    if (n > 0)
+        worker_keep_err(w, buf, (size_t)n);
+    else if (n == 0 || (errno != EINTR && errno != EAGAIN)) {
+        close(w->proc.err_fd); /* finish() reads nothing more from it */
+        w->proc.err_fd = -1;
+    }
+}
+
+/* Retires, quietly, idle workers that exited or printed since the last run. */
+static void sweep_idle(compile_pool *c)
+{
+    for (size_t i = 0; i < c->worker_count; i++) {
+        worker *w = c->workers[i];
+        if (!w->alive)
+            continue;
+        struct pollfd pfd[2] = {{w->proc.out_fd, POLLIN, 0}, {w->proc.err_fd, POLLIN, 0}};
+        if (poll(pfd, 2, 0) <= 0) /* a closed err_fd (-1) is ignored */
+            continue;
+        if (pfd[1].revents && w->proc.err_fd >= 0)
+            worker_read_err(w);
+        if (pfd[0].revents)
+            worker_retire(w, true);
+    }
+}
+
+/* Makes sure `want` workers are alive, reusing retired slots first. */
+static int ensure_workers(compile_pool *c, size_t want, dgpb_diag *diag)
+{
+    size_t alive = 0;
+    for (size_t i = 0; i < c->worker_count; i++)
+        alive += c->workers[i]->alive;
+    for (size_t i = 0; i < c->worker_count && alive < want; i++) {
+        if (c->workers[i]->alive)
+            continue;
+        int rc = worker_start(c, c->workers[i], diag);
+        if (rc)
+            return rc;
+        alive++;
+    }
+    while (alive < want) {
+        worker **grown = dgpb_realloc(c->workers, (c->worker_count + 1) * sizeof *grown);
+        if (!grown)
+            return dgpb_diag_set(diag, DGPB_ERR_NOMEM, -1, "out of memory");
+        c->workers = grown;
+        worker *w = dgpb_calloc(1, sizeof *w);
+        if (!w)
+            return dgpb_diag_set(diag, DGPB_ERR_NOMEM, -1, "out of memory");
+        w->id = (unsigned)c->worker_count + 1;
+        c->workers[c->worker_count++] = w;
+        int rc = worker_start(c, w, diag);
+        if (rc)
+            return rc;
+        alive++;
+    }
+    return DGPB_OK;
+}
+
+int compile_pool_run_serve(compile_pool *c, dgpb_compile_job *jobs, size_t count, unsigned parallel,
+                           dgpb_diag *diag)
+{
+    assert(c && c->path && jobs && count && parallel);
+    size_t want = parallel < count ? parallel : count;
+    dgpb_diag fail;
+    dgpb_diag_clear(&fail);
+    struct pollfd *pfds = NULL;
+    worker **owners = NULL;
+    size_t next = 0, in_flight = 0;
+    sweep_idle(c);
+    if (ensure_workers(c, want, &fail))
+        goto done;
+    pfds = dgpb_calloc(2 * c->worker_count, sizeof *pfds);
+    owners = dgpb_calloc(2 * c->worker_count, sizeof *owners);
+    if (!pfds || !owners) {
+        dgpb_diag_set(&fail, DGPB_ERR_NOMEM, -1, "out of memory");
+        goto done;
+    }
+    for (;;) {
+        for (size_t i = 0; i < c->worker_count && !fail.code && next < count && in_flight < want;
+             i++) {
+            worker *w = c->workers[i];
+            if (!w->alive || w->job != NO_JOB)
+                continue;
+            dgpb_diag local;
+            dgpb_diag_clear(&local);
+            if (worker_send(w, &jobs[next], next, &local) == DGPB_OK) {
+                next++;
+                in_flight++;
+            } else if (local.code == DGPB_ERR_NOMEM) {
+                fail = local;
+            } else {
+                char what[DGPB_DIAG_MESSAGE_MAX + 32];
+                snprintf(what, sizeof what, "stopped reading jobs (%s)", local.message);
+                worker_failed(c, w, jobs, true, what, &fail);
+            }
+        }
+        if (in_flight == 0)
+            break;
+        nfds_t k = 0;
+        for (size_t i = 0; i < c->worker_count; i++) {
+            worker *w = c->workers[i];
+            if (!w->alive)
+                continue;
+            pfds[k] = (struct pollfd){w->proc.out_fd, POLLIN, 0};
+            owners[k++] = w;
+            if (w->proc.err_fd >= 0) {
+                pfds[k] = (struct pollfd){w->proc.err_fd, POLLIN, 0};
+                owners[k++] = w;
+            }
+        }
+        if (poll(pfds, k, -1) < 0) {
+            if (errno == EINTR)
+                continue;
+            dgpb_diag_set(&fail, DGPB_ERR_TOOL, -1, "cannot wait for the Slang compiler: %s",
+                          strerror(errno));
+            for (size_t i = 0; i < c->worker_count; i++)
+                if (c->workers[i]->job != NO_JOB)
+                    worker_failed(c, c->workers[i], jobs, true, "was abandoned", &fail);
+            break;
+        }
+        for (nfds_t i = 0; i < k; i++) {
+            worker *w = owners[i];
+            if (!pfds[i].revents || !w->alive)
+                continue;
+            if (pfds[i].fd == w->proc.err_fd)
+                worker_read_err(w);
+            else if (pfds[i].fd == w->proc.out_fd)
+                worker_read_out(c, w, jobs, &in_flight, &fail);
+        }
+    }
+done:
+    if (fail.code) {
+        mark_not_run(jobs, 0, count, fail.message);
+        if (diag)
+            *diag = fail;
+    }
+    dgpb_free(pfds);
+    dgpb_free(owners);
+    return fail.code;
+}
+
+void compile_pool_close(compile_pool *c)
+{
+    assert(c);
+    for (size_t i = 0; i < c->worker_count; i++) {
+        worker *w = c->workers[i];
+        worker_retire(w, false);
+        dgpb_process_clear(&w->proc);
+        dgpb_bytebuf_free(&w->line);
+        dgpb_bytebuf_free(&w->err);
+        dgpb_free(w);
+    }
+    dgpb_free(c->workers);
+    c->workers = NULL;
+    c->worker_count = 0;
+}

@@ -1,0 +1,54 @@
+/*
+ * compile_pool.h - running Slang's compiler for dgpb/compiler.h (internal):
+ * its version, batches of native slangc children, and the pool of
+ * persistent slangc-wasm `--serve` workers (docs/slangc-wasm.md).
+ *
+ * A compile_pool belongs to one dgpb_compiler and borrows its path and
+ * working folder. It is not thread-safe: run one batch at a time.
+ */
+#ifndef DGPB_COMPILE_POOL_H
+#define DGPB_COMPILE_POOL_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "dgpb/compiler.h"
+#include "dgpb/result.h"
+
+typedef struct worker worker; /* one `slangc-wasm --serve` process (compile_pool.c) */
+
+typedef struct compile_pool {
+    const char *path; /* the compiler, absolute (borrowed) */
+    const char *cwd;  /* the compiles' working folder; NULL: the caller's (borrowed) */
+    worker **workers; /* every worker started, alive or retired */
+    size_t worker_count;
+    unsigned started; /* workers started so far, replacements included */
+} compile_pool;
+
+/*
+ * Runs `<path> -v` and sets *version to its output with surrounding white
+ * space removed (standard error when standard output is empty), a new
+ * string (dgpb_free()). DGPB_ERR_TOOL when it cannot run or exits non-zero
+ * (with what it printed; `embedded` adds the Node.js hint to exit 127).
+ */
+int compile_pool_version(const compile_pool *c, bool embedded, char **version, dgpb_diag *diag);
+
+/*
+ * Runs `count` (> 0) jobs as one native slangc child each, at most
+ * `parallel` (> 0) at once, as dgpb_compiler_run() describes; the jobs'
+ * results must be empty.
+ */
+int compile_pool_run_native(const compile_pool *c, dgpb_compile_job *jobs, size_t count,
+                            unsigned parallel, dgpb_diag *diag);
+
+/*
+ * Runs `count` (> 0) jobs on `--serve` workers, starting min(parallel,
+ * count) of them when fewer are alive, as dgpb_compiler_run() describes.
+ */
+int compile_pool_run_serve(compile_pool *c, dgpb_compile_job *jobs, size_t count, unsigned parallel,
+                           dgpb_diag *diag);
+
+/* Closes the workers' input, waits for them and frees them; the pool is empty again. */
+void compile_pool_close(compile_pool *c);
+
+#endif
