@@ -38,23 +38,23 @@ void dgpb_set_allocator(const dgpb_allocator *a)
         hooks = (dgpb_allocator){std_alloc, std_realloc, std_free, NULL};
 }
 
-void *dgpb_malloc(size_t size)
+void *mem_alloc(size_t size)
 {
     return hooks.alloc(size ? size : 1, hooks.user);
 }
 
-void *dgpb_calloc(size_t count, size_t size)
+void *mem_calloc(size_t count, size_t size)
 {
     if (size && count > SIZE_MAX / size)
         return NULL;
     size_t bytes = count * size;
-    void *p = dgpb_malloc(bytes);
+    void *p = mem_alloc(bytes);
     if (p && bytes > 0)
         memset(p, 0, bytes);
     return p;
 }
 
-void *dgpb_realloc(void *ptr, size_t size)
+void *mem_realloc(void *ptr, size_t size)
 {
     return hooks.realloc(ptr, size ? size : 1, hooks.user);
 }
@@ -65,20 +65,20 @@ void dgpb_free(void *ptr)
         hooks.free(ptr, hooks.user);
 }
 
-char *dgpb_strdup(const char *s)
+char *mem_strdup(const char *s)
 {
-    return dgpb_memdup(s, strlen(s) + 1);
+    return mem_memdup(s, strlen(s) + 1);
 }
 
-void *dgpb_memdup(const void *p, size_t size)
+void *mem_memdup(const void *p, size_t size)
 {
-    void *d = dgpb_malloc(size);
+    void *d = mem_alloc(size);
     if (d && size)
         memcpy(d, p, size);
     return d;
 }
 
-void *dgpb_grow(void *items, size_t count, size_t *cap, size_t size, size_t first)
+void *mem_grow(void *items, size_t count, size_t *cap, size_t size, size_t first)
 {
     assert(count <= *cap && size > 0 && first > 0);
     if (count < *cap)
@@ -88,13 +88,13 @@ void *dgpb_grow(void *items, size_t count, size_t *cap, size_t size, size_t firs
     size_t n = *cap ? *cap * 2 : first;
     if (n > SIZE_MAX / size)
         return NULL;
-    void *p = dgpb_realloc(items, n * size);
+    void *p = mem_realloc(items, n * size);
     if (p)
         *cap = n;
     return p;
 }
 
-char *dgpb_strprintf(const char *fmt, ...)
+char *mem_printf(const char *fmt, ...)
 {
     va_list ap;
     va_start(ap, fmt);
@@ -102,7 +102,7 @@ char *dgpb_strprintf(const char *fmt, ...)
     va_end(ap);
     if (n < 0)
         return NULL;
-    char *s = dgpb_malloc((size_t)n + 1);
+    char *s = mem_alloc((size_t)n + 1);
     if (!s)
         return NULL;
     va_start(ap, fmt);

@@ -81,7 +81,7 @@ static int read_unit_reflection(build *b, const job_info *info, unit *u)
     const char **push = NULL;
     size_t push_count = 0;
     if (u->spirv && u->spirv->var_count) {
-        push = dgpb_calloc(u->spirv->var_count, sizeof *push);
+        push = mem_calloc(u->spirv->var_count, sizeof *push);
         if (!push) {
             build_report(b, DGPB_SEV_ERROR, DGPB_ERR_NOMEM, "out of memory");
             return DGPB_ERR_NOMEM;
@@ -166,8 +166,8 @@ int build_compile(build *b)
     assert(!b->units && !b->errors);
     job_list list = {0};
     int rc = plan_jobs(b, &list);
-    dgpb_compile_job *jobs = rc ? NULL : dgpb_calloc(list.count, sizeof *jobs);
-    b->units = dgpb_calloc((size_t)DGPB_TARGET_COUNT * b->entry_count, sizeof *b->units);
+    dgpb_compile_job *jobs = rc ? NULL : mem_calloc(list.count, sizeof *jobs);
+    b->units = mem_calloc((size_t)DGPB_TARGET_COUNT * b->entry_count, sizeof *b->units);
     if (rc || !jobs || !b->units) {
         build_report(b, DGPB_SEV_ERROR, DGPB_ERR_NOMEM, "out of memory");
         rc = DGPB_ERR_NOMEM;

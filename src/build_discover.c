@@ -46,12 +46,11 @@ static int write_wrapper(build *b)
                      "the module's path '%s' contains a quote, backslash or newline", absolute);
         rc = DGPB_ERR_INVALID;
     }
-    char *text =
-        rc ? NULL
-           : dgpb_strprintf("#include \"%s\"\n[shader(\"compute\")]\n[numthreads(1, 1, 1)]\n"
-                            "void " BUILD_ANCHOR_ENTRY "() {}\n",
-                            absolute);
-    b->wrapper = dgpb_strprintf("%s/discover.slang", b->tmp);
+    char *text = rc ? NULL
+                    : mem_printf("#include \"%s\"\n[shader(\"compute\")]\n[numthreads(1, 1, 1)]\n"
+                                 "void " BUILD_ANCHOR_ENTRY "() {}\n",
+                                 absolute);
+    b->wrapper = mem_printf("%s/discover.slang", b->tmp);
     free(absolute);
     dgpb_diag d;
     dgpb_diag_clear(&d);
@@ -125,13 +124,13 @@ static int find_entry(const build *b, const char *name)
 /* Inserts an entry at `pos`, keeping declaration order across targets. */
 static int insert_entry(build *b, size_t pos, const dgpb_reflected_entry *reflected)
 {
-    entry *grown = dgpb_realloc(b->entries, (b->entry_count + 1) * sizeof *grown);
+    entry *grown = mem_realloc(b->entries, (b->entry_count + 1) * sizeof *grown);
     if (!grown)
         return DGPB_ERR_NOMEM;
     b->entries = grown;
     memmove(&grown[pos + 1], &grown[pos], (b->entry_count - pos) * sizeof *grown);
     memset(&grown[pos], 0, sizeof *grown);
-    grown[pos].name = dgpb_strdup(reflected->name);
+    grown[pos].name = mem_strdup(reflected->name);
     grown[pos].stage = (uint32_t)reflected->stage;
     memcpy(grown[pos].thread_group_size, reflected->thread_group_size,
            sizeof grown[pos].thread_group_size);
@@ -148,14 +147,14 @@ static int add_group(build *b, enum group_kind kind, const char *symbol, const c
             *index = i;
             return DGPB_OK;
         }
-    group *grown = dgpb_realloc(b->groups, (b->group_count + 1) * sizeof *grown);
+    group *grown = mem_realloc(b->groups, (b->group_count + 1) * sizeof *grown);
     if (!grown)
         return DGPB_ERR_NOMEM;
     b->groups = grown;
     group *g = &grown[b->group_count];
     g->kind = kind;
-    g->symbol = dgpb_strdup(symbol);
-    g->label = dgpb_strdup(label);
+    g->symbol = mem_strdup(symbol);
+    g->label = mem_strdup(label);
     g->first = first;
     *index = b->group_count++;
     return g->symbol && g->label ? DGPB_OK : DGPB_ERR_NOMEM;
@@ -311,7 +310,7 @@ int build_discover(build *b)
     for (int t = 0; t < DGPB_TARGET_COUNT && !rc; t++)
         if ((b->targets & (1u << t)) && !(t == DGPB_TARGET_PTX && ptx_from_others))
             rc = build_add_job(b, &list, ROLE_DISCOVER, t, 0);
-    dgpb_compile_job *jobs = rc ? NULL : dgpb_calloc(list.count, sizeof *jobs);
+    dgpb_compile_job *jobs = rc ? NULL : mem_calloc(list.count, sizeof *jobs);
     if (rc || !jobs) {
         build_job_list_free(&list);
         build_report(b, DGPB_SEV_ERROR, DGPB_ERR_NOMEM, "out of memory");

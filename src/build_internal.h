@@ -25,6 +25,29 @@
 #ifndef DGPB_BUILD_INTERNAL_H
 #define DGPB_BUILD_INTERNAL_H
 
+/*
+ * The library's internal functions are linked as dgpb__<name>, so that they
+ * never collide with a program's own symbols; the code calls them by their
+ * short names (CONTRIBUTING.md, "Code conventions").
+ */
+#define build_add_job dgpb__build_add_job
+#define build_check_webgpu dgpb__build_check_webgpu
+#define build_compile dgpb__build_compile
+#define build_diagnostics_text dgpb__build_diagnostics_text
+#define build_discover dgpb__build_discover
+#define build_emit dgpb__build_emit
+#define build_forward dgpb__build_forward
+#define build_job_list_free dgpb__build_job_list_free
+#define build_make_tables dgpb__build_make_tables
+#define build_prepare dgpb__build_prepare
+#define build_read_output dgpb__build_read_output
+#define build_read_reflection dgpb__build_read_reflection
+#define build_record_layouts dgpb__build_record_layouts
+#define build_report dgpb__build_report
+#define build_report_compile_failure dgpb__build_report_compile_failure
+#define build_run_jobs dgpb__build_run_jobs
+#define build_slang_target dgpb__build_slang_target
+
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>

@@ -54,7 +54,7 @@ void build_job_list_free(job_list *list)
 int build_add_job(build *b, job_list *list, enum job_role role, int target, size_t entry_index)
 {
     assert(b && b->tmp[0] && (role == ROLE_DISCOVER || entry_index < b->entry_count));
-    job_info *grown = dgpb_grow(list->info, list->count, &list->cap, sizeof *grown, 32);
+    job_info *grown = mem_grow(list->info, list->count, &list->cap, sizeof *grown, 32);
     if (!grown)
         return DGPB_ERR_NOMEM;
     list->info = grown;
@@ -68,12 +68,12 @@ int build_add_job(build *b, job_list *list, enum job_role role, int target, size
     const char *slang_target_name = build_slang_target(target, role);
     const char *entry_name = role == ROLE_DISCOVER ? "module" : b->entries[entry_index].name;
     const char *dir_prefix = role == ROLE_PROBE ? "probe-" : "";
-    j->out = dgpb_strprintf("%s/%s%s/%s.%s", b->tmp, dir_prefix, target_name, entry_name,
-                            extension(slang_target_name));
-    j->json = dgpb_strprintf("%s/%s%s/%s.%s.json", b->tmp, dir_prefix, target_name, entry_name,
-                             extension(slang_target_name));
+    j->out = mem_printf("%s/%s%s/%s.%s", b->tmp, dir_prefix, target_name, entry_name,
+                        extension(slang_target_name));
+    j->json = mem_printf("%s/%s%s/%s.%s.json", b->tmp, dir_prefix, target_name, entry_name,
+                         extension(slang_target_name));
     size_t max = 18 + 2 * desc->define_count + 2 * desc->include_dir_count + b->symbol_count;
-    j->argv = dgpb_calloc(max, sizeof *j->argv);
+    j->argv = mem_calloc(max, sizeof *j->argv);
     list->count++;
     if (!j->out || !j->json || !j->argv)
         return DGPB_ERR_NOMEM;
@@ -84,42 +84,42 @@ int build_add_job(build *b, job_list *list, enum job_role role, int target, size
             goto nomem;                                                                            \
         j->argc = n;                                                                               \
     } while (0)
-    ARG(dgpb_strdup(role == ROLE_DISCOVER ? b->wrapper : desc->module_file));
+    ARG(mem_strdup(role == ROLE_DISCOVER ? b->wrapper : desc->module_file));
     for (size_t i = 0; i < desc->define_count; i++)
-        ARG(dgpb_strprintf("-D%s", desc->defines[i]));
+        ARG(mem_printf("-D%s", desc->defines[i]));
     for (size_t i = 0; i < desc->include_dir_count; i++) {
-        ARG(dgpb_strdup("-I"));
-        ARG(dgpb_strdup(desc->include_dirs[i]));
+        ARG(mem_strdup("-I"));
+        ARG(mem_strdup(desc->include_dirs[i]));
     }
     if (role == ROLE_DISCOVER) {
         /* The wrapper lives in the intermediate folder: let imports find the module's folder. */
         const char *slash = strrchr(desc->module_file, '/');
-        ARG(dgpb_strdup("-I"));
-        ARG(slash ? dgpb_strprintf("%.*s", (int)(slash - desc->module_file), desc->module_file)
-                  : dgpb_strdup("."));
+        ARG(mem_strdup("-I"));
+        ARG(slash ? mem_printf("%.*s", (int)(slash - desc->module_file), desc->module_file)
+                  : mem_strdup("."));
         /* Every group at once; ptx carries compute entries only, so its discovery leaves the
            render and ray-tracing groups out (their stages have no CUDA form). */
         for (size_t i = 0; i < b->symbol_count; i++)
             if (target != DGPB_TARGET_PTX || !strncmp(b->symbols[i], DGPB_GROUP_COMPUTE_PREFIX,
                                                       strlen(DGPB_GROUP_COMPUTE_PREFIX)))
-                ARG(dgpb_strprintf("-D%s", b->symbols[i]));
+                ARG(mem_printf("-D%s", b->symbols[i]));
     } else {
-        ARG(dgpb_strprintf("-D%s", b->groups[b->entries[entry_index].group].symbol));
+        ARG(mem_printf("-D%s", b->groups[b->entries[entry_index].group].symbol));
     }
-    ARG(dgpb_strprintf("-D%s", dgpb_target_macro((uint32_t)target)));
-    ARG(dgpb_strdup("-matrix-layout-row-major"));
-    ARG(dgpb_strdup("-target"));
-    ARG(dgpb_strdup(slang_target_name));
+    ARG(mem_printf("-D%s", dgpb_target_macro((uint32_t)target)));
+    ARG(mem_strdup("-matrix-layout-row-major"));
+    ARG(mem_strdup("-target"));
+    ARG(mem_strdup(slang_target_name));
     if (role != ROLE_DISCOVER) {
-        ARG(dgpb_strdup("-entry"));
-        ARG(dgpb_strdup(b->entries[entry_index].name));
-        ARG(dgpb_strdup("-stage"));
-        ARG(dgpb_strdup(dgpb_stage_name(b->entries[entry_index].stage)));
+        ARG(mem_strdup("-entry"));
+        ARG(mem_strdup(b->entries[entry_index].name));
+        ARG(mem_strdup("-stage"));
+        ARG(mem_strdup(dgpb_stage_name(b->entries[entry_index].stage)));
     }
-    ARG(dgpb_strdup("-o"));
-    ARG(dgpb_strdup(j->out));
-    ARG(dgpb_strdup("-reflection-json"));
-    ARG(dgpb_strdup(j->json));
+    ARG(mem_strdup("-o"));
+    ARG(mem_strdup(j->out));
+    ARG(mem_strdup("-reflection-json"));
+    ARG(mem_strdup(j->json));
 #undef ARG
     return DGPB_OK;
 nomem:

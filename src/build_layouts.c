@@ -24,10 +24,10 @@ static int record_group(build *b, int t, size_t g, uint8_t **blob, size_t *size)
 {
     const dgpb_build_desc *desc = b->desc;
     const char *target_name = dgpb_target_id_name((uint32_t)t);
-    dgpb_layout_entry *entries = dgpb_calloc(b->entry_count, sizeof *entries);
-    char *group_define = dgpb_strprintf("-D%s", b->groups[g].symbol);
-    char *target_define = dgpb_strprintf("-D%s", dgpb_target_macro((uint32_t)t));
-    char *output = dgpb_strprintf("%s/layouts-%s-%zu.bin", b->tmp, target_name, g);
+    dgpb_layout_entry *entries = mem_calloc(b->entry_count, sizeof *entries);
+    char *group_define = mem_printf("-D%s", b->groups[g].symbol);
+    char *target_define = mem_printf("-D%s", dgpb_target_macro((uint32_t)t));
+    char *output = mem_printf("%s/layouts-%s-%zu.bin", b->tmp, target_name, g);
     if (!entries || !group_define || !target_define || !output) {
         dgpb_free(entries);
         dgpb_free(group_define);
@@ -139,9 +139,9 @@ int build_record_layouts(build *b)
                 return rc; /* the recorder cannot work: every other group would fail the same */
             if (rc)
                 continue; /* the module's errors: go on to show every group's */
-            uint8_t **blobs = dgpb_realloc(layouts->blobs, (layouts->count + 1) * sizeof *blobs);
+            uint8_t **blobs = mem_realloc(layouts->blobs, (layouts->count + 1) * sizeof *blobs);
             size_t *sizes =
-                blobs ? dgpb_realloc(layouts->sizes, (layouts->count + 1) * sizeof *sizes) : NULL;
+                blobs ? mem_realloc(layouts->sizes, (layouts->count + 1) * sizeof *sizes) : NULL;
             if (blobs)
                 layouts->blobs = blobs;
             if (sizes)

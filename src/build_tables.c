@@ -68,7 +68,7 @@ static int make_unit_table(build *b, int t, size_t entry_index)
         snprintf(context, sizeof context, "target 'spirv', entry '%s'", e->name);
         return build_forward(b, &d, context);
     }
-    const char **members = dgpb_calloc(b->entry_count, sizeof *members);
+    const char **members = mem_calloc(b->entry_count, sizeof *members);
     if (!members) {
         build_report(b, DGPB_SEV_ERROR, DGPB_ERR_NOMEM, "out of memory");
         return DGPB_ERR_NOMEM;

@@ -46,8 +46,8 @@ int build_check_webgpu(build *b)
     assert(b && b->units && !b->errors);
     if (!(b->targets & (1u << DGPB_TARGET_WGSL)))
         return DGPB_OK;
-    const char **names = dgpb_calloc(b->entry_count, sizeof *names);
-    dgpb_param_table *tables = dgpb_calloc(b->entry_count, sizeof *tables);
+    const char **names = mem_calloc(b->entry_count, sizeof *names);
+    dgpb_param_table *tables = mem_calloc(b->entry_count, sizeof *tables);
     int rc = DGPB_OK;
     if (!names || !tables) {
         rc = DGPB_ERR_NOMEM;

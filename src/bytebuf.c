@@ -8,7 +8,7 @@
 
 #include "alloc.h"
 
-void dgpb_bytebuf_append(dgpb_bytebuf *b, const void *p, size_t n)
+void bytebuf_append(dgpb_bytebuf *b, const void *p, size_t n)
 {
     if (b->failed || n == 0)
         return;
@@ -21,7 +21,7 @@ void dgpb_bytebuf_append(dgpb_bytebuf *b, const void *p, size_t n)
             }
             cap *= 2;
         }
-        uint8_t *d = dgpb_realloc(b->data, cap);
+        uint8_t *d = mem_realloc(b->data, cap);
         if (!d) {
             b->failed = true;
             return;
@@ -33,25 +33,25 @@ void dgpb_bytebuf_append(dgpb_bytebuf *b, const void *p, size_t n)
     b->len += n;
 }
 
-void dgpb_bytebuf_u32(dgpb_bytebuf *b, uint32_t v)
+void bytebuf_u32(dgpb_bytebuf *b, uint32_t v)
 {
     uint8_t le[4] = {(uint8_t)v, (uint8_t)(v >> 8), (uint8_t)(v >> 16), (uint8_t)(v >> 24)};
-    dgpb_bytebuf_append(b, le, 4);
+    bytebuf_append(b, le, 4);
 }
 
-void dgpb_bytebuf_str(dgpb_bytebuf *b, const char *s, size_t n)
+void bytebuf_str(dgpb_bytebuf *b, const char *s, size_t n)
 {
-    dgpb_bytebuf_u32(b, (uint32_t)n);
-    dgpb_bytebuf_append(b, s, n);
+    bytebuf_u32(b, (uint32_t)n);
+    bytebuf_append(b, s, n);
 }
 
-void dgpb_bytebuf_free(dgpb_bytebuf *b)
+void bytebuf_free(dgpb_bytebuf *b)
 {
     dgpb_free(b->data);
     *b = (dgpb_bytebuf)DGPB_BYTEBUF_INIT;
 }
 
-uint8_t *dgpb_bytebuf_take(dgpb_bytebuf *b, size_t *len)
+uint8_t *bytebuf_take(dgpb_bytebuf *b, size_t *len)
 {
     uint8_t *d = b->data;
     *len = b->len;

@@ -76,7 +76,7 @@ int dgpb_code_bindings_from_spirv(const dgpb_spirv_info *info, dgpb_code_binding
     memset(out, 0, sizeof *out);
     if (!info->var_count)
         return DGPB_OK;
-    out->items = dgpb_calloc(info->var_count, sizeof *out->items);
+    out->items = mem_calloc(info->var_count, sizeof *out->items);
     if (!out->items)
         return dgpb_diag_set(diag, DGPB_ERR_NOMEM, -1, "out of memory");
     for (size_t i = 0; i < info->var_count; i++) {
@@ -133,7 +133,7 @@ int dgpb_code_bindings_from_wgsl(const dgpb_wgsl_module *m, dgpb_code_bindings *
     memset(out, 0, sizeof *out);
     if (!m->binding_count)
         return DGPB_OK;
-    out->items = dgpb_calloc(m->binding_count, sizeof *out->items);
+    out->items = mem_calloc(m->binding_count, sizeof *out->items);
     if (!out->items)
         return dgpb_diag_set(diag, DGPB_ERR_NOMEM, -1, "out of memory");
     for (size_t i = 0; i < m->binding_count; i++) {

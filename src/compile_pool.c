@@ -114,7 +114,7 @@ int compile_pool_version(const compile_pool *c, bool embedded, char **version, d
         rc = dgpb_diag_set(diag, DGPB_ERR_TOOL, -1, "'%s -v' printed no version", c->path);
         goto done;
     }
-    *version = dgpb_memdup(out, out_len + 1);
+    *version = mem_memdup(out, out_len + 1);
     if (!*version) {
         rc = dgpb_diag_set(diag, DGPB_ERR_NOMEM, -1, "out of memory");
         goto done;
@@ -134,7 +134,7 @@ static void mark_not_run(dgpb_compile_job *jobs, size_t from, size_t count, cons
         if (jobs[i].diagnostics)
             continue;
         jobs[i].status = -1;
-        jobs[i].diagnostics = dgpb_strprintf("not run: %s", why);
+        jobs[i].diagnostics = mem_printf("not run: %s", why);
     }
 }
 
@@ -145,12 +145,12 @@ int compile_pool_run_native(const compile_pool *c, dgpb_compile_job *jobs, size_
 {
     assert(c && c->path && jobs && count && parallel);
     int rc = DGPB_OK;
-    dgpb_process *procs = dgpb_calloc(count, sizeof *procs);
+    dgpb_process *procs = mem_calloc(count, sizeof *procs);
     const char **argvs = NULL;
     size_t total = 0;
     for (size_t i = 0; i < count; i++)
         total += jobs[i].arg_count + 2;
-    argvs = dgpb_calloc(total, sizeof *argvs);
+    argvs = mem_calloc(total, sizeof *argvs);
     if (!procs || !argvs) {
         rc = dgpb_diag_set(diag, DGPB_ERR_NOMEM, -1, "out of memory");
         goto done;
@@ -192,9 +192,9 @@ done:
 
 static void worker_keep_err(worker *w, const char *data, size_t n)
 {
-    dgpb_bytebuf_append(&w->err, data, n);
+    bytebuf_append(&w->err, data, n);
     if (w->err.failed) { /* only messages suffer: start again */
-        dgpb_bytebuf_free(&w->err);
+        bytebuf_free(&w->err);
         return;
     }
     if (w->err.len > ERR_KEEP) {
@@ -286,12 +286,12 @@ static void worker_failed(compile_pool *c, worker *w, dgpb_compile_job *jobs, bo
     const char *err;
     int err_len;
     worker_err_tail(w, &err, &err_len);
-    char *msg = dgpb_strprintf("%s --serve worker %u (pid %d) %s%s; its standard error: %.*s",
-                               base_name(c->path), w->id, pid, how, during, err_len, err);
+    char *msg = mem_printf("%s --serve worker %u (pid %d) %s%s; its standard error: %.*s",
+                           base_name(c->path), w->id, pid, how, during, err_len, err);
     if (job != NO_JOB) {
         jobs[job].status = -1;
         dgpb_free(jobs[job].diagnostics);
-        jobs[job].diagnostics = msg ? dgpb_strdup(msg) : NULL;
+        jobs[job].diagnostics = msg ? mem_strdup(msg) : NULL;
     }
     if (fail->code == DGPB_OK)
         dgpb_diag_set(fail, msg ? DGPB_ERR_TOOL : DGPB_ERR_NOMEM, -1, "%s",
@@ -344,8 +344,8 @@ static int parse_answer(const char *line, size_t len, dgpb_compile_job *job)
         rc = DGPB_ERR_CORRUPT;
         goto done;
     }
-    char *d = dgpb_strdup(diagnostics->valuestring);
-    char *o = dgpb_strdup(out ? out->valuestring : "");
+    char *d = mem_strdup(diagnostics->valuestring);
+    char *o = mem_strdup(out ? out->valuestring : "");
     if (!d || !o) {
         dgpb_free(d);
         dgpb_free(o);
@@ -376,7 +376,7 @@ static bool worker_read_out(compile_pool *c, worker *w, dgpb_compile_job *jobs, 
         worker_failed(c, w, jobs, false, NULL, fail);
         return false;
     }
-    dgpb_bytebuf_append(&w->line, buf, (size_t)n);
+    bytebuf_append(&w->line, buf, (size_t)n);
     if (w->line.failed || w->line.len > ANSWER_MAX) {
         *in_flight -= w->job != NO_JOB;
         worker_failed(c, w, jobs, true, "printed an answer too long to keep", fail);
@@ -454,11 +454,11 @@ static int ensure_workers(compile_pool *c, size_t want, dgpb_diag *diag)
         alive++;
     }
     while (alive < want) {
-        worker **grown = dgpb_realloc(c->workers, (c->worker_count + 1) * sizeof *grown);
+        worker **grown = mem_realloc(c->workers, (c->worker_count + 1) * sizeof *grown);
         if (!grown)
             return dgpb_diag_set(diag, DGPB_ERR_NOMEM, -1, "out of memory");
         c->workers = grown;
-        worker *w = dgpb_calloc(1, sizeof *w);
+        worker *w = mem_calloc(1, sizeof *w);
         if (!w)
             return dgpb_diag_set(diag, DGPB_ERR_NOMEM, -1, "out of memory");
         w->id = (unsigned)c->worker_count + 1;
@@ -484,8 +484,8 @@ int compile_pool_run_serve(compile_pool *c, dgpb_compile_job *jobs, size_t count
     sweep_idle(c);
     if (ensure_workers(c, want, &fail))
         goto done;
-    pfds = dgpb_calloc(2 * c->worker_count, sizeof *pfds);
-    owners = dgpb_calloc(2 * c->worker_count, sizeof *owners);
+    pfds = mem_calloc(2 * c->worker_count, sizeof *pfds);
+    owners = mem_calloc(2 * c->worker_count, sizeof *owners);
     if (!pfds || !owners) {
         dgpb_diag_set(&fail, DGPB_ERR_NOMEM, -1, "out of memory");
         goto done;
@@ -561,8 +561,8 @@ void compile_pool_close(compile_pool *c)
         worker *w = c->workers[i];
         worker_retire(w, false);
         dgpb_process_clear(&w->proc);
-        dgpb_bytebuf_free(&w->line);
-        dgpb_bytebuf_free(&w->err);
+        bytebuf_free(&w->line);
+        bytebuf_free(&w->err);
         dgpb_free(w);
     }
     dgpb_free(c->workers);

@@ -9,6 +9,16 @@
 #ifndef DGPB_COMPILE_POOL_H
 #define DGPB_COMPILE_POOL_H
 
+/*
+ * The library's internal functions are linked as dgpb__<name>, so that they
+ * never collide with a program's own symbols; the code calls them by their
+ * short names (CONTRIBUTING.md, "Code conventions").
+ */
+#define compile_pool_close dgpb__compile_pool_close
+#define compile_pool_run_native dgpb__compile_pool_run_native
+#define compile_pool_run_serve dgpb__compile_pool_run_serve
+#define compile_pool_version dgpb__compile_pool_version
+
 #include <stdbool.h>
 #include <stddef.h>
 

@@ -43,7 +43,7 @@ int dgpb_compiler_create(const dgpb_compiler_desc *desc, dgpb_compiler **out, dg
     const dgpb_compiler_desc *d = desc ? desc : &none;
     int rc = DGPB_OK;
     char *path = NULL;
-    dgpb_compiler *c = dgpb_calloc(1, sizeof *c);
+    dgpb_compiler *c = mem_calloc(1, sizeof *c);
     if (!c) {
         rc = dgpb_diag_set(diag, DGPB_ERR_NOMEM, -1, "out of memory");
         goto done;
@@ -59,10 +59,10 @@ int dgpb_compiler_create(const dgpb_compiler_desc *desc, dgpb_compiler **out, dg
     c->embedded =
         source == DGPB_COMPILER_FROM_EMBEDDED || slang_is_embedded_path(c->path, d->embedded);
     if (c->embedded && source != DGPB_COMPILER_FROM_EMBEDDED)
-        c->origin = dgpb_strprintf("embedded slangc-wasm from %s", origins[source] + 12);
+        c->origin = mem_printf("embedded slangc-wasm from %s", origins[source] + 12);
     else
-        c->origin = dgpb_strdup(origins[source]);
-    c->cwd = d->cwd ? dgpb_strdup(d->cwd) : NULL;
+        c->origin = mem_strdup(origins[source]);
+    c->cwd = d->cwd ? mem_strdup(d->cwd) : NULL;
     c->pool.path = c->path;
     c->pool.cwd = c->cwd;
     if (!c->origin || (d->cwd && !c->cwd)) {

@@ -35,7 +35,7 @@ int dgpb_file_read(const char *path, size_t max_size, uint8_t **out, size_t *siz
     }
     /* Read to end of file, whatever st_size says (pipes, growing files). */
     size_t cap = st.st_size > 0 ? (size_t)st.st_size + 1 : 4096, len = 0;
-    buf = dgpb_malloc(cap);
+    buf = mem_alloc(cap);
     if (!buf) {
         rc = dgpb_diag_set(diag, DGPB_ERR_NOMEM, -1, "out of memory reading '%s'", path);
         goto done;
@@ -47,7 +47,7 @@ int dgpb_file_read(const char *path, size_t max_size, uint8_t **out, size_t *siz
                                    max_size);
                 goto done;
             }
-            uint8_t *nb = dgpb_realloc(buf, cap * 2);
+            uint8_t *nb = mem_realloc(buf, cap * 2);
             if (!nb) {
                 rc = dgpb_diag_set(diag, DGPB_ERR_NOMEM, -1, "out of memory reading '%s'", path);
                 goto done;
@@ -122,7 +122,7 @@ static int write_temp(const char *path, const void *data, size_t size, char **tm
                       dgpb_diag *diag)
 {
     size_t n = strlen(path) + 16;
-    char *tmp = dgpb_malloc(n);
+    char *tmp = mem_alloc(n);
     if (!tmp)
         return dgpb_diag_set(diag, DGPB_ERR_NOMEM, -1, "out of memory");
     snprintf(tmp, n, "%s.tmp.XXXXXX", path);
@@ -166,7 +166,7 @@ static int write_temp(const char *path, const void *data, size_t size, char **tm
 int dgpb_files_write_atomic(size_t count, const char *const *paths, const void *const *data,
                             const size_t *sizes, dgpb_diag *diag)
 {
-    char **tmps = dgpb_calloc(count, sizeof *tmps);
+    char **tmps = mem_calloc(count, sizeof *tmps);
     if (!tmps)
         return dgpb_diag_set(diag, DGPB_ERR_NOMEM, -1, "out of memory");
     int rc = DGPB_OK;
@@ -202,7 +202,7 @@ int dgpb_file_write_atomic(const char *path, const void *data, size_t size, dgpb
 int dgpb_mkdirs(const char *path, dgpb_diag *diag)
 {
     size_t n = strlen(path);
-    char *p = dgpb_malloc(n + 1);
+    char *p = mem_alloc(n + 1);
     if (!p)
         return dgpb_diag_set(diag, DGPB_ERR_NOMEM, -1, "out of memory");
     memcpy(p, path, n + 1);

@@ -224,14 +224,14 @@ const char *dgpb_param_rule(uint32_t kind, uint32_t flags, uint32_t offset, uint
     return NULL;
 }
 
-const char *dgpb_thread_group_rule(uint32_t stage, const uint32_t tgs[3])
+const char *dgpb_thread_group_rule(uint32_t stage, const uint32_t thread_group_size[3])
 {
     if (stage == DGPB_STAGE_COMPUTE) {
-        if (tgs[0] == 0 || tgs[1] == 0 || tgs[2] == 0)
+        if (thread_group_size[0] == 0 || thread_group_size[1] == 0 || thread_group_size[2] == 0)
             return "a compute entry needs a thread group size of at least 1 in each dimension";
         return NULL;
     }
-    if (tgs[0] || tgs[1] || tgs[2])
+    if (thread_group_size[0] || thread_group_size[1] || thread_group_size[2])
         return "a non-compute entry must have thread group size 0,0,0";
     return NULL;
 }

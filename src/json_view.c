@@ -87,10 +87,10 @@ static cJSON *entry_json(const dgpb_entry_view *e)
     bool ok = o && add_str(o, "name", e->name) && add_str(o, "stage", e->stage) &&
               cJSON_AddNumberToObject(o, "layout", e->layout) &&
               attach(o, "code", blob_json(&e->code));
-    cJSON *tgs = ok ? cJSON_AddArrayToObject(o, "thread_group_size") : NULL;
-    ok = ok && tgs;
+    cJSON *thread_group_size = ok ? cJSON_AddArrayToObject(o, "thread_group_size") : NULL;
+    ok = ok && thread_group_size;
     for (int i = 0; ok && i < 3; i++)
-        ok = attach(tgs, NULL, cJSON_CreateNumber(e->thread_group_size[i]));
+        ok = attach(thread_group_size, NULL, cJSON_CreateNumber(e->thread_group_size[i]));
     cJSON *params = ok ? cJSON_AddArrayToObject(o, "params") : NULL;
     ok = ok && params;
     for (uint32_t i = 0; ok && i < e->param_count; i++)
@@ -147,7 +147,7 @@ int dgpb_json_view(const dgpb_bundle *b, const char *stem, char **out, dgpb_diag
     if (!text)
         return dgpb_diag_set(diag, DGPB_ERR_NOMEM, -1, "out of memory rendering the json view");
     size_t n = strlen(text);
-    char *copy = dgpb_malloc(n + 2);
+    char *copy = mem_alloc(n + 2);
     if (copy) {
         memcpy(copy, text, n);
         copy[n] = '\n';

@@ -16,7 +16,7 @@
 #include "bytebuf.h"
 #include "layout_internal.h"
 
-void dgpb_layout_model_init(dgpb_layout_model *m)
+void layout_model_init(dgpb_layout_model *m)
 {
     memset(m, 0, sizeof *m);
     m->slang_version = -1;
@@ -25,7 +25,7 @@ void dgpb_layout_model_init(dgpb_layout_model *m)
     m->global_type_layout = -1;
 }
 
-void dgpb_layout_model_free(dgpb_layout_model *m)
+void layout_model_free(dgpb_layout_model *m)
 {
     if (!m)
         return;
@@ -48,7 +48,7 @@ void dgpb_layout_model_free(dgpb_layout_model *m)
     dgpb_free(m->descriptor_ranges.v);
     dgpb_free(m->sub_object_ranges.v);
     dgpb_free(m->string_hash);
-    dgpb_layout_model_init(m);
+    layout_model_init(m);
 }
 
 /* The layout of every DGPB_LVEC: pointer, count, capacity. */
@@ -57,7 +57,7 @@ typedef struct anyvec {
     uint32_t n, cap;
 } anyvec;
 
-int32_t dgpb_layout_vec_push(dgpb_layout_model *m, void *vec, size_t elem_size)
+int32_t layout_vec_push(dgpb_layout_model *m, void *vec, size_t elem_size)
 {
     anyvec *a = vec;
     if (m->failed)
@@ -70,7 +70,7 @@ int32_t dgpb_layout_vec_push(dgpb_layout_model *m, void *vec, size_t elem_size)
         uint32_t cap =
             a->cap ? (a->cap > DGPB_LAYOUT_MAX_OBJECTS / 2 ? DGPB_LAYOUT_MAX_OBJECTS : a->cap * 2)
                    : 16;
-        void *p = dgpb_realloc(a->v, (size_t)cap * elem_size);
+        void *p = mem_realloc(a->v, (size_t)cap * elem_size);
         if (!p) {
             m->failed = true;
             return -1;
@@ -93,7 +93,7 @@ static uint32_t hash_bytes(const char *s, size_t len)
 static bool string_hash_grow(dgpb_layout_model *m)
 {
     uint32_t cap = m->string_hash_cap ? m->string_hash_cap * 2 : 64;
-    uint32_t *t = dgpb_calloc(cap, sizeof *t);
+    uint32_t *t = mem_calloc(cap, sizeof *t);
     if (!t)
         return false;
     for (uint32_t i = 0; i < m->strings.n; i++) {
@@ -108,7 +108,7 @@ static bool string_hash_grow(dgpb_layout_model *m)
     return true;
 }
 
-int32_t dgpb_layout_model_string(dgpb_layout_model *m, const char *s, size_t len)
+int32_t layout_model_string(dgpb_layout_model *m, const char *s, size_t len)
 {
     if (!s || m->failed)
         return -1;
@@ -125,7 +125,7 @@ int32_t dgpb_layout_model_string(dgpb_layout_model *m, const char *s, size_t len
             return (int32_t)(m->string_hash[h] - 1);
         h = (h + 1) & (m->string_hash_cap - 1);
     }
-    char *copy = dgpb_malloc(len + 1);
+    char *copy = mem_alloc(len + 1);
     if (!copy) {
         m->failed = true;
         return -1;
@@ -166,7 +166,7 @@ static void put64(uint32_t *w, uint64_t v)
 static void emit(writer *w, const uint32_t *words, size_t n)
 {
     for (size_t i = 0; i < n; i++)
-        dgpb_bytebuf_u32(&w->b, words[i]);
+        bytebuf_u32(&w->b, words[i]);
 }
 
 static uint32_t ref(writer *w, int32_t r, uint32_t count, const char *what)
@@ -251,7 +251,7 @@ static void write_table(writer *w, layout_table table, cursors *cur)
                 w->bad = true;
                 w->why = "an option is null";
             }
-            dgpb_bytebuf_u32(&w->b, o);
+            bytebuf_u32(&w->b, o);
         }
         break;
     case LAYOUT_TABLE_TYPES:
@@ -356,21 +356,21 @@ static void write_table(writer *w, layout_table table, cursors *cur)
         for (uint32_t i = 0; i < nv; i++) {
             dgpb_lspan s = m->vars.v[i].attributes;
             for (uint32_t k = 0; k < s.count; k++)
-                dgpb_bytebuf_u32(&w->b, ref(w, m->attributes.v[s.first + k], ns, "attribute"));
+                bytebuf_u32(&w->b, ref(w, m->attributes.v[s.first + k], ns, "attribute"));
         }
         break;
     case LAYOUT_TABLE_CATEGORIES:
         for (uint32_t i = 0; i < ntl; i++) {
             dgpb_lspan s = m->type_layouts.v[i].categories;
             for (uint32_t k = 0; k < s.count; k++)
-                dgpb_bytebuf_u32(&w->b, m->categories.v[s.first + k]);
+                bytebuf_u32(&w->b, m->categories.v[s.first + k]);
         }
         break;
     case LAYOUT_TABLE_PARAMS:
         for (uint32_t i = 0; i < m->entries.n; i++) {
             dgpb_lspan s = m->entries.v[i].params;
             for (uint32_t k = 0; k < s.count; k++)
-                dgpb_bytebuf_u32(&w->b, ref(w, m->params.v[s.first + k], nvl, "entry parameter"));
+                bytebuf_u32(&w->b, ref(w, m->params.v[s.first + k], nvl, "entry parameter"));
         }
         break;
     case LAYOUT_TABLE_FIELDS:
@@ -452,8 +452,7 @@ static void write_table(writer *w, layout_table table, cursors *cur)
     }
 }
 
-int dgpb_layout_model_write(const dgpb_layout_model *m, uint8_t **out, size_t *size,
-                            dgpb_diag *diag)
+int layout_model_write(const dgpb_layout_model *m, uint8_t **out, size_t *size, dgpb_diag *diag)
 {
     *out = NULL;
     *size = 0;
@@ -527,13 +526,13 @@ int dgpb_layout_model_write(const dgpb_layout_model *m, uint8_t **out, size_t *s
     h[LH_DESCRIPTOR_SET_COUNT] = (uint32_t)sets;
     h[LH_DESCRIPTOR_RANGE_COUNT] = (uint32_t)drs;
     h[LH_SUB_OBJECT_RANGE_COUNT] = (uint32_t)subs;
-    dgpb_bytebuf_append(&w.b, DGPB_LAYOUT_MAGIC, 4);
+    bytebuf_append(&w.b, DGPB_LAYOUT_MAGIC, 4);
     emit(&w, h + 1, LH_WORDS - 1);
 
     /* Strings: length, bytes, NUL. */
     for (uint32_t i = 0; i < ns; i++) {
-        dgpb_bytebuf_str(&w.b, m->strings.v[i].s, m->strings.v[i].len);
-        dgpb_bytebuf_append(&w.b, "", 1);
+        bytebuf_str(&w.b, m->strings.v[i].s, m->strings.v[i].len);
+        bytebuf_append(&w.b, "", 1);
     }
     /* The tables, in DGPB_LAYOUT_TABLES' order. The list tables (from the answers on) and the
      * descriptor ranges are reached through spans checked while writing the tables before
@@ -553,17 +552,17 @@ int dgpb_layout_model_write(const dgpb_layout_model *m, uint8_t **out, size_t *s
 
 done:
     if (w.bad) {
-        dgpb_bytebuf_free(&w.b);
+        bytebuf_free(&w.b);
         return dgpb_diag_set(diag, DGPB_ERR_INVALID, -1, "inconsistent layout model: %s", w.why);
     }
     if (w.b.failed) {
-        dgpb_bytebuf_free(&w.b);
+        bytebuf_free(&w.b);
         return dgpb_diag_set(diag, DGPB_ERR_NOMEM, -1, "out of memory writing the layout");
     }
     if (w.b.len > UINT32_MAX) {
-        dgpb_bytebuf_free(&w.b);
+        bytebuf_free(&w.b);
         return dgpb_diag_set(diag, DGPB_ERR_LIMIT, -1, "the layout exceeds 4 GiB");
     }
-    *out = dgpb_bytebuf_take(&w.b, size);
+    *out = bytebuf_take(&w.b, size);
     return DGPB_OK;
 }

@@ -18,6 +18,17 @@
 #ifndef DGPB_LAYOUT_INTERNAL_H
 #define DGPB_LAYOUT_INTERNAL_H
 
+/*
+ * The library's internal functions are linked as dgpb__<name>, so that they
+ * never collide with a program's own symbols; the code calls them by their
+ * short names (CONTRIBUTING.md, "Code conventions").
+ */
+#define layout_model_free dgpb__layout_model_free
+#define layout_model_init dgpb__layout_model_init
+#define layout_model_string dgpb__layout_model_string
+#define layout_model_write dgpb__layout_model_write
+#define layout_vec_push dgpb__layout_vec_push
+
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -356,30 +367,29 @@ typedef struct dgpb_layout_model {
 } dgpb_layout_model;
 
 /* An empty model: header refs null, group compute. */
-void dgpb_layout_model_init(dgpb_layout_model *m);
+void layout_model_init(dgpb_layout_model *m);
 /* Releases everything the model owns. NULL is a no-op. */
-void dgpb_layout_model_free(dgpb_layout_model *m);
+void layout_model_free(dgpb_layout_model *m);
 
 /*
  * Grows a model array by one zeroed element and returns its index, or -1 (and m->failed) when
  * allocation fails or the array already holds DGPB_LAYOUT_MAX_OBJECTS elements.
  */
-int32_t dgpb_layout_vec_push(dgpb_layout_model *m, void *vec, size_t elem_size);
-#define DGPB_LPUSH(m, vec) dgpb_layout_vec_push((m), &(m)->vec, sizeof *(m)->vec.v)
+int32_t layout_vec_push(dgpb_layout_model *m, void *vec, size_t elem_size);
+#define DGPB_LPUSH(m, vec) layout_vec_push((m), &(m)->vec, sizeof *(m)->vec.v)
 
 /*
  * Interns a string (copied), returning its index; NULL gives -1. A string longer than
  * DGPB_LAYOUT_MAX_STRING or with a NUL byte inside is not interned: -2. On allocation failure
  * m->failed is set and -1 returned.
  */
-int32_t dgpb_layout_model_string(dgpb_layout_model *m, const char *s, size_t len);
+int32_t layout_model_string(dgpb_layout_model *m, const char *s, size_t len);
 
 /*
  * Serialises the model (docs/layout.md). Lists are laid out in their owners' order, so any
  * model gives the one canonical byte sequence. DGPB_ERR_NOMEM, or DGPB_ERR_INVALID when the
  * model is inconsistent (a span or reference out of range, m->failed).
  */
-int dgpb_layout_model_write(const dgpb_layout_model *m, uint8_t **out, size_t *size,
-                            dgpb_diag *diag);
+int layout_model_write(const dgpb_layout_model *m, uint8_t **out, size_t *size, dgpb_diag *diag);
 
 #endif

@@ -7,7 +7,7 @@
  *     version; every function is looked up through the table of
  *     src/slang_api.h, so no Slang header or library is needed to build;
  *   - one compile request per layout, fed slangc's own arguments;
- *   - the graph walk, dgpb_layout_record_reflection(), which talks to Slang
+ *   - the graph walk, layout_record_reflection(), which talks to Slang
  *     through a dgpb_slang_api table only, so tests drive it with a fake.
  *
  * The walk is breadth-first over a queue: an object is numbered when it is
@@ -44,7 +44,7 @@ struct dgpb_slang {
     dgpb_slang_api api;
 };
 
-int dgpb_slang_api_load(void *handle, const char *path, dgpb_slang_api *api, dgpb_diag *diag)
+int slang_api_load(void *handle, const char *path, dgpb_slang_api *api, dgpb_diag *diag)
 {
     memset(api, 0, sizeof *api);
 #define DGPB_SLANG_LOOKUP(ret, name, params)                                                       \
@@ -87,13 +87,13 @@ static int try_open(const char *path, dgpb_slang **out, dgpb_diag *diag)
         return dgpb_diag_set(diag, DGPB_ERR_UNSUPPORTED, -1, "cannot load '%s': %s", path,
                              e ? e : "unknown reason");
     }
-    dgpb_slang *s = dgpb_calloc(1, sizeof *s);
+    dgpb_slang *s = mem_calloc(1, sizeof *s);
     if (!s) {
         dlclose(h);
         return dgpb_diag_set(diag, DGPB_ERR_NOMEM, -1, "out of memory");
     }
     s->handle = h;
-    int rc = dgpb_slang_api_load(h, path, &s->api, diag);
+    int rc = slang_api_load(h, path, &s->api, diag);
     if (rc)
         goto fail;
     const char *tag = s->api.spGetBuildTagString();
@@ -112,8 +112,8 @@ static int try_open(const char *path, dgpb_slang **out, dgpb_diag *diag)
                            DGPB_SLANG_MIN_YEAR, DGPB_SLANG_MIN_RELEASE);
         goto fail;
     }
-    s->path = dgpb_strdup(path);
-    s->version = dgpb_strdup(tag);
+    s->path = mem_strdup(path);
+    s->version = mem_strdup(tag);
     if (!s->path || !s->version) {
         rc = dgpb_diag_set(diag, DGPB_ERR_NOMEM, -1, "out of memory");
         goto fail;
@@ -213,8 +213,8 @@ static void nomem(walker *w)
 static bool map_grow(ptrmap *m)
 {
     uint32_t cap = m->cap ? m->cap * 2 : 64;
-    const void **keys = dgpb_calloc(cap, sizeof *keys);
-    int32_t *vals = dgpb_calloc(cap, sizeof *vals);
+    const void **keys = mem_calloc(cap, sizeof *keys);
+    int32_t *vals = mem_calloc(cap, sizeof *vals);
     if (!keys || !vals) {
         dgpb_free(keys);
         dgpb_free(vals);
@@ -276,7 +276,7 @@ static int32_t intern(walker *w, int kind, void *p)
     }
     if (w->qlen == w->qcap) {
         size_t cap = w->qcap ? w->qcap * 2 : 64;
-        item *q = dgpb_realloc(w->queue, cap * sizeof *q);
+        item *q = mem_realloc(w->queue, cap * sizeof *q);
         if (!q) {
             nomem(w);
             return -1;
@@ -296,7 +296,7 @@ static int32_t string(walker *w, const char *s, const char *what)
     if (!s || w->rc)
         return -1;
     size_t len = strlen(s);
-    int32_t i = dgpb_layout_model_string(w->m, s, len);
+    int32_t i = layout_model_string(w->m, s, len);
     if (i == -2 && !w->rc)
         w->rc = dgpb_diag_set(w->diag, DGPB_ERR_LIMIT, -1,
                               "%s '%.60s...' is %zu bytes long (the layout format's limit is %u)",
@@ -618,8 +618,8 @@ static uint32_t group_of(const dgpb_layout_model *m)
                   : DGPB_LAYOUT_GROUP_OTHER;
 }
 
-int dgpb_layout_record_reflection(const dgpb_slang_api *api, SlangReflection *reflection,
-                                  dgpb_layout_model *model, dgpb_diag *diag)
+int layout_record_reflection(const dgpb_slang_api *api, SlangReflection *reflection,
+                             dgpb_layout_model *model, dgpb_diag *diag)
 {
     if (!reflection)
         return dgpb_diag_set(diag, DGPB_ERR_SHADER, -1, "Slang returned no reflection");
@@ -707,13 +707,13 @@ int dgpb_layout_record(dgpb_slang *s, const char *const *args, size_t arg_count,
         return dgpb_diag_set(diag, DGPB_ERR_INVALID, -1, "too many arguments");
 
     dgpb_layout_model m;
-    dgpb_layout_model_init(&m);
+    layout_model_init(&m);
     SlangSession *session = NULL;
     SlangCompileRequest *req = NULL;
     int rc = DGPB_OK;
 
-    m.slang_version = dgpb_layout_model_string(&m, s->version, strlen(s->version));
-    m.target = dgpb_layout_model_string(&m, target, strlen(target));
+    m.slang_version = layout_model_string(&m, s->version, strlen(s->version));
+    m.target = layout_model_string(&m, target, strlen(target));
     for (size_t i = 0; i < arg_count; i++) {
         bool attached;
         if (is_path_option(args[i], &attached)) {
@@ -722,7 +722,7 @@ int dgpb_layout_record(dgpb_slang *s, const char *const *args, size_t arg_count,
         }
         if (is_module_file(args[i]))
             continue;
-        int32_t o = dgpb_layout_model_string(&m, args[i], strlen(args[i]));
+        int32_t o = layout_model_string(&m, args[i], strlen(args[i]));
         if (o == -2) {
             rc = dgpb_diag_set(diag, DGPB_ERR_LIMIT, -1, "argument %zu is too long", i);
             goto out;
@@ -763,14 +763,14 @@ int dgpb_layout_record(dgpb_slang *s, const char *const *args, size_t arg_count,
                            text && *text ? text : "Slang failed to compile the module");
         goto out;
     }
-    rc = dgpb_layout_record_reflection(a, a->spGetReflection(req), &m, diag);
+    rc = layout_record_reflection(a, a->spGetReflection(req), &m, diag);
     if (!rc)
-        rc = dgpb_layout_model_write(&m, out, size, diag);
+        rc = layout_model_write(&m, out, size, diag);
 out:
     if (req)
         a->spDestroyCompileRequest(req);
     if (session)
         a->spDestroySession(session);
-    dgpb_layout_model_free(&m);
+    layout_model_free(&m);
     return rc;
 }

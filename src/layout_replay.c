@@ -164,7 +164,7 @@ static int check_strings(check *c, const uint8_t *base, uint32_t bytes)
         return corrupt(c, DGPB_ERR_CORRUPT_RANGE, l->bytes + LH_STRING_COUNT * 4,
                        "%u strings cannot fit in %u bytes", n, bytes);
     if (n) {
-        l->string_off = dgpb_calloc(n, sizeof *l->string_off);
+        l->string_off = mem_calloc(n, sizeof *l->string_off);
         if (!l->string_off)
             return dgpb_diag_set(c->diag, DGPB_ERR_NOMEM, -1, "out of memory reading a layout");
     }
@@ -182,7 +182,7 @@ static int check_strings(check *c, const uint8_t *base, uint32_t bytes)
                            "string %u: %u bytes past the string table", i, len);
         const char *s = (const char *)base + pos + 4;
         size_t bad = 0;
-        if (!dgpb_utf8_valid(s, len, &bad))
+        if (!utf8_valid(s, len, &bad))
             return corrupt(c, DGPB_ERR_CORRUPT_STRING, (const uint8_t *)s + bad,
                            "string %u is not UTF-8 without NUL", i);
         if (s[len] != 0)
@@ -210,10 +210,10 @@ static int check_acyclic(check *c, uint32_t nodes, edge_fn next, const char *wha
 {
     if (!nodes)
         return DGPB_OK;
-    uint8_t *color = dgpb_calloc(nodes, 1); /* 0 new, 1 on the stack, 2 done */
+    uint8_t *color = mem_calloc(nodes, 1); /* 0 new, 1 on the stack, 2 done */
     struct frame {
         uint32_t node, k;
-    } *stack = dgpb_calloc(nodes, sizeof *stack);
+    } *stack = mem_calloc(nodes, sizeof *stack);
     int rc = DGPB_OK;
     if (!color || !stack) {
         rc = dgpb_diag_set(c->diag, DGPB_ERR_NOMEM, -1, "out of memory reading a layout");
@@ -524,7 +524,7 @@ int dgpb_layout_open(const void *data, size_t size, dgpb_layout **out, dgpb_diag
         dgpb_free(tmp.string_off);
         return rc;
     }
-    dgpb_layout *l = dgpb_malloc(sizeof *l);
+    dgpb_layout *l = mem_alloc(sizeof *l);
     if (!l) {
         dgpb_free(tmp.string_off);
         return dgpb_diag_set(diag, DGPB_ERR_NOMEM, -1, "out of memory reading a layout");

@@ -40,8 +40,8 @@ int dgpb_layout_run(const dgpb_layout_run_desc *d, uint8_t **blob, size_t *size,
                              "least one entry");
     size_t max = 16 + 2 * d->define_count + 2 * d->include_dir_count + d->extra_arg_count +
                  4 * d->entry_count;
-    const char **argv = dgpb_calloc(max, sizeof *argv);
-    char **owned = dgpb_calloc(d->define_count + 1, sizeof *owned);
+    const char **argv = mem_calloc(max, sizeof *argv);
+    char **owned = mem_calloc(d->define_count + 1, sizeof *owned);
     int rc = DGPB_OK;
     dgpb_process p = DGPB_PROCESS_INIT;
     if (!argv || !owned) {
@@ -65,7 +65,7 @@ int dgpb_layout_run(const dgpb_layout_run_desc *d, uint8_t **blob, size_t *size,
     argv[n++] = d->module;
     for (size_t i = 0; i < d->define_count; i++) {
         size_t len = strlen(d->defines[i]);
-        owned[i] = dgpb_malloc(len + 3);
+        owned[i] = mem_alloc(len + 3);
         if (!owned[i]) {
             rc = dgpb_diag_set(diag, DGPB_ERR_NOMEM, -1, "out of memory");
             goto out;

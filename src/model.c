@@ -16,7 +16,7 @@
 
 int dgpb_model_create(dgpb_model **out)
 {
-    *out = dgpb_calloc(1, sizeof **out);
+    *out = mem_calloc(1, sizeof **out);
     return *out ? DGPB_OK : DGPB_ERR_NOMEM;
 }
 
@@ -62,7 +62,7 @@ static int check_string(const char *s, const char *what, dgpb_diag *diag)
     if (len > DGPB_MAX_STRING)
         return dgpb_diag_set(diag, DGPB_ERR_LIMIT, -1, "%s is %zu bytes long (limit %u)", what, len,
                              DGPB_MAX_STRING);
-    if (!dgpb_utf8_valid(s, len, NULL))
+    if (!utf8_valid(s, len, NULL))
         return dgpb_diag_set(diag, DGPB_ERR_INVALID, -1, "%s is not valid UTF-8", what);
     return DGPB_OK;
 }
@@ -82,14 +82,14 @@ int dgpb_model_add_target(dgpb_model *m, const char *name, const char *code_form
     for (uint32_t t = 0; t < m->target_count; t++)
         if (strcmp(m->targets[t].name, name) == 0)
             return dgpb_diag_set(diag, DGPB_ERR_INVALID, -1, "target '%s' added twice", name);
-    dgpb_mtarget *ts = dgpb_realloc(m->targets, (m->target_count + 1) * sizeof *ts);
+    dgpb_mtarget *ts = mem_realloc(m->targets, (m->target_count + 1) * sizeof *ts);
     if (!ts)
         return dgpb_diag_set(diag, DGPB_ERR_NOMEM, -1, "out of memory");
     m->targets = ts;
     dgpb_mtarget *t = &ts[m->target_count];
     memset(t, 0, sizeof *t);
-    t->name = dgpb_strdup(name);
-    t->code_format = dgpb_strdup(code_format);
+    t->name = mem_strdup(name);
+    t->code_format = mem_strdup(code_format);
     if (!t->name || !t->code_format) {
         dgpb_free(t->name);
         dgpb_free(t->code_format);
@@ -122,11 +122,11 @@ int dgpb_model_add_layout(dgpb_model *m, uint32_t target, const void *data, size
     if (size > UINT32_MAX)
         return dgpb_diag_set(diag, DGPB_ERR_LIMIT, -1, "layout blob of %zu bytes is too large",
                              size);
-    dgpb_mblob *ls = dgpb_realloc(t->layouts, (t->layout_count + 1) * sizeof *ls);
+    dgpb_mblob *ls = mem_realloc(t->layouts, (t->layout_count + 1) * sizeof *ls);
     if (!ls)
         return dgpb_diag_set(diag, DGPB_ERR_NOMEM, -1, "out of memory");
     t->layouts = ls;
-    ls[t->layout_count].data = dgpb_memdup(data, size);
+    ls[t->layout_count].data = mem_memdup(data, size);
     if (!ls[t->layout_count].data)
         return dgpb_diag_set(diag, DGPB_ERR_NOMEM, -1, "out of memory");
     ls[t->layout_count].size = size;
@@ -223,25 +223,25 @@ int dgpb_model_add_entry(dgpb_model *m, uint32_t target, const dgpb_entry_desc *
     int rc = check_entry(t, d, &stage, caps, diag);
     if (rc)
         return rc;
-    dgpb_mentry *es = dgpb_grow(t->entries, t->entry_count, &t->entry_cap, sizeof *es, 8);
+    dgpb_mentry *es = mem_grow(t->entries, t->entry_count, &t->entry_cap, sizeof *es, 8);
     if (!es)
         return dgpb_diag_set(diag, DGPB_ERR_NOMEM, -1, "out of memory");
     t->entries = es;
     dgpb_mentry e = {0};
     e.stage = stage;
     e.layout = d->layout;
-    memcpy(e.tgs, d->thread_group_size, sizeof e.tgs);
+    memcpy(e.thread_group_size, d->thread_group_size, sizeof e.thread_group_size);
     memcpy(e.caps, caps, sizeof e.caps);
     e.cap_count = d->capability_count;
     e.code.size = d->code_size;
-    e.name = dgpb_strdup(d->name);
-    e.code.data = dgpb_memdup(d->code, d->code_size);
-    e.params = dgpb_calloc(d->param_count, sizeof *e.params);
+    e.name = mem_strdup(d->name);
+    e.code.data = mem_memdup(d->code, d->code_size);
+    e.params = mem_calloc(d->param_count, sizeof *e.params);
     if (!e.name || !e.code.data || !e.params)
         goto nomem;
     for (uint32_t i = 0; i < d->param_count; i++) {
         e.params[i] = d->params[i];
-        e.params[i].name = dgpb_strdup(d->params[i].name);
+        e.params[i].name = mem_strdup(d->params[i].name);
         if (!e.params[i].name)
             goto nomem;
         e.param_count = i + 1;

@@ -20,7 +20,7 @@ typedef struct dgpb_mentry {
     uint32_t stage;
     uint32_t layout;
     dgpb_mblob code;
-    uint32_t tgs[3];
+    uint32_t thread_group_size[3];
     dgpb_param_desc *params; /* owned, each name owned */
     uint32_t param_count;
     uint32_t caps[8]; /* dgpb_capability ids, sorted */

@@ -140,11 +140,10 @@ static int add_bindless_heaps(const dgpb_param_select *s, dgpb_param_table *out,
                         out->rows[r].binding == (uint64_t)c->binding;
         if (described)
             continue;
-        dgpb_param_desc *rows = dgpb_realloc(out->rows, (out->count + 1) * sizeof *rows);
+        dgpb_param_desc *rows = mem_realloc(out->rows, (out->count + 1) * sizeof *rows);
         if (rows)
             out->rows = rows;
-        bool *in_code =
-            rows ? dgpb_realloc(out->in_code, (out->count + 1) * sizeof *in_code) : NULL;
+        bool *in_code = rows ? mem_realloc(out->in_code, (out->count + 1) * sizeof *in_code) : NULL;
         if (in_code)
             out->in_code = in_code;
         if (!rows || !in_code)
@@ -155,7 +154,7 @@ static int add_bindless_heaps(const dgpb_param_select *s, dgpb_param_table *out,
         row->flags = dgpb_kind_required_flags(DGPB_KIND_HANDLE);
         row->space = (uint32_t)c->space;
         row->binding = (uint32_t)c->binding;
-        row->name = dgpb_strdup(c->name);
+        row->name = mem_strdup(c->name);
         if (!row->name)
             return dgpb_diag_set(diag, DGPB_ERR_NOMEM, -1, "out of memory");
         out->in_code[out->count++] = true;
@@ -167,8 +166,8 @@ int dgpb_param_table_build(const dgpb_param_select *s, dgpb_param_table *out, dg
 {
     assert(s && s->reflection && out);
     size_t n = s->reflection->param_count;
-    out->rows = dgpb_calloc(n ? n : 1, sizeof *out->rows);
-    out->in_code = dgpb_calloc(n ? n : 1, sizeof *out->in_code);
+    out->rows = mem_calloc(n ? n : 1, sizeof *out->rows);
+    out->in_code = mem_calloc(n ? n : 1, sizeof *out->in_code);
     out->count = 0;
     if (!out->rows || !out->in_code)
         return dgpb_diag_set(diag, DGPB_ERR_NOMEM, -1, "out of memory");
@@ -216,7 +215,7 @@ int dgpb_param_table_build(const dgpb_param_select *s, dgpb_param_table *out, dg
             if (rc)
                 return rc;
         }
-        row->name = dgpb_strdup(name);
+        row->name = mem_strdup(name);
         if (!row->name)
             return dgpb_diag_set(diag, DGPB_ERR_NOMEM, -1, "out of memory");
         out->in_code[out->count] = used;

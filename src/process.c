@@ -99,7 +99,7 @@ static int which(const char *name, const char *path, char **out)
     if (strchr(name, '/')) {
         if (!is_executable_file(name))
             return ENOENT;
-        *out = dgpb_strdup(name);
+        *out = mem_strdup(name);
         return *out ? 0 : ENOMEM;
     }
     if (!*name)
@@ -114,7 +114,7 @@ static int which(const char *name, const char *path, char **out)
         const char *dir = dir_len ? p : ".";
         if (!dir_len)
             dir_len = 1;
-        char *candidate = dgpb_malloc(dir_len + name_len + 2);
+        char *candidate = mem_alloc(dir_len + name_len + 2);
         if (!candidate)
             return ENOMEM;
         memcpy(candidate, dir, dir_len);
@@ -169,7 +169,7 @@ static char **build_env(const char *const *extra)
         n_base++;
     while (extra[n_extra])
         n_extra++;
-    char **envp = dgpb_calloc(n_base + n_extra + 1, sizeof *envp);
+    char **envp = mem_calloc(n_base + n_extra + 1, sizeof *envp);
     if (!envp)
         return NULL;
     size_t n = 0;
@@ -293,7 +293,7 @@ int dgpb_process_start(dgpb_process *p, dgpb_diag *diag)
         goto done;
     }
     /* A name with '/' goes to execve as is, so that its errno tells why it cannot run. */
-    int found = strchr(name, '/') ? ((prog = dgpb_strdup(name)) ? 0 : ENOMEM)
+    int found = strchr(name, '/') ? ((prog = mem_strdup(name)) ? 0 : ENOMEM)
                                   : which(name, child_path(p->env), &prog);
     if (found == ENOMEM) {
         rc = dgpb_diag_set(diag, DGPB_ERR_NOMEM, -1, "out of memory");
@@ -305,8 +305,8 @@ int dgpb_process_start(dgpb_process *p, dgpb_diag *diag)
     }
     p->out_cap_ = p->err_cap_ = 1;
     p->out_len = p->err_len = 0;
-    p->out = dgpb_calloc(1, 1);
-    p->err = dgpb_calloc(1, 1);
+    p->out = mem_calloc(1, 1);
+    p->err = mem_calloc(1, 1);
     if (!p->out || !p->err) {
         rc = dgpb_diag_set(diag, DGPB_ERR_NOMEM, -1, "out of memory");
         goto done;
@@ -431,7 +431,7 @@ static void capture_some(dgpb_process *p, int stream)
     if (!p->error_) {
         if (*cap - *len < READ_CHUNK + 1) {
             size_t want = *cap * 2 > *len + READ_CHUNK + 1 ? *cap * 2 : *len + READ_CHUNK + 1;
-            char *grown = dgpb_realloc(*buf, want);
+            char *grown = mem_realloc(*buf, want);
             if (grown) {
                 *buf = grown;
                 *cap = want;
@@ -560,9 +560,9 @@ int dgpb_process_run_parallel(dgpb_process *procs, size_t count, unsigned jobs, 
     if (jobs > count)
         jobs = (unsigned)count;
     int rc = DGPB_OK;
-    dgpb_process **running = dgpb_calloc(jobs, sizeof *running);
-    struct pollfd *pfds = dgpb_calloc(3 * (size_t)jobs, sizeof *pfds);
-    pump_slot *slots = dgpb_calloc(3 * (size_t)jobs, sizeof *slots);
+    dgpb_process **running = mem_calloc(jobs, sizeof *running);
+    struct pollfd *pfds = mem_calloc(3 * (size_t)jobs, sizeof *pfds);
+    pump_slot *slots = mem_calloc(3 * (size_t)jobs, sizeof *slots);
     size_t next = 0, n = 0;
     if (!running || !pfds || !slots) {
         rc = dgpb_diag_set(diag, DGPB_ERR_NOMEM, -1, "out of memory");

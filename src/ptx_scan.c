@@ -260,7 +260,7 @@ static int expect_kind(scanner *s, int kind, const char *what)
 
 static char *tokdup(const token *t)
 {
-    char *p = dgpb_malloc(t->len + 1);
+    char *p = mem_alloc(t->len + 1);
     if (p) {
         memcpy(p, t->s, t->len);
         p[t->len] = 0;
@@ -478,7 +478,7 @@ static int parse_param(scanner *s, dgpb_ptx_entry *e, size_t *cap, uint64_t *off
     if (at + size > MAX_PARAM_BYTES)
         return fail_at(s, DGPB_ERR_LIMIT, &name, "kernel parameters exceed %llu bytes",
                        (unsigned long long)MAX_PARAM_BYTES);
-    dgpb_ptx_param *v = dgpb_grow(e->params, e->param_count, cap, sizeof *v, 8);
+    dgpb_ptx_param *v = mem_grow(e->params, e->param_count, cap, sizeof *v, 8);
     if (!v)
         return DGPB_ERR_NOMEM;
     e->params = v;
@@ -494,7 +494,7 @@ static int index_params(scanner *s, dgpb_ptx_entry *e, const token *at)
     size_t n = 8;
     while (n < 2 * e->param_count)
         n *= 2;
-    if (!(s->slots = dgpb_calloc(n, sizeof *s->slots)))
+    if (!(s->slots = mem_calloc(n, sizeof *s->slots)))
         return DGPB_ERR_NOMEM;
     s->slot_mask = n - 1;
     s->params = e->params;
@@ -917,7 +917,7 @@ static int parse_entry(scanner *s)
     if ((rc = index_params(s, &e, &kw)) != DGPB_OK || (rc = scan_body(s)) != DGPB_OK)
         goto done;
     dgpb_ptx_module *m = s->m;
-    dgpb_ptx_entry *v = dgpb_grow(m->entries, m->entry_count, &s->entry_cap, sizeof *v, 4);
+    dgpb_ptx_entry *v = mem_grow(m->entries, m->entry_count, &s->entry_cap, sizeof *v, 4);
     if (!v) {
         rc = DGPB_ERR_NOMEM;
         goto done;
@@ -1034,7 +1034,7 @@ int dgpb_ptx_scan(const char *text, size_t len, dgpb_ptx_module **out, dgpb_diag
     if (!out || (!text && len))
         return dgpb_diag_set(diag, DGPB_ERR_INVALID, -1, "dgpb_ptx_scan: NULL argument");
     scanner s = {.text = text ? text : "", .len = len, .line = 1, .diag = diag};
-    if (!(s.m = dgpb_calloc(1, sizeof *s.m)))
+    if (!(s.m = mem_calloc(1, sizeof *s.m)))
         return dgpb_diag_set(diag, DGPB_ERR_NOMEM, -1, "out of memory scanning PTX");
     int rc = parse_module(&s);
     if (rc != DGPB_OK) {

@@ -96,7 +96,7 @@ static int rd_str(cursor *c, dgpb_str *s, const char *what)
                        "truncated: %s of %u bytes runs past the header's end at byte %zu", what,
                        len, c->end);
     size_t bad = 0;
-    if (!dgpb_utf8_valid((const char *)c->bytes + c->pos, len, &bad))
+    if (!utf8_valid((const char *)c->bytes + c->pos, len, &bad))
         return corrupt(c, DGPB_ERR_CORRUPT_STRING, c->pos + bad,
                        "%s is not valid UTF-8 (or contains NUL)", what);
     s->ptr = (const char *)c->bytes + c->pos;
@@ -238,7 +238,7 @@ static int rd_entry(cursor *c, const dgpb_target_view *t, dgpb_entry_view *e, dg
     if ((rc = rd_u32(c, &e->param_count, "param_count")) ||
         (rc = check_count(c, e->param_count, MIN_PARAM, at, "param_count")))
         return rc;
-    dgpb_param_view *params = dgpb_calloc(e->param_count, sizeof *params);
+    dgpb_param_view *params = mem_calloc(e->param_count, sizeof *params);
     if (!params)
         return dgpb_diag_set(c->diag, DGPB_ERR_NOMEM, -1, "out of memory");
     e->params = params;
@@ -264,7 +264,7 @@ static int rd_entry(cursor *c, const dgpb_target_view *t, dgpb_entry_view *e, dg
         return corrupt(c, DGPB_ERR_CORRUPT_RANGE, at,
                        "capability_count is %u but only %d capabilities exist", e->capability_count,
                        DGPB_CAP_COUNT);
-    dgpb_str *caps = dgpb_calloc(e->capability_count, sizeof *caps);
+    dgpb_str *caps = mem_calloc(e->capability_count, sizeof *caps);
     if (!caps)
         return dgpb_diag_set(c->diag, DGPB_ERR_NOMEM, -1, "out of memory");
     e->capabilities = caps;
@@ -312,7 +312,7 @@ static int rd_target(cursor *c, dgpb_target_view *t, const dgpb_target_view *pre
     if ((rc = rd_u32(c, &t->layout_count, "layout_count")) ||
         (rc = check_count(c, t->layout_count, BLOB_REF_SIZE, at, "layout_count")))
         return rc;
-    dgpb_blob_ref *layouts = dgpb_calloc(t->layout_count, sizeof *layouts);
+    dgpb_blob_ref *layouts = mem_calloc(t->layout_count, sizeof *layouts);
     if (!layouts)
         return dgpb_diag_set(c->diag, DGPB_ERR_NOMEM, -1, "out of memory");
     t->layouts = layouts;
@@ -328,10 +328,10 @@ static int rd_target(cursor *c, dgpb_target_view *t, const dgpb_target_view *pre
         return rc;
     if (t->entry_count == 0)
         return corrupt(c, DGPB_ERR_CORRUPT_VALUE, at, "the target has no entries");
-    dgpb_entry_view *entries = dgpb_calloc(t->entry_count, sizeof *entries);
+    dgpb_entry_view *entries = mem_calloc(t->entry_count, sizeof *entries);
     /* Names for the duplicate checks: one slot per entry or parameter, bounded by the input. */
     size_t scratch_n = (c->end - c->pos) / MIN_STRING + 1;
-    dgpb_str *scratch = dgpb_calloc(scratch_n, sizeof *scratch);
+    dgpb_str *scratch = mem_calloc(scratch_n, sizeof *scratch);
     if (!entries || !scratch) {
         dgpb_free(entries);
         dgpb_free(scratch);
@@ -440,8 +440,8 @@ int dgpb_bundle_open(const void *data, size_t size, uint32_t flags, dgpb_bundle 
         (rc = check_count(&c, target_count, MIN_TARGET, at, "target_count")))
         return rc;
 
-    dgpb_bundle *b = dgpb_calloc(1, sizeof *b);
-    dgpb_target_view *targets = dgpb_calloc(target_count, sizeof *targets);
+    dgpb_bundle *b = mem_calloc(1, sizeof *b);
+    dgpb_target_view *targets = mem_calloc(target_count, sizeof *targets);
     if (!b || !targets) {
         dgpb_free(b);
         dgpb_free(targets);

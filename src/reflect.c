@@ -226,7 +226,7 @@ typedef struct builder {
 
 static dgpb_reflected_param *push(builder *b)
 {
-    dgpb_reflected_param *np = dgpb_grow(b->params, b->count, &b->cap, sizeof *np, 16);
+    dgpb_reflected_param *np = mem_grow(b->params, b->count, &b->cap, sizeof *np, 16);
     if (!np) {
         b->nomem = true;
         return NULL;
@@ -240,11 +240,11 @@ static dgpb_reflected_param *push(builder *b)
 static void fill_strings(builder *b, dgpb_reflected_param *r, const char *name, const char *global,
                          const char *code_name, const char *shape, const char *problem)
 {
-    r->name = dgpb_strdup(name);
-    r->global = dgpb_strdup(global);
-    r->code_name = dgpb_strdup(code_name);
-    r->shape = dgpb_strdup(shape);
-    r->problem = problem && *problem ? dgpb_strdup(problem) : NULL;
+    r->name = mem_strdup(name);
+    r->global = mem_strdup(global);
+    r->code_name = mem_strdup(code_name);
+    r->shape = mem_strdup(shape);
+    r->problem = problem && *problem ? mem_strdup(problem) : NULL;
     if (!r->name || !r->global || !r->code_name || !r->shape ||
         (problem && *problem && !r->problem))
         b->nomem = true;
@@ -612,8 +612,8 @@ static void walk_fields(builder *b, const char *path, const cJSON *t, const base
     cJSON_ArrayForEach(f, fields_of(t))
     {
         const char *fname = get_str(f, "name");
-        char *sub = path ? dgpb_strprintf("%s.%s", path, fname ? fname : "?")
-                         : dgpb_strdup(fname ? fname : "?");
+        char *sub =
+            path ? mem_printf("%s.%s", path, fname ? fname : "?") : mem_strdup(fname ? fname : "?");
         if (!sub) {
             b->nomem = true;
             return;
@@ -684,7 +684,7 @@ static void walk(builder *b, const char *path, const cJSON *node, const cJSON *t
            resources after it ("globalParams.m.dst"). */
         char *prefix = NULL;
         if (depth == 0 && !at->entry && holds_data(t, 0)) {
-            prefix = dgpb_strprintf("%sglobalParams.", at->res_prefix);
+            prefix = mem_printf("%sglobalParams.", at->res_prefix);
             if (!prefix) {
                 b->nomem = true;
                 return;
@@ -783,7 +783,7 @@ static int parse_params(builder *b, const cJSON *params, bool entry, dgpb_diag *
 static int parse_entries(dgpb_reflection *r, const cJSON *entries, dgpb_diag *diag)
 {
     int n = cJSON_GetArraySize(entries);
-    r->entries = dgpb_calloc((size_t)n, sizeof *r->entries);
+    r->entries = mem_calloc((size_t)n, sizeof *r->entries);
     if (!r->entries)
         return dgpb_diag_set(diag, DGPB_ERR_NOMEM, -1, "out of memory");
     const cJSON *e;
@@ -796,14 +796,14 @@ static int parse_entries(dgpb_reflection *r, const cJSON *entries, dgpb_diag *di
         if (!stage)
             stage = ""; /* Slang 2025.15 names no ray-tracing stage: the caller asks the code */
         dgpb_reflected_entry *re = &r->entries[r->entry_count++];
-        re->name = dgpb_strdup(name);
-        re->stage_name = dgpb_strdup(stage);
+        re->name = mem_strdup(name);
+        re->stage_name = mem_strdup(stage);
         if (!re->name || !re->stage_name)
             return dgpb_diag_set(diag, DGPB_ERR_NOMEM, -1, "out of memory");
         re->stage = dgpb_stage_from_name(stage, strlen(stage));
-        const cJSON *tgs = get(e, "threadGroupSize");
+        const cJSON *thread_group_size = get(e, "threadGroupSize");
         for (int i = 0; i < 3 && re->stage == DGPB_STAGE_COMPUTE; i++) {
-            const cJSON *v = cJSON_GetArrayItem(tgs, i);
+            const cJSON *v = cJSON_GetArrayItem(thread_group_size, i);
             re->thread_group_size[i] =
                 cJSON_IsNumber(v) && v->valuedouble >= 1 ? (uint32_t)v->valuedouble : 1;
         }
@@ -831,7 +831,7 @@ int dgpb_reflection_parse_blocks(const char *json, size_t len, const char *targe
                              "reflection json is not valid JSON");
     }
     int rc = DGPB_OK;
-    dgpb_reflection *r = dgpb_calloc(1, sizeof *r);
+    dgpb_reflection *r = mem_calloc(1, sizeof *r);
     builder b = {
         .target = target,
         .ptx = !strcmp(target, "ptx"),

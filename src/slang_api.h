@@ -11,17 +11,25 @@
  * plus the constants the project uses. Opaque Slang objects are incomplete
  * structs; they are only ever passed back to Slang.
  *
- * The prototypes exist so that a test build of the API (tests/fake_slang/)
+ * The prototypes exist so that a test build of the API (tests/layout_record/)
  * is checked against the same declarations; the recorder itself only calls
  * through a dgpb_slang_api table of function pointers, filled either by
- * dgpb_slang_api_load() from a loaded library or by a test.
+ * slang_api_load() from a loaded library or by a test.
  *
- * The graph walk itself, dgpb_layout_record_reflection(), reads Slang's
+ * The graph walk itself, layout_record_reflection(), reads Slang's
  * answers through such a table only (see src/layout_record.c and
  * docs/layout.md).
  */
 #ifndef DGPB_SLANG_API_H
 #define DGPB_SLANG_API_H
+
+/*
+ * The library's internal functions are linked as dgpb__<name>, so that they
+ * never collide with a program's own symbols; the code calls them by their
+ * short names (CONTRIBUTING.md, "Code conventions").
+ */
+#define layout_record_reflection dgpb__layout_record_reflection
+#define slang_api_load dgpb__slang_api_load
 
 #include <stdbool.h>
 #include <stddef.h>
@@ -241,7 +249,7 @@ typedef struct dgpb_slang_api {
  * Fills `api` with dlsym() lookups in a dlopen() handle. DGPB_ERR_UNSUPPORTED
  * naming the first missing symbol and the library path when one is absent.
  */
-int dgpb_slang_api_load(void *handle, const char *path, dgpb_slang_api *api, dgpb_diag *diag);
+int slang_api_load(void *handle, const char *path, dgpb_slang_api *api, dgpb_diag *diag);
 
 /*
  * The graph walk: asks Slang (through `api`) every question the blob answers
@@ -252,7 +260,7 @@ int dgpb_slang_api_load(void *handle, const char *path, dgpb_slang_api *api, dgp
  * specialization parameters; DGPB_ERR_LIMIT when a string or count is too
  * large for the format; DGPB_ERR_NOMEM.
  */
-int dgpb_layout_record_reflection(const dgpb_slang_api *api, SlangReflection *reflection,
-                                  dgpb_layout_model *model, dgpb_diag *diag);
+int layout_record_reflection(const dgpb_slang_api *api, SlangReflection *reflection,
+                             dgpb_layout_model *model, dgpb_diag *diag);
 
 #endif

@@ -53,13 +53,13 @@ slang_rule slang_named_rule(const char *given, const slang_env *env, const char 
 static char *absolute(const char *path)
 {
     if (path[0] == '/')
-        return dgpb_strdup(path);
+        return mem_strdup(path);
     char here[PATH_MAX];
     if (!getcwd(here, sizeof here))
-        return dgpb_strdup(path);
+        return mem_strdup(path);
     while (path[0] == '.' && path[1] == '/')
         path += 2;
-    return dgpb_strprintf("%s/%s", here, path);
+    return mem_printf("%s/%s", here, path);
 }
 
 /*
@@ -116,7 +116,7 @@ static int find_embedded(const char *const *candidates, char **out, dgpb_diag *d
                                  setup_hint);
         const char *slash = strrchr(c, '/');
         int dir_len = slash ? (int)(slash - c) : 1;
-        char *modules = dgpb_strprintf("%.*s/node_modules", dir_len, slash ? c : ".");
+        char *modules = mem_printf("%.*s/node_modules", dir_len, slash ? c : ".");
         if (!modules)
             return dgpb_diag_set(diag, DGPB_ERR_NOMEM, -1, "out of memory");
         bool installed = stat(modules, &st) == 0 && S_ISDIR(st.st_mode);
@@ -165,7 +165,7 @@ int slang_find_slangc(const char *given, const char *const *embedded, const slan
         size_t n = strlen(named);
         while (n > 1 && named[n - 1] == '/')
             n--;
-        if (!(root_slangc = dgpb_strprintf("%.*s/bin/slangc", (int)n, named)))
+        if (!(root_slangc = mem_printf("%.*s/bin/slangc", (int)n, named)))
             return dgpb_diag_set(diag, DGPB_ERR_NOMEM, -1, "out of memory");
         named = root_slangc;
         *source = DGPB_COMPILER_FROM_SLANG_ROOT;

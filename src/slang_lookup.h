@@ -19,6 +19,18 @@
 #ifndef DGPB_SLANG_LOOKUP_H
 #define DGPB_SLANG_LOOKUP_H
 
+/*
+ * The library's internal functions are linked as dgpb__<name>, so that they
+ * never collide with a program's own symbols; the code calls them by their
+ * short names (CONTRIBUTING.md, "Code conventions").
+ */
+#define slang_env_raw dgpb__slang_env_raw
+#define slang_env_value dgpb__slang_env_value
+#define slang_find_libslang dgpb__slang_find_libslang
+#define slang_find_slangc dgpb__slang_find_slangc
+#define slang_is_embedded_path dgpb__slang_is_embedded_path
+#define slang_named_rule dgpb__slang_named_rule
+
 #include <stdbool.h>
 #include <stddef.h>
 

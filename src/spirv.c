@@ -24,7 +24,7 @@ int dgpb_spirv_strip_source(const void *code, size_t size, uint32_t **out, size_
         return dgpb_diag_set(diag, DGPB_ERR_CORRUPT, -1,
                              "not a SPIR-V module: %zu bytes is not a whole header of words", size);
     size_t n = size / 4;
-    uint32_t *w = dgpb_malloc(size);
+    uint32_t *w = mem_alloc(size);
     if (!w)
         return dgpb_diag_set(diag, DGPB_ERR_NOMEM, -1, "out of memory");
     memcpy(w, code, size);
@@ -94,7 +94,7 @@ int dgpb_spirv_disassemble(const void *code, size_t size, char **out_text, dgpb_
                            sd && sd->error ? sd->error : "unknown error");
         goto done;
     }
-    *out_text = dgpb_malloc(text->length + 1);
+    *out_text = mem_alloc(text->length + 1);
     if (!*out_text) {
         rc = dgpb_diag_set(diag, DGPB_ERR_NOMEM, -1, "out of memory");
         goto done;
@@ -171,7 +171,7 @@ int dgpb_spirv_entry_points(const void *code, size_t size, dgpb_spirv_entry_poin
     size_t found = 0;
     for (size_t i = SPIRV_HEADER_WORDS; i < n; i += w[i] >> 16)
         found += (w[i] & 0xffffu) == OP_ENTRY_POINT && (w[i] >> 16) >= 4;
-    dgpb_spirv_entry_point *eps = dgpb_calloc(found, sizeof *eps);
+    dgpb_spirv_entry_point *eps = mem_calloc(found, sizeof *eps);
     if (!eps) {
         dgpb_free(w);
         return dgpb_diag_set(diag, DGPB_ERR_NOMEM, -1, "out of memory");

@@ -130,7 +130,7 @@ static void push(u32vec *a, uint32_t x)
 {
     if (a->failed)
         return;
-    uint32_t *v = dgpb_grow(a->v, a->n, &a->cap, sizeof *v, 32);
+    uint32_t *v = mem_grow(a->v, a->n, &a->cap, sizeof *v, 32);
     if (!v) {
         a->failed = true;
         return;
@@ -484,11 +484,11 @@ static int read_raw(const uint32_t *w, size_t n, dgpb_spirv_info *info, dgpb_dia
 static char *string_at(const analysis *a, uint32_t at, uint32_t nw)
 {
     if (at >= a->nwords || nw > a->nwords - at)
-        return dgpb_strdup("");
+        return mem_strdup("");
     const char *s = (const char *)(a->words + at);
     const char *nul = memchr(s, 0, (size_t)nw * 4);
     size_t len = nul ? (size_t)(nul - s) : (size_t)nw * 4;
-    char *out = dgpb_malloc(len + 1);
+    char *out = mem_alloc(len + 1);
     if (out) {
         memcpy(out, s, len);
         out[len] = 0;
@@ -519,7 +519,7 @@ static int walk_writes(analysis *a)
     if (nedges)
         qsort(a->edges.v, nedges, 2 * sizeof(uint32_t), cmp_edge);
     /* Every id is pushed at most once, from a write or along an edge. */
-    uint32_t *stack = dgpb_malloc((a->writes.n + nedges + 1) * sizeof *stack);
+    uint32_t *stack = mem_alloc((a->writes.n + nedges + 1) * sizeof *stack);
     if (!stack)
         return DGPB_ERR_NOMEM;
     size_t top = 0;
@@ -704,7 +704,7 @@ static int fill_info(analysis *a, dgpb_spirv_info *info)
 {
     size_t nvars = a->vars.n / 2;
     if (nvars) {
-        info->vars = dgpb_calloc(nvars, sizeof *info->vars);
+        info->vars = mem_calloc(nvars, sizeof *info->vars);
         if (!info->vars)
             return DGPB_ERR_NOMEM;
     }
@@ -731,7 +731,7 @@ static int fill_info(analysis *a, dgpb_spirv_info *info)
             return DGPB_ERR_NOMEM;
     }
     for (size_t i = 0; i < nvars; i++)
-        if (!info->vars[i].name && !(info->vars[i].name = dgpb_strdup("")))
+        if (!info->vars[i].name && !(info->vars[i].name = mem_strdup("")))
             return DGPB_ERR_NOMEM;
     for (size_t i = 0; i + 2 < a->decos.n; i += 3) {
         uint32_t id = a->decos.v[i];
@@ -809,8 +809,8 @@ int dgpb_spirv_analyze(const void *code, size_t size, dgpb_spirv_info **out, dgp
                            words[3], DGPB_SPIRV_MAX_ID_BOUND);
         goto done;
     }
-    info = dgpb_calloc(1, sizeof *info);
-    if (!info || !(info->entry_name = dgpb_strdup(""))) {
+    info = mem_calloc(1, sizeof *info);
+    if (!info || !(info->entry_name = mem_strdup(""))) {
         rc = dgpb_diag_set(diag, DGPB_ERR_NOMEM, -1, "out of memory");
         goto done;
     }
@@ -823,9 +823,9 @@ int dgpb_spirv_analyze(const void *code, size_t size, dgpb_spirv_info **out, dgp
     a.pos = HEADER_WORDS;
     a.bound = words[3];
     a.diag = diag;
-    a.flags = dgpb_calloc(a.bound ? a.bound : 1, 1);
-    a.slot = dgpb_calloc(a.bound ? a.bound : 1, sizeof *a.slot);
-    a.def = dgpb_calloc(a.bound ? a.bound : 1, sizeof *a.def);
+    a.flags = mem_calloc(a.bound ? a.bound : 1, 1);
+    a.slot = mem_calloc(a.bound ? a.bound : 1, sizeof *a.slot);
+    a.def = mem_calloc(a.bound ? a.bound : 1, sizeof *a.def);
     ctx = spvContextCreate(SPV_ENV_UNIVERSAL_1_6);
     if (!a.flags || !a.slot || !a.def || !ctx) {
         rc = dgpb_diag_set(diag, DGPB_ERR_NOMEM, -1, "out of memory");

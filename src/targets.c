@@ -176,11 +176,11 @@ int dgpb_scan_group_symbols(const char *text, size_t len, char ***symbols, size_
             for (size_t k = 0; k < n && !seen; k++)
                 seen = strlen(out[k]) == id_len && !memcmp(out[k], text + i, id_len);
             if (!seen) {
-                char **no = dgpb_grow(out, n, &cap, sizeof *no, 8);
+                char **no = mem_grow(out, n, &cap, sizeof *no, 8);
                 if (!no)
                     goto nomem;
                 out = no;
-                out[n] = dgpb_malloc(id_len + 1);
+                out[n] = mem_alloc(id_len + 1);
                 if (!out[n])
                     goto nomem;
                 memcpy(out[n], text + i, id_len);

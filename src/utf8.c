@@ -5,7 +5,7 @@
 
 #include <stdint.h>
 
-bool dgpb_utf8_valid(const char *str, size_t len, size_t *bad)
+bool utf8_valid(const char *str, size_t len, size_t *bad)
 {
     const unsigned char *s = (const unsigned char *)str;
     size_t i = 0;

@@ -4,6 +4,13 @@
 #ifndef DGPB_UTF8_H
 #define DGPB_UTF8_H
 
+/*
+ * The library's internal functions are linked as dgpb__<name>, so that they
+ * never collide with a program's own symbols; the code calls them by their
+ * short names (CONTRIBUTING.md, "Code conventions").
+ */
+#define utf8_valid dgpb__utf8_valid
+
 #include <stdbool.h>
 #include <stddef.h>
 
@@ -12,6 +19,6 @@
  * surrogates, nothing above U+10FFFF) and contain no NUL byte. On failure
  * *bad (if given) is the offset of the first offending byte.
  */
-bool dgpb_utf8_valid(const char *s, size_t len, size_t *bad);
+bool utf8_valid(const char *s, size_t len, size_t *bad);
 
 #endif

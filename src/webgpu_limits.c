@@ -55,7 +55,7 @@ int dgpb_webgpu_check_group(const char *group, const char *const *entries,
     size_t total = 0;
     for (size_t i = 0; i < count; i++)
         total += tables[i].count;
-    slot *slots = dgpb_calloc(total, sizeof *slots);
+    slot *slots = mem_calloc(total, sizeof *slots);
     if (!slots)
         return dgpb_diag_set(diag, DGPB_ERR_NOMEM, -1, "out of memory");
     size_t n = 0;

@@ -286,7 +286,7 @@ static int expect_ident(scanner *s, const char *what)
 
 static char *tokdup(const token *t)
 {
-    char *p = dgpb_malloc(t->len + 1);
+    char *p = mem_alloc(t->len + 1);
     if (p) {
         memcpy(p, t->s, t->len);
         p[t->len] = 0;
@@ -596,7 +596,7 @@ static char *type_text(scanner *s, mark start, mark end)
         }
         if (pass == 0) {
             n = k;
-            if (!(out = dgpb_malloc(n + 1)))
+            if (!(out = mem_alloc(n + 1)))
                 break;
         } else {
             out[k < n ? k : n] = 0;
@@ -641,7 +641,7 @@ static int classify_handle(scanner *s, dgpb_wgsl_binding *b, const type_info *ti
             return bad(s, name, "'%.*s' needs one sample type, f32, i32 or u32", (int)name->len,
                        name->s);
         b->sample_type = tokdup(&ti->arg[0].tok);
-        b->dimension = dgpb_strdup(sampled[i]);
+        b->dimension = mem_strdup(sampled[i]);
         return b->sample_type && b->dimension ? DGPB_OK : DGPB_ERR_NOMEM;
     }
     for (size_t i = 0; i < sizeof depth / sizeof depth[0]; i++) {
@@ -652,7 +652,7 @@ static int classify_handle(scanner *s, dgpb_wgsl_binding *b, const type_info *ti
         b->cls = DGPB_WGSL_TEXTURE_DEPTH;
         if (ti->nargs)
             return bad(s, name, "'%.*s' takes no template arguments", (int)name->len, name->s);
-        b->dimension = dgpb_strdup(depth[i]);
+        b->dimension = mem_strdup(depth[i]);
         return b->dimension ? DGPB_OK : DGPB_ERR_NOMEM;
     }
     for (size_t i = 0; i < sizeof storage / sizeof storage[0]; i++) {
@@ -669,7 +669,7 @@ static int classify_handle(scanner *s, dgpb_wgsl_binding *b, const type_info *ti
                        show(access, buf, sizeof buf));
         b->texel_format = tokdup(&ti->arg[0].tok);
         b->access = tokdup(access);
-        b->dimension = dgpb_strdup(storage[i]);
+        b->dimension = mem_strdup(storage[i]);
         return b->texel_format && b->access && b->dimension ? DGPB_OK : DGPB_ERR_NOMEM;
     }
     return DGPB_OK;
@@ -679,7 +679,7 @@ static int classify_handle(scanner *s, dgpb_wgsl_binding *b, const type_info *ti
 static dgpb_wgsl_binding *new_binding(scanner *s)
 {
     dgpb_wgsl_module *m = s->m;
-    dgpb_wgsl_binding *v = dgpb_grow(m->bindings, m->binding_count, &s->binding_cap, sizeof *v, 16);
+    dgpb_wgsl_binding *v = mem_grow(m->bindings, m->binding_count, &s->binding_cap, sizeof *v, 16);
     if (!v)
         return NULL;
     m->bindings = v;
@@ -786,7 +786,7 @@ static int parse_var(scanner *s, const attr *attrs, size_t nattrs)
         if (init)
             return bad(s, &name, "var<workgroup> '%.*s' cannot have an initializer", (int)name.len,
                        name.s);
-        mark *w = dgpb_grow(s->workgroup, s->workgroup_count, &s->workgroup_cap, sizeof *w, 8);
+        mark *w = mem_grow(s->workgroup, s->workgroup_count, &s->workgroup_cap, sizeof *w, 8);
         if (!w)
             return DGPB_ERR_NOMEM;
         s->workgroup = w;
@@ -821,7 +821,7 @@ static int parse_var(scanner *s, const attr *attrs, size_t nattrs)
     } else if (storage) {
         bool rw = tok_is(&access, "read_write");
         b->cls = rw ? DGPB_WGSL_STORAGE_READ_WRITE : DGPB_WGSL_STORAGE_READ;
-        if (!(b->access = dgpb_strdup(rw ? "read_write" : "read")))
+        if (!(b->access = mem_strdup(rw ? "read_write" : "read")))
             return DGPB_ERR_NOMEM;
     } else {
         return classify_handle(s, b, &ti);
@@ -904,7 +904,7 @@ static int parse_fn(scanner *s, const attr *attrs, size_t nattrs)
             wg[0] = wg[1] = wg[2] = 0;
     }
     dgpb_wgsl_module *m = s->m;
-    dgpb_wgsl_entry *v = dgpb_grow(m->entries, m->entry_count, &s->entry_cap, sizeof *v, 4);
+    dgpb_wgsl_entry *v = mem_grow(m->entries, m->entry_count, &s->entry_cap, sizeof *v, 4);
     if (!v)
         return DGPB_ERR_NOMEM;
     m->entries = v;
@@ -917,7 +917,7 @@ static int parse_fn(scanner *s, const attr *attrs, size_t nattrs)
 
 static int add_named_type(scanner *s, token name, bool is_struct, mark at)
 {
-    named_type *v = dgpb_grow(s->types, s->type_count, &s->type_cap, sizeof *v, 16);
+    named_type *v = mem_grow(s->types, s->type_count, &s->type_cap, sizeof *v, 16);
     if (!v)
         return DGPB_ERR_NOMEM;
     s->types = v;
@@ -1303,7 +1303,7 @@ int dgpb_wgsl_scan(const char *text, size_t len, dgpb_wgsl_module **out, dgpb_di
         return dgpb_diag_set(diag, DGPB_ERR_INVALID, -1, "dgpb_wgsl_scan: NULL argument");
     scanner s = {.text = text ? text : "", .len = len, .line = 1, .diag = diag};
     size_t bad_at = 0;
-    if (!dgpb_utf8_valid(s.text, len, &bad_at)) {
+    if (!utf8_valid(s.text, len, &bad_at)) {
         uint32_t line = 1;
         for (size_t i = 0; i < bad_at; i++)
             if (text[i] == '\n' || (text[i] == '\r' && (i + 1 >= len || text[i + 1] != '\n')))
@@ -1311,7 +1311,7 @@ int dgpb_wgsl_scan(const char *text, size_t len, dgpb_wgsl_module **out, dgpb_di
         return fail_at(&s, DGPB_ERR_CORRUPT, bad_at, line, "%s at byte %zu",
                        text[bad_at] ? "invalid UTF-8" : "a NUL byte", bad_at);
     }
-    if (!(s.m = dgpb_calloc(1, sizeof *s.m)))
+    if (!(s.m = mem_calloc(1, sizeof *s.m)))
         return dgpb_diag_set(diag, DGPB_ERR_NOMEM, -1, "out of memory scanning WGSL");
     int rc = parse_module(&s);
     if (rc == DGPB_OK)

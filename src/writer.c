@@ -56,7 +56,7 @@ static int put_blob(writer *w, const dgpb_mblob *b, enum blob_use use, dgpb_diag
         if (w->data.len + b->size > UINT32_MAX)
             return dgpb_diag_set(diag, DGPB_ERR_LIMIT, -1,
                                  "data section exceeds 4 GiB (u32 offsets)");
-        placed_blob *grown = dgpb_grow(w->blobs, w->blob_count, &w->blob_cap, sizeof *grown, 16);
+        placed_blob *grown = mem_grow(w->blobs, w->blob_count, &w->blob_cap, sizeof *grown, 16);
         if (!grown)
             return dgpb_diag_set(diag, DGPB_ERR_NOMEM, -1, "out of memory");
         w->blobs = grown;
@@ -65,22 +65,22 @@ static int put_blob(writer *w, const dgpb_mblob *b, enum blob_use use, dgpb_diag
         p->data = b->data;
         p->size = (uint32_t)b->size;
         p->offset = (uint32_t)w->data.len;
-        dgpb_bytebuf_append(&w->data, b->data, b->size);
+        bytebuf_append(&w->data, b->data, b->size);
         if (use == BLOB_CODE)
             w->code_blob_count++;
         else
             w->layout_blob_count++;
         found = p;
     }
-    dgpb_bytebuf_u32(&w->head, found->offset);
-    dgpb_bytebuf_u32(&w->head, found->size);
-    dgpb_bytebuf_append(&w->head, found->sha, DGPB_SHA256_SIZE);
+    bytebuf_u32(&w->head, found->offset);
+    bytebuf_u32(&w->head, found->size);
+    bytebuf_append(&w->head, found->sha, DGPB_SHA256_SIZE);
     return DGPB_OK;
 }
 
 static void put_cstr(dgpb_bytebuf *b, const char *s)
 {
-    dgpb_bytebuf_str(b, s, strlen(s));
+    bytebuf_str(b, s, strlen(s));
 }
 
 static int cmp_target(const void *a, const void *b)
@@ -94,22 +94,22 @@ static int put_entry(writer *w, const dgpb_mentry *e, dgpb_diag *diag)
 {
     put_cstr(&w->head, e->name);
     put_cstr(&w->head, dgpb_stage_name(e->stage));
-    dgpb_bytebuf_u32(&w->head, e->layout);
+    bytebuf_u32(&w->head, e->layout);
     int rc = put_blob(w, &e->code, BLOB_CODE, diag);
     if (rc)
         return rc;
     for (int i = 0; i < 3; i++)
-        dgpb_bytebuf_u32(&w->head, e->tgs[i]); /* thread_group_size */
-    dgpb_bytebuf_u32(&w->head, e->param_count);
+        bytebuf_u32(&w->head, e->thread_group_size[i]); /* thread_group_size */
+    bytebuf_u32(&w->head, e->param_count);
     for (uint32_t i = 0; i < e->param_count; i++) {
         const dgpb_param_desc *p = &e->params[i];
         put_cstr(&w->head, p->name);
         const uint32_t fields[7] = {p->kind,   p->flags, p->space,        p->binding,
                                     p->offset, p->size,  p->webgpu_layout};
         for (int k = 0; k < 7; k++)
-            dgpb_bytebuf_u32(&w->head, fields[k]);
+            bytebuf_u32(&w->head, fields[k]);
     }
-    dgpb_bytebuf_u32(&w->head, e->cap_count);
+    bytebuf_u32(&w->head, e->cap_count);
     for (uint32_t i = 0; i < e->cap_count; i++)
         put_cstr(&w->head, dgpb_capability_name(e->caps[i]));
     return DGPB_OK;
@@ -131,25 +131,25 @@ int dgpb_write_ex(const dgpb_model *m, uint8_t **out, size_t *out_size, dgpb_wri
     if (rc)
         return rc;
     writer w = {DGPB_BYTEBUF_INIT, DGPB_BYTEBUF_INIT, NULL, 0, 0, 0, 0};
-    const dgpb_mtarget **order = dgpb_calloc(m->target_count, sizeof *order);
+    const dgpb_mtarget **order = mem_calloc(m->target_count, sizeof *order);
     if (!order)
         return dgpb_diag_set(diag, DGPB_ERR_NOMEM, -1, "out of memory");
     for (uint32_t i = 0; i < m->target_count; i++)
         order[i] = &m->targets[i];
     qsort(order, m->target_count, sizeof *order, cmp_target);
 
-    dgpb_bytebuf_append(&w.head, DGPB_MAGIC, 4);
-    dgpb_bytebuf_u32(&w.head, DGPB_FORMAT_VERSION);
-    dgpb_bytebuf_u32(&w.head, 0); /* header_size, patched below */
-    dgpb_bytebuf_u32(&w.head, m->target_count);
+    bytebuf_append(&w.head, DGPB_MAGIC, 4);
+    bytebuf_u32(&w.head, DGPB_FORMAT_VERSION);
+    bytebuf_u32(&w.head, 0); /* header_size, patched below */
+    bytebuf_u32(&w.head, m->target_count);
     for (uint32_t ti = 0; ti < m->target_count && !rc; ti++) {
         const dgpb_mtarget *t = order[ti];
         put_cstr(&w.head, t->name);
         put_cstr(&w.head, t->code_format);
-        dgpb_bytebuf_u32(&w.head, t->layout_count);
+        bytebuf_u32(&w.head, t->layout_count);
         for (uint32_t i = 0; i < t->layout_count && !rc; i++)
             rc = put_blob(&w, &t->layouts[i], BLOB_LAYOUT, diag);
-        dgpb_bytebuf_u32(&w.head, t->entry_count);
+        bytebuf_u32(&w.head, t->entry_count);
         for (uint32_t i = 0; i < t->entry_count && !rc; i++)
             rc = put_entry(&w, &t->entries[i], diag);
     }
@@ -162,11 +162,11 @@ int dgpb_write_ex(const dgpb_model *m, uint8_t **out, size_t *out_size, dgpb_wri
         uint8_t little_endian[4] = {(uint8_t)header_size, (uint8_t)(header_size >> 8),
                                     (uint8_t)(header_size >> 16), (uint8_t)(header_size >> 24)};
         memcpy(w.head.data + 8, little_endian, 4);
-        dgpb_bytebuf_append(&w.head, w.data.data, w.data.len);
+        bytebuf_append(&w.head, w.data.data, w.data.len);
         if (w.head.failed)
             rc = dgpb_diag_set(diag, DGPB_ERR_NOMEM, -1, "out of memory");
         else
-            *out = dgpb_bytebuf_take(&w.head, out_size);
+            *out = bytebuf_take(&w.head, out_size);
     }
     if (!rc && stats) {
         stats->blob_count = (uint32_t)w.blob_count;
@@ -174,8 +174,8 @@ int dgpb_write_ex(const dgpb_model *m, uint8_t **out, size_t *out_size, dgpb_wri
         stats->layout_blob_count = w.layout_blob_count;
         stats->data_size = w.data.len;
     }
-    dgpb_bytebuf_free(&w.head);
-    dgpb_bytebuf_free(&w.data);
+    bytebuf_free(&w.head);
+    bytebuf_free(&w.data);
     dgpb_free(w.blobs);
     dgpb_free(order);
     return rc;

@@ -134,7 +134,7 @@ static void utf8_validation_rejects_malformed_sequences(void **state)
     };
     for (size_t i = 0; i < sizeof rows / sizeof rows[0]; i++) {
         size_t bad = 99;
-        assert_int_equal(dgpb_utf8_valid(rows[i].s, rows[i].len, &bad), rows[i].ok);
+        assert_int_equal(utf8_valid(rows[i].s, rows[i].len, &bad), rows[i].ok);
         if (!rows[i].ok)
             assert_int_equal(bad, rows[i].bad);
     }

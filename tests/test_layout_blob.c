@@ -22,7 +22,7 @@
 
 static int32_t S(dgpb_layout_model *m, const char *s)
 {
-    return dgpb_layout_model_string(m, s, strlen(s));
+    return layout_model_string(m, s, strlen(s));
 }
 
 /* Per-category answers: default, then (category, value) pairs ending with a category of ~0u. */
@@ -55,7 +55,7 @@ enum { VL_GLOBAL, VL_BUF, VL_X, VL_NEXT, VL_ENTRY, VL_COUNTER };
  * writer must still produce the same bytes). */
 static void build_model(dgpb_layout_model *m, bool reverse_lists)
 {
-    dgpb_layout_model_init(m);
+    layout_model_init(m);
     m->slang_version = S(m, "v2025.15");
     m->target = S(m, "spirv");
     m->group_kind = DGPB_LAYOUT_GROUP_COMPUTE;
@@ -260,10 +260,10 @@ static uint8_t *model_bytes(size_t *size, bool reverse)
     build_model(&m, reverse);
     uint8_t *bytes = NULL;
     dgpb_diag d;
-    int rc = dgpb_layout_model_write(&m, &bytes, size, &d);
+    int rc = layout_model_write(&m, &bytes, size, &d);
     if (rc)
         fail_msg("write: %s", d.message);
-    dgpb_layout_model_free(&m);
+    layout_model_free(&m);
     return bytes;
 }
 
@@ -451,34 +451,34 @@ static void writer_refuses_an_inconsistent_model(void **state)
     uint8_t *bytes = NULL;
     size_t size = 0;
     dgpb_diag d;
-    assert_int_equal(dgpb_layout_model_write(&m, &bytes, &size, &d), DGPB_ERR_INVALID);
+    assert_int_equal(layout_model_write(&m, &bytes, &size, &d), DGPB_ERR_INVALID);
     assert_null(bytes);
     m.type_layouts.v[TL_BUF].element_type_layout = TL_FLOAT;
     m.var_layouts.v[VL_BUF].offset.answers.count = 3; /* runs into the space list: equal value */
-    assert_int_equal(dgpb_layout_model_write(&m, &bytes, &size, &d), DGPB_ERR_INVALID);
-    dgpb_layout_model_free(&m);
+    assert_int_equal(layout_model_write(&m, &bytes, &size, &d), DGPB_ERR_INVALID);
+    layout_model_free(&m);
 }
 
 static void strings_are_interned_once_and_limited(void **state)
 {
     (void)state;
     dgpb_layout_model m;
-    dgpb_layout_model_init(&m);
+    layout_model_init(&m);
     for (int i = 0; i < 1000; i++) {
         char buf[16];
         snprintf(buf, sizeof buf, "s%d", i);
         assert_int_equal(S(&m, buf), i);
     }
     assert_int_equal(S(&m, "s517"), 517);
-    assert_int_equal(dgpb_layout_model_string(&m, NULL, 0), -1);
+    assert_int_equal(layout_model_string(&m, NULL, 0), -1);
     char *big = malloc(DGPB_LAYOUT_MAX_STRING + 2);
     memset(big, 'a', DGPB_LAYOUT_MAX_STRING + 1);
     big[DGPB_LAYOUT_MAX_STRING + 1] = 0;
-    assert_int_equal(dgpb_layout_model_string(&m, big, DGPB_LAYOUT_MAX_STRING + 1), -2);
-    assert_true(dgpb_layout_model_string(&m, big, DGPB_LAYOUT_MAX_STRING) >= 0);
-    assert_int_equal(dgpb_layout_model_string(&m, "a\0b", 3), -2);
+    assert_int_equal(layout_model_string(&m, big, DGPB_LAYOUT_MAX_STRING + 1), -2);
+    assert_true(layout_model_string(&m, big, DGPB_LAYOUT_MAX_STRING) >= 0);
+    assert_int_equal(layout_model_string(&m, "a\0b", 3), -2);
     free(big);
-    dgpb_layout_model_free(&m);
+    layout_model_free(&m);
 }
 
 /* ---- damage ---- */
@@ -696,7 +696,7 @@ static int write_for_faults(void *arg)
 {
     (void)arg;
     dgpb_layout_model m;
-    dgpb_layout_model_init(&m);
+    layout_model_init(&m);
     for (int i = 0; i < 300; i++) { /* enough to grow the string table and hash */
         char buf[16];
         snprintf(buf, sizeof buf, "n%d", i);
@@ -709,9 +709,9 @@ static int write_for_faults(void *arg)
     m.target = S(&m, "spirv");
     uint8_t *bytes = NULL;
     size_t size;
-    int rc = dgpb_layout_model_write(&m, &bytes, &size, NULL);
+    int rc = layout_model_write(&m, &bytes, &size, NULL);
     dgpb_free(bytes);
-    dgpb_layout_model_free(&m);
+    layout_model_free(&m);
     return rc;
 }
 

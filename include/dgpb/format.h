@@ -163,7 +163,7 @@ const char *dgpb_param_rule(uint32_t kind, uint32_t flags, uint32_t offset, uint
                             uint32_t webgpu_layout, bool is_wgsl, char *buf, size_t buf_size);
 
 /* The rule for an entry's thread group size: NULL when it fits the stage, else a reason. */
-const char *dgpb_thread_group_rule(uint32_t stage, const uint32_t tgs[3]);
+const char *dgpb_thread_group_rule(uint32_t stage, const uint32_t thread_group_size[3]);
 
 #ifdef __cplusplus
 }

@@ -86,7 +86,7 @@ static void live_open(live *lv)
     lv->handle = dlopen(FAKE_SLANG_PATH, RTLD_NOW | RTLD_LOCAL);
     assert_non_null(lv->handle);
     dgpb_diag d;
-    assert_int_equal(dgpb_slang_api_load(lv->handle, FAKE_SLANG_PATH, &lv->api, &d), DGPB_OK);
+    assert_int_equal(slang_api_load(lv->handle, FAKE_SLANG_PATH, &lv->api, &d), DGPB_OK);
     lv->session = lv->api.spCreateSession(NULL);
 }
 

@@ -191,7 +191,7 @@ static void every_fixture_group_replays_the_live_answers(void **state)
         fail_msg("%s", d.message);
     c.handle = dlopen(dgpb_slang_library_path(c.slang), RTLD_NOW | RTLD_LOCAL);
     assert_non_null(c.handle);
-    assert_int_equal(dgpb_slang_api_load(c.handle, NATIVE_SLANG_LIB, &c.api, &d), DGPB_OK);
+    assert_int_equal(slang_api_load(c.handle, NATIVE_SLANG_LIB, &c.api, &d), DGPB_OK);
     c.session = c.api.spCreateSession(NULL);
     assert_non_null(c.session);
 
