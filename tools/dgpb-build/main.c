@@ -61,12 +61,14 @@ static const char usage_text[] =
     "\n"
     "Exit status:\n"
     "  0  the bundle and its JSON view were written\n"
-    "  1  the module has errors (Slang's diagnostics, unsupported parameter shapes,\n"
-    "     WebGPU limits, invalid SPIR-V, a group whose layout cannot be recorded)\n"
+    "  1  the module has errors (Slang's diagnostics, shapes a parameter table\n"
+    "     cannot describe, a table its code contradicts, WebGPU limits, invalid\n"
+    "     SPIR-V, a group whose layout cannot be recorded)\n"
     "  2  usage error (unknown option, bad value, unknown target or triple, no\n"
     "     target left)\n"
     "  3  a file could not be read or written, or the compiler or the layout\n"
-    "     recorder (or its --slang-lib) could not be run\n"
+    "     recorder (or its --slang-lib) could not be run or wrote output that\n"
+    "     cannot be read (such as malformed reflection JSON)\n"
     "On any failure nothing is written: an existing bundle is left as it was.\n";
 
 typedef struct options {
