@@ -75,7 +75,8 @@ static int record_group(build *b, int t, size_t g, uint8_t **blob, size_t *size)
     } else if (rc) {
         build_report(b, DGPB_SEV_WARNING, DGPB_OK,
                      "the layout recorder cannot load a native Slang library (%s): the bundle "
-                     "carries no layouts, which native hosts reject",
+                     "carries no layouts, which native hosts reject (--slang-lib names one; "
+                     "--no-layouts builds without them quietly)",
                      diag.message);
     }
     dgpb_free(entries);
@@ -100,21 +101,22 @@ static void drop_layouts(build *b)
 /*
  * Records one layout per pipeline group and target, in order of each group's
  * first entry, and points each entry at its group's. Nothing on wasm32 (the
- * browser binds from the parameter table). Without a recorder, or when it
- * finds no native Slang library (and none was named), the bundle goes
- * without layouts and one warning says so. Errors in the module are reported
+ * browser binds from the parameter table), nor with desc->no_layouts.
+ * Without a recorder, or when it finds no native Slang library (and none was
+ * named), the bundle goes without layouts and one warning says so. Errors in the module are reported
  * for every group (DGPB_ERR_SHADER); a recorder that cannot work at all
  * stops at its first failure with that failure's code.
  */
 int build_record_layouts(build *b)
 {
     assert(b && b->units && !b->errors);
-    if (b->platform == DGPB_PLATFORM_WASM32)
+    if (b->platform == DGPB_PLATFORM_WASM32 || b->desc->no_layouts)
         return DGPB_OK;
     if (!b->desc->layout_recorder) {
         build_report(b, DGPB_SEV_WARNING, DGPB_OK,
                      "no layout recorder is configured: the bundle carries no layouts, which "
-                     "native hosts reject (dgpb-slang-layout, --layout-recorder)");
+                     "native hosts reject (dgpb-slang-layout, --layout-recorder; --no-layouts "
+                     "to build without them)");
         return DGPB_OK;
     }
     for (int t = 0; t < DGPB_TARGET_COUNT; t++) {

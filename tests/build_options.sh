@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # build_options.sh BUILD DUMP FIXTURES - dgpb-build's options that shape the output:
 # --module-path names the stem and the asset, --triple wasm32 keeps wgsl only and
-# warns about no layouts, --keep-temps keeps and names the intermediate folder,
+# records no layouts, the default layout recorder and --no-layouts, --keep-temps keeps and names the intermediate folder,
 # -v prints each compile command, -o creates a missing folder.
 set -u
 build=$1 dump=$2 fixtures=$3
@@ -19,8 +19,16 @@ case "$log" in *"no layout recorder"*) fail "a wasm32 build warned about layouts
 "$dump" "$out/w/plain.dgpb" | grep -q "1 target$" || fail "wasm32 bundle is not wgsl only"
 "$dump" "$out/w/plain.dgpb" | grep -q "^target wgsl" || fail "wasm32 bundle lacks wgsl"
 
-log=$("$build" "$fixtures/plain.slang" -o "$out/n" 2>&1) || fail "linux build: $log"
-case "$log" in *"warning: no layout recorder is configured"*) ;; *) fail "no layout warning: $log";; esac
+# The recorder next to dgpb-build is used by default; without a native libslang the
+# bundle goes without layouts and one warning says so; --no-layouts silences it.
+log=$(env -u SLANG_ROOT -u DGPB_SLANGC "$build" "$fixtures/plain.slang" -o "$out/n" 2>&1) ||
+    fail "linux build: $log"
+[ "$(printf '%s\n' "$log" | grep -c "warning: the layout recorder cannot load a native Slang library")" = 1 ] ||
+    fail "not one layout warning: $log"
+log=$("$build" --no-layouts "$fixtures/plain.slang" -o "$out/n2" 2>&1) || fail "--no-layouts: $log"
+case "$log" in *warning*) fail "--no-layouts still warned: $log";; esac
+"$dump" "$out/n2/plain.dgpb" | grep "^target " | grep -vq ": 0 layouts, " &&
+    fail "--no-layouts bundle has layouts"
 
 log=$("$build" --keep-temps -v --targets spirv "$fixtures/plain.slang" -o "$out/k" 2>&1) || fail "keep-temps: $log"
 kept=$(printf '%s\n' "$log" | sed -n "s/.*intermediate files kept in '\(.*\)'.*/\1/p")

@@ -57,7 +57,8 @@ typedef struct dgpb_build_desc {
     dgpb_compiler *compiler;     /* borrowed */
     unsigned jobs;               /* compiles at once; 0: the number of CPUs */
     bool keep_temps;             /* keep the intermediate folder (its path is reported) */
-    const char *layout_recorder; /* path of dgpb-slang-layout; NULL: none */
+    const char *layout_recorder; /* path of dgpb-slang-layout; NULL: none (one warning) */
+    bool no_layouts;             /* record no layouts and say nothing about it (--no-layouts) */
     const char *slang_lib;       /* the native libslang the recorder loads; NULL: its own lookup */
     bool verbose;                /* report each compile command as a note */
     dgpb_diag_fn sink;

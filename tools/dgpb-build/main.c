@@ -49,7 +49,9 @@ static const char usage_text[] =
     "  -I DIR                 search DIR for includes and imports (also -IDIR)\n"
     "  -j N                   run N compiles at once (default: the number of CPUs)\n"
     "  --layout-recorder PATH record one layout per pipeline group and target with\n"
-    "                         this dgpb-slang-layout (needs a native libslang)\n"
+    "                         this dgpb-slang-layout (default: the one installed\n"
+    "                         next to dgpb-build; it needs a native libslang)\n"
+    "  --no-layouts           record no layouts (native hosts need them)\n"
     "  --slang-lib PATH       the libslang the recorder loads (default: next to the\n"
     "                         compiler, $SLANG_ROOT/lib)\n"
     "Reporting:\n"
@@ -130,6 +132,8 @@ static int parse_args(int argc, char **argv, options *o)
             return EXIT_OK;
         } else if (!strcmp(a, "--version")) {
             o->version = true;
+        } else if (!strcmp(a, "--no-layouts")) {
+            o->build.no_layouts = true;
         } else if (!strcmp(a, "--keep-temps")) {
             o->build.keep_temps = true;
         } else if (!strcmp(a, "-v") || !strcmp(a, "--verbose")) {
@@ -288,6 +292,11 @@ int main(int argc, char **argv)
         }
         goto done;
     }
+    /* The layout recorder is built and installed next to dgpb-build. */
+    char recorder[PATH_MAX + 32];
+    snprintf(recorder, sizeof recorder, "%s/dgpb-slang-layout", dir);
+    if (!o.build.layout_recorder && !o.build.no_layouts && access(recorder, X_OK) == 0)
+        o.build.layout_recorder = recorder;
     catch_signals();
     o.build.compiler = compiler;
     o.build.sink = print_diag;
