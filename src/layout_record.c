@@ -18,6 +18,15 @@
  * DGPB_LAYOUT_CATEGORY_PROBE and once for DGPB_LAYOUT_CATEGORY_PROBE itself,
  * a category Slang does not know, whose answer stands for all the others
  * (docs/layout.md, "Categories").
+ *
+ * Some of Slang's reflection functions read through pointers or index
+ * arrays without checking (src/slang_api.h lists them; docs/layout.md,
+ * "Safe calls"). The walk asks those only when Slang can answer safely and
+ * records Slang's safe-case answer (0, NULL, "unknown") otherwise: indices
+ * stay below the counts Slang reports, a variable layout without a type
+ * layout is asked nothing per category, a binding range without a leaf
+ * type layout is not asked whether it is specializable, and one without a
+ * leaf variable is not asked for its image format.
  */
 #define _GNU_SOURCE /* PATH_MAX */
 #include <assert.h>
@@ -413,12 +422,21 @@ static void walk_var_layout(walker *w, int32_t idx, SlangReflectionVariableLayou
 {
     const dgpb_slang_api *a = w->api;
     dgpb_lvar_layout r = {0};
-    r.type_layout = intern(w, K_TYPE_LAYOUT, a->spReflectionVariableLayout_GetTypeLayout(v));
+    SlangReflectionTypeLayout *tl = a->spReflectionVariableLayout_GetTypeLayout(v);
+    r.type_layout = intern(w, K_TYPE_LAYOUT, tl);
     r.variable = intern(w, K_VAR, a->spReflectionVariableLayout_GetVariable(v));
-    r.binding_index = a->spReflectionParameter_GetBindingIndex(v);
-    r.binding_space = a->spReflectionParameter_GetBindingSpace(v);
-    r.offset = categories_of(w, vl_offset, v);
-    r.space = categories_of(w, vl_space, v);
+    /* GetOffset and GetSpace (and the binding index and space, which call them) remap a
+     * category the variable layout lacks through its type layout without checking it for
+     * NULL: without one, every answer is recorded as 0 (no category asked). */
+    if (tl) {
+        r.binding_index = a->spReflectionParameter_GetBindingIndex(v);
+        r.binding_space = a->spReflectionParameter_GetBindingSpace(v);
+        r.offset = categories_of(w, vl_offset, v);
+        r.space = categories_of(w, vl_space, v);
+    } else {
+        r.offset.answers.first = w->m->answers.n;
+        r.space.answers.first = w->m->answers.n;
+    }
     if (!w->rc)
         w->m->var_layouts.v[idx] = r;
 }
@@ -443,6 +461,8 @@ static void walk_type_layout(walker *w, int32_t idx, SlangReflectionTypeLayout *
     r.explicit_counter = intern(w, K_VAR_LAYOUT, a->spReflectionTypeLayout_GetExplicitCounter(t));
     r.explicit_counter_offset = a->spReflectionTypeLayout_getExplicitCounterBindingRangeOffset(t);
 
+    /* GetCategoryByIndex, GetFieldByIndex and getFieldBindingRangeOffset index Slang's lists
+     * unchecked: only indices below the counts Slang reports are asked. */
     uint32_t n = count_of(w, a->spReflectionTypeLayout_GetCategoryCount(t), "categories");
     r.categories.first = m->categories.n;
     for (uint32_t i = 0; i < n && !w->rc; i++) {
@@ -472,12 +492,19 @@ static void walk_type_layout(walker *w, int32_t idx, SlangReflectionTypeLayout *
         dgpb_lbinding_range b;
         b.type = a->spReflectionTypeLayout_getBindingRangeType(t, j);
         b.binding_count = a->spReflectionTypeLayout_getBindingRangeBindingCount(t, j);
-        b.leaf_type_layout =
-            intern(w, K_TYPE_LAYOUT, a->spReflectionTypeLayout_getBindingRangeLeafTypeLayout(t, j));
-        b.leaf_variable =
-            intern(w, K_VAR, a->spReflectionTypeLayout_getBindingRangeLeafVariable(t, j));
-        b.specializable = a->spReflectionTypeLayout_isBindingRangeSpecializable(t, j);
-        b.image_format = a->spReflectionTypeLayout_getBindingRangeImageFormat(t, j);
+        SlangReflectionTypeLayout *leaf =
+            a->spReflectionTypeLayout_getBindingRangeLeafTypeLayout(t, j);
+        SlangReflectionVariable *leaf_var =
+            a->spReflectionTypeLayout_getBindingRangeLeafVariable(t, j);
+        b.leaf_type_layout = intern(w, K_TYPE_LAYOUT, leaf);
+        b.leaf_variable = intern(w, K_VAR, leaf_var);
+        /* isBindingRangeSpecializable reads the range's leaf type layout and
+         * getBindingRangeImageFormat its leaf variable, unchecked (a range without a leaf
+         * variable, e.g. a resource type layout's own range, crashes Slang): asked only when
+         * there is one, else recorded as Slang's answer for an ordinary range (0, unknown). */
+        b.specializable = leaf ? a->spReflectionTypeLayout_isBindingRangeSpecializable(t, j) : 0;
+        b.image_format = leaf_var ? a->spReflectionTypeLayout_getBindingRangeImageFormat(t, j)
+                                  : DGPB_SLANG_IMAGE_FORMAT_UNKNOWN;
         b.descriptor_set_index = a->spReflectionTypeLayout_getBindingRangeDescriptorSetIndex(t, j);
         b.first_descriptor_range =
             a->spReflectionTypeLayout_getBindingRangeFirstDescriptorRangeIndex(t, j);
@@ -560,6 +587,7 @@ static void walk_entry(walker *w, SlangReflectionEntryPoint *e)
     a->spReflectionEntryPoint_getComputeThreadGroupSize(e, 3, size);
     for (int k = 0; k < 3; k++)
         r.thread_group_size[k] = size[k];
+    /* getParameterByIndex does not check its index: only those below the count. */
     uint32_t n = count_of(w, a->spReflectionEntryPoint_getParameterCount(e), "entry parameters");
     r.params.first = m->params.n;
     for (uint32_t i = 0; i < n && !w->rc; i++) {
@@ -629,6 +657,8 @@ int layout_record_reflection(const dgpb_slang_api *api, SlangReflection *reflect
                              "the program has %u specialization parameter%s; a layout is recorded "
                              "for fully specialized programs only",
                              spec, spec == 1 ? "" : "s");
+    /* (spReflection_GetTypeParameterCount does not check for NULL: the test above comes
+     * first.) */
     walker w = {0};
     w.api = api;
     w.m = model;
@@ -642,6 +672,7 @@ int layout_record_reflection(const dgpb_slang_api *api, SlangReflection *reflect
     SlangUInt n = api->spReflection_getEntryPointCount(reflection);
     uint32_t count = count_of(&w, (int64_t)(n > (SlangUInt)MAX_LIST ? (SlangUInt)MAX_LIST + 1 : n),
                               "entry points");
+    /* getEntryPointByIndex does not check its index: only those below the count. */
     for (uint32_t i = 0; i < count && !w.rc; i++) {
         walk_entry(&w, api->spReflection_getEntryPointByIndex(reflection, i));
         drain(&w);

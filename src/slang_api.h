@@ -80,6 +80,8 @@ typedef SlangReflectionVariableLayout SlangReflectionParameter;
 /* SlangParameterCategory: the number of categories Slang 2025 defines
  * (SLANG_PARAMETER_CATEGORY_COUNT). */
 #define DGPB_SLANG_PARAMETER_CATEGORY_COUNT 25u
+/* SlangImageFormat: SLANG_IMAGE_FORMAT_unknown, Slang's answer when a range has no format. */
+#define DGPB_SLANG_IMAGE_FORMAT_UNKNOWN 0u
 /* SlangStage */
 #define DGPB_SLANG_STAGE_NONE 0u
 #define DGPB_SLANG_STAGE_VERTEX 1u
@@ -100,6 +102,21 @@ typedef SlangReflectionVariableLayout SlangReflectionParameter;
 /*
  * X-macro over every function the recorder calls: X(return type, name, parameter list).
  * The order is the order of the table below; names are Slang's exported symbols.
+ *
+ * Not every function is safe for every argument (source/slang/slang-reflection-api.cpp;
+ * docs/layout.md, "Safe calls"). The callers here (the recorder and the tests' comparison)
+ * keep to these preconditions, and the tests' fake libslang aborts when one is broken:
+ *   - spReflection_GetTypeParameterCount: a non-NULL program (not checked);
+ *   - spReflection_getEntryPointByIndex, spReflectionEntryPoint_getParameterByIndex,
+ *     spReflectionTypeLayout_GetCategoryByIndex, _GetFieldByIndex,
+ *     _getFieldBindingRangeOffset: an index below the matching count (not checked);
+ *   - spReflectionVariableLayout_GetOffset, _GetSpace, spReflectionParameter_GetBindingIndex,
+ *     _GetBindingSpace: a variable layout with a type layout (a category the variable layout
+ *     lacks is remapped through its type layout, not checked for NULL);
+ *   - spReflectionTypeLayout_isBindingRangeSpecializable: a binding range with a leaf type
+ *     layout; _getBindingRangeImageFormat: a binding range with a leaf variable (both read
+ *     through unchecked; out-of-range indices are checked and answer 0 / unknown).
+ * Every other function checks for NULL and for its indices.
  */
 #define DGPB_SLANG_FUNCTIONS(X)                                                                    \
     X(const char *, spGetBuildTagString, (void))                                                   \

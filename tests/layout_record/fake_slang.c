@@ -12,6 +12,15 @@
  * not use (the register-space offset), objects that are the same pointer
  * wherever they are reached, a pointer type whose target contains it.
  *
+ * Where real Slang reads out of bounds or through a NULL pointer
+ * (source/slang/slang-reflection-api.cpp; src/slang_api.h lists the
+ * preconditions), the fake prints the function and the broken precondition
+ * to stderr and calls abort(), so a test that runs through proves its
+ * caller never made such a call. The graph has a case for each: binding
+ * ranges without a leaf variable (every resource type layout's own range)
+ * and one without a leaf type layout, a variable layout without a type
+ * layout (an entry parameter), and the lists indexed unchecked.
+ *
  * The "module" decides what compiles: a module path containing "broken"
  * fails with a diagnostic, "generic" gives one specialization parameter.
  * The program's entry points are the -entry/-stage pairs given, in order.
@@ -136,6 +145,14 @@ struct SlangCompileRequest {
     char names[MAX_ENTRIES][64];
 };
 
+/* A call real Slang would not survive. */
+static _Noreturn void violated(const char *function, const char *precondition)
+{
+    fprintf(stderr, "fake libslang: %s called unsafely: %s\n", function, precondition);
+    fflush(stderr);
+    abort();
+}
+
 /* ---- the graph ---- */
 
 static SlangReflectionType t_float = {5, "float", NULL, 0, 1, 1, 8, 0, 0, NULL};
@@ -164,7 +181,7 @@ static SlangReflectionVariable v_x = {"x", &t_uint, 0, {NULL, NULL}};
 extern SlangReflectionTypeLayout tl_global, tl_tex, tl_buf, tl_float, tl_float4, tl_uint, tl_cb,
     tl_cb_container, tl_params, tl_samplers, tl_sampler, tl_node, tl_ptr, tl_entry;
 extern SlangReflectionVariableLayout vl_global, vl_tex, vl_buf, vl_counter, vl_cb, vl_cb_element,
-    vl_cb_container, vl_samplers, vl_color, vl_next, vl_node_next, vl_x, vl_entry;
+    vl_cb_container, vl_samplers, vl_color, vl_next, vl_node_next, vl_x, vl_untyped, vl_entry;
 
 #define SIZE1(cat)                                                                                 \
     {                                                                                              \
@@ -237,8 +254,12 @@ SlangReflectionTypeLayout tl_global = {TL(NULL, 1, CAT_DESCRIPTOR_TABLE_SLOT),
                                        .sub_count = 1,
                                        .sub_range = {2},
                                        .sub_offset = {&vl_cb}};
-SlangReflectionTypeLayout tl_entry = {TL(NULL, 1, CAT_UNIFORM), .size = {[CAT_UNIFORM] = 4},
-                                      .field_count = 1, .fields = {&vl_x}};
+/* Its binding range has neither a leaf type layout nor a leaf variable (Slang always gives a
+ * leaf type layout; the fake checks that the recorder does not count on it). */
+SlangReflectionTypeLayout tl_entry = {
+    TL(NULL, 1, CAT_UNIFORM), .size = {[CAT_UNIFORM] = 4},
+    .field_count = 1,         .fields = {&vl_x},
+    .range_count = 1,         .ranges = {{9, 1, NULL, NULL, 0, 0, 0, 0, 0}}};
 
 #define AT(cat, v)                                                                                 \
     {                                                                                              \
@@ -259,6 +280,8 @@ SlangReflectionVariableLayout vl_color = {&tl_float4, &v_color, {0}, {0}, 0};
 SlangReflectionVariableLayout vl_next = {&tl_ptr, &v_next, AT(CAT_UNIFORM, 16), {0}, 0};
 SlangReflectionVariableLayout vl_node_next = {&tl_ptr, &v_next, {0}, {0}, 0};
 SlangReflectionVariableLayout vl_x = {&tl_uint, &v_x, {0}, {0}, 0};
+/* A variable layout without a type layout: Slang cannot be asked its offsets. */
+SlangReflectionVariableLayout vl_untyped = {NULL, NULL, AT(CAT_UNIFORM, 4), {0}, 0};
 SlangReflectionVariableLayout vl_entry = {&tl_entry, NULL, AT(CAT_CONSTANT_BUFFER, 0),
                                           AT(CAT_REGISTER_SPACE, 0), 2};
 
@@ -341,8 +364,9 @@ SlangResult spProcessCommandLineArguments(SlangCompileRequest *request, const ch
             e->name = request->names[r->entry_count++];
             e->stage = 0;
             e->var_layout = &vl_entry;
-            e->param_count = 1;
+            e->param_count = 2;
             e->params[0] = &vl_x;
+            e->params[1] = &vl_untyped;
         } else if (!strcmp(a, "-stage") && i + 1 < arg_count && r->entry_count) {
             r->entries[r->entry_count - 1].stage = stage_of(args[++i]);
         } else if (a[0] != '-' && strstr(a, ".slang") && !request->module) {
@@ -384,6 +408,8 @@ SlangReflection *spGetReflection(SlangCompileRequest *request)
 
 unsigned int spReflection_GetTypeParameterCount(SlangReflection *reflection)
 {
+    if (!reflection)
+        violated(__func__, "NULL program (Slang dereferences it unchecked)");
     return reflection->specialization_params;
 }
 
@@ -405,7 +431,12 @@ SlangUInt spReflection_getEntryPointCount(SlangReflection *reflection)
 SlangReflectionEntryPoint *spReflection_getEntryPointByIndex(SlangReflection *reflection,
                                                              SlangUInt index)
 {
-    return reflection && index < reflection->entry_count ? &reflection->entries[index] : NULL;
+    if (!reflection)
+        return NULL;
+    if (index >= reflection->entry_count)
+        violated(__func__, "index not below spReflection_getEntryPointCount (Slang indexes "
+                           "entryPoints[] unchecked)");
+    return &reflection->entries[index];
 }
 
 /* ---- entry points ---- */
@@ -452,7 +483,12 @@ unsigned spReflectionEntryPoint_getParameterCount(SlangReflectionEntryPoint *ent
 SlangReflectionVariableLayout *
 spReflectionEntryPoint_getParameterByIndex(SlangReflectionEntryPoint *entry, unsigned index)
 {
-    return entry && index < entry->param_count ? entry->params[index] : NULL;
+    if (!entry)
+        return NULL;
+    if (index >= entry->param_count)
+        violated(__func__, "index not below spReflectionEntryPoint_getParameterCount (Slang "
+                           "indexes the parameters' fields[] unchecked)");
+    return entry->params[index];
 }
 
 /* ---- variable layouts ---- */
@@ -481,9 +517,18 @@ static SlangParameterCategory remap(SlangReflectionVariableLayout *var, SlangPar
     return c;
 }
 
+/* Slang remaps a category the variable layout lacks through its type layout, unchecked. */
+static void need_type_layout(SlangReflectionVariableLayout *var, const char *function)
+{
+    if (var && !var->type_layout)
+        violated(function, "variable layout without a type layout (Slang remaps the category "
+                           "through it without a NULL check)");
+}
+
 size_t spReflectionVariableLayout_GetOffset(SlangReflectionVariableLayout *var,
                                             SlangParameterCategory category)
 {
+    need_type_layout(var, __func__);
     if (!var)
         return 0;
     category = remap(var, category);
@@ -493,6 +538,7 @@ size_t spReflectionVariableLayout_GetOffset(SlangReflectionVariableLayout *var,
 size_t spReflectionVariableLayout_GetSpace(SlangReflectionVariableLayout *var,
                                            SlangParameterCategory category)
 {
+    need_type_layout(var, __func__);
     if (!var)
         return 0;
     category = remap(var, category);
@@ -501,6 +547,7 @@ size_t spReflectionVariableLayout_GetSpace(SlangReflectionVariableLayout *var,
 
 unsigned spReflectionParameter_GetBindingIndex(SlangReflectionParameter *parameter)
 {
+    need_type_layout(parameter, __func__);
     if (!parameter)
         return 0;
     return (unsigned)spReflectionVariableLayout_GetOffset(
@@ -509,6 +556,7 @@ unsigned spReflectionParameter_GetBindingIndex(SlangReflectionParameter *paramet
 
 unsigned spReflectionParameter_GetBindingSpace(SlangReflectionParameter *parameter)
 {
+    need_type_layout(parameter, __func__);
     if (!parameter)
         return 0;
     return (unsigned)spReflectionVariableLayout_GetSpace(
@@ -573,6 +621,9 @@ unsigned spReflectionTypeLayout_GetCategoryCount(SlangReflectionTypeLayout *tl)
 SlangParameterCategory spReflectionTypeLayout_GetCategoryByIndex(SlangReflectionTypeLayout *tl,
                                                                  unsigned index)
 {
+    if (tl && index >= spReflectionTypeLayout_GetCategoryCount(tl))
+        violated(__func__, "index not below spReflectionTypeLayout_GetCategoryCount (Slang "
+                           "indexes resourceInfos[] unchecked)");
     for (unsigned c = 0; tl && c < NCAT; c++)
         if (tl->size[c] && index-- == 0)
             return c;
@@ -616,15 +667,23 @@ uint32_t spReflectionTypeLayout_GetFieldCount(SlangReflectionTypeLayout *tl)
 SlangReflectionVariableLayout *spReflectionTypeLayout_GetFieldByIndex(SlangReflectionTypeLayout *tl,
                                                                       unsigned index)
 {
-    return tl && index < tl->field_count ? tl->fields[index] : NULL;
+    if (!tl)
+        return NULL;
+    if (index >= tl->field_count)
+        violated(__func__, "index not below spReflectionTypeLayout_GetFieldCount (Slang indexes "
+                           "fields[] unchecked)");
+    return tl->fields[index];
 }
 
 SlangInt spReflectionTypeLayout_getFieldBindingRangeOffset(SlangReflectionTypeLayout *tl,
                                                            SlangInt field_index)
 {
-    return tl && field_index >= 0 && (SlangUInt)field_index < tl->field_count
-               ? tl->field_offsets[field_index]
-               : 0;
+    if (!tl)
+        return 0;
+    if (field_index < 0 || (SlangUInt)field_index >= tl->field_count)
+        violated(__func__, "field index not below spReflectionTypeLayout_GetFieldCount (Slang "
+                           "indexes fields[] unchecked)");
+    return tl->field_offsets[field_index];
 }
 
 SlangInt spReflectionTypeLayout_getBindingRangeCount(SlangReflectionTypeLayout *tl)
@@ -669,6 +728,9 @@ SlangInt spReflectionTypeLayout_isBindingRangeSpecializable(SlangReflectionTypeL
                                                             SlangInt index)
 {
     const fake_range *r = range(tl, index);
+    if (r && !r->leaf)
+        violated(__func__, "binding range without a leaf type layout (Slang reads "
+                           "leafTypeLayout->getType() unchecked)");
     return r ? r->specializable : 0;
 }
 
@@ -676,7 +738,10 @@ SlangImageFormat spReflectionTypeLayout_getBindingRangeImageFormat(SlangReflecti
                                                                    SlangInt index)
 {
     const fake_range *r = range(tl, index);
-    return r ? r->format : 0;
+    if (r && !r->leaf_var)
+        violated(__func__, "binding range without a leaf variable (Slang reads "
+                           "leafVariable->findModifier() unchecked)");
+    return r ? r->format : DGPB_SLANG_IMAGE_FORMAT_UNKNOWN;
 }
 
 SlangInt spReflectionTypeLayout_getBindingRangeDescriptorSetIndex(SlangReflectionTypeLayout *tl,

@@ -12,6 +12,7 @@
  * replay with the same compile asked live. A target a module cannot
  * compile for is reported and left out; a group that compiles must match.
  */
+#define _POSIX_C_SOURCE 200809L /* strdup */
 #include <dirent.h>
 #include <dlfcn.h>
 #include <setjmp.h>
