@@ -63,6 +63,21 @@ function readFile(name) {
 
 const pad4 = (n) => (n + 3) & ~3;
 
+/*
+ * A value's bytes as its row lays them out: a matrix (`matrix_rows` R) has its
+ * rows at r * (row size / R), since a row's stride differs by block layout (a
+ * float2x2 is 32 bytes in a uniform block, 16 tightly packed); anything else
+ * as given.
+ */
+function placeValue(p, rowSize) {
+  const bytes = Buffer.from(p.hex, 'hex');
+  if (!p.matrix_rows) return bytes;
+  const rows = p.matrix_rows, tight = bytes.length / rows, stride = rowSize / rows;
+  const out = new Uint8Array(rowSize);
+  for (let r = 0; r < rows; r++) out.set(bytes.subarray(r * tight, (r + 1) * tight), r * stride);
+  return out;
+}
+
 /* Builds the bind groups of a set of rows (one entry, or a vertex+fragment pair). */
 function bindAll(rows, params, visibility) {
   const groups = new Map(); // space -> Map(binding -> { row, resource })
@@ -80,7 +95,7 @@ function bindAll(rows, params, visibility) {
         block.bytes = grown;
       }
       const p = params.get(row.name);
-      if (p) block.bytes.set(Buffer.from(p.hex, 'hex'), row.offset);
+      if (p) block.bytes.set(placeValue(p, row.size), row.offset);
       valueBlocks.set(key, block);
       groups.get(row.space).set(row.binding, { row, block });
       continue;
