@@ -88,7 +88,8 @@ static int read_unit_reflection(build *b, const job_info *info, unit *u)
         }
         for (size_t i = 0; i < u->spirv->var_count; i++) {
             const dgpb_spirv_var *v = &u->spirv->vars[i];
-            if (v->storage_class == 9 /* PushConstant */ && strcmp(v->name, "entryPointParams"))
+            if (v->storage_class == DGPB_SPIRV_STORAGE_PUSH_CONSTANT &&
+                strcmp(v->name, "entryPointParams"))
                 push[push_count++] = v->name;
         }
     }

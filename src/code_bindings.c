@@ -10,14 +10,6 @@
 
 #include "alloc.h"
 
-/* SPIR-V storage classes. */
-enum {
-    SC_UNIFORM_CONSTANT = 0,
-    SC_UNIFORM = 2,
-    SC_PUSH_CONSTANT = 9,
-    SC_STORAGE_BUFFER = 12,
-};
-
 static const char *const class_names[DGPB_CODE_CLASS_COUNT] = {
     "uniform buffer",     "push-constant block",      "storage buffer",  "sampled texture",
     "depth texture",      "multisampled texture",     "storage texture", "sampler",
@@ -42,11 +34,11 @@ void dgpb_code_bindings_clear(dgpb_code_bindings *b)
 static uint32_t spirv_class(const dgpb_spirv_var *v)
 {
     switch (v->storage_class) {
-    case SC_UNIFORM:
+    case DGPB_SPIRV_STORAGE_UNIFORM:
         return DGPB_CODE_UNIFORM_BLOCK;
-    case SC_PUSH_CONSTANT:
+    case DGPB_SPIRV_STORAGE_PUSH_CONSTANT:
         return DGPB_CODE_PUSH_CONSTANT;
-    case SC_STORAGE_BUFFER:
+    case DGPB_SPIRV_STORAGE_STORAGE_BUFFER:
         return DGPB_CODE_STORAGE_BUFFER;
     default:
         break;
@@ -81,7 +73,7 @@ int dgpb_code_bindings_from_spirv(const dgpb_spirv_info *info, dgpb_code_binding
         return dgpb_diag_set(diag, DGPB_ERR_NOMEM, -1, "out of memory");
     for (size_t i = 0; i < info->var_count; i++) {
         const dgpb_spirv_var *v = &info->vars[i];
-        bool push = v->storage_class == SC_PUSH_CONSTANT;
+        bool push = v->storage_class == DGPB_SPIRV_STORAGE_PUSH_CONSTANT;
         bool decorated = v->set >= 0 || v->binding >= 0;
         if (!v->in_interface || !(push || decorated))
             continue;

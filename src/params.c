@@ -32,22 +32,6 @@ static const char *owner_of(const char *global, const dgpb_param_select *s)
 }
 
 /*
- * The SPIR-V variable that carries a row: its code name, or that name inside
- * Slang's implicit global block ("globalParams.<name>": a struct global with
- * plain data is legalized into it).
- */
-static const dgpb_spirv_var *spirv_var(const dgpb_param_select *s, const char *code_name)
-{
-    const dgpb_spirv_var *v = dgpb_spirv_find_var(s->spirv, code_name);
-    if (!v) {
-        char name[700];
-        snprintf(name, sizeof name, "globalParams.%s", code_name);
-        v = dgpb_spirv_find_var(s->spirv, name);
-    }
-    return v;
-}
-
-/*
  * Whether the entry's code uses a row: its variable is on the entry point's
  * interface, or (for a shape Slang splits into several variables, such as an
  * append buffer's "kept.elements" and "kept.counter", or a parameter block's
@@ -57,7 +41,7 @@ static bool referenced(const dgpb_param_select *s, const char *code_name, bool v
 {
     if (!s->spirv || !s->spirv->parsed)
         return true; /* nothing known: keep every row (the caller has warned) */
-    const dgpb_spirv_var *v = spirv_var(s, code_name);
+    const dgpb_spirv_var *v = dgpb_spirv_find_var(s->spirv, code_name);
     if (v || value)
         return v && v->in_interface; /* a value's block variable: the resources named after it
                                         say nothing about whether the code reads its data */
@@ -74,7 +58,7 @@ static bool written(const dgpb_param_select *s, const char *code_name)
 {
     if (!s->spirv || !s->spirv->parsed)
         return false;
-    const dgpb_spirv_var *v = spirv_var(s, code_name);
+    const dgpb_spirv_var *v = dgpb_spirv_find_var(s->spirv, code_name);
     return v && v->written;
 }
 
@@ -95,11 +79,6 @@ static int place_from_code(const dgpb_param_select *s, const dgpb_reflected_para
 {
     bool ambiguous = false;
     const dgpb_code_binding *c = dgpb_code_bindings_find(s->code, p->code_name, &ambiguous);
-    if (!c && !ambiguous) {
-        char alt[700];
-        snprintf(alt, sizeof alt, "globalParams.%s", p->code_name);
-        c = dgpb_code_bindings_find(s->code, alt, &ambiguous);
-    }
     if (ambiguous)
         return dgpb_diag_set(diag, DGPB_ERR_SHADER, -1,
                              "target '%s', entry '%s', parameter '%s': the %s code has two "

@@ -55,6 +55,14 @@ extern "C" {
 /* Larger id bounds are refused with DGPB_ERR_LIMIT (SPIR-V's universal limit is 4194303). */
 #define DGPB_SPIRV_MAX_ID_BOUND 4194304u
 
+/* The SPIR-V storage classes of the variables a table describes. */
+typedef enum dgpb_spirv_storage_class {
+    DGPB_SPIRV_STORAGE_UNIFORM_CONSTANT = 0, /* textures, samplers, acceleration structures */
+    DGPB_SPIRV_STORAGE_UNIFORM = 2,          /* uniform blocks */
+    DGPB_SPIRV_STORAGE_PUSH_CONSTANT = 9,    /* push-constant blocks */
+    DGPB_SPIRV_STORAGE_STORAGE_BUFFER = 12,  /* storage buffers */
+} dgpb_spirv_storage_class;
+
 /* What a variable holds (through any arrays around it). */
 typedef enum dgpb_spirv_type_class {
     DGPB_SPIRV_TYPE_OTHER = 0,          /* a plain value, or not known */
