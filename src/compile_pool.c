@@ -1,13 +1,12 @@
 /*
  * compile_pool.c - running Slang's compiler (compile_pool.h): `-v`, batches
- * of native slangc children, and the pool of persistent slangc-wasm
- * `--serve` workers.
+ * of children, one per job, and the pool of persistent `--serve` workers.
  *
- * A native slangc runs as one child per job through
- * dgpb_process_run_parallel(). The embedded slangc-wasm runs as persistent
- * `--serve` workers (protocol: docs/slangc-wasm.md): a job is one line, a
- * JSON array of argument strings; its answer is one line, a JSON object
- * {"status", "diagnostics", "outputs", ["stdout"]}. The dispatcher writes a
+ * Children run through dgpb_process_run_parallel(). Workers are either the
+ * embedded slangc-wasm or the native dgpb-slang-layout, both with `--serve`
+ * (protocol: docs/slangc-wasm.md, dgpb/slang_worker.h): a job is one line, a
+ * JSON array of argument strings (a layout job wraps it as {"layout": [...]});
+ * its answer is one line, a JSON object {"status", "diagnostics", ["stdout"]}. The dispatcher writes a
  * line to each idle worker, then poll()s every worker's standard output and
  * error; a worker whose standard output ends, or that prints anything but one
  * answer per job, is retired (killed if need be, always waited for) and
@@ -35,10 +34,9 @@
 #define ERR_KEEP ((size_t)64 << 10)    /* how much of a worker's standard error is kept */
 #define ERR_SHOWN 1200                 /* how much of it a message quotes */
 
-/* One `slangc-wasm --serve` process. */
+/* One `--serve` process. */
 struct worker {
     dgpb_process proc;
-    const char *argv[3];
     unsigned id;       /* 1-based, for messages */
     bool alive;        /* started and not retired */
     size_t job;        /* the job it is compiling, or NO_JOB */
@@ -147,20 +145,34 @@ int compile_pool_run_native(const compile_pool *c, dgpb_compile_job *jobs, size_
     int rc = DGPB_OK;
     dgpb_process *procs = mem_calloc(count, sizeof *procs);
     const char **argvs = NULL;
+    size_t prefix = 0;
+    while (c->layout_argv && c->layout_argv[prefix])
+        prefix++;
     size_t total = 0;
     for (size_t i = 0; i < count; i++)
-        total += jobs[i].arg_count + 2;
+        total += jobs[i].arg_count + 2 + (jobs[i].layout ? prefix : 0);
     argvs = mem_calloc(total, sizeof *argvs);
     if (!procs || !argvs) {
         rc = dgpb_diag_set(diag, DGPB_ERR_NOMEM, -1, "out of memory");
         goto done;
     }
+    for (size_t i = 0; i < count; i++)
+        if (jobs[i].layout && !prefix) {
+            rc = dgpb_diag_set(diag, DGPB_ERR_INVALID, -1,
+                               "job %zu records a layout, and no layout recorder is configured",
+                               i + 1);
+            goto done;
+        }
     const char **at = argvs;
     for (size_t i = 0; i < count; i++) {
         procs[i] = (dgpb_process)DGPB_PROCESS_INIT;
         procs[i].argv = at;
         procs[i].cwd = c->cwd;
-        *at++ = c->path;
+        if (jobs[i].layout)
+            for (size_t k = 0; k < prefix; k++)
+                *at++ = c->layout_argv[k];
+        else
+            *at++ = c->path;
         for (size_t k = 0; k < jobs[i].arg_count; k++)
             *at++ = jobs[i].args[k];
         *at++ = NULL;
@@ -188,7 +200,27 @@ done:
     return rc;
 }
 
-/* ---- embedded slangc-wasm: --serve workers ------------------------------ */
+/* ---- --serve workers ---------------------------------------------------- */
+
+/* The value after the last `option` among a job's arguments, or NULL. */
+static const char *job_option(const dgpb_compile_job *job, const char *option)
+{
+    const char *value = NULL;
+    for (size_t k = 0; k + 1 < job->arg_count; k++)
+        if (job->args[k] && !strcmp(job->args[k], option))
+            value = job->args[k + 1];
+    return value;
+}
+
+/* " while compiling entry 'e' for target 't' (job n, module 'm')", for messages. */
+static void describe_job(const dgpb_compile_job *job, size_t i, char *buf, size_t n)
+{
+    const char *entry = job_option(job, "-entry"), *target = job_option(job, "-target");
+    snprintf(buf, n, " while %s %s%.200s%s for target '%.40s' (job %zu, module '%.300s')",
+             job->layout ? "recording the layout of" : "compiling",
+             entry ? "entry '" : "the module", entry ? entry : "", entry ? "'" : "",
+             target ? target : "(none)", i + 1, job->arg_count && job->args[0] ? job->args[0] : "");
+}
 
 static void worker_keep_err(worker *w, const char *data, size_t n)
 {
@@ -222,10 +254,7 @@ static int worker_start(compile_pool *c, worker *w, dgpb_diag *diag)
 {
     dgpb_process_clear(&w->proc);
     w->proc = (dgpb_process)DGPB_PROCESS_INIT;
-    w->argv[0] = c->path;
-    w->argv[1] = "--serve";
-    w->argv[2] = NULL;
-    w->proc.argv = w->argv;
+    w->proc.argv = c->serve_argv;
     w->proc.cwd = c->cwd;
     w->proc.flags = DGPB_PROCESS_PIPES;
     w->job = NO_JOB;
@@ -279,15 +308,14 @@ static void worker_failed(compile_pool *c, worker *w, dgpb_compile_job *jobs, bo
     else
         snprintf(how, sizeof how, "exited with status %d%s", status,
                  status == 127 ? " (is Node.js installed?)" : "");
-    char during[600] = "";
+    char during[700] = "";
     if (job != NO_JOB)
-        snprintf(during, sizeof during, " while compiling job %zu ('%.500s')", job + 1,
-                 jobs[job].arg_count ? jobs[job].args[0] : "");
+        describe_job(&jobs[job], job, during, sizeof during);
     const char *err;
     int err_len;
     worker_err_tail(w, &err, &err_len);
-    char *msg = mem_printf("%s --serve worker %u (pid %d) %s%s; its standard error: %.*s",
-                           base_name(c->path), w->id, pid, how, during, err_len, err);
+    char *msg = mem_printf("%s --serve worker %u (pid %d) %s%s; its last words: %.*s",
+                           base_name(c->serve_argv[0]), w->id, pid, how, during, err_len, err);
     if (job != NO_JOB) {
         jobs[job].status = -1;
         dgpb_free(jobs[job].diagnostics);
@@ -312,6 +340,15 @@ static int worker_send(worker *w, const dgpb_compile_job *job, size_t i, dgpb_di
             cJSON_Delete(array);
             array = NULL;
         }
+    }
+    if (array && job->layout) { /* {"layout": [...]} */
+        cJSON *object = cJSON_CreateObject();
+        if (!object || !cJSON_AddItemToObject(object, "layout", array)) {
+            cJSON_Delete(object);
+            cJSON_Delete(array);
+            object = NULL;
+        }
+        array = object;
     }
     if (!array || !(text = cJSON_PrintUnformatted(array))) {
         rc = dgpb_diag_set(diag, DGPB_ERR_NOMEM, -1, "out of memory");

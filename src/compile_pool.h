@@ -25,11 +25,17 @@
 #include "dgpb/compiler.h"
 #include "dgpb/result.h"
 
-typedef struct worker worker; /* one `slangc-wasm --serve` process (compile_pool.c) */
+typedef struct worker worker; /* one `--serve` process (compile_pool.c) */
 
 typedef struct compile_pool {
     const char *path; /* the compiler, absolute (borrowed) */
     const char *cwd;  /* the compiles' working folder; NULL: the caller's (borrowed) */
+    /* The command of a serve worker, NULL-terminated (borrowed): `slangc-wasm --serve`, or
+     * `dgpb-slang-layout --serve --slangc S [--slang-lib L]`. */
+    const char *const *serve_argv;
+    /* What a layout job's arguments follow when it runs as a process, NULL-terminated
+     * (borrowed): `dgpb-slang-layout [--slang-lib L] [--slangc S]`; NULL: no recorder. */
+    const char *const *layout_argv;
     worker **workers; /* every worker started, alive or retired */
     size_t worker_count;
     unsigned started; /* workers started so far, replacements included */
@@ -44,16 +50,17 @@ typedef struct compile_pool {
 int compile_pool_version(const compile_pool *c, bool embedded, char **version, dgpb_diag *diag);
 
 /*
- * Runs `count` (> 0) jobs as one native slangc child each, at most
- * `parallel` (> 0) at once, as dgpb_compiler_run() describes; the jobs'
- * results must be empty.
+ * Runs `count` (> 0) jobs as one child each, at most `parallel` (> 0) at
+ * once, as dgpb_compiler_run() describes: a compile job as `path args...`, a
+ * layout job as `layout_argv... args...`. The jobs' results must be empty.
  */
 int compile_pool_run_native(const compile_pool *c, dgpb_compile_job *jobs, size_t count,
                             unsigned parallel, dgpb_diag *diag);
 
 /*
- * Runs `count` (> 0) jobs on `--serve` workers, starting min(parallel,
- * count) of them when fewer are alive, as dgpb_compiler_run() describes.
+ * Runs `count` (> 0) jobs on `serve_argv` workers, starting min(parallel,
+ * count) of them when fewer are alive, as dgpb_compiler_run() describes. A
+ * layout job is sent as {"layout": args} (only a native worker answers it).
  */
 int compile_pool_run_serve(compile_pool *c, dgpb_compile_job *jobs, size_t count, unsigned parallel,
                            dgpb_diag *diag);

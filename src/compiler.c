@@ -6,9 +6,11 @@
  * compile_pool.c's. This file holds the dgpb_compiler that ties them
  * together: its origin, its remembered version, and the batch entry point.
  */
+#define _GNU_SOURCE /* PATH_MAX */
 #include "dgpb/compiler.h"
 
 #include <assert.h>
+#include <limits.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -16,6 +18,7 @@
 
 #include "alloc.h"
 #include "compile_pool.h"
+#include "dgpb/process.h"
 #include "slang_lookup.h"
 
 struct dgpb_compiler {
@@ -23,10 +26,123 @@ struct dgpb_compiler {
     char *origin;
     char *cwd;
     char *version;
+    char *recorder;  /* dgpb-slang-layout, or NULL */
+    char *slang_lib; /* its --slang-lib, or NULL */
     dgpb_compiler_source source;
     bool embedded;
-    compile_pool pool; /* borrows path and cwd */
+    dgpb_compiler_mode mode; /* 0 until decided (native workers wait for the probe) */
+    bool probe_pending;      /* native workers chosen, the recorder not asked yet */
+    char *fallback;          /* why native workers were not used, or NULL */
+    const char *serve_argv[7];
+    const char *layout_argv[6];
+    compile_pool pool; /* borrows path, cwd and the argument vectors */
 };
+
+/*
+ * Chooses how compiles run and fills the pool's argument vectors. Native
+ * workers are chosen when a native slangc has a recorder and a libslang of
+ * its own (given, next to it, or in $SLANG_ROOT/lib; not merely one the
+ * dynamic loader might find); the recorder is asked before the first run.
+ */
+static void set_up_modes(dgpb_compiler *c, const dgpb_compiler_desc *d, const slang_env *env)
+{
+    c->pool.path = c->path;
+    c->pool.cwd = c->cwd;
+    size_t n = 0;
+    if (c->recorder) {
+        c->layout_argv[n++] = c->recorder;
+        if (c->slang_lib) {
+            c->layout_argv[n++] = "--slang-lib";
+            c->layout_argv[n++] = c->slang_lib;
+        }
+        if (!c->embedded) {
+            c->layout_argv[n++] = "--slangc";
+            c->layout_argv[n++] = c->path;
+        }
+        c->layout_argv[n] = NULL;
+        c->pool.layout_argv = c->layout_argv;
+    }
+    n = 0;
+    if (c->embedded) {
+        c->serve_argv[n++] = c->path;
+        c->serve_argv[n++] = "--serve";
+        c->serve_argv[n] = NULL;
+        c->pool.serve_argv = c->serve_argv;
+        c->mode = DGPB_COMPILER_EMBEDDED_WORKERS;
+        return;
+    }
+    c->mode = DGPB_COMPILER_PROCESSES;
+    if (!c->recorder || d->processes)
+        return;
+    char found[PATH_MAX];
+    const char *lib = NULL;
+    bool from_loader = false;
+    if (slang_find_libslang(c->slang_lib, c->path, env, found, &lib, &from_loader, NULL) ||
+        from_loader)
+        return;
+    c->serve_argv[n++] = c->recorder;
+    c->serve_argv[n++] = "--serve";
+    c->serve_argv[n++] = "--slangc";
+    c->serve_argv[n++] = c->path;
+    if (c->slang_lib) {
+        c->serve_argv[n++] = "--slang-lib";
+        c->serve_argv[n++] = c->slang_lib;
+    }
+    c->serve_argv[n] = NULL;
+    c->pool.serve_argv = c->serve_argv;
+    c->mode = DGPB_COMPILER_NATIVE_WORKERS;
+    c->probe_pending = true;
+}
+
+/*
+ * Asks the recorder whether it can load slangc's libslang (`--version` with
+ * the workers' options); when it cannot, compiles fall back to processes.
+ */
+static void probe_workers(dgpb_compiler *c)
+{
+    if (!c->probe_pending)
+        return;
+    c->probe_pending = false;
+    const char *argv[8];
+    size_t n = 0;
+    for (size_t i = 0; c->serve_argv[i]; i++)
+        if (strcmp(c->serve_argv[i], "--serve"))
+            argv[n++] = c->serve_argv[i];
+    argv[n++] = "--version";
+    argv[n] = NULL;
+    dgpb_process p = DGPB_PROCESS_INIT;
+    p.argv = argv;
+    p.cwd = c->cwd;
+    dgpb_diag local;
+    dgpb_diag_clear(&local);
+    int status = dgpb_process_run(&p, &local);
+    if (status != 0) {
+        const char *why = status < 0 ? local.message : p.err && *p.err ? p.err : "no message";
+        size_t len = strlen(why);
+        while (len && (why[len - 1] == '\n' || why[len - 1] == '\r'))
+            len--;
+        c->fallback = mem_printf("'%s --version' failed (%.*s); each compile runs its own slangc",
+                                 c->recorder, (int)(len < 600 ? len : 600), why);
+        c->mode = DGPB_COMPILER_PROCESSES;
+        c->pool.serve_argv = NULL;
+    }
+    dgpb_process_clear(&p);
+}
+
+bool dgpb_compiler_has_recorder(const dgpb_compiler *c)
+{
+    assert(c);
+    return c->recorder != NULL;
+}
+
+dgpb_compiler_mode dgpb_compiler_mode_of(dgpb_compiler *c, const char **why)
+{
+    assert(c);
+    probe_workers(c);
+    if (why)
+        *why = c->fallback;
+    return c->mode;
+}
 
 int dgpb_compiler_create(const dgpb_compiler_desc *desc, dgpb_compiler **out, dgpb_diag *diag)
 {
@@ -63,12 +179,14 @@ int dgpb_compiler_create(const dgpb_compiler_desc *desc, dgpb_compiler **out, dg
     else
         c->origin = mem_strdup(origins[source]);
     c->cwd = d->cwd ? mem_strdup(d->cwd) : NULL;
-    c->pool.path = c->path;
-    c->pool.cwd = c->cwd;
-    if (!c->origin || (d->cwd && !c->cwd)) {
+    c->recorder = d->recorder ? mem_strdup(d->recorder) : NULL;
+    c->slang_lib = d->slang_lib ? mem_strdup(d->slang_lib) : NULL;
+    if (!c->origin || (d->cwd && !c->cwd) || (d->recorder && !c->recorder) ||
+        (d->slang_lib && !c->slang_lib)) {
         rc = dgpb_diag_set(diag, DGPB_ERR_NOMEM, -1, "out of memory");
         goto done;
     }
+    set_up_modes(c, d, &env);
     *out = c;
     c = NULL;
 done:
@@ -155,9 +273,27 @@ int dgpb_compiler_run(dgpb_compiler *c, dgpb_compile_job *jobs, size_t count, un
         long cpus = sysconf(_SC_NPROCESSORS_ONLN);
         parallel = cpus > 0 ? (unsigned)cpus : 1;
     }
-    if (c->embedded)
+    for (size_t i = 0; i < count; i++)
+        if (jobs[i].layout && !c->recorder)
+            return dgpb_diag_set(diag, DGPB_ERR_INVALID, -1,
+                                 "job %zu records a layout, and the compiler has no recorder",
+                                 i + 1);
+    probe_workers(c);
+    if (c->mode == DGPB_COMPILER_NATIVE_WORKERS)
         return compile_pool_run_serve(&c->pool, jobs, count, parallel, diag);
-    return compile_pool_run_native(&c->pool, jobs, count, parallel, diag);
+    if (c->mode == DGPB_COMPILER_PROCESSES)
+        return compile_pool_run_native(&c->pool, jobs, count, parallel, diag);
+    /* Embedded: compiles on the wasm workers, layouts (a native library's) as processes. */
+    size_t layouts = 0;
+    for (size_t i = 0; i < count; i++)
+        layouts += jobs[i].layout;
+    if (layouts == 0)
+        return compile_pool_run_serve(&c->pool, jobs, count, parallel, diag);
+    if (layouts == count)
+        return compile_pool_run_native(&c->pool, jobs, count, parallel, diag);
+    return dgpb_diag_set(
+        diag, DGPB_ERR_INVALID, -1,
+        "with the embedded compiler, run compiles and layouts in separate batches");
 }
 
 void dgpb_compiler_destroy(dgpb_compiler *c)
@@ -169,5 +305,8 @@ void dgpb_compiler_destroy(dgpb_compiler *c)
     dgpb_free(c->origin);
     dgpb_free(c->cwd);
     dgpb_free(c->version);
+    dgpb_free(c->recorder);
+    dgpb_free(c->slang_lib);
+    dgpb_free(c->fallback);
     dgpb_free(c);
 }

@@ -2,11 +2,10 @@
  * layout_record.c - the layout recorder: load libslang, compile a group,
  * walk Slang's reflection graph and record every answer (dgpb/layout.h).
  *
- * Three parts:
- *   - loading libslang at run time (dlopen; slang_lookup.c finds it) and checking its
- *     version; every function is looked up through the table of
- *     src/slang_api.h, so no Slang header or library is needed to build;
- *   - one compile request per layout, fed slangc's own arguments;
+ * Two parts:
+ *   - one compile request per layout on the library's global session
+ *     (slang_library.c loads libslang and makes that session as slangc
+ *     makes its own), fed slangc's own arguments;
  *   - the graph walk, layout_record_reflection(), which talks to Slang
  *     through a dgpb_slang_api table only, so tests drive it with a fake.
  *
@@ -30,7 +29,6 @@
  */
 #define _GNU_SOURCE /* PATH_MAX */
 #include <assert.h>
-#include <dlfcn.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -39,144 +37,10 @@
 #include "alloc.h"
 #include "layout_internal.h"
 #include "slang_api.h"
-#include "slang_lookup.h"
+#include "slang_library.h"
 
 /* Counts Slang reports beyond this are refused (DGPB_ERR_LIMIT): no real layout comes near. */
 #define MAX_LIST 0x1000000
-
-/* ---- loading ---- */
-
-struct dgpb_slang {
-    void *handle;
-    char *path;
-    char *version;
-    dgpb_slang_api api;
-};
-
-int slang_api_load(void *handle, const char *path, dgpb_slang_api *api, dgpb_diag *diag)
-{
-    memset(api, 0, sizeof *api);
-#define DGPB_SLANG_LOOKUP(ret, name, params)                                                       \
-    {                                                                                              \
-        void *sym = dlsym(handle, #name);                                                          \
-        if (!sym)                                                                                  \
-            return dgpb_diag_set(diag, DGPB_ERR_UNSUPPORTED, -1,                                   \
-                                 "'%s' lacks the Slang function '%s' (not a native libslang, or "  \
-                                 "an incompatible version)",                                       \
-                                 path, #name);                                                     \
-        memcpy(&api->name, &sym, sizeof sym);                                                      \
-    }
-    DGPB_SLANG_FUNCTIONS(DGPB_SLANG_LOOKUP)
-#undef DGPB_SLANG_LOOKUP
-    return DGPB_OK;
-}
-
-/* Reads "[v]YEAR.RELEASE..." from a build tag. */
-static bool parse_version(const char *tag, unsigned long *year, unsigned long *release)
-{
-    const char *p = tag;
-    if (*p == 'v' || *p == 'V')
-        p++;
-    char *end;
-    if (*p < '0' || *p > '9')
-        return false;
-    *year = strtoul(p, &end, 10);
-    if (*end != '.' || end[1] < '0' || end[1] > '9')
-        return false;
-    *release = strtoul(end + 1, &end, 10);
-    return true;
-}
-
-static int try_open(const char *path, dgpb_slang **out, dgpb_diag *diag)
-{
-    dlerror();
-    void *h = dlopen(path, RTLD_NOW | RTLD_LOCAL);
-    if (!h) {
-        const char *e = dlerror();
-        return dgpb_diag_set(diag, DGPB_ERR_UNSUPPORTED, -1, "cannot load '%s': %s", path,
-                             e ? e : "unknown reason");
-    }
-    dgpb_slang *s = mem_calloc(1, sizeof *s);
-    if (!s) {
-        dlclose(h);
-        return dgpb_diag_set(diag, DGPB_ERR_NOMEM, -1, "out of memory");
-    }
-    s->handle = h;
-    int rc = slang_api_load(h, path, &s->api, diag);
-    if (rc)
-        goto fail;
-    const char *tag = s->api.spGetBuildTagString();
-    unsigned long year = 0, release = 0;
-    if (!tag || !parse_version(tag, &year, &release)) {
-        rc = dgpb_diag_set(diag, DGPB_ERR_UNSUPPORTED, -1,
-                           "cannot read the version of '%s' (build tag '%s'); the recorder needs "
-                           "Slang %u.%u or later",
-                           path, tag ? tag : "(null)", DGPB_SLANG_MIN_YEAR, DGPB_SLANG_MIN_RELEASE);
-        goto fail;
-    }
-    if (year < DGPB_SLANG_MIN_YEAR ||
-        (year == DGPB_SLANG_MIN_YEAR && release < DGPB_SLANG_MIN_RELEASE)) {
-        rc = dgpb_diag_set(diag, DGPB_ERR_UNSUPPORTED, -1,
-                           "'%s' is Slang %s; the recorder needs %u.%u or later", path, tag,
-                           DGPB_SLANG_MIN_YEAR, DGPB_SLANG_MIN_RELEASE);
-        goto fail;
-    }
-    s->path = mem_strdup(path);
-    s->version = mem_strdup(tag);
-    if (!s->path || !s->version) {
-        rc = dgpb_diag_set(diag, DGPB_ERR_NOMEM, -1, "out of memory");
-        goto fail;
-    }
-    *out = s;
-    return DGPB_OK;
-fail:
-    dgpb_slang_close(s);
-    return rc;
-}
-
-int dgpb_slang_open(const dgpb_slang_desc *desc, dgpb_slang **out, dgpb_diag *diag)
-{
-    static const dgpb_slang_desc none = {0};
-    const dgpb_slang_desc *d = desc ? desc : &none;
-    assert(out);
-    *out = NULL;
-    slang_env env = {d->get_env, d->get_env_user};
-    char found[PATH_MAX];
-    const char *path = NULL;
-    bool from_loader = false;
-    int rc = slang_find_libslang(d->library, d->slangc, &env, found, &path, &from_loader, diag);
-    if (rc)
-        return rc;
-    rc = try_open(path, out, diag);
-    if (from_loader && rc == DGPB_ERR_UNSUPPORTED && diag)
-        dgpb_diag_set(diag, DGPB_ERR_UNSUPPORTED, -1,
-                      "no native libslang found (no --slang-lib, $DGPB_SLANGC, $SLANG_ROOT or "
-                      "slangc on PATH, and the dynamic loader has no 'libslang.so'); the layout "
-                      "recorder needs Slang's native library (the WebAssembly build has no "
-                      "reflection C API)");
-    return rc;
-}
-
-void dgpb_slang_close(dgpb_slang *s)
-{
-    if (!s)
-        return;
-    if (s->handle)
-        dlclose(s->handle);
-    dgpb_free(s->path);
-    dgpb_free(s->version);
-    dgpb_free(s);
-}
-
-const char *dgpb_slang_library_path(const dgpb_slang *s)
-{
-    return s->path;
-}
-
-const char *dgpb_slang_version_string(const dgpb_slang *s)
-{
-    return s->version;
-}
 
 /* ---- the graph walk ---- */
 
@@ -768,17 +632,15 @@ int dgpb_layout_record(dgpb_slang *s, const char *const *args, size_t arg_count,
         goto out;
     }
 
-    session = a->spCreateSession(NULL);
-    if (!session) {
-        rc = dgpb_diag_set(diag, DGPB_ERR_TOOL, -1, "Slang could not create a session ('%s')",
-                           s->path);
+    if ((rc = slang_library_session(s, &session, diag)))
         goto out;
-    }
     req = a->spCreateCompileRequest(session);
     if (!req) {
         rc = dgpb_diag_set(diag, DGPB_ERR_TOOL, -1, "Slang could not create a compile request");
         goto out;
     }
+    if (s->exe_dir && a->spAddSearchPath)
+        a->spAddSearchPath(req, s->exe_dir); /* as slangc does */
     /* slangc's default, before its arguments (which may override it). */
     a->spSetMatrixLayoutMode(req, DGPB_SLANG_MATRIX_LAYOUT_COLUMN_MAJOR);
     if (DGPB_SLANG_FAILED(a->spProcessCommandLineArguments(req, args, (int)arg_count))) {
@@ -800,8 +662,6 @@ int dgpb_layout_record(dgpb_slang *s, const char *const *args, size_t arg_count,
 out:
     if (req)
         a->spDestroyCompileRequest(req);
-    if (session)
-        a->spDestroySession(session);
     layout_model_free(&m);
     return rc;
 }

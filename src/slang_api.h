@@ -250,21 +250,61 @@ typedef SlangReflectionVariableLayout SlangReflectionParameter;
       (SlangReflectionVariable * var, unsigned int index))                                         \
     X(const char *, spReflectionUserAttribute_GetName, (SlangReflectionUserAttribute * attribute))
 
+/*
+ * SlangGlobalSessionDesc (slang.h), as slang_createGlobalSession2() reads it.
+ * slangc creates its session with enableGLSL set; so do the recorder and the
+ * native worker, so that a compile in either answers as slangc's would.
+ */
+typedef struct dgpb_slang_global_session_desc {
+    uint32_t structure_size;       /* sizeof this struct */
+    uint32_t api_version;          /* SLANG_API_VERSION: 0 */
+    uint32_t min_language_version; /* SLANG_LANGUAGE_VERSION_2025 */
+    bool enable_glsl;
+    uint32_t reserved[16];
+} dgpb_slang_global_session_desc;
+
+#define DGPB_SLANG_LANGUAGE_VERSION_2025 2025u
+/* SlangSourceLanguage values whose preludes slangc sets. */
+#define DGPB_SLANG_SOURCE_LANGUAGE_CPP 5
+#define DGPB_SLANG_SOURCE_LANGUAGE_CUDA 6
+/*
+ * Slots of the IGlobalSession interface's function table (slang.h, in
+ * declaration order after ISlangUnknown's three): getBuildTagString checks
+ * that the table is laid out as expected before setLanguagePrelude is called
+ * through it (slang_compile.c).
+ */
+#define DGPB_SLANG_GLOBAL_SESSION_SLOT_GET_BUILD_TAG 8
+#define DGPB_SLANG_GLOBAL_SESSION_SLOT_SET_LANGUAGE_PRELUDE 11
+
+/*
+ * Functions looked up when present: older libraries lack the first, and the
+ * native worker's compiles need the others (slangc's command-line mode and its
+ * search folder). A NULL member means the library does not export it.
+ */
+#define DGPB_SLANG_OPTIONAL_FUNCTIONS(X)                                                           \
+    X(SlangResult, slang_createGlobalSession2,                                                     \
+      (const dgpb_slang_global_session_desc *desc, SlangSession **out_session))                    \
+    X(void, spSetCommandLineCompilerMode, (SlangCompileRequest * request))                         \
+    X(void, spAddSearchPath, (SlangCompileRequest * request, const char *path))
+
 /* The prototypes, as Slang exports them (C linkage). */
 #define DGPB_SLANG_DECLARE(ret, name, params) ret name params;
 DGPB_SLANG_FUNCTIONS(DGPB_SLANG_DECLARE)
+DGPB_SLANG_OPTIONAL_FUNCTIONS(DGPB_SLANG_DECLARE)
 #undef DGPB_SLANG_DECLARE
 
 /* A table of pointers to those functions, one member per function, named as the function. */
 typedef struct dgpb_slang_api {
 #define DGPB_SLANG_MEMBER(ret, name, params) ret(*name) params;
     DGPB_SLANG_FUNCTIONS(DGPB_SLANG_MEMBER)
+    DGPB_SLANG_OPTIONAL_FUNCTIONS(DGPB_SLANG_MEMBER)
 #undef DGPB_SLANG_MEMBER
 } dgpb_slang_api;
 
 /*
  * Fills `api` with dlsym() lookups in a dlopen() handle. DGPB_ERR_UNSUPPORTED
- * naming the first missing symbol and the library path when one is absent.
+ * naming the first missing symbol and the library path when one of
+ * DGPB_SLANG_FUNCTIONS is absent; optional ones absent are left NULL.
  */
 int slang_api_load(void *handle, const char *path, dgpb_slang_api *api, dgpb_diag *diag);
 

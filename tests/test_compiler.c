@@ -408,8 +408,9 @@ static void a_native_compiler_that_cannot_run_fails_the_batch(void **state)
     assert_non_null(c);
     assert_int_equal(chmod(at("opt/vanishing"), 0644), 0);
     const char *args[] = {"k.slang"};
-    dgpb_compile_job jobs[3] = {
-        {args, 1, 0, NULL, NULL}, {args, 1, 0, NULL, NULL}, {args, 1, 0, NULL, NULL}};
+    dgpb_compile_job jobs[3] = {{args, 1, 0, NULL, NULL, false},
+                                {args, 1, 0, NULL, NULL, false},
+                                {args, 1, 0, NULL, NULL, false}};
     assert_int_equal(dgpb_compiler_run(c, jobs, 3, 2, &d), DGPB_ERR_TOOL);
     assert_non_null(strstr(d.message, "vanishing"));
     for (int i = 0; i < 3; i++) {
@@ -578,21 +579,22 @@ static void a_serve_worker_that_dies_fails_its_job_and_the_batch(void **state)
 {
     (void)state;
     dgpb_compiler *c = create_fake_embedded("dies");
-    const char *a[] = {"k.slang", "-target", "spirv"};
+    const char *a[] = {"k.slang", "-target", "spirv", "-entry", "k"};
     dgpb_compile_job jobs[3] = {
-        {a, 3, 0, NULL, NULL}, {a, 3, 0, NULL, NULL}, {a, 3, 0, NULL, NULL}};
+        {a, 5, 0, NULL, NULL, false}, {a, 5, 0, NULL, NULL, false}, {a, 5, 0, NULL, NULL, false}};
     dgpb_diag d;
     dgpb_diag_clear(&d);
-    double t0 = now();
     assert_int_equal(dgpb_compiler_run(c, jobs, 3, 1, &d), DGPB_ERR_TOOL);
-    assert_true(now() - t0 < 10.0);
     assert_non_null(strstr(d.message, "worker 1"));
     assert_non_null(strstr(d.message, "exited with status 3"));
     assert_non_null(strstr(d.message, "fake worker: crashed on purpose"));
     assert_int_equal(jobs[0].status, 0);
     assert_int_equal(jobs[1].status, -1);
     assert_non_null(strstr(jobs[1].diagnostics, "crashed on purpose"));
-    assert_non_null(strstr(jobs[1].diagnostics, "while compiling job 2 ('k.slang')"));
+    assert_non_null(
+        strstr(jobs[1].diagnostics,
+               "while compiling entry 'k' for target 'spirv' (job 2, module 'k.slang')"));
+    assert_non_null(strstr(jobs[1].diagnostics, "its last words: "));
     assert_int_equal(jobs[2].status, -1);
     assert_non_null(strstr(jobs[2].diagnostics, "not run"));
     dgpb_compile_jobs_clear(jobs, 3);
@@ -639,10 +641,10 @@ static int create_and_run(const char *option, const char *const *embedded, long 
     snprintf(out, sizeof out, "%s/out/fault.spv", dir);
     const char *ok[] = {in_ok, "-o", out, "0"};
     const char *bad[] = {in_bad, "-o", out, "0"};
-    dgpb_compile_job jobs[4] = {{ok, 4, 0, NULL, NULL},
-                                {bad, 4, 0, NULL, NULL},
-                                {ok, 4, 0, NULL, NULL},
-                                {ok, 4, 0, NULL, NULL}};
+    dgpb_compile_job jobs[4] = {{ok, 4, 0, NULL, NULL, false},
+                                {bad, 4, 0, NULL, NULL, false},
+                                {ok, 4, 0, NULL, NULL, false},
+                                {ok, 4, 0, NULL, NULL, false}};
     fake_env env = {NULL, NULL, NULL};
     dgpb_compiler_desc desc = {.path = option,
                                .embedded = embedded,

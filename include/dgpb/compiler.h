@@ -35,17 +35,21 @@
  *     dgpb_compile_jobs_clear(jobs, 1);
  *     dgpb_compiler_destroy(c);
  *
- * Batches: a native slangc runs as one child per job, at most `parallel` at
- * a time. The embedded compiler runs as persistent `slangc-wasm --serve`
+ * Batches: the embedded compiler runs as persistent `slangc-wasm --serve`
  * workers (docs/slangc-wasm.md), which saves loading the WebAssembly module
- * and creating Slang's global session (~0.4 s) per compile: the first run
+ * and creating Slang's global session (~0.4 s) per compile. A native slangc
+ * runs the same way on `dgpb-slang-layout --serve` workers (desc.recorder,
+ * dgpb/slang_worker.h) when its libslang is found, else (and with
+ * desc.processes) as one child per job, at most `parallel` at a time. With
+ * workers, the first run
  * starts min(parallel, count) of them, later runs reuse them and start more
  * only when asked for more parallelism, and dgpb_compiler_destroy() closes
  * their input and waits for them. Each idle worker gets one job line; the
  * answers are read with poll() across workers. A worker that exits or
  * answers something that is not an answer fails its job (status -1, with a
- * diagnostic naming the worker and what it printed on standard error) and
- * the batch (DGPB_ERR_TOOL); it is replaced on the next run.
+ * diagnostic naming the worker, the job's entry and target, and what the
+ * worker printed on standard error) and the batch (DGPB_ERR_TOOL); it is
+ * replaced on the next run.
  *
  * A dgpb_compiler is not thread-safe: run one batch at a time.
  *
@@ -90,6 +94,16 @@ typedef struct dgpb_compiler_desc {
     dgpb_getenv_fn get_env;      /* reads DGPB_SLANGC, SLANG_ROOT and PATH; NULL: getenv() */
     void *get_env_user;
     const char *cwd; /* working folder of the compiles; NULL: the caller's at run time */
+    /*
+     * The native worker and layout recorder, dgpb-slang-layout (NULL: none).
+     * With a native slangc whose libslang is found (slang_lib, else next to
+     * slangc or in $SLANG_ROOT/lib), compiles run on persistent
+     * `dgpb-slang-layout --serve` workers instead of one slangc per job;
+     * layout jobs (dgpb_compile_job.layout) always run on it.
+     */
+    const char *recorder;
+    const char *slang_lib; /* the libslang the recorder and the workers load; NULL: their lookup */
+    bool processes;        /* one slangc process per compile even when workers could be used */
 } dgpb_compiler_desc;
 
 typedef struct dgpb_compiler dgpb_compiler;
@@ -132,8 +146,27 @@ bool dgpb_compiler_is_embedded(const dgpb_compiler *c);
  */
 int dgpb_compiler_version(dgpb_compiler *c, const char **version, dgpb_diag *diag);
 
-/* How many --serve workers this compiler has started so far (0 for a native slangc). */
+/* How many --serve workers this compiler has started so far (0 for slangc processes). */
 unsigned dgpb_compiler_workers_started(const dgpb_compiler *c);
+
+/* Whether it has a layout recorder (desc.recorder), which runs its layout jobs. */
+bool dgpb_compiler_has_recorder(const dgpb_compiler *c);
+
+/* How compiles run. */
+typedef enum dgpb_compiler_mode {
+    DGPB_COMPILER_EMBEDDED_WORKERS = 1, /* slangc-wasm --serve workers */
+    DGPB_COMPILER_NATIVE_WORKERS = 2,   /* dgpb-slang-layout --serve workers on slangc's libslang */
+    DGPB_COMPILER_PROCESSES = 3,        /* one native slangc process per compile */
+} dgpb_compiler_mode;
+
+/*
+ * How compiles run. For a native slangc with a recorder whose libslang is
+ * found, the first call (or the first run) asks the recorder whether it can
+ * load that library (`dgpb-slang-layout --version`); when it cannot, the
+ * compiler falls back to processes and *why (may be NULL) says so, a string
+ * owned by `c`; otherwise *why is NULL.
+ */
+dgpb_compiler_mode dgpb_compiler_mode_of(dgpb_compiler *c, const char **why);
 
 /* One compile: the arguments after the program name, and what came of it. */
 typedef struct dgpb_compile_job {
@@ -144,6 +177,9 @@ typedef struct dgpb_compile_job {
     char *diagnostics; /* set by the run: its standard error text, NUL-terminated ("" when none);
                           for a job that did not run, why */
     char *output;      /* set by the run: its standard output text ("" when none) */
+    bool layout;       /* a layout job: args are dgpb-slang-layout's after its own options
+                          (dgpb/layout_run.h); it runs on the recorder (desc.recorder) and its
+                          status is the recorder's exit status (dgpb_recorder_exit) */
 } dgpb_compile_job;
 
 /*

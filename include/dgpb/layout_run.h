@@ -45,6 +45,7 @@
 #ifndef DGPB_LAYOUT_RUN_H
 #define DGPB_LAYOUT_RUN_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -66,6 +67,9 @@ typedef enum dgpb_recorder_exit {
     DGPB_RECORDER_EXIT_NO_LIBSLANG = 4, /* no usable native libslang (none, unloadable, too old,
                                            or not the expected version) */
 } dgpb_recorder_exit;
+
+/* The recorder's exit status for a result code: what dgpb-slang-layout returns for it. */
+dgpb_recorder_exit dgpb_recorder_exit_of(int code);
 
 typedef struct dgpb_layout_entry {
     const char *name;  /* the entry's function name */
@@ -94,6 +98,26 @@ typedef struct dgpb_layout_run_desc {
 
 int dgpb_layout_run(const dgpb_layout_run_desc *desc, uint8_t **blob, size_t *size,
                     dgpb_diag *diag);
+
+/*
+ * The same run in two halves, for callers that run many recorders at once
+ * (dgpb_compiler_run() with layout jobs, on native workers or as processes):
+ * dgpb_layout_args_make() spells the command above, from the module on
+ * (with_recorder: from RECORDER on); dgpb_layout_collect() turns the
+ * recorder's exit status and message into dgpb_layout_run()'s result.
+ */
+typedef struct dgpb_layout_args {
+    const char **argv; /* NULL-terminated */
+    size_t count;      /* arguments before the NULL */
+    char **owned;      /* strings argv points at that the struct owns */
+    size_t owned_count;
+} dgpb_layout_args;
+
+int dgpb_layout_args_make(const dgpb_layout_run_desc *desc, bool with_recorder,
+                          dgpb_layout_args *out, dgpb_diag *diag);
+void dgpb_layout_args_free(dgpb_layout_args *args);
+int dgpb_layout_collect(const dgpb_layout_run_desc *desc, int status, const char *message,
+                        uint8_t **blob, size_t *size, dgpb_diag *diag);
 
 #ifdef __cplusplus
 }

@@ -25,11 +25,27 @@
  * fails with a diagnostic, "generic" gives one specialization parameter.
  * The program's entry points are the -entry/-stage pairs given, in order.
  * $FAKE_SLANG_VERSION replaces the build tag.
+ *
+ * It also compiles as slangc does, for the native worker's tests
+ * (tests/layout_record/slang_worker_test.c): in slangc's command-line mode
+ * (spSetCommandLineCompilerMode) with code generation on, spCompile() writes
+ * "fake code for ENTRY (TARGET)\n" to the -o file and {"fake":"ENTRY"} to
+ * the -reflection-json file (the last -entry and -target given), and says
+ * "fake slang: compiled ENTRY" on standard output as Slang may; a module
+ * containing "crash" makes it say "fake worker dying" on standard error and
+ * abort(). Outside that mode -o is refused, as the recorder never passes it.
+ * The global session (slang_createGlobalSession2 or spCreateSession) starts
+ * with a pointer to a function table laid out as IGlobalSession's: slot 8
+ * answers the build tag ($FAKE_SLANG_SESSION_TAG replaces it there only),
+ * slot 11 records setLanguagePrelude; every other slot aborts. The
+ * fake_slang_* functions at the end let a test read what was recorded.
  */
 #define _POSIX_C_SOURCE 200809L
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
+#include <unistd.h>
 
 #include "slang_api.h"
 
@@ -132,8 +148,11 @@ struct SlangReflection {
     SlangReflectionEntryPoint entries[MAX_ENTRIES];
 };
 
+/* IGlobalSession: its first member points to the interface's function table. */
+typedef void (*fake_slot)(void);
+#define FAKE_SESSION_SLOTS 16
 struct SlangSession {
-    int dummy;
+    const fake_slot *vtable;
 };
 
 struct SlangCompileRequest {
@@ -143,6 +162,12 @@ struct SlangCompileRequest {
     const char *diagnostics;
     struct SlangReflection reflection;
     char names[MAX_ENTRIES][64];
+    /* slangc's command-line mode (the native worker's compiles) */
+    int command_line;
+    char *search_path; /* the last spAddSearchPath() */
+    char *output;      /* -o */
+    char *reflection_json;
+    char target[64]; /* the last -target */
 };
 
 /* A call real Slang would not survive. */
@@ -287,18 +312,83 @@ SlangReflectionVariableLayout vl_entry = {&tl_entry, NULL, AT(CAT_CONSTANT_BUFFE
 
 /* ---- session and compile request ---- */
 
-static struct SlangSession the_session;
-
 const char *spGetBuildTagString(void)
 {
     const char *v = getenv("FAKE_SLANG_VERSION");
     return v ? v : "v2025.15-fake";
 }
 
+/* What the tests read back (fake_slang_* below). */
+#define FAKE_LANGUAGES 16
+static char *preludes[FAKE_LANGUAGES];
+static int prelude_calls;
+static int glsl_enabled = -1; /* -1: slang_createGlobalSession2() not called */
+static char *last_search_path;
+
+static void session_slot_unknown(void)
+{
+    violated("IGlobalSession", "a function-table slot the fake does not implement");
+}
+
+/* Slot 8: getBuildTagString(self). */
+static const char *session_get_build_tag(SlangSession *self)
+{
+    if (!self || !self->vtable)
+        violated("IGlobalSession::getBuildTagString", "not called on the session");
+    const char *v = getenv("FAKE_SLANG_SESSION_TAG");
+    return v ? v : spGetBuildTagString();
+}
+
+/* Slot 11: setLanguagePrelude(self, language, text). */
+static void session_set_language_prelude(SlangSession *self, int language, const char *text)
+{
+    if (!self || !self->vtable)
+        violated("IGlobalSession::setLanguagePrelude", "not called on the session");
+    if (language < 0 || language >= FAKE_LANGUAGES || !text)
+        violated("IGlobalSession::setLanguagePrelude", "a language out of range or no text");
+    free(preludes[language]);
+    preludes[language] = strdup(text);
+    prelude_calls++;
+}
+
+#define UNKNOWN_SLOT session_slot_unknown
+static const fake_slot session_vtable[FAKE_SESSION_SLOTS] = {
+    UNKNOWN_SLOT,
+    UNKNOWN_SLOT,
+    UNKNOWN_SLOT,
+    UNKNOWN_SLOT,
+    UNKNOWN_SLOT,
+    UNKNOWN_SLOT,
+    UNKNOWN_SLOT,
+    UNKNOWN_SLOT,
+    (fake_slot)session_get_build_tag,
+    UNKNOWN_SLOT,
+    UNKNOWN_SLOT,
+    (fake_slot)session_set_language_prelude,
+    UNKNOWN_SLOT,
+    UNKNOWN_SLOT,
+    UNKNOWN_SLOT,
+    UNKNOWN_SLOT,
+};
+
+static struct SlangSession the_session = {session_vtable};
+
 SlangSession *spCreateSession(const char *deprecated)
 {
     (void)deprecated;
     return &the_session;
+}
+
+SlangResult slang_createGlobalSession2(const dgpb_slang_global_session_desc *desc,
+                                       SlangSession **out_session)
+{
+    if (!desc || !out_session)
+        violated(__func__, "NULL description or result");
+    if (desc->structure_size != sizeof *desc)
+        violated(__func__, "a description of another size");
+    glsl_enabled = desc->enable_glsl ? 1 : 0;
+    *out_session = &the_session;
+    return 0;
 }
 
 void spDestroySession(SlangSession *session)
@@ -308,15 +398,35 @@ void spDestroySession(SlangSession *session)
 
 SlangCompileRequest *spCreateCompileRequest(SlangSession *session)
 {
-    (void)session;
+    if (session != &the_session)
+        violated(__func__, "not the fake's session");
     return calloc(1, sizeof(SlangCompileRequest));
 }
 
 void spDestroyCompileRequest(SlangCompileRequest *request)
 {
-    if (request)
+    if (request) {
         free(request->module);
+        free(request->search_path);
+        free(request->output);
+        free(request->reflection_json);
+    }
     free(request);
+}
+
+void spSetCommandLineCompilerMode(SlangCompileRequest *request)
+{
+    request->command_line = 1;
+}
+
+void spAddSearchPath(SlangCompileRequest *request, const char *path)
+{
+    if (!path)
+        violated(__func__, "NULL path");
+    free(request->search_path);
+    request->search_path = strdup(path);
+    free(last_search_path);
+    last_search_path = strdup(path);
 }
 
 void spSetCompileFlags(SlangCompileRequest *request, SlangCompileFlags flags)
@@ -352,10 +462,22 @@ SlangResult spProcessCommandLineArguments(SlangCompileRequest *request, const ch
     SlangReflection *r = &request->reflection;
     for (int i = 0; i < arg_count; i++) {
         const char *a = args[i];
+        if (request->command_line && (!strcmp(a, "-o") || !strcmp(a, "-reflection-json"))) {
+            if (i + 1 >= arg_count) {
+                request->diagnostics = "fake: an output option without its file";
+                return -1;
+            }
+            char **slot = !strcmp(a, "-o") ? &request->output : &request->reflection_json;
+            free(*slot);
+            *slot = strdup(args[++i]);
+            continue;
+        }
         if (!strcmp(a, "-o") || !strcmp(a, "-depfile")) {
             request->diagnostics = "fake: unexpected output option";
             return -1;
         }
+        if (!strcmp(a, "-target") && i + 1 < arg_count)
+            snprintf(request->target, sizeof request->target, "%s", args[i + 1]);
         if (!strcmp(a, "-entry") && i + 1 < arg_count) {
             if (r->entry_count == MAX_ENTRIES)
                 return -1;
@@ -376,8 +498,63 @@ SlangResult spProcessCommandLineArguments(SlangCompileRequest *request, const ch
     return 0;
 }
 
+static int write_text(const char *path, const char *text)
+{
+    FILE *f = fopen(path, "wb");
+    if (!f)
+        return -1;
+    int ok = fputs(text, f) >= 0;
+    return fclose(f) == 0 && ok ? 0 : -1;
+}
+
+/* spCompile() in slangc's command-line mode with code generation: the outputs -o and
+ * -reflection-json name. */
+static SlangResult compile_as_slangc(SlangCompileRequest *request)
+{
+    if (!request->module) {
+        request->diagnostics = "fake: no module";
+        return -1;
+    }
+    if (strstr(request->module, "crash")) {
+        static const char words[] = "fake worker dying\n";
+        struct rlimit no_core = {0, 0};
+        setrlimit(RLIMIT_CORE, &no_core);
+        ssize_t w = write(STDERR_FILENO, words, sizeof words - 1);
+        (void)w;
+        abort();
+    }
+    if (strstr(request->module, "broken")) {
+        request->diagnostics = "broken.slang(3): error 30015: undefined identifier 'nope'\n";
+        return -1;
+    }
+    const SlangReflection *r = &request->reflection;
+    const char *entry = r->entry_count ? request->names[r->entry_count - 1] : "";
+    char text[256];
+    if (request->output) {
+        snprintf(text, sizeof text, "fake code for %s (%s)\n", entry, request->target);
+        if (write_text(request->output, text)) {
+            request->diagnostics = "fake: cannot write the -o file";
+            return -1;
+        }
+    }
+    if (request->reflection_json) {
+        snprintf(text, sizeof text, "{\"fake\":\"%s\"}\n", entry);
+        if (write_text(request->reflection_json, text)) {
+            request->diagnostics = "fake: cannot write the -reflection-json file";
+            return -1;
+        }
+    }
+    /* Slang may print on standard output; the worker must keep that off its answers. */
+    printf("fake slang: compiled %s\n", entry);
+    fflush(stdout);
+    request->diagnostics = "";
+    return 0;
+}
+
 SlangResult spCompile(SlangCompileRequest *request)
 {
+    if (request->command_line && !(request->flags & DGPB_SLANG_COMPILE_FLAG_NO_CODEGEN))
+        return compile_as_slangc(request);
     if (!(request->flags & DGPB_SLANG_COMPILE_FLAG_NO_CODEGEN)) {
         request->diagnostics = "fake: code generation was not skipped";
         return -1;
@@ -929,4 +1106,49 @@ SlangReflectionUserAttribute *spReflectionVariable_GetUserAttribute(SlangReflect
 const char *spReflectionUserAttribute_GetName(SlangReflectionUserAttribute *attribute)
 {
     return attribute ? attribute->name : NULL;
+}
+
+/* ---- for the tests (dlsym) ---- */
+
+const char *fake_slang_prelude(int language);
+int fake_slang_prelude_calls(void);
+int fake_slang_glsl_enabled(void);
+const char *fake_slang_last_search_path(void);
+void fake_slang_reset(void);
+
+/* The text of the last setLanguagePrelude(language, text), or NULL when none was set. */
+const char *fake_slang_prelude(int language)
+{
+    return language >= 0 && language < FAKE_LANGUAGES ? preludes[language] : NULL;
+}
+
+/* How many times setLanguagePrelude was called since the last reset. */
+int fake_slang_prelude_calls(void)
+{
+    return prelude_calls;
+}
+
+/* desc->enable_glsl of the last slang_createGlobalSession2() (0 or 1); -1 when not called. */
+int fake_slang_glsl_enabled(void)
+{
+    return glsl_enabled;
+}
+
+/* The last spAddSearchPath() folder, or NULL when none was added. */
+const char *fake_slang_last_search_path(void)
+{
+    return last_search_path;
+}
+
+/* Forgets everything the functions above report. */
+void fake_slang_reset(void)
+{
+    for (int i = 0; i < FAKE_LANGUAGES; i++) {
+        free(preludes[i]);
+        preludes[i] = NULL;
+    }
+    prelude_calls = 0;
+    glsl_enabled = -1;
+    free(last_search_path);
+    last_search_path = NULL;
 }

@@ -3,9 +3,11 @@
  * native libslang and every replayed answer compared with the live API.
  *
  * Built only with -DDGPB_SLANG_ROOT=... (label native-slang; docs/layout.md,
- * "Testing"): NATIVE_SLANG_LIB and FIXTURES_DIR come from
- * tests/layout_record/CMakeLists.txt. For each module of fixtures/build and each
- * of spirv, wgsl, dxil and metal: discover the entries (every group symbol
+ * "Testing"): NATIVE_SLANG_LIB and FIXTURES_DIR (the fixtures/ folder) come
+ * from tests/layout_record/CMakeLists.txt. For each module of fixtures/build
+ * and fixtures/plain (plain_lib_* are imported modules, not fixtures; the
+ * plain folder's include/ is searched) and each of spirv, wgsl, ptx, dxil and
+ * metal: discover the entries (every group symbol
  * defined, no -entry), group them as dgpb-build does (each compute entry
  * alone, the rasterisation entries together, the ray-tracing entries
  * together), record each group with dgpb_layout_record() and compare the
@@ -53,13 +55,32 @@ typedef struct ctx {
 } ctx;
 
 /* Records one group and compares; fails the test on any difference. */
+/* The -I folder of a fixture folder (its include/), or NULL. */
+static const char *include_dir_of(const char *module, char *buf, size_t n)
+{
+    snprintf(buf, n, "%s", module);
+    char *slash = strrchr(buf, '/');
+    if (!slash)
+        return NULL;
+    snprintf(slash, n - (size_t)(slash - buf), "/include");
+    DIR *d = opendir(buf);
+    if (!d)
+        return NULL;
+    closedir(d);
+    return buf;
+}
+
 static void check_group(ctx *c, const char *module, const char *target, const char *macro,
                         const char *group_symbol, const entry *entries, size_t n)
 {
     const char *args[64];
-    char defs[2][160];
+    char defs[2][160], inc[1024];
     int k = 0;
     args[k++] = module;
+    if (include_dir_of(module, inc, sizeof inc)) {
+        args[k++] = "-I";
+        args[k++] = inc;
+    }
     if (group_symbol) {
         snprintf(defs[0], sizeof defs[0], "-D%s", group_symbol);
         args[k++] = defs[0];
@@ -116,15 +137,20 @@ static void check_module(ctx *c, const char *path)
         fail_msg("%s", d.message);
     static const char *const targets[][2] = {{"spirv", "DREAM_TARGET_SPIRV"},
                                              {"wgsl", "DREAM_TARGET_WGSL"},
+                                             {"ptx", "DREAM_TARGET_PTX"},
                                              {"dxil", "DREAM_TARGET_DXIL"},
                                              {"metal", "DREAM_TARGET_METAL"}};
     for (size_t t = 0; t < sizeof targets / sizeof targets[0]; t++) {
         /* Discovery: every group symbol, no -entry. */
         const char *args[64];
-        char defs[40][160];
+        char defs[40][160], inc[1024];
         int k = 0;
         args[k++] = path;
-        for (size_t i = 0; i < nsym && i < 38; i++) {
+        if (include_dir_of(path, inc, sizeof inc)) {
+            args[k++] = "-I";
+            args[k++] = inc;
+        }
+        for (size_t i = 0; i < nsym && i < 36; i++) {
             snprintf(defs[i], sizeof defs[i], "-D%s", symbols[i]);
             args[k++] = defs[i];
         }
@@ -154,10 +180,11 @@ static void check_module(ctx *c, const char *path)
         bool dream = nsym > 0;
         entry raster[16], rt[16];
         size_t nraster = 0, nrt = 0;
+        bool ptx = !strcmp(targets[t][0], "ptx");
         for (size_t i = 0; i < n; i++) {
             SlangStage s = entries[i].stage;
-            if (!stage_name(s))
-                continue;
+            if (!stage_name(s) || (ptx && s != DGPB_SLANG_STAGE_COMPUTE))
+                continue; /* ptx carries compute entries only */
             if (s == DGPB_SLANG_STAGE_COMPUTE) {
                 char sym[200];
                 snprintf(sym, sizeof sym, "DREAM_SHADER_%s", entries[i].name);
@@ -196,25 +223,31 @@ static void every_fixture_group_replays_the_live_answers(void **state)
     c.session = c.api.spCreateSession(NULL);
     assert_non_null(c.session);
 
-    DIR *dir = opendir(FIXTURES_DIR);
-    assert_non_null(dir);
-    char *names[64];
-    size_t n = 0;
-    for (struct dirent *e; (e = readdir(dir)) != NULL && n < 64;) {
-        size_t len = strlen(e->d_name);
-        if (len > 6 && !strcmp(e->d_name + len - 6, ".slang"))
-            names[n++] = strdup(e->d_name);
+    static const char *const folders[] = {FIXTURES_DIR "/build", FIXTURES_DIR "/plain"};
+    size_t modules = 0;
+    for (size_t f = 0; f < 2; f++) {
+        DIR *dir = opendir(folders[f]);
+        assert_non_null(dir);
+        char *names[128];
+        size_t n = 0;
+        for (struct dirent *e; (e = readdir(dir)) != NULL && n < 128;) {
+            size_t len = strlen(e->d_name);
+            if (len > 6 && !strcmp(e->d_name + len - 6, ".slang") &&
+                strncmp(e->d_name, "plain_lib_", 10))
+                names[n++] = strdup(e->d_name);
+        }
+        closedir(dir);
+        assert_true(n > 0);
+        for (size_t i = 0; i < n; i++) {
+            char path[1024];
+            snprintf(path, sizeof path, "%s/%s", folders[f], names[i]);
+            check_module(&c, path);
+            free(names[i]);
+        }
+        modules += n;
     }
-    closedir(dir);
-    assert_true(n > 0);
-    for (size_t i = 0; i < n; i++) {
-        char path[1024];
-        snprintf(path, sizeof path, "%s/%s", FIXTURES_DIR, names[i]);
-        check_module(&c, path);
-        free(names[i]);
-    }
-    printf("%zu groups recorded with Slang %s, %zu answers compared\n", c.groups,
-           dgpb_slang_version_string(c.slang), c.answers);
+    printf("%zu modules, %zu groups recorded with Slang %s, %zu answers compared\n", modules,
+           c.groups, dgpb_slang_version_string(c.slang), c.answers);
     assert_true(c.groups > 0);
     c.api.spDestroySession(c.session);
     dlclose(c.handle);

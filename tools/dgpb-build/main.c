@@ -50,7 +50,10 @@ static const char usage_text[] =
     "  -j N                   run N compiles at once (default: the number of CPUs)\n"
     "  --layout-recorder PATH record one layout per pipeline group and target with\n"
     "                         this dgpb-slang-layout (default: the one installed\n"
-    "                         next to dgpb-build; it needs a native libslang)\n"
+    "                         next to dgpb-build; it needs a native libslang). With\n"
+    "                         a native slangc whose libslang is found, it also\n"
+    "                         compiles, as persistent --serve workers\n"
+    "  --compiler-processes   run one native slangc process per compile instead\n"
     "  --no-layouts           record no layouts (native hosts need them)\n"
     "  --slang-lib PATH       the libslang the recorder loads (default: next to the\n"
     "                         compiler, $SLANG_ROOT/lib)\n"
@@ -76,6 +79,7 @@ static const char usage_text[] =
 typedef struct options {
     dgpb_build_desc build;
     const char *slangc;
+    bool processes;
     const char **defines;
     size_t define_count;
     const char **includes;
@@ -150,6 +154,8 @@ static int parse_args(int argc, char **argv, options *o)
             o->build.triple = v;
         } else if (take_value(argc, argv, &i, "--slangc", false, &v, &err)) {
             o->slangc = v;
+        } else if (!strcmp(a, "--compiler-processes")) {
+            o->processes = true;
         } else if (take_value(argc, argv, &i, "--layout-recorder", false, &v, &err)) {
             o->build.layout_recorder = v;
         } else if (take_value(argc, argv, &i, "--slang-lib", false, &v, &err)) {
@@ -254,6 +260,24 @@ static double now(void)
     return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
 }
 
+/* How compiles and layouts run, for --version. */
+static void print_mode(dgpb_compiler *compiler, const char *worker)
+{
+    const char *why = NULL;
+    switch (dgpb_compiler_mode_of(compiler, &why)) {
+    case DGPB_COMPILER_EMBEDDED_WORKERS:
+        printf("compiles: persistent slangc-wasm --serve workers\n");
+        break;
+    case DGPB_COMPILER_NATIVE_WORKERS:
+        printf("compiles: persistent native workers (%s --serve)\n", worker);
+        break;
+    default:
+        printf("compiles: one slangc process each%s%s\n", why ? ": " : "", why ? why : "");
+        break;
+    }
+    printf("layouts: %s\n", worker ? worker : "no recorder (dgpb-slang-layout not found)");
+}
+
 int main(int argc, char **argv)
 {
     options o;
@@ -269,7 +293,20 @@ int main(int argc, char **argv)
     snprintf(up, sizeof up, "%s/../tools/slangc-wasm/slangc-wasm", dir);
     snprintf(share, sizeof share, "%s/../share/dgpb/slangc-wasm/slangc-wasm", dir);
     const char *embedded[] = {up, share, DGPB_SOURCE_DIR "/tools/slangc-wasm/slangc-wasm", NULL};
-    dgpb_compiler_desc cdesc = {.path = o.slangc, .embedded = embedded};
+    /* The layout recorder, also the native Slang worker, is built and installed next to
+     * dgpb-build. */
+    char recorder[PATH_MAX + 32];
+    snprintf(recorder, sizeof recorder, "%s/dgpb-slang-layout", dir);
+    const char *worker = o.build.layout_recorder;
+    if (!worker && access(recorder, X_OK) == 0)
+        worker = recorder;
+    if (!o.build.no_layouts)
+        o.build.layout_recorder = worker;
+    dgpb_compiler_desc cdesc = {.path = o.slangc,
+                                .embedded = embedded,
+                                .recorder = worker,
+                                .slang_lib = o.build.slang_lib,
+                                .processes = o.processes};
     dgpb_compiler *compiler = NULL;
     dgpb_diag d;
     dgpb_diag_clear(&d);
@@ -288,15 +325,11 @@ int main(int argc, char **argv)
         } else {
             printf("slang %s: %s (%s)\n", version, dgpb_compiler_path(compiler),
                    dgpb_compiler_origin(compiler));
+            print_mode(compiler, worker);
             rc = EXIT_OK;
         }
         goto done;
     }
-    /* The layout recorder is built and installed next to dgpb-build. */
-    char recorder[PATH_MAX + 32];
-    snprintf(recorder, sizeof recorder, "%s/dgpb-slang-layout", dir);
-    if (!o.build.layout_recorder && !o.build.no_layouts && access(recorder, X_OK) == 0)
-        o.build.layout_recorder = recorder;
     catch_signals();
     o.build.compiler = compiler;
     o.build.sink = print_diag;

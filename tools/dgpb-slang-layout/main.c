@@ -1,46 +1,58 @@
 /*
  * dgpb-slang-layout - records the pipeline layout of one group of entry
- * points with Slang's reflection API (docs/layout.md).
+ * points with Slang's reflection API (docs/layout.md), or, with --serve,
+ * answers many compiles and layouts on one loaded libslang (the native
+ * worker, dgpb/slang_worker.h).
  *
  *     dgpb-slang-layout MODULE.slang [slangc options] -target T -entry E -stage S
  *                       [-entry ... -stage ...] [-reflection-json FILE] -o LAYOUT.bin
+ *     dgpb-slang-layout --serve [--slangc PATH] [--slang-lib PATH]
  *
  * A thin main over the library: take out our own options (--slang-lib,
- * --slangc, --expect-slang-version) and the last -o, load libslang, hand
- * everything else to Slang's command-line processing as slangc would, write
- * the blob atomically, map results to exit codes.
+ * --slangc, --expect-slang-version, --serve), load libslang, then record
+ * (dgpb_slang_record_layout_file) or serve (dgpb_slang_serve), and map
+ * results to exit codes.
  */
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "dgpb/alloc.h"
-#include "dgpb/fileio.h"
 #include "dgpb/layout.h"
 #include "dgpb/layout_run.h" /* dgpb_recorder_exit: the exit statuses */
+#include "dgpb/slang_worker.h"
 
 static const char usage_text[] =
     "usage: dgpb-slang-layout [--slang-lib PATH] [--slangc PATH] MODULE.slang\n"
     "           [slangc options] -target T -entry E -stage S [-entry E -stage S ...]\n"
     "           [-reflection-json FILE] -o LAYOUT.bin\n"
+    "       dgpb-slang-layout --serve [--slang-lib PATH] [--slangc PATH]\n"
     "\n"
     "Compiles the module's group of entry points with Slang's native library (one\n"
     "program, the entries composed in the order given, one target) and records\n"
     "every reflection answer a native host's RHI asks for into LAYOUT.bin (the last\n"
     "-o). Every other argument goes to Slang as slangc spells it.\n"
     "\n"
+    "With --serve it is the native worker of dgpb-build: it loads libslang once\n"
+    "and answers jobs read from standard input, one JSON line each, on standard\n"
+    "output: compiles exactly as the slangc of --slangc would run them, and\n"
+    "layouts as above (docs/layout.md, \"The native worker\").\n"
+    "\n"
     "  --slang-lib PATH           the native libslang to load. Default: next to the\n"
     "                             slangc in use (--slangc, $DGPB_SLANGC), in\n"
     "                             $SLANG_ROOT/lib, next to slangc on PATH (its\n"
     "                             folder and ../lib), else libslang.so\n"
-    "  --slangc PATH              the slangc whose libslang to use\n"
+    "  --slangc PATH              the slangc whose libslang to use (and, with\n"
+    "                             --serve, whose compiles to reproduce)\n"
     "  --expect-slang-version V   fail unless the library's build tag is V\n"
+    "  --serve                    answer jobs on standard input until it ends\n"
     "  --version                  print the versions of the tool and of libslang\n"
     "  -h, --help                 this text\n"
     "\n"
     "Exit status:\n"
-    "  0  the layout was written\n"
+    "  0  the layout was written (--serve: the input ended)\n"
     "  1  the module has errors, or the program has specialization parameters\n"
     "  2  usage error\n"
     "  3  a file could not be read or written, or another tool failure\n"
@@ -52,16 +64,7 @@ static int report(const dgpb_diag *d)
     char buf[DGPB_DIAG_FILE_MAX + DGPB_DIAG_MESSAGE_MAX + 64];
     dgpb_diag_format(d, buf, sizeof buf);
     fprintf(stderr, "dgpb-slang-layout: %s\n", buf);
-    switch (dgpb_result_class(d->code)) {
-    case DGPB_ERR_SHADER:
-        return DGPB_RECORDER_EXIT_SHADER;
-    case DGPB_ERR_INVALID:
-        return DGPB_RECORDER_EXIT_USAGE;
-    case DGPB_ERR_UNSUPPORTED:
-        return DGPB_RECORDER_EXIT_NO_LIBSLANG;
-    default:
-        return DGPB_RECORDER_EXIT_TOOL;
-    }
+    return (int)dgpb_recorder_exit_of(d->code);
 }
 
 static int usage_error(const char *msg, const char *arg)
@@ -71,12 +74,31 @@ static int usage_error(const char *msg, const char *arg)
     return DGPB_RECORDER_EXIT_USAGE;
 }
 
+/*
+ * Serves jobs: answers go to a copy of standard output, and standard output
+ * itself becomes standard error, so that nothing Slang prints can break the
+ * answer channel.
+ */
+static int serve(dgpb_slang *slang)
+{
+    fflush(stdout);
+    int answers = dup(STDOUT_FILENO);
+    if (answers < 0 || dup2(STDERR_FILENO, STDOUT_FILENO) < 0) {
+        perror("dgpb-slang-layout: cannot set up the answer channel");
+        return DGPB_RECORDER_EXIT_TOOL;
+    }
+    dgpb_diag d;
+    dgpb_diag_clear(&d);
+    int rc = dgpb_slang_serve(slang, STDIN_FILENO, answers, &d);
+    close(answers);
+    return rc ? report(&d) : DGPB_RECORDER_EXIT_OK;
+}
+
 int main(int argc, char **argv)
 {
     dgpb_slang_desc sd = {0};
-    const char *expect = NULL, *output = NULL;
-    int output_at = -1;
-    bool version = false;
+    const char *expect = NULL;
+    bool version = false, serving = false, output = false;
     const char **args = calloc((size_t)argc + 1, sizeof *args);
     size_t n = 0;
     if (!args) {
@@ -95,20 +117,16 @@ int main(int argc, char **argv)
             return DGPB_RECORDER_EXIT_OK;
         } else if (!strcmp(a, "--version")) {
             version = true;
-        } else if (slot || !strcmp(a, "-o")) {
+        } else if (!strcmp(a, "--serve")) {
+            serving = true;
+        } else if (slot) {
             if (i + 1 >= argc) {
                 free(args);
                 return usage_error("missing value after", a);
             }
-            if (slot) {
-                *slot = argv[++i];
-            } else {
-                output = argv[i + 1];
-                output_at = (int)n; /* the last -o: its place among the arguments */
-                args[n++] = argv[i++];
-                args[n++] = argv[i];
-            }
+            *slot = argv[++i];
         } else {
+            output = output || (!strcmp(a, "-o") && i + 1 < argc);
             args[n++] = a;
         }
     }
@@ -117,7 +135,11 @@ int main(int argc, char **argv)
     dgpb_diag_clear(&d);
     dgpb_slang *slang = NULL;
     int rc = DGPB_RECORDER_EXIT_OK;
-    if (!version && !output) {
+    if (serving && n) {
+        rc = usage_error("--serve takes its jobs from standard input, not", args[0]);
+        goto out;
+    }
+    if (!version && !serving && !output) {
         rc = usage_error("no output given (-o LAYOUT.bin)", NULL);
         goto out;
     }
@@ -139,18 +161,10 @@ int main(int argc, char **argv)
         rc = DGPB_RECORDER_EXIT_NO_LIBSLANG;
         goto out;
     }
-    /* The last -o names the layout and is not Slang's. */
-    memmove(&args[output_at], &args[output_at + 2], (n - (size_t)output_at - 2) * sizeof *args);
-    n -= 2;
-    uint8_t *blob = NULL;
-    size_t size = 0;
-    if (dgpb_layout_record(slang, args, n, &blob, &size, &d) ||
-        dgpb_file_write_atomic(output, blob, size, &d)) {
-        if (!d.file[0] && dgpb_result_class(d.code) == DGPB_ERR_IO)
-            dgpb_diag_set_file(&d, output);
+    if (serving)
+        rc = serve(slang);
+    else if (dgpb_slang_record_layout_file(slang, args, n, &d))
         rc = report(&d);
-    }
-    dgpb_free(blob);
 out:
     dgpb_slang_close(slang);
     free(args);
