@@ -352,24 +352,18 @@ static void session_set_language_prelude(SlangSession *self, int language, const
 }
 
 #define UNKNOWN_SLOT session_slot_unknown
+/* clang-format off */
 static const fake_slot session_vtable[FAKE_SESSION_SLOTS] = {
-    UNKNOWN_SLOT,
-    UNKNOWN_SLOT,
-    UNKNOWN_SLOT,
-    UNKNOWN_SLOT,
-    UNKNOWN_SLOT,
-    UNKNOWN_SLOT,
-    UNKNOWN_SLOT,
-    UNKNOWN_SLOT,
-    (fake_slot)session_get_build_tag,
-    UNKNOWN_SLOT,
-    UNKNOWN_SLOT,
-    (fake_slot)session_set_language_prelude,
-    UNKNOWN_SLOT,
-    UNKNOWN_SLOT,
-    UNKNOWN_SLOT,
-    UNKNOWN_SLOT,
+    UNKNOWN_SLOT, UNKNOWN_SLOT, UNKNOWN_SLOT,         /* 0-2: ISlangUnknown */
+    UNKNOWN_SLOT, UNKNOWN_SLOT, UNKNOWN_SLOT,         /* 3-5 */
+    UNKNOWN_SLOT, UNKNOWN_SLOT,                       /* 6-7 */
+    (fake_slot)session_get_build_tag,                 /* 8: getBuildTagString */
+    UNKNOWN_SLOT, UNKNOWN_SLOT,                       /* 9-10 */
+    (fake_slot)session_set_language_prelude,          /* 11: setLanguagePrelude */
+    UNKNOWN_SLOT, UNKNOWN_SLOT, UNKNOWN_SLOT,         /* 12-14 */
+    UNKNOWN_SLOT,                                     /* 15 */
 };
+/* clang-format on */
 
 static struct SlangSession the_session = {session_vtable};
 
