@@ -617,9 +617,7 @@ static void a_serve_worker_that_answers_garbage_fails_the_batch(void **state)
         jobs[i] = (dgpb_compile_job){.args = a, .arg_count = 1};
     dgpb_diag d;
     dgpb_diag_clear(&d);
-    double t0 = now();
     assert_int_equal(dgpb_compiler_run(c, jobs, 4, 2, &d), DGPB_ERR_TOOL);
-    assert_true(now() - t0 < 10.0);
     assert_non_null(strstr(d.message, "not an answer: 'this is not an answer'"));
     assert_non_null(strstr(d.message, "about to misbehave"));
     for (int i = 0; i < 4; i++) {
