@@ -1033,6 +1033,9 @@ int dgpb_ptx_scan(const char *text, size_t len, dgpb_ptx_module **out, dgpb_diag
         *out = NULL;
     if (!out || (!text && len))
         return dgpb_diag_set(diag, DGPB_ERR_INVALID, -1, "dgpb_ptx_scan: NULL argument");
+    /* NVRTC's PTX (native slangc writes what nvrtcGetPTX gives) ends in its NUL terminator. */
+    while (len && text[len - 1] == '\0')
+        len--;
     scanner s = {.text = text ? text : "", .len = len, .line = 1, .diag = diag};
     if (!(s.m = mem_calloc(1, sizeof *s.m)))
         return dgpb_diag_set(diag, DGPB_ERR_NOMEM, -1, "out of memory scanning PTX");

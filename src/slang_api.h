@@ -287,6 +287,15 @@ typedef struct dgpb_slang_global_session_desc {
     X(void, spSetCommandLineCompilerMode, (SlangCompileRequest * request))                         \
     X(void, spAddSearchPath, (SlangCompileRequest * request, const char *path))
 
+/*
+ * slangc's own spSetCommandLineCompilerMode(slang::ICompileRequest *) is
+ * declared in Slang's internal header slang-internal.h without C linkage, so
+ * libslang exports it under its Itanium C++ name (Slang 2026.16 on Linux);
+ * the plain name is looked up first.
+ */
+#define DGPB_SLANG_SET_COMMAND_LINE_MODE_CXX                                                       \
+    "_Z28spSetCommandLineCompilerModePN5slang15ICompileRequestE"
+
 /* The prototypes, as Slang exports them (C linkage). */
 #define DGPB_SLANG_DECLARE(ret, name, params) ret name params;
 DGPB_SLANG_FUNCTIONS(DGPB_SLANG_DECLARE)

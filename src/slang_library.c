@@ -49,6 +49,11 @@ int slang_api_load(void *handle, const char *path, dgpb_slang_api *api, dgpb_dia
     }
     DGPB_SLANG_OPTIONAL_FUNCTIONS(DGPB_SLANG_LOOKUP_OPTIONAL)
 #undef DGPB_SLANG_LOOKUP_OPTIONAL
+    if (!api->spSetCommandLineCompilerMode) {
+        /* Slang declares it in an internal header without C linkage: its C++ name. */
+        void *sym = dlsym(handle, DGPB_SLANG_SET_COMMAND_LINE_MODE_CXX);
+        memcpy(&api->spSetCommandLineCompilerMode, &sym, sizeof sym);
+    }
     return DGPB_OK;
 }
 

@@ -307,7 +307,7 @@ static void a_child_never_holds_another_childs_pipes(void **state)
     assert_int_equal(waitpid(b.pid, &b_status, WNOHANG), 0);
     dgpb_process_clear(&a);
     pid_t b_pid = b.pid;
-    dgpb_process_clear(&b); /* unfinished: killed and waited for */
+    dgpb_process_clear(&b);     /* unfinished: killed and waited for */
     assert_int_equal(b.pid, 0); /* reset to DGPB_PROCESS_INIT */
     errno = 0;
     assert_int_equal(waitpid(b_pid, &b_status, WNOHANG), -1); /* already reaped */

@@ -645,12 +645,29 @@ static void ptx_scan_refuses_malformed_text_naming_the_line(void **state)
         refuse(cases[i].text, DGPB_ERR_CORRUPT, cases[i].needle);
 }
 
-static void ptx_scan_refuses_a_nul_byte_anywhere(void **state)
+static void ptx_scan_ignores_nvrtcs_terminating_nul(void **state)
+{
+    (void)state;
+    static const char text[] = ".version 9.0\n.target sm_75\n.address_size 64\n\0";
+    dgpb_ptx_module *m = NULL;
+    dgpb_diag diag;
+    dgpb_diag_clear(&diag);
+    assert_int_equal(scan_n(text, sizeof text - 1, &m, &diag), DGPB_OK);
+    assert_non_null(m);
+    assert_int_equal(m->entry_count, 0);
+    dgpb_ptx_module_free(m);
+    /* Several at the end too; not one before the end. */
+    static const char two[] = ".version 9.0\n\0\0";
+    assert_int_equal(scan_n(two, sizeof two - 1, &m, &diag), DGPB_OK);
+    dgpb_ptx_module_free(m);
+}
+
+static void ptx_scan_refuses_a_nul_byte_anywhere_else(void **state)
 {
     (void)state;
     static const char block[] = ".version 9.0\n/* a \0 */\n";
     static const char line[] = ".version 9.0\n// a \0\n";
-    static const char code[] = ".version 9.0\n\0";
+    static const char code[] = ".version 9.0\n\0.target sm_75\n";
     const struct {
         const char *text;
         size_t size;
@@ -842,7 +859,8 @@ int main(void)
         cmocka_unit_test(ptx_scan_skips_comments_strings_sections_and_declarations),
         cmocka_unit_test(ptx_scan_reports_no_global_block_when_there_is_none),
         cmocka_unit_test(ptx_scan_refuses_malformed_text_naming_the_line),
-        cmocka_unit_test(ptx_scan_refuses_a_nul_byte_anywhere),
+        cmocka_unit_test(ptx_scan_ignores_nvrtcs_terminating_nul),
+        cmocka_unit_test(ptx_scan_refuses_a_nul_byte_anywhere_else),
         cmocka_unit_test(ptx_scan_refuses_an_unknown_top_level_directive),
         cmocka_unit_test(ptx_scan_sets_the_diagnostics_line_and_offset),
         cmocka_unit_test(ptx_scan_refuses_nesting_beyond_its_limit),

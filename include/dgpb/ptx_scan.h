@@ -81,8 +81,9 @@ typedef struct dgpb_ptx_module {
 } dgpb_ptx_module;
 
 /*
- * Scans `len` bytes of PTX text (no NUL terminator needed; a NUL byte is
- * malformed). Returns DGPB_OK with *out set; or, with *out NULL:
+ * Scans `len` bytes of PTX text (no NUL terminator needed; NUL bytes at the
+ * very end, as NVRTC's PTX carries its terminator, are ignored; any other NUL
+ * byte is malformed). Returns DGPB_OK with *out set; or, with *out NULL:
  * DGPB_ERR_CORRUPT (malformed, see above), DGPB_ERR_LIMIT (brackets nested
  * deeper than DGPB_PTX_MAX_NESTING, or a kernel's parameters over 4 GiB),
  * DGPB_ERR_NOMEM, DGPB_ERR_INVALID (NULL out, or NULL text with len > 0).
