@@ -164,7 +164,6 @@ for d in np n1; do
     cmp -s "$tmp/$d/bench.dgpb" "$tmp/nn/bench.dgpb" ||
         { echo "build-bench: native bundles differ ($d and -j$cpus workers)" >&2; exit 1; }
 done
-layouts=$("$root/build/dgpb-dump" "$tmp/nn/bench.dgpb" | grep -c 'layout' || true)
 
 echo
 printf 'native: %s\n' "$("$build" --slangc "$native" --version | grep -E '^(slang|compiles)')"
