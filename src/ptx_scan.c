@@ -23,19 +23,14 @@
 #include <string.h>
 
 #include "alloc.h"
+#include "text_scan.h"
 
 #define GLOBAL_PARAMS "SLANG_globalParams"
 #define MAX_PARAM_BYTES ((uint64_t)UINT32_MAX)
 
-enum { TOK_EOF, TOK_WORD, TOK_NUMBER, TOK_STRING, TOK_PUNCT };
+enum { TOK_EOF = TEXT_TOKEN_EOF, TOK_WORD, TOK_NUMBER, TOK_STRING, TOK_PUNCT };
 
-typedef struct token {
-    int kind;
-    const char *s; /* into the text */
-    size_t len;
-    size_t off;
-    uint32_t line;
-} token;
+typedef text_token token;
 
 typedef struct scanner {
     const char *text;
@@ -56,13 +51,8 @@ typedef struct scanner {
 
 static int vfail(scanner *s, int code, size_t off, uint32_t line, const char *fmt, va_list ap)
 {
-    char msg[512];
-    vsnprintf(msg, sizeof msg, fmt, ap);
     const char *what = code == DGPB_ERR_CORRUPT ? "malformed PTX" : "PTX over a limit";
-    dgpb_diag_set(s->diag, code, (int64_t)off, "%s: line %u: %s", what, line, msg);
-    if (s->diag)
-        s->diag->line = line;
-    return code;
+    return text_scan_fail(s->diag, code, what, off, line, fmt, ap);
 }
 
 static int fail_at(scanner *s, int code, const token *t, const char *fmt, ...)
@@ -92,16 +82,6 @@ static int bad(scanner *s, const token *t, const char *fmt, ...)
     int rc = vfail(s, DGPB_ERR_CORRUPT, t->off, t->line, fmt, ap);
     va_end(ap);
     return rc;
-}
-
-/* A token as a message shows it: 'text' (at most 40 bytes) or "the end of the input". */
-static const char *show(const token *t, char *buf, size_t n)
-{
-    if (t->kind == TOK_EOF)
-        snprintf(buf, n, "the end of the input");
-    else
-        snprintf(buf, n, "'%.*s'", (int)(t->len > 40 ? 40 : t->len), t->s);
-    return buf;
 }
 
 /* ---- the lexer -------------------------------------------------------------- */
@@ -247,7 +227,8 @@ static int expect(scanner *s, char c, const char *where)
     if (is_punct(&s->tok, c))
         return DGPB_OK;
     char buf[64];
-    return bad(s, &s->tok, "expected '%c' %s, found %s", c, where, show(&s->tok, buf, sizeof buf));
+    return bad(s, &s->tok, "expected '%c' %s, found %s", c, where,
+               text_scan_show(&s->tok, buf, sizeof buf));
 }
 
 static int expect_kind(scanner *s, int kind, const char *what)
@@ -255,7 +236,7 @@ static int expect_kind(scanner *s, int kind, const char *what)
     if (s->tok.kind == kind && (kind != TOK_WORD || is_name(&s->tok)))
         return DGPB_OK;
     char buf[64];
-    return bad(s, &s->tok, "expected %s, found %s", what, show(&s->tok, buf, sizeof buf));
+    return bad(s, &s->tok, "expected %s, found %s", what, text_scan_show(&s->tok, buf, sizeof buf));
 }
 
 static char *tokdup(const token *t)
@@ -310,7 +291,8 @@ static int read_int(scanner *s, uint64_t *v, const char *what)
 {
     char buf[64];
     if (!int_token(&s->tok, v))
-        return bad(s, &s->tok, "expected %s, found %s", what, show(&s->tok, buf, sizeof buf));
+        return bad(s, &s->tok, "expected %s, found %s", what,
+                   text_scan_show(&s->tok, buf, sizeof buf));
     return advance(s);
 }
 
@@ -416,7 +398,8 @@ static int parse_param(scanner *s, dgpb_ptx_entry *e, size_t *cap, uint64_t *off
     char buf[64];
     token start = s->tok;
     if (!tok_is(&s->tok, ".param"))
-        return bad(s, &s->tok, "expected '.param', found %s", show(&s->tok, buf, sizeof buf));
+        return bad(s, &s->tok, "expected '.param', found %s",
+                   text_scan_show(&s->tok, buf, sizeof buf));
     if ((rc = advance(s)) != DGPB_OK)
         return rc;
     uint64_t align = 0, elem = 0, vec = 1;
@@ -447,7 +430,8 @@ static int parse_param(scanner *s, dgpb_ptx_entry *e, size_t *cap, uint64_t *off
         } else if (v && vec == 1 && !elem) {
             vec = v;
         } else {
-            return bad(s, &d, "unexpected %s in a kernel parameter", show(&d, buf, sizeof buf));
+            return bad(s, &d, "unexpected %s in a kernel parameter",
+                       text_scan_show(&d, buf, sizeof buf));
         }
     }
     if (elem == 0)
@@ -538,7 +522,7 @@ static int skip_loc(scanner *s)
                 if ((rc = read_int(s, &v, "a number of inlined_at")) != DGPB_OK)
                     return rc;
         } else {
-            return bad(s, &what, "unexpected %s in .loc", show(&what, buf, sizeof buf));
+            return bad(s, &what, "unexpected %s in .loc", text_scan_show(&what, buf, sizeof buf));
         }
     }
     return DGPB_OK;
@@ -606,7 +590,7 @@ static int scan_body(scanner *s)
             if (stmt_start && is_directive(&t)) {
                 if (is_top_directive(&t))
                     return bad(s, &t, "%s inside a function body (opened at line %u)",
-                               show(&t, buf, sizeof buf), open_line[0]);
+                               text_scan_show(&t, buf, sizeof buf), open_line[0]);
                 if (tok_is(&t, ".loc")) {
                     if ((rc = skip_loc(s)) != DGPB_OK)
                         return rc;
@@ -708,7 +692,8 @@ static int skip_group(scanner *s)
             depth--;
         } else if (depth == 0) {
             char buf[64];
-            return bad(s, &t, "expected '(', '[' or '{', found %s", show(&t, buf, sizeof buf));
+            return bad(s, &t, "expected '(', '[' or '{', found %s",
+                       text_scan_show(&t, buf, sizeof buf));
         }
         if ((rc = advance(s)) != DGPB_OK)
             return rc;
@@ -774,7 +759,8 @@ static int parse_decl(scanner *s)
         } else if (w && vec == 1 && !elem) {
             vec = w;
         } else {
-            return bad(s, &d, "unexpected %s in a declaration", show(&d, buf, sizeof buf));
+            return bad(s, &d, "unexpected %s in a declaration",
+                       text_scan_show(&d, buf, sizeof buf));
         }
     }
     if (!elem)
@@ -832,7 +818,7 @@ static int parse_decl(scanner *s)
             return advance(s);
         if (!is_punct(&s->tok, ','))
             return bad(s, &s->tok, "missing ';' after the declaration of '%.*s' (found %s)",
-                       (int)name.len, name.s, show(&s->tok, buf, sizeof buf));
+                       (int)name.len, name.s, text_scan_show(&s->tok, buf, sizeof buf));
         if ((rc = advance(s)) != DGPB_OK)
             return rc;
     }
@@ -856,9 +842,9 @@ static int skip_header_tail(scanner *s)
         }
         if (!is_directive(t) && t->kind != TOK_NUMBER && t->kind != TOK_STRING && !is_punct(t, ','))
             return bad(s, t, "expected '{' or ';' after the function's header, found %s",
-                       show(t, buf, sizeof buf));
+                       text_scan_show(t, buf, sizeof buf));
         if (is_top_directive(t))
-            return bad(s, t, "expected '{' or ';' before %s", show(t, buf, sizeof buf));
+            return bad(s, t, "expected '{' or ';' before %s", text_scan_show(t, buf, sizeof buf));
         if ((rc = advance(s)) != DGPB_OK)
             return rc;
     }
@@ -894,10 +880,11 @@ static int parse_entry(scanner *s)
                     goto done;
                 }
             } else if (!is_punct(&s->tok, ')')) {
-                rc = bad(s, &s->tok,
-                         "expected ',' or ')' in the parameters of '%.*s' (opened at line %u), "
-                         "found %s",
-                         (int)name.len, name.s, open.line, show(&s->tok, buf, sizeof buf));
+                rc =
+                    bad(s, &s->tok,
+                        "expected ',' or ')' in the parameters of '%.*s' (opened at line %u), "
+                        "found %s",
+                        (int)name.len, name.s, open.line, text_scan_show(&s->tok, buf, sizeof buf));
                 goto done;
             }
         }
@@ -976,11 +963,12 @@ static int parse_module(scanner *s)
         } else if (is_state_space(d) || tok_is(d, ".tex")) {
             rc = parse_decl(s);
         } else if (linkage) {
-            return bad(s, d, "expected a declaration after %s, found %s", show(&t, buf, 32),
-                       show(d, buf + 32, 32));
+            return bad(s, d, "expected a declaration after %s, found %s",
+                       text_scan_show(&t, buf, 32), text_scan_show(d, buf + 32, 32));
         } else if (tok_is(d, ".version") || tok_is(d, ".address_size")) {
             if ((rc = advance(s)) == DGPB_OK && s->tok.kind != TOK_NUMBER)
-                return bad(s, &s->tok, "expected a number after %s", show(d, buf, sizeof buf));
+                return bad(s, &s->tok, "expected a number after %s",
+                           text_scan_show(d, buf, sizeof buf));
             if (rc == DGPB_OK)
                 rc = advance(s);
         } else if (tok_is(d, ".target")) {
@@ -1002,7 +990,7 @@ static int parse_module(scanner *s)
                 return rc;
             if (s->tok.kind != TOK_WORD) /* a directive-like word: .debug_info */
                 return bad(s, &s->tok, "expected a section name after .section, found %s",
-                           show(&s->tok, buf, sizeof buf));
+                           text_scan_show(&s->tok, buf, sizeof buf));
             if ((rc = advance(s)) != DGPB_OK || (rc = expect(s, '{', "after the section's name")))
                 return rc;
             rc = skip_group(s);
@@ -1011,15 +999,16 @@ static int parse_module(scanner *s)
                 return rc;
             while (rc == DGPB_OK && !is_punct(&s->tok, ';')) {
                 if (s->tok.kind == TOK_EOF || is_punct(&s->tok, '{') || is_directive(&s->tok))
-                    return bad(s, &s->tok, "missing ';' after %s", show(&t, buf, sizeof buf));
+                    return bad(s, &s->tok, "missing ';' after %s",
+                               text_scan_show(&t, buf, sizeof buf));
                 rc = advance(s);
             }
             if (rc == DGPB_OK)
                 rc = advance(s);
         } else if (is_directive(d)) {
-            return bad(s, d, "unknown directive %s", show(d, buf, sizeof buf));
+            return bad(s, d, "unknown directive %s", text_scan_show(d, buf, sizeof buf));
         } else {
-            return bad(s, d, "unexpected %s at the top level", show(d, buf, sizeof buf));
+            return bad(s, d, "unexpected %s at the top level", text_scan_show(d, buf, sizeof buf));
         }
     }
     return rc;

@@ -24,6 +24,7 @@
 #include <string.h>
 
 #include "alloc.h"
+#include "text_scan.h"
 #include "dgpb/format.h"
 #include "utf8.h"
 
@@ -31,15 +32,9 @@
 #define ATTR_ARGS 3  /* arguments of an attribute that are looked at */
 #define TYPE_ARGS 3  /* template arguments of a type that are looked at */
 
-enum { TOK_EOF, TOK_IDENT, TOK_NUMBER, TOK_PUNCT };
+enum { TOK_EOF = TEXT_TOKEN_EOF, TOK_IDENT, TOK_NUMBER, TOK_PUNCT };
 
-typedef struct token {
-    int kind;
-    const char *s; /* into the text */
-    size_t len;
-    size_t off;
-    uint32_t line;
-} token;
+typedef text_token token;
 
 /* A saved position: the lexer's offset and line just after `tok`, and `tok`. */
 typedef struct mark {
@@ -94,15 +89,10 @@ typedef struct scanner {
 
 static int vfail(scanner *s, int code, size_t off, uint32_t line, const char *fmt, va_list ap)
 {
-    char msg[512];
-    vsnprintf(msg, sizeof msg, fmt, ap);
     const char *what = code == DGPB_ERR_CORRUPT       ? "malformed WGSL"
                        : code == DGPB_ERR_UNSUPPORTED ? "unsupported WGSL"
                                                       : "WGSL over a limit";
-    dgpb_diag_set(s->diag, code, (int64_t)off, "%s: line %u: %s", what, line, msg);
-    if (s->diag)
-        s->diag->line = line;
-    return code;
+    return text_scan_fail(s->diag, code, what, off, line, fmt, ap);
 }
 
 static int fail_at(scanner *s, int code, size_t off, uint32_t line, const char *fmt, ...)
@@ -132,16 +122,6 @@ static int bad(scanner *s, const token *t, const char *fmt, ...)
     int rc = vfail(s, DGPB_ERR_CORRUPT, t->off, t->line, fmt, ap);
     va_end(ap);
     return rc;
-}
-
-/* A token as a message shows it: 'text' (at most 40 bytes) or "the end of the input". */
-static const char *show(const token *t, char *buf, size_t n)
-{
-    if (t->kind == TOK_EOF)
-        snprintf(buf, n, "the end of the input");
-    else
-        snprintf(buf, n, "'%.*s'", (int)(t->len > 40 ? 40 : t->len), t->s);
-    return buf;
 }
 
 /* ---- the lexer -------------------------------------------------------------- */
@@ -272,7 +252,8 @@ static int expect(scanner *s, char c, const char *where)
     if (is_punct(&s->tok, c))
         return DGPB_OK;
     char buf[64];
-    return bad(s, &s->tok, "expected '%c' %s, found %s", c, where, show(&s->tok, buf, sizeof buf));
+    return bad(s, &s->tok, "expected '%c' %s, found %s", c, where,
+               text_scan_show(&s->tok, buf, sizeof buf));
 }
 
 /* Requires an identifier at the current token. */
@@ -281,7 +262,7 @@ static int expect_ident(scanner *s, const char *what)
     if (s->tok.kind == TOK_IDENT)
         return DGPB_OK;
     char buf[64];
-    return bad(s, &s->tok, "expected %s, found %s", what, show(&s->tok, buf, sizeof buf));
+    return bad(s, &s->tok, "expected %s, found %s", what, text_scan_show(&s->tok, buf, sizeof buf));
 }
 
 static char *tokdup(const token *t)
@@ -423,12 +404,12 @@ static int skip(scanner *s, const char *stops, unsigned flags, size_t *count)
             break;
         if ((flags & SKIP_EXPR) && (is_punct(t, '{') || is_punct(t, '}') || is_punct(t, '@') ||
                                     is_punct(t, ';') || is_decl_keyword(t)))
-            return bad(s, t, "unexpected %s in an expression%s", show(t, buf, sizeof buf),
+            return bad(s, t, "unexpected %s in an expression%s", text_scan_show(t, buf, sizeof buf),
                        is_punct(t, ';') ? "" : " (missing ';'?)");
         bool word = t->kind == TOK_IDENT || t->kind == TOK_NUMBER;
         if ((flags & SKIP_EXPR) && word && prev_word)
             return bad(s, t, "expected an operator, ',' or ';' before %s",
-                       show(t, buf, sizeof buf));
+                       text_scan_show(t, buf, sizeof buf));
         prev_word = word;
         if (t->kind == TOK_PUNCT) {
             char c = t->s[0];
@@ -474,7 +455,8 @@ static int skip_expr(scanner *s, char close, size_t *count)
         return rc;
     if (n == 0) {
         char buf[64];
-        return bad(s, &s->tok, "expected an expression, found %s", show(&s->tok, buf, sizeof buf));
+        return bad(s, &s->tok, "expected an expression, found %s",
+                   text_scan_show(&s->tok, buf, sizeof buf));
     }
     if (count)
         *count = n;
@@ -517,7 +499,8 @@ static int parse_attr(scanner *s, attr *a)
             return bad(s, &s->tok,
                        "expected ',' or ')' in the arguments of @%.*s (opened at line %u), "
                        "found %s",
-                       (int)a->name.len, a->name.s, open.line, show(&s->tok, buf, sizeof buf));
+                       (int)a->name.len, a->name.s, open.line,
+                       text_scan_show(&s->tok, buf, sizeof buf));
         }
     }
     return advance(s);
@@ -666,7 +649,7 @@ static int classify_handle(scanner *s, dgpb_wgsl_binding *b, const type_info *ti
         const token *access = &ti->arg[1].tok;
         if (!tok_is(access, "read") && !tok_is(access, "write") && !tok_is(access, "read_write"))
             return bad(s, access, "%s is not an access mode (read, write or read_write)",
-                       show(access, buf, sizeof buf));
+                       text_scan_show(access, buf, sizeof buf));
         b->texel_format = tokdup(&ti->arg[0].tok);
         b->access = tokdup(access);
         b->dimension = mem_strdup(storage[i]);
@@ -705,7 +688,7 @@ static int place_binding(scanner *s, dgpb_wgsl_binding *b, const attr *a, const 
                        "the @%s of '%.*s' is not an integer literal", what, (int)var->len, var->s);
     if (a->lit[0] == LIT_RANGE)
         return bad(s, &a->first[0], "@%s number %s is out of range", what,
-                   show(&a->first[0], buf, sizeof buf));
+                   text_scan_show(&a->first[0], buf, sizeof buf));
     *slot = (int64_t)a->value[0];
     return DGPB_OK;
 }
@@ -762,7 +745,7 @@ static int parse_var(scanner *s, const attr *attrs, size_t nattrs)
     }
     if (!is_punct(&s->tok, ';'))
         return bad(s, &s->tok, "missing ';' after the declaration of '%.*s' (found %s)",
-                   (int)name.len, name.s, show(&s->tok, buf, sizeof buf));
+                   (int)name.len, name.s, text_scan_show(&s->tok, buf, sizeof buf));
     if ((rc = advance(s)) != DGPB_OK)
         return rc;
 
@@ -772,8 +755,8 @@ static int parse_var(scanner *s, const attr *attrs, size_t nattrs)
         bool workgroup = tok_is(&space, "workgroup");
         if (!workgroup && !tok_is(&space, "private") && !tok_is(&space, "function"))
             return fail_at(s, DGPB_ERR_UNSUPPORTED, space.off, space.line,
-                           "unknown address space %s of '%.*s'", show(&space, buf, sizeof buf),
-                           (int)name.len, name.s);
+                           "unknown address space %s of '%.*s'",
+                           text_scan_show(&space, buf, sizeof buf), (int)name.len, name.s);
         if (nattrs)
             return bad(s, &attrs[0].name, "@%.*s does not apply to a var<%.*s>",
                        (int)attrs[0].name.len, attrs[0].name.s, (int)space.len, space.s);
@@ -801,7 +784,7 @@ static int parse_var(scanner *s, const attr *attrs, size_t nattrs)
         return bad(s, &access, "var<%.*s> takes no access mode", (int)space.len, space.s);
     if (access.len && !tok_is(&access, "read") && !tok_is(&access, "read_write"))
         return bad(s, &access, "%s is not an access mode of var<storage> (read or read_write)",
-                   show(&access, buf, sizeof buf));
+                   text_scan_show(&access, buf, sizeof buf));
 
     dgpb_wgsl_binding *b = new_binding(s);
     if (!b || !(b->name = tokdup(&name)))
@@ -845,7 +828,7 @@ static int parse_fn(scanner *s, const attr *attrs, size_t nattrs)
         return rc;
     if (!is_punct(&s->tok, '{'))
         return bad(s, &s->tok, "function '%.*s' has no body (found %s)", (int)name.len, name.s,
-                   show(&s->tok, buf, sizeof buf));
+                   text_scan_show(&s->tok, buf, sizeof buf));
     if ((rc = skip(s, "", SKIP_GROUP, NULL)) != DGPB_OK)
         return rc;
 
@@ -895,7 +878,7 @@ static int parse_fn(scanner *s, const attr *attrs, size_t nattrs)
                 wg[i] = (uint32_t)size->value[i];
             } else if (size->lit[i] != LIT_NONE) {
                 return bad(s, &size->first[i], "workgroup size %s is out of range",
-                           show(&size->first[i], buf, sizeof buf));
+                           text_scan_show(&size->first[i], buf, sizeof buf));
             } else {
                 literal = false;
             }
@@ -937,7 +920,7 @@ static int check_member_attr(scanner *s, const attr *a)
     if (a->lit[0] == LIT_RANGE || (a->lit[0] == LIT_OK && a->value[0] == 0) ||
         (a->lit[0] == LIT_OK && align && (a->value[0] & (a->value[0] - 1))))
         return bad(s, &a->first[0], "@%.*s(%s) is not %s", (int)a->name.len, a->name.s,
-                   show(&a->first[0], buf, sizeof buf),
+                   text_scan_show(&a->first[0], buf, sizeof buf),
                    align ? "a power of two" : "a positive size");
     return DGPB_OK;
 }
@@ -977,7 +960,8 @@ static int parse_struct(scanner *s)
             return bad(s, &s->tok,
                        "expected ',' or '}' after a member of struct '%.*s' (opened at "
                        "line %u), found %s",
-                       (int)name.len, name.s, body.tok.line, show(&s->tok, buf, sizeof buf));
+                       (int)name.len, name.s, body.tok.line,
+                       text_scan_show(&s->tok, buf, sizeof buf));
         }
     }
     if (members == 0)
@@ -1039,7 +1023,7 @@ static int parse_module(scanner *s)
                      tok_is(t, "diagnostic") || is_punct(t, ';');
         if (plain && nattrs)
             return bad(s, &attrs[0].name, "@%.*s does not apply to %s", (int)attrs[0].name.len,
-                       attrs[0].name.s, show(t, buf, sizeof buf));
+                       attrs[0].name.s, text_scan_show(t, buf, sizeof buf));
         if (tok_is(t, "var")) {
             rc = parse_var(s, attrs, nattrs);
         } else if (tok_is(t, "fn")) {
@@ -1061,7 +1045,7 @@ static int parse_module(scanner *s)
         } else if (is_punct(t, ';')) {
             rc = advance(s);
         } else {
-            return bad(s, t, "unexpected %s at module scope", show(t, buf, sizeof buf));
+            return bad(s, t, "unexpected %s at module scope", text_scan_show(t, buf, sizeof buf));
         }
     }
     return rc;
