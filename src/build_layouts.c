@@ -165,6 +165,10 @@ static int run_batch(build *b, layout_task *tasks, size_t count, int *rcs, dgpb_
             build_forward(b, &d, "the layout recorder");
         jobs[i] = (dgpb_compile_job){
             .args = tasks[i].args.argv, .arg_count = tasks[i].args.count, .layout = true};
+        if (!rc && b->desc->verbose)
+            build_report(b, DGPB_SEV_NOTE, DGPB_OK, "recording the layout of %s for '%s'",
+                         b->groups[tasks[i].group].label,
+                         dgpb_target_id_name((uint32_t)tasks[i].target));
     }
     if (!rc) {
         dgpb_diag d;
