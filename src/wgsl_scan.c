@@ -91,6 +91,7 @@ static int vfail(scanner *s, int code, size_t off, uint32_t line, const char *fm
 {
     const char *what = code == DGPB_ERR_CORRUPT       ? "malformed WGSL"
                        : code == DGPB_ERR_UNSUPPORTED ? "unsupported WGSL"
+                       : code == DGPB_ERR_SHADER      ? "invalid WGSL"
                                                       : "WGSL over a limit";
     return text_scan_fail(s->diag, code, what, off, line, fmt, ap);
 }
@@ -139,6 +140,38 @@ static bool is_ident_start(unsigned char c)
 static bool is_ident_char(unsigned char c)
 {
     return is_ident_start(c) || is_digit(c);
+}
+
+/*
+ * Names Slang writes into WGSL for types WGSL does not have (it has i32,
+ * u32, f32 and, with `enable f16`, f16): 64-bit integers and doubles, and
+ * 8- and 16-bit integers. Slang suffixes every name of the source (`x_0`),
+ * so none of these is ever a user's identifier. What the type is, or NULL.
+ */
+static const char *missing_type(const char *p, size_t n)
+{
+    static const struct {
+        const char *name, *what;
+    } words[] = {
+        {"i64", "a 64-bit integer"},
+        {"u64", "a 64-bit integer"},
+        {"int64_t", "a 64-bit integer"},
+        {"uint64_t", "a 64-bit integer"},
+        {"f64", "a double"},
+        {"double", "a double"},
+        {"i8", "an 8-bit integer"},
+        {"u8", "an 8-bit integer"},
+        {"int8_t", "an 8-bit integer"},
+        {"uint8_t", "an 8-bit integer"},
+        {"i16", "a 16-bit integer"},
+        {"u16", "a 16-bit integer"},
+        {"int16_t", "a 16-bit integer"},
+        {"uint16_t", "a 16-bit integer"},
+    };
+    for (size_t k = 0; k < sizeof words / sizeof words[0]; k++)
+        if (strlen(words[k].name) == n && !memcmp(words[k].name, p, n))
+            return words[k].what;
+    return NULL;
 }
 
 /* Moves to the next token (s->tok), past blank space and comments. */
@@ -191,6 +224,12 @@ static int advance(scanner *s)
         tok.kind = TOK_IDENT;
         while (i < n && is_ident_char((unsigned char)t[i]))
             i++;
+        const char *missing = missing_type(t + tok.off, i - tok.off);
+        if (missing)
+            return fail_at(s, DGPB_ERR_SHADER, tok.off, s->line,
+                           "the code uses '%.*s' (%s), which WGSL does not have; limit the "
+                           "entry to targets that do",
+                           (int)(i - tok.off), t + tok.off, missing);
     } else if (is_digit(c) || (c == '.' && i + 1 < n && is_digit((unsigned char)t[i + 1]))) {
         tok.kind = TOK_NUMBER;
         bool hex = c == '0' && i + 1 < n && (t[i + 1] == 'x' || t[i + 1] == 'X');

@@ -26,7 +26,11 @@
  * refused with DGPB_ERR_CORRUPT and a message naming the line. Valid WGSL
  * that this reader does not evaluate (a @group/@binding that is not an
  * integer literal, an address space it does not know) is refused with
- * DGPB_ERR_UNSUPPORTED, so that a binding is never silently missed.
+ * DGPB_ERR_UNSUPPORTED, so that a binding is never silently missed. A type
+ * that WGSL does not have but Slang writes anyway when a module uses one
+ * (`u64`, `uint64_t`, `double`, 8- and 16-bit integers; Slang suffixes every
+ * source name, so these are never a user's identifiers) is refused with
+ * DGPB_ERR_SHADER: no WebGPU implementation would compile the module.
  * Nesting deeper than DGPB_WGSL_MAX_NESTING or DGPB_WGSL_MAX_TYPE_DEPTH, and
  * a workgroup type over 2^48 bytes, are refused with DGPB_ERR_LIMIT. Time is
  * linear in the input: each byte is lexed a bounded number of times, and
@@ -113,7 +117,7 @@ typedef struct dgpb_wgsl_module {
  * Scans `len` bytes of WGSL text (no NUL terminator needed; a NUL byte is
  * malformed). Returns DGPB_OK with *out set; or, with *out NULL:
  * DGPB_ERR_CORRUPT (malformed, see above), DGPB_ERR_UNSUPPORTED,
- * DGPB_ERR_LIMIT, DGPB_ERR_NOMEM, DGPB_ERR_INVALID (NULL out, or NULL text
+ * DGPB_ERR_SHADER (a type WGSL does not have), DGPB_ERR_LIMIT, DGPB_ERR_NOMEM, DGPB_ERR_INVALID (NULL out, or NULL text
  * with len > 0). The diagnostic's `line` and `offset` are set on
  * malformed input and its message starts "malformed WGSL: line N: ".
  */
