@@ -22,10 +22,11 @@ run_suite() { # build-dir label ctest-args -- cmake-args...
 
 run_suite build "normal build" "" -- -DCMAKE_BUILD_TYPE=RelWithDebInfo -DDGPB_WERROR=ON
 if [ "${1:-}" != "--quick" ]; then
-    # The sanitizers watch the C code; the JavaScript compiler's tests ran above.
+    # The sanitizers watch the C code; the JavaScript tests (the embedded
+    # compiler, the reader package, Dawn) ran above and run no C of ours.
     export ASAN_OPTIONS=detect_leaks=1:abort_on_error=1
     export UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
-    run_suite build-sanitize "ASan+UBSan build" "-LE slangc-wasm" -- \
+    run_suite build-sanitize "ASan+UBSan build" "-LE slangc-wasm|js|webgpu" -- \
         -DCMAKE_BUILD_TYPE=Debug -DDGPB_SANITIZE=ON -DDGPB_WERROR=ON
 fi
 echo "== all tests passed"

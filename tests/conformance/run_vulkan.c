@@ -4,10 +4,12 @@
  *   conformance-vulkan BUNDLE_DIR [CASE...]
  *
  * Runs every case of cases.c (or those named) with the bundles in
- * BUNDLE_DIR through the host of vk_host.c, prints one line per case and a
+ * BUNDLE_DIR through the runner library's Vulkan host (dgpb/run.h, via
+ * case_run.c), prints one line per case and a
  * closing "N passed, N failed". Exit status 0 when every case passed, 1
  * otherwise, 2 on a usage error. No device is a failure, never a skip
- * (docs/conformance.md).
+ * (docs/conformance.md). $DGPB_VK_DEVICE picks the first device whose name
+ * contains it.
  */
 #define _POSIX_C_SOURCE 200809L
 
@@ -15,8 +17,11 @@
 #include <string.h>
 #include <time.h>
 
+#include <stdlib.h>
+
+#include "case_run.h"
 #include "cases.h"
-#include "vk_host.h"
+#include "dgpb/format.h"
 
 static double now(void)
 {
@@ -46,15 +51,17 @@ int main(int argc, char **argv)
         fprintf(stderr, "conformance-vulkan: out of memory building the cases\n");
         return 1;
     }
-    char err[512];
-    conf_vk *vk = conf_vk_create(err, sizeof err);
-    if (!vk) {
-        fprintf(stderr, "conformance-vulkan: error: %s\n", err);
+    dgpb_runner_desc desc = {.backend = DGPB_BACKEND_VULKAN, .device = getenv("DGPB_VK_DEVICE")};
+    dgpb_runner *vk = NULL;
+    dgpb_diag d;
+    dgpb_diag_clear(&d);
+    if (dgpb_runner_create(&desc, &vk, &d)) {
+        fprintf(stderr, "conformance-vulkan: error: %s\n", d.message);
         printf("0 passed, %zu failed\n", suite.count);
         conf_suite_free(&suite);
         return 1;
     }
-    printf("device: %s\ndriver: %s\n", conf_vk_device_name(vk), conf_vk_driver(vk));
+    printf("device: %s\ndriver: %s\n", dgpb_runner_device_name(vk), dgpb_runner_driver(vk));
     unsigned passed = 0, failed = 0;
     double start = now();
     for (size_t i = 0; i < suite.count; i++) {
@@ -63,7 +70,7 @@ int main(int argc, char **argv)
             continue;
         conf_result r;
         double t0 = now();
-        conf_vk_run(vk, argv[1], c, &r);
+        conf_run_case(vk, argv[1], c, &r);
         double ms = (now() - t0) * 1000.0;
         if (r.pass && r.checked)
             printf("%s: %llu elements, %llu/%llu words exact (%.0f ms)\n", c->name,
@@ -83,9 +90,9 @@ int main(int argc, char **argv)
         else
             failed++;
     }
-    printf("%u pipelines, %.1f s\n", conf_vk_pipeline_count(vk), now() - start);
+    printf("%u pipelines, %.1f s\n", dgpb_runner_pipeline_count(vk), now() - start);
     printf("%u passed, %u failed\n", passed, failed);
-    conf_vk_destroy(vk);
+    dgpb_runner_destroy(vk);
     conf_suite_free(&suite);
     return failed || !passed ? 1 : 0;
 }

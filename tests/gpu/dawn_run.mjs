@@ -1,55 +1,59 @@
 // dawn_run.mjs - runs the exported conformance cases (docs/conformance.md)
-// on WebGPU through Dawn, as the browser host would: it reads each bundle's
-// wgsl target, checks every blob's SHA-256, creates bind group layouts from
-// the parameter table alone (webgpu_layout IDs, space = group), binds every
-// parameter by its row, dispatches and compares the outputs byte for byte.
+// on WebGPU through Dawn, as a browser host would: it reads each bundle with
+// the dgpb-reader package (js/dgpb-reader), takes the wgsl target, checks
+// every code blob's SHA-256 before use, builds the bind group layouts from the
+// parameter table alone (bindGroupLayoutDescriptors: webgpu_layout IDs, group
+// = space), binds every parameter by its row, dispatches or draws and compares
+// the outputs byte for byte.
 //
 //   node dawn_run.mjs WEBGPU_MODULE BUNDLE_DIR EXPORT_DIR [CASE...]
 //
 // WEBGPU_MODULE is the path of the npm package `webgpu` (its index.js).
-// Prints one line per case and a closing `N passed, N failed`; a case whose
-// entry is not in the wgsl target (byte-address buffers, 64-bit integers) is
-// reported as not applicable.
+// Prints one line per case and a closing `N passed, N failed`. A case is not
+// applicable, with its reason on its line, when its entry is not in the wgsl
+// target (byte-address buffers, 64-bit integers), or when it needs what WebGPU
+// or this adapter does not offer (webgpuRequirements(): a capability or
+// binding no WebGPU feature provides, or a feature the adapter lacks) AND
+// Dawn indeed refuses its layouts or pipeline; if Dawn accepts them, the case
+// runs. No adapter fails the run with the package to install.
 
 import fs from 'node:fs';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { readBundle, verifyBlob, KIND } from './dgpb.mjs';
+import {
+  readBundle, verifyBlob, findTarget, findEntry, bindGroupLayoutDescriptors, webgpuRequirements, webgpuLayoutEntry,
+  KIND,
+} from '../../js/dgpb-reader/index.mjs';
 
 const [webgpuPath, bundleDir, exportDir, ...only] = process.argv.slice(2);
-const { create, globals } = await import(pathToFileURL(webgpuPath).href);
+if (!webgpuPath || !bundleDir || !exportDir) {
+  console.log('usage: node dawn_run.mjs WEBGPU_MODULE BUNDLE_DIR EXPORT_DIR [CASE...]');
+  process.exit(2);
+}
+if (!fs.existsSync(webgpuPath)) {
+  console.log(`dawn_run: ${webgpuPath} is missing: install Dawn for Node with npm ci in tests/webgpu (tools/setup.sh)`);
+  process.exit(1);
+}
+const { create, globals } = await import(pathToFileURL(path.resolve(webgpuPath)).href);
 Object.assign(globalThis, globals);
 
 const gpu = create([]);
 const adapter = await gpu.requestAdapter({ powerPreference: 'high-performance' });
 if (!adapter) {
-  console.log('dawn_run: no WebGPU adapter');
+  console.log('dawn_run: no WebGPU adapter: Dawn needs a Vulkan driver it accepts; install lavapipe, ' +
+    'mesa-vulkan-drivers from bookworm-backports (tools/setup.sh)');
   process.exit(1);
 }
 const info = adapter.info ?? {};
-// Storage textures 7 and 8 (rg32float, rgba32float) are read-write in the ID table: core
-// WebGPU allows that only for r32float and r32uint, the tier-2 texture formats add the rest.
+// Storage texture 8 (rgba32float) is read-write in the ID table: core WebGPU
+// allows that only for r32float, r32uint and r32sint; texture-formats-tier2
+// adds rgba32float (never rg32float, ID 7).
 const wanted = ['subgroups', 'shader-f16', 'texture-formats-tier1', 'texture-formats-tier2'].filter((f) => adapter.features.has(f));
 const device = await adapter.requestDevice({ requiredFeatures: wanted });
 device.addEventListener?.('uncapturederror', (e) => console.log(`dawn_run: uncaptured error: ${e.error.message}`));
 console.log(`adapter: ${info.vendor ?? ''} ${info.architecture ?? ''} ${info.device ?? ''} ${info.description ?? ''}; features: ${wanted.join(', ') || 'none'}`);
 
-const STAGE = GPUShaderStage;
 const FORMATS = { r16float: 2, r32float: 4, rg32float: 8, rgba32float: 16, r32uint: 4 };
-const STORAGE_FORMAT = { 6: 'r32float', 7: 'rg32float', 8: 'rgba32float', 9: 'r32uint' };
-
-function layoutEntry(row, visibility) {
-  switch (row.webgpuLayout) {
-    case 1: return { buffer: { type: 'uniform' } };
-    case 2: return { buffer: { type: 'read-only-storage' } };
-    case 3: return { buffer: { type: 'storage' } };
-    case 4: return { sampler: { type: 'filtering' } };
-    case 5: return { texture: { sampleType: 'float', viewDimension: '2d', multisampled: false } };
-    case 6: case 7: case 8: case 9:
-      return { storageTexture: { access: 'read-write', format: STORAGE_FORMAT[row.webgpuLayout], viewDimension: '2d' } };
-    default: throw new Error(`row '${row.name}' has webgpu_layout ${row.webgpuLayout}: no WebGPU descriptor`);
-  }
-}
 
 const bundles = new Map();
 function bundle(stem) {
@@ -78,8 +82,16 @@ function placeValue(p, rowSize) {
   return out;
 }
 
-/* Builds the bind groups of a set of rows (one entry, or a vertex+fragment pair). */
-function bindAll(rows, params, visibility) {
+/*
+ * Builds the bind groups of one entry or a vertex+fragment pair: the layouts
+ * from the package's descriptors, a resource for every (space, binding).
+ */
+function bindAll(entries, params) {
+  const rows = []; // a later entry's rows where an earlier entry has none
+  for (const e of entries) {
+    const earlier = rows.slice();
+    rows.push(...e.params.filter((r) => !earlier.some((v) => v.space === r.space && v.binding === r.binding)));
+  }
   const groups = new Map(); // space -> Map(binding -> { row, resource })
   const outputs = [];
   const valueBlocks = new Map(); // "space/binding" -> { bytes, buffer }
@@ -105,7 +117,7 @@ function bindAll(rows, params, visibility) {
     if (row.kind === KIND.sampler) {
       resource = device.createSampler({ magFilter: 'nearest', minFilter: 'nearest', addressModeU: 'clamp-to-edge', addressModeV: 'clamp-to-edge' });
     } else if (row.kind === KIND.texture || row.kind === KIND.rw_texture) {
-      const format = p?.format ?? (row.kind === KIND.texture ? 'rgba8unorm' : STORAGE_FORMAT[row.webgpuLayout]);
+      const format = p?.format ?? (row.kind === KIND.texture ? 'rgba8unorm' : webgpuLayoutEntry(row.webgpuLayout).storageTexture.format);
       const width = p?.width ?? 1, height = p?.height ?? 1;
       const usage = GPUTextureUsage.COPY_DST | GPUTextureUsage.COPY_SRC |
         (row.kind === KIND.texture ? GPUTextureUsage.TEXTURE_BINDING : GPUTextureUsage.STORAGE_BINDING);
@@ -135,19 +147,16 @@ function bindAll(rows, params, visibility) {
     block.buffer = device.createBuffer({ size: Math.max(block.bytes.length, 16), usage: GPUBufferUsage.UNIFORM | GPUBufferUsage.COPY_DST });
     device.queue.writeBuffer(block.buffer, 0, block.bytes);
   }
-  const maxSpace = Math.max(-1, ...groups.keys());
   const layouts = [], bindGroups = [];
-  for (let space = 0; space <= maxSpace; space++) {
-    const bindings = groups.get(space) ?? new Map();
-    const entries = [], resources = [];
-    for (const [binding, b] of [...bindings].sort((x, y) => x[0] - y[0])) {
-      entries.push({ binding, visibility, ...layoutEntry(b.row) });
-      resources.push({ binding, resource: b.block ? { buffer: b.block.buffer } : b.resource });
-    }
-    const layout = device.createBindGroupLayout({ entries });
+  bindGroupLayoutDescriptors(entries).forEach((descriptor, space) => {
+    const layout = device.createBindGroupLayout(descriptor);
+    const resources = descriptor.entries.map(({ binding }) => {
+      const b = groups.get(space).get(binding);
+      return { binding, resource: b.block ? { buffer: b.block.buffer } : b.resource };
+    });
     layouts.push(layout);
     bindGroups.push(device.createBindGroup({ layout, entries: resources }));
-  }
+  });
   return { layouts, bindGroups, outputs };
 }
 
@@ -193,11 +202,20 @@ async function readBack(outputs, encoder) {
   return { words, bad, firstBad };
 }
 
+/* A shader module whose compilation has no error (else throws with the messages). */
+async function shaderModule(entry) {
+  const code = new TextDecoder().decode(await verifyBlob(entry.code));
+  const module = device.createShaderModule({ code, label: entry.name });
+  const errors = (await module.getCompilationInfo()).messages.filter((m) => m.type === 'error');
+  if (errors.length)
+    throw new Error(`entry '${entry.name}': WGSL does not compile: ${errors.map((m) => `${m.lineNum}:${m.linePos}: ${m.message}`).join('; ')}`);
+  return module;
+}
+
 async function runCompute(c, entry) {
   const params = new Map(c.params.map((p) => [p.name, p]));
-  verifyBlob(entry.code);
-  const module = device.createShaderModule({ code: new TextDecoder().decode(entry.code.data) });
-  const { layouts, bindGroups, outputs } = bindAll(entry.params, params, STAGE.COMPUTE);
+  const module = await shaderModule(entry);
+  const { layouts, bindGroups, outputs } = bindAll([entry], params);
   const pipeline = await device.createComputePipelineAsync({
     layout: device.createPipelineLayout({ bindGroupLayouts: layouts }),
     compute: { module, entryPoint: entry.name },
@@ -214,21 +232,15 @@ async function runCompute(c, entry) {
   return readBack(outputs, encoder);
 }
 
-async function runRender(c, target) {
-  const vs = target.entries.find((e) => e.name === c.vertex);
-  const fs_ = target.entries.find((e) => e.name === c.fragment);
-  if (!vs || !fs_) return null;
+async function runRender(c, vs, fs_) {
   const params = new Map(c.params.map((p) => [p.name, p]));
-  const rows = [...vs.params, ...fs_.params.filter((r) => !vs.params.some((v) => v.space === r.space && v.binding === r.binding))];
-  const { layouts, bindGroups } = bindAll(rows, params, STAGE.VERTEX | STAGE.FRAGMENT);
-  verifyBlob(vs.code);
-  verifyBlob(fs_.code);
+  const { layouts, bindGroups } = bindAll([vs, fs_], params);
   const attachment = c.params.find((p) => p.kind === 'color_attachment');
   const format = attachment?.format ?? 'rgba32float';
   const pipeline = await device.createRenderPipelineAsync({
     layout: device.createPipelineLayout({ bindGroupLayouts: layouts }),
-    vertex: { module: device.createShaderModule({ code: new TextDecoder().decode(vs.code.data) }), entryPoint: vs.name },
-    fragment: { module: device.createShaderModule({ code: new TextDecoder().decode(fs_.code.data) }), entryPoint: fs_.name, targets: [{ format }] },
+    vertex: { module: await shaderModule(vs), entryPoint: vs.name },
+    fragment: { module: await shaderModule(fs_), entryPoint: fs_.name, targets: [{ format }] },
     primitive: { topology: 'triangle-list' },
   });
   if (!c.vertices || !attachment) return { words: 0, bad: 0, created: true };
@@ -242,36 +254,72 @@ async function runRender(c, target) {
   return readBack([{ p: attachment, texture, width: attachment.width, height: attachment.height, format }], encoder);
 }
 
+/*
+ * Why the entries cannot run here, or null. A reason counts only when Dawn
+ * confirms it: the bind group layouts (and, for a compute entry, the pipeline)
+ * are created in a validation error scope, and the case is not applicable only
+ * if that fails; Dawn's message is part of the reason.
+ */
+async function notApplicable(entries) {
+  const req = webgpuRequirements(entries);
+  const reasons = [...req.unsupported,
+    ...req.features.filter((f) => !device.features.has(f)).map((f) => `the adapter lacks feature '${f}' (${entries.map((e) => e.name).join(' + ')})`)];
+  if (!reasons.length) return null;
+  device.pushErrorScope('validation');
+  let thrown = null;
+  try {
+    const layouts = bindGroupLayoutDescriptors(entries).map((d) => device.createBindGroupLayout(d));
+    if (entries.length === 1 && entries[0].stage === 'compute') {
+      await device.createComputePipelineAsync({
+        layout: device.createPipelineLayout({ bindGroupLayouts: layouts }),
+        compute: { module: await shaderModule(entries[0]), entryPoint: entries[0].name },
+      });
+    }
+  } catch (e) {
+    thrown = e;
+  }
+  const error = await device.popErrorScope();
+  if (!error && !thrown) {
+    console.log(`note: Dawn accepts ${entries.map((e) => e.name).join(' + ')} although ${reasons.join('; ')}: running it`);
+    return null;
+  }
+  return `${reasons.join('; ')}; Dawn: ${String((error ?? thrown).message).split('\n')[0]}`;
+}
+
 const list = JSON.parse(fs.readFileSync(path.join(exportDir, 'cases.json'), 'utf8')).cases;
 let passed = 0, failed = 0, skipped = 0;
 for (const name of list) {
   if (only.length && !only.includes(name)) continue;
   const c = JSON.parse(fs.readFileSync(path.join(exportDir, `${name}.json`), 'utf8'));
-  const target = bundle(c.bundle).targets.find((t) => t.name === 'wgsl');
+  const target = findTarget(bundle(c.bundle), 'wgsl');
+  const names = c.type === 'render' ? [c.vertex, c.fragment] : [c.entry];
+  const entries = names.map((n) => target && findEntry(target, n));
+  let why = entries.every(Boolean) ? null : `no wgsl entry ${names.filter((n, i) => !entries[i]).map((n) => `'${n}'`).join(', ')}`;
+  let r = null, error = null;
+  device.pushErrorScope('validation');
   try {
-    let r;
-    if (c.type === 'render') {
-      r = target ? await runRender(c, target) : null;
-    } else {
-      const entry = target?.entries.find((e) => e.name === c.entry);
-      r = entry ? await runCompute(c, entry) : null;
-    }
-    if (!r) {
-      skipped++;
-      console.log(`${name}: not applicable (no wgsl entry)`);
-    } else if (r.created && !r.words) {
-      passed++;
-      console.log(`${name}: pipeline created`);
-    } else if (r.bad === 0) {
-      passed++;
-      console.log(`${name}: ${c.elements} elements, ${r.words}/${r.words} words exact`);
-    } else {
-      failed++;
-      console.log(`${name}: FAILED ${r.words - r.bad}/${r.words} words exact; first difference: ${r.firstBad}`);
-    }
+    why ??= await notApplicable(entries);
+    if (!why) r = c.type === 'render' ? await runRender(c, ...entries) : await runCompute(c, entries[0]);
   } catch (e) {
+    error = e;
+  }
+  const invalid = await device.popErrorScope();
+  error ??= invalid && new Error(`validation: ${invalid.message}`);
+  if (error) {
     failed++;
-    console.log(`${name}: FAILED ${e.message}`);
+    console.log(`${name}: FAILED ${error.message}`);
+  } else if (why) {
+    skipped++;
+    console.log(`${name}: not applicable: ${why}`);
+  } else if (r.created && !r.words) {
+    passed++;
+    console.log(`${name}: pipeline created`);
+  } else if (r.bad === 0) {
+    passed++;
+    console.log(`${name}: ${c.elements} elements, ${r.words}/${r.words} words exact`);
+  } else {
+    failed++;
+    console.log(`${name}: FAILED ${r.words - r.bad}/${r.words} words exact; first difference: ${r.firstBad}`);
   }
 }
 console.log(`not applicable: ${skipped}`);

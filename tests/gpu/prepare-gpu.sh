@@ -1,16 +1,18 @@
 #!/usr/bin/env bash
 # tests/gpu/prepare-gpu.sh BUILD_DIR - prepares .gpu/ (ignored by git) for
 # tests/gpu/run-gpu.sh on a GPU machine without the project's dependencies:
-# the host programs, the libcrypto they link, the conformance bundles, a
+# the host programs and dgpb-run, the libraries they link, the conformance
+# bundles and dgpb-run's timing kernel (tests/run/double.slang), a
 # compressed Node.js and the npm package webgpu (Dawn). Run after a build;
 # needs network access to npm once for webgpu@0.6.2.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 build=${1:-build}
 rm -rf .gpu && mkdir -p .gpu/bin .gpu/lib .gpu/webgpu .gpu/bundles
-cmake --build "$build" --target cuda-run conformance-vulkan conformance-export dgpb-build >/dev/null
+cmake --build "$build" --target cuda-run conformance-vulkan conformance-export dgpb-build \
+    dgpb-run >/dev/null
 cp "$build/tests/gpu/cuda-run" "$build/tests/conformance/conformance-vulkan" \
-   "$build/tests/conformance/conformance-export" .gpu/bin/
+   "$build/tests/conformance/conformance-export" "$build/dgpb-run" .gpu/bin/
 strip .gpu/bin/*
 for lib in libcrypto.so.3 libcjson.so.1; do # what the hosts link that a GPU machine may lack
     cp -L "$(ldconfig -p | sed -n "s/.*$lib (libc6,x86-64) => //p" | head -1)" .gpu/lib/
@@ -18,6 +20,7 @@ done
 tests/conformance/build_bundles.sh "$build/dgpb-build" .gpu/bundles \
     fixtures/conformance/*.slang fixtures/build/render.slang \
     $(ls fixtures/plain/*.slang | grep -v '/plain_lib_') >/dev/null
+"$build/dgpb-build" -q --no-layouts --targets spirv,ptx -o .gpu/bundles tests/run/double.slang
 rm -f .gpu/bundles/*.bundle.json
 tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
 (cd "$tmp" && npm init -y >/dev/null && npm install --no-audit --no-fund webgpu@0.6.2 >/dev/null)

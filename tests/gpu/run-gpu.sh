@@ -3,12 +3,13 @@
 # (docs/conformance.md, "GPU run"). CI never runs it: it needs the GPU.
 #
 # Expects, prepared on the build machine (tests/gpu/prepare-gpu.sh):
-#   .gpu/bin/{conformance-vulkan,conformance-export,cuda-run}  the hosts
-#   .gpu/bundles/*.dgpb    the conformance bundles (spirv, wgsl, ptx)
+#   .gpu/bin/{conformance-vulkan,conformance-export,cuda-run,dgpb-run}  the hosts
+#   .gpu/bundles/*.dgpb    the conformance bundles (spirv, wgsl, ptx), double.dgpb
 #   .gpu/node.xz           a Node.js binary; .gpu/webgpu/ the npm package webgpu
 #                          with dist/linux-x64/dawn.node compressed as dawn.node.xz
 #   .gl/*.deb              the Vulkan loader, when the machine has none
-# Writes vulkan.txt, cuda.txt, dawn.txt and gpu.txt into $OUT (or ./gpu-out).
+# Writes vulkan.txt, cuda.txt, dgpb-run.txt, dawn.txt and gpu.txt into $OUT
+# (or ./gpu-out). DGPB_GPU_SKIP_DAWN=1 leaves out the WebGPU run.
 set -u
 cd "$(dirname "$0")/../.."
 out=${OUT:-gpu-out}
@@ -26,6 +27,15 @@ echo "== Vulkan"
 .gpu/bin/conformance-vulkan .gpu/bundles 2>&1 | tee "$out/vulkan.txt"
 echo "== CUDA driver API (PTX)"
 .gpu/bin/cuda-run .gpu/bundles 2>&1 | tee "$out/cuda.txt"
+echo "== dgpb-run: GPU time of each dispatch (double.dgpb, 1M elements, 20 dispatches)"
+: >"$out/dgpb-run.txt"
+for api in vulkan cuda; do
+    .gpu/bin/dgpb-run -v --api $api --time --repeat 20 .gpu/bundles/double.dgpb computeMain \
+        --threads 1048576 --in input=i32:1,2,3,4 --size input=4194304 --size output=4194304 \
+        --expect output=i32:2,4,6,8,0 2>&1 | tee -a "$out/dgpb-run.txt"
+    echo "$api: exit ${PIPESTATUS[0]}" | tee -a "$out/dgpb-run.txt"
+done
+[ "${DGPB_GPU_SKIP_DAWN:-}" = 1 ] && { echo "== done"; exit 0; }
 echo "== WebGPU (Dawn)"
 xz -dc .gpu/node.xz >/tmp/node && chmod +x /tmp/node
 mkdir -p /tmp/webgpu/dist/linux-x64

@@ -1,14 +1,24 @@
 /*
- * tests/conformance/vk_host.c - the minimal Vulkan host (see vk_host.h).
+ * src/run/vulkan.c - the Vulkan host of the runner (dgpb/run.h): a minimal,
+ * headless Vulkan 1.2+ host that uses nothing but the bundle.
  *
- * Layout of this file: device creation; bundles and pipelines, built from the
- * parameter table only; resources for one case; recording, submitting and
- * comparing. Every buffer lives in host-visible coherent memory and is
- * mapped; textures are optimal-tiling images filled and read back through
- * staging buffers.
+ * It builds everything from the parameter table: one descriptor set layout
+ * per `space` from 0 to the highest (a set no row uses gets an empty
+ * layout), one binding per row (the descriptor type from the row's `kind`),
+ * each uniform block from the value rows (each value written at its row's
+ * `offset` with its row's `size`), and one push-constant range from the value
+ * rows of space DGPB_SPACE_LAUNCH (entry-point `uniform` values and
+ * [[vk::push_constant]] blocks), written with vkCmdPushConstants at their
+ * offsets. It never looks inside the shader. Entry points are named "main"
+ * (Slang names a single SPIR-V entry point so).
+ *
+ * Layout of this file: device creation; pipelines, built from the parameter
+ * table only and kept per (bundle, entry); resources for one run; recording,
+ * submitting and reading back. Every buffer lives in host-visible coherent
+ * memory and is mapped; textures are optimal-tiling images filled and read
+ * back through staging buffers. With `time`, a timestamp before and after
+ * each dispatch gives its GPU time.
  */
-#include "vk_host.h"
-
 #include <inttypes.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -17,20 +27,18 @@
 
 #include <vulkan/vulkan.h>
 
-#include "dgpb/alloc.h"
-#include "dgpb/fileio.h"
+#include "alloc.h"
 #include "dgpb/format.h"
 #include "dgpb/reader.h"
+#include "run_internal.h"
 
 #define MAX_SETS 8
 #define MAX_SLOTS 32
 #define MAX_VALUES 32
-#define MAX_BUNDLES 64
 #define MAX_PIPELINES 64
 
-#ifndef DGPB_SPACE_LAUNCH
-#define DGPB_SPACE_LAUNCH 0xFFFFFFFFu /* launch parameters: push constants on spirv */
-#endif
+/* A failure of the API, unless a more precise code is given (run_fail). */
+#define fail(d, ...) run_fail(d, DGPB_ERR_RUN_DRIVER, __VA_ARGS__)
 
 /* One descriptor binding of a pipeline: a resource row, or a uniform block of value rows. */
 typedef struct slot {
@@ -50,17 +58,9 @@ typedef struct push_block {
     uint32_t value_count;
 } push_block;
 
-typedef struct bundle {
-    char stem[64];
-    char error[512]; /* why it could not be loaded; later cases fail the same way */
-    uint8_t *bytes;
-    dgpb_bundle *b;
-    const dgpb_target_view *t;
-} bundle;
-
 typedef struct pipeline {
-    char key[160];
-    char error[512]; /* why it could not be created; later cases fail the same way */
+    char *key;          /* bundle path, entries and attachment format */
+    dgpb_diag *failure; /* why it could not be created; later runs fail the same way */
     VkPipeline pipe;
     VkPipelineLayout layout;
     uint32_t set_count;
@@ -73,7 +73,7 @@ typedef struct pipeline {
     bool graphics;
 } pipeline;
 
-struct conf_vk {
+typedef struct vk_host {
     VkInstance instance;
     VkPhysicalDevice phys;
     VkDevice device;
@@ -86,49 +86,41 @@ struct conf_vk {
     char driver[512];
     uint32_t api_version;
     uint32_t max_push_constants;
+    uint32_t timestamp_bits; /* valid bits of the queue's timestamps; 0: none */
+    float timestamp_period;  /* nanoseconds per tick */
+    uint32_t mask;           /* capabilities refused on purpose (dgpb_runner_desc) */
     bool int64, atomic64, subgroup_basic, float16, dynamic_rendering;
     PFN_vkCmdBeginRendering begin_rendering;
     PFN_vkCmdEndRendering end_rendering;
-    uint32_t bundle_count;
-    bundle bundles[MAX_BUNDLES];
     uint32_t pipeline_count;
     pipeline pipelines[MAX_PIPELINES];
-};
-
-static void fail(conf_result *r, const char *fmt, ...)
-{
-    va_list ap;
-    va_start(ap, fmt);
-    if (r->pass || !r->message[0])
-        vsnprintf(r->message, sizeof r->message, fmt, ap);
-    va_end(ap);
-    r->pass = false;
-}
+} vk_host;
 
 /* ---- device ------------------------------------------------------------ */
 
-conf_vk *conf_vk_create(char *err, size_t err_size)
+static void vk_destroy(void *host);
+
+static int vk_create(const dgpb_runner_desc *desc, vk_host **out, dgpb_diag *d)
 {
-    conf_vk *vk = calloc(1, sizeof *vk);
-    if (!vk) {
-        snprintf(err, err_size, "out of memory");
-        return NULL;
-    }
+    vk_host *vk = mem_calloc(1, sizeof *vk);
+    *out = NULL;
+    if (!vk)
+        return dgpb_diag_set(d, DGPB_ERR_NOMEM, -1, "out of memory");
+    vk->mask = desc->mask_capabilities;
     VkApplicationInfo app = {
         .sType = VK_STRUCTURE_TYPE_APPLICATION_INFO,
-        .pApplicationName = "dgpb-conformance",
+        .pApplicationName = "dgpb-run",
         .apiVersion = VK_API_VERSION_1_3,
     };
     VkInstanceCreateInfo ici = {.sType = VK_STRUCTURE_TYPE_INSTANCE_CREATE_INFO,
                                 .pApplicationInfo = &app};
     VkResult res = vkCreateInstance(&ici, NULL, &vk->instance);
     if (res != VK_SUCCESS) {
-        snprintf(err, err_size,
-                 "cannot create a Vulkan instance (VkResult %d): install the Vulkan loader "
-                 "(libvulkan1) and a driver (mesa-vulkan-drivers for lavapipe)",
-                 (int)res);
-        free(vk);
-        return NULL;
+        dgpb_free(vk);
+        return dgpb_diag_set(d, DGPB_ERR_RUN_NO_DEVICE, -1,
+                             "cannot create a Vulkan instance (VkResult %d): install the Vulkan "
+                             "loader (libvulkan1) and a driver (mesa-vulkan-drivers for lavapipe)",
+                             (int)res);
     }
     uint32_t n = 0;
     vkEnumeratePhysicalDevices(vk->instance, &n, NULL);
@@ -137,7 +129,7 @@ conf_vk *conf_vk_create(char *err, size_t err_size)
         n = 16;
     if (n)
         vkEnumeratePhysicalDevices(vk->instance, &n, devs);
-    const char *want = getenv("DGPB_VK_DEVICE");
+    const char *want = desc->device;
     if (want && !*want)
         want = NULL;
     for (uint32_t i = 0; i < n && !vk->phys; i++) {
@@ -170,22 +162,23 @@ conf_vk *conf_vk_create(char *err, size_t err_size)
         vk->graphics_queue = (q[pick].queueFlags & VK_QUEUE_GRAPHICS_BIT) != 0;
         vk->api_version = props.apiVersion;
         vk->max_push_constants = props.limits.maxPushConstantsSize;
+        vk->timestamp_bits = q[pick].timestampValidBits;
+        vk->timestamp_period = props.limits.timestampPeriod;
         snprintf(vk->device_name, sizeof vk->device_name, "%s", props.deviceName);
     }
     if (!vk->phys) {
-        if (want)
-            snprintf(err, err_size,
-                     "no Vulkan 1.2 device with a compute queue matches DGPB_VK_DEVICE='%s' "
-                     "(%u devices found)",
-                     want, n);
-        else
-            snprintf(err, err_size,
-                     "no Vulkan 1.2 device with a compute queue found (%u devices): install "
-                     "mesa-vulkan-drivers (lavapipe, a software device) or a GPU driver",
-                     n);
         vkDestroyInstance(vk->instance, NULL);
-        free(vk);
-        return NULL;
+        dgpb_free(vk);
+        if (want)
+            return dgpb_diag_set(d, DGPB_ERR_RUN_NO_DEVICE, -1,
+                                 "no Vulkan 1.2 device with a compute queue matches '%s' (%u "
+                                 "devices found)",
+                                 want, n);
+        return dgpb_diag_set(d, DGPB_ERR_RUN_NO_DEVICE, -1,
+                             "no Vulkan 1.2 device with a compute queue found (%u devices): "
+                             "install mesa-vulkan-drivers (lavapipe, a software device) or a GPU "
+                             "driver",
+                             n);
     }
 
     VkPhysicalDeviceDriverProperties drv = {
@@ -249,11 +242,12 @@ conf_vk *conf_vk_create(char *err, size_t err_size)
                               .pQueueCreateInfos = &qci};
     res = vkCreateDevice(vk->phys, &dci, NULL, &vk->device);
     if (res != VK_SUCCESS) {
-        snprintf(err, err_size, "cannot create a device on '%s' (VkResult %d)", vk->device_name,
-                 (int)res);
+        int rc = dgpb_diag_set(d, DGPB_ERR_RUN_NO_DEVICE, -1,
+                               "cannot create a device on '%s' (VkResult %d)", vk->device_name,
+                               (int)res);
         vkDestroyInstance(vk->instance, NULL);
-        free(vk);
-        return NULL;
+        dgpb_free(vk);
+        return rc;
     }
     vkGetDeviceQueue(vk->device, vk->queue_family, 0, &vk->queue);
     vkGetPhysicalDeviceMemoryProperties(vk->phys, &vk->mem);
@@ -268,15 +262,16 @@ conf_vk *conf_vk_create(char *err, size_t err_size)
                                    .flags = VK_COMMAND_POOL_CREATE_RESET_COMMAND_BUFFER_BIT,
                                    .queueFamilyIndex = vk->queue_family};
     if (vkCreateCommandPool(vk->device, &pci, NULL, &vk->pool) != VK_SUCCESS) {
-        snprintf(err, err_size, "cannot create a command pool");
-        conf_vk_destroy(vk);
-        return NULL;
+        vk_destroy(vk);
+        return dgpb_diag_set(d, DGPB_ERR_RUN_DRIVER, -1, "cannot create a command pool");
     }
-    return vk;
+    *out = vk;
+    return DGPB_OK;
 }
 
-void conf_vk_destroy(conf_vk *vk)
+static void vk_destroy(void *host)
 {
+    vk_host *vk = host;
     if (!vk)
         return;
     if (vk->device) {
@@ -295,27 +290,28 @@ void conf_vk_destroy(conf_vk *vk)
             vkDestroyCommandPool(vk->device, vk->pool, NULL);
         vkDestroyDevice(vk->device, NULL);
     }
-    for (uint32_t i = 0; i < vk->bundle_count; i++) {
-        dgpb_bundle_close(vk->bundles[i].b);
-        dgpb_free(vk->bundles[i].bytes);
+    for (uint32_t i = 0; i < vk->pipeline_count; i++) {
+        dgpb_free(vk->pipelines[i].key);
+        dgpb_free(vk->pipelines[i].failure);
     }
     if (vk->instance)
         vkDestroyInstance(vk->instance, NULL);
-    free(vk);
+    dgpb_free(vk);
 }
 
-const char *conf_vk_device_name(const conf_vk *vk)
+static const char *vk_device_name(const void *host)
 {
-    return vk->device_name;
+    return ((const vk_host *)host)->device_name;
 }
 
-const char *conf_vk_driver(const conf_vk *vk)
+static const char *vk_driver(const void *host)
 {
-    return vk->driver;
+    return ((const vk_host *)host)->driver;
 }
 
-uint32_t conf_vk_pipeline_count(const conf_vk *vk)
+static uint32_t vk_pipeline_count(const void *host)
 {
+    const vk_host *vk = host;
     uint32_t n = 0;
     for (uint32_t i = 0; i < vk->pipeline_count; i++)
         n += vk->pipelines[i].pipe != VK_NULL_HANDLE;
@@ -323,37 +319,6 @@ uint32_t conf_vk_pipeline_count(const conf_vk *vk)
 }
 
 /* ---- bundles and pipelines --------------------------------------------- */
-
-static bundle *load_bundle(conf_vk *vk, const char *dir, const char *stem, conf_result *r)
-{
-    for (uint32_t i = 0; i < vk->bundle_count; i++)
-        if (!strcmp(vk->bundles[i].stem, stem)) {
-            if (!vk->bundles[i].b)
-                fail(r, "%s", vk->bundles[i].error);
-            return vk->bundles[i].b ? &vk->bundles[i] : NULL;
-        }
-    if (vk->bundle_count == MAX_BUNDLES) {
-        fail(r, "too many bundles");
-        return NULL;
-    }
-    bundle *bd = &vk->bundles[vk->bundle_count++];
-    snprintf(bd->stem, sizeof bd->stem, "%s", stem);
-    char path[1024];
-    snprintf(path, sizeof path, "%s/%s.dgpb", dir, stem);
-    size_t size = 0;
-    dgpb_diag diag;
-    dgpb_diag_clear(&diag);
-    if (dgpb_file_read(path, DGPB_MAX_BUNDLE_SIZE, &bd->bytes, &size, &diag) ||
-        dgpb_bundle_open(bd->bytes, size, 0, &bd->b, &diag) ||
-        dgpb_bundle_find_backend(bd->b, DGPB_BACKEND_VULKAN, &bd->t, &diag)) {
-        snprintf(bd->error, sizeof bd->error, "%.200s: %.300s", path, diag.message);
-        fail(r, "%s", bd->error);
-        dgpb_bundle_close(bd->b);
-        bd->b = NULL;
-        return NULL;
-    }
-    return bd;
-}
 
 static bool descriptor_type(uint32_t kind, VkDescriptorType *out)
 {
@@ -383,7 +348,7 @@ static bool descriptor_type(uint32_t kind, VkDescriptorType *out)
 }
 
 /* Fails when the device lacks one of the entry's capabilities (the first one it lacks). */
-static bool check_capabilities(const conf_vk *vk, const dgpb_entry_view *e, conf_result *r)
+static bool check_capabilities(const vk_host *vk, const dgpb_entry_view *e, dgpb_diag *r)
 {
     for (uint32_t i = 0; i < e->capability_count; i++) {
         int cap = dgpb_capability_from_name(e->capabilities[i].ptr, e->capabilities[i].len);
@@ -401,10 +366,13 @@ static bool check_capabilities(const conf_vk *vk, const dgpb_entry_view *e, conf
         default:
             ok = false;
         }
-        if (!ok) {
-            fail(r, "entry '%.*s' needs capability '%.*s', which device '%s' lacks",
-                 (int)e->name.len, e->name.ptr, (int)e->capabilities[i].len, e->capabilities[i].ptr,
-                 vk->device_name);
+        bool masked = cap >= 0 && (vk->mask & (1u << cap));
+        if (!ok || masked) {
+            run_fail(r, DGPB_ERR_RUN_CAPABILITY,
+                     "entry '%.*s' needs capability '%.*s', which device '%s' lacks%s",
+                     (int)e->name.len, e->name.ptr, (int)e->capabilities[i].len,
+                     e->capabilities[i].ptr, vk->device_name,
+                     masked && ok ? " (masked on purpose)" : "");
             return false;
         }
     }
@@ -413,7 +381,7 @@ static bool check_capabilities(const conf_vk *vk, const dgpb_entry_view *e, conf
 
 /* Adds a value row to a block's rows once (a render pair may list the same row twice). */
 static bool add_value_row(const dgpb_param_view **values, uint32_t *count,
-                          const dgpb_param_view *row, conf_result *r)
+                          const dgpb_param_view *row, dgpb_diag *r)
 {
     for (uint32_t j = 0; j < *count; j++)
         if (values[j]->offset == row->offset && values[j]->size == row->size &&
@@ -433,17 +401,18 @@ static bool add_value_row(const dgpb_param_view **values, uint32_t *count,
  * (space, binding), and value rows of space DGPB_SPACE_LAUNCH to the
  * push-constant range.
  */
-static bool add_rows(pipeline *p, const dgpb_entry_view *e, conf_result *r)
+static bool add_rows(pipeline *p, const dgpb_entry_view *e, dgpb_diag *r)
 {
     for (uint32_t i = 0; i < e->param_count; i++) {
         const dgpb_param_view *row = dgpb_entry_param(e, i);
         if (row->space == DGPB_SPACE_LAUNCH) {
             if (row->kind != DGPB_KIND_VALUE) {
-                fail(r,
-                     "parameter '%.*s' of entry '%.*s': a %s in the launch space (0x%08x) has no "
-                     "Vulkan form; only values are push constants",
-                     (int)row->name.len, row->name.ptr, (int)e->name.len, e->name.ptr,
-                     dgpb_kind_name(row->kind), row->space);
+                run_fail(
+                    r, DGPB_ERR_UNSUPPORTED,
+                    "parameter '%.*s' of entry '%.*s': a %s in the launch space (0x%08x) has no "
+                    "Vulkan form; only values are push constants",
+                    (int)row->name.len, row->name.ptr, (int)e->name.len, e->name.ptr,
+                    dgpb_kind_name(row->kind), row->space);
                 return false;
             }
             /* One range for the whole pipeline: a render pair's entries must not overlap. */
@@ -467,9 +436,10 @@ static bool add_rows(pipeline *p, const dgpb_entry_view *e, conf_result *r)
         }
         VkDescriptorType type;
         if (!descriptor_type(row->kind, &type)) {
-            fail(r, "parameter '%.*s' of entry '%.*s': kind '%s' is not supported by this host",
-                 (int)row->name.len, row->name.ptr, (int)e->name.len, e->name.ptr,
-                 dgpb_kind_name(row->kind));
+            run_fail(r, DGPB_ERR_UNSUPPORTED,
+                     "parameter '%.*s' of entry '%.*s': kind '%s' is not supported by this host",
+                     (int)row->name.len, row->name.ptr, (int)e->name.len, e->name.ptr,
+                     dgpb_kind_name(row->kind));
             return false;
         }
         if (row->space >= MAX_SETS) {
@@ -511,12 +481,12 @@ static bool add_rows(pipeline *p, const dgpb_entry_view *e, conf_result *r)
     return true;
 }
 
-static VkShaderModule make_module(conf_vk *vk, const dgpb_entry_view *e, conf_result *r)
+static VkShaderModule make_module(vk_host *vk, const dgpb_entry_view *e, dgpb_diag *r)
 {
     dgpb_diag diag;
     dgpb_diag_clear(&diag);
     if (dgpb_blob_verify(&e->code, &diag)) {
-        fail(r, "entry '%.*s': %s", (int)e->name.len, e->name.ptr, diag.message);
+        run_fail(r, diag.code, "entry '%.*s': %s", (int)e->name.len, e->name.ptr, diag.message);
         return VK_NULL_HANDLE;
     }
     if (e->code.size % 4) {
@@ -525,7 +495,7 @@ static VkShaderModule make_module(conf_vk *vk, const dgpb_entry_view *e, conf_re
         return VK_NULL_HANDLE;
     }
     /* Blobs are not aligned inside a bundle; the driver reads words. */
-    uint32_t *words = malloc(e->code.size);
+    uint32_t *words = mem_alloc(e->code.size);
     if (!words) {
         fail(r, "out of memory");
         return VK_NULL_HANDLE;
@@ -536,14 +506,14 @@ static VkShaderModule make_module(conf_vk *vk, const dgpb_entry_view *e, conf_re
                                    .pCode = words};
     VkShaderModule m = VK_NULL_HANDLE;
     VkResult res = vkCreateShaderModule(vk->device, &ci, NULL, &m);
-    free(words);
+    dgpb_free(words);
     if (res != VK_SUCCESS)
         fail(r, "entry '%.*s': vkCreateShaderModule failed (VkResult %d)", (int)e->name.len,
              e->name.ptr, (int)res);
     return m;
 }
 
-static bool make_layout(conf_vk *vk, pipeline *p, VkShaderStageFlags stages, conf_result *r)
+static bool make_layout(vk_host *vk, pipeline *p, VkShaderStageFlags stages, dgpb_diag *r)
 {
     uint32_t max_space = 0;
     for (uint32_t i = 0; i < p->slot_count; i++)
@@ -573,8 +543,9 @@ static bool make_layout(conf_vk *vk, pipeline *p, VkShaderStageFlags stages, con
     /* Every value row of the launch space: one push-constant range from offset 0. */
     VkPushConstantRange range = {.stageFlags = stages, .offset = 0, .size = p->push.size};
     if (p->push.size > vk->max_push_constants) {
-        fail(r, "the push constants take %u bytes, device '%s' allows %u", p->push.size,
-             vk->device_name, vk->max_push_constants);
+        run_fail(r, DGPB_ERR_RUN_CAPABILITY,
+                 "the push constants take %u bytes, device '%s' allows %u", p->push.size,
+                 vk->device_name, vk->max_push_constants);
         return false;
     }
     p->stages = stages;
@@ -590,96 +561,83 @@ static bool make_layout(conf_vk *vk, pipeline *p, VkShaderStageFlags stages, con
     return true;
 }
 
-static const dgpb_entry_view *find_entry(const bundle *bd, const char *name, uint32_t stage,
-                                         conf_result *r)
-{
-    const dgpb_entry_view *e;
-    dgpb_diag diag;
-    dgpb_diag_clear(&diag);
-    if (dgpb_target_find_entry(bd->t, name, &e, &diag)) {
-        fail(r, "bundle '%s': %s", bd->stem, diag.message);
-        return NULL;
-    }
-    if (e->stage_id != stage) {
-        fail(r, "entry '%s' is a %s shader, not %s", name, dgpb_stage_name(e->stage_id),
-             dgpb_stage_name(stage));
-        return NULL;
-    }
-    return e;
-}
-
 static VkFormat vk_format(uint32_t f)
 {
     switch (f) {
-    case CONF_FORMAT_R16FLOAT:
+    case DGPB_RUN_FORMAT_R16FLOAT:
         return VK_FORMAT_R16_SFLOAT;
-    case CONF_FORMAT_R32FLOAT:
+    case DGPB_RUN_FORMAT_R32FLOAT:
         return VK_FORMAT_R32_SFLOAT;
-    case CONF_FORMAT_RG32FLOAT:
+    case DGPB_RUN_FORMAT_RG32FLOAT:
         return VK_FORMAT_R32G32_SFLOAT;
-    case CONF_FORMAT_RGBA32FLOAT:
+    case DGPB_RUN_FORMAT_RGBA32FLOAT:
         return VK_FORMAT_R32G32B32A32_SFLOAT;
-    case CONF_FORMAT_R32UINT:
+    case DGPB_RUN_FORMAT_R32UINT:
         return VK_FORMAT_R32_UINT;
     default:
         return VK_FORMAT_UNDEFINED;
     }
 }
 
-/* The colour attachment of a render case, if any. */
-static const conf_param *attachment_of(const conf_case *c)
+/* The colour attachment of a render request, if any. */
+static const dgpb_run_param *attachment_of(const dgpb_run_request *c)
 {
     for (uint32_t i = 0; i < c->param_count; i++)
-        if (c->params[i].kind == CONF_KIND_COLOR_ATTACHMENT)
+        if (c->params[i].kind == DGPB_RUN_KIND_COLOR_ATTACHMENT)
             return &c->params[i];
     return NULL;
 }
 
-static bool create_pipeline(conf_vk *vk, pipeline *p, const dgpb_entry_view **entries,
-                            VkFormat color, conf_result *r);
+static bool create_pipeline(vk_host *vk, pipeline *p, const dgpb_entry_view *const *entries,
+                            VkFormat color, dgpb_diag *r);
 
-/* The pipeline of a case: found in the cache, or created from the bundle. NULL on failure. */
-static pipeline *get_pipeline(conf_vk *vk, const char *dir, const conf_case *c, conf_result *r,
-                              const dgpb_entry_view **entries)
+/* The pipeline of a request: found in the cache, or created from the bundle. NULL on failure. */
+static pipeline *get_pipeline(vk_host *vk, const char *bundle_key, const dgpb_run_request *c,
+                              dgpb_diag *r, const dgpb_entry_view *const *entries)
 {
-    bundle *bd = load_bundle(vk, dir, c->module, r);
-    if (!bd)
-        return NULL;
-    bool gfx = c->type == CONF_RENDER;
-    entries[0] = find_entry(bd, c->entry, gfx ? DGPB_STAGE_VERTEX : DGPB_STAGE_COMPUTE, r);
-    entries[1] = gfx ? find_entry(bd, c->fragment, DGPB_STAGE_FRAGMENT, r) : NULL;
-    if (!entries[0] || (gfx && !entries[1]))
-        return NULL;
-    const conf_param *att = attachment_of(c);
+    bool gfx = c->fragment != NULL;
+    const dgpb_run_param *att = attachment_of(c);
     VkFormat color = att ? vk_format(att->format) : VK_FORMAT_R32G32B32A32_SFLOAT;
-    char key[160];
-    snprintf(key, sizeof key, "%s/%s/%s/%d", c->module, c->entry, gfx ? c->fragment : "",
-             (int)color);
+    char tail[64];
+    snprintf(tail, sizeof tail, "/%d", (int)color);
+    size_t len =
+        strlen(bundle_key) + strlen(c->entry) + (gfx ? strlen(c->fragment) : 0) + strlen(tail) + 3;
+    char *key = mem_alloc(len);
+    if (!key) {
+        run_fail(r, DGPB_ERR_NOMEM, "out of memory");
+        return NULL;
+    }
+    snprintf(key, len, "%s\n%s\n%s%s", bundle_key, c->entry, gfx ? c->fragment : "", tail);
     for (uint32_t i = 0; i < vk->pipeline_count; i++)
         if (!strcmp(vk->pipelines[i].key, key)) {
+            dgpb_free(key);
             if (!vk->pipelines[i].pipe)
-                fail(r, "%s", vk->pipelines[i].error);
+                *r = *vk->pipelines[i].failure;
             return vk->pipelines[i].pipe ? &vk->pipelines[i] : NULL;
         }
     if (vk->pipeline_count == MAX_PIPELINES) {
-        fail(r, "too many pipelines");
+        dgpb_free(key);
+        run_fail(r, DGPB_ERR_LIMIT, "more than %d pipelines in one runner", MAX_PIPELINES);
         return NULL;
     }
     pipeline *p = &vk->pipelines[vk->pipeline_count++];
     memset(p, 0, sizeof *p);
-    snprintf(p->key, sizeof p->key, "%s", key);
+    p->key = key;
     p->graphics = gfx;
-    if (!create_pipeline(vk, p, entries, color, r))
-        snprintf(p->error, sizeof p->error, "%.500s", r->message);
+    if (!create_pipeline(vk, p, entries, color, r) && (p->failure = mem_alloc(sizeof *p->failure)))
+        *p->failure = *r;
+    if (!p->pipe && !p->failure) { /* no memory to remember why: try again next time */
+        dgpb_free(p->key);
+        vk->pipeline_count--;
+    }
     return p->pipe ? p : NULL;
 }
 
 /* Creates the layout and pipeline of `entries` (one compute, or vertex and fragment). */
-static bool create_pipeline(conf_vk *vk, pipeline *p, const dgpb_entry_view **entries,
-                            VkFormat color, conf_result *r)
+static bool create_pipeline(vk_host *vk, pipeline *p, const dgpb_entry_view *const *entries,
+                            VkFormat color, dgpb_diag *r)
 {
     bool gfx = p->graphics;
-    const char *key = p->key;
     for (int i = 0; i < (gfx ? 2 : 1); i++)
         if (!check_capabilities(vk, entries[i], r) || !add_rows(p, entries[i], r))
             return false;
@@ -705,8 +663,9 @@ static bool create_pipeline(conf_vk *vk, pipeline *p, const dgpb_entry_view **en
         res = vkCreateComputePipelines(vk->device, VK_NULL_HANDLE, 1, &ci, NULL, &p->pipe);
     } else {
         if (!vk->dynamic_rendering || !vk->graphics_queue) {
-            fail(r, "device '%s' has no graphics queue with dynamic rendering (Vulkan 1.3)",
-                 vk->device_name);
+            run_fail(r, DGPB_ERR_RUN_CAPABILITY,
+                     "device '%s' has no graphics queue with dynamic rendering (Vulkan 1.3)",
+                     vk->device_name);
             goto out;
         }
         VkPipelineShaderStageCreateInfo st[2] = {
@@ -766,7 +725,8 @@ static bool create_pipeline(conf_vk *vk, pipeline *p, const dgpb_entry_view **en
         res = vkCreateGraphicsPipelines(vk->device, VK_NULL_HANDLE, 1, &ci, NULL, &p->pipe);
     }
     if (res != VK_SUCCESS)
-        fail(r, "creating the pipeline of '%s' failed (VkResult %d)", key, (int)res);
+        fail(r, "creating the pipeline of entry '%.*s' failed (VkResult %d)",
+             (int)entries[0]->name.len, entries[0]->name.ptr, (int)res);
 out:
     for (int i = 0; i < 2; i++)
         if (mods[i])
@@ -774,11 +734,11 @@ out:
     return p->pipe != VK_NULL_HANDLE;
 }
 
-/* ---- resources of one case --------------------------------------------- */
+/* ---- resources of one run ---------------------------------------------- */
 
 typedef struct resource {
-    const conf_param *param; /* the case's parameter; NULL for a uniform block */
-    VkBuffer buf;            /* the buffer, or the staging buffer of an image */
+    int index;    /* the request parameter it holds; -1 for a uniform block or an unnamed sampler */
+    VkBuffer buf; /* the buffer, or the staging buffer of an image */
     VkDeviceMemory buf_mem;
     uint8_t *map;
     VkDeviceSize size;
@@ -790,7 +750,7 @@ typedef struct resource {
     VkSampler sampler;
 } resource;
 
-static int memory_type(const conf_vk *vk, uint32_t bits, VkMemoryPropertyFlags want)
+static int memory_type(const vk_host *vk, uint32_t bits, VkMemoryPropertyFlags want)
 {
     for (uint32_t i = 0; i < vk->mem.memoryTypeCount; i++)
         if ((bits & (1u << i)) && (vk->mem.memoryTypes[i].propertyFlags & want) == want)
@@ -798,8 +758,8 @@ static int memory_type(const conf_vk *vk, uint32_t bits, VkMemoryPropertyFlags w
     return -1;
 }
 
-static bool make_buffer(conf_vk *vk, resource *res, VkDeviceSize size, VkBufferUsageFlags usage,
-                        conf_result *r)
+static bool make_buffer(vk_host *vk, resource *res, VkDeviceSize size, VkBufferUsageFlags usage,
+                        dgpb_diag *r)
 {
     res->size = size;
     VkBufferCreateInfo ci = {.sType = VK_STRUCTURE_TYPE_BUFFER_CREATE_INFO,
@@ -833,34 +793,35 @@ static bool make_buffer(conf_vk *vk, resource *res, VkDeviceSize size, VkBufferU
     return true;
 }
 
-static bool make_image(conf_vk *vk, resource *res, const conf_param *cp, VkImageUsageFlags usage,
-                       conf_result *r)
+static bool make_image(vk_host *vk, resource *res, const dgpb_run_param *cp,
+                       VkImageUsageFlags usage, dgpb_diag *r)
 {
     VkFormat format = vk_format(cp->format);
     uint32_t depth = cp->depth ? cp->depth : 1;
-    if (format == VK_FORMAT_UNDEFINED || !cp->width || !cp->height || cp->dim >= CONF_DIM_COUNT ||
-        (cp->dim == CONF_DIM_CUBE && (depth != 6 || cp->width != cp->height))) {
+    if (format == VK_FORMAT_UNDEFINED || !cp->width || !cp->height ||
+        cp->dim >= DGPB_RUN_DIM_COUNT ||
+        (cp->dim == DGPB_RUN_DIM_CUBE && (depth != 6 || cp->width != cp->height))) {
         fail(r, "parameter '%s': a texture needs a format and a size (a cube: 6 square faces)",
              cp->name);
         return false;
     }
-    /* The image type, view type, extent and layers of the case's dimension. */
+    /* The image type, view type, extent and layers of the request's dimension. */
     VkImageType image_type = VK_IMAGE_TYPE_2D;
     VkImageViewType view = VK_IMAGE_VIEW_TYPE_2D;
     VkExtent3D extent = {cp->width, cp->height, 1};
     uint32_t layers = 1;
     VkImageCreateFlags flags = 0;
     switch (cp->dim) {
-    case CONF_DIM_1D:
+    case DGPB_RUN_DIM_1D:
         image_type = VK_IMAGE_TYPE_1D, view = VK_IMAGE_VIEW_TYPE_1D;
         break;
-    case CONF_DIM_3D:
+    case DGPB_RUN_DIM_3D:
         image_type = VK_IMAGE_TYPE_3D, view = VK_IMAGE_VIEW_TYPE_3D, extent.depth = depth;
         break;
-    case CONF_DIM_CUBE:
+    case DGPB_RUN_DIM_CUBE:
         view = VK_IMAGE_VIEW_TYPE_CUBE, layers = 6, flags = VK_IMAGE_CREATE_CUBE_COMPATIBLE_BIT;
         break;
-    case CONF_DIM_2D_ARRAY:
+    case DGPB_RUN_DIM_2D_ARRAY:
         view = VK_IMAGE_VIEW_TYPE_2D_ARRAY, layers = depth;
         break;
     default:
@@ -882,7 +843,7 @@ static bool make_image(conf_vk *vk, resource *res, const conf_param *cp, VkImage
     res->layers = layers;
     if (vkCreateImage(vk->device, &ci, NULL, &res->img) != VK_SUCCESS) {
         fail(r, "parameter '%s': vkCreateImage failed (%s %ux%u)", cp->name,
-             conf_format_name(cp->format), cp->width, cp->height);
+             dgpb_run_format_name(cp->format), cp->width, cp->height);
         return false;
     }
     VkMemoryRequirements req;
@@ -915,7 +876,7 @@ static bool make_image(conf_vk *vk, resource *res, const conf_param *cp, VkImage
     return true;
 }
 
-static void free_resource(conf_vk *vk, resource *res)
+static void free_resource(vk_host *vk, resource *res)
 {
     if (res->sampler)
         vkDestroySampler(vk->device, res->sampler, NULL);
@@ -931,49 +892,18 @@ static void free_resource(conf_vk *vk, resource *res)
         vkFreeMemory(vk->device, res->buf_mem, NULL);
 }
 
-static const conf_param *case_param(const conf_case *c, const dgpb_param_view *row)
+static const dgpb_run_param *case_param(const dgpb_run_request *c, const dgpb_param_view *row)
 {
     for (uint32_t i = 0; i < c->param_count; i++)
-        if (c->params[i].kind != CONF_KIND_COLOR_ATTACHMENT &&
+        if (c->params[i].kind != DGPB_RUN_KIND_COLOR_ATTACHMENT &&
             dgpb_str_eq(row->name, c->params[i].name))
             return &c->params[i];
     return NULL;
 }
 
-/* Every named parameter of the case must be a row of the pipeline's entries. */
-static bool check_names(const conf_case *c, const dgpb_entry_view *const *entries, int n,
-                        conf_result *r)
-{
-    for (uint32_t i = 0; i < c->param_count; i++) {
-        const conf_param *cp = &c->params[i];
-        if (cp->kind == CONF_KIND_COLOR_ATTACHMENT)
-            continue;
-        const dgpb_param_view *row = NULL;
-        for (int k = 0; k < n && !row; k++)
-            for (uint32_t j = 0; j < entries[k]->param_count && !row; j++)
-                if (dgpb_str_eq(entries[k]->params[j].name, cp->name))
-                    row = &entries[k]->params[j];
-        if (!row) {
-            fail(r, "the entry has no parameter '%s'", cp->name);
-            return false;
-        }
-        if (row->kind != cp->kind) {
-            fail(r, "parameter '%s' is a %s in the bundle, the case gives a %s", cp->name,
-                 dgpb_kind_name(row->kind), dgpb_kind_name(cp->kind));
-            return false;
-        }
-        if (row->kind == DGPB_KIND_VALUE && conf_value_place(cp, row->size, NULL)) {
-            fail(r, "value '%s' is %u bytes in the bundle, the case gives %zu%s", cp->name,
-                 row->size, cp->size, cp->matrix_rows ? " (a matrix, by rows)" : "");
-            return false;
-        }
-    }
-    return true;
-}
-
 /* Creates and fills the resource of one slot. */
-static bool make_slot_resource(conf_vk *vk, const conf_case *c, const slot *s, resource *res,
-                               conf_result *r)
+static bool make_slot_resource(vk_host *vk, const dgpb_run_request *c, const slot *s, resource *res,
+                               dgpb_diag *r)
 {
     if (s->kind == DGPB_KIND_VALUE) {
         /* The uniform block: each value at its row's offset, with its row's size. */
@@ -981,37 +911,37 @@ static bool make_slot_resource(conf_vk *vk, const conf_case *c, const slot *s, r
             return false;
         for (uint32_t i = 0; i < s->value_count; i++) {
             const dgpb_param_view *row = s->values[i];
-            const conf_param *cp = case_param(c, row);
-            if (!cp || !cp->input) {
-                fail(r, "the case gives no value for '%.*s'", (int)row->name.len, row->name.ptr);
-                return false;
-            }
-            if (conf_value_place(cp, row->size, res->map + row->offset)) {
-                fail(r, "value '%s' does not fit its row's %u bytes", cp->name, row->size);
+            const dgpb_run_param *cp = case_param(c, row);
+            if (!cp || dgpb_run_value_place(cp, row->size, res->map + row->offset)) {
+                run_fail(r, DGPB_ERR_RUN_SIZE, "value '%.*s' does not fit its row's %u bytes",
+                         (int)row->name.len, row->name.ptr, row->size);
                 return false;
             }
         }
         return true;
     }
-    const conf_param *cp = case_param(c, s->row);
-    if (!cp) {
-        fail(r, "the case binds nothing to '%.*s' (space %u, binding %u)", (int)s->row->name.len,
-             s->row->name.ptr, s->space, s->binding);
+    const dgpb_run_param *cp = case_param(c, s->row);
+    res->index = cp ? (int)(cp - c->params) : -1;
+    if (!cp && s->type != VK_DESCRIPTOR_TYPE_SAMPLER) {
+        run_fail(r, DGPB_ERR_RUN_MISSING,
+                 "the request binds nothing to '%.*s' (space %u, binding %u)",
+                 (int)s->row->name.len, s->row->name.ptr, s->space, s->binding);
         return false;
     }
-    res->param = cp;
     switch (s->type) {
     case VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER:
-    case VK_DESCRIPTOR_TYPE_STORAGE_BUFFER:
-        if (!make_buffer(vk, res, cp->size ? cp->size : 4,
+    case VK_DESCRIPTOR_TYPE_STORAGE_BUFFER: {
+        size_t bytes = run_param_bytes(cp);
+        if (!make_buffer(vk, res, bytes ? bytes : 4,
                          s->type == VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER
                              ? VK_BUFFER_USAGE_UNIFORM_BUFFER_BIT
                              : VK_BUFFER_USAGE_STORAGE_BUFFER_BIT,
                          r))
             return false;
         if (cp->input)
-            memcpy(res->map, cp->input, cp->size);
+            memcpy(res->map, cp->input, cp->input_size ? cp->input_size : cp->size);
         return true;
+    }
     case VK_DESCRIPTOR_TYPE_SAMPLED_IMAGE:
         return make_image(vk, res, cp, VK_IMAGE_USAGE_SAMPLED_BIT, r);
     case VK_DESCRIPTOR_TYPE_STORAGE_IMAGE:
@@ -1067,54 +997,57 @@ static void copy_image(VkCommandBuffer cmd, const resource *res, bool in)
                                &region);
 }
 
-/* Compares an output word for word; notes the first differences in r->message. */
-static void compare(const char *name, const uint8_t *got, const uint8_t *want, size_t size,
-                    conf_result *r)
+/* Copies a resource's bytes (buffer, or an image's staging buffer) into the result. */
+static bool read_back(const resource *res, const dgpb_run_param *cp, dgpb_run_output *out,
+                      dgpb_diag *r)
 {
-    size_t words = size / 4, shown = 0;
-    uint64_t exact = 0;
-    char *m = r->message;
-    for (size_t i = 0; i < words; i++) {
-        uint32_t g, w;
-        memcpy(&g, got + 4 * i, 4);
-        memcpy(&w, want + 4 * i, 4);
-        if (g == w) {
-            exact++;
-            continue;
-        }
-        if (shown < 4) {
-            size_t len = strlen(m);
-            snprintf(m + len, sizeof r->message - len, "%s%s[%zu] = 0x%08x, expected 0x%08x",
-                     len ? "; " : "", name, i, g, w);
-        }
-        shown++;
+    size_t size = run_param_bytes(cp);
+    if (!size)
+        size = 4;
+    if (size > res->size)
+        size = (size_t)res->size;
+    if (!(out->data = mem_alloc(size ? size : 1))) {
+        run_fail(r, DGPB_ERR_NOMEM, "out of memory");
+        return false;
     }
-    r->words += words;
-    r->exact += exact;
-    if (exact != words)
-        r->pass = false;
+    memcpy(out->data, res->map, size);
+    out->size = size;
+    return true;
 }
 
-void conf_vk_run(conf_vk *vk, const char *bundle_dir, const conf_case *c, conf_result *r)
+static int vk_run(void *host, const char *key, const dgpb_entry_view *const *entries,
+                  const dgpb_run_request *c, const dgpb_param_view *const *rows,
+                  dgpb_run_result *result, dgpb_diag *r)
 {
-    memset(r, 0, sizeof *r);
-    r->pass = true;
-    const dgpb_entry_view *entries[2] = {NULL, NULL};
-    pipeline *p = get_pipeline(vk, bundle_dir, c, r, entries);
+    vk_host *vk = host;
+    for (uint32_t i = 0; i < c->param_count; i++) {
+        result->outputs[i].kind = rows[i] ? rows[i]->kind : c->params[i].kind;
+        result->outputs[i].flags = rows[i] ? rows[i]->flags : 0;
+    }
+    result->output_count = c->param_count;
+    memcpy(result->thread_group_size, entries[0]->thread_group_size,
+           sizeof result->thread_group_size);
+    pipeline *p = get_pipeline(vk, key, c, r, entries);
     if (!p)
-        return;
-    int entry_count = c->type == CONF_RENDER ? 2 : 1;
-    if (c->type == CONF_RENDER && c->vertices == 0)
-        return; /* created only */
-    if (!check_names(c, entries, entry_count, r))
-        return;
+        return r->code;
+    if (c->fragment && c->vertices == 0)
+        return DGPB_OK; /* created only */
+    uint32_t repeat = c->repeat ? c->repeat : 1;
+    bool timed = c->time && !c->fragment;
+    if (timed && !vk->timestamp_bits)
+        return run_fail(r, DGPB_ERR_RUN_CAPABILITY,
+                        "device '%s' has no timestamps on its compute queue (needed for timing)",
+                        vk->device_name);
 
     resource res[MAX_SLOTS + 1];
     memset(res, 0, sizeof res);
+    for (uint32_t i = 0; i < MAX_SLOTS + 1; i++)
+        res[i].index = -1;
+    VkQueryPool queries = VK_NULL_HANDLE;
     VkDescriptorPool pool = VK_NULL_HANDLE;
     VkCommandBuffer cmd = VK_NULL_HANDLE;
     VkFence fence = VK_NULL_HANDLE;
-    const conf_param *att = attachment_of(c);
+    const dgpb_run_param *att = attachment_of(c);
     resource *att_res = &res[MAX_SLOTS];
     uint8_t *push = NULL;
 
@@ -1123,31 +1056,38 @@ void conf_vk_run(conf_vk *vk, const char *bundle_dir, const conf_case *c, conf_r
             goto out;
     /* The push constants: each launch-space value at its row's offset, with its row's size. */
     if (p->push.size) {
-        if (!(push = calloc(1, p->push.size))) {
-            fail(r, "out of memory");
+        if (!(push = mem_calloc(1, p->push.size))) {
+            run_fail(r, DGPB_ERR_NOMEM, "out of memory");
             goto out;
         }
         for (uint32_t i = 0; i < p->push.value_count; i++) {
             const dgpb_param_view *row = p->push.values[i];
-            const conf_param *cp = case_param(c, row);
-            if (!cp || !cp->input) {
-                fail(r, "the case gives no value for push constant '%.*s'", (int)row->name.len,
-                     row->name.ptr);
-                goto out;
-            }
-            if (conf_value_place(cp, row->size, push + row->offset)) {
-                fail(r, "value '%s' does not fit its row's %u bytes", cp->name, row->size);
+            const dgpb_run_param *cp = case_param(c, row);
+            if (!cp || dgpb_run_value_place(cp, row->size, push + row->offset)) {
+                run_fail(r, DGPB_ERR_RUN_SIZE, "push constant '%.*s' does not fit its %u bytes",
+                         (int)row->name.len, row->name.ptr, row->size);
                 goto out;
             }
         }
     }
-    if (c->type == CONF_RENDER) {
+    if (c->fragment) {
         if (!att) {
-            fail(r, "a render case that draws needs a colour attachment");
+            run_fail(r, DGPB_ERR_RUN_MISSING,
+                     "a render request that draws needs a colour attachment");
             goto out;
         }
+        att_res->index = (int)(att - c->params);
         if (!make_image(vk, att_res, att, VK_IMAGE_USAGE_COLOR_ATTACHMENT_BIT, r))
             goto out;
+    }
+    if (timed) {
+        VkQueryPoolCreateInfo qci = {.sType = VK_STRUCTURE_TYPE_QUERY_POOL_CREATE_INFO,
+                                     .queryType = VK_QUERY_TYPE_TIMESTAMP,
+                                     .queryCount = 2 * repeat};
+        if (vkCreateQueryPool(vk->device, &qci, NULL, &queries) != VK_SUCCESS) {
+            fail(r, "vkCreateQueryPool of %u timestamps failed", 2 * repeat);
+            goto out;
+        }
     }
 
     /* Descriptor sets: one per space, every binding written from its slot. */
@@ -1209,9 +1149,8 @@ void conf_vk_run(conf_vk *vk, const char *bundle_dir, const conf_case *c, conf_r
                                    .flags = VK_COMMAND_BUFFER_USAGE_ONE_TIME_SUBMIT_BIT};
     vkBeginCommandBuffer(cmd, &bi);
     VkPipelineStageFlags shader_stage =
-        c->type == CONF_RENDER
-            ? VK_PIPELINE_STAGE_VERTEX_SHADER_BIT | VK_PIPELINE_STAGE_FRAGMENT_SHADER_BIT
-            : VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT;
+        c->fragment ? VK_PIPELINE_STAGE_VERTEX_SHADER_BIT | VK_PIPELINE_STAGE_FRAGMENT_SHADER_BIT
+                    : VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT;
     /* Images: upload (or clear to zero), then the layout the shader uses. */
     for (uint32_t i = 0; i < p->slot_count; i++) {
         if (!res[i].img)
@@ -1228,17 +1167,18 @@ void conf_vk_run(conf_vk *vk, const char *bundle_dir, const conf_case *c, conf_r
                       VK_PIPELINE_STAGE_TRANSFER_BIT, shader_stage);
     }
     VkPipelineBindPoint bind =
-        c->type == CONF_RENDER ? VK_PIPELINE_BIND_POINT_GRAPHICS : VK_PIPELINE_BIND_POINT_COMPUTE;
+        c->fragment ? VK_PIPELINE_BIND_POINT_GRAPHICS : VK_PIPELINE_BIND_POINT_COMPUTE;
     vkCmdBindPipeline(cmd, bind, p->pipe);
     if (p->set_count)
         vkCmdBindDescriptorSets(cmd, bind, p->layout, 0, p->set_count, sets, 0, NULL);
     if (p->push.size)
         vkCmdPushConstants(cmd, p->layout, p->stages, 0, p->push.size, push);
-    if (c->type == CONF_COMPUTE) {
-        uint32_t groups[3];
-        for (int k = 0; k < 3; k++)
-            groups[k] = (c->threads[k] + p->group_size[k] - 1) / p->group_size[k];
-        for (uint32_t n = 0; n < (c->repeat ? c->repeat : 1); n++) {
+    if (!c->fragment) {
+        uint32_t *groups = result->groups;
+        run_groups(c, p->group_size, groups);
+        if (timed)
+            vkCmdResetQueryPool(cmd, queries, 0, 2 * repeat);
+        for (uint32_t n = 0; n < repeat; n++) {
             if (n) {
                 VkMemoryBarrier mb = {.sType = VK_STRUCTURE_TYPE_MEMORY_BARRIER,
                                       .srcAccessMask = VK_ACCESS_SHADER_WRITE_BIT,
@@ -1248,8 +1188,13 @@ void conf_vk_run(conf_vk *vk, const char *bundle_dir, const conf_case *c, conf_r
                                      VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, 0, 1, &mb, 0, NULL, 0,
                                      NULL);
             }
+            if (timed)
+                vkCmdWriteTimestamp(cmd, VK_PIPELINE_STAGE_TOP_OF_PIPE_BIT, queries, 2 * n);
             vkCmdDispatch(cmd, groups[0], groups[1], groups[2]);
+            if (timed)
+                vkCmdWriteTimestamp(cmd, VK_PIPELINE_STAGE_BOTTOM_OF_PIPE_BIT, queries, 2 * n + 1);
         }
+        result->dispatches = repeat;
     } else {
         image_barrier(cmd, att_res->img, VK_IMAGE_LAYOUT_UNDEFINED,
                       VK_IMAGE_LAYOUT_COLOR_ATTACHMENT_OPTIMAL, 0,
@@ -1287,12 +1232,12 @@ void conf_vk_run(conf_vk *vk, const char *bundle_dir, const conf_case *c, conf_r
                       VK_ACCESS_TRANSFER_READ_BIT, shader_stage, VK_PIPELINE_STAGE_TRANSFER_BIT);
         copy_image(cmd, &res[i], false);
     }
-    VkMemoryBarrier host = {.sType = VK_STRUCTURE_TYPE_MEMORY_BARRIER,
-                            .srcAccessMask =
-                                VK_ACCESS_SHADER_WRITE_BIT | VK_ACCESS_TRANSFER_WRITE_BIT,
-                            .dstAccessMask = VK_ACCESS_HOST_READ_BIT};
+    VkMemoryBarrier to_host = {.sType = VK_STRUCTURE_TYPE_MEMORY_BARRIER,
+                               .srcAccessMask =
+                                   VK_ACCESS_SHADER_WRITE_BIT | VK_ACCESS_TRANSFER_WRITE_BIT,
+                               .dstAccessMask = VK_ACCESS_HOST_READ_BIT};
     vkCmdPipelineBarrier(cmd, shader_stage | VK_PIPELINE_STAGE_TRANSFER_BIT,
-                         VK_PIPELINE_STAGE_HOST_BIT, 0, 1, &host, 0, NULL, 0, NULL);
+                         VK_PIPELINE_STAGE_HOST_BIT, 0, 1, &to_host, 0, NULL, 0, NULL);
     if (vkEndCommandBuffer(cmd) != VK_SUCCESS) {
         fail(r, "vkEndCommandBuffer failed");
         goto out;
@@ -1310,15 +1255,37 @@ void conf_vk_run(conf_vk *vk, const char *bundle_dir, const conf_case *c, conf_r
         goto out;
     }
 
-    /* Compare every output with the reference. */
-    r->checked = true;
-    for (uint32_t i = 0; i < p->slot_count; i++) {
-        const conf_param *cp = res[i].param;
-        if (cp && cp->expected)
-            compare(cp->name, res[i].map, cp->expected, cp->size, r);
+    /* Read every buffer and texture back; the times of the dispatches. */
+    result->ran = true;
+    for (uint32_t i = 0; i < MAX_SLOTS + 1; i++) {
+        int k = res[i].index;
+        if (k >= 0 && res[i].map && !read_back(&res[i], &c->params[k], &result->outputs[k], r))
+            goto out;
     }
-    if (att && att->expected)
-        compare(att->name, att_res->map, att->expected, att->size, r);
+    if (timed) {
+        uint64_t *ticks = mem_calloc(2 * repeat, sizeof *ticks);
+        result->times_ms = mem_calloc(repeat, sizeof *result->times_ms);
+        if (!ticks || !result->times_ms) {
+            dgpb_free(ticks);
+            run_fail(r, DGPB_ERR_NOMEM, "out of memory");
+            goto out;
+        }
+        vr = vkGetQueryPoolResults(vk->device, queries, 0, 2 * repeat, 2 * repeat * sizeof *ticks,
+                                   ticks, sizeof *ticks,
+                                   VK_QUERY_RESULT_64_BIT | VK_QUERY_RESULT_WAIT_BIT);
+        if (vr != VK_SUCCESS) {
+            dgpb_free(ticks);
+            fail(r, "reading the timestamps failed (VkResult %d)", (int)vr);
+            goto out;
+        }
+        uint64_t mask = vk->timestamp_bits >= 64 ? ~0ull : (1ull << vk->timestamp_bits) - 1;
+        for (uint32_t n = 0; n < repeat; n++) {
+            uint64_t t = (ticks[2 * n + 1] - ticks[2 * n]) & mask;
+            result->times_ms[n] = (double)t * vk->timestamp_period / 1e6;
+        }
+        result->time_count = repeat;
+        dgpb_free(ticks);
+    }
 out:
     if (fence)
         vkDestroyFence(vk->device, fence, NULL);
@@ -1328,5 +1295,21 @@ out:
         vkDestroyDescriptorPool(vk->device, pool, NULL);
     for (uint32_t i = 0; i < MAX_SLOTS + 1; i++)
         free_resource(vk, &res[i]);
-    free(push);
+    if (queries)
+        vkDestroyQueryPool(vk->device, queries, NULL);
+    dgpb_free(push);
+    return r->code;
+}
+
+static const run_host_ops vk_ops = {vk_destroy, vk_device_name, vk_driver, vk_pipeline_count,
+                                    vk_run};
+
+int run_vulkan_create(const dgpb_runner_desc *desc, void **host, const run_host_ops **ops,
+                      dgpb_diag *d)
+{
+    vk_host *vk = NULL;
+    int rc = vk_create(desc, &vk, d);
+    *host = vk;
+    *ops = &vk_ops;
+    return rc;
 }

@@ -1,0 +1,248 @@
+/*
+ * dgpb/run.h - runs one entry of a bundle on a device: Vulkan (the spirv
+ * target) or CUDA (the ptx target, libcuda loaded at run time).
+ *
+ * A host knows nothing but the bundle. The caller describes a run by NAMES:
+ * the entry, and for each parameter the row's dotted name with its input
+ * bytes (or only a size), a texture's format and extent, a value's bytes. The
+ * host resolves every name through the entry's parameter table and binds by
+ * the row it finds (docs/run.md gives the rules per target), verifies the
+ * code blob's SHA-256 before the driver sees it, dispatches, and hands back
+ * the bytes of every buffer and texture after the run, with the GPU time of
+ * each dispatch when asked. Comparing outputs is the caller's job.
+ *
+ *     dgpb_runner *r;
+ *     dgpb_runner_desc desc = {.backend = DGPB_BACKEND_VULKAN};
+ *     if (dgpb_runner_create(&desc, &r, &diag)) ...      // no device: DGPB_ERR_RUN_NO_DEVICE
+ *     dgpb_run_param p[] = {{.name = "input", .input = in, .size = 16},
+ *                           {.name = "output", .size = 16}};
+ *     dgpb_run_request req = {.entry = "computeMain", .threads = {4, 1, 1},
+ *                             .params = p, .param_count = 2};
+ *     dgpb_run_result res;
+ *     if (dgpb_runner_run(r, "k.dgpb", &req, &res, &diag) == DGPB_OK)
+ *         ... res.outputs[1].data holds 16 bytes ...
+ *     dgpb_run_result_free(&res);
+ *     dgpb_runner_destroy(r);
+ *
+ * Errors: every function returns a dgpb_result and fills the optional
+ * diagnostic. The classes say what went wrong: DGPB_ERR_IO (the bundle cannot
+ * be read), DGPB_ERR_CORRUPT* (invalid bundle, or a blob's SHA-256 does not
+ * match), DGPB_ERR_BACKEND (the bundle has no target for the runner's API),
+ * DGPB_ERR_NOT_FOUND (unknown entry or parameter name), DGPB_ERR_INVALID (a
+ * request that does not fit the table: a row given nothing, a wrong size or
+ * kind, not a compute entry), DGPB_ERR_UNSUPPORTED (the device lacks a
+ * capability the entry needs; the message names it), DGPB_ERR_TOOL (no
+ * device, no driver, or the API failed). The details below refine them.
+ * Nothing here prints or exits.
+ *
+ * Ownership: a runner owns the bundles it loaded (cached by path) and the
+ * pipelines it created (cached per bundle and entry); dgpb_runner_destroy()
+ * releases them. A result owns its output bytes and timings until
+ * dgpb_run_result_free(). Requests are borrowed for the call only.
+ */
+#ifndef DGPB_RUN_H
+#define DGPB_RUN_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "dgpb/reader.h"
+#include "dgpb/result.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* Result details of running (their class is the result.h class they extend). */
+typedef enum dgpb_run_error {
+    DGPB_ERR_RUN_NO_DEVICE = DGPB_ERR_TOOL | (0x10 << 8), /* no device, loader or driver library */
+    DGPB_ERR_RUN_DRIVER = DGPB_ERR_TOOL | (0x11 << 8),    /* a call of the API failed */
+    DGPB_ERR_RUN_CAPABILITY = DGPB_ERR_UNSUPPORTED | (0x10 << 8), /* the device lacks one */
+    DGPB_ERR_RUN_PARAM = DGPB_ERR_NOT_FOUND | (0x10 << 8),        /* the entry has no such row */
+    DGPB_ERR_RUN_MISSING = DGPB_ERR_INVALID | (0x10 << 8), /* a row the request gives nothing */
+    DGPB_ERR_RUN_SIZE = DGPB_ERR_INVALID | (0x11 << 8),    /* bytes that do not fit the row */
+    DGPB_ERR_RUN_KIND = DGPB_ERR_INVALID | (0x12 << 8),    /* a parameter of another kind */
+    DGPB_ERR_RUN_STAGE = DGPB_ERR_INVALID | (0x13 << 8),   /* not a compute entry */
+} dgpb_run_error;
+
+/* A static description of a result code, run details included ("no device"). Never NULL. */
+const char *dgpb_run_result_str(int r);
+
+/* Texel formats of textures (WebGPU's spelling: dgpb_run_format_name). */
+typedef enum dgpb_run_format {
+    DGPB_RUN_FORMAT_NONE = 0,
+    DGPB_RUN_FORMAT_R16FLOAT,
+    DGPB_RUN_FORMAT_R32FLOAT,
+    DGPB_RUN_FORMAT_RG32FLOAT,
+    DGPB_RUN_FORMAT_RGBA32FLOAT,
+    DGPB_RUN_FORMAT_R32UINT,
+    DGPB_RUN_FORMAT_COUNT
+} dgpb_run_format;
+
+/* Texture dimensions. Texels are stored x fastest, then y, then z (slice, layer or face). */
+typedef enum dgpb_run_dim {
+    DGPB_RUN_DIM_2D = 0,   /* width x height */
+    DGPB_RUN_DIM_1D,       /* width texels; height 1 */
+    DGPB_RUN_DIM_3D,       /* width x height x depth */
+    DGPB_RUN_DIM_CUBE,     /* 6 square faces in the order +X, -X, +Y, -Y, +Z, -Z */
+    DGPB_RUN_DIM_2D_ARRAY, /* depth layers of width x height */
+    DGPB_RUN_DIM_COUNT
+} dgpb_run_dim;
+
+/* "r32float", ...; NULL for NONE or out of range. */
+const char *dgpb_run_format_name(uint32_t format);
+/* The format of a name, or -1. */
+int dgpb_run_format_from_name(const char *name);
+/* Bytes per texel, 0 for NONE or out of range. */
+uint32_t dgpb_run_format_texel_size(uint32_t format);
+/* "2d", "1d", "3d", "cube", "2d_array"; NULL out of range. */
+const char *dgpb_run_dim_name(uint32_t dim);
+/* The dimension of a name, or -1. */
+int dgpb_run_dim_from_name(const char *name);
+
+/* dgpb_run_param.kind: take the row's kind as it is; any resource (not a value). */
+#define DGPB_RUN_KIND_ANY 0xFFFFFFFFu
+#define DGPB_RUN_KIND_RESOURCE 0xFFFFFFFEu
+/* Not a row: the colour attachment a render request draws into (Vulkan). */
+#define DGPB_RUN_KIND_COLOR_ATTACHMENT 0x100u
+
+/*
+ * One parameter of a request, by name. Zero means "default" everywhere.
+ *
+ * Buffers: `size` bytes (at least 4 are allocated), `input` the first
+ * `input_size` bytes (0: `size`), the rest zero; NULL input: all zero.
+ * Values: `input` holds exactly the row's size, or, with `matrix_rows` R, a
+ * matrix of R rows tightly packed that the host spreads over the row: row r at
+ * r * (row size / R) (a float2x2 is 32 bytes in a std140 block, 16 in push
+ * constants and on ptx). Textures and attachments: `format`, `width`,
+ * `height` (1 for 1D), `dim`, `depth` (3D depth, layers, 6 for a cube; 0 is
+ * 1), `size` exactly width * height * depth * texel size.
+ * Samplers need no parameter: every sampler row gets a point-filtering,
+ * clamp-to-edge sampler (named ones too).
+ */
+typedef struct dgpb_run_param {
+    const char *name; /* the row's dotted name (vertex entry first, then fragment) */
+    uint32_t kind;    /* the dgpb_kind the row must have, DGPB_RUN_KIND_ANY or _RESOURCE */
+    uint32_t format;  /* textures: dgpb_run_format */
+    uint32_t width, height, depth;
+    uint32_t dim;         /* textures: dgpb_run_dim */
+    uint32_t matrix_rows; /* values: 0, or the rows of a matrix */
+    size_t size;
+    const uint8_t *input;
+    size_t input_size; /* buffers: bytes of `input` (0: `size`) */
+} dgpb_run_param;
+
+#define DGPB_RUN_MAX_PARAMS 32
+
+/*
+ * A run. A compute request names `entry`; a render request (Vulkan) names the
+ * vertex `entry` and the `fragment` entry, draws `vertices` into the
+ * parameter of kind DGPB_RUN_KIND_COLOR_ATTACHMENT (0 vertices: the pipeline
+ * is only created). Groups: `groups` when any is non-zero, else
+ * ceil(threads / thread_group_size) per axis (0 counts as 1).
+ */
+typedef struct dgpb_run_request {
+    const char *entry;
+    const char *fragment;
+    uint32_t groups[3];
+    uint32_t threads[3];
+    uint32_t vertices;
+    uint32_t repeat; /* dispatches over the same resources, a barrier between; 0 is 1 */
+    bool time;       /* measure each dispatch on the GPU (timestamps; CUDA: events) */
+    uint32_t param_count;
+    const dgpb_run_param *params;
+} dgpb_run_request;
+
+/* What a request parameter became, after the run. */
+typedef struct dgpb_run_output {
+    uint32_t kind;  /* the row's dgpb_kind (or DGPB_RUN_KIND_COLOR_ATTACHMENT) */
+    uint32_t flags; /* the row's flags */
+    uint8_t *data;  /* buffers and textures: `size` bytes read back; values, samplers: NULL */
+    size_t size;
+} dgpb_run_output;
+
+typedef struct dgpb_run_result {
+    dgpb_run_output outputs[DGPB_RUN_MAX_PARAMS]; /* one per request parameter, in order */
+    uint32_t output_count;
+    uint32_t groups[3];            /* the groups dispatched */
+    uint32_t thread_group_size[3]; /* the entry's */
+    uint32_t dispatches;
+    double *times_ms; /* with `time`: GPU milliseconds of each dispatch */
+    uint32_t time_count;
+    bool ran; /* false when only a pipeline was created */
+} dgpb_run_result;
+
+/* Releases what a run stored in `res` and zeroes it. NULL is a no-op. */
+void dgpb_run_result_free(dgpb_run_result *res);
+
+/* Capabilities, by bit (1 << dgpb_capability), that a runner treats as absent. */
+typedef struct dgpb_runner_desc {
+    uint32_t backend;           /* DGPB_BACKEND_VULKAN or DGPB_BACKEND_CUDA */
+    const char *device;         /* Vulkan: a name substring; CUDA: an index or a name substring */
+    uint32_t mask_capabilities; /* for tests: capabilities to refuse as if the device lacked them */
+} dgpb_runner_desc;
+
+typedef struct dgpb_runner dgpb_runner;
+
+/*
+ * Creates the instance (or context) and picks the device. Vulkan: the first
+ * Vulkan 1.2 device with a compute queue (one with graphics too preferred)
+ * whose name contains `device`. CUDA: libcuda.so.1 loaded with dlopen.
+ * DGPB_ERR_RUN_NO_DEVICE when there is none (the message names the package
+ * to install), DGPB_ERR_UNSUPPORTED for another backend.
+ */
+int dgpb_runner_create(const dgpb_runner_desc *desc, dgpb_runner **out, dgpb_diag *diag);
+
+/* Releases everything, bundles and pipelines included. NULL is a no-op. */
+void dgpb_runner_destroy(dgpb_runner *r);
+
+/* The device's name; the driver ("name info (version ...)"); the target run ("spirv"). */
+const char *dgpb_runner_device_name(const dgpb_runner *r);
+const char *dgpb_runner_driver(const dgpb_runner *r);
+const char *dgpb_runner_target(const dgpb_runner *r);
+
+/* Pipelines (CUDA: modules) created so far and kept. */
+uint32_t dgpb_runner_pipeline_count(const dgpb_runner *r);
+
+/*
+ * Runs `req` with the bundle at `bundle_path` (loaded once and kept) and fills
+ * *res (zeroed first; free it with dgpb_run_result_free() whatever the
+ * result). The request is checked against the entry's table before anything
+ * is created (dgpb_run_check).
+ */
+int dgpb_runner_run(dgpb_runner *r, const char *bundle_path, const dgpb_run_request *req,
+                    dgpb_run_result *res, dgpb_diag *diag);
+
+/*
+ * Checks a request against the entries of a target without a device: the
+ * entries exist and have the right stage (compute, or vertex and fragment),
+ * every named parameter is a row of the right kind, values fit their rows,
+ * textures are described, every row but samplers is given something (but
+ * for a render request of 0 vertices, which only creates the pipeline).
+ * `rows` (optional, req->param_count elements) receives each parameter's row.
+ */
+int dgpb_run_check(const dgpb_target_view *t, const dgpb_run_request *req,
+                   const dgpb_param_view **rows, dgpb_diag *diag);
+
+/*
+ * Reads and opens the bundle at `path` (structure checked; every blob's
+ * SHA-256 is checked later, before its code is used) and finds the target of
+ * `backend`. On success *bytes and *bundle belong to the caller (dgpb_free,
+ * dgpb_bundle_close). DGPB_ERR_IO, DGPB_ERR_CORRUPT*, DGPB_ERR_BACKEND.
+ */
+int dgpb_run_load_bundle(const char *path, uint32_t backend, uint8_t **bytes, dgpb_bundle **bundle,
+                         const dgpb_target_view **target, dgpb_diag *diag);
+
+/*
+ * Places value `p` into a row of `row_size` bytes at dst (NULL dst only
+ * checks): exactly row_size bytes, or a matrix by rows (see dgpb_run_param).
+ * 0, or -1 when it does not fit.
+ */
+int dgpb_run_value_place(const dgpb_run_param *p, uint32_t row_size, uint8_t *dst);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

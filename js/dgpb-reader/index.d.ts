@@ -1,0 +1,279 @@
+// Types of dgpb-reader (index.mjs): a strict reader of DGPB v0 shader bundles
+// (docs/format.md) and WebGPU bind group layouts from their parameter tables.
+// The WebGPU descriptor types are written out here, so that the package needs
+// no @webgpu/types; they are structurally compatible with those.
+
+/** The format version this reader knows (0). */
+export declare const FORMAT_VERSION: 0;
+/** The longest string a bundle may hold, in bytes (4096). */
+export declare const MAX_STRING: 4096;
+/** The largest bundle, in bytes (0xFFFFFFFF): offsets are u32. */
+export declare const MAX_BUNDLE_SIZE: 4294967295;
+/** The most bind groups bindGroupLayoutDescriptors() builds (32). */
+export declare const MAX_BIND_GROUPS: 32;
+
+/** Parameter kind names, by number (docs/format.md "Parameter kinds"). */
+export type KindName =
+  | 'value'
+  | 'uniform_buffer'
+  | 'buffer'
+  | 'rw_buffer'
+  | 'byte_buffer'
+  | 'rw_byte_buffer'
+  | 'texture'
+  | 'rw_texture'
+  | 'sampler'
+  | 'acceleration_structure'
+  | 'mlp_weights'
+  | 'handle';
+
+/** Parameter kinds by name (GpuArgKind numbering). */
+export declare const KIND: Readonly<{
+  value: 0;
+  uniform_buffer: 1;
+  buffer: 2;
+  rw_buffer: 3;
+  byte_buffer: 4;
+  rw_byte_buffer: 5;
+  texture: 6;
+  rw_texture: 7;
+  sampler: 8;
+  acceleration_structure: 9;
+  mlp_weights: 10;
+  handle: 11;
+}>;
+/** Parameter kind names by number: KIND_NAMES[KIND.sampler] === 'sampler'. */
+export declare const KIND_NAMES: readonly KindName[];
+
+/** Parameter flag bits (docs/format.md "Flags"). */
+export declare const FLAG: Readonly<{ read_only: 0x1; written: 0x2 }>;
+
+export type StageName =
+  | 'compute'
+  | 'vertex'
+  | 'fragment'
+  | 'raygeneration'
+  | 'closesthit'
+  | 'anyhit'
+  | 'miss'
+  | 'intersection'
+  | 'callable';
+/** Stage names (docs/format.md "Stages"). */
+export declare const STAGES: readonly StageName[];
+
+export type CapabilityName =
+  | 'atomic64'
+  | 'cooperative_matrix'
+  | 'cooperative_vector'
+  | 'descriptor_handle'
+  | 'half'
+  | 'rayquery'
+  | 'raytracing'
+  | 'subgroup_basic';
+/** Capability names, sorted (the order an entry lists them in). */
+export declare const CAPABILITIES: readonly CapabilityName[];
+
+export type TargetName = 'dxbc' | 'dxil' | 'metal' | 'ptx' | 'spirv' | 'wgsl';
+/** Target names, sorted. */
+export declare const TARGETS: readonly TargetName[];
+
+export type BackendName = 'Dx12' | 'Dx11' | 'Vulkan' | 'Metal' | 'Cuda' | 'WebGpu';
+/** The target each backend consumes. */
+export declare const BACKEND_TARGET: Readonly<Record<BackendName, TargetName>>;
+
+/** WebGPU binding-layout IDs by name (docs/format.md "WebGPU binding-layout IDs"). */
+export declare const WEBGPU_LAYOUT: Readonly<{
+  none: 0;
+  uniform_buffer: 1;
+  read_only_storage_buffer: 2;
+  storage_buffer: 3;
+  filtering_sampler: 4;
+  texture_2d_float: 5;
+  storage_texture_2d_r32float: 6;
+  storage_texture_2d_rg32float: 7;
+  storage_texture_2d_rgba32float: 8;
+  storage_texture_2d_r32uint: 9;
+}>;
+/** The IDs' descriptions by number ('storage buffer', ...), as error messages name them. */
+export declare const WEBGPU_LAYOUT_NAMES: readonly string[];
+
+/** GPUShaderStage's bits. */
+export declare const SHADER_STAGE: Readonly<{ VERTEX: 0x1; FRAGMENT: 0x2; COMPUTE: 0x4 }>;
+
+/** The kind of a DgpbError: the C reader's result detail (DGPB_ERR_CORRUPT_*, DGPB_ERR_LIMIT). */
+export type DgpbErrorCode =
+  | 'truncated'
+  | 'magic'
+  | 'version'
+  | 'range'
+  | 'string'
+  | 'order'
+  | 'value'
+  | 'hash'
+  | 'limit';
+
+/** Thrown by readBundle(), and the rejection of verifyBlob() and verifyBundle(). */
+export declare class DgpbError extends Error {
+  constructor(code: DgpbErrorCode, offset: number, message: string);
+  readonly name: 'DgpbError';
+  /** What kind of rule the bundle breaks. */
+  code: DgpbErrorCode;
+  /** The byte offset in the bundle where the problem was found; -1 when none applies. */
+  offset: number;
+}
+
+/** A blob reference: `size` bytes at `offset` in the data section, and their SHA-256. */
+export interface Blob {
+  /** Offset in the data section. */
+  offset: number;
+  size: number;
+  /** The stored SHA-256, 64 lowercase hex digits. */
+  sha256: string;
+  /** The blob's bytes: a view into the bytes given to readBundle(), not a copy. */
+  data: Uint8Array;
+  /** Offset of the blob's bytes in the whole bundle (header_size + offset). */
+  fileOffset: number;
+  /** What the blob is, for messages: "target 'wgsl', entry 'k', code blob", "target 'spirv', layout 0". */
+  label: string;
+}
+
+/** One parameter row (docs/format.md "Parameter kinds", "Where a row lives"). */
+export interface Param {
+  /** The row's name: a dotted path for flattened aggregates ('res.src'). */
+  name: string;
+  /** KIND value. */
+  kind: number;
+  kindName: KindName;
+  /** FLAG bits. */
+  flags: number;
+  /** Descriptor set / group / register space; 0xFFFFFFFF: launch parameters. */
+  space: number;
+  binding: number;
+  /** Value rows: byte offset in the uniform block; else 0. */
+  offset: number;
+  /** Value rows: byte size (non-zero); else 0. */
+  size: number;
+  /** WEBGPU_LAYOUT value; 0 off wgsl. */
+  webgpuLayout: number;
+}
+
+export interface Entry {
+  /** The entry point's function name (WGSL: the name to select). */
+  name: string;
+  stage: StageName;
+  /** Index into the target's layouts (0 when it has none). */
+  layout: number;
+  code: Blob;
+  /** Compute: each at least 1; other stages: [0, 0, 0]. */
+  threadGroupSize: [number, number, number];
+  /** Bindable parameters in parameter order; a row's index is what a bind command carries. */
+  params: Param[];
+  /** Sorted, unique. */
+  capabilities: CapabilityName[];
+}
+
+export interface Target {
+  name: TargetName;
+  /** The target's name; metal: 'metallib' or 'msl'. */
+  codeFormat: string;
+  /** Recorded pipeline layouts, one per pipeline group. */
+  layouts: Blob[];
+  /** At least one, in declaration order. */
+  entries: Entry[];
+}
+
+export interface Bundle {
+  version: 0;
+  /** The byte at which the data section starts. */
+  headerSize: number;
+  /** Bytes in the data section. */
+  dataSize: number;
+  /** Bytes in the whole bundle. */
+  size: number;
+  /** Sorted by name. */
+  targets: Target[];
+}
+
+/**
+ * Validates a whole bundle (every rule of docs/format.md except the blobs'
+ * SHA-256) and returns its model. Throws DgpbError on the first rule broken,
+ * with the C reader's message, code and offset. Blobs view `bytes`: keep them
+ * unchanged while the model is in use.
+ */
+export declare function readBundle(bytes: Uint8Array | ArrayBuffer | ArrayBufferView): Bundle;
+
+/**
+ * Hashes the blob with WebCrypto (crypto.subtle) and resolves to its bytes;
+ * rejects with DgpbError code 'hash' when they do not match the stored SHA-256.
+ */
+export declare function verifyBlob(blob: Blob): Promise<Uint8Array>;
+
+/** Verifies every blob, in the C reader's order; rejects with the first mismatch. */
+export declare function verifyBundle(bundle: Bundle): Promise<Bundle>;
+
+/** The target of that name, or null. */
+export declare function findTarget(bundle: Bundle, name: string): Target | null;
+/** The target a backend consumes (WebGpu: wgsl), or null; RangeError for an unknown backend. */
+export declare function findBackend(bundle: Bundle, backend: BackendName): Target | null;
+/** The entry of that name, or null. */
+export declare function findEntry(target: Target, name: string): Entry | null;
+
+/** GPUShaderStage bits of a compute, vertex or fragment stage; RangeError for the others. */
+export declare function stageVisibility(stage: string): number;
+
+export type BufferBindingLayout = { type: 'uniform' | 'storage' | 'read-only-storage' };
+export type SamplerBindingLayout = { type: 'filtering' };
+export type TextureBindingLayout = { sampleType: 'float'; viewDimension: '2d'; multisampled: false };
+export type StorageTextureBindingLayout = {
+  access: 'read-write';
+  format: 'r32float' | 'rg32float' | 'rgba32float' | 'r32uint';
+  viewDimension: '2d';
+};
+
+/** The member of a GPUBindGroupLayoutEntry that a webgpu_layout ID describes (exactly one is set). */
+export interface BindingLayoutMember {
+  buffer?: BufferBindingLayout;
+  sampler?: SamplerBindingLayout;
+  texture?: TextureBindingLayout;
+  storageTexture?: StorageTextureBindingLayout;
+}
+
+/** A GPUBindGroupLayoutEntry. */
+export interface BindGroupLayoutEntry extends BindingLayoutMember {
+  binding: number;
+  /** GPUShaderStage bits. */
+  visibility: number;
+}
+
+/** A GPUBindGroupLayoutDescriptor. */
+export interface BindGroupLayoutDescriptor {
+  entries: BindGroupLayoutEntry[];
+}
+
+/** The descriptor member for an ID (a fresh object), or null for 0 and unknown IDs. */
+export declare function webgpuLayoutEntry(id: number): BindingLayoutMember | null;
+
+/**
+ * One GPUBindGroupLayoutDescriptor per group 0..max (empty ones for groups no
+ * row uses), from the rows' webgpu_layout IDs; one layout entry per (space,
+ * binding), visible to the stages of the entries that list it (or
+ * `visibilityFor(entry)`), sorted by binding. Pass a vertex and a fragment
+ * entry together for a render pipeline. RangeError for a row without a WebGPU
+ * descriptor (ID 0), a group of MAX_BIND_GROUPS or more, or two different
+ * descriptors on one binding.
+ */
+export declare function bindGroupLayoutDescriptors(
+  entries: Entry | Entry[],
+  visibilityFor?: (entry: Entry) => number,
+): BindGroupLayoutDescriptor[];
+
+/** What a device must offer to run entries on WebGPU. */
+export interface WebgpuRequirements {
+  /** GPUFeatureName values to request: 'shader-f16', 'subgroups', 'texture-formats-tier2'. */
+  features: string[];
+  /** Why they cannot run on any WebGPU device (a capability or binding no feature provides); empty when they can. */
+  unsupported: string[];
+}
+
+/** The features entries need, and what WebGPU cannot offer them. */
+export declare function webgpuRequirements(entries: Entry | Entry[]): WebgpuRequirements;

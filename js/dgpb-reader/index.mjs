@@ -1,0 +1,619 @@
+// dgpb-reader - reads DGPB v0 shader bundles (docs/format.md) in a browser or
+// in Node, and turns an entry's parameter table into WebGPU bind group layouts.
+//
+// readBundle() validates the whole bundle before it returns anything, with the
+// same checks in the same order as the C reader (src/reader.c): the first rule
+// a bundle breaks throws a DgpbError whose code is the C reader's result detail
+// and whose message and byte offset are the C reader's (`dgpb-dump --verify`
+// prints the same text). Blobs are views into the caller's bytes, never
+// copies; their SHA-256 is checked by verifyBlob() (WebCrypto) before a host
+// hands code to a driver. README.md is the manual.
+//
+// The module uses nothing but the language and globalThis.crypto.subtle, so it
+// runs unchanged in browsers and in Node 20 or later.
+
+/** The format version this reader knows. */
+export const FORMAT_VERSION = 0;
+/** The longest string a bundle may hold, in bytes. */
+export const MAX_STRING = 4096;
+/** The largest bundle: offsets are u32. */
+export const MAX_BUNDLE_SIZE = 0xffffffff;
+/** The most bind groups bindGroupLayoutDescriptors() builds (a space beyond is refused). */
+export const MAX_BIND_GROUPS = 32;
+
+/** Parameter kinds by name (GpuArgKind numbering, docs/format.md "Parameter kinds"). */
+export const KIND = Object.freeze({
+  value: 0,
+  uniform_buffer: 1,
+  buffer: 2,
+  rw_buffer: 3,
+  byte_buffer: 4,
+  rw_byte_buffer: 5,
+  texture: 6,
+  rw_texture: 7,
+  sampler: 8,
+  acceleration_structure: 9,
+  mlp_weights: 10,
+  handle: 11,
+});
+/** Parameter kind names by number. */
+export const KIND_NAMES = Object.freeze(Object.keys(KIND));
+
+/** Parameter flag bits (docs/format.md "Flags"). */
+export const FLAG = Object.freeze({ read_only: 0x1, written: 0x2 });
+
+/** Stage names (docs/format.md "Stages"). */
+export const STAGES = Object.freeze([
+  'compute', 'vertex', 'fragment', 'raygeneration', 'closesthit', 'anyhit', 'miss',
+  'intersection', 'callable',
+]);
+
+/** Capability names, sorted: the order a bundle lists them in. */
+export const CAPABILITIES = Object.freeze([
+  'atomic64', 'cooperative_matrix', 'cooperative_vector', 'descriptor_handle', 'half',
+  'rayquery', 'raytracing', 'subgroup_basic',
+]);
+
+/** Target names, sorted. */
+export const TARGETS = Object.freeze(['dxbc', 'dxil', 'metal', 'ptx', 'spirv', 'wgsl']);
+
+/** The target each backend consumes (dgpb_bundle_find_backend()). */
+export const BACKEND_TARGET = Object.freeze({
+  Dx12: 'dxil', Dx11: 'dxbc', Vulkan: 'spirv', Metal: 'metal', Cuda: 'ptx', WebGpu: 'wgsl',
+});
+
+/** WebGPU binding-layout IDs by name (docs/format.md "WebGPU binding-layout IDs"). */
+export const WEBGPU_LAYOUT = Object.freeze({
+  none: 0,
+  uniform_buffer: 1,
+  read_only_storage_buffer: 2,
+  storage_buffer: 3,
+  filtering_sampler: 4,
+  texture_2d_float: 5,
+  storage_texture_2d_r32float: 6,
+  storage_texture_2d_rg32float: 7,
+  storage_texture_2d_rgba32float: 8,
+  storage_texture_2d_r32uint: 9,
+});
+/** The IDs' descriptions by number, as the C reader's messages name them. */
+export const WEBGPU_LAYOUT_NAMES = Object.freeze([
+  'none',
+  'uniform buffer',
+  'read-only storage buffer',
+  'storage buffer',
+  'filtering sampler',
+  '2d float sampled texture',
+  '2d read-write r32float storage texture',
+  '2d read-write rg32float storage texture',
+  '2d read-write rgba32float storage texture',
+  '2d read-write r32uint storage texture',
+]);
+
+/** GPUShaderStage's bits (the WebGPU constants, usable where GPUShaderStage is not defined). */
+export const SHADER_STAGE = Object.freeze({ VERTEX: 0x1, FRAGMENT: 0x2, COMPUTE: 0x4 });
+
+const STORAGE_FORMAT = { 6: 'r32float', 7: 'rg32float', 8: 'rgba32float', 9: 'r32uint' };
+
+/*
+ * The GPUBindGroupLayoutEntry member (without binding and visibility) that an
+ * ID describes, as a fresh object; null for ID 0 and for IDs outside the table.
+ */
+export function webgpuLayoutEntry(id) {
+  switch (id) {
+    case 1: return { buffer: { type: 'uniform' } };
+    case 2: return { buffer: { type: 'read-only-storage' } };
+    case 3: return { buffer: { type: 'storage' } };
+    case 4: return { sampler: { type: 'filtering' } };
+    case 5: return { texture: { sampleType: 'float', viewDimension: '2d', multisampled: false } };
+    case 6: case 7: case 8: case 9:
+      return { storageTexture: { access: 'read-write', format: STORAGE_FORMAT[id], viewDimension: '2d' } };
+    default: return null;
+  }
+}
+
+/** The error readBundle(), verifyBlob() and verifyBundle() throw for a bad bundle. */
+export class DgpbError extends Error {
+  /**
+   * @param {string} code truncated | magic | version | range | string | order | value | hash | limit
+   * @param {number} offset the byte offset in the bundle where the problem was found, or -1
+   * @param {string} message what is wrong, naming target, entry and parameter
+   */
+  constructor(code, offset, message) {
+    super(message);
+    this.name = 'DgpbError';
+    this.code = code;
+    this.offset = offset;
+  }
+}
+
+// Smallest encodings, to bound counts before allocating (as the C reader does).
+const MIN_STRING = 5;
+const BLOB_REF_SIZE = 40;
+const MIN_TARGET = 2 * MIN_STRING + 8;
+const MIN_ENTRY = 2 * MIN_STRING + 4 + BLOB_REF_SIZE + 12 + 8;
+const MIN_PARAM = MIN_STRING + 28;
+// The C reader keeps its context ("target 'wgsl', entry 'k'") in 512 bytes and a
+// blob's name for hash messages in 600: longer ones are cut to 511 and 599 bytes.
+const CTX_MAX = 511;
+const BLOB_WHAT_MAX = 599;
+
+const utf8Encoder = new TextEncoder();
+const utf8Decoder = new TextDecoder('utf-8', { ignoreBOM: true });
+
+/* Cuts a string to at most `max` bytes of UTF-8, as a C buffer of max + 1 bytes would. */
+function clip(s, max) {
+  if (s.length <= max / 3) return s;
+  const b = utf8Encoder.encode(s);
+  return b.length <= max ? s : utf8Decoder.decode(b.subarray(0, max));
+}
+
+/*
+ * Strict UTF-8 as the format defines it: no NUL, no overlong forms, no
+ * surrogates, nothing above U+10FFFF. Returns -1 when valid, else the index of
+ * the sequence that is not.
+ */
+function utf8Invalid(s, from, len) {
+  let i = 0;
+  while (i < len) {
+    const c = s[from + i];
+    let n, cp, min;
+    if (c === 0) return i;
+    if (c < 0x80) {
+      i++;
+      continue;
+    } else if ((c & 0xe0) === 0xc0) {
+      n = 2; cp = c & 0x1f; min = 0x80;
+    } else if ((c & 0xf0) === 0xe0) {
+      n = 3; cp = c & 0x0f; min = 0x800;
+    } else if ((c & 0xf8) === 0xf0) {
+      n = 4; cp = c & 0x07; min = 0x10000;
+    } else {
+      return i;
+    }
+    if (len - i < n) return i;
+    for (let k = 1; k < n; k++) {
+      const d = s[from + i + k];
+      if ((d & 0xc0) !== 0x80) return i;
+      cp = (cp << 6) | (d & 0x3f);
+    }
+    if (cp < min || cp > 0x10ffff || (cp >= 0xd800 && cp <= 0xdfff)) return i;
+    i += n;
+  }
+  return -1;
+}
+
+function hex(bytes) {
+  let s = '';
+  for (const b of bytes) s += (b < 16 ? '0' : '') + b.toString(16);
+  return s;
+}
+
+/* Byte-order comparison of two byte ranges (memcmp, then length). */
+function compareBytes(bytes, a, b) {
+  const n = Math.min(a.len, b.len);
+  for (let i = 0; i < n; i++) {
+    const d = bytes[a.at + i] - bytes[b.at + i];
+    if (d) return d;
+  }
+  return a.len - b.len;
+}
+
+/*
+ * The first duplicate of a list of names as the C reader finds it: the
+ * smallest name (byte order) that occurs twice, at its second occurrence.
+ */
+function findDuplicate(bytes, names) {
+  const order = names.map((_, i) => i);
+  order.sort((x, y) => compareBytes(bytes, names[x], names[y]) || x - y);
+  for (let i = 1; i < order.length; i++)
+    if (compareBytes(bytes, names[order[i - 1]], names[order[i]]) === 0) return names[order[i]];
+  return null;
+}
+
+// The kinds that always carry read_only (dgpb_kind_required_flags()).
+const READ_ONLY_KINDS = new Set([KIND.value, KIND.uniform_buffer, KIND.buffer, KIND.byte_buffer,
+  KIND.texture, KIND.sampler, KIND.acceleration_structure]);
+
+/* The rules for one parameter row (dgpb_param_rule()): null, or why it is wrong. */
+function paramRule(kind, flags, offset, size, id, wgsl) {
+  if (kind >= KIND_NAMES.length) return `unknown parameter kind ${kind}`;
+  if (flags & ~3) return `unknown flag bits 0x${((flags & ~3) >>> 0).toString(16)}`;
+  if ((flags & 3) === 3) return 'flags say both read-only and written';
+  if (READ_ONLY_KINDS.has(kind) && !(flags & FLAG.read_only))
+    return `a ${KIND_NAMES[kind]} parameter must be flagged read-only`;
+  if (kind !== KIND.value && (offset !== 0 || size !== 0))
+    return `a ${KIND_NAMES[kind]} parameter must have offset 0 and size 0`;
+  if (kind === KIND.value && size === 0) return 'a value parameter must have a non-zero size';
+  if (kind === KIND.value && offset + size > 0xffffffff) return "a value parameter's offset + size overflows";
+  if (!webgpuLayoutAllowed(kind, id, wgsl)) {
+    if (id >= WEBGPU_LAYOUT_NAMES.length) return `unknown webgpu_layout id ${id}`;
+    if (!wgsl) return `webgpu_layout ${id} on a target other than wgsl (must be 0)`;
+    return `webgpu_layout ${id} (${WEBGPU_LAYOUT_NAMES[id]}) does not describe a ${KIND_NAMES[kind]} parameter`;
+  }
+  return null;
+}
+
+function webgpuLayoutAllowed(kind, id, wgsl) {
+  if (!wgsl) return id === 0;
+  switch (kind) {
+    case KIND.value: case KIND.uniform_buffer: return id === 1;
+    case KIND.buffer: case KIND.byte_buffer: return id === 2;
+    case KIND.rw_buffer: case KIND.rw_byte_buffer: return id === 3;
+    case KIND.texture: return id === 5;
+    case KIND.rw_texture: return id >= 6 && id <= 9;
+    case KIND.sampler: return id === 4;
+    default: return id === 0;
+  }
+}
+
+/* The bounds-checked cursor over the header tables; `end` is header_size. */
+class Cursor {
+  constructor(bytes) {
+    this.bytes = bytes;
+    this.view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+    this.pos = 0;
+    this.end = bytes.length;
+    this.dataLen = 0;
+    this.dataEndMax = 0;
+    this.ctx = '';
+  }
+
+  /* Every failure goes through here: one place to break on a bad bundle. */
+  corrupt(code, at, msg) {
+    const ctx = clip(this.ctx, CTX_MAX);
+    return new DgpbError(code, at, ctx ? `${ctx}: ${msg}` : msg);
+  }
+
+  u32(what) {
+    if (this.end - this.pos < 4)
+      throw this.corrupt('truncated', this.pos,
+        `truncated: ${what} needs 4 bytes but the header ends at byte ${this.end}`);
+    const v = this.view.getUint32(this.pos, true);
+    this.pos += 4;
+    return v;
+  }
+
+  /* A string as { text, at, len }: `at` is where its bytes start. */
+  str(what) {
+    const at = this.pos;
+    const len = this.u32(what);
+    if (len === 0) throw this.corrupt('string', at, `${what} is an empty string`);
+    if (len > MAX_STRING)
+      throw this.corrupt('string', at, `${what} is ${len} bytes long (limit ${MAX_STRING})`);
+    if (this.end - this.pos < len)
+      throw this.corrupt('truncated', at,
+        `truncated: ${what} of ${len} bytes runs past the header's end at byte ${this.end}`);
+    const bad = utf8Invalid(this.bytes, this.pos, len);
+    if (bad >= 0)
+      throw this.corrupt('string', this.pos + bad, `${what} is not valid UTF-8 (or contains NUL)`);
+    const s = { text: utf8Decoder.decode(this.bytes.subarray(this.pos, this.pos + len)), at: this.pos, len };
+    this.pos += len;
+    return s;
+  }
+
+  blob(what, label) {
+    const at = this.pos;
+    const offset = this.u32(what);
+    const size = this.u32(what);
+    if (this.end - this.pos < 32)
+      throw this.corrupt('truncated', this.pos,
+        `truncated: sha256 of ${what} runs past the header's end at byte ${this.end}`);
+    const sha256 = hex(this.bytes.subarray(this.pos, this.pos + 32));
+    this.pos += 32;
+    if (size === 0) throw this.corrupt('range', at, `${what} is empty`);
+    const blobEnd = offset + size; // exact: both are below 2^32
+    if (blobEnd > this.dataLen)
+      throw this.corrupt('range', at,
+        `${what} (offset ${offset}, size ${size}) ends past the data section (${this.dataLen} bytes)`);
+    if (blobEnd > this.dataEndMax) this.dataEndMax = blobEnd;
+    const start = this.end + offset;
+    return {
+      offset, size, sha256,
+      data: this.bytes.subarray(start, start + size),
+      fileOffset: start,
+      label: clip(label, BLOB_WHAT_MAX),
+    };
+  }
+
+  checkCount(count, min, at, what) {
+    if (count * min > this.end - this.pos)
+      throw this.corrupt('range', at,
+        `${what} is ${count}, more than the ${this.end - this.pos} bytes left in the header can hold`);
+  }
+}
+
+function readParam(c, wgsl) {
+  const at = c.pos;
+  const name = c.str('parameter name');
+  c.ctx += ` '${name.text}'`;
+  const kind = c.u32('kind');
+  const flags = c.u32('flags');
+  const space = c.u32('space');
+  const binding = c.u32('binding');
+  const offset = c.u32('offset');
+  const size = c.u32('size');
+  const webgpuLayout = c.u32('webgpu_layout');
+  const why = paramRule(kind, flags, offset, size, webgpuLayout, wgsl);
+  if (why) throw c.corrupt('value', at, why);
+  return {
+    param: { name: name.text, kind, kindName: KIND_NAMES[kind], flags, space, binding, offset, size, webgpuLayout },
+    name,
+  };
+}
+
+function readEntry(c, t, layoutCount) {
+  const keep = c.ctx;
+  const name = c.str('entry name');
+  c.ctx = `${keep}, entry '${name.text}'`;
+  let at = c.pos;
+  const stage = c.str('stage').text;
+  if (!STAGES.includes(stage)) throw c.corrupt('value', at, `unknown stage '${stage}'`);
+  at = c.pos;
+  const layout = c.u32('layout');
+  if (layoutCount === 0 ? layout !== 0 : layout >= layoutCount)
+    throw c.corrupt('range', at, `layout index ${layout} but the target has ${layoutCount} layouts`);
+  const code = c.blob('code blob', `target '${t.name}', entry '${name.text}', code blob`);
+  at = c.pos;
+  const threadGroupSize = [c.u32('thread_group_size'), c.u32('thread_group_size'), c.u32('thread_group_size')];
+  if (stage === 'compute') {
+    if (threadGroupSize.includes(0))
+      throw c.corrupt('value', at, 'a compute entry needs a thread group size of at least 1 in each dimension');
+  } else if (threadGroupSize.some((n) => n !== 0)) {
+    throw c.corrupt('value', at, 'a non-compute entry must have thread group size 0,0,0');
+  }
+
+  at = c.pos;
+  const paramCount = c.u32('param_count');
+  c.checkCount(paramCount, MIN_PARAM, at, 'param_count');
+  const wgsl = t.name === 'wgsl';
+  const keepEntry = c.ctx;
+  const params = [], names = [];
+  for (let i = 0; i < paramCount; i++) {
+    c.ctx = `${keepEntry}, parameter ${i}`;
+    const r = readParam(c, wgsl);
+    params.push(r.param);
+    names.push(r.name);
+  }
+  c.ctx = keepEntry;
+  const dup = findDuplicate(c.bytes, names);
+  if (dup) throw c.corrupt('value', dup.at, `parameter '${dup.text}' listed twice`);
+
+  at = c.pos;
+  const capabilityCount = c.u32('capability_count');
+  if (capabilityCount > CAPABILITIES.length)
+    throw c.corrupt('range', at,
+      `capability_count is ${capabilityCount} but only ${CAPABILITIES.length} capabilities exist`);
+  const capabilities = [];
+  let prev = -1;
+  for (let i = 0; i < capabilityCount; i++) {
+    at = c.pos;
+    const cap = c.str('capability').text;
+    const id = CAPABILITIES.indexOf(cap);
+    if (id < 0) throw c.corrupt('value', at, `unknown capability '${cap}'`);
+    if (id <= prev)
+      throw c.corrupt('order', at, `capability '${cap}' is out of order or repeated (they must be sorted)`);
+    prev = id;
+    capabilities.push(cap);
+  }
+  c.ctx = keep;
+  return { entry: { name: name.text, stage, layout, code, threadGroupSize, params, capabilities }, name };
+}
+
+function readTarget(c, prev) {
+  let at = c.pos;
+  const name = c.str('target name').text;
+  if (!TARGETS.includes(name)) throw c.corrupt('value', at, `unknown target '${name}'`);
+  if (prev && prev.name >= name) // known names are ASCII: string order is byte order
+    throw c.corrupt('order', at,
+      `target '${name}' follows '${prev.name}': targets must be sorted by name and unique`);
+  const ctx = `target '${name}'`;
+  c.ctx = ctx;
+  at = c.pos;
+  const codeFormat = c.str('code_format').text;
+  const allowed = name === 'metal' ? codeFormat === 'metallib' || codeFormat === 'msl' : codeFormat === name;
+  if (!allowed) throw c.corrupt('value', at, `code format '${codeFormat}' is not allowed`);
+  at = c.pos;
+  const layoutCount = c.u32('layout_count');
+  c.checkCount(layoutCount, BLOB_REF_SIZE, at, 'layout_count');
+  const target = { name, codeFormat, layouts: [], entries: [] };
+  for (let i = 0; i < layoutCount; i++) {
+    c.ctx = `${ctx}, layout ${i}`;
+    target.layouts.push(c.blob('layout blob', `${ctx}, layout ${i}`));
+  }
+  c.ctx = ctx;
+  at = c.pos;
+  const entryCount = c.u32('entry_count');
+  c.checkCount(entryCount, MIN_ENTRY, at, 'entry_count');
+  if (entryCount === 0) throw c.corrupt('value', at, 'the target has no entries');
+  const names = [];
+  for (let i = 0; i < entryCount; i++) {
+    c.ctx = ctx;
+    const r = readEntry(c, target, layoutCount);
+    target.entries.push(r.entry);
+    names.push(r.name);
+  }
+  c.ctx = ctx;
+  const dup = findDuplicate(c.bytes, names);
+  if (dup) throw c.corrupt('value', dup.at, `entry '${dup.text}' listed twice`);
+  return target;
+}
+
+function toBytes(input) {
+  if (input instanceof Uint8Array) return input;
+  if (input instanceof ArrayBuffer) return new Uint8Array(input);
+  if (ArrayBuffer.isView(input)) return new Uint8Array(input.buffer, input.byteOffset, input.byteLength);
+  throw new TypeError('readBundle: expected a Uint8Array, an ArrayBuffer or an ArrayBuffer view');
+}
+
+/**
+ * Validates a bundle and returns its model. Throws a DgpbError on the first
+ * rule the bytes break (the C reader's message, code and offset). Blob `data`
+ * are views into `bytes`: keep them unchanged while the model is in use.
+ * SHA-256 is not checked here: call verifyBlob() (or verifyBundle()).
+ */
+export function readBundle(input) {
+  const bytes = toBytes(input);
+  const size = bytes.length;
+  const c = new Cursor(bytes);
+  if (size > MAX_BUNDLE_SIZE) throw new DgpbError('limit', -1, `bundle of ${size} bytes exceeds 4 GiB`);
+  if (size < 4) throw c.corrupt('truncated', 0, `truncated: ${size} bytes, too short for the magic`);
+  if (bytes[0] !== 0x44 || bytes[1] !== 0x47 || bytes[2] !== 0x50 || bytes[3] !== 0x42)
+    throw c.corrupt('magic', 0, 'not a DGPB bundle: bad magic');
+  c.pos = 4;
+  const version = c.u32('version');
+  if (version !== FORMAT_VERSION)
+    throw c.corrupt('version', 4, `unsupported version ${version} (this reader knows version ${FORMAT_VERSION})`);
+  const headerSize = c.u32('header_size');
+  if (headerSize < 16 || headerSize > size)
+    throw c.corrupt(headerSize > size ? 'truncated' : 'range', 8,
+      `header_size is ${headerSize} but the bundle has ${size} bytes`);
+  c.end = headerSize;
+  c.dataLen = size - headerSize;
+  const at = c.pos;
+  const targetCount = c.u32('target_count');
+  c.checkCount(targetCount, MIN_TARGET, at, 'target_count');
+  const targets = [];
+  for (let i = 0; i < targetCount; i++) {
+    c.ctx = '';
+    targets.push(readTarget(c, i ? targets[i - 1] : null));
+  }
+  c.ctx = '';
+  if (c.pos !== headerSize)
+    throw c.corrupt('range', c.pos, `header_size is ${headerSize} but the tables end at byte ${c.pos}`);
+  if (c.dataEndMax !== c.dataLen)
+    throw c.corrupt('range', headerSize + c.dataEndMax,
+      `${c.dataLen - c.dataEndMax} bytes after the last blob (the data section must end with it)`);
+  return { version, headerSize, dataSize: c.dataLen, size, targets };
+}
+
+function subtle() {
+  const s = globalThis.crypto && globalThis.crypto.subtle;
+  if (!s)
+    throw new Error('dgpb-reader: WebCrypto (crypto.subtle) is not available: browsers offer it in secure contexts (https, localhost) only; Node needs version 20 or later');
+  return s;
+}
+
+/**
+ * Hashes a blob with WebCrypto and compares it with its stored SHA-256.
+ * Resolves to the blob's bytes; rejects with a DgpbError (code 'hash') naming
+ * the blob on a mismatch.
+ */
+export async function verifyBlob(blob) {
+  const digest = new Uint8Array(await subtle().digest('SHA-256', blob.data));
+  const got = hex(digest);
+  if (got !== blob.sha256) {
+    const msg = `sha-256 mismatch: stored ${blob.sha256}, content hashes to ${got}`;
+    throw new DgpbError('hash', blob.fileOffset ?? -1, blob.label ? `${blob.label}: ${msg}` : msg);
+  }
+  return blob.data;
+}
+
+/**
+ * Verifies every blob of a bundle in the C reader's order (per target: its
+ * layouts, then each entry's code) and rejects with the first mismatch, as
+ * `dgpb-dump --verify` reports it. Resolves to the bundle.
+ */
+export async function verifyBundle(bundle) {
+  const blobs = [];
+  for (const t of bundle.targets) blobs.push(...t.layouts, ...t.entries.map((e) => e.code));
+  const results = await Promise.allSettled(blobs.map((b) => verifyBlob(b)));
+  for (const r of results) if (r.status === 'rejected') throw r.reason;
+  return bundle;
+}
+
+/** The target of that name, or null. */
+export function findTarget(bundle, name) {
+  return bundle.targets.find((t) => t.name === name) ?? null;
+}
+
+/** The target a backend consumes (WebGpu: wgsl; see BACKEND_TARGET), or null. */
+export function findBackend(bundle, backend) {
+  const name = BACKEND_TARGET[backend];
+  if (!name) throw new RangeError(`unknown backend '${backend}' (known: ${Object.keys(BACKEND_TARGET).join(', ')})`);
+  return findTarget(bundle, name);
+}
+
+/** The entry of that name in a target, or null. */
+export function findEntry(target, name) {
+  return target.entries.find((e) => e.name === name) ?? null;
+}
+
+/** The GPUShaderStage bits of a stage name; throws RangeError for the ray-tracing stages. */
+export function stageVisibility(stage) {
+  switch (stage) {
+    case 'compute': return SHADER_STAGE.COMPUTE;
+    case 'vertex': return SHADER_STAGE.VERTEX;
+    case 'fragment': return SHADER_STAGE.FRAGMENT;
+    default: throw new RangeError(`stage '${stage}' has no WebGPU shader stage`);
+  }
+}
+
+/**
+ * The GPUBindGroupLayoutDescriptor of every bind group (space) 0..max that the
+ * entries' rows use, from their webgpu_layout IDs: one layout entry per
+ * (space, binding) - the value rows of a uniform block share one - whose
+ * visibility is the union of the stages of the entries that list it
+ * (`visibilityFor(entry)` overrides an entry's bits). A group no row uses gets
+ * an empty layout, so indices are group numbers. Entries are sorted by binding.
+ * Throws RangeError for a row without a WebGPU descriptor (ID 0: acceleration
+ * structures, MLP weights, bindless handles, and every row off the wgsl
+ * target), a space of MAX_BIND_GROUPS or more, or two rows that put different
+ * descriptors on one binding.
+ */
+export function bindGroupLayoutDescriptors(entries, visibilityFor) {
+  const list = Array.isArray(entries) ? entries : [entries];
+  const groups = [];
+  for (const entry of list) {
+    const visibility = visibilityFor ? visibilityFor(entry) : stageVisibility(entry.stage);
+    for (const row of entry.params) {
+      const where = `entry '${entry.name}', parameter '${row.name}'`;
+      const member = webgpuLayoutEntry(row.webgpuLayout);
+      if (!member)
+        throw new RangeError(`${where} (${row.kindName ?? KIND_NAMES[row.kind]}) has no WebGPU binding (webgpu_layout ${row.webgpuLayout})`);
+      if (row.space >= MAX_BIND_GROUPS)
+        throw new RangeError(`${where} is in group ${row.space}; at most ${MAX_BIND_GROUPS} groups are built`);
+      while (groups.length <= row.space) groups.push(new Map());
+      const group = groups[row.space];
+      const had = group.get(row.binding);
+      if (!had) {
+        group.set(row.binding, { id: row.webgpuLayout, where, layout: { binding: row.binding, visibility, ...member } });
+      } else if (had.id !== row.webgpuLayout) {
+        throw new RangeError(`${where} puts webgpu_layout ${row.webgpuLayout} (${WEBGPU_LAYOUT_NAMES[row.webgpuLayout]}) on group ${row.space}, binding ${row.binding}, where ${had.where} has ${had.id} (${WEBGPU_LAYOUT_NAMES[had.id]})`);
+      } else {
+        had.layout.visibility |= visibility;
+      }
+    }
+  }
+  return groups.map((g) => ({
+    entries: [...g.values()].map((b) => b.layout).sort((a, b) => a.binding - b.binding),
+  }));
+}
+
+const CAPABILITY_FEATURE = { half: 'shader-f16', subgroup_basic: 'subgroups' };
+
+/**
+ * What a device must offer for the entries to run on WebGPU: `features`, the
+ * GPUFeatureName values to request (shader-f16 for `half`, subgroups for
+ * `subgroup_basic`, texture-formats-tier2 for a read-write rgba32float storage
+ * texture), and `unsupported`, a reason for each capability or binding that no
+ * WebGPU feature provides (atomic64, cooperative matrices and vectors, bindless
+ * handles, ray tracing and ray queries; a read-write rg32float storage texture,
+ * ID 7). A host reports an entry with an unsupported reason, or whose features
+ * the adapter lacks, as not runnable, naming the reason.
+ */
+export function webgpuRequirements(entries) {
+  const list = Array.isArray(entries) ? entries : [entries];
+  const features = new Set(), unsupported = [];
+  for (const entry of list) {
+    for (const cap of entry.capabilities) {
+      if (CAPABILITY_FEATURE[cap]) features.add(CAPABILITY_FEATURE[cap]);
+      else unsupported.push(`entry '${entry.name}' needs capability '${cap}', which WebGPU does not offer`);
+    }
+    for (const row of entry.params) {
+      if (row.webgpuLayout === WEBGPU_LAYOUT.storage_texture_2d_rgba32float) features.add('texture-formats-tier2');
+      if (row.webgpuLayout === WEBGPU_LAYOUT.storage_texture_2d_rg32float)
+        unsupported.push(`entry '${entry.name}', parameter '${row.name}': WebGPU has no read-write rg32float storage texture (no feature provides one)`);
+    }
+  }
+  return { features: [...features].sort(), unsupported };
+}

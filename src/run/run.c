@@ -1,0 +1,463 @@
+/*
+ * src/run/run.c - the runner: bundles loaded once per path, requests checked
+ * against the parameter table before a device sees them, and the host of the
+ * runner's API (vulkan.c, cuda.c) doing the rest. See dgpb/run.h.
+ */
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "alloc.h"
+#include "dgpb/alloc.h"
+#include "dgpb/fileio.h"
+#include "dgpb/format.h"
+#include "run_internal.h"
+
+#define MAX_BUNDLES 64
+
+typedef struct run_bundle {
+    char *path;
+    int code; /* why it could not be loaded (later runs fail the same way), or DGPB_OK */
+    dgpb_diag *failure;
+    uint8_t *bytes;
+    dgpb_bundle *b;
+    const dgpb_target_view *t;
+} run_bundle;
+
+struct dgpb_runner {
+    uint32_t backend;
+    void *host;
+    const run_host_ops *ops;
+    uint32_t bundle_count;
+    run_bundle bundles[MAX_BUNDLES];
+};
+
+int run_fail(dgpb_diag *d, int code, const char *fmt, ...)
+{
+    if (d->code != DGPB_OK)
+        return d->code;
+    va_list ap;
+    va_start(ap, fmt);
+    char msg[DGPB_DIAG_MESSAGE_MAX];
+    vsnprintf(msg, sizeof msg, fmt, ap);
+    va_end(ap);
+    return dgpb_diag_set(d, code, -1, "%s", msg);
+}
+
+const char *dgpb_run_result_str(int r)
+{
+    switch (r) {
+    case DGPB_ERR_RUN_NO_DEVICE:
+        return "no device";
+    case DGPB_ERR_RUN_DRIVER:
+        return "driver error";
+    case DGPB_ERR_RUN_CAPABILITY:
+        return "unsupported capability";
+    case DGPB_ERR_RUN_PARAM:
+        return "unknown parameter";
+    case DGPB_ERR_RUN_MISSING:
+        return "parameter given nothing";
+    case DGPB_ERR_RUN_SIZE:
+        return "size does not fit the row";
+    case DGPB_ERR_RUN_KIND:
+        return "kind does not fit the row";
+    case DGPB_ERR_RUN_STAGE:
+        return "not a compute entry";
+    default:
+        return dgpb_result_str(r);
+    }
+}
+
+/* ---- formats and dimensions ---------------------------------------------- */
+
+static const char *const format_names[DGPB_RUN_FORMAT_COUNT] = {
+    NULL, "r16float", "r32float", "rg32float", "rgba32float", "r32uint"};
+static const uint32_t texel_sizes[DGPB_RUN_FORMAT_COUNT] = {0, 2, 4, 8, 16, 4};
+static const char *const dim_names[DGPB_RUN_DIM_COUNT] = {"2d", "1d", "3d", "cube", "2d_array"};
+
+const char *dgpb_run_format_name(uint32_t format)
+{
+    return format < DGPB_RUN_FORMAT_COUNT ? format_names[format] : NULL;
+}
+
+int dgpb_run_format_from_name(const char *name)
+{
+    for (int i = 1; i < DGPB_RUN_FORMAT_COUNT; i++)
+        if (!strcmp(name, format_names[i]))
+            return i;
+    return -1;
+}
+
+uint32_t dgpb_run_format_texel_size(uint32_t format)
+{
+    return format < DGPB_RUN_FORMAT_COUNT ? texel_sizes[format] : 0;
+}
+
+const char *dgpb_run_dim_name(uint32_t dim)
+{
+    return dim < DGPB_RUN_DIM_COUNT ? dim_names[dim] : NULL;
+}
+
+int dgpb_run_dim_from_name(const char *name)
+{
+    for (int i = 0; i < DGPB_RUN_DIM_COUNT; i++)
+        if (!strcmp(name, dim_names[i]))
+            return i;
+    return -1;
+}
+
+/* ---- requests ------------------------------------------------------------ */
+
+size_t run_param_bytes(const dgpb_run_param *p)
+{
+    return p->size ? p->size : p->input_size;
+}
+
+int run_param_index(const dgpb_run_request *req, const dgpb_param_view *row)
+{
+    for (uint32_t i = 0; i < req->param_count; i++)
+        if (req->params[i].kind != DGPB_RUN_KIND_COLOR_ATTACHMENT &&
+            dgpb_str_eq(row->name, req->params[i].name))
+            return (int)i;
+    return -1;
+}
+
+void run_groups(const dgpb_run_request *req, const uint32_t group_size[3], uint32_t out[3])
+{
+    bool given = req->groups[0] || req->groups[1] || req->groups[2];
+    for (int k = 0; k < 3; k++) {
+        if (given) {
+            out[k] = req->groups[k] ? req->groups[k] : 1;
+        } else {
+            uint32_t t = req->threads[k] ? req->threads[k] : 1;
+            uint32_t g = group_size[k] ? group_size[k] : 1;
+            out[k] = t / g + (t % g != 0);
+        }
+    }
+}
+
+int dgpb_run_value_place(const dgpb_run_param *p, uint32_t row_size, uint8_t *dst)
+{
+    if (!p->matrix_rows) {
+        if (p->size != row_size)
+            return -1;
+        if (dst && p->input)
+            memcpy(dst, p->input, row_size);
+        return 0;
+    }
+    uint32_t rows = p->matrix_rows;
+    size_t tight = p->size / rows, stride = row_size / rows;
+    if (p->size % rows || row_size % rows || stride < tight)
+        return -1;
+    if (dst) {
+        memset(dst, 0, row_size);
+        for (uint32_t r = 0; r < rows && p->input; r++)
+            memcpy(dst + r * stride, p->input + r * tight, tight);
+    }
+    return 0;
+}
+
+/* The entry `name` of stage `stage`; DGPB_ERR_NOT_FOUND or DGPB_ERR_RUN_STAGE. */
+static int find_entry(const dgpb_target_view *t, const char *name, uint32_t stage,
+                      const dgpb_entry_view **out, dgpb_diag *d)
+{
+    if (!name)
+        return dgpb_diag_set(d, DGPB_ERR_INVALID, -1, "the request names no entry");
+    int rc = dgpb_target_find_entry(t, name, out, d);
+    if (rc)
+        return rc;
+    if ((*out)->stage_id != stage)
+        return dgpb_diag_set(d, DGPB_ERR_RUN_STAGE, -1,
+                             "entry '%s' is a %s entry, not %s: only %s entries run here", name,
+                             dgpb_stage_name((*out)->stage_id), dgpb_stage_name(stage),
+                             dgpb_stage_name(stage));
+    return DGPB_OK;
+}
+
+static const char *kind_text(uint32_t kind)
+{
+    if (kind == DGPB_RUN_KIND_RESOURCE)
+        return "buffer or texture";
+    if (kind == DGPB_RUN_KIND_COLOR_ATTACHMENT)
+        return "color attachment";
+    const char *s = dgpb_kind_name(kind);
+    return s ? s : "parameter of unknown kind";
+}
+
+/* Checks a texture description: format, extent, and bytes that match them. */
+static int check_texture(const dgpb_run_param *p, dgpb_diag *d)
+{
+    uint32_t texel = dgpb_run_format_texel_size(p->format);
+    uint32_t depth = p->depth ? p->depth : 1;
+    uint32_t height = p->dim == DGPB_RUN_DIM_1D ? 1 : p->height;
+    if (!texel || !p->width || !height || p->dim >= DGPB_RUN_DIM_COUNT)
+        return dgpb_diag_set(d, DGPB_ERR_RUN_MISSING, -1, "texture '%s' needs a format and a size",
+                             p->name);
+    if (p->dim == DGPB_RUN_DIM_CUBE && (depth != 6 || p->width != height))
+        return dgpb_diag_set(d, DGPB_ERR_RUN_SIZE, -1,
+                             "texture '%s': a cube has 6 square faces (%ux%ux%u given)", p->name,
+                             p->width, height, depth);
+    if ((p->dim == DGPB_RUN_DIM_1D || p->dim == DGPB_RUN_DIM_2D) && depth != 1)
+        return dgpb_diag_set(d, DGPB_ERR_RUN_SIZE, -1,
+                             "texture '%s': a %s texture has no depth (%u given)", p->name,
+                             dgpb_run_dim_name(p->dim), depth);
+    uint64_t bytes = (uint64_t)p->width * height * depth * texel;
+    if (bytes != p->size)
+        return dgpb_diag_set(d, DGPB_ERR_RUN_SIZE, -1,
+                             "texture '%s' (%s %ux%ux%u) holds %llu bytes, the request gives %zu",
+                             p->name, dgpb_run_format_name(p->format), p->width, height, depth,
+                             (unsigned long long)bytes, p->size);
+    return DGPB_OK;
+}
+
+/* Checks one request parameter against its row. */
+static int check_param(const dgpb_run_param *p, const dgpb_param_view *row, dgpb_diag *d)
+{
+    uint32_t kind = row->kind;
+    bool value = kind == DGPB_KIND_VALUE;
+    bool fits = p->kind == DGPB_RUN_KIND_ANY || p->kind == kind ||
+                (p->kind == DGPB_RUN_KIND_RESOURCE && !value && kind != DGPB_KIND_SAMPLER);
+    if (!fits)
+        return dgpb_diag_set(d, DGPB_ERR_RUN_KIND, -1,
+                             "parameter '%s' is a %s in the bundle, the request gives a %s",
+                             p->name, kind_text(kind), kind_text(p->kind));
+    switch (kind) {
+    case DGPB_KIND_VALUE:
+        if (!p->input)
+            return dgpb_diag_set(d, DGPB_ERR_RUN_MISSING, -1,
+                                 "value '%s' (%u bytes) is given no bytes", p->name, row->size);
+        if (dgpb_run_value_place(p, row->size, NULL))
+            return dgpb_diag_set(d, DGPB_ERR_RUN_SIZE, -1,
+                                 "value '%s' is %u bytes in the bundle, the request gives %zu%s",
+                                 p->name, row->size, p->size,
+                                 p->matrix_rows ? " (a matrix, by rows)" : "");
+        return DGPB_OK;
+    case DGPB_KIND_TEXTURE:
+    case DGPB_KIND_RW_TEXTURE:
+        return check_texture(p, d);
+    case DGPB_KIND_SAMPLER:
+        return DGPB_OK;
+    default:
+        if (p->format)
+            return dgpb_diag_set(d, DGPB_ERR_RUN_KIND, -1, "parameter '%s' is a %s, not a texture",
+                                 p->name, kind_text(kind));
+        if (p->size && p->input && p->input_size > p->size)
+            return dgpb_diag_set(d, DGPB_ERR_RUN_SIZE, -1,
+                                 "buffer '%s': %zu bytes of input do not fit its %zu bytes",
+                                 p->name, p->input_size, p->size);
+        if (!run_param_bytes(p) && !p->input)
+            return dgpb_diag_set(d, DGPB_ERR_RUN_MISSING, -1,
+                                 "buffer '%s' is given neither bytes nor a size", p->name);
+        return DGPB_OK;
+    }
+}
+
+int dgpb_run_check(const dgpb_target_view *t, const dgpb_run_request *req,
+                   const dgpb_param_view **rows, dgpb_diag *d)
+{
+    const dgpb_entry_view *e[2] = {NULL, NULL};
+    bool render = req->fragment != NULL;
+    int rc = find_entry(t, req->entry, render ? DGPB_STAGE_VERTEX : DGPB_STAGE_COMPUTE, &e[0], d);
+    if (!rc && render)
+        rc = find_entry(t, req->fragment, DGPB_STAGE_FRAGMENT, &e[1], d);
+    if (rc)
+        return rc;
+    if (req->param_count > DGPB_RUN_MAX_PARAMS)
+        return dgpb_diag_set(d, DGPB_ERR_LIMIT, -1, "more than %u parameters", DGPB_RUN_MAX_PARAMS);
+    int n = render ? 2 : 1;
+    for (uint32_t i = 0; i < req->param_count; i++) {
+        const dgpb_run_param *p = &req->params[i];
+        if (rows)
+            rows[i] = NULL;
+        if (!p->name)
+            return dgpb_diag_set(d, DGPB_ERR_INVALID, -1, "parameter %u has no name", i);
+        for (uint32_t j = 0; j < i; j++)
+            if (!strcmp(req->params[j].name, p->name))
+                return dgpb_diag_set(d, DGPB_ERR_INVALID, -1, "parameter '%s' is given twice",
+                                     p->name);
+        if (p->kind == DGPB_RUN_KIND_COLOR_ATTACHMENT) {
+            if (!render)
+                return dgpb_diag_set(d, DGPB_ERR_RUN_KIND, -1,
+                                     "'%s': a colour attachment needs a render request", p->name);
+            if ((rc = check_texture(p, d)))
+                return rc;
+            continue;
+        }
+        const dgpb_param_view *row = NULL;
+        for (int k = 0; k < n && !row; k++)
+            for (uint32_t j = 0; j < e[k]->param_count && !row; j++)
+                if (dgpb_str_eq(e[k]->params[j].name, p->name))
+                    row = &e[k]->params[j];
+        if (!row)
+            return dgpb_diag_set(d, DGPB_ERR_RUN_PARAM, -1, "entry '%s' has no parameter '%s'",
+                                 req->entry, p->name);
+        if ((rc = check_param(p, row, d)))
+            return rc;
+        if (rows)
+            rows[i] = row;
+    }
+    /* Every row must be given something, but samplers, which the host makes itself (a
+       render request that draws nothing only creates the pipeline). */
+    for (int k = 0; k < n && !(render && !req->vertices); k++)
+        for (uint32_t j = 0; j < e[k]->param_count; j++) {
+            const dgpb_param_view *row = &e[k]->params[j];
+            if (row->kind == DGPB_KIND_SAMPLER || run_param_index(req, row) >= 0)
+                continue;
+            return dgpb_diag_set(d, DGPB_ERR_RUN_MISSING, -1,
+                                 "parameter '%.*s' (a %s) of entry '%.*s' is given nothing",
+                                 (int)row->name.len, row->name.ptr, kind_text(row->kind),
+                                 (int)e[k]->name.len, e[k]->name.ptr);
+        }
+    return DGPB_OK;
+}
+
+int dgpb_run_load_bundle(const char *path, uint32_t backend, uint8_t **bytes, dgpb_bundle **bundle,
+                         const dgpb_target_view **target, dgpb_diag *d)
+{
+    size_t size = 0;
+    *bytes = NULL;
+    *bundle = NULL;
+    int rc = dgpb_file_read(path, DGPB_MAX_BUNDLE_SIZE, bytes, &size, d);
+    if (!rc)
+        rc = dgpb_bundle_open(*bytes, size, 0, bundle, d);
+    if (!rc)
+        rc = dgpb_bundle_find_backend(*bundle, backend, target, d);
+    if (rc) {
+        dgpb_diag_set_file(d, path);
+        dgpb_bundle_close(*bundle);
+        dgpb_free(*bytes);
+        *bundle = NULL;
+        *bytes = NULL;
+    }
+    return rc;
+}
+
+void dgpb_run_result_free(dgpb_run_result *res)
+{
+    if (!res)
+        return;
+    for (uint32_t i = 0; i < DGPB_RUN_MAX_PARAMS; i++)
+        dgpb_free(res->outputs[i].data);
+    dgpb_free(res->times_ms);
+    memset(res, 0, sizeof *res);
+}
+
+/* ---- the runner ---------------------------------------------------------- */
+
+int dgpb_runner_create(const dgpb_runner_desc *desc, dgpb_runner **out, dgpb_diag *d)
+{
+    *out = NULL;
+    dgpb_runner *r = mem_calloc(1, sizeof *r);
+    if (!r)
+        return dgpb_diag_set(d, DGPB_ERR_NOMEM, -1, "out of memory");
+    r->backend = desc->backend;
+    dgpb_diag local;
+    dgpb_diag_clear(&local);
+    int rc;
+    if (desc->backend == DGPB_BACKEND_VULKAN)
+        rc = run_vulkan_create(desc, &r->host, &r->ops, &local);
+    else if (desc->backend == DGPB_BACKEND_CUDA)
+        rc = run_cuda_create(desc, &r->host, &r->ops, &local);
+    else
+        rc = dgpb_diag_set(&local, DGPB_ERR_UNSUPPORTED, -1, "no host runs backend '%s'",
+                           dgpb_backend_name(desc->backend) ? dgpb_backend_name(desc->backend)
+                                                            : "?");
+    if (rc) {
+        if (d)
+            *d = local;
+        dgpb_free(r);
+        return rc;
+    }
+    *out = r;
+    return DGPB_OK;
+}
+
+void dgpb_runner_destroy(dgpb_runner *r)
+{
+    if (!r)
+        return;
+    if (r->ops)
+        r->ops->destroy(r->host);
+    for (uint32_t i = 0; i < r->bundle_count; i++) {
+        dgpb_bundle_close(r->bundles[i].b);
+        dgpb_free(r->bundles[i].bytes);
+        dgpb_free(r->bundles[i].path);
+        dgpb_free(r->bundles[i].failure);
+    }
+    dgpb_free(r);
+}
+
+const char *dgpb_runner_device_name(const dgpb_runner *r)
+{
+    return r->ops->device_name(r->host);
+}
+
+const char *dgpb_runner_driver(const dgpb_runner *r)
+{
+    return r->ops->driver(r->host);
+}
+
+const char *dgpb_runner_target(const dgpb_runner *r)
+{
+    return dgpb_backend_target(r->backend);
+}
+
+uint32_t dgpb_runner_pipeline_count(const dgpb_runner *r)
+{
+    return r->ops->pipeline_count(r->host);
+}
+
+/* The bundle at `path`: loaded before, or now. NULL with the (cached) failure in `d`. */
+static run_bundle *get_bundle(dgpb_runner *r, const char *path, dgpb_diag *d)
+{
+    for (uint32_t i = 0; i < r->bundle_count; i++)
+        if (!strcmp(r->bundles[i].path, path)) {
+            run_bundle *bd = &r->bundles[i];
+            if (bd->code)
+                *d = *bd->failure;
+            return bd->code ? NULL : bd;
+        }
+    if (r->bundle_count == MAX_BUNDLES) {
+        dgpb_diag_set(d, DGPB_ERR_LIMIT, -1, "more than %d bundles in one runner", MAX_BUNDLES);
+        return NULL;
+    }
+    run_bundle *bd = &r->bundles[r->bundle_count];
+    memset(bd, 0, sizeof *bd);
+    if (!(bd->path = mem_alloc(strlen(path) + 1))) {
+        dgpb_diag_set(d, DGPB_ERR_NOMEM, -1, "out of memory");
+        return NULL;
+    }
+    strcpy(bd->path, path);
+    r->bundle_count++;
+    bd->code = dgpb_run_load_bundle(path, r->backend, &bd->bytes, &bd->b, &bd->t, d);
+    if (bd->code) {
+        if ((bd->failure = mem_alloc(sizeof *bd->failure)))
+            *bd->failure = *d;
+        else
+            bd->code = DGPB_OK, r->bundle_count--, dgpb_free(bd->path); /* tried again next time */
+        return NULL;
+    }
+    return bd;
+}
+
+int dgpb_runner_run(dgpb_runner *r, const char *bundle_path, const dgpb_run_request *req,
+                    dgpb_run_result *res, dgpb_diag *diag)
+{
+    memset(res, 0, sizeof *res);
+    dgpb_diag d;
+    dgpb_diag_clear(&d);
+    const dgpb_param_view *rows[DGPB_RUN_MAX_PARAMS];
+    const dgpb_entry_view *entries[2] = {NULL, NULL};
+    run_bundle *bd = get_bundle(r, bundle_path, &d);
+    int rc = bd ? dgpb_run_check(bd->t, req, rows, &d) : d.code;
+    if (!rc) {
+        dgpb_target_find_entry(bd->t, req->entry, &entries[0], NULL);
+        if (req->fragment)
+            dgpb_target_find_entry(bd->t, req->fragment, &entries[1], NULL);
+        rc = r->ops->run(r->host, bundle_path, entries, req, rows, res, &d);
+    }
+    if (rc && diag)
+        *diag = d;
+    return rc;
+}

@@ -1,0 +1,69 @@
+#!/usr/bin/env python3
+"""check_json.py DGPB_RUN FIXTURES - dgpb-run --json parsed back: the schema
+of docs/run.md, exact values, expectations, times and an error object.
+$DGPB_TEST_PRELOAD (sanitizer builds) is preloaded into dgpb-run only."""
+import json
+import os
+import subprocess
+import sys
+
+run, fixtures = sys.argv[1], sys.argv[2]
+env = dict(os.environ)
+if env.get("DGPB_TEST_PRELOAD"):
+    env["LD_PRELOAD"] = env["DGPB_TEST_PRELOAD"]
+
+
+def dgpb_run(*args, status=0):
+    p = subprocess.run([run, "--json", *args], capture_output=True, text=True, env=env)
+    print(" ".join(args), "->", p.returncode, p.stderr.strip())
+    assert p.returncode == status, f"exit status {p.returncode}, expected {status}"
+    doc = json.loads(p.stdout)
+    assert doc["exit"] == status, doc
+    return doc
+
+
+double = os.path.join(fixtures, "double.dgpb")
+kernels = os.path.join(fixtures, "kernels.dgpb")
+
+# Outputs: by default every writable parameter as hex; --print picks and types them.
+doc = dgpb_run(double, "computeMain", "--threads", "4", "--in", "input=i32:1,2,3,4",
+               "--size", "output=16")
+assert (doc["bundle"], doc["api"], doc["target"], doc["entry"]) == \
+    (double, "vulkan", "spirv", "computeMain"), doc
+assert doc["device"] and doc["driver"], doc
+assert doc["thread_group_size"] == [4, 1, 1] and doc["groups"] == [1, 1, 1], doc
+assert doc["dispatches"] == 1 and "time_ms" not in doc, doc
+assert doc["outputs"] == [
+    {"name": "input", "kind": "rw_buffer", "size": 16, "type": "hex",
+     "values": ["0x00000001", "0x00000002", "0x00000003", "0x00000004"]},
+    {"name": "output", "kind": "rw_buffer", "size": 16, "type": "hex",
+     "values": ["0x00000002", "0x00000004", "0x00000006", "0x00000008"]}], doc["outputs"]
+assert doc["expect"] == [], doc
+
+# Floats as numbers, an expectation within the tolerance, one outside it.
+doc = dgpb_run(kernels, "scale", "--threads", "3", "--in", "src=f32:1,2,-3", "--size", "dst=12",
+               "--set", "k=0.5", "--set", "count=3", "--print", "dst:f32",
+               "--expect", "dst=f32:0.5,1.001,-1.5", "--tolerance", "0.01")
+assert doc["outputs"] == [{"name": "dst", "kind": "rw_buffer", "size": 12, "type": "f32",
+                           "values": [0.5, 1, -1.5]}], doc["outputs"]
+assert doc["expect"] == [{"name": "dst", "type": "f32", "match": True, "compared": 3,
+                          "mismatches": 0}], doc["expect"]
+doc = dgpb_run(kernels, "scale", "--threads", "3", "--in", "src=f32:1,2,-3", "--size", "dst=12",
+               "--set", "k=0.5", "--set", "count=3", "--print", "dst:f32",
+               "--expect", "dst=f32:0.5,1.001,-1.5", "--tolerance", "0.0001", status=1)
+assert doc["expect"] == [{"name": "dst", "type": "f32", "match": False, "compared": 3,
+                          "mismatches": 1, "first": 1, "got": 1, "expected": 1.001}], doc["expect"]
+
+# --repeat and --time: one GPU time per dispatch (never a limit on its value).
+doc = dgpb_run(kernels, "accumulate", "--groups", "2", "--size", "counter=8", "--repeat", "3",
+               "--time", "--print", "counter:u32")
+assert doc["dispatches"] == 3 and doc["groups"] == [2, 1, 1], doc
+t = doc["time_ms"]
+assert len(t["dispatches"]) == 3 and all(x >= 0 for x in t["dispatches"]), t
+assert t["min"] <= t["median"] <= max(t["dispatches"]) and t["min"] <= t["mean"], t
+assert doc["outputs"][0]["values"] == [3, 3], doc["outputs"]
+
+# An error is a JSON object too, with the message and the exit status.
+doc = dgpb_run(double, "computeMain", "--size", "output=16", "--size", "nope=4", status=2)
+assert "has no parameter 'nope'" in doc["error"] and "outputs" not in doc, doc
+print("ok")

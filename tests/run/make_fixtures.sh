@@ -1,0 +1,31 @@
+#!/usr/bin/env bash
+# make_fixtures.sh DGPB_BUILD DGPB_DUMP OUT - the bundles and files of
+# dgpb-run's tests (tests/run/CMakeLists.txt), built with the build's dgpb-build:
+#   double.dgpb       tests/run/double.slang (spirv, ptx)
+#   kernels.dgpb      tests/run/kernels.slang (spirv)
+#   wgsl_only.dgpb    double.slang for wgsl alone: no spirv target
+#   truncated.dgpb    double.dgpb cut short: an invalid structure
+#   flipped.dgpb      double.dgpb with one byte of its SPIR-V flipped: its SHA-256 no longer matches
+#   input.bin         i32 1,2,3,4;  expected.bin: i32 2,4,6,8
+set -euo pipefail
+build=$1 dump=$2 out=$3
+here=$(cd "$(dirname "$0")" && pwd)
+rm -rf "$out" && mkdir -p "$out/wgsl"
+"$build" -q --targets spirv,ptx -o "$out" "$here/double.slang"
+"$build" -q --targets spirv -o "$out" "$here/kernels.slang"
+"$build" -q --targets wgsl -o "$out/wgsl" "$here/double.slang"
+mv "$out/wgsl/double.dgpb" "$out/wgsl_only.dgpb"
+head -c 100 "$out/double.dgpb" >"$out/truncated.dgpb"
+"$dump" --extract spirv/computeMain -o "$out/code.spv" "$out/double.dgpb"
+python3 - "$out/double.dgpb" "$out/code.spv" "$out/flipped.dgpb" <<'PY'
+import sys
+bundle = bytearray(open(sys.argv[1], 'rb').read())
+code = open(sys.argv[2], 'rb').read()
+at = bundle.find(code)
+assert at > 0 and bundle.count(code) == 1, "the code blob is not found once"
+bundle[at + len(code) // 2] ^= 0x01
+open(sys.argv[3], 'wb').write(bundle)
+PY
+printf '\001\000\000\000\002\000\000\000\003\000\000\000\004\000\000\000' >"$out/input.bin"
+printf '\002\000\000\000\004\000\000\000\006\000\000\000\010\000\000\000' >"$out/expected.bin"
+echo "fixtures in $out"

@@ -1,0 +1,196 @@
+/*
+ * tests/run/test_run_values.c - typed values (dgpb/run_values.h): parsing,
+ * inferring, formatting, comparing with a tolerance, f16, time statistics.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "dgpb/alloc.h"
+#include "dgpb/run.h"
+#include "dgpb/run_values.h"
+
+/* Parses `text` as `type`, formats it back and checks both the bytes' length and the text. */
+static void round_trip(uint32_t type, const char *text, size_t size, const char *printed)
+{
+    uint8_t *bytes = NULL;
+    size_t n = 0;
+    dgpb_diag d;
+    dgpb_diag_clear(&d);
+    assert_int_equal(dgpb_value_parse(type, text, &bytes, &n, &d), DGPB_OK);
+    assert_int_equal(n, size);
+    char *back = NULL;
+    assert_int_equal(dgpb_value_format(type, bytes, n, &back), DGPB_OK);
+    assert_string_equal(back, printed);
+    dgpb_free(back);
+    dgpb_free(bytes);
+}
+
+static void parsing_then_formatting_gives_the_values_back(void **state)
+{
+    (void)state;
+    round_trip(DGPB_VALUE_I32, "1,-2,2147483647,-2147483648", 16, "1,-2,2147483647,-2147483648");
+    round_trip(DGPB_VALUE_U32, "0,0xffffffff, 7", 12, "0,4294967295,7");
+    round_trip(DGPB_VALUE_F32, "0.1,-2.5,1e10,inf,-inf,nan", 24, "0.1,-2.5,1e+10,inf,-inf,nan");
+    round_trip(DGPB_VALUE_F64, "0.1,3", 16, "0.1,3");
+    round_trip(DGPB_VALUE_F16, "1.5,-0.25,65504,0.1", 8, "1.5,-0.25,65504,0.099975586");
+    round_trip(DGPB_VALUE_U64, "18446744073709551615", 8, "18446744073709551615");
+    round_trip(DGPB_VALUE_I64, "-9223372036854775808", 8, "-9223372036854775808");
+    round_trip(DGPB_VALUE_U8, "0,255", 2, "0,255");
+}
+
+static void values_out_of_range_or_malformed_are_refused_by_element(void **state)
+{
+    (void)state;
+    static const struct {
+        uint32_t type;
+        const char *text, *message;
+    } bad[] = {
+        {DGPB_VALUE_I32, "1,2147483648", "'2147483648' (element 2) is not a i32 value"},
+        {DGPB_VALUE_U32, "-1", "'-1' (element 1) is not a u32 value"},
+        {DGPB_VALUE_U8, "256", "'256' (element 1) is not a u8 value"},
+        {DGPB_VALUE_F32, "1,,2", "'' (element 2) is not a f32 value"},
+        {DGPB_VALUE_U32, "1.5", "'1.5' (element 1) is not a u32 value"},
+        {DGPB_VALUE_F32, "x", "'x' (element 1) is not a f32 value"},
+    };
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        uint8_t *bytes = (uint8_t *)1;
+        size_t n = 1;
+        dgpb_diag d;
+        dgpb_diag_clear(&d);
+        assert_int_equal(dgpb_value_parse(bad[i].type, bad[i].text, &bytes, &n, &d),
+                         DGPB_ERR_INVALID);
+        assert_null(bytes);
+        assert_int_equal(n, 0);
+        assert_string_equal(d.message, bad[i].message);
+    }
+}
+
+static void untyped_values_are_f32_with_a_point_else_i32_when_negative_else_u32(void **state)
+{
+    (void)state;
+    assert_int_equal(dgpb_value_infer_type("1,2,3"), DGPB_VALUE_U32);
+    assert_int_equal(dgpb_value_infer_type("1,-2"), DGPB_VALUE_I32);
+    assert_int_equal(dgpb_value_infer_type("1,2.0"), DGPB_VALUE_F32);
+    assert_int_equal(dgpb_value_infer_type("1e3"), DGPB_VALUE_F32);
+    assert_int_equal(dgpb_value_infer_type("inf"), DGPB_VALUE_F32);
+    assert_int_equal(dgpb_value_infer_type("-nan"), DGPB_VALUE_F32);
+    assert_int_equal(dgpb_value_infer_type("0x1e"), DGPB_VALUE_U32); /* hex: 'e' is a digit */
+}
+
+static void hex_prints_words_and_a_tail_of_bytes(void **state)
+{
+    (void)state;
+    const uint8_t b[6] = {1, 0, 0, 0x80, 0xab, 0xcd};
+    char *text = NULL;
+    assert_int_equal(dgpb_value_format(DGPB_VALUE_HEX, b, 6, &text), DGPB_OK);
+    assert_string_equal(text, "0x80000001,0xab,0xcd");
+    dgpb_free(text);
+}
+
+static void floats_compare_within_the_tolerance_and_exactly_without_one(void **state)
+{
+    (void)state;
+    const float got[4] = {1.0f, 2.0f, 3.0f, 4.0f};
+    const float want[4] = {1.0f, 2.001f, 3.0f, 5.0f};
+    dgpb_value_compare c;
+    assert_false(dgpb_value_compare_bytes(DGPB_VALUE_F32, (const uint8_t *)got, 16,
+                                          (const uint8_t *)want, 16, -1, &c));
+    assert_int_equal(c.compared, 4);
+    assert_int_equal(c.mismatches, 2);
+    assert_int_equal(c.first, 1);
+    assert_false(dgpb_value_compare_bytes(DGPB_VALUE_F32, (const uint8_t *)got, 16,
+                                          (const uint8_t *)want, 16, 0.01, &c));
+    assert_int_equal(c.mismatches, 1);
+    assert_int_equal(c.first, 3);
+    /* A shorter expectation compares the first elements only. */
+    assert_true(dgpb_value_compare_bytes(DGPB_VALUE_F32, (const uint8_t *)got, 16,
+                                         (const uint8_t *)want, 4, -1, &c));
+    assert_int_equal(c.compared, 1);
+    /* A longer one never matches. */
+    assert_false(dgpb_value_compare_bytes(DGPB_VALUE_F32, (const uint8_t *)got, 8,
+                                          (const uint8_t *)want, 16, 10, &c));
+    assert_true(c.too_long);
+}
+
+static void nan_equals_nan_and_infinity_only_itself_with_a_tolerance(void **state)
+{
+    (void)state;
+    const float nan = __builtin_nanf(""), inf = __builtin_inff();
+    const float got[3] = {nan, inf, 1.0f}, want[3] = {nan, inf, inf};
+    dgpb_value_compare c;
+    assert_false(dgpb_value_compare_bytes(DGPB_VALUE_F32, (const uint8_t *)got, 12,
+                                          (const uint8_t *)want, 12, 1e30, &c));
+    assert_int_equal(c.mismatches, 1);
+    assert_int_equal(c.first, 2);
+}
+
+static void integers_compare_exactly_whatever_the_tolerance(void **state)
+{
+    (void)state;
+    const int32_t got[2] = {5, 6}, want[2] = {5, 7};
+    dgpb_value_compare c;
+    assert_false(dgpb_value_compare_bytes(DGPB_VALUE_I32, (const uint8_t *)got, 8,
+                                          (const uint8_t *)want, 8, 100, &c));
+    assert_int_equal(c.first, 1);
+}
+
+static void f16_conversions_round_to_nearest_even(void **state)
+{
+    (void)state;
+    assert_int_equal(dgpb_f32_to_f16(1.0f), 0x3C00);
+    assert_int_equal(dgpb_f32_to_f16(-2.0f), 0xC000);
+    assert_int_equal(dgpb_f32_to_f16(65504.0f), 0x7BFF);
+    assert_int_equal(dgpb_f32_to_f16(65520.0f), 0x7C00);           /* rounds up to infinity */
+    assert_int_equal(dgpb_f32_to_f16(5.9604645e-8f), 0x0001);      /* the smallest subnormal */
+    assert_int_equal(dgpb_f32_to_f16(1.0f + 1.0f / 2048), 0x3C00); /* a tie: to even */
+    assert_true(dgpb_f16_to_f32(0x0001) == 5.9604645e-8f);
+    assert_true(dgpb_f16_to_f32(0x7BFF) == 65504.0f);
+    for (uint32_t h = 0; h < 0x7C00; h++) /* every finite half survives a round trip */
+        assert_int_equal(dgpb_f32_to_f16(dgpb_f16_to_f32((uint16_t)h)), h);
+}
+
+static void time_statistics_are_min_median_and_mean(void **state)
+{
+    (void)state;
+    const double t[4] = {4, 1, 3, 2};
+    double min, median, mean;
+    dgpb_time_stats(t, 4, &min, &median, &mean);
+    assert_true(min == 1 && median == 2.5 && mean == 2.5);
+    dgpb_time_stats(t, 3, &min, &median, &mean);
+    assert_true(min == 1 && median == 3);
+}
+
+static void matrices_are_placed_by_rows(void **state)
+{
+    (void)state;
+    const float m[4] = {1, 2, 3, 4}; /* float2x2, rows tightly packed */
+    dgpb_run_param p = {.name = "m", .matrix_rows = 2, .size = 16, .input = (const uint8_t *)m};
+    float row[8];
+    memset(row, 0xff, sizeof row);
+    assert_int_equal(dgpb_run_value_place(&p, 32, (uint8_t *)row), 0); /* std140: 16-byte rows */
+    const float want[8] = {1, 2, 0, 0, 3, 4, 0, 0};
+    assert_memory_equal(row, want, sizeof want);
+    assert_int_equal(dgpb_run_value_place(&p, 8, NULL), -1);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(parsing_then_formatting_gives_the_values_back),
+        cmocka_unit_test(values_out_of_range_or_malformed_are_refused_by_element),
+        cmocka_unit_test(untyped_values_are_f32_with_a_point_else_i32_when_negative_else_u32),
+        cmocka_unit_test(hex_prints_words_and_a_tail_of_bytes),
+        cmocka_unit_test(floats_compare_within_the_tolerance_and_exactly_without_one),
+        cmocka_unit_test(nan_equals_nan_and_infinity_only_itself_with_a_tolerance),
+        cmocka_unit_test(integers_compare_exactly_whatever_the_tolerance),
+        cmocka_unit_test(f16_conversions_round_to_nearest_even),
+        cmocka_unit_test(time_statistics_are_min_median_and_mean),
+        cmocka_unit_test(matrices_are_placed_by_rows),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}

@@ -1,0 +1,681 @@
+/*
+ * dgpb-run - runs one compute entry of a bundle on a Vulkan or CUDA device.
+ *
+ * A thin main over the runner library (dgpb/run.h, docs/run.md): parse the
+ * command line into a run request whose parameters are named by their rows,
+ * read the input files, load the bundle and check the request against the
+ * entry's table (usage errors before any device is touched), create the
+ * runner, run, then write, print and compare the outputs (output.c) and map
+ * what happened to the exit status.
+ */
+#define _POSIX_C_SOURCE 200809L
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "dgpb/alloc.h"
+#include "dgpb/fileio.h"
+#include "dgpb/format.h"
+#include "run_tool.h"
+
+#define MAX_INPUT_FILE ((size_t)1 << 31)
+
+static const char usage_text[] =
+    "usage: dgpb-run [OPTIONS] BUNDLE ENTRY\n"
+    "       dgpb-run --list [--api API] BUNDLE\n"
+    "\n"
+    "Runs one compute entry of a DGPB bundle on a device and prints, writes or\n"
+    "checks its outputs. Every parameter is bound BY NAME through the entry's\n"
+    "parameter table: the row's dotted name (res.src, scale, params.count).\n"
+    "\n"
+    "Device:\n"
+    "  --api vulkan|cuda          vulkan (default) runs the spirv target; cuda runs the\n"
+    "                             ptx target through libcuda (loaded at run time)\n"
+    "  --device NAME              Vulkan: the first device whose name contains NAME\n"
+    "                             (default: the first with a compute queue); CUDA: a\n"
+    "                             device index or a name substring\n"
+    "  --list                     list the entries of the API's target with their rows\n"
+    "Parameters:\n"
+    "  --in NAME=FILE             buffer or texture contents from FILE (raw bytes)\n"
+    "  --in NAME=TYPE:V1,V2,...   inline values; TYPE f32 f16 f64 u32 i32 u64 i64 u8\n"
+    "  --size NAME=BYTES          a zero-filled buffer of BYTES bytes (an output with no\n"
+    "                             input; with --in, the input fills its first bytes)\n"
+    "  --set NAME=[TYPE:]V1,...   a value row (uniform, push constant, kernel value);\n"
+    "                             without TYPE: f32 if any number has '.', 'e', inf or\n"
+    "                             nan, else i32 if any is negative, else u32; exactly\n"
+    "                             the row's size\n"
+    "  --texture NAME=FORMAT:WxH[xD][:DIM]\n"
+    "                             a texture parameter: FORMAT r16float r32float rg32float\n"
+    "                             rgba32float r32uint; DIM 1d 2d 3d cube 2d_array (default\n"
+    "                             2d; 1d takes W only); texels tightly packed, x fastest;\n"
+    "                             contents from --in, or zeros\n"
+    "                             (sampler rows get a point-filtering, clamp-to-edge\n"
+    "                             sampler by themselves)\n"
+    "Dispatch:\n"
+    "  --groups X[,Y[,Z]]         dispatch this many groups (default 1,1,1)\n"
+    "  --threads X[,Y[,Z]]        or this many invocations: groups = ceil(threads /\n"
+    "                             the entry's thread group size)\n"
+    "  --repeat N                 dispatch N times over the same resources, a barrier\n"
+    "                             between (default 1)\n"
+    "  --time                     GPU time of each dispatch (Vulkan: timestamp queries;\n"
+    "                             CUDA: events): min, median, mean\n"
+    "Outputs:\n"
+    "  --print NAME[:TYPE]        print a buffer or texture after the run as TYPE (f32 f16\n"
+    "                             f64 u32 i32 u64 i64 u8, or hex: 32-bit words, the\n"
+    "                             default); with no --print, --out, --expect or --json,\n"
+    "                             every rw_buffer, rw_byte_buffer and rw_texture is\n"
+    "                             printed as hex\n"
+    "  --out NAME=FILE            write its bytes to FILE\n"
+    "  --expect NAME=FILE         compare after the run with FILE's bytes, or with\n"
+    "  --expect NAME=TYPE:V1,...  inline values, or with FILE read as TYPE; the\n"
+    "  --expect NAME:TYPE=FILE    expectation may be shorter: its first bytes are compared\n"
+    "  --tolerance X              absolute tolerance for f16, f32 and f64 expectations\n"
+    "                             (default: every byte exact)\n"
+    "  --json                     everything as one JSON object on standard output\n"
+    "  -v, --verbose              notes on standard error: device, driver, groups\n"
+    "  -q, --quiet                print nothing but what --print, --json and errors ask\n"
+    "  -h, --help                 this text\n"
+    "  --version                  the version\n"
+    "\n"
+    "Examples:\n"
+    "  dgpb-run k.dgpb computeMain --threads 4 --in input=i32:1,2,3,4 --size output=16 \\\n"
+    "           --expect output=i32:2,4,6,8\n"
+    "  dgpb-run entry_uniforms.dgpb scale_offset --threads 1000 --in src=src.bin \\\n"
+    "           --in buf=buf.bin --set scale=0.5 --set count=1000 --set offset=-3 \\\n"
+    "           --print buf:u32\n"
+    "  dgpb-run sampler_level.dgpb point_sample --threads 12,8 --set size=12,8 \\\n"
+    "           --texture tex=r16float:12x8 --in tex=texels.bin --size result=384\n"
+    "  dgpb-run --api cuda --time --repeat 100 k.dgpb computeMain --threads 1048576 \\\n"
+    "           --size output=4194304 --in input=in.bin -q\n"
+    "\n"
+    "Exit status:\n"
+    "  0  ran; every --expect matched\n"
+    "  1  an output differs from its --expect\n"
+    "  2  usage error: unknown option or bad value; unknown entry or parameter name;\n"
+    "     a parameter with no input or size; a size or type that does not fit the\n"
+    "     row; the entry is not a compute entry\n"
+    "  3  a file could not be read or written\n"
+    "  4  the bundle is invalid (its structure, or a blob's SHA-256: verified before use)\n"
+    "  5  the bundle has no target for the API (vulkan: spirv, cuda: ptx)\n"
+    "  6  the device lacks a capability the entry needs (the message names it)\n"
+    "  7  no device, or the API failed (no Vulkan device: install mesa-vulkan-drivers\n"
+    "     for lavapipe; no libcuda; driver errors)\n";
+
+static int usage_error(const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 1, 2)))
+#endif
+    ;
+
+static int usage_error(const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    fprintf(stderr, "dgpb-run: ");
+    vfprintf(stderr, fmt, ap);
+    fprintf(stderr, "\n(see 'dgpb-run --help')\n");
+    va_end(ap);
+    return EXIT_USAGE;
+}
+
+/* The exit status of a result code (dgpb_run_error details included). */
+static int exit_status(int code)
+{
+    switch (dgpb_result_class(code)) {
+    case DGPB_OK:
+        return EXIT_OK;
+    case DGPB_ERR_IO:
+        return EXIT_IO;
+    case DGPB_ERR_CORRUPT:
+        return EXIT_INVALID;
+    case DGPB_ERR_BACKEND:
+        return EXIT_BACKEND;
+    case DGPB_ERR_UNSUPPORTED:
+        return EXIT_CAPABILITY;
+    case DGPB_ERR_NOT_FOUND:
+    case DGPB_ERR_INVALID:
+    case DGPB_ERR_LIMIT:
+        return EXIT_USAGE;
+    default:
+        return EXIT_DEVICE;
+    }
+}
+
+int tool_param_index(const tool_options *o, const char *name)
+{
+    for (uint32_t i = 0; i < o->req.param_count; i++)
+        if (!strcmp(o->params[i].name, name))
+            return (int)i;
+    return -1;
+}
+
+/* The parameter `name`, added when new (kind DGPB_RUN_KIND_ANY); NULL when too many. */
+static dgpb_run_param *param(tool_options *o, const char *name)
+{
+    int i = tool_param_index(o, name);
+    if (i >= 0)
+        return &o->params[i];
+    if (o->req.param_count == DGPB_RUN_MAX_PARAMS)
+        return NULL;
+    dgpb_run_param *p = &o->params[o->req.param_count++];
+    memset(p, 0, sizeof *p);
+    p->name = name;
+    p->kind = DGPB_RUN_KIND_ANY;
+    return p;
+}
+
+/* Splits "NAME=REST" in place (argv is ours to cut): *rest after '='. */
+static int split_assignment(char *arg, const char *flag, char **rest)
+{
+    char *eq = strchr(arg, '=');
+    if (!eq || eq == arg || !eq[1])
+        return usage_error("'%s' needs NAME=VALUE, got '%s'", flag, arg);
+    *eq = 0;
+    *rest = eq + 1;
+    return EXIT_OK;
+}
+
+/* "TYPE:..." with a known type: the type, and *values after the colon; else -1. */
+static int typed_prefix(const char *text, const char **values)
+{
+    const char *colon = strchr(text, ':');
+    if (!colon)
+        return -1;
+    int type = dgpb_value_type_from_name(text, (size_t)(colon - text));
+    if (type >= 0)
+        *values = colon + 1;
+    return type;
+}
+
+/* Parses "V1,V2,..." of `type` (hex: u32) into a malloc'd array. */
+static int parse_values(int type, const char *text, const char *name, uint8_t **bytes, size_t *size)
+{
+    dgpb_diag d;
+    dgpb_diag_clear(&d);
+    if (dgpb_value_parse(type == DGPB_VALUE_HEX ? DGPB_VALUE_U32 : (uint32_t)type, text, bytes,
+                         size, &d))
+        return usage_error("'%s': %s", name, d.message);
+    return EXIT_OK;
+}
+
+static int read_file(const char *path, uint8_t **bytes, size_t *size)
+{
+    dgpb_diag d;
+    dgpb_diag_clear(&d);
+    if (dgpb_file_read(path, MAX_INPUT_FILE, bytes, size, &d)) {
+        tool_report(&d);
+        return EXIT_IO;
+    }
+    return EXIT_OK;
+}
+
+/* An unsigned number that must be whole and fit `max`. */
+static bool parse_count(const char *s, unsigned long long max, unsigned long long *out)
+{
+    if (!*s || *s == '-')
+        return false;
+    char *end;
+    errno = 0;
+    unsigned long long v = strtoull(s, &end, 0);
+    if (*end || errno || v > max)
+        return false;
+    *out = v;
+    return true;
+}
+
+/* "X[,Y[,Z]]" of positive 32-bit counts. */
+static int parse_xyz(const char *flag, const char *s, uint32_t out[3])
+{
+    char buf[128];
+    snprintf(buf, sizeof buf, "%s", s);
+    out[0] = out[1] = out[2] = 1;
+    char *save = NULL, *tok = strtok_r(buf, ",", &save);
+    for (int k = 0; k < 3 && tok; k++, tok = strtok_r(NULL, ",", &save)) {
+        unsigned long long v;
+        if (!parse_count(tok, UINT32_MAX, &v) || !v)
+            return usage_error("%s takes X[,Y[,Z]] of positive counts, got '%s'", flag, s);
+        out[k] = (uint32_t)v;
+    }
+    if (tok || s[strlen(s) - 1] == ',')
+        return usage_error("%s takes X[,Y[,Z]] of positive counts, got '%s'", flag, s);
+    return EXIT_OK;
+}
+
+/* --texture NAME=FORMAT:WxH[xD][:DIM] */
+static int parse_texture(tool_options *o, char *arg)
+{
+    char *rest;
+    int rc = split_assignment(arg, "--texture", &rest);
+    if (rc)
+        return rc;
+    char *fmt = rest, *ext = strchr(rest, ':'), *dim = NULL;
+    if (!ext)
+        return usage_error("--texture takes NAME=FORMAT:WxH[xD][:DIM], got '%s=%s'", arg, rest);
+    *ext++ = 0;
+    if ((dim = strchr(ext, ':')))
+        *dim++ = 0;
+    int format = dgpb_run_format_from_name(fmt);
+    if (format < 0)
+        return usage_error("--texture '%s': unknown format '%s' (r16float r32float rg32float "
+                           "rgba32float r32uint)",
+                           arg, fmt);
+    int d = dim ? dgpb_run_dim_from_name(dim) : DGPB_RUN_DIM_2D;
+    if (d < 0)
+        return usage_error("--texture '%s': unknown dimension '%s' (1d 2d 3d cube 2d_array)", arg,
+                           dim);
+    uint32_t n[3] = {1, 1, 1};
+    int count = 0;
+    char *save = NULL;
+    for (char *tok = strtok_r(ext, "x", &save); tok; tok = strtok_r(NULL, "x", &save)) {
+        unsigned long long v;
+        if (count == 3 || !parse_count(tok, 1u << 16, &v) || !v)
+            return usage_error("--texture '%s': the size is W, WxH or WxHxD of positive "
+                               "numbers up to 65536",
+                               arg);
+        n[count++] = (uint32_t)v;
+    }
+    int want = d == DGPB_RUN_DIM_1D ? 1 : d == DGPB_RUN_DIM_2D ? 2 : 3;
+    if (d == DGPB_RUN_DIM_CUBE && count == 2)
+        n[2] = 6, count = 3;
+    if (count != want)
+        return usage_error("--texture '%s': a %s texture takes %s", arg, dgpb_run_dim_name(d),
+                           want == 1   ? "W"
+                           : want == 2 ? "WxH"
+                                       : "WxHxD");
+    dgpb_run_param *p = param(o, arg);
+    if (!p)
+        return usage_error("more than %d parameters", DGPB_RUN_MAX_PARAMS);
+    p->kind = DGPB_RUN_KIND_RESOURCE;
+    p->format = (uint32_t)format;
+    p->dim = (uint32_t)d;
+    p->width = n[0];
+    p->height = n[1];
+    p->depth = n[2];
+    return EXIT_OK;
+}
+
+/* --print NAME[:TYPE], --out NAME=FILE, --expect NAME=FILE|NAME=TYPE:V..|NAME:TYPE=FILE */
+static int parse_output(tool_options *o, const char *flag, char *arg)
+{
+    tool_output *t;
+    if (!strcmp(flag, "--print")) {
+        t = &o->prints[o->print_count++];
+        memset(t, 0, sizeof *t);
+        t->name = arg;
+        t->type = -1;
+        char *colon = strchr(arg, ':');
+        if (colon) {
+            *colon = 0;
+            if ((t->type = dgpb_value_type_from_name(colon + 1, strlen(colon + 1))) < 0)
+                return usage_error("--print '%s': unknown type '%s' (f32 f16 f64 u32 i32 u64 "
+                                   "i64 u8 hex)",
+                                   arg, colon + 1);
+        }
+        return EXIT_OK;
+    }
+    char *rest;
+    int rc = split_assignment(arg, flag, &rest);
+    if (rc)
+        return rc;
+    if (!strcmp(flag, "--out")) {
+        t = &o->outs[o->out_count++];
+        memset(t, 0, sizeof *t);
+        t->name = arg;
+        t->type = -1;
+        t->file = rest;
+        return EXIT_OK;
+    }
+    t = &o->expects[o->expect_count++];
+    memset(t, 0, sizeof *t);
+    t->name = arg;
+    t->type = -1;
+    char *colon = strchr(arg, ':');
+    const char *values;
+    if (colon) { /* NAME:TYPE=FILE */
+        *colon = 0;
+        if ((t->type = dgpb_value_type_from_name(colon + 1, strlen(colon + 1))) < 0)
+            return usage_error("--expect '%s': unknown type '%s'", arg, colon + 1);
+        t->file = rest;
+    } else if ((t->type = typed_prefix(rest, &values)) >= 0) {
+        return parse_values(t->type, values, arg, &t->bytes, &t->size);
+    } else {
+        t->file = rest;
+    }
+    return EXIT_OK;
+}
+
+/* The value of an option that takes one, or NULL after reporting. */
+static char *option_value(int argc, char **argv, int *i)
+{
+    if (*i + 1 >= argc) {
+        usage_error("'%s' needs a value", argv[*i]);
+        return NULL;
+    }
+    return argv[++*i];
+}
+
+/* Returns -1 to go on, or an exit status. Input files are read later (read_inputs). */
+static int parse_args(int argc, char **argv, tool_options *o)
+{
+    const char *positional[2] = {NULL, NULL};
+    int npos = 0;
+    bool tolerance_given = false;
+    for (int i = 1; i < argc; i++) {
+        char *a = argv[i];
+        int rc = EXIT_OK;
+        if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
+            fputs(usage_text, stdout);
+            return EXIT_OK;
+        } else if (!strcmp(a, "--version")) {
+            printf("dgpb-run %s (DGPB format version %u)\n", dgpb_version(), DGPB_FORMAT_VERSION);
+            return EXIT_OK;
+        } else if (!strcmp(a, "--list")) {
+            o->list = true;
+        } else if (!strcmp(a, "--time")) {
+            o->req.time = true;
+        } else if (!strcmp(a, "--json")) {
+            o->json = true;
+        } else if (!strcmp(a, "-v") || !strcmp(a, "--verbose")) {
+            o->verbose = true;
+        } else if (!strcmp(a, "-q") || !strcmp(a, "--quiet")) {
+            o->quiet = true;
+        } else if (!strcmp(a, "--api") || !strcmp(a, "--device") || !strcmp(a, "--in") ||
+                   !strcmp(a, "--size") || !strcmp(a, "--set") || !strcmp(a, "--texture") ||
+                   !strcmp(a, "--groups") || !strcmp(a, "--threads") || !strcmp(a, "--print") ||
+                   !strcmp(a, "--out") || !strcmp(a, "--expect") || !strcmp(a, "--tolerance") ||
+                   !strcmp(a, "--repeat")) {
+            char *v = option_value(argc, argv, &i);
+            if (!v)
+                return EXIT_USAGE;
+            if ((!strcmp(a, "--print") && o->print_count == DGPB_RUN_MAX_PARAMS) ||
+                (!strcmp(a, "--out") && o->out_count == DGPB_RUN_MAX_PARAMS) ||
+                (!strcmp(a, "--expect") && o->expect_count == DGPB_RUN_MAX_PARAMS))
+                return usage_error("more than %d uses of '%s'", DGPB_RUN_MAX_PARAMS, a);
+            if (!strcmp(a, "--api")) {
+                o->api = v;
+                if (!strcmp(v, "vulkan"))
+                    o->backend = DGPB_BACKEND_VULKAN;
+                else if (!strcmp(v, "cuda"))
+                    o->backend = DGPB_BACKEND_CUDA;
+                else
+                    return usage_error("unknown API '%s' (vulkan or cuda)", v);
+            } else if (!strcmp(a, "--device")) {
+                o->device = v;
+            } else if (!strcmp(a, "--texture")) {
+                rc = parse_texture(o, v);
+            } else if (!strcmp(a, "--groups")) {
+                rc = parse_xyz(a, v, o->req.groups);
+            } else if (!strcmp(a, "--threads")) {
+                rc = parse_xyz(a, v, o->req.threads);
+            } else if (!strcmp(a, "--repeat")) {
+                unsigned long long n;
+                if (!parse_count(v, 1000000, &n) || !n)
+                    return usage_error("--repeat takes a count from 1 to 1000000, got '%s'", v);
+                o->req.repeat = (uint32_t)n;
+            } else if (!strcmp(a, "--tolerance")) {
+                char *end;
+                errno = 0;
+                o->tolerance = strtod(v, &end);
+                if (*end || end == v || errno || !(o->tolerance >= 0))
+                    return usage_error("--tolerance takes a number >= 0, got '%s'", v);
+                tolerance_given = true;
+            } else if (!strcmp(a, "--print") || !strcmp(a, "--out") || !strcmp(a, "--expect")) {
+                rc = parse_output(o, a, v);
+            } else { /* --in, --size, --set: NAME=... */
+                char *rest;
+                if ((rc = split_assignment(v, a, &rest)))
+                    return rc;
+                dgpb_run_param *p = param(o, v);
+                if (!p)
+                    return usage_error("more than %d parameters", DGPB_RUN_MAX_PARAMS);
+                int k = (int)(p - o->params);
+                if (!strcmp(a, "--size")) {
+                    unsigned long long n;
+                    if (!parse_count(rest, (size_t)1 << 40, &n) || !n)
+                        return usage_error("--size '%s': '%s' is not a positive byte count", v,
+                                           rest);
+                    p->size = (size_t)n;
+                    if (p->kind == DGPB_RUN_KIND_ANY)
+                        p->kind = DGPB_RUN_KIND_RESOURCE;
+                } else if (p->input || p->input_size || o->owned[k]) {
+                    return usage_error("'%s' is given contents twice", v);
+                } else if (!strcmp(a, "--set")) {
+                    const char *values = rest;
+                    int type = typed_prefix(rest, &values);
+                    if (type < 0)
+                        type = (int)dgpb_value_infer_type(rest);
+                    if ((rc = parse_values(type, values, v, &o->owned[k], &p->input_size)))
+                        return rc;
+                    p->kind = DGPB_KIND_VALUE;
+                } else { /* --in: typed now, or a file read later */
+                    const char *values;
+                    int type = typed_prefix(rest, &values);
+                    if (type >= 0 &&
+                        (rc = parse_values(type, values, v, &o->owned[k], &p->input_size)))
+                        return rc;
+                    if (type < 0)
+                        p->input = (const uint8_t *)rest; /* the file name, until read */
+                    if (p->kind == DGPB_RUN_KIND_ANY)
+                        p->kind = DGPB_RUN_KIND_RESOURCE;
+                }
+            }
+        } else if (a[0] == '-' && a[1]) {
+            return usage_error("unknown option '%s'", a);
+        } else if (npos == 2) {
+            return usage_error("unexpected argument '%s' (one BUNDLE and one ENTRY)", a);
+        } else {
+            positional[npos++] = a;
+        }
+        if (rc)
+            return rc;
+    }
+    if (!tolerance_given)
+        o->tolerance = -1;
+    o->bundle = positional[0];
+    o->entry = positional[1];
+    if (!o->bundle)
+        return usage_error("no bundle given");
+    if (o->list && o->entry)
+        return usage_error("--list takes only a bundle ('%s' given too)", o->entry);
+    if (!o->list && !o->entry)
+        return usage_error("no entry given (dgpb-run --list %s shows them)", o->bundle);
+    if ((o->req.groups[0] && o->req.threads[0]))
+        return usage_error("--groups and --threads cannot be combined");
+    return -1;
+}
+
+/* Reads the --in and --expect files; the typed inputs were parsed already. */
+static int read_inputs(tool_options *o)
+{
+    for (uint32_t i = 0; i < o->req.param_count; i++) {
+        dgpb_run_param *p = &o->params[i];
+        if (p->input && !o->owned[i]) {
+            int rc = read_file((const char *)p->input, &o->owned[i], &p->input_size);
+            if (rc)
+                return rc;
+        }
+        p->input = o->owned[i];
+        if (p->kind == DGPB_KIND_VALUE) {
+            p->size = p->input_size;
+        } else if (p->format) {
+            if (p->size)
+                return usage_error("'%s' is a texture: its size comes from --texture, not --size",
+                                   p->name);
+            uint64_t bytes =
+                (uint64_t)p->width * p->height * p->depth * dgpb_run_format_texel_size(p->format);
+            if (p->input && p->input_size != bytes)
+                return usage_error("texture '%s' (%s %ux%ux%u) holds %llu bytes, its input has "
+                                   "%zu",
+                                   p->name, dgpb_run_format_name(p->format), p->width, p->height,
+                                   p->depth, (unsigned long long)bytes, p->input_size);
+            p->size = (size_t)bytes;
+        } else if (p->input && p->size && p->input_size > p->size) {
+            return usage_error("'%s': %zu bytes of input do not fit --size %zu", p->name,
+                               p->input_size, p->size);
+        }
+    }
+    for (uint32_t i = 0; i < o->expect_count; i++) {
+        tool_output *t = &o->expects[i];
+        if (t->file && !t->bytes) {
+            int rc = read_file(t->file, &t->bytes, &t->size);
+            if (rc)
+                return rc;
+        }
+    }
+    return EXIT_OK;
+}
+
+/* Every --print, --out and --expect must name a buffer or texture of the request. */
+static int check_outputs(const tool_options *o, const dgpb_param_view *const *rows)
+{
+    const tool_output *lists[3] = {o->prints, o->outs, o->expects};
+    uint32_t counts[3] = {o->print_count, o->out_count, o->expect_count};
+    const char *flags[3] = {"--print", "--out", "--expect"};
+    for (int l = 0; l < 3; l++)
+        for (uint32_t i = 0; i < counts[l]; i++) {
+            const char *name = lists[l][i].name;
+            int k = tool_param_index(o, name);
+            if (k < 0)
+                return usage_error("%s '%s': the run has no such buffer or texture (the entry's "
+                                   "rows: dgpb-run --list %s)",
+                                   flags[l], name, o->bundle);
+            uint32_t kind = rows[k] ? rows[k]->kind : DGPB_KIND_VALUE;
+            if (kind == DGPB_KIND_VALUE || kind == DGPB_KIND_SAMPLER)
+                return usage_error("%s '%s': a %s has no output", flags[l], name,
+                                   dgpb_kind_name(kind));
+        }
+    return EXIT_OK;
+}
+
+static int finish(const tool_options *o, const dgpb_runner *runner, const dgpb_diag *d, int status)
+{
+    if (d && d->code) {
+        tool_report(d);
+        if (o->json) {
+            char msg[DGPB_DIAG_MESSAGE_MAX + DGPB_DIAG_FILE_MAX + 64];
+            dgpb_diag_format(d, msg, sizeof msg);
+            tool_print_json(o, runner, NULL, NULL, msg, status);
+        }
+    }
+    return status;
+}
+
+/* Writes --out files, compares --expect, prints. The exit status. */
+static int present(const tool_options *o, const dgpb_runner *runner, const dgpb_run_result *res)
+{
+    for (uint32_t i = 0; i < o->out_count; i++) {
+        const dgpb_run_output *out = &res->outputs[tool_param_index(o, o->outs[i].name)];
+        dgpb_diag d;
+        dgpb_diag_clear(&d);
+        if (dgpb_file_write_atomic(o->outs[i].file, out->data, out->size, &d))
+            return finish(o, runner, &d, EXIT_IO);
+    }
+    tool_verdict verdicts[DGPB_RUN_MAX_PARAMS];
+    int status = EXIT_OK;
+    for (uint32_t i = 0; i < o->expect_count; i++) {
+        const tool_output *t = &o->expects[i];
+        const dgpb_run_output *out = &res->outputs[tool_param_index(o, t->name)];
+        uint32_t type = t->type < 0 ? DGPB_VALUE_HEX : (uint32_t)t->type;
+        verdicts[i].match = dgpb_value_compare_bytes(type, out->data, out->size, t->bytes, t->size,
+                                                     o->tolerance, &verdicts[i].cmp);
+        if (!verdicts[i].match)
+            status = EXIT_MISMATCH;
+    }
+    if (o->json)
+        tool_print_json(o, runner, res, verdicts, NULL, status);
+    else
+        tool_print_text(o, res, verdicts);
+    return status;
+}
+
+int main(int argc, char **argv)
+{
+    tool_options *o = calloc(1, sizeof *o);
+    if (!o) {
+        fprintf(stderr, "dgpb-run: out of memory\n");
+        return EXIT_DEVICE;
+    }
+    o->backend = DGPB_BACKEND_VULKAN;
+    o->api = "vulkan";
+    int rc = parse_args(argc, argv, o);
+    dgpb_diag d;
+    dgpb_diag_clear(&d);
+    uint8_t *bytes = NULL;
+    dgpb_bundle *b = NULL;
+    const dgpb_target_view *t = NULL;
+    dgpb_runner *runner = NULL;
+    dgpb_run_result res;
+    memset(&res, 0, sizeof res);
+    if (rc >= 0)
+        goto done;
+    if (dgpb_run_load_bundle(o->bundle, o->backend, &bytes, &b, &t, &d)) {
+        rc = finish(o, NULL, &d, exit_status(d.code));
+        goto done;
+    }
+    if (o->list) {
+        tool_list(t, o->bundle);
+        rc = EXIT_OK;
+        goto done;
+    }
+    if ((rc = read_inputs(o)))
+        goto done;
+    o->req.entry = o->entry;
+    o->req.params = o->params;
+    const dgpb_param_view *rows[DGPB_RUN_MAX_PARAMS];
+    if (dgpb_run_check(t, &o->req, rows, &d)) {
+        dgpb_diag_set_file(&d, o->bundle);
+        rc = finish(o, NULL, &d, exit_status(d.code));
+        goto done;
+    }
+    if ((rc = check_outputs(o, rows)))
+        goto done;
+    /* The code's SHA-256 before anything else: an invalid bundle, whatever the device. */
+    const dgpb_entry_view *e = NULL;
+    dgpb_target_find_entry(t, o->entry, &e, NULL);
+    if (dgpb_blob_verify(&e->code, &d)) {
+        dgpb_diag_set_file(&d, o->bundle);
+        rc = finish(o, NULL, &d, EXIT_INVALID);
+        goto done;
+    }
+    const char *mask = getenv("DGPB_RUN_MASK_FEATURES");
+    dgpb_runner_desc desc = {.backend = o->backend, .device = o->device};
+    for (uint32_t cap = 0; mask && cap < DGPB_CAP_COUNT; cap++) {
+        const char *name = dgpb_capability_name(cap);
+        size_t len = strlen(name);
+        for (const char *p = strstr(mask, name); p; p = strstr(p + 1, name))
+            if ((p == mask || p[-1] == ',') && (p[len] == ',' || !p[len]))
+                desc.mask_capabilities |= 1u << cap;
+    }
+    if (dgpb_runner_create(&desc, &runner, &d)) {
+        rc = finish(o, NULL, &d, exit_status(d.code));
+        goto done;
+    }
+    if (o->verbose)
+        fprintf(stderr, "dgpb-run: device %s\ndgpb-run: driver %s\n",
+                dgpb_runner_device_name(runner), dgpb_runner_driver(runner));
+    if (dgpb_runner_run(runner, o->bundle, &o->req, &res, &d)) {
+        if (!d.file[0] && dgpb_result_class(d.code) != DGPB_ERR_TOOL &&
+            dgpb_result_class(d.code) != DGPB_ERR_UNSUPPORTED)
+            dgpb_diag_set_file(&d, o->bundle);
+        rc = finish(o, runner, &d, exit_status(d.code));
+        goto done;
+    }
+    if (o->verbose)
+        fprintf(stderr, "dgpb-run: %s: %u,%u,%u groups of %u,%u,%u threads, %u dispatches\n",
+                o->entry, res.groups[0], res.groups[1], res.groups[2], res.thread_group_size[0],
+                res.thread_group_size[1], res.thread_group_size[2], res.dispatches);
+    rc = present(o, runner, &res);
+done:
+    dgpb_run_result_free(&res);
+    dgpb_runner_destroy(runner);
+    dgpb_bundle_close(b);
+    dgpb_free(bytes);
+    for (uint32_t i = 0; i < DGPB_RUN_MAX_PARAMS; i++) {
+        dgpb_free(o->owned[i]);
+        dgpb_free(o->expects[i].bytes);
+    }
+    free(o);
+    return rc;
+}

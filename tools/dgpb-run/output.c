@@ -1,0 +1,289 @@
+/*
+ * tools/dgpb-run/output.c - how dgpb-run shows a run: the --list listing,
+ * outputs as text lines (NAME=TYPE:V1,V2,..., the form --expect reads), the
+ * dispatch times, mismatches, and the whole run as one JSON object
+ * (docs/run.md gives its schema).
+ */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cjson/cJSON.h>
+
+#include "dgpb/alloc.h"
+#include "dgpb/format.h"
+#include "run_tool.h"
+
+void tool_report(const dgpb_diag *d)
+{
+    char buf[DGPB_DIAG_FILE_MAX + DGPB_DIAG_MESSAGE_MAX + 64];
+    dgpb_diag_format(d, buf, sizeof buf);
+    fprintf(stderr, "dgpb-run: %s\n", buf);
+}
+
+static void print_space(uint32_t v)
+{
+    if (v == DGPB_SPACE_LAUNCH)
+        printf("launch");
+    else
+        printf("%u", v);
+}
+
+void tool_list(const dgpb_target_view *t, const char *bundle)
+{
+    printf("%s: target %.*s (%.*s), %u entries\n", bundle, (int)t->name.len, t->name.ptr,
+           (int)t->code_format.len, t->code_format.ptr, t->entry_count);
+    for (uint32_t i = 0; i < t->entry_count; i++) {
+        const dgpb_entry_view *e = &t->entries[i];
+        printf("entry %.*s (%.*s) [%u,%u,%u]", (int)e->name.len, e->name.ptr, (int)e->stage.len,
+               e->stage.ptr, e->thread_group_size[0], e->thread_group_size[1],
+               e->thread_group_size[2]);
+        for (uint32_t c = 0; c < e->capability_count; c++)
+            printf("%s%.*s", c ? "," : " needs ", (int)e->capabilities[c].len,
+                   e->capabilities[c].ptr);
+        printf("\n");
+        for (uint32_t r = 0; r < e->param_count; r++) {
+            const dgpb_param_view *p = &e->params[r];
+            printf("  %-24.*s %-15s space ", (int)p->name.len, p->name.ptr,
+                   dgpb_kind_name(p->kind));
+            print_space(p->space);
+            printf(" binding ");
+            if (p->binding == DGPB_BINDING_INLINE)
+                printf("inline");
+            else
+                printf("%u", p->binding);
+            printf(" offset %u size %u%s\n", p->offset, p->size,
+                   (p->flags & DGPB_FLAG_WRITTEN) ? " written" : "");
+        }
+    }
+}
+
+static bool writable(uint32_t kind)
+{
+    return kind == DGPB_KIND_RW_BUFFER || kind == DGPB_KIND_RW_BYTE_BUFFER ||
+           kind == DGPB_KIND_RW_TEXTURE || kind == DGPB_RUN_KIND_COLOR_ATTACHMENT;
+}
+
+/* The outputs to show: the --print list, or (by default) every writable parameter as hex. */
+static uint32_t shown_outputs(const tool_options *o, const dgpb_run_result *res, bool by_default,
+                              tool_output *out)
+{
+    if (o->print_count) {
+        memcpy(out, o->prints, o->print_count * sizeof *out);
+        return o->print_count;
+    }
+    uint32_t n = 0;
+    if (!by_default)
+        return 0;
+    for (uint32_t i = 0; i < res->output_count; i++)
+        if (writable(res->outputs[i].kind) && res->outputs[i].data) {
+            memset(&out[n], 0, sizeof out[n]);
+            out[n].name = o->params[i].name;
+            out[n++].type = DGPB_VALUE_HEX;
+        }
+    return n;
+}
+
+static uint32_t print_type(int type)
+{
+    return type < 0 ? DGPB_VALUE_HEX : (uint32_t)type;
+}
+
+/* "got X, expected Y" of element `k` of an expectation. */
+static void describe_first(const tool_output *t, const dgpb_run_output *out, uint32_t type,
+                           const dgpb_value_compare *c, char *buf, size_t n)
+{
+    size_t elem = dgpb_value_type_size(type), at = c->first * elem;
+    char got[64] = "", want[64] = "";
+    if (at + elem <= out->size && at + elem <= t->size) {
+        dgpb_value_format_one(type, out->data + at, got, sizeof got);
+        dgpb_value_format_one(type, t->bytes + at, want, sizeof want);
+    } else if (at < out->size && at < t->size) {
+        snprintf(got, sizeof got, "0x%02x", out->data[at]);
+        snprintf(want, sizeof want, "0x%02x", t->bytes[at]);
+    }
+    snprintf(buf, n, "first at [%zu]: got %s, expected %s", c->first, got, want);
+}
+
+void tool_print_text(const tool_options *o, const dgpb_run_result *res,
+                     const tool_verdict *verdicts)
+{
+    tool_output shown[DGPB_RUN_MAX_PARAMS];
+    bool by_default = !o->quiet && !o->out_count && !o->expect_count;
+    uint32_t n = shown_outputs(o, res, by_default, shown);
+    for (uint32_t i = 0; i < n; i++) {
+        const dgpb_run_output *out = &res->outputs[tool_param_index(o, shown[i].name)];
+        uint32_t type = print_type(shown[i].type);
+        char *text = NULL;
+        if (dgpb_value_format(type, out->data, out->size, &text)) {
+            fprintf(stderr, "dgpb-run: out of memory\n");
+            continue;
+        }
+        printf("%s=%s:%s\n", shown[i].name, dgpb_value_type_name(type), text);
+        dgpb_free(text);
+    }
+    if (res->time_count) {
+        double min, median, mean;
+        dgpb_time_stats(res->times_ms, res->time_count, &min, &median, &mean);
+        printf("time: %u dispatches, min %.6f ms, median %.6f ms, mean %.6f ms\n", res->time_count,
+               min, median, mean);
+        for (uint32_t i = 0; o->verbose && i < res->time_count; i++)
+            fprintf(stderr, "dgpb-run: dispatch %u: %.6f ms\n", i + 1, res->times_ms[i]);
+    }
+    for (uint32_t i = 0; i < o->expect_count; i++) {
+        const tool_output *t = &o->expects[i];
+        const dgpb_run_output *out = &res->outputs[tool_param_index(o, t->name)];
+        uint32_t type = t->type < 0 ? DGPB_VALUE_HEX : (uint32_t)t->type;
+        const dgpb_value_compare *c = &verdicts[i].cmp;
+        const char *unit = t->type < 0 ? "words" : dgpb_value_type_name(type);
+        if (verdicts[i].match) {
+            if (o->verbose)
+                fprintf(stderr, "dgpb-run: '%s' matches its expectation (%zu %s)\n", t->name,
+                        c->compared, unit);
+            continue;
+        }
+        if (c->too_long && !c->mismatches) {
+            fprintf(stderr,
+                    "dgpb-run: '%s' differs from its expectation: %zu bytes expected, the output "
+                    "has %zu\n",
+                    t->name, t->size, out->size);
+            continue;
+        }
+        char first[256];
+        describe_first(t, out, type, c, first, sizeof first);
+        fprintf(stderr, "dgpb-run: '%s' differs from its expectation: %zu of %zu %s differ; %s%s\n",
+                t->name, c->mismatches, c->compared, unit, first,
+                c->too_long ? "; the expectation is longer than the output" : "");
+    }
+}
+
+/* ---- JSON ------------------------------------------------------------------ */
+
+static cJSON *xyz(const uint32_t v[3])
+{
+    cJSON *a = cJSON_CreateArray();
+    for (int k = 0; k < 3; k++)
+        cJSON_AddItemToArray(a, cJSON_CreateNumber(v[k]));
+    return a;
+}
+
+/* One element as a JSON value: numbers where they are exact, else strings. */
+static cJSON *element_json(uint32_t type, const uint8_t *e)
+{
+    char buf[64];
+    switch (type) {
+    case DGPB_VALUE_F32:
+    case DGPB_VALUE_F16:
+    case DGPB_VALUE_F64: {
+        dgpb_value_format_one(type, e, buf, sizeof buf);
+        double v = strtod(buf, NULL);
+        if (isnan(v) || isinf(v))
+            return cJSON_CreateString(buf);
+        return cJSON_CreateRaw(buf); /* the shortest text that reads back the same */
+    }
+    case DGPB_VALUE_U32:
+    case DGPB_VALUE_I32:
+    case DGPB_VALUE_U8:
+        dgpb_value_format_one(type, e, buf, sizeof buf);
+        return cJSON_CreateRaw(buf);
+    default: /* hex words, and 64-bit integers (beyond a double's 53 bits) */
+        dgpb_value_format_one(type, e, buf, sizeof buf);
+        return cJSON_CreateString(buf);
+    }
+}
+
+static cJSON *values_json(uint32_t type, const uint8_t *data, size_t size)
+{
+    cJSON *a = cJSON_CreateArray();
+    size_t elem = dgpb_value_type_size(type);
+    for (size_t i = 0; i + elem <= size; i += elem)
+        cJSON_AddItemToArray(a, element_json(type, data + i));
+    for (size_t i = size - size % elem; i < size; i++) {
+        char buf[8];
+        snprintf(buf, sizeof buf, "0x%02x", data[i]);
+        cJSON_AddItemToArray(a, cJSON_CreateString(buf));
+    }
+    return a;
+}
+
+void tool_print_json(const tool_options *o, const dgpb_runner *runner, const dgpb_run_result *res,
+                     const tool_verdict *verdicts, const char *error, int status)
+{
+    cJSON *j = cJSON_CreateObject();
+    cJSON_AddStringToObject(j, "bundle", o->bundle ? o->bundle : "");
+    cJSON_AddStringToObject(j, "api", o->api);
+    cJSON_AddStringToObject(j, "target", dgpb_backend_target(o->backend));
+    cJSON_AddStringToObject(j, "entry", o->entry ? o->entry : "");
+    if (runner) {
+        cJSON_AddStringToObject(j, "device", dgpb_runner_device_name(runner));
+        cJSON_AddStringToObject(j, "driver", dgpb_runner_driver(runner));
+    }
+    if (res && res->ran) {
+        cJSON_AddItemToObject(j, "thread_group_size", xyz(res->thread_group_size));
+        cJSON_AddItemToObject(j, "groups", xyz(res->groups));
+        cJSON_AddNumberToObject(j, "dispatches", res->dispatches);
+        if (res->time_count) {
+            double min, median, mean;
+            dgpb_time_stats(res->times_ms, res->time_count, &min, &median, &mean);
+            cJSON *t = cJSON_AddObjectToObject(j, "time_ms");
+            cJSON *all = cJSON_AddArrayToObject(t, "dispatches");
+            for (uint32_t i = 0; i < res->time_count; i++)
+                cJSON_AddItemToArray(all, cJSON_CreateNumber(res->times_ms[i]));
+            cJSON_AddNumberToObject(t, "min", min);
+            cJSON_AddNumberToObject(t, "median", median);
+            cJSON_AddNumberToObject(t, "mean", mean);
+        }
+        tool_output shown[DGPB_RUN_MAX_PARAMS];
+        uint32_t n = shown_outputs(o, res, true, shown);
+        cJSON *outs = cJSON_AddArrayToObject(j, "outputs");
+        for (uint32_t i = 0; i < n; i++) {
+            const dgpb_run_output *out = &res->outputs[tool_param_index(o, shown[i].name)];
+            uint32_t type = print_type(shown[i].type);
+            cJSON *x = cJSON_CreateObject();
+            cJSON_AddStringToObject(x, "name", shown[i].name);
+            cJSON_AddStringToObject(x, "kind",
+                                    out->kind == DGPB_RUN_KIND_COLOR_ATTACHMENT
+                                        ? "color_attachment"
+                                        : dgpb_kind_name(out->kind));
+            cJSON_AddNumberToObject(x, "size", (double)out->size);
+            cJSON_AddStringToObject(x, "type", dgpb_value_type_name(type));
+            cJSON_AddItemToObject(x, "values", values_json(type, out->data, out->size));
+            cJSON_AddItemToArray(outs, x);
+        }
+        cJSON *exps = cJSON_AddArrayToObject(j, "expect");
+        for (uint32_t i = 0; i < o->expect_count; i++) {
+            const tool_output *t = &o->expects[i];
+            const dgpb_run_output *out = &res->outputs[tool_param_index(o, t->name)];
+            uint32_t type = t->type < 0 ? DGPB_VALUE_HEX : (uint32_t)t->type;
+            const dgpb_value_compare *c = &verdicts[i].cmp;
+            cJSON *x = cJSON_CreateObject();
+            cJSON_AddStringToObject(x, "name", t->name);
+            cJSON_AddStringToObject(x, "type", t->type < 0 ? "bytes" : dgpb_value_type_name(type));
+            cJSON_AddBoolToObject(x, "match", verdicts[i].match);
+            cJSON_AddNumberToObject(x, "compared", (double)c->compared);
+            cJSON_AddNumberToObject(x, "mismatches", (double)c->mismatches);
+            if (c->too_long)
+                cJSON_AddBoolToObject(x, "expectation_too_long", true);
+            if (c->mismatches) {
+                size_t elem = dgpb_value_type_size(type), at = c->first * elem;
+                cJSON_AddNumberToObject(x, "first", (double)c->first);
+                if (at + elem <= out->size && at + elem <= t->size) {
+                    cJSON_AddItemToObject(x, "got", element_json(type, out->data + at));
+                    cJSON_AddItemToObject(x, "expected", element_json(type, t->bytes + at));
+                }
+            }
+            cJSON_AddItemToArray(exps, x);
+        }
+    }
+    if (error)
+        cJSON_AddStringToObject(j, "error", error);
+    cJSON_AddNumberToObject(j, "exit", status);
+    char *text = cJSON_Print(j);
+    if (text)
+        printf("%s\n", text);
+    else
+        fprintf(stderr, "dgpb-run: out of memory\n");
+    cJSON_free(text);
+    cJSON_Delete(j);
+}

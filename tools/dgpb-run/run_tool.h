@@ -1,0 +1,76 @@
+/*
+ * tools/dgpb-run/run_tool.h - what dgpb-run's files share: the parsed command
+ * line (main.c) and the presentation of a run (output.c: text, JSON, the
+ * --list listing).
+ */
+#ifndef DGPB_RUN_TOOL_H
+#define DGPB_RUN_TOOL_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "dgpb/reader.h"
+#include "dgpb/run.h"
+#include "dgpb/run_values.h"
+
+enum {
+    EXIT_OK = 0,
+    EXIT_MISMATCH = 1,
+    EXIT_USAGE = 2,
+    EXIT_IO = 3,
+    EXIT_INVALID = 4,
+    EXIT_BACKEND = 5,
+    EXIT_CAPABILITY = 6,
+    EXIT_DEVICE = 7
+};
+
+/* One output to print (--print), write (--out) or compare (--expect). */
+typedef struct tool_output {
+    const char *name;
+    int type;         /* dgpb_value_type; -1: none given (print: hex; expect: bytes) */
+    const char *file; /* --out, or an --expect file */
+    uint8_t *bytes;   /* --expect: the expected bytes */
+    size_t size;
+} tool_output;
+
+typedef struct tool_options {
+    uint32_t backend; /* DGPB_BACKEND_VULKAN or DGPB_BACKEND_CUDA */
+    const char *api;
+    const char *device;
+    const char *bundle;
+    const char *entry;
+    bool list, json, verbose, quiet;
+    double tolerance; /* negative: exact */
+    dgpb_run_request req;
+    dgpb_run_param params[DGPB_RUN_MAX_PARAMS];
+    uint8_t *owned[DGPB_RUN_MAX_PARAMS]; /* the params' input bytes */
+    tool_output prints[DGPB_RUN_MAX_PARAMS], outs[DGPB_RUN_MAX_PARAMS],
+        expects[DGPB_RUN_MAX_PARAMS];
+    uint32_t print_count, out_count, expect_count;
+} tool_options;
+
+/* What came of comparing one --expect. */
+typedef struct tool_verdict {
+    bool match;
+    dgpb_value_compare cmp;
+} tool_verdict;
+
+/* The index of the request parameter `name`, or -1. */
+int tool_param_index(const tool_options *o, const char *name);
+
+/* Prints the entries of a target with their rows (--list). */
+void tool_list(const dgpb_target_view *t, const char *bundle);
+
+/* Prints the outputs (--print, or every writable one), the times and the verdicts as text. */
+void tool_print_text(const tool_options *o, const dgpb_run_result *res,
+                     const tool_verdict *verdicts);
+
+/* Prints the whole run as one JSON object; `error` (may be NULL) and the exit status. */
+void tool_print_json(const tool_options *o, const dgpb_runner *runner, const dgpb_run_result *res,
+                     const tool_verdict *verdicts, const char *error, int status);
+
+/* Prints a diagnostic as "dgpb-run: file: error: message". */
+void tool_report(const dgpb_diag *d);
+
+#endif
