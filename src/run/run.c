@@ -165,8 +165,20 @@ static int find_entry(const dgpb_target_view *t, const char *name, uint32_t stag
     if (!name)
         return dgpb_diag_set(d, DGPB_ERR_INVALID, -1, "the request names no entry");
     int rc = dgpb_target_find_entry(t, name, out, d);
-    if (rc)
+    if (rc) {
+        /* Name the entries that would run, so a typo is a glance away. */
+        if (d && dgpb_result_class(rc) == DGPB_ERR_NOT_FOUND)
+            for (uint32_t i = 0, listed = 0; i < t->entry_count; i++) {
+                const dgpb_entry_view *e = &t->entries[i];
+                if (e->stage_id != stage)
+                    continue;
+                size_t len = strlen(d->message);
+                snprintf(d->message + len, sizeof d->message - len, "%s%.*s",
+                         listed++ ? ", " : "; the entries that run here: ", (int)e->name.len,
+                         e->name.ptr);
+            }
         return rc;
+    }
     if ((*out)->stage_id != stage)
         return dgpb_diag_set(d, DGPB_ERR_RUN_STAGE, -1,
                              "entry '%s' is a %s entry, not %s: only %s entries run here", name,

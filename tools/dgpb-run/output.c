@@ -32,8 +32,9 @@ static void print_space(uint32_t v)
 
 void tool_list(const dgpb_target_view *t, const char *bundle)
 {
-    printf("%s: target %.*s (%.*s), %u entries\n", bundle, (int)t->name.len, t->name.ptr,
-           (int)t->code_format.len, t->code_format.ptr, t->entry_count);
+    printf("%s: target %.*s (%.*s), %u %s\n", bundle, (int)t->name.len, t->name.ptr,
+           (int)t->code_format.len, t->code_format.ptr, t->entry_count,
+           t->entry_count == 1 ? "entry" : "entries");
     for (uint32_t i = 0; i < t->entry_count; i++) {
         const dgpb_entry_view *e = &t->entries[i];
         printf("entry %.*s (%.*s) [%u,%u,%u]", (int)e->name.len, e->name.ptr, (int)e->stage.len,
