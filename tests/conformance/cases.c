@@ -61,27 +61,6 @@ const char *conf_dim_name(uint32_t dim)
     return dim < CONF_DIM_COUNT ? names[dim] : NULL;
 }
 
-int conf_value_place(const conf_param *p, uint32_t row_size, uint8_t *dst)
-{
-    if (!p->matrix_rows) {
-        if (p->size != row_size)
-            return -1;
-        if (dst && p->input)
-            memcpy(dst, p->input, row_size);
-        return 0;
-    }
-    uint32_t rows = p->matrix_rows;
-    size_t tight = p->size / rows, stride = row_size / rows;
-    if (p->size % rows || row_size % rows || stride < tight)
-        return -1;
-    if (dst) {
-        memset(dst, 0, row_size);
-        for (uint32_t r = 0; r < rows && p->input; r++)
-            memcpy(dst + r * stride, p->input + r * tight, tight);
-    }
-    return 0;
-}
-
 /* ---- building cases ---------------------------------------------------- */
 
 typedef struct builder {
@@ -855,7 +834,7 @@ static void case_plain_cbuffer(builder *b, uint32_t count)
         w32(dst->expected)[i] = ((w32(src->input)[i] * settings[1]) >> settings[3]) + settings[2];
 }
 
-/* A matrix value: rows x cols floats, row-major, tightly packed (conf_value_place). */
+/* A matrix value: rows x cols floats, row-major, tightly packed (dgpb_run_value_place). */
 static conf_param *add_matrix(builder *b, conf_case *c, const char *name, const float *m,
                               uint32_t rows, uint32_t cols)
 {

@@ -59,10 +59,11 @@ typedef struct conf_param {
     uint32_t format;  /* textures and attachments: conf_format */
     uint32_t width;   /* textures and attachments, in texels */
     uint32_t height;
-    uint32_t dim;         /* textures: conf_dim (0: 2D) */
-    uint32_t depth;       /* textures: 3D depth, array layers, 6 for a cube; 1 otherwise */
-    uint32_t matrix_rows; /* values: 0, or the rows of a matrix (see conf_value_place) */
-    size_t size;    /* bytes of input/expected: value bytes, buffer bytes, texels row by row */
+    uint32_t dim;   /* textures: conf_dim (0: 2D) */
+    uint32_t depth; /* textures: 3D depth, array layers, 6 for a cube; 1 otherwise */
+    uint32_t
+        matrix_rows; /* values: 0, or the rows of a matrix (see dgpb_run_value_place in dgpb/run.h) */
+    size_t size;     /* bytes of input/expected: value bytes, buffer bytes, texels row by row */
     uint8_t *input; /* `size` bytes uploaded before the run; NULL: zero-filled (samplers: none) */
     uint8_t *expected; /* `size` bytes the parameter must hold after the run; NULL: not checked */
 } conf_param;
@@ -100,18 +101,6 @@ uint32_t conf_format_texel_size(uint32_t format);
 
 /* "2d", "1d", "3d", "cube", "2d_array"; NULL out of range. */
 const char *conf_dim_name(uint32_t dim);
-
-/*
- * Whether value `p` fits a value row of `row_size` bytes, and its bytes as
- * they go into the row (row_size bytes at dst; NULL dst only checks). A value
- * without matrix_rows must be exactly row_size bytes. A matrix of R rows
- * (row-major, as dgpb-build compiles) holds its rows tightly packed in
- * `input`; the row places them evenly: row r at r * (row_size / R), the
- * padding zeroed. That is how every target lays out a matrix (std140 rows of
- * 16 bytes, std430 and CUDA rows of their own size), and only the row's size
- * tells which. Returns 0, or -1 when it does not fit.
- */
-int conf_value_place(const conf_param *p, uint32_t row_size, uint8_t *dst);
 
 /* The deterministic generator every large input comes from (docs/conformance.md). */
 uint32_t conf_lcg_next(uint32_t *state);
