@@ -7,7 +7,7 @@
  * expected contents after the run, computed by the C reference in cases.c.
  * Nothing here knows a binding number, an offset or a descriptor type: a
  * host resolves every name through the bundle's parameter table and binds
- * by the row it finds. The same cases drive the Vulkan host (vk_host.c) and,
+ * by the row it finds. The same cases drive the runner library (src/run/, through case_run.c) and,
  * through the exporter (export.c, docs/conformance.md), hosts in other
  * languages.
  *
