@@ -2,13 +2,13 @@
 # tests/gpu/prepare-gpu.sh BUILD_DIR - prepares .gpu/ (ignored by git) for
 # tests/gpu/run-gpu.sh on a GPU machine without the project's dependencies:
 # the host programs and dgpb-run, the libraries they link, the conformance
-# bundles and dgpb-run's timing kernel (tests/run/double.slang), a
-# compressed Node.js and the npm package webgpu (Dawn). Run after a build;
+# bundles, dgpb-run's timing kernel (tests/run/double.slang) and the
+# Slang-style compute suite's bundles (fixtures/compute), a compressed Node.js and the npm package webgpu (Dawn). Run after a build;
 # needs network access to npm once for webgpu@0.6.2.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 build=${1:-build}
-rm -rf .gpu && mkdir -p .gpu/bin .gpu/lib .gpu/webgpu .gpu/bundles
+rm -rf .gpu && mkdir -p .gpu/bin .gpu/lib .gpu/webgpu .gpu/bundles .gpu/compute
 cmake --build "$build" --target cuda-run conformance-vulkan conformance-export dgpb-build \
     dgpb-run >/dev/null
 cp "$build/tests/gpu/cuda-run" "$build/tests/conformance/conformance-vulkan" \
@@ -21,7 +21,8 @@ tests/conformance/build_bundles.sh "$build/dgpb-build" .gpu/bundles \
     fixtures/conformance/*.slang fixtures/build/render.slang \
     $(ls fixtures/plain/*.slang | grep -v '/plain_lib_') >/dev/null
 "$build/dgpb-build" -q --no-layouts --targets spirv,ptx -o .gpu/bundles tests/run/double.slang
-rm -f .gpu/bundles/*.bundle.json
+tests/compute/build_bundles.sh "$build/dgpb-build" .gpu/compute fixtures/compute/*.slang >/dev/null
+rm -f .gpu/bundles/*.bundle.json .gpu/compute/*.bundle.json
 tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
 (cd "$tmp" && npm init -y >/dev/null && npm install --no-audit --no-fund webgpu@0.6.2 >/dev/null)
 cp "$tmp/node_modules/webgpu/index.js" "$tmp/node_modules/webgpu/package.json" .gpu/webgpu/

@@ -5,10 +5,12 @@
 # Expects, prepared on the build machine (tests/gpu/prepare-gpu.sh):
 #   .gpu/bin/{conformance-vulkan,conformance-export,cuda-run,dgpb-run}  the hosts
 #   .gpu/bundles/*.dgpb    the conformance bundles (spirv, wgsl, ptx), double.dgpb
+#   .gpu/compute/*.dgpb    the Slang-style compute suite's bundles (spirv, wgsl)
 #   .gpu/node.xz           a Node.js binary; .gpu/webgpu/ the npm package webgpu
 #                          with dist/linux-x64/dawn.node compressed as dawn.node.xz
 #   .gl/*.deb              the Vulkan loader, when the machine has none
-# Writes vulkan.txt, cuda.txt, dgpb-run.txt, dawn.txt and gpu.txt into $OUT
+# Writes vulkan.txt, cuda.txt, dgpb-run.txt, compute-vulkan.txt, dawn.txt,
+# compute-dawn.txt and gpu.txt into $OUT
 # (or ./gpu-out). DGPB_GPU_SKIP_DAWN=1 leaves out the WebGPU run.
 set -u
 cd "$(dirname "$0")/../.."
@@ -35,6 +37,9 @@ for api in vulkan cuda; do
         --expect output=i32:2,4,6,8,0 2>&1 | tee -a "$out/dgpb-run.txt"
     echo "$api: exit ${PIPESTATUS[0]}" | tee -a "$out/dgpb-run.txt"
 done
+echo "== The compute suite with dgpb-run (Vulkan)"
+tests/compute/run_suite.sh --allow-unsupported .gpu/bin/dgpb-run .gpu/compute fixtures/compute/*.slang 2>&1 |
+    tee "$out/compute-vulkan.txt"
 [ "${DGPB_GPU_SKIP_DAWN:-}" = 1 ] && { echo "== done"; exit 0; }
 echo "== WebGPU (Dawn)"
 xz -dc .gpu/node.xz >/tmp/node && chmod +x /tmp/node
@@ -43,4 +48,7 @@ cp .gpu/webgpu/index.js .gpu/webgpu/package.json /tmp/webgpu/
 xz -dc .gpu/webgpu/dawn.node.xz >/tmp/webgpu/dist/linux-x64/dawn.node
 .gpu/bin/conformance-export /tmp/conformance-export >/dev/null
 /tmp/node tests/gpu/dawn_run.mjs /tmp/webgpu/index.js .gpu/bundles /tmp/conformance-export 2>&1 | tee "$out/dawn.txt"
+echo "== The compute suite through Dawn (WebGPU)"
+/tmp/node tests/compute/run_dawn.mjs --allow-unsupported /tmp/webgpu/index.js .gpu/compute fixtures/compute/*.slang 2>&1 |
+    tee "$out/compute-dawn.txt"
 echo "== done"
