@@ -301,9 +301,19 @@ int dgpb_run_check(const dgpb_target_view *t, const dgpb_run_request *req,
             for (uint32_t j = 0; j < e[k]->param_count && !row; j++)
                 if (dgpb_str_eq(e[k]->params[j].name, p->name))
                     row = &e[k]->params[j];
-        if (!row)
-            return dgpb_diag_set(d, DGPB_ERR_RUN_PARAM, -1, "entry '%s' has no parameter '%s'",
-                                 req->entry, p->name);
+        if (!row) {
+            dgpb_diag_set(d, DGPB_ERR_RUN_PARAM, -1, "entry '%s' has no parameter '%s'", req->entry,
+                          p->name);
+            /* Name the rows it has, so a typo is a glance away. */
+            for (int k = 0, listed = 0; d && k < n; k++)
+                for (uint32_t j = 0; j < e[k]->param_count; j++) {
+                    size_t len = strlen(d->message);
+                    snprintf(d->message + len, sizeof d->message - len, "%s%.*s",
+                             listed++ ? ", " : "; its parameters: ", (int)e[k]->params[j].name.len,
+                             e[k]->params[j].name.ptr);
+                }
+            return DGPB_ERR_RUN_PARAM;
+        }
         if ((rc = check_param(p, row, d)))
             return rc;
         if (rows)
