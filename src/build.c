@@ -85,6 +85,7 @@ static void finish(build *b)
     dgpb_group_symbols_free(b->symbols, b->symbol_count);
     dgpb_free(b->source);
     dgpb_free(b->wrapper);
+    build_cache_free(b);
 }
 
 /* ---- the pipeline ---- */
@@ -100,6 +101,11 @@ int dgpb_build(const dgpb_build_desc *desc, dgpb_build_result *result)
     if (!desc->module_file || !desc->compiler) {
         build_report(&b, DGPB_SEV_ERROR, DGPB_ERR_INVALID, "no module or compiler given");
         return DGPB_ERR_INVALID;
+    }
+    int replayed = build_cache_replay(&b);
+    if (replayed) {
+        finish(&b);
+        return replayed > 0 ? DGPB_OK : -replayed;
     }
     int rc = build_prepare(&b);
     if (!rc)

@@ -4,7 +4,8 @@
  * build_emit puts the units and layouts into a bundle model (a target left
  * with no entries is left out), has the writer turn it into DGPB v0 bytes,
  * reads the bytes back (every SHA-256 verified) for the JSON view, then
- * writes <stem>.dgpb and <stem>.bundle.json atomically, both or neither, and
+ * writes <stem>.dgpb and <stem>.bundle.json (and the depfile, with -MD/-MF)
+ * atomically, all or none, files the build in the compile cache, and
  * fills in the result's summary from what the writer reports it stored.
  */
 #include <assert.h>
@@ -13,6 +14,7 @@
 
 #include "alloc.h"
 #include "build_internal.h"
+#include "dgpb/depfile.h"
 #include "dgpb/fileio.h"
 #include "dgpb/json_view.h"
 #include "dgpb/model.h"
@@ -80,8 +82,7 @@ static int make_model(build *b, dgpb_model *m, dgpb_diag *diag)
     return rc;
 }
 
-/* The output files' stem: from --module-path, or the module's file name without .slang. */
-static void output_stem(const build *b, char *stem, size_t size)
+void build_output_stem(const build *b, char *stem, size_t size)
 {
     const dgpb_build_desc *desc = b->desc;
     const char *slash = strrchr(desc->module_file, '/');
@@ -95,12 +96,12 @@ static void output_stem(const build *b, char *stem, size_t size)
 }
 
 /*
- * Writes the bundle and its view into the output folder (-o DIR, created if
- * missing, or the module's folder), both or neither; their paths go to the
- * result.
+ * Writes the bundle, its view and (desc->depfile) the depfile into the output
+ * folder (-o DIR, created if missing, or the module's folder; the depfile
+ * where desc->depfile_path says), all or none; their paths go to the result.
  */
-static int write_outputs(build *b, const char *stem, const uint8_t *bytes, size_t size,
-                         const char *json, dgpb_diag *diag)
+int build_write_outputs(build *b, const char *stem, const uint8_t *bytes, size_t size,
+                        const char *json, dgpb_diag *diag)
 {
     const dgpb_build_desc *desc = b->desc;
     const char *dir = desc->out_dir, *slash = strrchr(desc->module_file, '/');
@@ -131,10 +132,43 @@ static int write_outputs(build *b, const char *stem, const uint8_t *bytes, size_
                              "the output path '%.*s%s%s.bundle.json' is "
                              "longer than %zu bytes",
                              (int)dir_len, dir, sep, stem, sizeof r->json_path - 1);
-    const char *paths[2] = {r->bundle_path, r->json_path};
-    const void *data[2] = {bytes, json};
-    size_t sizes[2] = {size, strlen(json)};
-    return dgpb_files_write_atomic(2, paths, data, sizes, diag);
+    const char *paths[3] = {r->bundle_path, r->json_path, r->depfile_path};
+    const void *data[3] = {bytes, json, NULL};
+    size_t sizes[3] = {size, strlen(json), 0};
+    char *depfile = NULL;
+    r->depfile_path[0] = 0;
+    if (desc->depfile) {
+        int n = desc->depfile_path
+                    ? snprintf(r->depfile_path, sizeof r->depfile_path, "%s", desc->depfile_path)
+                    : snprintf(r->depfile_path, sizeof r->depfile_path, "%.*s%s%s.d", (int)dir_len,
+                               dir, sep, stem);
+        if (n < 0 || (size_t)n >= sizeof r->depfile_path)
+            return dgpb_diag_set(diag, DGPB_ERR_LIMIT, -1,
+                                 "the depfile's path is longer than %zu bytes",
+                                 sizeof r->depfile_path - 1);
+        if (b->deps_incomplete)
+            build_report(b, DGPB_SEV_WARNING, DGPB_OK,
+                         "the compiler wrote no depfile for some compiles: the depfile lists "
+                         "only the files of those that did");
+        const char **deps = mem_calloc(b->dep_count + 1, sizeof *deps);
+        if (!deps)
+            return dgpb_diag_set(diag, DGPB_ERR_NOMEM, -1, "out of memory");
+        deps[0] = desc->module_file;
+        for (size_t i = 0; i < b->dep_count; i++)
+            deps[i + 1] = b->deps[i];
+        const char *targets[2] = {r->bundle_path, r->json_path};
+        int rc = dgpb_depfile_make(targets, 2, deps, b->dep_count + 1, 1, &depfile);
+        dgpb_free(deps);
+        if (rc)
+            return dgpb_diag_set(diag, rc, -1, "out of memory");
+        data[2] = depfile;
+        sizes[2] = strlen(depfile);
+    }
+    int rc = dgpb_files_write_atomic(desc->depfile ? 3 : 2, paths, data, sizes, diag);
+    dgpb_free(depfile);
+    if (rc)
+        r->depfile_path[0] = 0;
+    return rc;
 }
 
 int build_emit(build *b)
@@ -160,11 +194,11 @@ int build_emit(build *b)
     if (!rc)
         rc = dgpb_bundle_open(bytes, size, DGPB_OPEN_VERIFY_SHA256, &bundle, &diag);
     char stem[1024];
-    output_stem(b, stem, sizeof stem);
+    build_output_stem(b, stem, sizeof stem);
     if (!rc)
         rc = dgpb_json_view(bundle, stem, &json, &diag);
     if (!rc)
-        rc = write_outputs(b, stem, bytes, size, json, &diag);
+        rc = build_write_outputs(b, stem, bytes, size, json, &diag);
     if (rc) {
         build_forward(b, &diag, NULL);
         b->result->bundle_path[0] = b->result->json_path[0] = 0;
@@ -173,6 +207,7 @@ int build_emit(build *b)
         b->result->target_count = dgpb_bundle_target_count(bundle);
         b->result->entry_count = (uint32_t)b->entry_count;
         b->result->blob_count = stats.code_blob_count;
+        build_cache_keep(b, bytes, size, json);
     }
     dgpb_bundle_close(bundle);
     dgpb_free(json);

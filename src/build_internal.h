@@ -17,6 +17,10 @@
  *   build_record_layouts  build_layouts.c    one layout per pipeline group and target
  *   build_emit            build_emit.c       model, writer, JSON view, atomic writes
  *
+ * Before them, build_cache_replay (build_cache.c) may write the whole build
+ * from the compile cache; build_cache.c also answers single compiles and
+ * layouts from it and collects the files Slang read (the depfile's list).
+ *
  * build_jobs.c holds what the compiling stages share: job lists, their
  * argument vectors, running them, reading their outputs and reporting their
  * failures. Every stage reports through build_report()/build_forward(), which
@@ -31,8 +35,20 @@
  * short names (CONTRIBUTING.md, "Code conventions").
  */
 #define build_add_job dgpb__build_add_job
+#define build_cache_free dgpb__build_cache_free
+#define build_cache_keep dgpb__build_cache_keep
+#define build_cache_lookup dgpb__build_cache_lookup
+#define build_cache_lookup_layouts dgpb__build_cache_lookup_layouts
+#define build_cache_replay dgpb__build_cache_replay
+#define build_cache_store dgpb__build_cache_store
+#define build_cache_store_layouts dgpb__build_cache_store_layouts
+#define build_collect_deps dgpb__build_collect_deps
+#define build_job_deps dgpb__build_job_deps
+#define build_output_stem dgpb__build_output_stem
+#define build_write_outputs dgpb__build_write_outputs
 #define build_check_webgpu dgpb__build_check_webgpu
 #define build_compile dgpb__build_compile
+#define build_compiler_run dgpb__build_compiler_run
 #define build_diagnostics_text dgpb__build_diagnostics_text
 #define build_discover dgpb__build_discover
 #define build_emit dgpb__build_emit
@@ -46,13 +62,16 @@
 #define build_report dgpb__build_report
 #define build_report_compile_failure dgpb__build_report_compile_failure
 #define build_run_jobs dgpb__build_run_jobs
+#define build_run_list dgpb__build_run_list
 #define build_slang_target dgpb__build_slang_target
 
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
+#include "bytebuf.h"
 #include "dgpb/build.h"
+#include "dgpb/cache.h"
 #include "dgpb/compiler.h"
 #include "dgpb/format.h"
 #include "dgpb/params.h"
@@ -122,8 +141,14 @@ typedef struct job_info {
     size_t entry;
     char *out;  /* the code it writes */
     char *json; /* the reflection it writes */
+    char *dep;  /* the depfile it writes */
     char **argv;
     size_t argc;
+    char **deps; /* the files it read (its depfile, or its cached result) */
+    size_t dep_count;
+    bool deps_known;                  /* deps come from a depfile the compiler wrote */
+    bool keyed;                       /* key is its cache manifest's key */
+    uint8_t key[DGPB_CACHE_KEY_SIZE]; /* (build_cache.c) */
 } job_info;
 
 /* The jobs of one compiler run; info[i] describes dgpb_compile_job i. */
@@ -131,6 +156,14 @@ typedef struct job_list {
     job_info *info;
     size_t count, cap;
 } job_list;
+
+/* A file's SHA-256, hashed once per build (build_cache.c). */
+typedef struct file_hash {
+    char *path;
+    uint8_t sha[DGPB_CACHE_KEY_SIZE];
+    bool ok;            /* it could be read */
+    bool defines_known; /* it #defines or #undefs a macro some compile gets with -D */
+} file_hash;
 
 typedef struct build {
     const dgpb_build_desc *desc;
@@ -155,6 +188,23 @@ typedef struct build {
     target_layouts layouts[DGPB_TARGET_COUNT];
     bool metallib; /* the metal target ships metallib code (every metallib job compiled) */
     unsigned errors;
+    uint32_t progress_done, progress_total; /* jobs for desc->progress (build_progress.c) */
+    double progress_start;
+    /* The files Slang read (the depfile's dependencies), each once, in the order first read. */
+    char **deps;
+    size_t dep_count;
+    bool *dep_from_discovery; /* per dep: named by a discovery compile */
+    bool deps_incomplete;     /* a compile wrote no depfile */
+    dgpb_bytebuf warnings; /* every warning reported, NUL-separated, for the build's cache entry */
+    /* The compile cache (build_cache.c): desc->cache, NULL when off. */
+    dgpb_cache *cache;
+    char cwd[4096];     /* the working folder ("" when unknown: no caching) */
+    int identity_state; /* 0 not computed, 1 identity valid, -1 no caching */
+    uint8_t identity[DGPB_CACHE_KEY_SIZE];
+    file_hash *hashes;
+    size_t hash_count, hash_cap;
+    bool full_sha_ready;
+    uint8_t full_sha[DGPB_CACHE_KEY_SIZE];
 } build;
 
 /* ---- diagnostics (build_report.c) ---- */
@@ -193,6 +243,20 @@ int build_add_job(build *b, job_list *list, enum job_role role, int target, size
  */
 int build_run_jobs(build *b, job_list *list, dgpb_compile_job *jobs);
 
+/* Sets *entry_name and *target_name to the names of job `job` of a batch, for progress reports. */
+typedef void (*build_job_name_fn)(void *ctx, size_t job, const char **entry_name,
+                                  const char **target_name);
+
+/*
+ * Runs a batch on desc->compiler as dgpb_compiler_run() does, telling
+ * desc->progress (if any) as each job starts and finishes (build_progress.c).
+ */
+int build_compiler_run(build *b, dgpb_compile_job *jobs, size_t count, build_job_name_fn name,
+                       void *name_ctx, dgpb_diag *diag);
+
+/* build_compiler_run() for the jobs of a list, named by their entries and Slang targets. */
+int build_run_list(build *b, const job_list *list, dgpb_compile_job *jobs, dgpb_diag *diag);
+
 /* A failed job's diagnostics for a message: *len bytes, without trailing newlines. */
 const char *build_diagnostics_text(const dgpb_compile_job *job, int *len);
 
@@ -205,6 +269,59 @@ int build_read_output(build *b, const char *path, uint8_t **out, size_t *size);
 /* Reads and classifies Slang's reflection JSON for one target. */
 int build_read_reflection(build *b, const char *path, const char *target,
                           const dgpb_reflection_blocks *blocks, dgpb_reflection **out);
+
+/* ---- the compile cache and dependencies (build_cache.c) ---- */
+
+/*
+ * Before the stages: a build whose options, compiler and input files match a
+ * cached one writes its outputs from the cache. Returns 1 when it did, 0 to
+ * build, a negative result code when writing the outputs failed (reported).
+ */
+int build_cache_replay(build *b);
+
+/* Takes every job whose result is cached (hit[i] set; its outputs written, its status 0). */
+void build_cache_lookup(build *b, job_list *list, dgpb_compile_job *jobs, bool *hit);
+
+/* Files the result of every job that compiled (status 0, not a hit) and read its depfile. */
+void build_cache_store(build *b, job_list *list, const dgpb_compile_job *jobs, const bool *hit);
+
+/* A layout job's standing with the cache. */
+typedef struct cached_job {
+    bool hit;   /* taken from the cache (its output written, its status 0) */
+    bool keyed; /* key is its manifest's key */
+    uint8_t key[DGPB_CACHE_KEY_SIZE];
+} cached_job;
+
+/* Takes every layout job (writing outputs[i]) whose blob is cached; c[i] says which. */
+void build_cache_lookup_layouts(build *b, dgpb_compile_job *jobs, size_t count,
+                                const char *const *outputs, cached_job *c);
+
+/* Files the blob of every layout job that recorded one (status 0, not a hit). */
+void build_cache_store_layouts(build *b, const dgpb_compile_job *jobs, size_t count,
+                               const char *const *outputs, const cached_job *c);
+
+/* Files the finished build. */
+void build_cache_keep(build *b, const uint8_t *bundle, size_t size, const char *json);
+
+void build_cache_free(build *b);
+
+/* Reads a compiled job's depfile into info->deps (none written: deps_known false). */
+int build_job_deps(build *b, job_info *info);
+
+/* Adds the files the successful jobs read to b->deps (the module and temporaries left out). */
+int build_collect_deps(build *b, const job_list *list, const dgpb_compile_job *jobs);
+
+/* ---- output (build_emit.c) ---- */
+
+/* The output files' stem: from --module-path, or the module's file name without .slang. */
+void build_output_stem(const build *b, char *stem, size_t size);
+
+/*
+ * Writes the bundle, its view and (desc->depfile) the depfile, all or none; their paths go
+ * to the result.
+ */
+int build_write_outputs(build *b, const char *stem, const uint8_t *bytes, size_t size,
+                        const char *json, dgpb_diag *diag);
 
 /* ---- the stages, in pipeline order; each returns DGPB_OK or why the build stops ---- */
 

@@ -1,9 +1,10 @@
 /*
  * build_jobs.c - compile jobs for the build's stages (build_internal.h):
  * job lists and their argument vectors (the module, the user's options, the
- * group and target macros, then the target's), the folders their outputs go
- * to, running a list through the compiler, reading a job's outputs back, and
- * reporting a job that failed.
+ * group and target macros, then the target's, and a -depfile), the folders
+ * their outputs go to, running a list through the compiler (those jobs the
+ * compile cache does not answer, build_cache.c), reading a job's outputs
+ * back, and reporting a job that failed.
  */
 #define _XOPEN_SOURCE 700
 #include <assert.h>
@@ -46,6 +47,10 @@ void build_job_list_free(job_list *list)
         dgpb_free(j->argv);
         dgpb_free(j->out);
         dgpb_free(j->json);
+        dgpb_free(j->dep);
+        for (size_t k = 0; k < j->dep_count; k++)
+            dgpb_free(j->deps[k]);
+        dgpb_free(j->deps);
     }
     dgpb_free(list->info);
     memset(list, 0, sizeof *list);
@@ -72,10 +77,12 @@ int build_add_job(build *b, job_list *list, enum job_role role, int target, size
                         extension(slang_target_name));
     j->json = mem_printf("%s/%s%s/%s.%s.json", b->tmp, dir_prefix, target_name, entry_name,
                          extension(slang_target_name));
-    size_t max = 18 + 2 * desc->define_count + 2 * desc->include_dir_count + b->symbol_count;
+    j->dep = mem_printf("%s/%s%s/%s.%s.d", b->tmp, dir_prefix, target_name, entry_name,
+                        extension(slang_target_name));
+    size_t max = 20 + 2 * desc->define_count + 2 * desc->include_dir_count + b->symbol_count;
     j->argv = mem_calloc(max, sizeof *j->argv);
     list->count++;
-    if (!j->out || !j->json || !j->argv)
+    if (!j->out || !j->json || !j->dep || !j->argv)
         return DGPB_ERR_NOMEM;
     size_t n = 0;
 #define ARG(expr)                                                                                  \
@@ -120,6 +127,8 @@ int build_add_job(build *b, job_list *list, enum job_role role, int target, size
     ARG(mem_strdup(j->out));
     ARG(mem_strdup("-reflection-json"));
     ARG(mem_strdup(j->json));
+    ARG(mem_strdup("-depfile"));
+    ARG(mem_strdup(j->dep));
 #undef ARG
     return DGPB_OK;
 nomem:
@@ -168,15 +177,38 @@ static int make_dirs(build *b, const job_list *list)
     return DGPB_OK;
 }
 
+/*
+ * Runs the jobs that the cache does not answer (build_cache.c), then reads
+ * the depfiles of those that compiled, files their results, and adds what
+ * every job read to the build's dependencies.
+ */
 int build_run_jobs(build *b, job_list *list, dgpb_compile_job *jobs)
 {
     assert(b && list && jobs);
     int rc = make_dirs(b, list);
     if (rc)
         return rc;
+    bool *hit = mem_calloc(list->count ? list->count : 1, sizeof *hit);
+    job_list misses = {0};
+    misses.info = mem_calloc(list->count ? list->count : 1, sizeof *misses.info);
+    dgpb_compile_job *run = mem_calloc(list->count ? list->count : 1, sizeof *run);
+    size_t *from = mem_calloc(list->count ? list->count : 1, sizeof *from);
+    if (!hit || !misses.info || !run || !from) {
+        build_report(b, DGPB_SEV_ERROR, DGPB_ERR_NOMEM, "out of memory");
+        rc = DGPB_ERR_NOMEM;
+        goto done;
+    }
     for (size_t i = 0; i < list->count; i++) {
         jobs[i].args = (const char *const *)list->info[i].argv;
         jobs[i].arg_count = list->info[i].argc;
+    }
+    build_cache_lookup(b, list, jobs, hit);
+    for (size_t i = 0; i < list->count; i++) {
+        if (hit[i])
+            continue;
+        from[misses.count] = i;
+        misses.info[misses.count] = list->info[i];
+        run[misses.count++] = jobs[i];
         if (b->desc->verbose) {
             char line[8192];
             snprintf(line, sizeof line, "%s", dgpb_compiler_path(b->desc->compiler));
@@ -185,13 +217,31 @@ int build_run_jobs(build *b, job_list *list, dgpb_compile_job *jobs)
             build_report(b, DGPB_SEV_NOTE, DGPB_OK, "%s", line);
         }
     }
-    dgpb_diag d;
-    dgpb_diag_clear(&d);
-    b->result->compile_count += (uint32_t)list->count;
-    rc = dgpb_compiler_run(b->desc->compiler, jobs, list->count, b->desc->jobs, &d);
-    if (rc)
-        return build_forward(b, &d, "the compiler failed");
-    return DGPB_OK;
+    if (misses.count) {
+        dgpb_diag d;
+        dgpb_diag_clear(&d);
+        b->result->compile_count += (uint32_t)misses.count;
+        rc = build_run_list(b, &misses, run, &d);
+        for (size_t k = 0; k < misses.count; k++)
+            jobs[from[k]] = run[k];
+        if (rc) {
+            rc = build_forward(b, &d, "the compiler failed");
+            goto done;
+        }
+    }
+    for (size_t i = 0; i < list->count && !rc; i++)
+        if (!hit[i] && jobs[i].status == 0)
+            rc = build_job_deps(b, &list->info[i]);
+    if (!rc) {
+        build_cache_store(b, list, jobs, hit);
+        rc = build_collect_deps(b, list, jobs);
+    }
+done:
+    dgpb_free(hit);
+    dgpb_free(misses.info); /* its entries are list's */
+    dgpb_free(run);
+    dgpb_free(from);
+    return rc;
 }
 
 const char *build_diagnostics_text(const dgpb_compile_job *job, int *len)

@@ -148,16 +148,53 @@ static enum next take_result(build *b, const layout_task *k, int rc, const dgpb_
     return NEXT_GO_ON; /* the module's errors: go on to show every group's */
 }
 
-/* Runs every task as one batch of layout jobs on the compiler; fills rcs[], diags[], blobs. */
+typedef struct task_names {
+    const build *b;
+    const layout_task *tasks;
+    char target[64];
+} task_names;
+
+/* A layout job for progress reports: its group, and "<target> layout". */
+static void name_task(void *ctx, size_t job, const char **entry_name, const char **target_name)
+{
+    task_names *n = ctx;
+    const layout_task *k = &n->tasks[job];
+    snprintf(n->target, sizeof n->target, "%s layout", dgpb_target_id_name((uint32_t)k->target));
+    *entry_name = n->b->groups[k->group].label;
+    *target_name = n->target;
+}
+
+/* The layout jobs that run (those the cache did not answer), for progress reports. */
+typedef struct miss_names {
+    task_names names;
+    const size_t *from; /* the task of each job that runs */
+} miss_names;
+
+static void name_miss(void *ctx, size_t job, const char **entry_name, const char **target_name)
+{
+    miss_names *m = ctx;
+    name_task(&m->names, m->from[job], entry_name, target_name);
+}
+
+/*
+ * Runs every task as one batch of layout jobs on the compiler, but for those
+ * whose blob the compile cache holds (build_cache.c); fills rcs[], diags[],
+ * blobs.
+ */
 static int run_batch(build *b, layout_task *tasks, size_t count, int *rcs, dgpb_diag *diags,
                      uint8_t **blobs, size_t *sizes)
 {
     dgpb_compile_job *jobs = mem_calloc(count, sizeof *jobs);
-    if (!jobs) {
-        build_report(b, DGPB_SEV_ERROR, DGPB_ERR_NOMEM, "out of memory");
-        return DGPB_ERR_NOMEM;
-    }
+    dgpb_compile_job *run = mem_calloc(count, sizeof *run);
+    cached_job *cached = mem_calloc(count, sizeof *cached);
+    const char **outputs = mem_calloc(count, sizeof *outputs);
+    size_t *from = mem_calloc(count, sizeof *from);
     int rc = DGPB_OK;
+    if (!jobs || !run || !cached || !outputs || !from) {
+        build_report(b, DGPB_SEV_ERROR, DGPB_ERR_NOMEM, "out of memory");
+        rc = DGPB_ERR_NOMEM;
+        goto done;
+    }
     for (size_t i = 0; i < count && !rc; i++) {
         dgpb_diag d;
         dgpb_diag_clear(&d);
@@ -165,23 +202,45 @@ static int run_batch(build *b, layout_task *tasks, size_t count, int *rcs, dgpb_
             build_forward(b, &d, "the layout recorder");
         jobs[i] = (dgpb_compile_job){
             .args = tasks[i].args.argv, .arg_count = tasks[i].args.count, .layout = true};
-        if (!rc && b->desc->verbose)
+        outputs[i] = tasks[i].output;
+    }
+    if (!rc)
+        build_cache_lookup_layouts(b, jobs, count, outputs, cached);
+    size_t misses = 0;
+    for (size_t i = 0; i < count && !rc; i++) {
+        if (cached[i].hit)
+            continue;
+        if (b->desc->verbose)
             build_report(b, DGPB_SEV_NOTE, DGPB_OK, "recording the layout of %s for '%s'",
                          b->groups[tasks[i].group].label,
                          dgpb_target_id_name((uint32_t)tasks[i].target));
+        from[misses] = i;
+        run[misses++] = jobs[i];
     }
-    if (!rc) {
+    if (!rc && misses) {
         dgpb_diag d;
         dgpb_diag_clear(&d);
-        b->result->compile_count += (uint32_t)count;
-        if ((rc = dgpb_compiler_run(b->desc->compiler, jobs, count, b->desc->jobs, &d)))
+        b->result->compile_count += (uint32_t)misses;
+        miss_names names = {{.b = b, .tasks = tasks}, from};
+        rc = build_compiler_run(b, run, misses, name_miss, &names, &d);
+        for (size_t k = 0; k < misses; k++)
+            jobs[from[k]] = run[k];
+        if (rc)
             build_forward(b, &d, "the layout recorder failed");
+        else
+            build_cache_store_layouts(b, jobs, count, outputs, cached);
     }
     for (size_t i = 0; i < count && !rc; i++)
         rcs[i] = dgpb_layout_collect(&tasks[i].run, jobs[i].status, jobs[i].diagnostics, &blobs[i],
                                      &sizes[i], &diags[i]);
-    dgpb_compile_jobs_clear(jobs, count);
+done:
+    if (jobs)
+        dgpb_compile_jobs_clear(jobs, count);
     dgpb_free(jobs);
+    dgpb_free(run);
+    dgpb_free(cached);
+    dgpb_free(outputs);
+    dgpb_free(from);
     return rc;
 }
 
@@ -231,8 +290,15 @@ int build_record_layouts(build *b)
         }
     }
     bool batch = dgpb_compiler_has_recorder(b->desc->compiler);
-    if (!rc && batch)
-        rc = run_batch(b, tasks, count, rcs, diags, blobs, sizes);
+    if (!rc && batch && count) {
+        /* The first group alone first: a recorder that finds no native Slang library fails
+           every group the same way, and the others would only start as many processes to say
+           so again. */
+        rc = run_batch(b, tasks, 1, rcs, diags, blobs, sizes);
+        bool no_library = rcs[0] == DGPB_ERR_UNSUPPORTED && !b->desc->slang_lib;
+        if (!rc && count > 1 && !no_library)
+            rc = run_batch(b, tasks + 1, count - 1, rcs + 1, diags + 1, blobs + 1, sizes + 1);
+    }
     for (size_t i = 0; i < count && !rc; i++) {
         layout_task *k = &tasks[i];
         if (!batch) {

@@ -6,6 +6,7 @@
 #include <assert.h>
 #include <stdarg.h>
 #include <stdio.h>
+#include <string.h>
 
 #include "build_internal.h"
 
@@ -23,6 +24,8 @@ void build_report(build *b, dgpb_severity severity, int code, const char *fmt, .
     dgpb_diag_set_file(&d, b->desc->module_file);
     if (severity == DGPB_SEV_ERROR)
         b->errors++;
+    if (severity == DGPB_SEV_WARNING) /* replayed when the build comes from the cache */
+        bytebuf_append(&b->warnings, d.message, strlen(d.message) + 1);
     if (b->desc->sink)
         b->desc->sink(&d, b->desc->user);
 }

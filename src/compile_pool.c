@@ -179,7 +179,7 @@ int compile_pool_run_native(const compile_pool *c, dgpb_compile_job *jobs, size_
     }
     dgpb_diag local;
     dgpb_diag_clear(&local);
-    rc = dgpb_process_run_parallel(procs, count, parallel, &local);
+    rc = dgpb_process_run_parallel_watched(procs, count, parallel, c->watch, c->watch_user, &local);
     for (size_t i = 0; i < count; i++) {
         if (procs[i].status < 0)
             continue;
@@ -440,6 +440,8 @@ static bool worker_read_out(compile_pool *c, worker *w, dgpb_compile_job *jobs, 
         }
         if (rc == DGPB_ERR_NOMEM && fail->code == DGPB_OK)
             dgpb_diag_set(fail, DGPB_ERR_NOMEM, -1, "out of memory");
+        if (rc == DGPB_OK && c->watch)
+            c->watch(c->watch_user, w->job, true);
         w->job = NO_JOB;
         (*in_flight)--;
         memmove(w->line.data, nl + 1, w->line.len - len - 1);
@@ -536,6 +538,8 @@ int compile_pool_run_serve(compile_pool *c, dgpb_compile_job *jobs, size_t count
             dgpb_diag local;
             dgpb_diag_clear(&local);
             if (worker_send(w, &jobs[next], next, &local) == DGPB_OK) {
+                if (c->watch)
+                    c->watch(c->watch_user, next, false);
                 next++;
                 in_flight++;
             } else if (local.code == DGPB_ERR_NOMEM) {

@@ -36,6 +36,8 @@ typedef struct compile_pool {
     /* What a layout job's arguments follow when it runs as a process, NULL-terminated
      * (borrowed): `dgpb-slang-layout [--slang-lib L] [--slangc S]`; NULL: no recorder. */
     const char *const *layout_argv;
+    dgpb_compile_watch_fn watch; /* told of each job's start and end (NULL: none) */
+    void *watch_user;
     worker **workers; /* every worker started, alive or retired */
     size_t worker_count;
     unsigned started; /* workers started so far, replacements included */

@@ -296,6 +296,14 @@ int dgpb_compiler_run(dgpb_compiler *c, dgpb_compile_job *jobs, size_t count, un
         "with the embedded compiler, run compiles and layouts in separate batches");
 }
 
+void dgpb_compiler_watch(dgpb_compiler *c, dgpb_compile_watch_fn fn, void *user)
+{
+    if (!c)
+        return;
+    c->pool.watch = fn;
+    c->pool.watch_user = user;
+}
+
 void dgpb_compiler_destroy(dgpb_compiler *c)
 {
     if (!c)

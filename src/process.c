@@ -549,6 +549,12 @@ int dgpb_process_run(dgpb_process *p, dgpb_diag *diag)
 
 int dgpb_process_run_parallel(dgpb_process *procs, size_t count, unsigned jobs, dgpb_diag *diag)
 {
+    return dgpb_process_run_parallel_watched(procs, count, jobs, NULL, NULL, diag);
+}
+
+int dgpb_process_run_parallel_watched(dgpb_process *procs, size_t count, unsigned jobs,
+                                      dgpb_process_watch_fn watch, void *user, dgpb_diag *diag)
+{
     if (count == 0)
         return DGPB_OK;
     if (!procs)
@@ -574,6 +580,8 @@ int dgpb_process_run_parallel(dgpb_process *procs, size_t count, unsigned jobs, 
             rc = dgpb_process_start(&procs[next], diag);
             if (rc)
                 break;
+            if (watch)
+                watch(user, next, false);
             running[n++] = &procs[next++];
         }
         if (n == 0)
@@ -590,6 +598,8 @@ int dgpb_process_run_parallel(dgpb_process *procs, size_t count, unsigned jobs, 
             int r = reap(running[i], poll_error, rc ? NULL : diag);
             if (r && !rc)
                 rc = r;
+            if (watch)
+                watch(user, (size_t)(running[i] - procs), true);
             running[i] = running[--n];
         }
     }

@@ -14,7 +14,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 
 packages=(
-    build-essential cmake pkg-config
+    build-essential cmake pkg-config ninja-build
     libcjson-dev libssl-dev spirv-tools libcmocka-dev
     libvulkan-dev
 )

@@ -1,8 +1,11 @@
 #!/usr/bin/env bash
 # tools/test.sh - builds dgpb and runs the whole test suite twice: a normal
-# build, then one under AddressSanitizer + UndefinedBehaviorSanitizer.
+# build, then one under AddressSanitizer + UndefinedBehaviorSanitizer. In
+# between, a Release build (-O3, the way a user builds dgpb) is installed into
+# a temporary prefix and used from there: the installed programs, pkg-config
+# and the example project examples/embed (tests/install/install_test.sh).
 #
-#   tools/test.sh                 both builds (what CI runs)
+#   tools/test.sh                 all three builds (what CI runs)
 #   tools/test.sh --quick         the normal build only
 #
 # Exits non-zero when any test fails. Run tools/setup.sh first on a new machine.
@@ -22,6 +25,11 @@ run_suite() { # build-dir label ctest-args -- cmake-args...
 
 run_suite build "normal build" "" -- -DCMAKE_BUILD_TYPE=RelWithDebInfo -DDGPB_WERROR=ON
 if [ "${1:-}" != "--quick" ]; then
+    echo "== Release build: configure and build (build-release)"
+    cmake -S . -B build-release -DCMAKE_BUILD_TYPE=Release -DDGPB_WERROR=ON >/dev/null
+    cmake --build build-release -j"$jobs"
+    echo "== Release build: install and use the installation"
+    tests/install/install_test.sh build-release
     # The sanitizers watch the C code; the JavaScript tests (the embedded
     # compiler, the reader package, Dawn) ran above and run no C of ours.
     export ASAN_OPTIONS=detect_leaks=1:abort_on_error=1

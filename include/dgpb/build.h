@@ -15,8 +15,13 @@
  *   5. check_webgpu:   WebGPU shapes and limits per pipeline group
  *   6. record_layouts: the layout recorder, once per pipeline group and target
  *                      ──> layout blobs (none on wasm32, or without a recorder)
- *   7. emit:           bundle model ──writer──> <stem>.dgpb and <stem>.bundle.json,
- *                      written atomically
+ *   7. emit:           bundle model ──writer──> <stem>.dgpb and <stem>.bundle.json
+ *                      (and the depfile, desc.depfile), written atomically
+ *
+ * With desc.cache (dgpb/cache.h, docs/cache.md), a build whose options,
+ * compiler and input files match a cached one writes the cached outputs and
+ * runs none of the stages; otherwise each compile and layout the cache holds
+ * is taken from it instead of being run.
  *
  * Every diagnostic (Slang's, passed through, and dgpb's own) goes to the
  * sink as it happens; the return value says how the build ended:
@@ -34,6 +39,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "dgpb/cache.h"
 #include "dgpb/compiler.h"
 #include "dgpb/result.h"
 
@@ -43,6 +49,24 @@ extern "C" {
 
 /* Receives each diagnostic as it is reported. `d` is only valid during the call. */
 typedef void (*dgpb_diag_fn)(const dgpb_diag *d, void *user);
+
+/*
+ * Where the build's compiles stand, for a progress line: reported as each
+ * compile (or layout recording) starts and as it finishes.
+ */
+typedef struct dgpb_build_progress {
+    uint32_t done;      /* jobs finished so far */
+    uint32_t total;     /* jobs planned so far; it grows as the stages plan theirs */
+    const char *entry;  /* the job's entry; "discovery" for a compile of the whole module, the
+                           pipeline group for a layout ("compute shader 'k'") */
+    const char *target; /* the job's Slang target ("spirv", "wgsl", "metallib", ...); a
+                           layout's is "<target> layout" */
+    bool finished;      /* the job finished (else it has just started) */
+    double elapsed;     /* seconds since the first job started */
+} dgpb_build_progress;
+
+/* Receives progress reports on the building thread. `p` is only valid during the call. */
+typedef void (*dgpb_progress_fn)(void *ctx, const dgpb_build_progress *p);
 
 typedef struct dgpb_build_desc {
     const char *module_file;    /* the .slang file, as the user spelled it */
@@ -61,19 +85,28 @@ typedef struct dgpb_build_desc {
     bool no_layouts;             /* record no layouts and say nothing about it (--no-layouts) */
     const char *slang_lib;       /* the native libslang the recorder loads; NULL: its own lookup */
     bool verbose;                /* report each compile command as a note */
+    /* A Make-syntax depfile (docs/build.md, "Depfile"), written with the bundle: the bundle
+       and its view depend on the module and every file Slang read for it. */
+    bool depfile;
+    const char *depfile_path; /* NULL: <output folder>/<stem>.d */
+    dgpb_cache *cache;        /* the compile cache (docs/cache.md), borrowed; NULL: none */
     dgpb_diag_fn sink;
     void *user;
+    dgpb_progress_fn progress; /* NULL: no progress reports; the library never prints */
+    void *progress_ctx;
 } dgpb_build_desc;
 
 typedef struct dgpb_build_result {
     char bundle_path[4096]; /* what was written */
     char json_path[4096];
-    char temp_dir[4096]; /* the intermediate folder ("" once removed) */
+    char depfile_path[4096]; /* "" when none was written */
+    char temp_dir[4096];     /* the intermediate folder ("" once removed) */
     size_t bundle_size;
     uint32_t target_count;
     uint32_t entry_count;   /* distinct entries */
     uint32_t compile_count; /* compiler runs, discovery and probes included */
     uint32_t blob_count;    /* distinct code blobs stored (dgpb_write_stats.code_blob_count) */
+    bool cached;            /* written from the cache: no compile ran */
 } dgpb_build_result;
 
 int dgpb_build(const dgpb_build_desc *desc, dgpb_build_result *result);

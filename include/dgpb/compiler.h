@@ -10,8 +10,8 @@
  *   3. $SLANG_ROOT/bin/slangc
  *   4. slangc on $PATH
  *   5. the embedded default, tools/slangc-wasm/slangc-wasm (desc.embedded,
- *      a list of candidate paths, e.g. next to the dgpb-build executable and
- *      DGPB_SOURCE_DIR "/tools/slangc-wasm/slangc-wasm")
+ *      a list of candidate paths; dgpb-build gives one, relative to its
+ *      executable: docs/install.md, "How the installed tools find each other")
  *
  * A compiler named by 1, 2 or 3 that does not exist or is not executable is
  * an error naming it; the lookup never falls through past something the user
@@ -195,6 +195,16 @@ typedef struct dgpb_compile_job {
  */
 int dgpb_compiler_run(dgpb_compiler *c, dgpb_compile_job *jobs, size_t count, unsigned parallel,
                       dgpb_diag *diag);
+
+/*
+ * Told, on the thread that runs the batch, when job `job` (its index in the
+ * batch) starts (`finished` false) and when its result is in (`finished`
+ * true). A job that never starts is not reported.
+ */
+typedef void (*dgpb_compile_watch_fn)(void *user, size_t job, bool finished);
+
+/* Sets the function told of each job of the runs that follow; NULL: none (the default). */
+void dgpb_compiler_watch(dgpb_compiler *c, dgpb_compile_watch_fn fn, void *user);
 
 /* Frees each job's diagnostics and output and sets them to NULL, status to -1. NULL jobs: no-op. */
 void dgpb_compile_jobs_clear(dgpb_compile_job *jobs, size_t count);

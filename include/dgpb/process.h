@@ -55,6 +55,7 @@
 #ifndef DGPB_PROCESS_H
 #define DGPB_PROCESS_H
 
+#include <stdbool.h>
 #include <stddef.h>
 
 #include "dgpb/result.h"
@@ -132,6 +133,13 @@ int dgpb_process_run(dgpb_process *p, dgpb_diag *diag);
  * (that child's status is still its exit status). `diag` may be NULL.
  */
 int dgpb_process_run_parallel(dgpb_process *procs, size_t count, unsigned jobs, dgpb_diag *diag);
+
+/* Told when child `index` of a parallel run has started and when it has been waited for. */
+typedef void (*dgpb_process_watch_fn)(void *user, size_t index, bool finished);
+
+/* dgpb_process_run_parallel(), telling `watch` (NULL: nobody) as each child starts and ends. */
+int dgpb_process_run_parallel_watched(dgpb_process *procs, size_t count, unsigned jobs,
+                                      dgpb_process_watch_fn watch, void *user, dgpb_diag *diag);
 
 /*
  * Writes all `size` bytes to the standard input of a child started with

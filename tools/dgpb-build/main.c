@@ -11,17 +11,21 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/ioctl.h>
 #include <time.h>
 #include <unistd.h>
 
 #include "dgpb/build.h"
+#include "dgpb/cache.h"
 #include "dgpb/compiler.h"
 #include "dgpb/dgpb.h"
+#include "progress.h"
 
 enum { EXIT_OK = 0, EXIT_SHADER = 1, EXIT_USAGE = 2, EXIT_TOOL = 3 };
 
-#ifndef DGPB_SOURCE_DIR
-#define DGPB_SOURCE_DIR "."
+/* The installed share/dgpb, relative to the installed bin/ (cmake/dgpbInstall.cmake). */
+#ifndef DGPB_DATA_FROM_BIN
+#define DGPB_DATA_FROM_BIN "../share/dgpb"
 #endif
 
 static const char usage_text[] =
@@ -57,10 +61,26 @@ static const char usage_text[] =
     "  --no-layouts           record no layouts (native hosts need them)\n"
     "  --slang-lib PATH       the libslang the recorder loads (default: next to the\n"
     "                         compiler, $SLANG_ROOT/lib)\n"
+    "Depfile:\n"
+    "  -MD                    also write a Make-syntax depfile next to the bundle,\n"
+    "                         <stem>.d: the bundle and its view depend on the module\n"
+    "                         and every file Slang read for it\n"
+    "  -MF FILE               write the depfile to FILE (implies -MD)\n"
+    "Cache (docs/cache.md):\n"
+    "  --cache-dir DIR        the compile cache (default: $DGPB_CACHE_DIR, else\n"
+    "                         $XDG_CACHE_HOME/dgpb, else ~/.cache/dgpb)\n"
+    "  --no-cache             neither read nor write the cache (also DGPB_NO_CACHE=1)\n"
+    "  --cache-max-size SIZE  its cap, in bytes or with K, M, G (default 1G; also\n"
+    "                         DGPB_CACHE_MAX_SIZE); least recently used entries go\n"
+    "  --cache-stats          print the cache's folder, entries, size, cap and hit\n"
+    "                         and miss counters, and exit\n"
+    "  --cache-clear          empty the cache and exit\n"
     "Reporting:\n"
     "  --keep-temps           keep the intermediate files and say where they are\n"
     "  -v, --verbose          print each compile command\n"
-    "  -q, --quiet            print errors only\n"
+    "  -q, --quiet            print errors only. Without it, on a terminal, one\n"
+    "                         line shows the compiles done of those planned, the\n"
+    "                         latest and the time: [12/72] blur (spirv) 0.8s\n"
     "  --version              print the versions of dgpb-build and the compiler\n"
     "  -h, --help             this text\n"
     "\n"
@@ -85,6 +105,8 @@ typedef struct options {
     const char **includes;
     size_t include_count;
     bool quiet, version;
+    bool no_cache, cache_stats, cache_clear;
+    const char *cache_dir, *cache_max_size;
 } options;
 
 static int usage_error(const char *fmt, const char *arg)
@@ -144,6 +166,25 @@ static int parse_args(int argc, char **argv, options *o)
             o->build.verbose = true;
         } else if (!strcmp(a, "-q") || !strcmp(a, "--quiet")) {
             o->quiet = true;
+        } else if (!strcmp(a, "-MD")) {
+            o->build.depfile = true;
+        } else if (take_value(argc, argv, &i, "-MF", false, &v, &err)) {
+            o->build.depfile = true;
+            o->build.depfile_path = v;
+        } else if (!strcmp(a, "--no-cache")) {
+            o->no_cache = true;
+        } else if (!strcmp(a, "--cache-stats")) {
+            o->cache_stats = true;
+        } else if (!strcmp(a, "--cache-clear")) {
+            o->cache_clear = true;
+        } else if (take_value(argc, argv, &i, "--cache-dir", false, &v, &err)) {
+            o->cache_dir = v;
+        } else if (take_value(argc, argv, &i, "--cache-max-size", false, &v, &err)) {
+            uint64_t size;
+            if (!err && dgpb_cache_parse_size(v, &size))
+                return usage_error(
+                    "--cache-max-size needs a size (bytes, or with K, M, G), not '%s'", v);
+            o->cache_max_size = v;
         } else if (take_value(argc, argv, &i, "-o", false, &v, &err)) {
             o->build.out_dir = v;
         } else if (take_value(argc, argv, &i, "--module-path", false, &v, &err)) {
@@ -182,7 +223,7 @@ static int parse_args(int argc, char **argv, options *o)
         if (err)
             return err;
     }
-    if (!o->build.module_file && !o->version)
+    if (!o->build.module_file && !o->version && !o->cache_stats && !o->cache_clear)
         return usage_error("%s", "no module given");
     o->build.defines = o->defines;
     o->build.define_count = o->define_count;
@@ -193,6 +234,7 @@ static int parse_args(int argc, char **argv, options *o)
 
 typedef struct printer {
     bool quiet;
+    progress_line *line; /* the progress line, on a terminal; NULL: none */
 } printer;
 
 static void print_diag(const dgpb_diag *d, void *user)
@@ -200,6 +242,7 @@ static void print_diag(const dgpb_diag *d, void *user)
     const printer *p = user;
     if (p->quiet && d->severity != DGPB_SEV_ERROR)
         return;
+    progress_clear(p->line);
     char buf[DGPB_DIAG_FILE_MAX + DGPB_DIAG_MESSAGE_MAX + 64];
     dgpb_diag_format(d, buf, sizeof buf);
     /* A message about no file (the compiler lookup) says whose it is. */
@@ -234,9 +277,64 @@ static void exe_dir(char *buf, size_t size)
         *slash = 0;
 }
 
+/*
+ * Where the embedded compiler is (docs/install.md, "How the installed tools
+ * find each other"). A program in its build tree finds the file
+ * `dgpb-source-dir` next to itself, which CMake writes there (and never
+ * installs) with the source tree's path: it runs that tree's
+ * tools/slangc-wasm. Any other program, an installed one, runs the one of
+ * its own prefix, ../share/dgpb/slangc-wasm (DGPB_DATA_FROM_BIN), and never
+ * looks into a source tree.
+ */
+static void embedded_compiler(const char *dir, char *buf, size_t size)
+{
+    char marker[PATH_MAX + 32], source[PATH_MAX];
+    snprintf(marker, sizeof marker, "%s/dgpb-source-dir", dir);
+    FILE *f = fopen(marker, "r");
+    if (f) {
+        bool got = fgets(source, sizeof source, f) != NULL;
+        fclose(f);
+        source[got ? strcspn(source, "\r\n") : 0] = 0;
+        if (source[0]) {
+            snprintf(buf, size, "%s/tools/slangc-wasm/slangc-wasm", source);
+            return;
+        }
+    }
+    /* `dir` is a real path: each leading "../" drops one of its folders. */
+    const char *rel = DGPB_DATA_FROM_BIN;
+    size_t n = strlen(dir);
+    while (dir[0] == '/' && !strncmp(rel, "../", 3) && n > 0) {
+        while (n > 0 && dir[n - 1] != '/')
+            n--;
+        n -= n > 0;
+        rel += 3;
+    }
+    snprintf(buf, size, "%.*s/%s/slangc-wasm/slangc-wasm", (int)n, dir, rel);
+}
+
+/* Whether a progress line is shown (for on_signal). */
+static volatile sig_atomic_t progress_on;
+
+/*
+ * Whether to show the progress line: standard error is a terminal that can
+ * rewrite a line (not TERM=dumb) and not -q. Sets *width to its columns (0:
+ * unknown).
+ */
+static bool use_progress_line(bool quiet, unsigned *width)
+{
+    const char *term = getenv("TERM");
+    if (quiet || !isatty(STDERR_FILENO) || (term && !strcmp(term, "dumb")))
+        return false;
+    struct winsize ws;
+    *width = ioctl(STDERR_FILENO, TIOCGWINSZ, &ws) == 0 ? ws.ws_col : 0;
+    return true;
+}
+
 /* A killed build removes its half-written temporaries, then dies of the same signal. */
 static void on_signal(int sig)
 {
+    if (progress_on) /* leave no progress line behind */
+        (void)!write(STDERR_FILENO, "\r\033[K", 4);
     dgpb_file_remove_temporaries();
     signal(sig, SIG_DFL);
     raise(sig);
@@ -278,6 +376,86 @@ static void print_mode(dgpb_compiler *compiler, const char *worker)
     printf("layouts: %s\n", worker ? worker : "no recorder (dgpb-slang-layout not found)");
 }
 
+/*
+ * Opens the compile cache (--cache-dir, $DGPB_CACHE_DIR, $XDG_CACHE_HOME/dgpb,
+ * ~/.cache/dgpb) with its cap (--cache-max-size, $DGPB_CACHE_MAX_SIZE).
+ * Returns EXIT_OK with *out set, or NULL when no folder can be named or made
+ * (`must`: an error, else a warning and no cache).
+ */
+static int open_cache(const options *o, bool must, dgpb_cache **out)
+{
+    *out = NULL;
+    char dir[PATH_MAX];
+    if (o->cache_dir && *o->cache_dir)
+        snprintf(dir, sizeof dir, "%s", o->cache_dir);
+    else if (dgpb_cache_default_dir(dir, sizeof dir)) {
+        fprintf(stderr,
+                "dgpb-build: %s: no cache folder (set --cache-dir, DGPB_CACHE_DIR, "
+                "XDG_CACHE_HOME or HOME)%s\n",
+                must ? "error" : "warning", must ? "" : "; building without the cache");
+        return must ? EXIT_USAGE : EXIT_OK;
+    }
+    uint64_t max = 0;
+    const char *size = o->cache_max_size ? o->cache_max_size : getenv("DGPB_CACHE_MAX_SIZE");
+    if (size && *size && dgpb_cache_parse_size(size, &max)) {
+        fprintf(stderr,
+                "dgpb-build: error: DGPB_CACHE_MAX_SIZE needs a size (bytes, or with K, "
+                "M, G), not '%s'\n",
+                size);
+        return EXIT_USAGE;
+    }
+    dgpb_diag d;
+    dgpb_diag_clear(&d);
+    if (dgpb_cache_open(dir, max, out, &d)) {
+        fprintf(stderr, "dgpb-build: %s: cannot use the cache folder '%s': %s%s\n",
+                must ? "error" : "warning", dir, d.message,
+                must ? "" : "; building without the cache");
+        return must ? EXIT_TOOL : EXIT_OK;
+    }
+    return EXIT_OK;
+}
+
+/* --cache-stats and --cache-clear. */
+static int cache_command(const options *o)
+{
+    dgpb_cache *cache = NULL;
+    int rc = open_cache(o, true, &cache);
+    if (rc || !cache)
+        return rc ? rc : EXIT_TOOL;
+    dgpb_diag d;
+    dgpb_diag_clear(&d);
+    if (o->cache_clear) {
+        if (dgpb_cache_clear(cache, &d)) {
+            fprintf(stderr, "dgpb-build: error: %s\n", d.message);
+            rc = EXIT_TOOL;
+        } else if (!o->quiet && !o->cache_stats) {
+            printf("cache %s: cleared\n", dgpb_cache_dir(cache));
+        }
+    }
+    dgpb_cache_stats st;
+    if (!rc && o->cache_stats) {
+        if (dgpb_cache_stats_get(cache, &st, &d)) {
+            fprintf(stderr, "dgpb-build: error: %s\n", d.message);
+            rc = EXIT_TOOL;
+        } else {
+            printf("cache folder: %s\n"
+                   "entries: %llu\n"
+                   "size: %llu bytes\n"
+                   "cap: %llu bytes\n"
+                   "builds: %llu hits, %llu misses\n"
+                   "compiles: %llu hits, %llu misses\n",
+                   dgpb_cache_dir(cache), (unsigned long long)st.entries,
+                   (unsigned long long)st.size, (unsigned long long)st.max_size,
+                   (unsigned long long)st.counters.build_hits,
+                   (unsigned long long)st.counters.build_misses,
+                   (unsigned long long)st.counters.compile_hits,
+                   (unsigned long long)st.counters.compile_misses);
+        }
+    }
+    dgpb_cache_close(cache);
+    return rc;
+}
+
 int main(int argc, char **argv)
 {
     options o;
@@ -288,11 +466,25 @@ int main(int argc, char **argv)
         free(o.includes);
         return rc;
     }
-    char dir[PATH_MAX], up[PATH_MAX + 64], share[PATH_MAX + 64];
+    if (o.cache_stats || o.cache_clear) {
+        rc = cache_command(&o);
+        free(o.defines);
+        free(o.includes);
+        return rc;
+    }
+    dgpb_cache *cache = NULL;
+    const char *no_cache = getenv("DGPB_NO_CACHE");
+    if (!o.version && !o.no_cache && !(no_cache && *no_cache && strcmp(no_cache, "0")) &&
+        (rc = open_cache(&o, false, &cache)) != EXIT_OK) {
+        free(o.defines);
+        free(o.includes);
+        return rc;
+    }
+    o.build.cache = cache;
+    char dir[PATH_MAX], slangc_wasm[PATH_MAX + 64];
     exe_dir(dir, sizeof dir);
-    snprintf(up, sizeof up, "%s/../tools/slangc-wasm/slangc-wasm", dir);
-    snprintf(share, sizeof share, "%s/../share/dgpb/slangc-wasm/slangc-wasm", dir);
-    const char *embedded[] = {up, share, DGPB_SOURCE_DIR "/tools/slangc-wasm/slangc-wasm", NULL};
+    embedded_compiler(dir, slangc_wasm, sizeof slangc_wasm);
+    const char *embedded[] = {slangc_wasm, NULL};
     /* The layout recorder, also the native Slang worker, is built and installed next to
      * dgpb-build. */
     char recorder[PATH_MAX + 32];
@@ -310,7 +502,7 @@ int main(int argc, char **argv)
     dgpb_compiler *compiler = NULL;
     dgpb_diag d;
     dgpb_diag_clear(&d);
-    printer pr = {o.quiet};
+    printer pr = {o.quiet, NULL};
     if (dgpb_compiler_create(&cdesc, &compiler, &d)) {
         print_diag(&d, &pr);
         rc = exit_status(d.code);
@@ -331,23 +523,32 @@ int main(int argc, char **argv)
         goto done;
     }
     catch_signals();
+    progress_line line = {stderr, 0, false};
+    if (use_progress_line(o.quiet, &line.width)) {
+        pr.line = &line;
+        o.build.progress = progress_show;
+        o.build.progress_ctx = &line;
+        progress_on = 1;
+    }
     o.build.compiler = compiler;
     o.build.sink = print_diag;
     o.build.user = &pr;
     dgpb_build_result result;
     double start = now();
     rc = exit_status(dgpb_build(&o.build, &result));
+    progress_clear(pr.line);
     if (rc == EXIT_OK && !o.quiet)
         fprintf(stderr,
                 "dgpb-build: wrote %s (%zu bytes: %u target%s, %u entr%s, %u code blob%s) and "
-                "%s; %u compiles in %.2f s\n",
+                "%s; %u compiles%s in %.2f s\n",
                 result.bundle_path, result.bundle_size, result.target_count,
                 result.target_count == 1 ? "" : "s", result.entry_count,
                 result.entry_count == 1 ? "y" : "ies", result.blob_count,
                 result.blob_count == 1 ? "" : "s", result.json_path, result.compile_count,
-                now() - start);
+                result.cached ? " (from the cache)" : "", now() - start);
 done:
     dgpb_compiler_destroy(compiler);
+    dgpb_cache_close(cache);
     free(o.defines);
     free(o.includes);
     return rc;

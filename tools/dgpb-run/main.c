@@ -166,9 +166,10 @@ static dgpb_run_param *param(tool_options *o, const char *name)
     return p;
 }
 
-/* Splits "NAME=REST" in place (argv is ours to cut): *rest after '='. */
+/* Splits "NAME=REST" in place (argv is ours to cut): *rest after '=', NULL on an error. */
 static int split_assignment(char *arg, const char *flag, char **rest)
 {
+    *rest = NULL;
     char *eq = strchr(arg, '=');
     if (!eq || eq == arg || !eq[1])
         return usage_error("'%s' needs NAME=VALUE, got '%s'", flag, arg);

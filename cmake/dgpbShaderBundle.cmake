@@ -1,0 +1,107 @@
+# dgpbShaderBundle.cmake - dgpb_add_shader_bundle(), part of the CMake package
+# (docs/install.md, "dgpb_add_shader_bundle").
+#
+#   dgpb_add_shader_bundle(TARGET MODULE
+#                          [TARGETS T...]        dgpb targets: spirv wgsl ptx metal dxil dxbc
+#                          [OUTPUT_DIR DIR]      default: the current binary folder
+#                          [DEFINES NAME[=VALUE]...]
+#                          [INCLUDE_DIRS DIR...]
+#                          [OPTIONS ARG...])     more dgpb-build arguments (--triple, --no-layouts...)
+#
+# Runs dgpb-build on MODULE (a .slang file; relative paths are taken from the
+# current source folder) to produce DIR/<stem>.dgpb and DIR/<stem>.bundle.json,
+# with a depfile (dgpb-build -MF DIR/<stem>.d) that lists every file Slang
+# read: an edit to the module or to anything it includes or imports rebuilds
+# this bundle, and only the bundles that read that file. A new dgpb-build
+# rebuilds every bundle.
+#
+# TARGET: when no such target exists, a custom target of that name is created
+# and built by default (ALL). When it exists (an executable, a library, a
+# custom target, one that an earlier call created), the bundle is added to its
+# sources: building TARGET builds the bundle first. An existing TARGET must be
+# defined in the folder of the call. Several bundles may join one TARGET.
+#
+# The bundles' paths are appended to TARGET's property DGPB_BUNDLES.
+if(CMAKE_VERSION VERSION_LESS 3.20)
+  message(FATAL_ERROR "dgpb_add_shader_bundle needs CMake 3.20 or later (depfiles for every generator)")
+endif()
+
+# The function keeps the policies in place where it is defined: depfile paths
+# rewritten for the build folder (CMP0116), whatever the calling project asks.
+cmake_policy(PUSH)
+cmake_policy(SET CMP0116 NEW)
+
+function(dgpb_add_shader_bundle target module)
+  cmake_parse_arguments(PARSE_ARGV 2 arg "" "OUTPUT_DIR" "TARGETS;DEFINES;INCLUDE_DIRS;OPTIONS")
+  if(arg_UNPARSED_ARGUMENTS)
+    message(FATAL_ERROR "dgpb_add_shader_bundle: unknown arguments: ${arg_UNPARSED_ARGUMENTS}")
+  endif()
+  if(arg_KEYWORDS_MISSING_VALUES)
+    message(FATAL_ERROR "dgpb_add_shader_bundle: no value for ${arg_KEYWORDS_MISSING_VALUES}")
+  endif()
+  if(NOT TARGET dgpb::dgpb-build)
+    message(FATAL_ERROR "dgpb_add_shader_bundle: no dgpb::dgpb-build (find_package(dgpb) first)")
+  endif()
+
+  get_filename_component(module "${module}" ABSOLUTE BASE_DIR "${CMAKE_CURRENT_SOURCE_DIR}")
+  get_filename_component(name "${module}" NAME)
+  if(NOT name MATCHES "^(.+)\\.slang$")
+    message(FATAL_ERROR "dgpb_add_shader_bundle: '${module}' is not a .slang module")
+  endif()
+  # The stem: the module path (the file name without .slang) with '.' turned into '_'.
+  string(REPLACE "." "_" stem "${CMAKE_MATCH_1}")
+  set(out "${CMAKE_CURRENT_BINARY_DIR}")
+  if(arg_OUTPUT_DIR)
+    get_filename_component(out "${arg_OUTPUT_DIR}" ABSOLUTE BASE_DIR "${CMAKE_CURRENT_BINARY_DIR}")
+  endif()
+  set(bundle "${out}/${stem}.dgpb")
+  set(view "${out}/${stem}.bundle.json")
+  set(depfile "${out}/${stem}.d")
+  get_property(outputs GLOBAL PROPERTY DGPB_SHADER_BUNDLE_OUTPUTS)
+  if(bundle IN_LIST outputs)
+    message(FATAL_ERROR "dgpb_add_shader_bundle: another call already writes '${bundle}' "
+                        "(give this one another OUTPUT_DIR)")
+  endif()
+  set_property(GLOBAL APPEND PROPERTY DGPB_SHADER_BUNDLE_OUTPUTS "${bundle}")
+
+  set(args "")
+  if(arg_TARGETS)
+    list(JOIN arg_TARGETS "," targets)
+    list(APPEND args --targets "${targets}")
+  endif()
+  foreach(define IN LISTS arg_DEFINES)
+    list(APPEND args "-D${define}")
+  endforeach()
+  foreach(dir IN LISTS arg_INCLUDE_DIRS)
+    get_filename_component(dir "${dir}" ABSOLUTE BASE_DIR "${CMAKE_CURRENT_SOURCE_DIR}")
+    list(APPEND args -I "${dir}")
+  endforeach()
+
+  file(RELATIVE_PATH shown "${CMAKE_BINARY_DIR}" "${bundle}")
+  add_custom_command(
+    OUTPUT "${bundle}" "${view}"
+    COMMAND dgpb::dgpb-build ${args} ${arg_OPTIONS} -o "${out}" -MF "${depfile}" "${module}"
+    DEPENDS "${module}" "$<TARGET_FILE:dgpb::dgpb-build>"
+    DEPFILE "${depfile}"
+    COMMENT "Building shader bundle ${shown}"
+    VERBATIM)
+
+  if(NOT TARGET ${target})
+    add_custom_target(${target} ALL)
+  else()
+    get_target_property(imported ${target} IMPORTED)
+    get_target_property(aliased ${target} ALIASED_TARGET)
+    get_target_property(dir ${target} SOURCE_DIR)
+    if(imported OR aliased)
+      message(FATAL_ERROR "dgpb_add_shader_bundle: '${target}' is an imported or alias target")
+    endif()
+    if(NOT dir STREQUAL CMAKE_CURRENT_SOURCE_DIR)
+      message(FATAL_ERROR "dgpb_add_shader_bundle: '${target}' is defined in '${dir}'; "
+                          "call dgpb_add_shader_bundle in that folder")
+    endif()
+  endif()
+  target_sources(${target} PRIVATE "${bundle}" "${view}")
+  set_property(TARGET ${target} APPEND PROPERTY DGPB_BUNDLES "${bundle}")
+endfunction()
+
+cmake_policy(POP)

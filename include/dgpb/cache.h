@@ -1,0 +1,94 @@
+/*
+ * dgpb/cache.h - the compile cache's store: content-addressed entries in one
+ * folder (docs/cache.md).
+ *
+ * An entry is a byte string filed under a 32-byte key and a kind letter
+ * ('m' a compile manifest, 'r' a compile result, 'b' a build manifest, 'o' a
+ * build result, 'v' a compiler's version). It is written to a temporary file
+ * in the cache folder and renamed into place, so readers see a whole entry or
+ * none, and concurrent writers of one key leave one of their entries. Each
+ * entry carries its size and SHA-256: a truncated or damaged one reads as
+ * missing. A read touches the entry's modification time; when a writing
+ * process closes the cache and the entries total more than the cap, the
+ * least recently used are removed until they fit in nine tenths of it.
+ *
+ *     dgpb_cache *c;
+ *     if (dgpb_cache_open(dir, 0, &c, &diag) == DGPB_OK) {
+ *         if (dgpb_cache_get(c, 'r', key, &data, &size) == DGPB_OK) ... dgpb_free(data);
+ *         dgpb_cache_put(c, 'r', key, bytes, n);
+ *         dgpb_cache_close(c);
+ *     }
+ */
+#ifndef DGPB_CACHE_H
+#define DGPB_CACHE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "dgpb/result.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define DGPB_CACHE_KEY_SIZE 32
+#define DGPB_CACHE_DEFAULT_MAX_SIZE ((uint64_t)1 << 30)
+
+typedef struct dgpb_cache dgpb_cache;
+
+/* Hit and miss counters: whole builds and single compiles (layouts included). */
+typedef struct dgpb_cache_counters {
+    uint64_t build_hits, build_misses, compile_hits, compile_misses;
+} dgpb_cache_counters;
+
+typedef struct dgpb_cache_stats {
+    uint64_t entries;  /* entry files */
+    uint64_t size;     /* their bytes */
+    uint64_t max_size; /* the cap */
+    dgpb_cache_counters counters;
+} dgpb_cache_stats;
+
+/*
+ * The default folder: $DGPB_CACHE_DIR, else $XDG_CACHE_HOME/dgpb, else
+ * $HOME/.cache/dgpb. DGPB_ERR_NOT_FOUND when none of them is set.
+ */
+int dgpb_cache_default_dir(char *buf, size_t size);
+
+/*
+ * Parses a size: bytes, or with a K, M or G suffix (powers of 1024).
+ * DGPB_ERR_INVALID when it is not one.
+ */
+int dgpb_cache_parse_size(const char *text, uint64_t *out);
+
+/* Opens (creating if missing) the cache in `dir`; max_size 0: the default cap. */
+int dgpb_cache_open(const char *dir, uint64_t max_size, dgpb_cache **out, dgpb_diag *diag);
+
+/* Adds this process's counters to the cache's, evicts when entries were written, frees. */
+void dgpb_cache_close(dgpb_cache *c);
+
+const char *dgpb_cache_dir(const dgpb_cache *c);
+
+/* Reads an entry: DGPB_OK with a new buffer (dgpb_free), or DGPB_ERR_NOT_FOUND (also when
+   it is damaged). */
+int dgpb_cache_get(dgpb_cache *c, char kind, const uint8_t key[DGPB_CACHE_KEY_SIZE], uint8_t **data,
+                   size_t *size);
+
+/* Writes an entry (atomically); a failure only means the entry is not kept. */
+int dgpb_cache_put(dgpb_cache *c, char kind, const uint8_t key[DGPB_CACHE_KEY_SIZE],
+                   const void *data, size_t size);
+
+/* This process's counters, added to the cache's at close. */
+dgpb_cache_counters *dgpb_cache_counters_of(dgpb_cache *c);
+
+/* Scans the folder and reads the counters. */
+int dgpb_cache_stats_get(dgpb_cache *c, dgpb_cache_stats *stats, dgpb_diag *diag);
+
+/* Removes every entry and the counters. */
+int dgpb_cache_clear(dgpb_cache *c, dgpb_diag *diag);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

