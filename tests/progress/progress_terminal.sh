@@ -7,7 +7,7 @@
 # builds bypass the user's cache. Exit 77 without script(1).
 set -u
 build=$1 fixtures=$2
-command -v script >/dev/null || { echo "SKIP: no script(1)"; exit 77; }
+command -v script >/dev/null || { echo "FAIL: script(1) is missing: install util-linux"; exit 1; }
 out=$(mktemp -d); trap 'rm -rf "$out"' EXIT
 fail() { echo "FAIL: $*"; exit 1; }
 ESC=$'\033' CR=$'\r'

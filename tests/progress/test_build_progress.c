@@ -115,10 +115,10 @@ static void test_build_reports(void **state)
     dgpb_compiler *compiler = NULL;
     dgpb_diag d;
     dgpb_diag_clear(&d);
-    if (dgpb_compiler_create(&cdesc, &compiler, &d)) {
-        print_message("no compiler: %s\n", d.message);
-        skip();
-    }
+    if (dgpb_compiler_create(&cdesc, &compiler, &d))
+        fail_msg("the embedded compiler does not start (run npm ci in tools/slangc-wasm, as "
+                 "tools/setup.sh does): %s",
+                 d.message);
     char out[] = "/tmp/dgpb-progress-XXXXXX";
     assert_non_null(mkdtemp(out));
     dgpb_build_desc desc = {.module_file = DGPB_SOURCE_DIR "/fixtures/build/plain.slang",
@@ -141,7 +141,8 @@ static void test_build_reports(void **state)
     assert_int_equal(r.last_done, result.compile_count);
     assert_int_equal(r.last_total, result.compile_count);
     assert_true(!strcmp(r.first, "discovery (spirv)") || !strcmp(r.first, "discovery (wgsl)"));
-    assert_non_null(strstr(r.last, " (wgsl)"));
+    /* With two jobs at a time, either target's compile may finish last. */
+    assert_true(strstr(r.last, " (wgsl)") || strstr(r.last, " (spirv)"));
 
     /* Without a progress function, the same bundle. */
     char again[sizeof out + 8];
