@@ -2,6 +2,8 @@
 # build_fixture.sh BUILD DUMP MODULE GOLDEN - builds MODULE with dgpb-build and
 # checks that the JSON view equals GOLDEN byte for byte, that dgpb-dump
 # --verify accepts the bundle, and that dgpb-dump --json regenerates the view.
+# When the view differs, it prints dgpb-dump --diff GOLDEN BUNDLE (what changed
+# for a host, breaking changes marked) before the text diff.
 set -u
 build=$1 dump=$2 module=$3 golden=$4
 out=$(mktemp -d); trap 'rm -rf "$out"' EXIT
@@ -17,6 +19,10 @@ fi
 if ! cmp -s "$golden" "$out/$stem.bundle.json"; then
     echo "FAIL: $out/$stem.bundle.json differs from $golden"
     echo "(if the change is intended: tools/regen-build-fixtures.sh, then review the diff)"
+    # What changed for a host first (docs/diff.md), then the text itself.
+    echo "semantic diff (dgpb-dump --diff GOLDEN NEW):"
+    "$dump" --diff "$golden" "$out/$stem.dgpb" 2>&1 | head -60
+    echo "text diff:"
     diff -u "$golden" "$out/$stem.bundle.json" | head -80
     exit 1
 fi

@@ -2,11 +2,13 @@
 # tools/regen-build-fixtures.sh - rebuilds the golden views fixtures/{build,plain}/<name>.bundle.json
 # of every fixture module with dgpb-build and the embedded compiler.
 # Run it only when a change to the output is intended, then review
-# `git diff fixtures/build fixtures/plain` before committing.
+# `git diff fixtures/build fixtures/plain` before committing. For each golden
+# that changes it prints dgpb-dump --diff OLD NEW first (docs/diff.md): which
+# changes break a host's binding and which only change code.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 cmake -S . -B build >/dev/null
-cmake --build build --target dgpb-build -j"$(nproc)" >/dev/null
+cmake --build build --target dgpb-build dgpb-dump -j"$(nproc)" >/dev/null
 tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
 for module in fixtures/build/*.slang fixtures/plain/*.slang; do
     stem=$(basename "$module" .slang)
@@ -16,6 +18,9 @@ for module in fixtures/build/*.slang fixtures/plain/*.slang; do
     includes=()
     [ -d "$dir/include" ] && includes=(-I "$dir/include")
     build/dgpb-build -q ${targets:+--targets "$targets"} "${includes[@]}" "$module" -o "$tmp"
+    if [ -f "$dir/$stem.bundle.json" ] && ! cmp -s "$dir/$stem.bundle.json" "$tmp/$stem.bundle.json"; then
+        build/dgpb-dump --diff "$dir/$stem.bundle.json" "$tmp/$stem.dgpb" | sed 's/^/    /' || true
+    fi
     cp "$tmp/$stem.bundle.json" "$dir/$stem.bundle.json"
     echo "regenerated $dir/$stem.bundle.json"
 done

@@ -16,7 +16,7 @@ cd "$(dirname "$0")/.."
 packages=(
     build-essential cmake pkg-config ninja-build
     libcjson-dev libssl-dev spirv-tools libcmocka-dev
-    libvulkan-dev
+    libvulkan-dev chromium
 )
 command -v node >/dev/null 2>&1 || packages+=(nodejs)
 command -v npm >/dev/null 2>&1 || packages+=(npm)

@@ -11,6 +11,7 @@
  *   dgpb/json_view.h       the readable .bundle.json view
  *   dgpb/sha256.h          SHA-256
  *   dgpb/fileio.h          whole-file reads, atomic writes
+ *   dgpb/diff.h            a semantic comparison of two bundles, for review
  * Building bundles (what dgpb-build runs):
  *   dgpb/process.h         child processes, captured and in parallel
  *   dgpb/compiler.h        finding Slang's compiler and running compile jobs
@@ -31,6 +32,7 @@
 #include "dgpb/alloc.h"
 #include "dgpb/build.h"
 #include "dgpb/compiler.h"
+#include "dgpb/diff.h"
 #include "dgpb/fileio.h"
 #include "dgpb/format.h"
 #include "dgpb/json_view.h"

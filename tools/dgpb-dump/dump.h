@@ -1,9 +1,10 @@
 /*
- * dump.h - the presentations of dgpb-dump (listing and disassembly).
+ * dump.h - the presentations of dgpb-dump (listing, disassembly, --diff).
  */
 #ifndef DGPB_DUMP_H
 #define DGPB_DUMP_H
 
+#include <stdbool.h>
 #include <stdio.h>
 
 #include "dgpb/dgpb.h"
@@ -24,5 +25,20 @@ int dump_disasm(FILE *out, const dgpb_bundle *b, const char *selector, dgpb_diag
  */
 int dump_select(const dgpb_bundle *b, const char *selector, const dgpb_blob_ref **blob,
                 const dgpb_target_view **target, dgpb_diag *diag);
+
+struct cJSON;
+
+/* Prints a dgpb_diff() result (dgpb/diff.h) one line per change, then the summary line. */
+void dump_diff_text(FILE *out, const struct cJSON *result);
+
+/* The exit statuses of --diff (docs/diff.md). */
+enum { DUMP_DIFF_SAME = 0, DUMP_DIFF_DIFFERENT = 1, DUMP_DIFF_USAGE = 2, DUMP_DIFF_IO = 3 };
+
+/*
+ * dgpb-dump --diff OLD NEW: compares the two files (bundles or JSON views),
+ * prints the changes (as JSON with `json`) to `output` or standard output and
+ * returns the exit status.
+ */
+int dump_diff(const char *old_path, const char *new_path, bool json, const char *output);
 
 #endif

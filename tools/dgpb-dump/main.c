@@ -5,6 +5,7 @@
  * it with the reader, hand it to one presentation, map results to exit codes.
  */
 #define _POSIX_C_SOURCE 200809L /* open_memstream */
+#include <cjson/cJSON.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -12,6 +13,7 @@
 #include "dgpb/dgpb.h"
 #include "dump.h"
 #include "layout_listing.h"
+#include "report.h"
 
 enum { EXIT_OK = 0, EXIT_INVALID = 1, EXIT_USAGE = 2, EXIT_IO = 3 };
 
@@ -19,6 +21,8 @@ enum { EXIT_OK = 0, EXIT_INVALID = 1, EXIT_USAGE = 2, EXIT_IO = 3 };
 
 static const char usage_text[] =
     "usage: dgpb-dump [options] BUNDLE.dgpb\n"
+    "       dgpb-dump --diff [--json] [-o FILE] OLD NEW\n"
+    "       dgpb-dump --report FILE.html [--diff OLD] BUNDLE.dgpb\n"
     "\n"
     "Prints a readable listing of a DGPB v0 shader bundle, or one of:\n"
     "  --json                 the JSON view, byte for byte what dgpb-build writes\n"
@@ -32,6 +36,15 @@ static const char usage_text[] =
     "                         as text; every entry, or the one SEL names\n"
     "  --layout TARGET/N      print recorded layout N of TARGET, object by object\n"
     "                         (with --json: as JSON)\n"
+    "  --report FILE.html     write a self-contained HTML page about the bundle: size\n"
+    "                         by target and entry, capabilities, parameter tables,\n"
+    "                         deduplication savings; with --diff OLD NEW, the page\n"
+    "                         of NEW (a bundle) with the changes from OLD\n"
+    "  --diff OLD NEW         compare two bundles (or .bundle.json views), target by\n"
+    "                         target and entry by entry; lines that break a host's\n"
+    "                         binding end in BREAKING (with --json: as JSON);\n"
+    "                         exit status 0 equivalent, 1 different, 2 usage or\n"
+    "                         a file of neither kind, 3 unreadable or damaged\n"
     "  -o FILE                write the output to FILE instead of standard output\n"
     "                         (not with --verify)\n"
     "  -h, --help             this text\n"
@@ -49,7 +62,8 @@ typedef enum mode {
     MODE_VERIFY,
     MODE_EXTRACT,
     MODE_DISASM,
-    MODE_LAYOUT
+    MODE_LAYOUT,
+    MODE_REPORT
 } mode;
 
 typedef struct options {
@@ -58,7 +72,11 @@ typedef struct options {
     const char *output;
     const char *selector;
     const char *stem;
-    bool layout_json; /* --layout with --json */
+    const char *input2; /* --diff: NEW (input is OLD) */
+    bool diff;          /* --diff */
+    bool json;          /* --json seen */
+    const char *report; /* --report FILE */
+    bool layout_json;   /* --layout with --json */
 } options;
 
 static int usage_error(const char *fmt, const char *arg)
@@ -89,7 +107,11 @@ static int parse_args(int argc, char **argv, options *o)
         } else if (!strcmp(a, "--version")) {
             printf("dgpb-dump %s (DGPB format version %u)\n", dgpb_version(), DGPB_FORMAT_VERSION);
             return EXIT_OK;
-        } else if (!strcmp(a, "--json") && o->mode == MODE_LAYOUT) {
+        } else if (!strcmp(a, "--diff")) {
+            o->diff = true;
+        } else if (!strcmp(a, "--json") && (o->mode == MODE_LAYOUT || o->diff)) {
+            o->layout_json = o->mode == MODE_LAYOUT;
+            o->json = true;
             o->layout_json = true;
         } else if (!strcmp(a, "--json")) {
             rc = set_mode(o, MODE_JSON, a);
@@ -107,6 +129,11 @@ static int parse_args(int argc, char **argv, options *o)
             o->mode = o->mode == MODE_JSON ? MODE_LIST : o->mode;
             rc = set_mode(o, MODE_LAYOUT, a);
             o->selector = argv[++i];
+        } else if (!strcmp(a, "--report")) {
+            if (i + 1 >= argc)
+                return usage_error("'%s' needs a value", a);
+            rc = set_mode(o, MODE_REPORT, a);
+            o->report = argv[++i];
         } else if (!strcmp(a, "--extract") || !strcmp(a, "--stem") || !strcmp(a, "-o")) {
             if (i + 1 >= argc)
                 return usage_error("'%s' needs a value", a);
@@ -121,6 +148,8 @@ static int parse_args(int argc, char **argv, options *o)
             }
         } else if (a[0] == '-' && a[1]) {
             return usage_error("unknown option '%s'", a);
+        } else if (o->input && o->diff && !o->input2) {
+            o->input2 = a;
         } else if (o->input) {
             return usage_error("more than one bundle given ('%s')", a);
         } else {
@@ -129,12 +158,28 @@ static int parse_args(int argc, char **argv, options *o)
         if (rc)
             return rc;
     }
+    if (o->diff && o->mode == MODE_JSON) { /* --json before --diff */
+        o->mode = MODE_LIST;
+        o->json = true;
+    }
+    if (o->diff && o->mode == MODE_LIST && (!o->input || !o->input2))
+        return usage_error("%s", "--diff needs two files, OLD and NEW");
+    if (o->diff && o->mode == MODE_LIST && o->stem)
+        return usage_error("%s", "--diff takes no --stem");
+    if (o->diff && o->mode != MODE_LIST && o->mode != MODE_REPORT)
+        return usage_error("%s", "--diff cannot be combined with another mode");
     if (!o->input)
         return usage_error("%s", "no bundle given");
     if (o->mode == MODE_VERIFY && o->output)
         return usage_error("%s", "--verify writes no file; drop -o");
     if (o->mode == MODE_EXTRACT && !o->output)
         return usage_error("%s", "--extract needs -o FILE");
+    if (o->mode == MODE_REPORT && o->output)
+        return usage_error("%s", "--report names its file; drop -o");
+    if (o->mode == MODE_REPORT && o->diff && !o->input2)
+        return usage_error("%s", "--report with --diff needs two files, OLD and NEW");
+    if (o->mode == MODE_REPORT)
+        o->output = o->report;
     return -1;
 }
 
@@ -185,6 +230,26 @@ static int emit(const options *o, const void *data, size_t size)
     return EXIT_OK;
 }
 
+/* The --report page; with --diff, also the changes from OLD (then o->input2) to the bundle. */
+static int write_report(FILE *out, const dgpb_bundle *b, const options *o, dgpb_diag *d)
+{
+    if (!o->diff)
+        return dump_report(out, b, o->input, NULL, NULL, d);
+    dgpb_diff_side *old_side = NULL, *new_side = NULL;
+    cJSON *changes = NULL;
+    int rc = dgpb_diff_side_open(o->input2, &old_side, d);
+    if (!rc)
+        rc = dgpb_diff_side_open(o->input, &new_side, d);
+    if (!rc)
+        rc = dgpb_diff(old_side, new_side, &changes, d);
+    if (!rc)
+        rc = dump_report(out, b, o->input, changes, o->input2, d);
+    cJSON_Delete(changes);
+    dgpb_diff_side_close(new_side);
+    dgpb_diff_side_close(old_side);
+    return rc;
+}
+
 static int run(const options *o, const dgpb_bundle *b)
 {
     dgpb_diag d;
@@ -215,6 +280,7 @@ static int run(const options *o, const dgpb_bundle *b)
     }
     case MODE_DISASM:
     case MODE_LAYOUT:
+    case MODE_REPORT:
     case MODE_LIST: {
         /* With -o, the text is made in memory and written like every other output: atomically,
            and not at all when the dump fails. */
@@ -230,6 +296,8 @@ static int run(const options *o, const dgpb_bundle *b)
             dump_listing(out, b, o->input);
         else if (o->mode == MODE_LAYOUT)
             rc = dump_layout(out, b, o->selector, o->layout_json, &d) ? report(&d, o->input) : rc;
+        else if (o->mode == MODE_REPORT)
+            rc = write_report(out, b, o, &d) ? report(&d, o->input) : rc;
         else if (dump_disasm(out, b, o->selector, &d))
             rc = report(&d, o->input);
         if ((out != stdout ? fclose(out) : fflush(out)) != 0 && rc == EXIT_OK) {
@@ -251,6 +319,13 @@ int main(int argc, char **argv)
     int rc = parse_args(argc, argv, &o);
     if (rc >= 0)
         return rc;
+    if (o.diff && o.mode == MODE_LIST)
+        return dump_diff(o.input, o.input2, o.json, o.output);
+    if (o.diff && o.mode == MODE_REPORT) { /* --report --diff OLD NEW: the page shows NEW */
+        const char *old = o.input;
+        o.input = o.input2;
+        o.input2 = old;
+    }
     dgpb_diag d;
     dgpb_diag_clear(&d);
     uint8_t *bytes = NULL;
