@@ -5,14 +5,22 @@
  * an entry file is "DGPBC001", the payload's size (u64, little-endian), its
  * SHA-256, then the payload. Writers write .tmp-* files in the same folder
  * and rename them into place. <dir>/v1/counters holds 32-byte records of
- * counters, appended (O_APPEND) by each process that closes the cache.
+ * counters, appended (O_APPEND) by each process that closes the cache;
+ * <dir>/v1/remote-counters the same for the remote store's counters.
+ *
+ * A remote store (dgpb_cache_set_remote) is read through on a local miss:
+ * the action entry sha256(kind || key) names the content's SHA-256, the content
+ * is checked against it and stored locally. New entries are queued for one
+ * upload thread, which dgpb_cache_close joins.
  */
 #define _GNU_SOURCE
 #include "dgpb/cache.h"
 
 #include <dirent.h>
+#include <pthread.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -22,12 +30,37 @@
 
 #include "alloc.h"
 #include "dgpb/fileio.h"
+#include "dgpb/remote_cache.h"
 #include "dgpb/sha256.h"
 
 #define MAGIC "DGPBC001"
 #define HEADER_SIZE (8 + 8 + DGPB_SHA256_SIZE)
 #define ENTRY_MAX ((uint64_t)1 << 31)
 #define STALE_TEMP_SECONDS 3600
+#define UPLOAD_QUEUE_MAX ((size_t)256 << 20) /* bytes waiting for upload; more are not sent */
+
+typedef struct upload {
+    struct upload *next;
+    char kind;
+    uint8_t key[DGPB_CACHE_KEY_SIZE];
+    size_t size;
+    uint8_t data[];
+} upload;
+
+typedef struct remote_state {
+    dgpb_remote *reader; /* used under get_lock */
+    dgpb_remote *writer; /* used by the upload thread */
+    bool read_only;
+    dgpb_cache_warn_fn warn;
+    void *user;
+    pthread_mutex_t get_lock;
+    pthread_mutex_t lock; /* guards the rest, and the counters' remote_* */
+    pthread_cond_t wake;
+    bool thread_started, stopping, disabled, warned_corrupt;
+    pthread_t thread;
+    upload *head, *tail;
+    size_t queued;
+} remote_state;
 
 struct dgpb_cache {
     char *dir;  /* as given */
@@ -37,6 +70,7 @@ struct dgpb_cache {
     uint64_t put_bytes; /* written by this process */
     unsigned temp_serial;
     dgpb_cache_counters counters;
+    remote_state *remote;
 };
 
 int dgpb_cache_default_dir(char *buf, size_t size)
@@ -131,8 +165,13 @@ static uint64_t get_u64(const uint8_t *p)
     return v;
 }
 
-int dgpb_cache_get(dgpb_cache *c, char kind, const uint8_t key[DGPB_CACHE_KEY_SIZE], uint8_t **data,
-                   size_t *size)
+static int remote_get(dgpb_cache *c, char kind, const uint8_t key[DGPB_CACHE_KEY_SIZE],
+                      uint8_t **data, size_t *size);
+static void remote_enqueue(dgpb_cache *c, char kind, const uint8_t key[DGPB_CACHE_KEY_SIZE],
+                           const void *data, size_t size);
+
+static int local_get(dgpb_cache *c, char kind, const uint8_t key[DGPB_CACHE_KEY_SIZE],
+                     uint8_t **data, size_t *size)
 {
     *data = NULL;
     *size = 0;
@@ -172,8 +211,8 @@ static int write_all(int fd, const void *data, size_t size)
     return 0;
 }
 
-int dgpb_cache_put(dgpb_cache *c, char kind, const uint8_t key[DGPB_CACHE_KEY_SIZE],
-                   const void *data, size_t size)
+static int local_put(dgpb_cache *c, char kind, const uint8_t key[DGPB_CACHE_KEY_SIZE],
+                     const void *data, size_t size)
 {
     if ((uint64_t)size > ENTRY_MAX)
         return DGPB_ERR_LIMIT;
@@ -207,43 +246,358 @@ int dgpb_cache_put(dgpb_cache *c, char kind, const uint8_t key[DGPB_CACHE_KEY_SI
     return DGPB_OK;
 }
 
+int dgpb_cache_get(dgpb_cache *c, char kind, const uint8_t key[DGPB_CACHE_KEY_SIZE], uint8_t **data,
+                   size_t *size)
+{
+    int rc = local_get(c, kind, key, data, size);
+    if (rc && c->remote)
+        rc = remote_get(c, kind, key, data, size);
+    return rc;
+}
+
+int dgpb_cache_put(dgpb_cache *c, char kind, const uint8_t key[DGPB_CACHE_KEY_SIZE],
+                   const void *data, size_t size)
+{
+    int rc = local_put(c, kind, key, data, size);
+    if (!rc && c->remote)
+        remote_enqueue(c, kind, key, data, size);
+    return rc;
+}
+
+/* ---- the remote store ---- */
+
+/* Entries the remote store keeps: not 'v', a compiler's version found by its file's status. */
+static bool remote_kind(char kind)
+{
+    return kind != 'v';
+}
+
+static void remote_warn(remote_state *r, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3)));
+
+static void remote_warn(remote_state *r, const char *fmt, ...)
+{
+    if (!r->warn)
+        return;
+    char text[1024];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(text, sizeof text, fmt, ap);
+    va_end(ap);
+    r->warn(r->user, text);
+}
+
+/* The store cannot be reached or refuses a request: left alone from now on, said once. */
+static void remote_failed(dgpb_cache *c, const char *why)
+{
+    remote_state *r = c->remote;
+    pthread_mutex_lock(&r->lock);
+    bool first = !r->disabled;
+    r->disabled = true;
+    c->counters.remote_errors++;
+    pthread_mutex_unlock(&r->lock);
+    if (first)
+        remote_warn(r,
+                    "the remote cache %s is unavailable (%s): building with the local cache only",
+                    dgpb_remote_shown(r->reader), why);
+}
+
+/* A wrong, truncated or oversized answer: a miss, said once. */
+static void remote_corrupt(dgpb_cache *c, const char *why)
+{
+    remote_state *r = c->remote;
+    pthread_mutex_lock(&r->lock);
+    bool first = !r->warned_corrupt;
+    r->warned_corrupt = true;
+    c->counters.remote_errors++;
+    pthread_mutex_unlock(&r->lock);
+    if (first)
+        remote_warn(r, "the remote cache %s gave a corrupt answer (%s): taken as a miss",
+                    dgpb_remote_shown(r->reader), why);
+}
+
+static bool remote_active(remote_state *r)
+{
+    pthread_mutex_lock(&r->lock);
+    bool active = !r->disabled;
+    pthread_mutex_unlock(&r->lock);
+    return active;
+}
+
+static bool is_sha_hex(const uint8_t *p, size_t n)
+{
+    if (n != 2 * DGPB_SHA256_SIZE)
+        return false;
+    for (size_t i = 0; i < n; i++)
+        if (!((p[i] >= '0' && p[i] <= '9') || (p[i] >= 'a' && p[i] <= 'f')))
+            return false;
+    return true;
+}
+
+/* DGPB_OK with the entry (also stored locally), or DGPB_ERR_NOT_FOUND. */
+static int remote_fetch(dgpb_cache *c, char kind, const uint8_t key[DGPB_CACHE_KEY_SIZE],
+                        uint8_t **data, size_t *size)
+{
+    remote_state *r = c->remote;
+    char action[2 * DGPB_SHA256_SIZE + 1], name[2 * DGPB_SHA256_SIZE + 1];
+    dgpb_remote_action_key(kind, key, action);
+    dgpb_diag d;
+    dgpb_diag_clear(&d);
+    uint8_t *text = NULL, *blob = NULL;
+    size_t n = 0, blob_n = 0;
+    int rc = dgpb_remote_get(r->reader, "ac", action, 256, &text, &n, &d);
+    if (!rc) {
+        while (n && (text[n - 1] == '\n' || text[n - 1] == '\r' || text[n - 1] == ' '))
+            n--;
+        if (!is_sha_hex(text, n)) {
+            remote_corrupt(c, "an action entry that names no SHA-256");
+            rc = DGPB_ERR_CORRUPT;
+        } else {
+            memcpy(name, text, n);
+            name[n] = 0;
+            rc = dgpb_remote_get(r->reader, "cas", name, DGPB_REMOTE_MAX_BLOB, &blob, &blob_n, &d);
+        }
+    }
+    dgpb_free(text);
+    uint8_t sha[DGPB_SHA256_SIZE];
+    char sha_hex[2 * DGPB_SHA256_SIZE + 1];
+    if (!rc) {
+        if (dgpb_sha256(blob, blob_n, sha)) {
+            rc = DGPB_ERR_NOMEM;
+        } else {
+            dgpb_sha256_hex(sha, sha_hex);
+            if (strcmp(sha_hex, name)) {
+                remote_corrupt(c, "content that does not match its SHA-256");
+                rc = DGPB_ERR_CORRUPT;
+            }
+        }
+    }
+    if (dgpb_result_class(rc) == DGPB_ERR_LIMIT)
+        remote_corrupt(c, "an answer larger than any entry");
+    else if (rc == DGPB_ERR_CORRUPT_TRUNCATED)
+        remote_corrupt(c, "a truncated answer");
+    else if (dgpb_result_class(rc) == DGPB_ERR_IO)
+        remote_failed(c, d.message);
+    if (rc) {
+        dgpb_free(blob);
+        return DGPB_ERR_NOT_FOUND;
+    }
+    local_put(c, kind, key, blob, blob_n);
+    *data = blob;
+    *size = blob_n;
+    return DGPB_OK;
+}
+
+static int remote_get(dgpb_cache *c, char kind, const uint8_t key[DGPB_CACHE_KEY_SIZE],
+                      uint8_t **data, size_t *size)
+{
+    remote_state *r = c->remote;
+    if (!remote_kind(kind) || !remote_active(r))
+        return DGPB_ERR_NOT_FOUND;
+    pthread_mutex_lock(&r->get_lock);
+    int rc = remote_fetch(c, kind, key, data, size);
+    pthread_mutex_unlock(&r->get_lock);
+    pthread_mutex_lock(&r->lock);
+    if (rc)
+        c->counters.remote_misses++;
+    else
+        c->counters.remote_hits++;
+    pthread_mutex_unlock(&r->lock);
+    return rc;
+}
+
+/* Uploads one entry: its content, then its action entry. */
+static void remote_upload(dgpb_cache *c, const upload *u)
+{
+    remote_state *r = c->remote;
+    uint8_t sha[DGPB_SHA256_SIZE];
+    char name[2 * DGPB_SHA256_SIZE + 1], action[2 * DGPB_SHA256_SIZE + 1];
+    if (dgpb_sha256(u->data, u->size, sha))
+        return;
+    dgpb_sha256_hex(sha, name);
+    dgpb_remote_action_key(u->kind, u->key, action);
+    dgpb_diag d;
+    dgpb_diag_clear(&d);
+    /* Always written: an entry is uploaded after a local and remote miss (or a corrupt answer,
+       which this replaces). */
+    int rc = dgpb_remote_put(r->writer, "cas", name, u->data, u->size, &d);
+    if (!rc)
+        rc = dgpb_remote_put(r->writer, "ac", action, name, strlen(name), &d);
+    if (rc) {
+        remote_failed(c, d.message);
+        return;
+    }
+    pthread_mutex_lock(&r->lock);
+    c->counters.remote_uploads++;
+    pthread_mutex_unlock(&r->lock);
+}
+
+static void *upload_thread(void *arg)
+{
+    dgpb_cache *c = arg;
+    remote_state *r = c->remote;
+    pthread_mutex_lock(&r->lock);
+    for (;;) {
+        while (!r->head && !r->stopping)
+            pthread_cond_wait(&r->wake, &r->lock);
+        upload *u = r->head;
+        if (!u)
+            break;
+        r->head = u->next;
+        if (!r->head)
+            r->tail = NULL;
+        r->queued -= u->size;
+        bool active = !r->disabled;
+        pthread_mutex_unlock(&r->lock);
+        if (active)
+            remote_upload(c, u);
+        dgpb_free(u);
+        pthread_mutex_lock(&r->lock);
+    }
+    pthread_mutex_unlock(&r->lock);
+    return NULL;
+}
+
+static void remote_enqueue(dgpb_cache *c, char kind, const uint8_t key[DGPB_CACHE_KEY_SIZE],
+                           const void *data, size_t size)
+{
+    remote_state *r = c->remote;
+    if (r->read_only || !remote_kind(kind) || size > DGPB_REMOTE_MAX_BLOB)
+        return;
+    pthread_mutex_lock(&r->lock);
+    if (r->disabled || r->stopping || r->queued + size > UPLOAD_QUEUE_MAX) {
+        pthread_mutex_unlock(&r->lock);
+        return;
+    }
+    if (!r->thread_started) {
+        if (pthread_create(&r->thread, NULL, upload_thread, c)) {
+            pthread_mutex_unlock(&r->lock);
+            return;
+        }
+        r->thread_started = true;
+    }
+    upload *u = mem_alloc(sizeof *u + size);
+    if (u) {
+        u->next = NULL;
+        u->kind = kind;
+        memcpy(u->key, key, DGPB_CACHE_KEY_SIZE);
+        u->size = size;
+        memcpy(u->data, data, size);
+        if (r->tail)
+            r->tail->next = u;
+        else
+            r->head = u;
+        r->tail = u;
+        r->queued += size;
+        pthread_cond_signal(&r->wake);
+    }
+    pthread_mutex_unlock(&r->lock);
+}
+
+int dgpb_cache_set_remote(dgpb_cache *c, const char *url, bool read_only, dgpb_cache_warn_fn warn,
+                          void *user, dgpb_diag *diag)
+{
+    if (c->remote)
+        return dgpb_diag_set(diag, DGPB_ERR_INVALID, -1, "the cache has a remote store already");
+    remote_state *r = mem_calloc(1, sizeof *r);
+    if (!r)
+        return dgpb_diag_set(diag, DGPB_ERR_NOMEM, -1, "out of memory");
+    int rc = dgpb_remote_open(url, &r->reader, diag);
+    if (!rc && !read_only)
+        rc = dgpb_remote_open(url, &r->writer, diag);
+    if (rc) {
+        dgpb_remote_close(r->reader);
+        dgpb_free(r);
+        return rc;
+    }
+    r->read_only = read_only;
+    r->warn = warn;
+    r->user = user;
+    pthread_mutex_init(&r->get_lock, NULL);
+    pthread_mutex_init(&r->lock, NULL);
+    pthread_cond_init(&r->wake, NULL);
+    c->remote = r;
+    return DGPB_OK;
+}
+
+static void remote_finish(dgpb_cache *c)
+{
+    remote_state *r = c->remote;
+    if (!r)
+        return;
+    pthread_mutex_lock(&r->lock);
+    r->stopping = true;
+    pthread_cond_signal(&r->wake);
+    pthread_mutex_unlock(&r->lock);
+    if (r->thread_started)
+        pthread_join(r->thread, NULL);
+    while (r->head) {
+        upload *u = r->head;
+        r->head = u->next;
+        dgpb_free(u);
+    }
+    dgpb_remote_close(r->reader);
+    dgpb_remote_close(r->writer);
+    pthread_mutex_destroy(&r->get_lock);
+    pthread_mutex_destroy(&r->lock);
+    pthread_cond_destroy(&r->wake);
+    dgpb_free(r);
+    c->remote = NULL;
+}
+
 /* ---- counters ---- */
 
-static void read_counters(const dgpb_cache *c, dgpb_cache_counters *out)
+/* Sums the records of four counters in <root>/<name>. */
+static void read_counter_file(const dgpb_cache *c, const char *name, uint64_t *out)
 {
-    memset(out, 0, sizeof *out);
     char path[4200];
-    snprintf(path, sizeof path, "%s/counters", c->root);
+    snprintf(path, sizeof path, "%s/%s", c->root, name);
     uint8_t *bytes = NULL;
     size_t n = 0;
     if (dgpb_file_read(path, (size_t)1 << 30, &bytes, &n, NULL))
         return;
-    for (size_t at = 0; at + 32 <= n; at += 32) {
-        out->build_hits += get_u64(bytes + at);
-        out->build_misses += get_u64(bytes + at + 8);
-        out->compile_hits += get_u64(bytes + at + 16);
-        out->compile_misses += get_u64(bytes + at + 24);
-    }
+    for (size_t at = 0; at + 32 <= n; at += 32)
+        for (int i = 0; i < 4; i++)
+            out[i] += get_u64(bytes + at + 8 * i);
     dgpb_free(bytes);
 }
 
-static void add_counters(const dgpb_cache *c)
+static void read_counters(const dgpb_cache *c, dgpb_cache_counters *out)
 {
-    const dgpb_cache_counters *k = &c->counters;
-    if (!k->build_hits && !k->build_misses && !k->compile_hits && !k->compile_misses)
+    memset(out, 0, sizeof *out);
+    uint64_t local[4] = {0}, remote[4] = {0};
+    read_counter_file(c, "counters", local);
+    read_counter_file(c, "remote-counters", remote);
+    out->build_hits = local[0], out->build_misses = local[1];
+    out->compile_hits = local[2], out->compile_misses = local[3];
+    out->remote_hits = remote[0], out->remote_misses = remote[1];
+    out->remote_uploads = remote[2], out->remote_errors = remote[3];
+}
+
+/* Appends a record of four counters to <root>/<name>, unless they are all 0. */
+static void add_counter_file(const dgpb_cache *c, const char *name, const uint64_t *k)
+{
+    if (!k[0] && !k[1] && !k[2] && !k[3])
         return;
     char path[4200];
-    snprintf(path, sizeof path, "%s/counters", c->root);
+    snprintf(path, sizeof path, "%s/%s", c->root, name);
     uint8_t rec[32];
-    put_u64(rec, k->build_hits);
-    put_u64(rec + 8, k->build_misses);
-    put_u64(rec + 16, k->compile_hits);
-    put_u64(rec + 24, k->compile_misses);
+    for (int i = 0; i < 4; i++)
+        put_u64(rec + 8 * i, k[i]);
     int fd = open(path, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0644);
     if (fd < 0)
         return;
     (void)!write(fd, rec, sizeof rec); /* one small O_APPEND write: whole or not at all */
     close(fd);
+}
+
+static void add_counters(const dgpb_cache *c)
+{
+    const dgpb_cache_counters *k = &c->counters;
+    uint64_t local[4] = {k->build_hits, k->build_misses, k->compile_hits, k->compile_misses};
+    uint64_t remote[4] = {k->remote_hits, k->remote_misses, k->remote_uploads, k->remote_errors};
+    add_counter_file(c, "counters", local);
+    add_counter_file(c, "remote-counters", remote);
 }
 
 /* ---- scanning and eviction ---- */
@@ -373,6 +727,7 @@ void dgpb_cache_close(dgpb_cache *c)
 {
     if (!c)
         return;
+    remote_finish(c);
     if (c->root) {
         add_counters(c);
         if (c->puts && scan_due(c))
@@ -409,8 +764,8 @@ int dgpb_cache_clear(dgpb_cache *c, dgpb_diag *diag)
             rc = dgpb_diag_set(diag, DGPB_ERR_IO, -1, "cannot remove '%s': %s", s.files[i].path,
                                strerror(errno));
     scan_free(&s);
-    const char *files[] = {"counters", "pending"};
-    for (size_t i = 0; i < 2 && !rc; i++) {
+    const char *files[] = {"counters", "remote-counters", "pending"};
+    for (size_t i = 0; i < 3 && !rc; i++) {
         char path[4200];
         snprintf(path, sizeof path, "%s/%s", c->root, files[i]);
         if (unlink(path) && errno != ENOENT)

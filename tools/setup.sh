@@ -16,6 +16,7 @@ cd "$(dirname "$0")/.."
 packages=(
     build-essential cmake pkg-config ninja-build
     libcjson-dev libssl-dev spirv-tools libcmocka-dev
+    libcurl4-openssl-dev libhiredis-dev redis-server nginx
     libvulkan-dev chromium
 )
 command -v node >/dev/null 2>&1 || packages+=(nodejs)

@@ -37,9 +37,14 @@ extern "C" {
 
 typedef struct dgpb_cache dgpb_cache;
 
-/* Hit and miss counters: whole builds and single compiles (layouts included). */
+/*
+ * Hit and miss counters: whole builds and single compiles (layouts included);
+ * the remote store's hits, misses (entries found in neither), entries uploaded
+ * and failed or rejected requests.
+ */
 typedef struct dgpb_cache_counters {
     uint64_t build_hits, build_misses, compile_hits, compile_misses;
+    uint64_t remote_hits, remote_misses, remote_uploads, remote_errors;
 } dgpb_cache_counters;
 
 typedef struct dgpb_cache_stats {
@@ -64,7 +69,23 @@ int dgpb_cache_parse_size(const char *text, uint64_t *out);
 /* Opens (creating if missing) the cache in `dir`; max_size 0: the default cap. */
 int dgpb_cache_open(const char *dir, uint64_t max_size, dgpb_cache **out, dgpb_diag *diag);
 
-/* Adds this process's counters to the cache's, evicts when entries were written, frees. */
+/* A warning of the cache (a remote store unavailable, a corrupt answer); may be called from
+   the cache's upload thread. */
+typedef void (*dgpb_cache_warn_fn)(void *user, const char *message);
+
+/*
+ * Adds a remote store (dgpb/remote_cache.h, docs/cache.md "Remote stores"):
+ * dgpb_cache_get then reads through it on a local miss (every entry verified),
+ * dgpb_cache_put also uploads each new entry from a background thread
+ * (unless read_only) that dgpb_cache_close finishes. After the first failure to
+ * reach the store it is left alone for the rest of the process, with one
+ * warning; a corrupt answer is a miss, with one warning. DGPB_ERR_INVALID for
+ * a URL that names no store (the message shows no password).
+ */
+int dgpb_cache_set_remote(dgpb_cache *c, const char *url, bool read_only, dgpb_cache_warn_fn warn,
+                          void *user, dgpb_diag *diag);
+
+/* Finishes the uploads, adds this process's counters to the cache's, evicts when entries were written, frees. */
 void dgpb_cache_close(dgpb_cache *c);
 
 const char *dgpb_cache_dir(const dgpb_cache *c);

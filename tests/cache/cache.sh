@@ -5,7 +5,7 @@
 # never into the home folder.
 set -euo pipefail
 case_=$1 build=$2 work=$3 native_root=${4:-} recorder=${4:-} fake=${5:-}
-unset DGPB_NO_CACHE DGPB_CACHE_MAX_SIZE DGPB_SLANGC SLANG_ROOT
+unset DGPB_NO_CACHE DGPB_CACHE_MAX_SIZE DGPB_SLANGC SLANG_ROOT DGPB_CACHE_REMOTE DGPB_CACHE_REMOTE_READ_ONLY
 rm -rf "$work"
 mkdir -p "$work/mod/inc"
 cd "$work/mod"

@@ -75,6 +75,13 @@ static const char usage_text[] =
     "  --cache-stats          print the cache's folder, entries, size, cap and hit\n"
     "                         and miss counters, and exit\n"
     "  --cache-clear          empty the cache and exit\n"
+    "  --cache-remote URL     also share the cache through a remote store (also\n"
+    "                         DGPB_CACHE_REMOTE): http(s)://HOST/PATH (Bazel's HTTP\n"
+    "                         cache protocol, WebDAV) or redis://[:PASSWORD@]HOST:PORT[/DB];\n"
+    "                         auth: ~/.netrc, DGPB_CACHE_REMOTE_HEADER=\"Name: value\",\n"
+    "                         DGPB_CACHE_REMOTE_PASSWORD (Redis)\n"
+    "  --cache-remote-read-only  read the remote store, never upload (also\n"
+    "                         DGPB_CACHE_REMOTE_READ_ONLY=1)\n"
     "Reporting:\n"
     "  --keep-temps           keep the intermediate files and say where they are\n"
     "  -v, --verbose          print each compile command\n"
@@ -105,8 +112,8 @@ typedef struct options {
     const char **includes;
     size_t include_count;
     bool quiet, version;
-    bool no_cache, cache_stats, cache_clear;
-    const char *cache_dir, *cache_max_size;
+    bool no_cache, cache_stats, cache_clear, cache_remote_read_only;
+    const char *cache_dir, *cache_max_size, *cache_remote;
 } options;
 
 static int usage_error(const char *fmt, const char *arg)
@@ -177,6 +184,10 @@ static int parse_args(int argc, char **argv, options *o)
             o->cache_stats = true;
         } else if (!strcmp(a, "--cache-clear")) {
             o->cache_clear = true;
+        } else if (!strcmp(a, "--cache-remote-read-only")) {
+            o->cache_remote_read_only = true;
+        } else if (take_value(argc, argv, &i, "--cache-remote", false, &v, &err)) {
+            o->cache_remote = v;
         } else if (take_value(argc, argv, &i, "--cache-dir", false, &v, &err)) {
             o->cache_dir = v;
         } else if (take_value(argc, argv, &i, "--cache-max-size", false, &v, &err)) {
@@ -415,6 +426,38 @@ static int open_cache(const options *o, bool must, dgpb_cache **out)
     return EXIT_OK;
 }
 
+/* The cache's warnings (a remote store unavailable or corrupt); also from its upload thread. */
+static void cache_warning(void *user, const char *message)
+{
+    (void)user;
+    fprintf(stderr, "dgpb-build: warning: %s\n", message);
+}
+
+static bool env_true(const char *name)
+{
+    const char *v = getenv(name);
+    return v && *v && strcmp(v, "0");
+}
+
+/*
+ * Adds the remote store (--cache-remote, $DGPB_CACHE_REMOTE) to the open
+ * cache. EXIT_USAGE for a URL that names none (shown without its password).
+ */
+static int open_remote(const options *o, dgpb_cache *cache)
+{
+    const char *url = o->cache_remote ? o->cache_remote : getenv("DGPB_CACHE_REMOTE");
+    if (!cache || !url || !*url)
+        return EXIT_OK;
+    bool read_only = o->cache_remote_read_only || env_true("DGPB_CACHE_REMOTE_READ_ONLY");
+    dgpb_diag d;
+    dgpb_diag_clear(&d);
+    if (dgpb_cache_set_remote(cache, url, read_only, cache_warning, NULL, &d)) {
+        fprintf(stderr, "dgpb-build: error: %s\n", d.message);
+        return dgpb_result_class(d.code) == DGPB_ERR_INVALID ? EXIT_USAGE : EXIT_TOOL;
+    }
+    return EXIT_OK;
+}
+
 /* --cache-stats and --cache-clear. */
 static int cache_command(const options *o)
 {
@@ -443,13 +486,18 @@ static int cache_command(const options *o)
                    "size: %llu bytes\n"
                    "cap: %llu bytes\n"
                    "builds: %llu hits, %llu misses\n"
-                   "compiles: %llu hits, %llu misses\n",
+                   "compiles: %llu hits, %llu misses\n"
+                   "remote: %llu hits, %llu misses, %llu uploads, %llu errors\n",
                    dgpb_cache_dir(cache), (unsigned long long)st.entries,
                    (unsigned long long)st.size, (unsigned long long)st.max_size,
                    (unsigned long long)st.counters.build_hits,
                    (unsigned long long)st.counters.build_misses,
                    (unsigned long long)st.counters.compile_hits,
-                   (unsigned long long)st.counters.compile_misses);
+                   (unsigned long long)st.counters.compile_misses,
+                   (unsigned long long)st.counters.remote_hits,
+                   (unsigned long long)st.counters.remote_misses,
+                   (unsigned long long)st.counters.remote_uploads,
+                   (unsigned long long)st.counters.remote_errors);
         }
     }
     dgpb_cache_close(cache);
@@ -475,7 +523,9 @@ int main(int argc, char **argv)
     dgpb_cache *cache = NULL;
     const char *no_cache = getenv("DGPB_NO_CACHE");
     if (!o.version && !o.no_cache && !(no_cache && *no_cache && strcmp(no_cache, "0")) &&
-        (rc = open_cache(&o, false, &cache)) != EXIT_OK) {
+        ((rc = open_cache(&o, false, &cache)) != EXIT_OK ||
+         (rc = open_remote(&o, cache)) != EXIT_OK)) {
+        dgpb_cache_close(cache);
         free(o.defines);
         free(o.includes);
         return rc;

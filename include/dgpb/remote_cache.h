@@ -1,0 +1,80 @@
+/*
+ * dgpb/remote_cache.h - a remote store for the compile cache (docs/cache.md
+ * "Remote stores"): an HTTP store speaking the Bazel remote-cache protocol
+ * (GET, PUT, HEAD on <url>/ac/<hex> and <url>/cas/<sha256>) or a Redis server
+ * (keys "dgpb:v1:ac:<hex>" and "dgpb:v1:cas:<sha256>").
+ *
+ * A handle is used by one thread at a time. Requests time out (connect 2 s,
+ * 10 s in all); a failure to reach the store is DGPB_ERR_IO, an absent entry
+ * DGPB_ERR_NOT_FOUND, an answer larger than asked DGPB_ERR_LIMIT, one shorter
+ * than its Content-Length DGPB_ERR_CORRUPT_TRUNCATED. Messages
+ * name the store by its URL with the password removed, and never carry the
+ * header of DGPB_CACHE_REMOTE_HEADER.
+ */
+#ifndef DGPB_REMOTE_CACHE_H
+#define DGPB_REMOTE_CACHE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "dgpb/cache.h"
+#include "dgpb/result.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* The largest content fetched from a store. */
+#define DGPB_REMOTE_MAX_BLOB ((size_t)64 << 20)
+
+typedef enum dgpb_remote_scheme { DGPB_REMOTE_HTTP, DGPB_REMOTE_REDIS } dgpb_remote_scheme;
+
+/* A parsed store URL (redis: host, port, database, password). */
+typedef struct dgpb_remote_url {
+    dgpb_remote_scheme scheme;
+    char base[2048];    /* http(s): the URL without trailing slashes */
+    char shown[2048];   /* the URL with its password removed, for messages */
+    char host[256];     /* redis */
+    int port;           /* redis: 6379 when not given */
+    int db;             /* redis: 0 when not given */
+    char user[256];     /* redis: an ACL user, or empty */
+    char password[512]; /* redis: from the URL, or empty */
+} dgpb_remote_url;
+
+/*
+ * Parses http://..., https://... or redis://[[USER]:PASSWORD@]HOST[:PORT][/DB].
+ * DGPB_ERR_INVALID (with a message that shows no password) when it is none.
+ */
+int dgpb_remote_parse_url(const char *url, dgpb_remote_url *out, dgpb_diag *diag);
+
+/*
+ * The action key of a local entry: the SHA-256 of kind || key, 64 lowercase hex
+ * digits (the length bazel-remote takes for /ac/ keys).
+ */
+void dgpb_remote_action_key(char kind, const uint8_t key[DGPB_CACHE_KEY_SIZE], char hex[65]);
+
+/* Whether `name` is a store key: 1 to 128 lowercase hex digits (no path can be made of it). */
+int dgpb_remote_key_valid(const char *name);
+
+typedef struct dgpb_remote dgpb_remote;
+
+/* Opens a handle (connects on first use). DGPB_ERR_INVALID for a bad URL. */
+int dgpb_remote_open(const char *url, dgpb_remote **out, dgpb_diag *diag);
+void dgpb_remote_close(dgpb_remote *r);
+
+/* The URL for messages (no password). */
+const char *dgpb_remote_shown(const dgpb_remote *r);
+
+/* ns: "ac" or "cas"; name: dgpb_remote_key_valid. Reads at most `max` bytes (dgpb_free). */
+int dgpb_remote_get(dgpb_remote *r, const char *ns, const char *name, size_t max, uint8_t **data,
+                    size_t *size, dgpb_diag *diag);
+int dgpb_remote_put(dgpb_remote *r, const char *ns, const char *name, const void *data, size_t size,
+                    dgpb_diag *diag);
+/* DGPB_OK when the entry exists, DGPB_ERR_NOT_FOUND when not. */
+int dgpb_remote_head(dgpb_remote *r, const char *ns, const char *name, dgpb_diag *diag);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

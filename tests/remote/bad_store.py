@@ -1,0 +1,117 @@
+#!/usr/bin/env python3
+"""bad_store.py PORT MODE DIR LOG - an HTTP store that cannot be trusted.
+
+Answers GET and HEAD from DIR (a copy of a real store's folder: cas/<sha256>
+and ac/<key>), but every /cas/ body it sends is damaged according to MODE:
+  corrupt    the right length, one byte changed in every 7
+  truncated  the right Content-Length, half the body, then the connection closed
+  oversized  a Content-Length of 80 MiB, then zeros until the client hangs up
+  mixed      the three in turn
+  refuse     GET and HEAD find nothing (404), PUT is refused (403)
+  slow       every request waits a minute before it is answered as in refuse mode
+PUT is read and discarded (200) except in refuse mode. Every request line is
+appended to LOG.
+"""
+import http.server
+import os
+import re
+import sys
+import threading
+import time
+
+PORT, MODE, ROOT, LOG = int(sys.argv[1]), sys.argv[2], sys.argv[3], sys.argv[4]
+lock = threading.Lock()
+counter = [0]
+NAME = re.compile(r"^/(cas|ac)/([0-9a-f]{64})$")
+
+
+class Handler(http.server.BaseHTTPRequestHandler):
+    protocol_version = "HTTP/1.1"
+
+    def log_message(self, fmt, *args):
+        with lock, open(LOG, "a") as f:
+            f.write("%s %s\n" % (self.command, self.path))
+
+    def parse_request(self):
+        ok = super().parse_request()
+        if ok and MODE == "slow":
+            time.sleep(60)
+        return ok
+
+    def find(self):
+        m = NAME.match(self.path)
+        if MODE in ("refuse", "slow") or not m:
+            return None, None
+        path = os.path.join(ROOT, m.group(1), m.group(2))
+        if not os.path.isfile(path):
+            return m.group(1), None
+        with open(path, "rb") as f:
+            return m.group(1), f.read()
+
+    def not_found(self):
+        self.send_response(404)
+        self.send_header("Content-Length", "0")
+        self.end_headers()
+
+    def do_HEAD(self):
+        kind, body = self.find()
+        if body is None:
+            return self.not_found()
+        self.send_response(200)
+        self.send_header("Content-Length", str(len(body)))
+        self.end_headers()
+
+    def do_GET(self):
+        kind, body = self.find()
+        if body is None:
+            return self.not_found()
+        if kind == "ac":
+            self.send_response(200)
+            self.send_header("Content-Length", str(len(body)))
+            self.end_headers()
+            self.wfile.write(body)
+            return
+        mode = MODE
+        if mode == "mixed":
+            with lock:
+                mode = ("corrupt", "truncated", "oversized")[counter[0] % 3]
+                counter[0] += 1
+        self.send_response(200)
+        if mode == "corrupt":
+            damaged = bytes(b ^ 0x5A if i % 7 == 0 else b for i, b in enumerate(body))
+            self.send_header("Content-Length", str(len(damaged)))
+            self.end_headers()
+            self.wfile.write(damaged)
+        elif mode == "truncated":
+            self.send_header("Content-Length", str(len(body)))
+            self.end_headers()
+            self.wfile.write(body[: len(body) // 2])
+            self.close_connection = True
+        else:
+            self.send_header("Content-Length", str(80 << 20))
+            self.end_headers()
+            chunk = bytes(1 << 16)
+            try:
+                for _ in range((80 << 20) // len(chunk)):
+                    self.wfile.write(chunk)
+            except OSError:
+                pass
+            self.close_connection = True
+
+    def do_PUT(self):
+        n = int(self.headers.get("Content-Length") or 0)
+        while n > 0:
+            got = self.rfile.read(min(n, 1 << 16))
+            if not got:
+                break
+            n -= len(got)
+        self.send_response(403 if MODE in ("refuse", "slow") else 200)
+        self.send_header("Content-Length", "0")
+        self.end_headers()
+
+
+class Server(http.server.ThreadingHTTPServer):
+    daemon_threads = True
+
+
+Server(("127.0.0.1", PORT), Handler).serve_forever()

@@ -1,0 +1,457 @@
+#!/usr/bin/env bash
+# remote.sh CASE BUILD WORK MODULE [OPTION...] - dgpb-build's remote cache (docs/cache.md)
+# against real stores on loopback: Debian's nginx with its WebDAV module (the
+# Bazel remote-cache HTTP protocol: /cas/<sha256>, /ac/<key>), redis-server,
+# and bad_store.py (a store whose answers cannot be trusted). Each store is
+# started on a free port under WORK (emptied first) and stopped at the end.
+# Local cache folders (WORK/cache-a, WORK/cache-b, ...) stand for machines.
+set -euo pipefail
+case_=$1 build=$2 work=$3 module=$4
+shift 4
+build=$(cd "$(dirname "$build")" && pwd)/$(basename "$build")
+module=$(cd "$(dirname "$module")" && pwd)/$(basename "$module")
+HERE=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+unset DGPB_NO_CACHE DGPB_CACHE_MAX_SIZE DGPB_SLANGC SLANG_ROOT DGPB_CACHE_DIR
+unset DGPB_CACHE_REMOTE DGPB_CACHE_REMOTE_READ_ONLY DGPB_CACHE_REMOTE_HEADER
+unset DGPB_CACHE_REMOTE_PASSWORD
+export LC_ALL=C
+rm -rf "$work"
+mkdir -p "$work"
+work=$(cd "$work" && pwd)
+cd "$work"
+# The user's ~/.netrc is not read: a home of the test's own.
+export HOME=$work/home
+mkdir -p "$HOME"
+SRV=$work/srv
+# shellcheck source=servers.sh
+. "$HERE/servers.sh"
+trap stop_servers EXIT
+trap "exit 1" TERM INT HUP
+
+fail() { echo "FAIL: $*" >&2; exit 1; }
+for tool in nginx redis-server redis-cli python3; do
+    command -v "$tool" >/dev/null || fail "$tool is missing (tools/setup.sh installs nginx and redis-server)"
+done
+help=$("$build" --help 2>&1 || true)
+grep -q -- --cache-remote <<<"$help" || fail "$build has no --cache-remote"
+
+name=$(basename "$module" .slang)
+opts=(-v --targets spirv,wgsl --no-layouts "$@")
+
+# B OUT CACHE [options...]: a build into WORK/OUT with the local cache WORK/CACHE;
+# its standard output and error in WORK/OUT.out and WORK/OUT.err (kept for the
+# secret check), the seconds it took in WORK/OUT.time.
+B() {
+    local out=$1 cache=$2 t0 rc=0
+    shift 2
+    t0=$EPOCHREALTIME
+    "$build" "${opts[@]}" --cache-dir "$work/cache-$cache" -o "$work/$out" "$@" "$module" \
+        >"$work/$out.out" 2>"$work/$out.err" || rc=$?
+    awk "BEGIN { print $EPOCHREALTIME - $t0 }" >"$work/$out.time"
+    [ "$rc" = 0 ] || { cat "$work/$out.err" >&2; fail "build $out failed ($rc)"; }
+}
+# The compiles that ran (-v notes each command line) and the summary's count.
+ran() { grep -c "note: .* -target " "$work/$1.err" || true; }
+compiles() { sed -n 's/.*; \([0-9]*\) compiles.*/\1/p' "$work/$1.err" | tail -n 1; }
+warnings() { grep -c "warning" "$work/$1.err" || true; }
+same() { cmp -s "$work/$1/$name.dgpb" "$work/$2/$name.dgpb" &&
+    cmp -s "$work/$1/$name.bundle.json" "$work/$2/$name.bundle.json"; }
+# stats CACHE: --cache-stats of a local cache; remote N WHAT: the N in "N WHAT"
+# on its remote line (WHAT: hits, misses, uploads, errors).
+stats() { "$build" --cache-dir "$work/cache-$1" --cache-stats >"$work/stats-$1.out" 2>&1 || true; }
+remote() {
+    stats "$1"
+    grep -i remote "$work/stats-$1.out" | grep -o "[0-9]* $2" | head -n 1 | cut -d' ' -f1
+}
+# The reference: the bundle without any cache.
+"$build" "${opts[@]}" --no-cache -o "$work/ref" "$module" >"$work/ref.out" 2>"$work/ref.err" ||
+    { cat "$work/ref.err" >&2; fail "the reference build failed"; }
+base_warnings=$(warnings ref)
+# one_warning OUT: exactly one warning more than the reference build printed.
+one_warning() {
+    [ "$(warnings "$1")" = $((base_warnings + 1)) ] ||
+        { cat "$work/$1.err" >&2; fail "$1: expected one warning, got $(($(warnings "$1") - base_warnings))"; }
+}
+no_warning() {
+    [ "$(warnings "$1")" = "$base_warnings" ] ||
+        { cat "$work/$1.err" >&2; fail "$1: a warning"; }
+}
+# verify_local CACHE: every entry of a local cache holds the payload its header's SHA-256 names.
+verify_local() {
+    python3 - "$work/cache-$1" <<'EOF' || fail "a damaged entry was stored in $1"
+import hashlib, os, re, struct, sys
+bad = 0
+for top, dirs, files in os.walk(sys.argv[1]):
+    for f in files:
+        # v1/<xx>/ holds the entries; v1/ itself the counters and such.
+        if not re.fullmatch(r"[0-9a-f]{2}", os.path.basename(top)) or f.startswith(".tmp-"):
+            continue
+        p = os.path.join(top, f)
+        if not re.fullmatch(r"[0-9a-f]{62}\.[a-z]", f):
+            print("unexpected file", p); bad += 1; continue
+        b = open(p, "rb").read()
+        if b[:8] != b"DGPBC001" or len(b) < 48:
+            print("bad header", p); bad += 1; continue
+        (n,) = struct.unpack("<Q", b[8:16])
+        if n != len(b) - 48 or hashlib.sha256(b[48:]).digest() != b[16:48]:
+            print("bad payload", p); bad += 1
+sys.exit(1 if bad else 0)
+EOF
+}
+# check_store: every file nginx holds is cas/<sha256 of it> or ac/<hex> naming one.
+check_store() {
+    python3 - "$NGINX_ROOT" <<'EOF' || fail "the store holds a file it should not"
+import hashlib, os, re, sys
+root, bad, cas, ac = sys.argv[1], 0, 0, 0
+for top, dirs, files in os.walk(root):
+    for f in files:
+        rel = os.path.relpath(os.path.join(top, f), root)
+        m = re.fullmatch(r"cas/([0-9a-f]{64})|ac/([0-9a-f]{64})", rel)
+        if not m:
+            print("unexpected", rel); bad += 1; continue
+        b = open(os.path.join(root, rel), "rb").read()
+        if m.group(1):
+            cas += 1
+            if hashlib.sha256(b).hexdigest() != m.group(1):
+                print("cas content does not match its name", rel); bad += 1
+        else:
+            ac += 1
+            if not re.fullmatch(rb"[0-9a-f]{64}", b) or not os.path.isfile(
+                    os.path.join(root, "cas", b.decode())):
+                print("ac entry does not name a stored content", rel); bad += 1
+print("store: %d cas, %d ac" % (cas, ac))
+sys.exit(1 if bad or not cas or not ac else 0)
+EOF
+}
+store_files() { find "$NGINX_ROOT" -type f | wc -l; }
+# The request lines nginx saw: only GET, HEAD, PUT of /cas/<hex> and /ac/<hex>.
+check_requests() {
+    local bad
+    bad=$(awk '{ print $1, $2 }' "$NGINX_LOG" |
+        grep -Ev '^(GET|HEAD|PUT) /(cas|ac)/[0-9a-f]{64}$' || true)
+    [ -z "$bad" ] || fail "requests outside /cas/ and /ac/: $bad"
+}
+
+# A store for the case: http (nginx) or redis.
+store=${case_%%_*}
+what=${case_#*_}
+setup_store() {
+    if [ "$store" = http ]; then
+        start_nginx
+        URL=http://127.0.0.1:$NGINX_PORT
+    else
+        start_redis "${REDIS_PASS:-}"
+        URL=redis://127.0.0.1:$REDIS_PORT
+    fi
+}
+entries_in_store() {
+    if [ "$store" = http ]; then store_files; else rcli --raw DBSIZE; fi
+}
+# check_uploaded: the store holds action entries naming contents it holds.
+check_uploaded() {
+    if [ "$store" = http ]; then
+        check_store
+        check_requests
+        grep -q '^PUT ' "$NGINX_LOG" || fail "nothing was PUT"
+    else
+        local ac cas k v
+        ac=$(rcli --raw KEYS 'dgpb:v1:ac:*' | grep -c . || true)
+        cas=$(rcli --raw KEYS 'dgpb:v1:cas:*' | grep -c . || true)
+        [ "$ac" -gt 0 ] && [ "$cas" -gt 0 ] || fail "redis holds $ac action and $cas content keys"
+        [ "$(rcli --raw KEYS '*' | grep -cv '^dgpb:v1:\(ac\|cas\):[0-9a-f]\{64\}$' || true)" = 0 ] ||
+            fail "redis holds other keys: $(rcli --raw KEYS '*' | grep -v '^dgpb:v1:' | head)"
+        for k in $(rcli --raw KEYS 'dgpb:v1:ac:*'); do
+            v=$(rcli --raw GET "$k")
+            [[ $v =~ ^[0-9a-f]{64}$ ]] || fail "$k holds '$v'"
+            [ "$(rcli --raw EXISTS "dgpb:v1:cas:$v")" = 1 ] || fail "$k names a missing content"
+        done
+        echo "store: $cas cas, $ac ac"
+    fi
+}
+kill_store() {
+    if [ "$store" = http ]; then stop_nginx; else kill -KILL "$REDIS_PID"; fi
+}
+
+case $what in
+hit)
+    # Machine A fills the store; machine B, with an empty local cache, compiles nothing.
+    setup_store
+    B a1 a --cache-remote "$URL"
+    [ "$(ran a1)" -gt 0 ] || fail "the first build ran no compile"
+    no_warning a1
+    # The same build (same output folder): a whole build from the store.
+    n=$(ran a1)
+    mv a1 first && mv a1.err first.err && mv a1.out first.out
+    B a1 b --cache-remote "$URL"
+    [ "$(ran a1)" = 0 ] && [ "$(compiles a1)" = 0 ] || fail "machine B compiled: $(cat a1.err)"
+    same a1 ref || fail "machine B's bundle differs from an uncached build"
+    no_warning a1
+    h=$(remote b hits)
+    [ -n "$h" ] && [ "$h" -gt 0 ] || fail "no remote hits counted: $(cat stats-b.out)"
+    # Another output folder on machine C: every single compile from the store.
+    B c1 c --cache-remote "$URL"
+    [ "$(ran c1)" = 0 ] && [ "$(compiles c1)" = 0 ] || fail "machine C compiled: $(cat c1.err)"
+    same c1 ref || fail "machine C's bundle differs from an uncached build"
+    no_warning c1
+    # Every compile came from the store and is now in C's local cache: offline too.
+    B c2 c
+    [ "$(ran c2)" = 0 ] || fail "the fetched entries were not stored locally"
+    verify_local b
+    verify_local c
+    echo "ok: $n compiles on A, none on B ($h remote hits) and C"
+    ;;
+miss)
+    setup_store
+    B a1 a --cache-remote "$URL"
+    [ "$(ran a1)" -gt 0 ] || fail "nothing compiled with an empty store"
+    same a1 ref || fail "the bundle differs from an uncached build"
+    no_warning a1
+    m=$(remote a misses)
+    [ -n "$m" ] && [ "$m" -gt 0 ] || fail "no remote misses counted: $(cat stats-a.out)"
+    [ "$(remote a hits)" = 0 ] || fail "remote hits on an empty store: $(cat stats-a.out)"
+    e=$(remote a errors)
+    [ -z "$e" ] || [ "$e" = 0 ] || fail "an empty store counted errors: $(cat stats-a.out)"
+    echo "ok: an empty store is $m misses, no warning"
+    ;;
+upload)
+    setup_store
+    B a1 a --cache-remote "$URL"
+    check_uploaded
+    u=$(remote a uploads)
+    [ -n "$u" ] && [ "$u" -gt 0 ] || fail "no uploads counted: $(cat stats-a.out)"
+    # A second machine's same build uploads nothing new: everything is already there.
+    n=$(entries_in_store)
+    mv a1 first
+    B a1 b --cache-remote "$URL"
+    [ "$(ran a1)" = 0 ] || fail "machine B compiled"
+    [ "$(entries_in_store)" = "$n" ] || fail "machine B changed the store ($n, then $(entries_in_store))"
+    echo "ok: $u uploads, $n entries in the store"
+    ;;
+read_only)
+    setup_store
+    B a1 a --cache-remote "$URL" --cache-remote-read-only
+    [ "$(entries_in_store)" = 0 ] || fail "a read-only build uploaded"
+    [ "$store" != http ] || ! grep -q '^PUT ' "$NGINX_LOG" || fail "a read-only build sent PUT"
+    DGPB_CACHE_REMOTE_READ_ONLY=1 B a2 a2 --cache-remote "$URL"
+    [ "$(entries_in_store)" = 0 ] || fail "DGPB_CACHE_REMOTE_READ_ONLY=1 uploaded"
+    no_warning a1
+    # Read-only still reads: a CI machine fills the store, a developer's reads it.
+    B ci ci --cache-remote "$URL"
+    n=$(entries_in_store)
+    [ "$n" -gt 0 ] || fail "the CI build uploaded nothing"
+    B dev dev --cache-remote "$URL" --cache-remote-read-only
+    [ "$(ran dev)" = 0 ] || fail "the read-only machine compiled"
+    same dev ref || fail "the read-only machine's bundle differs"
+    [ "$(entries_in_store)" = "$n" ] || fail "the read-only machine changed the store"
+    echo "ok: read-only uploads nothing and reads $n entries"
+    ;;
+concurrent)
+    # Two machines build at once against one store.
+    setup_store
+    pids=()
+    for m in a b; do
+        B "$m" "$m" --cache-remote "$URL" &
+        pids+=($!)
+    done
+    for p in "${pids[@]}"; do wait "$p" || fail "a concurrent build failed"; done
+    for m in a b; do
+        same "$m" ref || fail "concurrent build $m differs from an uncached build"
+        no_warning "$m"
+    done
+    [ "$store" != http ] || check_store
+    B c c --cache-remote "$URL"
+    [ "$(ran c)" = 0 ] || fail "a third machine compiled after the two"
+    same c ref || fail "the third machine's bundle differs"
+    echo "ok: two builds at once, identical bundles, a complete store"
+    ;;
+killed)
+    # The store dies while the build runs (an empty store: lookups and uploads
+    # in flight). A bigger module, one compile at a time, so that it is still running.
+    "$HERE/../../bench/bench-module.sh" 24 >"$work/big.slang"
+    module=$work/big.slang name=big
+    "$build" "${opts[@]}" --no-cache -o "$work/ref" "$module" >/dev/null 2>&1 || fail "reference"
+    setup_store
+    opts+=(-j1)
+    B k k --cache-remote "$URL" &
+    pid=$!
+    for ((i = 0; i < 300; i++)); do
+        [ "$(ran k)" -lt 2 ] || break
+        sleep 0.05
+    done
+    kill -0 "$pid" 2>/dev/null || fail "the build ended before the store was killed"
+    at=$(ran k)
+    kill_store
+    wait "$pid" || fail "the build failed when the store died"
+    same k ref || fail "the bundle differs after the store died"
+    one_warning k
+    grep -q "local cache only" k.err || fail "no 'local cache only' in: $(cat k.err)"
+    echo "ok: the store killed after $at of $(ran k) compiles had started; one warning"
+    ;;
+down)
+    # Nothing listens: connection refused, from the first request.
+    port=$(free_port)
+    if [ "$store" = http ]; then URL=http://127.0.0.1:$port; else URL=redis://127.0.0.1:$port; fi
+    B local l
+    B d d --cache-remote "$URL"
+    same d ref || fail "the bundle differs with a store that is down"
+    one_warning d
+    grep -q "local cache only" d.err || fail "no 'local cache only' in: $(cat d.err)"
+    awk "BEGIN { exit !($(cat d.time) < $(cat local.time) + 2) }" ||
+        fail "a store that is down slowed the build: $(cat d.time) s against $(cat local.time) s"
+    echo "ok: down store: $(cat d.time) s, local only: $(cat local.time) s; one warning"
+    ;;
+corrupt)
+    # A store whose contents come back damaged: every answer a miss, one warning.
+    start_nginx
+    B a1 a --cache-remote "http://127.0.0.1:$NGINX_PORT"
+    check_store
+    for mode in corrupt truncated oversized mixed; do
+        start_bad "$mode" "$NGINX_ROOT"
+        B "$mode" "$mode" --cache-remote "http://127.0.0.1:$BAD_PORT"
+        same "$mode" ref || fail "$mode: the bundle differs from an uncached build"
+        one_warning "$mode"
+        [ "$(ran "$mode")" -gt 0 ] || fail "$mode: damaged contents were used"
+        grep -q '^GET /cas/' "$SRV/bad/requests.log" || fail "$mode: no content was asked for"
+        verify_local "$mode"
+        # What was stored locally is right: offline, it is used as is.
+        B "$mode-again" "$mode"
+        [ "$(ran "$mode-again")" = 0 ] || fail "$mode: the local cache was not filled"
+        same "$mode-again" ref || fail "$mode: the local cache holds a wrong result"
+        kill -TERM "$BAD_PID"
+        wait "$BAD_PID" 2>/dev/null || true
+        rm -f "$SRV/bad/requests.log"
+        echo "$mode: $(cat "$mode.time") s, $(grep warning "$mode.err")"
+    done
+    echo "ok: corrupt, truncated, oversized and mixed answers are misses with one warning"
+    ;;
+refused)
+    # A store that refuses every write (403) and holds nothing.
+    start_bad refuse "$work"
+    B r r --cache-remote "http://127.0.0.1:$BAD_PORT"
+    same r ref || fail "the bundle differs with a store that refuses writes"
+    one_warning r
+    echo "ok: refused writes: one warning"
+    ;;
+slow)
+    # A store that answers nothing in time: the build waits for one request's
+    # timeout at most (10 s), then goes on locally, saying so once.
+    start_bad slow "$work"
+    B local l
+    B s s --cache-remote "http://127.0.0.1:$BAD_PORT"
+    same s ref || fail "the bundle differs with a slow store"
+    one_warning s
+    awk "BEGIN { exit !($(cat s.time) < $(cat local.time) + 13) }" ||
+        fail "a slow store slowed the build by more than a timeout: $(cat s.time) s against $(cat local.time) s"
+    echo "ok: slow store: $(cat s.time) s, local only: $(cat local.time) s; $(grep warning s.err)"
+    ;;
+traversal)
+    # A store whose action entries name paths instead of hashes, then one whose
+    # manifests list "../" paths: the bundle is right, the client asks for
+    # nothing but /cas/<hex> and /ac/<hex>, and writes nothing but its entries.
+    setup_store
+    B a1 a --cache-remote "$URL"
+    check_uploaded
+    mkdir -p "$work/outside"
+    echo "bait" >"$work/outside/bait"
+    if [ "$store" = http ]; then at=$NGINX_ROOT; else at=redis:$REDIS_PORT; fi
+    tamper() { REDISCLI_AUTH='' python3 "$HERE/tamper.py" "$at" "$1"; }
+    i=$(tamper ac)
+    [ "$i" -gt 0 ] || fail "no action entry to rewrite"
+    [ "$store" != http ] || : >"$NGINX_LOG"
+    B t t --cache-remote "$URL"
+    same t ref || fail "the bundle differs with traversing action entries"
+    one_warning t
+    verify_local t
+    # The manifests: the store filled again, then every manifest rewritten.
+    if [ "$store" = http ]; then rm -rf "${NGINX_ROOT:?}"/*; else rcli FLUSHALL >/dev/null; fi
+    B a2 a2 --cache-remote "$URL"
+    j=$(tamper manifest)
+    [ "$j" -gt 0 ] || fail "no manifest to rewrite"
+    B m m --cache-remote "$URL"
+    same m ref || fail "the bundle differs with traversing manifests"
+    [ "$(warnings m)" -le $((base_warnings + 1)) ] || fail "more than one warning: $(cat m.err)"
+    [ "$(ran m)" -gt 0 ] || fail "a manifest naming other files was a hit"
+    verify_local m
+    if [ "$store" = http ]; then
+        check_requests
+        bad=$(cd "$NGINX_ROOT" && find . -type f | grep -Ev '^\./(cas|ac)/[0-9a-f]{64}$' || true)
+        [ -z "$bad" ] || fail "files in the store outside cas/ and ac/: $bad"
+    else
+        bad=$(rcli --raw KEYS '*' | grep -v '^dgpb:v1:\(ac\|cas\):[0-9a-f]\{64\}$' || true)
+        [ -z "$bad" ] || fail "redis keys outside the namespace: $bad"
+    fi
+    # Nothing was written beside the caches and the outputs.
+    [ "$(cat "$work/outside/bait")" = bait ] || fail "the bait was changed"
+    [ "$(find "$work/outside" -type f | wc -l)" = 1 ] || fail "files were written outside"
+    for o in t m; do
+        unexpected=$(find "$work/$o" -type f ! -name "$name.dgpb" ! -name "$name.bundle.json")
+        [ -z "$unexpected" ] || fail "unexpected files: $unexpected"
+    done
+    echo "ok: $i traversing action entries and $j manifests with ../ paths: misses, nothing escaped"
+    ;;
+auth)
+    # Redis AUTH: the password in the URL, then in DGPB_CACHE_REMOTE_PASSWORD; never printed.
+    pw=s3cret-Pa55-$RANDOM$RANDOM
+    REDIS_PASS=$pw
+    start_redis "$pw"
+    B a1 a --cache-remote "redis://:$pw@127.0.0.1:$REDIS_PORT"
+    no_warning a1
+    check_uploaded
+    DGPB_CACHE_REMOTE_PASSWORD=$pw B b1 b --cache-remote "redis://127.0.0.1:$REDIS_PORT"
+    [ "$(ran b1)" = 0 ] || fail "DGPB_CACHE_REMOTE_PASSWORD: machine B compiled"
+    no_warning b1
+    # A wrong password and none: the build goes on locally, saying so once.
+    B w1 w --cache-remote "redis://:wrong-$pw@127.0.0.1:$REDIS_PORT"
+    one_warning w1
+    same w1 ref || fail "wrong password: the bundle differs"
+    B n1 n --cache-remote "redis://127.0.0.1:$REDIS_PORT"
+    one_warning n1
+    DGPB_CACHE_REMOTE=redis://:$pw@127.0.0.1:$REDIS_PORT B e1 e
+    [ "$(ran e1)" = 0 ] || fail "DGPB_CACHE_REMOTE: machine E compiled"
+    for c in a b w n e; do
+        "$build" --cache-dir "$work/cache-$c" --cache-stats \
+            --cache-remote "redis://:$pw@127.0.0.1:$REDIS_PORT" >"$work/stats-url-$c.out" 2>&1 || true
+        stats "$c"
+    done
+    leaks=$(grep -lF -e "$pw" ./*.out ./*.err || true)
+    [ -z "$leaks" ] || fail "the password was printed in: $leaks"
+    echo "ok: AUTH from the URL and the environment; refused without; never printed"
+    ;;
+secrets)
+    # HTTP: a header from the environment and a password in the URL reach the
+    # server and are never printed, nor when the store is down.
+    tok=tok-$RANDOM$RANDOM$RANDOM
+    pw=urlpw-$RANDOM$RANDOM
+    start_nginx
+    # nginx logs what it was sent (see servers.sh: the token and the user).
+    export DGPB_CACHE_REMOTE_HEADER="X-Team-Token: $tok"
+    B a1 a --cache-remote "http://ci:$pw@127.0.0.1:$NGINX_PORT"
+    no_warning a1
+    check_store
+    grep -qF "[$tok]" "$NGINX_LOG" || fail "the header did not reach the store: $(head -3 "$NGINX_LOG")"
+    grep -qF "[ci]" "$NGINX_LOG" || fail "the URL's user did not reach the store"
+    B b1 b -q --cache-remote "http://ci:$pw@127.0.0.1:$NGINX_PORT"
+    # ~/.netrc names the user and password for a URL without them.
+    npw=netrcpw-$RANDOM$RANDOM
+    printf 'machine 127.0.0.1 login netrc-user password %s\n' "$npw" >"$HOME/.netrc"
+    chmod 600 "$HOME/.netrc"
+    B n1 n --cache-remote "http://127.0.0.1:$NGINX_PORT"
+    no_warning n1
+    grep -qF "[netrc-user]" "$NGINX_LOG" || fail "\$HOME/.netrc was not used: $(tail -3 "$NGINX_LOG")"
+    stop_nginx
+    B d1 d --cache-remote "http://ci:$pw@127.0.0.1:$NGINX_PORT"
+    one_warning d1
+    grep -q "127.0.0.1:$NGINX_PORT" d1.err || fail "the warning does not name the store: $(cat d1.err)"
+    for c in a b d; do
+        "$build" --cache-dir "$work/cache-$c" --cache-stats \
+            --cache-remote "http://ci:$pw@127.0.0.1:$NGINX_PORT" >"$work/stats-url-$c.out" 2>&1 || true
+        stats "$c"
+    done
+    leaks=$(grep -lF -e "$pw" -e "$tok" -e "$npw" ./*.out ./*.err || true)
+    [ -z "$leaks" ] || fail "a secret was printed in: $leaks"
+    echo "ok: the header, the URL's password and ~/.netrc reach the store and are never printed"
+    ;;
+*)
+    fail "unknown case $case_"
+    ;;
+esac
