@@ -190,12 +190,7 @@ void dump_diff_text(FILE *out, const struct cJSON *result)
 /* Prints a failed side's diagnostic; returns the exit status --diff gives it. */
 static int side_error(const dgpb_diag *d, const char *path)
 {
-    dgpb_diag copy = *d;
-    if (!copy.file[0])
-        dgpb_diag_set_file(&copy, path);
-    char buf[DGPB_DIAG_FILE_MAX + DGPB_DIAG_MESSAGE_MAX + 64];
-    dgpb_diag_format(&copy, buf, sizeof buf);
-    fprintf(stderr, "dgpb-dump: %s\n", buf);
+    dump_print_diag(d, path);
     /* Exit status 1 means "different" here, so a damaged input is 3 like an unreadable one;
        a file of neither kind is a usage error. */
     return dgpb_result_class(d->code) == DGPB_ERR_UNSUPPORTED ? DUMP_DIFF_USAGE : DUMP_DIFF_IO;

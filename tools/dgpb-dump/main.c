@@ -183,7 +183,7 @@ static int parse_args(int argc, char **argv, options *o)
     return -1;
 }
 
-static int report(const dgpb_diag *d, const char *file)
+void dump_print_diag(const dgpb_diag *d, const char *file)
 {
     dgpb_diag copy = *d;
     if (!copy.file[0])
@@ -191,6 +191,11 @@ static int report(const dgpb_diag *d, const char *file)
     char buf[DGPB_DIAG_FILE_MAX + DGPB_DIAG_MESSAGE_MAX + 64];
     dgpb_diag_format(&copy, buf, sizeof buf);
     fprintf(stderr, "dgpb-dump: %s\n", buf);
+}
+
+static int report(const dgpb_diag *d, const char *file)
+{
+    dump_print_diag(d, file);
     switch (dgpb_result_class(d->code)) {
     case DGPB_ERR_IO:
         return EXIT_IO;
