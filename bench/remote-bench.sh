@@ -9,10 +9,13 @@
 # dgpb-build -j$(nproc):
 #   cold    a build with an empty local cache and no remote (median of RUNS, default 3);
 #   fill    a first build with an empty local cache that fills the empty store;
-#   second  a second "machine": an empty local cache against the filled store,
-#           into the same output folder (the whole build comes from the store)
-#           and into another one (every single compile comes from the store)
-#           (medians of RUNS, each with a new local cache).
+#   second  a second "machine": another checkout of the project in another
+#           folder, with an empty local cache, against the filled store, into
+#           the same output folder (the whole build comes from the store) and
+#           into another one (every single compile comes from the store)
+#           (medians of RUNS, each with a new checkout and local cache).
+# Every build runs inside its checkout (a folder with .git: the project root,
+# docs/cache.md "Paths in keys") with the module named by its absolute path.
 # Prints the times and second/cold (goal: under 10 %), and checks that every
 # bundle is byte-identical to a --no-cache build.
 #
@@ -43,22 +46,29 @@ export SRV=$tmp/srv HERE=$root/tests/remote
 trap 'stop_servers; rm -rf "$tmp"' EXIT
 trap 'exit 1' TERM INT HUP
 
-module=$tmp/src/bench.slang
+# checkout NAME: a copy of the project in $tmp/NAME/project; sets P to it.
 mkdir -p "$tmp/src"
-"$root/bench/bench-module.sh" "$COMPUTE" >"$module"
-opts=(-j"$cpus" --targets spirv,wgsl)
+"$root/bench/bench-module.sh" "$COMPUTE" >"$tmp/src/bench.slang"
+checkout() {
+    P=$tmp/$1/project
+    mkdir -p "$P/.git" "$P/shaders"
+    cp "$tmp/src/bench.slang" "$P/shaders/bench.slang"
+}
+opts=(-j"$cpus" --targets spirv,wgsl --no-layouts) # no native libslang here: no layouts to record
 read -r -a more <<<"${OPTS:-}"
 opts+=("${more[@]}")
 
 calc() { awk "BEGIN { print $1 }"; }
 median() { sort -g | awk '{ v[NR] = $1 } END { print NR % 2 ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2 }'; }
 n=0
-# timed OUT [options...]: wall seconds of one build into OUT; its standard error in $tmp/last.
+# timed OUT [options...]: wall seconds of one build in checkout $P into $P/OUT; its
+# standard error in $tmp/last.
 timed() {
     local out=$1 t0 t1
     shift
     t0=$EPOCHREALTIME
-    "$build" "${opts[@]}" "$@" "$module" -o "$out" 2>"$tmp/last" || { cat "$tmp/last" >&2; exit 1; }
+    (cd "$P" && "$build" "${opts[@]}" "$@" "$P/shaders/bench.slang" -o "$P/$out") 2>"$tmp/last" ||
+        { cat "$tmp/last" >&2; exit 1; }
     t1=$EPOCHREALTIME
     ! grep -q "warning: the remote cache" "$tmp/last" ||
         { echo "remote-bench: the remote cache warned:" >&2; cat "$tmp/last" >&2; exit 1; }
@@ -69,16 +79,17 @@ newcache() { n=$((n + 1)); C=$tmp/cache$n; }
 same() {
     local f
     for f in bench.dgpb bench.bundle.json; do
-        cmp -s "$1/$f" "$tmp/ref/$f" || { echo "remote-bench: $1/$f differs" >&2; exit 1; }
+        cmp -s "$P/$1/$f" "$tmp/ref/$f" || { echo "remote-bench: $P/$1/$f differs" >&2; exit 1; }
     done
 }
 
-"$build" -q "${opts[@]}" --no-cache "$module" -o "$tmp/ref"
+"$build" -q "${opts[@]}" --no-cache "$tmp/src/bench.slang" -o "$tmp/ref"
 cold=()
 for ((r = 0; r < RUNS; r++)); do
     newcache
-    cold+=("$(timed "$tmp/out" --cache-dir "$C")")
-    same "$tmp/out"
+    checkout "cold$r"
+    cold+=("$(timed out --cache-dir "$C")")
+    same out
 done
 cold_s=$(printf '%s\n' "${cold[@]}" | median)
 
@@ -98,16 +109,19 @@ for store in http redis; do
         url=redis://127.0.0.1:$REDIS_PORT
     fi
     newcache
-    fill=$(timed "$tmp/out" --cache-dir "$C" --cache-remote "$url")
-    same "$tmp/out"
+    checkout "$store-first"
+    fill=$(timed out --cache-dir "$C" --cache-remote "$url")
+    same out
     whole=() single=()
     for ((r = 0; r < RUNS; r++)); do
         newcache
-        whole+=("$(timed "$tmp/out" --cache-dir "$C" --cache-remote "$url")")
-        same "$tmp/out"
+        checkout "$store-second-$r"
+        whole+=("$(timed out --cache-dir "$C" --cache-remote "$url")")
+        same out
+        grep -q '(from the cache)' "$tmp/last" || { echo "remote-bench: not a whole-build hit:" >&2; cat "$tmp/last" >&2; exit 1; }
         newcache
-        single+=("$(timed "$tmp/other$r" --cache-dir "$C" --cache-remote "$url")")
-        same "$tmp/other$r"
+        single+=("$(timed other --cache-dir "$C" --cache-remote "$url")")
+        same other
         grep -q '; 0 compiles' "$tmp/last" || { echo "remote-bench: compiles ran:" >&2; cat "$tmp/last" >&2; exit 1; }
     done
     w=$(printf '%s\n' "${whole[@]}" | median)

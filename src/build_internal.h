@@ -198,7 +198,9 @@ typedef struct build {
     dgpb_bytebuf warnings; /* every warning reported, NUL-separated, for the build's cache entry */
     /* The compile cache (build_cache.c): desc->cache, NULL when off. */
     dgpb_cache *cache;
-    char cwd[4096];     /* the working folder ("" when unknown: no caching) */
+    char cwd[4096];  /* the working folder ("" when unknown: no caching) */
+    char root[4096]; /* the project root keys name paths under relatively ("": none) */
+    size_t root_len;
     int identity_state; /* 0 not computed, 1 identity valid, -1 no caching */
     uint8_t identity[DGPB_CACHE_KEY_SIZE];
     file_hash *hashes;

@@ -20,6 +20,7 @@
 #include <pthread.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -47,9 +48,17 @@ typedef struct upload {
     uint8_t data[];
 } upload;
 
+#define FETCH_THREADS 8 /* remote lookups of one prefetch at a time */
+
 typedef struct remote_state {
-    dgpb_remote *reader; /* used under get_lock */
-    dgpb_remote *writer; /* used by the upload thread */
+    char *url;
+    dgpb_remote *reader;                  /* used under get_lock */
+    dgpb_remote *writer;                  /* used by the upload thread */
+    dgpb_remote *fetchers[FETCH_THREADS]; /* one per prefetch thread, opened when first needed */
+    /* kind + key of each entry the store was asked for: asking again would bring nothing
+       new (what it had is stored locally now) */
+    uint8_t (*asked)[1 + DGPB_CACHE_KEY_SIZE];
+    size_t asked_count, asked_cap;
     bool read_only;
     dgpb_cache_warn_fn warn;
     void *user;
@@ -166,7 +175,7 @@ static uint64_t get_u64(const uint8_t *p)
 }
 
 static int remote_get(dgpb_cache *c, char kind, const uint8_t key[DGPB_CACHE_KEY_SIZE],
-                      uint8_t **data, size_t *size);
+                      uint8_t **data, size_t *size, bool keep);
 static void remote_enqueue(dgpb_cache *c, char kind, const uint8_t key[DGPB_CACHE_KEY_SIZE],
                            const void *data, size_t size);
 
@@ -251,8 +260,14 @@ int dgpb_cache_get(dgpb_cache *c, char kind, const uint8_t key[DGPB_CACHE_KEY_SI
 {
     int rc = local_get(c, kind, key, data, size);
     if (rc && c->remote)
-        rc = remote_get(c, kind, key, data, size);
+        rc = remote_get(c, kind, key, data, size, true);
     return rc;
+}
+
+int dgpb_cache_get_remote(dgpb_cache *c, char kind, const uint8_t key[DGPB_CACHE_KEY_SIZE],
+                          uint8_t **data, size_t *size)
+{
+    return c->remote ? remote_get(c, kind, key, data, size, false) : DGPB_ERR_NOT_FOUND;
 }
 
 int dgpb_cache_put(dgpb_cache *c, char kind, const uint8_t key[DGPB_CACHE_KEY_SIZE],
@@ -334,18 +349,17 @@ static bool is_sha_hex(const uint8_t *p, size_t n)
     return true;
 }
 
-/* DGPB_OK with the entry (also stored locally), or DGPB_ERR_NOT_FOUND. */
-static int remote_fetch(dgpb_cache *c, char kind, const uint8_t key[DGPB_CACHE_KEY_SIZE],
-                        uint8_t **data, size_t *size)
+/* DGPB_OK with the entry, verified, or DGPB_ERR_NOT_FOUND; through handle `h`. */
+static int remote_fetch(dgpb_cache *c, dgpb_remote *h, char kind,
+                        const uint8_t key[DGPB_CACHE_KEY_SIZE], uint8_t **data, size_t *size)
 {
-    remote_state *r = c->remote;
     char action[2 * DGPB_SHA256_SIZE + 1], name[2 * DGPB_SHA256_SIZE + 1];
     dgpb_remote_action_key(kind, key, action);
     dgpb_diag d;
     dgpb_diag_clear(&d);
     uint8_t *text = NULL, *blob = NULL;
     size_t n = 0, blob_n = 0;
-    int rc = dgpb_remote_get(r->reader, "ac", action, 256, &text, &n, &d);
+    int rc = dgpb_remote_get(h, "ac", action, 256, &text, &n, &d);
     if (!rc) {
         while (n && (text[n - 1] == '\n' || text[n - 1] == '\r' || text[n - 1] == ' '))
             n--;
@@ -355,7 +369,7 @@ static int remote_fetch(dgpb_cache *c, char kind, const uint8_t key[DGPB_CACHE_K
         } else {
             memcpy(name, text, n);
             name[n] = 0;
-            rc = dgpb_remote_get(r->reader, "cas", name, DGPB_REMOTE_MAX_BLOB, &blob, &blob_n, &d);
+            rc = dgpb_remote_get(h, "cas", name, DGPB_REMOTE_MAX_BLOB, &blob, &blob_n, &d);
         }
     }
     dgpb_free(text);
@@ -382,28 +396,145 @@ static int remote_fetch(dgpb_cache *c, char kind, const uint8_t key[DGPB_CACHE_K
         dgpb_free(blob);
         return DGPB_ERR_NOT_FOUND;
     }
-    local_put(c, kind, key, blob, blob_n);
     *data = blob;
     *size = blob_n;
     return DGPB_OK;
 }
 
-static int remote_get(dgpb_cache *c, char kind, const uint8_t key[DGPB_CACHE_KEY_SIZE],
-                      uint8_t **data, size_t *size)
+/* Whether the store was asked for this entry before, in this process. */
+static bool known_asked(remote_state *r, char kind, const uint8_t key[DGPB_CACHE_KEY_SIZE])
+{
+    for (size_t i = 0; i < r->asked_count; i++)
+        if (r->asked[i][0] == (uint8_t)kind && !memcmp(r->asked[i] + 1, key, DGPB_CACHE_KEY_SIZE))
+            return true;
+    return false;
+}
+
+static void note_asked(remote_state *r, char kind, const uint8_t key[DGPB_CACHE_KEY_SIZE])
+{
+    void *grown = mem_grow(r->asked, r->asked_count, &r->asked_cap, sizeof *r->asked, 64);
+    if (!grown)
+        return; /* only means asking again */
+    r->asked = grown;
+    r->asked[r->asked_count][0] = (uint8_t)kind;
+    memcpy(r->asked[r->asked_count++] + 1, key, DGPB_CACHE_KEY_SIZE);
+}
+
+/* Counts a lookup's outcome; a found entry is also stored locally when `keep`. */
+static void remote_took(dgpb_cache *c, char kind, const uint8_t key[DGPB_CACHE_KEY_SIZE], int rc,
+                        const uint8_t *data, size_t size, bool keep)
 {
     remote_state *r = c->remote;
-    if (!remote_kind(kind) || !remote_active(r))
-        return DGPB_ERR_NOT_FOUND;
-    pthread_mutex_lock(&r->get_lock);
-    int rc = remote_fetch(c, kind, key, data, size);
-    pthread_mutex_unlock(&r->get_lock);
+    if (!rc && keep)
+        local_put(c, kind, key, data, size);
     pthread_mutex_lock(&r->lock);
     if (rc)
         c->counters.remote_misses++;
     else
         c->counters.remote_hits++;
+    note_asked(r, kind, key);
     pthread_mutex_unlock(&r->lock);
+}
+
+static int remote_get(dgpb_cache *c, char kind, const uint8_t key[DGPB_CACHE_KEY_SIZE],
+                      uint8_t **data, size_t *size, bool keep)
+{
+    remote_state *r = c->remote;
+    if (!remote_kind(kind) || !remote_active(r))
+        return DGPB_ERR_NOT_FOUND;
+    pthread_mutex_lock(&r->lock);
+    bool asked = known_asked(r, kind, key);
+    pthread_mutex_unlock(&r->lock);
+    if (asked)
+        return DGPB_ERR_NOT_FOUND;
+    pthread_mutex_lock(&r->get_lock);
+    int rc = remote_fetch(c, r->reader, kind, key, data, size);
+    pthread_mutex_unlock(&r->get_lock);
+    remote_took(c, kind, key, rc, *data, *size, keep);
     return rc;
+}
+
+/* ---- prefetch: many remote lookups at once ---- */
+
+typedef struct prefetch {
+    dgpb_cache *c;
+    char kind;
+    const uint8_t (*keys)[DGPB_CACHE_KEY_SIZE];
+    size_t *wanted; /* indexes into keys of the entries missing locally */
+    size_t count, next;
+    uint8_t **data;
+    size_t *size;
+    int *rc;
+} prefetch;
+
+static void *prefetch_thread(void *arg)
+{
+    prefetch *p = ((void **)arg)[0];
+    dgpb_remote *h = ((void **)arg)[1];
+    remote_state *r = p->c->remote;
+    for (;;) {
+        pthread_mutex_lock(&r->lock);
+        size_t i = p->next++;
+        bool go = i < p->count && !r->disabled;
+        pthread_mutex_unlock(&r->lock);
+        if (!go)
+            break;
+        p->rc[i] = remote_fetch(p->c, h, p->kind, p->keys[p->wanted[i]], &p->data[i], &p->size[i]);
+    }
+    return NULL;
+}
+
+void dgpb_cache_prefetch(dgpb_cache *c, char kind, const uint8_t (*keys)[DGPB_CACHE_KEY_SIZE],
+                         size_t count)
+{
+    remote_state *r = c->remote;
+    if (!r || !remote_kind(kind) || !remote_active(r) || !count)
+        return;
+    prefetch p = {.c = c, .kind = kind, .keys = keys};
+    p.wanted = mem_calloc(count, sizeof *p.wanted);
+    p.data = mem_calloc(count, sizeof *p.data);
+    p.size = mem_calloc(count, sizeof *p.size);
+    p.rc = mem_calloc(count, sizeof *p.rc);
+    if (!p.wanted || !p.data || !p.size || !p.rc)
+        goto done;
+#define NOT_ASKED INT_MIN
+    for (size_t i = 0; i < count; i++) {
+        p.rc[i] = NOT_ASKED;
+        char path[4300];
+        entry_path(c, kind, keys[i], path, sizeof path);
+        bool seen = false; /* the same key twice: asked once */
+        for (size_t k = 0; k < p.count && !seen; k++)
+            seen = !memcmp(keys[p.wanted[k]], keys[i], DGPB_CACHE_KEY_SIZE);
+        if (!seen && access(path, F_OK) && !known_asked(r, kind, keys[i]))
+            p.wanted[p.count++] = i;
+    }
+    size_t threads = p.count < FETCH_THREADS ? p.count : FETCH_THREADS;
+    pthread_t tid[FETCH_THREADS];
+    void *args[FETCH_THREADS][2];
+    size_t started = 0;
+    for (size_t t = 0; t < threads; t++) {
+        dgpb_diag d;
+        dgpb_diag_clear(&d);
+        if (!r->fetchers[t] && dgpb_remote_open(r->url, &r->fetchers[t], &d))
+            break;
+        args[t][0] = &p;
+        args[t][1] = r->fetchers[t];
+        if (pthread_create(&tid[t], NULL, prefetch_thread, args[t]))
+            break;
+        started++;
+    }
+    for (size_t t = 0; t < started; t++)
+        pthread_join(tid[t], NULL);
+    for (size_t i = 0; i < p.count; i++)
+        if (p.rc[i] != NOT_ASKED) /* else the store failed before it was asked */
+            remote_took(c, kind, keys[p.wanted[i]], p.rc[i], p.data[i], p.size[i], true);
+done:
+    for (size_t i = 0; p.data && i < count; i++)
+        dgpb_free(p.data[i]);
+    dgpb_free(p.wanted);
+    dgpb_free(p.data);
+    dgpb_free(p.size);
+    dgpb_free(p.rc);
 }
 
 /* Uploads one entry: its content, then its action entry. */
@@ -510,6 +641,12 @@ int dgpb_cache_set_remote(dgpb_cache *c, const char *url, bool read_only, dgpb_c
         dgpb_free(r);
         return rc;
     }
+    if (!(r->url = mem_strdup(url))) {
+        dgpb_remote_close(r->reader);
+        dgpb_remote_close(r->writer);
+        dgpb_free(r);
+        return dgpb_diag_set(diag, DGPB_ERR_NOMEM, -1, "out of memory");
+    }
     r->read_only = read_only;
     r->warn = warn;
     r->user = user;
@@ -538,6 +675,12 @@ static void remote_finish(dgpb_cache *c)
     }
     dgpb_remote_close(r->reader);
     dgpb_remote_close(r->writer);
+    for (size_t i = 0; i < FETCH_THREADS; i++)
+        dgpb_remote_close(r->fetchers[i]);
+    dgpb_free(r->asked);
+    if (r->url)
+        explicit_bzero(r->url, strlen(r->url));
+    dgpb_free(r->url);
     pthread_mutex_destroy(&r->get_lock);
     pthread_mutex_destroy(&r->lock);
     pthread_cond_destroy(&r->wake);

@@ -17,13 +17,21 @@
 #include "dgpb/alloc.h"
 #include "dgpb/sha256.h"
 
+/*
+ * A store that accepts a connection and then says nothing holds a request for
+ * STALL_SECONDS at most (no byte in either direction for that long), one that
+ * cannot be reached for CONNECT_TIMEOUT_MS; a large entry on a slow but live
+ * link may take up to TOTAL_TIMEOUT_MS.
+ */
 #define CONNECT_TIMEOUT_MS 2000L
-#define TOTAL_TIMEOUT_MS 10000L
+#define STALL_SECONDS 2L
+#define TOTAL_TIMEOUT_MS 60000L
 
 struct dgpb_remote {
     dgpb_remote_url url;
     CURL *curl;
     struct curl_slist *headers;
+    char *ca_file; /* DGPB_CACHE_REMOTE_CA: the certificates an https store is checked against */
     redisContext *redis;
 };
 
@@ -198,6 +206,11 @@ int dgpb_remote_open(const char *url, dgpb_remote **out, dgpb_diag *diag)
                 return dgpb_diag_set(diag, DGPB_ERR_NOMEM, -1, "out of memory");
             }
         }
+        const char *ca = getenv("DGPB_CACHE_REMOTE_CA");
+        if (ca && *ca && !(r->ca_file = mem_strdup(ca))) {
+            dgpb_remote_close(r);
+            return dgpb_diag_set(diag, DGPB_ERR_NOMEM, -1, "out of memory");
+        }
     } else if (!r->url.password[0]) {
         const char *password = getenv("DGPB_CACHE_REMOTE_PASSWORD");
         if (password && *password)
@@ -214,6 +227,7 @@ void dgpb_remote_close(dgpb_remote *r)
     if (r->curl)
         curl_easy_cleanup(r->curl);
     curl_slist_free_all(r->headers);
+    dgpb_free(r->ca_file);
     if (r->redis)
         redisFree(r->redis);
     explicit_bzero(r->url.password, sizeof r->url.password);
@@ -291,6 +305,10 @@ static int http_request(dgpb_remote *r, const char *method, const char *ns, cons
     curl_easy_setopt(h, CURLOPT_NOSIGNAL, 1L);
     curl_easy_setopt(h, CURLOPT_CONNECTTIMEOUT_MS, CONNECT_TIMEOUT_MS);
     curl_easy_setopt(h, CURLOPT_TIMEOUT_MS, TOTAL_TIMEOUT_MS);
+    curl_easy_setopt(h, CURLOPT_LOW_SPEED_LIMIT, 1L);
+    curl_easy_setopt(h, CURLOPT_LOW_SPEED_TIME, STALL_SECONDS);
+    if (r->ca_file)
+        curl_easy_setopt(h, CURLOPT_CAINFO, r->ca_file);
     curl_easy_setopt(h, CURLOPT_NETRC, (long)CURL_NETRC_OPTIONAL);
     curl_easy_setopt(h, CURLOPT_PROTOCOLS_STR, "http,https");
     curl_easy_setopt(h, CURLOPT_FOLLOWLOCATION, 0L);
@@ -404,7 +422,7 @@ static int redis_connect(dgpb_remote *r, dgpb_diag *diag)
     if (r->redis)
         return DGPB_OK;
     struct timeval connect = {CONNECT_TIMEOUT_MS / 1000, 0};
-    struct timeval total = {TOTAL_TIMEOUT_MS / 1000, 0};
+    struct timeval total = {STALL_SECONDS, 0}; /* hiredis: the longest wait for one reply's bytes */
     r->redis = redisConnectWithTimeout(r->url.host, r->url.port, connect);
     if (!r->redis || r->redis->err)
         return redis_fail(r, "connect", diag);

@@ -90,6 +90,11 @@ typedef struct dgpb_build_desc {
     bool depfile;
     const char *depfile_path; /* NULL: <output folder>/<stem>.d */
     dgpb_cache *cache;        /* the compile cache (docs/cache.md), borrowed; NULL: none */
+    /* The project root: paths under it are named relative to it in cache keys, so that
+       checkouts in other folders share entries (docs/cache.md, "Keys"). NULL: the nearest
+       folder above the module that holds .git (else the module's folder), widened to hold
+       the working folder too. */
+    const char *cache_root;
     dgpb_diag_fn sink;
     void *user;
     dgpb_progress_fn progress; /* NULL: no progress reports; the library never prints */

@@ -95,6 +95,24 @@ const char *dgpb_cache_dir(const dgpb_cache *c);
 int dgpb_cache_get(dgpb_cache *c, char kind, const uint8_t key[DGPB_CACHE_KEY_SIZE], uint8_t **data,
                    size_t *size);
 
+/*
+ * Reads an entry from the remote store alone, without storing it locally: for
+ * an entry the local cache holds in another version than the one wanted (a
+ * manifest without a matching input set). DGPB_ERR_NOT_FOUND without a remote
+ * store.
+ */
+int dgpb_cache_get_remote(dgpb_cache *c, char kind, const uint8_t key[DGPB_CACHE_KEY_SIZE],
+                          uint8_t **data, size_t *size);
+
+/*
+ * Asks the remote store, several requests at once, for the entries of `keys`
+ * that the local cache lacks; those found are stored locally (so that
+ * dgpb_cache_get finds them there) and those absent are remembered, so that
+ * dgpb_cache_get does not ask again. Nothing without a remote store.
+ */
+void dgpb_cache_prefetch(dgpb_cache *c, char kind, const uint8_t (*keys)[DGPB_CACHE_KEY_SIZE],
+                         size_t count);
+
 /* Writes an entry (atomically); a failure only means the entry is not kept. */
 int dgpb_cache_put(dgpb_cache *c, char kind, const uint8_t key[DGPB_CACHE_KEY_SIZE],
                    const void *data, size_t size);

@@ -5,7 +5,8 @@
  * (keys "dgpb:v1:ac:<hex>" and "dgpb:v1:cas:<sha256>").
  *
  * A handle is used by one thread at a time. Requests time out (connect 2 s,
- * 10 s in all); a failure to reach the store is DGPB_ERR_IO, an absent entry
+ * 2 s without a byte, 60 s in all); https stores are checked against the
+ * system's certificates or the file DGPB_CACHE_REMOTE_CA names. A failure to reach the store is DGPB_ERR_IO, an absent entry
  * DGPB_ERR_NOT_FOUND, an answer larger than asked DGPB_ERR_LIMIT, one shorter
  * than its Content-Length DGPB_ERR_CORRUPT_TRUNCATED. Messages
  * name the store by its URL with the password removed, and never carry the

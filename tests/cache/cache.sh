@@ -149,19 +149,23 @@ invalidate)
     [ "$ran" = 4 ] || fail "expected 4 compiles (2 discovery, b for spirv and wgsl), got $ran"
     reference ref2
     same out ref2 || fail "after editing entry b: differs from an uncached build"
-    # A changed compiler (another path, then another modification time): misses.
-    mkdir slangc-copy
+    # The compiler is known by its content, not its place: a copy of the
+    # installation elsewhere (its files touched) hits the entries of the
+    # original; a changed program misses. (--slangc names a compiler dgpb-build
+    # runs as a native slangc: known by its program, its libslang and version.)
     real=$(readlink -f "$("$build" --version | sed -n 's/^slang [^:]*: \(.*\) (.*/\1/p')")
-    cp "$real" slangc-copy/slangc-wasm
-    ln -s "$(dirname "$real")/lib" slangc-copy/lib
-    before=$(stat_of "$C" compiles)
-    B -o copy --cache-dir "$C" --slangc "$work/mod/slangc-copy/slangc-wasm"
-    [ "$(compiles)" -gt 0 ] || fail "another compiler's path hit the cache"
-    B -o copy --cache-dir "$C" --slangc "$work/mod/slangc-copy/slangc-wasm"
-    [ "$(compiles)" = 0 ] || fail "the same copy missed"
+    cp -rL "$(dirname "$real")" slangc-first
+    B -o copy --cache-dir "$C" --slangc "$work/mod/slangc-first/slangc-wasm"
+    cp -rL "$(dirname "$real")" slangc-copy
     touch -d '2001-01-01' slangc-copy/slangc-wasm
     B -o copy --cache-dir "$C" --slangc "$work/mod/slangc-copy/slangc-wasm"
-    [ "$(compiles)" -gt 0 ] || fail "a compiler with another modification time hit the cache"
+    [ "$(compiles)" = 0 ] || fail "the same compiler installed elsewhere missed: $(cat "$work/last")"
+    same copy ref2 || fail "the copied compiler's build differs"
+    echo "// changed" >>slangc-copy/slangc-wasm
+    B -o copy --cache-dir "$C" --slangc "$work/mod/slangc-copy/slangc-wasm"
+    [ "$(compiles)" -gt 0 ] || fail "a compiler with a changed program hit the cache"
+    B -o copy --cache-dir "$C" --slangc "$work/mod/slangc-copy/slangc-wasm"
+    [ "$(compiles)" = 0 ] || fail "the changed compiler missed its own entries"
     echo "ok: include edits, one entry's edit ($ran compiles), compiler identity"
     ;;
 corrupt)

@@ -2,7 +2,8 @@
 # servers.sh - sourced by remote.sh: real stores on loopback, each on a free
 # port, in a folder of their own under $SRV, stopped by stop_servers (which the
 # caller traps on EXIT).
-#   start_nginx        nginx with its WebDAV module (PUT, DELETE, full paths):
+#   start_nginx        nginx with its WebDAV module (PUT, DELETE, full paths;
+#                      with NGINX_TLS=1 over https with a certificate of its own):
 #                      NGINX_PORT, NGINX_ROOT (what it stores), NGINX_LOG (access log)
 #   stop_nginx         a fast shutdown (TERM) of the master and its worker
 #   start_redis [PASS] redis-server without persistence: REDIS_PORT
@@ -33,9 +34,19 @@ wait_port() {
 }
 
 start_nginx() {
-    local d=$SRV/nginx user_line=""
+    local d=$SRV/nginx user_line="" tls="" listen_opts=""
     rm -rf "$d"
     mkdir -p "$d/root" "$d/tmp"
+    if [ "${NGINX_TLS:-}" = 1 ]; then
+        # A certificate of the test's own for 127.0.0.1 (NGINX_CERT), which a
+        # client trusts only when told to.
+        NGINX_CERT=$d/cert.pem
+        openssl req -x509 -newkey rsa:2048 -nodes -days 2 -subj /CN=127.0.0.1 \
+            -addext subjectAltName=IP:127.0.0.1 -keyout "$d/key.pem" -out "$NGINX_CERT" \
+            >"$d/openssl.log" 2>&1 || { cat "$d/openssl.log" >&2; echo "FAIL: openssl req" >&2; exit 1; }
+        listen_opts=" ssl"
+        tls="ssl_certificate $NGINX_CERT; ssl_certificate_key $d/key.pem;"
+    fi
     NGINX_PORT=$(free_port)
     NGINX_ROOT=$d/root
     NGINX_LOG=$d/access.log
@@ -58,7 +69,8 @@ http {
     scgi_temp_path $d/tmp/scgi;
     client_max_body_size 128m;
     server {
-        listen 127.0.0.1:$NGINX_PORT;
+        listen 127.0.0.1:$NGINX_PORT$listen_opts;
+        $tls
         root $d/root;
         location / {
             dav_methods PUT DELETE;

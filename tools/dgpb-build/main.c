@@ -81,7 +81,12 @@ static const char usage_text[] =
     "                         auth: ~/.netrc, DGPB_CACHE_REMOTE_HEADER=\"Name: value\",\n"
     "                         DGPB_CACHE_REMOTE_PASSWORD (Redis)\n"
     "  --cache-remote-read-only  read the remote store, never upload (also\n"
-    "                         DGPB_CACHE_REMOTE_READ_ONLY=1)\n"
+    "                         DGPB_CACHE_REMOTE_READ_ONLY=1); https stores are\n"
+    "                         checked against DGPB_CACHE_REMOTE_CA if set\n"
+    "  --cache-root DIR       paths under DIR are named relative to it in cache\n"
+    "                         keys, so checkouts in other folders share entries\n"
+    "                         (also DGPB_CACHE_ROOT; default: the folder above the\n"
+    "                         module that holds .git, widened to the working folder)\n"
     "Reporting:\n"
     "  --keep-temps           keep the intermediate files and say where they are\n"
     "  -v, --verbose          print each compile command\n"
@@ -188,6 +193,8 @@ static int parse_args(int argc, char **argv, options *o)
             o->cache_remote_read_only = true;
         } else if (take_value(argc, argv, &i, "--cache-remote", false, &v, &err)) {
             o->cache_remote = v;
+        } else if (take_value(argc, argv, &i, "--cache-root", false, &v, &err)) {
+            o->build.cache_root = v;
         } else if (take_value(argc, argv, &i, "--cache-dir", false, &v, &err)) {
             o->cache_dir = v;
         } else if (take_value(argc, argv, &i, "--cache-max-size", false, &v, &err)) {
@@ -531,6 +538,8 @@ int main(int argc, char **argv)
         return rc;
     }
     o.build.cache = cache;
+    if (!o.build.cache_root)
+        o.build.cache_root = getenv("DGPB_CACHE_ROOT");
     char dir[PATH_MAX], slangc_wasm[PATH_MAX + 64];
     exe_dir(dir, sizeof dir);
     embedded_compiler(dir, slangc_wasm, sizeof slangc_wasm);
