@@ -122,7 +122,7 @@ static int read_outputs(build *b, const job_list *list, const dgpb_compile_job *
             build_report_compile_failure(b, j, &jobs[i]);
     }
     if (b->errors)
-        return DGPB_ERR_SHADER;
+        return b->compiler_crashed ? DGPB_ERR_TOOL : DGPB_ERR_SHADER;
     int rc = DGPB_OK;
     for (size_t i = 0; i < list->count && !rc; i++) {
         const job_info *j = &list->info[i];

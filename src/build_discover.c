@@ -20,6 +20,7 @@
 
 #include "alloc.h"
 #include "build_internal.h"
+#include "entry_scan.h"
 #include "dgpb/fileio.h"
 #include "dgpb/spirv.h"
 #include "dgpb/webgpu_limits.h" /* dgpb_wgsl_name_reserved() */
@@ -64,6 +65,36 @@ static int write_wrapper(build *b)
     return rc;
 }
 
+/*
+ * Refuses the module's generic entry points (entry_scan.h): Slang compiles an
+ * entry point only with concrete type arguments (the embedded compiler throws
+ * an exception, a native slangc reports E38014), and a bundle cannot hold one.
+ * Each is named with the non-generic entry that specialises it.
+ */
+static int refuse_generic_entries(build *b)
+{
+    generic_entry *found = NULL;
+    size_t count = 0;
+    if (entry_scan_generics(b->source, b->source_len, &found, &count)) {
+        build_report(b, DGPB_SEV_ERROR, DGPB_ERR_NOMEM, "out of memory");
+        return DGPB_ERR_NOMEM;
+    }
+    for (size_t i = 0; i < count; i++) {
+        const generic_entry *e = &found[i];
+        build_report(b, DGPB_SEV_ERROR, DGPB_ERR_SHADER,
+                     "line %u: entry '%s' is generic (%s): Slang compiles an entry point only "
+                     "with concrete type arguments, so it cannot go into a bundle. Keep '%s' as "
+                     "a plain function (without %s) and add one entry point per type it is "
+                     "used with, for example:\n"
+                     "    %s\n"
+                     "    void %s_MyType(%s) { %s<MyType>(%s); }",
+                     e->line, e->name, e->generics, e->name, e->attributes, e->attributes, e->name,
+                     e->params, e->name, e->args);
+    }
+    entry_scan_free(found, count);
+    return count ? DGPB_ERR_SHADER : DGPB_OK;
+}
+
 int build_prepare(build *b)
 {
     assert(b && b->desc && b->result && b->desc->module_file && b->desc->compiler);
@@ -80,6 +111,8 @@ int build_prepare(build *b)
     if (rc)
         return build_forward(b, &diag, NULL);
     b->generator_conventions = b->symbol_count > 0;
+    if ((rc = refuse_generic_entries(b)))
+        return rc;
 
     if (desc->module_path && strchr(desc->module_path, '/')) {
         build_report(b, DGPB_SEV_ERROR, DGPB_ERR_INVALID,
@@ -204,6 +237,17 @@ static void report_discovery_failures(build *b, const job_list *list, const dgpb
                 count++;
             }
         int n;
+        if (build_job_crashed(&jobs[i])) {
+            char how[128];
+            build_describe_exit(&jobs[i], how, sizeof how);
+            const char *words = build_last_words(&jobs[i], &n);
+            b->compiler_crashed = true;
+            build_report(b, DGPB_SEV_ERROR, DGPB_ERR_TOOL,
+                         "target%s %s: the compiler crashed discovering the module's entry "
+                         "points (%s); its last words:\n%.*s",
+                         count == 1 ? "" : "s", targets, how, n, words);
+            continue;
+        }
         const char *text = build_diagnostics_text(&jobs[i], &n);
         build_report(b, DGPB_SEV_ERROR, DGPB_ERR_SHADER,
                      "target%s %s: the module does not compile:\n%.*s", count == 1 ? "" : "s",
@@ -320,7 +364,7 @@ int build_discover(build *b)
     if (!rc)
         report_discovery_failures(b, &list, jobs);
     if (!rc && b->errors)
-        rc = DGPB_ERR_SHADER;
+        rc = b->compiler_crashed ? DGPB_ERR_TOOL : DGPB_ERR_SHADER;
     for (size_t i = 0; i < list.count && !rc; i++) {
         int t = list.info[i].target;
         dgpb_reflection *r = NULL;

@@ -61,6 +61,9 @@
 #define build_record_layouts dgpb__build_record_layouts
 #define build_report dgpb__build_report
 #define build_report_compile_failure dgpb__build_report_compile_failure
+#define build_job_crashed dgpb__build_job_crashed
+#define build_describe_exit dgpb__build_describe_exit
+#define build_last_words dgpb__build_last_words
 #define build_run_jobs dgpb__build_run_jobs
 #define build_run_list dgpb__build_run_list
 #define build_slang_target dgpb__build_slang_target
@@ -188,6 +191,7 @@ typedef struct build {
     target_layouts layouts[DGPB_TARGET_COUNT];
     bool metallib; /* the metal target ships metallib code (every metallib job compiled) */
     unsigned errors;
+    bool compiler_crashed; /* a compile failed by crashing (exit status 3, not 1) */
     uint32_t progress_done, progress_total; /* jobs for desc->progress (build_progress.c) */
     double progress_start;
     /* The files Slang read (the depfile's dependencies), each once, in the order first read. */
@@ -264,6 +268,17 @@ const char *build_diagnostics_text(const dgpb_compile_job *job, int *len);
 
 /* Reports a failed entry compile (or probe) with Slang's own diagnostics. */
 void build_report_compile_failure(build *b, const job_info *info, const dgpb_compile_job *job);
+
+/* The lines of a crashed compiler's output that a report quotes, from its end. */
+#define BUILD_LAST_WORDS_LINES 20
+
+/* Whether a failed job's compiler crashed (a signal, no answer, an internal error, the
+   WebAssembly module failing) rather than reporting errors in the module. */
+bool build_job_crashed(const dgpb_compile_job *job);
+/* "exit status N", "killed by signal N, NAME" or "no answer". */
+void build_describe_exit(const dgpb_compile_job *job, char *buf, size_t size);
+/* The last BUILD_LAST_WORDS_LINES lines of what a job printed. */
+const char *build_last_words(const dgpb_compile_job *job, int *len);
 
 /* Reads a compiler output file whole. */
 int build_read_output(build *b, const char *path, uint8_t **out, size_t *size);

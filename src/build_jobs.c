@@ -255,15 +255,61 @@ const char *build_diagnostics_text(const dgpb_compile_job *job, int *len)
     return text;
 }
 
-void build_report_compile_failure(build *b, const job_info *info, const dgpb_compile_job *job)
+bool build_job_crashed(const dgpb_compile_job *job)
+{
+    int s = job->status;
+    const char *text = job->diagnostics ? job->diagnostics : "";
+    return s < 0 || (s > 128 && s <= 128 + 64) ||
+           strstr(text, "Slang's WebAssembly module failed") ||
+           strstr(text, "aborted due to an exception") || strstr(text, "internal error");
+}
+
+void build_describe_exit(const dgpb_compile_job *job, char *buf, size_t size)
+{
+    int s = job->status;
+    if (s > 128 && s <= 128 + 64)
+        snprintf(buf, size, "killed by signal %d, %s", s - 128, strsignal(s - 128));
+    else if (s < 0)
+        snprintf(buf, size, "no answer");
+    else
+        snprintf(buf, size, "exit status %d", s);
+}
+
+const char *build_last_words(const dgpb_compile_job *job, int *len)
 {
     int n;
     const char *text = build_diagnostics_text(job, &n);
+    int lines = 0, start = n;
+    while (start > 0 && lines < BUILD_LAST_WORDS_LINES) {
+        start--;
+        if (text[start] == '\n' && ++lines == BUILD_LAST_WORDS_LINES)
+            start++;
+    }
+    *len = n - start;
+    return text + start;
+}
+
+void build_report_compile_failure(build *b, const job_info *info, const dgpb_compile_job *job)
+{
+    int n;
+    const char *probe = info->role == ROLE_PROBE ? " (SPIR-V analysis probe)" : "";
+    const char *target = dgpb_target_id_name((uint32_t)info->target);
+    const char *entry_name = b->entries[info->entry].name;
+    if (build_job_crashed(job)) {
+        char how[128];
+        build_describe_exit(job, how, sizeof how);
+        const char *words = build_last_words(job, &n);
+        b->compiler_crashed = true;
+        build_report(b, DGPB_SEV_ERROR, DGPB_ERR_TOOL,
+                     "target '%s'%s, entry '%s': the compiler crashed compiling it (%s); its "
+                     "last words:\n%.*s",
+                     target, probe, entry_name, how, n, words);
+        return;
+    }
+    const char *text = build_diagnostics_text(job, &n);
     build_report(b, DGPB_SEV_ERROR, DGPB_ERR_SHADER,
-                 "target '%s'%s, entry '%s': compile failed (exit status %d):\n%.*s",
-                 dgpb_target_id_name((uint32_t)info->target),
-                 info->role == ROLE_PROBE ? " (SPIR-V analysis probe)" : "",
-                 b->entries[info->entry].name, job->status, n, text);
+                 "target '%s'%s, entry '%s': compile failed (exit status %d):\n%.*s", target, probe,
+                 entry_name, job->status, n, text);
 }
 
 int build_read_output(build *b, const char *path, uint8_t **out, size_t *size)

@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
 
-import { slangc, tempDir } from './helpers.mjs';
+import { serve, slangc, tempDir } from './helpers.mjs';
 
 test("the issue's example command line works", () => {
   const dir = tempDir();
@@ -129,4 +129,30 @@ test('-v and -h', () => {
     assert.equal(r.status, 0);
     assert.match(r.stdout.toString(), /^usage: slangc-wasm /);
   }
+});
+
+test('a C++ exception inside the wasm: its type, the stage, exit status 3, and the next job works', async () => {
+  const dir = tempDir();
+  const out = path.join(dir, 'g.spv');
+  const r = slangc(['generic_entry.slang', '-target', 'spirv', '-o', out]);
+  assert.equal(r.status, 3, r.stderr.toString());
+  assert.equal(
+    r.stderr.toString(),
+    "slangc-wasm: error: Slang's WebAssembly module failed while generating spirv code: " +
+      'a C++ exception (Slang::InternalError)\n',
+  );
+  assert.ok(!fs.existsSync(out));
+  // In one --serve process: the failed job is answered, the instance replaced, the next job compiles.
+  const s = await serve(
+    [
+      JSON.stringify(['generic_entry.slang', '-target', 'wgsl']),
+      JSON.stringify(['basic.slang', '-target', 'wgsl', '-entry', 'scale', '-stage', 'compute']),
+    ].join('\n') + '\n',
+  );
+  const [a, b] = s.lines.map((l) => JSON.parse(l));
+  assert.equal(a.status, 3);
+  assert.match(a.diagnostics, /failed while generating wgsl code: a C\+\+ exception \(Slang::InternalError\)\n$/);
+  assert.doesNotMatch(a.diagnostics, /\[object/);
+  assert.equal(b.status, 0, b.diagnostics);
+  fs.rmSync(dir, { recursive: true, force: true });
 });

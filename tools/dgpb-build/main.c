@@ -104,8 +104,9 @@ static const char usage_text[] =
     "  2  usage error (unknown option, bad value, unknown target or triple, no\n"
     "     target left)\n"
     "  3  a file could not be read or written, or the compiler or the layout\n"
-    "     recorder (or its --slang-lib) could not be run or wrote output that\n"
-    "     cannot be read (such as malformed reflection JSON)\n"
+    "     recorder (or its --slang-lib) could not be run, crashed (the stage\n"
+    "     and its last words are printed), or wrote output that cannot be read\n"
+    "     (such as malformed reflection JSON)\n"
     "On any failure nothing is written: an existing bundle is left as it was.\n";
 
 typedef struct options {

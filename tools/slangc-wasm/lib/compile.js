@@ -10,11 +10,30 @@ import path from 'node:path';
 
 import { HELP, MISSING_DOWNSTREAM, TARGETS, UsageError, parseArgs } from './options.js';
 import { SourceError, combinePath, prepareModule } from './preprocess.js';
-import { SLANG_VERSION, discard, getSlang, lastError, setPrintSink } from './slang.js';
+import { SLANG_VERSION, discard, exceptionMessage, getSlang, lastError, setPrintSink } from './slang.js';
 import { cudaToPtx } from './ptx.js';
 import { depfileText, writeOutputs } from './output.js';
 
 class JobError extends Error {}
+
+/* A trap, abort or C++ exception inside the wasm, with what the job was doing. */
+class WasmFailure extends Error {
+  constructor(stage, what, slangSaid) {
+    super(what);
+    this.stage = stage;
+    this.slangSaid = slangSaid;
+  }
+}
+
+function ours(e) {
+  return (
+    e instanceof JobError ||
+    e instanceof UsageError ||
+    e instanceof SourceError ||
+    e instanceof WasmFailure ||
+    (e && e.code && typeof e.syscall === 'string')
+  );
+}
 
 // ProgramLayout handles, kept alive for the life of the process (see compile()).
 const retainedLayouts = [];
@@ -144,27 +163,34 @@ async function compile(opts, serve) {
   if (!isFile(opts.input)) throw new JobError(`${ERR}cannot open file '${opts.input}'\n`);
 
   const slang = await getSlang();
-  const job = { handles: [], loaded: new Set(), visiting: new Set(), deps: [] };
+  const job = { handles: [], loaded: new Set(), visiting: new Set(), deps: [], stage: 'creating a session' };
   const session = slang.globalSession.createSession(slang.targets[target.slang]);
   if (!session) throw slangFailure(slang.module, `cannot create a session for '${opts.target}'`);
   try {
+    job.stage = 'reading the module';
     const prep = prepareModule(opts.input, ctx);
     job.visiting.add(fs.realpathSync(opts.input));
+    job.stage = 'loading the imported modules';
     loadImports(slang, session, prep, ctx, job);
+    job.stage = 'checking the module';
     const mod = session.loadModuleFromSource(prep.source, moduleName(opts.input), opts.input);
     if (!mod) throw slangFailure(slang.module, `cannot load module '${opts.input}'`);
     job.handles.push(mod);
 
+    job.stage = 'finding the entry points';
     const eps = findEntries(slang, mod, opts, job);
+    job.stage = 'composing the program';
     const composite = session.createCompositeComponentType([mod, ...eps]);
     if (!composite) throw slangFailure(slang.module, 'cannot compose the entry points');
     job.handles.push(composite);
+    job.stage = 'linking the program';
     const linked = composite.link();
     if (!linked) throw slangFailure(slang.module, 'cannot link the program');
     job.handles.push(linked);
 
     // The whole program's target code: with several entry points one module
     // holding all of them, in the order given (what slangc writes for one -o).
+    job.stage = `generating ${opts.target} code`;
     let code;
     if (target.binary) {
       const blob = linked.getTargetCodeBlob(0);
@@ -180,6 +206,7 @@ async function compile(opts, serve) {
     }
 
     let reflection = null;
+    job.stage = 'writing the reflection JSON';
     if (opts.reflection !== null) {
       const layout = linked.getLayout(0);
       if (!layout) throw slangFailure(slang.module, 'no reflection for the program');
@@ -200,8 +227,13 @@ async function compile(opts, serve) {
     else stdout = code;
     if (reflection !== null) files.push({ path: opts.reflection, data: reflection });
     if (opts.depfile !== null) files.push({ path: opts.depfile, data: depfileText(opts.output, deps) });
+    job.stage = 'writing the outputs';
     writeOutputs(files);
     return { stdout, outputs: files.map((f) => f.path) };
+  } catch (e) {
+    // The exception's text is read while the instance that threw it is loaded.
+    if (ours(e)) throw e;
+    throw new WasmFailure(job.stage, exceptionMessage(e), cleanDiagnostics(lastError(slang.module)));
   } finally {
     // Every handle the job created is deleted; a failure here means the
     // wasm's heap is damaged, so the next job starts from a fresh instance.
@@ -240,11 +272,14 @@ export async function runJob(argv, { serve = false } = {}) {
     else if (e instanceof UsageError || e instanceof SourceError) result.diagnostics = `${ERR}${e.message}\n`;
     else if (e && e.code && typeof e.syscall === 'string') result.diagnostics = `${ERR}${e.message}\n`;
     else {
-      // A trap or abort inside the wasm: its state cannot be trusted, so the
-      // next job loads a fresh instance.
+      // A trap, abort or exception inside the wasm: its state cannot be
+      // trusted, so the next job loads a fresh instance.
+      const failure = e instanceof WasmFailure ? e : new WasmFailure(null, exceptionMessage(e), '');
       discard();
-      const msg = e instanceof Error ? e.message : String(e);
-      result.diagnostics = `${ERR}Slang's WebAssembly module failed: ${msg}\n`;
+      const during = failure.stage ? ` while ${failure.stage}` : '';
+      const said = failure.slangSaid ? `${failure.slangSaid.replace(/\n*$/, '')}\n` : '';
+      result.status = 3;
+      result.diagnostics = `${said}${ERR}Slang's WebAssembly module failed${during}: ${failure.message}\n`;
     }
   } finally {
     setPrintSink(prevSink);

@@ -57,6 +57,28 @@ export async function getSlang() {
   return instance;
 }
 
+/*
+ * The message of an exception the wasm threw: a C++ exception arrives as a
+ * WebAssembly.Exception whose own text is "[object WebAssembly.Exception]";
+ * the module's getExceptionMessage gives its type and what() text. Called
+ * before discard(), while the instance that threw it is still loaded.
+ */
+export function exceptionMessage(e) {
+  if (typeof WebAssembly.Exception === 'function' && e instanceof WebAssembly.Exception && instance) {
+    try {
+      const [type, what] = instance.module.getExceptionMessage(e);
+      const text = [type, what].filter((t) => t && String(t).trim()).join(': ');
+      if (text) return `a C++ exception (${text})`;
+    } catch {
+      // the instance may be broken; fall through to the generic text
+    }
+    return 'a C++ exception without a message';
+  }
+  if (e instanceof Error) return e.message || e.name || 'an error without a message';
+  const s = String(e);
+  return s === '[object Object]' ? 'an unknown error' : s;
+}
+
 /* Drops the loaded instance; the next getSlang() loads a fresh one. */
 export function discard() {
   if (instance) {

@@ -1,0 +1,143 @@
+/*
+ * test_entry_scan.c - the scan for generic entry points (src/entry_scan.c):
+ * what it finds, what it must not take for one (generic return types,
+ * generic helpers, text in comments, strings and directives), and allocation
+ * failures.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "dgpb/result.h"
+#include "entry_scan.h"
+#include "support.h"
+
+static size_t scan(const char *text, generic_entry **out)
+{
+    size_t count = 99;
+    assert_int_equal(entry_scan_generics(text, strlen(text), out, &count), DGPB_OK);
+    return count;
+}
+
+static void finds_a_generic_compute_entry(void **state)
+{
+    (void)state;
+    const char *text = "RWStructuredBuffer<float> output;\n"
+                       "[shader(\"compute\")]\n"
+                       "[numthreads(8, 1, 1)]\n"
+                       "void apply<T : IOp, let N : int>(uint3 id : SV_DispatchThreadID,\n"
+                       "                                 uniform float scale)\n"
+                       "{ }\n";
+    generic_entry *e = NULL;
+    assert_int_equal(scan(text, &e), 1);
+    assert_string_equal(e[0].name, "apply");
+    assert_string_equal(e[0].generics, "<T : IOp, let N : int>");
+    assert_string_equal(e[0].attributes, "[shader(\"compute\")] [numthreads(8, 1, 1)]");
+    assert_string_equal(e[0].params, "uint3 id : SV_DispatchThreadID, uniform float scale");
+    assert_string_equal(e[0].args, "id, scale");
+    assert_int_equal(e[0].line, 4);
+    entry_scan_free(e, 1);
+}
+
+static void finds_generic_keyword_form(void **state)
+{
+    (void)state;
+    const char *text =
+        "[shader(\"fragment\")]\n__generic<typename T>\n"
+        "float4 fs(float4 p : SV_Position, float2 uv[2]) : SV_Target { return p; }\n";
+    generic_entry *e = NULL;
+    assert_int_equal(scan(text, &e), 1);
+    assert_string_equal(e[0].name, "fs");
+    assert_string_equal(e[0].generics, "<typename T>");
+    assert_string_equal(e[0].args, "p, uv");
+    assert_int_equal(e[0].line, 3);
+    entry_scan_free(e, 1);
+}
+
+static void leaves_non_generic_entries_alone(void **state)
+{
+    (void)state;
+    const char *text =
+        "// [numthreads(1,1,1)] void commented<T>(uint3 id) {}\n"
+        "/* [shader(\"compute\")] void blocked<T>() {} */\n"
+        "#define E [numthreads(1,1,1)] void hidden<T>()\n"
+        "static const char *s = \"[numthreads(1,1,1)] void quoted<T>()\";\n"
+        "T helper<T>(T x) { return x; }\n"
+        "[shader(\"vertex\")]\n"
+        "vector<float, 4> vs(float4 p : POSITION) : SV_Position { return helper<float4>(p); }\n"
+        "[numthreads(4, 1, 1)] void cs(uint3 id : SV_DispatchThreadID) { output[id.x] = 1; }\n";
+    generic_entry *e = NULL;
+    assert_int_equal(scan(text, &e), 0);
+    assert_null(e);
+}
+
+static void finds_every_one(void **state)
+{
+    (void)state;
+    const char *text = "[numthreads(1,1,1)] void a<T>(uint3 i : SV_DispatchThreadID) {}\r\n"
+                       "[numthreads(1,1,1)] void b(uint3 i : SV_DispatchThreadID) {}\r\n"
+                       "[WaveSize(32)] [numthreads(1,1,1)] void c <T:I> (uint i) {}\r\n";
+    generic_entry *e = NULL;
+    assert_int_equal(scan(text, &e), 2);
+    assert_string_equal(e[0].name, "a");
+    assert_string_equal(e[1].name, "c");
+    assert_string_equal(e[1].attributes, "[WaveSize(32)] [numthreads(1,1,1)]");
+    assert_int_equal(e[1].line, 3);
+    entry_scan_free(e, 2);
+}
+
+static void malformed_text_is_no_entry(void **state)
+{
+    (void)state;
+    const char *texts[] = {"[numthreads(",
+                           "[numthreads(1)] void f<T",
+                           "[shader(\"compute\")] f<",
+                           "[numthreads(1)]",
+                           "\"unterminated [numthreads(1)] void f<T>()",
+                           "/* unterminated [numthreads(1)] void f<T>()",
+                           "[shader(]]]] g<>()"};
+    for (size_t i = 0; i < sizeof texts / sizeof *texts; i++) {
+        generic_entry *e = NULL;
+        size_t count = scan(texts[i], &e);
+        entry_scan_free(e, count);
+    }
+}
+
+static int scan_two(void *arg)
+{
+    const char *text = arg;
+    generic_entry *e = NULL;
+    size_t count = 0;
+    int rc = entry_scan_generics(text, strlen(text), &e, &count);
+    if (rc == DGPB_OK && count != 2)
+        rc = DGPB_ERR_INVALID;
+    if (rc != DGPB_OK && (e || count))
+        rc = DGPB_ERR_INVALID; /* a failure leaves nothing behind */
+    entry_scan_free(e, count);
+    return rc;
+}
+
+static void allocation_failures(void **state)
+{
+    (void)state;
+    char text[] = "[numthreads(1,1,1)] void a<T>(uint3 i : SV_DispatchThreadID) {}\n"
+                  "[numthreads(1,1,1)] void b<T>(uint3 i : SV_DispatchThreadID) {}\n";
+    assert_true(support_run_with_faults(scan_two, text, DGPB_OK, "entry_scan_generics") > 0);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(finds_a_generic_compute_entry),
+        cmocka_unit_test(finds_generic_keyword_form),
+        cmocka_unit_test(leaves_non_generic_entries_alone),
+        cmocka_unit_test(finds_every_one),
+        cmocka_unit_test(malformed_text_is_no_entry),
+        cmocka_unit_test(allocation_failures),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
