@@ -188,8 +188,7 @@ static void test_target_lists_select_the_named_targets(void **state)
         {"wgsl,spirv", BIT(DGPB_TARGET_SPIRV) | BIT(DGPB_TARGET_WGSL)},
         {"wgsl,wgsl", BIT(DGPB_TARGET_WGSL)},
         {"dxbc,dxil,metal,ptx,spirv,wgsl", BIT(DGPB_TARGET_COUNT) - 1},
-        {"", BIT(DGPB_TARGET_COUNT) - 1}, /* nothing said: every target */
-        {NULL, BIT(DGPB_TARGET_COUNT) - 1},
+        {NULL, BIT(DGPB_TARGET_COUNT) - 1}, /* nothing said: every target */
     };
     for (size_t i = 0; i < ARRAY_LEN(rows); i++) {
         uint32_t set = 0;
@@ -212,9 +211,10 @@ static void test_bad_target_lists_are_errors_naming_the_problem(void **state)
         {"spirv,hlsl", "unknown target 'hlsl'"},
         {"spirv, wgsl", "unknown target ' wgsl'"}, /* no spaces in the list */
         {"SPIRV", "unknown target 'SPIRV'"},
-        {"spirv,,wgsl", "bad target list 'spirv,,wgsl'"},
-        {",spirv", "bad target list ',spirv'"},
-        {",", "bad target list ','"},
+        {"spirv,,wgsl", "bad target list 'spirv,,wgsl': an empty item"},
+        {",spirv", "bad target list ',spirv': an empty item"},
+        {",", "bad target list ',': an empty item"},
+        {"", "the target list is empty"}, /* an empty list is not the default list */
         {"averyveryverylongtargetnamethatdoesnotfit", "bad target list"},
     };
     for (size_t i = 0; i < ARRAY_LEN(rows); i++) {
