@@ -267,6 +267,18 @@ static void check_scan(const char *text, const char *const *expected, size_t cou
     dgpb_group_symbols_free(symbols, n);
 }
 
+static void test_a_byte_order_mark_and_crlf_endings_change_no_group_symbol(void **state)
+{
+    (void)state;
+    static const char *const want[] = {"DREAM_SHADER_a", "DREAM_SHADERS_RENDER"};
+    check_scan("\xEF\xBB\xBF#if defined(DREAM_SHADER_a)\r\nvoid a() {}\r\n#endif\r\n"
+               "#if defined(DREAM_SHADERS_RENDER)\r\n#endif\r\n",
+               want, 2);
+    check_scan("\xEF\xBB\xBF"
+               "DREAM_SHADER_a\r\nDREAM_SHADERS_RENDER\r",
+               want, 2);
+}
+
 static void test_group_symbols_are_found_in_order_of_first_mention_without_duplicates(void **state)
 {
     (void)state;
@@ -393,6 +405,7 @@ int main(void)
         cmocka_unit_test(
             test_group_symbols_in_comments_and_strings_count_because_the_scan_is_textual),
         cmocka_unit_test(test_only_the_given_length_is_scanned),
+        cmocka_unit_test(test_a_byte_order_mark_and_crlf_endings_change_no_group_symbol),
         cmocka_unit_test(test_many_group_symbols_are_all_kept),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
