@@ -13,6 +13,7 @@
  */
 #define _XOPEN_SOURCE 700
 #include <assert.h>
+#include <ctype.h>
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -26,6 +27,11 @@
 #include "dgpb/webgpu_limits.h" /* dgpb_wgsl_name_reserved() */
 
 /* ---- prepare ---- */
+
+static bool ident_char(char c)
+{
+    return isalnum((unsigned char)c) || c == '_';
+}
 
 /*
  * Writes the discovery module: the user's module, included, plus one empty
@@ -81,18 +87,65 @@ static int refuse_generic_entries(build *b)
     }
     for (size_t i = 0; i < count; i++) {
         const generic_entry *e = &found[i];
-        build_report(b, DGPB_SEV_ERROR, DGPB_ERR_SHADER,
-                     "line %u: entry '%s' is generic (%s): Slang compiles an entry point only "
-                     "with concrete type arguments, so it cannot go into a bundle. Keep '%s' as "
-                     "a plain function (without %s) and add one entry point per type it is "
-                     "used with, for example:\n"
-                     "    %s\n"
-                     "    void %s_MyType(%s) { %s<MyType>(%s); }",
-                     e->line, e->name, e->generics, e->name, e->attributes, e->attributes, e->name,
-                     e->params, e->name, e->args);
+        build_report_at(b, e->line, DGPB_SEV_ERROR, DGPB_ERR_SHADER,
+                        "entry '%s' is generic (%s): Slang compiles an entry point only "
+                        "with concrete type arguments, so it cannot go into a bundle. Keep '%s' as "
+                        "a plain function (without %s) and add one entry point per type it is "
+                        "used with, for example:\n"
+                        "    %s\n"
+                        "    void %s_MyType(%s) { %s<MyType>(%s); }",
+                        e->name, e->generics, e->name, e->attributes, e->attributes, e->name,
+                        e->params, e->name, e->args);
     }
     entry_scan_free(found, count);
     return count ? DGPB_ERR_SHADER : DGPB_OK;
+}
+
+/*
+ * The discovery anchor's name is dgpb-build's own: a module that mentions it
+ * (a textual scan, as for the group symbols: a comment counts too) would
+ * declare a second entry of that name, which the discovery cannot tell from
+ * the anchor. DGPB_ERR_SHADER at the first mention.
+ */
+static int check_anchor_name(build *b)
+{
+    static const char name[] = BUILD_ANCHOR_ENTRY;
+    const size_t n = sizeof name - 1;
+    uint32_t line = 1;
+    for (size_t i = 0; i + n <= b->source_len; i++) {
+        line += b->source[i] == '\n';
+        if (memcmp(b->source + i, name, n) || (i > 0 && ident_char(b->source[i - 1])) ||
+            (i + n < b->source_len && ident_char(b->source[i + n])))
+            continue;
+        build_report_at(b, line, DGPB_SEV_ERROR, DGPB_ERR_SHADER,
+                        "'%s' is reserved: dgpb-build names the empty entry it adds to discover "
+                        "the module's entries so; rename the entry (or whatever else has that "
+                        "name)",
+                        name);
+        return DGPB_ERR_SHADER;
+    }
+    return DGPB_OK;
+}
+
+/*
+ * Names the targets asked for that the build triple cannot load: a note for
+ * an explicit --targets list, only with -v for the default (every target).
+ */
+static void note_dropped_targets(build *b, uint32_t dropped)
+{
+    if (!dropped || !b->targets || (!b->desc->targets && !b->desc->verbose))
+        return;
+    char names[128] = "";
+    unsigned count = 0;
+    for (uint32_t t = 0; t < DGPB_TARGET_COUNT; t++)
+        if (dropped & (1u << t)) {
+            size_t len = strlen(names);
+            snprintf(names + len, sizeof names - len, "%s'%s'", count++ ? ", " : "",
+                     dgpb_target_id_name(t));
+        }
+    build_report(
+        b, DGPB_SEV_NOTE, DGPB_OK, "target%s %s left out: the %s build triple does not load %s",
+        count == 1 ? "" : "s", names, dgpb_platform_name(b->platform), count == 1 ? "it" : "them");
 }
 
 int build_prepare(build *b)
@@ -111,7 +164,7 @@ int build_prepare(build *b)
     if (rc)
         return build_forward(b, &diag, NULL);
     b->generator_conventions = b->symbol_count > 0;
-    if ((rc = refuse_generic_entries(b)))
+    if ((rc = check_anchor_name(b)) || (rc = refuse_generic_entries(b)))
         return rc;
 
     if (desc->module_path && strchr(desc->module_path, '/')) {
@@ -125,6 +178,7 @@ int build_prepare(build *b)
         (rc = dgpb_targets_parse(desc->targets, &wanted, &diag)))
         return build_forward(b, &diag, NULL);
     b->targets = wanted & dgpb_platform_targets(b->platform);
+    note_dropped_targets(b, wanted & ~b->targets);
     if (!b->targets) {
         build_report(b, DGPB_SEV_ERROR, DGPB_ERR_INVALID,
                      "no target left: the %s build triple loads none of the targets asked for (%s)",
@@ -303,8 +357,17 @@ static int add_reflected_entries(build *b, int t, const dgpb_reflection *r)
 {
     const char *target_name = dgpb_target_id_name((uint32_t)t);
     size_t insert_at = 0; /* after the last entry of this list seen */
+    unsigned anchors = 0;
     for (size_t k = 0; k < r->entry_count; k++) {
         const dgpb_reflected_entry *reflected = &r->entries[k];
+        if (!strcmp(reflected->name, BUILD_ANCHOR_ENTRY) && ++anchors > 1) {
+            /* One more than the wrapper's: declared by an include or import. */
+            build_report(b, DGPB_SEV_ERROR, DGPB_ERR_SHADER,
+                         "entry '%s': '%s' is reserved: dgpb-build names the empty entry it adds "
+                         "to discover the module's entries so; rename the entry",
+                         BUILD_ANCHOR_ENTRY, BUILD_ANCHOR_ENTRY);
+            return DGPB_ERR_SHADER;
+        }
         if (!strcmp(reflected->name, BUILD_ANCHOR_ENTRY))
             continue;
         if (reflected->stage < 0 && !reflected->stage_name[0]) {

@@ -60,6 +60,7 @@
 #define build_read_reflection dgpb__build_read_reflection
 #define build_record_layouts dgpb__build_record_layouts
 #define build_report dgpb__build_report
+#define build_report_at dgpb__build_report_at
 #define build_report_compile_failure dgpb__build_report_compile_failure
 #define build_job_crashed dgpb__build_job_crashed
 #define build_describe_exit dgpb__build_describe_exit
@@ -219,6 +220,14 @@ typedef struct build {
 void build_report(build *b, dgpb_severity severity, int code, const char *fmt, ...)
 #if defined(__GNUC__)
     __attribute__((format(printf, 4, 5)))
+#endif
+    ;
+
+/* build_report() at a line of the module (1-based). */
+void build_report_at(build *b, uint32_t line, dgpb_severity severity, int code, const char *fmt,
+                     ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 5, 6)))
 #endif
     ;
 

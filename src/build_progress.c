@@ -6,6 +6,7 @@
  */
 #define _POSIX_C_SOURCE 200809L
 #include <assert.h>
+#include <stdio.h>
 #include <time.h>
 
 #include "build_internal.h"
@@ -39,20 +40,38 @@ static void on_job(void *user, size_t job, bool finished)
     b->desc->progress(b->desc->progress_ctx, &p);
 }
 
+/* -v: how many jobs a batch had, how many ran at once and how many workers run them. */
+static void report_parallel(build *b, size_t count, unsigned parallel)
+{
+    char asked[32] = "one per CPU";
+    if (b->desc->jobs)
+        snprintf(asked, sizeof asked, "-j %u", b->desc->jobs);
+    unsigned workers = dgpb_compiler_workers_started(b->desc->compiler);
+    build_report(b, DGPB_SEV_NOTE, DGPB_OK,
+                 "%zu job%s, %u at once (%s); %u compiler worker%s started so far", count,
+                 count == 1 ? "" : "s", parallel, asked, workers, workers == 1 ? "" : "s");
+}
+
 int build_compiler_run(build *b, dgpb_compile_job *jobs, size_t count, build_job_name_fn name,
                        void *name_ctx, dgpb_diag *diag)
 {
     assert(b && b->desc && name);
     dgpb_compiler *c = b->desc->compiler;
-    if (!b->desc->progress)
-        return dgpb_compiler_run(c, jobs, count, b->desc->jobs, diag);
-    if (b->progress_total == 0)
-        b->progress_start = seconds();
-    b->progress_total += (uint32_t)count;
-    watch_ctx w = {b, name, name_ctx};
-    dgpb_compiler_watch(c, on_job, &w);
-    int rc = dgpb_compiler_run(c, jobs, count, b->desc->jobs, diag);
-    dgpb_compiler_watch(c, NULL, NULL);
+    unsigned parallel = count ? dgpb_compiler_parallel(c, b->desc->jobs, count) : 1;
+    int rc;
+    if (!b->desc->progress) {
+        rc = dgpb_compiler_run(c, jobs, count, parallel, diag);
+    } else {
+        if (b->progress_total == 0)
+            b->progress_start = seconds();
+        b->progress_total += (uint32_t)count;
+        watch_ctx w = {b, name, name_ctx};
+        dgpb_compiler_watch(c, on_job, &w);
+        rc = dgpb_compiler_run(c, jobs, count, parallel, diag);
+        dgpb_compiler_watch(c, NULL, NULL);
+    }
+    if (b->desc->verbose && count)
+        report_parallel(b, count, parallel);
     return rc;
 }
 

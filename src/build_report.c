@@ -10,17 +10,16 @@
 
 #include "build_internal.h"
 
-void build_report(build *b, dgpb_severity severity, int code, const char *fmt, ...)
+static void report(build *b, uint32_t line, dgpb_severity severity, int code, const char *fmt,
+                   va_list ap)
 {
     assert(b && b->desc);
     dgpb_diag d;
     dgpb_diag_clear(&d);
-    va_list ap;
-    va_start(ap, fmt);
     vsnprintf(d.message, sizeof d.message, fmt, ap);
-    va_end(ap);
     d.severity = severity;
     d.code = code;
+    d.line = line;
     dgpb_diag_set_file(&d, b->desc->module_file);
     if (severity == DGPB_SEV_ERROR)
         b->errors++;
@@ -28,6 +27,23 @@ void build_report(build *b, dgpb_severity severity, int code, const char *fmt, .
         bytebuf_append(&b->warnings, d.message, strlen(d.message) + 1);
     if (b->desc->sink)
         b->desc->sink(&d, b->desc->user);
+}
+
+void build_report(build *b, dgpb_severity severity, int code, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    report(b, 0, severity, code, fmt, ap);
+    va_end(ap);
+}
+
+void build_report_at(build *b, uint32_t line, dgpb_severity severity, int code, const char *fmt,
+                     ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    report(b, line, severity, code, fmt, ap);
+    va_end(ap);
 }
 
 int build_forward(build *b, const dgpb_diag *d, const char *context)

@@ -12,6 +12,7 @@
 #include <assert.h>
 #include <limits.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -219,6 +220,44 @@ bool dgpb_compiler_is_embedded(const dgpb_compiler *c)
     return c->embedded;
 }
 
+/* ---- how many at once ---------------------------------------------------- */
+
+unsigned dgpb_parallel_limit(unsigned requested, unsigned cpus, size_t count,
+                             uint64_t mem_available, uint64_t per_worker)
+{
+    uint64_t n = requested ? requested : cpus;
+    if (n > count)
+        n = count;
+    if (mem_available && per_worker && n > mem_available / 2 / per_worker)
+        n = mem_available / 2 / per_worker;
+    return n > 0 ? (unsigned)n : 1;
+}
+
+/* MemAvailable of /proc/meminfo in bytes; 0 where it cannot be read. */
+static uint64_t mem_available(void)
+{
+    FILE *f = fopen("/proc/meminfo", "r");
+    if (!f)
+        return 0;
+    char line[256];
+    unsigned long long kib = 0;
+    while (fgets(line, sizeof line, f))
+        if (sscanf(line, "MemAvailable: %llu kB", &kib) == 1)
+            break;
+    fclose(f);
+    return (uint64_t)kib * 1024;
+}
+
+unsigned dgpb_compiler_parallel(dgpb_compiler *c, unsigned requested, size_t count)
+{
+    assert(c);
+    long cpus = sysconf(_SC_NPROCESSORS_ONLN);
+    probe_workers(c);
+    bool embedded = c->mode == DGPB_COMPILER_EMBEDDED_WORKERS;
+    return dgpb_parallel_limit(requested, cpus > 0 ? (unsigned)cpus : 1, count,
+                               embedded ? mem_available() : 0, DGPB_EMBEDDED_WORKER_BYTES);
+}
+
 unsigned dgpb_compiler_workers_started(const dgpb_compiler *c)
 {
     assert(c);
@@ -269,16 +308,12 @@ int dgpb_compiler_run(dgpb_compiler *c, dgpb_compile_job *jobs, size_t count, un
     }
     if (count == 0)
         return DGPB_OK;
-    if (parallel == 0) {
-        long cpus = sysconf(_SC_NPROCESSORS_ONLN);
-        parallel = cpus > 0 ? (unsigned)cpus : 1;
-    }
     for (size_t i = 0; i < count; i++)
         if (jobs[i].layout && !c->recorder)
             return dgpb_diag_set(diag, DGPB_ERR_INVALID, -1,
                                  "job %zu records a layout, and the compiler has no recorder",
                                  i + 1);
-    probe_workers(c);
+    parallel = dgpb_compiler_parallel(c, parallel, count);
     if (c->mode == DGPB_COMPILER_NATIVE_WORKERS)
         return compile_pool_run_serve(&c->pool, jobs, count, parallel, diag);
     if (c->mode == DGPB_COMPILER_PROCESSES)

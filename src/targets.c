@@ -105,19 +105,32 @@ uint32_t dgpb_platform_targets(dgpb_platform p)
     return 0;
 }
 
+/* An empty item ("spirv,,wgsl", ",spirv", "spirv,") is an error, never skipped. */
+static int empty_item(const char *list, dgpb_diag *diag)
+{
+    return dgpb_diag_set(diag, DGPB_ERR_INVALID, -1,
+                         "bad target list '%s': an empty item (a comma too many?)", list);
+}
+
 int dgpb_targets_parse(const char *list, uint32_t *out_set, dgpb_diag *diag)
 {
     *out_set = 0;
-    if (!list || !*list) {
+    if (!list) {
         *out_set = BIT(DGPB_TARGET_COUNT) - 1;
         return DGPB_OK;
     }
+    if (!*list)
+        return dgpb_diag_set(diag, DGPB_ERR_INVALID, -1,
+                             "the target list is empty (name at least one of dxbc, dxil, metal, "
+                             "ptx, spirv, wgsl, or leave the list out for every target)");
     const char *p = list;
     while (*p) {
         const char *end = strchr(p, ',');
         size_t n = end ? (size_t)(end - p) : strlen(p);
         char name[32];
-        if (n == 0 || n >= sizeof name)
+        if (n == 0)
+            return empty_item(list, diag);
+        if (n >= sizeof name)
             return dgpb_diag_set(diag, DGPB_ERR_INVALID, -1, "bad target list '%s'", list);
         memcpy(name, p, n);
         name[n] = 0;
@@ -130,7 +143,7 @@ int dgpb_targets_parse(const char *list, uint32_t *out_set, dgpb_diag *diag)
         *out_set |= BIT(id);
         p += n;
         if (*p == ',' && !*++p) /* a trailing comma leaves an empty element */
-            return dgpb_diag_set(diag, DGPB_ERR_INVALID, -1, "bad target list '%s'", list);
+            return empty_item(list, diag);
     }
     return DGPB_OK;
 }

@@ -687,9 +687,37 @@ static void every_allocation_failure_fails_cleanly(void **state)
     assert_true(n > 10);
 }
 
+static void compiles_at_once_are_capped_by_the_jobs_and_by_half_the_memory(void **state)
+{
+    (void)state;
+    const uint64_t mib = 1ull << 20, worker = DGPB_EMBEDDED_WORKER_BYTES;
+    static const struct {
+        unsigned requested, cpus;
+        size_t count;
+        uint64_t mem_mib;
+        unsigned want;
+    } rows[] = {
+        {1000, 16, 6, 0, 6},      /* -j 1000, 6 jobs, memory unknown: 6 */
+        {0, 16, 100, 0, 16},      /* no -j: one per CPU */
+        {0, 16, 3, 0, 3},         /* never more than the jobs */
+        {1000, 16, 100, 2100, 6}, /* 1050 MiB for workers of 175 MiB: 6 */
+        {4, 16, 100, 2100, 4},    /* -j below the memory cap */
+        {8, 16, 100, 100, 1},     /* too little memory for one: still one */
+        {0, 0, 0, 0, 1},          /* nothing to run: 1, never 0 */
+        {3, 16, 100, 350 * 2, 2}, /* exactly two workers' worth */
+    };
+    for (size_t i = 0; i < sizeof rows / sizeof *rows; i++) {
+        unsigned got = dgpb_parallel_limit(rows[i].requested, rows[i].cpus, rows[i].count,
+                                           rows[i].mem_mib * mib, worker);
+        if (got != rows[i].want)
+            fail_msg("row %zu: %u at once, expected %u", i, got, rows[i].want);
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
+        cmocka_unit_test(compiles_at_once_are_capped_by_the_jobs_and_by_half_the_memory),
         cmocka_unit_test(the_lookup_follows_the_documented_order),
         cmocka_unit_test(a_named_compiler_that_is_missing_is_an_error_naming_it),
         cmocka_unit_test(without_any_compiler_the_error_says_how_to_install_one),

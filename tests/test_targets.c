@@ -188,8 +188,7 @@ static void test_target_lists_select_the_named_targets(void **state)
         {"wgsl,spirv", BIT(DGPB_TARGET_SPIRV) | BIT(DGPB_TARGET_WGSL)},
         {"wgsl,wgsl", BIT(DGPB_TARGET_WGSL)},
         {"dxbc,dxil,metal,ptx,spirv,wgsl", BIT(DGPB_TARGET_COUNT) - 1},
-        {"", BIT(DGPB_TARGET_COUNT) - 1}, /* nothing said: every target */
-        {NULL, BIT(DGPB_TARGET_COUNT) - 1},
+        {NULL, BIT(DGPB_TARGET_COUNT) - 1}, /* nothing said: every target */
     };
     for (size_t i = 0; i < ARRAY_LEN(rows); i++) {
         uint32_t set = 0;
@@ -212,9 +211,10 @@ static void test_bad_target_lists_are_errors_naming_the_problem(void **state)
         {"spirv,hlsl", "unknown target 'hlsl'"},
         {"spirv, wgsl", "unknown target ' wgsl'"}, /* no spaces in the list */
         {"SPIRV", "unknown target 'SPIRV'"},
-        {"spirv,,wgsl", "bad target list 'spirv,,wgsl'"},
-        {",spirv", "bad target list ',spirv'"},
-        {",", "bad target list ','"},
+        {"spirv,,wgsl", "bad target list 'spirv,,wgsl': an empty item"},
+        {",spirv", "bad target list ',spirv': an empty item"},
+        {",", "bad target list ',': an empty item"},
+        {"", "the target list is empty"}, /* an empty list is not the default list */
         {"averyveryverylongtargetnamethatdoesnotfit", "bad target list"},
     };
     for (size_t i = 0; i < ARRAY_LEN(rows); i++) {
@@ -265,6 +265,18 @@ static void check_scan(const char *text, const char *const *expected, size_t cou
         if (strcmp(symbols[i], expected[i]) != 0)
             fail_msg("'%s': symbol %zu is '%s', expected '%s'", text, i, symbols[i], expected[i]);
     dgpb_group_symbols_free(symbols, n);
+}
+
+static void test_a_byte_order_mark_and_crlf_endings_change_no_group_symbol(void **state)
+{
+    (void)state;
+    static const char *const want[] = {"DREAM_SHADER_a", "DREAM_SHADERS_RENDER"};
+    check_scan("\xEF\xBB\xBF#if defined(DREAM_SHADER_a)\r\nvoid a() {}\r\n#endif\r\n"
+               "#if defined(DREAM_SHADERS_RENDER)\r\n#endif\r\n",
+               want, 2);
+    check_scan("\xEF\xBB\xBF"
+               "DREAM_SHADER_a\r\nDREAM_SHADERS_RENDER\r",
+               want, 2);
 }
 
 static void test_group_symbols_are_found_in_order_of_first_mention_without_duplicates(void **state)
@@ -393,6 +405,7 @@ int main(void)
         cmocka_unit_test(
             test_group_symbols_in_comments_and_strings_count_because_the_scan_is_textual),
         cmocka_unit_test(test_only_the_given_length_is_scanned),
+        cmocka_unit_test(test_a_byte_order_mark_and_crlf_endings_change_no_group_symbol),
         cmocka_unit_test(test_many_group_symbols_are_all_kept),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

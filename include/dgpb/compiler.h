@@ -64,6 +64,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 
 #include "dgpb/result.h"
 
@@ -145,6 +146,30 @@ bool dgpb_compiler_is_embedded(const dgpb_compiler *c);
  * what it printed).
  */
 int dgpb_compiler_version(dgpb_compiler *c, const char **version, dgpb_diag *diag);
+
+/*
+ * The resident memory one embedded worker (slangc-wasm --serve: Node.js and
+ * Slang's WebAssembly module) takes, measured: about 175 MB.
+ */
+#define DGPB_EMBEDDED_WORKER_BYTES (175ull << 20)
+
+/*
+ * How many of `count` compiles run at once when `requested` are asked for
+ * (0: one per CPU): never more than `count`, and with the embedded
+ * compiler's workers never more than half the available memory holds
+ * (MemAvailable of /proc/meminfo, DGPB_EMBEDDED_WORKER_BYTES each; no memory
+ * cap where it cannot be read). At least 1. dgpb_compiler_run() runs that
+ * many.
+ */
+unsigned dgpb_compiler_parallel(dgpb_compiler *c, unsigned requested, size_t count);
+
+/*
+ * The rule of dgpb_compiler_parallel() with its inputs given: `requested`
+ * (0: `cpus`) capped at `count` and, where `mem_available` is not 0, at
+ * mem_available / 2 / per_worker. At least 1.
+ */
+unsigned dgpb_parallel_limit(unsigned requested, unsigned cpus, size_t count,
+                             uint64_t mem_available, uint64_t per_worker);
 
 /* How many --serve workers this compiler has started so far (0 for slangc processes). */
 unsigned dgpb_compiler_workers_started(const dgpb_compiler *c);

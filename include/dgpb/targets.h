@@ -54,8 +54,9 @@ const char *dgpb_platform_name(dgpb_platform p);
 uint32_t dgpb_platform_targets(dgpb_platform p);
 
 /*
- * Parses a comma-separated target list ("spirv,wgsl"); NULL or "" selects
- * every target. DGPB_ERR_INVALID names an unknown target.
+ * Parses a comma-separated target list ("spirv,wgsl"); NULL selects every
+ * target. DGPB_ERR_INVALID names an unknown target, and refuses an empty
+ * list ("") and an empty item ("spirv,,wgsl", "spirv,").
  */
 int dgpb_targets_parse(const char *list, uint32_t *out_set, dgpb_diag *diag);
 

@@ -15,6 +15,8 @@
 #  3. The prefix, moved elsewhere, still works (nothing points at the place
 #     it was installed to); without its share/dgpb/slangc-wasm, dgpb-build
 #     finds no compiler at all (it never falls back to the source tree).
+#     One compile cache shared by the build tree's dgpb-build in one checkout
+#     and the installed one in another: the second compiles nothing.
 #  4. pkg-config: a C program compiled and linked with `pkg-config dgpb_run`.
 #  5. The example project examples/embed, configured against the prefix
 #     (find_package(dgpb CONFIG)) and built with Ninja: its host runs; a
@@ -126,6 +128,29 @@ fi
 mv "$tmp/slangc-wasm.aside" "$moved/share/dgpb/slangc-wasm"
 mv "$moved" "$prefix"
 step "without its embedded compiler, the installed dgpb-build finds none (it never looks in the source tree)"
+
+# 3b. One compile cache for the build tree's dgpb-build (the source tree's
+#     compiler) in one checkout and the installed one in another: the
+#     installed build compiles nothing (docs/cache.md, "Paths in keys", "The
+#     compiler's identity").
+for ck in first second; do
+    mkdir -p "$tmp/$ck-checkout/project/.git"
+    cp "$src/tests/run/double.slang" "$tmp/$ck-checkout/project/"
+done
+(cd "$tmp/first-checkout/project" && env -i PATH="$sys_path" HOME="$tmp/home" \
+    "$build/dgpb-build" --cache-dir "$tmp/shared-cache" --targets spirv,wgsl --no-layouts \
+    -o out double.slang) 2>"$tmp/first.err" || fail "the build tree's dgpb-build failed: $(cat "$tmp/first.err")"
+grep -q '; [1-9][0-9]* compiles in' "$tmp/first.err" || fail "the first build compiled nothing: $(cat "$tmp/first.err")"
+for out in out other; do
+    (cd "$tmp/second-checkout/project" && env -i PATH="$prefix/bin:$sys_path" HOME="$tmp/home" \
+        dgpb-build --cache-dir "$tmp/shared-cache" --targets spirv,wgsl --no-layouts \
+        -o "$out" double.slang) 2>"$tmp/second.err" || fail "the installed dgpb-build failed: $(cat "$tmp/second.err")"
+    grep -q '; 0 compiles' "$tmp/second.err" ||
+        fail "the installed dgpb-build in another checkout compiled ($out): $(cat "$tmp/second.err")"
+    cmp -s "$tmp/first-checkout/project/out/double.dgpb" "$tmp/second-checkout/project/$out/double.dgpb" ||
+        fail "the bundles of the two checkouts differ"
+done
+step "the installed dgpb-build in another checkout takes the build tree's cache entries: no compile"
 
 # 4. pkg-config.
 cat >"$tmp/work/pc.c" <<'C'

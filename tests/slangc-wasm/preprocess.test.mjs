@@ -121,3 +121,121 @@ test('-depfile lists the output, the module and every file included or imported'
   ]);
   fs.rmSync(dir, { recursive: true, force: true });
 });
+
+// Files as editors write them, in a temporary folder: `files` maps names to text.
+function writeFiles(files) {
+  const dir = tempDir();
+  for (const [name, text] of Object.entries(files)) {
+    fs.mkdirSync(path.dirname(path.join(dir, name)), { recursive: true });
+    fs.writeFileSync(path.join(dir, name), text);
+  }
+  return dir;
+}
+
+const BOM = '\ufeff';
+const crlf = (text) => text.replace(/\n/g, '\r\n');
+const KERNEL =
+  'RWStructuredBuffer<uint> dst;\n[shader("compute")]\n[numthreads(1, 1, 1)]\n' +
+  'void k() { dst[0] = twice(3); }\n';
+
+test('a byte-order mark and CRLF line endings in the module, includes and imports change nothing', () => {
+  const plain = {
+    'm.slang': '#include "twice.h"\nimport lib;\n#if defined(ALT)\n#error ALT\n#endif\n' + KERNEL,
+    'twice.h': '#pragma once\nuint twice(uint x) { return x * 2; }\n',
+    'lib.slang': '// a module\npublic uint three() { return 3; }\n',
+  };
+  const edited = Object.fromEntries(Object.entries(plain).map(([k, v]) => [k, BOM + crlf(v)]));
+  const texts = [plain, edited].map((files) => {
+    const dir = writeFiles(files);
+    const r = slangc(['m.slang', '-target', 'wgsl', '-DUNUSED=1'], { cwd: dir });
+    fs.rmSync(dir, { recursive: true, force: true });
+    assert.equal(r.status, 0, r.stderr);
+    return r.stdout.toString('utf8');
+  });
+  assert.match(texts[0], /fn twice/);
+  assert.equal(texts[1], texts[0]);
+});
+
+test('#include NAME includes the file the macro stands for where the include is', () => {
+  const dir = writeFiles({
+    'm.slang':
+      '#define HEADER "one.h"\n#if defined(USE_TWO)\n#undef HEADER\n#define HEADER <sub/two.h>\n#endif\n' +
+      '#include HEADER\n' +
+      KERNEL,
+    'one.h': 'uint twice(uint x) { return x * 2; }\n',
+    'sub/two.h': 'uint twice(uint x) { return x * 5; }\n',
+    'd.slang': '#include FROM_D // a -D\n' + KERNEL,
+    'bad.slang': '#define HEADER "none.h"\n#include HEADER\n' + KERNEL,
+  });
+  let r = slangc(['m.slang', '-target', 'wgsl'], { cwd: dir });
+  assert.equal(r.status, 0, r.stderr);
+  assert.match(r.stdout.toString('utf8'), /x_0 \* u32\(2\)/);
+  r = slangc(['m.slang', '-target', 'wgsl', '-DUSE_TWO', '-I', dir], { cwd: dir });
+  assert.equal(r.status, 0, r.stderr);
+  assert.match(r.stdout.toString('utf8'), /x_0 \* u32\(5\)/);
+  r = slangc(['d.slang', '-target', 'wgsl', '-DFROM_D="one.h"'], { cwd: dir });
+  assert.equal(r.status, 0, r.stderr);
+  // A name that is no file is reported by Slang, at the #define as Slang alone does.
+  r = slangc(['bad.slang', '-target', 'wgsl'], { cwd: dir });
+  assert.notEqual(r.status, 0);
+  assert.match(r.stderr, /^bad\.slang\(1\): error 15300: failed to find include file 'none\.h'$/m);
+  fs.rmSync(dir, { recursive: true, force: true });
+});
+
+test('#pragma once and #ifndef guards make a second inclusion, or a guarded cycle, empty', () => {
+  const dir = writeFiles({
+    'm.slang': '#include "once.h"\n#include "once.h"\n#include "a.h"\n' + KERNEL,
+    'once.h': crlf('// once\n#pragma once\nuint twice(uint x) { return x * 2; }\n'),
+    'a.h': '#ifndef A_H\n#define A_H\n#include "b.h"\nuint fa() { return 1; }\n#endif // A_H\n',
+    'b.h': '/* b */\n#if !defined(B_H)\n#define B_H\n#include "a.h"\nuint fb() { return 2; }\n#endif\n',
+  });
+  const r = slangc(['m.slang', '-target', 'wgsl'], { cwd: dir });
+  assert.equal(r.status, 0, r.stderr);
+  fs.rmSync(dir, { recursive: true, force: true });
+});
+
+test('an include cycle is an error naming each file and line of the cycle', () => {
+  const dir = writeFiles({
+    'm.slang': '#include "a.h"\n' + KERNEL,
+    'a.h': '// a\n#include "b.h"\nuint twice(uint x) { return x * 2; }\n',
+    'b.h': '#include "a.h"\n',
+    'self.slang': '#if !defined(NEVER)\n#include "self.slang"\n#endif\n' + KERNEL,
+  });
+  let r = slangc(['m.slang', '-target', 'wgsl'], { cwd: dir });
+  assert.notEqual(r.status, 0);
+  assert.match(
+    r.stderr,
+    /^b\.h\(1\): error 15900: #error: include cycle: a\.h\(2\) includes b\.h, b\.h\(1\) includes a\.h$/m,
+  );
+  r = slangc(['self.slang', '-target', 'wgsl'], { cwd: dir });
+  assert.notEqual(r.status, 0);
+  assert.match(
+    r.stderr,
+    /^self\.slang\(2\): error 15900: #error: include cycle: self\.slang\(2\) includes self\.slang$/m,
+  );
+  fs.rmSync(dir, { recursive: true, force: true });
+});
+
+test("an included file's unterminated #if is reported at the #if, a stray #endif at the #endif", () => {
+  const dir = writeFiles({
+    'm.slang': '#include "open.h"\n' + KERNEL,
+    'open.h': crlf('uint twice(uint x) { return x * 2; }\n/* #endif */\n#if defined(X)\nuint other();\n'),
+    'n.slang': '#if 1\n#include "stray.h"\n#endif\n' + KERNEL,
+    'stray.h': 'uint twice(uint x) { return x * 2; }\n#endif\n',
+    'inactive.slang': '#if 0\n#include "open.h"\n#endif\n#include "once.h"\n' + KERNEL,
+    'once.h': 'uint twice(uint x) { return x * 2; }\n',
+  });
+  let r = slangc(['m.slang', '-target', 'wgsl'], { cwd: dir });
+  assert.notEqual(r.status, 0);
+  assert.match(
+    r.stderr,
+    /^open\.h\(3\): error 15900: #error: unterminated #if: no #endif before the end of this file$/m,
+  );
+  r = slangc(['n.slang', '-target', 'wgsl'], { cwd: dir });
+  assert.notEqual(r.status, 0);
+  assert.match(r.stderr, /^stray\.h\(2\): error 15900: #error: #endif without #if in this file$/m);
+  // An include in an inactive branch is not followed, by Slang itself either.
+  r = slangc(['inactive.slang', '-target', 'wgsl'], { cwd: dir });
+  assert.equal(r.status, 0, r.stderr);
+  fs.rmSync(dir, { recursive: true, force: true });
+});

@@ -4,6 +4,9 @@
 //
 //  - -D macros become #define lines, followed by `#line 1 "FILE"` so that
 //    Slang's diagnostics keep the user's file and line;
+//  - a UTF-8 byte-order mark at the start of a file is dropped (Slang skips
+//    it at the start of a file, but not in the middle of the inlined text);
+//    CRLF line endings stay as they are (Slang reads them);
 //  - `#include "x"` / `#include <x>` files are looked for in the including
 //    file's folder, then in the -I folders, and inlined between #line
 //    directives.  An include that is not found is left as it is: Slang's own
@@ -11,6 +14,17 @@
 //    only if, it sits in an active #if branch.  `#pragma once` in an included
 //    file becomes an include guard, so Slang's preprocessor still decides,
 //    branch by branch, whether the file was seen;
+//  - `#include NAME`, where NAME is a macro (a -D or a `#define NAME "x"` /
+//    `#define NAME <x>` seen so far): each such #define gets a companion
+//    macro that numbers its value, and the include becomes an #if chain over
+//    those numbers, one inlined file per value, so Slang's preprocessor picks
+//    the file of the definition in force;
+//  - problems Slang could only see after the text is flattened are reported
+//    where they are, through an `#error` at the right file and line, so that
+//    Slang reports them only in an active branch as it would itself: an
+//    include cycle (a file included again while it is being included, unless
+//    its #pragma once or #ifndef guard makes that inclusion empty) and an
+//    included file whose #if has no #endif (or whose #endif has no #if);
 //  - `import X;` statements are collected so that the caller can load those
 //    modules into the session first (lib/compile.js).
 //
@@ -51,7 +65,8 @@ function quote(p) {
 
 function readSource(p) {
   try {
-    return fs.readFileSync(p, 'utf8');
+    const text = fs.readFileSync(p, 'utf8');
+    return text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
   } catch (e) {
     throw new SourceError(`cannot open file '${p}': ${e.code === 'ENOENT' ? 'no such file' : e.message}`);
   }
@@ -100,6 +115,17 @@ function scanLine(line, inBlock) {
 
 const INCLUDE_RE = /^\s*#\s*include\s*(?:"([^"]*)"|<([^>]*)>)/;
 const PRAGMA_ONCE_RE = /^\s*#\s*pragma\s+once\b/;
+const INCLUDE_MACRO_RE = /^\s*#\s*include\s+([A-Za-z_][A-Za-z0-9_]*)\s*(?:\/\/.*)?$/;
+// An object-like #define: its name and value (a function-like macro does not match).
+const DEFINE_ANY_RE = /^\s*#\s*define\s+([A-Za-z_][A-Za-z0-9_]*)(?:\s+(.*))?$/;
+const UNDEF_RE = /^\s*#\s*undef\s+([A-Za-z_][A-Za-z0-9_]*)\s*(?:\/\/.*)?$/;
+const IF_RE = /^\s*#\s*if(?:n?def)?\b/;
+const ENDIF_RE = /^\s*#\s*endif\b/;
+// An include guard's opening: `#ifndef G`, `#if !defined(G)` or `#if !defined G`.
+const GUARD_IF_RE = new RegExp(
+  String.raw`^\s*#\s*(?:ifndef\s+(\w+)|if\s*!\s*defined\s*(?:\(\s*(\w+)\s*\)|(\w+)))\s*(?:\/\/.*)?$`,
+);
+const GUARD_DEFINE_RE = /^\s*#\s*define\s+([A-Za-z_][A-Za-z0-9_]*)\b/;
 const IMPORT_RE =
   /^\s*(?:__exported\s+)?import\s+(?:"([^"]*)"|([A-Za-z_][A-Za-z0-9_]*(?:\s*\.\s*[A-Za-z_][A-Za-z0-9_]*)*))\s*;/;
 
@@ -119,16 +145,20 @@ export function prepareModule(file, ctx) {
     deps: [file],
     imports: [],
     onceIds: new Map(),
-    stack: [],
+    stack: [], // { key, file, line }: the files being expanded, the line of their current include
+    includeMacros: new Map(), // macro name -> the file names ('"x"' or '<x>') it was defined to
   };
-  const text = readSource(file);
-  const body = expand(file, text, state, false).lines.join('\n') + '\n';
   let prefix = '';
   if (ctx.defines.length > 0) {
-    for (const [name, val] of ctx.defines)
+    for (const [name, val] of ctx.defines) {
       prefix += val === '' ? `#define ${name}\n` : `#define ${name} ${val}\n`;
+      const tracked = trackDefine(state, name, val.trim());
+      if (tracked !== null) prefix += tracked + '\n';
+    }
     prefix += `#line 1 ${quote(file)}\n`;
   }
+  const text = readSource(file);
+  const body = expand(file, text, state, false).lines.join('\n') + '\n';
   return { source: prefix + body, deps: state.deps, imports: state.imports };
 }
 
@@ -147,21 +177,86 @@ function findInclude(name, fromFile, ctx) {
   return candidates.find(isFile) ?? null;
 }
 
+// The companion macro that numbers the file name a macro stands for.
+function trackerOf(name) {
+  return `SLANGC_WASM_INCLUDE_${name}`;
+}
+
+/*
+ * Records `#define name value`: a quoted or <> file name gets its number in
+ * the companion macro; any other value of a macro that had one ends it.
+ * Returns the directive to add after the #define, or null.
+ */
+function trackDefine(state, name, value) {
+  const isFileName = /^("[^"]*"|<[^>]*>)$/.test(value);
+  if (!isFileName) return state.includeMacros.has(name) ? `#undef ${trackerOf(name)}` : null;
+  if (!state.includeMacros.has(name)) state.includeMacros.set(name, []);
+  const values = state.includeMacros.get(name);
+  if (!values.includes(value)) values.push(value);
+  return `#define ${trackerOf(name)} ${values.indexOf(value) + 1}`;
+}
+
+/*
+ * How a file guards itself against a second inclusion: { once } for a
+ * `#pragma once`, { guard: NAME } for a file wrapped whole in
+ * `#ifndef NAME` / `#define NAME` ... `#endif`, else {}.
+ */
+function guardOf(lines) {
+  let inBlock = false;
+  const significant = []; // the lines outside comments that hold something
+  for (const line of lines) {
+    const scan = scanLine(line, inBlock);
+    inBlock = scan.inBlock;
+    if (!scan.startsInCode) continue;
+    const t = line.trim();
+    if (t === '' || t.startsWith('//') || t.startsWith('/*')) continue;
+    if (PRAGMA_ONCE_RE.test(line)) return { once: true };
+    significant.push(line.replace(/\r$/, ''));
+  }
+  const m = significant.length >= 3 ? GUARD_IF_RE.exec(significant[0]) : null;
+  const name = m ? (m[1] ?? m[2] ?? m[3]) : null;
+  const def = name ? GUARD_DEFINE_RE.exec(significant[1]) : null;
+  if (!def || def[1] !== name) return {};
+  let depth = 0;
+  for (let i = 0; i < significant.length; i++) {
+    if (IF_RE.test(significant[i])) depth++;
+    else if (ENDIF_RE.test(significant[i]) && --depth === 0)
+      return i === significant.length - 1 ? { guard: name } : {};
+  }
+  return {};
+}
+
+// The lines that report an include cycle closed by including `found` at `lineNo` of `parent`.
+function cycleError(found, at, state, lineNo, parent, shape) {
+  const frames = state.stack.slice(at);
+  const steps = frames.map(
+    (f, j) => `${f.file}(${f.line}) includes ${j + 1 < frames.length ? frames[j + 1].file : found}`,
+  );
+  const out = [];
+  if (shape.guard) out.push(`#ifndef ${shape.guard}`);
+  out.push(`#line ${lineNo} ${quote(parent)}`, `#error include cycle: ${steps.join(', ')}`);
+  if (shape.guard) out.push('#endif');
+  return out;
+}
+
 // Returns the lines that replace an #include directive found at `lineNo` of
-// `parent`.
+// `parent` (the caller adds the #line that resumes `parent`).
 function includeFile(found, state, lineNo, parent) {
   const key = realKey(found);
-  const resume = `#line ${lineNo + 1} ${quote(parent)}`;
-  if (state.stack.includes(key)) {
-    // A file including itself, directly or not: its guard (#pragma once or
-    // #ifndef) is already defined at this point, so the inclusion is empty.
-    return ['', resume];
+  const at = state.stack.findIndex((f) => f.key === key);
+  if (at >= 0) {
+    // A file including itself, directly or not: empty when its #pragma once
+    // or #ifndef guard is defined at this point, else a cycle.
+    const shape = state.stack[at].shape;
+    return shape.once ? [''] : cycleError(found, at, state, lineNo, parent, shape);
   }
   if (state.stack.length >= MAX_INCLUDE_DEPTH)
     throw new SourceError(`${parent}(${lineNo}): includes nested more than ${MAX_INCLUDE_DEPTH} deep`);
   if (!state.deps.includes(found)) state.deps.push(found);
   const text = readSource(found);
   const body = expand(found, text, state, true);
+  if (body.unbalanced)
+    return [`#line ${body.unbalanced.line} ${quote(found)}`, `#error ${body.unbalanced.message}`];
   const out = [];
   if (body.once) {
     if (!state.onceIds.has(key)) state.onceIds.set(key, state.onceIds.size + 1);
@@ -170,26 +265,60 @@ function includeFile(found, state, lineNo, parent) {
   }
   out.push(`#line 1 ${quote(found)}`, ...body.lines);
   if (body.once) out.push('#endif');
-  out.push(resume);
   return out;
 }
 
+/*
+ * `#include NAME` for a macro NAME that stood for file names: an #if chain
+ * over its companion macro, one inlined file per name; where the macro is
+ * not one of those (or its file is not found) the line stays for Slang.
+ */
+function includeByMacro(name, line, state, lineNo, file) {
+  const tracker = trackerOf(name);
+  const asIs = [`#line ${lineNo} ${quote(file)}`, line];
+  const out = [`#if !defined(${tracker})`, ...asIs];
+  state.includeMacros.get(name).forEach((value, k) => {
+    const found = findInclude(value.slice(1, -1), file, state.ctx);
+    const lines = found === null ? asIs : includeFile(found, state, lineNo, file);
+    out.push(`#elif ${tracker} == ${k + 1}`, ...lines);
+  });
+  out.push('#endif');
+  return out;
+}
+
+/*
+ * Follows a file's #if/#endif nesting: `conds` holds the lines of the open
+ * #ifs. Returns { line, message } for an #endif without #if, else null.
+ */
+function followConditionals(line, lineNo, conds) {
+  if (IF_RE.test(line)) conds.push(lineNo);
+  else if (ENDIF_RE.test(line) && conds.pop() === undefined)
+    return { line: lineNo, message: '#endif without #if in this file' };
+  return null;
+}
+
 function expand(file, text, state, isInclude) {
-  const key = realKey(file);
-  state.stack.push(key);
   const lines = text.split('\n');
   if (lines.length > 0 && lines[lines.length - 1] === '') lines.pop();
+  const frame = { key: realKey(file), file, line: 0, shape: guardOf(lines) };
+  state.stack.push(frame);
   const out = [];
+  const conds = [];
+  let unbalanced = null;
   let inBlock = false;
   let once = false;
   for (let i = 0; i < lines.length; i++) {
     const line = lines[i];
+    const bare = line.endsWith('\r') ? line.slice(0, -1) : line;
+    const resume = `#line ${i + 2} ${quote(file)}`;
     const scan = scanLine(line, inBlock);
     inBlock = scan.inBlock;
     if (!scan.startsInCode) {
       out.push(line);
       continue;
     }
+    unbalanced ??= followConditionals(bare, i + 1, conds);
+    frame.line = i + 1;
     const inc = INCLUDE_RE.exec(line);
     if (inc) {
       const name = inc[1] ?? inc[2];
@@ -198,12 +327,28 @@ function expand(file, text, state, isInclude) {
         out.push(line);
         continue;
       }
-      out.push(...includeFile(found, state, i + 1, file));
+      out.push(...includeFile(found, state, i + 1, file), resume);
+      continue;
+    }
+    const incMacro = INCLUDE_MACRO_RE.exec(bare);
+    if (incMacro && state.includeMacros.has(incMacro[1])) {
+      out.push(...includeByMacro(incMacro[1], line, state, i + 1, file), resume);
       continue;
     }
     if (isInclude && PRAGMA_ONCE_RE.test(line)) {
       once = true;
       out.push('');
+      continue;
+    }
+    const def = DEFINE_ANY_RE.exec(bare);
+    const undef = def ? null : UNDEF_RE.exec(bare);
+    const tracked = def
+      ? trackDefine(state, def[1], (def[2] ?? '').replace(/\/\/.*$/, '').trim())
+      : undef && state.includeMacros.has(undef[1])
+        ? `#undef ${trackerOf(undef[1])}`
+        : null;
+    if (tracked !== null) {
+      out.push(line, tracked, resume);
       continue;
     }
     const imp = IMPORT_RE.exec(line);
@@ -220,5 +365,10 @@ function expand(file, text, state, isInclude) {
     out.push(line);
   }
   state.stack.pop();
-  return { lines: out, once };
+  if (!unbalanced && conds.length > 0)
+    unbalanced = {
+      line: conds[conds.length - 1],
+      message: 'unterminated #if: no #endif before the end of this file',
+    };
+  return { lines: out, once, unbalanced };
 }
