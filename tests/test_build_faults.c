@@ -3,10 +3,10 @@
  *
  * The build is fixtures/build/plain.slang for spirv and wgsl (two entries:
  * two discovery compiles and four entry compiles), run through a fake
- * native slangc: a shell script that copies the outputs the real Slang
- * 2025.15 wrote for that module (fixtures/build_faults/plain/, kept from a
- * `dgpb-build --keep-temps` run) to the paths it is given, and writes a
- * depfile. Without faults the build must write the JSON view that Slang's
+ * native slangc (fake_slangc_canned.c) that copies the outputs the real
+ * Slang 2025.15 wrote for that module (fixtures/build_faults/plain/, kept
+ * from a `dgpb-build --keep-temps` run) to the paths it is given, and writes
+ * a depfile. Without faults the build must write the JSON view that Slang's
  * own outputs give (fixtures/build_faults/plain.bundle.json), so the fake
  * is known to stand for the real compiler.
  *
@@ -48,10 +48,11 @@
 #include "support.h"
 
 /*
- * More allocations than this are failed at a stride that keeps the loop
- * under ALLOC_RUNS_MAX runs (each run that reaches the compiles starts six
- * shell processes); the stride's offset walks so that every k of the first
- * STRIDE_ALL_BELOW is still failed once.
+ * A build of more allocations than ALLOC_RUNS_MAX (today's has 566) would be
+ * failed at every k below STRIDE_ALL_BELOW, then at every stride-th k, the
+ * stride chosen to keep the loop near ALLOC_RUNS_MAX runs: each run that
+ * reaches the compiles starts six compiler processes, and the test must stay
+ * under a minute in the sanitize build.
  */
 #define ALLOC_RUNS_MAX 1500
 #define STRIDE_ALL_BELOW 400
@@ -75,40 +76,6 @@ const char *__asan_default_options(void)
     return "quarantine_size_mb=16";
 }
 #endif
-
-static const char fake_slangc[] =
-    "#!/bin/sh\n"
-    "[ \"$1\" = -v ] && echo 2025.15 && exit 0\n"
-    "W='%s'\n"
-    "C='%s'\n"
-    "read n < \"$W/count\"; n=$((n+1)); echo $n > \"$W/count\"\n"
-    "read job kind < \"$W/fault\"\n"
-    "mod=$1 out= json= dep=\n"
-    "while [ $# -gt 0 ]; do\n"
-    "  case \"$1\" in -o) out=$2; shift;; -reflection-json) json=$2; shift;;"
-    " -depfile) dep=$2; shift;; esac\n"
-    "  shift\n"
-    "done\n"
-    "d=${out%%/*}; rel=${d##*/}/${out##*/}\n"
-    "[ \"$n\" = \"$job\" ] || kind=none\n"
-    "case $kind in\n"
-    "  exit) echo 'fake slangc: failing on purpose' >&2; exit 1;;\n"
-    "  kill) kill -KILL $$;;\n"
-    "esac\n"
-    /* one cp for both: the outputs are named as the kept ones, code and JSON in one folder */
-    "[ \"$json\" = \"$out.json\" ] || exit 3\n"
-    "cp \"$C/$rel\" \"$C/$rel.json\" \"$d/\" && echo \"$out: $mod\" > \"$dep\" || exit 1\n"
-    "case $kind in\n"
-    "  no-code) rm \"$out\";;\n"
-    "  no-json) rm \"$json\";;\n"
-    "  no-dep) rm \"$dep\";;\n"
-    "  short-code) head -c 10 \"$C/$rel\" > \"$out\";;\n"
-    "  short-json) head -c 100 \"$C/$rel.json\" > \"$json\";;\n"
-    "  empty-code) : > \"$out\";;\n"
-    "  empty-json) : > \"$json\";;\n"
-    "  bad-json) echo 'not json' > \"$json\";;\n"
-    "esac\n"
-    "exit 0\n";
 
 static const char *const compiler_faults[] = {
     "exit",       "kill",       "no-code",    "no-json",    "no-dep",
@@ -285,12 +252,14 @@ static int setup(void **state)
     snprintf(fx.tmp, sizeof fx.tmp, "%s/tmp", fx.work);
     snprintf(fx.fault, sizeof fx.fault, "%s/fault", fx.work);
     snprintf(fx.count, sizeof fx.count, "%s/count", fx.work);
-    char script[4096], path[700];
-    snprintf(script, sizeof script, fake_slangc, fx.work,
-             DGPB_SOURCE_DIR "/fixtures/build_faults/plain");
+    char path[700], canned[700];
     snprintf(path, sizeof path, "%s/slangc", fx.work);
-    write_text(path, script);
-    chmod(path, 0755);
+    snprintf(canned, sizeof canned, "%s/canned", fx.work);
+    if (symlink(DGPB_FAKE_SLANGC, path) ||
+        symlink(DGPB_SOURCE_DIR "/fixtures/build_faults/plain", canned)) {
+        fprintf(stderr, "cannot link the fake compiler into '%s': %s\n", fx.work, strerror(errno));
+        return -1;
+    }
     set_compiler_fault(0, "none");
     setenv("TMPDIR", fx.tmp, 1);
     dgpb_compiler_desc desc = {.path = path, .get_env = no_env};
