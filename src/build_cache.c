@@ -1574,7 +1574,12 @@ int build_job_deps(build *b, job_info *info)
     uint8_t *text = NULL;
     size_t size = 0;
     info->deps_known = false;
-    if (dgpb_file_read(info->dep, BUILD_MAX_OUTPUT, &text, &size, NULL))
+    int read = dgpb_file_read(info->dep, BUILD_MAX_OUTPUT, &text, &size, NULL);
+    if (read == DGPB_ERR_NOMEM) {
+        build_report(b, DGPB_SEV_ERROR, read, "out of memory");
+        return read;
+    }
+    if (read)
         return DGPB_OK; /* this compiler wrote none: nothing cached, nothing listed */
     int rc = dgpb_depfile_parse((const char *)text, size, &info->deps, &info->dep_count);
     dgpb_free(text);

@@ -22,6 +22,7 @@
 #include "alloc.h"
 #include "build_internal.h"
 #include "entry_scan.h"
+#include "io_fault.h"
 #include "dgpb/fileio.h"
 #include "dgpb/spirv.h"
 #include "dgpb/webgpu_limits.h" /* dgpb_wgsl_name_reserved() */
@@ -188,7 +189,7 @@ int build_prepare(build *b)
 
     const char *tmpdir = getenv("TMPDIR");
     snprintf(b->tmp, sizeof b->tmp, "%s/dgpb-build-XXXXXX", tmpdir && *tmpdir ? tmpdir : "/tmp");
-    if (!mkdtemp(b->tmp)) {
+    if (io_fault("mkdtemp", b->tmp) || !mkdtemp(b->tmp)) {
         build_report(b, DGPB_SEV_ERROR, DGPB_ERR_IO, "cannot create a temporary folder '%s': %s",
                      b->tmp, strerror(errno));
         b->tmp[0] = 0;

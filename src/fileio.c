@@ -14,12 +14,30 @@
 #include <unistd.h>
 
 #include "alloc.h"
+#include "io_fault.h"
+
+static dgpb_io_fault_fn fault_hook;
+static void *fault_user;
+
+void io_fault_set(dgpb_io_fault_fn fn, void *user)
+{
+    fault_hook = fn;
+    fault_user = user;
+}
+
+int io_fault(const char *step, const char *path)
+{
+    int err = fault_hook ? fault_hook(step, path, fault_user) : 0;
+    if (err)
+        errno = err;
+    return err;
+}
 
 int dgpb_file_read(const char *path, size_t max_size, uint8_t **out, size_t *size, dgpb_diag *diag)
 {
     *out = NULL;
     *size = 0;
-    int fd = open(path, O_RDONLY | O_CLOEXEC);
+    int fd = io_fault("open", path) ? -1 : open(path, O_RDONLY | O_CLOEXEC);
     if (fd < 0)
         return dgpb_diag_set(diag, DGPB_ERR_IO, -1, "cannot open '%s': %s", path, strerror(errno));
     int rc = DGPB_OK;
@@ -55,7 +73,7 @@ int dgpb_file_read(const char *path, size_t max_size, uint8_t **out, size_t *siz
             buf = nb;
             cap *= 2;
         }
-        ssize_t n = read(fd, buf + len, cap - len - 1);
+        ssize_t n = io_fault("read", path) ? -1 : read(fd, buf + len, cap - len - 1);
         if (n < 0 && errno == EINTR)
             continue;
         if (n < 0) {
@@ -126,7 +144,7 @@ static int write_temp(const char *path, const void *data, size_t size, char **tm
     if (!tmp)
         return dgpb_diag_set(diag, DGPB_ERR_NOMEM, -1, "out of memory");
     snprintf(tmp, n, "%s.tmp.XXXXXX", path);
-    int fd = mkstemp(tmp);
+    int fd = io_fault("create", tmp) ? -1 : mkstemp(tmp);
     if (fd >= 0)
         pending_add(tmp);
     if (fd < 0) {
@@ -139,7 +157,7 @@ static int write_temp(const char *path, const void *data, size_t size, char **tm
     size_t left = size;
     int err = 0;
     while (left > 0 && !err) {
-        ssize_t w = write(fd, p, left);
+        ssize_t w = io_fault("write", tmp) ? -1 : write(fd, p, left);
         if (w < 0 && errno == EINTR)
             continue;
         if (w < 0)
@@ -147,9 +165,9 @@ static int write_temp(const char *path, const void *data, size_t size, char **tm
         else
             p += w, left -= (size_t)w;
     }
-    if (!err && fchmod(fd, 0644) != 0)
+    if (!err && (io_fault("chmod", tmp) || fchmod(fd, 0644) != 0))
         err = errno;
-    if (!err && fsync(fd) != 0)
+    if (!err && (io_fault("sync", tmp) || fsync(fd) != 0))
         err = errno;
     if (close(fd) != 0 && !err)
         err = errno;
@@ -163,34 +181,81 @@ static int write_temp(const char *path, const void *data, size_t size, char **tm
     return DGPB_OK;
 }
 
+/* How a destination stood before its rename, for a rollback. */
+typedef enum old_file { OLD_NONE, OLD_KEPT, OLD_LOST } old_file;
+
+/*
+ * Keeps the file at `path`, if there is one, as the hard link `backup`, so
+ * that a failed later rename can put it back: OLD_KEPT, or OLD_NONE when
+ * there is no file, or OLD_LOST when no link could be made (a file system
+ * without hard links: a rollback then leaves the new file).
+ */
+static old_file keep_old(const char *path, const char *backup)
+{
+    struct stat st;
+    if (lstat(path, &st) != 0)
+        return OLD_NONE;
+    return link(path, backup) == 0 ? OLD_KEPT : OLD_LOST;
+}
+
+/* Undoes the renames of the first `done` files: their old files back, or none. */
+static void roll_back(size_t done, const char *const *paths, char **backups, const old_file *olds)
+{
+    for (size_t k = 0; k < done; k++) {
+        if (olds[k] == OLD_KEPT)
+            rename(backups[k], paths[k]);
+        else if (olds[k] == OLD_NONE)
+            unlink(paths[k]);
+    }
+}
+
 int dgpb_files_write_atomic(size_t count, const char *const *paths, const void *const *data,
                             const size_t *sizes, dgpb_diag *diag)
 {
     char **tmps = mem_calloc(count, sizeof *tmps);
-    if (!tmps)
-        return dgpb_diag_set(diag, DGPB_ERR_NOMEM, -1, "out of memory");
+    char **backups = mem_calloc(count, sizeof *backups);
+    old_file *olds = mem_calloc(count, sizeof *olds);
     int rc = DGPB_OK;
+    if (!tmps || !backups || !olds)
+        rc = dgpb_diag_set(diag, DGPB_ERR_NOMEM, -1, "out of memory");
     size_t i;
     for (i = 0; i < count && !rc; i++)
         rc = write_temp(paths[i], data[i], sizes[i], &tmps[i], diag);
+    for (i = 0; i < count && !rc; i++)
+        if (!(backups[i] = mem_printf("%s.old", tmps[i])))
+            rc = dgpb_diag_set(diag, DGPB_ERR_NOMEM, -1, "out of memory");
     /* No signal between the renames: a tool killed there would leave a new file beside an old
-       one. A signal that arrives meanwhile is delivered once they are done. */
+       one. A signal that arrives meanwhile is delivered once they are done. The old files are
+       kept (hard links) until every rename succeeded: when one fails, the renames before it are
+       undone, so that no destination changes. */
     sigset_t all, old;
     sigfillset(&all);
     pthread_sigmask(SIG_BLOCK, &all, &old);
-    for (i = 0; i < count && !rc; i++)
-        if (rename(tmps[i], paths[i]) != 0)
+    for (i = 0; i < count && !rc; i++) {
+        olds[i] = keep_old(paths[i], backups[i]);
+        if (io_fault("rename", paths[i]) || rename(tmps[i], paths[i]) != 0) {
             rc = dgpb_diag_set(diag, DGPB_ERR_IO, -1, "cannot replace '%s': %s", paths[i],
                                strerror(errno));
-    for (size_t k = 0; k < count; k++) {
+            if (olds[i] == OLD_KEPT)
+                unlink(backups[i]); /* the file itself is still in place */
+            roll_back(i, paths, backups, olds);
+        }
+    }
+    for (size_t k = 0; tmps && k < count; k++) {
         if (tmps[k] && rc)
             unlink(tmps[k]); /* gone already if it was renamed */
+        if (backups && backups[k] && olds && olds[k] == OLD_KEPT && !rc)
+            unlink(backups[k]);
         if (tmps[k])
             pending_remove(tmps[k]);
         dgpb_free(tmps[k]);
     }
+    for (size_t k = 0; backups && k < count; k++)
+        dgpb_free(backups[k]);
     pthread_sigmask(SIG_SETMASK, &old, NULL);
     dgpb_free(tmps);
+    dgpb_free(backups);
+    dgpb_free(olds);
     return rc;
 }
 
@@ -213,7 +278,7 @@ int dgpb_mkdirs(const char *path, dgpb_diag *diag)
         char c = p[i];
         p[i] = 0;
         struct stat st;
-        if (mkdir(p, 0755) != 0 && errno != EEXIST)
+        if ((io_fault("mkdir", p) || mkdir(p, 0755) != 0) && errno != EEXIST)
             rc = dgpb_diag_set(diag, DGPB_ERR_IO, -1, "cannot create the folder '%s': %s", p,
                                strerror(errno));
         else if (stat(p, &st) != 0 || !S_ISDIR(st.st_mode))

@@ -221,7 +221,9 @@ typedef struct builder {
     size_t value_block_count;
     const char *const *push_blocks;
     size_t push_block_count;
-    const char *corrupt; /* the first parameter whose binding record lacks its index */
+    bool corrupt;           /* a binding record lacks its index: */
+    char corrupt_path[256]; /* the first such parameter's path, copied (paths of fields are
+                               freed as the walk leaves them) */
 } builder;
 
 static dgpb_reflected_param *push(builder *b)
@@ -662,8 +664,10 @@ static void walk(builder *b, const char *path, const cJSON *node, const cJSON *t
 {
     const char *kind = get_str(t, "kind");
     records rec = records_of(node);
-    if (!records_whole(&rec) && !b->corrupt)
-        b->corrupt = path;
+    if (!records_whole(&rec) && !b->corrupt) {
+        b->corrupt = true;
+        snprintf(b->corrupt_path, sizeof b->corrupt_path, "%s", path);
+    }
     if (depth > 32) {
         add_refused(b, path, t, at, "nests deeper than 32 levels");
         return;
@@ -775,9 +779,29 @@ static int parse_params(builder *b, const cJSON *params, bool entry, dgpb_diag *
             return dgpb_diag_set(diag, DGPB_ERR_CORRUPT, -1,
                                  "reflection json: %s parameter %zu lacks a name, type or binding "
                                  "('%s' has a binding without an index)",
-                                 entry ? "entry-point" : "module", index - 1, b->corrupt);
+                                 entry ? "entry-point" : "module", index - 1, b->corrupt_path);
     }
     return b->nomem ? dgpb_diag_set(diag, DGPB_ERR_NOMEM, -1, "out of memory") : DGPB_OK;
+}
+
+/*
+ * A compute entry's thread group size: each of the three numbers, 1 where one
+ * is missing, not a number or below 1. False when one does not fit 32 bits
+ * (converting it would be undefined behaviour).
+ */
+static bool thread_group_size_of(const cJSON *array, uint32_t size[3])
+{
+    for (int i = 0; i < 3; i++) {
+        const cJSON *v = cJSON_GetArrayItem(array, i);
+        if (!cJSON_IsNumber(v) || !(v->valuedouble >= 1)) {
+            size[i] = 1;
+            continue;
+        }
+        if (v->valuedouble > 4294967295.0)
+            return false;
+        size[i] = (uint32_t)v->valuedouble;
+    }
+    return true;
 }
 
 static int parse_entries(dgpb_reflection *r, const cJSON *entries, dgpb_diag *diag)
@@ -801,12 +825,12 @@ static int parse_entries(dgpb_reflection *r, const cJSON *entries, dgpb_diag *di
         if (!re->name || !re->stage_name)
             return dgpb_diag_set(diag, DGPB_ERR_NOMEM, -1, "out of memory");
         re->stage = dgpb_stage_from_name(stage, strlen(stage));
-        const cJSON *thread_group_size = get(e, "threadGroupSize");
-        for (int i = 0; i < 3 && re->stage == DGPB_STAGE_COMPUTE; i++) {
-            const cJSON *v = cJSON_GetArrayItem(thread_group_size, i);
-            re->thread_group_size[i] =
-                cJSON_IsNumber(v) && v->valuedouble >= 1 ? (uint32_t)v->valuedouble : 1;
-        }
+        if (re->stage == DGPB_STAGE_COMPUTE &&
+            !thread_group_size_of(get(e, "threadGroupSize"), re->thread_group_size))
+            return dgpb_diag_set(diag, DGPB_ERR_CORRUPT, -1,
+                                 "reflection json: entry point '%s' has a thread group size "
+                                 "past 4294967295",
+                                 name);
     }
     return DGPB_OK;
 }

@@ -217,10 +217,12 @@ uint8_t *support_read_source_file(const char *relpath, size_t *size)
 static long fault_countdown = -1; /* allocations left before one fails; -1: never */
 static long fault_count;          /* allocations failed since the last arming */
 static int fault_all;             /* every allocation fails */
+static long fault_seen;           /* allocations asked for since the last arming */
 
 /* Whether the allocation about to be made fails; counts it down otherwise. */
 static int fault_now(void)
 {
+    fault_seen++;
     if (fault_all || fault_countdown == 0) {
         fault_count++;
         fault_countdown = -1;
@@ -255,6 +257,7 @@ void support_faults_arm(long n)
 {
     fault_countdown = n < 0 ? -1 : n;
     fault_count = 0;
+    fault_seen = 0;
     fault_all = 0;
     dgpb_set_allocator(&failing);
 }
@@ -268,6 +271,11 @@ void support_faults_arm_all(void)
 long support_faults_fired(void)
 {
     return fault_count;
+}
+
+long support_faults_seen(void)
+{
+    return fault_seen;
 }
 
 void support_faults_disarm(void)

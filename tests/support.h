@@ -47,6 +47,8 @@ void support_faults_arm(long n);
 void support_faults_arm_all(void);
 /* How many allocations failed since the last arming. */
 long support_faults_fired(void);
+/* How many allocations the library asked for since the last arming (failed ones included). */
+long support_faults_seen(void);
 void support_faults_disarm(void);
 
 /* Bytes and their size: the argument of an operation that reads a buffer. */

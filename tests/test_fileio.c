@@ -11,10 +11,13 @@
 #include <string.h>
 #include <dirent.h>
 #include <unistd.h>
+#include <errno.h>
+#include <sys/stat.h>
 
 #include <cmocka.h>
 
 #include "dgpb/dgpb.h"
+#include "io_fault.h"
 #include "support.h"
 
 static char dir[256];
@@ -81,6 +84,71 @@ static void a_failed_multi_file_write_changes_nothing(void **state)
     assert_int_equal(count_entries(dir), 2); /* a.bin from before, x.dgpb; no temporaries */
 }
 
+static void assert_file_holds(const char *path, const char *text)
+{
+    uint8_t *got = NULL;
+    size_t size = 0;
+    assert_int_equal(dgpb_file_read(path, 100, &got, &size, NULL), DGPB_OK);
+    assert_int_equal(size, strlen(text));
+    assert_memory_equal(got, text, size);
+    dgpb_free(got);
+}
+
+static int fail_renames_of(const char *step, const char *path, void *user)
+{
+    return !strcmp(step, "rename") && !strcmp(path, (const char *)user) ? EIO : 0;
+}
+
+static void a_failed_rename_undoes_the_renames_before_it(void **state)
+{
+    (void)state;
+    /* The first file is renamed into place before the second rename fails: it must be undone
+       (the build fault loop found a new bundle left beside no view). */
+    char sub[300], a[400], b[400];
+    snprintf(sub, sizeof sub, "%s/rollback", dir);
+    assert_int_equal(mkdir(sub, 0755), 0);
+    snprintf(a, sizeof a, "%s/y.dgpb", sub);
+    snprintf(b, sizeof b, "%s/y.bundle.json", sub);
+    const char *paths[2] = {a, b};
+    const void *data[2] = {"AAAA", "BBBB"};
+    size_t sizes[2] = {4, 4};
+    dgpb_diag d;
+    dgpb_diag_clear(&d);
+    /* No old files: none afterwards. */
+    io_fault_set(fail_renames_of, b);
+    int rc = dgpb_files_write_atomic(2, paths, data, sizes, &d);
+    io_fault_set(NULL, NULL);
+    assert_int_equal(rc, DGPB_ERR_IO);
+    assert_non_null(strstr(d.message, "cannot replace"));
+    assert_int_equal(count_entries(sub), 0);
+    /* Old files: both kept as they were, no temporary or kept copy left. */
+    assert_int_equal(dgpb_file_write_atomic(a, "old a", 5, NULL), DGPB_OK);
+    assert_int_equal(dgpb_file_write_atomic(b, "old b", 5, NULL), DGPB_OK);
+    io_fault_set(fail_renames_of, b);
+    rc = dgpb_files_write_atomic(2, paths, data, sizes, &d);
+    io_fault_set(NULL, NULL);
+    assert_int_equal(rc, DGPB_ERR_IO);
+    assert_file_holds(a, "old a");
+    assert_file_holds(b, "old b");
+    assert_int_equal(count_entries(sub), 2);
+    /* Without the hook: the second destination is a folder, which no rename replaces. */
+    assert_int_equal(remove(b), 0);
+    assert_int_equal(mkdir(b, 0755), 0);
+    char inside[500];
+    snprintf(inside, sizeof inside, "%s/keep", b);
+    assert_int_equal(dgpb_file_write_atomic(inside, "k", 1, NULL), DGPB_OK);
+    assert_int_equal(dgpb_files_write_atomic(2, paths, data, sizes, &d), DGPB_ERR_IO);
+    assert_file_holds(a, "old a");
+    assert_int_equal(count_entries(sub), 2);
+    /* And a write that succeeds replaces both and keeps no copy of the old ones. */
+    const char *good[2] = {a, inside};
+    assert_int_equal(dgpb_files_write_atomic(2, good, data, sizes, &d), DGPB_OK);
+    assert_file_holds(a, "AAAA");
+    assert_file_holds(inside, "BBBB");
+    assert_int_equal(count_entries(sub), 2);
+    assert_int_equal(count_entries(b), 1);
+}
+
 static void reading_names_the_file_and_the_reason(void **state)
 {
     (void)state;
@@ -111,6 +179,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(atomic_write_replaces_the_file_and_leaves_no_temporary),
         cmocka_unit_test(a_failed_multi_file_write_changes_nothing),
+        cmocka_unit_test(a_failed_rename_undoes_the_renames_before_it),
         cmocka_unit_test(reading_names_the_file_and_the_reason),
     };
     return cmocka_run_group_tests(tests, make_dir, remove_dir);

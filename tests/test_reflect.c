@@ -1138,6 +1138,14 @@ static void test_stage_names_map_to_stages_and_unknown_ones_to_minus_one(void **
         assert_int_equal(r->entries[4].thread_group_size[i], 1);
     }
     dgpb_reflection_free(r);
+    /* The largest size that fits is kept. */
+    r = parse_text("{\"entryPoints\": [{\"name\": \"k\", \"stage\": \"compute\","
+                   " \"threadGroupSize\": [4294967295, 2, 1e0]}]}",
+                   "spirv");
+    assert_int_equal(r->entries[0].thread_group_size[0], 4294967295u);
+    assert_int_equal(r->entries[0].thread_group_size[1], 2);
+    assert_int_equal(r->entries[0].thread_group_size[2], 1);
+    dgpb_reflection_free(r);
 }
 
 static void test_an_empty_object_is_a_reflection_with_nothing_in_it(void **state)
@@ -1184,6 +1192,14 @@ static void test_malformed_reflection_is_corrupt_with_a_message(void **state)
          "parameter 0 lacks a name, type or binding"},
         {"{\"entryPoints\": [{\"stage\": \"compute\"}]}", "entry point 0 has no name"},
         {"{\"entryPoints\": [{\"name\": \"k\"}, {\"name\": 7}]}", "entry point 1 has no name"},
+        /* Past 32 bits a size cannot be converted (found by fuzz_reflect: undefined behaviour;
+           fixtures/fuzz/reflect/regress_thread_group_size_past_32_bits). */
+        {"{\"entryPoints\": [{\"name\": \"k\", \"stage\": \"compute\", \"threadGroupSize\":"
+         " [1, 6.7e81, 1]}]}",
+         "entry point 'k' has a thread group size past 4294967295"},
+        {"{\"entryPoints\": [{\"name\": \"k\", \"stage\": \"compute\", \"threadGroupSize\":"
+         " [4294967296]}]}",
+         "entry point 'k' has a thread group size past 4294967295"},
     };
     for (size_t c = 0; c < ARRAY_LEN(cases); c++) {
         dgpb_reflection *r = (dgpb_reflection *)(uintptr_t)1;
@@ -1216,6 +1232,28 @@ static void test_a_descriptor_binding_without_an_index_is_corrupt(void **state)
     assert_int_equal(rc, DGPB_ERR_CORRUPT);
     assert_null(r);
     assert_contains(diag.message, "parameter 0 lacks a name, type or binding");
+}
+
+static void test_a_field_binding_without_an_index_is_named_in_the_message(void **state)
+{
+    (void)state;
+    /* The field's path ("g.tex") is built while the walk is inside the struct and freed when
+       it leaves; the message is written after the walk, so it must quote a copy (found by
+       fuzz_reflect, a use after free; fixtures/fuzz/reflect/regress_field_slot_without_index). */
+    static const char json[] =
+        "{\"parameters\": [{\"name\": \"g\", \"binding\": {\"kind\": \"descriptorTableSlot\","
+        " \"index\": 0}, \"type\": {\"kind\": \"struct\", \"fields\": ["
+        "{\"name\": \"tex\", \"binding\": {\"kind\": \"descriptorTableSlot\"},"
+        " \"type\": {\"kind\": \"samplerState\"}}]}}]}";
+    dgpb_reflection *r = (dgpb_reflection *)(uintptr_t)1;
+    dgpb_diag diag;
+    dgpb_diag_clear(&diag);
+    int rc = dgpb_reflection_parse(json, strlen(json), "spirv", NULL, 0, &r, &diag);
+    if (rc == DGPB_OK)
+        dgpb_reflection_free(r);
+    assert_int_equal(rc, DGPB_ERR_CORRUPT);
+    assert_null(r);
+    assert_contains(diag.message, "('g.tex' has a binding without an index)");
 }
 
 static void test_only_the_given_length_is_read(void **state)
@@ -1327,6 +1365,7 @@ int main(void)
         cmocka_unit_test(test_an_empty_object_is_a_reflection_with_nothing_in_it),
         cmocka_unit_test(test_malformed_reflection_is_corrupt_with_a_message),
         cmocka_unit_test(test_a_descriptor_binding_without_an_index_is_corrupt),
+        cmocka_unit_test(test_a_field_binding_without_an_index_is_named_in_the_message),
         cmocka_unit_test(test_only_the_given_length_is_read),
         cmocka_unit_test(test_every_failed_allocation_gives_nomem_and_leaks_nothing),
     };

@@ -31,7 +31,9 @@ int dgpb_file_write_atomic(const char *path, const void *data, size_t size, dgpb
 
 /*
  * Atomically replaces several files: all temporaries are written first and
- * renamed only when every one succeeded, so on failure no destination
+ * renamed only when every one succeeded; when a rename fails, those before
+ * it are undone (the old files, kept as hard links meanwhile, are put back;
+ * new files where there was none are removed), so on failure no destination
  * changes. (Each rename is atomic; a crash between two renames may leave a
  * mix of old and new files, never a partial one.)
  */
