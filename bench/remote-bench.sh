@@ -120,8 +120,8 @@ for store in http redis; do
         same out
         grep -q '(from the cache)' "$tmp/last" || { echo "remote-bench: not a whole-build hit:" >&2; cat "$tmp/last" >&2; exit 1; }
         newcache
-        single+=("$(timed other --cache-dir "$C" --cache-remote "$url")")
-        same other
+        single+=("$(timed "other$r" --cache-dir "$C" --cache-remote "$url")")
+        same "other$r"
         grep -q '; 0 compiles' "$tmp/last" || { echo "remote-bench: compiles ran:" >&2; cat "$tmp/last" >&2; exit 1; }
     done
     w=$(printf '%s\n' "${whole[@]}" | median)
