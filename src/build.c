@@ -102,6 +102,10 @@ int dgpb_build(const dgpb_build_desc *desc, dgpb_build_result *result)
         build_report(&b, DGPB_SEV_ERROR, DGPB_ERR_INVALID, "no module or compiler given");
         return DGPB_ERR_INVALID;
     }
+    /* A build killed while replacing these outputs left them half replaced: finish first. */
+    int recovered = build_recover_outputs(&b);
+    if (recovered)
+        return recovered;
     int replayed = build_cache_replay(&b);
     if (replayed) {
         finish(&b);

@@ -14,6 +14,7 @@
 #include <unistd.h>
 
 #include "alloc.h"
+#include "fileio_internal.h"
 
 int dgpb_file_read(const char *path, size_t max_size, uint8_t **out, size_t *size, dgpb_diag *diag)
 {
@@ -117,8 +118,12 @@ void dgpb_file_remove_temporaries(void)
         }
 }
 
-/* Writes all bytes to a new temporary file next to `path`; its name goes to tmp. */
-static int write_temp(const char *path, const void *data, size_t size, char **tmp_out,
+void fileio_forget_temp(const char *tmp)
+{
+    pending_remove(tmp);
+}
+
+int fileio_write_temp(const char *path, const void *data, size_t size, char **tmp_out,
                       dgpb_diag *diag)
 {
     size_t n = strlen(path) + 16;
@@ -172,7 +177,7 @@ int dgpb_files_write_atomic(size_t count, const char *const *paths, const void *
     int rc = DGPB_OK;
     size_t i;
     for (i = 0; i < count && !rc; i++)
-        rc = write_temp(paths[i], data[i], sizes[i], &tmps[i], diag);
+        rc = fileio_write_temp(paths[i], data[i], sizes[i], &tmps[i], diag);
     /* No signal between the renames: a tool killed there would leave a new file beside an old
        one. A signal that arrives meanwhile is delivered once they are done. */
     sigset_t all, old;
