@@ -44,8 +44,12 @@ int build_compiler_run(build *b, dgpb_compile_job *jobs, size_t count, build_job
 {
     assert(b && b->desc && name);
     dgpb_compiler *c = b->desc->compiler;
-    if (!b->desc->progress)
-        return dgpb_compiler_run(c, jobs, count, b->desc->jobs, diag);
+    dgpb_compiler_cancel_on(c, b->desc->cancel);
+    if (!b->desc->progress) {
+        int rc = dgpb_compiler_run(c, jobs, count, b->desc->jobs, diag);
+        dgpb_compiler_cancel_on(c, NULL);
+        return rc;
+    }
     if (b->progress_total == 0)
         b->progress_start = seconds();
     b->progress_total += (uint32_t)count;
@@ -53,6 +57,7 @@ int build_compiler_run(build *b, dgpb_compile_job *jobs, size_t count, build_job
     dgpb_compiler_watch(c, on_job, &w);
     int rc = dgpb_compiler_run(c, jobs, count, b->desc->jobs, diag);
     dgpb_compiler_watch(c, NULL, NULL);
+    dgpb_compiler_cancel_on(c, NULL);
     return rc;
 }
 
