@@ -100,8 +100,12 @@ static const char usage_text[] =
     "     target left)\n"
     "  3  a file could not be read or written, or the compiler or the layout\n"
     "     recorder (or its --slang-lib) could not be run or wrote output that\n"
-    "     cannot be read (such as malformed reflection JSON)\n"
-    "On any failure nothing is written: an existing bundle is left as it was.\n";
+    "     cannot be read (such as malformed reflection JSON), or another build\n"
+    "     held the output folder's lock for two minutes\n"
+    "  128+N  stopped by signal N (SIGINT 130, SIGTERM 143, SIGHUP 129): compiles\n"
+    "     and workers killed, intermediate files removed, nothing written\n"
+    "On any failure nothing is written: the bundle, its view and the depfile are\n"
+    "one unit, all new or all as they were, even when the build is killed.\n";
 
 typedef struct options {
     dgpb_build_desc build;
