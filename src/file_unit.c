@@ -382,11 +382,15 @@ int dgpb_file_unit_recover(const dgpb_file_unit *u, dgpb_diag *diag)
     assert(u && u->journal);
     if (!exists(u->journal)) /* a journal made meanwhile is a live writer's, who holds the lock */
         return DGPB_OK;
+    char *journal = absolute(u->journal); /* as the records are: their folders compare */
+    if (!journal)
+        return dgpb_diag_set(diag, DGPB_ERR_NOMEM, -1, "out of memory");
     int lock;
     int rc = lock_folder(u, &lock, diag);
     if (!rc)
-        rc = recover_locked(u->journal, diag);
+        rc = recover_locked(journal, diag);
     unlock_folder(lock);
+    dgpb_free(journal);
     return rc;
 }
 
