@@ -103,13 +103,19 @@ done
 
 # 5. kill -9 at random moments of a loop of builds alternating two versions.
 mkdir -p "$work/o5"; cp "$work/ga/mod.dgpb" "$work/ga/mod.bundle.json" "$work/o5/"
+# Kill within the time one such build takes here (sanitizer builds are slower): a
+# build without the delay, plus the longest delay.
+t0=$(date +%s%N)
+run "$work/b/mod.slang" -o "$work/o5t" || fail "the timing build failed"
+span=$(( ($(date +%s%N) - t0) / 1000000 + 200 ))
 hits=0
 for round in $(seq 1 40); do
     version=a; [ $((round % 2)) -eq 0 ] && version=b
     # (the program itself in the background, not a function: kill must reach it)
     DGPB_TEST_RENAME_DELAY_MS=200 "$build" -q --targets spirv "$work/$version/mod.slang" \
         -o "$work/o5" & pid=$!
-    sleep "0.$(printf '%03d' $((RANDOM % 260)))"
+    ms=$((RANDOM % span))
+    sleep "$((ms / 1000)).$(printf '%03d' $((ms % 1000)))"
     kill -9 $pid 2>/dev/null
     wait $pid 2>/dev/null
     [ -e "$work/o5/.mod.dgpb-journal" ] && hits=$((hits + 1))
