@@ -34,7 +34,8 @@ int dgpb_file_write_atomic(const char *path, const void *data, size_t size, dgpb
  * Atomically replaces several files: all temporaries are written first and
  * renamed only when every one succeeded, so on failure no destination
  * changes. (Each rename is atomic; a crash between two renames may leave a
- * mix of old and new files, never a partial one.)
+ * mix of old and new files, never a partial one: files that must stay
+ * together are an output unit, dgpb_file_unit_write().)
  */
 int dgpb_files_write_atomic(size_t count, const char *const *paths, const void *const *data,
                             const size_t *sizes, dgpb_diag *diag);
