@@ -1,7 +1,7 @@
 /*
  * test_fileio.c - whole-file reads, atomic writes and output units.
  */
-#define _POSIX_C_SOURCE 200809L
+#define _GNU_SOURCE /* flock */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -10,6 +10,9 @@
 #include <stdlib.h>
 #include <string.h>
 #include <dirent.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <sys/file.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -270,6 +273,35 @@ static void a_journal_without_its_end_mark_changes_nothing(void **state)
     assert_int_equal(count_all(f), 1);
 }
 
+static void a_writer_waits_for_the_folders_lock_then_gives_up_or_is_cancelled(void **state)
+{
+    (void)state;
+    char f[300], a[400], journal[400];
+    unit_folder("unit-locked", f, sizeof f);
+    snprintf(a, sizeof a, "%s/x.dgpb", f);
+    snprintf(journal, sizeof journal, "%s/.x.dgpb-journal", f);
+    int held = open(f, O_RDONLY | O_DIRECTORY); /* another build's lock, from another open() */
+    assert_true(held >= 0);
+    assert_int_equal(flock(held, LOCK_EX), 0);
+    const char *paths[1] = {a};
+    const void *data[1] = {"new"};
+    size_t sizes[1] = {3};
+    dgpb_diag d;
+    dgpb_diag_clear(&d);
+    dgpb_file_unit unit = {.journal = journal, .lock_timeout_ms = 100};
+    assert_int_equal(dgpb_file_unit_write(&unit, 1, paths, data, sizes, &d), DGPB_ERR_IO);
+    assert_non_null(strstr(d.message, "stayed locked by another build"));
+    static volatile sig_atomic_t stop = 1;
+    unit.cancel = &stop;
+    assert_int_equal(dgpb_file_unit_write(&unit, 1, paths, data, sizes, &d), DGPB_ERR_INTERRUPTED);
+    assert_int_equal(count_all(f), 0);
+    assert_int_equal(flock(held, LOCK_UN), 0);
+    close(held);
+    unit.cancel = NULL;
+    assert_int_equal(dgpb_file_unit_write(&unit, 1, paths, data, sizes, NULL), DGPB_OK);
+    assert_file_is(a, "new");
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -281,6 +313,7 @@ int main(void)
         cmocka_unit_test(recovery_completes_a_replacement_that_a_killed_writer_left),
         cmocka_unit_test(recovery_undoes_a_replacement_it_cannot_complete),
         cmocka_unit_test(a_journal_without_its_end_mark_changes_nothing),
+        cmocka_unit_test(a_writer_waits_for_the_folders_lock_then_gives_up_or_is_cancelled),
     };
     return cmocka_run_group_tests(tests, make_dir, remove_dir);
 }
