@@ -21,8 +21,10 @@
  *   7. emit            model, writer, JSON view, atomic writes (build_emit.c)
  *
  * Compile jobs are build_jobs.c's, diagnostics build_report.c's.
- * Intermediate files live in one private folder, removed at the end unless
- * desc->keep_temps.
+ * Intermediate files live in one private folder, named by entry index, never
+ * by entry name, removed at the end unless desc->keep_temps. desc->cancel
+ * stops the build between stages and inside every run of the compiler (its
+ * children killed and waited for); the same cleanup then runs.
  */
 #define _XOPEN_SOURCE 700
 #include "dgpb/build.h"
@@ -90,6 +92,12 @@ static void finish(build *b)
 
 /* ---- the pipeline ---- */
 
+/* Whether desc->cancel asks the build to stop (a signal, in dgpb-build). */
+static bool interrupted(const build *b)
+{
+    return b->desc->cancel && *b->desc->cancel;
+}
+
 int dgpb_build(const dgpb_build_desc *desc, dgpb_build_result *result)
 {
     assert(desc && result);
@@ -102,24 +110,21 @@ int dgpb_build(const dgpb_build_desc *desc, dgpb_build_result *result)
         build_report(&b, DGPB_SEV_ERROR, DGPB_ERR_INVALID, "no module or compiler given");
         return DGPB_ERR_INVALID;
     }
+    /* A build killed while replacing these outputs left them half replaced: finish first. */
+    int recovered = build_recover_outputs(&b);
+    if (recovered)
+        return recovered;
     int replayed = build_cache_replay(&b);
     if (replayed) {
         finish(&b);
         return replayed > 0 ? DGPB_OK : -replayed;
     }
-    int rc = build_prepare(&b);
-    if (!rc)
-        rc = build_discover(&b);
-    if (!rc)
-        rc = build_compile(&b);
-    if (!rc)
-        rc = build_make_tables(&b);
-    if (!rc)
-        rc = build_check_webgpu(&b);
-    if (!rc)
-        rc = build_record_layouts(&b);
-    if (!rc)
-        rc = build_emit(&b);
+    int (*const stages[])(build *) = {build_prepare,     build_discover,     build_compile,
+                                      build_make_tables, build_check_webgpu, build_record_layouts,
+                                      build_emit};
+    int rc = DGPB_OK;
+    for (size_t i = 0; i < sizeof stages / sizeof stages[0] && !rc; i++)
+        rc = interrupted(&b) ? DGPB_ERR_INTERRUPTED : stages[i](&b);
     finish(&b);
     return rc;
 }

@@ -5,8 +5,8 @@
  * with no entries is left out), has the writer turn it into DGPB v0 bytes,
  * reads the bytes back (every SHA-256 verified) for the JSON view, then
  * writes <stem>.dgpb and <stem>.bundle.json (and the depfile, with -MD/-MF)
- * atomically, all or none, files the build in the compile cache, and
- * fills in the result's summary from what the writer reports it stored.
+ * as one output unit, all new or all as they were (dgpb_file_unit_write),
+ * files the build in the compile cache, and fills in the result's summary from what the writer reports it stored.
  */
 #include <assert.h>
 #include <stdio.h>
@@ -96,29 +96,73 @@ void build_output_stem(const build *b, char *stem, size_t size)
 }
 
 /*
+ * The output folder: -o DIR (its trailing slashes dropped), the module's
+ * folder, or "."; *dir_len bytes of *dir (0 for a module in '/').
+ */
+static void output_folder(const build *b, const char **dir, size_t *dir_len)
+{
+    const dgpb_build_desc *desc = b->desc;
+    const char *slash = strrchr(desc->module_file, '/');
+    if (desc->out_dir && *desc->out_dir) {
+        *dir = desc->out_dir;
+        *dir_len = strlen(*dir);
+        while (*dir_len > 1 && (*dir)[*dir_len - 1] == '/')
+            (*dir_len)--;
+    } else if (slash) {
+        *dir = desc->module_file;
+        *dir_len = (size_t)(slash - *dir);
+    } else {
+        *dir = ".";
+        *dir_len = 1;
+    }
+}
+
+/* The output unit of <stem>: its journal, "<folder>/.<stem>.dgpb-journal" (docs/build.md). */
+static int output_unit(const build *b, const char *stem, char *journal, size_t size,
+                       dgpb_file_unit *files, dgpb_diag *diag)
+{
+    const char *dir;
+    size_t dir_len;
+    output_folder(b, &dir, &dir_len);
+    const char *sep = dir_len && dir[dir_len - 1] == '/' ? "" : "/";
+    int n = snprintf(journal, size, "%.*s%s.%s.dgpb-journal", (int)dir_len, dir, sep, stem);
+    if (n < 0 || (size_t)n >= size)
+        return dgpb_diag_set(diag, DGPB_ERR_LIMIT, -1,
+                             "the output path '%s' is longer than %zu bytes", journal, size - 1);
+    *files = (dgpb_file_unit){.journal = journal, .cancel = b->desc->cancel};
+    return DGPB_OK;
+}
+
+int build_recover_outputs(build *b)
+{
+    char stem[1024], journal[4200];
+    build_output_stem(b, stem, sizeof stem);
+    dgpb_file_unit files;
+    dgpb_diag d;
+    dgpb_diag_clear(&d);
+    int rc = output_unit(b, stem, journal, sizeof journal, &files, &d);
+    if (!rc)
+        rc = dgpb_file_unit_recover(&files, &d);
+    return rc ? build_forward(b, &d, NULL) : DGPB_OK;
+}
+
+/*
  * Writes the bundle, its view and (desc->depfile) the depfile into the output
  * folder (-o DIR, created if missing, or the module's folder; the depfile
- * where desc->depfile_path says), all or none; their paths go to the result.
+ * where desc->depfile_path says) as one unit: all new or all as they were,
+ * under the folder's lock (dgpb_file_unit_write); their paths go to the result.
  */
 int build_write_outputs(build *b, const char *stem, const uint8_t *bytes, size_t size,
                         const char *json, dgpb_diag *diag)
 {
     const dgpb_build_desc *desc = b->desc;
-    const char *dir = desc->out_dir, *slash = strrchr(desc->module_file, '/');
+    const char *dir;
     size_t dir_len;
-    if (dir && *dir) {
-        int rc = dgpb_mkdirs(dir, diag);
+    output_folder(b, &dir, &dir_len);
+    if (desc->out_dir && *desc->out_dir) {
+        int rc = dgpb_mkdirs(desc->out_dir, diag);
         if (rc)
             return rc;
-        dir_len = strlen(dir);
-        while (dir_len > 1 && dir[dir_len - 1] == '/')
-            dir_len--;
-    } else if (slash) {
-        dir = desc->module_file;
-        dir_len = (size_t)(slash - dir); /* 0 for a module in '/' */
-    } else {
-        dir = ".";
-        dir_len = 1;
     }
     const char *sep = dir_len && dir[dir_len - 1] == '/' ? "" : "/";
     dgpb_build_result *r = b->result;
@@ -164,7 +208,11 @@ int build_write_outputs(build *b, const char *stem, const uint8_t *bytes, size_t
         data[2] = depfile;
         sizes[2] = strlen(depfile);
     }
-    int rc = dgpb_files_write_atomic(desc->depfile ? 3 : 2, paths, data, sizes, diag);
+    char journal[4200];
+    dgpb_file_unit files;
+    int rc = output_unit(b, stem, journal, sizeof journal, &files, diag);
+    if (!rc)
+        rc = dgpb_file_unit_write(&files, desc->depfile ? 3 : 2, paths, data, sizes, diag);
     dgpb_free(depfile);
     if (rc)
         r->depfile_path[0] = 0;

@@ -46,6 +46,7 @@
 #define build_job_deps dgpb__build_job_deps
 #define build_output_stem dgpb__build_output_stem
 #define build_write_outputs dgpb__build_write_outputs
+#define build_recover_outputs dgpb__build_recover_outputs
 #define build_check_webgpu dgpb__build_check_webgpu
 #define build_compile dgpb__build_compile
 #define build_compiler_run dgpb__build_compiler_run
@@ -343,11 +344,14 @@ int build_collect_deps(build *b, const job_list *list, const dgpb_compile_job *j
 void build_output_stem(const build *b, char *stem, size_t size);
 
 /*
- * Writes the bundle, its view and (desc->depfile) the depfile, all or none; their paths go
- * to the result.
+ * Writes the bundle, its view and (desc->depfile) the depfile as one output unit, all new or
+ * all as they were (docs/build.md, "The output unit"); their paths go to the result.
  */
 int build_write_outputs(build *b, const char *stem, const uint8_t *bytes, size_t size,
                         const char *json, dgpb_diag *diag);
+
+/* Completes (or undoes) what a killed build left half-replaced of this build's outputs. */
+int build_recover_outputs(build *b);
 
 /* ---- the stages, in pipeline order; each returns DGPB_OK or why the build stops ---- */
 

@@ -71,13 +71,19 @@ int build_add_job(build *b, job_list *list, enum job_role role, int target, size
     const dgpb_build_desc *desc = b->desc;
     const char *target_name = dgpb_target_id_name((uint32_t)target);
     const char *slang_target_name = build_slang_target(target, role);
-    const char *entry_name = role == ROLE_DISCOVER ? "module" : b->entries[entry_index].name;
+    /* Intermediate files are named by the entry's index, never by its name: an entry name may
+       be up to 4096 bytes, longer than a file name may be (docs/build.md). */
+    char base[32];
+    if (role == ROLE_DISCOVER)
+        snprintf(base, sizeof base, "module");
+    else
+        snprintf(base, sizeof base, "entry-%zu", entry_index);
     const char *dir_prefix = role == ROLE_PROBE ? "probe-" : "";
-    j->out = mem_printf("%s/%s%s/%s.%s", b->tmp, dir_prefix, target_name, entry_name,
+    j->out = mem_printf("%s/%s%s/%s.%s", b->tmp, dir_prefix, target_name, base,
                         extension(slang_target_name));
-    j->json = mem_printf("%s/%s%s/%s.%s.json", b->tmp, dir_prefix, target_name, entry_name,
+    j->json = mem_printf("%s/%s%s/%s.%s.json", b->tmp, dir_prefix, target_name, base,
                          extension(slang_target_name));
-    j->dep = mem_printf("%s/%s%s/%s.%s.d", b->tmp, dir_prefix, target_name, entry_name,
+    j->dep = mem_printf("%s/%s%s/%s.%s.d", b->tmp, dir_prefix, target_name, base,
                         extension(slang_target_name));
     size_t max = 20 + 2 * desc->define_count + 2 * desc->include_dir_count + b->symbol_count;
     j->argv = mem_calloc(max, sizeof *j->argv);

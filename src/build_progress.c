@@ -59,6 +59,7 @@ int build_compiler_run(build *b, dgpb_compile_job *jobs, size_t count, build_job
     dgpb_compiler *c = b->desc->compiler;
     unsigned parallel = count ? dgpb_compiler_parallel(c, b->desc->jobs, count) : 1;
     int rc;
+    dgpb_compiler_cancel_on(c, b->desc->cancel);
     if (!b->desc->progress) {
         rc = dgpb_compiler_run(c, jobs, count, parallel, diag);
     } else {
@@ -70,6 +71,7 @@ int build_compiler_run(build *b, dgpb_compile_job *jobs, size_t count, build_job
         rc = dgpb_compiler_run(c, jobs, count, parallel, diag);
         dgpb_compiler_watch(c, NULL, NULL);
     }
+    dgpb_compiler_cancel_on(c, NULL);
     if (b->desc->verbose && count)
         report_parallel(b, count, parallel);
     return rc;

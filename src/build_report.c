@@ -48,6 +48,8 @@ void build_report_at(build *b, uint32_t line, dgpb_severity severity, int code, 
 
 int build_forward(build *b, const dgpb_diag *d, const char *context)
 {
+    if (dgpb_result_class(d->code) == DGPB_ERR_INTERRUPTED)
+        return d->code; /* not the module's fault: the tool says why it stopped */
     build_report(b, DGPB_SEV_ERROR, d->code, "%s%s%s", context ? context : "", context ? ": " : "",
                  d->message);
     return d->code ? d->code : DGPB_ERR_INVALID;

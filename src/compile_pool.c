@@ -12,17 +12,20 @@
  * answer per job, is retired (killed if need be, always waited for) and
  * fails its job and the batch.
  */
+#define _XOPEN_SOURCE 700 /* nftw, mkdtemp */
 #include "compile_pool.h"
 
 #include <assert.h>
 #include <cjson/cJSON.h>
 #include <errno.h>
+#include <ftw.h>
 #include <poll.h>
 #include <signal.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "alloc.h"
@@ -168,6 +171,7 @@ int compile_pool_run_native(const compile_pool *c, dgpb_compile_job *jobs, size_
         procs[i] = (dgpb_process)DGPB_PROCESS_INIT;
         procs[i].argv = at;
         procs[i].cwd = c->cwd;
+        procs[i].flags = DGPB_PROCESS_GROUP; /* a cancelled run kills what it started too */
         if (jobs[i].layout)
             for (size_t k = 0; k < prefix; k++)
                 *at++ = c->layout_argv[k];
@@ -179,7 +183,8 @@ int compile_pool_run_native(const compile_pool *c, dgpb_compile_job *jobs, size_
     }
     dgpb_diag local;
     dgpb_diag_clear(&local);
-    rc = dgpb_process_run_parallel_watched(procs, count, parallel, c->watch, c->watch_user, &local);
+    rc = dgpb_process_run_parallel_cancellable(procs, count, parallel, c->watch, c->watch_user,
+                                               c->cancel, &local);
     for (size_t i = 0; i < count; i++) {
         if (procs[i].status < 0)
             continue;
@@ -249,20 +254,58 @@ static void worker_err_tail(const worker *w, const char **text, int *len)
     *len = n ? (int)n : 9;
 }
 
-/* Starts the worker in slot w (new or retired). */
+/*
+ * Makes the workers' private TMPDIR, "$TMPDIR/dgpb-workers-XXXXXX": what a
+ * worker leaves there when it is killed (slangc-wasm's nvcc folders) goes
+ * with the pool.
+ */
+static int make_worker_tmp(compile_pool *c, dgpb_diag *diag)
+{
+    if (c->worker_tmp)
+        return DGPB_OK;
+    const char *base = getenv("TMPDIR");
+    char *dir = mem_printf("%s/dgpb-workers-XXXXXX", base && *base ? base : "/tmp");
+    if (!dir)
+        return dgpb_diag_set(diag, DGPB_ERR_NOMEM, -1, "out of memory");
+    if (!mkdtemp(dir)) {
+        int rc = dgpb_diag_set(diag, DGPB_ERR_IO, -1, "cannot create a folder like '%s': %s", dir,
+                               strerror(errno));
+        dgpb_free(dir);
+        return rc;
+    }
+    c->worker_env[0] = mem_printf("TMPDIR=%s", dir);
+    c->worker_tmp = dir;
+    if (!c->worker_env[0])
+        return dgpb_diag_set(diag, DGPB_ERR_NOMEM, -1, "out of memory");
+    return DGPB_OK;
+}
+
+static int remove_entry(const char *path, const struct stat *st, int flag, struct FTW *ftw)
+{
+    (void)st;
+    (void)flag;
+    (void)ftw;
+    return remove(path);
+}
+
+/* Starts the worker in slot w (new or retired), leading a process group of its own. */
 static int worker_start(compile_pool *c, worker *w, dgpb_diag *diag)
 {
+    int rc = make_worker_tmp(c, diag);
+    if (rc)
+        return rc;
     dgpb_process_clear(&w->proc);
     w->proc = (dgpb_process)DGPB_PROCESS_INIT;
     w->proc.argv = c->serve_argv;
     w->proc.cwd = c->cwd;
-    w->proc.flags = DGPB_PROCESS_PIPES;
+    w->proc.env = (const char *const *)c->worker_env;
+    w->proc.flags = DGPB_PROCESS_PIPES | DGPB_PROCESS_GROUP;
     w->job = NO_JOB;
     w->line.len = 0;
     w->line.failed = false;
     w->err.len = 0;
     w->err.failed = false;
-    int rc = dgpb_process_start(&w->proc, diag);
+    rc = dgpb_process_start(&w->proc, diag);
     if (rc)
         return rc;
     w->alive = true;
@@ -510,6 +553,18 @@ static int ensure_workers(compile_pool *c, size_t want, dgpb_diag *diag)
     return DGPB_OK;
 }
 
+/* A cancelled run: every worker is killed and waited for, none is reused. */
+static void cancel_workers(compile_pool *c, dgpb_diag *fail)
+{
+    for (size_t i = 0; i < c->worker_count; i++)
+        worker_retire(c->workers[i], true);
+    if (fail->code == DGPB_OK)
+        dgpb_diag_set(fail, DGPB_ERR_INTERRUPTED, -1, "interrupted");
+}
+
+/* How often a run that can be cancelled looks at its flag while the workers are quiet. */
+#define CANCEL_POLL_MS 50
+
 int compile_pool_run_serve(compile_pool *c, dgpb_compile_job *jobs, size_t count, unsigned parallel,
                            dgpb_diag *diag)
 {
@@ -530,6 +585,10 @@ int compile_pool_run_serve(compile_pool *c, dgpb_compile_job *jobs, size_t count
         goto done;
     }
     for (;;) {
+        if (c->cancel && *c->cancel) {
+            cancel_workers(c, &fail);
+            break;
+        }
         for (size_t i = 0; i < c->worker_count && !fail.code && next < count && in_flight < want;
              i++) {
             worker *w = c->workers[i];
@@ -564,7 +623,7 @@ int compile_pool_run_serve(compile_pool *c, dgpb_compile_job *jobs, size_t count
                 owners[k++] = w;
             }
         }
-        if (poll(pfds, k, -1) < 0) {
+        if (poll(pfds, k, c->cancel ? CANCEL_POLL_MS : -1) < 0) {
             if (errno == EINTR)
                 continue;
             dgpb_diag_set(&fail, DGPB_ERR_TOOL, -1, "cannot wait for the Slang compiler: %s",
@@ -609,4 +668,9 @@ void compile_pool_close(compile_pool *c)
     dgpb_free(c->workers);
     c->workers = NULL;
     c->worker_count = 0;
+    if (c->worker_tmp)
+        nftw(c->worker_tmp, remove_entry, 16, FTW_DEPTH | FTW_PHYS);
+    dgpb_free(c->worker_tmp);
+    dgpb_free(c->worker_env[0]);
+    c->worker_tmp = c->worker_env[0] = NULL;
 }

@@ -19,6 +19,7 @@
 #define compile_pool_run_serve dgpb__compile_pool_run_serve
 #define compile_pool_version dgpb__compile_pool_version
 
+#include <signal.h>
 #include <stdbool.h>
 #include <stddef.h>
 
@@ -38,7 +39,14 @@ typedef struct compile_pool {
     const char *const *layout_argv;
     dgpb_compile_watch_fn watch; /* told of each job's start and end (NULL: none) */
     void *watch_user;
-    worker **workers; /* every worker started, alive or retired */
+    /* Nonzero stops a run: its children and busy workers are killed and waited for, and the run
+       returns DGPB_ERR_INTERRUPTED (NULL: never; borrowed, set by a signal handler). */
+    const volatile sig_atomic_t *cancel;
+    /* The workers' TMPDIR (their temporaries, a killed worker's too), made with the first
+       worker, removed by compile_pool_close(); owned. */
+    char *worker_tmp;
+    char *worker_env[2]; /* {"TMPDIR=<worker_tmp>", NULL}; owned */
+    worker **workers;    /* every worker started, alive or retired */
     size_t worker_count;
     unsigned started; /* workers started so far, replacements included */
 } compile_pool;

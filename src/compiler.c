@@ -339,6 +339,12 @@ void dgpb_compiler_watch(dgpb_compiler *c, dgpb_compile_watch_fn fn, void *user)
     c->pool.watch_user = user;
 }
 
+void dgpb_compiler_cancel_on(dgpb_compiler *c, const volatile sig_atomic_t *flag)
+{
+    if (c)
+        c->pool.cancel = flag;
+}
+
 void dgpb_compiler_destroy(dgpb_compiler *c)
 {
     if (!c)

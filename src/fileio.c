@@ -14,6 +14,7 @@
 #include <unistd.h>
 
 #include "alloc.h"
+#include "fileio_internal.h"
 #include "io_fault.h"
 
 static dgpb_io_fault_fn fault_hook;
@@ -135,8 +136,12 @@ void dgpb_file_remove_temporaries(void)
         }
 }
 
-/* Writes all bytes to a new temporary file next to `path`; its name goes to tmp. */
-static int write_temp(const char *path, const void *data, size_t size, char **tmp_out,
+void fileio_forget_temp(const char *tmp)
+{
+    pending_remove(tmp);
+}
+
+int fileio_write_temp(const char *path, const void *data, size_t size, char **tmp_out,
                       dgpb_diag *diag)
 {
     size_t n = strlen(path) + 16;
@@ -220,7 +225,7 @@ int dgpb_files_write_atomic(size_t count, const char *const *paths, const void *
         rc = dgpb_diag_set(diag, DGPB_ERR_NOMEM, -1, "out of memory");
     size_t i;
     for (i = 0; i < count && !rc; i++)
-        rc = write_temp(paths[i], data[i], sizes[i], &tmps[i], diag);
+        rc = fileio_write_temp(paths[i], data[i], sizes[i], &tmps[i], diag);
     for (i = 0; i < count && !rc; i++)
         if (!(backups[i] = mem_printf("%s.old", tmps[i])))
             rc = dgpb_diag_set(diag, DGPB_ERR_NOMEM, -1, "out of memory");

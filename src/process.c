@@ -259,10 +259,21 @@ static void child_exec(const dgpb_process *p, const char *prog, char **envp, int
     sigset_t none;
     sigemptyset(&none);
     sigprocmask(SIG_SETMASK, &none, NULL);
+    if (p->flags & DGPB_PROCESS_GROUP)
+        setpgid(0, 0);
     if (p->cwd && chdir(p->cwd) != 0)
         child_fail(report_fd, STAGE_CHDIR);
     execve(prog, (char *const *)p->argv, envp ? envp : environ);
     child_fail(report_fd, STAGE_EXEC);
+}
+
+/* Signals a started child: its process group with DGPB_PROCESS_GROUP (the child itself too,
+ * should it not have joined the group yet). 0 or -1 with errno. */
+static int signal_child(const dgpb_process *p, int sig)
+{
+    if ((p->flags & DGPB_PROCESS_GROUP) && kill(-(pid_t)p->pid, sig) == 0)
+        return 0;
+    return kill((pid_t)p->pid, sig);
 }
 
 static void wait_quietly(pid_t pid)
@@ -332,6 +343,8 @@ int dgpb_process_start(dgpb_process *p, dgpb_diag *diag)
                            strerror(errno));
         goto done;
     }
+    if (p->flags & DGPB_PROCESS_GROUP)
+        setpgid(pid, pid); /* as the child does: whichever runs first, a kill finds the group */
     close_fd(&in[0]);
     close_fd(&out[1]);
     close_fd(&err[1]);
@@ -459,8 +472,15 @@ static void capture_some(dgpb_process *p, int stream)
     }
 }
 
-/* One poll() round over the open pipes of n running processes. Returns 0 or poll's errno. */
-static int pump(dgpb_process **procs, size_t n, struct pollfd *pfds, pump_slot *slots)
+/* How often a run that can be cancelled looks at its flag while children are quiet. */
+#define CANCEL_POLL_MS 50
+
+/*
+ * One poll() round over the open pipes of n running processes, waiting at
+ * most `timeout_ms` (-1: until a pipe is ready). Returns 0 or poll's errno.
+ */
+static int pump(dgpb_process **procs, size_t n, struct pollfd *pfds, pump_slot *slots,
+                int timeout_ms)
 {
     nfds_t k = 0;
     for (size_t i = 0; i < n; i++) {
@@ -479,7 +499,7 @@ static int pump(dgpb_process **procs, size_t n, struct pollfd *pfds, pump_slot *
     }
     if (k == 0)
         return 0;
-    if (poll(pfds, k, -1) < 0)
+    if (poll(pfds, k, timeout_ms) < 0)
         return errno == EINTR ? 0 : errno;
     for (nfds_t i = 0; i < k; i++) {
         if (!pfds[i].revents)
@@ -535,7 +555,7 @@ int dgpb_process_finish(dgpb_process *p, dgpb_diag *diag)
     pump_slot slots[3];
     int poll_error = 0;
     while (has_open_pipes(p) && !poll_error)
-        poll_error = pump(&p, 1, pfds, slots);
+        poll_error = pump(&p, 1, pfds, slots, -1);
     close_pipes(p);
     return reap(p, poll_error, diag) ? -1 : p->status;
 }
@@ -554,6 +574,26 @@ int dgpb_process_run_parallel(dgpb_process *procs, size_t count, unsigned jobs, 
 
 int dgpb_process_run_parallel_watched(dgpb_process *procs, size_t count, unsigned jobs,
                                       dgpb_process_watch_fn watch, void *user, dgpb_diag *diag)
+{
+    return dgpb_process_run_parallel_cancellable(procs, count, jobs, watch, user, NULL, diag);
+}
+
+/* Kills and waits for the running children of a cancelled run. */
+static void kill_running(dgpb_process **running, size_t n, dgpb_process *procs,
+                         dgpb_process_watch_fn watch, void *user)
+{
+    for (size_t i = 0; i < n; i++) {
+        signal_child(running[i], SIGKILL);
+        close_pipes(running[i]);
+        reap(running[i], 0, NULL);
+        if (watch)
+            watch(user, (size_t)(running[i] - procs), true);
+    }
+}
+
+int dgpb_process_run_parallel_cancellable(dgpb_process *procs, size_t count, unsigned jobs,
+                                          dgpb_process_watch_fn watch, void *user,
+                                          const volatile sig_atomic_t *cancel, dgpb_diag *diag)
 {
     if (count == 0)
         return DGPB_OK;
@@ -576,6 +616,11 @@ int dgpb_process_run_parallel_watched(dgpb_process *procs, size_t count, unsigne
     }
     int poll_error = 0;
     for (;;) {
+        if (cancel && *cancel) {
+            kill_running(running, n, procs, watch, user);
+            rc = dgpb_diag_set(diag, DGPB_ERR_INTERRUPTED, -1, "interrupted");
+            break;
+        }
         while (!rc && !poll_error && n < jobs && next < count) {
             rc = dgpb_process_start(&procs[next], diag);
             if (rc)
@@ -587,7 +632,7 @@ int dgpb_process_run_parallel_watched(dgpb_process *procs, size_t count, unsigne
         if (n == 0)
             break;
         if (!poll_error)
-            poll_error = pump(running, n, pfds, slots);
+            poll_error = pump(running, n, pfds, slots, cancel ? CANCEL_POLL_MS : -1);
         for (size_t i = 0; i < n;) {
             if (poll_error)
                 close_pipes(running[i]);
@@ -650,7 +695,7 @@ int dgpb_process_kill(dgpb_process *p, int sig, dgpb_diag *diag)
 {
     if (!p || p->state_ != STATE_RUNNING)
         return dgpb_diag_set(diag, DGPB_ERR_INVALID, -1, "the process is not running");
-    if (kill((pid_t)p->pid, sig) != 0)
+    if (signal_child(p, sig) != 0)
         return dgpb_diag_set(diag, DGPB_ERR_TOOL, -1, "cannot signal '%s': %s", p->argv[0],
                              strerror(errno));
     return DGPB_OK;
@@ -662,7 +707,7 @@ void dgpb_process_clear(dgpb_process *p)
         return;
     if (p->state_ == STATE_RUNNING) {
         close_pipes(p);
-        kill((pid_t)p->pid, SIGKILL);
+        signal_child(p, SIGKILL);
         wait_quietly((pid_t)p->pid);
     }
     dgpb_free(p->out);

@@ -42,6 +42,8 @@ const char *dgpb_result_str(int r)
         return "shader error";
     case DGPB_ERR_UNSUPPORTED:
         return "unsupported";
+    case DGPB_ERR_INTERRUPTED:
+        return "interrupted";
     case DGPB_ERR_CORRUPT_TRUNCATED:
         return "corrupt input: truncated";
     case DGPB_ERR_CORRUPT_MAGIC:

@@ -32,7 +32,7 @@ case "$log" in *warning*) fail "--no-layouts still warned: $log";; esac
 
 log=$("$build" --keep-temps -v --targets spirv "$fixtures/plain.slang" -o "$out/k" 2>&1) || fail "keep-temps: $log"
 kept=$(printf '%s\n' "$log" | sed -n "s/.*intermediate files kept in '\(.*\)'.*/\1/p")
-[ -n "$kept" ] && [ -f "$kept/spirv/amplify.spv" ] || fail "--keep-temps did not keep '$kept'"
+[ -n "$kept" ] && [ -f "$kept/spirv/entry-0.spv" ] || fail "--keep-temps did not keep '$kept'"
 rm -rf "$kept"
 printf '%s\n' "$log" | grep -q -- "-target spirv -entry amplify -stage compute -o " || fail "-v printed no command"
 

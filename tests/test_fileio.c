@@ -1,7 +1,7 @@
 /*
- * test_fileio.c - whole-file reads and atomic writes.
+ * test_fileio.c - whole-file reads, atomic writes and output units.
  */
-#define _POSIX_C_SOURCE 200809L
+#define _GNU_SOURCE /* flock */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -10,6 +10,10 @@
 #include <stdlib.h>
 #include <string.h>
 #include <dirent.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <sys/file.h>
+#include <sys/stat.h>
 #include <unistd.h>
 #include <errno.h>
 #include <sys/stat.h>
@@ -174,6 +178,198 @@ static void reading_names_the_file_and_the_reason(void **state)
     dgpb_free(data);
 }
 
+/* ---- output units ---- */
+
+/* A fresh folder <dir>/<name> in `out`. */
+static void unit_folder(const char *name, char *out, size_t size)
+{
+    snprintf(out, size, "%s/%s", dir, name);
+    assert_int_equal(mkdir(out, 0755), 0);
+}
+
+static void assert_file_is(const char *path, const char *want)
+{
+    uint8_t *got = NULL;
+    size_t size = 0;
+    assert_int_equal(dgpb_file_read(path, 1000, &got, &size, NULL), DGPB_OK);
+    assert_int_equal(size, strlen(want));
+    assert_memory_equal(got, want, size);
+    dgpb_free(got);
+}
+
+/* Every entry of a folder, dot files included. */
+static int count_all(const char *path)
+{
+    DIR *d = opendir(path);
+    int n = 0;
+    for (struct dirent *e; (e = readdir(d));)
+        n += strcmp(e->d_name, ".") && strcmp(e->d_name, "..");
+    closedir(d);
+    return n;
+}
+
+static void unit_write_replaces_every_file_and_leaves_nothing_else(void **state)
+{
+    (void)state;
+    char f[300], a[400], b[400], journal[400];
+    unit_folder("unit-ok", f, sizeof f);
+    snprintf(a, sizeof a, "%s/x.dgpb", f);
+    snprintf(b, sizeof b, "%s/x.bundle.json", f);
+    snprintf(journal, sizeof journal, "%s/.x.dgpb-journal", f);
+    dgpb_file_unit unit = {.journal = journal};
+    const char *paths[2] = {a, b};
+    const void *data[2] = {"old a", "old b"};
+    size_t sizes[2] = {5, 5};
+    assert_int_equal(dgpb_file_unit_write(&unit, 2, paths, data, sizes, NULL), DGPB_OK);
+    const void *next[2] = {"new a", "new b"};
+    assert_int_equal(dgpb_file_unit_write(&unit, 2, paths, next, sizes, NULL), DGPB_OK);
+    assert_file_is(a, "new a");
+    assert_file_is(b, "new b");
+    assert_int_equal(count_all(f), 2);
+}
+
+static void a_unit_whose_second_rename_fails_keeps_the_first_file(void **state)
+{
+    (void)state;
+    char f[300], a[400], b[400], journal[400];
+    unit_folder("unit-folder", f, sizeof f);
+    snprintf(a, sizeof a, "%s/x.dgpb", f);
+    snprintf(b, sizeof b, "%s/x.bundle.json", f);
+    snprintf(journal, sizeof journal, "%s/.x.dgpb-journal", f);
+    assert_int_equal(dgpb_file_write_atomic(a, "old a", 5, NULL), DGPB_OK);
+    assert_int_equal(mkdir(b, 0755), 0);
+    dgpb_file_unit unit = {.journal = journal};
+    const char *paths[2] = {a, b};
+    const void *data[2] = {"new a", "new b"};
+    size_t sizes[2] = {5, 5};
+    dgpb_diag d;
+    dgpb_diag_clear(&d);
+    assert_int_equal(dgpb_file_unit_write(&unit, 2, paths, data, sizes, &d), DGPB_ERR_IO);
+    assert_non_null(strstr(d.message, "x.bundle.json"));
+    assert_file_is(a, "old a");
+    assert_int_equal(count_all(f), 2); /* x.dgpb and the folder: no temporary, no journal */
+}
+
+/* Writes a journal by hand: `files` records of {path, temp, backup}; `complete`: its end mark. */
+static void write_journal(const char *journal, const char *const (*records)[3], size_t files,
+                          bool complete)
+{
+    FILE *j = fopen(journal, "wb");
+    assert_non_null(j);
+    fprintf(j, "dgpb-unit 1\n%zu\n", files);
+    for (size_t i = 0; i < files; i++)
+        for (int k = 0; k < 3; k++)
+            fwrite(records[i][k], 1, strlen(records[i][k]) + 1, j);
+    if (complete)
+        fputs("end\n", j);
+    fclose(j);
+}
+
+static void recovery_completes_a_replacement_that_a_killed_writer_left(void **state)
+{
+    (void)state;
+    char f[300], a[400], b[400], ta[420], tb[420], ba[420], bb[420], journal[400];
+    unit_folder("unit-killed", f, sizeof f);
+    snprintf(a, sizeof a, "%s/x.dgpb", f);
+    snprintf(b, sizeof b, "%s/x.bundle.json", f);
+    snprintf(ta, sizeof ta, "%s.tmp.AAAAAA", a);
+    snprintf(tb, sizeof tb, "%s.tmp.BBBBBB", b);
+    snprintf(ba, sizeof ba, "%s.old.AAAAAA", a);
+    snprintf(bb, sizeof bb, "%s.old.BBBBBB", b);
+    snprintf(journal, sizeof journal, "%s/.x.dgpb-journal", f);
+    /* Killed after the first rename: a is new, b's new bytes wait in its temporary. */
+    assert_int_equal(dgpb_file_write_atomic(a, "new a", 5, NULL), DGPB_OK);
+    assert_int_equal(dgpb_file_write_atomic(ba, "old a", 5, NULL), DGPB_OK);
+    assert_int_equal(dgpb_file_write_atomic(b, "old b", 5, NULL), DGPB_OK);
+    assert_int_equal(dgpb_file_write_atomic(bb, "old b", 5, NULL), DGPB_OK);
+    assert_int_equal(dgpb_file_write_atomic(tb, "new b", 5, NULL), DGPB_OK);
+    const char *const records[2][3] = {{a, ta, ba}, {b, tb, bb}};
+    write_journal(journal, records, 2, true);
+    dgpb_file_unit unit = {.journal = journal};
+    assert_int_equal(dgpb_file_unit_recover(&unit, NULL), DGPB_OK);
+    assert_file_is(a, "new a");
+    assert_file_is(b, "new b");
+    assert_int_equal(count_all(f), 2);
+}
+
+static void recovery_undoes_a_replacement_it_cannot_complete(void **state)
+{
+    (void)state;
+    char f[300], a[400], b[400], ta[420], tb[420], ba[420], journal[400];
+    unit_folder("unit-undo", f, sizeof f);
+    snprintf(a, sizeof a, "%s/x.dgpb", f);
+    snprintf(b, sizeof b, "%s/x.bundle.json", f);
+    snprintf(ta, sizeof ta, "%s.tmp.AAAAAA", a);
+    snprintf(tb, sizeof tb, "%s.tmp.BBBBBB", b);
+    snprintf(ba, sizeof ba, "%s.old.AAAAAA", a);
+    snprintf(journal, sizeof journal, "%s/.x.dgpb-journal", f);
+    /* a replaced, and b's destination has become a folder: a gets its old bytes back. */
+    assert_int_equal(dgpb_file_write_atomic(a, "new a", 5, NULL), DGPB_OK);
+    assert_int_equal(dgpb_file_write_atomic(ba, "old a", 5, NULL), DGPB_OK);
+    assert_int_equal(mkdir(b, 0755), 0);
+    assert_int_equal(dgpb_file_write_atomic(tb, "new b", 5, NULL), DGPB_OK);
+    const char *const records[2][3] = {{a, ta, ba}, {b, tb, ""}};
+    write_journal(journal, records, 2, true);
+    dgpb_file_unit unit = {.journal = journal};
+    assert_int_equal(dgpb_file_unit_recover(&unit, NULL), DGPB_OK);
+    assert_file_is(a, "old a");
+    assert_int_equal(count_all(f), 2); /* x.dgpb and the folder */
+}
+
+static void a_journal_without_its_end_mark_changes_nothing(void **state)
+{
+    (void)state;
+    char f[300], a[400], ta[420], journal[400];
+    unit_folder("unit-uncommitted", f, sizeof f);
+    snprintf(a, sizeof a, "%s/x.dgpb", f);
+    snprintf(ta, sizeof ta, "%s.tmp.AAAAAA", a);
+    snprintf(journal, sizeof journal, "%s/.x.dgpb-journal", f);
+    assert_int_equal(dgpb_file_write_atomic(a, "old a", 5, NULL), DGPB_OK);
+    assert_int_equal(dgpb_file_write_atomic(ta, "new a", 5, NULL), DGPB_OK);
+    const char *const records[1][3] = {{a, ta, ""}};
+    write_journal(journal, records, 1, false);
+    dgpb_file_unit unit = {.journal = journal};
+    assert_int_equal(dgpb_file_unit_recover(&unit, NULL), DGPB_OK);
+    assert_file_is(a, "old a");
+    assert_int_equal(access(journal, F_OK), -1);
+    /* The next write sweeps the killed writer's temporary. */
+    const char *paths[1] = {a};
+    const void *data[1] = {"next"};
+    size_t sizes[1] = {4};
+    assert_int_equal(dgpb_file_unit_write(&unit, 1, paths, data, sizes, NULL), DGPB_OK);
+    assert_file_is(a, "next");
+    assert_int_equal(count_all(f), 1);
+}
+
+static void a_writer_waits_for_the_folders_lock_then_gives_up_or_is_cancelled(void **state)
+{
+    (void)state;
+    char f[300], a[400], journal[400];
+    unit_folder("unit-locked", f, sizeof f);
+    snprintf(a, sizeof a, "%s/x.dgpb", f);
+    snprintf(journal, sizeof journal, "%s/.x.dgpb-journal", f);
+    int held = open(f, O_RDONLY | O_DIRECTORY); /* another build's lock, from another open() */
+    assert_true(held >= 0);
+    assert_int_equal(flock(held, LOCK_EX), 0);
+    const char *paths[1] = {a};
+    const void *data[1] = {"new"};
+    size_t sizes[1] = {3};
+    dgpb_diag d;
+    dgpb_diag_clear(&d);
+    dgpb_file_unit unit = {.journal = journal, .lock_timeout_ms = 100};
+    assert_int_equal(dgpb_file_unit_write(&unit, 1, paths, data, sizes, &d), DGPB_ERR_IO);
+    assert_non_null(strstr(d.message, "stayed locked by another build"));
+    static volatile sig_atomic_t stop = 1;
+    unit.cancel = &stop;
+    assert_int_equal(dgpb_file_unit_write(&unit, 1, paths, data, sizes, &d), DGPB_ERR_INTERRUPTED);
+    assert_int_equal(count_all(f), 0);
+    assert_int_equal(flock(held, LOCK_UN), 0);
+    close(held);
+    unit.cancel = NULL;
+    assert_int_equal(dgpb_file_unit_write(&unit, 1, paths, data, sizes, NULL), DGPB_OK);
+    assert_file_is(a, "new");
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -181,6 +377,12 @@ int main(void)
         cmocka_unit_test(a_failed_multi_file_write_changes_nothing),
         cmocka_unit_test(a_failed_rename_undoes_the_renames_before_it),
         cmocka_unit_test(reading_names_the_file_and_the_reason),
+        cmocka_unit_test(unit_write_replaces_every_file_and_leaves_nothing_else),
+        cmocka_unit_test(a_unit_whose_second_rename_fails_keeps_the_first_file),
+        cmocka_unit_test(recovery_completes_a_replacement_that_a_killed_writer_left),
+        cmocka_unit_test(recovery_undoes_a_replacement_it_cannot_complete),
+        cmocka_unit_test(a_journal_without_its_end_mark_changes_nothing),
+        cmocka_unit_test(a_writer_waits_for_the_folders_lock_then_gives_up_or_is_cancelled),
     };
     return cmocka_run_group_tests(tests, make_dir, remove_dir);
 }

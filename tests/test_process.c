@@ -7,6 +7,7 @@
 #include <errno.h>
 #include <setjmp.h>
 #include <stdarg.h>
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <signal.h>
@@ -413,6 +414,77 @@ static void parallel_runs_stop_at_a_child_that_cannot_start(void **state)
     assert_int_equal(dgpb_process_run_parallel(NULL, 0, 4, NULL), DGPB_OK);
 }
 
+/* ---- cancelling a parallel run ------------------------------------------- */
+
+static volatile sig_atomic_t cancel_flag;
+
+static void on_alarm(int sig)
+{
+    (void)sig;
+    cancel_flag = 1;
+}
+
+/* Whether process `pid` is gone (or dead, waiting to be reaped). */
+static bool process_gone(long pid)
+{
+    char path[64], stat[512];
+    snprintf(path, sizeof path, "/proc/%ld/stat", pid);
+    FILE *f = fopen(path, "r");
+    if (!f)
+        return true;
+    size_t n = fread(stat, 1, sizeof stat - 1, f);
+    fclose(f);
+    stat[n] = 0;
+    const char *end = strrchr(stat, ')');
+    return end && end[1] == ' ' && end[2] == 'Z';
+}
+
+static void a_cancelled_parallel_run_kills_its_children_with_their_groups(void **state)
+{
+    (void)state;
+    char pid_file[300], script[600];
+    snprintf(pid_file, sizeof pid_file, "%s/grandchild.pid", dir);
+    snprintf(script, sizeof script, "sleep 30 & echo $! > '%s'; wait", pid_file);
+    const char *argv[] = {"/bin/sh", "-c", script, NULL};
+    dgpb_process procs[3];
+    for (int i = 0; i < 3; i++) {
+        procs[i] = (dgpb_process)DGPB_PROCESS_INIT;
+        procs[i].argv = argv;
+        procs[i].flags = DGPB_PROCESS_GROUP;
+    }
+    struct sigaction sa, old;
+    memset(&sa, 0, sizeof sa);
+    sa.sa_handler = on_alarm;
+    sigemptyset(&sa.sa_mask);
+    sigaction(SIGALRM, &sa, &old);
+    cancel_flag = 0;
+    alarm(1); /* a signal handler sets the flag, as dgpb-build's do */
+    double start = now();
+    dgpb_diag d;
+    dgpb_diag_clear(&d);
+    assert_int_equal(
+        dgpb_process_run_parallel_cancellable(procs, 3, 2, NULL, NULL, &cancel_flag, &d),
+        DGPB_ERR_INTERRUPTED);
+    sigaction(SIGALRM, &old, NULL);
+    assert_true(now() - start < 5);
+    assert_int_equal(procs[0].status, 128 + SIGKILL);
+    assert_int_equal(procs[2].status, -1); /* never started */
+    FILE *f = fopen(pid_file, "r");
+    assert_non_null(f);
+    long grandchild = 0;
+    assert_int_equal(fscanf(f, "%ld", &grandchild), 1);
+    fclose(f);
+    bool gone = false;
+    for (int i = 0; i < 40 && !gone; i++) { /* init reaps it */
+        gone = process_gone(grandchild);
+        if (!gone)
+            usleep(50000);
+    }
+    assert_true(gone);
+    for (int i = 0; i < 3; i++)
+        dgpb_process_clear(&procs[i]);
+}
+
 /* ---- allocation failures -------------------------------------------------- */
 
 static void every_allocation_failure_is_reported_and_leaks_nothing(void **state)
@@ -456,6 +528,7 @@ int main(void)
         cmocka_unit_test(misuse_is_reported_not_crashed),
         cmocka_unit_test(parallel_runs_are_bounded_and_keep_outputs_apart),
         cmocka_unit_test(parallel_runs_stop_at_a_child_that_cannot_start),
+        cmocka_unit_test(a_cancelled_parallel_run_kills_its_children_with_their_groups),
         cmocka_unit_test(every_allocation_failure_is_reported_and_leaks_nothing),
     };
     return cmocka_run_group_tests(tests, make_dir, remove_dir);

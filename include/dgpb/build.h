@@ -29,12 +29,17 @@
  *   DGPB_ERR_SHADER    the module has errors (nothing written)
  *   DGPB_ERR_INVALID   a bad option or input (nothing written)
  *   DGPB_ERR_IO, DGPB_ERR_TOOL   a file or the compiler failed (nothing written)
+ *   DGPB_ERR_INTERRUPTED  desc.cancel was set (nothing written)
  *   DGPB_ERR_NOMEM
- * A failed build never touches existing output files.
+ * A failed build never touches existing output files: the bundle, its view
+ * and the depfile are one output unit, all new or all as they were, even
+ * when the process is killed (the next build of the same output completes
+ * or undoes a replacement a killed one left half done).
  */
 #ifndef DGPB_BUILD_H
 #define DGPB_BUILD_H
 
+#include <signal.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -99,6 +104,11 @@ typedef struct dgpb_build_desc {
     void *user;
     dgpb_progress_fn progress; /* NULL: no progress reports; the library never prints */
     void *progress_ctx;
+    /* Nonzero stops the build as soon as it can: running compiles and layout recordings are
+       killed and waited for, the intermediate folder is removed, the outputs are left as they
+       were (unless their replacement was committed already) and dgpb_build() returns
+       DGPB_ERR_INTERRUPTED. A tool points it at a flag its signal handlers set. NULL: never. */
+    const volatile sig_atomic_t *cancel;
 } dgpb_build_desc;
 
 typedef struct dgpb_build_result {

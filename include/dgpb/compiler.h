@@ -62,6 +62,7 @@
 #ifndef DGPB_COMPILER_H
 #define DGPB_COMPILER_H
 
+#include <signal.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -230,6 +231,14 @@ typedef void (*dgpb_compile_watch_fn)(void *user, size_t job, bool finished);
 
 /* Sets the function told of each job of the runs that follow; NULL: none (the default). */
 void dgpb_compiler_watch(dgpb_compiler *c, dgpb_compile_watch_fn fn, void *user);
+
+/*
+ * Sets the flag that stops the runs that follow (NULL: none, the default):
+ * once *flag is nonzero, a run kills and waits for its compiles, layout
+ * recordings and busy workers, and returns DGPB_ERR_INTERRUPTED. The flag is
+ * looked at every few milliseconds, so a signal handler may set it.
+ */
+void dgpb_compiler_cancel_on(dgpb_compiler *c, const volatile sig_atomic_t *flag);
 
 /* Frees each job's diagnostics and output and sets them to NULL, status to -1. NULL jobs: no-op. */
 void dgpb_compile_jobs_clear(dgpb_compile_job *jobs, size_t count);

@@ -55,6 +55,7 @@
 #ifndef DGPB_PROCESS_H
 #define DGPB_PROCESS_H
 
+#include <signal.h>
 #include <stdbool.h>
 #include <stddef.h>
 
@@ -66,6 +67,10 @@ extern "C" {
 
 /* The caller drives the child's pipes itself (see above). */
 #define DGPB_PROCESS_PIPES 1u
+/* The child leads a process group of its own, and dgpb_process_kill(), dgpb_process_clear()
+   and a cancelled parallel run signal that whole group: the programs it starts (a compiler's
+   nvcc) go with it. */
+#define DGPB_PROCESS_GROUP 2u
 
 typedef struct dgpb_process {
     /* Set by the caller. */
@@ -142,6 +147,16 @@ int dgpb_process_run_parallel_watched(dgpb_process *procs, size_t count, unsigne
                                       dgpb_process_watch_fn watch, void *user, dgpb_diag *diag);
 
 /*
+ * dgpb_process_run_parallel_watched() that stops when *cancel turns nonzero
+ * (NULL: never): it then starts no further child, kills (SIGKILL) and waits
+ * for the running ones, and returns DGPB_ERR_INTERRUPTED. The flag is
+ * looked at every few milliseconds, so a signal handler may set it.
+ */
+int dgpb_process_run_parallel_cancellable(dgpb_process *procs, size_t count, unsigned jobs,
+                                          dgpb_process_watch_fn watch, void *user,
+                                          const volatile sig_atomic_t *cancel, dgpb_diag *diag);
+
+/*
  * Writes all `size` bytes to the standard input of a child started with
  * DGPB_PROCESS_PIPES, blocking until they are written, without SIGPIPE.
  * Returns DGPB_OK, or DGPB_ERR_TOOL naming the program (e.g. "Broken pipe"
@@ -155,7 +170,8 @@ int dgpb_process_write(dgpb_process *p, const void *data, size_t size, dgpb_diag
  */
 void dgpb_process_close_input(dgpb_process *p);
 
-/* Sends signal `sig` to a started, unfinished child. Returns DGPB_OK or DGPB_ERR_TOOL. */
+/* Sends signal `sig` to a started, unfinished child (with DGPB_PROCESS_GROUP, to its process
+ * group). Returns DGPB_OK or DGPB_ERR_TOOL. */
 int dgpb_process_kill(dgpb_process *p, int sig, dgpb_diag *diag);
 
 /*

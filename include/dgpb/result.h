@@ -34,6 +34,7 @@ typedef enum dgpb_result {
     DGPB_ERR_TOOL = 8,         /* an external tool failed to run */
     DGPB_ERR_SHADER = 9,       /* a shader does not compile or breaks a rule */
     DGPB_ERR_UNSUPPORTED = 10, /* valid input that this build cannot handle */
+    DGPB_ERR_INTERRUPTED = 11, /* the caller cancelled the operation (a signal) */
 
     /* Details of DGPB_ERR_CORRUPT. */
     DGPB_ERR_CORRUPT_TRUNCATED = DGPB_ERR_CORRUPT | (1 << 8),

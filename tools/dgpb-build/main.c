@@ -112,8 +112,12 @@ static const char usage_text[] =
     "  3  a file could not be read or written, or the compiler or the layout\n"
     "     recorder (or its --slang-lib) could not be run, crashed (the stage\n"
     "     and its last words are printed), or wrote output that cannot be read\n"
-    "     (such as malformed reflection JSON)\n"
-    "On any failure nothing is written: an existing bundle is left as it was.\n";
+    "     (such as malformed reflection JSON), or another build held the output\n"
+    "     folder's lock for two minutes\n"
+    "  128+N  stopped by signal N (SIGINT 130, SIGTERM 143, SIGHUP 129): compiles\n"
+    "     and workers killed, intermediate files removed, nothing written\n"
+    "On any failure nothing is written: the bundle, its view and the depfile are\n"
+    "one unit, all new or all as they were, even when the build is killed.\n";
 
 typedef struct options {
     dgpb_build_desc build;
@@ -337,9 +341,6 @@ static void embedded_compiler(const char *dir, char *buf, size_t size)
     snprintf(buf, size, "%.*s/%s/slangc-wasm/slangc-wasm", (int)n, dir, rel);
 }
 
-/* Whether a progress line is shown (for on_signal). */
-static volatile sig_atomic_t progress_on;
-
 /*
  * Whether to show the progress line: standard error is a terminal that can
  * rewrite a line (not TERM=dumb) and not -q. Sets *width to its columns (0:
@@ -355,14 +356,18 @@ static bool use_progress_line(bool quiet, unsigned *width)
     return true;
 }
 
-/* A killed build removes its half-written temporaries, then dies of the same signal. */
+/*
+ * SIGINT, SIGTERM and SIGHUP only note the signal: the build sees the flag
+ * (dgpb_build_desc.cancel), kills and waits for its compiles and workers,
+ * removes its intermediate folder and returns DGPB_ERR_INTERRUPTED; main
+ * then dies of the same signal (a shell reports 128 + its number). A build
+ * whose outputs were committed already finishes writing them first.
+ */
+static volatile sig_atomic_t caught_signal;
+
 static void on_signal(int sig)
 {
-    if (progress_on) /* leave no progress line behind */
-        (void)!write(STDERR_FILENO, "\r\033[K", 4);
-    dgpb_file_remove_temporaries();
-    signal(sig, SIG_DFL);
-    raise(sig);
+    caught_signal = sig;
 }
 
 static void catch_signals(void)
@@ -374,6 +379,22 @@ static void catch_signals(void)
     sigaction(SIGINT, &sa, NULL);
     sigaction(SIGTERM, &sa, NULL);
     sigaction(SIGHUP, &sa, NULL);
+}
+
+/* Dies of the signal that interrupted the build; returns 128 + its number should it survive. */
+static int die_of(int sig)
+{
+    struct sigaction sa;
+    memset(&sa, 0, sizeof sa);
+    sa.sa_handler = SIG_DFL;
+    sigemptyset(&sa.sa_mask);
+    sigaction(sig, &sa, NULL);
+    sigset_t set;
+    sigemptyset(&set);
+    sigaddset(&set, sig);
+    sigprocmask(SIG_UNBLOCK, &set, NULL);
+    raise(sig);
+    return 128 + sig;
 }
 
 static double now(void)
@@ -594,15 +615,21 @@ int main(int argc, char **argv)
         pr.line = &line;
         o.build.progress = progress_show;
         o.build.progress_ctx = &line;
-        progress_on = 1;
     }
     o.build.compiler = compiler;
+    o.build.cancel = &caught_signal;
     o.build.sink = print_diag;
     o.build.user = &pr;
     dgpb_build_result result;
     double start = now();
-    rc = exit_status(dgpb_build(&o.build, &result));
+    int built = dgpb_build(&o.build, &result);
+    rc = exit_status(built);
     progress_clear(pr.line);
+    if (caught_signal) {
+        fprintf(stderr, "dgpb-build: interrupted by signal %d%s\n", (int)caught_signal,
+                built == DGPB_OK ? " after writing the bundle" : "; nothing written");
+        rc = 128 + caught_signal;
+    }
     if (rc == EXIT_OK && !o.quiet)
         fprintf(stderr,
                 "dgpb-build: wrote %s (%zu bytes: %u target%s, %u entr%s, %u code blob%s) and "
@@ -617,5 +644,5 @@ done:
     dgpb_cache_close(cache);
     free(o.defines);
     free(o.includes);
-    return rc;
+    return rc > 128 && caught_signal ? die_of(rc - 128) : rc;
 }
