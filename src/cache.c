@@ -39,6 +39,7 @@
 #define ENTRY_MAX ((uint64_t)1 << 31)
 #define STALE_TEMP_SECONDS 3600
 #define UPLOAD_QUEUE_MAX ((size_t)256 << 20) /* bytes waiting for upload; more are not sent */
+#define HEAD_FIRST_MIN 4096 /* content at least this large: asked for before it is sent */
 
 typedef struct upload {
     struct upload *next;
@@ -549,9 +550,17 @@ static void remote_upload(dgpb_cache *c, const upload *u)
     dgpb_remote_action_key(u->kind, u->key, action);
     dgpb_diag d;
     dgpb_diag_clear(&d);
-    /* Always written: an entry is uploaded after a local and remote miss (or a corrupt answer,
-       which this replaces). */
-    int rc = dgpb_remote_put(r->writer, "cas", name, u->data, u->size, &d);
+    /* Content is addressed by its SHA-256, so content the store holds already (another
+       machine's compile of the same thing) is not sent again: asked first when it is larger
+       than the question. The action entry is always written: it is uploaded after a local and
+       remote miss, or a corrupt answer, which this replaces. */
+    int rc = DGPB_ERR_NOT_FOUND;
+    if (u->size >= HEAD_FIRST_MIN)
+        rc = dgpb_remote_head(r->writer, "cas", name, &d);
+    if (rc == DGPB_ERR_NOT_FOUND) {
+        dgpb_diag_clear(&d);
+        rc = dgpb_remote_put(r->writer, "cas", name, u->data, u->size, &d);
+    }
     if (!rc)
         rc = dgpb_remote_put(r->writer, "ac", action, name, strlen(name), &d);
     if (rc) {

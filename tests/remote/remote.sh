@@ -225,7 +225,27 @@ upload)
     B a1 b --cache-remote "$URL"
     [ "$(ran a1)" = 0 ] || fail "machine B compiled"
     [ "$(entries_in_store)" = "$n" ] || fail "machine B changed the store ($n, then $(entries_in_store))"
-    echo "ok: $u uploads, $n entries in the store"
+    # The action entries gone, the contents kept: machine C compiles everything
+    # again and writes the action entries back, but sends no content of 4 KiB
+    # or more that the store holds (it asks with HEAD first).
+    if [ "$store" = http ]; then
+        big=$(find "$NGINX_ROOT/cas" -type f -size +4095c -printf '%f\n' | sort)
+        [ -n "$big" ] || fail "no content of 4 KiB or more to test with"
+        rm -f "$NGINX_ROOT"/ac/*
+        lines=$(wc -l <"$NGINX_LOG")
+    else
+        rcli --raw KEYS 'dgpb:v1:ac:*' | while read -r k; do rcli DEL "$k" >/dev/null; done
+    fi
+    B c1 c --cache-remote "$URL"
+    [ "$(ran c1)" -gt 0 ] || fail "machine C compiled nothing without action entries"
+    check_uploaded
+    if [ "$store" = http ]; then
+        sent=$(tail -n +$((lines + 1)) "$NGINX_LOG" | awk '$1 == "PUT" { sub("/cas/", "", $2); print $2 }' | sort)
+        again=$(comm -12 <(echo "$big") <(echo "$sent"))
+        [ -z "$again" ] || fail "content the store held was sent again: $again"
+        tail -n +$((lines + 1)) "$NGINX_LOG" | grep -q '^HEAD /cas/' || fail "no HEAD before uploading content"
+    fi
+    echo "ok: $u uploads, $n entries in the store; contents already held not sent again"
     ;;
 read_only)
     setup_store
