@@ -43,6 +43,7 @@
 #include <unistd.h>
 
 #include "alloc.h"
+#include "text_scan.h"
 #include "build_internal.h"
 #include "bytebuf.h"
 #include "dgpb/cache.h"
@@ -436,11 +437,6 @@ static bool compiler_identity(build *b)
 
 /* ---- the main source's key bytes ---- */
 
-static bool ident_char(char c)
-{
-    return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_';
-}
-
 /* The names every compile of the build may get with -D: group symbols, target macros, -D. */
 static bool is_known(const build *b, const char *name, size_t n)
 {
@@ -471,7 +467,7 @@ static const char *directive(const char *line, size_t n, size_t *kw_len, const c
     while (i < n && (line[i] == ' ' || line[i] == '\t'))
         i++;
     size_t start = i;
-    while (i < n && ident_char(line[i]))
+    while (i < n && text_ident_char(line[i]))
         i++;
     *kw_len = i - start;
     *rest = line + i;
@@ -497,7 +493,7 @@ static bool defines_known(const build *b, const char *text, size_t len)
             while (rest < stop && (*rest == ' ' || *rest == '\t'))
                 rest++;
             const char *name = rest;
-            while (rest < stop && ident_char(*rest))
+            while (rest < stop && text_ident_char(*rest))
                 rest++;
             if (is_known(b, name, (size_t)(rest - name)))
                 return true;
@@ -563,12 +559,12 @@ static enum tri parse_unary(cond_parser *c)
     }
     skip_space(c);
     if ((size_t)(c->end - c->p) >= 7 && !memcmp(c->p, "defined", 7) &&
-        (c->end - c->p == 7 || !ident_char(c->p[7]))) {
+        (c->end - c->p == 7 || !text_ident_char(c->p[7]))) {
         c->p += 7;
         bool paren = take(c, "(");
         skip_space(c);
         const char *name = c->p;
-        while (c->p < c->end && ident_char(*c->p))
+        while (c->p < c->end && text_ident_char(*c->p))
             c->p++;
         size_t n = (size_t)(c->p - name);
         if (!n || (paren && !take(c, ")")))
@@ -618,7 +614,7 @@ static enum tri evaluate(const build *b, const char *const *defined, size_t defi
     if (keyword_is(kw, kw_len, "ifdef") || keyword_is(kw, kw_len, "ifndef")) {
         skip_space(&c);
         const char *name = c.p;
-        while (c.p < c.end && ident_char(*c.p))
+        while (c.p < c.end && text_ident_char(*c.p))
             c.p++;
         v = name_value(&c, name, (size_t)(c.p - name));
         if (keyword_is(kw, kw_len, "ifndef") && v != TRI_UNKNOWN)

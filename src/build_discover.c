@@ -20,6 +20,7 @@
 #include <string.h>
 
 #include "alloc.h"
+#include "text_scan.h"
 #include "build_internal.h"
 #include "entry_scan.h"
 #include "io_fault.h"
@@ -28,11 +29,6 @@
 #include "dgpb/webgpu_limits.h" /* dgpb_wgsl_name_reserved() */
 
 /* ---- prepare ---- */
-
-static bool ident_char(char c)
-{
-    return isalnum((unsigned char)c) || c == '_';
-}
 
 /*
  * Writes the discovery module: the user's module, included, plus one empty
@@ -115,8 +111,8 @@ static int check_anchor_name(build *b)
     uint32_t line = 1;
     for (size_t i = 0; i + n <= b->source_len; i++) {
         line += b->source[i] == '\n';
-        if (memcmp(b->source + i, name, n) || (i > 0 && ident_char(b->source[i - 1])) ||
-            (i + n < b->source_len && ident_char(b->source[i + n])))
+        if (memcmp(b->source + i, name, n) || (i > 0 && text_ident_char(b->source[i - 1])) ||
+            (i + n < b->source_len && text_ident_char(b->source[i + n])))
             continue;
         build_report_at(b, line, DGPB_SEV_ERROR, DGPB_ERR_SHADER,
                         "'%s' is reserved: dgpb-build names the empty entry it adds to discover "

@@ -31,6 +31,7 @@
 
 #include "alloc.h"
 #include "dgpb/fileio.h"
+#include "fileio_internal.h"
 #include "dgpb/remote_cache.h"
 #include "dgpb/sha256.h"
 
@@ -206,21 +207,6 @@ static int local_get(dgpb_cache *c, char kind, const uint8_t key[DGPB_CACHE_KEY_
     return DGPB_OK;
 }
 
-static int write_all(int fd, const void *data, size_t size)
-{
-    const uint8_t *p = data;
-    while (size) {
-        ssize_t n = write(fd, p, size);
-        if (n < 0 && errno == EINTR)
-            continue;
-        if (n <= 0)
-            return -1;
-        p += n;
-        size -= (size_t)n;
-    }
-    return 0;
-}
-
 static int local_put(dgpb_cache *c, char kind, const uint8_t key[DGPB_CACHE_KEY_SIZE],
                      const void *data, size_t size)
 {
@@ -245,7 +231,7 @@ static int local_put(dgpb_cache *c, char kind, const uint8_t key[DGPB_CACHE_KEY_
     int fd = open(temp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
     if (fd < 0)
         return DGPB_ERR_IO;
-    int bad = write_all(fd, header, sizeof header) || write_all(fd, data, size);
+    int bad = fileio_write_all(fd, header, sizeof header) || fileio_write_all(fd, data, size);
     bad |= close(fd) != 0;
     if (bad || rename(temp, path)) {
         unlink(temp);

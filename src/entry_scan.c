@@ -14,16 +14,7 @@
 #include "alloc.h"
 #include "bytebuf.h"
 #include "dgpb/result.h"
-
-static int ident_start(char c)
-{
-    return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_';
-}
-
-static int ident_char(char c)
-{
-    return ident_start(c) || (c >= '0' && c <= '9');
-}
+#include "text_scan.h"
 
 static int space(char c)
 {
@@ -112,7 +103,7 @@ static int entry_attribute(const char *s, size_t len, size_t at)
     while (i < len && space(s[i]))
         i++;
     size_t start = i;
-    while (i < len && ident_char(s[i]))
+    while (i < len && text_ident_char(s[i]))
         i++;
     size_t n = i - start;
     if (!((n == 6 && !memcmp(s + start, "shader", 6)) ||
@@ -161,10 +152,10 @@ static void param_name(const char *s, size_t from, size_t to, dgpb_bytebuf *out)
             break;
         }
     }
-    while (end > from && !ident_char(s[end - 1]))
+    while (end > from && !text_ident_char(s[end - 1]))
         end--;
     size_t start = end;
-    while (start > from && ident_char(s[start - 1]))
+    while (start > from && text_ident_char(s[start - 1]))
         start--;
     if (start == end)
         return;
@@ -223,8 +214,8 @@ static int declaration(const char *orig, const char *s, size_t len, size_t attr_
     /* __generic<...> before the name */
     size_t generic_from = 0, generic_to = 0;
     for (size_t i = at; i + 9 <= paren; i++)
-        if (!memcmp(s + i, "__generic", 9) && (i == 0 || !ident_char(s[i - 1])) &&
-            !ident_char(s[i + 9])) {
+        if (!memcmp(s + i, "__generic", 9) && (i == 0 || !text_ident_char(s[i - 1])) &&
+            !text_ident_char(s[i + 9])) {
             size_t lt = i + 9;
             while (lt < paren && space(s[lt]))
                 lt++;
@@ -255,9 +246,9 @@ static int declaration(const char *orig, const char *s, size_t len, size_t attr_
     if (!generic_to)
         return 0;
     size_t start = end;
-    while (start > at && ident_char(s[start - 1]))
+    while (start > at && text_ident_char(s[start - 1]))
         start--;
-    if (start == end || !ident_start(s[start]))
+    if (start == end || !text_ident_start(s[start]))
         return 0;
     e->name = mem_alloc(end - start + 1);
     if (e->name) {

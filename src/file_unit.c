@@ -85,12 +85,9 @@ static char *absolute(const char *path)
 /* The folder of a path ("." for a bare name), as a new string. */
 static char *folder_of(const char *path)
 {
-    const char *slash = strrchr(path, '/');
-    if (!slash)
-        return mem_strdup(".");
-    if (slash == path)
-        return mem_strdup("/");
-    return mem_printf("%.*s", (int)(slash - path), path);
+    char dir[4096];
+    fileio_folder_of(path, dir, sizeof dir);
+    return mem_strdup(dir);
 }
 
 static bool exists(const char *path)
@@ -107,13 +104,7 @@ static bool exists(const char *path)
 static void sync_folder_of(const char *path)
 {
     char dir[4096];
-    const char *slash = strrchr(path, '/');
-    if (!slash)
-        snprintf(dir, sizeof dir, ".");
-    else if (slash == path)
-        snprintf(dir, sizeof dir, "/");
-    else
-        snprintf(dir, sizeof dir, "%.*s", (int)(slash - path), path);
+    fileio_folder_of(path, dir, sizeof dir);
     int fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
     if (fd >= 0) {
         fsync(fd);
@@ -184,21 +175,6 @@ static void unlock_folder(int fd)
 
 /* ---- the journal ---- */
 
-static bool put_all(int fd, const void *data, size_t size)
-{
-    const char *p = data;
-    while (size > 0) {
-        ssize_t w = write(fd, p, size);
-        if (w < 0 && errno == EINTR)
-            continue;
-        if (w <= 0)
-            return false;
-        p += w;
-        size -= (size_t)w;
-    }
-    return true;
-}
-
 /* Writes the journal: its magic, the count, each record's three NUL-terminated paths, the
  * end mark; fsynced, with its folder entry. */
 static int journal_write(const char *journal, const record *r, size_t n, dgpb_diag *diag)
@@ -211,19 +187,21 @@ static int journal_write(const char *journal, const record *r, size_t n, dgpb_di
                              strerror(errno));
     char count[32];
     snprintf(count, sizeof count, "%zu\n", n);
-    bool ok =
-        put_all(fd, JOURNAL_MAGIC, strlen(JOURNAL_MAGIC)) && put_all(fd, count, strlen(count));
-    for (size_t i = 0; ok && i < n; i++)
-        ok = put_all(fd, r[i].path, strlen(r[i].path) + 1) &&
-             put_all(fd, r[i].temp, strlen(r[i].temp) + 1) &&
-             put_all(fd, r[i].backup, strlen(r[i].backup) + 1);
-    ok = ok && put_all(fd, JOURNAL_END, strlen(JOURNAL_END)) && fsync(fd) == 0;
-    int err = errno;
-    if (close(fd) != 0 && ok) {
-        ok = false;
-        err = errno;
+    int err = fileio_write_all(fd, JOURNAL_MAGIC, strlen(JOURNAL_MAGIC));
+    if (!err)
+        err = fileio_write_all(fd, count, strlen(count));
+    for (size_t i = 0; !err && i < n; i++) {
+        const char *fields[] = {r[i].path, r[i].temp, r[i].backup};
+        for (size_t f = 0; !err && f < 3; f++)
+            err = fileio_write_all(fd, fields[f], strlen(fields[f]) + 1);
     }
-    if (!ok) {
+    if (!err)
+        err = fileio_write_all(fd, JOURNAL_END, strlen(JOURNAL_END));
+    if (!err && fsync(fd) != 0)
+        err = errno;
+    if (close(fd) != 0 && !err)
+        err = errno;
+    if (err) {
         unlink(journal);
         return dgpb_diag_set(diag, DGPB_ERR_IO, -1, "cannot write the journal '%s': %s", journal,
                              strerror(err));
@@ -417,12 +395,13 @@ static int copy_file(const char *from, const char *to)
 {
     uint8_t *data = NULL;
     size_t size = 0;
-    if (dgpb_file_read(from, (size_t)1 << 31, &data, &size, NULL))
-        return errno ? errno : EIO;
+    int rc = dgpb_file_read(from, (size_t)1 << 31, &data, &size, NULL);
+    if (rc)
+        return rc == DGPB_ERR_NOMEM ? ENOMEM : EIO;
     int fd = open(to, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
-    int err = fd < 0 ? errno : 0;
-    if (!err && (!put_all(fd, data, size) || fsync(fd) != 0))
-        err = errno ? errno : EIO;
+    int err = fd < 0 ? errno : fileio_write_all(fd, data, size);
+    if (!err && fsync(fd) != 0)
+        err = errno;
     if (fd >= 0 && close(fd) != 0 && !err)
         err = errno;
     dgpb_free(data);

@@ -141,6 +141,32 @@ void fileio_forget_temp(const char *tmp)
     pending_remove(tmp);
 }
 
+int fileio_write_all(int fd, const void *data, size_t size)
+{
+    const uint8_t *p = data;
+    while (size > 0) {
+        ssize_t w = write(fd, p, size);
+        if (w < 0 && errno == EINTR)
+            continue;
+        if (w <= 0)
+            return w < 0 ? errno : EIO;
+        p += w;
+        size -= (size_t)w;
+    }
+    return 0;
+}
+
+void fileio_folder_of(const char *path, char *buf, size_t size)
+{
+    const char *slash = strrchr(path, '/');
+    if (!slash)
+        snprintf(buf, size, ".");
+    else if (slash == path)
+        snprintf(buf, size, "/");
+    else
+        snprintf(buf, size, "%.*s", (int)(slash - path), path);
+}
+
 int fileio_write_temp(const char *path, const void *data, size_t size, char **tmp_out,
                       dgpb_diag *diag)
 {
@@ -158,18 +184,7 @@ int fileio_write_temp(const char *path, const void *data, size_t size, char **tm
         dgpb_free(tmp);
         return rc;
     }
-    const uint8_t *p = data;
-    size_t left = size;
-    int err = 0;
-    while (left > 0 && !err) {
-        ssize_t w = io_fault("write", tmp) ? -1 : write(fd, p, left);
-        if (w < 0 && errno == EINTR)
-            continue;
-        if (w < 0)
-            err = errno;
-        else
-            p += w, left -= (size_t)w;
-    }
+    int err = io_fault("write", tmp) ? errno : fileio_write_all(fd, data, size);
     if (!err && (io_fault("chmod", tmp) || fchmod(fd, 0644) != 0))
         err = errno;
     if (!err && (io_fault("sync", tmp) || fsync(fd) != 0))

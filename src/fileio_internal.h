@@ -1,6 +1,7 @@
 /*
- * fileio_internal.h - what fileio.c lends file_unit.c: temporaries next to a
- * destination, registered so that dgpb_file_remove_temporaries() finds them.
+ * fileio_internal.h - what fileio.c lends file_unit.c and cache.c: temporaries
+ * next to a destination, registered so that dgpb_file_remove_temporaries()
+ * finds them; whole writes; a path's folder.
  */
 #ifndef DGPB_FILEIO_INTERNAL_H
 #define DGPB_FILEIO_INTERNAL_H
@@ -11,6 +12,8 @@
 
 #define fileio_write_temp dgpb__fileio_write_temp
 #define fileio_forget_temp dgpb__fileio_forget_temp
+#define fileio_write_all dgpb__fileio_write_all
+#define fileio_folder_of dgpb__fileio_folder_of
 
 /*
  * Writes all bytes, fsynced, mode 0644, to a new temporary "<path>.tmp.XXXXXX"
@@ -19,6 +22,12 @@
  */
 int fileio_write_temp(const char *path, const void *data, size_t size, char **tmp_out,
                       dgpb_diag *diag);
+
+/* Writes every byte to `fd` (retrying on EINTR): 0, or the errno (EIO for a write of none). */
+int fileio_write_all(int fd, const void *data, size_t size);
+
+/* The folder of a path into buf: "." for a bare name, "/" for the root's files. No allocation. */
+void fileio_folder_of(const char *path, char *buf, size_t size);
 
 /* Forgets a temporary (renamed or removed): a signal no longer removes it. */
 void fileio_forget_temp(const char *tmp);

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "alloc.h"
+#include "text_scan.h"
 
 static const char *const target_names[DGPB_TARGET_COUNT] = {"dxbc", "dxil",  "metal",
                                                             "ptx",  "spirv", "wgsl"};
@@ -148,11 +149,6 @@ int dgpb_targets_parse(const char *list, uint32_t *out_set, dgpb_diag *diag)
     return DGPB_OK;
 }
 
-static bool ident_char(char c)
-{
-    return isalnum((unsigned char)c) || c == '_';
-}
-
 void dgpb_group_symbols_free(char **symbols, size_t count)
 {
     for (size_t i = 0; symbols && i < count; i++)
@@ -169,10 +165,11 @@ int dgpb_scan_group_symbols(const char *text, size_t len, char ***symbols, size_
     *symbols = NULL;
     *count = 0;
     for (size_t i = 0; i + sizeof prefix - 1 <= len; i++) {
-        if (memcmp(text + i, prefix, sizeof prefix - 1) != 0 || (i > 0 && ident_char(text[i - 1])))
+        if (memcmp(text + i, prefix, sizeof prefix - 1) != 0 ||
+            (i > 0 && text_ident_char(text[i - 1])))
             continue;
         size_t end = i;
-        while (end < len && ident_char(text[end]))
+        while (end < len && text_ident_char(text[end]))
             end++;
         size_t id_len = end - i;
         bool ok = false;

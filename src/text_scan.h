@@ -16,10 +16,22 @@
 #define text_scan_show dgpb__text_scan_show
 
 #include <stdarg.h>
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
 #include "dgpb/result.h"
+
+/* The characters of a C-like identifier (Slang's, WGSL's): ASCII letters and '_', then digits. */
+static inline bool text_ident_start(char c)
+{
+    return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_';
+}
+
+static inline bool text_ident_char(char c)
+{
+    return text_ident_start(c) || (c >= '0' && c <= '9');
+}
 
 /* A token's kind 0 is always the end of the input; the others are each scanner's own. */
 #define TEXT_TOKEN_EOF 0
