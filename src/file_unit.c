@@ -140,7 +140,13 @@ static int lock_folder(const dgpb_file_unit *u, int *fd, dgpb_diag *diag)
         goto done;
     }
     unsigned limit = u->lock_timeout_ms ? u->lock_timeout_ms : DEFAULT_LOCK_TIMEOUT_MS;
-    for (unsigned waited = 0; flock(lock, LOCK_EX | LOCK_NB) != 0; waited += 10) {
+    struct timespec start;
+    clock_gettime(CLOCK_MONOTONIC, &start);
+    while (flock(lock, LOCK_EX | LOCK_NB) != 0) {
+        struct timespec now;
+        clock_gettime(CLOCK_MONOTONIC, &now);
+        double waited = (double)(now.tv_sec - start.tv_sec) * 1000.0 +
+                        (double)(now.tv_nsec - start.tv_nsec) / 1e6;
         if (errno != EWOULDBLOCK && errno != EINTR)
             rc = dgpb_diag_set(diag, DGPB_ERR_IO, -1, "cannot lock the folder '%s': %s", dir,
                                strerror(errno));
