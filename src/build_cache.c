@@ -35,6 +35,7 @@
  */
 #define _GNU_SOURCE
 #include <dirent.h>
+#include <fcntl.h>
 #include <glob.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -50,6 +51,7 @@
 #include "dgpb/depfile.h"
 #include "dgpb/fileio.h"
 #include "dgpb/sha256.h"
+#include "fileio_internal.h"
 
 #define CACHE_FORMAT "2"
 #define SETS_KEPT 4 /* input sets a manifest keeps, newest first */
@@ -942,11 +944,11 @@ static bool add_input_line(build *b, dgpb_bytebuf *set, const char *path, bool *
  */
 static bool write_intermediate(const char *path, const void *data, size_t size)
 {
-    FILE *f = fopen(path, "wb");
-    if (!f)
+    int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+    if (fd < 0)
         return false;
-    bool ok = fwrite(data, 1, size, f) == size;
-    return fclose(f) == 0 && ok;
+    bool ok = !fileio_write_all(fd, data, size);
+    return close(fd) == 0 && ok;
 }
 
 /* ---- results ---- */
@@ -1283,7 +1285,7 @@ static void slang_root_one(void *user, const char *path)
  * library --slang-lib names, and the libslang of SLANG_ROOT, where the recorder
  * looks without it.
  */
-static void add_recorder(build *b, dgpb_bytebuf *k)
+static void recorder_parts(build *b, dgpb_bytebuf *k)
 {
     add_content(b, k, "recorder", NULL, b->desc->layout_recorder);
     add_content(b, k, "slang-lib", NULL, b->desc->slang_lib);
@@ -1294,6 +1296,21 @@ static void add_recorder(build *b, dgpb_bytebuf *k)
         snprintf(pattern, sizeof pattern, "%s/lib/libslang*.so*", slang_root);
         each_file(pattern, slang_root_one, &w);
     }
+}
+
+/* Adds the recorder's identity (recorder_parts), found once per build. */
+static void add_recorder(build *b, dgpb_bytebuf *k)
+{
+    if (!b->recorder_state) {
+        dgpb_bytebuf parts = DGPB_BYTEBUF_INIT;
+        recorder_parts(b, &parts);
+        b->recorder_state = sha_of(&parts, b->recorder_id) ? 1 : -1;
+        bytebuf_free(&parts);
+    }
+    if (b->recorder_state > 0)
+        bytebuf_append(k, b->recorder_id, sizeof b->recorder_id);
+    else
+        k->failed = true; /* no key without it */
 }
 
 /*

@@ -209,6 +209,8 @@ typedef struct build {
     size_t root_len;
     int identity_state; /* 0 not computed, 1 identity valid, -1 no caching */
     uint8_t identity[DGPB_CACHE_KEY_SIZE];
+    int recorder_state; /* 0 not computed, 1 recorder_id valid, -1 none to be had */
+    uint8_t recorder_id[DGPB_CACHE_KEY_SIZE]; /* the layout recorder and its libslang */
     file_hash *hashes;
     size_t hash_count, hash_cap;
     bool full_sha_ready;

@@ -65,7 +65,8 @@ typedef struct remote_state {
     dgpb_cache_warn_fn warn;
     void *user;
     pthread_mutex_t get_lock;
-    pthread_mutex_t lock; /* guards the rest, and the counters' remote_* */
+    pthread_mutex_t warn_lock; /* one warning at a time */
+    pthread_mutex_t lock;      /* guards the rest, and the counters' remote_* */
     pthread_cond_t wake;
     bool thread_started, stopping, disabled, warned_corrupt;
     pthread_t thread;
@@ -286,7 +287,9 @@ static void remote_warn(remote_state *r, const char *fmt, ...)
     va_start(ap, fmt);
     vsnprintf(text, sizeof text, fmt, ap);
     va_end(ap);
+    pthread_mutex_lock(&r->warn_lock); /* from the build's, the upload's or a fetch thread */
     r->warn(r->user, text);
+    pthread_mutex_unlock(&r->warn_lock);
 }
 
 /* The store cannot be reached or refuses a request: left alone from now on, said once. */
@@ -492,7 +495,10 @@ void dgpb_cache_prefetch(dgpb_cache *c, char kind, const uint8_t (*keys)[DGPB_CA
         bool seen = false; /* the same key twice: asked once */
         for (size_t k = 0; k < p.count && !seen; k++)
             seen = !memcmp(keys[p.wanted[k]], keys[i], DGPB_CACHE_KEY_SIZE);
-        if (!seen && access(path, F_OK) && !known_asked(r, kind, keys[i]))
+        pthread_mutex_lock(&r->lock);
+        bool asked = known_asked(r, kind, keys[i]);
+        pthread_mutex_unlock(&r->lock);
+        if (!seen && !asked && access(path, F_OK))
             p.wanted[p.count++] = i;
     }
     size_t threads = p.count < FETCH_THREADS ? p.count : FETCH_THREADS;
@@ -646,6 +652,7 @@ int dgpb_cache_set_remote(dgpb_cache *c, const char *url, bool read_only, dgpb_c
     r->warn = warn;
     r->user = user;
     pthread_mutex_init(&r->get_lock, NULL);
+    pthread_mutex_init(&r->warn_lock, NULL);
     pthread_mutex_init(&r->lock, NULL);
     pthread_cond_init(&r->wake, NULL);
     c->remote = r;
@@ -677,6 +684,7 @@ static void remote_finish(dgpb_cache *c)
         explicit_bzero(r->url, strlen(r->url));
     dgpb_free(r->url);
     pthread_mutex_destroy(&r->get_lock);
+    pthread_mutex_destroy(&r->warn_lock);
     pthread_mutex_destroy(&r->lock);
     pthread_cond_destroy(&r->wake);
     dgpb_free(r);

@@ -70,7 +70,7 @@ int dgpb_cache_parse_size(const char *text, uint64_t *out);
 int dgpb_cache_open(const char *dir, uint64_t max_size, dgpb_cache **out, dgpb_diag *diag);
 
 /* A warning of the cache (a remote store unavailable, a corrupt answer); may be called from
-   the cache's upload thread. */
+   the cache's upload and fetch threads, one call at a time. */
 typedef void (*dgpb_cache_warn_fn)(void *user, const char *message);
 
 /*
