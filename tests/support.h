@@ -10,6 +10,7 @@
 #include <stdint.h>
 
 #include "dgpb/dgpb.h"
+#include "format/model.h"
 
 /* A small valid compute SPIR-V module whose OpSource names Slang (language 11). */
 extern const uint32_t support_spirv_words[];

@@ -26,14 +26,15 @@
 
 #include <cmocka.h>
 
-#include "dgpb/binding_proof.h"
-#include "dgpb/code_bindings.h"
+#include "tables/binding_proof.h"
+#include "scan/code_bindings.h"
 #include "dgpb/dgpb.h"
-#include "dgpb/params.h"
-#include "dgpb/ptx_scan.h"
-#include "dgpb/reflect.h"
-#include "dgpb/spirv_analysis.h"
-#include "dgpb/wgsl_scan.h"
+#include "format/model.h"
+#include "tables/params.h"
+#include "scan/ptx_scan.h"
+#include "tables/reflect.h"
+#include "scan/spirv_analysis.h"
+#include "scan/wgsl_scan.h"
 #include "support.h"
 
 #define ARRAY_LEN(a) (sizeof(a) / sizeof((a)[0]))

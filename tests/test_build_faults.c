@@ -48,7 +48,7 @@
 #include "dgpb/build.h"
 #include "dgpb/compiler.h"
 #include "dgpb/dgpb.h"
-#include "io_fault.h"
+#include "io/io_fault.h"
 #include "support.h"
 
 /*

@@ -25,10 +25,10 @@
 
 #include <cmocka.h>
 
-#include "dgpb/code_bindings.h"
+#include "scan/code_bindings.h"
 #include "dgpb/dgpb.h"
-#include "dgpb/spirv_analysis.h"
-#include "dgpb/wgsl_scan.h"
+#include "scan/spirv_analysis.h"
+#include "scan/wgsl_scan.h"
 #include "support.h"
 
 #define ARRAY_LEN(a) (sizeof(a) / sizeof((a)[0]))

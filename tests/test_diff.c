@@ -16,6 +16,7 @@
 #include <cmocka.h>
 
 #include "dgpb/dgpb.h"
+#include "format/diff.h"
 #include "support.h"
 
 /* The golden view, parsed. */

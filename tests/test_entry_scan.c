@@ -13,7 +13,7 @@
 #include <cmocka.h>
 
 #include "dgpb/result.h"
-#include "entry_scan.h"
+#include "scan/entry_scan.h"
 #include "support.h"
 
 static size_t scan(const char *text, generic_entry **out)

@@ -14,6 +14,8 @@
 #include <cmocka.h>
 
 #include "dgpb/dgpb.h"
+#include "format/model.h"
+#include "format/writer.h"
 #include "support.h"
 
 static int op_build_and_write(void *arg)

@@ -21,7 +21,7 @@
 #include <cmocka.h>
 
 #include "dgpb/dgpb.h"
-#include "io_fault.h"
+#include "io/io_fault.h"
 #include "support.h"
 
 static char dir[256];

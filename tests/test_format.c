@@ -10,7 +10,7 @@
 #include <cmocka.h>
 
 #include "dgpb/dgpb.h"
-#include "utf8.h"
+#include "core/utf8.h"
 
 static void names_round_trip_for_every_table(void **state)
 {

@@ -1,5 +1,19 @@
-// test_headers.cpp - the public headers compile as C++ (and the library links from C++).
+// test_headers.cpp - every installed (public) header compiles as C++, alone and together,
+// and the library links from C++.
+#include "dgpb/alloc.h"
+#include "dgpb/build.h"
+#include "dgpb/cache.h"
+#include "dgpb/compiler.h"
 #include "dgpb/dgpb.h"
+#include "dgpb/fileio.h"
+#include "dgpb/format.h"
+#include "dgpb/json_view.h"
+#include "dgpb/layout.h"
+#include "dgpb/reader.h"
+#include "dgpb/result.h"
+#include "dgpb/run.h"
+#include "dgpb/run_values.h"
+#include "dgpb/sha256.h"
 
 int dgpb_headers_compile_as_cxx();
 int dgpb_headers_compile_as_cxx()

@@ -15,7 +15,7 @@
 #include <cmocka.h>
 
 #include "dgpb/layout.h"
-#include "layout_internal.h"
+#include "layout/layout_internal.h"
 #include "support.h"
 
 /* ---- a model with every kind of record ---- */

@@ -23,7 +23,7 @@
 #include <cmocka.h>
 
 #include "dgpb/dgpb.h"
-#include "dgpb/process.h"
+#include "io/process.h"
 #include "support.h"
 
 static char dir[256];

@@ -44,7 +44,7 @@
 #include <cmocka.h>
 
 #include "dgpb/dgpb.h"
-#include "dgpb/reflect.h"
+#include "tables/reflect.h"
 #include "support.h"
 
 #define ARRAY_LEN(a) (sizeof(a) / sizeof((a)[0]))

@@ -30,7 +30,7 @@
 #include <cmocka.h>
 
 #include "dgpb/dgpb.h"
-#include "dgpb/spirv_analysis.h"
+#include "scan/spirv_analysis.h"
 #include "support.h"
 
 #define STORAGE_UNIFORM_CONSTANT 0u

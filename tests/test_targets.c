@@ -13,7 +13,7 @@
 #include <cmocka.h>
 
 #include "dgpb/dgpb.h"
-#include "dgpb/targets.h"
+#include "build/targets.h"
 
 #define ARRAY_LEN(a) (sizeof(a) / sizeof((a)[0]))
 #define BIT(t) (1u << (t))

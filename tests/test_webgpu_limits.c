@@ -17,8 +17,10 @@
 #include <cmocka.h>
 
 #include "dgpb/dgpb.h"
-#include "dgpb/webgpu_limits.h"
-#include "dgpb/wgsl_scan.h"
+#include "format/model.h"
+#include "tables/params.h"
+#include "tables/webgpu_limits.h"
+#include "scan/wgsl_scan.h"
 #include "support.h"
 
 #define ARRAY_LEN(a) (sizeof(a) / sizeof((a)[0]))

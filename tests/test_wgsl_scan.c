@@ -28,7 +28,7 @@
 #include <cmocka.h>
 
 #include "dgpb/dgpb.h"
-#include "dgpb/wgsl_scan.h"
+#include "scan/wgsl_scan.h"
 #include "support.h"
 
 #define ARRAY_LEN(a) (sizeof(a) / sizeof((a)[0]))

@@ -38,10 +38,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "alloc.h"
+#include "core/alloc.h"
 #include "dgpb/format.h"
 #include "dgpb/reader.h"
-#include "run_internal.h"
+#include "run/run_internal.h"
 
 typedef int CUresult;
 typedef int CUdevice;

@@ -8,11 +8,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "alloc.h"
+#include "core/alloc.h"
 #include "dgpb/alloc.h"
 #include "dgpb/fileio.h"
 #include "dgpb/format.h"
-#include "run_internal.h"
+#include "run/run_internal.h"
 
 #define MAX_BUNDLES 64
 

@@ -11,7 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "alloc.h"
+#include "core/alloc.h"
 #include "dgpb/run_values.h"
 
 static const char *const type_names[DGPB_VALUE_TYPE_COUNT] = {"f32", "f16", "f64", "u32", "i32",

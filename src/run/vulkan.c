@@ -27,10 +27,10 @@
 
 #include <vulkan/vulkan.h>
 
-#include "alloc.h"
+#include "core/alloc.h"
 #include "dgpb/format.h"
 #include "dgpb/reader.h"
-#include "run_internal.h"
+#include "run/run_internal.h"
 
 #define MAX_SETS 8
 #define MAX_SLOTS 32

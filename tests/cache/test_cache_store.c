@@ -15,7 +15,7 @@
 #include <cmocka.h>
 
 #include "dgpb/cache.h"
-#include "dgpb/depfile.h"
+#include "io/depfile.h"
 #include "dgpb/dgpb.h"
 #include "support.h"
 

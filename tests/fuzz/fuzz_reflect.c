@@ -19,10 +19,11 @@
 #include <stdint.h>
 #include <string.h>
 
-#include "dgpb/binding_proof.h"
+#include "tables/binding_proof.h"
 #include "dgpb/dgpb.h"
-#include "dgpb/params.h"
-#include "dgpb/reflect.h"
+#include "scan/code_bindings.h"
+#include "tables/params.h"
+#include "tables/reflect.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

@@ -16,10 +16,10 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "dgpb/code_bindings.h"
+#include "scan/code_bindings.h"
 #include "dgpb/dgpb.h"
-#include "dgpb/spirv.h"
-#include "dgpb/spirv_analysis.h"
+#include "scan/spirv.h"
+#include "scan/spirv_analysis.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

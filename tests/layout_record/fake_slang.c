@@ -47,7 +47,7 @@
 #include <sys/resource.h>
 #include <unistd.h>
 
-#include "slang_api.h"
+#include "compiler/slang_api.h"
 
 #define NCAT 25
 #define MAX_ENTRIES 4

@@ -24,9 +24,12 @@
 
 #include "dgpb/dgpb.h"
 #include "dgpb/layout.h"
-#include "dgpb/layout_run.h"
+#include "format/model.h"
+#include "format/writer.h"
+#include "io/process.h"
+#include "layout/layout_run.h"
 #include "layout_compare.h"
-#include "slang_api.h"
+#include "compiler/slang_api.h"
 #include "support.h"
 
 static char tmp[512];

@@ -29,8 +29,9 @@
 
 #include "dgpb/dgpb.h"
 #include "dgpb/layout.h"
+#include "build/targets.h"
 #include "layout_compare.h"
-#include "slang_api.h"
+#include "compiler/slang_api.h"
 
 static const char *stage_name(SlangStage s)
 {

@@ -36,9 +36,9 @@
 #include "dgpb/dgpb.h"
 #include "dgpb/compiler.h"
 #include "dgpb/layout.h"
-#include "dgpb/layout_run.h"
-#include "dgpb/process.h"
-#include "dgpb/slang_worker.h"
+#include "layout/layout_run.h"
+#include "io/process.h"
+#include "compiler/slang_worker.h"
 #include "support.h"
 
 #define BROKEN_DIAGNOSTIC "broken.slang(3): error 30015: undefined identifier 'nope'\n"

@@ -19,7 +19,7 @@
 
 #include "dgpb/build.h"
 #include "dgpb/compiler.h"
-#include "dgpb/process.h"
+#include "io/process.h"
 
 #define CHILDREN 5
 

@@ -16,7 +16,7 @@
 
 #include "dgpb/cache.h"
 #include "dgpb/dgpb.h"
-#include "dgpb/remote_cache.h"
+#include "cache/remote_cache.h"
 #include "support.h"
 
 static void parses(const char *text, dgpb_remote_url *u)

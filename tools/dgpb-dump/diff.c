@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "dump.h"
+#include "format/diff.h"
 
 static const char *str(const cJSON *obj, const char *key)
 {

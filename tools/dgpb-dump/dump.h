@@ -8,6 +8,7 @@
 #include <stdio.h>
 
 #include "dgpb/dgpb.h"
+#include "format/diff.h"
 
 /* Prints the readable listing of a validated bundle. */
 /* Prints a diagnostic as "dgpb-dump: file:...: message", naming `file` when it names none. */

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "dump.h"
+#include "scan/spirv.h"
 
 static void short_hash(const uint8_t *sha, char out[17])
 {

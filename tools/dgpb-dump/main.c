@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "dgpb/dgpb.h"
+#include "format/diff.h"
 #include "dump.h"
 #include "layout_listing.h"
 #include "report.h"

@@ -7,6 +7,7 @@
 #include <stdio.h>
 
 #include "dgpb/dgpb.h"
+#include "format/diff.h"
 
 struct cJSON;
 

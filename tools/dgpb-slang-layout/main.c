@@ -21,8 +21,8 @@
 
 #include "dgpb/alloc.h"
 #include "dgpb/layout.h"
-#include "dgpb/layout_run.h" /* dgpb_recorder_exit: the exit statuses */
-#include "dgpb/slang_worker.h"
+#include "layout/layout_run.h" /* dgpb_recorder_exit: the exit statuses */
+#include "compiler/slang_worker.h"
 
 static const char usage_text[] =
     "usage: dgpb-slang-layout [--slang-lib PATH] [--slangc PATH] MODULE.slang\n"

@@ -1,0 +1,130 @@
+/*
+ * build.c - the producer pipeline (dgpb/build.h): dgpb_build() and its cleanup.
+ *
+ * One dgpb_build() call walks the stages in order, each filling the `build`
+ * state (build_internal.h) for the next and stopping the build at the first
+ * stage that reports an error:
+ *
+ *   1. prepare         read and scan the module, pick targets, make the
+ *                      intermediate folder                    (build_discover.c)
+ *   2. discover        entries per target, from Slang; pipeline groups
+ *                                                              (build_discover.c)
+ *   3. compile         one job per entry and target, plus SPIR-V probes, then
+ *                      read_outputs: code, SPIR-V analysis, reflection
+ *                                                              (build_compile.c)
+ *   4. make_tables     parameter tables, the binding proof, capabilities,
+ *                      SPIR-V validation; checks across targets and groups
+ *                                                              (build_tables.c)
+ *   5. check_webgpu    WebGPU limits per group, storage formats (build_webgpu.c)
+ *   6. record_layouts  one layout per pipeline group and target
+ *                                                              (build_layouts.c)
+ *   7. emit            model, writer, JSON view, atomic writes (build_emit.c)
+ *
+ * Compile jobs are build_jobs.c's, diagnostics build_report.c's.
+ * Intermediate files live in one private folder, named by entry index, never
+ * by entry name, removed at the end unless desc->keep_temps. desc->cancel
+ * stops the build between stages and inside every run of the compiler (its
+ * children killed and waited for); the same cleanup then runs.
+ */
+#define _XOPEN_SOURCE 700
+#include "dgpb/build.h"
+
+#include <assert.h>
+#include <ftw.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "core/alloc.h"
+#include "build/build_internal.h"
+
+/* ---- cleanup ---- */
+
+static int remove_path(const char *path, const struct stat *st, int flag, struct FTW *ftw)
+{
+    (void)st;
+    (void)flag;
+    (void)ftw;
+    return remove(path);
+}
+
+/* Removes (or reports) the intermediate folder and frees everything the stages made. */
+static void finish(build *b)
+{
+    if (b->tmp[0]) {
+        if (b->desc->keep_temps) {
+            build_report(b, DGPB_SEV_NOTE, DGPB_OK, "intermediate files kept in '%s'", b->tmp);
+        } else {
+            nftw(b->tmp, remove_path, 16, FTW_DEPTH | FTW_PHYS);
+            b->result->temp_dir[0] = 0;
+        }
+    }
+    for (int t = 0; b->units && t < DGPB_TARGET_COUNT; t++)
+        for (size_t e = 0; e < b->entry_count; e++) {
+            unit *u = build_unit_at(b, t, e);
+            dgpb_free(u->code);
+            dgpb_reflection_free(u->reflection);
+            if (!u->spirv_shared)
+                dgpb_spirv_info_free(u->spirv);
+            dgpb_param_table_clear(&u->params);
+            dgpb_wgsl_module_free(u->wgsl);
+        }
+    dgpb_free(b->units);
+    for (int t = 0; t < DGPB_TARGET_COUNT; t++) {
+        for (uint32_t i = 0; i < b->layouts[t].count; i++)
+            dgpb_free(b->layouts[t].blobs[i]);
+        dgpb_free(b->layouts[t].blobs);
+        dgpb_free(b->layouts[t].sizes);
+    }
+    for (size_t i = 0; i < b->entry_count; i++)
+        dgpb_free(b->entries[i].name);
+    dgpb_free(b->entries);
+    for (size_t i = 0; i < b->group_count; i++) {
+        dgpb_free(b->groups[i].symbol);
+        dgpb_free(b->groups[i].label);
+    }
+    dgpb_free(b->groups);
+    dgpb_group_symbols_free(b->symbols, b->symbol_count);
+    dgpb_free(b->source);
+    dgpb_free(b->wrapper);
+    build_cache_free(b);
+}
+
+/* ---- the pipeline ---- */
+
+/* Whether desc->cancel asks the build to stop (a signal, in dgpb-build). */
+static bool interrupted(const build *b)
+{
+    return b->desc->cancel && *b->desc->cancel;
+}
+
+int dgpb_build(const dgpb_build_desc *desc, dgpb_build_result *result)
+{
+    assert(desc && result);
+    build b;
+    memset(&b, 0, sizeof b);
+    memset(result, 0, sizeof *result);
+    b.desc = desc;
+    b.result = result;
+    if (!desc->module_file || !desc->compiler) {
+        build_report(&b, DGPB_SEV_ERROR, DGPB_ERR_INVALID, "no module or compiler given");
+        return DGPB_ERR_INVALID;
+    }
+    /* A build killed while replacing these outputs left them half replaced: finish first. */
+    int recovered = build_recover_outputs(&b);
+    if (recovered)
+        return recovered;
+    int replayed = build_cache_replay(&b);
+    if (replayed) {
+        finish(&b);
+        return replayed > 0 ? DGPB_OK : -replayed;
+    }
+    int (*const stages[])(build *) = {build_prepare,     build_discover,     build_compile,
+                                      build_make_tables, build_check_webgpu, build_record_layouts,
+                                      build_emit};
+    int rc = DGPB_OK;
+    for (size_t i = 0; i < sizeof stages / sizeof stages[0] && !rc; i++)
+        rc = interrupted(&b) ? DGPB_ERR_INTERRUPTED : stages[i](&b);
+    finish(&b);
+    return rc;
+}

@@ -1,0 +1,185 @@
+/*
+ * build_compile.c - the build's compile stage (build_internal.h).
+ *
+ * build_compile plans one compile job per entry and target (plus a metallib
+ * job per metal entry, and a SPIR-V probe for an entry the spirv target does
+ * not compile, for its analysis), runs them all in one batch, then
+ * read_outputs() reads each job's outputs into its unit: the code, the SPIR-V
+ * analysis (capabilities, written variables, push-constant blocks), and
+ * Slang's reflection.
+ */
+#include <assert.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "core/alloc.h"
+#include "build/build_internal.h"
+
+/* Whether an entry's SPIR-V for `target` must come from a probe compile. */
+static bool needs_probe(const build *b, int target, size_t e)
+{
+    if (target == DGPB_TARGET_SPIRV)
+        return false;
+    bool spirv_has_it = (b->targets & (1u << DGPB_TARGET_SPIRV)) &&
+                        (b->entries[e].targets & (1u << DGPB_TARGET_SPIRV));
+    return !spirv_has_it;
+}
+
+static int plan_jobs(build *b, job_list *list)
+{
+    int rc = DGPB_OK;
+    for (int t = 0; t < DGPB_TARGET_COUNT && !rc; t++) {
+        if (!(b->targets & (1u << t)))
+            continue;
+        for (size_t e = 0; e < b->entry_count && !rc; e++) {
+            if (!(b->entries[e].targets & (1u << t)))
+                continue;
+            rc = build_add_job(b, list, ROLE_CODE, t, e);
+            if (!rc && t == DGPB_TARGET_METAL)
+                rc = build_add_job(b, list, ROLE_METALLIB, t, e);
+            if (!rc && needs_probe(b, t, e))
+                rc = build_add_job(b, list, ROLE_PROBE, t, e);
+        }
+    }
+    return rc;
+}
+
+/* Analyses an entry's SPIR-V; SPIR-V that SPIRV-Tools cannot parse is a warning. */
+static int analyze(build *b, int target, size_t e, const uint8_t *spirv, size_t size,
+                   dgpb_spirv_info **out)
+{
+    dgpb_diag d;
+    dgpb_diag_clear(&d);
+    int rc = dgpb_spirv_analyze(spirv, size, out, &d);
+    if (rc == DGPB_ERR_UNSUPPORTED && *out) {
+        build_report(b, DGPB_SEV_WARNING, rc,
+                     "target '%s', entry '%s': SPIRV-Tools cannot parse its SPIR-V (%s); "
+                     "capabilities come from the instruction stream, no parameter is flagged as "
+                     "written and every global counts as used",
+                     dgpb_target_id_name((uint32_t)target), b->entries[e].name, d.message);
+        return DGPB_OK;
+    }
+    if (rc) {
+        char context[600];
+        snprintf(context, sizeof context, "target '%s', entry '%s': SPIR-V analysis",
+                 dgpb_target_id_name((uint32_t)target), b->entries[e].name);
+        return build_forward(b, &d, context);
+    }
+    return DGPB_OK;
+}
+
+/*
+ * Reads a unit's reflection. The value block of a generator module's entry
+ * is "<entry>_params"; the push-constant blocks are the SPIR-V's PushConstant
+ * variables other than Slang's own for entry-point values.
+ */
+static int read_unit_reflection(build *b, const job_info *info, unit *u)
+{
+    char block[600];
+    dgpb_value_block_name(b->entries[info->entry].name, block, sizeof block);
+    const char *values[1] = {block};
+    const char **push = NULL;
+    size_t push_count = 0;
+    if (u->spirv && u->spirv->var_count) {
+        push = mem_calloc(u->spirv->var_count, sizeof *push);
+        if (!push) {
+            build_report(b, DGPB_SEV_ERROR, DGPB_ERR_NOMEM, "out of memory");
+            return DGPB_ERR_NOMEM;
+        }
+        for (size_t i = 0; i < u->spirv->var_count; i++) {
+            const dgpb_spirv_var *v = &u->spirv->vars[i];
+            if (v->storage_class == DGPB_SPIRV_STORAGE_PUSH_CONSTANT &&
+                strcmp(v->name, "entryPointParams"))
+                push[push_count++] = v->name;
+        }
+    }
+    dgpb_reflection_blocks blocks = {values, b->generator_conventions ? 1 : 0, push, push_count};
+    int rc = build_read_reflection(b, info->json, dgpb_target_id_name((uint32_t)info->target),
+                                   &blocks, &u->reflection);
+    dgpb_free(push);
+    return rc;
+}
+
+/* Whether a code or metallib job's outputs are its unit's (metal: metallib if all compiled). */
+static bool job_gives_unit(const build *b, const job_info *info)
+{
+    return (info->role == ROLE_CODE) != (info->target == DGPB_TARGET_METAL && b->metallib);
+}
+
+/* Reads each job's outputs into its unit: code, SPIR-V analysis, then reflection. */
+static int read_outputs(build *b, const job_list *list, const dgpb_compile_job *jobs)
+{
+    bool all_metallib = true;
+    for (size_t i = 0; i < list->count; i++)
+        if (list->info[i].role == ROLE_METALLIB && jobs[i].status != 0)
+            all_metallib = false;
+    b->metallib = all_metallib;
+    for (size_t i = 0; i < list->count; i++) {
+        const job_info *j = &list->info[i];
+        if (j->role == ROLE_METALLIB)
+            continue; /* a metallib that failed leaves metal with its msl code */
+        if (jobs[i].status != 0)
+            build_report_compile_failure(b, j, &jobs[i]);
+    }
+    if (b->errors)
+        return b->compiler_crashed ? DGPB_ERR_TOOL : DGPB_ERR_SHADER;
+    int rc = DGPB_OK;
+    for (size_t i = 0; i < list->count && !rc; i++) {
+        const job_info *j = &list->info[i];
+        unit *u = build_unit_at(b, j->target, j->entry);
+        if (j->role == ROLE_PROBE) {
+            uint8_t *spirv = NULL;
+            size_t size = 0;
+            rc = build_read_output(b, j->out, &spirv, &size);
+            if (!rc)
+                rc = analyze(b, j->target, j->entry, spirv, size, &u->spirv);
+            dgpb_free(spirv);
+            continue;
+        }
+        if (!job_gives_unit(b, j))
+            continue;
+        u->present = true;
+        rc = build_read_output(b, j->out, &u->code, &u->code_size);
+        if (!rc && j->target == DGPB_TARGET_SPIRV)
+            rc = analyze(b, j->target, j->entry, u->code, u->code_size, &u->spirv);
+    }
+    /* Entries without a probe share the spirv target's analysis. */
+    for (int t = 0; t < DGPB_TARGET_COUNT && !rc; t++)
+        for (size_t e = 0; e < b->entry_count; e++) {
+            unit *u = build_unit_at(b, t, e);
+            if (u->present && !u->spirv) {
+                u->spirv = build_unit_at(b, DGPB_TARGET_SPIRV, e)->spirv;
+                u->spirv_shared = true;
+            }
+        }
+    /* Then the reflection, which needs the SPIR-V's push-constant blocks on every target. */
+    for (size_t i = 0; i < list->count && !rc; i++) {
+        const job_info *j = &list->info[i];
+        if (j->role != ROLE_PROBE && job_gives_unit(b, j))
+            rc = read_unit_reflection(b, j, build_unit_at(b, j->target, j->entry));
+    }
+    return rc;
+}
+
+int build_compile(build *b)
+{
+    assert(b && b->desc && b->entry_count > 0 && b->group_count > 0);
+    assert(!b->units && !b->errors);
+    job_list list = {0};
+    int rc = plan_jobs(b, &list);
+    dgpb_compile_job *jobs = rc ? NULL : mem_calloc(list.count, sizeof *jobs);
+    b->units = mem_calloc((size_t)DGPB_TARGET_COUNT * b->entry_count, sizeof *b->units);
+    if (rc || !jobs || !b->units) {
+        build_report(b, DGPB_SEV_ERROR, DGPB_ERR_NOMEM, "out of memory");
+        rc = DGPB_ERR_NOMEM;
+    } else {
+        rc = build_run_jobs(b, &list, jobs);
+        if (!rc)
+            rc = read_outputs(b, &list, jobs);
+    }
+    if (jobs)
+        dgpb_compile_jobs_clear(jobs, list.count);
+    dgpb_free(jobs);
+    build_job_list_free(&list);
+    return rc;
+}

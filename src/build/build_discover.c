@@ -1,0 +1,457 @@
+/*
+ * build_discover.c - the build's first two stages (build_internal.h).
+ *
+ * build_prepare reads the module and scans it for group symbols, checks the
+ * options, picks the targets of the build triple, makes the intermediate
+ * folder and writes the discovery module into it.
+ *
+ * build_discover compiles the discovery module once per target with every
+ * group defined and reads the entries from Slang's reflection: their names,
+ * stages and thread-group sizes, in declaration order across targets, and
+ * which targets have each. It then puts every entry in its pipeline group
+ * (one per compute entry, one render group, one ray-tracing group).
+ */
+#define _XOPEN_SOURCE 700
+#include <assert.h>
+#include <ctype.h>
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/alloc.h"
+#include "scan/text_scan.h"
+#include "build/build_internal.h"
+#include "scan/entry_scan.h"
+#include "io/io_fault.h"
+#include "dgpb/fileio.h"
+#include "scan/spirv.h"
+#include "tables/webgpu_limits.h" /* dgpb_wgsl_name_reserved() */
+
+/* ---- prepare ---- */
+
+/*
+ * Writes the discovery module: the user's module, included, plus one empty
+ * compute entry. Slang's compiler refuses a module without entry points, and
+ * a module may well have none for some target (all of them guarded by
+ * DREAM_TARGET_ macros); the anchor keeps that a list of zero entries.
+ */
+static int write_wrapper(build *b)
+{
+    char *absolute = realpath(b->desc->module_file, NULL);
+    if (!absolute) {
+        build_report(b, DGPB_SEV_ERROR, DGPB_ERR_IO, "cannot resolve '%s': %s",
+                     b->desc->module_file, strerror(errno));
+        return DGPB_ERR_IO;
+    }
+    int rc = DGPB_OK;
+    if (strpbrk(absolute, "\"\n\\")) {
+        build_report(b, DGPB_SEV_ERROR, DGPB_ERR_INVALID,
+                     "the module's path '%s' contains a quote, backslash or newline", absolute);
+        rc = DGPB_ERR_INVALID;
+    }
+    char *text = rc ? NULL
+                    : mem_printf("#include \"%s\"\n[shader(\"compute\")]\n[numthreads(1, 1, 1)]\n"
+                                 "void " BUILD_ANCHOR_ENTRY "() {}\n",
+                                 absolute);
+    b->wrapper = mem_printf("%s/discover.slang", b->tmp);
+    free(absolute);
+    dgpb_diag d;
+    dgpb_diag_clear(&d);
+    if (!rc && (!text || !b->wrapper)) {
+        build_report(b, DGPB_SEV_ERROR, DGPB_ERR_NOMEM, "out of memory");
+        rc = DGPB_ERR_NOMEM;
+    }
+    if (!rc && dgpb_file_write_atomic(b->wrapper, text, strlen(text), &d))
+        rc = build_forward(b, &d, NULL);
+    dgpb_free(text);
+    return rc;
+}
+
+/*
+ * Refuses the module's generic entry points (entry_scan.h): Slang compiles an
+ * entry point only with concrete type arguments (the embedded compiler throws
+ * an exception, a native slangc reports E38014), and a bundle cannot hold one.
+ * Each is named with the non-generic entry that specialises it.
+ */
+static int refuse_generic_entries(build *b)
+{
+    generic_entry *found = NULL;
+    size_t count = 0;
+    if (entry_scan_generics(b->source, b->source_len, &found, &count)) {
+        build_report(b, DGPB_SEV_ERROR, DGPB_ERR_NOMEM, "out of memory");
+        return DGPB_ERR_NOMEM;
+    }
+    for (size_t i = 0; i < count; i++) {
+        const generic_entry *e = &found[i];
+        build_report_at(b, e->line, DGPB_SEV_ERROR, DGPB_ERR_SHADER,
+                        "entry '%s' is generic (%s): Slang compiles an entry point only "
+                        "with concrete type arguments, so it cannot go into a bundle. Keep '%s' as "
+                        "a plain function (without %s) and add one entry point per type it is "
+                        "used with, for example:\n"
+                        "    %s\n"
+                        "    void %s_MyType(%s) { %s<MyType>(%s); }",
+                        e->name, e->generics, e->name, e->attributes, e->attributes, e->name,
+                        e->params, e->name, e->args);
+    }
+    entry_scan_free(found, count);
+    return count ? DGPB_ERR_SHADER : DGPB_OK;
+}
+
+/*
+ * The discovery anchor's name is dgpb-build's own: a module that mentions it
+ * (a textual scan, as for the group symbols: a comment counts too) would
+ * declare a second entry of that name, which the discovery cannot tell from
+ * the anchor. DGPB_ERR_SHADER at the first mention.
+ */
+static int check_anchor_name(build *b)
+{
+    static const char name[] = BUILD_ANCHOR_ENTRY;
+    const size_t n = sizeof name - 1;
+    uint32_t line = 1;
+    for (size_t i = 0; i + n <= b->source_len; i++) {
+        line += b->source[i] == '\n';
+        if (memcmp(b->source + i, name, n) || (i > 0 && text_ident_char(b->source[i - 1])) ||
+            (i + n < b->source_len && text_ident_char(b->source[i + n])))
+            continue;
+        build_report_at(b, line, DGPB_SEV_ERROR, DGPB_ERR_SHADER,
+                        "'%s' is reserved: dgpb-build names the empty entry it adds to discover "
+                        "the module's entries so; rename the entry (or whatever else has that "
+                        "name)",
+                        name);
+        return DGPB_ERR_SHADER;
+    }
+    return DGPB_OK;
+}
+
+/*
+ * Names the targets asked for that the build triple cannot load: a note for
+ * an explicit --targets list, only with -v for the default (every target).
+ */
+static void note_dropped_targets(build *b, uint32_t dropped)
+{
+    if (!dropped || !b->targets || (!b->desc->targets && !b->desc->verbose))
+        return;
+    char names[128] = "";
+    unsigned count = 0;
+    for (uint32_t t = 0; t < DGPB_TARGET_COUNT; t++)
+        if (dropped & (1u << t)) {
+            size_t len = strlen(names);
+            snprintf(names + len, sizeof names - len, "%s'%s'", count++ ? ", " : "",
+                     dgpb_target_id_name(t));
+        }
+    build_report(
+        b, DGPB_SEV_NOTE, DGPB_OK, "target%s %s left out: the %s build triple does not load %s",
+        count == 1 ? "" : "s", names, dgpb_platform_name(b->platform), count == 1 ? "it" : "them");
+}
+
+int build_prepare(build *b)
+{
+    assert(b && b->desc && b->result && b->desc->module_file && b->desc->compiler);
+    assert(!b->source && !b->tmp[0]);
+    const dgpb_build_desc *desc = b->desc;
+    dgpb_diag diag;
+    dgpb_diag_clear(&diag);
+    uint8_t *text = NULL;
+    int rc = dgpb_file_read(desc->module_file, BUILD_MAX_SOURCE, &text, &b->source_len, &diag);
+    if (rc)
+        return build_forward(b, &diag, NULL);
+    b->source = (char *)text;
+    rc = dgpb_scan_group_symbols(b->source, b->source_len, &b->symbols, &b->symbol_count, &diag);
+    if (rc)
+        return build_forward(b, &diag, NULL);
+    b->generator_conventions = b->symbol_count > 0;
+    if ((rc = check_anchor_name(b)) || (rc = refuse_generic_entries(b)))
+        return rc;
+
+    if (desc->module_path && strchr(desc->module_path, '/')) {
+        build_report(b, DGPB_SEV_ERROR, DGPB_ERR_INVALID,
+                     "the module path '%s' contains '/': a module path is dotted ('shaders.post')",
+                     desc->module_path);
+        return DGPB_ERR_INVALID;
+    }
+    uint32_t wanted;
+    if ((rc = dgpb_platform_from_triple(desc->triple, &b->platform, &diag)) ||
+        (rc = dgpb_targets_parse(desc->targets, &wanted, &diag)))
+        return build_forward(b, &diag, NULL);
+    b->targets = wanted & dgpb_platform_targets(b->platform);
+    note_dropped_targets(b, wanted & ~b->targets);
+    if (!b->targets) {
+        build_report(b, DGPB_SEV_ERROR, DGPB_ERR_INVALID,
+                     "no target left: the %s build triple loads none of the targets asked for (%s)",
+                     dgpb_platform_name(b->platform), desc->targets ? desc->targets : "all");
+        return DGPB_ERR_INVALID;
+    }
+
+    const char *tmpdir = getenv("TMPDIR");
+    snprintf(b->tmp, sizeof b->tmp, "%s/dgpb-build-XXXXXX", tmpdir && *tmpdir ? tmpdir : "/tmp");
+    if (io_fault("mkdtemp", b->tmp) || !mkdtemp(b->tmp)) {
+        build_report(b, DGPB_SEV_ERROR, DGPB_ERR_IO, "cannot create a temporary folder '%s': %s",
+                     b->tmp, strerror(errno));
+        b->tmp[0] = 0;
+        return DGPB_ERR_IO;
+    }
+    snprintf(b->result->temp_dir, sizeof b->result->temp_dir, "%s", b->tmp);
+    return write_wrapper(b);
+}
+
+/* ---- discover ---- */
+
+static int find_entry(const build *b, const char *name)
+{
+    for (size_t i = 0; i < b->entry_count; i++)
+        if (!strcmp(b->entries[i].name, name))
+            return (int)i;
+    return -1;
+}
+
+/* Inserts an entry at `pos`, keeping declaration order across targets. */
+static int insert_entry(build *b, size_t pos, const dgpb_reflected_entry *reflected)
+{
+    entry *grown = mem_realloc(b->entries, (b->entry_count + 1) * sizeof *grown);
+    if (!grown)
+        return DGPB_ERR_NOMEM;
+    b->entries = grown;
+    memmove(&grown[pos + 1], &grown[pos], (b->entry_count - pos) * sizeof *grown);
+    memset(&grown[pos], 0, sizeof *grown);
+    grown[pos].name = mem_strdup(reflected->name);
+    grown[pos].stage = (uint32_t)reflected->stage;
+    memcpy(grown[pos].thread_group_size, reflected->thread_group_size,
+           sizeof grown[pos].thread_group_size);
+    b->entry_count++;
+    return grown[pos].name ? DGPB_OK : DGPB_ERR_NOMEM;
+}
+
+/* Finds the group of `symbol`, or adds it with `first` as its first entry. */
+static int add_group(build *b, enum group_kind kind, const char *symbol, const char *label,
+                     size_t first, size_t *index)
+{
+    for (size_t i = 0; i < b->group_count; i++)
+        if (!strcmp(b->groups[i].symbol, symbol)) {
+            *index = i;
+            return DGPB_OK;
+        }
+    group *grown = mem_realloc(b->groups, (b->group_count + 1) * sizeof *grown);
+    if (!grown)
+        return DGPB_ERR_NOMEM;
+    b->groups = grown;
+    group *g = &grown[b->group_count];
+    g->kind = kind;
+    g->symbol = mem_strdup(symbol);
+    g->label = mem_strdup(label);
+    g->first = first;
+    *index = b->group_count++;
+    return g->symbol && g->label ? DGPB_OK : DGPB_ERR_NOMEM;
+}
+
+/* One group per compute entry, one render group, one ray-tracing group. */
+static int assign_groups(build *b)
+{
+    for (size_t i = 0; i < b->entry_count; i++) {
+        entry *e = &b->entries[i];
+        int rc;
+        if (e->stage == DGPB_STAGE_COMPUTE) {
+            char symbol[600], label[600];
+            snprintf(symbol, sizeof symbol, "%s%s", DGPB_GROUP_COMPUTE_PREFIX, e->name);
+            snprintf(label, sizeof label, "compute shader '%s'", e->name);
+            rc = add_group(b, GROUP_COMPUTE, symbol, label, i, &e->group);
+        } else if (dgpb_stage_is_ray_tracing(e->stage)) {
+            rc = add_group(b, GROUP_RAY_TRACING, DGPB_GROUP_RAY_TRACING, "the ray-tracing group", i,
+                           &e->group);
+        } else {
+            rc = add_group(b, GROUP_RENDER, DGPB_GROUP_RENDER, "the render group", i, &e->group);
+        }
+        if (rc)
+            return rc;
+    }
+    return DGPB_OK;
+}
+
+/* Reports failed discoveries, once per distinct diagnostic text, naming its targets. */
+static void report_discovery_failures(build *b, const job_list *list, const dgpb_compile_job *jobs)
+{
+    for (size_t i = 0; i < list->count; i++) {
+        if (jobs[i].status == 0)
+            continue;
+        bool seen = false;
+        for (size_t k = 0; k < i && !seen; k++)
+            seen = jobs[k].status != 0 && !strcmp(jobs[k].diagnostics, jobs[i].diagnostics);
+        if (seen)
+            continue;
+        char targets[256] = "";
+        unsigned count = 0;
+        for (size_t k = i; k < list->count; k++)
+            if (jobs[k].status != 0 && !strcmp(jobs[k].diagnostics, jobs[i].diagnostics)) {
+                size_t n = strlen(targets);
+                snprintf(targets + n, sizeof targets - n, "%s'%s'", count ? ", " : "",
+                         dgpb_target_id_name((uint32_t)list->info[k].target));
+                count++;
+            }
+        int n;
+        if (build_job_crashed(&jobs[i])) {
+            char how[128];
+            build_describe_exit(&jobs[i], how, sizeof how);
+            const char *words = build_last_words(&jobs[i], &n);
+            b->compiler_crashed = true;
+            build_report(b, DGPB_SEV_ERROR, DGPB_ERR_TOOL,
+                         "target%s %s: the compiler crashed discovering the module's entry "
+                         "points (%s); its last words:\n%.*s",
+                         count == 1 ? "" : "s", targets, how, n, words);
+            continue;
+        }
+        const char *text = build_diagnostics_text(&jobs[i], &n);
+        build_report(b, DGPB_SEV_ERROR, DGPB_ERR_SHADER,
+                     "target%s %s: the module does not compile:\n%.*s", count == 1 ? "" : "s",
+                     targets, n, text);
+    }
+}
+
+/*
+ * Fills in stages the reflection left out (Slang 2025.15 writes none for the
+ * ray-tracing stages) from the execution models of the discovery's SPIR-V.
+ */
+static int stages_from_code(build *b, const job_info *info, dgpb_reflection *r)
+{
+    bool missing = false;
+    for (size_t k = 0; k < r->entry_count; k++)
+        missing |= !r->entries[k].stage_name[0];
+    if (!missing || info->target != DGPB_TARGET_SPIRV)
+        return DGPB_OK;
+    uint8_t *code = NULL;
+    size_t size = 0;
+    dgpb_spirv_entry_point *entry_points = NULL;
+    size_t count = 0;
+    dgpb_diag d;
+    dgpb_diag_clear(&d);
+    int rc = dgpb_file_read(info->out, BUILD_MAX_OUTPUT, &code, &size, &d);
+    if (!rc)
+        rc = dgpb_spirv_entry_points(code, size, &entry_points, &count, &d);
+    for (size_t k = 0; !rc && k < r->entry_count; k++)
+        for (size_t i = 0; i < count && !r->entries[k].stage_name[0]; i++)
+            if (!strcmp(entry_points[i].name, r->entries[k].name))
+                r->entries[k].stage = dgpb_spirv_stage_of_model(entry_points[i].execution_model);
+    dgpb_free(entry_points);
+    dgpb_free(code);
+    return rc ? build_forward(b, &d, "target 'spirv': reading the module's entry points") : DGPB_OK;
+}
+
+/* The wgsl target keeps entry names as WGSL function names: they must not be WGSL's own. */
+static int check_wgsl_names(build *b)
+{
+    for (size_t e = 0; e < b->entry_count; e++)
+        if ((b->entries[e].targets & (1u << DGPB_TARGET_WGSL)) &&
+            dgpb_wgsl_name_reserved(b->entries[e].name))
+            build_report(b, DGPB_SEV_ERROR, DGPB_ERR_SHADER,
+                         "target 'wgsl', entry '%s': '%s' is a WGSL keyword or predeclared name; "
+                         "the WGSL code keeps entry names (hosts select entries by name), so "
+                         "WebGPU would reject it: rename the entry",
+                         b->entries[e].name, b->entries[e].name);
+    return b->errors ? DGPB_ERR_SHADER : DGPB_OK;
+}
+
+/* Adds the entries of one target's discovery reflection to b->entries. */
+static int add_reflected_entries(build *b, int t, const dgpb_reflection *r)
+{
+    const char *target_name = dgpb_target_id_name((uint32_t)t);
+    size_t insert_at = 0; /* after the last entry of this list seen */
+    unsigned anchors = 0;
+    for (size_t k = 0; k < r->entry_count; k++) {
+        const dgpb_reflected_entry *reflected = &r->entries[k];
+        if (!strcmp(reflected->name, BUILD_ANCHOR_ENTRY) && ++anchors > 1) {
+            /* One more than the wrapper's: declared by an include or import. */
+            build_report(b, DGPB_SEV_ERROR, DGPB_ERR_SHADER,
+                         "entry '%s': '%s' is reserved: dgpb-build names the empty entry it adds "
+                         "to discover the module's entries so; rename the entry",
+                         BUILD_ANCHOR_ENTRY, BUILD_ANCHOR_ENTRY);
+            return DGPB_ERR_SHADER;
+        }
+        if (!strcmp(reflected->name, BUILD_ANCHOR_ENTRY))
+            continue;
+        if (reflected->stage < 0 && !reflected->stage_name[0]) {
+            build_report(b, DGPB_SEV_ERROR, DGPB_ERR_SHADER,
+                         "entry '%s': Slang's reflection for target '%s' names no stage (this "
+                         "Slang writes none for ray-tracing stages; build them for spirv)",
+                         reflected->name, target_name);
+            return DGPB_ERR_SHADER;
+        }
+        if (reflected->stage < 0) {
+            build_report(b, DGPB_SEV_ERROR, DGPB_ERR_SHADER,
+                         "entry '%s': stage '%s' has no place in a bundle (stages: compute, "
+                         "vertex, fragment and the ray-tracing stages)",
+                         reflected->name, reflected->stage_name);
+            return DGPB_ERR_SHADER;
+        }
+        int at = find_entry(b, reflected->name);
+        if (at < 0) {
+            int rc = insert_entry(b, insert_at, reflected);
+            if (rc)
+                return rc;
+            at = (int)insert_at;
+        } else if (b->entries[at].stage != (uint32_t)reflected->stage) {
+            build_report(b, DGPB_SEV_ERROR, DGPB_ERR_SHADER,
+                         "entry '%s' is a %s shader on one target and a %s shader on '%s'",
+                         reflected->name, dgpb_stage_name(b->entries[at].stage),
+                         reflected->stage_name, target_name);
+            return DGPB_ERR_SHADER;
+        }
+        insert_at = (size_t)at + 1;
+        /* ptx carries compute entries only */
+        if (t != DGPB_TARGET_PTX || reflected->stage == DGPB_STAGE_COMPUTE)
+            b->entries[at].targets |= 1u << t;
+    }
+    return DGPB_OK;
+}
+
+int build_discover(build *b)
+{
+    assert(b && b->desc && b->tmp[0] && b->wrapper && b->targets);
+    assert(b->entry_count == 0 && b->group_count == 0);
+    job_list list = {0};
+    int rc = DGPB_OK;
+    /* A plain module has no group guards, so its render and ray-tracing entries would reach
+       the CUDA compile: take ptx's compute entries from another target's discovery. */
+    bool ptx_from_others = !b->generator_conventions && (b->targets & ~(1u << DGPB_TARGET_PTX));
+    for (int t = 0; t < DGPB_TARGET_COUNT && !rc; t++)
+        if ((b->targets & (1u << t)) && !(t == DGPB_TARGET_PTX && ptx_from_others))
+            rc = build_add_job(b, &list, ROLE_DISCOVER, t, 0);
+    dgpb_compile_job *jobs = rc ? NULL : mem_calloc(list.count, sizeof *jobs);
+    if (rc || !jobs) {
+        build_job_list_free(&list);
+        build_report(b, DGPB_SEV_ERROR, DGPB_ERR_NOMEM, "out of memory");
+        return DGPB_ERR_NOMEM;
+    }
+    rc = build_run_jobs(b, &list, jobs);
+    if (!rc)
+        report_discovery_failures(b, &list, jobs);
+    if (!rc && b->errors)
+        rc = b->compiler_crashed ? DGPB_ERR_TOOL : DGPB_ERR_SHADER;
+    for (size_t i = 0; i < list.count && !rc; i++) {
+        int t = list.info[i].target;
+        dgpb_reflection *r = NULL;
+        rc =
+            build_read_reflection(b, list.info[i].json, dgpb_target_id_name((uint32_t)t), NULL, &r);
+        if (!rc)
+            rc = stages_from_code(b, &list.info[i], r);
+        if (!rc)
+            rc = add_reflected_entries(b, t, r);
+        dgpb_reflection_free(r);
+    }
+    dgpb_compile_jobs_clear(jobs, list.count);
+    dgpb_free(jobs);
+    build_job_list_free(&list);
+    for (size_t e = 0; !rc && ptx_from_others && e < b->entry_count; e++)
+        if (b->entries[e].stage == DGPB_STAGE_COMPUTE && (b->targets & (1u << DGPB_TARGET_PTX)))
+            b->entries[e].targets |= 1u << DGPB_TARGET_PTX;
+    if (!rc && b->entry_count == 0) {
+        build_report(b, DGPB_SEV_ERROR, DGPB_ERR_SHADER,
+                     "no entry points found (mark each with [shader(\"<stage>\")])");
+        rc = DGPB_ERR_SHADER;
+    }
+    if (!rc)
+        rc = assign_groups(b);
+    if (!rc)
+        rc = check_wgsl_names(b);
+    if (rc == DGPB_ERR_NOMEM)
+        build_report(b, DGPB_SEV_ERROR, rc, "out of memory");
+    return rc;
+}

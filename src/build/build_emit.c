@@ -1,0 +1,265 @@
+/*
+ * build_emit.c - the build's last stage (build_internal.h).
+ *
+ * build_emit puts the units and layouts into a bundle model (a target left
+ * with no entries is left out), has the writer turn it into DGPB v0 bytes,
+ * reads the bytes back (every SHA-256 verified) for the JSON view, then
+ * writes <stem>.dgpb and <stem>.bundle.json (and the depfile, with -MD/-MF)
+ * as one output unit, all new or all as they were (dgpb_file_unit_write),
+ * files the build in the compile cache, and fills in the result's summary from what the writer reports it stored.
+ */
+#include <assert.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "core/alloc.h"
+#include "build/build_internal.h"
+#include "io/depfile.h"
+#include "dgpb/fileio.h"
+#include "dgpb/json_view.h"
+#include "format/model.h"
+#include "dgpb/reader.h"
+#include "format/writer.h"
+
+/* Adds the present units of target `t` to the model's target `target_index`. */
+static int add_units(build *b, dgpb_model *m, int t, uint32_t target_index, dgpb_diag *diag)
+{
+    int rc = DGPB_OK;
+    for (size_t e = 0; e < b->entry_count && !rc; e++) {
+        const unit *u = build_unit_at(b, t, e);
+        if (!u->present)
+            continue;
+        const char *caps[DGPB_CAP_COUNT];
+        uint32_t cap_count = 0;
+        for (uint32_t c = 0; c < DGPB_CAP_COUNT; c++)
+            if (u->caps & (1u << c))
+                caps[cap_count++] = dgpb_capability_name(c);
+        dgpb_entry_desc desc = {
+            .name = b->entries[e].name,
+            .stage = dgpb_stage_name(b->entries[e].stage),
+            .layout = u->layout,
+            .code = u->code,
+            .code_size = u->code_size,
+            .params = u->params.rows,
+            .param_count = u->params.count,
+            .capabilities = caps,
+            .capability_count = cap_count,
+        };
+        if (b->entries[e].stage == DGPB_STAGE_COMPUTE)
+            memcpy(desc.thread_group_size, b->entries[e].thread_group_size,
+                   sizeof desc.thread_group_size);
+        rc = dgpb_model_add_entry(m, target_index, &desc, diag);
+    }
+    return rc;
+}
+
+static const char *code_format(const build *b, int t)
+{
+    if (t == DGPB_TARGET_METAL)
+        return b->metallib ? "metallib" : "msl";
+    return dgpb_target_id_name((uint32_t)t);
+}
+
+/* The model of the bundle: every target with entries, its layouts, then its entries. */
+static int make_model(build *b, dgpb_model *m, dgpb_diag *diag)
+{
+    int rc = DGPB_OK;
+    for (int t = 0; t < DGPB_TARGET_COUNT && !rc; t++) {
+        bool any = false;
+        for (size_t e = 0; e < b->entry_count; e++)
+            any |= build_unit_at(b, t, e)->present;
+        if (!any)
+            continue; /* a target left with no entries is left out */
+        uint32_t target_index;
+        rc = dgpb_model_add_target(m, dgpb_target_id_name((uint32_t)t), code_format(b, t),
+                                   &target_index, diag);
+        for (uint32_t i = 0; !rc && i < b->layouts[t].count; i++)
+            rc = dgpb_model_add_layout(m, target_index, b->layouts[t].blobs[i],
+                                       b->layouts[t].sizes[i], NULL, diag);
+        if (!rc)
+            rc = add_units(b, m, t, target_index, diag);
+    }
+    return rc;
+}
+
+void build_output_stem(const build *b, char *stem, size_t size)
+{
+    const dgpb_build_desc *desc = b->desc;
+    const char *slash = strrchr(desc->module_file, '/');
+    const char *base = slash ? slash + 1 : desc->module_file;
+    char module_path[1024];
+    snprintf(module_path, sizeof module_path, "%s", base);
+    size_t len = strlen(module_path);
+    if (len > 6 && !strcmp(module_path + len - 6, ".slang"))
+        module_path[len - 6] = 0;
+    dgpb_stem_from_module_path(desc->module_path ? desc->module_path : module_path, stem, size);
+}
+
+/*
+ * The output folder: -o DIR (its trailing slashes dropped), the module's
+ * folder, or "."; *dir_len bytes of *dir (0 for a module in '/').
+ */
+static void output_folder(const build *b, const char **dir, size_t *dir_len)
+{
+    const dgpb_build_desc *desc = b->desc;
+    const char *slash = strrchr(desc->module_file, '/');
+    if (desc->out_dir && *desc->out_dir) {
+        *dir = desc->out_dir;
+        *dir_len = strlen(*dir);
+        while (*dir_len > 1 && (*dir)[*dir_len - 1] == '/')
+            (*dir_len)--;
+    } else if (slash) {
+        *dir = desc->module_file;
+        *dir_len = (size_t)(slash - *dir);
+    } else {
+        *dir = ".";
+        *dir_len = 1;
+    }
+}
+
+/* The output unit of <stem>: its journal, "<folder>/.<stem>.dgpb-journal" (docs/build.md). */
+static int output_unit(const build *b, const char *stem, char *journal, size_t size,
+                       dgpb_file_unit *files, dgpb_diag *diag)
+{
+    const char *dir;
+    size_t dir_len;
+    output_folder(b, &dir, &dir_len);
+    const char *sep = dir_len && dir[dir_len - 1] == '/' ? "" : "/";
+    int n = snprintf(journal, size, "%.*s%s.%s.dgpb-journal", (int)dir_len, dir, sep, stem);
+    if (n < 0 || (size_t)n >= size)
+        return dgpb_diag_set(diag, DGPB_ERR_LIMIT, -1,
+                             "the output path '%s' is longer than %zu bytes", journal, size - 1);
+    *files = (dgpb_file_unit){.journal = journal, .cancel = b->desc->cancel};
+    return DGPB_OK;
+}
+
+int build_recover_outputs(build *b)
+{
+    char stem[1024], journal[4200];
+    build_output_stem(b, stem, sizeof stem);
+    dgpb_file_unit files;
+    dgpb_diag d;
+    dgpb_diag_clear(&d);
+    int rc = output_unit(b, stem, journal, sizeof journal, &files, &d);
+    if (!rc)
+        rc = dgpb_file_unit_recover(&files, &d);
+    return rc ? build_forward(b, &d, NULL) : DGPB_OK;
+}
+
+/*
+ * Writes the bundle, its view and (desc->depfile) the depfile into the output
+ * folder (-o DIR, created if missing, or the module's folder; the depfile
+ * where desc->depfile_path says) as one unit: all new or all as they were,
+ * under the folder's lock (dgpb_file_unit_write); their paths go to the result.
+ */
+int build_write_outputs(build *b, const char *stem, const uint8_t *bytes, size_t size,
+                        const char *json, dgpb_diag *diag)
+{
+    const dgpb_build_desc *desc = b->desc;
+    const char *dir;
+    size_t dir_len;
+    output_folder(b, &dir, &dir_len);
+    if (desc->out_dir && *desc->out_dir) {
+        int rc = dgpb_mkdirs(desc->out_dir, diag);
+        if (rc)
+            return rc;
+    }
+    const char *sep = dir_len && dir[dir_len - 1] == '/' ? "" : "/";
+    dgpb_build_result *r = b->result;
+    int bundle_len = snprintf(r->bundle_path, sizeof r->bundle_path, "%.*s%s%s.dgpb", (int)dir_len,
+                              dir, sep, stem);
+    int json_len = snprintf(r->json_path, sizeof r->json_path, "%.*s%s%s.bundle.json", (int)dir_len,
+                            dir, sep, stem);
+    if (bundle_len < 0 || json_len < 0 || (size_t)bundle_len >= sizeof r->bundle_path ||
+        (size_t)json_len >= sizeof r->json_path)
+        return dgpb_diag_set(diag, DGPB_ERR_LIMIT, -1,
+                             "the output path '%.*s%s%s.bundle.json' is "
+                             "longer than %zu bytes",
+                             (int)dir_len, dir, sep, stem, sizeof r->json_path - 1);
+    const char *paths[3] = {r->bundle_path, r->json_path, r->depfile_path};
+    const void *data[3] = {bytes, json, NULL};
+    size_t sizes[3] = {size, strlen(json), 0};
+    char *depfile = NULL;
+    r->depfile_path[0] = 0;
+    if (desc->depfile) {
+        int n = desc->depfile_path
+                    ? snprintf(r->depfile_path, sizeof r->depfile_path, "%s", desc->depfile_path)
+                    : snprintf(r->depfile_path, sizeof r->depfile_path, "%.*s%s%s.d", (int)dir_len,
+                               dir, sep, stem);
+        if (n < 0 || (size_t)n >= sizeof r->depfile_path)
+            return dgpb_diag_set(diag, DGPB_ERR_LIMIT, -1,
+                                 "the depfile's path is longer than %zu bytes",
+                                 sizeof r->depfile_path - 1);
+        if (b->deps_incomplete)
+            build_report(b, DGPB_SEV_WARNING, DGPB_OK,
+                         "the compiler wrote no depfile for some compiles: the depfile lists "
+                         "only the files of those that did");
+        const char **deps = mem_calloc(b->dep_count + 1, sizeof *deps);
+        if (!deps)
+            return dgpb_diag_set(diag, DGPB_ERR_NOMEM, -1, "out of memory");
+        deps[0] = desc->module_file;
+        for (size_t i = 0; i < b->dep_count; i++)
+            deps[i + 1] = b->deps[i];
+        const char *targets[2] = {r->bundle_path, r->json_path};
+        int rc = dgpb_depfile_make(targets, 2, deps, b->dep_count + 1, 1, &depfile);
+        dgpb_free(deps);
+        if (rc)
+            return dgpb_diag_set(diag, rc, -1, "out of memory");
+        data[2] = depfile;
+        sizes[2] = strlen(depfile);
+    }
+    char journal[4200];
+    dgpb_file_unit files;
+    int rc = output_unit(b, stem, journal, sizeof journal, &files, diag);
+    if (!rc)
+        rc = dgpb_file_unit_write(&files, desc->depfile ? 3 : 2, paths, data, sizes, diag);
+    dgpb_free(depfile);
+    if (rc)
+        r->depfile_path[0] = 0;
+    return rc;
+}
+
+int build_emit(build *b)
+{
+    assert(b && b->units && b->entry_count > 0 && !b->errors);
+    dgpb_diag diag;
+    dgpb_diag_clear(&diag);
+    dgpb_model *m = NULL;
+    uint8_t *bytes = NULL;
+    size_t size = 0;
+    dgpb_write_stats stats;
+    char *json = NULL;
+    dgpb_bundle *bundle = NULL;
+    int rc = dgpb_model_create(&m);
+    if (rc)
+        dgpb_diag_set(&diag, rc, -1, "out of memory");
+    if (!rc)
+        rc = make_model(b, m, &diag);
+    if (!rc)
+        rc = dgpb_write_ex(m, &bytes, &size, &stats, &diag);
+    /* Read back what was written: the JSON view comes from the bytes, and a bundle the
+       reader rejects is never written. */
+    if (!rc)
+        rc = dgpb_bundle_open(bytes, size, DGPB_OPEN_VERIFY_SHA256, &bundle, &diag);
+    char stem[1024];
+    build_output_stem(b, stem, sizeof stem);
+    if (!rc)
+        rc = dgpb_json_view(bundle, stem, &json, &diag);
+    if (!rc)
+        rc = build_write_outputs(b, stem, bytes, size, json, &diag);
+    if (rc) {
+        build_forward(b, &diag, NULL);
+        b->result->bundle_path[0] = b->result->json_path[0] = 0;
+    } else {
+        b->result->bundle_size = size;
+        b->result->target_count = dgpb_bundle_target_count(bundle);
+        b->result->entry_count = (uint32_t)b->entry_count;
+        b->result->blob_count = stats.code_blob_count;
+        build_cache_keep(b, bytes, size, json);
+    }
+    dgpb_bundle_close(bundle);
+    dgpb_free(json);
+    dgpb_free(bytes);
+    dgpb_model_destroy(m);
+    return rc;
+}

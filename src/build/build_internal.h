@@ -1,0 +1,368 @@
+/*
+ * build_internal.h - what the stages of the producer pipeline share
+ * (dgpb/build.h; the pipeline itself is dgpb_build() in build.c).
+ *
+ * One `build` holds the state that the stages fill in order, each reading
+ * what the ones before it left:
+ *
+ *   build_prepare         build_discover.c   read and scan the module, pick targets, make the
+ *                                            intermediate folder and the discovery module
+ *   build_discover        build_discover.c   entries per target from Slang, pipeline groups
+ *   build_compile         build_compile.c    one compile job per entry and target (+ SPIR-V
+ *                                            probes), then read_outputs: code, SPIR-V
+ *                                            analysis, reflection into units
+ *   build_make_tables     build_tables.c     per-unit parameter tables, the binding proof,
+ *                                            capabilities; cross-target and group checks
+ *   build_check_webgpu    build_webgpu.c     WebGPU limits per group, storage-format warnings
+ *   build_record_layouts  build_layouts.c    one layout per pipeline group and target
+ *   build_emit            build_emit.c       model, writer, JSON view, atomic writes
+ *
+ * Before them, build_cache_replay (build_cache.c) may write the whole build
+ * from the compile cache; build_cache.c also answers single compiles and
+ * layouts from it and collects the files Slang read (the depfile's list).
+ *
+ * build_jobs.c holds what the compiling stages share: job lists, their
+ * argument vectors, running them, reading their outputs and reporting their
+ * failures. Every stage reports through build_report()/build_forward(), which
+ * count errors in build->errors.
+ */
+#ifndef DGPB_BUILD_INTERNAL_H
+#define DGPB_BUILD_INTERNAL_H
+
+/*
+ * The library's internal functions are linked as dgpb__<name>, so that they
+ * never collide with a program's own symbols; the code calls them by their
+ * short names (CONTRIBUTING.md, "Code conventions").
+ */
+#define build_add_job dgpb__build_add_job
+#define build_cache_free dgpb__build_cache_free
+#define build_cache_keep dgpb__build_cache_keep
+#define build_cache_lookup dgpb__build_cache_lookup
+#define build_cache_lookup_layouts dgpb__build_cache_lookup_layouts
+#define build_cache_replay dgpb__build_cache_replay
+#define build_cache_store dgpb__build_cache_store
+#define build_cache_store_layouts dgpb__build_cache_store_layouts
+#define build_collect_deps dgpb__build_collect_deps
+#define build_job_deps dgpb__build_job_deps
+#define build_output_stem dgpb__build_output_stem
+#define build_write_outputs dgpb__build_write_outputs
+#define build_recover_outputs dgpb__build_recover_outputs
+#define build_check_webgpu dgpb__build_check_webgpu
+#define build_compile dgpb__build_compile
+#define build_compiler_run dgpb__build_compiler_run
+#define build_diagnostics_text dgpb__build_diagnostics_text
+#define build_discover dgpb__build_discover
+#define build_emit dgpb__build_emit
+#define build_forward dgpb__build_forward
+#define build_job_list_free dgpb__build_job_list_free
+#define build_make_tables dgpb__build_make_tables
+#define build_prepare dgpb__build_prepare
+#define build_read_output dgpb__build_read_output
+#define build_read_reflection dgpb__build_read_reflection
+#define build_record_layouts dgpb__build_record_layouts
+#define build_report dgpb__build_report
+#define build_report_at dgpb__build_report_at
+#define build_report_compile_failure dgpb__build_report_compile_failure
+#define build_job_crashed dgpb__build_job_crashed
+#define build_describe_exit dgpb__build_describe_exit
+#define build_last_words dgpb__build_last_words
+#define build_run_jobs dgpb__build_run_jobs
+#define build_run_list dgpb__build_run_list
+#define build_slang_target dgpb__build_slang_target
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "core/bytebuf.h"
+#include "dgpb/build.h"
+#include "dgpb/cache.h"
+#include "dgpb/compiler.h"
+#include "dgpb/format.h"
+#include "tables/params.h"
+#include "tables/reflect.h"
+#include "dgpb/result.h"
+#include "scan/spirv_analysis.h"
+#include "build/targets.h"
+#include "scan/wgsl_scan.h"
+
+#define BUILD_MAX_SOURCE (64u << 20)       /* the largest module read */
+#define BUILD_MAX_OUTPUT ((size_t)1 << 31) /* the largest compiler output read */
+
+/* The entry every discovery compile sees, so a target without entries still compiles. */
+#define BUILD_ANCHOR_ENTRY "dgpb_discovery_anchor"
+
+/* The kinds of pipeline group: one pipeline (and one layout) per group and target. */
+enum group_kind { GROUP_COMPUTE, GROUP_RENDER, GROUP_RAY_TRACING };
+
+/* One entry point of the module, across targets. */
+typedef struct entry {
+    char *name;
+    uint32_t stage;
+    uint32_t thread_group_size[3];
+    size_t group;     /* index into build.groups */
+    uint32_t targets; /* bit per dgpb_target_id where the entry exists */
+} entry;
+
+typedef struct group {
+    enum group_kind kind;
+    char *symbol; /* the macro its compiles define */
+    char *label;  /* for messages: "compute shader 'k'", "the render group" */
+    size_t first; /* its first entry, for layout order */
+} group;
+
+/* What one (target, entry) pair produced. */
+typedef struct unit {
+    bool present;
+    uint8_t *code;
+    size_t code_size;
+    dgpb_reflection *reflection;
+    dgpb_spirv_info *spirv; /* owned unless spirv_shared */
+    bool spirv_shared;
+    dgpb_param_table params;
+    dgpb_wgsl_module *wgsl; /* the wgsl target's code, scanned */
+    uint32_t caps;          /* bit per dgpb_capability */
+    uint32_t layout;        /* index of its group's layout in the target's layouts */
+} unit;
+
+/* The recorded layouts of one target, one per group in order of first entry. */
+typedef struct target_layouts {
+    uint8_t **blobs;
+    size_t *sizes;
+    uint32_t count;
+} target_layouts;
+
+/* The role of one compile job. */
+enum job_role {
+    ROLE_DISCOVER, /* the whole module, every group at once: which entries exist */
+    ROLE_CODE,     /* one entry's code and reflection */
+    ROLE_METALLIB, /* one metal entry compiled to a metallib as well */
+    ROLE_PROBE,    /* one entry's SPIR-V, for analysis, where the spirv target has none */
+};
+
+typedef struct job_info {
+    enum job_role role;
+    int target; /* dgpb_target_id */
+    size_t entry;
+    char *out;  /* the code it writes */
+    char *json; /* the reflection it writes */
+    char *dep;  /* the depfile it writes */
+    char **argv;
+    size_t argc;
+    char **deps; /* the files it read (its depfile, or its cached result) */
+    size_t dep_count;
+    bool deps_known;                  /* deps come from a depfile the compiler wrote */
+    bool keyed;                       /* key is its cache manifest's key */
+    uint8_t key[DGPB_CACHE_KEY_SIZE]; /* (build_cache.c) */
+} job_info;
+
+/* The jobs of one compiler run; info[i] describes dgpb_compile_job i. */
+typedef struct job_list {
+    job_info *info;
+    size_t count, cap;
+} job_list;
+
+/* A file's SHA-256, hashed once per build (build_cache.c). */
+typedef struct file_hash {
+    char *path;
+    uint8_t sha[DGPB_CACHE_KEY_SIZE];
+    bool ok;            /* it could be read */
+    bool defines_known; /* it #defines or #undefs a macro some compile gets with -D */
+} file_hash;
+
+typedef struct build {
+    const dgpb_build_desc *desc;
+    dgpb_build_result *result;
+    char tmp[4096]; /* the intermediate folder ("" until made) */
+    char *wrapper;  /* the discovery module: the user's module plus the anchor entry */
+    char *source;   /* the module's text */
+    size_t source_len;
+    char **symbols; /* the group symbols the module tests (DREAM_SHADER_<e>, ...) */
+    size_t symbol_count;
+    /* The module follows the generator's conventions (it guards its entries with group
+       symbols): each compile defines one group, and an entry's values come in a block
+       "<entry>_params" (dgpb_param_select.dream). */
+    bool generator_conventions;
+    dgpb_platform platform;
+    uint32_t targets; /* bit per dgpb_target_id selected */
+    entry *entries;   /* in declaration order */
+    size_t entry_count;
+    group *groups; /* in order of first entry */
+    size_t group_count;
+    unit *units; /* [target * entry_count + entry], from build_compile on */
+    target_layouts layouts[DGPB_TARGET_COUNT];
+    bool metallib; /* the metal target ships metallib code (every metallib job compiled) */
+    unsigned errors;
+    bool compiler_crashed; /* a compile failed by crashing (exit status 3, not 1) */
+    uint32_t progress_done, progress_total; /* jobs for desc->progress (build_progress.c) */
+    double progress_start;
+    /* The files Slang read (the depfile's dependencies), each once, in the order first read. */
+    char **deps;
+    size_t dep_count;
+    bool *dep_from_discovery; /* per dep: named by a discovery compile */
+    bool deps_incomplete;     /* a compile wrote no depfile */
+    dgpb_bytebuf warnings; /* every warning reported, NUL-separated, for the build's cache entry */
+    /* The compile cache (build_cache.c): desc->cache, NULL when off. */
+    dgpb_cache *cache;
+    char cwd[4096];  /* the working folder ("" when unknown: no caching) */
+    char root[4096]; /* the project root keys name paths under relatively ("": none) */
+    size_t root_len;
+    int identity_state; /* 0 not computed, 1 identity valid, -1 no caching */
+    uint8_t identity[DGPB_CACHE_KEY_SIZE];
+    int recorder_state; /* 0 not computed, 1 recorder_id valid, -1 none to be had */
+    uint8_t recorder_id[DGPB_CACHE_KEY_SIZE]; /* the layout recorder and its libslang */
+    file_hash *hashes;
+    size_t hash_count, hash_cap;
+    bool full_sha_ready;
+    uint8_t full_sha[DGPB_CACHE_KEY_SIZE];
+} build;
+
+/* ---- diagnostics (build_report.c) ---- */
+
+/* Reports one diagnostic to the sink, naming the module; an error counts in b->errors. */
+void build_report(build *b, dgpb_severity severity, int code, const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 4, 5)))
+#endif
+    ;
+
+/* build_report() at a line of the module (1-based). */
+void build_report_at(build *b, uint32_t line, dgpb_severity severity, int code, const char *fmt,
+                     ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 5, 6)))
+#endif
+    ;
+
+/* Forwards a library diagnostic as an error, prefixed with context, and returns its code. */
+int build_forward(build *b, const dgpb_diag *d, const char *context);
+
+/* ---- shared helpers ---- */
+
+static inline unit *build_unit_at(const build *b, int target, size_t entry_index)
+{
+    return &b->units[(size_t)target * b->entry_count + entry_index];
+}
+
+/* The -target value Slang gets for a job of `role` on `target`. */
+const char *build_slang_target(int target, enum job_role role);
+
+/* ---- jobs (build_jobs.c) ---- */
+
+void build_job_list_free(job_list *list);
+
+/* Appends a job: the module, user options, the group and target macros, then the target's. */
+int build_add_job(build *b, job_list *list, enum job_role role, int target, size_t entry_index);
+
+/*
+ * Runs every job of the list. Returns DGPB_ERR_TOOL when the compiler could
+ * not run; per-job results go to `jobs` (an array of list->count, cleared by
+ * the caller with dgpb_compile_jobs_clear).
+ */
+int build_run_jobs(build *b, job_list *list, dgpb_compile_job *jobs);
+
+/* Sets *entry_name and *target_name to the names of job `job` of a batch, for progress reports. */
+typedef void (*build_job_name_fn)(void *ctx, size_t job, const char **entry_name,
+                                  const char **target_name);
+
+/*
+ * Runs a batch on desc->compiler as dgpb_compiler_run() does, telling
+ * desc->progress (if any) as each job starts and finishes (build_progress.c).
+ */
+int build_compiler_run(build *b, dgpb_compile_job *jobs, size_t count, build_job_name_fn name,
+                       void *name_ctx, dgpb_diag *diag);
+
+/* build_compiler_run() for the jobs of a list, named by their entries and Slang targets. */
+int build_run_list(build *b, const job_list *list, dgpb_compile_job *jobs, dgpb_diag *diag);
+
+/* A failed job's diagnostics for a message: *len bytes, without trailing newlines. */
+const char *build_diagnostics_text(const dgpb_compile_job *job, int *len);
+
+/* Reports a failed entry compile (or probe) with Slang's own diagnostics. */
+void build_report_compile_failure(build *b, const job_info *info, const dgpb_compile_job *job);
+
+/* The lines of a crashed compiler's output that a report quotes, from its end. */
+#define BUILD_LAST_WORDS_LINES 20
+
+/* Whether a failed job's compiler crashed (a signal, no answer, an internal error, the
+   WebAssembly module failing) rather than reporting errors in the module. */
+bool build_job_crashed(const dgpb_compile_job *job);
+/* "exit status N", "killed by signal N, NAME" or "no answer". */
+void build_describe_exit(const dgpb_compile_job *job, char *buf, size_t size);
+/* The last BUILD_LAST_WORDS_LINES lines of what a job printed. */
+const char *build_last_words(const dgpb_compile_job *job, int *len);
+
+/* Reads a compiler output file whole. */
+int build_read_output(build *b, const char *path, uint8_t **out, size_t *size);
+
+/* Reads and classifies Slang's reflection JSON for one target. */
+int build_read_reflection(build *b, const char *path, const char *target,
+                          const dgpb_reflection_blocks *blocks, dgpb_reflection **out);
+
+/* ---- the compile cache and dependencies (build_cache.c) ---- */
+
+/*
+ * Before the stages: a build whose options, compiler and input files match a
+ * cached one writes its outputs from the cache. Returns 1 when it did, 0 to
+ * build, a negative result code when writing the outputs failed (reported).
+ */
+int build_cache_replay(build *b);
+
+/* Takes every job whose result is cached (hit[i] set; its outputs written, its status 0). */
+void build_cache_lookup(build *b, job_list *list, dgpb_compile_job *jobs, bool *hit);
+
+/* Files the result of every job that compiled (status 0, not a hit) and read its depfile. */
+void build_cache_store(build *b, job_list *list, const dgpb_compile_job *jobs, const bool *hit);
+
+/* A layout job's standing with the cache. */
+typedef struct cached_job {
+    bool hit;   /* taken from the cache (its output written, its status 0) */
+    bool keyed; /* key is its manifest's key */
+    uint8_t key[DGPB_CACHE_KEY_SIZE];
+} cached_job;
+
+/* Takes every layout job (writing outputs[i]) whose blob is cached; c[i] says which. */
+void build_cache_lookup_layouts(build *b, dgpb_compile_job *jobs, size_t count,
+                                const char *const *outputs, cached_job *c);
+
+/* Files the blob of every layout job that recorded one (status 0, not a hit). */
+void build_cache_store_layouts(build *b, const dgpb_compile_job *jobs, size_t count,
+                               const char *const *outputs, const cached_job *c);
+
+/* Files the finished build. */
+void build_cache_keep(build *b, const uint8_t *bundle, size_t size, const char *json);
+
+void build_cache_free(build *b);
+
+/* Reads a compiled job's depfile into info->deps (none written: deps_known false). */
+int build_job_deps(build *b, job_info *info);
+
+/* Adds the files the successful jobs read to b->deps (the module and temporaries left out). */
+int build_collect_deps(build *b, const job_list *list, const dgpb_compile_job *jobs);
+
+/* ---- output (build_emit.c) ---- */
+
+/* The output files' stem: from --module-path, or the module's file name without .slang. */
+void build_output_stem(const build *b, char *stem, size_t size);
+
+/*
+ * Writes the bundle, its view and (desc->depfile) the depfile as one output unit, all new or
+ * all as they were (docs/build.md, "The output unit"); their paths go to the result.
+ */
+int build_write_outputs(build *b, const char *stem, const uint8_t *bytes, size_t size,
+                        const char *json, dgpb_diag *diag);
+
+/* Completes (or undoes) what a killed build left half-replaced of this build's outputs. */
+int build_recover_outputs(build *b);
+
+/* ---- the stages, in pipeline order; each returns DGPB_OK or why the build stops ---- */
+
+int build_prepare(build *b);        /* build_discover.c */
+int build_discover(build *b);       /* build_discover.c */
+int build_compile(build *b);        /* build_compile.c */
+int build_make_tables(build *b);    /* build_tables.c */
+int build_check_webgpu(build *b);   /* build_webgpu.c */
+int build_record_layouts(build *b); /* build_layouts.c */
+int build_emit(build *b);           /* build_emit.c */
+
+#endif

@@ -1,0 +1,349 @@
+/*
+ * build_jobs.c - compile jobs for the build's stages (build_internal.h):
+ * job lists and their argument vectors (the module, the user's options, the
+ * group and target macros, then the target's, and a -depfile), the folders
+ * their outputs go to, running a list through the compiler (those jobs the
+ * compile cache does not answer, build_cache.c), reading a job's outputs
+ * back, and reporting a job that failed.
+ */
+#define _XOPEN_SOURCE 700
+#include <assert.h>
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "core/alloc.h"
+#include "build/build_internal.h"
+#include "dgpb/fileio.h"
+
+const char *build_slang_target(int target, enum job_role role)
+{
+    if (role == ROLE_PROBE)
+        return "spirv";
+    if (role == ROLE_METALLIB)
+        return "metallib";
+    if (role == ROLE_DISCOVER && target == DGPB_TARGET_PTX)
+        return "cuda"; /* same layout and entries, without the PTX assembler */
+    return dgpb_target_id_name((uint32_t)target);
+}
+
+/* The file extension of an output for a Slang -target value. */
+static const char *extension(const char *slang_target_name)
+{
+    if (!strcmp(slang_target_name, "spirv"))
+        return "spv";
+    if (!strcmp(slang_target_name, "cuda"))
+        return "cu";
+    return slang_target_name;
+}
+
+void build_job_list_free(job_list *list)
+{
+    for (size_t i = 0; i < list->count; i++) {
+        job_info *j = &list->info[i];
+        for (size_t k = 0; k < j->argc; k++)
+            dgpb_free(j->argv[k]);
+        dgpb_free(j->argv);
+        dgpb_free(j->out);
+        dgpb_free(j->json);
+        dgpb_free(j->dep);
+        for (size_t k = 0; k < j->dep_count; k++)
+            dgpb_free(j->deps[k]);
+        dgpb_free(j->deps);
+    }
+    dgpb_free(list->info);
+    memset(list, 0, sizeof *list);
+}
+
+int build_add_job(build *b, job_list *list, enum job_role role, int target, size_t entry_index)
+{
+    assert(b && b->tmp[0] && (role == ROLE_DISCOVER || entry_index < b->entry_count));
+    job_info *grown = mem_grow(list->info, list->count, &list->cap, sizeof *grown, 32);
+    if (!grown)
+        return DGPB_ERR_NOMEM;
+    list->info = grown;
+    job_info *j = &list->info[list->count];
+    memset(j, 0, sizeof *j);
+    j->role = role;
+    j->target = target;
+    j->entry = entry_index;
+    const dgpb_build_desc *desc = b->desc;
+    const char *target_name = dgpb_target_id_name((uint32_t)target);
+    const char *slang_target_name = build_slang_target(target, role);
+    /* Intermediate files are named by the entry's index, never by its name: an entry name may
+       be up to 4096 bytes, longer than a file name may be (docs/build.md). */
+    char base[32];
+    if (role == ROLE_DISCOVER)
+        snprintf(base, sizeof base, "module");
+    else
+        snprintf(base, sizeof base, "entry-%zu", entry_index);
+    const char *dir_prefix = role == ROLE_PROBE ? "probe-" : "";
+    j->out = mem_printf("%s/%s%s/%s.%s", b->tmp, dir_prefix, target_name, base,
+                        extension(slang_target_name));
+    j->json = mem_printf("%s/%s%s/%s.%s.json", b->tmp, dir_prefix, target_name, base,
+                         extension(slang_target_name));
+    j->dep = mem_printf("%s/%s%s/%s.%s.d", b->tmp, dir_prefix, target_name, base,
+                        extension(slang_target_name));
+    size_t max = 20 + 2 * desc->define_count + 2 * desc->include_dir_count + b->symbol_count;
+    j->argv = mem_calloc(max, sizeof *j->argv);
+    list->count++;
+    if (!j->out || !j->json || !j->dep || !j->argv)
+        return DGPB_ERR_NOMEM;
+    size_t n = 0;
+#define ARG(expr)                                                                                  \
+    do {                                                                                           \
+        if (!(j->argv[n++] = (expr)))                                                              \
+            goto nomem;                                                                            \
+        j->argc = n;                                                                               \
+    } while (0)
+    ARG(mem_strdup(role == ROLE_DISCOVER ? b->wrapper : desc->module_file));
+    for (size_t i = 0; i < desc->define_count; i++)
+        ARG(mem_printf("-D%s", desc->defines[i]));
+    for (size_t i = 0; i < desc->include_dir_count; i++) {
+        ARG(mem_strdup("-I"));
+        ARG(mem_strdup(desc->include_dirs[i]));
+    }
+    if (role == ROLE_DISCOVER) {
+        /* The wrapper lives in the intermediate folder: let imports find the module's folder. */
+        const char *slash = strrchr(desc->module_file, '/');
+        ARG(mem_strdup("-I"));
+        ARG(slash ? mem_printf("%.*s", (int)(slash - desc->module_file), desc->module_file)
+                  : mem_strdup("."));
+        /* Every group at once; ptx carries compute entries only, so its discovery leaves the
+           render and ray-tracing groups out (their stages have no CUDA form). */
+        for (size_t i = 0; i < b->symbol_count; i++)
+            if (target != DGPB_TARGET_PTX || !strncmp(b->symbols[i], DGPB_GROUP_COMPUTE_PREFIX,
+                                                      strlen(DGPB_GROUP_COMPUTE_PREFIX)))
+                ARG(mem_printf("-D%s", b->symbols[i]));
+    } else {
+        ARG(mem_printf("-D%s", b->groups[b->entries[entry_index].group].symbol));
+    }
+    ARG(mem_printf("-D%s", dgpb_target_macro((uint32_t)target)));
+    ARG(mem_strdup("-matrix-layout-row-major"));
+    ARG(mem_strdup("-target"));
+    ARG(mem_strdup(slang_target_name));
+    if (role != ROLE_DISCOVER) {
+        ARG(mem_strdup("-entry"));
+        ARG(mem_strdup(b->entries[entry_index].name));
+        ARG(mem_strdup("-stage"));
+        ARG(mem_strdup(dgpb_stage_name(b->entries[entry_index].stage)));
+    }
+    ARG(mem_strdup("-o"));
+    ARG(mem_strdup(j->out));
+    ARG(mem_strdup("-reflection-json"));
+    ARG(mem_strdup(j->json));
+    ARG(mem_strdup("-depfile"));
+    ARG(mem_strdup(j->dep));
+#undef ARG
+    return DGPB_OK;
+nomem:
+    return DGPB_ERR_NOMEM;
+}
+
+/* Shell-quotes one argument for a readable command line. */
+static void append_quoted(char *buf, size_t size, const char *arg)
+{
+    size_t n = strlen(buf);
+    bool plain = *arg != 0;
+    for (const char *p = arg; *p && plain; p++)
+        plain = strchr("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_-./=,:+@%",
+                       *p) != NULL;
+    if (plain) {
+        snprintf(buf + n, size - n, " %s", arg);
+        return;
+    }
+    snprintf(buf + n, size - n, " '");
+    for (const char *p = arg; *p; p++) {
+        n = strlen(buf);
+        if (*p == '\'')
+            snprintf(buf + n, size - n, "'\\''");
+        else
+            snprintf(buf + n, size - n, "%c", *p);
+    }
+    n = strlen(buf);
+    snprintf(buf + n, size - n, "'");
+}
+
+/* Makes the folder of every job's outputs. */
+static int make_dirs(build *b, const job_list *list)
+{
+    for (size_t i = 0; i < list->count; i++) {
+        char *slash = strrchr(list->info[i].out, '/');
+        *slash = 0;
+        int rc = mkdir(list->info[i].out, 0755);
+        int err = errno;
+        *slash = '/';
+        if (rc != 0 && err != EEXIST) {
+            build_report(b, DGPB_SEV_ERROR, DGPB_ERR_IO, "cannot create a folder in '%s': %s",
+                         b->tmp, strerror(err));
+            return DGPB_ERR_IO;
+        }
+    }
+    return DGPB_OK;
+}
+
+/*
+ * Runs the jobs that the cache does not answer (build_cache.c), then reads
+ * the depfiles of those that compiled, files their results, and adds what
+ * every job read to the build's dependencies.
+ */
+int build_run_jobs(build *b, job_list *list, dgpb_compile_job *jobs)
+{
+    assert(b && list && jobs);
+    int rc = make_dirs(b, list);
+    if (rc)
+        return rc;
+    bool *hit = mem_calloc(list->count ? list->count : 1, sizeof *hit);
+    job_list misses = {0};
+    misses.info = mem_calloc(list->count ? list->count : 1, sizeof *misses.info);
+    dgpb_compile_job *run = mem_calloc(list->count ? list->count : 1, sizeof *run);
+    size_t *from = mem_calloc(list->count ? list->count : 1, sizeof *from);
+    if (!hit || !misses.info || !run || !from) {
+        build_report(b, DGPB_SEV_ERROR, DGPB_ERR_NOMEM, "out of memory");
+        rc = DGPB_ERR_NOMEM;
+        goto done;
+    }
+    for (size_t i = 0; i < list->count; i++) {
+        jobs[i].args = (const char *const *)list->info[i].argv;
+        jobs[i].arg_count = list->info[i].argc;
+    }
+    build_cache_lookup(b, list, jobs, hit);
+    for (size_t i = 0; i < list->count; i++) {
+        if (hit[i])
+            continue;
+        from[misses.count] = i;
+        misses.info[misses.count] = list->info[i];
+        run[misses.count++] = jobs[i];
+        if (b->desc->verbose) {
+            char line[8192];
+            snprintf(line, sizeof line, "%s", dgpb_compiler_path(b->desc->compiler));
+            for (size_t k = 0; k < list->info[i].argc; k++)
+                append_quoted(line, sizeof line, list->info[i].argv[k]);
+            build_report(b, DGPB_SEV_NOTE, DGPB_OK, "%s", line);
+        }
+    }
+    if (misses.count) {
+        dgpb_diag d;
+        dgpb_diag_clear(&d);
+        b->result->compile_count += (uint32_t)misses.count;
+        rc = build_run_list(b, &misses, run, &d);
+        for (size_t k = 0; k < misses.count; k++)
+            jobs[from[k]] = run[k];
+        if (rc) {
+            rc = build_forward(b, &d, "the compiler failed");
+            goto done;
+        }
+    }
+    for (size_t i = 0; i < list->count && !rc; i++)
+        if (!hit[i] && jobs[i].status == 0)
+            rc = build_job_deps(b, &list->info[i]);
+    if (!rc) {
+        build_cache_store(b, list, jobs, hit);
+        rc = build_collect_deps(b, list, jobs);
+    }
+done:
+    dgpb_free(hit);
+    dgpb_free(misses.info); /* its entries are list's */
+    dgpb_free(run);
+    dgpb_free(from);
+    return rc;
+}
+
+const char *build_diagnostics_text(const dgpb_compile_job *job, int *len)
+{
+    const char *text =
+        job->diagnostics && *job->diagnostics ? job->diagnostics : "(no diagnostics)";
+    size_t n = strlen(text);
+    while (n > 0 && text[n - 1] == '\n')
+        n--;
+    *len = (int)n;
+    return text;
+}
+
+bool build_job_crashed(const dgpb_compile_job *job)
+{
+    int s = job->status;
+    const char *text = job->diagnostics ? job->diagnostics : "";
+    return s < 0 || (s > 128 && s <= 128 + 64) ||
+           strstr(text, "Slang's WebAssembly module failed") ||
+           strstr(text, "aborted due to an exception") || strstr(text, "internal error");
+}
+
+void build_describe_exit(const dgpb_compile_job *job, char *buf, size_t size)
+{
+    int s = job->status;
+    if (s > 128 && s <= 128 + 64)
+        snprintf(buf, size, "killed by signal %d, %s", s - 128, strsignal(s - 128));
+    else if (s < 0)
+        snprintf(buf, size, "no answer");
+    else
+        snprintf(buf, size, "exit status %d", s);
+}
+
+const char *build_last_words(const dgpb_compile_job *job, int *len)
+{
+    int n;
+    const char *text = build_diagnostics_text(job, &n);
+    int lines = 0, start = n;
+    while (start > 0 && lines < BUILD_LAST_WORDS_LINES) {
+        start--;
+        if (text[start] == '\n' && ++lines == BUILD_LAST_WORDS_LINES)
+            start++;
+    }
+    *len = n - start;
+    return text + start;
+}
+
+void build_report_compile_failure(build *b, const job_info *info, const dgpb_compile_job *job)
+{
+    int n;
+    const char *probe = info->role == ROLE_PROBE ? " (SPIR-V analysis probe)" : "";
+    const char *target = dgpb_target_id_name((uint32_t)info->target);
+    const char *entry_name = b->entries[info->entry].name;
+    if (build_job_crashed(job)) {
+        char how[128];
+        build_describe_exit(job, how, sizeof how);
+        const char *words = build_last_words(job, &n);
+        b->compiler_crashed = true;
+        build_report(b, DGPB_SEV_ERROR, DGPB_ERR_TOOL,
+                     "target '%s'%s, entry '%s': the compiler crashed compiling it (%s); its "
+                     "last words:\n%.*s",
+                     target, probe, entry_name, how, n, words);
+        return;
+    }
+    const char *text = build_diagnostics_text(job, &n);
+    build_report(b, DGPB_SEV_ERROR, DGPB_ERR_SHADER,
+                 "target '%s'%s, entry '%s': compile failed (exit status %d):\n%.*s", target, probe,
+                 entry_name, job->status, n, text);
+}
+
+int build_read_output(build *b, const char *path, uint8_t **out, size_t *size)
+{
+    dgpb_diag d;
+    dgpb_diag_clear(&d);
+    int rc = dgpb_file_read(path, BUILD_MAX_OUTPUT, out, size, &d);
+    if (rc)
+        return build_forward(b, &d, "reading a compiler output");
+    return DGPB_OK;
+}
+
+int build_read_reflection(build *b, const char *path, const char *target,
+                          const dgpb_reflection_blocks *blocks, dgpb_reflection **out)
+{
+    dgpb_diag d;
+    dgpb_diag_clear(&d);
+    uint8_t *json = NULL;
+    size_t size = 0;
+    int rc = dgpb_file_read(path, BUILD_MAX_OUTPUT, &json, &size, &d);
+    if (!rc)
+        rc = dgpb_reflection_parse_blocks((const char *)json, size, target, blocks, out, &d);
+    dgpb_free(json);
+    if (rc) {
+        char context[4200];
+        snprintf(context, sizeof context, "target '%s': reading Slang's reflection '%s'", target,
+                 path);
+        return build_forward(b, &d, context);
+    }
+    return DGPB_OK;
+}

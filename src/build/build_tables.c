@@ -1,0 +1,204 @@
+/*
+ * build_tables.c - the build's table stage (build_internal.h).
+ *
+ * build_make_tables turns each unit (one entry on one target) into what the
+ * bundle carries for it: the SPIR-V validated, the bindings its code really
+ * has (SPIR-V from its analysis, WGSL and PTX scanned), its parameter table
+ * from Slang's reflection, the binding proof of that table against the code,
+ * WebGPU's per-entry checks, and its capabilities. Then the checks across
+ * units: entry `uniform` parameters within a render or ray-tracing group, and
+ * the same rows on every target of an entry.
+ */
+#include <assert.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "core/alloc.h"
+#include "build/build_internal.h"
+#include "tables/binding_proof.h"
+#include "scan/code_bindings.h"
+#include "scan/ptx_scan.h"
+#include "scan/spirv.h"
+#include "tables/webgpu_limits.h"
+
+/*
+ * Reads back the bindings of a unit's code: SPIR-V from its analysis, WGSL
+ * and PTX by scanning the text. Other targets have no reader (*code stays
+ * empty and *ptx NULL).
+ */
+static int read_code_bindings(build *b, int t, size_t e, unit *u, dgpb_code_bindings *code,
+                              dgpb_ptx_module **ptx, bool *have)
+{
+    dgpb_diag d;
+    dgpb_diag_clear(&d);
+    int rc = DGPB_OK;
+    *have = false;
+    if (t == DGPB_TARGET_SPIRV && u->spirv && u->spirv->parsed) {
+        rc = dgpb_code_bindings_from_spirv(u->spirv, code, &d);
+        *have = true;
+    } else if (t == DGPB_TARGET_WGSL) {
+        rc = dgpb_wgsl_scan((const char *)u->code, u->code_size, &u->wgsl, &d);
+        if (!rc)
+            rc = dgpb_code_bindings_from_wgsl(u->wgsl, code, &d);
+        *have = true;
+    } else if (t == DGPB_TARGET_PTX) {
+        rc = dgpb_ptx_scan((const char *)u->code, u->code_size, ptx, &d);
+    }
+    if (rc) {
+        char context[600];
+        snprintf(context, sizeof context,
+                 "target '%s', entry '%s': reading the bindings of its code",
+                 dgpb_target_id_name((uint32_t)t), b->entries[e].name);
+        return build_forward(b, &d, context);
+    }
+    return DGPB_OK;
+}
+
+/* One unit's table, proof, WebGPU entry checks and capabilities. */
+static int make_unit_table(build *b, int t, size_t entry_index)
+{
+    unit *u = build_unit_at(b, t, entry_index);
+    const entry *e = &b->entries[entry_index];
+    const group *g = &b->groups[e->group];
+    const char *target_name = dgpb_target_id_name((uint32_t)t);
+    dgpb_diag d;
+    dgpb_diag_clear(&d);
+    if (t == DGPB_TARGET_SPIRV && dgpb_spirv_validate(u->code, u->code_size, &d)) {
+        char context[600];
+        snprintf(context, sizeof context, "target 'spirv', entry '%s'", e->name);
+        return build_forward(b, &d, context);
+    }
+    const char **members = mem_calloc(b->entry_count, sizeof *members);
+    if (!members) {
+        build_report(b, DGPB_SEV_ERROR, DGPB_ERR_NOMEM, "out of memory");
+        return DGPB_ERR_NOMEM;
+    }
+    size_t member_count = 0;
+    for (size_t i = 0; i < b->entry_count; i++)
+        if (b->entries[i].group == e->group)
+            members[member_count++] = b->entries[i].name;
+    dgpb_code_bindings code = {0};
+    dgpb_ptx_module *ptx = NULL;
+    bool have_code = false;
+    int rc = read_code_bindings(b, t, entry_index, u, &code, &ptx, &have_code);
+    dgpb_param_select select = {
+        .target = target_name,
+        .entry = e->name,
+        .reflection = u->reflection,
+        .spirv = u->spirv,
+        .dream = b->generator_conventions,
+        .group_entries = members,
+        .group_entry_count = member_count,
+        .code = have_code ? &code : NULL,
+    };
+    if (!rc && (rc = dgpb_param_table_build(&select, &u->params, &d)))
+        build_forward(b, &d, NULL);
+    /* The proof: the table against the code it ships. */
+    dgpb_proof_input proof = {
+        .target = target_name, .entry = e->name, .table = &u->params, .code = &code, .ptx = ptx};
+    if (!rc && (have_code || ptx) && (rc = dgpb_binding_proof(&proof, &d)))
+        build_forward(b, &d, NULL);
+    if (!rc && t == DGPB_TARGET_WGSL &&
+        (rc = dgpb_webgpu_check_entry(e->name, e->stage, e->thread_group_size, u->wgsl, &u->params,
+                                      &d)))
+        build_forward(b, &d, "target 'wgsl'");
+    dgpb_code_bindings_clear(&code);
+    dgpb_ptx_module_free(ptx);
+    dgpb_free(members);
+    if (rc)
+        return rc;
+    u->caps = u->spirv ? dgpb_spirv_capability_mask(u->spirv) : 0;
+    if (g->kind == GROUP_RAY_TRACING)
+        u->caps |= 1u << DGPB_CAP_RAYTRACING;
+    return DGPB_OK;
+}
+
+/*
+ * Slang places each entry's `uniform` parameters in a range of its own that
+ * starts where the globals end, one compile per entry, so two entries of a
+ * render or ray-tracing group that both have them would share bindings (and
+ * push-constant bytes) with different meanings in one pipeline. Refused,
+ * naming both entries.
+ */
+static void check_group_entry_params(build *b)
+{
+    for (size_t g = 0; g < b->group_count; g++) {
+        if (b->groups[g].kind == GROUP_COMPUTE)
+            continue;
+        for (int t = 0; t < DGPB_TARGET_COUNT; t++) {
+            const char *first = NULL;
+            for (size_t e = 0; e < b->entry_count; e++) {
+                const unit *u = build_unit_at(b, t, e);
+                if (b->entries[e].group != g || !u->present || !u->reflection)
+                    continue;
+                bool has = false;
+                for (size_t i = 0; i < u->reflection->param_count && !has; i++)
+                    has = u->reflection->params[i].entry_param;
+                if (has && !first) {
+                    first = b->entries[e].name;
+                } else if (has) {
+                    build_report(b, DGPB_SEV_ERROR, DGPB_ERR_SHADER,
+                                 "target '%s', %s: entries '%s' and '%s' both have `uniform` "
+                                 "parameters, which Slang places in the same bindings of the "
+                                 "group's pipeline; declare them as globals (or keep them on one "
+                                 "entry of the group)",
+                                 dgpb_target_id_name((uint32_t)t), b->groups[g].label, first,
+                                 b->entries[e].name);
+                    break;
+                }
+            }
+        }
+    }
+}
+
+/*
+ * A host's bind command carries a row index, the same for every target of an
+ * entry (the generator makes one argument list per entry), so every target's
+ * table must list the same rows, by name and kind, in the same order.
+ */
+static void check_rows_alike(build *b)
+{
+    for (size_t e = 0; e < b->entry_count; e++) {
+        int first = -1;
+        for (int t = 0; t < DGPB_TARGET_COUNT; t++) {
+            const unit *u = build_unit_at(b, t, e);
+            if (!u->present)
+                continue;
+            if (first < 0) {
+                first = t;
+                continue;
+            }
+            const dgpb_param_table *a = &build_unit_at(b, first, e)->params, *c = &u->params;
+            uint32_t n = a->count < c->count ? a->count : c->count, r = 0;
+            while (r < n && a->rows[r].kind == c->rows[r].kind &&
+                   !strcmp(a->rows[r].name, c->rows[r].name))
+                r++;
+            if (r == n && a->count == c->count)
+                continue;
+            build_report(b, DGPB_SEV_ERROR, DGPB_ERR_SHADER,
+                         "entry '%s': its rows differ between targets '%s' and '%s' at row %u "
+                         "(%s%s%s against %s%s%s), so a host's row indices would too; make the "
+                         "entry use the same parameters on every target",
+                         b->entries[e].name, dgpb_target_id_name((uint32_t)first),
+                         dgpb_target_id_name((uint32_t)t), r, r < a->count ? "'" : "",
+                         r < a->count ? a->rows[r].name : "none", r < a->count ? "'" : "",
+                         r < c->count ? "'" : "", r < c->count ? c->rows[r].name : "none",
+                         r < c->count ? "'" : "");
+            break;
+        }
+    }
+}
+
+/* Makes every unit's table, reporting every module error; running out of memory stops it. */
+int build_make_tables(build *b)
+{
+    assert(b && b->units && !b->errors);
+    for (int t = 0; t < DGPB_TARGET_COUNT; t++)
+        for (size_t e = 0; e < b->entry_count; e++)
+            if (build_unit_at(b, t, e)->present && make_unit_table(b, t, e) == DGPB_ERR_NOMEM)
+                return DGPB_ERR_NOMEM;
+    check_group_entry_params(b);
+    if (!b->errors)
+        check_rows_alike(b);
+    return b->errors ? DGPB_ERR_SHADER : DGPB_OK;
+}

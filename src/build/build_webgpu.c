@@ -1,0 +1,75 @@
+/*
+ * build_webgpu.c - the build's WebGPU stage (build_internal.h).
+ *
+ * build_check_webgpu checks what WebGPU asks of a whole pipeline: each
+ * group's wgsl tables against WebGPU's per-stage limits and the one bind
+ * group layout its entries share, then warns of storage-texture formats
+ * WebGPU devices may refuse. The per-entry checks run with the tables
+ * (build_tables.c). Nothing to do without the wgsl target.
+ */
+#include <assert.h>
+
+#include "core/alloc.h"
+#include "build/build_internal.h"
+#include "tables/webgpu_limits.h"
+
+/*
+ * Storage-texture IDs that the format allows but WebGPU devices may not: a
+ * read-write rg32float storage texture (ID 7) is not allowed by WebGPU at all
+ * today, not even with the texture-formats-tier2 feature, and a read-write
+ * rgba32float one (ID 8) needs that feature. Measured with Dawn on an NVIDIA
+ * GPU (docs/conformance.md). A warning, since the bundle itself is valid.
+ */
+static void warn_storage_formats(build *b)
+{
+    for (size_t e = 0; e < b->entry_count; e++) {
+        const unit *u = build_unit_at(b, DGPB_TARGET_WGSL, e);
+        for (uint32_t r = 0; u->present && r < u->params.count; r++) {
+            uint32_t id = u->params.rows[r].webgpu_layout;
+            if (id == DGPB_WGPU_STORAGE_TEXTURE_2D_RG32FLOAT)
+                build_report(b, DGPB_SEV_WARNING, DGPB_OK,
+                             "target 'wgsl', entry '%s', parameter '%s': WebGPU has no read-write "
+                             "rg32float storage texture (not even with texture-formats-tier2); "
+                             "WebGPU devices will refuse this entry's pipeline",
+                             b->entries[e].name, u->params.rows[r].name);
+            else if (id == DGPB_WGPU_STORAGE_TEXTURE_2D_RGBA32FLOAT)
+                build_report(b, DGPB_SEV_WARNING, DGPB_OK,
+                             "target 'wgsl', entry '%s', parameter '%s': a read-write rgba32float "
+                             "storage texture needs WebGPU's texture-formats-tier2 feature",
+                             b->entries[e].name, u->params.rows[r].name);
+        }
+    }
+}
+
+int build_check_webgpu(build *b)
+{
+    assert(b && b->units && !b->errors);
+    if (!(b->targets & (1u << DGPB_TARGET_WGSL)))
+        return DGPB_OK;
+    const char **names = mem_calloc(b->entry_count, sizeof *names);
+    dgpb_param_table *tables = mem_calloc(b->entry_count, sizeof *tables);
+    int rc = DGPB_OK;
+    if (!names || !tables) {
+        rc = DGPB_ERR_NOMEM;
+        build_report(b, DGPB_SEV_ERROR, rc, "out of memory");
+    }
+    for (size_t g = 0; g < b->group_count && !rc; g++) {
+        size_t n = 0;
+        for (size_t e = 0; e < b->entry_count; e++) {
+            const unit *u = build_unit_at(b, DGPB_TARGET_WGSL, e);
+            if (b->entries[e].group == g && u->present) {
+                names[n] = b->entries[e].name;
+                tables[n++] = u->params;
+            }
+        }
+        dgpb_diag d;
+        dgpb_diag_clear(&d);
+        if (n && dgpb_webgpu_check_group(b->groups[g].label, names, tables, n, &d) &&
+            build_forward(b, &d, "target 'wgsl'") == DGPB_ERR_NOMEM)
+            rc = DGPB_ERR_NOMEM; /* every other failure is the module's: check every group */
+    }
+    dgpb_free(names);
+    dgpb_free(tables); /* the tables' rows belong to the units */
+    warn_storage_formats(b);
+    return rc ? rc : b->errors ? DGPB_ERR_SHADER : DGPB_OK;
+}

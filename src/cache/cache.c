@@ -1,0 +1,923 @@
+/*
+ * cache.c - the compile cache's store (dgpb/cache.h, docs/cache.md).
+ *
+ * On disk: <dir>/v1/<xx>/<rest>.<kind>, where <xx><rest> is the key in hex;
+ * an entry file is "DGPBC001", the payload's size (u64, little-endian), its
+ * SHA-256, then the payload. Writers write .tmp-* files in the same folder
+ * and rename them into place. <dir>/v1/counters holds 32-byte records of
+ * counters, appended (O_APPEND) by each process that closes the cache;
+ * <dir>/v1/remote-counters the same for the remote store's counters.
+ *
+ * A remote store (dgpb_cache_set_remote) is read through on a local miss:
+ * the action entry sha256(kind || key) names the content's SHA-256, the content
+ * is checked against it and stored locally. New entries are queued for one
+ * upload thread, which dgpb_cache_close joins.
+ */
+#define _GNU_SOURCE
+#include "dgpb/cache.h"
+
+#include <dirent.h>
+#include <pthread.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "core/alloc.h"
+#include "dgpb/fileio.h"
+#include "io/fileio_internal.h"
+#include "cache/remote_cache.h"
+#include "dgpb/sha256.h"
+
+#define MAGIC "DGPBC001"
+#define HEADER_SIZE (8 + 8 + DGPB_SHA256_SIZE)
+#define ENTRY_MAX ((uint64_t)1 << 31)
+#define STALE_TEMP_SECONDS 3600
+#define UPLOAD_QUEUE_MAX ((size_t)256 << 20) /* bytes waiting for upload; more are not sent */
+#define HEAD_FIRST_MIN 4096 /* content at least this large: asked for before it is sent */
+
+typedef struct upload {
+    struct upload *next;
+    char kind;
+    uint8_t key[DGPB_CACHE_KEY_SIZE];
+    size_t size;
+    uint8_t data[];
+} upload;
+
+#define FETCH_THREADS 8 /* remote lookups of one prefetch at a time */
+
+typedef struct remote_state {
+    char *url;
+    dgpb_remote *reader;                  /* used under get_lock */
+    dgpb_remote *writer;                  /* used by the upload thread */
+    dgpb_remote *fetchers[FETCH_THREADS]; /* one per prefetch thread, opened when first needed */
+    /* kind + key of each entry the store was asked for: asking again would bring nothing
+       new (what it had is stored locally now) */
+    uint8_t (*asked)[1 + DGPB_CACHE_KEY_SIZE];
+    size_t asked_count, asked_cap;
+    bool read_only;
+    dgpb_cache_warn_fn warn;
+    void *user;
+    pthread_mutex_t get_lock;
+    pthread_mutex_t warn_lock; /* one warning at a time */
+    pthread_mutex_t lock;      /* guards the rest, and the counters' remote_* */
+    pthread_cond_t wake;
+    bool thread_started, stopping, disabled, warned_corrupt;
+    pthread_t thread;
+    upload *head, *tail;
+    size_t queued;
+} remote_state;
+
+struct dgpb_cache {
+    char *dir;  /* as given */
+    char *root; /* <dir>/v1 */
+    uint64_t max_size;
+    unsigned puts;
+    uint64_t put_bytes; /* written by this process */
+    unsigned temp_serial;
+    dgpb_cache_counters counters;
+    remote_state *remote;
+};
+
+int dgpb_cache_default_dir(char *buf, size_t size)
+{
+    const char *env = getenv("DGPB_CACHE_DIR");
+    if (env && *env) {
+        snprintf(buf, size, "%s", env);
+        return DGPB_OK;
+    }
+    env = getenv("XDG_CACHE_HOME");
+    if (env && *env) {
+        snprintf(buf, size, "%s/dgpb", env);
+        return DGPB_OK;
+    }
+    env = getenv("HOME");
+    if (env && *env) {
+        snprintf(buf, size, "%s/.cache/dgpb", env);
+        return DGPB_OK;
+    }
+    return DGPB_ERR_NOT_FOUND;
+}
+
+int dgpb_cache_parse_size(const char *text, uint64_t *out)
+{
+    if (!text || !*text)
+        return DGPB_ERR_INVALID;
+    char *end = NULL;
+    errno = 0;
+    unsigned long long n = strtoull(text, &end, 10);
+    if (errno || end == text || *text == '-')
+        return DGPB_ERR_INVALID;
+    unsigned shift = 0;
+    if (*end == 'K' || *end == 'k')
+        shift = 10, end++;
+    else if (*end == 'M' || *end == 'm')
+        shift = 20, end++;
+    else if (*end == 'G' || *end == 'g')
+        shift = 30, end++;
+    if (*end || (shift && n > (UINT64_MAX >> shift)))
+        return DGPB_ERR_INVALID;
+    *out = (uint64_t)n << shift;
+    return DGPB_OK;
+}
+
+int dgpb_cache_open(const char *dir, uint64_t max_size, dgpb_cache **out, dgpb_diag *diag)
+{
+    *out = NULL;
+    dgpb_cache *c = mem_calloc(1, sizeof *c);
+    if (!c || !(c->dir = mem_strdup(dir)) || !(c->root = mem_printf("%s/v1", dir))) {
+        dgpb_cache_close(c);
+        return dgpb_diag_set(diag, DGPB_ERR_NOMEM, -1, "out of memory");
+    }
+    c->max_size = max_size ? max_size : DGPB_CACHE_DEFAULT_MAX_SIZE;
+    int rc = dgpb_mkdirs(c->root, diag);
+    if (rc) {
+        dgpb_cache_close(c);
+        return rc;
+    }
+    *out = c;
+    return DGPB_OK;
+}
+
+const char *dgpb_cache_dir(const dgpb_cache *c)
+{
+    return c->dir;
+}
+
+dgpb_cache_counters *dgpb_cache_counters_of(dgpb_cache *c)
+{
+    return &c->counters;
+}
+
+static void entry_path(const dgpb_cache *c, char kind, const uint8_t key[DGPB_CACHE_KEY_SIZE],
+                       char *buf, size_t size)
+{
+    char hex[2 * DGPB_SHA256_SIZE + 1];
+    dgpb_sha256_hex(key, hex);
+    snprintf(buf, size, "%s/%.2s/%s.%c", c->root, hex, hex + 2, kind);
+}
+
+static void put_u64(uint8_t *p, uint64_t v)
+{
+    for (int i = 0; i < 8; i++)
+        p[i] = (uint8_t)(v >> (8 * i));
+}
+
+static uint64_t get_u64(const uint8_t *p)
+{
+    uint64_t v = 0;
+    for (int i = 0; i < 8; i++)
+        v |= (uint64_t)p[i] << (8 * i);
+    return v;
+}
+
+static int remote_get(dgpb_cache *c, char kind, const uint8_t key[DGPB_CACHE_KEY_SIZE],
+                      uint8_t **data, size_t *size, bool keep);
+static void remote_enqueue(dgpb_cache *c, char kind, const uint8_t key[DGPB_CACHE_KEY_SIZE],
+                           const void *data, size_t size);
+
+static int local_get(dgpb_cache *c, char kind, const uint8_t key[DGPB_CACHE_KEY_SIZE],
+                     uint8_t **data, size_t *size)
+{
+    *data = NULL;
+    *size = 0;
+    char path[4200];
+    entry_path(c, kind, key, path, sizeof path);
+    uint8_t *bytes = NULL;
+    size_t n = 0;
+    if (dgpb_file_read(path, (size_t)ENTRY_MAX + HEADER_SIZE, &bytes, &n, NULL))
+        return DGPB_ERR_NOT_FOUND;
+    uint8_t sha[DGPB_SHA256_SIZE];
+    if (n < HEADER_SIZE || memcmp(bytes, MAGIC, 8) || get_u64(bytes + 8) != n - HEADER_SIZE ||
+        dgpb_sha256(bytes + HEADER_SIZE, n - HEADER_SIZE, sha) ||
+        memcmp(sha, bytes + 16, DGPB_SHA256_SIZE)) {
+        dgpb_free(bytes);
+        return DGPB_ERR_NOT_FOUND;
+    }
+    memmove(bytes, bytes + HEADER_SIZE, n - HEADER_SIZE);
+    bytes[n - HEADER_SIZE] = 0;         /* dgpb_file_read left room for one more byte */
+    utimensat(AT_FDCWD, path, NULL, 0); /* least recently used: this one was just used */
+    *data = bytes;
+    *size = n - HEADER_SIZE;
+    return DGPB_OK;
+}
+
+static int local_put(dgpb_cache *c, char kind, const uint8_t key[DGPB_CACHE_KEY_SIZE],
+                     const void *data, size_t size)
+{
+    if ((uint64_t)size > ENTRY_MAX)
+        return DGPB_ERR_LIMIT;
+    char path[4200], temp[4300];
+    entry_path(c, kind, key, path, sizeof path);
+    char *slash = strrchr(path, '/');
+    *slash = 0;
+    if (mkdir(path, 0755) && errno != EEXIST) {
+        *slash = '/';
+        return DGPB_ERR_IO;
+    }
+    snprintf(temp, sizeof temp, "%s/.tmp-%ld-%u-%ld", path, (long)getpid(), c->temp_serial++,
+             (long)time(NULL));
+    *slash = '/';
+    uint8_t header[HEADER_SIZE];
+    memcpy(header, MAGIC, 8);
+    put_u64(header + 8, size);
+    if (dgpb_sha256(data, size, header + 16))
+        return DGPB_ERR_NOMEM;
+    int fd = open(temp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
+    if (fd < 0)
+        return DGPB_ERR_IO;
+    int bad = fileio_write_all(fd, header, sizeof header) || fileio_write_all(fd, data, size);
+    bad |= close(fd) != 0;
+    if (bad || rename(temp, path)) {
+        unlink(temp);
+        return DGPB_ERR_IO;
+    }
+    c->puts++;
+    c->put_bytes += HEADER_SIZE + size;
+    return DGPB_OK;
+}
+
+int dgpb_cache_get(dgpb_cache *c, char kind, const uint8_t key[DGPB_CACHE_KEY_SIZE], uint8_t **data,
+                   size_t *size)
+{
+    int rc = local_get(c, kind, key, data, size);
+    if (rc && c->remote)
+        rc = remote_get(c, kind, key, data, size, true);
+    return rc;
+}
+
+int dgpb_cache_get_remote(dgpb_cache *c, char kind, const uint8_t key[DGPB_CACHE_KEY_SIZE],
+                          uint8_t **data, size_t *size)
+{
+    return c->remote ? remote_get(c, kind, key, data, size, false) : DGPB_ERR_NOT_FOUND;
+}
+
+int dgpb_cache_put(dgpb_cache *c, char kind, const uint8_t key[DGPB_CACHE_KEY_SIZE],
+                   const void *data, size_t size)
+{
+    int rc = local_put(c, kind, key, data, size);
+    if (!rc && c->remote)
+        remote_enqueue(c, kind, key, data, size);
+    return rc;
+}
+
+/* ---- the remote store ---- */
+
+/* Entries the remote store keeps: not 'v', a compiler's version found by its file's status. */
+static bool remote_kind(char kind)
+{
+    return kind != 'v';
+}
+
+static void remote_warn(remote_state *r, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3)));
+
+static void remote_warn(remote_state *r, const char *fmt, ...)
+{
+    if (!r->warn)
+        return;
+    char text[1024];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(text, sizeof text, fmt, ap);
+    va_end(ap);
+    pthread_mutex_lock(&r->warn_lock); /* from the build's, the upload's or a fetch thread */
+    r->warn(r->user, text);
+    pthread_mutex_unlock(&r->warn_lock);
+}
+
+/* The store cannot be reached or refuses a request: left alone from now on, said once. */
+static void remote_failed(dgpb_cache *c, const char *why)
+{
+    remote_state *r = c->remote;
+    pthread_mutex_lock(&r->lock);
+    bool first = !r->disabled;
+    r->disabled = true;
+    c->counters.remote_errors++;
+    pthread_mutex_unlock(&r->lock);
+    if (first)
+        remote_warn(r,
+                    "the remote cache %s is unavailable (%s): building with the local cache only",
+                    dgpb_remote_shown(r->reader), why);
+}
+
+/* A wrong, truncated or oversized answer: a miss, said once. */
+static void remote_corrupt(dgpb_cache *c, const char *why)
+{
+    remote_state *r = c->remote;
+    pthread_mutex_lock(&r->lock);
+    bool first = !r->warned_corrupt;
+    r->warned_corrupt = true;
+    c->counters.remote_errors++;
+    pthread_mutex_unlock(&r->lock);
+    if (first)
+        remote_warn(r, "the remote cache %s gave a corrupt answer (%s): taken as a miss",
+                    dgpb_remote_shown(r->reader), why);
+}
+
+static bool remote_active(remote_state *r)
+{
+    pthread_mutex_lock(&r->lock);
+    bool active = !r->disabled;
+    pthread_mutex_unlock(&r->lock);
+    return active;
+}
+
+static bool is_sha_hex(const uint8_t *p, size_t n)
+{
+    if (n != 2 * DGPB_SHA256_SIZE)
+        return false;
+    for (size_t i = 0; i < n; i++)
+        if (!((p[i] >= '0' && p[i] <= '9') || (p[i] >= 'a' && p[i] <= 'f')))
+            return false;
+    return true;
+}
+
+/* DGPB_OK with the entry, verified, or DGPB_ERR_NOT_FOUND; through handle `h`. */
+static int remote_fetch(dgpb_cache *c, dgpb_remote *h, char kind,
+                        const uint8_t key[DGPB_CACHE_KEY_SIZE], uint8_t **data, size_t *size)
+{
+    char action[2 * DGPB_SHA256_SIZE + 1], name[2 * DGPB_SHA256_SIZE + 1];
+    dgpb_remote_action_key(kind, key, action);
+    dgpb_diag d;
+    dgpb_diag_clear(&d);
+    uint8_t *text = NULL, *blob = NULL;
+    size_t n = 0, blob_n = 0;
+    int rc = dgpb_remote_get(h, "ac", action, 256, &text, &n, &d);
+    if (!rc) {
+        while (n && (text[n - 1] == '\n' || text[n - 1] == '\r' || text[n - 1] == ' '))
+            n--;
+        if (!is_sha_hex(text, n)) {
+            remote_corrupt(c, "an action entry that names no SHA-256");
+            rc = DGPB_ERR_CORRUPT;
+        } else {
+            memcpy(name, text, n);
+            name[n] = 0;
+            rc = dgpb_remote_get(h, "cas", name, DGPB_REMOTE_MAX_BLOB, &blob, &blob_n, &d);
+        }
+    }
+    dgpb_free(text);
+    uint8_t sha[DGPB_SHA256_SIZE];
+    char sha_hex[2 * DGPB_SHA256_SIZE + 1];
+    if (!rc) {
+        if (dgpb_sha256(blob, blob_n, sha)) {
+            rc = DGPB_ERR_NOMEM;
+        } else {
+            dgpb_sha256_hex(sha, sha_hex);
+            if (strcmp(sha_hex, name)) {
+                remote_corrupt(c, "content that does not match its SHA-256");
+                rc = DGPB_ERR_CORRUPT;
+            }
+        }
+    }
+    if (dgpb_result_class(rc) == DGPB_ERR_LIMIT)
+        remote_corrupt(c, "an answer larger than any entry");
+    else if (rc == DGPB_ERR_CORRUPT_TRUNCATED)
+        remote_corrupt(c, "a truncated answer");
+    else if (dgpb_result_class(rc) == DGPB_ERR_IO)
+        remote_failed(c, d.message);
+    if (rc) {
+        dgpb_free(blob);
+        return DGPB_ERR_NOT_FOUND;
+    }
+    *data = blob;
+    *size = blob_n;
+    return DGPB_OK;
+}
+
+/* Whether the store was asked for this entry before, in this process. */
+static bool known_asked(remote_state *r, char kind, const uint8_t key[DGPB_CACHE_KEY_SIZE])
+{
+    for (size_t i = 0; i < r->asked_count; i++)
+        if (r->asked[i][0] == (uint8_t)kind && !memcmp(r->asked[i] + 1, key, DGPB_CACHE_KEY_SIZE))
+            return true;
+    return false;
+}
+
+static void note_asked(remote_state *r, char kind, const uint8_t key[DGPB_CACHE_KEY_SIZE])
+{
+    void *grown = mem_grow(r->asked, r->asked_count, &r->asked_cap, sizeof *r->asked, 64);
+    if (!grown)
+        return; /* only means asking again */
+    r->asked = grown;
+    r->asked[r->asked_count][0] = (uint8_t)kind;
+    memcpy(r->asked[r->asked_count++] + 1, key, DGPB_CACHE_KEY_SIZE);
+}
+
+/* Counts a lookup's outcome; a found entry is also stored locally when `keep`. */
+static void remote_took(dgpb_cache *c, char kind, const uint8_t key[DGPB_CACHE_KEY_SIZE], int rc,
+                        const uint8_t *data, size_t size, bool keep)
+{
+    remote_state *r = c->remote;
+    if (!rc && keep)
+        local_put(c, kind, key, data, size);
+    pthread_mutex_lock(&r->lock);
+    if (rc)
+        c->counters.remote_misses++;
+    else
+        c->counters.remote_hits++;
+    note_asked(r, kind, key);
+    pthread_mutex_unlock(&r->lock);
+}
+
+static int remote_get(dgpb_cache *c, char kind, const uint8_t key[DGPB_CACHE_KEY_SIZE],
+                      uint8_t **data, size_t *size, bool keep)
+{
+    remote_state *r = c->remote;
+    if (!remote_kind(kind) || !remote_active(r))
+        return DGPB_ERR_NOT_FOUND;
+    pthread_mutex_lock(&r->lock);
+    bool asked = known_asked(r, kind, key);
+    pthread_mutex_unlock(&r->lock);
+    if (asked)
+        return DGPB_ERR_NOT_FOUND;
+    pthread_mutex_lock(&r->get_lock);
+    int rc = remote_fetch(c, r->reader, kind, key, data, size);
+    pthread_mutex_unlock(&r->get_lock);
+    remote_took(c, kind, key, rc, *data, *size, keep);
+    return rc;
+}
+
+/* ---- prefetch: many remote lookups at once ---- */
+
+typedef struct prefetch {
+    dgpb_cache *c;
+    char kind;
+    const uint8_t (*keys)[DGPB_CACHE_KEY_SIZE];
+    size_t *wanted; /* indexes into keys of the entries missing locally */
+    size_t count, next;
+    uint8_t **data;
+    size_t *size;
+    int *rc;
+} prefetch;
+
+static void *prefetch_thread(void *arg)
+{
+    prefetch *p = ((void **)arg)[0];
+    dgpb_remote *h = ((void **)arg)[1];
+    remote_state *r = p->c->remote;
+    for (;;) {
+        pthread_mutex_lock(&r->lock);
+        size_t i = p->next++;
+        bool go = i < p->count && !r->disabled;
+        pthread_mutex_unlock(&r->lock);
+        if (!go)
+            break;
+        p->rc[i] = remote_fetch(p->c, h, p->kind, p->keys[p->wanted[i]], &p->data[i], &p->size[i]);
+    }
+    return NULL;
+}
+
+void dgpb_cache_prefetch(dgpb_cache *c, char kind, const uint8_t (*keys)[DGPB_CACHE_KEY_SIZE],
+                         size_t count)
+{
+    remote_state *r = c->remote;
+    if (!r || !remote_kind(kind) || !remote_active(r) || !count)
+        return;
+    prefetch p = {.c = c, .kind = kind, .keys = keys};
+    p.wanted = mem_calloc(count, sizeof *p.wanted);
+    p.data = mem_calloc(count, sizeof *p.data);
+    p.size = mem_calloc(count, sizeof *p.size);
+    p.rc = mem_calloc(count, sizeof *p.rc);
+    if (!p.wanted || !p.data || !p.size || !p.rc)
+        goto done;
+#define NOT_ASKED INT_MIN
+    for (size_t i = 0; i < count; i++) {
+        p.rc[i] = NOT_ASKED;
+        char path[4300];
+        entry_path(c, kind, keys[i], path, sizeof path);
+        bool seen = false; /* the same key twice: asked once */
+        for (size_t k = 0; k < p.count && !seen; k++)
+            seen = !memcmp(keys[p.wanted[k]], keys[i], DGPB_CACHE_KEY_SIZE);
+        pthread_mutex_lock(&r->lock);
+        bool asked = known_asked(r, kind, keys[i]);
+        pthread_mutex_unlock(&r->lock);
+        if (!seen && !asked && access(path, F_OK))
+            p.wanted[p.count++] = i;
+    }
+    size_t threads = p.count < FETCH_THREADS ? p.count : FETCH_THREADS;
+    pthread_t tid[FETCH_THREADS];
+    void *args[FETCH_THREADS][2];
+    size_t started = 0;
+    for (size_t t = 0; t < threads; t++) {
+        dgpb_diag d;
+        dgpb_diag_clear(&d);
+        if (!r->fetchers[t] && dgpb_remote_open(r->url, &r->fetchers[t], &d))
+            break;
+        args[t][0] = &p;
+        args[t][1] = r->fetchers[t];
+        if (pthread_create(&tid[t], NULL, prefetch_thread, args[t]))
+            break;
+        started++;
+    }
+    for (size_t t = 0; t < started; t++)
+        pthread_join(tid[t], NULL);
+    for (size_t i = 0; i < p.count; i++)
+        if (p.rc[i] != NOT_ASKED) /* else the store failed before it was asked */
+            remote_took(c, kind, keys[p.wanted[i]], p.rc[i], p.data[i], p.size[i], true);
+done:
+    for (size_t i = 0; p.data && i < count; i++)
+        dgpb_free(p.data[i]);
+    dgpb_free(p.wanted);
+    dgpb_free(p.data);
+    dgpb_free(p.size);
+    dgpb_free(p.rc);
+}
+
+/* Uploads one entry: its content, then its action entry. */
+static void remote_upload(dgpb_cache *c, const upload *u)
+{
+    remote_state *r = c->remote;
+    uint8_t sha[DGPB_SHA256_SIZE];
+    char name[2 * DGPB_SHA256_SIZE + 1], action[2 * DGPB_SHA256_SIZE + 1];
+    if (dgpb_sha256(u->data, u->size, sha))
+        return;
+    dgpb_sha256_hex(sha, name);
+    dgpb_remote_action_key(u->kind, u->key, action);
+    dgpb_diag d;
+    dgpb_diag_clear(&d);
+    /* Content is addressed by its SHA-256, so content the store holds already (another
+       machine's compile of the same thing) is not sent again: asked first when it is larger
+       than the question. The action entry is always written: it is uploaded after a local and
+       remote miss, or a corrupt answer, which this replaces. */
+    int rc = DGPB_ERR_NOT_FOUND;
+    if (u->size >= HEAD_FIRST_MIN)
+        rc = dgpb_remote_head(r->writer, "cas", name, &d);
+    if (rc == DGPB_ERR_NOT_FOUND) {
+        dgpb_diag_clear(&d);
+        rc = dgpb_remote_put(r->writer, "cas", name, u->data, u->size, &d);
+    }
+    if (!rc)
+        rc = dgpb_remote_put(r->writer, "ac", action, name, strlen(name), &d);
+    if (rc) {
+        remote_failed(c, d.message);
+        return;
+    }
+    pthread_mutex_lock(&r->lock);
+    c->counters.remote_uploads++;
+    pthread_mutex_unlock(&r->lock);
+}
+
+static void *upload_thread(void *arg)
+{
+    dgpb_cache *c = arg;
+    remote_state *r = c->remote;
+    pthread_mutex_lock(&r->lock);
+    for (;;) {
+        while (!r->head && !r->stopping)
+            pthread_cond_wait(&r->wake, &r->lock);
+        upload *u = r->head;
+        if (!u)
+            break;
+        r->head = u->next;
+        if (!r->head)
+            r->tail = NULL;
+        r->queued -= u->size;
+        bool active = !r->disabled;
+        pthread_mutex_unlock(&r->lock);
+        if (active)
+            remote_upload(c, u);
+        dgpb_free(u);
+        pthread_mutex_lock(&r->lock);
+    }
+    pthread_mutex_unlock(&r->lock);
+    return NULL;
+}
+
+static void remote_enqueue(dgpb_cache *c, char kind, const uint8_t key[DGPB_CACHE_KEY_SIZE],
+                           const void *data, size_t size)
+{
+    remote_state *r = c->remote;
+    if (r->read_only || !remote_kind(kind) || size > DGPB_REMOTE_MAX_BLOB)
+        return;
+    pthread_mutex_lock(&r->lock);
+    if (r->disabled || r->stopping || r->queued + size > UPLOAD_QUEUE_MAX) {
+        pthread_mutex_unlock(&r->lock);
+        return;
+    }
+    if (!r->thread_started) {
+        if (pthread_create(&r->thread, NULL, upload_thread, c)) {
+            pthread_mutex_unlock(&r->lock);
+            return;
+        }
+        r->thread_started = true;
+    }
+    upload *u = mem_alloc(sizeof *u + size);
+    if (u) {
+        u->next = NULL;
+        u->kind = kind;
+        memcpy(u->key, key, DGPB_CACHE_KEY_SIZE);
+        u->size = size;
+        memcpy(u->data, data, size);
+        if (r->tail)
+            r->tail->next = u;
+        else
+            r->head = u;
+        r->tail = u;
+        r->queued += size;
+        pthread_cond_signal(&r->wake);
+    }
+    pthread_mutex_unlock(&r->lock);
+}
+
+int dgpb_cache_set_remote(dgpb_cache *c, const char *url, bool read_only, dgpb_cache_warn_fn warn,
+                          void *user, dgpb_diag *diag)
+{
+    if (c->remote)
+        return dgpb_diag_set(diag, DGPB_ERR_INVALID, -1, "the cache has a remote store already");
+    remote_state *r = mem_calloc(1, sizeof *r);
+    if (!r)
+        return dgpb_diag_set(diag, DGPB_ERR_NOMEM, -1, "out of memory");
+    int rc = dgpb_remote_open(url, &r->reader, diag);
+    if (!rc && !read_only)
+        rc = dgpb_remote_open(url, &r->writer, diag);
+    if (rc) {
+        dgpb_remote_close(r->reader);
+        dgpb_free(r);
+        return rc;
+    }
+    if (!(r->url = mem_strdup(url))) {
+        dgpb_remote_close(r->reader);
+        dgpb_remote_close(r->writer);
+        dgpb_free(r);
+        return dgpb_diag_set(diag, DGPB_ERR_NOMEM, -1, "out of memory");
+    }
+    r->read_only = read_only;
+    r->warn = warn;
+    r->user = user;
+    pthread_mutex_init(&r->get_lock, NULL);
+    pthread_mutex_init(&r->warn_lock, NULL);
+    pthread_mutex_init(&r->lock, NULL);
+    pthread_cond_init(&r->wake, NULL);
+    c->remote = r;
+    return DGPB_OK;
+}
+
+static void remote_finish(dgpb_cache *c)
+{
+    remote_state *r = c->remote;
+    if (!r)
+        return;
+    pthread_mutex_lock(&r->lock);
+    r->stopping = true;
+    pthread_cond_signal(&r->wake);
+    pthread_mutex_unlock(&r->lock);
+    if (r->thread_started)
+        pthread_join(r->thread, NULL);
+    while (r->head) {
+        upload *u = r->head;
+        r->head = u->next;
+        dgpb_free(u);
+    }
+    dgpb_remote_close(r->reader);
+    dgpb_remote_close(r->writer);
+    for (size_t i = 0; i < FETCH_THREADS; i++)
+        dgpb_remote_close(r->fetchers[i]);
+    dgpb_free(r->asked);
+    if (r->url)
+        explicit_bzero(r->url, strlen(r->url));
+    dgpb_free(r->url);
+    pthread_mutex_destroy(&r->get_lock);
+    pthread_mutex_destroy(&r->warn_lock);
+    pthread_mutex_destroy(&r->lock);
+    pthread_cond_destroy(&r->wake);
+    dgpb_free(r);
+    c->remote = NULL;
+}
+
+/* ---- counters ---- */
+
+/* Sums the records of four counters in <root>/<name>. */
+static void read_counter_file(const dgpb_cache *c, const char *name, uint64_t *out)
+{
+    char path[4200];
+    snprintf(path, sizeof path, "%s/%s", c->root, name);
+    uint8_t *bytes = NULL;
+    size_t n = 0;
+    if (dgpb_file_read(path, (size_t)1 << 30, &bytes, &n, NULL))
+        return;
+    for (size_t at = 0; at + 32 <= n; at += 32)
+        for (int i = 0; i < 4; i++)
+            out[i] += get_u64(bytes + at + 8 * i);
+    dgpb_free(bytes);
+}
+
+static void read_counters(const dgpb_cache *c, dgpb_cache_counters *out)
+{
+    memset(out, 0, sizeof *out);
+    uint64_t local[4] = {0}, remote[4] = {0};
+    read_counter_file(c, "counters", local);
+    read_counter_file(c, "remote-counters", remote);
+    out->build_hits = local[0], out->build_misses = local[1];
+    out->compile_hits = local[2], out->compile_misses = local[3];
+    out->remote_hits = remote[0], out->remote_misses = remote[1];
+    out->remote_uploads = remote[2], out->remote_errors = remote[3];
+}
+
+/* Appends a record of four counters to <root>/<name>, unless they are all 0. */
+static void add_counter_file(const dgpb_cache *c, const char *name, const uint64_t *k)
+{
+    if (!k[0] && !k[1] && !k[2] && !k[3])
+        return;
+    char path[4200];
+    snprintf(path, sizeof path, "%s/%s", c->root, name);
+    uint8_t rec[32];
+    for (int i = 0; i < 4; i++)
+        put_u64(rec + 8 * i, k[i]);
+    int fd = open(path, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0644);
+    if (fd < 0)
+        return;
+    (void)!write(fd, rec, sizeof rec); /* one small O_APPEND write: whole or not at all */
+    close(fd);
+}
+
+static void add_counters(const dgpb_cache *c)
+{
+    const dgpb_cache_counters *k = &c->counters;
+    uint64_t local[4] = {k->build_hits, k->build_misses, k->compile_hits, k->compile_misses};
+    uint64_t remote[4] = {k->remote_hits, k->remote_misses, k->remote_uploads, k->remote_errors};
+    add_counter_file(c, "counters", local);
+    add_counter_file(c, "remote-counters", remote);
+}
+
+/* ---- scanning and eviction ---- */
+
+typedef struct file_info {
+    char *path;
+    uint64_t size;
+    struct timespec mtime;
+} file_info;
+
+typedef struct scan {
+    file_info *files;
+    size_t count, cap;
+    uint64_t total;
+} scan;
+
+static void scan_free(scan *s)
+{
+    for (size_t i = 0; i < s->count; i++)
+        dgpb_free(s->files[i].path);
+    dgpb_free(s->files);
+    memset(s, 0, sizeof *s);
+}
+
+/* Lists every entry file (and removes temporaries left by writers that died long ago). */
+static int scan_entries(const dgpb_cache *c, scan *s)
+{
+    DIR *top = opendir(c->root);
+    if (!top)
+        return DGPB_ERR_IO;
+    time_t now = time(NULL);
+    struct dirent *d;
+    while ((d = readdir(top))) {
+        if (strlen(d->d_name) != 2 || d->d_name[0] == '.')
+            continue;
+        char sub[4200];
+        snprintf(sub, sizeof sub, "%s/%s", c->root, d->d_name);
+        DIR *dir = opendir(sub);
+        if (!dir)
+            continue;
+        struct dirent *e;
+        while ((e = readdir(dir))) {
+            if (!strcmp(e->d_name, ".") || !strcmp(e->d_name, ".."))
+                continue;
+            char *path = mem_printf("%s/%s", sub, e->d_name);
+            struct stat st;
+            if (!path || stat(path, &st) || !S_ISREG(st.st_mode)) {
+                dgpb_free(path);
+                continue;
+            }
+            if (!strncmp(e->d_name, ".tmp-", 5)) {
+                if (now - st.st_mtime > STALE_TEMP_SECONDS)
+                    unlink(path);
+                dgpb_free(path);
+                continue;
+            }
+            file_info *grown = mem_grow(s->files, s->count, &s->cap, sizeof *grown, 256);
+            if (!grown) {
+                dgpb_free(path);
+                closedir(dir);
+                closedir(top);
+                return DGPB_ERR_NOMEM;
+            }
+            s->files = grown;
+            s->files[s->count++] = (file_info){path, (uint64_t)st.st_size, st.st_mtim};
+            s->total += (uint64_t)st.st_size;
+        }
+        closedir(dir);
+    }
+    closedir(top);
+    return DGPB_OK;
+}
+
+static int older_first(const void *a, const void *b)
+{
+    const file_info *x = a, *y = b;
+    if (x->mtime.tv_sec != y->mtime.tv_sec)
+        return x->mtime.tv_sec < y->mtime.tv_sec ? -1 : 1;
+    if (x->mtime.tv_nsec != y->mtime.tv_nsec)
+        return x->mtime.tv_nsec < y->mtime.tv_nsec ? -1 : 1;
+    return strcmp(x->path, y->path);
+}
+
+static void evict(dgpb_cache *c)
+{
+    scan s = {0};
+    if (scan_entries(c, &s) == DGPB_OK && s.total > c->max_size) {
+        qsort(s.files, s.count, sizeof *s.files, older_first);
+        uint64_t goal = c->max_size / 10 * 9;
+        for (size_t i = 0; i < s.count && s.total > goal; i++)
+            if (unlink(s.files[i].path) == 0)
+                s.total -= s.files[i].size;
+    }
+    scan_free(&s);
+}
+
+/*
+ * Whether to scan for eviction: once the bytes written since the last scan
+ * (this process's added to <root>/pending, a hint that concurrent writers
+ * may race on) pass a 32nd of the cap. Resets the count when it says yes.
+ */
+static bool scan_due(dgpb_cache *c)
+{
+    char path[4200], temp[4300];
+    snprintf(path, sizeof path, "%s/pending", c->root);
+    snprintf(temp, sizeof temp, "%s/.pending-%ld", c->root, (long)getpid());
+    uint64_t pending = 0;
+    uint8_t *text = NULL;
+    size_t n = 0;
+    if (dgpb_file_read(path, 64, &text, &n, NULL) == DGPB_OK)
+        pending = strtoull((const char *)text, NULL, 10);
+    dgpb_free(text);
+    pending += c->put_bytes;
+    bool due = pending > c->max_size / 32;
+    FILE *f = fopen(temp, "w");
+    if (f) {
+        fprintf(f, "%llu\n", (unsigned long long)(due ? 0 : pending));
+        if (fclose(f) == 0)
+            rename(temp, path);
+        else
+            unlink(temp);
+    }
+    return due;
+}
+
+void dgpb_cache_close(dgpb_cache *c)
+{
+    if (!c)
+        return;
+    remote_finish(c);
+    if (c->root) {
+        add_counters(c);
+        if (c->puts && scan_due(c))
+            evict(c);
+    }
+    dgpb_free(c->dir);
+    dgpb_free(c->root);
+    dgpb_free(c);
+}
+
+int dgpb_cache_stats_get(dgpb_cache *c, dgpb_cache_stats *stats, dgpb_diag *diag)
+{
+    memset(stats, 0, sizeof *stats);
+    scan s = {0};
+    int rc = scan_entries(c, &s);
+    if (rc) {
+        scan_free(&s);
+        return dgpb_diag_set(diag, rc, -1, "cannot read the cache folder '%s'", c->root);
+    }
+    stats->entries = s.count;
+    stats->size = s.total;
+    stats->max_size = c->max_size;
+    read_counters(c, &stats->counters);
+    scan_free(&s);
+    return DGPB_OK;
+}
+
+int dgpb_cache_clear(dgpb_cache *c, dgpb_diag *diag)
+{
+    scan s = {0};
+    int rc = scan_entries(c, &s);
+    for (size_t i = 0; !rc && i < s.count; i++)
+        if (unlink(s.files[i].path) && errno != ENOENT)
+            rc = dgpb_diag_set(diag, DGPB_ERR_IO, -1, "cannot remove '%s': %s", s.files[i].path,
+                               strerror(errno));
+    scan_free(&s);
+    const char *files[] = {"counters", "remote-counters", "pending"};
+    for (size_t i = 0; i < 3 && !rc; i++) {
+        char path[4200];
+        snprintf(path, sizeof path, "%s/%s", c->root, files[i]);
+        if (unlink(path) && errno != ENOENT)
+            rc = dgpb_diag_set(diag, DGPB_ERR_IO, -1, "cannot remove '%s': %s", path,
+                               strerror(errno));
+    }
+    memset(&c->counters, 0, sizeof c->counters);
+    return rc;
+}

@@ -1,0 +1,44 @@
+/*
+ * slang_library.h - a loaded native libslang (dgpb/layout.h's dgpb_slang),
+ * shared by the layout recorder (layout_record.c), the slangc-like compile
+ * (slang_compile.c) and the native worker (slang_serve.c) (internal).
+ *
+ * Loading is slang_library.c's: find the library (slang_lookup.c), dlopen
+ * it, fill the dgpb_slang_api table (slang_api.h) and check the version.
+ * The library also keeps one Slang global session, made on first use the
+ * way slangc makes its own (GLSL enabled; the C++ and CUDA preludes that
+ * slangc finds next to itself; slangc's folder as a search folder of every
+ * compile), so that one loaded library answers many compiles and layouts
+ * exactly as one slangc process per compile would.
+ */
+#ifndef DGPB_SLANG_LIBRARY_H
+#define DGPB_SLANG_LIBRARY_H
+
+/*
+ * The library's internal functions are linked as dgpb__<name>, so that they
+ * never collide with a program's own symbols; the code calls them by their
+ * short names (CONTRIBUTING.md, "Code conventions").
+ */
+#define slang_library_session dgpb__slang_library_session
+
+#include "dgpb/layout.h"
+#include "compiler/slang_api.h"
+
+struct dgpb_slang {
+    void *handle;
+    char *path;    /* the library as loaded */
+    char *version; /* Slang's build tag */
+    char *slangc;  /* the slangc this library stands for (its preludes, its search folder);
+                       NULL when none was named */
+    char *exe_dir; /* slangc's folder, resolved through symbolic links; NULL without slangc */
+    dgpb_slang_api api;
+    SlangSession *session; /* made by slang_library_session(); NULL until then */
+};
+
+/*
+ * The library's global session, made on the first call as slangc makes its
+ * own. DGPB_ERR_TOOL when Slang cannot make one.
+ */
+int slang_library_session(dgpb_slang *s, SlangSession **out, dgpb_diag *diag);
+
+#endif

@@ -1,0 +1,296 @@
+/*
+ * slang_lookup.c - finding Slang's compiler and its native library
+ * (slang_lookup.h). Only the file system and three environment variables
+ * (DGPB_SLANGC, SLANG_ROOT, PATH) are looked at; nothing is run or loaded.
+ */
+#define _GNU_SOURCE /* realpath, PATH_MAX */
+#include "compiler/slang_lookup.h"
+
+#include <assert.h>
+#include <errno.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "core/alloc.h"
+#include "io/process.h"
+
+static const char setup_hint[] =
+    "run 'sudo tools/setup.sh' (or 'npm ci --prefix tools/slangc-wasm')";
+
+/* ---- the environment and the shared rules ---- */
+
+const char *slang_env_raw(const slang_env *env, const char *name)
+{
+    assert(env && name);
+    return env->get_env ? env->get_env(name, env->user) : getenv(name);
+}
+
+const char *slang_env_value(const slang_env *env, const char *name)
+{
+    const char *v = slang_env_raw(env, name);
+    return v && *v ? v : NULL;
+}
+
+slang_rule slang_named_rule(const char *given, const slang_env *env, const char **value)
+{
+    assert(env && value);
+    if ((*value = given) != NULL)
+        return SLANG_RULE_GIVEN;
+    if ((*value = slang_env_value(env, "DGPB_SLANGC")) != NULL)
+        return SLANG_RULE_DGPB_SLANGC;
+    if ((*value = slang_env_value(env, "SLANG_ROOT")) != NULL)
+        return SLANG_RULE_SLANG_ROOT;
+    return SLANG_RULE_NONE;
+}
+
+/* ---- the compiler ---- */
+
+/* `path` made absolute against the working folder (symbolic links kept). NULL: out of memory. */
+static char *absolute(const char *path)
+{
+    if (path[0] == '/')
+        return mem_strdup(path);
+    char here[PATH_MAX];
+    if (!getcwd(here, sizeof here))
+        return mem_strdup(path);
+    while (path[0] == '.' && path[1] == '/')
+        path += 2;
+    return mem_printf("%s/%s", here, path);
+}
+
+/*
+ * Checks a compiler the user named (rules 1-3): an executable regular file,
+ * or for a bare name, one found on PATH. *out: its absolute path.
+ */
+static int check_named(const char *path, const char *why, const char *path_var, char **out,
+                       dgpb_diag *diag)
+{
+    *out = NULL;
+    if (!strchr(path, '/')) {
+        char *found = dgpb_process_which(path, path_var);
+        if (!found)
+            return dgpb_diag_set(diag, DGPB_ERR_TOOL, -1,
+                                 "cannot use the Slang compiler '%s' (from %s): not found on PATH",
+                                 path, why);
+        *out = absolute(found);
+        dgpb_free(found);
+    } else {
+        struct stat st;
+        if (stat(path, &st) != 0)
+            return dgpb_diag_set(diag, DGPB_ERR_TOOL, -1,
+                                 "cannot use the Slang compiler '%s' (from %s): %s", path, why,
+                                 strerror(errno));
+        if (!S_ISREG(st.st_mode))
+            return dgpb_diag_set(diag, DGPB_ERR_TOOL, -1,
+                                 "cannot use the Slang compiler '%s' (from %s): not a file", path,
+                                 why);
+        if (access(path, X_OK) != 0)
+            return dgpb_diag_set(diag, DGPB_ERR_TOOL, -1,
+                                 "cannot use the Slang compiler '%s' (from %s): not executable",
+                                 path, why);
+        *out = absolute(path);
+    }
+    return *out ? DGPB_OK : dgpb_diag_set(diag, DGPB_ERR_NOMEM, -1, "out of memory");
+}
+
+/*
+ * Rule 5: the first candidate that exists. One that exists but is not
+ * executable, or whose node_modules folder is missing (npm ci was not run),
+ * is an error saying how to install it. *out stays NULL when none exists.
+ */
+static int find_embedded(const char *const *candidates, char **out, dgpb_diag *diag)
+{
+    *out = NULL;
+    for (size_t i = 0; candidates && candidates[i]; i++) {
+        const char *c = candidates[i];
+        struct stat st;
+        if (stat(c, &st) != 0 || !S_ISREG(st.st_mode))
+            continue;
+        if (access(c, X_OK) != 0)
+            return dgpb_diag_set(diag, DGPB_ERR_TOOL, -1,
+                                 "the embedded Slang compiler '%s' is not executable: %s", c,
+                                 setup_hint);
+        const char *slash = strrchr(c, '/');
+        int dir_len = slash ? (int)(slash - c) : 1;
+        char *modules = mem_printf("%.*s/node_modules", dir_len, slash ? c : ".");
+        if (!modules)
+            return dgpb_diag_set(diag, DGPB_ERR_NOMEM, -1, "out of memory");
+        bool installed = stat(modules, &st) == 0 && S_ISDIR(st.st_mode);
+        dgpb_free(modules);
+        if (!installed)
+            return dgpb_diag_set(diag, DGPB_ERR_TOOL, -1,
+                                 "the embedded Slang compiler '%s' is not installed: %s", c,
+                                 setup_hint);
+        *out = absolute(c);
+        return *out ? DGPB_OK : dgpb_diag_set(diag, DGPB_ERR_NOMEM, -1, "out of memory");
+    }
+    return DGPB_OK;
+}
+
+/* Whether `path` is the same file as one of the existing candidates (real paths compared). */
+bool slang_is_embedded_path(const char *path, const char *const *candidates)
+{
+    char real[PATH_MAX], cand[PATH_MAX];
+    if (!candidates || !realpath(path, real))
+        return false;
+    for (size_t i = 0; candidates[i]; i++)
+        if (realpath(candidates[i], cand) && strcmp(real, cand) == 0)
+            return true;
+    return false;
+}
+
+int slang_find_slangc(const char *given, const char *const *embedded, const slang_env *env,
+                      char **path, dgpb_compiler_source *source, dgpb_diag *diag)
+{
+    static const char *const rule_names[] = {"", "--slangc", "$DGPB_SLANGC", "$SLANG_ROOT"};
+    assert(env && path && source);
+    *path = NULL;
+    *source = 0;
+    const char *path_var = slang_env_value(env, "PATH");
+    const char *named = NULL;
+    char *root_slangc = NULL;
+    int rc = DGPB_OK;
+    switch (slang_named_rule(given, env, &named)) {
+    case SLANG_RULE_GIVEN:
+        *source = DGPB_COMPILER_FROM_OPTION;
+        break;
+    case SLANG_RULE_DGPB_SLANGC:
+        *source = DGPB_COMPILER_FROM_ENV;
+        break;
+    case SLANG_RULE_SLANG_ROOT: {
+        size_t n = strlen(named);
+        while (n > 1 && named[n - 1] == '/')
+            n--;
+        if (!(root_slangc = mem_printf("%.*s/bin/slangc", (int)n, named)))
+            return dgpb_diag_set(diag, DGPB_ERR_NOMEM, -1, "out of memory");
+        named = root_slangc;
+        *source = DGPB_COMPILER_FROM_SLANG_ROOT;
+        break;
+    }
+    case SLANG_RULE_NONE:
+        break;
+    }
+    if (named) {
+        rc = check_named(named, rule_names[*source], path_var, path, diag);
+    } else if (path_var && (*path = dgpb_process_which("slangc", path_var))) {
+        char *abs = absolute(*path);
+        dgpb_free(*path);
+        if (!(*path = abs))
+            rc = dgpb_diag_set(diag, DGPB_ERR_NOMEM, -1, "out of memory");
+        *source = DGPB_COMPILER_FROM_PATH;
+    } else {
+        rc = find_embedded(embedded, path, diag);
+        if (!rc && !*path)
+            rc = dgpb_diag_set(diag, DGPB_ERR_TOOL, -1,
+                               "no Slang compiler found: give --slangc PATH, set $DGPB_SLANGC or "
+                               "$SLANG_ROOT, put slangc on PATH, or install the embedded one: %s",
+                               setup_hint);
+        *source = DGPB_COMPILER_FROM_EMBEDDED;
+    }
+    dgpb_free(root_slangc);
+    if (rc) {
+        dgpb_free(*path);
+        *path = NULL;
+    }
+    return rc;
+}
+
+/* ---- the library ---- */
+
+static bool file_exists(const char *path)
+{
+    FILE *f = fopen(path, "rb");
+    if (!f)
+        return false;
+    fclose(f);
+    return true;
+}
+
+/* Looks for libslang next to a slangc: its folder and ../lib, for the path as given and as
+ * resolved through symbolic links. Fills `found` (PATH_MAX) and returns true when one exists. */
+static bool next_to(const char *slangc, char *found, char *tried, size_t tried_size)
+{
+    char real[PATH_MAX];
+    const char *forms[2] = {slangc, realpath(slangc, real) ? real : NULL};
+    for (int f = 0; f < 2; f++) {
+        if (!forms[f])
+            continue;
+        char dir[PATH_MAX];
+        snprintf(dir, sizeof dir, "%s", forms[f]);
+        char *slash = strrchr(dir, '/');
+        if (slash)
+            *slash = 0;
+        else
+            snprintf(dir, sizeof dir, ".");
+        static const char *const rel[] = {"/libslang.so", "/../lib/libslang.so"};
+        for (int r = 0; r < 2; r++) {
+            snprintf(found, PATH_MAX, "%s%s", dir, rel[r]);
+            size_t used = strlen(tried);
+            if (used + strlen(found) + 4 < tried_size) /* the list of tried paths may be cut */
+                snprintf(tried + used, tried_size - used, "%s'%.*s'", used ? ", " : "",
+                         (int)(tried_size - used - 5), found);
+            if (file_exists(found))
+                return true;
+        }
+    }
+    return false;
+}
+
+int slang_find_libslang(const char *library, const char *slangc, const slang_env *env, char *found,
+                        const char **path, bool *from_loader, dgpb_diag *diag)
+{
+    assert(env && found && path && from_loader);
+    *path = NULL;
+    *from_loader = false;
+    if (library) {
+        *path = library;
+        return DGPB_OK;
+    }
+    char tried[2048] = "";
+    const char *rule = NULL, *named = NULL;
+    char *which = NULL;
+    switch (slang_named_rule(slangc, env, &named)) {
+    case SLANG_RULE_GIVEN:
+        rule = "the slangc in use";
+        break;
+    case SLANG_RULE_DGPB_SLANGC:
+        rule = "$DGPB_SLANGC";
+        break;
+    case SLANG_RULE_SLANG_ROOT:
+        snprintf(found, PATH_MAX, "%s/lib/libslang.so", named);
+        if (!file_exists(found))
+            return dgpb_diag_set(diag, DGPB_ERR_UNSUPPORTED, -1,
+                                 "no native libslang at '%s' ($SLANG_ROOT/lib); the layout "
+                                 "recorder needs Slang's native library (the WebAssembly build "
+                                 "has no reflection C API)",
+                                 found);
+        *path = found;
+        return DGPB_OK;
+    case SLANG_RULE_NONE:
+        if ((which = dgpb_process_which("slangc", slang_env_raw(env, "PATH"))) != NULL) {
+            named = which;
+            rule = "slangc on PATH";
+        }
+        break;
+    }
+    if (!named) {
+        *path = "libslang.so";
+        *from_loader = true;
+        return DGPB_OK;
+    }
+    int rc = DGPB_OK;
+    if (next_to(named, found, tried, sizeof tried))
+        *path = found;
+    else
+        rc = dgpb_diag_set(diag, DGPB_ERR_UNSUPPORTED, -1,
+                           "no native libslang next to '%s' (%s; tried %s); the layout "
+                           "recorder needs Slang's native library (the WebAssembly "
+                           "build has no reflection C API); name one with --slang-lib",
+                           named, rule, tried);
+    dgpb_free(which);
+    return rc;
+}

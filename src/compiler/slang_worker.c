@@ -1,0 +1,269 @@
+/*
+ * slang_worker.c - the native Slang worker (dgpb/slang_worker.h): compiles
+ * as slangc would and records layouts on one loaded libslang, one job line
+ * at a time.
+ *
+ * A compile does what slangc's main does after making its global session
+ * (slang_library.c makes that session the same way): a compile request that
+ * searches slangc's folder, in slangc's command-line mode (which makes
+ * spCompile() write the outputs the arguments name, and sets slangc's
+ * column-major default), the arguments handed to Slang's command-line
+ * processing, then spCompile(). slangc's exit status follows from the two
+ * results exactly as slangc derives it.
+ */
+#include "compiler/slang_worker.h"
+
+#include <assert.h>
+#include <cjson/cJSON.h>
+#include <errno.h>
+#include <limits.h>
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "core/alloc.h"
+#include "core/bytebuf.h"
+#include "dgpb/fileio.h"
+#include "layout/layout_run.h"
+#include "compiler/slang_library.h"
+
+#define LINE_MAX_BYTES ((size_t)64 << 20) /* the longest job line accepted */
+
+/* ---- one compile ---- */
+
+/* Options with which slangc makes a global session of its own, which a worker cannot share. */
+static const char *own_session_option(const char *const *args, size_t n)
+{
+    for (size_t i = 0; i < n; i++)
+        if (!strcmp(args[i], "-load-core-module") || !strcmp(args[i], "-compile-core-module") ||
+            !strcmp(args[i], "-embed-prelude"))
+            return args[i];
+    return NULL;
+}
+
+int dgpb_slang_compile(dgpb_slang *s, const char *const *args, size_t arg_count, int *status,
+                       char **diagnostics, dgpb_diag *diag)
+{
+    assert(s && status && diagnostics && (args || !arg_count));
+    *status = DGPB_SLANGC_EXIT_FAILED;
+    *diagnostics = NULL;
+    const dgpb_slang_api *a = &s->api;
+    if (!a->spSetCommandLineCompilerMode || !a->spAddSearchPath)
+        return dgpb_diag_set(diag, DGPB_ERR_UNSUPPORTED, -1,
+                             "'%s' lacks spSetCommandLineCompilerMode or spAddSearchPath: it "
+                             "cannot compile as slangc does",
+                             s->path);
+    for (size_t i = 0; i < arg_count; i++)
+        if (!args[i])
+            return dgpb_diag_set(diag, DGPB_ERR_INVALID, -1, "argument %zu is NULL", i + 1);
+    if (arg_count > INT_MAX)
+        return dgpb_diag_set(diag, DGPB_ERR_INVALID, -1, "too many arguments");
+    const char *own = own_session_option(args, arg_count);
+    if (own) {
+        *diagnostics = mem_printf("the native Slang worker shares one global session; '%s' "
+                                  "needs a slangc process of its own\n",
+                                  own);
+        return *diagnostics ? DGPB_OK : dgpb_diag_set(diag, DGPB_ERR_NOMEM, -1, "out of memory");
+    }
+    SlangSession *session = NULL;
+    int rc = slang_library_session(s, &session, diag);
+    if (rc)
+        return rc;
+    SlangCompileRequest *req = a->spCreateCompileRequest(session);
+    if (!req)
+        return dgpb_diag_set(diag, DGPB_ERR_TOOL, -1, "Slang could not create a compile request");
+    if (s->exe_dir)
+        a->spAddSearchPath(req, s->exe_dir);
+    a->spSetCommandLineCompilerMode(req);
+    if (DGPB_SLANG_FAILED(a->spProcessCommandLineArguments(req, args, (int)arg_count)))
+        *status = DGPB_SLANGC_EXIT_FAILED;
+    else if (DGPB_SLANG_FAILED(a->spCompile(req)))
+        *status = DGPB_SLANGC_EXIT_COMPILATION_FAILED;
+    else
+        *status = DGPB_SLANGC_EXIT_OK;
+    const char *text = a->spGetDiagnosticOutput(req);
+    *diagnostics = mem_strdup(text ? text : "");
+    a->spDestroyCompileRequest(req);
+    if (!*diagnostics)
+        return dgpb_diag_set(diag, DGPB_ERR_NOMEM, -1, "out of memory");
+    return DGPB_OK;
+}
+
+/* ---- one layout ---- */
+
+int dgpb_slang_record_layout_file(dgpb_slang *s, const char *const *args, size_t arg_count,
+                                  dgpb_diag *diag)
+{
+    assert(s && (args || !arg_count));
+    size_t at = arg_count;
+    for (size_t i = 0; i + 1 < arg_count; i++)
+        if (args[i] && !strcmp(args[i], "-o"))
+            at = i++;
+    if (at == arg_count)
+        return dgpb_diag_set(diag, DGPB_ERR_INVALID, -1, "no output given (-o LAYOUT.bin)");
+    const char *output = args[at + 1];
+    const char **rest = mem_calloc(arg_count, sizeof *rest);
+    if (!rest)
+        return dgpb_diag_set(diag, DGPB_ERR_NOMEM, -1, "out of memory");
+    size_t n = 0;
+    for (size_t i = 0; i < arg_count; i++)
+        if (i != at && i != at + 1)
+            rest[n++] = args[i];
+    uint8_t *blob = NULL;
+    size_t size = 0;
+    int rc = dgpb_layout_record(s, rest, n, &blob, &size, diag);
+    if (!rc) {
+        rc = dgpb_file_write_atomic(output, blob, size, diag);
+        if (rc && diag && !diag->file[0] && dgpb_result_class(rc) == DGPB_ERR_IO)
+            dgpb_diag_set_file(diag, output);
+    }
+    dgpb_free(blob);
+    dgpb_free(rest);
+    return rc;
+}
+
+/* ---- serving ---- */
+
+/* The strings of a JSON array, borrowed from it; NULL (and *n 0) when it is not one. */
+static const char **string_array(const cJSON *array, size_t *n, bool *nomem)
+{
+    *n = 0;
+    *nomem = false;
+    if (!cJSON_IsArray(array))
+        return NULL;
+    size_t count = (size_t)cJSON_GetArraySize(array);
+    const char **args = mem_calloc(count + 1, sizeof *args);
+    if (!args) {
+        *nomem = true;
+        return NULL;
+    }
+    const cJSON *item;
+    cJSON_ArrayForEach(item, array)
+    {
+        if (!cJSON_IsString(item)) {
+            dgpb_free(args);
+            return NULL;
+        }
+        args[(*n)++] = item->valuestring;
+    }
+    return args;
+}
+
+static int write_all(int fd, const char *data, size_t len, dgpb_diag *diag)
+{
+    while (len) {
+        ssize_t w = write(fd, data, len);
+        if (w < 0 && errno == EINTR)
+            continue;
+        if (w <= 0)
+            return dgpb_diag_set(diag, DGPB_ERR_IO, errno, "cannot write an answer: %s",
+                                 strerror(errno));
+        data += w;
+        len -= (size_t)w;
+    }
+    return DGPB_OK;
+}
+
+static int answer(int fd, int status, const char *diagnostics, dgpb_diag *diag)
+{
+    cJSON *root = cJSON_CreateObject();
+    char *text = NULL;
+    if (!root || !cJSON_AddNumberToObject(root, "status", status) ||
+        !cJSON_AddStringToObject(root, "diagnostics", diagnostics ? diagnostics : "") ||
+        !(text = cJSON_PrintUnformatted(root))) {
+        cJSON_Delete(root);
+        return dgpb_diag_set(diag, DGPB_ERR_NOMEM, -1, "out of memory");
+    }
+    cJSON_Delete(root);
+    int rc = write_all(fd, text, strlen(text), diag);
+    if (!rc)
+        rc = write_all(fd, "\n", 1, diag);
+    cJSON_free(text);
+    return rc;
+}
+
+/* Answers one job line. Only a failure of the answer channel or of memory is returned. */
+static int serve_line(dgpb_slang *s, int out_fd, const char *line, size_t len, dgpb_diag *diag)
+{
+    cJSON *root = cJSON_ParseWithLength(line, len);
+    const cJSON *layout =
+        cJSON_IsObject(root) ? cJSON_GetObjectItemCaseSensitive(root, "layout") : NULL;
+    size_t n = 0;
+    bool nomem = false;
+    const char **args = string_array(layout ? layout : root, &n, &nomem);
+    int rc = DGPB_OK;
+    if (nomem) {
+        rc = dgpb_diag_set(diag, DGPB_ERR_NOMEM, -1, "out of memory");
+    } else if (!args) {
+        rc = answer(out_fd, DGPB_RECORDER_EXIT_USAGE,
+                    "not a job: a job is a JSON array of slangc's arguments, or "
+                    "{\"layout\": [dgpb-slang-layout's arguments]}",
+                    diag);
+    } else if (layout) {
+        dgpb_diag d;
+        dgpb_diag_clear(&d);
+        int code = dgpb_slang_record_layout_file(s, args, n, &d);
+        char text[DGPB_DIAG_FILE_MAX + DGPB_DIAG_MESSAGE_MAX + 64] = "";
+        if (code)
+            dgpb_diag_format(&d, text, sizeof text);
+        rc = code == DGPB_ERR_NOMEM ? dgpb_diag_set(diag, DGPB_ERR_NOMEM, -1, "out of memory")
+                                    : answer(out_fd, (int)dgpb_recorder_exit_of(code), text, diag);
+    } else {
+        dgpb_diag d;
+        dgpb_diag_clear(&d);
+        int status = 0;
+        char *text = NULL;
+        int code = dgpb_slang_compile(s, args, n, &status, &text, &d);
+        if (code == DGPB_ERR_NOMEM)
+            rc = dgpb_diag_set(diag, DGPB_ERR_NOMEM, -1, "out of memory");
+        else if (code)
+            rc = answer(out_fd, DGPB_SLANGC_EXIT_FAILED, d.message, diag);
+        else
+            rc = answer(out_fd, status, text, diag);
+        dgpb_free(text);
+    }
+    dgpb_free(args);
+    cJSON_Delete(root);
+    return rc;
+}
+
+int dgpb_slang_serve(dgpb_slang *s, int in_fd, int out_fd, dgpb_diag *diag)
+{
+    assert(s);
+    dgpb_bytebuf buf = {0};
+    int rc = DGPB_OK;
+    for (;;) {
+        char chunk[65536];
+        ssize_t got = read(in_fd, chunk, sizeof chunk);
+        if (got < 0 && errno == EINTR)
+            continue;
+        if (got < 0) {
+            rc = dgpb_diag_set(diag, DGPB_ERR_IO, errno, "cannot read jobs: %s", strerror(errno));
+            break;
+        }
+        if (got == 0)
+            break; /* the input ended: a partial last line is no job */
+        bytebuf_append(&buf, chunk, (size_t)got);
+        if (buf.failed || buf.len > LINE_MAX_BYTES) {
+            rc = dgpb_diag_set(diag, buf.failed ? DGPB_ERR_NOMEM : DGPB_ERR_LIMIT, -1,
+                               buf.failed ? "out of memory" : "a job line is longer than %zu bytes",
+                               LINE_MAX_BYTES);
+            break;
+        }
+        size_t start = 0;
+        for (;;) {
+            char *nl = memchr(buf.data + start, '\n', buf.len - start);
+            if (!nl)
+                break;
+            size_t len = (size_t)(nl - (char *)buf.data) - start;
+            if (len && (rc = serve_line(s, out_fd, (const char *)buf.data + start, len, diag)))
+                goto done;
+            start += len + 1;
+        }
+        memmove(buf.data, buf.data + start, buf.len - start);
+        buf.len -= start;
+    }
+done:
+    bytebuf_free(&buf);
+    return rc;
+}

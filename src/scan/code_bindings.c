@@ -1,0 +1,190 @@
+/*
+ * code_bindings.c - the bindings a SPIR-V or WGSL blob declares
+ * (dgpb/code_bindings.h).
+ */
+#include "scan/code_bindings.h"
+
+#include <assert.h>
+#include <ctype.h>
+#include <string.h>
+
+#include "core/alloc.h"
+
+static const char *const class_names[DGPB_CODE_CLASS_COUNT] = {
+    "uniform buffer",     "push-constant block",      "storage buffer",  "sampled texture",
+    "depth texture",      "multisampled texture",     "storage texture", "sampler",
+    "comparison sampler", "combined texture-sampler", "typed buffer",    "acceleration structure",
+    "resource",
+};
+
+const char *dgpb_code_class_name(uint32_t cls)
+{
+    return cls < DGPB_CODE_CLASS_COUNT ? class_names[cls] : "resource";
+}
+
+void dgpb_code_bindings_clear(dgpb_code_bindings *b)
+{
+    if (!b)
+        return;
+    dgpb_free(b->items);
+    b->items = NULL;
+    b->count = 0;
+}
+
+static uint32_t spirv_class(const dgpb_spirv_var *v)
+{
+    switch (v->storage_class) {
+    case DGPB_SPIRV_STORAGE_UNIFORM:
+        return DGPB_CODE_UNIFORM_BLOCK;
+    case DGPB_SPIRV_STORAGE_PUSH_CONSTANT:
+        return DGPB_CODE_PUSH_CONSTANT;
+    case DGPB_SPIRV_STORAGE_STORAGE_BUFFER:
+        return DGPB_CODE_STORAGE_BUFFER;
+    default:
+        break;
+    }
+    switch (v->type_class) {
+    case DGPB_SPIRV_TYPE_SAMPLED_IMAGE_ONLY:
+        return v->image_multisampled ? DGPB_CODE_MULTISAMPLED_TEXTURE : DGPB_CODE_TEXTURE;
+    case DGPB_SPIRV_TYPE_STORAGE_IMAGE:
+        return DGPB_CODE_STORAGE_TEXTURE;
+    case DGPB_SPIRV_TYPE_TEXEL_BUFFER:
+        return DGPB_CODE_TEXEL_BUFFER;
+    case DGPB_SPIRV_TYPE_SAMPLER:
+        return DGPB_CODE_SAMPLER;
+    case DGPB_SPIRV_TYPE_COMBINED:
+        return DGPB_CODE_COMBINED;
+    case DGPB_SPIRV_TYPE_ACCELERATION_STRUCTURE:
+        return DGPB_CODE_ACCELERATION_STRUCTURE;
+    default:
+        return DGPB_CODE_OTHER;
+    }
+}
+
+int dgpb_code_bindings_from_spirv(const dgpb_spirv_info *info, dgpb_code_bindings *out,
+                                  dgpb_diag *diag)
+{
+    assert(info && out);
+    memset(out, 0, sizeof *out);
+    if (!info->var_count)
+        return DGPB_OK;
+    out->items = mem_calloc(info->var_count, sizeof *out->items);
+    if (!out->items)
+        return dgpb_diag_set(diag, DGPB_ERR_NOMEM, -1, "out of memory");
+    for (size_t i = 0; i < info->var_count; i++) {
+        const dgpb_spirv_var *v = &info->vars[i];
+        bool push = v->storage_class == DGPB_SPIRV_STORAGE_PUSH_CONSTANT;
+        bool decorated = v->set >= 0 || v->binding >= 0;
+        if (!v->in_interface || !(push || decorated))
+            continue;
+        dgpb_code_binding *c = &out->items[out->count++];
+        c->name = v->name;
+        c->space = push ? -1 : v->set;
+        c->binding = push ? -1 : v->binding;
+        c->cls = spirv_class(v);
+        c->writable = v->type_class == DGPB_SPIRV_TYPE_STORAGE_IMAGE;
+        c->is_array = v->is_array;
+        c->block_size = v->block_size;
+    }
+    return DGPB_OK;
+}
+
+static uint32_t wgsl_class(uint32_t cls, bool *writable)
+{
+    *writable = false;
+    switch (cls) {
+    case DGPB_WGSL_UNIFORM:
+        return DGPB_CODE_UNIFORM_BLOCK;
+    case DGPB_WGSL_STORAGE_READ:
+        return DGPB_CODE_STORAGE_BUFFER;
+    case DGPB_WGSL_STORAGE_READ_WRITE:
+        *writable = true;
+        return DGPB_CODE_STORAGE_BUFFER;
+    case DGPB_WGSL_TEXTURE:
+        return DGPB_CODE_TEXTURE;
+    case DGPB_WGSL_TEXTURE_MULTISAMPLED:
+        return DGPB_CODE_MULTISAMPLED_TEXTURE;
+    case DGPB_WGSL_TEXTURE_DEPTH:
+        return DGPB_CODE_DEPTH_TEXTURE;
+    case DGPB_WGSL_STORAGE_TEXTURE:
+        *writable = true;
+        return DGPB_CODE_STORAGE_TEXTURE;
+    case DGPB_WGSL_SAMPLER:
+        return DGPB_CODE_SAMPLER;
+    case DGPB_WGSL_SAMPLER_COMPARISON:
+        return DGPB_CODE_COMPARISON_SAMPLER;
+    default:
+        return DGPB_CODE_OTHER;
+    }
+}
+
+int dgpb_code_bindings_from_wgsl(const dgpb_wgsl_module *m, dgpb_code_bindings *out,
+                                 dgpb_diag *diag)
+{
+    assert(m && out);
+    memset(out, 0, sizeof *out);
+    if (!m->binding_count)
+        return DGPB_OK;
+    out->items = mem_calloc(m->binding_count, sizeof *out->items);
+    if (!out->items)
+        return dgpb_diag_set(diag, DGPB_ERR_NOMEM, -1, "out of memory");
+    for (size_t i = 0; i < m->binding_count; i++) {
+        const dgpb_wgsl_binding *w = &m->bindings[i];
+        dgpb_code_binding *c = &out->items[out->count++];
+        c->name = w->name;
+        c->space = w->group;
+        c->binding = w->binding;
+        c->cls = wgsl_class(w->cls, &c->writable);
+        /* A handle array: WGSL's binding_array, or Slang's array<texture_2d<f32>, N>. (A
+           storage buffer's type is an array too: its elements.) */
+        c->is_array = w->type && w->cls != DGPB_WGSL_UNIFORM && w->cls != DGPB_WGSL_STORAGE_READ &&
+                      w->cls != DGPB_WGSL_STORAGE_READ_WRITE &&
+                      (!strncmp(w->type, "binding_array", 13) || !strncmp(w->type, "array<", 6));
+        c->detail = w->type ? w->type : "";
+        c->texel_format = w->texel_format;
+        c->sample_type = w->sample_type;
+        c->dimension = w->dimension;
+        c->line = w->line;
+    }
+    return DGPB_OK;
+}
+
+/*
+ * Whether the WGSL name `name` spells the path `path`: the path with '_' for
+ * '.', then '_' and one or more digits, and nothing else.
+ */
+static bool wgsl_spells(const char *name, const char *path)
+{
+    size_t n = strlen(path);
+    for (size_t i = 0; i < n; i++) {
+        char want = path[i] == '.' ? '_' : path[i];
+        if (name[i] != want)
+            return false;
+    }
+    if (name[n] != '_' || !isdigit((unsigned char)name[n + 1]))
+        return false;
+    for (const char *p = name + n + 1; *p; p++)
+        if (!isdigit((unsigned char)*p))
+            return false;
+    return true;
+}
+
+const dgpb_code_binding *dgpb_code_bindings_find(const dgpb_code_bindings *b, const char *path,
+                                                 bool *ambiguous)
+{
+    *ambiguous = false;
+    for (size_t i = 0; i < b->count; i++)
+        if (!strcmp(b->items[i].name, path))
+            return &b->items[i];
+    const dgpb_code_binding *found = NULL;
+    for (size_t i = 0; i < b->count; i++) {
+        if (!b->items[i].detail || !wgsl_spells(b->items[i].name, path))
+            continue;
+        if (found) {
+            *ambiguous = true;
+            return NULL;
+        }
+        found = &b->items[i];
+    }
+    return found;
+}

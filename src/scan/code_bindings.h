@@ -1,0 +1,110 @@
+/*
+ * dgpb/code_bindings.h - the resource bindings a shipped blob declares, read
+ * back from the code itself.
+ *
+ * dgpb-build never trusts a parameter table it cannot check: before it
+ * writes a bundle it reads every blob's bindings back from the code and
+ * matches them with the rows (dgpb/binding_proof.h). This module turns the
+ * two descriptor-based codes into one list:
+ *
+ *   - SPIR-V: every module-scope variable with DescriptorSet/Binding
+ *     decorations, and every PushConstant variable, that the entry point's
+ *     interface lists (dgpb/spirv_analysis.h);
+ *   - WGSL: every module-scope `var` in the uniform or storage address space
+ *     or of a texture or sampler type (dgpb/wgsl_scan.h).
+ *
+ * Each binding keeps the variable's name as the code spells it. Slang names
+ * variables after the parameter's path: the SPIR-V name is the dotted path
+ * ("res.src", "globalParams.m.dst", "entryPointParams.mat.tex"), and WGSL
+ * writes the same path with '_' for '.' plus a numeric suffix
+ * ("entryPointParams_mat_tex_0"). dgpb_code_bindings_find() looks a path up
+ * under either spelling, which is how rows whose place only the code knows
+ * (dgpb/reflect.h, `place_from_code`) get their space and binding.
+ *
+ * Ownership: the list owns its array; names point into the analysis or scan
+ * it was made from, which must outlive it. Free with
+ * dgpb_code_bindings_clear().
+ */
+#ifndef DGPB_CODE_BINDINGS_H
+#define DGPB_CODE_BINDINGS_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "dgpb/result.h"
+#include "scan/spirv_analysis.h"
+#include "scan/wgsl_scan.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* What the code declares at a binding. */
+typedef enum dgpb_code_class {
+    DGPB_CODE_UNIFORM_BLOCK = 0,      /* a uniform buffer */
+    DGPB_CODE_PUSH_CONSTANT,          /* a push-constant block (SPIR-V); no binding */
+    DGPB_CODE_STORAGE_BUFFER,         /* a storage buffer (`writable` tells read_write) */
+    DGPB_CODE_TEXTURE,                /* a sampled texture */
+    DGPB_CODE_DEPTH_TEXTURE,          /* WGSL texture_depth_* */
+    DGPB_CODE_MULTISAMPLED_TEXTURE,   /* multisampled */
+    DGPB_CODE_STORAGE_TEXTURE,        /* a storage texture */
+    DGPB_CODE_SAMPLER,                /* a sampler */
+    DGPB_CODE_COMPARISON_SAMPLER,     /* WGSL sampler_comparison */
+    DGPB_CODE_COMBINED,               /* SPIR-V sampled image: texture and sampler in one */
+    DGPB_CODE_TEXEL_BUFFER,           /* a typed buffer */
+    DGPB_CODE_ACCELERATION_STRUCTURE, /* a ray-tracing acceleration structure */
+    DGPB_CODE_OTHER,
+    DGPB_CODE_CLASS_COUNT
+} dgpb_code_class;
+
+typedef struct dgpb_code_binding {
+    const char *name;         /* as the code spells it; borrowed */
+    int64_t space, binding;   /* descriptor set (WGSL group) and binding; -1 when absent */
+    uint32_t cls;             /* dgpb_code_class */
+    bool writable;            /* storage buffers: read_write; storage textures */
+    bool is_array;            /* an array of the above */
+    uint32_t block_size;      /* uniform and push-constant blocks: byte size, 0 unknown */
+    const char *detail;       /* WGSL: the type as written; NULL for SPIR-V; borrowed */
+    const char *texel_format; /* WGSL storage textures: "r32float", ...; else NULL; borrowed */
+    const char *sample_type;  /* WGSL sampled textures: "f32", "i32", "u32"; else NULL */
+    const char *dimension;    /* WGSL textures: "1d", "2d", "2d_array", ...; else NULL */
+    uint32_t line;            /* WGSL: its line; 0 for SPIR-V */
+} dgpb_code_binding;
+
+typedef struct dgpb_code_bindings {
+    dgpb_code_binding *items;
+    size_t count;
+} dgpb_code_bindings;
+
+/*
+ * From an entry's SPIR-V analysis (which must have `parsed`): the decorated
+ * and push-constant variables of the entry point's interface, in module
+ * order. DGPB_ERR_NOMEM or DGPB_OK.
+ */
+int dgpb_code_bindings_from_spirv(const dgpb_spirv_info *info, dgpb_code_bindings *out,
+                                  dgpb_diag *diag);
+
+/* From a WGSL scan: every binding it found, in source order. */
+int dgpb_code_bindings_from_wgsl(const dgpb_wgsl_module *m, dgpb_code_bindings *out,
+                                 dgpb_diag *diag);
+
+void dgpb_code_bindings_clear(dgpb_code_bindings *b);
+
+/* A readable name of a class ("storage buffer", "sampled texture", ...). */
+const char *dgpb_code_class_name(uint32_t cls);
+
+/*
+ * The binding Slang made for the parameter path `path` (a row's
+ * `code_name`), spelled either way (see above); NULL when the code has none.
+ * When WGSL has two candidates (a suffix Slang added to tell two equal names
+ * apart), *ambiguous is set and NULL returned.
+ */
+const dgpb_code_binding *dgpb_code_bindings_find(const dgpb_code_bindings *b, const char *path,
+                                                 bool *ambiguous);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

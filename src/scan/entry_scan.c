@@ -1,0 +1,352 @@
+/*
+ * entry_scan.c - generic entry points in a Slang module's text (entry_scan.h).
+ *
+ * The text is first copied with comments, string and character literals and
+ * preprocessor directive lines blanked (newlines kept, so lines still count).
+ * An entry point is a function after an attribute list that opens with
+ * [shader(...)] or [numthreads(...)]; it is generic when its name is followed
+ * by <...> before its parameter list, or when __generic<...> precedes it.
+ */
+#include "scan/entry_scan.h"
+
+#include <string.h>
+
+#include "core/alloc.h"
+#include "core/bytebuf.h"
+#include "dgpb/result.h"
+#include "scan/text_scan.h"
+
+static int space(char c)
+{
+    return c == ' ' || c == '\t' || c == '\r' || c == '\n' || c == '\f' || c == '\v';
+}
+
+/* Blanks the byte at i unless it is a newline. */
+static void blank(char *s, size_t i)
+{
+    if (s[i] != '\n')
+        s[i] = ' ';
+}
+
+/* The text with comments, literals and directive lines blanked. */
+static char *code_only(const char *text, size_t len)
+{
+    char *s = mem_alloc(len + 1);
+    if (!s)
+        return NULL;
+    memcpy(s, text, len);
+    s[len] = 0;
+    int line_start = 1;
+    for (size_t i = 0; i < len;) {
+        char c = s[i];
+        if (line_start && (c == ' ' || c == '\t')) {
+            i++;
+            continue;
+        }
+        if (line_start && c == '#') { /* a directive, with its continuation lines */
+            while (i < len && s[i] != '\n') {
+                if (s[i] == '\\' && i + 1 < len && s[i + 1] == '\n')
+                    blank(s, i++);
+                else if (s[i] == '\\' && i + 2 < len && s[i + 1] == '\r' && s[i + 2] == '\n')
+                    blank(s, i++), blank(s, i++);
+                blank(s, i++);
+            }
+            continue;
+        }
+        line_start = c == '\n';
+        if (c == '/' && i + 1 < len && s[i + 1] == '/') {
+            while (i < len && s[i] != '\n')
+                blank(s, i++);
+        } else if (c == '/' && i + 1 < len && s[i + 1] == '*') {
+            blank(s, i++);
+            blank(s, i++);
+            while (i < len && !(s[i] == '*' && i + 1 < len && s[i + 1] == '/'))
+                blank(s, i++);
+            for (int k = 0; k < 2 && i < len; k++)
+                blank(s, i++);
+        } else if (c == '"' || c == '\'') {
+            blank(s, i++);
+            while (i < len && s[i] != c && s[i] != '\n') {
+                if (s[i] == '\\' && i + 1 < len)
+                    blank(s, i++);
+                blank(s, i++);
+            }
+            if (i < len && s[i] == c)
+                blank(s, i++);
+        } else {
+            i++;
+        }
+    }
+    return s;
+}
+
+/* The index after the bracket that closes the one at `at` ('[', '(' or '<'); 0 when none. */
+static size_t close_of(const char *s, size_t len, size_t at)
+{
+    char open = s[at], close = open == '[' ? ']' : open == '(' ? ')' : '>';
+    int depth = 0;
+    for (size_t i = at; i < len; i++) {
+        if (s[i] == open)
+            depth++;
+        else if (s[i] == close && --depth == 0)
+            return i + 1;
+        else if (open == '<' && (s[i] == ';' || s[i] == '{'))
+            return 0;
+    }
+    return 0;
+}
+
+/* Whether the '[' at `at` opens [shader(...)] or [numthreads(...)]. */
+static int entry_attribute(const char *s, size_t len, size_t at)
+{
+    size_t i = at + 1;
+    while (i < len && space(s[i]))
+        i++;
+    size_t start = i;
+    while (i < len && text_ident_char(s[i]))
+        i++;
+    size_t n = i - start;
+    if (!((n == 6 && !memcmp(s + start, "shader", 6)) ||
+          (n == 10 && !memcmp(s + start, "numthreads", 10))))
+        return 0;
+    while (i < len && space(s[i]))
+        i++;
+    return i < len && s[i] == '(';
+}
+
+/* A new string: s[from, to) with each run of white space written as one space, trimmed. */
+static char *squeeze(const char *s, size_t from, size_t to)
+{
+    dgpb_bytebuf b = DGPB_BYTEBUF_INIT;
+    int pending = 0;
+    for (size_t i = from; i < to; i++) {
+        if (space(s[i])) {
+            pending = b.len > 0;
+            continue;
+        }
+        if (pending)
+            bytebuf_append(&b, " ", 1);
+        pending = 0;
+        bytebuf_append(&b, s + i, 1);
+    }
+    bytebuf_append(&b, "", 1);
+    if (b.failed) {
+        bytebuf_free(&b);
+        return NULL;
+    }
+    return (char *)b.data;
+}
+
+/* The name of one parameter, s[from, to): the last identifier before ':', '=' or '['. */
+static void param_name(const char *s, size_t from, size_t to, dgpb_bytebuf *out)
+{
+    size_t end = to;
+    int depth = 0;
+    for (size_t i = from; i < to; i++) {
+        if (s[i] == '(' || s[i] == '<')
+            depth++;
+        else if (s[i] == ')' || s[i] == '>')
+            depth--;
+        else if (!depth && (s[i] == ':' || s[i] == '=' || s[i] == '[')) {
+            end = i;
+            break;
+        }
+    }
+    while (end > from && !text_ident_char(s[end - 1]))
+        end--;
+    size_t start = end;
+    while (start > from && text_ident_char(s[start - 1]))
+        start--;
+    if (start == end)
+        return;
+    if (out->len)
+        bytebuf_append(out, ", ", 2);
+    bytebuf_append(out, s + start, end - start);
+}
+
+/* The parameters' names of the list s[from, to), comma-separated. */
+static char *arg_names(const char *s, size_t from, size_t to)
+{
+    dgpb_bytebuf b = DGPB_BYTEBUF_INIT;
+    int depth = 0;
+    size_t start = from;
+    for (size_t i = from; i <= to; i++) {
+        if (i < to && (s[i] == '(' || s[i] == '<' || s[i] == '['))
+            depth++;
+        else if (i < to && (s[i] == ')' || s[i] == '>' || s[i] == ']'))
+            depth--;
+        else if (i == to || (!depth && s[i] == ',')) {
+            param_name(s, start, i, &b);
+            start = i + 1;
+        }
+    }
+    bytebuf_append(&b, "", 1);
+    if (b.failed) {
+        bytebuf_free(&b);
+        return NULL;
+    }
+    return (char *)b.data;
+}
+
+static uint32_t line_of(const char *s, size_t at)
+{
+    uint32_t line = 1;
+    for (size_t i = 0; i < at; i++)
+        line += s[i] == '\n';
+    return line;
+}
+
+/*
+ * The declaration after the attribute lists s[attr_from, at) (in the blanked
+ * text `s`; `orig` is the text itself): fills *e when it is a generic function. 1 found, 0 not generic (or not a function), -1 no memory.
+ */
+static int declaration(const char *orig, const char *s, size_t len, size_t attr_from, size_t at,
+                       generic_entry *e)
+{
+    size_t paren = at;
+    while (paren < len && s[paren] != '(' && s[paren] != ';' && s[paren] != '{')
+        paren++;
+    if (paren >= len || s[paren] != '(')
+        return 0;
+    size_t close = close_of(s, len, paren);
+    if (!close)
+        return 0;
+    /* __generic<...> before the name */
+    size_t generic_from = 0, generic_to = 0;
+    for (size_t i = at; i + 9 <= paren; i++)
+        if (!memcmp(s + i, "__generic", 9) && (i == 0 || !text_ident_char(s[i - 1])) &&
+            !text_ident_char(s[i + 9])) {
+            size_t lt = i + 9;
+            while (lt < paren && space(s[lt]))
+                lt++;
+            if (lt < paren && s[lt] == '<' && (generic_to = close_of(s, len, lt)))
+                generic_from = lt;
+        }
+    size_t end = paren;
+    while (end > at && space(s[end - 1]))
+        end--;
+    if (end > at && s[end - 1] == '>') { /* name<...>( */
+        int depth = 0;
+        size_t i = end;
+        while (i > at) {
+            i--;
+            if (s[i] == '>')
+                depth++;
+            else if (s[i] == '<' && --depth == 0)
+                break;
+        }
+        if (depth)
+            return 0;
+        generic_from = i;
+        generic_to = end;
+        end = i;
+        while (end > at && space(s[end - 1]))
+            end--;
+    }
+    if (!generic_to)
+        return 0;
+    size_t start = end;
+    while (start > at && text_ident_char(s[start - 1]))
+        start--;
+    if (start == end || !text_ident_start(s[start]))
+        return 0;
+    e->name = mem_alloc(end - start + 1);
+    if (e->name) {
+        memcpy(e->name, s + start, end - start);
+        e->name[end - start] = 0;
+    }
+    e->generics = squeeze(s, generic_from, generic_to);
+    e->attributes = squeeze(orig, attr_from, at); /* with its strings: [shader("compute")] */
+    e->params = squeeze(s, paren + 1, close - 1);
+    e->args = arg_names(s, paren + 1, close - 1);
+    e->line = line_of(s, start);
+    return e->name && e->generics && e->attributes && e->params && e->args ? 1 : -1;
+}
+
+static void entry_free(generic_entry *e)
+{
+    dgpb_free(e->name);
+    dgpb_free(e->generics);
+    dgpb_free(e->attributes);
+    dgpb_free(e->params);
+    dgpb_free(e->args);
+}
+
+void entry_scan_free(generic_entry *entries, size_t count)
+{
+    for (size_t i = 0; i < count; i++)
+        entry_free(&entries[i]);
+    dgpb_free(entries);
+}
+
+int entry_scan_generics(const char *text, size_t len, generic_entry **out, size_t *count)
+{
+    *out = NULL;
+    *count = 0;
+    char *s = code_only(text, len);
+    if (!s)
+        return DGPB_ERR_NOMEM;
+    generic_entry *list = NULL;
+    size_t n = 0, cap = 0;
+    int rc = DGPB_OK;
+    for (size_t i = 0; i < len && !rc; i++) {
+        if (s[i] != '[' || !entry_attribute(s, len, i))
+            continue;
+        /* Back to the first of the attribute lists this one belongs to. */
+        size_t from = i;
+        for (;;) {
+            size_t k = from;
+            while (k > 0 && space(s[k - 1]))
+                k--;
+            if (k == 0 || s[k - 1] != ']')
+                break;
+            int depth = 0;
+            size_t j = k;
+            while (j > 0) {
+                j--;
+                if (s[j] == ']')
+                    depth++;
+                else if (s[j] == '[' && --depth == 0)
+                    break;
+            }
+            if (depth)
+                break;
+            from = j;
+        }
+        size_t at = i;
+        for (;;) { /* past this and any following attribute lists */
+            size_t end = close_of(s, len, at);
+            if (!end)
+                break;
+            at = end;
+            while (at < len && space(s[at]))
+                at++;
+            if (at >= len || s[at] != '[')
+                break;
+        }
+        generic_entry e = {0};
+        int found = declaration(text, s, len, from, at, &e);
+        if (found == 1) {
+            generic_entry *grown = mem_grow(list, n, &cap, sizeof *list, 4);
+            if (grown) {
+                list = grown;
+                list[n++] = e;
+            } else {
+                entry_free(&e);
+                rc = DGPB_ERR_NOMEM;
+            }
+        } else if (found < 0) {
+            entry_free(&e);
+            rc = DGPB_ERR_NOMEM;
+        }
+        i = at > i ? at - 1 : i;
+    }
+    dgpb_free(s);
+    if (rc) {
+        entry_scan_free(list, n);
+        return rc;
+    }
+    *out = list;
+    *count = n;
+    return DGPB_OK;
+}

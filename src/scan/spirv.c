@@ -1,0 +1,198 @@
+/*
+ * spirv.c - SPIR-V helpers over SPIRV-Tools' C API (dgpb/spirv.h).
+ */
+#define _POSIX_C_SOURCE 200809L
+#include "scan/spirv.h"
+
+#include <string.h>
+
+#include "core/alloc.h"
+#include "dgpb/format.h"
+#define DGPB_SPIRV_TU dgpb_spirv_c_max_id_bound
+#include "scan/spirv_tools.h"
+
+#define SPIRV_MAGIC 0x07230203u
+#define SPIRV_HEADER_WORDS 5u
+#define OP_SOURCE 3u
+
+int dgpb_spirv_strip_source(const void *code, size_t size, uint32_t **out, size_t *out_words,
+                            dgpb_diag *diag)
+{
+    *out = NULL;
+    *out_words = 0;
+    if (size % 4 != 0 || size < SPIRV_HEADER_WORDS * 4)
+        return dgpb_diag_set(diag, DGPB_ERR_CORRUPT, -1,
+                             "not a SPIR-V module: %zu bytes is not a whole header of words", size);
+    size_t n = size / 4;
+    uint32_t *w = mem_alloc(size);
+    if (!w)
+        return dgpb_diag_set(diag, DGPB_ERR_NOMEM, -1, "out of memory");
+    memcpy(w, code, size);
+    if (w[0] != SPIRV_MAGIC) {
+        uint32_t magic = w[0];
+        dgpb_free(w);
+        return dgpb_diag_set(diag, DGPB_ERR_CORRUPT, 0, "not a SPIR-V module: bad magic 0x%08x",
+                             magic);
+    }
+    size_t in = SPIRV_HEADER_WORDS, outpos = SPIRV_HEADER_WORDS;
+    while (in < n) {
+        uint32_t count = w[in] >> 16, opcode = w[in] & 0xffffu;
+        if (count == 0 || count > n - in) {
+            dgpb_free(w);
+            return dgpb_diag_set(diag, DGPB_ERR_CORRUPT, (int64_t)in * 4,
+                                 "not a SPIR-V module: instruction of %u words at word %zu "
+                                 "runs past the end",
+                                 count, in);
+        }
+        if (opcode != OP_SOURCE) {
+            memmove(w + outpos, w + in, count * 4);
+            outpos += count;
+        }
+        in += count;
+    }
+    *out = w;
+    *out_words = outpos;
+    return DGPB_OK;
+}
+
+/*
+ * The module without OpSource (*words, dgpb_free) and a SPIRV-Tools context
+ * for Vulkan 1.2 (*ctx, spvContextDestroy), the environment dgpb disassembles
+ * and validates in. On an error neither is left to release.
+ */
+static int open_module(const void *code, size_t size, uint32_t **words, size_t *nwords,
+                       spv_context *ctx, dgpb_diag *diag)
+{
+    int rc = dgpb_spirv_strip_source(code, size, words, nwords, diag);
+    if (rc)
+        return rc;
+    *ctx = spvContextCreate(SPV_ENV_VULKAN_1_2);
+    if (!*ctx) {
+        dgpb_free(*words);
+        *words = NULL;
+        return dgpb_diag_set(diag, DGPB_ERR_NOMEM, -1, "cannot create a SPIRV-Tools context");
+    }
+    return DGPB_OK;
+}
+
+int dgpb_spirv_disassemble(const void *code, size_t size, char **out_text, dgpb_diag *diag)
+{
+    *out_text = NULL;
+    uint32_t *words;
+    size_t nwords;
+    spv_context ctx;
+    int rc = open_module(code, size, &words, &nwords, &ctx, diag);
+    if (rc)
+        return rc;
+    spv_text text = NULL;
+    spv_diagnostic sd = NULL;
+    spv_result_t r = spvBinaryToText(
+        ctx, words, nwords,
+        SPV_BINARY_TO_TEXT_OPTION_INDENT | SPV_BINARY_TO_TEXT_OPTION_FRIENDLY_NAMES, &text, &sd);
+    if (r != SPV_SUCCESS || !text) {
+        rc = dgpb_diag_set(diag, DGPB_ERR_CORRUPT, -1, "SPIRV-Tools cannot disassemble: %s",
+                           sd && sd->error ? sd->error : "unknown error");
+        goto done;
+    }
+    *out_text = mem_alloc(text->length + 1);
+    if (!*out_text) {
+        rc = dgpb_diag_set(diag, DGPB_ERR_NOMEM, -1, "out of memory");
+        goto done;
+    }
+    memcpy(*out_text, text->str, text->length);
+    (*out_text)[text->length] = 0;
+done:
+    spvTextDestroy(text);
+    spvDiagnosticDestroy(sd);
+    spvContextDestroy(ctx);
+    dgpb_free(words);
+    return rc;
+}
+
+int dgpb_spirv_validate(const void *code, size_t size, dgpb_diag *diag)
+{
+    uint32_t *words;
+    size_t nwords;
+    spv_context ctx;
+    int rc = open_module(code, size, &words, &nwords, &ctx, diag);
+    if (rc)
+        return rc;
+    spv_const_binary_t bin = {words, nwords};
+    spv_diagnostic sd = NULL;
+    if (spvValidate(ctx, &bin, &sd) != SPV_SUCCESS)
+        rc = dgpb_diag_set(diag, DGPB_ERR_SHADER, sd ? (int64_t)sd->position.index * 4 : -1,
+                           "SPIR-V validation (Vulkan 1.2) failed: %s",
+                           sd && sd->error ? sd->error : "unknown error");
+    spvDiagnosticDestroy(sd);
+    spvContextDestroy(ctx);
+    dgpb_free(words);
+    return rc;
+}
+
+int dgpb_spirv_stage_of_model(uint32_t model)
+{
+    switch (model) {
+    case 0:
+        return DGPB_STAGE_VERTEX;
+    case 4:
+        return DGPB_STAGE_FRAGMENT;
+    case 5:
+        return DGPB_STAGE_COMPUTE;
+    case 5313:
+        return DGPB_STAGE_RAYGENERATION;
+    case 5314:
+        return DGPB_STAGE_INTERSECTION;
+    case 5315:
+        return DGPB_STAGE_ANYHIT;
+    case 5316:
+        return DGPB_STAGE_CLOSESTHIT;
+    case 5317:
+        return DGPB_STAGE_MISS;
+    case 5318:
+        return DGPB_STAGE_CALLABLE;
+    default:
+        return -1;
+    }
+}
+
+#define OP_ENTRY_POINT 15u
+
+int dgpb_spirv_entry_points(const void *code, size_t size, dgpb_spirv_entry_point **out,
+                            size_t *count, dgpb_diag *diag)
+{
+    *out = NULL;
+    *count = 0;
+    uint32_t *w;
+    size_t n;
+    /* The stripped copy is a checked word array: the same walk, without OpSource. */
+    int rc = dgpb_spirv_strip_source(code, size, &w, &n, diag);
+    if (rc)
+        return rc;
+    size_t found = 0;
+    for (size_t i = SPIRV_HEADER_WORDS; i < n; i += w[i] >> 16)
+        found += (w[i] & 0xffffu) == OP_ENTRY_POINT && (w[i] >> 16) >= 4;
+    dgpb_spirv_entry_point *eps = mem_calloc(found, sizeof *eps);
+    if (!eps) {
+        dgpb_free(w);
+        return dgpb_diag_set(diag, DGPB_ERR_NOMEM, -1, "out of memory");
+    }
+    size_t k = 0;
+    for (size_t i = SPIRV_HEADER_WORDS; i < n; i += w[i] >> 16) {
+        uint32_t words = w[i] >> 16;
+        if ((w[i] & 0xffffu) != OP_ENTRY_POINT || words < 4)
+            continue;
+        eps[k].execution_model = w[i + 1];
+        const char *s = (const char *)&w[i + 3];
+        size_t max = (words - 3) * 4;
+        size_t len = strnlen(s, max);
+        if (len >= sizeof eps[k].name)
+            len = sizeof eps[k].name - 1;
+        memcpy(eps[k].name, s, len);
+        eps[k].name[len] = 0;
+        k++;
+    }
+    dgpb_free(w);
+    *out = eps;
+    *count = found;
+    return DGPB_OK;
+}

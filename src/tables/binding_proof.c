@@ -1,0 +1,381 @@
+/*
+ * binding_proof.c - a parameter table proved against the code it ships
+ * (dgpb/binding_proof.h).
+ *
+ * Each check below reads the code's side (what the blob declares) and the
+ * table's side (the rows) and fails at the first disagreement, with a
+ * message that names the code's variable and place as well as the row, so a
+ * reader can find both.
+ */
+#include "tables/binding_proof.h"
+
+#include <assert.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "dgpb/format.h"
+
+uint32_t dgpb_ptx_handle_size(uint32_t kind)
+{
+    switch (kind) {
+    case DGPB_KIND_BUFFER:
+    case DGPB_KIND_RW_BUFFER:
+    case DGPB_KIND_BYTE_BUFFER:
+    case DGPB_KIND_RW_BYTE_BUFFER:
+    case DGPB_KIND_MLP_WEIGHTS:
+        return 16; /* a device pointer and an element count */
+    default:
+        return 8; /* a pointer, a texture or surface object, an acceleration structure */
+    }
+}
+
+static const char *kind_text(uint32_t kind)
+{
+    const char *name = dgpb_kind_name(kind);
+    return name ? name : "?";
+}
+
+/* ---- descriptor targets: spirv and wgsl ---- */
+
+/* Whether a row's kind can describe what the code declares. */
+static bool kind_fits(uint32_t kind, const dgpb_code_binding *c)
+{
+    switch (c->cls) {
+    case DGPB_CODE_UNIFORM_BLOCK:
+        return kind == DGPB_KIND_VALUE || kind == DGPB_KIND_UNIFORM_BUFFER;
+    case DGPB_CODE_STORAGE_BUFFER:
+        return kind == DGPB_KIND_BUFFER || kind == DGPB_KIND_RW_BUFFER ||
+               kind == DGPB_KIND_BYTE_BUFFER || kind == DGPB_KIND_RW_BYTE_BUFFER ||
+               kind == DGPB_KIND_MLP_WEIGHTS;
+    case DGPB_CODE_TEXTURE:
+        return kind == DGPB_KIND_TEXTURE || (kind == DGPB_KIND_HANDLE && c->is_array);
+    case DGPB_CODE_STORAGE_TEXTURE:
+        return kind == DGPB_KIND_RW_TEXTURE;
+    case DGPB_CODE_SAMPLER:
+        return kind == DGPB_KIND_SAMPLER || (kind == DGPB_KIND_HANDLE && c->is_array);
+    case DGPB_CODE_ACCELERATION_STRUCTURE:
+        return kind == DGPB_KIND_ACCELERATION_STRUCTURE;
+    default:
+        return false;
+    }
+}
+
+/* The WebGPU ID that describes a WGSL binding, or 0 when the table has none. */
+static uint32_t wgsl_id(const dgpb_code_binding *c)
+{
+    switch (c->cls) {
+    case DGPB_CODE_UNIFORM_BLOCK:
+        return DGPB_WGPU_UNIFORM_BUFFER;
+    case DGPB_CODE_STORAGE_BUFFER:
+        return c->writable ? DGPB_WGPU_STORAGE_BUFFER : DGPB_WGPU_READ_ONLY_STORAGE_BUFFER;
+    case DGPB_CODE_SAMPLER:
+        return DGPB_WGPU_FILTERING_SAMPLER;
+    case DGPB_CODE_TEXTURE:
+        return c->dimension && !strcmp(c->dimension, "2d") && c->sample_type &&
+                       !strcmp(c->sample_type, "f32")
+                   ? DGPB_WGPU_TEXTURE_2D_FLOAT
+                   : 0;
+    case DGPB_CODE_STORAGE_TEXTURE: {
+        static const struct {
+            const char *format;
+            uint32_t id;
+        } formats[] = {{"r32float", DGPB_WGPU_STORAGE_TEXTURE_2D_R32FLOAT},
+                       {"rg32float", DGPB_WGPU_STORAGE_TEXTURE_2D_RG32FLOAT},
+                       {"rgba32float", DGPB_WGPU_STORAGE_TEXTURE_2D_RGBA32FLOAT},
+                       {"r32uint", DGPB_WGPU_STORAGE_TEXTURE_2D_R32UINT}};
+        if (!c->dimension || strcmp(c->dimension, "2d") || !c->texel_format)
+            return 0;
+        for (size_t i = 0; i < sizeof formats / sizeof formats[0]; i++)
+            if (!strcmp(c->texel_format, formats[i].format))
+                return formats[i].id;
+        return 0;
+    }
+    default:
+        return 0;
+    }
+}
+
+/* "set 0, binding 2" (spirv) or "@group(0) @binding(2)" (wgsl). */
+static void place_text(const char *target, const dgpb_code_binding *c, char *buf, size_t n)
+{
+    if (!strcmp(target, "wgsl"))
+        snprintf(buf, n, "@group(%lld) @binding(%lld)", (long long)c->space, (long long)c->binding);
+    else
+        snprintf(buf, n, "set %lld, binding %lld", (long long)c->space, (long long)c->binding);
+}
+
+/* What a WGSL binding is that the WebGPU ID table cannot describe, or NULL. */
+static const char *wgsl_refusal(const dgpb_code_binding *c)
+{
+    switch (c->cls) {
+    case DGPB_CODE_COMPARISON_SAMPLER:
+        return "a comparison sampler (SamplerComparisonState), which has no WebGPU binding-layout "
+               "ID (ID 4 is a filtering sampler); leave wgsl out of --targets for this entry, or "
+               "compare in the shader with a plain SamplerState";
+    case DGPB_CODE_DEPTH_TEXTURE:
+        return "a depth texture, which has no WebGPU binding-layout ID; read it as a "
+               "Texture2D<float> or leave wgsl out of --targets";
+    case DGPB_CODE_MULTISAMPLED_TEXTURE:
+        return "a multisampled texture, which has no WebGPU binding-layout ID";
+    default:
+        return NULL;
+    }
+}
+
+static int prove_code_binding(const dgpb_proof_input *in, const dgpb_code_binding *c,
+                              dgpb_diag *diag)
+{
+    const dgpb_param_table *t = in->table;
+    bool wgsl = !strcmp(in->target, "wgsl");
+    char where[96];
+    const char *what = dgpb_code_class_name(c->cls);
+    if (c->cls == DGPB_CODE_PUSH_CONSTANT) {
+        uint32_t rows = 0;
+        for (uint32_t r = 0; r < t->count; r++) {
+            const dgpb_param_desc *row = &t->rows[r];
+            if (row->space != DGPB_SPACE_LAUNCH)
+                continue;
+            rows++;
+            if (row->kind != DGPB_KIND_VALUE)
+                return dgpb_diag_set(diag, DGPB_ERR_SHADER, -1,
+                                     "target '%s', entry '%s': parameter '%s' is a %s row in the "
+                                     "launch space, but the code's push-constant block '%s' holds "
+                                     "values only",
+                                     in->target, in->entry, row->name, kind_text(row->kind),
+                                     c->name);
+            if (c->block_size && (uint64_t)row->offset + row->size > c->block_size)
+                return dgpb_diag_set(diag, DGPB_ERR_SHADER, -1,
+                                     "target '%s', entry '%s': parameter '%s' (bytes %u..%u) lies "
+                                     "outside the code's push-constant block '%s' (%u bytes)",
+                                     in->target, in->entry, row->name, row->offset,
+                                     row->offset + row->size, c->name, c->block_size);
+        }
+        if (!rows)
+            return dgpb_diag_set(diag, DGPB_ERR_SHADER, -1,
+                                 "target '%s', entry '%s': the code declares the push-constant "
+                                 "block '%s' (%u bytes), which no parameter row describes",
+                                 in->target, in->entry, c->name, c->block_size);
+        return DGPB_OK;
+    }
+    if (c->space < 0 || c->binding < 0)
+        return dgpb_diag_set(diag, DGPB_ERR_SHADER, -1,
+                             "target '%s', entry '%s': the code declares the %s '%s' without a "
+                             "binding%s",
+                             in->target, in->entry, what, c->name,
+                             wgsl ? " (a push constant: WebGPU has none; declare a plain "
+                                    "ConstantBuffer, or leave wgsl out of --targets)"
+                                  : "");
+    place_text(in->target, c, where, sizeof where);
+    if (wgsl && wgsl_refusal(c))
+        return dgpb_diag_set(diag, DGPB_ERR_SHADER, -1,
+                             "target 'wgsl', entry '%s': the code's '%s' (%s) is %s", in->entry,
+                             c->name, where, wgsl_refusal(c));
+    const dgpb_param_desc *first = NULL;
+    uint32_t count = 0;
+    for (uint32_t r = 0; r < t->count; r++) {
+        const dgpb_param_desc *row = &t->rows[r];
+        if (row->space != (uint64_t)c->space || row->binding != (uint64_t)c->binding)
+            continue;
+        if (!first)
+            first = row;
+        count++;
+        if (count > 1 && (row->kind != DGPB_KIND_VALUE || first->kind != DGPB_KIND_VALUE))
+            return dgpb_diag_set(diag, DGPB_ERR_SHADER, -1,
+                                 "target '%s', entry '%s': parameters '%s' and '%s' both claim "
+                                 "the code's %s '%s' (%s)",
+                                 in->target, in->entry, first->name, row->name, what, c->name,
+                                 where);
+        if ((c->is_array && row->kind != DGPB_KIND_HANDLE) || !kind_fits(row->kind, c))
+            return dgpb_diag_set(diag, DGPB_ERR_SHADER, -1,
+                                 "target '%s', entry '%s': parameter '%s' is a %s row, but the "
+                                 "code declares %s'%s' (%s) there as a %s",
+                                 in->target, in->entry, row->name, kind_text(row->kind),
+                                 c->is_array ? "an array " : "", c->name, where, what);
+        if (row->kind == DGPB_KIND_VALUE && c->block_size &&
+            (uint64_t)row->offset + row->size > c->block_size)
+            return dgpb_diag_set(diag, DGPB_ERR_SHADER, -1,
+                                 "target '%s', entry '%s': parameter '%s' (bytes %u..%u) lies "
+                                 "outside the code's uniform block '%s' (%s, %u bytes)",
+                                 in->target, in->entry, row->name, row->offset,
+                                 row->offset + row->size, c->name, where, c->block_size);
+        if (wgsl && row->webgpu_layout != wgsl_id(c)) {
+            char id[32] = ", which has no ID";
+            if (wgsl_id(c))
+                snprintf(id, sizeof id, ", which is ID %u", wgsl_id(c));
+            return dgpb_diag_set(diag, DGPB_ERR_SHADER, -1,
+                                 "target 'wgsl', entry '%s': parameter '%s' carries WebGPU ID %u, "
+                                 "but the code declares '%s' (%s) as %s%s",
+                                 in->entry, row->name, row->webgpu_layout, c->name, where,
+                                 c->detail ? c->detail : what, id);
+        }
+    }
+    if (!count)
+        return dgpb_diag_set(diag, DGPB_ERR_SHADER, -1,
+                             "target '%s', entry '%s': the code binds '%s' (%s %s at %s), which no "
+                             "parameter row describes: a host would leave it unbound",
+                             in->target, in->entry, c->name, what[0] == 'a' ? "an" : "a", what,
+                             where);
+    return DGPB_OK;
+}
+
+static int prove_descriptors(const dgpb_proof_input *in, dgpb_diag *diag)
+{
+    const dgpb_code_bindings *code = in->code;
+    const dgpb_param_table *t = in->table;
+    bool wgsl = !strcmp(in->target, "wgsl");
+    size_t push_blocks = 0;
+    for (size_t i = 0; i < code->count; i++) {
+        push_blocks += code->items[i].cls == DGPB_CODE_PUSH_CONSTANT;
+        int rc = prove_code_binding(in, &code->items[i], diag);
+        if (rc)
+            return rc;
+    }
+    if (push_blocks > 1)
+        return dgpb_diag_set(diag, DGPB_ERR_SHADER, -1,
+                             "target '%s', entry '%s': the code declares %zu push-constant blocks; "
+                             "a pipeline has one push-constant range (use one "
+                             "[[vk::push_constant]] block, or entry-point uniform values only)",
+                             in->target, in->entry, push_blocks);
+    /* Every row the code uses has its binding. */
+    for (uint32_t r = 0; r < t->count; r++) {
+        const dgpb_param_desc *row = &t->rows[r];
+        if (t->in_code && !t->in_code[r])
+            continue;
+        bool found = false;
+        if (row->space == DGPB_SPACE_LAUNCH) {
+            if (wgsl)
+                return dgpb_diag_set(diag, DGPB_ERR_SHADER, -1,
+                                     "target 'wgsl', entry '%s': parameter '%s' is a launch "
+                                     "parameter, which WebGPU does not have",
+                                     in->entry, row->name);
+            for (size_t i = 0; i < code->count && !found; i++)
+                found = code->items[i].cls == DGPB_CODE_PUSH_CONSTANT;
+            if (!found)
+                return dgpb_diag_set(diag, DGPB_ERR_SHADER, -1,
+                                     "target '%s', entry '%s': parameter '%s' is a push "
+                                     "constant (space 0x%X), but the code declares no "
+                                     "push-constant block",
+                                     in->target, in->entry, row->name, DGPB_SPACE_LAUNCH);
+            continue;
+        }
+        for (size_t i = 0; i < code->count && !found; i++)
+            found = code->items[i].space == (int64_t)row->space &&
+                    code->items[i].binding == (int64_t)row->binding;
+        if (!found)
+            return dgpb_diag_set(diag, DGPB_ERR_SHADER, -1,
+                                 "target '%s', entry '%s': parameter '%s' (%s at space %u, "
+                                 "binding %u) matches no binding in the code",
+                                 in->target, in->entry, row->name, kind_text(row->kind), row->space,
+                                 row->binding);
+    }
+    return DGPB_OK;
+}
+
+/* ---- ptx ---- */
+
+/* The byte range a ptx row occupies in its block: [*start, *end). */
+static void ptx_range(const dgpb_param_desc *row, uint64_t *start, uint64_t *end)
+{
+    if (row->kind == DGPB_KIND_VALUE) {
+        bool direct = row->space == DGPB_SPACE_LAUNCH || row->binding == DGPB_BINDING_INLINE;
+        *start = direct ? row->offset : row->binding;
+        *end = *start + (direct ? row->size : 8u); /* else the block's pointer */
+    } else {
+        *start = row->binding;
+        *end = *start + dgpb_ptx_handle_size(row->kind);
+    }
+}
+
+static int prove_ptx(const dgpb_proof_input *in, dgpb_diag *diag)
+{
+    const dgpb_ptx_module *m = in->ptx;
+    const dgpb_param_table *t = in->table;
+    const dgpb_ptx_entry *e = NULL;
+    for (size_t i = 0; i < m->entry_count && !e; i++)
+        if (!strcmp(m->entries[i].name, in->entry))
+            e = &m->entries[i];
+    if (!e)
+        return dgpb_diag_set(diag, DGPB_ERR_SHADER, -1,
+                             "target 'ptx', entry '%s': the PTX has no .entry '%s'", in->entry,
+                             in->entry);
+    bool globals = false;
+    for (uint32_t r = 0; r < t->count; r++) {
+        const dgpb_param_desc *row = &t->rows[r];
+        uint64_t start, end;
+        ptx_range(row, &start, &end);
+        if (row->space == DGPB_SPACE_LAUNCH) {
+            const dgpb_ptx_param *in_param = NULL;
+            for (size_t k = 0; k < e->param_count && !in_param; k++)
+                if (start >= e->params[k].offset &&
+                    end <= (uint64_t)e->params[k].offset + e->params[k].size)
+                    in_param = &e->params[k];
+            if (!in_param)
+                return dgpb_diag_set(diag, DGPB_ERR_SHADER, -1,
+                                     "target 'ptx', entry '%s': parameter '%s' (bytes %llu..%llu "
+                                     "of the kernel's parameters) lies in no parameter of "
+                                     ".entry %s",
+                                     in->entry, row->name, (unsigned long long)start,
+                                     (unsigned long long)end, e->name);
+        } else if (row->space == 0) {
+            globals |= !t->in_code || t->in_code[r];
+            if (m->has_global_params && end <= m->global_params_size)
+                continue;
+            if (t->in_code && !t->in_code[r] && !m->has_global_params)
+                continue;
+            return dgpb_diag_set(diag, DGPB_ERR_SHADER, -1,
+                                 "target 'ptx', entry '%s': parameter '%s' (bytes %llu..%llu of "
+                                 "SLANG_globalParams) lies outside it (%s%llu bytes)",
+                                 in->entry, row->name, (unsigned long long)start,
+                                 (unsigned long long)end,
+                                 m->has_global_params ? "" : "the PTX declares none: ",
+                                 (unsigned long long)m->global_params_size);
+        } else {
+            return dgpb_diag_set(diag, DGPB_ERR_SHADER, -1,
+                                 "target 'ptx', entry '%s': parameter '%s' has space %u; on ptx a "
+                                 "row lives in SLANG_globalParams (0) or the kernel's parameters "
+                                 "(0x%X)",
+                                 in->entry, row->name, row->space, DGPB_SPACE_LAUNCH);
+        }
+    }
+    /* Every kernel parameter the code reads holds a row. */
+    for (size_t k = 0; k < e->param_count; k++) {
+        const dgpb_ptx_param *p = &e->params[k];
+        if (!p->used)
+            continue;
+        bool covered = false;
+        for (uint32_t r = 0; r < t->count && !covered; r++) {
+            uint64_t start, end;
+            ptx_range(&t->rows[r], &start, &end);
+            covered = t->rows[r].space == DGPB_SPACE_LAUNCH && start >= p->offset &&
+                      end <= (uint64_t)p->offset + p->size;
+        }
+        if (!covered)
+            return dgpb_diag_set(diag, DGPB_ERR_SHADER, -1,
+                                 "target 'ptx', entry '%s': the kernel reads its parameter '%s' "
+                                 "(bytes %u..%u), which no parameter row describes",
+                                 in->entry, p->name, p->offset, p->offset + p->size);
+    }
+    if (m->global_params_used && !globals)
+        return dgpb_diag_set(diag, DGPB_ERR_SHADER, -1,
+                             "target 'ptx', entry '%s': the code reads SLANG_globalParams (%llu "
+                             "bytes), but no parameter row lives there",
+                             in->entry, (unsigned long long)m->global_params_size);
+    if (m->has_global_params && m->global_params_max_read > m->global_params_size)
+        return dgpb_diag_set(diag, DGPB_ERR_SHADER, -1,
+                             "target 'ptx', entry '%s': the code reads SLANG_globalParams up to "
+                             "byte %llu, past its %llu bytes",
+                             in->entry, (unsigned long long)m->global_params_max_read,
+                             (unsigned long long)m->global_params_size);
+    return DGPB_OK;
+}
+
+int dgpb_binding_proof(const dgpb_proof_input *in, dgpb_diag *diag)
+{
+    assert(in && in->target && in->entry && in->table);
+    if (!strcmp(in->target, "ptx")) {
+        assert(in->ptx);
+        return prove_ptx(in, diag);
+    }
+    assert(in->code);
+    return prove_descriptors(in, diag);
+}

@@ -1,0 +1,204 @@
+/*
+ * params.c - one entry's parameter table (dgpb/params.h).
+ */
+#include "tables/params.h"
+
+#include <assert.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "core/alloc.h"
+#include "dgpb/format.h"
+
+void dgpb_value_block_name(const char *entry, char *buf, size_t size)
+{
+    snprintf(buf, size, "%s_params", entry);
+}
+
+/* The group entry whose "<name>_" prefixes `global` the longest, or NULL. */
+static const char *owner_of(const char *global, const dgpb_param_select *s)
+{
+    const char *best = NULL;
+    size_t best_len = 0;
+    for (size_t i = 0; i < s->group_entry_count; i++) {
+        const char *e = s->group_entries[i];
+        size_t n = strlen(e);
+        if (n > best_len && !strncmp(global, e, n) && global[n] == '_' && global[n + 1]) {
+            best = e;
+            best_len = n;
+        }
+    }
+    return best;
+}
+
+/*
+ * Whether the entry's code uses a row: its variable is on the entry point's
+ * interface, or (for a shape Slang splits into several variables, such as an
+ * append buffer's "kept.elements" and "kept.counter", or a parameter block's
+ * fields) a variable named "<code_name>.<something>" is.
+ */
+static bool referenced(const dgpb_param_select *s, const char *code_name, bool value)
+{
+    if (!s->spirv || !s->spirv->parsed)
+        return true; /* nothing known: keep every row (the caller has warned) */
+    const dgpb_spirv_var *v = dgpb_spirv_find_var(s->spirv, code_name);
+    if (v || value)
+        return v && v->in_interface; /* a value's block variable: the resources named after it
+                                        say nothing about whether the code reads its data */
+    size_t n = strlen(code_name);
+    for (size_t i = 0; i < s->spirv->var_count; i++) {
+        const dgpb_spirv_var *w = &s->spirv->vars[i];
+        if (w->in_interface && !strncmp(w->name, code_name, n) && w->name[n] == '.')
+            return true;
+    }
+    return false;
+}
+
+static bool written(const dgpb_param_select *s, const char *code_name)
+{
+    if (!s->spirv || !s->spirv->parsed)
+        return false;
+    const dgpb_spirv_var *v = dgpb_spirv_find_var(s->spirv, code_name);
+    return v && v->written;
+}
+
+void dgpb_param_table_clear(dgpb_param_table *t)
+{
+    for (uint32_t i = 0; t->rows && i < t->count; i++)
+        dgpb_free((char *)t->rows[i].name);
+    dgpb_free(t->rows);
+    dgpb_free(t->in_code);
+    t->rows = NULL;
+    t->in_code = NULL;
+    t->count = 0;
+}
+
+/* Takes a row's space and binding from the code's variable for it. */
+static int place_from_code(const dgpb_param_select *s, const dgpb_reflected_param *p,
+                           const char *name, dgpb_param_desc *row, dgpb_diag *diag)
+{
+    bool ambiguous = false;
+    const dgpb_code_binding *c = dgpb_code_bindings_find(s->code, p->code_name, &ambiguous);
+    if (ambiguous)
+        return dgpb_diag_set(diag, DGPB_ERR_SHADER, -1,
+                             "target '%s', entry '%s', parameter '%s': the %s code has two "
+                             "variables named after '%s'; rename one of the parameters",
+                             s->target, s->entry, name, s->target, p->code_name);
+    if (!c || c->space < 0 || c->binding < 0)
+        return dgpb_diag_set(diag, DGPB_ERR_SHADER, -1,
+                             "target '%s', entry '%s', parameter '%s' (%s): the entry's code uses "
+                             "it, but the %s code has no bound variable '%s' for it",
+                             s->target, s->entry, name, p->shape, s->target, p->code_name);
+    row->space = (uint32_t)c->space;
+    row->binding = (uint32_t)c->binding;
+    return DGPB_OK;
+}
+
+/*
+ * Slang's bindless heaps: DescriptorHandle<T> values index a runtime array
+ * of descriptors that Slang declares itself (`__slang_resource_heap`, and
+ * `__slang_sampler_heap` for samplers). No parameter names them, yet the code
+ * binds them, so each gets a `handle` row at its place, named as the code
+ * names it: that is where a host binds its descriptor heap.
+ */
+static bool is_bindless_heap(const char *name)
+{
+    return !strncmp(name, "__slang_resource_heap", 21) ||
+           !strncmp(name, "__slang_sampler_heap", 20);
+}
+
+static int add_bindless_heaps(const dgpb_param_select *s, dgpb_param_table *out, dgpb_diag *diag)
+{
+    for (size_t i = 0; s->code && i < s->code->count; i++) {
+        const dgpb_code_binding *c = &s->code->items[i];
+        if (!is_bindless_heap(c->name) || c->space < 0 || c->binding < 0)
+            continue;
+        bool described = false;
+        for (uint32_t r = 0; r < out->count && !described; r++)
+            described = out->rows[r].space == (uint64_t)c->space &&
+                        out->rows[r].binding == (uint64_t)c->binding;
+        if (described)
+            continue;
+        dgpb_param_desc *rows = mem_realloc(out->rows, (out->count + 1) * sizeof *rows);
+        if (rows)
+            out->rows = rows;
+        bool *in_code = rows ? mem_realloc(out->in_code, (out->count + 1) * sizeof *in_code) : NULL;
+        if (in_code)
+            out->in_code = in_code;
+        if (!rows || !in_code)
+            return dgpb_diag_set(diag, DGPB_ERR_NOMEM, -1, "out of memory");
+        dgpb_param_desc *row = &out->rows[out->count];
+        memset(row, 0, sizeof *row);
+        row->kind = DGPB_KIND_HANDLE;
+        row->flags = dgpb_kind_required_flags(DGPB_KIND_HANDLE);
+        row->space = (uint32_t)c->space;
+        row->binding = (uint32_t)c->binding;
+        row->name = mem_strdup(c->name);
+        if (!row->name)
+            return dgpb_diag_set(diag, DGPB_ERR_NOMEM, -1, "out of memory");
+        out->in_code[out->count++] = true;
+    }
+    return DGPB_OK;
+}
+
+int dgpb_param_table_build(const dgpb_param_select *s, dgpb_param_table *out, dgpb_diag *diag)
+{
+    assert(s && s->reflection && out);
+    size_t n = s->reflection->param_count;
+    out->rows = mem_calloc(n ? n : 1, sizeof *out->rows);
+    out->in_code = mem_calloc(n ? n : 1, sizeof *out->in_code);
+    out->count = 0;
+    if (!out->rows || !out->in_code)
+        return dgpb_diag_set(diag, DGPB_ERR_NOMEM, -1, "out of memory");
+    size_t prefix = strlen(s->entry) + 1;
+    bool wgsl = !strcmp(s->target, "wgsl");
+    for (size_t i = 0; i < n; i++) {
+        const dgpb_reflected_param *p = &s->reflection->params[i];
+        const char *name = p->name;
+        bool used = referenced(s, p->code_name, p->kind == DGPB_KIND_VALUE);
+        bool mine = used;
+        if (s->dream && !p->entry_param) {
+            const char *owner = owner_of(p->global, s);
+            if (owner && !strcmp(owner, s->entry)) {
+                mine = true;
+                if (!strncmp(name, s->entry, prefix - 1) && name[prefix - 1] == '_')
+                    name += prefix; /* <entry>_<param> is listed as <param> */
+            } else if (owner) {
+                mine = false; /* another entry's */
+            }
+        }
+        if (!mine)
+            continue;
+        if (p->kind < 0 || (wgsl && p->problem))
+            return dgpb_diag_set(diag, DGPB_ERR_SHADER, -1,
+                                 "target '%s', entry '%s', parameter '%s': %s", s->target, s->entry,
+                                 name, p->problem ? p->problem : "no parameter kind");
+        if (wgsl && p->has_bool)
+            return dgpb_diag_set(diag, DGPB_ERR_SHADER, -1,
+                                 "target 'wgsl', entry '%s', parameter '%s' (%s): WGSL allows no "
+                                 "bool in a uniform buffer, so WebGPU would reject the code; "
+                                 "declare it as uint (0 or 1)",
+                                 s->entry, name, p->shape);
+        dgpb_param_desc *row = &out->rows[out->count];
+        row->kind = (uint32_t)p->kind;
+        row->flags = dgpb_kind_required_flags(row->kind);
+        if (dgpb_kind_writable(row->kind) && written(s, p->code_name))
+            row->flags |= DGPB_FLAG_WRITTEN;
+        row->space = p->space;
+        row->binding = p->binding;
+        row->offset = p->kind == DGPB_KIND_VALUE ? p->offset : 0;
+        row->size = p->kind == DGPB_KIND_VALUE ? p->size : 0;
+        row->webgpu_layout = wgsl ? p->webgpu_layout : 0;
+        if (p->place_from_code && s->code && used) {
+            int rc = place_from_code(s, p, name, row, diag);
+            if (rc)
+                return rc;
+        }
+        row->name = mem_strdup(name);
+        if (!row->name)
+            return dgpb_diag_set(diag, DGPB_ERR_NOMEM, -1, "out of memory");
+        out->in_code[out->count] = used;
+        out->count++;
+    }
+    return add_bindless_heaps(s, out, diag);
+}

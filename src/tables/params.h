@@ -1,0 +1,75 @@
+/*
+ * dgpb/params.h - one entry's parameter table, from Slang's reflection and
+ * the entry's SPIR-V.
+ *
+ * Which rows belong to an entry (docs/build.md, "Parameter tables"): the
+ * reflection's rows (dgpb/reflect.h: globals, then the entry's own `uniform`
+ * parameters, aggregates flattened) that
+ *   - in a module that follows the generator's conventions ("dream" mode)
+ *     belong to the globals named <entry>_<param> (the longest entry name of
+ *     the group wins, so entries "a" and "a_b" never share one), listed as
+ *     <param>, with the fields of <entry>_params in the constant buffer's
+ *     place; plus any other row the entry's code references;
+ *   - in a plain module, the entry's code references: the variable that
+ *     carries the row (its `code_name`) is on the SPIR-V OpEntryPoint
+ *     interface. Values share their block's variable, so every value of a
+ *     block the code reads is a row.
+ * A row whose place only the code knows (`place_from_code`: entry-point
+ * resources, the implicit global block) takes its space and binding from the
+ * target's own code bindings. Flags: read-only from the kind; "written" from
+ * the SPIR-V analysis.
+ */
+#ifndef DGPB_PARAMS_H
+#define DGPB_PARAMS_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "scan/code_bindings.h"
+#include "format/model.h"
+#include "tables/reflect.h"
+#include "dgpb/result.h"
+#include "scan/spirv_analysis.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef struct dgpb_param_select {
+    const char *target; /* DGPB target name, for messages and wgsl rules */
+    const char *entry;
+    const dgpb_reflection *reflection; /* this entry's compile for `target` */
+    const dgpb_spirv_info *spirv;      /* this entry's SPIR-V (the target's, or a probe) */
+    bool dream;                        /* the module uses the generator's conventions */
+    const char *const *group_entries;  /* every entry of the entry's pipeline group */
+    size_t group_entry_count;
+    const dgpb_code_bindings *code; /* the target's own code bindings (spirv, wgsl); NULL for
+                                       targets without a reader: rows keep the reflection's place */
+} dgpb_param_select;
+
+typedef struct dgpb_param_table {
+    dgpb_param_desc *rows; /* names owned by the table */
+    bool *in_code;         /* per row: the entry's code uses it (false: declared for the entry
+                              in dream mode, but unused, so the code may lack its binding) */
+    uint32_t count;
+} dgpb_param_table;
+
+/*
+ * Builds the table. DGPB_ERR_SHADER when a row the entry needs has no kind
+ * or (on wgsl) no WebGPU descriptor or a bool value, or its place is not in
+ * the code, with a message naming the target, entry, parameter, shape and the
+ * rewrite that works. Free the table with dgpb_param_table_clear().
+ */
+int dgpb_param_table_build(const dgpb_param_select *s, dgpb_param_table *out, dgpb_diag *diag);
+
+void dgpb_param_table_clear(dgpb_param_table *t);
+
+/* The name of the value block of an entry ("<entry>_params") into buf. */
+void dgpb_value_block_name(const char *entry, char *buf, size_t size);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

@@ -1,0 +1,927 @@
+/*
+ * reflect.c - Slang's reflection JSON to parameter rows (dgpb/reflect.h).
+ *
+ * The JSON shapes read here, as every Slang version since 2025 writes them:
+ *
+ *   { "parameters": [ P ... ],
+ *     "entryPoints": [ { "name": N, "stage": S, "threadGroupSize": [x, y, z],
+ *                        "parameters": [ P ... ] } ... ] }
+ *   P = { "name": N, "binding": B | "bindings": [B...], "type": T, "format": "r32ui"? }
+ *   B = { "kind": "descriptorTableSlot" | "constantBuffer" | "shaderResource" |
+ *                 "unorderedAccess" | "samplerState" | "uniform" | ...,
+ *         "index": i, "space": s?, "offset": o, "size": n }
+ *   T = { "kind": "resource", "baseShape": ..., "access": ..., "resultType": T }
+ *     | { "kind": "constantBuffer", "elementType": { "kind": "struct", "fields": [...] } }
+ *     | { "kind": "parameterBlock", "elementType": ..., "containerVarLayout": { B... } }
+ *     | { "kind": "struct", "fields": [ P ... ] } | { "kind": "array", "elementType": T }
+ *     | { "kind": "samplerState" } | { "kind": "scalar" | "vector" | "matrix" | ... }
+ *
+ * A binding record is a descriptor slot ("descriptorTableSlot" on spirv and
+ * wgsl; "shaderResource", "unorderedAccess", ... on the D3D targets), a byte
+ * range ("uniform"), or a register space ("registerSpace",
+ * "subElementRegisterSpace"). A struct field's records are relative to its
+ * parent's; module-scope parameters' are absolute; an entry point's
+ * parameters' descriptor slots are relative to the entry's own range, which
+ * only the code tells (dgpb/reflect.h). On ptx every record is a byte range:
+ * in SLANG_globalParams for module-scope parameters, in the kernel's
+ * parameter buffer for entry-point parameters.
+ *
+ * The walk below carries a `base` down the type tree: where the node's
+ * descriptor slots and uniform bytes start, and which uniform block holds its
+ * plain data.
+ */
+#include "tables/reflect.h"
+
+#include <cjson/cJSON.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/alloc.h"
+#include "dgpb/format.h"
+
+static const cJSON *get(const cJSON *o, const char *key)
+{
+    return cJSON_GetObjectItemCaseSensitive(o, key);
+}
+
+static const char *get_str(const cJSON *o, const char *key)
+{
+    const cJSON *v = get(o, key);
+    return cJSON_IsString(v) ? v->valuestring : NULL;
+}
+
+static bool get_u32(const cJSON *o, const char *key, uint32_t *out)
+{
+    const cJSON *v = get(o, key);
+    if (!cJSON_IsNumber(v) || v->valuedouble < 0 || v->valuedouble > 4294967295.0)
+        return false;
+    *out = (uint32_t)v->valuedouble;
+    return true;
+}
+
+static bool str_is(const char *s, const char *lit)
+{
+    return s && strcmp(s, lit) == 0;
+}
+
+/* A readable Slang spelling of a value type: float, uint2, float3x4, MyStruct. */
+static void value_type_text(const cJSON *t, char *buf, size_t n)
+{
+    static const struct {
+        const char *json, *slang;
+    } scalars[] = {{"float32", "float"}, {"float16", "half"},    {"float64", "double"},
+                   {"uint32", "uint"},   {"int32", "int"},       {"uint64", "uint64_t"},
+                   {"int64", "int64_t"}, {"uint16", "uint16_t"}, {"int16", "int16_t"},
+                   {"uint8", "uint8_t"}, {"int8", "int8_t"},     {"bool", "bool"}};
+    const char *kind = get_str(t, "kind");
+    if (str_is(kind, "scalar")) {
+        const char *s = get_str(t, "scalarType");
+        for (size_t i = 0; s && i < sizeof scalars / sizeof scalars[0]; i++)
+            if (!strcmp(s, scalars[i].json)) {
+                snprintf(buf, n, "%s", scalars[i].slang);
+                return;
+            }
+        snprintf(buf, n, "%s", s ? s : "scalar");
+    } else if (str_is(kind, "vector") || str_is(kind, "matrix")) {
+        char elem[64];
+        value_type_text(get(t, "elementType"), elem, sizeof elem);
+        uint32_t a = 0, b = 0;
+        if (str_is(kind, "vector") && get_u32(t, "elementCount", &a))
+            snprintf(buf, n, "%s%u", elem, a);
+        else if (get_u32(t, "rowCount", &a) && get_u32(t, "columnCount", &b))
+            snprintf(buf, n, "%s%ux%u", elem, a, b);
+        else
+            snprintf(buf, n, "%s", elem);
+    } else if (get_str(t, "name")) {
+        snprintf(buf, n, "%s", get_str(t, "name"));
+    } else {
+        snprintf(buf, n, "%s", kind ? kind : "?");
+    }
+}
+
+/* Resource shape names as Slang spells the types. */
+static const char *shape_base(const char *base_shape)
+{
+    static const struct {
+        const char *json, *slang;
+    } shapes[] = {
+        {"structuredBuffer", "StructuredBuffer"},
+        {"byteAddressBuffer", "ByteAddressBuffer"},
+        {"texture1D", "Texture1D"},
+        {"texture2D", "Texture2D"},
+        {"texture3D", "Texture3D"},
+        {"textureCube", "TextureCube"},
+        {"textureBuffer", "Buffer"},
+        {"accelerationStructure", "RaytracingAccelerationStructure"},
+    };
+    for (size_t i = 0; base_shape && i < sizeof shapes / sizeof shapes[0]; i++)
+        if (!strcmp(base_shape, shapes[i].json))
+            return shapes[i].slang;
+    return base_shape ? base_shape : "resource";
+}
+
+static bool is_writable_access(const char *access)
+{
+    return access && strcmp(access, "read") != 0;
+}
+
+/* The readable shape of a parameter's type, for messages and the JSON problem text. */
+static void shape_text(const cJSON *t, char *buf, size_t n)
+{
+    const char *kind = get_str(t, "kind");
+    if (str_is(kind, "resource")) {
+        const char *base = get_str(t, "baseShape");
+        const char *access = get_str(t, "access");
+        bool array = cJSON_IsTrue(get(t, "array"));
+        bool ms = cJSON_IsTrue(get(t, "multisample"));
+        char result[64] = "";
+        const cJSON *rt = get(t, "resultType");
+        if (rt && !str_is(base, "byteAddressBuffer") && !str_is(base, "accelerationStructure")) {
+            char inner[60];
+            value_type_text(rt, inner, sizeof inner);
+            snprintf(result, sizeof result, "<%s>", inner);
+        }
+        const char *prefix = str_is(access, "append")     ? "Append"
+                             : str_is(access, "consume")  ? "Consume"
+                             : is_writable_access(access) ? "RW"
+                                                          : "";
+        snprintf(buf, n, "%s%s%s%s%s", prefix, shape_base(base), ms ? "MS" : "",
+                 array ? "Array" : "", result);
+    } else if (str_is(kind, "constantBuffer")) {
+        char inner[64];
+        value_type_text(get(t, "elementType"), inner, sizeof inner);
+        snprintf(buf, n, "ConstantBuffer<%s>", inner);
+    } else if (str_is(kind, "parameterBlock")) {
+        char inner[64];
+        value_type_text(get(t, "elementType"), inner, sizeof inner);
+        snprintf(buf, n, "ParameterBlock<%s>", inner);
+    } else if (str_is(kind, "samplerState")) {
+        snprintf(buf, n, "SamplerState");
+    } else if (str_is(kind, "array")) {
+        char inner[64];
+        uint32_t count = 0;
+        shape_text(get(t, "elementType"), inner, sizeof inner);
+        if (get_u32(t, "elementCount", &count) && count)
+            snprintf(buf, n, "%s[%u]", inner, count);
+        else
+            snprintf(buf, n, "%s[]", inner);
+    } else {
+        value_type_text(t, buf, n);
+    }
+}
+
+/* WebGPU's storage texture formats in the ID table, by reflection format name and by element type.
+ */
+static uint32_t storage_texture_id(const cJSON *p, const cJSON *t)
+{
+    const char *format = get_str(p, "format");
+    if (format) {
+        if (!strcmp(format, "r32f"))
+            return DGPB_WGPU_STORAGE_TEXTURE_2D_R32FLOAT;
+        if (!strcmp(format, "rg32f"))
+            return DGPB_WGPU_STORAGE_TEXTURE_2D_RG32FLOAT;
+        if (!strcmp(format, "rgba32f"))
+            return DGPB_WGPU_STORAGE_TEXTURE_2D_RGBA32FLOAT;
+        if (!strcmp(format, "r32ui"))
+            return DGPB_WGPU_STORAGE_TEXTURE_2D_R32UINT;
+        return 0;
+    }
+    char type[64];
+    value_type_text(get(t, "resultType"), type, sizeof type);
+    if (!strcmp(type, "float"))
+        return DGPB_WGPU_STORAGE_TEXTURE_2D_R32FLOAT;
+    if (!strcmp(type, "float2"))
+        return DGPB_WGPU_STORAGE_TEXTURE_2D_RG32FLOAT;
+    if (!strcmp(type, "float4"))
+        return DGPB_WGPU_STORAGE_TEXTURE_2D_RGBA32FLOAT;
+    if (!strcmp(type, "uint"))
+        return DGPB_WGPU_STORAGE_TEXTURE_2D_R32UINT;
+    return 0;
+}
+
+static bool float_result(const cJSON *t)
+{
+    const cJSON *rt = get(t, "resultType");
+    if (str_is(get_str(rt, "kind"), "vector"))
+        rt = get(rt, "elementType");
+    return str_is(get_str(rt, "scalarType"), "float32");
+}
+
+/* ---- rows ---- */
+
+typedef struct builder {
+    dgpb_reflected_param *params;
+    size_t count, cap;
+    bool nomem;
+    const char *target;
+    bool ptx, wgsl, spirv;
+    const char *const *value_blocks;
+    size_t value_block_count;
+    const char *const *push_blocks;
+    size_t push_block_count;
+    bool corrupt;           /* a binding record lacks its index: */
+    char corrupt_path[256]; /* the first such parameter's path, copied (paths of fields are
+                               freed as the walk leaves them) */
+} builder;
+
+static dgpb_reflected_param *push(builder *b)
+{
+    dgpb_reflected_param *np = mem_grow(b->params, b->count, &b->cap, sizeof *np, 16);
+    if (!np) {
+        b->nomem = true;
+        return NULL;
+    }
+    b->params = np;
+    dgpb_reflected_param *r = &b->params[b->count++];
+    memset(r, 0, sizeof *r);
+    return r;
+}
+
+static void fill_strings(builder *b, dgpb_reflected_param *r, const char *name, const char *global,
+                         const char *code_name, const char *shape, const char *problem)
+{
+    r->name = mem_strdup(name);
+    r->global = mem_strdup(global);
+    r->code_name = mem_strdup(code_name);
+    r->shape = mem_strdup(shape);
+    r->problem = problem && *problem ? mem_strdup(problem) : NULL;
+    if (!r->name || !r->global || !r->code_name || !r->shape ||
+        (problem && *problem && !r->problem))
+        b->nomem = true;
+}
+
+static bool listed(const char *name, const char *const *names, size_t count)
+{
+    for (size_t i = 0; i < count; i++)
+        if (!strcmp(names[i], name))
+            return true;
+    return false;
+}
+
+/* ---- binding records ---- */
+
+/* The binding records of a parameter or field: its "binding", or each of its "bindings". */
+typedef struct records {
+    const cJSON *slot;  /* a descriptor slot (any kind but uniform and the register spaces) */
+    const cJSON *bytes; /* a "uniform" byte range */
+    const cJSON *space; /* a "registerSpace" or "subElementRegisterSpace" */
+    const cJSON *push;  /* a "pushConstantBuffer" */
+} records;
+
+static void add_record(records *r, const cJSON *b)
+{
+    const char *kind = get_str(b, "kind");
+    /* Stage inputs and outputs, ray payloads and the like come from the pipeline. */
+    static const char *const pipeline_kinds[] = {
+        "varyingInput",    "varyingOutput",          "rayPayload", "hitAttributes",
+        "callablePayload", "specializationConstant", "unknown"};
+    if (!kind || listed(kind, pipeline_kinds, sizeof pipeline_kinds / sizeof pipeline_kinds[0]))
+        return;
+    if (!strcmp(kind, "uniform")) {
+        if (!r->bytes)
+            r->bytes = b;
+    } else if (!strcmp(kind, "registerSpace") || !strcmp(kind, "subElementRegisterSpace")) {
+        if (!r->space)
+            r->space = b;
+    } else if (!strcmp(kind, "pushConstantBuffer")) {
+        if (!r->push)
+            r->push = b;
+    } else if (!r->slot) {
+        r->slot = b;
+    }
+}
+
+static records records_of(const cJSON *node)
+{
+    records r = {0};
+    const cJSON *b = get(node, "binding"), *item;
+    if (cJSON_IsObject(b))
+        add_record(&r, b);
+    cJSON_ArrayForEach(item, get(node, "bindings")) add_record(&r, item);
+    return r;
+}
+
+/* Whether a descriptor slot or register space record carries its index. */
+static bool records_whole(const records *r)
+{
+    uint32_t v;
+    return (!r->slot || get_u32(r->slot, "index", &v)) &&
+           (!r->space || get_u32(r->space, "index", &v));
+}
+
+static uint32_t rec_u32(const cJSON *rec, const char *key)
+{
+    uint32_t v = 0;
+    get_u32(rec, key, &v);
+    return v;
+}
+
+/* ---- types ---- */
+
+static const cJSON *fields_of(const cJSON *t)
+{
+    return get(t, "fields");
+}
+
+/* Whether a type holds anything but plain data (a resource, a sampler, a block). */
+static bool holds_resources(const cJSON *t, int depth)
+{
+    const char *kind = get_str(t, "kind");
+    if (!kind || depth > 64)
+        return false;
+    if (!strcmp(kind, "struct")) {
+        const cJSON *f;
+        cJSON_ArrayForEach(
+            f, fields_of(t)) if (holds_resources(get(f, "type"), depth + 1)) return true;
+        return false;
+    }
+    if (!strcmp(kind, "array"))
+        return holds_resources(get(t, "elementType"), depth + 1);
+    return !strcmp(kind, "resource") || !strcmp(kind, "samplerState") ||
+           !strcmp(kind, "constantBuffer") || !strcmp(kind, "parameterBlock") ||
+           !strcmp(kind, "textureBuffer") || !strcmp(kind, "shaderStorageBuffer");
+}
+
+/* Whether a type holds plain data (anything but resources, samplers and blocks). */
+static bool holds_data(const cJSON *t, int depth)
+{
+    const char *kind = get_str(t, "kind");
+    if (!kind || depth > 64)
+        return false;
+    if (!strcmp(kind, "struct")) {
+        const cJSON *f;
+        cJSON_ArrayForEach(f, fields_of(t)) if (holds_data(get(f, "type"), depth + 1)) return true;
+        return false;
+    }
+    if (!strcmp(kind, "array"))
+        return holds_data(get(t, "elementType"), depth + 1);
+    return !holds_resources(t, depth);
+}
+
+static bool holds_bool(const cJSON *t, int depth)
+{
+    const char *kind = get_str(t, "kind");
+    if (!kind || depth > 64)
+        return false;
+    if (!strcmp(kind, "scalar"))
+        return str_is(get_str(t, "scalarType"), "bool");
+    if (!strcmp(kind, "vector") || !strcmp(kind, "matrix") || !strcmp(kind, "array"))
+        return holds_bool(get(t, "elementType"), depth + 1);
+    if (!strcmp(kind, "struct")) {
+        const cJSON *f;
+        cJSON_ArrayForEach(f, fields_of(t)) if (holds_bool(get(f, "type"), depth + 1)) return true;
+    }
+    return false;
+}
+
+/* ---- the walk ---- */
+
+/* Which uniform block holds a node's plain data. */
+enum home {
+    HOME_GLOBAL_BLOCK, /* Slang's implicit global block (ptx: SLANG_globalParams itself) */
+    HOME_BLOCK,        /* a named block: a constant buffer or a parameter block */
+    HOME_ENTRY,        /* the entry's own uniform parameters */
+    HOME_PUSH,         /* a [[vk::push_constant]] block */
+};
+
+typedef struct base {
+    bool entry;     /* inside an entry-point parameter */
+    uint32_t space; /* descriptor slots: the space and first slot of the node */
+    uint32_t index;
+    uint32_t bytes; /* uniform bytes: where the node starts in its home */
+    enum home home;
+    uint32_t block_space,
+        block_binding;      /* HOME_BLOCK (ptx: binding = the block pointer's offset) */
+    const char *block_code; /* the code's name of the home block */
+    const char *res_prefix; /* prefix of resources' code names */
+    const char *global;     /* the top-level variable */
+    bool in_ptx_block;      /* on ptx, inside a block's memory */
+} base;
+
+static void walk(builder *b, const char *path, const cJSON *node, const cJSON *t, const base *at,
+                 int depth);
+
+static void set_problem(dgpb_reflected_param *r, char *problem, size_t n, const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 4, 5)))
+#endif
+    ;
+
+static void set_problem(dgpb_reflected_param *r, char *problem, size_t n, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(problem, n, fmt, ap);
+    va_end(ap);
+    r->kind = -1;
+}
+
+/* One value row: a plain-data leaf at `bytes` in the node's home. */
+static void add_value(builder *b, const char *path, const cJSON *t, const records *rec,
+                      const base *at)
+{
+    dgpb_reflected_param *r = push(b);
+    if (!r)
+        return;
+    char shape[160], problem[512] = "", code[600];
+    shape_text(t, shape, sizeof shape);
+    r->kind = DGPB_KIND_VALUE;
+    r->entry_param = at->entry;
+    r->has_bool = holds_bool(t, 0);
+    r->webgpu_layout = b->wgsl ? DGPB_WGPU_UNIFORM_BUFFER : 0;
+    const char *code_name = at->block_code;
+    if (!rec->bytes) {
+        set_problem(r, problem, sizeof problem, "%s has no place in a uniform block on %s", shape,
+                    b->target);
+    } else {
+        r->offset = at->bytes + rec_u32(rec->bytes, "offset");
+        r->size = rec_u32(rec->bytes, "size");
+    }
+    switch (at->home) {
+    case HOME_GLOBAL_BLOCK:
+        if (b->ptx) {
+            r->binding = DGPB_BINDING_INLINE; /* directly in SLANG_globalParams */
+        } else if (b->spirv || b->wgsl) {
+            r->place_from_code = true;
+        }
+        break;
+    case HOME_BLOCK:
+        r->space = at->block_space;
+        r->binding = at->block_binding;
+        break;
+    case HOME_ENTRY:
+        if (b->ptx || b->spirv) {
+            r->space = DGPB_SPACE_LAUNCH; /* kernel parameters, push constants */
+        } else if (b->wgsl) {
+            r->place_from_code = true;
+        }
+        break;
+    case HOME_PUSH:
+        r->space = b->ptx ? at->block_space : DGPB_SPACE_LAUNCH;
+        r->binding = b->ptx ? at->block_binding : 0;
+        break;
+    }
+    snprintf(code, sizeof code, "%s", code_name ? code_name : path);
+    fill_strings(b, r, path, at->global, code, shape, problem);
+}
+
+/* A resource's kind and, on wgsl, its WebGPU ID; the problem text when it has none. */
+static void classify(builder *b, dgpb_reflected_param *r, const cJSON *node, const cJSON *t,
+                     const char *shape, char *problem, size_t n)
+{
+    const char *kind = get_str(t, "kind");
+    r->kind = -1;
+    if (str_is(kind, "constantBuffer")) {
+        r->kind = DGPB_KIND_UNIFORM_BUFFER;
+    } else if (str_is(kind, "samplerState")) {
+        r->kind = DGPB_KIND_SAMPLER;
+    } else if (str_is(kind, "resource")) {
+        const char *base_shape = get_str(t, "baseShape"), *access = get_str(t, "access");
+        bool rw = is_writable_access(access);
+        if (cJSON_IsTrue(get(t, "combined"))) {
+            snprintf(problem, n,
+                     "%s is a combined texture-sampler (Sampler2D...), one binding on spirv and "
+                     "two on wgsl, so its rows would differ by target; declare a texture and a "
+                     "SamplerState instead",
+                     shape);
+        } else if (str_is(access, "append") || str_is(access, "consume")) {
+            snprintf(problem, n,
+                     "%s carries a hidden counter binding that no row can describe; use a "
+                     "RWStructuredBuffer and a separate RWStructuredBuffer<uint> counter",
+                     shape);
+        } else if (str_is(base_shape, "structuredBuffer")) {
+            r->kind = rw ? DGPB_KIND_RW_BUFFER : DGPB_KIND_BUFFER;
+        } else if (str_is(base_shape, "byteAddressBuffer")) {
+            r->kind = rw ? DGPB_KIND_RW_BYTE_BUFFER : DGPB_KIND_BYTE_BUFFER;
+        } else if (str_is(base_shape, "texture1D") || str_is(base_shape, "texture2D") ||
+                   str_is(base_shape, "texture3D") || str_is(base_shape, "textureCube")) {
+            r->kind = rw ? DGPB_KIND_RW_TEXTURE : DGPB_KIND_TEXTURE;
+        } else if (str_is(base_shape, "accelerationStructure")) {
+            r->kind = DGPB_KIND_ACCELERATION_STRUCTURE;
+        } else if (str_is(base_shape, "textureBuffer")) {
+            snprintf(problem, n,
+                     "%s (a typed buffer) has no parameter kind; use %sStructuredBuffer<T> instead",
+                     shape, rw ? "RW" : "");
+        } else {
+            snprintf(problem, n, "%s is not a parameter kind of the format", shape);
+        }
+    } else {
+        snprintf(problem, n, "%s is not a parameter kind of the format", shape);
+    }
+    if (!b->wgsl || r->kind < 0)
+        return;
+    switch (r->kind) {
+    case DGPB_KIND_UNIFORM_BUFFER:
+        r->webgpu_layout = DGPB_WGPU_UNIFORM_BUFFER;
+        break;
+    case DGPB_KIND_BUFFER:
+    case DGPB_KIND_BYTE_BUFFER:
+        r->webgpu_layout = DGPB_WGPU_READ_ONLY_STORAGE_BUFFER;
+        break;
+    case DGPB_KIND_RW_BUFFER:
+    case DGPB_KIND_RW_BYTE_BUFFER:
+        r->webgpu_layout = DGPB_WGPU_STORAGE_BUFFER;
+        break;
+    case DGPB_KIND_SAMPLER:
+        r->webgpu_layout = DGPB_WGPU_FILTERING_SAMPLER;
+        break;
+    case DGPB_KIND_TEXTURE:
+        if (!strncmp(shape, "Texture2D<", 10) && float_result(t))
+            r->webgpu_layout = DGPB_WGPU_TEXTURE_2D_FLOAT;
+        else
+            snprintf(problem, n,
+                     "%s has no WebGPU binding-layout ID (sampled textures must be 2D, float, "
+                     "not arrays or multisampled)",
+                     shape);
+        break;
+    case DGPB_KIND_RW_TEXTURE:
+        if (!strncmp(shape, "RWTexture2D<", 12))
+            r->webgpu_layout = storage_texture_id(node, t);
+        if (!r->webgpu_layout) {
+            const char *format = get_str(node, "format");
+            snprintf(problem, n,
+                     "%s%s%s%s has no WebGPU binding-layout ID (storage textures must be 2D "
+                     "r32float, rg32float, rgba32float or r32uint)",
+                     shape, format ? " (format " : "", format ? format : "", format ? ")" : "");
+        }
+        break;
+    default:
+        r->webgpu_layout = DGPB_WGPU_NONE;
+        break;
+    }
+}
+
+/* One resource row (or a plain-data constant buffer as one uniform_buffer row). */
+static void add_resource(builder *b, const char *path, const cJSON *node, const cJSON *t,
+                         const records *rec, const base *at)
+{
+    dgpb_reflected_param *r = push(b);
+    if (!r)
+        return;
+    char shape[160], problem[512] = "", code[600];
+    shape_text(t, shape, sizeof shape);
+    r->entry_param = at->entry;
+    classify(b, r, node, t, shape, problem, sizeof problem);
+    if (b->ptx) {
+        if (at->in_ptx_block && r->kind >= 0)
+            set_problem(r, problem, sizeof problem,
+                        "on ptx, %s lives in the memory of the block '%s', where no row can place "
+                        "it; declare it outside the ConstantBuffer or ParameterBlock, or leave "
+                        "ptx out of --targets",
+                        shape, at->block_code);
+        else if (!rec->bytes && r->kind >= 0)
+            set_problem(r, problem, sizeof problem, "%s has no place in the parameter block on ptx",
+                        shape);
+        r->space = at->entry ? DGPB_SPACE_LAUNCH : 0;
+        r->binding = at->bytes + rec_u32(rec->bytes, "offset");
+        r->size = rec_u32(rec->bytes, "size");
+    } else if (!rec->slot) {
+        if (r->kind >= 0)
+            set_problem(r, problem, sizeof problem, "%s has no descriptor binding on %s", shape,
+                        b->target);
+    } else {
+        r->space = at->space + rec_u32(rec->slot, "space");
+        r->binding = at->index + rec_u32(rec->slot, "index");
+        r->place_from_code = at->entry && (b->spirv || b->wgsl);
+    }
+    snprintf(code, sizeof code, "%s%s", at->res_prefix, path);
+    fill_strings(b, r, path, at->global, code, shape, problem);
+}
+
+/* A row that says why a whole aggregate cannot be rows. */
+static void add_refused(builder *b, const char *path, const cJSON *t, const base *at,
+                        const char *why)
+{
+    dgpb_reflected_param *r = push(b);
+    if (!r)
+        return;
+    char shape[160], problem[600];
+    shape_text(t, shape, sizeof shape);
+    char code[600];
+    snprintf(problem, sizeof problem, "%s %s", shape, why);
+    snprintf(code, sizeof code, "%s%s", at->res_prefix, path);
+    r->kind = -1;
+    r->entry_param = at->entry;
+    fill_strings(b, r, path, at->global, code, shape, problem);
+}
+
+/* Walks a struct's fields, named "<path>.<field>" (or just "<field>" when `path` is NULL). */
+static void walk_fields(builder *b, const char *path, const cJSON *t, const base *at, int depth)
+{
+    const cJSON *f;
+    cJSON_ArrayForEach(f, fields_of(t))
+    {
+        const char *fname = get_str(f, "name");
+        char *sub =
+            path ? mem_printf("%s.%s", path, fname ? fname : "?") : mem_strdup(fname ? fname : "?");
+        if (!sub) {
+            b->nomem = true;
+            return;
+        }
+        walk(b, sub, f, get(f, "type"), at, depth + 1);
+        dgpb_free(sub);
+    }
+}
+
+/* A constant buffer or parameter block whose fields become rows of its own block. */
+static void walk_block(builder *b, const char *path, const cJSON *node, const cJSON *t,
+                       const records *rec, const base *at, bool parameter_block, bool push_block,
+                       bool bare_names, int depth)
+{
+    const cJSON *elem = get(t, "elementType");
+    records container = records_of(get(t, "containerVarLayout"));
+    base in = *at;
+    in.home = push_block ? HOME_PUSH : HOME_BLOCK;
+    in.block_code = path;
+    in.bytes = 0;
+    if (b->ptx) {
+        in.block_space = 0;
+        in.block_binding = at->bytes + rec_u32(rec->bytes, "offset"); /* the block's pointer */
+        in.in_ptx_block = true;
+    } else if (parameter_block) {
+        /* Its own space; the block's data (if any) at the container's slot, the fields' slots
+           counted from the start of that space. */
+        in.space = at->space + rec_u32(rec->space, "index");
+        in.index = 0;
+        in.block_space = in.space;
+        in.block_binding = rec_u32(container.slot, "index");
+    } else {
+        in.space = at->space + rec_u32(rec->slot, "space");
+        in.index = at->index + rec_u32(rec->slot, "index");
+        in.block_space = in.space;
+        in.block_binding = in.index;
+    }
+    if (str_is(get_str(elem, "kind"), "struct"))
+        walk_fields(b, bare_names ? NULL : path, elem, &in, depth);
+    else
+        walk(b, path, node, elem, &in, depth + 1);
+}
+
+static void walk(builder *b, const char *path, const cJSON *node, const cJSON *t, const base *at,
+                 int depth)
+{
+    const char *kind = get_str(t, "kind");
+    records rec = records_of(node);
+    if (!records_whole(&rec) && !b->corrupt) {
+        b->corrupt = true;
+        snprintf(b->corrupt_path, sizeof b->corrupt_path, "%s", path);
+    }
+    if (depth > 32) {
+        add_refused(b, path, t, at, "nests deeper than 32 levels");
+        return;
+    }
+    if (str_is(kind, "struct")) {
+        if (!holds_resources(t, 0)) {
+            add_value(b, path, t, &rec, at);
+            return;
+        }
+        base in = *at;
+        if (!b->ptx && rec.slot) {
+            in.space = at->space + rec_u32(rec.slot, "space");
+            in.index = at->index + rec_u32(rec.slot, "index");
+        }
+        if (rec.bytes)
+            in.bytes = at->bytes + rec_u32(rec.bytes, "offset");
+        /* Slang legalizes a struct global with plain data into its global block, and names its
+           resources after it ("globalParams.m.dst"). */
+        char *prefix = NULL;
+        if (depth == 0 && !at->entry && holds_data(t, 0)) {
+            prefix = mem_printf("%sglobalParams.", at->res_prefix);
+            if (!prefix) {
+                b->nomem = true;
+                return;
+            }
+            in.res_prefix = prefix;
+        }
+        walk_fields(b, path, t, &in, depth);
+        dgpb_free(prefix);
+    } else if (str_is(kind, "parameterBlock")) {
+        if (at->entry || depth > 0)
+            add_refused(b, path, t, at,
+                        at->entry ? "as an entry-point parameter has no fixed descriptor set; "
+                                    "declare the ParameterBlock as a global"
+                                  : "inside another aggregate is not supported; declare the "
+                                    "ParameterBlock as a global of its own");
+        else
+            walk_block(b, path, node, t, &rec, at, true, false, false, depth);
+    } else if (str_is(kind, "constantBuffer")) {
+        const cJSON *elem = get(t, "elementType");
+        /* The spirv reflection marks a push-constant block; other targets' reflection does not,
+           so the caller names them (from the SPIR-V) to keep every target's rows alike. */
+        bool push_block = rec.push != NULL || (depth == 0 && !at->entry &&
+                                               listed(path, b->push_blocks, b->push_block_count));
+        if (depth == 0 && !at->entry && listed(path, b->value_blocks, b->value_block_count)) {
+            walk_block(b, path, node, t, &rec, at, false, false, true,
+                       depth); /* "<entry>_params" */
+        } else if (push_block && b->wgsl) {
+            add_refused(b, path, t, at,
+                        "is a [[vk::push_constant]] block, and WebGPU has no push constants; "
+                        "declare a plain ConstantBuffer, or leave wgsl out of --targets");
+        } else if (push_block) {
+            walk_block(b, path, node, t, &rec, at, false, true, false, depth);
+        } else if (holds_resources(elem, 0)) {
+            if (at->entry || depth > 0)
+                add_refused(b, path, t, at,
+                            "holds resources; as an entry-point parameter or inside another "
+                            "aggregate it is not supported: declare the ConstantBuffer as a "
+                            "global");
+            else
+                walk_block(b, path, node, t, &rec, at, false, false, false, depth);
+        } else {
+            add_resource(b, path, node, t, &rec, at);
+        }
+    } else if (str_is(kind, "array")) {
+        if (holds_resources(get(t, "elementType"), 0))
+            add_refused(b, path, t, at,
+                        "is an array of resources, which a row cannot describe (a row has no "
+                        "element count); declare each element as a parameter of its own");
+        else
+            add_value(b, path, t, &rec, at);
+    } else if (str_is(kind, "resource") || str_is(kind, "samplerState")) {
+        add_resource(b, path, node, t, &rec, at);
+    } else if (kind) {
+        add_value(b, path, t, &rec, at);
+    } else {
+        add_refused(b, path, t, at, "has no type kind in the reflection");
+    }
+}
+
+static int parse_params(builder *b, const cJSON *params, bool entry, dgpb_diag *diag)
+{
+    const cJSON *p;
+    size_t index = 0;
+    cJSON_ArrayForEach(p, params)
+    {
+        const char *name = get_str(p, "name");
+        const cJSON *t = get(p, "type");
+        records rec = records_of(p);
+        bool placed = rec.slot || rec.bytes || rec.space || rec.push;
+        if (entry && (!placed || get(p, "semanticName")))
+            continue; /* a stage input or output: the pipeline's, not a parameter */
+        if (!name || !cJSON_IsObject(t) || !placed)
+            return dgpb_diag_set(diag, DGPB_ERR_CORRUPT, -1,
+                                 "reflection json: %s parameter %zu lacks a name, type or binding",
+                                 entry ? "entry-point" : "module", index);
+        index++;
+        base at = {
+            .entry = entry,
+            .home = entry ? HOME_ENTRY : HOME_GLOBAL_BLOCK,
+            .block_code = entry ? "entryPointParams" : "globalParams",
+            .res_prefix = entry ? "entryPointParams." : "",
+            .global = name,
+        };
+        walk(b, name, p, t, &at, 0);
+        if (b->nomem)
+            break;
+        if (b->corrupt)
+            return dgpb_diag_set(diag, DGPB_ERR_CORRUPT, -1,
+                                 "reflection json: %s parameter %zu lacks a name, type or binding "
+                                 "('%s' has a binding without an index)",
+                                 entry ? "entry-point" : "module", index - 1, b->corrupt_path);
+    }
+    return b->nomem ? dgpb_diag_set(diag, DGPB_ERR_NOMEM, -1, "out of memory") : DGPB_OK;
+}
+
+/*
+ * A compute entry's thread group size: each of the three numbers, 1 where one
+ * is missing, not a number or below 1. False when one does not fit 32 bits
+ * (converting it would be undefined behaviour).
+ */
+static bool thread_group_size_of(const cJSON *array, uint32_t size[3])
+{
+    for (int i = 0; i < 3; i++) {
+        const cJSON *v = cJSON_GetArrayItem(array, i);
+        if (!cJSON_IsNumber(v) || !(v->valuedouble >= 1)) {
+            size[i] = 1;
+            continue;
+        }
+        if (v->valuedouble > 4294967295.0)
+            return false;
+        size[i] = (uint32_t)v->valuedouble;
+    }
+    return true;
+}
+
+static int parse_entries(dgpb_reflection *r, const cJSON *entries, dgpb_diag *diag)
+{
+    int n = cJSON_GetArraySize(entries);
+    r->entries = mem_calloc((size_t)n, sizeof *r->entries);
+    if (!r->entries)
+        return dgpb_diag_set(diag, DGPB_ERR_NOMEM, -1, "out of memory");
+    const cJSON *e;
+    cJSON_ArrayForEach(e, entries)
+    {
+        const char *name = get_str(e, "name"), *stage = get_str(e, "stage");
+        if (!name)
+            return dgpb_diag_set(diag, DGPB_ERR_CORRUPT, -1,
+                                 "reflection json: entry point %zu has no name", r->entry_count);
+        if (!stage)
+            stage = ""; /* Slang 2025.15 names no ray-tracing stage: the caller asks the code */
+        dgpb_reflected_entry *re = &r->entries[r->entry_count++];
+        re->name = mem_strdup(name);
+        re->stage_name = mem_strdup(stage);
+        if (!re->name || !re->stage_name)
+            return dgpb_diag_set(diag, DGPB_ERR_NOMEM, -1, "out of memory");
+        re->stage = dgpb_stage_from_name(stage, strlen(stage));
+        if (re->stage == DGPB_STAGE_COMPUTE &&
+            !thread_group_size_of(get(e, "threadGroupSize"), re->thread_group_size))
+            return dgpb_diag_set(diag, DGPB_ERR_CORRUPT, -1,
+                                 "reflection json: entry point '%s' has a thread group size "
+                                 "past 4294967295",
+                                 name);
+    }
+    return DGPB_OK;
+}
+
+int dgpb_reflection_parse(const char *json, size_t len, const char *target,
+                          const char *const *value_blocks, size_t value_block_count,
+                          dgpb_reflection **out, dgpb_diag *diag)
+{
+    dgpb_reflection_blocks blocks = {value_blocks, value_block_count, NULL, 0};
+    return dgpb_reflection_parse_blocks(json, len, target, &blocks, out, diag);
+}
+
+int dgpb_reflection_parse_blocks(const char *json, size_t len, const char *target,
+                                 const dgpb_reflection_blocks *blocks, dgpb_reflection **out,
+                                 dgpb_diag *diag)
+{
+    *out = NULL;
+    cJSON *root = cJSON_ParseWithLength(json, len);
+    if (!root) {
+        const char *at = cJSON_GetErrorPtr();
+        return dgpb_diag_set(diag, DGPB_ERR_CORRUPT, at ? (int64_t)(at - json) : -1,
+                             "reflection json is not valid JSON");
+    }
+    int rc = DGPB_OK;
+    dgpb_reflection *r = mem_calloc(1, sizeof *r);
+    builder b = {
+        .target = target,
+        .ptx = !strcmp(target, "ptx"),
+        .wgsl = !strcmp(target, "wgsl"),
+        .spirv = !strcmp(target, "spirv"),
+        .value_blocks = blocks ? blocks->value_blocks : NULL,
+        .value_block_count = blocks ? blocks->value_block_count : 0,
+        .push_blocks = blocks ? blocks->push_blocks : NULL,
+        .push_block_count = blocks ? blocks->push_block_count : 0,
+    };
+    const cJSON *params = get(root, "parameters"), *entries = get(root, "entryPoints");
+    if (!r) {
+        rc = dgpb_diag_set(diag, DGPB_ERR_NOMEM, -1, "out of memory");
+    } else if ((params && !cJSON_IsArray(params)) || (entries && !cJSON_IsArray(entries)) ||
+               !cJSON_IsObject(root)) {
+        rc = dgpb_diag_set(diag, DGPB_ERR_CORRUPT, -1,
+                           "reflection json: 'parameters' and 'entryPoints' must be arrays");
+    } else {
+        const cJSON *first = cJSON_GetArrayItem(entries, 0);
+        const cJSON *eparams = get(first, "parameters");
+        if (eparams && !cJSON_IsArray(eparams))
+            rc = dgpb_diag_set(diag, DGPB_ERR_CORRUPT, -1,
+                               "reflection json: an entry point's 'parameters' must be an array");
+        if (!rc)
+            rc = parse_params(&b, params, false, diag);
+        if (!rc)
+            rc = parse_params(&b, eparams, true, diag);
+        r->params = b.params;
+        r->param_count = b.count;
+        if (!rc && entries)
+            rc = parse_entries(r, entries, diag);
+    }
+    cJSON_Delete(root);
+    if (rc) {
+        dgpb_reflection_free(r); /* with the parameters parsed so far */
+        return rc;
+    }
+    *out = r;
+    return DGPB_OK;
+}
+
+void dgpb_reflection_free(dgpb_reflection *r)
+{
+    if (!r)
+        return;
+    for (size_t i = 0; i < r->param_count; i++) {
+        dgpb_free(r->params[i].name);
+        dgpb_free(r->params[i].global);
+        dgpb_free(r->params[i].code_name);
+        dgpb_free(r->params[i].shape);
+        dgpb_free(r->params[i].problem);
+    }
+    dgpb_free(r->params);
+    for (size_t i = 0; i < r->entry_count; i++) {
+        dgpb_free(r->entries[i].name);
+        dgpb_free(r->entries[i].stage_name);
+    }
+    dgpb_free(r->entries);
+    dgpb_free(r);
+}
+
+const dgpb_reflected_param *dgpb_reflection_find(const dgpb_reflection *r, const char *name,
+                                                 bool by_global)
+{
+    for (size_t i = 0; i < r->param_count; i++)
+        if (!strcmp(by_global ? r->params[i].global : r->params[i].name, name))
+            return &r->params[i];
+    return NULL;
+}
