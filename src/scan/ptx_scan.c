@@ -2,7 +2,7 @@
  * ptx_scan.c - kernel parameters and SLANG_globalParams of PTX text
  * (dgpb/ptx_scan.h).
  *
- * One pass with a one-token lexer. At the top level every directive is
+ * One pass with a one-token lexer (ptx_lex.c). At the top level every directive is
  * parsed (.version, .target, .address_size, .file, .section, .pragma,
  * linkage, .entry, .func, variable declarations, .alias); a function body is
  * read as a stream of tokens with its brackets balanced, tracking only where
@@ -21,20 +21,11 @@
 #include <string.h>
 
 #include "core/alloc.h"
+#include "scan/ptx_lex.h"
 #include "scan/text_scan.h"
 
 #define GLOBAL_PARAMS "SLANG_globalParams"
 #define MAX_PARAM_BYTES ((uint64_t)UINT32_MAX)
-
-enum {
-    TOK_EOF = TEXT_TOKEN_EOF,
-    TOK_WORD = TEXT_TOKEN_WORD,
-    TOK_NUMBER = TEXT_TOKEN_NUMBER,
-    TOK_PUNCT = TEXT_TOKEN_PUNCT,
-    TOK_STRING = TEXT_TOKEN_OWN
-};
-
-typedef text_token token;
 
 typedef struct scanner {
     text_scanner lex; /* the text, the position, the current token, the diagnostic */
@@ -46,250 +37,6 @@ typedef struct scanner {
     uint32_t *slots; /* 1 + index into params, 0 for an empty slot */
     size_t slot_mask;
 } scanner;
-
-/* ---- the lexer -------------------------------------------------------------- */
-
-static bool is_alpha(unsigned char c)
-{
-    return (c | 32) >= 'a' && (c | 32) <= 'z';
-}
-
-static bool is_word_char(unsigned char c)
-{
-    return is_alpha(c) || text_is_digit(c) || c == '_' || c == '$' || c == '.';
-}
-
-static bool is_line_break(const char *t, size_t i, size_t n)
-{
-    return t[i] == '\n' || (t[i] == '\r' && (i + 1 >= n || t[i + 1] != '\n'));
-}
-
-/* Moves to the next token (s->lex.tok), past blank space and comments. */
-static int advance(scanner *s)
-{
-    const char *t = s->lex.text;
-    size_t n = s->lex.len, i = s->lex.pos;
-    for (;;) {
-        if (i >= n) {
-            s->lex.tok = (token){TOK_EOF, t + n, 0, n, s->lex.line};
-            s->lex.pos = n;
-            return DGPB_OK;
-        }
-        unsigned char c = (unsigned char)t[i];
-        if (is_line_break(t, i, n)) {
-            s->lex.line++;
-            i++;
-        } else if (c == ' ' || c == '\t' || c == '\v' || c == '\f' || c == '\r') {
-            i++;
-        } else if (c == '/' && i + 1 < n && t[i + 1] == '/') {
-            while (i < n && t[i] != '\n' && t[i] != '\r' && t[i] != 0)
-                i++;
-        } else if (c == '/' && i + 1 < n && t[i + 1] == '*') {
-            token open = {TOK_PUNCT, t + i, 2, i, s->lex.line};
-            i += 2;
-            for (;;) {
-                if (i >= n)
-                    return text_bad(&s->lex, &open, "unterminated block comment");
-                if (t[i] == 0) {
-                    token nul = {TOK_PUNCT, t + i, 1, i, s->lex.line};
-                    return text_bad(&s->lex, &nul, "a NUL byte in a comment");
-                }
-                if (t[i] == '*' && i + 1 < n && t[i + 1] == '/')
-                    break;
-                if (is_line_break(t, i, n))
-                    s->lex.line++;
-                i++;
-            }
-            i += 2;
-        } else {
-            break;
-        }
-    }
-    token tok = {TOK_PUNCT, t + i, 1, i, s->lex.line};
-    unsigned char c = (unsigned char)t[i];
-    if (is_alpha(c) || c == '_' || c == '$' || c == '%' ||
-        (c == '.' && i + 1 < n && (is_alpha((unsigned char)t[i + 1]) || t[i + 1] == '_'))) {
-        /* identifiers, registers (%r1, %ctaid.x), directives (.param), opcodes
-           (ld.param.v2.f32, ld.shared::cta.u32) */
-        tok.kind = TOK_WORD;
-        i++;
-        while (i < n) {
-            if (is_word_char((unsigned char)t[i]))
-                i++;
-            else if (t[i] == ':' && i + 1 < n && t[i + 1] == ':')
-                i += 2;
-            else
-                break;
-        }
-    } else if (text_is_digit(c)) {
-        tok.kind = TOK_NUMBER;
-        bool radix = c == '0' && i + 1 < n && strchr("xXfFdDbB", t[i + 1]) && t[i + 1];
-        i++;
-        while (i < n) {
-            unsigned char d = (unsigned char)t[i];
-            if (is_alpha(d) || text_is_digit(d) || d == '.' || d == '_')
-                i++;
-            else if ((d == '+' || d == '-') && !radix && (t[i - 1] | 32) == 'e')
-                i++;
-            else
-                break;
-        }
-    } else if (c == '"') {
-        tok.kind = TOK_STRING;
-        i++;
-        for (;;) {
-            if (i >= n || t[i] == '\n' || t[i] == '\r' || t[i] == 0)
-                return text_bad(&s->lex, &tok, "unterminated string");
-            if (t[i] == '\\' && i + 1 < n && t[i + 1] != '\n' && t[i + 1] != '\r')
-                i += 2;
-            else if (t[i++] == '"')
-                break;
-        }
-    } else if (c != 0 && strchr("{}()[];,:+-*/<>=!@|&^~?", c)) {
-        i++;
-    } else {
-        if (c >= 0x20 && c < 0x7f)
-            return text_bad(&s->lex, &tok, "unexpected character '%c'", c);
-        return text_bad(&s->lex, &tok, "unexpected byte 0x%02x", c);
-    }
-    tok.len = i - tok.off;
-    s->lex.tok = tok;
-    s->lex.pos = i;
-    return DGPB_OK;
-}
-
-static bool is_directive(const token *t)
-{
-    return t->kind == TOK_WORD && t->s[0] == '.';
-}
-
-/* A name: a word that is not a directive. */
-static bool is_name(const token *t)
-{
-    return t->kind == TOK_WORD && t->s[0] != '.';
-}
-
-static int expect_kind(scanner *s, int kind, const char *what)
-{
-    if (s->lex.tok.kind == kind && (kind != TOK_WORD || is_name(&s->lex.tok)))
-        return DGPB_OK;
-    char buf[64];
-    return text_bad(&s->lex, &s->lex.tok, "expected %s, found %s", what,
-                    text_scan_show(&s->lex.tok, buf, sizeof buf));
-}
-
-/*
- * An integer token: decimal, hexadecimal (0x), binary (0b) or octal (0...),
- * with an optional 'U'. False when it is not one (a float such as 0f3F800000
- * or 9.0). *v saturates at UINT64_MAX.
- */
-static bool int_token(const token *t, uint64_t *v)
-{
-    if (t->kind != TOK_NUMBER)
-        return false;
-    size_t n = t->len, i = 0;
-    if (t->s[n - 1] == 'U' || t->s[n - 1] == 'u')
-        n--;
-    unsigned base = 10;
-    if (n > 2 && t->s[0] == '0' && (t->s[1] | 32) == 'x') {
-        base = 16;
-        i = 2;
-    } else if (n > 2 && t->s[0] == '0' && (t->s[1] | 32) == 'b') {
-        base = 2;
-        i = 2;
-    } else if (n > 1 && t->s[0] == '0') {
-        base = 8;
-        i = 1;
-    }
-    if (i >= n)
-        return false;
-    uint64_t x = 0;
-    for (; i < n; i++) {
-        unsigned char c = (unsigned char)t->s[i];
-        unsigned d = text_is_digit(c) ? c - '0' : is_alpha(c) ? (c | 32) - 'a' + 10 : 99;
-        if (d >= base)
-            return false;
-        x = x > (UINT64_MAX - d) / base ? UINT64_MAX : x * base + d;
-    }
-    *v = x;
-    return true;
-}
-
-/* An integer at the current token, consumed; `what` names it in the message. */
-static int read_int(scanner *s, uint64_t *v, const char *what)
-{
-    char buf[64];
-    if (!int_token(&s->lex.tok, v))
-        return text_bad(&s->lex, &s->lex.tok, "expected %s, found %s", what,
-                        text_scan_show(&s->lex.tok, buf, sizeof buf));
-    return advance(s);
-}
-
-/* The byte size of a PTX fundamental type directive (.u32, .b8, .pred, ...); 0 if not one. */
-static uint32_t type_size(const token *t)
-{
-    static const struct {
-        const char *name;
-        uint32_t size;
-    } types[] = {
-        {".b8", 1},    {".u8", 1},     {".s8", 1},         {".pred", 1},    {".b16", 2},
-        {".u16", 2},   {".s16", 2},    {".f16", 2},        {".bf16", 2},    {".b32", 4},
-        {".u32", 4},   {".s32", 4},    {".f32", 4},        {".f16x2", 4},   {".bf16x2", 4},
-        {".tf32", 4},  {".b64", 8},    {".u64", 8},        {".s64", 8},     {".f64", 8},
-        {".b128", 16}, {".texref", 8}, {".samplerref", 8}, {".surfref", 8},
-    };
-    for (size_t i = 0; i < sizeof types / sizeof types[0]; i++)
-        if (text_tok_is(t, types[i].name))
-            return types[i].size;
-    return 0;
-}
-
-/* The width of .v2/.v4/.v8; 0 if not one. */
-static uint32_t vector_width(const token *t)
-{
-    return text_tok_is(t, ".v2") ? 2 : text_tok_is(t, ".v4") ? 4 : text_tok_is(t, ".v8") ? 8 : 0;
-}
-
-static bool is_state_space(const token *t)
-{
-    return text_tok_is(t, ".global") || text_tok_is(t, ".const") || text_tok_is(t, ".shared") ||
-           text_tok_is(t, ".local") || text_tok_is(t, ".param");
-}
-
-/*
- * The bytes an instruction reads or writes at its address operand:
- * ld/ldu/st/atom/red with a vector count and a type suffix
- * (ld.const.v2.u32 -> 8); 0 when the opcode does not say.
- */
-static uint64_t access_width(const token *op)
-{
-    if (op->kind != TOK_WORD)
-        return 0;
-    const char *p = op->s, *end = op->s + op->len;
-    const char *dot = memchr(p, '.', op->len);
-    if (!dot)
-        return 0;
-    size_t base = (size_t)(dot - p);
-    if (!((base == 2 && !memcmp(p, "ld", 2)) || (base == 3 && !memcmp(p, "ldu", 3)) ||
-          (base == 2 && !memcmp(p, "st", 2)) || (base == 4 && !memcmp(p, "atom", 4)) ||
-          (base == 3 && !memcmp(p, "red", 3))))
-        return 0;
-    uint64_t vec = 1, size = 0;
-    for (const char *q = dot; q < end;) {
-        const char *next = q + 1;
-        while (next < end && *next != '.')
-            next++;
-        token part = {TOK_WORD, q, (size_t)(next - q), 0, 0};
-        uint32_t v = vector_width(&part), z = type_size(&part);
-        if (v)
-            vec = v;
-        if (z && !text_tok_is(&part, ".pred") && !text_tok_is(&part, ".texref") &&
-            !text_tok_is(&part, ".samplerref") && !text_tok_is(&part, ".surfref"))
-            size = z;
-        q = next;
-    }
-    return vec * size;
-}
 
 /* ---- kernel parameters ------------------------------------------------------ */
 
@@ -329,19 +76,19 @@ static int parse_param(scanner *s, dgpb_ptx_entry *e, size_t *cap, uint64_t *off
     if (!text_tok_is(&s->lex.tok, ".param"))
         return text_bad(&s->lex, &s->lex.tok, "expected '.param', found %s",
                         text_scan_show(&s->lex.tok, buf, sizeof buf));
-    if ((rc = advance(s)) != DGPB_OK)
+    if ((rc = ptx_advance(&s->lex)) != DGPB_OK)
         return rc;
     uint64_t align = 0, elem = 0, vec = 1;
     bool ptr = false;
-    while (is_directive(&s->lex.tok)) {
+    while (ptx_is_directive(&s->lex.tok)) {
         token d = s->lex.tok;
-        uint32_t z = type_size(&d), v = vector_width(&d);
-        if ((rc = advance(s)) != DGPB_OK)
+        uint32_t z = ptx_type_size(&d), v = ptx_vector_width(&d);
+        if ((rc = ptx_advance(&s->lex)) != DGPB_OK)
             return rc;
         if (text_tok_is(&d, ".align")) {
             uint64_t a;
             token at = s->lex.tok;
-            if ((rc = read_int(s, &a, "an alignment")) != DGPB_OK)
+            if ((rc = ptx_read_int(&s->lex, &a, "an alignment")) != DGPB_OK)
                 return rc;
             if (a == 0 || (a & (a - 1)) || a > 4096)
                 return text_bad(&s->lex, &at, "alignment %llu is not a power of two up to 4096",
@@ -352,7 +99,7 @@ static int parse_param(scanner *s, dgpb_ptx_entry *e, size_t *cap, uint64_t *off
             if (ptr)
                 return text_bad(&s->lex, &d, "parameter has two '.ptr'");
             ptr = true;
-        } else if (is_state_space(&d) && ptr) {
+        } else if (ptx_is_state_space(&d) && ptr) {
             continue;
         } else if (z && !elem && !ptr) {
             elem = z;
@@ -365,25 +112,25 @@ static int parse_param(scanner *s, dgpb_ptx_entry *e, size_t *cap, uint64_t *off
     }
     if (elem == 0)
         return text_bad(&s->lex, &start, "kernel parameter without a type");
-    if ((rc = expect_kind(s, TOK_WORD, "the parameter's name")) != DGPB_OK)
+    if ((rc = ptx_expect_kind(&s->lex, TOK_WORD, "the parameter's name")) != DGPB_OK)
         return rc;
     token name = s->lex.tok;
-    if ((rc = advance(s)) != DGPB_OK)
+    if ((rc = ptx_advance(&s->lex)) != DGPB_OK)
         return rc;
     uint64_t size = elem * vec;
     while (text_is_punct(&s->lex.tok, '[')) {
         uint64_t dim;
-        if ((rc = advance(s)) != DGPB_OK)
+        if ((rc = ptx_advance(&s->lex)) != DGPB_OK)
             return rc;
         token at = s->lex.tok;
-        if ((rc = read_int(s, &dim, "an array size")) != DGPB_OK)
+        if ((rc = ptx_read_int(&s->lex, &dim, "an array size")) != DGPB_OK)
             return rc;
         if (dim == 0 || dim > MAX_PARAM_BYTES || size * dim > MAX_PARAM_BYTES)
             return text_bad(&s->lex, &at, "array size of parameter '%.*s' is out of range",
                             (int)name.len, name.s);
         size *= dim;
         if ((rc = text_expect(&s->lex, ']', "after the array size")) != DGPB_OK ||
-            (rc = advance(s)))
+            (rc = ptx_advance(&s->lex)))
             return rc;
     }
     if (!align)
@@ -432,26 +179,28 @@ static int skip_loc(scanner *s)
     int rc;
     uint64_t v;
     char buf[64];
-    if ((rc = advance(s)) != DGPB_OK)
+    if ((rc = ptx_advance(&s->lex)) != DGPB_OK)
         return rc;
     for (int i = 0; i < 3; i++)
-        if ((rc = read_int(s, &v, "a number of .loc")) != DGPB_OK)
+        if ((rc = ptx_read_int(&s->lex, &v, "a number of .loc")) != DGPB_OK)
             return rc;
     while (text_is_punct(&s->lex.tok, ',')) {
-        if ((rc = advance(s)) != DGPB_OK)
+        if ((rc = ptx_advance(&s->lex)) != DGPB_OK)
             return rc;
         token what = s->lex.tok;
-        if ((rc = advance(s)) != DGPB_OK)
+        if ((rc = ptx_advance(&s->lex)) != DGPB_OK)
             return rc;
         if (text_tok_is(&what, "function_name")) {
-            if ((rc = expect_kind(s, TOK_WORD, "a label")) != DGPB_OK || (rc = advance(s)))
+            if ((rc = ptx_expect_kind(&s->lex, TOK_WORD, "a label")) != DGPB_OK ||
+                (rc = ptx_advance(&s->lex)))
                 return rc;
             if (text_is_punct(&s->lex.tok, '+') &&
-                ((rc = advance(s)) != DGPB_OK || (rc = read_int(s, &v, "an offset")) != DGPB_OK))
+                ((rc = ptx_advance(&s->lex)) != DGPB_OK ||
+                 (rc = ptx_read_int(&s->lex, &v, "an offset")) != DGPB_OK))
                 return rc;
         } else if (text_tok_is(&what, "inlined_at")) {
             for (int i = 0; i < 3; i++)
-                if ((rc = read_int(s, &v, "a number of inlined_at")) != DGPB_OK)
+                if ((rc = ptx_read_int(&s->lex, &v, "a number of inlined_at")) != DGPB_OK)
                     return rc;
         } else {
             return text_bad(&s->lex, &what, "unexpected %s in .loc",
@@ -474,7 +223,7 @@ static bool is_top_directive(const token *t)
 /* Records a read [SLANG_globalParams+disp] by the statement's instruction `op`. */
 static void record_read(scanner *s, const token *op, uint64_t disp)
 {
-    uint64_t width = op ? access_width(op) : 0;
+    uint64_t width = op ? ptx_access_width(op) : 0;
     uint64_t end = disp > UINT64_MAX - width ? UINT64_MAX : disp + width;
     if (end > s->m->global_params_max_read)
         s->m->global_params_max_read = end;
@@ -515,12 +264,12 @@ static int scan_body(scanner *s)
                 gp = was_bracket ? 1 : 0;
                 if (!was_bracket)
                     s->m->global_params_address_taken = true;
-            } else if (s->params && is_name(&t)) {
+            } else if (s->params && ptx_is_name(&t)) {
                 uint32_t *slot = param_slot(s, t.s, t.len);
                 if (*slot)
                     s->params[*slot - 1].used = true;
             }
-            if (stmt_start && is_directive(&t)) {
+            if (stmt_start && ptx_is_directive(&t)) {
                 if (is_top_directive(&t))
                     return text_bad(&s->lex, &t, "%s inside a function body (opened at line %u)",
                                     text_scan_show(&t, buf, sizeof buf), open_line[0]);
@@ -539,7 +288,7 @@ static int scan_body(scanner *s)
                 stmt_start = false;
             }
         } else if (t.kind == TOK_NUMBER) {
-            if (was_gp == 2 && int_token(&t, &disp))
+            if (was_gp == 2 && ptx_int_token(&t, &disp))
                 gp = 3;
         } else if (t.kind == TOK_PUNCT) {
             char c = t.s[0];
@@ -548,7 +297,7 @@ static int scan_body(scanner *s)
             } else if (c == '+' && was_gp == 1) {
                 gp = 2;
             } else if (c == ':' && stmt_tokens == 2 && !stmt_start && op.kind == TOK_WORD &&
-                       !is_directive(&op)) {
+                       !ptx_is_directive(&op)) {
                 stmt_start = true; /* a label */
                 stmt_tokens = 0;
             } else if (c == '{' || c == '(' || c == '[') {
@@ -576,7 +325,7 @@ static int scan_body(scanner *s)
                     stmt_tokens = 0;
                     op = (token){0};
                     if (depth == 0)
-                        return advance(s);
+                        return ptx_advance(&s->lex);
                 }
             } else if (c == ';') {
                 if (stack[depth - 1] != 'B')
@@ -592,7 +341,7 @@ static int scan_body(scanner *s)
         }
         if (was_gp && !gp) /* [SLANG_globalParams ...] that is not [name] or [name+N] */
             s->m->global_params_address_taken = true;
-        if ((rc = advance(s)) != DGPB_OK)
+        if ((rc = ptx_advance(&s->lex)) != DGPB_OK)
             return rc;
     }
 }
@@ -629,7 +378,7 @@ static int skip_group(scanner *s)
             return text_bad(&s->lex, &t, "expected '(', '[' or '{', found %s",
                             text_scan_show(&t, buf, sizeof buf));
         }
-        if ((rc = advance(s)) != DGPB_OK)
+        if ((rc = ptx_advance(&s->lex)) != DGPB_OK)
             return rc;
     } while (depth);
     return DGPB_OK;
@@ -648,7 +397,7 @@ static int skip_initializer(scanner *s)
             return DGPB_OK;
         if (text_tok_is(&t, GLOBAL_PARAMS))
             s->m->global_params_used = s->m->global_params_address_taken = true;
-        if (text_is_punct(&t, ';') || is_directive(&t))
+        if (text_is_punct(&t, ';') || ptx_is_directive(&t))
             return text_bad(&s->lex, &t, "unterminated initializer");
         if (text_is_punct(&t, '{') || text_is_punct(&t, '(')) {
             if (++depth > DGPB_PTX_MAX_NESTING)
@@ -659,7 +408,7 @@ static int skip_initializer(scanner *s)
                 return text_bad(&s->lex, &t, "unexpected '%c' in an initializer", t.s[0]);
             depth--;
         }
-        if ((rc = advance(s)) != DGPB_OK)
+        if ((rc = ptx_advance(&s->lex)) != DGPB_OK)
             return rc;
     }
 }
@@ -675,15 +424,15 @@ static int parse_decl(scanner *s)
     uint64_t elem = 0, vec = 1, v;
     int rc;
     char buf[64];
-    if ((rc = advance(s)) != DGPB_OK)
+    if ((rc = ptx_advance(&s->lex)) != DGPB_OK)
         return rc;
-    while (is_directive(&s->lex.tok)) {
+    while (ptx_is_directive(&s->lex.tok)) {
         token d = s->lex.tok;
-        uint32_t z = type_size(&d), w = vector_width(&d);
-        if ((rc = advance(s)) != DGPB_OK)
+        uint32_t z = ptx_type_size(&d), w = ptx_vector_width(&d);
+        if ((rc = ptx_advance(&s->lex)) != DGPB_OK)
             return rc;
         if (text_tok_is(&d, ".align")) {
-            if ((rc = read_int(s, &v, "an alignment")) != DGPB_OK)
+            if ((rc = ptx_read_int(&s->lex, &v, "an alignment")) != DGPB_OK)
                 return rc;
         } else if (text_tok_is(&d, ".attribute")) {
             if ((rc = text_expect(&s->lex, '(', "after .attribute")) != DGPB_OK ||
@@ -701,27 +450,29 @@ static int parse_decl(scanner *s)
     if (!elem)
         return text_bad(&s->lex, &space, "declaration without a type");
     for (;;) {
-        if ((rc = expect_kind(s, TOK_WORD, "the variable's name")) != DGPB_OK)
+        if ((rc = ptx_expect_kind(&s->lex, TOK_WORD, "the variable's name")) != DGPB_OK)
             return rc;
         token name = s->lex.tok;
         bool ours = params_space && text_tok_is(&name, GLOBAL_PARAMS);
         uint64_t size = elem * vec;
         bool sized = true;
-        if ((rc = advance(s)) != DGPB_OK)
+        if ((rc = ptx_advance(&s->lex)) != DGPB_OK)
             return rc;
         if (text_is_punct(&s->lex.tok, '<')) { /* a parameterized name, %r<4> */
-            if ((rc = advance(s)) != DGPB_OK || (rc = read_int(s, &v, "a count")) != DGPB_OK ||
-                (rc = text_expect(&s->lex, '>', "after the count")) != DGPB_OK || (rc = advance(s)))
+            if ((rc = ptx_advance(&s->lex)) != DGPB_OK ||
+                (rc = ptx_read_int(&s->lex, &v, "a count")) != DGPB_OK ||
+                (rc = text_expect(&s->lex, '>', "after the count")) != DGPB_OK ||
+                (rc = ptx_advance(&s->lex)))
                 return rc;
         }
         while (text_is_punct(&s->lex.tok, '[')) {
-            if ((rc = advance(s)) != DGPB_OK)
+            if ((rc = ptx_advance(&s->lex)) != DGPB_OK)
                 return rc;
             if (text_is_punct(&s->lex.tok, ']')) {
                 sized = false;
             } else {
                 token at = s->lex.tok;
-                if ((rc = read_int(s, &v, "an array size")) != DGPB_OK)
+                if ((rc = ptx_read_int(&s->lex, &v, "an array size")) != DGPB_OK)
                     return rc;
                 if (v > ((uint64_t)1 << 40) || size * v > ((uint64_t)1 << 40))
                     return text_bad(&s->lex, &at, "array size of '%.*s' is out of range",
@@ -729,7 +480,7 @@ static int parse_decl(scanner *s)
                 size *= v;
             }
             if ((rc = text_expect(&s->lex, ']', "after the array size")) != DGPB_OK ||
-                (rc = advance(s)))
+                (rc = ptx_advance(&s->lex)))
                 return rc;
         }
         if (ours) {
@@ -748,16 +499,16 @@ static int parse_decl(scanner *s)
             s->m->global_params_used = s->m->global_params_address_taken = true;
         }
         if (text_is_punct(&s->lex.tok, '=')) {
-            if ((rc = advance(s)) != DGPB_OK || (rc = skip_initializer(s)) != DGPB_OK)
+            if ((rc = ptx_advance(&s->lex)) != DGPB_OK || (rc = skip_initializer(s)) != DGPB_OK)
                 return rc;
         }
         if (text_is_punct(&s->lex.tok, ';'))
-            return advance(s);
+            return ptx_advance(&s->lex);
         if (!text_is_punct(&s->lex.tok, ','))
             return text_bad(&s->lex, &s->lex.tok,
                             "missing ';' after the declaration of '%.*s' (found %s)", (int)name.len,
                             name.s, text_scan_show(&s->lex.tok, buf, sizeof buf));
-        if ((rc = advance(s)) != DGPB_OK)
+        if ((rc = ptx_advance(&s->lex)) != DGPB_OK)
             return rc;
     }
 }
@@ -778,14 +529,14 @@ static int skip_header_tail(scanner *s)
                 return rc;
             continue;
         }
-        if (!is_directive(t) && t->kind != TOK_NUMBER && t->kind != TOK_STRING &&
+        if (!ptx_is_directive(t) && t->kind != TOK_NUMBER && t->kind != TOK_STRING &&
             !text_is_punct(t, ','))
             return text_bad(&s->lex, t, "expected '{' or ';' after the function's header, found %s",
                             text_scan_show(t, buf, sizeof buf));
         if (is_top_directive(t))
             return text_bad(&s->lex, t, "expected '{' or ';' before %s",
                             text_scan_show(t, buf, sizeof buf));
-        if ((rc = advance(s)) != DGPB_OK)
+        if ((rc = ptx_advance(&s->lex)) != DGPB_OK)
             return rc;
     }
     return DGPB_OK;
@@ -797,23 +548,24 @@ static int parse_entry(scanner *s)
     int rc;
     char buf[64];
     token kw = s->lex.tok;
-    if ((rc = advance(s)) != DGPB_OK || (rc = expect_kind(s, TOK_WORD, "the kernel's name")))
+    if ((rc = ptx_advance(&s->lex)) != DGPB_OK ||
+        (rc = ptx_expect_kind(&s->lex, TOK_WORD, "the kernel's name")))
         return rc;
     dgpb_ptx_entry e = {0};
     size_t cap = 0;
     token name = s->lex.tok;
     uint64_t offset = 0;
-    if ((rc = advance(s)) != DGPB_OK)
+    if ((rc = ptx_advance(&s->lex)) != DGPB_OK)
         goto done;
     if (text_is_punct(&s->lex.tok, '(')) {
         token open = s->lex.tok;
-        if ((rc = advance(s)) != DGPB_OK)
+        if ((rc = ptx_advance(&s->lex)) != DGPB_OK)
             goto done;
         while (!text_is_punct(&s->lex.tok, ')')) {
             if ((rc = parse_param(s, &e, &cap, &offset)) != DGPB_OK)
                 goto done;
             if (text_is_punct(&s->lex.tok, ',')) {
-                if ((rc = advance(s)) != DGPB_OK)
+                if ((rc = ptx_advance(&s->lex)) != DGPB_OK)
                     goto done;
                 if (text_is_punct(&s->lex.tok, ')')) {
                     rc = text_bad(&s->lex, &s->lex.tok, "expected a parameter after ','");
@@ -828,13 +580,13 @@ static int parse_entry(scanner *s)
                 goto done;
             }
         }
-        if ((rc = advance(s)) != DGPB_OK)
+        if ((rc = ptx_advance(&s->lex)) != DGPB_OK)
             goto done;
     }
     if ((rc = skip_header_tail(s)) != DGPB_OK)
         goto done;
     if (text_is_punct(&s->lex.tok, ';')) { /* a declaration: not an entry with code */
-        rc = advance(s);
+        rc = ptx_advance(&s->lex);
         goto done;
     }
     if (!(e.name = text_tokdup(&name))) {
@@ -867,22 +619,23 @@ done:
 static int parse_func(scanner *s)
 {
     int rc;
-    if ((rc = advance(s)) != DGPB_OK)
+    if ((rc = ptx_advance(&s->lex)) != DGPB_OK)
         return rc;
     if (text_is_punct(&s->lex.tok, '(') && (rc = skip_group(s)) != DGPB_OK)
         return rc;
-    if ((rc = expect_kind(s, TOK_WORD, "the function's name")) != DGPB_OK || (rc = advance(s)))
+    if ((rc = ptx_expect_kind(&s->lex, TOK_WORD, "the function's name")) != DGPB_OK ||
+        (rc = ptx_advance(&s->lex)))
         return rc;
     if ((rc = skip_header_tail(s)) != DGPB_OK)
         return rc;
     if (text_is_punct(&s->lex.tok, ';'))
-        return advance(s);
+        return ptx_advance(&s->lex);
     return scan_body(s);
 }
 
 static int parse_module(scanner *s)
 {
-    int rc = advance(s);
+    int rc = ptx_advance(&s->lex);
     char buf[64];
     while (rc == DGPB_OK && s->lex.tok.kind != TOK_EOF) {
         token t = s->lex.tok;
@@ -890,7 +643,7 @@ static int parse_module(scanner *s)
         while (text_tok_is(&s->lex.tok, ".visible") || text_tok_is(&s->lex.tok, ".extern") ||
                text_tok_is(&s->lex.tok, ".weak") || text_tok_is(&s->lex.tok, ".common")) {
             linkage = true;
-            if ((rc = advance(s)) != DGPB_OK)
+            if ((rc = ptx_advance(&s->lex)) != DGPB_OK)
                 return rc;
         }
         token dt = s->lex.tok;
@@ -900,55 +653,57 @@ static int parse_module(scanner *s)
             rc = parse_entry(s);
         } else if (text_tok_is(d, ".func")) {
             rc = parse_func(s);
-        } else if (is_state_space(d) || text_tok_is(d, ".tex")) {
+        } else if (ptx_is_state_space(d) || text_tok_is(d, ".tex")) {
             rc = parse_decl(s);
         } else if (linkage) {
             return text_bad(&s->lex, d, "expected a declaration after %s, found %s",
                             text_scan_show(&t, buf, 32), text_scan_show(d, buf + 32, 32));
         } else if (text_tok_is(d, ".version") || text_tok_is(d, ".address_size")) {
-            if ((rc = advance(s)) == DGPB_OK && s->lex.tok.kind != TOK_NUMBER)
+            if ((rc = ptx_advance(&s->lex)) == DGPB_OK && s->lex.tok.kind != TOK_NUMBER)
                 return text_bad(&s->lex, &s->lex.tok, "expected a number after %s",
                                 text_scan_show(d, buf, sizeof buf));
             if (rc == DGPB_OK)
-                rc = advance(s);
+                rc = ptx_advance(&s->lex);
         } else if (text_tok_is(d, ".target")) {
             do {
-                if ((rc = advance(s)) != DGPB_OK ||
-                    (rc = expect_kind(s, TOK_WORD, "a target name")) != DGPB_OK ||
-                    (rc = advance(s)) != DGPB_OK)
+                if ((rc = ptx_advance(&s->lex)) != DGPB_OK ||
+                    (rc = ptx_expect_kind(&s->lex, TOK_WORD, "a target name")) != DGPB_OK ||
+                    (rc = ptx_advance(&s->lex)) != DGPB_OK)
                     return rc;
             } while (text_is_punct(&s->lex.tok, ','));
         } else if (text_tok_is(d, ".file")) {
-            if ((rc = advance(s)) != DGPB_OK || (rc = read_int(s, &v, "a file number")) ||
-                (rc = expect_kind(s, TOK_STRING, "a file name")) || (rc = advance(s)))
+            if ((rc = ptx_advance(&s->lex)) != DGPB_OK ||
+                (rc = ptx_read_int(&s->lex, &v, "a file number")) ||
+                (rc = ptx_expect_kind(&s->lex, TOK_STRING, "a file name")) ||
+                (rc = ptx_advance(&s->lex)))
                 return rc;
             while (rc == DGPB_OK && text_is_punct(&s->lex.tok, ','))
-                if ((rc = advance(s)) == DGPB_OK)
-                    rc = read_int(s, &v, "a number");
+                if ((rc = ptx_advance(&s->lex)) == DGPB_OK)
+                    rc = ptx_read_int(&s->lex, &v, "a number");
         } else if (text_tok_is(d, ".section")) {
-            if ((rc = advance(s)) != DGPB_OK)
+            if ((rc = ptx_advance(&s->lex)) != DGPB_OK)
                 return rc;
             if (s->lex.tok.kind != TOK_WORD) /* a directive-like word: .debug_info */
                 return text_bad(&s->lex, &s->lex.tok,
                                 "expected a section name after .section, found %s",
                                 text_scan_show(&s->lex.tok, buf, sizeof buf));
-            if ((rc = advance(s)) != DGPB_OK ||
+            if ((rc = ptx_advance(&s->lex)) != DGPB_OK ||
                 (rc = text_expect(&s->lex, '{', "after the section's name")))
                 return rc;
             rc = skip_group(s);
         } else if (text_tok_is(d, ".pragma") || text_tok_is(d, ".alias")) {
-            if ((rc = advance(s)) != DGPB_OK)
+            if ((rc = ptx_advance(&s->lex)) != DGPB_OK)
                 return rc;
             while (rc == DGPB_OK && !text_is_punct(&s->lex.tok, ';')) {
                 if (s->lex.tok.kind == TOK_EOF || text_is_punct(&s->lex.tok, '{') ||
-                    is_directive(&s->lex.tok))
+                    ptx_is_directive(&s->lex.tok))
                     return text_bad(&s->lex, &s->lex.tok, "missing ';' after %s",
                                     text_scan_show(&t, buf, sizeof buf));
-                rc = advance(s);
+                rc = ptx_advance(&s->lex);
             }
             if (rc == DGPB_OK)
-                rc = advance(s);
-        } else if (is_directive(d)) {
+                rc = ptx_advance(&s->lex);
+        } else if (ptx_is_directive(d)) {
             return text_bad(&s->lex, d, "unknown directive %s", text_scan_show(d, buf, sizeof buf));
         } else {
             return text_bad(&s->lex, d, "unexpected %s at the top level",
