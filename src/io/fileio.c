@@ -167,6 +167,27 @@ void fileio_folder_of(const char *path, char *buf, size_t size)
         snprintf(buf, size, "%.*s", (int)(slash - path), path);
 }
 
+char *fileio_absolute(const char *path)
+{
+    if (path[0] == '/')
+        return mem_strdup(path);
+    char here[4096];
+    if (!getcwd(here, sizeof here))
+        return mem_strdup(path);
+    while (path[0] == '.' && path[1] == '/')
+        path += 2;
+    return mem_printf("%s/%s", here, path);
+}
+
+bool fileio_readable(const char *path)
+{
+    int fd = open(path, O_RDONLY | O_CLOEXEC);
+    if (fd < 0)
+        return false;
+    close(fd);
+    return true;
+}
+
 int fileio_write_temp(const char *path, const void *data, size_t size, char **tmp_out,
                       dgpb_diag *diag)
 {
