@@ -60,8 +60,6 @@ typedef struct record {
 static void records_free(record *r, size_t n)
 {
     for (size_t i = 0; r && i < n; i++) {
-        if (r[i].temp)
-            fileio_forget_temp(r[i].temp);
         dgpb_free(r[i].path);
         dgpb_free(r[i].temp);
         dgpb_free(r[i].backup);
@@ -497,8 +495,6 @@ int dgpb_file_unit_write(const dgpb_file_unit *u, size_t count, const char *cons
         rc = journal_write(journal, r, count, diag);
         journaled = !rc;
     }
-    for (size_t i = 0; journaled && i < count; i++) /* the journal's now: no signal removes them */
-        fileio_forget_temp(r[i].temp);
     if (journaled)
         rc = replace(journal, r, count, paths, diag);
     for (size_t i = 0; !journaled && i < count; i++) { /* nothing was replaced */

@@ -1,7 +1,6 @@
 /*
  * fileio_internal.h - what fileio.c lends file_unit.c and cache.c: temporaries
- * next to a destination, registered so that dgpb_file_remove_temporaries()
- * finds them; whole writes; a path's folder; and to them and the compiler
+ * next to a destination; whole writes; a path's folder; and to them and the compiler
  * lookup (slang_lookup.c, slang_library.c): a path made absolute, and
  * whether a file can be read.
  */
@@ -14,7 +13,6 @@
 #include "dgpb/result.h"
 
 #define fileio_write_temp dgpb__fileio_write_temp
-#define fileio_forget_temp dgpb__fileio_forget_temp
 #define fileio_write_all dgpb__fileio_write_all
 #define fileio_folder_of dgpb__fileio_folder_of
 #define fileio_absolute dgpb__fileio_absolute
@@ -23,7 +21,7 @@
 /*
  * Writes all bytes, fsynced, mode 0644, to a new temporary "<path>.tmp.XXXXXX"
  * next to `path`; its name goes to *tmp_out (freed by the caller with
- * dgpb_free() after fileio_forget_temp()).
+ * dgpb_free()).
  */
 int fileio_write_temp(const char *path, const void *data, size_t size, char **tmp_out,
                       dgpb_diag *diag);
@@ -46,8 +44,5 @@ char *fileio_absolute(const char *path);
 
 /* Whether `path` names something this process can open for reading (symbolic links followed). */
 bool fileio_readable(const char *path);
-
-/* Forgets a temporary (renamed or removed): a signal no longer removes it. */
-void fileio_forget_temp(const char *tmp);
 
 #endif
