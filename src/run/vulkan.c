@@ -347,36 +347,12 @@ static bool descriptor_type(uint32_t kind, VkDescriptorType *out)
     }
 }
 
-/* Fails when the device lacks one of the entry's capabilities (the first one it lacks). */
-static bool check_capabilities(const vk_host *vk, const dgpb_entry_view *e, dgpb_diag *r)
+/* The capabilities the device has (bit 1 << DGPB_CAP_*). */
+static uint32_t capabilities(const vk_host *vk)
 {
-    for (uint32_t i = 0; i < e->capability_count; i++) {
-        int cap = dgpb_capability_from_name(e->capabilities[i].ptr, e->capabilities[i].len);
-        bool ok = false;
-        switch (cap) {
-        case DGPB_CAP_ATOMIC64:
-            ok = vk->atomic64;
-            break;
-        case DGPB_CAP_SUBGROUP_BASIC:
-            ok = vk->subgroup_basic;
-            break;
-        case DGPB_CAP_HALF:
-            ok = vk->float16;
-            break;
-        default:
-            ok = false;
-        }
-        bool masked = cap >= 0 && (vk->mask & (1u << cap));
-        if (!ok || masked) {
-            run_fail(r, DGPB_ERR_RUN_CAPABILITY,
-                     "entry '%.*s' needs capability '%.*s', which device '%s' lacks%s",
-                     (int)e->name.len, e->name.ptr, (int)e->capabilities[i].len,
-                     e->capabilities[i].ptr, vk->device_name,
-                     masked && ok ? " (masked on purpose)" : "");
-            return false;
-        }
-    }
-    return true;
+    return (vk->atomic64 ? 1u << DGPB_CAP_ATOMIC64 : 0) |
+           (vk->subgroup_basic ? 1u << DGPB_CAP_SUBGROUP_BASIC : 0) |
+           (vk->float16 ? 1u << DGPB_CAP_HALF : 0);
 }
 
 /* Adds a value row to a block's rows once (a render pair may list the same row twice). */
@@ -639,7 +615,8 @@ static bool create_pipeline(vk_host *vk, pipeline *p, const dgpb_entry_view *con
 {
     bool gfx = p->graphics;
     for (int i = 0; i < (gfx ? 2 : 1); i++)
-        if (!check_capabilities(vk, entries[i], r) || !add_rows(p, entries[i], r))
+        if (run_check_capabilities(entries[i], capabilities(vk), vk->mask, vk->device_name, r) ||
+            !add_rows(p, entries[i], r))
             return false;
     VkShaderStageFlags stages = gfx ? VK_SHADER_STAGE_VERTEX_BIT | VK_SHADER_STAGE_FRAGMENT_BIT
                                     : VK_SHADER_STAGE_COMPUTE_BIT;
