@@ -320,11 +320,6 @@ const char *dgpb_runner_driver(const dgpb_runner *r)
     return r->ops->driver(r->host);
 }
 
-const char *dgpb_runner_target(const dgpb_runner *r)
-{
-    return dgpb_backend_target(r->backend);
-}
-
 uint32_t dgpb_runner_pipeline_count(const dgpb_runner *r)
 {
     return r->ops->pipeline_count(r->host);
