@@ -24,19 +24,7 @@
 #include "io/io_fault.h"
 #include "support.h"
 
-static char dir[256];
-
-static int make_dir(void **state)
-{
-    (void)state;
-    return support_make_temp_dir("fileio", dir, sizeof dir);
-}
-
-static int remove_dir(void **state)
-{
-    (void)state;
-    return support_remove_tree(dir);
-}
+static const char *const dir = support_dir; /* the program's temporary folder */
 
 static int count_entries(const char *path)
 {
@@ -347,5 +335,5 @@ int main(void)
         cmocka_unit_test(a_journal_without_its_end_mark_changes_nothing),
         cmocka_unit_test(a_writer_waits_for_the_folders_lock_then_gives_up_or_is_cancelled),
     };
-    return cmocka_run_group_tests(tests, make_dir, remove_dir);
+    return cmocka_run_group_tests(tests, support_dir_setup, support_dir_teardown);
 }
