@@ -16,15 +16,9 @@
 
 static void write_file(const char *dir, const char *name, const void *data, size_t size)
 {
-    char path[4096];
-    int n = snprintf(path, sizeof path, "%s/%s", dir, name);
-    if (n < 0 || (size_t)n >= sizeof path) {
-        fprintf(stderr, "gen_format_fixtures: the path '%s/%s' is too long\n", dir, name);
-        exit(1);
-    }
     dgpb_diag d;
     dgpb_diag_clear(&d);
-    if (dgpb_file_write_atomic(path, data, size, &d)) {
+    if (support_write_output(dir, name, data, size, &d)) {
         fprintf(stderr, "gen_format_fixtures: %s\n", d.message);
         exit(1);
     }

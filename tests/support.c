@@ -1,6 +1,7 @@
 /*
  * support.c - the golden model and byte-offset helpers for the format tests;
- * the failing allocator and temporary folders for every test.
+ * the failing allocator, temporary folders and written outputs for every
+ * test.
  *
  * The golden model exercises every part of the format: two targets added out
  * of order, a layout blob, compute and ray-tracing entries, every parameter
@@ -9,9 +10,10 @@
  * Changing it changes fixtures/format/golden.*: regenerate them with
  * tools/regen-format-fixtures.sh and review the diff.
  */
-#define _XOPEN_SOURCE 700 /* mkdtemp, nftw */
+#define _GNU_SOURCE /* program_invocation_short_name; mkdtemp, nftw */
 #include "support.h"
 
+#include <errno.h>
 #include <ftw.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -333,4 +335,33 @@ static int remove_one(const char *path, const struct stat *st, int flag, struct 
 int support_remove_tree(const char *path)
 {
     return nftw(path, remove_one, 16, FTW_DEPTH | FTW_PHYS) ? -1 : 0;
+}
+
+char support_dir[256];
+
+int support_dir_setup(void **state)
+{
+    (void)state;
+    const char *name = program_invocation_short_name;
+    if (!strncmp(name, "test_", 5))
+        name += 5;
+    return support_make_temp_dir(name, support_dir, sizeof support_dir);
+}
+
+int support_dir_teardown(void **state)
+{
+    (void)state;
+    return support_remove_tree(support_dir);
+}
+
+/* ---- outputs of test programs -------------------------------------------- */
+
+int support_write_output(const char *dir, const char *name, const void *data, size_t size,
+                         dgpb_diag *d)
+{
+    char path[4096];
+    int n = snprintf(path, sizeof path, "%s/%s", dir, name);
+    if (n < 0 || (size_t)n >= sizeof path)
+        return dgpb_diag_set(d, DGPB_ERR_LIMIT, -1, "the path '%s/%s' is too long", dir, name);
+    return dgpb_file_write_atomic(path, data, size, d);
 }

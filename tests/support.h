@@ -1,13 +1,16 @@
 /*
  * support.h - shared pieces of the tests: the hand-built golden model,
- * helpers to find fields inside written bytes, allocation fault injection
- * and temporary folders.
+ * helpers to find fields inside written bytes, allocation fault injection,
+ * temporary folders, files written for a test or by a test program, and an
+ * assertion on text. support.c holds what needs no cmocka (so programs that
+ * are no cmocka test link it too); support_asserts.c what fails a test.
  */
 #ifndef DGPB_TEST_SUPPORT_H
 #define DGPB_TEST_SUPPORT_H
 
 #include <stddef.h>
 #include <stdint.h>
+#include <sys/types.h>
 
 #include "dgpb/dgpb.h"
 #include "format/model.h"
@@ -74,5 +77,34 @@ long support_run_with_faults(int (*op)(void *), void *arg, int expected, const c
 int support_make_temp_dir(const char *name, char *buf, size_t n);
 /* Removes path and everything below it; 0 when it is gone. */
 int support_remove_tree(const char *path);
+
+/*
+ * The temporary folder of a test program whose tests share one. As cmocka
+ * group fixtures, support_dir_setup() makes it (/tmp/dgpb-<program>-XXXXXX,
+ * <program> the test program's name without "test_") and returns 0, or -1
+ * when it cannot; support_dir_teardown() removes it and everything below.
+ */
+extern char support_dir[256];
+int support_dir_setup(void **state);
+int support_dir_teardown(void **state);
+
+/*
+ * Writes a test program's output DIR/NAME atomically (dgpb_file_write_atomic()).
+ * DGPB_ERR_LIMIT "the path 'DIR/NAME' is too long", or the write's failure,
+ * in `d`.
+ */
+int support_write_output(const char *dir, const char *name, const void *data, size_t size,
+                         dgpb_diag *d);
+
+/* ---- support_asserts.c: these fail the running cmocka test ---------------- */
+
+/* Fails the test unless `haystack` (NULL fails) contains `needle`; named like cmocka's asserts. */
+void assert_contains(const char *haystack, const char *needle);
+
+/*
+ * Writes `text` to `path` (created or truncated), then gives it `mode`; fails
+ * the test when it cannot. Only libc: safe while allocation faults are armed.
+ */
+void support_write_file(const char *path, const char *text, mode_t mode);
 
 #endif

@@ -42,12 +42,6 @@
 #define INLINE DGPB_BINDING_INLINE
 #define MAX_ITEMS 32
 
-static void assert_contains(const char *haystack, const char *needle)
-{
-    if (!haystack || !strstr(haystack, needle))
-        fail_msg("'%s' does not contain '%s'", haystack ? haystack : "(null)", needle);
-}
-
 /* ---- in-memory tables and code ------------------------------------------------ */
 
 /* A table that owns nothing (literal names); rows are used by the code unless marked. */

@@ -100,14 +100,6 @@ static fixture fx;
 
 /* ---- files, with libc only (the allocation hooks are armed around a run) ---- */
 
-static void write_text(const char *path, const char *text)
-{
-    FILE *f = fopen(path, "w");
-    assert_non_null(f);
-    fputs(text, f);
-    assert_int_equal(fclose(f), 0);
-}
-
 /* Entries of a folder other than . and ..; -1 when it cannot be opened. */
 static int folder_entries(const char *path, char *first, size_t size)
 {
@@ -160,8 +152,8 @@ static void set_compiler_fault(int job, const char *kind)
 {
     char text[64];
     snprintf(text, sizeof text, "%d %s\n", job, kind);
-    write_text(fx.fault, text);
-    write_text(fx.count, "0\n");
+    support_write_file(fx.fault, text, 0644);
+    support_write_file(fx.count, "0\n", 0644);
 }
 
 static int compiler_jobs_run(void)
@@ -184,7 +176,7 @@ static int run_build(const char *out_dir)
     if (mkdir(fx.tmp, 0755) != 0)
         fail_msg("cannot create '%s': %s", fx.tmp, strerror(errno));
     fx.first_error[0] = 0;
-    write_text(fx.count, "0\n");
+    support_write_file(fx.count, "0\n", 0644);
     dgpb_build_desc desc = {
         .module_file = DGPB_SOURCE_DIR "/fixtures/build/plain.slang",
         .out_dir = out_dir,
@@ -443,7 +435,7 @@ static void an_output_folder_that_is_a_file_fails_the_build(void **state)
     (void)state;
     char blocked[700];
     snprintf(blocked, sizeof blocked, "%s/blocked", fx.work);
-    write_text(blocked, "a file\n");
+    support_write_file(blocked, "a file\n", 0644);
     int rc = run_build(blocked);
     check_failed_cleanly(rc, "an output folder that is a file");
     size_t n = 0;

@@ -29,19 +29,9 @@
 #define EMBEDDED DGPB_SOURCE_DIR "/tools/slangc-wasm/slangc-wasm"
 #define FIXTURES DGPB_SOURCE_DIR "/fixtures/slangc-wasm"
 
-static char dir[256];
+static const char *const dir = support_dir; /* the program's temporary folder */
 
 /* ---- fixtures ----------------------------------------------------------- */
-
-static void write_file(const char *path, const char *text, mode_t mode)
-{
-    FILE *f = fopen(path, "w");
-    if (!f)
-        fail_msg("cannot write '%s'", path);
-    fputs(text, f);
-    fclose(f);
-    assert_int_equal(chmod(path, mode), 0);
-}
 
 /* dir/rel, as a static string (one of a few rotating buffers). */
 static const char *at(const char *rel)
@@ -64,7 +54,7 @@ static void fake_slangc(const char *rel, const char *version)
     char text[300];
     snprintf(text, sizeof text, "#!/bin/sh\n[ \"$1\" = -v ] && echo '%s' && exit 0\nexit 2\n",
              version);
-    write_file(at(rel), text, 0755);
+    support_write_file(at(rel), text, 0755);
 }
 
 /*
@@ -116,13 +106,12 @@ static void fake_embedded(const char *name, const char *script)
     snprintf(rel, sizeof rel, "embedded/%s/node_modules", name);
     make_folder(rel);
     snprintf(rel, sizeof rel, "embedded/%s/slangc-wasm", name);
-    write_file(at(rel), script, 0755);
+    support_write_file(at(rel), script, 0755);
 }
 
 static int make_dir(void **state)
 {
-    (void)state;
-    if (support_make_temp_dir("compiler", dir, sizeof dir))
+    if (support_dir_setup(state))
         return -1;
     make_folder("opt");
     fake_slangc("opt/slangc", "option-1");
@@ -134,22 +123,16 @@ static int make_dir(void **state)
     make_folder("path");
     fake_slangc("path/slangc", "path-4");
     make_folder("native");
-    write_file(at("native/slangc"), fake_native, 0755);
+    support_write_file(at("native/slangc"), fake_native, 0755);
     fake_embedded("plain", "#!/bin/sh\n[ \"$1\" = -v ] && echo embedded-5\nexit 0\n");
     fake_embedded("dies", serve_dies_on_second_job);
     fake_embedded("garbage", serve_garbage);
     fake_embedded("echo", serve_echo);
     make_folder("uninstalled");
-    write_file(at("uninstalled/slangc-wasm"), "#!/bin/sh\nexit 0\n", 0755);
-    write_file(at("not-executable"), "#!/bin/sh\nexit 0\n", 0644);
+    support_write_file(at("uninstalled/slangc-wasm"), "#!/bin/sh\nexit 0\n", 0755);
+    support_write_file(at("not-executable"), "#!/bin/sh\nexit 0\n", 0644);
     make_folder("out");
     return 0;
-}
-
-static int remove_dir(void **state)
-{
-    (void)state;
-    return support_remove_tree(dir);
 }
 
 /* ---- an injected environment -------------------------------------------- */
@@ -331,7 +314,8 @@ static void a_named_compiler_that_is_the_embedded_script_is_embedded(void **stat
 static void a_failing_version_query_is_a_tool_error(void **state)
 {
     (void)state;
-    write_file(at("opt/broken"), "#!/bin/sh\necho 'broken: cannot load' >&2\nexit 4\n", 0755);
+    support_write_file(at("opt/broken"), "#!/bin/sh\necho 'broken: cannot load' >&2\nexit 4\n",
+                       0755);
     fake_env env = {NULL, NULL, NULL};
     dgpb_diag d;
     dgpb_compiler *c = create(at("opt/broken"), &env, NULL, &d);
@@ -358,7 +342,7 @@ static void a_native_batch_keeps_input_order_and_each_jobs_status(void **state)
         snprintf(ins[i], sizeof ins[i], "%s/out/%s%d.slang", dir, i % 3 == 1 ? "bad" : "ok", i);
         snprintf(outs[i], sizeof outs[i], "%s/out/native%d.spv", dir, i);
         snprintf(delays[i], sizeof delays[i], "0.%d", NATIVE_JOBS - i); /* first ends last */
-        write_file(ins[i], "module\n", 0644);
+        support_write_file(ins[i], "module\n", 0644);
         args[i][0] = ins[i];
         args[i][1] = "-o";
         args[i][2] = outs[i];
@@ -401,7 +385,7 @@ static void a_native_batch_keeps_input_order_and_each_jobs_status(void **state)
 static void a_native_compiler_that_cannot_run_fails_the_batch(void **state)
 {
     (void)state;
-    write_file(at("opt/vanishing"), "#!/bin/sh\nexit 0\n", 0755);
+    support_write_file(at("opt/vanishing"), "#!/bin/sh\nexit 0\n", 0755);
     fake_env env = {NULL, NULL, NULL};
     dgpb_diag d;
     dgpb_compiler *c = create(at("opt/vanishing"), &env, NULL, &d);
@@ -669,8 +653,8 @@ static int create_and_run(const char *option, const char *const *embedded, long 
 static void every_allocation_failure_fails_cleanly(void **state)
 {
     (void)state;
-    write_file(at("out/fault.slang"), "module\n", 0644);
-    write_file(at("out/fault-bad.slang"), "module\n", 0644);
+    support_write_file(at("out/fault.slang"), "module\n", 0644);
+    support_write_file(at("out/fault-bad.slang"), "module\n", 0644);
     char echo[300];
     snprintf(echo, sizeof echo, "%s/embedded/echo/slangc-wasm", dir);
     const char *embedded[] = {echo, NULL};
@@ -731,5 +715,5 @@ int main(void)
         cmocka_unit_test(a_serve_worker_that_answers_garbage_fails_the_batch),
         cmocka_unit_test(every_allocation_failure_fails_cleanly),
     };
-    return cmocka_run_group_tests(tests, make_dir, remove_dir);
+    return cmocka_run_group_tests(tests, make_dir, support_dir_teardown);
 }

@@ -24,19 +24,7 @@
 #include "io/io_fault.h"
 #include "support.h"
 
-static char dir[256];
-
-static int make_dir(void **state)
-{
-    (void)state;
-    return support_make_temp_dir("fileio", dir, sizeof dir);
-}
-
-static int remove_dir(void **state)
-{
-    (void)state;
-    return support_remove_tree(dir);
-}
+static const char *const dir = support_dir; /* the program's temporary folder */
 
 static int count_entries(const char *path)
 {
@@ -66,28 +54,6 @@ static void atomic_write_replaces_the_file_and_leaves_no_temporary(void **state)
     assert_int_equal(count_entries(dir), 1);
 }
 
-static void a_failed_multi_file_write_changes_nothing(void **state)
-{
-    (void)state;
-    char a[300], b[300];
-    snprintf(a, sizeof a, "%s/x.dgpb", dir);
-    snprintf(b, sizeof b, "%s/missing-dir/x.bundle.json", dir);
-    assert_int_equal(dgpb_file_write_atomic(a, "previous", 8, NULL), DGPB_OK);
-    const char *paths[2] = {a, b};
-    const void *data[2] = {"AAAA", "BBBB"};
-    size_t sizes[2] = {4, 4};
-    dgpb_diag d;
-    dgpb_diag_clear(&d);
-    assert_int_equal(dgpb_files_write_atomic(2, paths, data, sizes, &d), DGPB_ERR_IO);
-    assert_non_null(strstr(d.message, "missing-dir/x.bundle.json"));
-    uint8_t *got = NULL;
-    size_t size = 0;
-    assert_int_equal(dgpb_file_read(a, 100, &got, &size, NULL), DGPB_OK);
-    assert_memory_equal(got, "previous", 8);
-    dgpb_free(got);
-    assert_int_equal(count_entries(dir), 2); /* a.bin from before, x.dgpb; no temporaries */
-}
-
 static void assert_file_holds(const char *path, const char *text)
 {
     uint8_t *got = NULL;
@@ -103,54 +69,40 @@ static int fail_renames_of(const char *step, const char *path, void *user)
     return !strcmp(step, "rename") && !strcmp(path, (const char *)user) ? EIO : 0;
 }
 
-static void a_failed_rename_undoes_the_renames_before_it(void **state)
+static void a_failed_atomic_write_changes_nothing_and_leaves_no_temporary(void **state)
 {
     (void)state;
-    /* The first file is renamed into place before the second rename fails: it must be undone
-       (the build fault loop found a new bundle left beside no view). */
-    char sub[300], a[400], b[400];
-    snprintf(sub, sizeof sub, "%s/rollback", dir);
+    char sub[300], a[400], missing[400];
+    snprintf(sub, sizeof sub, "%s/failed", dir);
     assert_int_equal(mkdir(sub, 0755), 0);
     snprintf(a, sizeof a, "%s/y.dgpb", sub);
-    snprintf(b, sizeof b, "%s/y.bundle.json", sub);
-    const char *paths[2] = {a, b};
-    const void *data[2] = {"AAAA", "BBBB"};
-    size_t sizes[2] = {4, 4};
+    snprintf(missing, sizeof missing, "%s/missing-dir/y.bundle.json", sub);
     dgpb_diag d;
     dgpb_diag_clear(&d);
-    /* No old files: none afterwards. */
-    io_fault_set(fail_renames_of, b);
-    int rc = dgpb_files_write_atomic(2, paths, data, sizes, &d);
+    /* A folder that is not there: the message names the file. */
+    assert_int_equal(dgpb_file_write_atomic(missing, "BBBB", 4, &d), DGPB_ERR_IO);
+    assert_non_null(strstr(d.message, "missing-dir/y.bundle.json"));
+    assert_int_equal(count_entries(sub), 0);
+    /* A failed rename: no file where there was none, the old one where there was one. */
+    io_fault_set(fail_renames_of, a);
+    int rc = dgpb_file_write_atomic(a, "AAAA", 4, &d);
     io_fault_set(NULL, NULL);
     assert_int_equal(rc, DGPB_ERR_IO);
     assert_non_null(strstr(d.message, "cannot replace"));
     assert_int_equal(count_entries(sub), 0);
-    /* Old files: both kept as they were, no temporary or kept copy left. */
     assert_int_equal(dgpb_file_write_atomic(a, "old a", 5, NULL), DGPB_OK);
-    assert_int_equal(dgpb_file_write_atomic(b, "old b", 5, NULL), DGPB_OK);
-    io_fault_set(fail_renames_of, b);
-    rc = dgpb_files_write_atomic(2, paths, data, sizes, &d);
+    io_fault_set(fail_renames_of, a);
+    rc = dgpb_file_write_atomic(a, "AAAA", 4, &d);
     io_fault_set(NULL, NULL);
     assert_int_equal(rc, DGPB_ERR_IO);
     assert_file_holds(a, "old a");
-    assert_file_holds(b, "old b");
-    assert_int_equal(count_entries(sub), 2);
-    /* Without the hook: the second destination is a folder, which no rename replaces. */
-    assert_int_equal(remove(b), 0);
-    assert_int_equal(mkdir(b, 0755), 0);
-    char inside[500];
-    snprintf(inside, sizeof inside, "%s/keep", b);
-    assert_int_equal(dgpb_file_write_atomic(inside, "k", 1, NULL), DGPB_OK);
-    assert_int_equal(dgpb_files_write_atomic(2, paths, data, sizes, &d), DGPB_ERR_IO);
-    assert_file_holds(a, "old a");
-    assert_int_equal(count_entries(sub), 2);
-    /* And a write that succeeds replaces both and keeps no copy of the old ones. */
-    const char *good[2] = {a, inside};
-    assert_int_equal(dgpb_files_write_atomic(2, good, data, sizes, &d), DGPB_OK);
-    assert_file_holds(a, "AAAA");
-    assert_file_holds(inside, "BBBB");
-    assert_int_equal(count_entries(sub), 2);
-    assert_int_equal(count_entries(b), 1);
+    assert_int_equal(count_entries(sub), 1);
+    /* A destination that is a folder, which no rename replaces. */
+    assert_int_equal(remove(a), 0);
+    assert_int_equal(mkdir(a, 0755), 0);
+    assert_int_equal(dgpb_file_write_atomic(a, "AAAA", 4, &d), DGPB_ERR_IO);
+    assert_int_equal(count_entries(sub), 1);
+    assert_int_equal(count_entries(a), 0);
 }
 
 static void reading_names_the_file_and_the_reason(void **state)
@@ -374,8 +326,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(atomic_write_replaces_the_file_and_leaves_no_temporary),
-        cmocka_unit_test(a_failed_multi_file_write_changes_nothing),
-        cmocka_unit_test(a_failed_rename_undoes_the_renames_before_it),
+        cmocka_unit_test(a_failed_atomic_write_changes_nothing_and_leaves_no_temporary),
         cmocka_unit_test(reading_names_the_file_and_the_reason),
         cmocka_unit_test(unit_write_replaces_every_file_and_leaves_nothing_else),
         cmocka_unit_test(a_unit_whose_second_rename_fails_keeps_the_first_file),
@@ -384,5 +335,5 @@ int main(void)
         cmocka_unit_test(a_journal_without_its_end_mark_changes_nothing),
         cmocka_unit_test(a_writer_waits_for_the_folders_lock_then_gives_up_or_is_cancelled),
     };
-    return cmocka_run_group_tests(tests, make_dir, remove_dir);
+    return cmocka_run_group_tests(tests, support_dir_setup, support_dir_teardown);
 }

@@ -36,12 +36,6 @@
 #define LAUNCH DGPB_SPACE_LAUNCH
 #define INLINE DGPB_BINDING_INLINE
 
-static void assert_contains(const char *haystack, const char *needle)
-{
-    if (!haystack || !strstr(haystack, needle))
-        fail_msg("'%s' does not contain '%s'", haystack ? haystack : "(null)", needle);
-}
-
 /* ---- inputs ----------------------------------------------------------------- */
 
 static dgpb_reflection *load_reflection(const char *relpath, const char *target, const char *entry)

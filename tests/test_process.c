@@ -26,34 +26,13 @@
 #include "io/process.h"
 #include "support.h"
 
-static char dir[256];
-
-static int make_dir(void **state)
-{
-    (void)state;
-    return support_make_temp_dir("process", dir, sizeof dir);
-}
-
-static int remove_dir(void **state)
-{
-    (void)state;
-    return support_remove_tree(dir);
-}
+static const char *const dir = support_dir; /* the program's temporary folder */
 
 static double now(void)
 {
     struct timespec t;
     clock_gettime(CLOCK_MONOTONIC, &t);
     return (double)t.tv_sec + (double)t.tv_nsec / 1e9;
-}
-
-static void write_file(const char *path, const char *text, mode_t mode)
-{
-    FILE *f = fopen(path, "w");
-    assert_non_null(f);
-    fputs(text, f);
-    fclose(f);
-    assert_int_equal(chmod(path, mode), 0);
 }
 
 /* Runs `/bin/sh -c script` and returns its status; out/err stay in *p (clear it). */
@@ -124,7 +103,7 @@ static void a_missing_program_is_an_error_that_names_it(void **state)
 
     char script[300];
     snprintf(script, sizeof script, "%s/not-executable", dir);
-    write_file(script, "#!/bin/sh\nexit 0\n", 0644);
+    support_write_file(script, "#!/bin/sh\nexit 0\n", 0644);
     const char *not_exec[] = {script, NULL};
     p = (dgpb_process)DGPB_PROCESS_INIT;
     p.argv = not_exec;
@@ -172,7 +151,7 @@ static void a_bare_name_is_found_on_the_childs_path(void **state)
     snprintf(bin, sizeof bin, "%s/bin", dir);
     mkdir(bin, 0755);
     snprintf(prog, sizeof prog, "%s/dgpb-hello", bin);
-    write_file(prog, "#!/bin/sh\necho hello from path\n", 0755);
+    support_write_file(prog, "#!/bin/sh\necho hello from path\n", 0755);
     snprintf(path_env, sizeof path_env, "PATH=/nonexistent:%s", bin);
     const char *argv[] = {"dgpb-hello", NULL};
     const char *env[] = {path_env, NULL};
@@ -531,5 +510,5 @@ int main(void)
         cmocka_unit_test(a_cancelled_parallel_run_kills_its_children_with_their_groups),
         cmocka_unit_test(every_allocation_failure_is_reported_and_leaks_nothing),
     };
-    return cmocka_run_group_tests(tests, make_dir, remove_dir);
+    return cmocka_run_group_tests(tests, support_dir_setup, support_dir_teardown);
 }

@@ -92,12 +92,6 @@ static const dgpb_reflected_param *param(const dgpb_reflection *r, const char *n
     return p;
 }
 
-static void assert_contains(const char *haystack, const char *needle)
-{
-    if (!haystack || !strstr(haystack, needle))
-        fail_msg("'%s' does not contain '%s'", haystack ? haystack : "(null)", needle);
-}
-
 /* The kinds.slang fixture of each target: its JSON file and its DGPB target name. */
 static const struct {
     const char *file, *target;

@@ -14,15 +14,10 @@
 
 #include "dgpb/dgpb.h"
 #include "build/targets.h"
+#include "support.h"
 
 #define ARRAY_LEN(a) (sizeof(a) / sizeof((a)[0]))
 #define BIT(t) (1u << (t))
-
-static void assert_contains(const char *haystack, const char *needle)
-{
-    if (!haystack || !strstr(haystack, needle))
-        fail_msg("'%s' does not contain '%s'", haystack ? haystack : "(null)", needle);
-}
 
 /* ---- target names --------------------------------------------------------- */
 

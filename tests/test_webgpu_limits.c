@@ -26,12 +26,6 @@
 #define ARRAY_LEN(a) (sizeof(a) / sizeof((a)[0]))
 #define MAX_ROWS 64
 
-static void assert_contains(const char *haystack, const char *needle)
-{
-    if (!haystack || !strstr(haystack, needle))
-        fail_msg("'%s' does not contain '%s'", haystack ? haystack : "(null)", needle);
-}
-
 /* A parameter table that owns nothing (rows with literal names); add rows with add(). */
 typedef struct table {
     dgpb_param_desc rows[MAX_ROWS];

@@ -4,7 +4,9 @@
  * dgpb_file_write_atomic() writes to a temporary file in the destination's
  * folder and renames it over the destination only once every byte is on
  * disk, so a failed or killed writer leaves the previous file untouched and
- * no partial file behind.
+ * no partial file behind (a killed one may leave its temporary,
+ * "<path>.tmp.XXXXXX"). Files that must change together are an output unit
+ * (dgpb_file_unit_write()).
  */
 #ifndef DGPB_FILEIO_H
 #define DGPB_FILEIO_H
@@ -29,18 +31,6 @@ int dgpb_file_read(const char *path, size_t max_size, uint8_t **out, size_t *siz
 
 /* Atomically replaces `path` with `size` bytes (mode 0644 before umask). */
 int dgpb_file_write_atomic(const char *path, const void *data, size_t size, dgpb_diag *diag);
-
-/*
- * Atomically replaces several files: all temporaries are written first and
- * renamed only when every one succeeded; when a rename fails, those before
- * it are undone (the old files, kept as hard links meanwhile, are put back;
- * new files where there was none are removed), so on failure no destination
- * changes. (Each rename is atomic; a crash between two renames may leave a
- * mix of old and new files, never a partial one: files that must stay
- * together are an output unit, dgpb_file_unit_write().)
- */
-int dgpb_files_write_atomic(size_t count, const char *const *paths, const void *const *data,
-                            const size_t *sizes, dgpb_diag *diag);
 
 /*
  * An output unit (docs/build.md, "The output unit"): files that readers must
@@ -79,13 +69,6 @@ int dgpb_file_unit_write(const dgpb_file_unit *unit, size_t count, const char *c
  * Without a journal it returns DGPB_OK at once and takes no lock.
  */
 int dgpb_file_unit_recover(const dgpb_file_unit *unit, dgpb_diag *diag);
-
-/*
- * Removes the temporaries of writes in progress. Async-signal-safe: a tool
- * calls it from its SIGINT/SIGTERM handler before dying, so that a killed
- * write leaves nothing behind (the destination is untouched either way).
- */
-void dgpb_file_remove_temporaries(void);
 
 /* Creates a folder and its missing parents (mode 0755), like mkdir -p. */
 int dgpb_mkdirs(const char *path, dgpb_diag *diag);

@@ -197,10 +197,9 @@ int dgpb_runner_create(const dgpb_runner_desc *desc, dgpb_runner **out, dgpb_dia
 /* Releases everything, bundles and pipelines included. NULL is a no-op. */
 void dgpb_runner_destroy(dgpb_runner *r);
 
-/* The device's name; the driver ("name info (version ...)"); the target run ("spirv"). */
+/* The device's name; the driver ("name info (version ...)"). */
 const char *dgpb_runner_device_name(const dgpb_runner *r);
 const char *dgpb_runner_driver(const dgpb_runner *r);
-const char *dgpb_runner_target(const dgpb_runner *r);
 
 /* Pipelines (CUDA: modules) created so far and kept. */
 uint32_t dgpb_runner_pipeline_count(const dgpb_runner *r);

@@ -25,6 +25,7 @@
 
 #include "core/alloc.h"
 #include "compiler/slang_lookup.h"
+#include "io/fileio_internal.h"
 
 /* ---- loading ---- */
 int slang_api_load(void *handle, const char *path, dgpb_slang_api *api, dgpb_diag *diag)
@@ -184,11 +185,6 @@ const char *dgpb_slang_version_string(const dgpb_slang *s)
 
 /* ---- the global session ---- */
 
-static bool file_exists(const char *path)
-{
-    return access(path, F_OK) == 0;
-}
-
 /*
  * Slang's root as slangc finds it: the first folder at or above `exe_dir`
  * with include/slang-cpp-prelude.h or prelude/slang-cpp-prelude.h.
@@ -200,10 +196,10 @@ static bool find_root(const char *exe_dir, char *root, size_t n)
         return false;
     for (;;) {
         snprintf(probe, sizeof probe, "%s/include/slang-cpp-prelude.h", root);
-        if (file_exists(probe))
+        if (fileio_readable(probe))
             return true;
         snprintf(probe, sizeof probe, "%s/prelude/slang-cpp-prelude.h", root);
-        if (file_exists(probe))
+        if (fileio_readable(probe))
             return true;
         char *slash = strrchr(root, '/');
         if (!slash || (slash == root && !root[1]))
@@ -225,7 +221,7 @@ static char *prelude_line(const char *root, const char *file)
     for (size_t i = 0; i < 2; i++) {
         char path[PATH_MAX + 64], real[PATH_MAX];
         snprintf(path, sizeof path, "%s/%s/%s", strcmp(root, "/") ? root : "", folders[i], file);
-        if (realpath(path, real) && file_exists(real))
+        if (realpath(path, real) && fileio_readable(real))
             return mem_printf("#include \"%s\"\n\n", real);
     }
     return NULL;

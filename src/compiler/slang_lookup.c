@@ -16,6 +16,7 @@
 #include <unistd.h>
 
 #include "core/alloc.h"
+#include "io/fileio_internal.h"
 #include "io/process.h"
 
 static const char setup_hint[] =
@@ -49,19 +50,6 @@ slang_rule slang_named_rule(const char *given, const slang_env *env, const char 
 
 /* ---- the compiler ---- */
 
-/* `path` made absolute against the working folder (symbolic links kept). NULL: out of memory. */
-static char *absolute(const char *path)
-{
-    if (path[0] == '/')
-        return mem_strdup(path);
-    char here[PATH_MAX];
-    if (!getcwd(here, sizeof here))
-        return mem_strdup(path);
-    while (path[0] == '.' && path[1] == '/')
-        path += 2;
-    return mem_printf("%s/%s", here, path);
-}
-
 /*
  * Checks a compiler the user named (rules 1-3): an executable regular file,
  * or for a bare name, one found on PATH. *out: its absolute path.
@@ -76,7 +64,7 @@ static int check_named(const char *path, const char *why, const char *path_var, 
             return dgpb_diag_set(diag, DGPB_ERR_TOOL, -1,
                                  "cannot use the Slang compiler '%s' (from %s): not found on PATH",
                                  path, why);
-        *out = absolute(found);
+        *out = fileio_absolute(found);
         dgpb_free(found);
     } else {
         struct stat st;
@@ -92,7 +80,7 @@ static int check_named(const char *path, const char *why, const char *path_var, 
             return dgpb_diag_set(diag, DGPB_ERR_TOOL, -1,
                                  "cannot use the Slang compiler '%s' (from %s): not executable",
                                  path, why);
-        *out = absolute(path);
+        *out = fileio_absolute(path);
     }
     return *out ? DGPB_OK : dgpb_diag_set(diag, DGPB_ERR_NOMEM, -1, "out of memory");
 }
@@ -125,7 +113,7 @@ static int find_embedded(const char *const *candidates, char **out, dgpb_diag *d
             return dgpb_diag_set(diag, DGPB_ERR_TOOL, -1,
                                  "the embedded Slang compiler '%s' is not installed: %s", c,
                                  setup_hint);
-        *out = absolute(c);
+        *out = fileio_absolute(c);
         return *out ? DGPB_OK : dgpb_diag_set(diag, DGPB_ERR_NOMEM, -1, "out of memory");
     }
     return DGPB_OK;
@@ -177,7 +165,7 @@ int slang_find_slangc(const char *given, const char *const *embedded, const slan
     if (named) {
         rc = check_named(named, rule_names[*source], path_var, path, diag);
     } else if (path_var && (*path = dgpb_process_which("slangc", path_var))) {
-        char *abs = absolute(*path);
+        char *abs = fileio_absolute(*path);
         dgpb_free(*path);
         if (!(*path = abs))
             rc = dgpb_diag_set(diag, DGPB_ERR_NOMEM, -1, "out of memory");
@@ -200,15 +188,6 @@ int slang_find_slangc(const char *given, const char *const *embedded, const slan
 }
 
 /* ---- the library ---- */
-
-static bool file_exists(const char *path)
-{
-    FILE *f = fopen(path, "rb");
-    if (!f)
-        return false;
-    fclose(f);
-    return true;
-}
 
 /* Looks for libslang next to a slangc: its folder and ../lib, for the path as given and as
  * resolved through symbolic links. Fills `found` (PATH_MAX) and returns true when one exists. */
@@ -233,7 +212,7 @@ static bool next_to(const char *slangc, char *found, char *tried, size_t tried_s
             if (used + strlen(found) + 4 < tried_size) /* the list of tried paths may be cut */
                 snprintf(tried + used, tried_size - used, "%s'%.*s'", used ? ", " : "",
                          (int)(tried_size - used - 5), found);
-            if (file_exists(found))
+            if (fileio_readable(found))
                 return true;
         }
     }
@@ -262,7 +241,7 @@ int slang_find_libslang(const char *library, const char *slangc, const slang_env
         break;
     case SLANG_RULE_SLANG_ROOT:
         snprintf(found, PATH_MAX, "%s/lib/libslang.so", named);
-        if (!file_exists(found))
+        if (!fileio_readable(found))
             return dgpb_diag_set(diag, DGPB_ERR_UNSUPPORTED, -1,
                                  "no native libslang at '%s' ($SLANG_ROOT/lib); the layout "
                                  "recorder needs Slang's native library (the WebAssembly build "

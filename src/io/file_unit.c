@@ -60,8 +60,6 @@ typedef struct record {
 static void records_free(record *r, size_t n)
 {
     for (size_t i = 0; r && i < n; i++) {
-        if (r[i].temp)
-            fileio_forget_temp(r[i].temp);
         dgpb_free(r[i].path);
         dgpb_free(r[i].temp);
         dgpb_free(r[i].backup);
@@ -70,17 +68,6 @@ static void records_free(record *r, size_t n)
 }
 
 /* ---- paths ---- */
-
-/* `path` made absolute against the working folder; NULL when out of memory or no cwd. */
-static char *absolute(const char *path)
-{
-    if (path[0] == '/')
-        return mem_strdup(path);
-    char cwd[4096];
-    if (!getcwd(cwd, sizeof cwd))
-        return NULL;
-    return mem_printf("%s/%s", cwd, path);
-}
 
 /* The folder of a path ("." for a bare name), as a new string. */
 static char *folder_of(const char *path)
@@ -384,7 +371,7 @@ int dgpb_file_unit_recover(const dgpb_file_unit *u, dgpb_diag *diag)
     assert(u && u->journal);
     if (!exists(u->journal)) /* a journal made meanwhile is a live writer's, who holds the lock */
         return DGPB_OK;
-    char *journal = absolute(u->journal); /* as the records are: their folders compare */
+    char *journal = fileio_absolute(u->journal); /* as the records are: their folders compare */
     if (!journal)
         return dgpb_diag_set(diag, DGPB_ERR_NOMEM, -1, "out of memory");
     int lock;
@@ -486,9 +473,9 @@ int dgpb_file_unit_write(const dgpb_file_unit *u, size_t count, const char *cons
     bool journaled = false;
     int rc = DGPB_OK;
     for (size_t i = 0; i < count && !rc; i++)
-        if (!(r[i].path = absolute(paths[i])))
+        if (!(r[i].path = fileio_absolute(paths[i])))
             rc = dgpb_diag_set(diag, DGPB_ERR_NOMEM, -1, "out of memory");
-    char *journal = rc ? NULL : absolute(u->journal);
+    char *journal = rc ? NULL : fileio_absolute(u->journal);
     if (!rc && !journal)
         rc = dgpb_diag_set(diag, DGPB_ERR_NOMEM, -1, "out of memory");
     if (!rc)
@@ -508,8 +495,6 @@ int dgpb_file_unit_write(const dgpb_file_unit *u, size_t count, const char *cons
         rc = journal_write(journal, r, count, diag);
         journaled = !rc;
     }
-    for (size_t i = 0; journaled && i < count; i++) /* the journal's now: no signal removes them */
-        fileio_forget_temp(r[i].temp);
     if (journaled)
         rc = replace(journal, r, count, paths, diag);
     for (size_t i = 0; !journaled && i < count; i++) { /* nothing was replaced */

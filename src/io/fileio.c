@@ -6,7 +6,6 @@
 
 #include <errno.h>
 #include <fcntl.h>
-#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -101,46 +100,6 @@ done:
     return rc;
 }
 
-/*
- * Temporaries being written, so that a tool killed by a signal can remove
- * them (dgpb_file_remove_temporaries, async-signal-safe): a killed build
- * leaves neither a partial output nor a stray temporary.
- */
-#define MAX_PENDING 8
-static char pending[MAX_PENDING][4096];
-static volatile sig_atomic_t pending_used[MAX_PENDING];
-
-static void pending_add(const char *tmp)
-{
-    for (int i = 0; i < MAX_PENDING; i++)
-        if (!pending_used[i] && strlen(tmp) < sizeof pending[i]) {
-            memcpy(pending[i], tmp, strlen(tmp) + 1);
-            pending_used[i] = 1;
-            return;
-        }
-}
-
-static void pending_remove(const char *tmp)
-{
-    for (int i = 0; i < MAX_PENDING; i++)
-        if (pending_used[i] && !strcmp(pending[i], tmp))
-            pending_used[i] = 0;
-}
-
-void dgpb_file_remove_temporaries(void)
-{
-    for (int i = 0; i < MAX_PENDING; i++)
-        if (pending_used[i]) {
-            unlink(pending[i]);
-            pending_used[i] = 0;
-        }
-}
-
-void fileio_forget_temp(const char *tmp)
-{
-    pending_remove(tmp);
-}
-
 int fileio_write_all(int fd, const void *data, size_t size)
 {
     const uint8_t *p = data;
@@ -167,6 +126,27 @@ void fileio_folder_of(const char *path, char *buf, size_t size)
         snprintf(buf, size, "%.*s", (int)(slash - path), path);
 }
 
+char *fileio_absolute(const char *path)
+{
+    if (path[0] == '/')
+        return mem_strdup(path);
+    char here[4096];
+    if (!getcwd(here, sizeof here))
+        return mem_strdup(path);
+    while (path[0] == '.' && path[1] == '/')
+        path += 2;
+    return mem_printf("%s/%s", here, path);
+}
+
+bool fileio_readable(const char *path)
+{
+    int fd = open(path, O_RDONLY | O_CLOEXEC);
+    if (fd < 0)
+        return false;
+    close(fd);
+    return true;
+}
+
 int fileio_write_temp(const char *path, const void *data, size_t size, char **tmp_out,
                       dgpb_diag *diag)
 {
@@ -176,8 +156,6 @@ int fileio_write_temp(const char *path, const void *data, size_t size, char **tm
         return dgpb_diag_set(diag, DGPB_ERR_NOMEM, -1, "out of memory");
     snprintf(tmp, n, "%s.tmp.XXXXXX", path);
     int fd = io_fault("create", tmp) ? -1 : mkstemp(tmp);
-    if (fd >= 0)
-        pending_add(tmp);
     if (fd < 0) {
         int rc = dgpb_diag_set(diag, DGPB_ERR_IO, -1, "cannot create a file next to '%s': %s", path,
                                strerror(errno));
@@ -193,7 +171,6 @@ int fileio_write_temp(const char *path, const void *data, size_t size, char **tm
         err = errno;
     if (err) {
         unlink(tmp);
-        pending_remove(tmp);
         dgpb_free(tmp);
         return dgpb_diag_set(diag, DGPB_ERR_IO, -1, "cannot write '%s': %s", path, strerror(err));
     }
@@ -201,87 +178,18 @@ int fileio_write_temp(const char *path, const void *data, size_t size, char **tm
     return DGPB_OK;
 }
 
-/* How a destination stood before its rename, for a rollback. */
-typedef enum old_file { OLD_NONE, OLD_KEPT, OLD_LOST } old_file;
-
-/*
- * Keeps the file at `path`, if there is one, as the hard link `backup`, so
- * that a failed later rename can put it back: OLD_KEPT, or OLD_NONE when
- * there is no file, or OLD_LOST when no link could be made (a file system
- * without hard links: a rollback then leaves the new file).
- */
-static old_file keep_old(const char *path, const char *backup)
-{
-    struct stat st;
-    if (lstat(path, &st) != 0)
-        return OLD_NONE;
-    return link(path, backup) == 0 ? OLD_KEPT : OLD_LOST;
-}
-
-/* Undoes the renames of the first `done` files: their old files back, or none. */
-static void roll_back(size_t done, const char *const *paths, char **backups, const old_file *olds)
-{
-    for (size_t k = 0; k < done; k++) {
-        if (olds[k] == OLD_KEPT)
-            rename(backups[k], paths[k]);
-        else if (olds[k] == OLD_NONE)
-            unlink(paths[k]);
-    }
-}
-
-int dgpb_files_write_atomic(size_t count, const char *const *paths, const void *const *data,
-                            const size_t *sizes, dgpb_diag *diag)
-{
-    char **tmps = mem_calloc(count, sizeof *tmps);
-    char **backups = mem_calloc(count, sizeof *backups);
-    old_file *olds = mem_calloc(count, sizeof *olds);
-    int rc = DGPB_OK;
-    if (!tmps || !backups || !olds)
-        rc = dgpb_diag_set(diag, DGPB_ERR_NOMEM, -1, "out of memory");
-    size_t i;
-    for (i = 0; i < count && !rc; i++)
-        rc = fileio_write_temp(paths[i], data[i], sizes[i], &tmps[i], diag);
-    for (i = 0; i < count && !rc; i++)
-        if (!(backups[i] = mem_printf("%s.old", tmps[i])))
-            rc = dgpb_diag_set(diag, DGPB_ERR_NOMEM, -1, "out of memory");
-    /* No signal between the renames: a tool killed there would leave a new file beside an old
-       one. A signal that arrives meanwhile is delivered once they are done. The old files are
-       kept (hard links) until every rename succeeded: when one fails, the renames before it are
-       undone, so that no destination changes. */
-    sigset_t all, old;
-    sigfillset(&all);
-    pthread_sigmask(SIG_BLOCK, &all, &old);
-    for (i = 0; i < count && !rc; i++) {
-        olds[i] = keep_old(paths[i], backups[i]);
-        if (io_fault("rename", paths[i]) || rename(tmps[i], paths[i]) != 0) {
-            rc = dgpb_diag_set(diag, DGPB_ERR_IO, -1, "cannot replace '%s': %s", paths[i],
-                               strerror(errno));
-            if (olds[i] == OLD_KEPT)
-                unlink(backups[i]); /* the file itself is still in place */
-            roll_back(i, paths, backups, olds);
-        }
-    }
-    for (size_t k = 0; tmps && k < count; k++) {
-        if (tmps[k] && rc)
-            unlink(tmps[k]); /* gone already if it was renamed */
-        if (backups && backups[k] && olds && olds[k] == OLD_KEPT && !rc)
-            unlink(backups[k]);
-        if (tmps[k])
-            pending_remove(tmps[k]);
-        dgpb_free(tmps[k]);
-    }
-    for (size_t k = 0; backups && k < count; k++)
-        dgpb_free(backups[k]);
-    pthread_sigmask(SIG_SETMASK, &old, NULL);
-    dgpb_free(tmps);
-    dgpb_free(backups);
-    dgpb_free(olds);
-    return rc;
-}
-
 int dgpb_file_write_atomic(const char *path, const void *data, size_t size, dgpb_diag *diag)
 {
-    return dgpb_files_write_atomic(1, &path, &data, &size, diag);
+    char *tmp = NULL;
+    int rc = fileio_write_temp(path, data, size, &tmp, diag);
+    if (rc)
+        return rc;
+    if (io_fault("rename", path) || rename(tmp, path) != 0) {
+        rc = dgpb_diag_set(diag, DGPB_ERR_IO, -1, "cannot replace '%s': %s", path, strerror(errno));
+        unlink(tmp);
+    }
+    dgpb_free(tmp);
+    return rc;
 }
 
 int dgpb_mkdirs(const char *path, dgpb_diag *diag)

@@ -4,8 +4,8 @@
  *
  * docs/layout.md is the format's reference; the word offsets below are its
  * tables, and DGPB_LAYOUT_TABLES their order, shared by the writer
- * (layout_blob.c), the reader (layout_replay.c) and the tests so none can
- * disagree. Every record is a fixed number of little-endian u32 words; a
+ * (layout_blob.c), the reader (layout_open.c, layout_replay.c) and the tests
+ * so none can disagree. Every record is a fixed number of little-endian u32 words; a
  * 64-bit value takes two words (low, high); a reference is a u32 index,
  * 0xFFFFFFFF for null; a list is two words (first, count) into one of the
  * list tables.
@@ -177,7 +177,7 @@ enum {
  * lays them out (docs/layout.md): X(name, the header word holding its row
  * count, words per row). This list is the one definition of that order: the
  * writer (layout_blob.c) emits the tables in it, the reader
- * (layout_replay.c) finds them through it, and so do the tests.
+ * (layout_open.c) finds them through it, and so do the tests.
  */
 #define DGPB_LAYOUT_TABLES(X)                                                                      \
     X(OPTIONS, LH_OPTION_COUNT, 1)                                                                 \

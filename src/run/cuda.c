@@ -469,24 +469,6 @@ static uint32_t cuda_pipeline_count(const void *host)
     return ((const cuda_host *)host)->modules;
 }
 
-/* Fails when the device lacks one of the entry's capabilities (CUDA devices have them all). */
-static int check_capabilities(const cuda_host *h, const dgpb_entry_view *e, dgpb_diag *d)
-{
-    for (uint32_t i = 0; i < e->capability_count; i++) {
-        int cap = dgpb_capability_from_name(e->capabilities[i].ptr, e->capabilities[i].len);
-        bool known =
-            cap == DGPB_CAP_ATOMIC64 || cap == DGPB_CAP_SUBGROUP_BASIC || cap == DGPB_CAP_HALF;
-        bool masked = cap >= 0 && (h->mask & (1u << cap));
-        if (!known || masked)
-            return run_fail(d, DGPB_ERR_RUN_CAPABILITY,
-                            "entry '%.*s' needs capability '%.*s', which device '%s' lacks%s",
-                            (int)e->name.len, e->name.ptr, (int)e->capabilities[i].len,
-                            e->capabilities[i].ptr, h->device_name,
-                            masked && known ? " (masked on purpose)" : "");
-    }
-    return DGPB_OK;
-}
-
 static int cuda_run(void *host, const char *key, const dgpb_entry_view *const *entries,
                     const dgpb_run_request *c, const dgpb_param_view *const *rows,
                     dgpb_run_result *res, dgpb_diag *d)
@@ -502,7 +484,9 @@ static int cuda_run(void *host, const char *key, const dgpb_entry_view *const *e
     memcpy(res->thread_group_size, e->thread_group_size, sizeof res->thread_group_size);
     if (c->fragment)
         return run_fail(d, DGPB_ERR_UNSUPPORTED, "the CUDA host runs compute entries only");
-    if (check_capabilities(h, e, d))
+    /* A CUDA device has all the capabilities a PTX entry can name. */
+    uint32_t has = 1u << DGPB_CAP_ATOMIC64 | 1u << DGPB_CAP_SUBGROUP_BASIC | 1u << DGPB_CAP_HALF;
+    if (run_check_capabilities(e, has, h->mask, h->device_name, d))
         return d->code;
     dgpb_diag vd;
     dgpb_diag_clear(&vd);

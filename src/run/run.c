@@ -1,9 +1,10 @@
 /*
  * src/run/run.c - the runner: bundles loaded once per path, requests checked
- * against the parameter table before a device sees them, and the host of the
- * runner's API (vulkan.c, cuda.c) doing the rest. See dgpb/run.h.
+ * against the parameter table before a device sees them (by the rules of
+ * request.c), and the host of the runner's API (vulkan.c, cuda.c) doing the
+ * rest through its run_host_ops. The hosts never call back into this file.
+ * See dgpb/run.h.
  */
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -33,18 +34,6 @@ struct dgpb_runner {
     run_bundle bundles[MAX_BUNDLES];
 };
 
-int run_fail(dgpb_diag *d, int code, const char *fmt, ...)
-{
-    if (d->code != DGPB_OK)
-        return d->code;
-    va_list ap;
-    va_start(ap, fmt);
-    char msg[DGPB_DIAG_MESSAGE_MAX];
-    vsnprintf(msg, sizeof msg, fmt, ap);
-    va_end(ap);
-    return dgpb_diag_set(d, code, -1, "%s", msg);
-}
-
 const char *dgpb_run_result_str(int r)
 {
     switch (r) {
@@ -67,95 +56,6 @@ const char *dgpb_run_result_str(int r)
     default:
         return dgpb_result_str(r);
     }
-}
-
-/* ---- formats and dimensions ---------------------------------------------- */
-
-static const char *const format_names[DGPB_RUN_FORMAT_COUNT] = {
-    NULL, "r16float", "r32float", "rg32float", "rgba32float", "r32uint"};
-static const uint32_t texel_sizes[DGPB_RUN_FORMAT_COUNT] = {0, 2, 4, 8, 16, 4};
-static const char *const dim_names[DGPB_RUN_DIM_COUNT] = {"2d", "1d", "3d", "cube", "2d_array"};
-
-const char *dgpb_run_format_name(uint32_t format)
-{
-    return format < DGPB_RUN_FORMAT_COUNT ? format_names[format] : NULL;
-}
-
-int dgpb_run_format_from_name(const char *name)
-{
-    for (int i = 1; i < DGPB_RUN_FORMAT_COUNT; i++)
-        if (!strcmp(name, format_names[i]))
-            return i;
-    return -1;
-}
-
-uint32_t dgpb_run_format_texel_size(uint32_t format)
-{
-    return format < DGPB_RUN_FORMAT_COUNT ? texel_sizes[format] : 0;
-}
-
-const char *dgpb_run_dim_name(uint32_t dim)
-{
-    return dim < DGPB_RUN_DIM_COUNT ? dim_names[dim] : NULL;
-}
-
-int dgpb_run_dim_from_name(const char *name)
-{
-    for (int i = 0; i < DGPB_RUN_DIM_COUNT; i++)
-        if (!strcmp(name, dim_names[i]))
-            return i;
-    return -1;
-}
-
-/* ---- requests ------------------------------------------------------------ */
-
-size_t run_param_bytes(const dgpb_run_param *p)
-{
-    return p->size ? p->size : p->input_size;
-}
-
-int run_param_index(const dgpb_run_request *req, const dgpb_param_view *row)
-{
-    for (uint32_t i = 0; i < req->param_count; i++)
-        if (req->params[i].kind != DGPB_RUN_KIND_COLOR_ATTACHMENT &&
-            dgpb_str_eq(row->name, req->params[i].name))
-            return (int)i;
-    return -1;
-}
-
-void run_groups(const dgpb_run_request *req, const uint32_t group_size[3], uint32_t out[3])
-{
-    bool given = req->groups[0] || req->groups[1] || req->groups[2];
-    for (int k = 0; k < 3; k++) {
-        if (given) {
-            out[k] = req->groups[k] ? req->groups[k] : 1;
-        } else {
-            uint32_t t = req->threads[k] ? req->threads[k] : 1;
-            uint32_t g = group_size[k] ? group_size[k] : 1;
-            out[k] = t / g + (t % g != 0);
-        }
-    }
-}
-
-int dgpb_run_value_place(const dgpb_run_param *p, uint32_t row_size, uint8_t *dst)
-{
-    if (!p->matrix_rows) {
-        if (p->size != row_size)
-            return -1;
-        if (dst && p->input)
-            memcpy(dst, p->input, row_size);
-        return 0;
-    }
-    uint32_t rows = p->matrix_rows;
-    size_t tight = p->size / rows, stride = row_size / rows;
-    if (p->size % rows || row_size % rows || stride < tight)
-        return -1;
-    if (dst) {
-        memset(dst, 0, row_size);
-        for (uint32_t r = 0; r < rows && p->input; r++)
-            memcpy(dst + r * stride, p->input + r * tight, tight);
-    }
-    return 0;
 }
 
 /* The entry `name` of stage `stage`; DGPB_ERR_NOT_FOUND or DGPB_ERR_RUN_STAGE. */
@@ -418,11 +318,6 @@ const char *dgpb_runner_device_name(const dgpb_runner *r)
 const char *dgpb_runner_driver(const dgpb_runner *r)
 {
     return r->ops->driver(r->host);
-}
-
-const char *dgpb_runner_target(const dgpb_runner *r)
-{
-    return dgpb_backend_target(r->backend);
 }
 
 uint32_t dgpb_runner_pipeline_count(const dgpb_runner *r)

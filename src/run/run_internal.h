@@ -1,10 +1,20 @@
 /*
  * src/run/run_internal.h - what the runner (run.c) and its hosts (vulkan.c,
- * cuda.c) share: the host operations, and a failure helper that keeps the
- * first diagnostic of a run.
+ * cuda.c) share: the operations each host hands the runner, and what a
+ * request means (request.c), which both use. The runner calls down into the
+ * hosts through their operations; the hosts call only request.c.
  */
 #ifndef DGPB_RUN_INTERNAL_H
 #define DGPB_RUN_INTERNAL_H
+
+/* Linked as dgpb__<name> (CONTRIBUTING.md, "Code conventions"). */
+#define run_vulkan_create dgpb__run_vulkan_create
+#define run_cuda_create dgpb__run_cuda_create
+#define run_fail dgpb__run_fail
+#define run_param_bytes dgpb__run_param_bytes
+#define run_param_index dgpb__run_param_index
+#define run_groups dgpb__run_groups
+#define run_check_capabilities dgpb__run_check_capabilities
 
 #include "dgpb/run.h"
 
@@ -24,10 +34,13 @@ typedef struct run_host_ops {
                dgpb_run_result *res, dgpb_diag *d);
 } run_host_ops;
 
+/* Each host's start: its state in *host and its operations in *ops. */
 int run_vulkan_create(const dgpb_runner_desc *desc, void **host, const run_host_ops **ops,
                       dgpb_diag *d);
 int run_cuda_create(const dgpb_runner_desc *desc, void **host, const run_host_ops **ops,
                     dgpb_diag *d);
+
+/* ---- request.c -------------------------------------------------------------- */
 
 /*
  * Records a failure in `d` unless one is already there (the first cause is
@@ -47,5 +60,14 @@ int run_param_index(const dgpb_run_request *req, const dgpb_param_view *row);
 
 /* The groups to dispatch for the request and the entry's group size. */
 void run_groups(const dgpb_run_request *req, const uint32_t group_size[3], uint32_t out[3]);
+
+/*
+ * Fails (DGPB_ERR_RUN_CAPABILITY, through run_fail) at the first capability
+ * of entry `e` that device `device` lacks: one not in `has` (bit
+ * 1 << DGPB_CAP_*), one in `masked` (refused on purpose, which the message
+ * says), or one of no known name. DGPB_OK when it has them all.
+ */
+int run_check_capabilities(const dgpb_entry_view *e, uint32_t has, uint32_t masked,
+                           const char *device, dgpb_diag *d);
 
 #endif

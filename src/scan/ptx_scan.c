@@ -2,7 +2,7 @@
  * ptx_scan.c - kernel parameters and SLANG_globalParams of PTX text
  * (dgpb/ptx_scan.h).
  *
- * One pass with a one-token lexer. At the top level every directive is
+ * One pass with a one-token lexer (ptx_lex.c). At the top level every directive is
  * parsed (.version, .target, .address_size, .file, .section, .pragma,
  * linkage, .entry, .func, variable declarations, .alias); a function body is
  * read as a stream of tokens with its brackets balanced, tracking only where
@@ -17,27 +17,18 @@
  */
 #include "scan/ptx_scan.h"
 
-#include <stdarg.h>
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "core/alloc.h"
+#include "scan/ptx_lex.h"
 #include "scan/text_scan.h"
 
 #define GLOBAL_PARAMS "SLANG_globalParams"
 #define MAX_PARAM_BYTES ((uint64_t)UINT32_MAX)
 
-enum { TOK_EOF = TEXT_TOKEN_EOF, TOK_WORD, TOK_NUMBER, TOK_STRING, TOK_PUNCT };
-
-typedef text_token token;
-
 typedef struct scanner {
-    const char *text;
-    size_t len, pos;
-    uint32_t line;
-    token tok;
-    dgpb_diag *diag;
+    text_scanner lex; /* the text, the position, the current token, the diagnostic */
     dgpb_ptx_module *m;
     size_t entry_cap;
     bool global_declared_with_size;
@@ -46,321 +37,6 @@ typedef struct scanner {
     uint32_t *slots; /* 1 + index into params, 0 for an empty slot */
     size_t slot_mask;
 } scanner;
-
-/* ---- diagnostics ------------------------------------------------------------ */
-
-static int vfail(scanner *s, int code, size_t off, uint32_t line, const char *fmt, va_list ap)
-{
-    const char *what = code == DGPB_ERR_CORRUPT ? "malformed PTX" : "PTX over a limit";
-    return text_scan_fail(s->diag, code, what, off, line, fmt, ap);
-}
-
-static int fail_at(scanner *s, int code, const token *t, const char *fmt, ...)
-#if defined(__GNUC__)
-    __attribute__((format(printf, 4, 5)))
-#endif
-    ;
-static int fail_at(scanner *s, int code, const token *t, const char *fmt, ...)
-{
-    va_list ap;
-    va_start(ap, fmt);
-    int rc = vfail(s, code, t->off, t->line, fmt, ap);
-    va_end(ap);
-    return rc;
-}
-
-/* DGPB_ERR_CORRUPT at token t. */
-static int bad(scanner *s, const token *t, const char *fmt, ...)
-#if defined(__GNUC__)
-    __attribute__((format(printf, 3, 4)))
-#endif
-    ;
-static int bad(scanner *s, const token *t, const char *fmt, ...)
-{
-    va_list ap;
-    va_start(ap, fmt);
-    int rc = vfail(s, DGPB_ERR_CORRUPT, t->off, t->line, fmt, ap);
-    va_end(ap);
-    return rc;
-}
-
-/* ---- the lexer -------------------------------------------------------------- */
-
-static bool is_digit(unsigned char c)
-{
-    return c >= '0' && c <= '9';
-}
-
-static bool is_alpha(unsigned char c)
-{
-    return (c | 32) >= 'a' && (c | 32) <= 'z';
-}
-
-static bool is_word_char(unsigned char c)
-{
-    return is_alpha(c) || is_digit(c) || c == '_' || c == '$' || c == '.';
-}
-
-static bool is_line_break(const char *t, size_t i, size_t n)
-{
-    return t[i] == '\n' || (t[i] == '\r' && (i + 1 >= n || t[i + 1] != '\n'));
-}
-
-/* Moves to the next token (s->tok), past blank space and comments. */
-static int advance(scanner *s)
-{
-    const char *t = s->text;
-    size_t n = s->len, i = s->pos;
-    for (;;) {
-        if (i >= n) {
-            s->tok = (token){TOK_EOF, t + n, 0, n, s->line};
-            s->pos = n;
-            return DGPB_OK;
-        }
-        unsigned char c = (unsigned char)t[i];
-        if (is_line_break(t, i, n)) {
-            s->line++;
-            i++;
-        } else if (c == ' ' || c == '\t' || c == '\v' || c == '\f' || c == '\r') {
-            i++;
-        } else if (c == '/' && i + 1 < n && t[i + 1] == '/') {
-            while (i < n && t[i] != '\n' && t[i] != '\r' && t[i] != 0)
-                i++;
-        } else if (c == '/' && i + 1 < n && t[i + 1] == '*') {
-            token open = {TOK_PUNCT, t + i, 2, i, s->line};
-            i += 2;
-            for (;;) {
-                if (i >= n)
-                    return bad(s, &open, "unterminated block comment");
-                if (t[i] == 0) {
-                    token nul = {TOK_PUNCT, t + i, 1, i, s->line};
-                    return bad(s, &nul, "a NUL byte in a comment");
-                }
-                if (t[i] == '*' && i + 1 < n && t[i + 1] == '/')
-                    break;
-                if (is_line_break(t, i, n))
-                    s->line++;
-                i++;
-            }
-            i += 2;
-        } else {
-            break;
-        }
-    }
-    token tok = {TOK_PUNCT, t + i, 1, i, s->line};
-    unsigned char c = (unsigned char)t[i];
-    if (is_alpha(c) || c == '_' || c == '$' || c == '%' ||
-        (c == '.' && i + 1 < n && (is_alpha((unsigned char)t[i + 1]) || t[i + 1] == '_'))) {
-        /* identifiers, registers (%r1, %ctaid.x), directives (.param), opcodes
-           (ld.param.v2.f32, ld.shared::cta.u32) */
-        tok.kind = TOK_WORD;
-        i++;
-        while (i < n) {
-            if (is_word_char((unsigned char)t[i]))
-                i++;
-            else if (t[i] == ':' && i + 1 < n && t[i + 1] == ':')
-                i += 2;
-            else
-                break;
-        }
-    } else if (is_digit(c)) {
-        tok.kind = TOK_NUMBER;
-        bool radix = c == '0' && i + 1 < n && strchr("xXfFdDbB", t[i + 1]) && t[i + 1];
-        i++;
-        while (i < n) {
-            unsigned char d = (unsigned char)t[i];
-            if (is_alpha(d) || is_digit(d) || d == '.' || d == '_')
-                i++;
-            else if ((d == '+' || d == '-') && !radix && (t[i - 1] | 32) == 'e')
-                i++;
-            else
-                break;
-        }
-    } else if (c == '"') {
-        tok.kind = TOK_STRING;
-        i++;
-        for (;;) {
-            if (i >= n || t[i] == '\n' || t[i] == '\r' || t[i] == 0)
-                return bad(s, &tok, "unterminated string");
-            if (t[i] == '\\' && i + 1 < n && t[i + 1] != '\n' && t[i + 1] != '\r')
-                i += 2;
-            else if (t[i++] == '"')
-                break;
-        }
-    } else if (c != 0 && strchr("{}()[];,:+-*/<>=!@|&^~?", c)) {
-        i++;
-    } else {
-        if (c >= 0x20 && c < 0x7f)
-            return bad(s, &tok, "unexpected character '%c'", c);
-        return bad(s, &tok, "unexpected byte 0x%02x", c);
-    }
-    tok.len = i - tok.off;
-    s->tok = tok;
-    s->pos = i;
-    return DGPB_OK;
-}
-
-static bool is_punct(const token *t, char c)
-{
-    return t->kind == TOK_PUNCT && t->s[0] == c;
-}
-
-static bool tok_is(const token *t, const char *word)
-{
-    size_t n = strlen(word);
-    return t->kind == TOK_WORD && t->len == n && memcmp(t->s, word, n) == 0;
-}
-
-static bool is_directive(const token *t)
-{
-    return t->kind == TOK_WORD && t->s[0] == '.';
-}
-
-/* A name: a word that is not a directive. */
-static bool is_name(const token *t)
-{
-    return t->kind == TOK_WORD && t->s[0] != '.';
-}
-
-static int expect(scanner *s, char c, const char *where)
-{
-    if (is_punct(&s->tok, c))
-        return DGPB_OK;
-    char buf[64];
-    return bad(s, &s->tok, "expected '%c' %s, found %s", c, where,
-               text_scan_show(&s->tok, buf, sizeof buf));
-}
-
-static int expect_kind(scanner *s, int kind, const char *what)
-{
-    if (s->tok.kind == kind && (kind != TOK_WORD || is_name(&s->tok)))
-        return DGPB_OK;
-    char buf[64];
-    return bad(s, &s->tok, "expected %s, found %s", what, text_scan_show(&s->tok, buf, sizeof buf));
-}
-
-static char *tokdup(const token *t)
-{
-    char *p = mem_alloc(t->len + 1);
-    if (p) {
-        memcpy(p, t->s, t->len);
-        p[t->len] = 0;
-    }
-    return p;
-}
-
-/*
- * An integer token: decimal, hexadecimal (0x), binary (0b) or octal (0...),
- * with an optional 'U'. False when it is not one (a float such as 0f3F800000
- * or 9.0). *v saturates at UINT64_MAX.
- */
-static bool int_token(const token *t, uint64_t *v)
-{
-    if (t->kind != TOK_NUMBER)
-        return false;
-    size_t n = t->len, i = 0;
-    if (t->s[n - 1] == 'U' || t->s[n - 1] == 'u')
-        n--;
-    unsigned base = 10;
-    if (n > 2 && t->s[0] == '0' && (t->s[1] | 32) == 'x') {
-        base = 16;
-        i = 2;
-    } else if (n > 2 && t->s[0] == '0' && (t->s[1] | 32) == 'b') {
-        base = 2;
-        i = 2;
-    } else if (n > 1 && t->s[0] == '0') {
-        base = 8;
-        i = 1;
-    }
-    if (i >= n)
-        return false;
-    uint64_t x = 0;
-    for (; i < n; i++) {
-        unsigned char c = (unsigned char)t->s[i];
-        unsigned d = is_digit(c) ? c - '0' : is_alpha(c) ? (c | 32) - 'a' + 10 : 99;
-        if (d >= base)
-            return false;
-        x = x > (UINT64_MAX - d) / base ? UINT64_MAX : x * base + d;
-    }
-    *v = x;
-    return true;
-}
-
-/* An integer at the current token, consumed; `what` names it in the message. */
-static int read_int(scanner *s, uint64_t *v, const char *what)
-{
-    char buf[64];
-    if (!int_token(&s->tok, v))
-        return bad(s, &s->tok, "expected %s, found %s", what,
-                   text_scan_show(&s->tok, buf, sizeof buf));
-    return advance(s);
-}
-
-/* The byte size of a PTX fundamental type directive (.u32, .b8, .pred, ...); 0 if not one. */
-static uint32_t type_size(const token *t)
-{
-    static const struct {
-        const char *name;
-        uint32_t size;
-    } types[] = {
-        {".b8", 1},    {".u8", 1},     {".s8", 1},         {".pred", 1},    {".b16", 2},
-        {".u16", 2},   {".s16", 2},    {".f16", 2},        {".bf16", 2},    {".b32", 4},
-        {".u32", 4},   {".s32", 4},    {".f32", 4},        {".f16x2", 4},   {".bf16x2", 4},
-        {".tf32", 4},  {".b64", 8},    {".u64", 8},        {".s64", 8},     {".f64", 8},
-        {".b128", 16}, {".texref", 8}, {".samplerref", 8}, {".surfref", 8},
-    };
-    for (size_t i = 0; i < sizeof types / sizeof types[0]; i++)
-        if (tok_is(t, types[i].name))
-            return types[i].size;
-    return 0;
-}
-
-/* The width of .v2/.v4/.v8; 0 if not one. */
-static uint32_t vector_width(const token *t)
-{
-    return tok_is(t, ".v2") ? 2 : tok_is(t, ".v4") ? 4 : tok_is(t, ".v8") ? 8 : 0;
-}
-
-static bool is_state_space(const token *t)
-{
-    return tok_is(t, ".global") || tok_is(t, ".const") || tok_is(t, ".shared") ||
-           tok_is(t, ".local") || tok_is(t, ".param");
-}
-
-/*
- * The bytes an instruction reads or writes at its address operand:
- * ld/ldu/st/atom/red with a vector count and a type suffix
- * (ld.const.v2.u32 -> 8); 0 when the opcode does not say.
- */
-static uint64_t access_width(const token *op)
-{
-    if (op->kind != TOK_WORD)
-        return 0;
-    const char *p = op->s, *end = op->s + op->len;
-    const char *dot = memchr(p, '.', op->len);
-    if (!dot)
-        return 0;
-    size_t base = (size_t)(dot - p);
-    if (!((base == 2 && !memcmp(p, "ld", 2)) || (base == 3 && !memcmp(p, "ldu", 3)) ||
-          (base == 2 && !memcmp(p, "st", 2)) || (base == 4 && !memcmp(p, "atom", 4)) ||
-          (base == 3 && !memcmp(p, "red", 3))))
-        return 0;
-    uint64_t vec = 1, size = 0;
-    for (const char *q = dot; q < end;) {
-        const char *next = q + 1;
-        while (next < end && *next != '.')
-            next++;
-        token part = {TOK_WORD, q, (size_t)(next - q), 0, 0};
-        uint32_t v = vector_width(&part), z = type_size(&part);
-        if (v)
-            vec = v;
-        if (z && !tok_is(&part, ".pred") && !tok_is(&part, ".texref") &&
-            !tok_is(&part, ".samplerref") && !tok_is(&part, ".surfref"))
-            size = z;
-        q = next;
-    }
-    return vec * size;
-}
 
 /* ---- kernel parameters ------------------------------------------------------ */
 
@@ -396,72 +72,74 @@ static int parse_param(scanner *s, dgpb_ptx_entry *e, size_t *cap, uint64_t *off
 {
     int rc;
     char buf[64];
-    token start = s->tok;
-    if (!tok_is(&s->tok, ".param"))
-        return bad(s, &s->tok, "expected '.param', found %s",
-                   text_scan_show(&s->tok, buf, sizeof buf));
-    if ((rc = advance(s)) != DGPB_OK)
+    token start = s->lex.tok;
+    if (!text_tok_is(&s->lex.tok, ".param"))
+        return text_bad(&s->lex, &s->lex.tok, "expected '.param', found %s",
+                        text_scan_show(&s->lex.tok, buf, sizeof buf));
+    if ((rc = ptx_advance(&s->lex)) != DGPB_OK)
         return rc;
     uint64_t align = 0, elem = 0, vec = 1;
     bool ptr = false;
-    while (is_directive(&s->tok)) {
-        token d = s->tok;
-        uint32_t z = type_size(&d), v = vector_width(&d);
-        if ((rc = advance(s)) != DGPB_OK)
+    while (ptx_is_directive(&s->lex.tok)) {
+        token d = s->lex.tok;
+        uint32_t z = ptx_type_size(&d), v = ptx_vector_width(&d);
+        if ((rc = ptx_advance(&s->lex)) != DGPB_OK)
             return rc;
-        if (tok_is(&d, ".align")) {
+        if (text_tok_is(&d, ".align")) {
             uint64_t a;
-            token at = s->tok;
-            if ((rc = read_int(s, &a, "an alignment")) != DGPB_OK)
+            token at = s->lex.tok;
+            if ((rc = ptx_read_int(&s->lex, &a, "an alignment")) != DGPB_OK)
                 return rc;
             if (a == 0 || (a & (a - 1)) || a > 4096)
-                return bad(s, &at, "alignment %llu is not a power of two up to 4096",
-                           (unsigned long long)a);
+                return text_bad(&s->lex, &at, "alignment %llu is not a power of two up to 4096",
+                                (unsigned long long)a);
             if (!ptr)
                 align = a; /* after .ptr it is the pointee's */
-        } else if (tok_is(&d, ".ptr")) {
+        } else if (text_tok_is(&d, ".ptr")) {
             if (ptr)
-                return bad(s, &d, "parameter has two '.ptr'");
+                return text_bad(&s->lex, &d, "parameter has two '.ptr'");
             ptr = true;
-        } else if (is_state_space(&d) && ptr) {
+        } else if (ptx_is_state_space(&d) && ptr) {
             continue;
         } else if (z && !elem && !ptr) {
             elem = z;
         } else if (v && vec == 1 && !elem) {
             vec = v;
         } else {
-            return bad(s, &d, "unexpected %s in a kernel parameter",
-                       text_scan_show(&d, buf, sizeof buf));
+            return text_bad(&s->lex, &d, "unexpected %s in a kernel parameter",
+                            text_scan_show(&d, buf, sizeof buf));
         }
     }
     if (elem == 0)
-        return bad(s, &start, "kernel parameter without a type");
-    if ((rc = expect_kind(s, TOK_WORD, "the parameter's name")) != DGPB_OK)
+        return text_bad(&s->lex, &start, "kernel parameter without a type");
+    if ((rc = ptx_expect_kind(&s->lex, TOK_WORD, "the parameter's name")) != DGPB_OK)
         return rc;
-    token name = s->tok;
-    if ((rc = advance(s)) != DGPB_OK)
+    token name = s->lex.tok;
+    if ((rc = ptx_advance(&s->lex)) != DGPB_OK)
         return rc;
     uint64_t size = elem * vec;
-    while (is_punct(&s->tok, '[')) {
+    while (text_is_punct(&s->lex.tok, '[')) {
         uint64_t dim;
-        if ((rc = advance(s)) != DGPB_OK)
+        if ((rc = ptx_advance(&s->lex)) != DGPB_OK)
             return rc;
-        token at = s->tok;
-        if ((rc = read_int(s, &dim, "an array size")) != DGPB_OK)
+        token at = s->lex.tok;
+        if ((rc = ptx_read_int(&s->lex, &dim, "an array size")) != DGPB_OK)
             return rc;
         if (dim == 0 || dim > MAX_PARAM_BYTES || size * dim > MAX_PARAM_BYTES)
-            return bad(s, &at, "array size of parameter '%.*s' is out of range", (int)name.len,
-                       name.s);
+            return text_bad(&s->lex, &at, "array size of parameter '%.*s' is out of range",
+                            (int)name.len, name.s);
         size *= dim;
-        if ((rc = expect(s, ']', "after the array size")) != DGPB_OK || (rc = advance(s)))
+        if ((rc = text_expect(&s->lex, ']', "after the array size")) != DGPB_OK ||
+            (rc = ptx_advance(&s->lex)))
             return rc;
     }
     if (!align)
         align = elem * vec;
     uint64_t at = (*offset + align - 1) / align * align;
     if (at + size > MAX_PARAM_BYTES)
-        return fail_at(s, DGPB_ERR_LIMIT, &name, "kernel parameters exceed %llu bytes",
-                       (unsigned long long)MAX_PARAM_BYTES);
+        return text_fail_at(&s->lex, DGPB_ERR_LIMIT, name.off, name.line,
+                            "kernel parameters exceed %llu bytes",
+                            (unsigned long long)MAX_PARAM_BYTES);
     dgpb_ptx_param *v = mem_grow(e->params, e->param_count, cap, sizeof *v, 8);
     if (!v)
         return DGPB_ERR_NOMEM;
@@ -469,7 +147,7 @@ static int parse_param(scanner *s, dgpb_ptx_entry *e, size_t *cap, uint64_t *off
     dgpb_ptx_param *p = &v[e->param_count++];
     *p = (dgpb_ptx_param){.offset = (uint32_t)at, .size = (uint32_t)size, .align = (uint32_t)align};
     *offset = at + size;
-    return (p->name = tokdup(&name)) ? DGPB_OK : DGPB_ERR_NOMEM;
+    return (p->name = text_tokdup(&name)) ? DGPB_OK : DGPB_ERR_NOMEM;
 }
 
 /* Puts the entry's parameters into the hash table; duplicates are malformed. */
@@ -486,7 +164,8 @@ static int index_params(scanner *s, dgpb_ptx_entry *e, const token *at)
         const char *name = e->params[i].name;
         uint32_t *slot = param_slot(s, name, strlen(name));
         if (*slot)
-            return bad(s, at, "kernel '%s' has two parameters named '%s'", e->name, name);
+            return text_bad(&s->lex, at, "kernel '%s' has two parameters named '%s'", e->name,
+                            name);
         *slot = (uint32_t)i + 1;
     }
     return DGPB_OK;
@@ -500,29 +179,32 @@ static int skip_loc(scanner *s)
     int rc;
     uint64_t v;
     char buf[64];
-    if ((rc = advance(s)) != DGPB_OK)
+    if ((rc = ptx_advance(&s->lex)) != DGPB_OK)
         return rc;
     for (int i = 0; i < 3; i++)
-        if ((rc = read_int(s, &v, "a number of .loc")) != DGPB_OK)
+        if ((rc = ptx_read_int(&s->lex, &v, "a number of .loc")) != DGPB_OK)
             return rc;
-    while (is_punct(&s->tok, ',')) {
-        if ((rc = advance(s)) != DGPB_OK)
+    while (text_is_punct(&s->lex.tok, ',')) {
+        if ((rc = ptx_advance(&s->lex)) != DGPB_OK)
             return rc;
-        token what = s->tok;
-        if ((rc = advance(s)) != DGPB_OK)
+        token what = s->lex.tok;
+        if ((rc = ptx_advance(&s->lex)) != DGPB_OK)
             return rc;
-        if (tok_is(&what, "function_name")) {
-            if ((rc = expect_kind(s, TOK_WORD, "a label")) != DGPB_OK || (rc = advance(s)))
+        if (text_tok_is(&what, "function_name")) {
+            if ((rc = ptx_expect_kind(&s->lex, TOK_WORD, "a label")) != DGPB_OK ||
+                (rc = ptx_advance(&s->lex)))
                 return rc;
-            if (is_punct(&s->tok, '+') &&
-                ((rc = advance(s)) != DGPB_OK || (rc = read_int(s, &v, "an offset")) != DGPB_OK))
+            if (text_is_punct(&s->lex.tok, '+') &&
+                ((rc = ptx_advance(&s->lex)) != DGPB_OK ||
+                 (rc = ptx_read_int(&s->lex, &v, "an offset")) != DGPB_OK))
                 return rc;
-        } else if (tok_is(&what, "inlined_at")) {
+        } else if (text_tok_is(&what, "inlined_at")) {
             for (int i = 0; i < 3; i++)
-                if ((rc = read_int(s, &v, "a number of inlined_at")) != DGPB_OK)
+                if ((rc = ptx_read_int(&s->lex, &v, "a number of inlined_at")) != DGPB_OK)
                     return rc;
         } else {
-            return bad(s, &what, "unexpected %s in .loc", text_scan_show(&what, buf, sizeof buf));
+            return text_bad(&s->lex, &what, "unexpected %s in .loc",
+                            text_scan_show(&what, buf, sizeof buf));
         }
     }
     return DGPB_OK;
@@ -533,7 +215,7 @@ static bool is_top_directive(const token *t)
     static const char *const words[] = {".entry",   ".func", ".version",     ".target",
                                         ".section", ".file", ".address_size"};
     for (size_t i = 0; i < sizeof words / sizeof words[0]; i++)
-        if (tok_is(t, words[i]))
+        if (text_tok_is(t, words[i]))
             return true;
     return false;
 }
@@ -541,7 +223,7 @@ static bool is_top_directive(const token *t)
 /* Records a read [SLANG_globalParams+disp] by the statement's instruction `op`. */
 static void record_read(scanner *s, const token *op, uint64_t disp)
 {
-    uint64_t width = op ? access_width(op) : 0;
+    uint64_t width = op ? ptx_access_width(op) : 0;
     uint64_t end = disp > UINT64_MAX - width ? UINT64_MAX : disp + width;
     if (end > s->m->global_params_max_read)
         s->m->global_params_max_read = end;
@@ -564,34 +246,34 @@ static int scan_body(scanner *s)
     uint64_t disp = 0;
     char buf[64];
     int rc;
-    if ((rc = expect(s, '{', "to open the function's body")) != DGPB_OK)
+    if ((rc = text_expect(&s->lex, '{', "to open the function's body")) != DGPB_OK)
         return rc;
     for (;;) {
-        token t = s->tok;
+        token t = s->lex.tok;
         if (t.kind == TOK_EOF)
-            return bad(s, &t, "unterminated '%c' opened at line %u",
-                       stack[depth - 1] == 'B' ? '{' : stack[depth - 1], open_line[depth - 1]);
+            return text_bad(&s->lex, &t, "unterminated '%c' opened at line %u",
+                            stack[depth - 1] == 'B' ? '{' : stack[depth - 1], open_line[depth - 1]);
         bool was_bracket = prev_bracket;
-        prev_bracket = is_punct(&t, '[');
+        prev_bracket = text_is_punct(&t, '[');
         int was_gp = gp;
         gp = 0;
         stmt_tokens++;
         if (t.kind == TOK_WORD) {
-            if (tok_is(&t, GLOBAL_PARAMS)) {
+            if (text_tok_is(&t, GLOBAL_PARAMS)) {
                 s->m->global_params_used = true;
                 gp = was_bracket ? 1 : 0;
                 if (!was_bracket)
                     s->m->global_params_address_taken = true;
-            } else if (s->params && is_name(&t)) {
+            } else if (s->params && ptx_is_name(&t)) {
                 uint32_t *slot = param_slot(s, t.s, t.len);
                 if (*slot)
                     s->params[*slot - 1].used = true;
             }
-            if (stmt_start && is_directive(&t)) {
+            if (stmt_start && ptx_is_directive(&t)) {
                 if (is_top_directive(&t))
-                    return bad(s, &t, "%s inside a function body (opened at line %u)",
-                               text_scan_show(&t, buf, sizeof buf), open_line[0]);
-                if (tok_is(&t, ".loc")) {
+                    return text_bad(&s->lex, &t, "%s inside a function body (opened at line %u)",
+                                    text_scan_show(&t, buf, sizeof buf), open_line[0]);
+                if (text_tok_is(&t, ".loc")) {
                     if ((rc = skip_loc(s)) != DGPB_OK)
                         return rc;
                     stmt_tokens = 0;
@@ -606,7 +288,7 @@ static int scan_body(scanner *s)
                 stmt_start = false;
             }
         } else if (t.kind == TOK_NUMBER) {
-            if (was_gp == 2 && int_token(&t, &disp))
+            if (was_gp == 2 && ptx_int_token(&t, &disp))
                 gp = 3;
         } else if (t.kind == TOK_PUNCT) {
             char c = t.s[0];
@@ -615,13 +297,13 @@ static int scan_body(scanner *s)
             } else if (c == '+' && was_gp == 1) {
                 gp = 2;
             } else if (c == ':' && stmt_tokens == 2 && !stmt_start && op.kind == TOK_WORD &&
-                       !is_directive(&op)) {
+                       !ptx_is_directive(&op)) {
                 stmt_start = true; /* a label */
                 stmt_tokens = 0;
             } else if (c == '{' || c == '(' || c == '[') {
                 if (depth == DGPB_PTX_MAX_NESTING)
-                    return fail_at(s, DGPB_ERR_LIMIT, &t, "brackets nest deeper than %d",
-                                   DGPB_PTX_MAX_NESTING);
+                    return text_fail_at(&s->lex, DGPB_ERR_LIMIT, t.off, t.line,
+                                        "brackets nest deeper than %d", DGPB_PTX_MAX_NESTING);
                 stack[depth] = c == '{' && stmt_start ? 'B' : c;
                 open_line[depth++] = t.line;
                 if (stack[depth - 1] == 'B')
@@ -630,8 +312,8 @@ static int scan_body(scanner *s)
                 char open = depth ? stack[depth - 1] : 0;
                 char want = open == '(' ? ')' : open == '[' ? ']' : '}';
                 if (!depth || c != want)
-                    return bad(s, &t, "'%c' does not close the '%c' opened at line %u", c,
-                               open == 'B' ? '{' : open, depth ? open_line[depth - 1] : 0);
+                    return text_bad(&s->lex, &t, "'%c' does not close the '%c' opened at line %u",
+                                    c, open == 'B' ? '{' : open, depth ? open_line[depth - 1] : 0);
                 if (c == ']' && (was_gp == 1 || was_gp == 3)) {
                     record_read(s, &op, was_gp == 1 ? 0 : disp);
                     was_gp = 0;
@@ -639,27 +321,27 @@ static int scan_body(scanner *s)
                 depth--;
                 if (open == 'B') {
                     if (!stmt_start)
-                        return bad(s, &t, "missing ';' before '}'");
+                        return text_bad(&s->lex, &t, "missing ';' before '}'");
                     stmt_tokens = 0;
                     op = (token){0};
                     if (depth == 0)
-                        return advance(s);
+                        return ptx_advance(&s->lex);
                 }
             } else if (c == ';') {
                 if (stack[depth - 1] != 'B')
-                    return bad(s, &t, "';' inside the '%c' opened at line %u", stack[depth - 1],
-                               open_line[depth - 1]);
+                    return text_bad(&s->lex, &t, "';' inside the '%c' opened at line %u",
+                                    stack[depth - 1], open_line[depth - 1]);
                 stmt_start = true;
                 predicate = false;
                 stmt_tokens = 0;
                 op = (token){0};
             }
         } else if (t.kind == TOK_STRING && stmt_start) {
-            return bad(s, &t, "unexpected string at the start of a statement");
+            return text_bad(&s->lex, &t, "unexpected string at the start of a statement");
         }
         if (was_gp && !gp) /* [SLANG_globalParams ...] that is not [name] or [name+N] */
             s->m->global_params_address_taken = true;
-        if ((rc = advance(s)) != DGPB_OK)
+        if ((rc = ptx_advance(&s->lex)) != DGPB_OK)
             return rc;
     }
 }
@@ -674,28 +356,29 @@ static int skip_group(scanner *s)
     size_t depth = 0;
     int rc;
     do {
-        token t = s->tok;
+        token t = s->lex.tok;
         if (t.kind == TOK_EOF && depth)
-            return bad(s, &t, "unterminated '%c' opened at line %u", stack[depth - 1],
-                       open_line[depth - 1]);
-        if (is_punct(&t, '(') || is_punct(&t, '[') || is_punct(&t, '{')) {
+            return text_bad(&s->lex, &t, "unterminated '%c' opened at line %u", stack[depth - 1],
+                            open_line[depth - 1]);
+        if (text_is_punct(&t, '(') || text_is_punct(&t, '[') || text_is_punct(&t, '{')) {
             if (depth == DGPB_PTX_MAX_NESTING)
-                return fail_at(s, DGPB_ERR_LIMIT, &t, "brackets nest deeper than %d",
-                               DGPB_PTX_MAX_NESTING);
+                return text_fail_at(&s->lex, DGPB_ERR_LIMIT, t.off, t.line,
+                                    "brackets nest deeper than %d", DGPB_PTX_MAX_NESTING);
             stack[depth] = t.s[0];
             open_line[depth++] = t.line;
-        } else if (depth && (is_punct(&t, ')') || is_punct(&t, ']') || is_punct(&t, '}'))) {
+        } else if (depth &&
+                   (text_is_punct(&t, ')') || text_is_punct(&t, ']') || text_is_punct(&t, '}'))) {
             char want = stack[depth - 1] == '(' ? ')' : stack[depth - 1] == '[' ? ']' : '}';
             if (t.s[0] != want)
-                return bad(s, &t, "'%c' does not close the '%c' opened at line %u", t.s[0],
-                           stack[depth - 1], open_line[depth - 1]);
+                return text_bad(&s->lex, &t, "'%c' does not close the '%c' opened at line %u",
+                                t.s[0], stack[depth - 1], open_line[depth - 1]);
             depth--;
         } else if (depth == 0) {
             char buf[64];
-            return bad(s, &t, "expected '(', '[' or '{', found %s",
-                       text_scan_show(&t, buf, sizeof buf));
+            return text_bad(&s->lex, &t, "expected '(', '[' or '{', found %s",
+                            text_scan_show(&t, buf, sizeof buf));
         }
-        if ((rc = advance(s)) != DGPB_OK)
+        if ((rc = ptx_advance(&s->lex)) != DGPB_OK)
             return rc;
     } while (depth);
     return DGPB_OK;
@@ -707,25 +390,25 @@ static int skip_initializer(scanner *s)
     size_t depth = 0;
     int rc;
     for (;;) {
-        token t = s->tok;
+        token t = s->lex.tok;
         if (t.kind == TOK_EOF)
-            return bad(s, &t, "unterminated initializer");
-        if (depth == 0 && (is_punct(&t, ',') || is_punct(&t, ';')))
+            return text_bad(&s->lex, &t, "unterminated initializer");
+        if (depth == 0 && (text_is_punct(&t, ',') || text_is_punct(&t, ';')))
             return DGPB_OK;
-        if (tok_is(&t, GLOBAL_PARAMS))
+        if (text_tok_is(&t, GLOBAL_PARAMS))
             s->m->global_params_used = s->m->global_params_address_taken = true;
-        if (is_punct(&t, ';') || is_directive(&t))
-            return bad(s, &t, "unterminated initializer");
-        if (is_punct(&t, '{') || is_punct(&t, '(')) {
+        if (text_is_punct(&t, ';') || ptx_is_directive(&t))
+            return text_bad(&s->lex, &t, "unterminated initializer");
+        if (text_is_punct(&t, '{') || text_is_punct(&t, '(')) {
             if (++depth > DGPB_PTX_MAX_NESTING)
-                return fail_at(s, DGPB_ERR_LIMIT, &t, "brackets nest deeper than %d",
-                               DGPB_PTX_MAX_NESTING);
-        } else if (is_punct(&t, '}') || is_punct(&t, ')')) {
+                return text_fail_at(&s->lex, DGPB_ERR_LIMIT, t.off, t.line,
+                                    "brackets nest deeper than %d", DGPB_PTX_MAX_NESTING);
+        } else if (text_is_punct(&t, '}') || text_is_punct(&t, ')')) {
             if (depth == 0)
-                return bad(s, &t, "unexpected '%c' in an initializer", t.s[0]);
+                return text_bad(&s->lex, &t, "unexpected '%c' in an initializer", t.s[0]);
             depth--;
         }
-        if ((rc = advance(s)) != DGPB_OK)
+        if ((rc = ptx_advance(&s->lex)) != DGPB_OK)
             return rc;
     }
 }
@@ -736,90 +419,96 @@ static int skip_initializer(scanner *s)
  */
 static int parse_decl(scanner *s)
 {
-    token space = s->tok;
-    bool params_space = tok_is(&space, ".const") || tok_is(&space, ".global");
+    token space = s->lex.tok;
+    bool params_space = text_tok_is(&space, ".const") || text_tok_is(&space, ".global");
     uint64_t elem = 0, vec = 1, v;
     int rc;
     char buf[64];
-    if ((rc = advance(s)) != DGPB_OK)
+    if ((rc = ptx_advance(&s->lex)) != DGPB_OK)
         return rc;
-    while (is_directive(&s->tok)) {
-        token d = s->tok;
-        uint32_t z = type_size(&d), w = vector_width(&d);
-        if ((rc = advance(s)) != DGPB_OK)
+    while (ptx_is_directive(&s->lex.tok)) {
+        token d = s->lex.tok;
+        uint32_t z = ptx_type_size(&d), w = ptx_vector_width(&d);
+        if ((rc = ptx_advance(&s->lex)) != DGPB_OK)
             return rc;
-        if (tok_is(&d, ".align")) {
-            if ((rc = read_int(s, &v, "an alignment")) != DGPB_OK)
+        if (text_tok_is(&d, ".align")) {
+            if ((rc = ptx_read_int(&s->lex, &v, "an alignment")) != DGPB_OK)
                 return rc;
-        } else if (tok_is(&d, ".attribute")) {
-            if ((rc = expect(s, '(', "after .attribute")) != DGPB_OK || (rc = skip_group(s)))
+        } else if (text_tok_is(&d, ".attribute")) {
+            if ((rc = text_expect(&s->lex, '(', "after .attribute")) != DGPB_OK ||
+                (rc = skip_group(s)))
                 return rc;
         } else if (z && !elem) {
             elem = z;
         } else if (w && vec == 1 && !elem) {
             vec = w;
         } else {
-            return bad(s, &d, "unexpected %s in a declaration",
-                       text_scan_show(&d, buf, sizeof buf));
+            return text_bad(&s->lex, &d, "unexpected %s in a declaration",
+                            text_scan_show(&d, buf, sizeof buf));
         }
     }
     if (!elem)
-        return bad(s, &space, "declaration without a type");
+        return text_bad(&s->lex, &space, "declaration without a type");
     for (;;) {
-        if ((rc = expect_kind(s, TOK_WORD, "the variable's name")) != DGPB_OK)
+        if ((rc = ptx_expect_kind(&s->lex, TOK_WORD, "the variable's name")) != DGPB_OK)
             return rc;
-        token name = s->tok;
-        bool ours = params_space && tok_is(&name, GLOBAL_PARAMS);
+        token name = s->lex.tok;
+        bool ours = params_space && text_tok_is(&name, GLOBAL_PARAMS);
         uint64_t size = elem * vec;
         bool sized = true;
-        if ((rc = advance(s)) != DGPB_OK)
+        if ((rc = ptx_advance(&s->lex)) != DGPB_OK)
             return rc;
-        if (is_punct(&s->tok, '<')) { /* a parameterized name, %r<4> */
-            if ((rc = advance(s)) != DGPB_OK || (rc = read_int(s, &v, "a count")) != DGPB_OK ||
-                (rc = expect(s, '>', "after the count")) != DGPB_OK || (rc = advance(s)))
+        if (text_is_punct(&s->lex.tok, '<')) { /* a parameterized name, %r<4> */
+            if ((rc = ptx_advance(&s->lex)) != DGPB_OK ||
+                (rc = ptx_read_int(&s->lex, &v, "a count")) != DGPB_OK ||
+                (rc = text_expect(&s->lex, '>', "after the count")) != DGPB_OK ||
+                (rc = ptx_advance(&s->lex)))
                 return rc;
         }
-        while (is_punct(&s->tok, '[')) {
-            if ((rc = advance(s)) != DGPB_OK)
+        while (text_is_punct(&s->lex.tok, '[')) {
+            if ((rc = ptx_advance(&s->lex)) != DGPB_OK)
                 return rc;
-            if (is_punct(&s->tok, ']')) {
+            if (text_is_punct(&s->lex.tok, ']')) {
                 sized = false;
             } else {
-                token at = s->tok;
-                if ((rc = read_int(s, &v, "an array size")) != DGPB_OK)
+                token at = s->lex.tok;
+                if ((rc = ptx_read_int(&s->lex, &v, "an array size")) != DGPB_OK)
                     return rc;
                 if (v > ((uint64_t)1 << 40) || size * v > ((uint64_t)1 << 40))
-                    return bad(s, &at, "array size of '%.*s' is out of range", (int)name.len,
-                               name.s);
+                    return text_bad(&s->lex, &at, "array size of '%.*s' is out of range",
+                                    (int)name.len, name.s);
                 size *= v;
             }
-            if ((rc = expect(s, ']', "after the array size")) != DGPB_OK || (rc = advance(s)))
+            if ((rc = text_expect(&s->lex, ']', "after the array size")) != DGPB_OK ||
+                (rc = ptx_advance(&s->lex)))
                 return rc;
         }
         if (ours) {
             dgpb_ptx_module *m = s->m;
             if (sized && s->global_declared_with_size && m->global_params_size != size)
-                return bad(s, &name, GLOBAL_PARAMS " is declared with %llu and %llu bytes",
-                           (unsigned long long)m->global_params_size, (unsigned long long)size);
+                return text_bad(
+                    &s->lex, &name, GLOBAL_PARAMS " is declared with %llu and %llu bytes",
+                    (unsigned long long)m->global_params_size, (unsigned long long)size);
             m->has_global_params = true;
             if (sized) {
                 m->global_params_size = size;
                 s->global_declared_with_size = true;
             }
-        } else if (tok_is(&name, GLOBAL_PARAMS)) {
+        } else if (text_tok_is(&name, GLOBAL_PARAMS)) {
             /* declared in another space: a use of the name that is not a read */
             s->m->global_params_used = s->m->global_params_address_taken = true;
         }
-        if (is_punct(&s->tok, '=')) {
-            if ((rc = advance(s)) != DGPB_OK || (rc = skip_initializer(s)) != DGPB_OK)
+        if (text_is_punct(&s->lex.tok, '=')) {
+            if ((rc = ptx_advance(&s->lex)) != DGPB_OK || (rc = skip_initializer(s)) != DGPB_OK)
                 return rc;
         }
-        if (is_punct(&s->tok, ';'))
-            return advance(s);
-        if (!is_punct(&s->tok, ','))
-            return bad(s, &s->tok, "missing ';' after the declaration of '%.*s' (found %s)",
-                       (int)name.len, name.s, text_scan_show(&s->tok, buf, sizeof buf));
-        if ((rc = advance(s)) != DGPB_OK)
+        if (text_is_punct(&s->lex.tok, ';'))
+            return ptx_advance(&s->lex);
+        if (!text_is_punct(&s->lex.tok, ','))
+            return text_bad(&s->lex, &s->lex.tok,
+                            "missing ';' after the declaration of '%.*s' (found %s)", (int)name.len,
+                            name.s, text_scan_show(&s->lex.tok, buf, sizeof buf));
+        if ((rc = ptx_advance(&s->lex)) != DGPB_OK)
             return rc;
     }
 }
@@ -833,19 +522,21 @@ static int skip_header_tail(scanner *s)
 {
     int rc;
     char buf[64];
-    while (!is_punct(&s->tok, '{') && !is_punct(&s->tok, ';')) {
-        const token *t = &s->tok;
-        if (is_punct(t, '(')) {
+    while (!text_is_punct(&s->lex.tok, '{') && !text_is_punct(&s->lex.tok, ';')) {
+        const token *t = &s->lex.tok;
+        if (text_is_punct(t, '(')) {
             if ((rc = skip_group(s)) != DGPB_OK)
                 return rc;
             continue;
         }
-        if (!is_directive(t) && t->kind != TOK_NUMBER && t->kind != TOK_STRING && !is_punct(t, ','))
-            return bad(s, t, "expected '{' or ';' after the function's header, found %s",
-                       text_scan_show(t, buf, sizeof buf));
+        if (!ptx_is_directive(t) && t->kind != TOK_NUMBER && t->kind != TOK_STRING &&
+            !text_is_punct(t, ','))
+            return text_bad(&s->lex, t, "expected '{' or ';' after the function's header, found %s",
+                            text_scan_show(t, buf, sizeof buf));
         if (is_top_directive(t))
-            return bad(s, t, "expected '{' or ';' before %s", text_scan_show(t, buf, sizeof buf));
-        if ((rc = advance(s)) != DGPB_OK)
+            return text_bad(&s->lex, t, "expected '{' or ';' before %s",
+                            text_scan_show(t, buf, sizeof buf));
+        if ((rc = ptx_advance(&s->lex)) != DGPB_OK)
             return rc;
     }
     return DGPB_OK;
@@ -856,48 +547,49 @@ static int parse_entry(scanner *s)
 {
     int rc;
     char buf[64];
-    token kw = s->tok;
-    if ((rc = advance(s)) != DGPB_OK || (rc = expect_kind(s, TOK_WORD, "the kernel's name")))
+    token kw = s->lex.tok;
+    if ((rc = ptx_advance(&s->lex)) != DGPB_OK ||
+        (rc = ptx_expect_kind(&s->lex, TOK_WORD, "the kernel's name")))
         return rc;
     dgpb_ptx_entry e = {0};
     size_t cap = 0;
-    token name = s->tok;
+    token name = s->lex.tok;
     uint64_t offset = 0;
-    if ((rc = advance(s)) != DGPB_OK)
+    if ((rc = ptx_advance(&s->lex)) != DGPB_OK)
         goto done;
-    if (is_punct(&s->tok, '(')) {
-        token open = s->tok;
-        if ((rc = advance(s)) != DGPB_OK)
+    if (text_is_punct(&s->lex.tok, '(')) {
+        token open = s->lex.tok;
+        if ((rc = ptx_advance(&s->lex)) != DGPB_OK)
             goto done;
-        while (!is_punct(&s->tok, ')')) {
+        while (!text_is_punct(&s->lex.tok, ')')) {
             if ((rc = parse_param(s, &e, &cap, &offset)) != DGPB_OK)
                 goto done;
-            if (is_punct(&s->tok, ',')) {
-                if ((rc = advance(s)) != DGPB_OK)
+            if (text_is_punct(&s->lex.tok, ',')) {
+                if ((rc = ptx_advance(&s->lex)) != DGPB_OK)
                     goto done;
-                if (is_punct(&s->tok, ')')) {
-                    rc = bad(s, &s->tok, "expected a parameter after ','");
+                if (text_is_punct(&s->lex.tok, ')')) {
+                    rc = text_bad(&s->lex, &s->lex.tok, "expected a parameter after ','");
                     goto done;
                 }
-            } else if (!is_punct(&s->tok, ')')) {
-                rc =
-                    bad(s, &s->tok,
-                        "expected ',' or ')' in the parameters of '%.*s' (opened at line %u), "
-                        "found %s",
-                        (int)name.len, name.s, open.line, text_scan_show(&s->tok, buf, sizeof buf));
+            } else if (!text_is_punct(&s->lex.tok, ')')) {
+                rc = text_bad(
+                    &s->lex, &s->lex.tok,
+                    "expected ',' or ')' in the parameters of '%.*s' (opened at line %u), "
+                    "found %s",
+                    (int)name.len, name.s, open.line, text_scan_show(&s->lex.tok, buf, sizeof buf));
                 goto done;
             }
         }
-        if ((rc = advance(s)) != DGPB_OK)
+        if ((rc = ptx_advance(&s->lex)) != DGPB_OK)
             goto done;
     }
     if ((rc = skip_header_tail(s)) != DGPB_OK)
         goto done;
-    if (is_punct(&s->tok, ';')) { /* a declaration: not an entry with code */
-        rc = advance(s);
+    if (text_is_punct(&s->lex.tok, ';')) { /* a declaration: not an entry with code */
+        rc = ptx_advance(&s->lex);
         goto done;
     }
-    if (!(e.name = tokdup(&name))) {
+    if (!(e.name = text_tokdup(&name))) {
         rc = DGPB_ERR_NOMEM;
         goto done;
     }
@@ -927,88 +619,95 @@ done:
 static int parse_func(scanner *s)
 {
     int rc;
-    if ((rc = advance(s)) != DGPB_OK)
+    if ((rc = ptx_advance(&s->lex)) != DGPB_OK)
         return rc;
-    if (is_punct(&s->tok, '(') && (rc = skip_group(s)) != DGPB_OK)
+    if (text_is_punct(&s->lex.tok, '(') && (rc = skip_group(s)) != DGPB_OK)
         return rc;
-    if ((rc = expect_kind(s, TOK_WORD, "the function's name")) != DGPB_OK || (rc = advance(s)))
+    if ((rc = ptx_expect_kind(&s->lex, TOK_WORD, "the function's name")) != DGPB_OK ||
+        (rc = ptx_advance(&s->lex)))
         return rc;
     if ((rc = skip_header_tail(s)) != DGPB_OK)
         return rc;
-    if (is_punct(&s->tok, ';'))
-        return advance(s);
+    if (text_is_punct(&s->lex.tok, ';'))
+        return ptx_advance(&s->lex);
     return scan_body(s);
 }
 
 static int parse_module(scanner *s)
 {
-    int rc = advance(s);
+    int rc = ptx_advance(&s->lex);
     char buf[64];
-    while (rc == DGPB_OK && s->tok.kind != TOK_EOF) {
-        token t = s->tok;
+    while (rc == DGPB_OK && s->lex.tok.kind != TOK_EOF) {
+        token t = s->lex.tok;
         bool linkage = false;
-        while (tok_is(&s->tok, ".visible") || tok_is(&s->tok, ".extern") ||
-               tok_is(&s->tok, ".weak") || tok_is(&s->tok, ".common")) {
+        while (text_tok_is(&s->lex.tok, ".visible") || text_tok_is(&s->lex.tok, ".extern") ||
+               text_tok_is(&s->lex.tok, ".weak") || text_tok_is(&s->lex.tok, ".common")) {
             linkage = true;
-            if ((rc = advance(s)) != DGPB_OK)
+            if ((rc = ptx_advance(&s->lex)) != DGPB_OK)
                 return rc;
         }
-        token dt = s->tok;
+        token dt = s->lex.tok;
         const token *d = &dt;
         uint64_t v;
-        if (tok_is(d, ".entry")) {
+        if (text_tok_is(d, ".entry")) {
             rc = parse_entry(s);
-        } else if (tok_is(d, ".func")) {
+        } else if (text_tok_is(d, ".func")) {
             rc = parse_func(s);
-        } else if (is_state_space(d) || tok_is(d, ".tex")) {
+        } else if (ptx_is_state_space(d) || text_tok_is(d, ".tex")) {
             rc = parse_decl(s);
         } else if (linkage) {
-            return bad(s, d, "expected a declaration after %s, found %s",
-                       text_scan_show(&t, buf, 32), text_scan_show(d, buf + 32, 32));
-        } else if (tok_is(d, ".version") || tok_is(d, ".address_size")) {
-            if ((rc = advance(s)) == DGPB_OK && s->tok.kind != TOK_NUMBER)
-                return bad(s, &s->tok, "expected a number after %s",
-                           text_scan_show(d, buf, sizeof buf));
+            return text_bad(&s->lex, d, "expected a declaration after %s, found %s",
+                            text_scan_show(&t, buf, 32), text_scan_show(d, buf + 32, 32));
+        } else if (text_tok_is(d, ".version") || text_tok_is(d, ".address_size")) {
+            if ((rc = ptx_advance(&s->lex)) == DGPB_OK && s->lex.tok.kind != TOK_NUMBER)
+                return text_bad(&s->lex, &s->lex.tok, "expected a number after %s",
+                                text_scan_show(d, buf, sizeof buf));
             if (rc == DGPB_OK)
-                rc = advance(s);
-        } else if (tok_is(d, ".target")) {
+                rc = ptx_advance(&s->lex);
+        } else if (text_tok_is(d, ".target")) {
             do {
-                if ((rc = advance(s)) != DGPB_OK ||
-                    (rc = expect_kind(s, TOK_WORD, "a target name")) != DGPB_OK ||
-                    (rc = advance(s)) != DGPB_OK)
+                if ((rc = ptx_advance(&s->lex)) != DGPB_OK ||
+                    (rc = ptx_expect_kind(&s->lex, TOK_WORD, "a target name")) != DGPB_OK ||
+                    (rc = ptx_advance(&s->lex)) != DGPB_OK)
                     return rc;
-            } while (is_punct(&s->tok, ','));
-        } else if (tok_is(d, ".file")) {
-            if ((rc = advance(s)) != DGPB_OK || (rc = read_int(s, &v, "a file number")) ||
-                (rc = expect_kind(s, TOK_STRING, "a file name")) || (rc = advance(s)))
+            } while (text_is_punct(&s->lex.tok, ','));
+        } else if (text_tok_is(d, ".file")) {
+            if ((rc = ptx_advance(&s->lex)) != DGPB_OK ||
+                (rc = ptx_read_int(&s->lex, &v, "a file number")) ||
+                (rc = ptx_expect_kind(&s->lex, TOK_STRING, "a file name")) ||
+                (rc = ptx_advance(&s->lex)))
                 return rc;
-            while (rc == DGPB_OK && is_punct(&s->tok, ','))
-                if ((rc = advance(s)) == DGPB_OK)
-                    rc = read_int(s, &v, "a number");
-        } else if (tok_is(d, ".section")) {
-            if ((rc = advance(s)) != DGPB_OK)
+            while (rc == DGPB_OK && text_is_punct(&s->lex.tok, ','))
+                if ((rc = ptx_advance(&s->lex)) == DGPB_OK)
+                    rc = ptx_read_int(&s->lex, &v, "a number");
+        } else if (text_tok_is(d, ".section")) {
+            if ((rc = ptx_advance(&s->lex)) != DGPB_OK)
                 return rc;
-            if (s->tok.kind != TOK_WORD) /* a directive-like word: .debug_info */
-                return bad(s, &s->tok, "expected a section name after .section, found %s",
-                           text_scan_show(&s->tok, buf, sizeof buf));
-            if ((rc = advance(s)) != DGPB_OK || (rc = expect(s, '{', "after the section's name")))
+            if (s->lex.tok.kind != TOK_WORD) /* a directive-like word: .debug_info */
+                return text_bad(&s->lex, &s->lex.tok,
+                                "expected a section name after .section, found %s",
+                                text_scan_show(&s->lex.tok, buf, sizeof buf));
+            if ((rc = ptx_advance(&s->lex)) != DGPB_OK ||
+                (rc = text_expect(&s->lex, '{', "after the section's name")))
                 return rc;
             rc = skip_group(s);
-        } else if (tok_is(d, ".pragma") || tok_is(d, ".alias")) {
-            if ((rc = advance(s)) != DGPB_OK)
+        } else if (text_tok_is(d, ".pragma") || text_tok_is(d, ".alias")) {
+            if ((rc = ptx_advance(&s->lex)) != DGPB_OK)
                 return rc;
-            while (rc == DGPB_OK && !is_punct(&s->tok, ';')) {
-                if (s->tok.kind == TOK_EOF || is_punct(&s->tok, '{') || is_directive(&s->tok))
-                    return bad(s, &s->tok, "missing ';' after %s",
-                               text_scan_show(&t, buf, sizeof buf));
-                rc = advance(s);
+            while (rc == DGPB_OK && !text_is_punct(&s->lex.tok, ';')) {
+                if (s->lex.tok.kind == TOK_EOF || text_is_punct(&s->lex.tok, '{') ||
+                    ptx_is_directive(&s->lex.tok))
+                    return text_bad(&s->lex, &s->lex.tok, "missing ';' after %s",
+                                    text_scan_show(&t, buf, sizeof buf));
+                rc = ptx_advance(&s->lex);
             }
             if (rc == DGPB_OK)
-                rc = advance(s);
-        } else if (is_directive(d)) {
-            return bad(s, d, "unknown directive %s", text_scan_show(d, buf, sizeof buf));
+                rc = ptx_advance(&s->lex);
+        } else if (ptx_is_directive(d)) {
+            return text_bad(&s->lex, d, "unknown directive %s", text_scan_show(d, buf, sizeof buf));
         } else {
-            return bad(s, d, "unexpected %s at the top level", text_scan_show(d, buf, sizeof buf));
+            return text_bad(&s->lex, d, "unexpected %s at the top level",
+                            text_scan_show(d, buf, sizeof buf));
         }
     }
     return rc;
@@ -1025,7 +724,8 @@ int dgpb_ptx_scan(const char *text, size_t len, dgpb_ptx_module **out, dgpb_diag
     /* NVRTC's PTX (native slangc writes what nvrtcGetPTX gives) ends in its NUL terminator. */
     while (len && text[len - 1] == '\0')
         len--;
-    scanner s = {.text = text ? text : "", .len = len, .line = 1, .diag = diag};
+    scanner s = {
+        .lex = {.text = text ? text : "", .len = len, .line = 1, .diag = diag, .language = "PTX"}};
     if (!(s.m = mem_calloc(1, sizeof *s.m)))
         return dgpb_diag_set(diag, DGPB_ERR_NOMEM, -1, "out of memory scanning PTX");
     int rc = parse_module(&s);

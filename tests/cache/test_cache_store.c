@@ -19,19 +19,7 @@
 #include "dgpb/dgpb.h"
 #include "support.h"
 
-static char dir[256];
-
-static int make_dir(void **state)
-{
-    (void)state;
-    return support_make_temp_dir("cache", dir, sizeof dir);
-}
-
-static int remove_dir(void **state)
-{
-    (void)state;
-    return support_remove_tree(dir);
-}
+static const char *const dir = support_dir; /* the program's temporary folder */
 
 static void parse(const char *text, const char *const *want, size_t want_count)
 {
@@ -194,5 +182,5 @@ int main(void)
         cmocka_unit_test(cache_sizes),         cmocka_unit_test(cache_entries),
         cmocka_unit_test(cache_evicts_oldest),
     };
-    return cmocka_run_group_tests(tests, make_dir, remove_dir);
+    return cmocka_run_group_tests(tests, support_dir_setup, support_dir_teardown);
 }

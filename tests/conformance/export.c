@@ -20,16 +20,15 @@
 #include "dgpb/alloc.h"
 #include "dgpb/fileio.h"
 #include "dgpb/format.h"
+#include "support.h"
 
 #define EXPORT_VERSION 1
 
 static int write_file(const char *dir, const char *name, const void *data, size_t size)
 {
-    char path[1024];
-    snprintf(path, sizeof path, "%s/%s", dir, name);
     dgpb_diag diag;
     dgpb_diag_clear(&diag);
-    if (dgpb_file_write_atomic(path, data, size, &diag)) {
+    if (support_write_output(dir, name, data, size, &diag)) {
         fprintf(stderr, "conformance-export: %s\n", diag.message);
         return -1;
     }

@@ -32,19 +32,7 @@
 #include "compiler/slang_api.h"
 #include "support.h"
 
-static char tmp[512];
-
-static int setup(void **state)
-{
-    (void)state;
-    return support_make_temp_dir("layout-fake", tmp, sizeof tmp);
-}
-
-static int teardown(void **state)
-{
-    (void)state;
-    return support_remove_tree(tmp);
-}
+static const char *const tmp = support_dir; /* the program's temporary folder */
 
 /* Runs the tool with `args` (NULL-terminated, without argv[0]); returns its status, output in p. */
 static int run_tool(dgpb_process *p, const char *const *env, const char *first, ...)
@@ -549,5 +537,5 @@ int main(void)
         cmocka_unit_test(the_build_runs_the_recorder_for_a_group),
         cmocka_unit_test(dgpb_dump_prints_a_layout_of_a_bundle),
     };
-    return cmocka_run_group_tests(tests, setup, teardown);
+    return cmocka_run_group_tests(tests, support_dir_setup, support_dir_teardown);
 }

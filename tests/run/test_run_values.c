@@ -1,6 +1,8 @@
 /*
  * tests/run/test_run_values.c - typed values (dgpb/run_values.h): parsing,
- * inferring, formatting, comparing with a tolerance, f16, time statistics.
+ * inferring, formatting, comparing with a tolerance, f16, time statistics;
+ * and what the runner says without a device (dgpb/run.h): values placed by
+ * rows, the names of its result codes.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -178,6 +180,37 @@ static void matrices_are_placed_by_rows(void **state)
     assert_int_equal(dgpb_run_value_place(&p, 8, NULL), -1);
 }
 
+static void only_f16_f32_and_f64_are_floats(void **state)
+{
+    (void)state;
+    for (uint32_t t = 0; t <= DGPB_VALUE_TYPE_COUNT; t++)
+        assert_int_equal(dgpb_value_type_is_float(t),
+                         t == DGPB_VALUE_F16 || t == DGPB_VALUE_F32 || t == DGPB_VALUE_F64);
+}
+
+static void run_result_codes_have_names_and_the_others_keep_the_core_ones(void **state)
+{
+    (void)state;
+    static const struct {
+        int code;
+        const char *text;
+    } rows[] = {
+        {DGPB_ERR_RUN_NO_DEVICE, "no device"},
+        {DGPB_ERR_RUN_DRIVER, "driver error"},
+        {DGPB_ERR_RUN_CAPABILITY, "unsupported capability"},
+        {DGPB_ERR_RUN_PARAM, "unknown parameter"},
+        {DGPB_ERR_RUN_MISSING, "parameter given nothing"},
+        {DGPB_ERR_RUN_SIZE, "size does not fit the row"},
+        {DGPB_ERR_RUN_KIND, "kind does not fit the row"},
+        {DGPB_ERR_RUN_STAGE, "not a compute entry"},
+    };
+    for (size_t i = 0; i < sizeof rows / sizeof rows[0]; i++)
+        assert_string_equal(dgpb_run_result_str(rows[i].code), rows[i].text);
+    int core[] = {DGPB_OK, DGPB_ERR_CORRUPT, DGPB_ERR_TOOL, DGPB_ERR_UNSUPPORTED, -12345};
+    for (size_t i = 0; i < sizeof core / sizeof core[0]; i++)
+        assert_string_equal(dgpb_run_result_str(core[i]), dgpb_result_str(core[i]));
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -191,6 +224,8 @@ int main(void)
         cmocka_unit_test(f16_conversions_round_to_nearest_even),
         cmocka_unit_test(time_statistics_are_min_median_and_mean),
         cmocka_unit_test(matrices_are_placed_by_rows),
+        cmocka_unit_test(only_f16_f32_and_f64_are_floats),
+        cmocka_unit_test(run_result_codes_have_names_and_the_others_keep_the_core_ones),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -19,6 +19,7 @@
 #include "dgpb/cache.h"
 #include "dgpb/compiler.h"
 #include "dgpb/dgpb.h"
+#include "common/tool_common.h"
 #include "progress.h"
 
 enum { EXIT_OK = 0, EXIT_SHADER = 1, EXIT_USAGE = 2, EXIT_TOOL = 3 };
@@ -132,14 +133,6 @@ typedef struct options {
     const char *cache_dir, *cache_max_size, *cache_remote;
 } options;
 
-static int usage_error(const char *fmt, const char *arg)
-{
-    fprintf(stderr, "dgpb-build: error: ");
-    fprintf(stderr, fmt, arg);
-    fprintf(stderr, "\n(see 'dgpb-build --help')\n");
-    return EXIT_USAGE;
-}
-
 /* Matches "--name VALUE", "--name=VALUE" and, for short options, "-xVALUE". */
 static bool take_value(int argc, char **argv, int *i, const char *name, bool attached_ok,
                        const char **value, int *err)
@@ -154,7 +147,7 @@ static bool take_value(int argc, char **argv, int *i, const char *name, bool att
     }
     if (a[n] == 0) {
         if (*i + 1 >= argc) {
-            *err = usage_error("'%s' needs a value", name);
+            *err = tool_usage_error("'%s' needs a value", name);
             return true;
         }
         *value = argv[++*i];
@@ -211,7 +204,7 @@ static int parse_args(int argc, char **argv, options *o)
         } else if (take_value(argc, argv, &i, "--cache-max-size", false, &v, &err)) {
             uint64_t size;
             if (!err && dgpb_cache_parse_size(v, &size))
-                return usage_error(
+                return tool_usage_error(
                     "--cache-max-size needs a size (bytes, or with K, M, G), not '%s'", v);
             o->cache_max_size = v;
         } else if (take_value(argc, argv, &i, "-o", false, &v, &err)) {
@@ -232,7 +225,7 @@ static int parse_args(int argc, char **argv, options *o)
             o->build.slang_lib = v;
         } else if (take_value(argc, argv, &i, "-D", true, &v, &err)) {
             if (!err && (!*v || *v == '='))
-                return usage_error("'-D%s' names no macro", v);
+                return tool_usage_error("'-D%s' names no macro", v);
             o->defines[o->define_count++] = v;
         } else if (take_value(argc, argv, &i, "-I", true, &v, &err)) {
             o->includes[o->include_count++] = v;
@@ -240,12 +233,13 @@ static int parse_args(int argc, char **argv, options *o)
             char *end = NULL;
             long n = err ? 0 : strtol(v, &end, 10);
             if (!err && (!*v || *end || n < 1 || n > 1024))
-                return usage_error("-j needs a number from 1 to 1024, not '%s'", v);
+                return tool_usage_error("-j needs a number from 1 to 1024, not '%s'", v);
             o->build.jobs = (unsigned)n;
         } else if (a[0] == '-' && a[1]) {
-            return usage_error("unknown option '%s'", a);
+            return tool_usage_error("unknown option '%s'", a);
         } else if (o->build.module_file) {
-            return usage_error("more than one module given ('%s'); build one module per run", a);
+            return tool_usage_error("more than one module given ('%s'); build one module per run",
+                                    a);
         } else {
             o->build.module_file = a;
         }
@@ -253,7 +247,7 @@ static int parse_args(int argc, char **argv, options *o)
             return err;
     }
     if (!o->build.module_file && !o->version && !o->cache_stats && !o->cache_clear)
-        return usage_error("%s", "no module given");
+        return tool_usage_error("no module given");
     o->build.defines = o->defines;
     o->build.define_count = o->define_count;
     o->build.include_dirs = o->includes;
@@ -541,6 +535,7 @@ static int cache_command(const options *o)
 
 int main(int argc, char **argv)
 {
+    tool_init("dgpb-build", "error: ", EXIT_USAGE);
     options o;
     memset(&o, 0, sizeof o);
     int rc = parse_args(argc, argv, &o);

@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "common/tool_common.h"
 #include "dump.h"
 #include "format/diff.h"
 
@@ -191,7 +192,7 @@ void dump_diff_text(FILE *out, const struct cJSON *result)
 /* Prints a failed side's diagnostic; returns the exit status --diff gives it. */
 static int side_error(const dgpb_diag *d, const char *path)
 {
-    dump_print_diag(d, path);
+    tool_print_diag(d, path);
     /* Exit status 1 means "different" here, so a damaged input is 3 like an unreadable one;
        a file of neither kind is a usage error. */
     return dgpb_result_class(d->code) == DGPB_ERR_UNSUPPORTED ? DUMP_DIFF_USAGE : DUMP_DIFF_IO;

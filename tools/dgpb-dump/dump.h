@@ -11,9 +11,6 @@
 #include "format/diff.h"
 
 /* Prints the readable listing of a validated bundle. */
-/* Prints a diagnostic as "dgpb-dump: file:...: message", naming `file` when it names none. */
-void dump_print_diag(const dgpb_diag *d, const char *file);
-
 void dump_listing(FILE *out, const dgpb_bundle *b, const char *path);
 
 /*

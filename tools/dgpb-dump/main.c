@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "common/tool_common.h"
 #include "dgpb/dgpb.h"
 #include "format/diff.h"
 #include "dump.h"
@@ -80,18 +81,10 @@ typedef struct options {
     bool layout_json;   /* --layout with --json */
 } options;
 
-static int usage_error(const char *fmt, const char *arg)
-{
-    fprintf(stderr, "dgpb-dump: ");
-    fprintf(stderr, fmt, arg);
-    fprintf(stderr, "\n(see 'dgpb-dump --help')\n");
-    return EXIT_USAGE;
-}
-
 static int set_mode(options *o, mode m, const char *flag)
 {
     if (o->mode != MODE_LIST && o->mode != m)
-        return usage_error("'%s' cannot be combined with another mode", flag);
+        return tool_usage_error("'%s' cannot be combined with another mode", flag);
     o->mode = m;
     return EXIT_OK;
 }
@@ -125,19 +118,19 @@ static int parse_args(int argc, char **argv, options *o)
                 o->selector = argv[++i];
         } else if (!strcmp(a, "--layout")) {
             if (i + 1 >= argc)
-                return usage_error("'%s' needs a value", a);
+                return tool_usage_error("'%s' needs a value", a);
             o->layout_json = o->layout_json || o->mode == MODE_JSON;
             o->mode = o->mode == MODE_JSON ? MODE_LIST : o->mode;
             rc = set_mode(o, MODE_LAYOUT, a);
             o->selector = argv[++i];
         } else if (!strcmp(a, "--report")) {
             if (i + 1 >= argc)
-                return usage_error("'%s' needs a value", a);
+                return tool_usage_error("'%s' needs a value", a);
             rc = set_mode(o, MODE_REPORT, a);
             o->report = argv[++i];
         } else if (!strcmp(a, "--extract") || !strcmp(a, "--stem") || !strcmp(a, "-o")) {
             if (i + 1 >= argc)
-                return usage_error("'%s' needs a value", a);
+                return tool_usage_error("'%s' needs a value", a);
             const char *v = argv[++i];
             if (!strcmp(a, "--extract")) {
                 rc = set_mode(o, MODE_EXTRACT, a);
@@ -148,11 +141,11 @@ static int parse_args(int argc, char **argv, options *o)
                 o->output = v;
             }
         } else if (a[0] == '-' && a[1]) {
-            return usage_error("unknown option '%s'", a);
+            return tool_usage_error("unknown option '%s'", a);
         } else if (o->input && o->diff && !o->input2) {
             o->input2 = a;
         } else if (o->input) {
-            return usage_error("more than one bundle given ('%s')", a);
+            return tool_usage_error("more than one bundle given ('%s')", a);
         } else {
             o->input = a;
         }
@@ -164,39 +157,29 @@ static int parse_args(int argc, char **argv, options *o)
         o->json = true;
     }
     if (o->diff && o->mode == MODE_LIST && (!o->input || !o->input2))
-        return usage_error("%s", "--diff needs two files, OLD and NEW");
+        return tool_usage_error("--diff needs two files, OLD and NEW");
     if (o->diff && o->mode == MODE_LIST && o->stem)
-        return usage_error("%s", "--diff takes no --stem");
+        return tool_usage_error("--diff takes no --stem");
     if (o->diff && o->mode != MODE_LIST && o->mode != MODE_REPORT)
-        return usage_error("%s", "--diff cannot be combined with another mode");
+        return tool_usage_error("--diff cannot be combined with another mode");
     if (!o->input)
-        return usage_error("%s", "no bundle given");
+        return tool_usage_error("no bundle given");
     if (o->mode == MODE_VERIFY && o->output)
-        return usage_error("%s", "--verify writes no file; drop -o");
+        return tool_usage_error("--verify writes no file; drop -o");
     if (o->mode == MODE_EXTRACT && !o->output)
-        return usage_error("%s", "--extract needs -o FILE");
+        return tool_usage_error("--extract needs -o FILE");
     if (o->mode == MODE_REPORT && o->output)
-        return usage_error("%s", "--report names its file; drop -o");
+        return tool_usage_error("--report names its file; drop -o");
     if (o->mode == MODE_REPORT && o->diff && !o->input2)
-        return usage_error("%s", "--report with --diff needs two files, OLD and NEW");
+        return tool_usage_error("--report with --diff needs two files, OLD and NEW");
     if (o->mode == MODE_REPORT)
         o->output = o->report;
     return -1;
 }
 
-void dump_print_diag(const dgpb_diag *d, const char *file)
-{
-    dgpb_diag copy = *d;
-    if (!copy.file[0])
-        dgpb_diag_set_file(&copy, file);
-    char buf[DGPB_DIAG_FILE_MAX + DGPB_DIAG_MESSAGE_MAX + 64];
-    dgpb_diag_format(&copy, buf, sizeof buf);
-    fprintf(stderr, "dgpb-dump: %s\n", buf);
-}
-
 static int report(const dgpb_diag *d, const char *file)
 {
-    dump_print_diag(d, file);
+    tool_print_diag(d, file);
     switch (dgpb_result_class(d->code)) {
     case DGPB_ERR_IO:
         return EXIT_IO;
@@ -321,6 +304,7 @@ static int run(const options *o, const dgpb_bundle *b)
 
 int main(int argc, char **argv)
 {
+    tool_init("dgpb-dump", "", EXIT_USAGE);
     options o = {0};
     int rc = parse_args(argc, argv, &o);
     if (rc >= 0)

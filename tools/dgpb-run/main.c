@@ -10,7 +10,6 @@
  */
 #define _POSIX_C_SOURCE 200809L
 #include <errno.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -18,6 +17,7 @@
 #include "dgpb/alloc.h"
 #include "dgpb/fileio.h"
 #include "dgpb/format.h"
+#include "common/tool_common.h"
 #include "run_tool.h"
 
 #define MAX_INPUT_FILE ((size_t)1 << 31)
@@ -103,23 +103,6 @@ static const char usage_text[] =
     "  7  no device, or the API failed (no Vulkan device: install mesa-vulkan-drivers\n"
     "     for lavapipe; no libcuda; driver errors)\n";
 
-static int usage_error(const char *fmt, ...)
-#if defined(__GNUC__)
-    __attribute__((format(printf, 1, 2)))
-#endif
-    ;
-
-static int usage_error(const char *fmt, ...)
-{
-    va_list ap;
-    va_start(ap, fmt);
-    fprintf(stderr, "dgpb-run: ");
-    vfprintf(stderr, fmt, ap);
-    fprintf(stderr, "\n(see 'dgpb-run --help')\n");
-    va_end(ap);
-    return EXIT_USAGE;
-}
-
 /* The exit status of a result code (dgpb_run_error details included). */
 static int exit_status(int code)
 {
@@ -143,14 +126,6 @@ static int exit_status(int code)
     }
 }
 
-int tool_param_index(const tool_options *o, const char *name)
-{
-    for (uint32_t i = 0; i < o->req.param_count; i++)
-        if (!strcmp(o->params[i].name, name))
-            return (int)i;
-    return -1;
-}
-
 /* The parameter `name`, added when new (kind DGPB_RUN_KIND_ANY); NULL when too many. */
 static dgpb_run_param *param(tool_options *o, const char *name)
 {
@@ -172,7 +147,7 @@ static int split_assignment(char *arg, const char *flag, char **rest)
     *rest = NULL;
     char *eq = strchr(arg, '=');
     if (!eq || eq == arg || !eq[1])
-        return usage_error("'%s' needs NAME=VALUE, got '%s'", flag, arg);
+        return tool_usage_error("'%s' needs NAME=VALUE, got '%s'", flag, arg);
     *eq = 0;
     *rest = eq + 1;
     return EXIT_OK;
@@ -197,7 +172,7 @@ static int parse_values(int type, const char *text, const char *name, uint8_t **
     dgpb_diag_clear(&d);
     if (dgpb_value_parse(type == DGPB_VALUE_HEX ? DGPB_VALUE_U32 : (uint32_t)type, text, bytes,
                          size, &d))
-        return usage_error("'%s': %s", name, d.message);
+        return tool_usage_error("'%s': %s", name, d.message);
     return EXIT_OK;
 }
 
@@ -206,7 +181,7 @@ static int read_file(const char *path, uint8_t **bytes, size_t *size)
     dgpb_diag d;
     dgpb_diag_clear(&d);
     if (dgpb_file_read(path, MAX_INPUT_FILE, bytes, size, &d)) {
-        tool_report(&d);
+        tool_print_diag(&d, NULL);
         return EXIT_IO;
     }
     return EXIT_OK;
@@ -236,11 +211,11 @@ static int parse_xyz(const char *flag, const char *s, uint32_t out[3])
     for (int k = 0; k < 3 && tok; k++, tok = strtok_r(NULL, ",", &save)) {
         unsigned long long v;
         if (!parse_count(tok, UINT32_MAX, &v) || !v)
-            return usage_error("%s takes X[,Y[,Z]] of positive counts, got '%s'", flag, s);
+            return tool_usage_error("%s takes X[,Y[,Z]] of positive counts, got '%s'", flag, s);
         out[k] = (uint32_t)v;
     }
     if (tok || s[strlen(s) - 1] == ',')
-        return usage_error("%s takes X[,Y[,Z]] of positive counts, got '%s'", flag, s);
+        return tool_usage_error("%s takes X[,Y[,Z]] of positive counts, got '%s'", flag, s);
     return EXIT_OK;
 }
 
@@ -253,41 +228,42 @@ static int parse_texture(tool_options *o, char *arg)
         return rc;
     char *fmt = rest, *ext = strchr(rest, ':'), *dim = NULL;
     if (!ext)
-        return usage_error("--texture takes NAME=FORMAT:WxH[xD][:DIM], got '%s=%s'", arg, rest);
+        return tool_usage_error("--texture takes NAME=FORMAT:WxH[xD][:DIM], got '%s=%s'", arg,
+                                rest);
     *ext++ = 0;
     if ((dim = strchr(ext, ':')))
         *dim++ = 0;
     int format = dgpb_run_format_from_name(fmt);
     if (format < 0)
-        return usage_error("--texture '%s': unknown format '%s' (r16float r32float rg32float "
-                           "rgba32float r32uint)",
-                           arg, fmt);
+        return tool_usage_error("--texture '%s': unknown format '%s' (r16float r32float rg32float "
+                                "rgba32float r32uint)",
+                                arg, fmt);
     int d = dim ? dgpb_run_dim_from_name(dim) : DGPB_RUN_DIM_2D;
     if (d < 0)
-        return usage_error("--texture '%s': unknown dimension '%s' (1d 2d 3d cube 2d_array)", arg,
-                           dim);
+        return tool_usage_error("--texture '%s': unknown dimension '%s' (1d 2d 3d cube 2d_array)",
+                                arg, dim);
     uint32_t n[3] = {1, 1, 1};
     int count = 0;
     char *save = NULL;
     for (char *tok = strtok_r(ext, "x", &save); tok; tok = strtok_r(NULL, "x", &save)) {
         unsigned long long v;
         if (count == 3 || !parse_count(tok, 1u << 16, &v) || !v)
-            return usage_error("--texture '%s': the size is W, WxH or WxHxD of positive "
-                               "numbers up to 65536",
-                               arg);
+            return tool_usage_error("--texture '%s': the size is W, WxH or WxHxD of positive "
+                                    "numbers up to 65536",
+                                    arg);
         n[count++] = (uint32_t)v;
     }
     int want = d == DGPB_RUN_DIM_1D ? 1 : d == DGPB_RUN_DIM_2D ? 2 : 3;
     if (d == DGPB_RUN_DIM_CUBE && count == 2)
         n[2] = 6, count = 3;
     if (count != want)
-        return usage_error("--texture '%s': a %s texture takes %s", arg, dgpb_run_dim_name(d),
-                           want == 1   ? "W"
-                           : want == 2 ? "WxH"
-                                       : "WxHxD");
+        return tool_usage_error("--texture '%s': a %s texture takes %s", arg, dgpb_run_dim_name(d),
+                                want == 1   ? "W"
+                                : want == 2 ? "WxH"
+                                            : "WxHxD");
     dgpb_run_param *p = param(o, arg);
     if (!p)
-        return usage_error("more than %d parameters", DGPB_RUN_MAX_PARAMS);
+        return tool_usage_error("more than %d parameters", DGPB_RUN_MAX_PARAMS);
     p->kind = DGPB_RUN_KIND_RESOURCE;
     p->format = (uint32_t)format;
     p->dim = (uint32_t)d;
@@ -310,9 +286,9 @@ static int parse_output(tool_options *o, const char *flag, char *arg)
         if (colon) {
             *colon = 0;
             if ((t->type = dgpb_value_type_from_name(colon + 1, strlen(colon + 1))) < 0)
-                return usage_error("--print '%s': unknown type '%s' (f32 f16 f64 u32 i32 u64 "
-                                   "i64 u8 hex)",
-                                   arg, colon + 1);
+                return tool_usage_error("--print '%s': unknown type '%s' (f32 f16 f64 u32 i32 u64 "
+                                        "i64 u8 hex)",
+                                        arg, colon + 1);
         }
         return EXIT_OK;
     }
@@ -337,7 +313,7 @@ static int parse_output(tool_options *o, const char *flag, char *arg)
     if (colon) { /* NAME:TYPE=FILE */
         *colon = 0;
         if ((t->type = dgpb_value_type_from_name(colon + 1, strlen(colon + 1))) < 0)
-            return usage_error("--expect '%s': unknown type '%s'", arg, colon + 1);
+            return tool_usage_error("--expect '%s': unknown type '%s'", arg, colon + 1);
         t->file = rest;
     } else if ((t->type = typed_prefix(rest, &values)) >= 0) {
         return parse_values(t->type, values, arg, &t->bytes, &t->size);
@@ -351,7 +327,7 @@ static int parse_output(tool_options *o, const char *flag, char *arg)
 static char *option_value(int argc, char **argv, int *i)
 {
     if (*i + 1 >= argc) {
-        usage_error("'%s' needs a value", argv[*i]);
+        tool_usage_error("'%s' needs a value", argv[*i]);
         return NULL;
     }
     return argv[++*i];
@@ -393,7 +369,7 @@ static int parse_args(int argc, char **argv, tool_options *o)
             if ((!strcmp(a, "--print") && o->print_count == DGPB_RUN_MAX_PARAMS) ||
                 (!strcmp(a, "--out") && o->out_count == DGPB_RUN_MAX_PARAMS) ||
                 (!strcmp(a, "--expect") && o->expect_count == DGPB_RUN_MAX_PARAMS))
-                return usage_error("more than %d uses of '%s'", DGPB_RUN_MAX_PARAMS, a);
+                return tool_usage_error("more than %d uses of '%s'", DGPB_RUN_MAX_PARAMS, a);
             if (!strcmp(a, "--api")) {
                 o->api = v;
                 if (!strcmp(v, "vulkan"))
@@ -401,7 +377,7 @@ static int parse_args(int argc, char **argv, tool_options *o)
                 else if (!strcmp(v, "cuda"))
                     o->backend = DGPB_BACKEND_CUDA;
                 else
-                    return usage_error("unknown API '%s' (vulkan or cuda)", v);
+                    return tool_usage_error("unknown API '%s' (vulkan or cuda)", v);
             } else if (!strcmp(a, "--device")) {
                 o->device = v;
             } else if (!strcmp(a, "--texture")) {
@@ -413,14 +389,15 @@ static int parse_args(int argc, char **argv, tool_options *o)
             } else if (!strcmp(a, "--repeat")) {
                 unsigned long long n;
                 if (!parse_count(v, 1000000, &n) || !n)
-                    return usage_error("--repeat takes a count from 1 to 1000000, got '%s'", v);
+                    return tool_usage_error("--repeat takes a count from 1 to 1000000, got '%s'",
+                                            v);
                 o->req.repeat = (uint32_t)n;
             } else if (!strcmp(a, "--tolerance")) {
                 char *end;
                 errno = 0;
                 o->tolerance = strtod(v, &end);
                 if (*end || end == v || errno || !(o->tolerance >= 0))
-                    return usage_error("--tolerance takes a number >= 0, got '%s'", v);
+                    return tool_usage_error("--tolerance takes a number >= 0, got '%s'", v);
                 tolerance_given = true;
             } else if (!strcmp(a, "--print") || !strcmp(a, "--out") || !strcmp(a, "--expect")) {
                 rc = parse_output(o, a, v);
@@ -430,18 +407,18 @@ static int parse_args(int argc, char **argv, tool_options *o)
                     return rc;
                 dgpb_run_param *p = param(o, v);
                 if (!p)
-                    return usage_error("more than %d parameters", DGPB_RUN_MAX_PARAMS);
+                    return tool_usage_error("more than %d parameters", DGPB_RUN_MAX_PARAMS);
                 int k = (int)(p - o->params);
                 if (!strcmp(a, "--size")) {
                     unsigned long long n;
                     if (!parse_count(rest, (size_t)1 << 40, &n) || !n)
-                        return usage_error("--size '%s': '%s' is not a positive byte count", v,
-                                           rest);
+                        return tool_usage_error("--size '%s': '%s' is not a positive byte count", v,
+                                                rest);
                     p->size = (size_t)n;
                     if (p->kind == DGPB_RUN_KIND_ANY)
                         p->kind = DGPB_RUN_KIND_RESOURCE;
                 } else if (p->input || p->input_size || o->owned[k]) {
-                    return usage_error("'%s' is given contents twice", v);
+                    return tool_usage_error("'%s' is given contents twice", v);
                 } else if (!strcmp(a, "--set")) {
                     const char *values = rest;
                     int type = typed_prefix(rest, &values);
@@ -463,9 +440,9 @@ static int parse_args(int argc, char **argv, tool_options *o)
                 }
             }
         } else if (a[0] == '-' && a[1]) {
-            return usage_error("unknown option '%s'", a);
+            return tool_usage_error("unknown option '%s'", a);
         } else if (npos == 2) {
-            return usage_error("unexpected argument '%s' (one BUNDLE and one ENTRY)", a);
+            return tool_usage_error("unexpected argument '%s' (one BUNDLE and one ENTRY)", a);
         } else {
             positional[npos++] = a;
         }
@@ -477,13 +454,13 @@ static int parse_args(int argc, char **argv, tool_options *o)
     o->bundle = positional[0];
     o->entry = positional[1];
     if (!o->bundle)
-        return usage_error("no bundle given");
+        return tool_usage_error("no bundle given");
     if (o->list && o->entry)
-        return usage_error("--list takes only a bundle ('%s' given too)", o->entry);
+        return tool_usage_error("--list takes only a bundle ('%s' given too)", o->entry);
     if (!o->list && !o->entry)
-        return usage_error("no entry given (dgpb-run --list %s shows them)", o->bundle);
+        return tool_usage_error("no entry given (dgpb-run --list %s shows them)", o->bundle);
     if ((o->req.groups[0] && o->req.threads[0]))
-        return usage_error("--groups and --threads cannot be combined");
+        return tool_usage_error("--groups and --threads cannot be combined");
     return -1;
 }
 
@@ -502,19 +479,20 @@ static int read_inputs(tool_options *o)
             p->size = p->input_size;
         } else if (p->format) {
             if (p->size)
-                return usage_error("'%s' is a texture: its size comes from --texture, not --size",
-                                   p->name);
+                return tool_usage_error(
+                    "'%s' is a texture: its size comes from --texture, not --size", p->name);
             uint64_t bytes =
                 (uint64_t)p->width * p->height * p->depth * dgpb_run_format_texel_size(p->format);
             if (p->input && p->input_size != bytes)
-                return usage_error("texture '%s' (%s %ux%ux%u) holds %llu bytes, its input has "
-                                   "%zu",
-                                   p->name, dgpb_run_format_name(p->format), p->width, p->height,
-                                   p->depth, (unsigned long long)bytes, p->input_size);
+                return tool_usage_error(
+                    "texture '%s' (%s %ux%ux%u) holds %llu bytes, its input has "
+                    "%zu",
+                    p->name, dgpb_run_format_name(p->format), p->width, p->height, p->depth,
+                    (unsigned long long)bytes, p->input_size);
             p->size = (size_t)bytes;
         } else if (p->input && p->size && p->input_size > p->size) {
-            return usage_error("'%s': %zu bytes of input do not fit --size %zu", p->name,
-                               p->input_size, p->size);
+            return tool_usage_error("'%s': %zu bytes of input do not fit --size %zu", p->name,
+                                    p->input_size, p->size);
         }
     }
     for (uint32_t i = 0; i < o->expect_count; i++) {
@@ -539,13 +517,14 @@ static int check_outputs(const tool_options *o, const dgpb_param_view *const *ro
             const char *name = lists[l][i].name;
             int k = tool_param_index(o, name);
             if (k < 0)
-                return usage_error("%s '%s': the run has no such buffer or texture (the entry's "
-                                   "rows: dgpb-run --list %s)",
-                                   flags[l], name, o->bundle);
+                return tool_usage_error(
+                    "%s '%s': the run has no such buffer or texture (the entry's "
+                    "rows: dgpb-run --list %s)",
+                    flags[l], name, o->bundle);
             uint32_t kind = rows[k] ? rows[k]->kind : DGPB_KIND_VALUE;
             if (kind == DGPB_KIND_VALUE || kind == DGPB_KIND_SAMPLER)
-                return usage_error("%s '%s': a %s has no output", flags[l], name,
-                                   dgpb_kind_name(kind));
+                return tool_usage_error("%s '%s': a %s has no output", flags[l], name,
+                                        dgpb_kind_name(kind));
         }
     return EXIT_OK;
 }
@@ -553,7 +532,7 @@ static int check_outputs(const tool_options *o, const dgpb_param_view *const *ro
 static int finish(const tool_options *o, const dgpb_runner *runner, const dgpb_diag *d, int status)
 {
     if (d && d->code) {
-        tool_report(d);
+        tool_print_diag(d, NULL);
         if (o->json) {
             char msg[DGPB_DIAG_MESSAGE_MAX + DGPB_DIAG_FILE_MAX + 64];
             dgpb_diag_format(d, msg, sizeof msg);
@@ -593,6 +572,7 @@ static int present(const tool_options *o, const dgpb_runner *runner, const dgpb_
 
 int main(int argc, char **argv)
 {
+    tool_init("dgpb-run", "", EXIT_USAGE);
     tool_options *o = calloc(1, sizeof *o);
     if (!o) {
         fprintf(stderr, "dgpb-run: out of memory\n");

@@ -15,13 +15,6 @@
 #include "dgpb/format.h"
 #include "run_tool.h"
 
-void tool_report(const dgpb_diag *d)
-{
-    char buf[DGPB_DIAG_FILE_MAX + DGPB_DIAG_MESSAGE_MAX + 64];
-    dgpb_diag_format(d, buf, sizeof buf);
-    fprintf(stderr, "dgpb-run: %s\n", buf);
-}
-
 static void print_space(uint32_t v)
 {
     if (v == DGPB_SPACE_LAUNCH)

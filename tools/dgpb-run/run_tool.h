@@ -9,6 +9,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 
 #include "dgpb/reader.h"
 #include "dgpb/run.h"
@@ -57,7 +58,13 @@ typedef struct tool_verdict {
 } tool_verdict;
 
 /* The index of the request parameter `name`, or -1. */
-int tool_param_index(const tool_options *o, const char *name);
+static inline int tool_param_index(const tool_options *o, const char *name)
+{
+    for (uint32_t i = 0; i < o->req.param_count; i++)
+        if (!strcmp(o->params[i].name, name))
+            return (int)i;
+    return -1;
+}
 
 /* Prints the entries of a target with their rows (--list). */
 void tool_list(const dgpb_target_view *t, const char *bundle);
@@ -69,8 +76,5 @@ void tool_print_text(const tool_options *o, const dgpb_run_result *res,
 /* Prints the whole run as one JSON object; `error` (may be NULL) and the exit status. */
 void tool_print_json(const tool_options *o, const dgpb_runner *runner, const dgpb_run_result *res,
                      const tool_verdict *verdicts, const char *error, int status);
-
-/* Prints a diagnostic as "dgpb-run: file: error: message". */
-void tool_report(const dgpb_diag *d);
 
 #endif

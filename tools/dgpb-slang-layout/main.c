@@ -19,6 +19,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "common/tool_common.h"
 #include "dgpb/alloc.h"
 #include "dgpb/layout.h"
 #include "layout/layout_run.h" /* dgpb_recorder_exit: the exit statuses */
@@ -61,17 +62,8 @@ static const char usage_text[] =
 
 static int report(const dgpb_diag *d)
 {
-    char buf[DGPB_DIAG_FILE_MAX + DGPB_DIAG_MESSAGE_MAX + 64];
-    dgpb_diag_format(d, buf, sizeof buf);
-    fprintf(stderr, "dgpb-slang-layout: %s\n", buf);
+    tool_print_diag(d, NULL);
     return (int)dgpb_recorder_exit_of(d->code);
-}
-
-static int usage_error(const char *msg, const char *arg)
-{
-    fprintf(stderr, "dgpb-slang-layout: error: %s%s%s%s\n(see 'dgpb-slang-layout --help')\n", msg,
-            arg ? " '" : "", arg ? arg : "", arg ? "'" : "");
-    return DGPB_RECORDER_EXIT_USAGE;
 }
 
 /*
@@ -96,6 +88,7 @@ static int serve(dgpb_slang *slang)
 
 int main(int argc, char **argv)
 {
+    tool_init("dgpb-slang-layout", "error: ", DGPB_RECORDER_EXIT_USAGE);
     dgpb_slang_desc sd = {0};
     const char *expect = NULL;
     bool version = false, serving = false, output = false;
@@ -122,7 +115,7 @@ int main(int argc, char **argv)
         } else if (slot) {
             if (i + 1 >= argc) {
                 free(args);
-                return usage_error("missing value after", a);
+                return tool_usage_error("missing value after '%s'", a);
             }
             *slot = argv[++i];
         } else {
@@ -136,11 +129,11 @@ int main(int argc, char **argv)
     dgpb_slang *slang = NULL;
     int rc = DGPB_RECORDER_EXIT_OK;
     if (serving && n) {
-        rc = usage_error("--serve takes its jobs from standard input, not", args[0]);
+        rc = tool_usage_error("--serve takes its jobs from standard input, not '%s'", args[0]);
         goto out;
     }
     if (!version && !serving && !output) {
-        rc = usage_error("no output given (-o LAYOUT.bin)", NULL);
+        rc = tool_usage_error("no output given (-o LAYOUT.bin)");
         goto out;
     }
     if (dgpb_slang_open(&sd, &slang, &d)) {

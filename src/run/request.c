@@ -1,0 +1,134 @@
+/*
+ * src/run/request.c - what a run request means, for the runner's checks
+ * (run.c) and the hosts that carry it out (vulkan.c, cuda.c): texel formats
+ * and texture dimensions by name, a parameter's bytes and its place in the
+ * request, the groups to dispatch, a value's bytes in its row, the
+ * capabilities an entry needs, and the failure that keeps the first cause.
+ * See dgpb/run.h.
+ */
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "dgpb/format.h"
+#include "run/run_internal.h"
+
+int run_fail(dgpb_diag *d, int code, const char *fmt, ...)
+{
+    if (d->code != DGPB_OK)
+        return d->code;
+    va_list ap;
+    va_start(ap, fmt);
+    char msg[DGPB_DIAG_MESSAGE_MAX];
+    vsnprintf(msg, sizeof msg, fmt, ap);
+    va_end(ap);
+    return dgpb_diag_set(d, code, -1, "%s", msg);
+}
+
+/* ---- formats and dimensions ---------------------------------------------- */
+
+static const char *const format_names[DGPB_RUN_FORMAT_COUNT] = {
+    NULL, "r16float", "r32float", "rg32float", "rgba32float", "r32uint"};
+static const uint32_t texel_sizes[DGPB_RUN_FORMAT_COUNT] = {0, 2, 4, 8, 16, 4};
+static const char *const dim_names[DGPB_RUN_DIM_COUNT] = {"2d", "1d", "3d", "cube", "2d_array"};
+
+const char *dgpb_run_format_name(uint32_t format)
+{
+    return format < DGPB_RUN_FORMAT_COUNT ? format_names[format] : NULL;
+}
+
+int dgpb_run_format_from_name(const char *name)
+{
+    for (int i = 1; i < DGPB_RUN_FORMAT_COUNT; i++)
+        if (!strcmp(name, format_names[i]))
+            return i;
+    return -1;
+}
+
+uint32_t dgpb_run_format_texel_size(uint32_t format)
+{
+    return format < DGPB_RUN_FORMAT_COUNT ? texel_sizes[format] : 0;
+}
+
+const char *dgpb_run_dim_name(uint32_t dim)
+{
+    return dim < DGPB_RUN_DIM_COUNT ? dim_names[dim] : NULL;
+}
+
+int dgpb_run_dim_from_name(const char *name)
+{
+    for (int i = 0; i < DGPB_RUN_DIM_COUNT; i++)
+        if (!strcmp(name, dim_names[i]))
+            return i;
+    return -1;
+}
+
+/* ---- requests ------------------------------------------------------------ */
+
+size_t run_param_bytes(const dgpb_run_param *p)
+{
+    return p->size ? p->size : p->input_size;
+}
+
+int run_param_index(const dgpb_run_request *req, const dgpb_param_view *row)
+{
+    for (uint32_t i = 0; i < req->param_count; i++)
+        if (req->params[i].kind != DGPB_RUN_KIND_COLOR_ATTACHMENT &&
+            dgpb_str_eq(row->name, req->params[i].name))
+            return (int)i;
+    return -1;
+}
+
+void run_groups(const dgpb_run_request *req, const uint32_t group_size[3], uint32_t out[3])
+{
+    bool given = req->groups[0] || req->groups[1] || req->groups[2];
+    for (int k = 0; k < 3; k++) {
+        if (given) {
+            out[k] = req->groups[k] ? req->groups[k] : 1;
+        } else {
+            uint32_t t = req->threads[k] ? req->threads[k] : 1;
+            uint32_t g = group_size[k] ? group_size[k] : 1;
+            out[k] = t / g + (t % g != 0);
+        }
+    }
+}
+
+int dgpb_run_value_place(const dgpb_run_param *p, uint32_t row_size, uint8_t *dst)
+{
+    if (!p->matrix_rows) {
+        if (p->size != row_size)
+            return -1;
+        if (dst && p->input)
+            memcpy(dst, p->input, row_size);
+        return 0;
+    }
+    uint32_t rows = p->matrix_rows;
+    size_t tight = p->size / rows, stride = row_size / rows;
+    if (p->size % rows || row_size % rows || stride < tight)
+        return -1;
+    if (dst) {
+        memset(dst, 0, row_size);
+        for (uint32_t r = 0; r < rows && p->input; r++)
+            memcpy(dst + r * stride, p->input + r * tight, tight);
+    }
+    return 0;
+}
+
+/* ---- capabilities ---------------------------------------------------------- */
+
+int run_check_capabilities(const dgpb_entry_view *e, uint32_t has, uint32_t masked,
+                           const char *device, dgpb_diag *d)
+{
+    for (uint32_t i = 0; i < e->capability_count; i++) {
+        int cap = dgpb_capability_from_name(e->capabilities[i].ptr, e->capabilities[i].len);
+        bool ok = cap >= 0 && (has & (1u << cap));
+        bool off = cap >= 0 && (masked & (1u << cap));
+        if (!ok || off)
+            return run_fail(d, DGPB_ERR_RUN_CAPABILITY,
+                            "entry '%.*s' needs capability '%.*s', which device '%s' lacks%s",
+                            (int)e->name.len, e->name.ptr, (int)e->capabilities[i].len,
+                            e->capabilities[i].ptr, device,
+                            off && ok ? " (masked on purpose)" : "");
+    }
+    return DGPB_OK;
+}

@@ -1,0 +1,181 @@
+/*
+ * src/run/vulkan_internal.h - what the files of the Vulkan host share: its
+ * limits, the host's state, the pipelines it keeps and the resources of one
+ * run (internal).
+ *
+ * The host in four files, each calling only those below it: vulkan.c (the
+ * instance and device, and the host's operations for run.c), vulkan_dispatch.c
+ * (one run: recording, submitting, reading back), vulkan_pipeline.c
+ * (pipelines, built from the parameter table only and kept per bundle and
+ * entries) and vulkan_resources.c (buffers, images and samplers of one run).
+ */
+#ifndef DGPB_VULKAN_INTERNAL_H
+#define DGPB_VULKAN_INTERNAL_H
+
+/* Linked as dgpb__<name> (CONTRIBUTING.md, "Code conventions"). */
+#define vk_run dgpb__vk_run
+#define vk_get_pipeline dgpb__vk_get_pipeline
+#define vk_attachment_of dgpb__vk_attachment_of
+#define vk_make_image dgpb__vk_make_image
+#define vk_free_resource dgpb__vk_free_resource
+#define vk_case_param dgpb__vk_case_param
+#define vk_make_slot_resource dgpb__vk_make_slot_resource
+#define vk_image_barrier dgpb__vk_image_barrier
+#define vk_copy_image dgpb__vk_copy_image
+#define vk_read_back dgpb__vk_read_back
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include <vulkan/vulkan.h>
+
+#include "dgpb/format.h"
+#include "dgpb/reader.h"
+#include "run/run_internal.h"
+
+#define MAX_SETS 8
+#define MAX_SLOTS 32
+#define MAX_VALUES 32
+#define MAX_PIPELINES 64
+
+/* A failure of the API, unless a more precise code is given (run_fail). */
+#define fail(d, ...) run_fail(d, DGPB_ERR_RUN_DRIVER, __VA_ARGS__)
+
+/* One descriptor binding of a pipeline: a resource row, or a uniform block of value rows. */
+typedef struct slot {
+    uint32_t space, binding;
+    VkDescriptorType type;
+    uint32_t kind;                             /* dgpb_kind; DGPB_KIND_VALUE for a uniform block */
+    const dgpb_param_view *row;                /* resource rows: the row */
+    uint32_t block_size;                       /* uniform blocks: bytes, a multiple of 16 */
+    const dgpb_param_view *values[MAX_VALUES]; /* uniform blocks: its value rows */
+    uint32_t value_count;
+} slot;
+
+/* The push-constant range: every value row in space DGPB_SPACE_LAUNCH. */
+typedef struct push_block {
+    uint32_t size; /* bytes, a multiple of 4; 0 when the entries have none */
+    const dgpb_param_view *values[MAX_VALUES];
+    uint32_t value_count;
+} push_block;
+
+typedef struct pipeline {
+    char *key;          /* bundle path, entries and attachment format */
+    dgpb_diag *failure; /* why it could not be created; later runs fail the same way */
+    VkPipeline pipe;
+    VkPipelineLayout layout;
+    uint32_t set_count;
+    VkDescriptorSetLayout sets[MAX_SETS];
+    uint32_t slot_count;
+    slot slots[MAX_SLOTS];
+    push_block push;
+    VkShaderStageFlags stages;
+    uint32_t group_size[3];
+    bool graphics;
+} pipeline;
+
+typedef struct vk_host {
+    VkInstance instance;
+    VkPhysicalDevice phys;
+    VkDevice device;
+    VkQueue queue;
+    uint32_t queue_family;
+    bool graphics_queue;
+    VkCommandPool pool;
+    VkPhysicalDeviceMemoryProperties mem;
+    char device_name[VK_MAX_PHYSICAL_DEVICE_NAME_SIZE];
+    char driver[512];
+    uint32_t api_version;
+    uint32_t max_push_constants;
+    uint32_t timestamp_bits; /* valid bits of the queue's timestamps; 0: none */
+    float timestamp_period;  /* nanoseconds per tick */
+    uint32_t mask;           /* capabilities refused on purpose (dgpb_runner_desc) */
+    bool int64, atomic64, subgroup_basic, float16, dynamic_rendering;
+    PFN_vkCmdBeginRendering begin_rendering;
+    PFN_vkCmdEndRendering end_rendering;
+    uint32_t pipeline_count;
+    pipeline pipelines[MAX_PIPELINES];
+} vk_host;
+
+/* A resource of one run: a buffer, an image with its staging buffer, or a sampler. */
+typedef struct resource {
+    int index;    /* the request parameter it holds; -1 for a uniform block or an unnamed sampler */
+    VkBuffer buf; /* the buffer, or the staging buffer of an image */
+    VkDeviceMemory buf_mem;
+    uint8_t *map;
+    VkDeviceSize size;
+    VkImage img;
+    VkExtent3D extent; /* the image's extent and layers, for copies */
+    uint32_t layers;
+    VkDeviceMemory img_mem;
+    VkImageView view;
+    VkSampler sampler;
+} resource;
+
+/* The Vulkan format of a dgpb_run_format; VK_FORMAT_UNDEFINED for none. */
+static inline VkFormat vk_format(uint32_t f)
+{
+    switch (f) {
+    case DGPB_RUN_FORMAT_R16FLOAT:
+        return VK_FORMAT_R16_SFLOAT;
+    case DGPB_RUN_FORMAT_R32FLOAT:
+        return VK_FORMAT_R32_SFLOAT;
+    case DGPB_RUN_FORMAT_RG32FLOAT:
+        return VK_FORMAT_R32G32_SFLOAT;
+    case DGPB_RUN_FORMAT_RGBA32FLOAT:
+        return VK_FORMAT_R32G32B32A32_SFLOAT;
+    case DGPB_RUN_FORMAT_R32UINT:
+        return VK_FORMAT_R32_UINT;
+    default:
+        return VK_FORMAT_UNDEFINED;
+    }
+}
+
+/* ---- vulkan_dispatch.c ------------------------------------------------------- */
+
+/* The host's run operation (run_host_ops.run): one request, from pipeline to results. */
+int vk_run(void *host, const char *key, const dgpb_entry_view *const *entries,
+           const dgpb_run_request *c, const dgpb_param_view *const *rows, dgpb_run_result *result,
+           dgpb_diag *r);
+
+/* ---- vulkan_pipeline.c ------------------------------------------------------- */
+
+/*
+ * The pipeline of a request: found in the host's cache (a failure is kept
+ * and given again), or created from the bundle's entries. NULL on failure.
+ */
+pipeline *vk_get_pipeline(vk_host *vk, const char *bundle_key, const dgpb_run_request *c,
+                          dgpb_diag *r, const dgpb_entry_view *const *entries);
+
+/* The colour attachment of a render request, if any. */
+const dgpb_run_param *vk_attachment_of(const dgpb_run_request *c);
+
+/* ---- vulkan_resources.c ------------------------------------------------------ */
+
+/* Creates an image for a texture parameter (its view, and its staging buffer filled). */
+bool vk_make_image(vk_host *vk, resource *res, const dgpb_run_param *cp, VkImageUsageFlags usage,
+                   dgpb_diag *r);
+
+/* Releases what a resource holds (all of it may be null). */
+void vk_free_resource(vk_host *vk, resource *res);
+
+/* The request parameter named like `row` (never an attachment), or NULL. */
+const dgpb_run_param *vk_case_param(const dgpb_run_request *c, const dgpb_param_view *row);
+
+/* Creates and fills the resource of one slot. */
+bool vk_make_slot_resource(vk_host *vk, const dgpb_run_request *c, const slot *s, resource *res,
+                           dgpb_diag *r);
+
+/* Records an image layout transition. */
+void vk_image_barrier(VkCommandBuffer cmd, VkImage img, VkImageLayout from, VkImageLayout to,
+                      VkAccessFlags src_access, VkAccessFlags dst_access, VkPipelineStageFlags src,
+                      VkPipelineStageFlags dst);
+
+/* Copies every texel (all layers, all slices, tightly packed) between the image and its staging. */
+void vk_copy_image(VkCommandBuffer cmd, const resource *res, bool in);
+
+/* Copies a resource's bytes (buffer, or an image's staging buffer) into the result. */
+bool vk_read_back(const resource *res, const dgpb_run_param *cp, dgpb_run_output *out,
+                  dgpb_diag *r);
+
+#endif

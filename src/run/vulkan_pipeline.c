@@ -1,0 +1,382 @@
+/*
+ * src/run/vulkan_pipeline.c - the Vulkan host's pipelines (vulkan_internal.h):
+ * built from the parameter table only (descriptor set layouts per space,
+ * uniform blocks of the value rows, one push-constant range for the launch
+ * space) and kept per bundle, entries and attachment format.
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include "core/alloc.h"
+#include "run/vulkan_internal.h"
+
+static bool descriptor_type(uint32_t kind, VkDescriptorType *out)
+{
+    switch (kind) {
+    case DGPB_KIND_VALUE:
+    case DGPB_KIND_UNIFORM_BUFFER:
+        *out = VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER;
+        return true;
+    case DGPB_KIND_BUFFER:
+    case DGPB_KIND_RW_BUFFER:
+    case DGPB_KIND_BYTE_BUFFER:
+    case DGPB_KIND_RW_BYTE_BUFFER:
+        *out = VK_DESCRIPTOR_TYPE_STORAGE_BUFFER;
+        return true;
+    case DGPB_KIND_TEXTURE:
+        *out = VK_DESCRIPTOR_TYPE_SAMPLED_IMAGE;
+        return true;
+    case DGPB_KIND_SAMPLER:
+        *out = VK_DESCRIPTOR_TYPE_SAMPLER;
+        return true;
+    case DGPB_KIND_RW_TEXTURE:
+        *out = VK_DESCRIPTOR_TYPE_STORAGE_IMAGE;
+        return true;
+    default:
+        return false;
+    }
+}
+
+/* The capabilities the device has (bit 1 << DGPB_CAP_*). */
+static uint32_t capabilities(const vk_host *vk)
+{
+    return (vk->atomic64 ? 1u << DGPB_CAP_ATOMIC64 : 0) |
+           (vk->subgroup_basic ? 1u << DGPB_CAP_SUBGROUP_BASIC : 0) |
+           (vk->float16 ? 1u << DGPB_CAP_HALF : 0);
+}
+
+/* Adds a value row to a block's rows once (a render pair may list the same row twice). */
+static bool add_value_row(const dgpb_param_view **values, uint32_t *count,
+                          const dgpb_param_view *row, dgpb_diag *r)
+{
+    for (uint32_t j = 0; j < *count; j++)
+        if (values[j]->offset == row->offset && values[j]->size == row->size &&
+            values[j]->name.len == row->name.len &&
+            !memcmp(values[j]->name.ptr, row->name.ptr, row->name.len))
+            return true;
+    if (*count == MAX_VALUES) {
+        fail(r, "too many value rows in one block");
+        return false;
+    }
+    values[(*count)++] = row;
+    return true;
+}
+
+/*
+ * Adds an entry's rows to the pipeline: descriptor rows to its slots, one per
+ * (space, binding), and value rows of space DGPB_SPACE_LAUNCH to the
+ * push-constant range.
+ */
+static bool add_rows(pipeline *p, const dgpb_entry_view *e, dgpb_diag *r)
+{
+    for (uint32_t i = 0; i < e->param_count; i++) {
+        const dgpb_param_view *row = dgpb_entry_param(e, i);
+        if (row->space == DGPB_SPACE_LAUNCH) {
+            if (row->kind != DGPB_KIND_VALUE) {
+                run_fail(
+                    r, DGPB_ERR_UNSUPPORTED,
+                    "parameter '%.*s' of entry '%.*s': a %s in the launch space (0x%08x) has no "
+                    "Vulkan form; only values are push constants",
+                    (int)row->name.len, row->name.ptr, (int)e->name.len, e->name.ptr,
+                    dgpb_kind_name(row->kind), row->space);
+                return false;
+            }
+            /* One range for the whole pipeline: a render pair's entries must not overlap. */
+            for (uint32_t j = 0; j < p->push.value_count; j++) {
+                const dgpb_param_view *o = p->push.values[j];
+                if (o->offset < row->offset + row->size && row->offset < o->offset + o->size &&
+                    (o->name.len != row->name.len ||
+                     memcmp(o->name.ptr, row->name.ptr, row->name.len))) {
+                    fail(r, "push constants '%.*s' and '%.*s' overlap (bytes %u and %u)",
+                         (int)o->name.len, o->name.ptr, (int)row->name.len, row->name.ptr,
+                         o->offset, row->offset);
+                    return false;
+                }
+            }
+            if (!add_value_row(p->push.values, &p->push.value_count, row, r))
+                return false;
+            uint32_t end = (row->offset + row->size + 3u) & ~3u;
+            if (end > p->push.size)
+                p->push.size = end;
+            continue;
+        }
+        VkDescriptorType type;
+        if (!descriptor_type(row->kind, &type)) {
+            run_fail(r, DGPB_ERR_UNSUPPORTED,
+                     "parameter '%.*s' of entry '%.*s': kind '%s' is not supported by this host",
+                     (int)row->name.len, row->name.ptr, (int)e->name.len, e->name.ptr,
+                     dgpb_kind_name(row->kind));
+            return false;
+        }
+        if (row->space >= MAX_SETS) {
+            fail(r, "parameter '%.*s': space %u is beyond this host's %u sets", (int)row->name.len,
+                 row->name.ptr, row->space, MAX_SETS);
+            return false;
+        }
+        slot *s = NULL;
+        for (uint32_t j = 0; j < p->slot_count; j++)
+            if (p->slots[j].space == row->space && p->slots[j].binding == row->binding)
+                s = &p->slots[j];
+        if (s && s->type != type) {
+            fail(r, "parameter '%.*s': space %u binding %u holds two descriptor types",
+                 (int)row->name.len, row->name.ptr, row->space, row->binding);
+            return false;
+        }
+        if (!s) {
+            if (p->slot_count == MAX_SLOTS) {
+                fail(r, "too many bindings");
+                return false;
+            }
+            s = &p->slots[p->slot_count++];
+            memset(s, 0, sizeof *s);
+            s->space = row->space;
+            s->binding = row->binding;
+            s->type = type;
+            s->kind = row->kind;
+            if (row->kind != DGPB_KIND_VALUE)
+                s->row = row;
+        }
+        if (row->kind == DGPB_KIND_VALUE) {
+            if (!add_value_row(s->values, &s->value_count, row, r))
+                return false;
+            uint32_t end = (row->offset + row->size + 15u) & ~15u;
+            if (end > s->block_size)
+                s->block_size = end;
+        }
+    }
+    return true;
+}
+
+static VkShaderModule make_module(vk_host *vk, const dgpb_entry_view *e, dgpb_diag *r)
+{
+    dgpb_diag diag;
+    dgpb_diag_clear(&diag);
+    if (dgpb_blob_verify(&e->code, &diag)) {
+        run_fail(r, diag.code, "entry '%.*s': %s", (int)e->name.len, e->name.ptr, diag.message);
+        return VK_NULL_HANDLE;
+    }
+    if (e->code.size % 4) {
+        fail(r, "entry '%.*s': SPIR-V of %u bytes is not whole words", (int)e->name.len,
+             e->name.ptr, e->code.size);
+        return VK_NULL_HANDLE;
+    }
+    /* Blobs are not aligned inside a bundle; the driver reads words. */
+    uint32_t *words = mem_alloc(e->code.size);
+    if (!words) {
+        fail(r, "out of memory");
+        return VK_NULL_HANDLE;
+    }
+    memcpy(words, e->code.data, e->code.size);
+    VkShaderModuleCreateInfo ci = {.sType = VK_STRUCTURE_TYPE_SHADER_MODULE_CREATE_INFO,
+                                   .codeSize = e->code.size,
+                                   .pCode = words};
+    VkShaderModule m = VK_NULL_HANDLE;
+    VkResult res = vkCreateShaderModule(vk->device, &ci, NULL, &m);
+    dgpb_free(words);
+    if (res != VK_SUCCESS)
+        fail(r, "entry '%.*s': vkCreateShaderModule failed (VkResult %d)", (int)e->name.len,
+             e->name.ptr, (int)res);
+    return m;
+}
+
+static bool make_layout(vk_host *vk, pipeline *p, VkShaderStageFlags stages, dgpb_diag *r)
+{
+    uint32_t max_space = 0;
+    for (uint32_t i = 0; i < p->slot_count; i++)
+        if (p->slots[i].space > max_space)
+            max_space = p->slots[i].space;
+    p->set_count = p->slot_count ? max_space + 1 : 0;
+    for (uint32_t set = 0; set < p->set_count; set++) {
+        VkDescriptorSetLayoutBinding b[MAX_SLOTS];
+        uint32_t n = 0;
+        for (uint32_t i = 0; i < p->slot_count; i++) {
+            if (p->slots[i].space != set)
+                continue;
+            b[n++] = (VkDescriptorSetLayoutBinding){.binding = p->slots[i].binding,
+                                                    .descriptorType = p->slots[i].type,
+                                                    .descriptorCount = 1,
+                                                    .stageFlags = stages};
+        }
+        VkDescriptorSetLayoutCreateInfo ci = {
+            .sType = VK_STRUCTURE_TYPE_DESCRIPTOR_SET_LAYOUT_CREATE_INFO,
+            .bindingCount = n,
+            .pBindings = b};
+        if (vkCreateDescriptorSetLayout(vk->device, &ci, NULL, &p->sets[set]) != VK_SUCCESS) {
+            fail(r, "vkCreateDescriptorSetLayout failed for space %u", set);
+            return false;
+        }
+    }
+    /* Every value row of the launch space: one push-constant range from offset 0. */
+    VkPushConstantRange range = {.stageFlags = stages, .offset = 0, .size = p->push.size};
+    if (p->push.size > vk->max_push_constants) {
+        run_fail(r, DGPB_ERR_RUN_CAPABILITY,
+                 "the push constants take %u bytes, device '%s' allows %u", p->push.size,
+                 vk->device_name, vk->max_push_constants);
+        return false;
+    }
+    p->stages = stages;
+    VkPipelineLayoutCreateInfo ci = {.sType = VK_STRUCTURE_TYPE_PIPELINE_LAYOUT_CREATE_INFO,
+                                     .setLayoutCount = p->set_count,
+                                     .pSetLayouts = p->sets,
+                                     .pushConstantRangeCount = p->push.size ? 1u : 0u,
+                                     .pPushConstantRanges = &range};
+    if (vkCreatePipelineLayout(vk->device, &ci, NULL, &p->layout) != VK_SUCCESS) {
+        fail(r, "vkCreatePipelineLayout failed");
+        return false;
+    }
+    return true;
+}
+
+const dgpb_run_param *vk_attachment_of(const dgpb_run_request *c)
+{
+    for (uint32_t i = 0; i < c->param_count; i++)
+        if (c->params[i].kind == DGPB_RUN_KIND_COLOR_ATTACHMENT)
+            return &c->params[i];
+    return NULL;
+}
+
+static bool create_pipeline(vk_host *vk, pipeline *p, const dgpb_entry_view *const *entries,
+                            VkFormat color, dgpb_diag *r);
+
+pipeline *vk_get_pipeline(vk_host *vk, const char *bundle_key, const dgpb_run_request *c,
+                          dgpb_diag *r, const dgpb_entry_view *const *entries)
+{
+    bool gfx = c->fragment != NULL;
+    const dgpb_run_param *att = vk_attachment_of(c);
+    VkFormat color = att ? vk_format(att->format) : VK_FORMAT_R32G32B32A32_SFLOAT;
+    char tail[64];
+    snprintf(tail, sizeof tail, "/%d", (int)color);
+    size_t len =
+        strlen(bundle_key) + strlen(c->entry) + (gfx ? strlen(c->fragment) : 0) + strlen(tail) + 3;
+    char *key = mem_alloc(len);
+    if (!key) {
+        run_fail(r, DGPB_ERR_NOMEM, "out of memory");
+        return NULL;
+    }
+    snprintf(key, len, "%s\n%s\n%s%s", bundle_key, c->entry, gfx ? c->fragment : "", tail);
+    for (uint32_t i = 0; i < vk->pipeline_count; i++)
+        if (!strcmp(vk->pipelines[i].key, key)) {
+            dgpb_free(key);
+            if (!vk->pipelines[i].pipe)
+                *r = *vk->pipelines[i].failure;
+            return vk->pipelines[i].pipe ? &vk->pipelines[i] : NULL;
+        }
+    if (vk->pipeline_count == MAX_PIPELINES) {
+        dgpb_free(key);
+        run_fail(r, DGPB_ERR_LIMIT, "more than %d pipelines in one runner", MAX_PIPELINES);
+        return NULL;
+    }
+    pipeline *p = &vk->pipelines[vk->pipeline_count++];
+    memset(p, 0, sizeof *p);
+    p->key = key;
+    p->graphics = gfx;
+    if (!create_pipeline(vk, p, entries, color, r) && (p->failure = mem_alloc(sizeof *p->failure)))
+        *p->failure = *r;
+    if (!p->pipe && !p->failure) { /* no memory to remember why: try again next time */
+        dgpb_free(p->key);
+        vk->pipeline_count--;
+    }
+    return p->pipe ? p : NULL;
+}
+
+/* Creates the layout and pipeline of `entries` (one compute, or vertex and fragment). */
+static bool create_pipeline(vk_host *vk, pipeline *p, const dgpb_entry_view *const *entries,
+                            VkFormat color, dgpb_diag *r)
+{
+    bool gfx = p->graphics;
+    for (int i = 0; i < (gfx ? 2 : 1); i++)
+        if (run_check_capabilities(entries[i], capabilities(vk), vk->mask, vk->device_name, r) ||
+            !add_rows(p, entries[i], r))
+            return false;
+    VkShaderStageFlags stages = gfx ? VK_SHADER_STAGE_VERTEX_BIT | VK_SHADER_STAGE_FRAGMENT_BIT
+                                    : VK_SHADER_STAGE_COMPUTE_BIT;
+    if (!make_layout(vk, p, stages, r))
+        return false;
+    memcpy(p->group_size, entries[0]->thread_group_size, sizeof p->group_size);
+
+    VkShaderModule mods[2] = {VK_NULL_HANDLE, VK_NULL_HANDLE};
+    VkResult res = VK_ERROR_UNKNOWN;
+    for (int i = 0; i < (gfx ? 2 : 1); i++)
+        if (!(mods[i] = make_module(vk, entries[i], r)))
+            goto out;
+    if (!gfx) {
+        VkComputePipelineCreateInfo ci = {
+            .sType = VK_STRUCTURE_TYPE_COMPUTE_PIPELINE_CREATE_INFO,
+            .stage = {.sType = VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_CREATE_INFO,
+                      .stage = VK_SHADER_STAGE_COMPUTE_BIT,
+                      .module = mods[0],
+                      .pName = "main"},
+            .layout = p->layout};
+        res = vkCreateComputePipelines(vk->device, VK_NULL_HANDLE, 1, &ci, NULL, &p->pipe);
+    } else {
+        if (!vk->dynamic_rendering || !vk->graphics_queue) {
+            run_fail(r, DGPB_ERR_RUN_CAPABILITY,
+                     "device '%s' has no graphics queue with dynamic rendering (Vulkan 1.3)",
+                     vk->device_name);
+            goto out;
+        }
+        VkPipelineShaderStageCreateInfo st[2] = {
+            {.sType = VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_CREATE_INFO,
+             .stage = VK_SHADER_STAGE_VERTEX_BIT,
+             .module = mods[0],
+             .pName = "main"},
+            {.sType = VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_CREATE_INFO,
+             .stage = VK_SHADER_STAGE_FRAGMENT_BIT,
+             .module = mods[1],
+             .pName = "main"},
+        };
+        VkPipelineVertexInputStateCreateInfo vi = {
+            .sType = VK_STRUCTURE_TYPE_PIPELINE_VERTEX_INPUT_STATE_CREATE_INFO};
+        VkPipelineInputAssemblyStateCreateInfo ia = {
+            .sType = VK_STRUCTURE_TYPE_PIPELINE_INPUT_ASSEMBLY_STATE_CREATE_INFO,
+            .topology = VK_PRIMITIVE_TOPOLOGY_TRIANGLE_LIST};
+        VkPipelineViewportStateCreateInfo vp = {
+            .sType = VK_STRUCTURE_TYPE_PIPELINE_VIEWPORT_STATE_CREATE_INFO,
+            .viewportCount = 1,
+            .scissorCount = 1};
+        VkPipelineRasterizationStateCreateInfo rs = {
+            .sType = VK_STRUCTURE_TYPE_PIPELINE_RASTERIZATION_STATE_CREATE_INFO,
+            .polygonMode = VK_POLYGON_MODE_FILL,
+            .cullMode = VK_CULL_MODE_NONE,
+            .frontFace = VK_FRONT_FACE_COUNTER_CLOCKWISE,
+            .lineWidth = 1.0f};
+        VkPipelineMultisampleStateCreateInfo ms = {
+            .sType = VK_STRUCTURE_TYPE_PIPELINE_MULTISAMPLE_STATE_CREATE_INFO,
+            .rasterizationSamples = VK_SAMPLE_COUNT_1_BIT};
+        VkPipelineColorBlendAttachmentState cba = {.colorWriteMask = 0xF};
+        VkPipelineColorBlendStateCreateInfo cb = {
+            .sType = VK_STRUCTURE_TYPE_PIPELINE_COLOR_BLEND_STATE_CREATE_INFO,
+            .attachmentCount = 1,
+            .pAttachments = &cba};
+        VkDynamicState dyn[2] = {VK_DYNAMIC_STATE_VIEWPORT, VK_DYNAMIC_STATE_SCISSOR};
+        VkPipelineDynamicStateCreateInfo ds = {
+            .sType = VK_STRUCTURE_TYPE_PIPELINE_DYNAMIC_STATE_CREATE_INFO,
+            .dynamicStateCount = 2,
+            .pDynamicStates = dyn};
+        VkPipelineRenderingCreateInfo rci = {.sType =
+                                                 VK_STRUCTURE_TYPE_PIPELINE_RENDERING_CREATE_INFO,
+                                             .colorAttachmentCount = 1,
+                                             .pColorAttachmentFormats = &color};
+        VkGraphicsPipelineCreateInfo ci = {.sType = VK_STRUCTURE_TYPE_GRAPHICS_PIPELINE_CREATE_INFO,
+                                           .pNext = &rci,
+                                           .stageCount = 2,
+                                           .pStages = st,
+                                           .pVertexInputState = &vi,
+                                           .pInputAssemblyState = &ia,
+                                           .pViewportState = &vp,
+                                           .pRasterizationState = &rs,
+                                           .pMultisampleState = &ms,
+                                           .pColorBlendState = &cb,
+                                           .pDynamicState = &ds,
+                                           .layout = p->layout};
+        res = vkCreateGraphicsPipelines(vk->device, VK_NULL_HANDLE, 1, &ci, NULL, &p->pipe);
+    }
+    if (res != VK_SUCCESS)
+        fail(r, "creating the pipeline of entry '%.*s' failed (VkResult %d)",
+             (int)entries[0]->name.len, entries[0]->name.ptr, (int)res);
+out:
+    for (int i = 0; i < 2; i++)
+        if (mods[i])
+            vkDestroyShaderModule(vk->device, mods[i], NULL);
+    return p->pipe != VK_NULL_HANDLE;
+}
