@@ -16,7 +16,7 @@
  *            it read (from its -depfile).
  *
  * The main source's key bytes are its text with the branches that the job's
- * -D set provably deactivates removed (reduce_source): a compile of one
+ * -D set provably deactivates removed (slang_text_reduce): a compile of one
  * entry does not change when another entry's guarded body does. Included and
  * imported files are hashed whole.
  *
@@ -44,7 +44,7 @@
 #include <unistd.h>
 
 #include "core/alloc.h"
-#include "scan/text_scan.h"
+#include "scan/slang_text.h"
 #include "build/build_internal.h"
 #include "core/bytebuf.h"
 #include "dgpb/cache.h"
@@ -440,8 +440,9 @@ static bool compiler_identity(build *b)
 /* ---- the main source's key bytes ---- */
 
 /* The names every compile of the build may get with -D: group symbols, target macros, -D. */
-static bool is_known(const build *b, const char *name, size_t n)
+static bool is_known(void *ctx, const char *name, size_t n)
 {
+    const build *b = ctx;
     for (size_t i = 0; i < b->symbol_count; i++)
         if (strlen(b->symbols[i]) == n && !memcmp(b->symbols[i], name, n))
             return true;
@@ -457,268 +458,16 @@ static bool is_known(const build *b, const char *name, size_t n)
     return false;
 }
 
-/* A directive line: returns its keyword and sets *rest after it; NULL when not one. */
-static const char *directive(const char *line, size_t n, size_t *kw_len, const char **rest)
+/* The known macros (is_known), and none defined: for a file's #define lines. */
+static slang_macros known_macros(const build *b)
 {
-    size_t i = 0;
-    while (i < n && (line[i] == ' ' || line[i] == '\t'))
-        i++;
-    if (i >= n || line[i] != '#')
-        return NULL;
-    i++;
-    while (i < n && (line[i] == ' ' || line[i] == '\t'))
-        i++;
-    size_t start = i;
-    while (i < n && text_ident_char(line[i]))
-        i++;
-    *kw_len = i - start;
-    *rest = line + i;
-    return line + start;
-}
-
-static bool keyword_is(const char *kw, size_t n, const char *word)
-{
-    return strlen(word) == n && !memcmp(kw, word, n);
+    return (slang_macros){.known = is_known, .ctx = (void *)b};
 }
 
 static bool defines_known(const build *b, const char *text, size_t len)
 {
-    const char *end = text + len;
-    for (const char *line = text; line < end;) {
-        const char *nl = memchr(line, '\n', (size_t)(end - line));
-        size_t n = nl ? (size_t)(nl - line) : (size_t)(end - line);
-        size_t kw_len;
-        const char *rest;
-        const char *kw = directive(line, n, &kw_len, &rest);
-        if (kw && (keyword_is(kw, kw_len, "define") || keyword_is(kw, kw_len, "undef"))) {
-            const char *stop = line + n;
-            while (rest < stop && (*rest == ' ' || *rest == '\t'))
-                rest++;
-            const char *name = rest;
-            while (rest < stop && text_ident_char(*rest))
-                rest++;
-            if (is_known(b, name, (size_t)(rest - name)))
-                return true;
-        }
-        line += n + 1;
-    }
-    return false;
-}
-
-/* Three-valued conditions: known false, known true, or not known. */
-enum tri { TRI_FALSE, TRI_TRUE, TRI_UNKNOWN };
-
-typedef struct cond_parser {
-    const build *b;
-    const char *const *defined; /* the job's -D names */
-    size_t defined_count;
-    const char *p, *end;
-    bool bad;
-} cond_parser;
-
-static void skip_space(cond_parser *c)
-{
-    while (c->p < c->end && (*c->p == ' ' || *c->p == '\t' || *c->p == '\r'))
-        c->p++;
-}
-
-static bool take(cond_parser *c, const char *token)
-{
-    skip_space(c);
-    size_t n = strlen(token);
-    if ((size_t)(c->end - c->p) >= n && !memcmp(c->p, token, n)) {
-        c->p += n;
-        return true;
-    }
-    return false;
-}
-
-static enum tri name_value(cond_parser *c, const char *name, size_t n)
-{
-    if (!is_known(c->b, name, n))
-        return TRI_UNKNOWN;
-    for (size_t i = 0; i < c->defined_count; i++) {
-        size_t len = strcspn(c->defined[i], "=");
-        if (len == n && !memcmp(c->defined[i], name, n))
-            return TRI_TRUE;
-    }
-    return TRI_FALSE;
-}
-
-static enum tri parse_or(cond_parser *c);
-
-static enum tri parse_unary(cond_parser *c)
-{
-    if (take(c, "!")) {
-        enum tri v = parse_unary(c);
-        return v == TRI_UNKNOWN ? v : v == TRI_TRUE ? TRI_FALSE : TRI_TRUE;
-    }
-    if (take(c, "(")) {
-        enum tri v = parse_or(c);
-        if (!take(c, ")"))
-            c->bad = true;
-        return v;
-    }
-    skip_space(c);
-    if ((size_t)(c->end - c->p) >= 7 && !memcmp(c->p, "defined", 7) &&
-        (c->end - c->p == 7 || !text_ident_char(c->p[7]))) {
-        c->p += 7;
-        bool paren = take(c, "(");
-        skip_space(c);
-        const char *name = c->p;
-        while (c->p < c->end && text_ident_char(*c->p))
-            c->p++;
-        size_t n = (size_t)(c->p - name);
-        if (!n || (paren && !take(c, ")")))
-            c->bad = true;
-        return name_value(c, name, n);
-    }
-    c->bad = true;
-    return TRI_UNKNOWN;
-}
-
-static enum tri parse_and(cond_parser *c)
-{
-    enum tri v = parse_unary(c);
-    while (!c->bad && take(c, "&&")) {
-        enum tri w = parse_unary(c);
-        v = (v == TRI_FALSE || w == TRI_FALSE) ? TRI_FALSE
-            : (v == TRI_TRUE && w == TRI_TRUE) ? TRI_TRUE
-                                               : TRI_UNKNOWN;
-    }
-    return v;
-}
-
-static enum tri parse_or(cond_parser *c)
-{
-    enum tri v = parse_and(c);
-    while (!c->bad && take(c, "||")) {
-        enum tri w = parse_and(c);
-        v = (v == TRI_TRUE || w == TRI_TRUE)     ? TRI_TRUE
-            : (v == TRI_FALSE && w == TRI_FALSE) ? TRI_FALSE
-                                                 : TRI_UNKNOWN;
-    }
-    return v;
-}
-
-/* Evaluates the condition of #if/#elif (or the name of #ifdef/#ifndef). */
-static enum tri evaluate(const build *b, const char *const *defined, size_t defined_count,
-                         const char *kw, size_t kw_len, const char *rest, const char *stop)
-{
-    const char *comment = NULL;
-    for (const char *q = rest; q + 1 < stop && !comment; q++)
-        if (q[0] == '/' && (q[1] == '/' || q[1] == '*'))
-            comment = q;
-    if (comment && comment[1] == '*')
-        return TRI_UNKNOWN;
-    cond_parser c = {b, defined, defined_count, rest, comment ? comment : stop, false};
-    enum tri v;
-    if (keyword_is(kw, kw_len, "ifdef") || keyword_is(kw, kw_len, "ifndef")) {
-        skip_space(&c);
-        const char *name = c.p;
-        while (c.p < c.end && text_ident_char(*c.p))
-            c.p++;
-        v = name_value(&c, name, (size_t)(c.p - name));
-        if (keyword_is(kw, kw_len, "ifndef") && v != TRI_UNKNOWN)
-            v = v == TRI_TRUE ? TRI_FALSE : TRI_TRUE;
-    } else {
-        v = parse_or(&c);
-    }
-    skip_space(&c);
-    return c.bad || c.p != c.end ? TRI_UNKNOWN : v;
-}
-
-/* Updates the block-comment state across one line (strings and line comments skipped). */
-static bool comment_after(const char *line, size_t n, bool in_comment)
-{
-    for (size_t i = 0; i < n; i++) {
-        if (in_comment) {
-            if (line[i] == '*' && i + 1 < n && line[i + 1] == '/')
-                in_comment = false, i++;
-        } else if (line[i] == '/' && i + 1 < n && line[i + 1] == '/') {
-            break;
-        } else if (line[i] == '/' && i + 1 < n && line[i + 1] == '*') {
-            in_comment = true, i++;
-        } else if (line[i] == '"') {
-            for (i++; i < n && line[i] != '"'; i++)
-                if (line[i] == '\\')
-                    i++;
-        }
-    }
-    return in_comment;
-}
-
-typedef struct frame {
-    bool parent_live; /* the lines around the conditional are kept */
-    bool any_true;    /* an earlier branch is known to be taken */
-    bool inactive;    /* the current branch is known not to be taken */
-} frame;
-
-/*
- * Appends the module's text without the branches of #if/#ifdef/#ifndef/#elif/#else that the
- * job's -D set provably deactivates (the directive lines themselves kept). Returns false
- * (having appended nothing useful) when it cannot tell: the text #defines or #undefs a known
- * name, a directive continues on the next line, the conditionals do not balance.
- */
-static bool reduce_source(const build *b, const char *const *defined, size_t defined_count,
-                          dgpb_bytebuf *out)
-{
-    const char *text = b->source, *end = b->source + b->source_len;
-    frame stack[256];
-    size_t depth = 0;
-    bool live = true, in_comment = false;
-    for (const char *line = text; line < end;) {
-        const char *nl = memchr(line, '\n', (size_t)(end - line));
-        size_t n = nl ? (size_t)(nl - line) : (size_t)(end - line);
-        size_t kw_len = 0;
-        const char *rest = NULL;
-        const char *kw = in_comment ? NULL : directive(line, n, &kw_len, &rest);
-        bool keep = live;
-        if (kw) {
-            if (n && (line[n - 1] == '\\' || (n > 1 && line[n - 1] == '\r' && line[n - 2] == '\\')))
-                return false;
-            if (keyword_is(kw, kw_len, "if") || keyword_is(kw, kw_len, "ifdef") ||
-                keyword_is(kw, kw_len, "ifndef")) {
-                if (depth == sizeof stack / sizeof *stack)
-                    return false;
-                enum tri v = evaluate(b, defined, defined_count, kw, kw_len, rest, line + n);
-                stack[depth++] = (frame){live, v == TRI_TRUE, v == TRI_FALSE};
-                keep = live;
-                live = live && v != TRI_FALSE;
-            } else if (keyword_is(kw, kw_len, "elif")) {
-                if (!depth)
-                    return false;
-                frame *f = &stack[depth - 1];
-                enum tri v = evaluate(b, defined, defined_count, kw, kw_len, rest, line + n);
-                f->inactive = f->any_true || v == TRI_FALSE;
-                f->any_true = f->any_true || v == TRI_TRUE;
-                keep = f->parent_live;
-                live = f->parent_live && !f->inactive;
-            } else if (keyword_is(kw, kw_len, "else")) {
-                if (!depth)
-                    return false;
-                frame *f = &stack[depth - 1];
-                f->inactive = f->any_true;
-                keep = f->parent_live;
-                live = f->parent_live && !f->inactive;
-            } else if (keyword_is(kw, kw_len, "endif")) {
-                if (!depth)
-                    return false;
-                live = stack[--depth].parent_live;
-                keep = live;
-            } else if (keyword_is(kw, kw_len, "define") || keyword_is(kw, kw_len, "undef")) {
-                if (defines_known(b, line, n))
-                    return false;
-            }
-        }
-        if (keep) {
-            bytebuf_append(out, line, n);
-            bytebuf_append(out, "\n", 1);
-        }
-        in_comment = comment_after(line, n, in_comment);
-        line += n + 1;
-    }
-    return depth == 0;
+    slang_macros m = known_macros(b);
+    return slang_text_defines_known(&m, text, len);
 }
 
 /* The SHA-256 of the module's key text for a compile with these arguments. */
@@ -737,7 +486,10 @@ static bool module_key(build *b, const char *const *argv, size_t argc,
         else if (!strcmp(argv[i], "-D") || !strncmp(argv[i], "-U", 2))
             reduced = false; /* a form this reading does not follow: the whole text */
     }
-    reduced = reduced && reduce_source(b, defined, count, &k);
+    slang_macros m = known_macros(b);
+    m.defined = defined;
+    m.defined_count = count;
+    reduced = reduced && slang_text_reduce(&m, b->source, b->source_len, &k);
     dgpb_free(defined);
     if (!reduced) {
         k.len = 0;
