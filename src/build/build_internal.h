@@ -67,7 +67,6 @@
 #define build_describe_exit dgpb__build_describe_exit
 #define build_last_words dgpb__build_last_words
 #define build_run_jobs dgpb__build_run_jobs
-#define build_run_list dgpb__build_run_list
 #define build_slang_target dgpb__build_slang_target
 
 #include <stdbool.h>
@@ -194,7 +193,7 @@ typedef struct build {
     bool metallib; /* the metal target ships metallib code (every metallib job compiled) */
     unsigned errors;
     bool compiler_crashed; /* a compile failed by crashing (exit status 3, not 1) */
-    uint32_t progress_done, progress_total; /* jobs for desc->progress (build_progress.c) */
+    uint32_t progress_done, progress_total; /* jobs for desc->progress (build_batch.c) */
     double progress_start;
     /* The files Slang read (the depfile's dependencies), each once, in the order first read. */
     char **deps;
@@ -267,13 +266,11 @@ typedef void (*build_job_name_fn)(void *ctx, size_t job, const char **entry_name
 
 /*
  * Runs a batch on desc->compiler as dgpb_compiler_run() does, telling
- * desc->progress (if any) as each job starts and finishes (build_progress.c).
+ * desc->progress (if any) as each job starts and finishes, the jobs named
+ * through `name` (build_batch.c).
  */
 int build_compiler_run(build *b, dgpb_compile_job *jobs, size_t count, build_job_name_fn name,
                        void *name_ctx, dgpb_diag *diag);
-
-/* build_compiler_run() for the jobs of a list, named by their entries and Slang targets. */
-int build_run_list(build *b, const job_list *list, dgpb_compile_job *jobs, dgpb_diag *diag);
 
 /* A failed job's diagnostics for a message: *len bytes, without trailing newlines. */
 const char *build_diagnostics_text(const dgpb_compile_job *job, int *len);
