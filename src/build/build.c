@@ -87,7 +87,8 @@ static void finish(build *b)
     dgpb_group_symbols_free(b->symbols, b->symbol_count);
     dgpb_free(b->source);
     dgpb_free(b->wrapper);
-    build_cache_free(b);
+    build_deps_free(b);
+    cache_session_end(&b->cache);
 }
 
 /* ---- the pipeline ---- */
@@ -114,10 +115,10 @@ int dgpb_build(const dgpb_build_desc *desc, dgpb_build_result *result)
     int recovered = build_recover_outputs(&b);
     if (recovered)
         return recovered;
-    int replayed = build_cache_replay(&b);
-    if (replayed) {
+    int replayed = build_replay(&b);
+    if (replayed || b.done) {
         finish(&b);
-        return replayed > 0 ? DGPB_OK : -replayed;
+        return replayed;
     }
     int (*const stages[])(build *) = {build_prepare,     build_discover,     build_compile,
                                       build_make_tables, build_check_webgpu, build_record_layouts,
