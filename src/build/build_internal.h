@@ -3,8 +3,12 @@
  * (dgpb/build.h; the pipeline itself is dgpb_build() in build.c).
  *
  * One `build` holds the state that the stages fill in order, each reading
- * what the ones before it left:
+ * what the ones before it left (the table in build.c runs them):
  *
+ *   build_recover_outputs build_emit.c       finish (or undo) what a killed build left half
+ *                                            replaced of this build's outputs
+ *   build_replay          build_replay.c     begin the compile cache's session; a build the
+ *                                            cache holds whole is written from it, and done
  *   build_prepare         build_discover.c   read and scan the module, pick targets, make the
  *                                            intermediate folder and the discovery module
  *   build_discover        build_discover.c   entries per target from Slang, pipeline groups
@@ -17,10 +21,6 @@
  *   build_record_layouts  build_layouts.c    one layout per pipeline group and target
  *   build_emit            build_emit.c       model, writer, JSON view, atomic writes; the
  *                                            finished build filed in the cache
- *
- * Before them, build_recover_outputs (build_emit.c) finishes what a killed
- * build left half replaced, and build_replay (build_replay.c) may write the
- * whole build from the compile cache.
  *
  * build_jobs.c holds what the compiling stages share: job lists, their
  * argument vectors, running them (as batches, build_batch.c), reading their
@@ -285,12 +285,7 @@ int build_read_output(build *b, const char *path, uint8_t **out, size_t *size);
 int build_read_reflection(build *b, const char *path, const char *target,
                           const dgpb_reflection_blocks *blocks, dgpb_reflection **out);
 
-/* ---- the compile cache (build_cache.c, build_replay.c) ---- */
-
-/* Before the stages: begins the cache session; a build whose options, compiler and input files
-   match a cached one writes its outputs from the cache and sets b->done. DGPB_OK, or the
-   result of writing the outputs (reported). */
-int build_replay(build *b);
+/* ---- the compile cache (build_cache.c) ---- */
 
 /* Begins the cache session (b->cache) with the build's known macros. */
 void build_cache_begin(build *b);
@@ -347,11 +342,12 @@ void build_output_stem(const build *b, char *stem, size_t size);
 int build_write_outputs(build *b, const char *stem, const uint8_t *bytes, size_t size,
                         const char *json, dgpb_diag *diag);
 
-/* Completes (or undoes) what a killed build left half-replaced of this build's outputs. */
-int build_recover_outputs(build *b);
-
 /* ---- the stages, in pipeline order; each returns DGPB_OK or why the build stops ---- */
 
+/* Completes (or undoes) what a killed build left half-replaced of this build's outputs. */
+int build_recover_outputs(build *b); /* build_emit.c */
+/* Begins the cache session; a build the cache holds whole is written from it (b->done). */
+int build_replay(build *b);         /* build_replay.c */
 int build_prepare(build *b);        /* build_discover.c */
 int build_discover(build *b);       /* build_discover.c */
 int build_compile(build *b);        /* build_compile.c */
