@@ -1,5 +1,5 @@
 /*
- * test_entry_scan.c - the scan for generic entry points (src/entry_scan.c):
+ * test_entry_scan.c - the scan for generic entry points (src/scan/entry_scan.c):
  * what it finds, what it must not take for one (generic return types,
  * generic helpers, text in comments, strings and directives), and allocation
  * failures.

@@ -1,24 +1,30 @@
 /*
  * build.c - the producer pipeline (dgpb/build.h): dgpb_build() and its cleanup.
  *
- * One dgpb_build() call walks the stages in order, each filling the `build`
- * state (build_internal.h) for the next and stopping the build at the first
- * stage that reports an error:
+ * One dgpb_build() call walks the stages in order (the table `stages`
+ * below), each filling the `build` state (build_internal.h) for the next and
+ * stopping the build at the first stage that reports an error:
  *
- *   1. prepare         read and scan the module, pick targets, make the
+ *   1. recover_outputs finish (or undo) what a killed build left half
+ *                      replaced of these outputs              (build_emit.c)
+ *   2. replay          begin the compile cache's session; a build the cache
+ *                      holds whole is written from it, and the build is done
+ *                                                              (build_replay.c)
+ *   3. prepare         read and scan the module, pick targets, make the
  *                      intermediate folder                    (build_discover.c)
- *   2. discover        entries per target, from Slang; pipeline groups
+ *   4. discover        entries per target, from Slang; pipeline groups
  *                                                              (build_discover.c)
- *   3. compile         one job per entry and target, plus SPIR-V probes, then
+ *   5. compile         one job per entry and target, plus SPIR-V probes, then
  *                      read_outputs: code, SPIR-V analysis, reflection
  *                                                              (build_compile.c)
- *   4. make_tables     parameter tables, the binding proof, capabilities,
+ *   6. make_tables     parameter tables, the binding proof, capabilities,
  *                      SPIR-V validation; checks across targets and groups
  *                                                              (build_tables.c)
- *   5. check_webgpu    WebGPU limits per group, storage formats (build_webgpu.c)
- *   6. record_layouts  one layout per pipeline group and target
+ *   7. check_webgpu    WebGPU limits per group, storage formats (build_webgpu.c)
+ *   8. record_layouts  one layout per pipeline group and target
  *                                                              (build_layouts.c)
- *   7. emit            model, writer, JSON view, atomic writes (build_emit.c)
+ *   9. emit            model, writer, JSON view, atomic writes; the build
+ *                      filed in the compile cache             (build_emit.c)
  *
  * Compile jobs are build_jobs.c's, diagnostics build_report.c's.
  * Intermediate files live in one private folder, named by entry index, never
@@ -87,10 +93,31 @@ static void finish(build *b)
     dgpb_group_symbols_free(b->symbols, b->symbol_count);
     dgpb_free(b->source);
     dgpb_free(b->wrapper);
-    build_cache_free(b);
+    build_deps_free(b);
+    cache_session_end(&b->cache);
 }
 
 /* ---- the pipeline ---- */
+
+/* One stage: it returns DGPB_OK to go on (b->done when it finished the build) or the result
+   that stops the build. */
+typedef struct stage {
+    int (*run)(build *b);
+    bool cancellable; /* desc->cancel is looked at before it */
+} stage;
+
+/* The stages in order, as the list at the top of this file names them. */
+static const stage stages[] = {
+    {build_recover_outputs, false}, /* 1. recover_outputs */
+    {build_replay, false},          /* 2. replay */
+    {build_prepare, true},          /* 3. prepare */
+    {build_discover, true},         /* 4. discover */
+    {build_compile, true},          /* 5. compile */
+    {build_make_tables, true},      /* 6. make_tables */
+    {build_check_webgpu, true},     /* 7. check_webgpu */
+    {build_record_layouts, true},   /* 8. record_layouts */
+    {build_emit, true},             /* 9. emit */
+};
 
 /* Whether desc->cancel asks the build to stop (a signal, in dgpb-build). */
 static bool interrupted(const build *b)
@@ -110,21 +137,9 @@ int dgpb_build(const dgpb_build_desc *desc, dgpb_build_result *result)
         build_report(&b, DGPB_SEV_ERROR, DGPB_ERR_INVALID, "no module or compiler given");
         return DGPB_ERR_INVALID;
     }
-    /* A build killed while replacing these outputs left them half replaced: finish first. */
-    int recovered = build_recover_outputs(&b);
-    if (recovered)
-        return recovered;
-    int replayed = build_cache_replay(&b);
-    if (replayed) {
-        finish(&b);
-        return replayed > 0 ? DGPB_OK : -replayed;
-    }
-    int (*const stages[])(build *) = {build_prepare,     build_discover,     build_compile,
-                                      build_make_tables, build_check_webgpu, build_record_layouts,
-                                      build_emit};
     int rc = DGPB_OK;
-    for (size_t i = 0; i < sizeof stages / sizeof stages[0] && !rc; i++)
-        rc = interrupted(&b) ? DGPB_ERR_INTERRUPTED : stages[i](&b);
+    for (size_t i = 0; i < sizeof stages / sizeof stages[0] && !rc && !b.done; i++)
+        rc = stages[i].cancellable && interrupted(&b) ? DGPB_ERR_INTERRUPTED : stages[i].run(&b);
     finish(&b);
     return rc;
 }

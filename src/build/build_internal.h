@@ -3,8 +3,12 @@
  * (dgpb/build.h; the pipeline itself is dgpb_build() in build.c).
  *
  * One `build` holds the state that the stages fill in order, each reading
- * what the ones before it left:
+ * what the ones before it left (the table in build.c runs them):
  *
+ *   build_recover_outputs build_emit.c       finish (or undo) what a killed build left half
+ *                                            replaced of this build's outputs
+ *   build_replay          build_replay.c     begin the compile cache's session; a build the
+ *                                            cache holds whole is written from it, and done
  *   build_prepare         build_discover.c   read and scan the module, pick targets, make the
  *                                            intermediate folder and the discovery module
  *   build_discover        build_discover.c   entries per target from Slang, pipeline groups
@@ -15,16 +19,16 @@
  *                                            capabilities; cross-target and group checks
  *   build_check_webgpu    build_webgpu.c     WebGPU limits per group, storage-format warnings
  *   build_record_layouts  build_layouts.c    one layout per pipeline group and target
- *   build_emit            build_emit.c       model, writer, JSON view, atomic writes
- *
- * Before them, build_cache_replay (build_cache.c) may write the whole build
- * from the compile cache; build_cache.c also answers single compiles and
- * layouts from it and collects the files Slang read (the depfile's list).
+ *   build_emit            build_emit.c       model, writer, JSON view, atomic writes; the
+ *                                            finished build filed in the cache
  *
  * build_jobs.c holds what the compiling stages share: job lists, their
- * argument vectors, running them, reading their outputs and reporting their
- * failures. Every stage reports through build_report()/build_forward(), which
- * count errors in build->errors.
+ * argument vectors, running them (as batches, build_batch.c), reading their
+ * outputs and reporting their failures; build_cache.c answers single compiles
+ * and layouts from the compile cache (cache/cache_session.h) and files them;
+ * build_deps.c collects the files Slang read (the depfile's list). Every
+ * stage reports through build_report()/build_forward(), which count errors in
+ * build->errors.
  */
 #ifndef DGPB_BUILD_INTERNAL_H
 #define DGPB_BUILD_INTERNAL_H
@@ -35,15 +39,18 @@
  * short names (CONTRIBUTING.md, "Code conventions").
  */
 #define build_add_job dgpb__build_add_job
-#define build_cache_free dgpb__build_cache_free
+#define build_cache_begin dgpb__build_cache_begin
 #define build_cache_keep dgpb__build_cache_keep
 #define build_cache_lookup dgpb__build_cache_lookup
 #define build_cache_lookup_layouts dgpb__build_cache_lookup_layouts
-#define build_cache_replay dgpb__build_cache_replay
 #define build_cache_store dgpb__build_cache_store
 #define build_cache_store_layouts dgpb__build_cache_store_layouts
 #define build_collect_deps dgpb__build_collect_deps
+#define build_deps_free dgpb__build_deps_free
+#define build_is_module dgpb__build_is_module
+#define build_is_temp_path dgpb__build_is_temp_path
 #define build_job_deps dgpb__build_job_deps
+#define build_replay dgpb__build_replay
 #define build_output_stem dgpb__build_output_stem
 #define build_write_outputs dgpb__build_write_outputs
 #define build_recover_outputs dgpb__build_recover_outputs
@@ -67,13 +74,13 @@
 #define build_describe_exit dgpb__build_describe_exit
 #define build_last_words dgpb__build_last_words
 #define build_run_jobs dgpb__build_run_jobs
-#define build_run_list dgpb__build_run_list
 #define build_slang_target dgpb__build_slang_target
 
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
+#include "cache/cache_session.h"
 #include "core/bytebuf.h"
 #include "dgpb/build.h"
 #include "dgpb/cache.h"
@@ -162,14 +169,6 @@ typedef struct job_list {
     size_t count, cap;
 } job_list;
 
-/* A file's SHA-256, hashed once per build (build_cache.c). */
-typedef struct file_hash {
-    char *path;
-    uint8_t sha[DGPB_CACHE_KEY_SIZE];
-    bool ok;            /* it could be read */
-    bool defines_known; /* it #defines or #undefs a macro some compile gets with -D */
-} file_hash;
-
 typedef struct build {
     const dgpb_build_desc *desc;
     dgpb_build_result *result;
@@ -194,27 +193,16 @@ typedef struct build {
     bool metallib; /* the metal target ships metallib code (every metallib job compiled) */
     unsigned errors;
     bool compiler_crashed; /* a compile failed by crashing (exit status 3, not 1) */
-    uint32_t progress_done, progress_total; /* jobs for desc->progress (build_progress.c) */
+    uint32_t progress_done, progress_total; /* jobs for desc->progress (build_batch.c) */
     double progress_start;
-    /* The files Slang read (the depfile's dependencies), each once, in the order first read. */
+    /* The files Slang read (the depfile's dependencies), each once, in the order first read
+       (build_deps.c). */
     char **deps;
     size_t dep_count;
     bool *dep_from_discovery; /* per dep: named by a discovery compile */
     bool deps_incomplete;     /* a compile wrote no depfile */
-    dgpb_bytebuf warnings; /* every warning reported, NUL-separated, for the build's cache entry */
-    /* The compile cache (build_cache.c): desc->cache, NULL when off. */
-    dgpb_cache *cache;
-    char cwd[4096];  /* the working folder ("" when unknown: no caching) */
-    char root[4096]; /* the project root keys name paths under relatively ("": none) */
-    size_t root_len;
-    int identity_state; /* 0 not computed, 1 identity valid, -1 no caching */
-    uint8_t identity[DGPB_CACHE_KEY_SIZE];
-    int recorder_state; /* 0 not computed, 1 recorder_id valid, -1 none to be had */
-    uint8_t recorder_id[DGPB_CACHE_KEY_SIZE]; /* the layout recorder and its libslang */
-    file_hash *hashes;
-    size_t hash_count, hash_cap;
-    bool full_sha_ready;
-    uint8_t full_sha[DGPB_CACHE_KEY_SIZE];
+    cache_session cache;      /* the compile cache's state (build_cache.c begins it) */
+    bool done;                /* a stage finished the build early (the cache replayed it) */
 } build;
 
 /* ---- diagnostics (build_report.c) ---- */
@@ -267,13 +255,11 @@ typedef void (*build_job_name_fn)(void *ctx, size_t job, const char **entry_name
 
 /*
  * Runs a batch on desc->compiler as dgpb_compiler_run() does, telling
- * desc->progress (if any) as each job starts and finishes (build_progress.c).
+ * desc->progress (if any) as each job starts and finishes, the jobs named
+ * through `name` (build_batch.c).
  */
 int build_compiler_run(build *b, dgpb_compile_job *jobs, size_t count, build_job_name_fn name,
                        void *name_ctx, dgpb_diag *diag);
-
-/* build_compiler_run() for the jobs of a list, named by their entries and Slang targets. */
-int build_run_list(build *b, const job_list *list, dgpb_compile_job *jobs, dgpb_diag *diag);
 
 /* A failed job's diagnostics for a message: *len bytes, without trailing newlines. */
 const char *build_diagnostics_text(const dgpb_compile_job *job, int *len);
@@ -299,14 +285,10 @@ int build_read_output(build *b, const char *path, uint8_t **out, size_t *size);
 int build_read_reflection(build *b, const char *path, const char *target,
                           const dgpb_reflection_blocks *blocks, dgpb_reflection **out);
 
-/* ---- the compile cache and dependencies (build_cache.c) ---- */
+/* ---- the compile cache (build_cache.c) ---- */
 
-/*
- * Before the stages: a build whose options, compiler and input files match a
- * cached one writes its outputs from the cache. Returns 1 when it did, 0 to
- * build, a negative result code when writing the outputs failed (reported).
- */
-int build_cache_replay(build *b);
+/* Begins the cache session (b->cache) with the build's known macros. */
+void build_cache_begin(build *b);
 
 /* Takes every job whose result is cached (hit[i] set; its outputs written, its status 0). */
 void build_cache_lookup(build *b, job_list *list, dgpb_compile_job *jobs, bool *hit);
@@ -332,13 +314,21 @@ void build_cache_store_layouts(build *b, const dgpb_compile_job *jobs, size_t co
 /* Files the finished build. */
 void build_cache_keep(build *b, const uint8_t *bundle, size_t size, const char *json);
 
-void build_cache_free(build *b);
+/* ---- dependencies (build_deps.c) ---- */
 
 /* Reads a compiled job's depfile into info->deps (none written: deps_known false). */
 int build_job_deps(build *b, job_info *info);
 
 /* Adds the files the successful jobs read to b->deps (the module and temporaries left out). */
 int build_collect_deps(build *b, const job_list *list, const dgpb_compile_job *jobs);
+
+/* Whether `path` is in the build's intermediate folder. */
+bool build_is_temp_path(const build *b, const char *path);
+
+/* Whether `path` names the module file itself (the same file, however spelled). */
+bool build_is_module(const build *b, const char *path);
+
+void build_deps_free(build *b);
 
 /* ---- output (build_emit.c) ---- */
 
@@ -352,11 +342,12 @@ void build_output_stem(const build *b, char *stem, size_t size);
 int build_write_outputs(build *b, const char *stem, const uint8_t *bytes, size_t size,
                         const char *json, dgpb_diag *diag);
 
-/* Completes (or undoes) what a killed build left half-replaced of this build's outputs. */
-int build_recover_outputs(build *b);
-
 /* ---- the stages, in pipeline order; each returns DGPB_OK or why the build stops ---- */
 
+/* Completes (or undoes) what a killed build left half-replaced of this build's outputs. */
+int build_recover_outputs(build *b); /* build_emit.c */
+/* Begins the cache session; a build the cache holds whole is written from it (b->done). */
+int build_replay(build *b);         /* build_replay.c */
 int build_prepare(build *b);        /* build_discover.c */
 int build_discover(build *b);       /* build_discover.c */
 int build_compile(build *b);        /* build_compile.c */

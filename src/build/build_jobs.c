@@ -2,9 +2,9 @@
  * build_jobs.c - compile jobs for the build's stages (build_internal.h):
  * job lists and their argument vectors (the module, the user's options, the
  * group and target macros, then the target's, and a -depfile), the folders
- * their outputs go to, running a list through the compiler (those jobs the
- * compile cache does not answer, build_cache.c), reading a job's outputs
- * back, and reporting a job that failed.
+ * their outputs go to, running a list as a batch on the compiler (those jobs
+ * the compile cache does not answer, build_cache.c; the batch build_batch.c),
+ * reading a job's outputs back, and reporting a job that failed.
  */
 #define _XOPEN_SOURCE 700
 #include <assert.h>
@@ -183,6 +183,27 @@ static int make_dirs(build *b, const job_list *list)
     return DGPB_OK;
 }
 
+/* A list's jobs by name, for progress reports. */
+typedef struct list_names {
+    const build *b;
+    const job_list *list;
+} list_names;
+
+static void name_list_job(void *ctx, size_t job, const char **entry_name, const char **target_name)
+{
+    const list_names *n = ctx;
+    const job_info *j = &n->list->info[job];
+    *entry_name = j->role == ROLE_DISCOVER ? "discovery" : n->b->entries[j->entry].name;
+    *target_name = build_slang_target(j->target, j->role);
+}
+
+/* Runs a list's jobs as one batch (build_batch.c), named by their entries and Slang targets. */
+static int run_list(build *b, const job_list *list, dgpb_compile_job *jobs, dgpb_diag *diag)
+{
+    list_names n = {b, list};
+    return build_compiler_run(b, jobs, list->count, name_list_job, &n, diag);
+}
+
 /*
  * Runs the jobs that the cache does not answer (build_cache.c), then reads
  * the depfiles of those that compiled, files their results, and adds what
@@ -227,7 +248,7 @@ int build_run_jobs(build *b, job_list *list, dgpb_compile_job *jobs)
         dgpb_diag d;
         dgpb_diag_clear(&d);
         b->result->compile_count += (uint32_t)misses.count;
-        rc = build_run_list(b, &misses, run, &d);
+        rc = run_list(b, &misses, run, &d);
         for (size_t k = 0; k < misses.count; k++)
             jobs[from[k]] = run[k];
         if (rc) {

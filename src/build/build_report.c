@@ -24,7 +24,7 @@ static void report(build *b, uint32_t line, dgpb_severity severity, int code, co
     if (severity == DGPB_SEV_ERROR)
         b->errors++;
     if (severity == DGPB_SEV_WARNING) /* replayed when the build comes from the cache */
-        bytebuf_append(&b->warnings, d.message, strlen(d.message) + 1);
+        cache_session_keep_warning(&b->cache, d.message);
     if (b->desc->sink)
         b->desc->sink(&d, b->desc->user);
 }

@@ -2,7 +2,8 @@
  * entry_scan.c - generic entry points in a Slang module's text (entry_scan.h).
  *
  * The text is first copied with comments, string and character literals and
- * preprocessor directive lines blanked (newlines kept, so lines still count).
+ * preprocessor directive lines blanked by the Slang text lexer (slang_text.h;
+ * newlines kept, so lines still count).
  * An entry point is a function after an attribute list that opens with
  * [shader(...)] or [numthreads(...)]; it is generic when its name is followed
  * by <...> before its parameter list, or when __generic<...> precedes it.
@@ -14,70 +15,12 @@
 #include "core/alloc.h"
 #include "core/bytebuf.h"
 #include "dgpb/result.h"
+#include "scan/slang_text.h"
 #include "scan/text_scan.h"
 
 static int space(char c)
 {
     return c == ' ' || c == '\t' || c == '\r' || c == '\n' || c == '\f' || c == '\v';
-}
-
-/* Blanks the byte at i unless it is a newline. */
-static void blank(char *s, size_t i)
-{
-    if (s[i] != '\n')
-        s[i] = ' ';
-}
-
-/* The text with comments, literals and directive lines blanked. */
-static char *code_only(const char *text, size_t len)
-{
-    char *s = mem_alloc(len + 1);
-    if (!s)
-        return NULL;
-    memcpy(s, text, len);
-    s[len] = 0;
-    int line_start = 1;
-    for (size_t i = 0; i < len;) {
-        char c = s[i];
-        if (line_start && (c == ' ' || c == '\t')) {
-            i++;
-            continue;
-        }
-        if (line_start && c == '#') { /* a directive, with its continuation lines */
-            while (i < len && s[i] != '\n') {
-                if (s[i] == '\\' && i + 1 < len && s[i + 1] == '\n')
-                    blank(s, i++);
-                else if (s[i] == '\\' && i + 2 < len && s[i + 1] == '\r' && s[i + 2] == '\n')
-                    blank(s, i++), blank(s, i++);
-                blank(s, i++);
-            }
-            continue;
-        }
-        line_start = c == '\n';
-        if (c == '/' && i + 1 < len && s[i + 1] == '/') {
-            while (i < len && s[i] != '\n')
-                blank(s, i++);
-        } else if (c == '/' && i + 1 < len && s[i + 1] == '*') {
-            blank(s, i++);
-            blank(s, i++);
-            while (i < len && !(s[i] == '*' && i + 1 < len && s[i + 1] == '/'))
-                blank(s, i++);
-            for (int k = 0; k < 2 && i < len; k++)
-                blank(s, i++);
-        } else if (c == '"' || c == '\'') {
-            blank(s, i++);
-            while (i < len && s[i] != c && s[i] != '\n') {
-                if (s[i] == '\\' && i + 1 < len)
-                    blank(s, i++);
-                blank(s, i++);
-            }
-            if (i < len && s[i] == c)
-                blank(s, i++);
-        } else {
-            i++;
-        }
-    }
-    return s;
 }
 
 /* The index after the bracket that closes the one at `at` ('[', '(' or '<'); 0 when none. */
@@ -283,7 +226,7 @@ int entry_scan_generics(const char *text, size_t len, generic_entry **out, size_
 {
     *out = NULL;
     *count = 0;
-    char *s = code_only(text, len);
+    char *s = slang_text_code_only(text, len);
     if (!s)
         return DGPB_ERR_NOMEM;
     generic_entry *list = NULL;

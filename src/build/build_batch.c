@@ -1,8 +1,11 @@
 /*
- * build_progress.c - running a batch of jobs on the compiler while telling
- * the caller's progress function (dgpb_build_desc.progress) as each job
- * starts and finishes (build_internal.h). The counts run across the build's
- * batches: discovery, compiles, layouts.
+ * build_batch.c - running a batch of jobs on the compiler (build_internal.h):
+ * as many at once as -j and the compiler allow, cancelled with the build,
+ * telling the caller's progress function (dgpb_build_desc.progress) as each
+ * job starts and finishes, and with -v how the batch ran. The progress counts
+ * run across the build's batches: discovery, compiles, layouts. The jobs are
+ * named through the caller's function, so that this file knows no job list
+ * (build_jobs.c names compile jobs, build_layouts.c layout jobs).
  */
 #define _POSIX_C_SOURCE 200809L
 #include <assert.h>
@@ -75,23 +78,4 @@ int build_compiler_run(build *b, dgpb_compile_job *jobs, size_t count, build_job
     if (b->desc->verbose && count)
         report_parallel(b, count, parallel);
     return rc;
-}
-
-typedef struct list_names {
-    const build *b;
-    const job_list *list;
-} list_names;
-
-static void name_list_job(void *ctx, size_t job, const char **entry_name, const char **target_name)
-{
-    const list_names *n = ctx;
-    const job_info *j = &n->list->info[job];
-    *entry_name = j->role == ROLE_DISCOVER ? "discovery" : n->b->entries[j->entry].name;
-    *target_name = build_slang_target(j->target, j->role);
-}
-
-int build_run_list(build *b, const job_list *list, dgpb_compile_job *jobs, dgpb_diag *diag)
-{
-    list_names n = {b, list};
-    return build_compiler_run(b, jobs, list->count, name_list_job, &n, diag);
 }
