@@ -94,8 +94,8 @@ static int read_unit_reflection(build *b, const job_info *info, unit *u)
         }
     }
     dgpb_reflection_blocks blocks = {values, b->generator_conventions ? 1 : 0, push, push_count};
-    int rc = build_read_reflection(b, info->json, dgpb_target_name((uint32_t)info->target), &blocks,
-                                   &u->reflection);
+    int rc =
+        build_read_reflection(b, info->json, (dgpb_target_id)info->target, &blocks, &u->reflection);
     dgpb_free(push);
     return rc;
 }

@@ -428,7 +428,7 @@ int build_discover(build *b)
     for (size_t i = 0; i < list.count && !rc; i++) {
         int t = list.info[i].target;
         dgpb_reflection *r = NULL;
-        rc = build_read_reflection(b, list.info[i].json, dgpb_target_name((uint32_t)t), NULL, &r);
+        rc = build_read_reflection(b, list.info[i].json, (dgpb_target_id)t, NULL, &r);
         if (!rc)
             rc = stages_from_code(b, &list.info[i], r);
         if (!rc)

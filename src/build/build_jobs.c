@@ -322,7 +322,7 @@ int build_read_output(build *b, const char *path, uint8_t **out, size_t *size)
     return DGPB_OK;
 }
 
-int build_read_reflection(build *b, const char *path, const char *target,
+int build_read_reflection(build *b, const char *path, dgpb_target_id target,
                           const dgpb_reflection_blocks *blocks, dgpb_reflection **out)
 {
     dgpb_diag d;
@@ -335,8 +335,8 @@ int build_read_reflection(build *b, const char *path, const char *target,
     dgpb_free(json);
     if (rc) {
         char context[4200];
-        snprintf(context, sizeof context, "target '%s': reading Slang's reflection '%s'", target,
-                 path);
+        snprintf(context, sizeof context, "target '%s': reading Slang's reflection '%s'",
+                 dgpb_target_name(target), path);
         return build_forward(b, &d, context);
     }
     return DGPB_OK;

@@ -215,7 +215,7 @@ typedef struct builder {
     dgpb_reflected_param *params;
     size_t count, cap;
     bool nomem;
-    const char *target;
+    const char *target; /* its name, for messages */
     bool ptx, wgsl, spirv;
     const char *const *value_blocks;
     size_t value_block_count;
@@ -835,7 +835,7 @@ static int parse_entries(dgpb_reflection *r, const cJSON *entries, dgpb_diag *di
     return DGPB_OK;
 }
 
-int dgpb_reflection_parse(const char *json, size_t len, const char *target,
+int dgpb_reflection_parse(const char *json, size_t len, dgpb_target_id target,
                           const char *const *value_blocks, size_t value_block_count,
                           dgpb_reflection **out, dgpb_diag *diag)
 {
@@ -843,7 +843,7 @@ int dgpb_reflection_parse(const char *json, size_t len, const char *target,
     return dgpb_reflection_parse_blocks(json, len, target, &blocks, out, diag);
 }
 
-int dgpb_reflection_parse_blocks(const char *json, size_t len, const char *target,
+int dgpb_reflection_parse_blocks(const char *json, size_t len, dgpb_target_id target,
                                  const dgpb_reflection_blocks *blocks, dgpb_reflection **out,
                                  dgpb_diag *diag)
 {
@@ -857,10 +857,10 @@ int dgpb_reflection_parse_blocks(const char *json, size_t len, const char *targe
     int rc = DGPB_OK;
     dgpb_reflection *r = mem_calloc(1, sizeof *r);
     builder b = {
-        .target = target,
-        .ptx = !strcmp(target, "ptx"),
-        .wgsl = !strcmp(target, "wgsl"),
-        .spirv = !strcmp(target, "spirv"),
+        .target = dgpb_target_name(target),
+        .ptx = target == DGPB_TARGET_PTX,
+        .wgsl = target == DGPB_TARGET_WGSL,
+        .spirv = target == DGPB_TARGET_SPIRV,
         .value_blocks = blocks ? blocks->value_blocks : NULL,
         .value_block_count = blocks ? blocks->value_block_count : 0,
         .push_blocks = blocks ? blocks->push_blocks : NULL,
