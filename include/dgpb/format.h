@@ -52,7 +52,7 @@ typedef enum dgpb_kind {
 
 /* Shader stages, by their names in the format (DGPB_STAGE). */
 typedef enum dgpb_stage {
-#define DGPB_STAGE(ID, value, name) DGPB_STAGE_##ID = value,
+#define DGPB_STAGE(ID, value, name, spirv_model, SpirvModel, CAP) DGPB_STAGE_##ID = value,
 #include "dgpb/vocabulary.def"
     DGPB_STAGE_COUNT
 } dgpb_stage;

@@ -14,25 +14,36 @@ static const char *const kind_names[DGPB_KIND_COUNT] = {
 };
 
 /* A kind's WebGPU column: one ID, or ANY_STORAGE_TEXTURE, the ID of a storage format's row. */
-#define WGPU_ANY_STORAGE_TEXTURE DGPB_WGPU_COUNT
-static const uint32_t kind_webgpu[DGPB_KIND_COUNT] = {
-#define DGPB_KIND(ID, value, name, ACCESS, WEBGPU) [value] = DGPB_WGPU_##WEBGPU,
-#define DGPB_WGPU_ANY_STORAGE_TEXTURE WGPU_ANY_STORAGE_TEXTURE
+enum {
+#define DGPB_WEBGPU_LAYOUT(ID, value, name, LIMIT) KIND_WGPU_##ID = value,
 #include "dgpb/vocabulary.def"
-#undef DGPB_WGPU_ANY_STORAGE_TEXTURE
+    KIND_WGPU_ANY_STORAGE_TEXTURE = -1
+};
+static const int kind_webgpu[DGPB_KIND_COUNT] = {
+#define DGPB_KIND(ID, value, name, ACCESS, WEBGPU) [value] = KIND_WGPU_##WEBGPU,
+#include "dgpb/vocabulary.def"
 };
 
-static const bool kind_read_only[DGPB_KIND_COUNT] = {
+/* A kind's ACCESS column. */
+enum access { ACCESS_READ_ONLY, ACCESS_WRITABLE };
+static const enum access kind_access[DGPB_KIND_COUNT] = {
 #define DGPB_KIND(ID, value, name, ACCESS, WEBGPU) [value] = ACCESS_##ACCESS,
-#define ACCESS_READ_ONLY true
-#define ACCESS_WRITABLE false
 #include "dgpb/vocabulary.def"
-#undef ACCESS_READ_ONLY
-#undef ACCESS_WRITABLE
 };
 
 static const char *const stage_names[DGPB_STAGE_COUNT] = {
-#define DGPB_STAGE(ID, value, name) [value] = name,
+#define DGPB_STAGE(ID, value, name, spirv_model, SpirvModel, CAP) [value] = name,
+#include "dgpb/vocabulary.def"
+};
+
+/* The capability each stage's entries need; NEEDS_NONE for none. */
+enum {
+#define DGPB_CAPABILITY(ID, value, name, webgpu_feature) NEEDS_##ID = value,
+#include "dgpb/vocabulary.def"
+    NEEDS_NONE = -1
+};
+static const int stage_needs[DGPB_STAGE_COUNT] = {
+#define DGPB_STAGE(ID, value, name, spirv_model, SpirvModel, CAP) [value] = NEEDS_##CAP,
 #include "dgpb/vocabulary.def"
 };
 
@@ -191,7 +202,7 @@ bool dgpb_code_format_allowed(const char *target, size_t target_len, const char 
 
 bool dgpb_stage_is_ray_tracing(uint32_t stage)
 {
-    return stage >= DGPB_STAGE_RAYGENERATION && stage <= DGPB_STAGE_CALLABLE;
+    return stage < DGPB_STAGE_COUNT && stage_needs[stage] == NEEDS_RAYTRACING;
 }
 
 bool dgpb_webgpu_layout_allowed(uint32_t kind, uint32_t id, bool is_wgsl)
@@ -200,19 +211,20 @@ bool dgpb_webgpu_layout_allowed(uint32_t kind, uint32_t id, bool is_wgsl)
         return id == DGPB_WGPU_NONE;
     if (kind >= DGPB_KIND_COUNT || id >= DGPB_WGPU_COUNT)
         return false;
-    if (kind_webgpu[kind] == WGPU_ANY_STORAGE_TEXTURE)
+    if (kind_webgpu[kind] == KIND_WGPU_ANY_STORAGE_TEXTURE)
         return webgpu_storage_texture[id];
-    return id == kind_webgpu[kind];
+    return (int)id == kind_webgpu[kind];
 }
 
 uint32_t dgpb_kind_required_flags(uint32_t kind)
 {
-    return kind < DGPB_KIND_COUNT && kind_read_only[kind] ? DGPB_FLAG_READ_ONLY : 0;
+    return kind < DGPB_KIND_COUNT && kind_access[kind] == ACCESS_READ_ONLY ? DGPB_FLAG_READ_ONLY
+                                                                           : 0;
 }
 
 bool dgpb_kind_writable(uint32_t kind)
 {
-    return kind < DGPB_KIND_COUNT && !kind_read_only[kind];
+    return kind < DGPB_KIND_COUNT && kind_access[kind] == ACCESS_WRITABLE;
 }
 
 const char *dgpb_param_rule(uint32_t kind, uint32_t flags, uint32_t offset, uint32_t size,

@@ -79,10 +79,11 @@ static uint32_t wgsl_id(const dgpb_code_binding *c)
         static const struct {
             const char *format;
             uint32_t id;
-        } formats[] = {{"r32float", DGPB_WGPU_STORAGE_TEXTURE_2D_R32FLOAT},
-                       {"rg32float", DGPB_WGPU_STORAGE_TEXTURE_2D_RG32FLOAT},
-                       {"rgba32float", DGPB_WGPU_STORAGE_TEXTURE_2D_RGBA32FLOAT},
-                       {"r32uint", DGPB_WGPU_STORAGE_TEXTURE_2D_R32UINT}};
+        } formats[] = {
+#define DGPB_STORAGE_FORMAT(ID, name, WEBGPU, slang_format, slang_type, webgpu_feature)            \
+    {name, DGPB_WGPU_##WEBGPU},
+#include "dgpb/vocabulary.def"
+        };
         if (!c->dimension || strcmp(c->dimension, "2d") || !c->texel_format)
             return 0;
         for (size_t i = 0; i < sizeof formats / sizeof formats[0]; i++)

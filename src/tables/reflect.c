@@ -174,30 +174,28 @@ static void shape_text(const cJSON *t, char *buf, size_t n)
 
 /* WebGPU's storage texture formats in the ID table, by reflection format name and by element type.
  */
+/*
+ * The ID of a RWTexture2D's storage format: Slang's "format" when it names
+ * one, else its element type (DGPB_STORAGE_FORMAT rows); 0 for any other.
+ */
 static uint32_t storage_texture_id(const cJSON *p, const cJSON *t)
 {
+    static const struct {
+        const char *slang_format, *slang_type;
+        uint32_t id;
+    } formats[] = {
+#define DGPB_STORAGE_FORMAT(ID, name, WEBGPU, slang_format, slang_type, webgpu_feature)            \
+    {slang_format, slang_type, DGPB_WGPU_##WEBGPU},
+#include "dgpb/vocabulary.def"
+    };
     const char *format = get_str(p, "format");
-    if (format) {
-        if (!strcmp(format, "r32f"))
-            return DGPB_WGPU_STORAGE_TEXTURE_2D_R32FLOAT;
-        if (!strcmp(format, "rg32f"))
-            return DGPB_WGPU_STORAGE_TEXTURE_2D_RG32FLOAT;
-        if (!strcmp(format, "rgba32f"))
-            return DGPB_WGPU_STORAGE_TEXTURE_2D_RGBA32FLOAT;
-        if (!strcmp(format, "r32ui"))
-            return DGPB_WGPU_STORAGE_TEXTURE_2D_R32UINT;
-        return 0;
-    }
-    char type[64];
-    value_type_text(get(t, "resultType"), type, sizeof type);
-    if (!strcmp(type, "float"))
-        return DGPB_WGPU_STORAGE_TEXTURE_2D_R32FLOAT;
-    if (!strcmp(type, "float2"))
-        return DGPB_WGPU_STORAGE_TEXTURE_2D_RG32FLOAT;
-    if (!strcmp(type, "float4"))
-        return DGPB_WGPU_STORAGE_TEXTURE_2D_RGBA32FLOAT;
-    if (!strcmp(type, "uint"))
-        return DGPB_WGPU_STORAGE_TEXTURE_2D_R32UINT;
+    char type[64] = "";
+    if (!format)
+        value_type_text(get(t, "resultType"), type, sizeof type);
+    for (size_t i = 0; i < sizeof formats / sizeof formats[0]; i++)
+        if (!strcmp(format ? format : type,
+                    format ? formats[i].slang_format : formats[i].slang_type))
+            return formats[i].id;
     return 0;
 }
 
