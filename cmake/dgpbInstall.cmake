@@ -41,7 +41,8 @@ install(TARGETS dgpb EXPORT dgpbTargets ARCHIVE DESTINATION ${CMAKE_INSTALL_LIBD
 # The runner library has an export file of its own: a project without Vulkan
 # still finds dgpb::dgpb.
 install(TARGETS dgpb_run EXPORT dgpbRunTargets ARCHIVE DESTINATION ${CMAKE_INSTALL_LIBDIR})
-install(DIRECTORY include/dgpb DESTINATION ${CMAKE_INSTALL_INCLUDEDIR} FILES_MATCHING PATTERN "*.h")
+install(DIRECTORY include/dgpb DESTINATION ${CMAKE_INSTALL_INCLUDEDIR} FILES_MATCHING PATTERN "*.h"
+        PATTERN "*.def")
 
 # pkg-config: relocatable (every path relative to the .pc file's folder).
 if(IS_ABSOLUTE "${CMAKE_INSTALL_LIBDIR}")

@@ -51,6 +51,15 @@ typedef struct table {
     dgpb_param_table view;
 } table;
 
+/* The id of a target the tests name by its name. */
+static dgpb_target_id target_of(const char *name)
+{
+    int id = dgpb_target_from_name(name, strlen(name));
+    if (id < 0)
+        fail_msg("unknown target '%s'", name);
+    return (dgpb_target_id)id;
+}
+
 static dgpb_param_desc *add_row(table *t, const char *name, uint32_t kind, uint32_t space,
                                 uint32_t binding, uint32_t offset, uint32_t size, uint32_t id)
 {
@@ -122,7 +131,7 @@ static dgpb_code_binding *binding_named(code *c, const char *name)
 static int prove(const char *target, const char *entry, const table *t, const code *c,
                  const dgpb_ptx_module *ptx, dgpb_diag *diag)
 {
-    dgpb_proof_input in = {target, entry, &t->view, c ? &c->view : NULL, ptx};
+    dgpb_proof_input in = {target_of(target), entry, &t->view, c ? &c->view : NULL, ptx};
     dgpb_diag_clear(diag);
     return dgpb_binding_proof(&in, diag);
 }
@@ -906,7 +915,7 @@ static void test_a_ptx_row_in_another_space_or_a_missing_kernel_is_refused(void 
                    "SLANG_globalParams (0) or the kernel's parameters (0xFFFFFFFF)");
     ptx_table(&t);
     dgpb_diag diag;
-    dgpb_proof_input in = {"ptx", "other", &t.view, NULL, &p.module};
+    dgpb_proof_input in = {DGPB_TARGET_PTX, "other", &t.view, NULL, &p.module};
     dgpb_diag_clear(&diag);
     assert_int_equal(dgpb_binding_proof(&in, &diag), DGPB_ERR_SHADER);
     assert_contains(diag.message, "target 'ptx', entry 'other': the PTX has no .entry 'other'");
@@ -959,8 +968,8 @@ static void load_real(real *r, const char *target)
              !strcmp(target, "ptx") ? "cuda" : target);
     size_t size;
     uint8_t *json = read_fixture(path, &size);
-    int rc =
-        dgpb_reflection_parse((const char *)json, size, target, NULL, 0, &r->reflection, &diag);
+    int rc = dgpb_reflection_parse((const char *)json, size, target_of(target), NULL, 0,
+                                   &r->reflection, &diag);
     dgpb_free(json);
     if (rc)
         fail_msg("%s: %s", path, diag.message);
@@ -984,8 +993,8 @@ static void load_real(real *r, const char *target)
     if (rc)
         fail_msg("%s code: %s", target, diag.message);
     static const char *const group[] = {"k"};
-    dgpb_param_select s = {target, "k", r->reflection,           r->spirv, false,
-                           group,  1,   r->ptx ? NULL : &r->code};
+    dgpb_param_select s = {target_of(target),       "k", r->reflection, r->spirv, false, group, 1,
+                           r->ptx ? NULL : &r->code};
     if (dgpb_param_table_build(&s, &r->table, &diag))
         fail_msg("%s table: %s", target, diag.message);
 }
@@ -1027,7 +1036,7 @@ static void drop(tampered *t, uint32_t i)
 
 static int prove_real(const real *r, const dgpb_param_table *t, dgpb_diag *diag)
 {
-    dgpb_proof_input in = {r->target, "k", t, &r->code, r->ptx};
+    dgpb_proof_input in = {target_of(r->target), "k", t, &r->code, r->ptx};
     dgpb_diag_clear(diag);
     return dgpb_binding_proof(&in, diag);
 }
@@ -1187,7 +1196,8 @@ static int build_and_prove(const char *json, const char *spv, const char *code_p
     size_t size;
     uint8_t *text = read_fixture(json, &size);
     dgpb_reflection *refl = NULL;
-    int rc = dgpb_reflection_parse((const char *)text, size, target, NULL, 0, &refl, diag);
+    int rc =
+        dgpb_reflection_parse((const char *)text, size, target_of(target), NULL, 0, &refl, diag);
     dgpb_free(text);
     if (rc)
         return rc;
@@ -1210,11 +1220,12 @@ static int build_and_prove(const char *json, const char *spv, const char *code_p
         dgpb_free(text);
     }
     const char *group[1] = {entry};
-    dgpb_param_select s = {target, entry, refl, select, false, group, 1, ptx ? NULL : &bindings};
+    dgpb_param_select s = {target_of(target),     entry, refl, select, false, group, 1,
+                           ptx ? NULL : &bindings};
     dgpb_param_table t = {0};
     if (!rc)
         rc = dgpb_param_table_build(&s, &t, diag);
-    dgpb_proof_input in = {target, entry, &t, &bindings, ptx};
+    dgpb_proof_input in = {target_of(target), entry, &t, &bindings, ptx};
     if (!rc)
         rc = dgpb_binding_proof(&in, diag);
     dgpb_param_table_clear(&t);

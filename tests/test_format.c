@@ -63,6 +63,35 @@ static void backends_map_to_their_targets(void **state)
     }
     assert_int_equal(dgpb_backend_from_name("vulkan", 6), DGPB_BACKEND_VULKAN);
     assert_false(dgpb_target_name_known("hlsl", 4));
+    /* The enum values are the documented ones, whatever the order of the rows. */
+    assert_int_equal(DGPB_BACKEND_DX12, 0);
+    assert_int_equal(DGPB_BACKEND_WEBGPU, 5);
+    assert_int_equal(DGPB_BACKEND_COUNT, 6);
+    for (uint32_t b = 0; b < DGPB_BACKEND_COUNT; b++)
+        assert_string_equal(dgpb_target_name((uint32_t)dgpb_backend_target_id(b)),
+                            dgpb_backend_target(b));
+    assert_int_equal(dgpb_backend_target_id(DGPB_BACKEND_VULKAN), DGPB_TARGET_SPIRV);
+    assert_int_equal(dgpb_backend_target_id(DGPB_BACKEND_COUNT), -1);
+    assert_null(dgpb_backend_target(DGPB_BACKEND_COUNT));
+}
+
+static void targets_and_code_formats_round_trip(void **state)
+{
+    (void)state;
+    for (uint32_t t = 0; t < DGPB_TARGET_COUNT; t++) {
+        const char *n = dgpb_target_name(t);
+        assert_int_equal(dgpb_target_from_name(n, strlen(n)), (int)t);
+        if (t > 0) /* bundle order: sorted by name */
+            assert_true(strcmp(dgpb_target_name(t - 1), n) < 0);
+    }
+    for (uint32_t f = 0; f < DGPB_CODE_FORMAT_COUNT; f++) {
+        const char *n = dgpb_code_format_name(f);
+        assert_int_equal(dgpb_code_format_from_name(n, strlen(n)), (int)f);
+    }
+    assert_null(dgpb_target_name(DGPB_TARGET_COUNT));
+    assert_null(dgpb_code_format_name(DGPB_CODE_FORMAT_COUNT));
+    assert_int_equal(dgpb_target_from_name("spirv", 4), -1);
+    assert_int_equal(dgpb_code_format_from_name("hlsl", 4), -1);
 }
 
 static void metal_allows_metallib_or_msl_and_others_their_own_name(void **state)
@@ -74,6 +103,9 @@ static void metal_allows_metallib_or_msl_and_others_their_own_name(void **state)
     assert_true(dgpb_code_format_allowed("spirv", 5, "spirv", 5));
     assert_false(dgpb_code_format_allowed("spirv", 5, "wgsl", 4));
     assert_false(dgpb_code_format_allowed("glsl", 4, "glsl", 4));
+    /* CUDA source discovers ptx's entries, but no bundle carries it. */
+    assert_false(dgpb_code_format_allowed("ptx", 3, "cuda", 4));
+    assert_true(dgpb_code_format_allowed("ptx", 3, "ptx", 3));
 }
 
 static void webgpu_ids_follow_the_kind(void **state)
@@ -182,6 +214,7 @@ int main(void)
         cmocka_unit_test(names_round_trip_for_every_table),
         cmocka_unit_test(kinds_have_the_documented_numbers),
         cmocka_unit_test(backends_map_to_their_targets),
+        cmocka_unit_test(targets_and_code_formats_round_trip),
         cmocka_unit_test(metal_allows_metallib_or_msl_and_others_their_own_name),
         cmocka_unit_test(webgpu_ids_follow_the_kind),
         cmocka_unit_test(utf8_validation_rejects_malformed_sequences),

@@ -38,6 +38,15 @@
 
 /* ---- inputs ----------------------------------------------------------------- */
 
+/* The id of a target the tests name by its name. */
+static dgpb_target_id target_of(const char *name)
+{
+    int id = dgpb_target_from_name(name, strlen(name));
+    if (id < 0)
+        fail_msg("unknown target '%s'", name);
+    return (dgpb_target_id)id;
+}
+
 static dgpb_reflection *load_reflection(const char *relpath, const char *target, const char *entry)
 {
     char block[128];
@@ -49,7 +58,7 @@ static dgpb_reflection *load_reflection(const char *relpath, const char *target,
     dgpb_reflection *r = NULL;
     dgpb_diag diag;
     dgpb_diag_clear(&diag);
-    if (dgpb_reflection_parse((const char *)text, size, target, blocks, 1, &r, &diag))
+    if (dgpb_reflection_parse((const char *)text, size, target_of(target), blocks, 1, &r, &diag))
         fail_msg("%s: %s", relpath, diag.message);
     dgpb_free(text);
     return r;
@@ -229,7 +238,7 @@ static void test_dream_mode_strips_the_entry_prefix_and_keeps_value_field_names(
     };
     dgpb_reflection *r = load_reflection("fixtures/reflect/kinds_spirv.json", "spirv", "k");
     dgpb_spirv_info *spv = load_spirv("fixtures/reflect/kinds.spv");
-    dgpb_param_select s = {"spirv", "k", r, spv, true, group_k, 1, NULL};
+    dgpb_param_select s = {DGPB_TARGET_SPIRV, "k", r, spv, true, group_k, 1, NULL};
     dgpb_param_table t = {0};
     build_ok(&s, &t);
     check_rows(&t, "spirv", want, ARRAY_LEN(want));
@@ -265,7 +274,7 @@ static void test_ptx_rows_carry_byte_offsets_as_bindings_and_the_spirv_written_f
     };
     dgpb_reflection *r = load_reflection("fixtures/reflect/kinds_cuda.json", "ptx", "k");
     dgpb_spirv_info *spv = load_spirv("fixtures/reflect/kinds.spv");
-    dgpb_param_select s = {"ptx", "k", r, spv, true, group_k, 1, NULL};
+    dgpb_param_select s = {DGPB_TARGET_PTX, "k", r, spv, true, group_k, 1, NULL};
     dgpb_param_table t = {0};
     build_ok(&s, &t);
     check_rows(&t, "ptx", want, ARRAY_LEN(want));
@@ -300,7 +309,8 @@ static void test_the_longest_entry_name_of_the_group_owns_a_global(void **state)
         {"a_b", reversed, {"x", "limit"}, 2},
     };
     for (size_t c = 0; c < ARRAY_LEN(cases); c++) {
-        dgpb_param_select s = {"spirv", cases[c].entry, &r, NULL, true, cases[c].group, 2, NULL};
+        dgpb_param_select s = {
+            DGPB_TARGET_SPIRV, cases[c].entry, &r, NULL, true, cases[c].group, 2, NULL};
         dgpb_param_table t = {0};
         build_ok(&s, &t);
         check_names(&t, cases[c].names, cases[c].count);
@@ -319,7 +329,7 @@ static void test_the_longest_entry_name_of_the_group_owns_a_global(void **state)
     };
     dgpb_reflection ra = {alone, ARRAY_LEN(alone), NULL, 0};
     static const char *const group_a[] = {"a"};
-    dgpb_param_select s = {"spirv", "a", &ra, NULL, true, group_a, 1, NULL};
+    dgpb_param_select s = {DGPB_TARGET_SPIRV, "a", &ra, NULL, true, group_a, 1, NULL};
     dgpb_param_table t = {0};
     build_ok(&s, &t);
     static const char *const names[] = {"scale", "b_x", "b_params"};
@@ -340,7 +350,7 @@ static void test_value_rows_keep_their_field_names_whatever_block_they_come_from
     };
     dgpb_reflection r = {params, ARRAY_LEN(params), NULL, 0};
     static const char *const group_a[] = {"a"};
-    dgpb_param_select s = {"spirv", "a", &r, NULL, true, group_a, 1, NULL};
+    dgpb_param_select s = {DGPB_TARGET_SPIRV, "a", &r, NULL, true, group_a, 1, NULL};
     dgpb_param_table t = {0};
     build_ok(&s, &t);
     char second[64] = "";
@@ -372,7 +382,7 @@ test_unprefixed_globals_belong_to_an_entry_only_through_its_spirv_interface(void
     static const char *const group[] = {"k", "j"};
     /* k's own globals are k's whether its code uses them or not; j's are never k's. */
     static const char *const names[] = {"buf", "shared_lut", "unused"};
-    dgpb_param_select s = {"spirv", "k", &r, &info, true, group, 2, NULL};
+    dgpb_param_select s = {DGPB_TARGET_SPIRV, "k", &r, &info, true, group, 2, NULL};
     dgpb_param_table t = {0};
     build_ok(&s, &t);
     check_names(&t, names, ARRAY_LEN(names));
@@ -410,7 +420,7 @@ static void test_plain_mode_keeps_the_spirv_interface_in_declaration_order(void 
         dgpb_reflection *r = load_reflection(cases[c].json, "spirv", cases[c].entry);
         dgpb_spirv_info *spv = load_spirv(cases[c].spv);
         const char *group[1] = {cases[c].entry};
-        dgpb_param_select s = {"spirv", cases[c].entry, r, spv, false, group, 1, NULL};
+        dgpb_param_select s = {DGPB_TARGET_SPIRV, cases[c].entry, r, spv, false, group, 1, NULL};
         dgpb_param_table t = {0};
         build_ok(&s, &t);
         check_rows(&t, "spirv", cases[c].rows, cases[c].count);
@@ -427,7 +437,7 @@ static void test_plain_mode_keeps_names_whole(void **state)
     dgpb_reflection r = {params, 1, NULL, 0};
     dgpb_spirv_var vars[] = {VAR("k_buf", true, false)};
     dgpb_spirv_info info = make_info(vars, 1, true);
-    dgpb_param_select s = {"spirv", "k", &r, &info, false, group_k, 1, NULL};
+    dgpb_param_select s = {DGPB_TARGET_SPIRV, "k", &r, &info, false, group_k, 1, NULL};
     dgpb_param_table t = {0};
     build_ok(&s, &t);
     static const char *const names[] = {"k_buf"};
@@ -471,8 +481,9 @@ static void test_loose_uniforms_come_with_the_implicit_global_block(void **state
         loaded_code code = {0};
         if (cases[c].code)
             load_code(cases[c].code, cases[c].target, &code);
-        dgpb_param_select s = {cases[c].target, "scale", r, spv,
-                               false,           group,   1, cases[c].code ? &code.bindings : NULL};
+        dgpb_param_select s = {
+            target_of(cases[c].target),           "scale", r, spv, false, group, 1,
+            cases[c].code ? &code.bindings : NULL};
         dgpb_param_table t = {0};
         build_ok(&s, &t);
         check_rows(&t, cases[c].target, cases[c].rows, 3);
@@ -514,8 +525,8 @@ static void test_rows_only_the_code_can_place_take_their_place_from_its_variable
         bool wgsl = !strcmp(cases[c].target, "wgsl");
         dgpb_code_bindings code = {wgsl ? wgsl_items : spirv_items,
                                    wgsl ? ARRAY_LEN(wgsl_items) : ARRAY_LEN(spirv_items)};
-        dgpb_param_select s = {cases[c].target, "scale", r, spv,
-                               false,           group,   1, cases[c].with_code ? &code : NULL};
+        dgpb_param_select s = {target_of(cases[c].target),       "scale", r, spv, false, group, 1,
+                               cases[c].with_code ? &code : NULL};
         dgpb_param_table t = {0};
         build_ok(&s, &t);
         assert_int_equal(t.count, 3);
@@ -586,8 +597,8 @@ static void test_entry_point_uniforms_get_launch_rows_and_the_codes_bindings(voi
         loaded_code code = {0};
         if (cases[c].code)
             load_code(cases[c].code, cases[c].target, &code);
-        dgpb_param_select s = {cases[c].target, "k",   r, spv,
-                               false,           group, 1, cases[c].code ? &code.bindings : NULL};
+        dgpb_param_select s = {target_of(cases[c].target),           "k", r, spv, false, group, 1,
+                               cases[c].code ? &code.bindings : NULL};
         dgpb_param_table t = {0};
         build_ok(&s, &t);
         check_rows_in(&t, cases[c].target, cases[c].rows, cases[c].spaces, 7);
@@ -653,8 +664,8 @@ static void test_struct_globals_are_rows_through_the_variables_that_carry_them(v
         loaded_code code = {0};
         if (cases[c].code)
             load_code(cases[c].code, cases[c].target, &code);
-        dgpb_param_select s = {cases[c].target, "k",   r, spv,
-                               false,           group, 1, cases[c].code ? &code.bindings : NULL};
+        dgpb_param_select s = {target_of(cases[c].target),           "k", r, spv, false, group, 1,
+                               cases[c].code ? &code.bindings : NULL};
         dgpb_param_table t = {0};
         build_ok(&s, &t);
         check_rows(&t, cases[c].target, cases[c].rows, 9);
@@ -692,7 +703,7 @@ static void test_values_come_with_their_blocks_variable_and_resources_with_their
     };
     for (size_t c = 0; c < ARRAY_LEN(cases); c++) {
         dgpb_spirv_info info = make_info(cases[c].vars, cases[c].var_count, true);
-        dgpb_param_select s = {"spirv", "k", r, &info, false, group, 1, NULL};
+        dgpb_param_select s = {DGPB_TARGET_SPIRV, "k", r, &info, false, group, 1, NULL};
         dgpb_param_table t = {0};
         build_ok(&s, &t);
         check_names(&t, cases[c].names, cases[c].count);
@@ -714,7 +725,7 @@ test_loose_uniforms_are_left_out_when_the_code_does_not_read_the_global_block(vo
     dgpb_spirv_info info = make_info(vars, ARRAY_LEN(vars), true);
     static const char *const group[] = {"e"};
     for (int dream = 0; dream <= 1; dream++) {
-        dgpb_param_select s = {"spirv", "e", &r, &info, dream, group, 1, NULL};
+        dgpb_param_select s = {DGPB_TARGET_SPIRV, "e", &r, &info, dream, group, 1, NULL};
         dgpb_param_table t = {0};
         build_ok(&s, &t);
         static const char *const names[] = {"out"};
@@ -759,7 +770,7 @@ static void test_read_only_comes_from_the_kind_and_written_only_from_spirv(void 
     }
     dgpb_reflection r = {params, ARRAY_LEN(params), NULL, 0};
     dgpb_spirv_info info = make_info(vars, ARRAY_LEN(vars), true);
-    dgpb_param_select s = {"spirv", "e", &r, &info, false, NULL, 0, NULL};
+    dgpb_param_select s = {DGPB_TARGET_SPIRV, "e", &r, &info, false, NULL, 0, NULL};
     dgpb_param_table t = {0};
     build_ok(&s, &t);
     assert_int_equal(t.count, ARRAY_LEN(rows));
@@ -788,7 +799,7 @@ static void test_without_usable_spirv_every_global_counts_and_nothing_is_written
     static const char *const group[] = {"scale"};
     for (size_t i = 0; i < ARRAY_LEN(infos); i++)
         for (int dream = 0; dream <= 1; dream++) {
-            dgpb_param_select s = {"spirv", "scale", r, infos[i], dream, group, 1, NULL};
+            dgpb_param_select s = {DGPB_TARGET_SPIRV, "scale", r, infos[i], dream, group, 1, NULL};
             dgpb_param_table t = {0};
             build_ok(&s, &t);
             check_rows(&t, "spirv", want, ARRAY_LEN(want));
@@ -813,7 +824,7 @@ static void test_webgpu_ids_are_kept_on_wgsl_and_zero_elsewhere(void **state)
     static const char *const targets[] = {"wgsl", "spirv", "metal", "ptx", "dxil"};
     for (size_t i = 0; i < ARRAY_LEN(targets); i++) {
         bool wgsl = !strcmp(targets[i], "wgsl");
-        dgpb_param_select s = {targets[i], "e", &r, NULL, true, group, 1, NULL};
+        dgpb_param_select s = {target_of(targets[i]), "e", &r, NULL, true, group, 1, NULL};
         dgpb_param_table t = {0};
         build_ok(&s, &t);
         assert_int_equal(t.count, 3);
@@ -833,7 +844,7 @@ static void test_offset_and_size_are_kept_only_for_value_rows(void **state)
     };
     dgpb_reflection r = {params, ARRAY_LEN(params), NULL, 0};
     static const char *const group[] = {"e"};
-    dgpb_param_select s = {"spirv", "e", &r, NULL, true, group, 1, NULL};
+    dgpb_param_select s = {DGPB_TARGET_SPIRV, "e", &r, NULL, true, group, 1, NULL};
     dgpb_param_table t = {0};
     build_ok(&s, &t);
     static const want_row want[] = {
@@ -864,7 +875,7 @@ test_a_used_parameter_without_a_kind_is_an_error_naming_target_entry_and_paramet
     (void)state;
     static const char *const group[] = {"s"};
     dgpb_reflection *r = load_reflection("fixtures/reflect/shapes_spirv.json", "spirv", "s");
-    dgpb_param_select s = {"spirv", "s", r, NULL, true, group, 1, NULL};
+    dgpb_param_select s = {DGPB_TARGET_SPIRV, "s", r, NULL, true, group, 1, NULL};
     expect_error(&s, "target 'spirv', entry 's', parameter 'many': Texture2D<float4>[4] is an "
                      "array of resources, which a row cannot describe (a row has no element "
                      "count); declare each element as a parameter of its own");
@@ -877,7 +888,7 @@ test_a_used_parameter_without_a_kind_is_an_error_naming_target_entry_and_paramet
     };
     dgpb_reflection hand = {params, ARRAY_LEN(params), NULL, 0};
     static const char *const group_e[] = {"e"};
-    dgpb_param_select h = {"metal", "e", &hand, NULL, true, group_e, 1, NULL};
+    dgpb_param_select h = {DGPB_TARGET_METAL, "e", &hand, NULL, true, group_e, 1, NULL};
     expect_error(&h, "target 'metal', entry 'e', parameter 'odd': no parameter kind");
 }
 
@@ -886,21 +897,21 @@ static void test_a_used_wgsl_parameter_with_a_problem_is_an_error(void **state)
     (void)state;
     static const char *const group_s[] = {"s"}, *const group_k2[] = {"k"};
     dgpb_reflection *r = load_reflection("fixtures/reflect/shapes_wgsl.json", "wgsl", "s");
-    dgpb_param_select s = {"wgsl", "s", r, NULL, true, group_s, 1, NULL};
+    dgpb_param_select s = {DGPB_TARGET_WGSL, "s", r, NULL, true, group_s, 1, NULL};
     expect_error(&s, "target 'wgsl', entry 's', parameter 'ints': RWTexture2D<int> (format "
                      "r32i) has no WebGPU binding-layout ID");
     dgpb_reflection_free(r);
 
     dgpb_spirv_info *spv = load_spirv("fixtures/reflect/kinds.spv");
     r = load_reflection("fixtures/reflect/kinds_wgsl.json", "wgsl", "k");
-    dgpb_param_select k = {"wgsl", "k", r, spv, true, group_k2, 1, NULL};
+    dgpb_param_select k = {DGPB_TARGET_WGSL, "k", r, spv, true, group_k2, 1, NULL};
     expect_error(&k, "target 'wgsl', entry 'k', parameter 'volume': Texture3D<float4> has no "
                      "WebGPU binding-layout ID");
     dgpb_reflection_free(r);
 
     /* The same shapes are fine where they have a descriptor. */
     r = load_reflection("fixtures/reflect/kinds_spirv.json", "spirv", "k");
-    dgpb_param_select ok = {"spirv", "k", r, spv, true, group_k2, 1, NULL};
+    dgpb_param_select ok = {DGPB_TARGET_SPIRV, "k", r, spv, true, group_k2, 1, NULL};
     dgpb_param_table t = {0};
     build_ok(&ok, &t);
     dgpb_param_table_clear(&t);
@@ -922,7 +933,7 @@ static void test_a_parameter_the_entry_does_not_use_may_have_a_problem(void **st
     dgpb_spirv_info info = make_info(vars, ARRAY_LEN(vars), true);
     static const char *const group[] = {"e", "j"};
     for (int dream = 0; dream <= 1; dream++) {
-        dgpb_param_select s = {"wgsl", "e", &r, &info, dream, group, 2, NULL};
+        dgpb_param_select s = {DGPB_TARGET_WGSL, "e", &r, &info, dream, group, 2, NULL};
         dgpb_param_table t = {0};
         build_ok(&s, &t);
         static const want_row want[] = {
@@ -949,7 +960,7 @@ test_values_of_a_block_the_code_dropped_are_no_rows_though_its_resources_are(voi
     dgpb_reflection *r = load_reflection("fixtures/reflect/unused_values_spirv.json", "spirv", "k");
     loaded_code code;
     load_code("fixtures/reflect/unused_values.spv", "spirv", &code);
-    dgpb_param_select s = {"spirv", "k", r, code.spirv, false, group, 1, &code.bindings};
+    dgpb_param_select s = {DGPB_TARGET_SPIRV, "k", r, code.spirv, false, group, 1, &code.bindings};
     dgpb_param_table t = {0};
     dgpb_diag diag;
     dgpb_diag_clear(&diag);
@@ -989,7 +1000,7 @@ static void test_a_used_row_the_code_cannot_place_is_an_error_naming_its_variabl
     dgpb_code_bindings none = {missing, ARRAY_LEN(missing)}, loose = {unbound, ARRAY_LEN(unbound)};
     const dgpb_code_bindings *codes[] = {&none, &loose};
     for (size_t c = 0; c < ARRAY_LEN(codes); c++) {
-        dgpb_param_select s = {"spirv", "k", r, spv, false, group, 1, codes[c]};
+        dgpb_param_select s = {DGPB_TARGET_SPIRV, "k", r, spv, false, group, 1, codes[c]};
         expect_error(&s, "target 'spirv', entry 'k', parameter 'src' (StructuredBuffer<uint>): "
                          "the entry's code uses it, but the spirv code has no bound variable "
                          "'entryPointParams.src' for it");
@@ -1019,7 +1030,7 @@ static void test_a_used_row_the_code_cannot_place_is_an_error_naming_its_variabl
          .detail = "array<u32>"},
     };
     dgpb_code_bindings ambiguous = {twice, ARRAY_LEN(twice)};
-    dgpb_param_select w = {"wgsl", "k", r, spv, false, group, 1, &ambiguous};
+    dgpb_param_select w = {DGPB_TARGET_WGSL, "k", r, spv, false, group, 1, &ambiguous};
     expect_error(&w, "target 'wgsl', entry 'k', parameter 'src': the wgsl code has two variables "
                      "named after 'entryPointParams.src'; rename one of the parameters");
     dgpb_spirv_info_free(spv);
@@ -1042,7 +1053,8 @@ static void test_a_bindless_heap_the_code_binds_gets_a_handle_row_at_its_place(v
         {"__slang_resource_heap", DGPB_KIND_HANDLE, 0, 2, 0, 0, 0},
     };
     static const uint32_t spaces[] = {0, 0, 0, 1};
-    dgpb_param_select s = {"spirv", "bindless", r, code.spirv, false, group, 1, &code.bindings};
+    dgpb_param_select s = {DGPB_TARGET_SPIRV, "bindless", r, code.spirv, false, group, 1,
+                           &code.bindings};
     dgpb_param_table t = {0};
     build_ok(&s, &t);
     check_rows_in(&t, "spirv", want, spaces, ARRAY_LEN(want));
@@ -1088,7 +1100,7 @@ static void test_a_bindless_heap_the_code_binds_gets_a_handle_row_at_its_place(v
     dgpb_code_bindings code_heaps = {heaps, ARRAY_LEN(heaps)};
     dgpb_reflected_param params[] = {RES("buf", DGPB_KIND_BUFFER, 0)};
     dgpb_reflection hand = {params, ARRAY_LEN(params), NULL, 0};
-    dgpb_param_select h = {"spirv", "e", &hand, NULL, false, NULL, 0, &code_heaps};
+    dgpb_param_select h = {DGPB_TARGET_SPIRV, "e", &hand, NULL, false, NULL, 0, &code_heaps};
     build_ok(&h, &t);
     static const want_row heap_rows[] = {
         {"buf", DGPB_KIND_BUFFER, RO, 0, 0, 0, 0},
@@ -1109,7 +1121,7 @@ static void test_a_used_bool_value_is_an_error_on_wgsl_only(void **state)
     dgpb_spirv_var vars[] = {VAR("globalParams", true, false)};
     dgpb_spirv_info info = make_info(vars, ARRAY_LEN(vars), true);
     dgpb_reflection *r = load_reflection("fixtures/reflect/refused_wgsl.json", "wgsl", "k");
-    dgpb_param_select w = {"wgsl", "k", r, &info, false, group, 1, NULL};
+    dgpb_param_select w = {DGPB_TARGET_WGSL, "k", r, &info, false, group, 1, NULL};
     expect_error(&w, "target 'wgsl', entry 'k', parameter 'invert' (bool): WGSL allows no bool in "
                      "a uniform buffer, so WebGPU would reject the code; declare it as uint (0 or "
                      "1)");
@@ -1119,7 +1131,7 @@ static void test_a_used_bool_value_is_an_error_on_wgsl_only(void **state)
                                            {"fixtures/reflect/refused_cuda.json", "ptx"}};
     for (size_t f = 0; f < ARRAY_LEN(files); f++) {
         r = load_reflection(files[f][0], files[f][1], "k");
-        dgpb_param_select s = {files[f][1], "k", r, &info, false, group, 1, NULL};
+        dgpb_param_select s = {target_of(files[f][1]), "k", r, &info, false, group, 1, NULL};
         dgpb_param_table t = {0};
         build_ok(&s, &t);
         check_names(&t, names, ARRAY_LEN(names));
@@ -1148,7 +1160,7 @@ static void test_every_refused_shape_the_code_uses_is_an_error_with_its_rewrite(
                 continue;
             refused++;
             dgpb_reflection one = {&r->params[i], 1, NULL, 0};
-            dgpb_param_select s = {files[f][1], "k", &one, spv, false, group, 1, NULL};
+            dgpb_param_select s = {target_of(files[f][1]), "k", &one, spv, false, group, 1, NULL};
             char message[1024];
             snprintf(message, sizeof message, "target '%s', entry 'k', parameter '%s': %s",
                      files[f][1], r->params[i].name, r->params[i].problem);
@@ -1175,7 +1187,7 @@ static void test_rows_declared_for_the_entry_but_unused_by_its_code_are_marked(v
     dgpb_spirv_var vars[] = {VAR("k_used", true, true), VAR("k_unused", false, false),
                              VAR("shared", true, false)};
     dgpb_spirv_info info = make_info(vars, ARRAY_LEN(vars), true);
-    dgpb_param_select s = {"spirv", "k", &r, &info, true, group_k, 1, NULL};
+    dgpb_param_select s = {DGPB_TARGET_SPIRV, "k", &r, &info, true, group_k, 1, NULL};
     dgpb_param_table t = {0};
     build_ok(&s, &t);
     static const char *const names[] = {"used", "unused", "shared"};
@@ -1206,7 +1218,7 @@ static void test_an_entry_without_parameters_gets_an_empty_table(void **state)
 {
     (void)state;
     dgpb_reflection r = {NULL, 0, NULL, 0};
-    dgpb_param_select s = {"spirv", "e", &r, NULL, true, NULL, 0, NULL};
+    dgpb_param_select s = {DGPB_TARGET_SPIRV, "e", &r, NULL, true, NULL, 0, NULL};
     dgpb_param_table t = {0};
     build_ok(&s, &t);
     assert_int_equal(t.count, 0);
@@ -1234,7 +1246,7 @@ static void test_every_failed_allocation_gives_nomem_and_leaks_nothing(void **st
     (void)state;
     dgpb_reflection *r = load_reflection("fixtures/reflect/kinds_spirv.json", "spirv", "k");
     dgpb_spirv_info *spv = load_spirv("fixtures/reflect/kinds.spv");
-    dgpb_param_select s = {"spirv", "k", r, spv, true, group_k, 1, NULL};
+    dgpb_param_select s = {DGPB_TARGET_SPIRV, "k", r, spv, true, group_k, 1, NULL};
     /* the rows, the in_code flags, then one name per row */
     assert_int_equal(support_run_with_faults(op_build_kinds_table, &s, DGPB_OK, "params"), 20);
     dgpb_spirv_info_free(spv);
@@ -1270,7 +1282,7 @@ static void test_failed_allocations_with_code_bindings_give_nomem_and_leak_nothi
     dgpb_spirv_info *spv = load_spirv("fixtures/reflect/entry_uniforms.spv");
     loaded_code code;
     load_code("fixtures/reflect/entry_uniforms.wgsl", "wgsl", &code);
-    dgpb_param_select s = {"wgsl", "k", r, spv, false, group, 1, &code.bindings};
+    dgpb_param_select s = {DGPB_TARGET_WGSL, "k", r, spv, false, group, 1, &code.bindings};
     build_job job = {&s, 7};
     assert_int_equal(support_run_with_faults(op_build_table, &job, DGPB_OK, "params wgsl"), 9);
     free_code(&code);
@@ -1279,7 +1291,8 @@ static void test_failed_allocations_with_code_bindings_give_nomem_and_leak_nothi
 
     r = load_reflection("fixtures/spirv/bindless.json", "spirv", "bindless");
     load_code("fixtures/spirv/bindless.spv", "spirv", &code);
-    dgpb_param_select b = {"spirv", "bindless", r, code.spirv, false, bindless, 1, &code.bindings};
+    dgpb_param_select b = {DGPB_TARGET_SPIRV, "bindless", r, code.spirv, false, bindless, 1,
+                           &code.bindings};
     build_job heap = {&b, 4};
     assert_int_equal(support_run_with_faults(op_build_table, &heap, DGPB_OK, "params heap"), 8);
     free_code(&code);

@@ -32,7 +32,9 @@ static void round_trip_gives_back_every_field(void **state)
 
     const dgpb_target_view *t = dgpb_bundle_target(b, 0);
     assert_true(dgpb_str_eq(t->name, "spirv"));
+    assert_int_equal(t->id, DGPB_TARGET_SPIRV);
     assert_true(dgpb_str_eq(t->code_format, "spirv"));
+    assert_int_equal(t->code_format_id, DGPB_CODE_FORMAT_SPIRV);
     assert_int_equal(t->layout_count, 1);
     assert_int_equal(t->layouts[0].size, strlen("DGPBLAYOUT test layout 0"));
     assert_memory_equal(t->layouts[0].data, "DGPBLAYOUT test layout 0", t->layouts[0].size);
@@ -101,6 +103,8 @@ static void hosts_find_targets_by_backend_and_entries_by_name(void **state)
     assert_true(dgpb_str_eq(t->name, "spirv"));
     assert_int_equal(dgpb_bundle_find_backend(b, DGPB_BACKEND_WEBGPU, &t, &d), DGPB_OK);
     assert_true(dgpb_str_eq(t->name, "wgsl"));
+    assert_int_equal(t->id, DGPB_TARGET_WGSL);
+    assert_int_equal(t->code_format_id, DGPB_CODE_FORMAT_WGSL);
     assert_int_equal(dgpb_bundle_find_backend(b, DGPB_BACKEND_DX12, &t, &d), DGPB_ERR_BACKEND);
     assert_null(t);
     assert_non_null(

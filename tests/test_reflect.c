@@ -51,6 +51,15 @@
 
 static const char *const k_blocks[] = {"k_params"};
 
+/* The id of a target the tests name by its name. */
+static dgpb_target_id target_of(const char *name)
+{
+    int id = dgpb_target_from_name(name, strlen(name));
+    if (id < 0)
+        fail_msg("unknown target '%s'", name);
+    return (dgpb_target_id)id;
+}
+
 /* Parses fixtures/reflect/<file> for `target`; fails the test on any error. */
 static dgpb_reflection *parse_fixture(const char *file, const char *target,
                                       const char *const *blocks, size_t block_count)
@@ -63,8 +72,8 @@ static dgpb_reflection *parse_fixture(const char *file, const char *target,
     dgpb_reflection *r = NULL;
     dgpb_diag diag;
     dgpb_diag_clear(&diag);
-    int rc =
-        dgpb_reflection_parse((const char *)text, size, target, blocks, block_count, &r, &diag);
+    int rc = dgpb_reflection_parse((const char *)text, size, target_of(target), blocks, block_count,
+                                   &r, &diag);
     if (rc != DGPB_OK)
         fail_msg("%s (%s): %d %s", file, target, rc, diag.message);
     dgpb_free(text);
@@ -77,7 +86,7 @@ static dgpb_reflection *parse_text(const char *json, const char *target)
     dgpb_reflection *r = NULL;
     dgpb_diag diag;
     dgpb_diag_clear(&diag);
-    int rc = dgpb_reflection_parse(json, strlen(json), target, NULL, 0, &r, &diag);
+    int rc = dgpb_reflection_parse(json, strlen(json), target_of(target), NULL, 0, &r, &diag);
     if (rc != DGPB_OK)
         fail_msg("%s: %d %s", json, rc, diag.message);
     return r;
@@ -1199,8 +1208,8 @@ static void test_malformed_reflection_is_corrupt_with_a_message(void **state)
         dgpb_reflection *r = (dgpb_reflection *)(uintptr_t)1;
         dgpb_diag diag;
         dgpb_diag_clear(&diag);
-        int rc = dgpb_reflection_parse(cases[c].json, strlen(cases[c].json), "spirv", NULL, 0, &r,
-                                       &diag);
+        int rc = dgpb_reflection_parse(cases[c].json, strlen(cases[c].json), DGPB_TARGET_SPIRV,
+                                       NULL, 0, &r, &diag);
         if (rc != DGPB_ERR_CORRUPT)
             fail_msg("case %zu (%s): result %d, expected DGPB_ERR_CORRUPT", c, cases[c].json, rc);
         assert_null(r);
@@ -1220,7 +1229,7 @@ static void test_a_descriptor_binding_without_an_index_is_corrupt(void **state)
     dgpb_reflection *r = (dgpb_reflection *)(uintptr_t)1;
     dgpb_diag diag;
     dgpb_diag_clear(&diag);
-    int rc = dgpb_reflection_parse(json, strlen(json), "spirv", NULL, 0, &r, &diag);
+    int rc = dgpb_reflection_parse(json, strlen(json), DGPB_TARGET_SPIRV, NULL, 0, &r, &diag);
     if (rc == DGPB_OK)
         dgpb_reflection_free(r);
     assert_int_equal(rc, DGPB_ERR_CORRUPT);
@@ -1242,7 +1251,7 @@ static void test_a_field_binding_without_an_index_is_named_in_the_message(void *
     dgpb_reflection *r = (dgpb_reflection *)(uintptr_t)1;
     dgpb_diag diag;
     dgpb_diag_clear(&diag);
-    int rc = dgpb_reflection_parse(json, strlen(json), "spirv", NULL, 0, &r, &diag);
+    int rc = dgpb_reflection_parse(json, strlen(json), DGPB_TARGET_SPIRV, NULL, 0, &r, &diag);
     if (rc == DGPB_OK)
         dgpb_reflection_free(r);
     assert_int_equal(rc, DGPB_ERR_CORRUPT);
@@ -1257,11 +1266,12 @@ static void test_only_the_given_length_is_read(void **state)
     static const char json[] = "{\"entryPoints\": [{\"name\": \"k\"}]}garbage";
     dgpb_reflection *r = NULL;
     dgpb_diag diag;
-    assert_int_equal(dgpb_reflection_parse(json, strlen(json) - 7, "spirv", NULL, 0, &r, &diag),
-                     DGPB_OK);
+    assert_int_equal(
+        dgpb_reflection_parse(json, strlen(json) - 7, DGPB_TARGET_SPIRV, NULL, 0, &r, &diag),
+        DGPB_OK);
     assert_int_equal(r->entry_count, 1);
     dgpb_reflection_free(r);
-    assert_int_equal(dgpb_reflection_parse(json, 10, "spirv", NULL, 0, &r, &diag),
+    assert_int_equal(dgpb_reflection_parse(json, 10, DGPB_TARGET_SPIRV, NULL, 0, &r, &diag),
                      DGPB_ERR_CORRUPT);
     assert_null(r);
 }
@@ -1279,8 +1289,8 @@ static int op_parse(void *arg)
     const parse_job *job = arg;
     dgpb_reflection *r = NULL;
     dgpb_diag diag;
-    int rc = dgpb_reflection_parse((const char *)job->json.bytes, job->json.size, job->target,
-                                   k_blocks, 1, &r, &diag);
+    int rc = dgpb_reflection_parse((const char *)job->json.bytes, job->json.size,
+                                   target_of(job->target), k_blocks, 1, &r, &diag);
     if (rc == DGPB_ERR_NOMEM)
         assert_null(r);
     dgpb_reflection_free(r);

@@ -38,17 +38,46 @@ static void test_target_ids_follow_bundle_order_and_name_their_macros(void **sta
     assert_int_equal(ARRAY_LEN(rows), DGPB_TARGET_COUNT);
     for (size_t i = 0; i < ARRAY_LEN(rows); i++) {
         assert_int_equal(rows[i].id, i);
-        assert_string_equal(dgpb_target_id_name(rows[i].id), rows[i].name);
+        assert_string_equal(dgpb_target_name(rows[i].id), rows[i].name);
         assert_string_equal(dgpb_target_macro(rows[i].id), rows[i].macro);
-        assert_int_equal(dgpb_target_id_from_name(rows[i].name), (int)rows[i].id);
+        assert_int_equal(dgpb_target_from_name(rows[i].name, strlen(rows[i].name)),
+                         (int)rows[i].id);
         if (i > 0) /* sorted by name, as targets are in a bundle */
             assert_true(strcmp(rows[i - 1].name, rows[i].name) < 0);
     }
-    assert_null(dgpb_target_id_name(DGPB_TARGET_COUNT));
+    assert_null(dgpb_target_name(DGPB_TARGET_COUNT));
     assert_null(dgpb_target_macro(DGPB_TARGET_COUNT));
-    assert_int_equal(dgpb_target_id_from_name("vulkan"), -1);
-    assert_int_equal(dgpb_target_id_from_name("SPIRV"), -1);
-    assert_int_equal(dgpb_target_id_from_name(""), -1);
+    assert_int_equal(dgpb_target_from_name("vulkan", 6), -1);
+    assert_int_equal(dgpb_target_from_name("SPIRV", 5), -1);
+    assert_int_equal(dgpb_target_from_name("", 0), -1);
+}
+
+static void test_each_target_compiles_with_its_slang_target_into_its_file(void **state)
+{
+    (void)state;
+    static const struct {
+        uint32_t target;
+        const char *code_slang, *code_ext, *discover_slang, *discover_ext;
+    } rows[] = {
+        {DGPB_TARGET_DXBC, "dxbc", "dxbc", "dxbc", "dxbc"},
+        {DGPB_TARGET_DXIL, "dxil", "dxil", "dxil", "dxil"},
+        {DGPB_TARGET_METAL, "metal", "metal", "metal", "metal"},
+        {DGPB_TARGET_PTX, "ptx", "ptx", "cuda", "cu"},
+        {DGPB_TARGET_SPIRV, "spirv", "spv", "spirv", "spv"},
+        {DGPB_TARGET_WGSL, "wgsl", "wgsl", "wgsl", "wgsl"},
+    };
+    assert_int_equal(ARRAY_LEN(rows), DGPB_TARGET_COUNT);
+    for (size_t i = 0; i < ARRAY_LEN(rows); i++) {
+        dgpb_code_format code = dgpb_target_code_format(rows[i].target);
+        dgpb_code_format discover = dgpb_target_discovery_format(rows[i].target);
+        assert_string_equal(dgpb_code_format_slang_target(code), rows[i].code_slang);
+        assert_string_equal(dgpb_code_format_extension(code), rows[i].code_ext);
+        assert_string_equal(dgpb_code_format_slang_target(discover), rows[i].discover_slang);
+        assert_string_equal(dgpb_code_format_extension(discover), rows[i].discover_ext);
+    }
+    assert_string_equal(dgpb_code_format_slang_target(DGPB_CODE_FORMAT_METALLIB), "metallib");
+    assert_string_equal(dgpb_code_format_extension(DGPB_CODE_FORMAT_METALLIB), "metallib");
+    assert_null(dgpb_code_format_slang_target(DGPB_CODE_FORMAT_COUNT));
 }
 
 /* ---- triples -------------------------------------------------------------- */
@@ -387,6 +416,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_target_ids_follow_bundle_order_and_name_their_macros),
+        cmocka_unit_test(test_each_target_compiles_with_its_slang_target_into_its_file),
         cmocka_unit_test(test_triples_name_their_platform),
         cmocka_unit_test(test_an_empty_or_missing_triple_means_the_host),
         cmocka_unit_test(test_a_triple_naming_no_known_platform_is_an_error_naming_it),

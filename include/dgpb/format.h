@@ -6,7 +6,8 @@
  * capability names, WebGPU binding-layout IDs, target names with their code
  * formats and backends. docs/format.md explains each table; the writer and
  * the reader both check bundles against the functions declared here, so the
- * two can never disagree.
+ * two can never disagree. Every table is a set of rows in
+ * dgpb/vocabulary.def, which the enums below and format.c expand.
  */
 #ifndef DGPB_FORMAT_H
 #define DGPB_FORMAT_H
@@ -22,21 +23,11 @@ extern "C" {
 #define DGPB_MAGIC "DGPB"
 #define DGPB_FORMAT_VERSION 0u
 
-/* Parameter kinds (GpuArgKind numbering). */
+/* Parameter kinds (GpuArgKind numbering; dgpb/vocabulary.def, DGPB_KIND). */
 typedef enum dgpb_kind {
-    DGPB_KIND_VALUE = 0,
-    DGPB_KIND_UNIFORM_BUFFER = 1,
-    DGPB_KIND_BUFFER = 2,
-    DGPB_KIND_RW_BUFFER = 3,
-    DGPB_KIND_BYTE_BUFFER = 4,
-    DGPB_KIND_RW_BYTE_BUFFER = 5,
-    DGPB_KIND_TEXTURE = 6,
-    DGPB_KIND_RW_TEXTURE = 7,
-    DGPB_KIND_SAMPLER = 8,
-    DGPB_KIND_ACCELERATION_STRUCTURE = 9,
-    DGPB_KIND_MLP_WEIGHTS = 10,
-    DGPB_KIND_HANDLE = 11,
-    DGPB_KIND_COUNT = 12
+#define DGPB_KIND(ID, value, name, ACCESS, WEBGPU) DGPB_KIND_##ID = value,
+#include "dgpb/vocabulary.def"
+    DGPB_KIND_COUNT
 } dgpb_kind;
 
 /* Parameter flags. */
@@ -59,58 +50,57 @@ typedef enum dgpb_kind {
  */
 #define DGPB_BINDING_INLINE 0xFFFFFFFFu
 
-/* Shader stages, by their names in the format. */
+/* Shader stages, by their names in the format (DGPB_STAGE). */
 typedef enum dgpb_stage {
-    DGPB_STAGE_COMPUTE = 0,
-    DGPB_STAGE_VERTEX,
-    DGPB_STAGE_FRAGMENT,
-    DGPB_STAGE_RAYGENERATION,
-    DGPB_STAGE_CLOSESTHIT,
-    DGPB_STAGE_ANYHIT,
-    DGPB_STAGE_MISS,
-    DGPB_STAGE_INTERSECTION,
-    DGPB_STAGE_CALLABLE,
+#define DGPB_STAGE(ID, value, name, spirv_model, SpirvModel, CAP) DGPB_STAGE_##ID = value,
+#include "dgpb/vocabulary.def"
     DGPB_STAGE_COUNT
 } dgpb_stage;
 
-/* Capabilities an entry may need; the names are the format's, the order is theirs sorted. */
+/* Capabilities an entry may need; the order is their names sorted (DGPB_CAPABILITY). */
 typedef enum dgpb_capability {
-    DGPB_CAP_ATOMIC64 = 0,
-    DGPB_CAP_COOPERATIVE_MATRIX,
-    DGPB_CAP_COOPERATIVE_VECTOR,
-    DGPB_CAP_DESCRIPTOR_HANDLE,
-    DGPB_CAP_HALF,
-    DGPB_CAP_RAYQUERY,
-    DGPB_CAP_RAYTRACING,
-    DGPB_CAP_SUBGROUP_BASIC,
+#define DGPB_CAPABILITY(ID, value, name, webgpu_feature) DGPB_CAP_##ID = value,
+#include "dgpb/vocabulary.def"
     DGPB_CAP_COUNT
 } dgpb_capability;
 
-/* WebGPU binding-layout IDs. */
+/* WebGPU binding-layout IDs (DGPB_WEBGPU_LAYOUT). */
 typedef enum dgpb_webgpu_layout {
-    DGPB_WGPU_NONE = 0,
-    DGPB_WGPU_UNIFORM_BUFFER = 1,
-    DGPB_WGPU_READ_ONLY_STORAGE_BUFFER = 2,
-    DGPB_WGPU_STORAGE_BUFFER = 3,
-    DGPB_WGPU_FILTERING_SAMPLER = 4,
-    DGPB_WGPU_TEXTURE_2D_FLOAT = 5,
-    DGPB_WGPU_STORAGE_TEXTURE_2D_R32FLOAT = 6,
-    DGPB_WGPU_STORAGE_TEXTURE_2D_RG32FLOAT = 7,
-    DGPB_WGPU_STORAGE_TEXTURE_2D_RGBA32FLOAT = 8,
-    DGPB_WGPU_STORAGE_TEXTURE_2D_R32UINT = 9,
-    DGPB_WGPU_COUNT = 10
+#define DGPB_WEBGPU_LAYOUT(ID, value, name, LIMIT) DGPB_WGPU_##ID = value,
+#include "dgpb/vocabulary.def"
+    DGPB_WGPU_COUNT
 } dgpb_webgpu_layout;
 
-/* The graphics backends a host may ask for, and the target that serves each. */
+/* The targets in bundle order (sorted by name), as bit positions of a target set (DGPB_TARGET). */
+typedef enum dgpb_target_id {
+#define DGPB_TARGET(ID, value, name, BACKEND, backend_value, backend_name, macro, CODE, DISCOVER,  \
+                    platforms)                                                                     \
+    DGPB_TARGET_##ID = value,
+#include "dgpb/vocabulary.def"
+    DGPB_TARGET_COUNT
+} dgpb_target_id;
+
+/* The graphics backends a host may ask for, one per target (DGPB_TARGET). */
 typedef enum dgpb_backend {
-    DGPB_BACKEND_DX12 = 0, /* dxil */
-    DGPB_BACKEND_DX11,     /* dxbc */
-    DGPB_BACKEND_VULKAN,   /* spirv */
-    DGPB_BACKEND_METAL,    /* metal */
-    DGPB_BACKEND_CUDA,     /* ptx */
-    DGPB_BACKEND_WEBGPU,   /* wgsl */
-    DGPB_BACKEND_COUNT
+#define DGPB_TARGET(ID, value, name, BACKEND, backend_value, backend_name, macro, CODE, DISCOVER,  \
+                    platforms)                                                                     \
+    DGPB_BACKEND_##BACKEND = backend_value,
+#include "dgpb/vocabulary.def"
+/* The count: 0, plus 1 per target row. */
+#define DGPB_TARGET(ID, value, name, BACKEND, backend_value, backend_name, macro, CODE, DISCOVER,  \
+                    platforms)                                                                     \
+    +1
+    DGPB_BACKEND_COUNT = 0
+#include "dgpb/vocabulary.def"
 } dgpb_backend;
+
+/* The forms of a target's code, and the intermediate forms a build reads (DGPB_CODE_FORMAT). */
+typedef enum dgpb_code_format {
+#define DGPB_CODE_FORMAT(ID, value, name, TARGET, in_bundle, slang_target, extension, PRINT)       \
+    DGPB_CODE_FORMAT_##ID = value,
+#include "dgpb/vocabulary.def"
+    DGPB_CODE_FORMAT_COUNT
+} dgpb_code_format;
 
 /*
  * Name lookups. The *_name functions return a static string, or NULL for a
@@ -126,9 +116,16 @@ int dgpb_capability_from_name(const char *s, size_t len);
 const char *dgpb_backend_name(uint32_t backend);       /* "Vulkan", "WebGpu", ... */
 int dgpb_backend_from_name(const char *s, size_t len); /* case-insensitive */
 const char *dgpb_webgpu_layout_name(uint32_t id);      /* "storage buffer", ... */
+const char *dgpb_target_name(uint32_t target);         /* "dxbc", ... */
+int dgpb_target_from_name(const char *s, size_t len);
+const char *dgpb_code_format_name(uint32_t format); /* "msl", ...; "cuda" is never in a bundle */
+int dgpb_code_format_from_name(const char *s, size_t len);
 
 /* The target name that serves a backend ("spirv" for DGPB_BACKEND_VULKAN), or NULL. */
 const char *dgpb_backend_target(uint32_t backend);
+
+/* The target that serves a backend (DGPB_TARGET_SPIRV for DGPB_BACKEND_VULKAN), or -1. */
+int dgpb_backend_target_id(uint32_t backend);
 
 /* True when `name` (len bytes) is one of the format's target names. */
 bool dgpb_target_name_known(const char *name, size_t len);

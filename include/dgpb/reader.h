@@ -79,7 +79,9 @@ typedef struct dgpb_entry_view {
 
 typedef struct dgpb_target_view {
     dgpb_str name;
+    uint32_t id; /* dgpb_target_id */
     dgpb_str code_format;
+    uint32_t code_format_id; /* dgpb_code_format */
     uint32_t layout_count;
     const dgpb_blob_ref *layouts;
     uint32_t entry_count;

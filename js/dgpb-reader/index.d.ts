@@ -77,6 +77,9 @@ export type TargetName = 'dxbc' | 'dxil' | 'metal' | 'ptx' | 'spirv' | 'wgsl';
 /** Target names, sorted. */
 export declare const TARGETS: readonly TargetName[];
 
+/** The code formats a target's code may have (metal: metallib or msl; the others their own name). */
+export declare const CODE_FORMATS: Readonly<Record<TargetName, readonly string[]>>;
+
 export type BackendName = 'Dx12' | 'Dx11' | 'Vulkan' | 'Metal' | 'Cuda' | 'WebGpu';
 /** The target each backend consumes. */
 export declare const BACKEND_TARGET: Readonly<Record<BackendName, TargetName>>;

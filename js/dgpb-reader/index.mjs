@@ -57,6 +57,16 @@ export const CAPABILITIES = Object.freeze([
 /** Target names, sorted. */
 export const TARGETS = Object.freeze(['dxbc', 'dxil', 'metal', 'ptx', 'spirv', 'wgsl']);
 
+/** The code formats a target's code may have (docs/format.md "Targets and backends"). */
+export const CODE_FORMATS = Object.freeze({
+  dxbc: Object.freeze(['dxbc']),
+  dxil: Object.freeze(['dxil']),
+  metal: Object.freeze(['metallib', 'msl']),
+  ptx: Object.freeze(['ptx']),
+  spirv: Object.freeze(['spirv']),
+  wgsl: Object.freeze(['wgsl']),
+});
+
 /** The target each backend consumes (dgpb_bundle_find_backend()). */
 export const BACKEND_TARGET = Object.freeze({
   Dx12: 'dxil', Dx11: 'dxbc', Vulkan: 'spirv', Metal: 'metal', Cuda: 'ptx', WebGpu: 'wgsl',
@@ -410,8 +420,7 @@ function readTarget(c, prev) {
   c.ctx = ctx;
   at = c.pos;
   const codeFormat = c.str('code_format').text;
-  const allowed = name === 'metal' ? codeFormat === 'metallib' || codeFormat === 'msl' : codeFormat === name;
-  if (!allowed) throw c.corrupt('value', at, `code format '${codeFormat}' is not allowed`);
+  if (!CODE_FORMATS[name].includes(codeFormat)) throw c.corrupt('value', at, `code format '${codeFormat}' is not allowed`);
   at = c.pos;
   const layoutCount = c.u32('layout_count');
   c.checkCount(layoutCount, BLOB_REF_SIZE, at, 'layout_count');

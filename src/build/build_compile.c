@@ -56,13 +56,13 @@ static int analyze(build *b, int target, size_t e, const uint8_t *spirv, size_t 
                      "target '%s', entry '%s': SPIRV-Tools cannot parse its SPIR-V (%s); "
                      "capabilities come from the instruction stream, no parameter is flagged as "
                      "written and every global counts as used",
-                     dgpb_target_id_name((uint32_t)target), b->entries[e].name, d.message);
+                     dgpb_target_name((uint32_t)target), b->entries[e].name, d.message);
         return DGPB_OK;
     }
     if (rc) {
         char context[600];
         snprintf(context, sizeof context, "target '%s', entry '%s': SPIR-V analysis",
-                 dgpb_target_id_name((uint32_t)target), b->entries[e].name);
+                 dgpb_target_name((uint32_t)target), b->entries[e].name);
         return build_forward(b, &d, context);
     }
     return DGPB_OK;
@@ -94,8 +94,8 @@ static int read_unit_reflection(build *b, const job_info *info, unit *u)
         }
     }
     dgpb_reflection_blocks blocks = {values, b->generator_conventions ? 1 : 0, push, push_count};
-    int rc = build_read_reflection(b, info->json, dgpb_target_id_name((uint32_t)info->target),
-                                   &blocks, &u->reflection);
+    int rc =
+        build_read_reflection(b, info->json, (dgpb_target_id)info->target, &blocks, &u->reflection);
     dgpb_free(push);
     return rc;
 }

@@ -138,7 +138,7 @@ static void note_dropped_targets(build *b, uint32_t dropped)
         if (dropped & (1u << t)) {
             size_t len = strlen(names);
             snprintf(names + len, sizeof names - len, "%s'%s'", count++ ? ", " : "",
-                     dgpb_target_id_name(t));
+                     dgpb_target_name(t));
         }
     build_report(
         b, DGPB_SEV_NOTE, DGPB_OK, "target%s %s left out: the %s build triple does not load %s",
@@ -284,7 +284,7 @@ static void report_discovery_failures(build *b, const job_list *list, const dgpb
             if (jobs[k].status != 0 && !strcmp(jobs[k].diagnostics, jobs[i].diagnostics)) {
                 size_t n = strlen(targets);
                 snprintf(targets + n, sizeof targets - n, "%s'%s'", count ? ", " : "",
-                         dgpb_target_id_name((uint32_t)list->info[k].target));
+                         dgpb_target_name((uint32_t)list->info[k].target));
                 count++;
             }
         int n;
@@ -352,7 +352,7 @@ static int check_wgsl_names(build *b)
 /* Adds the entries of one target's discovery reflection to b->entries. */
 static int add_reflected_entries(build *b, int t, const dgpb_reflection *r)
 {
-    const char *target_name = dgpb_target_id_name((uint32_t)t);
+    const char *target_name = dgpb_target_name((uint32_t)t);
     size_t insert_at = 0; /* after the last entry of this list seen */
     unsigned anchors = 0;
     for (size_t k = 0; k < r->entry_count; k++) {
@@ -428,8 +428,7 @@ int build_discover(build *b)
     for (size_t i = 0; i < list.count && !rc; i++) {
         int t = list.info[i].target;
         dgpb_reflection *r = NULL;
-        rc =
-            build_read_reflection(b, list.info[i].json, dgpb_target_id_name((uint32_t)t), NULL, &r);
+        rc = build_read_reflection(b, list.info[i].json, (dgpb_target_id)t, NULL, &r);
         if (!rc)
             rc = stages_from_code(b, &list.info[i], r);
         if (!rc)

@@ -55,9 +55,9 @@ static int add_units(build *b, dgpb_model *m, int t, uint32_t target_index, dgpb
 
 static const char *code_format(const build *b, int t)
 {
-    if (t == DGPB_TARGET_METAL)
-        return b->metallib ? "metallib" : "msl";
-    return dgpb_target_id_name((uint32_t)t);
+    if (t == DGPB_TARGET_METAL && b->metallib)
+        return dgpb_code_format_name(DGPB_CODE_FORMAT_METALLIB);
+    return dgpb_code_format_name(dgpb_target_code_format((uint32_t)t));
 }
 
 /* The model of the bundle: every target with entries, its layouts, then its entries. */
@@ -71,7 +71,7 @@ static int make_model(build *b, dgpb_model *m, dgpb_diag *diag)
         if (!any)
             continue; /* a target left with no entries is left out */
         uint32_t target_index;
-        rc = dgpb_model_add_target(m, dgpb_target_id_name((uint32_t)t), code_format(b, t),
+        rc = dgpb_model_add_target(m, dgpb_target_name((uint32_t)t), code_format(b, t),
                                    &target_index, diag);
         for (uint32_t i = 0; !rc && i < b->layouts[t].count; i++)
             rc = dgpb_model_add_layout(m, target_index, b->layouts[t].blobs[i],

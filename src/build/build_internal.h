@@ -282,7 +282,7 @@ const char *build_last_words(const dgpb_compile_job *job, int *len);
 int build_read_output(build *b, const char *path, uint8_t **out, size_t *size);
 
 /* Reads and classifies Slang's reflection JSON for one target. */
-int build_read_reflection(build *b, const char *path, const char *target,
+int build_read_reflection(build *b, const char *path, dgpb_target_id target,
                           const dgpb_reflection_blocks *blocks, dgpb_reflection **out);
 
 /* ---- the compile cache (build_cache.c) ---- */

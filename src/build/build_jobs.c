@@ -17,25 +17,21 @@
 #include "build/build_internal.h"
 #include "dgpb/fileio.h"
 
-const char *build_slang_target(int target, enum job_role role)
+/* The code format a job compiles to: dgpb/vocabulary.def's target and code format rows. */
+static dgpb_code_format job_format(int target, enum job_role role)
 {
     if (role == ROLE_PROBE)
-        return "spirv";
+        return dgpb_target_code_format(DGPB_TARGET_SPIRV);
     if (role == ROLE_METALLIB)
-        return "metallib";
-    if (role == ROLE_DISCOVER && target == DGPB_TARGET_PTX)
-        return "cuda"; /* same layout and entries, without the PTX assembler */
-    return dgpb_target_id_name((uint32_t)target);
+        return DGPB_CODE_FORMAT_METALLIB;
+    if (role == ROLE_DISCOVER)
+        return dgpb_target_discovery_format((uint32_t)target);
+    return dgpb_target_code_format((uint32_t)target);
 }
 
-/* The file extension of an output for a Slang -target value. */
-static const char *extension(const char *slang_target_name)
+const char *build_slang_target(int target, enum job_role role)
 {
-    if (!strcmp(slang_target_name, "spirv"))
-        return "spv";
-    if (!strcmp(slang_target_name, "cuda"))
-        return "cu";
-    return slang_target_name;
+    return dgpb_code_format_slang_target(job_format(target, role));
 }
 
 void build_job_list_free(job_list *list)
@@ -69,8 +65,9 @@ int build_add_job(build *b, job_list *list, enum job_role role, int target, size
     j->target = target;
     j->entry = entry_index;
     const dgpb_build_desc *desc = b->desc;
-    const char *target_name = dgpb_target_id_name((uint32_t)target);
+    const char *target_name = dgpb_target_name((uint32_t)target);
     const char *slang_target_name = build_slang_target(target, role);
+    const char *ext = dgpb_code_format_extension(job_format(target, role));
     /* Intermediate files are named by the entry's index, never by its name: an entry name may
        be up to 4096 bytes, longer than a file name may be (docs/build.md). */
     char base[32];
@@ -79,12 +76,9 @@ int build_add_job(build *b, job_list *list, enum job_role role, int target, size
     else
         snprintf(base, sizeof base, "entry-%zu", entry_index);
     const char *dir_prefix = role == ROLE_PROBE ? "probe-" : "";
-    j->out = mem_printf("%s/%s%s/%s.%s", b->tmp, dir_prefix, target_name, base,
-                        extension(slang_target_name));
-    j->json = mem_printf("%s/%s%s/%s.%s.json", b->tmp, dir_prefix, target_name, base,
-                         extension(slang_target_name));
-    j->dep = mem_printf("%s/%s%s/%s.%s.d", b->tmp, dir_prefix, target_name, base,
-                        extension(slang_target_name));
+    j->out = mem_printf("%s/%s%s/%s.%s", b->tmp, dir_prefix, target_name, base, ext);
+    j->json = mem_printf("%s/%s%s/%s.%s.json", b->tmp, dir_prefix, target_name, base, ext);
+    j->dep = mem_printf("%s/%s%s/%s.%s.d", b->tmp, dir_prefix, target_name, base, ext);
     size_t max = 20 + 2 * desc->define_count + 2 * desc->include_dir_count + b->symbol_count;
     j->argv = mem_calloc(max, sizeof *j->argv);
     list->count++;
@@ -320,7 +314,7 @@ void build_report_compile_failure(build *b, const job_info *info, const dgpb_com
 {
     int n;
     const char *probe = info->role == ROLE_PROBE ? " (SPIR-V analysis probe)" : "";
-    const char *target = dgpb_target_id_name((uint32_t)info->target);
+    const char *target = dgpb_target_name((uint32_t)info->target);
     const char *entry_name = b->entries[info->entry].name;
     if (build_job_crashed(job)) {
         char how[128];
@@ -349,7 +343,7 @@ int build_read_output(build *b, const char *path, uint8_t **out, size_t *size)
     return DGPB_OK;
 }
 
-int build_read_reflection(build *b, const char *path, const char *target,
+int build_read_reflection(build *b, const char *path, dgpb_target_id target,
                           const dgpb_reflection_blocks *blocks, dgpb_reflection **out)
 {
     dgpb_diag d;
@@ -362,8 +356,8 @@ int build_read_reflection(build *b, const char *path, const char *target,
     dgpb_free(json);
     if (rc) {
         char context[4200];
-        snprintf(context, sizeof context, "target '%s': reading Slang's reflection '%s'", target,
-                 path);
+        snprintf(context, sizeof context, "target '%s': reading Slang's reflection '%s'",
+                 dgpb_target_name(target), path);
         return build_forward(b, &d, context);
     }
     return DGPB_OK;

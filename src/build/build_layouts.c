@@ -42,7 +42,7 @@ static void task_free(layout_task *k)
 static int task_make(build *b, int t, size_t g, layout_task *k)
 {
     const dgpb_build_desc *desc = b->desc;
-    const char *target_name = dgpb_target_id_name((uint32_t)t);
+    const char *target_name = dgpb_target_name((uint32_t)t);
     k->target = t;
     k->group = g;
     k->entries = mem_calloc(b->entry_count, sizeof *k->entries);
@@ -139,7 +139,7 @@ static enum next take_result(build *b, const layout_task *k, int rc, const dgpb_
     }
     char context[700];
     snprintf(context, sizeof context, "target '%s', %s: the layout recorder failed",
-             dgpb_target_id_name((uint32_t)k->target), b->groups[k->group].label);
+             dgpb_target_name((uint32_t)k->target), b->groups[k->group].label);
     build_forward(b, diag, context);
     if (dgpb_result_class(rc) != DGPB_ERR_SHADER) {
         *stop_rc = rc; /* the recorder cannot work: every other group would fail the same */
@@ -159,7 +159,7 @@ static void name_task(void *ctx, size_t job, const char **entry_name, const char
 {
     task_names *n = ctx;
     const layout_task *k = &n->tasks[job];
-    snprintf(n->target, sizeof n->target, "%s layout", dgpb_target_id_name((uint32_t)k->target));
+    snprintf(n->target, sizeof n->target, "%s layout", dgpb_target_name((uint32_t)k->target));
     *entry_name = n->b->groups[k->group].label;
     *target_name = n->target;
 }
@@ -213,7 +213,7 @@ static int run_batch(build *b, layout_task *tasks, size_t count, int *rcs, dgpb_
         if (b->desc->verbose)
             build_report(b, DGPB_SEV_NOTE, DGPB_OK, "recording the layout of %s for '%s'",
                          b->groups[tasks[i].group].label,
-                         dgpb_target_id_name((uint32_t)tasks[i].target));
+                         dgpb_target_name((uint32_t)tasks[i].target));
         from[misses] = i;
         run[misses++] = jobs[i];
     }
@@ -304,7 +304,7 @@ int build_record_layouts(build *b)
         if (!batch) {
             if (b->desc->verbose)
                 build_report(b, DGPB_SEV_NOTE, DGPB_OK, "recording the layout of %s for '%s'",
-                             b->groups[k->group].label, dgpb_target_id_name((uint32_t)k->target));
+                             b->groups[k->group].label, dgpb_target_name((uint32_t)k->target));
             b->result->compile_count++;
             rcs[i] = dgpb_layout_run(&k->run, &blobs[i], &sizes[i], &diags[i]);
         }

@@ -48,7 +48,7 @@ static int read_code_bindings(build *b, int t, size_t e, unit *u, dgpb_code_bind
         char context[600];
         snprintf(context, sizeof context,
                  "target '%s', entry '%s': reading the bindings of its code",
-                 dgpb_target_id_name((uint32_t)t), b->entries[e].name);
+                 dgpb_target_name((uint32_t)t), b->entries[e].name);
         return build_forward(b, &d, context);
     }
     return DGPB_OK;
@@ -60,7 +60,6 @@ static int make_unit_table(build *b, int t, size_t entry_index)
     unit *u = build_unit_at(b, t, entry_index);
     const entry *e = &b->entries[entry_index];
     const group *g = &b->groups[e->group];
-    const char *target_name = dgpb_target_id_name((uint32_t)t);
     dgpb_diag d;
     dgpb_diag_clear(&d);
     if (t == DGPB_TARGET_SPIRV && dgpb_spirv_validate(u->code, u->code_size, &d)) {
@@ -82,7 +81,7 @@ static int make_unit_table(build *b, int t, size_t entry_index)
     bool have_code = false;
     int rc = read_code_bindings(b, t, entry_index, u, &code, &ptx, &have_code);
     dgpb_param_select select = {
-        .target = target_name,
+        .target = (dgpb_target_id)t,
         .entry = e->name,
         .reflection = u->reflection,
         .spirv = u->spirv,
@@ -94,8 +93,11 @@ static int make_unit_table(build *b, int t, size_t entry_index)
     if (!rc && (rc = dgpb_param_table_build(&select, &u->params, &d)))
         build_forward(b, &d, NULL);
     /* The proof: the table against the code it ships. */
-    dgpb_proof_input proof = {
-        .target = target_name, .entry = e->name, .table = &u->params, .code = &code, .ptx = ptx};
+    dgpb_proof_input proof = {.target = (dgpb_target_id)t,
+                              .entry = e->name,
+                              .table = &u->params,
+                              .code = &code,
+                              .ptx = ptx};
     if (!rc && (have_code || ptx) && (rc = dgpb_binding_proof(&proof, &d)))
         build_forward(b, &d, NULL);
     if (!rc && t == DGPB_TARGET_WGSL &&
@@ -142,7 +144,7 @@ static void check_group_entry_params(build *b)
                                  "parameters, which Slang places in the same bindings of the "
                                  "group's pipeline; declare them as globals (or keep them on one "
                                  "entry of the group)",
-                                 dgpb_target_id_name((uint32_t)t), b->groups[g].label, first,
+                                 dgpb_target_name((uint32_t)t), b->groups[g].label, first,
                                  b->entries[e].name);
                     break;
                 }
@@ -179,8 +181,8 @@ static void check_rows_alike(build *b)
                          "entry '%s': its rows differ between targets '%s' and '%s' at row %u "
                          "(%s%s%s against %s%s%s), so a host's row indices would too; make the "
                          "entry use the same parameters on every target",
-                         b->entries[e].name, dgpb_target_id_name((uint32_t)first),
-                         dgpb_target_id_name((uint32_t)t), r, r < a->count ? "'" : "",
+                         b->entries[e].name, dgpb_target_name((uint32_t)first),
+                         dgpb_target_name((uint32_t)t), r, r < a->count ? "'" : "",
                          r < a->count ? a->rows[r].name : "none", r < a->count ? "'" : "",
                          r < c->count ? "'" : "", r < c->count ? c->rows[r].name : "none",
                          r < c->count ? "'" : "");

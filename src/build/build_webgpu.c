@@ -17,26 +17,37 @@
  * Storage-texture IDs that the format allows but WebGPU devices may not: a
  * read-write rg32float storage texture (ID 7) is not allowed by WebGPU at all
  * today, not even with the texture-formats-tier2 feature, and a read-write
- * rgba32float one (ID 8) needs that feature. Measured with Dawn on an NVIDIA
- * GPU (docs/conformance.md). A warning, since the bundle itself is valid.
+ * rgba32float one (ID 8) needs that feature (DGPB_STORAGE_FORMAT's
+ * webgpu_feature). Measured with Dawn on an NVIDIA GPU (docs/conformance.md).
+ * A warning, since the bundle itself is valid.
  */
+static const struct {
+    const char *name, *feature; /* feature: NULL when none offers the format */
+} storage_formats[DGPB_WGPU_COUNT] = {
+#define DGPB_STORAGE_FORMAT(ID, name, WEBGPU, slang_format, slang_type, webgpu_feature)            \
+    [DGPB_WGPU_##WEBGPU] = {name, webgpu_feature},
+#include "dgpb/vocabulary.def"
+};
+
 static void warn_storage_formats(build *b)
 {
     for (size_t e = 0; e < b->entry_count; e++) {
         const unit *u = build_unit_at(b, DGPB_TARGET_WGSL, e);
         for (uint32_t r = 0; u->present && r < u->params.count; r++) {
             uint32_t id = u->params.rows[r].webgpu_layout;
-            if (id == DGPB_WGPU_STORAGE_TEXTURE_2D_RG32FLOAT)
+            const char *format = id < DGPB_WGPU_COUNT ? storage_formats[id].name : NULL;
+            const char *feature = format ? storage_formats[id].feature : NULL;
+            if (format && !feature)
                 build_report(b, DGPB_SEV_WARNING, DGPB_OK,
                              "target 'wgsl', entry '%s', parameter '%s': WebGPU has no read-write "
-                             "rg32float storage texture (not even with texture-formats-tier2); "
+                             "%s storage texture (not even with texture-formats-tier2); "
                              "WebGPU devices will refuse this entry's pipeline",
-                             b->entries[e].name, u->params.rows[r].name);
-            else if (id == DGPB_WGPU_STORAGE_TEXTURE_2D_RGBA32FLOAT)
+                             b->entries[e].name, u->params.rows[r].name, format);
+            else if (format && *feature)
                 build_report(b, DGPB_SEV_WARNING, DGPB_OK,
-                             "target 'wgsl', entry '%s', parameter '%s': a read-write rgba32float "
-                             "storage texture needs WebGPU's texture-formats-tier2 feature",
-                             b->entries[e].name, u->params.rows[r].name);
+                             "target 'wgsl', entry '%s', parameter '%s': a read-write %s "
+                             "storage texture needs WebGPU's %s feature",
+                             b->entries[e].name, u->params.rows[r].name, format, feature);
         }
     }
 }

@@ -1,38 +1,73 @@
 /*
- * targets.c - triples, target selection and group symbols (dgpb/targets.h).
+ * targets.c - triples, target selection and group symbols (targets.h); the
+ * targets' macros, code formats and platforms expanded from dgpb/vocabulary.def.
  */
 #include "build/targets.h"
 
+#include <assert.h>
 #include <ctype.h>
 #include <string.h>
 
 #include "core/alloc.h"
 #include "scan/text_scan.h"
 
-static const char *const target_names[DGPB_TARGET_COUNT] = {"dxbc", "dxil",  "metal",
-                                                            "ptx",  "spirv", "wgsl"};
-static const char *const target_macros[DGPB_TARGET_COUNT] = {
-    "DREAM_TARGET_DXBC", "DREAM_TARGET_DXIL",  "DREAM_TARGET_METAL",
-    "DREAM_TARGET_PTX",  "DREAM_TARGET_SPIRV", "DREAM_TARGET_WGSL"};
-
 #define BIT(t) (1u << (t))
 
-const char *dgpb_target_id_name(uint32_t id)
-{
-    return id < DGPB_TARGET_COUNT ? target_names[id] : NULL;
-}
+static const struct {
+    const char *macro;
+    dgpb_code_format code, discover;
+    uint32_t platforms; /* bit per dgpb_platform */
+} targets[DGPB_TARGET_COUNT] = {
+#define DGPB_ON(platform) BIT(DGPB_PLATFORM_##platform)
+#define DGPB_TARGET(ID, value, name, BACKEND, backend_value, backend_name, macro, CODE, DISCOVER,  \
+                    platforms)                                                                     \
+    [value] = {macro, DGPB_CODE_FORMAT_##CODE, DGPB_CODE_FORMAT_##DISCOVER, platforms},
+#include "dgpb/vocabulary.def"
+#undef DGPB_ON
+};
 
-int dgpb_target_id_from_name(const char *name)
-{
-    for (int i = 0; i < DGPB_TARGET_COUNT; i++)
-        if (!strcmp(name, target_names[i]))
-            return i;
-    return -1;
-}
+static const struct {
+    const char *slang_target, *extension;
+} code_formats[DGPB_CODE_FORMAT_COUNT] = {
+#define DGPB_CODE_FORMAT(ID, value, name, TARGET, in_bundle, slang_target, extension, PRINT)       \
+    [value] = {slang_target, extension},
+#include "dgpb/vocabulary.def"
+};
+
+/* "dxbc, dxil, metal, ptx, spirv, wgsl", for messages. */
+static const char *const target_list = (""
+#define DGPB_TARGET(ID, value, name, BACKEND, backend_value, backend_name, macro, CODE, DISCOVER,  \
+                    platforms)                                                                     \
+    ", " name
+#include "dgpb/vocabulary.def"
+                                        ) +
+                                       2;
 
 const char *dgpb_target_macro(uint32_t id)
 {
-    return id < DGPB_TARGET_COUNT ? target_macros[id] : NULL;
+    return id < DGPB_TARGET_COUNT ? targets[id].macro : NULL;
+}
+
+dgpb_code_format dgpb_target_code_format(uint32_t id)
+{
+    assert(id < DGPB_TARGET_COUNT);
+    return targets[id].code;
+}
+
+dgpb_code_format dgpb_target_discovery_format(uint32_t id)
+{
+    assert(id < DGPB_TARGET_COUNT);
+    return targets[id].discover;
+}
+
+const char *dgpb_code_format_slang_target(uint32_t format)
+{
+    return format < DGPB_CODE_FORMAT_COUNT ? code_formats[format].slang_target : NULL;
+}
+
+const char *dgpb_code_format_extension(uint32_t format)
+{
+    return format < DGPB_CODE_FORMAT_COUNT ? code_formats[format].extension : NULL;
 }
 
 const char *dgpb_platform_name(dgpb_platform p)
@@ -46,6 +81,8 @@ const char *dgpb_platform_name(dgpb_platform p)
         return "windows";
     case DGPB_PLATFORM_WASM32:
         return "wasm32";
+    case DGPB_PLATFORM_COUNT:
+        break;
     }
     return "?";
 }
@@ -93,17 +130,11 @@ int dgpb_platform_from_triple(const char *triple, dgpb_platform *out, dgpb_diag 
 
 uint32_t dgpb_platform_targets(dgpb_platform p)
 {
-    switch (p) {
-    case DGPB_PLATFORM_WASM32:
-        return BIT(DGPB_TARGET_WGSL);
-    case DGPB_PLATFORM_LINUX:
-        return BIT(DGPB_TARGET_WGSL) | BIT(DGPB_TARGET_SPIRV) | BIT(DGPB_TARGET_PTX);
-    case DGPB_PLATFORM_APPLE:
-        return BIT(DGPB_TARGET_WGSL) | BIT(DGPB_TARGET_METAL) | BIT(DGPB_TARGET_SPIRV);
-    case DGPB_PLATFORM_WINDOWS:
-        return (BIT(DGPB_TARGET_COUNT) - 1) & ~BIT(DGPB_TARGET_METAL);
-    }
-    return 0;
+    uint32_t set = 0;
+    for (int t = 0; t < DGPB_TARGET_COUNT && (unsigned)p < DGPB_PLATFORM_COUNT; t++)
+        if (targets[t].platforms & BIT(p))
+            set |= BIT(t);
+    return set;
 }
 
 /* An empty item ("spirv,,wgsl", ",spirv", "spirv,") is an error, never skipped. */
@@ -122,8 +153,9 @@ int dgpb_targets_parse(const char *list, uint32_t *out_set, dgpb_diag *diag)
     }
     if (!*list)
         return dgpb_diag_set(diag, DGPB_ERR_INVALID, -1,
-                             "the target list is empty (name at least one of dxbc, dxil, metal, "
-                             "ptx, spirv, wgsl, or leave the list out for every target)");
+                             "the target list is empty (name at least one of %s, or leave the "
+                             "list out for every target)",
+                             target_list);
     const char *p = list;
     while (*p) {
         const char *end = strchr(p, ',');
@@ -135,12 +167,10 @@ int dgpb_targets_parse(const char *list, uint32_t *out_set, dgpb_diag *diag)
             return dgpb_diag_set(diag, DGPB_ERR_INVALID, -1, "bad target list '%s'", list);
         memcpy(name, p, n);
         name[n] = 0;
-        int id = dgpb_target_id_from_name(name);
+        int id = dgpb_target_from_name(name, n);
         if (id < 0)
-            return dgpb_diag_set(diag, DGPB_ERR_INVALID, -1,
-                                 "unknown target '%s' (targets: dxbc, dxil, metal, ptx, spirv, "
-                                 "wgsl)",
-                                 name);
+            return dgpb_diag_set(diag, DGPB_ERR_INVALID, -1, "unknown target '%s' (targets: %s)",
+                                 name, target_list);
         *out_set |= BIT(id);
         p += n;
         if (*p == ',' && !*++p) /* a trailing comma leaves an empty element */

@@ -1,5 +1,5 @@
 /*
- * dgpb/targets.h - build triples, target selection and module group symbols.
+ * targets.h - build triples, target selection and module group symbols.
  *
  * What a bundle may carry depends on where it will be loaded (the build
  * triple) and on what the module asks for (--targets, the module's
@@ -15,6 +15,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "dgpb/format.h" /* dgpb_target_id, dgpb_target_name() */
 #include "dgpb/result.h"
 
 #ifdef __cplusplus
@@ -26,21 +27,8 @@ typedef enum dgpb_platform {
     DGPB_PLATFORM_APPLE,
     DGPB_PLATFORM_WINDOWS,
     DGPB_PLATFORM_WASM32,
+    DGPB_PLATFORM_COUNT
 } dgpb_platform;
-
-/* The targets in bundle order (sorted by name), as bit positions of a target set. */
-typedef enum dgpb_target_id {
-    DGPB_TARGET_DXBC = 0,
-    DGPB_TARGET_DXIL,
-    DGPB_TARGET_METAL,
-    DGPB_TARGET_PTX,
-    DGPB_TARGET_SPIRV,
-    DGPB_TARGET_WGSL,
-    DGPB_TARGET_COUNT
-} dgpb_target_id;
-
-const char *dgpb_target_id_name(uint32_t id);   /* "dxbc", ... or NULL */
-int dgpb_target_id_from_name(const char *name); /* -1 when unknown */
 
 /*
  * The platform of a target triple ("x86_64-unknown-linux-gnu",
@@ -62,6 +50,20 @@ int dgpb_targets_parse(const char *list, uint32_t *out_set, dgpb_diag *diag);
 
 /* The DREAM_TARGET_<NAME> macro of a target ("DREAM_TARGET_SPIRV"). */
 const char *dgpb_target_macro(uint32_t id);
+
+/*
+ * The code format a target compiles to (DGPB_CODE_FORMAT_MSL for metal),
+ * and the one whose compile discovers its entries (DGPB_CODE_FORMAT_CUDA for
+ * ptx): dgpb/vocabulary.def, DGPB_TARGET.
+ */
+dgpb_code_format dgpb_target_code_format(uint32_t id);
+dgpb_code_format dgpb_target_discovery_format(uint32_t id);
+
+/* The `slangc -target` that compiles to a code format ("spirv", "metallib", "cuda", ...). */
+const char *dgpb_code_format_slang_target(uint32_t format);
+
+/* The file extension of that compile's output ("spv", "cu", ...). */
+const char *dgpb_code_format_extension(uint32_t format);
 
 /*
  * Finds the group symbols a module's text mentions, in order of first

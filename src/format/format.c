@@ -1,5 +1,6 @@
 /*
- * format.c - the DGPB v0 vocabulary and its consistency rules (dgpb/format.h).
+ * format.c - the DGPB v0 vocabulary and its consistency rules (dgpb/format.h):
+ * the name tables and lookups expanded from dgpb/vocabulary.def's rows.
  */
 #include "dgpb/format.h"
 
@@ -8,41 +9,93 @@
 #include <strings.h>
 
 static const char *const kind_names[DGPB_KIND_COUNT] = {
-    "value",       "uniform_buffer",         "buffer",      "rw_buffer",
-    "byte_buffer", "rw_byte_buffer",         "texture",     "rw_texture",
-    "sampler",     "acceleration_structure", "mlp_weights", "handle",
+#define DGPB_KIND(ID, value, name, ACCESS, WEBGPU) [value] = name,
+#include "dgpb/vocabulary.def"
+};
+
+/* A kind's WebGPU column: one ID, or ANY_STORAGE_TEXTURE, the ID of a storage format's row. */
+enum {
+#define DGPB_WEBGPU_LAYOUT(ID, value, name, LIMIT) KIND_WGPU_##ID = value,
+#include "dgpb/vocabulary.def"
+    KIND_WGPU_ANY_STORAGE_TEXTURE = -1
+};
+static const int kind_webgpu[DGPB_KIND_COUNT] = {
+#define DGPB_KIND(ID, value, name, ACCESS, WEBGPU) [value] = KIND_WGPU_##WEBGPU,
+#include "dgpb/vocabulary.def"
+};
+
+/* A kind's ACCESS column. */
+enum access { ACCESS_READ_ONLY, ACCESS_WRITABLE };
+static const enum access kind_access[DGPB_KIND_COUNT] = {
+#define DGPB_KIND(ID, value, name, ACCESS, WEBGPU) [value] = ACCESS_##ACCESS,
+#include "dgpb/vocabulary.def"
 };
 
 static const char *const stage_names[DGPB_STAGE_COUNT] = {
-    "compute", "vertex", "fragment",     "raygeneration", "closesthit",
-    "anyhit",  "miss",   "intersection", "callable",
+#define DGPB_STAGE(ID, value, name, spirv_model, SpirvModel, CAP) [value] = name,
+#include "dgpb/vocabulary.def"
+};
+
+/* The capability each stage's entries need; NEEDS_NONE for none. */
+enum {
+#define DGPB_CAPABILITY(ID, value, name, webgpu_feature) NEEDS_##ID = value,
+#include "dgpb/vocabulary.def"
+    NEEDS_NONE = -1
+};
+static const int stage_needs[DGPB_STAGE_COUNT] = {
+#define DGPB_STAGE(ID, value, name, spirv_model, SpirvModel, CAP) [value] = NEEDS_##CAP,
+#include "dgpb/vocabulary.def"
 };
 
 /* Sorted by name: the enum follows this order. */
 static const char *const capability_names[DGPB_CAP_COUNT] = {
-    "atomic64", "cooperative_matrix", "cooperative_vector", "descriptor_handle",
-    "half",     "rayquery",           "raytracing",         "subgroup_basic",
+#define DGPB_CAPABILITY(ID, value, name, webgpu_feature) [value] = name,
+#include "dgpb/vocabulary.def"
+};
+
+_Static_assert(DGPB_CAP_COUNT <= 32, "a capability mask has 32 bits");
+
+static const char *const target_names[DGPB_TARGET_COUNT] = {
+#define DGPB_TARGET(ID, value, name, BACKEND, backend_value, backend_name, macro, CODE, DISCOVER,  \
+                    platforms)                                                                     \
+    [value] = name,
+#include "dgpb/vocabulary.def"
 };
 
 static const char *const backend_names[DGPB_BACKEND_COUNT] = {
-    "Dx12", "Dx11", "Vulkan", "Metal", "Cuda", "WebGpu",
+#define DGPB_TARGET(ID, value, name, BACKEND, backend_value, backend_name, macro, CODE, DISCOVER,  \
+                    platforms)                                                                     \
+    [backend_value] = backend_name,
+#include "dgpb/vocabulary.def"
 };
 
-static const char *const backend_targets[DGPB_BACKEND_COUNT] = {
-    "dxil", "dxbc", "spirv", "metal", "ptx", "wgsl",
+static const dgpb_target_id backend_targets[DGPB_BACKEND_COUNT] = {
+#define DGPB_TARGET(ID, value, name, BACKEND, backend_value, backend_name, macro, CODE, DISCOVER,  \
+                    platforms)                                                                     \
+    [backend_value] = DGPB_TARGET_##ID,
+#include "dgpb/vocabulary.def"
+};
+
+static const struct {
+    const char *name;
+    dgpb_target_id target;
+    bool in_bundle;
+} code_formats[DGPB_CODE_FORMAT_COUNT] = {
+#define DGPB_CODE_FORMAT(ID, value, name, TARGET, in_bundle, slang_target, extension, PRINT)       \
+    [value] = {name, DGPB_TARGET_##TARGET, in_bundle},
+#include "dgpb/vocabulary.def"
 };
 
 static const char *const webgpu_names[DGPB_WGPU_COUNT] = {
-    "none",
-    "uniform buffer",
-    "read-only storage buffer",
-    "storage buffer",
-    "filtering sampler",
-    "2d float sampled texture",
-    "2d read-write r32float storage texture",
-    "2d read-write rg32float storage texture",
-    "2d read-write rgba32float storage texture",
-    "2d read-write r32uint storage texture",
+#define DGPB_WEBGPU_LAYOUT(ID, value, name, LIMIT) [value] = name,
+#include "dgpb/vocabulary.def"
+};
+
+/* True for the IDs of storage textures: those a storage format's row names. */
+static const bool webgpu_storage_texture[DGPB_WGPU_COUNT] = {
+#define DGPB_STORAGE_FORMAT(ID, name, WEBGPU, slang_format, slang_type, webgpu_feature)            \
+    [DGPB_WGPU_##WEBGPU] = true,
+#include "dgpb/vocabulary.def"
 };
 
 static int lookup(const char *const *names, int count, const char *s, size_t len)
@@ -98,7 +151,35 @@ int dgpb_backend_from_name(const char *s, size_t len)
 
 const char *dgpb_backend_target(uint32_t backend)
 {
-    return backend < DGPB_BACKEND_COUNT ? backend_targets[backend] : NULL;
+    return backend < DGPB_BACKEND_COUNT ? target_names[backend_targets[backend]] : NULL;
+}
+
+int dgpb_backend_target_id(uint32_t backend)
+{
+    return backend < DGPB_BACKEND_COUNT ? (int)backend_targets[backend] : -1;
+}
+
+const char *dgpb_target_name(uint32_t target)
+{
+    return target < DGPB_TARGET_COUNT ? target_names[target] : NULL;
+}
+
+int dgpb_target_from_name(const char *s, size_t len)
+{
+    return lookup(target_names, DGPB_TARGET_COUNT, s, len);
+}
+
+const char *dgpb_code_format_name(uint32_t format)
+{
+    return format < DGPB_CODE_FORMAT_COUNT ? code_formats[format].name : NULL;
+}
+
+int dgpb_code_format_from_name(const char *s, size_t len)
+{
+    for (int i = 0; i < DGPB_CODE_FORMAT_COUNT; i++)
+        if (strlen(code_formats[i].name) == len && memcmp(code_formats[i].name, s, len) == 0)
+            return i;
+    return -1;
 }
 
 const char *dgpb_webgpu_layout_name(uint32_t id)
@@ -108,80 +189,42 @@ const char *dgpb_webgpu_layout_name(uint32_t id)
 
 bool dgpb_target_name_known(const char *name, size_t len)
 {
-    return lookup(backend_targets, DGPB_BACKEND_COUNT, name, len) >= 0;
-}
-
-static bool eq(const char *s, size_t len, const char *lit)
-{
-    return strlen(lit) == len && memcmp(s, lit, len) == 0;
+    return dgpb_target_from_name(name, len) >= 0;
 }
 
 bool dgpb_code_format_allowed(const char *target, size_t target_len, const char *code_format,
                               size_t code_format_len)
 {
-    if (eq(target, target_len, "metal"))
-        return eq(code_format, code_format_len, "metallib") ||
-               eq(code_format, code_format_len, "msl");
-    if (!dgpb_target_name_known(target, target_len))
-        return false;
-    /* Every other target's code format has the target's own name. */
-    return target_len == code_format_len && memcmp(target, code_format, target_len) == 0;
+    int t = dgpb_target_from_name(target, target_len);
+    int f = dgpb_code_format_from_name(code_format, code_format_len);
+    return t >= 0 && f >= 0 && code_formats[f].in_bundle && code_formats[f].target == (uint32_t)t;
 }
 
 bool dgpb_stage_is_ray_tracing(uint32_t stage)
 {
-    return stage >= DGPB_STAGE_RAYGENERATION && stage <= DGPB_STAGE_CALLABLE;
+    return stage < DGPB_STAGE_COUNT && stage_needs[stage] == NEEDS_RAYTRACING;
 }
 
 bool dgpb_webgpu_layout_allowed(uint32_t kind, uint32_t id, bool is_wgsl)
 {
     if (!is_wgsl)
         return id == DGPB_WGPU_NONE;
-    switch (kind) {
-    case DGPB_KIND_VALUE:
-    case DGPB_KIND_UNIFORM_BUFFER:
-        return id == DGPB_WGPU_UNIFORM_BUFFER;
-    case DGPB_KIND_BUFFER:
-    case DGPB_KIND_BYTE_BUFFER:
-        return id == DGPB_WGPU_READ_ONLY_STORAGE_BUFFER;
-    case DGPB_KIND_RW_BUFFER:
-    case DGPB_KIND_RW_BYTE_BUFFER:
-        return id == DGPB_WGPU_STORAGE_BUFFER;
-    case DGPB_KIND_TEXTURE:
-        return id == DGPB_WGPU_TEXTURE_2D_FLOAT;
-    case DGPB_KIND_RW_TEXTURE:
-        return id >= DGPB_WGPU_STORAGE_TEXTURE_2D_R32FLOAT &&
-               id <= DGPB_WGPU_STORAGE_TEXTURE_2D_R32UINT;
-    case DGPB_KIND_SAMPLER:
-        return id == DGPB_WGPU_FILTERING_SAMPLER;
-    case DGPB_KIND_ACCELERATION_STRUCTURE:
-    case DGPB_KIND_MLP_WEIGHTS:
-    case DGPB_KIND_HANDLE:
-        return id == DGPB_WGPU_NONE;
-    default:
+    if (kind >= DGPB_KIND_COUNT || id >= DGPB_WGPU_COUNT)
         return false;
-    }
+    if (kind_webgpu[kind] == KIND_WGPU_ANY_STORAGE_TEXTURE)
+        return webgpu_storage_texture[id];
+    return (int)id == kind_webgpu[kind];
 }
 
 uint32_t dgpb_kind_required_flags(uint32_t kind)
 {
-    switch (kind) {
-    case DGPB_KIND_VALUE:
-    case DGPB_KIND_UNIFORM_BUFFER:
-    case DGPB_KIND_BUFFER:
-    case DGPB_KIND_BYTE_BUFFER:
-    case DGPB_KIND_TEXTURE:
-    case DGPB_KIND_SAMPLER:
-    case DGPB_KIND_ACCELERATION_STRUCTURE:
-        return DGPB_FLAG_READ_ONLY;
-    default:
-        return 0;
-    }
+    return kind < DGPB_KIND_COUNT && kind_access[kind] == ACCESS_READ_ONLY ? DGPB_FLAG_READ_ONLY
+                                                                           : 0;
 }
 
 bool dgpb_kind_writable(uint32_t kind)
 {
-    return kind < DGPB_KIND_COUNT && dgpb_kind_required_flags(kind) == 0;
+    return kind < DGPB_KIND_COUNT && kind_access[kind] == ACCESS_WRITABLE;
 }
 
 const char *dgpb_param_rule(uint32_t kind, uint32_t flags, uint32_t offset, uint32_t size,

@@ -74,7 +74,8 @@ int dgpb_model_add_target(dgpb_model *m, const char *name, const char *code_form
     if ((rc = check_string(name, "target name", diag)) ||
         (rc = check_string(code_format, "code format", diag)))
         return rc;
-    if (!dgpb_target_name_known(name, strlen(name)))
+    int id = dgpb_target_from_name(name, strlen(name));
+    if (id < 0)
         return dgpb_diag_set(diag, DGPB_ERR_INVALID, -1, "unknown target '%s'", name);
     if (!dgpb_code_format_allowed(name, strlen(name), code_format, strlen(code_format)))
         return dgpb_diag_set(diag, DGPB_ERR_INVALID, -1,
@@ -89,6 +90,7 @@ int dgpb_model_add_target(dgpb_model *m, const char *name, const char *code_form
     dgpb_mtarget *t = &ts[m->target_count];
     memset(t, 0, sizeof *t);
     t->name = mem_strdup(name);
+    t->id = (uint32_t)id;
     t->code_format = mem_strdup(code_format);
     if (!t->name || !t->code_format) {
         dgpb_free(t->name);
@@ -144,7 +146,7 @@ static int cmp_u32(const void *a, const void *b)
 
 /* Checks everything about an entry description that does not depend on other additions. */
 static int check_entry(const dgpb_mtarget *t, const dgpb_entry_desc *d, uint32_t *stage,
-                       uint32_t caps[8], dgpb_diag *diag)
+                       uint32_t caps[DGPB_CAP_COUNT], dgpb_diag *diag)
 {
     int rc;
     if ((rc = check_string(d->name, "entry name", diag)))
@@ -173,7 +175,7 @@ static int check_entry(const dgpb_mtarget *t, const dgpb_entry_desc *d, uint32_t
     if (d->param_count && !d->params)
         return dgpb_diag_set(diag, DGPB_ERR_INVALID, -1,
                              "target '%s', entry '%s': no parameters given", t->name, d->name);
-    bool wgsl = strcmp(t->name, "wgsl") == 0;
+    bool wgsl = t->id == DGPB_TARGET_WGSL;
     for (uint32_t i = 0; i < d->param_count; i++) {
         const dgpb_param_desc *p = &d->params[i];
         char what[64], buf[160];
@@ -219,7 +221,7 @@ int dgpb_model_add_entry(dgpb_model *m, uint32_t target, const dgpb_entry_desc *
     dgpb_mtarget *t = get_target(m, target, diag);
     if (!t)
         return DGPB_ERR_INVALID;
-    uint32_t stage = 0, caps[8] = {0};
+    uint32_t stage = 0, caps[DGPB_CAP_COUNT] = {0};
     int rc = check_entry(t, d, &stage, caps, diag);
     if (rc)
         return rc;

@@ -8,6 +8,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "dgpb/format.h"
 #include "format/model.h"
 
 typedef struct dgpb_mblob {
@@ -23,12 +24,13 @@ typedef struct dgpb_mentry {
     uint32_t thread_group_size[3];
     dgpb_param_desc *params; /* owned, each name owned */
     uint32_t param_count;
-    uint32_t caps[8]; /* dgpb_capability ids, sorted */
+    uint32_t caps[DGPB_CAP_COUNT]; /* dgpb_capability ids, sorted */
     uint32_t cap_count;
 } dgpb_mentry;
 
 typedef struct dgpb_mtarget {
     char *name;        /* owned */
+    uint32_t id;       /* dgpb_target_id */
     char *code_format; /* owned */
     dgpb_mblob *layouts;
     uint32_t layout_count;

@@ -242,7 +242,7 @@ static int rd_entry(cursor *c, const dgpb_target_view *t, dgpb_entry_view *e, dg
     if (!params)
         return dgpb_diag_set(c->diag, DGPB_ERR_NOMEM, -1, "out of memory");
     e->params = params;
-    bool wgsl = dgpb_str_eq(t->name, "wgsl");
+    bool wgsl = t->id == DGPB_TARGET_WGSL;
     size_t keep_entry = strlen(c->ctx);
     for (uint32_t i = 0; i < e->param_count; i++) {
         set_ctx(c, keep_entry, ", parameter %u", i);
@@ -294,9 +294,11 @@ static int rd_target(cursor *c, dgpb_target_view *t, const dgpb_target_view *pre
     int rc;
     if ((rc = rd_str(c, &t->name, "target name")))
         return rc;
-    if (!dgpb_target_name_known(t->name.ptr, t->name.len))
+    int id = dgpb_target_from_name(t->name.ptr, t->name.len);
+    if (id < 0)
         return corrupt(c, DGPB_ERR_CORRUPT_VALUE, at, "unknown target '%.*s'", (int)t->name.len,
                        t->name.ptr);
+    t->id = (uint32_t)id;
     if (prev && str_cmp(prev->name, t->name) >= 0)
         return corrupt(c, DGPB_ERR_CORRUPT_ORDER, at,
                        "target '%.*s' follows '%.*s': targets must be sorted by name and unique",
@@ -308,6 +310,8 @@ static int rd_target(cursor *c, dgpb_target_view *t, const dgpb_target_view *pre
     if (!dgpb_code_format_allowed(t->name.ptr, t->name.len, t->code_format.ptr, t->code_format.len))
         return corrupt(c, DGPB_ERR_CORRUPT_VALUE, at, "code format '%.*s' is not allowed",
                        (int)t->code_format.len, t->code_format.ptr);
+    t->code_format_id =
+        (uint32_t)dgpb_code_format_from_name(t->code_format.ptr, t->code_format.len);
     at = c->pos;
     if ((rc = rd_u32(c, &t->layout_count, "layout_count")) ||
         (rc = check_count(c, t->layout_count, BLOB_REF_SIZE, at, "layout_count")))
@@ -534,15 +538,18 @@ int dgpb_bundle_find_target(const dgpb_bundle *b, const char *name, const dgpb_t
 int dgpb_bundle_find_backend(const dgpb_bundle *b, uint32_t backend, const dgpb_target_view **out,
                              dgpb_diag *diag)
 {
-    const char *target = dgpb_backend_target(backend);
+    int target = dgpb_backend_target_id(backend);
     *out = NULL;
-    if (!target)
+    if (target < 0)
         return dgpb_diag_set(diag, DGPB_ERR_INVALID, -1, "unknown backend %u", backend);
-    if (dgpb_bundle_find_target(b, target, out, NULL) == DGPB_OK)
-        return DGPB_OK;
+    for (uint32_t i = 0; i < b->target_count; i++)
+        if (b->targets[i].id == (uint32_t)target) {
+            *out = &b->targets[i];
+            return DGPB_OK;
+        }
     return dgpb_diag_set(diag, DGPB_ERR_BACKEND, -1,
-                         "backend not compiled: the bundle has no '%s' target for %s", target,
-                         dgpb_backend_name(backend));
+                         "backend not compiled: the bundle has no '%s' target for %s",
+                         dgpb_target_name((uint32_t)target), dgpb_backend_name(backend));
 }
 
 int dgpb_target_find_entry(const dgpb_target_view *t, const char *name, const dgpb_entry_view **out,

@@ -57,15 +57,12 @@ extern "C" {
 
 /*
  * The recorder's exit statuses: what tools/dgpb-slang-layout/main.c returns
- * and what dgpb_layout_run() maps to result codes (above).
+ * and what dgpb_layout_run() maps to result codes (above); the rows of
+ * dgpb/vocabulary.def's DGPB_EXIT_SLANG_LAYOUT.
  */
 typedef enum dgpb_recorder_exit {
-    DGPB_RECORDER_EXIT_OK = 0,          /* the layout was written */
-    DGPB_RECORDER_EXIT_SHADER = 1,      /* the module has errors, or specialization parameters */
-    DGPB_RECORDER_EXIT_USAGE = 2,       /* a usage error */
-    DGPB_RECORDER_EXIT_TOOL = 3,        /* a file could not be read or written; other failures */
-    DGPB_RECORDER_EXIT_NO_LIBSLANG = 4, /* no usable native libslang (none, unloadable, too old,
-                                           or not the expected version) */
+#define DGPB_EXIT_SLANG_LAYOUT(code, NAME, meaning) DGPB_RECORDER_EXIT_##NAME = code,
+#include "dgpb/vocabulary.def"
 } dgpb_recorder_exit;
 
 /* The recorder's exit status for a result code: what dgpb-slang-layout returns for it. */

@@ -132,24 +132,10 @@ int dgpb_spirv_validate(const void *code, size_t size, dgpb_diag *diag)
 int dgpb_spirv_stage_of_model(uint32_t model)
 {
     switch (model) {
-    case 0:
-        return DGPB_STAGE_VERTEX;
-    case 4:
-        return DGPB_STAGE_FRAGMENT;
-    case 5:
-        return DGPB_STAGE_COMPUTE;
-    case 5313:
-        return DGPB_STAGE_RAYGENERATION;
-    case 5314:
-        return DGPB_STAGE_INTERSECTION;
-    case 5315:
-        return DGPB_STAGE_ANYHIT;
-    case 5316:
-        return DGPB_STAGE_CLOSESTHIT;
-    case 5317:
-        return DGPB_STAGE_MISS;
-    case 5318:
-        return DGPB_STAGE_CALLABLE;
+#define DGPB_STAGE(ID, value, name, spirv_model, SpirvModel, CAP)                                  \
+    case spirv_model:                                                                              \
+        return DGPB_STAGE_##ID;
+#include "dgpb/vocabulary.def"
     default:
         return -1;
     }

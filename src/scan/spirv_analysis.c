@@ -878,40 +878,29 @@ void dgpb_spirv_info_free(dgpb_spirv_info *info)
     dgpb_free(info);
 }
 
-/* The DGPB_CAP_* a capability number stands for, or -1. */
+/* The DGPB_CAP_* a capability number stands for, or -1 (DGPB_SPIRV_CAPABILITY rows). */
 static int cap_of(uint32_t c)
 {
     switch (c) {
-    case 4479: /* RayTracingKHR */
-    case 5340: /* RayTracingNV */
-    case 5353: /* RayTracingProvisionalKHR */
-        return DGPB_CAP_RAYTRACING;
-    case 4471: /* RayQueryProvisionalKHR */
-    case 4472: /* RayQueryKHR */
-        return DGPB_CAP_RAYQUERY;
-    case 5302: /* RuntimeDescriptorArray */
-        return DGPB_CAP_DESCRIPTOR_HANDLE;
-    case 5297: /* GroupNonUniformPartitionedNV */
-    case 6026: /* GroupNonUniformRotateKHR */
-        return DGPB_CAP_SUBGROUP_BASIC;
-    case 5394: /* CooperativeVectorNV */
-    case 5435: /* CooperativeVectorTrainingNV */
-        return DGPB_CAP_COOPERATIVE_VECTOR;
-    case 5357: /* CooperativeMatrixNV */
-    case 6022: /* CooperativeMatrixKHR */
-        return DGPB_CAP_COOPERATIVE_MATRIX;
-    case 9: /* Float16 */
-        return DGPB_CAP_HALF;
-    case 12: /* Int64Atomics */
-        return DGPB_CAP_ATOMIC64;
+#define DGPB_SPIRV_CAPABILITY(number, Name, CAP)                                                   \
+    case number:                                                                                   \
+        return DGPB_CAP_##CAP;
+#include "dgpb/vocabulary.def"
     default:
-        if (c >= 61 && c <= 68) /* GroupNonUniform .. GroupNonUniformQuad */
-            return DGPB_CAP_SUBGROUP_BASIC;
-        if (c >= 5430 && c <= 5434) /* CooperativeMatrix{Reductions..BlockLoads}NV */
-            return DGPB_CAP_COOPERATIVE_MATRIX;
         return -1;
     }
 }
+
+/* The DGPB_CAP_* each stage's entries need, or -1 (DGPB_STAGE's CAP). */
+enum {
+#define DGPB_CAPABILITY(ID, value, name, webgpu_feature) NEEDS_##ID = value,
+#include "dgpb/vocabulary.def"
+    NEEDS_NONE = -1
+};
+static const int stage_needs[DGPB_STAGE_COUNT] = {
+#define DGPB_STAGE(ID, value, name, spirv_model, SpirvModel, CAP) [value] = NEEDS_##CAP,
+#include "dgpb/vocabulary.def"
+};
 
 uint32_t dgpb_spirv_capability_mask(const dgpb_spirv_info *info)
 {
@@ -923,9 +912,9 @@ uint32_t dgpb_spirv_capability_mask(const dgpb_spirv_info *info)
         if (cap >= 0)
             mask |= 1u << cap;
     }
-    /* RayGenerationKHR .. CallableKHR (the NV models share these numbers). */
-    if (info->execution_model >= 5313 && info->execution_model <= 5318)
-        mask |= 1u << DGPB_CAP_RAYTRACING;
+    int stage = dgpb_spirv_stage_of_model(info->execution_model);
+    if (stage >= 0 && stage_needs[stage] >= 0)
+        mask |= 1u << stage_needs[stage];
     return mask;
 }
 

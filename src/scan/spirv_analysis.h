@@ -123,21 +123,11 @@ void dgpb_spirv_info_free(dgpb_spirv_info *info);
 
 /*
  * The DGPB_CAP_* capabilities (dgpb/format.h) the module needs, as a mask of
- * (1u << DGPB_CAP_x), per docs/design.md, section 5:
- *   raytracing          RayTracingKHR 4479, RayTracingNV 5340, RayTracingProvisionalKHR 5353,
- *                       or a ray-tracing execution model (RayGenerationKHR 5313 ..
- *                       CallableKHR 5318)
- *   rayquery            RayQueryKHR 4472, RayQueryProvisionalKHR 4471
- *   descriptor_handle   RuntimeDescriptorArray 5302
- *   subgroup_basic      GroupNonUniform* 61..68, GroupNonUniformPartitionedNV 5297,
- *                       GroupNonUniformRotateKHR 6026
- *   cooperative_vector  CooperativeVectorNV 5394, CooperativeVectorTrainingNV 5435
- *   cooperative_matrix  CooperativeMatrixKHR 6022, CooperativeMatrixNV 5357,
- *                       CooperativeMatrix{Reductions,Conversions,PerElementOperations,
- *                       TensorAddressing,BlockLoads}NV 5430..5434
- *   half                Float16 9
- *   atomic64            Int64Atomics 12
- * 0 for NULL.
+ * (1u << DGPB_CAP_x), per docs/design.md, section 5: one bit for each
+ * OpCapability and for the execution model that dgpb/vocabulary.def's
+ * DGPB_SPIRV_CAPABILITY and DGPB_SPIRV_EXECUTION_MODEL rows map to a
+ * capability (RayTracingKHR 4479 or a ray-generation entry: raytracing,
+ * Float16 9: half, ...). 0 for NULL.
  */
 uint32_t dgpb_spirv_capability_mask(const dgpb_spirv_info *info);
 

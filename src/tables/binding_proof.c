@@ -79,10 +79,11 @@ static uint32_t wgsl_id(const dgpb_code_binding *c)
         static const struct {
             const char *format;
             uint32_t id;
-        } formats[] = {{"r32float", DGPB_WGPU_STORAGE_TEXTURE_2D_R32FLOAT},
-                       {"rg32float", DGPB_WGPU_STORAGE_TEXTURE_2D_RG32FLOAT},
-                       {"rgba32float", DGPB_WGPU_STORAGE_TEXTURE_2D_RGBA32FLOAT},
-                       {"r32uint", DGPB_WGPU_STORAGE_TEXTURE_2D_R32UINT}};
+        } formats[] = {
+#define DGPB_STORAGE_FORMAT(ID, name, WEBGPU, slang_format, slang_type, webgpu_feature)            \
+    {name, DGPB_WGPU_##WEBGPU},
+#include "dgpb/vocabulary.def"
+        };
         if (!c->dimension || strcmp(c->dimension, "2d") || !c->texel_format)
             return 0;
         for (size_t i = 0; i < sizeof formats / sizeof formats[0]; i++)
@@ -96,9 +97,9 @@ static uint32_t wgsl_id(const dgpb_code_binding *c)
 }
 
 /* "set 0, binding 2" (spirv) or "@group(0) @binding(2)" (wgsl). */
-static void place_text(const char *target, const dgpb_code_binding *c, char *buf, size_t n)
+static void place_text(dgpb_target_id target, const dgpb_code_binding *c, char *buf, size_t n)
 {
-    if (!strcmp(target, "wgsl"))
+    if (target == DGPB_TARGET_WGSL)
         snprintf(buf, n, "@group(%lld) @binding(%lld)", (long long)c->space, (long long)c->binding);
     else
         snprintf(buf, n, "set %lld, binding %lld", (long long)c->space, (long long)c->binding);
@@ -126,7 +127,7 @@ static int prove_code_binding(const dgpb_proof_input *in, const dgpb_code_bindin
                               dgpb_diag *diag)
 {
     const dgpb_param_table *t = in->table;
-    bool wgsl = !strcmp(in->target, "wgsl");
+    bool wgsl = in->target == DGPB_TARGET_WGSL;
     char where[96];
     const char *what = dgpb_code_class_name(c->cls);
     if (c->cls == DGPB_CODE_PUSH_CONSTANT) {
@@ -141,27 +142,27 @@ static int prove_code_binding(const dgpb_proof_input *in, const dgpb_code_bindin
                                      "target '%s', entry '%s': parameter '%s' is a %s row in the "
                                      "launch space, but the code's push-constant block '%s' holds "
                                      "values only",
-                                     in->target, in->entry, row->name, kind_text(row->kind),
-                                     c->name);
+                                     dgpb_target_name(in->target), in->entry, row->name,
+                                     kind_text(row->kind), c->name);
             if (c->block_size && (uint64_t)row->offset + row->size > c->block_size)
                 return dgpb_diag_set(diag, DGPB_ERR_SHADER, -1,
                                      "target '%s', entry '%s': parameter '%s' (bytes %u..%u) lies "
                                      "outside the code's push-constant block '%s' (%u bytes)",
-                                     in->target, in->entry, row->name, row->offset,
-                                     row->offset + row->size, c->name, c->block_size);
+                                     dgpb_target_name(in->target), in->entry, row->name,
+                                     row->offset, row->offset + row->size, c->name, c->block_size);
         }
         if (!rows)
             return dgpb_diag_set(diag, DGPB_ERR_SHADER, -1,
                                  "target '%s', entry '%s': the code declares the push-constant "
                                  "block '%s' (%u bytes), which no parameter row describes",
-                                 in->target, in->entry, c->name, c->block_size);
+                                 dgpb_target_name(in->target), in->entry, c->name, c->block_size);
         return DGPB_OK;
     }
     if (c->space < 0 || c->binding < 0)
         return dgpb_diag_set(diag, DGPB_ERR_SHADER, -1,
                              "target '%s', entry '%s': the code declares the %s '%s' without a "
                              "binding%s",
-                             in->target, in->entry, what, c->name,
+                             dgpb_target_name(in->target), in->entry, what, c->name,
                              wgsl ? " (a push constant: WebGPU has none; declare a plain "
                                     "ConstantBuffer, or leave wgsl out of --targets)"
                                   : "");
@@ -183,20 +184,21 @@ static int prove_code_binding(const dgpb_proof_input *in, const dgpb_code_bindin
             return dgpb_diag_set(diag, DGPB_ERR_SHADER, -1,
                                  "target '%s', entry '%s': parameters '%s' and '%s' both claim "
                                  "the code's %s '%s' (%s)",
-                                 in->target, in->entry, first->name, row->name, what, c->name,
-                                 where);
+                                 dgpb_target_name(in->target), in->entry, first->name, row->name,
+                                 what, c->name, where);
         if ((c->is_array && row->kind != DGPB_KIND_HANDLE) || !kind_fits(row->kind, c))
             return dgpb_diag_set(diag, DGPB_ERR_SHADER, -1,
                                  "target '%s', entry '%s': parameter '%s' is a %s row, but the "
                                  "code declares %s'%s' (%s) there as a %s",
-                                 in->target, in->entry, row->name, kind_text(row->kind),
-                                 c->is_array ? "an array " : "", c->name, where, what);
+                                 dgpb_target_name(in->target), in->entry, row->name,
+                                 kind_text(row->kind), c->is_array ? "an array " : "", c->name,
+                                 where, what);
         if (row->kind == DGPB_KIND_VALUE && c->block_size &&
             (uint64_t)row->offset + row->size > c->block_size)
             return dgpb_diag_set(diag, DGPB_ERR_SHADER, -1,
                                  "target '%s', entry '%s': parameter '%s' (bytes %u..%u) lies "
                                  "outside the code's uniform block '%s' (%s, %u bytes)",
-                                 in->target, in->entry, row->name, row->offset,
+                                 dgpb_target_name(in->target), in->entry, row->name, row->offset,
                                  row->offset + row->size, c->name, where, c->block_size);
         if (wgsl && row->webgpu_layout != wgsl_id(c)) {
             char id[32] = ", which has no ID";
@@ -213,8 +215,8 @@ static int prove_code_binding(const dgpb_proof_input *in, const dgpb_code_bindin
         return dgpb_diag_set(diag, DGPB_ERR_SHADER, -1,
                              "target '%s', entry '%s': the code binds '%s' (%s %s at %s), which no "
                              "parameter row describes: a host would leave it unbound",
-                             in->target, in->entry, c->name, what[0] == 'a' ? "an" : "a", what,
-                             where);
+                             dgpb_target_name(in->target), in->entry, c->name,
+                             what[0] == 'a' ? "an" : "a", what, where);
     return DGPB_OK;
 }
 
@@ -222,7 +224,7 @@ static int prove_descriptors(const dgpb_proof_input *in, dgpb_diag *diag)
 {
     const dgpb_code_bindings *code = in->code;
     const dgpb_param_table *t = in->table;
-    bool wgsl = !strcmp(in->target, "wgsl");
+    bool wgsl = in->target == DGPB_TARGET_WGSL;
     size_t push_blocks = 0;
     for (size_t i = 0; i < code->count; i++) {
         push_blocks += code->items[i].cls == DGPB_CODE_PUSH_CONSTANT;
@@ -235,7 +237,7 @@ static int prove_descriptors(const dgpb_proof_input *in, dgpb_diag *diag)
                              "target '%s', entry '%s': the code declares %zu push-constant blocks; "
                              "a pipeline has one push-constant range (use one "
                              "[[vk::push_constant]] block, or entry-point uniform values only)",
-                             in->target, in->entry, push_blocks);
+                             dgpb_target_name(in->target), in->entry, push_blocks);
     /* Every row the code uses has its binding. */
     for (uint32_t r = 0; r < t->count; r++) {
         const dgpb_param_desc *row = &t->rows[r];
@@ -255,7 +257,8 @@ static int prove_descriptors(const dgpb_proof_input *in, dgpb_diag *diag)
                                      "target '%s', entry '%s': parameter '%s' is a push "
                                      "constant (space 0x%X), but the code declares no "
                                      "push-constant block",
-                                     in->target, in->entry, row->name, DGPB_SPACE_LAUNCH);
+                                     dgpb_target_name(in->target), in->entry, row->name,
+                                     DGPB_SPACE_LAUNCH);
             continue;
         }
         for (size_t i = 0; i < code->count && !found; i++)
@@ -265,8 +268,8 @@ static int prove_descriptors(const dgpb_proof_input *in, dgpb_diag *diag)
             return dgpb_diag_set(diag, DGPB_ERR_SHADER, -1,
                                  "target '%s', entry '%s': parameter '%s' (%s at space %u, "
                                  "binding %u) matches no binding in the code",
-                                 in->target, in->entry, row->name, kind_text(row->kind), row->space,
-                                 row->binding);
+                                 dgpb_target_name(in->target), in->entry, row->name,
+                                 kind_text(row->kind), row->space, row->binding);
     }
     return DGPB_OK;
 }
@@ -371,8 +374,8 @@ static int prove_ptx(const dgpb_proof_input *in, dgpb_diag *diag)
 
 int dgpb_binding_proof(const dgpb_proof_input *in, dgpb_diag *diag)
 {
-    assert(in && in->target && in->entry && in->table);
-    if (!strcmp(in->target, "ptx")) {
+    assert(in && in->target < DGPB_TARGET_COUNT && in->entry && in->table);
+    if (in->target == DGPB_TARGET_PTX) {
         assert(in->ptx);
         return prove_ptx(in, diag);
     }

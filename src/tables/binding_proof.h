@@ -46,7 +46,7 @@ extern "C" {
 #endif
 
 typedef struct dgpb_proof_input {
-    const char *target; /* "spirv", "wgsl" or "ptx" */
+    dgpb_target_id target; /* DGPB_TARGET_SPIRV, _WGSL or _PTX */
     const char *entry;
     const dgpb_param_table *table;
     const dgpb_code_bindings *code; /* spirv, wgsl */

@@ -77,18 +77,19 @@ void dgpb_param_table_clear(dgpb_param_table *t)
 static int place_from_code(const dgpb_param_select *s, const dgpb_reflected_param *p,
                            const char *name, dgpb_param_desc *row, dgpb_diag *diag)
 {
+    const char *target = dgpb_target_name(s->target);
     bool ambiguous = false;
     const dgpb_code_binding *c = dgpb_code_bindings_find(s->code, p->code_name, &ambiguous);
     if (ambiguous)
         return dgpb_diag_set(diag, DGPB_ERR_SHADER, -1,
                              "target '%s', entry '%s', parameter '%s': the %s code has two "
                              "variables named after '%s'; rename one of the parameters",
-                             s->target, s->entry, name, s->target, p->code_name);
+                             target, s->entry, name, target, p->code_name);
     if (!c || c->space < 0 || c->binding < 0)
         return dgpb_diag_set(diag, DGPB_ERR_SHADER, -1,
                              "target '%s', entry '%s', parameter '%s' (%s): the entry's code uses "
                              "it, but the %s code has no bound variable '%s' for it",
-                             s->target, s->entry, name, p->shape, s->target, p->code_name);
+                             target, s->entry, name, p->shape, target, p->code_name);
     row->space = (uint32_t)c->space;
     row->binding = (uint32_t)c->binding;
     return DGPB_OK;
@@ -151,7 +152,7 @@ int dgpb_param_table_build(const dgpb_param_select *s, dgpb_param_table *out, dg
     if (!out->rows || !out->in_code)
         return dgpb_diag_set(diag, DGPB_ERR_NOMEM, -1, "out of memory");
     size_t prefix = strlen(s->entry) + 1;
-    bool wgsl = !strcmp(s->target, "wgsl");
+    bool wgsl = s->target == DGPB_TARGET_WGSL;
     for (size_t i = 0; i < n; i++) {
         const dgpb_reflected_param *p = &s->reflection->params[i];
         const char *name = p->name;
@@ -171,8 +172,9 @@ int dgpb_param_table_build(const dgpb_param_select *s, dgpb_param_table *out, dg
             continue;
         if (p->kind < 0 || (wgsl && p->problem))
             return dgpb_diag_set(diag, DGPB_ERR_SHADER, -1,
-                                 "target '%s', entry '%s', parameter '%s': %s", s->target, s->entry,
-                                 name, p->problem ? p->problem : "no parameter kind");
+                                 "target '%s', entry '%s', parameter '%s': %s",
+                                 dgpb_target_name(s->target), s->entry, name,
+                                 p->problem ? p->problem : "no parameter kind");
         if (wgsl && p->has_bool)
             return dgpb_diag_set(diag, DGPB_ERR_SHADER, -1,
                                  "target 'wgsl', entry '%s', parameter '%s' (%s): WGSL allows no "

@@ -26,6 +26,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "dgpb/format.h"
 #include "scan/code_bindings.h"
 #include "format/model.h"
 #include "tables/reflect.h"
@@ -37,7 +38,7 @@ extern "C" {
 #endif
 
 typedef struct dgpb_param_select {
-    const char *target; /* DGPB target name, for messages and wgsl rules */
+    dgpb_target_id target; /* for messages and wgsl rules */
     const char *entry;
     const dgpb_reflection *reflection; /* this entry's compile for `target` */
     const dgpb_spirv_info *spirv;      /* this entry's SPIR-V (the target's, or a probe) */

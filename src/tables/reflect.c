@@ -174,30 +174,28 @@ static void shape_text(const cJSON *t, char *buf, size_t n)
 
 /* WebGPU's storage texture formats in the ID table, by reflection format name and by element type.
  */
+/*
+ * The ID of a RWTexture2D's storage format: Slang's "format" when it names
+ * one, else its element type (DGPB_STORAGE_FORMAT rows); 0 for any other.
+ */
 static uint32_t storage_texture_id(const cJSON *p, const cJSON *t)
 {
+    static const struct {
+        const char *slang_format, *slang_type;
+        uint32_t id;
+    } formats[] = {
+#define DGPB_STORAGE_FORMAT(ID, name, WEBGPU, slang_format, slang_type, webgpu_feature)            \
+    {slang_format, slang_type, DGPB_WGPU_##WEBGPU},
+#include "dgpb/vocabulary.def"
+    };
     const char *format = get_str(p, "format");
-    if (format) {
-        if (!strcmp(format, "r32f"))
-            return DGPB_WGPU_STORAGE_TEXTURE_2D_R32FLOAT;
-        if (!strcmp(format, "rg32f"))
-            return DGPB_WGPU_STORAGE_TEXTURE_2D_RG32FLOAT;
-        if (!strcmp(format, "rgba32f"))
-            return DGPB_WGPU_STORAGE_TEXTURE_2D_RGBA32FLOAT;
-        if (!strcmp(format, "r32ui"))
-            return DGPB_WGPU_STORAGE_TEXTURE_2D_R32UINT;
-        return 0;
-    }
-    char type[64];
-    value_type_text(get(t, "resultType"), type, sizeof type);
-    if (!strcmp(type, "float"))
-        return DGPB_WGPU_STORAGE_TEXTURE_2D_R32FLOAT;
-    if (!strcmp(type, "float2"))
-        return DGPB_WGPU_STORAGE_TEXTURE_2D_RG32FLOAT;
-    if (!strcmp(type, "float4"))
-        return DGPB_WGPU_STORAGE_TEXTURE_2D_RGBA32FLOAT;
-    if (!strcmp(type, "uint"))
-        return DGPB_WGPU_STORAGE_TEXTURE_2D_R32UINT;
+    char type[64] = "";
+    if (!format)
+        value_type_text(get(t, "resultType"), type, sizeof type);
+    for (size_t i = 0; i < sizeof formats / sizeof formats[0]; i++)
+        if (!strcmp(format ? format : type,
+                    format ? formats[i].slang_format : formats[i].slang_type))
+            return formats[i].id;
     return 0;
 }
 
@@ -215,7 +213,7 @@ typedef struct builder {
     dgpb_reflected_param *params;
     size_t count, cap;
     bool nomem;
-    const char *target;
+    const char *target; /* its name, for messages */
     bool ptx, wgsl, spirv;
     const char *const *value_blocks;
     size_t value_block_count;
@@ -835,7 +833,7 @@ static int parse_entries(dgpb_reflection *r, const cJSON *entries, dgpb_diag *di
     return DGPB_OK;
 }
 
-int dgpb_reflection_parse(const char *json, size_t len, const char *target,
+int dgpb_reflection_parse(const char *json, size_t len, dgpb_target_id target,
                           const char *const *value_blocks, size_t value_block_count,
                           dgpb_reflection **out, dgpb_diag *diag)
 {
@@ -843,7 +841,7 @@ int dgpb_reflection_parse(const char *json, size_t len, const char *target,
     return dgpb_reflection_parse_blocks(json, len, target, &blocks, out, diag);
 }
 
-int dgpb_reflection_parse_blocks(const char *json, size_t len, const char *target,
+int dgpb_reflection_parse_blocks(const char *json, size_t len, dgpb_target_id target,
                                  const dgpb_reflection_blocks *blocks, dgpb_reflection **out,
                                  dgpb_diag *diag)
 {
@@ -857,10 +855,10 @@ int dgpb_reflection_parse_blocks(const char *json, size_t len, const char *targe
     int rc = DGPB_OK;
     dgpb_reflection *r = mem_calloc(1, sizeof *r);
     builder b = {
-        .target = target,
-        .ptx = !strcmp(target, "ptx"),
-        .wgsl = !strcmp(target, "wgsl"),
-        .spirv = !strcmp(target, "spirv"),
+        .target = dgpb_target_name(target),
+        .ptx = target == DGPB_TARGET_PTX,
+        .wgsl = target == DGPB_TARGET_WGSL,
+        .spirv = target == DGPB_TARGET_SPIRV,
         .value_blocks = blocks ? blocks->value_blocks : NULL,
         .value_block_count = blocks ? blocks->value_block_count : 0,
         .push_blocks = blocks ? blocks->push_blocks : NULL,

@@ -43,6 +43,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "dgpb/format.h"
 #include "dgpb/result.h"
 
 #ifdef __cplusplus
@@ -86,15 +87,15 @@ typedef struct dgpb_reflection {
 } dgpb_reflection;
 
 /*
- * Parses reflection JSON produced for `target` (a DGPB target name: spirv,
- * wgsl, metal, ptx, dxil, dxbc; the layout rules differ per target).
+ * Parses reflection JSON produced for `target` (a dgpb_target_id; the layout
+ * rules differ per target).
  * `value_blocks` lists the names of constant buffers whose fields are value
  * rows (each entry's "<entry>_params"); NULL for none. Entry-point
  * parameters are read from the first entry point only (dgpb-build compiles
  * one entry at a time). DGPB_ERR_CORRUPT when the text is not JSON or lacks
  * the core structure, naming what is missing.
  */
-int dgpb_reflection_parse(const char *json, size_t len, const char *target,
+int dgpb_reflection_parse(const char *json, size_t len, dgpb_target_id target,
                           const char *const *value_blocks, size_t value_block_count,
                           dgpb_reflection **out, dgpb_diag *diag);
 
@@ -110,7 +111,7 @@ typedef struct dgpb_reflection_blocks {
 } dgpb_reflection_blocks;
 
 /* dgpb_reflection_parse() with push-constant blocks named too; `blocks` may be NULL. */
-int dgpb_reflection_parse_blocks(const char *json, size_t len, const char *target,
+int dgpb_reflection_parse_blocks(const char *json, size_t len, dgpb_target_id target,
                                  const dgpb_reflection_blocks *blocks, dgpb_reflection **out,
                                  dgpb_diag *diag);
 

@@ -7,12 +7,10 @@
 #include "core/alloc.h"
 #include "dgpb/format.h"
 
+/* The classes of WebGPU's per-stage limits (dgpb/vocabulary.def, DGPB_WEBGPU_LIMIT). */
 enum {
-    CLASS_UNIFORM,
-    CLASS_STORAGE_BUFFER,
-    CLASS_SAMPLER,
-    CLASS_SAMPLED,
-    CLASS_STORAGE_TEXTURE,
+#define DGPB_WEBGPU_LIMIT(ID, name, max) CLASS_##ID,
+#include "dgpb/vocabulary.def"
     CLASS_NONE,
     CLASS_COUNT
 };
@@ -21,27 +19,19 @@ static const struct {
     const char *name;
     unsigned limit;
 } classes[CLASS_NONE] = {
-    {"uniform buffers", 12},  {"storage buffers", 8},  {"samplers", 16},
-    {"sampled textures", 16}, {"storage textures", 4},
+#define DGPB_WEBGPU_LIMIT(ID, name, max) [CLASS_##ID] = {name, max},
+#include "dgpb/vocabulary.def"
+};
+
+/* The limit each binding-layout ID counts against (DGPB_WEBGPU_LAYOUT's LIMIT column). */
+static const int class_of_id[DGPB_WGPU_COUNT] = {
+#define DGPB_WEBGPU_LAYOUT(ID, value, name, LIMIT) [value] = CLASS_##LIMIT,
+#include "dgpb/vocabulary.def"
 };
 
 static int class_of(uint32_t id)
 {
-    switch (id) {
-    case DGPB_WGPU_UNIFORM_BUFFER:
-        return CLASS_UNIFORM;
-    case DGPB_WGPU_READ_ONLY_STORAGE_BUFFER:
-    case DGPB_WGPU_STORAGE_BUFFER:
-        return CLASS_STORAGE_BUFFER;
-    case DGPB_WGPU_FILTERING_SAMPLER:
-        return CLASS_SAMPLER;
-    case DGPB_WGPU_TEXTURE_2D_FLOAT:
-        return CLASS_SAMPLED;
-    case DGPB_WGPU_NONE:
-        return CLASS_NONE;
-    default:
-        return CLASS_STORAGE_TEXTURE;
-    }
+    return id < DGPB_WGPU_COUNT ? class_of_id[id] : CLASS_NONE;
 }
 
 typedef struct slot {

@@ -27,7 +27,9 @@
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
-static const char *const targets[] = {"spirv", "wgsl", "metal", "ptx", "dxil", "dxbc"};
+/* In the order the corpus was written for. */
+static const dgpb_target_id targets[] = {DGPB_TARGET_SPIRV, DGPB_TARGET_WGSL, DGPB_TARGET_METAL,
+                                         DGPB_TARGET_PTX,   DGPB_TARGET_DXIL, DGPB_TARGET_DXBC};
 
 /* Code bindings named after the reflection's variables, at made-up places. */
 static void bindings_from_rows(const dgpb_reflection *r, dgpb_code_binding *items, size_t *count)
@@ -48,7 +50,7 @@ static void bindings_from_rows(const dgpb_reflection *r, dgpb_code_binding *item
     }
 }
 
-static void table_and_proof(const dgpb_reflection *r, const char *target, uint8_t opts)
+static void table_and_proof(const dgpb_reflection *r, dgpb_target_id target, uint8_t opts)
 {
     const char *entry = "main";
     if ((opts & 0x20) && r->entry_count && r->entries[0].name)
@@ -70,7 +72,7 @@ static void table_and_proof(const dgpb_reflection *r, const char *target, uint8_
     dgpb_diag d;
     dgpb_diag_clear(&d);
     dgpb_param_table table = {0};
-    bool proved = !strcmp(target, "spirv") || !strcmp(target, "wgsl"); /* as dgpb-build */
+    bool proved = target == DGPB_TARGET_SPIRV || target == DGPB_TARGET_WGSL; /* as dgpb-build */
     if (dgpb_param_table_build(&s, &table, &d) == DGPB_OK && proved) {
         dgpb_proof_input proof = {.target = target, .entry = entry, .table = &table, .code = &code};
         (void)dgpb_binding_proof(&proof, &d);
@@ -82,7 +84,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
     if (size < 2)
         return 0;
-    const char *target = targets[data[0] % (sizeof targets / sizeof *targets)];
+    dgpb_target_id target = targets[data[0] % (sizeof targets / sizeof *targets)];
     uint8_t opts = data[1];
     const char *value_blocks[] = {"main_params", "k_params"};
     const char *push_blocks[] = {"pc", "push"};

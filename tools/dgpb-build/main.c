@@ -22,7 +22,11 @@
 #include "common/tool_common.h"
 #include "progress.h"
 
-enum { EXIT_OK = 0, EXIT_SHADER = 1, EXIT_USAGE = 2, EXIT_TOOL = 3 };
+/* The exit statuses (dgpb/vocabulary.def, DGPB_EXIT_BUILD). */
+enum {
+#define DGPB_EXIT_BUILD(code, NAME, meaning) EXIT_##NAME = code,
+#include "dgpb/vocabulary.def"
+};
 
 /* The installed share/dgpb, relative to the installed bin/ (cmake/dgpbInstall.cmake). */
 #ifndef DGPB_DATA_FROM_BIN
@@ -103,20 +107,9 @@ static const char usage_text[] =
     "  -h, --help             this text\n"
     "\n"
     "Exit status:\n"
-    "  0  the bundle and its JSON view were written\n"
-    "  1  the module has errors (Slang's diagnostics, shapes a parameter table\n"
-    "     cannot describe, a table its code contradicts, WebGPU limits, invalid\n"
-    "     SPIR-V, a group whose layout cannot be recorded, an entry named\n"
-    "     dgpb_discovery_anchor, a name dgpb-build reserves)\n"
-    "  2  usage error (unknown option, bad value, unknown target or triple, an\n"
-    "     empty target list or item, no target left)\n"
-    "  3  a file could not be read or written, or the compiler or the layout\n"
-    "     recorder (or its --slang-lib) could not be run, crashed (the stage\n"
-    "     and its last words are printed), or wrote output that cannot be read\n"
-    "     (such as malformed reflection JSON), or another build held the output\n"
-    "     folder's lock for two minutes\n"
-    "  128+N  stopped by signal N (SIGINT 130, SIGTERM 143, SIGHUP 129): compiles\n"
-    "     and workers killed, intermediate files removed, nothing written\n"
+#define DGPB_EXIT_BUILD(code, NAME, meaning) "  " #code "  " meaning "\n"
+#define DGPB_EXIT_BUILD_SIGNAL(meaning) "  128+N  " meaning "\n"
+#include "dgpb/vocabulary.def"
     "On any failure nothing is written: the bundle, its view and the depfile are\n"
     "one unit, all new or all as they were, even when the build is killed.\n";
 

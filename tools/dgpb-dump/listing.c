@@ -105,10 +105,13 @@ int dump_select(const dgpb_bundle *b, const char *selector, const dgpb_blob_ref 
     return DGPB_OK;
 }
 
-static bool is_text_format(dgpb_str fmt)
-{
-    return dgpb_str_eq(fmt, "wgsl") || dgpb_str_eq(fmt, "msl") || dgpb_str_eq(fmt, "ptx");
-}
+/* How --disasm shows each code format (dgpb/vocabulary.def, DGPB_CODE_FORMAT). */
+enum print_as { PRINT_TEXT, PRINT_SPIRV, PRINT_BINARY };
+static const enum print_as print_as[DGPB_CODE_FORMAT_COUNT] = {
+#define DGPB_CODE_FORMAT(ID, value, name, TARGET, in_bundle, slang_target, extension, PRINT)       \
+    [value] = PRINT_##PRINT,
+#include "dgpb/vocabulary.def"
+};
 
 static int print_code(FILE *out, const dgpb_target_view *t, const char *title,
                       const dgpb_blob_ref *code, dgpb_diag *diag)
@@ -118,14 +121,14 @@ static int print_code(FILE *out, const dgpb_target_view *t, const char *title,
     int rc = dgpb_blob_verify(code, diag);
     if (rc)
         return rc;
-    if (dgpb_str_eq(t->code_format, "spirv")) {
+    if (print_as[t->code_format_id] == PRINT_SPIRV) {
         char *text = NULL;
         rc = dgpb_spirv_disassemble(code->data, code->size, &text, diag);
         if (rc)
             return rc;
         fputs(text, out);
         dgpb_free(text);
-    } else if (is_text_format(t->code_format)) {
+    } else if (print_as[t->code_format_id] == PRINT_TEXT) {
         fwrite(code->data, 1, code->size, out);
         if (code->data[code->size - 1] != '\n')
             fputc('\n', out);

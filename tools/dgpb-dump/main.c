@@ -17,7 +17,11 @@
 #include "layout_listing.h"
 #include "report.h"
 
-enum { EXIT_OK = 0, EXIT_INVALID = 1, EXIT_USAGE = 2, EXIT_IO = 3 };
+/* The exit statuses (dgpb/vocabulary.def, DGPB_EXIT_DUMP). */
+enum {
+#define DGPB_EXIT_DUMP(code, NAME, meaning) EXIT_##NAME = code,
+#include "dgpb/vocabulary.def"
+};
 
 #define MAX_BUNDLE_READ ((size_t)DGPB_MAX_BUNDLE_SIZE)
 
@@ -53,10 +57,9 @@ static const char usage_text[] =
     "  --version              the version\n"
     "\n"
     "Exit status:\n"
-    "  0  success\n"
-    "  1  the bundle is invalid (the message names the problem and its byte offset)\n"
-    "  2  usage error, or the selected target, entry or layout does not exist\n"
-    "  3  a file could not be read or written\n";
+#define DGPB_EXIT_DUMP(code, NAME, meaning) "  " #code "  " meaning "\n"
+#include "dgpb/vocabulary.def"
+    ;
 
 typedef enum mode {
     MODE_LIST,

@@ -361,7 +361,7 @@ static void entry_section(FILE *out, const dgpb_target_view *t, uint32_t ti, uin
     const dgpb_entry_view *e = &t->entries[i];
     char hex[65], b1[32];
     dgpb_sha256_hex(e->code.sha256, hex);
-    bool wgsl = dgpb_str_eq(t->name, "wgsl");
+    bool wgsl = t->id == DGPB_TARGET_WGSL;
     fprintf(out, "<section class=\"entry\" id=\"entry-%" PRIu32 "-%" PRIu32 "\" data-target=\"", ti,
             i);
     esc_str(out, t->name);

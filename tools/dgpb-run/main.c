@@ -91,17 +91,9 @@ static const char usage_text[] =
     "           --size output=4194304 --in input=in.bin -q\n"
     "\n"
     "Exit status:\n"
-    "  0  ran; every --expect matched\n"
-    "  1  an output differs from its --expect\n"
-    "  2  usage error: unknown option or bad value; unknown entry or parameter name;\n"
-    "     a parameter with no input or size; a size or type that does not fit the\n"
-    "     row; the entry is not a compute entry\n"
-    "  3  a file could not be read or written\n"
-    "  4  the bundle is invalid (its structure, or a blob's SHA-256: verified before use)\n"
-    "  5  the bundle has no target for the API (vulkan: spirv, cuda: ptx)\n"
-    "  6  the device lacks a capability the entry needs (the message names it)\n"
-    "  7  no device, or the API failed (no Vulkan device: install mesa-vulkan-drivers\n"
-    "     for lavapipe; no libcuda; driver errors)\n";
+#define DGPB_EXIT_RUN(code, NAME, meaning) "  " #code "  " meaning "\n"
+#include "dgpb/vocabulary.def"
+    ;
 
 /* The exit status of a result code (dgpb_run_error details included). */
 static int exit_status(int code)

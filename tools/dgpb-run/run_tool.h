@@ -15,15 +15,10 @@
 #include "dgpb/run.h"
 #include "dgpb/run_values.h"
 
+/* The exit statuses (dgpb/vocabulary.def, DGPB_EXIT_RUN). */
 enum {
-    EXIT_OK = 0,
-    EXIT_MISMATCH = 1,
-    EXIT_USAGE = 2,
-    EXIT_IO = 3,
-    EXIT_INVALID = 4,
-    EXIT_BACKEND = 5,
-    EXIT_CAPABILITY = 6,
-    EXIT_DEVICE = 7
+#define DGPB_EXIT_RUN(code, NAME, meaning) EXIT_##NAME = code,
+#include "dgpb/vocabulary.def"
 };
 
 /* One output to print (--print), write (--out) or compare (--expect). */

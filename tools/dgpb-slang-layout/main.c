@@ -53,12 +53,9 @@ static const char usage_text[] =
     "  -h, --help                 this text\n"
     "\n"
     "Exit status:\n"
-    "  0  the layout was written (--serve: the input ended)\n"
-    "  1  the module has errors, or the program has specialization parameters\n"
-    "  2  usage error\n"
-    "  3  a file could not be read or written, or another tool failure\n"
-    "  4  no usable native libslang (none found, not loadable, or too old; the\n"
-    "     embedded WebAssembly compiler has no reflection C API)\n";
+#define DGPB_EXIT_SLANG_LAYOUT(code, NAME, meaning) "  " #code "  " meaning "\n"
+#include "dgpb/vocabulary.def"
+    ;
 
 static int report(const dgpb_diag *d)
 {

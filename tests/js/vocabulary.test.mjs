@@ -1,0 +1,196 @@
+// vocabulary.test.mjs - the JavaScript reader's constants and rules against
+// include/dgpb/vocabulary.def, the rows the C library expands: kinds (numbers,
+// names, which must be read-only, which WebGPU ID each carries on wgsl),
+// stages, capabilities and the WebGPU features that offer them, targets with
+// their code formats and backends, WebGPU binding-layout IDs and their
+// descriptions, storage formats and the features they need; index.d.ts's
+// unions and literal types too. The rules the reader keeps to itself are
+// checked through readBundle() on the golden bundle with one parameter row
+// rewritten.
+//
+//   DGPB_SOURCE_DIR=. node --test tests/js/vocabulary.test.mjs
+
+import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import path from 'node:path';
+import { test } from 'node:test';
+import * as dgpb from '../../js/dgpb-reader/index.mjs';
+import { sourceDir } from './support.mjs';
+
+const def = fs.readFileSync(path.join(sourceDir, 'include', 'dgpb', 'vocabulary.def'), 'utf8')
+  .replace(/\/\*[\s\S]*?\*\//g, '');
+const types = fs.readFileSync(path.join(sourceDir, 'js', 'dgpb-reader', 'index.d.ts'), 'utf8');
+
+/* One argument of a row: a string (adjacent literals joined), NULL, a number or a token. */
+function argument(text) {
+  const t = text.trim();
+  if (t.startsWith('"')) return [...t.matchAll(/"((?:[^"\\]|\\.)*)"/g)].map((m) => JSON.parse(`"${m[1]}"`)).join('');
+  if (t === 'NULL') return null;
+  if (/^\d+$/.test(t)) return Number(t);
+  return t;
+}
+
+/* The rows of one table: `MACRO(...)` at the start of a line, as arrays of arguments. */
+function rows(macro) {
+  const out = [];
+  for (const m of def.matchAll(new RegExp(`^${macro}\\(`, 'gm'))) {
+    const args = [];
+    let depth = 1, start = m.index + m[0].length, i = start;
+    for (; depth > 0; i++) {
+      const ch = def[i];
+      if (ch === '"') {
+        for (i++; def[i] !== '"'; i++) if (def[i] === '\\') i++;
+      } else if (ch === '(') depth++;
+      else if (ch === ')') depth--;
+      if ((ch === ',' && depth === 1) || depth === 0) {
+        args.push(argument(def.slice(start, i)));
+        start = i + 1;
+      }
+    }
+    out.push(args);
+  }
+  assert.ok(out.length > 0, `vocabulary.def has rows of ${macro}`);
+  return out;
+}
+
+const kinds = rows('DGPB_KIND').map(([id, value, name, access, webgpu]) => ({ id, value, name, access, webgpu }));
+const stages = rows('DGPB_STAGE').map(([id, value, name]) => ({ id, value, name }));
+const capabilities = rows('DGPB_CAPABILITY').map(([id, value, name, feature]) => ({ id, value, name, feature }));
+const targets = rows('DGPB_TARGET').map(([id, value, name, backend, backendValue, backendName]) =>
+  ({ id, value, name, backend, backendValue, backendName }));
+const codeFormats = rows('DGPB_CODE_FORMAT').map(([id, value, name, target, inBundle]) => ({ id, value, name, target, inBundle }));
+const layouts = rows('DGPB_WEBGPU_LAYOUT').map(([id, value, name]) => ({ id, value, name }));
+const formats = rows('DGPB_STORAGE_FORMAT').map(([id, name, webgpu, , , feature]) => ({ id, name, webgpu, feature }));
+
+const byValue = (list) => [...list].sort((a, b) => a.value - b.value);
+const layoutId = (token) => layouts.find((l) => l.id === token).value;
+
+/* The members of a union type of index.d.ts: export type NAME = 'a' | 'b' ... ; */
+function union(name) {
+  const m = new RegExp(`export type ${name} =([^;]*);`).exec(types);
+  assert.ok(m, `index.d.ts declares ${name}`);
+  return [...m[1].matchAll(/'([^']*)'/g)].map((x) => x[1]);
+}
+
+/* The members of a literal object type of index.d.ts: export declare const NAME: Readonly<{ a: 0; ... }>; */
+function literal(name) {
+  const m = new RegExp(`export declare const ${name}: Readonly<\\{([^}]*)\\}>`).exec(types);
+  assert.ok(m, `index.d.ts declares ${name} as a literal type`);
+  return Object.fromEntries([...m[1].matchAll(/(\w+): (\d+);/g)].map((x) => [x[1], Number(x[2])]));
+}
+
+test('kinds: numbers and names are the rows of DGPB_KIND', () => {
+  const want = Object.fromEntries(byValue(kinds).map((k) => [k.name, k.value]));
+  assert.deepEqual({ ...dgpb.KIND }, want);
+  assert.deepEqual(Object.keys(dgpb.KIND), Object.keys(want), 'KIND lists the kinds in number order');
+  assert.deepEqual([...dgpb.KIND_NAMES], byValue(kinds).map((k) => k.name));
+  assert.deepEqual(union('KindName'), byValue(kinds).map((k) => k.name));
+  assert.deepEqual(literal('KIND'), want);
+});
+
+test('stages, capabilities and targets are the rows, in order', () => {
+  assert.deepEqual([...dgpb.STAGES], byValue(stages).map((s) => s.name));
+  assert.deepEqual(union('StageName'), byValue(stages).map((s) => s.name));
+  assert.deepEqual([...dgpb.CAPABILITIES], byValue(capabilities).map((c) => c.name));
+  assert.deepEqual(union('CapabilityName'), byValue(capabilities).map((c) => c.name));
+  assert.deepEqual([...dgpb.TARGETS], byValue(targets).map((t) => t.name));
+  assert.deepEqual(union('TargetName'), byValue(targets).map((t) => t.name));
+});
+
+test('each backend consumes its target, and each target allows its code formats', () => {
+  const backends = [...targets].sort((a, b) => a.backendValue - b.backendValue);
+  assert.deepEqual({ ...dgpb.BACKEND_TARGET }, Object.fromEntries(backends.map((t) => [t.backendName, t.name])));
+  assert.deepEqual(Object.keys(dgpb.BACKEND_TARGET), backends.map((t) => t.backendName),
+    'BACKEND_TARGET lists the backends in number order');
+  assert.deepEqual(union('BackendName'), backends.map((t) => t.backendName));
+  const allowed = Object.fromEntries(byValue(targets).map((t) => [t.name,
+    byValue(codeFormats).filter((f) => f.target === t.id && f.inBundle === 1).map((f) => f.name).sort()]));
+  assert.deepEqual(Object.fromEntries(Object.entries(dgpb.CODE_FORMATS).map(([t, f]) => [t, [...f].sort()])), allowed);
+});
+
+test('WebGPU binding-layout IDs: numbers, names and descriptions are the rows of DGPB_WEBGPU_LAYOUT', () => {
+  const want = Object.fromEntries(byValue(layouts).map((l) => [l.id.toLowerCase(), l.value]));
+  assert.deepEqual({ ...dgpb.WEBGPU_LAYOUT }, want);
+  assert.deepEqual(literal('WEBGPU_LAYOUT'), want);
+  assert.deepEqual([...dgpb.WEBGPU_LAYOUT_NAMES], byValue(layouts).map((l) => l.name));
+});
+
+test('storage formats: each ID describes its format and asks for its feature', () => {
+  for (const l of layouts) {
+    const format = formats.find((f) => f.webgpu === l.id);
+    const entry = dgpb.webgpuLayoutEntry(l.value);
+    assert.equal(entry?.storageTexture?.format, format?.name, `ID ${l.value}`);
+  }
+  for (const f of formats) {
+    const row = { name: 'img', webgpuLayout: layoutId(f.webgpu) };
+    const r = dgpb.webgpuRequirements({ name: 'e', capabilities: [], params: [row] });
+    if (f.feature === null) {
+      assert.deepEqual(r.features, [], f.name);
+      assert.equal(r.unsupported.length, 1, `${f.name}: no feature offers it`);
+    } else {
+      assert.deepEqual(r.features, f.feature ? [f.feature] : [], f.name);
+      assert.deepEqual(r.unsupported, [], f.name);
+    }
+  }
+});
+
+test('capabilities: each asks for its WebGPU feature, or is unsupported without one', () => {
+  for (const c of capabilities) {
+    const r = dgpb.webgpuRequirements({ name: 'e', capabilities: [c.name], params: [] });
+    assert.deepEqual(r.features, c.feature ? [c.feature] : [], c.name);
+    assert.equal(r.unsupported.length, c.feature ? 0 : 1, c.name);
+  }
+});
+
+/*
+ * The golden bundle with parameter 'scale' of entry k rewritten on `target`
+ * (spirv: its first row named 'scale' with webgpu_layout 0; wgsl: with 1):
+ * the row's kind, flags, offset, size and webgpu_layout.
+ */
+const golden = fs.readFileSync(path.join(sourceDir, 'fixtures', 'format', 'golden.dgpb'));
+function withRow(target, { kind, flags, offset, size, webgpu }) {
+  const bytes = new Uint8Array(golden);
+  const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  const name = Buffer.from('\x05\x00\x00\x00scale');
+  for (let at = golden.indexOf(name); at >= 0; at = golden.indexOf(name, at + 1)) {
+    const fields = at + name.length;
+    if (view.getUint32(fields + 24, true) !== (target === 'wgsl' ? 1 : 0)) continue;
+    for (const [i, v] of [[0, kind], [1, flags], [4, offset], [5, size], [6, webgpu]]) view.setUint32(fields + 4 * i, v, true);
+    return bytes;
+  }
+  throw new Error(`the golden bundle has no row 'scale' on ${target}`);
+}
+
+/* readBundle()'s verdict on a row: null when it reads, else the error message. */
+function verdict(target, row) {
+  try {
+    dgpb.readBundle(withRow(target, row));
+    return null;
+  } catch (e) {
+    if (!(e instanceof dgpb.DgpbError)) throw e;
+    return e.message;
+  }
+}
+
+test('each kind must be read-only or may be written as its ACCESS column says', () => {
+  for (const k of kinds) {
+    const shape = { kind: k.value, offset: 0, size: k.name === 'value' ? 4 : 0, webgpu: 0 };
+    const readOnly = k.access === 'READ_ONLY';
+    assert.equal(verdict('spirv', { ...shape, flags: dgpb.FLAG.read_only }), null, `${k.name}, read_only`);
+    const unflagged = verdict('spirv', { ...shape, flags: 0 });
+    if (readOnly) assert.match(unflagged ?? '', /must be flagged read-only/, k.name);
+    else assert.equal(unflagged, null, `${k.name}, no flags`);
+    assert.equal(verdict('spirv', { ...shape, flags: dgpb.FLAG.written }) === null, !readOnly, `${k.name}, written`);
+  }
+});
+
+test('each kind carries on wgsl the WebGPU ID of its WEBGPU column, and 0 elsewhere', () => {
+  for (const k of kinds) {
+    const shape = { kind: k.value, flags: dgpb.FLAG.read_only, offset: 0, size: k.name === 'value' ? 4 : 0 };
+    for (const l of layouts) {
+      const allowed = k.webgpu === 'ANY_STORAGE_TEXTURE' ? formats.some((f) => f.webgpu === l.id) : k.webgpu === l.id;
+      assert.equal(verdict('wgsl', { ...shape, webgpu: l.value }) === null, allowed, `${k.name} with ID ${l.value} on wgsl`);
+      assert.equal(verdict('spirv', { ...shape, webgpu: l.value }) === null, l.value === 0, `${k.name} with ID ${l.value} on spirv`);
+    }
+  }
+});
