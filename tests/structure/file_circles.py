@@ -2,7 +2,7 @@
 """file_circles.py - no two files of a program or library call each other, directly or
 around a circle.
 
-    file_circles.py BUILD_DIR TARGET...
+    file_circles.py SOURCE_DIR BUILD_DIR TARGET...
 
 For each CMake target named (its objects under BUILD_DIR/CMakeFiles/<target>.dir), file A
 depends on file B when A's object leaves a symbol undefined that B's object defines
@@ -32,14 +32,18 @@ def symbols(obj):
     return defined, undefined
 
 
-def objects(build, target):
+def objects(source, build, target):
+    """The target's objects by source path; an object whose source is gone (a file renamed
+    since that build) is left over from before and not looked at."""
     root = os.path.join(build, "CMakeFiles", target + ".dir")
     found = {}
     for folder, _, files in os.walk(root):
         for f in files:
             if f.endswith(".o"):
                 path = os.path.join(folder, f)
-                found[os.path.relpath(path, root)[: -len(".o")]] = path
+                src = os.path.relpath(path, root)[: -len(".o")]
+                if os.path.exists(os.path.join(source, src)):
+                    found[src] = path
     return found
 
 
@@ -77,12 +81,12 @@ def circles(graph):
 
 
 def main():
-    if len(sys.argv) < 3:
-        print("usage: file_circles.py BUILD_DIR TARGET...", file=sys.stderr)
+    if len(sys.argv) < 4:
+        print("usage: file_circles.py SOURCE_DIR BUILD_DIR TARGET...", file=sys.stderr)
         return 2
-    build, failed = sys.argv[1], False
-    for target in sys.argv[2:]:
-        objs = objects(build, target)
+    source, build, failed = sys.argv[1], sys.argv[2], False
+    for target in sys.argv[3:]:
+        objs = objects(source, build, target)
         if not objs:
             print(f"FAIL: target '{target}' has no objects under {build}/CMakeFiles/{target}.dir")
             failed = True
