@@ -1,6 +1,6 @@
 /*
  * test_binding_proof.c - a parameter table proved against the code it ships
- * (dgpb/binding_proof.h).
+ * (tables/binding_proof.h).
  *
  * Two kinds of input. Tables, code bindings and PTX modules built in memory,
  * one matching set per target, then tampered with one change at a time: each

@@ -1,6 +1,6 @@
 /*
  * test_code_bindings.c - the bindings a SPIR-V or WGSL blob declares, read
- * back from the code (dgpb/code_bindings.h).
+ * back from the code (scan/code_bindings.h).
  *
  * The main input is real Slang (2025.15) output: fixtures/proof/classes.slang,
  * one binding of every class, compiled with

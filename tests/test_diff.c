@@ -1,5 +1,5 @@
 /*
- * test_diff.c - the semantic comparison (dgpb/diff.h) on views changed in memory.
+ * test_diff.c - the semantic comparison (format/diff.h) on views changed in memory.
  *
  * Each case takes the golden bundle's JSON view, changes one thing in it and
  * compares the golden bundle with the changed view: the result must name the

@@ -1,13 +1,13 @@
 /*
  * test_params.c - one entry's parameter table from reflection and SPIR-V
- * analysis (dgpb/params.h; docs/design.md, sections 3 and 4).
+ * analysis (tables/params.h; docs/design.md, sections 3 and 4).
  *
  * Two kinds of input: real Slang output (fixtures/reflect/: kinds.spv,
  * loose.spv next to their reflection JSON, made by the commands in
  * tests/test_reflect.c with -o NAME.spv; the plain modules of the new rules,
  * entry_uniforms, aggregates, refused and unused_values (spirv only), with
  * their SPIR-V, WGSL and PTX; fixtures/spirv/: the written-variable fixtures
- * of src/spirv_analysis.c and the bindless heap), and tiny dgpb_reflection /
+ * of src/scan/spirv_analysis.c and the bindless heap), and tiny dgpb_reflection /
  * dgpb_spirv_info / dgpb_code_bindings structures built by hand for the
  * ownership and selection rules.
  */

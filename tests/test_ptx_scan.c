@@ -1,6 +1,6 @@
 /*
  * test_ptx_scan.c - kernel parameters and SLANG_globalParams read from PTX
- * text (dgpb/ptx_scan.h).
+ * text (scan/ptx_scan.h).
  *
  * The samples are real output of the embedded Slang (2025.15) through the
  * CUDA 13.0 nvcc, blank lines dropped:

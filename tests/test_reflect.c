@@ -1,6 +1,6 @@
 /*
  * test_reflect.c - Slang's reflection JSON to classified parameters
- * (dgpb/reflect.h).
+ * (tables/reflect.h).
  *
  * Inputs are real reflection JSON from the embedded Slang (2025.15), made
  * from the .slang files next to them in fixtures/reflect/ with

@@ -1,6 +1,6 @@
 /*
  * test_spirv_analysis.c - entry point, capabilities and written variables
- * read from SPIR-V (dgpb/spirv_analysis.h).
+ * read from SPIR-V (scan/spirv_analysis.h).
  *
  * The fixtures in fixtures/spirv/ are real Slang output, committed next to
  * their sources and reflection JSON. They were made with the embedded

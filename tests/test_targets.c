@@ -1,6 +1,6 @@
 /*
  * test_targets.c - build triples, target selection and group symbols
- * (dgpb/targets.h; docs/design.md, section 3).
+ * (build/targets.h; docs/design.md, section 3).
  */
 #include <setjmp.h>
 #include <stdarg.h>

@@ -1,6 +1,6 @@
 /*
  * test_webgpu_limits.c - WebGPU's default per-stage limits, checked per
- * pipeline group on the wgsl target (dgpb/webgpu_limits.h; docs/design.md,
+ * pipeline group on the wgsl target (tables/webgpu_limits.h; docs/design.md,
  * section 4): storage buffers 8, storage textures 4, uniform buffers 12,
  * sampled textures 16, samplers 16; and each entry's other limits
  * (dgpb_webgpu_check_entry): workgroup size per axis and invocations,

@@ -1,6 +1,6 @@
 /*
  * test_wgsl_scan.c - resource bindings, entry points and workgroup memory
- * read from WGSL text (dgpb/wgsl_scan.h).
+ * read from WGSL text (scan/wgsl_scan.h).
  *
  * The samples are real output of the embedded Slang (2025.15), cut down to
  * their module-scope declarations and a few lines of each body:

@@ -74,7 +74,7 @@ int dgpb_cache_open(const char *dir, uint64_t max_size, dgpb_cache **out, dgpb_d
 typedef void (*dgpb_cache_warn_fn)(void *user, const char *message);
 
 /*
- * Adds a remote store (dgpb/remote_cache.h, docs/cache.md "Remote stores"):
+ * Adds a remote store (cache/remote_cache.h, docs/cache.md "Remote stores"):
  * dgpb_cache_get then reads through it on a local miss (every entry verified),
  * dgpb_cache_put also uploads each new entry from a background thread
  * (unless read_only) that dgpb_cache_close finishes. After the first failure to

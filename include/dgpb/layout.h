@@ -100,7 +100,7 @@ typedef struct dgpb_slang_desc {
     void *get_env_user;
 } dgpb_slang_desc;
 
-/* The oldest Slang whose C ABI has every function in src/slang_api.h (v2024.1 and later). */
+/* The oldest Slang whose C ABI has every function in src/compiler/slang_api.h (v2024.1 and later). */
 #define DGPB_SLANG_MIN_YEAR 2024u
 #define DGPB_SLANG_MIN_RELEASE 1u
 

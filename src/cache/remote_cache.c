@@ -1,5 +1,5 @@
 /*
- * remote_cache.c - the compile cache's remote stores (dgpb/remote_cache.h,
+ * remote_cache.c - the compile cache's remote stores (cache/remote_cache.h,
  * docs/cache.md "Remote stores"): HTTP through libcurl, Redis through hiredis.
  */
 #define _GNU_SOURCE

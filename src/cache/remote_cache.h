@@ -1,5 +1,5 @@
 /*
- * dgpb/remote_cache.h - a remote store for the compile cache (docs/cache.md
+ * cache/remote_cache.h - a remote store for the compile cache (docs/cache.md
  * "Remote stores"): an HTTP store speaking the Bazel remote-cache protocol
  * (GET, PUT, HEAD on <url>/ac/<hex> and <url>/cas/<sha256>) or a Redis server
  * (keys "dgpb:v1:ac:<hex>" and "dgpb:v1:cas:<sha256>").

@@ -4,7 +4,7 @@
  *
  * Children run through dgpb_process_run_parallel(). Workers are either the
  * embedded slangc-wasm or the native dgpb-slang-layout, both with `--serve`
- * (protocol: docs/slangc-wasm.md, dgpb/slang_worker.h): a job is one line, a
+ * (protocol: docs/slangc-wasm.md, compiler/slang_worker.h): a job is one line, a
  * JSON array of argument strings (a layout job wraps it as {"layout": [...]});
  * its answer is one line, a JSON object {"status", "diagnostics", ["stdout"]}. The dispatcher writes a
  * line to each idle worker, then poll()s every worker's standard output and

@@ -1,5 +1,5 @@
 /*
- * slang_worker.c - the native Slang worker (dgpb/slang_worker.h): compiles
+ * slang_worker.c - the native Slang worker (compiler/slang_worker.h): compiles
  * as slangc would and records layouts on one loaded libslang, one job line
  * at a time.
  *

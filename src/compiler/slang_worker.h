@@ -1,5 +1,5 @@
 /*
- * dgpb/slang_worker.h - the native Slang worker: one loaded libslang that
+ * compiler/slang_worker.h - the native Slang worker: one loaded libslang that
  * answers many compiles and layout recordings (docs/layout.md, "The native
  * worker").
  *

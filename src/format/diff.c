@@ -1,5 +1,5 @@
 /*
- * diff.c - the semantic comparison of two bundles (dgpb/diff.h).
+ * diff.c - the semantic comparison of two bundles (format/diff.h).
  *
  * Both kinds of side end as the same model: a bundle is validated, hashed and
  * rendered as its JSON view (dgpb/json_view.h), then parsed like a view read

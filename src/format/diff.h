@@ -1,5 +1,5 @@
 /*
- * dgpb/diff.h - a semantic comparison of two bundles, for review.
+ * format/diff.h - a semantic comparison of two bundles, for review.
  *
  * Either side is a bundle (.dgpb) or its JSON view (.bundle.json); both are
  * read into one comparable model: targets -> entries -> stage, thread group

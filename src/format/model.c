@@ -1,5 +1,5 @@
 /*
- * model.c - the in-memory bundle model (dgpb/model.h).
+ * model.c - the in-memory bundle model (format/model.h).
  *
  * Each addition is checked against the rules of dgpb/format.h before it is
  * copied in, so a model that accepted everything can always be written.

@@ -1,5 +1,5 @@
 /*
- * writer.c - DGPB v0 serialisation (dgpb/writer.h; layout in docs/format.md).
+ * writer.c - DGPB v0 serialisation (format/writer.h; layout in docs/format.md).
  *
  * The header tables are written into one buffer and the blobs into another.
  * A blob's offset is relative to the data section, so it is known as soon as

@@ -1,5 +1,5 @@
 /*
- * dgpb/writer.h - serialises a dgpb_model into DGPB v0 bytes.
+ * format/writer.h - serialises a dgpb_model into DGPB v0 bytes.
  *
  * The layout is docs/format.md's: little-endian u32s, length-prefixed UTF-8
  * strings, targets sorted by name, blob references {offset into the data

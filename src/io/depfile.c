@@ -1,5 +1,5 @@
 /*
- * depfile.c - Make-syntax dependency files (dgpb/depfile.h).
+ * depfile.c - Make-syntax dependency files (io/depfile.h).
  */
 #include "io/depfile.h"
 

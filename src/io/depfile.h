@@ -1,5 +1,5 @@
 /*
- * dgpb/depfile.h - Make-syntax dependency files: reading the compiler's,
+ * io/depfile.h - Make-syntax dependency files: reading the compiler's,
  * writing dgpb-build's (docs/build.md, "Depfile").
  */
 #ifndef DGPB_DEPFILE_H

@@ -1,5 +1,5 @@
 /*
- * process.c - child processes (dgpb/process.h).
+ * process.c - child processes (io/process.h).
  *
  * fork() + execve(), git's way: the parent resolves the program on PATH and
  * builds the environment before forking, so the child only calls

@@ -1,5 +1,5 @@
 /*
- * dgpb/process.h - child processes: start, feed, capture, finish, in parallel.
+ * io/process.h - child processes: start, feed, capture, finish, in parallel.
  *
  * The shape is git's run-command.h. The caller fills a dgpb_process,
  * initialised with DGPB_PROCESS_INIT, with an argument vector (never a shell

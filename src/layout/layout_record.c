@@ -19,7 +19,7 @@
  * (docs/layout.md, "Categories").
  *
  * Some of Slang's reflection functions read through pointers or index
- * arrays without checking (src/slang_api.h lists them; docs/layout.md,
+ * arrays without checking (src/compiler/slang_api.h lists them; docs/layout.md,
  * "Safe calls"). The walk asks those only when Slang can answer safely and
  * records Slang's safe-case answer (0, NULL, "unknown") otherwise: indices
  * stay below the counts Slang reports, a variable layout without a type

@@ -1,6 +1,6 @@
 /*
  * layout_run.c - runs dgpb-slang-layout for one pipeline group and returns
- * the validated blob (dgpb/layout_run.h).
+ * the validated blob (layout/layout_run.h).
  */
 #include <stdio.h>
 #include <string.h>

@@ -1,5 +1,5 @@
 /*
- * dgpb/layout_run.h - running the layout recorder for one pipeline group.
+ * layout/layout_run.h - running the layout recorder for one pipeline group.
  *
  * dgpb-build records each native target's layouts by running
  * dgpb-slang-layout (docs/layout.md) once per pipeline group and target,

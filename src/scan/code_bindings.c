@@ -1,6 +1,6 @@
 /*
  * code_bindings.c - the bindings a SPIR-V or WGSL blob declares
- * (dgpb/code_bindings.h).
+ * (scan/code_bindings.h).
  */
 #include "scan/code_bindings.h"
 

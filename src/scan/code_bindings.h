@@ -1,17 +1,17 @@
 /*
- * dgpb/code_bindings.h - the resource bindings a shipped blob declares, read
+ * scan/code_bindings.h - the resource bindings a shipped blob declares, read
  * back from the code itself.
  *
  * dgpb-build never trusts a parameter table it cannot check: before it
  * writes a bundle it reads every blob's bindings back from the code and
- * matches them with the rows (dgpb/binding_proof.h). This module turns the
+ * matches them with the rows (tables/binding_proof.h). This module turns the
  * two descriptor-based codes into one list:
  *
  *   - SPIR-V: every module-scope variable with DescriptorSet/Binding
  *     decorations, and every PushConstant variable, that the entry point's
- *     interface lists (dgpb/spirv_analysis.h);
+ *     interface lists (scan/spirv_analysis.h);
  *   - WGSL: every module-scope `var` in the uniform or storage address space
- *     or of a texture or sampler type (dgpb/wgsl_scan.h).
+ *     or of a texture or sampler type (scan/wgsl_scan.h).
  *
  * Each binding keeps the variable's name as the code spells it. Slang names
  * variables after the parameter's path: the SPIR-V name is the dotted path
@@ -19,7 +19,7 @@
  * writes the same path with '_' for '.' plus a numeric suffix
  * ("entryPointParams_mat_tex_0"). dgpb_code_bindings_find() looks a path up
  * under either spelling, which is how rows whose place only the code knows
- * (dgpb/reflect.h, `place_from_code`) get their space and binding.
+ * (tables/reflect.h, `place_from_code`) get their space and binding.
  *
  * Ownership: the list owns its array; names point into the analysis or scan
  * it was made from, which must outlive it. Free with

@@ -1,6 +1,6 @@
 /*
  * ptx_scan.c - kernel parameters and SLANG_globalParams of PTX text
- * (dgpb/ptx_scan.h).
+ * (scan/ptx_scan.h).
  *
  * One pass with a one-token lexer (ptx_lex.c). At the top level every directive is
  * parsed (.version, .target, .address_size, .file, .section, .pragma,

@@ -1,9 +1,9 @@
 /*
- * dgpb/ptx_scan.h - the kernel parameters and global parameter block that
+ * scan/ptx_scan.h - the kernel parameters and global parameter block that
  * PTX text declares and reads.
  *
  * dgpb-build proves that a bundle's parameter table matches the PTX it ships
- * (dgpb/binding_proof.h). Slang's CUDA code passes parameters two ways: the
+ * (tables/binding_proof.h). Slang's CUDA code passes parameters two ways: the
  * entry point's `uniform` parameters are kernel parameters (k_param_0, ...,
  * laid out in the kernel's parameter buffer as cuLaunchKernel copies them),
  * and everything at module scope lives in one constant block,

@@ -1,5 +1,5 @@
 /*
- * spirv.c - SPIR-V helpers over SPIRV-Tools' C API (dgpb/spirv.h).
+ * spirv.c - SPIR-V helpers over SPIRV-Tools' C API (scan/spirv.h).
  */
 #define _POSIX_C_SOURCE 200809L
 #include "scan/spirv.h"

@@ -1,6 +1,6 @@
 /*
  * spirv_analysis.c - entry point, capabilities and written variables of a
- * SPIR-V module (dgpb/spirv_analysis.h; the rules are docs/design.md, sections
+ * SPIR-V module (scan/spirv_analysis.h; the rules are docs/design.md, sections
  * 4 and 5).
  *
  * Two passes over the module without OpSource (dgpb_spirv_strip_source()):

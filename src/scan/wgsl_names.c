@@ -1,6 +1,6 @@
 /*
  * wgsl_names.c - the names WGSL reserves, for entry names kept as WGSL
- * function names (dgpb/wgsl_names.h).
+ * function names (scan/wgsl_names.h).
  */
 #include "scan/wgsl_names.h"
 

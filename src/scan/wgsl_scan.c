@@ -1,6 +1,6 @@
 /*
  * wgsl_scan.c - the resource bindings, entry points and workgroup memory of
- * WGSL text (dgpb/wgsl_scan.h).
+ * WGSL text (scan/wgsl_scan.h).
  *
  * One pass over the module-scope grammar with a one-token lexer
  * (wgsl_syntax.c): the parser looks at s->lex.tok and calls wgsl_advance()

@@ -1,6 +1,6 @@
 /*
  * binding_proof.c - a parameter table proved against the code it ships
- * (dgpb/binding_proof.h).
+ * (tables/binding_proof.h).
  *
  * Each check below reads the code's side (what the blob declares) and the
  * table's side (the rows) and fails at the first disagreement, with a

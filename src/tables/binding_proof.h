@@ -1,11 +1,11 @@
 /*
- * dgpb/binding_proof.h - proves a parameter table against the code it ships.
+ * tables/binding_proof.h - proves a parameter table against the code it ships.
  *
  * A host binds from the table alone, so a binding the code declares without
  * a row is a resource the host leaves unbound. dgpb-build therefore checks
  * every (target, entry) before it writes anything, from the code itself:
  *
- *   spirv, wgsl  every binding the code declares (dgpb/code_bindings.h) has
+ *   spirv, wgsl  every binding the code declares (scan/code_bindings.h) has
  *                rows at its (space, binding) of a compatible kind: one
  *                resource row, or value rows (a uniform block), or one
  *                uniform_buffer row; every row with a descriptor place has
@@ -23,7 +23,7 @@
  *                rows (or reads of it) do.
  *
  * Rows the entry declares but its code does not use (dream mode's
- * <entry>_<param> globals; `in_code` false in dgpb/params.h) may lack a
+ * <entry>_<param> globals; `in_code` false in tables/params.h) may lack a
  * binding. Targets without a reader (metal, dxil, dxbc) are not proved.
  *
  * The result is DGPB_OK or DGPB_ERR_SHADER with a message naming the target,

@@ -1,5 +1,5 @@
 /*
- * params.c - one entry's parameter table (dgpb/params.h).
+ * params.c - one entry's parameter table (tables/params.h).
  */
 #include "tables/params.h"
 

@@ -1,9 +1,9 @@
 /*
- * dgpb/params.h - one entry's parameter table, from Slang's reflection and
+ * tables/params.h - one entry's parameter table, from Slang's reflection and
  * the entry's SPIR-V.
  *
  * Which rows belong to an entry (docs/build.md, "Parameter tables"): the
- * reflection's rows (dgpb/reflect.h: globals, then the entry's own `uniform`
+ * reflection's rows (tables/reflect.h: globals, then the entry's own `uniform`
  * parameters, aggregates flattened) that
  *   - in a module that follows the generator's conventions ("dream" mode)
  *     belong to the globals named <entry>_<param> (the longest entry name of

@@ -1,5 +1,5 @@
 /*
- * reflect.c - Slang's reflection JSON to parameter rows (dgpb/reflect.h).
+ * reflect.c - Slang's reflection JSON to parameter rows (tables/reflect.h).
  *
  * The JSON shapes read here, as every Slang version since 2025 writes them:
  *
@@ -22,7 +22,7 @@
  * "subElementRegisterSpace"). A struct field's records are relative to its
  * parent's; module-scope parameters' are absolute; an entry point's
  * parameters' descriptor slots are relative to the entry's own range, which
- * only the code tells (dgpb/reflect.h). On ptx every record is a byte range:
+ * only the code tells (tables/reflect.h). On ptx every record is a byte range:
  * in SLANG_globalParams for module-scope parameters, in the kernel's
  * parameter buffer for entry-point parameters.
  *

@@ -1,5 +1,5 @@
 /*
- * dgpb/reflect.h - Slang's reflection JSON turned into parameter rows.
+ * tables/reflect.h - Slang's reflection JSON turned into parameter rows.
  *
  * dgpb-build asks Slang for reflection JSON with every compile
  * (-reflection-json) and reads it here. Only the core that every Slang
@@ -29,7 +29,7 @@
  * entry's own range) and the binding of Slang's implicit global uniform
  * block. Those rows have `place_from_code` set and the caller takes their
  * space/binding from the compiled code's variable `code_name`
- * (dgpb/code_bindings.h). A shape the format cannot express keeps its row
+ * (scan/code_bindings.h). A shape the format cannot express keeps its row
  * with `kind` = -1 and a `problem` that names the shape and the rewrite that
  * works; the caller decides whether it matters (only rows an entry uses do).
  *

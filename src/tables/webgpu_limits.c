@@ -1,5 +1,5 @@
 /*
- * webgpu_limits.c - WebGPU's per-stage limits per pipeline group (dgpb/webgpu_limits.h).
+ * webgpu_limits.c - WebGPU's per-stage limits per pipeline group (tables/webgpu_limits.h).
  * The names WGSL reserves are in wgsl_names.c.
  */
 #include "tables/webgpu_limits.h"

@@ -1,5 +1,5 @@
 /*
- * dgpb/webgpu_limits.h - WebGPU's default per-stage binding limits, checked
+ * tables/webgpu_limits.h - WebGPU's default per-stage binding limits, checked
  * per pipeline group on the wgsl target.
  *
  * A WebGPU pipeline binds the resources of its group, so the limits apply to

@@ -1,5 +1,5 @@
 /*
- * test_cache_store.c - the depfile reader and writer (dgpb/depfile.h) and the
+ * test_cache_store.c - the depfile reader and writer (io/depfile.h) and the
  * compile cache's store (dgpb/cache.h): entries, damage, sizes, clearing.
  */
 #define _POSIX_C_SOURCE 200809L

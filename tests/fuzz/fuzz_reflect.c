@@ -1,8 +1,8 @@
 /*
  * fuzz_reflect.c - fuzz target for the reflection JSON reader
- * (dgpb/reflect.h) and what dgpb-build makes of a parsed reflection: the
- * entry's parameter table (dgpb/params.h) and its proof against bindings
- * (dgpb/binding_proof.h).
+ * (tables/reflect.h) and what dgpb-build makes of a parsed reflection: the
+ * entry's parameter table (tables/params.h) and its proof against bindings
+ * (tables/binding_proof.h).
  *
  * Input: the first byte picks the target the JSON is read for (spirv, wgsl,
  * metal, ptx, dxil, dxbc), the second the options (value blocks, push blocks,

@@ -1,9 +1,9 @@
 /*
- * fuzz_spirv.c - fuzz target for the SPIR-V analysis (dgpb/spirv_analysis.h)
+ * fuzz_spirv.c - fuzz target for the SPIR-V analysis (scan/spirv_analysis.h)
  * and what dgpb-build reads from it: the capability mask, variables looked
- * up by name, the code bindings (dgpb/code_bindings.h) and their lookup by
+ * up by name, the code bindings (scan/code_bindings.h) and their lookup by
  * parameter path; plus the OpSource stripper and the entry-point list
- * (dgpb/spirv.h) that read the same words.
+ * (scan/spirv.h) that read the same words.
  *
  * The input is the module itself (the fuzzer's buffers are word-aligned, as
  * dgpb-build's file reads are).

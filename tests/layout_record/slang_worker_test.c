@@ -1,5 +1,5 @@
 /*
- * slang_worker_test.c - the native Slang worker (dgpb/slang_worker.h) against
+ * slang_worker_test.c - the native Slang worker (compiler/slang_worker.h) against
  * a test build of Slang's C API (libfake_slang.so, which compiles as slangc
  * does in slangc's command-line mode):
  *   - `dgpb-slang-layout --serve` driven over pipes: compiles, layouts,

@@ -1,5 +1,5 @@
 /*
- * test_remote_url.c - the remote cache's URLs and keys (dgpb/remote_cache.h),
+ * test_remote_url.c - the remote cache's URLs and keys (cache/remote_cache.h),
  * and a cache whose remote store cannot be reached (dgpb/cache.h).
  */
 #define _POSIX_C_SOURCE 200809L

@@ -1,5 +1,5 @@
 /*
- * diff.c - dgpb-dump --diff: prints the result of dgpb_diff() (dgpb/diff.h).
+ * diff.c - dgpb-dump --diff: prints the result of dgpb_diff() (format/diff.h).
  *
  * One line per change, grouped by target and entry, "BREAKING" at the end of
  * every line that breaks a host's binding, then a summary line. The rules of

@@ -29,7 +29,7 @@ int dump_select(const dgpb_bundle *b, const char *selector, const dgpb_blob_ref 
 
 struct cJSON;
 
-/* Prints a dgpb_diff() result (dgpb/diff.h) one line per change, then the summary line. */
+/* Prints a dgpb_diff() result (format/diff.h) one line per change, then the summary line. */
 void dump_diff_text(FILE *out, const struct cJSON *result);
 
 /* The exit statuses of --diff (docs/diff.md). */

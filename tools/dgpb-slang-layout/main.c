@@ -2,7 +2,7 @@
  * dgpb-slang-layout - records the pipeline layout of one group of entry
  * points with Slang's reflection API (docs/layout.md), or, with --serve,
  * answers many compiles and layouts on one loaded libslang (the native
- * worker, dgpb/slang_worker.h).
+ * worker, compiler/slang_worker.h).
  *
  *     dgpb-slang-layout MODULE.slang [slangc options] -target T -entry E -stage S
  *                       [-entry ... -stage ...] [-reflection-json FILE] -o LAYOUT.bin
