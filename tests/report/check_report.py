@@ -563,7 +563,7 @@ def main():
     chromium = find_chromium()
     if not chromium:
         print("FAIL: chromium is missing: install Debian's chromium package "
-              "(apt-get install --no-install-recommends chromium, or sudo tools/setup.sh), "
+              "(apt-get install --no-install-recommends chromium, or tools/setup.sh), "
               "or name the browser in $CHROMIUM")
         return 1
     try:
