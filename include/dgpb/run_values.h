@@ -62,7 +62,10 @@ int dgpb_value_parse(uint32_t type, const char *text, uint8_t **bytes, size_t *s
 
 /*
  * Formats `size` bytes as `type` into *text ("1,2,3"): floats with the
- * fewest digits that read back the same value (up to 9 for f32, 17 for f64),
+ * fewest significant digits that dgpb_value_parse reads back as the same
+ * value of the type (up to 9 for f32 and f16, 17 for f64), as a plain
+ * decimal from 1e-6 up to 1e21 (10, 0.1) and with an exponent beyond (1e-7,
+ * 1e+21), as JavaScript's Number.prototype.toString lays out its digits;
  * nan, inf and -inf by name. Bytes after the last whole element are
  * formatted as u8. 0, or DGPB_ERR_NOMEM.
  */

@@ -4,9 +4,10 @@
  * On disk: <dir>/v1/<xx>/<rest>.<kind>, where <xx><rest> is the key in hex;
  * an entry file is "DGPBC001", the payload's size (u64, little-endian), its
  * SHA-256, then the payload. Writers write .tmp-* files in the same folder
- * and rename them into place. <dir>/v1/counters holds 32-byte records of
- * counters, appended (O_APPEND) by each process that closes the cache;
- * <dir>/v1/remote-counters the same for the remote store's counters.
+ * and rename them into place. <dir>/v1/counters holds 48-byte records of
+ * counters, appended (O_APPEND) by each process that closes the cache:
+ * "DGPBK001", four u64 counts, the first 8 bytes of the SHA-256 of those 40
+ * bytes; <dir>/v1/remote-counters the same for the remote store's counters.
  *
  * A remote store (dgpb_cache_set_remote) is read through on a local miss:
  * the action entry sha256(kind || key) names the content's SHA-256, the content
@@ -693,7 +694,26 @@ static void remote_finish(dgpb_cache *c)
 
 /* ---- counters ---- */
 
-/* Sums the records of four counters in <root>/<name>. */
+#define COUNTER_MAGIC "DGPBK001"
+#define COUNTER_RECORD 48 /* magic, four u64 counts, 8 bytes of their SHA-256 */
+
+/* A counter record: the magic, four counts and the check of both. */
+static void counter_record(const uint64_t *k, uint8_t rec[COUNTER_RECORD])
+{
+    uint8_t sha[DGPB_SHA256_SIZE] = {0};
+    memcpy(rec, COUNTER_MAGIC, 8);
+    for (int i = 0; i < 4; i++)
+        put_u64(rec + 8 + 8 * i, k[i]);
+    (void)dgpb_sha256(rec, 40, sha);
+    memcpy(rec + 40, sha, 8);
+}
+
+/*
+ * Sums the records of four counters in <root>/<name>. Bytes that are not a
+ * whole, checked record (a file overwritten, truncated inside a record, or
+ * written by an older dgpb) count as nothing: the reading moves on byte by
+ * byte to the next record, so those appended after damage still count.
+ */
 static void read_counter_file(const dgpb_cache *c, const char *name, uint64_t *out)
 {
     char path[4200];
@@ -702,9 +722,24 @@ static void read_counter_file(const dgpb_cache *c, const char *name, uint64_t *o
     size_t n = 0;
     if (dgpb_file_read(path, (size_t)1 << 30, &bytes, &n, NULL))
         return;
-    for (size_t at = 0; at + 32 <= n; at += 32)
+    for (size_t at = 0; at + COUNTER_RECORD <= n;) {
+        uint64_t k[4];
+        uint8_t rec[COUNTER_RECORD];
         for (int i = 0; i < 4; i++)
-            out[i] += get_u64(bytes + at + 8 * i);
+            k[i] = get_u64(bytes + at + 8 + 8 * i);
+        if (memcmp(bytes + at, COUNTER_MAGIC, 8)) {
+            at++;
+            continue;
+        }
+        counter_record(k, rec);
+        if (memcmp(rec, bytes + at, COUNTER_RECORD)) {
+            at++;
+            continue;
+        }
+        for (int i = 0; i < 4; i++)
+            out[i] += k[i];
+        at += COUNTER_RECORD;
+    }
     dgpb_free(bytes);
 }
 
@@ -727,9 +762,8 @@ static void add_counter_file(const dgpb_cache *c, const char *name, const uint64
         return;
     char path[4200];
     snprintf(path, sizeof path, "%s/%s", c->root, name);
-    uint8_t rec[32];
-    for (int i = 0; i < 4; i++)
-        put_u64(rec + 8 * i, k[i]);
+    uint8_t rec[COUNTER_RECORD];
+    counter_record(k, rec);
     int fd = open(path, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0644);
     if (fd < 0)
         return;

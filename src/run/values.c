@@ -218,8 +218,24 @@ int dgpb_value_parse(uint32_t type, const char *text, uint8_t **bytes, size_t *s
 
 /* ---- formatting ------------------------------------------------------------ */
 
-/* The shortest %g form of `v` that reads back as the same value of its precision. */
-static void format_float(double v, bool single, char *buf, size_t n)
+/* Whether `text` reads back (as dgpb_value_parse reads it) as `v` of `type`. */
+static bool reads_back(const char *text, double v, uint32_t type)
+{
+    double back = strtod(text, NULL);
+    if (type == DGPB_VALUE_F64)
+        return back == v;
+    if (type == DGPB_VALUE_F32)
+        return (float)back == (float)v;
+    return dgpb_f32_to_f16((float)back) == dgpb_f32_to_f16((float)v);
+}
+
+/*
+ * `v` of `type` with the fewest significant digits that read back as the
+ * same value, laid out as JavaScript's Number.prototype.toString lays out
+ * its digits: a plain decimal from 1e-6 up to (not including) 1e21, an
+ * exponent (1e-7, 1.5e+21) beyond; nan, inf, -inf by name, -0 with its sign.
+ */
+static void format_float(double v, uint32_t type, char *buf, size_t n)
 {
     if (isnan(v)) {
         snprintf(buf, n, "nan");
@@ -229,12 +245,32 @@ static void format_float(double v, bool single, char *buf, size_t n)
         snprintf(buf, n, v < 0 ? "-inf" : "inf");
         return;
     }
-    for (int digits = 1; digits <= (single ? 9 : 17); digits++) {
-        snprintf(buf, n, "%.*g", digits, v);
-        double back = strtod(buf, NULL);
-        if (single ? (float)back == (float)v : back == v)
-            return;
+    char sci[40];
+    for (int digits = 1; digits <= (type == DGPB_VALUE_F64 ? 17 : 9); digits++) {
+        snprintf(sci, sizeof sci, "%.*e", digits - 1, v);
+        if (reads_back(sci, v, type))
+            break;
     }
+    /* sci is [-]D[.DDD]e±X: its digits, and the place of the point after them (JS's n). */
+    char d[24];
+    int k = 0;
+    const char *p = sci + (sci[0] == '-');
+    for (; *p != 'e'; p++)
+        if (*p != '.')
+            d[k++] = *p;
+    while (k > 1 && d[k - 1] == '0')
+        k--;
+    d[k] = 0;
+    int point = atoi(p + 1) + 1;
+    const char *sign = sci[0] == '-' ? "-" : "", *zeros = "000000000000000000000";
+    if (k <= point && point <= 21)
+        snprintf(buf, n, "%s%s%.*s", sign, d, point - k, zeros);
+    else if (0 < point && point <= 21)
+        snprintf(buf, n, "%s%.*s.%s", sign, point, d, d + point);
+    else if (-6 < point && point <= 0)
+        snprintf(buf, n, "%s0.%.*s%s", sign, -point, zeros, d);
+    else
+        snprintf(buf, n, "%s%c%s%se%+d", sign, d[0], k > 1 ? "." : "", d + 1, point - 1);
 }
 
 void dgpb_value_format_one(uint32_t type, const uint8_t *e, char *buf, size_t n)
@@ -243,19 +279,19 @@ void dgpb_value_format_one(uint32_t type, const uint8_t *e, char *buf, size_t n)
     case DGPB_VALUE_F32: {
         float f;
         memcpy(&f, e, 4);
-        format_float(f, true, buf, n);
+        format_float(f, DGPB_VALUE_F32, buf, n);
         break;
     }
     case DGPB_VALUE_F16: {
         uint16_t h;
         memcpy(&h, e, 2);
-        format_float(dgpb_f16_to_f32(h), true, buf, n);
+        format_float(dgpb_f16_to_f32(h), DGPB_VALUE_F16, buf, n);
         break;
     }
     case DGPB_VALUE_F64: {
         double d;
         memcpy(&d, e, 8);
-        format_float(d, false, buf, n);
+        format_float(d, DGPB_VALUE_F64, buf, n);
         break;
     }
     case DGPB_VALUE_I32: {

@@ -189,6 +189,47 @@ corrupt)
     [ "$(compiles)" = 0 ] || fail "the rewritten entries were not used"
     echo "ok: $i damaged entries read as misses"
     ;;
+damaged_counters)
+    # The hit and miss counters damaged: replaced by random bytes of the same
+    # size, truncated inside a record, or appended to after that. Damaged
+    # records count as nothing; whole ones still count; builds go on.
+    C=$work/c
+    reference ref
+    B -o out --cache-dir "$C"
+    B -o out --cache-dir "$C"
+    [ "$(stat_of "$C" builds)" = "1 hits, 1 misses" ] || fail "builds: $(stat_of "$C" builds)"
+    sane() { # every number --cache-stats prints on its counter lines is below 10^6
+        "$build" --cache-dir "$C" --cache-stats >"$work/stats" || fail "--cache-stats failed"
+        ! grep -E '^(builds|compiles|remote):' "$work/stats" | grep -qE '[0-9]{7,}' ||
+            fail "garbage counters: $(cat "$work/stats")"
+    }
+    # Every file of the cache replaced by random bytes of its size.
+    head -c 200 /dev/urandom >"$C/v1/remote-counters"
+    while IFS= read -r f; do
+        head -c "$(stat -c %s "$f")" /dev/urandom >"$f.new" && mv "$f.new" "$f"
+    done < <(find "$C/v1" -type f)
+    sane
+    [ "$(stat_of "$C" builds)" = "0 hits, 0 misses" ] || fail "random counters: $(stat_of "$C" builds)"
+    [ "$(stat_of "$C" remote)" = "0 hits, 0 misses, 0 uploads, 0 errors" ] ||
+        fail "random remote counters: $(stat_of "$C" remote)"
+    rm -rf out
+    B -o out --cache-dir "$C"
+    same out ref || fail "after damage: differs from an uncached build"
+    B -o out --cache-dir "$C"
+    grep -q "(from the cache)" "$work/last" || fail "the build after damage was not filed"
+    sane
+    [ "$(stat_of "$C" builds)" = "1 hits, 1 misses" ] || fail "after damage: $(stat_of "$C" builds)"
+    # Truncated inside the last record: the records before it count, and so
+    # do the records appended after it.
+    truncate -s -5 "$C/v1/counters"
+    sane
+    [ "$(stat_of "$C" builds)" = "0 hits, 1 misses" ] || fail "truncated: $(stat_of "$C" builds)"
+    B -o out --cache-dir "$C"
+    B -o out --cache-dir "$C"
+    sane
+    [ "$(stat_of "$C" builds)" = "2 hits, 1 misses" ] || fail "appended after truncation: $(stat_of "$C" builds)"
+    echo "ok: random, truncated and appended-to counters read sanely; builds unaffected"
+    ;;
 concurrent)
     C=$work/c
     reference ref

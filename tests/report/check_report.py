@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """check_report.py - opens a dgpb-dump --report page in headless Chromium and checks it.
 
-    check_report.py PAGE.html [--json VIEW.bundle.json] [--screenshot OUT.png]
+    check_report.py PAGE.html [--json VIEW.bundle.json] [--diff-json CHANGES.json]
+                    [--diff-text CHANGES.txt] [--screenshot OUT.png]
 
 Chromium is driven through the DevTools protocol over a pipe
 (--remote-debugging-pipe: NUL-separated JSON on file descriptors 3 and 4), so
@@ -11,7 +12,11 @@ requests anything but itself. With --screenshot the whole page is saved as a
 PNG. With --json the rendered DOM is compared with the bundle's JSON view:
 header sizes, targets, entries, code and layout sizes, capability sets, every
 parameter row, the deduplication figures, the thousands-separated numbers the
-reader sees, and the bars' rendered widths.
+reader sees, the bars' rendered widths, and each target's colour: its legend
+swatch, its segment of the stacked bar and every bar of its own blobs drawn in
+one colour, no two targets alike. With --diff-json the changes section is
+compared with `dgpb-dump --diff --json`, and with --diff-text each change's
+text with its line of `dgpb-dump --diff`; no change may show raw JSON.
 
 Exit status 0 when every check passes, 1 with one line per failure otherwise.
 Chromium is found as $CHROMIUM, `chromium` on PATH or /usr/bin/chromium; when
@@ -171,8 +176,23 @@ def problems_of(events, page_url):
     return out
 
 
+COLOURS_JS = """JSON.stringify((() => {
+  const bg = e => getComputedStyle(e).backgroundColor;
+  const out = [];
+  document.querySelectorAll('#size-stack .seg').forEach(e =>
+    out.push(['stack', e.dataset.part, e.dataset.target || '', bg(e)]));
+  document.querySelectorAll('#size .legend span[data-part]').forEach(e =>
+    out.push(['legend', e.dataset.part, e.dataset.target || '', bg(e.querySelector('.swatch'))]));
+  document.querySelectorAll('#size tr.bar-row').forEach(r => {
+    if (!r.dataset.sharedWith)
+      out.push(['bar', r.dataset.part, r.dataset.target || '', bg(r.querySelector('.bar'))]);
+  });
+  return out;
+})())"""
+
+
 def render(chromium, page, screenshot):
-    """Loads the page; returns (problems, outer HTML, bar widths)."""
+    """Loads the page; returns (problems, outer HTML, bar widths, drawn colours)."""
     profile = tempfile.mkdtemp(prefix="dgpb-report-chromium-")
     b = Browser(chromium, profile)
     try:
@@ -196,6 +216,8 @@ def render(chromium, page, screenshot):
                           "r.querySelector('td.track'))]))",
             "returnByValue": True})
         bars = json.loads(widths["result"]["value"])
+        colours = json.loads(b.send("Runtime.evaluate", {
+            "expression": COLOURS_JS, "returnByValue": True})["result"]["value"])
         if screenshot:
             metrics = b.send("Page.getLayoutMetrics")
             size = metrics.get("cssContentSize") or metrics["contentSize"]
@@ -209,7 +231,33 @@ def render(chromium, page, screenshot):
     finally:
         b.close()
         shutil.rmtree(profile, ignore_errors=True)
-    return problems, html, bars
+    return problems, html, bars, colours
+
+
+def compare_colours(colours):
+    """Each target in one colour (legend, stacked bar, its bars), no two alike, none the header's."""
+    fails = []
+    by_target = {}
+    for where, part, target, colour in colours:
+        key = "header" if part == "header" else target
+        by_target.setdefault(key, {}).setdefault(colour, []).append("%s %s" % (where, part))
+    seen = {}
+    for target, drawn in sorted(by_target.items()):
+        places = {w.split()[0] for ws in drawn.values() for w in ws}
+        if target != "header" and places != {"stack", "legend", "bar"}:
+            fails.append("target %s is drawn only in %s" % (target, sorted(places)))
+        if len(drawn) != 1:
+            fails.append("target %s is drawn in %d colours: %s" % (target, len(drawn), drawn))
+            continue
+        colour = next(iter(drawn))
+        if colour in ("", "rgba(0, 0, 0, 0)", "transparent"):
+            fails.append("target %s has no colour" % target)
+        if colour in seen:
+            fails.append("targets %s and %s share the colour %s" % (seen[colour], target, colour))
+        seen[colour] = target
+    if not colours:
+        fails.append("the page draws no coloured parts")
+    return fails
 
 
 class Dom(HTMLParser):
@@ -221,7 +269,8 @@ class Dom(HTMLParser):
         self.stack = []
 
     def handle_starttag(self, tag, attrs):
-        el = {"tag": tag, "attrs": dict(attrs), "text": "", "pos": len(self.elements)}
+        el = {"tag": tag, "attrs": dict(attrs), "text": "", "pos": len(self.elements),
+              "ancestors": {c for p in self.stack for c in p["attrs"].get("class", "").split()}}
         self.elements.append(el)
         if tag not in ("meta", "br", "img", "link", "input", "hr"):
             self.stack.append(el)
@@ -398,6 +447,55 @@ def compare(html, view, bars):
     return fails
 
 
+def changes_shown(html):
+    """The changes section's changes: (where, text, breaking, the whole item's text), where is
+    TARGET/ENTRY for an entry's change and TARGET for a target's own."""
+    dom = Dom()
+    dom.feed(html)
+    out = []
+    target = entry = None
+    for e in dom.elements:
+        cls = e["attrs"].get("class", "").split()
+        if "diff-target" in cls:
+            target = e["attrs"]["data-target"]
+        elif "diff-entry" in cls:
+            entry = e["attrs"]["data-entry"]
+        elif "diff-change" in cls:
+            texts = [t for t in dom.elements[e["pos"] + 1:]
+                     if "change-text" in t["attrs"].get("class", "").split()]
+            text = texts[0]["text"] if texts else ""
+            in_entry = "diff-entry" in e["ancestors"]
+            out.append(("%s/%s" % (target, entry) if in_entry else target, text,
+                        e["attrs"]["data-breaking"] == "true", e["text"]))
+    return out
+
+
+def compare_diff_text(html, diff_text):
+    """Each change on the page is a line of `dgpb-dump --diff` (less its TARGET/ENTRY: prefix
+    and BREAKING mark), none shows raw JSON, and every such line is on the page."""
+    fails = []
+    lines = []
+    for line in diff_text.splitlines():
+        if line.startswith(("--- ", "+++ ")) or ": " not in line:
+            continue
+        where, text = line.split(": ", 1)
+        breaking = text.endswith("  BREAKING")
+        text = text[:-len("  BREAKING")] if breaking else text
+        if where == "equivalent" or re.match(r"^(target|entry) (added|removed)$", text):
+            continue  # the summary; whole targets and entries are headings on the page
+        lines.append((where, text, breaking))
+    shown = []
+    for where, text, breaking, whole in changes_shown(html):
+        if "{" in whole or '"kind":' in whole:
+            fails.append("changes: %s shows raw JSON: %r" % (where, whole))
+        shown.append((where, text, breaking))
+    if sorted(shown) != sorted(lines):
+        fails.append("changes: the page shows %r, dgpb-dump --diff %r" % (shown, lines))
+    if not shown:
+        fails.append("changes: the page shows none")
+    return fails
+
+
 def compare_diff(html, diff):
     """Every difference between the page's changes section and `dgpb-dump --diff --json`."""
     dom = Dom()
@@ -460,15 +558,16 @@ def main():
     ap.add_argument("--json", help="the bundle's JSON view (dgpb-dump --json)")
     ap.add_argument("--screenshot", help="write a PNG of the whole page here")
     ap.add_argument("--diff-json", help="the changes shown (dgpb-dump --diff --json OLD NEW)")
+    ap.add_argument("--diff-text", help="the same as lines (dgpb-dump --diff OLD NEW)")
     args = ap.parse_args()
     chromium = find_chromium()
     if not chromium:
         print("FAIL: chromium is missing: install Debian's chromium package "
-              "(apt-get install --no-install-recommends chromium, or sudo tools/setup.sh), "
+              "(apt-get install --no-install-recommends chromium, or tools/setup.sh), "
               "or name the browser in $CHROMIUM")
         return 1
     try:
-        problems, html, bars = render(chromium, args.page, args.screenshot)
+        problems, html, bars, colours = render(chromium, args.page, args.screenshot)
     except (RuntimeError, OSError) as e:
         print("FAIL: %s could not be rendered: %s" % (args.page, e))
         return 1
@@ -478,16 +577,20 @@ def main():
     if args.json:
         with open(args.json, encoding="utf-8") as f:
             fails = compare(html, json.load(f), bars)
+        fails += compare_colours(colours)
     if args.diff_json:
         with open(args.diff_json, encoding="utf-8") as f:
             fails += compare_diff(html, json.load(f))
+    if args.diff_text:
+        with open(args.diff_text, encoding="utf-8") as f:
+            fails += compare_diff_text(html, f.read())
     for f in fails:
         print("FAIL: %s: %s" % (args.page, f))
     if args.screenshot:
         print("screenshot: %s" % os.path.abspath(args.screenshot))
     if problems or fails:
         return 1
-    matched = [f for f in (args.json, args.diff_json) if f]
+    matched = [f for f in (args.json, args.diff_json, args.diff_text) if f]
     print("ok: %s renders without console errors%s" %
           (args.page, " and matches " + " and ".join(matched) if matched else ""))
     return 0

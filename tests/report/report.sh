@@ -6,8 +6,9 @@
 # (no console errors, nothing loaded) and compare every figure, capability set
 # and parameter row with the JSON view; the same for the format's golden
 # bundle (shared blobs, a layout, a ray-tracing entry) under a file name full
-# of HTML's special characters; and a page with --diff, whose changes must
-# be those of dgpb-dump --diff --json. The screenshots stay in OUTDIR
+# of HTML's special characters; and pages with --diff, whose changes must
+# be those of dgpb-dump --diff --json, each as dgpb-dump --diff words it.
+# Every page draws each target in one colour. The screenshots stay in OUTDIR
 # (report.png, golden.png, diff.png); the bundles and pages in OUTDIR/work.
 set -u
 build=$1 dump=$2 shots=$3
@@ -46,8 +47,20 @@ done
 "$dump" --json "$out/bundle/binding_moved.dgpb" >"$out/binding_moved.json" || exit 1
 "$dump" --diff --json "$out/bundle/base.dgpb" "$out/bundle/binding_moved.dgpb" >"$out/changes.json"
 [ $? -eq 1 ] || { echo "FAIL: dgpb-dump --diff found no difference"; exit 1; }
+"$dump" --diff "$out/bundle/base.dgpb" "$out/bundle/binding_moved.dgpb" >"$out/changes.txt"
 "${check[@]}" "$out/diff.html" --json "$out/binding_moved.json" --diff-json "$out/changes.json" \
-    --screenshot "$shots/diff.png" || status=1
+    --diff-text "$out/changes.txt" --screenshot "$shots/diff.png" || status=1
+# A parameter row added: the change names the row as text (kind, space, binding), as
+# dgpb-dump --diff prints it, never the row's JSON.
+"$build" -q --targets spirv "$pairs/param_added.slang" -o "$out/bundle" ||
+    { echo "FAIL: dgpb-build param_added.slang exited with status $?"; exit 1; }
+"$dump" --report "$out/added.html" --diff "$out/bundle/base.dgpb" "$out/bundle/param_added.dgpb" ||
+    { echo "FAIL: dgpb-dump --report --diff"; exit 1; }
+"$dump" --json "$out/bundle/param_added.dgpb" >"$out/param_added.json" || exit 1
+"$dump" --diff --json "$out/bundle/base.dgpb" "$out/bundle/param_added.dgpb" >"$out/added.json"
+"$dump" --diff "$out/bundle/base.dgpb" "$out/bundle/param_added.dgpb" >"$out/added.txt"
+"${check[@]}" "$out/added.html" --json "$out/param_added.json" --diff-json "$out/added.json" \
+    --diff-text "$out/added.txt" || status=1
 
 # Written atomically: a failed report leaves the previous file as it was.
 cp "$out/report.html" "$out/before.html"

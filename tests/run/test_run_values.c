@@ -37,12 +37,85 @@ static void parsing_then_formatting_gives_the_values_back(void **state)
     (void)state;
     round_trip(DGPB_VALUE_I32, "1,-2,2147483647,-2147483648", 16, "1,-2,2147483647,-2147483648");
     round_trip(DGPB_VALUE_U32, "0,0xffffffff, 7", 12, "0,4294967295,7");
-    round_trip(DGPB_VALUE_F32, "0.1,-2.5,1e10,inf,-inf,nan", 24, "0.1,-2.5,1e+10,inf,-inf,nan");
+    round_trip(DGPB_VALUE_F32, "0.1,-2.5,1e10,inf,-inf,nan", 24,
+               "0.1,-2.5,10000000000,inf,-inf,nan");
     round_trip(DGPB_VALUE_F64, "0.1,3", 16, "0.1,3");
-    round_trip(DGPB_VALUE_F16, "1.5,-0.25,65504,0.1", 8, "1.5,-0.25,65504,0.099975586");
+    round_trip(DGPB_VALUE_F16, "1.5,-0.25,65504,0.1", 8, "1.5,-0.25,65500,0.1");
     round_trip(DGPB_VALUE_U64, "18446744073709551615", 8, "18446744073709551615");
     round_trip(DGPB_VALUE_I64, "-9223372036854775808", 8, "-9223372036854775808");
     round_trip(DGPB_VALUE_U8, "0,255", 2, "0,255");
+}
+
+/*
+ * Floats print with the fewest digits that read back as the same value of
+ * their type, laid out as JavaScript's Number.prototype.toString lays them
+ * out: plain decimals from 1e-6 up to 1e21, exponents (e-7, e+21) beyond.
+ * f16 by its own precision: 65500 is the fewest digits that read back as
+ * 65504.
+ */
+static void floats_print_plain_decimals_between_1e_minus_6_and_1e21(void **state)
+{
+    (void)state;
+    static const struct {
+        uint32_t type;
+        const char *text, *printed;
+    } cases[] = {
+        {DGPB_VALUE_F32, "10", "10"},
+        {DGPB_VALUE_F32, "100,1000,123456,-40", "100,1000,123456,-40"},
+        {DGPB_VALUE_F32, "0.1,0.25,-0.5,1.5", "0.1,0.25,-0.5,1.5"},
+        {DGPB_VALUE_F32, "0,-0", "0,-0"},
+        {DGPB_VALUE_F32, "16777216,3.4028235e38", "16777216,3.4028235e+38"},
+        {DGPB_VALUE_F32, "0.000001,0.0000012,1e-7", "0.000001,0.0000012,1e-7"},
+        {DGPB_VALUE_F32, "1e20,1e21,1.5e-45", "100000000000000000000,1e+21,1e-45"},
+        {DGPB_VALUE_F32, "3.1415927,0.3", "3.1415927,0.3"},
+        {DGPB_VALUE_F64, "10,0.1,1e-7,123456789012345680000", "10,0.1,1e-7,123456789012345680000"},
+        {DGPB_VALUE_F64, "0.30000000000000004,5e-324", "0.30000000000000004,5e-324"},
+        {DGPB_VALUE_F64, "1.7976931348623157e308", "1.7976931348623157e+308"},
+        {DGPB_VALUE_F16, "10,0.1,0.3,65504,-2048", "10,0.1,0.3,65500,-2048"},
+        {DGPB_VALUE_F16, "6e-8,0.00006104", "6e-8,0.00006104"},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        size_t count = 1;
+        for (const char *p = cases[i].text; *p; p++)
+            count += *p == ',';
+        round_trip(cases[i].type, cases[i].text, count * dgpb_value_type_size(cases[i].type),
+                   cases[i].printed);
+    }
+}
+
+/* Every f32 and f16 printed reads back as the same bits (f32: a sweep of patterns). */
+static void printed_floats_read_back_exactly(void **state)
+{
+    (void)state;
+    dgpb_diag d;
+    dgpb_diag_clear(&d);
+    for (uint64_t x = 0; x <= 0xFFFFFFFFu; x += 40503) {
+        uint32_t bits = (uint32_t)x;
+        float f;
+        memcpy(&f, &bits, 4);
+        if (f != f)
+            continue;
+        char buf[64];
+        dgpb_value_format_one(DGPB_VALUE_F32, (const uint8_t *)&bits, buf, sizeof buf);
+        assert_null(strchr(buf, 'E'));
+        uint8_t *bytes = NULL;
+        size_t n = 0;
+        assert_int_equal(dgpb_value_parse(DGPB_VALUE_F32, buf, &bytes, &n, &d), DGPB_OK);
+        assert_memory_equal(bytes, &bits, 4);
+        dgpb_free(bytes);
+    }
+    for (uint32_t h = 0; h < 0x10000u; h++) {
+        if ((h & 0x7C00u) == 0x7C00u && (h & 0x3FFu))
+            continue; /* nan */
+        uint16_t bits = (uint16_t)h;
+        char buf[64];
+        dgpb_value_format_one(DGPB_VALUE_F16, (const uint8_t *)&bits, buf, sizeof buf);
+        uint8_t *bytes = NULL;
+        size_t n = 0;
+        assert_int_equal(dgpb_value_parse(DGPB_VALUE_F16, buf, &bytes, &n, &d), DGPB_OK);
+        assert_memory_equal(bytes, &bits, 2);
+        dgpb_free(bytes);
+    }
 }
 
 static void values_out_of_range_or_malformed_are_refused_by_element(void **state)
@@ -215,6 +288,8 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(parsing_then_formatting_gives_the_values_back),
+        cmocka_unit_test(floats_print_plain_decimals_between_1e_minus_6_and_1e21),
+        cmocka_unit_test(printed_floats_read_back_exactly),
         cmocka_unit_test(values_out_of_range_or_malformed_are_refused_by_element),
         cmocka_unit_test(untyped_values_are_f32_with_a_point_else_i32_when_negative_else_u32),
         cmocka_unit_test(hex_prints_words_and_a_tail_of_bytes),

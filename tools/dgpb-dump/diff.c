@@ -102,10 +102,9 @@ static void param(FILE *out, const cJSON *c)
     }
 }
 
-static void change_line(FILE *out, const char *prefix, const cJSON *c)
+void dump_diff_change(FILE *out, const cJSON *c)
 {
     const char *what = str(c, "what");
-    fprintf(out, "%s: ", prefix);
     if (!strcmp(what, "param")) {
         param(out, c);
     } else if (!strcmp(what, "capability")) {
@@ -132,6 +131,12 @@ static void change_line(FILE *out, const char *prefix, const cJSON *c)
         fprintf(out, "%s ", what);
         old_new(out, c);
     }
+}
+
+static void change_line(FILE *out, const char *prefix, const cJSON *c)
+{
+    fprintf(out, "%s: ", prefix);
+    dump_diff_change(out, c);
     fputs(breaking(c) ? "  BREAKING\n" : "\n", out);
 }
 
@@ -177,16 +182,21 @@ void dump_diff_text(FILE *out, const struct cJSON *result)
             }
         }
     }
+    dump_diff_summary(out, result);
+    fputc('\n', out);
+}
+
+void dump_diff_summary(FILE *out, const struct cJSON *result)
+{
     const cJSON *s = cJSON_GetObjectItemCaseSensitive(result, "summary");
     double nb = num(s, "breaking"), nc = num(s, "code_only"), no = num(s, "other");
     if (cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(result, "equivalent"))) {
-        fputs("equivalent: no changes\n", out);
+        fputs("equivalent: no changes", out);
         return;
     }
     fprintf(out, "%.0f breaking change%s, %.0f code-only change%s", nb, plural(nb), nc, plural(nc));
     if (no > 0)
         fprintf(out, ", %.0f other change%s", no, plural(no));
-    fputc('\n', out);
 }
 
 /* Prints a failed side's diagnostic; returns the exit status --diff gives it. */

@@ -1,5 +1,6 @@
 /*
- * dump.h - the presentations of dgpb-dump (listing, disassembly, --diff).
+ * dump.h - the presentations of dgpb-dump (listing, disassembly, --diff, and the
+ * changes' text the --report page shows).
  */
 #ifndef DGPB_DUMP_H
 #define DGPB_DUMP_H
@@ -31,6 +32,16 @@ struct cJSON;
 
 /* Prints a dgpb_diff() result (format/diff.h) one line per change, then the summary line. */
 void dump_diff_text(FILE *out, const struct cJSON *result);
+
+/*
+ * Prints one change of a dgpb_diff() result as its line of dump_diff_text()
+ * says it, without the "TARGET/ENTRY: " before it, the BREAKING mark after it
+ * and the newline: "param #4 'bias' added (buffer, space 0, binding 5)".
+ */
+void dump_diff_change(FILE *out, const struct cJSON *change);
+
+/* Prints the summary line of a dgpb_diff() result, without its newline. */
+void dump_diff_summary(FILE *out, const struct cJSON *result);
 
 /* The exit statuses of --diff (docs/diff.md). */
 enum { DUMP_DIFF_SAME = 0, DUMP_DIFF_DIFFERENT = 1, DUMP_DIFF_USAGE = 2, DUMP_DIFF_IO = 3 };

@@ -7,16 +7,35 @@
  * parameter table, and what storing each distinct blob once saves. Every
  * number a reviewer reads is also in a data-* attribute as an exact integer,
  * and every string from the bundle is HTML-escaped, so that tests can check
- * the page against `dgpb-dump --json` (tests/report/). The page carries its
- * CSS inline, loads nothing and runs no script; its Content-Security-Policy
- * forbids both. docs/report.md describes the page and its attributes.
+ * the page against `dgpb-dump --json` (tests/report/). Each target has one
+ * colour (target_colour below), which its segment of the stacked bar, its
+ * legend swatch and its size bars all take. The changes are the lines of
+ * `dgpb-dump --diff` (diff.c). The page carries its CSS inline, loads nothing
+ * and runs no script; its Content-Security-Policy forbids both.
+ * docs/report.md describes the page and its attributes.
  */
+#define _POSIX_C_SOURCE 200809L /* open_memstream */
 #include "report.h"
 
 #include <cjson/cJSON.h>
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
+
+#include "dump.h"
+
+/*
+ * Each target's colour, defined once: the page's CSS gives class
+ * "t-<target>" this background, and the stacked bar's segment, the legend's
+ * swatch and every bar of the target's own blobs carry that class. A target
+ * missing here (a new vocabulary row) is drawn in OTHER_TARGET_COLOUR.
+ */
+static const char *const target_colour[DGPB_TARGET_COUNT] = {
+    [DGPB_TARGET_DXBC] = "#9b59b6",  [DGPB_TARGET_DXIL] = "#c0392b",
+    [DGPB_TARGET_METAL] = "#d1843c", [DGPB_TARGET_PTX] = "#16a2b8",
+    [DGPB_TARGET_SPIRV] = "#3c6fd1", [DGPB_TARGET_WGSL] = "#2f9e75",
+};
+#define OTHER_TARGET_COLOUR "#566074"
 
 /* One blob reference: a target's layout or an entry's code. */
 typedef struct blob_use {
@@ -122,21 +141,28 @@ static const char page_style[] =
     ".bars td.track{width:55%}\n"
     ".bars td.n,.bars th.n{width:12%}\n"
     ".bars tr.group th{font-weight:bold;background:#eceff4}\n"
-    ".bar{height:14px;min-width:1px;background:#3c6fd1}\n"
-    ".bar.header{background:#7d8799}\n"
-    ".bar.layout{background:#2f9e75}\n"
+    ".bar{height:14px;min-width:1px}\n"
+    ".bar.header,.seg.header,.swatch.header{background:#7d8799}\n"
+    ".bar.stored{background:#4a5568}\n"
     ".bar.shared{background:repeating-linear-gradient(45deg,#c3cde0 0 4px,#e3e8f1 4px 8px)}\n"
     ".stack{display:flex;height:22px;border:1px solid #b8bfcc;background:#fff;margin:8px 0}\n"
     ".stack .seg{height:100%}\n"
     ".legend span{display:inline-block;margin-right:16px}\n"
     ".swatch{display:inline-block;width:10px;height:10px;margin-right:4px}\n"
-    ".c0{background:#7d8799}.c1{background:#3c6fd1}.c2{background:#2f9e75}"
-    ".c3{background:#d1843c}.c4{background:#9b59b6}.c5{background:#c0392b}.c6{background:#16a2b8}\n"
     "td.yes{background:#dff3e8;text-align:center;font-weight:bold;color:#1e7a4f}\n"
     "td.no{text-align:center;color:#b8bfcc}\n"
     ".breaking{color:#b3261e;font-weight:bold}\n"
-    ".change-added{color:#1e7a4f}.change-removed{color:#b3261e}.change-changed{color:#8a5a00}\n"
-    "</style>\n";
+    ".change-added{color:#1e7a4f}.change-removed{color:#b3261e}.change-changed{color:#8a5a00}\n";
+
+/* The page's CSS: the fixed rules, then one colour class per target. */
+static void write_style(FILE *out)
+{
+    fputs(page_style, out);
+    for (uint32_t id = 0; id < DGPB_TARGET_COUNT; id++)
+        fprintf(out, ".t-%s{background:%s}\n", dgpb_target_name(id),
+                target_colour[id] ? target_colour[id] : OTHER_TARGET_COLOUR);
+    fputs("</style>\n", out);
+}
 
 /* Collects every blob reference in placement order and links each to the use that stored it. */
 static int collect_uses(const dgpb_bundle *b, blob_use **out, uint32_t *count, dgpb_diag *diag)
@@ -225,12 +251,13 @@ static void section_size(FILE *out, const dgpb_bundle *b, const blob_use *u, uin
             num(size, b1));
     fputs("<div class=\"stack\" id=\"size-stack\">", out);
     fprintf(out,
-            "<div class=\"seg c0\" data-part=\"header\" data-bytes=\"%" PRIu64
+            "<div class=\"seg header\" data-part=\"header\" data-bytes=\"%" PRIu64
             "\" style=\"width:%.3f%%\" title=\"header: %" PRIu64 " bytes\"></div>",
             header, percent(header, size), header);
     for (uint32_t ti = 0; ti < tcount && ti < 8; ti++) {
         const dgpb_target_view *t = dgpb_bundle_target(b, ti);
-        fprintf(out, "<div class=\"seg c%u\" data-part=\"target\" data-target=\"", 1 + ti % 6);
+        fprintf(out, "<div class=\"seg t-%s\" data-part=\"target\" data-target=\"",
+                dgpb_target_name(t->id));
         esc_str(out, t->name);
         fprintf(out, "\" data-bytes=\"%" PRIu64 "\" style=\"width:%.3f%%\" title=\"", stored[ti],
                 percent(stored[ti], size));
@@ -238,10 +265,14 @@ static void section_size(FILE *out, const dgpb_bundle *b, const blob_use *u, uin
         fprintf(out, ": %" PRIu64 " bytes stored\"></div>", stored[ti]);
     }
     fputs("</div>\n<p class=\"legend\">", out);
-    fprintf(out, "<span><i class=\"swatch c0\"></i>header %s</span>", num(header, b1));
+    fprintf(out, "<span data-part=\"header\"><i class=\"swatch header\"></i>header %s</span>",
+            num(header, b1));
     for (uint32_t ti = 0; ti < tcount && ti < 8; ti++) {
-        fprintf(out, "<span><i class=\"swatch c%u\"></i>", 1 + ti % 6);
-        esc_str(out, dgpb_bundle_target(b, ti)->name);
+        const dgpb_target_view *t = dgpb_bundle_target(b, ti);
+        fputs("<span data-part=\"target\" data-target=\"", out);
+        esc_str(out, t->name);
+        fprintf(out, "\"><i class=\"swatch t-%s\"></i>", dgpb_target_name(t->id));
+        esc_str(out, t->name);
         fprintf(out, " %s</span>", num(stored[ti], b1));
     }
     fputs("</p>\n<table class=\"bars\">\n<thead><tr><th>part</th><th class=\"n\">bytes</th>"
@@ -294,8 +325,10 @@ static void section_size(FILE *out, const dgpb_bundle *b, const blob_use *u, uin
                 fputs(")</span>", out);
             }
             fputs("</th>", out);
-            bar_row(out, shared ? "shared" : (u[i].entry < 0 ? "layout" : "code"), u[i].size,
-                    largest, size);
+            char bar_class[48];
+            snprintf(bar_class, sizeof bar_class, "%s t-%s", u[i].entry < 0 ? "layout" : "code",
+                     dgpb_target_name(t->id));
+            bar_row(out, shared ? "shared" : bar_class, u[i].size, largest, size);
         }
         fputs("</tbody>\n", out);
     }
@@ -474,7 +507,7 @@ static void section_dedup(FILE *out, const dgpb_bundle *b, const blob_use *u, ui
             "<tr class=\"bar-row\" data-part=\"stored\" data-bytes=\"%" PRIu64 "\">"
             "<th>stored: distinct blobs (%" PRIu32 ")</th>",
             stored, distinct);
-    bar_row(out, "code", stored, largest, dgpb_bundle_size(b));
+    bar_row(out, "stored", stored, largest, dgpb_bundle_size(b));
     fputs("</tbody>\n</table>\n", out);
     fprintf(out, "<p><strong>Saved: <span id=\"dedup-saved\" title=\"%" PRIu64 " bytes\">", saved);
     fprintf(out, "%s bytes</span></strong> (%.1f%% of the referenced bytes).</p>\n", num(saved, b1),
@@ -511,42 +544,13 @@ static void section_dedup(FILE *out, const dgpb_bundle *b, const blob_use *u, ui
     fputs("</tbody>\n</table>\n</section>\n", out);
 }
 
-/* A value of the diff tree as text: a blob {size, sha256} as its size and hash, other objects and
-   arrays as compact JSON. */
-static void diff_value(FILE *out, const cJSON *v)
-{
-    const cJSON *size = cJSON_GetObjectItemCaseSensitive(v, "size");
-    const cJSON *sha = cJSON_GetObjectItemCaseSensitive(v, "sha256");
-    if (cJSON_IsObject(v) && cJSON_IsNumber(size) && cJSON_IsString(sha) &&
-        cJSON_GetArraySize(v) == 2 && size->valuedouble >= 0 && size->valuedouble < 1e15) {
-        char b1[32];
-        fprintf(out, "%s bytes, sha256 ", num((uint64_t)size->valuedouble, b1));
-        size_t len = strlen(sha->valuestring);
-        esc_n(out, sha->valuestring, len < 16 ? len : 16);
-    } else if (cJSON_IsString(v)) {
-        esc(out, v->valuestring);
-    } else if (cJSON_IsNumber(v)) {
-        fprintf(out, "%.17g", v->valuedouble);
-    } else if (cJSON_IsBool(v)) {
-        fputs(cJSON_IsTrue(v) ? "true" : "false", out);
-    } else if (cJSON_IsNull(v)) {
-        fputs("null", out);
-    } else {
-        char *text = cJSON_PrintUnformatted(v);
-        if (text) {
-            esc(out, text);
-            cJSON_free(text);
-        }
-    }
-}
-
 static const char *diff_string(const cJSON *o, const char *key)
 {
     const cJSON *v = cJSON_GetObjectItemCaseSensitive(o, key);
     return cJSON_IsString(v) ? v->valuestring : "";
 }
 
-/* One change: "what", then every other field as key=value. */
+/* One change, as its line of `dgpb-dump --diff` says it. */
 static void diff_change(FILE *out, const cJSON *c)
 {
     bool breaking = cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(c, "breaking"));
@@ -555,21 +559,17 @@ static void diff_change(FILE *out, const cJSON *c)
     fprintf(out, "\" data-breaking=\"%s\">", breaking ? "true" : "false");
     if (breaking)
         fputs("<span class=\"breaking\">breaking</span> ", out);
-    fputs("<strong>", out);
-    esc(out, diff_string(c, "what"));
-    fputs("</strong>", out);
-    const cJSON *f;
-    cJSON_ArrayForEach(f, c)
-    {
-        if (!f->string || !strcmp(f->string, "what") || !strcmp(f->string, "breaking"))
-            continue;
-        fputs(" <span class=\"meta\">", out);
-        esc(out, f->string);
-        fputs("</span> <code>", out);
-        diff_value(out, f);
-        fputs("</code>", out);
+    fputs("<span class=\"change-text\">", out);
+    char *text = NULL;
+    size_t len = 0;
+    FILE *mem = open_memstream(&text, &len);
+    if (mem) {
+        dump_diff_change(mem, c);
+        if (fclose(mem) == 0)
+            esc_n(out, text, len);
     }
-    fputs("</li>\n", out);
+    free(text);
+    fputs("</span></li>\n", out);
 }
 
 static void section_diff(FILE *out, const cJSON *diff, const char *old_path)
@@ -585,20 +585,9 @@ static void section_diff(FILE *out, const cJSON *diff, const char *old_path)
             equivalent ? "equivalent, nothing a host sees changed"
             : breaking ? "<span class=\"breaking\">breaking changes</span>"
                        : "changes that break no binding");
-    const cJSON *summary = cJSON_GetObjectItemCaseSensitive(diff, "summary");
-    if (cJSON_IsObject(summary)) {
-        fputs("<p class=\"diff-summary\">", out);
-        const cJSON *f;
-        cJSON_ArrayForEach(f, summary)
-        {
-            fputs("<span class=\"meta\">", out);
-            esc(out, f->string ? f->string : "");
-            fputs("</span> ", out);
-            diff_value(out, f);
-            fputs(" &nbsp; ", out);
-        }
-        fputs("</p>\n", out);
-    }
+    fputs("<p class=\"diff-summary\">", out);
+    dump_diff_summary(out, diff);
+    fputs("</p>\n", out);
     const cJSON *t;
     cJSON_ArrayForEach(t, cJSON_GetObjectItemCaseSensitive(diff, "targets"))
     {
@@ -667,7 +656,7 @@ int dump_report(FILE *out, const dgpb_bundle *b, const char *path, const cJSON *
     fputs("<title>", out);
     esc(out, base);
     fputs(" &ndash; dgpb bundle report</title>\n", out);
-    fputs(page_style, out);
+    write_style(out);
     fputs("</head>\n<body>\n<main id=\"report\" data-file=\"", out);
     esc(out, path);
     fprintf(out,
