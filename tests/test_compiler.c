@@ -275,7 +275,7 @@ static void without_any_compiler_the_error_says_how_to_install_one(void **state)
     assert_null(create(NULL, &env, none, &d));
     assert_int_equal(d.code, DGPB_ERR_TOOL);
     assert_non_null(strstr(d.message, "no Slang compiler found"));
-    assert_non_null(strstr(d.message, "sudo tools/setup.sh"));
+    assert_non_null(strstr(d.message, "run 'tools/setup.sh'"));
     assert_non_null(strstr(d.message, "npm ci --prefix tools/slangc-wasm"));
     assert_null(create(NULL, &env, NULL, &d));
     assert_non_null(strstr(d.message, "no Slang compiler found"));
@@ -415,7 +415,7 @@ static dgpb_compiler *create_real_embedded(void)
     dgpb_compiler *c = create(NULL, &env, embedded, &d);
     if (!c)
         fail_msg("%s (the embedded compiler needs Node.js 20 and "
-                 "'npm ci --prefix tools/slangc-wasm'; 'sudo tools/setup.sh' does both)",
+                 "'npm ci --prefix tools/slangc-wasm'; 'tools/setup.sh' does both)",
                  d.message);
     assert_true(dgpb_compiler_is_embedded(c));
     assert_int_equal(dgpb_compiler_source_of(c), DGPB_COMPILER_FROM_EMBEDDED);
@@ -432,7 +432,7 @@ static void the_embedded_compiler_runs_a_batch_on_reused_serve_workers(void **st
     dgpb_diag_clear(&d);
     const char *version;
     if (dgpb_compiler_version(c, &version, &d))
-        fail_msg("%s (is Node.js installed? 'sudo tools/setup.sh' installs it)", d.message);
+        fail_msg("%s (is Node.js installed? 'tools/setup.sh' installs it)", d.message);
     assert_string_equal(version, "2025.15");
 
     const char *basic = FIXTURES "/basic.slang";

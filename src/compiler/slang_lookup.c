@@ -20,7 +20,7 @@
 #include "io/process.h"
 
 static const char setup_hint[] =
-    "run 'sudo tools/setup.sh' (or 'npm ci --prefix tools/slangc-wasm')";
+    "run 'tools/setup.sh' (or 'npm ci --prefix tools/slangc-wasm')";
 
 /* ---- the environment and the shared rules ---- */
 
