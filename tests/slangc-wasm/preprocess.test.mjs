@@ -239,3 +239,27 @@ test("an included file's unterminated #if is reported at the #if, a stray #endif
   assert.equal(r.status, 0, r.stderr);
   fs.rmSync(dir, { recursive: true, force: true });
 });
+
+test('a module of 25 MB and 190,000 lines builds, on its own and #included', () => {
+  // Comment lines of 131 bytes: the file is large for the preparation, cheap for Slang.
+  const pad = [];
+  for (let i = 0; pad.length * 131 < 25e6; i++)
+    pad.push(`// line ${String(i).padStart(6, '0')} `.padEnd(130, '.'));
+  const big = pad.join('\n') + '\nuint twice(uint x) { return x * 2; }\n' + KERNEL;
+  assert.ok(big.length >= 25e6 && pad.length > 190000);
+  const dir = writeFiles({
+    'big.slang': big,
+    'inc.slang': '#include "big.slang"\n',
+    'after.slang': '#include "big.slang"\nuint bad() { return nothing; }\n',
+  });
+  for (const m of ['big.slang', 'inc.slang']) {
+    const r = slangc([m, '-target', 'wgsl'], { cwd: dir });
+    assert.equal(r.status, 0, r.stderr);
+    assert.match(r.stdout.toString('utf8'), /fn k\(/);
+  }
+  // Lines after the included file keep their numbers.
+  const r = slangc(['after.slang', '-target', 'wgsl'], { cwd: dir });
+  assert.equal(r.status, 1, r.stderr);
+  assert.match(r.stderr, /^after\.slang\(2\): error 30015: undefined identifier 'nothing'\.$/m);
+  fs.rmSync(dir, { recursive: true, force: true });
+});

@@ -59,6 +59,14 @@ function isFile(p) {
   }
 }
 
+// Appends the items of `items` to `out` one by one: a spread (`out.push(...items)`)
+// passes each item as an argument on the stack, which overflows it for a file of
+// some 120,000 lines.
+function append(out, items) {
+  for (const item of items) out.push(item);
+  return out;
+}
+
 function quote(p) {
   return '"' + p.replace(/\\/g, '\\\\').replace(/"/g, '\\"') + '"';
 }
@@ -263,7 +271,8 @@ function includeFile(found, state, lineNo, parent) {
     const guard = `SLANGC_WASM_ONCE_${state.onceIds.get(key)}`;
     out.push(`#ifndef ${guard}`, `#define ${guard}`);
   }
-  out.push(`#line 1 ${quote(found)}`, ...body.lines);
+  out.push(`#line 1 ${quote(found)}`);
+  append(out, body.lines);
   if (body.once) out.push('#endif');
   return out;
 }
@@ -280,7 +289,8 @@ function includeByMacro(name, line, state, lineNo, file) {
   state.includeMacros.get(name).forEach((value, k) => {
     const found = findInclude(value.slice(1, -1), file, state.ctx);
     const lines = found === null ? asIs : includeFile(found, state, lineNo, file);
-    out.push(`#elif ${tracker} == ${k + 1}`, ...lines);
+    out.push(`#elif ${tracker} == ${k + 1}`);
+    append(out, lines);
   });
   out.push('#endif');
   return out;
@@ -327,12 +337,12 @@ function expand(file, text, state, isInclude) {
         out.push(line);
         continue;
       }
-      out.push(...includeFile(found, state, i + 1, file), resume);
+      append(out, includeFile(found, state, i + 1, file)).push(resume);
       continue;
     }
     const incMacro = INCLUDE_MACRO_RE.exec(bare);
     if (incMacro && state.includeMacros.has(incMacro[1])) {
-      out.push(...includeByMacro(incMacro[1], line, state, i + 1, file), resume);
+      append(out, includeByMacro(incMacro[1], line, state, i + 1, file)).push(resume);
       continue;
     }
     if (isInclude && PRAGMA_ONCE_RE.test(line)) {
