@@ -1,16 +1,20 @@
 #!/usr/bin/env bash
-# tools/regen-build-fixtures.sh - rebuilds the golden views fixtures/{build,plain}/<name>.bundle.json
-# of every fixture module with dgpb-build and the embedded compiler.
+# tools/regen-build-fixtures.sh [MODULE...] - rebuilds the golden views
+# fixtures/{build,plain}/<name>.bundle.json of every fixture module (or only of
+# the MODULEs named, e.g. a new one) with dgpb-build and the embedded compiler.
 # Run it only when a change to the output is intended, then review
 # `git diff fixtures/build fixtures/plain` before committing. For each golden
 # that changes it prints dgpb-dump --diff OLD NEW first (docs/diff.md): which
 # changes break a host's binding and which only change code.
 set -euo pipefail
+modules=()
+for module in "$@"; do modules+=("$(realpath "$module")"); done
 cd "$(dirname "$0")/.."
+[ ${#modules[@]} -gt 0 ] || modules=(fixtures/build/*.slang fixtures/plain/*.slang)
 cmake -S . -B build >/dev/null
 cmake --build build --target dgpb-build dgpb-dump -j"$(nproc)" >/dev/null
 tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
-for module in fixtures/build/*.slang fixtures/plain/*.slang; do
+for module in "${modules[@]}"; do
     stem=$(basename "$module" .slang)
     case $stem in plain_lib_*) continue ;; esac # imported libraries: no entries
     dir=$(dirname "$module")

@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # cache.sh CASE BUILD WORK [SLANG_ROOT | RECORDER FAKE_SLANG] - dgpb-build's depfile and compile cache
 # (docs/build.md "Depfile", docs/cache.md) on a small generated module with an
-# #include and an import. Everything is written under WORK (emptied first),
-# never into the home folder.
+# #include and an import (module_parts: one with an `__include`). Everything is
+# written under WORK (emptied first), never into the home folder.
 set -euo pipefail
 case_=$1 build=$2 work=$3 native_root=${4:-} recorder=${4:-} fake=${5:-}
 unset DGPB_NO_CACHE DGPB_CACHE_MAX_SIZE DGPB_SLANGC SLANG_ROOT DGPB_CACHE_REMOTE DGPB_CACHE_REMOTE_READ_ONLY
@@ -342,6 +342,33 @@ native)
         grep -q "$f" out3/m.d || fail "slangc's depfile does not name $f: $(cat out3/m.d)"
     done
     echo "ok: the native compiler's depfile and cache"
+    ;;
+module_parts)
+    # A module in several files (Slang's `__include`): the depfile names each
+    # file, and an edited one is compiled again.
+    cat >parts.slang <<'EOF'
+module parts;
+__include parts_util;
+RWStructuredBuffer<float> p_buf;
+[shader("compute")]
+[numthreads(64, 1, 1)]
+void p(uint3 id : SV_DispatchThreadID) { p_buf[id.x] = part_scale(p_buf[id.x]); }
+EOF
+    printf 'implementing parts;\nfloat part_scale(float x) { return x * 3.0; }\n' >parts_util.slang
+    P() {
+        "$build" --targets spirv,wgsl --no-layouts "$@" parts.slang 2>"$work/last" ||
+            { cat "$work/last" >&2; return 1; }
+    }
+    P -MD -o out --cache-dir "$work/c"
+    printf '%s\n' 'out/parts.dgpb out/parts.bundle.json: \' ' parts.slang \' ' parts_util.slang' '' \
+        'parts_util.slang:' >"$work/expect.d"
+    diff -u "$work/expect.d" out/parts.d || fail "the depfile differs"
+    cp -r out before
+    sed -i 's/x \* 3.0/x * 5.0/' parts_util.slang
+    P -o out --cache-dir "$work/c"
+    [ "$(compiles)" -gt 0 ] || fail "an edited __include'd file was not compiled again"
+    cmp -s out/parts.dgpb before/parts.dgpb && fail "the edited __include'd file changed nothing"
+    echo "ok: the depfile names the module's __include'd file; an edit to it compiles again"
     ;;
 *)
     fail "unknown case '$case_'"

@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
 
-import { slangc, tempDir } from './helpers.mjs';
+import { slangc, spirvVal, tempDir } from './helpers.mjs';
 
 test('-D NAME=VALUE and -DNAME reach the preprocessor', () => {
   for (const defs of [
@@ -237,5 +237,105 @@ test("an included file's unterminated #if is reported at the #if, a stray #endif
   // An include in an inactive branch is not followed, by Slang itself either.
   r = slangc(['inactive.slang', '-target', 'wgsl'], { cwd: dir });
   assert.equal(r.status, 0, r.stderr);
+  fs.rmSync(dir, { recursive: true, force: true });
+});
+
+test('a module of 25 MB and 190,000 lines builds, on its own and #included', () => {
+  // Comment lines of 131 bytes: the file is large for the preparation, cheap for Slang.
+  const pad = [];
+  for (let i = 0; pad.length * 131 < 25e6; i++)
+    pad.push(`// line ${String(i).padStart(6, '0')} `.padEnd(130, '.'));
+  const big = pad.join('\n') + '\nuint twice(uint x) { return x * 2; }\n' + KERNEL;
+  assert.ok(big.length >= 25e6 && pad.length > 190000);
+  const dir = writeFiles({
+    'big.slang': big,
+    'inc.slang': '#include "big.slang"\n',
+    'after.slang': '#include "big.slang"\nuint bad() { return nothing; }\n',
+  });
+  for (const m of ['big.slang', 'inc.slang']) {
+    const r = slangc([m, '-target', 'wgsl'], { cwd: dir });
+    assert.equal(r.status, 0, r.stderr);
+    assert.match(r.stdout.toString('utf8'), /fn k\(/);
+  }
+  // Lines after the included file keep their numbers.
+  const r = slangc(['after.slang', '-target', 'wgsl'], { cwd: dir });
+  assert.equal(r.status, 1, r.stderr);
+  assert.match(r.stderr, /^after\.slang\(2\): error 30015: undefined identifier 'nothing'\.$/m);
+  fs.rmSync(dir, { recursive: true, force: true });
+});
+
+test("__include: Slang's module files, found beside the includer, by extension, in a subfolder, through -I", () => {
+  const dir = tempDir();
+  const out = path.join(dir, 'parts.wgsl');
+  const dep = path.join(dir, 'parts.d');
+  let r = slangc(['module_parts.slang', '-target', 'wgsl', '-I', 'incdir', '-o', out, '-depfile', dep]);
+  assert.equal(r.status, 0, r.stderr);
+  const text = fs.readFileSync(out, 'utf8');
+  for (const f of ['scale_it', 'tone', 'hash_bits', 'noise', 'extra'])
+    assert.equal(text.match(new RegExp(`^fn ${f}_0\\(`, 'gm'))?.length, 1, `fn ${f} once`);
+  // Every file read, once, in the order found; the hyphen-spelled one too.
+  assert.equal(
+    fs.readFileSync(dep, 'utf8'),
+    `${out}: module_parts.slang module_parts_util.slang module_parts_tone.slang parts/noise.slang ` +
+      'parts/../sub/nested.h parts/hash-bits.slang incdir/parts_extra.slang\n',
+  );
+  // Without the -I folder, Slang reports the file it cannot open, where it is named.
+  r = slangc(['module_parts.slang', '-target', 'wgsl']);
+  assert.equal(r.status, 1);
+  assert.match(r.stderr, /^module_parts\.slang\(9\): error 1: cannot open file 'parts_extra'\.$/m);
+  fs.rmSync(dir, { recursive: true, force: true });
+});
+
+test('an imported module that __includes its other files', () => {
+  const dir = tempDir();
+  const out = path.join(dir, 'import.spv');
+  const dep = path.join(dir, 'import.d');
+  const r = slangc(['import_parts.slang', '-target', 'spirv', '-o', out, '-depfile', dep]);
+  assert.equal(r.status, 0, r.stderr);
+  assert.equal(spirvVal(fs.readFileSync(out)).status, 0);
+  assert.equal(
+    fs.readFileSync(dep, 'utf8'),
+    `${out}: import_parts.slang parts/lib.slang parts/lib_impl.slang\n`,
+  );
+  fs.rmSync(dir, { recursive: true, force: true });
+});
+
+test("__include: what Slang refuses is refused in Slang's words, at the file and line", () => {
+  const dir = writeFiles({
+    // The shape of the issue: a module and the file beside it, named as a string.
+    'shading.slang': 'module shading;\n__include "shading_util";\n' + KERNEL,
+    'shading_util.slang': '// helpers\nimplementing shading;\nuint twice(uint x) { return x * 2; }\n',
+    'none.slang': 'module m;\n__include no_implementing;\n' + KERNEL,
+    'no_implementing.slang': 'uint twice(uint x) { return x * 2; }\n',
+    'other.slang': 'module m;\n\n__include other_module;\n' + KERNEL,
+    'other_module.slang': 'implementing elsewhere;\nuint twice(uint x) { return x * 2; }\n',
+    'own.slang': 'module m;\n__include own_module;\n' + KERNEL,
+    'own_module.slang': 'module lib;\nuint twice(uint x) { return x * 2; }\n',
+    'broken.slang': 'module m;\n__include broken_part;\n' + KERNEL,
+    'broken_part.slang': 'implementing m;\n\nuint twice(uint x) { return nothing; }\n',
+  });
+  let r = slangc(['shading.slang', '-target', 'wgsl'], { cwd: dir });
+  assert.equal(r.status, 0, r.stderr);
+  assert.match(r.stdout.toString('utf8'), /fn twice_0\(/);
+  const missing = "missing 'implementing' declaration in the included source file";
+  const refused = [
+    ['none.slang', `none.slang(2): error 15900: #error: ${missing} 'no_implementing'.`],
+    [
+      'other.slang',
+      "other.slang(3): error 15900: #error: the included source file is expected to implement " +
+        "module 'm', but it is implementing 'elsewhere' instead.",
+    ],
+    [
+      'own.slang',
+      `own.slang(2): error 15900: #error: ${missing} 'own_module'. The file declares that it ` +
+        "defines module 'lib', do you mean 'import' instead?",
+    ],
+    ['broken.slang', "broken_part.slang(3): error 30015: undefined identifier 'nothing'."],
+  ];
+  for (const [m, message] of refused) {
+    r = slangc([m, '-target', 'wgsl'], { cwd: dir });
+    assert.equal(r.status, 1, `${m}: ${r.stderr}`);
+    assert.ok(r.stderr.split('\n').includes(message), `${m}: ${r.stderr}`);
+  }
   fs.rmSync(dir, { recursive: true, force: true });
 });

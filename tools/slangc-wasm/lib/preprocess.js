@@ -25,6 +25,13 @@
 //    include cycle (a file included again while it is being included, unless
 //    its #pragma once or #ifndef guard makes that inclusion empty) and an
 //    included file whose #if has no #endif (or whose #endif has no #if);
+//  - `__include NAME;` (Slang's module system: one more file of the same
+//    module, whose first declaration is `implementing MODULE;`) is looked for
+//    as Slang looks for it (NAME.slang, or NAME with `_` spelled `-`, in the
+//    including file's folder, then in the -I folders) and inlined once, inside
+//    an #ifndef guard of its own, with its `implementing` line blanked; a
+//    file Slang would refuse there (no `implementing`, a `module`, another
+//    module's name) becomes an #error in Slang's words;
 //  - `import X;` statements are collected so that the caller can load those
 //    modules into the session first (lib/compile.js).
 //
@@ -57,6 +64,14 @@ function isFile(p) {
   } catch {
     return false;
   }
+}
+
+// Appends the items of `items` to `out` one by one: a spread (`out.push(...items)`)
+// passes each item as an argument on the stack, which overflows it for a file of
+// some 120,000 lines.
+function append(out, items) {
+  for (const item of items) out.push(item);
+  return out;
 }
 
 function quote(p) {
@@ -126,6 +141,14 @@ const GUARD_IF_RE = new RegExp(
   String.raw`^\s*#\s*(?:ifndef\s+(\w+)|if\s*!\s*defined\s*(?:\(\s*(\w+)\s*\)|(\w+)))\s*(?:\/\/.*)?$`,
 );
 const GUARD_DEFINE_RE = /^\s*#\s*define\s+([A-Za-z_][A-Za-z0-9_]*)\b/;
+// Slang's module system: `__include NAME;` on a line of its own (a comment may
+// follow), `module NAME;` and `implementing NAME;`; NAME is a string or an
+// identifier, dotted as a path (`a.b` names a/b).
+const DOTTED_NAME = String.raw`[A-Za-z_][A-Za-z0-9_]*(?:\s*\.\s*[A-Za-z_][A-Za-z0-9_]*)*`;
+const MODULE_NAME = String.raw`(?:\s*"([^"]*)"|\s+(${DOTTED_NAME}))`;
+const PART_RE = new RegExp(String.raw`^\s*__include${MODULE_NAME}\s*;\s*(?:\/\/.*)?$`);
+const MODULE_DECL_RE = new RegExp(String.raw`^\s*module${MODULE_NAME}\s*;`);
+const IMPLEMENTING_RE = new RegExp(String.raw`^\s*implementing${MODULE_NAME}\s*;`);
 const IMPORT_RE =
   /^\s*(?:__exported\s+)?import\s+(?:"([^"]*)"|([A-Za-z_][A-Za-z0-9_]*(?:\s*\.\s*[A-Za-z_][A-Za-z0-9_]*)*))\s*;/;
 
@@ -133,8 +156,8 @@ const IMPORT_RE =
  * Prepares one module's source.  `file` is the path as given (used in #line
  * directives and diagnostics), `ctx` = { includeDirs, defines }.  Returns
  * { source, deps, imports } where deps are the files read (the module first,
- * then its includes in the order they were found) and imports are
- * { key, spec, isString, fromDir } records in source order: key is the name
+ * then its includes and `__include`d files in the order they were found) and
+ * imports are { key, spec, isString, fromDir } records in source order: key is the name
  * under which Slang looks the module up (`a.b_c` -> `a/b_c`, a string import
  * stays as written), spec what the import names, fromDir the folder of the
  * file the import is in.
@@ -145,6 +168,8 @@ export function prepareModule(file, ctx) {
     deps: [file],
     imports: [],
     onceIds: new Map(),
+    parts: new Map(), // an `__include`d file's key -> its guarded lines, once expanded
+    moduleName: null, // the name a `module NAME;` of the module itself gives
     stack: [], // { key, file, line }: the files being expanded, the line of their current include
     includeMacros: new Map(), // macro name -> the file names ('"x"' or '<x>') it was defined to
   };
@@ -158,7 +183,7 @@ export function prepareModule(file, ctx) {
     prefix += `#line 1 ${quote(file)}\n`;
   }
   const text = readSource(file);
-  const body = expand(file, text, state, false).lines.join('\n') + '\n';
+  const body = expand(file, text, state, 'module').lines.join('\n') + '\n';
   return { source: prefix + body, deps: state.deps, imports: state.imports };
 }
 
@@ -254,7 +279,7 @@ function includeFile(found, state, lineNo, parent) {
     throw new SourceError(`${parent}(${lineNo}): includes nested more than ${MAX_INCLUDE_DEPTH} deep`);
   if (!state.deps.includes(found)) state.deps.push(found);
   const text = readSource(found);
-  const body = expand(found, text, state, true);
+  const body = expand(found, text, state, 'include');
   if (body.unbalanced)
     return [`#line ${body.unbalanced.line} ${quote(found)}`, `#error ${body.unbalanced.message}`];
   const out = [];
@@ -263,8 +288,98 @@ function includeFile(found, state, lineNo, parent) {
     const guard = `SLANGC_WASM_ONCE_${state.onceIds.get(key)}`;
     out.push(`#ifndef ${guard}`, `#define ${guard}`);
   }
-  out.push(`#line 1 ${quote(found)}`, ...body.lines);
+  out.push(`#line 1 ${quote(found)}`);
+  append(out, body.lines);
   if (body.once) out.push('#endif');
+  return out;
+}
+
+// The name a PART_RE, MODULE_DECL_RE or IMPLEMENTING_RE match gives, as
+// Slang's parser reads it: a string as written, a dotted name with '/' for
+// its dots.
+function declaredName(m) {
+  return m[1] ?? m[2].replace(/\s*\.\s*/g, '/');
+}
+
+/*
+ * The file `__include NAME;` names, looked for as Slang's Linkage::findFile
+ * does: NAME with `.slang` added (unless it ends so), in the including file's
+ * folder, then in the -I folders; failing that, the same with each `_`
+ * spelled `-`.
+ */
+function findPart(name, fromFile, ctx) {
+  if (name.toLowerCase().endsWith('.slang')) return findInclude(name, fromFile, ctx);
+  return (
+    findInclude(`${name}.slang`, fromFile, ctx) ??
+    findInclude(`${name.replace(/_/g, '-')}.slang`, fromFile, ctx)
+  );
+}
+
+// The module an `implementing` name stands for, as Slang's getSimpleModuleName gives it.
+function simpleModuleName(name) {
+  const dir = Math.max(name.indexOf('/'), name.indexOf('\\'));
+  if (dir < 0) return name;
+  const tail = name.slice(dir + 1);
+  const dot = tail.indexOf('.');
+  return dot < 0 ? tail : tail.slice(0, dot);
+}
+
+/*
+ * What Slang says of an included file whose first declaration is `first`
+ * ({ kind: 'implementing' | 'module' | 'other', name }, or null for a file
+ * without declarations) in a module named `moduleName` (null when the module
+ * declares no name): null when the file may be included.
+ */
+function partProblem(name, first, moduleName) {
+  if (first === null) return null;
+  if (first.kind === 'module')
+    return (
+      `missing 'implementing' declaration in the included source file '${name}'. ` +
+      `The file declares that it defines module '${first.name}', do you mean 'import' instead?`
+    );
+  if (first.kind !== 'implementing')
+    return `missing 'implementing' declaration in the included source file '${name}'.`;
+  if (moduleName === null) return null;
+  const implemented = simpleModuleName(first.name).toLowerCase();
+  const expected = moduleName.toLowerCase();
+  if (implemented === expected || implemented === `${expected}.slang`) return null;
+  return (
+    `the included source file is expected to implement module '${moduleName}', ` +
+    `but it is implementing '${simpleModuleName(first.name)}' instead.`
+  );
+}
+
+/*
+ * Returns the lines that replace `__include NAME;` at `lineNo` of `parent`,
+ * `found` being NAME's file (the caller adds the #line that resumes
+ * `parent`).  Slang reads such a file as one more file of the module, once,
+ * whichever file includes it, and only where the `__include` is in an active
+ * #if branch: so its text is inlined inside an #ifndef guard of its own,
+ * with its `implementing` declaration blanked (Slang allows one only at the
+ * start of a file).  A file Slang would refuse becomes an #error in Slang's
+ * words at the `__include`.
+ */
+function includePart(name, found, state, lineNo, parent) {
+  const key = realKey(found);
+  // Being expanded already (a file of the module including another that
+  // includes it back, or the module itself): Slang includes a file once.
+  if (state.stack.some((f) => f.key === key)) return [''];
+  if (state.parts.has(key)) return state.parts.get(key);
+  if (state.stack.length >= MAX_INCLUDE_DEPTH)
+    throw new SourceError(`${parent}(${lineNo}): includes nested more than ${MAX_INCLUDE_DEPTH} deep`);
+  if (!state.deps.includes(found)) state.deps.push(found);
+  const body = expand(found, readSource(found), state, 'part');
+  const problem = partProblem(name, body.first, state.moduleName);
+  let out;
+  if (problem !== null) out = [`#line ${lineNo} ${quote(parent)}`, `#error ${problem}`];
+  else if (body.unbalanced)
+    out = [`#line ${body.unbalanced.line} ${quote(found)}`, `#error ${body.unbalanced.message}`];
+  else {
+    const guard = `SLANGC_WASM_PART_${state.parts.size + 1}`;
+    out = [`#ifndef ${guard}`, `#define ${guard}`, `#line 1 ${quote(found)}`];
+    append(out, body.lines).push('#endif');
+  }
+  state.parts.set(key, out);
   return out;
 }
 
@@ -280,7 +395,8 @@ function includeByMacro(name, line, state, lineNo, file) {
   state.includeMacros.get(name).forEach((value, k) => {
     const found = findInclude(value.slice(1, -1), file, state.ctx);
     const lines = found === null ? asIs : includeFile(found, state, lineNo, file);
-    out.push(`#elif ${tracker} == ${k + 1}`, ...lines);
+    out.push(`#elif ${tracker} == ${k + 1}`);
+    append(out, lines);
   });
   out.push('#endif');
   return out;
@@ -297,7 +413,13 @@ function followConditionals(line, lineNo, conds) {
   return null;
 }
 
-function expand(file, text, state, isInclude) {
+/*
+ * Expands one file: `kind` is 'module' (the module itself), 'include' (a file
+ * #included into it) or 'part' (a file it `__include`s).  Returns { lines,
+ * once, unbalanced, first }: `first` is the first declaration of a part (see
+ * partProblem()), whose `implementing` is blanked in `lines`.
+ */
+function expand(file, text, state, kind) {
   const lines = text.split('\n');
   if (lines.length > 0 && lines[lines.length - 1] === '') lines.pop();
   const frame = { key: realKey(file), file, line: 0, shape: guardOf(lines) };
@@ -307,6 +429,7 @@ function expand(file, text, state, isInclude) {
   let unbalanced = null;
   let inBlock = false;
   let once = false;
+  let first = null;
   for (let i = 0; i < lines.length; i++) {
     const line = lines[i];
     const bare = line.endsWith('\r') ? line.slice(0, -1) : line;
@@ -327,15 +450,27 @@ function expand(file, text, state, isInclude) {
         out.push(line);
         continue;
       }
-      out.push(...includeFile(found, state, i + 1, file), resume);
+      append(out, includeFile(found, state, i + 1, file)).push(resume);
       continue;
     }
     const incMacro = INCLUDE_MACRO_RE.exec(bare);
     if (incMacro && state.includeMacros.has(incMacro[1])) {
-      out.push(...includeByMacro(incMacro[1], line, state, i + 1, file), resume);
+      append(out, includeByMacro(incMacro[1], line, state, i + 1, file)).push(resume);
       continue;
     }
-    if (isInclude && PRAGMA_ONCE_RE.test(line)) {
+    const part = PART_RE.exec(bare);
+    if (part) {
+      if (kind === 'part') first ??= { kind: 'other', name: null }; // not `implementing`
+      const name = declaredName(part);
+      const found = findPart(name, file, state.ctx);
+      if (found === null) {
+        out.push(line); // Slang reports it: error 1, cannot open file
+        continue;
+      }
+      append(out, includePart(name, found, state, i + 1, file)).push(resume);
+      continue;
+    }
+    if (kind === 'include' && PRAGMA_ONCE_RE.test(line)) {
       once = true;
       out.push('');
       continue;
@@ -350,6 +485,22 @@ function expand(file, text, state, isInclude) {
     if (tracked !== null) {
       out.push(line, tracked, resume);
       continue;
+    }
+    if (kind === 'part' && first === null && !/^\s*(#|\/\/|\/\*|$)/.test(bare)) {
+      const impl = IMPLEMENTING_RE.exec(bare);
+      const mod = impl ? null : MODULE_DECL_RE.exec(bare);
+      first = impl
+        ? { kind: 'implementing', name: declaredName(impl) }
+        : { kind: mod ? 'module' : 'other', name: mod ? declaredName(mod) : null };
+      if (impl) {
+        // Blanked, so that columns stay where they were.
+        out.push(' '.repeat(impl[0].length) + line.slice(impl[0].length));
+        continue;
+      }
+    }
+    if (kind !== 'part' && state.moduleName === null) {
+      const mod = MODULE_DECL_RE.exec(bare);
+      if (mod) state.moduleName = declaredName(mod);
     }
     const imp = IMPORT_RE.exec(line);
     if (imp) {
@@ -370,5 +521,5 @@ function expand(file, text, state, isInclude) {
       line: conds[conds.length - 1],
       message: 'unterminated #if: no #endif before the end of this file',
     };
-  return { lines: out, once, unbalanced };
+  return { lines: out, once, unbalanced, first };
 }
