@@ -13,8 +13,10 @@ targets=$(sed -n '1,5s|^// dgpb-targets: *||p' "$module" | head -n 1)
 # Headers of a fixture folder live in its include/ (dgpb-build -I).
 includes=()
 [ -d "$(dirname "$module")/include" ] && includes=(-I "$(dirname "$module")/include")
-if ! "$build" -q ${targets:+--targets "$targets"} "${includes[@]}" "$module" -o "$out"; then
-    echo "FAIL: dgpb-build exited with status $?"; exit 1
+status=0
+"$build" -q ${targets:+--targets "$targets"} "${includes[@]}" "$module" -o "$out" || status=$?
+if [ "$status" -ne 0 ]; then
+    echo "FAIL: dgpb-build exited with status $status"; exit 1
 fi
 if ! cmp -s "$golden" "$out/$stem.bundle.json"; then
     echo "FAIL: $out/$stem.bundle.json differs from $golden"
