@@ -75,14 +75,21 @@ static int analyze(build *b, int target, size_t e, const uint8_t *spirv, size_t 
  */
 static int read_unit_reflection(build *b, const job_info *info, unit *u)
 {
-    char block[600];
-    dgpb_value_block_name(b->entries[info->entry].name, block, sizeof block);
+    /* An entry name may be as long as the format allows: the block name is sized for it. */
+    size_t block_size = strlen(b->entries[info->entry].name) + sizeof "_params";
+    char *block = mem_alloc(block_size);
+    if (!block) {
+        build_report(b, DGPB_SEV_ERROR, DGPB_ERR_NOMEM, "out of memory");
+        return DGPB_ERR_NOMEM;
+    }
+    dgpb_value_block_name(b->entries[info->entry].name, block, block_size);
     const char *values[1] = {block};
     const char **push = NULL;
     size_t push_count = 0;
     if (u->spirv && u->spirv->var_count) {
         push = mem_calloc(u->spirv->var_count, sizeof *push);
         if (!push) {
+            dgpb_free(block);
             build_report(b, DGPB_SEV_ERROR, DGPB_ERR_NOMEM, "out of memory");
             return DGPB_ERR_NOMEM;
         }
@@ -97,6 +104,7 @@ static int read_unit_reflection(build *b, const job_info *info, unit *u)
     int rc =
         build_read_reflection(b, info->json, (dgpb_target_id)info->target, &blocks, &u->reflection);
     dgpb_free(push);
+    dgpb_free(block);
     return rc;
 }
 

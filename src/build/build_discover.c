@@ -28,6 +28,7 @@
 #include "scan/entry_scan.h"
 #include "io/io_fault.h"
 #include "dgpb/fileio.h"
+#include "dgpb/reader.h" /* DGPB_MAX_STRING */
 #include "scan/spirv.h"
 #include "tables/webgpu_limits.h" /* dgpb_wgsl_name_reserved() */
 
@@ -254,10 +255,12 @@ static int assign_groups(build *b)
         entry *e = &b->entries[i];
         int rc;
         if (e->stage == DGPB_STAGE_COMPUTE) {
-            char symbol[600], label[600];
-            snprintf(symbol, sizeof symbol, "%s%s", DGPB_GROUP_COMPUTE_PREFIX, e->name);
-            snprintf(label, sizeof label, "compute shader '%s'", e->name);
-            rc = add_group(b, GROUP_COMPUTE, symbol, label, i, &e->group);
+            char *symbol = mem_printf("%s%s", DGPB_GROUP_COMPUTE_PREFIX, e->name);
+            char *label = mem_printf("compute shader '%s'", e->name);
+            rc = symbol && label ? add_group(b, GROUP_COMPUTE, symbol, label, i, &e->group)
+                                 : DGPB_ERR_NOMEM;
+            dgpb_free(symbol);
+            dgpb_free(label);
         } else if (dgpb_stage_is_ray_tracing(e->stage)) {
             rc = add_group(b, GROUP_RAY_TRACING, DGPB_GROUP_RAY_TRACING, "the ray-tracing group", i,
                            &e->group);
@@ -377,6 +380,13 @@ static int add_reflected_entries(build *b, int t, const dgpb_reflection *r)
         }
         if (!strcmp(reflected->name, BUILD_ANCHOR_ENTRY))
             continue;
+        if (strlen(reflected->name) > DGPB_MAX_STRING) {
+            build_report(b, DGPB_SEV_ERROR, DGPB_ERR_SHADER,
+                         "entry '%.40s...' is %zu bytes long; a bundle's names are at most %u "
+                         "bytes (docs/format.md): give it a shorter name",
+                         reflected->name, strlen(reflected->name), DGPB_MAX_STRING);
+            return DGPB_ERR_SHADER;
+        }
         if (reflected->stage < 0 && !reflected->stage_name[0]) {
             build_report(b, DGPB_SEV_ERROR, DGPB_ERR_SHADER,
                          "entry '%s': Slang's reflection for target '%s' names no stage (this "

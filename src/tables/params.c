@@ -9,6 +9,7 @@
 
 #include "core/alloc.h"
 #include "dgpb/format.h"
+#include "dgpb/reader.h" /* DGPB_MAX_STRING */
 
 void dgpb_value_block_name(const char *entry, char *buf, size_t size)
 {
@@ -170,6 +171,13 @@ int dgpb_param_table_build(const dgpb_param_select *s, dgpb_param_table *out, dg
         }
         if (!mine)
             continue;
+        if (strlen(name) > DGPB_MAX_STRING)
+            return dgpb_diag_set(diag, DGPB_ERR_SHADER, -1,
+                                 "target '%s', entry '%s': parameter '%.40s...' is %zu bytes "
+                                 "long; a bundle's names are at most %u bytes (docs/format.md): "
+                                 "give it a shorter name",
+                                 dgpb_target_name(s->target), s->entry, name, strlen(name),
+                                 DGPB_MAX_STRING);
         if (p->kind < 0 || (wgsl && p->problem))
             return dgpb_diag_set(diag, DGPB_ERR_SHADER, -1,
                                  "target '%s', entry '%s', parameter '%s': %s",

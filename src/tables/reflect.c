@@ -423,7 +423,7 @@ static void add_value(builder *b, const char *path, const cJSON *t, const record
     dgpb_reflected_param *r = push(b);
     if (!r)
         return;
-    char shape[160], problem[512] = "", code[600];
+    char shape[160], problem[512] = "";
     shape_text(t, shape, sizeof shape);
     r->kind = DGPB_KIND_VALUE;
     r->entry_param = at->entry;
@@ -461,8 +461,7 @@ static void add_value(builder *b, const char *path, const cJSON *t, const record
         r->binding = b->ptx ? at->block_binding : 0;
         break;
     }
-    snprintf(code, sizeof code, "%s", code_name ? code_name : path);
-    fill_strings(b, r, path, at->global, code, shape, problem);
+    fill_strings(b, r, path, at->global, code_name ? code_name : path, shape, problem);
 }
 
 /* A resource's kind and, on wgsl, its WebGPU ID; the problem text when it has none. */
@@ -558,7 +557,7 @@ static void add_resource(builder *b, const char *path, const cJSON *node, const 
     dgpb_reflected_param *r = push(b);
     if (!r)
         return;
-    char shape[160], problem[512] = "", code[600];
+    char shape[160], problem[512] = "";
     shape_text(t, shape, sizeof shape);
     r->entry_param = at->entry;
     classify(b, r, node, t, shape, problem, sizeof problem);
@@ -584,8 +583,12 @@ static void add_resource(builder *b, const char *path, const cJSON *node, const 
         r->binding = at->index + rec_u32(rec->slot, "index");
         r->place_from_code = at->entry && (b->spirv || b->wgsl);
     }
-    snprintf(code, sizeof code, "%s%s", at->res_prefix, path);
-    fill_strings(b, r, path, at->global, code, shape, problem);
+    char *code = mem_printf("%s%s", at->res_prefix, path);
+    if (!code)
+        b->nomem = true;
+    else
+        fill_strings(b, r, path, at->global, code, shape, problem);
+    dgpb_free(code);
 }
 
 /* A row that says why a whole aggregate cannot be rows. */
@@ -597,12 +600,15 @@ static void add_refused(builder *b, const char *path, const cJSON *t, const base
         return;
     char shape[160], problem[600];
     shape_text(t, shape, sizeof shape);
-    char code[600];
     snprintf(problem, sizeof problem, "%s %s", shape, why);
-    snprintf(code, sizeof code, "%s%s", at->res_prefix, path);
     r->kind = -1;
     r->entry_param = at->entry;
-    fill_strings(b, r, path, at->global, code, shape, problem);
+    char *code = mem_printf("%s%s", at->res_prefix, path);
+    if (!code)
+        b->nomem = true;
+    else
+        fill_strings(b, r, path, at->global, code, shape, problem);
+    dgpb_free(code);
 }
 
 /* Walks a struct's fields, named "<path>.<field>" (or just "<field>" when `path` is NULL). */
