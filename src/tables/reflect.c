@@ -147,8 +147,14 @@ static void shape_text(const cJSON *t, char *buf, size_t n)
                              : str_is(access, "consume")  ? "Consume"
                              : is_writable_access(access) ? "RW"
                                                           : "";
-        snprintf(buf, n, "%s%s%s%s%s", prefix, shape_base(base), ms ? "MS" : "",
-                 array ? "Array" : "", result);
+        const char *name = shape_base(base);
+        if (cJSON_IsTrue(get(t, "combined")) && !strncmp(name, "Texture", 7)) {
+            /* A combined texture-sampler as Slang spells it: Sampler2D is Sampler2D<float4>. */
+            snprintf(buf, n, "Sampler%s%s%s%s", name + 7, ms ? "MS" : "", array ? "Array" : "",
+                     strcmp(result, "<float4>") ? result : "");
+            return;
+        }
+        snprintf(buf, n, "%s%s%s%s%s", prefix, name, ms ? "MS" : "", array ? "Array" : "", result);
     } else if (str_is(kind, "constantBuffer")) {
         char inner[64];
         value_type_text(get(t, "elementType"), inner, sizeof inner);
@@ -478,11 +484,16 @@ static void classify(builder *b, dgpb_reflected_param *r, const cJSON *node, con
         const char *base_shape = get_str(t, "baseShape"), *access = get_str(t, "access");
         bool rw = is_writable_access(access);
         if (cJSON_IsTrue(get(t, "combined"))) {
+            /* The texture it combines: Sampler2DArray<uint4> is Texture2DArray<uint4>. */
+            char inner[60] = "float4";
+            if (get(t, "resultType"))
+                value_type_text(get(t, "resultType"), inner, sizeof inner);
             snprintf(problem, n,
-                     "%s is a combined texture-sampler (Sampler2D...), one binding on spirv and "
-                     "two on wgsl, so its rows would differ by target; declare a texture and a "
-                     "SamplerState instead",
-                     shape);
+                     "%s is a combined texture-sampler, one binding on spirv and two on wgsl, so "
+                     "its rows would differ by target; declare a %s%s%s<%s> and a SamplerState "
+                     "instead",
+                     shape, shape_base(base_shape), cJSON_IsTrue(get(t, "multisample")) ? "MS" : "",
+                     cJSON_IsTrue(get(t, "array")) ? "Array" : "", inner);
         } else if (str_is(access, "append") || str_is(access, "consume")) {
             snprintf(problem, n,
                      "%s carries a hidden counter binding that no row can describe; use a "
