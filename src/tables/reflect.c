@@ -622,6 +622,36 @@ static void add_refused(builder *b, const char *path, const cJSON *t, const base
     dgpb_free(code);
 }
 
+/*
+ * A subpass input (SubpassInput<T>, SubpassInputMS<T>): Slang's reflection
+ * describes it as its implementation struct, without fields, at a descriptor
+ * slot. No kind of the format is an input attachment: refused as unsupported.
+ */
+static bool is_subpass_input(const cJSON *t)
+{
+    const char *name = get_str(t, "name");
+    return name && !strncmp(name, "__SubpassImpl", 13);
+}
+
+static void add_subpass_input(builder *b, const char *path, const base *at)
+{
+    dgpb_reflected_param *r = push(b);
+    if (!r)
+        return;
+    r->kind = -1;
+    r->entry_param = at->entry;
+    char *code = mem_printf("%s%s", at->res_prefix, path);
+    if (!code)
+        b->nomem = true;
+    else
+        fill_strings(b, r, path, at->global, code, "SubpassInput",
+                     "SubpassInput is not supported: an input attachment reads the render "
+                     "pass's own attachment, for which the format has no parameter kind (and "
+                     "WebGPU no binding); bind the attachment as a Texture2D and Load it at "
+                     "the fragment's position (SV_Position)");
+    dgpb_free(code);
+}
+
 /* Walks a struct's fields, named "<path>.<field>" (or just "<field>" when `path` is NULL). */
 static void walk_fields(builder *b, const char *path, const cJSON *t, const base *at, int depth)
 {
@@ -687,7 +717,9 @@ static void walk(builder *b, const char *path, const cJSON *node, const cJSON *t
         add_refused(b, path, t, at, "nests deeper than 32 levels");
         return;
     }
-    if (str_is(kind, "struct")) {
+    if (str_is(kind, "struct") && is_subpass_input(t)) {
+        add_subpass_input(b, path, at);
+    } else if (str_is(kind, "struct")) {
         if (!holds_resources(t, 0)) {
             add_value(b, path, t, &rec, at);
             return;
