@@ -915,10 +915,27 @@ static void test_a_ptx_row_in_another_space_or_a_missing_kernel_is_refused(void 
                    "SLANG_globalParams (0) or the kernel's parameters (0xFFFFFFFF)");
     ptx_table(&t);
     dgpb_diag diag;
-    dgpb_proof_input in = {DGPB_TARGET_PTX, "other", &t.view, NULL, &p.module};
+    /* The PTX's only kernel is the entry's whatever its name: Slang's CUDA code calls an entry
+       `main` `main_0`, as C++ reserves `main`. */
+    dgpb_proof_input in = {DGPB_TARGET_PTX, "main", &t.view, NULL, &p.module};
+    dgpb_diag_clear(&diag);
+    assert_int_equal(dgpb_binding_proof(&in, &diag), DGPB_OK);
+    /* With two kernels, neither of the entry's name, no host could tell which it is. */
+    dgpb_ptx_entry two[2] = {p.entry, p.entry};
+    two[1].name = (char *)"k2";
+    p.module.entries = two;
+    p.module.entry_count = 2;
     dgpb_diag_clear(&diag);
     assert_int_equal(dgpb_binding_proof(&in, &diag), DGPB_ERR_SHADER);
-    assert_contains(diag.message, "target 'ptx', entry 'other': the PTX has no .entry 'other'");
+    assert_contains(diag.message, "target 'ptx', entry 'main': the PTX has no .entry 'main', and 2 "
+                                  "others, so a host could not tell which kernel is the entry");
+    in.entry = "k2";
+    dgpb_diag_clear(&diag);
+    assert_int_equal(dgpb_binding_proof(&in, &diag), DGPB_OK);
+    p.module.entry_count = 0;
+    dgpb_diag_clear(&diag);
+    assert_int_equal(dgpb_binding_proof(&in, &diag), DGPB_ERR_SHADER);
+    assert_contains(diag.message, "target 'ptx', entry 'k2': the PTX has no .entry");
 }
 
 /* ---- real code -------------------------------------------------------------------- */

@@ -103,7 +103,7 @@ static void metal_allows_metallib_or_msl_and_others_their_own_name(void **state)
     assert_true(dgpb_code_format_allowed("spirv", 5, "spirv", 5));
     assert_false(dgpb_code_format_allowed("spirv", 5, "wgsl", 4));
     assert_false(dgpb_code_format_allowed("glsl", 4, "glsl", 4));
-    /* CUDA source discovers ptx's entries, but no bundle carries it. */
+    /* No bundle carries CUDA source. */
     assert_false(dgpb_code_format_allowed("ptx", 3, "cuda", 4));
     assert_true(dgpb_code_format_allowed("ptx", 3, "ptx", 3));
 }

@@ -828,6 +828,24 @@ static void ptx_scan_takes_empty_text_and_refuses_null_arguments(void **state)
     assert_null(dgpb_ptx_find_entry(NULL, "k"));
 }
 
+/* An entry's kernel: its own name, else the PTX's only .entry (Slang's `main_0` for `main`). */
+static void ptx_kernel_is_the_entry_of_its_name_or_the_only_one(void **state)
+{
+    (void)state;
+    dgpb_ptx_module *m = scan(".visible .entry main_0()\n{\n\tret;\n}\n");
+    assert_string_equal(dgpb_ptx_kernel(m, "main")->name, "main_0");
+    assert_string_equal(dgpb_ptx_kernel(m, "main_0")->name, "main_0");
+    dgpb_ptx_module_free(m);
+    m = scan(".visible .entry a()\n{\n\tret;\n}\n.visible .entry b()\n{\n\tret;\n}\n");
+    assert_string_equal(dgpb_ptx_kernel(m, "b")->name, "b");
+    assert_null(dgpb_ptx_kernel(m, "main"));
+    dgpb_ptx_module_free(m);
+    m = scan("");
+    assert_null(dgpb_ptx_kernel(m, "main"));
+    dgpb_ptx_module_free(m);
+    assert_null(dgpb_ptx_kernel(NULL, "main"));
+}
+
 static int scan_for_faults(void *arg)
 {
     const char *text = arg;
@@ -868,6 +886,7 @@ int main(void)
         cmocka_unit_test(ptx_scan_survives_every_single_byte_change_of_a_sample),
         cmocka_unit_test(ptx_scan_is_linear_in_megabytes_of_ptx),
         cmocka_unit_test(ptx_scan_takes_empty_text_and_refuses_null_arguments),
+        cmocka_unit_test(ptx_kernel_is_the_entry_of_its_name_or_the_only_one),
         cmocka_unit_test(ptx_scan_fails_every_allocation_with_nomem_and_leaks_nothing),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

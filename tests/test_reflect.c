@@ -812,10 +812,9 @@ static void test_shapes_no_row_describes_are_refused_with_the_rewrite_on_every_t
         const char *name, *code_name, *shape, *problem;
         bool wgsl; /* compiled for wgsl too */
     } refused[] = {
-        {"albedo", "albedo", "Texture2D<float4>",
-         "Texture2D<float4> is a combined texture-sampler (Sampler2D...), one binding on spirv "
-         "and two on wgsl, so its rows would differ by target; declare a texture and a "
-         "SamplerState instead",
+        {"albedo", "albedo", "Sampler2D",
+         "Sampler2D is a combined texture-sampler, one binding on spirv and two on wgsl, so its "
+         "rows would differ by target; declare a Texture2D<float4> and a SamplerState instead",
          true},
         {"kept", "kept", "AppendStructuredBuffer<uint>",
          "AppendStructuredBuffer<uint> carries a hidden counter binding that no row can "
@@ -1065,9 +1064,16 @@ static void test_shapes_the_format_cannot_express_have_no_kind_and_a_reason(void
         {"{\"kind\": \"resource\", \"baseShape\": \"texture2D\", \"combined\": true,"
          " \"resultType\": {\"kind\": \"scalar\", \"scalarType\": \"float32\"}}",
          "p",
-         "Texture2D<float> is a combined texture-sampler (Sampler2D...), one binding on spirv and "
-         "two on wgsl, so its rows would differ by target; declare a texture and a SamplerState "
+         "Sampler2D<float> is a combined texture-sampler, one binding on spirv and two on wgsl, "
+         "so its rows would differ by target; declare a Texture2D<float> and a SamplerState "
          "instead"},
+        {"{\"kind\": \"resource\", \"baseShape\": \"textureCube\", \"array\": true, "
+         "\"combined\": true, \"resultType\": {\"kind\": \"vector\", \"elementCount\": 4, "
+         "\"elementType\": {\"kind\": \"scalar\", \"scalarType\": \"uint32\"}}}",
+         "p",
+         "SamplerCubeArray<uint4> is a combined texture-sampler, one binding on spirv and two on "
+         "wgsl, so its rows would differ by target; declare a TextureCubeArray<uint4> and a "
+         "SamplerState instead"},
         {"{\"kind\": \"resource\", \"baseShape\": \"textureCubeArray\"}", "p",
          "textureCubeArray is not a parameter kind of the format"},
         {"{\"name\": \"nokind\"}", "p", "nokind has no type kind in the reflection"},

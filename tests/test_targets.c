@@ -62,9 +62,9 @@ static void test_each_target_compiles_with_its_slang_target_into_its_file(void *
         {DGPB_TARGET_DXBC, "dxbc", "dxbc", "dxbc", "dxbc"},
         {DGPB_TARGET_DXIL, "dxil", "dxil", "dxil", "dxil"},
         {DGPB_TARGET_METAL, "metal", "metal", "metal", "metal"},
-        {DGPB_TARGET_PTX, "ptx", "ptx", "cuda", "cu"},
+        {DGPB_TARGET_PTX, "ptx", "ptx", "spirv", "spv"},
         {DGPB_TARGET_SPIRV, "spirv", "spv", "spirv", "spv"},
-        {DGPB_TARGET_WGSL, "wgsl", "wgsl", "wgsl", "wgsl"},
+        {DGPB_TARGET_WGSL, "wgsl", "wgsl", "spirv", "spv"},
     };
     assert_int_equal(ARRAY_LEN(rows), DGPB_TARGET_COUNT);
     for (size_t i = 0; i < ARRAY_LEN(rows); i++) {

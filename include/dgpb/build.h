@@ -18,6 +18,9 @@
  *   7. emit:           bundle model ──writer──> <stem>.dgpb and <stem>.bundle.json
  *                      (and the depfile, desc.depfile), written atomically
  *
+ * dgpb_build_list() runs stages 1 and 2 only and hands back the entries,
+ * writing nothing (`dgpb-build --list`).
+ *
  * With desc.cache (dgpb/cache.h, docs/cache.md), a build whose options,
  * compiler and input files match a cached one writes the cached outputs and
  * runs none of the stages; otherwise each compile and layout the cache holds
@@ -125,6 +128,50 @@ typedef struct dgpb_build_result {
 } dgpb_build_result;
 
 int dgpb_build(const dgpb_build_desc *desc, dgpb_build_result *result);
+
+/* ---- listing a module's entries (dgpb-build --list) ---- */
+
+/* One entry point of a module, as Slang's discovery lists it. */
+typedef struct dgpb_listed_entry {
+    const char *name;
+    uint32_t stage;                /* dgpb_stage (dgpb/format.h) */
+    uint32_t thread_group_size[3]; /* compute entries (Slang's numbers); 0,0,0 for the others */
+    uint32_t group;                /* its pipeline group: an index into dgpb_entry_list.groups */
+    uint32_t targets;              /* bit (1u << dgpb_target_id) per target that carries it */
+} dgpb_listed_entry;
+
+/* One pipeline group: one pipeline, and one layout, per target. */
+typedef struct dgpb_listed_group {
+    const char *symbol; /* the macro its compiles define: DREAM_SHADER_<entry>,
+                           DREAM_SHADERS_RENDER or DREAM_SHADERS_RAY_TRACING */
+    const char *label;  /* "compute shader 'k'", "the render group", "the ray-tracing group" */
+} dgpb_listed_group;
+
+typedef struct dgpb_entry_list {
+    uint32_t targets;           /* the build's targets: --targets that the build triple loads */
+    dgpb_listed_entry *entries; /* in declaration order */
+    size_t entry_count;
+    dgpb_listed_group *groups; /* in order of their first entry */
+    size_t group_count;
+} dgpb_entry_list;
+
+/*
+ * Lists a module's entries as dgpb_build() would build them, without
+ * compiling them: only its first stages run (read and scan the module, pick
+ * the targets, one discovery compile per target), so every fact comes from
+ * Slang. Nothing is written: desc->out_dir, depfile, cache and the layout
+ * options are not used, and the intermediate folder is removed (unless
+ * desc->keep_temps). Diagnostics go to desc->sink as for dgpb_build(), and
+ * the return values are its own: DGPB_OK with *out set, or with *out NULL
+ * DGPB_ERR_SHADER (the module does not compile, or has no entry for the
+ * targets), DGPB_ERR_INVALID, DGPB_ERR_IO, DGPB_ERR_TOOL,
+ * DGPB_ERR_INTERRUPTED or DGPB_ERR_NOMEM. Free *out with
+ * dgpb_entry_list_free().
+ */
+int dgpb_build_list(const dgpb_build_desc *desc, dgpb_entry_list **out);
+
+/* Releases a list and everything it owns. NULL is a no-op. */
+void dgpb_entry_list_free(dgpb_entry_list *list);
 
 #ifdef __cplusplus
 }

@@ -26,6 +26,10 @@
  *   9. emit            model, writer, JSON view, atomic writes; the build
  *                      filed in the compile cache             (build_emit.c)
  *
+ * dgpb_build_list() runs prepare and discover only, on a copy of the
+ * description without cache, depfile or output folder, and copies the
+ * entries and groups out (`dgpb-build --list`).
+ *
  * Compile jobs are build_jobs.c's, diagnostics build_report.c's.
  * Intermediate files live in one private folder, named by entry index, never
  * by entry name, removed at the end unless desc->keep_temps. desc->cancel
@@ -125,6 +129,15 @@ static bool interrupted(const build *b)
     return b->desc->cancel && *b->desc->cancel;
 }
 
+/* Runs stages [first, last) of the table on b, as dgpb_build() does. */
+static int run_stages(build *b, size_t first, size_t last)
+{
+    int rc = DGPB_OK;
+    for (size_t i = first; i < last && !rc && !b->done; i++)
+        rc = stages[i].cancellable && interrupted(b) ? DGPB_ERR_INTERRUPTED : stages[i].run(b);
+    return rc;
+}
+
 int dgpb_build(const dgpb_build_desc *desc, dgpb_build_result *result)
 {
     assert(desc && result);
@@ -137,9 +150,98 @@ int dgpb_build(const dgpb_build_desc *desc, dgpb_build_result *result)
         build_report(&b, DGPB_SEV_ERROR, DGPB_ERR_INVALID, "no module or compiler given");
         return DGPB_ERR_INVALID;
     }
-    int rc = DGPB_OK;
-    for (size_t i = 0; i < sizeof stages / sizeof stages[0] && !rc && !b.done; i++)
-        rc = stages[i].cancellable && interrupted(&b) ? DGPB_ERR_INTERRUPTED : stages[i].run(&b);
+    int rc = run_stages(&b, 0, sizeof stages / sizeof stages[0]);
+    finish(&b);
+    return rc;
+}
+
+/* ---- the list of entries ---- */
+
+void dgpb_entry_list_free(dgpb_entry_list *list)
+{
+    if (!list)
+        return;
+    for (size_t i = 0; list->entries && i < list->entry_count; i++)
+        dgpb_free((char *)list->entries[i].name);
+    for (size_t i = 0; list->groups && i < list->group_count; i++) {
+        dgpb_free((char *)list->groups[i].symbol);
+        dgpb_free((char *)list->groups[i].label);
+    }
+    dgpb_free(list->entries);
+    dgpb_free(list->groups);
+    dgpb_free(list);
+}
+
+/* Copies the discovered entries and groups of b into a new list; NULL when out of memory. */
+static dgpb_entry_list *list_of(const build *b)
+{
+    dgpb_entry_list *l = mem_calloc(1, sizeof *l);
+    if (!l)
+        return NULL;
+    l->targets = b->targets;
+    l->entries = mem_calloc(b->entry_count ? b->entry_count : 1, sizeof *l->entries);
+    l->groups = mem_calloc(b->group_count ? b->group_count : 1, sizeof *l->groups);
+    bool ok = l->entries && l->groups;
+    for (size_t i = 0; ok && i < b->entry_count; i++) {
+        const entry *e = &b->entries[i];
+        dgpb_listed_entry *out = &l->entries[l->entry_count++];
+        out->name = mem_strdup(e->name);
+        out->stage = e->stage;
+        if (e->stage == DGPB_STAGE_COMPUTE)
+            memcpy(out->thread_group_size, e->thread_group_size, sizeof out->thread_group_size);
+        out->group = (uint32_t)e->group;
+        out->targets = e->targets;
+        ok = out->name != NULL;
+    }
+    for (size_t i = 0; ok && i < b->group_count; i++) {
+        dgpb_listed_group *out = &l->groups[l->group_count++];
+        out->symbol = mem_strdup(b->groups[i].symbol);
+        out->label = mem_strdup(b->groups[i].label);
+        ok = out->symbol && out->label;
+    }
+    if (!ok) {
+        dgpb_entry_list_free(l);
+        return NULL;
+    }
+    return l;
+}
+
+int dgpb_build_list(const dgpb_build_desc *desc, dgpb_entry_list **out)
+{
+    assert(desc && out);
+    *out = NULL;
+    /* The discovery alone, writing nothing: no cache, no depfile, no output folder. */
+    dgpb_build_desc listing = *desc;
+    listing.cache = NULL;
+    listing.depfile = false;
+    listing.depfile_path = NULL;
+    listing.out_dir = NULL;
+    listing.layout_recorder = NULL;
+    listing.no_layouts = true;
+    dgpb_build_result result;
+    memset(&result, 0, sizeof result);
+    build b;
+    memset(&b, 0, sizeof b);
+    b.desc = &listing;
+    b.result = &result;
+    if (!desc->module_file || !desc->compiler) {
+        build_report(&b, DGPB_SEV_ERROR, DGPB_ERR_INVALID, "no module or compiler given");
+        return DGPB_ERR_INVALID;
+    }
+    /* From prepare to discover (the table's stages 3 and 4). */
+    size_t first = 0, last = 0;
+    for (size_t i = 0; i < sizeof stages / sizeof stages[0]; i++) {
+        if (stages[i].run == build_prepare)
+            first = i;
+        if (stages[i].run == build_discover)
+            last = i + 1;
+    }
+    assert(first < last);
+    int rc = run_stages(&b, first, last);
+    if (!rc && !(*out = list_of(&b))) {
+        build_report(&b, DGPB_SEV_ERROR, DGPB_ERR_NOMEM, "out of memory");
+        rc = DGPB_ERR_NOMEM;
+    }
     finish(&b);
     return rc;
 }

@@ -75,14 +75,21 @@ static int analyze(build *b, int target, size_t e, const uint8_t *spirv, size_t 
  */
 static int read_unit_reflection(build *b, const job_info *info, unit *u)
 {
-    char block[600];
-    dgpb_value_block_name(b->entries[info->entry].name, block, sizeof block);
+    /* An entry name may be as long as the format allows: the block name is sized for it. */
+    size_t block_size = strlen(b->entries[info->entry].name) + sizeof "_params";
+    char *block = mem_alloc(block_size);
+    if (!block) {
+        build_report(b, DGPB_SEV_ERROR, DGPB_ERR_NOMEM, "out of memory");
+        return DGPB_ERR_NOMEM;
+    }
+    dgpb_value_block_name(b->entries[info->entry].name, block, block_size);
     const char *values[1] = {block};
     const char **push = NULL;
     size_t push_count = 0;
     if (u->spirv && u->spirv->var_count) {
         push = mem_calloc(u->spirv->var_count, sizeof *push);
         if (!push) {
+            dgpb_free(block);
             build_report(b, DGPB_SEV_ERROR, DGPB_ERR_NOMEM, "out of memory");
             return DGPB_ERR_NOMEM;
         }
@@ -97,6 +104,7 @@ static int read_unit_reflection(build *b, const job_info *info, unit *u)
     int rc =
         build_read_reflection(b, info->json, (dgpb_target_id)info->target, &blocks, &u->reflection);
     dgpb_free(push);
+    dgpb_free(block);
     return rc;
 }
 
@@ -104,6 +112,46 @@ static int read_unit_reflection(build *b, const job_info *info, unit *u)
 static bool job_gives_unit(const build *b, const job_info *info)
 {
     return (info->role == ROLE_CODE) != (info->target == DGPB_TARGET_METAL && b->metallib);
+}
+
+/*
+ * Whether a failed job is a wgsl entry's compile that crashed while its entry
+ * compiled to SPIR-V (the spirv target's code, or the probe): its SPIR-V may
+ * show a type WGSL does not have, which explains the crash (Slang's WGSL back
+ * end throws on a double), so its report waits for the analysis. Slang's own
+ * errors are reported as they are.
+ */
+static bool wgsl_failure_waits(const job_list *list, const dgpb_compile_job *jobs, size_t i)
+{
+    const job_info *j = &list->info[i];
+    if (j->role != ROLE_CODE || j->target != DGPB_TARGET_WGSL || !build_job_crashed(&jobs[i]))
+        return false;
+    for (size_t k = 0; k < list->count; k++) {
+        const job_info *s = &list->info[k];
+        if (s->entry == j->entry && jobs[k].status == 0 &&
+            ((s->role == ROLE_CODE && s->target == DGPB_TARGET_SPIRV) ||
+             (s->role == ROLE_PROBE && s->target == DGPB_TARGET_WGSL)))
+            return true;
+    }
+    return false;
+}
+
+/*
+ * Reports the wgsl compiles that waited: a type WGSL does not have in the
+ * entry's SPIR-V, or else the compiler's crash.
+ */
+static void report_wgsl_failures(build *b, const job_list *list, const dgpb_compile_job *jobs)
+{
+    for (size_t i = 0; i < list->count; i++) {
+        if (jobs[i].status == 0 || !wgsl_failure_waits(list, jobs, i))
+            continue;
+        size_t e = list->info[i].entry;
+        const dgpb_spirv_info *spirv = build_unit_at(b, DGPB_TARGET_WGSL, e)->spirv;
+        if (!spirv)
+            spirv = build_unit_at(b, DGPB_TARGET_SPIRV, e)->spirv;
+        if (!build_refuse_wgsl_types(b, e, spirv))
+            build_report_compile_failure(b, &list->info[i], &jobs[i]);
+    }
 }
 
 /* Reads each job's outputs into its unit: code, SPIR-V analysis, then reflection. */
@@ -114,11 +162,14 @@ static int read_outputs(build *b, const job_list *list, const dgpb_compile_job *
         if (list->info[i].role == ROLE_METALLIB && jobs[i].status != 0)
             all_metallib = false;
     b->metallib = all_metallib;
+    bool waiting = false;
     for (size_t i = 0; i < list->count; i++) {
         const job_info *j = &list->info[i];
-        if (j->role == ROLE_METALLIB)
+        if (j->role == ROLE_METALLIB || jobs[i].status == 0)
             continue; /* a metallib that failed leaves metal with its msl code */
-        if (jobs[i].status != 0)
+        if (wgsl_failure_waits(list, jobs, i))
+            waiting = true;
+        else
             build_report_compile_failure(b, j, &jobs[i]);
     }
     if (b->errors)
@@ -126,6 +177,8 @@ static int read_outputs(build *b, const job_list *list, const dgpb_compile_job *
     int rc = DGPB_OK;
     for (size_t i = 0; i < list->count && !rc; i++) {
         const job_info *j = &list->info[i];
+        if (jobs[i].status != 0)
+            continue; /* a wgsl compile that waits for the analysis, or a metallib */
         unit *u = build_unit_at(b, j->target, j->entry);
         if (j->role == ROLE_PROBE) {
             uint8_t *spirv = NULL;
@@ -142,6 +195,11 @@ static int read_outputs(build *b, const job_list *list, const dgpb_compile_job *
         rc = build_read_output(b, j->out, &u->code, &u->code_size);
         if (!rc && j->target == DGPB_TARGET_SPIRV)
             rc = analyze(b, j->target, j->entry, u->code, u->code_size, &u->spirv);
+    }
+    if (!rc && waiting) {
+        report_wgsl_failures(b, list, jobs);
+        if (b->errors)
+            return b->compiler_crashed ? DGPB_ERR_TOOL : DGPB_ERR_SHADER;
     }
     /* Entries without a probe share the spirv target's analysis. */
     for (int t = 0; t < DGPB_TARGET_COUNT && !rc; t++)

@@ -6,10 +6,13 @@
  * folder and writes the discovery module into it.
  *
  * build_discover compiles the discovery module once per target with every
- * group defined and reads the entries from Slang's reflection: their names,
- * stages and thread-group sizes, in declaration order across targets, and
- * which targets have each. It then puts every entry in its pipeline group
- * (one per compute entry, one render group, one ray-tracing group).
+ * group and the target's DREAM_TARGET_ macro defined, to the target's
+ * discovery format (SPIR-V for spirv, wgsl and ptx: dgpb/vocabulary.def), and
+ * reads the entries from Slang's reflection: their names, stages and
+ * thread-group sizes, in declaration order across targets, and which targets
+ * have each (ptx: compute entries only). It then puts every entry in its
+ * pipeline group (one per compute entry, one render group, one ray-tracing
+ * group).
  */
 #define _XOPEN_SOURCE 700
 #include <assert.h>
@@ -25,6 +28,7 @@
 #include "scan/entry_scan.h"
 #include "io/io_fault.h"
 #include "dgpb/fileio.h"
+#include "dgpb/reader.h" /* DGPB_MAX_STRING */
 #include "scan/spirv.h"
 #include "tables/webgpu_limits.h" /* dgpb_wgsl_name_reserved() */
 
@@ -251,10 +255,12 @@ static int assign_groups(build *b)
         entry *e = &b->entries[i];
         int rc;
         if (e->stage == DGPB_STAGE_COMPUTE) {
-            char symbol[600], label[600];
-            snprintf(symbol, sizeof symbol, "%s%s", DGPB_GROUP_COMPUTE_PREFIX, e->name);
-            snprintf(label, sizeof label, "compute shader '%s'", e->name);
-            rc = add_group(b, GROUP_COMPUTE, symbol, label, i, &e->group);
+            char *symbol = mem_printf("%s%s", DGPB_GROUP_COMPUTE_PREFIX, e->name);
+            char *label = mem_printf("compute shader '%s'", e->name);
+            rc = symbol && label ? add_group(b, GROUP_COMPUTE, symbol, label, i, &e->group)
+                                 : DGPB_ERR_NOMEM;
+            dgpb_free(symbol);
+            dgpb_free(label);
         } else if (dgpb_stage_is_ray_tracing(e->stage)) {
             rc = add_group(b, GROUP_RAY_TRACING, DGPB_GROUP_RAY_TRACING, "the ray-tracing group", i,
                            &e->group);
@@ -315,7 +321,8 @@ static int stages_from_code(build *b, const job_info *info, dgpb_reflection *r)
     bool missing = false;
     for (size_t k = 0; k < r->entry_count; k++)
         missing |= !r->entries[k].stage_name[0];
-    if (!missing || info->target != DGPB_TARGET_SPIRV)
+    if (!missing || dgpb_target_discovery_format((uint32_t)info->target) !=
+                        dgpb_target_code_format(DGPB_TARGET_SPIRV))
         return DGPB_OK;
     uint8_t *code = NULL;
     size_t size = 0;
@@ -332,7 +339,13 @@ static int stages_from_code(build *b, const job_info *info, dgpb_reflection *r)
                 r->entries[k].stage = dgpb_spirv_stage_of_model(entry_points[i].execution_model);
     dgpb_free(entry_points);
     dgpb_free(code);
-    return rc ? build_forward(b, &d, "target 'spirv': reading the module's entry points") : DGPB_OK;
+    if (rc) {
+        char context[64];
+        snprintf(context, sizeof context, "target '%s': reading the module's entry points",
+                 dgpb_target_name((uint32_t)info->target));
+        return build_forward(b, &d, context);
+    }
+    return DGPB_OK;
 }
 
 /* The wgsl target keeps entry names as WGSL function names: they must not be WGSL's own. */
@@ -367,6 +380,13 @@ static int add_reflected_entries(build *b, int t, const dgpb_reflection *r)
         }
         if (!strcmp(reflected->name, BUILD_ANCHOR_ENTRY))
             continue;
+        if (strlen(reflected->name) > DGPB_MAX_STRING) {
+            build_report(b, DGPB_SEV_ERROR, DGPB_ERR_SHADER,
+                         "entry '%.40s...' is %zu bytes long; a bundle's names are at most %u "
+                         "bytes (docs/format.md): give it a shorter name",
+                         reflected->name, strlen(reflected->name), DGPB_MAX_STRING);
+            return DGPB_ERR_SHADER;
+        }
         if (reflected->stage < 0 && !reflected->stage_name[0]) {
             build_report(b, DGPB_SEV_ERROR, DGPB_ERR_SHADER,
                          "entry '%s': Slang's reflection for target '%s' names no stage (this "
@@ -402,17 +422,37 @@ static int add_reflected_entries(build *b, int t, const dgpb_reflection *r)
     return DGPB_OK;
 }
 
+/*
+ * Leaves out the entries that no target of the build carries (a render entry
+ * when ptx, which carries compute entries only, is the only target), with a
+ * note naming each: the bundle holds what the targets can run.
+ */
+static int drop_entries_without_targets(build *b)
+{
+    size_t kept = 0;
+    for (size_t e = 0; e < b->entry_count; e++) {
+        entry *en = &b->entries[e];
+        if (en->targets) {
+            b->entries[kept++] = *en;
+            continue;
+        }
+        build_report(b, DGPB_SEV_NOTE, DGPB_OK,
+                     "entry '%s' left out: a %s shader, and ptx carries compute entries only",
+                     en->name, dgpb_stage_name(en->stage));
+        dgpb_free(en->name);
+    }
+    b->entry_count = kept;
+    return DGPB_OK;
+}
+
 int build_discover(build *b)
 {
     assert(b && b->desc && b->tmp[0] && b->wrapper && b->targets);
     assert(b->entry_count == 0 && b->group_count == 0);
     job_list list = {0};
     int rc = DGPB_OK;
-    /* A plain module has no group guards, so its render and ray-tracing entries would reach
-       the CUDA compile: take ptx's compute entries from another target's discovery. */
-    bool ptx_from_others = !b->generator_conventions && (b->targets & ~(1u << DGPB_TARGET_PTX));
     for (int t = 0; t < DGPB_TARGET_COUNT && !rc; t++)
-        if ((b->targets & (1u << t)) && !(t == DGPB_TARGET_PTX && ptx_from_others))
+        if (b->targets & (1u << t))
             rc = build_add_job(b, &list, ROLE_DISCOVER, t, 0);
     dgpb_compile_job *jobs = rc ? NULL : mem_calloc(list.count, sizeof *jobs);
     if (rc || !jobs) {
@@ -438,12 +478,17 @@ int build_discover(build *b)
     dgpb_compile_jobs_clear(jobs, list.count);
     dgpb_free(jobs);
     build_job_list_free(&list);
-    for (size_t e = 0; !rc && ptx_from_others && e < b->entry_count; e++)
-        if (b->entries[e].stage == DGPB_STAGE_COMPUTE && (b->targets & (1u << DGPB_TARGET_PTX)))
-            b->entries[e].targets |= 1u << DGPB_TARGET_PTX;
+    bool found = b->entry_count > 0;
+    if (!rc)
+        rc = drop_entries_without_targets(b);
     if (!rc && b->entry_count == 0) {
-        build_report(b, DGPB_SEV_ERROR, DGPB_ERR_SHADER,
-                     "no entry points found (mark each with [shader(\"<stage>\")])");
+        if (found)
+            build_report(b, DGPB_SEV_ERROR, DGPB_ERR_SHADER,
+                         "no entry points for the targets of the build: ptx carries compute "
+                         "entries only");
+        else
+            build_report(b, DGPB_SEV_ERROR, DGPB_ERR_SHADER,
+                         "no entry points found (mark each with [shader(\"<stage>\")])");
         rc = DGPB_ERR_SHADER;
     }
     if (!rc)

@@ -69,6 +69,7 @@
 #define build_record_layouts dgpb__build_record_layouts
 #define build_report dgpb__build_report
 #define build_report_at dgpb__build_report_at
+#define build_refuse_wgsl_types dgpb__build_refuse_wgsl_types
 #define build_report_compile_failure dgpb__build_report_compile_failure
 #define build_job_crashed dgpb__build_job_crashed
 #define build_describe_exit dgpb__build_describe_exit
@@ -341,6 +342,15 @@ void build_output_stem(const build *b, char *stem, size_t size);
  */
 int build_write_outputs(build *b, const char *stem, const uint8_t *bytes, size_t size,
                         const char *json, dgpb_diag *diag);
+
+/* ---- checks (build_tables.c) ---- */
+
+/*
+ * Refuses entry `e` on wgsl when its SPIR-V (`spirv`, NULL: nothing known)
+ * uses a type WGSL does not have (dgpb_wgsl_missing_type), reporting it;
+ * whether it did.
+ */
+bool build_refuse_wgsl_types(build *b, size_t e, const dgpb_spirv_info *spirv);
 
 /* ---- the stages, in pipeline order; each returns DGPB_OK or why the build stops ---- */
 

@@ -105,7 +105,7 @@ int build_add_job(build *b, job_list *list, enum job_role role, int target, size
         ARG(slash ? mem_printf("%.*s", (int)(slash - desc->module_file), desc->module_file)
                   : mem_strdup("."));
         /* Every group at once; ptx carries compute entries only, so its discovery leaves the
-           render and ray-tracing groups out (their stages have no CUDA form). */
+           render and ray-tracing groups out (their code need not compile for it). */
         for (size_t i = 0; i < b->symbol_count; i++)
             if (target != DGPB_TARGET_PTX || !strncmp(b->symbols[i], DGPB_GROUP_COMPUTE_PREFIX,
                                                       strlen(DGPB_GROUP_COMPUTE_PREFIX)))

@@ -21,10 +21,27 @@
 #include "scan/spirv.h"
 #include "tables/webgpu_limits.h"
 
+bool build_refuse_wgsl_types(build *b, size_t e, const dgpb_spirv_info *spirv)
+{
+    const char *what =
+        spirv ? dgpb_wgsl_missing_type(spirv->capabilities, spirv->capability_count) : NULL;
+    if (what)
+        build_report(b, DGPB_SEV_ERROR, DGPB_ERR_SHADER,
+                     "target 'wgsl', entry '%s': uses %s, which WGSL cannot express (it has "
+                     "i32, u32, f32 and f16 only); limit the entry to other targets with a "
+                     "DREAM_TARGET_* guard, or leave wgsl out of --targets",
+                     b->entries[e].name, what);
+    return what != NULL;
+}
+
 /*
  * Reads back the bindings of a unit's code: SPIR-V from its analysis, WGSL
  * and PTX by scanning the text. Other targets have no reader (*code stays
- * empty and *ptx NULL).
+ * empty and *ptx NULL). WGSL that names a type WGSL does not have is refused
+ * at its line; WGSL that does not parse, from an entry whose SPIR-V uses
+ * such a type (Slang writes `array<>` for a buffer of int16_t), is refused
+ * naming the type (build_refuse_wgsl_types). Only a failure is explained so:
+ * SPIR-V also uses 16-bit integers where the WGSL does not (f32tof16).
  */
 static int read_code_bindings(build *b, int t, size_t e, unit *u, dgpb_code_bindings *code,
                               dgpb_ptx_module **ptx, bool *have)
@@ -41,6 +58,8 @@ static int read_code_bindings(build *b, int t, size_t e, unit *u, dgpb_code_bind
         if (!rc)
             rc = dgpb_code_bindings_from_wgsl(u->wgsl, code, &d);
         *have = true;
+        if (dgpb_result_class(rc) == DGPB_ERR_CORRUPT && build_refuse_wgsl_types(b, e, u->spirv))
+            return DGPB_ERR_SHADER;
     } else if (t == DGPB_TARGET_PTX) {
         rc = dgpb_ptx_scan((const char *)u->code, u->code_size, ptx, &d);
     }

@@ -53,16 +53,16 @@ const char *dgpb_target_macro(uint32_t id);
 
 /*
  * The code format a target compiles to (DGPB_CODE_FORMAT_MSL for metal),
- * and the one whose compile discovers its entries (DGPB_CODE_FORMAT_CUDA for
- * ptx): dgpb/vocabulary.def, DGPB_TARGET.
+ * and the one whose compile discovers its entries (DGPB_CODE_FORMAT_SPIRV for
+ * ptx and wgsl): dgpb/vocabulary.def, DGPB_TARGET.
  */
 dgpb_code_format dgpb_target_code_format(uint32_t id);
 dgpb_code_format dgpb_target_discovery_format(uint32_t id);
 
-/* The `slangc -target` that compiles to a code format ("spirv", "metallib", "cuda", ...). */
+/* The `slangc -target` that compiles to a code format ("spirv", "metallib", "metal", ...). */
 const char *dgpb_code_format_slang_target(uint32_t format);
 
-/* The file extension of that compile's output ("spv", "cu", ...). */
+/* The file extension of that compile's output ("spv", "metallib", ...). */
 const char *dgpb_code_format_extension(uint32_t format);
 
 /*

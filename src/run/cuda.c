@@ -5,8 +5,8 @@
  *
  * A host that knows nothing but the bundle: the PTX is loaded as is
  * (cuModuleLoadData JIT-compiles it for the device), the entry is the
- * function of the entry's name, and every parameter is placed from its row
- * alone (docs/format.md, the ptx rules; docs/run.md):
+ * kernel of the entry's name (or the PTX's only kernel: `main` is `main_0`),
+ * and every parameter is placed from its row alone (docs/format.md, the ptx rules; docs/run.md):
  *
  *   - space 0 is Slang's global parameter block, the module constant
  *     SLANG_globalParams. A resource row's `binding` is the byte offset of its
@@ -42,6 +42,7 @@
 #include "dgpb/format.h"
 #include "dgpb/reader.h"
 #include "run/run_internal.h"
+#include "scan/ptx_scan.h"
 
 typedef int CUresult;
 typedef int CUdevice;
@@ -469,6 +470,26 @@ static uint32_t cuda_pipeline_count(const void *host)
     return ((const cuda_host *)host)->modules;
 }
 
+/*
+ * The name of an entry's kernel in its PTX (docs/format.md, the ptx target):
+ * the entry's own, or else the PTX's only .entry (Slang's CUDA code calls an
+ * entry `main` `main_0`, as C++ reserves `main`). NULL when out of memory.
+ */
+static char *kernel_name(const char *ptx, size_t size, const dgpb_entry_view *e)
+{
+    char *name = mem_printf("%.*s", (int)e->name.len, e->name.ptr);
+    dgpb_ptx_module *m = NULL;
+    if (name && dgpb_ptx_scan(ptx, size, &m, NULL) == DGPB_OK) {
+        const dgpb_ptx_entry *k = dgpb_ptx_kernel(m, name);
+        if (k && strcmp(k->name, name)) {
+            dgpb_free(name);
+            name = mem_strdup(k->name);
+        }
+    }
+    dgpb_ptx_module_free(m);
+    return name;
+}
+
 static int cuda_run(void *host, const char *key, const dgpb_entry_view *const *entries,
                     const dgpb_run_request *c, const dgpb_param_view *const *rows,
                     dgpb_run_result *res, dgpb_diag *d)
@@ -497,8 +518,7 @@ static int cuda_run(void *host, const char *key, const dgpb_entry_view *const *e
         return run_fail(d, DGPB_ERR_NOMEM, "out of memory");
     memcpy(ptx, e->code.data, e->code.size);
     ptx[e->code.size] = 0;
-    char name[256];
-    snprintf(name, sizeof name, "%.*s", (int)e->name.len, e->name.ptr);
+    char *name = kernel_name(ptx, e->code.size, e);
     CUmodule mod = NULL;
     CUfunction fn = NULL;
     CUdeviceptr globals = 0;
@@ -514,6 +534,10 @@ static int cuda_run(void *host, const char *key, const dgpb_entry_view *const *e
     CUarray out_array[DGPB_RUN_MAX_PARAMS] = {NULL};
     uint32_t repeat = c->repeat ? c->repeat : 1;
     CUevent *events = NULL;
+    if (!name) {
+        run_fail(d, DGPB_ERR_NOMEM, "out of memory");
+        goto done;
+    }
     if (check(d, cu.ModuleLoadData(&mod, ptx), "cuModuleLoadData (PTX JIT)") ||
         check(d, cu.ModuleGetFunction(&fn, mod, name), "cuModuleGetFunction"))
         goto done;
@@ -726,6 +750,7 @@ done:
     dgpb_free(pl.globals);
     dgpb_free(pl.launch);
     dgpb_free(ptx);
+    dgpb_free(name);
     return d->code;
 }
 

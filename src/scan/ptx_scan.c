@@ -763,3 +763,11 @@ const dgpb_ptx_entry *dgpb_ptx_find_entry(const dgpb_ptx_module *m, const char *
             return &m->entries[i];
     return NULL;
 }
+
+const dgpb_ptx_entry *dgpb_ptx_kernel(const dgpb_ptx_module *m, const char *name)
+{
+    const dgpb_ptx_entry *e = dgpb_ptx_find_entry(m, name);
+    if (!e && m && name && m->entry_count == 1)
+        e = &m->entries[0];
+    return e;
+}

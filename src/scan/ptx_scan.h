@@ -98,6 +98,15 @@ void dgpb_ptx_module_free(dgpb_ptx_module *m);
 /* The entry named `name`, or NULL (also for a NULL module or name). */
 const dgpb_ptx_entry *dgpb_ptx_find_entry(const dgpb_ptx_module *m, const char *name);
 
+/*
+ * The kernel of a bundle entry named `name` in its PTX (docs/format.md, the
+ * ptx target): the .entry of that name, or else the module's only .entry.
+ * Each entry's PTX is compiled from that entry alone, and Slang's CUDA code
+ * keeps the entry's name unless C++ reserves it: an entry `main` is the
+ * kernel `main_0`. NULL when neither (also for a NULL module or name).
+ */
+const dgpb_ptx_entry *dgpb_ptx_kernel(const dgpb_ptx_module *m, const char *name);
+
 #ifdef __cplusplus
 }
 #endif

@@ -38,7 +38,7 @@ int dgpb_spirv_validate(const void *code, size_t size, dgpb_diag *diag);
 /* One OpEntryPoint of a module. */
 typedef struct dgpb_spirv_entry_point {
     uint32_t execution_model;
-    char name[256]; /* truncated if longer */
+    char name[4097]; /* truncated past 4096 bytes, the longest name a bundle holds */
 } dgpb_spirv_entry_point;
 
 /*

@@ -293,14 +293,16 @@ static int prove_ptx(const dgpb_proof_input *in, dgpb_diag *diag)
 {
     const dgpb_ptx_module *m = in->ptx;
     const dgpb_param_table *t = in->table;
-    const dgpb_ptx_entry *e = NULL;
-    for (size_t i = 0; i < m->entry_count && !e; i++)
-        if (!strcmp(m->entries[i].name, in->entry))
-            e = &m->entries[i];
+    /* The entry's kernel: its own name, or the PTX's only .entry (`main` is `main_0`). */
+    const dgpb_ptx_entry *e = dgpb_ptx_kernel(m, in->entry);
+    if (!e && m->entry_count == 0)
+        return dgpb_diag_set(diag, DGPB_ERR_SHADER, -1,
+                             "target 'ptx', entry '%s': the PTX has no .entry", in->entry);
     if (!e)
         return dgpb_diag_set(diag, DGPB_ERR_SHADER, -1,
-                             "target 'ptx', entry '%s': the PTX has no .entry '%s'", in->entry,
-                             in->entry);
+                             "target 'ptx', entry '%s': the PTX has no .entry '%s', and %zu "
+                             "others, so a host could not tell which kernel is the entry",
+                             in->entry, in->entry, m->entry_count);
     bool globals = false;
     for (uint32_t r = 0; r < t->count; r++) {
         const dgpb_param_desc *row = &t->rows[r];

@@ -9,6 +9,7 @@
 
 #include "core/alloc.h"
 #include "dgpb/format.h"
+#include "dgpb/reader.h" /* DGPB_MAX_STRING */
 
 void dgpb_value_block_name(const char *entry, char *buf, size_t size)
 {
@@ -98,9 +99,10 @@ static int place_from_code(const dgpb_param_select *s, const dgpb_reflected_para
 /*
  * Slang's bindless heaps: DescriptorHandle<T> values index a runtime array
  * of descriptors that Slang declares itself (`__slang_resource_heap`, and
- * `__slang_sampler_heap` for samplers). No parameter names them, yet the code
- * binds them, so each gets a `handle` row at its place, named as the code
- * names it: that is where a host binds its descriptor heap.
+ * `__slang_sampler_heap` for samplers; WGSL spells the first
+ * `_slang_resource_heap_0`). No parameter names them, yet the code binds
+ * them, so each gets a `handle` row at its place, named as the code names
+ * it: that is where a host binds its descriptor heap.
  */
 static bool is_bindless_heap(const char *name)
 {
@@ -108,18 +110,77 @@ static bool is_bindless_heap(const char *name)
            !strncmp(name, "__slang_sampler_heap", 20);
 }
 
+/* "textures at set 1, binding 2": what a heap holds and where, for a message. */
+static void heap_text(const dgpb_code_binding *c, char *buf, size_t size)
+{
+    const char *what = c->cls == DGPB_CODE_SAMPLER ? "samplers" : "textures";
+    snprintf(buf, size, "%s at set %lld, binding %lld", what, (long long)c->space,
+             (long long)c->binding);
+}
+
+/*
+ * A heap a handle row cannot describe: DGPB_ERR_SHADER naming it, or DGPB_OK.
+ * A row's heap is an array of textures or of samplers; WebGPU has no heaps.
+ */
+static int refuse_heap(const dgpb_param_select *s, const dgpb_code_binding *c, dgpb_diag *diag)
+{
+    const char *target = dgpb_target_name(s->target);
+    if (s->target == DGPB_TARGET_WGSL)
+        return dgpb_diag_set(diag, DGPB_ERR_SHADER, -1,
+                             "target 'wgsl', entry '%s': not supported: DescriptorHandle "
+                             "parameters index Slang's bindless heap '%s' (@group(%lld) "
+                             "@binding(%lld)), a runtime array of resources, which WebGPU does "
+                             "not have; leave wgsl out of --targets for this entry",
+                             s->entry, c->name, (long long)c->space, (long long)c->binding);
+    if (c->cls != DGPB_CODE_TEXTURE && c->cls != DGPB_CODE_SAMPLER)
+        return dgpb_diag_set(diag, DGPB_ERR_SHADER, -1,
+                             "target '%s', entry '%s': not supported: a DescriptorHandle of a "
+                             "%s (Slang's bindless heap '%s' at set %lld, binding %lld holds "
+                             "them); a handle row is a heap of textures or of samplers only, so "
+                             "declare that resource as a parameter of its own",
+                             target, s->entry, dgpb_code_class_name(c->cls), c->name,
+                             (long long)c->space, (long long)c->binding);
+    return DGPB_OK;
+}
+
 static int add_bindless_heaps(const dgpb_param_select *s, dgpb_param_table *out, dgpb_diag *diag)
 {
     for (size_t i = 0; s->code && i < s->code->count; i++) {
         const dgpb_code_binding *c = &s->code->items[i];
-        if (!is_bindless_heap(c->name) || c->space < 0 || c->binding < 0)
+        bool wgsl_heap =
+            s->target == DGPB_TARGET_WGSL && !strncmp(c->name, "_slang_resource_heap", 20);
+        if ((!is_bindless_heap(c->name) && !wgsl_heap) || c->space < 0 || c->binding < 0)
             continue;
-        bool described = false;
-        for (uint32_t r = 0; r < out->count && !described; r++)
-            described = out->rows[r].space == (uint64_t)c->space &&
-                        out->rows[r].binding == (uint64_t)c->binding;
-        if (described)
+        int rc = refuse_heap(s, c, diag);
+        if (rc)
+            return rc;
+        const dgpb_param_desc *at = NULL;
+        for (uint32_t r = 0; r < out->count && !at; r++)
+            if (out->rows[r].space == (uint64_t)c->space &&
+                out->rows[r].binding == (uint64_t)c->binding)
+                at = &out->rows[r];
+        if (at)
             continue;
+        /* Slang 2025.15 names every heap `__slang_resource_heap`, one per kind of descriptor
+           (samplers at binding 0, textures at 2): rows need names of their own. */
+        const dgpb_code_binding *same = NULL;
+        for (size_t k = 0; k < i && !same; k++)
+            if (!strcmp(s->code->items[k].name, c->name) &&
+                (s->code->items[k].space != c->space || s->code->items[k].binding != c->binding))
+                same = &s->code->items[k];
+        if (same) {
+            char first[96], second[96];
+            heap_text(same, first, sizeof first);
+            heap_text(c, second, sizeof second);
+            return dgpb_diag_set(diag, DGPB_ERR_SHADER, -1,
+                                 "target '%s', entry '%s': not supported: the entry's "
+                                 "DescriptorHandle parameters index two bindless heaps, %s and "
+                                 "%s, which Slang names alike ('%s'), so no row name could tell "
+                                 "a host which is which; keep DescriptorHandle for one kind (the "
+                                 "textures) and declare the others as parameters of their own "
+                                 "(a SamplerState global for each sampler)",
+                                 dgpb_target_name(s->target), s->entry, first, second, c->name);
+        }
         dgpb_param_desc *rows = mem_realloc(out->rows, (out->count + 1) * sizeof *rows);
         if (rows)
             out->rows = rows;
@@ -170,6 +231,13 @@ int dgpb_param_table_build(const dgpb_param_select *s, dgpb_param_table *out, dg
         }
         if (!mine)
             continue;
+        if (strlen(name) > DGPB_MAX_STRING)
+            return dgpb_diag_set(diag, DGPB_ERR_SHADER, -1,
+                                 "target '%s', entry '%s': parameter '%.40s...' is %zu bytes "
+                                 "long; a bundle's names are at most %u bytes (docs/format.md): "
+                                 "give it a shorter name",
+                                 dgpb_target_name(s->target), s->entry, name, strlen(name),
+                                 DGPB_MAX_STRING);
         if (p->kind < 0 || (wgsl && p->problem))
             return dgpb_diag_set(diag, DGPB_ERR_SHADER, -1,
                                  "target '%s', entry '%s', parameter '%s': %s",

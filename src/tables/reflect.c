@@ -147,8 +147,14 @@ static void shape_text(const cJSON *t, char *buf, size_t n)
                              : str_is(access, "consume")  ? "Consume"
                              : is_writable_access(access) ? "RW"
                                                           : "";
-        snprintf(buf, n, "%s%s%s%s%s", prefix, shape_base(base), ms ? "MS" : "",
-                 array ? "Array" : "", result);
+        const char *name = shape_base(base);
+        if (cJSON_IsTrue(get(t, "combined")) && !strncmp(name, "Texture", 7)) {
+            /* A combined texture-sampler as Slang spells it: Sampler2D is Sampler2D<float4>. */
+            snprintf(buf, n, "Sampler%s%s%s%s", name + 7, ms ? "MS" : "", array ? "Array" : "",
+                     strcmp(result, "<float4>") ? result : "");
+            return;
+        }
+        snprintf(buf, n, "%s%s%s%s%s", prefix, name, ms ? "MS" : "", array ? "Array" : "", result);
     } else if (str_is(kind, "constantBuffer")) {
         char inner[64];
         value_type_text(get(t, "elementType"), inner, sizeof inner);
@@ -423,7 +429,7 @@ static void add_value(builder *b, const char *path, const cJSON *t, const record
     dgpb_reflected_param *r = push(b);
     if (!r)
         return;
-    char shape[160], problem[512] = "", code[600];
+    char shape[160], problem[512] = "";
     shape_text(t, shape, sizeof shape);
     r->kind = DGPB_KIND_VALUE;
     r->entry_param = at->entry;
@@ -461,8 +467,7 @@ static void add_value(builder *b, const char *path, const cJSON *t, const record
         r->binding = b->ptx ? at->block_binding : 0;
         break;
     }
-    snprintf(code, sizeof code, "%s", code_name ? code_name : path);
-    fill_strings(b, r, path, at->global, code, shape, problem);
+    fill_strings(b, r, path, at->global, code_name ? code_name : path, shape, problem);
 }
 
 /* A resource's kind and, on wgsl, its WebGPU ID; the problem text when it has none. */
@@ -479,11 +484,16 @@ static void classify(builder *b, dgpb_reflected_param *r, const cJSON *node, con
         const char *base_shape = get_str(t, "baseShape"), *access = get_str(t, "access");
         bool rw = is_writable_access(access);
         if (cJSON_IsTrue(get(t, "combined"))) {
+            /* The texture it combines: Sampler2DArray<uint4> is Texture2DArray<uint4>. */
+            char inner[60] = "float4";
+            if (get(t, "resultType"))
+                value_type_text(get(t, "resultType"), inner, sizeof inner);
             snprintf(problem, n,
-                     "%s is a combined texture-sampler (Sampler2D...), one binding on spirv and "
-                     "two on wgsl, so its rows would differ by target; declare a texture and a "
-                     "SamplerState instead",
-                     shape);
+                     "%s is a combined texture-sampler, one binding on spirv and two on wgsl, so "
+                     "its rows would differ by target; declare a %s%s%s<%s> and a SamplerState "
+                     "instead",
+                     shape, shape_base(base_shape), cJSON_IsTrue(get(t, "multisample")) ? "MS" : "",
+                     cJSON_IsTrue(get(t, "array")) ? "Array" : "", inner);
         } else if (str_is(access, "append") || str_is(access, "consume")) {
             snprintf(problem, n,
                      "%s carries a hidden counter binding that no row can describe; use a "
@@ -558,7 +568,7 @@ static void add_resource(builder *b, const char *path, const cJSON *node, const 
     dgpb_reflected_param *r = push(b);
     if (!r)
         return;
-    char shape[160], problem[512] = "", code[600];
+    char shape[160], problem[512] = "";
     shape_text(t, shape, sizeof shape);
     r->entry_param = at->entry;
     classify(b, r, node, t, shape, problem, sizeof problem);
@@ -584,8 +594,12 @@ static void add_resource(builder *b, const char *path, const cJSON *node, const 
         r->binding = at->index + rec_u32(rec->slot, "index");
         r->place_from_code = at->entry && (b->spirv || b->wgsl);
     }
-    snprintf(code, sizeof code, "%s%s", at->res_prefix, path);
-    fill_strings(b, r, path, at->global, code, shape, problem);
+    char *code = mem_printf("%s%s", at->res_prefix, path);
+    if (!code)
+        b->nomem = true;
+    else
+        fill_strings(b, r, path, at->global, code, shape, problem);
+    dgpb_free(code);
 }
 
 /* A row that says why a whole aggregate cannot be rows. */
@@ -597,12 +611,45 @@ static void add_refused(builder *b, const char *path, const cJSON *t, const base
         return;
     char shape[160], problem[600];
     shape_text(t, shape, sizeof shape);
-    char code[600];
     snprintf(problem, sizeof problem, "%s %s", shape, why);
-    snprintf(code, sizeof code, "%s%s", at->res_prefix, path);
     r->kind = -1;
     r->entry_param = at->entry;
-    fill_strings(b, r, path, at->global, code, shape, problem);
+    char *code = mem_printf("%s%s", at->res_prefix, path);
+    if (!code)
+        b->nomem = true;
+    else
+        fill_strings(b, r, path, at->global, code, shape, problem);
+    dgpb_free(code);
+}
+
+/*
+ * A subpass input (SubpassInput<T>, SubpassInputMS<T>): Slang's reflection
+ * describes it as its implementation struct, without fields, at a descriptor
+ * slot. No kind of the format is an input attachment: refused as unsupported.
+ */
+static bool is_subpass_input(const cJSON *t)
+{
+    const char *name = get_str(t, "name");
+    return name && !strncmp(name, "__SubpassImpl", 13);
+}
+
+static void add_subpass_input(builder *b, const char *path, const base *at)
+{
+    dgpb_reflected_param *r = push(b);
+    if (!r)
+        return;
+    r->kind = -1;
+    r->entry_param = at->entry;
+    char *code = mem_printf("%s%s", at->res_prefix, path);
+    if (!code)
+        b->nomem = true;
+    else
+        fill_strings(b, r, path, at->global, code, "SubpassInput",
+                     "SubpassInput is not supported: an input attachment reads the render "
+                     "pass's own attachment, for which the format has no parameter kind (and "
+                     "WebGPU no binding); bind the attachment as a Texture2D and Load it at "
+                     "the fragment's position (SV_Position)");
+    dgpb_free(code);
 }
 
 /* Walks a struct's fields, named "<path>.<field>" (or just "<field>" when `path` is NULL). */
@@ -670,7 +717,9 @@ static void walk(builder *b, const char *path, const cJSON *node, const cJSON *t
         add_refused(b, path, t, at, "nests deeper than 32 levels");
         return;
     }
-    if (str_is(kind, "struct")) {
+    if (str_is(kind, "struct") && is_subpass_input(t)) {
+        add_subpass_input(b, path, at);
+    } else if (str_is(kind, "struct")) {
         if (!holds_resources(t, 0)) {
             add_value(b, path, t, &rec, at);
             return;

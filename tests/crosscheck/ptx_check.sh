@@ -4,7 +4,9 @@
 # Checks every entry of a bundle's ptx target with the CUDA toolkit's own
 # assembler: the blob (taken out with dgpb-dump --extract, which checks its
 # SHA-256) assembles with `ptxas -arch=sm_90`; it declares the kernel
-# `.visible .entry <entry name>` (a CUDA host launches by that name); an entry
+# `.visible .entry <entry name>`, or else exactly one `.visible .entry`
+# (docs/format.md: a CUDA host launches by that name, or takes the only
+# kernel, as Slang's CUDA code names an entry `main` `main_0`); an entry
 # with rows declares `.const ... SLANG_globalParams[SIZE]`, every row lies
 # inside it, and no two resource rows overlap (each resource field is at
 # least an 8-byte pointer or handle, docs/format.md: on ptx `binding` is the
@@ -68,7 +70,7 @@ fi
 
 passed=0 failed=0
 check_entry() { # name rowcount; rows on stdin
-    local name=$1 count=$2 ptx=$tmp/$1.ptx reasons=() size=-1 kparams=0 launch=0
+    local name=$1 count=$2 ptx=$tmp/$1.ptx reasons=() size=-1 kparams=0 launch=0 kernel=$1
     local rows
     rows=$(cat)
     if ! "$dump" --extract "ptx/$name" -o "$ptx" "$bundle" >"$tmp/extract.log" 2>&1; then
@@ -79,14 +81,21 @@ check_entry() { # name rowcount; rows on stdin
         if [ $rc -ne 0 ]; then
             reasons+=("ptxas -arch=sm_90 rejects it (exit status $rc): $(head -3 "$tmp/ptxas.log" | tr '\n' ' ')")
         fi
-        grep -Eq "^[[:space:]]*\.visible[[:space:]]+\.entry[[:space:]]+${name}[[:space:]]*\(" "$ptx" ||
-            reasons+=("no '.visible .entry $name' in the PTX")
+        if ! grep -Eq "^[[:space:]]*\.visible[[:space:]]+\.entry[[:space:]]+${name}[[:space:]]*\(" "$ptx"; then
+            local kernels
+            kernels=$(sed -En 's/^[[:space:]]*\.visible[[:space:]]+\.entry[[:space:]]+([A-Za-z_$%][A-Za-z0-9_$]*)[[:space:]]*\(.*/\1/p' "$ptx")
+            if [ -n "$kernels" ] && [ "$(printf '%s\n' "$kernels" | wc -l)" -eq 1 ]; then
+                kernel=$kernels
+            else
+                reasons+=("no '.visible .entry $name' in the PTX, and not one other kernel but ${kernels:-none}")
+            fi
+        fi
         local decl
         decl=$(grep -Eo '^[[:space:]]*\.const[^;]*[[:space:]]SLANG_globalParams\[[0-9]+\]' "$ptx" | head -1)
         [ -n "$decl" ] && size=$(sed -E 's/.*\[([0-9]+)\]/\1/' <<<"$decl")
         # The kernel's own parameter buffer: each .param aligned as declared
         # (cuLaunchKernel's layout), for the launch rows (space 0xFFFFFFFF).
-        kparams=$(awk -v entry="$name" '
+        kparams=$(awk -v entry="$kernel" '
             $0 ~ "\\.entry[ \t]+" entry "[ \t]*\\(" { on = 1; next }
             on && /\)/ { print end + 0; exit }
             on && /\.param/ {
@@ -115,7 +124,7 @@ check_entry() { # name rowcount; rows on stdin
             case $rkind in value) start=$roff width=$rsize ;; *buffer) width=16 ;; esac
             [ "$rkind" = uniform_buffer ] && width=8
             [ $((start + width)) -le "${kparams:-0}" ] ||
-                reasons+=("launch row '$rname' (bytes $start..$((start + width - 1))) is outside the ${kparams:-0} bytes of .entry $name's parameters")
+                reasons+=("launch row '$rname' (bytes $start..$((start + width - 1))) is outside the ${kparams:-0} bytes of .entry $kernel's parameters")
             continue
         fi
         [ "$size" -ge 0 ] || continue
@@ -142,7 +151,7 @@ check_entry() { # name rowcount; rows on stdin
         prev_end=$e prev_name=$n
     done < <(printf '%s\n' "${spans[@]}" | sort -n)
     if [ ${#reasons[@]} -eq 0 ]; then
-        echo "ok   ptx/$name: assembles for sm_90, .entry $name, $count rows inside SLANG_globalParams[$size]"
+        echo "ok   ptx/$name: assembles for sm_90, .entry $kernel, $count rows inside SLANG_globalParams[$size]"
         passed=$((passed + 1))
     else
         local IFS=';'

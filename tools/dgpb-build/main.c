@@ -20,6 +20,7 @@
 #include "dgpb/compiler.h"
 #include "dgpb/dgpb.h"
 #include "common/tool_common.h"
+#include "list.h"
 #include "progress.h"
 
 /* The exit statuses (dgpb/vocabulary.def, DGPB_EXIT_BUILD). */
@@ -35,6 +36,7 @@ enum {
 
 static const char usage_text[] =
     "usage: dgpb-build [options] MODULE.slang\n"
+    "       dgpb-build --list [--json] [options] MODULE.slang\n"
     "\n"
     "Compiles every entry point of a Slang module for every selected target and\n"
     "writes the DGPB v0 bundle <stem>.dgpb and its readable view <stem>.bundle.json.\n"
@@ -97,6 +99,12 @@ static const char usage_text[] =
     "                         keys, so checkouts in other folders share entries\n"
     "                         (also DGPB_CACHE_ROOT; default: the folder above the\n"
     "                         module that holds .git, widened to the working folder)\n"
+    "Listing:\n"
+    "  --list                 print the module's entries (stage, thread group size,\n"
+    "                         pipeline group, targets) as Slang's discovery finds\n"
+    "                         them, one line each, without compiling them and\n"
+    "                         without writing anything\n"
+    "  --json                 with --list: one JSON document instead\n"
     "Reporting:\n"
     "  --keep-temps           keep the intermediate files and say where they are\n"
     "  -v, --verbose          print each compile command\n"
@@ -122,6 +130,7 @@ typedef struct options {
     const char **includes;
     size_t include_count;
     bool quiet, version;
+    bool list, json; /* --list [--json] */
     bool no_cache, cache_stats, cache_clear, cache_remote_read_only;
     const char *cache_dir, *cache_max_size, *cache_remote;
 } options;
@@ -167,6 +176,10 @@ static int parse_args(int argc, char **argv, options *o)
             return EXIT_OK;
         } else if (!strcmp(a, "--version")) {
             o->version = true;
+        } else if (!strcmp(a, "--list")) {
+            o->list = true;
+        } else if (!strcmp(a, "--json")) {
+            o->json = true;
         } else if (!strcmp(a, "--no-layouts")) {
             o->build.no_layouts = true;
         } else if (!strcmp(a, "--keep-temps")) {
@@ -241,6 +254,8 @@ static int parse_args(int argc, char **argv, options *o)
     }
     if (!o->build.module_file && !o->version && !o->cache_stats && !o->cache_clear)
         return tool_usage_error("no module given");
+    if (o->json && !o->list)
+        return tool_usage_error("--json goes with --list");
     o->build.defines = o->defines;
     o->build.define_count = o->define_count;
     o->build.include_dirs = o->includes;
@@ -526,6 +541,29 @@ static int cache_command(const options *o)
     return rc;
 }
 
+/*
+ * --list [--json]: the module's entries from its discovery, on standard
+ * output; nothing written. The exit status is a build's: 1 when the module
+ * does not compile or has no entry.
+ */
+static int list_entries(options *o, printer *pr)
+{
+    dgpb_entry_list *list = NULL;
+    int rc = exit_status(dgpb_build_list(&o->build, &list));
+    progress_clear(pr->line);
+    if (caught_signal) {
+        fprintf(stderr, "dgpb-build: interrupted by signal %d; nothing listed\n",
+                (int)caught_signal);
+        rc = 128 + caught_signal;
+    } else if (list && o->json) {
+        list_print_json(stdout, list, o->build.module_file);
+    } else if (list) {
+        list_print_text(stdout, list);
+    }
+    dgpb_entry_list_free(list);
+    return rc;
+}
+
 int main(int argc, char **argv)
 {
     tool_init("dgpb-build", "error: ", EXIT_USAGE);
@@ -545,7 +583,8 @@ int main(int argc, char **argv)
     }
     dgpb_cache *cache = NULL;
     const char *no_cache = getenv("DGPB_NO_CACHE");
-    if (!o.version && !o.no_cache && !(no_cache && *no_cache && strcmp(no_cache, "0")) &&
+    /* --list reads no cache and writes none: it never opens one. */
+    if (!o.version && !o.list && !o.no_cache && !(no_cache && *no_cache && strcmp(no_cache, "0")) &&
         ((rc = open_cache(&o, false, &cache)) != EXIT_OK ||
          (rc = open_remote(&o, cache)) != EXIT_OK)) {
         dgpb_cache_close(cache);
@@ -608,6 +647,10 @@ int main(int argc, char **argv)
     o.build.cancel = &caught_signal;
     o.build.sink = print_diag;
     o.build.user = &pr;
+    if (o.list) {
+        rc = list_entries(&o, &pr);
+        goto done;
+    }
     dgpb_build_result result;
     double start = now();
     int built = dgpb_build(&o.build, &result);

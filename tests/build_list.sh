@@ -1,0 +1,81 @@
+#!/usr/bin/env bash
+# build_list.sh BUILD SOURCE_DIR - `dgpb-build --list [--json]` (docs/build.md,
+# "Listing the entries"): for modules in the generator's conventions and
+# plain ones, the listed entries, stages, thread group sizes, pipeline groups
+# and targets are what a build of the module puts in its bundle (its golden
+# view); the text lists the same as the JSON; nothing is written (no output
+# folder, depfile, cache or intermediate folder), no entry is compiled (the
+# discovery only: one compile per target, -v); a module that does not compile
+# fails with exit status 1 and Slang's message; --json alone is a usage error.
+set -u
+build=$1 src=$2
+work=$(mktemp -d); trap 'rm -rf "$work"' EXIT
+fail() { echo "FAIL: $*"; exit 1; }
+
+for module in build/features build/raytracing plain/render_textured plain/main_entry plain/struct_buffers; do
+    file=$src/fixtures/$module.slang golden=$src/fixtures/$module.bundle.json
+    targets=$(sed -n '1,5s|^// dgpb-targets: *||p' "$file" | head -n 1)
+    mkdir -p "$work/tmp"
+    json=$(TMPDIR="$work/tmp" "$build" --list --json ${targets:+--targets "$targets"} -MD \
+        --cache-dir "$work/cache" -o "$work/out" "$file" 2>"$work/err") ||
+        fail "$module: --list --json failed: $(cat "$work/err")"
+    text=$("$build" --list ${targets:+--targets "$targets"} --no-cache "$file" 2>/dev/null) ||
+        fail "$module: --list failed"
+    python3 - "$golden" "$json" "$text" "$module" <<'PY' || fail "$module: the list is not what the build makes"
+import json, sys
+golden, listed, text, module = json.load(open(sys.argv[1])), json.loads(sys.argv[2]), sys.argv[3], sys.argv[4]
+built = {}
+for t in golden["targets"]:
+    for e in t["entries"]:
+        b = built.setdefault(e["name"], {"stage": e["stage"], "size": e["thread_group_size"], "targets": []})
+        b["targets"].append(t["name"])
+names = [e["name"] for e in listed["entries"]]
+# Declaration order: each target's entries appear in the listed order.
+for t in golden["targets"]:
+    order = [e["name"] for e in t["entries"]]
+    assert order == [n for n in names if n in order], (t["name"], order, names)
+assert sorted(names) == sorted(built), (names, sorted(built))
+assert listed["targets"] == sorted(listed["targets"]), listed["targets"]
+for e in listed["entries"]:
+    b = built[e["name"]]
+    assert e["stage"] == b["stage"], e
+    assert e["targets"] == b["targets"], (e, b)
+    assert (e["thread_group_size"] or [0, 0, 0]) == b["size"], (e, b)
+    g = listed["groups"][e["group"]]
+    assert e["name"] in g["entries"], (e, g)
+    if e["stage"] == "compute":
+        assert g["symbol"] == "DREAM_SHADER_" + e["name"] and g["label"] == "compute shader '%s'" % e["name"], g
+    else:
+        assert g["symbol"] in ("DREAM_SHADERS_RENDER", "DREAM_SHADERS_RAY_TRACING"), g
+# The text: one line per entry, the same facts.
+lines = text.splitlines()
+assert len(lines) == len(listed["entries"]), lines
+for line, e in zip(lines, listed["entries"]):
+    size = "[%d,%d,%d]" % tuple(e["thread_group_size"]) if e["thread_group_size"] else "-"
+    words = line.split()
+    assert words[:3] == [e["name"], e["stage"], size], (line, e)
+    assert words[-len(e["targets"]):] == e["targets"], (line, e)
+    assert listed["groups"][e["group"]]["label"] in line, (line, e)
+PY
+    [ ! -e "$work/out" ] || fail "$module: --list made the output folder"
+    [ ! -e "$work/cache" ] || fail "$module: --list made the cache folder"
+    [ -z "$(ls -A "$work/tmp")" ] || fail "$module: --list left $(ls -A "$work/tmp")"
+    rm -rf "$work/tmp"
+done
+
+# The discovery only: no entry is compiled (-v prints every compile that runs).
+log=$("$build" --list -v --no-cache "$src/fixtures/build/features.slang" 2>&1 >/dev/null) || fail "--list -v"
+[ "$(printf '%s\n' "$log" | grep -c -- ' -target ')" = 3 ] || fail "not one discovery compile per target: $log"
+printf '%s\n' "$log" | grep -q -- ' -entry ' && fail "--list compiled an entry: $log"
+
+# A module that does not compile: exit status 1, Slang's message, nothing listed.
+out=$("$build" --list --no-cache "$src/fixtures/build/fail/syntax_error.slang" 2>"$work/err"); status=$?
+[ "$status" = 1 ] || fail "a module with a syntax error: exit status $status, not 1"
+[ -z "$out" ] || fail "a module with a syntax error listed: $out"
+grep -q "syntax_error.slang: error: targets 'ptx', 'spirv', 'wgsl': the module does not compile:" "$work/err" &&
+    grep -q "error 20002: syntax error" "$work/err" || fail "a module with a syntax error: $(cat "$work/err")"
+
+log=$("$build" --json "$src/fixtures/build/features.slang" 2>&1); status=$?
+[ "$status" = 2 ] && printf '%s\n' "$log" | grep -q -- "--json goes with --list" ||
+    fail "--json without --list: status $status: $log"
+echo "ok: --list and --list --json say what the build makes, write nothing, compile no entry"

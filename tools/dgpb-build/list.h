@@ -1,0 +1,26 @@
+/*
+ * list.h - `dgpb-build --list`: a module's entries, as Slang's discovery
+ * finds them (dgpb_build_list(), dgpb/build.h), printed as text or JSON
+ * (docs/build.md, "Listing the entries").
+ */
+#ifndef DGPB_BUILD_LIST_H
+#define DGPB_BUILD_LIST_H
+
+#include <stdio.h>
+
+#include "dgpb/build.h"
+
+/*
+ * One line per entry, in declaration order, columns aligned:
+ *
+ *     k   compute  [64,1,1]  compute shader 'k'  ptx spirv wgsl
+ *     vs  vertex   -         the render group    spirv wgsl
+ *
+ * name, stage, thread group size ('-' off compute), pipeline group, targets.
+ */
+void list_print_text(FILE *out, const dgpb_entry_list *list);
+
+/* The same as one JSON document; `module` is the module's path as given. */
+void list_print_json(FILE *out, const dgpb_entry_list *list, const char *module);
+
+#endif
