@@ -65,6 +65,26 @@ test("a syntax error: Slang's diagnostic, non-zero exit, no output file", () => 
   fs.rmSync(dir, { recursive: true, force: true });
 });
 
+test('a file that is not text is refused before Slang reads it, naming the first bad byte', () => {
+  const dir = tempDir();
+  const nul = path.join(dir, 'nul.slang');
+  const utf16 = path.join(dir, 'utf16.slang');
+  const includer = path.join(dir, 'includer.slang');
+  fs.writeFileSync(nul, 'int x;\n\0');
+  fs.writeFileSync(utf16, Buffer.from('\ufeffint x;\n', 'utf16le'));
+  fs.writeFileSync(includer, '#include "utf16.slang"\n');
+  for (const [file, want] of [
+    [nul, `slangc-wasm: error: ${nul}: not a text file (a NUL byte at offset 7)\n`],
+    [utf16, `slangc-wasm: error: ${utf16}: not a text file (invalid UTF-8 at offset 0)\n`],
+    [includer, `slangc-wasm: error: ${utf16}: not a text file (invalid UTF-8 at offset 0)\n`],
+  ]) {
+    const r = slangc([file, '-target', 'spirv', '-o', path.join(dir, 'x.spv')]);
+    assert.equal(r.status, 1);
+    assert.equal(r.stderr, want);
+  }
+  fs.rmSync(dir, { recursive: true, force: true });
+});
+
 test("with -D the diagnostic keeps the user's file and line", () => {
   const r = slangc(['syntax_error.slang', '-target', 'wgsl', '-DA=1', '-D', 'B']);
   assert.notEqual(r.status, 0);
