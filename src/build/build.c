@@ -94,6 +94,7 @@ static void finish(build *b)
     dgpb_free(b->source);
     dgpb_free(b->wrapper);
     build_deps_free(b);
+    dgpb_free(b->seen);
     cache_session_end(&b->cache);
 }
 
@@ -138,8 +139,11 @@ int dgpb_build(const dgpb_build_desc *desc, dgpb_build_result *result)
         return DGPB_ERR_INVALID;
     }
     int rc = DGPB_OK;
-    for (size_t i = 0; i < sizeof stages / sizeof stages[0] && !rc && !b.done; i++)
+    for (size_t i = 0; i < sizeof stages / sizeof stages[0] && !rc && !b.done; i++) {
         rc = stages[i].cancellable && interrupted(&b) ? DGPB_ERR_INTERRUPTED : stages[i].run(&b);
+        if (!rc && b.errors) /* a warning a stage reported under --warnings-as-errors */
+            rc = DGPB_ERR_SHADER;
+    }
     finish(&b);
     return rc;
 }

@@ -320,6 +320,13 @@ static void report_discovery_failures(build *b, const job_list *list, const dgpb
             continue;
         }
         const char *text = build_diagnostics_text(&jobs[i], &n);
+        if (b->desc->split_compiler_diagnostics) {
+            build_report(b, DGPB_SEV_ERROR, DGPB_ERR_SHADER,
+                         "target%s %s: the module does not compile", count == 1 ? "" : "s",
+                         targets);
+            build_report_compiler_text(b, text, DGPB_SEV_ERROR, NULL);
+            continue;
+        }
         build_report(b, DGPB_SEV_ERROR, DGPB_ERR_SHADER,
                      "target%s %s: the module does not compile:\n%.*s", count == 1 ? "" : "s",
                      targets, n, text);
