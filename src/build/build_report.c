@@ -13,6 +13,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "build/build_internal.h"
 #include "compiler/slang_diag.h"
@@ -124,6 +125,15 @@ static bool seen_before(build *b, const dgpb_diag *d)
     return false;
 }
 
+/* Whether `path` names the module file itself (as build_deps.c's build_is_module(), which
+   reports through this file). */
+static bool is_module(const build *b, const char *path)
+{
+    struct stat a, m;
+    return !stat(path, &a) && !stat(b->desc->module_file, &m) && a.st_dev == m.st_dev &&
+           a.st_ino == m.st_ino;
+}
+
 typedef struct compiler_text {
     build *b;
     const char *context;
@@ -134,7 +144,7 @@ static void take_diagnostic(void *user, const dgpb_diag *in)
     const compiler_text *t = user;
     build *b = t->b;
     dgpb_diag d = *in;
-    if (!d.file[0] || build_is_module(b, d.file)) /* the module, as the user spelled it */
+    if (!d.file[0] || is_module(b, d.file)) /* the module, as the user spelled it */
         dgpb_diag_set_file(&d, b->desc->module_file);
     if (!in->file[0] && !in->tool_code[0] && t->context) {
         /* Text that is no diagnostic of Slang's: said whose it is. */

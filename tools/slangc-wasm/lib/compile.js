@@ -68,7 +68,8 @@ export function cleanDiagnostics(text) {
  * anything else (another error: a sentinel the module's macros broke) it is
  * not trusted and no warning is shown.  Warnings of code generation
  * (getTargetCode) still cannot be had.  Each probe's answer is kept per
- * target and text, so a --serve worker probes one module once.
+ * target and text (less the macros the text never names), so a --serve
+ * worker probes a module once per target and set of macros it tests.
  */
 const PROBE_FILE = 'slangc-wasm-warnings-probe';
 const PROBE_TEXT =
@@ -91,8 +92,28 @@ function dropDiagnosticsOf(text, file) {
   return out.join('\n');
 }
 
+/*
+ * The text a probe's answer is kept under: the prepared source without the
+ * -D lines of macros its body never names, which cannot change what Slang
+ * says (a build defines target and group macros that many modules ignore).
+ */
+function probeKey(source) {
+  if (!source.startsWith('#define ')) return source;
+  const end = source.indexOf('\n#line 1 ');
+  if (end < 0) return source;
+  const body = source.slice(end);
+  const used = source
+    .slice(0, end)
+    .split('\n')
+    .filter((l) => {
+      const m = /^#define ([A-Za-z_][A-Za-z0-9_]*)/.exec(l);
+      return !m || body.includes(m[1]);
+    });
+  return `${used.join('\n')}${body}`;
+}
+
 function probeWarnings(slang, session, source, name, path_, target, job) {
-  const key = `${target}\0${name}\0${path_}\0${source}`;
+  const key = `${target}\0${name}\0${path_}\0${probeKey(source)}`;
   if (probeCache.has(key)) return probeCache.get(key);
   let warnings = '';
   // Another path than the module's (a session holds one source per path), the module's
@@ -298,20 +319,26 @@ async function compile(opts, serve) {
     writeOutputs(files);
 
     // The imported modules' warnings first, as Slang reports them loading each.
-    job.stage = 'reading the warnings';
+    // A probe that fails inside the wasm costs the warnings, never the job (whose outputs
+    // are written); the next job loads a fresh instance.
     let warnings = '';
-    const importedText = job.imported.map((m) => m.source).join('\0');
-    for (const m of job.imported)
-      warnings += probeWarnings(slang, session, m.source, m.name, m.file, opts.target, job);
-    warnings += probeWarnings(
-      slang,
-      session,
-      prep.source,
-      moduleName(opts.input),
-      opts.input,
-      `${opts.target}\0${importedText}`,
-      job,
-    );
+    try {
+      const importedText = job.imported.map((m) => m.source).join('\0');
+      for (const m of job.imported)
+        warnings += probeWarnings(slang, session, m.source, m.name, m.file, opts.target, job);
+      warnings += probeWarnings(
+        slang,
+        session,
+        prep.source,
+        moduleName(opts.input),
+        opts.input,
+        `${opts.target}\0${importedText}`,
+        job,
+      );
+    } catch {
+      warnings = '';
+      job.broken = true;
+    }
     return { stdout, outputs: files.map((f) => f.path), warnings };
   } catch (e) {
     // The exception's text is read while the instance that threw it is loaded.
@@ -328,7 +355,7 @@ async function compile(opts, serve) {
         broken = true;
       }
     }
-    if (broken) discard();
+    if (broken || job.broken) discard();
   }
 }
 
