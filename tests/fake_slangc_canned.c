@@ -7,7 +7,9 @@
  *           folder per target as dgpb-build's intermediate folder has them
  *           ("spirv/amplify.spv" and "spirv/amplify.spv.json");
  *   count   the number of compiles so far (this one adds 1);
- *   fault   "JOB KIND": what compile JOB (1-based) does wrong (see below).
+ *   fault   "JOB KIND": what compile JOB (1-based) does wrong (see below);
+ *   stderr  (optional) what every compile that succeeds prints on standard
+ *           error, as a native slangc prints Slang's warnings.
  * `-v` prints the version. A compile copies canned/<dir>/<file> of its -o
  * path to -o, and its .json to -reflection-json, and writes a depfile naming
  * the module. A small C program, not a script: the fault loops start
@@ -133,5 +135,13 @@ int main(int argc, char **argv)
         remove(dep);
     else if (!strcmp(kind, "bad-json"))
         write_text(json, "not json\n");
+    snprintf(text, sizeof text, "%s/stderr", work);
+    FILE *said = fopen(text, "r");
+    if (said) {
+        int c;
+        while ((c = fgetc(said)) != EOF)
+            fputc(c, stderr);
+        fclose(said);
+    }
     return 0;
 }

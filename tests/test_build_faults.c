@@ -94,6 +94,8 @@ typedef struct fixture {
     char count[600]; /* its job counter */
     dgpb_compiler *compiler;
     char first_error[8192]; /* the run's first error diagnostic */
+    int warnings;           /* the run's warnings */
+    dgpb_diag warning;      /* its last */
 } fixture;
 
 static fixture fx;
@@ -144,6 +146,10 @@ static void sink(const dgpb_diag *d, void *user)
     fixture *f = user;
     if (d->severity == DGPB_SEV_ERROR && !f->first_error[0])
         snprintf(f->first_error, sizeof f->first_error, "%s", d->message);
+    if (d->severity == DGPB_SEV_WARNING) {
+        f->warnings++;
+        f->warning = *d;
+    }
     if (getenv("DGPB_TEST_VERBOSE"))
         fprintf(stderr, "  build: %s\n", d->message);
 }
@@ -176,6 +182,7 @@ static int run_build(const char *out_dir)
     if (mkdir(fx.tmp, 0755) != 0)
         fail_msg("cannot create '%s': %s", fx.tmp, strerror(errno));
     fx.first_error[0] = 0;
+    fx.warnings = 0;
     support_write_file(fx.count, "0\n", 0644);
     dgpb_build_desc desc = {
         .module_file = DGPB_SOURCE_DIR "/fixtures/build/plain.slang",
@@ -318,6 +325,42 @@ static void the_fake_compiler_gives_the_real_compilers_bundle(void **state)
     (void)state;
     check_succeeded(run_build(fx.out), "no fault");
     assert_int_equal(compiler_jobs_run(), 6);
+    assert_int_equal(fx.warnings, 0);
+}
+
+/*
+ * What a native slangc prints on standard error when it succeeds: Slang's
+ * warnings, here in Slang 2026's rich form and in 2025's, printed by all six
+ * compiles (discovery included) and reported once each, with their place.
+ */
+static void a_native_compilers_warnings_are_reported_once_with_their_place(void **state)
+{
+    (void)state;
+    char said[700];
+    snprintf(said, sizeof said, "%s/stderr", fx.work);
+    support_write_file(said,
+                       "warning[E30081]: implicit conversion from 'float' to 'int' is not "
+                       "recommended\n"
+                       " --> " DGPB_SOURCE_DIR "/fixtures/build/plain.slang:7:13\n"
+                       "  |\n"
+                       "7 |     int i = 1.5;\n"
+                       "  |             ^^^\n",
+                       0644);
+    check_succeeded(run_build(fx.out), "a warning");
+    assert_int_equal(fx.warnings, 1);
+    assert_string_equal(fx.warning.file, DGPB_SOURCE_DIR "/fixtures/build/plain.slang");
+    assert_int_equal(fx.warning.line, 7);
+    assert_int_equal(fx.warning.column, 13);
+    assert_string_equal(fx.warning.tool_code, "E30081");
+    assert_string_equal(fx.warning.message,
+                        "implicit conversion from 'float' to 'int' is not recommended");
+    support_write_file(said, "other.slang(3): warning 41016: use of uninitialized variable 'x'\n",
+                       0644);
+    check_succeeded(run_build(fx.out), "a warning of 2025");
+    assert_int_equal(fx.warnings, 1);
+    assert_string_equal(fx.warning.file, "other.slang");
+    assert_string_equal(fx.warning.tool_code, "E41016");
+    remove(said);
 }
 
 /* The allocations of a build without faults. */
@@ -450,6 +493,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(the_fake_compiler_gives_the_real_compilers_bundle),
+        cmocka_unit_test(a_native_compilers_warnings_are_reported_once_with_their_place),
         cmocka_unit_test(every_compiler_failure_at_every_job_fails_the_build_cleanly),
         cmocka_unit_test(every_failed_file_step_fails_the_build_cleanly),
         cmocka_unit_test(an_output_folder_that_is_a_file_fails_the_build),

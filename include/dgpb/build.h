@@ -27,7 +27,10 @@
  * is taken from it instead of being run.
  *
  * Every diagnostic (Slang's, passed through, and dgpb's own) goes to the
- * sink as it happens; the return value says how the build ended:
+ * sink as it happens: Slang's warnings of the compiles that succeeded each
+ * once (the same warning from several targets or entries is reported once),
+ * split out of what the compiles printed (file, line, column, Slang's code:
+ * dgpb/result.h). The return value says how the build ended:
  *   DGPB_OK            both files written
  *   DGPB_ERR_SHADER    the module has errors (nothing written)
  *   DGPB_ERR_INVALID   a bad option or input (nothing written)
@@ -93,6 +96,13 @@ typedef struct dgpb_build_desc {
     bool no_layouts;             /* record no layouts and say nothing about it (--no-layouts) */
     const char *slang_lib;       /* the native libslang the recorder loads; NULL: its own lookup */
     bool verbose;                /* report each compile command as a note */
+    /* Every warning (Slang's, and dgpb's own) is reported as an error and fails the build
+       (DGPB_ERR_SHADER, nothing written): dgpb-build --warnings-as-errors. */
+    bool warnings_as_errors;
+    /* A failed compile is reported as one error naming its target and entry, followed by
+       Slang's diagnostics as records of their own (file, line, column, Slang's code), instead
+       of one error that quotes what the compile printed: dgpb-build --diagnostics json. */
+    bool split_compiler_diagnostics;
     /* A Make-syntax depfile (docs/build.md, "Depfile"), written with the bundle: the bundle
        and its view depend on the module and every file Slang read for it. */
     bool depfile;

@@ -56,6 +56,13 @@ static inline int dgpb_result_class(int r)
 /* A static, lowercase description of a result code ("corrupt bundle: truncated"). Never NULL. */
 const char *dgpb_result_str(int r);
 
+/*
+ * The enumerator's name of a result code ("DGPB_ERR_SHADER",
+ * "DGPB_ERR_CORRUPT_TRUNCATED"), for machine-readable diagnostics. Never
+ * NULL: a code that is not in dgpb_result is "DGPB_ERR_UNKNOWN".
+ */
+const char *dgpb_result_name(int r);
+
 typedef enum dgpb_severity {
     DGPB_SEV_NOTE = 0,
     DGPB_SEV_WARNING = 1,
@@ -64,11 +71,21 @@ typedef enum dgpb_severity {
 
 #define DGPB_DIAG_FILE_MAX 512
 #define DGPB_DIAG_MESSAGE_MAX 8192 /* room for a compiler's full diagnostics */
+#define DGPB_DIAG_TOOL_CODE_MAX 16
+#define DGPB_DIAG_EXCERPT_MAX 1024
 
 /*
  * One diagnostic. Everything is stored inline, so a record has no owner to
  * release. `offset` is the byte offset inside the input that is wrong, or -1;
- * `line`/`column` are 1-based, 0 when unknown; `file` is "" when unknown.
+ * `line`/`column` are 1-based, 0 when unknown (the column counts bytes, as
+ * gcc's does); `file` is "" when unknown.
+ *
+ * A diagnostic passed through from the compiler (one of Slang's, split out
+ * of what a compile printed) also carries Slang's own code, "E30081" (Slang
+ * 2025 prints "warning 30081", 2026 "warning[E30081]"), in `tool_code`, and
+ * the source line with the caret under it, as Slang printed them, in
+ * `excerpt`; `code` is then DGPB_OK for a warning or note, DGPB_ERR_SHADER
+ * for an error. Both are "" for dgpb's own diagnostics.
  */
 typedef struct dgpb_diag {
     dgpb_severity severity;
@@ -78,6 +95,8 @@ typedef struct dgpb_diag {
     uint32_t column;
     int64_t offset;
     char message[DGPB_DIAG_MESSAGE_MAX];
+    char tool_code[DGPB_DIAG_TOOL_CODE_MAX];
+    char excerpt[DGPB_DIAG_EXCERPT_MAX];
 } dgpb_diag;
 
 /* Resets a record to "no diagnostic" (code DGPB_OK, offset -1). NULL is a no-op. */
@@ -101,7 +120,9 @@ void dgpb_diag_set_file(dgpb_diag *d, const char *file);
 /*
  * Writes "file:line:col: error: message" (parts that are unknown are left
  * out; a known byte offset is appended as " (at byte N)") into buf, always
- * NUL-terminated. Returns the length that the full text needs, like snprintf.
+ * NUL-terminated; a diagnostic passed through from the compiler reads
+ * "file:line:col: warning[E30081]: message", its excerpt on the lines after
+ * it. Returns the length that the full text needs, like snprintf.
  */
 size_t dgpb_diag_format(const dgpb_diag *d, char *buf, size_t size);
 

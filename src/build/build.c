@@ -98,6 +98,7 @@ static void finish(build *b)
     dgpb_free(b->source);
     dgpb_free(b->wrapper);
     build_deps_free(b);
+    dgpb_free(b->seen);
     cache_session_end(&b->cache);
 }
 
@@ -133,8 +134,11 @@ static bool interrupted(const build *b)
 static int run_stages(build *b, size_t first, size_t last)
 {
     int rc = DGPB_OK;
-    for (size_t i = first; i < last && !rc && !b->done; i++)
+    for (size_t i = first; i < last && !rc && !b->done; i++) {
         rc = stages[i].cancellable && interrupted(b) ? DGPB_ERR_INTERRUPTED : stages[i].run(b);
+        if (!rc && b->errors) /* a warning a stage reported under --warnings-as-errors */
+            rc = DGPB_ERR_SHADER;
+    }
     return rc;
 }
 

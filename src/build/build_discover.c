@@ -1,9 +1,10 @@
 /*
  * build_discover.c - the build's first two stages (build_internal.h).
  *
- * build_prepare reads the module and scans it for group symbols, checks the
- * options, picks the targets of the build triple, makes the intermediate
- * folder and writes the discovery module into it.
+ * build_prepare reads the module (refusing one that is not UTF-8 text) and
+ * scans it for group symbols, checks the options, picks the targets of the
+ * build triple, makes the intermediate folder and writes the discovery module
+ * into it.
  *
  * build_discover compiles the discovery module once per target with every
  * group and the target's DREAM_TARGET_ macro defined, to the target's
@@ -23,6 +24,7 @@
 #include <string.h>
 
 #include "core/alloc.h"
+#include "core/utf8.h"
 #include "scan/text_scan.h"
 #include "build/build_internal.h"
 #include "scan/entry_scan.h"
@@ -149,6 +151,22 @@ static void note_dropped_targets(build *b, uint32_t dropped)
         count == 1 ? "" : "s", names, dgpb_platform_name(b->platform), count == 1 ? "it" : "them");
 }
 
+/*
+ * Refuses a module that is not text (a binary file, UTF-16) before anything
+ * reads it as Slang: one error naming the first byte that text cannot hold,
+ * where Slang would print pages of errors about the bytes, located in the
+ * discovery module.
+ */
+static int check_text(build *b)
+{
+    size_t bad = 0;
+    if (utf8_valid(b->source, b->source_len, &bad))
+        return DGPB_OK;
+    build_report(b, DGPB_SEV_ERROR, DGPB_ERR_SHADER, "not a text file (%s at offset %zu)",
+                 b->source[bad] ? "invalid UTF-8" : "a NUL byte", bad);
+    return DGPB_ERR_SHADER;
+}
+
 int build_prepare(build *b)
 {
     assert(b && b->desc && b->result && b->desc->module_file && b->desc->compiler);
@@ -161,6 +179,8 @@ int build_prepare(build *b)
     if (rc)
         return build_forward(b, &diag, NULL);
     b->source = (char *)text;
+    if ((rc = check_text(b)))
+        return rc;
     rc = dgpb_scan_group_symbols(b->source, b->source_len, &b->symbols, &b->symbol_count, &diag);
     if (rc)
         return build_forward(b, &diag, NULL);
@@ -306,6 +326,13 @@ static void report_discovery_failures(build *b, const job_list *list, const dgpb
             continue;
         }
         const char *text = build_diagnostics_text(&jobs[i], &n);
+        if (b->desc->split_compiler_diagnostics) {
+            build_report(b, DGPB_SEV_ERROR, DGPB_ERR_SHADER,
+                         "target%s %s: the module does not compile", count == 1 ? "" : "s",
+                         targets);
+            build_report_compiler_text(b, text, DGPB_SEV_ERROR, NULL);
+            continue;
+        }
         build_report(b, DGPB_SEV_ERROR, DGPB_ERR_SHADER,
                      "target%s %s: the module does not compile:\n%.*s", count == 1 ? "" : "s",
                      targets, n, text);

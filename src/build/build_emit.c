@@ -190,10 +190,6 @@ int build_write_outputs(build *b, const char *stem, const uint8_t *bytes, size_t
             return dgpb_diag_set(diag, DGPB_ERR_LIMIT, -1,
                                  "the depfile's path is longer than %zu bytes",
                                  sizeof r->depfile_path - 1);
-        if (b->deps_incomplete)
-            build_report(b, DGPB_SEV_WARNING, DGPB_OK,
-                         "the compiler wrote no depfile for some compiles: the depfile lists "
-                         "only the files of those that did");
         const char **deps = mem_calloc(b->dep_count + 1, sizeof *deps);
         if (!deps)
             return dgpb_diag_set(diag, DGPB_ERR_NOMEM, -1, "out of memory");
@@ -222,6 +218,12 @@ int build_write_outputs(build *b, const char *stem, const uint8_t *bytes, size_t
 int build_emit(build *b)
 {
     assert(b && b->units && b->entry_count > 0 && !b->errors);
+    if (b->desc->depfile && b->deps_incomplete)
+        build_report(b, DGPB_SEV_WARNING, DGPB_OK,
+                     "the compiler wrote no depfile for some compiles: the depfile lists "
+                     "only the files of those that did");
+    if (b->errors) /* --warnings-as-errors */
+        return DGPB_ERR_SHADER;
     dgpb_diag diag;
     dgpb_diag_clear(&diag);
     dgpb_model *m = NULL;

@@ -70,6 +70,8 @@
 #define build_report dgpb__build_report
 #define build_report_at dgpb__build_report_at
 #define build_refuse_wgsl_types dgpb__build_refuse_wgsl_types
+#define build_report_compiler_text dgpb__build_report_compiler_text
+#define build_report_kept dgpb__build_report_kept
 #define build_report_compile_failure dgpb__build_report_compile_failure
 #define build_job_crashed dgpb__build_job_crashed
 #define build_describe_exit dgpb__build_describe_exit
@@ -203,7 +205,9 @@ typedef struct build {
     bool *dep_from_discovery; /* per dep: named by a discovery compile */
     bool deps_incomplete;     /* a compile wrote no depfile */
     cache_session cache;      /* the compile cache's state (build_cache.c begins it) */
-    bool done;                /* a stage finished the build early (the cache replayed it) */
+    uint64_t *seen;           /* the compilers' diagnostics reported so far, hashed */
+    size_t seen_count, seen_cap;
+    bool done; /* a stage finished the build early (the cache replayed it) */
 } build;
 
 /* ---- diagnostics (build_report.c) ---- */
@@ -225,6 +229,19 @@ void build_report_at(build *b, uint32_t line, dgpb_severity severity, int code, 
 
 /* Forwards a library diagnostic as an error, prefixed with context, and returns its code. */
 int build_forward(build *b, const dgpb_diag *d, const char *context);
+
+/*
+ * Reports what a compile printed as Slang's own diagnostics (compiler/slang_diag.h),
+ * each once per build: a diagnostic another target or job printed already (the same
+ * severity, file, line, column, code and message) is not reported again. The module's
+ * file is named as the user spelled it. Text that is none of Slang's diagnostics is
+ * reported with severity `loose`, after `context` ("target 'spirv', entry 'k'").
+ */
+void build_report_compiler_text(build *b, const char *text, dgpb_severity loose,
+                                const char *context);
+
+/* Reports a warning the whole-build cache entry kept (build_replay.c), as it was reported. */
+void build_report_kept(build *b, const char *kept);
 
 /* ---- shared helpers ---- */
 

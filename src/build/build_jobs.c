@@ -257,6 +257,20 @@ int build_run_jobs(build *b, job_list *list, dgpb_compile_job *jobs)
         build_cache_store(b, list, jobs, hit);
         rc = build_collect_deps(b, list, jobs);
     }
+    /* What the compiles that succeeded printed: Slang's warnings, each once. The discovery's
+       compile the wrapper and repeat what the entries' compiles print. */
+    for (size_t i = 0; i < list->count && !rc; i++) {
+        const job_info *info = &list->info[i];
+        if (jobs[i].status != 0 || info->role == ROLE_DISCOVER || !jobs[i].diagnostics ||
+            !jobs[i].diagnostics[0])
+            continue;
+        char context[600];
+        snprintf(context, sizeof context, "target '%s'%s, entry '%.400s'",
+                 dgpb_target_name((uint32_t)info->target),
+                 info->role == ROLE_PROBE ? " (SPIR-V analysis probe)" : "",
+                 b->entries[info->entry].name);
+        build_report_compiler_text(b, jobs[i].diagnostics, DGPB_SEV_WARNING, context);
+    }
 done:
     dgpb_free(hit);
     dgpb_free(misses.info); /* its entries are list's */
@@ -325,6 +339,13 @@ void build_report_compile_failure(build *b, const job_info *info, const dgpb_com
                      "target '%s'%s, entry '%s': the compiler crashed compiling it (%s); its "
                      "last words:\n%.*s",
                      target, probe, entry_name, how, n, words);
+        return;
+    }
+    if (b->desc->split_compiler_diagnostics) {
+        build_report(b, DGPB_SEV_ERROR, DGPB_ERR_SHADER,
+                     "target '%s'%s, entry '%s': compile failed (exit status %d)", target, probe,
+                     entry_name, job->status);
+        build_report_compiler_text(b, build_diagnostics_text(job, &n), DGPB_SEV_ERROR, NULL);
         return;
     }
     const char *text = build_diagnostics_text(job, &n);

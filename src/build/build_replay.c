@@ -4,7 +4,9 @@
  * whose options, compiler and input files match one the cache holds
  * (cache/whole_build.c) is written from it as a build would write it: the
  * bundle, its view and the depfile as one output unit, the warnings it
- * printed printed again, the summary's numbers. No compiler starts. A
+ * printed printed again (Slang's with their file, line, column and code;
+ * under --warnings-as-errors they fail the build instead), the summary's
+ * numbers. No compiler starts. A
  * --keep-temps build is never replayed: its intermediate folder is what it
  * is for.
  */
@@ -21,7 +23,11 @@ int build_replay(build *b)
         return DGPB_OK;
     }
     for (size_t i = 0; i < e.warning_count; i++)
-        build_report(b, DGPB_SEV_WARNING, DGPB_OK, "%s", e.warnings[i]);
+        build_report_kept(b, e.warnings[i]);
+    if (b->errors) { /* --warnings-as-errors */
+        cache_build_entry_free(&e);
+        return DGPB_ERR_SHADER;
+    }
     b->deps = e.deps; /* the depfile's, taken */
     b->dep_count = e.dep_count;
     e.deps = NULL;

@@ -91,7 +91,7 @@
 #include "dgpb/cache.h"
 #include "dgpb/sha256.h"
 
-#define CACHE_FORMAT "2"                    /* in every key and manifest */
+#define CACHE_FORMAT "3" /* in every key and manifest; 3: warnings kept with their place */
 #define CACHE_INPUT_MAX ((size_t)256 << 20) /* the largest input file hashed */
 
 /* Whether `name` (len bytes) is a macro some compile of the build may get with -D. */

@@ -65,6 +65,38 @@ const char *dgpb_result_str(int r)
     }
 }
 
+const char *dgpb_result_name(int r)
+{
+    switch (r) {
+#define NAME(code)                                                                                 \
+    case code:                                                                                     \
+        return #code
+        NAME(DGPB_OK);
+        NAME(DGPB_ERR_NOMEM);
+        NAME(DGPB_ERR_INVALID);
+        NAME(DGPB_ERR_IO);
+        NAME(DGPB_ERR_CORRUPT);
+        NAME(DGPB_ERR_NOT_FOUND);
+        NAME(DGPB_ERR_BACKEND);
+        NAME(DGPB_ERR_LIMIT);
+        NAME(DGPB_ERR_TOOL);
+        NAME(DGPB_ERR_SHADER);
+        NAME(DGPB_ERR_UNSUPPORTED);
+        NAME(DGPB_ERR_INTERRUPTED);
+        NAME(DGPB_ERR_CORRUPT_TRUNCATED);
+        NAME(DGPB_ERR_CORRUPT_MAGIC);
+        NAME(DGPB_ERR_CORRUPT_VERSION);
+        NAME(DGPB_ERR_CORRUPT_RANGE);
+        NAME(DGPB_ERR_CORRUPT_STRING);
+        NAME(DGPB_ERR_CORRUPT_ORDER);
+        NAME(DGPB_ERR_CORRUPT_VALUE);
+        NAME(DGPB_ERR_CORRUPT_HASH);
+#undef NAME
+    default:
+        return "DGPB_ERR_UNKNOWN";
+    }
+}
+
 void dgpb_diag_clear(dgpb_diag *d)
 {
     if (!d)
@@ -108,6 +140,10 @@ size_t dgpb_diag_format(const dgpb_diag *d, char *buf, size_t size)
     char at[48] = "";
     if (d->offset >= 0)
         snprintf(at, sizeof at, " (at byte %" PRId64 ")", d->offset);
-    int n = snprintf(buf, size, "%s%s: %s%s", where, s, d->message, at);
+    char tool[DGPB_DIAG_TOOL_CODE_MAX + 2] = "";
+    if (d->tool_code[0])
+        snprintf(tool, sizeof tool, "[%s]", d->tool_code);
+    int n = snprintf(buf, size, "%s%s%s: %s%s%s%s", where, s, tool, d->message, at,
+                     d->excerpt[0] ? "\n" : "", d->excerpt);
     return n < 0 ? 0 : (size_t)n;
 }

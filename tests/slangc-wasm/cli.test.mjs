@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
 
-import { serve, slangc, tempDir } from './helpers.mjs';
+import { FIXTURES, serve, slangc, tempDir } from './helpers.mjs';
 
 test("the issue's example command line works", () => {
   const dir = tempDir();
@@ -62,6 +62,70 @@ test("a syntax error: Slang's diagnostic, non-zero exit, no output file", () => 
   );
   assert.equal(r.stdout.length, 0);
   assert.deepEqual(fs.readdirSync(dir), []);
+  fs.rmSync(dir, { recursive: true, force: true });
+});
+
+test('a file that is not text is refused before Slang reads it, naming the first bad byte', () => {
+  const dir = tempDir();
+  const nul = path.join(dir, 'nul.slang');
+  const utf16 = path.join(dir, 'utf16.slang');
+  const includer = path.join(dir, 'includer.slang');
+  fs.writeFileSync(nul, 'int x;\n\0');
+  fs.writeFileSync(utf16, Buffer.from('\ufeffint x;\n', 'utf16le'));
+  fs.writeFileSync(includer, '#include "utf16.slang"\n');
+  for (const [file, want] of [
+    [nul, `slangc-wasm: error: ${nul}: not a text file (a NUL byte at offset 7)\n`],
+    [utf16, `slangc-wasm: error: ${utf16}: not a text file (invalid UTF-8 at offset 0)\n`],
+    [includer, `slangc-wasm: error: ${utf16}: not a text file (invalid UTF-8 at offset 0)\n`],
+  ]) {
+    const r = slangc([file, '-target', 'spirv', '-o', path.join(dir, 'x.spv')]);
+    assert.equal(r.status, 1);
+    assert.equal(r.stderr, want);
+  }
+  fs.rmSync(dir, { recursive: true, force: true });
+});
+
+const WARNINGS =
+  "warnings.slang(21): warning 30081: implicit conversion from 'float' to 'int' is not recommended\n" +
+  '    int i = 1.5;\n' +
+  '            ^~~\n' +
+  "warnings.slang(15): warning 41018: returning without initializing out parameter 'r'\n" +
+  '}\n' +
+  '^\n' +
+  "warnings.slang(10): warning 41016: use of uninitialized variable 'x'\n" +
+  '    return x;\n' +
+  '    ^~~~~~\n';
+
+test("a module that compiles prints Slang's warnings, those of the checks and of the IR passes", () => {
+  const dir = tempDir();
+  for (const target of ['spirv', 'wgsl', 'metal', 'hlsl', 'glsl']) {
+    const r = slangc(['warnings.slang', '-target', target, '-o', path.join(dir, `w.${target}`)]);
+    assert.equal(r.status, 0, r.stderr);
+    assert.equal(r.stderr, WARNINGS, target);
+  }
+  // With -D the module's text starts with the macros; the warnings keep its lines.
+  const r = slangc(['warnings.slang', '-target', 'spirv', '-DFOO=1', '-o', path.join(dir, 'd.spv')]);
+  assert.equal(r.stderr, WARNINGS);
+  // A module without warnings prints nothing.
+  const clean = slangc(['basic.slang', '-target', 'spirv', '-o', path.join(dir, 'b.spv')]);
+  assert.equal(clean.status, 0);
+  assert.equal(clean.stderr, '');
+  fs.rmSync(dir, { recursive: true, force: true });
+});
+
+test("an imported module's warnings are printed too, before the importer's", () => {
+  const dir = tempDir();
+  fs.copyFileSync(path.join(FIXTURES, 'warnings.slang'), path.join(dir, 'warnings.slang'));
+  fs.writeFileSync(
+    path.join(dir, 'importer.slang'),
+    'import warnings;\n[shader("compute")]\n[numthreads(1, 1, 1)]\nvoid m() { float f = 2; uint u = f; output[0] = u; }\n',
+  );
+  const r = slangc(['importer.slang', '-target', 'spirv', '-entry', 'm', '-o', path.join(dir, 'm.spv')], {
+    cwd: dir,
+  });
+  assert.equal(r.status, 0, r.stderr);
+  assert.ok(r.stderr.startsWith(WARNINGS), r.stderr);
+  assert.match(r.stderr.slice(WARNINGS.length), /^importer\.slang\(4\): warning 30081: /);
   fs.rmSync(dir, { recursive: true, force: true });
 });
 

@@ -123,6 +123,22 @@ test("--serve: jobs do not see each other's modules", async () => {
   assert.match(b.diagnostics, /cannot open file 'shared_math\.slang'/);
 });
 
+test("--serve: a job that compiles answers with Slang's warnings, probed once per module", async () => {
+  const dir = tempDir();
+  const job = (i) => JSON.stringify(['warnings.slang', '-target', 'spirv', '-o', path.join(dir, `w${i}.spv`)]);
+  const r = await serve(`${job(0)}\n${job(1)}\n`);
+  assert.equal(r.status, 0, r.stderr);
+  assert.equal(r.lines.length, 2);
+  for (const line of r.lines) {
+    const a = JSON.parse(line);
+    assert.equal(a.status, 0);
+    assert.match(a.diagnostics, /^warnings\.slang\(21\): warning 30081: /);
+    assert.match(a.diagnostics, /warnings\.slang\(10\): warning 41016: /);
+  }
+  assert.equal(JSON.parse(r.lines[0]).diagnostics, JSON.parse(r.lines[1]).diagnostics);
+  fs.rmSync(dir, { recursive: true, force: true });
+});
+
 test('--serve with other arguments is refused', () => {
   const r = slangc(['--serve', 'basic.slang']);
   assert.notEqual(r.status, 0);

@@ -6,6 +6,8 @@
 #ifndef DGPB_TOOL_COMMON_H
 #define DGPB_TOOL_COMMON_H
 
+#include <stdbool.h>
+
 #include "dgpb/result.h"
 
 /*
@@ -29,8 +31,29 @@ int tool_usage_error(const char *fmt, ...)
 /*
  * Prints a diagnostic on standard error as "<name>: <file:line:col: error:
  * message>" (dgpb_diag_format()), naming `file` when the diagnostic names no
- * file (`file` may be NULL).
+ * file (`file` may be NULL); in JSON mode as tool_print_diag_json() does.
  */
 void tool_print_diag(const dgpb_diag *d, const char *file);
+
+/*
+ * JSON mode (dgpb-build --diagnostics json): tool_usage_error() and
+ * tool_print_diag() print each diagnostic as one JSON object on one line of
+ * standard error, as tool_print_diag_json() does, instead of text.
+ */
+void tool_set_json(bool on);
+bool tool_json(void);
+
+/*
+ * Prints a diagnostic as one JSON object on one line of standard error:
+ *   {"severity":"warning","file":"m.slang","line":7,"column":13,
+ *    "code":"E30081","message":"implicit conversion ..."}
+ * every key always there, null where unknown (no file, line or column 0, a
+ * note or warning of dgpb's own without a code). "code" is Slang's code of
+ * a diagnostic passed through (tool_code) or the name of dgpb's result code
+ * ("DGPB_ERR_SHADER", dgpb_result_name()); the excerpt (Slang's source line
+ * and caret) is left out. Text that is not UTF-8 is written with U+FFFD in
+ * place of each bad byte, so that every line is valid JSON.
+ */
+void tool_print_diag_json(const dgpb_diag *d);
 
 #endif

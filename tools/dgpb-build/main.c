@@ -8,6 +8,7 @@
 #define _POSIX_C_SOURCE 200809L
 #include <limits.h>
 #include <signal.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -108,9 +109,17 @@ static const char usage_text[] =
     "Reporting:\n"
     "  --keep-temps           keep the intermediate files and say where they are\n"
     "  -v, --verbose          print each compile command\n"
-    "  -q, --quiet            print errors only. Without it, on a terminal, one\n"
-    "                         line shows the compiles done of those planned, the\n"
-    "                         latest and the time: [12/72] blur (spirv) 0.8s\n"
+    "  -q, --quiet            print warnings and errors only: no notes, no summary\n"
+    "                         line. Without it, on a terminal, one line shows the\n"
+    "                         compiles done of those planned, the latest and the\n"
+    "                         time: [12/72] blur (spirv) 0.8s\n"
+    "  --warnings-as-errors   any warning, Slang's or dgpb-build's, is an error:\n"
+    "                         exit status 1, nothing written (also\n"
+    "                         DGPB_WARNINGS_AS_ERRORS=1)\n"
+    "  --diagnostics FORMAT   text (the default), or json: every diagnostic as one\n"
+    "                         JSON object a line on standard error, {\"severity\",\n"
+    "                         \"file\", \"line\", \"column\", \"code\", \"message\"},\n"
+    "                         null where unknown\n"
     "  --version              print the versions of dgpb-build and the compiler\n"
     "  -h, --help             this text\n"
     "\n"
@@ -130,7 +139,8 @@ typedef struct options {
     const char **includes;
     size_t include_count;
     bool quiet, version;
-    bool list, json; /* --list [--json] */
+    bool list, list_json;          /* --list [--json] */
+    bool warnings_as_errors, json; /* --warnings-as-errors, --diagnostics json */
     bool no_cache, cache_stats, cache_clear, cache_remote_read_only;
     const char *cache_dir, *cache_max_size, *cache_remote;
 } options;
@@ -179,7 +189,7 @@ static int parse_args(int argc, char **argv, options *o)
         } else if (!strcmp(a, "--list")) {
             o->list = true;
         } else if (!strcmp(a, "--json")) {
-            o->json = true;
+            o->list_json = true;
         } else if (!strcmp(a, "--no-layouts")) {
             o->build.no_layouts = true;
         } else if (!strcmp(a, "--keep-temps")) {
@@ -188,6 +198,12 @@ static int parse_args(int argc, char **argv, options *o)
             o->build.verbose = true;
         } else if (!strcmp(a, "-q") || !strcmp(a, "--quiet")) {
             o->quiet = true;
+        } else if (!strcmp(a, "--warnings-as-errors")) {
+            o->warnings_as_errors = true;
+        } else if (take_value(argc, argv, &i, "--diagnostics", false, &v, &err)) {
+            if (!err && strcmp(v, "text") && strcmp(v, "json"))
+                return tool_usage_error("--diagnostics is 'text' or 'json', not '%s'", v);
+            o->json = !err && !strcmp(v, "json");
         } else if (!strcmp(a, "-MD")) {
             o->build.depfile = true;
         } else if (take_value(argc, argv, &i, "-MF", false, &v, &err)) {
@@ -254,7 +270,7 @@ static int parse_args(int argc, char **argv, options *o)
     }
     if (!o->build.module_file && !o->version && !o->cache_stats && !o->cache_clear)
         return tool_usage_error("no module given");
-    if (o->json && !o->list)
+    if (o->list_json && !o->list)
         return tool_usage_error("--json goes with --list");
     o->build.defines = o->defines;
     o->build.define_count = o->define_count;
@@ -268,16 +284,49 @@ typedef struct printer {
     progress_line *line; /* the progress line, on a terminal; NULL: none */
 } printer;
 
+/* Prints a diagnostic: -q leaves notes out, never a warning, as a compiler would. */
 static void print_diag(const dgpb_diag *d, void *user)
 {
     const printer *p = user;
-    if (p->quiet && d->severity != DGPB_SEV_ERROR)
+    if (p->quiet && d->severity == DGPB_SEV_NOTE)
         return;
     progress_clear(p->line);
-    char buf[DGPB_DIAG_FILE_MAX + DGPB_DIAG_MESSAGE_MAX + 64];
+    if (tool_json()) {
+        tool_print_diag_json(d);
+        return;
+    }
+    char buf[DGPB_DIAG_FILE_MAX + DGPB_DIAG_MESSAGE_MAX + DGPB_DIAG_EXCERPT_MAX + 64];
     dgpb_diag_format(d, buf, sizeof buf);
     /* A message about no file (the compiler lookup) says whose it is. */
     fprintf(stderr, "%s%s\n", d->file[0] ? "" : "dgpb-build: ", buf);
+}
+
+/*
+ * A message of the program's own, about no file: "dgpb-build: warning: ..."
+ * (with `tagged`, else "dgpb-build: ..."), or one JSON line.
+ */
+static void say(dgpb_severity severity, int code, bool tagged, const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 4, 5)))
+#endif
+    ;
+
+static void say(dgpb_severity severity, int code, bool tagged, const char *fmt, ...)
+{
+    static dgpb_diag d; /* 10 KB: off the stack */
+    dgpb_diag_clear(&d);
+    d.severity = severity;
+    d.code = code;
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(d.message, sizeof d.message, fmt, ap);
+    va_end(ap);
+    if (tool_json())
+        tool_print_diag_json(&d);
+    else if (tagged)
+        tool_print_diag(&d, NULL);
+    else
+        fprintf(stderr, "dgpb-build: %s\n", d.message);
 }
 
 static int exit_status(int rc)
@@ -351,7 +400,7 @@ static void embedded_compiler(const char *dir, char *buf, size_t size)
 static bool use_progress_line(bool quiet, unsigned *width)
 {
     const char *term = getenv("TERM");
-    if (quiet || !isatty(STDERR_FILENO) || (term && !strcmp(term, "dumb")))
+    if (quiet || tool_json() || !isatty(STDERR_FILENO) || (term && !strcmp(term, "dumb")))
         return false;
     struct winsize ws;
     *width = ioctl(STDERR_FILENO, TIOCGWINSZ, &ws) == 0 ? ws.ws_col : 0;
@@ -437,27 +486,24 @@ static int open_cache(const options *o, bool must, dgpb_cache **out)
     if (o->cache_dir && *o->cache_dir)
         snprintf(dir, sizeof dir, "%s", o->cache_dir);
     else if (dgpb_cache_default_dir(dir, sizeof dir)) {
-        fprintf(stderr,
-                "dgpb-build: %s: no cache folder (set --cache-dir, DGPB_CACHE_DIR, "
-                "XDG_CACHE_HOME or HOME)%s\n",
-                must ? "error" : "warning", must ? "" : "; building without the cache");
+        say(must ? DGPB_SEV_ERROR : DGPB_SEV_WARNING, must ? DGPB_ERR_INVALID : DGPB_OK, true,
+            "no cache folder (set --cache-dir, DGPB_CACHE_DIR, XDG_CACHE_HOME or HOME)%s",
+            must ? "" : "; building without the cache");
         return must ? EXIT_USAGE : EXIT_OK;
     }
     uint64_t max = 0;
     const char *size = o->cache_max_size ? o->cache_max_size : getenv("DGPB_CACHE_MAX_SIZE");
     if (size && *size && dgpb_cache_parse_size(size, &max)) {
-        fprintf(stderr,
-                "dgpb-build: error: DGPB_CACHE_MAX_SIZE needs a size (bytes, or with K, "
-                "M, G), not '%s'\n",
-                size);
+        say(DGPB_SEV_ERROR, DGPB_ERR_INVALID, true,
+            "DGPB_CACHE_MAX_SIZE needs a size (bytes, or with K, M, G), not '%s'", size);
         return EXIT_USAGE;
     }
     dgpb_diag d;
     dgpb_diag_clear(&d);
     if (dgpb_cache_open(dir, max, out, &d)) {
-        fprintf(stderr, "dgpb-build: %s: cannot use the cache folder '%s': %s%s\n",
-                must ? "error" : "warning", dir, d.message,
-                must ? "" : "; building without the cache");
+        say(must ? DGPB_SEV_ERROR : DGPB_SEV_WARNING, must ? d.code : DGPB_OK, true,
+            "cannot use the cache folder '%s': %s%s", dir, d.message,
+            must ? "" : "; building without the cache");
         return must ? EXIT_TOOL : EXIT_OK;
     }
     return EXIT_OK;
@@ -467,7 +513,7 @@ static int open_cache(const options *o, bool must, dgpb_cache **out)
 static void cache_warning(void *user, const char *message)
 {
     (void)user;
-    fprintf(stderr, "dgpb-build: warning: %s\n", message);
+    say(DGPB_SEV_WARNING, DGPB_OK, true, "%s", message);
 }
 
 static bool env_true(const char *name)
@@ -489,7 +535,7 @@ static int open_remote(const options *o, dgpb_cache *cache)
     dgpb_diag d;
     dgpb_diag_clear(&d);
     if (dgpb_cache_set_remote(cache, url, read_only, cache_warning, NULL, &d)) {
-        fprintf(stderr, "dgpb-build: error: %s\n", d.message);
+        say(DGPB_SEV_ERROR, d.code, true, "%s", d.message);
         return dgpb_result_class(d.code) == DGPB_ERR_INVALID ? EXIT_USAGE : EXIT_TOOL;
     }
     return EXIT_OK;
@@ -506,7 +552,7 @@ static int cache_command(const options *o)
     dgpb_diag_clear(&d);
     if (o->cache_clear) {
         if (dgpb_cache_clear(cache, &d)) {
-            fprintf(stderr, "dgpb-build: error: %s\n", d.message);
+            say(DGPB_SEV_ERROR, d.code, true, "%s", d.message);
             rc = EXIT_TOOL;
         } else if (!o->quiet && !o->cache_stats) {
             printf("cache %s: cleared\n", dgpb_cache_dir(cache));
@@ -515,7 +561,7 @@ static int cache_command(const options *o)
     dgpb_cache_stats st;
     if (!rc && o->cache_stats) {
         if (dgpb_cache_stats_get(cache, &st, &d)) {
-            fprintf(stderr, "dgpb-build: error: %s\n", d.message);
+            say(DGPB_SEV_ERROR, d.code, true, "%s", d.message);
             rc = EXIT_TOOL;
         } else {
             printf("cache folder: %s\n"
@@ -555,7 +601,7 @@ static int list_entries(options *o, printer *pr)
         fprintf(stderr, "dgpb-build: interrupted by signal %d; nothing listed\n",
                 (int)caught_signal);
         rc = 128 + caught_signal;
-    } else if (list && o->json) {
+    } else if (list && o->list_json) {
         list_print_json(stdout, list, o->build.module_file);
     } else if (list) {
         list_print_text(stdout, list);
@@ -567,6 +613,12 @@ static int list_entries(options *o, printer *pr)
 int main(int argc, char **argv)
 {
     tool_init("dgpb-build", "error: ", EXIT_USAGE);
+    /* JSON from the first message on, a usage error included. */
+    for (int i = 1; i + 1 < argc; i++)
+        if (!strcmp(argv[i], "--diagnostics"))
+            tool_set_json(!strcmp(argv[i + 1], "json"));
+        else if (!strncmp(argv[i], "--diagnostics=", 14))
+            tool_set_json(!strcmp(argv[i] + 14, "json"));
     options o;
     memset(&o, 0, sizeof o);
     int rc = parse_args(argc, argv, &o);
@@ -644,6 +696,8 @@ int main(int argc, char **argv)
         o.build.progress_ctx = &line;
     }
     o.build.compiler = compiler;
+    o.build.warnings_as_errors = o.warnings_as_errors || env_true("DGPB_WARNINGS_AS_ERRORS");
+    o.build.split_compiler_diagnostics = o.json;
     o.build.cancel = &caught_signal;
     o.build.sink = print_diag;
     o.build.user = &pr;
@@ -657,19 +711,20 @@ int main(int argc, char **argv)
     rc = exit_status(built);
     progress_clear(pr.line);
     if (caught_signal) {
-        fprintf(stderr, "dgpb-build: interrupted by signal %d%s\n", (int)caught_signal,
-                built == DGPB_OK ? " after writing the bundle" : "; nothing written");
+        say(DGPB_SEV_ERROR, DGPB_ERR_INTERRUPTED, false, "interrupted by signal %d%s",
+            (int)caught_signal,
+            built == DGPB_OK ? " after writing the bundle" : "; nothing written");
         rc = 128 + caught_signal;
     }
     if (rc == EXIT_OK && !o.quiet)
-        fprintf(stderr,
-                "dgpb-build: wrote %s (%zu bytes: %u target%s, %u entr%s, %u code blob%s) and "
-                "%s; %u compiles%s in %.2f s\n",
-                result.bundle_path, result.bundle_size, result.target_count,
-                result.target_count == 1 ? "" : "s", result.entry_count,
-                result.entry_count == 1 ? "y" : "ies", result.blob_count,
-                result.blob_count == 1 ? "" : "s", result.json_path, result.compile_count,
-                result.cached ? " (from the cache)" : "", now() - start);
+        say(DGPB_SEV_NOTE, DGPB_OK, false,
+            "wrote %s (%zu bytes: %u target%s, %u entr%s, %u code blob%s) and %s; %u "
+            "compiles%s in %.2f s",
+            result.bundle_path, result.bundle_size, result.target_count,
+            result.target_count == 1 ? "" : "s", result.entry_count,
+            result.entry_count == 1 ? "y" : "ies", result.blob_count,
+            result.blob_count == 1 ? "" : "s", result.json_path, result.compile_count,
+            result.cached ? " (from the cache)" : "", now() - start);
 done:
     dgpb_compiler_destroy(compiler);
     dgpb_cache_close(cache);

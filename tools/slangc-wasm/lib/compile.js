@@ -55,6 +55,86 @@ export function cleanDiagnostics(text) {
   return out === '' ? '' : out + '\n';
 }
 
+/*
+ * Slang's warnings on success.  The WebAssembly API hands back diagnostics
+ * only for a call that fails, so a module that loads drops its warnings.
+ * To get them, the module's prepared text is loaded a second time, into
+ * the same session, with a sentinel after it that fails the load only once
+ * every check of the module ran: a [Differentiable] function calling one
+ * that is not, an error of the differentiability check, the pass Slang runs
+ * after the checks that warn (uninitialised values, missing returns).  What
+ * Slang said then, less the sentinel's error, the loading noise and the
+ * source lines of both, is the module's warnings.  When the probe says
+ * anything else (another error: a sentinel the module's macros broke) it is
+ * not trusted and no warning is shown.  Warnings of code generation
+ * (getTargetCode) still cannot be had.  Each probe's answer is kept per
+ * target and text (less the macros the text never names), so a --serve
+ * worker probes a module once per target and set of macros it tests.
+ */
+const PROBE_FILE = 'slangc-wasm-warnings-probe';
+const PROBE_TEXT =
+  `\n#line 1 "${PROBE_FILE}"\n` +
+  'float slangc_wasm_probe_plain_(float x) { return x; }\n' +
+  '[Differentiable] float slangc_wasm_probe_(float x) { return slangc_wasm_probe_plain_(x); }\n';
+const DIAGNOSTIC_RE = /^(.*)\((\d+)(?:, ?\d+)?\): (?:fatal error|internal error|error|warning|note)\b/;
+const probeCache = new Map();
+const PROBE_CACHE_MAX = 256;
+
+/* The diagnostics of `text` without those located in `file`, each with its source lines. */
+function dropDiagnosticsOf(text, file) {
+  const out = [];
+  let keep = true;
+  for (const line of text.split('\n')) {
+    const m = DIAGNOSTIC_RE.exec(line);
+    if (m) keep = m[1] !== file;
+    if (keep) out.push(line);
+  }
+  return out.join('\n');
+}
+
+/*
+ * The text a probe's answer is kept under: the prepared source without the
+ * -D lines of macros its body never names, which cannot change what Slang
+ * says (a build defines target and group macros that many modules ignore).
+ */
+function probeKey(source) {
+  if (!source.startsWith('#define ')) return source;
+  const end = source.indexOf('\n#line 1 ');
+  if (end < 0) return source;
+  const body = source.slice(end);
+  const used = source
+    .slice(0, end)
+    .split('\n')
+    .filter((l) => {
+      const m = /^#define ([A-Za-z_][A-Za-z0-9_]*)/.exec(l);
+      return !m || body.includes(m[1]);
+    });
+  return `${used.join('\n')}${body}`;
+}
+
+function probeWarnings(slang, session, source, name, path_, target, job) {
+  const key = `${target}\0${name}\0${path_}\0${probeKey(source)}`;
+  if (probeCache.has(key)) return probeCache.get(key);
+  let warnings = '';
+  // Another path than the module's (a session holds one source per path), the module's
+  // named by a #line so that the warnings name it.
+  const text = `#line 1 ${quote(path_)}\n${source}${PROBE_TEXT}`;
+  const mod = session.loadModuleFromSource(text, `${name}-${PROBE_FILE}`, `${path_}-${PROBE_FILE}`);
+  if (mod) job.handles.push(mod); // the sentinel did not fail: nothing to read
+  else {
+    const said = cleanDiagnostics(dropDiagnosticsOf(lastError(slang.module), PROBE_FILE));
+    const errors = said.split('\n').some((l) => /^.*\(\d+(?:, ?\d+)?\): (?:fatal error|internal error|error)\b/.test(l));
+    if (!errors) warnings = said;
+  }
+  if (probeCache.size >= PROBE_CACHE_MAX) probeCache.delete(probeCache.keys().next().value);
+  probeCache.set(key, warnings);
+  return warnings;
+}
+
+function quote(p) {
+  return '"' + p.replace(/\\/g, '\\\\').replace(/"/g, '\\"') + '"';
+}
+
 function slangFailure(module, what) {
   const diag = cleanDiagnostics(lastError(module));
   return new JobError(diag !== '' ? diag : `${ERR}${what}\n`);
@@ -111,6 +191,7 @@ function loadImports(slang, session, prep, ctx, job) {
     const mod = session.loadModuleFromSource(sub.source, imp.key, file);
     if (!mod) throw slangFailure(slang.module, `cannot load module '${file}'`);
     job.handles.push(mod);
+    job.imported.push({ source: sub.source, name: imp.key, file });
     job.loaded.add(imp.key);
     job.visiting.delete(real);
     for (const d of sub.deps) job.deps.push(d);
@@ -163,7 +244,14 @@ async function compile(opts, serve) {
   if (!isFile(opts.input)) throw new JobError(`${ERR}cannot open file '${opts.input}'\n`);
 
   const slang = await getSlang();
-  const job = { handles: [], loaded: new Set(), visiting: new Set(), deps: [], stage: 'creating a session' };
+  const job = {
+    handles: [],
+    loaded: new Set(),
+    visiting: new Set(),
+    deps: [],
+    imported: [],
+    stage: 'creating a session',
+  };
   const session = slang.globalSession.createSession(slang.targets[target.slang]);
   if (!session) throw slangFailure(slang.module, `cannot create a session for '${opts.target}'`);
   try {
@@ -229,7 +317,29 @@ async function compile(opts, serve) {
     if (opts.depfile !== null) files.push({ path: opts.depfile, data: depfileText(opts.output, deps) });
     job.stage = 'writing the outputs';
     writeOutputs(files);
-    return { stdout, outputs: files.map((f) => f.path) };
+
+    // The imported modules' warnings first, as Slang reports them loading each.
+    // A probe that fails inside the wasm costs the warnings, never the job (whose outputs
+    // are written); the next job loads a fresh instance.
+    let warnings = '';
+    try {
+      const importedText = job.imported.map((m) => m.source).join('\0');
+      for (const m of job.imported)
+        warnings += probeWarnings(slang, session, m.source, m.name, m.file, opts.target, job);
+      warnings += probeWarnings(
+        slang,
+        session,
+        prep.source,
+        moduleName(opts.input),
+        opts.input,
+        `${opts.target}\0${importedText}`,
+        job,
+      );
+    } catch {
+      warnings = '';
+      job.broken = true;
+    }
+    return { stdout, outputs: files.map((f) => f.path), warnings };
   } catch (e) {
     // The exception's text is read while the instance that threw it is loaded.
     if (ours(e)) throw e;
@@ -245,7 +355,7 @@ async function compile(opts, serve) {
         broken = true;
       }
     }
-    if (broken) discard();
+    if (broken || job.broken) discard();
   }
 }
 
@@ -263,7 +373,12 @@ export async function runJob(argv, { serve = false } = {}) {
     const opts = parseArgs(argv);
     if (opts.help) result.stdout = HELP;
     else if (opts.version) result.stdout = SLANG_VERSION + '\n';
-    else Object.assign(result, await compile(opts, serve));
+    else {
+      const r = await compile(opts, serve);
+      result.stdout = r.stdout;
+      result.outputs = r.outputs;
+      result.diagnostics = r.warnings;
+    }
   } catch (e) {
     result.status = 1;
     result.outputs = [];

@@ -4,6 +4,9 @@
 //
 //  - -D macros become #define lines, followed by `#line 1 "FILE"` so that
 //    Slang's diagnostics keep the user's file and line;
+//  - a file that is not UTF-8 text (a NUL byte, a byte sequence UTF-8 does
+//    not allow: a binary file, UTF-16) is refused, naming the first such
+//    byte, before Slang reads it;
 //  - a UTF-8 byte-order mark at the start of a file is dropped (Slang skips
 //    it at the start of a file, but not in the middle of the inlined text);
 //    CRLF line endings stay as they are (Slang reads them);
@@ -38,6 +41,7 @@
 // Nothing here interprets the language: Slang preprocesses and parses the
 // result.  See docs/slangc-wasm.md, "Defines, includes and imports".
 
+import { isUtf8 } from 'node:buffer';
 import fs from 'node:fs';
 import path from 'node:path';
 
@@ -78,13 +82,46 @@ function quote(p) {
   return '"' + p.replace(/\\/g, '\\\\').replace(/"/g, '\\"') + '"';
 }
 
+/*
+ * Why `bytes` is not text, or null: the first NUL byte or the first byte
+ * that is not well-formed UTF-8 (with its offset), whichever comes first.
+ */
+export function notText(bytes) {
+  const nul = bytes.indexOf(0);
+  if (nul < 0 && isUtf8(bytes)) return null;
+  const end = nul < 0 ? bytes.length : nul;
+  for (let i = 0; i < end; ) {
+    const c = bytes[i];
+    let n = 0;
+    let min = 0;
+    if (c < 0x80) n = 1;
+    else if ((c & 0xe0) === 0xc0) (n = 2), (min = 0x80);
+    else if ((c & 0xf0) === 0xe0) (n = 3), (min = 0x800);
+    else if ((c & 0xf8) === 0xf0) (n = 4), (min = 0x10000);
+    else return `invalid UTF-8 at offset ${i}`;
+    let cp = n === 1 ? c : c & (0x7f >> n);
+    for (let k = 1; k < n; k++) {
+      if (i + k >= bytes.length || (bytes[i + k] & 0xc0) !== 0x80) return `invalid UTF-8 at offset ${i}`;
+      cp = (cp << 6) | (bytes[i + k] & 0x3f);
+    }
+    if (cp < min || cp > 0x10ffff || (cp >= 0xd800 && cp <= 0xdfff)) return `invalid UTF-8 at offset ${i}`;
+    i += n;
+  }
+  return `a NUL byte at offset ${nul}`;
+}
+
 function readSource(p) {
+  let bytes;
   try {
-    const text = fs.readFileSync(p, 'utf8');
-    return text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
+    bytes = fs.readFileSync(p);
   } catch (e) {
     throw new SourceError(`cannot open file '${p}': ${e.code === 'ENOENT' ? 'no such file' : e.message}`);
   }
+  // Slang would read a binary file as text and report its bytes, error after error.
+  const why = notText(bytes);
+  if (why !== null) throw new SourceError(`${p}: not a text file (${why})`);
+  const text = bytes.toString('utf8');
+  return text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
 }
 
 /*
