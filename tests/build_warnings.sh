@@ -74,4 +74,15 @@ printf '%s\n' "$log"
 [ ! -e r ] || fail "own warning: something was written"
 grep -q "resources.slang: error: target 'wgsl', entry 'kinds', parameter 'rg': .* \[--warnings-as-errors\]" <<<"$log" ||
     fail "own warning: not an error"
+# The warning about this installation (no native libslang: no layouts) is not the module's:
+# -q leaves it out, and --warnings-as-errors leaves it a warning (exit 0, the bundle written).
+clean=(--targets spirv "$fixtures/../tests/run/double.slang")
+log=$("$build" --no-cache -q "${clean[@]}" -o q 2>&1); status=$?
+[ "$status" -eq 0 ] || fail "a clean module with -q: exit status $status: $log"
+[ -z "$log" ] || fail "a clean module with -q printed something: $log"
+log=$("$build" --no-cache --warnings-as-errors "${clean[@]}" -o w 2>&1); status=$?
+printf '%s\n' "$log"
+[ "$status" -eq 0 ] || fail "a clean module with --warnings-as-errors: exit status $status"
+[ -e w/double.dgpb ] || fail "a clean module with --warnings-as-errors: no bundle"
+! grep -q 'error' <<<"$log" || fail "a clean module with --warnings-as-errors: an error printed"
 echo "ok"

@@ -96,8 +96,10 @@ typedef struct dgpb_build_desc {
     bool no_layouts;             /* record no layouts and say nothing about it (--no-layouts) */
     const char *slang_lib;       /* the native libslang the recorder loads; NULL: its own lookup */
     bool verbose;                /* report each compile command as a note */
-    /* Every warning (Slang's, and dgpb's own) is reported as an error and fails the build
-       (DGPB_ERR_SHADER, nothing written): dgpb-build --warnings-as-errors. */
+    /* Every warning about the module (Slang's, and dgpb's own checks) is reported as an error
+       and fails the build (DGPB_ERR_SHADER, nothing written): dgpb-build --warnings-as-errors.
+       A warning about this installation (code DGPB_ERR_UNSUPPORTED: no native libslang, so no
+       layouts) stays a warning: the module is not at fault. */
     bool warnings_as_errors;
     /* A failed compile is reported as one error naming its target and entry, followed by
        Slang's diagnostics as records of their own (file, line, column, Slang's code), instead

@@ -130,7 +130,8 @@ static enum next take_result(build *b, const layout_task *k, int rc, const dgpb_
         return *stop_rc ? NEXT_STOP : NEXT_GO_ON;
     }
     if (rc == DGPB_ERR_UNSUPPORTED && !b->desc->slang_lib) {
-        build_report(b, DGPB_SEV_WARNING, DGPB_OK,
+        /* About this installation, not the module: code DGPB_ERR_UNSUPPORTED (build_report.c). */
+        build_report(b, DGPB_SEV_WARNING, DGPB_ERR_UNSUPPORTED,
                      "the layout recorder cannot load a native Slang library (%s): the bundle "
                      "carries no layouts, which native hosts reject (--slang-lib names one; "
                      "--no-layouts builds without them quietly)",
@@ -259,7 +260,7 @@ int build_record_layouts(build *b)
     if (b->platform == DGPB_PLATFORM_WASM32 || b->desc->no_layouts)
         return DGPB_OK;
     if (!b->desc->layout_recorder) {
-        build_report(b, DGPB_SEV_WARNING, DGPB_OK,
+        build_report(b, DGPB_SEV_WARNING, DGPB_ERR_UNSUPPORTED,
                      "no layout recorder is configured: the bundle carries no layouts, which "
                      "native hosts reject (dgpb-slang-layout, --layout-recorder; --no-layouts "
                      "to build without them)");

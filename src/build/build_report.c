@@ -34,12 +34,17 @@ static void keep_warning(build *b, const dgpb_diag *d)
     dgpb_free(kept);
 }
 
-/* Hands one diagnostic to the sink: a warning is an error under --warnings-as-errors. */
+/*
+ * Hands one diagnostic to the sink: a warning about the module is an error under
+ * --warnings-as-errors. A warning with code DGPB_ERR_UNSUPPORTED is about this installation
+ * (no native libslang, so no layouts): the same module builds without it elsewhere, so it
+ * stays a warning (dgpb/build.h, warnings_as_errors).
+ */
 static void emit(build *b, dgpb_diag *d)
 {
     if (d->severity == DGPB_SEV_WARNING) {
         keep_warning(b, d); /* replayed when the build comes from the cache */
-        if (b->desc->warnings_as_errors) {
+        if (b->desc->warnings_as_errors && dgpb_result_class(d->code) != DGPB_ERR_UNSUPPORTED) {
             d->severity = DGPB_SEV_ERROR;
             if (dgpb_result_class(d->code) == DGPB_OK)
                 d->code = DGPB_ERR_SHADER;

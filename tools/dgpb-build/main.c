@@ -109,13 +109,15 @@ static const char usage_text[] =
     "Reporting:\n"
     "  --keep-temps           keep the intermediate files and say where they are\n"
     "  -v, --verbose          print each compile command\n"
-    "  -q, --quiet            print warnings and errors only: no notes, no summary\n"
-    "                         line. Without it, on a terminal, one line shows the\n"
+    "  -q, --quiet            print errors and the module's warnings only: no\n"
+    "                         notes, no summary line, no warning about this\n"
+    "                         installation (no layouts without a native libslang).\n"
+    "                         Without it, on a terminal, one line shows the\n"
     "                         compiles done of those planned, the latest and the\n"
     "                         time: [12/72] blur (spirv) 0.8s\n"
-    "  --warnings-as-errors   any warning, Slang's or dgpb-build's, is an error:\n"
-    "                         exit status 1, nothing written (also\n"
-    "                         DGPB_WARNINGS_AS_ERRORS=1)\n"
+    "  --warnings-as-errors   any warning about the module, Slang's or\n"
+    "                         dgpb-build's, is an error: exit status 1, nothing\n"
+    "                         written (also DGPB_WARNINGS_AS_ERRORS=1)\n"
     "  --diagnostics FORMAT   text (the default), or json: every diagnostic as one\n"
     "                         JSON object a line on standard error, {\"severity\",\n"
     "                         \"file\", \"line\", \"column\", \"code\", \"message\"},\n"
@@ -284,11 +286,17 @@ typedef struct printer {
     progress_line *line; /* the progress line, on a terminal; NULL: none */
 } printer;
 
-/* Prints a diagnostic: -q leaves notes out, never a warning, as a compiler would. */
+/*
+ * Prints a diagnostic: -q leaves out notes and the warnings about this installation (code
+ * DGPB_ERR_UNSUPPORTED: no layouts without a native libslang), never a warning about the
+ * module, as a compiler would.
+ */
 static void print_diag(const dgpb_diag *d, void *user)
 {
     const printer *p = user;
-    if (p->quiet && d->severity == DGPB_SEV_NOTE)
+    if (p->quiet &&
+        (d->severity == DGPB_SEV_NOTE ||
+         (d->severity == DGPB_SEV_WARNING && dgpb_result_class(d->code) == DGPB_ERR_UNSUPPORTED)))
         return;
     progress_clear(p->line);
     if (tool_json()) {
