@@ -404,6 +404,19 @@ typedef struct base {
     bool in_ptx_block;      /* on ptx, inside a block's memory */
 } base;
 
+/* fill_strings() for a resource at `path` under `at`: its code name is the node's resource
+   prefix and the path. */
+static void fill_resource_strings(builder *b, dgpb_reflected_param *r, const char *path,
+                                  const base *at, const char *shape, const char *problem)
+{
+    char *code = mem_printf("%s%s", at->res_prefix, path);
+    if (!code)
+        b->nomem = true;
+    else
+        fill_strings(b, r, path, at->global, code, shape, problem);
+    dgpb_free(code);
+}
+
 static void walk(builder *b, const char *path, const cJSON *node, const cJSON *t, const base *at,
                  int depth);
 
@@ -594,12 +607,7 @@ static void add_resource(builder *b, const char *path, const cJSON *node, const 
         r->binding = at->index + rec_u32(rec->slot, "index");
         r->place_from_code = at->entry && (b->spirv || b->wgsl);
     }
-    char *code = mem_printf("%s%s", at->res_prefix, path);
-    if (!code)
-        b->nomem = true;
-    else
-        fill_strings(b, r, path, at->global, code, shape, problem);
-    dgpb_free(code);
+    fill_resource_strings(b, r, path, at, shape, problem);
 }
 
 /* A row that says why a whole aggregate cannot be rows. */
@@ -614,12 +622,7 @@ static void add_refused(builder *b, const char *path, const cJSON *t, const base
     snprintf(problem, sizeof problem, "%s %s", shape, why);
     r->kind = -1;
     r->entry_param = at->entry;
-    char *code = mem_printf("%s%s", at->res_prefix, path);
-    if (!code)
-        b->nomem = true;
-    else
-        fill_strings(b, r, path, at->global, code, shape, problem);
-    dgpb_free(code);
+    fill_resource_strings(b, r, path, at, shape, problem);
 }
 
 /*
@@ -640,16 +643,11 @@ static void add_subpass_input(builder *b, const char *path, const base *at)
         return;
     r->kind = -1;
     r->entry_param = at->entry;
-    char *code = mem_printf("%s%s", at->res_prefix, path);
-    if (!code)
-        b->nomem = true;
-    else
-        fill_strings(b, r, path, at->global, code, "SubpassInput",
-                     "SubpassInput is not supported: an input attachment reads the render "
-                     "pass's own attachment, for which the format has no parameter kind (and "
-                     "WebGPU no binding); bind the attachment as a Texture2D and Load it at "
-                     "the fragment's position (SV_Position)");
-    dgpb_free(code);
+    fill_resource_strings(b, r, path, at, "SubpassInput",
+                          "SubpassInput is not supported: an input attachment reads the render "
+                          "pass's own attachment, for which the format has no parameter kind "
+                          "(and WebGPU no binding); bind the attachment as a Texture2D and Load "
+                          "it at the fragment's position (SV_Position)");
 }
 
 /* Walks a struct's fields, named "<path>.<field>" (or just "<field>" when `path` is NULL). */
