@@ -15,11 +15,6 @@ static bool is_word_char(unsigned char c)
     return is_alpha(c) || text_is_digit(c) || c == '_' || c == '$' || c == '.';
 }
 
-static bool is_line_break(const char *t, size_t i, size_t n)
-{
-    return t[i] == '\n' || (t[i] == '\r' && (i + 1 >= n || t[i + 1] != '\n'));
-}
-
 int ptx_advance(text_scanner *s)
 {
     const char *t = s->text;
@@ -31,7 +26,7 @@ int ptx_advance(text_scanner *s)
             return DGPB_OK;
         }
         unsigned char c = (unsigned char)t[i];
-        if (is_line_break(t, i, n)) {
+        if (text_is_line_break(t, i, n)) {
             s->line++;
             i++;
         } else if (c == ' ' || c == '\t' || c == '\v' || c == '\f' || c == '\r') {
@@ -51,7 +46,7 @@ int ptx_advance(text_scanner *s)
                 }
                 if (t[i] == '*' && i + 1 < n && t[i + 1] == '/')
                     break;
-                if (is_line_break(t, i, n))
+                if (text_is_line_break(t, i, n))
                     s->line++;
                 i++;
             }

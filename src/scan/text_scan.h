@@ -25,6 +25,12 @@
 
 #include "dgpb/result.h"
 
+/* Whether t[i] ends a line: '\n', or a '\r' not followed by '\n' (which then ends it). */
+static inline bool text_is_line_break(const char *t, size_t i, size_t n)
+{
+    return t[i] == '\n' || (t[i] == '\r' && (i + 1 >= n || t[i + 1] != '\n'));
+}
+
 static inline bool text_is_digit(char c)
 {
     return c >= '0' && c <= '9';

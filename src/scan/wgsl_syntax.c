@@ -64,7 +64,7 @@ int wgsl_advance(text_scanner *s)
             return DGPB_OK;
         }
         unsigned char c = (unsigned char)t[i];
-        if (c == '\n' || (c == '\r' && (i + 1 >= n || t[i + 1] != '\n'))) {
+        if (text_is_line_break(t, i, n)) {
             s->line++;
             i++;
         } else if (c == ' ' || c == '\t' || c == '\v' || c == '\f' || c == '\r') {
@@ -88,7 +88,7 @@ int wgsl_advance(text_scanner *s)
                     depth--;
                     i += 2;
                 } else {
-                    if (t[i] == '\n' || (t[i] == '\r' && (i + 1 >= n || t[i + 1] != '\n')))
+                    if (text_is_line_break(t, i, n))
                         s->line++;
                     i++;
                 }
