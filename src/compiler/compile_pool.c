@@ -6,46 +6,29 @@
  * embedded slangc-wasm or the native dgpb-slang-layout, both with `--serve`
  * (protocol: docs/slangc-wasm.md, compiler/slang_worker.h): a job is one line, a
  * JSON array of argument strings (a layout job wraps it as {"layout": [...]});
- * its answer is one line, a JSON object {"status", "diagnostics", ["stdout"]}. The dispatcher writes a
+ * its answer is one line, a JSON object {"status", "diagnostics", ["stdout"]}
+ * (one worker's primitives: compiler/worker.c). The dispatcher writes a
  * line to each idle worker, then poll()s every worker's standard output and
  * error; a worker whose standard output ends, or that prints anything but one
  * answer per job, is retired (killed if need be, always waited for) and
  * fails its job and the batch.
  */
-#define _XOPEN_SOURCE 700 /* nftw, mkdtemp */
+#define _POSIX_C_SOURCE 200809L
 #include "compiler/compile_pool.h"
 
 #include <assert.h>
-#include <cjson/cJSON.h>
 #include <errno.h>
-#include <ftw.h>
 #include <poll.h>
 #include <signal.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 #include <unistd.h>
 
 #include "core/alloc.h"
-#include "core/bytebuf.h"
+#include "compiler/worker.h"
 #include "io/process.h"
-
-#define NO_JOB SIZE_MAX
-#define ANSWER_MAX ((size_t)256 << 20) /* the longest answer line accepted */
-#define ERR_KEEP ((size_t)64 << 10)    /* how much of a worker's standard error is kept */
-#define ERR_SHOWN 1200                 /* how much of it a message quotes */
-
-/* One `--serve` process. */
-struct worker {
-    dgpb_process proc;
-    unsigned id;       /* 1-based, for messages */
-    bool alive;        /* started and not retired */
-    size_t job;        /* the job it is compiling, or NO_JOB */
-    dgpb_bytebuf line; /* standard output not yet answered */
-    dgpb_bytebuf err;  /* the last ERR_KEEP bytes of its standard error */
-};
 
 /* ---- small helpers ---- */
 
@@ -71,12 +54,6 @@ static const char *trim(const char *s, size_t n, size_t *len)
         n--;
     *len = n;
     return s;
-}
-
-static const char *base_name(const char *path)
-{
-    const char *slash = strrchr(path, '/');
-    return slash ? slash + 1 : path;
 }
 
 /* ---- version ---- */
@@ -207,131 +184,6 @@ done:
 
 /* ---- --serve workers ---------------------------------------------------- */
 
-/* The value after the last `option` among a job's arguments, or NULL. */
-static const char *job_option(const dgpb_compile_job *job, const char *option)
-{
-    const char *value = NULL;
-    for (size_t k = 0; k + 1 < job->arg_count; k++)
-        if (job->args[k] && !strcmp(job->args[k], option))
-            value = job->args[k + 1];
-    return value;
-}
-
-/* " while compiling entry 'e' for target 't' (job n, module 'm')", for messages. */
-static void describe_job(const dgpb_compile_job *job, size_t i, char *buf, size_t n)
-{
-    const char *entry = job_option(job, "-entry"), *target = job_option(job, "-target");
-    snprintf(buf, n, " while %s %s%.200s%s for target '%.40s' (job %zu, module '%.300s')",
-             job->layout ? "recording the layout of" : "compiling",
-             entry ? "entry '" : "the module", entry ? entry : "", entry ? "'" : "",
-             target ? target : "(none)", i + 1, job->arg_count && job->args[0] ? job->args[0] : "");
-}
-
-static void worker_keep_err(worker *w, const char *data, size_t n)
-{
-    bytebuf_append(&w->err, data, n);
-    if (w->err.failed) { /* only messages suffer: start again */
-        bytebuf_free(&w->err);
-        return;
-    }
-    if (w->err.len > ERR_KEEP) {
-        size_t drop = w->err.len - ERR_KEEP / 2;
-        memmove(w->err.data, w->err.data + drop, w->err.len - drop);
-        w->err.len -= drop;
-    }
-}
-
-/* The end of what a worker printed on standard error, for a message. */
-static void worker_err_tail(const worker *w, const char **text, int *len)
-{
-    size_t n;
-    const char *t = trim((const char *)w->err.data, w->err.len, &n);
-    if (n > ERR_SHOWN) {
-        t += n - ERR_SHOWN;
-        n = ERR_SHOWN;
-    }
-    *text = n ? t : "(nothing)";
-    *len = n ? (int)n : 9;
-}
-
-/*
- * Makes the workers' private TMPDIR, "$TMPDIR/dgpb-workers-XXXXXX": what a
- * worker leaves there when it is killed (slangc-wasm's nvcc folders) goes
- * with the pool.
- */
-static int make_worker_tmp(compile_pool *c, dgpb_diag *diag)
-{
-    if (c->worker_tmp)
-        return DGPB_OK;
-    const char *base = getenv("TMPDIR");
-    char *dir = mem_printf("%s/dgpb-workers-XXXXXX", base && *base ? base : "/tmp");
-    if (!dir)
-        return dgpb_diag_set(diag, DGPB_ERR_NOMEM, -1, "out of memory");
-    if (!mkdtemp(dir)) {
-        int rc = dgpb_diag_set(diag, DGPB_ERR_IO, -1, "cannot create a folder like '%s': %s", dir,
-                               strerror(errno));
-        dgpb_free(dir);
-        return rc;
-    }
-    c->worker_env[0] = mem_printf("TMPDIR=%s", dir);
-    c->worker_tmp = dir;
-    if (!c->worker_env[0])
-        return dgpb_diag_set(diag, DGPB_ERR_NOMEM, -1, "out of memory");
-    return DGPB_OK;
-}
-
-static int remove_entry(const char *path, const struct stat *st, int flag, struct FTW *ftw)
-{
-    (void)st;
-    (void)flag;
-    (void)ftw;
-    return remove(path);
-}
-
-/* Starts the worker in slot w (new or retired), leading a process group of its own. */
-static int worker_start(compile_pool *c, worker *w, dgpb_diag *diag)
-{
-    int rc = make_worker_tmp(c, diag);
-    if (rc)
-        return rc;
-    dgpb_process_clear(&w->proc);
-    w->proc = (dgpb_process)DGPB_PROCESS_INIT;
-    w->proc.argv = c->serve_argv;
-    w->proc.cwd = c->cwd;
-    w->proc.env = (const char *const *)c->worker_env;
-    w->proc.flags = DGPB_PROCESS_PIPES | DGPB_PROCESS_GROUP;
-    w->job = NO_JOB;
-    w->line.len = 0;
-    w->line.failed = false;
-    w->err.len = 0;
-    w->err.failed = false;
-    rc = dgpb_process_start(&w->proc, diag);
-    if (rc)
-        return rc;
-    w->alive = true;
-    c->started++;
-    return DGPB_OK;
-}
-
-/*
- * Retires a worker: kills it when `kill_it` (it may still be running), closes
- * its input, reads what it has left and waits for it. Returns its exit status.
- */
-static int worker_retire(worker *w, bool kill_it)
-{
-    if (!w->alive)
-        return w->proc.status;
-    if (kill_it)
-        dgpb_process_kill(&w->proc, SIGKILL, NULL);
-    dgpb_process_close_input(&w->proc);
-    dgpb_process_finish(&w->proc, NULL);
-    if (w->proc.err)
-        worker_keep_err(w, w->proc.err, w->proc.err_len);
-    w->alive = false;
-    w->job = NO_JOB;
-    return w->proc.status;
-}
-
 /*
  * A worker failed: retire it, fail its job (if any) and, for the first
  * failure of the batch, fill `fail` (the batch's diagnostic). `what` says
@@ -343,23 +195,12 @@ static void worker_failed(compile_pool *c, worker *w, dgpb_compile_job *jobs, bo
     size_t job = w->job;
     int pid = w->proc.pid;
     int status = worker_retire(w, kill_it);
-    char how[160];
-    if (what)
-        snprintf(how, sizeof how, "%s", what);
-    else if (status >= 128)
-        snprintf(how, sizeof how, "was ended by signal %d", status - 128);
-    else
-        snprintf(how, sizeof how, "exited with status %d%s", status,
-                 status == 127 ? " (is Node.js installed?)" : "");
     char during[700] = "";
-    if (job != NO_JOB)
-        describe_job(&jobs[job], job, during, sizeof during);
-    const char *err;
-    int err_len;
-    worker_err_tail(w, &err, &err_len);
-    char *msg = mem_printf("%s --serve worker %u (pid %d) %s%s; its last words: %.*s",
-                           base_name(c->serve_argv[0]), w->id, pid, how, during, err_len, err);
-    if (job != NO_JOB) {
+    if (job != WORKER_NO_JOB)
+        worker_describe_job(jobs[job].args, jobs[job].arg_count, jobs[job].layout, job, during,
+                            sizeof during);
+    char *msg = worker_failure_message(w, c->serve_argv[0], pid, status, what, during);
+    if (job != WORKER_NO_JOB) {
         jobs[job].status = -1;
         dgpb_free(jobs[job].diagnostics);
         jobs[job].diagnostics = msg ? mem_strdup(msg) : NULL;
@@ -371,72 +212,15 @@ static void worker_failed(compile_pool *c, worker *w, dgpb_compile_job *jobs, bo
 }
 
 /* Sends job `i` to an idle worker as one JSON line. */
-static int worker_send(worker *w, const dgpb_compile_job *job, size_t i, dgpb_diag *diag)
+static int send_job(worker *w, const dgpb_compile_job *job, size_t i, dgpb_diag *diag)
 {
-    int rc = DGPB_OK;
-    cJSON *array = cJSON_CreateArray();
-    char *text = NULL;
-    for (size_t k = 0; array && k < job->arg_count; k++) {
-        cJSON *s = cJSON_CreateString(job->args[k] ? job->args[k] : "");
-        if (!s || !cJSON_AddItemToArray(array, s)) {
-            cJSON_Delete(s);
-            cJSON_Delete(array);
-            array = NULL;
-        }
-    }
-    if (array && job->layout) { /* {"layout": [...]} */
-        cJSON *object = cJSON_CreateObject();
-        if (!object || !cJSON_AddItemToObject(object, "layout", array)) {
-            cJSON_Delete(object);
-            cJSON_Delete(array);
-            object = NULL;
-        }
-        array = object;
-    }
-    if (!array || !(text = cJSON_PrintUnformatted(array))) {
-        rc = dgpb_diag_set(diag, DGPB_ERR_NOMEM, -1, "out of memory");
-        goto done;
-    }
-    if ((rc = dgpb_process_write(&w->proc, text, strlen(text), diag)) ||
-        (rc = dgpb_process_write(&w->proc, "\n", 1, diag)))
-        goto done;
-    w->job = i;
-done:
-    cJSON_free(text);
-    cJSON_Delete(array);
-    return rc;
-}
-
-/*
- * Fills a job from one answer line. DGPB_ERR_CORRUPT when the line is not an
- * answer, DGPB_ERR_NOMEM.
- */
-static int parse_answer(const char *line, size_t len, dgpb_compile_job *job)
-{
-    int rc = DGPB_OK;
-    cJSON *root = cJSON_ParseWithLength(line, len);
-    const cJSON *status = cJSON_GetObjectItemCaseSensitive(root, "status");
-    const cJSON *diagnostics = cJSON_GetObjectItemCaseSensitive(root, "diagnostics");
-    const cJSON *out = cJSON_GetObjectItemCaseSensitive(root, "stdout");
-    if (!cJSON_IsObject(root) || !cJSON_IsNumber(status) || !cJSON_IsString(diagnostics) ||
-        (out && !cJSON_IsString(out)) || status->valuedouble < 0 || status->valuedouble > 255 ||
-        status->valuedouble != (double)(int)status->valuedouble) {
-        rc = DGPB_ERR_CORRUPT;
-        goto done;
-    }
-    char *d = mem_strdup(diagnostics->valuestring);
-    char *o = mem_strdup(out ? out->valuestring : "");
-    if (!d || !o) {
-        dgpb_free(d);
-        dgpb_free(o);
-        rc = DGPB_ERR_NOMEM;
-        goto done;
-    }
-    job->status = status->valueint;
-    job->diagnostics = d;
-    job->output = o;
-done:
-    cJSON_Delete(root);
+    char *line = worker_job_line(job->args, job->arg_count, job->layout, NULL);
+    if (!line)
+        return dgpb_diag_set(diag, DGPB_ERR_NOMEM, -1, "out of memory");
+    int rc = worker_send_line(w, line, diag);
+    dgpb_free(line);
+    if (rc == DGPB_OK)
+        w->job = i;
     return rc;
 }
 
@@ -444,40 +228,32 @@ done:
  * Reads a worker's standard output; answers complete lines. Returns false
  * when the worker failed (and was retired).
  */
-static bool worker_read_out(compile_pool *c, worker *w, dgpb_compile_job *jobs, size_t *in_flight,
-                            dgpb_diag *fail)
+static bool read_answers(compile_pool *c, worker *w, dgpb_compile_job *jobs, size_t *in_flight,
+                         dgpb_diag *fail)
 {
-    char buf[65536];
-    ssize_t n = read(w->proc.out_fd, buf, sizeof buf);
-    if (n < 0 && (errno == EINTR || errno == EAGAIN))
-        return true;
-    if (n <= 0) {
-        *in_flight -= w->job != NO_JOB;
-        worker_failed(c, w, jobs, false, NULL, fail);
+    worker_read got = worker_read_out(w);
+    if (got != WORKER_READ_OK) {
+        *in_flight -= w->job != WORKER_NO_JOB;
+        worker_failed(c, w, jobs, got == WORKER_READ_TOO_LONG,
+                      got == WORKER_READ_TOO_LONG ? "printed an answer too long to keep" : NULL,
+                      fail);
         return false;
     }
-    bytebuf_append(&w->line, buf, (size_t)n);
-    if (w->line.failed || w->line.len > ANSWER_MAX) {
-        *in_flight -= w->job != NO_JOB;
-        worker_failed(c, w, jobs, true, "printed an answer too long to keep", fail);
-        return false;
-    }
-    for (;;) {
-        char *start = (char *)w->line.data;
-        char *nl = memchr(start, '\n', w->line.len);
-        if (!nl)
-            return true;
-        size_t len = (size_t)(nl - start);
+    const char *line;
+    size_t len;
+    while (worker_next_line(w, &line, &len)) {
         int rc = DGPB_ERR_CORRUPT;
-        if (w->job != NO_JOB)
-            rc = parse_answer(start, len, &jobs[w->job]);
+        if (w->job != WORKER_NO_JOB) {
+            dgpb_compile_job *job = &jobs[w->job];
+            rc = worker_parse_answer(line, len, &job->status, &job->diagnostics, &job->output);
+        }
         if (rc == DGPB_ERR_CORRUPT) {
             char what[300];
             snprintf(what, sizeof what, "%s '%.*s'",
-                     w->job != NO_JOB ? "answered something that is not an answer:"
-                                      : "printed without being asked:",
-                     (int)(len < 200 ? len : 200), start);
-            *in_flight -= w->job != NO_JOB;
+                     w->job != WORKER_NO_JOB ? "answered something that is not an answer:"
+                                             : "printed without being asked:",
+                     (int)(len < 200 ? len : 200), line);
+            *in_flight -= w->job != WORKER_NO_JOB;
             worker_failed(c, w, jobs, true, what, fail);
             return false;
         }
@@ -485,23 +261,11 @@ static bool worker_read_out(compile_pool *c, worker *w, dgpb_compile_job *jobs, 
             dgpb_diag_set(fail, DGPB_ERR_NOMEM, -1, "out of memory");
         if (rc == DGPB_OK && c->watch)
             c->watch(c->watch_user, w->job, true);
-        w->job = NO_JOB;
+        w->job = WORKER_NO_JOB;
         (*in_flight)--;
-        memmove(w->line.data, nl + 1, w->line.len - len - 1);
-        w->line.len -= len + 1;
+        worker_drop_line(w, len);
     }
-}
-
-static void worker_read_err(worker *w)
-{
-    char buf[8192];
-    ssize_t n = read(w->proc.err_fd, buf, sizeof buf);
-    if (n > 0)
-        worker_keep_err(w, buf, (size_t)n);
-    else if (n == 0 || (errno != EINTR && errno != EAGAIN)) {
-        close(w->proc.err_fd); /* finish() reads nothing more from it */
-        w->proc.err_fd = -1;
-    }
+    return true;
 }
 
 /* Retires, quietly, idle workers that exited or printed since the last run. */
@@ -521,6 +285,18 @@ static void sweep_idle(compile_pool *c)
     }
 }
 
+/* Starts the worker in slot w (new or retired), with the pool's TMPDIR (made with the first). */
+static int start_worker(compile_pool *c, worker *w, dgpb_diag *diag)
+{
+    int rc = DGPB_OK;
+    if (!c->worker_tmp && (rc = worker_make_tmp(NULL, &c->worker_tmp, &c->worker_env[0], diag)))
+        return rc;
+    rc = worker_start(w, c->serve_argv, c->cwd, (const char *const *)c->worker_env, diag);
+    if (rc == DGPB_OK)
+        c->started++;
+    return rc;
+}
+
 /* Makes sure `want` workers are alive, reusing retired slots first. */
 static int ensure_workers(compile_pool *c, size_t want, dgpb_diag *diag)
 {
@@ -530,7 +306,7 @@ static int ensure_workers(compile_pool *c, size_t want, dgpb_diag *diag)
     for (size_t i = 0; i < c->worker_count && alive < want; i++) {
         if (c->workers[i]->alive)
             continue;
-        int rc = worker_start(c, c->workers[i], diag);
+        int rc = start_worker(c, c->workers[i], diag);
         if (rc)
             return rc;
         alive++;
@@ -545,7 +321,7 @@ static int ensure_workers(compile_pool *c, size_t want, dgpb_diag *diag)
             return dgpb_diag_set(diag, DGPB_ERR_NOMEM, -1, "out of memory");
         w->id = (unsigned)c->worker_count + 1;
         c->workers[c->worker_count++] = w;
-        int rc = worker_start(c, w, diag);
+        int rc = start_worker(c, w, diag);
         if (rc)
             return rc;
         alive++;
@@ -592,11 +368,11 @@ int compile_pool_run_serve(compile_pool *c, dgpb_compile_job *jobs, size_t count
         for (size_t i = 0; i < c->worker_count && !fail.code && next < count && in_flight < want;
              i++) {
             worker *w = c->workers[i];
-            if (!w->alive || w->job != NO_JOB)
+            if (!w->alive || w->job != WORKER_NO_JOB)
                 continue;
             dgpb_diag local;
             dgpb_diag_clear(&local);
-            if (worker_send(w, &jobs[next], next, &local) == DGPB_OK) {
+            if (send_job(w, &jobs[next], next, &local) == DGPB_OK) {
                 if (c->watch)
                     c->watch(c->watch_user, next, false);
                 next++;
@@ -629,7 +405,7 @@ int compile_pool_run_serve(compile_pool *c, dgpb_compile_job *jobs, size_t count
             dgpb_diag_set(&fail, DGPB_ERR_TOOL, -1, "cannot wait for the Slang compiler: %s",
                           strerror(errno));
             for (size_t i = 0; i < c->worker_count; i++)
-                if (c->workers[i]->job != NO_JOB)
+                if (c->workers[i]->job != WORKER_NO_JOB)
                     worker_failed(c, c->workers[i], jobs, true, "was abandoned", &fail);
             break;
         }
@@ -640,7 +416,7 @@ int compile_pool_run_serve(compile_pool *c, dgpb_compile_job *jobs, size_t count
             if (pfds[i].fd == w->proc.err_fd)
                 worker_read_err(w);
             else if (pfds[i].fd == w->proc.out_fd)
-                worker_read_out(c, w, jobs, &in_flight, &fail);
+                read_answers(c, w, jobs, &in_flight, &fail);
         }
     }
 done:
@@ -658,18 +434,13 @@ void compile_pool_close(compile_pool *c)
 {
     assert(c);
     for (size_t i = 0; i < c->worker_count; i++) {
-        worker *w = c->workers[i];
-        worker_retire(w, false);
-        dgpb_process_clear(&w->proc);
-        bytebuf_free(&w->line);
-        bytebuf_free(&w->err);
-        dgpb_free(w);
+        worker_free(c->workers[i]);
+        dgpb_free(c->workers[i]);
     }
     dgpb_free(c->workers);
     c->workers = NULL;
     c->worker_count = 0;
-    if (c->worker_tmp)
-        nftw(c->worker_tmp, remove_entry, 16, FTW_DEPTH | FTW_PHYS);
+    worker_remove_tmp(c->worker_tmp);
     dgpb_free(c->worker_tmp);
     dgpb_free(c->worker_env[0]);
     c->worker_tmp = c->worker_env[0] = NULL;

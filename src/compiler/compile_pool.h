@@ -23,10 +23,9 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+#include "compiler/worker.h"
 #include "dgpb/compiler.h"
 #include "dgpb/result.h"
-
-typedef struct worker worker; /* one `--serve` process (compile_pool.c) */
 
 typedef struct compile_pool {
     const char *path; /* the compiler, absolute (borrowed) */
