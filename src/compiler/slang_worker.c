@@ -11,11 +11,13 @@
  * processing, then spCompile(). slangc's exit status follows from the two
  * results exactly as slangc derives it.
  */
+#define _POSIX_C_SOURCE 200809L /* fchdir, O_DIRECTORY, O_CLOEXEC */
 #include "compiler/slang_worker.h"
 
 #include <assert.h>
 #include <cjson/cJSON.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <limits.h>
 #include <stdio.h>
 #include <string.h>
@@ -182,45 +184,70 @@ static int answer(int fd, int status, const char *diagnostics, dgpb_diag *diag)
     return rc;
 }
 
-/* Answers one job line. Only a failure of the answer channel or of memory is returned. */
-static int serve_line(dgpb_slang *s, int out_fd, const char *line, size_t len, dgpb_diag *diag)
+/* Runs one job: its arguments, and whether it records a layout. Returns what serve_line does. */
+static int serve_job(dgpb_slang *s, int out_fd, const char *const *args, size_t n, bool layout,
+                     dgpb_diag *diag)
 {
-    cJSON *root = cJSON_ParseWithLength(line, len);
-    const cJSON *layout =
-        cJSON_IsObject(root) ? cJSON_GetObjectItemCaseSensitive(root, "layout") : NULL;
-    size_t n = 0;
-    bool nomem = false;
-    const char **args = string_array(layout ? layout : root, &n, &nomem);
-    int rc = DGPB_OK;
-    if (nomem) {
-        rc = dgpb_diag_set(diag, DGPB_ERR_NOMEM, -1, "out of memory");
-    } else if (!args) {
-        rc = answer(out_fd, DGPB_RECORDER_EXIT_USAGE,
-                    "not a job: a job is a JSON array of slangc's arguments, or "
-                    "{\"layout\": [dgpb-slang-layout's arguments]}",
-                    diag);
-    } else if (layout) {
-        dgpb_diag d;
-        dgpb_diag_clear(&d);
+    dgpb_diag d;
+    dgpb_diag_clear(&d);
+    if (layout) {
         int code = dgpb_slang_record_layout_file(s, args, n, &d);
         char text[DGPB_DIAG_FILE_MAX + DGPB_DIAG_MESSAGE_MAX + 64] = "";
         if (code)
             dgpb_diag_format(&d, text, sizeof text);
-        rc = code == DGPB_ERR_NOMEM ? dgpb_diag_set(diag, DGPB_ERR_NOMEM, -1, "out of memory")
-                                    : answer(out_fd, (int)dgpb_recorder_exit_of(code), text, diag);
+        return code == DGPB_ERR_NOMEM
+                   ? dgpb_diag_set(diag, DGPB_ERR_NOMEM, -1, "out of memory")
+                   : answer(out_fd, (int)dgpb_recorder_exit_of(code), text, diag);
+    }
+    int status = 0, rc;
+    char *text = NULL;
+    int code = dgpb_slang_compile(s, args, n, &status, &text, &d);
+    if (code == DGPB_ERR_NOMEM)
+        rc = dgpb_diag_set(diag, DGPB_ERR_NOMEM, -1, "out of memory");
+    else if (code)
+        rc = answer(out_fd, DGPB_SLANGC_EXIT_FAILED, d.message, diag);
+    else
+        rc = answer(out_fd, status, text, diag);
+    dgpb_free(text);
+    return rc;
+}
+
+/*
+ * Answers one job line. Only a failure of the answer channel or of memory is
+ * returned. A job with "cwd" runs in that folder; `home` is the folder to
+ * come back to (an open descriptor).
+ */
+static int serve_line(dgpb_slang *s, int out_fd, int home, const char *line, size_t len,
+                      dgpb_diag *diag)
+{
+    cJSON *root = cJSON_ParseWithLength(line, len);
+    bool object = cJSON_IsObject(root);
+    const cJSON *layout = object ? cJSON_GetObjectItemCaseSensitive(root, "layout") : NULL;
+    const cJSON *plain = object ? cJSON_GetObjectItemCaseSensitive(root, "args") : root;
+    const cJSON *cwd = object ? cJSON_GetObjectItemCaseSensitive(root, "cwd") : NULL;
+    size_t n = 0;
+    bool nomem = false;
+    const char **args =
+        (layout && plain) ? NULL : string_array(layout ? layout : plain, &n, &nomem);
+    int rc = DGPB_OK;
+    if (nomem) {
+        rc = dgpb_diag_set(diag, DGPB_ERR_NOMEM, -1, "out of memory");
+    } else if (!args || (cwd && (!cJSON_IsString(cwd) || cwd->valuestring[0] != '/'))) {
+        rc = answer(out_fd, DGPB_RECORDER_EXIT_USAGE,
+                    "not a job: a job is a JSON array of slangc's arguments, "
+                    "{\"layout\": [dgpb-slang-layout's arguments]}, or either in an object "
+                    "with \"cwd\": an absolute folder ({\"cwd\": F, \"args\"|\"layout\": [...]})",
+                    diag);
+    } else if (cwd && chdir(cwd->valuestring)) {
+        char text[4096 + 128];
+        snprintf(text, sizeof text, "cannot enter '%.*s': %s", 4096, cwd->valuestring,
+                 strerror(errno));
+        rc = answer(out_fd, layout ? DGPB_RECORDER_EXIT_TOOL : DGPB_SLANGC_EXIT_FAILED, text, diag);
     } else {
-        dgpb_diag d;
-        dgpb_diag_clear(&d);
-        int status = 0;
-        char *text = NULL;
-        int code = dgpb_slang_compile(s, args, n, &status, &text, &d);
-        if (code == DGPB_ERR_NOMEM)
-            rc = dgpb_diag_set(diag, DGPB_ERR_NOMEM, -1, "out of memory");
-        else if (code)
-            rc = answer(out_fd, DGPB_SLANGC_EXIT_FAILED, d.message, diag);
-        else
-            rc = answer(out_fd, status, text, diag);
-        dgpb_free(text);
+        rc = serve_job(s, out_fd, args, n, layout != NULL, diag);
+        if (cwd && fchdir(home) && rc == DGPB_OK)
+            rc = dgpb_diag_set(diag, DGPB_ERR_IO, errno,
+                               "cannot come back to the worker's folder: %s", strerror(errno));
     }
     dgpb_free(args);
     cJSON_Delete(root);
@@ -232,6 +259,10 @@ int dgpb_slang_serve(dgpb_slang *s, int in_fd, int out_fd, dgpb_diag *diag)
     assert(s);
     dgpb_bytebuf buf = {0};
     int rc = DGPB_OK;
+    int home = open(".", O_RDONLY | O_DIRECTORY | O_CLOEXEC); /* where jobs with "cwd" return */
+    if (home < 0)
+        return dgpb_diag_set(diag, DGPB_ERR_IO, errno, "cannot open the working folder: %s",
+                             strerror(errno));
     for (;;) {
         char chunk[65536];
         ssize_t got = read(in_fd, chunk, sizeof chunk);
@@ -256,7 +287,8 @@ int dgpb_slang_serve(dgpb_slang *s, int in_fd, int out_fd, dgpb_diag *diag)
             if (!nl)
                 break;
             size_t len = (size_t)(nl - (char *)buf.data) - start;
-            if (len && (rc = serve_line(s, out_fd, (const char *)buf.data + start, len, diag)))
+            if (len &&
+                (rc = serve_line(s, out_fd, home, (const char *)buf.data + start, len, diag)))
                 goto done;
             start += len + 1;
         }
@@ -264,6 +296,7 @@ int dgpb_slang_serve(dgpb_slang *s, int in_fd, int out_fd, dgpb_diag *diag)
         buf.len -= start;
     }
 done:
+    close(home);
     bytebuf_free(&buf);
     return rc;
 }

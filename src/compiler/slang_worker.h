@@ -30,6 +30,10 @@
  *     slangc's exit status (0; 1 for arguments Slang rejects; 255 when the
  *     module does not compile) and its diagnostics; for a layout, the
  *     recorder's exit status (dgpb_recorder_exit) and its message.
+ * Either may be wrapped in an object with the folder it runs in,
+ * {"cwd": "/abs", "args": [...]} or {"cwd": "/abs", "layout": [...]}: the
+ * worker enters that folder for the job and comes back after (dgpb-build's
+ * compile service runs the jobs of builds started in other folders so).
  * A line that is neither is answered with status 2 and a message. The worker
  * prints nothing else on its answer channel: anything Slang itself prints on
  * standard output goes to standard error.

@@ -186,6 +186,7 @@ static void server_start(server *s, const char *const *argv)
     memset(s, 0, sizeof *s);
     s->p = (dgpb_process)DGPB_PROCESS_INIT;
     s->p.argv = argv;
+    s->p.cwd = tmp; /* jobs with relative paths and no "cwd" read and write there */
     s->p.flags = DGPB_PROCESS_PIPES;
     dgpb_diag d;
     if (dgpb_process_start(&s->p, &d))
@@ -389,6 +390,36 @@ static void the_worker_answers_each_job_line_in_order(void **state)
     expect_answer(&s, DGPB_SLANGC_EXIT_COMPILATION_FAILED, BROKEN_DIAGNOSTIC, NULL);
     assert_file_text(at("serve/a.wgsl"), "fake code for a (wgsl)\n");
     assert_false(exists(at("serve/b.wgsl")));
+
+    /* A job with "cwd" runs in that folder: its module and outputs are named relative to it,
+     * for a compile and for a layout; the next job runs where the worker started again. */
+    char line[8192];
+    snprintf(line, sizeof line,
+             "{\"cwd\":\"%s\",\"args\":[\"k.slang\",\"-target\",\"wgsl\",\"-entry\",\"k\","
+             "\"-stage\",\"compute\",\"-o\",\"rel.wgsl\"]}\n",
+             at("serve"));
+    server_send(&s, line);
+    expect_answer(&s, DGPB_SLANGC_EXIT_OK, "", NULL);
+    assert_file_text(at("serve/rel.wgsl"), "fake code for k (wgsl)\n");
+    snprintf(line, sizeof line,
+             "{\"cwd\":\"%s\",\"layout\":[\"k.slang\",\"-target\",\"spirv\",\"-entry\",\"k\","
+             "\"-stage\",\"compute\",\"-o\",\"rel.layout\"]}\n",
+             at("serve"));
+    server_send(&s, line);
+    expect_answer(&s, DGPB_RECORDER_EXIT_OK, "", NULL);
+    assert_true(exists(at("serve/rel.layout")));
+    send_job(&s, job_line(false, module, "-target", "wgsl", "-entry", "k", "-stage", "compute",
+                          "-o", "serve/back.wgsl", NULL));
+    expect_answer(&s, DGPB_SLANGC_EXIT_OK, "", NULL);
+    assert_file_text(at("serve/back.wgsl"), "fake code for k (wgsl)\n");
+    /* A folder that is not absolute is no job; one that cannot be entered fails the job. */
+    server_send(&s, "{\"cwd\":\"serve\",\"args\":[\"k.slang\"]}\n");
+    expect_answer(&s, DGPB_RECORDER_EXIT_USAGE, NULL, "not a job");
+    snprintf(line, sizeof line, "{\"cwd\":\"%s\",\"args\":[\"k.slang\"]}\n", at("missing"));
+    server_send(&s, line);
+    expect_answer(&s, DGPB_SLANGC_EXIT_FAILED, NULL, "cannot enter");
+    server_send(&s, "{\"cwd\":\"/\",\"args\":[\"k.slang\"],\"layout\":[\"k.slang\"]}\n");
+    expect_answer(&s, DGPB_RECORDER_EXIT_USAGE, NULL, "not a job");
 
     /* The end of its input ends it, with status 0 and nothing more on its answer channel;
      * what Slang printed on standard output went to standard error. */

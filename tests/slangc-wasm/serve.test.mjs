@@ -5,7 +5,7 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
 
-import { serve, slangc, tempDir } from './helpers.mjs';
+import { FIXTURES, serve, slangc, tempDir } from './helpers.mjs';
 
 const JOBS = [
   [
@@ -170,4 +170,42 @@ test('--serve: many jobs in one process stay clean', async () => {
   for (let i = 2; i < 40; i++)
     assert.ok(fs.readFileSync(path.join(dir, `m${i}`)).equals(fs.readFileSync(path.join(dir, `m${i % 2}`))));
   fs.rmSync(dir, { recursive: true, force: true });
+});
+
+test('--serve: a job with "cwd" runs in that folder, and the next one where the server is', async () => {
+  // The server runs in an empty folder; the job's module, include folder and output are
+  // relative to the job's folder (the fixtures'), as they are for dgpb-build's compile service.
+  const home = tempDir();
+  const out = tempDir();
+  const rel = path.relative(FIXTURES, path.join(out, 'cwd.spv'));
+  const input =
+    [
+      JSON.stringify({ cwd: FIXTURES, args: ['includes.slang', '-target', 'spirv', '-Iincdir', '-o', rel] }),
+      JSON.stringify(['includes.slang', '-target', 'spirv', '-Iincdir', '-o', 'here.spv']),
+      JSON.stringify({ cwd: 'incdir', args: ['-v'] }),
+      JSON.stringify({ cwd: path.join(out, 'missing'), args: ['-v'] }),
+      JSON.stringify({ cwd: FIXTURES, layout: ['includes.slang'] }),
+      JSON.stringify({ cwd: FIXTURES, args: ['-v'] }),
+    ].join('\n') + '\n';
+  const r = await serve(input, { cwd: home });
+  assert.equal(r.status, 0, r.stderr);
+  const answers = r.lines.map((l) => JSON.parse(l));
+  assert.equal(answers.length, 6);
+  assert.equal(answers[0].status, 0, answers[0].diagnostics);
+  const one = slangc(['includes.slang', '-target', 'spirv', '-Iincdir', '-o', path.join(out, 'one.spv')]);
+  assert.equal(one.status, 0, one.stderr);
+  assert.ok(fs.readFileSync(path.join(out, 'cwd.spv')).equals(fs.readFileSync(path.join(out, 'one.spv'))));
+  // Back in the server's folder: the module is not there.
+  assert.equal(answers[1].status, 1);
+  assert.match(answers[1].diagnostics, /includes\.slang/);
+  assert.ok(!fs.existsSync(path.join(home, 'here.spv')));
+  assert.equal(answers[2].status, 1);
+  assert.match(answers[2].diagnostics, /^slangc-wasm: error: bad job line: "cwd" must be an absolute folder/);
+  assert.equal(answers[3].status, 1);
+  assert.match(answers[3].diagnostics, /^slangc-wasm: error: cannot enter '.*missing': ENOENT/);
+  assert.equal(answers[4].status, 1);
+  assert.match(answers[4].diagnostics, /^slangc-wasm: error: bad job line: expected a JSON array/);
+  assert.deepEqual(answers[5], { status: 0, diagnostics: '', outputs: [], stdout: '2025.15\n' });
+  fs.rmSync(home, { recursive: true, force: true });
+  fs.rmSync(out, { recursive: true, force: true });
 });

@@ -1,6 +1,8 @@
 // --serve: many compiles in one process.  Reads one job per line on standard
 // input, a JSON array of the same argument strings the one-shot command line
-// takes, and answers each with one JSON line on standard output:
+// takes (or {"cwd": "/abs/folder", "args": [...]}: the job runs in that
+// folder, its relative paths read from there), and answers each with one JSON
+// line on standard output:
 //
 //   {"status":0,"diagnostics":"","outputs":["k.spv","k.json"]}
 //
@@ -11,6 +13,7 @@
 // server with exit status 0.  Nothing else is ever written to standard
 // output.  The protocol is described in docs/slangc-wasm.md.
 
+import path from 'node:path';
 import readline from 'node:readline';
 
 import { runJob } from './compile.js';
@@ -24,15 +27,58 @@ function answer(obj) {
 }
 
 function parseJob(line) {
-  let argv;
+  let job;
   try {
-    argv = JSON.parse(line);
+    job = JSON.parse(line);
   } catch (e) {
     return { error: `bad job line: ${e.message}` };
   }
-  if (!Array.isArray(argv) || !argv.every((a) => typeof a === 'string'))
-    return { error: 'bad job line: expected a JSON array of strings' };
-  return { argv };
+  let cwd = null;
+  if (job !== null && typeof job === 'object' && !Array.isArray(job)) {
+    if (typeof job.cwd !== 'string' || !path.isAbsolute(job.cwd))
+      return { error: 'bad job line: "cwd" must be an absolute folder' };
+    cwd = job.cwd;
+    job = job.args;
+  }
+  if (!Array.isArray(job) || !job.every((a) => typeof a === 'string'))
+    return {
+      error: 'bad job line: expected a JSON array of strings, or {"cwd": FOLDER, "args": [strings]}',
+    };
+  return { argv: job, cwd };
+}
+
+/* The working folder to come back to after a job ("/" when it is gone). */
+function currentFolder() {
+  try {
+    return process.cwd();
+  } catch {
+    return '/';
+  }
+}
+
+/* Runs one job in its folder (job.cwd), and comes back. */
+async function runIn(job) {
+  if (job.cwd === null) return runJob(job.argv, { serve: true });
+  const home = currentFolder();
+  try {
+    process.chdir(job.cwd);
+  } catch (e) {
+    return {
+      status: 1,
+      diagnostics: `slangc-wasm: error: cannot enter '${job.cwd}': ${e.message}\n`,
+      outputs: [],
+      stdout: null,
+    };
+  }
+  try {
+    return await runJob(job.argv, { serve: true });
+  } finally {
+    try {
+      process.chdir(home);
+    } catch {
+      process.chdir('/');
+    }
+  }
 }
 
 export async function serve() {
@@ -55,7 +101,7 @@ export async function serve() {
       await answer({ status: 1, diagnostics: `slangc-wasm: error: ${job.error}\n`, outputs: [] });
       continue;
     }
-    const r = await runJob(job.argv, { serve: true });
+    const r = await runIn(job);
     const reply = { status: r.status, diagnostics: r.diagnostics, outputs: r.outputs };
     if (r.stdout !== null) reply.stdout = String(r.stdout);
     await answer(reply);
