@@ -51,6 +51,12 @@
  * worker printed on standard error) and the batch (DGPB_ERR_TOOL); it is
  * replaced on the next run.
  *
+ * The compile service: with desc.service, the batches that would run on
+ * --serve workers are handed to a per-user service that keeps warm workers
+ * of this one compiler across processes (dgpb/service.h, docs/service.md);
+ * any failure of the service costs one desc.service_warning and the jobs it
+ * did not answer run here, with the same results.
+ *
  * A dgpb_compiler is not thread-safe: run one batch at a time.
  *
  * Ownership: the desc's strings are copied by create. Jobs' args are
@@ -106,6 +112,20 @@ typedef struct dgpb_compiler_desc {
     const char *recorder;
     const char *slang_lib; /* the libslang the recorder and the workers load; NULL: their lookup */
     bool processes;        /* one slangc process per compile even when workers could be used */
+    /*
+     * The compile service's program (dgpb/service.h, docs/service.md): dgpb-build, started as
+     * `SERVICE --service-daemon ...` when no service of this compiler runs yet. With it, the
+     * batches that run on --serve workers go to the user's service of this compiler, whose
+     * workers outlive this process; NULL: never (the default). Not with `processes`.
+     */
+    const char *service;
+    /*
+     * Told once, on the thread that runs the batch, when the service cannot be used (its
+     * folder is not safe) or fails (gone, hung, crashed, garbage): the message says why, and
+     * the jobs run on this process's own workers (NULL: nobody is told).
+     */
+    void (*service_warning)(void *user, const char *message);
+    void *service_warning_user;
 } dgpb_compiler_desc;
 
 typedef struct dgpb_compiler dgpb_compiler;

@@ -33,6 +33,7 @@
 #include "dgpb/layout.h"
 #include "dgpb/reader.h"
 #include "dgpb/result.h"
+#include "dgpb/service.h"
 #include "dgpb/sha256.h"
 
 #endif

@@ -3,8 +3,11 @@
  *
  * Finding the compiler is slang_lookup.c's (docs/design.md, section 2);
  * running it, natively or on the pool of `--serve` workers, is
- * compile_pool.c's. This file holds the dgpb_compiler that ties them
- * together: its origin, its remembered version, and the batch entry point.
+ * compile_pool.c's; handing batches to the compile service is
+ * service/service_client.c's. This file holds the dgpb_compiler that ties
+ * them together: its origin, its remembered version, and the batch entry
+ * point, which runs a batch on the service when it can and here otherwise,
+ * and here too for whatever the service left unanswered when it failed.
  */
 #define _GNU_SOURCE /* PATH_MAX */
 #include "dgpb/compiler.h"
@@ -19,8 +22,11 @@
 
 #include "core/alloc.h"
 #include "compiler/compile_pool.h"
-#include "io/process.h"
+#include "compiler/compiler_internal.h"
 #include "compiler/slang_lookup.h"
+#include "dgpb/service.h"
+#include "io/process.h"
+#include "service/service_client.h"
 
 struct dgpb_compiler {
     char *path;
@@ -37,6 +43,15 @@ struct dgpb_compiler {
     const char *serve_argv[7];
     const char *layout_argv[6];
     compile_pool pool; /* borrows path, cwd and the argument vectors */
+    /* The compile service (desc.service): asked for, its client (NULL once it failed or when
+       its folder is not safe), why batches run here instead (or NULL), whether the last
+       batch ran on it, and whom to tell of a failure. */
+    bool service_asked;
+    service_client *service;
+    char *service_why;
+    bool service_used;
+    void (*service_warning)(void *user, const char *message);
+    void *service_warning_user;
 };
 
 /*
@@ -145,6 +160,29 @@ dgpb_compiler_mode dgpb_compiler_mode_of(dgpb_compiler *c, const char **why)
     return c->mode;
 }
 
+/*
+ * Names the compile service when desc.service asks for it and compiles run
+ * on workers. A folder that is not safe is no error: the batches run here,
+ * and the first one says why (service_why).
+ */
+static int set_up_service(dgpb_compiler *c, const dgpb_compiler_desc *d)
+{
+    c->service_warning = d->service_warning;
+    c->service_warning_user = d->service_warning_user;
+    if (!d->service || !*d->service || c->mode == DGPB_COMPILER_PROCESSES)
+        return DGPB_OK;
+    c->service_asked = true;
+    service_client_desc sd = {d->service, c->path, c->embedded, c->recorder, c->slang_lib, c->cwd};
+    dgpb_diag why;
+    dgpb_diag_clear(&why);
+    int rc = service_client_create(&sd, &c->service, &why);
+    if (rc == DGPB_ERR_NOMEM)
+        return rc;
+    if (rc && !(c->service_why = mem_printf("the compile service is not used: %s", why.message)))
+        return DGPB_ERR_NOMEM;
+    return DGPB_OK;
+}
+
 int dgpb_compiler_create(const dgpb_compiler_desc *desc, dgpb_compiler **out, dgpb_diag *diag)
 {
     static const char *const origins[] = {"",
@@ -188,6 +226,10 @@ int dgpb_compiler_create(const dgpb_compiler_desc *desc, dgpb_compiler **out, dg
         goto done;
     }
     set_up_modes(c, d, &env);
+    if ((rc = set_up_service(c, d))) {
+        rc = dgpb_diag_set(diag, DGPB_ERR_NOMEM, -1, "out of memory");
+        goto done;
+    }
     *out = c;
     c = NULL;
 done:
@@ -252,7 +294,7 @@ unsigned dgpb_compiler_parallel(dgpb_compiler *c, unsigned requested, size_t cou
 {
     assert(c);
     long cpus = sysconf(_SC_NPROCESSORS_ONLN);
-    probe_workers(c);
+    /* The native probe can only turn native workers into processes: neither is embedded. */
     bool embedded = c->mode == DGPB_COMPILER_EMBEDDED_WORKERS;
     return dgpb_parallel_limit(requested, cpus > 0 ? (unsigned)cpus : 1, count,
                                embedded ? mem_available() : 0, DGPB_EMBEDDED_WORKER_BYTES);
@@ -293,6 +335,126 @@ void dgpb_compile_jobs_clear(dgpb_compile_job *jobs, size_t count)
     }
 }
 
+/* Runs a batch on this process's own pool: workers or processes, as the mode says. */
+static int run_here(dgpb_compiler *c, dgpb_compile_job *jobs, size_t count, unsigned parallel,
+                    dgpb_diag *diag)
+{
+    probe_workers(c);
+    if (c->mode == DGPB_COMPILER_NATIVE_WORKERS)
+        return compile_pool_run_serve(&c->pool, jobs, count, parallel, diag);
+    if (c->mode == DGPB_COMPILER_PROCESSES)
+        return compile_pool_run_native(&c->pool, jobs, count, parallel, diag);
+    /* Embedded: compiles on the wasm workers, layouts (a native library's) as processes. */
+    size_t layouts = 0;
+    for (size_t i = 0; i < count; i++)
+        layouts += jobs[i].layout;
+    if (layouts == 0)
+        return compile_pool_run_serve(&c->pool, jobs, count, parallel, diag);
+    if (layouts == count)
+        return compile_pool_run_native(&c->pool, jobs, count, parallel, diag);
+    return dgpb_diag_set(
+        diag, DGPB_ERR_INVALID, -1,
+        "with the embedded compiler, run compiles and layouts in separate batches");
+}
+
+/* Tells the caller's watch of job rest[i] by its index in the whole batch. */
+typedef struct rest_watch {
+    dgpb_compile_watch_fn fn;
+    void *user;
+    const size_t *index;
+} rest_watch;
+
+static void watch_rest(void *user, size_t job, bool finished)
+{
+    const rest_watch *w = user;
+    w->fn(w->user, w->index[job], finished);
+}
+
+/* Runs here the jobs of a batch that have no answer (diagnostics NULL), in their order. */
+static int run_rest_here(dgpb_compiler *c, dgpb_compile_job *jobs, size_t count, unsigned parallel,
+                         dgpb_diag *diag)
+{
+    size_t rest = 0;
+    for (size_t i = 0; i < count; i++)
+        rest += jobs[i].diagnostics == NULL;
+    if (rest == 0)
+        return DGPB_OK;
+    dgpb_compile_job *sub = mem_calloc(rest, sizeof *sub);
+    size_t *index = mem_calloc(rest, sizeof *index);
+    if (!sub || !index) {
+        dgpb_free(sub);
+        dgpb_free(index);
+        return dgpb_diag_set(diag, DGPB_ERR_NOMEM, -1, "out of memory");
+    }
+    for (size_t i = 0, k = 0; i < count; i++)
+        if (!jobs[i].diagnostics) {
+            sub[k] = (dgpb_compile_job){.args = jobs[i].args,
+                                        .arg_count = jobs[i].arg_count,
+                                        .status = -1,
+                                        .layout = jobs[i].layout};
+            index[k++] = i;
+        }
+    rest_watch w = {c->pool.watch, c->pool.watch_user, index};
+    if (w.fn) {
+        c->pool.watch = watch_rest;
+        c->pool.watch_user = &w;
+    }
+    int rc = run_here(c, sub, rest, parallel < rest ? parallel : (unsigned)rest, diag);
+    c->pool.watch = w.fn;
+    c->pool.watch_user = w.user;
+    for (size_t k = 0; k < rest; k++) {
+        dgpb_compile_job *job = &jobs[index[k]];
+        job->status = sub[k].status;
+        job->diagnostics = sub[k].diagnostics;
+        job->output = sub[k].output;
+    }
+    dgpb_free(sub);
+    dgpb_free(index);
+    return rc;
+}
+
+/* The service is off for the rest of this compiler's life: why, told once (unless quietly). */
+static void service_off(dgpb_compiler *c, const char *why, bool tell)
+{
+    service_client_destroy(c->service);
+    c->service = NULL;
+    if (!c->service_why)
+        c->service_why = mem_strdup(why);
+    if (tell && c->service_warning)
+        c->service_warning(c->service_warning_user, c->service_why ? c->service_why : why);
+}
+
+/*
+ * Runs a batch on the compile service; on any failure of the service, the
+ * jobs it did not answer run here (and the service is not asked again).
+ */
+static int run_on_service(dgpb_compiler *c, dgpb_compile_job *jobs, size_t count, unsigned parallel,
+                          dgpb_diag *diag)
+{
+    if (!c->service) { /* its folder is not safe: said once, at the first batch */
+        c->service_used = true;
+        service_off(c, c->service_why, true);
+        return run_here(c, jobs, count, parallel, diag);
+    }
+    dgpb_diag why;
+    dgpb_diag_clear(&why);
+    int rc = service_client_run(c->service, jobs, count, parallel, c->pool.watch,
+                                c->pool.watch_user, c->pool.cancel, &why);
+    c->service_used = true;
+    if (rc == DGPB_OK)
+        return DGPB_OK;
+    if (rc == DGPB_ERR_INTERRUPTED || rc == DGPB_ERR_NOMEM) {
+        for (size_t i = 0; i < count; i++)
+            if (!jobs[i].diagnostics)
+                jobs[i].diagnostics = mem_strdup(rc == DGPB_ERR_NOMEM ? "not run: out of memory"
+                                                                      : "not run: interrupted");
+        return rc == DGPB_ERR_NOMEM ? dgpb_diag_set(diag, rc, -1, "out of memory")
+                                    : dgpb_diag_set(diag, rc, -1, "interrupted");
+    }
+    service_off(c, why.message, rc != DGPB_ERR_UNSUPPORTED);
+    return run_rest_here(c, jobs, count, parallel, diag);
+}
+
 int dgpb_compiler_run(dgpb_compiler *c, dgpb_compile_job *jobs, size_t count, unsigned parallel,
                       dgpb_diag *diag)
 {
@@ -314,21 +476,15 @@ int dgpb_compiler_run(dgpb_compiler *c, dgpb_compile_job *jobs, size_t count, un
                                  "job %zu records a layout, and the compiler has no recorder",
                                  i + 1);
     parallel = dgpb_compiler_parallel(c, parallel, count);
-    if (c->mode == DGPB_COMPILER_NATIVE_WORKERS)
-        return compile_pool_run_serve(&c->pool, jobs, count, parallel, diag);
-    if (c->mode == DGPB_COMPILER_PROCESSES)
-        return compile_pool_run_native(&c->pool, jobs, count, parallel, diag);
-    /* Embedded: compiles on the wasm workers, layouts (a native library's) as processes. */
     size_t layouts = 0;
     for (size_t i = 0; i < count; i++)
         layouts += jobs[i].layout;
-    if (layouts == 0)
-        return compile_pool_run_serve(&c->pool, jobs, count, parallel, diag);
-    if (layouts == count)
-        return compile_pool_run_native(&c->pool, jobs, count, parallel, diag);
-    return dgpb_diag_set(
-        diag, DGPB_ERR_INVALID, -1,
-        "with the embedded compiler, run compiles and layouts in separate batches");
+    /* Batches that run on --serve workers go to the service: a process per job gains nothing. */
+    bool on_workers = c->mode == DGPB_COMPILER_NATIVE_WORKERS ||
+                      (c->mode == DGPB_COMPILER_EMBEDDED_WORKERS && layouts == 0);
+    if (c->service_asked && on_workers && (c->service || !c->service_used))
+        return run_on_service(c, jobs, count, parallel, diag);
+    return run_here(c, jobs, count, parallel, diag);
 }
 
 void dgpb_compiler_watch(dgpb_compiler *c, dgpb_compile_watch_fn fn, void *user)
@@ -350,6 +506,8 @@ void dgpb_compiler_destroy(dgpb_compiler *c)
     if (!c)
         return;
     compile_pool_close(&c->pool);
+    service_client_destroy(c->service);
+    dgpb_free(c->service_why);
     dgpb_free(c->path);
     dgpb_free(c->origin);
     dgpb_free(c->cwd);
@@ -358,4 +516,44 @@ void dgpb_compiler_destroy(dgpb_compiler *c)
     dgpb_free(c->slang_lib);
     dgpb_free(c->fallback);
     dgpb_free(c);
+}
+
+/* ---- the compile service ---- */
+
+const char *const *compiler_serve_argv(dgpb_compiler *c)
+{
+    assert(c);
+    probe_workers(c);
+    return c->mode == DGPB_COMPILER_PROCESSES ? NULL : c->pool.serve_argv;
+}
+
+/* Fills `info` for a compiler whose service is not asked (OFF) or off (LOCAL). */
+static bool service_not_asked(const dgpb_compiler *c, dgpb_service_info *info)
+{
+    memset(info, 0, sizeof *info);
+    if (c->service_asked && (c->service || !c->service_why))
+        return false;
+    info->state = c->service_asked ? DGPB_SERVICE_LOCAL : DGPB_SERVICE_OFF;
+    if (c->service_why)
+        snprintf(info->why, sizeof info->why, "%s", c->service_why);
+    else if (c->mode == DGPB_COMPILER_PROCESSES)
+        snprintf(info->why, sizeof info->why,
+                 "compiles run as one slangc process each: no workers to keep warm");
+    return true;
+}
+
+void dgpb_compiler_service_report(const dgpb_compiler *c, dgpb_service_info *info)
+{
+    assert(c && info);
+    if (service_not_asked(c, info))
+        return;
+    service_client_info(c->service, info);
+    info->state = c->service_used ? DGPB_SERVICE_USED : DGPB_SERVICE_NOT_RUNNING;
+}
+
+void dgpb_compiler_service_query(dgpb_compiler *c, dgpb_service_info *info)
+{
+    assert(c && info);
+    if (!service_not_asked(c, info))
+        service_client_query(c->service, info);
 }

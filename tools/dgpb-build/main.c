@@ -23,6 +23,7 @@
 #include "common/tool_common.h"
 #include "list.h"
 #include "progress.h"
+#include "service_cmd.h"
 
 /* The exit statuses (dgpb/vocabulary.def, DGPB_EXIT_BUILD). */
 enum {
@@ -71,6 +72,12 @@ static const char usage_text[] =
     "                         a native slangc whose libslang is found, it also\n"
     "                         compiles, as persistent --serve workers\n"
     "  --compiler-processes   run one native slangc process per compile instead\n"
+    "  --service MODE         auto (the default; also DGPB_SERVICE): hand compiles\n"
+    "                         to this user's compile service, started on demand,\n"
+    "                         whose warm workers outlive this run (docs/service.md);\n"
+    "                         any failure of it costs one warning and the build\n"
+    "                         compiles here. off: this run's own workers only\n"
+    "  --service-stop         stop this user's compile services and exit\n"
     "  --no-layouts           record no layouts (native hosts need them)\n"
     "  --slang-lib PATH       the libslang the recorder loads (default: next to the\n"
     "                         compiler, $SLANG_ROOT/lib)\n"
@@ -122,7 +129,8 @@ static const char usage_text[] =
     "                         JSON object a line on standard error, {\"severity\",\n"
     "                         \"file\", \"line\", \"column\", \"code\", \"message\"},\n"
     "                         null where unknown\n"
-    "  --version              print the versions of dgpb-build and the compiler\n"
+    "  --version              print the versions of dgpb-build and the compiler,\n"
+    "                         how compiles run and whether the compile service runs\n"
     "  -h, --help             this text\n"
     "\n"
     "Exit status:\n"
@@ -145,6 +153,8 @@ typedef struct options {
     bool warnings_as_errors, json; /* --warnings-as-errors, --diagnostics json */
     bool no_cache, cache_stats, cache_clear, cache_remote_read_only;
     const char *cache_dir, *cache_max_size, *cache_remote;
+    const char *service; /* --service MODE, or NULL */
+    bool service_stop;   /* --service-stop */
 } options;
 
 /* Matches "--name VALUE", "--name=VALUE" and, for short options, "-xVALUE". */
@@ -243,6 +253,10 @@ static int parse_args(int argc, char **argv, options *o)
             o->slangc = v;
         } else if (!strcmp(a, "--compiler-processes")) {
             o->processes = true;
+        } else if (!strcmp(a, "--service-stop")) {
+            o->service_stop = true;
+        } else if (take_value(argc, argv, &i, "--service", false, &v, &err)) {
+            o->service = v;
         } else if (take_value(argc, argv, &i, "--layout-recorder", false, &v, &err)) {
             o->build.layout_recorder = v;
         } else if (take_value(argc, argv, &i, "--slang-lib", false, &v, &err)) {
@@ -270,7 +284,8 @@ static int parse_args(int argc, char **argv, options *o)
         if (err)
             return err;
     }
-    if (!o->build.module_file && !o->version && !o->cache_stats && !o->cache_clear)
+    if (!o->build.module_file && !o->version && !o->cache_stats && !o->cache_clear &&
+        !o->service_stop)
         return tool_usage_error("no module given");
     if (o->list_json && !o->list)
         return tool_usage_error("--json goes with --list");
@@ -621,6 +636,9 @@ static int list_entries(options *o, printer *pr)
 int main(int argc, char **argv)
 {
     tool_init("dgpb-build", "error: ", EXIT_USAGE);
+    /* The compile service's own process (docs/service.md), started by a build. */
+    if (argc > 1 && !strcmp(argv[1], "--service-daemon"))
+        return dgpb_service_daemon(argc - 2, argv + 2, NULL) ? EXIT_TOOL : EXIT_OK;
     /* JSON from the first message on, a usage error included. */
     for (int i = 1; i + 1 < argc; i++)
         if (!strcmp(argv[i], "--diagnostics"))
@@ -635,8 +653,12 @@ int main(int argc, char **argv)
         free(o.includes);
         return rc;
     }
-    if (o.cache_stats || o.cache_clear) {
-        rc = cache_command(&o);
+    const char *service_off = NULL;
+    int service_on = service_mode(o.service, &service_off);
+    if (service_on < 0 || o.service_stop || o.cache_stats || o.cache_clear) {
+        rc = service_on < 0   ? EXIT_USAGE
+             : o.service_stop ? service_stop(o.quiet)
+                              : cache_command(&o);
         free(o.defines);
         free(o.includes);
         return rc;
@@ -668,11 +690,17 @@ int main(int argc, char **argv)
         worker = recorder;
     if (!o.build.no_layouts)
         o.build.layout_recorder = worker;
+    char self[PATH_MAX];
+    progress_line line = {stderr, 0, false};
     dgpb_compiler_desc cdesc = {.path = o.slangc,
                                 .embedded = embedded,
                                 .recorder = worker,
                                 .slang_lib = o.build.slang_lib,
-                                .processes = o.processes};
+                                .processes = o.processes,
+                                .service_warning = service_warn,
+                                .service_warning_user = &line}; /* cleared before a warning */
+    if (service_on && service_program(self, sizeof self))
+        cdesc.service = self;
     dgpb_compiler *compiler = NULL;
     dgpb_diag d;
     dgpb_diag_clear(&d);
@@ -692,12 +720,12 @@ int main(int argc, char **argv)
             printf("slang %s: %s (%s)\n", version, dgpb_compiler_path(compiler),
                    dgpb_compiler_origin(compiler));
             print_mode(compiler, worker);
+            service_print_version(compiler, service_off);
             rc = EXIT_OK;
         }
         goto done;
     }
     catch_signals();
-    progress_line line = {stderr, 0, false};
     if (use_progress_line(o.quiet, &line.width)) {
         pr.line = &line;
         o.build.progress = progress_show;
@@ -718,6 +746,8 @@ int main(int argc, char **argv)
     int built = dgpb_build(&o.build, &result);
     rc = exit_status(built);
     progress_clear(pr.line);
+    if (o.build.verbose && !o.quiet)
+        service_print_path(compiler, service_off);
     if (caught_signal) {
         say(DGPB_SEV_ERROR, DGPB_ERR_INTERRUPTED, false, "interrupted by signal %d%s",
             (int)caught_signal,

@@ -1,0 +1,231 @@
+/*
+ * service_path.c - where the compile service lives (service/service_path.h):
+ * the folder and its checks, the identity, the start lock.
+ *
+ * The identity is made from the status of files, never their content: the
+ * embedded compiler's WebAssembly module is 15 MB, and a client computes the
+ * identity on every run. The compile cache hashes content for its own keys
+ * (cache/compiler_identity.c), separately.
+ */
+#define _GNU_SOURCE /* realpath, PATH_MAX */
+#include "service/service_path.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/file.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "compiler/compiler_files.h"
+#include "compiler/slang_lookup.h"
+#include "core/bytebuf.h"
+#include "dgpb/sha256.h"
+
+/* ---- the folder ---- */
+
+int service_dir_check(const char *dir, dgpb_diag *diag)
+{
+    struct stat st;
+    if (lstat(dir, &st))
+        return dgpb_diag_set(diag, DGPB_ERR_UNSUPPORTED, errno,
+                             "the compile service's folder '%s' cannot be read: %s", dir,
+                             strerror(errno));
+    if (S_ISLNK(st.st_mode))
+        return dgpb_diag_set(diag, DGPB_ERR_UNSUPPORTED, -1,
+                             "the compile service's folder '%s' is a symbolic link, which "
+                             "another user may have made",
+                             dir);
+    if (!S_ISDIR(st.st_mode))
+        return dgpb_diag_set(diag, DGPB_ERR_UNSUPPORTED, -1,
+                             "the compile service's folder '%s' is not a folder", dir);
+    if (st.st_uid != getuid())
+        return dgpb_diag_set(diag, DGPB_ERR_UNSUPPORTED, -1,
+                             "the compile service's folder '%s' belongs to user %u, not to "
+                             "this user (%u)",
+                             dir, (unsigned)st.st_uid, (unsigned)getuid());
+    if (st.st_mode & 077)
+        return dgpb_diag_set(diag, DGPB_ERR_UNSUPPORTED, -1,
+                             "the compile service's folder '%s' is open to other users (mode "
+                             "%04o; it must be 0700)",
+                             dir, (unsigned)(st.st_mode & 07777));
+    return DGPB_OK;
+}
+
+/* Whether XDG_RUNTIME_DIR's value is the user's own private folder. */
+static bool private_runtime_dir(const char *xdg)
+{
+    struct stat st;
+    return xdg && xdg[0] == '/' && !lstat(xdg, &st) && S_ISDIR(st.st_mode) &&
+           st.st_uid == getuid() && (st.st_mode & 0777) == 0700;
+}
+
+int service_dir(char *dir, size_t size, dgpb_diag *diag)
+{
+    const char *given = getenv("DGPB_SERVICE_DIR");
+    const char *xdg = getenv("XDG_RUNTIME_DIR");
+    int n;
+    if (given && *given && given[0] != '/') {
+        char cwd[PATH_MAX];
+        if (!getcwd(cwd, sizeof cwd))
+            return dgpb_diag_set(diag, DGPB_ERR_UNSUPPORTED, errno,
+                                 "DGPB_SERVICE_DIR '%s' is relative and the working folder "
+                                 "cannot be named: %s",
+                                 given, strerror(errno));
+        n = snprintf(dir, size, "%s/%s", cwd, given);
+    } else if (given && *given) {
+        n = snprintf(dir, size, "%s", given);
+    } else if (private_runtime_dir(xdg)) {
+        n = snprintf(dir, size, "%s/dgpb", xdg);
+    } else {
+        n = snprintf(dir, size, "/tmp/dgpb-%u", (unsigned)getuid());
+    }
+    if (n < 0 || (size_t)n >= size)
+        return dgpb_diag_set(diag, DGPB_ERR_UNSUPPORTED, -1,
+                             "the compile service's folder is a path too long");
+    while (n > 1 && dir[n - 1] == '/')
+        dir[--n] = 0;
+    if (mkdir(dir, 0700) && errno != EEXIST)
+        return dgpb_diag_set(diag, DGPB_ERR_UNSUPPORTED, errno,
+                             "cannot make the compile service's folder '%s': %s", dir,
+                             strerror(errno));
+    return service_dir_check(dir, diag);
+}
+
+int service_file(const char *dir, const char *name, const char *suffix, char *buf, size_t size,
+                 dgpb_diag *diag)
+{
+    int n = snprintf(buf, size, "%s/%s%s", dir, name, suffix);
+    if (n < 0 || (size_t)n >= size)
+        return dgpb_diag_set(diag, DGPB_ERR_LIMIT, -1,
+                             "the compile service's path '%s/%s%s' is longer than %zu bytes", dir,
+                             name, suffix, size - 1);
+    return DGPB_OK;
+}
+
+/* ---- the identity ---- */
+
+/* Adds "LABEL PATH dev ino size mtime" (or "LABEL PATH missing") for a file. */
+static void add_file(dgpb_bytebuf *k, const char *label, const char *path)
+{
+    struct stat st;
+    char line[PATH_MAX + 200];
+    int n;
+    if (!path)
+        n = snprintf(line, sizeof line, "%s none\n", label);
+    else if (stat(path, &st))
+        n = snprintf(line, sizeof line, "%s %s missing\n", label, path);
+    else
+        n = snprintf(line, sizeof line, "%s %s %llu %llu %lld %lld.%09ld\n", label, path,
+                     (unsigned long long)st.st_dev, (unsigned long long)st.st_ino,
+                     (long long)st.st_size, (long long)st.st_mtim.tv_sec, (long)st.st_mtim.tv_nsec);
+    bytebuf_append(k, line, n > 0 && (size_t)n < sizeof line ? (size_t)n : strlen(line));
+}
+
+static void add_compiler_file(void *user, const char *path)
+{
+    add_file(user, "file", path);
+}
+
+int service_identity(const service_identity_desc *d, char hex[SERVICE_IDENTITY_HEX],
+                     dgpb_diag *diag)
+{
+    static const char *const vars[] = {"PATH",       "LD_LIBRARY_PATH", "LD_PRELOAD", "CUDA_PATH",
+                                       "SLANG_ROOT", "NODE_OPTIONS",    "NODE_PATH"};
+    dgpb_bytebuf k = DGPB_BYTEBUF_INIT;
+    char line[64];
+    snprintf(line, sizeof line, "dgpb-service %d\n", SERVICE_PROTOCOL);
+    bytebuf_append(&k, line, strlen(line));
+    add_file(&k, "program", d->program);
+    add_file(&k, d->embedded ? "embedded" : "native", d->compiler);
+    char *real = d->compiler ? realpath(d->compiler, NULL) : NULL;
+    char *slash = real ? strrchr(real, '/') : NULL;
+    if (slash) {
+        *slash = 0;
+        compiler_files_each(d->embedded, real, add_compiler_file, &k);
+    }
+    free(real);
+    if (!d->embedded) { /* the libslang the native workers load, by the recorder's lookup */
+        char found[PATH_MAX];
+        const char *lib = NULL;
+        bool from_loader = false;
+        slang_env env = {NULL, NULL};
+        if (!slang_find_libslang(d->slang_lib, d->compiler, &env, found, &lib, &from_loader,
+                                 NULL) &&
+            !from_loader)
+            add_file(&k, "libslang", lib);
+    }
+    add_file(&k, "recorder", d->recorder);
+    add_file(&k, "slang-lib", d->slang_lib);
+    for (size_t i = 0; i < sizeof vars / sizeof *vars; i++) {
+        const char *v = getenv(vars[i]);
+        bytebuf_append(&k, vars[i], strlen(vars[i]));
+        bytebuf_append(&k, v ? "=" : " unset", v ? 1 : 6);
+        if (v)
+            bytebuf_append(&k, v, strlen(v) + 1); /* with its NUL: values end unambiguously */
+        bytebuf_append(&k, "\n", 1);
+    }
+    uint8_t sha[DGPB_SHA256_SIZE];
+    int rc = k.failed ? dgpb_diag_set(diag, DGPB_ERR_NOMEM, -1, "out of memory")
+                      : dgpb_sha256(k.data, k.len, sha);
+    if (rc == DGPB_OK)
+        dgpb_sha256_hex(sha, hex);
+    bytebuf_free(&k);
+    return rc;
+}
+
+/* ---- the start lock ---- */
+
+int service_lock(const char *path, int ms, dgpb_diag *diag)
+{
+    int fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0600);
+    if (fd < 0) {
+        dgpb_diag_set(diag, DGPB_ERR_IO, errno, "cannot open the lock '%s': %s", path,
+                      strerror(errno));
+        return -1;
+    }
+    double end = service_now() + ms / 1000.0;
+    while (flock(fd, LOCK_EX | LOCK_NB)) {
+        if ((errno != EWOULDBLOCK && errno != EINTR) || service_now() > end) {
+            dgpb_diag_set(diag, DGPB_ERR_IO, errno, "cannot take the lock '%s': %s", path,
+                          errno == EWOULDBLOCK ? "another process holds it" : strerror(errno));
+            close(fd);
+            return -1;
+        }
+        struct timespec pause = {0, 10 * 1000 * 1000};
+        nanosleep(&pause, NULL);
+    }
+    return fd;
+}
+
+void service_unlock(int fd)
+{
+    if (fd >= 0)
+        close(fd); /* closing the last descriptor releases the flock */
+}
+
+/* ---- numbers and time ---- */
+
+long service_env_number(const char *name, long fallback, long min, long max)
+{
+    const char *v = getenv(name);
+    if (!v || !*v)
+        return fallback;
+    char *end = NULL;
+    errno = 0;
+    long n = strtol(v, &end, 10);
+    if (errno || *end || n < min || n > max)
+        return fallback;
+    return n;
+}
+
+double service_now(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
