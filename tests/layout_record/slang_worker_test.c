@@ -639,6 +639,84 @@ static void native_workers_write_the_bytes_of_slangc_processes(void **state)
     dgpb_compiler_destroy(w);
 }
 
+static void count_warning(void *user, const char *message)
+{
+    (void)message;
+    (*(int *)user)++;
+}
+
+/*
+ * Native workers through the compile service (docs/service.md): the same results and bytes
+ * as slangc processes, layouts included, on the service's warm workers (dgpb-build
+ * --service-daemon); a job that kills the service's worker makes the client run the rest
+ * itself (one warning), where its own worker dies on it as without the service.
+ */
+static void native_workers_through_the_compile_service(void **state)
+{
+    (void)state;
+    setenv("DGPB_SERVICE_DIR", at("service"), 1);
+    int warnings = 0;
+    dgpb_compiler_desc desc = {.path = at("native/bin/slangc"),
+                               .get_env = no_env,
+                               .recorder = SLANG_LAYOUT_TOOL,
+                               .slang_lib = FAKE_SLANG_PATH,
+                               .service = DGPB_BUILD_TOOL,
+                               .service_warning = count_warning,
+                               .service_warning_user = &warnings};
+    dgpb_compiler *c = NULL;
+    dgpb_diag d;
+    if (dgpb_compiler_create(&desc, &c, &d))
+        fail_msg("cannot create the compiler: %s", d.message);
+    batch on_service;
+    run_batch(c, &on_service, "service");
+    dgpb_service_info info;
+    dgpb_compiler_service_report(c, &info);
+    if (info.state != DGPB_SERVICE_USED)
+        fail_msg("the batch did not run on the service (state %d): %s", (int)info.state, info.why);
+    assert_true(info.pid > 0);
+    assert_int_equal(dgpb_compiler_workers_started(c), 0); /* none of its own */
+    static const char *const files[] = {"a.spv", "b.spv",  "c.spv",
+                                        "d.spv", "a.json", "group.layout"};
+    for (size_t i = 0; i < sizeof files / sizeof files[0]; i++) {
+        char in_s[256], in_p[256];
+        snprintf(in_s, sizeof in_s, "service/%s", files[i]);
+        snprintf(in_p, sizeof in_p, "processes/%s", files[i]);
+        assert_same_bytes(at(in_s), at(in_p));
+    }
+    assert_string_equal(on_service.jobs[BATCH - 2].diagnostics, BROKEN_DIAGNOSTIC);
+    assert_int_equal(on_service.jobs[BATCH - 1].status, DGPB_RECORDER_EXIT_OK);
+    dgpb_compile_jobs_clear(on_service.jobs, BATCH);
+    assert_int_equal(warnings, 0);
+
+    /* A job that kills the service's worker: the client runs it (and the rest) itself. */
+    make_dirs(at("service-crash"));
+    const char *ok1[] = {at("k.slang"), "-target", "spirv",
+                         "-entry",      "x",       "-stage",
+                         "compute",     "-o",      at("service-crash/x.spv")};
+    const char *dies[] = {at("crash.slang"), "-target", "spirv",
+                          "-entry",          "k",       "-stage",
+                          "compute",         "-o",      at("service-crash/k.spv")};
+    dgpb_compile_job jobs[2] = {{.args = ok1, .arg_count = 9}, {.args = dies, .arg_count = 9}};
+    dgpb_diag_clear(&d);
+    assert_int_equal(dgpb_compiler_run(c, jobs, 2, 1, &d), DGPB_ERR_TOOL);
+    assert_int_equal(warnings, 1);
+    assert_int_equal(jobs[0].status, 0);
+    assert_file_text(at("service-crash/x.spv"), "fake code for x (spirv)\n");
+    assert_int_equal(jobs[1].status, -1);
+    assert_non_null(strstr(jobs[1].diagnostics, "fake worker dying")); /* its own worker's */
+    assert_non_null(strstr(d.message, "entry 'k'"));
+    dgpb_compiler_service_report(c, &info);
+    assert_int_equal(info.state, DGPB_SERVICE_LOCAL);
+    assert_non_null(strstr(info.why, "lost a worker"));
+    assert_non_null(strstr(info.why, "fake worker dying"));
+    dgpb_compile_jobs_clear(jobs, 2);
+    dgpb_compiler_destroy(c);
+    unsigned stopped = 0;
+    assert_int_equal(dgpb_service_stop_all(&stopped, NULL, 0, NULL), DGPB_OK);
+    assert_int_equal(stopped, 1);
+    unsetenv("DGPB_SERVICE_DIR");
+}
+
 static void a_library_the_recorder_cannot_load_means_processes(void **state)
 {
     (void)state;
@@ -836,6 +914,7 @@ int main(void)
         cmocka_unit_test(the_worker_answers_each_job_line_in_order),
         cmocka_unit_test(serve_takes_no_module),
         cmocka_unit_test(native_workers_write_the_bytes_of_slangc_processes),
+        cmocka_unit_test(native_workers_through_the_compile_service),
         cmocka_unit_test(a_library_the_recorder_cannot_load_means_processes),
         cmocka_unit_test(preludes_are_set_when_slangcs_folder_has_them),
         cmocka_unit_test(no_prelude_is_set_without_the_files),
