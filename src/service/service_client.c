@@ -349,8 +349,8 @@ static int next_message(service_client *s, const volatile sig_atomic_t *cancel, 
     }
 }
 
-/* Says hello and reads the answer. DGPB_OK; an error with `why`. */
-static int hello(service_client *s, dgpb_diag *why)
+/* Says hello and reads the answer. DGPB_OK; an error with `why`; DGPB_ERR_INTERRUPTED. */
+static int hello(service_client *s, const volatile sig_atomic_t *cancel, dgpb_diag *why)
 {
     cJSON *msg = cJSON_CreateObject();
     bool ok = msg && cJSON_AddNumberToObject(msg, "hello", SERVICE_PROTOCOL) &&
@@ -362,7 +362,7 @@ static int hello(service_client *s, dgpb_diag *why)
         return dgpb_diag_set(why, DGPB_ERR_NOMEM, -1, "out of memory");
     s->last_heard = service_now();
     cJSON *root = NULL;
-    int rc = next_message(s, NULL, 0, &root, why);
+    int rc = next_message(s, cancel, 0, &root, why);
     if (rc)
         return rc;
     const cJSON *error = cJSON_GetObjectItemCaseSensitive(root, "error");
@@ -389,14 +389,14 @@ static int hello(service_client *s, dgpb_diag *why)
 }
 
 /* Connects (starting the service if need be) and says hello. */
-static int open_connection(service_client *s, dgpb_diag *why)
+static int open_connection(service_client *s, const volatile sig_atomic_t *cancel, dgpb_diag *why)
 {
     s->pid = 0;
     int fd = connect_or_start(s, why);
     if (fd < 0)
         return DGPB_ERR_TOOL;
     service_conn_init(&s->conn, fd, SERVICE_ANSWER_MAX);
-    int rc = hello(s, why);
+    int rc = hello(s, cancel, why);
     if (rc)
         service_conn_close(&s->conn);
     return rc;
@@ -492,16 +492,22 @@ int service_client_run(service_client *s, dgpb_compile_job *jobs, size_t count, 
     if (cancel && *cancel)
         return DGPB_ERR_INTERRUPTED;
     int rc = DGPB_OK;
-    if (s->conn.fd < 0 && (rc = open_connection(s, why)))
+    if (s->conn.fd < 0 && (rc = open_connection(s, cancel, why)))
         return rc;
     if (s->workers == 0)
         return dgpb_diag_set(why, DGPB_ERR_UNSUPPORTED, -1,
                              "the compile service has no workers: %s",
                              s->local[0] ? s->local : "(no reason given)");
-    char here[PATH_MAX];
+    char here[PATH_MAX], joined[2 * PATH_MAX];
     const char *cwd = s->cwd;
-    if (!cwd && !(cwd = getcwd(here, sizeof here)))
+    if ((!cwd || cwd[0] != '/') && !getcwd(here, sizeof here))
         return failed(s, why, "cannot be given the working folder: %s", strerror(errno));
+    if (!cwd)
+        cwd = here;
+    else if (cwd[0] != '/') { /* the jobs' folder, relative to this process's */
+        snprintf(joined, sizeof joined, "%s/%s", here, cwd);
+        cwd = joined;
+    }
     bool *started = mem_calloc(count, sizeof *started);
     if (!started)
         return dgpb_diag_set(why, DGPB_ERR_NOMEM, -1, "out of memory");
@@ -554,7 +560,7 @@ void service_client_query(service_client *s, dgpb_service_info *info)
         if (fd < 0)
             return;
         service_conn_init(&s->conn, fd, SERVICE_ANSWER_MAX);
-        if (hello(s, &why)) {
+        if (hello(s, NULL, &why)) {
             service_conn_close(&s->conn);
             snprintf(info->why, sizeof info->why, "%s", why.message);
             return;

@@ -274,6 +274,7 @@ static bool give(server *sv, slot *s, client *c, sjob *job)
             say("cannot start a worker: %s", d.message);
             send_failed(c, job->id, d.message);
             sjob_free(job);
+            c->closing = true; /* it runs its jobs itself now: drop it once told */
             return false;
         }
         sv->started++;
