@@ -27,7 +27,10 @@ set -euo pipefail
 src=$(cd "$(dirname "$0")/../.." && pwd)
 build=$(cd "${1:?usage: install_test.sh BUILD_DIR}" && pwd)
 tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
+# The installed dgpb-build's compile service (docs/service.md) lives in a folder of this
+# test's own, and is stopped at the end.
+trap '[ -d "$tmp/service" ] && DGPB_SERVICE_DIR="$tmp/service" "$build/dgpb-build" --service-stop >/dev/null 2>&1
+rm -rf "$tmp"' EXIT
 fail() {
     echo "install_test: FAIL: $*" >&2
     exit 1
@@ -42,11 +45,12 @@ case ":$sys_path:" in *":$(dirname "$node"):"*) ;; *) sys_path=$sys_path:$(dirna
 mkdir -p "$tmp/home" "$tmp/work"
 
 # Runs a command as a user of the installation: nothing but PATH (the prefix's
-# bin/ first) and a HOME of its own, in the work folder.
+# bin/ first), a HOME of its own and its compile service's folder, in the work folder.
 as_user() { # PREFIX command...
     local p=$1
     shift
-    (cd "$tmp/work" && env -i PATH="$p/bin:$sys_path" HOME="$tmp/home" "$@")
+    (cd "$tmp/work" && env -i PATH="$p/bin:$sys_path" HOME="$tmp/home" \
+        DGPB_SERVICE_DIR="$tmp/service" "$@")
 }
 
 # 1. The layout.
@@ -139,12 +143,12 @@ for ck in first second; do
     cp "$src/tests/run/double.slang" "$tmp/$ck-checkout/project/"
 done
 (cd "$tmp/first-checkout/project" && env -i PATH="$sys_path" HOME="$tmp/home" \
-    "$build/dgpb-build" --cache-dir "$tmp/shared-cache" --targets spirv,wgsl --no-layouts \
+    DGPB_SERVICE_DIR="$tmp/service" "$build/dgpb-build" --cache-dir "$tmp/shared-cache" --targets spirv,wgsl --no-layouts \
     -o out double.slang) 2>"$tmp/first.err" || fail "the build tree's dgpb-build failed: $(cat "$tmp/first.err")"
 grep -q '; [1-9][0-9]* compiles in' "$tmp/first.err" || fail "the first build compiled nothing: $(cat "$tmp/first.err")"
 for out in out other; do
     (cd "$tmp/second-checkout/project" && env -i PATH="$prefix/bin:$sys_path" HOME="$tmp/home" \
-        dgpb-build --cache-dir "$tmp/shared-cache" --targets spirv,wgsl --no-layouts \
+        DGPB_SERVICE_DIR="$tmp/service" dgpb-build --cache-dir "$tmp/shared-cache" --targets spirv,wgsl --no-layouts \
         -o "$out" double.slang) 2>"$tmp/second.err" || fail "the installed dgpb-build failed: $(cat "$tmp/second.err")"
     grep -q '; 0 compiles' "$tmp/second.err" ||
         fail "the installed dgpb-build in another checkout compiled ($out): $(cat "$tmp/second.err")"
