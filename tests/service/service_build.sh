@@ -87,6 +87,25 @@ out=$(timeout 30 "$build" --service-stop) || fail "a second --service-stop faile
 [ "$out" = "compile services stopped: 0 ($DGPB_SERVICE_DIR)" ] || fail "a second --service-stop said: $out"
 echo "ok: --service-stop stopped service $pid and removed its socket"
 
+# Four builds that find no service at once start one (the start lock), and all use it.
+pids=()
+for i in 1 2 3 4; do
+    build_with "$work/start$i.log" -v "$work/plain.slang" -o "$work/start$i" &
+    pids+=($!)
+done
+for i in 1 2 3 4; do
+    wait "${pids[$((i - 1))]}" || fail "starting build $i: $(cat "$work/start$i.log")"
+    same "$work/start$i" "$work/ref-plain" plain
+    [ "$(warnings "$work/start$i.log")" = 0 ] || fail "starting build $i warned: $(cat "$work/start$i.log")"
+done
+started_pids=$(sed -n 's/.*compiles: through the compile service (pid \([0-9]*\),.*/\1/p' "$work"/start?.log | sort -u)
+[ "$(echo "$started_pids" | wc -w)" = 1 ] || fail "four builds at once used services $started_pids, not one"
+[ "$(service_pid)" = "$started_pids" ] || fail "the service of the four builds is not the one running"
+[ "$(grep -c ": serving " "$DGPB_SERVICE_DIR"/*.log)" = 2 ] ||
+    fail "not one service started for the four builds: $(cat "$DGPB_SERVICE_DIR"/*.log)"
+timeout 30 "$build" --service-stop > /dev/null && wait_gone "$started_pids" || fail "the service did not stop"
+echo "ok: four builds that found no service at once started one ($started_pids)"
+
 # An idle service exits after DGPB_SERVICE_IDLE_SECONDS and removes its socket.
 DGPB_SERVICE_IDLE_SECONDS=1 build_with "$work/idle.log" -q "$work/plain.slang" -o "$work/idle" ||
     fail "the idle test's build: $(cat "$work/idle.log")"
