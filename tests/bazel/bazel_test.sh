@@ -10,6 +10,10 @@
 #     byte what the installed dgpb-build writes when run by hand, and hold no
 #     path of the workspace, the output base or the sandbox.
 #  3. The same build again runs no action (the execution log is empty).
+#     One action run as a remote executor runs it (tests/bazel/executor.py):
+#     its declared inputs copied as plain files into a folder of their own,
+#     its command line run there with its environment alone, the prefix
+#     moved away meanwhile: the same bytes.
 #  4. A second copy of the workspace, in another folder, with another output
 #     base and the first one's --disk_cache: every action comes from the
 #     cache, with the same bytes.
@@ -155,6 +159,23 @@ grep -q '"asset":[[:space:]]*"gpu_shaders.fx_particles"' "$out1/fx_particles.bun
 step "the same build again: no action"
 build ws1 root1 noop "${disk[@]}"
 expect noop ""
+
+# As a remote executor runs it: no sandbox links into the prefix, only copies.
+step "blur's action as a remote executor runs it: its inputs copied, the prefix moved away"
+execroot=$(bz "$work/ws1" root1 info execution_root 2>/dev/null) || fail "bazel info execution_root failed"
+python3 "$here/executor.py" stage "$work/cold.log" blur.dgpb "$execroot" "$work/executor" ||
+    fail "blur's inputs cannot be staged from $execroot"
+mv "$work/prefix" "$work/prefix.away"
+rc=0
+python3 "$here/executor.py" run "$work/executor" >"$work/executor.out" 2>&1 || rc=$?
+mv "$work/prefix.away" "$work/prefix"
+[ $rc = 0 ] || fail "blur's action failed in the executor's folder ($rc): $(cat "$work/executor.out")"
+for f in blur.dgpb blur.bundle.json; do
+    made=$(find "$work/executor/bazel-out" -path "*/bin/shaders/$f")
+    [ -n "$made" ] || fail "the executor's folder has no $f"
+    cmp -s "$made" "$out1/$f" ||
+        fail "$f from the executor's folder differs from Bazel's"
+done
 
 # 4. Another folder, another output base, the same disk cache.
 step "ws2 with another output base and the disk cache: every action from the cache"
