@@ -103,9 +103,7 @@ def _stem(module_path):
 def _dgpb_bundle_impl(ctx):
     tools = ctx.attr.dgpb[DgpbToolsInfo]
     module = ctx.file.module
-    module_path = ctx.attr.module_path
-    if module_path == None or module_path == "":
-        module_path = module.basename[:-len(".slang")] if module.basename.endswith(".slang") else module.basename
+    module_path = ctx.attr.module_path or module.basename[:-len(".slang")]
     if ctx.attr.root_module:
         if ctx.attr.module_path:
             fail("give module_path or root_module, not both", attr = "root_module")

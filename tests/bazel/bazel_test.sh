@@ -22,7 +22,7 @@
 #     Both undone: those three bundles come from the disk cache.
 #  6. Misuse fails with a message naming the cause: a target named other than
 #     its bundle's stem; an include the rule was not told of (the sandbox
-#     hides it).
+#     hides it). The root module (an empty module path) builds main.dgpb.
 #  7. The same as 4 through a remote cache: nginx with its WebDAV module on
 #     loopback (tests/remote/servers.sh); a first output base fills it (its
 #     PUTs in nginx's log), a second gets every action from it.
@@ -229,6 +229,18 @@ if bz "$work/ws1" root1 build //bad:blur >"$work/bad_src.out" 2>&1; then
 fi
 grep -q 'filter.slangh' "$work/bad_src.out" ||
     fail "the failure does not name the missing include: $(grep -v '^INFO' "$work/bad_src.out" | head -20)"
+step "the root module: an empty module path, the stem main"
+mkdir -p "$work/ws1/root"
+cp "$src/examples/bazel/shaders/tint.slang" "$src/examples/bazel/shaders/include/palette.slang" "$work/ws1/root/"
+cat >"$work/ws1/root/BUILD.bazel" <<'EOF'
+load("@dgpb_rules//:defs.bzl", "dgpb_bundle")
+
+dgpb_bundle(name = "main", module = "tint.slang", srcs = ["palette.slang"], root_module = True,
+            targets = ["wgsl"])
+EOF
+bz "$work/ws1" root1 build //root:main >"$work/root.out" 2>&1 || fail "//root:main failed: $(cat "$work/root.out")"
+grep -q '"asset":[[:space:]]*"gpu_shaders.main"' "$work/ws1/bazel-bin/root/main.bundle.json" ||
+    fail "main.bundle.json does not name the asset gpu_shaders.main"
 bz "$work/ws1" root1 shutdown >/dev/null 2>&1 || true
 
 # 7. The remote cache: nginx's WebDAV store.
