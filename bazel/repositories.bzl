@@ -13,8 +13,8 @@ runs. Node.js is found on the PATH Bazel was started with (or given as
 """
 
 def _fail(prefix, what):
-    fail("dgpb_installation: %s under '%s' (install dgpb there with 'cmake --install BUILD " +
-         "--prefix %s', or give prefix = the folder it was installed to)" % (what, prefix, prefix))
+    fail(("dgpb_installation: %s under '%s' (install dgpb there with 'cmake --install BUILD " +
+          "--prefix %s', or give prefix = the folder it was installed to)") % (what, prefix, prefix))
 
 def _dgpb_installation_impl(rctx):
     prefix = rctx.attr.prefix

@@ -22,7 +22,8 @@
 #     Both undone: those three bundles come from the disk cache.
 #  6. Misuse fails with a message naming the cause: a target named other than
 #     its bundle's stem; an include the rule was not told of (the sandbox
-#     hides it). The root module (an empty module path) builds main.dgpb.
+#     hides it); a dgpb_installation of a folder that holds no dgpb. The root
+#     module (an empty module path) builds main.dgpb.
 #  7. The same as 4 through a remote cache: nginx with its WebDAV module on
 #     loopback (tests/remote/servers.sh); a first output base fills it (its
 #     PUTs in nginx's log), a second gets every action from it.
@@ -209,7 +210,7 @@ cache tint.dgpb"
 same_bytes "$out1" "$work/plain"
 
 # 6. Misuse, in ws1's server.
-step "misuse: a target not named after its bundle's stem; an undeclared include"
+step "misuse: a target not named after its bundle's stem; an undeclared include; no installation"
 mkdir -p "$work/ws1/bad"
 cp "$src/examples/bazel/shaders/blur.slang" "$src/examples/bazel/shaders/include/filter.slangh" "$work/ws1/bad/"
 cat >"$work/ws1/bad/BUILD.bazel" <<'EOF'
@@ -229,6 +230,19 @@ if bz "$work/ws1" root1 build //bad:blur >"$work/bad_src.out" 2>&1; then
 fi
 grep -q 'filter.slangh' "$work/bad_src.out" ||
     fail "the failure does not name the missing include: $(grep -v '^INFO' "$work/bad_src.out" | head -20)"
+cat >>"$work/ws1/WORKSPACE" <<EOF
+
+dgpb_installation(name = "dgpb_nowhere", prefix = "$work/nowhere")
+EOF
+cat >>"$work/ws1/bad/BUILD.bazel" <<'EOF'
+
+dgpb_bundle(name = "filter", module = "blur.slang", module_path = "filter", dgpb = "@dgpb_nowhere//:dgpb")
+EOF
+if bz "$work/ws1" root1 build //bad:filter >"$work/bad_prefix.out" 2>&1; then
+    fail "a dgpb_installation of a prefix that does not exist was fetched"
+fi
+grep -q "dgpb_installation: no bin/dgpb-build under '$work/nowhere' (install dgpb there" "$work/bad_prefix.out" ||
+    fail "no message naming the missing installation: $(grep -A3 ERROR "$work/bad_prefix.out")"
 step "the root module: an empty module path, the stem main"
 mkdir -p "$work/ws1/root"
 cp "$src/examples/bazel/shaders/tint.slang" "$src/examples/bazel/shaders/include/palette.slang" "$work/ws1/root/"
