@@ -138,3 +138,27 @@ printf 'a.slang\0\n' > nul.params
 B -q @nul.params > "$work/p" 2>&1; s=$?
 [ $s -eq 2 ] && grep -q "parameter file 'nul.params' holds a NUL byte" "$work/p" || fail "a NUL in @FILE: exit $s: $(cat "$work/p")"
 echo "ok: @FILE arguments: lines as they stand, CRLF, a leading @ kept; missing exit 3, NUL exit 2"
+
+# SIGINT stops them all: the module being built and those after it are not written, exit 130.
+{
+    echo 'RWStructuredBuffer<float> data;'
+    for i in $(seq 1 120); do
+        printf '[shader("compute")]\n[numthreads(64, 1, 1)]\nvoid k%d(uint3 id : SV_DispatchThreadID)\n' "$i"
+        printf '{\n    data[id.x] = data[id.x] * %d.0;\n}\n' "$i"
+    done
+} > many.slang
+rm -rf s
+setsid "$build" --no-cache --no-layouts -j 2 -o s a.slang many.slang c.slang > "$work/sig" 2>&1 &
+pid=$!
+for _ in $(seq 1 600); do # until a.slang is written and many.slang is being built
+    [ -e s/a.dgpb ] && break
+    sleep 0.05
+done
+sleep 1
+kill -INT "$pid"
+wait "$pid"; s=$?
+[ $s -eq 130 ] || fail "SIGINT: exit $s, not 130: $(cat "$work/sig")"
+grep -q "interrupted by signal 2 while building 'many.slang' (not written); 1 of 3 modules written" "$work/sig" ||
+    fail "SIGINT: no message naming many.slang: $(cat "$work/sig")"
+[ -e s/a.dgpb ] && [ ! -e s/many.dgpb ] && [ ! -e s/c.dgpb ] || fail "SIGINT: wrote $(ls s)"
+echo "ok: SIGINT stops every module: exit 130, the later modules not built"

@@ -18,16 +18,20 @@ embedded compiler:
   * nothing but answers on standard output; the end of input ends the worker
     with exit status 0;
   * input that is not JSON, text before an object, or input ending inside an
-    object: exit status 2, a message on standard error, no answer.
+    object: exit status 2, a message on standard error, no answer;
+  * SIGTERM during a request: the worker dies of it, unanswered, its build's
+    outputs not written.
 
     build_persistent_worker.py DGPB-BUILD
 """
 
 import json
 import os
+import signal
 import subprocess
 import sys
 import tempfile
+import time
 
 BUILD = os.path.abspath(sys.argv[1])
 STARTUP = ["--no-cache", "--no-layouts", "--targets", "spirv", "-j", "2"]
@@ -145,6 +149,17 @@ def main():
             if status != 2 or out or why not in err:
                 fail(f"{name}: exit {status}, standard output {out!r}, standard error {err!r}")
         print("ok: input that is not a stream of JSON objects: exit 2, a message, no answer")
+
+        write("many.slang", module([f"k{i}" for i in range(120)], 4.0))
+        w = Worker(work)
+        w.p.stdin.write(b'{"arguments": ["-o", "m", "many.slang"]}\n')
+        w.p.stdin.flush()
+        time.sleep(2)
+        w.p.send_signal(signal.SIGTERM)
+        status, out, err = w.finish()
+        if status != -signal.SIGTERM or out or os.path.exists(os.path.join(work, "m", "many.dgpb")):
+            fail(f"SIGTERM during a request: exit {status}, standard output {out!r}, log {err!r}")
+        print("ok: SIGTERM during a request: the worker dies of it, unanswered, nothing written")
 
 
 main()
