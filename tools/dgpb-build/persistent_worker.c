@@ -45,6 +45,18 @@ static int cloexec(int fd)
     return fd;
 }
 
+/* An unnamed file in $TMPDIR (else /tmp) for a request's output; -1 when none can be made. */
+static int capture_file(void)
+{
+    const char *dir = getenv("TMPDIR");
+    char path[PATH_MAX];
+    snprintf(path, sizeof path, "%s/dgpb-worker-output-XXXXXX", dir && *dir ? dir : "/tmp");
+    int fd = mkstemp(path);
+    if (fd >= 0)
+        unlink(path);
+    return cloexec(fd);
+}
+
 /*
  * Takes standard output for the answers, and points descriptor 1 at standard
  * error, so that nothing else can reach Bazel through it. false (with a
@@ -54,10 +66,7 @@ static bool open_channels(worker *w)
 {
     int out = cloexec(dup(STDOUT_FILENO));
     w->log_fd = cloexec(dup(STDERR_FILENO));
-    FILE *tmp = tmpfile();
-    w->capture_fd = tmp ? cloexec(dup(fileno(tmp))) : -1;
-    if (tmp)
-        fclose(tmp);
+    w->capture_fd = capture_file();
     w->channel = out >= 0 ? fdopen(out, "w") : NULL;
     if (!w->channel || w->log_fd < 0 || w->capture_fd < 0 || dup2(w->log_fd, STDOUT_FILENO) < 0) {
         if (!w->channel && out >= 0)
