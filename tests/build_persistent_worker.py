@@ -7,6 +7,8 @@ them over several lines), reading one JSON answer per request from its
 standard output (docs/build.md, "Bazel's persistent worker"). With the real
 embedded compiler:
 
+  * a request that arrives in pieces of a few bytes, and two requests in
+    one write with nothing between them, each framed and answered;
   * two requests on two modules: each answered exitCode 0, the bundles
     byte-identical to what plain `dgpb-build` runs write; the second request
     starts no worker (-v: its first batch of one job finds the two workers the
@@ -56,17 +58,29 @@ class Worker:
                                   stdin=subprocess.PIPE, stdout=subprocess.PIPE,
                                   stderr=subprocess.PIPE)
 
-    def ask(self, text):
-        """Writes one request as given (text) and reads one answer line."""
-        self.p.stdin.write(text.encode())
-        self.p.stdin.flush()
+    def send(self, text, chunk=0):
+        """Writes requests as given (text), in pieces of `chunk` bytes (0: at once)."""
+        data = text.encode()
+        step = chunk or len(data)
+        for i in range(0, len(data), step):
+            self.p.stdin.write(data[i:i + step])
+            self.p.stdin.flush()
+            if chunk:
+                time.sleep(0.002)
+
+    def answer(self, asked):
         line = self.p.stdout.readline()
         if not line:
-            fail(f"no answer to {text!r}; worker log: {self.p.stderr.read().decode()}")
+            fail(f"no answer to {asked!r}; worker log: {self.p.stderr.read().decode()}")
         try:
             return json.loads(line)
         except json.JSONDecodeError:
             fail(f"an answer that is not JSON: {line!r}")
+
+    def ask(self, text, chunk=0):
+        """Writes one request and reads one answer line."""
+        self.send(text, chunk)
+        return self.answer(text)
 
     def finish(self, rest=b""):
         out, err = self.p.communicate(rest, timeout=120)
@@ -97,9 +111,10 @@ def main():
 
         w = Worker(work)
         # Inputs with braces and quotes inside strings: the framing must not count them.
+        # In pieces of 7 bytes: a request may arrive over many reads.
         first = w.ask(pretty({"arguments": ["-v", "-o", "w", "a.slang"],
                               "inputs": [{"path": "a.slang", "digest": "}{\"]["}],
-                              "requestId": 0}))
+                              "requestId": 0}), chunk=7)
         if first.get("exitCode") != 0 or first.get("requestId") != 0:
             fail(f"the first request: {first}")
         if "2 jobs, 2 at once (-j 2); 2 compiler workers started so far" not in first["output"]:
@@ -125,11 +140,14 @@ def main():
             fail("the failing module was written")
         print("ok: a failing module: exitCode 1 with Slang's diagnostic")
 
-        wrong = w.ask('{"arguments": "a.slang", "requestId": 5}')
+        # Two requests in one write, nothing between them: two answers, in order.
+        two = '{"arguments": "a.slang", "requestId": 5}{"arguments": ["--frobnicate", "a.slang"], "requestId": 6}'
+        w.send(two)
+        wrong = w.answer(two)
         if wrong.get("exitCode") != 2 or wrong.get("requestId") != 5 or \
                 "malformed work request: its arguments are not an array" not in wrong["output"]:
             fail(f"a request with wrong fields: {wrong}")
-        usage = w.ask('{"arguments": ["--frobnicate", "a.slang"], "requestId": 6}')
+        usage = w.answer(two)
         if usage.get("exitCode") != 2 or "unknown option '--frobnicate'" not in usage["output"]:
             fail(f"an unknown option: {usage}")
         again = w.ask('{"arguments": ["-q", "-o", "w9", "c.slang"], "requestId": 9}')
