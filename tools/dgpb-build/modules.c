@@ -43,7 +43,7 @@ static bool ends_with(const char *s, const char *suffix)
 
 int modules_check(const options *o)
 {
-    if (o->module_count < 2)
+    if (o->module_count < 2 || o->list) /* --list writes nothing */
         return -1;
     if (o->build.depfile_path)
         return tool_usage_error("-MF names one depfile, but %zu modules are given: use -MD, "

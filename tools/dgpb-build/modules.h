@@ -16,8 +16,8 @@
  * Checks the modules before anything is built or listed: with several, -MF,
  * --module-path and an -o that names a bundle file (FILE.dgpb) are usage
  * errors, as are two modules that would write the same files (one stem in
- * one folder), both named. Returns -1 to go on, or EXIT_USAGE after the
- * message.
+ * one folder), both named; --list writes nothing, so it checks none of
+ * them. Returns -1 to go on, or EXIT_USAGE after the message.
  */
 int modules_check(const options *o);
 
