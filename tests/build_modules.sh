@@ -12,6 +12,7 @@
 #  * usage errors before anything is built: two modules of one stem in one
 #    folder (both named), -MF, --module-path, -o FILE.dgpb;
 #  * --list of several: each list headed by its module, --json an array;
+#    it writes nothing, so one stem twice, -MF and -o FILE.dgpb are fine;
 #  * @FILE: arguments from a parameter file, a line kept as it stands
 #    (spaces, a leading @), CRLF line ends; an unreadable file is exit 3, a
 #    NUL byte exit 2.
@@ -123,7 +124,9 @@ docs = json.load(open(sys.argv[1]))
 assert [d["module"] for d in docs] == ["a.slang", "c.slang"], docs
 assert [e["name"] for e in docs[0]["entries"]] == ["a1", "a2"], docs[0]
 ' "$work/list.json" || fail "--list --json: not an array of both lists: $(cat "$work/list.json")"
-echo "ok: --list of several modules: each headed by its name; --json an array"
+B --list --targets spirv -MF u/d.d -o u.dgpb x/m.slang y/m.slang > "$work/list" 2>&1 ||
+    fail "--list of two modules of one stem (it writes nothing): $(cat "$work/list")"
+echo "ok: --list of several modules: each headed by its name; --json an array; no output checks"
 
 # @FILE: one argument a line, as it stands.
 cp c.slang "sp ace.slang"
