@@ -134,10 +134,17 @@ def _dgpb_bundle_impl(ctx):
         for r in roots:
             includes.append(_join(r, package_dir, d if d != "." else ""))
 
+    # What every build of the installation shares: the arguments a persistent
+    # worker starts with (its key), before --persistent_worker.
+    startup = ctx.actions.args()
+    startup.add("--no-cache")
+    startup.add("-q")
+    startup.add("--slangc", tools.slangc)
+
+    # One module's build: a request to the worker, or the @file of a process.
     args = ctx.actions.args()
-    args.add("--no-cache")
-    args.add("-q")
-    args.add("--slangc", tools.slangc)
+    args.use_param_file("@%s", use_always = True)
+    args.set_param_file_format("multiline")
     args.add("--triple", ctx.attr.triple)
     if ctx.attr.targets:
         args.add("--targets", ",".join(ctx.attr.targets))
@@ -152,12 +159,16 @@ def _dgpb_bundle_impl(ctx):
 
     ctx.actions.run(
         executable = tools.build,
-        arguments = [args],
+        arguments = [startup, args],
         inputs = depset([module] + ctx.files.srcs, transitive = [tools.files]),
         outputs = [bundle, view],
         env = {"PATH": tools.path},
         mnemonic = "DgpbBundle",
         progress_message = "Building shader bundle %s" % ctx.label,
+        execution_requirements = {
+            "supports-workers": "1",
+            "requires-worker-protocol": "json",
+        },
     )
     return [DefaultInfo(files = depset([bundle, view]))]
 

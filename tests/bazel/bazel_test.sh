@@ -6,27 +6,32 @@
 #
 #  1. BUILD_DIR installed into WORK/prefix; the workspace's @dgpb_rules is
 #     that prefix's share/dgpb/bazel, and @dgpb the prefix.
-#  2. A cold build runs the four actions; the bundles and views are byte for
-#     byte what the installed dgpb-build writes when run by hand, and hold no
-#     path of the workspace, the output base or the sandbox.
+#  2. A cold build runs the four actions on persistent workers (dgpb-build
+#     --persistent_worker, JSON, sandboxed: the example's .bazelrc); the
+#     bundles and views are byte for byte what the installed dgpb-build writes
+#     when run by hand, and hold no path of the workspace, the output base or
+#     the sandbox.
 #  3. The same build again runs no action (the execution log is empty).
-#     One action run as a remote executor runs it (tests/bazel/executor.py):
-#     its declared inputs copied as plain files into a folder of their own,
+#     One action run as a remote executor runs it (tests/bazel/executor.py),
+#     a process reading its parameter file (@FILE): its declared inputs
+#     copied as plain files into a folder of their own,
 #     its command line run there with its environment alone, the prefix
 #     moved away meanwhile: the same bytes.
 #  4. A second copy of the workspace, in another folder, with another output
 #     base and the first one's --disk_cache: every action comes from the
 #     cache, with the same bytes.
 #  5. An edit to the module that one bundle imports rebuilds that bundle only;
-#     an edit to the header that two include rebuilds those two.
+#     an edit to the header that two include rebuilds those two; both on the
+#     workers the cold build started.
 #     Both undone: those three bundles come from the disk cache.
 #  6. Misuse fails with a message naming the cause: a target named other than
 #     its bundle's stem; an include the rule was not told of (the sandbox
 #     hides it); a dgpb_installation of a folder that holds no dgpb. The root
 #     module (an empty module path) builds main.dgpb.
 #  7. The same as 4 through a remote cache: nginx with its WebDAV module on
-#     loopback (tests/remote/servers.sh); a first output base fills it (its
-#     PUTs in nginx's log), a second gets every action from it.
+#     loopback (tests/remote/servers.sh); a first output base fills it,
+#     running the actions as sandboxed processes instead of workers (the same
+#     bytes; its PUTs in nginx's log), a second gets every action from it.
 #
 # Each output base is a Bazel server of its own under WORK, stopped at the
 # end. Bazel reads no rc file but the workspace's, downloads nothing and keeps
@@ -90,7 +95,7 @@ cmake --install "$build" --prefix "$work/prefix" >"$work/install.log" 2>&1 ||
 for ws in ws1 ws2; do
     cp -r "$src/examples/bazel" "$work/$ws"
     # The example names /opt/dgpb; the test's prefix instead, as a user would.
-    echo "build --override_repository=dgpb_rules=$work/prefix/share/dgpb/bazel" >"$work/$ws/.bazelrc"
+    echo "build --override_repository=dgpb_rules=$work/prefix/share/dgpb/bazel" >>"$work/$ws/.bazelrc"
 done
 bundles=(blur fx_particles sharpen tint)
 # build WS ROOT NAME [ARG...]: `bazel build //shaders:bundles`, its output in
@@ -103,19 +108,21 @@ build() {
     python3 "$here/spawns.py" "$work/$name.log" >"$work/$name.spawns" ||
         fail "$name: the execution log cannot be read"
 }
-# expect NAME LINES: the spawns of build NAME are exactly LINES (how, bundle).
+# expect NAME LINES: the spawns of build NAME are exactly LINES (how, bundle,
+# runner: worker, sandbox for a process in any of Bazel's sandboxes, cache).
 expect() {
     local got
-    got=$(awk '{ print $1, $2 }' "$work/$1.spawns")
+    got=$(awk '{ r = $3; if (r ~ /sandbox/) r = "sandbox"; if ($1 == "cache") r = "cache";
+                 print $1, $2, r }' "$work/$1.spawns")
     [ "$got" = "$2" ] || fail "$1: the bundle actions were
 ${got:-(none)}
 instead of
 ${2:-(none)}
 (Bazel said: $(grep -E '^(INFO|ERROR|WARNING):' "$work/$1.out" | tail -n 5))"
 }
-all() { # HOW: each bundle with HOW
+all() { # HOW RUNNER: each bundle with HOW and RUNNER
     local b
-    for b in "${bundles[@]}"; do echo "$1 $b.dgpb"; done
+    for b in "${bundles[@]}"; do echo "$1 $b.dgpb $2"; done
 }
 # same_bytes DIR_A DIR_B: every bundle and view of A equals B's.
 same_bytes() {
@@ -133,7 +140,10 @@ out2=$work/ws2/bazel-bin/shaders
 step "cold build in ws1 (disk cache $work/disk)"
 disk=(--disk_cache="$work/disk")
 build ws1 root1 cold "${disk[@]}"
-expect cold "$(all ran)"
+expect cold "$(all ran worker)"
+workers() { find "$(bz "$work/ws1" root1 info output_base 2>/dev/null)/bazel-workers" -name '*.log' | wc -l; }
+started=$(workers)
+[ "$started" -ge 1 ] || fail "the cold build started no persistent worker"
 grep -q '^INFO: Elapsed time' "$work/cold.out" && step "  $(grep '^INFO: Elapsed time' "$work/cold.out")"
 mkdir -p "$work/plain"
 (
@@ -181,7 +191,7 @@ done
 # 4. Another folder, another output base, the same disk cache.
 step "ws2 with another output base and the disk cache: every action from the cache"
 build ws2 root2 disk_hit "${disk[@]}"
-expect disk_hit "$(all cache)"
+expect disk_hit "$(all cache cache)"
 same_bytes "$out2" "$out1"
 bz "$work/ws2" root2 shutdown >/dev/null 2>&1 || true
 
@@ -191,22 +201,24 @@ cp "$out1/tint.dgpb" "$work/tint.before"
 sed -i 's/0\.5);/0.25);/' "$work/ws1/shaders/include/palette.slang"
 grep -q '0\.25);' "$work/ws1/shaders/include/palette.slang" || fail "the edit to palette.slang did not take"
 build ws1 root1 edit_import "${disk[@]}"
-expect edit_import "ran tint.dgpb"
+expect edit_import "ran tint.dgpb worker"
 ! cmp -s "$out1/tint.dgpb" "$work/tint.before" || fail "tint.dgpb is the same after its import changed"
 step "an edit to include/filter.slangh (included by blur and sharpen)"
 sed -i 's|return 1.0 / float(2 \* RADIUS + 1);|return 2.0 / float(4 * RADIUS + 2);|' \
     "$work/ws1/shaders/include/filter.slangh"
 grep -q 'return 2.0' "$work/ws1/shaders/include/filter.slangh" || fail "the edit to filter.slangh did not take"
 build ws1 root1 edit_include "${disk[@]}"
-expect edit_include "ran blur.dgpb
-ran sharpen.dgpb"
+expect edit_include "ran blur.dgpb worker
+ran sharpen.dgpb worker"
+[ "$(workers)" = "$started" ] ||
+    fail "the edits started workers of their own ($(workers) worker logs, $started after the cold build)"
 step "both edits undone: every bundle from the disk cache again"
 cp "$src/examples/bazel/shaders/include/palette.slang" "$src/examples/bazel/shaders/include/filter.slangh" \
     "$work/ws1/shaders/include/"
 build ws1 root1 undone "${disk[@]}"
-expect undone "cache blur.dgpb
-cache sharpen.dgpb
-cache tint.dgpb"
+expect undone "cache blur.dgpb cache
+cache sharpen.dgpb cache
+cache tint.dgpb cache"
 same_bytes "$out1" "$work/plain"
 
 # 6. Misuse, in ws1's server.
@@ -260,15 +272,16 @@ bz "$work/ws1" root1 shutdown >/dev/null 2>&1 || true
 # 7. The remote cache: nginx's WebDAV store.
 start_nginx
 remote=(--remote_cache="http://127.0.0.1:$NGINX_PORT/bazel")
-step "ws1 with a third output base and the remote cache http://127.0.0.1:$NGINX_PORT/bazel"
-build ws1 root3 remote_fill "${remote[@]}"
-expect remote_fill "$(all ran)"
+step "ws1 with a third output base, processes instead of workers, and the remote cache http://127.0.0.1:$NGINX_PORT/bazel"
+build ws1 root3 remote_fill "${remote[@]}" --strategy=DgpbBundle=sandboxed
+expect remote_fill "$(all ran sandbox)"
+same_bytes "$out1" "$work/plain"
 puts=$(grep -c '^PUT /bazel/ac/.* 20[14]' "$NGINX_LOG" || true)
 [ "$puts" -ge 4 ] || fail "the remote store got $puts action results, not 4: $(cat "$NGINX_LOG")"
 bz "$work/ws1" root3 shutdown >/dev/null 2>&1 || true
 step "ws2 with a fourth output base and the remote cache: every action from it"
 build ws2 root4 remote_hit "${remote[@]}"
-expect remote_hit "$(all cache)"
+expect remote_hit "$(all cache cache)"
 same_bytes "$out2" "$work/plain"
 gets=$(grep -c '^GET /bazel/ac/.* 200' "$NGINX_LOG" || true)
 [ "$gets" -ge 4 ] || fail "the remote store served $gets action results, not 4"
