@@ -75,9 +75,11 @@ bz() {
     (cd "$ws" && bazel --nosystem_rc --nohome_rc "${startup[@]}" --output_user_root="$work/$root" \
         --max_idle_secs=600 --host_jvm_args=-Xmx1g "$@")
 }
+# shellcheck disable=SC2034 # read by servers.sh
 SRV=$work/srv
+# shellcheck disable=SC2034
 HERE=$src/tests/remote
-# shellcheck source=../remote/servers.sh
+# shellcheck source-path=SCRIPTDIR source=../remote/servers.sh
 . "$src/tests/remote/servers.sh"
 cleanup() {
     local r
@@ -149,7 +151,7 @@ mkdir -p "$work/plain"
 (
     cd "$src/examples/bazel/shaders"
     p=$work/prefix/bin/dgpb-build
-    common=(-q --no-cache --targets spirv,wgsl -o "$work/plain")
+    common=(-q --no-cache --targets "spirv,wgsl" -o "$work/plain")
     "$p" "${common[@]}" -D RADIUS=2 -I include blur.slang
     "$p" "${common[@]}" -I include sharpen.slang
     "$p" "${common[@]}" -I include tint.slang
