@@ -162,7 +162,9 @@ def _dgpb_bundle_impl(ctx):
         arguments = [startup, args],
         inputs = depset([module] + ctx.files.srcs, transitive = [tools.files]),
         outputs = [bundle, view],
-        env = {"PATH": tools.path},
+        # No compile service: a process that outlives the action would be
+        # outside Bazel's sandbox and accounting.
+        env = {"PATH": tools.path, "DGPB_SERVICE": "off"},
         mnemonic = "DgpbBundle",
         progress_message = "Building shader bundle %s" % ctx.label,
         execution_requirements = {

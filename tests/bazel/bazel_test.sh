@@ -10,7 +10,8 @@
 #     --persistent_worker, JSON, sandboxed: the example's .bazelrc); the
 #     bundles and views are byte for byte what the installed dgpb-build writes
 #     when run by hand, and hold no path of the workspace, the output base or
-#     the sandbox.
+#     the sandbox. The actions' environment is PATH (Node.js's folder first)
+#     and DGPB_SERVICE=off.
 #  3. The same build again runs no action (the execution log is empty).
 #     One action run as a remote executor runs it (tests/bazel/executor.py),
 #     a process reading its parameter file (@FILE): its declared inputs
@@ -165,6 +166,13 @@ for b in "${bundles[@]}"; do
         fi
     done
 done
+# The environment: PATH (Node.js's folder) and no compile service, nothing else.
+python3 "$here/spawns.py" --env "$work/cold.log" >"$work/cold.env"
+node_dir=$(dirname "$(command -v node)")
+if [ "$(sed 's/^PATH=.*/PATH/' "$work/cold.env")" != "DGPB_SERVICE=off
+PATH" ] || ! grep -q "^PATH=${node_dir}:" "$work/cold.env"; then
+    fail "the actions' environment is not DGPB_SERVICE=off and a PATH of $node_dir first: $(cat "$work/cold.env")"
+fi
 grep -q '"asset":[[:space:]]*"gpu_shaders.fx_particles"' "$out1/fx_particles.bundle.json" ||
     fail "fx_particles.bundle.json does not name the asset gpu_shaders.fx_particles"
 
