@@ -9,7 +9,8 @@
  * spCompile() write the outputs the arguments name, and sets slangc's
  * column-major default), the arguments handed to Slang's command-line
  * processing, then spCompile(). slangc's exit status follows from the two
- * results exactly as slangc derives it.
+ * results exactly as slangc derives it. One addition: a compile with
+ * -skip-codegen writes its -depfile, which slangc would leave unwritten.
  */
 #include "compiler/slang_worker.h"
 
@@ -24,6 +25,7 @@
 #include "core/alloc.h"
 #include "core/bytebuf.h"
 #include "dgpb/fileio.h"
+#include "io/depfile.h"
 #include "layout/layout_run.h"
 #include "compiler/slang_library.h"
 
@@ -39,6 +41,56 @@ static const char *own_session_option(const char *const *args, size_t n)
             !strcmp(args[i], "-embed-prelude"))
             return args[i];
     return NULL;
+}
+
+/* The value of the last `option VALUE` in args; NULL when absent. */
+static const char *option_value(const char *const *args, size_t n, const char *option)
+{
+    const char *value = NULL;
+    for (size_t i = 0; i + 1 < n; i++)
+        if (!strcmp(args[i], option))
+            value = args[++i];
+    return value;
+}
+
+/*
+ * slangc writes its -depfile in its code-generation step, so a compile with
+ * -skip-codegen writes none (Slang 2026.16's EndToEndCompileRequest). The
+ * worker writes it then, as that step would: one rule, -o (or "-") as its
+ * target, the files the request read as its prerequisites. dgpb-build's
+ * discovery compiles need it (docs/layout.md, "The native worker").
+ */
+static int write_skipped_depfile(dgpb_slang *s, SlangCompileRequest *req, const char *const *args,
+                                 size_t n, dgpb_diag *diag)
+{
+    const char *path = option_value(args, n, "-depfile");
+    bool skipped = false;
+    for (size_t i = 0; i < n && !skipped; i++)
+        skipped = !strcmp(args[i], "-skip-codegen");
+    const dgpb_slang_api *a = &s->api;
+    if (!path || !skipped || !a->spGetDependencyFileCount || !a->spGetDependencyFilePath)
+        return DGPB_OK;
+    int count = a->spGetDependencyFileCount(req);
+    const char **deps = mem_calloc(count > 0 ? (size_t)count : 1, sizeof *deps);
+    if (!deps)
+        return dgpb_diag_set(diag, DGPB_ERR_NOMEM, -1, "out of memory");
+    size_t kept = 0;
+    for (int i = 0; i < count; i++) {
+        const char *dep = a->spGetDependencyFilePath(req, i);
+        if (dep)
+            deps[kept++] = dep;
+    }
+    const char *output = option_value(args, n, "-o");
+    const char *target = output ? output : "-";
+    char *text = NULL;
+    int rc = dgpb_depfile_make(&target, 1, deps, kept, kept, &text);
+    if (!rc)
+        rc = dgpb_file_write_atomic(path, text, strlen(text), diag);
+    else
+        rc = dgpb_diag_set(diag, rc, -1, "out of memory");
+    dgpb_free(text);
+    dgpb_free(deps);
+    return rc;
 }
 
 int dgpb_slang_compile(dgpb_slang *s, const char *const *args, size_t arg_count, int *status,
@@ -83,6 +135,17 @@ int dgpb_slang_compile(dgpb_slang *s, const char *const *args, size_t arg_count,
         *status = DGPB_SLANGC_EXIT_OK;
     const char *text = a->spGetDiagnosticOutput(req);
     *diagnostics = mem_strdup(text ? text : "");
+    dgpb_diag written;
+    dgpb_diag_clear(&written);
+    if (*status == DGPB_SLANGC_EXIT_OK && *diagnostics &&
+        write_skipped_depfile(s, req, args, arg_count, &written)) {
+        /* As slangc fails when it cannot write an output: status 1, the reason said. */
+        char *said =
+            mem_printf("%serror: cannot write the depfile: %s\n", *diagnostics, written.message);
+        dgpb_free(*diagnostics);
+        *diagnostics = said;
+        *status = DGPB_SLANGC_EXIT_FAILED;
+    }
     a->spDestroyCompileRequest(req);
     if (!*diagnostics)
         return dgpb_diag_set(diag, DGPB_ERR_NOMEM, -1, "out of memory");

@@ -37,6 +37,7 @@
 #include "dgpb/compiler.h"
 #include "dgpb/layout.h"
 #include "layout/layout_run.h"
+#include "io/depfile.h"
 #include "io/process.h"
 #include "compiler/slang_worker.h"
 #include "support.h"
@@ -326,6 +327,25 @@ static void the_worker_answers_each_job_line_in_order(void **state)
     expect_answer(&s, DGPB_SLANGC_EXIT_OK, "", NULL);
     assert_file_text(code, "fake code for k (spirv)\n");
     assert_file_text(json, "{\"fake\":\"k\"}\n");
+
+    /* With -skip-codegen no code, and the depfile that slangc's skipped step would have
+       written, from the files the request read (dgpb-build's discovery needs it). */
+    const char *skip_code = at("serve/skip.spv"), *skip_json = at("serve/skip.json");
+    const char *skip_dep = at("serve/skip.d");
+    send_job(&s, job_line(false, module, "-target", "spirv", "-skip-codegen", "-o", skip_code,
+                          "-reflection-json", skip_json, "-depfile", skip_dep, NULL));
+    expect_answer(&s, DGPB_SLANGC_EXIT_OK, "", NULL);
+    assert_false(exists(skip_code));
+    assert_file_text(skip_json, "{\"fake\":\"\"}\n");
+    char *dep_text = read_text(skip_dep, NULL);
+    char **deps = NULL;
+    size_t dep_count = 0;
+    assert_int_equal(dgpb_depfile_parse(dep_text, strlen(dep_text), &deps, &dep_count), DGPB_OK);
+    assert_int_equal(dep_count, 1);
+    assert_string_equal(deps[0], module);
+    assert_int_equal(strncmp(dep_text, skip_code, strlen(skip_code)), 0);
+    dgpb_depfile_free(deps, dep_count);
+    free(dep_text);
 
     /* A module with errors: slangc's status 255 and Slang's diagnostics; nothing written. */
     const char *broken_code = at("serve/broken.spv");
