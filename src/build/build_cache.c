@@ -86,7 +86,7 @@ static bool take_result(const build *b, job_info *info, dgpb_compile_job *job, c
         !cache_next_section(&p, end, &diag, &diag_n) ||
         !cache_next_section(&p, end, &deps, &deps_n) || p != end)
         return false;
-    if (!write_intermediate(info->out, code, code_n) ||
+    if ((info->out && !write_intermediate(info->out, code, code_n)) ||
         !write_intermediate(info->json, json, json_n))
         return false;
     char **list = NULL;
@@ -164,11 +164,11 @@ void build_cache_store(build *b, job_list *list, const dgpb_compile_job *jobs, c
         uint8_t *code = NULL, *json = NULL;
         size_t code_n = 0, json_n = 0;
         dgpb_bytebuf r = DGPB_BYTEBUF_INIT, set = DGPB_BYTEBUF_INIT;
-        if (dgpb_file_read(info->out, BUILD_MAX_OUTPUT, &code, &code_n, NULL) ||
+        if ((info->out && dgpb_file_read(info->out, BUILD_MAX_OUTPUT, &code, &code_n, NULL)) ||
             dgpb_file_read(info->json, BUILD_MAX_OUTPUT, &json, &json_n, NULL))
             goto next;
         const char *diag = jobs[i].diagnostics ? jobs[i].diagnostics : "";
-        cache_add_section(&r, code, code_n);
+        cache_add_section(&r, code ? code : (const uint8_t *)"", code_n); /* none: no code */
         cache_add_section(&r, json, json_n);
         cache_add_rooted_section(&b->cache, &r, diag, strlen(diag));
         cache_add_paths(&b->cache, &r, info->deps, info->dep_count);

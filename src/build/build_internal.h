@@ -38,6 +38,7 @@
  * never collide with a program's own symbols; the code calls them by their
  * short names (CONTRIBUTING.md, "Code conventions").
  */
+#define build_add_discovery dgpb__build_add_discovery
 #define build_add_job dgpb__build_add_job
 #define build_cache_begin dgpb__build_cache_begin
 #define build_cache_keep dgpb__build_cache_keep
@@ -144,7 +145,8 @@ typedef struct target_layouts {
 
 /* The role of one compile job. */
 enum job_role {
-    ROLE_DISCOVER, /* the whole module, every group at once: which entries exist */
+    ROLE_DISCOVER, /* the whole module, every group at once: which entries exist (no code
+                      generated, but where its stages need the code: build_discover.c) */
     ROLE_CODE,     /* one entry's code and reflection */
     ROLE_METALLIB, /* one metal entry compiled to a metallib as well */
     ROLE_PROBE,    /* one entry's SPIR-V, for analysis, where the spirv target has none */
@@ -154,7 +156,7 @@ typedef struct job_info {
     enum job_role role;
     int target; /* dgpb_target_id */
     size_t entry;
-    char *out;  /* the code it writes */
+    char *out;  /* the code it writes (NULL: none, a discovery with -skip-codegen) */
     char *json; /* the reflection it writes */
     char *dep;  /* the depfile it writes */
     char **argv;
@@ -259,6 +261,13 @@ void build_job_list_free(job_list *list);
 
 /* Appends a job: the module, user options, the group and target macros, then the target's. */
 int build_add_job(build *b, job_list *list, enum job_role role, int target, size_t entry_index);
+
+/*
+ * Appends the discovery compile of one target: the discovery module with every group's
+ * macro (ptx: the compute groups'). `code` false: with -skip-codegen (checked, linked and
+ * reflected, no code written); true: with -o, for the code's entry points.
+ */
+int build_add_discovery(build *b, job_list *list, int target, bool code);
 
 /*
  * Runs every job of the list. Returns DGPB_ERR_TOOL when the compiler could

@@ -1,7 +1,8 @@
 /*
  * build_jobs.c - compile jobs for the build's stages (build_internal.h):
  * job lists and their argument vectors (the module, the user's options, the
- * group and target macros, then the target's, and a -depfile), the folders
+ * group and target macros, then the target's, -o or, for a discovery that
+ * generates no code, -skip-codegen, and a -depfile), the folders
  * their outputs go to, running a list as a batch on the compiler (those jobs
  * the compile cache does not answer, build_cache.c; the batch build_batch.c),
  * reading a job's outputs back, and reporting a job that failed.
@@ -52,9 +53,12 @@ void build_job_list_free(job_list *list)
     memset(list, 0, sizeof *list);
 }
 
-int build_add_job(build *b, job_list *list, enum job_role role, int target, size_t entry_index)
+/* Appends a job; `code`: it generates code (false: a discovery compile with -skip-codegen). */
+static int add_job(build *b, job_list *list, enum job_role role, int target, size_t entry_index,
+                   bool code)
 {
     assert(b && b->tmp[0] && (role == ROLE_DISCOVER || entry_index < b->entry_count));
+    assert(code || role == ROLE_DISCOVER);
     job_info *grown = mem_grow(list->info, list->count, &list->cap, sizeof *grown, 32);
     if (!grown)
         return DGPB_ERR_NOMEM;
@@ -76,13 +80,13 @@ int build_add_job(build *b, job_list *list, enum job_role role, int target, size
     else
         snprintf(base, sizeof base, "entry-%zu", entry_index);
     const char *dir_prefix = role == ROLE_PROBE ? "probe-" : "";
-    j->out = mem_printf("%s/%s%s/%s.%s", b->tmp, dir_prefix, target_name, base, ext);
+    j->out = code ? mem_printf("%s/%s%s/%s.%s", b->tmp, dir_prefix, target_name, base, ext) : NULL;
     j->json = mem_printf("%s/%s%s/%s.%s.json", b->tmp, dir_prefix, target_name, base, ext);
     j->dep = mem_printf("%s/%s%s/%s.%s.d", b->tmp, dir_prefix, target_name, base, ext);
     size_t max = 20 + 2 * desc->define_count + 2 * desc->include_dir_count + b->symbol_count;
     j->argv = mem_calloc(max, sizeof *j->argv);
     list->count++;
-    if (!j->out || !j->json || !j->dep || !j->argv)
+    if ((code && !j->out) || !j->json || !j->dep || !j->argv)
         return DGPB_ERR_NOMEM;
     size_t n = 0;
 #define ARG(expr)                                                                                  \
@@ -123,8 +127,12 @@ int build_add_job(build *b, job_list *list, enum job_role role, int target, size
         ARG(mem_strdup("-stage"));
         ARG(mem_strdup(dgpb_stage_name(b->entries[entry_index].stage)));
     }
-    ARG(mem_strdup("-o"));
-    ARG(mem_strdup(j->out));
+    if (code) {
+        ARG(mem_strdup("-o"));
+        ARG(mem_strdup(j->out));
+    } else {
+        ARG(mem_strdup("-skip-codegen"));
+    }
     ARG(mem_strdup("-reflection-json"));
     ARG(mem_strdup(j->json));
     ARG(mem_strdup("-depfile"));
@@ -133,6 +141,16 @@ int build_add_job(build *b, job_list *list, enum job_role role, int target, size
     return DGPB_OK;
 nomem:
     return DGPB_ERR_NOMEM;
+}
+
+int build_add_job(build *b, job_list *list, enum job_role role, int target, size_t entry_index)
+{
+    return add_job(b, list, role, target, entry_index, true);
+}
+
+int build_add_discovery(build *b, job_list *list, int target, bool code)
+{
+    return add_job(b, list, ROLE_DISCOVER, target, 0, code);
 }
 
 /* Shell-quotes one argument for a readable command line. */
@@ -159,13 +177,13 @@ static void append_quoted(char *buf, size_t size, const char *arg)
     snprintf(buf + n, size - n, "'");
 }
 
-/* Makes the folder of every job's outputs. */
+/* Makes the folder of every job's outputs (its reflection's, which every job writes). */
 static int make_dirs(build *b, const job_list *list)
 {
     for (size_t i = 0; i < list->count; i++) {
-        char *slash = strrchr(list->info[i].out, '/');
+        char *slash = strrchr(list->info[i].json, '/');
         *slash = 0;
-        int rc = mkdir(list->info[i].out, 0755);
+        int rc = mkdir(list->info[i].json, 0755);
         int err = errno;
         *slash = '/';
         if (rc != 0 && err != EEXIST) {

@@ -141,12 +141,23 @@ invalidate)
     reference ref1
     same out ref1 || fail "after editing the include: differs from an uncached build"
     cmp -s out/m.dgpb before/m.dgpb && fail "the edited include changed nothing"
-    # One guarded entry's body: the discovery and that entry's compiles only.
+    # One guarded entry's body: the discovery and that entry's compiles only. The
+    # discovery sees the whole module, so it runs again: one compile per target that
+    # generates no code (-skip-codegen, no -o); entry a comes from the cache.
     sed -i 's/offset_of(b_buf\[id.x\])/offset_of(b_buf[id.x]) * 2.0/' m.slang
+    read -r hits0 misses0 <<<"$(stat_of "$C" compiles | sed 's/ hits, / /; s/ misses//')"
     B -v -o out --cache-dir "$C"
+    read -r hits1 misses1 <<<"$(stat_of "$C" compiles | sed 's/ hits, / /; s/ misses//')"
     ran=$(grep -c "note: .* -target " "$work/last" || true)
     grep "note: .* -target " "$work/last" | grep -q -- "-entry a " && fail "entry a was compiled again"
     [ "$ran" = 4 ] || fail "expected 4 compiles (2 discovery, b for spirv and wgsl), got $ran"
+    discovery=$(grep "note: .* -target " "$work/last" | grep -v -- " -entry ") || true
+    [ "$(printf '%s\n' "$discovery" | grep -c -- ' -skip-codegen ')" = 2 ] &&
+        ! printf '%s\n' "$discovery" | grep -q -- ' -o ' ||
+        fail "the discovery compiles generated code: $discovery"
+    [ "$((misses1 - misses0))" = 4 ] && [ "$((hits1 - hits0))" = 2 ] ||
+        fail "cache counters: $((misses1 - misses0)) misses (not 4: the discovery and b, twice)," \
+            "$((hits1 - hits0)) hits (not 2: a twice)"
     reference ref2
     same out ref2 || fail "after editing entry b: differs from an uncached build"
     # The compiler is known by its content, not its place: a copy of the
