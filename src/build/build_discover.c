@@ -518,7 +518,7 @@ static int run_discoveries(build *b, job_list *list, dgpb_reflection **r)
         rc = b->compiler_crashed ? DGPB_ERR_TOOL : DGPB_ERR_SHADER;
     for (size_t i = 0; i < list->count && !rc; i++) {
         rc = build_read_reflection(b, list->info[i].json, (dgpb_target_id)list->info[i].target,
-                                   NULL, &r[i]);
+                                   NULL, &r[i], NULL, NULL);
         if (!rc)
             rc = stages_from_code(b, &list->info[i], r[i]);
     }

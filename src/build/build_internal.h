@@ -134,6 +134,10 @@ typedef struct unit {
     dgpb_wgsl_module *wgsl; /* the wgsl target's code, scanned */
     uint32_t caps;          /* bit per dgpb_capability */
     uint32_t layout;        /* index of its group's layout in the target's layouts */
+    /* The SHA-256 of its code and of its reflection JSON, as the compile wrote them: what
+       its group's layout is cached by (build_cache.c); hashed: both could be had. */
+    uint8_t code_sha[DGPB_SHA256_SIZE], json_sha[DGPB_SHA256_SIZE];
+    bool hashed;
 } unit;
 
 /* The recorded layouts of one target, one per group in order of first entry. */
@@ -308,9 +312,11 @@ const char *build_last_words(const dgpb_compile_job *job, int *len);
 /* Reads a compiler output file whole. */
 int build_read_output(build *b, const char *path, uint8_t **out, size_t *size);
 
-/* Reads and classifies Slang's reflection JSON for one target. */
+/* Reads and classifies Slang's reflection JSON for one target; json_sha (when not NULL,
+   DGPB_SHA256_SIZE bytes) gets the SHA-256 of its bytes, and *hashed whether it could be had. */
 int build_read_reflection(build *b, const char *path, dgpb_target_id target,
-                          const dgpb_reflection_blocks *blocks, dgpb_reflection **out);
+                          const dgpb_reflection_blocks *blocks, dgpb_reflection **out,
+                          uint8_t *json_sha, bool *hashed);
 
 /* ---- the compile cache (build_cache.c) ---- */
 
@@ -325,12 +331,17 @@ void build_cache_store(build *b, job_list *list, const dgpb_compile_job *jobs, c
 
 /* A layout job's standing with the cache. */
 typedef struct cached_job {
-    bool hit;   /* taken from the cache (its output written, its status 0) */
-    bool keyed; /* key is its manifest's key */
+    int target;   /* set by the caller: the job's target (dgpb_target_id) and group, */
+    size_t group; /* whose units' results key it */
+    bool hit;     /* taken from the cache (its output written, its status 0) */
+    bool keyed;   /* key is its manifest's key */
     uint8_t key[DGPB_CACHE_KEY_SIZE];
 } cached_job;
 
-/* Takes every layout job (writing outputs[i]) whose blob is cached; c[i] says which. */
+/*
+ * Takes every layout job (writing outputs[i]) whose blob is cached, keyed by what its
+ * group's compiles produced for its target (c[i].target, c[i].group); c[i] says which.
+ */
 void build_cache_lookup_layouts(build *b, dgpb_compile_job *jobs, size_t count,
                                 const char *const *outputs, cached_job *c);
 

@@ -383,13 +383,16 @@ int build_read_output(build *b, const char *path, uint8_t **out, size_t *size)
 }
 
 int build_read_reflection(build *b, const char *path, dgpb_target_id target,
-                          const dgpb_reflection_blocks *blocks, dgpb_reflection **out)
+                          const dgpb_reflection_blocks *blocks, dgpb_reflection **out,
+                          uint8_t *json_sha, bool *hashed)
 {
     dgpb_diag d;
     dgpb_diag_clear(&d);
     uint8_t *json = NULL;
     size_t size = 0;
     int rc = dgpb_file_read(path, BUILD_MAX_OUTPUT, &json, &size, &d);
+    if (!rc && json_sha)
+        *hashed = dgpb_sha256(json, size, json_sha) == DGPB_OK;
     if (!rc)
         rc = dgpb_reflection_parse_blocks((const char *)json, size, target, blocks, out, &d);
     dgpb_free(json);

@@ -204,6 +204,8 @@ static int run_batch(build *b, layout_task *tasks, size_t count, int *rcs, dgpb_
         jobs[i] = (dgpb_compile_job){
             .args = tasks[i].args.argv, .arg_count = tasks[i].args.count, .layout = true};
         outputs[i] = tasks[i].output;
+        cached[i].target = tasks[i].target;
+        cached[i].group = tasks[i].group;
     }
     if (!rc)
         build_cache_lookup_layouts(b, jobs, count, outputs, cached);

@@ -334,6 +334,62 @@ layouts)
     [ "$(compiles)" = 6 ] || fail "expected 6 compiles and layouts: $(cat "$work/last")"
     echo "ok: layouts from the cache, only the edited group's recorded again"
     ;;
+layout_keys)
+    # A layout is cached by what its group's compiles produced for its target (their
+    # code and reflection JSON), not by the module's text or every file the build read
+    # (docs/cache.md, "Layouts"). A plain module, whose every compile sees the whole
+    # text: three compute groups and a render group, recorded through the fake libslang.
+    cat >plain.slang <<'EOF'
+#include "inc/common.slangh"
+RWStructuredBuffer<float> a_buf;
+RWStructuredBuffer<float> b_buf;
+[shader("compute")]
+[numthreads(64, 1, 1)]
+void a(uint3 id : SV_DispatchThreadID) { a_buf[id.x] = scale_of(a_buf[id.x]); }
+[shader("compute")]
+[numthreads(64, 1, 1)]
+void b(uint3 id : SV_DispatchThreadID) { b_buf[id.x] = b_buf[id.x] + 1.0; }
+[shader("compute")]
+[numthreads(64, 1, 1)]
+void c(uint3 id : SV_DispatchThreadID) { b_buf[id.x] = b_buf[id.x] * 2.0; }
+struct VsOut { float4 position : SV_Position; };
+[shader("vertex")] VsOut vs(uint v : SV_VertexID) { VsOut o; o.position = float4(float(v), 0, 0, 1); return o; }
+[shader("fragment")] float4 fs(VsOut i) : SV_Target { return float4(1, 0, 0, 1); }
+EOF
+    P() {
+        "$build" --targets spirv,wgsl --layout-recorder "$recorder" --slang-lib "$fake" "$@" \
+            plain.slang 2>"$work/last" || { cat "$work/last" >&2; return 1; }
+    }
+    recorded() { grep "recording the layout of" "$work/last" | sed 's/.*recording the layout of //' | sort | tr '\n' ';'; }
+    identical() { # DIR: the bundle and view equal a --no-cache build's
+        P -q -o "$work/ref" --no-cache
+        cmp "$1/plain.dgpb" "$work/ref/plain.dgpb" && cmp "$1/plain.bundle.json" "$work/ref/plain.bundle.json"
+    }
+    C=$work/c
+    P -v -o out --cache-dir "$C"
+    [ "$(grep -c "recording the layout of" "$work/last")" = 8 ] || fail "cold: not 8 layouts: $(recorded)"
+    # One entry's body: every compile runs again (the module has no group guards), but only
+    # b's compiles produce other code, so only b's group is recorded again.
+    sed -i 's/b_buf\[id.x\] + 1.0/b_buf[id.x] + 3.0/' plain.slang
+    P -v -o out --cache-dir "$C"
+    grep "note: .* -target " "$work/last" | grep -q -- "-entry a " || fail "entry a did not compile again"
+    [ "$(recorded)" = "compute shader 'b' for 'spirv';compute shader 'b' for 'wgsl';" ] ||
+        fail "after editing b, recorded: $(recorded)"
+    identical out || fail "after editing b: differs from an uncached build"
+    # An include only a's code uses: only a's group.
+    sed -i 's/x \* 3.0/x * 7.0/' inc/common.slangh
+    P -v -o out --cache-dir "$C"
+    [ "$(recorded)" = "compute shader 'a' for 'spirv';compute shader 'a' for 'wgsl';" ] ||
+        fail "after editing the include, recorded: $(recorded)"
+    identical out || fail "after editing the include: differs from an uncached build"
+    # Nothing changed: no layout recorded in another output folder.
+    P -v -o out2 --cache-dir "$C"
+    [ -z "$(recorded)" ] || fail "unchanged, recorded: $(recorded)"
+    # The recorder's arguments are in the key: another -D records every group again.
+    P -v -o out3 --cache-dir "$C" -DUNUSED_MACRO=1
+    [ "$(grep -c "recording the layout of" "$work/last")" = 8 ] || fail "-D: not 8 layouts: $(recorded)"
+    echo "ok: layouts recorded again only for the groups whose compiles changed"
+    ;;
 native)
     slangc=$native_root/bin/slangc
     B -MD -o out --cache-dir "$work/c" --slangc "$slangc"
