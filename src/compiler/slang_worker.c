@@ -93,8 +93,31 @@ static int write_skipped_depfile(dgpb_slang *s, SlangCompileRequest *req, const 
     return rc;
 }
 
+/*
+ * Records the layout of a compile that succeeded to `path` (atomically), from the request
+ * that compiled it. Any failure leaves no file at `path`: the layout is then recorded on its
+ * own, which reports why (dgpb-build, docs/layout.md).
+ */
+static void record_compiled_layout(dgpb_slang *s, SlangCompileRequest *req, const char *const *args,
+                                   size_t n, const char *path)
+{
+    uint8_t *blob = NULL;
+    size_t size = 0;
+    if (layout_record_compiled(s, req, args, n, &blob, &size, NULL) ||
+        dgpb_file_write_atomic(path, blob, size, NULL))
+        unlink(path);
+    dgpb_free(blob);
+}
+
 int dgpb_slang_compile(dgpb_slang *s, const char *const *args, size_t arg_count, int *status,
                        char **diagnostics, dgpb_diag *diag)
+{
+    return dgpb_slang_compile_recording(s, args, arg_count, NULL, status, diagnostics, diag);
+}
+
+int dgpb_slang_compile_recording(dgpb_slang *s, const char *const *args, size_t arg_count,
+                                 const char *layout, int *status, char **diagnostics,
+                                 dgpb_diag *diag)
 {
     assert(s && status && diagnostics && (args || !arg_count));
     *status = DGPB_SLANGC_EXIT_FAILED;
@@ -146,6 +169,8 @@ int dgpb_slang_compile(dgpb_slang *s, const char *const *args, size_t arg_count,
         *diagnostics = said;
         *status = DGPB_SLANGC_EXIT_FAILED;
     }
+    if (layout && *status == DGPB_SLANGC_EXIT_OK)
+        record_compiled_layout(s, req, args, arg_count, layout);
     a->spDestroyCompileRequest(req);
     if (!*diagnostics)
         return dgpb_diag_set(diag, DGPB_ERR_NOMEM, -1, "out of memory");
@@ -249,18 +274,21 @@ static int answer(int fd, int status, const char *diagnostics, dgpb_diag *diag)
 static int serve_line(dgpb_slang *s, int out_fd, const char *line, size_t len, dgpb_diag *diag)
 {
     cJSON *root = cJSON_ParseWithLength(line, len);
-    const cJSON *layout =
-        cJSON_IsObject(root) ? cJSON_GetObjectItemCaseSensitive(root, "layout") : NULL;
+    bool object = cJSON_IsObject(root);
+    const cJSON *layout = object ? cJSON_GetObjectItemCaseSensitive(root, "layout") : NULL;
+    const cJSON *compile = object ? cJSON_GetObjectItemCaseSensitive(root, "compile") : NULL;
+    const cJSON *output = object ? cJSON_GetObjectItemCaseSensitive(root, "layout_output") : NULL;
     size_t n = 0;
     bool nomem = false;
-    const char **args = string_array(layout ? layout : root, &n, &nomem);
+    const char **args = string_array(layout ? layout : compile ? compile : root, &n, &nomem);
     int rc = DGPB_OK;
     if (nomem) {
         rc = dgpb_diag_set(diag, DGPB_ERR_NOMEM, -1, "out of memory");
-    } else if (!args) {
+    } else if (!args || (layout && compile) || (compile && !cJSON_IsString(output))) {
         rc = answer(out_fd, DGPB_RECORDER_EXIT_USAGE,
-                    "not a job: a job is a JSON array of slangc's arguments, or "
-                    "{\"layout\": [dgpb-slang-layout's arguments]}",
+                    "not a job: a job is a JSON array of slangc's arguments, "
+                    "{\"layout\": [dgpb-slang-layout's arguments]}, or {\"compile\": [slangc's "
+                    "arguments], \"layout_output\": \"FILE\"}",
                     diag);
     } else if (layout) {
         dgpb_diag d;
@@ -276,7 +304,8 @@ static int serve_line(dgpb_slang *s, int out_fd, const char *line, size_t len, d
         dgpb_diag_clear(&d);
         int status = 0;
         char *text = NULL;
-        int code = dgpb_slang_compile(s, args, n, &status, &text, &d);
+        int code = dgpb_slang_compile_recording(s, args, n, compile ? output->valuestring : NULL,
+                                                &status, &text, &d);
         if (code == DGPB_ERR_NOMEM)
             rc = dgpb_diag_set(diag, DGPB_ERR_NOMEM, -1, "out of memory");
         else if (code)
