@@ -249,13 +249,16 @@ void build_cache_lookup_layouts(build *b, dgpb_compile_job *jobs, size_t count,
         return;
     }
     for (size_t i = 0; i < count; i++) {
-        c[i].keyed = l.keyed[i] = layout_key(b, &jobs[i], &c[i], c[i].key);
+        c[i].keyed = layout_key(b, &jobs[i], &c[i], c[i].key);
+        l.keyed[i] = c[i].keyed && !c[i].recorded; /* recorded by its compile: not looked up */
         memcpy(l.keys[i], c[i].key, DGPB_SHA256_SIZE);
     }
     cache_lookups_find(&b->cache, &l, count, full_hex);
     for (size_t i = 0; i < count; i++) {
         uint8_t *data = NULL;
         size_t size = 0;
+        if (c[i].recorded)
+            continue; /* recorded by its compile: only filed */
         if (l.found[i] && !dgpb_cache_get(b->cache.store, 'r', l.results[i], &data, &size)) {
             const uint8_t *p = data, *end = data + size, *blob, *diag;
             size_t blob_n, diag_n;

@@ -63,6 +63,8 @@
 #define build_emit dgpb__build_emit
 #define build_forward dgpb__build_forward
 #define build_job_list_free dgpb__build_job_list_free
+#define build_layout_output dgpb__build_layout_output
+#define build_layout_with_compile dgpb__build_layout_with_compile
 #define build_make_tables dgpb__build_make_tables
 #define build_prepare dgpb__build_prepare
 #define build_read_output dgpb__build_read_output
@@ -160,9 +162,11 @@ typedef struct job_info {
     enum job_role role;
     int target; /* dgpb_target_id */
     size_t entry;
-    char *out;  /* the code it writes (NULL: none, a discovery with -skip-codegen) */
-    char *json; /* the reflection it writes */
-    char *dep;  /* the depfile it writes */
+    char *out;        /* the code it writes (NULL: none, a discovery with -skip-codegen) */
+    char *json;       /* the reflection it writes */
+    char *dep;        /* the depfile it writes */
+    char *layout_out; /* where its group's layout is recorded with it (NULL: not;
+                         build_layout_with_compile()) */
     char **argv;
     size_t argc;
     char **deps; /* the files it read (its depfile, or its cached result) */
@@ -331,10 +335,12 @@ void build_cache_store(build *b, job_list *list, const dgpb_compile_job *jobs, c
 
 /* A layout job's standing with the cache. */
 typedef struct cached_job {
-    int target;   /* set by the caller: the job's target (dgpb_target_id) and group, */
-    size_t group; /* whose units' results key it */
-    bool hit;     /* taken from the cache (its output written, its status 0) */
-    bool keyed;   /* key is its manifest's key */
+    int target;    /* set by the caller: the job's target (dgpb_target_id) and group, */
+    size_t group;  /* whose units' results key it */
+    bool recorded; /* set by the caller: its group's compile recorded it (its output written,
+                      its status 0); keyed and filed, never taken from the cache */
+    bool hit;      /* taken from the cache (its output written, its status 0) */
+    bool keyed;    /* key is its manifest's key */
     uint8_t key[DGPB_CACHE_KEY_SIZE];
 } cached_job;
 
@@ -367,6 +373,20 @@ bool build_is_temp_path(const build *b, const char *path);
 bool build_is_module(const build *b, const char *path);
 
 void build_deps_free(build *b);
+
+/* ---- layouts (build_layouts.c) ---- */
+
+/* Where the layout of group `g` on `target` is written in the intermediate folder (a new
+   string, dgpb_free(); NULL: no memory). */
+char *build_layout_output(const build *b, int target, size_t g);
+
+/*
+ * Whether the layout of group `g` on `target` is recorded by the compile of its one entry
+ * there (native workers record it from the request that compiled the entry:
+ * dgpb_compile_job.layout_output), rather than by a layout job of its own that compiles the
+ * group again. The layout stage takes what that compile wrote, and records the others.
+ */
+bool build_layout_with_compile(build *b, int target, size_t g);
 
 /* ---- output (build_emit.c) ---- */
 

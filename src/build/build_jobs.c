@@ -45,6 +45,7 @@ void build_job_list_free(job_list *list)
         dgpb_free(j->out);
         dgpb_free(j->json);
         dgpb_free(j->dep);
+        dgpb_free(j->layout_out);
         for (size_t k = 0; k < j->dep_count; k++)
             dgpb_free(j->deps[k]);
         dgpb_free(j->deps);
@@ -87,6 +88,10 @@ static int add_job(build *b, job_list *list, enum job_role role, int target, siz
     j->argv = mem_calloc(max, sizeof *j->argv);
     list->count++;
     if ((code && !j->out) || !j->json || !j->dep || !j->argv)
+        return DGPB_ERR_NOMEM;
+    size_t g = role == ROLE_DISCOVER ? 0 : b->entries[entry_index].group;
+    if (role == ROLE_CODE && build_layout_with_compile(b, target, g) &&
+        !(j->layout_out = build_layout_output(b, target, g)))
         return DGPB_ERR_NOMEM;
     size_t n = 0;
 #define ARG(expr)                                                                                  \
@@ -239,6 +244,7 @@ int build_run_jobs(build *b, job_list *list, dgpb_compile_job *jobs)
     }
     for (size_t i = 0; i < list->count; i++) {
         jobs[i].args = (const char *const *)list->info[i].argv;
+        jobs[i].layout_output = list->info[i].layout_out;
         jobs[i].arg_count = list->info[i].argc;
     }
     build_cache_lookup(b, list, jobs, hit);

@@ -38,6 +38,28 @@ void b(uint3 id : SV_DispatchThreadID) { b_buf[id.x] = offset_of(b_buf[id.x]); }
 #endif
 EOF
 
+# A plain module (no group guards: every compile sees the whole text): three compute
+# shaders and a render group of two; a's code calls inc/common.slangh.
+write_plain() {
+    cat >plain.slang <<'EOF'
+#include "inc/common.slangh"
+RWStructuredBuffer<float> a_buf;
+RWStructuredBuffer<float> b_buf;
+[shader("compute")]
+[numthreads(64, 1, 1)]
+void a(uint3 id : SV_DispatchThreadID) { a_buf[id.x] = scale_of(a_buf[id.x]); }
+[shader("compute")]
+[numthreads(64, 1, 1)]
+void b(uint3 id : SV_DispatchThreadID) { b_buf[id.x] = b_buf[id.x] + 1.0; }
+[shader("compute")]
+[numthreads(64, 1, 1)]
+void c(uint3 id : SV_DispatchThreadID) { b_buf[id.x] = b_buf[id.x] * 2.0; }
+struct VsOut { float4 position : SV_Position; };
+[shader("vertex")] VsOut vs(uint v : SV_VertexID) { VsOut o; o.position = float4(float(v), 0, 0, 1); return o; }
+[shader("fragment")] float4 fs(VsOut i) : SV_Target { return float4(1, 0, 0, 1); }
+EOF
+}
+
 # B [options...]: a build of m.slang for spirv and wgsl; its summary line goes to $work/last.
 B() {
     "$build" --targets spirv,wgsl --no-layouts "$@" m.slang 2>"$work/last" ||
@@ -339,23 +361,7 @@ layout_keys)
     # code and reflection JSON), not by the module's text or every file the build read
     # (docs/cache.md, "Layouts"). A plain module, whose every compile sees the whole
     # text: three compute groups and a render group, recorded through the fake libslang.
-    cat >plain.slang <<'EOF'
-#include "inc/common.slangh"
-RWStructuredBuffer<float> a_buf;
-RWStructuredBuffer<float> b_buf;
-[shader("compute")]
-[numthreads(64, 1, 1)]
-void a(uint3 id : SV_DispatchThreadID) { a_buf[id.x] = scale_of(a_buf[id.x]); }
-[shader("compute")]
-[numthreads(64, 1, 1)]
-void b(uint3 id : SV_DispatchThreadID) { b_buf[id.x] = b_buf[id.x] + 1.0; }
-[shader("compute")]
-[numthreads(64, 1, 1)]
-void c(uint3 id : SV_DispatchThreadID) { b_buf[id.x] = b_buf[id.x] * 2.0; }
-struct VsOut { float4 position : SV_Position; };
-[shader("vertex")] VsOut vs(uint v : SV_VertexID) { VsOut o; o.position = float4(float(v), 0, 0, 1); return o; }
-[shader("fragment")] float4 fs(VsOut i) : SV_Target { return float4(1, 0, 0, 1); }
-EOF
+    write_plain
     P() {
         "$build" --targets spirv,wgsl --layout-recorder "$recorder" --slang-lib "$fake" "$@" \
             plain.slang 2>"$work/last" || { cat "$work/last" >&2; return 1; }
@@ -389,6 +395,50 @@ EOF
     P -v -o out3 --cache-dir "$C" -DUNUSED_MACRO=1
     [ "$(grep -c "recording the layout of" "$work/last")" = 8 ] || fail "-D: not 8 layouts: $(recorded)"
     echo "ok: layouts recorded again only for the groups whose compiles changed"
+    ;;
+native_layouts)
+    # With a native Slang, on its workers: a group of one entry has its layout recorded by
+    # that entry's compile (docs/layout.md, "The native worker"), the render group by a
+    # layout job; layouts are cached by what their group's compiles produced. The bundles
+    # equal --no-cache builds and builds with one slangc (and recorder) process each.
+    write_plain
+    slangc=$native_root/bin/slangc
+    N() {
+        "$build" --targets spirv,wgsl --slangc "$slangc" "$@" 2>"$work/last" ||
+            { cat "$work/last" >&2; return 1; }
+    }
+    by_compile() { grep -c "was recorded by its compile" "$work/last" || true; }
+    by_job() { grep "recording the layout of" "$work/last" | sed 's/.*recording the layout of //' | sort | tr '\n' ';'; }
+    agree() { # MODULE DIR: the bundle equals a --no-cache build's and one of processes
+        local stem
+        stem=$(basename "$1" .slang)
+        N -q --no-cache -o "$work/ref" "$1"
+        N -q --no-cache --compiler-processes -o "$work/proc" "$1"
+        cmp "$2/$stem.dgpb" "$work/ref/$stem.dgpb" && cmp "$2/$stem.dgpb" "$work/proc/$stem.dgpb" &&
+            cmp "$2/$stem.bundle.json" "$work/ref/$stem.bundle.json"
+    }
+    C=$work/c
+    N -v -o out --cache-dir "$C" plain.slang
+    [ "$(by_compile)" = 6 ] || fail "cold: not 6 layouts recorded by their compiles: $(cat "$work/last")"
+    [ "$(by_job)" = "the render group for 'spirv';the render group for 'wgsl';" ] ||
+        fail "cold: layout jobs: $(by_job)"
+    agree plain.slang out || fail "cold: the bundles differ"
+    # b's body: every compile runs again (and records its group's layout); the render
+    # group's compiles produce what they did, so its layout comes from the cache.
+    sed -i 's/b_buf\[id.x\] + 1.0/b_buf[id.x] + 3.0/' plain.slang
+    N -v -o out --cache-dir "$C" plain.slang
+    [ "$(by_compile)" = 6 ] && [ -z "$(by_job)" ] ||
+        fail "after editing b: $(by_compile) by compiles, jobs: $(by_job)"
+    agree plain.slang out || fail "after editing b: the bundles differ"
+    # In the generator's conventions only b's compiles run: b's layouts come with them.
+    N -v -o out --cache-dir "$C" m.slang
+    sed -i 's/offset_of(b_buf\[id.x\])/offset_of(b_buf[id.x]) * 2.0/' m.slang
+    N -v -o out --cache-dir "$C" m.slang
+    grep "note: .* -target " "$work/last" | grep -q -- "-entry a " && fail "entry a was compiled again"
+    [ "$(by_compile)" = 2 ] && [ -z "$(by_job)" ] ||
+        fail "after editing m's b: $(by_compile) by compiles, jobs: $(by_job)"
+    agree m.slang out || fail "m.slang: the bundles differ"
+    echo "ok: native layouts recorded by their compiles, cached by their groups' results"
     ;;
 native)
     slangc=$native_root/bin/slangc
