@@ -374,7 +374,7 @@ bool build_is_module(const build *b, const char *path);
 
 void build_deps_free(build *b);
 
-/* ---- layouts (build_layouts.c) ---- */
+/* ---- layouts with their compiles (build_jobs.c) ---- */
 
 /* Where the layout of group `g` on `target` is written in the intermediate folder (a new
    string, dgpb_free(); NULL: no memory). */

@@ -2,7 +2,8 @@
  * build_jobs.c - compile jobs for the build's stages (build_internal.h):
  * job lists and their argument vectors (the module, the user's options, the
  * group and target macros, then the target's, -o or, for a discovery that
- * generates no code, -skip-codegen, and a -depfile), the folders
+ * generates no code, -skip-codegen, and a -depfile; the layout a compile
+ * records with it, on native workers), the folders
  * their outputs go to, running a list as a batch on the compiler (those jobs
  * the compile cache does not answer, build_cache.c; the batch build_batch.c),
  * reading a job's outputs back, and reporting a job that failed.
@@ -52,6 +53,30 @@ void build_job_list_free(job_list *list)
     }
     dgpb_free(list->info);
     memset(list, 0, sizeof *list);
+}
+
+char *build_layout_output(const build *b, int target, size_t g)
+{
+    return mem_printf("%s/layouts-%s-%zu.bin", b->tmp, dgpb_target_name((uint32_t)target), g);
+}
+
+/* Whether the build records layouts, as one batch on the compiler's recorder. */
+static bool layouts_wanted(const build *b)
+{
+    return b->platform != DGPB_PLATFORM_WASM32 && !b->desc->no_layouts &&
+           b->desc->layout_recorder && dgpb_compiler_has_recorder(b->desc->compiler);
+}
+
+bool build_layout_with_compile(build *b, int target, size_t g)
+{
+    /* metal's layout is metallib's or msl's, known only once every metallib compiled. */
+    if (!layouts_wanted(b) || target == DGPB_TARGET_METAL ||
+        dgpb_compiler_mode_of(b->desc->compiler, NULL) != DGPB_COMPILER_NATIVE_WORKERS)
+        return false;
+    size_t entries = 0;
+    for (size_t e = 0; e < b->entry_count; e++)
+        entries += b->entries[e].group == g && (b->entries[e].targets & (1u << target));
+    return entries == 1;
 }
 
 /* Appends a job; `code`: it generates code (false: a discovery compile with -skip-codegen). */

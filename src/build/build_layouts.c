@@ -40,30 +40,6 @@ static void task_free(layout_task *k)
     dgpb_layout_args_free(&k->args);
 }
 
-char *build_layout_output(const build *b, int target, size_t g)
-{
-    return mem_printf("%s/layouts-%s-%zu.bin", b->tmp, dgpb_target_name((uint32_t)target), g);
-}
-
-/* Whether the build records layouts, as one batch on the compiler's recorder. */
-static bool layouts_wanted(const build *b)
-{
-    return b->platform != DGPB_PLATFORM_WASM32 && !b->desc->no_layouts &&
-           b->desc->layout_recorder && dgpb_compiler_has_recorder(b->desc->compiler);
-}
-
-bool build_layout_with_compile(build *b, int target, size_t g)
-{
-    /* metal's layout is metallib's or msl's, known only once every metallib compiled. */
-    if (!layouts_wanted(b) || target == DGPB_TARGET_METAL ||
-        dgpb_compiler_mode_of(b->desc->compiler, NULL) != DGPB_COMPILER_NATIVE_WORKERS)
-        return false;
-    size_t entries = 0;
-    for (size_t e = 0; e < b->entry_count; e++)
-        entries += b->entries[e].group == g && (b->entries[e].targets & (1u << target));
-    return entries == 1;
-}
-
 static int task_make(build *b, int t, size_t g, layout_task *k)
 {
     const dgpb_build_desc *desc = b->desc;
