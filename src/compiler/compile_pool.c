@@ -370,8 +370,9 @@ static void worker_failed(compile_pool *c, worker *w, dgpb_compile_job *jobs, bo
     dgpb_free(msg);
 }
 
-/* Sends job `i` to an idle worker as one JSON line. */
-static int worker_send(worker *w, const dgpb_compile_job *job, size_t i, dgpb_diag *diag)
+/* Sends job `i` to an idle worker as one JSON line (`native`: the worker records layouts). */
+static int worker_send(worker *w, const dgpb_compile_job *job, size_t i, bool native,
+                       dgpb_diag *diag)
 {
     int rc = DGPB_OK;
     cJSON *array = cJSON_CreateArray();
@@ -389,6 +390,17 @@ static int worker_send(worker *w, const dgpb_compile_job *job, size_t i, dgpb_di
         if (!object || !cJSON_AddItemToObject(object, "layout", array)) {
             cJSON_Delete(object);
             cJSON_Delete(array);
+            object = NULL;
+        }
+        array = object;
+    } else if (array && native && job->layout_output) { /* {"compile": [...], ...} */
+        cJSON *object = cJSON_CreateObject();
+        if (!object || !cJSON_AddItemToObject(object, "compile", array)) {
+            cJSON_Delete(object);
+            cJSON_Delete(array);
+            object = NULL;
+        } else if (!cJSON_AddStringToObject(object, "layout_output", job->layout_output)) {
+            cJSON_Delete(object);
             object = NULL;
         }
         array = object;
@@ -596,7 +608,7 @@ int compile_pool_run_serve(compile_pool *c, dgpb_compile_job *jobs, size_t count
                 continue;
             dgpb_diag local;
             dgpb_diag_clear(&local);
-            if (worker_send(w, &jobs[next], next, &local) == DGPB_OK) {
+            if (worker_send(w, &jobs[next], next, c->native_serve, &local) == DGPB_OK) {
                 if (c->watch)
                     c->watch(c->watch_user, next, false);
                 next++;

@@ -91,6 +91,7 @@ static void set_up_modes(dgpb_compiler *c, const dgpb_compiler_desc *d, const sl
     }
     c->serve_argv[n] = NULL;
     c->pool.serve_argv = c->serve_argv;
+    c->pool.native_serve = true;
     c->mode = DGPB_COMPILER_NATIVE_WORKERS;
     c->probe_pending = true;
 }
@@ -126,6 +127,7 @@ static void probe_workers(dgpb_compiler *c)
                                  c->recorder, (int)(len < 600 ? len : 600), why);
         c->mode = DGPB_COMPILER_PROCESSES;
         c->pool.serve_argv = NULL;
+        c->pool.native_serve = false;
     }
     dgpb_process_clear(&p);
 }
