@@ -7,6 +7,7 @@
 #                               dgpb::dgpb, dgpb::dgpb_run, dgpb_add_shader_bundle()
 #   include/dgpb/               the public headers
 #   share/dgpb/slangc-wasm/     the embedded Slang compiler with its npm packages
+#   share/dgpb/bazel/           the Bazel rules: dgpb_bundle, dgpb_installation (docs/bazel.md)
 #   share/man/man1/             the programs' manual pages
 #
 # The directories are GNUInstallDirs' (CMAKE_INSTALL_BINDIR and the others).
@@ -69,6 +70,11 @@ install(EXPORT dgpbRunTargets NAMESPACE dgpb:: DESTINATION ${DGPB_INSTALL_CMAKED
 install(FILES ${PROJECT_BINARY_DIR}/dgpbConfig.cmake ${PROJECT_BINARY_DIR}/dgpbConfigVersion.cmake
               cmake/dgpbShaderBundle.cmake
         DESTINATION ${DGPB_INSTALL_CMAKEDIR})
+
+# The Bazel rules (docs/bazel.md): a repository of their own, which finds the
+# installation three folders up (PREFIX/share/dgpb/bazel).
+install(FILES bazel/WORKSPACE bazel/BUILD.bazel bazel/defs.bzl bazel/repositories.bzl
+        DESTINATION ${CMAKE_INSTALL_DATADIR}/dgpb/bazel)
 
 # Manual pages.
 install(FILES man/dgpb-build.1 man/dgpb-dump.1 man/dgpb-run.1 man/dgpb-slang-layout.1

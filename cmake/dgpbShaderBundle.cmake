@@ -1,5 +1,6 @@
-# dgpbShaderBundle.cmake - dgpb_add_shader_bundle(), part of the CMake package
-# (docs/install.md, "dgpb_add_shader_bundle").
+# dgpbShaderBundle.cmake - dgpb_add_shader_bundle() and dgpb_add_shader_bundles(),
+# part of the CMake package (docs/install.md, "dgpb_add_shader_bundle",
+# "dgpb_add_shader_bundles").
 #
 #   dgpb_add_shader_bundle(TARGET MODULE
 #                          [TARGETS T...]        dgpb targets: spirv wgsl ptx metal dxil dxbc
@@ -22,6 +23,19 @@
 # defined in the folder of the call. Several bundles may join one TARGET.
 #
 # The bundles' paths are appended to TARGET's property DGPB_BUNDLES.
+#
+#   dgpb_add_shader_bundles(TARGET
+#                           DIRECTORY DIR [GLOB PATTERN]  the modules of a folder (default *.slang)
+#                           | MODULES MODULE...           or a list of them
+#                           [TARGETS T...] [OUTPUT_DIR DIR] [DEFINES ...] [INCLUDE_DIRS ...]
+#                           [OPTIONS ARG...])
+#
+# dgpb_add_shader_bundle() for each module of a folder (DIRECTORY: relative to
+# the current source folder; GLOB: a file(GLOB) pattern in it, not recursive,
+# re-read when the folder changes) or of a list, with the same options: one
+# custom command per module, each with its own depfile, so that Ninja runs
+# them in parallel and an edit rebuilds only the bundles that read the edited
+# file. Two modules of one stem into one OUTPUT_DIR are an error.
 if(CMAKE_VERSION VERSION_LESS 3.20)
   message(FATAL_ERROR "dgpb_add_shader_bundle needs CMake 3.20 or later (depfiles for every generator)")
 endif()
@@ -102,6 +116,53 @@ function(dgpb_add_shader_bundle target module)
   endif()
   target_sources(${target} PRIVATE "${bundle}" "${view}")
   set_property(TARGET ${target} APPEND PROPERTY DGPB_BUNDLES "${bundle}")
+endfunction()
+
+function(dgpb_add_shader_bundles target)
+  cmake_parse_arguments(PARSE_ARGV 1 arg "" "DIRECTORY;GLOB;OUTPUT_DIR"
+                        "MODULES;TARGETS;DEFINES;INCLUDE_DIRS;OPTIONS")
+  if(arg_UNPARSED_ARGUMENTS)
+    message(FATAL_ERROR "dgpb_add_shader_bundles: unknown arguments: ${arg_UNPARSED_ARGUMENTS}")
+  endif()
+  if(arg_KEYWORDS_MISSING_VALUES)
+    message(FATAL_ERROR "dgpb_add_shader_bundles: no value for ${arg_KEYWORDS_MISSING_VALUES}")
+  endif()
+  if((DEFINED arg_DIRECTORY AND DEFINED arg_MODULES) OR
+     (NOT DEFINED arg_DIRECTORY AND NOT DEFINED arg_MODULES))
+    message(FATAL_ERROR "dgpb_add_shader_bundles: give either DIRECTORY or MODULES")
+  endif()
+  if(DEFINED arg_GLOB AND NOT DEFINED arg_DIRECTORY)
+    message(FATAL_ERROR "dgpb_add_shader_bundles: GLOB goes with DIRECTORY")
+  endif()
+  set(modules ${arg_MODULES})
+  if(DEFINED arg_DIRECTORY)
+    get_filename_component(dir "${arg_DIRECTORY}" ABSOLUTE BASE_DIR "${CMAKE_CURRENT_SOURCE_DIR}")
+    if(NOT IS_DIRECTORY "${dir}")
+      message(FATAL_ERROR "dgpb_add_shader_bundles: '${dir}' is not a folder")
+    endif()
+    set(pattern "*.slang")
+    if(DEFINED arg_GLOB)
+      set(pattern "${arg_GLOB}")
+    endif()
+    file(GLOB modules LIST_DIRECTORIES false CONFIGURE_DEPENDS "${dir}/${pattern}")
+    if(NOT modules)
+      message(FATAL_ERROR "dgpb_add_shader_bundles: no module in '${dir}' matches '${pattern}'")
+    endif()
+  endif()
+  set(forward "")
+  foreach(keyword OUTPUT_DIR)
+    if(DEFINED arg_${keyword})
+      list(APPEND forward ${keyword} "${arg_${keyword}}")
+    endif()
+  endforeach()
+  foreach(keyword TARGETS DEFINES INCLUDE_DIRS OPTIONS)
+    if(arg_${keyword})
+      list(APPEND forward ${keyword} ${arg_${keyword}})
+    endif()
+  endforeach()
+  foreach(module IN LISTS modules)
+    dgpb_add_shader_bundle(${target} "${module}" ${forward})
+  endforeach()
 endfunction()
 
 cmake_policy(POP)

@@ -5,7 +5,9 @@
 # and targets are what a build of the module puts in its bundle (its golden
 # view); the text lists the same as the JSON; nothing is written (no output
 # folder, depfile, cache or intermediate folder), no entry is compiled (the
-# discovery only: one compile per target, -v); a module that does not compile
+# discovery only: one compile per target without code generation, -v, and one
+# with SPIR-V where the reflection names no stage: Slang 2025.15's
+# ray-tracing entries); a module that does not compile
 # fails with exit status 1 and Slang's message; --json alone is a usage error.
 set -u
 build=$1 src=$2
@@ -63,10 +65,30 @@ PY
     rm -rf "$work/tmp"
 done
 
-# The discovery only: no entry is compiled (-v prints every compile that runs).
+# The discovery only: no entry is compiled (-v prints every compile that runs), and the
+# discovery generates no code: -skip-codegen, no -o.
 log=$("$build" --list -v --no-cache "$src/fixtures/build/features.slang" 2>&1 >/dev/null) || fail "--list -v"
 [ "$(printf '%s\n' "$log" | grep -c -- ' -target ')" = 3 ] || fail "not one discovery compile per target: $log"
 printf '%s\n' "$log" | grep -q -- ' -entry ' && fail "--list compiled an entry: $log"
+[ "$(printf '%s\n' "$log" | grep -- ' -target ' | grep -c -- ' -skip-codegen ')" = 3 ] ||
+    fail "a discovery compile generated code: $log"
+printf '%s\n' "$log" | grep -- ' -target ' | grep -q -- ' -o ' && fail "a discovery compile wrote code: $log"
+# Slang 2025.15's reflection names no stage for ray-tracing entries: the targets whose
+# discovery lists one (spirv alone here) are compiled once more, to SPIR-V, whose
+# execution models name the stages; the entries and stages are those of the golden view
+# (checked above).
+log=$("$build" --list -v --no-cache "$src/fixtures/build/raytracing.slang" 2>&1 >/dev/null) ||
+    fail "--list -v raytracing"
+coded=$(printf '%s\n' "$log" | grep -- ' -target ' | grep -v -- ' -skip-codegen ')
+[ "$(printf '%s\n' "$log" | grep -- ' -target ' | grep -c -- ' -skip-codegen ')" = 3 ] ||
+    fail "raytracing: not one discovery compile per target without code: $log"
+if "$build" --version | grep -q '^slang 2025\.15'; then
+    [ "$(printf '%s\n' "$coded" | grep -c .)" = 1 ] &&
+        printf '%s\n' "$coded" | grep -q -- '-DDREAM_TARGET_SPIRV .* -target spirv -o ' ||
+        fail "raytracing: not one SPIR-V discovery for the stages, for spirv only: $log"
+else
+    [ -z "$coded" ] || fail "raytracing: a discovery generated code, with stages in the reflection: $log"
+fi
 
 # A module that does not compile: exit status 1, Slang's message, nothing listed.
 out=$("$build" --list --no-cache "$src/fixtures/build/fail/syntax_error.slang" 2>"$work/err"); status=$?

@@ -6,7 +6,7 @@
 #                             installs nothing, builds nothing, needs no root
 #
 # Installs Debian's packages (compiler, CMake, cJSON, OpenSSL, SPIRV-Tools,
-# cmocka, the Vulkan loader), lavapipe from Debian's bookworm-backports suite
+# cmocka, the Vulkan loader, Bazel), lavapipe from Debian's bookworm-backports
 # (mesa 25: the lavapipe that Dawn, the WebGPU implementation the tests run
 # WGSL on, accepts; Debian 12's own mesa 22 is refused), Node.js and npm only
 # where they are missing, the npm packages (npm ci: the embedded Slang
@@ -51,7 +51,7 @@ packages=(
     build-essential cmake pkg-config ninja-build
     libcjson-dev libssl-dev spirv-tools libcmocka-dev
     libcurl4-openssl-dev libhiredis-dev redis-server nginx
-    libvulkan-dev chromium
+    libvulkan-dev chromium bazel-bootstrap
 )
 command -v node >/dev/null 2>&1 || packages+=(nodejs)
 command -v npm >/dev/null 2>&1 || packages+=(npm)

@@ -141,6 +141,18 @@ typedef struct dgpb_build_result {
 
 int dgpb_build(const dgpb_build_desc *desc, dgpb_build_result *result);
 
+/*
+ * Where dgpb_build(desc) writes, without reading or writing anything: the
+ * output folder (desc->out_dir without its trailing slashes, else the
+ * module's folder, else ".") into `folder`, and the stem (desc->module_path,
+ * else the file name without .slang, each '.' turned into '_'; "main" for the
+ * root module) into `stem`, each cut to its size and NUL-terminated.
+ * desc->module_file must be set. A tool building several modules into one
+ * folder checks with it that no two of them write the same files.
+ */
+void dgpb_build_output_names(const dgpb_build_desc *desc, char *folder, size_t folder_size,
+                             char *stem, size_t stem_size);
+
 /* ---- listing a module's entries (dgpb-build --list) ---- */
 
 /* One entry point of a module, as Slang's discovery lists it. */

@@ -226,6 +226,12 @@ typedef struct dgpb_compile_job {
     bool layout;       /* a layout job: args are dgpb-slang-layout's after its own options
                           (layout/layout_run.h); it runs on the recorder (desc.recorder) and its
                           status is the recorder's exit status (dgpb_recorder_exit) */
+    const char *layout_output; /* a compile job (not a layout job) whose program's layout is
+                                  recorded too, into this file, as a layout job with the same
+                                  arguments would record it; only native workers do
+                                  (DGPB_COMPILER_NATIVE_WORKERS), and only when they can:
+                                  elsewhere, or when recording fails, no file is written there
+                                  (NULL: none; borrowed) */
 } dgpb_compile_job;
 
 /*

@@ -86,7 +86,7 @@ static bool take_result(const build *b, job_info *info, dgpb_compile_job *job, c
         !cache_next_section(&p, end, &diag, &diag_n) ||
         !cache_next_section(&p, end, &deps, &deps_n) || p != end)
         return false;
-    if (!write_intermediate(info->out, code, code_n) ||
+    if ((info->out && !write_intermediate(info->out, code, code_n)) ||
         !write_intermediate(info->json, json, json_n))
         return false;
     char **list = NULL;
@@ -164,11 +164,11 @@ void build_cache_store(build *b, job_list *list, const dgpb_compile_job *jobs, c
         uint8_t *code = NULL, *json = NULL;
         size_t code_n = 0, json_n = 0;
         dgpb_bytebuf r = DGPB_BYTEBUF_INIT, set = DGPB_BYTEBUF_INIT;
-        if (dgpb_file_read(info->out, BUILD_MAX_OUTPUT, &code, &code_n, NULL) ||
+        if ((info->out && dgpb_file_read(info->out, BUILD_MAX_OUTPUT, &code, &code_n, NULL)) ||
             dgpb_file_read(info->json, BUILD_MAX_OUTPUT, &json, &json_n, NULL))
             goto next;
         const char *diag = jobs[i].diagnostics ? jobs[i].diagnostics : "";
-        cache_add_section(&r, code, code_n);
+        cache_add_section(&r, code ? code : (const uint8_t *)"", code_n); /* none: no code */
         cache_add_section(&r, json, json_n);
         cache_add_rooted_section(&b->cache, &r, diag, strlen(diag));
         cache_add_paths(&b->cache, &r, info->deps, info->dep_count);
@@ -197,16 +197,47 @@ void build_cache_store(build *b, job_list *list, const dgpb_compile_job *jobs, c
 
 /* ---- layouts ---- */
 
-/* The manifest key of a layout job. */
-static bool layout_key(build *b, const dgpb_compile_job *job, uint8_t out[DGPB_SHA256_SIZE])
+/*
+ * The SHA-256 of what a group's compiles produced for a target: the name, code and
+ * reflection JSON of each of its entries there, in the group's order. The recorder compiles
+ * the same module with the same macros and options into one program of those entries; what
+ * it records is Slang's reflection of that program, whose code and reflection these are
+ * (docs/cache.md, "Layouts", says where that falls short).
+ */
+static bool group_results(const build *b, int target, size_t g, uint8_t out[DGPB_SHA256_SIZE])
 {
-    return cache_layout_key(&b->cache, b->source, b->source_len, job->args, job->arg_count, out);
+    dgpb_bytebuf k = DGPB_BYTEBUF_INIT;
+    cache_key_str(&k, "group results");
+    for (size_t e = 0; e < b->entry_count; e++) {
+        const unit *u = build_unit_at(b, target, e);
+        if (b->entries[e].group != g || !u->present)
+            continue;
+        if (!u->hashed) {
+            bytebuf_free(&k);
+            return false;
+        }
+        cache_key_str(&k, b->entries[e].name);
+        bytebuf_append(&k, u->code_sha, sizeof u->code_sha);
+        bytebuf_append(&k, u->json_sha, sizeof u->json_sha);
+    }
+    bool ok = cache_key_sha(&k, out);
+    bytebuf_free(&k);
+    return ok;
+}
+
+/* The manifest key of a layout job. */
+static bool layout_key(build *b, const dgpb_compile_job *job, const cached_job *c,
+                       uint8_t out[DGPB_SHA256_SIZE])
+{
+    uint8_t results[DGPB_SHA256_SIZE];
+    return group_results(b, c->target, c->group, results) &&
+           cache_layout_key(&b->cache, results, job->args, job->arg_count, out);
 }
 
 void build_cache_lookup_layouts(build *b, dgpb_compile_job *jobs, size_t count,
                                 const char *const *outputs, cached_job *c)
 {
-    if (!cache_session_usable(&b->cache) || b->deps_incomplete || !b->desc->layout_recorder)
+    if (!cache_session_usable(&b->cache) || !b->desc->layout_recorder)
         return;
     char full_hex[2 * DGPB_SHA256_SIZE + 1] = "";
     uint8_t full[DGPB_SHA256_SIZE];
@@ -218,13 +249,16 @@ void build_cache_lookup_layouts(build *b, dgpb_compile_job *jobs, size_t count,
         return;
     }
     for (size_t i = 0; i < count; i++) {
-        c[i].keyed = l.keyed[i] = layout_key(b, &jobs[i], c[i].key);
+        c[i].keyed = layout_key(b, &jobs[i], &c[i], c[i].key);
+        l.keyed[i] = c[i].keyed && !c[i].recorded; /* recorded by its compile: not looked up */
         memcpy(l.keys[i], c[i].key, DGPB_SHA256_SIZE);
     }
     cache_lookups_find(&b->cache, &l, count, full_hex);
     for (size_t i = 0; i < count; i++) {
         uint8_t *data = NULL;
         size_t size = 0;
+        if (c[i].recorded)
+            continue; /* recorded by its compile: only filed */
         if (l.found[i] && !dgpb_cache_get(b->cache.store, 'r', l.results[i], &data, &size)) {
             const uint8_t *p = data, *end = data + size, *blob, *diag;
             size_t blob_n, diag_n;
@@ -254,7 +288,7 @@ void build_cache_lookup_layouts(build *b, dgpb_compile_job *jobs, size_t count,
 void build_cache_store_layouts(build *b, const dgpb_compile_job *jobs, size_t count,
                                const char *const *outputs, const cached_job *c)
 {
-    if (!cache_session_usable(&b->cache) || b->deps_incomplete || !b->desc->layout_recorder)
+    if (!cache_session_usable(&b->cache) || !b->desc->layout_recorder)
         return;
     for (size_t i = 0; i < count; i++) {
         if (c[i].hit || !c[i].keyed || jobs[i].status != 0)
@@ -263,20 +297,16 @@ void build_cache_store_layouts(build *b, const dgpb_compile_job *jobs, size_t co
         size_t blob_n = 0;
         dgpb_bytebuf r = DGPB_BYTEBUF_INIT, set = DGPB_BYTEBUF_INIT;
         const char *diag = jobs[i].diagnostics ? jobs[i].diagnostics : "";
-        bool defines = false,
-             ok = !dgpb_file_read(outputs[i], BUILD_MAX_OUTPUT, &blob, &blob_n, NULL);
+        bool ok = !dgpb_file_read(outputs[i], BUILD_MAX_OUTPUT, &blob, &blob_n, NULL);
         if (ok) {
             cache_add_section(&r, blob, blob_n);
             cache_add_rooted_section(&b->cache, &r, diag, strlen(diag));
         }
-        /* The group's inputs: every file a compile of the module read (more than the
-           group's own, never fewer). */
-        for (size_t d = 0; ok && d < b->dep_count; d++)
-            ok = cache_set_add_input(&b->cache, &set, b->deps[d], &defines);
+        /* No input files: the key holds what the group's compiles produced. What the
+           recorder printed names lines of the whole text, which then counts too. */
         uint8_t full[DGPB_SHA256_SIZE];
         if (ok && cache_full_source_sha(&b->cache, b->source, b->source_len, full))
-            cache_file_result(&b->cache, 'r', &r, 'm', c[i].key, &set,
-                              *diag || defines ? full : NULL);
+            cache_file_result(&b->cache, 'r', &r, 'm', c[i].key, &set, *diag ? full : NULL);
         dgpb_free(blob);
         bytebuf_free(&r);
         bytebuf_free(&set);

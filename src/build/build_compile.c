@@ -101,8 +101,10 @@ static int read_unit_reflection(build *b, const job_info *info, unit *u)
         }
     }
     dgpb_reflection_blocks blocks = {values, b->generator_conventions ? 1 : 0, push, push_count};
-    int rc =
-        build_read_reflection(b, info->json, (dgpb_target_id)info->target, &blocks, &u->reflection);
+    bool hashed = false;
+    int rc = build_read_reflection(b, info->json, (dgpb_target_id)info->target, &blocks,
+                                   &u->reflection, u->json_sha, &hashed);
+    u->hashed = u->hashed && hashed;
     dgpb_free(push);
     dgpb_free(block);
     return rc;
@@ -193,6 +195,7 @@ static int read_outputs(build *b, const job_list *list, const dgpb_compile_job *
             continue;
         u->present = true;
         rc = build_read_output(b, j->out, &u->code, &u->code_size);
+        u->hashed = !rc && dgpb_sha256(u->code, u->code_size, u->code_sha) == DGPB_OK;
         if (!rc && j->target == DGPB_TARGET_SPIRV)
             rc = analyze(b, j->target, j->entry, u->code, u->code_size, &u->spirv);
     }

@@ -7,11 +7,15 @@
  * into it.
  *
  * build_discover compiles the discovery module once per target with every
- * group and the target's DREAM_TARGET_ macro defined, to the target's
- * discovery format (SPIR-V for spirv, wgsl and ptx: dgpb/vocabulary.def), and
- * reads the entries from Slang's reflection: their names, stages and
- * thread-group sizes, in declaration order across targets, and which targets
- * have each (ptx: compute entries only). It then puts every entry in its
+ * group and the target's DREAM_TARGET_ macro defined, for the target's
+ * discovery format (SPIR-V for spirv, wgsl and ptx: dgpb/vocabulary.def)
+ * but without generating its code (-skip-codegen; a native slangc process
+ * generates it, since only then does it write the depfile), and reads the
+ * entries from Slang's reflection: their names, stages and thread-group
+ * sizes, in declaration order across targets, and which targets have each
+ * (ptx: compute entries only). A target whose reflection names no stage for
+ * an entry (Slang 2025.15's ray-tracing entries) is compiled once more, to
+ * SPIR-V, whose execution models name them. It then puts every entry in its
  * pipeline group (one per compute entry, one render group, one ray-tracing
  * group).
  */
@@ -340,16 +344,29 @@ static void report_discovery_failures(build *b, const job_list *list, const dgpb
 }
 
 /*
- * Fills in stages the reflection left out (Slang 2025.15 writes none for the
- * ray-tracing stages) from the execution models of the discovery's SPIR-V.
+ * Whether a target's discovery reflection names no stage for an entry that
+ * its code would: Slang 2025.15 writes none for the ray-tracing stages,
+ * and the execution models of the SPIR-V say them (the targets discovered
+ * with SPIR-V: dgpb/vocabulary.def).
+ */
+static bool stages_in_code(int target, const dgpb_reflection *r)
+{
+    if (dgpb_target_discovery_format((uint32_t)target) !=
+        dgpb_target_code_format(DGPB_TARGET_SPIRV))
+        return false;
+    for (size_t k = 0; k < r->entry_count; k++)
+        if (!r->entries[k].stage_name[0])
+            return true;
+    return false;
+}
+
+/*
+ * Fills in stages the reflection left out from the execution models of the
+ * discovery's SPIR-V (a discovery that generated code: info->out).
  */
 static int stages_from_code(build *b, const job_info *info, dgpb_reflection *r)
 {
-    bool missing = false;
-    for (size_t k = 0; k < r->entry_count; k++)
-        missing |= !r->entries[k].stage_name[0];
-    if (!missing || dgpb_target_discovery_format((uint32_t)info->target) !=
-                        dgpb_target_code_format(DGPB_TARGET_SPIRV))
+    if (!info->out || !stages_in_code(info->target, r))
         return DGPB_OK;
     uint8_t *code = NULL;
     size_t size = 0;
@@ -472,38 +489,92 @@ static int drop_entries_without_targets(build *b)
     return DGPB_OK;
 }
 
+/*
+ * Whether the discovery compiles may skip code generation (-skip-codegen):
+ * they need only the reflection, and the depfile for the files they read.
+ * The embedded compiler and the native workers write that depfile; a native
+ * slangc process writes its depfile as part of code generation, so with
+ * -skip-codegen it writes none, and there the discovery generates code.
+ */
+static bool discovery_skips_code(build *b)
+{
+    return dgpb_compiler_mode_of(b->desc->compiler, NULL) != DGPB_COMPILER_PROCESSES;
+}
+
+/*
+ * Runs a list of discovery compiles and reads each one's reflection into
+ * r[i] (stages from the code where it generated code and the reflection
+ * names none). Compile failures are reported, once per distinct text.
+ */
+static int run_discoveries(build *b, job_list *list, dgpb_reflection **r)
+{
+    dgpb_compile_job *jobs = mem_calloc(list->count, sizeof *jobs);
+    if (!jobs)
+        return DGPB_ERR_NOMEM;
+    int rc = build_run_jobs(b, list, jobs);
+    if (!rc)
+        report_discovery_failures(b, list, jobs);
+    if (!rc && b->errors)
+        rc = b->compiler_crashed ? DGPB_ERR_TOOL : DGPB_ERR_SHADER;
+    for (size_t i = 0; i < list->count && !rc; i++) {
+        rc = build_read_reflection(b, list->info[i].json, (dgpb_target_id)list->info[i].target,
+                                   NULL, &r[i], NULL, NULL);
+        if (!rc)
+            rc = stages_from_code(b, &list->info[i], r[i]);
+    }
+    dgpb_compile_jobs_clear(jobs, list->count);
+    dgpb_free(jobs);
+    return rc;
+}
+
+/*
+ * Discovers every target's entries: one compile per target without code
+ * generation, then, for the targets whose reflection names no stage for an
+ * entry (Slang 2025.15's ray-tracing entries), one that generates the
+ * SPIR-V whose execution models name them.
+ */
+static int discover_targets(build *b, job_list *list, dgpb_reflection **r)
+{
+    int rc = DGPB_OK;
+    bool code = !discovery_skips_code(b);
+    for (int t = 0; t < DGPB_TARGET_COUNT && !rc; t++)
+        if (b->targets & (1u << t))
+            rc = build_add_discovery(b, list, t, code);
+    if (rc || (rc = run_discoveries(b, list, r)))
+        return rc;
+    job_list again = {0};
+    size_t at[DGPB_TARGET_COUNT];
+    for (size_t i = 0; i < list->count && !rc; i++)
+        if (!list->info[i].out && stages_in_code(list->info[i].target, r[i])) {
+            at[again.count] = i;
+            rc = build_add_discovery(b, &again, list->info[i].target, true);
+        }
+    dgpb_reflection *stages[DGPB_TARGET_COUNT] = {0};
+    if (!rc && again.count)
+        rc = run_discoveries(b, &again, stages);
+    for (size_t k = 0; k < again.count; k++) {
+        if (!rc) {
+            dgpb_reflection_free(r[at[k]]);
+            r[at[k]] = stages[k];
+        } else {
+            dgpb_reflection_free(stages[k]);
+        }
+    }
+    build_job_list_free(&again);
+    return rc;
+}
+
 int build_discover(build *b)
 {
     assert(b && b->desc && b->tmp[0] && b->wrapper && b->targets);
     assert(b->entry_count == 0 && b->group_count == 0);
     job_list list = {0};
-    int rc = DGPB_OK;
-    for (int t = 0; t < DGPB_TARGET_COUNT && !rc; t++)
-        if (b->targets & (1u << t))
-            rc = build_add_job(b, &list, ROLE_DISCOVER, t, 0);
-    dgpb_compile_job *jobs = rc ? NULL : mem_calloc(list.count, sizeof *jobs);
-    if (rc || !jobs) {
-        build_job_list_free(&list);
-        build_report(b, DGPB_SEV_ERROR, DGPB_ERR_NOMEM, "out of memory");
-        return DGPB_ERR_NOMEM;
-    }
-    rc = build_run_jobs(b, &list, jobs);
-    if (!rc)
-        report_discovery_failures(b, &list, jobs);
-    if (!rc && b->errors)
-        rc = b->compiler_crashed ? DGPB_ERR_TOOL : DGPB_ERR_SHADER;
-    for (size_t i = 0; i < list.count && !rc; i++) {
-        int t = list.info[i].target;
-        dgpb_reflection *r = NULL;
-        rc = build_read_reflection(b, list.info[i].json, (dgpb_target_id)t, NULL, &r);
-        if (!rc)
-            rc = stages_from_code(b, &list.info[i], r);
-        if (!rc)
-            rc = add_reflected_entries(b, t, r);
-        dgpb_reflection_free(r);
-    }
-    dgpb_compile_jobs_clear(jobs, list.count);
-    dgpb_free(jobs);
+    dgpb_reflection *r[DGPB_TARGET_COUNT] = {0};
+    int rc = discover_targets(b, &list, r);
+    for (size_t i = 0; i < list.count && !rc; i++)
+        rc = add_reflected_entries(b, list.info[i].target, r[i]);
+    for (size_t i = 0; i < list.count; i++)
+        dgpb_reflection_free(r[i]);
     build_job_list_free(&list);
     bool found = b->entry_count > 0;
     if (!rc)

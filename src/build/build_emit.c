@@ -7,6 +7,7 @@
  * writes <stem>.dgpb and <stem>.bundle.json (and the depfile, with -MD/-MF)
  * as one output unit, all new or all as they were (dgpb_file_unit_write),
  * files the build in the compile cache, and fills in the result's summary from what the writer reports it stored.
+ * dgpb_build_output_names() (dgpb/build.h) names the folder and stem it writes.
  */
 #include <assert.h>
 #include <stdio.h>
@@ -82,9 +83,9 @@ static int make_model(build *b, dgpb_model *m, dgpb_diag *diag)
     return rc;
 }
 
-void build_output_stem(const build *b, char *stem, size_t size)
+/* The stem of desc's outputs (build_output_stem(), dgpb_build_output_names()). */
+static void desc_output_stem(const dgpb_build_desc *desc, char *stem, size_t size)
 {
-    const dgpb_build_desc *desc = b->desc;
     const char *slash = strrchr(desc->module_file, '/');
     const char *base = slash ? slash + 1 : desc->module_file;
     char module_path[1024];
@@ -95,13 +96,17 @@ void build_output_stem(const build *b, char *stem, size_t size)
     dgpb_stem_from_module_path(desc->module_path ? desc->module_path : module_path, stem, size);
 }
 
+void build_output_stem(const build *b, char *stem, size_t size)
+{
+    desc_output_stem(b->desc, stem, size);
+}
+
 /*
  * The output folder: -o DIR (its trailing slashes dropped), the module's
  * folder, or "."; *dir_len bytes of *dir (0 for a module in '/').
  */
-static void output_folder(const build *b, const char **dir, size_t *dir_len)
+static void desc_output_folder(const dgpb_build_desc *desc, const char **dir, size_t *dir_len)
 {
-    const dgpb_build_desc *desc = b->desc;
     const char *slash = strrchr(desc->module_file, '/');
     if (desc->out_dir && *desc->out_dir) {
         *dir = desc->out_dir;
@@ -117,13 +122,24 @@ static void output_folder(const build *b, const char **dir, size_t *dir_len)
     }
 }
 
+void dgpb_build_output_names(const dgpb_build_desc *desc, char *folder, size_t folder_size,
+                             char *stem, size_t stem_size)
+{
+    assert(desc && desc->module_file && folder && folder_size && stem && stem_size);
+    const char *dir;
+    size_t dir_len;
+    desc_output_folder(desc, &dir, &dir_len);
+    snprintf(folder, folder_size, "%.*s", (int)dir_len, dir_len ? dir : "/");
+    desc_output_stem(desc, stem, stem_size);
+}
+
 /* The output unit of <stem>: its journal, "<folder>/.<stem>.dgpb-journal" (docs/build.md). */
 static int output_unit(const build *b, const char *stem, char *journal, size_t size,
                        dgpb_file_unit *files, dgpb_diag *diag)
 {
     const char *dir;
     size_t dir_len;
-    output_folder(b, &dir, &dir_len);
+    desc_output_folder(b->desc, &dir, &dir_len);
     const char *sep = dir_len && dir[dir_len - 1] == '/' ? "" : "/";
     int n = snprintf(journal, size, "%.*s%s.%s.dgpb-journal", (int)dir_len, dir, sep, stem);
     if (n < 0 || (size_t)n >= size)
@@ -158,7 +174,7 @@ int build_write_outputs(build *b, const char *stem, const uint8_t *bytes, size_t
     const dgpb_build_desc *desc = b->desc;
     const char *dir;
     size_t dir_len;
-    output_folder(b, &dir, &dir_len);
+    desc_output_folder(b->desc, &dir, &dir_len);
     if (desc->out_dir && *desc->out_dir) {
         int rc = dgpb_mkdirs(desc->out_dir, diag);
         if (rc)

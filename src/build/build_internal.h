@@ -38,6 +38,7 @@
  * never collide with a program's own symbols; the code calls them by their
  * short names (CONTRIBUTING.md, "Code conventions").
  */
+#define build_add_discovery dgpb__build_add_discovery
 #define build_add_job dgpb__build_add_job
 #define build_cache_begin dgpb__build_cache_begin
 #define build_cache_keep dgpb__build_cache_keep
@@ -62,6 +63,8 @@
 #define build_emit dgpb__build_emit
 #define build_forward dgpb__build_forward
 #define build_job_list_free dgpb__build_job_list_free
+#define build_layout_output dgpb__build_layout_output
+#define build_layout_with_compile dgpb__build_layout_with_compile
 #define build_make_tables dgpb__build_make_tables
 #define build_prepare dgpb__build_prepare
 #define build_read_output dgpb__build_read_output
@@ -133,6 +136,10 @@ typedef struct unit {
     dgpb_wgsl_module *wgsl; /* the wgsl target's code, scanned */
     uint32_t caps;          /* bit per dgpb_capability */
     uint32_t layout;        /* index of its group's layout in the target's layouts */
+    /* The SHA-256 of its code and of its reflection JSON, as the compile wrote them: what
+       its group's layout is cached by (build_cache.c); hashed: both could be had. */
+    uint8_t code_sha[DGPB_SHA256_SIZE], json_sha[DGPB_SHA256_SIZE];
+    bool hashed;
 } unit;
 
 /* The recorded layouts of one target, one per group in order of first entry. */
@@ -144,7 +151,8 @@ typedef struct target_layouts {
 
 /* The role of one compile job. */
 enum job_role {
-    ROLE_DISCOVER, /* the whole module, every group at once: which entries exist */
+    ROLE_DISCOVER, /* the whole module, every group at once: which entries exist (no code
+                      generated, but where its stages need the code: build_discover.c) */
     ROLE_CODE,     /* one entry's code and reflection */
     ROLE_METALLIB, /* one metal entry compiled to a metallib as well */
     ROLE_PROBE,    /* one entry's SPIR-V, for analysis, where the spirv target has none */
@@ -154,9 +162,11 @@ typedef struct job_info {
     enum job_role role;
     int target; /* dgpb_target_id */
     size_t entry;
-    char *out;  /* the code it writes */
-    char *json; /* the reflection it writes */
-    char *dep;  /* the depfile it writes */
+    char *out;        /* the code it writes (NULL: none, a discovery with -skip-codegen) */
+    char *json;       /* the reflection it writes */
+    char *dep;        /* the depfile it writes */
+    char *layout_out; /* where its group's layout is recorded with it (NULL: not;
+                         build_layout_with_compile()) */
     char **argv;
     size_t argc;
     char **deps; /* the files it read (its depfile, or its cached result) */
@@ -261,6 +271,13 @@ void build_job_list_free(job_list *list);
 int build_add_job(build *b, job_list *list, enum job_role role, int target, size_t entry_index);
 
 /*
+ * Appends the discovery compile of one target: the discovery module with every group's
+ * macro (ptx: the compute groups'). `code` false: with -skip-codegen (checked, linked and
+ * reflected, no code written); true: with -o, for the code's entry points.
+ */
+int build_add_discovery(build *b, job_list *list, int target, bool code);
+
+/*
  * Runs every job of the list. Returns DGPB_ERR_TOOL when the compiler could
  * not run; per-job results go to `jobs` (an array of list->count, cleared by
  * the caller with dgpb_compile_jobs_clear).
@@ -299,9 +316,11 @@ const char *build_last_words(const dgpb_compile_job *job, int *len);
 /* Reads a compiler output file whole. */
 int build_read_output(build *b, const char *path, uint8_t **out, size_t *size);
 
-/* Reads and classifies Slang's reflection JSON for one target. */
+/* Reads and classifies Slang's reflection JSON for one target; json_sha (when not NULL,
+   DGPB_SHA256_SIZE bytes) gets the SHA-256 of its bytes, and *hashed whether it could be had. */
 int build_read_reflection(build *b, const char *path, dgpb_target_id target,
-                          const dgpb_reflection_blocks *blocks, dgpb_reflection **out);
+                          const dgpb_reflection_blocks *blocks, dgpb_reflection **out,
+                          uint8_t *json_sha, bool *hashed);
 
 /* ---- the compile cache (build_cache.c) ---- */
 
@@ -316,12 +335,19 @@ void build_cache_store(build *b, job_list *list, const dgpb_compile_job *jobs, c
 
 /* A layout job's standing with the cache. */
 typedef struct cached_job {
-    bool hit;   /* taken from the cache (its output written, its status 0) */
-    bool keyed; /* key is its manifest's key */
+    int target;    /* set by the caller: the job's target (dgpb_target_id) and group, */
+    size_t group;  /* whose units' results key it */
+    bool recorded; /* set by the caller: its group's compile recorded it (its output written,
+                      its status 0); keyed and filed, never taken from the cache */
+    bool hit;      /* taken from the cache (its output written, its status 0) */
+    bool keyed;    /* key is its manifest's key */
     uint8_t key[DGPB_CACHE_KEY_SIZE];
 } cached_job;
 
-/* Takes every layout job (writing outputs[i]) whose blob is cached; c[i] says which. */
+/*
+ * Takes every layout job (writing outputs[i]) whose blob is cached, keyed by what its
+ * group's compiles produced for its target (c[i].target, c[i].group); c[i] says which.
+ */
 void build_cache_lookup_layouts(build *b, dgpb_compile_job *jobs, size_t count,
                                 const char *const *outputs, cached_job *c);
 
@@ -347,6 +373,20 @@ bool build_is_temp_path(const build *b, const char *path);
 bool build_is_module(const build *b, const char *path);
 
 void build_deps_free(build *b);
+
+/* ---- layouts with their compiles (build_jobs.c) ---- */
+
+/* Where the layout of group `g` on `target` is written in the intermediate folder (a new
+   string, dgpb_free(); NULL: no memory). */
+char *build_layout_output(const build *b, int target, size_t g);
+
+/*
+ * Whether the layout of group `g` on `target` is recorded by the compile of its one entry
+ * there (native workers record it from the request that compiled the entry:
+ * dgpb_compile_job.layout_output), rather than by a layout job of its own that compiles the
+ * group again. The layout stage takes what that compile wrote, and records the others.
+ */
+bool build_layout_with_compile(build *b, int target, size_t g);
 
 /* ---- output (build_emit.c) ---- */
 

@@ -1,7 +1,9 @@
 /*
  * build_jobs.c - compile jobs for the build's stages (build_internal.h):
  * job lists and their argument vectors (the module, the user's options, the
- * group and target macros, then the target's, and a -depfile), the folders
+ * group and target macros, then the target's, -o or, for a discovery that
+ * generates no code, -skip-codegen, and a -depfile; the layout a compile
+ * records with it, on native workers), the folders
  * their outputs go to, running a list as a batch on the compiler (those jobs
  * the compile cache does not answer, build_cache.c; the batch build_batch.c),
  * reading a job's outputs back, and reporting a job that failed.
@@ -44,6 +46,7 @@ void build_job_list_free(job_list *list)
         dgpb_free(j->out);
         dgpb_free(j->json);
         dgpb_free(j->dep);
+        dgpb_free(j->layout_out);
         for (size_t k = 0; k < j->dep_count; k++)
             dgpb_free(j->deps[k]);
         dgpb_free(j->deps);
@@ -52,9 +55,36 @@ void build_job_list_free(job_list *list)
     memset(list, 0, sizeof *list);
 }
 
-int build_add_job(build *b, job_list *list, enum job_role role, int target, size_t entry_index)
+char *build_layout_output(const build *b, int target, size_t g)
+{
+    return mem_printf("%s/layouts-%s-%zu.bin", b->tmp, dgpb_target_name((uint32_t)target), g);
+}
+
+/* Whether the build records layouts, as one batch on the compiler's recorder. */
+static bool layouts_wanted(const build *b)
+{
+    return b->platform != DGPB_PLATFORM_WASM32 && !b->desc->no_layouts &&
+           b->desc->layout_recorder && dgpb_compiler_has_recorder(b->desc->compiler);
+}
+
+bool build_layout_with_compile(build *b, int target, size_t g)
+{
+    /* metal's layout is metallib's or msl's, known only once every metallib compiled. */
+    if (!layouts_wanted(b) || target == DGPB_TARGET_METAL ||
+        dgpb_compiler_mode_of(b->desc->compiler, NULL) != DGPB_COMPILER_NATIVE_WORKERS)
+        return false;
+    size_t entries = 0;
+    for (size_t e = 0; e < b->entry_count; e++)
+        entries += b->entries[e].group == g && (b->entries[e].targets & (1u << target));
+    return entries == 1;
+}
+
+/* Appends a job; `code`: it generates code (false: a discovery compile with -skip-codegen). */
+static int add_job(build *b, job_list *list, enum job_role role, int target, size_t entry_index,
+                   bool code)
 {
     assert(b && b->tmp[0] && (role == ROLE_DISCOVER || entry_index < b->entry_count));
+    assert(code || role == ROLE_DISCOVER);
     job_info *grown = mem_grow(list->info, list->count, &list->cap, sizeof *grown, 32);
     if (!grown)
         return DGPB_ERR_NOMEM;
@@ -76,13 +106,17 @@ int build_add_job(build *b, job_list *list, enum job_role role, int target, size
     else
         snprintf(base, sizeof base, "entry-%zu", entry_index);
     const char *dir_prefix = role == ROLE_PROBE ? "probe-" : "";
-    j->out = mem_printf("%s/%s%s/%s.%s", b->tmp, dir_prefix, target_name, base, ext);
+    j->out = code ? mem_printf("%s/%s%s/%s.%s", b->tmp, dir_prefix, target_name, base, ext) : NULL;
     j->json = mem_printf("%s/%s%s/%s.%s.json", b->tmp, dir_prefix, target_name, base, ext);
     j->dep = mem_printf("%s/%s%s/%s.%s.d", b->tmp, dir_prefix, target_name, base, ext);
     size_t max = 20 + 2 * desc->define_count + 2 * desc->include_dir_count + b->symbol_count;
     j->argv = mem_calloc(max, sizeof *j->argv);
     list->count++;
-    if (!j->out || !j->json || !j->dep || !j->argv)
+    if ((code && !j->out) || !j->json || !j->dep || !j->argv)
+        return DGPB_ERR_NOMEM;
+    size_t g = role == ROLE_DISCOVER ? 0 : b->entries[entry_index].group;
+    if (role == ROLE_CODE && build_layout_with_compile(b, target, g) &&
+        !(j->layout_out = build_layout_output(b, target, g)))
         return DGPB_ERR_NOMEM;
     size_t n = 0;
 #define ARG(expr)                                                                                  \
@@ -123,8 +157,12 @@ int build_add_job(build *b, job_list *list, enum job_role role, int target, size
         ARG(mem_strdup("-stage"));
         ARG(mem_strdup(dgpb_stage_name(b->entries[entry_index].stage)));
     }
-    ARG(mem_strdup("-o"));
-    ARG(mem_strdup(j->out));
+    if (code) {
+        ARG(mem_strdup("-o"));
+        ARG(mem_strdup(j->out));
+    } else {
+        ARG(mem_strdup("-skip-codegen"));
+    }
     ARG(mem_strdup("-reflection-json"));
     ARG(mem_strdup(j->json));
     ARG(mem_strdup("-depfile"));
@@ -133,6 +171,16 @@ int build_add_job(build *b, job_list *list, enum job_role role, int target, size
     return DGPB_OK;
 nomem:
     return DGPB_ERR_NOMEM;
+}
+
+int build_add_job(build *b, job_list *list, enum job_role role, int target, size_t entry_index)
+{
+    return add_job(b, list, role, target, entry_index, true);
+}
+
+int build_add_discovery(build *b, job_list *list, int target, bool code)
+{
+    return add_job(b, list, ROLE_DISCOVER, target, 0, code);
 }
 
 /* Shell-quotes one argument for a readable command line. */
@@ -159,13 +207,13 @@ static void append_quoted(char *buf, size_t size, const char *arg)
     snprintf(buf + n, size - n, "'");
 }
 
-/* Makes the folder of every job's outputs. */
+/* Makes the folder of every job's outputs (its reflection's, which every job writes). */
 static int make_dirs(build *b, const job_list *list)
 {
     for (size_t i = 0; i < list->count; i++) {
-        char *slash = strrchr(list->info[i].out, '/');
+        char *slash = strrchr(list->info[i].json, '/');
         *slash = 0;
-        int rc = mkdir(list->info[i].out, 0755);
+        int rc = mkdir(list->info[i].json, 0755);
         int err = errno;
         *slash = '/';
         if (rc != 0 && err != EEXIST) {
@@ -221,6 +269,7 @@ int build_run_jobs(build *b, job_list *list, dgpb_compile_job *jobs)
     }
     for (size_t i = 0; i < list->count; i++) {
         jobs[i].args = (const char *const *)list->info[i].argv;
+        jobs[i].layout_output = list->info[i].layout_out;
         jobs[i].arg_count = list->info[i].argc;
     }
     build_cache_lookup(b, list, jobs, hit);
@@ -365,13 +414,16 @@ int build_read_output(build *b, const char *path, uint8_t **out, size_t *size)
 }
 
 int build_read_reflection(build *b, const char *path, dgpb_target_id target,
-                          const dgpb_reflection_blocks *blocks, dgpb_reflection **out)
+                          const dgpb_reflection_blocks *blocks, dgpb_reflection **out,
+                          uint8_t *json_sha, bool *hashed)
 {
     dgpb_diag d;
     dgpb_diag_clear(&d);
     uint8_t *json = NULL;
     size_t size = 0;
     int rc = dgpb_file_read(path, BUILD_MAX_OUTPUT, &json, &size, &d);
+    if (!rc && json_sha)
+        *hashed = dgpb_sha256(json, size, json_sha) == DGPB_OK;
     if (!rc)
         rc = dgpb_reflection_parse_blocks((const char *)json, size, target, blocks, out, &d);
     dgpb_free(json);

@@ -14,6 +14,7 @@
  */
 #include <assert.h>
 #include <stdio.h>
+#include <unistd.h>
 
 #include "core/alloc.h"
 #include "build/build_internal.h"
@@ -42,13 +43,12 @@ static void task_free(layout_task *k)
 static int task_make(build *b, int t, size_t g, layout_task *k)
 {
     const dgpb_build_desc *desc = b->desc;
-    const char *target_name = dgpb_target_name((uint32_t)t);
     k->target = t;
     k->group = g;
     k->entries = mem_calloc(b->entry_count, sizeof *k->entries);
     k->group_define = mem_printf("-D%s", b->groups[g].symbol);
     k->target_define = mem_printf("-D%s", dgpb_target_macro((uint32_t)t));
-    k->output = mem_printf("%s/layouts-%s-%zu.bin", b->tmp, target_name, g);
+    k->output = build_layout_output(b, t, g);
     if (!k->entries || !k->group_define || !k->target_define || !k->output) {
         build_report(b, DGPB_SEV_ERROR, DGPB_ERR_NOMEM, "out of memory");
         return DGPB_ERR_NOMEM;
@@ -178,9 +178,35 @@ static void name_miss(void *ctx, size_t job, const char **entry_name, const char
 }
 
 /*
+ * Takes the layout a task's group's compile recorded (build_layout_with_compile()): its
+ * file is there, written whole by the worker. A compile from the cache, or one whose worker
+ * could not record the layout, left none: the task is then a layout job as any other.
+ */
+static bool take_recorded(build *b, const layout_task *k, dgpb_compile_job *job, cached_job *c)
+{
+    if (!build_layout_with_compile(b, k->target, k->group) || access(k->output, F_OK))
+        return false;
+    char *diagnostics = mem_strdup(""), *output = mem_strdup("");
+    if (!diagnostics || !output) {
+        dgpb_free(diagnostics);
+        dgpb_free(output);
+        return false;
+    }
+    job->status = 0;
+    job->diagnostics = diagnostics;
+    job->output = output;
+    c->recorded = true;
+    if (b->desc->verbose)
+        build_report(b, DGPB_SEV_NOTE, DGPB_OK,
+                     "the layout of %s for '%s' was recorded by its compile",
+                     b->groups[k->group].label, dgpb_target_name((uint32_t)k->target));
+    return true;
+}
+
+/*
  * Runs every task as one batch of layout jobs on the compiler, but for those
- * whose blob the compile cache holds (build_cache.c); fills rcs[], diags[],
- * blobs.
+ * whose blob the compile cache holds (build_cache.c) or their group's compile
+ * recorded; fills rcs[], diags[], blobs.
  */
 static int run_batch(build *b, layout_task *tasks, size_t count, int *rcs, dgpb_diag *diags,
                      uint8_t **blobs, size_t *sizes)
@@ -204,12 +230,17 @@ static int run_batch(build *b, layout_task *tasks, size_t count, int *rcs, dgpb_
         jobs[i] = (dgpb_compile_job){
             .args = tasks[i].args.argv, .arg_count = tasks[i].args.count, .layout = true};
         outputs[i] = tasks[i].output;
+        cached[i].target = tasks[i].target;
+        cached[i].group = tasks[i].group;
+        if (!rc)
+            take_recorded(b, &tasks[i], &jobs[i], &cached[i]);
     }
     if (!rc)
         build_cache_lookup_layouts(b, jobs, count, outputs, cached);
-    size_t misses = 0;
+    size_t misses = 0, recorded = 0;
     for (size_t i = 0; i < count && !rc; i++) {
-        if (cached[i].hit)
+        recorded += cached[i].recorded;
+        if (cached[i].hit || cached[i].recorded)
             continue;
         if (b->desc->verbose)
             build_report(b, DGPB_SEV_NOTE, DGPB_OK, "recording the layout of %s for '%s'",
@@ -228,9 +259,9 @@ static int run_batch(build *b, layout_task *tasks, size_t count, int *rcs, dgpb_
             jobs[from[k]] = run[k];
         if (rc)
             build_forward(b, &d, "the layout recorder failed");
-        else
-            build_cache_store_layouts(b, jobs, count, outputs, cached);
     }
+    if (!rc && (misses || recorded))
+        build_cache_store_layouts(b, jobs, count, outputs, cached);
     for (size_t i = 0; i < count && !rc; i++)
         rcs[i] = dgpb_layout_collect(&tasks[i].run, jobs[i].status, jobs[i].diagnostics, &blobs[i],
                                      &sizes[i], &diags[i]);

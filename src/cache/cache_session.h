@@ -17,6 +17,10 @@
  *            intermediate folder replaced by a placeholder) and the main source's key
  *            bytes; result: code, reflection JSON, what the compile printed, the files
  *            it read (from its -depfile).
+ *   layout   key: the compiler's and the recorder's identities, the working folder, the
+ *            recorder's arguments and the SHA-256 of the group's compile results (code
+ *            and reflection JSON of each of its entries); no input files; result: the
+ *            layout blob and what the recorder printed.
  *
  * The files, each with one job:
  *
@@ -220,9 +224,13 @@ bool cache_full_source_sha(cache_session *s, const char *source, size_t len,
 bool cache_compile_key(cache_session *s, const uint8_t source[DGPB_SHA256_SIZE],
                        const char *const *argv, size_t argc, uint8_t out[DGPB_SHA256_SIZE]);
 
-/* The manifest key of a layout job: the compiler, the recorder, its arguments, the key text. */
-bool cache_layout_key(cache_session *s, const char *source, size_t len, const char *const *argv,
-                      size_t argc, uint8_t out[DGPB_SHA256_SIZE]);
+/*
+ * The manifest key of a layout job: the compiler, the recorder, its arguments and `results`,
+ * the SHA-256 of what the group's compiles produced for the target (their code and
+ * reflection JSON); its input set is empty.
+ */
+bool cache_layout_key(cache_session *s, const uint8_t results[DGPB_SHA256_SIZE],
+                      const char *const *argv, size_t argc, uint8_t out[DGPB_SHA256_SIZE]);
 
 /* The manifest key of the whole build: dgpb's version, the compiler, every option. */
 bool cache_build_key(cache_session *s, uint8_t out[DGPB_SHA256_SIZE]);

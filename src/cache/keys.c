@@ -1,6 +1,7 @@
 /*
  * keys.c - the manifest keys (cache_session.h, docs/cache.md "Two
- * levels"): of a compile, of a layout recording, of a whole build; and the
+ * levels"): of a compile, of a layout recording (by what its group's
+ * compiles produced), of a whole build; and the
  * main source's key text, without the branches that a compile's -D set
  * provably deactivates (scan/slang_text.h), so that a compile of one entry
  * does not change when another entry's guarded body does. Included and
@@ -106,22 +107,20 @@ bool cache_compile_key(cache_session *s, const uint8_t source[DGPB_SHA256_SIZE],
 /*
  * The compiler's identity (the recorder compiles with its libslang), the
  * recorder and its library, the working folder, the arguments (intermediate
- * folder replaced) and the module's key text for the group's and the
- * target's macros.
+ * folder replaced) and what the group's compiles produced: the program the
+ * recorder reflects is the one whose code and reflection those are
+ * (docs/cache.md, "Layouts"), so no input file is needed besides.
  */
-bool cache_layout_key(cache_session *s, const char *source, size_t len, const char *const *argv,
-                      size_t argc, uint8_t out[DGPB_SHA256_SIZE])
+bool cache_layout_key(cache_session *s, const uint8_t results[DGPB_SHA256_SIZE],
+                      const char *const *argv, size_t argc, uint8_t out[DGPB_SHA256_SIZE])
 {
-    uint8_t key_text[DGPB_SHA256_SIZE];
-    if (!cache_module_key(s, source, len, argv, argc, key_text))
-        return false;
     dgpb_bytebuf k = DGPB_BYTEBUF_INIT;
-    cache_key_str(&k, "dgpb-layout " CACHE_FORMAT);
+    cache_key_str(&k, "dgpb-layout-of-results " CACHE_FORMAT);
     bytebuf_append(&k, s->identity, sizeof s->identity);
     cache_key_rooted(s, &k, s->cwd);
     cache_key_recorder(s, &k);
     add_args(s, &k, argv, argc);
-    bytebuf_append(&k, key_text, sizeof key_text);
+    bytebuf_append(&k, results, DGPB_SHA256_SIZE);
     bool ok = cache_key_sha(&k, out);
     bytebuf_free(&k);
     return ok;

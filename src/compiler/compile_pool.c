@@ -211,10 +211,14 @@ static void worker_failed(compile_pool *c, worker *w, dgpb_compile_job *jobs, bo
     dgpb_free(msg);
 }
 
-/* Sends job `i` to an idle worker as one JSON line. */
-static int send_job(worker *w, const dgpb_compile_job *job, size_t i, dgpb_diag *diag)
+/*
+ * Sends job `i` to an idle worker as one JSON line (`native`: the worker also records the
+ * layout a compile job asks for).
+ */
+static int send_job(worker *w, const dgpb_compile_job *job, size_t i, bool native, dgpb_diag *diag)
 {
-    char *line = worker_job_line(job->args, job->arg_count, job->layout, NULL);
+    char *line = worker_job_line(job->args, job->arg_count, job->layout,
+                                 native ? job->layout_output : NULL, NULL);
     if (!line)
         return dgpb_diag_set(diag, DGPB_ERR_NOMEM, -1, "out of memory");
     int rc = worker_send_line(w, line, diag);
@@ -372,7 +376,7 @@ int compile_pool_run_serve(compile_pool *c, dgpb_compile_job *jobs, size_t count
                 continue;
             dgpb_diag local;
             dgpb_diag_clear(&local);
-            if (send_job(w, &jobs[next], next, &local) == DGPB_OK) {
+            if (send_job(w, &jobs[next], next, c->native_serve, &local) == DGPB_OK) {
                 if (c->watch)
                     c->watch(c->watch_user, next, false);
                 next++;

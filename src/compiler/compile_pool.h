@@ -33,6 +33,8 @@ typedef struct compile_pool {
     /* The command of a serve worker, NULL-terminated (borrowed): `slangc-wasm --serve`, or
      * `dgpb-slang-layout --serve --slangc S [--slang-lib L]`. */
     const char *const *serve_argv;
+    bool native_serve; /* the serve workers are native: a compile job's layout_output goes with
+                          it ({"compile": [...], "layout_output": ...}) */
     /* What a layout job's arguments follow when it runs as a process, NULL-terminated
      * (borrowed): `dgpb-slang-layout [--slang-lib L] [--slangc S]`; NULL: no recorder. */
     const char *const *layout_argv;
@@ -69,7 +71,8 @@ int compile_pool_run_native(const compile_pool *c, dgpb_compile_job *jobs, size_
 /*
  * Runs `count` (> 0) jobs on `serve_argv` workers, starting min(parallel,
  * count) of them when fewer are alive, as dgpb_compiler_run() describes. A
- * layout job is sent as {"layout": args} (only a native worker answers it).
+ * layout job is sent as {"layout": args} (only a native worker answers it); on native
+ * workers, a compile job with a layout_output as {"compile": args, "layout_output": FILE}.
  */
 int compile_pool_run_serve(compile_pool *c, dgpb_compile_job *jobs, size_t count, unsigned parallel,
                            dgpb_diag *diag);

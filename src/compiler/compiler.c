@@ -106,6 +106,7 @@ static void set_up_modes(dgpb_compiler *c, const dgpb_compiler_desc *d, const sl
     }
     c->serve_argv[n] = NULL;
     c->pool.serve_argv = c->serve_argv;
+    c->pool.native_serve = true;
     c->mode = DGPB_COMPILER_NATIVE_WORKERS;
     c->probe_pending = true;
 }
@@ -141,6 +142,7 @@ static void probe_workers(dgpb_compiler *c)
                                  c->recorder, (int)(len < 600 ? len : 600), why);
         c->mode = DGPB_COMPILER_PROCESSES;
         c->pool.serve_argv = NULL;
+        c->pool.native_serve = false;
     }
     dgpb_process_clear(&p);
 }
@@ -391,7 +393,8 @@ static int run_rest_here(dgpb_compiler *c, dgpb_compile_job *jobs, size_t count,
             sub[k] = (dgpb_compile_job){.args = jobs[i].args,
                                         .arg_count = jobs[i].arg_count,
                                         .status = -1,
-                                        .layout = jobs[i].layout};
+                                        .layout = jobs[i].layout,
+                                        .layout_output = jobs[i].layout_output};
             index[k++] = i;
         }
     rest_watch w = {c->pool.watch, c->pool.watch_user, index};

@@ -279,13 +279,16 @@ typedef struct dgpb_slang_global_session_desc {
 /*
  * Functions looked up when present: older libraries lack the first, and the
  * native worker's compiles need the others (slangc's command-line mode and its
- * search folder). A NULL member means the library does not export it.
+ * search folder; the files a compile read, for the depfile of one that skips
+ * code generation). A NULL member means the library does not export it.
  */
 #define DGPB_SLANG_OPTIONAL_FUNCTIONS(X)                                                           \
     X(SlangResult, slang_createGlobalSession2,                                                     \
       (const dgpb_slang_global_session_desc *desc, SlangSession **out_session))                    \
     X(void, spSetCommandLineCompilerMode, (SlangCompileRequest * request))                         \
-    X(void, spAddSearchPath, (SlangCompileRequest * request, const char *path))
+    X(void, spAddSearchPath, (SlangCompileRequest * request, const char *path))                    \
+    X(int, spGetDependencyFileCount, (SlangCompileRequest * request))                              \
+    X(const char *, spGetDependencyFilePath, (SlangCompileRequest * request, int index))
 
 /*
  * slangc's own spSetCommandLineCompilerMode(slang::ICompileRequest *) is

@@ -20,6 +20,7 @@
  * short names (CONTRIBUTING.md, "Code conventions").
  */
 #define slang_library_session dgpb__slang_library_session
+#define layout_record_compiled dgpb__layout_record_compiled
 
 #include "dgpb/layout.h"
 #include "compiler/slang_api.h"
@@ -40,5 +41,16 @@ struct dgpb_slang {
  * own. DGPB_ERR_TOOL when Slang cannot make one.
  */
 int slang_library_session(dgpb_slang *s, SlangSession **out, dgpb_diag *diag);
+
+/*
+ * Records the layout of a compile request that compiled (spCompile succeeded, with or
+ * without code generation) from `args`, the arguments it was given: the header as
+ * dgpb_layout_record() writes it, then the walk of the request's reflection
+ * (layout_record.c). The native worker's compile that records its group's layout too
+ * (slang_worker.c). On success *out holds the blob (dgpb_free() it); the results of
+ * dgpb_layout_record() otherwise.
+ */
+int layout_record_compiled(dgpb_slang *s, SlangCompileRequest *req, const char *const *args,
+                           size_t arg_count, uint8_t **out, size_t *size, dgpb_diag *diag);
 
 #endif

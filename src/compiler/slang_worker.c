@@ -9,7 +9,8 @@
  * spCompile() write the outputs the arguments name, and sets slangc's
  * column-major default), the arguments handed to Slang's command-line
  * processing, then spCompile(). slangc's exit status follows from the two
- * results exactly as slangc derives it.
+ * results exactly as slangc derives it. One addition: a compile with
+ * -skip-codegen writes its -depfile, which slangc would leave unwritten.
  */
 #define _POSIX_C_SOURCE 200809L /* fchdir, O_DIRECTORY, O_CLOEXEC */
 #include "compiler/slang_worker.h"
@@ -26,6 +27,7 @@
 #include "core/alloc.h"
 #include "core/bytebuf.h"
 #include "dgpb/fileio.h"
+#include "io/depfile.h"
 #include "layout/layout_run.h"
 #include "compiler/slang_library.h"
 
@@ -43,8 +45,81 @@ static const char *own_session_option(const char *const *args, size_t n)
     return NULL;
 }
 
+/* The value of the last `option VALUE` in args; NULL when absent. */
+static const char *option_value(const char *const *args, size_t n, const char *option)
+{
+    const char *value = NULL;
+    for (size_t i = 0; i + 1 < n; i++)
+        if (!strcmp(args[i], option))
+            value = args[++i];
+    return value;
+}
+
+/*
+ * slangc writes its -depfile in its code-generation step, so a compile with
+ * -skip-codegen writes none (Slang 2026.16's EndToEndCompileRequest). The
+ * worker writes it then, as that step would: one rule, -o (or "-") as its
+ * target, the files the request read as its prerequisites. dgpb-build's
+ * discovery compiles need it (docs/layout.md, "The native worker").
+ */
+static int write_skipped_depfile(dgpb_slang *s, SlangCompileRequest *req, const char *const *args,
+                                 size_t n, dgpb_diag *diag)
+{
+    const char *path = option_value(args, n, "-depfile");
+    bool skipped = false;
+    for (size_t i = 0; i < n && !skipped; i++)
+        skipped = !strcmp(args[i], "-skip-codegen");
+    const dgpb_slang_api *a = &s->api;
+    if (!path || !skipped || !a->spGetDependencyFileCount || !a->spGetDependencyFilePath)
+        return DGPB_OK;
+    int count = a->spGetDependencyFileCount(req);
+    const char **deps = mem_calloc(count > 0 ? (size_t)count : 1, sizeof *deps);
+    if (!deps)
+        return dgpb_diag_set(diag, DGPB_ERR_NOMEM, -1, "out of memory");
+    size_t kept = 0;
+    for (int i = 0; i < count; i++) {
+        const char *dep = a->spGetDependencyFilePath(req, i);
+        if (dep)
+            deps[kept++] = dep;
+    }
+    const char *output = option_value(args, n, "-o");
+    const char *target = output ? output : "-";
+    char *text = NULL;
+    int rc = dgpb_depfile_make(&target, 1, deps, kept, kept, &text);
+    if (!rc)
+        rc = dgpb_file_write_atomic(path, text, strlen(text), diag);
+    else
+        rc = dgpb_diag_set(diag, rc, -1, "out of memory");
+    dgpb_free(text);
+    dgpb_free(deps);
+    return rc;
+}
+
+/*
+ * Records the layout of a compile that succeeded to `path` (atomically), from the request
+ * that compiled it. Any failure leaves no file at `path`: the layout is then recorded on its
+ * own, which reports why (dgpb-build, docs/layout.md).
+ */
+static void record_compiled_layout(dgpb_slang *s, SlangCompileRequest *req, const char *const *args,
+                                   size_t n, const char *path)
+{
+    uint8_t *blob = NULL;
+    size_t size = 0;
+    if (layout_record_compiled(s, req, args, n, &blob, &size, NULL) ||
+        dgpb_file_write_atomic(path, blob, size, NULL))
+        unlink(path);
+    dgpb_free(blob);
+}
+
 int dgpb_slang_compile(dgpb_slang *s, const char *const *args, size_t arg_count, int *status,
                        char **diagnostics, dgpb_diag *diag)
+{
+    return dgpb_slang_compile_recording(s, args, arg_count, NULL, status, diagnostics, diag);
+}
+
+int dgpb_slang_compile_recording(dgpb_slang *s, const char *const *args, size_t arg_count,
+                                 const char *layout, int *status, char **diagnostics,
+                                 dgpb_diag *diag)
 {
     assert(s && status && diagnostics && (args || !arg_count));
     *status = DGPB_SLANGC_EXIT_FAILED;
@@ -85,6 +160,19 @@ int dgpb_slang_compile(dgpb_slang *s, const char *const *args, size_t arg_count,
         *status = DGPB_SLANGC_EXIT_OK;
     const char *text = a->spGetDiagnosticOutput(req);
     *diagnostics = mem_strdup(text ? text : "");
+    dgpb_diag written;
+    dgpb_diag_clear(&written);
+    if (*status == DGPB_SLANGC_EXIT_OK && *diagnostics &&
+        write_skipped_depfile(s, req, args, arg_count, &written)) {
+        /* As slangc fails when it cannot write an output: status 1, the reason said. */
+        char *said =
+            mem_printf("%serror: cannot write the depfile: %s\n", *diagnostics, written.message);
+        dgpb_free(*diagnostics);
+        *diagnostics = said;
+        *status = DGPB_SLANGC_EXIT_FAILED;
+    }
+    if (layout && *status == DGPB_SLANGC_EXIT_OK)
+        record_compiled_layout(s, req, args, arg_count, layout);
     a->spDestroyCompileRequest(req);
     if (!*diagnostics)
         return dgpb_diag_set(diag, DGPB_ERR_NOMEM, -1, "out of memory");
@@ -184,9 +272,12 @@ static int answer(int fd, int status, const char *diagnostics, dgpb_diag *diag)
     return rc;
 }
 
-/* Runs one job: its arguments, and whether it records a layout. Returns what serve_line does. */
+/*
+ * Runs one job: its arguments, whether it records a layout, and where a compile records its
+ * program's layout too (NULL: nowhere). Returns what serve_line does.
+ */
 static int serve_job(dgpb_slang *s, int out_fd, const char *const *args, size_t n, bool layout,
-                     dgpb_diag *diag)
+                     const char *layout_output, dgpb_diag *diag)
 {
     dgpb_diag d;
     dgpb_diag_clear(&d);
@@ -201,7 +292,7 @@ static int serve_job(dgpb_slang *s, int out_fd, const char *const *args, size_t 
     }
     int status = 0, rc;
     char *text = NULL;
-    int code = dgpb_slang_compile(s, args, n, &status, &text, &d);
+    int code = dgpb_slang_compile_recording(s, args, n, layout_output, &status, &text, &d);
     if (code == DGPB_ERR_NOMEM)
         rc = dgpb_diag_set(diag, DGPB_ERR_NOMEM, -1, "out of memory");
     else if (code)
@@ -223,20 +314,28 @@ static int serve_line(dgpb_slang *s, int out_fd, int home, const char *line, siz
     cJSON *root = cJSON_ParseWithLength(line, len);
     bool object = cJSON_IsObject(root);
     const cJSON *layout = object ? cJSON_GetObjectItemCaseSensitive(root, "layout") : NULL;
+    const cJSON *compile = object ? cJSON_GetObjectItemCaseSensitive(root, "compile") : NULL;
+    const cJSON *output = object ? cJSON_GetObjectItemCaseSensitive(root, "layout_output") : NULL;
     const cJSON *plain = object ? cJSON_GetObjectItemCaseSensitive(root, "args") : root;
     const cJSON *cwd = object ? cJSON_GetObjectItemCaseSensitive(root, "cwd") : NULL;
+    int forms = (layout != NULL) + (compile != NULL) + (plain != NULL);
     size_t n = 0;
     bool nomem = false;
-    const char **args =
-        (layout && plain) ? NULL : string_array(layout ? layout : plain, &n, &nomem);
+    const char **args = forms != 1 ? NULL
+                                   : string_array(layout    ? layout
+                                                  : compile ? compile
+                                                            : plain,
+                                                  &n, &nomem);
     int rc = DGPB_OK;
     if (nomem) {
         rc = dgpb_diag_set(diag, DGPB_ERR_NOMEM, -1, "out of memory");
-    } else if (!args || (cwd && (!cJSON_IsString(cwd) || cwd->valuestring[0] != '/'))) {
+    } else if (!args || (compile && !cJSON_IsString(output)) ||
+               (cwd && (!cJSON_IsString(cwd) || cwd->valuestring[0] != '/'))) {
         rc = answer(out_fd, DGPB_RECORDER_EXIT_USAGE,
                     "not a job: a job is a JSON array of slangc's arguments, "
-                    "{\"layout\": [dgpb-slang-layout's arguments]}, or either in an object "
-                    "with \"cwd\": an absolute folder ({\"cwd\": F, \"args\"|\"layout\": [...]})",
+                    "{\"layout\": [dgpb-slang-layout's arguments]}, or {\"compile\": [slangc's "
+                    "arguments], \"layout_output\": \"FILE\"}; each may be run in a folder: "
+                    "{\"cwd\": \"/abs\", \"args\"|\"layout\"|\"compile\": [...]}",
                     diag);
     } else if (cwd && chdir(cwd->valuestring)) {
         char text[4096 + 128];
@@ -244,7 +343,8 @@ static int serve_line(dgpb_slang *s, int out_fd, int home, const char *line, siz
                  strerror(errno));
         rc = answer(out_fd, layout ? DGPB_RECORDER_EXIT_TOOL : DGPB_SLANGC_EXIT_FAILED, text, diag);
     } else {
-        rc = serve_job(s, out_fd, args, n, layout != NULL, diag);
+        rc = serve_job(s, out_fd, args, n, layout != NULL, compile ? output->valuestring : NULL,
+                       diag);
         if (cwd && fchdir(home) && rc == DGPB_OK)
             rc = dgpb_diag_set(diag, DGPB_ERR_IO, errno,
                                "cannot come back to the worker's folder: %s", strerror(errno));

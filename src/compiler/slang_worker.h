@@ -26,15 +26,20 @@
  *     after its own options (the module, slangc options, the entries and the
  *     layout's -o); the worker records and writes the layout as
  *     dgpb-slang-layout would;
+ *   - a compile that records its program's layout too is {"compile":
+ *     [strings], "layout_output": "FILE"}: slangc's arguments as for a
+ *     compile job, and where the layout goes (dgpb_slang_compile_recording());
+ *     it is answered as the compile;
  *   - the answer is {"status": N, "diagnostics": "..."}: for a compile,
  *     slangc's exit status (0; 1 for arguments Slang rejects; 255 when the
  *     module does not compile) and its diagnostics; for a layout, the
  *     recorder's exit status (dgpb_recorder_exit) and its message.
- * Either may be wrapped in an object with the folder it runs in,
- * {"cwd": "/abs", "args": [...]} or {"cwd": "/abs", "layout": [...]}: the
+ * Any of them may be run in a folder of its own,
+ * {"cwd": "/abs", "args": [...]}, {"cwd": "/abs", "layout": [...]} or
+ * {"cwd": "/abs", "compile": [...], "layout_output": F}: the
  * worker enters that folder for the job and comes back after (dgpb-build's
  * compile service runs the jobs of builds started in other folders so).
- * A line that is neither is answered with status 2 and a message. The worker
+ * A line that is none of these is answered with status 2 and a message. The worker
  * prints nothing else on its answer channel: anything Slang itself prints on
  * standard output goes to standard error.
  */
@@ -70,6 +75,19 @@ extern "C" {
  */
 int dgpb_slang_compile(dgpb_slang *s, const char *const *args, size_t arg_count, int *status,
                        char **diagnostics, dgpb_diag *diag);
+
+/*
+ * dgpb_slang_compile(), and when the compile succeeds and `layout` is not NULL, the layout
+ * of the program it compiled, recorded from the same request and written to `layout`
+ * (atomically) as dgpb-slang-layout would record it with the same arguments (its options
+ * are those arguments less the module, -I and the output files; layout_record_compiled()).
+ * Recording once more costs a walk of Slang's reflection, not a second compile. A layout
+ * that cannot be recorded or written leaves no file at `layout` and changes nothing of the
+ * compile's result: recorded on its own, it reports why.
+ */
+int dgpb_slang_compile_recording(dgpb_slang *s, const char *const *args, size_t arg_count,
+                                 const char *layout, int *status, char **diagnostics,
+                                 dgpb_diag *diag);
 
 /*
  * Records a layout as dgpb-slang-layout would: `args` are its arguments

@@ -160,16 +160,25 @@ static cJSON *string_array(const char *const *args, size_t n)
     return array;
 }
 
-char *worker_job_line(const char *const *args, size_t n, bool layout, const char *cwd)
+char *worker_job_line(const char *const *args, size_t n, bool layout, const char *layout_output,
+                      const char *cwd)
 {
     cJSON *array = string_array(args, n);
     cJSON *root = array;
-    if (array && (layout || cwd)) { /* {"cwd": ..., "layout"|"args": [...]} */
+    bool compile = !layout && layout_output;
+    if (array && (layout || compile || cwd)) { /* {"cwd": ..., "layout"|"compile"|"args": [...]} */
         root = cJSON_CreateObject();
         bool ok = root && (!cwd || cJSON_AddStringToObject(root, "cwd", cwd));
-        if (!ok || !cJSON_AddItemToObject(root, layout ? "layout" : "args", array)) {
+        if (!ok || !cJSON_AddItemToObject(root,
+                                          layout    ? "layout"
+                                          : compile ? "compile"
+                                                    : "args",
+                                          array)) {
             cJSON_Delete(root);
             cJSON_Delete(array);
+            root = NULL;
+        } else if (compile && !cJSON_AddStringToObject(root, "layout_output", layout_output)) {
+            cJSON_Delete(root);
             root = NULL;
         }
     }

@@ -91,10 +91,13 @@ void worker_free(worker *w);
 
 /*
  * The job line for `args` (n strings): a JSON array; {"layout": [...]} for a
- * layout job; with `cwd`, an object {"cwd": CWD, "args"|"layout": [...]}
+ * layout job; {"compile": [...], "layout_output": F} for a compile that
+ * records its program's layout into F too (`layout_output`, native workers
+ * only); with `cwd`, an object {"cwd": CWD, "args"|"layout"|"compile": ...}
  * that the worker runs in that folder. NULL when out of memory.
  */
-char *worker_job_line(const char *const *args, size_t n, bool layout, const char *cwd);
+char *worker_job_line(const char *const *args, size_t n, bool layout, const char *layout_output,
+                      const char *cwd);
 
 /* Writes one job line (without its newline) to an idle worker and its newline. */
 int worker_send_line(worker *w, const char *line, dgpb_diag *diag);

@@ -575,12 +575,15 @@ static bool is_module_file(const char *a)
     return a[0] != '-' && n > 6 && !strcmp(a + n - 6, ".slang");
 }
 
-int dgpb_layout_record(dgpb_slang *s, const char *const *args, size_t arg_count, uint8_t **out,
-                       size_t *size, dgpb_diag *diag)
+/*
+ * Fills the header of a model from the arguments of its compile: Slang's
+ * version, the one -target, and the options (every argument but the module
+ * file, search folders and output files). DGPB_ERR_INVALID without exactly
+ * one -target; DGPB_ERR_LIMIT, DGPB_ERR_NOMEM.
+ */
+static int record_header(dgpb_slang *s, const char *const *args, size_t arg_count,
+                         dgpb_layout_model *m, dgpb_diag *diag)
 {
-    *out = NULL;
-    *size = 0;
-    const dgpb_slang_api *a = &s->api;
     const char *target = NULL;
     int targets = 0;
     for (size_t i = 0; i < arg_count; i++) {
@@ -600,15 +603,8 @@ int dgpb_layout_record(dgpb_slang *s, const char *const *args, size_t arg_count,
                              "a layout is recorded for one target; %d given", targets);
     if (arg_count > INT_MAX)
         return dgpb_diag_set(diag, DGPB_ERR_INVALID, -1, "too many arguments");
-
-    dgpb_layout_model m;
-    layout_model_init(&m);
-    SlangSession *session = NULL;
-    SlangCompileRequest *req = NULL;
-    int rc = DGPB_OK;
-
-    m.slang_version = layout_model_string(&m, s->version, strlen(s->version));
-    m.target = layout_model_string(&m, target, strlen(target));
+    m->slang_version = layout_model_string(m, s->version, strlen(s->version));
+    m->target = layout_model_string(m, target, strlen(target));
     for (size_t i = 0; i < arg_count; i++) {
         bool attached;
         if (is_path_option(args[i], &attached)) {
@@ -617,21 +613,48 @@ int dgpb_layout_record(dgpb_slang *s, const char *const *args, size_t arg_count,
         }
         if (is_module_file(args[i]))
             continue;
-        int32_t o = layout_model_string(&m, args[i], strlen(args[i]));
-        if (o == -2) {
-            rc = dgpb_diag_set(diag, DGPB_ERR_LIMIT, -1, "argument %zu is too long", i);
-            goto out;
-        }
-        int32_t k = DGPB_LPUSH(&m, options);
+        int32_t o = layout_model_string(m, args[i], strlen(args[i]));
+        if (o == -2)
+            return dgpb_diag_set(diag, DGPB_ERR_LIMIT, -1, "argument %zu is too long", i);
+        int32_t k = DGPB_LPUSH(m, options);
         if (k >= 0)
-            m.options.v[k] = o;
+            m->options.v[k] = o;
     }
-    if (m.failed || m.slang_version < 0 || m.target < 0) {
-        rc = dgpb_diag_set(diag, m.failed ? DGPB_ERR_NOMEM : DGPB_ERR_LIMIT, -1,
-                           m.failed ? "out of memory" : "the target or version is too long");
-        goto out;
-    }
+    if (m->failed || m->slang_version < 0 || m->target < 0)
+        return dgpb_diag_set(diag, m->failed ? DGPB_ERR_NOMEM : DGPB_ERR_LIMIT, -1,
+                             m->failed ? "out of memory" : "the target or version is too long");
+    return DGPB_OK;
+}
 
+int layout_record_compiled(dgpb_slang *s, SlangCompileRequest *req, const char *const *args,
+                           size_t arg_count, uint8_t **out, size_t *size, dgpb_diag *diag)
+{
+    *out = NULL;
+    *size = 0;
+    dgpb_layout_model m;
+    layout_model_init(&m);
+    int rc = record_header(s, args, arg_count, &m, diag);
+    if (!rc)
+        rc = layout_record_reflection(&s->api, s->api.spGetReflection(req), &m, diag);
+    if (!rc)
+        rc = layout_model_write(&m, out, size, diag);
+    layout_model_free(&m);
+    return rc;
+}
+
+int dgpb_layout_record(dgpb_slang *s, const char *const *args, size_t arg_count, uint8_t **out,
+                       size_t *size, dgpb_diag *diag)
+{
+    *out = NULL;
+    *size = 0;
+    const dgpb_slang_api *a = &s->api;
+    dgpb_layout_model m;
+    layout_model_init(&m);
+    SlangSession *session = NULL;
+    SlangCompileRequest *req = NULL;
+    int rc = record_header(s, args, arg_count, &m, diag);
+    if (rc)
+        goto out;
     if ((rc = slang_library_session(s, &session, diag)))
         goto out;
     req = a->spCreateCompileRequest(session);

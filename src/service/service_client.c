@@ -404,7 +404,10 @@ static int open_connection(service_client *s, const volatile sig_atomic_t *cance
 
 /* ---- a batch ---- */
 
-/* Queues job `i` as {"job": ID, "cwd": ..., "args": [...], "layout": ..., "parallel": P}. */
+/*
+ * Queues job `i` as {"job": ID, "cwd": ..., "args": [...], "layout": ..., ["layout_output": F,]
+ * "parallel": P}.
+ */
 static bool put_job(service_client *s, const dgpb_compile_job *job, uint64_t id, const char *cwd,
                     unsigned parallel)
 {
@@ -413,6 +416,8 @@ static bool put_job(service_client *s, const dgpb_compile_job *job, uint64_t id,
     bool ok = msg && args && cJSON_AddNumberToObject(msg, "job", (double)id) &&
               cJSON_AddStringToObject(msg, "cwd", cwd) &&
               cJSON_AddBoolToObject(msg, "layout", job->layout) &&
+              (!job->layout_output ||
+               cJSON_AddStringToObject(msg, "layout_output", job->layout_output)) &&
               cJSON_AddNumberToObject(msg, "parallel", parallel);
     for (size_t k = 0; ok && k < job->arg_count; k++) {
         cJSON *a = cJSON_CreateString(job->args[k] ? job->args[k] : "");

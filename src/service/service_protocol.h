@@ -13,7 +13,8 @@
  *       -> {"hello": 1, "pid": N, "workers": W, "started": S}, with "local": WHY
  *          when the service has no workers (its compiler runs as processes), or
  *          {"error": WHY} (then the service closes the connection)
- *   {"job": ID, "cwd": "/abs", "args": [...], "layout": false, "parallel": P}
+ *   {"job": ID, "cwd": "/abs", "args": [...], "layout": false, "parallel": P}, with
+ *   "layout_output": F for a compile that records its program's layout too (native workers)
  *       -> {"job": ID, "started": true} when a worker takes it, then
  *          {"job": ID, "status": N, "diagnostics": "...", "output": "..."}, or
  *          {"job": ID, "failed": WHY} when its worker died or answered garbage

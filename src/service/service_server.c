@@ -405,17 +405,19 @@ static void take_hello(server *sv, client *c, const cJSON *root)
     c->greeted = true;
 }
 
-/* {"job": ID, "cwd": "/abs", "args": [...], "layout": B, "parallel": P}: queued. */
+/* {"job": ID, "cwd": "/abs", "args": [...], "layout": B, "layout_output": F, "parallel": P}. */
 static void take_job(server *sv, client *c, const cJSON *root)
 {
     uint64_t id = 0, parallel = 0;
     const cJSON *cwd = cJSON_GetObjectItemCaseSensitive(root, "cwd");
     const cJSON *layout = cJSON_GetObjectItemCaseSensitive(root, "layout");
+    const cJSON *output = cJSON_GetObjectItemCaseSensitive(root, "layout_output");
     size_t n = 0;
     bool nomem = false;
     const char **args = service_get_string_array(root, "args", &n, &nomem);
     if (!c->greeted || !sv->argv || !service_get_id(root, "job", &id) || !cJSON_IsString(cwd) ||
         cwd->valuestring[0] != '/' || (layout && !cJSON_IsBool(layout)) || !args ||
+        (output && !cJSON_IsString(output)) ||
         (cJSON_GetObjectItemCaseSensitive(root, "parallel") &&
          (!service_get_id(root, "parallel", &parallel) || parallel < 1 || parallel > 1024))) {
         send_error(c, nomem         ? "out of memory"
@@ -434,7 +436,11 @@ static void take_job(server *sv, client *c, const cJSON *root)
         dgpb_free(args);
         return;
     }
-    sjob job = {id, worker_job_line(args, n, is_layout, cwd->valuestring), mem_calloc(1, 700)};
+    /* Only native workers record a compile's layout (dgpb_compile_job.layout_output). */
+    const char *layout_output =
+        output && !dgpb_compiler_is_embedded(sv->compiler) ? output->valuestring : NULL;
+    sjob job = {id, worker_job_line(args, n, is_layout, layout_output, cwd->valuestring),
+                mem_calloc(1, 700)};
     if (job.during)
         worker_describe_job(args, n, is_layout, (size_t)id, job.during, 700);
     dgpb_free(args);

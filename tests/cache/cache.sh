@@ -38,6 +38,28 @@ void b(uint3 id : SV_DispatchThreadID) { b_buf[id.x] = offset_of(b_buf[id.x]); }
 #endif
 EOF
 
+# A plain module (no group guards: every compile sees the whole text): three compute
+# shaders and a render group of two; a's code calls inc/common.slangh.
+write_plain() {
+    cat >plain.slang <<'EOF'
+#include "inc/common.slangh"
+RWStructuredBuffer<float> a_buf;
+RWStructuredBuffer<float> b_buf;
+[shader("compute")]
+[numthreads(64, 1, 1)]
+void a(uint3 id : SV_DispatchThreadID) { a_buf[id.x] = scale_of(a_buf[id.x]); }
+[shader("compute")]
+[numthreads(64, 1, 1)]
+void b(uint3 id : SV_DispatchThreadID) { b_buf[id.x] = b_buf[id.x] + 1.0; }
+[shader("compute")]
+[numthreads(64, 1, 1)]
+void c(uint3 id : SV_DispatchThreadID) { b_buf[id.x] = b_buf[id.x] * 2.0; }
+struct VsOut { float4 position : SV_Position; };
+[shader("vertex")] VsOut vs(uint v : SV_VertexID) { VsOut o; o.position = float4(float(v), 0, 0, 1); return o; }
+[shader("fragment")] float4 fs(VsOut i) : SV_Target { return float4(1, 0, 0, 1); }
+EOF
+}
+
 # B [options...]: a build of m.slang for spirv and wgsl; its summary line goes to $work/last.
 B() {
     "$build" --targets spirv,wgsl --no-layouts "$@" m.slang 2>"$work/last" ||
@@ -141,12 +163,23 @@ invalidate)
     reference ref1
     same out ref1 || fail "after editing the include: differs from an uncached build"
     cmp -s out/m.dgpb before/m.dgpb && fail "the edited include changed nothing"
-    # One guarded entry's body: the discovery and that entry's compiles only.
+    # One guarded entry's body: the discovery and that entry's compiles only. The
+    # discovery sees the whole module, so it runs again: one compile per target that
+    # generates no code (-skip-codegen, no -o); entry a comes from the cache.
     sed -i 's/offset_of(b_buf\[id.x\])/offset_of(b_buf[id.x]) * 2.0/' m.slang
+    read -r hits0 misses0 <<<"$(stat_of "$C" compiles | sed 's/ hits, / /; s/ misses//')"
     B -v -o out --cache-dir "$C"
+    read -r hits1 misses1 <<<"$(stat_of "$C" compiles | sed 's/ hits, / /; s/ misses//')"
     ran=$(grep -c "note: .* -target " "$work/last" || true)
     grep "note: .* -target " "$work/last" | grep -q -- "-entry a " && fail "entry a was compiled again"
     [ "$ran" = 4 ] || fail "expected 4 compiles (2 discovery, b for spirv and wgsl), got $ran"
+    discovery=$(grep "note: .* -target " "$work/last" | grep -v -- " -entry ") || true
+    [ "$(printf '%s\n' "$discovery" | grep -c -- ' -skip-codegen ')" = 2 ] &&
+        ! printf '%s\n' "$discovery" | grep -q -- ' -o ' ||
+        fail "the discovery compiles generated code: $discovery"
+    [ "$((misses1 - misses0))" = 4 ] && [ "$((hits1 - hits0))" = 2 ] ||
+        fail "cache counters: $((misses1 - misses0)) misses (not 4: the discovery and b, twice)," \
+            "$((hits1 - hits0)) hits (not 2: a twice)"
     reference ref2
     same out ref2 || fail "after editing entry b: differs from an uncached build"
     # The compiler is known by its content, not its place: a copy of the
@@ -322,6 +355,90 @@ layouts)
         fail "the layouts of b were not recorded again: $(cat "$work/last")"
     [ "$(compiles)" = 6 ] || fail "expected 6 compiles and layouts: $(cat "$work/last")"
     echo "ok: layouts from the cache, only the edited group's recorded again"
+    ;;
+layout_keys)
+    # A layout is cached by what its group's compiles produced for its target (their
+    # code and reflection JSON), not by the module's text or every file the build read
+    # (docs/cache.md, "Layouts"). A plain module, whose every compile sees the whole
+    # text: three compute groups and a render group, recorded through the fake libslang.
+    write_plain
+    P() {
+        "$build" --targets spirv,wgsl --layout-recorder "$recorder" --slang-lib "$fake" "$@" \
+            plain.slang 2>"$work/last" || { cat "$work/last" >&2; return 1; }
+    }
+    recorded() { grep "recording the layout of" "$work/last" | sed 's/.*recording the layout of //' | sort | tr '\n' ';'; }
+    identical() { # DIR: the bundle and view equal a --no-cache build's
+        P -q -o "$work/ref" --no-cache
+        cmp "$1/plain.dgpb" "$work/ref/plain.dgpb" && cmp "$1/plain.bundle.json" "$work/ref/plain.bundle.json"
+    }
+    C=$work/c
+    P -v -o out --cache-dir "$C"
+    [ "$(grep -c "recording the layout of" "$work/last")" = 8 ] || fail "cold: not 8 layouts: $(recorded)"
+    # One entry's body: every compile runs again (the module has no group guards), but only
+    # b's compiles produce other code, so only b's group is recorded again.
+    sed -i 's/b_buf\[id.x\] + 1.0/b_buf[id.x] + 3.0/' plain.slang
+    P -v -o out --cache-dir "$C"
+    grep "note: .* -target " "$work/last" | grep -q -- "-entry a " || fail "entry a did not compile again"
+    [ "$(recorded)" = "compute shader 'b' for 'spirv';compute shader 'b' for 'wgsl';" ] ||
+        fail "after editing b, recorded: $(recorded)"
+    identical out || fail "after editing b: differs from an uncached build"
+    # An include only a's code uses: only a's group.
+    sed -i 's/x \* 3.0/x * 7.0/' inc/common.slangh
+    P -v -o out --cache-dir "$C"
+    [ "$(recorded)" = "compute shader 'a' for 'spirv';compute shader 'a' for 'wgsl';" ] ||
+        fail "after editing the include, recorded: $(recorded)"
+    identical out || fail "after editing the include: differs from an uncached build"
+    # Nothing changed: no layout recorded in another output folder.
+    P -v -o out2 --cache-dir "$C"
+    [ -z "$(recorded)" ] || fail "unchanged, recorded: $(recorded)"
+    # The recorder's arguments are in the key: another -D records every group again.
+    P -v -o out3 --cache-dir "$C" -DUNUSED_MACRO=1
+    [ "$(grep -c "recording the layout of" "$work/last")" = 8 ] || fail "-D: not 8 layouts: $(recorded)"
+    echo "ok: layouts recorded again only for the groups whose compiles changed"
+    ;;
+native_layouts)
+    # With a native Slang, on its workers: a group of one entry has its layout recorded by
+    # that entry's compile (docs/layout.md, "The native worker"), the render group by a
+    # layout job; layouts are cached by what their group's compiles produced. The bundles
+    # equal --no-cache builds and builds with one slangc (and recorder) process each.
+    write_plain
+    slangc=$native_root/bin/slangc
+    N() {
+        "$build" --targets spirv,wgsl --slangc "$slangc" "$@" 2>"$work/last" ||
+            { cat "$work/last" >&2; return 1; }
+    }
+    by_compile() { grep -c "was recorded by its compile" "$work/last" || true; }
+    by_job() { grep "recording the layout of" "$work/last" | sed 's/.*recording the layout of //' | sort | tr '\n' ';'; }
+    agree() { # MODULE DIR: the bundle equals a --no-cache build's and one of processes
+        local stem
+        stem=$(basename "$1" .slang)
+        N -q --no-cache -o "$work/ref" "$1"
+        N -q --no-cache --compiler-processes -o "$work/proc" "$1"
+        cmp "$2/$stem.dgpb" "$work/ref/$stem.dgpb" && cmp "$2/$stem.dgpb" "$work/proc/$stem.dgpb" &&
+            cmp "$2/$stem.bundle.json" "$work/ref/$stem.bundle.json"
+    }
+    C=$work/c
+    N -v -o out --cache-dir "$C" plain.slang
+    [ "$(by_compile)" = 6 ] || fail "cold: not 6 layouts recorded by their compiles: $(cat "$work/last")"
+    [ "$(by_job)" = "the render group for 'spirv';the render group for 'wgsl';" ] ||
+        fail "cold: layout jobs: $(by_job)"
+    agree plain.slang out || fail "cold: the bundles differ"
+    # b's body: every compile runs again (and records its group's layout); the render
+    # group's compiles produce what they did, so its layout comes from the cache.
+    sed -i 's/b_buf\[id.x\] + 1.0/b_buf[id.x] + 3.0/' plain.slang
+    N -v -o out --cache-dir "$C" plain.slang
+    [ "$(by_compile)" = 6 ] && [ -z "$(by_job)" ] ||
+        fail "after editing b: $(by_compile) by compiles, jobs: $(by_job)"
+    agree plain.slang out || fail "after editing b: the bundles differ"
+    # In the generator's conventions only b's compiles run: b's layouts come with them.
+    N -v -o out --cache-dir "$C" m.slang
+    sed -i 's/offset_of(b_buf\[id.x\])/offset_of(b_buf[id.x]) * 2.0/' m.slang
+    N -v -o out --cache-dir "$C" m.slang
+    grep "note: .* -target " "$work/last" | grep -q -- "-entry a " && fail "entry a was compiled again"
+    [ "$(by_compile)" = 2 ] && [ -z "$(by_job)" ] ||
+        fail "after editing m's b: $(by_compile) by compiles, jobs: $(by_job)"
+    agree m.slang out || fail "m.slang: the bundles differ"
+    echo "ok: native layouts recorded by their compiles, cached by their groups' results"
     ;;
 native)
     slangc=$native_root/bin/slangc

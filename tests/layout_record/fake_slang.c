@@ -28,9 +28,10 @@
  *
  * It also compiles as slangc does, for the native worker's tests
  * (tests/layout_record/slang_worker_test.c): in slangc's command-line mode
- * (spSetCommandLineCompilerMode) with code generation on, spCompile() writes
- * "fake code for ENTRY (TARGET)\n" to the -o file and {"fake":"ENTRY"} to
- * the -reflection-json file (the last -entry and -target given), and says
+ * (spSetCommandLineCompilerMode) spCompile() writes "fake code for ENTRY
+ * (TARGET)\n" to the -o file, {"fake":"ENTRY"} to the -reflection-json file
+ * (the last -entry and -target given) and "OUTPUT: MODULE" to the -depfile
+ * (with -skip-codegen the reflection JSON alone, as Slang 2026.16), and says
  * "fake slang: compiled ENTRY" on standard output as Slang may; a module
  * containing "crash" makes it say "fake worker dying" on standard error and
  * abort(). Outside that mode -o is refused, as the recorder never passes it.
@@ -167,6 +168,7 @@ struct SlangCompileRequest {
     char *search_path; /* the last spAddSearchPath() */
     char *output;      /* -o */
     char *reflection_json;
+    char *depfile;
     char target[64]; /* the last -target */
 };
 
@@ -404,6 +406,7 @@ void spDestroyCompileRequest(SlangCompileRequest *request)
         free(request->search_path);
         free(request->output);
         free(request->reflection_json);
+        free(request->depfile);
     }
     free(request);
 }
@@ -456,14 +459,21 @@ SlangResult spProcessCommandLineArguments(SlangCompileRequest *request, const ch
     SlangReflection *r = &request->reflection;
     for (int i = 0; i < arg_count; i++) {
         const char *a = args[i];
-        if (request->command_line && (!strcmp(a, "-o") || !strcmp(a, "-reflection-json"))) {
+        if (request->command_line &&
+            (!strcmp(a, "-o") || !strcmp(a, "-reflection-json") || !strcmp(a, "-depfile"))) {
             if (i + 1 >= arg_count) {
                 request->diagnostics = "fake: an output option without its file";
                 return -1;
             }
-            char **slot = !strcmp(a, "-o") ? &request->output : &request->reflection_json;
+            char **slot = !strcmp(a, "-o")                 ? &request->output
+                          : !strcmp(a, "-reflection-json") ? &request->reflection_json
+                                                           : &request->depfile;
             free(*slot);
             *slot = strdup(args[++i]);
+            continue;
+        }
+        if (request->command_line && !strcmp(a, "-skip-codegen")) {
+            request->flags |= DGPB_SLANG_COMPILE_FLAG_NO_CODEGEN;
             continue;
         }
         if (!strcmp(a, "-o") || !strcmp(a, "-depfile")) {
@@ -501,10 +511,12 @@ static int write_text(const char *path, const char *text)
     return fclose(f) == 0 && ok ? 0 : -1;
 }
 
-/* spCompile() in slangc's command-line mode with code generation: the outputs -o and
- * -reflection-json name. */
+/* spCompile() in slangc's command-line mode: the outputs -o, -reflection-json and -depfile
+ * name; with -skip-codegen the reflection JSON only, as Slang 2026.16 writes its -o and
+ * its depfile in the code-generation step it skips. */
 static SlangResult compile_as_slangc(SlangCompileRequest *request)
 {
+    const int codegen = !(request->flags & DGPB_SLANG_COMPILE_FLAG_NO_CODEGEN);
     if (!request->module) {
         request->diagnostics = "fake: no module";
         return -1;
@@ -524,7 +536,7 @@ static SlangResult compile_as_slangc(SlangCompileRequest *request)
     const SlangReflection *r = &request->reflection;
     const char *entry = r->entry_count ? request->names[r->entry_count - 1] : "";
     char text[256];
-    if (request->output) {
+    if (codegen && request->output) {
         snprintf(text, sizeof text, "fake code for %s (%s)\n", entry, request->target);
         if (write_text(request->output, text)) {
             request->diagnostics = "fake: cannot write the -o file";
@@ -538,6 +550,14 @@ static SlangResult compile_as_slangc(SlangCompileRequest *request)
             return -1;
         }
     }
+    if (codegen && request->depfile) {
+        snprintf(text, sizeof text, "%s: %.200s\n", request->output ? request->output : "-",
+                 request->module);
+        if (write_text(request->depfile, text)) {
+            request->diagnostics = "fake: cannot write the -depfile file";
+            return -1;
+        }
+    }
     /* Slang may print on standard output; the worker must keep that off its answers. */
     printf("fake slang: compiled %s\n", entry);
     fflush(stdout);
@@ -547,7 +567,7 @@ static SlangResult compile_as_slangc(SlangCompileRequest *request)
 
 SlangResult spCompile(SlangCompileRequest *request)
 {
-    if (request->command_line && !(request->flags & DGPB_SLANG_COMPILE_FLAG_NO_CODEGEN))
+    if (request->command_line)
         return compile_as_slangc(request);
     if (!(request->flags & DGPB_SLANG_COMPILE_FLAG_NO_CODEGEN)) {
         request->diagnostics = "fake: code generation was not skipped";
@@ -563,6 +583,19 @@ SlangResult spCompile(SlangCompileRequest *request)
     }
     request->reflection.specialization_params = strstr(request->module, "generic") ? 1 : 0;
     return 0;
+}
+
+/* The files a compile read: its module. */
+int spGetDependencyFileCount(SlangCompileRequest *request)
+{
+    return request->module ? 1 : 0;
+}
+
+const char *spGetDependencyFilePath(SlangCompileRequest *request, int index)
+{
+    if (index < 0 || index >= spGetDependencyFileCount(request))
+        violated(__func__, "index out of range");
+    return request->module;
 }
 
 const char *spGetDiagnosticOutput(SlangCompileRequest *request)

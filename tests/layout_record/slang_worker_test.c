@@ -37,6 +37,7 @@
 #include "dgpb/compiler.h"
 #include "dgpb/layout.h"
 #include "layout/layout_run.h"
+#include "io/depfile.h"
 #include "io/process.h"
 #include "compiler/slang_worker.h"
 #include "support.h"
@@ -303,6 +304,25 @@ static char *job_line(bool layout, const char *first, ...)
     return line;
 }
 
+/* A compile job line (job_line(false, ...), taken) as {"compile": [...], "layout_output": L}. */
+static char *recording(char *line, const char *layout_output)
+{
+    cJSON *array = cJSON_Parse(line);
+    free(line);
+    cJSON *root = cJSON_CreateObject();
+    assert_true(cJSON_IsArray(array) && root);
+    assert_true(cJSON_AddItemToObject(root, "compile", array));
+    assert_non_null(cJSON_AddStringToObject(root, "layout_output", layout_output));
+    char *text = cJSON_PrintUnformatted(root);
+    assert_non_null(text);
+    cJSON_Delete(root);
+    char *out = malloc(strlen(text) + 2);
+    assert_non_null(out);
+    sprintf(out, "%s\n", text);
+    cJSON_free(text);
+    return out;
+}
+
 static void send_job(server *s, char *line)
 {
     server_send(s, line);
@@ -327,6 +347,25 @@ static void the_worker_answers_each_job_line_in_order(void **state)
     expect_answer(&s, DGPB_SLANGC_EXIT_OK, "", NULL);
     assert_file_text(code, "fake code for k (spirv)\n");
     assert_file_text(json, "{\"fake\":\"k\"}\n");
+
+    /* With -skip-codegen no code, and the depfile that slangc's skipped step would have
+       written, from the files the request read (dgpb-build's discovery needs it). */
+    const char *skip_code = at("serve/skip.spv"), *skip_json = at("serve/skip.json");
+    const char *skip_dep = at("serve/skip.d");
+    send_job(&s, job_line(false, module, "-target", "spirv", "-skip-codegen", "-o", skip_code,
+                          "-reflection-json", skip_json, "-depfile", skip_dep, NULL));
+    expect_answer(&s, DGPB_SLANGC_EXIT_OK, "", NULL);
+    assert_false(exists(skip_code));
+    assert_file_text(skip_json, "{\"fake\":\"\"}\n");
+    char *dep_text = read_text(skip_dep, NULL);
+    char **deps = NULL;
+    size_t dep_count = 0;
+    assert_int_equal(dgpb_depfile_parse(dep_text, strlen(dep_text), &deps, &dep_count), DGPB_OK);
+    assert_int_equal(dep_count, 1);
+    assert_string_equal(deps[0], module);
+    assert_int_equal(strncmp(dep_text, skip_code, strlen(skip_code)), 0);
+    dgpb_depfile_free(deps, dep_count);
+    free(dep_text);
 
     /* A module with errors: slangc's status 255 and Slang's diagnostics; nothing written. */
     const char *broken_code = at("serve/broken.spv");
@@ -358,6 +397,25 @@ static void the_worker_answers_each_job_line_in_order(void **state)
         dgpb_layout_close(l);
         free(blob);
     }
+    /* A compile that records its program's layout too: the compile's outputs, and the
+       layout that a layout job with the same arguments records, byte for byte. */
+    const char *both_code = at("serve/both.spv"), *both_json = at("serve/both.json");
+    const char *both_layout = at("serve/both.layout");
+    send_job(&s,
+             recording(job_line(false, module, "-target", "spirv", "-entry", "k", "-stage",
+                                "compute", "-o", both_code, "-reflection-json", both_json, NULL),
+                       both_layout));
+    expect_answer(&s, DGPB_SLANGC_EXIT_OK, "", NULL);
+    assert_file_text(both_code, "fake code for k (spirv)\n");
+    assert_file_text(both_json, "{\"fake\":\"k\"}\n");
+    assert_same_bytes(both_layout, layout);
+    /* A compile that fails records nothing. */
+    send_job(&s, recording(job_line(false, at("serve/broken.slang"), "-target", "spirv", "-entry",
+                                    "k", "-stage", "compute", "-o", broken_code, NULL),
+                           at("serve/broken-both.layout")));
+    expect_answer(&s, DGPB_SLANGC_EXIT_COMPILATION_FAILED, BROKEN_DIAGNOSTIC, NULL);
+    assert_false(exists(at("serve/broken-both.layout")));
+
     /* A layout of a broken module, and one without -o: the recorder's exit statuses. */
     send_job(&s, job_line(true, at("serve/broken.slang"), "-target", "spirv", "-entry", "k",
                           "-stage", "compute", "-o", at("serve/broken.layout"), NULL));
@@ -483,11 +541,14 @@ typedef struct batch {
     dgpb_compile_job jobs[BATCH];
 } batch;
 
-/* Entries a..d compile to out/<entry>.spv (with reflection JSON for a), entry e of a broken
- * module fails, and the last job records a layout to out/group.layout. */
+/* Entries a..d compile to out/<entry>.spv (with reflection JSON for a, and its layout asked
+ * for in out/a.layout), entry e of a broken module fails, and the last job records a layout
+ * to out/group.layout. */
 static void make_batch(batch *b, const char *out)
 {
     static char paths[BATCH][3][1024];
+    static char a_layout[1024];
+    snprintf(a_layout, sizeof a_layout, "%s/%s/a.layout", tmp, out);
     static const char *const entries[] = {"a", "b", "c", "d"};
     memset(b, 0, sizeof *b);
     for (int i = 0; i < BATCH; i++) {
@@ -515,7 +576,8 @@ static void make_batch(batch *b, const char *out)
             a[n++] = "-reflection-json";
             a[n++] = paths[i][2];
         }
-        b->jobs[i] = (dgpb_compile_job){.args = a, .arg_count = n, .layout = layout};
+        b->jobs[i] = (dgpb_compile_job){
+            .args = a, .arg_count = n, .layout = layout, .layout_output = i == 0 ? a_layout : NULL};
     }
 }
 
@@ -573,6 +635,18 @@ static void native_workers_write_the_bytes_of_slangc_processes(void **state)
     assert_file_text(at("workers/a.json"), "{\"fake\":\"a\"}\n");
     assert_false(exists(at("workers/e.spv")));
     assert_false(exists(at("processes/e.spv")));
+    /* Only the workers record a compile's layout with it; a slangc process cannot. */
+    assert_false(exists(at("processes/a.layout")));
+    {
+        size_t size = 0;
+        char *blob = read_text(at("workers/a.layout"), &size);
+        dgpb_layout *l = NULL;
+        assert_int_equal(dgpb_layout_open(blob, size, &l, NULL), DGPB_OK);
+        assert_int_equal(dgpb_layout_entry_point_count(l), 1);
+        assert_string_equal(dgpb_layout_ep_name(l, 0), "a");
+        dgpb_layout_close(l);
+        free(blob);
+    }
     for (int i = 0; i < BATCH; i++) {
         assert_int_equal(on_workers.jobs[i].status, on_processes.jobs[i].status);
         assert_string_equal(on_workers.jobs[i].diagnostics, on_processes.jobs[i].diagnostics);

@@ -75,7 +75,7 @@ static void test_show_clear(void **state)
     size_t size = 0;
     FILE *f = open_memstream(&text, &size);
     assert_non_null(f);
-    progress_line line = {f, 0, false};
+    progress_line line = {f, 0, false, NULL};
     progress_clear(&line); /* nothing shown: nothing written */
     dgpb_build_progress p = report(0, 2, "discovery", "spirv", 0);
     p.finished = false;
@@ -94,12 +94,35 @@ static void test_show_clear(void **state)
     free(text);
 }
 
+/* With several modules, the module being built goes before the entry, elided with it. */
+static void test_show_module(void **state)
+{
+    (void)state;
+    char *text = NULL;
+    size_t size = 0;
+    FILE *f = open_memstream(&text, &size);
+    assert_non_null(f);
+    progress_line line = {f, 0, false, "shaders/b.slang"};
+    dgpb_build_progress p = report(3, 12, "blur", "spirv", 0.42);
+    progress_show(&line, &p);
+    line.width = 36;
+    progress_show(&line, &p);
+    line.module = NULL;
+    progress_show(&line, &p);
+    fclose(f);
+    assert_string_equal(text, "\r[3/12] shaders/b.slang: blur (spirv) 0.4s\033[K"
+                              "\r[3/12] shader...: blur (spirv) 0.4s\033[K"
+                              "\r[3/12] blur (spirv) 0.4s\033[K");
+    free(text);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_format),
         cmocka_unit_test(test_width),
         cmocka_unit_test(test_show_clear),
+        cmocka_unit_test(test_show_module),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -74,7 +74,10 @@ status=$?
 [ $status = 2 ] && grep -q "\-\-service is 'auto' or 'off', not 'maybe'" "$work/bogus.log" ||
     fail "--service=maybe: exit $status, $(cat "$work/bogus.log")"
 [ ! -e "$work/bogus" ] || fail "a usage error wrote something"
-echo "ok: off, bad values and the option's precedence"
+echo '{"arguments": ["--version"], "requestId": 1}' | timeout 60 "$build" --persistent_worker |
+    grep -q 'compile service: off (--persistent_worker keeps its own workers warm)' ||
+    fail "--persistent_worker does not keep off the service"
+echo "ok: off, bad values, the option's precedence, and none for --persistent_worker"
 
 # --service-stop stops it (and says so); a second one finds none, and exits 0.
 sock=$(socket_path)

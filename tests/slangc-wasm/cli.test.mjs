@@ -220,3 +220,38 @@ test('a C++ exception inside the wasm: its type, the stage, exit status 3, and t
   assert.equal(b.status, 0, b.diagnostics);
   fs.rmSync(dir, { recursive: true, force: true });
 });
+
+test('-skip-codegen: the reflection JSON and the depfile of a compile, no code, no warnings', async () => {
+  const dir = tempDir();
+  const at = (name) => path.join(dir, name);
+  const args = ['includes.slang', '-target', 'spirv', '-Iincdir', '-reflection-json'];
+  let r = slangc([...args, at('full.json'), '-o', at('full.spv'), '-depfile', at('full.d')]);
+  assert.equal(r.status, 0, r.stderr);
+  r = slangc([...args, at('skip.json'), '-o', at('skip.spv'), '-depfile', at('skip.d'), '-skip-codegen']);
+  assert.equal(r.status, 0, r.stderr);
+  assert.equal(r.stdout.length, 0);
+  assert.equal(fs.readFileSync(at('skip.json'), 'utf8'), fs.readFileSync(at('full.json'), 'utf8'));
+  assert.equal(
+    fs.readFileSync(at('skip.d'), 'utf8'),
+    fs.readFileSync(at('full.d'), 'utf8').replace('full.spv', 'skip.spv'),
+  );
+  assert.ok(!fs.existsSync(at('skip.spv')), '-o is not written');
+  // A text target prints no code either, and a binary one needs no -o in --serve.
+  r = slangc(['basic.slang', '-target', 'wgsl', '-skip-codegen', '-reflection-json', at('w.json')]);
+  assert.equal(r.status, 0, r.stderr);
+  assert.equal(r.stdout.length, 0);
+  const served = await serve(
+    JSON.stringify(['basic.slang', '-target', 'spirv', '-skip-codegen', '-reflection-json', at('s.json')]) + '\n',
+  );
+  assert.deepEqual(JSON.parse(served.lines[0]), { status: 0, diagnostics: '', outputs: [at('s.json')] });
+  // The module's warnings are left to the compiles that generate code (no second load).
+  r = slangc(['warnings.slang', '-target', 'spirv', '-skip-codegen', '-reflection-json', at('x.json')]);
+  assert.equal(r.status, 0, r.stderr);
+  assert.equal(r.stderr, '');
+  // Errors are reported as without it, and nothing is written.
+  r = slangc(['syntax_error.slang', '-target', 'spirv', '-skip-codegen', '-reflection-json', at('e.json')]);
+  assert.equal(r.status, 1);
+  assert.match(r.stderr, /^syntax_error\.slang\(4\): error 20002: syntax error\.$/m);
+  assert.ok(!fs.existsSync(at('e.json')));
+  fs.rmSync(dir, { recursive: true, force: true });
+});

@@ -94,8 +94,7 @@ static size_t utf8_char(const unsigned char *s, size_t n)
     return len;
 }
 
-/* Writes `s` as a JSON string: quoted, escaped, bad UTF-8 as U+FFFD. */
-static void json_string(FILE *f, const char *s)
+void tool_json_string(FILE *f, const char *s)
 {
     const unsigned char *p = (const unsigned char *)s;
     size_t n = strlen(s);
@@ -134,7 +133,7 @@ void tool_print_diag_json(const dgpb_diag *d)
     fprintf(f, "{\"severity\":\"%s\",\"file\":",
             (unsigned)d->severity < 3 ? severity[d->severity] : "error");
     if (d->file[0])
-        json_string(f, d->file);
+        tool_json_string(f, d->file);
     else
         fputs("null", f);
     if (d->line)
@@ -147,13 +146,13 @@ void tool_print_diag_json(const dgpb_diag *d)
         fputs(",\"column\":null", f);
     fputs(",\"code\":", f);
     if (d->tool_code[0])
-        json_string(f, d->tool_code);
+        tool_json_string(f, d->tool_code);
     else if (d->code != DGPB_OK)
-        json_string(f, dgpb_result_name(d->code));
+        tool_json_string(f, dgpb_result_name(d->code));
     else
         fputs("null", f);
     fputs(",\"message\":", f);
-    json_string(f, d->message);
+    tool_json_string(f, d->message);
     fputs("}\n", f);
     fflush(f);
 }

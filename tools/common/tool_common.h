@@ -7,6 +7,7 @@
 #define DGPB_TOOL_COMMON_H
 
 #include <stdbool.h>
+#include <stdio.h>
 
 #include "dgpb/result.h"
 
@@ -55,5 +56,12 @@ bool tool_json(void);
  * place of each bad byte, so that every line is valid JSON.
  */
 void tool_print_diag_json(const dgpb_diag *d);
+
+/*
+ * Writes `s` to `f` as a JSON string: quoted, with '"', '\\' and control
+ * characters escaped, and each byte that is not part of well-formed UTF-8
+ * written as U+FFFD, so that the document is valid JSON whatever `s` holds.
+ */
+void tool_json_string(FILE *f, const char *s);
 
 #endif

@@ -58,8 +58,13 @@ size_t progress_format(const dgpb_build_progress *p, unsigned width, char *buf, 
 void progress_show(void *ctx, const dgpb_build_progress *p)
 {
     progress_line *line = ctx;
-    char buf[1024];
-    progress_format(p, line->width, buf, sizeof buf);
+    char buf[1024], entry[1024];
+    dgpb_build_progress shown = *p;
+    if (line->module) {
+        snprintf(entry, sizeof entry, "%s: %s", line->module, p->entry ? p->entry : "");
+        shown.entry = entry;
+    }
+    progress_format(&shown, line->width, buf, sizeof buf);
     fprintf(line->out, "\r%s\033[K", buf);
     fflush(line->out);
     line->shown = true;

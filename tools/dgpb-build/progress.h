@@ -18,9 +18,11 @@
 #include "dgpb/build.h"
 
 typedef struct progress_line {
-    FILE *out;      /* the terminal */
-    unsigned width; /* its columns; 0: unknown (no limit) */
-    bool shown;     /* a line is on it now */
+    FILE *out;          /* the terminal */
+    unsigned width;     /* its columns; 0: unknown (no limit) */
+    bool shown;         /* a line is on it now */
+    const char *module; /* with several modules, the one being built, shown before the
+                           entry ("[3/12] b.slang: blur (spirv) 0.4s"); NULL: none */
 } progress_line;
 
 /*
@@ -30,7 +32,10 @@ typedef struct progress_line {
  */
 size_t progress_format(const dgpb_build_progress *p, unsigned width, char *buf, size_t size);
 
-/* A dgpb_progress_fn: ctx is a progress_line. Rewrites the line in place. */
+/*
+ * A dgpb_progress_fn: ctx is a progress_line. Rewrites the line in place,
+ * the line's module (if any) before the entry, both elided together.
+ */
 void progress_show(void *ctx, const dgpb_build_progress *p);
 
 /* Clears the line when one is shown (before any other message, and at the end). */

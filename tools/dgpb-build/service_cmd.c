@@ -13,13 +13,8 @@
 
 #include "common/tool_common.h"
 #include "dgpb/service.h"
+#include "exit_status.h"
 #include "progress.h"
-
-/* The exit statuses (dgpb/vocabulary.def, DGPB_EXIT_BUILD). */
-enum {
-#define DGPB_EXIT_BUILD(code, NAME, meaning) EXIT_##NAME = code,
-#include "dgpb/vocabulary.def"
-};
 
 int service_mode(const char *option, const char **why_off)
 {
@@ -120,9 +115,18 @@ void service_print_path(dgpb_compiler *c, const char *why_off)
     print_line(DGPB_SEV_NOTE, DGPB_OK, line);
 }
 
+/* The progress line of the run now: the compiler outlives a run (a persistent worker's). */
+static progress_line *current_line;
+
+void service_warn_line(progress_line *line)
+{
+    current_line = line;
+}
+
 void service_warn(void *user, const char *message)
 {
-    progress_clear(user);
+    (void)user;
+    progress_clear(current_line);
     char line[DGPB_DIAG_MESSAGE_MAX];
     snprintf(line, sizeof line, "%.8000s; compiling here", message);
     print_line(DGPB_SEV_WARNING, DGPB_OK, line);

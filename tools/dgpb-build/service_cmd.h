@@ -10,6 +10,7 @@
 #include <stddef.h>
 
 #include "dgpb/compiler.h"
+#include "progress.h"
 
 /*
  * Whether builds use the service: --service's value (`option`, NULL when
@@ -33,9 +34,13 @@ void service_print_path(dgpb_compiler *c, const char *why_off);
 
 /*
  * The warning when the service cannot be used or fails (a
- * dgpb_compiler_desc.service_warning; user: the progress line, or NULL):
- * "dgpb-build: warning: MESSAGE; compiling here".
+ * dgpb_compiler_desc.service_warning; `user` unused): "dgpb-build: warning:
+ * MESSAGE; compiling here", after clearing the progress line of the run
+ * (service_warn_line()).
  */
 void service_warn(void *user, const char *message);
+
+/* The progress line of the run now (NULL: none), which a warning clears first. */
+void service_warn_line(progress_line *line);
 
 #endif

@@ -278,19 +278,23 @@ async function compile(opts, serve) {
 
     // The whole program's target code: with several entry points one module
     // holding all of them, in the order given (what slangc writes for one -o).
-    job.stage = `generating ${opts.target} code`;
-    let code;
-    if (target.binary) {
-      const blob = linked.getTargetCodeBlob(0);
-      code = blob ? Buffer.from(blob) : Buffer.alloc(0);
-    } else {
-      code = linked.getTargetCode(0) ?? '';
-    }
-    if (code.length === 0) throw slangFailure(slang.module, `no code generated for '${opts.target}'`);
-    if (target.viaNvcc) {
-      const r = cudaToPtx(code, opts.input);
-      if (!r.ok) throw new JobError(r.diagnostics);
-      code = r.ptx;
+    // None with -skip-codegen: the program is checked and linked, its layout
+    // reflected, and no code is generated (nor handed to nvcc).
+    let code = null;
+    if (!opts.skipCodegen) {
+      job.stage = `generating ${opts.target} code`;
+      if (target.binary) {
+        const blob = linked.getTargetCodeBlob(0);
+        code = blob ? Buffer.from(blob) : Buffer.alloc(0);
+      } else {
+        code = linked.getTargetCode(0) ?? '';
+      }
+      if (code.length === 0) throw slangFailure(slang.module, `no code generated for '${opts.target}'`);
+      if (target.viaNvcc) {
+        const r = cudaToPtx(code, opts.input);
+        if (!r.ok) throw new JobError(r.diagnostics);
+        code = r.ptx;
+      }
     }
 
     let reflection = null;
@@ -310,9 +314,11 @@ async function compile(opts, serve) {
 
     const files = [];
     let stdout = null;
-    if (opts.output !== null) files.push({ path: opts.output, data: code });
-    else if (target.binary && serve) throw new JobError(`${ERR}binary output needs '-o' in serve mode\n`);
-    else stdout = code;
+    // With -skip-codegen there is no code, whether or not -o names a file.
+    if (code !== null && opts.output !== null) files.push({ path: opts.output, data: code });
+    else if (code !== null && target.binary && serve)
+      throw new JobError(`${ERR}binary output needs '-o' in serve mode\n`);
+    else if (code !== null) stdout = code;
     if (reflection !== null) files.push({ path: opts.reflection, data: reflection });
     if (opts.depfile !== null) files.push({ path: opts.depfile, data: depfileText(opts.output, deps) });
     job.stage = 'writing the outputs';
@@ -320,24 +326,29 @@ async function compile(opts, serve) {
 
     // The imported modules' warnings first, as Slang reports them loading each.
     // A probe that fails inside the wasm costs the warnings, never the job (whose outputs
-    // are written); the next job loads a fresh instance.
+    // are written); the next job loads a fresh instance. A -skip-codegen job is not
+    // probed: the probe is a second load of the module, as costly as the job itself, and
+    // the job that asks for reflection alone (dgpb-build's discovery) shows no warnings;
+    // the compiles that generate the code show them (docs/slangc-wasm.md, "Warnings").
     let warnings = '';
-    try {
-      const importedText = job.imported.map((m) => m.source).join('\0');
-      for (const m of job.imported)
-        warnings += probeWarnings(slang, session, m.source, m.name, m.file, opts.target, job);
-      warnings += probeWarnings(
-        slang,
-        session,
-        prep.source,
-        moduleName(opts.input),
-        opts.input,
-        `${opts.target}\0${importedText}`,
-        job,
-      );
-    } catch {
-      warnings = '';
-      job.broken = true;
+    if (!opts.skipCodegen) {
+      try {
+        const importedText = job.imported.map((m) => m.source).join('\0');
+        for (const m of job.imported)
+          warnings += probeWarnings(slang, session, m.source, m.name, m.file, opts.target, job);
+        warnings += probeWarnings(
+          slang,
+          session,
+          prep.source,
+          moduleName(opts.input),
+          opts.input,
+          `${opts.target}\0${importedText}`,
+          job,
+        );
+      } catch {
+        warnings = '';
+        job.broken = true;
+      }
     }
     return { stdout, outputs: files.map((f) => f.path), warnings };
   } catch (e) {

@@ -70,7 +70,7 @@ const REFUSED = Object.freeze({
 /*
  * Parses argv (without the program name).  Returns a plain options object:
  *   { input, target, entries: [{name, stage, stageName}], output, reflection,
- *     depfile, defines: [[name, value]], includeDirs, help, version }
+ *     depfile, defines: [[name, value]], includeDirs, skipCodegen, help, version }
  * Throws UsageError for anything slangc-wasm does not accept.
  */
 export function parseArgs(argv) {
@@ -86,6 +86,7 @@ export function parseArgs(argv) {
     depfile: null,
     defines: [],
     includeDirs: [],
+    skipCodegen: false,
     help: false,
     version: false,
   };
@@ -147,6 +148,9 @@ export function parseArgs(argv) {
         opts.includeDirs.push(value(i++, a));
         continue;
       case '-matrix-layout-row-major':
+        continue;
+      case '-skip-codegen':
+        opts.skipCodegen = true;
         continue;
       default:
         break;
@@ -212,6 +216,8 @@ command line.
   -I DIR                  add an include and import search folder (also -IDIR)
   -matrix-layout-row-major
                           row-major matrices (the only layout supported)
+  -skip-codegen           check and link, write the reflection JSON and the
+                          depfile, generate no code (-o is not written)
   -v, -version            print the Slang version
   -h, --help              print this help
   --serve                 answer compile jobs on standard input (one JSON

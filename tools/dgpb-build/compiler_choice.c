@@ -1,0 +1,170 @@
+/*
+ * compiler_choice.c - the compiler of an invocation, kept for the next one
+ * (compiler_choice.h).
+ */
+#define _POSIX_C_SOURCE 200809L
+#include "compiler_choice.h"
+
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "dgpb/dgpb.h"
+#include "service_cmd.h"
+
+/* The installed share/dgpb, relative to the installed bin/ (cmake/dgpbInstall.cmake). */
+#ifndef DGPB_DATA_FROM_BIN
+#define DGPB_DATA_FROM_BIN "../share/dgpb"
+#endif
+
+/* The folder of this program, for finding the embedded compiler next to it. */
+static void exe_dir(char *buf, size_t size)
+{
+    ssize_t n = readlink("/proc/self/exe", buf, size - 1);
+    if (n <= 0) {
+        snprintf(buf, size, ".");
+        return;
+    }
+    buf[n] = 0;
+    char *slash = strrchr(buf, '/');
+    if (slash)
+        *slash = 0;
+}
+
+/*
+ * Where the embedded compiler is (docs/install.md, "How the installed tools
+ * find each other"). A program in its build tree finds the file
+ * `dgpb-source-dir` next to itself, which CMake writes there (and never
+ * installs) with the source tree's path: it runs that tree's
+ * tools/slangc-wasm. Any other program, an installed one, runs the one of
+ * its own prefix, ../share/dgpb/slangc-wasm (DGPB_DATA_FROM_BIN), and never
+ * looks into a source tree.
+ */
+static void embedded_compiler(const char *dir, char *buf, size_t size)
+{
+    char marker[PATH_MAX + 32], source[PATH_MAX];
+    snprintf(marker, sizeof marker, "%s/dgpb-source-dir", dir);
+    FILE *f = fopen(marker, "r");
+    if (f) {
+        bool got = fgets(source, sizeof source, f) != NULL;
+        fclose(f);
+        source[got ? strcspn(source, "\r\n") : 0] = 0;
+        if (source[0]) {
+            snprintf(buf, size, "%s/tools/slangc-wasm/slangc-wasm", source);
+            return;
+        }
+    }
+    /* `dir` is a real path: each leading "../" drops one of its folders. */
+    const char *rel = DGPB_DATA_FROM_BIN;
+    size_t n = strlen(dir);
+    while (dir[0] == '/' && !strncmp(rel, "../", 3) && n > 0) {
+        while (n > 0 && dir[n - 1] != '/')
+            n--;
+        n -= n > 0;
+        rel += 3;
+    }
+    snprintf(buf, size, "%.*s/%s/slangc-wasm/slangc-wasm", (int)n, dir, rel);
+}
+
+/* How compiles and layouts run, for --version. */
+static void print_mode(dgpb_compiler *compiler, const char *worker)
+{
+    const char *why = NULL;
+    switch (dgpb_compiler_mode_of(compiler, &why)) {
+    case DGPB_COMPILER_EMBEDDED_WORKERS:
+        printf("compiles: persistent slangc-wasm --serve workers\n");
+        break;
+    case DGPB_COMPILER_NATIVE_WORKERS:
+        printf("compiles: persistent native workers (%s --serve)\n", worker);
+        break;
+    default:
+        printf("compiles: one slangc process each%s%s\n", why ? ": " : "", why ? why : "");
+        break;
+    }
+    printf("layouts: %s\n", worker ? worker : "no recorder (dgpb-slang-layout not found)");
+}
+
+static bool same(const char *a, const char *b)
+{
+    return a == b || (a && b && !strcmp(a, b));
+}
+
+/* A copy of s (NULL stays NULL); false when out of memory. */
+static bool copy(const char *s, char **out)
+{
+    *out = s ? strdup(s) : NULL;
+    return !s || *out;
+}
+
+int compiler_keep_get(compiler_keep *keep, options *o, dgpb_compiler **out, const char **recorder,
+                      dgpb_diag *diag)
+{
+    *out = NULL;
+    *recorder = NULL;
+    char dir[PATH_MAX], slangc_wasm[PATH_MAX + 64];
+    exe_dir(dir, sizeof dir);
+    embedded_compiler(dir, slangc_wasm, sizeof slangc_wasm);
+    const char *embedded[] = {slangc_wasm, NULL};
+    /* The layout recorder, also the native Slang worker, is built and installed next to
+     * dgpb-build. */
+    char next_to_us[PATH_MAX + 32];
+    snprintf(next_to_us, sizeof next_to_us, "%s/dgpb-slang-layout", dir);
+    const char *worker = o->build.layout_recorder;
+    if (!worker && access(next_to_us, X_OK) == 0)
+        worker = next_to_us;
+    if (!keep->compiler || !same(keep->slangc, o->slangc) || !same(keep->recorder, worker) ||
+        !same(keep->slang_lib, o->build.slang_lib) || keep->processes != o->processes ||
+        keep->service != o->service_on) {
+        bool no_service = keep->no_service;
+        compiler_keep_release(keep);
+        keep->no_service = no_service;
+        char self[PATH_MAX];
+        dgpb_compiler_desc cdesc = {.path = o->slangc,
+                                    .embedded = embedded,
+                                    .recorder = worker,
+                                    .slang_lib = o->build.slang_lib,
+                                    .processes = o->processes,
+                                    .service_warning = service_warn};
+        if (o->service_on && service_program(self, sizeof self))
+            cdesc.service = self;
+        int rc = dgpb_compiler_create(&cdesc, &keep->compiler, diag);
+        if (rc)
+            return rc;
+        keep->processes = o->processes;
+        keep->service = o->service_on;
+        if (!copy(o->slangc, &keep->slangc) || !copy(worker, &keep->recorder) ||
+            !copy(o->build.slang_lib, &keep->slang_lib)) {
+            compiler_keep_release(keep);
+            return dgpb_diag_set(diag, DGPB_ERR_NOMEM, -1, "out of memory");
+        }
+    }
+    keep->uses++;
+    *out = keep->compiler;
+    *recorder = keep->recorder;
+    if (!o->build.no_layouts)
+        o->build.layout_recorder = keep->recorder;
+    return DGPB_OK;
+}
+
+void compiler_keep_release(compiler_keep *keep)
+{
+    dgpb_compiler_destroy(keep->compiler);
+    free(keep->slangc);
+    free(keep->recorder);
+    free(keep->slang_lib);
+    memset(keep, 0, sizeof *keep);
+}
+
+int compiler_print_version(dgpb_compiler *c, const char *recorder, dgpb_diag *diag)
+{
+    const char *version = NULL;
+    printf("dgpb-build %s (DGPB format version %u)\n", dgpb_version(), DGPB_FORMAT_VERSION);
+    int rc = dgpb_compiler_version(c, &version, diag);
+    if (rc)
+        return rc;
+    printf("slang %s: %s (%s)\n", version, dgpb_compiler_path(c), dgpb_compiler_origin(c));
+    print_mode(c, recorder);
+    return DGPB_OK;
+}

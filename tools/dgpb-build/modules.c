@@ -1,0 +1,213 @@
+/*
+ * modules.c - the modules of one invocation, one after another on one
+ * compiler (modules.h).
+ */
+#define _XOPEN_SOURCE 700 /* realpath */
+#include "modules.h"
+
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "common/tool_common.h"
+#include "exit_status.h"
+#include "list.h"
+#include "signals.h"
+
+/* A failed module named in the closing summary; past this many, only their number. */
+#define SUMMARY_NAMES_MAX 8
+
+/* Where a module's outputs go: its folder (resolved when it exists) and its stem. */
+typedef struct output_place {
+    char folder[PATH_MAX];
+    char stem[1024];
+} output_place;
+
+static void place_of(const options *o, const char *module, output_place *p)
+{
+    dgpb_build_desc desc = o->build;
+    desc.module_file = module;
+    char folder[PATH_MAX];
+    dgpb_build_output_names(&desc, folder, sizeof folder, p->stem, sizeof p->stem);
+    if (!realpath(folder, p->folder))
+        snprintf(p->folder, sizeof p->folder, "%s", folder);
+}
+
+static bool ends_with(const char *s, const char *suffix)
+{
+    size_t n = strlen(s), m = strlen(suffix);
+    return n >= m && !strcmp(s + n - m, suffix);
+}
+
+int modules_check(const options *o)
+{
+    if (o->module_count < 2 || o->list) /* --list writes nothing */
+        return -1;
+    if (o->build.depfile_path)
+        return tool_usage_error("-MF names one depfile, but %zu modules are given: use -MD, "
+                                "which writes <stem>.d next to each bundle",
+                                o->module_count);
+    if (o->build.module_path)
+        return tool_usage_error("--module-path names one module's path, but %zu modules are "
+                                "given: build that module on its own",
+                                o->module_count);
+    if (o->build.out_dir && ends_with(o->build.out_dir, ".dgpb"))
+        return tool_usage_error("-o '%s' names a bundle, but %zu modules are given: -o names "
+                                "the folder their bundles go into",
+                                o->build.out_dir, o->module_count);
+    output_place *places = calloc(o->module_count, sizeof *places);
+    if (!places) {
+        say(DGPB_SEV_ERROR, DGPB_ERR_NOMEM, true, "out of memory");
+        return EXIT_TOOL;
+    }
+    int rc = -1;
+    for (size_t i = 0; i < o->module_count && rc < 0; i++) {
+        place_of(o, o->modules[i], &places[i]);
+        for (size_t j = 0; j < i; j++)
+            if (!strcmp(places[i].stem, places[j].stem) &&
+                !strcmp(places[i].folder, places[j].folder)) {
+                rc = tool_usage_error(
+                    "modules '%s' and '%s' both write '%s.dgpb' into '%s' (one stem, '%s'): "
+                    "build them into different folders",
+                    o->modules[j], o->modules[i], places[i].stem, places[i].folder, places[i].stem);
+                break;
+            }
+    }
+    free(places);
+    return rc;
+}
+
+static double now(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+/* The line that says what one module's build wrote; with several, headed by the module. */
+static void say_written(const options *o, const dgpb_build_result *r, double seconds)
+{
+    bool several = o->module_count > 1;
+    say(DGPB_SEV_NOTE, DGPB_OK, false,
+        "%s%swrote %s (%zu bytes: %u target%s, %u entr%s, %u code blob%s) and %s; %u "
+        "compiles%s in %.2f s",
+        several ? o->build.module_file : "", several ? ": " : "", r->bundle_path, r->bundle_size,
+        r->target_count, r->target_count == 1 ? "" : "s", r->entry_count,
+        r->entry_count == 1 ? "y" : "ies", r->blob_count, r->blob_count == 1 ? "" : "s",
+        r->json_path, r->compile_count, r->cached ? " (from the cache)" : "", seconds);
+}
+
+/* The closing line of several modules: how many were written, and which failed. */
+static void say_summary(const options *o, const int *status, size_t written)
+{
+    char names[2048] = "";
+    size_t failed = o->module_count - written, named = 0, len = 0;
+    for (size_t i = 0; i < o->module_count && named < SUMMARY_NAMES_MAX; i++)
+        if (status[i] != EXIT_OK && len < sizeof names) {
+            int n = snprintf(names + len, sizeof names - len, "%s'%s' (exit %d)",
+                             named ? ", " : ": ", o->modules[i], status[i]);
+            len += n > 0 ? (size_t)n : 0;
+            named++;
+        }
+    if (failed > named && len < sizeof names)
+        snprintf(names + len, sizeof names - len, " and %zu more", failed - named);
+    say(DGPB_SEV_NOTE, DGPB_OK, false, "%zu modules: %zu written, %zu failed%s", o->module_count,
+        written, failed, names);
+}
+
+/* The message of a build a signal stopped; returns 128 + N. */
+static int interrupted(const options *o, size_t i, size_t written, bool committed)
+{
+    int sig = (int)signals_caught;
+    if (o->module_count > 1)
+        say(DGPB_SEV_ERROR, DGPB_ERR_INTERRUPTED, false,
+            "interrupted by signal %d while building '%s'%s; %zu of %zu modules written", sig,
+            o->modules[i], committed ? " (written)" : " (not written)", written + committed,
+            o->module_count);
+    else
+        say(DGPB_SEV_ERROR, DGPB_ERR_INTERRUPTED, false, "interrupted by signal %d%s", sig,
+            committed ? " after writing the bundle" : "; nothing written");
+    return 128 + sig;
+}
+
+int modules_build(options *o, printer *pr)
+{
+    bool several = o->module_count > 1;
+    int *status = calloc(o->module_count, sizeof *status);
+    if (!status) {
+        say(DGPB_SEV_ERROR, DGPB_ERR_NOMEM, true, "out of memory");
+        return EXIT_TOOL;
+    }
+    int worst = EXIT_OK;
+    size_t written = 0;
+    for (size_t i = 0; i < o->module_count; i++) {
+        o->build.module_file = o->modules[i];
+        if (pr->line)
+            pr->line->module = several ? o->modules[i] : NULL;
+        dgpb_build_result result;
+        double start = now();
+        int built = dgpb_build(&o->build, &result);
+        status[i] = exit_status_of(built);
+        progress_clear(pr->line);
+        if (signals_caught) {
+            worst = interrupted(o, i, written, built == DGPB_OK);
+            break;
+        }
+        if (status[i] == EXIT_OK) {
+            written++;
+            if (!o->quiet)
+                say_written(o, &result, now() - start);
+        }
+        worst = exit_worst(worst, status[i]);
+    }
+    if (several && !signals_caught && !o->quiet)
+        say_summary(o, status, written);
+    if (several && !signals_caught && o->build.verbose) {
+        unsigned workers = dgpb_compiler_workers_started(o->build.compiler);
+        say(DGPB_SEV_NOTE, DGPB_OK, false,
+            "%zu modules on one compiler: %u compiler worker%s "
+            "started",
+            o->module_count, workers, workers == 1 ? "" : "s");
+    }
+    free(status);
+    return worst;
+}
+
+int modules_list(options *o, printer *pr)
+{
+    bool several = o->module_count > 1;
+    int worst = EXIT_OK;
+    size_t listed = 0;
+    for (size_t i = 0; i < o->module_count; i++) {
+        o->build.module_file = o->modules[i];
+        if (pr->line)
+            pr->line->module = several ? o->modules[i] : NULL;
+        dgpb_entry_list *list = NULL;
+        int rc = exit_status_of(dgpb_build_list(&o->build, &list));
+        progress_clear(pr->line);
+        if (signals_caught) {
+            dgpb_entry_list_free(list);
+            fprintf(stderr, "dgpb-build: interrupted by signal %d; %s\n", (int)signals_caught,
+                    listed ? "the modules before it listed" : "nothing listed");
+            fflush(stdout);
+            return 128 + signals_caught;
+        }
+        if (list && o->list_json) {
+            fputs(!several ? "" : listed ? "," : "[", stdout);
+            list_print_json(stdout, list, o->build.module_file);
+        } else if (list) {
+            if (several)
+                printf("%s%s:\n", listed ? "\n" : "", o->modules[i]);
+            list_print_text(stdout, list);
+        }
+        listed += list != NULL;
+        fflush(stdout);
+        dgpb_entry_list_free(list);
+        worst = exit_worst(worst, rc);
+    }
+    if (several && o->list_json)
+        fputs(listed ? "]\n" : "[]\n", stdout);
+    return worst;
+}

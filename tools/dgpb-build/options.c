@@ -1,0 +1,312 @@
+/*
+ * options.c - dgpb-build's command line and --help (options.h). Adding an
+ * option: a field in `options` (or in its dgpb_build_desc), one branch in
+ * options_parse(), its lines in usage_text, man/dgpb-build.1 and
+ * docs/build.md.
+ */
+#include "options.h"
+
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "dgpb/cache.h"
+#include "common/tool_common.h"
+#include "exit_status.h"
+
+static const char usage_text[] =
+    "usage: dgpb-build [options] MODULE.slang...\n"
+    "       dgpb-build --list [--json] [options] MODULE.slang...\n"
+    "       dgpb-build [options] --persistent_worker\n"
+    "\n"
+    "Compiles every entry point of a Slang module for every selected target and\n"
+    "writes the DGPB v0 bundle <stem>.dgpb and its readable view <stem>.bundle.json.\n"
+    "Several modules are built one after another on one compiler and its workers,\n"
+    "each into its own pair (and depfile); one that fails does not stop the others.\n"
+    "\n"
+    "Arguments:\n"
+    "  @FILE                  more arguments from FILE, one a line (Bazel's\n"
+    "                         \"multiline\" parameter file); each line is one\n"
+    "                         argument as it stands, a leading @ included\n"
+    "Output:\n"
+    "  -o DIR                 write into DIR (default: next to the module); with\n"
+    "                         several modules each pair goes there, and two of\n"
+    "                         one stem are a usage error\n"
+    "  --module-path PATH     the module's dotted path; the stem is PATH with '.'\n"
+    "                         replaced by '_' (default: the file name without .slang;\n"
+    "                         an empty PATH is the root module, stem 'main'); one\n"
+    "                         module only\n"
+    "Targets:\n"
+    "  --targets LIST         comma-separated: dxbc, dxil, metal, ptx, spirv, wgsl\n"
+    "                         (default: all); intersected with what the triple loads\n"
+    "                         (a note names a listed target it drops); an empty\n"
+    "                         list or item ('spirv,,wgsl') is a usage error\n"
+    "  --triple TRIPLE        the build triple (default: the host). Linux loads wgsl,\n"
+    "                         spirv, ptx; Apple wgsl, metal, spirv; Windows all but\n"
+    "                         metal; wasm32 wgsl only, without layouts\n"
+    "Compiler:\n"
+    "  --slangc PATH          the Slang compiler. Default, in order: $DGPB_SLANGC,\n"
+    "                         $SLANG_ROOT/bin/slangc, slangc on PATH, the embedded\n"
+    "                         tools/slangc-wasm\n"
+    "  -D NAME[=VALUE]        define a macro in every compile (also -DNAME)\n"
+    "  -I DIR                 search DIR for includes and imports (also -IDIR)\n"
+    "  -j N                   run up to N compiles at once (default: the number of\n"
+    "                         CPUs), never more than a batch has jobs nor, with the\n"
+    "                         embedded compiler, more 175 MB workers than half the\n"
+    "                         available memory holds (-v prints how many ran)\n"
+    "  --layout-recorder PATH record one layout per pipeline group and target with\n"
+    "                         this dgpb-slang-layout (default: the one installed\n"
+    "                         next to dgpb-build; it needs a native libslang). With\n"
+    "                         a native slangc whose libslang is found, it also\n"
+    "                         compiles, as persistent --serve workers\n"
+    "  --compiler-processes   run one native slangc process per compile instead\n"
+    "  --service MODE         auto (the default; also DGPB_SERVICE): hand compiles\n"
+    "                         to this user's compile service, started on demand,\n"
+    "                         whose warm workers outlive this run (docs/service.md);\n"
+    "                         any failure of it costs one warning and the build\n"
+    "                         compiles here. off: this run's own workers only\n"
+    "  --service-stop         stop this user's compile services and exit\n"
+    "  --no-layouts           record no layouts (native hosts need them)\n"
+    "  --slang-lib PATH       the libslang the recorder loads (default: next to the\n"
+    "                         compiler, $SLANG_ROOT/lib)\n"
+    "Depfile:\n"
+    "  -MD                    also write a Make-syntax depfile next to the bundle,\n"
+    "                         <stem>.d: the bundle and its view depend on the module\n"
+    "                         and every file Slang read for it\n"
+    "  -MF FILE               write the depfile to FILE (implies -MD); one module\n"
+    "                         only (with several, -MD writes DIR/<stem>.d each)\n"
+    "Cache (docs/cache.md):\n"
+    "  --cache-dir DIR        the compile cache (default: $DGPB_CACHE_DIR, else\n"
+    "                         $XDG_CACHE_HOME/dgpb, else ~/.cache/dgpb)\n"
+    "  --no-cache             neither read nor write the cache (also DGPB_NO_CACHE=1)\n"
+    "  --cache-max-size SIZE  its cap, in bytes or with K, M, G (default 1G; also\n"
+    "                         DGPB_CACHE_MAX_SIZE); least recently used entries go\n"
+    "  --cache-stats          print the cache's folder, entries, size, cap and hit\n"
+    "                         and miss counters, and exit\n"
+    "  --cache-clear          empty the cache and exit\n"
+    "  --cache-remote URL     also share the cache through a remote store (also\n"
+    "                         DGPB_CACHE_REMOTE): http(s)://HOST/PATH (Bazel's HTTP\n"
+    "                         cache protocol, WebDAV) or redis://[:PASSWORD@]HOST:PORT[/DB];\n"
+    "                         auth: ~/.netrc, DGPB_CACHE_REMOTE_HEADER=\"Name: value\",\n"
+    "                         DGPB_CACHE_REMOTE_PASSWORD (Redis)\n"
+    "  --cache-remote-read-only  read the remote store, never upload (also\n"
+    "                         DGPB_CACHE_REMOTE_READ_ONLY=1); https stores are\n"
+    "                         checked against DGPB_CACHE_REMOTE_CA if set\n"
+    "  --cache-root DIR       paths under DIR are named relative to it in cache\n"
+    "                         keys, so checkouts in other folders share entries\n"
+    "                         (also DGPB_CACHE_ROOT; default: the folder above the\n"
+    "                         module that holds .git, widened to the working folder)\n"
+    "Listing:\n"
+    "  --list                 print the module's entries (stage, thread group size,\n"
+    "                         pipeline group, targets) as Slang's discovery finds\n"
+    "                         them, one line each, without compiling them and\n"
+    "                         without writing anything\n"
+    "  --json                 with --list: one JSON document instead (several\n"
+    "                         modules: an array of them)\n"
+    "Reporting:\n"
+    "  --keep-temps           keep the intermediate files and say where they are\n"
+    "  -v, --verbose          print each compile command\n"
+    "  -q, --quiet            print errors and the module's warnings only: no\n"
+    "                         notes, no summary line, no warning about this\n"
+    "                         installation (no layouts without a native libslang).\n"
+    "                         Without it, on a terminal, one line shows the\n"
+    "                         compiles done of those planned, the latest and the\n"
+    "                         time: [12/72] blur (spirv) 0.8s\n"
+    "  --warnings-as-errors   any warning about the module, Slang's or\n"
+    "                         dgpb-build's, is an error: exit status 1, nothing\n"
+    "                         written (also DGPB_WARNINGS_AS_ERRORS=1)\n"
+    "  --diagnostics FORMAT   text (the default), or json: every diagnostic as one\n"
+    "                         JSON object a line on standard error, {\"severity\",\n"
+    "                         \"file\", \"line\", \"column\", \"code\", \"message\"},\n"
+    "                         null where unknown\n"
+    "Bazel:\n"
+    "  --persistent_worker    serve Bazel's persistent-worker protocol, JSON\n"
+    "                         flavour: read work requests on standard input, run\n"
+    "                         each as one dgpb-build (these options, then the\n"
+    "                         request's arguments) on compilers kept warm across\n"
+    "                         requests, and answer each on standard output with\n"
+    "                         its exit status and what it printed\n"
+    "  --version              print the versions of dgpb-build and the compiler,\n"
+    "                         how compiles run and whether the compile service runs\n"
+    "  -h, --help             this text\n"
+    "\n"
+    "Exit status:\n"
+#define DGPB_EXIT_BUILD(code, NAME, meaning) "  " #code "  " meaning "\n"
+#define DGPB_EXIT_BUILD_SIGNAL(meaning) "  128+N  " meaning "\n"
+#include "dgpb/vocabulary.def"
+    /* The rows are listed from the best to the worst (exit_status.h, exit_worst()). */
+    "Several modules: the worst of their statuses, in the order "
+#define DGPB_EXIT_BUILD(code, NAME, meaning) #code ", "
+#include "dgpb/vocabulary.def"
+    "128+N\n"
+    "(a signal stops them all).\n"
+    "On any failure nothing is written: the bundle, its view and the depfile are\n"
+    "one unit, all new or all as they were, even when the build is killed.\n";
+
+/* Matches "--name VALUE", "--name=VALUE" and, for short options, "-xVALUE". */
+static bool take_value(int argc, char **argv, int *i, const char *name, bool attached_ok,
+                       const char **value, int *err)
+{
+    const char *a = argv[*i];
+    size_t n = strlen(name);
+    if (strncmp(a, name, n) != 0)
+        return false;
+    if (a[n] == '=' && name[1] == '-') {
+        *value = a + n + 1;
+        return true;
+    }
+    if (a[n] == 0) {
+        if (*i + 1 >= argc) {
+            *err = tool_usage_error("'%s' needs a value", name);
+            return true;
+        }
+        *value = argv[++*i];
+        return true;
+    }
+    if (attached_ok) {
+        *value = a + n;
+        return true;
+    }
+    return false;
+}
+
+int options_parse(int argc, char **argv, options *o)
+{
+    memset(o, 0, sizeof *o);
+    size_t most = argc > 0 ? (size_t)argc : 1; /* arguments of each kind, at most */
+    o->defines = calloc(most, sizeof *o->defines);
+    o->includes = calloc(most, sizeof *o->includes);
+    o->modules = calloc(most, sizeof *o->modules);
+    if (!o->defines || !o->includes || !o->modules)
+        return EXIT_TOOL;
+    for (int i = 1; i < argc; i++) {
+        const char *a = argv[i], *v = NULL;
+        int err = 0;
+        if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
+            fputs(usage_text, stdout);
+            return EXIT_OK;
+        } else if (!strcmp(a, "--version")) {
+            o->version = true;
+        } else if (!strcmp(a, "--list")) {
+            o->list = true;
+        } else if (!strcmp(a, "--json")) {
+            o->list_json = true;
+        } else if (!strcmp(a, "--no-layouts")) {
+            o->build.no_layouts = true;
+        } else if (!strcmp(a, "--keep-temps")) {
+            o->build.keep_temps = true;
+        } else if (!strcmp(a, "-v") || !strcmp(a, "--verbose")) {
+            o->build.verbose = true;
+        } else if (!strcmp(a, "-q") || !strcmp(a, "--quiet")) {
+            o->quiet = true;
+        } else if (!strcmp(a, "--warnings-as-errors")) {
+            o->warnings_as_errors = true;
+        } else if (take_value(argc, argv, &i, "--diagnostics", false, &v, &err)) {
+            if (!err && strcmp(v, "text") && strcmp(v, "json"))
+                return tool_usage_error("--diagnostics is 'text' or 'json', not '%s'", v);
+            o->json = !err && !strcmp(v, "json");
+        } else if (!strcmp(a, "-MD")) {
+            o->build.depfile = true;
+        } else if (take_value(argc, argv, &i, "-MF", false, &v, &err)) {
+            o->build.depfile = true;
+            o->build.depfile_path = v;
+        } else if (!strcmp(a, "--no-cache")) {
+            o->no_cache = true;
+        } else if (!strcmp(a, "--cache-stats")) {
+            o->cache_stats = true;
+        } else if (!strcmp(a, "--cache-clear")) {
+            o->cache_clear = true;
+        } else if (!strcmp(a, "--cache-remote-read-only")) {
+            o->cache_remote_read_only = true;
+        } else if (take_value(argc, argv, &i, "--cache-remote", false, &v, &err)) {
+            o->cache_remote = v;
+        } else if (take_value(argc, argv, &i, "--cache-root", false, &v, &err)) {
+            o->build.cache_root = v;
+        } else if (take_value(argc, argv, &i, "--cache-dir", false, &v, &err)) {
+            o->cache_dir = v;
+        } else if (take_value(argc, argv, &i, "--cache-max-size", false, &v, &err)) {
+            uint64_t size;
+            if (!err && dgpb_cache_parse_size(v, &size))
+                return tool_usage_error(
+                    "--cache-max-size needs a size (bytes, or with K, M, G), not '%s'", v);
+            o->cache_max_size = v;
+        } else if (take_value(argc, argv, &i, "-o", false, &v, &err)) {
+            o->build.out_dir = v;
+        } else if (take_value(argc, argv, &i, "--module-path", false, &v, &err)) {
+            o->build.module_path = v;
+        } else if (take_value(argc, argv, &i, "--targets", false, &v, &err)) {
+            o->build.targets = v;
+        } else if (take_value(argc, argv, &i, "--triple", false, &v, &err)) {
+            o->build.triple = v;
+        } else if (take_value(argc, argv, &i, "--slangc", false, &v, &err)) {
+            o->slangc = v;
+        } else if (!strcmp(a, "--compiler-processes")) {
+            o->processes = true;
+        } else if (!strcmp(a, "--service-stop")) {
+            o->service_stop = true;
+        } else if (take_value(argc, argv, &i, "--service", false, &v, &err)) {
+            o->service = v;
+        } else if (take_value(argc, argv, &i, "--layout-recorder", false, &v, &err)) {
+            o->build.layout_recorder = v;
+        } else if (take_value(argc, argv, &i, "--slang-lib", false, &v, &err)) {
+            o->build.slang_lib = v;
+        } else if (take_value(argc, argv, &i, "-D", true, &v, &err)) {
+            if (!err && (!*v || *v == '='))
+                return tool_usage_error("'-D%s' names no macro", v);
+            o->defines[o->define_count++] = v;
+        } else if (take_value(argc, argv, &i, "-I", true, &v, &err)) {
+            o->includes[o->include_count++] = v;
+        } else if (take_value(argc, argv, &i, "-j", true, &v, &err)) {
+            char *end = NULL;
+            long n = err ? 0 : strtol(v, &end, 10);
+            if (!err && (!*v || *end || n < 1 || n > 1024))
+                return tool_usage_error("-j needs a number from 1 to 1024, not '%s'", v);
+            o->build.jobs = (unsigned)n;
+        } else if (!strcmp(a, "--persistent_worker")) {
+            return tool_usage_error("'--persistent_worker' starts a worker: it goes on the "
+                                    "worker's command line, not into a request");
+        } else if (a[0] == '-' && a[1]) {
+            return tool_usage_error("unknown option '%s'", a);
+        } else {
+            o->modules[o->module_count++] = a;
+        }
+        if (err)
+            return err;
+    }
+    if (!o->module_count && !o->version && !o->cache_stats && !o->cache_clear && !o->service_stop)
+        return tool_usage_error("no module given");
+    if (o->list_json && !o->list)
+        return tool_usage_error("--json goes with --list");
+    o->build.defines = o->defines;
+    o->build.define_count = o->define_count;
+    o->build.include_dirs = o->includes;
+    o->build.include_dir_count = o->include_count;
+    o->build.module_file = o->module_count ? o->modules[0] : NULL;
+    return -1;
+}
+
+void options_free(options *o)
+{
+    free(o->defines);
+    free(o->includes);
+    free(o->modules);
+    o->defines = o->includes = o->modules = NULL;
+}
+
+bool options_want_json(int argc, char **argv)
+{
+    bool json = false;
+    for (int i = 1; i < argc; i++)
+        if (!strcmp(argv[i], "--diagnostics") && i + 1 < argc)
+            json = !strcmp(argv[i + 1], "json");
+        else if (!strncmp(argv[i], "--diagnostics=", 14))
+            json = !strcmp(argv[i] + 14, "json");
+    return json;
+}
+
+bool env_true(const char *name)
+{
+    const char *v = getenv(name);
+    return v && *v && strcmp(v, "0");
+}
