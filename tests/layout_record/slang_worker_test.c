@@ -757,6 +757,9 @@ static void native_workers_through_the_compile_service(void **state)
         snprintf(in_p, sizeof in_p, "processes/%s", files[i]);
         assert_same_bytes(at(in_s), at(in_p));
     }
+    /* The layout the first compile recorded from its own request (layout_output), as on this
+     * process's own native workers. */
+    assert_same_bytes(at("service/a.layout"), at("workers/a.layout"));
     assert_string_equal(on_service.jobs[BATCH - 2].diagnostics, BROKEN_DIAGNOSTIC);
     assert_int_equal(on_service.jobs[BATCH - 1].status, DGPB_RECORDER_EXIT_OK);
     dgpb_compile_jobs_clear(on_service.jobs, BATCH);
