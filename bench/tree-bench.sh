@@ -42,8 +42,8 @@
 # the first cold build; an edited module's bundle byte-identical to a
 # dgpb-build --no-cache of the edited module; ninja rebuilding other modules
 # than the edited one or the include's users; the seed's pipeline's code
-# other than the bundles' code; the one module's entries other than the
-# tree's, or its compute entries' code other than theirs; the service's
+# (and layouts) other than the bundles'; the one module's entries other than
+# the tree's, or its compute entries' code other than theirs; the service's
 # bundles other than those built without it.
 #
 #   bench/tree-bench.sh        MODULES=50 RUNS=3 COLD_RUNS=1 bench/tree-bench.sh
@@ -357,6 +357,18 @@ seed_pipeline() {
         checked=$((checked + 1))
     done <"$tmp/codes-$key"
     ((checked == n)) || fail "the seed's pipeline compiled $n entries and targets, the bundles hold $checked of them ($key)"
+    # ... and the same layouts: each recorded one is among its module's target's layouts.
+    if ((layouts > 0)); then
+        python3 - "$out" "$tmp/ref-$key" <<'PY' || fail "the seed's pipeline's layouts differ from the bundles' ($key)"
+import glob, hashlib, json, os, sys
+for f in sorted(glob.glob(os.path.join(sys.argv[1], "*.layout"))):
+    mod, _, target, _ = os.path.basename(f).split(".")
+    view = json.load(open(os.path.join(sys.argv[2], mod + ".bundle.json")))
+    have = {l["sha256"] for t in view["targets"] if t["name"] == target for l in t["layouts"]}
+    if hashlib.sha256(open(f, "rb").read()).hexdigest() not in have:
+        sys.exit(f"tree-bench: the seed's pipeline's {os.path.basename(f)} is none of {mod}.dgpb's {target} layouts")
+PY
+    fi
     R[$key,s_measured]=$(calc "$t2 - $t0")
     R[$key,s_compiles_only]=$(calc "$t1 - $t0")
     R[$key,s_n]=$n R[$key,s_layouts]=$layouts
