@@ -195,7 +195,7 @@ ninja_run() {
     local -a env=()
     [ -z "$svc" ] || env=(DGPB_SERVICE="$svc")
     t0=$EPOCHREALTIME
-    env "${env[@]}" ninja -C "$b" -j"$JOBS" -v >"$log" 2>&1 || { tail -n 40 "$log" >&2; fail "ninja failed in $b ($log)"; }
+    env "${env[@]}" ninja -C "$b" -j"$JOBS" -v >"$log" 2>&1 || { tail -n 40 "$log" >&2; fail "ninja failed in $b ($log; KEEP=1 keeps it)"; }
     t1=$EPOCHREALTIME
     calc "$t1 - $t0"
 }
