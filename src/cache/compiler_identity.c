@@ -95,18 +95,6 @@ static void add_content(cache_session *s, dgpb_bytebuf *k, const char *label, co
         cache_key_str(k, "unreadable");
 }
 
-/* Calls fn for each regular file a pattern matches, in glob's (sorted) order. */
-static void each_file(const char *pattern, void (*fn)(void *, const char *), void *user)
-{
-    glob_t g;
-    struct stat st;
-    if (glob(pattern, 0, NULL, &g) == 0)
-        for (size_t i = 0; i < g.gl_pathc; i++)
-            if (!stat(g.gl_pathv[i], &st) && S_ISREG(st.st_mode))
-                fn(user, g.gl_pathv[i]);
-    globfree(&g);
-}
-
 typedef struct identity_walk {
     cache_session *s;
     dgpb_bytebuf *k;
@@ -252,7 +240,7 @@ static void recorder_parts(cache_session *s, dgpb_bytebuf *k)
         char pattern[4400];
         glob_walk w = {s, k};
         snprintf(pattern, sizeof pattern, "%s/lib/libslang*.so*", slang_root);
-        each_file(pattern, slang_root_one, &w);
+        compiler_files_glob(pattern, slang_root_one, &w);
     }
 }
 

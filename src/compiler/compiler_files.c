@@ -10,8 +10,7 @@
 #include <stdio.h>
 #include <sys/stat.h>
 
-/* Calls fn for each regular file a pattern matches, in glob's (sorted) order. */
-static void each_file(const char *pattern, void (*fn)(void *, const char *), void *user)
+void compiler_files_glob(const char *pattern, void (*fn)(void *, const char *), void *user)
 {
     glob_t g;
     struct stat st;
@@ -34,6 +33,6 @@ void compiler_files_each(bool embedded, const char *dir, void (*fn)(void *user, 
     char pattern[4400];
     for (size_t i = 0; i < count; i++) {
         snprintf(pattern, sizeof pattern, globs[i], dir);
-        each_file(pattern, fn, user);
+        compiler_files_glob(pattern, fn, user);
     }
 }

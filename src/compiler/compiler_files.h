@@ -13,6 +13,7 @@
  * short names (CONTRIBUTING.md, "Code conventions").
  */
 #define compiler_files_each dgpb__compiler_files_each
+#define compiler_files_glob dgpb__compiler_files_glob
 
 #include <stdbool.h>
 
@@ -24,6 +25,9 @@
  * a native slangc, the libslang in ../lib. The program itself is not among
  * them, nor a library given separately (--slang-lib).
  */
+/* Calls fn for each regular file `pattern` (a glob(3) pattern) matches, in glob's sorted order. */
+void compiler_files_glob(const char *pattern, void (*fn)(void *user, const char *path), void *user);
+
 void compiler_files_each(bool embedded, const char *dir, void (*fn)(void *user, const char *path),
                          void *user);
 
