@@ -44,6 +44,16 @@ typedef enum dgpb_kind {
 #define DGPB_SPACE_LAUNCH 0xFFFFFFFFu
 
 /*
+ * The `space` of a pipeline constant: a specialization constant
+ * ([vk::constant_id(N)], [SpecializationConstant]; a WGSL `override`) that
+ * the host sets when it creates the pipeline. Its row is a value row whose
+ * `binding` is the constant's id, `offset` 0 and `size` its byte size; the
+ * code's default applies when the host does not set it (docs/format.md,
+ * "Where a row lives").
+ */
+#define DGPB_SPACE_PIPELINE_CONSTANT 0xFFFFFFFEu
+
+/*
  * On ptx, the `binding` of a value row that sits directly in Slang's global
  * parameter block (SLANG_globalParams) at its `offset`, rather than in the
  * memory of a constant buffer whose pointer sits there.

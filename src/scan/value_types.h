@@ -1,0 +1,78 @@
+/*
+ * scan/value_types.h - the type of a value row, read from the shipped code.
+ *
+ * v0 rows carry no type (docs/format.md). Whoever needs one (dgpb-run to
+ * turn "2" into bytes, the C header dgpb-build writes, a test's WebGPU
+ * runner) reads it here from the blob the row describes, never from how a
+ * number is spelled:
+ *
+ *   - SPIR-V: the member at the row's `offset` of the block variable at the
+ *     row's `space`/`binding` (DescriptorSet/Binding decorations), of the
+ *     PushConstant variable (space DGPB_SPACE_LAUNCH), or the OpSpecConstant*
+ *     whose SpecId is the row's `binding` (space DGPB_SPACE_PIPELINE_CONSTANT);
+ *   - WGSL: the member at the row's `offset` of the struct of the
+ *     `var<uniform>` at @group(space) @binding(binding), or the `override`
+ *     whose @id is the row's `binding`;
+ *   - PTX: the kernel parameter at the row's `offset` (space
+ *     DGPB_SPACE_LAUNCH) when PTX gives it a scalar type (`.f32`, `.u32`, ...);
+ *     values inside SLANG_globalParams or a block's memory are bytes in PTX,
+ *     so their type is unknown there.
+ *
+ * A type the code does not state is DGPB_SCALAR_UNKNOWN with DGPB_OK: the
+ * caller decides (dgpb-run asks for `TYPE:`; the header may take the type of
+ * the same row on another target of the bundle). Only code that cannot be
+ * read is an error.
+ */
+#ifndef DGPB_VALUE_TYPES_H
+#define DGPB_VALUE_TYPES_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "dgpb/format.h"
+#include "dgpb/result.h"
+#include "format/model.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef enum dgpb_scalar {
+    DGPB_SCALAR_UNKNOWN = 0, /* the code does not say (bytes, or an aggregate: see `aggregate`) */
+    DGPB_SCALAR_BOOL,
+    DGPB_SCALAR_INT,
+    DGPB_SCALAR_UINT,
+    DGPB_SCALAR_FLOAT
+} dgpb_scalar;
+
+typedef struct dgpb_value_type {
+    dgpb_scalar scalar;
+    uint32_t bits;          /* of one scalar: 8, 16, 32 or 64 */
+    uint32_t columns;       /* a vector's components, a matrix's columns; 1 for a scalar */
+    uint32_t rows;          /* a matrix's rows (per column); 1 otherwise */
+    uint32_t matrix_stride; /* bytes from one matrix column (or row, if row_major) to the next */
+    bool row_major;         /* the matrix is stored row by row */
+    uint32_t array_count;   /* elements of an array value; 0 when not an array */
+    uint32_t array_stride;  /* bytes from one array element to the next */
+    bool aggregate;         /* a struct (or an array of structs): scalar is UNKNOWN */
+} dgpb_value_type;
+
+/*
+ * The type of value row `row` of an entry in `code` (a blob of `format`).
+ * `entry` names the entry point (a blob may hold several). DGPB_OK with
+ * out->scalar = DGPB_SCALAR_UNKNOWN when the code does not state it;
+ * DGPB_ERR_CORRUPT only when the code cannot be read.
+ */
+int dgpb_value_type_find(dgpb_code_format format, const uint8_t *code, size_t len,
+                         const char *entry, const dgpb_param_desc *row, dgpb_value_type *out,
+                         dgpb_diag *diag);
+
+/* "f32", "u32x4", "f32 4x4", ... into buf: how messages and headers spell a type. */
+void dgpb_value_type_text(const dgpb_value_type *t, char *buf, size_t size);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif
