@@ -1,5 +1,5 @@
 #!/bin/sh
-# run_suite.sh [--negative] [--allow-unsupported] DGPB_RUN BUNDLE_DIR MODULE... - runs the
+# run_suite.sh [--negative] [--allow-unsupported] [--api cuda] DGPB_RUN BUNDLE_DIR MODULE... - runs the
 # Slang-style compute suite (fixtures/compute/*.slang) with dgpb-run on a
 # Vulkan device (the spirv target): for each module, the words of its
 # `//DGPB_RUN:` lines (concatenated; the first word is the entry, the rest
@@ -23,21 +23,31 @@
 # message, instead of failed: for runs on real devices. CI leaves it out
 # (lavapipe has every capability the suite uses), so there nothing is missed.
 #
+# --api cuda runs the ptx target through CUDA instead (`dgpb-run --api cuda`):
+# a module is applicable when BUNDLE_DIR holds its bundle (the GPU run builds
+# every module for ptx and keeps the ones ptx can express; for each one it
+# cannot, BUNDLE_DIR/<stem>.why holds dgpb-build's message, printed here).
+#
 # The run lines are split at white space; values never hold spaces.
 set -u
 
 negative=0
 allow_unsupported=0
+api=vulkan
 while :; do
     case ${1:-} in
     --negative) negative=1 ;;
     --allow-unsupported) allow_unsupported=1 ;;
+    --api)
+        api=${2:-}
+        shift
+        ;;
     *) break ;;
     esac
     shift
 done
-if [ $# -lt 3 ] || [ ! -x "$1" ]; then
-    echo "usage: run_suite.sh [--negative] [--allow-unsupported] DGPB_RUN BUNDLE_DIR MODULE..." >&2
+if [ $# -lt 3 ] || [ ! -x "$1" ] || { [ "$api" != vulkan ] && [ "$api" != cuda ]; }; then
+    echo "usage: run_suite.sh [--negative] [--allow-unsupported] [--api cuda] DGPB_RUN BUNDLE_DIR MODULE..." >&2
     exit 2
 fi
 run=$1
@@ -87,14 +97,23 @@ trap 'rm -f "$log"' EXIT
 
 for module in "$@"; do
     stem=$(basename "$module" .slang)
-    case ",$(module_targets "$module")," in
-    *,spirv,*) ;;
-    *)
-        echo "$stem: not applicable (//DGPB_TARGETS: $(module_targets "$module"))"
-        skipped=$((skipped + 1))
-        continue
-        ;;
-    esac
+    bundle=$bundles/$stem.dgpb
+    if [ "$api" = cuda ]; then
+        if [ ! -e "$bundle" ]; then
+            echo "$stem: not applicable on ptx: $(head -n 1 "$bundles/$stem.why" 2>/dev/null)"
+            skipped=$((skipped + 1))
+            continue
+        fi
+    else
+        case ",$(module_targets "$module")," in
+        *,spirv,*) ;;
+        *)
+            echo "$stem: not applicable (//DGPB_TARGETS: $(module_targets "$module"))"
+            skipped=$((skipped + 1))
+            continue
+            ;;
+        esac
+    fi
     words=$(run_words "$module")
     if [ -z "$words" ]; then
         echo "$stem: FAILED no //DGPB_RUN: line"
@@ -105,8 +124,7 @@ for module in "$@"; do
     set -- $words
     entry=$1
     shift
-    options=$*
-    bundle=$bundles/$stem.dgpb
+    options="--api $api $*"
 
     # shellcheck disable=SC2086
     "$run" $options "$bundle" "$entry" >"$log" 2>&1

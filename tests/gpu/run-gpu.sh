@@ -6,10 +6,12 @@
 #   .gpu/bin/{conformance-vulkan,conformance-export,cuda-run,dgpb-run}  the hosts
 #   .gpu/bundles/*.dgpb    the conformance bundles (spirv, wgsl, ptx), double.dgpb
 #   .gpu/compute/*.dgpb    the Slang-style compute suite's bundles (spirv, wgsl)
+#   .gpu/compute-ptx/      the same modules for ptx (<stem>.why: why ptx cannot)
 #   .gpu/node.xz           a Node.js binary; .gpu/webgpu/ the npm package webgpu
 #                          with dist/linux-x64/dawn.node compressed as dawn.node.xz
 #   .gl/*.deb              the Vulkan loader, when the machine has none
-# Writes vulkan.txt, cuda.txt, dgpb-run.txt, compute-vulkan.txt, dawn.txt,
+# Writes vulkan.txt, cuda.txt, dgpb-run.txt, compute-vulkan.txt,
+# compute-cuda.txt, dawn.txt,
 # compute-dawn.txt and gpu.txt into $OUT
 # (or ./gpu-out). DGPB_GPU_SKIP_DAWN=1 leaves out the WebGPU run.
 set -u
@@ -40,6 +42,9 @@ done
 echo "== The compute suite with dgpb-run (Vulkan)"
 tests/compute/run_suite.sh --allow-unsupported .gpu/bin/dgpb-run .gpu/compute fixtures/compute/*.slang 2>&1 |
     tee "$out/compute-vulkan.txt"
+echo "== The compute suite with dgpb-run (CUDA, the ptx target)"
+tests/compute/run_suite.sh --allow-unsupported --api cuda .gpu/bin/dgpb-run .gpu/compute-ptx \
+    fixtures/compute/*.slang 2>&1 | tee "$out/compute-cuda.txt"
 [ "${DGPB_GPU_SKIP_DAWN:-}" = 1 ] && { echo "== done"; exit 0; }
 echo "== WebGPU (Dawn)"
 xz -dc .gpu/node.xz >/tmp/node && chmod +x /tmp/node
