@@ -537,6 +537,42 @@ static void walk_block(builder *b, const char *path, const cJSON *node, const cJ
         walk(b, path, node, elem, &in, depth + 1);
 }
 
+/*
+ * A plain-data constant buffer (docs/format.md, "Which rows an entry has"):
+ * its uniform_buffer row, then one value row per field at the block's place.
+ * A cbuffer (whose element struct Slang leaves unnamed) names its fields bare,
+ * as the code reads them; a ConstantBuffer<S> by dotted path.
+ */
+static void add_data_block(builder *b, const char *path, const cJSON *node, const cJSON *t,
+                           const records *rec, const base *at, int depth)
+{
+    size_t first = b->count;
+    add_resource(b, path, node, t, rec, at);
+    const cJSON *elem = reflect_get(t, "elementType");
+    if (b->nomem || b->params[first].kind != DGPB_KIND_UNIFORM_BUFFER ||
+        !reflect_str_is(reflect_get_str(elem, "kind"), "struct"))
+        return;
+    const dgpb_reflected_param *block = &b->params[first];
+    char *code = mem_strdup(block->code_name);
+    if (!code) {
+        b->nomem = true;
+        return;
+    }
+    bool from_code = block->place_from_code;
+    base in = *at;
+    in.home = HOME_BLOCK;
+    in.block_code = code;
+    in.bytes = 0;
+    in.block_space = block->space;
+    in.block_binding = block->binding;
+    in.in_ptx_block = b->ptx;
+    bool bare = !reflect_get_str(elem, "name") && depth == 0;
+    walk_fields(b, bare ? NULL : path, elem, &in, depth);
+    for (size_t i = first + 1; i < b->count; i++)
+        b->params[i].place_from_code = from_code;
+    dgpb_free(code);
+}
+
 static void walk(builder *b, const char *path, const cJSON *node, const cJSON *t, const base *at,
                  int depth)
 {
@@ -610,7 +646,7 @@ static void walk(builder *b, const char *path, const cJSON *node, const cJSON *t
             else
                 walk_block(b, path, node, t, &rec, at, false, false, false, depth);
         } else {
-            add_resource(b, path, node, t, &rec, at);
+            add_data_block(b, path, node, t, &rec, at, depth);
         }
     } else if (reflect_str_is(kind, "array")) {
         if (holds_resources(reflect_get(t, "elementType"), 0))
