@@ -767,7 +767,18 @@ static int fill_info(analysis *a, dgpb_spirv_info *info)
             return DGPB_ERR_NOMEM;
         info->spec_constants = sc;
         sc[info->spec_constant_count].spec_id = a->decos.v[i + 2];
+        sc[info->spec_constant_count].id = a->decos.v[i];
+        sc[info->spec_constant_count].name = NULL;
         sc[info->spec_constant_count++].size = (uint32_t)type_size(a, w[1], 0, false, 0);
+    }
+    for (size_t k = 0; k < info->spec_constant_count; k++) {
+        dgpb_spirv_spec_constant *sc = &info->spec_constants[k];
+        for (size_t i = 0; i + 2 < a->names.n && !sc->name; i += 3)
+            if (a->names.v[i] == sc->id &&
+                !(sc->name = string_at(a, a->names.v[i + 1], a->names.v[i + 2])))
+                return DGPB_ERR_NOMEM;
+        if (!sc->name && !(sc->name = mem_strdup("")))
+            return DGPB_ERR_NOMEM;
     }
     /* Only the first index of a variable's id is in slot: a repeated id (an
        invalid module) keeps its other rows unnamed. */
@@ -927,6 +938,8 @@ void dgpb_spirv_info_free(dgpb_spirv_info *info)
         dgpb_free(info->vars[i].members);
     }
     dgpb_free(info->vars);
+    for (size_t i = 0; i < info->spec_constant_count; i++)
+        dgpb_free(info->spec_constants[i].name);
     dgpb_free(info->spec_constants);
     dgpb_free(info->capabilities);
     dgpb_free(info->entry_name);

@@ -100,10 +100,12 @@ typedef struct dgpb_spirv_var {
                                 runtime array) */
 } dgpb_spirv_var;
 
-/* A specialization constant: its SpecId decoration and the byte size of its type. */
+/* A specialization constant: its SpecId decoration, the byte size of its type, its OpName. */
 typedef struct dgpb_spirv_spec_constant {
     uint32_t spec_id;
     uint32_t size;
+    uint32_t id; /* its result id */
+    char *name;  /* its OpName, "" when it has none; never NULL once the analysis succeeded */
 } dgpb_spirv_spec_constant;
 
 /* What dgpb_spirv_analyze() found. */

@@ -163,6 +163,43 @@ static int prove_block_fields(const dgpb_proof_input *in, const dgpb_code_bindin
     return DGPB_OK;
 }
 
+/* A pipeline constant of the code: exactly one value row at its id, of its byte size. */
+static int prove_pipeline_constant(const dgpb_proof_input *in, const dgpb_code_binding *c,
+                                   dgpb_diag *diag)
+{
+    const dgpb_param_table *t = in->table;
+    const dgpb_param_desc *found = NULL;
+    for (uint32_t r = 0; r < t->count; r++) {
+        const dgpb_param_desc *row = &t->rows[r];
+        if (row->space != DGPB_SPACE_PIPELINE_CONSTANT || row->binding != (uint64_t)c->binding)
+            continue;
+        if (found)
+            return dgpb_diag_set(diag, DGPB_ERR_SHADER, -1,
+                                 "target '%s', entry '%s': parameters '%s' and '%s' both claim "
+                                 "the code's pipeline constant '%s' (id %lld)",
+                                 dgpb_target_name(in->target), in->entry, found->name, row->name,
+                                 c->name, (long long)c->binding);
+        found = row;
+        if (row->kind != DGPB_KIND_VALUE || row->offset != 0 ||
+            (c->block_size && row->size != c->block_size))
+            return dgpb_diag_set(diag, DGPB_ERR_SHADER, -1,
+                                 "target '%s', entry '%s': parameter '%s' is a %s row of %u bytes "
+                                 "at offset %u, but the code's pipeline constant '%s' (id %lld) "
+                                 "is a value of %u bytes",
+                                 dgpb_target_name(in->target), in->entry, row->name,
+                                 kind_text(row->kind), row->size, row->offset, c->name,
+                                 (long long)c->binding, c->block_size);
+    }
+    if (!found)
+        return dgpb_diag_set(diag, DGPB_ERR_SHADER, -1,
+                             "target '%s', entry '%s': the code declares the pipeline constant "
+                             "'%s' (id %lld), which no parameter row describes: a host could "
+                             "not set it",
+                             dgpb_target_name(in->target), in->entry, c->name,
+                             (long long)c->binding);
+    return DGPB_OK;
+}
+
 static int prove_code_binding(const dgpb_proof_input *in, const dgpb_code_binding *c,
                               dgpb_diag *diag)
 {
@@ -198,6 +235,8 @@ static int prove_code_binding(const dgpb_proof_input *in, const dgpb_code_bindin
                                  dgpb_target_name(in->target), in->entry, c->name, c->block_size);
         return DGPB_OK;
     }
+    if (c->cls == DGPB_CODE_PIPELINE_CONSTANT)
+        return prove_pipeline_constant(in, c, diag);
     if (c->space < 0 || c->binding < 0)
         return dgpb_diag_set(diag, DGPB_ERR_SHADER, -1,
                              "target '%s', entry '%s': the code declares the %s '%s' without a "

@@ -664,6 +664,43 @@ static void walk(builder *b, const char *path, const cJSON *node, const cJSON *t
     }
 }
 
+/* The byte size of a scalar type of the reflection ("uint32": 4); 0 when it is not one. */
+static uint32_t scalar_bytes(const char *scalar)
+{
+    static const struct {
+        const char *name;
+        uint32_t bytes;
+    } sizes[] = {{"bool", 4},    {"int8", 1},    {"uint8", 1},  {"int16", 2},
+                 {"uint16", 2},  {"float16", 2}, {"int32", 4},  {"uint32", 4},
+                 {"float32", 4}, {"int64", 8},   {"uint64", 8}, {"float64", 8}};
+    for (size_t i = 0; scalar && i < sizeof sizes / sizeof sizes[0]; i++)
+        if (!strcmp(scalar, sizes[i].name))
+            return sizes[i].bytes;
+    return 0;
+}
+
+/* A specialization constant: a value row of the pipeline-constant space (reflect.h). */
+static void add_pipeline_constant(builder *b, const char *name, const cJSON *binding,
+                                  const cJSON *t)
+{
+    dgpb_reflected_param *r = push(b);
+    if (!r)
+        return;
+    char shape[160], problem[512] = "";
+    reflect_shape_text(t, shape, sizeof shape);
+    r->kind = DGPB_KIND_VALUE;
+    r->pipeline_constant = true;
+    r->space = DGPB_SPACE_PIPELINE_CONSTANT;
+    r->binding = rec_u32(binding, "index");
+    r->size = scalar_bytes(reflect_get_str(t, "scalarType"));
+    if (!r->size)
+        set_problem(r, problem, sizeof problem,
+                    "%s is a specialization constant that is not a scalar; a pipeline constant "
+                    "is a bool, integer or float",
+                    shape);
+    fill_strings(b, r, name, name, name, shape, problem);
+}
+
 static int parse_params(builder *b, const cJSON *params, bool entry, dgpb_diag *diag)
 {
     const cJSON *p;
@@ -673,6 +710,15 @@ static int parse_params(builder *b, const cJSON *params, bool entry, dgpb_diag *
         const char *name = reflect_get_str(p, "name");
         const cJSON *t = reflect_get(p, "type");
         records rec = records_of(p);
+        const cJSON *binding = reflect_get(p, "binding");
+        if (!entry && name && cJSON_IsObject(t) &&
+            reflect_str_is(reflect_get_str(binding, "kind"), "specializationConstant")) {
+            index++;
+            add_pipeline_constant(b, name, binding, t);
+            if (b->nomem)
+                break;
+            continue;
+        }
         bool placed = rec.slot || rec.bytes || rec.space || rec.push;
         if (entry && (!placed || reflect_get(p, "semanticName")))
             continue; /* a stage input or output: the pipeline's, not a parameter */
