@@ -763,21 +763,6 @@ static void walk(builder *b, const char *path, const cJSON *node, const cJSON *t
     }
 }
 
-/* The byte size of a scalar type of the reflection ("uint32": 4); 0 when it is not one. */
-static uint32_t scalar_bytes(const char *scalar)
-{
-    static const struct {
-        const char *name;
-        uint32_t bytes;
-    } sizes[] = {{"bool", 4},    {"int8", 1},    {"uint8", 1},  {"int16", 2},
-                 {"uint16", 2},  {"float16", 2}, {"int32", 4},  {"uint32", 4},
-                 {"float32", 4}, {"int64", 8},   {"uint64", 8}, {"float64", 8}};
-    for (size_t i = 0; scalar && i < sizeof sizes / sizeof sizes[0]; i++)
-        if (!strcmp(scalar, sizes[i].name))
-            return sizes[i].bytes;
-    return 0;
-}
-
 /* A specialization constant: a value row of the pipeline-constant space (reflect.h). */
 static void add_pipeline_constant(builder *b, const char *name, const cJSON *binding,
                                   const cJSON *t)
