@@ -164,7 +164,9 @@ bool dgpb_kind_writable(uint32_t kind);
  * The rules for one parameter row, shared by the model (before writing) and
  * the reader (after reading). Returns NULL when the row is consistent, else a
  * static lowercase reason ("webgpu_layout 4 does not describe a rw_buffer").
- * `buf` (at least 128 bytes) receives reasons that carry numbers.
+ * `buf` (at least 128 bytes) receives reasons that carry numbers. `is_wgsl`:
+ * the row is on the wgsl target and is a bind-group entry (not a pipeline
+ * constant, whose webgpu_layout is 0 on every target).
  */
 const char *dgpb_param_rule(uint32_t kind, uint32_t flags, uint32_t offset, uint32_t size,
                             uint32_t webgpu_layout, bool is_wgsl, char *buf, size_t buf_size);

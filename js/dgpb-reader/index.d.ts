@@ -11,6 +11,8 @@ export declare const MAX_STRING: 4096;
 export declare const MAX_BUNDLE_SIZE: 4294967295;
 /** The most bind groups bindGroupLayoutDescriptors() builds (32). */
 export declare const MAX_BIND_GROUPS: 32;
+/** The space of a pipeline constant row (a WGSL override; binding = its @id). */
+export declare const PIPELINE_CONSTANT_SPACE: 0xfffffffe;
 
 /** Parameter kind names, by number (docs/format.md "Parameter kinds"). */
 export type KindName =

@@ -20,6 +20,8 @@ export const MAX_STRING = 4096;
 export const MAX_BUNDLE_SIZE = 0xffffffff;
 /** The most bind groups bindGroupLayoutDescriptors() builds (a space beyond is refused). */
 export const MAX_BIND_GROUPS = 32;
+/** The space of a pipeline constant row (a WGSL override; binding = its @id). */
+export const PIPELINE_CONSTANT_SPACE = 0xfffffffe;
 
 /** Parameter kinds by name (GpuArgKind numbering, docs/format.md "Parameter kinds"). */
 export const KIND = Object.freeze({
@@ -231,8 +233,10 @@ function paramRule(kind, flags, offset, size, id, wgsl) {
   if ((flags & 3) === 3) return 'flags say both read-only and written';
   if (READ_ONLY_KINDS.has(kind) && !(flags & FLAG.read_only))
     return `a ${KIND_NAMES[kind]} parameter must be flagged read-only`;
-  if (kind !== KIND.value && (offset !== 0 || size !== 0))
-    return `a ${KIND_NAMES[kind]} parameter must have offset 0 and size 0`;
+  // A structured buffer's size is its element stride (docs/format.md, issue 24).
+  const strided = kind === KIND.buffer || kind === KIND.rw_buffer;
+  if (kind !== KIND.value && (offset !== 0 || (size !== 0 && !strided)))
+    return `a ${KIND_NAMES[kind]} parameter must have offset 0 and size 0${strided ? ' or its element stride' : ''}`;
   if (kind === KIND.value && size === 0) return 'a value parameter must have a non-zero size';
   if (kind === KIND.value && offset + size > 0xffffffff) return "a value parameter's offset + size overflows";
   if (!webgpuLayoutAllowed(kind, id, wgsl)) {
@@ -343,7 +347,8 @@ function readParam(c, wgsl) {
   const offset = c.u32('offset');
   const size = c.u32('size');
   const webgpuLayout = c.u32('webgpu_layout');
-  const why = paramRule(kind, flags, offset, size, webgpuLayout, wgsl);
+  // A pipeline constant is no bind-group entry: webgpu_layout 0 on wgsl too.
+  const why = paramRule(kind, flags, offset, size, webgpuLayout, wgsl && space !== PIPELINE_CONSTANT_SPACE);
   if (why) throw c.corrupt('value', at, why);
   return {
     param: { name: name.text, kind, kindName: KIND_NAMES[kind], flags, space, binding, offset, size, webgpuLayout },
@@ -562,7 +567,10 @@ export function stageVisibility(stage) {
  * entries' rows use, from their webgpu_layout IDs: one layout entry per
  * (space, binding) - the value rows of a uniform block share one - whose
  * visibility is the union of the stages of the entries that list it
- * (`visibilityFor(entry)` overrides an entry's bits). A group no row uses gets
+ * (`visibilityFor(entry)` overrides an entry's bits). Pipeline constants
+ * (space PIPELINE_CONSTANT_SPACE) are no bind-group entries and are left out:
+ * a host sets them in GPUProgrammableStage.constants, keyed by their binding
+ * (the override's @id). A group no row uses gets
  * an empty layout, so indices are group numbers. Entries are sorted by binding.
  * Throws RangeError for a row without a WebGPU descriptor (ID 0: acceleration
  * structures, MLP weights, bindless handles, and every row off the wgsl
@@ -575,6 +583,7 @@ export function bindGroupLayoutDescriptors(entries, visibilityFor) {
   for (const entry of list) {
     const visibility = visibilityFor ? visibilityFor(entry) : stageVisibility(entry.stage);
     for (const row of entry.params) {
+      if (row.space === PIPELINE_CONSTANT_SPACE) continue; // set in the pipeline's `constants`
       const where = `entry '${entry.name}', parameter '${row.name}'`;
       const member = webgpuLayoutEntry(row.webgpuLayout);
       if (!member)

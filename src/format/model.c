@@ -187,8 +187,9 @@ static int check_entry(const dgpb_mtarget *t, const dgpb_entry_desc *d, uint32_t
                 return dgpb_diag_set(diag, DGPB_ERR_INVALID, -1,
                                      "target '%s', entry '%s': parameter '%s' listed twice",
                                      t->name, d->name, p->name);
-        why = dgpb_param_rule(p->kind, p->flags, p->offset, p->size, p->webgpu_layout, wgsl, buf,
-                              sizeof buf);
+        /* A pipeline constant is no bind-group entry: webgpu_layout 0 on wgsl too. */
+        why = dgpb_param_rule(p->kind, p->flags, p->offset, p->size, p->webgpu_layout,
+                              wgsl && p->space != DGPB_SPACE_PIPELINE_CONSTANT, buf, sizeof buf);
         if (why)
             return dgpb_diag_set(diag, DGPB_ERR_INVALID, -1,
                                  "target '%s', entry '%s', parameter '%s': %s", t->name, d->name,

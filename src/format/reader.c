@@ -195,8 +195,10 @@ static int rd_param(cursor *c, dgpb_param_view *p, bool wgsl)
         if ((rc = rd_u32(c, fields[k], names[k])))
             return rc;
     char buf[160];
-    const char *why = dgpb_param_rule(p->kind, p->flags, p->offset, p->size, p->webgpu_layout, wgsl,
-                                      buf, sizeof buf);
+    /* A pipeline constant is no bind-group entry: webgpu_layout 0 on wgsl too. */
+    const char *why =
+        dgpb_param_rule(p->kind, p->flags, p->offset, p->size, p->webgpu_layout,
+                        wgsl && p->space != DGPB_SPACE_PIPELINE_CONSTANT, buf, sizeof buf);
     if (why)
         return corrupt(c, DGPB_ERR_CORRUPT_VALUE, at, "%s", why);
     return DGPB_OK;

@@ -9,12 +9,16 @@
 #include <string.h>
 
 #include "core/alloc.h"
+#include "dgpb/format.h"
 
 static const char *const class_names[DGPB_CODE_CLASS_COUNT] = {
-    "uniform buffer",     "push-constant block",      "storage buffer",  "sampled texture",
-    "depth texture",      "multisampled texture",     "storage texture", "sampler",
-    "comparison sampler", "combined texture-sampler", "typed buffer",    "acceleration structure",
-    "resource",
+    "uniform buffer",     "push-constant block",
+    "storage buffer",     "sampled texture",
+    "depth texture",      "multisampled texture",
+    "storage texture",    "sampler",
+    "comparison sampler", "combined texture-sampler",
+    "typed buffer",       "acceleration structure",
+    "pipeline constant",  "resource",
 };
 
 const char *dgpb_code_class_name(uint32_t cls)
@@ -66,9 +70,9 @@ int dgpb_code_bindings_from_spirv(const dgpb_spirv_info *info, dgpb_code_binding
 {
     assert(info && out);
     memset(out, 0, sizeof *out);
-    if (!info->var_count)
+    if (!info->var_count && !info->spec_constant_count)
         return DGPB_OK;
-    out->items = mem_calloc(info->var_count, sizeof *out->items);
+    out->items = mem_calloc(info->var_count + info->spec_constant_count, sizeof *out->items);
     if (!out->items)
         return dgpb_diag_set(diag, DGPB_ERR_NOMEM, -1, "out of memory");
     for (size_t i = 0; i < info->var_count; i++) {
@@ -85,8 +89,34 @@ int dgpb_code_bindings_from_spirv(const dgpb_spirv_info *info, dgpb_code_binding
         c->writable = v->type_class == DGPB_SPIRV_TYPE_STORAGE_IMAGE;
         c->is_array = v->is_array;
         c->block_size = v->block_size;
+        c->members = v->members;
+        c->member_count = v->member_count;
+        c->element_stride = v->element_stride;
+        c->array_length = v->array_length;
+    }
+    for (size_t i = 0; i < info->spec_constant_count; i++) {
+        const dgpb_spirv_spec_constant *k = &info->spec_constants[i];
+        dgpb_code_binding *c = &out->items[out->count++];
+        c->name = k->name ? k->name : "";
+        c->space = DGPB_SPACE_PIPELINE_CONSTANT;
+        c->binding = k->spec_id;
+        c->cls = DGPB_CODE_PIPELINE_CONSTANT;
+        c->block_size = k->size;
     }
     return DGPB_OK;
+}
+
+/* The byte size of a WGSL override's scalar type: f16 2, the other scalars 4; 0 unknown. */
+static uint32_t override_size(const char *type)
+{
+    if (!type)
+        return 0;
+    if (!strcmp(type, "f16"))
+        return 2;
+    if (!strcmp(type, "f32") || !strcmp(type, "i32") || !strcmp(type, "u32") ||
+        !strcmp(type, "bool"))
+        return 4;
+    return 0;
 }
 
 static uint32_t wgsl_class(uint32_t cls, bool *writable)
@@ -123,9 +153,9 @@ int dgpb_code_bindings_from_wgsl(const dgpb_wgsl_module *m, dgpb_code_bindings *
 {
     assert(m && out);
     memset(out, 0, sizeof *out);
-    if (!m->binding_count)
+    if (!m->binding_count && !m->override_count)
         return DGPB_OK;
-    out->items = mem_calloc(m->binding_count, sizeof *out->items);
+    out->items = mem_calloc(m->binding_count + m->override_count, sizeof *out->items);
     if (!out->items)
         return dgpb_diag_set(diag, DGPB_ERR_NOMEM, -1, "out of memory");
     for (size_t i = 0; i < m->binding_count; i++) {
@@ -145,6 +175,19 @@ int dgpb_code_bindings_from_wgsl(const dgpb_wgsl_module *m, dgpb_code_bindings *
         c->sample_type = w->sample_type;
         c->dimension = w->dimension;
         c->line = w->line;
+    }
+    for (size_t i = 0; i < m->override_count; i++) {
+        const dgpb_wgsl_override *o = &m->overrides[i];
+        if (o->id < 0)
+            continue; /* no id: a host sets it by name, and no row describes it */
+        dgpb_code_binding *c = &out->items[out->count++];
+        c->name = o->name;
+        c->space = DGPB_SPACE_PIPELINE_CONSTANT;
+        c->binding = o->id;
+        c->cls = DGPB_CODE_PIPELINE_CONSTANT;
+        c->block_size = override_size(o->type);
+        c->detail = o->type ? o->type : "";
+        c->line = o->line;
     }
     return DGPB_OK;
 }

@@ -11,7 +11,10 @@
  *     decorations, and every PushConstant variable, that the entry point's
  *     interface lists (scan/spirv_analysis.h);
  *   - WGSL: every module-scope `var` in the uniform or storage address space
- *     or of a texture or sampler type (scan/wgsl_scan.h).
+ *     or of a texture or sampler type (scan/wgsl_scan.h);
+ *   - both: every pipeline constant (a SPIR-V SpecId-decorated constant, a
+ *     WGSL `override` with an @id), in the space DGPB_SPACE_PIPELINE_CONSTANT
+ *     with its id as the binding.
  *
  * Each binding keeps the variable's name as the code spells it. Slang names
  * variables after the parameter's path: the SPIR-V name is the dotted path
@@ -54,6 +57,10 @@ typedef enum dgpb_code_class {
     DGPB_CODE_COMBINED,               /* SPIR-V sampled image: texture and sampler in one */
     DGPB_CODE_TEXEL_BUFFER,           /* a typed buffer */
     DGPB_CODE_ACCELERATION_STRUCTURE, /* a ray-tracing acceleration structure */
+    DGPB_CODE_PIPELINE_CONSTANT,      /* a specialization constant (SPIR-V SpecId) or a WGSL
+                                         `override` with an @id: space
+                                         DGPB_SPACE_PIPELINE_CONSTANT, binding = its id,
+                                         block_size = its byte size */
     DGPB_CODE_OTHER,
     DGPB_CODE_CLASS_COUNT
 } dgpb_code_class;
@@ -70,6 +77,10 @@ typedef struct dgpb_code_binding {
     const char *sample_type;  /* WGSL sampled textures: "f32", "i32", "u32"; else NULL */
     const char *dimension;    /* WGSL textures: "1d", "2d", "2d_array", ...; else NULL */
     uint32_t line;            /* WGSL: its line; 0 for SPIR-V */
+    const dgpb_spirv_member *members; /* SPIR-V blocks: the struct's members; borrowed */
+    uint32_t member_count;            /* 0: not known (WGSL) */
+    uint32_t element_stride; /* SPIR-V storage buffers: the element's ArrayStride; 0 unknown */
+    uint32_t array_length;   /* SPIR-V arrays of resources: the length; 0 runtime or unknown */
 } dgpb_code_binding;
 
 typedef struct dgpb_code_bindings {

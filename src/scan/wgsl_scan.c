@@ -31,7 +31,7 @@
 typedef struct scanner {
     text_scanner lex; /* the text, the position, the current token, the diagnostic */
     dgpb_wgsl_module *m;
-    size_t binding_cap, entry_cap;
+    size_t binding_cap, entry_cap, override_cap;
     wgsl_sizes sizes; /* the structs, aliases and var<workgroup> types, for wgsl_layout.c */
 } scanner;
 
@@ -265,6 +265,66 @@ static int parse_var(scanner *s, const attr *attrs, size_t nattrs)
     return DGPB_OK;
 }
 
+/* [@id(N)] override name [':' type] ['=' expr] ';' */
+static int parse_override(scanner *s, const attr *attrs, size_t nattrs)
+{
+    token kw = s->lex.tok, name;
+    char buf[64];
+    int rc;
+    if ((rc = wgsl_advance(&s->lex)) != DGPB_OK ||
+        (rc = wgsl_expect_ident(&s->lex, "the override's name")) != DGPB_OK)
+        return rc;
+    name = s->lex.tok;
+    if ((rc = wgsl_advance(&s->lex)) != DGPB_OK)
+        return rc;
+    dgpb_wgsl_module *m = s->m;
+    dgpb_wgsl_override *v =
+        mem_grow(m->overrides, m->override_count, &s->override_cap, sizeof *v, 4);
+    if (!v)
+        return DGPB_ERR_NOMEM;
+    m->overrides = v;
+    dgpb_wgsl_override *o = &v[m->override_count++];
+    memset(o, 0, sizeof *o);
+    o->id = -1;
+    o->line = kw.line;
+    if (!(o->name = text_tokdup(&name)))
+        return DGPB_ERR_NOMEM;
+    for (size_t i = 0; i < nattrs; i++) {
+        const attr *a = &attrs[i];
+        if (!text_tok_is(&a->name, "id"))
+            return text_bad(&s->lex, &a->name, "@%.*s does not apply to an override",
+                            (int)a->name.len, a->name.s);
+        if (o->id != -1 || a->nargs != 1)
+            return text_bad(&s->lex, &a->name, "'%s' needs one @id with one argument", o->name);
+        if (a->lit[0] == LIT_NONE)
+            return text_fail_at(&s->lex, DGPB_ERR_UNSUPPORTED, a->first[0].off, a->first[0].line,
+                                "the @id of '%s' is not an integer literal", o->name);
+        if (a->lit[0] == LIT_RANGE || a->value[0] > 65535)
+            return text_bad(&s->lex, &a->first[0], "@id number %s is out of range",
+                            text_scan_show(&a->first[0], buf, sizeof buf));
+        o->id = (int64_t)a->value[0];
+    }
+    if (text_is_punct(&s->lex.tok, ':')) {
+        type_info ti = {0};
+        if ((rc = wgsl_advance(&s->lex)) != DGPB_OK)
+            return rc;
+        mark start = wgsl_save(&s->lex);
+        if ((rc = wgsl_parse_type(&s->lex, &ti)) != DGPB_OK)
+            return rc;
+        if (!(o->type = wgsl_type_text(&s->lex, start, wgsl_save(&s->lex))))
+            return DGPB_ERR_NOMEM;
+    }
+    if (text_is_punct(&s->lex.tok, '=')) {
+        if ((rc = wgsl_advance(&s->lex)) != DGPB_OK ||
+            (rc = wgsl_skip_expr(&s->lex, ';', NULL)) != DGPB_OK)
+            return rc;
+    }
+    if (!text_is_punct(&s->lex.tok, ';'))
+        return text_bad(&s->lex, &s->lex.tok, "missing ';' after override '%s' (found %s)", o->name,
+                        text_scan_show(&s->lex.tok, buf, sizeof buf));
+    return wgsl_advance(&s->lex);
+}
+
 /* ---- functions, structs and the rest ---------------------------------------- */
 
 /* fn name '(' ... ')' ['->' ...] '{' ... '}'; an entry point when it has a stage attribute. */
@@ -491,11 +551,7 @@ static int parse_module(scanner *s)
         } else if (text_tok_is(t, "alias")) {
             rc = parse_alias(s);
         } else if (text_tok_is(t, "override")) {
-            for (size_t i = 0; i < nattrs; i++)
-                if (!text_tok_is(&attrs[i].name, "id"))
-                    return text_bad(&s->lex, &attrs[i].name, "@%.*s does not apply to an override",
-                                    (int)attrs[i].name.len, attrs[i].name.s);
-            rc = skip_decl(s, true);
+            rc = parse_override(s, attrs, nattrs);
         } else if (text_tok_is(t, "const")) {
             rc = skip_decl(s, true);
         } else if (plain && !text_is_punct(t, ';')) {
@@ -549,6 +605,11 @@ void dgpb_wgsl_module_free(dgpb_wgsl_module *m)
 {
     if (!m)
         return;
+    for (size_t i = 0; i < m->override_count; i++) {
+        dgpb_free(m->overrides[i].name);
+        dgpb_free(m->overrides[i].type);
+    }
+    dgpb_free(m->overrides);
     for (size_t i = 0; i < m->binding_count; i++) {
         dgpb_wgsl_binding *b = &m->bindings[i];
         dgpb_free(b->name);

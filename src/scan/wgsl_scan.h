@@ -94,12 +94,23 @@ typedef struct dgpb_wgsl_entry {
                                    0,0,0 for vertex and fragment */
 } dgpb_wgsl_entry;
 
+/* A module-scope `override` (a pipeline constant; Slang writes one per specialization constant). */
+typedef struct dgpb_wgsl_override {
+    char *name;    /* as written, e.g. "N_0" */
+    int64_t id;    /* its @id(N); -1 when it has none */
+    char *type;    /* the type as written ("u32", "f32", ...); NULL when only an initializer
+                      gives it */
+    uint32_t line; /* of its `override`, 1-based */
+} dgpb_wgsl_override;
+
 typedef struct dgpb_wgsl_module {
     dgpb_wgsl_binding *bindings; /* every module-scope var in address space uniform/storage or
                                     with none (handles), in source order */
     size_t binding_count;
     dgpb_wgsl_entry *entries; /* in source order */
     size_t entry_count;
+    dgpb_wgsl_override *overrides; /* every module-scope override, in source order */
+    size_t override_count;
     /*
      * The sum over module-scope var<workgroup> of roundUp(16, SizeOf(T)), as
      * WebGPU's maxComputeWorkgroupStorageSize counts them, with WGSL's

@@ -55,6 +55,20 @@ static bool referenced(const dgpb_param_select *s, const char *code_name, bool v
     return false;
 }
 
+/* The entry's SPIR-V specialization constant named `name` or of id `id` (name NULL), or NULL. */
+static const dgpb_spirv_spec_constant *spec_constant(const dgpb_param_select *s, const char *name,
+                                                     uint32_t id)
+{
+    if (!s->spirv || !s->spirv->parsed)
+        return NULL;
+    for (size_t i = 0; i < s->spirv->spec_constant_count; i++) {
+        const dgpb_spirv_spec_constant *k = &s->spirv->spec_constants[i];
+        if (name ? k->name && !strcmp(k->name, name) : k->spec_id == id)
+            return k;
+    }
+    return NULL;
+}
+
 static bool written(const dgpb_param_select *s, const char *code_name)
 {
     if (!s->spirv || !s->spirv->parsed)
@@ -217,7 +231,20 @@ int dgpb_param_table_build(const dgpb_param_select *s, dgpb_param_table *out, dg
     for (size_t i = 0; i < n; i++) {
         const dgpb_reflected_param *p = &s->reflection->params[i];
         const char *name = p->name;
-        bool used = referenced(s, p->code_name, p->kind == DGPB_KIND_VALUE);
+        bool used = p->pipeline_constant
+                        ? !s->spirv || !s->spirv->parsed || spec_constant(s, NULL, p->binding)
+                        : referenced(s, p->code_name, p->kind == DGPB_KIND_VALUE);
+        /* Slang's ptx output makes a specialization constant a plain value of
+           SLANG_globalParams, without its default: no row could say so. */
+        if (s->target == DGPB_TARGET_PTX && !p->entry_param && !strcmp(p->name, p->global) &&
+            spec_constant(s, p->name, 0))
+            return dgpb_diag_set(diag, DGPB_ERR_SHADER, -1,
+                                 "target 'ptx', entry '%s', parameter '%s': a specialization "
+                                 "constant ([vk::constant_id] or [SpecializationConstant]) has no "
+                                 "form on ptx, where Slang makes it a plain value of "
+                                 "SLANG_globalParams without its default; declare it a "
+                                 "`uniform` value, or leave ptx out of --targets",
+                                 s->entry, p->name);
         bool mine = used;
         if (s->dream && !p->entry_param) {
             const char *owner = owner_of(p->global, s);
@@ -257,7 +284,11 @@ int dgpb_param_table_build(const dgpb_param_select *s, dgpb_param_table *out, dg
         row->space = p->space;
         row->binding = p->binding;
         row->offset = p->kind == DGPB_KIND_VALUE ? p->offset : 0;
-        row->size = p->kind == DGPB_KIND_VALUE ? p->size : 0;
+        /* Values: their bytes; structured buffers: their element stride. */
+        row->size = p->kind == DGPB_KIND_VALUE || p->kind == DGPB_KIND_BUFFER ||
+                            p->kind == DGPB_KIND_RW_BUFFER
+                        ? p->size
+                        : 0;
         row->webgpu_layout = wgsl ? p->webgpu_layout : 0;
         if (p->place_from_code && s->code && used) {
             int rc = place_from_code(s, p, name, row, diag);

@@ -21,7 +21,13 @@
  *   - a ConstantBuffer (or cbuffer) of plain data is one uniform_buffer row,
  *     except the value blocks the caller names (each entry's
  *     "<entry>_params"), whose fields are value rows;
- *   - a [[vk::push_constant]] block's fields are value rows.
+ *   - a [[vk::push_constant]] block's fields are value rows;
+ *   - a specialization constant ([vk::constant_id(N)], [SpecializationConstant],
+ *     which the reflection binds as "specializationConstant" N) is a value row
+ *     in the space DGPB_SPACE_PIPELINE_CONSTANT with binding N, offset 0 and
+ *     its scalar's byte size (`pipeline_constant`). Slang's ptx reflection
+ *     shows it as a plain uniform instead; the table refuses it there
+ *     (tables/params.h).
  *
  * Each row carries where it lives on the target (`space`, `binding`,
  * `offset`, `size`), except where Slang's reflection cannot say: entry-point
@@ -63,9 +69,12 @@ typedef struct dgpb_reflected_param {
     uint32_t space;
     uint32_t binding;
     uint32_t offset;        /* value rows */
-    uint32_t size;          /* value rows; on ptx also the byte size of a resource's handle */
+    uint32_t size;          /* value rows: their bytes; structured buffers: the element's byte
+                               stride (0 when not known); 0 for other resources */
     uint32_t webgpu_layout; /* on wgsl; 0 elsewhere */
     bool has_bool;          /* a value whose type holds a bool (WGSL forbids it in uniforms) */
+    bool pipeline_constant; /* a specialization constant: a value row in the space
+                               DGPB_SPACE_PIPELINE_CONSTANT, binding = its constant id */
     char *shape;            /* readable type, e.g. "RWTexture2D<uint>", for messages */
     char *problem;          /* NULL, or why the parameter cannot be a row (kind -1) or has
                                no WebGPU descriptor (on wgsl) */
