@@ -40,7 +40,8 @@ typedef struct tool_options {
     double tolerance; /* negative: exact */
     dgpb_run_request req;
     dgpb_run_param params[DGPB_RUN_MAX_PARAMS];
-    uint8_t *owned[DGPB_RUN_MAX_PARAMS]; /* the params' input bytes */
+    uint8_t *owned[DGPB_RUN_MAX_PARAMS];       /* the params' input bytes */
+    const char *set_text[DGPB_RUN_MAX_PARAMS]; /* --set: "[TYPE:]V1,...", typed by the code */
     tool_output prints[DGPB_RUN_MAX_PARAMS], outs[DGPB_RUN_MAX_PARAMS],
         expects[DGPB_RUN_MAX_PARAMS];
     uint32_t print_count, out_count, expect_count;
