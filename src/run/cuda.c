@@ -103,7 +103,7 @@ typedef struct {
 } CUDA_MEMCPY3D;
 
 enum { MEM_HOST = 1, MEM_ARRAY = 3 };
-enum { FMT_UINT32 = 0x03, FMT_HALF = 0x10, FMT_FLOAT = 0x20 };
+enum { FMT_UINT8 = 0x01, FMT_UINT32 = 0x03, FMT_SINT32 = 0x0a, FMT_HALF = 0x10, FMT_FLOAT = 0x20 };
 enum { ARRAY_LAYERED = 0x01, ARRAY_SURFACE_LDST = 0x02, ARRAY_CUBEMAP = 0x04 };
 enum { TRSF_NORMALIZED_COORDINATES = 0x02, ADDRESS_CLAMP = 1 };
 
@@ -204,6 +204,21 @@ static int array_format(uint32_t format, int *fmt, unsigned *channels)
         return 0;
     case DGPB_RUN_FORMAT_R32UINT:
         *fmt = FMT_UINT32, *channels = 1;
+        return 0;
+    case DGPB_RUN_FORMAT_RGBA8UNORM:
+        *fmt = FMT_UINT8, *channels = 4;
+        return 0;
+    case DGPB_RUN_FORMAT_RGBA16FLOAT:
+        *fmt = FMT_HALF, *channels = 4;
+        return 0;
+    case DGPB_RUN_FORMAT_R32SINT:
+        *fmt = FMT_SINT32, *channels = 1;
+        return 0;
+    case DGPB_RUN_FORMAT_RGBA32UINT:
+        *fmt = FMT_UINT32, *channels = 4;
+        return 0;
+    case DGPB_RUN_FORMAT_RGBA32SINT:
+        *fmt = FMT_SINT32, *channels = 4;
         return 0;
     default:
         return -1;

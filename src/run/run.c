@@ -197,10 +197,11 @@ int dgpb_run_check(const dgpb_target_view *t, const dgpb_run_request *req,
             continue;
         }
         const dgpb_param_view *row = NULL;
+        const dgpb_entry_view *owner = NULL;
         for (int k = 0; k < n && !row; k++)
             for (uint32_t j = 0; j < e[k]->param_count && !row; j++)
                 if (dgpb_str_eq(e[k]->params[j].name, p->name))
-                    row = &e[k]->params[j];
+                    row = &e[k]->params[j], owner = e[k];
         if (!row) {
             dgpb_diag_set(d, DGPB_ERR_RUN_PARAM, -1, "entry '%s' has no parameter '%s'", req->entry,
                           p->name);
@@ -215,6 +216,9 @@ int dgpb_run_check(const dgpb_target_view *t, const dgpb_run_request *req,
             return DGPB_ERR_RUN_PARAM;
         }
         if ((rc = check_param(p, row, d)))
+            return rc;
+        if (row->kind == DGPB_KIND_RW_TEXTURE &&
+            (rc = run_check_storage_format(t, owner, row, p, d)))
             return rc;
         if (rows)
             rows[i] = row;

@@ -15,6 +15,7 @@
 #define run_param_index dgpb__run_param_index
 #define run_groups dgpb__run_groups
 #define run_check_capabilities dgpb__run_check_capabilities
+#define run_check_storage_format dgpb__run_check_storage_format
 
 #include "dgpb/run.h"
 
@@ -60,6 +61,18 @@ int run_param_index(const dgpb_run_request *req, const dgpb_param_view *row);
 
 /* The groups to dispatch for the request and the entry's group size. */
 void run_groups(const dgpb_run_request *req, const uint32_t group_size[3], uint32_t out[3]);
+
+/* ---- value_text.c ------------------------------------------------------------ */
+
+/*
+ * A storage texture `p` of row `row` of entry `e` (target `t`) must have the
+ * texel format the code declares (SPIR-V's image format, WGSL's texel
+ * format): DGPB_ERR_RUN_KIND naming both when it does not, DGPB_ERR_INVALID
+ * when the code's format is one the runner has no texture of; DGPB_OK when
+ * they agree or the code states none (SPIR-V's Unknown, PTX).
+ */
+int run_check_storage_format(const dgpb_target_view *t, const dgpb_entry_view *e,
+                             const dgpb_param_view *row, const dgpb_run_param *p, dgpb_diag *d);
 
 /*
  * Fails (DGPB_ERR_RUN_CAPABILITY, through run_fail) at the first capability

@@ -274,3 +274,38 @@ int dgpb_run_value_bytes(const dgpb_bundle *b, const dgpb_target_view *t, const 
     *size = row_size;
     return DGPB_OK;
 }
+
+/* ---- storage texture formats --------------------------------------------------- */
+
+int run_check_storage_format(const dgpb_target_view *t, const dgpb_entry_view *e,
+                             const dgpb_param_view *row, const dgpb_run_param *p, dgpb_diag *d)
+{
+    char entry[256];
+    snprintf(entry, sizeof entry, "%.*s", (int)e->name.len, e->name.ptr);
+    dgpb_param_desc desc = {.name = "",
+                            .kind = row->kind,
+                            .space = row->space,
+                            .binding = row->binding,
+                            .offset = row->offset,
+                            .size = row->size};
+    const char *declared = NULL;
+    int rc = dgpb_blob_verify(&e->code, d);
+    if (!rc)
+        rc = dgpb_storage_format_find((dgpb_code_format)t->code_format_id, e->code.data,
+                                      e->code.size, entry, &desc, &declared, d);
+    if (rc || !declared)
+        return rc;
+    if (dgpb_run_format_from_name(declared) < 0)
+        return run_fail(d, DGPB_ERR_INVALID,
+                        "texture '%s': the code declares format %s, which the runner has no "
+                        "texture of",
+                        p->name, declared);
+    if (strcmp(declared, dgpb_run_format_name(p->format) ? dgpb_run_format_name(p->format) : ""))
+        return run_fail(d, DGPB_ERR_RUN_KIND,
+                        "texture '%s': the code declares format %s, the request gives %s (give "
+                        "its texels in %s)",
+                        p->name, declared,
+                        dgpb_run_format_name(p->format) ? dgpb_run_format_name(p->format) : "none",
+                        declared);
+    return DGPB_OK;
+}

@@ -126,6 +126,16 @@ static inline VkFormat vk_format(uint32_t f)
         return VK_FORMAT_R32G32B32A32_SFLOAT;
     case DGPB_RUN_FORMAT_R32UINT:
         return VK_FORMAT_R32_UINT;
+    case DGPB_RUN_FORMAT_RGBA8UNORM:
+        return VK_FORMAT_R8G8B8A8_UNORM;
+    case DGPB_RUN_FORMAT_RGBA16FLOAT:
+        return VK_FORMAT_R16G16B16A16_SFLOAT;
+    case DGPB_RUN_FORMAT_R32SINT:
+        return VK_FORMAT_R32_SINT;
+    case DGPB_RUN_FORMAT_RGBA32UINT:
+        return VK_FORMAT_R32G32B32A32_UINT;
+    case DGPB_RUN_FORMAT_RGBA32SINT:
+        return VK_FORMAT_R32G32B32A32_SINT;
     default:
         return VK_FORMAT_UNDEFINED;
     }

@@ -49,7 +49,9 @@ static const char usage_text[] =
     "                             states the type; one number per scalar\n"
     "  --texture NAME=FORMAT:WxH[xD][:DIM]\n"
     "                             a texture parameter: FORMAT r16float r32float rg32float\n"
-    "                             rgba32float r32uint; DIM 1d 2d 3d cube 2d_array (default\n"
+    "                             rgba32float r32uint rgba8unorm rgba16float r32sint\n"
+    "                             rgba32uint rgba32sint (a storage texture: the format its\n"
+    "                             code declares); DIM 1d 2d 3d cube 2d_array (default\n"
     "                             2d; 1d takes W only); texels tightly packed, x fastest;\n"
     "                             contents from --in, or zeros\n"
     "                             (sampler rows get a point-filtering, clamp-to-edge\n"
@@ -229,7 +231,8 @@ static int parse_texture(tool_options *o, char *arg)
     int format = dgpb_run_format_from_name(fmt);
     if (format < 0)
         return tool_usage_error("--texture '%s': unknown format '%s' (r16float r32float rg32float "
-                                "rgba32float r32uint)",
+                                "rgba32float r32uint rgba8unorm rgba16float r32sint rgba32uint "
+                                "rgba32sint)",
                                 arg, fmt);
     int d = dim ? dgpb_run_dim_from_name(dim) : DGPB_RUN_DIM_2D;
     if (d < 0)
