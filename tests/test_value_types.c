@@ -206,6 +206,37 @@ static void test_storage_formats(void **state)
     }
 }
 
+static void test_block_sizes(void **state)
+{
+    (void)state;
+    static const struct {
+        dgpb_code_format format;
+        const char *path;
+        uint32_t binding, size;
+    } w[] = {
+        {DGPB_CODE_FORMAT_SPIRV, "fixtures/values/values.spv", 1, 16},  /* cbuffer Dims */
+        {DGPB_CODE_FORMAT_SPIRV, "fixtures/values/values.spv", 2, 132}, /* up to extra.small */
+        {DGPB_CODE_FORMAT_SPIRV, "fixtures/values/values.spv", 3, 0},   /* a storage buffer */
+        {DGPB_CODE_FORMAT_WGSL, "fixtures/values/values.wgsl", 1, 16},
+        {DGPB_CODE_FORMAT_WGSL, "fixtures/values/values.wgsl", 2, 128}, /* SizeOf: align 16 */
+        {DGPB_CODE_FORMAT_WGSL, "fixtures/values/values.wgsl", 3, 0},
+        {DGPB_CODE_FORMAT_PTX, "fixtures/values/values.ptx", 1, 0},
+    };
+    for (size_t i = 0; i < sizeof w / sizeof w[0]; i++) {
+        size_t len = 0;
+        uint8_t *code = support_read_source_file(w[i].path, &len);
+        assert_non_null(code);
+        dgpb_param_desc row = {
+            .name = "Dims", .kind = DGPB_KIND_UNIFORM_BUFFER, .binding = w[i].binding};
+        uint32_t size = 99;
+        assert_int_equal(dgpb_block_size_find(w[i].format, code, len, "k", &row, &size, NULL),
+                         DGPB_OK);
+        if (size != w[i].size)
+            fail_msg("%s binding %u: size %u, want %u", w[i].path, w[i].binding, size, w[i].size);
+        dgpb_free(code);
+    }
+}
+
 static void test_unreadable_code_is_corrupt(void **state)
 {
     (void)state;
@@ -233,9 +264,13 @@ static void test_unreadable_code_is_corrupt(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_spirv_types),     cmocka_unit_test(test_wgsl_types),
-        cmocka_unit_test(test_ptx_types),       cmocka_unit_test(test_wgsl_layout_rules),
-        cmocka_unit_test(test_storage_formats), cmocka_unit_test(test_unreadable_code_is_corrupt),
+        cmocka_unit_test(test_spirv_types),
+        cmocka_unit_test(test_wgsl_types),
+        cmocka_unit_test(test_ptx_types),
+        cmocka_unit_test(test_wgsl_layout_rules),
+        cmocka_unit_test(test_storage_formats),
+        cmocka_unit_test(test_block_sizes),
+        cmocka_unit_test(test_unreadable_code_is_corrupt),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

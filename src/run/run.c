@@ -220,6 +220,8 @@ int dgpb_run_check(const dgpb_target_view *t, const dgpb_run_request *req,
         if (row->kind == DGPB_KIND_RW_TEXTURE &&
             (rc = run_check_storage_format(t, owner, row, p, d)))
             return rc;
+        if (row->kind == DGPB_KIND_UNIFORM_BUFFER && (rc = run_check_block(t, owner, row, req, d)))
+            return rc;
         if (rows)
             rows[i] = row;
     }
@@ -228,7 +230,8 @@ int dgpb_run_check(const dgpb_target_view *t, const dgpb_run_request *req,
     for (int k = 0; k < n && !(render && !req->vertices); k++)
         for (uint32_t j = 0; j < e[k]->param_count; j++) {
             const dgpb_param_view *row = &e[k]->params[j];
-            if (row->kind == DGPB_KIND_SAMPLER || run_param_index(req, row) >= 0)
+            if (row->kind == DGPB_KIND_SAMPLER || run_param_index(req, row) >= 0 ||
+                run_block_covered(e[k], row, req))
                 continue;
             return dgpb_diag_set(d, DGPB_ERR_RUN_MISSING, -1,
                                  "parameter '%.*s' (a %s) of entry '%.*s' is given nothing",

@@ -309,3 +309,74 @@ int run_check_storage_format(const dgpb_target_view *t, const dgpb_entry_view *e
                         declared);
     return DGPB_OK;
 }
+
+/* ---- blocks and their fields ---------------------------------------------------- */
+
+/* The first row of `e` at `row`'s place of kind `kind` other than `row`, from `from` on. */
+static const dgpb_param_view *at_place(const dgpb_entry_view *e, const dgpb_param_view *row,
+                                       uint32_t kind, uint32_t *from)
+{
+    for (; *from < e->param_count; (*from)++) {
+        const dgpb_param_view *o = &e->params[*from];
+        if (o != row && o->kind == kind && o->space == row->space && o->binding == row->binding &&
+            row->space != DGPB_SPACE_LAUNCH && row->space != DGPB_SPACE_PIPELINE_CONSTANT) {
+            (*from)++;
+            return o;
+        }
+    }
+    return NULL;
+}
+
+bool run_block_covered(const dgpb_entry_view *e, const dgpb_param_view *row,
+                       const dgpb_run_request *req)
+{
+    uint32_t from = 0;
+    const dgpb_param_view *o;
+    if (row->kind == DGPB_KIND_VALUE)
+        return at_place(e, row, DGPB_KIND_UNIFORM_BUFFER, &from) != NULL;
+    if (row->kind != DGPB_KIND_UNIFORM_BUFFER)
+        return false;
+    while ((o = at_place(e, row, DGPB_KIND_VALUE, &from)))
+        if (run_param_index(req, o) >= 0)
+            return true;
+    return false;
+}
+
+int run_check_block(const dgpb_target_view *t, const dgpb_entry_view *e, const dgpb_param_view *row,
+                    const dgpb_run_request *req, dgpb_diag *d)
+{
+    int k = run_param_index(req, row);
+    if (k < 0)
+        return DGPB_OK;
+    const dgpb_run_param *p = &req->params[k];
+    uint32_t from = 0, fields_end = 0;
+    const dgpb_param_view *o;
+    while ((o = at_place(e, row, DGPB_KIND_VALUE, &from))) {
+        if (run_param_index(req, o) >= 0)
+            return run_fail(d, DGPB_ERR_INVALID,
+                            "block '%s' is given as bytes and its field '%.*s' too: give one "
+                            "or the other",
+                            p->name, (int)o->name.len, o->name.ptr);
+        if (o->offset + o->size > fields_end)
+            fields_end = o->offset + o->size;
+    }
+    char entry[256];
+    snprintf(entry, sizeof entry, "%.*s", (int)e->name.len, e->name.ptr);
+    dgpb_param_desc desc = {
+        .name = "", .kind = row->kind, .space = row->space, .binding = row->binding};
+    uint32_t size = 0;
+    int rc = dgpb_blob_verify(&e->code, d);
+    if (!rc)
+        rc = dgpb_block_size_find((dgpb_code_format)t->code_format_id, e->code.data, e->code.size,
+                                  entry, &desc, &size, d);
+    if (rc)
+        return rc;
+    if (!size)
+        size = fields_end;
+    size_t given = run_param_bytes(p);
+    if (given < size)
+        return run_fail(d, DGPB_ERR_RUN_SIZE,
+                        "block '%s' is %u bytes in the code on target %.*s, the request gives %zu",
+                        p->name, size, (int)t->name.len, t->name.ptr, given);
+    return DGPB_OK;
+}

@@ -525,6 +525,37 @@ void dgpb_value_type_text(const dgpb_value_type *t, char *buf, size_t size)
         snprintf(buf + n, size - n, "[%u]", t->array_count);
 }
 
+/* ---- block sizes ------------------------------------------------------------- */
+
+int dgpb_block_size_find(dgpb_code_format format, const uint8_t *code, size_t len,
+                         const char *entry, const dgpb_param_desc *row, uint32_t *out,
+                         dgpb_diag *diag)
+{
+    if (!out || !row || (!code && len))
+        return dgpb_diag_set(diag, DGPB_ERR_INVALID, -1, "dgpb_block_size_find: NULL argument");
+    *out = 0;
+    if (format == DGPB_CODE_FORMAT_WGSL)
+        return value_wgsl_block_size((const char *)code, len, row, out, diag);
+    if (format != DGPB_CODE_FORMAT_SPIRV)
+        return DGPB_OK;
+    spv m;
+    int rc = spv_load(&m, code, len, entry, diag);
+    for (uint32_t id = 1; !rc && id < m.bound; id++) {
+        size_t at = def_of(&m, id, OP_VARIABLE, 4);
+        uint32_t storage;
+        if (!at || m.set[id] != (int64_t)row->space || m.binding[id] != (int64_t)row->binding)
+            continue;
+        uint32_t pointee = pointee_of(&m, at, &storage);
+        if (storage == DGPB_SPIRV_STORAGE_UNIFORM && def_of(&m, pointee, OP_TYPE_STRUCT, 2)) {
+            uint64_t size = spv_size(&m, pointee, 0, false, 0);
+            *out = size > UINT32_MAX ? UINT32_MAX : (uint32_t)size;
+        }
+        break;
+    }
+    spv_free(&m);
+    return rc;
+}
+
 /* ---- storage texture formats ------------------------------------------------- */
 
 /* SPIR-V's ImageFormat enumerants 1..41 in WebGPU's spelling (NULL: none there). */

@@ -79,6 +79,17 @@ int dgpb_value_type_find(dgpb_code_format format, const uint8_t *code, size_t le
 void dgpb_value_type_text(const dgpb_value_type *t, char *buf, size_t size);
 
 /*
+ * The byte size the code gives the uniform block at row `row`'s
+ * `space`/`binding` (the end of its last member; SPIR-V: the Offset and size
+ * of the block struct's last member; WGSL: SizeOf the var<uniform>'s type)
+ * in *out; 0 when the code does not say (PTX, or no such block).
+ * DGPB_ERR_CORRUPT only when the code cannot be read.
+ */
+int dgpb_block_size_find(dgpb_code_format format, const uint8_t *code, size_t len,
+                         const char *entry, const dgpb_param_desc *row, uint32_t *out,
+                         dgpb_diag *diag);
+
+/*
  * The texel format the code declares for the storage texture at row `row`'s
  * `space`/`binding`, in WebGPU's spelling ("rgba8unorm", "r32float", ...),
  * in *out (a static string); NULL when the code does not state one (SPIR-V's

@@ -309,6 +309,31 @@ static int64_t attr_value(const attr *attrs, size_t n, const char *name)
     return -1;
 }
 
+/* Finds the var<uniform> (or override) of `row`: *have and its type's mark. */
+static int find_var(walker *w, const dgpb_param_desc *row, bool *have, bool *is_override,
+                    mark *var_type);
+
+int value_wgsl_block_size(const char *text, size_t len, const dgpb_param_desc *row, uint32_t *size,
+                          dgpb_diag *diag)
+{
+    *size = 0;
+    if (row->space == DGPB_SPACE_PIPELINE_CONSTANT)
+        return DGPB_OK;
+    walker *w = mem_calloc(1, sizeof *w);
+    if (!w)
+        return dgpb_diag_set(diag, DGPB_ERR_NOMEM, -1, "out of memory reading WGSL");
+    w->lex = (text_scanner){
+        .text = text ? text : "", .len = len, .line = 1, .diag = diag, .language = "WGSL"};
+    bool have = false, ovr = false;
+    mark at = {0};
+    int rc = find_var(w, row, &have, &ovr, &at);
+    wtype t;
+    if (!rc && have && !(rc = layout(w, at, 0, &t)))
+        *size = t.size > UINT32_MAX ? UINT32_MAX : (uint32_t)t.size;
+    dgpb_free(w);
+    return rc;
+}
+
 int value_wgsl_type(const char *text, size_t len, const dgpb_param_desc *row, dgpb_value_type *t,
                     dgpb_diag *diag)
 {
@@ -317,6 +342,19 @@ int value_wgsl_type(const char *text, size_t len, const dgpb_param_desc *row, dg
         return dgpb_diag_set(diag, DGPB_ERR_NOMEM, -1, "out of memory reading WGSL");
     w->lex = (text_scanner){
         .text = text ? text : "", .len = len, .line = 1, .diag = diag, .language = "WGSL"};
+    bool have = false, is_override = false;
+    mark var_type = {0};
+    int rc = find_var(w, row, &have, &is_override, &var_type);
+    if (!rc && have)
+        rc = is_override ? find(w, var_type, 0, 0, false, 0, t)
+                         : find(w, var_type, row->offset, row->size, true, 0, t);
+    dgpb_free(w);
+    return rc;
+}
+
+static int find_var(walker *w, const dgpb_param_desc *row, bool *have_out, bool *is_override_out,
+                    mark *var_type_out)
+{
     bool have = false, is_override = false;
     mark var_type = {0};
     int rc = wgsl_advance(&w->lex);
@@ -379,9 +417,8 @@ int value_wgsl_type(const char *text, size_t len, const dgpb_param_desc *row, dg
         if (!rc)
             rc = wgsl_advance(&w->lex);
     }
-    if (!rc && have)
-        rc = is_override ? find(w, var_type, 0, 0, false, 0, t)
-                         : find(w, var_type, row->offset, row->size, true, 0, t);
-    dgpb_free(w);
+    *have_out = have;
+    *is_override_out = is_override;
+    *var_type_out = var_type;
     return rc;
 }

@@ -8,6 +8,7 @@
 
 /* Linked as dgpb__<name> (CONTRIBUTING.md, "Code conventions"). */
 #define value_wgsl_type dgpb__value_wgsl_type
+#define value_wgsl_block_size dgpb__value_wgsl_block_size
 
 #include <stddef.h>
 
@@ -22,5 +23,9 @@
  */
 int value_wgsl_type(const char *text, size_t len, const dgpb_param_desc *row, dgpb_value_type *t,
                     dgpb_diag *diag);
+
+/* SizeOf the type of the var<uniform> at the row's @group/@binding in *size; 0 when none. */
+int value_wgsl_block_size(const char *text, size_t len, const dgpb_param_desc *row, uint32_t *size,
+                          dgpb_diag *diag);
 
 #endif
