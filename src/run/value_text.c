@@ -332,6 +332,8 @@ bool run_block_covered(const dgpb_entry_view *e, const dgpb_param_view *row,
 {
     uint32_t from = 0;
     const dgpb_param_view *o;
+    if (row->kind == DGPB_KIND_VALUE && row->space == DGPB_SPACE_PIPELINE_CONSTANT)
+        return true; /* a pipeline constant keeps the code's default */
     if (row->kind == DGPB_KIND_VALUE)
         return at_place(e, row, DGPB_KIND_UNIFORM_BUFFER, &from) != NULL;
     if (row->kind != DGPB_KIND_UNIFORM_BUFFER)

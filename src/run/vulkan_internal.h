@@ -44,6 +44,7 @@
 /* One descriptor binding of a pipeline: a resource row, or a uniform block of value rows. */
 typedef struct slot {
     uint32_t space, binding;
+    uint32_t element; /* a fixed array of resources: this row's index (rows name[0], name[1]...) */
     VkDescriptorType type;
     uint32_t kind;                             /* dgpb_kind; DGPB_KIND_VALUE for a uniform block */
     const dgpb_param_view *row;                /* resource rows: the row */
@@ -69,6 +70,7 @@ typedef struct pipeline {
     uint32_t slot_count;
     slot slots[MAX_SLOTS];
     push_block push;
+    push_block constants; /* pipeline constants (space DGPB_SPACE_PIPELINE_CONSTANT): their rows */
     VkShaderStageFlags stages;
     uint32_t group_size[3];
     bool graphics;
