@@ -670,12 +670,14 @@ static int cuda_run(void *host, const char *key, const dgpb_entry_view *const *e
         memcpy(at, &mem, 8);
         out_mem[k] = mem;
         if (hs == 16) {
-            /* Slang's CUDA buffers: a pointer, then the element count (structured, taken
-               as 32-bit elements: the kernels never ask) or the size in bytes. */
+            /* Slang's CUDA buffers: a pointer, then the element count (structured: the
+               bytes over the element stride the row carries in `size`, docs/format.md;
+               4 for a bundle written before rows had strides) or the size in bytes. */
+            uint32_t stride = row->size ? row->size : 4;
             uint64_t count =
                 row->kind == DGPB_KIND_BYTE_BUFFER || row->kind == DGPB_KIND_RW_BYTE_BUFFER
                     ? bytes
-                    : bytes / 4;
+                    : bytes / stride;
             memcpy(at + 8, &count, 8);
         }
     }
