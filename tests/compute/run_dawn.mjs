@@ -29,7 +29,7 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 const here = path.dirname(fileURLToPath(import.meta.url));
 const reader = await import(pathToFileURL(path.join(here, '../../js/dgpb-reader/index.mjs')).href);
 const { readBundle, verifyBlob, findTarget, findEntry, bindGroupLayoutDescriptors, webgpuRequirements } = reader;
-const { valueType } = await import(pathToFileURL(path.join(here, 'wgsl_values.mjs')).href);
+const { valueType, blockSize } = await import(pathToFileURL(path.join(here, 'wgsl_values.mjs')).href);
 
 let argv = process.argv.slice(2);
 let negative = false, allowUnsupported = false;
@@ -330,11 +330,25 @@ function bindAll(entry, run, wgsl) {
   const resources = new Map(); // row name -> { buffer | texture, size, tex }
   const blocks = new Map(); // "space/binding" -> bytes of a value block
   const bindings = new Map(); // "space/binding" -> GPUBindingResource
+  const constants = {}; // override id -> value (pipeline constants: the code's default when unset)
+  // A cbuffer: its uniform_buffer row, and value rows (its fields) at the same place.
+  const blockRows = new Set(entry.params.filter((r) => r.kindName === 'uniform_buffer').map((r) => `${r.space}/${r.binding}`));
+  const fieldsGiven = new Set(entry.params.filter((r) => r.kindName === 'value' && run.sets.has(r.name)).map((r) => `${r.space}/${r.binding}`));
   for (const row of entry.params) {
     const key = `${row.space}/${row.binding}`;
     const kind = row.kindName;
+    if (kind === 'value' && row.space === 0xfffffffe) {
+      const text = take(run.sets, row.name);
+      if (text === undefined) continue;
+      const bytes = setValue(text, row, wgsl), code = valueType(wgsl, row);
+      const view = new DataView(bytes.buffer);
+      constants[row.binding] = code && code.scalar === 'f' ? (code.bits === 16 ? halfValue(view.getUint16(0, true)) : view.getFloat32(0, true))
+        : code && code.scalar === 'i' ? view.getInt32(0, true) : view.getUint32(0, true);
+      continue;
+    }
     if (kind === 'value') {
       const text = take(run.sets, row.name);
+      if (text === undefined && blockRows.has(key)) continue; // a field not given: zero
       if (text === undefined) throw new RunError(`value '${row.name}' has no --set`);
       const bytes = setValue(text, row, wgsl);
       if (bytes.length !== row.size) throw new RunError(`--set ${row.name}: ${bytes.length} bytes, the row has ${row.size}`);
@@ -369,6 +383,11 @@ function bindAll(entry, run, wgsl) {
       bindings.set(key, texture.createView());
       continue;
     }
+    if (kind === 'uniform_buffer' && fieldsGiven.has(key)) {
+      if (run.inputs.has(row.name) || run.sizes.has(row.name))
+        throw new RunError(`block '${row.name}' is given as bytes and its fields too: give one or the other`);
+      continue; // built from its fields below, as the values' block
+    }
     if (['uniform_buffer', 'buffer', 'rw_buffer', 'byte_buffer', 'rw_byte_buffer'].includes(kind)) {
       const bytes = take(run.inputs, row.name);
       const sized = take(run.sizes, row.name);
@@ -377,6 +396,8 @@ function bindAll(entry, run, wgsl) {
       const size = sized ?? bytes.length;
       if (bytes && bytes.length > size) throw new RunError(`--in ${row.name}: ${bytes.length} bytes, more than --size ${size}`);
       const uniform = kind === 'uniform_buffer';
+      const need = uniform ? blockSize(wgsl, row) : 0;
+      if (size < need) throw new RunError(`block '${row.name}' is ${need} bytes in the code on target wgsl, the request gives ${size}`);
       const buffer = device.createBuffer({
         size: Math.max(uniform ? (size + 15) & ~15 : pad4(size), 16),
         usage: (uniform ? GPUBufferUsage.UNIFORM : GPUBufferUsage.STORAGE) | GPUBufferUsage.COPY_DST | GPUBufferUsage.COPY_SRC,
@@ -414,7 +435,7 @@ function bindAll(entry, run, wgsl) {
       entries: descriptor.entries.map((e) => ({ binding: e.binding, resource: bindings.get(`${space}/${e.binding}`) })),
     }));
   });
-  return { layouts, groups, resources };
+  return { layouts, groups, resources, constants };
 }
 
 /* Copies each resource back: tightly packed bytes. */
@@ -499,10 +520,10 @@ async function runModule(file) {
   device.pushErrorScope('validation');
   const wgsl = new TextDecoder().decode(code);
   const module = device.createShaderModule({ code: wgsl });
-  const { layouts, groups, resources } = bindAll(entry, run, wgsl);
+  const { layouts, groups, resources, constants } = bindAll(entry, run, wgsl);
   const pipeline = device.createComputePipeline({
     layout: device.createPipelineLayout({ bindGroupLayouts: layouts }),
-    compute: { module, entryPoint: entry.name },
+    compute: { module, entryPoint: entry.name, constants },
   });
   const dispatch = run.groups ?? (run.threads ?? [1, 1, 1]).map((t, i) => Math.ceil(t / entry.threadGroupSize[i]));
   const encoder = device.createCommandEncoder();

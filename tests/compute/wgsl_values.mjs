@@ -133,7 +133,7 @@ function makeReader(text) {
     return hit ? find(hit.type, off - hit.offset, size, false, depth + 1) : null;
   }
 
-  return { src, find };
+  return { src, find, layout };
 }
 
 /* The text of a type, as dgpb-run's messages spell it ("f32", "u32x2", "f32x4[3]"). */
@@ -143,6 +143,16 @@ function typeText(v) {
   if (v.rows > 1) s += ` ${v.columns}x${v.rows}`;
   else if (v.columns > 1) s += `x${v.columns}`;
   return v.arrayCount ? `${s}[${v.arrayCount}]` : s;
+}
+
+/* SizeOf the var<uniform> at the row's @group/@binding; 0 when there is none. */
+export function blockSize(text, row) {
+  const { src, layout } = makeReader(text);
+  for (const m of src.matchAll(/((?:@[a-z_]+\([^)]*\)\s*)+)var\s*<\s*uniform\s*>\s*[A-Za-z_][A-Za-z0-9_]*\s*:\s*([^;]+);/g)) {
+    const g = m[1].match(/@group\(\s*([0-9]+)/), b = m[1].match(/@binding\(\s*([0-9]+)/);
+    if (g && b && Number(g[1]) === row.space && Number(b[1]) === row.binding) return layout(m[2].trim()).size;
+  }
+  return 0;
 }
 
 export function valueType(text, row) {

@@ -7,7 +7,7 @@ import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
-const { valueType } = await import(pathToFileURL(path.join(here, 'wgsl_values.mjs')).href);
+const { valueType, blockSize } = await import(pathToFileURL(path.join(here, 'wgsl_values.mjs')).href);
 const text = fs.readFileSync(path.join(here, '../../fixtures/values/values.wgsl'), 'utf8');
 const P = 0xfffffffe;
 const rows = [
@@ -22,6 +22,13 @@ for (const [space, binding, offset, size, want] of rows) {
   const got = t ? t.text : 'unknown';
   if (got !== want) {
     console.log(`FAIL: space ${space} binding ${binding} offset ${offset}: got ${got}, want ${want}`);
+    failed++;
+  }
+}
+for (const [binding, want] of [[1, 16], [2, 128], [3, 0]]) {
+  const got = blockSize(text, { space: 0, binding });
+  if (got !== want) {
+    console.log(`FAIL: block at binding ${binding}: ${got} bytes, want ${want}`);
     failed++;
   }
 }

@@ -606,7 +606,7 @@ int main(int argc, char **argv)
         goto done;
     }
     if (o->list) {
-        tool_list(t, o->bundle);
+        tool_list(b, t, o->bundle);
         rc = EXIT_OK;
         goto done;
     }

@@ -62,8 +62,8 @@ static inline int tool_param_index(const tool_options *o, const char *name)
     return -1;
 }
 
-/* Prints the entries of a target with their rows (--list). */
-void tool_list(const dgpb_target_view *t, const char *bundle);
+/* Prints the entries of a target with their rows and value types (--list); `b` lends types. */
+void tool_list(const dgpb_bundle *b, const dgpb_target_view *t, const char *bundle);
 
 /* Prints the outputs (--print, or every writable one), the times and the verdicts as text. */
 void tool_print_text(const tool_options *o, const dgpb_run_result *res,
