@@ -37,6 +37,7 @@ static const char usage_text[] =
     "                             (default: the first with a compute queue); CUDA: a\n"
     "                             device index or a name substring\n"
     "  --list                     list the entries of the API's target with their rows\n"
+    "                             and the type of each value\n"
     "Parameters:\n"
     "  --in NAME=FILE             buffer or texture contents from FILE (raw bytes)\n"
     "  --in NAME=TYPE:V1,V2,...   inline values; TYPE f32 f16 f64 u32 i32 u64 i64 u8\n"
