@@ -186,6 +186,19 @@ typedef struct run_state {
     size_t array_count, texture_count, surface_count;
 } run_state;
 
+/* Whether the uniform_buffer row at field row `row`'s place is given as bytes. */
+static bool block_given(const dgpb_entry_view *e, const dgpb_param_view *row,
+                        const dgpb_run_request *c)
+{
+    for (uint32_t i = 0; i < e->param_count; i++) {
+        const dgpb_param_view *o = &e->params[i];
+        if (o->kind == DGPB_KIND_UNIFORM_BUFFER && o->space == row->space &&
+            o->binding == row->binding && run_param_index(c, o) >= 0)
+            return true;
+    }
+    return false;
+}
+
 /* The CUDA array format of a texture format (dgpb_run_format): format, channels, bytes per texel. */
 static int array_format(uint32_t format, int *fmt, unsigned *channels)
 {
@@ -575,7 +588,11 @@ static int cuda_run(void *host, const char *key, const dgpb_entry_view *const *e
             continue;
         int k = run_param_index(c, row);
         const dgpb_run_param *p = k >= 0 ? &c->params[k] : NULL;
-        if (!p || !p->input || dgpb_run_value_place(p, row->size, NULL)) {
+        /* A cbuffer's field: nothing when its block is given as bytes; else zero unless set. */
+        bool field = row->space != DGPB_SPACE_LAUNCH && run_block_covered(e, row, c);
+        if (field && block_given(e, row, c))
+            continue;
+        if (!(field && !p) && (!p || !p->input || dgpb_run_value_place(p, row->size, NULL))) {
             run_fail(d, DGPB_ERR_RUN_SIZE, "value row '%.*s' (%u bytes): the request gives %s",
                      (int)row->name.len, row->name.ptr, row->size,
                      p ? "a value of another size" : "nothing");
@@ -611,7 +628,8 @@ static int cuda_run(void *host, const char *key, const dgpb_entry_view *const *e
                 block_size[k2] = end;
             dst = block_bytes[k2] + row->offset;
         }
-        dgpb_run_value_place(p, row->size, dst);
+        if (p)
+            dgpb_run_value_place(p, row->size, dst);
     }
     for (size_t k = 0; k < blocks; k++) {
         CUdeviceptr mem;
@@ -642,6 +660,8 @@ static int cuda_run(void *host, const char *key, const dgpb_entry_view *const *e
         }
         if (row->kind == DGPB_KIND_SAMPLER)
             continue; /* folded into the texture object by Slang's CUDA code: nothing to write */
+        if (row->kind == DGPB_KIND_UNIFORM_BUFFER && run_block_covered(e, row, c))
+            continue; /* built from its fields above, its pointer written with them */
         uint8_t *at = place(&pl, row, row->binding, hs, d);
         if (!at)
             goto done;
