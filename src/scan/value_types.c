@@ -72,7 +72,7 @@ typedef struct member_deco {
 
 /* What the walk keeps of a module. */
 typedef struct spv {
-    const uint32_t *w;
+    uint32_t *w; /* a copy: blobs inside a bundle are not aligned to words */
     size_t n;
     uint32_t bound;
     uint32_t *def;                    /* word index of the instruction defining id; 0 none */
@@ -95,6 +95,7 @@ static uint32_t words_of(const spv *m, size_t at)
 
 static void spv_free(spv *m)
 {
+    dgpb_free(m->w);
     dgpb_free(m->def);
     dgpb_free(m->set);
     dgpb_free(m->binding);
@@ -125,7 +126,9 @@ static int spv_load(spv *m, const uint8_t *code, size_t len, const char *entry, 
     memset(m, 0, sizeof *m);
     if (len < 20 || len % 4)
         return spv_corrupt(diag, "not a whole SPIR-V module", 0);
-    m->w = (const uint32_t *)(const void *)code;
+    if (!(m->w = mem_alloc(len)))
+        return dgpb_diag_set(diag, DGPB_ERR_NOMEM, -1, "out of memory reading SPIR-V");
+    memcpy(m->w, code, len);
     m->n = len / 4;
     if (m->w[0] != SPV_MAGIC)
         return spv_corrupt(diag, "not a SPIR-V module (magic)", 0);
