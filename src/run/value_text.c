@@ -319,7 +319,8 @@ static const dgpb_param_view *at_place(const dgpb_entry_view *e, const dgpb_para
     for (; *from < e->param_count; (*from)++) {
         const dgpb_param_view *o = &e->params[*from];
         if (o != row && o->kind == kind && o->space == row->space && o->binding == row->binding &&
-            row->space != DGPB_SPACE_LAUNCH && row->space != DGPB_SPACE_PIPELINE_CONSTANT) {
+            row->space != DGPB_SPACE_LAUNCH && row->space != DGPB_SPACE_PIPELINE_CONSTANT &&
+            row->binding != DGPB_BINDING_INLINE) {
             (*from)++;
             return o;
         }
