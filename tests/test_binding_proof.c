@@ -784,8 +784,10 @@ typedef struct ptx_code {
 static void ptx_module(ptx_code *p)
 {
     memset(p, 0, sizeof *p);
-    p->params[0] = (dgpb_ptx_param){(char *)"k_param_0", 0, 16, 8, true};
-    p->params[1] = (dgpb_ptx_param){(char *)"k_param_1", 16, 4, 4, true};
+    p->params[0] = (dgpb_ptx_param){
+        .name = (char *)"k_param_0", .offset = 0, .size = 16, .align = 8, .used = true};
+    p->params[1] = (dgpb_ptx_param){
+        .name = (char *)"k_param_1", .offset = 16, .size = 4, .align = 4, .used = true};
     p->entry = (dgpb_ptx_entry){(char *)"k", p->params, 2};
     p->module.entries = &p->entry;
     p->module.entry_count = 1;

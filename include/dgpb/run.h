@@ -77,6 +77,11 @@ typedef enum dgpb_run_format {
     DGPB_RUN_FORMAT_RG32FLOAT,
     DGPB_RUN_FORMAT_RGBA32FLOAT,
     DGPB_RUN_FORMAT_R32UINT,
+    DGPB_RUN_FORMAT_RGBA8UNORM,
+    DGPB_RUN_FORMAT_RGBA16FLOAT,
+    DGPB_RUN_FORMAT_R32SINT,
+    DGPB_RUN_FORMAT_RGBA32UINT,
+    DGPB_RUN_FORMAT_RGBA32SINT,
     DGPB_RUN_FORMAT_COUNT
 } dgpb_run_format;
 
@@ -239,6 +244,50 @@ int dgpb_run_load_bundle(const char *path, uint32_t backend, uint8_t **bytes, dg
  * 0, or -1 when it does not fit.
  */
 int dgpb_run_value_place(const dgpb_run_param *p, uint32_t row_size, uint8_t *dst);
+
+/*
+ * The type of value row `name` of entry `entry` of target `t`, read from the
+ * shipped code (docs/run.md, "Values"): its scalar, its layout in the row,
+ * and its text ("f32", "u32x2", "f32x4[3]"). When that code does not state
+ * it (PTX values in SLANG_globalParams or .b8 parameters), the same row of
+ * the same entry on another target of bundle `b` (may be NULL) lends its
+ * scalar type and `lent_by` names that target; still unknown: scalar 0.
+ * DGPB_ERR_NOT_FOUND (no such entry), DGPB_ERR_RUN_PARAM (no such row),
+ * DGPB_ERR_RUN_KIND (not a value row), DGPB_ERR_CORRUPT (a blob whose
+ * SHA-256 does not match, code that cannot be read).
+ */
+typedef struct dgpb_run_value_info {
+    const dgpb_param_view *row;
+    uint32_t scalar;        /* 0 unknown, 1 bool, 2 int, 3 uint, 4 float */
+    uint32_t bits;          /* of one scalar */
+    uint32_t vectors;       /* a matrix's stored vectors; 1 otherwise */
+    uint32_t components;    /* scalars per vector (1 for a scalar) */
+    uint32_t vector_stride; /* bytes between a matrix's vectors */
+    uint32_t array_count;   /* elements of an array value; 0 when not an array */
+    uint32_t array_stride;
+    bool aggregate; /* a struct: no numbers */
+    char text[48];
+    char lent_by[16]; /* the target whose code gave the type; "" for `t` itself */
+} dgpb_run_value_info;
+
+int dgpb_run_value_type(const dgpb_bundle *b, const dgpb_target_view *t, const char *entry,
+                        const char *name, dgpb_run_value_info *info, dgpb_diag *diag);
+
+/*
+ * The bytes (*size = the row's size; *bytes malloc'd, dgpb_free) of value row
+ * `name` from `text`, "[TYPE:]V1,V2,...": typed by dgpb_run_value_type,
+ * never by how a number is spelled ("2" for a float is 2.0). TYPE (f32 f16
+ * f64 u32 i32 u64 i64 u16 i16 u8 i8) may be given and must agree with the
+ * code's type; where no code states the type it is required. With the code's
+ * type the numbers go where the code keeps them (array strides, a matrix's
+ * vectors) and there must be one per scalar; otherwise they are packed and
+ * must fill the row. Besides dgpb_run_value_type's: DGPB_ERR_INVALID (no or
+ * a contradicting TYPE, a number that does not parse or fit), DGPB_ERR_RUN_SIZE
+ * (the wrong count of numbers).
+ */
+int dgpb_run_value_bytes(const dgpb_bundle *b, const dgpb_target_view *t, const char *entry,
+                         const char *name, const char *text, uint8_t **bytes, size_t *size,
+                         dgpb_diag *diag);
 
 #ifdef __cplusplus
 }

@@ -103,7 +103,7 @@ typedef struct {
 } CUDA_MEMCPY3D;
 
 enum { MEM_HOST = 1, MEM_ARRAY = 3 };
-enum { FMT_UINT32 = 0x03, FMT_HALF = 0x10, FMT_FLOAT = 0x20 };
+enum { FMT_UINT8 = 0x01, FMT_UINT32 = 0x03, FMT_SINT32 = 0x0a, FMT_HALF = 0x10, FMT_FLOAT = 0x20 };
 enum { ARRAY_LAYERED = 0x01, ARRAY_SURFACE_LDST = 0x02, ARRAY_CUBEMAP = 0x04 };
 enum { TRSF_NORMALIZED_COORDINATES = 0x02, ADDRESS_CLAMP = 1 };
 
@@ -186,6 +186,19 @@ typedef struct run_state {
     size_t array_count, texture_count, surface_count;
 } run_state;
 
+/* Whether the uniform_buffer row at field row `row`'s place is given as bytes. */
+static bool block_given(const dgpb_entry_view *e, const dgpb_param_view *row,
+                        const dgpb_run_request *c)
+{
+    for (uint32_t i = 0; i < e->param_count; i++) {
+        const dgpb_param_view *o = &e->params[i];
+        if (o->kind == DGPB_KIND_UNIFORM_BUFFER && o->space == row->space &&
+            o->binding == row->binding && run_param_index(c, o) >= 0)
+            return true;
+    }
+    return false;
+}
+
 /* The CUDA array format of a texture format (dgpb_run_format): format, channels, bytes per texel. */
 static int array_format(uint32_t format, int *fmt, unsigned *channels)
 {
@@ -204,6 +217,21 @@ static int array_format(uint32_t format, int *fmt, unsigned *channels)
         return 0;
     case DGPB_RUN_FORMAT_R32UINT:
         *fmt = FMT_UINT32, *channels = 1;
+        return 0;
+    case DGPB_RUN_FORMAT_RGBA8UNORM:
+        *fmt = FMT_UINT8, *channels = 4;
+        return 0;
+    case DGPB_RUN_FORMAT_RGBA16FLOAT:
+        *fmt = FMT_HALF, *channels = 4;
+        return 0;
+    case DGPB_RUN_FORMAT_R32SINT:
+        *fmt = FMT_SINT32, *channels = 1;
+        return 0;
+    case DGPB_RUN_FORMAT_RGBA32UINT:
+        *fmt = FMT_UINT32, *channels = 4;
+        return 0;
+    case DGPB_RUN_FORMAT_RGBA32SINT:
+        *fmt = FMT_SINT32, *channels = 4;
         return 0;
     default:
         return -1;
@@ -556,11 +584,15 @@ static int cuda_run(void *host, const char *key, const dgpb_entry_view *const *e
     /* Values: in SLANG_globalParams, in the launch buffer, or in a block behind a pointer. */
     for (uint32_t r = 0; r < e->param_count; r++) {
         const dgpb_param_view *row = &e->params[r];
-        if (row->kind != DGPB_KIND_VALUE || run_block_of_field(e, row))
-            continue; /* a block's field: its buffer carries it */
+        if (row->kind != DGPB_KIND_VALUE)
+            continue;
         int k = run_param_index(c, row);
         const dgpb_run_param *p = k >= 0 ? &c->params[k] : NULL;
-        if (!p || !p->input || dgpb_run_value_place(p, row->size, NULL)) {
+        /* A cbuffer's field: nothing when its block is given as bytes; else zero unless set. */
+        bool field = row->space != DGPB_SPACE_LAUNCH && run_block_covered(e, row, c);
+        if (field && block_given(e, row, c))
+            continue;
+        if (!(field && !p) && (!p || !p->input || dgpb_run_value_place(p, row->size, NULL))) {
             run_fail(d, DGPB_ERR_RUN_SIZE, "value row '%.*s' (%u bytes): the request gives %s",
                      (int)row->name.len, row->name.ptr, row->size,
                      p ? "a value of another size" : "nothing");
@@ -596,7 +628,8 @@ static int cuda_run(void *host, const char *key, const dgpb_entry_view *const *e
                 block_size[k2] = end;
             dst = block_bytes[k2] + row->offset;
         }
-        dgpb_run_value_place(p, row->size, dst);
+        if (p)
+            dgpb_run_value_place(p, row->size, dst);
     }
     for (size_t k = 0; k < blocks; k++) {
         CUdeviceptr mem;
@@ -627,6 +660,8 @@ static int cuda_run(void *host, const char *key, const dgpb_entry_view *const *e
         }
         if (row->kind == DGPB_KIND_SAMPLER)
             continue; /* folded into the texture object by Slang's CUDA code: nothing to write */
+        if (row->kind == DGPB_KIND_UNIFORM_BUFFER && run_block_covered(e, row, c))
+            continue; /* built from its fields above, its pointer written with them */
         uint8_t *at = place(&pl, row, row->binding, hs, d);
         if (!at)
             goto done;
@@ -655,12 +690,14 @@ static int cuda_run(void *host, const char *key, const dgpb_entry_view *const *e
         memcpy(at, &mem, 8);
         out_mem[k] = mem;
         if (hs == 16) {
-            /* Slang's CUDA buffers: a pointer, then the element count (structured, taken
-               as 32-bit elements: the kernels never ask) or the size in bytes. */
+            /* Slang's CUDA buffers: a pointer, then the element count (structured: the
+               bytes over the element stride the row carries in `size`, docs/format.md;
+               4 for a bundle written before rows had strides) or the size in bytes. */
+            uint32_t stride = row->size ? row->size : 4;
             uint64_t count =
                 row->kind == DGPB_KIND_BYTE_BUFFER || row->kind == DGPB_KIND_RW_BYTE_BUFFER
                     ? bytes
-                    : bytes / 4;
+                    : bytes / stride;
             memcpy(at + 8, &count, 8);
         }
     }

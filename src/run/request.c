@@ -28,8 +28,9 @@ int run_fail(dgpb_diag *d, int code, const char *fmt, ...)
 /* ---- formats and dimensions ---------------------------------------------- */
 
 static const char *const format_names[DGPB_RUN_FORMAT_COUNT] = {
-    NULL, "r16float", "r32float", "rg32float", "rgba32float", "r32uint"};
-static const uint32_t texel_sizes[DGPB_RUN_FORMAT_COUNT] = {0, 2, 4, 8, 16, 4};
+    NULL,         "r16float",    "r32float", "rg32float",  "rgba32float", "r32uint",
+    "rgba8unorm", "rgba16float", "r32sint",  "rgba32uint", "rgba32sint"};
+static const uint32_t texel_sizes[DGPB_RUN_FORMAT_COUNT] = {0, 2, 4, 8, 16, 4, 4, 8, 4, 16, 16};
 static const char *const dim_names[DGPB_RUN_DIM_COUNT] = {"2d", "1d", "3d", "cube", "2d_array"};
 
 const char *dgpb_run_format_name(uint32_t format)

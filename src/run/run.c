@@ -197,10 +197,11 @@ int dgpb_run_check(const dgpb_target_view *t, const dgpb_run_request *req,
             continue;
         }
         const dgpb_param_view *row = NULL;
+        const dgpb_entry_view *owner = NULL;
         for (int k = 0; k < n && !row; k++)
             for (uint32_t j = 0; j < e[k]->param_count && !row; j++)
                 if (dgpb_str_eq(e[k]->params[j].name, p->name))
-                    row = &e[k]->params[j];
+                    row = &e[k]->params[j], owner = e[k];
         if (!row) {
             dgpb_diag_set(d, DGPB_ERR_RUN_PARAM, -1, "entry '%s' has no parameter '%s'", req->entry,
                           p->name);
@@ -216,6 +217,11 @@ int dgpb_run_check(const dgpb_target_view *t, const dgpb_run_request *req,
         }
         if ((rc = check_param(p, row, d)))
             return rc;
+        if (row->kind == DGPB_KIND_RW_TEXTURE &&
+            (rc = run_check_storage_format(t, owner, row, p, d)))
+            return rc;
+        if (row->kind == DGPB_KIND_UNIFORM_BUFFER && (rc = run_check_block(t, owner, row, req, d)))
+            return rc;
         if (rows)
             rows[i] = row;
     }
@@ -224,7 +230,8 @@ int dgpb_run_check(const dgpb_target_view *t, const dgpb_run_request *req,
     for (int k = 0; k < n && !(render && !req->vertices); k++)
         for (uint32_t j = 0; j < e[k]->param_count; j++) {
             const dgpb_param_view *row = &e[k]->params[j];
-            if (row->kind == DGPB_KIND_SAMPLER || run_param_index(req, row) >= 0)
+            if (row->kind == DGPB_KIND_SAMPLER || run_param_index(req, row) >= 0 ||
+                run_block_covered(e[k], row, req))
                 continue;
             const dgpb_param_view *block = run_block_of_field(e[k], row);
             if (block && run_param_index(req, block) >= 0)

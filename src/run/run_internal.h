@@ -16,6 +16,9 @@
 #define run_block_of_field dgpb__run_block_of_field
 #define run_groups dgpb__run_groups
 #define run_check_capabilities dgpb__run_check_capabilities
+#define run_check_storage_format dgpb__run_check_storage_format
+#define run_check_block dgpb__run_check_block
+#define run_block_covered dgpb__run_block_covered
 
 #include "dgpb/run.h"
 
@@ -68,6 +71,37 @@ const dgpb_param_view *run_block_of_field(const dgpb_entry_view *e, const dgpb_p
 
 /* The groups to dispatch for the request and the entry's group size. */
 void run_groups(const dgpb_run_request *req, const uint32_t group_size[3], uint32_t out[3]);
+
+/* ---- value_text.c ------------------------------------------------------------ */
+
+/*
+ * A storage texture `p` of row `row` of entry `e` (target `t`) must have the
+ * texel format the code declares (SPIR-V's image format, WGSL's texel
+ * format): DGPB_ERR_RUN_KIND naming both when it does not, DGPB_ERR_INVALID
+ * when the code's format is one the runner has no texture of; DGPB_OK when
+ * they agree or the code states none (SPIR-V's Unknown, PTX).
+ */
+int run_check_storage_format(const dgpb_target_view *t, const dgpb_entry_view *e,
+                             const dgpb_param_view *row, const dgpb_run_param *p, dgpb_diag *d);
+
+/*
+ * A cbuffer's uniform_buffer row `row` of entry `e` given as bytes
+ * (docs/run.md, "Blocks and their fields"): DGPB_ERR_RUN_SIZE when they are
+ * fewer than the block's size in the code (or, where the code does not say,
+ * the end of its last field row); DGPB_ERR_INVALID when a field row at its
+ * place is given too.
+ */
+int run_check_block(const dgpb_target_view *t, const dgpb_entry_view *e, const dgpb_param_view *row,
+                    const dgpb_run_request *req, dgpb_diag *d);
+
+/*
+ * Whether a row the request does not name is covered all the same: a
+ * uniform_buffer row one of whose field rows (value rows at its place) is
+ * given, a field row of a uniform_buffer row (zero unless given), or a
+ * pipeline constant (the code's default unless given).
+ */
+bool run_block_covered(const dgpb_entry_view *e, const dgpb_param_view *row,
+                       const dgpb_run_request *req);
 
 /*
  * Fails (DGPB_ERR_RUN_CAPABILITY, through run_fail) at the first capability

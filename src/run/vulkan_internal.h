@@ -44,6 +44,7 @@
 /* One descriptor binding of a pipeline: a resource row, or a uniform block of value rows. */
 typedef struct slot {
     uint32_t space, binding;
+    uint32_t element; /* a fixed array of resources: this row's index (rows name[0], name[1]...) */
     VkDescriptorType type;
     uint32_t kind;                             /* dgpb_kind; DGPB_KIND_VALUE for a uniform block */
     const dgpb_param_view *row;                /* resource rows: the row */
@@ -69,6 +70,7 @@ typedef struct pipeline {
     uint32_t slot_count;
     slot slots[MAX_SLOTS];
     push_block push;
+    push_block constants; /* pipeline constants (space DGPB_SPACE_PIPELINE_CONSTANT): their rows */
     VkShaderStageFlags stages;
     uint32_t group_size[3];
     bool graphics;
@@ -126,6 +128,16 @@ static inline VkFormat vk_format(uint32_t f)
         return VK_FORMAT_R32G32B32A32_SFLOAT;
     case DGPB_RUN_FORMAT_R32UINT:
         return VK_FORMAT_R32_UINT;
+    case DGPB_RUN_FORMAT_RGBA8UNORM:
+        return VK_FORMAT_R8G8B8A8_UNORM;
+    case DGPB_RUN_FORMAT_RGBA16FLOAT:
+        return VK_FORMAT_R16G16B16A16_SFLOAT;
+    case DGPB_RUN_FORMAT_R32SINT:
+        return VK_FORMAT_R32_SINT;
+    case DGPB_RUN_FORMAT_RGBA32UINT:
+        return VK_FORMAT_R32G32B32A32_UINT;
+    case DGPB_RUN_FORMAT_RGBA32SINT:
+        return VK_FORMAT_R32G32B32A32_SINT;
     default:
         return VK_FORMAT_UNDEFINED;
     }

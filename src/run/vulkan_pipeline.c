@@ -71,8 +71,17 @@ static bool add_rows(pipeline *p, const dgpb_entry_view *e, dgpb_diag *r)
 {
     for (uint32_t i = 0; i < e->param_count; i++) {
         const dgpb_param_view *row = dgpb_entry_param(e, i);
-        if (run_block_of_field(e, row))
-            continue; /* the block's buffer carries it */
+        if (row->space == DGPB_SPACE_PIPELINE_CONSTANT) {
+            /* A specialization constant: set when the pipeline is created (VkSpecializationInfo). */
+            if (row->kind != DGPB_KIND_VALUE) {
+                fail(r, "parameter '%.*s': a %s among the pipeline constants", (int)row->name.len,
+                     row->name.ptr, dgpb_kind_name(row->kind));
+                return false;
+            }
+            if (!add_value_row(p->constants.values, &p->constants.value_count, row, r))
+                return false;
+            continue;
+        }
         if (row->space == DGPB_SPACE_LAUNCH) {
             if (row->kind != DGPB_KIND_VALUE) {
                 run_fail(
@@ -115,10 +124,24 @@ static bool add_rows(pipeline *p, const dgpb_entry_view *e, dgpb_diag *r)
                  row->name.ptr, row->space, MAX_SETS);
             return false;
         }
+        /* Rows sharing a place are a fixed array's elements, in row order (docs/format.md). */
         slot *s = NULL;
+        uint32_t elements = 0;
         for (uint32_t j = 0; j < p->slot_count; j++)
-            if (p->slots[j].space == row->space && p->slots[j].binding == row->binding)
-                s = &p->slots[j];
+            if (p->slots[j].space == row->space && p->slots[j].binding == row->binding) {
+                const dgpb_param_view *o = p->slots[j].row;
+                bool same = !o || row->kind == DGPB_KIND_VALUE ||
+                            (o->name.len == row->name.len &&
+                             !memcmp(o->name.ptr, row->name.ptr, row->name.len));
+                if (same && !s)
+                    s = &p->slots[j];
+                elements++;
+            }
+        if (s && s->row && row->kind != DGPB_KIND_VALUE && s->row != row &&
+            (s->row->name.len != row->name.len ||
+             memcmp(s->row->name.ptr, row->name.ptr, row->name.len)))
+            s = NULL;
+        bool element = !s && elements;
         if (s && s->type != type) {
             fail(r, "parameter '%.*s': space %u binding %u holds two descriptor types",
                  (int)row->name.len, row->name.ptr, row->space, row->binding);
@@ -133,10 +156,15 @@ static bool add_rows(pipeline *p, const dgpb_entry_view *e, dgpb_diag *r)
             memset(s, 0, sizeof *s);
             s->space = row->space;
             s->binding = row->binding;
+            s->element = element ? elements : 0;
             s->type = type;
             s->kind = row->kind;
             if (row->kind != DGPB_KIND_VALUE)
                 s->row = row;
+        }
+        if (row->kind != DGPB_KIND_VALUE && !s->row) { /* a block whose fields came first */
+            s->row = row;
+            s->kind = row->kind;
         }
         if (row->kind == DGPB_KIND_VALUE) {
             if (!add_value_row(s->values, &s->value_count, row, r))
@@ -192,11 +220,14 @@ static bool make_layout(vk_host *vk, pipeline *p, VkShaderStageFlags stages, dgp
         VkDescriptorSetLayoutBinding b[MAX_SLOTS];
         uint32_t n = 0;
         for (uint32_t i = 0; i < p->slot_count; i++) {
-            if (p->slots[i].space != set)
+            if (p->slots[i].space != set || p->slots[i].element)
                 continue;
+            uint32_t count = 0; /* a fixed array: its elements' slots */
+            for (uint32_t j = 0; j < p->slot_count; j++)
+                count += p->slots[j].space == set && p->slots[j].binding == p->slots[i].binding;
             b[n++] = (VkDescriptorSetLayoutBinding){.binding = p->slots[i].binding,
                                                     .descriptorType = p->slots[i].type,
-                                                    .descriptorCount = 1,
+                                                    .descriptorCount = count,
                                                     .stageFlags = stages};
         }
         VkDescriptorSetLayoutCreateInfo ci = {
@@ -238,7 +269,29 @@ const dgpb_run_param *vk_attachment_of(const dgpb_run_request *c)
 }
 
 static bool create_pipeline(vk_host *vk, pipeline *p, const dgpb_entry_view *const *entries,
-                            VkFormat color, dgpb_diag *r);
+                            const dgpb_run_request *c, VkFormat color, dgpb_diag *r);
+
+/*
+ * The pipeline constants a request sets, as hex after the cache key's tail:
+ * a pipeline is cached per set of constant values.
+ */
+static void constants_key(const dgpb_run_request *c, const dgpb_entry_view *const *entries,
+                          char *buf, size_t n)
+{
+    size_t len = 0;
+    buf[0] = 0;
+    for (int k = 0; k < (c->fragment ? 2 : 1); k++)
+        for (uint32_t i = 0; i < entries[k]->param_count; i++) {
+            const dgpb_param_view *row = &entries[k]->params[i];
+            const dgpb_run_param *cp =
+                row->space == DGPB_SPACE_PIPELINE_CONSTANT ? vk_case_param(c, row) : NULL;
+            if (!cp || !cp->input)
+                continue;
+            len += (size_t)snprintf(buf + len, len < n ? n - len : 0, "/%u=", row->binding);
+            for (size_t b = 0; b < cp->size && len < n; b++)
+                len += (size_t)snprintf(buf + len, n - len, "%02x", cp->input[b]);
+        }
+}
 
 pipeline *vk_get_pipeline(vk_host *vk, const char *bundle_key, const dgpb_run_request *c,
                           dgpb_diag *r, const dgpb_entry_view *const *entries)
@@ -246,8 +299,9 @@ pipeline *vk_get_pipeline(vk_host *vk, const char *bundle_key, const dgpb_run_re
     bool gfx = c->fragment != NULL;
     const dgpb_run_param *att = vk_attachment_of(c);
     VkFormat color = att ? vk_format(att->format) : VK_FORMAT_R32G32B32A32_SFLOAT;
-    char tail[64];
-    snprintf(tail, sizeof tail, "/%d", (int)color);
+    char tail[64 + 1024], consts[1024];
+    constants_key(c, entries, consts, sizeof consts);
+    snprintf(tail, sizeof tail, "/%d%s", (int)color, consts);
     size_t len =
         strlen(bundle_key) + strlen(c->entry) + (gfx ? strlen(c->fragment) : 0) + strlen(tail) + 3;
     char *key = mem_alloc(len);
@@ -272,7 +326,8 @@ pipeline *vk_get_pipeline(vk_host *vk, const char *bundle_key, const dgpb_run_re
     memset(p, 0, sizeof *p);
     p->key = key;
     p->graphics = gfx;
-    if (!create_pipeline(vk, p, entries, color, r) && (p->failure = mem_alloc(sizeof *p->failure)))
+    if (!create_pipeline(vk, p, entries, c, color, r) &&
+        (p->failure = mem_alloc(sizeof *p->failure)))
         *p->failure = *r;
     if (!p->pipe && !p->failure) { /* no memory to remember why: try again next time */
         dgpb_free(p->key);
@@ -283,7 +338,7 @@ pipeline *vk_get_pipeline(vk_host *vk, const char *bundle_key, const dgpb_run_re
 
 /* Creates the layout and pipeline of `entries` (one compute, or vertex and fragment). */
 static bool create_pipeline(vk_host *vk, pipeline *p, const dgpb_entry_view *const *entries,
-                            VkFormat color, dgpb_diag *r)
+                            const dgpb_run_request *c, VkFormat color, dgpb_diag *r)
 {
     bool gfx = p->graphics;
     for (int i = 0; i < (gfx ? 2 : 1); i++)
@@ -296,6 +351,29 @@ static bool create_pipeline(vk_host *vk, pipeline *p, const dgpb_entry_view *con
         return false;
     memcpy(p->group_size, entries[0]->thread_group_size, sizeof p->group_size);
 
+    /* The pipeline constants the request sets; the others keep the code's defaults. */
+    VkSpecializationMapEntry map[MAX_VALUES];
+    uint8_t data[MAX_VALUES * 8];
+    uint32_t mapped = 0, data_size = 0;
+    for (uint32_t i = 0; i < p->constants.value_count; i++) {
+        const dgpb_param_view *row = p->constants.values[i];
+        const dgpb_run_param *cp = vk_case_param(c, row);
+        if (!cp || !cp->input)
+            continue;
+        if (cp->size != row->size || row->size > 8) {
+            run_fail(r, DGPB_ERR_RUN_SIZE,
+                     "pipeline constant '%.*s' is %u bytes, the request gives %zu",
+                     (int)row->name.len, row->name.ptr, row->size, cp->size);
+            return false;
+        }
+        map[mapped++] = (VkSpecializationMapEntry){
+            .constantID = row->binding, .offset = data_size, .size = row->size};
+        memcpy(data + data_size, cp->input, row->size);
+        data_size += row->size;
+    }
+    VkSpecializationInfo spec = {
+        .mapEntryCount = mapped, .pMapEntries = map, .dataSize = data_size, .pData = data};
+    const VkSpecializationInfo *specp = mapped ? &spec : NULL;
     VkShaderModule mods[2] = {VK_NULL_HANDLE, VK_NULL_HANDLE};
     VkResult res = VK_ERROR_UNKNOWN;
     for (int i = 0; i < (gfx ? 2 : 1); i++)
@@ -307,7 +385,8 @@ static bool create_pipeline(vk_host *vk, pipeline *p, const dgpb_entry_view *con
             .stage = {.sType = VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_CREATE_INFO,
                       .stage = VK_SHADER_STAGE_COMPUTE_BIT,
                       .module = mods[0],
-                      .pName = "main"},
+                      .pName = "main",
+                      .pSpecializationInfo = specp},
             .layout = p->layout};
         res = vkCreateComputePipelines(vk->device, VK_NULL_HANDLE, 1, &ci, NULL, &p->pipe);
     } else {
@@ -321,11 +400,13 @@ static bool create_pipeline(vk_host *vk, pipeline *p, const dgpb_entry_view *con
             {.sType = VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_CREATE_INFO,
              .stage = VK_SHADER_STAGE_VERTEX_BIT,
              .module = mods[0],
-             .pName = "main"},
+             .pName = "main",
+             .pSpecializationInfo = specp},
             {.sType = VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_CREATE_INFO,
              .stage = VK_SHADER_STAGE_FRAGMENT_BIT,
              .module = mods[1],
-             .pName = "main"},
+             .pName = "main",
+             .pSpecializationInfo = specp},
         };
         VkPipelineVertexInputStateCreateInfo vi = {
             .sType = VK_STRUCTURE_TYPE_PIPELINE_VERTEX_INPUT_STATE_CREATE_INFO};

@@ -80,6 +80,7 @@ static int parse_param(scanner *s, dgpb_ptx_entry *e, size_t *cap, uint64_t *off
         return rc;
     uint64_t align = 0, elem = 0, vec = 1;
     bool ptr = false;
+    token type = {0};
     while (ptx_is_directive(&s->lex.tok)) {
         token d = s->lex.tok;
         uint32_t z = ptx_type_size(&d), v = ptx_vector_width(&d);
@@ -103,6 +104,7 @@ static int parse_param(scanner *s, dgpb_ptx_entry *e, size_t *cap, uint64_t *off
             continue;
         } else if (z && !elem && !ptr) {
             elem = z;
+            type = d;
         } else if (v && vec == 1 && !elem) {
             vec = v;
         } else {
@@ -145,7 +147,12 @@ static int parse_param(scanner *s, dgpb_ptx_entry *e, size_t *cap, uint64_t *off
         return DGPB_ERR_NOMEM;
     e->params = v;
     dgpb_ptx_param *p = &v[e->param_count++];
-    *p = (dgpb_ptx_param){.offset = (uint32_t)at, .size = (uint32_t)size, .align = (uint32_t)align};
+    *p = (dgpb_ptx_param){.offset = (uint32_t)at,
+                          .size = (uint32_t)size,
+                          .align = (uint32_t)align,
+                          .vector = vec > 1 ? (uint32_t)vec : 0};
+    if (type.len < sizeof p->type && size == elem * vec)
+        memcpy(p->type, type.s, type.len); /* arrays ([N]) keep no type: bytes */
     *offset = at + size;
     return (p->name = text_tokdup(&name)) ? DGPB_OK : DGPB_ERR_NOMEM;
 }

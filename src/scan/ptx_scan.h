@@ -57,7 +57,9 @@ typedef struct dgpb_ptx_param {
                         to its .align, or to the natural size of its type (.u32/.f32/.b64/...),
                         as cuLaunchKernel lays them out */
     uint32_t size, align;
-    bool used; /* the kernel body names it (e.g. [k_param_0+16]) */
+    char type[8];    /* its scalar type as PTX spells it (".f32", ".u64", ".b8", ...) */
+    uint32_t vector; /* .v2/.v4: the components; 0 for a scalar */
+    bool used;       /* the kernel body names it (e.g. [k_param_0+16]) */
 } dgpb_ptx_param;
 
 typedef struct dgpb_ptx_entry {

@@ -59,6 +59,13 @@ typedef struct dgpb_value_type {
 } dgpb_value_type;
 
 /*
+ * Matrices: the memory holds `columns` vectors of `rows` scalars each,
+ * `matrix_stride` bytes apart, or, when `row_major`, `rows` vectors of
+ * `columns` scalars (SPIR-V's OpTypeMatrix and its RowMajor decoration;
+ * WGSL's matCxR). Slang stores a matrix of a std140 block through a wrapper
+ * struct, which reads as an array of the stored vectors (f32x4[3] for a
+ * float3x4). Bools are 32 bits wide.
+ *
  * The type of value row `row` of an entry in `code` (a blob of `format`).
  * `entry` names the entry point (a blob may hold several). DGPB_OK with
  * out->scalar = DGPB_SCALAR_UNKNOWN when the code does not state it;
@@ -70,6 +77,29 @@ int dgpb_value_type_find(dgpb_code_format format, const uint8_t *code, size_t le
 
 /* "f32", "u32x4", "f32 4x4", ... into buf: how messages and headers spell a type. */
 void dgpb_value_type_text(const dgpb_value_type *t, char *buf, size_t size);
+
+/*
+ * The byte size the code gives the uniform block at row `row`'s
+ * `space`/`binding` (the end of its last member; SPIR-V: the Offset and size
+ * of the block struct's last member; WGSL: SizeOf the var<uniform>'s type)
+ * in *out; 0 when the code does not say (PTX, or no such block).
+ * DGPB_ERR_CORRUPT only when the code cannot be read.
+ */
+int dgpb_block_size_find(dgpb_code_format format, const uint8_t *code, size_t len,
+                         const char *entry, const dgpb_param_desc *row, uint32_t *out,
+                         dgpb_diag *diag);
+
+/*
+ * The texel format the code declares for the storage texture at row `row`'s
+ * `space`/`binding`, in WebGPU's spelling ("rgba8unorm", "r32float", ...),
+ * in *out (a static string); NULL when the code does not state one (SPIR-V's
+ * Unknown format) or the format has no WebGPU name. SPIR-V: the ImageFormat
+ * of the variable's OpTypeImage; WGSL: texture_storage_*<FORMAT, ...>; other
+ * formats: NULL. DGPB_ERR_CORRUPT only when the code cannot be read.
+ */
+int dgpb_storage_format_find(dgpb_code_format format, const uint8_t *code, size_t len,
+                             const char *entry, const dgpb_param_desc *row, const char **out,
+                             dgpb_diag *diag);
 
 #ifdef __cplusplus
 }

@@ -29,6 +29,7 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 const here = path.dirname(fileURLToPath(import.meta.url));
 const reader = await import(pathToFileURL(path.join(here, '../../js/dgpb-reader/index.mjs')).href);
 const { readBundle, verifyBlob, findTarget, findEntry, bindGroupLayoutDescriptors, webgpuRequirements } = reader;
+const { valueType, blockSize } = await import(pathToFileURL(path.join(here, 'wgsl_values.mjs')).href);
 
 let argv = process.argv.slice(2);
 let negative = false, allowUnsupported = false;
@@ -159,13 +160,39 @@ function typedList(text) {
   return { type: m[1], values, bytes: encode(m[1], values) };
 }
 
-/* dgpb-run's --set without TYPE: f32 if any number has '.', 'e', inf or nan; else i32 if any is negative; else u32. */
-function setValue(text) {
-  const typed = typedList(text);
-  if (typed) return typed;
-  const parts = text.split(',');
-  const type = parts.some((p) => /[.eE]|inf|nan/i.test(p)) ? 'f32' : parts.some((p) => p.trim().startsWith('-')) ? 'i32' : 'u32';
-  return typedList(`${type}:${text}`);
+/*
+ * dgpb-run's --set (docs/run.md, "Values"): typed by the entry's WGSL, never
+ * by how a number is spelled; a TYPE: must agree with it and is needed where
+ * the code does not state the type. With the code's type the numbers go where
+ * the code keeps them (array strides, a matrix's vectors); with TYPE: alone
+ * they are packed and fill the row.
+ */
+function setValue(text, row, wgsl) {
+  const code = valueType(wgsl, row);
+  const codeType = code && !code.aggregate ? (code.scalar === 'b' ? 'u32' : `${code.scalar}${code.bits}`) : null;
+  const m = text.match(/^([a-z0-9]+):(.*)$/);
+  let type = codeType, body = text;
+  if (m && TYPE_SIZE[m[1]]) {
+    const agree = !code || m[1] === codeType || (code.scalar === 'b' && (m[1] === 'u32' || m[1] === 'i32'));
+    if (!agree) throw new RunError(`value '${row.name}': ${m[1]} given, but the code on target wgsl declares ${code.text}`);
+    if (!codeType || m[1] !== codeType) type = m[1];
+    body = m[2];
+  } else if (!codeType) {
+    throw new RunError(`value '${row.name}': the code on target wgsl does not state its type (${code ? 'a struct' : 'bytes'}): give it as TYPE:V1,...`);
+  }
+  const values = body.split(',').map((v) => parseNumber(type, v.trim()));
+  const placed = codeType === type;
+  const per = placed ? code.vectors * code.components : 1;
+  const want = placed ? (code.arrayCount || 1) * per : row.size / TYPE_SIZE[type];
+  if (values.length !== want || (!placed && want * TYPE_SIZE[type] !== row.size))
+    throw new RunError(`value '${row.name}' is ${placed ? code.text : 'bytes'} (${row.size} bytes) on target wgsl: it takes ${want} numbers, got ${values.length}`);
+  const out = new Uint8Array(row.size), size = TYPE_SIZE[type];
+  values.forEach((v, i) => {
+    let at = i * size;
+    if (placed) at = Math.floor(i / per) * code.arrayStride + Math.floor((i % per) / code.components) * code.vectorStride + (i % code.components) * size;
+    out.set(encode(type, [v]), at);
+  });
+  return out;
 }
 
 function splitName(arg, option) {
@@ -221,7 +248,7 @@ function parseRun(words) {
       }
       case '--set': {
         const [name, value] = splitName(arg, option);
-        run.sets.set(name, setValue(value).bytes);
+        run.sets.set(name, value); /* typed by the code when bound */
         break;
       }
       case '--texture': {
@@ -294,7 +321,7 @@ console.log(`adapter: ${[info.vendor, info.architecture, info.device, info.descr
 const pad4 = (n) => (n + 3) & ~3;
 
 /* Binds every row of the entry by name from the run; returns the bind groups and the resources to read back. */
-function bindAll(entry, run) {
+function bindAll(entry, run, wgsl) {
   const used = new Set();
   const take = (map, name) => {
     used.add(`${map === run.inputs ? 'in' : map === run.sizes ? 'size' : map === run.sets ? 'set' : 'texture'}:${name}`);
@@ -303,15 +330,27 @@ function bindAll(entry, run) {
   const resources = new Map(); // row name -> { buffer | texture, size, tex }
   const blocks = new Map(); // "space/binding" -> bytes of a value block
   const bindings = new Map(); // "space/binding" -> GPUBindingResource
+  const constants = {}; // override id -> value (pipeline constants: the code's default when unset)
+  // A cbuffer: its uniform_buffer row, and value rows (its fields) at the same place.
+  const blockRows = new Set(entry.params.filter((r) => r.kindName === 'uniform_buffer').map((r) => `${r.space}/${r.binding}`));
+  const fieldsGiven = new Set(entry.params.filter((r) => r.kindName === 'value' && run.sets.has(r.name)).map((r) => `${r.space}/${r.binding}`));
   for (const row of entry.params) {
     const key = `${row.space}/${row.binding}`;
     const kind = row.kindName;
-    // A plain-data block's field row: the block's buffer carries it (docs/format.md).
-    const holdsIt = (r) => r.kindName === 'uniform_buffer' && r.space === row.space && r.binding === row.binding;
-    if (kind === 'value' && entry.params.some(holdsIt)) continue;
+    if (kind === 'value' && row.space === 0xfffffffe) {
+      const text = take(run.sets, row.name);
+      if (text === undefined) continue;
+      const bytes = setValue(text, row, wgsl), code = valueType(wgsl, row);
+      const view = new DataView(bytes.buffer);
+      constants[row.binding] = code && code.scalar === 'f' ? (code.bits === 16 ? halfValue(view.getUint16(0, true)) : view.getFloat32(0, true))
+        : code && code.scalar === 'i' ? view.getInt32(0, true) : view.getUint32(0, true);
+      continue;
+    }
     if (kind === 'value') {
-      const bytes = take(run.sets, row.name);
-      if (!bytes) throw new RunError(`value '${row.name}' has no --set`);
+      const text = take(run.sets, row.name);
+      if (text === undefined && blockRows.has(key)) continue; // a field not given: zero
+      if (text === undefined) throw new RunError(`value '${row.name}' has no --set`);
+      const bytes = setValue(text, row, wgsl);
       if (bytes.length !== row.size) throw new RunError(`--set ${row.name}: ${bytes.length} bytes, the row has ${row.size}`);
       let block = blocks.get(key) ?? new Uint8Array(0);
       const end = (row.offset + row.size + 15) & ~15;
@@ -344,6 +383,11 @@ function bindAll(entry, run) {
       bindings.set(key, texture.createView());
       continue;
     }
+    if (kind === 'uniform_buffer' && fieldsGiven.has(key)) {
+      if (run.inputs.has(row.name) || run.sizes.has(row.name))
+        throw new RunError(`block '${row.name}' is given as bytes and its fields too: give one or the other`);
+      continue; // built from its fields below, as the values' block
+    }
     if (['uniform_buffer', 'buffer', 'rw_buffer', 'byte_buffer', 'rw_byte_buffer'].includes(kind)) {
       const bytes = take(run.inputs, row.name);
       const sized = take(run.sizes, row.name);
@@ -352,6 +396,8 @@ function bindAll(entry, run) {
       const size = sized ?? bytes.length;
       if (bytes && bytes.length > size) throw new RunError(`--in ${row.name}: ${bytes.length} bytes, more than --size ${size}`);
       const uniform = kind === 'uniform_buffer';
+      const need = uniform ? blockSize(wgsl, row) : 0;
+      if (size < need) throw new RunError(`block '${row.name}' is ${need} bytes in the code on target wgsl, the request gives ${size}`);
       const buffer = device.createBuffer({
         size: Math.max(uniform ? (size + 15) & ~15 : pad4(size), 16),
         usage: (uniform ? GPUBufferUsage.UNIFORM : GPUBufferUsage.STORAGE) | GPUBufferUsage.COPY_DST | GPUBufferUsage.COPY_SRC,
@@ -389,7 +435,7 @@ function bindAll(entry, run) {
       entries: descriptor.entries.map((e) => ({ binding: e.binding, resource: bindings.get(`${space}/${e.binding}`) })),
     }));
   });
-  return { layouts, groups, resources };
+  return { layouts, groups, resources, constants };
 }
 
 /* Copies each resource back: tightly packed bytes. */
@@ -472,11 +518,12 @@ async function runModule(file) {
   const code = await verifyBlob(entry.code);
 
   device.pushErrorScope('validation');
-  const module = device.createShaderModule({ code: new TextDecoder().decode(code) });
-  const { layouts, groups, resources } = bindAll(entry, run);
+  const wgsl = new TextDecoder().decode(code);
+  const module = device.createShaderModule({ code: wgsl });
+  const { layouts, groups, resources, constants } = bindAll(entry, run, wgsl);
   const pipeline = device.createComputePipeline({
     layout: device.createPipelineLayout({ bindGroupLayouts: layouts }),
-    compute: { module, entryPoint: entry.name },
+    compute: { module, entryPoint: entry.name, constants },
   });
   const dispatch = run.groups ?? (run.threads ?? [1, 1, 1]).map((t, i) => Math.ceil(t / entry.threadGroupSize[i]));
   const encoder = device.createCommandEncoder();

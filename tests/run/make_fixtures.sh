@@ -3,6 +3,9 @@
 # dgpb-run's tests (tests/run/CMakeLists.txt), built with the build's dgpb-build:
 #   double.dgpb       tests/run/double.slang (spirv, ptx)
 #   kernels.dgpb      tests/run/kernels.slang (spirv)
+#   values.dgpb       tests/run/values.slang (spirv, ptx); values_ptx.dgpb: ptx alone
+#   formats.dgpb      tests/run/formats.slang (spirv)
+#   blocks.dgpb       tests/run/blocks.slang (spirv)
 #   wgsl_only.dgpb    double.slang for wgsl alone: no spirv target
 #   truncated.dgpb    double.dgpb cut short: an invalid structure
 #   flipped.dgpb      double.dgpb with one byte of its SPIR-V flipped: its SHA-256 no longer matches
@@ -13,6 +16,11 @@ here=$(cd "$(dirname "$0")" && pwd)
 rm -rf "$out" && mkdir -p "$out/wgsl"
 "$build" -q --targets spirv,ptx -o "$out" "$here/double.slang"
 "$build" -q --targets spirv -o "$out" "$here/kernels.slang"
+"$build" -q --targets spirv,ptx -o "$out" "$here/values.slang"
+"$build" -q --targets spirv -o "$out" "$here/formats.slang"
+"$build" -q --targets spirv -o "$out" "$here/blocks.slang"
+mkdir -p "$out/ptx" && "$build" -q --targets ptx -o "$out/ptx" "$here/values.slang"
+mv "$out/ptx/values.dgpb" "$out/values_ptx.dgpb"
 "$build" -q --targets wgsl -o "$out/wgsl" "$here/double.slang"
 mv "$out/wgsl/double.dgpb" "$out/wgsl_only.dgpb"
 head -c 100 "$out/double.dgpb" >"$out/truncated.dgpb"

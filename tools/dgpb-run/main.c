@@ -37,18 +37,22 @@ static const char usage_text[] =
     "                             (default: the first with a compute queue); CUDA: a\n"
     "                             device index or a name substring\n"
     "  --list                     list the entries of the API's target with their rows\n"
+    "                             and the type of each value\n"
     "Parameters:\n"
     "  --in NAME=FILE             buffer or texture contents from FILE (raw bytes)\n"
     "  --in NAME=TYPE:V1,V2,...   inline values; TYPE f32 f16 f64 u32 i32 u64 i64 u8\n"
     "  --size NAME=BYTES          a zero-filled buffer of BYTES bytes (an output with no\n"
     "                             input; with --in, the input fills its first bytes)\n"
-    "  --set NAME=[TYPE:]V1,...   a value row (uniform, push constant, kernel value);\n"
-    "                             without TYPE: f32 if any number has '.', 'e', inf or\n"
-    "                             nan, else i32 if any is negative, else u32; exactly\n"
-    "                             the row's size\n"
+    "  --set NAME=[TYPE:]V1,...   a value row (uniform, push constant, kernel value),\n"
+    "                             typed by the entry's code (2 is 2.0 for a float);\n"
+    "                             TYPE (f32 f16 f64 u32 i32 u64 i64 u16 i16 u8 i8) must\n"
+    "                             agree with it, and is needed where no target's code\n"
+    "                             states the type; one number per scalar\n"
     "  --texture NAME=FORMAT:WxH[xD][:DIM]\n"
     "                             a texture parameter: FORMAT r16float r32float rg32float\n"
-    "                             rgba32float r32uint; DIM 1d 2d 3d cube 2d_array (default\n"
+    "                             rgba32float r32uint rgba8unorm rgba16float r32sint\n"
+    "                             rgba32uint rgba32sint (a storage texture: the format its\n"
+    "                             code declares); DIM 1d 2d 3d cube 2d_array (default\n"
     "                             2d; 1d takes W only); texels tightly packed, x fastest;\n"
     "                             contents from --in, or zeros\n"
     "                             (sampler rows get a point-filtering, clamp-to-edge\n"
@@ -228,7 +232,8 @@ static int parse_texture(tool_options *o, char *arg)
     int format = dgpb_run_format_from_name(fmt);
     if (format < 0)
         return tool_usage_error("--texture '%s': unknown format '%s' (r16float r32float rg32float "
-                                "rgba32float r32uint)",
+                                "rgba32float r32uint rgba8unorm rgba16float r32sint rgba32uint "
+                                "rgba32sint)",
                                 arg, fmt);
     int d = dim ? dgpb_run_dim_from_name(dim) : DGPB_RUN_DIM_2D;
     if (d < 0)
@@ -409,15 +414,10 @@ static int parse_args(int argc, char **argv, tool_options *o)
                     p->size = (size_t)n;
                     if (p->kind == DGPB_RUN_KIND_ANY)
                         p->kind = DGPB_RUN_KIND_RESOURCE;
-                } else if (p->input || p->input_size || o->owned[k]) {
+                } else if (p->input || p->input_size || o->owned[k] || o->set_text[k]) {
                     return tool_usage_error("'%s' is given contents twice", v);
                 } else if (!strcmp(a, "--set")) {
-                    const char *values = rest;
-                    int type = typed_prefix(rest, &values);
-                    if (type < 0)
-                        type = (int)dgpb_value_infer_type(rest);
-                    if ((rc = parse_values(type, values, v, &o->owned[k], &p->input_size)))
-                        return rc;
+                    o->set_text[k] = rest; /* typed by the code once the bundle is read */
                     p->kind = DGPB_KIND_VALUE;
                 } else { /* --in: typed now, or a file read later */
                     const char *values;
@@ -454,6 +454,25 @@ static int parse_args(int argc, char **argv, tool_options *o)
     if ((o->req.groups[0] && o->req.threads[0]))
         return tool_usage_error("--groups and --threads cannot be combined");
     return -1;
+}
+
+static int finish(const tool_options *o, const dgpb_runner *runner, const dgpb_diag *d, int status);
+
+/* The bytes of every --set, typed by the entry's code (docs/run.md, "Values"). */
+static int set_values(tool_options *o, const dgpb_bundle *b, const dgpb_target_view *t)
+{
+    for (uint32_t i = 0; i < o->req.param_count; i++) {
+        if (!o->set_text[i])
+            continue;
+        dgpb_diag d;
+        dgpb_diag_clear(&d);
+        if (dgpb_run_value_bytes(b, t, o->entry, o->params[i].name, o->set_text[i], &o->owned[i],
+                                 &o->params[i].input_size, &d)) {
+            dgpb_diag_set_file(&d, o->bundle);
+            return finish(o, NULL, &d, exit_status(d.code));
+        }
+    }
+    return EXIT_OK;
 }
 
 /* Reads the --in and --expect files; the typed inputs were parsed already. */
@@ -588,11 +607,11 @@ int main(int argc, char **argv)
         goto done;
     }
     if (o->list) {
-        tool_list(t, o->bundle);
+        tool_list(b, t, o->bundle);
         rc = EXIT_OK;
         goto done;
     }
-    if ((rc = read_inputs(o)))
+    if ((rc = set_values(o, b, t)) || (rc = read_inputs(o)))
         goto done;
     o->req.entry = o->entry;
     o->req.params = o->params;

@@ -23,7 +23,7 @@ static void print_space(uint32_t v)
         printf("%u", v);
 }
 
-void tool_list(const dgpb_target_view *t, const char *bundle)
+void tool_list(const dgpb_bundle *b, const dgpb_target_view *t, const char *bundle)
 {
     printf("%s: target %.*s (%.*s), %u %s\n", bundle, (int)t->name.len, t->name.ptr,
            (int)t->code_format.len, t->code_format.ptr, t->entry_count,
@@ -47,8 +47,22 @@ void tool_list(const dgpb_target_view *t, const char *bundle)
                 printf("inline");
             else
                 printf("%u", p->binding);
-            printf(" offset %u size %u%s\n", p->offset, p->size,
+            printf(" offset %u size %u%s", p->offset, p->size,
                    (p->flags & DGPB_FLAG_WRITTEN) ? " written" : "");
+            if (p->kind == DGPB_KIND_VALUE) { /* its type, as --set reads numbers */
+                char entry[256], name[256];
+                snprintf(entry, sizeof entry, "%.*s", (int)e->name.len, e->name.ptr);
+                snprintf(name, sizeof name, "%.*s", (int)p->name.len, p->name.ptr);
+                dgpb_run_value_info info;
+                dgpb_diag d;
+                dgpb_diag_clear(&d);
+                if (dgpb_run_value_type(b, t, entry, name, &info, &d) || !info.scalar)
+                    printf(" type unknown (--set takes TYPE:)");
+                else
+                    printf(" type %s%s%s%s", info.text, info.lent_by[0] ? " (from " : "",
+                           info.lent_by, info.lent_by[0] ? ")" : "");
+            }
+            printf("\n");
         }
     }
 }

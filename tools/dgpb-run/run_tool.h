@@ -40,7 +40,8 @@ typedef struct tool_options {
     double tolerance; /* negative: exact */
     dgpb_run_request req;
     dgpb_run_param params[DGPB_RUN_MAX_PARAMS];
-    uint8_t *owned[DGPB_RUN_MAX_PARAMS]; /* the params' input bytes */
+    uint8_t *owned[DGPB_RUN_MAX_PARAMS];       /* the params' input bytes */
+    const char *set_text[DGPB_RUN_MAX_PARAMS]; /* --set: "[TYPE:]V1,...", typed by the code */
     tool_output prints[DGPB_RUN_MAX_PARAMS], outs[DGPB_RUN_MAX_PARAMS],
         expects[DGPB_RUN_MAX_PARAMS];
     uint32_t print_count, out_count, expect_count;
@@ -61,8 +62,8 @@ static inline int tool_param_index(const tool_options *o, const char *name)
     return -1;
 }
 
-/* Prints the entries of a target with their rows (--list). */
-void tool_list(const dgpb_target_view *t, const char *bundle);
+/* Prints the entries of a target with their rows and value types (--list); `b` lends types. */
+void tool_list(const dgpb_bundle *b, const dgpb_target_view *t, const char *bundle);
 
 /* Prints the outputs (--print, or every writable one), the times and the verdicts as text. */
 void tool_print_text(const tool_options *o, const dgpb_run_result *res,

@@ -1,0 +1,385 @@
+/*
+ * src/run/value_text.c - a value row's bytes from the text a host was given
+ * ("[TYPE:]V1,V2,..."), typed by the shipped code, never by how a number is
+ * spelled (dgpb_run_value_bytes in dgpb/run.h; the rules are docs/run.md,
+ * "Values").
+ *
+ * The type comes from the entry's code (scan/value_types.h). Where that
+ * code does not state it (PTX keeps values in SLANG_globalParams and .b8
+ * parameters as bytes), the same row of the same entry on another target of
+ * the bundle lends its scalar type. With a type from the code, the numbers
+ * are placed where the code keeps them (std140 array strides, the vectors of
+ * a matrix); with a borrowed type or a TYPE: alone they are packed tightly
+ * and must fill the row exactly. A TYPE: that contradicts the code, or none
+ * where no code states the type, is refused.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/alloc.h"
+#include "dgpb/format.h"
+#include "dgpb/run.h"
+#include "run/run_internal.h"
+#include "scan/value_types.h"
+
+/*
+ * From dgpb/run_values.h, whose enum dgpb_value_type has the name of
+ * scan/value_types.h's struct: the one function used here, declared alone.
+ */
+uint16_t dgpb_f32_to_f16(float f);
+
+#define TYPE_LIST "f32 f16 f64 u32 i32 u64 i64 u16 i16 u8 i8"
+
+/* A TYPE: prefix ("f32", "u8", ...): its scalar and bits; false when `s` is none. */
+static bool type_from_name(const char *s, size_t len, dgpb_scalar *scalar, uint32_t *bits)
+{
+    if (len < 2 || len > 3 || (s[0] != 'f' && s[0] != 'u' && s[0] != 'i'))
+        return false;
+    char buf[4] = {0};
+    memcpy(buf, s + 1, len - 1);
+    uint32_t b = (uint32_t)atoi(buf);
+    bool ok = s[0] == 'f' ? b == 16 || b == 32 || b == 64 : b == 8 || b == 16 || b == 32 || b == 64;
+    if (!ok || (len == 3) != (b >= 10))
+        return false;
+    *scalar = s[0] == 'f' ? DGPB_SCALAR_FLOAT : s[0] == 'u' ? DGPB_SCALAR_UINT : DGPB_SCALAR_INT;
+    *bits = b;
+    return true;
+}
+
+/* Parses one number of `len` bytes as scalar/bits into dst. */
+static bool parse_number(dgpb_scalar scalar, uint32_t bits, const char *s, size_t len, uint8_t *dst)
+{
+    char buf[128];
+    while (len && (*s == ' ' || *s == '\t'))
+        s++, len--;
+    while (len && (s[len - 1] == ' ' || s[len - 1] == '\t'))
+        len--;
+    if (!len || len >= sizeof buf)
+        return false;
+    memcpy(buf, s, len);
+    buf[len] = 0;
+    char *end = NULL;
+    errno = 0;
+    if (scalar == DGPB_SCALAR_FLOAT) {
+        double v = strtod(buf, &end);
+        if (*end || end == buf)
+            return false;
+        if (bits == 64) {
+            memcpy(dst, &v, 8);
+        } else if (bits == 32) {
+            float f = (float)v;
+            memcpy(dst, &f, 4);
+        } else {
+            uint16_t h = dgpb_f32_to_f16((float)v);
+            memcpy(dst, &h, 2);
+        }
+        return true;
+    }
+    uint64_t u;
+    if (scalar == DGPB_SCALAR_BOOL && (!strcmp(buf, "true") || !strcmp(buf, "false"))) {
+        u = buf[0] == 't';
+    } else if (scalar == DGPB_SCALAR_INT) {
+        long long v = strtoll(buf, &end, 0);
+        if (*end || end == buf || errno == ERANGE)
+            return false;
+        if (bits < 64) {
+            long long lim = 1LL << (bits - 1);
+            if (v < -lim || v >= lim)
+                return false;
+        }
+        u = (uint64_t)v;
+    } else {
+        if (buf[0] == '-')
+            return false;
+        unsigned long long v = strtoull(buf, &end, 0);
+        if (*end || end == buf || errno == ERANGE)
+            return false;
+        if (scalar == DGPB_SCALAR_BOOL ? v > 1 : bits < 64 && v >> bits)
+            return false;
+        u = v;
+    }
+    for (uint32_t i = 0; i < bits / 8; i++)
+        dst[i] = (uint8_t)(u >> (8 * i)); /* little-endian, as every target keeps it */
+    return true;
+}
+
+/* The row named `name` of `e`, or NULL. */
+static const dgpb_param_view *find_row(const dgpb_entry_view *e, const char *name)
+{
+    for (uint32_t i = 0; i < e->param_count; i++)
+        if (dgpb_str_eq(e->params[i].name, name))
+            return &e->params[i];
+    return NULL;
+}
+
+/* The code's type of `row` of entry `e` on target `t`; *t zeroed when unknown. */
+static int code_type(const dgpb_target_view *t, const dgpb_entry_view *e,
+                     const dgpb_param_view *row, dgpb_value_type *out, dgpb_diag *d)
+{
+    char entry[256];
+    snprintf(entry, sizeof entry, "%.*s", (int)e->name.len, e->name.ptr);
+    char name[256];
+    snprintf(name, sizeof name, "%.*s", (int)row->name.len, row->name.ptr);
+    dgpb_param_desc desc = {.name = name,
+                            .kind = row->kind,
+                            .flags = row->flags,
+                            .space = row->space,
+                            .binding = row->binding,
+                            .offset = row->offset,
+                            .size = row->size,
+                            .webgpu_layout = row->webgpu_layout};
+    int rc = dgpb_blob_verify(&e->code, d);
+    if (!rc)
+        rc = dgpb_value_type_find((dgpb_code_format)t->code_format_id, e->code.data, e->code.size,
+                                  entry, &desc, out, d);
+    return rc;
+}
+
+int dgpb_run_value_type(const dgpb_bundle *b, const dgpb_target_view *t, const char *entry,
+                        const char *name, dgpb_run_value_info *info, dgpb_diag *diag)
+{
+    memset(info, 0, sizeof *info);
+    const dgpb_entry_view *e = NULL;
+    if (dgpb_target_find_entry(t, entry, &e, NULL) || !e)
+        return run_fail(diag, DGPB_ERR_NOT_FOUND, "target %.*s has no entry '%s'", (int)t->name.len,
+                        t->name.ptr, entry);
+    const dgpb_param_view *row = find_row(e, name);
+    if (!row)
+        return run_fail(diag, DGPB_ERR_RUN_PARAM, "entry '%s' has no parameter '%s'", entry, name);
+    if (row->kind != DGPB_KIND_VALUE)
+        return run_fail(diag, DGPB_ERR_RUN_KIND, "'%s' is a %s, not a value", name,
+                        dgpb_kind_name(row->kind));
+    info->row = row;
+    dgpb_value_type vt;
+    int rc = code_type(t, e, row, &vt, diag);
+    if (rc)
+        return rc;
+    if (vt.scalar == DGPB_SCALAR_UNKNOWN && !vt.aggregate && b) {
+        for (uint32_t i = 0; i < dgpb_bundle_target_count(b); i++) {
+            const dgpb_target_view *o = dgpb_bundle_target(b, i);
+            const dgpb_entry_view *oe = NULL;
+            const dgpb_param_view *orow;
+            if (o == t || dgpb_target_find_entry(o, entry, &oe, NULL) || !oe ||
+                !(orow = find_row(oe, name)) || orow->kind != DGPB_KIND_VALUE)
+                continue;
+            dgpb_value_type ot;
+            dgpb_diag od;
+            dgpb_diag_clear(&od);
+            if (code_type(o, oe, orow, &ot, &od) || ot.scalar == DGPB_SCALAR_UNKNOWN)
+                continue;
+            vt = (dgpb_value_type){.scalar = ot.scalar, .bits = ot.bits, .columns = 1, .rows = 1};
+            snprintf(info->lent_by, sizeof info->lent_by, "%.*s", (int)o->name.len, o->name.ptr);
+            break;
+        }
+    }
+    info->scalar = (uint32_t)vt.scalar;
+    info->bits = vt.bits;
+    info->aggregate = vt.aggregate;
+    bool major = vt.row_major;
+    info->vectors = vt.rows > 1 ? (major ? vt.rows : vt.columns) : 1;
+    info->components = vt.rows > 1 ? (major ? vt.columns : vt.rows) : vt.columns;
+    info->vector_stride = vt.matrix_stride;
+    info->array_count = vt.array_count;
+    info->array_stride = vt.array_stride;
+    dgpb_value_type_text(&vt, info->text, sizeof info->text);
+    return DGPB_OK;
+}
+
+int dgpb_run_value_bytes(const dgpb_bundle *b, const dgpb_target_view *t, const char *entry,
+                         const char *name, const char *text, uint8_t **bytes, size_t *size,
+                         dgpb_diag *diag)
+{
+    *bytes = NULL;
+    *size = 0;
+    dgpb_run_value_info info;
+    int rc = dgpb_run_value_type(b, t, entry, name, &info, diag);
+    if (rc)
+        return rc;
+    const char *tn = t->name.ptr;
+    int tl = (int)t->name.len;
+    dgpb_scalar scalar = (dgpb_scalar)info.scalar, given_scalar;
+    uint32_t bits = info.bits, given_bits;
+    const char *colon = strchr(text, ':');
+    if (colon && type_from_name(text, (size_t)(colon - text), &given_scalar, &given_bits)) {
+        bool agree =
+            scalar == DGPB_SCALAR_UNKNOWN || (scalar == given_scalar && bits == given_bits) ||
+            (scalar == DGPB_SCALAR_BOOL && given_scalar != DGPB_SCALAR_FLOAT && given_bits == 32);
+        if (info.aggregate || !agree)
+            return run_fail(diag, DGPB_ERR_INVALID,
+                            "value '%s': %.*s given, but the code on target %.*s declares %s%s%s",
+                            name, (int)(colon - text), text, tl, tn, info.text,
+                            info.lent_by[0] ? " (on target " : "", info.lent_by[0] ? ")" : "");
+        if (scalar == DGPB_SCALAR_UNKNOWN || info.aggregate)
+            info.vectors = info.components = 1, info.array_count = 0;
+        scalar = given_scalar;
+        bits = given_bits;
+        text = colon + 1;
+    } else if (scalar == DGPB_SCALAR_UNKNOWN || info.aggregate) {
+        return run_fail(diag, DGPB_ERR_INVALID,
+                        "value '%s': the code on target %.*s does not state its type (%s), nor "
+                        "does another target of the bundle: give it as TYPE:V1,... (TYPE one "
+                        "of " TYPE_LIST ")",
+                        name, tl, tn, info.aggregate ? "a struct" : "bytes");
+    }
+    uint32_t row_size = info.row->size, elem = bits / 8;
+    size_t count = 1;
+    for (const char *p = text; *p; p++)
+        count += *p == ',';
+    bool placed = !info.lent_by[0] && info.scalar == (uint32_t)scalar && info.bits == bits;
+    size_t want =
+        placed ? (size_t)(info.array_count ? info.array_count : 1) * info.vectors * info.components
+               : row_size / (elem ? elem : 1);
+    if (count != want || (!placed && (size_t)row_size != want * elem))
+        return run_fail(diag, DGPB_ERR_RUN_SIZE,
+                        "value '%s' is %s (%u bytes) on target %.*s: it takes %zu number%s, got "
+                        "%zu",
+                        name, placed ? info.text : "bytes", row_size, tl, tn, want,
+                        want == 1 ? "" : "s", count);
+    uint8_t *out = mem_calloc(row_size ? row_size : 1, 1);
+    if (!out)
+        return run_fail(diag, DGPB_ERR_NOMEM, "out of memory");
+    const char *p = text;
+    for (size_t i = 0; i < count; i++) {
+        const char *end = strchr(p, ',');
+        size_t len = end ? (size_t)(end - p) : strlen(p);
+        size_t at = i * elem;
+        if (placed) {
+            size_t per = (size_t)info.vectors * info.components;
+            size_t a = i / per, v = (i % per) / info.components, c = i % info.components;
+            at = a * info.array_stride + v * info.vector_stride + c * elem;
+        }
+        if (at + elem > row_size || !parse_number(scalar, bits, p, len, out + at)) {
+            dgpb_free(out);
+            char tname[8];
+            snprintf(tname, sizeof tname, "%c%u",
+                     scalar == DGPB_SCALAR_FLOAT  ? 'f'
+                     : scalar == DGPB_SCALAR_INT  ? 'i'
+                     : scalar == DGPB_SCALAR_BOOL ? 'b'
+                                                  : 'u',
+                     bits);
+            if (at + elem > row_size)
+                return run_fail(diag, DGPB_ERR_RUN_SIZE,
+                                "value '%s': the code's layout (%s) does not fit its %u bytes",
+                                name, info.text, row_size);
+            return run_fail(diag, DGPB_ERR_INVALID,
+                            "value '%s': '%.*s' (number %zu) is not a %s value (the code's type "
+                            "is %s)",
+                            name, (int)len, p, i + 1, tname, placed ? info.text : tname);
+        }
+        p += len + 1;
+    }
+    *bytes = out;
+    *size = row_size;
+    return DGPB_OK;
+}
+
+/* ---- storage texture formats --------------------------------------------------- */
+
+int run_check_storage_format(const dgpb_target_view *t, const dgpb_entry_view *e,
+                             const dgpb_param_view *row, const dgpb_run_param *p, dgpb_diag *d)
+{
+    char entry[256];
+    snprintf(entry, sizeof entry, "%.*s", (int)e->name.len, e->name.ptr);
+    dgpb_param_desc desc = {.name = "",
+                            .kind = row->kind,
+                            .space = row->space,
+                            .binding = row->binding,
+                            .offset = row->offset,
+                            .size = row->size};
+    const char *declared = NULL;
+    int rc = dgpb_blob_verify(&e->code, d);
+    if (!rc)
+        rc = dgpb_storage_format_find((dgpb_code_format)t->code_format_id, e->code.data,
+                                      e->code.size, entry, &desc, &declared, d);
+    if (rc || !declared)
+        return rc;
+    if (dgpb_run_format_from_name(declared) < 0)
+        return run_fail(d, DGPB_ERR_INVALID,
+                        "texture '%s': the code declares format %s, which the runner has no "
+                        "texture of",
+                        p->name, declared);
+    if (strcmp(declared, dgpb_run_format_name(p->format) ? dgpb_run_format_name(p->format) : ""))
+        return run_fail(d, DGPB_ERR_RUN_KIND,
+                        "texture '%s': the code declares format %s, the request gives %s (give "
+                        "its texels in %s)",
+                        p->name, declared,
+                        dgpb_run_format_name(p->format) ? dgpb_run_format_name(p->format) : "none",
+                        declared);
+    return DGPB_OK;
+}
+
+/* ---- blocks and their fields ---------------------------------------------------- */
+
+/* The first row of `e` at `row`'s place of kind `kind` other than `row`, from `from` on. */
+static const dgpb_param_view *at_place(const dgpb_entry_view *e, const dgpb_param_view *row,
+                                       uint32_t kind, uint32_t *from)
+{
+    for (; *from < e->param_count; (*from)++) {
+        const dgpb_param_view *o = &e->params[*from];
+        if (o != row && o->kind == kind && o->space == row->space && o->binding == row->binding &&
+            row->space != DGPB_SPACE_LAUNCH && row->space != DGPB_SPACE_PIPELINE_CONSTANT &&
+            row->binding != DGPB_BINDING_INLINE) {
+            (*from)++;
+            return o;
+        }
+    }
+    return NULL;
+}
+
+bool run_block_covered(const dgpb_entry_view *e, const dgpb_param_view *row,
+                       const dgpb_run_request *req)
+{
+    uint32_t from = 0;
+    const dgpb_param_view *o;
+    if (row->kind == DGPB_KIND_VALUE && row->space == DGPB_SPACE_PIPELINE_CONSTANT)
+        return true; /* a pipeline constant keeps the code's default */
+    if (row->kind == DGPB_KIND_VALUE)
+        return at_place(e, row, DGPB_KIND_UNIFORM_BUFFER, &from) != NULL;
+    if (row->kind != DGPB_KIND_UNIFORM_BUFFER)
+        return false;
+    while ((o = at_place(e, row, DGPB_KIND_VALUE, &from)))
+        if (run_param_index(req, o) >= 0)
+            return true;
+    return false;
+}
+
+int run_check_block(const dgpb_target_view *t, const dgpb_entry_view *e, const dgpb_param_view *row,
+                    const dgpb_run_request *req, dgpb_diag *d)
+{
+    int k = run_param_index(req, row);
+    if (k < 0)
+        return DGPB_OK;
+    const dgpb_run_param *p = &req->params[k];
+    uint32_t from = 0, fields_end = 0;
+    const dgpb_param_view *o;
+    while ((o = at_place(e, row, DGPB_KIND_VALUE, &from))) {
+        if (run_param_index(req, o) >= 0)
+            return run_fail(d, DGPB_ERR_INVALID,
+                            "block '%s' is given as bytes and its field '%.*s' too: give one "
+                            "or the other",
+                            p->name, (int)o->name.len, o->name.ptr);
+        if (o->offset + o->size > fields_end)
+            fields_end = o->offset + o->size;
+    }
+    char entry[256];
+    snprintf(entry, sizeof entry, "%.*s", (int)e->name.len, e->name.ptr);
+    dgpb_param_desc desc = {
+        .name = "", .kind = row->kind, .space = row->space, .binding = row->binding};
+    uint32_t size = 0;
+    int rc = dgpb_blob_verify(&e->code, d);
+    if (!rc)
+        rc = dgpb_block_size_find((dgpb_code_format)t->code_format_id, e->code.data, e->code.size,
+                                  entry, &desc, &size, d);
+    if (rc)
+        return rc;
+    if (!size)
+        size = fields_end;
+    size_t given = run_param_bytes(p);
+    if (given < size)
+        return run_fail(d, DGPB_ERR_RUN_SIZE,
+                        "block '%s' is %u bytes in the code on target %.*s, the request gives %zu",
+                        p->name, size, (int)t->name.len, t->name.ptr, given);
+    return DGPB_OK;
+}

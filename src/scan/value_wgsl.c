@@ -1,0 +1,424 @@
+/*
+ * value_wgsl.c - the type of a value row in WGSL (scan/value_wgsl.h).
+ *
+ * One pass over the module scope with the WGSL lexer (wgsl_syntax.c) finds
+ * the structs (where their '{' is), the var<uniform> at the row's group and
+ * binding and the overrides with an @id; function bodies are skipped. The
+ * var's type is then laid out by WGSL's rules (AlignOf/SizeOf: a vec3 aligns
+ * like a vec4, an array's stride is its element's size rounded up to its
+ * alignment, @align/@size on a member) and walked to the row's offset the
+ * way scan/value_types.c walks SPIR-V: a struct of one member is that
+ * member; a struct of several that the row covers whole is an aggregate; an
+ * array the row covers whole is an array value of its element.
+ */
+#include "scan/value_wgsl.h"
+
+#include <string.h>
+
+#include "core/alloc.h"
+#include "scan/text_scan.h"
+#include "scan/wgsl_syntax.h"
+
+#define MAX_DEPTH 64
+#define MAX_STRUCTS 1024
+
+typedef struct wstruct {
+    token name;
+    mark open; /* at its '{' */
+} wstruct;
+
+typedef struct walker {
+    text_scanner lex;
+    wstruct structs[MAX_STRUCTS];
+    size_t struct_count;
+} walker;
+
+/* A laid-out type: scalar/vector/matrix numbers, or an array or struct at `at`. */
+typedef struct wtype {
+    dgpb_value_type v; /* numbers: scalar, bits, columns, rows, matrix_stride */
+    bool is_array, is_struct;
+    mark elem;      /* arrays: the element type; structs: the '{' */
+    uint64_t count; /* arrays: 0 runtime-sized */
+    uint64_t align, size;
+} wtype;
+
+static uint64_t round_up(uint64_t v, uint64_t a)
+{
+    return a ? (v + a - 1) / a * a : v;
+}
+
+/* The scalar of a WGSL name ("f32", ...); false when it is none. */
+static bool scalar_of(const token *n, dgpb_value_type *v)
+{
+    static const struct {
+        const char *name;
+        dgpb_scalar scalar;
+        uint32_t bits;
+    } scalars[] = {{"f32", DGPB_SCALAR_FLOAT, 32},
+                   {"f16", DGPB_SCALAR_FLOAT, 16},
+                   {"i32", DGPB_SCALAR_INT, 32},
+                   {"u32", DGPB_SCALAR_UINT, 32},
+                   {"bool", DGPB_SCALAR_BOOL, 32}};
+    for (size_t i = 0; i < sizeof scalars / sizeof scalars[0]; i++)
+        if (text_tok_is(n, scalars[i].name)) {
+            v->scalar = scalars[i].scalar;
+            v->bits = scalars[i].bits;
+            v->columns = v->rows = 1;
+            return true;
+        }
+    return false;
+}
+
+/* The scalar of a shorthand's suffix ('f', 'h', 'i', 'u'). */
+static bool suffix_scalar(char c, dgpb_value_type *v)
+{
+    v->columns = v->rows = 1;
+    v->bits = c == 'h' ? 16 : 32;
+    v->scalar = c == 'f' || c == 'h' ? DGPB_SCALAR_FLOAT
+                : c == 'i'           ? DGPB_SCALAR_INT
+                : c == 'u'           ? DGPB_SCALAR_UINT
+                                     : DGPB_SCALAR_UNKNOWN;
+    return v->scalar != DGPB_SCALAR_UNKNOWN;
+}
+
+static const wstruct *find_struct(const walker *w, const token *name)
+{
+    for (size_t i = 0; i < w->struct_count; i++)
+        if (wgsl_tok_eq(&w->structs[i].name, name))
+            return &w->structs[i];
+    return NULL;
+}
+
+static int struct_layout(walker *w, mark open, int depth, uint64_t *align, uint64_t *size);
+
+/* Lays out the type at `at` into *t; t->v.scalar stays unknown for a type not described. */
+static int layout(walker *w, mark at, int depth, wtype *t)
+{
+    memset(t, 0, sizeof *t);
+    if (depth > MAX_DEPTH)
+        return text_fail_at(&w->lex, DGPB_ERR_LIMIT, at.tok.off, at.tok.line,
+                            "types nested deeper than %d", MAX_DEPTH);
+    wgsl_restore(&w->lex, at);
+    type_info ti;
+    int rc = wgsl_parse_type(&w->lex, &ti);
+    if (rc)
+        return rc;
+    const token *n = &ti.name;
+    uint32_t cols = 0, rows = 0;
+    dgpb_value_type sc = {0};
+    if (scalar_of(n, &t->v)) {
+        t->align = t->size = t->v.bits / 8;
+        return DGPB_OK;
+    }
+    if (text_tok_is(n, "atomic") && ti.nargs == 1)
+        return layout(w, ti.arg[0], depth + 1, t);
+    if (n->len >= 4 && !memcmp(n->s, "vec", 3) && n->s[3] >= '2' && n->s[3] <= '4') {
+        cols = (uint32_t)(n->s[3] - '0');
+        if (n->len == 5 && !suffix_scalar(n->s[4], &sc))
+            return DGPB_OK;
+    } else if (n->len >= 6 && !memcmp(n->s, "mat", 3) && n->s[4] == 'x' && n->s[3] >= '2' &&
+               n->s[3] <= '4' && n->s[5] >= '2' && n->s[5] <= '4') {
+        cols = (uint32_t)(n->s[3] - '0');
+        rows = (uint32_t)(n->s[5] - '0');
+        if (n->len == 7 && !suffix_scalar(n->s[6], &sc))
+            return DGPB_OK;
+    } else if (text_tok_is(n, "array") && ti.nargs >= 1) {
+        wtype el;
+        if ((rc = layout(w, ti.arg[0], depth + 1, &el)))
+            return rc;
+        t->is_array = true;
+        t->elem = ti.arg[0];
+        t->align = el.align;
+        if (ti.nargs >= 2) {
+            wgsl_restore(&w->lex, ti.arg[1]);
+            if (wgsl_literal_arg(&w->lex, '>', &t->count, &rc) != LIT_OK)
+                t->count = 0;
+            if (rc)
+                return rc;
+        }
+        t->size = t->count * round_up(el.size, el.align);
+        return DGPB_OK;
+    } else {
+        const wstruct *s = find_struct(w, n);
+        if (s) {
+            t->is_struct = true;
+            t->elem = s->open;
+            return struct_layout(w, s->open, depth + 1, &t->align, &t->size);
+        }
+        return DGPB_OK;
+    }
+    if (!sc.scalar) { /* vecN<T>, matCxR<T> */
+        if (ti.nargs != 1 || !ti.single[0] || !scalar_of(&ti.arg[0].tok, &sc))
+            return DGPB_OK;
+    }
+    uint32_t bytes = sc.bits / 8;
+    uint32_t vec = rows ? rows : cols;
+    uint64_t valign = (vec == 2 ? 2 : 4) * (uint64_t)bytes, vsize = (uint64_t)vec * bytes;
+    t->v = sc;
+    if (!rows) {
+        t->v.columns = cols;
+        t->align = valign;
+        t->size = vsize;
+    } else {
+        t->v.columns = cols;
+        t->v.rows = rows;
+        t->v.matrix_stride = (uint32_t)round_up(vsize, valign);
+        t->align = valign;
+        t->size = (uint64_t)cols * t->v.matrix_stride;
+    }
+    return DGPB_OK;
+}
+
+/* One member of the struct whose body the lexer is in; at the member's name on entry. */
+typedef struct wmember {
+    mark type;
+    uint64_t offset, align, size;
+} wmember;
+
+/*
+ * Reads the next member of a struct body (lexer at the member's attributes or
+ * name), its offset after `end` (the previous member's end). False at '}'.
+ */
+static int next_member(walker *w, uint64_t end, int depth, wmember *m, bool *got)
+{
+    attr attrs[MAX_ATTRS];
+    size_t na = 0;
+    int rc;
+    *got = false;
+    if (text_is_punct(&w->lex.tok, '}') || w->lex.tok.kind == TEXT_TOKEN_EOF)
+        return DGPB_OK;
+    if ((rc = wgsl_parse_attrs(&w->lex, attrs, &na)) ||
+        (rc = wgsl_expect_ident(&w->lex, "a member name")) || (rc = wgsl_advance(&w->lex)) ||
+        (rc = text_expect(&w->lex, ':', "after a member name")) || (rc = wgsl_advance(&w->lex)))
+        return rc;
+    m->type = wgsl_save(&w->lex);
+    type_info ti;
+    if ((rc = wgsl_parse_type(&w->lex, &ti)))
+        return rc;
+    mark after = wgsl_save(&w->lex);
+    wtype t;
+    if ((rc = layout(w, m->type, depth + 1, &t)))
+        return rc;
+    m->align = t.align;
+    m->size = t.size;
+    for (size_t i = 0; i < na; i++) {
+        if (attrs[i].lit[0] != LIT_OK)
+            continue;
+        if (text_tok_is(&attrs[i].name, "align"))
+            m->align = attrs[i].value[0];
+        else if (text_tok_is(&attrs[i].name, "size"))
+            m->size = attrs[i].value[0];
+    }
+    m->offset = round_up(end, m->align);
+    wgsl_restore(&w->lex, after);
+    if (text_is_punct(&w->lex.tok, ',') && (rc = wgsl_advance(&w->lex)))
+        return rc;
+    *got = true;
+    return DGPB_OK;
+}
+
+static int struct_layout(walker *w, mark open, int depth, uint64_t *align, uint64_t *size)
+{
+    int rc;
+    uint64_t end = 0, a = 1;
+    bool got = true;
+    wgsl_restore(&w->lex, open);
+    if ((rc = wgsl_advance(&w->lex)))
+        return rc;
+    while (got) {
+        wmember m;
+        if ((rc = next_member(w, end, depth, &m, &got)))
+            return rc;
+        if (got) {
+            end = m.offset + m.size;
+            a = m.align > a ? m.align : a;
+        }
+    }
+    *align = a;
+    *size = round_up(end, a);
+    return DGPB_OK;
+}
+
+/* The value at byte `off` of the type at `at` (the row spans `size` bytes); see the top. */
+static int find(walker *w, mark at, uint64_t off, uint64_t size, bool top, int depth,
+                dgpb_value_type *v)
+{
+    wtype t;
+    int rc = layout(w, at, depth, &t);
+    if (rc)
+        return rc;
+    if (t.v.scalar) {
+        if (!off)
+            *v = t.v;
+        return DGPB_OK;
+    }
+    if (t.is_array) {
+        wtype el;
+        if ((rc = layout(w, t.elem, depth + 1, &el)))
+            return rc;
+        uint64_t stride = round_up(el.size, el.align);
+        if (!stride)
+            return DGPB_OK;
+        if (off == 0 && size > stride && t.count) {
+            if ((rc = find(w, t.elem, 0, stride, false, depth + 1, v)))
+                return rc;
+            if (v->array_count)
+                memset(v, 0, sizeof *v);
+            else if (v->scalar || v->aggregate)
+                v->array_count = (uint32_t)t.count, v->array_stride = (uint32_t)stride;
+            return DGPB_OK;
+        }
+        if (!t.count || off / stride < t.count)
+            return find(w, t.elem, off % stride, size, false, depth + 1, v);
+        return DGPB_OK;
+    }
+    if (!t.is_struct)
+        return DGPB_OK;
+    uint64_t end = 0;
+    bool got = true;
+    size_t members = 0;
+    wmember hit = {0};
+    bool have_hit = false;
+    wgsl_restore(&w->lex, t.elem);
+    if ((rc = wgsl_advance(&w->lex)))
+        return rc;
+    while (got) {
+        wmember m;
+        if ((rc = next_member(w, end, depth, &m, &got)))
+            return rc;
+        if (!got)
+            break;
+        members++;
+        end = m.offset + m.size;
+        if (!have_hit && m.offset <= off && off < m.offset + m.size)
+            hit = m, have_hit = true;
+    }
+    if (!top && members > 1 && off == 0 && size >= t.size) {
+        v->aggregate = true;
+        return DGPB_OK;
+    }
+    return have_hit ? find(w, hit.type, off - hit.offset, size, false, depth + 1, v) : DGPB_OK;
+}
+
+/* The literal of attribute `name` among attrs, or -1. */
+static int64_t attr_value(const attr *attrs, size_t n, const char *name)
+{
+    for (size_t i = 0; i < n; i++)
+        if (text_tok_is(&attrs[i].name, name) && attrs[i].lit[0] == LIT_OK)
+            return (int64_t)attrs[i].value[0];
+    return -1;
+}
+
+/* Finds the var<uniform> (or override) of `row`: *have and its type's mark. */
+static int find_var(walker *w, const dgpb_param_desc *row, bool *have, bool *is_override,
+                    mark *var_type);
+
+int value_wgsl_block_size(const char *text, size_t len, const dgpb_param_desc *row, uint32_t *size,
+                          dgpb_diag *diag)
+{
+    *size = 0;
+    if (row->space == DGPB_SPACE_PIPELINE_CONSTANT)
+        return DGPB_OK;
+    walker *w = mem_calloc(1, sizeof *w);
+    if (!w)
+        return dgpb_diag_set(diag, DGPB_ERR_NOMEM, -1, "out of memory reading WGSL");
+    w->lex = (text_scanner){
+        .text = text ? text : "", .len = len, .line = 1, .diag = diag, .language = "WGSL"};
+    bool have = false, ovr = false;
+    mark at = {0};
+    int rc = find_var(w, row, &have, &ovr, &at);
+    wtype t;
+    if (!rc && have && !(rc = layout(w, at, 0, &t)))
+        *size = t.size > UINT32_MAX ? UINT32_MAX : (uint32_t)t.size;
+    dgpb_free(w);
+    return rc;
+}
+
+int value_wgsl_type(const char *text, size_t len, const dgpb_param_desc *row, dgpb_value_type *t,
+                    dgpb_diag *diag)
+{
+    walker *w = mem_calloc(1, sizeof *w);
+    if (!w)
+        return dgpb_diag_set(diag, DGPB_ERR_NOMEM, -1, "out of memory reading WGSL");
+    w->lex = (text_scanner){
+        .text = text ? text : "", .len = len, .line = 1, .diag = diag, .language = "WGSL"};
+    bool have = false, is_override = false;
+    mark var_type = {0};
+    int rc = find_var(w, row, &have, &is_override, &var_type);
+    if (!rc && have)
+        rc = is_override ? find(w, var_type, 0, 0, false, 0, t)
+                         : find(w, var_type, row->offset, row->size, true, 0, t);
+    dgpb_free(w);
+    return rc;
+}
+
+static int find_var(walker *w, const dgpb_param_desc *row, bool *have_out, bool *is_override_out,
+                    mark *var_type_out)
+{
+    bool have = false, is_override = false;
+    mark var_type = {0};
+    int rc = wgsl_advance(&w->lex);
+    while (!rc && w->lex.tok.kind != TEXT_TOKEN_EOF) {
+        attr attrs[MAX_ATTRS];
+        size_t na = 0;
+        if (text_is_punct(&w->lex.tok, '@') && (rc = wgsl_parse_attrs(&w->lex, attrs, &na)))
+            break;
+        token kw = w->lex.tok;
+        if (text_tok_is(&kw, "struct")) {
+            if ((rc = wgsl_advance(&w->lex)) || (rc = wgsl_expect_ident(&w->lex, "a struct name")))
+                break;
+            token name = w->lex.tok;
+            if ((rc = wgsl_advance(&w->lex)) ||
+                (rc = text_expect(&w->lex, '{', "to open a struct")))
+                break;
+            if (w->struct_count == MAX_STRUCTS) {
+                rc = text_fail_at(&w->lex, DGPB_ERR_LIMIT, name.off, name.line,
+                                  "more than %d structs", MAX_STRUCTS);
+                break;
+            }
+            w->structs[w->struct_count++] = (wstruct){name, wgsl_save(&w->lex)};
+            rc = wgsl_skip(&w->lex, "", SKIP_GROUP, NULL);
+            continue; /* at the token after its '}' */
+        } else if (text_tok_is(&kw, "var") || text_tok_is(&kw, "override")) {
+            bool uniform = false, ovr = text_tok_is(&kw, "override");
+            if ((rc = wgsl_advance(&w->lex)))
+                break;
+            if (text_is_punct(&w->lex.tok, '<')) {
+                if ((rc = wgsl_advance(&w->lex)))
+                    break;
+                uniform = text_tok_is(&w->lex.tok, "uniform");
+                if ((rc = wgsl_skip(&w->lex, ">", SKIP_TEMPLATES, NULL)) ||
+                    (rc = wgsl_advance(&w->lex)))
+                    break;
+            }
+            if ((rc = wgsl_expect_ident(&w->lex, "a name")) || (rc = wgsl_advance(&w->lex)))
+                break;
+            bool match = ovr ? row->space == DGPB_SPACE_PIPELINE_CONSTANT &&
+                                   attr_value(attrs, na, "id") == (int64_t)row->binding
+                             : uniform && row->space != DGPB_SPACE_PIPELINE_CONSTANT &&
+                                   attr_value(attrs, na, "group") == (int64_t)row->space &&
+                                   attr_value(attrs, na, "binding") == (int64_t)row->binding;
+            if (text_is_punct(&w->lex.tok, ':')) {
+                if ((rc = wgsl_advance(&w->lex)))
+                    break;
+                if (match && !have) {
+                    have = true;
+                    is_override = ovr;
+                    var_type = wgsl_save(&w->lex);
+                }
+            }
+            rc = wgsl_skip(&w->lex, ";", SKIP_TEMPLATES, NULL);
+        } else if (text_is_punct(&kw, '{') || text_is_punct(&kw, '(')) {
+            rc = wgsl_skip(&w->lex, "", SKIP_GROUP, NULL);
+            continue;
+        } else if (na) {
+            continue; /* attributes before `fn`, ... */
+        }
+        if (!rc)
+            rc = wgsl_advance(&w->lex);
+    }
+    *have_out = have;
+    *is_override_out = is_override;
+    *var_type_out = var_type;
+    return rc;
+}

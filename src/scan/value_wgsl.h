@@ -1,0 +1,31 @@
+/*
+ * value_wgsl.h - the type of a value row in WGSL: the member of a
+ * var<uniform>'s struct at the row's offset, by WGSL's alignment and size
+ * rules, or an `override` by its @id (internal; scan/value_types.h).
+ */
+#ifndef DGPB_VALUE_WGSL_H
+#define DGPB_VALUE_WGSL_H
+
+/* Linked as dgpb__<name> (CONTRIBUTING.md, "Code conventions"). */
+#define value_wgsl_type dgpb__value_wgsl_type
+#define value_wgsl_block_size dgpb__value_wgsl_block_size
+
+#include <stddef.h>
+
+#include "scan/value_types.h"
+
+/*
+ * Fills *t (zeroed by the caller) for value row `row` of the WGSL `text`:
+ * space DGPB_SPACE_PIPELINE_CONSTANT is the `override` whose @id is the
+ * row's binding; any other space the var<uniform> at @group(space)
+ * @binding(binding). Leaves *t unknown when the code does not say; an error
+ * only when the text cannot be read (DGPB_ERR_CORRUPT, DGPB_ERR_LIMIT).
+ */
+int value_wgsl_type(const char *text, size_t len, const dgpb_param_desc *row, dgpb_value_type *t,
+                    dgpb_diag *diag);
+
+/* SizeOf the type of the var<uniform> at the row's @group/@binding in *size; 0 when none. */
+int value_wgsl_block_size(const char *text, size_t len, const dgpb_param_desc *row, uint32_t *size,
+                          dgpb_diag *diag);
+
+#endif

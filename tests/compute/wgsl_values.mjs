@@ -1,0 +1,181 @@
+// wgsl_values.mjs - the type of a value row in WGSL, for the WebGPU runner
+// (run_dawn.mjs): the same rules as scan/value_wgsl.c (docs/run.md,
+// "Values"), so that `--set` means on Dawn what it means to dgpb-run.
+//
+//   valueType(text, row) -> { scalar, bits, vectors, components, vectorStride,
+//                             arrayCount, arrayStride, aggregate, text } | null
+//
+// scalar is 'f', 'i', 'u' or 'b'; null when the code does not state the
+// type. The row's space/binding name the var<uniform> (@group/@binding), or,
+// in space 0xFFFFFFFE, the `override` whose @id is the binding. The struct
+// is laid out by WGSL's rules (a vec3 aligns like a vec4, an array's stride
+// is its element's size rounded up to its alignment, @align/@size) and
+// walked to the row's offset: a struct of one member is that member; a
+// struct of several that the row covers whole is an aggregate; an array the
+// row covers whole is an array value of its element.
+
+const PIPELINE_CONSTANT = 0xfffffffe;
+
+const roundUp = (v, a) => (a ? Math.ceil(v / a) * a : v);
+
+/* Top-level template arguments of "a, b<c, d>, e" -> ['a', 'b<c, d>', 'e']. */
+function splitArgs(s) {
+  const out = [];
+  let depth = 0, start = 0;
+  for (let i = 0; i < s.length; i++) {
+    const c = s[i];
+    if (c === '<' || c === '(') depth++;
+    else if (c === '>' || c === ')') depth--;
+    else if (c === ',' && depth === 0) {
+      out.push(s.slice(start, i).trim());
+      start = i + 1;
+    }
+  }
+  if (s.slice(start).trim()) out.push(s.slice(start).trim());
+  return out;
+}
+
+/* "array<vec4<f32>, i32(3)>" -> { name: 'array', args: ['vec4<f32>', 'i32(3)'] }. */
+function parseType(t) {
+  t = t.trim();
+  const lt = t.indexOf('<');
+  if (lt < 0) return { name: t, args: [] };
+  return { name: t.slice(0, lt).trim(), args: splitArgs(t.slice(lt + 1, t.lastIndexOf('>'))) };
+}
+
+const SCALARS = { f32: ['f', 32], f16: ['f', 16], i32: ['i', 32], u32: ['u', 32], bool: ['b', 32] };
+const SUFFIX = { f: ['f', 32], h: ['f', 16], i: ['i', 32], u: ['u', 32] };
+
+function literal(s) {
+  const m = s.trim().match(/^(?:[iu]32\()?\s*(0x[0-9a-fA-F]+|[0-9]+)[iu]?\s*\)?$/);
+  return m ? Number(m[1]) : 0;
+}
+
+function makeReader(text) {
+  const src = text.replace(/\/\/[^\n]*/g, '').replace(/\/\*[\s\S]*?\*\//g, '');
+  const structs = new Map();
+  for (const m of src.matchAll(/struct\s+([A-Za-z_][A-Za-z0-9_]*)\s*\{([^}]*)\}/g)) {
+    const members = [];
+    for (const part of splitArgs(m[2].replace(/\n/g, ' '))) {
+      const mm = part.match(/^((?:@[a-z_]+(?:\([^)]*\))?\s*)*)([A-Za-z_][A-Za-z0-9_]*)\s*:\s*(.+)$/);
+      if (!mm) continue;
+      const attr = (n) => {
+        const a = mm[1].match(new RegExp(`@${n}\\(\\s*([0-9]+)\\s*\\)`));
+        return a ? Number(a[1]) : null;
+      };
+      members.push({ name: mm[2], type: mm[3].trim(), align: attr('align'), size: attr('size') });
+    }
+    structs.set(m[1], members);
+  }
+
+  /* { align, size, num?: {...}, array?: {elem, count}, struct?: members } */
+  function layout(t, depth = 0) {
+    if (depth > 64) throw new Error('WGSL types nested too deep');
+    const { name, args } = parseType(t);
+    if (SCALARS[name]) {
+      const [scalar, bits] = SCALARS[name];
+      return { align: bits / 8, size: bits / 8, num: { scalar, bits, columns: 1, rows: 1 } };
+    }
+    if (name === 'atomic') return layout(args[0], depth + 1);
+    let m = name.match(/^vec([234])([fhiu])?$/);
+    let cols = 0, rows = 0, sc = null;
+    if (m) {
+      cols = +m[1];
+      sc = m[2] ? SUFFIX[m[2]] : SCALARS[args[0]];
+    } else if ((m = name.match(/^mat([234])x([234])([fh])?$/))) {
+      cols = +m[1];
+      rows = +m[2];
+      sc = m[3] ? SUFFIX[m[3]] : SCALARS[args[0]];
+    } else if (name === 'array') {
+      const el = layout(args[0], depth + 1);
+      const count = args.length > 1 ? literal(args[1]) : 0;
+      return { align: el.align, size: count * roundUp(el.size, el.align), array: { elem: args[0], count, stride: roundUp(el.size, el.align) } };
+    } else if (structs.has(name)) {
+      let end = 0, align = 1;
+      const placed = [];
+      for (const mem of structs.get(name)) {
+        const l = layout(mem.type, depth + 1);
+        const a = mem.align ?? l.align, s = mem.size ?? l.size;
+        const offset = roundUp(end, a);
+        placed.push({ ...mem, offset, size: s });
+        end = offset + s;
+        align = Math.max(align, a);
+      }
+      return { align, size: roundUp(end, align), struct: placed };
+    } else {
+      return { align: 0, size: 0 };
+    }
+    if (!sc) return { align: 0, size: 0 };
+    const [scalar, bits] = sc;
+    const bytes = bits / 8, vec = rows || cols;
+    const valign = (vec === 2 ? 2 : 4) * bytes, vsize = vec * bytes;
+    if (!rows) return { align: valign, size: vsize, num: { scalar, bits, columns: cols, rows: 1 } };
+    const stride = roundUp(vsize, valign);
+    return { align: valign, size: cols * stride, num: { scalar, bits, columns: cols, rows, matrixStride: stride } };
+  }
+
+  function find(t, off, size, top, depth = 0) {
+    const l = layout(t, depth);
+    if (l.num) return off === 0 ? { ...l.num } : null;
+    if (l.array) {
+      const { elem, count, stride } = l.array;
+      if (!stride) return null;
+      if (off === 0 && size > stride && count) {
+        const v = find(elem, 0, stride, false, depth + 1);
+        if (!v || v.arrayCount) return null;
+        return { ...v, arrayCount: count, arrayStride: stride };
+      }
+      return !count || Math.floor(off / stride) < count ? find(elem, off % stride, size, false, depth + 1) : null;
+    }
+    if (!l.struct) return null;
+    if (!top && l.struct.length > 1 && off === 0 && size >= l.size) return { aggregate: true };
+    const hit = l.struct.find((m) => m.offset <= off && off < m.offset + m.size);
+    return hit ? find(hit.type, off - hit.offset, size, false, depth + 1) : null;
+  }
+
+  return { src, find, layout };
+}
+
+/* The text of a type, as dgpb-run's messages spell it ("f32", "u32x2", "f32x4[3]"). */
+function typeText(v) {
+  if (v.aggregate) return 'struct';
+  let s = `${v.scalar}${v.bits}`;
+  if (v.rows > 1) s += ` ${v.columns}x${v.rows}`;
+  else if (v.columns > 1) s += `x${v.columns}`;
+  return v.arrayCount ? `${s}[${v.arrayCount}]` : s;
+}
+
+/* SizeOf the var<uniform> at the row's @group/@binding; 0 when there is none. */
+export function blockSize(text, row) {
+  const { src, layout } = makeReader(text);
+  for (const m of src.matchAll(/((?:@[a-z_]+\([^)]*\)\s*)+)var\s*<\s*uniform\s*>\s*[A-Za-z_][A-Za-z0-9_]*\s*:\s*([^;]+);/g)) {
+    const g = m[1].match(/@group\(\s*([0-9]+)/), b = m[1].match(/@binding\(\s*([0-9]+)/);
+    if (g && b && Number(g[1]) === row.space && Number(b[1]) === row.binding) return layout(m[2].trim()).size;
+  }
+  return 0;
+}
+
+export function valueType(text, row) {
+  const { src, find } = makeReader(text);
+  let v = null;
+  if (row.space === PIPELINE_CONSTANT) {
+    for (const m of src.matchAll(/@id\(\s*([0-9]+)[iu]?\s*\)\s*override\s+[A-Za-z_][A-Za-z0-9_]*\s*:\s*([^=;]+)/g))
+      if (Number(m[1]) === row.binding) v = find(m[2].trim(), 0, 0, false);
+  } else {
+    for (const m of src.matchAll(/((?:@[a-z_]+\([^)]*\)\s*)+)var\s*<\s*uniform\s*>\s*[A-Za-z_][A-Za-z0-9_]*\s*:\s*([^;]+);/g)) {
+      const g = m[1].match(/@group\(\s*([0-9]+)/), b = m[1].match(/@binding\(\s*([0-9]+)/);
+      if (g && b && Number(g[1]) === row.space && Number(b[1]) === row.binding) v = find(m[2].trim(), row.offset, row.size, true);
+    }
+  }
+  if (!v || (!v.scalar && !v.aggregate)) return null;
+  const major = false;
+  const out = {
+    scalar: v.scalar, bits: v.bits, aggregate: !!v.aggregate,
+    vectors: v.rows > 1 ? (major ? v.rows : v.columns) : 1,
+    components: v.rows > 1 ? (major ? v.columns : v.rows) : v.columns,
+    vectorStride: v.matrixStride ?? 0,
+    arrayCount: v.arrayCount ?? 0, arrayStride: v.arrayStride ?? 0,
+  };
+  out.text = typeText(v);
+  return out;
+}

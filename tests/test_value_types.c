@@ -1,0 +1,276 @@
+/*
+ * test_value_types.c - the type of a value row and the texel format of a
+ * storage texture, read back from the code (scan/value_types.h).
+ *
+ * The input is real Slang (2025.15) output: fixtures/values/values.slang,
+ * a cbuffer's fields, a ConstantBuffer<S> of vectors, a matrix, an array,
+ * 64- and 16-bit values, a global uniform, entry-point uniforms (push
+ * constants), a specialization constant and an rgba8 storage texture,
+ * compiled with
+ *
+ *   tools/slangc-wasm/slangc-wasm fixtures/values/values.slang -target spirv \
+ *       -entry k -stage compute -o fixtures/values/values.spv
+ *   tools/slangc-wasm/slangc-wasm fixtures/values/values.slang -target wgsl -DWGSL \
+ *       -entry k -stage compute -o fixtures/values/values.wgsl
+ *   tools/slangc-wasm/slangc-wasm fixtures/values/values.slang -target ptx \
+ *       -entry k -stage compute -o fixtures/values/values.ptx
+ *
+ * Rows are written as the build places them (docs/format.md): space/binding
+ * of the block, the field's offset and size.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "dgpb/dgpb.h"
+#include "scan/value_types.h"
+#include "support.h"
+
+#define L DGPB_SPACE_LAUNCH
+#define P DGPB_SPACE_PIPELINE_CONSTANT
+
+/* One row and the type text the code gives it. */
+typedef struct want_type {
+    uint32_t space, binding, offset, size;
+    const char *text;
+} want_type;
+
+static void check_types(dgpb_code_format format, const char *path, const want_type *w, size_t n)
+{
+    size_t len = 0;
+    uint8_t *code = support_read_source_file(path, &len);
+    assert_non_null(code);
+    for (size_t i = 0; i < n; i++) {
+        dgpb_param_desc row = {.name = "x",
+                               .kind = DGPB_KIND_VALUE,
+                               .space = w[i].space,
+                               .binding = w[i].binding,
+                               .offset = w[i].offset,
+                               .size = w[i].size};
+        dgpb_value_type t;
+        dgpb_diag diag;
+        dgpb_diag_clear(&diag);
+        int rc = dgpb_value_type_find(format, code, len, "k", &row, &t, &diag);
+        if (rc)
+            fail_msg("%s: %s", path, diag.message);
+        char text[64];
+        dgpb_value_type_text(&t, text, sizeof text);
+        if (strcmp(text, w[i].text))
+            fail_msg("%s: row %zu (space %u binding %u offset %u size %u): got '%s', want '%s'",
+                     path, i, w[i].space, w[i].binding, w[i].offset, w[i].size, text, w[i].text);
+    }
+    dgpb_free(code);
+}
+
+static void test_spirv_types(void **state)
+{
+    (void)state;
+    static const want_type w[] = {
+        {0, 0, 0, 4, "f32"},        /* uniform float a (globalParams) */
+        {0, 1, 0, 4, "u32"},        /* cbuffer Dims: count */
+        {0, 1, 4, 4, "f32"},        /* scale */
+        {0, 1, 8, 4, "i32"},        /* offset */
+        {0, 1, 12, 4, "u32"},       /* pad (unused by the code) */
+        {0, 2, 0, 16, "f32x4"},     /* extra.tint */
+        {0, 2, 16, 48, "f32x4[3]"}, /* extra.m: float3x4, three stored rows */
+        {0, 2, 64, 48, "i32x2[3]"}, /* extra.span: int2[3], std140 stride 16 */
+        {0, 2, 80, 8, "i32x2"},     /* one element of it */
+        {0, 2, 112, 8, "u64"},      /* extra.big */
+        {0, 2, 120, 8, "f64"},      /* extra.precise */
+        {0, 2, 128, 2, "i16"},      /* extra.tiny */
+        {0, 2, 130, 2, "f16"},      /* extra.small */
+        {L, 0, 0, 4, "f32"},        /* uniform float bias (push constants) */
+        {L, 0, 8, 8, "u32x2"},      /* uniform uint2 size */
+        {L, 0, 16, 32, "f32x3[2]"}, /* uniform float2x3 rot (std430) */
+        {P, 3, 0, 4, "u32"},        /* [vk::constant_id(3)] const uint N */
+        {P, 7, 0, 4, "unknown"},    /* no such constant */
+        {0, 9, 0, 4, "unknown"},    /* no such block */
+        {0, 3, 0, 4, "unknown"},    /* a storage buffer is no value */
+    };
+    check_types(DGPB_CODE_FORMAT_SPIRV, "fixtures/values/values.spv", w, sizeof w / sizeof w[0]);
+}
+
+static void test_wgsl_types(void **state)
+{
+    (void)state;
+    static const want_type w[] = {
+        {0, 0, 0, 4, "f32"},        /* globalParams_0.a_0 */
+        {0, 1, 0, 4, "u32"},        /* Dims_0.count_0 */
+        {0, 1, 4, 4, "f32"},        /* @align(4) scale_0 */
+        {0, 1, 8, 4, "i32"},        /* @align(8) offset_0 */
+        {0, 1, 12, 4, "u32"},       /* pad_0 */
+        {0, 2, 0, 16, "f32x4"},     /* extra_0.tint_0 */
+        {0, 2, 16, 48, "f32x4[3]"}, /* extra_0.m_0 */
+        {0, 2, 64, 48, "i32x4[3]"}, /* extra_0.span_0: WGSL pads the int2 to a vec4 */
+        {0, 2, 112, 2, "f16"},      /* extra_0.small_0 */
+        {0, 5, 0, 4, "f32"},        /* entryPointParams_0.bias_0 */
+        {0, 5, 8, 8, "u32x2"},      /* size_0 */
+        {0, 5, 16, 32, "f32x4[2]"}, /* rot_0 */
+        {P, 3, 0, 4, "u32"},        /* @id(3) override N_0 */
+        {P, 4, 0, 4, "unknown"},    {0, 3, 0, 4, "unknown"}, /* var<storage>: no value */
+    };
+    check_types(DGPB_CODE_FORMAT_WGSL, "fixtures/values/values.wgsl", w, sizeof w / sizeof w[0]);
+}
+
+static void test_ptx_types(void **state)
+{
+    (void)state;
+    static const want_type w[] = {
+        {L, 0, 0, 4, "f32"},     /* .param .f32 k_param_0 */
+        {L, 0, 8, 8, "unknown"}, /* .param .align 8 .b8 k_param_1[8]: bytes */
+        {L, 0, 16, 24, "unknown"},
+        {0, 0, 0, 4, "unknown"}, /* SLANG_globalParams: bytes */
+    };
+    check_types(DGPB_CODE_FORMAT_PTX, "fixtures/values/values.ptx", w, sizeof w / sizeof w[0]);
+}
+
+/* Hand-made WGSL for WGSL's own layout rules: vec3 alignment, matrices, @size, runtime arrays. */
+static void test_wgsl_layout_rules(void **state)
+{
+    (void)state;
+    static const char text[] =
+        "struct Inner { a : vec3<f32>, b : f32 }\n"
+        "struct U {\n"
+        "  x : f32,\n"
+        "  v : vec3f,\n"           /* offset 16 (align 16) */
+        "  m : mat2x3<f32>,\n"     /* offset 32: two columns of vec3, stride 16 */
+        "  @size(16) h : vec2h,\n" /* offset 64 */
+        "  i : Inner,\n"           /* offset 80, size 16 */
+        "  n : array<Inner, 2>,\n" /* offset 96 */
+        "  t : atomic<u32>,\n"     /* offset 128 */
+        "}\n"
+        "@group(1) @binding(2) var<uniform> u : U;\n"
+        "@id(0) override flag : bool;\n"
+        "@compute @workgroup_size(1) fn main() { let y = u.x; }\n";
+    static const struct {
+        uint32_t space, binding, offset, size;
+        const char *text;
+    } w[] = {
+        {1, 2, 0, 4, "f32"},         {1, 2, 16, 12, "f32x3"},  {1, 2, 32, 32, "f32 2x3"},
+        {1, 2, 64, 16, "f16x2"},     {1, 2, 80, 16, "struct"}, {1, 2, 92, 4, "f32"},
+        {1, 2, 96, 32, "struct[2]"}, {1, 2, 112, 12, "f32x3"}, {1, 2, 128, 4, "u32"},
+        {P, 0, 0, 4, "b32"},
+    };
+    for (size_t i = 0; i < sizeof w / sizeof w[0]; i++) {
+        dgpb_param_desc row = {.name = "x",
+                               .space = w[i].space,
+                               .binding = w[i].binding,
+                               .offset = w[i].offset,
+                               .size = w[i].size};
+        dgpb_value_type t;
+        dgpb_diag diag;
+        dgpb_diag_clear(&diag);
+        assert_int_equal(dgpb_value_type_find(DGPB_CODE_FORMAT_WGSL, (const uint8_t *)text,
+                                              strlen(text), "main", &row, &t, &diag),
+                         DGPB_OK);
+        char buf[64];
+        dgpb_value_type_text(&t, buf, sizeof buf);
+        if (strcmp(buf, w[i].text))
+            fail_msg("row %zu (offset %u): got '%s', want '%s'", i, w[i].offset, buf, w[i].text);
+        if (i == 2) {
+            assert_int_equal(t.matrix_stride, 16);
+            assert_false(t.row_major);
+        }
+    }
+}
+
+static void test_storage_formats(void **state)
+{
+    (void)state;
+    static const struct {
+        dgpb_code_format format;
+        const char *path;
+    } files[] = {{DGPB_CODE_FORMAT_SPIRV, "fixtures/values/values.spv"},
+                 {DGPB_CODE_FORMAT_WGSL, "fixtures/values/values.wgsl"}};
+    for (size_t i = 0; i < 2; i++) {
+        size_t len = 0;
+        uint8_t *code = support_read_source_file(files[i].path, &len);
+        assert_non_null(code);
+        dgpb_param_desc img = {.name = "img", .kind = DGPB_KIND_RW_TEXTURE, .binding = 4};
+        dgpb_param_desc buf = {.name = "result", .kind = DGPB_KIND_RW_BUFFER, .binding = 3};
+        const char *f = "x";
+        assert_int_equal(dgpb_storage_format_find(files[i].format, code, len, "k", &img, &f, NULL),
+                         DGPB_OK);
+        assert_non_null(f);
+        assert_string_equal(f, "rgba8unorm");
+        assert_int_equal(dgpb_storage_format_find(files[i].format, code, len, "k", &buf, &f, NULL),
+                         DGPB_OK);
+        assert_null(f);
+        dgpb_free(code);
+    }
+}
+
+static void test_block_sizes(void **state)
+{
+    (void)state;
+    static const struct {
+        dgpb_code_format format;
+        const char *path;
+        uint32_t binding, size;
+    } w[] = {
+        {DGPB_CODE_FORMAT_SPIRV, "fixtures/values/values.spv", 1, 16},  /* cbuffer Dims */
+        {DGPB_CODE_FORMAT_SPIRV, "fixtures/values/values.spv", 2, 132}, /* up to extra.small */
+        {DGPB_CODE_FORMAT_SPIRV, "fixtures/values/values.spv", 3, 0},   /* a storage buffer */
+        {DGPB_CODE_FORMAT_WGSL, "fixtures/values/values.wgsl", 1, 16},
+        {DGPB_CODE_FORMAT_WGSL, "fixtures/values/values.wgsl", 2, 128}, /* SizeOf: align 16 */
+        {DGPB_CODE_FORMAT_WGSL, "fixtures/values/values.wgsl", 3, 0},
+        {DGPB_CODE_FORMAT_PTX, "fixtures/values/values.ptx", 1, 0},
+    };
+    for (size_t i = 0; i < sizeof w / sizeof w[0]; i++) {
+        size_t len = 0;
+        uint8_t *code = support_read_source_file(w[i].path, &len);
+        assert_non_null(code);
+        dgpb_param_desc row = {
+            .name = "Dims", .kind = DGPB_KIND_UNIFORM_BUFFER, .binding = w[i].binding};
+        uint32_t size = 99;
+        assert_int_equal(dgpb_block_size_find(w[i].format, code, len, "k", &row, &size, NULL),
+                         DGPB_OK);
+        if (size != w[i].size)
+            fail_msg("%s binding %u: size %u, want %u", w[i].path, w[i].binding, size, w[i].size);
+        dgpb_free(code);
+    }
+}
+
+static void test_unreadable_code_is_corrupt(void **state)
+{
+    (void)state;
+    static const uint8_t junk[24] = {1, 2, 3, 4};
+    dgpb_param_desc row = {.name = "x", .size = 4};
+    dgpb_value_type t;
+    dgpb_diag diag;
+    dgpb_diag_clear(&diag);
+    assert_int_equal(
+        dgpb_value_type_find(DGPB_CODE_FORMAT_SPIRV, junk, sizeof junk, "k", &row, &t, &diag),
+        DGPB_ERR_CORRUPT);
+    assert_contains(diag.message, "SPIR-V");
+    static const char bad[] = "struct S { a : f32 ";
+    dgpb_diag_clear(&diag);
+    assert_int_not_equal(dgpb_value_type_find(DGPB_CODE_FORMAT_WGSL, (const uint8_t *)bad,
+                                              strlen(bad), "k", &row, &t, &diag),
+                         DGPB_OK);
+    /* A format without a reader: unknown, not an error. */
+    assert_int_equal(
+        dgpb_value_type_find(DGPB_CODE_FORMAT_DXIL, junk, sizeof junk, "k", &row, &t, &diag),
+        DGPB_OK);
+    assert_int_equal(t.scalar, DGPB_SCALAR_UNKNOWN);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_spirv_types),
+        cmocka_unit_test(test_wgsl_types),
+        cmocka_unit_test(test_ptx_types),
+        cmocka_unit_test(test_wgsl_layout_rules),
+        cmocka_unit_test(test_storage_formats),
+        cmocka_unit_test(test_block_sizes),
+        cmocka_unit_test(test_unreadable_code_is_corrupt),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
