@@ -166,6 +166,42 @@ static void test_targets_differ(void **state)
     dgpb_free(bytes);
 }
 
+/* A value row whose code cannot be read for its type: the header fails, naming the problem. */
+static void test_unreadable_code(void **state)
+{
+    (void)state;
+    dgpb_model *m = NULL;
+    dgpb_diag d;
+    dgpb_diag_clear(&d);
+    assert_int_equal(dgpb_model_create(&m), DGPB_OK);
+    uint32_t spirv;
+    assert_int_equal(dgpb_model_add_target(m, "spirv", "spirv", &spirv, &d), DGPB_OK);
+    const dgpb_param_desc rows[] = {VALUE("gain", 0, 0, 0, 4)};
+    static const uint32_t words[8] = {0x07230203u, 0x00010300u, 0, 99, 0, 0xFFFFFFFFu, 0, 0};
+    dgpb_entry_desc k = {.name = "k",
+                         .stage = "compute",
+                         .code = words,
+                         .code_size = sizeof words,
+                         .thread_group_size = {64, 1, 1},
+                         .params = rows,
+                         .param_count = 1};
+    assert_int_equal(dgpb_model_add_entry(m, spirv, &k, &d), DGPB_OK);
+    uint8_t *bytes = NULL;
+    size_t size;
+    assert_int_equal(dgpb_write(m, &bytes, &size, &d), DGPB_OK);
+    dgpb_model_destroy(m);
+    dgpb_bundle *b = NULL;
+    assert_int_equal(dgpb_bundle_open(bytes, size, 0, &b, &d), DGPB_OK);
+    char *text = (char *)"untouched";
+    int rc = c_header_make(b, "bad", &text, &d);
+    assert_int_not_equal(rc, DGPB_OK);
+    assert_int_not_equal(rc, DGPB_ERR_NOMEM);
+    assert_null(text);
+    assert_true(d.message[0] != 0);
+    dgpb_bundle_close(b);
+    dgpb_free(bytes);
+}
+
 typedef struct fault_case {
     const uint8_t *bytes;
     size_t size;
@@ -208,9 +244,8 @@ static void test_faults(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_names),
-        cmocka_unit_test(test_blocks),
-        cmocka_unit_test(test_targets_differ),
+        cmocka_unit_test(test_names),          cmocka_unit_test(test_blocks),
+        cmocka_unit_test(test_targets_differ), cmocka_unit_test(test_unreadable_code),
         cmocka_unit_test(test_faults),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -137,7 +137,6 @@ typedef struct names {
 } names;
 
 typedef struct hdr {
-    const dgpb_bundle *b;
     dgpb_bytebuf out;
     names ids;          /* every file-scope identifier and macro of the header */
     char stem[ID_MAX];  /* the stem as an identifier */
@@ -145,7 +144,6 @@ typedef struct hdr {
     char sa[ID_MAX];    /* the static-assertion macro */
     c_header_types types;
     bool nomem;
-    dgpb_diag *diag;
 } hdr;
 
 static void put(hdr *h, const char *fmt, ...)
@@ -692,7 +690,7 @@ int c_header_make(const dgpb_bundle *b, const char *stem, char **out, dgpb_diag 
 {
     assert(b && stem && out);
     *out = NULL;
-    hdr h = {.b = b, .out = DGPB_BYTEBUF_INIT, .diag = diag};
+    hdr h = {.out = DGPB_BYTEBUF_INIT};
     ident_append(h.stem, sizeof h.stem, stem, strlen(stem));
     if (!h.stem[0] || (h.stem[0] >= '0' && h.stem[0] <= '9')) {
         char tmp[ID_MAX];
@@ -717,6 +715,8 @@ int c_header_make(const dgpb_bundle *b, const char *stem, char **out, dgpb_diag 
             put_entry(&h, &sets[i]);
         put(&h, "#undef %s\n\n#endif\n", h.sa);
     }
+    if (!rc && h.types.rc) /* a code blob that cannot be read for its types (diag filled) */
+        rc = h.types.rc;
     c_header_types_free(&h.types);
     dgpb_free(sets);
     names_free(&h.ids);
