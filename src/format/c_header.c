@@ -336,6 +336,32 @@ static bool caps_alike(const entry_set *s)
 
 /* ---- the parts of an entry ---- */
 
+/*
+ * What a row's comment adds to its kind: a structured buffer's element stride
+ * (its `size`), per target where the targets differ. `only`: that target alone.
+ */
+static void row_note(const entry_set *s, const dgpb_entry_view *only, uint32_t r, char *buf,
+                     size_t size)
+{
+    buf[0] = 0;
+    const dgpb_param_view *p = &(only ? only : s->entries[0])->params[r];
+    if ((p->kind != DGPB_KIND_BUFFER && p->kind != DGPB_KIND_RW_BUFFER) || (only && !p->size))
+        return;
+    bool alike = true;
+    for (uint32_t t = 0; t < s->count && !only; t++)
+        alike &= s->entries[t]->params[r].size == p->size;
+    if (alike) {
+        if (p->size)
+            snprintf(buf, size, ", element stride %u", p->size);
+        return;
+    }
+    size_t n = (size_t)snprintf(buf, size, ", element stride");
+    for (uint32_t t = 0; t < s->count && n < size; t++)
+        n += (size_t)snprintf(buf + n, size - n, "%s %u on %.*s", t ? "," : "",
+                              s->entries[t]->params[r].size, (int)s->targets[t]->name.len,
+                              s->targets[t]->name.ptr);
+}
+
 /* The enum of row indices; `target` NULL when every target of the entry shares it. */
 static void put_indices(hdr *h, const entry_set *s, const dgpb_target_view *target,
                         const dgpb_entry_view *e)
@@ -361,8 +387,10 @@ static void put_indices(hdr *h, const entry_set *s, const dgpb_target_view *targ
         if (!(tn ? file_ident(h, id, tn, &s->name, &p->name, NULL)
                  : file_ident(h, id, &s->name, &p->name, NULL)))
             return;
-        put(h, "    %s = %u, /* %s '%s' */\n", id, r, dgpb_kind_name(p->kind),
-            comment_text(p->name, text, sizeof text));
+        char note[160];
+        row_note(s, target ? e : NULL, r, note, sizeof note);
+        put(h, "    %s = %u, /* %s '%s'%s */\n", id, r, dgpb_kind_name(p->kind),
+            comment_text(p->name, text, sizeof text), note);
     }
     put(h, "    %s = %u\n};\n\n", count_id, e->param_count);
 }
