@@ -192,6 +192,55 @@ static void spirv_table(table *t)
     add_row(t, "pc.add", DGPB_KIND_VALUE, LAUNCH, 0, 8, 4, 0);
 }
 
+/*
+ * A plain-data block (cbuffer Dims { uint count; float scale; float bias; uint
+ * pad; }): its uniform_buffer row, then a value row per member at its place
+ * (docs/format.md). Each field row must start at a member and cover it, and
+ * each member of the code's block must have its row.
+ */
+static void test_a_blocks_field_rows_are_proved_against_its_members(void **state)
+{
+    (void)state;
+    static const dgpb_spirv_member members[] = {{0, 4}, {4, 4}, {8, 4}, {12, 4}};
+    static const char *const names[] = {"count", "scale", "bias", "pad"};
+    table t;
+    code c;
+    memset(&t, 0, sizeof t);
+    memset(&c, 0, sizeof c);
+    dgpb_code_binding *dims = bind(&c, "Dims", 0, 0, DGPB_CODE_UNIFORM_BLOCK);
+    dims->block_size = 16;
+    dims->members = members;
+    dims->member_count = 4;
+    add_row(&t, "Dims", DGPB_KIND_UNIFORM_BUFFER, 0, 0, 0, 0, 0);
+    for (uint32_t i = 0; i < 4; i++)
+        add_row(&t, names[i], DGPB_KIND_VALUE, 0, 0, 4 * i, 4, 0);
+    expect_proved("spirv", &t, &c, NULL);
+    /* A member without its row: a host could not fill it. */
+    table missing = t;
+    missing.view.rows = missing.rows;
+    missing.view.in_code = missing.in_code;
+    remove_row(&missing, "bias");
+    expect_refused("spirv", &missing, &c, NULL,
+                   "member 2 of the code's block 'Dims' (set 0, binding 0, offset 8, 4 bytes) has "
+                   "no field row");
+    /* A row that starts inside a member, or covers less than it. */
+    table moved = t;
+    moved.view.rows = moved.rows;
+    moved.view.in_code = moved.in_code;
+    row_named(&moved, "scale")->offset = 6;
+    expect_refused("spirv", &moved, &c, NULL,
+                   "field row 'scale' (bytes 6..10) is no member of the code's block 'Dims'");
+    table short_row = t;
+    short_row.view.rows = short_row.rows;
+    short_row.view.in_code = short_row.in_code;
+    row_named(&short_row, "pad")->size = 2;
+    expect_refused("spirv", &short_row, &c, NULL, "field row 'pad' (bytes 12..14) is no member");
+    /* Where the code's members are not known (WGSL's scan), the rows are checked against the
+       block's size only. */
+    dims->member_count = 0;
+    expect_proved("spirv", &missing, &c, NULL);
+}
+
 static void test_a_spirv_table_that_matches_its_code_is_proved(void **state)
 {
     (void)state;
@@ -1299,6 +1348,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_a_spirv_table_that_matches_its_code_is_proved),
+        cmocka_unit_test(test_a_blocks_field_rows_are_proved_against_its_members),
         cmocka_unit_test(
             test_a_binding_without_its_row_is_refused_naming_the_variable_and_its_place),
         cmocka_unit_test(test_a_moved_binding_is_refused_from_the_code_side_and_the_row_side),

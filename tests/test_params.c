@@ -234,6 +234,9 @@ static void test_dream_mode_strips_the_entry_prefix_and_keeps_value_field_names(
         {"volume", DGPB_KIND_TEXTURE, RO, 11, 0, 0, 0},
         {"layers", DGPB_KIND_TEXTURE, RO, 12, 0, 0, 0},
         {"light", DGPB_KIND_UNIFORM_BUFFER, RO, 13, 0, 0, 0},
+        /* k_light's fields, named <param>.<field> (DECISIONS 4b). */
+        {"light.color", DGPB_KIND_VALUE, RO, 13, 0, 16, 0},
+        {"light.intensity", DGPB_KIND_VALUE, RO, 13, 16, 4, 0},
         {"scene", DGPB_KIND_ACCELERATION_STRUCTURE, RO, 14, 0, 0, 0},
     };
     dgpb_reflection *r = load_reflection("fixtures/reflect/kinds_spirv.json", "spirv", "k");
@@ -271,6 +274,8 @@ static void test_ptx_rows_carry_byte_offsets_as_bindings_and_the_spirv_written_f
         {"volume", DGPB_KIND_TEXTURE, RO, 120, 0, 0, 0},
         {"layers", DGPB_KIND_TEXTURE, RO, 128, 0, 0, 0},
         {"light", DGPB_KIND_UNIFORM_BUFFER, RO, 136, 0, 0, 0},
+        {"light.color", DGPB_KIND_VALUE, RO, 136, 0, 16, 0},
+        {"light.intensity", DGPB_KIND_VALUE, RO, 136, 16, 4, 0},
     };
     dgpb_reflection *r = load_reflection("fixtures/reflect/kinds_cuda.json", "ptx", "k");
     dgpb_spirv_info *spv = load_spirv("fixtures/reflect/kinds.spv");
@@ -1236,7 +1241,7 @@ static int op_build_kinds_table(void *arg)
     dgpb_diag diag;
     int rc = dgpb_param_table_build(s, &t, &diag);
     if (support_faults_fired() == 0 && rc == DGPB_OK)
-        assert_int_equal(t.count, 18);
+        assert_int_equal(t.count, 20);
     dgpb_param_table_clear(&t);
     return rc;
 }
@@ -1248,7 +1253,7 @@ static void test_every_failed_allocation_gives_nomem_and_leaks_nothing(void **st
     dgpb_spirv_info *spv = load_spirv("fixtures/reflect/kinds.spv");
     dgpb_param_select s = {DGPB_TARGET_SPIRV, "k", r, spv, true, group_k, 1, NULL};
     /* the rows, the in_code flags, then one name per row */
-    assert_int_equal(support_run_with_faults(op_build_kinds_table, &s, DGPB_OK, "params"), 20);
+    assert_int_equal(support_run_with_faults(op_build_kinds_table, &s, DGPB_OK, "params"), 22);
     dgpb_spirv_info_free(spv);
     dgpb_reflection_free(r);
 }

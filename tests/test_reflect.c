@@ -136,6 +136,9 @@ static void test_every_parameter_gets_the_kind_of_its_slang_type(void **state)
         {"k_volume", "Texture3D<float4>", DGPB_KIND_TEXTURE, false, false},
         {"k_layers", "Texture2DArray<float4>", DGPB_KIND_TEXTURE, false, false},
         {"k_light", "ConstantBuffer<Light>", DGPB_KIND_UNIFORM_BUFFER, false, false},
+        /* A plain-data block's fields follow its row (DECISIONS 4b). */
+        {"k_light.color", "float4", DGPB_KIND_VALUE, false, false},
+        {"k_light.intensity", "float", DGPB_KIND_VALUE, false, false},
         {"k_scene", "RaytracingAccelerationStructure", DGPB_KIND_ACCELERATION_STRUCTURE, false,
          true},
     };
@@ -167,9 +170,26 @@ static void test_resources_and_values_keep_declaration_order(void **state)
 {
     (void)state;
     static const char *const order[] = {
-        "scale",      "bias",        "transform", "extent",   "k_src",   "k_dst",
-        "k_bytes_in", "k_bytes_out", "k_tex",     "k_smp",    "k_r",     "k_rg",
-        "k_rgba",     "k_count",     "k_volume",  "k_layers", "k_light", "k_scene",
+        "scale",
+        "bias",
+        "transform",
+        "extent",
+        "k_src",
+        "k_dst",
+        "k_bytes_in",
+        "k_bytes_out",
+        "k_tex",
+        "k_smp",
+        "k_r",
+        "k_rg",
+        "k_rgba",
+        "k_count",
+        "k_volume",
+        "k_layers",
+        "k_light",
+        "k_light.color",
+        "k_light.intensity",
+        "k_scene",
     };
     dgpb_reflection *r = parse_fixture("kinds_spirv.json", "spirv", k_blocks, 1);
     assert_int_equal(r->param_count, ARRAY_LEN(order));
@@ -350,7 +370,8 @@ static void test_value_rows_carry_the_binding_of_their_block(void **state)
 static void test_a_constant_buffer_not_listed_as_a_value_block_is_a_uniform_buffer(void **state)
 {
     (void)state;
-    /* Without value blocks, even k_params stays one uniform_buffer row. */
+    /* Without value blocks, k_params is a plain-data block: its uniform_buffer row, then its
+       fields by dotted path. */
     dgpb_reflection *r = parse_fixture("kinds_spirv.json", "spirv", NULL, 0);
     const dgpb_reflected_param *block = param(r, "k_params");
     assert_int_equal(block->kind, DGPB_KIND_UNIFORM_BUFFER);
@@ -360,10 +381,28 @@ static void test_a_constant_buffer_not_listed_as_a_value_block_is_a_uniform_buff
     assert_int_equal(block->offset, 0);
     assert_int_equal(block->size, 0);
     assert_null(dgpb_reflection_find(r, "scale", false));
+    static const struct {
+        const char *name;
+        uint32_t offset, size;
+    } fields[] = {{"k_params.scale", 0, 4},
+                  {"k_params.bias", 4, 4},
+                  {"k_params.transform", 16, 48},
+                  {"k_params.extent", 64, 8}};
+    for (size_t i = 0; i < ARRAY_LEN(fields); i++) {
+        const dgpb_reflected_param *f = block + 1 + i;
+        assert_string_equal(f->name, fields[i].name);
+        assert_int_equal(f->kind, DGPB_KIND_VALUE);
+        assert_string_equal(f->global, "k_params");
+        assert_string_equal(f->code_name, block->code_name);
+        assert_int_equal(f->space, block->space);
+        assert_int_equal(f->binding, block->binding);
+        assert_int_equal(f->offset, fields[i].offset);
+        assert_int_equal(f->size, fields[i].size);
+    }
     const dgpb_reflected_param *light = param(r, "k_light");
     assert_int_equal(light->kind, DGPB_KIND_UNIFORM_BUFFER);
     assert_int_equal(light->binding, 13);
-    assert_int_equal(r->param_count, 15);
+    assert_int_equal(r->param_count, 21);
     dgpb_reflection_free(r);
 }
 
@@ -788,6 +827,11 @@ test_a_push_constant_block_is_launch_rows_on_spirv_refused_on_wgsl_a_pointer_on_
     /* CUDA has no push constants: the block is a constant buffer whose pointer is at byte 0. */
     static const want_param ptx[] = {
         {"pc", "pc", "pc", DGPB_KIND_UNIFORM_BUFFER, false, false, 0, 0, 0, 8, 0},
+        /* Unnamed as a push-constant block (dgpb-build names it from the SPIR-V), it is a
+           plain-data block: its fields follow at its place. */
+        {"pc.count", "pc", "pc", DGPB_KIND_VALUE, false, false, 0, 0, 0, 4, 0},
+        {"pc.mul", "pc", "pc", DGPB_KIND_VALUE, false, false, 0, 0, 4, 4, 0},
+        {"pc.add", "pc", "pc", DGPB_KIND_VALUE, false, false, 0, 0, 8, 4, 0},
         {"src", "src", "src", DGPB_KIND_BUFFER, false, false, 0, 8, 0, 16, 0},
         {"dst", "dst", "dst", DGPB_KIND_RW_BUFFER, false, false, 0, 24, 0, 16, 0},
     };

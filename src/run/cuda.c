@@ -556,8 +556,8 @@ static int cuda_run(void *host, const char *key, const dgpb_entry_view *const *e
     /* Values: in SLANG_globalParams, in the launch buffer, or in a block behind a pointer. */
     for (uint32_t r = 0; r < e->param_count; r++) {
         const dgpb_param_view *row = &e->params[r];
-        if (row->kind != DGPB_KIND_VALUE)
-            continue;
+        if (row->kind != DGPB_KIND_VALUE || run_block_of_field(e, row))
+            continue; /* a block's field: its buffer carries it */
         int k = run_param_index(c, row);
         const dgpb_run_param *p = k >= 0 ? &c->params[k] : NULL;
         if (!p || !p->input || dgpb_run_value_place(p, row->size, NULL)) {

@@ -226,6 +226,9 @@ int dgpb_run_check(const dgpb_target_view *t, const dgpb_run_request *req,
             const dgpb_param_view *row = &e[k]->params[j];
             if (row->kind == DGPB_KIND_SAMPLER || run_param_index(req, row) >= 0)
                 continue;
+            const dgpb_param_view *block = run_block_of_field(e[k], row);
+            if (block && run_param_index(req, block) >= 0)
+                continue; /* a field of a block given as a whole */
             return dgpb_diag_set(d, DGPB_ERR_RUN_MISSING, -1,
                                  "parameter '%.*s' (a %s) of entry '%.*s' is given nothing",
                                  (int)row->name.len, row->name.ptr, kind_text(row->kind),

@@ -13,6 +13,7 @@
 #define run_fail dgpb__run_fail
 #define run_param_bytes dgpb__run_param_bytes
 #define run_param_index dgpb__run_param_index
+#define run_block_of_field dgpb__run_block_of_field
 #define run_groups dgpb__run_groups
 #define run_check_capabilities dgpb__run_check_capabilities
 
@@ -57,6 +58,13 @@ size_t run_param_bytes(const dgpb_run_param *p);
 
 /* The request parameter named like `row`, or -1 (attachments are never rows). */
 int run_param_index(const dgpb_run_request *req, const dgpb_param_view *row);
+
+/*
+ * The uniform_buffer row of the plain-data block whose field `row` is (a
+ * value row at the place of a uniform_buffer row of entry `e`,
+ * docs/format.md), or NULL. The block's buffer carries its fields.
+ */
+const dgpb_param_view *run_block_of_field(const dgpb_entry_view *e, const dgpb_param_view *row);
 
 /* The groups to dispatch for the request and the entry's group size. */
 void run_groups(const dgpb_run_request *req, const uint32_t group_size[3], uint32_t out[3]);

@@ -71,6 +71,8 @@ static bool add_rows(pipeline *p, const dgpb_entry_view *e, dgpb_diag *r)
 {
     for (uint32_t i = 0; i < e->param_count; i++) {
         const dgpb_param_view *row = dgpb_entry_param(e, i);
+        if (run_block_of_field(e, row))
+            continue; /* the block's buffer carries it */
         if (row->space == DGPB_SPACE_LAUNCH) {
             if (row->kind != DGPB_KIND_VALUE) {
                 run_fail(

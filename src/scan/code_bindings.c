@@ -85,6 +85,10 @@ int dgpb_code_bindings_from_spirv(const dgpb_spirv_info *info, dgpb_code_binding
         c->writable = v->type_class == DGPB_SPIRV_TYPE_STORAGE_IMAGE;
         c->is_array = v->is_array;
         c->block_size = v->block_size;
+        c->members = v->members;
+        c->member_count = v->member_count;
+        c->element_stride = v->element_stride;
+        c->array_length = v->array_length;
     }
     return DGPB_OK;
 }

@@ -70,6 +70,10 @@ typedef struct dgpb_code_binding {
     const char *sample_type;  /* WGSL sampled textures: "f32", "i32", "u32"; else NULL */
     const char *dimension;    /* WGSL textures: "1d", "2d", "2d_array", ...; else NULL */
     uint32_t line;            /* WGSL: its line; 0 for SPIR-V */
+    const dgpb_spirv_member *members; /* SPIR-V blocks: the struct's members; borrowed */
+    uint32_t member_count;            /* 0: not known (WGSL) */
+    uint32_t element_stride; /* SPIR-V storage buffers: the element's ArrayStride; 0 unknown */
+    uint32_t array_length;   /* SPIR-V arrays of resources: the length; 0 runtime or unknown */
 } dgpb_code_binding;
 
 typedef struct dgpb_code_bindings {

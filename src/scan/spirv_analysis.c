@@ -55,6 +55,9 @@ enum {
     OP_TYPE_STRUCT = 30,
     OP_TYPE_POINTER = 32,
     OP_CONSTANT = 43,
+    OP_SPEC_CONSTANT_TRUE = 48,
+    OP_SPEC_CONSTANT_FALSE = 49,
+    OP_SPEC_CONSTANT = 50,
     OP_FUNCTION = 54,
     OP_FUNCTION_PARAMETER = 55,
     OP_FUNCTION_END = 56,
@@ -101,6 +104,7 @@ enum {
 
 enum {
     STORAGE_FUNCTION = 7,
+    DECORATION_SPEC_ID = 1,
     DECORATION_ROW_MAJOR = 4,
     DECORATION_ARRAY_STRIDE = 6,
     DECORATION_MATRIX_STRIDE = 7,
@@ -261,6 +265,7 @@ static void on_type(analysis *a, const spv_parsed_instruction_t *p)
     if (!id_ok(a, id))
         return;
     if ((p->opcode >= OP_TYPE_BOOL && p->opcode <= OP_TYPE_POINTER) || p->opcode == OP_CONSTANT ||
+        (p->opcode >= OP_SPEC_CONSTANT_TRUE && p->opcode <= OP_SPEC_CONSTANT) ||
         p->opcode == OP_TYPE_ACCELERATION_STRUCTURE_KHR)
         a->def[id] = (uint32_t)a->pos + 1;
     if (p->opcode == OP_TYPE_IMAGE || p->opcode == OP_TYPE_SAMPLED_IMAGE) {
@@ -335,7 +340,7 @@ static spv_result_t on_instruction(void *user, const spv_parsed_instruction_t *p
     case OP_DECORATE:
         if (p->num_words >= 4 &&
             (p->words[2] == DECORATION_BINDING || p->words[2] == DECORATION_DESCRIPTOR_SET ||
-             p->words[2] == DECORATION_ARRAY_STRIDE)) {
+             p->words[2] == DECORATION_ARRAY_STRIDE || p->words[2] == DECORATION_SPEC_ID)) {
             push(&a->decos, p->words[1]);
             push(&a->decos, p->words[2]);
             push(&a->decos, p->words[3]);
@@ -646,22 +651,53 @@ static uint64_t type_size(const analysis *a, uint32_t id, uint32_t matrix_stride
     }
 }
 
-/* Fills a variable's type class, array flag, image details and block size. */
-static void describe_type(const analysis *a, uint32_t pointer_type, dgpb_spirv_var *v)
+/*
+ * A block's members (Offset and byte size each) and, when its last member is
+ * a runtime array (a storage buffer), that array's ArrayStride.
+ */
+static bool describe_members(const analysis *a, uint32_t t, const uint32_t *w, uint32_t n,
+                             dgpb_spirv_var *v)
+{
+    uint32_t count = n - 2, last_n = 0, stride = 0;
+    v->members = count ? mem_calloc(count, sizeof *v->members) : NULL;
+    if (count && !v->members)
+        return false;
+    v->member_count = count;
+    for (uint32_t m = 0; m < count; m++) {
+        uint32_t ms = 0, rm = 0;
+        member_deco(a, t, m, DECORATION_OFFSET, &v->members[m].offset);
+        member_deco(a, t, m, DECORATION_MATRIX_STRIDE, &ms);
+        uint64_t size =
+            type_size(a, w[2 + m], ms, member_deco(a, t, m, DECORATION_ROW_MAJOR, &rm), 0);
+        v->members[m].size = size > UINT32_MAX ? 0 : (uint32_t)size;
+    }
+    const uint32_t *last = count ? def_of(a, w[1 + count], &last_n) : NULL;
+    if (last && (last[0] & 0xffffu) == OP_TYPE_RUNTIME_ARRAY &&
+        deco_of(a, w[1 + count], DECORATION_ARRAY_STRIDE, &stride))
+        v->element_stride = stride;
+    return true;
+}
+
+/* Fills a variable's type class, array flag, image details and block layout; false: no memory. */
+static bool describe_type(const analysis *a, uint32_t pointer_type, dgpb_spirv_var *v)
 {
     uint32_t n = 0;
     const uint32_t *w = def_of(a, pointer_type, &n);
     if (!w || (w[0] & 0xffffu) != OP_TYPE_POINTER || n < 4)
-        return;
+        return true;
     uint32_t t = w[3];
     for (int depth = 0; depth < 8; depth++) {
         w = def_of(a, t, &n);
         if (!w)
-            return;
+            return true;
         uint32_t op = w[0] & 0xffffu;
         if ((op == OP_TYPE_ARRAY || op == OP_TYPE_RUNTIME_ARRAY) && n >= 3) {
             /* A storage buffer's block wraps its runtime array in a struct: only an array
                around the block or handle itself is an array of resources. */
+            uint32_t ln = 0;
+            const uint32_t *len = op == OP_TYPE_ARRAY && n >= 4 ? def_of(a, w[3], &ln) : NULL;
+            if (!v->is_array && len && (len[0] & 0xffffu) == OP_CONSTANT && ln >= 4)
+                v->array_length = len[3];
             v->is_array = true;
             t = w[2];
             continue;
@@ -671,7 +707,7 @@ static void describe_type(const analysis *a, uint32_t pointer_type, dgpb_spirv_v
             v->type_class = DGPB_SPIRV_TYPE_BLOCK;
             uint64_t size = type_size(a, t, 0, false, 0);
             v->block_size = size > UINT32_MAX ? 0 : (uint32_t)size;
-            break;
+            return describe_members(a, t, w, n, v);
         case OP_TYPE_IMAGE:
             if (n >= 9) {
                 v->image_dim = w[3];
@@ -695,8 +731,9 @@ static void describe_type(const analysis *a, uint32_t pointer_type, dgpb_spirv_v
         default:
             break;
         }
-        return;
+        return true;
     }
+    return true;
 }
 
 /* Moves what the parse found into info (variables, names, decorations, entry). */
@@ -712,10 +749,25 @@ static int fill_info(analysis *a, dgpb_spirv_info *info)
         dgpb_spirv_var *v = &info->vars[i];
         v->id = a->vars.v[2 * i];
         v->storage_class = a->vars.v[2 * i + 1];
-        describe_type(a, a->var_types.v[i], v);
+        info->var_count = i + 1;
+        if (!describe_type(a, a->var_types.v[i], v))
+            return DGPB_ERR_NOMEM;
         v->set = v->binding = -1;
         v->written = (a->flags[v->id] & ID_REACHED) != 0;
-        info->var_count = i + 1;
+    }
+    for (size_t i = 0; i + 2 < a->decos.n; i += 3) { /* specialization constants */
+        uint32_t n = 0, tn = 0;
+        const uint32_t *w =
+            a->decos.v[i + 1] == DECORATION_SPEC_ID ? def_of(a, a->decos.v[i], &n) : NULL;
+        if (!w || n < 3 || !def_of(a, w[1], &tn))
+            continue;
+        dgpb_spirv_spec_constant *sc =
+            mem_realloc(info->spec_constants, (info->spec_constant_count + 1) * sizeof *sc);
+        if (!sc)
+            return DGPB_ERR_NOMEM;
+        info->spec_constants = sc;
+        sc[info->spec_constant_count].spec_id = a->decos.v[i + 2];
+        sc[info->spec_constant_count++].size = (uint32_t)type_size(a, w[1], 0, false, 0);
     }
     /* Only the first index of a variable's id is in slot: a repeated id (an
        invalid module) keeps its other rows unnamed. */
@@ -870,9 +922,12 @@ void dgpb_spirv_info_free(dgpb_spirv_info *info)
 {
     if (!info)
         return;
-    for (size_t i = 0; i < info->var_count; i++)
+    for (size_t i = 0; i < info->var_count; i++) {
         dgpb_free(info->vars[i].name);
+        dgpb_free(info->vars[i].members);
+    }
     dgpb_free(info->vars);
+    dgpb_free(info->spec_constants);
     dgpb_free(info->capabilities);
     dgpb_free(info->entry_name);
     dgpb_free(info);

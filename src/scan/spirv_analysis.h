@@ -75,6 +75,11 @@ typedef enum dgpb_spirv_type_class {
     DGPB_SPIRV_TYPE_ACCELERATION_STRUCTURE, /* OpTypeAccelerationStructureKHR */
 } dgpb_spirv_type_class;
 
+/* A member of a block's struct: its Offset decoration and its byte size (0 unknown). */
+typedef struct dgpb_spirv_member {
+    uint32_t offset, size;
+} dgpb_spirv_member;
+
 /* One module-scope OpVariable. */
 typedef struct dgpb_spirv_var {
     char *name;             /* its OpName, "" when it has none; never NULL */
@@ -87,8 +92,19 @@ typedef struct dgpb_spirv_var {
     bool is_array;          /* the pointee is an array (of blocks, images, samplers...) */
     uint32_t image_dim;     /* images: SPIR-V Dim (0 1D, 1 2D, 2 3D, 3 Cube, 5 Buffer) */
     bool image_depth, image_arrayed, image_multisampled;
-    uint32_t block_size; /* blocks: byte size up to the end of the last member; 0 unknown */
+    uint32_t block_size;        /* blocks: byte size up to the end of the last member; 0 unknown */
+    dgpb_spirv_member *members; /* blocks: the struct's members in order (owned) */
+    uint32_t member_count;
+    uint32_t element_stride; /* storage buffers: ArrayStride of the block's runtime array, or 0 */
+    uint32_t array_length;   /* an OpTypeArray of resources: its length; 0 otherwise (and for a
+                                runtime array) */
 } dgpb_spirv_var;
+
+/* A specialization constant: its SpecId decoration and the byte size of its type. */
+typedef struct dgpb_spirv_spec_constant {
+    uint32_t spec_id;
+    uint32_t size;
+} dgpb_spirv_spec_constant;
 
 /* What dgpb_spirv_analyze() found. */
 typedef struct dgpb_spirv_info {
@@ -100,6 +116,8 @@ typedef struct dgpb_spirv_info {
     size_t capability_count;
     dgpb_spirv_var *vars; /* module-scope OpVariables except Function storage, in module order */
     size_t var_count;
+    dgpb_spirv_spec_constant *spec_constants; /* every SpecId-decorated constant, in order */
+    size_t spec_constant_count;
     bool parsed; /* false when SPIRV-Tools could not parse the module: then only
                     capabilities and execution_model are filled */
 } dgpb_spirv_info;

@@ -123,6 +123,46 @@ static const char *wgsl_refusal(const dgpb_code_binding *c)
     }
 }
 
+/*
+ * A plain-data block's field rows (its uniform_buffer row, then value rows at
+ * its place) against the members of the code's block: each row starts at a
+ * member and covers it, and each member has its row.
+ */
+static int prove_block_fields(const dgpb_proof_input *in, const dgpb_code_binding *c,
+                              const char *where, dgpb_diag *diag)
+{
+    const dgpb_param_table *t = in->table;
+    for (uint32_t r = 0; r < t->count; r++) {
+        const dgpb_param_desc *row = &t->rows[r];
+        if (row->kind != DGPB_KIND_VALUE || row->space != (uint64_t)c->space ||
+            row->binding != (uint64_t)c->binding)
+            continue;
+        bool found = false;
+        for (uint32_t m = 0; m < c->member_count && !found; m++)
+            found = c->members[m].offset == row->offset && c->members[m].size <= row->size;
+        if (!found)
+            return dgpb_diag_set(diag, DGPB_ERR_SHADER, -1,
+                                 "target '%s', entry '%s': field row '%s' (bytes %u..%u) is no "
+                                 "member of the code's block '%s' (%s)",
+                                 dgpb_target_name(in->target), in->entry, row->name, row->offset,
+                                 row->offset + row->size, c->name, where);
+    }
+    for (uint32_t m = 0; m < c->member_count; m++) {
+        bool found = false;
+        for (uint32_t r = 0; r < t->count && !found; r++)
+            found = t->rows[r].kind == DGPB_KIND_VALUE && t->rows[r].space == (uint64_t)c->space &&
+                    t->rows[r].binding == (uint64_t)c->binding &&
+                    t->rows[r].offset == c->members[m].offset;
+        if (!found)
+            return dgpb_diag_set(diag, DGPB_ERR_SHADER, -1,
+                                 "target '%s', entry '%s': member %u of the code's block '%s' (%s, "
+                                 "offset %u, %u bytes) has no field row: a host could not fill it",
+                                 dgpb_target_name(in->target), in->entry, m, c->name, where,
+                                 c->members[m].offset, c->members[m].size);
+    }
+    return DGPB_OK;
+}
+
 static int prove_code_binding(const dgpb_proof_input *in, const dgpb_code_binding *c,
                               dgpb_diag *diag)
 {
@@ -180,7 +220,10 @@ static int prove_code_binding(const dgpb_proof_input *in, const dgpb_code_bindin
         if (!first)
             first = row;
         count++;
-        if (count > 1 && (row->kind != DGPB_KIND_VALUE || first->kind != DGPB_KIND_VALUE))
+        /* A block's rows: its uniform_buffer row (if any) first, then value rows. */
+        if (count > 1 &&
+            (row->kind != DGPB_KIND_VALUE ||
+             (first->kind != DGPB_KIND_VALUE && first->kind != DGPB_KIND_UNIFORM_BUFFER)))
             return dgpb_diag_set(diag, DGPB_ERR_SHADER, -1,
                                  "target '%s', entry '%s': parameters '%s' and '%s' both claim "
                                  "the code's %s '%s' (%s)",
@@ -217,6 +260,8 @@ static int prove_code_binding(const dgpb_proof_input *in, const dgpb_code_bindin
                              "parameter row describes: a host would leave it unbound",
                              dgpb_target_name(in->target), in->entry, c->name,
                              what[0] == 'a' ? "an" : "a", what, where);
+    if (first->kind == DGPB_KIND_UNIFORM_BUFFER && c->member_count)
+        return prove_block_fields(in, c, where, diag);
     return DGPB_OK;
 }
 

@@ -40,178 +40,7 @@
 
 #include "core/alloc.h"
 #include "dgpb/format.h"
-
-static const cJSON *get(const cJSON *o, const char *key)
-{
-    return cJSON_GetObjectItemCaseSensitive(o, key);
-}
-
-static const char *get_str(const cJSON *o, const char *key)
-{
-    const cJSON *v = get(o, key);
-    return cJSON_IsString(v) ? v->valuestring : NULL;
-}
-
-static bool get_u32(const cJSON *o, const char *key, uint32_t *out)
-{
-    const cJSON *v = get(o, key);
-    if (!cJSON_IsNumber(v) || v->valuedouble < 0 || v->valuedouble > 4294967295.0)
-        return false;
-    *out = (uint32_t)v->valuedouble;
-    return true;
-}
-
-static bool str_is(const char *s, const char *lit)
-{
-    return s && strcmp(s, lit) == 0;
-}
-
-/* A readable Slang spelling of a value type: float, uint2, float3x4, MyStruct. */
-static void value_type_text(const cJSON *t, char *buf, size_t n)
-{
-    static const struct {
-        const char *json, *slang;
-    } scalars[] = {{"float32", "float"}, {"float16", "half"},    {"float64", "double"},
-                   {"uint32", "uint"},   {"int32", "int"},       {"uint64", "uint64_t"},
-                   {"int64", "int64_t"}, {"uint16", "uint16_t"}, {"int16", "int16_t"},
-                   {"uint8", "uint8_t"}, {"int8", "int8_t"},     {"bool", "bool"}};
-    const char *kind = get_str(t, "kind");
-    if (str_is(kind, "scalar")) {
-        const char *s = get_str(t, "scalarType");
-        for (size_t i = 0; s && i < sizeof scalars / sizeof scalars[0]; i++)
-            if (!strcmp(s, scalars[i].json)) {
-                snprintf(buf, n, "%s", scalars[i].slang);
-                return;
-            }
-        snprintf(buf, n, "%s", s ? s : "scalar");
-    } else if (str_is(kind, "vector") || str_is(kind, "matrix")) {
-        char elem[64];
-        value_type_text(get(t, "elementType"), elem, sizeof elem);
-        uint32_t a = 0, b = 0;
-        if (str_is(kind, "vector") && get_u32(t, "elementCount", &a))
-            snprintf(buf, n, "%s%u", elem, a);
-        else if (get_u32(t, "rowCount", &a) && get_u32(t, "columnCount", &b))
-            snprintf(buf, n, "%s%ux%u", elem, a, b);
-        else
-            snprintf(buf, n, "%s", elem);
-    } else if (get_str(t, "name")) {
-        snprintf(buf, n, "%s", get_str(t, "name"));
-    } else {
-        snprintf(buf, n, "%s", kind ? kind : "?");
-    }
-}
-
-/* Resource shape names as Slang spells the types. */
-static const char *shape_base(const char *base_shape)
-{
-    static const struct {
-        const char *json, *slang;
-    } shapes[] = {
-        {"structuredBuffer", "StructuredBuffer"},
-        {"byteAddressBuffer", "ByteAddressBuffer"},
-        {"texture1D", "Texture1D"},
-        {"texture2D", "Texture2D"},
-        {"texture3D", "Texture3D"},
-        {"textureCube", "TextureCube"},
-        {"textureBuffer", "Buffer"},
-        {"accelerationStructure", "RaytracingAccelerationStructure"},
-    };
-    for (size_t i = 0; base_shape && i < sizeof shapes / sizeof shapes[0]; i++)
-        if (!strcmp(base_shape, shapes[i].json))
-            return shapes[i].slang;
-    return base_shape ? base_shape : "resource";
-}
-
-static bool is_writable_access(const char *access)
-{
-    return access && strcmp(access, "read") != 0;
-}
-
-/* The readable shape of a parameter's type, for messages and the JSON problem text. */
-static void shape_text(const cJSON *t, char *buf, size_t n)
-{
-    const char *kind = get_str(t, "kind");
-    if (str_is(kind, "resource")) {
-        const char *base = get_str(t, "baseShape");
-        const char *access = get_str(t, "access");
-        bool array = cJSON_IsTrue(get(t, "array"));
-        bool ms = cJSON_IsTrue(get(t, "multisample"));
-        char result[64] = "";
-        const cJSON *rt = get(t, "resultType");
-        if (rt && !str_is(base, "byteAddressBuffer") && !str_is(base, "accelerationStructure")) {
-            char inner[60];
-            value_type_text(rt, inner, sizeof inner);
-            snprintf(result, sizeof result, "<%s>", inner);
-        }
-        const char *prefix = str_is(access, "append")     ? "Append"
-                             : str_is(access, "consume")  ? "Consume"
-                             : is_writable_access(access) ? "RW"
-                                                          : "";
-        const char *name = shape_base(base);
-        if (cJSON_IsTrue(get(t, "combined")) && !strncmp(name, "Texture", 7)) {
-            /* A combined texture-sampler as Slang spells it: Sampler2D is Sampler2D<float4>. */
-            snprintf(buf, n, "Sampler%s%s%s%s", name + 7, ms ? "MS" : "", array ? "Array" : "",
-                     strcmp(result, "<float4>") ? result : "");
-            return;
-        }
-        snprintf(buf, n, "%s%s%s%s%s", prefix, name, ms ? "MS" : "", array ? "Array" : "", result);
-    } else if (str_is(kind, "constantBuffer")) {
-        char inner[64];
-        value_type_text(get(t, "elementType"), inner, sizeof inner);
-        snprintf(buf, n, "ConstantBuffer<%s>", inner);
-    } else if (str_is(kind, "parameterBlock")) {
-        char inner[64];
-        value_type_text(get(t, "elementType"), inner, sizeof inner);
-        snprintf(buf, n, "ParameterBlock<%s>", inner);
-    } else if (str_is(kind, "samplerState")) {
-        snprintf(buf, n, "SamplerState");
-    } else if (str_is(kind, "array")) {
-        char inner[64];
-        uint32_t count = 0;
-        shape_text(get(t, "elementType"), inner, sizeof inner);
-        if (get_u32(t, "elementCount", &count) && count)
-            snprintf(buf, n, "%s[%u]", inner, count);
-        else
-            snprintf(buf, n, "%s[]", inner);
-    } else {
-        value_type_text(t, buf, n);
-    }
-}
-
-/* WebGPU's storage texture formats in the ID table, by reflection format name and by element type.
- */
-/*
- * The ID of a RWTexture2D's storage format: Slang's "format" when it names
- * one, else its element type (DGPB_STORAGE_FORMAT rows); 0 for any other.
- */
-static uint32_t storage_texture_id(const cJSON *p, const cJSON *t)
-{
-    static const struct {
-        const char *slang_format, *slang_type;
-        uint32_t id;
-    } formats[] = {
-#define DGPB_STORAGE_FORMAT(ID, name, WEBGPU, slang_format, slang_type, webgpu_feature)            \
-    {slang_format, slang_type, DGPB_WGPU_##WEBGPU},
-#include "dgpb/vocabulary.def"
-    };
-    const char *format = get_str(p, "format");
-    char type[64] = "";
-    if (!format)
-        value_type_text(get(t, "resultType"), type, sizeof type);
-    for (size_t i = 0; i < sizeof formats / sizeof formats[0]; i++)
-        if (!strcmp(format ? format : type,
-                    format ? formats[i].slang_format : formats[i].slang_type))
-            return formats[i].id;
-    return 0;
-}
-
-static bool float_result(const cJSON *t)
-{
-    const cJSON *rt = get(t, "resultType");
-    if (str_is(get_str(rt, "kind"), "vector"))
-        rt = get(rt, "elementType");
-    return str_is(get_str(rt, "scalarType"), "float32");
-}
+#include "tables/reflect_json.h"
 
 /* ---- rows ---- */
 
@@ -276,7 +105,7 @@ typedef struct records {
 
 static void add_record(records *r, const cJSON *b)
 {
-    const char *kind = get_str(b, "kind");
+    const char *kind = reflect_get_str(b, "kind");
     /* Stage inputs and outputs, ray payloads and the like come from the pipeline. */
     static const char *const pipeline_kinds[] = {
         "varyingInput",    "varyingOutput",          "rayPayload", "hitAttributes",
@@ -300,10 +129,10 @@ static void add_record(records *r, const cJSON *b)
 static records records_of(const cJSON *node)
 {
     records r = {0};
-    const cJSON *b = get(node, "binding"), *item;
+    const cJSON *b = reflect_get(node, "binding"), *item;
     if (cJSON_IsObject(b))
         add_record(&r, b);
-    cJSON_ArrayForEach(item, get(node, "bindings")) add_record(&r, item);
+    cJSON_ArrayForEach(item, reflect_get(node, "bindings")) add_record(&r, item);
     return r;
 }
 
@@ -311,14 +140,14 @@ static records records_of(const cJSON *node)
 static bool records_whole(const records *r)
 {
     uint32_t v;
-    return (!r->slot || get_u32(r->slot, "index", &v)) &&
-           (!r->space || get_u32(r->space, "index", &v));
+    return (!r->slot || reflect_get_u32(r->slot, "index", &v)) &&
+           (!r->space || reflect_get_u32(r->space, "index", &v));
 }
 
 static uint32_t rec_u32(const cJSON *rec, const char *key)
 {
     uint32_t v = 0;
-    get_u32(rec, key, &v);
+    reflect_get_u32(rec, key, &v);
     return v;
 }
 
@@ -326,23 +155,23 @@ static uint32_t rec_u32(const cJSON *rec, const char *key)
 
 static const cJSON *fields_of(const cJSON *t)
 {
-    return get(t, "fields");
+    return reflect_get(t, "fields");
 }
 
 /* Whether a type holds anything but plain data (a resource, a sampler, a block). */
 static bool holds_resources(const cJSON *t, int depth)
 {
-    const char *kind = get_str(t, "kind");
+    const char *kind = reflect_get_str(t, "kind");
     if (!kind || depth > 64)
         return false;
     if (!strcmp(kind, "struct")) {
         const cJSON *f;
         cJSON_ArrayForEach(
-            f, fields_of(t)) if (holds_resources(get(f, "type"), depth + 1)) return true;
+            f, fields_of(t)) if (holds_resources(reflect_get(f, "type"), depth + 1)) return true;
         return false;
     }
     if (!strcmp(kind, "array"))
-        return holds_resources(get(t, "elementType"), depth + 1);
+        return holds_resources(reflect_get(t, "elementType"), depth + 1);
     return !strcmp(kind, "resource") || !strcmp(kind, "samplerState") ||
            !strcmp(kind, "constantBuffer") || !strcmp(kind, "parameterBlock") ||
            !strcmp(kind, "textureBuffer") || !strcmp(kind, "shaderStorageBuffer");
@@ -351,31 +180,33 @@ static bool holds_resources(const cJSON *t, int depth)
 /* Whether a type holds plain data (anything but resources, samplers and blocks). */
 static bool holds_data(const cJSON *t, int depth)
 {
-    const char *kind = get_str(t, "kind");
+    const char *kind = reflect_get_str(t, "kind");
     if (!kind || depth > 64)
         return false;
     if (!strcmp(kind, "struct")) {
         const cJSON *f;
-        cJSON_ArrayForEach(f, fields_of(t)) if (holds_data(get(f, "type"), depth + 1)) return true;
+        cJSON_ArrayForEach(
+            f, fields_of(t)) if (holds_data(reflect_get(f, "type"), depth + 1)) return true;
         return false;
     }
     if (!strcmp(kind, "array"))
-        return holds_data(get(t, "elementType"), depth + 1);
+        return holds_data(reflect_get(t, "elementType"), depth + 1);
     return !holds_resources(t, depth);
 }
 
 static bool holds_bool(const cJSON *t, int depth)
 {
-    const char *kind = get_str(t, "kind");
+    const char *kind = reflect_get_str(t, "kind");
     if (!kind || depth > 64)
         return false;
     if (!strcmp(kind, "scalar"))
-        return str_is(get_str(t, "scalarType"), "bool");
+        return reflect_str_is(reflect_get_str(t, "scalarType"), "bool");
     if (!strcmp(kind, "vector") || !strcmp(kind, "matrix") || !strcmp(kind, "array"))
-        return holds_bool(get(t, "elementType"), depth + 1);
+        return holds_bool(reflect_get(t, "elementType"), depth + 1);
     if (!strcmp(kind, "struct")) {
         const cJSON *f;
-        cJSON_ArrayForEach(f, fields_of(t)) if (holds_bool(get(f, "type"), depth + 1)) return true;
+        cJSON_ArrayForEach(
+            f, fields_of(t)) if (holds_bool(reflect_get(f, "type"), depth + 1)) return true;
     }
     return false;
 }
@@ -443,7 +274,7 @@ static void add_value(builder *b, const char *path, const cJSON *t, const record
     if (!r)
         return;
     char shape[160], problem[512] = "";
-    shape_text(t, shape, sizeof shape);
+    reflect_shape_text(t, shape, sizeof shape);
     r->kind = DGPB_KIND_VALUE;
     r->entry_param = at->entry;
     r->has_bool = holds_bool(t, 0);
@@ -487,41 +318,45 @@ static void add_value(builder *b, const char *path, const cJSON *t, const record
 static void classify(builder *b, dgpb_reflected_param *r, const cJSON *node, const cJSON *t,
                      const char *shape, char *problem, size_t n)
 {
-    const char *kind = get_str(t, "kind");
+    const char *kind = reflect_get_str(t, "kind");
     r->kind = -1;
-    if (str_is(kind, "constantBuffer")) {
+    if (reflect_str_is(kind, "constantBuffer")) {
         r->kind = DGPB_KIND_UNIFORM_BUFFER;
-    } else if (str_is(kind, "samplerState")) {
+    } else if (reflect_str_is(kind, "samplerState")) {
         r->kind = DGPB_KIND_SAMPLER;
-    } else if (str_is(kind, "resource")) {
-        const char *base_shape = get_str(t, "baseShape"), *access = get_str(t, "access");
-        bool rw = is_writable_access(access);
-        if (cJSON_IsTrue(get(t, "combined"))) {
+    } else if (reflect_str_is(kind, "resource")) {
+        const char *base_shape = reflect_get_str(t, "baseShape"),
+                   *access = reflect_get_str(t, "access");
+        bool rw = reflect_writable_access(access);
+        if (cJSON_IsTrue(reflect_get(t, "combined"))) {
             /* The texture it combines: Sampler2DArray<uint4> is Texture2DArray<uint4>. */
             char inner[60] = "float4";
-            if (get(t, "resultType"))
-                value_type_text(get(t, "resultType"), inner, sizeof inner);
+            if (reflect_get(t, "resultType"))
+                reflect_value_type_text(reflect_get(t, "resultType"), inner, sizeof inner);
             snprintf(problem, n,
                      "%s is a combined texture-sampler, one binding on spirv and two on wgsl, so "
                      "its rows would differ by target; declare a %s%s%s<%s> and a SamplerState "
                      "instead",
-                     shape, shape_base(base_shape), cJSON_IsTrue(get(t, "multisample")) ? "MS" : "",
-                     cJSON_IsTrue(get(t, "array")) ? "Array" : "", inner);
-        } else if (str_is(access, "append") || str_is(access, "consume")) {
+                     shape, reflect_shape_base(base_shape),
+                     cJSON_IsTrue(reflect_get(t, "multisample")) ? "MS" : "",
+                     cJSON_IsTrue(reflect_get(t, "array")) ? "Array" : "", inner);
+        } else if (reflect_str_is(access, "append") || reflect_str_is(access, "consume")) {
             snprintf(problem, n,
                      "%s carries a hidden counter binding that no row can describe; use a "
                      "RWStructuredBuffer and a separate RWStructuredBuffer<uint> counter",
                      shape);
-        } else if (str_is(base_shape, "structuredBuffer")) {
+        } else if (reflect_str_is(base_shape, "structuredBuffer")) {
             r->kind = rw ? DGPB_KIND_RW_BUFFER : DGPB_KIND_BUFFER;
-        } else if (str_is(base_shape, "byteAddressBuffer")) {
+        } else if (reflect_str_is(base_shape, "byteAddressBuffer")) {
             r->kind = rw ? DGPB_KIND_RW_BYTE_BUFFER : DGPB_KIND_BYTE_BUFFER;
-        } else if (str_is(base_shape, "texture1D") || str_is(base_shape, "texture2D") ||
-                   str_is(base_shape, "texture3D") || str_is(base_shape, "textureCube")) {
+        } else if (reflect_str_is(base_shape, "texture1D") ||
+                   reflect_str_is(base_shape, "texture2D") ||
+                   reflect_str_is(base_shape, "texture3D") ||
+                   reflect_str_is(base_shape, "textureCube")) {
             r->kind = rw ? DGPB_KIND_RW_TEXTURE : DGPB_KIND_TEXTURE;
-        } else if (str_is(base_shape, "accelerationStructure")) {
+        } else if (reflect_str_is(base_shape, "accelerationStructure")) {
             r->kind = DGPB_KIND_ACCELERATION_STRUCTURE;
-        } else if (str_is(base_shape, "textureBuffer")) {
+        } else if (reflect_str_is(base_shape, "textureBuffer")) {
             snprintf(problem, n,
                      "%s (a typed buffer) has no parameter kind; use %sStructuredBuffer<T> instead",
                      shape, rw ? "RW" : "");
@@ -549,7 +384,7 @@ static void classify(builder *b, dgpb_reflected_param *r, const cJSON *node, con
         r->webgpu_layout = DGPB_WGPU_FILTERING_SAMPLER;
         break;
     case DGPB_KIND_TEXTURE:
-        if (!strncmp(shape, "Texture2D<", 10) && float_result(t))
+        if (!strncmp(shape, "Texture2D<", 10) && reflect_float_result(t))
             r->webgpu_layout = DGPB_WGPU_TEXTURE_2D_FLOAT;
         else
             snprintf(problem, n,
@@ -559,9 +394,9 @@ static void classify(builder *b, dgpb_reflected_param *r, const cJSON *node, con
         break;
     case DGPB_KIND_RW_TEXTURE:
         if (!strncmp(shape, "RWTexture2D<", 12))
-            r->webgpu_layout = storage_texture_id(node, t);
+            r->webgpu_layout = reflect_storage_texture_id(node, t);
         if (!r->webgpu_layout) {
-            const char *format = get_str(node, "format");
+            const char *format = reflect_get_str(node, "format");
             snprintf(problem, n,
                      "%s%s%s%s has no WebGPU binding-layout ID (storage textures must be 2D "
                      "r32float, rg32float, rgba32float or r32uint)",
@@ -582,7 +417,7 @@ static void add_resource(builder *b, const char *path, const cJSON *node, const 
     if (!r)
         return;
     char shape[160], problem[512] = "";
-    shape_text(t, shape, sizeof shape);
+    reflect_shape_text(t, shape, sizeof shape);
     r->entry_param = at->entry;
     classify(b, r, node, t, shape, problem, sizeof problem);
     if (b->ptx) {
@@ -618,7 +453,7 @@ static void add_refused(builder *b, const char *path, const cJSON *t, const base
     if (!r)
         return;
     char shape[160], problem[600];
-    shape_text(t, shape, sizeof shape);
+    reflect_shape_text(t, shape, sizeof shape);
     snprintf(problem, sizeof problem, "%s %s", shape, why);
     r->kind = -1;
     r->entry_param = at->entry;
@@ -632,7 +467,7 @@ static void add_refused(builder *b, const char *path, const cJSON *t, const base
  */
 static bool is_subpass_input(const cJSON *t)
 {
-    const char *name = get_str(t, "name");
+    const char *name = reflect_get_str(t, "name");
     return name && !strncmp(name, "__SubpassImpl", 13);
 }
 
@@ -656,14 +491,14 @@ static void walk_fields(builder *b, const char *path, const cJSON *t, const base
     const cJSON *f;
     cJSON_ArrayForEach(f, fields_of(t))
     {
-        const char *fname = get_str(f, "name");
+        const char *fname = reflect_get_str(f, "name");
         char *sub =
             path ? mem_printf("%s.%s", path, fname ? fname : "?") : mem_strdup(fname ? fname : "?");
         if (!sub) {
             b->nomem = true;
             return;
         }
-        walk(b, sub, f, get(f, "type"), at, depth + 1);
+        walk(b, sub, f, reflect_get(f, "type"), at, depth + 1);
         dgpb_free(sub);
     }
 }
@@ -673,8 +508,8 @@ static void walk_block(builder *b, const char *path, const cJSON *node, const cJ
                        const records *rec, const base *at, bool parameter_block, bool push_block,
                        bool bare_names, int depth)
 {
-    const cJSON *elem = get(t, "elementType");
-    records container = records_of(get(t, "containerVarLayout"));
+    const cJSON *elem = reflect_get(t, "elementType");
+    records container = records_of(reflect_get(t, "containerVarLayout"));
     base in = *at;
     in.home = push_block ? HOME_PUSH : HOME_BLOCK;
     in.block_code = path;
@@ -696,16 +531,52 @@ static void walk_block(builder *b, const char *path, const cJSON *node, const cJ
         in.block_space = in.space;
         in.block_binding = in.index;
     }
-    if (str_is(get_str(elem, "kind"), "struct"))
+    if (reflect_str_is(reflect_get_str(elem, "kind"), "struct"))
         walk_fields(b, bare_names ? NULL : path, elem, &in, depth);
     else
         walk(b, path, node, elem, &in, depth + 1);
 }
 
+/*
+ * A plain-data constant buffer (docs/format.md, "Which rows an entry has"):
+ * its uniform_buffer row, then one value row per field at the block's place.
+ * A cbuffer (whose element struct Slang leaves unnamed) names its fields bare,
+ * as the code reads them; a ConstantBuffer<S> by dotted path.
+ */
+static void add_data_block(builder *b, const char *path, const cJSON *node, const cJSON *t,
+                           const records *rec, const base *at, int depth)
+{
+    size_t first = b->count;
+    add_resource(b, path, node, t, rec, at);
+    const cJSON *elem = reflect_get(t, "elementType");
+    if (b->nomem || b->params[first].kind != DGPB_KIND_UNIFORM_BUFFER ||
+        !reflect_str_is(reflect_get_str(elem, "kind"), "struct"))
+        return;
+    const dgpb_reflected_param *block = &b->params[first];
+    char *code = mem_strdup(block->code_name);
+    if (!code) {
+        b->nomem = true;
+        return;
+    }
+    bool from_code = block->place_from_code;
+    base in = *at;
+    in.home = HOME_BLOCK;
+    in.block_code = code;
+    in.bytes = 0;
+    in.block_space = block->space;
+    in.block_binding = block->binding;
+    in.in_ptx_block = b->ptx;
+    bool bare = !reflect_get_str(elem, "name") && depth == 0;
+    walk_fields(b, bare ? NULL : path, elem, &in, depth);
+    for (size_t i = first + 1; i < b->count; i++)
+        b->params[i].place_from_code = from_code;
+    dgpb_free(code);
+}
+
 static void walk(builder *b, const char *path, const cJSON *node, const cJSON *t, const base *at,
                  int depth)
 {
-    const char *kind = get_str(t, "kind");
+    const char *kind = reflect_get_str(t, "kind");
     records rec = records_of(node);
     if (!records_whole(&rec) && !b->corrupt) {
         b->corrupt = true;
@@ -715,9 +586,9 @@ static void walk(builder *b, const char *path, const cJSON *node, const cJSON *t
         add_refused(b, path, t, at, "nests deeper than 32 levels");
         return;
     }
-    if (str_is(kind, "struct") && is_subpass_input(t)) {
+    if (reflect_str_is(kind, "struct") && is_subpass_input(t)) {
         add_subpass_input(b, path, at);
-    } else if (str_is(kind, "struct")) {
+    } else if (reflect_str_is(kind, "struct")) {
         if (!holds_resources(t, 0)) {
             add_value(b, path, t, &rec, at);
             return;
@@ -742,7 +613,7 @@ static void walk(builder *b, const char *path, const cJSON *node, const cJSON *t
         }
         walk_fields(b, path, t, &in, depth);
         dgpb_free(prefix);
-    } else if (str_is(kind, "parameterBlock")) {
+    } else if (reflect_str_is(kind, "parameterBlock")) {
         if (at->entry || depth > 0)
             add_refused(b, path, t, at,
                         at->entry ? "as an entry-point parameter has no fixed descriptor set; "
@@ -751,8 +622,8 @@ static void walk(builder *b, const char *path, const cJSON *node, const cJSON *t
                                     "ParameterBlock as a global of its own");
         else
             walk_block(b, path, node, t, &rec, at, true, false, false, depth);
-    } else if (str_is(kind, "constantBuffer")) {
-        const cJSON *elem = get(t, "elementType");
+    } else if (reflect_str_is(kind, "constantBuffer")) {
+        const cJSON *elem = reflect_get(t, "elementType");
         /* The spirv reflection marks a push-constant block; other targets' reflection does not,
            so the caller names them (from the SPIR-V) to keep every target's rows alike. */
         bool push_block = rec.push != NULL || (depth == 0 && !at->entry &&
@@ -775,16 +646,16 @@ static void walk(builder *b, const char *path, const cJSON *node, const cJSON *t
             else
                 walk_block(b, path, node, t, &rec, at, false, false, false, depth);
         } else {
-            add_resource(b, path, node, t, &rec, at);
+            add_data_block(b, path, node, t, &rec, at, depth);
         }
-    } else if (str_is(kind, "array")) {
-        if (holds_resources(get(t, "elementType"), 0))
+    } else if (reflect_str_is(kind, "array")) {
+        if (holds_resources(reflect_get(t, "elementType"), 0))
             add_refused(b, path, t, at,
                         "is an array of resources, which a row cannot describe (a row has no "
                         "element count); declare each element as a parameter of its own");
         else
             add_value(b, path, t, &rec, at);
-    } else if (str_is(kind, "resource") || str_is(kind, "samplerState")) {
+    } else if (reflect_str_is(kind, "resource") || reflect_str_is(kind, "samplerState")) {
         add_resource(b, path, node, t, &rec, at);
     } else if (kind) {
         add_value(b, path, t, &rec, at);
@@ -799,11 +670,11 @@ static int parse_params(builder *b, const cJSON *params, bool entry, dgpb_diag *
     size_t index = 0;
     cJSON_ArrayForEach(p, params)
     {
-        const char *name = get_str(p, "name");
-        const cJSON *t = get(p, "type");
+        const char *name = reflect_get_str(p, "name");
+        const cJSON *t = reflect_get(p, "type");
         records rec = records_of(p);
         bool placed = rec.slot || rec.bytes || rec.space || rec.push;
-        if (entry && (!placed || get(p, "semanticName")))
+        if (entry && (!placed || reflect_get(p, "semanticName")))
             continue; /* a stage input or output: the pipeline's, not a parameter */
         if (!name || !cJSON_IsObject(t) || !placed)
             return dgpb_diag_set(diag, DGPB_ERR_CORRUPT, -1,
@@ -858,7 +729,7 @@ static int parse_entries(dgpb_reflection *r, const cJSON *entries, dgpb_diag *di
     const cJSON *e;
     cJSON_ArrayForEach(e, entries)
     {
-        const char *name = get_str(e, "name"), *stage = get_str(e, "stage");
+        const char *name = reflect_get_str(e, "name"), *stage = reflect_get_str(e, "stage");
         if (!name)
             return dgpb_diag_set(diag, DGPB_ERR_CORRUPT, -1,
                                  "reflection json: entry point %zu has no name", r->entry_count);
@@ -871,7 +742,7 @@ static int parse_entries(dgpb_reflection *r, const cJSON *entries, dgpb_diag *di
             return dgpb_diag_set(diag, DGPB_ERR_NOMEM, -1, "out of memory");
         re->stage = dgpb_stage_from_name(stage, strlen(stage));
         if (re->stage == DGPB_STAGE_COMPUTE &&
-            !thread_group_size_of(get(e, "threadGroupSize"), re->thread_group_size))
+            !thread_group_size_of(reflect_get(e, "threadGroupSize"), re->thread_group_size))
             return dgpb_diag_set(diag, DGPB_ERR_CORRUPT, -1,
                                  "reflection json: entry point '%s' has a thread group size "
                                  "past 4294967295",
@@ -911,7 +782,8 @@ int dgpb_reflection_parse_blocks(const char *json, size_t len, dgpb_target_id ta
         .push_blocks = blocks ? blocks->push_blocks : NULL,
         .push_block_count = blocks ? blocks->push_block_count : 0,
     };
-    const cJSON *params = get(root, "parameters"), *entries = get(root, "entryPoints");
+    const cJSON *params = reflect_get(root, "parameters"),
+                *entries = reflect_get(root, "entryPoints");
     if (!r) {
         rc = dgpb_diag_set(diag, DGPB_ERR_NOMEM, -1, "out of memory");
     } else if ((params && !cJSON_IsArray(params)) || (entries && !cJSON_IsArray(entries)) ||
@@ -920,7 +792,7 @@ int dgpb_reflection_parse_blocks(const char *json, size_t len, dgpb_target_id ta
                            "reflection json: 'parameters' and 'entryPoints' must be arrays");
     } else {
         const cJSON *first = cJSON_GetArrayItem(entries, 0);
-        const cJSON *eparams = get(first, "parameters");
+        const cJSON *eparams = reflect_get(first, "parameters");
         if (eparams && !cJSON_IsArray(eparams))
             rc = dgpb_diag_set(diag, DGPB_ERR_CORRUPT, -1,
                                "reflection json: an entry point's 'parameters' must be an array");

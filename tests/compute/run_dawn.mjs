@@ -306,6 +306,9 @@ function bindAll(entry, run) {
   for (const row of entry.params) {
     const key = `${row.space}/${row.binding}`;
     const kind = row.kindName;
+    // A plain-data block's field row: the block's buffer carries it (docs/format.md).
+    const holdsIt = (r) => r.kindName === 'uniform_buffer' && r.space === row.space && r.binding === row.binding;
+    if (kind === 'value' && entry.params.some(holdsIt)) continue;
     if (kind === 'value') {
       const bytes = take(run.sets, row.name);
       if (!bytes) throw new RunError(`value '${row.name}' has no --set`);

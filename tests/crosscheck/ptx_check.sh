@@ -135,6 +135,8 @@ check_entry() { # name rowcount; rows on stdin
             width=1
             case $seen in *" $rbind "*) continue ;; esac
             seen="$seen$rbind "
+        elif [ "$rkind" = uniform_buffer ]; then
+            seen="$seen$rbind " # its field rows (value rows at its binding) share its pointer
         fi
         if [ $((rbind + width)) -gt "$size" ]; then
             reasons+=("row '$rname' (bytes $rbind..$((rbind + width - 1))) is outside SLANG_globalParams[$size]")

@@ -314,13 +314,15 @@ static void check_entry(checker *c, const char *entry_name, const cJSON *ventry,
         return;
     }
 
-    /* Only value rows (one block's fields) share a (space, binding). */
+    /* Only one block's rows share a (space, binding): value rows (its fields), after its
+       uniform_buffer row if it has one. */
     for (int i = 0; i < nrows; i++) {
         if (rows[i].kind < 0)
             fail(c, "row '%s' has an unknown kind", rows[i].name);
         for (int j = 0; j < i; j++)
             if (rows[j].space == rows[i].space && rows[j].binding == rows[i].binding &&
-                (rows[i].kind != DGPB_KIND_VALUE || rows[j].kind != DGPB_KIND_VALUE))
+                (rows[i].kind != DGPB_KIND_VALUE ||
+                 (rows[j].kind != DGPB_KIND_VALUE && rows[j].kind != DGPB_KIND_UNIFORM_BUFFER)))
                 fail(c, "rows '%s' and '%s' share set %lld binding %lld", rows[j].name,
                      rows[i].name, (long long)rows[i].space, (long long)rows[i].binding);
     }

@@ -230,7 +230,8 @@ function checkEntry(entry) {
                 reasons.push(`row '${p.name}' is bound to ${declaration(v)}, which no WebGPU binding-layout ID describes`);
             else if (p.webgpu_layout !== id)
                 reasons.push(`row '${p.name}' has webgpu_layout ${p.webgpu_layout}, ${declaration(v)} needs ${id}`);
-            if (rows.length > 1 && p.kind !== 'value')
+            // A block's rows: its uniform_buffer row first, then value rows (its fields).
+            if (rows.length > 1 && p.kind !== 'value' && !(p === rows[0] && p.kind === 'uniform_buffer'))
                 reasons.push(`row '${p.name}' (${p.kind}) shares @group(${v.group}) @binding(${v.binding}) with other rows`);
             if ((p.flags || []).includes('written') && !writable(v))
                 reasons.push(`row '${p.name}' is flagged written but ${declaration(v)} is not writable`);

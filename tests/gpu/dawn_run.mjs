@@ -98,6 +98,9 @@ function bindAll(entries, params) {
   for (const row of rows) {
     const key = `${row.space}/${row.binding}`;
     if (!groups.has(row.space)) groups.set(row.space, new Map());
+    // A plain-data block's field row: the block's buffer carries it (docs/format.md).
+    const holdsIt = (r) => r.kind === KIND.uniform_buffer && r.space === row.space && r.binding === row.binding;
+    if (row.kind === KIND.value && rows.some(holdsIt)) continue;
     if (row.kind === KIND.value) {
       const block = valueBlocks.get(key) ?? { bytes: new Uint8Array(0), rows: [] };
       const end = (row.offset + row.size + 15) & ~15;

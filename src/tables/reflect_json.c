@@ -1,0 +1,184 @@
+/*
+ * reflect_json.c - the small readers of Slang's reflection JSON that the row
+ * walk (reflect.c) uses: keys, and types spelled as Slang spells them
+ * (tables/reflect_json.h).
+ */
+#include "tables/reflect_json.h"
+
+#include <stdio.h>
+#include <string.h>
+
+#include "dgpb/format.h"
+
+const cJSON *reflect_get(const cJSON *o, const char *key)
+{
+    return cJSON_GetObjectItemCaseSensitive(o, key);
+}
+
+const char *reflect_get_str(const cJSON *o, const char *key)
+{
+    const cJSON *v = reflect_get(o, key);
+    return cJSON_IsString(v) ? v->valuestring : NULL;
+}
+
+bool reflect_get_u32(const cJSON *o, const char *key, uint32_t *out)
+{
+    const cJSON *v = reflect_get(o, key);
+    if (!cJSON_IsNumber(v) || v->valuedouble < 0 || v->valuedouble > 4294967295.0)
+        return false;
+    *out = (uint32_t)v->valuedouble;
+    return true;
+}
+
+bool reflect_str_is(const char *s, const char *lit)
+{
+    return s && strcmp(s, lit) == 0;
+}
+
+/* A readable Slang spelling of a value type: float, uint2, float3x4, MyStruct. */
+void reflect_value_type_text(const cJSON *t, char *buf, size_t n)
+{
+    static const struct {
+        const char *json, *slang;
+    } scalars[] = {{"float32", "float"}, {"float16", "half"},    {"float64", "double"},
+                   {"uint32", "uint"},   {"int32", "int"},       {"uint64", "uint64_t"},
+                   {"int64", "int64_t"}, {"uint16", "uint16_t"}, {"int16", "int16_t"},
+                   {"uint8", "uint8_t"}, {"int8", "int8_t"},     {"bool", "bool"}};
+    const char *kind = reflect_get_str(t, "kind");
+    if (reflect_str_is(kind, "scalar")) {
+        const char *s = reflect_get_str(t, "scalarType");
+        for (size_t i = 0; s && i < sizeof scalars / sizeof scalars[0]; i++)
+            if (!strcmp(s, scalars[i].json)) {
+                snprintf(buf, n, "%s", scalars[i].slang);
+                return;
+            }
+        snprintf(buf, n, "%s", s ? s : "scalar");
+    } else if (reflect_str_is(kind, "vector") || reflect_str_is(kind, "matrix")) {
+        char elem[64];
+        reflect_value_type_text(reflect_get(t, "elementType"), elem, sizeof elem);
+        uint32_t a = 0, b = 0;
+        if (reflect_str_is(kind, "vector") && reflect_get_u32(t, "elementCount", &a))
+            snprintf(buf, n, "%s%u", elem, a);
+        else if (reflect_get_u32(t, "rowCount", &a) && reflect_get_u32(t, "columnCount", &b))
+            snprintf(buf, n, "%s%ux%u", elem, a, b);
+        else
+            snprintf(buf, n, "%s", elem);
+    } else if (reflect_get_str(t, "name")) {
+        snprintf(buf, n, "%s", reflect_get_str(t, "name"));
+    } else {
+        snprintf(buf, n, "%s", kind ? kind : "?");
+    }
+}
+
+/* Resource shape names as Slang spells the types. */
+const char *reflect_shape_base(const char *base_shape)
+{
+    static const struct {
+        const char *json, *slang;
+    } shapes[] = {
+        {"structuredBuffer", "StructuredBuffer"},
+        {"byteAddressBuffer", "ByteAddressBuffer"},
+        {"texture1D", "Texture1D"},
+        {"texture2D", "Texture2D"},
+        {"texture3D", "Texture3D"},
+        {"textureCube", "TextureCube"},
+        {"textureBuffer", "Buffer"},
+        {"accelerationStructure", "RaytracingAccelerationStructure"},
+    };
+    for (size_t i = 0; base_shape && i < sizeof shapes / sizeof shapes[0]; i++)
+        if (!strcmp(base_shape, shapes[i].json))
+            return shapes[i].slang;
+    return base_shape ? base_shape : "resource";
+}
+
+bool reflect_writable_access(const char *access)
+{
+    return access && strcmp(access, "read") != 0;
+}
+
+/* The readable shape of a parameter's type, for messages and the JSON problem text. */
+void reflect_shape_text(const cJSON *t, char *buf, size_t n)
+{
+    const char *kind = reflect_get_str(t, "kind");
+    if (reflect_str_is(kind, "resource")) {
+        const char *base = reflect_get_str(t, "baseShape");
+        const char *access = reflect_get_str(t, "access");
+        bool array = cJSON_IsTrue(reflect_get(t, "array"));
+        bool ms = cJSON_IsTrue(reflect_get(t, "multisample"));
+        char result[64] = "";
+        const cJSON *rt = reflect_get(t, "resultType");
+        if (rt && !reflect_str_is(base, "byteAddressBuffer") &&
+            !reflect_str_is(base, "accelerationStructure")) {
+            char inner[60];
+            reflect_value_type_text(rt, inner, sizeof inner);
+            snprintf(result, sizeof result, "<%s>", inner);
+        }
+        const char *prefix = reflect_str_is(access, "append")    ? "Append"
+                             : reflect_str_is(access, "consume") ? "Consume"
+                             : reflect_writable_access(access)   ? "RW"
+                                                                 : "";
+        const char *name = reflect_shape_base(base);
+        if (cJSON_IsTrue(reflect_get(t, "combined")) && !strncmp(name, "Texture", 7)) {
+            /* A combined texture-sampler as Slang spells it: Sampler2D is Sampler2D<float4>. */
+            snprintf(buf, n, "Sampler%s%s%s%s", name + 7, ms ? "MS" : "", array ? "Array" : "",
+                     strcmp(result, "<float4>") ? result : "");
+            return;
+        }
+        snprintf(buf, n, "%s%s%s%s%s", prefix, name, ms ? "MS" : "", array ? "Array" : "", result);
+    } else if (reflect_str_is(kind, "constantBuffer")) {
+        char inner[64];
+        reflect_value_type_text(reflect_get(t, "elementType"), inner, sizeof inner);
+        snprintf(buf, n, "ConstantBuffer<%s>", inner);
+    } else if (reflect_str_is(kind, "parameterBlock")) {
+        char inner[64];
+        reflect_value_type_text(reflect_get(t, "elementType"), inner, sizeof inner);
+        snprintf(buf, n, "ParameterBlock<%s>", inner);
+    } else if (reflect_str_is(kind, "samplerState")) {
+        snprintf(buf, n, "SamplerState");
+    } else if (reflect_str_is(kind, "array")) {
+        char inner[64];
+        uint32_t count = 0;
+        reflect_shape_text(reflect_get(t, "elementType"), inner, sizeof inner);
+        if (reflect_get_u32(t, "elementCount", &count) && count)
+            snprintf(buf, n, "%s[%u]", inner, count);
+        else
+            snprintf(buf, n, "%s[]", inner);
+    } else {
+        reflect_value_type_text(t, buf, n);
+    }
+}
+
+/* WebGPU's storage texture formats in the ID table, by reflection format name and by element type.
+ */
+/*
+ * The ID of a RWTexture2D's storage format: Slang's "format" when it names
+ * one, else its element type (DGPB_STORAGE_FORMAT rows); 0 for any other.
+ */
+uint32_t reflect_storage_texture_id(const cJSON *p, const cJSON *t)
+{
+    static const struct {
+        const char *slang_format, *slang_type;
+        uint32_t id;
+    } formats[] = {
+#define DGPB_STORAGE_FORMAT(ID, name, WEBGPU, slang_format, slang_type, webgpu_feature)            \
+    {slang_format, slang_type, DGPB_WGPU_##WEBGPU},
+#include "dgpb/vocabulary.def"
+    };
+    const char *format = reflect_get_str(p, "format");
+    char type[64] = "";
+    if (!format)
+        reflect_value_type_text(reflect_get(t, "resultType"), type, sizeof type);
+    for (size_t i = 0; i < sizeof formats / sizeof formats[0]; i++)
+        if (!strcmp(format ? format : type,
+                    format ? formats[i].slang_format : formats[i].slang_type))
+            return formats[i].id;
+    return 0;
+}
+
+bool reflect_float_result(const cJSON *t)
+{
+    const cJSON *rt = reflect_get(t, "resultType");
+    if (reflect_str_is(reflect_get_str(rt, "kind"), "vector"))
+        rt = reflect_get(rt, "elementType");
+    return reflect_str_is(reflect_get_str(rt, "scalarType"), "float32");
+}

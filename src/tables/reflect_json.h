@@ -1,0 +1,47 @@
+/*
+ * tables/reflect_json.h - the small readers of Slang's reflection JSON that
+ * tables/reflect.c uses: typed keys, and a type spelled as Slang spells it
+ * for messages (internal).
+ */
+#ifndef DGPB_REFLECT_JSON_H
+#define DGPB_REFLECT_JSON_H
+
+/* Linked as dgpb__<name> (CONTRIBUTING.md, "Code conventions"). */
+#define reflect_get dgpb__reflect_get
+#define reflect_get_str dgpb__reflect_get_str
+#define reflect_get_u32 dgpb__reflect_get_u32
+#define reflect_str_is dgpb__reflect_str_is
+#define reflect_value_type_text dgpb__reflect_value_type_text
+#define reflect_shape_base dgpb__reflect_shape_base
+#define reflect_writable_access dgpb__reflect_writable_access
+#define reflect_shape_text dgpb__reflect_shape_text
+#define reflect_storage_texture_id dgpb__reflect_storage_texture_id
+#define reflect_float_result dgpb__reflect_float_result
+
+#include <cjson/cJSON.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+/* The member `key` of an object, or NULL. */
+const cJSON *reflect_get(const cJSON *o, const char *key);
+/* The string member `key`, or NULL. */
+const char *reflect_get_str(const cJSON *o, const char *key);
+/* The number member `key` when it fits 32 bits unsigned. */
+bool reflect_get_u32(const cJSON *o, const char *key, uint32_t *out);
+bool reflect_str_is(const char *s, const char *lit);
+/* A value type as Slang spells it: float, uint2, float3x4, MyStruct. */
+void reflect_value_type_text(const cJSON *t, char *buf, size_t n);
+/* A resource's base shape ("structuredBuffer") as Slang spells the type ("StructuredBuffer"). */
+const char *reflect_shape_base(const char *base_shape);
+/* Whether a resource access ("read", "readWrite", ...) writes. */
+bool reflect_writable_access(const char *access);
+/* The readable shape of a parameter's type: RWTexture2D<uint>, ConstantBuffer<S>, T[3]. */
+void reflect_shape_text(const cJSON *t, char *buf, size_t n);
+/* The WebGPU ID of a RWTexture2D's storage format (its "format", else its element type); 0 for
+   none. `p` is the parameter, `t` its type. */
+uint32_t reflect_storage_texture_id(const cJSON *p, const cJSON *t);
+/* Whether a resource's element type is float (or a float vector). */
+bool reflect_float_result(const cJSON *t);
+
+#endif
