@@ -9,6 +9,7 @@
         include_dirs = ["include"],          # -I, relative to this package
         defines = ["RADIUS=2"],              # -D
         targets = ["spirv", "wgsl"],         # --targets (default: all the triple loads)
+        header = True,                       # also blur.h, the C header (--emit-header)
     )
 
 Each bundle is one action that runs the installed dgpb-build (the repository
@@ -83,6 +84,7 @@ _REFUSED_OPTS = [
     "--module-path",
     "-MD",
     "-MF",
+    "--emit-header",
     "--slangc",
     "--triple",
     "--targets",
@@ -121,6 +123,9 @@ def _dgpb_bundle_impl(ctx):
 
     bundle = ctx.actions.declare_file(stem + ".dgpb")
     view = ctx.actions.declare_file(stem + ".bundle.json")
+    outputs = [bundle, view]
+    if ctx.attr.header:
+        outputs.append(ctx.actions.declare_file(stem + ".h"))
 
     # -I folders are the package's; for generated srcs also their place under bazel-bin.
     package_dir = _join(ctx.label.workspace_root, ctx.label.package)
@@ -149,6 +154,8 @@ def _dgpb_bundle_impl(ctx):
     if ctx.attr.targets:
         args.add("--targets", ",".join(ctx.attr.targets))
     args.add("--module-path", module_path)
+    if ctx.attr.header:
+        args.add("--emit-header")
     for d in ctx.attr.defines:
         args.add("-D", d)
     for i in includes:
@@ -161,7 +168,7 @@ def _dgpb_bundle_impl(ctx):
         executable = tools.build,
         arguments = [startup, args],
         inputs = depset([module] + ctx.files.srcs, transitive = [tools.files]),
-        outputs = [bundle, view],
+        outputs = outputs,
         # No compile service: a process that outlives the action would be
         # outside Bazel's sandbox and accounting.
         env = {"PATH": tools.path, "DGPB_SERVICE": "off"},
@@ -172,7 +179,11 @@ def _dgpb_bundle_impl(ctx):
             "requires-worker-protocol": "json",
         },
     )
-    return [DefaultInfo(files = depset([bundle, view]))]
+    return [
+        DefaultInfo(files = depset(outputs)),
+        # The C header alone, for a cc_library's hdrs (filegroup output_group = "header").
+        OutputGroupInfo(header = depset(outputs[2:])),
+    ]
 
 dgpb_bundle = rule(
     implementation = _dgpb_bundle_impl,
@@ -206,6 +217,10 @@ dgpb_bundle = rule(
         ),
         "include_dirs": attr.string_list(
             doc = "-I folders, relative to this package",
+        ),
+        "header": attr.bool(
+            doc = "also write <name>.h, the bundle's C header (--emit-header; docs/build.md, " +
+                  "\"The C header\"); output group 'header' holds it alone",
         ),
         "opts": attr.string_list(
             doc = "more dgpb-build options (--warnings-as-errors, --no-layouts, -j N); never one " +

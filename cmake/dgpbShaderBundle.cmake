@@ -7,7 +7,8 @@
 #                          [OUTPUT_DIR DIR]      default: the current binary folder
 #                          [DEFINES NAME[=VALUE]...]
 #                          [INCLUDE_DIRS DIR...]
-#                          [OPTIONS ARG...])     more dgpb-build arguments (--triple, --no-layouts...)
+#                          [OPTIONS ARG...]      more dgpb-build arguments (--triple, --no-layouts...)
+#                          [HEADER])             also DIR/<stem>.h (dgpb-build --emit-header)
 #
 # Runs dgpb-build on MODULE (a .slang file; relative paths are taken from the
 # current source folder) to produce DIR/<stem>.dgpb and DIR/<stem>.bundle.json,
@@ -24,11 +25,16 @@
 #
 # The bundles' paths are appended to TARGET's property DGPB_BUNDLES.
 #
+# HEADER: dgpb-build also writes the bundle's C header DIR/<stem>.h (docs/build.md,
+# "The C header"), an output of the same command; its path is appended to
+# TARGET's property DGPB_HEADERS, and DIR to TARGET's include directories when
+# TARGET compiles code, so that its sources `#include "<stem>.h"`.
+#
 #   dgpb_add_shader_bundles(TARGET
 #                           DIRECTORY DIR [GLOB PATTERN]  the modules of a folder (default *.slang)
 #                           | MODULES MODULE...           or a list of them
 #                           [TARGETS T...] [OUTPUT_DIR DIR] [DEFINES ...] [INCLUDE_DIRS ...]
-#                           [OPTIONS ARG...])
+#                           [OPTIONS ARG...] [HEADER])
 #
 # dgpb_add_shader_bundle() for each module of a folder (DIRECTORY: relative to
 # the current source folder; GLOB: a file(GLOB) pattern in it, not recursive,
@@ -46,7 +52,7 @@ cmake_policy(PUSH)
 cmake_policy(SET CMP0116 NEW)
 
 function(dgpb_add_shader_bundle target module)
-  cmake_parse_arguments(PARSE_ARGV 2 arg "" "OUTPUT_DIR" "TARGETS;DEFINES;INCLUDE_DIRS;OPTIONS")
+  cmake_parse_arguments(PARSE_ARGV 2 arg "HEADER" "OUTPUT_DIR" "TARGETS;DEFINES;INCLUDE_DIRS;OPTIONS")
   if(arg_UNPARSED_ARGUMENTS)
     message(FATAL_ERROR "dgpb_add_shader_bundle: unknown arguments: ${arg_UNPARSED_ARGUMENTS}")
   endif()
@@ -71,6 +77,11 @@ function(dgpb_add_shader_bundle target module)
   set(bundle "${out}/${stem}.dgpb")
   set(view "${out}/${stem}.bundle.json")
   set(depfile "${out}/${stem}.d")
+  set(outputs_of_command "${bundle}" "${view}")
+  if(arg_HEADER)
+    set(header "${out}/${stem}.h")
+    list(APPEND outputs_of_command "${header}")
+  endif()
   get_property(outputs GLOBAL PROPERTY DGPB_SHADER_BUNDLE_OUTPUTS)
   if(bundle IN_LIST outputs)
     message(FATAL_ERROR "dgpb_add_shader_bundle: another call already writes '${bundle}' "
@@ -83,6 +94,9 @@ function(dgpb_add_shader_bundle target module)
     list(JOIN arg_TARGETS "," targets)
     list(APPEND args --targets "${targets}")
   endif()
+  if(arg_HEADER)
+    list(APPEND args --emit-header)
+  endif()
   foreach(define IN LISTS arg_DEFINES)
     list(APPEND args "-D${define}")
   endforeach()
@@ -93,7 +107,7 @@ function(dgpb_add_shader_bundle target module)
 
   file(RELATIVE_PATH shown "${CMAKE_BINARY_DIR}" "${bundle}")
   add_custom_command(
-    OUTPUT "${bundle}" "${view}"
+    OUTPUT ${outputs_of_command}
     COMMAND dgpb::dgpb-build ${args} ${arg_OPTIONS} -o "${out}" -MF "${depfile}" "${module}"
     DEPENDS "${module}" "$<TARGET_FILE:dgpb::dgpb-build>"
     DEPFILE "${depfile}"
@@ -114,12 +128,19 @@ function(dgpb_add_shader_bundle target module)
                           "call dgpb_add_shader_bundle in that folder")
     endif()
   endif()
-  target_sources(${target} PRIVATE "${bundle}" "${view}")
+  target_sources(${target} PRIVATE ${outputs_of_command})
   set_property(TARGET ${target} APPEND PROPERTY DGPB_BUNDLES "${bundle}")
+  if(arg_HEADER)
+    set_property(TARGET ${target} APPEND PROPERTY DGPB_HEADERS "${header}")
+    get_target_property(type ${target} TYPE)
+    if(NOT type STREQUAL "UTILITY")
+      target_include_directories(${target} PRIVATE "${out}")
+    endif()
+  endif()
 endfunction()
 
 function(dgpb_add_shader_bundles target)
-  cmake_parse_arguments(PARSE_ARGV 1 arg "" "DIRECTORY;GLOB;OUTPUT_DIR"
+  cmake_parse_arguments(PARSE_ARGV 1 arg "HEADER" "DIRECTORY;GLOB;OUTPUT_DIR"
                         "MODULES;TARGETS;DEFINES;INCLUDE_DIRS;OPTIONS")
   if(arg_UNPARSED_ARGUMENTS)
     message(FATAL_ERROR "dgpb_add_shader_bundles: unknown arguments: ${arg_UNPARSED_ARGUMENTS}")
@@ -160,6 +181,9 @@ function(dgpb_add_shader_bundles target)
       list(APPEND forward ${keyword} ${arg_${keyword}})
     endif()
   endforeach()
+  if(arg_HEADER)
+    list(APPEND forward HEADER)
+  endif()
   foreach(module IN LISTS modules)
     dgpb_add_shader_bundle(${target} "${module}" ${forward})
   endforeach()

@@ -5,14 +5,65 @@
  * reader, checks every code blob's SHA-256, and lists the targets, entries
  * and parameters it would bind. Exit status 0 when every bundle is valid.
  *
+ * blur.h and tint.h are the bundles' C headers (dgpb-build --emit-header):
+ * the host binds by their row indices and fills tint's value struct, and
+ * checks first that each index names the row it expects in the embedded
+ * bundle and that the struct's member sits at its row's offset.
+ *
  *     embed_host [BUNDLE.dgpb...]
  */
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 
+#include <string.h>
+
+#include "blur.h"
 #include "dgpb/dgpb.h"
 #include "embedded.h"
+#include "tint.h"
+
+/* The row `index` of `entry` on every target of the bundle `name`: named `row`, of `size` bytes. */
+static int check_row(const dgpb_bundle *b, const char *name, const char *entry, uint32_t index,
+                     uint32_t count, const char *row, uint32_t offset, uint32_t size)
+{
+    int rc = 0;
+    for (uint32_t t = 0; t < dgpb_bundle_target_count(b); t++) {
+        const dgpb_target_view *target = dgpb_bundle_target(b, t);
+        const dgpb_entry_view *e;
+        dgpb_diag diag;
+        const dgpb_param_view *p = NULL;
+        if (!dgpb_target_find_entry(target, entry, &e, &diag) && e->param_count == count)
+            p = dgpb_entry_param(e, index);
+        if (!p || !dgpb_str_eq(p->name, row) || p->offset != offset || p->size != size) {
+            fprintf(stderr, "embed_host: %s: %.*s/%s: row %u is not '%s' as its header says\n",
+                    name, (int)target->name.len, target->name.ptr, entry, index, row);
+            rc = 1;
+        }
+    }
+    return rc;
+}
+
+/* The headers against the embedded bundles they were written with. */
+static int check_headers(const char *name, const dgpb_bundle *b)
+{
+    if (!strcmp(name, "blur.dgpb"))
+        return check_row(b, name, "blur", blur_blur_source, blur_blur_row_count, "source", 0, 0) |
+               check_row(b, name, "blur", blur_blur_blurred, blur_blur_row_count, "blurred", 0, 0);
+    if (!strcmp(name, "tint.dgpb")) {
+        /* What a host uploads for tint's values on Vulkan: the struct, filled by member. */
+        tint_spirv_tint_uniforms values = {0};
+        values.strength = 0.5f;
+        int rc = check_row(b, name, "tint", tint_tint_strength, tint_tint_row_count, "strength",
+                           (uint32_t)offsetof(tint_spirv_tint_uniforms, strength),
+                           (uint32_t)sizeof values.strength);
+        if (!rc)
+            printf("%s: rows as tint.h says; values of %zu bytes (strength %.1f)\n", name,
+                   sizeof values, (double)values.strength);
+        return rc;
+    }
+    return 0;
+}
 
 static int show(const char *name, const void *bytes, size_t size)
 {
@@ -24,7 +75,7 @@ static int show(const char *name, const void *bytes, size_t size)
     }
     printf("%s: %zu bytes, %u target%s\n", name, size, dgpb_bundle_target_count(b),
            dgpb_bundle_target_count(b) == 1 ? "" : "s");
-    int rc = 0;
+    int rc = check_headers(name, b);
     for (uint32_t t = 0; t < dgpb_bundle_target_count(b); t++) {
         const dgpb_target_view *target = dgpb_bundle_target(b, t);
         for (uint32_t e = 0; e < target->entry_count; e++) {

@@ -16,7 +16,8 @@
  *   6. record_layouts: the layout recorder, once per pipeline group and target
  *                      ──> layout blobs (none on wasm32, or without a recorder)
  *   7. emit:           bundle model ──writer──> <stem>.dgpb and <stem>.bundle.json
- *                      (and the depfile, desc.depfile), written atomically
+ *                      (and the depfile, desc.depfile, and the C header <stem>.h,
+ *                      desc.emit_header), written atomically
  *
  * dgpb_build_list() runs stages 1 and 2 only and hands back the entries,
  * writing nothing (`dgpb-build --list`).
@@ -37,10 +38,10 @@
  *   DGPB_ERR_IO, DGPB_ERR_TOOL   a file or the compiler failed (nothing written)
  *   DGPB_ERR_INTERRUPTED  desc.cancel was set (nothing written)
  *   DGPB_ERR_NOMEM
- * A failed build never touches existing output files: the bundle, its view
- * and the depfile are one output unit, all new or all as they were, even
- * when the process is killed (the next build of the same output completes
- * or undoes a replacement a killed one left half done).
+ * A failed build never touches existing output files: the bundle, its view,
+ * the depfile and the C header are one output unit, all new or all as they
+ * were, even when the process is killed (the next build of the same output
+ * completes or undoes a replacement a killed one left half done).
  */
 #ifndef DGPB_BUILD_H
 #define DGPB_BUILD_H
@@ -109,7 +110,11 @@ typedef struct dgpb_build_desc {
        and its view depend on the module and every file Slang read for it. */
     bool depfile;
     const char *depfile_path; /* NULL: <output folder>/<stem>.d */
-    dgpb_cache *cache;        /* the compile cache (docs/cache.md), borrowed; NULL: none */
+    /* Also write <output folder>/<stem>.h, the bundle's C header (docs/build.md, "The C
+       header"), in the same output unit; it is made from the bundle alone, so a build taken
+       from the cache writes the same header: dgpb-build --emit-header. */
+    bool emit_header;
+    dgpb_cache *cache; /* the compile cache (docs/cache.md), borrowed; NULL: none */
     /* The project root: paths under it are named relative to it in cache keys, so that
        checkouts in other folders share entries (docs/cache.md, "Keys"). NULL: the nearest
        folder above the module that holds .git (else the module's folder), widened to hold
@@ -130,6 +135,7 @@ typedef struct dgpb_build_result {
     char bundle_path[4096]; /* what was written */
     char json_path[4096];
     char depfile_path[4096]; /* "" when none was written */
+    char header_path[4096];  /* "" when none was written (desc.emit_header) */
     char temp_dir[4096];     /* the intermediate folder ("" once removed) */
     size_t bundle_size;
     uint32_t target_count;

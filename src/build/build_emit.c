@@ -4,8 +4,8 @@
  * build_emit puts the units and layouts into a bundle model (a target left
  * with no entries is left out), has the writer turn it into DGPB v0 bytes,
  * reads the bytes back (every SHA-256 verified) for the JSON view, then
- * writes <stem>.dgpb and <stem>.bundle.json (and the depfile, with -MD/-MF)
- * as one output unit, all new or all as they were (dgpb_file_unit_write),
+ * writes <stem>.dgpb and <stem>.bundle.json (and the depfile, with -MD/-MF,
+ * and the C header <stem>.h, with --emit-header) as one output unit, all new or all as they were (dgpb_file_unit_write),
  * files the build in the compile cache, and fills in the result's summary from what the writer reports it stored.
  * dgpb_build_output_names() (dgpb/build.h) names the folder and stem it writes.
  */
@@ -20,6 +20,7 @@
 #include "dgpb/json_view.h"
 #include "format/model.h"
 #include "dgpb/reader.h"
+#include "format/c_header.h"
 #include "format/writer.h"
 
 /* Adds the present units of target `t` to the model's target `target_index`. */
@@ -162,11 +163,32 @@ int build_recover_outputs(build *b)
     return rc ? build_forward(b, &d, NULL) : DGPB_OK;
 }
 
+/* "<dir><sep><stem><ext>" into buf; false when it does not fit. */
+static bool output_path(char *buf, size_t size, const char *dir, size_t dir_len, const char *sep,
+                        const char *stem, const char *ext)
+{
+    int n = snprintf(buf, size, "%.*s%s%s%s", (int)dir_len, dir, sep, stem, ext);
+    return n >= 0 && (size_t)n < size;
+}
+
+/* The C header of the bundle `bytes` (desc->emit_header): made from the bundle alone. */
+static int make_header(const uint8_t *bytes, size_t size, const char *stem, char **header,
+                       dgpb_diag *diag)
+{
+    dgpb_bundle *bundle = NULL;
+    int rc = dgpb_bundle_open(bytes, size, 0, &bundle, diag);
+    if (!rc)
+        rc = c_header_make(bundle, stem, header, diag);
+    dgpb_bundle_close(bundle);
+    return rc;
+}
+
 /*
- * Writes the bundle, its view and (desc->depfile) the depfile into the output
- * folder (-o DIR, created if missing, or the module's folder; the depfile
- * where desc->depfile_path says) as one unit: all new or all as they were,
- * under the folder's lock (dgpb_file_unit_write); their paths go to the result.
+ * Writes the bundle, its view, (desc->depfile) the depfile and
+ * (desc->emit_header) the C header into the output folder (-o DIR, created
+ * if missing, or the module's folder; the depfile where desc->depfile_path
+ * says) as one unit: all new or all as they were, under the folder's lock
+ * (dgpb_file_unit_write); their paths go to the result.
  */
 int build_write_outputs(build *b, const char *stem, const uint8_t *bytes, size_t size,
                         const char *json, dgpb_diag *diag)
@@ -182,52 +204,75 @@ int build_write_outputs(build *b, const char *stem, const uint8_t *bytes, size_t
     }
     const char *sep = dir_len && dir[dir_len - 1] == '/' ? "" : "/";
     dgpb_build_result *r = b->result;
-    int bundle_len = snprintf(r->bundle_path, sizeof r->bundle_path, "%.*s%s%s.dgpb", (int)dir_len,
-                              dir, sep, stem);
-    int json_len = snprintf(r->json_path, sizeof r->json_path, "%.*s%s%s.bundle.json", (int)dir_len,
-                            dir, sep, stem);
-    if (bundle_len < 0 || json_len < 0 || (size_t)bundle_len >= sizeof r->bundle_path ||
-        (size_t)json_len >= sizeof r->json_path)
+    r->depfile_path[0] = r->header_path[0] = 0;
+    if (!output_path(r->bundle_path, sizeof r->bundle_path, dir, dir_len, sep, stem, ".dgpb") ||
+        !output_path(r->json_path, sizeof r->json_path, dir, dir_len, sep, stem, ".bundle.json") ||
+        (desc->emit_header &&
+         !output_path(r->header_path, sizeof r->header_path, dir, dir_len, sep, stem, ".h")))
         return dgpb_diag_set(diag, DGPB_ERR_LIMIT, -1,
                              "the output path '%.*s%s%s.bundle.json' is "
                              "longer than %zu bytes",
                              (int)dir_len, dir, sep, stem, sizeof r->json_path - 1);
-    const char *paths[3] = {r->bundle_path, r->json_path, r->depfile_path};
-    const void *data[3] = {bytes, json, NULL};
-    size_t sizes[3] = {size, strlen(json), 0};
-    char *depfile = NULL;
-    r->depfile_path[0] = 0;
+    const char *paths[4] = {r->bundle_path, r->json_path};
+    const void *data[4] = {bytes, json};
+    size_t sizes[4] = {size, strlen(json)};
+    size_t count = 2;
+    char *depfile = NULL, *header = NULL;
+    if (desc->emit_header) {
+        int rc = make_header(bytes, size, stem, &header, diag);
+        if (rc) {
+            r->header_path[0] = 0;
+            return rc;
+        }
+        paths[count] = r->header_path;
+        data[count] = header;
+        sizes[count++] = strlen(header);
+    }
     if (desc->depfile) {
         int n = desc->depfile_path
                     ? snprintf(r->depfile_path, sizeof r->depfile_path, "%s", desc->depfile_path)
                     : snprintf(r->depfile_path, sizeof r->depfile_path, "%.*s%s%s.d", (int)dir_len,
                                dir, sep, stem);
+        const char **deps = n < 0 || (size_t)n >= sizeof r->depfile_path
+                                ? NULL
+                                : mem_calloc(b->dep_count + 1, sizeof *deps);
+        int rc = DGPB_OK;
         if (n < 0 || (size_t)n >= sizeof r->depfile_path)
-            return dgpb_diag_set(diag, DGPB_ERR_LIMIT, -1,
-                                 "the depfile's path is longer than %zu bytes",
-                                 sizeof r->depfile_path - 1);
-        const char **deps = mem_calloc(b->dep_count + 1, sizeof *deps);
-        if (!deps)
-            return dgpb_diag_set(diag, DGPB_ERR_NOMEM, -1, "out of memory");
-        deps[0] = desc->module_file;
-        for (size_t i = 0; i < b->dep_count; i++)
-            deps[i + 1] = b->deps[i];
-        const char *targets[2] = {r->bundle_path, r->json_path};
-        int rc = dgpb_depfile_make(targets, 2, deps, b->dep_count + 1, 1, &depfile);
-        dgpb_free(deps);
-        if (rc)
-            return dgpb_diag_set(diag, rc, -1, "out of memory");
-        data[2] = depfile;
-        sizes[2] = strlen(depfile);
+            rc = dgpb_diag_set(diag, DGPB_ERR_LIMIT, -1,
+                               "the depfile's path is longer than %zu bytes",
+                               sizeof r->depfile_path - 1);
+        else if (!deps)
+            rc = dgpb_diag_set(diag, DGPB_ERR_NOMEM, -1, "out of memory");
+        if (!rc) {
+            deps[0] = desc->module_file;
+            for (size_t i = 0; i < b->dep_count; i++)
+                deps[i + 1] = b->deps[i];
+            /* every output a build system waits for: the bundle, its view, the header */
+            const char *targets[3] = {r->bundle_path, r->json_path, r->header_path};
+            rc = dgpb_depfile_make(targets, desc->emit_header ? 3 : 2, deps, b->dep_count + 1, 1,
+                                   &depfile);
+            dgpb_free(deps);
+            if (rc)
+                dgpb_diag_set(diag, rc, -1, "out of memory");
+        }
+        if (rc) {
+            dgpb_free(header);
+            r->depfile_path[0] = r->header_path[0] = 0;
+            return rc;
+        }
+        paths[count] = r->depfile_path;
+        data[count] = depfile;
+        sizes[count++] = strlen(depfile);
     }
     char journal[4200];
     dgpb_file_unit files;
     int rc = output_unit(b, stem, journal, sizeof journal, &files, diag);
     if (!rc)
-        rc = dgpb_file_unit_write(&files, desc->depfile ? 3 : 2, paths, data, sizes, diag);
+        rc = dgpb_file_unit_write(&files, count, paths, data, sizes, diag);
     dgpb_free(depfile);
+    dgpb_free(header);
     if (rc)
-        r->depfile_path[0] = 0;
+        r->depfile_path[0] = r->header_path[0] = 0;
     return rc;
 }
 

@@ -9,7 +9,7 @@
 #  2. A cold build runs the four actions on persistent workers (dgpb-build
 #     --persistent_worker, JSON, sandboxed: the example's .bazelrc); the
 #     bundles and views are byte for byte what the installed dgpb-build writes
-#     when run by hand, and hold no path of the workspace, the output base or
+#     when run by hand (blur's C header too: header = True), and hold no path of the workspace, the output base or
 #     the sandbox. The actions' environment is PATH (Node.js's folder first)
 #     and DGPB_SERVICE=off.
 #  3. The same build again runs no action (the execution log is empty).
@@ -153,12 +153,14 @@ mkdir -p "$work/plain"
     cd "$src/examples/bazel/shaders"
     p=$work/prefix/bin/dgpb-build
     common=(-q --no-cache --targets "spirv,wgsl" -o "$work/plain")
-    "$p" "${common[@]}" -D RADIUS=2 -I include blur.slang
+    "$p" "${common[@]}" -D RADIUS=2 -I include --emit-header blur.slang
     "$p" "${common[@]}" -I include sharpen.slang
     "$p" "${common[@]}" -I include tint.slang
     "$p" "${common[@]}" --module-path fx.particles particles.slang
 ) >"$work/plain.log" 2>&1 || fail "the installed dgpb-build failed by hand: $(cat "$work/plain.log")"
 same_bytes "$out1" "$work/plain"
+# blur's header = True: its C header, as dgpb-build --emit-header writes it.
+cmp -s "$out1/blur.h" "$work/plain/blur.h" || fail "$out1/blur.h differs from $work/plain/blur.h"
 for b in "${bundles[@]}"; do
     for f in "$out1/$b.dgpb" "$out1/$b.bundle.json"; do
         if grep -aqF -e "$work" -e execroot -e sandbox -e bazel-out -e external/dgpb "$f"; then

@@ -201,7 +201,7 @@ ninja_v
     fail "the first build ran dgpb-build for: $(bundles_built)"
 as_user "$prefix" "$ex/embed_host" "$ex/double.dgpb" >"$tmp/host.txt" || fail "embed_host failed: $(cat "$tmp/host.txt")"
 for want in "blur.dgpb: " "  spirv/blur (compute) [64,1,1]" "  wgsl/tint (compute) [64,1,1]" \
-    "  spirv/computeMain (compute) [4,1,1]"; do
+    "  spirv/computeMain (compute) [4,1,1]" "tint.dgpb: rows as tint.h says"; do
     grep -qF -- "$want" "$tmp/host.txt" || fail "embed_host does not list '$want': $(cat "$tmp/host.txt")"
 done
 step "the example built (3 bundles) and its host lists them"

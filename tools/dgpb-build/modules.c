@@ -91,12 +91,13 @@ static void say_written(const options *o, const dgpb_build_result *r, double sec
 {
     bool several = o->module_count > 1;
     say(DGPB_SEV_NOTE, DGPB_OK, false,
-        "%s%swrote %s (%zu bytes: %u target%s, %u entr%s, %u code blob%s) and %s; %u "
+        "%s%swrote %s (%zu bytes: %u target%s, %u entr%s, %u code blob%s)%s%s and %s; %u "
         "compiles%s in %.2f s",
         several ? o->build.module_file : "", several ? ": " : "", r->bundle_path, r->bundle_size,
         r->target_count, r->target_count == 1 ? "" : "s", r->entry_count,
         r->entry_count == 1 ? "y" : "ies", r->blob_count, r->blob_count == 1 ? "" : "s",
-        r->json_path, r->compile_count, r->cached ? " (from the cache)" : "", seconds);
+        r->header_path[0] ? ", " : "", r->header_path, r->json_path, r->compile_count,
+        r->cached ? " (from the cache)" : "", seconds);
 }
 
 /* The closing line of several modules: how many were written, and which failed. */

@@ -37,6 +37,11 @@ static const char usage_text[] =
     "                         replaced by '_' (default: the file name without .slang;\n"
     "                         an empty PATH is the root module, stem 'main'); one\n"
     "                         module only\n"
+    "  --emit-header          also write <stem>.h next to the bundle: a C11/C++11\n"
+    "                         header with each entry's row indices and capabilities\n"
+    "                         and a struct per block of values, per target\n"
+    "                         (docs/build.md, \"The C header\"); in the depfile's\n"
+    "                         outputs, written with the bundle or not at all\n"
     "Targets:\n"
     "  --targets LIST         comma-separated: dxbc, dxil, metal, ptx, spirv, wgsl\n"
     "                         (default: all); intersected with what the triple loads\n"
@@ -206,6 +211,8 @@ int options_parse(int argc, char **argv, options *o)
             if (!err && strcmp(v, "text") && strcmp(v, "json"))
                 return tool_usage_error("--diagnostics is 'text' or 'json', not '%s'", v);
             o->json = !err && !strcmp(v, "json");
+        } else if (!strcmp(a, "--emit-header")) {
+            o->build.emit_header = true;
         } else if (!strcmp(a, "-MD")) {
             o->build.depfile = true;
         } else if (take_value(argc, argv, &i, "-MF", false, &v, &err)) {

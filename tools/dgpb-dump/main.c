@@ -12,6 +12,7 @@
 
 #include "common/tool_common.h"
 #include "dgpb/dgpb.h"
+#include "format/c_header.h"
 #include "format/diff.h"
 #include "dump.h"
 #include "layout_listing.h"
@@ -33,8 +34,10 @@ static const char usage_text[] =
     "Prints a readable listing of a DGPB v0 shader bundle, or one of:\n"
     "  --json                 the JSON view, byte for byte what dgpb-build writes\n"
     "                         as <stem>.bundle.json\n"
-    "  --stem STEM            the asset stem for --json (default: the file name\n"
-    "                         without .dgpb)\n"
+    "  --header               the C header dgpb-build --emit-header writes as\n"
+    "                         <stem>.h: row indices, capabilities, value structs\n"
+    "  --stem STEM            the asset stem for --json and --header (default: the\n"
+    "                         file name without .dgpb)\n"
     "  --verify               check the structure and every SHA-256; prints 'ok'\n"
     "  --extract SEL -o FILE  write one blob to FILE (after checking its SHA-256);\n"
     "                         SEL is TARGET/ENTRY (code) or TARGET/layout/N\n"
@@ -64,6 +67,7 @@ static const char usage_text[] =
 typedef enum mode {
     MODE_LIST,
     MODE_JSON,
+    MODE_HEADER,
     MODE_VERIFY,
     MODE_EXTRACT,
     MODE_DISASM,
@@ -112,6 +116,8 @@ static int parse_args(int argc, char **argv, options *o)
             o->layout_json = true;
         } else if (!strcmp(a, "--json")) {
             rc = set_mode(o, MODE_JSON, a);
+        } else if (!strcmp(a, "--header")) {
+            rc = set_mode(o, MODE_HEADER, a);
         } else if (!strcmp(a, "--verify")) {
             rc = set_mode(o, MODE_VERIFY, a);
         } else if (!strcmp(a, "--disasm")) {
@@ -250,14 +256,16 @@ static int run(const options *o, const dgpb_bundle *b)
     case MODE_VERIFY:
         printf("%s: ok\n", o->input);
         return EXIT_OK;
-    case MODE_JSON: {
+    case MODE_JSON:
+    case MODE_HEADER: {
         char stem[512];
         if (o->stem)
             snprintf(stem, sizeof stem, "%s", o->stem);
         else
             default_stem(o->input, stem, sizeof stem);
         char *text = NULL;
-        if (dgpb_json_view(b, stem, &text, &d))
+        if (o->mode == MODE_JSON ? dgpb_json_view(b, stem, &text, &d)
+                                 : c_header_make(b, stem, &text, &d))
             return report(&d, o->input);
         int rc = emit(o, text, strlen(text));
         dgpb_free(text);

@@ -1,0 +1,189 @@
+/*
+ * c_header_types.c - the C type of a value row (format/c_header_types.h).
+ */
+#include "format/c_header_types.h"
+
+#include <assert.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "dgpb/format.h"
+
+int c_header_types_init(c_header_types *ts, const dgpb_bundle *b, dgpb_diag *diag)
+{
+    *ts = (c_header_types){.b = b, .diag = diag};
+    return DGPB_OK;
+}
+
+void c_header_types_free(c_header_types *ts)
+{
+    *ts = (c_header_types){0};
+}
+
+static bool scalar_base(const dgpb_value_type *v, c_type *out)
+{
+    const char *base = NULL;
+    switch (v->scalar) {
+    case DGPB_SCALAR_FLOAT: /* C has no 16-bit float: its bits */
+        base = v->bits == 16   ? "uint16_t"
+               : v->bits == 32 ? "float"
+               : v->bits == 64 ? "double"
+                               : NULL;
+        break;
+    case DGPB_SCALAR_INT:
+        base = v->bits == 8    ? "int8_t"
+               : v->bits == 16 ? "int16_t"
+               : v->bits == 32 ? "int32_t"
+               : v->bits == 64 ? "int64_t"
+                               : NULL;
+        break;
+    case DGPB_SCALAR_UINT:
+    case DGPB_SCALAR_BOOL: /* a bool in a block is a 32-bit (or 8-bit) integer */
+        base = v->bits == 8    ? "uint8_t"
+               : v->bits == 16 ? "uint16_t"
+               : v->bits == 32 ? "uint32_t"
+               : v->bits == 64 ? "uint64_t"
+                               : NULL;
+        break;
+    case DGPB_SCALAR_UNKNOWN:
+        break;
+    }
+    if (!base)
+        return false;
+    snprintf(out->base, sizeof out->base, "%s", base);
+    out->align = v->bits / 8;
+    return true;
+}
+
+bool c_type_from_value(const dgpb_value_type *v, uint32_t size, c_type *out)
+{
+    memset(out, 0, sizeof *out);
+    out->value = *v;
+    out->aggregate = v->aggregate;
+    if (v->aggregate || !scalar_base(v, out))
+        return false;
+    uint32_t elem = out->align, columns = v->columns ? v->columns : 1, rows = v->rows ? v->rows : 1;
+    uint32_t dims[3], ndims = 0, esize;
+    if (rows > 1) { /* a matrix: `major` vectors of `minor` components, matrix_stride apart */
+        uint32_t major = v->row_major ? rows : columns, minor = v->row_major ? columns : rows;
+        uint32_t stride = v->matrix_stride ? v->matrix_stride : minor * elem;
+        if (stride % elem || stride < minor * elem)
+            return false;
+        dims[ndims++] = major;
+        dims[ndims++] = stride / elem;
+        esize = major * stride;
+    } else if (columns > 1) {
+        dims[ndims++] = columns;
+        esize = columns * elem;
+    } else
+        esize = elem;
+    uint32_t total = esize;
+    if (v->array_count) {
+        uint32_t stride = v->array_stride ? v->array_stride : esize;
+        if (stride == esize) {
+            memmove(dims + 1, dims, ndims * sizeof *dims);
+            dims[0] = v->array_count;
+            ndims++;
+        } else if (ndims <= 1 && stride > esize && stride % elem == 0) {
+            ndims = 2; /* scalars or vectors, each padded to the stride */
+            dims[0] = v->array_count;
+            dims[1] = stride / elem;
+        } else
+            return false;
+        total = v->array_count * stride;
+    }
+    if (total != size)
+        return false;
+    size_t n = 0;
+    for (uint32_t i = 0; i < ndims; i++)
+        n += (size_t)snprintf(out->dims + n, sizeof out->dims - n, "[%u]", dims[i]);
+    out->size = size;
+    out->known = true;
+    return true;
+}
+
+void c_type_text(const c_type *c, char *buf, size_t size)
+{
+    dgpb_value_type_text(&c->value, buf, size);
+}
+
+/* The type the code of entry `e` of target `t` states for its row `row`. */
+static bool code_type(c_header_types *ts, const dgpb_target_view *t, const dgpb_entry_view *e,
+                      uint32_t row, c_type *out)
+{
+    const dgpb_param_view *p = &e->params[row];
+    char name[DGPB_MAX_STRING + 1], entry[DGPB_MAX_STRING + 1];
+    memcpy(name, p->name.ptr, p->name.len);
+    name[p->name.len] = 0;
+    memcpy(entry, e->name.ptr, e->name.len);
+    entry[e->name.len] = 0;
+    dgpb_param_desc desc = {.name = name,
+                            .kind = p->kind,
+                            .flags = p->flags,
+                            .space = p->space,
+                            .binding = p->binding,
+                            .offset = p->offset,
+                            .size = p->size,
+                            .webgpu_layout = p->webgpu_layout};
+    dgpb_value_type v;
+    dgpb_diag d;
+    dgpb_diag_clear(&d);
+    int rc =
+        dgpb_value_type_find(t->code_format_id, e->code.data, e->code.size, entry, &desc, &v, &d);
+    if (rc) {
+        if (!ts->rc) {
+            ts->rc = rc;
+            if (ts->diag)
+                *ts->diag = d;
+        }
+        return false;
+    }
+    return c_type_from_value(&v, p->size, out) || v.aggregate;
+}
+
+/* The same row on target `other`: the same entry, the same index, name, kind and size. */
+static const dgpb_entry_view *same_row(const dgpb_target_view *other, const dgpb_entry_view *e,
+                                       uint32_t row)
+{
+    const dgpb_param_view *p = &e->params[row];
+    for (uint32_t i = 0; i < other->entry_count; i++) {
+        const dgpb_entry_view *o = &other->entries[i];
+        if (o->name.len != e->name.len || memcmp(o->name.ptr, e->name.ptr, e->name.len))
+            continue;
+        if (row >= o->param_count)
+            return NULL;
+        const dgpb_param_view *q = &o->params[row];
+        bool same = q->kind == p->kind && q->size == p->size && q->name.len == p->name.len &&
+                    !memcmp(q->name.ptr, p->name.ptr, p->name.len);
+        return same ? o : NULL;
+    }
+    return NULL;
+}
+
+void c_header_types_find(c_header_types *ts, const dgpb_target_view *t, const dgpb_entry_view *e,
+                         uint32_t row, c_type *out)
+{
+    assert(row < e->param_count);
+    memset(out, 0, sizeof *out);
+    if (code_type(ts, t, e, row, out))
+        return;
+    bool aggregate = out->aggregate;
+    /* Another target's code: spirv, wgsl, then the others in name order. */
+    static const int order[] = {DGPB_TARGET_SPIRV, DGPB_TARGET_WGSL, -1};
+    for (int pass = 0; pass < 3; pass++)
+        for (uint32_t i = 0; i < dgpb_bundle_target_count(ts->b); i++) {
+            const dgpb_target_view *o = dgpb_bundle_target(ts->b, i);
+            bool ordered = o->id == DGPB_TARGET_SPIRV || o->id == DGPB_TARGET_WGSL;
+            if (o == t || (order[pass] >= 0 ? (int)o->id != order[pass] : ordered))
+                continue;
+            const dgpb_entry_view *oe = same_row(o, e, row);
+            c_type c = {0};
+            if (oe && code_type(ts, o, oe, row, &c) && c.known) {
+                *out = c;
+                return;
+            }
+            aggregate |= c.aggregate;
+        }
+    memset(out, 0, sizeof *out);
+    out->aggregate = aggregate;
+}
