@@ -57,7 +57,8 @@ static void slang_spirv_maps_to_its_capabilities(void **state)
         {"store_and_read", 0},
         {"image_write", CAP(DGPB_CAP_IMAGE_WITHOUT_FORMAT)}, /* RWTexture2D<float4>: no [format] */
         {"wave_sum", CAP(DGPB_CAP_SUBGROUP_BASIC)}, /* WaveActiveSum: GroupNonUniformArithmetic */
-        {"halves", CAP(DGPB_CAP_HALF)},
+        /* StructuredBuffer<half>: Slang 2025.15 leaves StorageBuffer16BitAccess out */
+        {"halves", CAP(DGPB_CAP_HALF) | CAP(DGPB_CAP_STORAGE_16BIT)},
         {"atomic64", CAP(DGPB_CAP_ATOMIC64) | CAP(DGPB_CAP_INT64)},
         {"bindless", CAP(DGPB_CAP_DESCRIPTOR_HANDLE)},
         {"ray_query", CAP(DGPB_CAP_RAYQUERY)},

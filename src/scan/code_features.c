@@ -37,7 +37,57 @@ static uint32_t word(const uint8_t *p, bool swap)
     return swap ? (w >> 24) | ((w >> 8) & 0xff00u) | ((w << 8) & 0xff0000u) | (w << 24) : w;
 }
 
-/* OpCapability operands, from the words after the five-word header. */
+/* SPIR-V's numbers: opcodes, storage classes and the storage capabilities they imply. */
+enum {
+    OP_TYPE_INT = 21,
+    OP_TYPE_FLOAT = 22,
+    OP_TYPE_VECTOR = 23,
+    OP_TYPE_MATRIX = 24,
+    OP_TYPE_ARRAY = 28,
+    OP_TYPE_RUNTIME_ARRAY = 29,
+    OP_TYPE_STRUCT = 30,
+    OP_TYPE_POINTER = 32,
+    OP_VARIABLE = 59,
+    SC_UNIFORM = 2,
+    SC_PUSH_CONSTANT = 9,
+    SC_STORAGE_BUFFER = 12,
+    SC_PHYSICAL_STORAGE_BUFFER = 5349,
+};
+
+/* The widths (8 | 16) of the scalars type `id` holds, in place (not behind pointers). */
+static unsigned narrow_in(const uint8_t *code, bool swap, const uint32_t *def, uint32_t bound,
+                          uint32_t id, uint8_t *seen, unsigned depth)
+{
+    if (id >= bound || !def[id] || seen[id] || depth > 64)
+        return 0;
+    seen[id] = 1;
+    size_t i = def[id];
+    uint32_t w = word(code + 4 * i, swap), count = w >> 16, op = w & 0xffffu;
+    unsigned out = 0;
+    if ((op == OP_TYPE_INT || op == OP_TYPE_FLOAT) && count >= 3) {
+        uint32_t width = word(code + 4 * (i + 2), swap);
+        out = width == 8 ? 8 : width == 16 ? 16 : 0;
+    } else if ((op == OP_TYPE_VECTOR || op == OP_TYPE_MATRIX || op == OP_TYPE_ARRAY ||
+                op == OP_TYPE_RUNTIME_ARRAY) &&
+               count >= 3) {
+        out = narrow_in(code, swap, def, bound, word(code + 4 * (i + 2), swap), seen, depth + 1);
+    } else if (op == OP_TYPE_STRUCT) {
+        for (uint32_t m = 2; m < count; m++)
+            out |=
+                narrow_in(code, swap, def, bound, word(code + 4 * (i + m), swap), seen, depth + 1);
+    }
+    seen[id] = 0; /* a type may be reached again along another path */
+    return out;
+}
+
+/*
+ * OpCapability operands, from the words after the five-word header; and the
+ * 8- and 16-bit storage capabilities a module needs for a variable of
+ * buffer, uniform or push-constant storage that holds an 8- or 16-bit scalar
+ * (StorageBuffer16BitAccess, UniformAndStorageBuffer16BitAccess,
+ * StoragePushConstant16 and their 8-bit rows), added where the module leaves
+ * them out (Slang 2025.15 writes a StructuredBuffer<half> without them).
+ */
 static int read_spirv(const uint8_t *code, size_t size, dgpb_code_features *f, dgpb_diag *d)
 {
     if (size < 20 || size % 4)
@@ -49,19 +99,58 @@ static int read_spirv(const uint8_t *code, size_t size, dgpb_code_features *f, d
     if (swap && word(code, true) != SPIRV_MAGIC)
         return dgpb_diag_set(d, DGPB_ERR_CORRUPT, 0, "SPIR-V: no magic number 0x07230203");
     size_t words = size / 4, cap = 0;
-    for (size_t i = 5; i < words;) {
+    uint32_t bound = word(code + 12, swap);
+    if (bound > words) /* ids are defined by instructions, so never more than the words */
+        bound = (uint32_t)words;
+    uint32_t *def = mem_calloc(bound ? bound : 1, sizeof *def); /* defining instruction */
+    uint8_t *seen = mem_calloc(bound ? bound : 1, 1);
+    int rc = def && seen ? DGPB_OK : dgpb_diag_set(d, DGPB_ERR_NOMEM, -1, "out of memory");
+    for (size_t i = 5; !rc && i < words;) {
         uint32_t w = word(code + 4 * i, swap), count = w >> 16, op = w & 0xffffu;
-        if (count == 0 || count > words - i)
-            return dgpb_diag_set(d, DGPB_ERR_CORRUPT, (int64_t)(4 * i),
-                                 "SPIR-V: the instruction at word %zu has a word count of %u, "
-                                 "past the module's end",
-                                 i, count);
+        if (count == 0 || count > words - i) {
+            rc = dgpb_diag_set(d, DGPB_ERR_CORRUPT, (int64_t)(4 * i),
+                               "SPIR-V: the instruction at word %zu has a word count of %u, "
+                               "past the module's end",
+                               i, count);
+            break;
+        }
         if (op == SPIRV_OP_CAPABILITY && count == 2 &&
             !add(f, &cap, word(code + 4 * (i + 1), swap), "", 0))
-            return dgpb_diag_set(d, DGPB_ERR_NOMEM, -1, "out of memory");
+            rc = dgpb_diag_set(d, DGPB_ERR_NOMEM, -1, "out of memory");
+        if (op >= OP_TYPE_INT && op <= OP_TYPE_POINTER && count >= 2) {
+            uint32_t id = word(code + 4 * (i + 1), swap);
+            if (id < bound)
+                def[id] = (uint32_t)i;
+        }
         i += count;
     }
-    return DGPB_OK;
+    /* The variables' storage: 8- and 16-bit scalars in buffers, uniforms and push constants. */
+    for (size_t i = 5; !rc && i < words;) {
+        uint32_t w = word(code + 4 * i, swap), count = w >> 16, op = w & 0xffffu;
+        uint32_t type = count >= 4 ? word(code + 4 * (i + 1), swap) : 0;
+        i += count;
+        if (op != OP_VARIABLE || type >= bound || !def[type])
+            continue;
+        size_t p = def[type];
+        if ((word(code + 4 * p, swap) & 0xffffu) != OP_TYPE_POINTER ||
+            (word(code + 4 * p, swap) >> 16) < 4)
+            continue;
+        uint32_t storage = word(code + 4 * (p + 2), swap);
+        if (storage != SC_UNIFORM && storage != SC_PUSH_CONSTANT && storage != SC_STORAGE_BUFFER &&
+            storage != SC_PHYSICAL_STORAGE_BUFFER)
+            continue;
+        unsigned narrow =
+            narrow_in(code, swap, def, bound, word(code + 4 * (p + 3), swap), seen, 0);
+        /* StorageBuffer16BitAccess 4433, UniformAndStorageBuffer16BitAccess 4434,
+           StoragePushConstant16 4435; the 8-bit ones 4448, 4449, 4450. */
+        uint32_t row = storage == SC_UNIFORM ? 1 : storage == SC_PUSH_CONSTANT ? 2 : 0;
+        if (((narrow & 16) && !add(f, &cap, 4433 + row, "", 0)) ||
+            ((narrow & 8) && !add(f, &cap, 4448 + row, "", 0)))
+            rc = dgpb_diag_set(d, DGPB_ERR_NOMEM, -1, "out of memory");
+    }
+    dgpb_free(def);
+    dgpb_free(seen);
+    return rc;
 }
 
 /* Skips white space and comments (WGSL's nest; PTX's do not) from *i; false at an open one. */

@@ -3,6 +3,7 @@
 # dgpb-run's tests (tests/run/CMakeLists.txt), built with the build's dgpb-build:
 #   double.dgpb       tests/run/double.slang (spirv, ptx)
 #   kernels.dgpb      tests/run/kernels.slang (spirv)
+#   min_lod.dgpb      tests/run/min_lod.slang (spirv): needs a feature lavapipe lacks
 #   wgsl_only.dgpb    double.slang for wgsl alone: no spirv target
 #   truncated.dgpb    double.dgpb cut short: an invalid structure
 #   flipped.dgpb      double.dgpb with one byte of its SPIR-V flipped: its SHA-256 no longer matches
@@ -13,6 +14,7 @@ here=$(cd "$(dirname "$0")" && pwd)
 rm -rf "$out" && mkdir -p "$out/wgsl"
 "$build" -q --targets spirv,ptx -o "$out" "$here/double.slang"
 "$build" -q --targets spirv -o "$out" "$here/kernels.slang"
+"$build" -q --targets spirv -o "$out" "$here/min_lod.slang"
 "$build" -q --targets wgsl -o "$out/wgsl" "$here/double.slang"
 mv "$out/wgsl/double.dgpb" "$out/wgsl_only.dgpb"
 head -c 100 "$out/double.dgpb" >"$out/truncated.dgpb"
