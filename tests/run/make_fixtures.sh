@@ -3,10 +3,10 @@
 # dgpb-run's tests (tests/run/CMakeLists.txt), built with the build's dgpb-build:
 #   double.dgpb       tests/run/double.slang (spirv, ptx)
 #   kernels.dgpb      tests/run/kernels.slang (spirv)
-#   min_lod.dgpb      tests/run/min_lod.slang (spirv): needs a feature lavapipe lacks
 #   wgsl_only.dgpb    double.slang for wgsl alone: no spirv target
 #   truncated.dgpb    double.dgpb cut short: an invalid structure
 #   flipped.dgpb      double.dgpb with one byte of its SPIR-V flipped: its SHA-256 no longer matches
+#   min_lod.dgpb      tests/run/min_lod.slang (spirv): needs a feature lavapipe lacks
 #   input.bin         i32 1,2,3,4;  expected.bin: i32 2,4,6,8
 set -euo pipefail
 build=$1 dump=$2 out=$3
@@ -14,10 +14,10 @@ here=$(cd "$(dirname "$0")" && pwd)
 rm -rf "$out" && mkdir -p "$out/wgsl"
 "$build" -q --targets spirv,ptx -o "$out" "$here/double.slang"
 "$build" -q --targets spirv -o "$out" "$here/kernels.slang"
-"$build" -q --targets spirv -o "$out" "$here/min_lod.slang"
 "$build" -q --targets wgsl -o "$out/wgsl" "$here/double.slang"
 mv "$out/wgsl/double.dgpb" "$out/wgsl_only.dgpb"
 head -c 100 "$out/double.dgpb" >"$out/truncated.dgpb"
+"$build" -q --targets spirv -o "$out" "$here/min_lod.slang"
 "$dump" --extract spirv/computeMain -o "$out/code.spv" "$out/double.dgpb"
 python3 - "$out/double.dgpb" "$out/code.spv" "$out/flipped.dgpb" <<'PY'
 import sys
