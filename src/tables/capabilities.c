@@ -7,15 +7,15 @@
 
 #include "tables/capabilities.h"
 
-/* The rows of vocabulary.def's DGPB_CODE_FEATURE table. */
-enum { MAP_CORE = DGPB_CODE_FEATURE_CORE, MAP_NONE = DGPB_CODE_FEATURE_REFUSED };
-#define CAP_VALUE_CORE MAP_CORE
-#define CAP_VALUE_NONE MAP_NONE
+/* A row's CAP column as a number: DGPB_CAP_*, or CORE and NONE (refused). */
+#define CAP_VALUE_CORE DGPB_CODE_FEATURE_CORE
+#define CAP_VALUE_NONE DGPB_CODE_FEATURE_REFUSED
 enum {
 #define DGPB_CAPABILITY(ID, value, name, webgpu_feature) CAP_VALUE_##ID = value,
 #include "dgpb/vocabulary.def"
 };
 
+/* The rows of vocabulary.def's DGPB_CODE_FEATURE table. */
 typedef struct feature_row {
     dgpb_code_format format;
     uint32_t number;
