@@ -142,7 +142,7 @@ static size_t cap_count_at(mut_ctx *c, int t, int e)
 
 static void capability_count_huge(mut_ctx *c)
 {
-    put(c, cap_count_at(c, 1, 0), 9);
+    put(c, cap_count_at(c, 1, 0), 200); /* more than DGPB_CAP_COUNT */
 }
 static void unknown_capability(mut_ctx *c)
 {
@@ -292,7 +292,7 @@ const corruption corruptions[] = {
      entry_count_zero},
     {"param_count_huge", 0, 0, DGPB_ERR_CORRUPT_RANGE, "param_count is 268435456",
      param_count_huge},
-    {"capability_count_huge", 0, 0, DGPB_ERR_CORRUPT_RANGE, "capability_count is 9",
+    {"capability_count_huge", 0, 0, DGPB_ERR_CORRUPT_RANGE, "capability_count is 200",
      capability_count_huge},
     {"unknown_capability", 0, 0, DGPB_ERR_CORRUPT_VALUE, "unknown capability 'halx'",
      unknown_capability},

@@ -65,12 +65,32 @@ export declare const STAGES: readonly StageName[];
 
 export type CapabilityName =
   | 'atomic64'
+  | 'atomic_float'
+  | 'buffer_address'
   | 'cooperative_matrix'
   | 'cooperative_vector'
+  | 'demote_to_helper'
   | 'descriptor_handle'
+  | 'draw_parameters'
+  | 'float64'
   | 'half'
+  | 'image_cube_array'
+  | 'image_formats'
+  | 'image_gather_extended'
+  | 'image_without_format'
+  | 'int16'
+  | 'int64'
+  | 'int8'
+  | 'integer_dot_product'
+  | 'memory_model'
+  | 'min_lod'
   | 'rayquery'
   | 'raytracing'
+  | 'replicated_composites'
+  | 'shader_clock'
+  | 'sparse_residency'
+  | 'storage_16bit'
+  | 'storage_8bit'
   | 'subgroup_basic';
 /** Capability names, sorted (the order an entry lists them in). */
 export declare const CAPABILITIES: readonly CapabilityName[];

@@ -52,8 +52,12 @@ export const STAGES = Object.freeze([
 
 /** Capability names, sorted: the order a bundle lists them in. */
 export const CAPABILITIES = Object.freeze([
-  'atomic64', 'cooperative_matrix', 'cooperative_vector', 'descriptor_handle', 'half',
-  'rayquery', 'raytracing', 'subgroup_basic',
+  'atomic64', 'atomic_float', 'buffer_address', 'cooperative_matrix', 'cooperative_vector',
+  'demote_to_helper', 'descriptor_handle', 'draw_parameters', 'float64', 'half',
+  'image_cube_array', 'image_formats', 'image_gather_extended', 'image_without_format', 'int16',
+  'int64', 'int8', 'integer_dot_product', 'memory_model', 'min_lod', 'rayquery', 'raytracing',
+  'replicated_composites', 'shader_clock', 'sparse_residency', 'storage_16bit', 'storage_8bit',
+  'subgroup_basic',
 ]);
 
 /** Target names, sorted. */
@@ -614,9 +618,11 @@ const CAPABILITY_FEATURE = { half: 'shader-f16', subgroup_basic: 'subgroups' };
  * GPUFeatureName values to request (shader-f16 for `half`, subgroups for
  * `subgroup_basic`, texture-formats-tier2 for a read-write rgba32float storage
  * texture), and `unsupported`, a reason for each capability or binding that no
- * WebGPU feature provides (atomic64, cooperative matrices and vectors, bindless
- * handles, ray tracing and ray queries; a read-write rg32float storage texture,
- * ID 7). A host reports an entry with an unsupported reason, or whose features
+ * WebGPU feature provides (every capability but `half` and `subgroup_basic`:
+ * float64, int64, atomic64, cooperative matrices and vectors, bindless handles,
+ * ray tracing and ray queries, ...; a read-write rg32float storage texture,
+ * ID 7). A wgsl entry's capabilities come from its `enable` directives, so they
+ * are only ever those two. A host reports an entry with an unsupported reason, or whose features
  * the adapter lacks, as not runnable, naming the reason.
  */
 export function webgpuRequirements(entries) {

@@ -22,6 +22,7 @@
 #include "dgpb/reader.h"
 #include "format/c_header.h"
 #include "format/writer.h"
+#include "tables/capabilities.h"
 
 /* Adds the present units of target `t` to the model's target `target_index`. */
 static int add_units(build *b, dgpb_model *m, int t, uint32_t target_index, dgpb_diag *diag)
@@ -304,6 +305,9 @@ int build_emit(build *b)
        reader rejects is never written. */
     if (!rc)
         rc = dgpb_bundle_open(bytes, size, DGPB_OPEN_VERIFY_SHA256, &bundle, &diag);
+    /* The proof of its capabilities: each entry's, against the code it ships. */
+    if (!rc)
+        rc = dgpb_capability_proof(bundle, &diag);
     char stem[1024];
     build_output_stem(b, stem, sizeof stem);
     if (!rc)

@@ -5,7 +5,8 @@
  * bundle carries for it: the SPIR-V validated, the bindings its code really
  * has (SPIR-V from its analysis, WGSL and PTX scanned), its parameter table
  * from Slang's reflection, the binding proof of that table against the code,
- * WebGPU's per-entry checks, and its capabilities. Then the checks across
+ * WebGPU's per-entry checks, and its capabilities (from its own code where
+ * dgpb reads it, tables/capabilities.h). Then the checks across
  * units: entry `uniform` parameters within a render or ray-tracing group, and
  * the same rows on every target of an entry.
  */
@@ -16,6 +17,7 @@
 #include "core/alloc.h"
 #include "build/build_internal.h"
 #include "tables/binding_proof.h"
+#include "tables/capabilities.h"
 #include "scan/code_bindings.h"
 #include "scan/ptx_scan.h"
 #include "scan/spirv.h"
@@ -73,12 +75,50 @@ static int read_code_bindings(build *b, int t, size_t e, unit *u, dgpb_code_bind
     return DGPB_OK;
 }
 
+/*
+ * A unit's capabilities (tables/capabilities.h): from the features its own
+ * code declares on spirv, wgsl and ptx; from its SPIR-V analysis probe on the
+ * targets whose code dgpb does not read (docs/design.md, section 5).
+ */
+static int unit_capabilities(build *b, int t, size_t entry_index, unit *u)
+{
+    const entry *e = &b->entries[entry_index];
+    dgpb_code_format format = dgpb_target_code_format((uint32_t)t);
+    dgpb_diag d;
+    dgpb_diag_clear(&d);
+    int rc;
+    if (format == DGPB_CODE_FORMAT_SPIRV || format == DGPB_CODE_FORMAT_WGSL ||
+        format == DGPB_CODE_FORMAT_PTX) {
+        rc = dgpb_code_capabilities((dgpb_target_id)t, e->name, e->stage, format, u->code,
+                                    u->code_size, &u->caps, &d);
+    } else {
+        dgpb_code_features f = {0};
+        dgpb_code_feature *items = NULL;
+        if (u->spirv && u->spirv->capability_count &&
+            !(items = mem_calloc(u->spirv->capability_count, sizeof *items))) {
+            build_report(b, DGPB_SEV_ERROR, DGPB_ERR_NOMEM, "out of memory");
+            return DGPB_ERR_NOMEM;
+        }
+        for (size_t i = 0; items && i < u->spirv->capability_count; i++)
+            items[f.count++].number = u->spirv->capabilities[i];
+        f.items = items;
+        dgpb_capability_input in = {.target = (dgpb_target_id)t,
+                                    .entry = e->name,
+                                    .stage = e->stage,
+                                    .format = DGPB_CODE_FORMAT_SPIRV,
+                                    .features = &f,
+                                    .probe = true};
+        rc = dgpb_entry_capabilities(&in, &u->caps, &d);
+        dgpb_free(items);
+    }
+    return rc ? build_forward(b, &d, NULL) : DGPB_OK;
+}
+
 /* One unit's table, proof, WebGPU entry checks and capabilities. */
 static int make_unit_table(build *b, int t, size_t entry_index)
 {
     unit *u = build_unit_at(b, t, entry_index);
     const entry *e = &b->entries[entry_index];
-    const group *g = &b->groups[e->group];
     dgpb_diag d;
     dgpb_diag_clear(&d);
     if (t == DGPB_TARGET_SPIRV && dgpb_spirv_validate(u->code, u->code_size, &d)) {
@@ -128,10 +168,7 @@ static int make_unit_table(build *b, int t, size_t entry_index)
     dgpb_free(members);
     if (rc)
         return rc;
-    u->caps = u->spirv ? dgpb_spirv_capability_mask(u->spirv) : 0;
-    if (g->kind == GROUP_RAY_TRACING)
-        u->caps |= 1u << DGPB_CAP_RAYTRACING;
-    return DGPB_OK;
+    return unit_capabilities(b, t, entry_index, u);
 }
 
 /*

@@ -95,7 +95,9 @@
 #include "dgpb/cache.h"
 #include "dgpb/sha256.h"
 
-#define CACHE_FORMAT "3" /* in every key and manifest; 3: warnings kept with their place */
+/* In every key and manifest; 3: warnings kept with their place; 4: capabilities from every
+   feature the code declares (DGPB_CODE_FEATURE), so no build cached before is replayed. */
+#define CACHE_FORMAT "4"
 #define CACHE_INPUT_MAX ((size_t)256 << 20) /* the largest input file hashed */
 
 /* Whether `name` (len bytes) is a macro some compile of the build may get with -D. */

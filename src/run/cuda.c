@@ -42,6 +42,7 @@
 #include "dgpb/format.h"
 #include "dgpb/reader.h"
 #include "run/run_internal.h"
+#include "scan/code_features.h"
 #include "scan/ptx_scan.h"
 
 typedef int CUresult;
@@ -116,6 +117,7 @@ typedef struct cu_api {
     CUresult (*Init)(unsigned);
     CUresult (*DeviceGet)(CUdevice *, int);
     CUresult (*DeviceGetName)(char *, int, CUdevice);
+    CUresult (*DeviceGetAttribute)(int *, int, CUdevice);
     CUresult (*CtxCreate)(CUcontext *, unsigned, CUdevice);
     CUresult (*CtxDestroy)(CUcontext);
     CUresult (*CtxSynchronize)(void);
@@ -160,6 +162,7 @@ typedef struct cuda_host {
     CUdevice dev;
     char device_name[256];
     char driver[64];
+    uint32_t compute_capability; /* major * 10 + minor */
     uint32_t mask;
     uint32_t modules; /* modules loaded so far */
 } cuda_host;
@@ -439,6 +442,7 @@ static int load_cuda(cuda_host *h, dgpb_diag *d)
     SYM(DeviceGet, "cuDeviceGet");
     SYM(DeviceGetCount, "cuDeviceGetCount");
     SYM(DeviceGetName, "cuDeviceGetName");
+    SYM(DeviceGetAttribute, "cuDeviceGetAttribute");
     SYM(CtxCreate, "cuCtxCreate_v2");
     SYM(CtxDestroy, "cuCtxDestroy_v2");
     SYM(CtxSynchronize, "cuCtxSynchronize");
@@ -518,6 +522,37 @@ static char *kernel_name(const char *ptx, size_t size, const dgpb_entry_view *e)
     return name;
 }
 
+/*
+ * What a PTX entry needs of the device (docs/format.md, "Capabilities"): the
+ * compute capability of its `.target sm_NN`, and no capability a ptx entry
+ * cannot have (its code declares none: every feature of compute capability
+ * 7.5 is core; older bundles listed half, atomic64 and subgroup_basic, which
+ * every such device has). Checked before the module is loaded.
+ */
+static int check_target(const cuda_host *h, const dgpb_entry_view *e, dgpb_diag *d)
+{
+    uint32_t has = 1u << DGPB_CAP_ATOMIC64 | 1u << DGPB_CAP_SUBGROUP_BASIC | 1u << DGPB_CAP_HALF;
+    if (run_check_capabilities(e, has, h->mask, h->device_name, d))
+        return d->code;
+    dgpb_code_features f;
+    dgpb_diag fd;
+    dgpb_diag_clear(&fd);
+    if (dgpb_code_features_read(DGPB_CODE_FORMAT_PTX, e->code.data, e->code.size, &f, &fd))
+        return run_fail(d, fd.code, "entry '%.*s': %s", (int)e->name.len, e->name.ptr, fd.message);
+    uint32_t sm = 0;
+    for (size_t i = 0; i < f.count; i++)
+        if (f.items[i].number > sm)
+            sm = f.items[i].number;
+    dgpb_code_features_clear(&f);
+    if (sm > h->compute_capability)
+        return run_fail(d, DGPB_ERR_RUN_CAPABILITY,
+                        "entry '%.*s' needs compute capability %u.%u (PTX `.target sm_%u`), which "
+                        "device '%s' lacks (it has %u.%u)",
+                        (int)e->name.len, e->name.ptr, sm / 10, sm % 10, sm, h->device_name,
+                        h->compute_capability / 10, h->compute_capability % 10);
+    return DGPB_OK;
+}
+
 static int cuda_run(void *host, const char *key, const dgpb_entry_view *const *entries,
                     const dgpb_run_request *c, const dgpb_param_view *const *rows,
                     dgpb_run_result *res, dgpb_diag *d)
@@ -533,9 +568,7 @@ static int cuda_run(void *host, const char *key, const dgpb_entry_view *const *e
     memcpy(res->thread_group_size, e->thread_group_size, sizeof res->thread_group_size);
     if (c->fragment)
         return run_fail(d, DGPB_ERR_UNSUPPORTED, "the CUDA host runs compute entries only");
-    /* A CUDA device has all the capabilities a PTX entry can name. */
-    uint32_t has = 1u << DGPB_CAP_ATOMIC64 | 1u << DGPB_CAP_SUBGROUP_BASIC | 1u << DGPB_CAP_HALF;
-    if (run_check_capabilities(e, has, h->mask, h->device_name, d))
+    if (check_target(h, e, d))
         return d->code;
     dgpb_diag vd;
     dgpb_diag_clear(&vd);
@@ -825,6 +858,10 @@ int run_cuda_create(const dgpb_runner_desc *desc, void **host, const run_host_op
         }
         cu.DeviceGetName(name, sizeof name, dev);
         if (by_index ? i == index : strstr(name, want) != NULL) {
+            int major = 0, minor = 0; /* CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR, _MINOR */
+            cu.DeviceGetAttribute(&major, 75, dev);
+            cu.DeviceGetAttribute(&minor, 76, dev);
+            h->compute_capability = (uint32_t)(major * 10 + minor);
             h->dev = dev;
             snprintf(h->device_name, sizeof h->device_name, "%s", name);
         }

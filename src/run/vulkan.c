@@ -12,8 +12,9 @@
  * offsets. It never looks inside the shader. Entry points are named "main"
  * (Slang names a single SPIR-V entry point so).
  *
- * This file creates the instance and the device and hands run.c the host's
- * operations; vulkan_internal.h maps the other files. Every buffer lives in
+ * This file creates the instance and the device (with every feature an
+ * entry's capabilities may need that the device has, vulkan_features.c) and
+ * hands run.c the host's operations; vulkan_internal.h maps the other files. Every buffer lives in
  * host-visible coherent memory and is mapped; textures are optimal-tiling
  * images filled and read back through staging buffers. With `time`, a
  * timestamp before and after each dispatch gives its GPU time.
@@ -109,53 +110,21 @@ static int vk_create(const dgpb_runner_desc *desc, vk_host **out, dgpb_diag *d)
 
     VkPhysicalDeviceDriverProperties drv = {
         .sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_DRIVER_PROPERTIES};
-    VkPhysicalDeviceSubgroupProperties sub = {
-        .sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SUBGROUP_PROPERTIES, .pNext = &drv};
     VkPhysicalDeviceProperties2 p2 = {.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_PROPERTIES_2,
-                                      .pNext = &sub};
+                                      .pNext = &drv};
     vkGetPhysicalDeviceProperties2(vk->phys, &p2);
     snprintf(vk->driver, sizeof vk->driver, "%.200s %.200s (driver version 0x%x, Vulkan %u.%u.%u)",
              drv.driverName, drv.driverInfo, p2.properties.driverVersion,
              VK_API_VERSION_MAJOR(vk->api_version), VK_API_VERSION_MINOR(vk->api_version),
              VK_API_VERSION_PATCH(vk->api_version));
-    vk->subgroup_basic = (sub.supportedStages & VK_SHADER_STAGE_COMPUTE_BIT) &&
-                         (sub.supportedOperations & VK_SUBGROUP_FEATURE_BASIC_BIT);
-
-    bool v13 = vk->api_version >= VK_API_VERSION_1_3;
-    VkPhysicalDeviceVulkan13Features f13 = {
-        .sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_3_FEATURES};
-    VkPhysicalDeviceVulkan12Features f12 = {
-        .sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_2_FEATURES, .pNext = v13 ? &f13 : NULL};
-    VkPhysicalDeviceFeatures2 f2 = {.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_FEATURES_2,
-                                    .pNext = &f12};
-    vkGetPhysicalDeviceFeatures2(vk->phys, &f2);
-    /* Enable only what is there and what bundles may ask for. */
-    VkPhysicalDeviceVulkan13Features e13 = {
-        .sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_3_FEATURES,
-        .dynamicRendering = f13.dynamicRendering};
-    VkPhysicalDeviceVulkan12Features e12 = {
-        .sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_2_FEATURES,
-        .pNext = v13 ? &e13 : NULL,
-        .shaderBufferInt64Atomics = f12.shaderBufferInt64Atomics,
-        .shaderFloat16 = f12.shaderFloat16,
-        .vulkanMemoryModel = f12.vulkanMemoryModel,
-        .vulkanMemoryModelDeviceScope = f12.vulkanMemoryModelDeviceScope,
-        .storageBuffer8BitAccess = f12.storageBuffer8BitAccess,
-        .scalarBlockLayout = f12.scalarBlockLayout,
-    };
-    VkPhysicalDeviceFeatures2 e2 = {.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_FEATURES_2,
-                                    .pNext = &e12};
-    e2.features.shaderInt64 = f2.features.shaderInt64;
-    e2.features.shaderInt16 = f2.features.shaderInt16;
-    e2.features.shaderStorageImageReadWithoutFormat =
-        f2.features.shaderStorageImageReadWithoutFormat;
-    e2.features.shaderStorageImageWriteWithoutFormat =
-        f2.features.shaderStorageImageWriteWithoutFormat;
-    e2.features.fragmentStoresAndAtomics = f2.features.fragmentStoresAndAtomics;
-    vk->int64 = f2.features.shaderInt64;
-    vk->atomic64 = f2.features.shaderInt64 && f12.shaderBufferInt64Atomics;
-    vk->float16 = f12.shaderFloat16;
-    vk->dynamic_rendering = v13 && f13.dynamicRendering;
+    /* Every feature an entry may need that the device has, and the extensions they need
+       (vulkan_features.c); entries are checked against them before they run. */
+    vk_features_query(vk->phys, vk->api_version, &vk->features);
+    vk_features on;
+    const char *extensions[VK_EXTENSION_COUNT];
+    uint32_t extension_count = 0;
+    vk_features_enable(&vk->features, &on, extensions, &extension_count);
+    vk->dynamic_rendering = on.v13 && on.f13.dynamicRendering;
 
     float prio = 1.0f;
     VkDeviceQueueCreateInfo qci = {.sType = VK_STRUCTURE_TYPE_DEVICE_QUEUE_CREATE_INFO,
@@ -163,9 +132,11 @@ static int vk_create(const dgpb_runner_desc *desc, vk_host **out, dgpb_diag *d)
                                    .queueCount = 1,
                                    .pQueuePriorities = &prio};
     VkDeviceCreateInfo dci = {.sType = VK_STRUCTURE_TYPE_DEVICE_CREATE_INFO,
-                              .pNext = &e2,
+                              .pNext = &on.f2,
                               .queueCreateInfoCount = 1,
-                              .pQueueCreateInfos = &qci};
+                              .pQueueCreateInfos = &qci,
+                              .enabledExtensionCount = extension_count,
+                              .ppEnabledExtensionNames = extensions};
     res = vkCreateDevice(vk->phys, &dci, NULL, &vk->device);
     if (res != VK_SUCCESS) {
         int rc = dgpb_diag_set(d, DGPB_ERR_RUN_NO_DEVICE, -1,

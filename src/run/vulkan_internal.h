@@ -3,11 +3,12 @@
  * limits, the host's state, the pipelines it keeps and the resources of one
  * run (internal).
  *
- * The host in four files, each calling only those below it: vulkan.c (the
+ * The host in five files, each calling only those below it: vulkan.c (the
  * instance and device, and the host's operations for run.c), vulkan_dispatch.c
  * (one run: recording, submitting, reading back), vulkan_pipeline.c
  * (pipelines, built from the parameter table only and kept per bundle and
- * entries) and vulkan_resources.c (buffers, images and samplers of one run).
+ * entries), vulkan_resources.c (buffers, images and samplers of one run) and
+ * vulkan_features.c (the device features an entry's capabilities need).
  */
 #ifndef DGPB_VULKAN_INTERNAL_H
 #define DGPB_VULKAN_INTERNAL_H
@@ -23,6 +24,9 @@
 #define vk_image_barrier dgpb__vk_image_barrier
 #define vk_copy_image dgpb__vk_copy_image
 #define vk_read_back dgpb__vk_read_back
+#define vk_features_query dgpb__vk_features_query
+#define vk_features_enable dgpb__vk_features_enable
+#define vk_check_capabilities dgpb__vk_check_capabilities
 
 #include <stdbool.h>
 #include <stdint.h>
@@ -76,6 +80,37 @@ typedef struct pipeline {
     bool graphics;
 } pipeline;
 
+#ifndef VK_KHR_cooperative_matrix /* Vulkan headers older than 1.3.255 (Debian 12's) */
+#define VK_KHR_COOPERATIVE_MATRIX_EXTENSION_NAME "VK_KHR_cooperative_matrix"
+#define VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_COOPERATIVE_MATRIX_FEATURES_KHR                          \
+    ((VkStructureType)1000506000)
+typedef struct VkPhysicalDeviceCooperativeMatrixFeaturesKHR {
+    VkStructureType sType;
+    void *pNext;
+    VkBool32 cooperativeMatrix;
+    VkBool32 cooperativeMatrixRobustBufferAccess;
+} VkPhysicalDeviceCooperativeMatrixFeaturesKHR;
+#endif
+
+/* The extensions of vk_features' extension structs, as bits of vk_features.extensions. */
+enum { VK_EXT_ATOMIC_FLOAT, VK_EXT_ATOMIC_FLOAT2, VK_EXT_CLOCK, VK_EXT_COOP, VK_EXTENSION_COUNT };
+
+/* A device's features (what it has, or what it is created with), chained from f2. */
+typedef struct vk_features {
+    VkPhysicalDeviceFeatures2 f2;
+    VkPhysicalDeviceVulkan11Features f11;
+    VkPhysicalDeviceVulkan12Features f12;
+    VkPhysicalDeviceVulkan13Features f13; /* chained on a Vulkan 1.3 device only */
+    VkPhysicalDeviceShaderAtomicFloatFeaturesEXT atomic_float;
+    VkPhysicalDeviceShaderAtomicFloat2FeaturesEXT atomic_float2;
+    VkPhysicalDeviceShaderClockFeaturesKHR clock;
+    VkPhysicalDeviceCooperativeMatrixFeaturesKHR coop;
+    uint32_t extensions; /* bit per VK_EXT_*: the device offers it (or it is enabled) */
+    bool v13;
+    VkSubgroupFeatureFlags subgroup_ops;
+    VkShaderStageFlags subgroup_stages;
+} vk_features;
+
 typedef struct vk_host {
     VkInstance instance;
     VkPhysicalDevice phys;
@@ -92,7 +127,8 @@ typedef struct vk_host {
     uint32_t timestamp_bits; /* valid bits of the queue's timestamps; 0: none */
     float timestamp_period;  /* nanoseconds per tick */
     uint32_t mask;           /* capabilities refused on purpose (dgpb_runner_desc) */
-    bool int64, atomic64, subgroup_basic, float16, dynamic_rendering;
+    vk_features features;    /* what the device has */
+    bool dynamic_rendering;
     PFN_vkCmdBeginRendering begin_rendering;
     PFN_vkCmdEndRendering end_rendering;
     uint32_t pipeline_count;
@@ -142,6 +178,26 @@ static inline VkFormat vk_format(uint32_t f)
         return VK_FORMAT_UNDEFINED;
     }
 }
+
+/* ---- vulkan_features.c ------------------------------------------------------- */
+
+/* What the device has: its feature structs, extensions and subgroup operations. */
+void vk_features_query(VkPhysicalDevice phys, uint32_t api_version, vk_features *has);
+
+/*
+ * What to create the device with (on->f2 heads the chain): every feature of
+ * the table that `has` has, and what the host uses itself; `extensions`
+ * (room for VK_EXTENSION_COUNT) gets the extensions to enable.
+ */
+void vk_features_enable(vk_features *has, vk_features *on, const char **extensions,
+                        uint32_t *extension_count);
+
+/*
+ * Fails (DGPB_ERR_RUN_CAPABILITY) at the first capability of entry `e` that
+ * the device lacks (the feature of a SPIR-V capability its code declares),
+ * that is masked on purpose, or whose name is unknown; DGPB_OK otherwise.
+ */
+int vk_check_capabilities(vk_host *vk, const dgpb_entry_view *e, dgpb_diag *r);
 
 /* ---- vulkan_dispatch.c ------------------------------------------------------- */
 

@@ -37,14 +37,6 @@ static bool descriptor_type(uint32_t kind, VkDescriptorType *out)
     }
 }
 
-/* The capabilities the device has (bit 1 << DGPB_CAP_*). */
-static uint32_t capabilities(const vk_host *vk)
-{
-    return (vk->atomic64 ? 1u << DGPB_CAP_ATOMIC64 : 0) |
-           (vk->subgroup_basic ? 1u << DGPB_CAP_SUBGROUP_BASIC : 0) |
-           (vk->float16 ? 1u << DGPB_CAP_HALF : 0);
-}
-
 /* Adds a value row to a block's rows once (a render pair may list the same row twice). */
 static bool add_value_row(const dgpb_param_view **values, uint32_t *count,
                           const dgpb_param_view *row, dgpb_diag *r)
@@ -342,8 +334,7 @@ static bool create_pipeline(vk_host *vk, pipeline *p, const dgpb_entry_view *con
 {
     bool gfx = p->graphics;
     for (int i = 0; i < (gfx ? 2 : 1); i++)
-        if (run_check_capabilities(entries[i], capabilities(vk), vk->mask, vk->device_name, r) ||
-            !add_rows(p, entries[i], r))
+        if (vk_check_capabilities(vk, entries[i], r) || !add_rows(p, entries[i], r))
             return false;
     VkShaderStageFlags stages = gfx ? VK_SHADER_STAGE_VERTEX_BIT | VK_SHADER_STAGE_FRAGMENT_BIT
                                     : VK_SHADER_STAGE_COMPUTE_BIT;

@@ -946,46 +946,6 @@ void dgpb_spirv_info_free(dgpb_spirv_info *info)
     dgpb_free(info);
 }
 
-/* The DGPB_CAP_* a capability number stands for, or -1 (DGPB_SPIRV_CAPABILITY rows). */
-static int cap_of(uint32_t c)
-{
-    switch (c) {
-#define DGPB_SPIRV_CAPABILITY(number, Name, CAP)                                                   \
-    case number:                                                                                   \
-        return DGPB_CAP_##CAP;
-#include "dgpb/vocabulary.def"
-    default:
-        return -1;
-    }
-}
-
-/* The DGPB_CAP_* each stage's entries need, or -1 (DGPB_STAGE's CAP). */
-enum {
-#define DGPB_CAPABILITY(ID, value, name, webgpu_feature) NEEDS_##ID = value,
-#include "dgpb/vocabulary.def"
-    NEEDS_NONE = -1
-};
-static const int stage_needs[DGPB_STAGE_COUNT] = {
-#define DGPB_STAGE(ID, value, name, spirv_model, SpirvModel, CAP) [value] = NEEDS_##CAP,
-#include "dgpb/vocabulary.def"
-};
-
-uint32_t dgpb_spirv_capability_mask(const dgpb_spirv_info *info)
-{
-    if (!info)
-        return 0;
-    uint32_t mask = 0;
-    for (size_t i = 0; i < info->capability_count; i++) {
-        int cap = cap_of(info->capabilities[i]);
-        if (cap >= 0)
-            mask |= 1u << cap;
-    }
-    int stage = dgpb_spirv_stage_of_model(info->execution_model);
-    if (stage >= 0 && stage_needs[stage] >= 0)
-        mask |= 1u << stage_needs[stage];
-    return mask;
-}
-
 const dgpb_spirv_var *dgpb_spirv_find_var(const dgpb_spirv_info *info, const char *name)
 {
     if (!info || !name)

@@ -7,7 +7,7 @@
  *   - the first OpEntryPoint: its execution model, its name, its LocalSize;
  *   - every OpCapability, as numbers, read straight from the instruction
  *     stream, so that a capability newer than the linked SPIRV-Tools is never
- *     hidden (dgpb_spirv_capability_mask() turns them into DGPB_CAP_* bits,
+ *     hidden (tables/capabilities.h maps a probe's to capabilities,
  *     docs/design.md, section 5);
  *   - every module-scope OpVariable (all storage classes except Function):
  *     its name, storage class, DescriptorSet/Binding, whether the entry
@@ -140,16 +140,6 @@ int dgpb_spirv_analyze(const void *code, size_t size, dgpb_spirv_info **out, dgp
 
 /* Releases an info and everything it owns. NULL is a no-op. */
 void dgpb_spirv_info_free(dgpb_spirv_info *info);
-
-/*
- * The DGPB_CAP_* capabilities (dgpb/format.h) the module needs, as a mask of
- * (1u << DGPB_CAP_x), per docs/design.md, section 5: one bit for each
- * OpCapability and for the execution model that dgpb/vocabulary.def's
- * DGPB_SPIRV_CAPABILITY and DGPB_SPIRV_EXECUTION_MODEL rows map to a
- * capability (RayTracingKHR 4479 or a ray-generation entry: raytracing,
- * Float16 9: half, ...). 0 for NULL.
- */
-uint32_t dgpb_spirv_capability_mask(const dgpb_spirv_info *info);
 
 /* The first variable named `name`, or NULL (also for a NULL info or name). */
 const dgpb_spirv_var *dgpb_spirv_find_var(const dgpb_spirv_info *info, const char *name);

@@ -1,6 +1,7 @@
 /*
  * fuzz_spirv.c - fuzz target for the SPIR-V analysis (scan/spirv_analysis.h)
- * and what dgpb-build reads from it: the capability mask, variables looked
+ * and what dgpb-build reads from it: the capabilities (tables/capabilities.h,
+ * from the raw words), variables looked
  * up by name, the code bindings (scan/code_bindings.h) and their lookup by
  * parameter path; plus the OpSource stripper and the entry-point list
  * (scan/spirv.h) that read the same words.
@@ -20,6 +21,7 @@
 #include "dgpb/dgpb.h"
 #include "scan/spirv.h"
 #include "scan/spirv_analysis.h"
+#include "tables/capabilities.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
@@ -52,6 +54,9 @@ static void other_readers(const uint8_t *data, size_t size)
     size_t count = 0;
     if (dgpb_spirv_entry_points(data, size, &eps, &count, &d) == DGPB_OK)
         dgpb_free(eps);
+    uint32_t mask;
+    (void)dgpb_code_capabilities(DGPB_TARGET_SPIRV, "k", DGPB_STAGE_COMPUTE, DGPB_CODE_FORMAT_SPIRV,
+                                 data, size, &mask, &d);
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
@@ -61,7 +66,6 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     dgpb_diag_clear(&d);
     int rc = dgpb_spirv_analyze(data, size, &info, &d);
     if (info) {
-        (void)dgpb_spirv_capability_mask(info);
         for (size_t i = 0; i < info->var_count; i++)
             (void)dgpb_spirv_find_var(info, info->vars[i].name);
         if (rc == DGPB_OK && info->parsed)

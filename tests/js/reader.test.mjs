@@ -286,6 +286,22 @@ test('groups no row uses are empty layouts, and wrong tables are refused', () =>
   assert.throws(() => bindGroupLayoutDescriptors(entry('rg', 'raygeneration', [])), /stage 'raygeneration' has no WebGPU shader stage/);
 });
 
+test('the capabilities of docs/format.md section "Capabilities" are known, sorted, and WebGPU offers two', () => {
+  for (const name of ['float64', 'int64', 'int16', 'int8', 'storage_16bit', 'storage_8bit', 'atomic_float',
+    'image_formats', 'shader_clock', 'half', 'subgroup_basic'])
+    assert.ok(dgpb.CAPABILITIES.includes(name), name);
+  assert.deepEqual([...dgpb.CAPABILITIES], [...dgpb.CAPABILITIES].sort());
+  assert.ok(dgpb.CAPABILITIES.length <= 32, 'a capability mask has 32 bits');
+  const e = { ...entry('k', 'compute', []), capabilities: ['float64', 'half', 'int64', 'storage_16bit', 'subgroup_basic'] };
+  const r = dgpb.webgpuRequirements(e);
+  assert.deepEqual(r.features, ['shader-f16', 'subgroups']);
+  assert.deepEqual(r.unsupported, [
+    "entry 'k' needs capability 'float64', which WebGPU does not offer",
+    "entry 'k' needs capability 'int64', which WebGPU does not offer",
+    "entry 'k' needs capability 'storage_16bit', which WebGPU does not offer",
+  ]);
+});
+
 test('webgpuRequirements names the features to request and what WebGPU cannot do', () => {
   const e = { ...entry('k', 'compute', [row('a', 'rw_texture', 0, 0, 8), row('b', 'rw_texture', 0, 1, 7)]),
     capabilities: ['atomic64', 'half', 'subgroup_basic'] };

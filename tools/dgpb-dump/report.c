@@ -339,17 +339,22 @@ static void section_capabilities(FILE *out, const dgpb_bundle *b)
 {
     fputs("<section id=\"capabilities\">\n<h2>Capabilities</h2>\n"
           "<p>The device features each entry's code needs; a host checks them before it "
-          "creates the entry's pipeline.</p>\n",
+          "creates the entry's pipeline. A target's table has a column for each capability "
+          "one of its entries needs.</p>\n",
           out);
     for (uint32_t ti = 0; ti < dgpb_bundle_target_count(b); ti++) {
         const dgpb_target_view *t = dgpb_bundle_target(b, ti);
+        uint32_t used = 0;
+        for (uint32_t i = 0; i < t->entry_count; i++)
+            used |= t->entries[i].capability_mask;
         fputs("<h3>", out);
         esc_str(out, t->name);
         fputs("</h3>\n<table class=\"capability-matrix\" data-target=\"", out);
         esc_str(out, t->name);
         fputs("\">\n<thead><tr><th>entry</th><th>stage</th>", out);
         for (uint32_t c = 0; c < DGPB_CAP_COUNT; c++)
-            fprintf(out, "<th><code>%s</code></th>", dgpb_capability_name(c));
+            if (used & (1u << c))
+                fprintf(out, "<th><code>%s</code></th>", dgpb_capability_name(c));
         fputs("</tr></thead>\n<tbody>\n", out);
         for (uint32_t i = 0; i < t->entry_count; i++) {
             const dgpb_entry_view *e = &t->entries[i];
@@ -369,6 +374,8 @@ static void section_capabilities(FILE *out, const dgpb_bundle *b)
             esc_str(out, e->stage);
             fputs("</td>", out);
             for (uint32_t c = 0; c < DGPB_CAP_COUNT; c++) {
+                if (!(used & (1u << c)))
+                    continue;
                 bool has = dgpb_entry_has_capability(e, c);
                 fprintf(out, "<td class=\"%s\" data-capability=\"%s\" title=\"%s\">%s</td>",
                         has ? "yes" : "no", dgpb_capability_name(c), dgpb_capability_name(c),

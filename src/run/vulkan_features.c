@@ -1,0 +1,337 @@
+/*
+ * src/run/vulkan_features.c - the device features the Vulkan host asks for
+ * and checks (vulkan_internal.h).
+ *
+ * One table maps every SPIR-V capability that names a dgpb capability
+ * (vocabulary.def's DGPB_CODE_FEATURE rows) to the Vulkan feature a device
+ * must have and enable for it: a member of VkPhysicalDeviceFeatures, of the
+ * Vulkan 1.1/1.2/1.3 feature structs or of an extension's struct, or a
+ * subgroup operation of VkPhysicalDeviceSubgroupProperties. The device is
+ * created with every feature of the table it has (and the extensions those
+ * need), so an entry's code is never used on a device created without what
+ * it declares. Before an entry's pipeline is made, each capability it lists
+ * is checked against the SPIR-V capabilities its code declares: a feature
+ * the device lacks, or a capability of no row (ray tracing, ray queries,
+ * cooperative vectors: features this host does not enable), fails with
+ * DGPB_ERR_RUN_CAPABILITY naming the capability, the SPIR-V capability and
+ * the device feature.
+ */
+#include <stddef.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "core/alloc.h"
+#include "run/vulkan_internal.h"
+#include "scan/code_features.h"
+#include "tables/capabilities.h"
+
+/* The struct a feature lives in. */
+enum where {
+    IN_10,
+    IN_11,
+    IN_12,
+    IN_13,
+    IN_ATOMIC_FLOAT,
+    IN_ATOMIC_FLOAT2,
+    IN_CLOCK,
+    IN_COOP,
+    IN_SUBGROUP
+};
+
+typedef struct feature {
+    uint32_t spirv; /* the SPIR-V capability */
+    enum where in;
+    size_t at;        /* the VkBool32's offset in its struct; a subgroup operation's bit */
+    const char *name; /* "VkPhysicalDeviceFeatures.shaderFloat64" */
+} feature;
+
+#define F(n, where, type, member)                                                                  \
+    {                                                                                              \
+        n, where, offsetof(type, member), #type "." #member                                        \
+    }
+#define F10(n, m) F(n, IN_10, VkPhysicalDeviceFeatures, m)
+#define F11(n, m) F(n, IN_11, VkPhysicalDeviceVulkan11Features, m)
+#define F12(n, m) F(n, IN_12, VkPhysicalDeviceVulkan12Features, m)
+#define F13(n, m) F(n, IN_13, VkPhysicalDeviceVulkan13Features, m)
+#define SUB(n, bit)                                                                                \
+    {                                                                                              \
+        n, IN_SUBGROUP, VK_SUBGROUP_FEATURE_##bit##_BIT, "subgroup operations " #bit               \
+    }
+
+static const feature features[] = {
+    F12(9, shaderFloat16),              /* Float16 */
+    F10(10, shaderFloat64),             /* Float64 */
+    F10(11, shaderInt64),               /* Int64 */
+    F12(12, shaderBufferInt64Atomics),  /* Int64Atomics */
+    F10(22, shaderInt16),               /* Int16 */
+    F10(25, shaderImageGatherExtended), /* ImageGatherExtended */
+    F10(34, imageCubeArray),            /* ImageCubeArray */
+    F12(39, shaderInt8),                /* Int8 */
+    F10(41, shaderResourceResidency),   /* SparseResidency */
+    F10(42, shaderResourceMinLod),      /* MinLod */
+    F10(45, imageCubeArray),            /* SampledCubeArray */
+    F10(49, shaderStorageImageExtendedFormats),
+    F10(55, shaderStorageImageReadWithoutFormat),
+    F10(56, shaderStorageImageWriteWithoutFormat),
+    SUB(61, BASIC),
+    SUB(62, VOTE),
+    SUB(63, ARITHMETIC),
+    SUB(64, BALLOT),
+    SUB(65, SHUFFLE),
+    SUB(66, SHUFFLE_RELATIVE),
+    SUB(67, CLUSTERED),
+    SUB(68, QUAD),
+    F(5055, IN_CLOCK, VkPhysicalDeviceShaderClockFeaturesKHR, shaderSubgroupClock),
+    F11(4427, shaderDrawParameters),
+    F11(4433, storageBuffer16BitAccess),
+    F11(4434, uniformAndStorageBuffer16BitAccess),
+    F11(4435, storagePushConstant16),
+    F11(4436, storageInputOutput16),
+    F12(4448, storageBuffer8BitAccess),
+    F12(4449, uniformAndStorageBuffer8BitAccess),
+    F12(4450, storagePushConstant8),
+    F12(5302, runtimeDescriptorArray),
+    F12(5306, shaderUniformBufferArrayNonUniformIndexing),
+    F12(5307, shaderSampledImageArrayNonUniformIndexing),
+    F12(5308, shaderStorageBufferArrayNonUniformIndexing),
+    F12(5309, shaderStorageImageArrayNonUniformIndexing),
+    F12(5310, shaderInputAttachmentArrayNonUniformIndexing),
+    F12(5311, shaderUniformTexelBufferArrayNonUniformIndexing),
+    F12(5312, shaderStorageTexelBufferArrayNonUniformIndexing),
+    F12(5345, vulkanMemoryModel),
+    F12(5346, vulkanMemoryModelDeviceScope),
+    F12(5347, bufferDeviceAddress),
+    F13(5379, shaderDemoteToHelperInvocation),
+    F(5612, IN_ATOMIC_FLOAT2, VkPhysicalDeviceShaderAtomicFloat2FeaturesEXT,
+      shaderBufferFloat32AtomicMinMax),
+    F(5613, IN_ATOMIC_FLOAT2, VkPhysicalDeviceShaderAtomicFloat2FeaturesEXT,
+      shaderBufferFloat64AtomicMinMax),
+    F(5616, IN_ATOMIC_FLOAT2, VkPhysicalDeviceShaderAtomicFloat2FeaturesEXT,
+      shaderBufferFloat16AtomicMinMax),
+    F13(6016, shaderIntegerDotProduct),
+    F13(6017, shaderIntegerDotProduct),
+    F13(6018, shaderIntegerDotProduct),
+    F13(6019, shaderIntegerDotProduct),
+    F(6022, IN_COOP, VkPhysicalDeviceCooperativeMatrixFeaturesKHR, cooperativeMatrix),
+    F(6033, IN_ATOMIC_FLOAT, VkPhysicalDeviceShaderAtomicFloatFeaturesEXT,
+      shaderBufferFloat32AtomicAdd),
+    F(6034, IN_ATOMIC_FLOAT, VkPhysicalDeviceShaderAtomicFloatFeaturesEXT,
+      shaderBufferFloat64AtomicAdd),
+    F(6095, IN_ATOMIC_FLOAT2, VkPhysicalDeviceShaderAtomicFloat2FeaturesEXT,
+      shaderBufferFloat16AtomicAdd),
+};
+
+/* The extensions whose structs the table uses, by their bit in vk_features.extensions. */
+static const char *const extension_names[VK_EXTENSION_COUNT] = {
+    [VK_EXT_ATOMIC_FLOAT] = VK_EXT_SHADER_ATOMIC_FLOAT_EXTENSION_NAME,
+    [VK_EXT_ATOMIC_FLOAT2] = VK_EXT_SHADER_ATOMIC_FLOAT_2_EXTENSION_NAME,
+    [VK_EXT_CLOCK] = VK_KHR_SHADER_CLOCK_EXTENSION_NAME,
+    [VK_EXT_COOP] = VK_KHR_COOPERATIVE_MATRIX_EXTENSION_NAME,
+};
+
+static const int extension_of[] = {[IN_ATOMIC_FLOAT] = VK_EXT_ATOMIC_FLOAT,
+                                   [IN_ATOMIC_FLOAT2] = VK_EXT_ATOMIC_FLOAT2,
+                                   [IN_CLOCK] = VK_EXT_CLOCK,
+                                   [IN_COOP] = VK_EXT_COOP};
+
+/* Links f's structs: 1.1, 1.2, 1.3 (on a 1.3 device) and the extensions in f->extensions. */
+static void link(vk_features *f, bool v13)
+{
+    f->f2.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_FEATURES_2;
+    f->f11.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_1_FEATURES;
+    f->f12.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_2_FEATURES;
+    f->f13.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_3_FEATURES;
+    f->atomic_float.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SHADER_ATOMIC_FLOAT_FEATURES_EXT;
+    f->atomic_float2.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SHADER_ATOMIC_FLOAT_2_FEATURES_EXT;
+    f->clock.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SHADER_CLOCK_FEATURES_KHR;
+    f->coop.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_COOPERATIVE_MATRIX_FEATURES_KHR;
+    void **next = &f->f2.pNext;
+    *next = &f->f11;
+    next = &f->f11.pNext;
+    *next = &f->f12;
+    next = &f->f12.pNext;
+    if (v13) {
+        *next = &f->f13;
+        next = &f->f13.pNext;
+    }
+    void *ext[VK_EXTENSION_COUNT] = {&f->atomic_float, &f->atomic_float2, &f->clock, &f->coop};
+    void **ext_next[VK_EXTENSION_COUNT] = {&f->atomic_float.pNext, &f->atomic_float2.pNext,
+                                           &f->clock.pNext, &f->coop.pNext};
+    for (int i = 0; i < VK_EXTENSION_COUNT; i++)
+        if (f->extensions & (1u << i)) {
+            *next = ext[i];
+            next = ext_next[i];
+        }
+    *next = NULL;
+}
+
+/* The VkBool32 of a feature in f (not for subgroup operations). */
+static VkBool32 *member(vk_features *f, const feature *ft)
+{
+    char *base = NULL;
+    switch (ft->in) {
+    case IN_10:
+        base = (char *)&f->f2.features;
+        break;
+    case IN_11:
+        base = (char *)&f->f11;
+        break;
+    case IN_12:
+        base = (char *)&f->f12;
+        break;
+    case IN_13:
+        base = (char *)&f->f13;
+        break;
+    case IN_ATOMIC_FLOAT:
+        base = (char *)&f->atomic_float;
+        break;
+    case IN_ATOMIC_FLOAT2:
+        base = (char *)&f->atomic_float2;
+        break;
+    case IN_CLOCK:
+        base = (char *)&f->clock;
+        break;
+    case IN_COOP:
+        base = (char *)&f->coop;
+        break;
+    case IN_SUBGROUP:
+        return NULL;
+    }
+    return (VkBool32 *)(base + ft->at);
+}
+
+void vk_features_query(VkPhysicalDevice phys, uint32_t api_version, vk_features *has)
+{
+    memset(has, 0, sizeof *has);
+    uint32_t n = 0;
+    vkEnumerateDeviceExtensionProperties(phys, NULL, &n, NULL);
+    VkExtensionProperties *props = n ? mem_calloc(n, sizeof *props) : NULL;
+    if (props && vkEnumerateDeviceExtensionProperties(phys, NULL, &n, props) >= 0)
+        for (uint32_t i = 0; i < n; i++)
+            for (int k = 0; k < VK_EXTENSION_COUNT; k++)
+                if (!strcmp(props[i].extensionName, extension_names[k]))
+                    has->extensions |= 1u << k;
+    dgpb_free(props);
+    has->v13 = api_version >= VK_API_VERSION_1_3;
+    link(has, has->v13);
+    vkGetPhysicalDeviceFeatures2(phys, &has->f2);
+    VkPhysicalDeviceSubgroupProperties sub = {
+        .sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SUBGROUP_PROPERTIES};
+    VkPhysicalDeviceProperties2 p2 = {.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_PROPERTIES_2,
+                                      .pNext = &sub};
+    vkGetPhysicalDeviceProperties2(phys, &p2);
+    has->subgroup_ops = sub.supportedOperations;
+    has->subgroup_stages = sub.supportedStages;
+}
+
+void vk_features_enable(vk_features *has, vk_features *on, const char **extensions,
+                        uint32_t *extension_count)
+{
+    memset(on, 0, sizeof *on);
+    on->v13 = has->v13;
+    on->subgroup_ops = has->subgroup_ops;
+    on->subgroup_stages = has->subgroup_stages;
+    /* The extension structs whole (each only holds shader features); their extensions. */
+    *extension_count = 0;
+    for (int k = 0; k < VK_EXTENSION_COUNT; k++)
+        if (has->extensions & (1u << k)) {
+            on->extensions |= 1u << k;
+            extensions[(*extension_count)++] = extension_names[k];
+        }
+    on->atomic_float = has->atomic_float;
+    on->atomic_float2 = has->atomic_float2;
+    on->clock = has->clock;
+    on->coop = has->coop;
+    /* Of the core structs, the table's features, and what the host itself uses. */
+    for (size_t i = 0; i < sizeof features / sizeof features[0]; i++) {
+        VkBool32 *h = member(has, &features[i]);
+        if (h && *h)
+            *member(on, &features[i]) = VK_TRUE;
+    }
+    on->f12.shaderSharedInt64Atomics = has->f12.shaderSharedInt64Atomics;
+    on->f12.scalarBlockLayout = has->f12.scalarBlockLayout;
+    on->f2.features.fragmentStoresAndAtomics = has->f2.features.fragmentStoresAndAtomics;
+    on->f13.dynamicRendering = has->f13.dynamicRendering;
+    if (!on->f2.features.shaderInt64) /* Int64Atomics needs Int64 */
+        on->f12.shaderBufferInt64Atomics = on->f12.shaderSharedInt64Atomics = VK_FALSE;
+    link(on, on->v13);
+}
+
+/* Whether the device has a feature for an entry of `stage`. */
+static bool has_feature(vk_features *has, const feature *ft, uint32_t stage)
+{
+    if (ft->in == IN_13 && !has->v13)
+        return false;
+    if (ft->in >= IN_ATOMIC_FLOAT && ft->in <= IN_COOP &&
+        !(has->extensions & (1u << extension_of[ft->in])))
+        return false;
+    if (ft->in != IN_SUBGROUP)
+        return *member(has, ft) != VK_FALSE;
+    VkShaderStageFlags bit = stage == DGPB_STAGE_VERTEX     ? VK_SHADER_STAGE_VERTEX_BIT
+                             : stage == DGPB_STAGE_FRAGMENT ? VK_SHADER_STAGE_FRAGMENT_BIT
+                                                            : VK_SHADER_STAGE_COMPUTE_BIT;
+    return (has->subgroup_stages & bit) && (has->subgroup_ops & ft->at);
+}
+
+int vk_check_capabilities(vk_host *vk, const dgpb_entry_view *e, dgpb_diag *r)
+{
+    /* Why each capability cannot be had: the first SPIR-V capability of the code it maps
+       from whose feature the device lacks. */
+    char why[DGPB_CAP_COUNT][200];
+    uint32_t lacking = 0;
+    dgpb_code_features code;
+    dgpb_diag d;
+    dgpb_diag_clear(&d);
+    if (dgpb_code_features_read(DGPB_CODE_FORMAT_SPIRV, e->code.data, e->code.size, &code, &d))
+        return run_fail(r, d.code, "entry '%.*s': %s", (int)e->name.len, e->name.ptr, d.message);
+    for (size_t i = 0; i < code.count; i++) {
+        int cap = dgpb_code_feature_capability(DGPB_CODE_FORMAT_SPIRV, &code.items[i]);
+        if (cap < 0 || (lacking & (1u << cap)))
+            continue;
+        const char *spirv = dgpb_code_feature_name(DGPB_CODE_FORMAT_SPIRV, &code.items[i]);
+        bool any = false;
+        for (size_t k = 0; k < sizeof features / sizeof features[0]; k++) {
+            const feature *ft = &features[k];
+            if (ft->spirv != code.items[i].number)
+                continue;
+            any = true;
+            if (has_feature(&vk->features, ft, e->stage_id))
+                continue;
+            lacking |= 1u << cap;
+            if (ft->in >= IN_ATOMIC_FLOAT && ft->in <= IN_COOP &&
+                !(vk->features.extensions & (1u << extension_of[ft->in])))
+                snprintf(why[cap], sizeof why[cap], "SPIR-V %s needs %s of %s", spirv, ft->name,
+                         extension_names[extension_of[ft->in]]);
+            else
+                snprintf(why[cap], sizeof why[cap], "SPIR-V %s needs %s", spirv, ft->name);
+            break;
+        }
+        if (!any) {
+            lacking |= 1u << cap;
+            snprintf(why[cap], sizeof why[cap], "SPIR-V %s: dgpb-run enables no such feature",
+                     spirv);
+        }
+    }
+    dgpb_code_features_clear(&code);
+    /* A capability of no SPIR-V capability of the code (a ray-tracing stage's). */
+    for (uint32_t c = 0; c < DGPB_CAP_COUNT; c++)
+        if ((c == DGPB_CAP_RAYTRACING || c == DGPB_CAP_RAYQUERY) && !(lacking & (1u << c))) {
+            lacking |= 1u << c;
+            snprintf(why[c], sizeof why[c], "dgpb-run runs no ray-tracing entries");
+        }
+    for (uint32_t i = 0; i < e->capability_count; i++) {
+        int cap = dgpb_capability_from_name(e->capabilities[i].ptr, e->capabilities[i].len);
+        bool masked = cap >= 0 && (vk->mask & (1u << cap));
+        if (cap >= 0 && !masked && !(lacking & (1u << cap)))
+            continue;
+        return run_fail(r, DGPB_ERR_RUN_CAPABILITY,
+                        "entry '%.*s' needs capability '%.*s', which device '%s' lacks%s%s%s",
+                        (int)e->name.len, e->name.ptr, (int)e->capabilities[i].len,
+                        e->capabilities[i].ptr, vk->device_name,
+                        masked    ? " (masked on purpose)"
+                        : cap < 0 ? ""
+                                  : " (",
+                        masked || cap < 0 ? "" : why[cap], masked || cap < 0 ? "" : ")");
+    }
+    return DGPB_OK;
+}

@@ -1,0 +1,65 @@
+/*
+ * scan/code_features.h - what an entry's code declares that a device must
+ * have: SPIR-V's OpCapability instructions, WGSL's `enable` (and `requires`)
+ * directives, PTX's `.target` directive (docs/format.md, "Capabilities").
+ *
+ * Only the declarations are read, from the bytes a bundle ships, without
+ * SPIRV-Tools (a capability newer than the library is still read) and
+ * without parsing the rest of the text: SPIR-V's instruction stream word by
+ * word (a module that is not SPIR-V, or whose instructions overrun it, is
+ * refused); WGSL's global directives, which come before every declaration
+ * (comments skipped); PTX's first `.target` directive outside comments. The
+ * mapping of what is read to capabilities is tables/capabilities.h's.
+ *
+ * Ownership: dgpb_code_features_read() fills a dgpb_code_features that owns
+ * its array; release it with dgpb_code_features_clear().
+ */
+#ifndef DGPB_CODE_FEATURES_H
+#define DGPB_CODE_FEATURES_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "dgpb/format.h"
+#include "dgpb/result.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* The longest WGSL extension or PTX target word kept (longer ones are refused). */
+#define DGPB_CODE_FEATURE_NAME_MAX 64
+
+/*
+ * One declared feature. SPIR-V: number = the capability, name empty. WGSL:
+ * name = the extension, number 0 for `enable`, 1 for `requires`. PTX: name =
+ * the `.target` word as written (`sm_75`, `texmode_unified`), number = NN of
+ * `sm_NN` (0 for an option).
+ */
+typedef struct dgpb_code_feature {
+    uint32_t number;
+    char name[DGPB_CODE_FEATURE_NAME_MAX];
+} dgpb_code_feature;
+
+typedef struct dgpb_code_features {
+    dgpb_code_feature *items; /* in the order the code declares them, repeats dropped */
+    size_t count;
+} dgpb_code_features;
+
+/*
+ * Reads the features of `code` (`size` bytes) in `format`'s code format
+ * (DGPB_CODE_FORMAT_SPIRV, _WGSL or _PTX; any other gives none). Fails with
+ * DGPB_ERR_CORRUPT (SPIR-V that is not a module, a WGSL directive or a PTX
+ * `.target` that does not parse, PTX without `.target`) or DGPB_ERR_NOMEM.
+ */
+int dgpb_code_features_read(dgpb_code_format format, const uint8_t *code, size_t size,
+                            dgpb_code_features *out, dgpb_diag *d);
+
+/* Releases what `f` owns and empties it. */
+void dgpb_code_features_clear(dgpb_code_features *f);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

@@ -1,0 +1,333 @@
+/*
+ * test_capabilities.c - an entry's capabilities from what its code declares
+ * (scan/code_features.h, tables/capabilities.h): real Slang SPIR-V
+ * (fixtures/spirv/, see test_spirv_analysis.c for how it was made), modules
+ * of one crafted OpCapability, WGSL directives and PTX targets, every row of
+ * the DGPB_CODE_FEATURE table, and the proof of a written bundle.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "dgpb/dgpb.h"
+#include "format/model.h"
+#include "format/writer.h"
+#include "scan/code_features.h"
+#include "support.h"
+#include "tables/capabilities.h"
+
+#define CAP(c) (1u << (c))
+
+static int caps_of(dgpb_target_id target, dgpb_code_format format, uint32_t stage, const void *code,
+                   size_t size, uint32_t *mask, dgpb_diag *d)
+{
+    dgpb_diag_clear(d);
+    return dgpb_code_capabilities(target, "k", stage, format, code, size, mask, d);
+}
+
+static uint32_t spirv_caps(const char *fixture)
+{
+    char path[256];
+    snprintf(path, sizeof path, "fixtures/spirv/%s.spv", fixture);
+    size_t size;
+    uint8_t *bytes = support_read_source_file(path, &size);
+    uint32_t mask = 0;
+    dgpb_diag d;
+    int rc = caps_of(DGPB_TARGET_SPIRV, DGPB_CODE_FORMAT_SPIRV, DGPB_STAGE_COMPUTE, bytes, size,
+                     &mask, &d);
+    free(bytes);
+    if (rc)
+        fail_msg("%s: %s", fixture, d.message);
+    return mask;
+}
+
+static void slang_spirv_maps_to_its_capabilities(void **state)
+{
+    (void)state;
+    static const struct {
+        const char *fixture;
+        uint32_t mask;
+    } cases[] = {
+        {"store_and_read", 0},
+        {"image_write", CAP(DGPB_CAP_IMAGE_WITHOUT_FORMAT)}, /* RWTexture2D<float4>: no [format] */
+        {"wave_sum", CAP(DGPB_CAP_SUBGROUP_BASIC)}, /* WaveActiveSum: GroupNonUniformArithmetic */
+        /* StructuredBuffer<half>: Slang 2025.15 leaves StorageBuffer16BitAccess out */
+        {"halves", CAP(DGPB_CAP_HALF) | CAP(DGPB_CAP_STORAGE_16BIT)},
+        {"atomic64", CAP(DGPB_CAP_ATOMIC64) | CAP(DGPB_CAP_INT64)},
+        {"bindless", CAP(DGPB_CAP_DESCRIPTOR_HANDLE)},
+        {"ray_query", CAP(DGPB_CAP_RAYQUERY)},
+        {"coop_vec", CAP(DGPB_CAP_COOPERATIVE_VECTOR) | CAP(DGPB_CAP_MEMORY_MODEL) |
+                         CAP(DGPB_CAP_REPLICATED_COMPOSITES)},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        uint32_t got = spirv_caps(cases[i].fixture);
+        if (got != cases[i].mask)
+            fail_msg("%s: mask 0x%x, expected 0x%x", cases[i].fixture, got, cases[i].mask);
+    }
+}
+
+/* A SPIR-V module of a header and one OpCapability. */
+static void one_capability(uint32_t number, uint32_t words[7])
+{
+    static const uint32_t head[5] = {0x07230203u, 0x00010500u, 0, 16, 0};
+    memcpy(words, head, sizeof head);
+    words[5] = 2u << 16 | 17u; /* OpCapability */
+    words[6] = number;
+}
+
+static void every_row_maps_a_crafted_capability(void **state)
+{
+    (void)state;
+    static const struct {
+        uint32_t spirv;
+        int cap; /* -1: core */
+    } cases[] = {
+        {1, -1},                             /* Shader */
+        {9, DGPB_CAP_HALF},                  /* Float16 */
+        {10, DGPB_CAP_FLOAT64},              /* Float64 */
+        {11, DGPB_CAP_INT64},                /* Int64 */
+        {12, DGPB_CAP_ATOMIC64},             /* Int64Atomics */
+        {22, DGPB_CAP_INT16},                /* Int16 */
+        {39, DGPB_CAP_INT8},                 /* Int8 */
+        {49, DGPB_CAP_IMAGE_FORMATS},        /* StorageImageExtendedFormats */
+        {50, -1},                            /* ImageQuery */
+        {56, DGPB_CAP_IMAGE_WITHOUT_FORMAT}, /* StorageImageWriteWithoutFormat */
+        {61, DGPB_CAP_SUBGROUP_BASIC},       /* GroupNonUniform */
+        {4433, DGPB_CAP_STORAGE_16BIT},      /* StorageBuffer16BitAccess */
+        {4448, DGPB_CAP_STORAGE_8BIT},       /* StorageBuffer8BitAccess */
+        {4472, DGPB_CAP_RAYQUERY},           /* RayQueryKHR */
+        {4479, DGPB_CAP_RAYTRACING},         /* RayTracingKHR */
+        {5055, DGPB_CAP_SHADER_CLOCK},       /* ShaderClockKHR */
+        {5302, DGPB_CAP_DESCRIPTOR_HANDLE},  /* RuntimeDescriptorArray */
+        {5301, -1},                          /* ShaderNonUniform: Vulkan 1.2 */
+        {5345, DGPB_CAP_MEMORY_MODEL},       /* VulkanMemoryModel */
+        {5394, DGPB_CAP_COOPERATIVE_VECTOR},
+        {6022, DGPB_CAP_COOPERATIVE_MATRIX},
+        {6033, DGPB_CAP_ATOMIC_FLOAT}, /* AtomicFloat32AddEXT */
+        {5612, DGPB_CAP_ATOMIC_FLOAT}, /* AtomicFloat32MinMaxEXT */
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        uint32_t words[7], mask = 0xdeadu;
+        one_capability(cases[i].spirv, words);
+        dgpb_diag d;
+        int rc = caps_of(DGPB_TARGET_SPIRV, DGPB_CODE_FORMAT_SPIRV, DGPB_STAGE_COMPUTE, words,
+                         sizeof words, &mask, &d);
+        if (rc)
+            fail_msg("capability %u: %s", cases[i].spirv, d.message);
+        uint32_t want = cases[i].cap < 0 ? 0 : CAP(cases[i].cap);
+        if (mask != want)
+            fail_msg("capability %u: mask 0x%x, expected 0x%x", cases[i].spirv, mask, want);
+    }
+    /* The whole table: every row maps to a capability, core or refusal, and a
+       capability's bit is within the mask. */
+    for (uint32_t c = 0; c < DGPB_CAP_COUNT; c++)
+        assert_non_null(dgpb_capability_name(c));
+    assert_true(DGPB_CAP_COUNT <= 32);
+}
+
+static void an_unmapped_or_refused_feature_fails_the_build(void **state)
+{
+    (void)state;
+    static const struct {
+        uint32_t spirv;
+        const char *what;
+    } cases[] = {
+        {99999, "SPIR-V capability 99999, which dgpb's capability table does not list"},
+        {4423, "SPIR-V capability 4423, which dgpb's capability table does not list"},
+        {2, "SPIR-V capability Geometry (2), which no dgpb capability names"},
+        {5378, "SPIR-V capability FragmentShaderPixelInterlockEXT (5378), which no dgpb"},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        uint32_t words[7], mask;
+        one_capability(cases[i].spirv, words);
+        dgpb_diag d;
+        assert_int_equal(caps_of(DGPB_TARGET_SPIRV, DGPB_CODE_FORMAT_SPIRV, DGPB_STAGE_COMPUTE,
+                                 words, sizeof words, &mask, &d),
+                         DGPB_ERR_SHADER);
+        assert_non_null(strstr(d.message, "target 'spirv', entry 'k': its code declares "));
+        if (!strstr(d.message, cases[i].what))
+            fail_msg("capability %u: '%s' lacks '%s'", cases[i].spirv, d.message, cases[i].what);
+    }
+    /* Not SPIR-V, or an instruction past the end: corrupt, never a guess. */
+    uint32_t words[7], mask;
+    one_capability(10, words);
+    dgpb_diag d;
+    assert_int_equal(caps_of(DGPB_TARGET_SPIRV, DGPB_CODE_FORMAT_SPIRV, DGPB_STAGE_COMPUTE, words,
+                             sizeof words - 4, &mask, &d),
+                     DGPB_ERR_CORRUPT);
+    assert_non_null(strstr(d.message, "past the module's end"));
+    words[0] = 0;
+    assert_int_equal(caps_of(DGPB_TARGET_SPIRV, DGPB_CODE_FORMAT_SPIRV, DGPB_STAGE_COMPUTE, words,
+                             sizeof words, &mask, &d),
+                     DGPB_ERR_CORRUPT);
+}
+
+static void a_ray_tracing_stage_needs_raytracing(void **state)
+{
+    (void)state;
+    uint32_t words[7], mask;
+    one_capability(1, words);
+    dgpb_diag d;
+    assert_int_equal(caps_of(DGPB_TARGET_SPIRV, DGPB_CODE_FORMAT_SPIRV, DGPB_STAGE_RAYGENERATION,
+                             words, sizeof words, &mask, &d),
+                     DGPB_OK);
+    assert_int_equal(mask, CAP(DGPB_CAP_RAYTRACING));
+    assert_int_equal(caps_of(DGPB_TARGET_SPIRV, DGPB_CODE_FORMAT_SPIRV, DGPB_STAGE_FRAGMENT, words,
+                             sizeof words, &mask, &d),
+                     DGPB_OK);
+    assert_int_equal(mask, 0);
+}
+
+static int wgsl(const char *text, uint32_t *mask, dgpb_diag *d)
+{
+    return caps_of(DGPB_TARGET_WGSL, DGPB_CODE_FORMAT_WGSL, DGPB_STAGE_COMPUTE, text, strlen(text),
+                   mask, d);
+}
+
+static void wgsl_enables_map_to_capabilities(void **state)
+{
+    (void)state;
+    uint32_t mask;
+    dgpb_diag d;
+    assert_int_equal(wgsl("enable f16;\n\nenable subgroups;\n@compute @workgroup_size(1) fn "
+                          "main() {}\n",
+                          &mask, &d),
+                     DGPB_OK);
+    assert_int_equal(mask, CAP(DGPB_CAP_HALF) | CAP(DGPB_CAP_SUBGROUP_BASIC));
+    assert_int_equal(wgsl("// enable f16;\n/* enable /* nested */ subgroups; */ enable "
+                          "subgroups , ;\nvar<private> x: i32; enable f16;",
+                          &mask, &d),
+                     DGPB_OK);
+    assert_int_equal(mask, CAP(DGPB_CAP_SUBGROUP_BASIC)); /* directives come first */
+    assert_int_equal(
+        wgsl("diagnostic(off, derivative_uniformity);\nenable f16, subgroups_f16;", &mask, &d),
+        DGPB_OK);
+    assert_int_equal(mask, CAP(DGPB_CAP_HALF) | CAP(DGPB_CAP_SUBGROUP_BASIC));
+    assert_int_equal(wgsl("", &mask, &d), DGPB_OK);
+    assert_int_equal(mask, 0);
+    assert_int_equal(wgsl("enable chromium_experimental_pixel_local;", &mask, &d), DGPB_ERR_SHADER);
+    assert_non_null(strstr(d.message, "target 'wgsl', entry 'k': its code declares WGSL `enable "
+                                      "chromium_experimental_pixel_local`, which dgpb's"));
+    assert_int_equal(wgsl("requires readonly_and_readwrite_storage_textures;", &mask, &d),
+                     DGPB_ERR_SHADER);
+    assert_non_null(strstr(d.message, "WGSL `requires readonly_and_readwrite_storage_textures`"));
+    assert_int_equal(wgsl("enable f16", &mask, &d), DGPB_ERR_CORRUPT);
+    assert_non_null(strstr(d.message, "does not end in ';'"));
+    assert_int_equal(wgsl("enable ;", &mask, &d), DGPB_ERR_CORRUPT);
+    assert_int_equal(wgsl("/* enable f16;", &mask, &d), DGPB_ERR_CORRUPT);
+}
+
+static int ptx(const char *text, uint32_t *mask, dgpb_diag *d)
+{
+    return caps_of(DGPB_TARGET_PTX, DGPB_CODE_FORMAT_PTX, DGPB_STAGE_COMPUTE, text, strlen(text),
+                   mask, d);
+}
+
+static void ptx_targets_map_to_core_or_fail(void **state)
+{
+    (void)state;
+    uint32_t mask = 1;
+    dgpb_diag d;
+    /* What nvcc writes (fixtures/reflect/aggregates.ptx), with its NUL terminator. */
+    size_t size;
+    uint8_t *bytes = support_read_source_file("fixtures/reflect/aggregates.ptx", &size);
+    assert_int_equal(
+        caps_of(DGPB_TARGET_PTX, DGPB_CODE_FORMAT_PTX, DGPB_STAGE_COMPUTE, bytes, size, &mask, &d),
+        DGPB_OK);
+    free(bytes);
+    assert_int_equal(mask, 0);
+    assert_int_equal(
+        ptx("// .target sm_90\n.version 9.0\n.target sm_60, texmode_unified\n", &mask, &d),
+        DGPB_OK);
+    assert_int_equal(mask, 0);
+    assert_int_equal(ptx(".version 9.0\n.target sm_90a\n.address_size 64\n", &mask, &d),
+                     DGPB_ERR_SHADER);
+    assert_non_null(strstr(d.message, "target 'ptx', entry 'k': its code declares PTX `.target "
+                                      "sm_90a`, which dgpb's capability table does not list"));
+    assert_int_equal(ptx(".version 9.0\n.target sm_75, map_f64_to_f32\n", &mask, &d),
+                     DGPB_ERR_SHADER);
+    assert_non_null(strstr(d.message, "`.target map_f64_to_f32`"));
+    assert_int_equal(ptx(".version 9.0\n.address_size 64\n", &mask, &d), DGPB_ERR_CORRUPT);
+    assert_non_null(strstr(d.message, "no `.target` directive"));
+}
+
+/* A bundle of one spirv entry whose code declares Float64, listing `caps`. */
+static uint8_t *bundle_listing(const char *const *caps, uint32_t cap_count, size_t *size)
+{
+    uint32_t words[7];
+    one_capability(10, words);
+    dgpb_model *m = NULL;
+    dgpb_diag d;
+    dgpb_diag_clear(&d);
+    assert_int_equal(dgpb_model_create(&m), DGPB_OK);
+    uint32_t t;
+    assert_int_equal(dgpb_model_add_target(m, "spirv", "spirv", &t, &d), DGPB_OK);
+    assert_int_equal(dgpb_model_add_layout(m, t, (const uint8_t *)"x", 1, NULL, &d), DGPB_OK);
+    dgpb_entry_desc e = {.name = "k",
+                         .stage = "compute",
+                         .code = words,
+                         .code_size = sizeof words,
+                         .thread_group_size = {1, 1, 1},
+                         .capabilities = caps,
+                         .capability_count = cap_count};
+    assert_int_equal(dgpb_model_add_entry(m, t, &e, &d), DGPB_OK);
+    uint8_t *bytes = NULL;
+    assert_int_equal(dgpb_write(m, &bytes, size, &d), DGPB_OK);
+    dgpb_model_destroy(m);
+    return bytes;
+}
+
+static void the_proof_holds_a_bundle_to_its_code(void **state)
+{
+    (void)state;
+    static const char *const float64[] = {"float64"};
+    static const char *const more[] = {"float64", "int64"};
+    struct {
+        const char *const *caps;
+        uint32_t count;
+        const char *message; /* NULL: proved */
+    } cases[] = {
+        {float64, 1, NULL},
+        {float64, 0, "lists capabilities none, but its code declares what maps to float64"},
+        {more, 2, "lists capabilities float64, int64, but its code declares what maps to float64"},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        size_t size;
+        uint8_t *bytes = bundle_listing(cases[i].caps, cases[i].count, &size);
+        dgpb_bundle *b = NULL;
+        dgpb_diag d;
+        dgpb_diag_clear(&d);
+        assert_int_equal(dgpb_bundle_open(bytes, size, 0, &b, &d), DGPB_OK);
+        int rc = dgpb_capability_proof(b, &d);
+        if (!cases[i].message) {
+            assert_int_equal(rc, DGPB_OK);
+        } else {
+            assert_int_equal(rc, DGPB_ERR_SHADER);
+            assert_non_null(strstr(d.message, "target 'spirv', entry 'k': the bundle "));
+            if (!strstr(d.message, cases[i].message))
+                fail_msg("'%s' lacks '%s'", d.message, cases[i].message);
+        }
+        dgpb_bundle_close(b);
+        dgpb_free(bytes);
+    }
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(slang_spirv_maps_to_its_capabilities),
+        cmocka_unit_test(every_row_maps_a_crafted_capability),
+        cmocka_unit_test(an_unmapped_or_refused_feature_fails_the_build),
+        cmocka_unit_test(a_ray_tracing_stage_needs_raytracing),
+        cmocka_unit_test(wgsl_enables_map_to_capabilities),
+        cmocka_unit_test(ptx_targets_map_to_core_or_fail),
+        cmocka_unit_test(the_proof_holds_a_bundle_to_its_code),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
