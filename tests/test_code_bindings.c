@@ -419,7 +419,7 @@ static void test_every_class_has_a_readable_name(void **state)
         "storage texture",    "sampler",
         "comparison sampler", "combined texture-sampler",
         "typed buffer",       "acceleration structure",
-        "resource",
+        "pipeline constant",  "resource",
     };
     for (uint32_t c = 0; c < DGPB_CODE_CLASS_COUNT; c++)
         assert_string_equal(dgpb_code_class_name(c), names[c]);
