@@ -241,6 +241,24 @@ static void test_a_blocks_field_rows_are_proved_against_its_members(void **state
     expect_proved("spirv", &missing, &c, NULL);
 }
 
+/* A structured buffer row's size is its element stride, proved against the SPIR-V's ArrayStride. */
+static void test_a_structured_buffers_stride_is_proved_against_the_array_stride(void **state)
+{
+    (void)state;
+    table t;
+    code c;
+    memset(&t, 0, sizeof t);
+    memset(&c, 0, sizeof c);
+    bind(&c, "things", 0, 0, DGPB_CODE_STORAGE_BUFFER)->element_stride = 8;
+    add_row(&t, "things", DGPB_KIND_RW_BUFFER, 0, 0, 0, 8, 0);
+    expect_proved("spirv", &t, &c, NULL);
+    /* A host that took 4-byte elements would count twice as many (GetDimensions). */
+    t.rows[0].size = 4;
+    expect_refused("spirv", &t, &c, NULL,
+                   "parameter 'things' gives an element stride of 4 bytes, but the code's "
+                   "'things' (set 0, binding 0) has elements of 8 bytes");
+}
+
 static void test_a_spirv_table_that_matches_its_code_is_proved(void **state)
 {
     (void)state;
@@ -1349,6 +1367,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_a_spirv_table_that_matches_its_code_is_proved),
         cmocka_unit_test(test_a_blocks_field_rows_are_proved_against_its_members),
+        cmocka_unit_test(test_a_structured_buffers_stride_is_proved_against_the_array_stride),
         cmocka_unit_test(
             test_a_binding_without_its_row_is_refused_naming_the_variable_and_its_place),
         cmocka_unit_test(test_a_moved_binding_is_refused_from_the_code_side_and_the_row_side),

@@ -221,8 +221,8 @@ static void test_dream_mode_strips_the_entry_prefix_and_keeps_value_field_names(
         {"bias", DGPB_KIND_VALUE, RO, 0, 4, 4, 0},
         {"transform", DGPB_KIND_VALUE, RO, 0, 16, 48, 0},
         {"extent", DGPB_KIND_VALUE, RO, 0, 64, 8, 0},
-        {"src", DGPB_KIND_BUFFER, RO, 1, 0, 0, 0},
-        {"dst", DGPB_KIND_RW_BUFFER, W, 2, 0, 0, 0},
+        {"src", DGPB_KIND_BUFFER, RO, 1, 0, 4, 0},
+        {"dst", DGPB_KIND_RW_BUFFER, W, 2, 0, 4, 0},
         {"bytes_in", DGPB_KIND_BYTE_BUFFER, RO, 3, 0, 0, 0},
         {"bytes_out", DGPB_KIND_RW_BYTE_BUFFER, W, 4, 0, 0, 0},
         {"tex", DGPB_KIND_TEXTURE, RO, 5, 0, 0, 0},
@@ -261,8 +261,8 @@ static void test_ptx_rows_carry_byte_offsets_as_bindings_and_the_spirv_written_f
         {"bias", DGPB_KIND_VALUE, RO, 0, 4, 4, 0},
         {"transform", DGPB_KIND_VALUE, RO, 0, 16, 48, 0},
         {"extent", DGPB_KIND_VALUE, RO, 0, 64, 8, 0},
-        {"src", DGPB_KIND_BUFFER, RO, 8, 0, 0, 0},
-        {"dst", DGPB_KIND_RW_BUFFER, W, 24, 0, 0, 0},
+        {"src", DGPB_KIND_BUFFER, RO, 8, 0, 4, 0},
+        {"dst", DGPB_KIND_RW_BUFFER, W, 24, 0, 4, 0},
         {"bytes_in", DGPB_KIND_BYTE_BUFFER, RO, 40, 0, 0, 0},
         {"bytes_out", DGPB_KIND_RW_BYTE_BUFFER, W, 56, 0, 0, 0},
         {"tex", DGPB_KIND_TEXTURE, RO, 72, 0, 0, 0},
@@ -408,9 +408,9 @@ static void test_plain_mode_keeps_the_spirv_interface_in_declaration_order(void 
         {"fixtures/spirv/store_and_read.json",
          "fixtures/spirv/store_and_read.spv",
          "store_and_read",
-         {{"written_buf", DGPB_KIND_RW_BUFFER, W, 0, 0, 0, 0},
-          {"read_only_rw", DGPB_KIND_RW_BUFFER, 0, 1, 0, 0, 0}, /* read-write type, only read */
-          {"plain_input", DGPB_KIND_BUFFER, RO, 2, 0, 0, 0}},
+         {{"written_buf", DGPB_KIND_RW_BUFFER, W, 0, 0, 4, 0},
+          {"read_only_rw", DGPB_KIND_RW_BUFFER, 0, 1, 0, 4, 0}, /* read-write type, only read */
+          {"plain_input", DGPB_KIND_BUFFER, RO, 2, 0, 4, 0}},
          3},
         {"fixtures/spirv/image_write.json",
          "fixtures/spirv/image_write.spv",
@@ -464,19 +464,19 @@ static void test_loose_uniforms_come_with_the_implicit_global_block(void **state
          "fixtures/reflect/loose.spv",
          {{"gain", DGPB_KIND_VALUE, RO, 0, 0, 4, 0},
           {"count", DGPB_KIND_VALUE, RO, 0, 4, 4, 0},
-          {"samples", DGPB_KIND_RW_BUFFER, W, 1, 0, 0, 0}}},
+          {"samples", DGPB_KIND_RW_BUFFER, W, 1, 0, 4, 0}}},
         {"fixtures/reflect/loose_wgsl.json",
          "wgsl",
          "fixtures/reflect/loose.wgsl",
          {{"gain", DGPB_KIND_VALUE, RO, 0, 0, 4, DGPB_WGPU_UNIFORM_BUFFER},
           {"count", DGPB_KIND_VALUE, RO, 0, 4, 4, DGPB_WGPU_UNIFORM_BUFFER},
-          {"samples", DGPB_KIND_RW_BUFFER, W, 1, 0, 0, DGPB_WGPU_STORAGE_BUFFER}}},
+          {"samples", DGPB_KIND_RW_BUFFER, W, 1, 0, 4, DGPB_WGPU_STORAGE_BUFFER}}},
         {"fixtures/reflect/loose_cuda.json",
          "ptx",
          NULL,
          {{"gain", DGPB_KIND_VALUE, RO, INLINE, 0, 4, 0},
           {"count", DGPB_KIND_VALUE, RO, INLINE, 4, 4, 0},
-          {"samples", DGPB_KIND_RW_BUFFER, W, 8, 0, 0, 0}}},
+          {"samples", DGPB_KIND_RW_BUFFER, W, 8, 0, 4, 0}}},
     };
     static const char *const group[] = {"scale"};
     dgpb_spirv_info *spv = load_spirv("fixtures/reflect/loose.spv");
@@ -556,32 +556,32 @@ static void test_entry_point_uniforms_get_launch_rows_and_the_codes_bindings(voi
        values in the code's entryPointParams_0 (binding 1), resources after it; ptx: kernel
        parameters at their byte offsets. */
     static const want_row spirv[] = {
-        {"total", DGPB_KIND_RW_BUFFER, W, 0, 0, 0, 0},
-        {"src", DGPB_KIND_BUFFER, RO, 1, 0, 0, 0},
-        {"dst", DGPB_KIND_RW_BUFFER, W, 2, 0, 0, 0},
+        {"total", DGPB_KIND_RW_BUFFER, W, 0, 0, 4, 0},
+        {"src", DGPB_KIND_BUFFER, RO, 1, 0, 4, 0},
+        {"dst", DGPB_KIND_RW_BUFFER, W, 2, 0, 4, 0},
         {"scale", DGPB_KIND_VALUE, RO, 0, 0, 4, 0},
         {"count", DGPB_KIND_VALUE, RO, 0, 4, 4, 0},
         {"job.mul", DGPB_KIND_VALUE, RO, 0, 8, 4, 0},
-        {"job.log", DGPB_KIND_RW_BUFFER, W, 3, 0, 0, 0},
+        {"job.log", DGPB_KIND_RW_BUFFER, W, 3, 0, 4, 0},
     };
     static const uint32_t spirv_spaces[] = {0, 0, 0, LAUNCH, LAUNCH, LAUNCH, 0};
     static const want_row wgsl[] = {
-        {"total", DGPB_KIND_RW_BUFFER, W, 0, 0, 0, DGPB_WGPU_STORAGE_BUFFER},
-        {"src", DGPB_KIND_BUFFER, RO, 2, 0, 0, DGPB_WGPU_READ_ONLY_STORAGE_BUFFER},
-        {"dst", DGPB_KIND_RW_BUFFER, W, 3, 0, 0, DGPB_WGPU_STORAGE_BUFFER},
+        {"total", DGPB_KIND_RW_BUFFER, W, 0, 0, 4, DGPB_WGPU_STORAGE_BUFFER},
+        {"src", DGPB_KIND_BUFFER, RO, 2, 0, 4, DGPB_WGPU_READ_ONLY_STORAGE_BUFFER},
+        {"dst", DGPB_KIND_RW_BUFFER, W, 3, 0, 4, DGPB_WGPU_STORAGE_BUFFER},
         {"scale", DGPB_KIND_VALUE, RO, 1, 0, 4, DGPB_WGPU_UNIFORM_BUFFER},
         {"count", DGPB_KIND_VALUE, RO, 1, 4, 4, DGPB_WGPU_UNIFORM_BUFFER},
         {"job.mul", DGPB_KIND_VALUE, RO, 1, 16, 4, DGPB_WGPU_UNIFORM_BUFFER},
-        {"job.log", DGPB_KIND_RW_BUFFER, W, 4, 0, 0, DGPB_WGPU_STORAGE_BUFFER},
+        {"job.log", DGPB_KIND_RW_BUFFER, W, 4, 0, 4, DGPB_WGPU_STORAGE_BUFFER},
     };
     static const want_row ptx[] = {
-        {"total", DGPB_KIND_RW_BUFFER, W, 0, 0, 0, 0},
-        {"src", DGPB_KIND_BUFFER, RO, 0, 0, 0, 0},
-        {"dst", DGPB_KIND_RW_BUFFER, W, 16, 0, 0, 0},
+        {"total", DGPB_KIND_RW_BUFFER, W, 0, 0, 4, 0},
+        {"src", DGPB_KIND_BUFFER, RO, 0, 0, 4, 0},
+        {"dst", DGPB_KIND_RW_BUFFER, W, 16, 0, 4, 0},
         {"scale", DGPB_KIND_VALUE, RO, 0, 32, 4, 0},
         {"count", DGPB_KIND_VALUE, RO, 0, 36, 4, 0},
         {"job.mul", DGPB_KIND_VALUE, RO, 0, 40, 4, 0},
-        {"job.log", DGPB_KIND_RW_BUFFER, W, 48, 0, 0, 0},
+        {"job.log", DGPB_KIND_RW_BUFFER, W, 48, 0, 4, 0},
     };
     static const uint32_t ptx_spaces[] = {0, LAUNCH, LAUNCH, LAUNCH, LAUNCH, LAUNCH, LAUNCH};
     static const struct {
@@ -621,37 +621,37 @@ static void test_struct_globals_are_rows_through_the_variables_that_carry_them(v
        globalParams, their buffers are globalParams.m.dst, ... (on ptx, whose code names
        they carry without the prefix, found all the same). */
     static const want_row spirv[] = {
-        {"res.src", DGPB_KIND_BUFFER, RO, 1, 0, 0, 0},
-        {"res.dst", DGPB_KIND_RW_BUFFER, W, 2, 0, 0, 0},
+        {"res.src", DGPB_KIND_BUFFER, RO, 1, 0, 4, 0},
+        {"res.dst", DGPB_KIND_RW_BUFFER, W, 2, 0, 4, 0},
         {"m.count", DGPB_KIND_VALUE, RO, 0, 0, 4, 0},
-        {"m.dst", DGPB_KIND_RW_BUFFER, W, 3, 0, 0, 0},
+        {"m.dst", DGPB_KIND_RW_BUFFER, W, 3, 0, 4, 0},
         {"m.gain", DGPB_KIND_VALUE, RO, 0, 4, 4, 0},
         {"nest.flags", DGPB_KIND_VALUE, RO, 0, 16, 4, 0},
         {"nest.inner.bias", DGPB_KIND_VALUE, RO, 0, 32, 4, 0},
-        {"nest.inner.weights", DGPB_KIND_BUFFER, RO, 4, 0, 0, 0},
-        {"nest.out", DGPB_KIND_RW_BUFFER, W, 5, 0, 0, 0},
+        {"nest.inner.weights", DGPB_KIND_BUFFER, RO, 4, 0, 4, 0},
+        {"nest.out", DGPB_KIND_RW_BUFFER, W, 5, 0, 4, 0},
     };
     static const want_row wgsl[] = {
-        {"res.src", DGPB_KIND_BUFFER, RO, 1, 0, 0, DGPB_WGPU_READ_ONLY_STORAGE_BUFFER},
-        {"res.dst", DGPB_KIND_RW_BUFFER, W, 2, 0, 0, DGPB_WGPU_STORAGE_BUFFER},
+        {"res.src", DGPB_KIND_BUFFER, RO, 1, 0, 4, DGPB_WGPU_READ_ONLY_STORAGE_BUFFER},
+        {"res.dst", DGPB_KIND_RW_BUFFER, W, 2, 0, 4, DGPB_WGPU_STORAGE_BUFFER},
         {"m.count", DGPB_KIND_VALUE, RO, 0, 0, 4, DGPB_WGPU_UNIFORM_BUFFER},
-        {"m.dst", DGPB_KIND_RW_BUFFER, W, 3, 0, 0, DGPB_WGPU_STORAGE_BUFFER},
+        {"m.dst", DGPB_KIND_RW_BUFFER, W, 3, 0, 4, DGPB_WGPU_STORAGE_BUFFER},
         {"m.gain", DGPB_KIND_VALUE, RO, 0, 4, 4, DGPB_WGPU_UNIFORM_BUFFER},
         {"nest.flags", DGPB_KIND_VALUE, RO, 0, 16, 4, DGPB_WGPU_UNIFORM_BUFFER},
         {"nest.inner.bias", DGPB_KIND_VALUE, RO, 0, 32, 4, DGPB_WGPU_UNIFORM_BUFFER},
-        {"nest.inner.weights", DGPB_KIND_BUFFER, RO, 4, 0, 0, DGPB_WGPU_READ_ONLY_STORAGE_BUFFER},
-        {"nest.out", DGPB_KIND_RW_BUFFER, W, 5, 0, 0, DGPB_WGPU_STORAGE_BUFFER},
+        {"nest.inner.weights", DGPB_KIND_BUFFER, RO, 4, 0, 4, DGPB_WGPU_READ_ONLY_STORAGE_BUFFER},
+        {"nest.out", DGPB_KIND_RW_BUFFER, W, 5, 0, 4, DGPB_WGPU_STORAGE_BUFFER},
     };
     static const want_row ptx[] = {
-        {"res.src", DGPB_KIND_BUFFER, RO, 0, 0, 0, 0},
-        {"res.dst", DGPB_KIND_RW_BUFFER, W, 16, 0, 0, 0},
+        {"res.src", DGPB_KIND_BUFFER, RO, 0, 0, 4, 0},
+        {"res.dst", DGPB_KIND_RW_BUFFER, W, 16, 0, 4, 0},
         {"m.count", DGPB_KIND_VALUE, RO, INLINE, 32, 4, 0},
-        {"m.dst", DGPB_KIND_RW_BUFFER, W, 40, 0, 0, 0},
+        {"m.dst", DGPB_KIND_RW_BUFFER, W, 40, 0, 4, 0},
         {"m.gain", DGPB_KIND_VALUE, RO, INLINE, 56, 4, 0},
         {"nest.flags", DGPB_KIND_VALUE, RO, INLINE, 64, 4, 0},
         {"nest.inner.bias", DGPB_KIND_VALUE, RO, INLINE, 72, 4, 0},
-        {"nest.inner.weights", DGPB_KIND_BUFFER, RO, 80, 0, 0, 0},
-        {"nest.out", DGPB_KIND_RW_BUFFER, W, 96, 0, 0, 0},
+        {"nest.inner.weights", DGPB_KIND_BUFFER, RO, 80, 0, 4, 0},
+        {"nest.out", DGPB_KIND_RW_BUFFER, W, 96, 0, 4, 0},
     };
     static const struct {
         const char *json, *target, *code;
@@ -794,8 +794,8 @@ static void test_without_usable_spirv_every_global_counts_and_nothing_is_written
     static const want_row want[] = {
         {"gain", DGPB_KIND_VALUE, RO, 0, 0, 4, 0},
         {"count", DGPB_KIND_VALUE, RO, 0, 4, 4, 0},
-        {"samples", DGPB_KIND_RW_BUFFER, 0, 1, 0, 0, 0},
-        {"unused_input", DGPB_KIND_BUFFER, RO, 2, 0, 0, 0},
+        {"samples", DGPB_KIND_RW_BUFFER, 0, 1, 0, 4, 0},
+        {"unused_input", DGPB_KIND_BUFFER, RO, 2, 0, 4, 0},
     };
     dgpb_reflection *r = load_reflection("fixtures/reflect/loose_spirv.json", "spirv", "scale");
     dgpb_spirv_var vars[] = {VAR("globalParams", false, false), VAR("samples", true, true)};
@@ -853,7 +853,7 @@ static void test_offset_and_size_are_kept_only_for_value_rows(void **state)
     dgpb_param_table t = {0};
     build_ok(&s, &t);
     static const want_row want[] = {
-        {"b", DGPB_KIND_BUFFER, RO, 1, 0, 0, 0},
+        {"b", DGPB_KIND_BUFFER, RO, 1, 0, 16, 0},
         {"v", DGPB_KIND_VALUE, RO, 0, 8, 16, 0},
     };
     check_rows(&t, "spirv", want, ARRAY_LEN(want));
@@ -958,8 +958,8 @@ test_values_of_a_block_the_code_dropped_are_no_rows_though_its_resources_are(voi
        buffers (with the values, the build fails: the code has no globalParams to place
        them, and no push-constant block). */
     static const want_row want[] = {
-        {"m.dst", DGPB_KIND_RW_BUFFER, W, 1, 0, 0, 0},
-        {"out", DGPB_KIND_RW_BUFFER, W, 2, 0, 0, 0},
+        {"m.dst", DGPB_KIND_RW_BUFFER, W, 1, 0, 4, 0},
+        {"out", DGPB_KIND_RW_BUFFER, W, 2, 0, 4, 0},
     };
     static const char *const group[] = {"k"};
     dgpb_reflection *r = load_reflection("fixtures/reflect/unused_values_spirv.json", "spirv", "k");
@@ -1052,9 +1052,9 @@ static void test_a_bindless_heap_the_code_binds_gets_a_handle_row_at_its_place(v
     load_code("fixtures/spirv/bindless.spv", "spirv", &code);
     static const char *const group[] = {"bindless"};
     static const want_row want[] = {
-        {"handles", DGPB_KIND_BUFFER, RO, 3, 0, 0, 0},
+        {"handles", DGPB_KIND_BUFFER, RO, 3, 0, 8, 0},
         {"handle_sampler", DGPB_KIND_SAMPLER, RO, 4, 0, 0, 0},
-        {"handle_out", DGPB_KIND_RW_BUFFER, W, 5, 0, 0, 0},
+        {"handle_out", DGPB_KIND_RW_BUFFER, W, 5, 0, 16, 0},
         {"__slang_resource_heap", DGPB_KIND_HANDLE, 0, 2, 0, 0, 0},
     };
     static const uint32_t spaces[] = {0, 0, 0, 1};

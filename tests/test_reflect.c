@@ -628,13 +628,13 @@ test_entry_point_uniforms_on_spirv_are_push_constants_and_code_placed_resources(
     /* Values in the launch space at their push-constant offsets; resources take their
        binding from the code's "entryPointParams.<name>" (the JSON's slot is relative). */
     static const want_param want[] = {
-        {"total", "total", "total", DGPB_KIND_RW_BUFFER, false, false, 0, 0, 0, 0, 0},
-        {"src", "src", "entryPointParams.src", DGPB_KIND_BUFFER, true, true, 0, 0, 0, 0, 0},
-        {"dst", "dst", "entryPointParams.dst", DGPB_KIND_RW_BUFFER, true, true, 0, 0, 0, 0, 0},
+        {"total", "total", "total", DGPB_KIND_RW_BUFFER, false, false, 0, 0, 0, 4, 0},
+        {"src", "src", "entryPointParams.src", DGPB_KIND_BUFFER, true, true, 0, 0, 0, 4, 0},
+        {"dst", "dst", "entryPointParams.dst", DGPB_KIND_RW_BUFFER, true, true, 0, 0, 0, 4, 0},
         {"scale", "scale", "entryPointParams", DGPB_KIND_VALUE, true, false, LAUNCH, 0, 0, 4, 0},
         {"count", "count", "entryPointParams", DGPB_KIND_VALUE, true, false, LAUNCH, 0, 4, 4, 0},
         {"job.mul", "job", "entryPointParams", DGPB_KIND_VALUE, true, false, LAUNCH, 0, 8, 4, 0},
-        {"job.log", "job", "entryPointParams.job.log", DGPB_KIND_RW_BUFFER, true, true, 0, 0, 0, 0,
+        {"job.log", "job", "entryPointParams.job.log", DGPB_KIND_RW_BUFFER, true, true, 0, 0, 0, 4,
          0},
     };
     check_params("entry_uniforms_spirv.json", "spirv", want, ARRAY_LEN(want));
@@ -646,11 +646,11 @@ static void test_entry_point_uniforms_on_wgsl_are_one_uniform_block_placed_by_th
     /* Slang gathers the values into a `var<uniform> entryPointParams_0` (std140: the struct
        field at 16), and only the code says where it and the resources are bound. */
     static const want_param want[] = {
-        {"total", "total", "total", DGPB_KIND_RW_BUFFER, false, false, 0, 0, 0, 0,
+        {"total", "total", "total", DGPB_KIND_RW_BUFFER, false, false, 0, 0, 0, 4,
          DGPB_WGPU_STORAGE_BUFFER},
-        {"src", "src", "entryPointParams.src", DGPB_KIND_BUFFER, true, true, 0, 0, 0, 0,
+        {"src", "src", "entryPointParams.src", DGPB_KIND_BUFFER, true, true, 0, 0, 0, 4,
          DGPB_WGPU_READ_ONLY_STORAGE_BUFFER},
-        {"dst", "dst", "entryPointParams.dst", DGPB_KIND_RW_BUFFER, true, true, 0, 0, 0, 0,
+        {"dst", "dst", "entryPointParams.dst", DGPB_KIND_RW_BUFFER, true, true, 0, 0, 0, 4,
          DGPB_WGPU_STORAGE_BUFFER},
         {"scale", "scale", "entryPointParams", DGPB_KIND_VALUE, true, true, 0, 0, 0, 4,
          DGPB_WGPU_UNIFORM_BUFFER},
@@ -658,7 +658,7 @@ static void test_entry_point_uniforms_on_wgsl_are_one_uniform_block_placed_by_th
          DGPB_WGPU_UNIFORM_BUFFER},
         {"job.mul", "job", "entryPointParams", DGPB_KIND_VALUE, true, true, 0, 0, 16, 4,
          DGPB_WGPU_UNIFORM_BUFFER},
-        {"job.log", "job", "entryPointParams.job.log", DGPB_KIND_RW_BUFFER, true, true, 0, 0, 0, 0,
+        {"job.log", "job", "entryPointParams.job.log", DGPB_KIND_RW_BUFFER, true, true, 0, 0, 0, 4,
          DGPB_WGPU_STORAGE_BUFFER},
     };
     check_params("entry_uniforms_wgsl.json", "wgsl", want, ARRAY_LEN(want));
@@ -672,15 +672,15 @@ test_entry_point_uniforms_on_ptx_are_kernel_parameters_at_their_byte_offsets(voi
        uint, then a 16-byte buffer at 8): a resource's binding is its byte offset and its size
        the handle's; a value's offset is its byte offset. */
     static const want_param want[] = {
-        {"total", "total", "total", DGPB_KIND_RW_BUFFER, false, false, 0, 0, 0, 16, 0},
-        {"src", "src", "entryPointParams.src", DGPB_KIND_BUFFER, true, false, LAUNCH, 0, 0, 16, 0},
-        {"dst", "dst", "entryPointParams.dst", DGPB_KIND_RW_BUFFER, true, false, LAUNCH, 16, 0, 16,
+        {"total", "total", "total", DGPB_KIND_RW_BUFFER, false, false, 0, 0, 0, 4, 0},
+        {"src", "src", "entryPointParams.src", DGPB_KIND_BUFFER, true, false, LAUNCH, 0, 0, 4, 0},
+        {"dst", "dst", "entryPointParams.dst", DGPB_KIND_RW_BUFFER, true, false, LAUNCH, 16, 0, 4,
          0},
         {"scale", "scale", "entryPointParams", DGPB_KIND_VALUE, true, false, LAUNCH, 0, 32, 4, 0},
         {"count", "count", "entryPointParams", DGPB_KIND_VALUE, true, false, LAUNCH, 0, 36, 4, 0},
         {"job.mul", "job", "entryPointParams", DGPB_KIND_VALUE, true, false, LAUNCH, 0, 40, 4, 0},
         {"job.log", "job", "entryPointParams.job.log", DGPB_KIND_RW_BUFFER, true, false, LAUNCH, 48,
-         0, 16, 0},
+         0, 4, 0},
     };
     check_params("entry_uniforms_cuda.json", "ptx", want, ARRAY_LEN(want));
 }
@@ -704,10 +704,10 @@ static void test_struct_globals_are_flattened_into_dotted_rows_at_absolute_place
     for (size_t c = 0; c < ARRAY_LEN(cases); c++) {
         const uint32_t *id = cases[c].ids;
         const want_param want[] = {
-            {"res.src", "res", "res.src", DGPB_KIND_BUFFER, false, false, 0, 1, 0, 0, id[0]},
-            {"res.dst", "res", "res.dst", DGPB_KIND_RW_BUFFER, false, false, 0, 2, 0, 0, id[1]},
+            {"res.src", "res", "res.src", DGPB_KIND_BUFFER, false, false, 0, 1, 0, 4, id[0]},
+            {"res.dst", "res", "res.dst", DGPB_KIND_RW_BUFFER, false, false, 0, 2, 0, 4, id[1]},
             {"m.count", "m", "globalParams", DGPB_KIND_VALUE, false, true, 0, 0, 0, 4, id[2]},
-            {"m.dst", "m", "globalParams.m.dst", DGPB_KIND_RW_BUFFER, false, false, 0, 3, 0, 0,
+            {"m.dst", "m", "globalParams.m.dst", DGPB_KIND_RW_BUFFER, false, false, 0, 3, 0, 4,
              id[3]},
             {"m.gain", "m", "globalParams", DGPB_KIND_VALUE, false, true, 0, 0, 4, 4, id[4]},
             {"nest.flags", "nest", "globalParams", DGPB_KIND_VALUE, false, true, 0, 0, 16, 4,
@@ -715,9 +715,9 @@ static void test_struct_globals_are_flattened_into_dotted_rows_at_absolute_place
             {"nest.inner.bias", "nest", "globalParams", DGPB_KIND_VALUE, false, true, 0, 0, 32, 4,
              id[6]},
             {"nest.inner.weights", "nest", "globalParams.nest.inner.weights", DGPB_KIND_BUFFER,
-             false, false, 0, 4, 0, 0, id[7]},
+             false, false, 0, 4, 0, 4, id[7]},
             {"nest.out", "nest", "globalParams.nest.out", DGPB_KIND_RW_BUFFER, false, false, 0, 5,
-             0, 0, id[8]},
+             0, 4, id[8]},
         };
         check_params(cases[c].file, cases[c].target, want, ARRAY_LEN(want));
     }
@@ -728,16 +728,16 @@ static void test_struct_globals_on_ptx_lie_in_the_global_parameter_block(void **
     (void)state;
     /* Resources at their byte offsets in SLANG_globalParams, values inline there. */
     static const want_param want[] = {
-        {"res.src", "res", "res.src", DGPB_KIND_BUFFER, false, false, 0, 0, 0, 16, 0},
-        {"res.dst", "res", "res.dst", DGPB_KIND_RW_BUFFER, false, false, 0, 16, 0, 16, 0},
+        {"res.src", "res", "res.src", DGPB_KIND_BUFFER, false, false, 0, 0, 0, 4, 0},
+        {"res.dst", "res", "res.dst", DGPB_KIND_RW_BUFFER, false, false, 0, 16, 0, 4, 0},
         {"m.count", "m", "globalParams", DGPB_KIND_VALUE, false, false, 0, INLINE, 32, 4, 0},
-        {"m.dst", "m", NULL, DGPB_KIND_RW_BUFFER, false, false, 0, 40, 0, 16, 0},
+        {"m.dst", "m", NULL, DGPB_KIND_RW_BUFFER, false, false, 0, 40, 0, 4, 0},
         {"m.gain", "m", "globalParams", DGPB_KIND_VALUE, false, false, 0, INLINE, 56, 4, 0},
         {"nest.flags", "nest", "globalParams", DGPB_KIND_VALUE, false, false, 0, INLINE, 64, 4, 0},
         {"nest.inner.bias", "nest", "globalParams", DGPB_KIND_VALUE, false, false, 0, INLINE, 72, 4,
          0},
-        {"nest.inner.weights", "nest", NULL, DGPB_KIND_BUFFER, false, false, 0, 80, 0, 16, 0},
-        {"nest.out", "nest", NULL, DGPB_KIND_RW_BUFFER, false, false, 0, 96, 0, 16, 0},
+        {"nest.inner.weights", "nest", NULL, DGPB_KIND_BUFFER, false, false, 0, 80, 0, 4, 0},
+        {"nest.out", "nest", NULL, DGPB_KIND_RW_BUFFER, false, false, 0, 96, 0, 4, 0},
     };
     check_params("aggregates_cuda.json", "ptx", want, ARRAY_LEN(want));
 }
@@ -763,12 +763,12 @@ test_constant_buffers_and_parameter_blocks_are_value_rows_of_their_block_and_res
             {"cb.tint", "cb", "cb", DGPB_KIND_VALUE, false, false, 0, 0, 0, 16, val},
             {"cb.tex", "cb", "cb.tex", DGPB_KIND_TEXTURE, false, false, 0, 1, 0, 0, tex},
             {"cb.size", "cb", "cb", DGPB_KIND_VALUE, false, false, 0, 0, 16, 8, val},
-            {"result", "result", "result", DGPB_KIND_RW_BUFFER, false, false, 0, 2, 0, 0, rw},
+            {"result", "result", "result", DGPB_KIND_RW_BUFFER, false, false, 0, 2, 0, 4, rw},
             {"scene.count", "scene", "scene", DGPB_KIND_VALUE, false, false, 1, 0, 0, 4, val},
             {"scene.mul", "scene", "scene", DGPB_KIND_VALUE, false, false, 1, 0, 4, 4, val},
-            {"scene.src", "scene", "scene.src", DGPB_KIND_BUFFER, false, false, 1, 1, 0, 0, ro},
-            {"scene.dst", "scene", "scene.dst", DGPB_KIND_RW_BUFFER, false, false, 1, 2, 0, 0, rw},
-            {"lights.list", "lights", "lights.list", DGPB_KIND_BUFFER, false, false, 2, 0, 0, 0,
+            {"scene.src", "scene", "scene.src", DGPB_KIND_BUFFER, false, false, 1, 1, 0, 4, ro},
+            {"scene.dst", "scene", "scene.dst", DGPB_KIND_RW_BUFFER, false, false, 1, 2, 0, 4, rw},
+            {"lights.list", "lights", "lights.list", DGPB_KIND_BUFFER, false, false, 2, 0, 0, 16,
              ro},
         };
         check_params(cases[c].file, cases[c].target, want, ARRAY_LEN(want));
@@ -784,14 +784,14 @@ test_on_ptx_a_block_holding_resources_is_refused_and_its_values_follow_its_point
        no row that could place it. */
     static const want_param want[] = {
         {"cb.tint", "cb", "cb", DGPB_KIND_VALUE, false, false, 0, 0, 0, 16, 0},
-        {"cb.tex", "cb", "cb.tex", -1, false, false, 0, 16, 0, 8, 0},
+        {"cb.tex", "cb", "cb.tex", -1, false, false, 0, 16, 0, 0, 0},
         {"cb.size", "cb", "cb", DGPB_KIND_VALUE, false, false, 0, 0, 24, 8, 0},
-        {"result", "result", "result", DGPB_KIND_RW_BUFFER, false, false, 0, 8, 0, 16, 0},
+        {"result", "result", "result", DGPB_KIND_RW_BUFFER, false, false, 0, 8, 0, 4, 0},
         {"scene.count", "scene", "scene", DGPB_KIND_VALUE, false, false, 0, 24, 0, 4, 0},
         {"scene.mul", "scene", "scene", DGPB_KIND_VALUE, false, false, 0, 24, 4, 4, 0},
-        {"scene.src", "scene", "scene.src", -1, false, false, 0, 8, 0, 16, 0},
-        {"scene.dst", "scene", "scene.dst", -1, false, false, 0, 24, 0, 16, 0},
-        {"lights.list", "lights", "lights.list", -1, false, false, 0, 0, 0, 16, 0},
+        {"scene.src", "scene", "scene.src", -1, false, false, 0, 8, 0, 0, 0},
+        {"scene.dst", "scene", "scene.dst", -1, false, false, 0, 24, 0, 0, 0},
+        {"lights.list", "lights", "lights.list", -1, false, false, 0, 0, 0, 0, 0},
     };
     check_params("blocks_cuda.json", "ptx", want, ARRAY_LEN(want));
     dgpb_reflection *r = parse_fixture("blocks_cuda.json", "ptx", NULL, 0);
@@ -814,26 +814,26 @@ test_a_push_constant_block_is_launch_rows_on_spirv_refused_on_wgsl_a_pointer_on_
         {"pc.count", "pc", "pc", DGPB_KIND_VALUE, false, false, LAUNCH, 0, 0, 4, 0},
         {"pc.mul", "pc", "pc", DGPB_KIND_VALUE, false, false, LAUNCH, 0, 4, 4, 0},
         {"pc.add", "pc", "pc", DGPB_KIND_VALUE, false, false, LAUNCH, 0, 8, 4, 0},
-        {"src", "src", "src", DGPB_KIND_BUFFER, false, false, 0, 0, 0, 0, 0},
-        {"dst", "dst", "dst", DGPB_KIND_RW_BUFFER, false, false, 0, 1, 0, 0, 0},
+        {"src", "src", "src", DGPB_KIND_BUFFER, false, false, 0, 0, 0, 4, 0},
+        {"dst", "dst", "dst", DGPB_KIND_RW_BUFFER, false, false, 0, 1, 0, 4, 0},
     };
     static const want_param wgsl[] = {
         {"pc", "pc", "pc", -1, false, false, 0, 0, 0, 0, 0},
-        {"src", "src", "src", DGPB_KIND_BUFFER, false, false, 0, 0, 0, 0,
+        {"src", "src", "src", DGPB_KIND_BUFFER, false, false, 0, 0, 0, 4,
          DGPB_WGPU_READ_ONLY_STORAGE_BUFFER},
-        {"dst", "dst", "dst", DGPB_KIND_RW_BUFFER, false, false, 0, 1, 0, 0,
+        {"dst", "dst", "dst", DGPB_KIND_RW_BUFFER, false, false, 0, 1, 0, 4,
          DGPB_WGPU_STORAGE_BUFFER},
     };
     /* CUDA has no push constants: the block is a constant buffer whose pointer is at byte 0. */
     static const want_param ptx[] = {
-        {"pc", "pc", "pc", DGPB_KIND_UNIFORM_BUFFER, false, false, 0, 0, 0, 8, 0},
+        {"pc", "pc", "pc", DGPB_KIND_UNIFORM_BUFFER, false, false, 0, 0, 0, 0, 0},
         /* Unnamed as a push-constant block (dgpb-build names it from the SPIR-V), it is a
            plain-data block: its fields follow at its place. */
         {"pc.count", "pc", "pc", DGPB_KIND_VALUE, false, false, 0, 0, 0, 4, 0},
         {"pc.mul", "pc", "pc", DGPB_KIND_VALUE, false, false, 0, 0, 4, 4, 0},
         {"pc.add", "pc", "pc", DGPB_KIND_VALUE, false, false, 0, 0, 8, 4, 0},
-        {"src", "src", "src", DGPB_KIND_BUFFER, false, false, 0, 8, 0, 16, 0},
-        {"dst", "dst", "dst", DGPB_KIND_RW_BUFFER, false, false, 0, 24, 0, 16, 0},
+        {"src", "src", "src", DGPB_KIND_BUFFER, false, false, 0, 8, 0, 4, 0},
+        {"dst", "dst", "dst", DGPB_KIND_RW_BUFFER, false, false, 0, 24, 0, 4, 0},
     };
     check_params("push_spirv.json", "spirv", spirv, ARRAY_LEN(spirv));
     check_params("push_wgsl.json", "wgsl", wgsl, ARRAY_LEN(wgsl));

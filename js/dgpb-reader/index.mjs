@@ -231,8 +231,10 @@ function paramRule(kind, flags, offset, size, id, wgsl) {
   if ((flags & 3) === 3) return 'flags say both read-only and written';
   if (READ_ONLY_KINDS.has(kind) && !(flags & FLAG.read_only))
     return `a ${KIND_NAMES[kind]} parameter must be flagged read-only`;
-  if (kind !== KIND.value && (offset !== 0 || size !== 0))
-    return `a ${KIND_NAMES[kind]} parameter must have offset 0 and size 0`;
+  // A structured buffer's size is its element stride (docs/format.md, issue 24).
+  const strided = kind === KIND.buffer || kind === KIND.rw_buffer;
+  if (kind !== KIND.value && (offset !== 0 || (size !== 0 && !strided)))
+    return `a ${KIND_NAMES[kind]} parameter must have offset 0 and size 0${strided ? ' or its element stride' : ''}`;
   if (kind === KIND.value && size === 0) return 'a value parameter must have a non-zero size';
   if (kind === KIND.value && offset + size > 0xffffffff) return "a value parameter's offset + size overflows";
   if (!webgpuLayoutAllowed(kind, id, wgsl)) {

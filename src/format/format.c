@@ -245,8 +245,11 @@ const char *dgpb_param_rule(uint32_t kind, uint32_t flags, uint32_t offset, uint
         snprintf(buf, buf_size, "a %s parameter must be flagged read-only", kind_names[kind]);
         return buf;
     }
-    if (kind != DGPB_KIND_VALUE && (offset != 0 || size != 0)) {
-        snprintf(buf, buf_size, "a %s parameter must have offset 0 and size 0", kind_names[kind]);
+    /* A structured buffer's size is its element stride (docs/format.md, issue 24). */
+    bool strided = kind == DGPB_KIND_BUFFER || kind == DGPB_KIND_RW_BUFFER;
+    if (kind != DGPB_KIND_VALUE && (offset != 0 || (size != 0 && !strided))) {
+        snprintf(buf, buf_size, "a %s parameter must have offset 0 and size 0%s", kind_names[kind],
+                 strided ? " or its element stride" : "");
         return buf;
     }
     if (kind == DGPB_KIND_VALUE && size == 0)

@@ -236,6 +236,13 @@ static int prove_code_binding(const dgpb_proof_input *in, const dgpb_code_bindin
                                  dgpb_target_name(in->target), in->entry, row->name,
                                  kind_text(row->kind), c->is_array ? "an array " : "", c->name,
                                  where, what);
+        if ((row->kind == DGPB_KIND_BUFFER || row->kind == DGPB_KIND_RW_BUFFER) &&
+            c->element_stride && row->size != c->element_stride)
+            return dgpb_diag_set(diag, DGPB_ERR_SHADER, -1,
+                                 "target '%s', entry '%s': parameter '%s' gives an element stride "
+                                 "of %u bytes, but the code's '%s' (%s) has elements of %u bytes",
+                                 dgpb_target_name(in->target), in->entry, row->name, row->size,
+                                 c->name, where, c->element_stride);
         if (row->kind == DGPB_KIND_VALUE && c->block_size &&
             (uint64_t)row->offset + row->size > c->block_size)
             return dgpb_diag_set(diag, DGPB_ERR_SHADER, -1,

@@ -257,7 +257,11 @@ int dgpb_param_table_build(const dgpb_param_select *s, dgpb_param_table *out, dg
         row->space = p->space;
         row->binding = p->binding;
         row->offset = p->kind == DGPB_KIND_VALUE ? p->offset : 0;
-        row->size = p->kind == DGPB_KIND_VALUE ? p->size : 0;
+        /* Values: their bytes; structured buffers: their element stride. */
+        row->size = p->kind == DGPB_KIND_VALUE || p->kind == DGPB_KIND_BUFFER ||
+                            p->kind == DGPB_KIND_RW_BUFFER
+                        ? p->size
+                        : 0;
         row->webgpu_layout = wgsl ? p->webgpu_layout : 0;
         if (p->place_from_code && s->code && used) {
             int rc = place_from_code(s, p, name, row, diag);

@@ -63,7 +63,8 @@ typedef struct dgpb_reflected_param {
     uint32_t space;
     uint32_t binding;
     uint32_t offset;        /* value rows */
-    uint32_t size;          /* value rows; on ptx also the byte size of a resource's handle */
+    uint32_t size;          /* value rows: their bytes; structured buffers: the element's byte
+                               stride (0 when not known); 0 for other resources */
     uint32_t webgpu_layout; /* on wgsl; 0 elsewhere */
     bool has_bool;          /* a value whose type holds a bool (WGSL forbids it in uniforms) */
     char *shape;            /* readable type, e.g. "RWTexture2D<uint>", for messages */
