@@ -748,7 +748,13 @@ static void walk(builder *b, const char *path, const cJSON *node, const cJSON *t
             add_data_block(b, path, node, t, &rec, at, depth);
         }
     } else if (reflect_str_is(kind, "array")) {
-        if (holds_resources(reflect_get(t, "elementType"), 0))
+        uint32_t n = 0;
+        if (holds_resources(reflect_get(t, "elementType"), 0) &&
+            !(reflect_get_u32(t, "elementCount", &n) && n))
+            add_refused(b, path, t, at,
+                        "is an unbounded array of resources, which no row can describe; declare "
+                        "it as DescriptorHandle<T> handles (a bindless `handle` row) instead");
+        else if (holds_resources(reflect_get(t, "elementType"), 0))
             add_refused(b, path, t, at,
                         "is an array of resources, which a row cannot describe (a row has no "
                         "element count); declare each element as a parameter of its own");
