@@ -388,6 +388,21 @@ static void check_entry(checker *c, const char *entry_name, const cJSON *ventry,
                      block->block_size);
             continue;
         }
+        if (r->space == (int64_t)DGPB_SPACE_PIPELINE_CONSTANT) { /* a SpecId constant */
+            const dgpb_spirv_spec_constant *k = NULL;
+            for (size_t j = 0; j < info->spec_constant_count && !k; j++)
+                if (info->spec_constants[j].spec_id == r->binding)
+                    k = &info->spec_constants[j];
+            if (r->kind != DGPB_KIND_VALUE || r->offset != 0)
+                fail(c, "row '%s' is a pipeline constant but not a value at offset 0", r->name);
+            else if (!k)
+                fail(c, "row '%s' is pipeline constant %lld, which the SPIR-V has no SpecId of",
+                     r->name, (long long)r->binding);
+            else if (k->size && (int64_t)k->size != r->size)
+                fail(c, "row '%s' is %lld bytes but SpecId %lld is %u", r->name, (long long)r->size,
+                     (long long)r->binding, k->size);
+            continue;
+        }
         if (r->kind == DGPB_KIND_HANDLE) { /* Slang's bindless heap, where a host binds its own */
             bool heap = false;
             for (size_t v = 0; v < info->var_count && !heap; v++)

@@ -28,7 +28,8 @@
 // created, N not applicable, N failed"; exits 1 on any failure, on no module
 // found, or with no WebGPU adapter.
 //
-// --tamper checks the check: it moves the binding of each entry's first row
+// --tamper checks the check: it moves the binding of each entry's first
+// bind-group row (not a pipeline constant)
 // (with the other value rows of its block) 100 places on before building the
 // layouts, and then every entry with a row must fail its pipeline (exit 1
 // when one does not; entries not applicable anyway are left out).
@@ -38,6 +39,7 @@ import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import {
   readBundle, verifyBlob, findTarget, bindGroupLayoutDescriptors, webgpuRequirements,
+  PIPELINE_CONSTANT_SPACE,
 } from '../../js/dgpb-reader/index.mjs';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
@@ -231,7 +233,8 @@ for (const folder of folders) {
     }
     if (tamper) {
       for (const entry of target.entries) {
-        const first = entry.params[0];
+        // The first bind-group row (a pipeline constant has no binding to move).
+        const first = entry.params.find((p) => p.space !== PIPELINE_CONSTANT_SPACE);
         if (first)
           entry.params = entry.params.map((p) => p.space === first.space && p.binding === first.binding ? { ...p, binding: p.binding + 100 } : p);
       }
@@ -251,7 +254,8 @@ for (const folder of folders) {
       const reasons = [...req.unsupported, ...req.features.filter((f) => !device.features.has(f)).map((f) => `the adapter lacks feature '${f}'`)];
       const r = await pipeline(entry, c, all);
       if (tamper) {
-        if (!entry.params.length || reasons.length) continue; // nothing to move, or refused anyway
+        if (!entry.params.some((p) => p.space !== PIPELINE_CONSTANT_SPACE) || reasons.length)
+          continue; // nothing to move, or refused anyway
         if (r.error) caught++;
         else missed++;
         console.log(`${label}: ${r.error ? `caught: ${r.error.split('\n')[0]}` : 'NOT CAUGHT: the pipeline accepts a moved binding'}`);
