@@ -1103,8 +1103,9 @@ static void test_shapes_the_format_cannot_express_have_no_kind_and_a_reason(void
          " \"baseShape\": \"structuredBuffer\", \"resultType\": {\"kind\": \"scalar\","
          " \"scalarType\": \"float32\"}}}",
          "p",
-         "StructuredBuffer<float>[] is an array of resources, which a row cannot describe (a row "
-         "has no element count); declare each element as a parameter of its own"},
+         "StructuredBuffer<float>[] is an unbounded array of resources, which no row can "
+         "describe; declare it as DescriptorHandle<T> handles (a bindless `handle` row) "
+         "instead"},
         {"{\"kind\": \"resource\", \"baseShape\": \"texture2D\", \"combined\": true,"
          " \"resultType\": {\"kind\": \"scalar\", \"scalarType\": \"float32\"}}",
          "p",

@@ -7,7 +7,8 @@
  * variables and their decorations are read) records where each id is
  * defined and its decorations; the row is then found in the type of its
  * variable. WGSL: scan/value_wgsl.c. PTX: the kernel parameter's type as
- * scan/ptx_scan.c reads it.
+ * scan/ptx_scan.c reads it, when it is a float (nvcc declares `int` and
+ * `uint` parameters alike as .u32).
  *
  * Finding the member at a row's offset: a struct of several members that the
  * row covers whole is an aggregate; a struct of one member (Slang's
@@ -466,15 +467,14 @@ static int ptx_value_type(const uint8_t *code, size_t len, const char *entry,
     const dgpb_ptx_entry *e = dgpb_ptx_kernel(m, entry);
     for (size_t i = 0; e && i < e->param_count; i++) {
         const dgpb_ptx_param *p = &e->params[i];
-        if (p->offset != row->offset || !p->type[0] || p->type[1] == 'b')
-            continue; /* .b8 arrays and .bN: bytes */
-        t->scalar = p->type[1] == 'f'   ? DGPB_SCALAR_FLOAT
-                    : p->type[1] == 's' ? DGPB_SCALAR_INT
-                    : p->type[1] == 'u' ? DGPB_SCALAR_UINT
-                                        : DGPB_SCALAR_BOOL;
+        /* .b8 arrays and .bN are bytes; and nvcc declares an `int` parameter .u32 as it
+           does a `uint`, so an integer's signedness is not in PTX: only .fN states a type. */
+        if (p->offset != row->offset || !p->type[0] || p->type[1] != 'f')
+            continue;
+        t->scalar = DGPB_SCALAR_FLOAT;
         t->bits = (uint32_t)atoi(p->type + 2);
-        if (t->scalar == DGPB_SCALAR_BOOL || !t->bits)
-            t->scalar = DGPB_SCALAR_UNKNOWN, t->bits = 0; /* .pred */
+        if (!t->bits)
+            t->scalar = DGPB_SCALAR_UNKNOWN;
         else
             t->columns = p->vector ? p->vector : 1, t->rows = 1;
         break;

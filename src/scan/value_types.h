@@ -14,9 +14,10 @@
  *     `var<uniform>` at @group(space) @binding(binding), or the `override`
  *     whose @id is the row's `binding`;
  *   - PTX: the kernel parameter at the row's `offset` (space
- *     DGPB_SPACE_LAUNCH) when PTX gives it a scalar type (`.f32`, `.u32`, ...);
- *     values inside SLANG_globalParams or a block's memory are bytes in PTX,
- *     so their type is unknown there.
+ *     DGPB_SPACE_LAUNCH) when PTX gives it a float type (`.f32`, `.f64`);
+ *     nvcc declares `int` and `uint` parameters alike as `.u32`, so an
+ *     integer's signedness is not in PTX; values inside SLANG_globalParams or
+ *     a block's memory are bytes in PTX, so their type is unknown there.
  *
  * A type the code does not state is DGPB_SCALAR_UNKNOWN with DGPB_OK: the
  * caller decides (dgpb-run asks for `TYPE:`; the header may take the type of

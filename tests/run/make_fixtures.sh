@@ -4,6 +4,7 @@
 #   double.dgpb       tests/run/double.slang (spirv, ptx)
 #   kernels.dgpb      tests/run/kernels.slang (spirv)
 #   values.dgpb       tests/run/values.slang (spirv, ptx); values_ptx.dgpb: ptx alone
+#   int_params.dgpb   tests/run/int_params.slang (ptx)
 #   formats.dgpb      tests/run/formats.slang (spirv)
 #   blocks.dgpb       tests/run/blocks.slang (spirv)
 #   wgsl_only.dgpb    double.slang for wgsl alone: no spirv target
@@ -18,6 +19,7 @@ rm -rf "$out" && mkdir -p "$out/wgsl"
 "$build" -q --targets spirv,ptx -o "$out" "$here/double.slang"
 "$build" -q --targets spirv -o "$out" "$here/kernels.slang"
 "$build" -q --targets spirv,ptx -o "$out" "$here/values.slang"
+"$build" -q --targets ptx -o "$out" "$here/int_params.slang"
 "$build" -q --targets spirv -o "$out" "$here/formats.slang"
 "$build" -q --targets spirv -o "$out" "$here/blocks.slang"
 mkdir -p "$out/ptx" && "$build" -q --targets ptx -o "$out/ptx" "$here/values.slang"
