@@ -48,8 +48,11 @@ static int check_row(const dgpb_bundle *b, const char *name, const char *entry, 
 static int check_headers(const char *name, const dgpb_bundle *b)
 {
     if (!strcmp(name, "blur.dgpb"))
-        return check_row(b, name, "blur", blur_blur_source, blur_blur_row_count, "source", 0, 0) |
-               check_row(b, name, "blur", blur_blur_blurred, blur_blur_row_count, "blurred", 0, 0);
+        /* Structured buffers of float: each row's size is the element's stride. */
+        return check_row(b, name, "blur", blur_blur_source, blur_blur_row_count, "source", 0,
+                         (uint32_t)sizeof(float)) |
+               check_row(b, name, "blur", blur_blur_blurred, blur_blur_row_count, "blurred", 0,
+                         (uint32_t)sizeof(float));
     if (!strcmp(name, "tint.dgpb")) {
         /* What a host uploads for tint's values on Vulkan: the struct, filled by member. */
         tint_spirv_tint_uniforms values = {0};
