@@ -247,7 +247,7 @@ static bool names_add(names *n, char *id)
         }
     }
     char *copy = mem_strdup(id);
-    char **grown = copy ? mem_grow(n->items, n->count + 1, &n->cap, sizeof *n->items, 16) : NULL;
+    char **grown = copy ? mem_grow(n->items, n->count, &n->cap, sizeof *n->items, 16) : NULL;
     if (!grown) {
         dgpb_free(copy);
         return false;
