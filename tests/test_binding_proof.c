@@ -446,6 +446,45 @@ static void test_an_array_binding_takes_a_handle_row_only(void **state)
                    "parameter 'cb.tex' is a handle row, but the code declares 'cb.tex'");
 }
 
+/*
+ * A fixed array of resources (Texture2D maps[3]: OpTypeArray of length 3) is
+ * one row per element at the array's place, of one kind (docs/format.md):
+ * fewer or more rows than its length, a row of another kind among them, or a
+ * handle row are refused.
+ */
+static void test_a_fixed_array_takes_one_row_per_element(void **state)
+{
+    (void)state;
+    table t;
+    code c;
+    spirv_table(&t);
+    spirv_code(&c);
+    dgpb_code_binding *maps = bind(&c, "maps", 0, 6, DGPB_CODE_TEXTURE);
+    maps->is_array = true;
+    maps->array_length = 3;
+    add_row(&t, "maps[0]", DGPB_KIND_TEXTURE, 0, 6, 0, 0, 0);
+    add_row(&t, "maps[1]", DGPB_KIND_TEXTURE, 0, 6, 0, 0, 0);
+    expect_refused("spirv", &t, &c, NULL,
+                   "target 'spirv', entry 'k': the code's 'maps' (set 0, binding 6) is an array "
+                   "of 3 descriptors, but 2 parameter rows describe it (from 'maps[0]')");
+    add_row(&t, "maps[2]", DGPB_KIND_TEXTURE, 0, 6, 0, 0, 0);
+    expect_proved("spirv", &t, &c, NULL);
+    add_row(&t, "maps[3]", DGPB_KIND_TEXTURE, 0, 6, 0, 0, 0);
+    expect_refused("spirv", &t, &c, NULL, "is an array of 3 descriptors, but 4 parameter rows");
+    remove_row(&t, "maps[3]");
+    row_named(&t, "maps[1]")->kind = DGPB_KIND_RW_TEXTURE;
+    expect_refused("spirv", &t, &c, NULL,
+                   "parameters 'maps[0]' and 'maps[1]' both claim the code's sampled texture "
+                   "'maps' (set 0, binding 6)");
+    row_named(&t, "maps[1]")->kind = DGPB_KIND_TEXTURE;
+    for (uint32_t r = 0; r < t.view.count; r++)
+        if (!strncmp(t.rows[r].name, "maps[", 5))
+            t.rows[r].kind = DGPB_KIND_HANDLE;
+    expect_refused("spirv", &t, &c, NULL,
+                   "parameter 'maps[0]' is a handle row, but the code declares an array 'maps' "
+                   "(set 0, binding 6) there as a sampled texture");
+}
+
 static void test_two_resource_rows_on_one_binding_are_refused_naming_both(void **state)
 {
     (void)state;
@@ -634,6 +673,56 @@ static void test_a_wgsl_binding_without_its_row_is_refused_naming_group_and_bind
     row_named(&t, "tex")->binding = 6;
     expect_refused("wgsl", &t, &c, NULL,
                    "the code binds 'tex_0' (a sampled texture at @group(0) @binding(3))");
+}
+
+/*
+ * On wgsl the block members and element strides come from WGSL's layout rules
+ * over the code's text (dgpb_code_bindings_add_wgsl_layouts): a field row off
+ * its member, a member without its row, and a wrong stride are refused as on
+ * spirv.
+ */
+static void test_wgsl_field_rows_and_strides_are_proved_against_the_wgsl_layout(void **state)
+{
+    (void)state;
+    static const char text[] =
+        "struct Dims_std140_0 { count_0 : u32, dir_0 : vec3<f32>, scale_0 : f32, };\n"
+        "@group(0) @binding(0) var<uniform> dims_0 : Dims_std140_0;\n"
+        "@group(0) @binding(1) var<storage, read_write> out_0 : array<vec3<f32>>;\n";
+    dgpb_wgsl_module *m = NULL;
+    dgpb_code_bindings bindings = {0};
+    dgpb_diag diag;
+    assert_int_equal(dgpb_wgsl_scan(text, sizeof text - 1, &m, &diag), DGPB_OK);
+    assert_int_equal(dgpb_code_bindings_from_wgsl(m, &bindings, &diag), DGPB_OK);
+    assert_int_equal(dgpb_code_bindings_add_wgsl_layouts(&bindings, text, sizeof text - 1, &diag),
+                     DGPB_OK);
+    table t;
+    memset(&t, 0, sizeof t);
+    add_row(&t, "dims", DGPB_KIND_UNIFORM_BUFFER, 0, 0, 0, 0, DGPB_WGPU_UNIFORM_BUFFER);
+    add_row(&t, "count", DGPB_KIND_VALUE, 0, 0, 0, 4, DGPB_WGPU_UNIFORM_BUFFER);
+    add_row(&t, "dir", DGPB_KIND_VALUE, 0, 0, 16, 12, DGPB_WGPU_UNIFORM_BUFFER);
+    add_row(&t, "scale", DGPB_KIND_VALUE, 0, 0, 28, 4, DGPB_WGPU_UNIFORM_BUFFER);
+    add_row(&t, "out", DGPB_KIND_RW_BUFFER, 0, 1, 0, 16, DGPB_WGPU_STORAGE_BUFFER);
+    dgpb_proof_input in = {DGPB_TARGET_WGSL, "k", &t.view, &bindings, NULL};
+    if (dgpb_binding_proof(&in, &diag))
+        fail_msg("%s", diag.message);
+    /* std140-like reading of dir at 4 would miss it: WGSL aligns a vec3 to 16. */
+    row_named(&t, "dir")->offset = 4;
+    assert_int_equal(dgpb_binding_proof(&in, &diag), DGPB_ERR_SHADER);
+    assert_contains(diag.message, "field row 'dir' (bytes 4..16) is no member of the code's "
+                                  "block 'dims_0' (@group(0) @binding(0))");
+    row_named(&t, "dir")->offset = 16;
+    remove_row(&t, "scale");
+    assert_int_equal(dgpb_binding_proof(&in, &diag), DGPB_ERR_SHADER);
+    assert_contains(diag.message, "member 2 of the code's block 'dims_0' (@group(0) @binding(0), "
+                                  "offset 28, 4 bytes) has no field row");
+    add_row(&t, "scale", DGPB_KIND_VALUE, 0, 0, 28, 4, DGPB_WGPU_UNIFORM_BUFFER);
+    row_named(&t, "out")->size = 12; /* a vec3<f32> is 12 bytes, but its stride 16 */
+    assert_int_equal(dgpb_binding_proof(&in, &diag), DGPB_ERR_SHADER);
+    assert_contains(diag.message,
+                    "parameter 'out' gives an element stride of 12 bytes, but the "
+                    "code's 'out_0' (@group(0) @binding(1)) has elements of 16 bytes");
+    dgpb_code_bindings_clear(&bindings);
+    dgpb_wgsl_module_free(m);
 }
 
 static void test_a_launch_row_on_wgsl_is_refused(void **state)
@@ -1071,6 +1160,8 @@ static void load_real(real *r, const char *target)
             rc = dgpb_wgsl_scan((const char *)text, size, &r->wgsl, &diag);
             if (!rc)
                 rc = dgpb_code_bindings_from_wgsl(r->wgsl, &r->code, &diag);
+            if (!rc)
+                rc = dgpb_code_bindings_add_wgsl_layouts(&r->code, (const char *)text, size, &diag);
         } else {
             rc = dgpb_ptx_scan((const char *)text, size, &r->ptx, &diag);
         }
@@ -1300,6 +1391,8 @@ static int build_and_prove(const char *json, const char *spv, const char *code_p
             rc = dgpb_wgsl_scan((const char *)text, size, &wgsl, diag);
             if (!rc)
                 rc = dgpb_code_bindings_from_wgsl(wgsl, &bindings, diag);
+            if (!rc)
+                rc = dgpb_code_bindings_add_wgsl_layouts(&bindings, (const char *)text, size, diag);
         } else {
             rc = dgpb_ptx_scan((const char *)text, size, &ptx, diag);
         }
@@ -1374,12 +1467,14 @@ int main(void)
         cmocka_unit_test(test_a_row_whose_kind_cannot_describe_the_binding_is_refused),
         cmocka_unit_test(test_classes_no_row_describes_are_refused_whatever_the_row),
         cmocka_unit_test(test_an_array_binding_takes_a_handle_row_only),
+        cmocka_unit_test(test_a_fixed_array_takes_one_row_per_element),
         cmocka_unit_test(test_two_resource_rows_on_one_binding_are_refused_naming_both),
         cmocka_unit_test(test_a_value_row_past_its_blocks_bytes_is_refused),
         cmocka_unit_test(test_push_constants_need_launch_rows_of_values_inside_the_block),
         cmocka_unit_test(test_rows_the_code_does_not_use_may_lack_a_binding),
         cmocka_unit_test(test_a_wgsl_table_that_matches_its_code_is_proved),
         cmocka_unit_test(test_a_wgsl_binding_without_its_row_is_refused_naming_group_and_binding),
+        cmocka_unit_test(test_wgsl_field_rows_and_strides_are_proved_against_the_wgsl_layout),
         cmocka_unit_test(test_a_launch_row_on_wgsl_is_refused),
         cmocka_unit_test(test_wgsl_bindings_webgpu_cannot_describe_are_refused_with_the_rewrite),
         cmocka_unit_test(test_a_webgpu_id_that_disagrees_with_the_wgsl_declaration_is_refused),

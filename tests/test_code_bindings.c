@@ -306,6 +306,44 @@ test_wgsl_depth_textures_binding_arrays_and_write_only_textures_keep_their_class
     dgpb_wgsl_module_free(m);
 }
 
+/*
+ * WGSL's layout rules complete the bindings as the SPIR-V reader does: a
+ * var<uniform>'s struct members (a vec3 aligned as a vec4, @align/@size), a
+ * var<storage> array's element stride (a struct rounded up to its alignment).
+ */
+static void test_wgsl_layouts_give_block_members_and_element_strides(void **state)
+{
+    (void)state;
+    static const char text[] =
+        "struct Dims_std140_0 { @align(16) count_0 : u32, scale_0 : f32, dir_0 : vec3<f32>,\n"
+        "    @size(32) tail_0 : f32, };\n"
+        "@group(0) @binding(0) var<uniform> dims_0 : Dims_std140_0;\n"
+        "struct Thing_0 { a_0 : vec3<f32>, b_0 : f32, c_0 : vec2<f32>, };\n"
+        "@group(0) @binding(1) var<storage, read_write> things_0 : array<Thing_0>;\n"
+        "@group(1) @binding(2) var<storage, read> words_0 : array<u32>;\n"
+        "@group(0) @binding(3) var<uniform> one_0 : vec4<f32>;\n";
+    dgpb_wgsl_module *m = scan_text(text, sizeof text - 1);
+    dgpb_code_bindings b;
+    dgpb_diag diag;
+    assert_int_equal(dgpb_code_bindings_from_wgsl(m, &b, &diag), DGPB_OK);
+    assert_int_equal(dgpb_code_bindings_add_wgsl_layouts(&b, text, sizeof text - 1, &diag),
+                     DGPB_OK);
+    assert_int_equal(b.count, 4);
+    /* count at 0, scale at 4, dir (align 16) at 16, tail at 28 sized 32. */
+    assert_int_equal(b.items[0].member_count, 4);
+    static const dgpb_spirv_member dims[] = {{0, 4}, {4, 4}, {16, 12}, {28, 32}};
+    for (size_t i = 0; i < ARRAY_LEN(dims); i++) {
+        assert_int_equal(b.items[0].members[i].offset, dims[i].offset);
+        assert_int_equal(b.items[0].members[i].size, dims[i].size);
+    }
+    assert_int_equal(b.items[1].element_stride, 32); /* 12 + 4 + 8 = 24 at 16-byte alignment */
+    assert_int_equal(b.items[2].element_stride, 4);
+    assert_int_equal(b.items[3].member_count, 0); /* no struct: no members */
+    dgpb_code_bindings_clear(&b);
+    assert_null(b.owned);
+    dgpb_wgsl_module_free(m);
+}
+
 /* ---- finding a path ----------------------------------------------------------- */
 
 static const dgpb_code_binding *find(const dgpb_code_bindings *b, const char *path, bool *ambiguous)
@@ -324,7 +362,7 @@ static void test_a_spirv_path_is_found_by_its_dotted_name_only(void **state)
         /* SPIR-V names are never read as WGSL spellings (no detail). */
         {.name = "res_src_0", .space = 0, .binding = 5},
     };
-    dgpb_code_bindings b = {items, ARRAY_LEN(items)};
+    dgpb_code_bindings b = {.items = items, .count = ARRAY_LEN(items)};
     bool ambiguous;
     assert_ptr_equal(find(&b, "globalParams", &ambiguous), &items[0]);
     assert_false(ambiguous);
@@ -335,7 +373,7 @@ static void test_a_spirv_path_is_found_by_its_dotted_name_only(void **state)
     assert_null(find(&b, "entryPointParams.job", &ambiguous));
     assert_null(find(&b, "m.dst", &ambiguous));
     assert_false(ambiguous);
-    dgpb_code_bindings empty = {NULL, 0};
+    dgpb_code_bindings empty = {.items = NULL, .count = 0};
     assert_null(find(&empty, "globalParams", &ambiguous));
     assert_false(ambiguous);
 }
@@ -353,7 +391,7 @@ static void test_a_wgsl_variable_spells_a_path_with_underscores_and_a_numeric_su
         {.name = "res_dst_0_1", .detail = "array<u32>"}, /* more than a suffix */
         {.name = "lights_list_0", .detail = "array<vec4<f32>>"},
     };
-    dgpb_code_bindings b = {items, ARRAY_LEN(items)};
+    dgpb_code_bindings b = {.items = items, .count = ARRAY_LEN(items)};
     bool ambiguous;
     assert_ptr_equal(find(&b, "globalParams", &ambiguous), &items[0]);
     assert_false(ambiguous);
@@ -388,7 +426,7 @@ static void test_two_wgsl_spellings_of_one_path_are_ambiguous_unless_one_is_exac
         {.name = "a_b_1", .detail = "array<u32>", .binding = 1},
         {.name = "c_0", .detail = "array<u32>", .binding = 2},
     };
-    dgpb_code_bindings b = {items, ARRAY_LEN(items)};
+    dgpb_code_bindings b = {.items = items, .count = ARRAY_LEN(items)};
     bool ambiguous;
     assert_null(find(&b, "a.b", &ambiguous));
     assert_true(ambiguous);
@@ -402,7 +440,7 @@ static void test_two_wgsl_spellings_of_one_path_are_ambiguous_unless_one_is_exac
         {.name = "a_b_1", .detail = "array<u32>"},
         {.name = "a_b_1", .detail = "array<u32>", .binding = 9},
     };
-    dgpb_code_bindings e = {exact, ARRAY_LEN(exact)};
+    dgpb_code_bindings e = {.items = exact, .count = ARRAY_LEN(exact)};
     assert_ptr_equal(find(&e, "a_b_1", &ambiguous), &exact[1]);
     assert_false(ambiguous);
 }
@@ -484,6 +522,7 @@ int main(void)
         cmocka_unit_test(test_wgsl_bindings_are_every_binding_of_the_scan_in_source_order),
         cmocka_unit_test(
             test_wgsl_depth_textures_binding_arrays_and_write_only_textures_keep_their_class),
+        cmocka_unit_test(test_wgsl_layouts_give_block_members_and_element_strides),
         cmocka_unit_test(test_a_spirv_path_is_found_by_its_dotted_name_only),
         cmocka_unit_test(test_a_wgsl_variable_spells_a_path_with_underscores_and_a_numeric_suffix),
         cmocka_unit_test(test_two_wgsl_spellings_of_one_path_are_ambiguous_unless_one_is_exact),

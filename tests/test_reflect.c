@@ -528,8 +528,8 @@ static void test_shapes_outside_the_webgpu_table_have_a_problem_naming_the_shape
         {"shapes_wgsl.json", "s_quads", DGPB_KIND_RW_TEXTURE,
          "RWTexture2D<uint4> (format rgba32ui) has no WebGPU binding-layout ID"},
         {"shapes_wgsl.json", "s_many", -1,
-         "Texture2D<float4>[4] is an array of resources, which a row cannot describe (a row has "
-         "no element count); declare each element as a parameter of its own"},
+         "Texture2D<float4>[4] is an array of resources, and WebGPU has no binding arrays; "
+         "declare each element as a parameter of its own, or leave wgsl out of --targets"},
     };
     for (size_t c = 0; c < ARRAY_LEN(cases); c++) {
         dgpb_reflection *r = parse_fixture(cases[c].file, "wgsl", k_blocks, 1);
@@ -562,17 +562,26 @@ static void test_other_targets_have_no_webgpu_ids_and_no_webgpu_problems(void **
         }
         dgpb_reflection_free(r);
     }
-    /* The storage formats are fine on spirv; an array of resources is not, on any target. */
+    /* The storage formats are fine on spirv, and a fixed array of resources is a row per
+       element at the array's place, each found in the code by the array's variable. */
     dgpb_reflection *r = parse_fixture("shapes_spirv.json", "spirv", NULL, 0);
     assert_int_equal(param(r, "s_ints")->kind, DGPB_KIND_RW_TEXTURE);
     assert_null(param(r, "s_ints")->problem);
     assert_null(param(r, "s_quads")->problem);
-    assert_int_equal(param(r, "s_many")->kind, -1);
-    assert_contains(param(r, "s_many")->problem,
-                    "is an array of resources, which a row cannot describe");
-    /* A refused row is found in the code by its own variable. */
-    assert_string_equal(param(r, "s_many")->code_name, "s_many");
-    assert_string_equal(param(r, "s_many")->shape, "Texture2D<float4>[4]");
+    assert_null(dgpb_reflection_find(r, "s_many", false));
+    const dgpb_reflected_param *first = param(r, "s_many[0]");
+    for (int i = 0; i < 4; i++) {
+        char name[16];
+        snprintf(name, sizeof name, "s_many[%d]", i);
+        const dgpb_reflected_param *e = param(r, name);
+        assert_ptr_equal(e, first + i);
+        assert_int_equal(e->kind, DGPB_KIND_TEXTURE);
+        assert_null(e->problem);
+        assert_string_equal(e->code_name, "s_many");
+        assert_string_equal(e->shape, "Texture2D<float4>");
+        assert_int_equal(e->space, first->space);
+        assert_int_equal(e->binding, first->binding);
+    }
     dgpb_reflection_free(r);
 }
 
@@ -872,10 +881,6 @@ static void test_shapes_no_row_describes_are_refused_with_the_rewrite_on_every_t
            test_shapes_the_format_cannot_express_have_no_kind_and_a_reason). */
         {"typed", "typed", "Buffer",
          "Buffer (a typed buffer) has no parameter kind; use StructuredBuffer<T> instead", false},
-        {"layers", "layers", "StructuredBuffer<float>[4]",
-         "StructuredBuffer<float>[4] is an array of resources, which a row cannot describe (a "
-         "row has no element count); declare each element as a parameter of its own",
-         true},
         {"material", "entryPointParams.material", "ParameterBlock<Material>",
          "ParameterBlock<Material> as an entry-point parameter has no fixed descriptor set; "
          "declare the ParameterBlock as a global",
@@ -886,9 +891,9 @@ static void test_shapes_no_row_describes_are_refused_with_the_rewrite_on_every_t
         bool wgsl;
         size_t count;
     } cases[] = {
-        {"refused_spirv.json", "spirv", false, 10},
+        {"refused_spirv.json", "spirv", false, 13},
         {"refused_wgsl.json", "wgsl", true, 7},
-        {"refused_cuda.json", "ptx", false, 10},
+        {"refused_cuda.json", "ptx", false, 13},
     };
     for (size_t c = 0; c < ARRAY_LEN(cases); c++) {
         dgpb_reflection *r = parse_fixture(cases[c].file, cases[c].target, NULL, 0);
@@ -915,6 +920,25 @@ static void test_shapes_no_row_describes_are_refused_with_the_rewrite_on_every_t
         assert_null(out->problem);
         assert_true(param(r, "material")->entry_param);
         assert_false(param(r, "albedo")->entry_param);
+        /* StructuredBuffer<float> layers[4]: refused on wgsl (no binding arrays in WebGPU); on
+           spirv four rows sharing the array's binding, on ptx four 16-byte handles in a row. */
+        if (cases[c].wgsl) {
+            assert_int_equal(param(r, "layers")->kind, -1);
+            assert_contains(param(r, "layers")->problem,
+                            "StructuredBuffer<float>[4] is an array of resources, and WebGPU has "
+                            "no binding arrays");
+        } else {
+            const dgpb_reflected_param *l0 = param(r, "layers[0]");
+            for (uint32_t i = 0; i < 4; i++) {
+                const dgpb_reflected_param *e = l0 + i;
+                assert_int_equal(e->kind, DGPB_KIND_BUFFER);
+                assert_string_equal(e->code_name, "layers");
+                assert_int_equal(e->size, 4); /* the element stride */
+                assert_int_equal(e->binding,
+                                 l0->binding + (cases[c].target[0] == 'p' ? 16 * i : 0));
+            }
+            assert_string_equal(l0[3].name, "layers[3]");
+        }
         dgpb_reflection_free(r);
     }
 }

@@ -59,6 +59,8 @@ static int read_code_bindings(build *b, int t, size_t e, unit *u, dgpb_code_bind
         rc = dgpb_wgsl_scan((const char *)u->code, u->code_size, &u->wgsl, &d);
         if (!rc)
             rc = dgpb_code_bindings_from_wgsl(u->wgsl, code, &d);
+        if (!rc)
+            rc = dgpb_code_bindings_add_wgsl_layouts(code, (const char *)u->code, u->code_size, &d);
         *have = true;
         if (dgpb_result_class(rc) == DGPB_ERR_CORRUPT && build_refuse_wgsl_types(b, e, u->spirv))
             return DGPB_ERR_SHADER;

@@ -340,11 +340,39 @@ static bool caps_alike(const entry_set *s)
  * What a row's comment adds to its kind: a structured buffer's element stride
  * (its `size`), per target where the targets differ. `only`: that target alone.
  */
+/* Row `r` of `e` as an element of a fixed array of resources: rows of one kind sharing a
+   place, the element index being the position among them (docs/format.md). False if not. */
+static bool array_element(const dgpb_entry_view *e, uint32_t r, uint32_t *index, uint32_t *count)
+{
+    const dgpb_param_view *p = &e->params[r];
+    if (p->kind == DGPB_KIND_VALUE || p->kind == DGPB_KIND_UNIFORM_BUFFER)
+        return false;
+    *index = *count = 0;
+    for (uint32_t i = 0; i < e->param_count; i++) {
+        const dgpb_param_view *q = &e->params[i];
+        if (q->kind != p->kind || q->space != p->space || q->binding != p->binding)
+            continue;
+        *index += i < r;
+        ++*count;
+    }
+    return *count > 1;
+}
+
 static void row_note(const entry_set *s, const dgpb_entry_view *only, uint32_t r, char *buf,
                      size_t size)
 {
     buf[0] = 0;
     const dgpb_param_view *p = &(only ? only : s->entries[0])->params[r];
+    uint32_t index = 0, count = 0;
+    for (uint32_t t = 0; t < (only ? 1 : s->count); t++)
+        if (array_element(only ? only : s->entries[t], r, &index, &count)) {
+            size_t n = (size_t)snprintf(buf, size, ", array element %u of %u%s%.*s", index, count,
+                                        only ? "" : " on ", only ? 0 : (int)s->targets[t]->name.len,
+                                        only ? "" : s->targets[t]->name.ptr);
+            buf += n < size ? n : size;
+            size -= n < size ? n : size;
+            break;
+        }
     if ((p->kind != DGPB_KIND_BUFFER && p->kind != DGPB_KIND_RW_BUFFER) || (only && !p->size))
         return;
     bool alike = true;

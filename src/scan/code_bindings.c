@@ -10,6 +10,7 @@
 
 #include "core/alloc.h"
 #include "dgpb/format.h"
+#include "scan/value_wgsl.h"
 
 static const char *const class_names[DGPB_CODE_CLASS_COUNT] = {
     "uniform buffer",     "push-constant block",
@@ -30,9 +31,43 @@ void dgpb_code_bindings_clear(dgpb_code_bindings *b)
 {
     if (!b)
         return;
+    for (size_t i = 0; i < b->owned_count; i++)
+        dgpb_free(b->owned[i]);
+    dgpb_free(b->owned);
     dgpb_free(b->items);
-    b->items = NULL;
-    b->count = 0;
+    memset(b, 0, sizeof *b);
+}
+
+int dgpb_code_bindings_add_wgsl_layouts(dgpb_code_bindings *b, const char *text, size_t len,
+                                        dgpb_diag *diag)
+{
+    for (size_t i = 0; i < b->count; i++) {
+        dgpb_code_binding *c = &b->items[i];
+        if (c->space < 0 || c->binding < 0 || c->space > UINT32_MAX || c->binding > UINT32_MAX)
+            continue;
+        int rc = DGPB_OK;
+        if (c->cls == DGPB_CODE_STORAGE_BUFFER) {
+            rc = value_wgsl_element_stride(text, len, (uint32_t)c->space, (uint32_t)c->binding,
+                                           &c->element_stride, diag);
+        } else if (c->cls == DGPB_CODE_UNIFORM_BLOCK) {
+            dgpb_spirv_member *m = NULL;
+            uint32_t n = 0;
+            dgpb_spirv_member **owned =
+                mem_realloc(b->owned, (b->owned_count + 1) * sizeof *b->owned);
+            if (!owned)
+                return dgpb_diag_set(diag, DGPB_ERR_NOMEM, -1, "out of memory");
+            b->owned = owned;
+            rc = value_wgsl_block_members(text, len, (uint32_t)c->space, (uint32_t)c->binding, &m,
+                                          &n, diag);
+            if (m)
+                b->owned[b->owned_count++] = m;
+            c->members = m;
+            c->member_count = n;
+        }
+        if (rc)
+            return rc;
+    }
+    return DGPB_OK;
 }
 
 static uint32_t spirv_class(const dgpb_spirv_var *v)

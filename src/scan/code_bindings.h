@@ -77,15 +77,19 @@ typedef struct dgpb_code_binding {
     const char *sample_type;  /* WGSL sampled textures: "f32", "i32", "u32"; else NULL */
     const char *dimension;    /* WGSL textures: "1d", "2d", "2d_array", ...; else NULL */
     uint32_t line;            /* WGSL: its line; 0 for SPIR-V */
-    const dgpb_spirv_member *members; /* SPIR-V blocks: the struct's members; borrowed */
-    uint32_t member_count;            /* 0: not known (WGSL) */
-    uint32_t element_stride; /* SPIR-V storage buffers: the element's ArrayStride; 0 unknown */
+    const dgpb_spirv_member *members; /* uniform blocks: the struct's members (SPIR-V, or WGSL
+                                         after dgpb_code_bindings_add_wgsl_layouts); borrowed */
+    uint32_t member_count;            /* 0: not known */
+    uint32_t element_stride; /* storage buffers: the element's stride (SPIR-V ArrayStride, WGSL
+                                after dgpb_code_bindings_add_wgsl_layouts); 0 unknown */
     uint32_t array_length;   /* SPIR-V arrays of resources: the length; 0 runtime or unknown */
 } dgpb_code_binding;
 
 typedef struct dgpb_code_bindings {
     dgpb_code_binding *items;
     size_t count;
+    dgpb_spirv_member **owned; /* member lists read from WGSL text, freed with the bindings */
+    size_t owned_count;
 } dgpb_code_bindings;
 
 /*
@@ -99,6 +103,15 @@ int dgpb_code_bindings_from_spirv(const dgpb_spirv_info *info, dgpb_code_binding
 /* From a WGSL scan: every binding it found, in source order. */
 int dgpb_code_bindings_from_wgsl(const dgpb_wgsl_module *m, dgpb_code_bindings *out,
                                  dgpb_diag *diag);
+
+/*
+ * Completes bindings read from a WGSL scan with what WGSL's layout rules say
+ * of the same `text`: each var<uniform>'s struct members (`members`,
+ * `member_count`) and each var<storage>'s element stride (`element_stride`),
+ * as the SPIR-V reader gives them, so that one proof covers both targets.
+ */
+int dgpb_code_bindings_add_wgsl_layouts(dgpb_code_bindings *b, const char *text, size_t len,
+                                        dgpb_diag *diag);
 
 void dgpb_code_bindings_clear(dgpb_code_bindings *b);
 

@@ -31,6 +31,7 @@ typedef struct walker {
     text_scanner lex;
     wstruct structs[MAX_STRUCTS];
     size_t struct_count;
+    bool storage; /* find_var(): look for a var<storage> rather than a var<uniform> */
 } walker;
 
 /* A laid-out type: scalar/vector/matrix numbers, or an array or struct at `at`. */
@@ -386,7 +387,7 @@ static int find_var(walker *w, const dgpb_param_desc *row, bool *have_out, bool 
             if (text_is_punct(&w->lex.tok, '<')) {
                 if ((rc = wgsl_advance(&w->lex)))
                     break;
-                uniform = text_tok_is(&w->lex.tok, "uniform");
+                uniform = text_tok_is(&w->lex.tok, w->storage ? "storage" : "uniform");
                 if ((rc = wgsl_skip(&w->lex, ">", SKIP_TEMPLATES, NULL)) ||
                     (rc = wgsl_advance(&w->lex)))
                     break;
@@ -420,5 +421,88 @@ static int find_var(walker *w, const dgpb_param_desc *row, bool *have_out, bool 
     *have_out = have;
     *is_override_out = is_override;
     *var_type_out = var_type;
+    return rc;
+}
+
+/* A walker over `text`, or NULL (out of memory, said in diag). */
+static walker *walker_new(const char *text, size_t len, dgpb_diag *diag)
+{
+    walker *w = mem_calloc(1, sizeof *w);
+    if (!w) {
+        dgpb_diag_set(diag, DGPB_ERR_NOMEM, -1, "out of memory reading WGSL");
+        return NULL;
+    }
+    w->lex = (text_scanner){
+        .text = text ? text : "", .len = len, .line = 1, .diag = diag, .language = "WGSL"};
+    return w;
+}
+
+int value_wgsl_block_members(const char *text, size_t len, uint32_t group, uint32_t binding,
+                             dgpb_spirv_member **out, uint32_t *count, dgpb_diag *diag)
+{
+    *out = NULL;
+    *count = 0;
+    walker *w = walker_new(text, len, diag);
+    if (!w)
+        return DGPB_ERR_NOMEM;
+    dgpb_param_desc row = {.space = group, .binding = binding};
+    bool have = false, ovr = false;
+    mark at = {0};
+    wtype t;
+    int rc = find_var(w, &row, &have, &ovr, &at);
+    if (!rc && have && !(rc = layout(w, at, 0, &t)) && t.is_struct) {
+        uint64_t end = 0;
+        bool got = true;
+        size_t n = 0, cap = 0;
+        dgpb_spirv_member *m = NULL;
+        wgsl_restore(&w->lex, t.elem);
+        rc = wgsl_advance(&w->lex);
+        while (!rc && got) {
+            wmember one;
+            if ((rc = next_member(w, end, 0, &one, &got)) || !got)
+                break;
+            end = one.offset + one.size;
+            if (n == cap) {
+                size_t grown = cap ? cap * 2 : 8;
+                dgpb_spirv_member *more = mem_realloc(m, grown * sizeof *m);
+                if (!more) {
+                    rc = dgpb_diag_set(diag, DGPB_ERR_NOMEM, -1, "out of memory reading WGSL");
+                    break;
+                }
+                m = more;
+                cap = grown;
+            }
+            m[n++] = (dgpb_spirv_member){(uint32_t)one.offset, (uint32_t)one.size};
+        }
+        if (rc || end > UINT32_MAX) {
+            dgpb_free(m);
+        } else {
+            *out = m;
+            *count = (uint32_t)n;
+        }
+    }
+    dgpb_free(w);
+    return rc;
+}
+
+int value_wgsl_element_stride(const char *text, size_t len, uint32_t group, uint32_t binding,
+                              uint32_t *stride, dgpb_diag *diag)
+{
+    *stride = 0;
+    walker *w = walker_new(text, len, diag);
+    if (!w)
+        return DGPB_ERR_NOMEM;
+    w->storage = true;
+    dgpb_param_desc row = {.space = group, .binding = binding};
+    bool have = false, ovr = false;
+    mark at = {0};
+    wtype t, el;
+    int rc = find_var(w, &row, &have, &ovr, &at);
+    if (!rc && have && !(rc = layout(w, at, 0, &t)) && t.is_array &&
+        !(rc = layout(w, t.elem, 1, &el))) {
+        uint64_t s = round_up(el.size, el.align);
+        *stride = s > UINT32_MAX ? 0 : (uint32_t)s;
+    }
+    dgpb_free(w);
     return rc;
 }

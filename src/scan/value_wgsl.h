@@ -9,9 +9,12 @@
 /* Linked as dgpb__<name> (CONTRIBUTING.md, "Code conventions"). */
 #define value_wgsl_type dgpb__value_wgsl_type
 #define value_wgsl_block_size dgpb__value_wgsl_block_size
+#define value_wgsl_block_members dgpb__value_wgsl_block_members
+#define value_wgsl_element_stride dgpb__value_wgsl_element_stride
 
 #include <stddef.h>
 
+#include "scan/spirv_analysis.h" /* dgpb_spirv_member */
 #include "scan/value_types.h"
 
 /*
@@ -27,5 +30,19 @@ int value_wgsl_type(const char *text, size_t len, const dgpb_param_desc *row, dg
 /* SizeOf the type of the var<uniform> at the row's @group/@binding in *size; 0 when none. */
 int value_wgsl_block_size(const char *text, size_t len, const dgpb_param_desc *row, uint32_t *size,
                           dgpb_diag *diag);
+
+/*
+ * The members (byte offset and size, in declaration order) of the struct of
+ * the var<uniform> at @group(group) @binding(binding), by WGSL's rules, in
+ * *out (the caller frees it) and *count; none when there is no such var or
+ * its type is no struct. An error only when the text cannot be read.
+ */
+int value_wgsl_block_members(const char *text, size_t len, uint32_t group, uint32_t binding,
+                             dgpb_spirv_member **out, uint32_t *count, dgpb_diag *diag);
+
+/* The element stride (roundUp(AlignOf(E), SizeOf(E))) of the array<E> of the var<storage> at
+   @group(group) @binding(binding) in *stride; 0 when none. */
+int value_wgsl_element_stride(const char *text, size_t len, uint32_t group, uint32_t binding,
+                              uint32_t *stride, dgpb_diag *diag);
 
 #endif

@@ -252,6 +252,7 @@ static int prove_code_binding(const dgpb_proof_input *in, const dgpb_code_bindin
                              c->name, where, wgsl_refusal(c));
     const dgpb_param_desc *first = NULL;
     uint32_t count = 0;
+    bool fixed = c->is_array && c->array_length; /* a fixed array: rows name[0] ... */
     for (uint32_t r = 0; r < t->count; r++) {
         const dgpb_param_desc *row = &t->rows[r];
         if (row->space != (uint64_t)c->space || row->binding != (uint64_t)c->binding)
@@ -259,8 +260,10 @@ static int prove_code_binding(const dgpb_proof_input *in, const dgpb_code_bindin
         if (!first)
             first = row;
         count++;
-        /* A block's rows: its uniform_buffer row (if any) first, then value rows. */
-        if (count > 1 &&
+        /* A block's rows: its uniform_buffer row (if any) first, then value rows. A fixed
+           array's: one row per element, of one kind. */
+        bool element = fixed && row->kind == first->kind;
+        if (count > 1 && !element &&
             (row->kind != DGPB_KIND_VALUE ||
              (first->kind != DGPB_KIND_VALUE && first->kind != DGPB_KIND_UNIFORM_BUFFER)))
             return dgpb_diag_set(diag, DGPB_ERR_SHADER, -1,
@@ -268,7 +271,8 @@ static int prove_code_binding(const dgpb_proof_input *in, const dgpb_code_bindin
                                  "the code's %s '%s' (%s)",
                                  dgpb_target_name(in->target), in->entry, first->name, row->name,
                                  what, c->name, where);
-        if ((c->is_array && row->kind != DGPB_KIND_HANDLE) || !kind_fits(row->kind, c))
+        if ((c->is_array && !fixed && row->kind != DGPB_KIND_HANDLE) ||
+            (fixed && row->kind == DGPB_KIND_HANDLE) || !kind_fits(row->kind, c))
             return dgpb_diag_set(diag, DGPB_ERR_SHADER, -1,
                                  "target '%s', entry '%s': parameter '%s' is a %s row, but the "
                                  "code declares %s'%s' (%s) there as a %s",
@@ -306,6 +310,14 @@ static int prove_code_binding(const dgpb_proof_input *in, const dgpb_code_bindin
                              "parameter row describes: a host would leave it unbound",
                              dgpb_target_name(in->target), in->entry, c->name,
                              what[0] == 'a' ? "an" : "a", what, where);
+    if (fixed && count != c->array_length)
+        return dgpb_diag_set(diag, DGPB_ERR_SHADER, -1,
+                             "target '%s', entry '%s': the code's '%s' (%s) is an array of %u "
+                             "descriptors, but %u parameter row%s describe%s it (from '%s'): a "
+                             "host would bind a different count",
+                             dgpb_target_name(in->target), in->entry, c->name, where,
+                             c->array_length, count, count == 1 ? "" : "s", count == 1 ? "s" : "",
+                             first->name);
     if (first->kind == DGPB_KIND_UNIFORM_BUFFER && c->member_count)
         return prove_block_fields(in, c, where, diag);
     return DGPB_OK;

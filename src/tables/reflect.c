@@ -236,11 +236,12 @@ typedef struct base {
 } base;
 
 /* fill_strings() for a resource at `path` under `at`: its code name is the node's resource
-   prefix and the path. */
+   prefix and `code_path` (the path, less an array element's index). */
 static void fill_resource_strings(builder *b, dgpb_reflected_param *r, const char *path,
-                                  const base *at, const char *shape, const char *problem)
+                                  const char *code_path, const base *at, const char *shape,
+                                  const char *problem)
 {
-    char *code = mem_printf("%s%s", at->res_prefix, path);
+    char *code = mem_printf("%s%s", at->res_prefix, code_path);
     if (!code)
         b->nomem = true;
     else
@@ -409,106 +410,10 @@ static void classify(builder *b, dgpb_reflected_param *r, const cJSON *node, con
     }
 }
 
-/* ---- element strides ---- */
-
-static uint32_t round_up(uint32_t n, uint32_t align)
-{
-    return align > 1 ? (n + align - 1) / align * align : n;
-}
-
-static uint32_t scalar_bytes(const char *scalar)
-{
-    if (!scalar)
-        return 0;
-    if (strstr(scalar, "64"))
-        return 8;
-    if (strstr(scalar, "16"))
-        return 2;
-    if (strstr(scalar, "8"))
-        return 1;
-    return 4; /* 32-bit scalars and bool */
-}
-
-/*
- * A type's byte size and alignment as an element of a structured buffer on
- * the target: std430 on spirv and WGSL's storage rules on wgsl (a 3-vector
- * aligned as a 4-vector), CUDA's vector types on ptx (2- and 4-vectors
- * aligned to their size, 3-vectors to their scalar). A struct's members keep
- * the offsets the reflection gives. False when a size cannot be known.
- */
-static bool elem_layout(const builder *b, const cJSON *t, uint32_t *size, uint32_t *align,
-                        int depth)
-{
-    const char *kind = reflect_get_str(t, "kind");
-    uint32_t n = 0, s = 0;
-    if (depth > 16 || !kind)
-        return false;
-    if (!strcmp(kind, "scalar")) {
-        *size = *align = scalar_bytes(reflect_get_str(t, "scalarType"));
-        return *size != 0;
-    }
-    if (!strcmp(kind, "vector") || !strcmp(kind, "matrix")) {
-        const cJSON *e = reflect_get(t, "elementType");
-        s = scalar_bytes(reflect_get_str(e, "scalarType"));
-        bool vector = !strcmp(kind, "vector");
-        uint32_t rows = 1;
-        if (!(vector ? reflect_get_u32(t, "elementCount", &n)
-                     : reflect_get_u32(t, "columnCount", &n) &&
-                           reflect_get_u32(t, "rowCount", &rows)) ||
-            !s || !n || n > 4 || !rows)
-            return false;
-        if (b->ptx)
-            *align = n == 3 ? s : n * s;
-        else
-            *align = (n == 3 ? 4 : n) * s;
-        *size = vector ? n * s : rows * round_up(n * s, *align);
-        return true;
-    }
-    if (!strcmp(kind, "array")) {
-        uint32_t es = 0, ea = 0;
-        if (!reflect_get_u32(t, "elementCount", &n) || !n ||
-            !elem_layout(b, reflect_get(t, "elementType"), &es, &ea, depth + 1))
-            return false;
-        *align = ea;
-        *size = n * round_up(es, ea);
-        return true;
-    }
-    if (!strcmp(kind, "struct")) {
-        uint32_t end = 0, max_align = 1;
-        const cJSON *f;
-        cJSON_ArrayForEach(f, fields_of(t))
-        {
-            uint32_t fs = 0, fa = 0, off = 0, bytes = 0;
-            const cJSON *rec = reflect_get(f, "binding");
-            if (!elem_layout(b, reflect_get(f, "type"), &fs, &fa, depth + 1) ||
-                !reflect_get_u32(rec, "offset", &off))
-                return false;
-            if (reflect_get_u32(rec, "size", &bytes) && bytes > fs)
-                fs = bytes;
-            if (off + fs > end)
-                end = off + fs;
-            if (fa > max_align)
-                max_align = fa;
-        }
-        *align = max_align;
-        *size = round_up(end, max_align);
-        return end != 0;
-    }
-    return false;
-}
-
-/* The element stride of a structured buffer type on the target; 0 when not known. */
-static uint32_t element_stride(const builder *b, const cJSON *t)
-{
-    uint32_t size = 0, align = 0;
-    if (!elem_layout(b, reflect_get(t, "resultType"), &size, &align, 0))
-        return 0;
-    return round_up(size, align);
-}
-
-/* One resource row (or a plain-data constant buffer as one uniform_buffer row). */
-static void add_resource(builder *b, const char *path, const cJSON *node, const cJSON *t,
-                         const records *rec, const base *at)
+/* One resource row (or a plain-data constant buffer as one uniform_buffer row); `code_path`
+   names its variable in the code (the path, less an array element's index). */
+static void add_resource(builder *b, const char *path, const char *code_path, const cJSON *node,
+                         const cJSON *t, const records *rec, const base *at)
 {
     dgpb_reflected_param *r = push(b);
     if (!r)
@@ -540,8 +445,8 @@ static void add_resource(builder *b, const char *path, const cJSON *node, const 
         r->place_from_code = at->entry && (b->spirv || b->wgsl);
     }
     if (r->kind == DGPB_KIND_BUFFER || r->kind == DGPB_KIND_RW_BUFFER)
-        r->size = element_stride(b, t);
-    fill_resource_strings(b, r, path, at, shape, problem);
+        r->size = reflect_element_stride(t, b->ptx);
+    fill_resource_strings(b, r, path, code_path, at, shape, problem);
 }
 
 /* A row that says why a whole aggregate cannot be rows. */
@@ -556,7 +461,7 @@ static void add_refused(builder *b, const char *path, const cJSON *t, const base
     snprintf(problem, sizeof problem, "%s %s", shape, why);
     r->kind = -1;
     r->entry_param = at->entry;
-    fill_resource_strings(b, r, path, at, shape, problem);
+    fill_resource_strings(b, r, path, path, at, shape, problem);
 }
 
 /*
@@ -577,7 +482,7 @@ static void add_subpass_input(builder *b, const char *path, const base *at)
         return;
     r->kind = -1;
     r->entry_param = at->entry;
-    fill_resource_strings(b, r, path, at, "SubpassInput",
+    fill_resource_strings(b, r, path, path, at, "SubpassInput",
                           "SubpassInput is not supported: an input attachment reads the render "
                           "pass's own attachment, for which the format has no parameter kind "
                           "(and WebGPU no binding); bind the attachment as a Texture2D and Load "
@@ -646,7 +551,7 @@ static void add_data_block(builder *b, const char *path, const cJSON *node, cons
                            const records *rec, const base *at, int depth)
 {
     size_t first = b->count;
-    add_resource(b, path, node, t, rec, at);
+    add_resource(b, path, path, node, t, rec, at);
     const cJSON *elem = reflect_get(t, "elementType");
     if (b->nomem || b->params[first].kind != DGPB_KIND_UNIFORM_BUFFER ||
         !reflect_str_is(reflect_get_str(elem, "kind"), "struct"))
@@ -670,6 +575,68 @@ static void add_data_block(builder *b, const char *path, const cJSON *node, cons
     for (size_t i = first + 1; i < b->count; i++)
         b->params[i].place_from_code = from_code;
     dgpb_free(code);
+}
+
+/*
+ * A fixed array of resources, `T name[N]` (docs/format.md, "Which rows an
+ * entry has"): N rows name[0] ... name[N-1] of the element's kind, in element
+ * order. On the descriptor targets they share the array's place (a Vulkan
+ * host binds element i at array element i); on ptx the array is N handles in
+ * a row, element i at the array's offset + i * the element stride. WebGPU has
+ * no binding arrays, and an unbounded array no count: both refused.
+ */
+static void add_resource_array(builder *b, const char *path, const cJSON *node, const cJSON *t,
+                               const records *rec, const base *at)
+{
+    const cJSON *elem = reflect_get(t, "elementType");
+    const char *elem_kind = reflect_get_str(elem, "kind");
+    uint32_t n = 0;
+    if (!(reflect_get_u32(t, "elementCount", &n) && n)) {
+        add_refused(b, path, t, at,
+                    "is an unbounded array of resources, which no row can describe; declare it "
+                    "as DescriptorHandle<T> handles (a bindless `handle` row) instead");
+        return;
+    }
+    if (!reflect_str_is(elem_kind, "resource") && !reflect_str_is(elem_kind, "samplerState")) {
+        add_refused(
+            b, path, t, at,
+            "is an array of arrays, aggregates or blocks; only an array of textures, buffers, "
+            "samplers or acceleration structures is rows (name[i]): declare one array per "
+            "resource field, or each element as a parameter of its own");
+        return;
+    }
+    if (b->wgsl) {
+        add_refused(b, path, t, at,
+                    "is an array of resources, and WebGPU has no binding arrays; declare each "
+                    "element as a parameter of its own, or leave wgsl out of --targets");
+        return;
+    }
+    if (n > DGPB_MAX_ARRAY_ROWS) {
+        char why[200];
+        snprintf(why, sizeof why,
+                 "has %u elements, more than the %u rows an array may have; declare it as "
+                 "DescriptorHandle<T> handles (a bindless `handle` row) instead",
+                 n, DGPB_MAX_ARRAY_ROWS);
+        add_refused(b, path, t, at, why);
+        return;
+    }
+    uint32_t stride = 0;
+    if (b->ptx && !(reflect_get_u32(rec->bytes, "elementStride", &stride) && stride)) {
+        add_refused(b, path, t, at, "has no element stride in the ptx reflection");
+        return;
+    }
+    for (uint32_t i = 0; i < n && !b->nomem; i++) {
+        char *sub = mem_printf("%s[%u]", path, i);
+        if (!sub) {
+            b->nomem = true;
+            return;
+        }
+        size_t row = b->count;
+        add_resource(b, sub, path, node, elem, rec, at);
+        dgpb_free(sub);
+        if (b->ptx && row < b->count)
+            b->params[row].binding += i * stride;
+    }
 }
 
 static void walk(builder *b, const char *path, const cJSON *node, const cJSON *t, const base *at,
@@ -747,21 +714,10 @@ static void walk(builder *b, const char *path, const cJSON *node, const cJSON *t
         } else {
             add_data_block(b, path, node, t, &rec, at, depth);
         }
-    } else if (reflect_str_is(kind, "array")) {
-        uint32_t n = 0;
-        if (holds_resources(reflect_get(t, "elementType"), 0) &&
-            !(reflect_get_u32(t, "elementCount", &n) && n))
-            add_refused(b, path, t, at,
-                        "is an unbounded array of resources, which no row can describe; declare "
-                        "it as DescriptorHandle<T> handles (a bindless `handle` row) instead");
-        else if (holds_resources(reflect_get(t, "elementType"), 0))
-            add_refused(b, path, t, at,
-                        "is an array of resources, which a row cannot describe (a row has no "
-                        "element count); declare each element as a parameter of its own");
-        else
-            add_value(b, path, t, &rec, at);
+    } else if (reflect_str_is(kind, "array") && holds_resources(reflect_get(t, "elementType"), 0)) {
+        add_resource_array(b, path, node, t, &rec, at);
     } else if (reflect_str_is(kind, "resource") || reflect_str_is(kind, "samplerState")) {
-        add_resource(b, path, node, t, &rec, at);
+        add_resource(b, path, path, node, t, &rec, at);
     } else if (kind) {
         add_value(b, path, t, &rec, at);
     } else {
@@ -782,7 +738,7 @@ static void add_pipeline_constant(builder *b, const char *name, const cJSON *bin
     r->pipeline_constant = true;
     r->space = DGPB_SPACE_PIPELINE_CONSTANT;
     r->binding = rec_u32(binding, "index");
-    r->size = scalar_bytes(reflect_get_str(t, "scalarType"));
+    r->size = reflect_scalar_bytes(reflect_get_str(t, "scalarType"));
     if (!r->size)
         set_problem(r, problem, sizeof problem,
                     "%s is a specialization constant that is not a scalar; a pipeline constant "

@@ -22,6 +22,10 @@
  *     except the value blocks the caller names (each entry's
  *     "<entry>_params"), whose fields are value rows;
  *   - a [[vk::push_constant]] block's fields are value rows;
+ *   - a fixed array of resources `T name[N]` is N rows name[0] ... name[N-1]
+ *     (at most DGPB_MAX_ARRAY_ROWS), sharing the array's place on spirv; on
+ *     ptx element i lies at the array's offset + i * its element stride; on
+ *     wgsl (no binding arrays in WebGPU) and when unbounded it is refused;
  *   - a specialization constant ([vk::constant_id(N)], [SpecializationConstant],
  *     which the reflection binds as "specializationConstant" N) is a value row
  *     in the space DGPB_SPACE_PIPELINE_CONSTANT with binding N, offset 0 and
@@ -55,6 +59,10 @@
 #ifdef __cplusplus
 extern "C" {
 #endif
+
+/* The most rows a fixed array of resources becomes; a larger one is refused, pointing to
+   DescriptorHandle<T> (docs/format.md). */
+#define DGPB_MAX_ARRAY_ROWS 1024u
 
 typedef struct dgpb_reflected_param {
     char *name;           /* the row's name: a dotted path, or a value block's field name */

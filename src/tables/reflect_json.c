@@ -182,3 +182,98 @@ bool reflect_float_result(const cJSON *t)
         rt = reflect_get(rt, "elementType");
     return reflect_str_is(reflect_get_str(rt, "scalarType"), "float32");
 }
+
+/* ---- element strides ---- */
+
+static uint32_t round_up(uint32_t n, uint32_t align)
+{
+    return align > 1 ? (n + align - 1) / align * align : n;
+}
+
+uint32_t reflect_scalar_bytes(const char *scalar)
+{
+    if (!scalar)
+        return 0;
+    if (strstr(scalar, "64"))
+        return 8;
+    if (strstr(scalar, "16"))
+        return 2;
+    if (strstr(scalar, "8"))
+        return 1;
+    return 4; /* 32-bit scalars and bool */
+}
+
+/*
+ * A type's byte size and alignment as an element of a structured buffer on
+ * the target: std430 on spirv and WGSL's storage rules on wgsl (a 3-vector
+ * aligned as a 4-vector), CUDA's vector types on ptx (2- and 4-vectors
+ * aligned to their size, 3-vectors to their scalar). A struct's members keep
+ * the offsets the reflection gives. False when a size cannot be known.
+ */
+static bool elem_layout(bool ptx, const cJSON *t, uint32_t *size, uint32_t *align, int depth)
+{
+    const char *kind = reflect_get_str(t, "kind");
+    uint32_t n = 0, s = 0;
+    if (depth > 16 || !kind)
+        return false;
+    if (!strcmp(kind, "scalar")) {
+        *size = *align = reflect_scalar_bytes(reflect_get_str(t, "scalarType"));
+        return *size != 0;
+    }
+    if (!strcmp(kind, "vector") || !strcmp(kind, "matrix")) {
+        const cJSON *e = reflect_get(t, "elementType");
+        s = reflect_scalar_bytes(reflect_get_str(e, "scalarType"));
+        bool vector = !strcmp(kind, "vector");
+        uint32_t rows = 1;
+        if (!(vector ? reflect_get_u32(t, "elementCount", &n)
+                     : reflect_get_u32(t, "columnCount", &n) &&
+                           reflect_get_u32(t, "rowCount", &rows)) ||
+            !s || !n || n > 4 || !rows)
+            return false;
+        if (ptx)
+            *align = n == 3 ? s : n * s;
+        else
+            *align = (n == 3 ? 4 : n) * s;
+        *size = vector ? n * s : rows * round_up(n * s, *align);
+        return true;
+    }
+    if (!strcmp(kind, "array")) {
+        uint32_t es = 0, ea = 0;
+        if (!reflect_get_u32(t, "elementCount", &n) || !n ||
+            !elem_layout(ptx, reflect_get(t, "elementType"), &es, &ea, depth + 1))
+            return false;
+        *align = ea;
+        *size = n * round_up(es, ea);
+        return true;
+    }
+    if (!strcmp(kind, "struct")) {
+        uint32_t end = 0, max_align = 1;
+        const cJSON *f;
+        cJSON_ArrayForEach(f, reflect_get(t, "fields"))
+        {
+            uint32_t fs = 0, fa = 0, off = 0, bytes = 0;
+            const cJSON *rec = reflect_get(f, "binding");
+            if (!elem_layout(ptx, reflect_get(f, "type"), &fs, &fa, depth + 1) ||
+                !reflect_get_u32(rec, "offset", &off))
+                return false;
+            if (reflect_get_u32(rec, "size", &bytes) && bytes > fs)
+                fs = bytes;
+            if (off + fs > end)
+                end = off + fs;
+            if (fa > max_align)
+                max_align = fa;
+        }
+        *align = max_align;
+        *size = round_up(end, max_align);
+        return end != 0;
+    }
+    return false;
+}
+
+uint32_t reflect_element_stride(const cJSON *t, bool ptx)
+{
+    uint32_t size = 0, align = 0;
+    if (!elem_layout(ptx, reflect_get(t, "resultType"), &size, &align, 0))
+        return 0;
+    return round_up(size, align);
+}

@@ -17,6 +17,8 @@
 #define reflect_shape_text dgpb__reflect_shape_text
 #define reflect_storage_texture_id dgpb__reflect_storage_texture_id
 #define reflect_float_result dgpb__reflect_float_result
+#define reflect_scalar_bytes dgpb__reflect_scalar_bytes
+#define reflect_element_stride dgpb__reflect_element_stride
 
 #include <cjson/cJSON.h>
 #include <stdbool.h>
@@ -43,5 +45,10 @@ void reflect_shape_text(const cJSON *t, char *buf, size_t n);
 uint32_t reflect_storage_texture_id(const cJSON *p, const cJSON *t);
 /* Whether a resource's element type is float (or a float vector). */
 bool reflect_float_result(const cJSON *t);
+/* A scalar type's bytes ("float16": 2, "uint64": 8, bool: 4); 0 for none. */
+uint32_t reflect_scalar_bytes(const char *scalar);
+/* The element stride of a structured buffer type `t` on the target: std430 on spirv, WGSL's
+   storage rules on wgsl, CUDA's layout on ptx (`ptx`); 0 when not known. */
+uint32_t reflect_element_stride(const cJSON *t, bool ptx);
 
 #endif

@@ -57,7 +57,7 @@ static void table_and_proof(const dgpb_reflection *r, dgpb_target_id target, uin
         entry = r->entries[0].name;
     const char *group[2] = {entry, "main_b"};
     dgpb_code_binding items[64];
-    dgpb_code_bindings code = {items, 0};
+    dgpb_code_bindings code = {.items = items, .count = 0};
     bindings_from_rows(r, items, &code.count);
     dgpb_param_select s = {
         .target = target,
