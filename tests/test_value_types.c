@@ -53,14 +53,14 @@ static void check_types(dgpb_code_format format, const char *path, const want_ty
                                .binding = w[i].binding,
                                .offset = w[i].offset,
                                .size = w[i].size};
-        dgpb_value_type t;
+        dgpb_code_type t;
         dgpb_diag diag;
         dgpb_diag_clear(&diag);
-        int rc = dgpb_value_type_find(format, code, len, "k", &row, &t, &diag);
+        int rc = dgpb_code_type_find(format, code, len, "k", &row, &t, &diag);
         if (rc)
             fail_msg("%s: %s", path, diag.message);
         char text[64];
-        dgpb_value_type_text(&t, text, sizeof text);
+        dgpb_code_type_text(&t, text, sizeof text);
         if (strcmp(text, w[i].text))
             fail_msg("%s: row %zu (space %u binding %u offset %u size %u): got '%s', want '%s'",
                      path, i, w[i].space, w[i].binding, w[i].offset, w[i].size, text, w[i].text);
@@ -163,14 +163,14 @@ static void test_wgsl_layout_rules(void **state)
                                .binding = w[i].binding,
                                .offset = w[i].offset,
                                .size = w[i].size};
-        dgpb_value_type t;
+        dgpb_code_type t;
         dgpb_diag diag;
         dgpb_diag_clear(&diag);
-        assert_int_equal(dgpb_value_type_find(DGPB_CODE_FORMAT_WGSL, (const uint8_t *)text,
-                                              strlen(text), "main", &row, &t, &diag),
+        assert_int_equal(dgpb_code_type_find(DGPB_CODE_FORMAT_WGSL, (const uint8_t *)text,
+                                             strlen(text), "main", &row, &t, &diag),
                          DGPB_OK);
         char buf[64];
-        dgpb_value_type_text(&t, buf, sizeof buf);
+        dgpb_code_type_text(&t, buf, sizeof buf);
         if (strcmp(buf, w[i].text))
             fail_msg("row %zu (offset %u): got '%s', want '%s'", i, w[i].offset, buf, w[i].text);
         if (i == 2) {
@@ -242,21 +242,21 @@ static void test_unreadable_code_is_corrupt(void **state)
     (void)state;
     static const uint8_t junk[24] = {1, 2, 3, 4};
     dgpb_param_desc row = {.name = "x", .size = 4};
-    dgpb_value_type t;
+    dgpb_code_type t;
     dgpb_diag diag;
     dgpb_diag_clear(&diag);
     assert_int_equal(
-        dgpb_value_type_find(DGPB_CODE_FORMAT_SPIRV, junk, sizeof junk, "k", &row, &t, &diag),
+        dgpb_code_type_find(DGPB_CODE_FORMAT_SPIRV, junk, sizeof junk, "k", &row, &t, &diag),
         DGPB_ERR_CORRUPT);
     assert_contains(diag.message, "SPIR-V");
     static const char bad[] = "struct S { a : f32 ";
     dgpb_diag_clear(&diag);
-    assert_int_not_equal(dgpb_value_type_find(DGPB_CODE_FORMAT_WGSL, (const uint8_t *)bad,
-                                              strlen(bad), "k", &row, &t, &diag),
+    assert_int_not_equal(dgpb_code_type_find(DGPB_CODE_FORMAT_WGSL, (const uint8_t *)bad,
+                                             strlen(bad), "k", &row, &t, &diag),
                          DGPB_OK);
     /* A format without a reader: unknown, not an error. */
     assert_int_equal(
-        dgpb_value_type_find(DGPB_CODE_FORMAT_DXIL, junk, sizeof junk, "k", &row, &t, &diag),
+        dgpb_code_type_find(DGPB_CODE_FORMAT_DXIL, junk, sizeof junk, "k", &row, &t, &diag),
         DGPB_OK);
     assert_int_equal(t.scalar, DGPB_SCALAR_UNKNOWN);
 }

@@ -20,7 +20,7 @@ void c_header_types_free(c_header_types *ts)
     *ts = (c_header_types){0};
 }
 
-static bool scalar_base(const dgpb_value_type *v, c_type *out)
+static bool scalar_base(const dgpb_code_type *v, c_type *out)
 {
     const char *base = NULL;
     switch (v->scalar) {
@@ -55,7 +55,7 @@ static bool scalar_base(const dgpb_value_type *v, c_type *out)
     return true;
 }
 
-bool c_type_from_value(const dgpb_value_type *v, uint32_t size, c_type *out)
+bool c_type_from_value(const dgpb_code_type *v, uint32_t size, c_type *out)
 {
     memset(out, 0, sizeof *out);
     out->value = *v;
@@ -104,7 +104,7 @@ bool c_type_from_value(const dgpb_value_type *v, uint32_t size, c_type *out)
 
 void c_type_text(const c_type *c, char *buf, size_t size)
 {
-    dgpb_value_type_text(&c->value, buf, size);
+    dgpb_code_type_text(&c->value, buf, size);
 }
 
 /* The type the code of entry `e` of target `t` states for its row `row`. */
@@ -125,11 +125,11 @@ static bool code_type(c_header_types *ts, const dgpb_target_view *t, const dgpb_
                             .offset = p->offset,
                             .size = p->size,
                             .webgpu_layout = p->webgpu_layout};
-    dgpb_value_type v;
+    dgpb_code_type v;
     dgpb_diag d;
     dgpb_diag_clear(&d);
     int rc =
-        dgpb_value_type_find(t->code_format_id, e->code.data, e->code.size, entry, &desc, &v, &d);
+        dgpb_code_type_find(t->code_format_id, e->code.data, e->code.size, entry, &desc, &v, &d);
     if (rc) {
         if (!ts->rc) {
             ts->rc = rc;

@@ -31,13 +31,13 @@
 
 /* A member's C type: `base name dims;`, e.g. `float tint[4];`. */
 typedef struct c_type {
-    bool known;            /* false: the member is bytes */
-    bool aggregate;        /* the code states a struct (bytes, with a note) */
-    char base[16];         /* "float", "int32_t", ... */
-    char dims[48];         /* "", "[4]", "[3][4]", ... */
-    uint32_t align;        /* of base: a member's offset must be a multiple of it */
-    uint32_t size;         /* bytes */
-    dgpb_value_type value; /* as the code states it */
+    bool known;           /* false: the member is bytes */
+    bool aggregate;       /* the code states a struct (bytes, with a note) */
+    char base[16];        /* "float", "int32_t", ... */
+    char dims[48];        /* "", "[4]", "[3][4]", ... */
+    uint32_t align;       /* of base: a member's offset must be a multiple of it */
+    uint32_t size;        /* bytes */
+    dgpb_code_type value; /* as the code states it */
 } c_type;
 
 /* The type lookups of one header; the first failure is kept. */
@@ -59,7 +59,7 @@ void c_header_types_find(c_header_types *ts, const dgpb_target_view *t, const dg
                          uint32_t row, c_type *out);
 
 /* The C spelling of a value type `v` that occupies `size` bytes; false when C cannot spell it. */
-bool c_type_from_value(const dgpb_value_type *v, uint32_t size, c_type *out);
+bool c_type_from_value(const dgpb_code_type *v, uint32_t size, c_type *out);
 
 /* The code's type as a note ("f32", "u32x4", ...), for a member's comment. */
 void c_type_text(const c_type *c, char *buf, size_t size);

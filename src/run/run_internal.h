@@ -19,6 +19,7 @@
 #define run_check_storage_format dgpb__run_check_storage_format
 #define run_check_block dgpb__run_check_block
 #define run_block_covered dgpb__run_block_covered
+#define run_parse_number dgpb__run_parse_number
 
 #include "dgpb/run.h"
 
@@ -111,5 +112,15 @@ bool run_block_covered(const dgpb_entry_view *e, const dgpb_param_view *row,
  */
 int run_check_capabilities(const dgpb_entry_view *e, uint32_t has, uint32_t masked,
                            const char *device, dgpb_diag *d);
+
+/* ---- values.c ---------------------------------------------------------------- */
+
+/*
+ * Parses one number of `len` bytes (spaces around it allowed) as a scalar of
+ * `kind` ('f' float, 'i' signed, 'u' unsigned, 'b' bool: 0, 1, true, false)
+ * and `bits` (8, 16, 32 or 64; a float 16, 32 or 64) into dst, little-endian.
+ * False when it is no such number or lies outside the type's range.
+ */
+bool run_parse_number(char kind, uint32_t bits, const char *s, size_t len, uint8_t *dst);
 
 #endif

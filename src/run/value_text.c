@@ -13,7 +13,6 @@
  * and must fill the row exactly. A TYPE: that contradicts the code, or none
  * where no code states the type, is refused.
  */
-#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -23,12 +22,6 @@
 #include "dgpb/run.h"
 #include "run/run_internal.h"
 #include "scan/value_types.h"
-
-/*
- * From dgpb/run_values.h, whose enum dgpb_value_type has the name of
- * scan/value_types.h's struct: the one function used here, declared alone.
- */
-uint16_t dgpb_f32_to_f16(float f);
 
 #define TYPE_LIST "f32 f16 f64 u32 i32 u64 i64 u16 i16 u8 i8"
 
@@ -51,58 +44,11 @@ static bool type_from_name(const char *s, size_t len, dgpb_scalar *scalar, uint3
 /* Parses one number of `len` bytes as scalar/bits into dst. */
 static bool parse_number(dgpb_scalar scalar, uint32_t bits, const char *s, size_t len, uint8_t *dst)
 {
-    char buf[128];
-    while (len && (*s == ' ' || *s == '\t'))
-        s++, len--;
-    while (len && (s[len - 1] == ' ' || s[len - 1] == '\t'))
-        len--;
-    if (!len || len >= sizeof buf)
-        return false;
-    memcpy(buf, s, len);
-    buf[len] = 0;
-    char *end = NULL;
-    errno = 0;
-    if (scalar == DGPB_SCALAR_FLOAT) {
-        double v = strtod(buf, &end);
-        if (*end || end == buf)
-            return false;
-        if (bits == 64) {
-            memcpy(dst, &v, 8);
-        } else if (bits == 32) {
-            float f = (float)v;
-            memcpy(dst, &f, 4);
-        } else {
-            uint16_t h = dgpb_f32_to_f16((float)v);
-            memcpy(dst, &h, 2);
-        }
-        return true;
-    }
-    uint64_t u;
-    if (scalar == DGPB_SCALAR_BOOL && (!strcmp(buf, "true") || !strcmp(buf, "false"))) {
-        u = buf[0] == 't';
-    } else if (scalar == DGPB_SCALAR_INT) {
-        long long v = strtoll(buf, &end, 0);
-        if (*end || end == buf || errno == ERANGE)
-            return false;
-        if (bits < 64) {
-            long long lim = 1LL << (bits - 1);
-            if (v < -lim || v >= lim)
-                return false;
-        }
-        u = (uint64_t)v;
-    } else {
-        if (buf[0] == '-')
-            return false;
-        unsigned long long v = strtoull(buf, &end, 0);
-        if (*end || end == buf || errno == ERANGE)
-            return false;
-        if (scalar == DGPB_SCALAR_BOOL ? v > 1 : bits < 64 && v >> bits)
-            return false;
-        u = v;
-    }
-    for (uint32_t i = 0; i < bits / 8; i++)
-        dst[i] = (uint8_t)(u >> (8 * i)); /* little-endian, as every target keeps it */
-    return true;
+    char kind = scalar == DGPB_SCALAR_FLOAT  ? 'f'
+                : scalar == DGPB_SCALAR_INT  ? 'i'
+                : scalar == DGPB_SCALAR_BOOL ? 'b'
+                                             : 'u';
+    return run_parse_number(kind, bits, s, len, dst);
 }
 
 /* The row named `name` of `e`, or NULL. */
@@ -116,7 +62,7 @@ static const dgpb_param_view *find_row(const dgpb_entry_view *e, const char *nam
 
 /* The code's type of `row` of entry `e` on target `t`; *t zeroed when unknown. */
 static int code_type(const dgpb_target_view *t, const dgpb_entry_view *e,
-                     const dgpb_param_view *row, dgpb_value_type *out, dgpb_diag *d)
+                     const dgpb_param_view *row, dgpb_code_type *out, dgpb_diag *d)
 {
     char entry[256];
     snprintf(entry, sizeof entry, "%.*s", (int)e->name.len, e->name.ptr);
@@ -132,8 +78,8 @@ static int code_type(const dgpb_target_view *t, const dgpb_entry_view *e,
                             .webgpu_layout = row->webgpu_layout};
     int rc = dgpb_blob_verify(&e->code, d);
     if (!rc)
-        rc = dgpb_value_type_find((dgpb_code_format)t->code_format_id, e->code.data, e->code.size,
-                                  entry, &desc, out, d);
+        rc = dgpb_code_type_find((dgpb_code_format)t->code_format_id, e->code.data, e->code.size,
+                                 entry, &desc, out, d);
     return rc;
 }
 
@@ -152,7 +98,7 @@ int dgpb_run_value_type(const dgpb_bundle *b, const dgpb_target_view *t, const c
         return run_fail(diag, DGPB_ERR_RUN_KIND, "'%s' is a %s, not a value", name,
                         dgpb_kind_name(row->kind));
     info->row = row;
-    dgpb_value_type vt;
+    dgpb_code_type vt;
     int rc = code_type(t, e, row, &vt, diag);
     if (rc)
         return rc;
@@ -164,12 +110,12 @@ int dgpb_run_value_type(const dgpb_bundle *b, const dgpb_target_view *t, const c
             if (o == t || dgpb_target_find_entry(o, entry, &oe, NULL) || !oe ||
                 !(orow = find_row(oe, name)) || orow->kind != DGPB_KIND_VALUE)
                 continue;
-            dgpb_value_type ot;
+            dgpb_code_type ot;
             dgpb_diag od;
             dgpb_diag_clear(&od);
             if (code_type(o, oe, orow, &ot, &od) || ot.scalar == DGPB_SCALAR_UNKNOWN)
                 continue;
-            vt = (dgpb_value_type){.scalar = ot.scalar, .bits = ot.bits, .columns = 1, .rows = 1};
+            vt = (dgpb_code_type){.scalar = ot.scalar, .bits = ot.bits, .columns = 1, .rows = 1};
             snprintf(info->lent_by, sizeof info->lent_by, "%.*s", (int)o->name.len, o->name.ptr);
             break;
         }
@@ -183,7 +129,7 @@ int dgpb_run_value_type(const dgpb_bundle *b, const dgpb_target_view *t, const c
     info->vector_stride = vt.matrix_stride;
     info->array_count = vt.array_count;
     info->array_stride = vt.array_stride;
-    dgpb_value_type_text(&vt, info->text, sizeof info->text);
+    dgpb_code_type_text(&vt, info->text, sizeof info->text);
     return DGPB_OK;
 }
 

@@ -13,6 +13,7 @@
 
 #include "core/alloc.h"
 #include "dgpb/run_values.h"
+#include "run/run_internal.h"
 
 static const char *const type_names[DGPB_VALUE_TYPE_COUNT] = {"f32", "f16", "f64", "u32", "i32",
                                                               "u64", "i64", "u8",  "hex"};
@@ -117,8 +118,7 @@ dgpb_value_type dgpb_value_infer_type(const char *text)
     return negative ? DGPB_VALUE_I32 : DGPB_VALUE_U32;
 }
 
-/* Parses one element of `len` bytes into dst. */
-static bool parse_one(uint32_t type, const char *s, size_t len, uint8_t *dst)
+bool run_parse_number(char kind, uint32_t bits, const char *s, size_t len, uint8_t *dst)
 {
     char buf[128];
     while (len && isspace((unsigned char)*s))
@@ -131,58 +131,62 @@ static bool parse_one(uint32_t type, const char *s, size_t len, uint8_t *dst)
     buf[len] = 0;
     char *end = NULL;
     errno = 0;
-    if (dgpb_value_type_is_float(type)) {
+    if (kind == 'f') {
         double v = strtod(buf, &end);
         if (*end || end == buf)
             return false;
-        if (type == DGPB_VALUE_F64) {
+        if (bits == 64) {
             memcpy(dst, &v, 8);
-        } else {
+        } else if (bits == 32) {
             float f = (float)v;
-            if (type == DGPB_VALUE_F32) {
-                memcpy(dst, &f, 4);
-            } else {
-                uint16_t h = dgpb_f32_to_f16(f);
-                memcpy(dst, &h, 2);
-            }
+            memcpy(dst, &f, 4);
+        } else {
+            uint16_t h = dgpb_f32_to_f16((float)v);
+            memcpy(dst, &h, 2);
         }
         return true;
     }
-    bool is_signed = type == DGPB_VALUE_I32 || type == DGPB_VALUE_I64;
-    if (is_signed) {
+    uint64_t u;
+    if (kind == 'b' && (!strcmp(buf, "true") || !strcmp(buf, "false"))) {
+        u = buf[0] == 't';
+    } else if (kind == 'i') {
         long long v = strtoll(buf, &end, 0);
         if (*end || end == buf || errno == ERANGE)
             return false;
-        if (type == DGPB_VALUE_I32) {
-            if (v < INT32_MIN || v > INT32_MAX)
+        if (bits < 64) {
+            long long lim = 1LL << (bits - 1);
+            if (v < -lim || v >= lim)
                 return false;
-            int32_t w = (int32_t)v;
-            memcpy(dst, &w, 4);
-        } else {
-            int64_t w = (int64_t)v;
-            memcpy(dst, &w, 8);
         }
-        return true;
-    }
-    if (buf[0] == '-')
-        return false;
-    unsigned long long v = strtoull(buf, &end, 0);
-    if (*end || end == buf || errno == ERANGE)
-        return false;
-    if (type == DGPB_VALUE_U32 || type == DGPB_VALUE_HEX) {
-        if (v > UINT32_MAX)
-            return false;
-        uint32_t w = (uint32_t)v;
-        memcpy(dst, &w, 4);
-    } else if (type == DGPB_VALUE_U8) {
-        if (v > UINT8_MAX)
-            return false;
-        dst[0] = (uint8_t)v;
+        u = (uint64_t)v;
     } else {
-        uint64_t w = (uint64_t)v;
-        memcpy(dst, &w, 8);
+        if (buf[0] == '-')
+            return false;
+        unsigned long long v = strtoull(buf, &end, 0);
+        if (*end || end == buf || errno == ERANGE)
+            return false;
+        if (kind == 'b' ? v > 1 : bits < 64 && v >> bits)
+            return false;
+        u = v;
     }
+    for (uint32_t i = 0; i < bits / 8; i++)
+        dst[i] = (uint8_t)(u >> (8 * i)); /* little-endian, as every target keeps it */
     return true;
+}
+
+/* Parses one element of `len` bytes into dst. */
+static bool parse_one(uint32_t type, const char *s, size_t len, uint8_t *dst)
+{
+    static const struct {
+        char kind;
+        uint32_t bits;
+    } as[DGPB_VALUE_TYPE_COUNT] = {
+        [DGPB_VALUE_F32] = {'f', 32}, [DGPB_VALUE_F16] = {'f', 16}, [DGPB_VALUE_F64] = {'f', 64},
+        [DGPB_VALUE_U32] = {'u', 32}, [DGPB_VALUE_I32] = {'i', 32}, [DGPB_VALUE_U64] = {'u', 64},
+        [DGPB_VALUE_I64] = {'i', 64}, [DGPB_VALUE_U8] = {'u', 8},   [DGPB_VALUE_HEX] = {'u', 32},
+    };
+    return type < DGPB_VALUE_TYPE_COUNT &&
+           run_parse_number(as[type].kind, as[type].bits, s, len, dst);
 }
 
 int dgpb_value_parse(uint32_t type, const char *text, uint8_t **bytes, size_t *size,

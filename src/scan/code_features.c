@@ -8,9 +8,7 @@
 
 #include "core/alloc.h"
 #include "scan/code_features.h"
-
-#define SPIRV_MAGIC 0x07230203u
-#define SPIRV_OP_CAPABILITY 17u
+#include "scan/spirv_numbers.h"
 
 /* Adds a feature once; false when out of memory. */
 static bool add(dgpb_code_features *f, size_t *cap, uint32_t number, const char *name,
@@ -36,23 +34,6 @@ static uint32_t word(const uint8_t *p, bool swap)
     uint32_t w = (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
     return swap ? (w >> 24) | ((w >> 8) & 0xff00u) | ((w << 8) & 0xff0000u) | (w << 24) : w;
 }
-
-/* SPIR-V's numbers: opcodes, storage classes and the storage capabilities they imply. */
-enum {
-    OP_TYPE_INT = 21,
-    OP_TYPE_FLOAT = 22,
-    OP_TYPE_VECTOR = 23,
-    OP_TYPE_MATRIX = 24,
-    OP_TYPE_ARRAY = 28,
-    OP_TYPE_RUNTIME_ARRAY = 29,
-    OP_TYPE_STRUCT = 30,
-    OP_TYPE_POINTER = 32,
-    OP_VARIABLE = 59,
-    SC_UNIFORM = 2,
-    SC_PUSH_CONSTANT = 9,
-    SC_STORAGE_BUFFER = 12,
-    SC_PHYSICAL_STORAGE_BUFFER = 5349,
-};
 
 /* The widths (8 | 16) of the scalars type `id` holds, in place (not behind pointers). */
 static unsigned narrow_in(const uint8_t *code, bool swap, const uint32_t *def, uint32_t bound,
@@ -95,8 +76,8 @@ static int read_spirv(const uint8_t *code, size_t size, dgpb_code_features *f, d
                              "SPIR-V: %zu bytes is not a module (a header of five words, then "
                              "whole words)",
                              size);
-    bool swap = word(code, false) != SPIRV_MAGIC;
-    if (swap && word(code, true) != SPIRV_MAGIC)
+    bool swap = word(code, false) != SPV_MAGIC;
+    if (swap && word(code, true) != SPV_MAGIC)
         return dgpb_diag_set(d, DGPB_ERR_CORRUPT, 0, "SPIR-V: no magic number 0x07230203");
     size_t words = size / 4, cap = 0;
     uint32_t bound = word(code + 12, swap);
@@ -105,7 +86,7 @@ static int read_spirv(const uint8_t *code, size_t size, dgpb_code_features *f, d
     uint32_t *def = mem_calloc(bound ? bound : 1, sizeof *def); /* defining instruction */
     uint8_t *seen = mem_calloc(bound ? bound : 1, 1);
     int rc = def && seen ? DGPB_OK : dgpb_diag_set(d, DGPB_ERR_NOMEM, -1, "out of memory");
-    for (size_t i = 5; !rc && i < words;) {
+    for (size_t i = SPV_HEADER_WORDS; !rc && i < words;) {
         uint32_t w = word(code + 4 * i, swap), count = w >> 16, op = w & 0xffffu;
         if (count == 0 || count > words - i) {
             rc = dgpb_diag_set(d, DGPB_ERR_CORRUPT, (int64_t)(4 * i),
@@ -114,7 +95,7 @@ static int read_spirv(const uint8_t *code, size_t size, dgpb_code_features *f, d
                                i, count);
             break;
         }
-        if (op == SPIRV_OP_CAPABILITY && count == 2 &&
+        if (op == OP_CAPABILITY && count == 2 &&
             !add(f, &cap, word(code + 4 * (i + 1), swap), "", 0))
             rc = dgpb_diag_set(d, DGPB_ERR_NOMEM, -1, "out of memory");
         if (op >= OP_TYPE_INT && op <= OP_TYPE_POINTER && count >= 2) {
@@ -125,7 +106,7 @@ static int read_spirv(const uint8_t *code, size_t size, dgpb_code_features *f, d
         i += count;
     }
     /* The variables' storage: 8- and 16-bit scalars in buffers, uniforms and push constants. */
-    for (size_t i = 5; !rc && i < words;) {
+    for (size_t i = SPV_HEADER_WORDS; !rc && i < words;) {
         uint32_t w = word(code + 4 * i, swap), count = w >> 16, op = w & 0xffffu;
         uint32_t type = count >= 4 ? word(code + 4 * (i + 1), swap) : 0;
         i += count;
@@ -136,14 +117,14 @@ static int read_spirv(const uint8_t *code, size_t size, dgpb_code_features *f, d
             (word(code + 4 * p, swap) >> 16) < 4)
             continue;
         uint32_t storage = word(code + 4 * (p + 2), swap);
-        if (storage != SC_UNIFORM && storage != SC_PUSH_CONSTANT && storage != SC_STORAGE_BUFFER &&
-            storage != SC_PHYSICAL_STORAGE_BUFFER)
+        if (storage != STORAGE_UNIFORM && storage != STORAGE_PUSH_CONSTANT &&
+            storage != STORAGE_STORAGE_BUFFER && storage != STORAGE_PHYSICAL_STORAGE_BUFFER)
             continue;
         unsigned narrow =
             narrow_in(code, swap, def, bound, word(code + 4 * (p + 3), swap), seen, 0);
         /* StorageBuffer16BitAccess 4433, UniformAndStorageBuffer16BitAccess 4434,
            StoragePushConstant16 4435; the 8-bit ones 4448, 4449, 4450. */
-        uint32_t row = storage == SC_UNIFORM ? 1 : storage == SC_PUSH_CONSTANT ? 2 : 0;
+        uint32_t row = storage == STORAGE_UNIFORM ? 1 : storage == STORAGE_PUSH_CONSTANT ? 2 : 0;
         if (((narrow & 16) && !add(f, &cap, 4433 + row, "", 0)) ||
             ((narrow & 8) && !add(f, &cap, 4448 + row, "", 0)))
             rc = dgpb_diag_set(d, DGPB_ERR_NOMEM, -1, "out of memory");

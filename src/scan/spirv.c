@@ -9,18 +9,15 @@
 #include "core/alloc.h"
 #include "dgpb/format.h"
 #define DGPB_SPIRV_TU dgpb_spirv_c_max_id_bound
+#include "scan/spirv_numbers.h"
 #include "scan/spirv_tools.h"
-
-#define SPIRV_MAGIC 0x07230203u
-#define SPIRV_HEADER_WORDS 5u
-#define OP_SOURCE 3u
 
 int dgpb_spirv_strip_source(const void *code, size_t size, uint32_t **out, size_t *out_words,
                             dgpb_diag *diag)
 {
     *out = NULL;
     *out_words = 0;
-    if (size % 4 != 0 || size < SPIRV_HEADER_WORDS * 4)
+    if (size % 4 != 0 || size < SPV_HEADER_WORDS * 4)
         return dgpb_diag_set(diag, DGPB_ERR_CORRUPT, -1,
                              "not a SPIR-V module: %zu bytes is not a whole header of words", size);
     size_t n = size / 4;
@@ -28,13 +25,13 @@ int dgpb_spirv_strip_source(const void *code, size_t size, uint32_t **out, size_
     if (!w)
         return dgpb_diag_set(diag, DGPB_ERR_NOMEM, -1, "out of memory");
     memcpy(w, code, size);
-    if (w[0] != SPIRV_MAGIC) {
+    if (w[0] != SPV_MAGIC) {
         uint32_t magic = w[0];
         dgpb_free(w);
         return dgpb_diag_set(diag, DGPB_ERR_CORRUPT, 0, "not a SPIR-V module: bad magic 0x%08x",
                              magic);
     }
-    size_t in = SPIRV_HEADER_WORDS, outpos = SPIRV_HEADER_WORDS;
+    size_t in = SPV_HEADER_WORDS, outpos = SPV_HEADER_WORDS;
     while (in < n) {
         uint32_t count = w[in] >> 16, opcode = w[in] & 0xffffu;
         if (count == 0 || count > n - in) {
@@ -141,8 +138,6 @@ int dgpb_spirv_stage_of_model(uint32_t model)
     }
 }
 
-#define OP_ENTRY_POINT 15u
-
 int dgpb_spirv_entry_points(const void *code, size_t size, dgpb_spirv_entry_point **out,
                             size_t *count, dgpb_diag *diag)
 {
@@ -155,7 +150,7 @@ int dgpb_spirv_entry_points(const void *code, size_t size, dgpb_spirv_entry_poin
     if (rc)
         return rc;
     size_t found = 0;
-    for (size_t i = SPIRV_HEADER_WORDS; i < n; i += w[i] >> 16)
+    for (size_t i = SPV_HEADER_WORDS; i < n; i += w[i] >> 16)
         found += (w[i] & 0xffffu) == OP_ENTRY_POINT && (w[i] >> 16) >= 4;
     dgpb_spirv_entry_point *eps = mem_calloc(found, sizeof *eps);
     if (!eps) {
@@ -163,7 +158,7 @@ int dgpb_spirv_entry_points(const void *code, size_t size, dgpb_spirv_entry_poin
         return dgpb_diag_set(diag, DGPB_ERR_NOMEM, -1, "out of memory");
     }
     size_t k = 0;
-    for (size_t i = SPIRV_HEADER_WORDS; i < n; i += w[i] >> 16) {
+    for (size_t i = SPV_HEADER_WORDS; i < n; i += w[i] >> 16) {
         uint32_t words = w[i] >> 16;
         if ((w[i] & 0xffffu) != OP_ENTRY_POINT || words < 4)
             continue;

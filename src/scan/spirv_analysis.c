@@ -30,89 +30,12 @@
 #include "core/alloc.h"
 #include "dgpb/format.h"
 #include "scan/spirv.h"
+#include "scan/spirv_numbers.h"
 #define DGPB_SPIRV_TU dgpb_spirv_analysis_max_id_bound
 #include "scan/spirv_tools.h"
 
-#define HEADER_WORDS 5u
-
-/* Opcodes (SPIR-V unified1 numbering). */
+/* GLSL.std.450 extended instructions that write through a pointer. */
 enum {
-    OP_EXT_INST = 12,
-    OP_ENTRY_POINT = 15,
-    OP_EXECUTION_MODE = 16,
-    OP_CAPABILITY = 17,
-    OP_NAME = 5,
-    OP_TYPE_BOOL = 20,
-    OP_TYPE_INT = 21,
-    OP_TYPE_FLOAT = 22,
-    OP_TYPE_VECTOR = 23,
-    OP_TYPE_MATRIX = 24,
-    OP_TYPE_IMAGE = 25,
-    OP_TYPE_SAMPLER = 26,
-    OP_TYPE_SAMPLED_IMAGE = 27,
-    OP_TYPE_ARRAY = 28,
-    OP_TYPE_RUNTIME_ARRAY = 29,
-    OP_TYPE_STRUCT = 30,
-    OP_TYPE_POINTER = 32,
-    OP_CONSTANT = 43,
-    OP_SPEC_CONSTANT_TRUE = 48,
-    OP_SPEC_CONSTANT_FALSE = 49,
-    OP_SPEC_CONSTANT = 50,
-    OP_FUNCTION = 54,
-    OP_FUNCTION_PARAMETER = 55,
-    OP_FUNCTION_END = 56,
-    OP_FUNCTION_CALL = 57,
-    OP_VARIABLE = 59,
-    OP_IMAGE_TEXEL_POINTER = 60,
-    OP_LOAD = 61,
-    OP_STORE = 62,
-    OP_COPY_MEMORY = 63,
-    OP_COPY_MEMORY_SIZED = 64,
-    OP_ACCESS_CHAIN = 65,
-    OP_IN_BOUNDS_ACCESS_CHAIN = 66,
-    OP_PTR_ACCESS_CHAIN = 67,
-    OP_IN_BOUNDS_PTR_ACCESS_CHAIN = 70,
-    OP_DECORATE = 71,
-    OP_MEMBER_DECORATE = 72,
-    OP_COMPOSITE_EXTRACT = 81,
-    OP_COPY_OBJECT = 83,
-    OP_SAMPLED_IMAGE = 86,
-    OP_IMAGE_WRITE = 99,
-    OP_IMAGE = 100,
-    OP_BITCAST = 124,
-    OP_SELECT = 169,
-    OP_ATOMIC_LOAD = 227,
-    OP_ATOMIC_STORE = 228,
-    OP_ATOMIC_XOR = 242, /* OpAtomicStore .. OpAtomicXor all write */
-    OP_PHI = 245,
-    OP_RETURN_VALUE = 254,
-    OP_ATOMIC_FLAG_TEST_AND_SET = 318,
-    OP_ATOMIC_FLAG_CLEAR = 319,
-    OP_EXECUTION_MODE_ID = 331,
-    OP_TRACE_RAY_KHR = 4445,
-    OP_EXECUTE_CALLABLE_KHR = 4446,
-    OP_COOPERATIVE_MATRIX_STORE_KHR = 4458,
-    OP_COOPERATIVE_VECTOR_OUTER_PRODUCT_ACCUMULATE_NV = 5290,
-    OP_COOPERATIVE_VECTOR_REDUCE_SUM_ACCUMULATE_NV = 5291,
-    OP_COOPERATIVE_VECTOR_STORE_NV = 5303,
-    OP_COOPERATIVE_MATRIX_STORE_NV = 5360,
-    OP_ATOMIC_FMIN_EXT = 5614,
-    OP_ATOMIC_FMAX_EXT = 5615,
-    OP_ATOMIC_FADD_EXT = 6035,
-    OP_TYPE_ACCELERATION_STRUCTURE_KHR = 5341,
-};
-
-enum {
-    STORAGE_FUNCTION = 7,
-    DECORATION_SPEC_ID = 1,
-    DECORATION_ROW_MAJOR = 4,
-    DECORATION_ARRAY_STRIDE = 6,
-    DECORATION_MATRIX_STRIDE = 7,
-    DECORATION_OFFSET = 35,
-    DECORATION_BINDING = 33,
-    DECORATION_DESCRIPTOR_SET = 34,
-    MODE_LOCAL_SIZE = 17,
-    MODE_LOCAL_SIZE_ID = 38,
     GLSL_MODF = 35,
     GLSL_FREXP = 51,
 };
@@ -457,7 +380,7 @@ static int read_raw(const uint32_t *w, size_t n, dgpb_spirv_info *info, dgpb_dia
 {
     u32vec caps = {0};
     bool have_entry = false;
-    for (size_t i = HEADER_WORDS; i < n; i += w[i] >> 16) {
+    for (size_t i = SPV_HEADER_WORDS; i < n; i += w[i] >> 16) {
         uint32_t count = w[i] >> 16, op = w[i] & 0xffffu;
         if (op == OP_CAPABILITY && count >= 2)
             push(&caps, w[i + 1]);
@@ -883,7 +806,7 @@ int dgpb_spirv_analyze(const void *code, size_t size, dgpb_spirv_info **out, dgp
 
     a.words = words;
     a.nwords = nwords;
-    a.pos = HEADER_WORDS;
+    a.pos = SPV_HEADER_WORDS;
     a.bound = words[3];
     a.diag = diag;
     a.flags = mem_calloc(a.bound ? a.bound : 1, 1);

@@ -27,44 +27,11 @@
 #include "core/alloc.h"
 #include "scan/ptx_scan.h"
 #include "scan/spirv_analysis.h"
+#include "scan/spirv_numbers.h"
 #include "scan/value_wgsl.h"
 #include "scan/wgsl_scan.h"
 
-#define SPV_MAGIC 0x07230203u
 #define MAX_DEPTH 64
-
-enum {
-    OP_NAME = 5,
-    OP_ENTRY_POINT = 15,
-    OP_TYPE_BOOL = 20,
-    OP_TYPE_INT = 21,
-    OP_TYPE_FLOAT = 22,
-    OP_TYPE_VECTOR = 23,
-    OP_TYPE_MATRIX = 24,
-    OP_TYPE_IMAGE = 25,
-    OP_TYPE_ARRAY = 28,
-    OP_TYPE_RUNTIME_ARRAY = 29,
-    OP_TYPE_STRUCT = 30,
-    OP_TYPE_POINTER = 32,
-    OP_CONSTANT = 43,
-    OP_SPEC_CONSTANT_TRUE = 48,
-    OP_SPEC_CONSTANT_FALSE = 49,
-    OP_SPEC_CONSTANT = 50,
-    OP_SPEC_CONSTANT_COMPOSITE = 51,
-    OP_VARIABLE = 59,
-    OP_DECORATE = 71,
-    OP_MEMBER_DECORATE = 72,
-};
-
-enum {
-    DEC_SPEC_ID = 1,
-    DEC_ROW_MAJOR = 4,
-    DEC_ARRAY_STRIDE = 6,
-    DEC_MATRIX_STRIDE = 7,
-    DEC_BINDING = 33,
-    DEC_DESCRIPTOR_SET = 34,
-    DEC_OFFSET = 35,
-};
 
 /* One OpMemberDecorate that matters here. */
 typedef struct member_deco {
@@ -163,25 +130,25 @@ static int spv_load(spv *m, const uint8_t *code, size_t len, const char *entry, 
             break;
         case OP_DECORATE:
             if (wc >= 4 && o[0] < m->bound) {
-                int64_t *slot = o[1] == DEC_SPEC_ID          ? m->spec_id
-                                : o[1] == DEC_BINDING        ? m->binding
-                                : o[1] == DEC_DESCRIPTOR_SET ? m->set
-                                                             : NULL;
+                int64_t *slot = o[1] == DECORATION_SPEC_ID          ? m->spec_id
+                                : o[1] == DECORATION_BINDING        ? m->binding
+                                : o[1] == DECORATION_DESCRIPTOR_SET ? m->set
+                                                                    : NULL;
                 if (slot)
                     slot[o[0]] = o[2];
-                if (o[1] == DEC_ARRAY_STRIDE)
+                if (o[1] == DECORATION_ARRAY_STRIDE)
                     m->array_stride[o[0]] = o[2];
             }
             break;
         case OP_MEMBER_DECORATE:
-            if (wc >= 4 &&
-                (o[2] == DEC_OFFSET || o[2] == DEC_MATRIX_STRIDE || o[2] == DEC_ROW_MAJOR)) {
+            if (wc >= 4 && (o[2] == DECORATION_OFFSET || o[2] == DECORATION_MATRIX_STRIDE ||
+                            o[2] == DECORATION_ROW_MAJOR)) {
                 member_deco *v = mem_grow(m->md, m->md_count, &m->md_cap, sizeof *v, 16);
                 if (!v)
                     return dgpb_diag_set(diag, DGPB_ERR_NOMEM, -1, "out of memory reading SPIR-V");
                 m->md = v;
                 m->md[m->md_count++] = (member_deco){
-                    o[0], o[1], o[2], o[2] == DEC_ROW_MAJOR ? 1 : (wc >= 5 ? o[3] : 0)};
+                    o[0], o[1], o[2], o[2] == DECORATION_ROW_MAJOR ? 1 : (wc >= 5 ? o[3] : 0)};
             }
             break;
         case OP_TYPE_BOOL:
@@ -248,7 +215,7 @@ static uint32_t constant_of(const spv *m, uint32_t id)
 }
 
 /* Fills scalar, bits and columns of a scalar or vector type; false for anything else. */
-static bool spv_numeric(const spv *m, uint32_t id, dgpb_value_type *t)
+static bool spv_numeric(const spv *m, uint32_t id, dgpb_code_type *t)
 {
     size_t at;
     uint32_t columns = 1;
@@ -278,13 +245,13 @@ static uint64_t spv_size(const spv *m, uint32_t id, uint32_t matrix_stride, bool
                          int depth)
 {
     size_t at;
-    dgpb_value_type t = {0};
+    dgpb_code_type t = {0};
     if (depth > MAX_DEPTH)
         return 0;
     if (spv_numeric(m, id, &t))
         return (uint64_t)t.columns * (t.bits / 8);
     if ((at = def_of(m, id, OP_TYPE_MATRIX, 4))) {
-        dgpb_value_type c = {0};
+        dgpb_code_type c = {0};
         spv_numeric(m, m->w[at + 2], &c);
         uint32_t vectors = row_major ? c.columns : m->w[at + 3];
         uint32_t per = row_major ? m->w[at + 3] : c.columns;
@@ -300,9 +267,10 @@ static uint64_t spv_size(const spv *m, uint32_t id, uint32_t matrix_stride, bool
         uint64_t end = 0;
         for (uint32_t i = 0; i + 2 < words_of(m, at); i++) {
             uint32_t member = m->w[at + 2 + i];
-            uint64_t off = member_deco_of(m, id, i, DEC_OFFSET, 0);
-            uint64_t size = spv_size(m, member, member_deco_of(m, id, i, DEC_MATRIX_STRIDE, 0),
-                                     member_deco_of(m, id, i, DEC_ROW_MAJOR, 0), depth + 1);
+            uint64_t off = member_deco_of(m, id, i, DECORATION_OFFSET, 0);
+            uint64_t size =
+                spv_size(m, member, member_deco_of(m, id, i, DECORATION_MATRIX_STRIDE, 0),
+                         member_deco_of(m, id, i, DECORATION_ROW_MAJOR, 0), depth + 1);
             end = off + size > end ? off + size : end;
         }
         return end;
@@ -316,7 +284,7 @@ static uint64_t spv_size(const spv *m, uint32_t id, uint32_t matrix_stride, bool
  * `top`: the block itself, always walked into.
  */
 static void spv_find(const spv *m, uint32_t id, uint64_t off, uint64_t size, uint32_t matrix_stride,
-                     bool row_major, bool top, int depth, dgpb_value_type *t)
+                     bool row_major, bool top, int depth, dgpb_code_type *t)
 {
     size_t at;
     if (depth > MAX_DEPTH)
@@ -364,9 +332,9 @@ static void spv_find(const spv *m, uint32_t id, uint64_t off, uint64_t size, uin
         }
         for (uint32_t i = 0; i < members; i++) {
             uint32_t member = m->w[at + 2 + i];
-            uint32_t ms = member_deco_of(m, id, i, DEC_MATRIX_STRIDE, 0);
-            bool rm = member_deco_of(m, id, i, DEC_ROW_MAJOR, 0) != 0;
-            uint64_t moff = member_deco_of(m, id, i, DEC_OFFSET, UINT32_MAX);
+            uint32_t ms = member_deco_of(m, id, i, DECORATION_MATRIX_STRIDE, 0);
+            bool rm = member_deco_of(m, id, i, DECORATION_ROW_MAJOR, 0) != 0;
+            uint64_t moff = member_deco_of(m, id, i, DECORATION_OFFSET, UINT32_MAX);
             uint64_t msize = spv_size(m, member, ms, rm, depth + 1);
             if (moff <= off && (off < moff + msize || (off == moff && !msize))) {
                 spv_find(m, member, off - moff, size, ms, rm, false, depth + 1, t);
@@ -400,7 +368,7 @@ static uint32_t pointee_of(const spv *m, size_t at, uint32_t *storage)
 }
 
 static int spirv_value_type(const uint8_t *code, size_t len, const char *entry,
-                            const dgpb_param_desc *row, dgpb_value_type *t, dgpb_diag *diag)
+                            const dgpb_param_desc *row, dgpb_code_type *t, dgpb_diag *diag)
 {
     spv m;
     int rc = spv_load(&m, code, len, entry, diag);
@@ -456,7 +424,7 @@ static int spirv_value_type(const uint8_t *code, size_t len, const char *entry,
 /* ---- PTX ------------------------------------------------------------------- */
 
 static int ptx_value_type(const uint8_t *code, size_t len, const char *entry,
-                          const dgpb_param_desc *row, dgpb_value_type *t, dgpb_diag *diag)
+                          const dgpb_param_desc *row, dgpb_code_type *t, dgpb_diag *diag)
 {
     if (row->space != DGPB_SPACE_LAUNCH)
         return DGPB_OK; /* SLANG_globalParams and blocks: bytes in PTX */
@@ -485,12 +453,11 @@ static int ptx_value_type(const uint8_t *code, size_t len, const char *entry,
 
 /* ---- the interface --------------------------------------------------------- */
 
-int dgpb_value_type_find(dgpb_code_format format, const uint8_t *code, size_t len,
-                         const char *entry, const dgpb_param_desc *row, dgpb_value_type *out,
-                         dgpb_diag *diag)
+int dgpb_code_type_find(dgpb_code_format format, const uint8_t *code, size_t len, const char *entry,
+                        const dgpb_param_desc *row, dgpb_code_type *out, dgpb_diag *diag)
 {
     if (!out || !row || (!code && len))
-        return dgpb_diag_set(diag, DGPB_ERR_INVALID, -1, "dgpb_value_type_find: NULL argument");
+        return dgpb_diag_set(diag, DGPB_ERR_INVALID, -1, "dgpb_code_type_find: NULL argument");
     memset(out, 0, sizeof *out);
     int rc = DGPB_OK;
     if (format == DGPB_CODE_FORMAT_SPIRV)
@@ -506,7 +473,7 @@ int dgpb_value_type_find(dgpb_code_format format, const uint8_t *code, size_t le
     return rc;
 }
 
-void dgpb_value_type_text(const dgpb_value_type *t, char *buf, size_t size)
+void dgpb_code_type_text(const dgpb_code_type *t, char *buf, size_t size)
 {
     static const char prefix[] = {'?', 'b', 'i', 'u', 'f'};
     size_t n = 0;

@@ -47,7 +47,7 @@ typedef enum dgpb_scalar {
     DGPB_SCALAR_FLOAT
 } dgpb_scalar;
 
-typedef struct dgpb_value_type {
+typedef struct dgpb_code_type {
     dgpb_scalar scalar;
     uint32_t bits;          /* of one scalar: 8, 16, 32 or 64 */
     uint32_t columns;       /* a vector's components, a matrix's columns; 1 for a scalar */
@@ -57,7 +57,7 @@ typedef struct dgpb_value_type {
     uint32_t array_count;   /* elements of an array value; 0 when not an array */
     uint32_t array_stride;  /* bytes from one array element to the next */
     bool aggregate;         /* a struct (or an array of structs): scalar is UNKNOWN */
-} dgpb_value_type;
+} dgpb_code_type;
 
 /*
  * Matrices: the memory holds `columns` vectors of `rows` scalars each,
@@ -72,12 +72,11 @@ typedef struct dgpb_value_type {
  * out->scalar = DGPB_SCALAR_UNKNOWN when the code does not state it;
  * DGPB_ERR_CORRUPT only when the code cannot be read.
  */
-int dgpb_value_type_find(dgpb_code_format format, const uint8_t *code, size_t len,
-                         const char *entry, const dgpb_param_desc *row, dgpb_value_type *out,
-                         dgpb_diag *diag);
+int dgpb_code_type_find(dgpb_code_format format, const uint8_t *code, size_t len, const char *entry,
+                        const dgpb_param_desc *row, dgpb_code_type *out, dgpb_diag *diag);
 
 /* "f32", "u32x4", "f32 4x4", ... into buf: how messages and headers spell a type. */
-void dgpb_value_type_text(const dgpb_value_type *t, char *buf, size_t size);
+void dgpb_code_type_text(const dgpb_code_type *t, char *buf, size_t size);
 
 /*
  * The byte size the code gives the uniform block at row `row`'s

@@ -36,7 +36,7 @@ typedef struct walker {
 
 /* A laid-out type: scalar/vector/matrix numbers, or an array or struct at `at`. */
 typedef struct wtype {
-    dgpb_value_type v; /* numbers: scalar, bits, columns, rows, matrix_stride */
+    dgpb_code_type v; /* numbers: scalar, bits, columns, rows, matrix_stride */
     bool is_array, is_struct;
     mark elem;      /* arrays: the element type; structs: the '{' */
     uint64_t count; /* arrays: 0 runtime-sized */
@@ -49,7 +49,7 @@ static uint64_t round_up(uint64_t v, uint64_t a)
 }
 
 /* The scalar of a WGSL name ("f32", ...); false when it is none. */
-static bool scalar_of(const token *n, dgpb_value_type *v)
+static bool scalar_of(const token *n, dgpb_code_type *v)
 {
     static const struct {
         const char *name;
@@ -71,7 +71,7 @@ static bool scalar_of(const token *n, dgpb_value_type *v)
 }
 
 /* The scalar of a shorthand's suffix ('f', 'h', 'i', 'u'). */
-static bool suffix_scalar(char c, dgpb_value_type *v)
+static bool suffix_scalar(char c, dgpb_code_type *v)
 {
     v->columns = v->rows = 1;
     v->bits = c == 'h' ? 16 : 32;
@@ -106,7 +106,7 @@ static int layout(walker *w, mark at, int depth, wtype *t)
         return rc;
     const token *n = &ti.name;
     uint32_t cols = 0, rows = 0;
-    dgpb_value_type sc = {0};
+    dgpb_code_type sc = {0};
     if (scalar_of(n, &t->v)) {
         t->align = t->size = t->v.bits / 8;
         return DGPB_OK;
@@ -242,7 +242,7 @@ static int struct_layout(walker *w, mark open, int depth, uint64_t *align, uint6
 
 /* The value at byte `off` of the type at `at` (the row spans `size` bytes); see the top. */
 static int find(walker *w, mark at, uint64_t off, uint64_t size, bool top, int depth,
-                dgpb_value_type *v)
+                dgpb_code_type *v)
 {
     wtype t;
     int rc = layout(w, at, depth, &t);
@@ -335,7 +335,7 @@ int value_wgsl_block_size(const char *text, size_t len, const dgpb_param_desc *r
     return rc;
 }
 
-int value_wgsl_type(const char *text, size_t len, const dgpb_param_desc *row, dgpb_value_type *t,
+int value_wgsl_type(const char *text, size_t len, const dgpb_param_desc *row, dgpb_code_type *t,
                     dgpb_diag *diag)
 {
     walker *w = mem_calloc(1, sizeof *w);
