@@ -20,7 +20,9 @@
  *     module mentioning a group symbol, docs/build.md "Scan") every
  *     `<entry>_` global is a row even when the code never uses it, so there
  *     an unused row is reported as info, never as a failure;
- *   - only value rows (the fields of one block) share a (space, binding);
+ *   - only value rows (the fields of one block) share a (space, binding), or
+ *     the rows of a fixed array of resources, one per element of the
+ *     variable's OpTypeArray;
  *   - the variable's storage class fits the row's kind (Uniform for value and
  *     uniform_buffer rows; StorageBuffer for buffers; UniformConstant for
  *     textures, samplers and acceleration structures);
@@ -315,12 +317,26 @@ static void check_entry(checker *c, const char *entry_name, const cJSON *ventry,
     }
 
     /* Only one block's rows share a (space, binding): value rows (its fields), after its
-       uniform_buffer row if it has one. */
+       uniform_buffer row if it has one; or the element rows of a fixed array of resources,
+       of one kind, as many as the OpTypeArray's length of the variable there. */
     for (int i = 0; i < nrows; i++) {
         if (rows[i].kind < 0)
             fail(c, "row '%s' has an unknown kind", rows[i].name);
+        int sharing = 0;
+        for (int j = 0; j < nrows; j++)
+            sharing += rows[j].space == rows[i].space && rows[j].binding == rows[i].binding;
+        const dgpb_spirv_var *array = NULL;
+        for (size_t v = 0; v < info->var_count && !array; v++)
+            if (info->vars[v].set == rows[i].space && info->vars[v].binding == rows[i].binding &&
+                info->vars[v].is_array && info->vars[v].array_length)
+                array = &info->vars[v];
+        if (array && rows[i].kind != DGPB_KIND_VALUE && (uint32_t)sharing != array->array_length)
+            fail(c, "the array '%s' (set %lld binding %lld) has %u elements but %d rows",
+                 array->name, (long long)array->set, (long long)array->binding, array->array_length,
+                 sharing);
         for (int j = 0; j < i; j++)
             if (rows[j].space == rows[i].space && rows[j].binding == rows[i].binding &&
+                !(array && rows[j].kind == rows[i].kind) &&
                 (rows[i].kind != DGPB_KIND_VALUE ||
                  (rows[j].kind != DGPB_KIND_VALUE && rows[j].kind != DGPB_KIND_UNIFORM_BUFFER)))
                 fail(c, "rows '%s' and '%s' share set %lld binding %lld", rows[j].name,
