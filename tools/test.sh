@@ -31,11 +31,12 @@ if [ "${1:-}" != "--quick" ]; then
     echo "== Release build: install and use the installation"
     tests/install/install_test.sh build-release
     # The sanitizers watch the C code; the JavaScript tests (the embedded
-    # compiler, the reader package, Dawn) ran above and run no C of ours, and
-    # the Bazel rule's test (bazel) runs dgpb-build as the build tests do.
+    # compiler, the reader package, Dawn, the browser host in Chromium) ran
+    # above and run no C of ours, and the Bazel rule's test (bazel) runs
+    # dgpb-build as the build tests do.
     export ASAN_OPTIONS=detect_leaks=1:abort_on_error=1
     export UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
-    run_suite build-sanitize "ASan+UBSan build" "-LE slangc-wasm|js|webgpu|bazel" -- \
+    run_suite build-sanitize "ASan+UBSan build" "-LE slangc-wasm|js|webgpu|web|bazel" -- \
         -DCMAKE_BUILD_TYPE=Debug -DDGPB_SANITIZE=ON -DDGPB_WERROR=ON
 fi
 echo "== all tests passed"

@@ -30,7 +30,7 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const { readBundle } = await import(pathToFileURL(path.join(here, '../../js/dgpb-reader/index.mjs')).href);
-const { RunError, parseHeader, runModule } = await import(pathToFileURL(path.join(here, 'webgpu_run.mjs')).href);
+const { RunError, OPTIONAL_FEATURES, parseHeader, runModule } = await import(pathToFileURL(path.join(here, 'webgpu_run.mjs')).href);
 
 let argv = process.argv.slice(2);
 let negative = false, allowUnsupported = false;
@@ -69,9 +69,7 @@ if (!adapter) {
   console.log('run_dawn: no WebGPU adapter: install mesa-vulkan-drivers from bookworm-backports (tools/setup.sh)');
   process.exit(1);
 }
-// r32float textures bind as 'float' (webgpu_layout 5), which needs float32-filterable.
-const optional = ['shader-f16', 'subgroups', 'float32-filterable', 'texture-formats-tier1', 'texture-formats-tier2'];
-const features = optional.filter((f) => adapter.features.has(f));
+const features = OPTIONAL_FEATURES.filter((f) => adapter.features.has(f));
 const device = await adapter.requestDevice({ requiredFeatures: features });
 const info = adapter.info ?? {};
 console.log(`adapter: ${[info.vendor, info.architecture, info.device, info.description].filter(Boolean).join(' ') || 'unnamed'}; features: ${features.join(', ') || 'none'}`);

@@ -22,6 +22,13 @@ import { findTarget, findEntry, webgpuRequirements } from '../../js/dgpb-reader/
 import { verifiedCode, createComputeEntry, dispatch, workgroupsFor } from '../../examples/web/host.mjs';
 import { valueType, blockSize } from './wgsl_values.mjs';
 
+/*
+ * The optional features a runner requests where the adapter has them: those
+ * webgpuRequirements() can ask for, and float32-filterable, which an r32float
+ * texture bound as 'float' (webgpu_layout 5) needs.
+ */
+export const OPTIONAL_FEATURES = Object.freeze(['shader-f16', 'subgroups', 'float32-filterable', 'texture-formats-tier1', 'texture-formats-tier2']);
+
 /* An error in a module's run line or in binding it: the module fails with this message. */
 export class RunError extends Error {}
 

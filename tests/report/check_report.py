@@ -46,9 +46,10 @@ def find_chromium():
 
 
 class Browser:
-    """One Chromium process and one page, over the DevTools pipe."""
+    """One Chromium process and one page, over the DevTools pipe. `gpu_flags` replace
+    --disable-gpu (tests/web/check_web.py turns WebGPU on); `timeout` bounds the session."""
 
-    def __init__(self, chromium, profile):
+    def __init__(self, chromium, profile, gpu_flags=("--disable-gpu",), timeout=TIMEOUT_S):
         to_child_r, self.to_child = os.pipe()
         self.from_child, from_child_w = os.pipe()
 
@@ -61,7 +62,7 @@ class Browser:
             os.set_inheritable(3, True)
             os.set_inheritable(4, True)
 
-        args = [chromium, "--headless=new", "--no-sandbox", "--disable-gpu",
+        args = [chromium, "--headless=new", "--no-sandbox", *gpu_flags,
                 "--disable-dev-shm-usage", "--no-first-run", "--no-default-browser-check",
                 "--disable-extensions", "--disable-background-networking", "--disable-sync",
                 "--hide-scrollbars", "--mute-audio", "--remote-debugging-pipe",
@@ -75,7 +76,8 @@ class Browser:
         self.next_id = 0
         self.events = []
         self.session = None
-        self.deadline = time.monotonic() + TIMEOUT_S
+        self.timeout = timeout
+        self.deadline = time.monotonic() + timeout
 
     def close(self):
         try:
@@ -98,7 +100,7 @@ class Browser:
         while b"\0" not in self.buf:
             left = self.deadline - time.monotonic()
             if left <= 0:
-                raise RuntimeError("chromium did not answer within %d s" % TIMEOUT_S)
+                raise RuntimeError("chromium did not answer within %d s" % self.timeout)
             ready, _, _ = select.select([self.from_child], [], [], left)
             if not ready:
                 continue
