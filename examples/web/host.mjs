@@ -14,9 +14,7 @@
 // The reader (js/dgpb-reader) is imported as a web app imports it: an ES
 // module over HTTP; a bundler or an import map may name it 'dgpb-reader'.
 
-import {
-  readBundle, verifyBlob, bindGroupLayoutDescriptors, PIPELINE_CONSTANT_SPACE,
-} from '../../js/dgpb-reader/index.mjs';
+import { readBundle, verifyBlob, bindGroupLayoutDescriptors } from '../../js/dgpb-reader/index.mjs';
 
 /* Fetches a bundle and reads its tables (no blob is hashed yet). */
 export async function fetchBundle(url) {
@@ -35,26 +33,10 @@ export async function verifiedCode(entry) {
 }
 
 /*
- * The pipeline constants of an entry: its rows in space
- * PIPELINE_CONSTANT_SPACE, keyed by binding (the WGSL override's @id), each
- * the value that valueOf(row) gives, or the code's default when it gives
- * undefined.
- */
-export function pipelineConstants(entry, valueOf) {
-  const constants = {};
-  for (const row of entry.params) {
-    if (row.space !== PIPELINE_CONSTANT_SPACE) continue;
-    const value = valueOf(row);
-    if (value !== undefined) constants[row.binding] = value;
-  }
-  return constants;
-}
-
-/*
  * A compute pipeline and its bind groups for one entry: bind group layouts
  * from the rows' webgpu_layout IDs (bindGroupLayoutDescriptors; index =
  * group = the rows' space), a pipeline from the WGSL with the pipeline
- * constants, and for each layout entry the resource that
+ * constants ({ [override @id = the row's binding]: value }), and for each layout entry the resource that
  * resourceOf(space, binding) returns (a GPUBindingResource: the one a host
  * made for the row at that space and binding).
  */
