@@ -66,6 +66,9 @@ class Handler(http.server.SimpleHTTPRequestHandler):
 
     mounts = {}
     overrides = {}
+    # Module scripts must come as JavaScript, whatever /etc/mime.types says.
+    extensions_map = {**http.server.SimpleHTTPRequestHandler.extensions_map,
+                      ".mjs": "text/javascript", ".js": "text/javascript"}
 
     def translate_path(self, path):
         path = urllib.parse.unquote(urllib.parse.urlsplit(path).path)
@@ -102,7 +105,8 @@ def tampered(bundle):
 
 
 def changed_expectation(module):
-    """The module's text with the last value of its first `--expect NAME=TYPE:V1,...` changed by one."""
+    """The module's text with the last value of its first `--expect NAME=TYPE:V1,...`
+    changed by one."""
     text = open(module, encoding="utf-8").read()
     m = re.search(r"(--expect\s+[^\s=:]+=[a-z0-9]+:)(\S+)", text)
     if not m:
