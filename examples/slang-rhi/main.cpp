@@ -6,7 +6,7 @@
 //
 //   dgpb-rhi-run [--api vulkan|cuda] [--in NAME=FILE|NAME=TYPE:V,...] [--size NAME=BYTES]
 //                [--set NAME=[TYPE:]V,...] [--groups X[,Y[,Z]] | --threads X[,Y[,Z]]]
-//                [--out-dir DIR] BUNDLE ENTRY
+//                [--repeat N] [--out-dir DIR] BUNDLE ENTRY
 //
 // The options are dgpb-run's (docs/run.md) for buffers and values; after the
 // dispatch every buffer row is read back and written to DIR/<row name>.bin, so
@@ -53,6 +53,7 @@ struct Options {
     std::map<std::string, std::string> in, set;
     std::map<std::string, size_t> size;
     uint32_t groups[3] = {0, 0, 0}, threads[3] = {0, 0, 0};
+    uint32_t repeat = 1;
     std::string out_dir = ".";
     std::string bundle, entry;
 };
@@ -107,7 +108,13 @@ int parse(int argc, char **argv, Options &o)
         std::string name, value;
         if (a == "--api" && has_value)
             o.api = argv[++i];
-        else if (a == "--out-dir" && has_value)
+        else if (a == "--repeat" && has_value) {
+            char *end;
+            unsigned long n = std::strtoul(argv[++i], &end, 10);
+            if (*end || n == 0 || n > 1000000)
+                return fail(EXIT_USAGE, "--repeat " + std::string(argv[i]) + ": not 1 to 1000000");
+            o.repeat = (uint32_t)n;
+        } else if (a == "--out-dir" && has_value)
             o.out_dir = argv[++i];
         else if ((a == "--in" || a == "--set") && has_value && split(argv[i + 1], name, value))
             (a == "--in" ? o.in : o.set)[name] = value, i++;
@@ -129,7 +136,7 @@ int parse(int argc, char **argv, Options &o)
         return fail(EXIT_USAGE,
                     "usage: dgpb-rhi-run [--api vulkan|cuda] [--in NAME=FILE|TYPE:V,...] "
                     "[--size NAME=BYTES] [--set NAME=[TYPE:]V,...] [--groups X,Y,Z | "
-                    "--threads X,Y,Z] [--out-dir DIR] BUNDLE ENTRY");
+                    "--threads X,Y,Z] [--repeat N] [--out-dir DIR] BUNDLE ENTRY");
     o.bundle = rest[0];
     o.entry = rest[1];
     return 0;
@@ -181,13 +188,25 @@ class Messages : public IDebugCallback
 bool is_buffer(uint32_t kind)
 {
     return kind == DGPB_KIND_BUFFER || kind == DGPB_KIND_RW_BUFFER ||
-           kind == DGPB_KIND_BYTE_BUFFER || kind == DGPB_KIND_RW_BYTE_BUFFER ||
-           kind == DGPB_KIND_UNIFORM_BUFFER;
+           kind == DGPB_KIND_BYTE_BUFFER || kind == DGPB_KIND_RW_BYTE_BUFFER;
 }
 
 std::string row_name(const dgpb_param_view &p)
 {
     return std::string(p.name.ptr, p.name.len);
+}
+
+// The uniform block row that value row `p` lies in (same space and binding), or "".
+// A `cbuffer Settings { uint count; }` member is the row `count`; slang-rhi's cursor
+// finds it as `Settings.count`.
+std::string enclosing_block(const dgpb_entry_view &e, const dgpb_param_view &p)
+{
+    for (uint32_t i = 0; p.kind == DGPB_KIND_VALUE && i < e.param_count; i++) {
+        const dgpb_param_view &b = e.params[i];
+        if (b.kind == DGPB_KIND_UNIFORM_BUFFER && b.space == p.space && b.binding == p.binding)
+            return row_name(b);
+    }
+    return "";
 }
 
 int run(const Options &o)
@@ -281,16 +300,26 @@ int run(const Options &o)
             bd.size = init.size();
             bd.elementSize = 0;
             bd.usage = BufferUsage::ShaderResource | BufferUsage::UnorderedAccess |
-                       BufferUsage::CopySource | BufferUsage::CopyDestination |
-                       (p.kind == DGPB_KIND_UNIFORM_BUFFER ? BufferUsage::ConstantBuffer
-                                                           : BufferUsage::None);
+                       BufferUsage::CopySource | BufferUsage::CopyDestination;
             bd.defaultState = ResourceState::UnorderedAccess;
             bd.memoryType = MemoryType::DeviceLocal;
             if (SLANG_FAILED(device->createBuffer(bd, init.data(), buffers[i].writeRef())))
                 return fail(EXIT_RUN, name + ": createBuffer failed");
+        } else if (p.kind == DGPB_KIND_UNIFORM_BUFFER) {
+            // A block given whole (--in): its bytes go into slang-rhi's constant buffer.
+            if (o.in.count(name) && (r = input_bytes(o.in.at(name), values[i])))
+                return r;
+        } else if (p.kind == DGPB_KIND_VALUE && p.space == DGPB_SPACE_PIPELINE_CONSTANT) {
+            // A pipeline constant keeps the code's default unless set.
+            if (o.set.count(name))
+                return fail(EXIT_USAGE, name + ": setting pipeline constants is not supported by "
+                                               "this example (slang-rhi sets no specialization "
+                                               "constant)");
         } else if (p.kind == DGPB_KIND_VALUE) {
+            // A value not given stays zero (slang-rhi's ordinary data starts zeroed), as
+            // dgpb-run leaves it; a block given whole (--in) holds its values already.
             if (!o.set.count(name))
-                return fail(EXIT_USAGE, "value row " + name + " needs --set");
+                continue;
             uint8_t *v;
             size_t n;
             if (dgpb_run_value_bytes(bundle, target, o.entry.c_str(), name.c_str(),
@@ -320,34 +349,43 @@ int run(const Options &o)
         groups[a] = explicit_groups ? o.groups[a] : (threads + tgs - 1) / tgs;
     }
 
-    // Bind every row by its name and dispatch.
+    // Bind every row by its name and dispatch, `repeat` times over the same resources.
     ComPtr<ICommandQueue> queue = device->getQueue(QueueType::Graphics);
-    ComPtr<ICommandEncoder> encoder = queue->createCommandEncoder();
-    IComputePassEncoder *pass = encoder->beginComputePass();
-    IShaderObject *root = pass->bindPipeline(pipeline);
-    ShaderCursor cursor(root);
-    for (uint32_t i = 0; i < entry->param_count; i++) {
-        const dgpb_param_view &p = entry->params[i];
-        std::string name = row_name(p);
-        ShaderCursor c = cursor.getPath(name.c_str());
-        if (!c.isValid())
-            return fail(EXIT_RUN, name + ": slang-rhi finds no such parameter in the layout");
-        Result res = SLANG_OK;
-        if (buffers[i])
-            res = c.setBinding(Binding(buffers[i]));
-        else if (p.kind == DGPB_KIND_VALUE)
-            res = c.setData(values[i].data(), values[i].size());
-        else if (p.kind == DGPB_KIND_SAMPLER)
-            res = c.setBinding(Binding(sampler));
-        if (SLANG_FAILED(res))
-            return fail(EXIT_RUN, name + ": binding failed");
+    for (uint32_t d = 0; d < o.repeat; d++) {
+        ComPtr<ICommandEncoder> encoder = queue->createCommandEncoder();
+        IComputePassEncoder *pass = encoder->beginComputePass();
+        IShaderObject *root = pass->bindPipeline(pipeline);
+        ShaderCursor cursor(root);
+        for (uint32_t i = 0; i < entry->param_count; i++) {
+            const dgpb_param_view &p = entry->params[i];
+            std::string name = row_name(p);
+            if (!buffers[i] && values[i].empty() && p.kind != DGPB_KIND_SAMPLER)
+                continue; // nothing given: zeros, or the code's default
+            ShaderCursor c = cursor.getPath(name.c_str());
+            std::string block = enclosing_block(*entry, p);
+            if (!c.isValid() && !block.empty())
+                c = cursor.getPath((block + "." + name).c_str());
+            if (!c.isValid())
+                return fail(EXIT_RUN, name + ": slang-rhi finds no such parameter in the layout");
+            Result res = SLANG_OK;
+            if (buffers[i])
+                res = c.setBinding(Binding(buffers[i]));
+            else if (p.kind == DGPB_KIND_UNIFORM_BUFFER && !values[i].empty())
+                res = c.getDereferenced().setData(values[i].data(), values[i].size());
+            else if (p.kind == DGPB_KIND_VALUE && !values[i].empty())
+                res = c.setData(values[i].data(), values[i].size());
+            else if (p.kind == DGPB_KIND_SAMPLER)
+                res = c.setBinding(Binding(sampler));
+            if (SLANG_FAILED(res))
+                return fail(EXIT_RUN, name + ": binding failed");
+        }
+        pass->dispatchCompute(groups[0], groups[1], groups[2]);
+        pass->end();
+        ComPtr<ICommandBuffer> commands;
+        if (SLANG_FAILED(encoder->finish(commands.writeRef())) ||
+            SLANG_FAILED(queue->submit(commands)) || SLANG_FAILED(queue->waitOnHost()))
+            return fail(EXIT_RUN, "the dispatch failed");
     }
-    pass->dispatchCompute(groups[0], groups[1], groups[2]);
-    pass->end();
-    ComPtr<ICommandBuffer> commands;
-    if (SLANG_FAILED(encoder->finish(commands.writeRef())) ||
-        SLANG_FAILED(queue->submit(commands)) || SLANG_FAILED(queue->waitOnHost()))
-        return fail(EXIT_RUN, "the dispatch failed");
 
     // Every buffer back, as DIR/<row>.bin.
     for (uint32_t i = 0; i < entry->param_count; i++) {
@@ -365,8 +403,8 @@ int run(const Options &o)
         if (!f)
             return fail(EXIT_IO, "cannot write '" + path + "'");
     }
-    std::fprintf(stderr, "dgpb-rhi-run: %s ran on %u,%u,%u groups\n", o.entry.c_str(), groups[0],
-                 groups[1], groups[2]);
+    std::fprintf(stderr, "dgpb-rhi-run: %s ran %u times on %u,%u,%u groups\n", o.entry.c_str(),
+                 o.repeat, groups[0], groups[1], groups[2]);
     return 0;
 }
 
