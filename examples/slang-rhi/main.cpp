@@ -412,12 +412,16 @@ int run(const Options &o)
 
 int main(int argc, char **argv)
 {
+    // No Slang library may be mapped: not at start (a preloaded one would answer in the
+    // shim's place), not after the run (one slang-rhi or a driver loaded).
+    std::string which;
+    if (slang_loaded(which))
+        return fail(EXIT_SLANG, "a Slang library is loaded in this process: " + which);
     Options o;
     int r = parse(argc, argv, o);
     if (r)
         return r;
     r = run(o);
-    std::string which;
     if (slang_loaded(which))
         return fail(EXIT_SLANG, "a Slang library is loaded in this process: " + which);
     return r;
