@@ -5,7 +5,7 @@
 // the bundle's layout blob and hands it the bundle's code.
 //
 //   dgpb-rhi-run [--api vulkan|cuda] [--in NAME=FILE|NAME=TYPE:V,...] [--size NAME=BYTES]
-//                [--set NAME=[TYPE:]V,...] [--groups X[,Y[,Z]] | --threads X[,Y[,Z]]]
+//                [--set NAME=[TYPE:]V,...] [--texture NAME=FORMAT:WxH[xD][:DIM]] [--groups X[,Y[,Z]] | --threads X[,Y[,Z]]]
 //                [--repeat N] [--out-dir DIR] BUNDLE ENTRY
 //
 // The options are dgpb-run's (docs/run.md) for buffers and values; after the
@@ -52,6 +52,7 @@ struct Options {
     std::string api = "vulkan";
     std::map<std::string, std::string> in, set;
     std::map<std::string, size_t> size;
+    std::map<std::string, std::string> texture;
     uint32_t groups[3] = {0, 0, 0}, threads[3] = {0, 0, 0};
     uint32_t repeat = 1;
     std::string out_dir = ".";
@@ -116,8 +117,9 @@ int parse(int argc, char **argv, Options &o)
             o.repeat = (uint32_t)n;
         } else if (a == "--out-dir" && has_value)
             o.out_dir = argv[++i];
-        else if ((a == "--in" || a == "--set") && has_value && split(argv[i + 1], name, value))
-            (a == "--in" ? o.in : o.set)[name] = value, i++;
+        else if ((a == "--in" || a == "--set" || a == "--texture") && has_value &&
+                 split(argv[i + 1], name, value))
+            (a == "--in" ? o.in : a == "--set" ? o.set : o.texture)[name] = value, i++;
         else if (a == "--size" && has_value && split(argv[i + 1], name, value)) {
             char *end;
             unsigned long long n = std::strtoull(value.c_str(), &end, 10);
@@ -135,7 +137,8 @@ int parse(int argc, char **argv, Options &o)
     if (rest.size() != 2 || (o.api != "vulkan" && o.api != "cuda"))
         return fail(EXIT_USAGE,
                     "usage: dgpb-rhi-run [--api vulkan|cuda] [--in NAME=FILE|TYPE:V,...] "
-                    "[--size NAME=BYTES] [--set NAME=[TYPE:]V,...] [--groups X,Y,Z | "
+                    "[--size NAME=BYTES] [--set NAME=[TYPE:]V,...] "
+                    "[--texture NAME=FORMAT:WxH[xD][:DIM]] [--groups X,Y,Z | "
                     "--threads X,Y,Z] [--repeat N] [--out-dir DIR] BUNDLE ENTRY");
     o.bundle = rest[0];
     o.entry = rest[1];
@@ -209,6 +212,119 @@ std::string enclosing_block(const dgpb_entry_view &e, const dgpb_param_view &p)
     return "";
 }
 
+// A texture as --texture describes it (dgpb-run's syntax, docs/run.md).
+struct TextureShape {
+    uint32_t format = 0, width = 0, height = 1, depth = 1, dim = DGPB_RUN_DIM_2D;
+    uint32_t texel = 0;
+};
+
+bool parse_texture(const std::string &text, TextureShape &t)
+{
+    size_t colon = text.find(':');
+    if (colon == std::string::npos)
+        return false;
+    int format = dgpb_run_format_from_name(text.substr(0, colon).c_str());
+    if (format <= 0)
+        return false;
+    t.format = (uint32_t)format;
+    t.texel = dgpb_run_format_texel_size(t.format);
+    std::string rest = text.substr(colon + 1), dims = rest;
+    size_t colon2 = rest.find(':');
+    if (colon2 != std::string::npos) {
+        dims = rest.substr(0, colon2);
+        int dim = dgpb_run_dim_from_name(rest.substr(colon2 + 1).c_str());
+        if (dim < 0)
+            return false;
+        t.dim = (uint32_t)dim;
+    }
+    unsigned w = 0, h = 1, d = 1;
+    int n = std::sscanf(dims.c_str(), "%ux%ux%u", &w, &h, &d);
+    if (n < 1 || w == 0 || h == 0 || d == 0)
+        return false;
+    t.width = w, t.height = h, t.depth = d;
+    if (t.dim == DGPB_RUN_DIM_CUBE)
+        t.depth = 6;
+    return true;
+}
+
+Format rhi_format(uint32_t format)
+{
+    switch (format) {
+    case DGPB_RUN_FORMAT_R16FLOAT:
+        return Format::R16Float;
+    case DGPB_RUN_FORMAT_R32FLOAT:
+        return Format::R32Float;
+    case DGPB_RUN_FORMAT_RG32FLOAT:
+        return Format::RG32Float;
+    case DGPB_RUN_FORMAT_RGBA32FLOAT:
+        return Format::RGBA32Float;
+    case DGPB_RUN_FORMAT_R32UINT:
+        return Format::R32Uint;
+    case DGPB_RUN_FORMAT_RGBA8UNORM:
+        return Format::RGBA8Unorm;
+    case DGPB_RUN_FORMAT_RGBA16FLOAT:
+        return Format::RGBA16Float;
+    case DGPB_RUN_FORMAT_R32SINT:
+        return Format::R32Sint;
+    case DGPB_RUN_FORMAT_RGBA32UINT:
+        return Format::RGBA32Uint;
+    case DGPB_RUN_FORMAT_RGBA32SINT:
+        return Format::RGBA32Sint;
+    default:
+        return Format::Undefined;
+    }
+}
+
+// Layers are separate subresources for arrays and cubes; a 3D texture is one.
+uint32_t layer_count(const TextureShape &t)
+{
+    return t.dim == DGPB_RUN_DIM_CUBE || t.dim == DGPB_RUN_DIM_2D_ARRAY ? t.depth : 1;
+}
+
+Result create_texture(IDevice *device, const TextureShape &t, bool writable,
+                      const std::vector<uint8_t> &init, ComPtr<ITexture> &out)
+{
+    TextureDesc td;
+    td.type = t.dim == DGPB_RUN_DIM_1D         ? TextureType::Texture1D
+              : t.dim == DGPB_RUN_DIM_3D       ? TextureType::Texture3D
+              : t.dim == DGPB_RUN_DIM_CUBE     ? TextureType::TextureCube
+              : t.dim == DGPB_RUN_DIM_2D_ARRAY ? TextureType::Texture2DArray
+                                               : TextureType::Texture2D;
+    uint32_t layers = layer_count(t);
+    td.size = {t.width, t.height, layers == 1 ? t.depth : 1};
+    td.arrayLength = t.dim == DGPB_RUN_DIM_2D_ARRAY ? layers : 1;
+    td.format = rhi_format(t.format);
+    td.usage = TextureUsage::ShaderResource | TextureUsage::CopySource |
+               TextureUsage::CopyDestination |
+               (writable ? TextureUsage::UnorderedAccess : TextureUsage::None);
+    td.defaultState = writable ? ResourceState::UnorderedAccess : ResourceState::ShaderResource;
+    size_t row = (size_t)t.width * t.texel, slice = row * t.height;
+    std::vector<SubresourceData> data(layers);
+    for (uint32_t l = 0; l < layers; l++)
+        data[l] = {init.data() + l * slice, row, slice};
+    return device->createTexture(td, data.data(), out.writeRef());
+}
+
+// The texture's texels, tightly packed (rows, then slices, then layers), as dgpb-run writes.
+Result read_texture(IDevice *device, ITexture *texture, const TextureShape &t,
+                    std::vector<uint8_t> &out)
+{
+    size_t row = (size_t)t.width * t.texel;
+    out.clear();
+    for (uint32_t l = 0; l < layer_count(t); l++) {
+        ComPtr<ISlangBlob> blob;
+        SubresourceLayout layout;
+        SLANG_RETURN_ON_FAIL(device->readTexture(texture, l, 0, blob.writeRef(), &layout));
+        const uint8_t *base = (const uint8_t *)blob->getBufferPointer();
+        for (uint32_t z = 0; z < layout.size.depth; z++)
+            for (uint32_t y = 0; y < layout.size.height; y++) {
+                const uint8_t *src = base + z * layout.slicePitch + y * layout.rowPitch;
+                out.insert(out.end(), src, src + row);
+            }
+    }
+    return SLANG_OK;
+}
+
 int run(const Options &o)
 {
     uint32_t backend = o.api == "cuda" ? DGPB_BACKEND_CUDA : DGPB_BACKEND_VULKAN;
@@ -275,6 +391,8 @@ int run(const Options &o)
         named.push_back(kv.first);
     for (const auto &kv : o.set)
         named.push_back(kv.first);
+    for (const auto &kv : o.texture)
+        named.push_back(kv.first);
     for (const std::string &name : named) {
         bool found = false;
         for (uint32_t i = 0; i < entry->param_count && !found; i++)
@@ -283,6 +401,8 @@ int run(const Options &o)
             return fail(EXIT_USAGE, o.entry + " has no row " + name);
     }
     std::vector<ComPtr<IBuffer>> buffers(entry->param_count);
+    std::vector<ComPtr<ITexture>> textures(entry->param_count);
+    std::vector<TextureShape> shapes(entry->param_count);
     std::vector<std::vector<uint8_t>> values(entry->param_count);
     ComPtr<ISampler> sampler;
     for (uint32_t i = 0; i < entry->param_count; i++) {
@@ -305,6 +425,21 @@ int run(const Options &o)
             bd.memoryType = MemoryType::DeviceLocal;
             if (SLANG_FAILED(device->createBuffer(bd, init.data(), buffers[i].writeRef())))
                 return fail(EXIT_RUN, name + ": createBuffer failed");
+        } else if (p.kind == DGPB_KIND_TEXTURE || p.kind == DGPB_KIND_RW_TEXTURE) {
+            TextureShape &t = shapes[i];
+            if (!o.texture.count(name) || !parse_texture(o.texture.at(name), t))
+                return fail(EXIT_USAGE, name + ": give --texture NAME=FORMAT:WxH[xD][:DIM]");
+            size_t bytes = (size_t)t.width * t.height * t.depth * t.texel;
+            std::vector<uint8_t> init;
+            if (o.in.count(name) && (r = input_bytes(o.in.at(name), init)))
+                return r;
+            if (!init.empty() && init.size() != bytes)
+                return fail(EXIT_USAGE, name + ": --in has " + std::to_string(init.size()) +
+                                            " bytes, the texture " + std::to_string(bytes));
+            init.resize(bytes, 0);
+            if (SLANG_FAILED(
+                    create_texture(device, t, p.kind == DGPB_KIND_RW_TEXTURE, init, textures[i])))
+                return fail(EXIT_RUN, name + ": createTexture failed");
         } else if (p.kind == DGPB_KIND_UNIFORM_BUFFER) {
             // A block given whole (--in): its bytes go into slang-rhi's constant buffer.
             if (o.in.count(name) && (r = input_bytes(o.in.at(name), values[i])))
@@ -359,7 +494,7 @@ int run(const Options &o)
         for (uint32_t i = 0; i < entry->param_count; i++) {
             const dgpb_param_view &p = entry->params[i];
             std::string name = row_name(p);
-            if (!buffers[i] && values[i].empty() && p.kind != DGPB_KIND_SAMPLER)
+            if (!buffers[i] && !textures[i] && values[i].empty() && p.kind != DGPB_KIND_SAMPLER)
                 continue; // nothing given: zeros, or the code's default
             ShaderCursor c = cursor.getPath(name.c_str());
             std::string block = enclosing_block(*entry, p);
@@ -370,6 +505,8 @@ int run(const Options &o)
             Result res = SLANG_OK;
             if (buffers[i])
                 res = c.setBinding(Binding(buffers[i]));
+            else if (textures[i])
+                res = c.setBinding(Binding(textures[i]));
             else if (p.kind == DGPB_KIND_UNIFORM_BUFFER && !values[i].empty())
                 res = c.getDereferenced().setData(values[i].data(), values[i].size());
             else if (p.kind == DGPB_KIND_VALUE && !values[i].empty())
@@ -387,8 +524,19 @@ int run(const Options &o)
             return fail(EXIT_RUN, "the dispatch failed");
     }
 
-    // Every buffer back, as DIR/<row>.bin.
+    // Every texture and buffer back, as DIR/<row>.bin.
     for (uint32_t i = 0; i < entry->param_count; i++) {
+        if (textures[i]) {
+            std::string name = row_name(entry->params[i]);
+            std::vector<uint8_t> texels;
+            if (SLANG_FAILED(read_texture(device, textures[i], shapes[i], texels)))
+                return fail(EXIT_RUN, name + ": readTexture failed");
+            std::string path = o.out_dir + "/" + name + ".bin";
+            std::ofstream f(path, std::ios::binary);
+            f.write((const char *)texels.data(), (std::streamsize)texels.size());
+            if (!f)
+                return fail(EXIT_IO, "cannot write '" + path + "'");
+        }
         if (!buffers[i])
             continue;
         std::string name = row_name(entry->params[i]);

@@ -77,7 +77,7 @@ for module in "$@"; do
     while [ $# -gt 0 ]; do
         case $1 in
         --expect | --tolerance) shift ;;
-        --in | --size)
+        --in | --size | --texture)
             name=${2%%=*}
             case " $names " in
             *" $name "*) ;;
@@ -121,7 +121,8 @@ for module in "$@"; do
         failed=$((failed + 1))
         continue
     fi
-    # Every buffer given is compared; a uniform block given whole (--in) is an input only.
+    # Every buffer and texture given is compared; a uniform block given whole (--in) is an
+    # input only.
     "$run" --api "$api" --list "$dir/$stem.dgpb" >"$dir/list.log" 2>&1
     differ= compared=0
     for name in $names; do
@@ -136,7 +137,7 @@ for module in "$@"; do
         echo "$stem: FAILED outputs differ from dgpb-run's:$differ"
         failed=$((failed + 1))
     else
-        echo "$stem: ok ($compared buffers equal)"
+        echo "$stem: ok ($compared outputs equal)"
         passed=$((passed + 1))
     fi
 done
