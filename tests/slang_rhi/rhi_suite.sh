@@ -1,5 +1,5 @@
 #!/bin/sh
-# rhi_suite.sh [--api cuda] DGPB_BUILD DGPB_RUN RHI_RUN SLANGC WORK ASKED MODULE... - runs
+# rhi_suite.sh [--api cuda] [--bundles DIR] DGPB_BUILD DGPB_RUN RHI_RUN SLANGC WORK ASKED MODULE... - runs
 # the Slang-style compute suite (fixtures/compute/*.slang) on unmodified slang-rhi through
 # the replay shim (examples/slang-rhi, dgpb-rhi-run) and compares every output with
 # dgpb-run's on the same bundle (docs/host.md, "A native host with slang-rhi").
@@ -13,16 +13,25 @@
 # With DGPB_SHIM_LOG the shim writes what slang-rhi asked; the union over every module is
 # written to ASKED, one name a line, sorted.
 #
-# A module that dgpb-rhi-run cannot run (texture rows) is reported as not applicable with
-# the host's reason. Prints one line per module and `N passed, N failed`; exits 1 when any
+# --bundles DIR takes each module's bundle from DIR/<stem>.dgpb, built beforehand (for a
+# machine without Slang: the GPU run); DGPB_BUILD and SLANGC are then not used ("-"), and
+# a module without a bundle there is not applicable (DIR/<stem>.why says why, if present).
+#
+# A module that dgpb-rhi-run cannot run (a pipeline constant set) is reported as not
+# applicable with the host's reason. Prints one line per module and `N passed, N failed`; exits 1 when any
 # module failed.
 set -u
 
 api=vulkan
-if [ "${1:-}" = --api ]; then
-    api=${2:-}
+prebuilt=
+while :; do
+    case ${1:-} in
+    --api) api=${2:-} ;;
+    --bundles) prebuilt=${2:-} ;;
+    *) break ;;
+    esac
     shift 2
-fi
+done
 if [ $# -lt 7 ]; then
     echo "usage: rhi_suite.sh [--api cuda] DGPB_BUILD DGPB_RUN RHI_RUN SLANGC WORK ASKED MODULE..." >&2
     exit 2
@@ -31,7 +40,9 @@ build=$1 run=$2 rhi=$3 slangc=$4 work=$5 asked=$6
 shift 6
 target=spirv
 [ "$api" = cuda ] && target=ptx
-for tool in "$build" "$run" "$rhi" "$slangc"; do
+tools="$run $rhi"
+[ -n "$prebuilt" ] || tools="$tools $build $slangc"
+for tool in $tools; do
     if [ ! -x "$tool" ]; then
         echo "rhi_suite.sh: $tool is not an executable (configure with -DDGPB_SLANG_ROOT and -DDGPB_SLANG_RHI_DIR)" >&2
         exit 2
@@ -50,17 +61,27 @@ module_targets() {
 
 for module in "$@"; do
     stem=$(basename "$module" .slang)
-    case ",$(module_targets "$module")," in
-    *,spirv,*) ;;
-    *)
-        echo "$stem: not applicable (//DGPB_TARGETS: $(module_targets "$module"))"
-        skipped=$((skipped + 1))
-        continue
-        ;;
-    esac
+    # Built here, a module is run where it names spirv; prebuilt, where its bundle is.
+    if [ -z "$prebuilt" ]; then
+        case ",$(module_targets "$module")," in
+        *,spirv,*) ;;
+        *)
+            echo "$stem: not applicable (//DGPB_TARGETS: $(module_targets "$module"))"
+            skipped=$((skipped + 1))
+            continue
+            ;;
+        esac
+    fi
     dir=$work/$stem
     mkdir -p "$dir/ref" "$dir/rhi"
-    if ! "$build" -q --slangc "$slangc" --targets "$target" -I "$(dirname "$module")/lib" \
+    if [ -n "$prebuilt" ]; then
+        if [ ! -e "$prebuilt/$stem.dgpb" ]; then
+            echo "$stem: not applicable on $target: $(head -n 1 "$prebuilt/$stem.why" 2>/dev/null)"
+            skipped=$((skipped + 1))
+            continue
+        fi
+        cp "$prebuilt/$stem.dgpb" "$dir/"
+    elif ! "$build" -q --slangc "$slangc" --targets "$target" -I "$(dirname "$module")/lib" \
         -o "$dir" "$module" >"$dir/build.log" 2>&1; then
         echo "$stem: FAILED to build for $target"
         sed 's/^/    /' "$dir/build.log"
