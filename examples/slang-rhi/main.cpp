@@ -5,12 +5,14 @@
 // the bundle's layout blob and hands it the bundle's code.
 //
 //   dgpb-rhi-run [--api vulkan|cuda] [--in NAME=FILE|NAME=TYPE:V,...] [--size NAME=BYTES]
-//                [--set NAME=[TYPE:]V,...] [--texture NAME=FORMAT:WxH[xD][:DIM]] [--groups X[,Y[,Z]] | --threads X[,Y[,Z]]]
-//                [--repeat N] [--out-dir DIR] BUNDLE ENTRY
+//                [--set NAME=[TYPE:]V,...] [--texture NAME=FORMAT:WxH[xD][:DIM]]
+//                [--groups X[,Y[,Z]] | --threads X[,Y[,Z]]] [--repeat N] [--out-dir DIR]
+//                BUNDLE ENTRY
 //
-// The options are dgpb-run's (docs/run.md) for buffers and values; after the
-// dispatch every buffer row is read back and written to DIR/<row name>.bin, so
-// a test compares them with `dgpb-run --out`. Every row is bound by its name
+// The options are dgpb-run's (docs/run.md) for buffers, textures and values;
+// after the dispatches every buffer and texture row is read back and written
+// to DIR/<row name>.bin (texels tightly packed), so a test compares them with
+// `dgpb-run --out`. Every row is bound by its name
 // through slang-rhi's ShaderCursor, which walks the shim's reflection; the
 // parameter table gives the rows and their kinds. Exit statuses: 0 ran, 1 the
 // device or slang-rhi failed, 2 usage, 3 a file could not be read or written,

@@ -321,12 +321,13 @@ struct shim_component {
 
 static uint32_t component_add_ref(shim_component *self);
 static uint32_t component_release(shim_component *self);
+static uint32_t blob_add_ref(shim_blob *self);
 
 static shim_result blob_query(shim_blob *self, const shim_uuid *uuid, void **out)
 {
     shim_asked("ISlangBlob::queryInterface");
     if (uuid_is(uuid, &UUID_UNKNOWN) || uuid_is(uuid, &UUID_BLOB)) {
-        self->refs++;
+        blob_add_ref(self);
         *out = self;
         return SHIM_OK;
     }
@@ -334,14 +335,15 @@ static shim_result blob_query(shim_blob *self, const shim_uuid *uuid, void **out
     return SHIM_E_NO_INTERFACE;
 }
 
+/* Reference counts are atomic: an RHI may hold and drop its references on several threads. */
 static uint32_t blob_add_ref(shim_blob *self)
 {
-    return ++self->refs;
+    return __atomic_add_fetch(&self->refs, 1, __ATOMIC_RELAXED);
 }
 
 static uint32_t blob_release(shim_blob *self)
 {
-    uint32_t n = --self->refs;
+    uint32_t n = __atomic_sub_fetch(&self->refs, 1, __ATOMIC_ACQ_REL);
     if (n == 0) {
         if (self->owner)
             component_release(self->owner);
@@ -386,7 +388,7 @@ static shim_result component_query(shim_component *self, const shim_uuid *uuid, 
 {
     shim_asked("IComponentType::queryInterface");
     if (uuid_is(uuid, &UUID_UNKNOWN) || uuid_is(uuid, &UUID_COMPONENT)) {
-        self->refs++;
+        component_add_ref(self);
         *out = self;
         return SHIM_OK;
     }
@@ -396,12 +398,12 @@ static shim_result component_query(shim_component *self, const shim_uuid *uuid, 
 
 static uint32_t component_add_ref(shim_component *self)
 {
-    return ++self->refs;
+    return __atomic_add_fetch(&self->refs, 1, __ATOMIC_RELAXED);
 }
 
 static uint32_t component_release(shim_component *self)
 {
-    uint32_t n = --self->refs;
+    uint32_t n = __atomic_sub_fetch(&self->refs, 1, __ATOMIC_ACQ_REL);
     if (n == 0) {
         shim_program_free(self->program);
         free(self);
