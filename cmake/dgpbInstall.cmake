@@ -42,6 +42,8 @@ install(TARGETS dgpb EXPORT dgpbTargets ARCHIVE DESTINATION ${CMAKE_INSTALL_LIBD
 # The runner library has an export file of its own: a project without Vulkan
 # still finds dgpb::dgpb.
 install(TARGETS dgpb_run EXPORT dgpbRunTargets ARCHIVE DESTINATION ${CMAKE_INSTALL_LIBDIR})
+# The replay shim a native host links in place of libslang (docs/host.md).
+install(TARGETS dgpb-slang-shim LIBRARY DESTINATION ${CMAKE_INSTALL_LIBDIR})
 install(DIRECTORY include/dgpb DESTINATION ${CMAKE_INSTALL_INCLUDEDIR} FILES_MATCHING PATTERN "*.h"
         PATTERN "*.def")
 

@@ -14,6 +14,7 @@
 #include "dgpb/run.h"
 #include "dgpb/run_values.h"
 #include "dgpb/sha256.h"
+#include "dgpb/slang_shim.h"
 
 int dgpb_headers_compile_as_cxx();
 int dgpb_headers_compile_as_cxx()

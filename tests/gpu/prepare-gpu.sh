@@ -3,7 +3,9 @@
 # tests/gpu/run-gpu.sh on a GPU machine without the project's dependencies:
 # the host programs and dgpb-run, the libraries they link, the conformance
 # bundles, dgpb-run's timing kernel (tests/run/double.slang) and the
-# Slang-style compute suite's bundles (fixtures/compute), a compressed Node.js and the npm package webgpu (Dawn). Run after a build;
+# Slang-style compute suite's bundles (fixtures/compute), a compressed Node.js and the npm package webgpu (Dawn),
+# and, with a build that has the slang-rhi example host, that host, the replay shim and the suite's bundles with
+# layouts. Run after a build;
 # needs network access to npm once for webgpu@0.6.2.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
@@ -30,7 +32,23 @@ for module in fixtures/compute/*.slang; do
     "$build/dgpb-build" -q --no-layouts --targets spirv,ptx -I fixtures/compute/lib -o .gpu/compute-ptx \
         "$module" 2>.gpu/compute-ptx/"$stem".why && rm -f .gpu/compute-ptx/"$stem".why
 done
-rm -f .gpu/bundles/*.bundle.json .gpu/compute/*.bundle.json .gpu/compute-ptx/*.bundle.json
+# slang-rhi through the replay shim (docs/host.md), when the build has the example host
+# (-DDGPB_SLANG_RHI_DIR) and a native Slang records the layouts (-DDGPB_SLANG_ROOT):
+# dgpb-rhi-run, the shim and the suite's bundles for spirv and ptx with their layouts.
+rhi_slang=$(sed -n 's/^DGPB_SLANG_ROOT:PATH=//p' "$build/CMakeCache.txt")
+if [ -x "$build/examples/slang-rhi/dgpb-rhi-run" ] && [ -n "$rhi_slang" ]; then
+    mkdir -p .gpu/rhi-bundles
+    cp "$build/examples/slang-rhi/dgpb-rhi-run" .gpu/bin/ && strip .gpu/bin/dgpb-rhi-run
+    cp "$build/libdgpb-slang-shim.so" .gpu/lib/
+    for module in fixtures/compute/*.slang; do
+        stem=$(basename "$module" .slang)
+        "$build/dgpb-build" -q --slangc "$rhi_slang/bin/slangc" --targets spirv,ptx \
+            -I fixtures/compute/lib -o .gpu/rhi-bundles "$module" 2>.gpu/rhi-bundles/"$stem".why &&
+            rm -f .gpu/rhi-bundles/"$stem".why
+    done
+fi
+rm -f .gpu/bundles/*.bundle.json .gpu/compute/*.bundle.json .gpu/compute-ptx/*.bundle.json \
+    .gpu/rhi-bundles/*.bundle.json
 tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
 (cd "$tmp" && npm init -y >/dev/null && npm install --no-audit --no-fund webgpu@0.6.2 >/dev/null)
 cp "$tmp/node_modules/webgpu/index.js" "$tmp/node_modules/webgpu/package.json" .gpu/webgpu/

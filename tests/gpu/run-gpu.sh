@@ -10,8 +10,10 @@
 #   .gpu/node.xz           a Node.js binary; .gpu/webgpu/ the npm package webgpu
 #                          with dist/linux-x64/dawn.node compressed as dawn.node.xz
 #   .gl/*.deb              the Vulkan loader, when the machine has none
+#   .gpu/bin/dgpb-rhi-run, .gpu/lib/libdgpb-slang-shim.so, .gpu/rhi-bundles/
+#                          the slang-rhi host and the suite with layouts (optional)
 # Writes vulkan.txt, cuda.txt, dgpb-run.txt, compute-vulkan.txt,
-# compute-cuda.txt, dawn.txt,
+# compute-cuda.txt, slang-rhi.txt (with the slang-rhi host), dawn.txt,
 # compute-dawn.txt and gpu.txt into $OUT
 # (or ./gpu-out). DGPB_GPU_SKIP_DAWN=1 leaves out the WebGPU run.
 set -u
@@ -45,6 +47,15 @@ tests/compute/run_suite.sh --allow-unsupported .gpu/bin/dgpb-run .gpu/compute fi
 echo "== The compute suite with dgpb-run (CUDA, the ptx target)"
 tests/compute/run_suite.sh --allow-unsupported --api cuda .gpu/bin/dgpb-run .gpu/compute-ptx \
     fixtures/compute/*.slang 2>&1 | tee "$out/compute-cuda.txt"
+if [ -x .gpu/bin/dgpb-rhi-run ]; then
+    # One file for both APIs: $OUT brings back 8 files at most (DGPB_GPU_SKIP_DAWN=1 leaves room).
+    for api in cuda vulkan; do
+        echo "== The compute suite on slang-rhi through the replay shim ($api)"
+        tests/slang_rhi/rhi_suite.sh --api $api --bundles .gpu/rhi-bundles - .gpu/bin/dgpb-run \
+            .gpu/bin/dgpb-rhi-run - /tmp/rhi-$api /tmp/rhi-asked-$api.txt fixtures/compute/*.slang 2>&1
+        grep -h "dgpb-rhi-run: device" /tmp/rhi-$api/*/rhi.log 2>/dev/null | sort | uniq -c
+    done | tee "$out/slang-rhi.txt"
+fi
 [ "${DGPB_GPU_SKIP_DAWN:-}" = 1 ] && { echo "== done"; exit 0; }
 echo "== WebGPU (Dawn)"
 xz -dc .gpu/node.xz >/tmp/node && chmod +x /tmp/node

@@ -62,7 +62,7 @@ cmake --install "$build" --prefix "$prefix" >"$tmp/install.log" || {
     fail "cmake --install failed"
 }
 for f in bin/dgpb-build bin/dgpb-dump bin/dgpb-run bin/dgpb-slang-layout \
-    lib/libdgpb.a lib/libdgpb_run.a include/dgpb/dgpb.h include/dgpb/reader.h include/dgpb/run.h \
+    lib/libdgpb.a lib/libdgpb_run.a lib/libdgpb-slang-shim.so include/dgpb/dgpb.h include/dgpb/reader.h include/dgpb/run.h \
     include/dgpb/format.h include/dgpb/vocabulary.def \
     lib/pkgconfig/dgpb.pc lib/pkgconfig/dgpb_run.pc \
     lib/cmake/dgpb/dgpbConfig.cmake lib/cmake/dgpb/dgpbConfigVersion.cmake \
