@@ -420,7 +420,10 @@ int run(const Options &o)
             init.resize(size < 4 ? 4 : size, 0);
             BufferDesc bd;
             bd.size = init.size();
-            bd.elementSize = 0;
+            /* A structured buffer's row carries its element stride: slang-rhi's CUDA backend
+               divides the buffer's bytes by elementSize for the count GetDimensions reads. */
+            bd.elementSize =
+                p.kind == DGPB_KIND_BUFFER || p.kind == DGPB_KIND_RW_BUFFER ? p.size : 0;
             bd.usage = BufferUsage::ShaderResource | BufferUsage::UnorderedAccess |
                        BufferUsage::CopySource | BufferUsage::CopyDestination;
             bd.defaultState = ResourceState::UnorderedAccess;
