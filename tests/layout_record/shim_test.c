@@ -124,17 +124,32 @@ static void make_codes(codes *c, const dgpb_layout *l)
     }
 }
 
+/* The render group's layout recorded, opened, its code blobs made, and the shim loaded. */
+static void serve(uint8_t **blob, size_t *size, dgpb_layout **l, codes *c, shim *s)
+{
+    *blob = record(RENDER, RENDER_COUNT, size);
+    *l = NULL;
+    assert_int_equal(dgpb_layout_open(*blob, *size, l, NULL), DGPB_OK);
+    make_codes(c, *l);
+    shim_open(s);
+}
+
+static void unserve(uint8_t *blob, dgpb_layout *l, shim *s)
+{
+    dgpb_layout_close(l);
+    dgpb_free(blob);
+    dlclose(s->handle);
+}
+
 static void every_answer_of_the_shim_is_the_blobs(void **state)
 {
     (void)state;
     size_t size;
-    uint8_t *blob = record(RENDER, RENDER_COUNT, &size);
-    dgpb_layout *l = NULL;
-    assert_int_equal(dgpb_layout_open(blob, size, &l, NULL), DGPB_OK);
+    uint8_t *blob;
+    dgpb_layout *l;
     codes c;
-    make_codes(&c, l);
     shim s;
-    shim_open(&s);
+    serve(&blob, &size, &l, &c, &s);
     void *program = NULL;
     dgpb_diag d;
     if (s.create(blob, size, c.code, c.count, &program, &d))
@@ -174,22 +189,18 @@ static void every_answer_of_the_shim_is_the_blobs(void **state)
     memset(blob, 0, size);
     assert_int_equal(s.api.spReflection_getEntryPointCount(reflection), c.count);
     ((release_fn)slot(program, 2))(program);
-    dgpb_layout_close(l);
-    dgpb_free(blob);
-    dlclose(s.handle);
+    unserve(blob, l, &s);
 }
 
 static void fields_are_found_by_name_as_slang_finds_them(void **state)
 {
     (void)state;
     size_t size;
-    uint8_t *blob = record(RENDER, RENDER_COUNT, &size);
-    dgpb_layout *l = NULL;
-    assert_int_equal(dgpb_layout_open(blob, size, &l, NULL), DGPB_OK);
+    uint8_t *blob;
+    dgpb_layout *l;
     codes c;
-    make_codes(&c, l);
     shim s;
-    shim_open(&s);
+    serve(&blob, &size, &l, &c, &s);
     void *program = NULL;
     assert_int_equal(s.create(blob, size, c.code, c.count, &program, NULL), DGPB_OK);
     SlangReflection *reflection = ((get_layout_fn)slot(program, 4))(program, 0, NULL);
@@ -212,22 +223,18 @@ static void fields_are_found_by_name_as_slang_finds_them(void **state)
     assert_int_equal(s.find_field(global, "no_such_field", NULL), -1);
     assert_int_equal(s.find_field(NULL, "x", NULL), -1);
     ((release_fn)slot(program, 2))(program);
-    dgpb_layout_close(l);
-    dgpb_free(blob);
-    dlclose(s.handle);
+    unserve(blob, l, &s);
 }
 
 static void the_component_type_serves_code_hashes_and_sessions(void **state)
 {
     (void)state;
     size_t size;
-    uint8_t *blob = record(RENDER, RENDER_COUNT, &size);
-    dgpb_layout *l = NULL;
-    assert_int_equal(dgpb_layout_open(blob, size, &l, NULL), DGPB_OK);
+    uint8_t *blob;
+    dgpb_layout *l;
     codes c;
-    make_codes(&c, l);
     shim s;
-    shim_open(&s);
+    serve(&blob, &size, &l, &c, &s);
     void *program = NULL;
     assert_int_equal(s.create(blob, size, c.code, c.count, &program, NULL), DGPB_OK);
 
@@ -270,22 +277,18 @@ static void the_component_type_serves_code_hashes_and_sessions(void **state)
     assert_int_equal(create_global(NULL, &made), 0);
     assert_ptr_equal(made, global);
     ((release_fn)slot(program, 2))(program);
-    dgpb_layout_close(l);
-    dgpb_free(blob);
-    dlclose(s.handle);
+    unserve(blob, l, &s);
 }
 
 static void bad_programs_are_refused(void **state)
 {
     (void)state;
     size_t size;
-    uint8_t *blob = record(RENDER, RENDER_COUNT, &size);
-    dgpb_layout *l = NULL;
-    assert_int_equal(dgpb_layout_open(blob, size, &l, NULL), DGPB_OK);
+    uint8_t *blob;
+    dgpb_layout *l;
     codes c;
-    make_codes(&c, l);
     shim s;
-    shim_open(&s);
+    serve(&blob, &size, &l, &c, &s);
     void *program = (void *)1;
     dgpb_diag d;
 
@@ -303,9 +306,7 @@ static void bad_programs_are_refused(void **state)
     assert_int_equal(dgpb_result_class(s.create(blob, size, c.code, c.count, &program, &d)),
                      DGPB_ERR_CORRUPT);
     assert_null(program);
-    dgpb_layout_close(l);
-    dgpb_free(blob);
-    dlclose(s.handle);
+    unserve(blob, l, &s);
 }
 
 /* Runs `what` in a child; returns what it wrote on standard error; *sig its signal. */
@@ -350,13 +351,11 @@ static void unanswered_questions_stop_the_process_naming_them(void **state)
 {
     (void)state;
     size_t size;
-    uint8_t *blob = record(RENDER, RENDER_COUNT, &size);
-    dgpb_layout *l = NULL;
-    assert_int_equal(dgpb_layout_open(blob, size, &l, NULL), DGPB_OK);
+    uint8_t *blob;
+    dgpb_layout *l;
     codes c;
-    make_codes(&c, l);
     shim s;
-    shim_open(&s);
+    serve(&blob, &size, &l, &c, &s);
     void *program = NULL;
     assert_int_equal(s.create(blob, size, c.code, c.count, &program, NULL), DGPB_OK);
     char err[512];
@@ -368,9 +367,7 @@ static void unanswered_questions_stop_the_process_naming_them(void **state)
     assert_int_equal(sig, SIGABRT);
     assert_non_null(strstr(err, "IComponentType::specialize is not answered by the replay shim"));
     ((release_fn)slot(program, 2))(program);
-    dgpb_layout_close(l);
-    dgpb_free(blob);
-    dlclose(s.handle);
+    unserve(blob, l, &s);
 }
 
 int main(void)
