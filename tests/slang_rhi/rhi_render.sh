@@ -1,5 +1,5 @@
 #!/bin/sh
-# rhi_render.sh DGPB_BUILD DGPB_DUMP RHI_RUN RENDER_REF SLANGC WORK ASKED MODULE - slang-rhi's
+# rhi_render.sh DGPB_BUILD DGPB_DUMP RHI_RUN RENDER_REF SLANGC WORK ASKED MODULE GROUP - slang-rhi's
 # render path through the replay shim (docs/host.md, "A native host with slang-rhi"):
 # MODULE (tests/slang_rhi/render_tinted.slang: one vertex entry `fullscreen`, one fragment
 # entry `tinted`, one render group) is built for spirv with the native SLANGC, drawn by
@@ -14,14 +14,16 @@
 #     must differ from the reference;
 #  3. the same change with the old SHA-256: the shim refuses the layout (exit 4);
 #  4. one byte of the fragment entry's code changed: the shim refuses it (exit 4);
-#  5. a group that is not one vertex and one fragment entry's: a vertex and a compute
-#     entry is refused with exit 2.
+#  5. a pair that is not one: the vertex entry named as the fragment entry (exit 2);
+#  6. a render group of more entries (GROUP, fixtures/build/render.slang: two vertex and
+#     two fragment entries in one layout), which slang-rhi would build one pipeline of
+#     four shaders from: refused with exit 2 before any device work.
 set -u
-if [ $# -ne 8 ]; then
-    echo "usage: rhi_render.sh DGPB_BUILD DGPB_DUMP RHI_RUN RENDER_REF SLANGC WORK ASKED MODULE" >&2
+if [ $# -ne 9 ]; then
+    echo "usage: rhi_render.sh DGPB_BUILD DGPB_DUMP RHI_RUN RENDER_REF SLANGC WORK ASKED MODULE GROUP" >&2
     exit 2
 fi
-build=$1 dump=$2 rhi=$3 ref=$4 slangc=$5 work=$6 asked=$7 module=$8
+build=$1 dump=$2 rhi=$3 ref=$4 slangc=$5 work=$6 asked=$7 module=$8 group=$9
 here=$(cd "$(dirname "$0")" && pwd)
 for tool in "$build" "$dump" "$rhi" "$ref" "$slangc"; do
     if [ ! -x "$tool" ]; then
@@ -136,4 +138,11 @@ expect_refused "tampered fragment code" "$work/code.dgpb" 4 "(tinted): the code'
 # 5. Not a vertex and fragment pair.
 expect_refused "a fragment entry named as the vertex entry" "$bundle" 2 "fullscreen is not a fragment entry" \
     --fragment fullscreen --vertices 3 --attachment color0=rgba32float:8x8
+
+# 6. A group of four entries.
+mkdir -p "$work/group"
+"$build" -q --slangc "$slangc" --targets spirv -o "$work/group" "$group" || exit 1
+expect_refused "a render group of four entries" "$work/group/$(basename "$group" .slang).dgpb" 2 \
+    "layout 0 holds 4 entries" --fragment tinted --vertices 3 \
+    --attachment color0=rgba32float:8x8
 exit $failed
