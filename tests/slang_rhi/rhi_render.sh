@@ -60,11 +60,11 @@ if len(texels) != 64 or not 0 < drawn < 64 or len(set(texels)) < 16:
     sys.exit("FAIL: the reference drawing is not a partial, varied triangle")
 PY
 
-# draw DIR BUNDLE [TINT]: dgpb-rhi-run draws into DIR/color0.bin.
+# draw DIR BUNDLE: dgpb-rhi-run draws into DIR/color0.bin.
 draw() {
     DGPB_SHIM_LOG=$work/asked.log "$rhi" --fragment tinted --vertices 3 \
         --attachment color0=rgba32float:8x8 --set vs_params.scale=$scale \
-        --set vs_params.shift=$shift --set fs_params.tint=${3:-$tint} \
+        --set vs_params.shift=$shift --set fs_params.tint=$tint \
         --set fs_params.bias=$bias --out-dir "$1" "$2" fullscreen
 }
 
