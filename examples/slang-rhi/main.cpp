@@ -1,8 +1,9 @@
 // dgpb-rhi-run - a native host on unmodified slang-rhi that runs one compute
-// entry, or draws one vertex and fragment pair, of a bundle through the replay shim (docs/host.md, "A native host with
-// slang-rhi"). No Slang library is loaded: the program is linked against
-// libdgpb-slang-shim.so, which answers slang-rhi's reflection questions from
-// the bundle's layout blob and hands it the bundle's code.
+// entry, or draws one vertex and fragment pair, of a bundle through the replay
+// shim (docs/host.md, "A native host with slang-rhi"). No Slang library is
+// loaded: the program is linked against libdgpb-slang-shim.so, which answers
+// slang-rhi's reflection questions from the bundle's layout blob and hands it
+// the bundle's code.
 //
 //   dgpb-rhi-run [--api vulkan|cuda] [--in NAME=FILE|NAME=TYPE:V,...] [--size NAME=BYTES]
 //                [--set NAME=[TYPE:]V,...] [--texture NAME=FORMAT:WxH[xD][:DIM]]
@@ -13,17 +14,18 @@
 // The options are dgpb-run's (docs/run.md) for buffers, textures and values;
 // after the dispatches every buffer and texture row is read back and written
 // to DIR/<row name>.bin (texels tightly packed), so a test compares them with
-// `dgpb-run --out`. With --fragment, ENTRY is a vertex entry: slang-rhi's render
-// pipeline is created from the program of their layout (which must hold exactly
-// these two entries: slang-rhi builds a pipeline from every entry of a program),
-// VERTICES are drawn into a colour attachment NAME of FORMAT and W x H, cleared to
-// zero, with dgpb-run's runner's viewport (docs/host.md), and its texels are
-// written to DIR/NAME.bin. Every row is bound by its name
-// through slang-rhi's ShaderCursor, which walks the shim's reflection; the
-// parameter table gives the rows and their kinds. Exit statuses: 0 ran, 1 the
-// device or slang-rhi failed, 2 usage, 3 a file could not be read or written,
-// 4 the bundle, a layout or a blob's SHA-256 is bad, 5 no target for the API,
-// 8 a Slang library is loaded in the process.
+// `dgpb-run --out`. With --fragment, ENTRY is a vertex entry: slang-rhi's
+// render pipeline is created from the program of their layout, which must
+// hold exactly these two entries (slang-rhi builds a pipeline from every
+// entry of a program); N vertices are drawn into a colour attachment NAME of
+// FORMAT and W x H, cleared to zero, with the viewport of dgpb-run's runner
+// (docs/host.md), and its texels are written to DIR/NAME.bin. Every row (of
+// both entries) is bound by its name through slang-rhi's ShaderCursor, which
+// walks the shim's reflection; the parameter table gives the rows and their
+// kinds. Exit statuses: 0 ran, 1 the device or slang-rhi failed, 2 usage, 3 a
+// file could not be read or written, 4 the bundle, a layout or a blob's
+// SHA-256 is bad, 5 no target for the API, 8 a Slang library is loaded in
+// the process.
 #include <slang-rhi.h>
 #include <slang-rhi/shader-cursor.h>
 
