@@ -1,23 +1,31 @@
 // dgpb-rhi-run - a native host on unmodified slang-rhi that runs one compute
-// entry of a bundle through the replay shim (docs/host.md, "A native host with
-// slang-rhi"). No Slang library is loaded: the program is linked against
-// libdgpb-slang-shim.so, which answers slang-rhi's reflection questions from
-// the bundle's layout blob and hands it the bundle's code.
+// entry, or draws one vertex and fragment pair, of a bundle through the replay
+// shim (docs/host.md, "A native host with slang-rhi"). No Slang library is
+// loaded: the program is linked against libdgpb-slang-shim.so, which answers
+// slang-rhi's reflection questions from the bundle's layout blob and hands it
+// the bundle's code.
 //
 //   dgpb-rhi-run [--api vulkan|cuda] [--in NAME=FILE|NAME=TYPE:V,...] [--size NAME=BYTES]
 //                [--set NAME=[TYPE:]V,...] [--texture NAME=FORMAT:WxH[xD][:DIM]]
 //                [--groups X[,Y[,Z]] | --threads X[,Y[,Z]]] [--repeat N] [--out-dir DIR]
+//                [--fragment ENTRY --vertices N --attachment NAME=FORMAT:WxH]
 //                BUNDLE ENTRY
 //
 // The options are dgpb-run's (docs/run.md) for buffers, textures and values;
 // after the dispatches every buffer and texture row is read back and written
 // to DIR/<row name>.bin (texels tightly packed), so a test compares them with
-// `dgpb-run --out`. Every row is bound by its name
-// through slang-rhi's ShaderCursor, which walks the shim's reflection; the
-// parameter table gives the rows and their kinds. Exit statuses: 0 ran, 1 the
-// device or slang-rhi failed, 2 usage, 3 a file could not be read or written,
-// 4 the bundle, a layout or a blob's SHA-256 is bad, 5 no target for the API,
-// 8 a Slang library is loaded in the process.
+// `dgpb-run --out`. With --fragment, ENTRY is a vertex entry: slang-rhi's
+// render pipeline is created from the program of their layout, which must
+// hold exactly these two entries (slang-rhi builds a pipeline from every
+// entry of a program); N vertices are drawn into a colour attachment NAME of
+// FORMAT and W x H, cleared to zero, with the viewport of dgpb-run's runner
+// (docs/host.md), and its texels are written to DIR/NAME.bin. Every row (of
+// both entries) is bound by its name through slang-rhi's ShaderCursor, which
+// walks the shim's reflection; the parameter table gives the rows and their
+// kinds. Exit statuses: 0 ran, 1 the device or slang-rhi failed, 2 usage, 3 a
+// file could not be read or written, 4 the bundle, a layout or a blob's
+// SHA-256 is bad, 5 no target for the API, 8 a Slang library is loaded in
+// the process.
 #include <slang-rhi.h>
 #include <slang-rhi/shader-cursor.h>
 
@@ -58,6 +66,8 @@ struct Options {
     uint32_t groups[3] = {0, 0, 0}, threads[3] = {0, 0, 0};
     uint32_t repeat = 1;
     std::string out_dir = ".";
+    std::string fragment, attachment;
+    uint32_t vertices = 0;
     std::string bundle, entry;
 };
 
@@ -117,8 +127,19 @@ int parse(int argc, char **argv, Options &o)
             if (*end || n == 0 || n > 1000000)
                 return fail(EXIT_USAGE, "--repeat " + std::string(argv[i]) + ": not 1 to 1000000");
             o.repeat = (uint32_t)n;
+        } else if (a == "--vertices" && has_value) {
+            char *end;
+            unsigned long n = std::strtoul(argv[++i], &end, 10);
+            if (*end || n == 0 || n > 1000000)
+                return fail(EXIT_USAGE,
+                            "--vertices " + std::string(argv[i]) + ": not 1 to 1000000");
+            o.vertices = (uint32_t)n;
         } else if (a == "--out-dir" && has_value)
             o.out_dir = argv[++i];
+        else if (a == "--fragment" && has_value)
+            o.fragment = argv[++i];
+        else if (a == "--attachment" && has_value)
+            o.attachment = argv[++i];
         else if ((a == "--in" || a == "--set" || a == "--texture") && has_value &&
                  split(argv[i + 1], name, value))
             (a == "--in" ? o.in : a == "--set" ? o.set : o.texture)[name] = value, i++;
@@ -141,7 +162,10 @@ int parse(int argc, char **argv, Options &o)
                     "usage: dgpb-rhi-run [--api vulkan|cuda] [--in NAME=FILE|TYPE:V,...] "
                     "[--size NAME=BYTES] [--set NAME=[TYPE:]V,...] "
                     "[--texture NAME=FORMAT:WxH[xD][:DIM]] [--groups X,Y,Z | "
-                    "--threads X,Y,Z] [--repeat N] [--out-dir DIR] BUNDLE ENTRY");
+                    "--threads X,Y,Z] [--repeat N] [--out-dir DIR] [--fragment ENTRY "
+                    "--vertices N --attachment NAME=FORMAT:WxH] BUNDLE ENTRY");
+    if (!o.fragment.empty() && (o.vertices == 0 || o.attachment.empty()))
+        return fail(EXIT_USAGE, "--fragment needs --vertices and --attachment");
     o.bundle = rest[0];
     o.entry = rest[1];
     return 0;
@@ -204,10 +228,10 @@ std::string row_name(const dgpb_param_view &p)
 // The uniform block row that value row `p` lies in (same space and binding), or "".
 // A `cbuffer Settings { uint count; }` member is the row `count`; slang-rhi's cursor
 // finds it as `Settings.count`.
-std::string enclosing_block(const dgpb_entry_view &e, const dgpb_param_view &p)
+std::string enclosing_block(const std::vector<dgpb_param_view> &rows, const dgpb_param_view &p)
 {
-    for (uint32_t i = 0; p.kind == DGPB_KIND_VALUE && i < e.param_count; i++) {
-        const dgpb_param_view &b = e.params[i];
+    for (size_t i = 0; p.kind == DGPB_KIND_VALUE && i < rows.size(); i++) {
+        const dgpb_param_view &b = rows[i];
         if (b.kind == DGPB_KIND_UNIFORM_BUFFER && b.space == p.space && b.binding == p.binding)
             return row_name(b);
     }
@@ -350,13 +374,55 @@ int run(const Options &o)
         }
     } cleanup{bytes, bundle};
 
-    const dgpb_entry_view *entry;
+    const dgpb_entry_view *entry, *fragment = nullptr;
     if (dgpb_target_find_entry(target, o.entry.c_str(), &entry, &diag))
         return fail(EXIT_USAGE, o.bundle + ": " + diag.message);
-    if (entry->stage_id != DGPB_STAGE_COMPUTE)
+    bool render = !o.fragment.empty();
+    if (!render && entry->stage_id != DGPB_STAGE_COMPUTE)
         return fail(EXIT_USAGE, o.entry + " is not a compute entry");
+    TextureShape attachment;
+    std::string attachment_name;
+    if (render) {
+        if (entry->stage_id != DGPB_STAGE_VERTEX)
+            return fail(EXIT_USAGE, o.entry + " is not a vertex entry");
+        if (dgpb_target_find_entry(target, o.fragment.c_str(), &fragment, &diag))
+            return fail(EXIT_USAGE, o.bundle + ": " + diag.message);
+        if (fragment->stage_id != DGPB_STAGE_FRAGMENT)
+            return fail(EXIT_USAGE, o.fragment + " is not a fragment entry");
+        if (fragment->layout != entry->layout)
+            return fail(EXIT_USAGE, o.entry + " and " + o.fragment +
+                                        " have different layouts: they are not one render group");
+        // The shim's program holds every entry of the layout, and slang-rhi builds a render
+        // pipeline from every entry of a program: a group of more entries would give it
+        // more than one shader of a stage.
+        uint32_t in_group = 0;
+        for (uint32_t i = 0; i < target->entry_count; i++)
+            in_group += target->entries[i].layout == entry->layout;
+        if (in_group != 2)
+            return fail(EXIT_USAGE, "layout " + std::to_string(entry->layout) + " holds " +
+                                        std::to_string(in_group) +
+                                        " entries: render groups of more than one vertex and "
+                                        "one fragment entry are not supported by this example");
+        std::string shape;
+        if (!split(o.attachment, attachment_name, shape) || !parse_texture(shape, attachment) ||
+            attachment.dim != DGPB_RUN_DIM_2D || attachment.depth != 1)
+            return fail(EXIT_USAGE, "--attachment " + o.attachment + ": not NAME=FORMAT:WxH");
+    }
 
-    // The program: the entry's layout and code, each blob's SHA-256 checked by the shim.
+    // The rows: the entry's, then the fragment entry's that the vertex entry has not.
+    std::vector<dgpb_param_view> rows;
+    std::vector<const dgpb_entry_view *> row_entry;
+    for (const dgpb_entry_view *e : {entry, fragment}) {
+        for (uint32_t i = 0; e && i < e->param_count; i++) {
+            bool seen = false;
+            for (const dgpb_param_view &r : rows)
+                seen = seen || row_name(r) == row_name(e->params[i]);
+            if (!seen)
+                rows.push_back(e->params[i]), row_entry.push_back(e);
+        }
+    }
+
+    // The program: the layout and its entries' code, each blob's SHA-256 checked by the shim.
     void *program = nullptr;
     if (dgpb_create_precompiled_program_from_target(target, entry->layout, &program, &diag))
         return fail(EXIT_CORRUPT, o.bundle + ": " + diag.message);
@@ -379,13 +445,37 @@ int run(const Options &o)
     if (SLANG_FAILED(device->createShaderProgram(program_desc, shader_program.writeRef(),
                                                  diagnostics.writeRef())))
         return fail(EXIT_RUN, "createShaderProgram failed");
-    ComputePipelineDesc pipeline_desc;
-    pipeline_desc.program = shader_program;
     ComPtr<IComputePipeline> pipeline;
-    if (SLANG_FAILED(device->createComputePipeline(pipeline_desc, pipeline.writeRef())))
-        return fail(EXIT_RUN, "createComputePipeline failed");
+    ComPtr<IRenderPipeline> render_pipeline;
+    ComPtr<ITexture> target_texture;
+    if (render) {
+        if (rhi_format(attachment.format) == Format::Undefined)
+            return fail(EXIT_USAGE, "--attachment " + o.attachment + ": no such format");
+        TextureDesc td;
+        td.type = TextureType::Texture2D;
+        td.size = {attachment.width, attachment.height, 1};
+        td.format = rhi_format(attachment.format);
+        td.usage = TextureUsage::RenderTarget | TextureUsage::CopySource;
+        td.defaultState = ResourceState::RenderTarget;
+        if (SLANG_FAILED(device->createTexture(td, nullptr, target_texture.writeRef())))
+            return fail(EXIT_RUN, attachment_name + ": createTexture failed");
+        ColorTargetDesc color;
+        color.format = td.format;
+        RenderPipelineDesc rd;
+        rd.program = shader_program;
+        rd.primitiveTopology = PrimitiveTopology::TriangleList;
+        rd.targets = &color;
+        rd.targetCount = 1;
+        if (SLANG_FAILED(device->createRenderPipeline(rd, render_pipeline.writeRef())))
+            return fail(EXIT_RUN, "createRenderPipeline failed");
+    } else {
+        ComputePipelineDesc pipeline_desc;
+        pipeline_desc.program = shader_program;
+        if (SLANG_FAILED(device->createComputePipeline(pipeline_desc, pipeline.writeRef())))
+            return fail(EXIT_RUN, "createComputePipeline failed");
+    }
 
-    // Resources, one per row of the entry's table.
+    // Resources, one per row.
     std::vector<std::string> named;
     for (const auto &kv : o.in)
         named.push_back(kv.first);
@@ -397,18 +487,19 @@ int run(const Options &o)
         named.push_back(kv.first);
     for (const std::string &name : named) {
         bool found = false;
-        for (uint32_t i = 0; i < entry->param_count && !found; i++)
-            found = row_name(entry->params[i]) == name;
+        for (size_t i = 0; i < rows.size() && !found; i++)
+            found = row_name(rows[i]) == name;
         if (!found)
-            return fail(EXIT_USAGE, o.entry + " has no row " + name);
+            return fail(EXIT_USAGE, o.entry + (render ? " and " + o.fragment + " have" : " has") +
+                                        " no row " + name);
     }
-    std::vector<ComPtr<IBuffer>> buffers(entry->param_count);
-    std::vector<ComPtr<ITexture>> textures(entry->param_count);
-    std::vector<TextureShape> shapes(entry->param_count);
-    std::vector<std::vector<uint8_t>> values(entry->param_count);
+    std::vector<ComPtr<IBuffer>> buffers(rows.size());
+    std::vector<ComPtr<ITexture>> textures(rows.size());
+    std::vector<TextureShape> shapes(rows.size());
+    std::vector<std::vector<uint8_t>> values(rows.size());
     ComPtr<ISampler> sampler;
-    for (uint32_t i = 0; i < entry->param_count; i++) {
-        const dgpb_param_view &p = entry->params[i];
+    for (size_t i = 0; i < rows.size(); i++) {
+        const dgpb_param_view &p = rows[i];
         std::string name = row_name(p);
         if (is_buffer(p.kind)) {
             std::vector<uint8_t> init;
@@ -462,7 +553,8 @@ int run(const Options &o)
                 continue;
             uint8_t *v;
             size_t n;
-            if (dgpb_run_value_bytes(bundle, target, o.entry.c_str(), name.c_str(),
+            std::string owner(row_entry[i]->name.ptr, row_entry[i]->name.len);
+            if (dgpb_run_value_bytes(bundle, target, owner.c_str(), name.c_str(),
                                      o.set.at(name).c_str(), &v, &n, &diag))
                 return fail(EXIT_USAGE, "--set " + name + ": " + diag.message);
             values[i].assign(v, v + n);
@@ -489,20 +581,36 @@ int run(const Options &o)
         groups[a] = explicit_groups ? o.groups[a] : (threads + tgs - 1) / tgs;
     }
 
-    // Bind every row by its name and dispatch, `repeat` times over the same resources.
+    // Bind every row by its name and dispatch (or draw), `repeat` times over the same
+    // resources.
     ComPtr<ICommandQueue> queue = device->getQueue(QueueType::Graphics);
     for (uint32_t d = 0; d < o.repeat; d++) {
         ComPtr<ICommandEncoder> encoder = queue->createCommandEncoder();
-        IComputePassEncoder *pass = encoder->beginComputePass();
-        IShaderObject *root = pass->bindPipeline(pipeline);
+        IComputePassEncoder *compute_pass = nullptr;
+        IRenderPassEncoder *render_pass = nullptr;
+        IShaderObject *root;
+        if (render) {
+            RenderPassColorAttachment color;
+            color.view = target_texture->getDefaultView();
+            color.loadOp = LoadOp::Clear;
+            color.storeOp = StoreOp::Store;
+            RenderPassDesc rp;
+            rp.colorAttachments = &color;
+            rp.colorAttachmentCount = 1;
+            render_pass = encoder->beginRenderPass(rp);
+            root = render_pass->bindPipeline(render_pipeline);
+        } else {
+            compute_pass = encoder->beginComputePass();
+            root = compute_pass->bindPipeline(pipeline);
+        }
         ShaderCursor cursor(root);
-        for (uint32_t i = 0; i < entry->param_count; i++) {
-            const dgpb_param_view &p = entry->params[i];
+        for (size_t i = 0; i < rows.size(); i++) {
+            const dgpb_param_view &p = rows[i];
             std::string name = row_name(p);
             if (!buffers[i] && !textures[i] && values[i].empty() && p.kind != DGPB_KIND_SAMPLER)
                 continue; // nothing given: zeros, or the code's default
             ShaderCursor c = cursor.getPath(name.c_str());
-            std::string block = enclosing_block(*entry, p);
+            std::string block = enclosing_block(rows, p);
             if (!c.isValid() && !block.empty())
                 c = cursor.getPath((block + "." + name).c_str());
             if (!c.isValid())
@@ -521,18 +629,45 @@ int run(const Options &o)
             if (SLANG_FAILED(res))
                 return fail(EXIT_RUN, name + ": binding failed");
         }
-        pass->dispatchCompute(groups[0], groups[1], groups[2]);
-        pass->end();
+        if (render) {
+            // slang-rhi's Vulkan viewport flips y (origin + extent, negative height); this
+            // one, flipped, is dgpb-run's: y 0, height H.
+            RenderState state;
+            state.viewports[0] =
+                Viewport::fromSize((float)attachment.width, -(float)attachment.height);
+            state.viewports[0].originY = (float)attachment.height;
+            state.viewportCount = 1;
+            state.scissorRects[0] = ScissorRect::fromSize(attachment.width, attachment.height);
+            state.scissorRectCount = 1;
+            render_pass->setRenderState(state);
+            DrawArguments draw;
+            draw.vertexCount = o.vertices;
+            render_pass->draw(draw);
+            render_pass->end();
+        } else {
+            compute_pass->dispatchCompute(groups[0], groups[1], groups[2]);
+            compute_pass->end();
+        }
         ComPtr<ICommandBuffer> commands;
         if (SLANG_FAILED(encoder->finish(commands.writeRef())) ||
             SLANG_FAILED(queue->submit(commands)) || SLANG_FAILED(queue->waitOnHost()))
-            return fail(EXIT_RUN, "the dispatch failed");
+            return fail(EXIT_RUN, render ? "the draw failed" : "the dispatch failed");
     }
 
-    // Every texture and buffer back, as DIR/<row>.bin.
-    for (uint32_t i = 0; i < entry->param_count; i++) {
+    // The attachment, every texture and every buffer back, as DIR/<name>.bin.
+    if (render) {
+        std::vector<uint8_t> texels;
+        if (SLANG_FAILED(read_texture(device, target_texture, attachment, texels)))
+            return fail(EXIT_RUN, attachment_name + ": readTexture failed");
+        std::string path = o.out_dir + "/" + attachment_name + ".bin";
+        std::ofstream f(path, std::ios::binary);
+        f.write((const char *)texels.data(), (std::streamsize)texels.size());
+        if (!f)
+            return fail(EXIT_IO, "cannot write '" + path + "'");
+    }
+    for (size_t i = 0; i < rows.size(); i++) {
         if (textures[i]) {
-            std::string name = row_name(entry->params[i]);
+            std::string name = row_name(rows[i]);
             std::vector<uint8_t> texels;
             if (SLANG_FAILED(read_texture(device, textures[i], shapes[i], texels)))
                 return fail(EXIT_RUN, name + ": readTexture failed");
@@ -544,7 +679,7 @@ int run(const Options &o)
         }
         if (!buffers[i])
             continue;
-        std::string name = row_name(entry->params[i]);
+        std::string name = row_name(rows[i]);
         ComPtr<ISlangBlob> blob;
         if (SLANG_FAILED(
                 device->readBuffer(buffers[i], 0, buffers[i]->getDesc().size, blob.writeRef())))
@@ -556,8 +691,12 @@ int run(const Options &o)
         if (!f)
             return fail(EXIT_IO, "cannot write '" + path + "'");
     }
-    std::fprintf(stderr, "dgpb-rhi-run: %s ran %u times on %u,%u,%u groups\n", o.entry.c_str(),
-                 o.repeat, groups[0], groups[1], groups[2]);
+    if (render)
+        std::fprintf(stderr, "dgpb-rhi-run: %s and %s drew %u vertices %u times\n", o.entry.c_str(),
+                     o.fragment.c_str(), o.vertices, o.repeat);
+    else
+        std::fprintf(stderr, "dgpb-rhi-run: %s ran %u times on %u,%u,%u groups\n", o.entry.c_str(),
+                     o.repeat, groups[0], groups[1], groups[2]);
     return 0;
 }
 

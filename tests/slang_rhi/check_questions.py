@@ -1,23 +1,26 @@
 #!/usr/bin/env python3
-"""check_questions.py ASKED LAYOUT_MD - the questions docs/layout.md says slang-rhi asks
+"""check_questions.py ASKED... LAYOUT_MD - the questions docs/layout.md says slang-rhi asks
 (the first column of the table between `<!-- slang-rhi questions -->` and
 `<!-- end slang-rhi questions -->`, each name in backquotes) are exactly those the
-shim logged during the slang-rhi run (ASKED, one name a line): a question asked
-but not documented, or documented but not asked, fails with its name.
+shim logged during the slang-rhi runs (the union of the ASKED files, one name a
+line): a question asked but not documented, or documented but not asked, fails
+with its name.
 """
 import re
 import sys
 
 
 def main():
-    if len(sys.argv) != 3:
+    if len(sys.argv) < 3:
         print(__doc__, file=sys.stderr)
         return 2
-    asked = {line.strip() for line in open(sys.argv[1], encoding="utf-8") if line.strip()}
-    text = open(sys.argv[2], encoding="utf-8").read()
+    asked = set()
+    for path in sys.argv[1:-1]:
+        asked.update(line.strip() for line in open(path, encoding="utf-8") if line.strip())
+    text = open(sys.argv[-1], encoding="utf-8").read()
     m = re.search(r"<!-- slang-rhi questions -->(.*?)<!-- end slang-rhi questions -->", text, re.S)
     if not m:
-        print(f"FAIL: {sys.argv[2]} has no <!-- slang-rhi questions --> table")
+        print(f"FAIL: {sys.argv[-1]} has no <!-- slang-rhi questions --> table")
         return 1
     documented = set()
     for line in m.group(1).splitlines():
