@@ -22,6 +22,7 @@
 #ifndef DGPB_CACHE_H
 #define DGPB_CACHE_H
 
+#include <signal.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -77,13 +78,18 @@ typedef void (*dgpb_cache_warn_fn)(void *user, const char *message);
  * Adds a remote store (cache/remote_cache.h, docs/cache.md "Remote stores"):
  * dgpb_cache_get then reads through it on a local miss (every entry verified),
  * dgpb_cache_put also uploads each new entry from a background thread
- * (unless read_only) that dgpb_cache_close finishes. After the first failure to
- * reach the store it is left alone for the rest of the process, with one
- * warning; a corrupt answer is a miss, with one warning. DGPB_ERR_INVALID for
- * a URL that names no store (the message shows no password).
+ * (unless read_only) that dgpb_cache_close finishes. Every request is bounded
+ * (docs/cache.md "Limits"). After the first failure to reach the store, or its
+ * first corrupt, oversized, short or too slow answer (a miss), it is left alone
+ * for the rest of the process, with one warning. DGPB_ERR_INVALID for a URL
+ * that names no store (the message shows no user or password).
  */
 int dgpb_cache_set_remote(dgpb_cache *c, const char *url, bool read_only, dgpb_cache_warn_fn warn,
                           void *user, dgpb_diag *diag);
+
+/* Stops the remote store's requests (a miss; the store then left alone, without a
+   warning) once *flag is nonzero: a signal. After dgpb_cache_set_remote. */
+void dgpb_cache_cancel_on(dgpb_cache *c, const volatile sig_atomic_t *flag);
 
 /* Finishes the uploads, adds this process's counters to the cache's, evicts when entries were written, frees. */
 void dgpb_cache_close(dgpb_cache *c);

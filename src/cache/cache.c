@@ -69,7 +69,8 @@ typedef struct remote_state {
     pthread_mutex_t warn_lock; /* one warning at a time */
     pthread_mutex_t lock;      /* guards the rest, and the counters' remote_* */
     pthread_cond_t wake;
-    bool thread_started, stopping, disabled, warned_corrupt;
+    bool thread_started, stopping, disabled;
+    const volatile sig_atomic_t *cancel; /* dgpb_cache_cancel_on */
     pthread_t thread;
     upload *head, *tail;
     size_t queued;
@@ -293,33 +294,23 @@ static void remote_warn(remote_state *r, const char *fmt, ...)
     pthread_mutex_unlock(&r->warn_lock);
 }
 
-/* The store cannot be reached or refuses a request: left alone from now on, said once. */
-static void remote_failed(dgpb_cache *c, const char *why)
+/*
+ * The store cannot be reached, refuses a request, is too slow or gave a corrupt,
+ * oversized or short answer (`corrupt`): left alone from now on, said once; not
+ * said when a signal stopped the request (the build stops too).
+ */
+static void remote_off(dgpb_cache *c, int rc, const char *why, bool corrupt)
 {
     remote_state *r = c->remote;
     pthread_mutex_lock(&r->lock);
     bool first = !r->disabled;
     r->disabled = true;
-    c->counters.remote_errors++;
+    c->counters.remote_errors += rc != DGPB_ERR_INTERRUPTED;
     pthread_mutex_unlock(&r->lock);
-    if (first)
-        remote_warn(r,
-                    "the remote cache %s is unavailable (%s): building with the local cache only",
-                    dgpb_remote_shown(r->reader), why);
-}
-
-/* A wrong, truncated or oversized answer: a miss, said once. */
-static void remote_corrupt(dgpb_cache *c, const char *why)
-{
-    remote_state *r = c->remote;
-    pthread_mutex_lock(&r->lock);
-    bool first = !r->warned_corrupt;
-    r->warned_corrupt = true;
-    c->counters.remote_errors++;
-    pthread_mutex_unlock(&r->lock);
-    if (first)
-        remote_warn(r, "the remote cache %s gave a corrupt answer (%s): taken as a miss",
-                    dgpb_remote_shown(r->reader), why);
+    if (first && rc != DGPB_ERR_INTERRUPTED)
+        remote_warn(r, "the remote cache %s %s (%s): building with the local cache only",
+                    dgpb_remote_shown(r->reader),
+                    corrupt ? "gave a corrupt answer" : "is unavailable", why);
 }
 
 static bool remote_active(remote_state *r)
@@ -355,7 +346,7 @@ static int remote_fetch(dgpb_cache *c, dgpb_remote *h, char kind,
         while (n && (text[n - 1] == '\n' || text[n - 1] == '\r' || text[n - 1] == ' '))
             n--;
         if (!is_sha_hex(text, n)) {
-            remote_corrupt(c, "an action entry that names no SHA-256");
+            remote_off(c, DGPB_ERR_CORRUPT, "an action entry that names no SHA-256", true);
             rc = DGPB_ERR_CORRUPT;
         } else {
             memcpy(name, text, n);
@@ -372,17 +363,19 @@ static int remote_fetch(dgpb_cache *c, dgpb_remote *h, char kind,
         } else {
             dgpb_sha256_hex(sha, sha_hex);
             if (strcmp(sha_hex, name)) {
-                remote_corrupt(c, "content that does not match its SHA-256");
+                remote_off(c, DGPB_ERR_CORRUPT, "content that does not match its SHA-256", true);
                 rc = DGPB_ERR_CORRUPT;
             }
         }
     }
     if (dgpb_result_class(rc) == DGPB_ERR_LIMIT)
-        remote_corrupt(c, "an answer larger than any entry");
+        remote_off(c, rc, "an answer larger than any entry", true);
     else if (rc == DGPB_ERR_CORRUPT_TRUNCATED)
-        remote_corrupt(c, "a truncated answer");
-    else if (dgpb_result_class(rc) == DGPB_ERR_IO)
-        remote_failed(c, d.message);
+        remote_off(c, rc, "a truncated answer", true);
+    else if (rc == DGPB_ERR_CORRUPT && d.message[0]) /* not an answer of the protocol */
+        remote_off(c, rc, d.message, true);
+    else if (dgpb_result_class(rc) == DGPB_ERR_IO || rc == DGPB_ERR_INTERRUPTED)
+        remote_off(c, rc, d.message, false);
     if (rc) {
         dgpb_free(blob);
         return DGPB_ERR_NOT_FOUND;
@@ -511,6 +504,7 @@ void dgpb_cache_prefetch(dgpb_cache *c, char kind, const uint8_t (*keys)[DGPB_CA
         dgpb_diag_clear(&d);
         if (!r->fetchers[t] && dgpb_remote_open(r->url, &r->fetchers[t], &d))
             break;
+        dgpb_remote_cancel_on(r->fetchers[t], r->cancel);
         args[t][0] = &p;
         args[t][1] = r->fetchers[t];
         if (pthread_create(&tid[t], NULL, prefetch_thread, args[t]))
@@ -557,7 +551,7 @@ static void remote_upload(dgpb_cache *c, const upload *u)
     if (!rc)
         rc = dgpb_remote_put(r->writer, "ac", action, name, strlen(name), &d);
     if (rc) {
-        remote_failed(c, d.message);
+        remote_off(c, rc, d.message, false);
         return;
     }
     pthread_mutex_lock(&r->lock);
@@ -658,6 +652,16 @@ int dgpb_cache_set_remote(dgpb_cache *c, const char *url, bool read_only, dgpb_c
     pthread_cond_init(&r->wake, NULL);
     c->remote = r;
     return DGPB_OK;
+}
+
+void dgpb_cache_cancel_on(dgpb_cache *c, const volatile sig_atomic_t *flag)
+{
+    if (!c->remote)
+        return;
+    c->remote->cancel = flag;
+    dgpb_remote_cancel_on(c->remote->reader, flag);
+    if (c->remote->writer)
+        dgpb_remote_cancel_on(c->remote->writer, flag);
 }
 
 static void remote_finish(dgpb_cache *c)

@@ -6,26 +6,38 @@
 #include "cache/remote_cache.h"
 
 #include <curl/curl.h>
+#include <fcntl.h>
 #include <hiredis/hiredis.h>
+#include <hiredis/sds.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stdbool.h>
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <time.h>
 
 #include "core/alloc.h"
 #include "dgpb/alloc.h"
 #include "dgpb/sha256.h"
 
 /*
- * A store that accepts a connection and then says nothing holds a request for
- * STALL_SECONDS at most (no byte in either direction for that long), one that
- * cannot be reached for CONNECT_TIMEOUT_MS; a large entry on a slow but live
- * link may take up to TOTAL_TIMEOUT_MS.
+ * The limits of one request, for HTTP and Redis alike (docs/cache.md "Limits"):
+ * a store that cannot be reached holds it for CONNECT_TIMEOUT_MS, one that says
+ * nothing for STALL_MS (no byte in either direction for that long), one that
+ * moves fewer than SLOW_BYTES in any SLOW_WINDOW_MS (a trickle) for that
+ * window; a large entry on a slow but live link may take TOTAL_TIMEOUT_MS in
+ * all. A signal (dgpb_remote_cancel_on) ends it within POLL_MS.
  */
 #define CONNECT_TIMEOUT_MS 2000L
-#define STALL_SECONDS 2L
+#define STALL_MS 2000L
+#define SLOW_WINDOW_MS 5000L
+#define SLOW_BYTES 1024L
 #define TOTAL_TIMEOUT_MS 60000L
+#define POLL_MS 100
 
 struct dgpb_remote {
     dgpb_remote_url url;
@@ -33,7 +45,59 @@ struct dgpb_remote {
     struct curl_slist *headers;
     char *ca_file; /* DGPB_CACHE_REMOTE_CA: the certificates an https store is checked against */
     redisContext *redis;
+    const volatile sig_atomic_t *cancel; /* nonzero: stop the request (a signal) */
 };
+
+/* ---- the pace of a request ---- */
+
+static int64_t now_ms(void)
+{
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (int64_t)t.tv_sec * 1000 + t.tv_nsec / 1000000;
+}
+
+typedef struct pace {
+    int64_t start, last_byte, window_start;
+    uint64_t moved, window_moved; /* bytes sent and received */
+    const char *why;              /* why it was stopped, or NULL */
+    bool interrupted;
+} pace;
+
+static void pace_start(pace *p)
+{
+    memset(p, 0, sizeof *p);
+    p->start = p->last_byte = p->window_start = now_ms();
+}
+
+/* Counts `moved` bytes in all so far; false (p->why set) when the request must stop. */
+static bool pace_ok(pace *p, const dgpb_remote *r, uint64_t moved)
+{
+    int64_t now = now_ms();
+    if (moved > p->moved)
+        p->last_byte = now;
+    p->moved = moved;
+    if (r->cancel && *r->cancel) {
+        p->interrupted = true;
+        p->why = "interrupted";
+    } else if (now - p->start > TOTAL_TIMEOUT_MS) {
+        p->why = "too slow: no answer in 60 s";
+    } else if (now - p->last_byte > STALL_MS) {
+        p->why = "too slow: no byte in 2 s";
+    } else if (now - p->window_start >= SLOW_WINDOW_MS) {
+        if (moved - p->window_moved < (uint64_t)SLOW_BYTES)
+            p->why = "too slow: under 1 KiB in 5 s";
+        p->window_start = now;
+        p->window_moved = moved;
+    }
+    return !p->why;
+}
+
+static int pace_fail(const pace *p, const dgpb_remote *r, const char *what, dgpb_diag *diag)
+{
+    return dgpb_diag_set(diag, p->interrupted ? DGPB_ERR_INTERRUPTED : DGPB_ERR_IO, -1, "%s %s: %s",
+                         what, r->url.shown, p->why);
+}
 
 /* ---- URLs and keys ---- */
 
@@ -45,23 +109,20 @@ static int bad_url(dgpb_diag *diag, const char *why)
                          why);
 }
 
-/* Copies `url` into `shown` with the password of its user information removed. */
+/*
+ * Copies `url` into `shown` with everything between the scheme's "//" and the
+ * last '@' replaced by "***": a user and a password, whatever they hold ('#',
+ * '?', '/', ':', '@'). A URL without '@' is shown as it is.
+ */
 static void remove_password(const char *url, char *shown, size_t size)
 {
     const char *scheme_end = strstr(url, "://");
     const char *auth = scheme_end ? scheme_end + 3 : url;
-    size_t auth_len = strcspn(auth, "/?#");
-    const char *at = memrchr(auth, '@', auth_len);
-    if (!at) {
+    const char *at = strrchr(auth, '@');
+    if (!at)
         snprintf(shown, size, "%s", url);
-        return;
-    }
-    const char *colon = memchr(auth, ':', (size_t)(at - auth));
-    size_t user_len = colon ? (size_t)(colon - auth) : (size_t)(at - auth);
-    if (user_len)
-        snprintf(shown, size, "%.*s%.*s%s", (int)(auth - url), url, (int)user_len, auth, at);
     else
-        snprintf(shown, size, "%.*s%s", (int)(auth - url), url, at + 1);
+        snprintf(shown, size, "%.*s***%s", (int)(auth - url), url, at);
 }
 
 int dgpb_remote_parse_url(const char *url, dgpb_remote_url *out, dgpb_diag *diag)
@@ -81,7 +142,8 @@ int dgpb_remote_parse_url(const char *url, dgpb_remote_url *out, dgpb_diag *diag
         if (!*host || *host == '/')
             return bad_url(diag, "no host");
         if (strchr(url, '?') || strchr(url, '#'))
-            return bad_url(diag, "a query or fragment");
+            return bad_url(diag, "a query or fragment; write '#' and '?' in a password as "
+                                 "%23 and %3F");
         snprintf(out->base, sizeof out->base, "%s", url);
         size_t n = strlen(out->base);
         while (n && out->base[n - 1] == '/')
@@ -93,8 +155,7 @@ int dgpb_remote_parse_url(const char *url, dgpb_remote_url *out, dgpb_diag *diag
     out->scheme = DGPB_REMOTE_REDIS;
     out->port = 6379;
     const char *p = url + 8;
-    size_t auth_len = strcspn(p, "/");
-    const char *at = memrchr(p, '@', auth_len);
+    const char *at = strrchr(p, '@'); /* the password may hold '/', '#', '?' and '@' */
     if (at) {
         const char *colon = memchr(p, ':', (size_t)(at - p));
         size_t user_len = colon ? (size_t)(colon - p) : (size_t)(at - p);
@@ -234,6 +295,11 @@ void dgpb_remote_close(dgpb_remote *r)
     dgpb_free(r);
 }
 
+void dgpb_remote_cancel_on(dgpb_remote *r, const volatile sig_atomic_t *flag)
+{
+    r->cancel = flag;
+}
+
 const char *dgpb_remote_shown(const dgpb_remote *r)
 {
     return r->url.shown;
@@ -293,6 +359,16 @@ static size_t discard(char *ptr, size_t one, size_t n, void *user)
     return one * n;
 }
 
+/* curl's progress: the pace of the request (a trickle, a signal); nonzero stops it. */
+static int http_progress(void *user, curl_off_t dltotal, curl_off_t dlnow, curl_off_t ultotal,
+                         curl_off_t ulnow)
+{
+    (void)dltotal;
+    (void)ultotal;
+    void **args = user;
+    return !pace_ok(args[0], args[1], (uint64_t)dlnow + (uint64_t)ulnow);
+}
+
 /* One request; *status the HTTP status. DGPB_ERR_IO when the store cannot be reached. */
 static int http_request(dgpb_remote *r, const char *method, const char *ns, const char *name,
                         sink *in, source *out, long *status, dgpb_diag *diag)
@@ -306,7 +382,13 @@ static int http_request(dgpb_remote *r, const char *method, const char *ns, cons
     curl_easy_setopt(h, CURLOPT_CONNECTTIMEOUT_MS, CONNECT_TIMEOUT_MS);
     curl_easy_setopt(h, CURLOPT_TIMEOUT_MS, TOTAL_TIMEOUT_MS);
     curl_easy_setopt(h, CURLOPT_LOW_SPEED_LIMIT, 1L);
-    curl_easy_setopt(h, CURLOPT_LOW_SPEED_TIME, STALL_SECONDS);
+    curl_easy_setopt(h, CURLOPT_LOW_SPEED_TIME, STALL_MS / 1000);
+    pace p;
+    pace_start(&p);
+    void *progress_args[2] = {&p, r};
+    curl_easy_setopt(h, CURLOPT_NOPROGRESS, 0L);
+    curl_easy_setopt(h, CURLOPT_XFERINFOFUNCTION, http_progress);
+    curl_easy_setopt(h, CURLOPT_XFERINFODATA, progress_args);
     if (r->ca_file)
         curl_easy_setopt(h, CURLOPT_CAINFO, r->ca_file);
     curl_easy_setopt(h, CURLOPT_NETRC, (long)CURL_NETRC_OPTIONAL);
@@ -325,13 +407,17 @@ static int http_request(dgpb_remote *r, const char *method, const char *ns, cons
     if (in) {
         curl_easy_setopt(h, CURLOPT_WRITEFUNCTION, sink_write);
         curl_easy_setopt(h, CURLOPT_WRITEDATA, in);
+        /* a Content-Length over the cap: refused before any of the body is read */
+        curl_easy_setopt(h, CURLOPT_MAXFILESIZE_LARGE, (curl_off_t)in->max);
     } else {
         curl_easy_setopt(h, CURLOPT_WRITEFUNCTION, discard);
     }
     CURLcode code = curl_easy_perform(h);
     *status = 0;
     curl_easy_getinfo(h, CURLINFO_RESPONSE_CODE, status);
-    if (code == CURLE_WRITE_ERROR && in && in->over)
+    if (code == CURLE_ABORTED_BY_CALLBACK && p.why)
+        return pace_fail(&p, r, method, diag);
+    if ((code == CURLE_WRITE_ERROR && in && in->over) || code == CURLE_FILESIZE_EXCEEDED)
         return dgpb_diag_set(diag, DGPB_ERR_LIMIT, -1, "%s/%s/%s: the answer is too large",
                              r->url.shown, ns, name);
     if (code == CURLE_PARTIAL_FILE && in)
@@ -401,11 +487,106 @@ static int redis_fail(dgpb_remote *r, const char *what, dgpb_diag *diag)
     return rc;
 }
 
+/*
+ * The command appended to r->redis sent and its one reply read, within the
+ * limits of a request: a reply whose first byte is not in `accept` (so no array
+ * is ever parsed), a bulk string longer than `max` (refused on its length, before
+ * any of it is read) or more than `max` bytes buffered are DGPB_ERR_LIMIT; a
+ * trickle, a stall or a signal end it. The connection is closed on any failure.
+ */
+static int redis_roundtrip(dgpb_remote *r, const char *what, const char *accept, size_t max,
+                           redisReply **out, dgpb_diag *diag)
+{
+    *out = NULL;
+    redisContext *c = r->redis;
+    pace p;
+    pace_start(&p);
+    uint64_t moved = 0, received = 0;
+    char head[32]; /* the reply's first bytes: its type and length */
+    size_t head_n = 0;
+    int done = 0, rc = DGPB_OK;
+    void *reply = NULL;
+    while (!done) { /* the command */
+        struct pollfd fd = {.fd = c->fd, .events = POLLOUT};
+        if (!pace_ok(&p, r, moved)) {
+            rc = pace_fail(&p, r, what, diag);
+            goto out;
+        }
+        if (poll(&fd, 1, POLL_MS) <= 0)
+            continue;
+        size_t before = sdslen(c->obuf);
+        if (redisBufferWrite(c, &done) != REDIS_OK)
+            return redis_fail(r, what, diag);
+        moved += before - (done ? 0 : sdslen(c->obuf));
+    }
+    while (!reply) { /* its reply */
+        struct pollfd fd = {.fd = c->fd, .events = POLLIN};
+        if (!pace_ok(&p, r, moved)) {
+            rc = pace_fail(&p, r, what, diag);
+            goto out;
+        }
+        if (poll(&fd, 1, POLL_MS) <= 0)
+            continue;
+        size_t before = c->reader->len;
+        if (redisBufferRead(c) != REDIS_OK)
+            return redis_fail(r, what, diag);
+        size_t got = c->reader->len - before; /* at c->reader->buf + before */
+        moved += got;
+        received += got;
+        size_t keep = got < sizeof head - 1 - head_n ? got : sizeof head - 1 - head_n;
+        memcpy(head + head_n, c->reader->buf + before, keep);
+        head_n += keep;
+        head[head_n] = 0;
+        if (head_n && !strchr(accept, head[0])) {
+            rc = dgpb_diag_set(diag, DGPB_ERR_CORRUPT, -1, "%s %s: not a Redis answer to it", what,
+                               r->url.shown);
+            goto out;
+        }
+        const char *eol = strchr(head, '\n');
+        if (head[0] == '$' && (eol || head_n == sizeof head - 1)) {
+            char *end = NULL;
+            long long len = strtoll(head + 1, &end, 10);
+            if (!eol || (end != eol - 1 && end != eol) || len < -1 ||
+                (len > 0 && (unsigned long long)len > max)) {
+                rc = dgpb_diag_set(diag, DGPB_ERR_LIMIT, -1,
+                                   "%s %s: the answer is too large (%.20s bytes)", what,
+                                   r->url.shown, head + 1);
+                goto out;
+            }
+        }
+        if (received > max + sizeof head) {
+            rc = dgpb_diag_set(diag, DGPB_ERR_LIMIT, -1, "%s %s: the answer is too large", what,
+                               r->url.shown);
+            goto out;
+        }
+        if (redisGetReplyFromReader(c, &reply) != REDIS_OK)
+            return redis_fail(r, what, diag);
+    }
+    *out = reply;
+out:
+    if (rc) {
+        redisFree(r->redis);
+        r->redis = NULL;
+    }
+    return rc;
+}
+
+/* A command and its reply, formatted as redisCommand does. */
+static int redis_ask(dgpb_remote *r, const char *what, const char *accept, size_t max,
+                     redisReply **out, dgpb_diag *diag, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    int appended = redisvAppendCommand(r->redis, fmt, ap);
+    va_end(ap);
+    if (appended != REDIS_OK)
+        return redis_fail(r, what, diag);
+    return redis_roundtrip(r, what, accept, max, out, diag);
+}
+
 /* The answer to AUTH or SELECT: DGPB_OK for +OK, else DGPB_ERR_IO (the connection closed). */
 static int redis_check(dgpb_remote *r, redisReply *reply, const char *what, dgpb_diag *diag)
 {
-    if (!reply)
-        return redis_fail(r, what, diag);
     int rc = DGPB_OK;
     if (reply->type != REDIS_REPLY_STATUS) {
         rc = dgpb_diag_set(diag, DGPB_ERR_IO, -1, "%s refused: %.200s", what,
@@ -417,27 +598,36 @@ static int redis_check(dgpb_remote *r, redisReply *reply, const char *what, dgpb
     return rc;
 }
 
+#define SMALL_REPLY 4096 /* the most any answer but GET's may take */
+
 static int redis_connect(dgpb_remote *r, dgpb_diag *diag)
 {
     if (r->redis)
         return DGPB_OK;
     struct timeval connect = {CONNECT_TIMEOUT_MS / 1000, 0};
-    struct timeval total = {STALL_SECONDS, 0}; /* hiredis: the longest wait for one reply's bytes */
     r->redis = redisConnectWithTimeout(r->url.host, r->url.port, connect);
     if (!r->redis || r->redis->err)
         return redis_fail(r, "connect", diag);
-    redisSetTimeout(r->redis, total);
+    /* every read and write after a poll (redis_roundtrip): none ever blocks */
+    int flags = fcntl(r->redis->fd, F_GETFL);
+    if (flags < 0 || fcntl(r->redis->fd, F_SETFL, flags | O_NONBLOCK) < 0)
+        return redis_fail(r, "connect", diag);
+    r->redis->flags &= ~REDIS_BLOCK;
     redisReply *reply = NULL;
+    int rc = DGPB_OK;
     if (r->url.password[0]) {
         if (r->url.user[0])
-            reply = redisCommand(r->redis, "AUTH %s %s", r->url.user, r->url.password);
+            rc = redis_ask(r, "AUTH", "+-", SMALL_REPLY, &reply, diag, "AUTH %s %s", r->url.user,
+                           r->url.password);
         else
-            reply = redisCommand(r->redis, "AUTH %s", r->url.password);
-        return redis_check(r, reply, "AUTH", diag);
+            rc = redis_ask(r, "AUTH", "+-", SMALL_REPLY, &reply, diag, "AUTH %s", r->url.password);
+        if (rc || (rc = redis_check(r, reply, "AUTH", diag)))
+            return rc;
     }
     if (r->url.db) {
-        reply = redisCommand(r->redis, "SELECT %d", r->url.db);
-        return redis_check(r, reply, "SELECT", diag);
+        rc = redis_ask(r, "SELECT", "+-", SMALL_REPLY, &reply, diag, "SELECT %d", r->url.db);
+        if (rc || (rc = redis_check(r, reply, "SELECT", diag)))
+            return rc;
     }
     return DGPB_OK;
 }
@@ -445,12 +635,12 @@ static int redis_connect(dgpb_remote *r, dgpb_diag *diag)
 static int redis_get(dgpb_remote *r, const char *ns, const char *name, size_t max, uint8_t **data,
                      size_t *size, dgpb_diag *diag)
 {
+    redisReply *reply = NULL;
     int rc = redis_connect(r, diag);
+    if (!rc)
+        rc = redis_ask(r, "GET", "$-_", max, &reply, diag, "GET dgpb:v1:%s:%s", ns, name);
     if (rc)
         return rc;
-    redisReply *reply = redisCommand(r->redis, "GET dgpb:v1:%s:%s", ns, name);
-    if (!reply)
-        return redis_fail(r, "GET", diag);
     if (reply->type == REDIS_REPLY_NIL) {
         rc = DGPB_ERR_NOT_FOUND;
     } else if (reply->type != REDIS_REPLY_STRING) {
@@ -477,12 +667,13 @@ static int redis_get(dgpb_remote *r, const char *ns, const char *name, size_t ma
 static int redis_put(dgpb_remote *r, const char *ns, const char *name, const void *data,
                      size_t size, dgpb_diag *diag)
 {
+    redisReply *reply = NULL;
     int rc = redis_connect(r, diag);
+    if (!rc)
+        rc = redis_ask(r, "SET", "+-", SMALL_REPLY, &reply, diag, "SET dgpb:v1:%s:%s %b", ns, name,
+                       data, size);
     if (rc)
         return rc;
-    redisReply *reply = redisCommand(r->redis, "SET dgpb:v1:%s:%s %b", ns, name, data, size);
-    if (!reply)
-        return redis_fail(r, "SET", diag);
     if (reply->type != REDIS_REPLY_STATUS)
         rc = dgpb_diag_set(diag, DGPB_ERR_IO, -1, "SET %s/%s: %s", ns, name,
                            reply->type == REDIS_REPLY_ERROR ? reply->str : "refused");
@@ -492,12 +683,13 @@ static int redis_put(dgpb_remote *r, const char *ns, const char *name, const voi
 
 static int redis_head(dgpb_remote *r, const char *ns, const char *name, dgpb_diag *diag)
 {
+    redisReply *reply = NULL;
     int rc = redis_connect(r, diag);
+    if (!rc)
+        rc = redis_ask(r, "EXISTS", ":-", SMALL_REPLY, &reply, diag, "EXISTS dgpb:v1:%s:%s", ns,
+                       name);
     if (rc)
         return rc;
-    redisReply *reply = redisCommand(r->redis, "EXISTS dgpb:v1:%s:%s", ns, name);
-    if (!reply)
-        return redis_fail(r, "EXISTS", diag);
     if (reply->type != REDIS_REPLY_INTEGER)
         rc = dgpb_diag_set(diag, DGPB_ERR_IO, -1, "EXISTS %s/%s: refused", ns, name);
     else if (!reply->integer)

@@ -4,17 +4,24 @@
  * (GET, PUT, HEAD on <url>/ac/<hex> and <url>/cas/<sha256>) or a Redis server
  * (keys "dgpb:v1:ac:<hex>" and "dgpb:v1:cas:<sha256>").
  *
- * A handle is used by one thread at a time. Requests time out (connect 2 s,
- * 2 s without a byte, 60 s in all); https stores are checked against the
- * system's certificates or the file DGPB_CACHE_REMOTE_CA names. A failure to reach the store is DGPB_ERR_IO, an absent entry
- * DGPB_ERR_NOT_FOUND, an answer larger than asked DGPB_ERR_LIMIT, one shorter
- * than its Content-Length DGPB_ERR_CORRUPT_TRUNCATED. Messages
- * name the store by its URL with the password removed, and never carry the
- * header of DGPB_CACHE_REMOTE_HEADER.
+ * A handle is used by one thread at a time. Requests are bounded, for HTTP and
+ * Redis alike (docs/cache.md "Limits"): connect 2 s, 2 s without a byte, under
+ * 1 KiB in any 5 s, 60 s in all, and `max` bytes of answer, refused on the
+ * length the store announces before any of it is read; a signal
+ * (dgpb_remote_cancel_on) ends a request within 0.1 s as DGPB_ERR_INTERRUPTED.
+ * https stores are checked against the system's certificates or the file
+ * DGPB_CACHE_REMOTE_CA names. A failure to reach the store, or one too slow, is
+ * DGPB_ERR_IO, an absent entry DGPB_ERR_NOT_FOUND, an answer larger than asked
+ * DGPB_ERR_LIMIT, one shorter than its Content-Length
+ * DGPB_ERR_CORRUPT_TRUNCATED, one that is not a Redis answer DGPB_ERR_CORRUPT.
+ * Messages name the store by its URL with everything between "//" and its
+ * last '@' replaced by "***", and never carry the header of
+ * DGPB_CACHE_REMOTE_HEADER.
  */
 #ifndef DGPB_REMOTE_CACHE_H
 #define DGPB_REMOTE_CACHE_H
 
+#include <signal.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -34,7 +41,7 @@ typedef enum dgpb_remote_scheme { DGPB_REMOTE_HTTP, DGPB_REMOTE_REDIS } dgpb_rem
 typedef struct dgpb_remote_url {
     dgpb_remote_scheme scheme;
     char base[2048];    /* http(s): the URL without trailing slashes */
-    char shown[2048];   /* the URL with its password removed, for messages */
+    char shown[2048];   /* the URL with its user information replaced by ***, for messages */
     char host[256];     /* redis */
     int port;           /* redis: 6379 when not given */
     int db;             /* redis: 0 when not given */
@@ -63,7 +70,10 @@ typedef struct dgpb_remote dgpb_remote;
 int dgpb_remote_open(const char *url, dgpb_remote **out, dgpb_diag *diag);
 void dgpb_remote_close(dgpb_remote *r);
 
-/* The URL for messages (no password). */
+/* Requests stop (DGPB_ERR_INTERRUPTED) once *flag is nonzero; NULL: never. */
+void dgpb_remote_cancel_on(dgpb_remote *r, const volatile sig_atomic_t *flag);
+
+/* The URL for messages (no user or password). */
 const char *dgpb_remote_shown(const dgpb_remote *r);
 
 /* ns: "ac" or "cas"; name: dgpb_remote_key_valid. Reads at most `max` bytes (dgpb_free). */

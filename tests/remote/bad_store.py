@@ -11,10 +11,21 @@ and ac/<key>), but every /cas/ body it sends is damaged according to MODE:
   slow       every request waits a minute before it is answered as in refuse mode
 PUT is read and discarded (200) except in refuse mode. Every request line is
 appended to LOG.
+
+The redis-* modes speak Redis instead (SET is accepted, EXISTS finds nothing)
+and answer every GET with:
+  redis-huge     a bulk string of 2^62 bytes announced, then 512 MiB of zeros
+                 (as fast as the client takes them), then nothing for 30 s
+  redis-trickle  a bulk string of 16 bytes announced, then one byte every 1.5 s
+  redis-endless  a bulk string of 250 bytes announced, then one byte every 0.2 s
+Each command's name and key is appended to LOG ("GET dgpb:v1:ac:..."), and
+"SENT n" when the client hung up after n bytes of an answer ("SENT n all" when
+a huge answer was sent whole).
 """
 import http.server
 import os
 import re
+import socketserver
 import sys
 import threading
 import time
@@ -114,4 +125,72 @@ class Server(http.server.ThreadingHTTPServer):
     daemon_threads = True
 
 
-Server(("127.0.0.1", PORT), Handler).serve_forever()
+def log(line):
+    with lock, open(LOG, "a") as f:
+        f.write(line + "\n")
+
+
+def read_command(f):
+    """One command of the Redis protocol (an array of bulk strings), or None."""
+    line = f.readline()
+    if not line.startswith(b"*"):
+        return None
+    args = []
+    for _ in range(int(line[1:])):
+        n = int(f.readline()[1:])
+        args.append(f.read(n + 2)[:n])
+    return args
+
+
+def answer_get(conn):
+    sent = 0
+    try:
+        if MODE == "redis-huge":
+            conn.sendall(b"$4611686018427387904\r\n")
+            chunk = bytes(1 << 16)
+            while sent < 512 << 20:
+                conn.sendall(chunk)
+                sent += len(chunk)
+            log("SENT %d all" % sent)
+            time.sleep(30)
+            return
+        length, pause = (16, 1.5) if MODE == "redis-trickle" else (250, 0.2)
+        conn.sendall(b"$%d\r\n" % length)
+        for _ in range(length):
+            time.sleep(pause)
+            conn.sendall(b"0")
+            sent += 1
+        conn.sendall(b"\r\n")
+    except OSError:
+        log("SENT %d" % sent)
+        raise
+
+
+class RedisHandler(socketserver.StreamRequestHandler):
+    def handle(self):
+        try:
+            while True:
+                args = read_command(self.rfile)
+                if not args:
+                    return
+                name = args[0].upper().decode()
+                log("%s %s" % (name, args[1].decode() if len(args) > 1 else ""))
+                if name == "GET":
+                    answer_get(self.connection)
+                elif name == "EXISTS":
+                    self.wfile.write(b":0\r\n")
+                else:
+                    self.wfile.write(b"+OK\r\n")
+        except OSError:
+            pass
+
+
+class RedisServer(socketserver.ThreadingTCPServer):
+    daemon_threads = True
+    allow_reuse_address = True
+
+
+if MODE.startswith("redis-"):
+    RedisServer(("127.0.0.1", PORT), RedisHandler).serve_forever()
+else:
+    Server(("127.0.0.1", PORT), Handler).serve_forever()

@@ -331,7 +331,9 @@ corrupt)
         same "$mode" ref || fail "$mode: the bundle differs from an uncached build"
         one_warning "$mode"
         [ "$(ran "$mode")" -gt 0 ] || fail "$mode: damaged contents were used"
-        grep -q '^GET /cas/' "$SRV/bad/requests.log" || fail "$mode: no content was asked for"
+        # The first damaged answer turns the store off: no request after it.
+        gets=$(grep -c '^GET /cas/' "$SRV/bad/requests.log" || true)
+        [ "$gets" = 1 ] || fail "$mode: $gets contents asked for; the store was not turned off"
         verify_local "$mode"
         # What was stored locally is right: offline, it is used as is.
         B "$mode-again" "$mode"
@@ -342,7 +344,7 @@ corrupt)
         rm -f "$SRV/bad/requests.log"
         echo "$mode: $(cat "$mode.time") s, $(grep warning "$mode.err")"
     done
-    echo "ok: corrupt, truncated, oversized and mixed answers are misses with one warning"
+    echo "ok: corrupt, truncated, oversized and mixed answers are misses, the store off after one, one warning"
     ;;
 refused)
     # A store that refuses every write (403) and holds nothing.
@@ -569,6 +571,99 @@ secrets)
     leaks=$(grep -lF -e "$pw" -e "$tok" -e "$npw" ./*.out ./*.err || true)
     [ -z "$leaks" ] || fail "a secret was printed in: $leaks"
     echo "ok: the header, the URL's password and ~/.netrc reach the store and are never printed"
+    ;;
+hostile)
+    [ -x /usr/bin/time ] || fail "/usr/bin/time is missing (apt-get install time)"
+    # A Redis store whose answers never end: 2^62 bytes announced then 512 MiB
+    # streamed (refused on the length, before any of it is read), or one byte
+    # every 1.5 s (cut off as too slow). Each build finishes locally with one
+    # warning and the store is asked once: off after the first bad answer.
+    for mode in huge trickle; do
+        rm -f "$SRV/bad/requests.log"
+        start_bad "redis-$mode" "$work"
+        # a hang guard only (the build takes seconds): without bounds it never ends
+        timeout -s KILL 300 /usr/bin/time -f %M -o "$work/$mode.rss" \
+            "$build" "${opts[@]}" --cache-dir "$work/cache-$mode" -o "$work/$mode" \
+            --cache-remote "redis://127.0.0.1:$BAD_PORT" "$module" \
+            >"$work/$mode.out" 2>"$work/$mode.err" || { cat "$work/$mode.err" >&2; fail "$mode: the build failed or hung"; }
+        same "$mode" ref || fail "$mode: the bundle differs from an uncached build"
+        one_warning "$mode"
+        grep -q "remote cache redis://127.0.0.1:$BAD_PORT" "$mode.err" || fail "$mode: the warning names no store"
+        gets=$(grep -c '^GET ' "$SRV/bad/requests.log" || true)
+        [ "$gets" = 1 ] || fail "$mode: the store was asked $gets times; not turned off after the first answer"
+        if [ "$mode" = huge ]; then
+            # the answer was refused on its length: the client hung up long before 64 MiB
+            sent=$(sed -n 's/^SENT \([0-9]*\).*/\1/p' "$SRV/bad/requests.log" | head -n 1)
+            [ -n "$sent" ] && [ "$sent" -lt $((64 << 20)) ] ||
+                fail "huge: the client read ${sent:-all} bytes of an answer over the 64 MiB cap"
+        fi
+        kill -TERM "$BAD_PID"
+        wait "$BAD_PID" 2>/dev/null || true
+        echo "$mode: $(grep warning "$mode.err"); peak memory $(cat "$mode.rss") KB"
+    done
+    echo "ok: a huge and a trickling Redis answer: refused, the store off, one warning"
+    ;;
+signal)
+    # SIGTERM while a Redis answer trickles in (a byte every 0.2 s, for 50 s): the
+    # build stops with 143 without waiting for the store, writes nothing, warns
+    # of no store (the request was cut by the signal, not by a limit).
+    start_bad redis-endless "$work"
+    "$build" "${opts[@]}" --cache-dir "$work/cache-s" -o "$work/s" \
+        --cache-remote "redis://127.0.0.1:$BAD_PORT" "$module" >"$work/s.out" 2>"$work/s.err" &
+    pid=$!
+    for _ in $(seq 600); do
+        grep -q '^GET ' "$SRV/bad/requests.log" 2>/dev/null && break
+        sleep 0.1
+    done
+    grep -q '^GET ' "$SRV/bad/requests.log" || { kill -KILL "$pid"; fail "the store was never asked"; }
+    sleep 0.5
+    kill -TERM "$pid"
+    # a hang guard only: the build ignores SIGTERM when it does not end
+    for _ in $(seq 300); do kill -0 "$pid" 2>/dev/null || break; sleep 0.1; done
+    if kill -0 "$pid" 2>/dev/null; then
+        kill -KILL "$pid"
+        fail "SIGTERM did not stop a build reading a Redis answer"
+    fi
+    rc=0
+    wait "$pid" || rc=$?
+    [ "$rc" = 143 ] || { cat s.err >&2; fail "the build ended with $rc, not 143 (SIGTERM)"; }
+    if grep -q "remote cache" s.err; then
+        cat s.err >&2
+        fail "the store's request was not stopped by the signal (it ran into a limit)"
+    fi
+    [ ! -e "$work/s/$name.dgpb" ] || fail "a bundle was written after SIGTERM"
+    echo "ok: SIGTERM during a Redis read: 143, nothing written"
+    ;;
+channels)
+    # Passwords holding '#', '?', '/', ':' and '@' (a store up, then down): never
+    # in any output: stderr with -v, --cache-stats, --list --json, the depfile,
+    # the bundle and its JSON view, the local cache's files.
+    pw1="Old#PASS?w-$RANDOM$RANDOM"
+    pw2="a/b:c@Sec#r?t-$RANDOM$RANDOM"
+    for pw in "$pw1" "$pw2"; do
+        REDIS_PASS=$pw
+        start_redis "$pw"
+        url="redis://:$pw@127.0.0.1:$REDIS_PORT"
+        B up up -MD --cache-remote "$url"
+        no_warning up
+        check_uploaded
+        B up2 up2 -MD --cache-remote "$url"
+        [ "$(ran up2)" = 0 ] || fail "the password was not used: machine 2 compiled"
+        "$build" --cache-dir "$work/cache-up" --cache-stats --cache-remote "$url" \
+            >"$work/stats-url.out" 2>&1 || true
+        "$build" -v --list --json --cache-remote "$url" "$module" >"$work/list.out" 2>"$work/list.err" || true
+        kill -KILL "$REDIS_PID"
+        B down down -MD --cache-remote "$url"
+        one_warning down
+        grep -q "redis://\*\*\*@127.0.0.1:$REDIS_PORT" down.err || fail "the warning does not name the store: $(cat down.err)"
+        DGPB_CACHE_REMOTE=$url B env env -MD
+        one_warning env
+        for c in up up2 down env; do stats "$c"; done
+        leaks=$(grep -rlF -e "$pw" -e "${pw%%-*}" -e "${pw#*#}" "$work" --exclude-dir=srv --exclude-dir=home || true)
+        [ -z "$leaks" ] || fail "the password was printed in: $leaks"
+        rm -rf "$work"/up* "$work"/down* "$work"/env* "$work"/cache-*
+    done
+    echo "ok: passwords with '#', '?', '/', ':', '@': no output holds them"
     ;;
 *)
     fail "unknown case $case_"

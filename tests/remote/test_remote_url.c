@@ -45,10 +45,17 @@ static void test_http_urls(void **state)
     assert_string_equal(u.shown, "http://cache.example:8080/team/");
     parses("https://ci:hunter2@cache.example/x", &u);
     assert_string_equal(u.base, "https://ci:hunter2@cache.example/x"); /* libcurl's to use */
-    assert_string_equal(u.shown, "https://ci@cache.example/x");
+    assert_string_equal(u.shown, "https://***@cache.example/x");
     assert_null(strstr(u.shown, "hunter2"));
     parses("http://:hunter2@h/", &u);
-    assert_string_equal(u.shown, "http://h/");
+    assert_string_equal(u.shown, "http://***@h/");
+    /* a '/' or '@' in the password: everything up to the last '@' is hidden */
+    parses("http://ci:ab/hunter2@host/cache", &u);
+    assert_string_equal(u.shown, "http://***@host/cache");
+    parses("http://ci:a@b:hunter2@host/cache", &u);
+    assert_string_equal(u.shown, "http://***@host/cache");
+    refuses("http://ci:hunter2#x@host/cache"); /* '#' and '?' must be percent-encoded */
+    refuses("http://ci:hunter2?x@host/cache");
     refuses("");
     refuses("ftp://h/x");
     refuses("http://");
@@ -74,11 +81,17 @@ static void test_redis_urls(void **state)
     assert_int_equal(u.db, 3);
     assert_string_equal(u.user, "");
     assert_string_equal(u.password, "hunter2");
-    assert_string_equal(u.shown, "redis://10.0.0.5:7000/3");
+    assert_string_equal(u.shown, "redis://***@10.0.0.5:7000/3");
     parses("redis://ci:hunter2@h:1/", &u);
     assert_string_equal(u.user, "ci");
     assert_string_equal(u.password, "hunter2");
-    assert_string_equal(u.shown, "redis://ci@h:1/");
+    assert_string_equal(u.shown, "redis://***@h:1/");
+    /* a password holding '#', '?', '/', ':' or '@' is read whole and never shown */
+    parses("redis://:Old#hunter2?x/y:z@w@127.0.0.1:1", &u);
+    assert_string_equal(u.password, "Old#hunter2?x/y:z@w");
+    assert_string_equal(u.host, "127.0.0.1");
+    assert_int_equal(u.port, 1);
+    assert_string_equal(u.shown, "redis://***@127.0.0.1:1");
     refuses("redis://");
     refuses("redis://:hunter2@h:0");
     refuses("redis://:hunter2@h:65536");
@@ -165,7 +178,7 @@ static void test_store_down(void **state)
     dgpb_cache_close(c);
     assert_int_equal(w.count, 1);
     assert_non_null(strstr(w.last, "is unavailable"));
-    assert_non_null(strstr(w.last, "http://u@127.0.0.1:1/x"));
+    assert_non_null(strstr(w.last, "http://***@127.0.0.1:1/x"));
     assert_null(strstr(w.last, "hunter2"));
 
     assert_int_equal(dgpb_cache_open(dir, 0, &c, &d), DGPB_OK);

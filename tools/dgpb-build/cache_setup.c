@@ -11,6 +11,7 @@
 
 #include "exit_status.h"
 #include "messages.h"
+#include "signals.h"
 
 /*
  * Opens the compile cache (--cache-dir, $DGPB_CACHE_DIR, $XDG_CACHE_HOME/dgpb,
@@ -71,6 +72,7 @@ int cache_open_remote(const options *o, dgpb_cache *cache)
         say(DGPB_SEV_ERROR, d.code, true, "%s", d.message);
         return dgpb_result_class(d.code) == DGPB_ERR_INVALID ? EXIT_USAGE : EXIT_TOOL;
     }
+    dgpb_cache_cancel_on(cache, &signals_caught); /* a store's request stops on a signal */
     return EXIT_OK;
 }
 
