@@ -79,7 +79,7 @@ typedef void (*dgpb_cache_warn_fn)(void *user, const char *message);
  * dgpb_cache_get then reads through it on a local miss (every entry verified),
  * dgpb_cache_put also uploads each new entry from a background thread
  * (unless read_only) that dgpb_cache_close finishes. Every request is bounded
- * (docs/cache.md "Limits"). After the first failure to reach the store, or its
+ * (docs/cache.md "Remote stores"). After the first failure to reach the store, or its
  * first corrupt, oversized, short or too slow answer (a miss), it is left alone
  * for the rest of the process, with one warning. DGPB_ERR_INVALID for a URL
  * that names no store (the message shows no user or password).

@@ -25,7 +25,7 @@
 #include "dgpb/sha256.h"
 
 /*
- * The limits of one request, for HTTP and Redis alike (docs/cache.md "Limits"):
+ * The limits of one request, for HTTP and Redis alike (docs/cache.md "Remote stores"):
  * a store that cannot be reached holds it for CONNECT_TIMEOUT_MS, one that says
  * nothing for STALL_MS (no byte in either direction for that long), one that
  * moves fewer than SLOW_BYTES in any SLOW_WINDOW_MS (a trickle) for that

@@ -5,7 +5,7 @@
  * (keys "dgpb:v1:ac:<hex>" and "dgpb:v1:cas:<sha256>").
  *
  * A handle is used by one thread at a time. Requests are bounded, for HTTP and
- * Redis alike (docs/cache.md "Limits"): connect 2 s, 2 s without a byte, under
+ * Redis alike (docs/cache.md "Remote stores"): connect 2 s, 2 s without a byte, under
  * 1 KiB in any 5 s, 60 s in all, and `max` bytes of answer, refused on the
  * length the store announces before any of it is read; a signal
  * (dgpb_remote_cancel_on) ends a request within 0.1 s as DGPB_ERR_INTERRUPTED.
