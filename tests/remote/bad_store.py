@@ -9,6 +9,8 @@ and ac/<key>), but every /cas/ body it sends is damaged according to MODE:
   mixed      the three in turn
   refuse     GET and HEAD find nothing (404), PUT is refused (403)
   slow       every request waits a minute before it is answered as in refuse mode
+  trickle    every GET (/ac/ too) answered with a Content-Length of 250, then
+             one byte of it every 0.2 s
 PUT is read and discarded (200) except in refuse mode. Every request line is
 appended to LOG.
 
@@ -73,6 +75,19 @@ class Handler(http.server.BaseHTTPRequestHandler):
         self.end_headers()
 
     def do_GET(self):
+        if MODE == "trickle":
+            self.send_response(200)
+            self.send_header("Content-Length", "250")
+            self.end_headers()
+            try:
+                for _ in range(250):
+                    self.wfile.write(b"0")
+                    self.wfile.flush()
+                    time.sleep(0.2)
+            except OSError:
+                pass
+            self.close_connection = True
+            return
         kind, body = self.find()
         if body is None:
             return self.not_found()

@@ -574,21 +574,25 @@ secrets)
     ;;
 hostile)
     [ -x /usr/bin/time ] || fail "/usr/bin/time is missing (apt-get install time)"
-    # A Redis store whose answers never end: 2^62 bytes announced then 512 MiB
+    # A store whose answers never end. Redis: 2^62 bytes announced then 512 MiB
     # streamed (refused on the length, before any of it is read), or one byte
     # every 1.5 s (cut off as too slow). Each build finishes locally with one
     # warning and the store is asked once: off after the first bad answer.
-    for mode in huge trickle; do
+    # HTTP: a body of 250 bytes sent a byte every 0.2 s (cut off as too slow).
+    modes="redis-huge redis-trickle"
+    [ "$store" = redis ] || modes=trickle
+    for bad in $modes; do
+        mode=${bad#redis-}
         rm -f "$SRV/bad/requests.log"
-        start_bad "redis-$mode" "$work"
+        start_bad "$bad" "$work"
         # a hang guard only (the build takes seconds): without bounds it never ends
         timeout -s KILL 300 /usr/bin/time -f %M -o "$work/$mode.rss" \
             "$build" "${opts[@]}" --cache-dir "$work/cache-$mode" -o "$work/$mode" \
-            --cache-remote "redis://127.0.0.1:$BAD_PORT" "$module" \
+            --cache-remote "$store://127.0.0.1:$BAD_PORT" "$module" \
             >"$work/$mode.out" 2>"$work/$mode.err" || { cat "$work/$mode.err" >&2; fail "$mode: the build failed or hung"; }
         same "$mode" ref || fail "$mode: the bundle differs from an uncached build"
         one_warning "$mode"
-        grep -q "remote cache redis://127.0.0.1:$BAD_PORT" "$mode.err" || fail "$mode: the warning names no store"
+        grep -q "remote cache $store://127.0.0.1:$BAD_PORT" "$mode.err" || fail "$mode: the warning names no store"
         gets=$(grep -c '^GET ' "$SRV/bad/requests.log" || true)
         [ "$gets" = 1 ] || fail "$mode: the store was asked $gets times; not turned off after the first answer"
         if [ "$mode" = huge ]; then
@@ -601,15 +605,16 @@ hostile)
         wait "$BAD_PID" 2>/dev/null || true
         echo "$mode: $(grep warning "$mode.err"); peak memory $(cat "$mode.rss") KB"
     done
-    echo "ok: a huge and a trickling Redis answer: refused, the store off, one warning"
+    echo "ok: $store: $modes: refused, the store off, one warning"
     ;;
 signal)
-    # SIGTERM while a Redis answer trickles in (a byte every 0.2 s, for 50 s): the
-    # build stops with 143 without waiting for the store, writes nothing, warns
-    # of no store (the request was cut by the signal, not by a limit).
-    start_bad redis-endless "$work"
+    # SIGTERM while an answer trickles in (a byte every 0.2 s, for 50 s; Redis
+    # or HTTP): the build stops with 143 without waiting for the store, writes
+    # nothing, warns of no store (the request was cut by the signal, not by a
+    # limit).
+    if [ "$store" = redis ]; then start_bad redis-endless "$work"; else start_bad trickle "$work"; fi
     "$build" "${opts[@]}" --cache-dir "$work/cache-s" -o "$work/s" \
-        --cache-remote "redis://127.0.0.1:$BAD_PORT" "$module" >"$work/s.out" 2>"$work/s.err" &
+        --cache-remote "$store://127.0.0.1:$BAD_PORT" "$module" >"$work/s.out" 2>"$work/s.err" &
     pid=$!
     for _ in $(seq 600); do
         grep -q '^GET ' "$SRV/bad/requests.log" 2>/dev/null && break
@@ -622,7 +627,7 @@ signal)
     for _ in $(seq 300); do kill -0 "$pid" 2>/dev/null || break; sleep 0.1; done
     if kill -0 "$pid" 2>/dev/null; then
         kill -KILL "$pid"
-        fail "SIGTERM did not stop a build reading a Redis answer"
+        fail "SIGTERM did not stop a build reading a $store answer"
     fi
     rc=0
     wait "$pid" || rc=$?
@@ -632,7 +637,7 @@ signal)
         fail "the store's request was not stopped by the signal (it ran into a limit)"
     fi
     [ ! -e "$work/s/$name.dgpb" ] || fail "a bundle was written after SIGTERM"
-    echo "ok: SIGTERM during a Redis read: 143, nothing written"
+    echo "ok: SIGTERM during a $store read: 143, nothing written"
     ;;
 channels)
     # Passwords holding '#', '?', '/', ':' and '@' (a store up, then down): never
