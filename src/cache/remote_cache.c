@@ -30,7 +30,9 @@
  * nothing for STALL_MS (no byte in either direction for that long), one that
  * moves fewer than SLOW_BYTES in any SLOW_WINDOW_MS (a trickle) for that
  * window; a large entry on a slow but live link may take TOTAL_TIMEOUT_MS in
- * all. A signal (dgpb_remote_cancel_on) ends it within POLL_MS.
+ * all. A signal (dgpb_remote_cancel_on) ends a Redis request within POLL_MS,
+ * an HTTP one within about a second (how often libcurl calls its progress
+ * function while it waits), either within CONNECT_TIMEOUT_MS while connecting.
  */
 #define CONNECT_TIMEOUT_MS 2000L
 #define STALL_MS 2000L
@@ -506,6 +508,11 @@ static int redis_roundtrip(dgpb_remote *r, const char *what, const char *accept,
     size_t head_n = 0;
     int done = 0, rc = DGPB_OK;
     void *reply = NULL;
+    if (c->reader->len > c->reader->pos) { /* bytes after the last answer: none was asked */
+        rc = dgpb_diag_set(diag, DGPB_ERR_CORRUPT, -1, "%s %s: an answer to no command", what,
+                           r->url.shown);
+        goto out;
+    }
     while (!done) { /* the command */
         struct pollfd fd = {.fd = c->fd, .events = POLLOUT};
         if (!pace_ok(&p, r, moved)) {

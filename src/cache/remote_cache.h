@@ -8,7 +8,8 @@
  * Redis alike (docs/cache.md "Remote stores"): connect 2 s, 2 s without a byte, under
  * 1 KiB in any 5 s, 60 s in all, and `max` bytes of answer, refused on the
  * length the store announces before any of it is read; a signal
- * (dgpb_remote_cancel_on) ends a request within 0.1 s as DGPB_ERR_INTERRUPTED.
+ * (dgpb_remote_cancel_on) ends a request as DGPB_ERR_INTERRUPTED (within 0.1 s
+ * for Redis, about 1 s for HTTP, 2 s while connecting).
  * https stores are checked against the system's certificates or the file
  * DGPB_CACHE_REMOTE_CA names. A failure to reach the store, or one too slow, is
  * DGPB_ERR_IO, an absent entry DGPB_ERR_NOT_FOUND, an answer larger than asked
