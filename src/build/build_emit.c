@@ -193,13 +193,21 @@ static int refuse_depfile_path(const char *path, dgpb_diag *diag)
 {
     long at = dgpb_depfile_unwritable(path);
     unsigned char c = at >= 0 ? (unsigned char)path[at] : 0;
-    char what[40];
-    if (c > 0x20 && c < 0x7F && c != '\\' && c != ':' && c != '~' && c != ')')
+    char what[64];
+    if (c == ':')
+        snprintf(what, sizeof what, "a ':' at its end");
+    else if (c == '\\' && !path[at + 1])
+        snprintf(what, sizeof what, "a backslash at its end");
+    else if (c == '\\')
+        snprintf(what, sizeof what, "a backslash before 0x%02x", (unsigned char)path[at + 1]);
+    else if (c == '~')
+        snprintf(what, sizeof what, "a '~' first");
+    else if (c == ')')
+        snprintf(what, sizeof what, "a ')' last after a '(' (an archive member to Make)");
+    else if (c > 0x20 && c < 0x7F)
         snprintf(what, sizeof what, "'%c'", c);
-    else if (c == ' ' || c < 0x20 || c >= 0x7F)
-        snprintf(what, sizeof what, "the byte 0x%02x", c);
     else
-        snprintf(what, sizeof what, "'%c' where it stands", c);
+        snprintf(what, sizeof what, "the byte 0x%02x", c);
     char *shown = text_escaped(path);
     int rc = dgpb_diag_set(diag, DGPB_ERR_INVALID, -1,
                            "the depfile cannot name '%s' so that Make and Ninja both read it: "
