@@ -135,6 +135,7 @@ make_ninja_odd)
     # `$`, the outputs in another: the depfile escapes them so that Make and Ninja both
     # read them back, Slang's own `\:` is read back (a cache hit, no phantom path), an
     # edited include rebuilds, a deleted one breaks neither.
+    # shellcheck disable=SC2016
     d='odd dir:#$x' o='out dir:#$x' no='nout dir:#$x'
     mkdir -p "$d"
     mv inc lib.slang m.slang "$d/"
