@@ -32,6 +32,7 @@
 #include "scan/text_scan.h"
 #include "build/build_internal.h"
 #include "scan/entry_scan.h"
+#include "core/text_escape.h"
 #include "io/io_fault.h"
 #include "dgpb/fileio.h"
 #include "dgpb/reader.h" /* DGPB_MAX_STRING */
@@ -39,6 +40,22 @@
 #include "tables/webgpu_limits.h" /* dgpb_wgsl_name_reserved() */
 
 /* ---- prepare ---- */
+
+/*
+ * DGPB_ERR_IO, reported, when `path` (the module's, an include folder's) is not
+ * UTF-8: Slang reads only UTF-8 paths and would not find the file.
+ */
+static int not_utf8(build *b, const char *what, const char *path)
+{
+    if (utf8_valid(path, strlen(path), NULL))
+        return DGPB_OK;
+    char *shown = text_escaped(path);
+    build_report(b, DGPB_SEV_ERROR, DGPB_ERR_IO,
+                 "the %s '%s' is not UTF-8: Slang reads only UTF-8 paths; rename it", what,
+                 shown ? shown : "?");
+    dgpb_free(shown);
+    return DGPB_ERR_IO;
+}
 
 /*
  * Writes the discovery module: the user's module, included, plus one empty
@@ -54,8 +71,13 @@ static int write_wrapper(build *b)
                      b->desc->module_file, strerror(errno));
         return DGPB_ERR_IO;
     }
-    int rc = DGPB_OK;
-    if (strpbrk(absolute, "\"\n\\")) {
+    int rc = not_utf8(b, "module's path", absolute);
+    for (size_t i = 0; !rc && i < b->desc->include_dir_count; i++) {
+        char *dir = realpath(b->desc->include_dirs[i], NULL);
+        rc = not_utf8(b, "include folder", dir ? dir : b->desc->include_dirs[i]);
+        free(dir);
+    }
+    if (!rc && strpbrk(absolute, "\"\n\\")) {
         build_report(b, DGPB_SEV_ERROR, DGPB_ERR_INVALID,
                      "the module's path '%s' contains a quote, backslash or newline", absolute);
         rc = DGPB_ERR_INVALID;

@@ -14,6 +14,7 @@
 #include <string.h>
 
 #include "core/alloc.h"
+#include "core/text_escape.h"
 #include "build/build_internal.h"
 #include "io/depfile.h"
 #include "dgpb/fileio.h"
@@ -185,6 +186,39 @@ static int make_header(const uint8_t *bytes, size_t size, const char *stem, char
 }
 
 /*
+ * The message for a path the depfile cannot hold so that both Make and Ninja
+ * read it back (dgpb_depfile_unwritable): the path and the byte, escaped.
+ */
+static int refuse_depfile_path(const char *path, dgpb_diag *diag)
+{
+    long at = dgpb_depfile_unwritable(path);
+    unsigned char c = at >= 0 ? (unsigned char)path[at] : 0;
+    char what[64];
+    if (c == ':')
+        snprintf(what, sizeof what, "a ':' at its end");
+    else if (c == '\\' && !path[at + 1])
+        snprintf(what, sizeof what, "a backslash at its end");
+    else if (c == '\\')
+        snprintf(what, sizeof what, "a backslash before 0x%02x", (unsigned char)path[at + 1]);
+    else if (c == '~')
+        snprintf(what, sizeof what, "a '~' first");
+    else if (c == ')')
+        snprintf(what, sizeof what, "a ')' last after a '(' (an archive member to Make)");
+    else if (c > 0x20 && c < 0x7F)
+        snprintf(what, sizeof what, "'%c'", c);
+    else
+        snprintf(what, sizeof what, "the byte 0x%02x", c);
+    char *shown = text_escaped(path);
+    int rc = dgpb_diag_set(diag, DGPB_ERR_INVALID, -1,
+                           "the depfile cannot name '%s' so that Make and Ninja both read it: "
+                           "it holds %s (docs/build.md, \"Depfile\"); write no depfile or "
+                           "rename it",
+                           shown ? shown : path, what);
+    dgpb_free(shown);
+    return rc;
+}
+
+/*
  * Writes the bundle, its view, (desc->depfile) the depfile and
  * (desc->emit_header) the C header into the output folder (-o DIR, created
  * if missing, or the module's folder; the depfile where desc->depfile_path
@@ -250,11 +284,14 @@ int build_write_outputs(build *b, const char *stem, const uint8_t *bytes, size_t
                 deps[i + 1] = b->deps[i];
             /* every output a build system waits for: the bundle, its view, the header */
             const char *targets[3] = {r->bundle_path, r->json_path, r->header_path};
+            const char *refused = NULL;
             rc = dgpb_depfile_make(targets, desc->emit_header ? 3 : 2, deps, b->dep_count + 1, 1,
-                                   &depfile);
-            dgpb_free(deps);
-            if (rc)
+                                   &refused, &depfile);
+            if (rc == DGPB_ERR_INVALID)
+                refuse_depfile_path(refused, diag);
+            else if (rc)
                 dgpb_diag_set(diag, rc, -1, "out of memory");
+            dgpb_free(deps);
         }
         if (rc) {
             dgpb_free(header);

@@ -85,7 +85,7 @@ static int write_skipped_depfile(dgpb_slang *s, SlangCompileRequest *req, const 
     const char *output = option_value(args, n, "-o");
     const char *target = output ? output : "-";
     char *text = NULL;
-    int rc = dgpb_depfile_make(&target, 1, deps, kept, kept, &text);
+    int rc = dgpb_depfile_make(&target, 1, deps, kept, kept, NULL, &text);
     if (!rc)
         rc = dgpb_file_write_atomic(path, text, strlen(text), diag);
     else

@@ -59,7 +59,8 @@ int dgpb_depfile_parse(const char *text, size_t len, char ***deps, size_t *count
             while (i < len && text[i] != ' ' && text[i] != '\t' && text[i] != '\n' &&
                    text[i] != '\r') {
                 if (text[i] == '\\' && i + 1 < len &&
-                    (text[i + 1] == ' ' || text[i + 1] == '#' || text[i + 1] == '\\')) {
+                    (text[i + 1] == ' ' || text[i + 1] == '#' || text[i + 1] == ':' ||
+                     text[i + 1] == '\\')) {
                     bytebuf_append(&word, &text[i + 1], 1);
                     i += 2;
                 } else if (text[i] == '\\' && i + 1 < len &&
@@ -95,10 +96,34 @@ int dgpb_depfile_parse(const char *text, size_t len, char ***deps, size_t *count
     return rc;
 }
 
+/* A byte both GNU Make and Ninja read as itself, unescaped, anywhere in a path. */
+static bool plain(unsigned char c)
+{
+    return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
+           c >= 0x80 || (c && strchr("+,/_.~(){}@]!-", c));
+}
+
+long dgpb_depfile_unwritable(const char *path)
+{
+    const unsigned char *s = (const unsigned char *)path;
+    size_t n = strlen(path);
+    for (size_t i = 0; i < n; i++) {
+        unsigned char c = s[i];
+        bool ok = c == ' ' || c == '#' || c == '$' || (c == ':' && i + 1 < n) ||
+                  (c == '\\' && i + 1 < n && plain(s[i + 1])) || (plain(c) && !(c == '~' && !i));
+        /* Make reads `lib(member)` as a member of an archive */
+        if (c == ')' && i + 1 == n && strchr(path, '('))
+            ok = false;
+        if (!ok)
+            return (long)i;
+    }
+    return -1;
+}
+
 static void append_escaped(dgpb_bytebuf *b, const char *s)
 {
     for (; *s; s++) {
-        if (*s == ' ' || *s == '#')
+        if (*s == ' ' || *s == '#' || *s == ':')
             bytebuf_append(b, "\\", 1);
         else if (*s == '$')
             bytebuf_append(b, "$", 1);
@@ -107,8 +132,15 @@ static void append_escaped(dgpb_bytebuf *b, const char *s)
 }
 
 int dgpb_depfile_make(const char *const *targets, size_t target_count, const char *const *deps,
-                      size_t dep_count, size_t phony_from, char **text)
+                      size_t dep_count, size_t phony_from, const char **refused, char **text)
 {
+    for (size_t i = 0; refused && i < target_count + dep_count; i++) {
+        const char *path = i < target_count ? targets[i] : deps[i - target_count];
+        if (dgpb_depfile_unwritable(path) >= 0) {
+            *refused = path;
+            return DGPB_ERR_INVALID;
+        }
+    }
     dgpb_bytebuf b = {0};
     for (size_t i = 0; i < target_count; i++) {
         if (i)

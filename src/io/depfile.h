@@ -15,7 +15,8 @@ extern "C" {
 
 /*
  * Reads the prerequisites of every rule of a Make-syntax depfile (backslash
- * newlines join lines, `\ ` is a space, `$$` a dollar sign), in order, and
+ * newlines join lines, `\ ` is a space, `\#` a hash, `\:` a colon (as
+ * Slang writes them), `$$` a dollar sign), in order, and
  * appends each one not yet in the list to *deps (*count of them; each a new
  * string, the array grown with dgpb_realloc). DGPB_ERR_CORRUPT when a line
  * has no rule separator; DGPB_ERR_NOMEM.
@@ -26,10 +27,26 @@ int dgpb_depfile_parse(const char *text, size_t len, char ***deps, size_t *count
  * Makes a depfile: one rule `TARGETS...: DEPS...` and an empty rule for each
  * dependency from deps[phony_from] on (as gcc -MP does for all but the main
  * file, so that a deleted one does not stop Make). Spaces are written as
- * `\ `, `$` as `$$`, `#` as `\#`. *text is a new NUL-terminated string.
+ * `\ `, `$` as `$$`, `#` as `\#`, `:` as `\:`. *text is a new
+ * NUL-terminated string. With `refused` given, a path that
+ * dgpb_depfile_unwritable() refuses writes nothing: DGPB_ERR_INVALID, and
+ * *refused is that path (one of the arguments). DGPB_ERR_NOMEM.
  */
 int dgpb_depfile_make(const char *const *targets, size_t target_count, const char *const *deps,
-                      size_t dep_count, size_t phony_from, char **text);
+                      size_t dep_count, size_t phony_from, const char **refused, char **text);
+
+/*
+ * The offset of the first byte of `path` that no depfile can hold so that
+ * both GNU Make and Ninja read the path back as it is, or -1 when there is
+ * none (docs/build.md, "Depfile"). Letters, digits, `+,/_.~(){}@]!-` and
+ * every byte from 0x80 are written as they are, a space, `#`, `$` and `:`
+ * escaped; refused are every other byte (a control character, `"&'*;<=>?[^|%`
+ * and the backquote: Make or Ninja ends, drops or reinterprets the path at
+ * them), a `:` at the end, a backslash before anything but a byte written as
+ * it is, a `~` first, and a `)` last in a path with a `(` (Make's archive
+ * member).
+ */
+long dgpb_depfile_unwritable(const char *path);
 
 /* Frees a list from dgpb_depfile_parse. */
 void dgpb_depfile_free(char **deps, size_t count);

@@ -130,6 +130,80 @@ EOF
     grep -q common out/m.d && fail "make: the depfile still names the deleted include"
     echo "ok: make and ninja rebuild on edits, skip unchanged, survive a deleted include"
     ;;
+make_ninja_odd)
+    # A module, its include and its import in a folder named with a space, `:`, `#` and
+    # `$`, the outputs in another: the depfile escapes them so that Make and Ninja both
+    # read them back, Slang's own `\:` is read back (a cache hit, no phantom path), an
+    # edited include rebuilds, a deleted one breaks neither.
+    # shellcheck disable=SC2016
+    d='odd dir:#$x' o='out dir:#$x' no='nout dir:#$x'
+    mkdir -p "$d"
+    mv inc lib.slang m.slang "$d/"
+    cat >b.sh <<EOF
+#!/bin/sh
+exec "$build" -q --targets spirv,wgsl --no-layouts --cache-dir "$work/c" -MF "\$1" -o "\$2" 'odd dir:#\$x/m.slang'
+EOF
+    chmod +x b.sh
+    ./b.sh first.d "$o" || fail "the build in '$d' failed"
+    # shellcheck disable=SC2016
+    printf '%s\n' 'out\ dir\:\#$$x/m.dgpb out\ dir\:\#$$x/m.bundle.json: \' \
+        ' odd\ dir\:\#$$x/m.slang \' ' odd\ dir\:\#$$x/inc/common.slangh \' \
+        ' odd\ dir\:\#$$x/lib.slang' '' 'odd\ dir\:\#$$x/inc/common.slangh:' '' \
+        'odd\ dir\:\#$$x/lib.slang:' >"$work/expect.d"
+    diff -u "$work/expect.d" first.d || fail "the depfile differs (phantom or unescaped paths)"
+    "$build" --targets spirv,wgsl --no-layouts --cache-dir "$work/c" -o again "$d/m.slang" \
+        2>"$work/last" || fail "the second build failed"
+    [ "$(compiles)" = 0 ] || fail "no cache hit in '$d': $(cat "$work/last")"
+    # shellcheck disable=SC2016
+    printf '%s\n' 'out\ dir\:\#$$x/m.dgpb: odd\ dir\:\#$$x/m.slang' \
+        "	./b.sh odd.d 'out dir:#\$\$x'" '-include odd.d' >Makefile
+    # shellcheck disable=SC2016
+    printf '%s\n' 'rule dgpb' "  command = ./b.sh nodd.d 'nout dir:#\$\$x'" '  depfile = nodd.d' \
+        '  deps = gcc' 'build nout$ dir$:#$$x/m.dgpb: dgpb odd$ dir$:#$$x/m.slang' >build.ninja
+    command -v ninja >/dev/null || fail "ninja is not installed (Debian: ninja-build, tools/setup.sh)"
+    make -s || fail "make: the first build failed"
+    ninja >/dev/null || fail "ninja: the first build failed"
+    make -q || fail "make: not up to date after a build"
+    ninja -n | grep -q "no work to do" || fail "ninja: work left after a build"
+    touch -d '1 hour ago' "$o/m.dgpb" "$no/m.dgpb"
+    touch "$d/inc/common.slangh"
+    if make -q; then fail "make: an edited include in '$d' does not rebuild"; fi
+    ninja -n | grep -q "no work to do" && fail "ninja: an edited include in '$d' does not rebuild"
+    make -s && ninja >/dev/null || fail "the rebuild failed"
+    [ "$o/m.dgpb" -nt "$d/inc/common.slangh" ] || fail "make did not rebuild"
+    [ "$no/m.dgpb" -nt "$d/inc/common.slangh" ] || fail "ninja did not rebuild"
+    make -q || fail "make: not up to date after the rebuild"
+    ninja -n | grep -q "no work to do" || fail "ninja: work left after the rebuild"
+    # A deleted include (and its #include line): no "No rule to make target", rebuilt.
+    touch -d '1 hour ago' "$o/m.dgpb" "$no/m.dgpb"
+    sed -i '/#include/d; s/scale_of(a_buf\[id.x\])/a_buf[id.x] * 3.0/' "$d/m.slang"
+    rm "$d/inc/common.slangh"
+    make -s 2>"$work/make.err" || fail "make: a deleted include breaks the build: $(cat "$work/make.err")"
+    ninja >/dev/null || fail "ninja: a deleted include breaks the build"
+    [ "$o/m.dgpb" -nt "$d/m.slang" ] && [ "$no/m.dgpb" -nt "$d/m.slang" ] ||
+        fail "a deleted include did not rebuild"
+    grep -q common odd.d && fail "make: the depfile still names the deleted include"
+    ninja -t deps | grep -q common && fail "ninja: the depfile still names the deleted include"
+    # What Make and Ninja cannot both read back: exit 2 naming the path, nothing written;
+    # without a depfile the same module builds.
+    for bad in 'a=b' 'a%b' 'a;b' 'a|b' "a$(printf '\t')b"; do
+        mkdir -p "$bad"
+        cp "$d/m.slang" "$d/lib.slang" "$bad/"
+        set +e
+        "$build" -q --targets spirv,wgsl --no-layouts --no-cache -MD -o "$work/refused" \
+            "$bad/m.slang" 2>"$work/last"
+        st=$?
+        set -e
+        [ "$st" = 2 ] || fail "'$bad': exit $st, not 2: $(cat "$work/last")"
+        shown=$(printf '%s' "$bad" | sed 's/\t/\\t/')
+        grep -qF "the depfile cannot name '$shown/m.slang'" "$work/last" ||
+            fail "'$bad': $(cat "$work/last")"
+        [ -z "$(ls -A "$work/refused" 2>/dev/null)" ] || fail "'$bad': something was written"
+        "$build" -q --targets spirv,wgsl --no-layouts --no-cache -o "$work/fine" "$bad/m.slang" ||
+            fail "'$bad': no depfile asked, yet the build failed"
+    done
+    echo "ok: odd folders: escaped for make and ninja, Slang's escapes read, refused with exit 2"
+    ;;
 cold_warm)
     C=$work/c
     reference ref

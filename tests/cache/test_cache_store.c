@@ -43,6 +43,9 @@ static void depfile_parse_forms(void **state)
     parse("out/x\\ y.spv: a\\ b.slang c$$d.h e\\#f.h\n",
           (const char *[]){"a b.slang", "c$d.h", "e#f.h"}, 3);
     parse("/abs/C:/x.spv: /abs/m.slang\n", (const char *[]){"/abs/m.slang"}, 1);
+    /* Slang's own escapes: a colon as `\:` */
+    parse("out/m.spv: /t/a\\:b\\ c\\#d$$e/m.slang /t/a\\:b\\ c\\#d$$e/inc/h.slangh\n",
+          (const char *[]){"/t/a:b c#d$e/m.slang", "/t/a:b c#d$e/inc/h.slangh"}, 2);
     parse("", NULL, 0);
     char **deps = NULL;
     size_t count = 0;
@@ -54,14 +57,30 @@ static void depfile_make_round_trip(void **state)
 {
     (void)state;
     const char *targets[] = {"out dir/m.dgpb", "out dir/m.bundle.json"};
-    const char *deps[] = {"m.slang", "inc/a b.h", "cost$.slang", "x#y.h"};
+    const char *deps[] = {"m.slang", "inc/a b.h", "cost$.slang", "x#y.h", "c:d/e.h"};
     char *text = NULL;
-    assert_int_equal(dgpb_depfile_make(targets, 2, deps, 4, 1, &text), DGPB_OK);
+    const char *refused = NULL;
+    assert_int_equal(dgpb_depfile_make(targets, 2, deps, 5, 1, &refused, &text), DGPB_OK);
     assert_string_equal(text, "out\\ dir/m.dgpb out\\ dir/m.bundle.json: \\\n m.slang \\\n"
-                              " inc/a\\ b.h \\\n cost$$.slang \\\n x\\#y.h\n\n"
-                              "inc/a\\ b.h:\n\ncost$$.slang:\n\nx\\#y.h:\n");
-    parse(text, deps, 4);
+                              " inc/a\\ b.h \\\n cost$$.slang \\\n x\\#y.h \\\n c\\:d/e.h\n\n"
+                              "inc/a\\ b.h:\n\ncost$$.slang:\n\nx\\#y.h:\n\nc\\:d/e.h:\n");
+    parse(text, deps, 5);
     dgpb_free(text);
+    /* what Make and Ninja cannot both read back: nothing written, the path named */
+    const char *bad[] = {"a;b/h", "a=b/h", "a%b/h", "a|b/h", "a\tb",  "a\nb", "a'b",    "a&b",
+                         "a*b",   "a?b",   "a[b",   "x:",    "a\\ b", "~/h",  "lib(m)", "a\x1b"};
+    for (size_t i = 0; i < sizeof bad / sizeof *bad; i++) {
+        text = NULL;
+        refused = NULL;
+        const char *one[] = {"m.slang", bad[i]};
+        assert_int_equal(dgpb_depfile_make(targets, 2, one, 2, 1, &refused, &text),
+                         DGPB_ERR_INVALID);
+        assert_ptr_equal(refused, bad[i]);
+        assert_null(text);
+    }
+    const char *fine[] = {"a,b+c/d_e.f~g(h){i}@j]k!l-m", "caf\xc3\xa9/a\\b", "(x)/y"};
+    for (size_t i = 0; i < sizeof fine / sizeof *fine; i++)
+        assert_int_equal(dgpb_depfile_unwritable(fine[i]), -1);
 }
 
 static void cache_sizes(void **state)

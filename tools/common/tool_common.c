@@ -9,6 +9,7 @@
 #include <stdarg.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 static const char *tool_name;
@@ -67,6 +68,8 @@ void tool_print_diag(const dgpb_diag *d, const char *file)
         tool_print_diag_json(&copy);
         return;
     }
+    if (copy.file[0])
+        dgpb_diag_set_file(&copy, tool_text(copy.file, strlen(copy.file)));
     char buf[DGPB_DIAG_FILE_MAX + DGPB_DIAG_MESSAGE_MAX + DGPB_DIAG_EXCERPT_MAX + 64];
     dgpb_diag_format(&copy, buf, sizeof buf);
     fprintf(stderr, "%s: %s\n", tool_name, buf);
@@ -92,6 +95,61 @@ static size_t utf8_char(const unsigned char *s, size_t n)
     if (cp < min[len] || cp > 0x10FFFF || (cp >= 0xD800 && cp <= 0xDFFF))
         return 0;
     return len;
+}
+
+/* The number of bytes at s (n left) written as they are by tool_text: 0 for a byte escaped. */
+static size_t text_char(const unsigned char *s, size_t n)
+{
+    size_t len = utf8_char(s, n);
+    if ((len == 1 && (s[0] < 0x20 || s[0] == 0x7F)) || (len == 2 && s[0] == 0xC2 && s[1] < 0xA0))
+        return 0;
+    return len;
+}
+
+const char *tool_text(const char *str, size_t n)
+{
+    static struct {
+        char *text;
+        size_t cap;
+    } ring[8];
+    static unsigned next;
+    const unsigned char *s = (const unsigned char *)str;
+    size_t need = 1;
+    for (size_t i = 0; i < n;) {
+        size_t len = text_char(s + i, n - i);
+        need += len ? len : 4;
+        i += len ? len : 1;
+    }
+    unsigned slot = next++ % 8;
+    if (ring[slot].cap < need) {
+        char *grown = realloc(ring[slot].text, need);
+        if (!grown)
+            return "(out of memory)";
+        ring[slot].text = grown;
+        ring[slot].cap = need;
+    }
+    char *out = ring[slot].text;
+    size_t o = 0;
+    for (size_t i = 0; i < n;) {
+        size_t len = text_char(s + i, n - i);
+        if (len) {
+            memcpy(out + o, s + i, len);
+            o += len;
+            i += len;
+            continue;
+        }
+        /* a C1 control is two bytes, each escaped */
+        size_t bytes = utf8_char(s + i, n - i) == 2 ? 2 : 1;
+        for (size_t k = 0; k < bytes; k++, i++) {
+            unsigned char c = s[i];
+            if (c == '\n' || c == '\r' || c == '\t')
+                o += (size_t)snprintf(out + o, 3, "\\%c", c == '\n' ? 'n' : c == '\r' ? 'r' : 't');
+            else
+                o += (size_t)snprintf(out + o, 5, "\\x%02x", c);
+        }
+    }
+    out[o] = 0;
+    return out;
 }
 
 void tool_json_string(FILE *f, const char *s)

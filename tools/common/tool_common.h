@@ -58,6 +58,15 @@ bool tool_json(void);
 void tool_print_diag_json(const dgpb_diag *d);
 
 /*
+ * The `n` bytes at `s` as text safe for a terminal: TAB, LF and CR as `\t`,
+ * `\n`, `\r`; other C0 controls, DEL, the C1 controls and each byte that is
+ * not part of well-formed UTF-8 as `\xNN`; the rest as it is (the library's
+ * core/text_escape.h does the same). The string lives until the eighth call
+ * after this one, so one printf may take up to eight of them.
+ */
+const char *tool_text(const char *s, size_t n);
+
+/*
  * Writes `s` to `f` as a JSON string: quoted, with '"', '\\' and control
  * characters escaped, and each byte that is not part of well-formed UTF-8
  * written as U+FFFD, so that the document is valid JSON whatever `s` holds.

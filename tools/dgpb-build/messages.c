@@ -6,6 +6,7 @@
 
 #include <stdarg.h>
 #include <stdio.h>
+#include <string.h>
 
 #include "common/tool_common.h"
 
@@ -21,10 +22,14 @@ void print_diag(const dgpb_diag *d, void *user)
         tool_print_diag_json(d);
         return;
     }
+    /* the file's control characters and bytes that are not UTF-8 escaped (tool_text) */
+    dgpb_diag copy = *d;
+    if (copy.file[0])
+        dgpb_diag_set_file(&copy, tool_text(copy.file, strlen(copy.file)));
     char buf[DGPB_DIAG_FILE_MAX + DGPB_DIAG_MESSAGE_MAX + DGPB_DIAG_EXCERPT_MAX + 64];
-    dgpb_diag_format(d, buf, sizeof buf);
+    dgpb_diag_format(&copy, buf, sizeof buf);
     /* A message about no file (the compiler lookup) says whose it is. */
-    fprintf(stderr, "%s%s\n", d->file[0] ? "" : "dgpb-build: ", buf);
+    fprintf(stderr, "%s%s\n", copy.file[0] ? "" : "dgpb-build: ", buf);
 }
 
 void say(dgpb_severity severity, int code, bool tagged, const char *fmt, ...)

@@ -22,6 +22,12 @@ static const char *str(const cJSON *obj, const char *key)
     return cJSON_IsString(v) && v->valuestring ? v->valuestring : "?";
 }
 
+/* s as text safe for a terminal (tool_text): a name's control characters escaped. */
+static const char *shown(const char *s)
+{
+    return tool_text(s, strlen(s));
+}
+
 static double num(const cJSON *obj, const char *key)
 {
     const cJSON *v = cJSON_GetObjectItemCaseSensitive(obj, key);
@@ -39,7 +45,7 @@ static void value(FILE *out, const cJSON *v)
     if (cJSON_IsNumber(v)) {
         fprintf(out, "%" PRIu64, (uint64_t)v->valuedouble);
     } else if (cJSON_IsString(v)) {
-        fputs(v->valuestring, out);
+        fputs(shown(v->valuestring), out);
     } else if (cJSON_IsArray(v)) {
         const cJSON *e;
         const char *sep = "";
@@ -90,14 +96,14 @@ static void param(FILE *out, const cJSON *c)
     int index = (int)num(c, "index");
     if (!strcmp(how, "added")) {
         const cJSON *row = cJSON_GetObjectItemCaseSensitive(c, "new");
-        fprintf(out, "param #%d '%s' added (%s, space %.0f, binding %.0f)", index, name,
-                str(row, "kind"), num(row, "space"), num(row, "binding"));
+        fprintf(out, "param #%d '%s' added (%s, space %.0f, binding %.0f)", index, shown(name),
+                shown(str(row, "kind")), num(row, "space"), num(row, "binding"));
     } else if (!strcmp(how, "removed")) {
-        fprintf(out, "param #%d '%s' removed", index, name);
+        fprintf(out, "param #%d '%s' removed", index, shown(name));
     } else if (!strcmp(how, "moved")) {
-        fprintf(out, "param '%s': row #%.0f -> #%d", name, num(c, "old_index"), index);
+        fprintf(out, "param '%s': row #%.0f -> #%d", shown(name), num(c, "old_index"), index);
     } else {
-        fprintf(out, "param #%d '%s': %s ", index, name, str(c, "field"));
+        fprintf(out, "param #%d '%s': %s ", index, shown(name), shown(str(c, "field")));
         old_new(out, c);
     }
 }
@@ -108,7 +114,7 @@ void dump_diff_change(FILE *out, const cJSON *c)
     if (!strcmp(what, "param")) {
         param(out, c);
     } else if (!strcmp(what, "capability")) {
-        fprintf(out, "capability '%s' %s", str(c, "name"), str(c, "change"));
+        fprintf(out, "capability '%s' %s", shown(str(c, "name")), shown(str(c, "change")));
     } else if (!strcmp(what, "code")) {
         fputs("code ", out);
         blob(out, c);
@@ -128,14 +134,14 @@ void dump_diff_change(FILE *out, const cJSON *c)
         fputs("code format ", out);
         old_new(out, c);
     } else {
-        fprintf(out, "%s ", what);
+        fprintf(out, "%s ", shown(what));
         old_new(out, c);
     }
 }
 
 static void change_line(FILE *out, const char *prefix, const cJSON *c)
 {
-    fprintf(out, "%s: ", prefix);
+    fprintf(out, "%s: ", shown(prefix));
     dump_diff_change(out, c);
     fputs(breaking(c) ? "  BREAKING\n" : "\n", out);
 }
@@ -147,14 +153,15 @@ static const char *plural(double n)
 
 void dump_diff_text(FILE *out, const struct cJSON *result)
 {
-    fprintf(out, "--- %s\n+++ %s\n", str(result, "old"), str(result, "new"));
+    fprintf(out, "--- %s\n+++ %s\n", shown(str(result, "old")), shown(str(result, "new")));
     const cJSON *t;
     cJSON_ArrayForEach(t, cJSON_GetObjectItemCaseSensitive(result, "targets"))
     {
         const char *tname = str(t, "name");
         const char *how = str(t, "change");
         if (strcmp(how, "changed") != 0) {
-            fprintf(out, "%s: target %s%s\n", tname, how, breaking(t) ? "  BREAKING" : "");
+            fprintf(out, "%s: target %s%s\n", shown(tname), shown(how),
+                    breaking(t) ? "  BREAKING" : "");
             continue;
         }
         const cJSON *c;
@@ -173,7 +180,8 @@ void dump_diff_text(FILE *out, const struct cJSON *result)
             snprintf(prefix, sizeof prefix, "%s/%s", tname, str(e, "name"));
             const char *ehow = str(e, "change");
             if (strcmp(ehow, "changed") != 0) {
-                fprintf(out, "%s: entry %s%s\n", prefix, ehow, breaking(e) ? "  BREAKING" : "");
+                fprintf(out, "%s: entry %s%s\n", shown(prefix), shown(ehow),
+                        breaking(e) ? "  BREAKING" : "");
                 continue;
             }
             cJSON_ArrayForEach(c, cJSON_GetObjectItemCaseSensitive(e, "changes"))

@@ -11,6 +11,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "common/tool_common.h"
 #include "dgpb/layout.h"
 #include "dump.h"
 #include "layout_listing.h"
@@ -38,7 +39,7 @@ static void json_str(FILE *out, const char *s)
 static void text_str(FILE *out, const char *s)
 {
     if (s)
-        fprintf(out, "'%s'", s);
+        fprintf(out, "'%s'", tool_text(s, strlen(s)));
     else
         fputs("null", out);
 }
@@ -68,12 +69,14 @@ static void cats(FILE *out, bool json, const dgpb_layout *l, dgpb_layout_ref r, 
 
 static void print_text(FILE *out, const dgpb_layout *l, const char *title)
 {
-    fprintf(out, "%s: layout format %u, slang %s, target %s, group %s\n", title,
-            dgpb_layout_format_version(l), dgpb_layout_slang_version(l), dgpb_layout_target(l),
+    fprintf(out, "%s: layout format %u, slang %s, target %s, group %s\n",
+            tool_text(title, strlen(title)), dgpb_layout_format_version(l),
+            tool_text(dgpb_layout_slang_version(l), strlen(dgpb_layout_slang_version(l))),
+            tool_text(dgpb_layout_target(l), strlen(dgpb_layout_target(l))),
             dgpb_layout_group_name(dgpb_layout_group_kind(l)));
     fprintf(out, "  options:");
     for (uint32_t i = 0; i < dgpb_layout_option_count(l); i++)
-        fprintf(out, " %s", dgpb_layout_option(l, i));
+        fprintf(out, " %s", tool_text(dgpb_layout_option(l, i), strlen(dgpb_layout_option(l, i))));
     fprintf(out, "\n  globals: ");
     pref(out, false, "vl", dgpb_layout_global_var_layout(l));
     fputs(", ", out);

@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "common/tool_common.h"
 #include "dump.h"
 #include "scan/spirv.h"
 
@@ -26,14 +27,15 @@ static void flags_text(uint32_t flags, char *out, size_t n)
 
 void dump_listing(FILE *out, const dgpb_bundle *b, const char *path)
 {
-    fprintf(out, "%s: DGPB v%u, %zu bytes (header %u, data %u), %u target%s\n", path,
-            dgpb_bundle_version(b), dgpb_bundle_size(b), dgpb_bundle_header_size(b),
-            dgpb_bundle_data_size(b), dgpb_bundle_target_count(b),
+    fprintf(out, "%s: DGPB v%u, %zu bytes (header %u, data %u), %u target%s\n",
+            tool_text(path, strlen(path)), dgpb_bundle_version(b), dgpb_bundle_size(b),
+            dgpb_bundle_header_size(b), dgpb_bundle_data_size(b), dgpb_bundle_target_count(b),
             dgpb_bundle_target_count(b) == 1 ? "" : "s");
     for (uint32_t ti = 0; ti < dgpb_bundle_target_count(b); ti++) {
         const dgpb_target_view *t = dgpb_bundle_target(b, ti);
-        fprintf(out, "\ntarget %.*s (code format %.*s): %u layout%s, %u entr%s\n", (int)t->name.len,
-                t->name.ptr, (int)t->code_format.len, t->code_format.ptr, t->layout_count,
+        fprintf(out, "\ntarget %s (code format %s): %u layout%s, %u entr%s\n",
+                tool_text(t->name.ptr, t->name.len),
+                tool_text(t->code_format.ptr, t->code_format.len), t->layout_count,
                 t->layout_count == 1 ? "" : "s", t->entry_count, t->entry_count == 1 ? "y" : "ies");
         char h[17];
         for (uint32_t i = 0; i < t->layout_count; i++) {
@@ -44,8 +46,8 @@ void dump_listing(FILE *out, const dgpb_bundle *b, const char *path)
         for (uint32_t i = 0; i < t->entry_count; i++) {
             const dgpb_entry_view *e = &t->entries[i];
             short_hash(e->code.sha256, h);
-            fprintf(out, "  entry %.*s (%.*s)", (int)e->name.len, e->name.ptr, (int)e->stage.len,
-                    e->stage.ptr);
+            fprintf(out, "  entry %s (%s)", tool_text(e->name.ptr, e->name.len),
+                    tool_text(e->stage.ptr, e->stage.len));
             if (e->stage_id == DGPB_STAGE_COMPUTE)
                 fprintf(out, " [%u,%u,%u]", e->thread_group_size[0], e->thread_group_size[1],
                         e->thread_group_size[2]);
@@ -58,14 +60,14 @@ void dump_listing(FILE *out, const dgpb_bundle *b, const char *path)
                 const dgpb_param_view *p = &e->params[k];
                 char fl[16];
                 flags_text(p->flags, fl, sizeof fl);
-                fprintf(out, "    %3u  %-20.*s %-22s %-7s %5u %7u %6u %5u %u\n", k,
-                        (int)p->name.len, p->name.ptr, dgpb_kind_name(p->kind), fl, p->space,
+                fprintf(out, "    %3u  %-20s %-22s %-7s %5u %7u %6u %5u %u\n", k,
+                        tool_text(p->name.ptr, p->name.len), dgpb_kind_name(p->kind), fl, p->space,
                         p->binding, p->offset, p->size, p->webgpu_layout);
             }
             if (e->capability_count) {
                 fprintf(out, "    capabilities:");
                 for (uint32_t k = 0; k < e->capability_count; k++)
-                    fprintf(out, " %.*s", (int)e->capabilities[k].len, e->capabilities[k].ptr);
+                    fprintf(out, " %s", tool_text(e->capabilities[k].ptr, e->capabilities[k].len));
                 fprintf(out, "\n");
             }
         }
@@ -157,8 +159,8 @@ int dump_disasm(FILE *out, const dgpb_bundle *b, const char *selector, dgpb_diag
         const dgpb_target_view *t = dgpb_bundle_target(b, ti);
         for (uint32_t i = 0; i < t->entry_count; i++) {
             const dgpb_entry_view *e = &t->entries[i];
-            snprintf(title, sizeof title, "%.*s/%.*s", (int)t->name.len, t->name.ptr,
-                     (int)e->name.len, e->name.ptr);
+            snprintf(title, sizeof title, "%s/%s", tool_text(t->name.ptr, t->name.len),
+                     tool_text(e->name.ptr, e->name.len));
             int rc = print_code(out, t, title, &e->code, diag);
             if (rc)
                 return rc;

@@ -254,7 +254,7 @@ static int run(const options *o, const dgpb_bundle *b)
     dgpb_diag_clear(&d);
     switch (o->mode) {
     case MODE_VERIFY:
-        printf("%s: ok\n", o->input);
+        printf("%s: ok\n", tool_text(o->input, strlen(o->input)));
         return EXIT_OK;
     case MODE_JSON:
     case MODE_HEADER: {

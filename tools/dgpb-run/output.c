@@ -11,6 +11,7 @@
 
 #include <cjson/cJSON.h>
 
+#include "common/tool_common.h"
 #include "dgpb/alloc.h"
 #include "dgpb/format.h"
 #include "run_tool.h"
@@ -25,21 +26,21 @@ static void print_space(uint32_t v)
 
 void tool_list(const dgpb_bundle *b, const dgpb_target_view *t, const char *bundle)
 {
-    printf("%s: target %.*s (%.*s), %u %s\n", bundle, (int)t->name.len, t->name.ptr,
-           (int)t->code_format.len, t->code_format.ptr, t->entry_count,
-           t->entry_count == 1 ? "entry" : "entries");
+    printf("%s: target %s (%s), %u %s\n", tool_text(bundle, strlen(bundle)),
+           tool_text(t->name.ptr, t->name.len), tool_text(t->code_format.ptr, t->code_format.len),
+           t->entry_count, t->entry_count == 1 ? "entry" : "entries");
     for (uint32_t i = 0; i < t->entry_count; i++) {
         const dgpb_entry_view *e = &t->entries[i];
-        printf("entry %.*s (%.*s) [%u,%u,%u]", (int)e->name.len, e->name.ptr, (int)e->stage.len,
-               e->stage.ptr, e->thread_group_size[0], e->thread_group_size[1],
-               e->thread_group_size[2]);
+        printf("entry %s (%s) [%u,%u,%u]", tool_text(e->name.ptr, e->name.len),
+               tool_text(e->stage.ptr, e->stage.len), e->thread_group_size[0],
+               e->thread_group_size[1], e->thread_group_size[2]);
         for (uint32_t c = 0; c < e->capability_count; c++)
-            printf("%s%.*s", c ? "," : " needs ", (int)e->capabilities[c].len,
-                   e->capabilities[c].ptr);
+            printf("%s%s", c ? "," : " needs ",
+                   tool_text(e->capabilities[c].ptr, e->capabilities[c].len));
         printf("\n");
         for (uint32_t r = 0; r < e->param_count; r++) {
             const dgpb_param_view *p = &e->params[r];
-            printf("  %-24.*s %-15s space ", (int)p->name.len, p->name.ptr,
+            printf("  %-24s %-15s space ", tool_text(p->name.ptr, p->name.len),
                    dgpb_kind_name(p->kind));
             print_space(p->space);
             printf(" binding ");
@@ -60,7 +61,8 @@ void tool_list(const dgpb_bundle *b, const dgpb_target_view *t, const char *bund
                     printf(" type unknown (--set takes TYPE:)");
                 else
                     printf(" type %s%s%s%s", info.text, info.lent_by[0] ? " (from " : "",
-                           info.lent_by, info.lent_by[0] ? ")" : "");
+                           tool_text(info.lent_by, strlen(info.lent_by)),
+                           info.lent_by[0] ? ")" : "");
             }
             printf("\n");
         }
