@@ -783,7 +783,8 @@ static void add_counter_file(const dgpb_cache *c, const char *name, const uint64
         fd = -1;
         errno = EINVAL;
     }
-    if (fd < 0 && errno != ENOENT && errno != EACCES && !cache_remove_any(path))
+    if (fd < 0 && (errno == EINVAL || errno == EISDIR || errno == ELOOP || errno == ENXIO) &&
+        !cache_remove_any(path))
         fd = open(path, flags | O_EXCL, 0644);
     if (fd < 0)
         return;
@@ -828,7 +829,8 @@ static bool scan_due(dgpb_cache *c)
         bad |= close(fd) != 0;
         /* a folder named pending (damage) is replaced */
         if (!bad && rename(temp, path))
-            bad = cache_remove_any(path) || rename(temp, path);
+            bad = !(errno == EISDIR || errno == ENOTEMPTY || errno == EEXIST) ||
+                  cache_remove_any(path) || rename(temp, path);
         if (bad)
             unlink(temp);
     }
