@@ -21,6 +21,7 @@
 #include <cmocka.h>
 
 #include "dgpb/dgpb.h"
+#include "io/fileio_internal.h"
 #include "io/io_fault.h"
 #include "support.h"
 
@@ -128,6 +129,40 @@ static void reading_names_the_file_and_the_reason(void **state)
     assert_int_equal(dgpb_file_read(path, 5000, &data, &size, &d), DGPB_OK);
     assert_int_equal(size, 5000);
     dgpb_free(data);
+}
+
+/* The cache's reads: a FIFO, a folder or a link is "not a regular file" at once, never waited
+   on (alarm: a blocking open() ends the test instead of hanging it). */
+static void reading_a_regular_file_never_waits_on_a_fifo_folder_or_link(void **state)
+{
+    (void)state;
+    char fifo[300], link[300], file[300], none[300];
+    snprintf(fifo, sizeof fifo, "%s/fifo", dir);
+    snprintf(link, sizeof link, "%s/link", dir);
+    snprintf(file, sizeof file, "%s/file", dir);
+    snprintf(none, sizeof none, "%s/none", dir);
+    assert_int_equal(mkfifo(fifo, 0644), 0);
+    assert_int_equal(dgpb_file_write_atomic(file, "abc", 3, NULL), DGPB_OK);
+    assert_int_equal(symlink(file, link), 0);
+    uint8_t *data = NULL;
+    size_t size = 0;
+    dgpb_diag d;
+    dgpb_diag_clear(&d);
+    alarm(10);
+    assert_int_equal(fileio_read_regular(fifo, 100, &data, &size, &d), DGPB_ERR_CORRUPT);
+    assert_non_null(strstr(d.message, "is not a regular file"));
+    alarm(0);
+    assert_int_equal(fileio_read_regular(dir, 100, &data, &size, &d), DGPB_ERR_CORRUPT);
+    assert_int_equal(fileio_read_regular(link, 100, &data, &size, &d), DGPB_ERR_CORRUPT);
+    assert_int_equal(fileio_read_regular(none, 100, &data, &size, &d), DGPB_ERR_NOT_FOUND);
+    assert_null(data);
+    assert_int_equal(fileio_read_regular(file, 100, &data, &size, &d), DGPB_OK);
+    assert_int_equal(size, 3);
+    assert_memory_equal(data, "abc", 3);
+    dgpb_free(data);
+    unlink(fifo);
+    unlink(link);
+    unlink(file);
 }
 
 /* ---- output units ---- */
@@ -328,6 +363,7 @@ int main(void)
         cmocka_unit_test(atomic_write_replaces_the_file_and_leaves_no_temporary),
         cmocka_unit_test(a_failed_atomic_write_changes_nothing_and_leaves_no_temporary),
         cmocka_unit_test(reading_names_the_file_and_the_reason),
+        cmocka_unit_test(reading_a_regular_file_never_waits_on_a_fifo_folder_or_link),
         cmocka_unit_test(unit_write_replaces_every_file_and_leaves_nothing_else),
         cmocka_unit_test(a_unit_whose_second_rename_fails_keeps_the_first_file),
         cmocka_unit_test(recovery_completes_a_replacement_that_a_killed_writer_left),

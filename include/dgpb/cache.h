@@ -53,6 +53,8 @@ typedef struct dgpb_cache_stats {
     uint64_t size;     /* their bytes */
     uint64_t max_size; /* the cap */
     dgpb_cache_counters counters;
+    uint64_t damaged; /* what is not a regular file in place of an entry or a counter file (a
+                         folder, a FIFO, a link): a miss when read, removed by dgpb_cache_clear */
 } dgpb_cache_stats;
 
 /*
@@ -129,7 +131,7 @@ dgpb_cache_counters *dgpb_cache_counters_of(dgpb_cache *c);
 /* Scans the folder and reads the counters. */
 int dgpb_cache_stats_get(dgpb_cache *c, dgpb_cache_stats *stats, dgpb_diag *diag);
 
-/* Removes every entry and the counters. */
+/* Removes every entry, the counters, and what lies damaged in their place. */
 int dgpb_cache_clear(dgpb_cache *c, dgpb_diag *diag);
 
 #ifdef __cplusplus

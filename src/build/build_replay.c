@@ -22,6 +22,10 @@ int build_replay(build *b)
         dgpb_cache_counters_of(b->cache.store)->build_misses++;
         return DGPB_OK;
     }
+    if (b->desc->cancel && *b->desc->cancel) { /* a signal during the lookup: nothing written */
+        cache_build_entry_free(&e);
+        return DGPB_ERR_INTERRUPTED;
+    }
     for (size_t i = 0; i < e.warning_count; i++)
         build_report_kept(b, e.warnings[i]);
     if (b->errors) { /* --warnings-as-errors */

@@ -17,7 +17,6 @@
 #define _GNU_SOURCE
 #include "dgpb/cache.h"
 
-#include <dirent.h>
 #include <pthread.h>
 #include <errno.h>
 #include <fcntl.h>
@@ -33,13 +32,13 @@
 #include "core/alloc.h"
 #include "dgpb/fileio.h"
 #include "io/fileio_internal.h"
+#include "cache/cache_files.h"
 #include "cache/remote_cache.h"
 #include "dgpb/sha256.h"
 
 #define MAGIC "DGPBC001"
 #define HEADER_SIZE (8 + 8 + DGPB_SHA256_SIZE)
 #define ENTRY_MAX ((uint64_t)1 << 31)
-#define STALE_TEMP_SECONDS 3600
 #define UPLOAD_QUEUE_MAX ((size_t)256 << 20) /* bytes waiting for upload; more are not sent */
 #define HEAD_FIRST_MIN 4096 /* content at least this large: asked for before it is sent */
 
@@ -193,7 +192,9 @@ static int local_get(dgpb_cache *c, char kind, const uint8_t key[DGPB_CACHE_KEY_
     entry_path(c, kind, key, path, sizeof path);
     uint8_t *bytes = NULL;
     size_t n = 0;
-    if (dgpb_file_read(path, (size_t)ENTRY_MAX + HEADER_SIZE, &bytes, &n, NULL))
+    /* Nothing but a regular file is read, and nothing waits: a FIFO, a folder or a link in
+       place of the entry is damage, a miss (local_put replaces it). */
+    if (fileio_read_regular(path, (size_t)ENTRY_MAX + HEADER_SIZE, &bytes, &n, NULL))
         return DGPB_ERR_NOT_FOUND;
     uint8_t sha[DGPB_SHA256_SIZE];
     if (n < HEADER_SIZE || memcmp(bytes, MAGIC, 8) || get_u64(bytes + 8) != n - HEADER_SIZE ||
@@ -225,18 +226,26 @@ static int local_put(dgpb_cache *c, char kind, const uint8_t key[DGPB_CACHE_KEY_
     }
     snprintf(temp, sizeof temp, "%s/.tmp-%ld-%u-%ld", path, (long)getpid(), c->temp_serial++,
              (long)time(NULL));
-    *slash = '/';
     uint8_t header[HEADER_SIZE];
     memcpy(header, MAGIC, 8);
     put_u64(header + 8, size);
-    if (dgpb_sha256(data, size, header + 16))
+    if (dgpb_sha256(data, size, header + 16)) {
+        *slash = '/';
         return DGPB_ERR_NOMEM;
-    int fd = open(temp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
+    }
+    int fd = open(temp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0644);
+    if (fd < 0 && errno == ENOTDIR && !cache_remove_any(path) && !mkdir(path, 0755))
+        fd = open(temp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0644);
+    *slash = '/';
     if (fd < 0)
         return DGPB_ERR_IO;
     int bad = fileio_write_all(fd, header, sizeof header) || fileio_write_all(fd, data, size);
     bad |= close(fd) != 0;
-    if (bad || rename(temp, path)) {
+    /* A folder in place of the entry (damage): removed, then the entry renamed into place. */
+    if (!bad && rename(temp, path))
+        bad = !(errno == EISDIR || errno == ENOTEMPTY || errno == EEXIST) ||
+              cache_remove_any(path) || rename(temp, path);
+    if (bad) {
         unlink(temp);
         return DGPB_ERR_IO;
     }
@@ -724,7 +733,7 @@ static void read_counter_file(const dgpb_cache *c, const char *name, uint64_t *o
     snprintf(path, sizeof path, "%s/%s", c->root, name);
     uint8_t *bytes = NULL;
     size_t n = 0;
-    if (dgpb_file_read(path, (size_t)1 << 30, &bytes, &n, NULL))
+    if (fileio_read_regular(path, (size_t)1 << 30, &bytes, &n, NULL))
         return;
     for (size_t at = 0; at + COUNTER_RECORD <= n;) {
         uint64_t k[4];
@@ -768,7 +777,19 @@ static void add_counter_file(const dgpb_cache *c, const char *name, const uint64
     snprintf(path, sizeof path, "%s/%s", c->root, name);
     uint8_t rec[COUNTER_RECORD];
     counter_record(k, rec);
-    int fd = open(path, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0644);
+    /* Never waits (O_NONBLOCK: a FIFO there fails with ENXIO) or follows a link; anything but a
+       regular file there is damage, replaced by a new file. */
+    int flags = O_WRONLY | O_CREAT | O_APPEND | O_NONBLOCK | O_NOFOLLOW | O_CLOEXEC;
+    int fd = open(path, flags, 0644);
+    struct stat st;
+    if (fd >= 0 && (fstat(fd, &st) || !S_ISREG(st.st_mode))) {
+        close(fd);
+        fd = -1;
+        errno = EINVAL;
+    }
+    if (fd < 0 && (errno == EINVAL || errno == EISDIR || errno == ELOOP || errno == ENXIO) &&
+        !cache_remove_any(path))
+        fd = open(path, flags | O_EXCL, 0644);
     if (fd < 0)
         return;
     (void)!write(fd, rec, sizeof rec); /* one small O_APPEND write: whole or not at all */
@@ -784,99 +805,7 @@ static void add_counters(const dgpb_cache *c)
     add_counter_file(c, "remote-counters", remote);
 }
 
-/* ---- scanning and eviction ---- */
-
-typedef struct file_info {
-    char *path;
-    uint64_t size;
-    struct timespec mtime;
-} file_info;
-
-typedef struct scan {
-    file_info *files;
-    size_t count, cap;
-    uint64_t total;
-} scan;
-
-static void scan_free(scan *s)
-{
-    for (size_t i = 0; i < s->count; i++)
-        dgpb_free(s->files[i].path);
-    dgpb_free(s->files);
-    memset(s, 0, sizeof *s);
-}
-
-/* Lists every entry file (and removes temporaries left by writers that died long ago). */
-static int scan_entries(const dgpb_cache *c, scan *s)
-{
-    DIR *top = opendir(c->root);
-    if (!top)
-        return DGPB_ERR_IO;
-    time_t now = time(NULL);
-    struct dirent *d;
-    while ((d = readdir(top))) {
-        if (strlen(d->d_name) != 2 || d->d_name[0] == '.')
-            continue;
-        char sub[4200];
-        snprintf(sub, sizeof sub, "%s/%s", c->root, d->d_name);
-        DIR *dir = opendir(sub);
-        if (!dir)
-            continue;
-        struct dirent *e;
-        while ((e = readdir(dir))) {
-            if (!strcmp(e->d_name, ".") || !strcmp(e->d_name, ".."))
-                continue;
-            char *path = mem_printf("%s/%s", sub, e->d_name);
-            struct stat st;
-            if (!path || stat(path, &st) || !S_ISREG(st.st_mode)) {
-                dgpb_free(path);
-                continue;
-            }
-            if (!strncmp(e->d_name, ".tmp-", 5)) {
-                if (now - st.st_mtime > STALE_TEMP_SECONDS)
-                    unlink(path);
-                dgpb_free(path);
-                continue;
-            }
-            file_info *grown = mem_grow(s->files, s->count, &s->cap, sizeof *grown, 256);
-            if (!grown) {
-                dgpb_free(path);
-                closedir(dir);
-                closedir(top);
-                return DGPB_ERR_NOMEM;
-            }
-            s->files = grown;
-            s->files[s->count++] = (file_info){path, (uint64_t)st.st_size, st.st_mtim};
-            s->total += (uint64_t)st.st_size;
-        }
-        closedir(dir);
-    }
-    closedir(top);
-    return DGPB_OK;
-}
-
-static int older_first(const void *a, const void *b)
-{
-    const file_info *x = a, *y = b;
-    if (x->mtime.tv_sec != y->mtime.tv_sec)
-        return x->mtime.tv_sec < y->mtime.tv_sec ? -1 : 1;
-    if (x->mtime.tv_nsec != y->mtime.tv_nsec)
-        return x->mtime.tv_nsec < y->mtime.tv_nsec ? -1 : 1;
-    return strcmp(x->path, y->path);
-}
-
-static void evict(dgpb_cache *c)
-{
-    scan s = {0};
-    if (scan_entries(c, &s) == DGPB_OK && s.total > c->max_size) {
-        qsort(s.files, s.count, sizeof *s.files, older_first);
-        uint64_t goal = c->max_size / 10 * 9;
-        for (size_t i = 0; i < s.count && s.total > goal; i++)
-            if (unlink(s.files[i].path) == 0)
-                s.total -= s.files[i].size;
-    }
-    scan_free(&s);
-}
+/* ---- eviction ---- */
 
 /*
  * Whether to scan for eviction: once the bytes written since the last scan
@@ -891,17 +820,22 @@ static bool scan_due(dgpb_cache *c)
     uint64_t pending = 0;
     uint8_t *text = NULL;
     size_t n = 0;
-    if (dgpb_file_read(path, 64, &text, &n, NULL) == DGPB_OK)
+    if (fileio_read_regular(path, 64, &text, &n, NULL) == DGPB_OK)
         pending = strtoull((const char *)text, NULL, 10);
     dgpb_free(text);
     pending += c->put_bytes;
     bool due = pending > c->max_size / 32;
-    FILE *f = fopen(temp, "w");
-    if (f) {
-        fprintf(f, "%llu\n", (unsigned long long)(due ? 0 : pending));
-        if (fclose(f) == 0)
-            rename(temp, path);
-        else
+    char line[32];
+    int len = snprintf(line, sizeof line, "%llu\n", (unsigned long long)(due ? 0 : pending));
+    int fd = open(temp, O_WRONLY | O_CREAT | O_TRUNC | O_NONBLOCK | O_NOFOLLOW | O_CLOEXEC, 0644);
+    if (fd >= 0) {
+        bool bad = fileio_write_all(fd, line, (size_t)len) != 0;
+        bad |= close(fd) != 0;
+        /* a folder named pending (damage) is replaced */
+        if (!bad && rename(temp, path))
+            bad = !(errno == EISDIR || errno == ENOTEMPTY || errno == EEXIST) ||
+                  cache_remove_any(path) || rename(temp, path);
+        if (bad)
             unlink(temp);
     }
     return due;
@@ -915,7 +849,7 @@ void dgpb_cache_close(dgpb_cache *c)
     if (c->root) {
         add_counters(c);
         if (c->puts && scan_due(c))
-            evict(c);
+            cache_evict(c->root, c->max_size);
     }
     dgpb_free(c->dir);
     dgpb_free(c->root);
@@ -925,36 +859,47 @@ void dgpb_cache_close(dgpb_cache *c)
 int dgpb_cache_stats_get(dgpb_cache *c, dgpb_cache_stats *stats, dgpb_diag *diag)
 {
     memset(stats, 0, sizeof *stats);
-    scan s = {0};
-    int rc = scan_entries(c, &s);
+    cache_scan s = {0};
+    int rc = cache_scan_entries(c->root, &s);
     if (rc) {
-        scan_free(&s);
+        cache_scan_free(&s);
         return dgpb_diag_set(diag, rc, -1, "cannot read the cache folder '%s'", c->root);
     }
     stats->entries = s.count;
     stats->size = s.total;
+    stats->damaged = s.damaged_count;
     stats->max_size = c->max_size;
     read_counters(c, &stats->counters);
-    scan_free(&s);
+    cache_scan_free(&s);
     return DGPB_OK;
 }
 
 int dgpb_cache_clear(dgpb_cache *c, dgpb_diag *diag)
 {
-    scan s = {0};
-    int rc = scan_entries(c, &s);
+    cache_scan s = {0};
+    int rc = cache_scan_entries(c->root, &s);
+    if (rc)
+        rc = dgpb_diag_set(diag, rc, -1, "cannot read the cache folder '%s'", c->root);
     for (size_t i = 0; !rc && i < s.count; i++)
         if (unlink(s.files[i].path) && errno != ENOENT)
             rc = dgpb_diag_set(diag, DGPB_ERR_IO, -1, "cannot remove '%s': %s", s.files[i].path,
                                strerror(errno));
-    scan_free(&s);
+    /* Damage too: folders, FIFOs, links in place of entries or counters. */
+    for (size_t i = 0; !rc && i < s.damaged_count; i++) {
+        int err = cache_remove_any(s.damaged[i]);
+        if (err)
+            rc = dgpb_diag_set(diag, DGPB_ERR_IO, -1, "cannot remove '%s': %s", s.damaged[i],
+                               strerror(err));
+    }
+    cache_scan_free(&s);
     const char *files[] = {"counters", "remote-counters", "pending"};
     for (size_t i = 0; i < 3 && !rc; i++) {
         char path[4200];
         snprintf(path, sizeof path, "%s/%s", c->root, files[i]);
-        if (unlink(path) && errno != ENOENT)
-            rc = dgpb_diag_set(diag, DGPB_ERR_IO, -1, "cannot remove '%s': %s", path,
-                               strerror(errno));
+        int err = cache_remove_any(path);
+        if (err)
+            rc =
+                dgpb_diag_set(diag, DGPB_ERR_IO, -1, "cannot remove '%s': %s", path, strerror(err));
     }
     memset(&c->counters, 0, sizeof c->counters);
     return rc;

@@ -33,6 +33,10 @@ int io_fault(const char *step, const char *path)
     return err;
 }
 
+/* Reads the open `fd` (of `path`, status `st`) to its end; closes it. */
+static int read_fd(int fd, const char *path, const struct stat *st, size_t max_size, uint8_t **out,
+                   size_t *size, dgpb_diag *diag);
+
 int dgpb_file_read(const char *path, size_t max_size, uint8_t **out, size_t *size, dgpb_diag *diag)
 {
     *out = NULL;
@@ -40,19 +44,58 @@ int dgpb_file_read(const char *path, size_t max_size, uint8_t **out, size_t *siz
     int fd = io_fault("open", path) ? -1 : open(path, O_RDONLY | O_CLOEXEC);
     if (fd < 0)
         return dgpb_diag_set(diag, DGPB_ERR_IO, -1, "cannot open '%s': %s", path, strerror(errno));
-    int rc = DGPB_OK;
-    uint8_t *buf = NULL;
     struct stat st;
     if (fstat(fd, &st) != 0) {
-        rc = dgpb_diag_set(diag, DGPB_ERR_IO, -1, "cannot stat '%s': %s", path, strerror(errno));
-        goto done;
+        int rc =
+            dgpb_diag_set(diag, DGPB_ERR_IO, -1, "cannot stat '%s': %s", path, strerror(errno));
+        close(fd);
+        return rc;
     }
     if (S_ISDIR(st.st_mode)) {
-        rc = dgpb_diag_set(diag, DGPB_ERR_IO, -1, "'%s' is a directory", path);
-        goto done;
+        close(fd);
+        return dgpb_diag_set(diag, DGPB_ERR_IO, -1, "'%s' is a directory", path);
     }
+    return read_fd(fd, path, &st, max_size, out, size, diag);
+}
+
+int fileio_read_regular(const char *path, size_t max_size, uint8_t **out, size_t *size,
+                        dgpb_diag *diag)
+{
+    *out = NULL;
+    *size = 0;
+    /* O_NONBLOCK: a FIFO opens at once instead of waiting for a writer; O_NOFOLLOW: a
+       symbolic link is not opened (ELOOP). */
+    int fd = io_fault("open", path)
+                 ? -1
+                 : open(path, O_RDONLY | O_NONBLOCK | O_NOFOLLOW | O_CLOEXEC | O_NOCTTY);
+    if (fd < 0 && errno == ENOENT)
+        return dgpb_diag_set(diag, DGPB_ERR_NOT_FOUND, -1, "'%s' does not exist", path);
+    if (fd < 0 && (errno == ELOOP || errno == EISDIR || errno == ENXIO || errno == ENODEV ||
+                   errno == EOPNOTSUPP))
+        return dgpb_diag_set(diag, DGPB_ERR_CORRUPT, -1, "'%s' is not a regular file", path);
+    if (fd < 0)
+        return dgpb_diag_set(diag, DGPB_ERR_IO, -1, "cannot open '%s': %s", path, strerror(errno));
+    struct stat st;
+    if (fstat(fd, &st) != 0) {
+        int rc =
+            dgpb_diag_set(diag, DGPB_ERR_IO, -1, "cannot stat '%s': %s", path, strerror(errno));
+        close(fd);
+        return rc;
+    }
+    if (!S_ISREG(st.st_mode)) {
+        close(fd);
+        return dgpb_diag_set(diag, DGPB_ERR_CORRUPT, -1, "'%s' is not a regular file", path);
+    }
+    return read_fd(fd, path, &st, max_size, out, size, diag);
+}
+
+static int read_fd(int fd, const char *path, const struct stat *st, size_t max_size, uint8_t **out,
+                   size_t *size, dgpb_diag *diag)
+{
+    int rc = DGPB_OK;
+    uint8_t *buf = NULL;
     /* Read to end of file, whatever st_size says (pipes, growing files). */
-    size_t cap = st.st_size > 0 ? (size_t)st.st_size + 1 : 4096, len = 0;
+    size_t cap = st->st_size > 0 ? (size_t)st->st_size + 1 : 4096, len = 0;
     buf = mem_alloc(cap);
     if (!buf) {
         rc = dgpb_diag_set(diag, DGPB_ERR_NOMEM, -1, "out of memory reading '%s'", path);

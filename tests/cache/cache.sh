@@ -561,6 +561,107 @@ EOF
     cmp -s out/parts.dgpb before/parts.dgpb && fail "the edited __include'd file changed nothing"
     echo "ok: the depfile names the module's __include'd file; an edit to it compiles again"
     ;;
+fifo_entries)
+    # FIFOs in place of the entries of each kind, then of every entry and counter file at once:
+    # never opened for reading (a blocking open() would wait for a writer forever), a miss each,
+    # replaced by the entry when it is written again. Run under timeout so that a build that
+    # waits fails here instead of hanging the suite.
+    command -v timeout >/dev/null && command -v mkfifo >/dev/null ||
+        fail "timeout or mkfifo not found (install coreutils)"
+    C=$work/c
+    reference ref
+    B -o out --cache-dir "$C"
+    cp -a "$C" "$work/warm"
+    for kind in v c b o m r all; do
+        rm -rf "$C" out && cp -a "$work/warm" "$C"
+        pattern="*.$kind" && [ $kind = all ] && pattern='*'
+        planted=0
+        while IFS= read -r f; do
+            rm "$f" && mkfifo "$f" && planted=$((planted + 1))
+        done < <(find "$C/v1" -type f -name "$pattern")
+        [ "$planted" -gt 0 ] || fail "no entries of kind $kind"
+        status=0
+        timeout -k 5 60 "$build" --targets spirv,wgsl --no-layouts --cache-dir "$C" -o out \
+            m.slang 2>"$work/last" || status=$?
+        [ $status = 0 ] ||
+            fail "FIFOs in place of $kind entries: exit $status (124 or 137: it hung): $(cat "$work/last")"
+        same out ref || fail "FIFOs in place of $kind entries: differs from an uncached build"
+        [ $kind = all ] || continue
+        stats=$(timeout -k 5 60 "$build" --cache-dir "$C" --cache-stats) ||
+            fail "--cache-stats with FIFOs in place of the counters: exit $?"
+        B -o out --cache-dir "$C"
+        grep -q "(from the cache)" "$work/last" || fail "the FIFOs were not replaced by entries"
+    done
+    echo "ok: FIFOs in place of entries of every kind and of the counters: misses, no wait"
+    ;;
+folder_entries)
+    # Folders (and a link) in place of entries: a miss each, replaced when the entry is written
+    # again (so caching goes on), counted by --cache-stats, removed by --cache-clear, links
+    # not followed.
+    C=$work/c
+    reference ref
+    B -o out --cache-dir "$C"
+    planted=0
+    while IFS= read -r f; do
+        rm "$f" && mkdir -p "$f/inner" && : >"$f/inner/file" && planted=$((planted + 1))
+    done < <(find "$C/v1" -type f -name '*.?')
+    [ "$planted" -gt 0 ] || fail "no entries"
+    [ "$(stat_of "$C" damaged)" = "$planted" ] ||
+        fail "--cache-stats: damaged $(stat_of "$C" damaged), $planted folders planted"
+    rm -rf out
+    B -o out --cache-dir "$C"
+    same out ref || fail "folders in place of entries: differs from an uncached build"
+    B -o out --cache-dir "$C"
+    grep -q "(from the cache)" "$work/last" || fail "folders in place of entries stop caching"
+    [ "$(stat_of "$C" entries)" -ge "$planted" ] || fail "entries: $(stat_of "$C" entries)"
+    # --cache-clear removes every kind of damage, and follows no link out of the cache.
+    echo keep >"$work/outside"
+    first=$(find "$C/v1" -type f -name '*.?' | head -1)
+    rm "$first" && ln -s "$work/outside" "$first"
+    mkfifo "${first%.?}.r" 2>/dev/null || true
+    mkdir -p "$C/v1/ff/$(printf 'f%.0s' $(seq 62)).m/deep/er"
+    ln -s "$work" "$C/v1/ff/$(printf 'f%.0s' $(seq 62)).m/deep/to-work"
+    [ "$(stat_of "$C" damaged)" -ge 2 ] || fail "--cache-stats: damaged $(stat_of "$C" damaged)"
+    "$build" --cache-dir "$C" --cache-clear >/dev/null || fail "--cache-clear failed"
+    left=$(find "$C/v1" -mindepth 1 ! -path "$C/v1/??" -print)
+    [ -z "$left" ] || fail "--cache-clear left: $left"
+    [ "$(stat_of "$C" entries)" = 0 ] && [ "$(stat_of "$C" damaged)" = 0 ] ||
+        fail "after --cache-clear: $(stat_of "$C" entries) entries, $(stat_of "$C" damaged) damaged"
+    [ "$(cat "$work/outside")" = keep ] && [ -f "$work/mod/m.slang" ] || fail "a link was followed"
+    echo "ok: $planted folders in place of entries: misses, replaced, counted, cleared"
+    ;;
+fifo_signal)
+    # SIGTERM and SIGINT stop a build whose cache holds FIFOs in place of its entries: the
+    # compiler's identity entries (kind v) are read first, from the same cache a small build
+    # filled. Under timeout: a build that ignores the signal fails here instead of hanging.
+    command -v timeout >/dev/null && command -v mkfifo >/dev/null ||
+        fail "timeout or mkfifo not found (install coreutils)"
+    C=$work/c
+    B -o out --cache-dir "$C"
+    while IFS= read -r f; do rm "$f" && mkfifo "$f"; done < <(find "$C/v1" -type f -name '*.?')
+    {
+        echo 'RWStructuredBuffer<float> data;'
+        for i in $(seq 1 120); do
+            printf '[shader("compute")]\n[numthreads(64, 1, 1)]\nvoid k%d(uint3 id : SV_DispatchThreadID)\n' $i
+            printf '{ data[id.x] = data[id.x] * %d.0; }\n' $i
+        done
+    } >many.slang
+    for sig in TERM INT; do
+        timeout -k 5 60 "$build" -q --targets spirv --no-layouts -j 2 --cache-dir "$C" \
+            -o "sig-$sig" many.slang 2>"$work/log-$sig" &
+        pid=$!
+        sleep 1
+        kill -s $sig "$(cat /proc/$pid/task/$pid/children 2>/dev/null)" 2>/dev/null ||
+            fail "SIG$sig: dgpb-build was not running when signalled: $(cat "$work/log-$sig")"
+        status=0
+        wait $pid || status=$?
+        expect=143 && [ $sig = INT ] && expect=130
+        [ $status = $expect ] ||
+            fail "SIG$sig: exit $status, not $expect (124 or 137: it went on): $(cat "$work/log-$sig")"
+        [ ! -e "sig-$sig/many.dgpb" ] || fail "SIG$sig: a bundle was written"
+    done
+    echo "ok: SIGTERM and SIGINT stop a build whose cache holds FIFOs"
+    ;;
 *)
     fail "unknown case '$case_'"
     ;;

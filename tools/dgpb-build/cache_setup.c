@@ -101,14 +101,15 @@ int cache_command(const options *o)
         } else {
             printf("cache folder: %s\n"
                    "entries: %llu\n"
+                   "damaged: %llu\n"
                    "size: %llu bytes\n"
                    "cap: %llu bytes\n"
                    "builds: %llu hits, %llu misses\n"
                    "compiles: %llu hits, %llu misses\n"
                    "remote: %llu hits, %llu misses, %llu uploads, %llu errors\n",
                    dgpb_cache_dir(cache), (unsigned long long)st.entries,
-                   (unsigned long long)st.size, (unsigned long long)st.max_size,
-                   (unsigned long long)st.counters.build_hits,
+                   (unsigned long long)st.damaged, (unsigned long long)st.size,
+                   (unsigned long long)st.max_size, (unsigned long long)st.counters.build_hits,
                    (unsigned long long)st.counters.build_misses,
                    (unsigned long long)st.counters.compile_hits,
                    (unsigned long long)st.counters.compile_misses,
