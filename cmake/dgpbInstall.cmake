@@ -1,10 +1,12 @@
 # cmake/dgpbInstall.cmake - what `cmake --install` lays out (docs/install.md):
 #
 #   bin/                        dgpb-build, dgpb-dump, dgpb-run, dgpb-slang-layout
-#   lib/                        libdgpb.a, libdgpb_run.a (static)
-#   lib/pkgconfig/              dgpb.pc, dgpb_run.pc
+#   lib/                        libdgpb_reader.a, libdgpb.a, libdgpb_run.a (static),
+#                               libdgpb-slang-shim.so
+#   lib/pkgconfig/              dgpb_reader.pc, dgpb.pc, dgpb_run.pc
 #   lib/cmake/dgpb/             the CMake package: find_package(dgpb CONFIG),
-#                               dgpb::dgpb, dgpb::dgpb_run, dgpb_add_shader_bundle()
+#                               dgpb::reader, dgpb::dgpb, dgpb::dgpb_run,
+#                               dgpb_add_shader_bundle()
 #   include/dgpb/               the public headers
 #   share/dgpb/slangc-wasm/     the embedded Slang compiler with its npm packages
 #   share/dgpb/bazel/           the Bazel rules: dgpb_bundle, dgpb_installation (docs/bazel.md)
@@ -19,6 +21,8 @@ option(DGPB_INSTALL_EMBEDDED_COMPILER
        "Install the embedded Slang compiler (tools/slangc-wasm, after npm ci) into share/dgpb" ON)
 
 # The names an installed project uses, for a project that adds this one as a subdirectory.
+set_target_properties(dgpb_reader PROPERTIES EXPORT_NAME reader)
+add_library(dgpb::reader ALIAS dgpb_reader)
 add_library(dgpb::dgpb ALIAS dgpb)
 add_library(dgpb::dgpb_run ALIAS dgpb_run)
 add_executable(dgpb::dgpb-build ALIAS dgpb-build)
@@ -36,8 +40,13 @@ file(RELATIVE_PATH dgpb_data_from_bin /prefix/${CMAKE_INSTALL_BINDIR}
      /prefix/${CMAKE_INSTALL_DATADIR}/dgpb)
 target_compile_definitions(dgpb-build PRIVATE DGPB_DATA_FROM_BIN="${dgpb_data_from_bin}")
 
-install(TARGETS dgpb-build dgpb-dump dgpb-run dgpb-slang-layout EXPORT dgpbTargets
+# The programs have an export file of their own: a host that links only the reader still
+# builds its bundles with dgpb_add_shader_bundle().
+install(TARGETS dgpb-build dgpb-dump dgpb-run dgpb-slang-layout EXPORT dgpbProgramTargets
         RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR})
+# The reader library has an export file of its own: a host that only reads bundles needs
+# libcrypto and nothing of the producer's (cJSON, libcurl, hiredis, SPIRV-Tools, libstdc++).
+install(TARGETS dgpb_reader EXPORT dgpbReaderTargets ARCHIVE DESTINATION ${CMAKE_INSTALL_LIBDIR})
 install(TARGETS dgpb EXPORT dgpbTargets ARCHIVE DESTINATION ${CMAKE_INSTALL_LIBDIR})
 # The runner library has an export file of its own: a project without Vulkan
 # still finds dgpb::dgpb.
@@ -55,9 +64,11 @@ file(RELATIVE_PATH DGPB_PC_PREFIX /prefix/${CMAKE_INSTALL_LIBDIR}/pkgconfig /pre
 string(REGEX REPLACE "/$" "" DGPB_PC_PREFIX "${DGPB_PC_PREFIX}")
 get_filename_component(DGPB_PC_SPIRV_TOOLS ${SPIRV_TOOLS_LIBRARY} NAME_WE)
 string(REGEX REPLACE "^lib" "" DGPB_PC_SPIRV_TOOLS "${DGPB_PC_SPIRV_TOOLS}")
+configure_file(cmake/dgpb_reader.pc.in ${PROJECT_BINARY_DIR}/dgpb_reader.pc @ONLY)
 configure_file(cmake/dgpb.pc.in ${PROJECT_BINARY_DIR}/dgpb.pc @ONLY)
 configure_file(cmake/dgpb_run.pc.in ${PROJECT_BINARY_DIR}/dgpb_run.pc @ONLY)
-install(FILES ${PROJECT_BINARY_DIR}/dgpb.pc ${PROJECT_BINARY_DIR}/dgpb_run.pc
+install(FILES ${PROJECT_BINARY_DIR}/dgpb_reader.pc ${PROJECT_BINARY_DIR}/dgpb.pc
+              ${PROJECT_BINARY_DIR}/dgpb_run.pc
         DESTINATION ${CMAKE_INSTALL_LIBDIR}/pkgconfig)
 
 # The CMake package.
@@ -67,6 +78,8 @@ configure_package_config_file(cmake/dgpbConfig.cmake.in ${PROJECT_BINARY_DIR}/dg
                               INSTALL_DESTINATION ${DGPB_INSTALL_CMAKEDIR})
 write_basic_package_version_file(${PROJECT_BINARY_DIR}/dgpbConfigVersion.cmake
                                  VERSION ${PROJECT_VERSION} COMPATIBILITY SameMinorVersion)
+install(EXPORT dgpbProgramTargets NAMESPACE dgpb:: DESTINATION ${DGPB_INSTALL_CMAKEDIR})
+install(EXPORT dgpbReaderTargets NAMESPACE dgpb:: DESTINATION ${DGPB_INSTALL_CMAKEDIR})
 install(EXPORT dgpbTargets NAMESPACE dgpb:: DESTINATION ${DGPB_INSTALL_CMAKEDIR})
 install(EXPORT dgpbRunTargets NAMESPACE dgpb:: DESTINATION ${DGPB_INSTALL_CMAKEDIR})
 install(FILES ${PROJECT_BINARY_DIR}/dgpbConfig.cmake ${PROJECT_BINARY_DIR}/dgpbConfigVersion.cmake

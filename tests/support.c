@@ -18,8 +18,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "format/model.h"
-#include "format/writer.h"
+#include "bundle/model.h"
+#include "bundle/writer.h"
 
 const uint32_t support_spirv_words[] = {
     0x07230203u, 0x00010500u, 0x00070000u, 0x00000012u, 0x00000000u, 0x00020011u, 0x00000001u,

@@ -13,7 +13,7 @@
 #include <sys/types.h>
 
 #include "dgpb/dgpb.h"
-#include "format/model.h"
+#include "bundle/model.h"
 
 /* A small valid compute SPIR-V module whose OpSource names Slang (language 11). */
 extern const uint32_t support_spirv_words[];

@@ -29,7 +29,7 @@
 #include "tables/binding_proof.h"
 #include "scan/code_bindings.h"
 #include "dgpb/dgpb.h"
-#include "format/model.h"
+#include "bundle/model.h"
 #include "tables/params.h"
 #include "scan/ptx_scan.h"
 #include "tables/reflect.h"

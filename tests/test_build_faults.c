@@ -15,7 +15,7 @@
  *     to fail for every k (a stride when there are more than
  *     ALLOC_RUNS_MAX; see below): each run returns DGPB_ERR_NOMEM;
  *   - file steps: every step of the library's file I/O and the intermediate
- *     folder (src/io/io_fault.h: open, read, create, write, chmod, sync,
+ *     folder (src/core/io_fault.h: open, read, create, write, chmod, sync,
  *     rename, mkdir, mkdtemp) counted, then step k made to fail for every k;
  *   - the compiler: at each of its jobs in turn, it exits with status 1, is
  *     killed by SIGKILL, leaves out its code, reflection or depfile, writes
@@ -48,7 +48,7 @@
 #include "dgpb/build.h"
 #include "dgpb/compiler.h"
 #include "dgpb/dgpb.h"
-#include "io/io_fault.h"
+#include "core/io_fault.h"
 #include "support.h"
 
 /*

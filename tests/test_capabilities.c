@@ -16,8 +16,8 @@
 #include <cmocka.h>
 
 #include "dgpb/dgpb.h"
-#include "format/model.h"
-#include "format/writer.h"
+#include "bundle/model.h"
+#include "bundle/writer.h"
 #include "scan/code_features.h"
 #include "support.h"
 #include "tables/capabilities.h"

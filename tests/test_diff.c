@@ -1,5 +1,5 @@
 /*
- * test_diff.c - the semantic comparison (format/diff.h) on views changed in memory.
+ * test_diff.c - the semantic comparison (bundle/diff.h) on views changed in memory.
  *
  * Each case takes the golden bundle's JSON view, changes one thing in it and
  * compares the golden bundle with the changed view: the result must name the
@@ -16,7 +16,7 @@
 #include <cmocka.h>
 
 #include "dgpb/dgpb.h"
-#include "format/diff.h"
+#include "bundle/diff.h"
 #include "support.h"
 
 /* The golden view, parsed. */

@@ -14,8 +14,8 @@
 #include <cmocka.h>
 
 #include "dgpb/dgpb.h"
-#include "format/model.h"
-#include "format/writer.h"
+#include "bundle/model.h"
+#include "bundle/writer.h"
 #include "support.h"
 
 static int op_build_and_write(void *arg)

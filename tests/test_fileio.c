@@ -21,8 +21,8 @@
 #include <cmocka.h>
 
 #include "dgpb/dgpb.h"
-#include "io/fileio_internal.h"
-#include "io/io_fault.h"
+#include "core/fileio_internal.h"
+#include "core/io_fault.h"
 #include "support.h"
 
 static const char *const dir = support_dir; /* the program's temporary folder */

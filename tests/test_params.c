@@ -23,7 +23,7 @@
 
 #include "scan/code_bindings.h"
 #include "dgpb/dgpb.h"
-#include "format/model.h"
+#include "bundle/model.h"
 #include "tables/params.h"
 #include "tables/reflect.h"
 #include "scan/spirv_analysis.h"

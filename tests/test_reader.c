@@ -14,8 +14,8 @@
 
 #include "corruptions.h"
 #include "dgpb/dgpb.h"
-#include "format/model.h"
-#include "format/writer.h"
+#include "bundle/model.h"
+#include "bundle/writer.h"
 #include "support.h"
 
 static void round_trip_gives_back_every_field(void **state)

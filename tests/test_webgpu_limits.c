@@ -17,7 +17,7 @@
 #include <cmocka.h>
 
 #include "dgpb/dgpb.h"
-#include "format/model.h"
+#include "bundle/model.h"
 #include "tables/params.h"
 #include "tables/webgpu_limits.h"
 #include "scan/wgsl_scan.h"

@@ -12,8 +12,8 @@
 #include <cmocka.h>
 
 #include "dgpb/dgpb.h"
-#include "format/model.h"
-#include "format/writer.h"
+#include "bundle/model.h"
+#include "bundle/writer.h"
 #include "support.h"
 
 static void minimal_bundle_has_exactly_the_specified_bytes(void **state)

@@ -19,7 +19,10 @@
 #include <string.h>
 
 #include "blur.h"
-#include "dgpb/dgpb.h"
+#include "dgpb/alloc.h"
+#include "dgpb/fileio.h"
+#include "dgpb/format.h"
+#include "dgpb/reader.h"
 #include "embedded.h"
 #include "tint.h"
 

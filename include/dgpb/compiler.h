@@ -39,7 +39,7 @@
  * workers (docs/slangc-wasm.md), which saves loading the WebAssembly module
  * and creating Slang's global session (~0.4 s) per compile. A native slangc
  * runs the same way on `dgpb-slang-layout --serve` workers (desc.recorder,
- * compiler/slang_worker.h) when its libslang is found, else (and with
+ * recorder/worker_server.h) when its libslang is found, else (and with
  * desc.processes) as one child per job, at most `parallel` at a time. With
  * workers, the first run
  * starts min(parallel, count) of them, later runs reuse them and start more
@@ -224,7 +224,7 @@ typedef struct dgpb_compile_job {
                           for a job that did not run, why */
     char *output;      /* set by the run: its standard output text ("" when none) */
     bool layout;       /* a layout job: args are dgpb-slang-layout's after its own options
-                          (layout/layout_run.h); it runs on the recorder (desc.recorder) and its
+                          (recorder/recording.h); it runs on the recorder (desc.recorder) and its
                           status is the recorder's exit status (dgpb_recorder_exit) */
     const char *layout_output; /* a compile job (not a layout job) whose program's layout is
                                   recorded too, into this file, as a layout job with the same

@@ -15,7 +15,7 @@
 #include "core/alloc.h"
 #include "dgpb/fileio.h"
 #include "io/depfile.h"
-#include "io/fileio_internal.h"
+#include "core/fileio_internal.h"
 
 /* ---- the session ---- */
 

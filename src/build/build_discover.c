@@ -33,7 +33,7 @@
 #include "build/build_internal.h"
 #include "scan/entry_scan.h"
 #include "core/text_escape.h"
-#include "io/io_fault.h"
+#include "core/io_fault.h"
 #include "dgpb/fileio.h"
 #include "dgpb/reader.h" /* DGPB_MAX_STRING */
 #include "scan/spirv.h"

@@ -17,12 +17,13 @@
 #include "core/text_escape.h"
 #include "build/build_internal.h"
 #include "io/depfile.h"
+#include "dgpb/file_unit.h"
 #include "dgpb/fileio.h"
 #include "dgpb/json_view.h"
-#include "format/model.h"
+#include "bundle/model.h"
 #include "dgpb/reader.h"
-#include "format/c_header.h"
-#include "format/writer.h"
+#include "header/c_header.h"
+#include "bundle/writer.h"
 #include "tables/capabilities.h"
 
 /* Adds the present units of target `t` to the model's target `target_index`. */

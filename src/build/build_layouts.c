@@ -18,7 +18,7 @@
 
 #include "core/alloc.h"
 #include "build/build_internal.h"
-#include "layout/layout_run.h"
+#include "recorder/recording.h"
 
 /* One group's layout for one target. */
 typedef struct layout_task {

@@ -31,7 +31,7 @@
 
 #include "core/alloc.h"
 #include "dgpb/fileio.h"
-#include "io/fileio_internal.h"
+#include "core/fileio_internal.h"
 #include "cache/cache_files.h"
 #include "cache/remote_cache.h"
 #include "dgpb/sha256.h"

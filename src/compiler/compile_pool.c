@@ -4,10 +4,10 @@
  *
  * Children run through dgpb_process_run_parallel(). Workers are either the
  * embedded slangc-wasm or the native dgpb-slang-layout, both with `--serve`
- * (protocol: docs/slangc-wasm.md, compiler/slang_worker.h): a job is one line, a
+ * (protocol: docs/slangc-wasm.md, recorder/worker_server.h): a job is one line, a
  * JSON array of argument strings (a layout job wraps it as {"layout": [...]});
  * its answer is one line, a JSON object {"status", "diagnostics", ["stdout"]}
- * (one worker's primitives: compiler/worker.c). The dispatcher writes a
+ * (one worker's primitives: compiler/worker_client.c). The dispatcher writes a
  * line to each idle worker, then poll()s every worker's standard output and
  * error; a worker whose standard output ends, or that prints anything but one
  * answer per job, is retired (killed if need be, always waited for) and
@@ -27,7 +27,7 @@
 #include <unistd.h>
 
 #include "core/alloc.h"
-#include "compiler/worker.h"
+#include "compiler/worker_client.h"
 #include "io/process.h"
 
 /* ---- small helpers ---- */

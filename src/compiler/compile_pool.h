@@ -23,7 +23,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-#include "compiler/worker.h"
+#include "compiler/worker_client.h"
 #include "dgpb/compiler.h"
 #include "dgpb/result.h"
 

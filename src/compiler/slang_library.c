@@ -2,7 +2,7 @@
  * slang_library.c - loading a native libslang and keeping its global
  * session (slang_library.h, dgpb/layout.h).
  *
- * Every function is looked up through the table of src/compiler/slang_api.h, so no
+ * Every function is looked up through the table of src/layout/slang_api.h, so no
  * Slang header or library is needed to build. The global session is made as
  * slangc's main makes its own (source/slangc/main.cpp in Slang): GLSL
  * enabled, and, when slangc finds Slang's C++ and CUDA preludes in an
@@ -25,7 +25,7 @@
 
 #include "core/alloc.h"
 #include "compiler/slang_lookup.h"
-#include "io/fileio_internal.h"
+#include "core/fileio_internal.h"
 
 /* ---- loading ---- */
 int slang_api_load(void *handle, const char *path, dgpb_slang_api *api, dgpb_diag *diag)

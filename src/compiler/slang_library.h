@@ -22,8 +22,8 @@
 #define slang_library_session dgpb__slang_library_session
 #define layout_record_compiled dgpb__layout_record_compiled
 
-#include "dgpb/layout.h"
-#include "compiler/slang_api.h"
+#include "dgpb/layout_record.h"
+#include "layout/slang_api.h"
 
 struct dgpb_slang {
     void *handle;

@@ -16,7 +16,7 @@
 #include <unistd.h>
 
 #include "core/alloc.h"
-#include "io/fileio_internal.h"
+#include "core/fileio_internal.h"
 #include "io/process.h"
 
 static const char setup_hint[] =

@@ -1,17 +1,20 @@
 /*
  * json_view.c - the readable .bundle.json view (dgpb/json_view.h).
  *
- * Built with cJSON from a validated bundle. Key order is fixed by the order
- * of the cJSON_Add* calls below, which is the order of the binary's fields;
- * docs/format.md documents the schema.
+ * Written straight from a validated bundle, in the binary's field order, as
+ * text laid out the way the goldens have it since the first bundle: objects
+ * one key a line, indented by tabs, "key":<TAB>value; arrays on one line,
+ * their items separated by ", ". docs/format.md documents the schema. The
+ * reader library needs no JSON library for it, so a host that only reads
+ * bundles links nothing but libc and libcrypto.
  */
 #include "dgpb/json_view.h"
 
-#include <cjson/cJSON.h>
 #include <stdio.h>
 #include <string.h>
 
 #include "core/alloc.h"
+#include "core/bytebuf.h"
 #include "dgpb/format.h"
 #include "dgpb/sha256.h"
 
@@ -26,136 +29,253 @@ size_t dgpb_stem_from_module_path(const char *module_path, char *out, size_t siz
     return n;
 }
 
-/* Adds a string that is not NUL-terminated. */
-static cJSON *add_str(cJSON *obj, const char *key, dgpb_str s)
+/* The text being written and the depth of the object it is in. */
+typedef struct view {
+    dgpb_bytebuf out;
+    unsigned depth;
+} view;
+
+static void put(view *v, const char *s)
 {
-    char buf[DGPB_MAX_STRING + 1];
-    memcpy(buf, s.ptr, s.len);
-    buf[s.len] = 0;
-    return cJSON_AddStringToObject(obj, key, buf);
+    bytebuf_append(&v->out, s, strlen(s));
 }
 
-static cJSON *blob_json(const dgpb_blob_ref *b)
+static void indent(view *v, unsigned depth)
 {
-    cJSON *o = cJSON_CreateObject();
+    for (unsigned i = 0; i < depth; i++)
+        bytebuf_append(&v->out, "\t", 1);
+}
+
+/* A JSON string: quote, backslash and control characters escaped, other bytes as they are. */
+static void put_string(view *v, const char *s, size_t n)
+{
+    bytebuf_append(&v->out, "\"", 1);
+    for (size_t i = 0; i < n; i++) {
+        unsigned char c = (unsigned char)s[i];
+        char esc[8];
+        switch (c) {
+        case '"':
+            put(v, "\\\"");
+            break;
+        case '\\':
+            put(v, "\\\\");
+            break;
+        case '\b':
+            put(v, "\\b");
+            break;
+        case '\f':
+            put(v, "\\f");
+            break;
+        case '\n':
+            put(v, "\\n");
+            break;
+        case '\r':
+            put(v, "\\r");
+            break;
+        case '\t':
+            put(v, "\\t");
+            break;
+        default:
+            if (c < 0x20) {
+                snprintf(esc, sizeof esc, "\\u%04x", c);
+                put(v, esc);
+            } else {
+                bytebuf_append(&v->out, &s[i], 1);
+            }
+        }
+    }
+    bytebuf_append(&v->out, "\"", 1);
+}
+
+static void put_number(view *v, uint64_t n)
+{
+    char buf[24];
+    snprintf(buf, sizeof buf, "%llu", (unsigned long long)n);
+    put(v, buf);
+}
+
+/* Opens an object (the caller has written its key, or the separator of its array). */
+static void open_object(view *v)
+{
+    put(v, "{\n");
+    v->depth++;
+}
+
+static void close_object(view *v)
+{
+    put(v, "\n");
+    v->depth--;
+    indent(v, v->depth);
+    put(v, "}");
+}
+
+/* The key of an object's next member; `first` says no member precedes it. */
+static void key(view *v, const char *name, bool first)
+{
+    if (!first)
+        put(v, ",\n");
+    indent(v, v->depth);
+    put_string(v, name, strlen(name));
+    put(v, ":\t");
+}
+
+static void member_str(view *v, const char *name, dgpb_str s, bool first)
+{
+    key(v, name, first);
+    put_string(v, s.ptr, s.len);
+}
+
+static void member_cstr(view *v, const char *name, const char *s, bool first)
+{
+    key(v, name, first);
+    put_string(v, s, strlen(s));
+}
+
+static void member_num(view *v, const char *name, uint64_t n)
+{
+    key(v, name, false);
+    put_number(v, n);
+}
+
+/* Arrays: their items one level deeper (an object in one is indented as such). */
+static void open_array(view *v)
+{
+    put(v, "[");
+    v->depth++;
+}
+
+static void close_array(view *v)
+{
+    put(v, "]");
+    v->depth--;
+}
+
+/* Between two items of an array. */
+static void next_item(view *v, uint32_t i)
+{
+    if (i)
+        put(v, ", ");
+}
+
+static void blob(view *v, const dgpb_blob_ref *b)
+{
     char hex[2 * DGPB_SHA256_SIZE + 1];
     dgpb_sha256_hex(b->sha256, hex);
-    if (o && cJSON_AddNumberToObject(o, "offset", b->offset) &&
-        cJSON_AddNumberToObject(o, "size", b->size) && cJSON_AddStringToObject(o, "sha256", hex))
-        return o;
-    cJSON_Delete(o);
-    return NULL;
+    open_object(v);
+    key(v, "offset", true);
+    put_number(v, b->offset);
+    member_num(v, "size", b->size);
+    member_cstr(v, "sha256", hex, false);
+    close_object(v);
 }
 
-/* Adds `item` to `parent` (array when key is NULL); false when item is NULL. */
-static bool attach(cJSON *parent, const char *key, cJSON *item)
+static void param(view *v, const dgpb_param_view *p)
 {
-    if (!item)
-        return false;
-    if (key)
-        return cJSON_AddItemToObject(parent, key, item);
-    return cJSON_AddItemToArray(parent, item);
-}
-
-static cJSON *param_json(const dgpb_param_view *p)
-{
-    cJSON *o = cJSON_CreateObject();
-    cJSON *flags = cJSON_CreateArray();
-    bool ok = o && flags && add_str(o, "name", p->name) &&
-              cJSON_AddStringToObject(o, "kind", dgpb_kind_name(p->kind));
-    if (ok && (p->flags & DGPB_FLAG_READ_ONLY))
-        ok = attach(flags, NULL, cJSON_CreateString("read_only"));
-    if (ok && (p->flags & DGPB_FLAG_WRITTEN))
-        ok = attach(flags, NULL, cJSON_CreateString("written"));
-    ok = ok && attach(o, "flags", flags);
-    if (!ok)
-        cJSON_Delete(flags);
-    ok = ok && cJSON_AddNumberToObject(o, "space", p->space) &&
-         cJSON_AddNumberToObject(o, "binding", p->binding) &&
-         cJSON_AddNumberToObject(o, "offset", p->offset) &&
-         cJSON_AddNumberToObject(o, "size", p->size) &&
-         cJSON_AddNumberToObject(o, "webgpu_layout", p->webgpu_layout);
-    if (ok)
-        return o;
-    cJSON_Delete(o);
-    return NULL;
-}
-
-static cJSON *entry_json(const dgpb_entry_view *e)
-{
-    cJSON *o = cJSON_CreateObject();
-    bool ok = o && add_str(o, "name", e->name) && add_str(o, "stage", e->stage) &&
-              cJSON_AddNumberToObject(o, "layout", e->layout) &&
-              attach(o, "code", blob_json(&e->code));
-    cJSON *thread_group_size = ok ? cJSON_AddArrayToObject(o, "thread_group_size") : NULL;
-    ok = ok && thread_group_size;
-    for (int i = 0; ok && i < 3; i++)
-        ok = attach(thread_group_size, NULL, cJSON_CreateNumber(e->thread_group_size[i]));
-    cJSON *params = ok ? cJSON_AddArrayToObject(o, "params") : NULL;
-    ok = ok && params;
-    for (uint32_t i = 0; ok && i < e->param_count; i++)
-        ok = attach(params, NULL, param_json(&e->params[i]));
-    cJSON *caps = ok ? cJSON_AddArrayToObject(o, "capabilities") : NULL;
-    ok = ok && caps;
-    for (uint32_t i = 0; ok && i < e->capability_count; i++) {
-        char buf[64];
-        snprintf(buf, sizeof buf, "%.*s", (int)e->capabilities[i].len, e->capabilities[i].ptr);
-        ok = attach(caps, NULL, cJSON_CreateString(buf));
+    open_object(v);
+    member_str(v, "name", p->name, true);
+    member_cstr(v, "kind", dgpb_kind_name(p->kind), false);
+    key(v, "flags", false);
+    open_array(v);
+    uint32_t n = 0;
+    if (p->flags & DGPB_FLAG_READ_ONLY) {
+        next_item(v, n++);
+        put(v, "\"read_only\"");
     }
-    if (ok)
-        return o;
-    cJSON_Delete(o);
-    return NULL;
+    if (p->flags & DGPB_FLAG_WRITTEN) {
+        next_item(v, n++);
+        put(v, "\"written\"");
+    }
+    close_array(v);
+    member_num(v, "space", p->space);
+    member_num(v, "binding", p->binding);
+    member_num(v, "offset", p->offset);
+    member_num(v, "size", p->size);
+    member_num(v, "webgpu_layout", p->webgpu_layout);
+    close_object(v);
 }
 
-static cJSON *target_json(const dgpb_target_view *t)
+static void entry(view *v, const dgpb_entry_view *e)
 {
-    cJSON *o = cJSON_CreateObject();
-    bool ok = o && add_str(o, "name", t->name) && add_str(o, "code_format", t->code_format);
-    cJSON *layouts = ok ? cJSON_AddArrayToObject(o, "layouts") : NULL;
-    ok = ok && layouts;
-    for (uint32_t i = 0; ok && i < t->layout_count; i++)
-        ok = attach(layouts, NULL, blob_json(&t->layouts[i]));
-    cJSON *entries = ok ? cJSON_AddArrayToObject(o, "entries") : NULL;
-    ok = ok && entries;
-    for (uint32_t i = 0; ok && i < t->entry_count; i++)
-        ok = attach(entries, NULL, entry_json(&t->entries[i]));
-    if (ok)
-        return o;
-    cJSON_Delete(o);
-    return NULL;
+    open_object(v);
+    member_str(v, "name", e->name, true);
+    member_str(v, "stage", e->stage, false);
+    member_num(v, "layout", e->layout);
+    key(v, "code", false);
+    blob(v, &e->code);
+    key(v, "thread_group_size", false);
+    open_array(v);
+    for (uint32_t i = 0; i < 3; i++) {
+        next_item(v, i);
+        put_number(v, e->thread_group_size[i]);
+    }
+    close_array(v);
+    key(v, "params", false);
+    open_array(v);
+    for (uint32_t i = 0; i < e->param_count; i++) {
+        next_item(v, i);
+        param(v, &e->params[i]);
+    }
+    close_array(v);
+    key(v, "capabilities", false);
+    open_array(v);
+    for (uint32_t i = 0; i < e->capability_count; i++) {
+        next_item(v, i);
+        put_string(v, e->capabilities[i].ptr, e->capabilities[i].len);
+    }
+    close_array(v);
+    close_object(v);
+}
+
+static void target(view *v, const dgpb_target_view *t)
+{
+    open_object(v);
+    member_str(v, "name", t->name, true);
+    member_str(v, "code_format", t->code_format, false);
+    key(v, "layouts", false);
+    open_array(v);
+    for (uint32_t i = 0; i < t->layout_count; i++) {
+        next_item(v, i);
+        blob(v, &t->layouts[i]);
+    }
+    close_array(v);
+    key(v, "entries", false);
+    open_array(v);
+    for (uint32_t i = 0; i < t->entry_count; i++) {
+        next_item(v, i);
+        entry(v, &t->entries[i]);
+    }
+    close_array(v);
+    close_object(v);
 }
 
 int dgpb_json_view(const dgpb_bundle *b, const char *stem, char **out, dgpb_diag *diag)
 {
     *out = NULL;
+    view v = {DGPB_BYTEBUF_INIT, 0};
+    open_object(&v);
     char asset[DGPB_DIAG_FILE_MAX + 16];
     snprintf(asset, sizeof asset, "gpu_shaders.%s", stem && *stem ? stem : "main");
-    cJSON *root = cJSON_CreateObject();
-    bool ok = root && cJSON_AddStringToObject(root, "asset", asset) &&
-              cJSON_AddStringToObject(root, "format", DGPB_MAGIC) &&
-              cJSON_AddNumberToObject(root, "version", dgpb_bundle_version(b)) &&
-              cJSON_AddNumberToObject(root, "size", (double)dgpb_bundle_size(b)) &&
-              cJSON_AddNumberToObject(root, "header_size", dgpb_bundle_header_size(b)) &&
-              cJSON_AddNumberToObject(root, "data_size", dgpb_bundle_data_size(b));
-    cJSON *targets = ok ? cJSON_AddArrayToObject(root, "targets") : NULL;
-    ok = ok && targets;
-    for (uint32_t i = 0; ok && i < dgpb_bundle_target_count(b); i++)
-        ok = attach(targets, NULL, target_json(dgpb_bundle_target(b, i)));
-    char *text = ok ? cJSON_Print(root) : NULL;
-    cJSON_Delete(root);
-    if (!text)
-        return dgpb_diag_set(diag, DGPB_ERR_NOMEM, -1, "out of memory rendering the json view");
-    size_t n = strlen(text);
-    char *copy = mem_alloc(n + 2);
-    if (copy) {
-        memcpy(copy, text, n);
-        copy[n] = '\n';
-        copy[n + 1] = 0;
+    member_cstr(&v, "asset", asset, true);
+    member_cstr(&v, "format", DGPB_MAGIC, false);
+    member_num(&v, "version", dgpb_bundle_version(b));
+    member_num(&v, "size", dgpb_bundle_size(b));
+    member_num(&v, "header_size", dgpb_bundle_header_size(b));
+    member_num(&v, "data_size", dgpb_bundle_data_size(b));
+    key(&v, "targets", false);
+    open_array(&v);
+    for (uint32_t i = 0; i < dgpb_bundle_target_count(b); i++) {
+        next_item(&v, i);
+        target(&v, dgpb_bundle_target(b, i));
     }
-    cJSON_free(text);
-    if (!copy)
+    close_array(&v);
+    close_object(&v);
+    put(&v, "\n");
+    bytebuf_append(&v.out, "", 1);
+    if (v.out.failed) {
+        bytebuf_free(&v.out);
         return dgpb_diag_set(diag, DGPB_ERR_NOMEM, -1, "out of memory rendering the json view");
-    *out = copy;
+    }
+    size_t len;
+    *out = (char *)bytebuf_take(&v.out, &len);
     return DGPB_OK;
 }

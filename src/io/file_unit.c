@@ -40,9 +40,10 @@
 #include <unistd.h>
 
 #include "core/alloc.h"
+#include "dgpb/file_unit.h"
 #include "dgpb/fileio.h"
-#include "io/fileio_internal.h"
-#include "io/io_fault.h"
+#include "core/fileio_internal.h"
+#include "core/io_fault.h"
 
 #define JOURNAL_MAGIC "dgpb-unit 1\n"
 #define JOURNAL_END "end\n"

@@ -33,7 +33,7 @@
 
 #include "dgpb/format.h"
 #include "dgpb/result.h"
-#include "format/model.h"
+#include "bundle/model.h"
 
 #ifdef __cplusplus
 extern "C" {

@@ -8,7 +8,7 @@
  * run), the next job is taken round-robin across the clients that have
  * queued jobs and fewer running than their `parallel`, so concurrent builds
  * (Ninja's -j) share the workers fairly. Workers are the same `--serve`
- * processes a build's own pool runs (compiler/worker.h), started on demand
+ * processes a build's own pool runs (compiler/worker_client.h), started on demand
  * and kept warm; a job line carries the client's working folder.
  *
  * A client that closes its connection (a build interrupted, or one that
@@ -37,7 +37,7 @@
 #include <unistd.h>
 
 #include "compiler/compiler_internal.h"
-#include "compiler/worker.h"
+#include "compiler/worker_client.h"
 #include "core/alloc.h"
 #include "dgpb/compiler.h"
 #include "dgpb/service.h"

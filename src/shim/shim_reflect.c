@@ -3,7 +3,7 @@
  * from a layout blob (docs/layout.md, "The replay shim").
  *
  * Each function has Slang's exported name and prototype (as declared in
- * compiler/slang_api.h) and returns what the replay library returns for the
+ * layout/slang_api.h) and returns what the replay library returns for the
  * same question: the answer the recorder got from Slang. A NULL object gets
  * Slang's answer for NULL (0, NULL, -1 for a field index). The one question
  * answered without a recorded answer, findFieldIndexByName, is computed as
@@ -13,10 +13,10 @@
  */
 #include <string.h>
 
-#include "compiler/slang_api.h"
+#include "layout/slang_api.h"
 #include "shim/shim.h"
 
-/* Slang's functions beyond compiler/slang_api.h's list (slang.h's prototypes). */
+/* Slang's functions beyond layout/slang_api.h's list (slang.h's prototypes). */
 SlangInt spReflectionTypeLayout_findFieldIndexByName(SlangReflectionTypeLayout *tl,
                                                      const char *name_begin, const char *name_end);
 SlangInt spReflectionType_getSpecializedTypeArgCount(SlangReflectionType *type);

@@ -28,7 +28,7 @@
 
 #include "dgpb/format.h"
 #include "scan/code_bindings.h"
-#include "format/model.h"
+#include "bundle/model.h"
 #include "tables/reflect.h"
 #include "dgpb/result.h"
 #include "scan/spirv_analysis.h"

@@ -17,9 +17,13 @@
 #     finds no compiler at all (it never falls back to the source tree).
 #     One compile cache shared by the build tree's dgpb-build in one checkout
 #     and the installed one in another: the second compiles nothing.
-#  4. pkg-config: a C program compiled and linked with `pkg-config dgpb_run`.
+#  4. pkg-config: a C program compiled and linked with `pkg-config dgpb_run`;
+#     a reader-only host (reader, JSON view, layout replay, SHA-256) with
+#     `pkg-config dgpb_reader`, whose link line and NEEDED libraries hold no
+#     libcurl, hiredis, cJSON, SPIRV-Tools or libstdc++.
 #  5. The example project examples/embed, configured against the prefix
-#     (find_package(dgpb CONFIG)) and built with Ninja: its host runs; a
+#     (find_package(dgpb CONFIG COMPONENTS reader)) and built with Ninja: its
+#     host links dgpb::reader alone (its link line checked as in 4); it runs; a
 #     second build has no work to do; touching a file that one module
 #     includes (or imports) rebuilds that bundle and no other. Then
 #     dgpb_add_shader_bundles() on a folder of three modules: built, no work
@@ -182,6 +186,66 @@ cc -std=c11 -Wall -Werror -o "$tmp/work/pc" "$tmp/work/pc.c" $flags || fail "the
     fail "the pkg-config program prints another version"
 step "pkg-config: built and linked against dgpb_run"
 
+# A reader-only host: what the producer links must be nowhere on its link line.
+producer_libs='curl|hiredis|cjson|SPIRV|stdc\+\+'
+reader_only() { # WHAT TEXT: fails when TEXT names one of the producer's libraries
+    if grep -qiE -- "$producer_libs" <<<"$2"; then
+        fail "$1 names a library of the producer: $(grep -oiE -- "[^ ]*($producer_libs)[^ ]*" <<<"$2" | tr '\n' ' ')"
+    fi
+}
+cat >"$tmp/work/reader.c" <<'C'
+#include <stdio.h>
+
+#include "dgpb/alloc.h"
+#include "dgpb/json_view.h"
+#include "dgpb/layout.h"
+#include "dgpb/reader.h"
+#include "dgpb/sha256.h"
+
+int main(int argc, char **argv)
+{
+    uint8_t sha[DGPB_SHA256_SIZE];
+    char hex[2 * DGPB_SHA256_SIZE + 1];
+    dgpb_sha256("", 0, sha);
+    dgpb_sha256_hex(sha, hex);
+    dgpb_diag d = {0};
+    dgpb_bundle *b = NULL;
+    char *view = NULL;
+    FILE *f = argc > 1 ? fopen(argv[1], "rb") : NULL;
+    static uint8_t bytes[1 << 20];
+    size_t n = f ? fread(bytes, 1, sizeof bytes, f) : 0;
+    if (f)
+        fclose(f);
+    if (dgpb_bundle_open(bytes, n, DGPB_OPEN_VERIFY_SHA256, &b, &d) ||
+        dgpb_json_view(b, "double", &view, &d)) {
+        fprintf(stderr, "%s\n", d.message);
+        return 1;
+    }
+    dgpb_layout *l = NULL;
+    int layout_rc = dgpb_layout_open(bytes, 4, &l, &d); /* not a layout: refused */
+    printf("%s %s %d\n%s", hex, dgpb_version(), layout_rc != 0, view);
+    dgpb_free(view);
+    dgpb_bundle_close(b);
+    return 0;
+}
+C
+flags=$(PKG_CONFIG_PATH=$prefix/lib/pkgconfig pkg-config --cflags --libs dgpb_reader) ||
+    fail "pkg-config does not find dgpb_reader"
+reader_only "pkg-config --libs dgpb_reader ($flags)" "$flags"
+# shellcheck disable=SC2086
+cc -std=c11 -Wall -Werror -o "$tmp/work/reader" "$tmp/work/reader.c" $flags ||
+    fail "the reader-only host does not build with pkg-config dgpb_reader"
+needed=$(readelf -d "$tmp/work/reader" | grep NEEDED || true)
+reader_only "the reader-only host's NEEDED libraries" "$needed"
+as_user "$prefix" dgpb-build -q --no-layouts --targets spirv -o "$tmp/work/rd" "$src/tests/run/double.slang" ||
+    fail "dgpb-build could not build the reader-only host's bundle"
+"$tmp/work/reader" "$tmp/work/rd/double.dgpb" >"$tmp/reader.txt" || fail "the reader-only host failed: $(cat "$tmp/reader.txt")"
+head -n1 "$tmp/reader.txt" | grep -qx "e3b0c44298fc1c149afbfbf4c8996fb92427ae41e4649b934ca495991b7852b8 [0-9.]* 1" ||
+    fail "the reader-only host printed: $(head -n1 "$tmp/reader.txt")"
+tail -n +2 "$tmp/reader.txt" | cmp -s - "$tmp/work/rd/double.bundle.json" ||
+    fail "the reader-only host's JSON view differs from the one dgpb-build wrote"
+step "pkg-config: a reader-only host built against dgpb_reader ($(tr '\n' ' ' <<<"$needed" | grep -oE '\[[^]]*\]' | tr '\n' ' ')), its view the build's"
+
 # 5. The example project, with Ninja, through find_package(dgpb CONFIG).
 cp -r "$src/examples/embed" "$tmp/embed"
 ex=$tmp/embed-build
@@ -197,6 +261,13 @@ ninja_v() { as_user "$prefix" ninja -C "$ex" -v >"$tmp/ninja.log" 2>&1 || {
 # The dgpb-build commands of the last build, one module path each.
 bundles_built() { grep -o "$prefix/bin/dgpb-build [^&]*" "$tmp/ninja.log" | grep -o '[^ /]*\.slang' | sort | tr '\n' ' '; }
 ninja_v
+link=$(grep -E -- "-o embed_host( |$)" "$tmp/ninja.log" || true)
+[ -n "$link" ] || fail "no link line of embed_host in the build's log"
+reader_only "embed_host's link line" "$link"
+grep -q "libdgpb_reader.a" <<<"$link" || fail "embed_host does not link libdgpb_reader.a: $link"
+! grep -qE "libdgpb(_run)?\.a" <<<"$link" || fail "embed_host links the producer: $link"
+reader_only "embed_host's NEEDED libraries" "$(readelf -d "$ex/embed_host" | grep NEEDED || true)"
+step "embed_host links dgpb::reader alone"
 [ "$(bundles_built)" = "blur.slang double.slang tint.slang " ] ||
     fail "the first build ran dgpb-build for: $(bundles_built)"
 as_user "$prefix" "$ex/embed_host" "$ex/double.dgpb" >"$tmp/host.txt" || fail "embed_host failed: $(cat "$tmp/host.txt")"

@@ -1,6 +1,6 @@
 /*
  * fake_slang.c - a test build of the part of Slang's C API the layout
- * recorder calls (src/compiler/slang_api.h), over a hand-made reflection graph.
+ * recorder calls (src/layout/slang_api.h), over a hand-made reflection graph.
  *
  * Built as libfake_slang.so; dgpb-slang-layout loads it with --slang-lib
  * exactly as it loads a native libslang, and the tests load it too, to
@@ -13,7 +13,7 @@
  * wherever they are reached, a pointer type whose target contains it.
  *
  * Where real Slang reads out of bounds or through a NULL pointer
- * (source/slang/slang-reflection-api.cpp; src/compiler/slang_api.h lists the
+ * (source/slang/slang-reflection-api.cpp; src/layout/slang_api.h lists the
  * preconditions), the fake prints the function and the broken precondition
  * to stderr and calls abort(), so a test that runs through proves its
  * caller never made such a call. The graph has a case for each: binding
@@ -48,7 +48,7 @@
 #include <sys/resource.h>
 #include <unistd.h>
 
-#include "compiler/slang_api.h"
+#include "layout/slang_api.h"
 
 #define NCAT 25
 #define MAX_ENTRIES 4

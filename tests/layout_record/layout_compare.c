@@ -6,7 +6,7 @@
  * another ref, or meeting another object with a remembered ref, is a
  * mismatch (identity), and so is any answer that differs.
  *
- * The live API is asked only what Slang answers safely (src/compiler/slang_api.h,
+ * The live API is asked only what Slang answers safely (src/layout/slang_api.h,
  * docs/layout.md "Safe calls"), as the recorder does; where Slang cannot be
  * asked, the replay must give the recorder's safe-case answer (0, unknown).
  * The fake libslang aborts on any other call, so a comparison that runs

@@ -7,8 +7,8 @@
 
 #include <stddef.h>
 
-#include "dgpb/layout.h"
-#include "compiler/slang_api.h"
+#include "dgpb/layout_record.h"
+#include "layout/slang_api.h"
 
 /*
  * Walks the live graph from `reflection` and the replayed one from `l` side

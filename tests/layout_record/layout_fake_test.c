@@ -24,12 +24,12 @@
 
 #include "dgpb/dgpb.h"
 #include "dgpb/layout.h"
-#include "format/model.h"
-#include "format/writer.h"
+#include "bundle/model.h"
+#include "bundle/writer.h"
 #include "io/process.h"
-#include "layout/layout_run.h"
+#include "recorder/recording.h"
 #include "layout_compare.h"
-#include "compiler/slang_api.h"
+#include "layout/slang_api.h"
 #include "support.h"
 
 static const char *const tmp = support_dir; /* the program's temporary folder */

@@ -31,7 +31,7 @@
 #include "dgpb/layout.h"
 #include "build/targets.h"
 #include "layout_compare.h"
-#include "compiler/slang_api.h"
+#include "layout/slang_api.h"
 
 static const char *stage_name(SlangStage s)
 {

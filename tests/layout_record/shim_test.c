@@ -29,7 +29,7 @@
 
 #include <cmocka.h>
 
-#include "compiler/slang_api.h"
+#include "layout/slang_api.h"
 #include "dgpb/dgpb.h"
 #include "dgpb/layout.h"
 #include "dgpb/sha256.h"

@@ -1,5 +1,5 @@
 /*
- * slang_worker_test.c - the native Slang worker (compiler/slang_worker.h) against
+ * slang_worker_test.c - the native Slang worker (recorder/worker_server.h) against
  * a test build of Slang's C API (libfake_slang.so, which compiles as slangc
  * does in slangc's command-line mode):
  *   - `dgpb-slang-layout --serve` driven over pipes: compiles, layouts,
@@ -36,10 +36,10 @@
 #include "dgpb/dgpb.h"
 #include "dgpb/compiler.h"
 #include "dgpb/layout.h"
-#include "layout/layout_run.h"
+#include "recorder/recording.h"
 #include "io/depfile.h"
 #include "io/process.h"
-#include "compiler/slang_worker.h"
+#include "recorder/worker_server.h"
 #include "support.h"
 
 #define BROKEN_DIAGNOSTIC "broken.slang(3): error 30015: undefined identifier 'nope'\n"

@@ -26,8 +26,8 @@
 
 #include "dgpb/dgpb.h"
 #include "dgpb/run.h"
-#include "format/model.h"
-#include "format/writer.h"
+#include "bundle/model.h"
+#include "bundle/writer.h"
 #include "support.h"
 
 #define RO DGPB_FLAG_READ_ONLY

@@ -1,5 +1,5 @@
 /*
- * diff.c - dgpb-dump --diff: prints the result of dgpb_diff() (format/diff.h).
+ * diff.c - dgpb-dump --diff: prints the result of dgpb_diff() (bundle/diff.h).
  *
  * One line per change, grouped by target and entry, "BREAKING" at the end of
  * every line that breaks a host's binding, then a summary line. The rules of
@@ -14,7 +14,7 @@
 
 #include "common/tool_common.h"
 #include "dump.h"
-#include "format/diff.h"
+#include "bundle/diff.h"
 
 static const char *str(const cJSON *obj, const char *key)
 {

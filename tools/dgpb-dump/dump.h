@@ -9,7 +9,7 @@
 #include <stdio.h>
 
 #include "dgpb/dgpb.h"
-#include "format/diff.h"
+#include "bundle/diff.h"
 
 /* Prints the readable listing of a validated bundle. */
 void dump_listing(FILE *out, const dgpb_bundle *b, const char *path);
@@ -30,7 +30,7 @@ int dump_select(const dgpb_bundle *b, const char *selector, const dgpb_blob_ref 
 
 struct cJSON;
 
-/* Prints a dgpb_diff() result (format/diff.h) one line per change, then the summary line. */
+/* Prints a dgpb_diff() result (bundle/diff.h) one line per change, then the summary line. */
 void dump_diff_text(FILE *out, const struct cJSON *result);
 
 /*

@@ -12,8 +12,8 @@
 
 #include "common/tool_common.h"
 #include "dgpb/dgpb.h"
-#include "format/c_header.h"
-#include "format/diff.h"
+#include "header/c_header.h"
+#include "bundle/diff.h"
 #include "dump.h"
 #include "layout_listing.h"
 #include "report.h"

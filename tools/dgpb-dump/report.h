@@ -7,7 +7,7 @@
 #include <stdio.h>
 
 #include "dgpb/dgpb.h"
-#include "format/diff.h"
+#include "bundle/diff.h"
 
 struct cJSON;
 

@@ -2,7 +2,7 @@
  * dgpb-slang-layout - records the pipeline layout of one group of entry
  * points with Slang's reflection API (docs/layout.md), or, with --serve,
  * answers many compiles and layouts on one loaded libslang (the native
- * worker, compiler/slang_worker.h).
+ * worker, recorder/worker_server.h).
  *
  *     dgpb-slang-layout MODULE.slang [slangc options] -target T -entry E -stage S
  *                       [-entry ... -stage ...] [-reflection-json FILE] -o LAYOUT.bin
@@ -21,9 +21,9 @@
 
 #include "common/tool_common.h"
 #include "dgpb/alloc.h"
-#include "dgpb/layout.h"
-#include "layout/layout_run.h" /* dgpb_recorder_exit: the exit statuses */
-#include "compiler/slang_worker.h"
+#include "dgpb/layout_record.h"
+#include "recorder/recording.h" /* dgpb_recorder_exit: the exit statuses */
+#include "recorder/worker_server.h"
 
 static const char usage_text[] =
     "usage: dgpb-slang-layout [--slang-lib PATH] [--slangc PATH] MODULE.slang\n"

@@ -1,5 +1,5 @@
 /*
- * format/model.h - the in-memory bundle model that dgpb_write() turns into bytes.
+ * bundle/model.h - the in-memory bundle model that dgpb_write() turns into bytes.
  *
  * A dgpb_model is what a producer builds: targets, each with its layout blobs
  * and its entries, each entry with its code blob, parameter rows and

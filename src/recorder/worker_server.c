@@ -1,5 +1,5 @@
 /*
- * slang_worker.c - the native Slang worker (compiler/slang_worker.h): compiles
+ * worker_server.c - the native Slang worker (recorder/worker_server.h): compiles
  * as slangc would and records layouts on one loaded libslang, one job line
  * at a time.
  *
@@ -13,7 +13,7 @@
  * -skip-codegen writes its -depfile, which slangc would leave unwritten.
  */
 #define _POSIX_C_SOURCE 200809L /* fchdir, O_DIRECTORY, O_CLOEXEC */
-#include "compiler/slang_worker.h"
+#include "recorder/worker_server.h"
 
 #include <assert.h>
 #include <cjson/cJSON.h>
@@ -28,7 +28,7 @@
 #include "core/bytebuf.h"
 #include "dgpb/fileio.h"
 #include "io/depfile.h"
-#include "layout/layout_run.h"
+#include "recorder/recording.h"
 #include "compiler/slang_library.h"
 
 #define LINE_MAX_BYTES ((size_t)64 << 20) /* the longest job line accepted */

@@ -19,7 +19,7 @@
  * (docs/layout.md, "Categories").
  *
  * Some of Slang's reflection functions read through pointers or index
- * arrays without checking (src/compiler/slang_api.h lists them; docs/layout.md,
+ * arrays without checking (src/layout/slang_api.h lists them; docs/layout.md,
  * "Safe calls"). The walk asks those only when Slang can answer safely and
  * records Slang's safe-case answer (0, NULL, "unknown") otherwise: indices
  * stay below the counts Slang reports, a variable layout without a type
@@ -35,8 +35,9 @@
 #include <string.h>
 
 #include "core/alloc.h"
+#include "dgpb/layout_record.h"
 #include "layout/layout_internal.h"
-#include "compiler/slang_api.h"
+#include "layout/slang_api.h"
 #include "compiler/slang_library.h"
 
 /* Counts Slang reports beyond this are refused (DGPB_ERR_LIMIT): no real layout comes near. */

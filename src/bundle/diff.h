@@ -1,5 +1,5 @@
 /*
- * format/diff.h - a semantic comparison of two bundles, for review.
+ * bundle/diff.h - a semantic comparison of two bundles, for review.
  *
  * Either side is a bundle (.dgpb) or its JSON view (.bundle.json); both are
  * read into one comparable model: targets -> entries -> stage, thread group

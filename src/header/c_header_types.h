@@ -1,6 +1,6 @@
 /*
- * format/c_header_types.h - the C type of a value row, for the C header
- * (format/c_header.h).
+ * header/c_header_types.h - the C type of a value row, for the C header
+ * (header/c_header.h).
  *
  * The type comes from the row's own code (scan/value_types.h); where that
  * code does not state it (ptx values inside SLANG_globalParams are bytes),

@@ -1,6 +1,6 @@
 /*
- * layout_run.c - runs dgpb-slang-layout for one pipeline group and returns
- * the validated blob (layout/layout_run.h).
+ * recording.c - runs dgpb-slang-layout for one pipeline group and returns
+ * the validated blob (recorder/recording.h).
  */
 #include <stdio.h>
 #include <string.h>
@@ -8,7 +8,7 @@
 #include "core/alloc.h"
 #include "dgpb/fileio.h"
 #include "dgpb/layout.h"
-#include "layout/layout_run.h"
+#include "recorder/recording.h"
 #include "io/process.h"
 
 /* A layout blob larger than this is refused (u32 offsets in the bundle). */

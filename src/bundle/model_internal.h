@@ -9,7 +9,7 @@
 #include <stdint.h>
 
 #include "dgpb/format.h"
-#include "format/model.h"
+#include "bundle/model.h"
 
 typedef struct dgpb_mblob {
     uint8_t *data; /* owned */

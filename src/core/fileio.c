@@ -13,8 +13,8 @@
 #include <unistd.h>
 
 #include "core/alloc.h"
-#include "io/fileio_internal.h"
-#include "io/io_fault.h"
+#include "core/fileio_internal.h"
+#include "core/io_fault.h"
 
 static dgpb_io_fault_fn fault_hook;
 static void *fault_user;

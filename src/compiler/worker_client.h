@@ -1,10 +1,10 @@
 /*
- * worker.h - one persistent `--serve` compiler process (internal): started,
+ * worker_client.h - the client of one persistent `--serve` compiler process (internal): started,
  * handed job lines, its answers read line by line, its standard error kept
  * for messages, retired.
  *
  * A worker is `slangc-wasm --serve` or the native `dgpb-slang-layout
- * --serve` (protocol: docs/slangc-wasm.md "--serve", compiler/slang_worker.h):
+ * --serve` (protocol: docs/slangc-wasm.md "--serve", recorder/worker_server.h):
  * a job is one JSON line, the answer one JSON line {"status", "diagnostics",
  * ["stdout"]}. The two users of these primitives drive them with their own
  * poll() loops: the batch pool of one dgpb_compiler (compile_pool.c) and the
@@ -14,8 +14,8 @@
  * releases them (not the struct). Lines returned by worker_job_line() and
  * worker_failure_message() are the caller's (dgpb_free()).
  */
-#ifndef DGPB_WORKER_H
-#define DGPB_WORKER_H
+#ifndef DGPB_WORKER_CLIENT_H
+#define DGPB_WORKER_CLIENT_H
 
 /*
  * The library's internal functions are linked as dgpb__<name>, so that they

@@ -1,5 +1,5 @@
 /*
- * worker.c - one persistent `--serve` compiler process (compiler/worker.h):
+ * worker_client.c - the client of one persistent `--serve` compiler process (compiler/worker_client.h):
  * start, job lines, answers, standard error, retirement, messages.
  *
  * Nothing here waits for a worker's answer: the users poll() the workers'
@@ -7,7 +7,7 @@
  * worker_read_err() when there is something to read.
  */
 #define _XOPEN_SOURCE 700 /* nftw, mkdtemp */
-#include "compiler/worker.h"
+#include "compiler/worker_client.h"
 
 #include <cjson/cJSON.h>
 #include <errno.h>

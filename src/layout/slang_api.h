@@ -17,7 +17,7 @@
  * slang_api_load() from a loaded library or by a test.
  *
  * The graph walk itself, layout_record_reflection(), reads Slang's
- * answers through such a table only (see src/layout/layout_record.c and
+ * answers through such a table only (see src/recorder/layout_record.c and
  * docs/layout.md).
  */
 #ifndef DGPB_SLANG_API_H

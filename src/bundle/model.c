@@ -1,5 +1,5 @@
 /*
- * model.c - the in-memory bundle model (format/model.h).
+ * model.c - the in-memory bundle model (bundle/model.h).
  *
  * Each addition is checked against the rules of dgpb/format.h before it is
  * copied in, so a model that accepted everything can always be written.
@@ -11,7 +11,7 @@
 #include "core/alloc.h"
 #include "dgpb/format.h"
 #include "dgpb/reader.h"
-#include "format/model_internal.h"
+#include "bundle/model_internal.h"
 #include "core/utf8.h"
 
 int dgpb_model_create(dgpb_model **out)

@@ -1,5 +1,5 @@
 /*
- * writer.c - DGPB v0 serialisation (format/writer.h; layout in docs/format.md).
+ * writer.c - DGPB v0 serialisation (bundle/writer.h; layout in docs/format.md).
  *
  * The header tables are written into one buffer and the blobs into another.
  * A blob's offset is relative to the data section, so it is known as soon as
@@ -15,8 +15,8 @@
 #include "dgpb/format.h"
 #include "dgpb/reader.h"
 #include "dgpb/sha256.h"
-#include "format/writer.h"
-#include "format/model_internal.h"
+#include "bundle/writer.h"
+#include "bundle/model_internal.h"
 
 /* A blob already placed in the data section. */
 typedef struct placed_blob {

@@ -1,5 +1,5 @@
 /*
- * compiler/slang_worker.h - the native Slang worker: one loaded libslang that
+ * recorder/worker_server.h - the native Slang worker: one loaded libslang that
  * answers many compiles and layout recordings (docs/layout.md, "The native
  * worker").
  *
@@ -43,12 +43,12 @@
  * prints nothing else on its answer channel: anything Slang itself prints on
  * standard output goes to standard error.
  */
-#ifndef DGPB_SLANG_WORKER_H
-#define DGPB_SLANG_WORKER_H
+#ifndef DGPB_WORKER_SERVER_H
+#define DGPB_WORKER_SERVER_H
 
 #include <stddef.h>
 
-#include "dgpb/layout.h"
+#include "dgpb/layout_record.h"
 #include "dgpb/result.h"
 
 #ifdef __cplusplus

@@ -1,5 +1,5 @@
 /*
- * layout/layout_run.h - running the layout recorder for one pipeline group.
+ * recorder/recording.h - running the layout recorder for one pipeline group.
  *
  * dgpb-build records each native target's layouts by running
  * dgpb-slang-layout (docs/layout.md) once per pipeline group and target,
@@ -42,8 +42,8 @@
  * The output file is left where it is (it lives in the caller's temporary
  * folder).
  */
-#ifndef DGPB_LAYOUT_RUN_H
-#define DGPB_LAYOUT_RUN_H
+#ifndef DGPB_RECORDING_H
+#define DGPB_RECORDING_H
 
 #include <stdbool.h>
 #include <stddef.h>

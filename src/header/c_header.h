@@ -1,5 +1,5 @@
 /*
- * format/c_header.h - the C header of a bundle (docs/build.md, "The C header").
+ * header/c_header.h - the C header of a bundle (docs/build.md, "The C header").
  *
  * `dgpb-build --emit-header` writes it next to the bundle as <stem>.h and
  * `dgpb-dump --header` prints it. It is a pure function of the bundle and

@@ -1,5 +1,5 @@
 /*
- * diff.c - the semantic comparison of two bundles (format/diff.h).
+ * diff.c - the semantic comparison of two bundles (bundle/diff.h).
  *
  * Both kinds of side end as the same model: a bundle is validated, hashed and
  * rendered as its JSON view (dgpb/json_view.h), then parsed like a view read
@@ -7,7 +7,7 @@
  * The model's strings point into the side's cJSON tree. docs/diff.md gives
  * the result's schema and which changes are breaking.
  */
-#include "format/diff.h"
+#include "bundle/diff.h"
 
 #include <cjson/cJSON.h>
 #include <stdbool.h>

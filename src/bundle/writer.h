@@ -1,5 +1,5 @@
 /*
- * format/writer.h - serialises a dgpb_model into DGPB v0 bytes.
+ * bundle/writer.h - serialises a dgpb_model into DGPB v0 bytes.
  *
  * The layout is docs/format.md's: little-endian u32s, length-prefixed UTF-8
  * strings, targets sorted by name, blob references {offset into the data
@@ -13,7 +13,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "format/model.h"
+#include "bundle/model.h"
 #include "dgpb/result.h"
 
 #ifdef __cplusplus
