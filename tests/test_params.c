@@ -234,7 +234,7 @@ static void test_dream_mode_strips_the_entry_prefix_and_keeps_value_field_names(
         {"volume", DGPB_KIND_TEXTURE, RO, 11, 0, 0, 0},
         {"layers", DGPB_KIND_TEXTURE, RO, 12, 0, 0, 0},
         {"light", DGPB_KIND_UNIFORM_BUFFER, RO, 13, 0, 0, 0},
-        /* k_light's fields, named <param>.<field> (DECISIONS 4b). */
+        /* k_light's fields, named <param>.<field> (docs/design.md, section 4a). */
         {"light.color", DGPB_KIND_VALUE, RO, 13, 0, 16, 0},
         {"light.intensity", DGPB_KIND_VALUE, RO, 13, 16, 4, 0},
         {"scene", DGPB_KIND_ACCELERATION_STRUCTURE, RO, 14, 0, 0, 0},

@@ -136,7 +136,7 @@ static void test_every_parameter_gets_the_kind_of_its_slang_type(void **state)
         {"k_volume", "Texture3D<float4>", DGPB_KIND_TEXTURE, false, false},
         {"k_layers", "Texture2DArray<float4>", DGPB_KIND_TEXTURE, false, false},
         {"k_light", "ConstantBuffer<Light>", DGPB_KIND_UNIFORM_BUFFER, false, false},
-        /* A plain-data block's fields follow its row (DECISIONS 4b). */
+        /* A plain-data block's fields follow its row (docs/design.md, section 4a). */
         {"k_light.color", "float4", DGPB_KIND_VALUE, false, false},
         {"k_light.intensity", "float", DGPB_KIND_VALUE, false, false},
         {"k_scene", "RaytracingAccelerationStructure", DGPB_KIND_ACCELERATION_STRUCTURE, false,

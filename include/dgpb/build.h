@@ -1,31 +1,38 @@
 /*
  * dgpb/build.h - the producer pipeline: one Slang module in, one bundle out.
  *
- * dgpb_build() runs the whole of `dgpb-build`, in these stages:
+ * dgpb_build() runs the whole of `dgpb-build`, in these stages (those of the
+ * stage table at the top of src/build/build.c, in its order; a test holds the
+ * two to one list):
  *
- *   1. prepare:        module text ──scan──> group symbols (DREAM_SHADER_<e>,
+ *   1. recover_outputs: finish (or undo) what a killed build left half
+ *                      replaced of these outputs
+ *   2. replay:         with desc.cache, a build the cache holds whole is
+ *                      written from it, and the build is done
+ *   3. prepare:        module text ──scan──> group symbols (DREAM_SHADER_<e>,
  *                      DREAM_SHADERS_RENDER, ...), targets, intermediate folder
- *   2. discover:       one compile per target with every group defined
+ *   4. discover:       one compile per target with every group defined
  *                      ──> entries, stages, order, pipeline groups
- *   3. compile:        compile jobs, one per entry and target (+ SPIR-V probes)
+ *   5. compile:        compile jobs, one per entry and target (+ SPIR-V probes)
  *                      ──> code, SPIR-V analysis, reflection JSON
- *   4. make_tables:    reflection + SPIR-V analysis + the code's bindings
+ *   6. make_tables:    reflection + SPIR-V analysis + the code's bindings
  *                      ──> parameter tables (proven against the code), flags,
  *                      capabilities; SPIR-V validation; rows alike across targets
- *   5. check_webgpu:   WebGPU shapes and limits per pipeline group
- *   6. record_layouts: the layout recorder, once per pipeline group and target
+ *   7. check_webgpu:   WebGPU shapes and limits per pipeline group
+ *   8. record_layouts: the layout recorder, once per pipeline group and target
  *                      ──> layout blobs (none on wasm32, or without a recorder)
- *   7. emit:           bundle model ──writer──> <stem>.dgpb and <stem>.bundle.json
+ *   9. emit:           bundle model ──writer──> <stem>.dgpb and <stem>.bundle.json
  *                      (and the depfile, desc.depfile, and the C header <stem>.h,
- *                      desc.emit_header), written atomically
+ *                      desc.emit_header), written atomically; the build filed
+ *                      in the cache
  *
- * dgpb_build_list() runs stages 1 and 2 only and hands back the entries,
+ * dgpb_build_list() runs stages 3 and 4 only and hands back the entries,
  * writing nothing (`dgpb-build --list`).
  *
  * With desc.cache (dgpb/cache.h, docs/cache.md), a build whose options,
  * compiler and input files match a cached one writes the cached outputs and
- * runs none of the stages; otherwise each compile and layout the cache holds
- * is taken from it instead of being run.
+ * runs none of the stages after replay; otherwise each compile and layout
+ * the cache holds is taken from it instead of being run.
  *
  * Every diagnostic (Slang's, passed through, and dgpb's own) goes to the
  * sink as it happens: Slang's warnings of the compiles that succeeded each

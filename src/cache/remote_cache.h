@@ -1,8 +1,10 @@
 /*
  * cache/remote_cache.h - a remote store for the compile cache (docs/cache.md
- * "Remote stores"): an HTTP store speaking the Bazel remote-cache protocol
- * (GET, PUT, HEAD on <url>/ac/<hex> and <url>/cas/<sha256>) or a Redis server
- * (keys "dgpb:v1:ac:<hex>" and "dgpb:v1:cas:<sha256>").
+ * "Remote stores"), whichever its URL names: an HTTP store speaking the Bazel
+ * remote-cache protocol (GET, PUT, HEAD on <url>/ac/<hex> and
+ * <url>/cas/<sha256>; cache/remote_http.c) or a Redis server (keys
+ * "dgpb:v1:ac:<hex>" and "dgpb:v1:cas:<sha256>"; cache/remote_redis.c), each
+ * behind one ops table (cache/remote_store.h).
  *
  * A handle is used by one thread at a time. Requests are bounded, for HTTP and
  * Redis alike (docs/cache.md "Remote stores"): connect 2 s, 2 s without a byte, under
@@ -26,6 +28,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "cache/remote_store.h"
 #include "dgpb/cache.h"
 #include "dgpb/result.h"
 
@@ -36,23 +39,18 @@ extern "C" {
 /* The largest content fetched from a store. */
 #define DGPB_REMOTE_MAX_BLOB ((size_t)64 << 20)
 
-typedef enum dgpb_remote_scheme { DGPB_REMOTE_HTTP, DGPB_REMOTE_REDIS } dgpb_remote_scheme;
-
-/* A parsed store URL (redis: host, port, database, password). */
+/* A parsed store URL. */
 typedef struct dgpb_remote_url {
-    dgpb_remote_scheme scheme;
-    char base[2048];    /* http(s): the URL without trailing slashes */
-    char shown[2048];   /* the URL with its user information replaced by ***, for messages */
-    char host[256];     /* redis */
-    int port;           /* redis: 6379 when not given */
-    int db;             /* redis: 0 when not given */
-    char user[256];     /* redis: an ACL user, or empty */
-    char password[512]; /* redis: from the URL, or empty */
+    const remote_ops *store; /* its scheme's store (cache/remote_store.h) */
+    char base[2048];         /* the URL without trailing slashes */
+    char shown[2048];        /* the URL with its user information replaced by ***, for messages */
 } dgpb_remote_url;
 
 /*
- * Parses http://..., https://... or redis://[[USER]:PASSWORD@]HOST[:PORT][/DB].
- * DGPB_ERR_INVALID (with a message that shows no password) when it is none.
+ * Parses a URL of one of the schemes of the front's table (http://...,
+ * https://... or redis://[[USER]:PASSWORD@]HOST[:PORT][/DB]), the store's part
+ * checked by the store. DGPB_ERR_INVALID (with a message that shows no
+ * password) when it is none.
  */
 int dgpb_remote_parse_url(const char *url, dgpb_remote_url *out, dgpb_diag *diag);
 

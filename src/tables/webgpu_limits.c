@@ -120,8 +120,7 @@ int dgpb_webgpu_check_entry(const char *entry, uint32_t stage, const uint32_t tg
     if (stage == DGPB_STAGE_VERTEX) {
         for (uint32_t r = 0; r < table->count; r++) {
             const dgpb_param_desc *p = &table->rows[r];
-            if (p->kind == DGPB_KIND_RW_BUFFER || p->kind == DGPB_KIND_RW_BYTE_BUFFER ||
-                p->kind == DGPB_KIND_RW_TEXTURE)
+            if (dgpb_kind_writable(p->kind))
                 return dgpb_diag_set(diag, DGPB_ERR_SHADER, -1,
                                      "entry '%s': parameter '%s' is a writable %s in a vertex "
                                      "shader, which WebGPU does not allow; make it read-only "

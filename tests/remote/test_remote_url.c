@@ -1,5 +1,6 @@
 /*
- * test_remote_url.c - the remote cache's URLs and keys (cache/remote_cache.h),
+ * test_remote_url.c - the remote cache's URLs and keys (cache/remote_cache.h,
+ * cache/remote_redis.h),
  * and a cache whose remote store cannot be reached (dgpb/cache.h).
  */
 #define _POSIX_C_SOURCE 200809L
@@ -17,6 +18,8 @@
 #include "dgpb/cache.h"
 #include "dgpb/dgpb.h"
 #include "cache/remote_cache.h"
+#include "cache/remote_http.h"
+#include "cache/remote_redis.h"
 #include "support.h"
 
 static void parses(const char *text, dgpb_remote_url *u)
@@ -40,7 +43,7 @@ static void test_http_urls(void **state)
     (void)state;
     dgpb_remote_url u;
     parses("http://cache.example:8080/team/", &u);
-    assert_int_equal(u.scheme, DGPB_REMOTE_HTTP);
+    assert_ptr_equal(u.store, &remote_http_ops);
     assert_string_equal(u.base, "http://cache.example:8080/team");
     assert_string_equal(u.shown, "http://cache.example:8080/team/");
     parses("https://ci:hunter2@cache.example/x", &u);
@@ -63,34 +66,53 @@ static void test_http_urls(void **state)
     refuses("http://h/x?y=1");
     refuses("http://h/a b");
     refuses("file:///etc/passwd");
+    /* the message names the form of every scheme's URL */
+    dgpb_diag d;
+    dgpb_diag_clear(&d);
+    assert_int_equal(dgpb_result_class(dgpb_remote_parse_url("ftp://h/x", &u, &d)),
+                     DGPB_ERR_INVALID);
+    assert_string_equal(d.message, "the remote cache URL is not one of http://..., https://... or "
+                                   "redis://[:PASSWORD@]HOST[:PORT][/DB] (an unknown scheme)");
+}
+
+/* A Redis URL: its store, and the store's reading of it. */
+static void parses_redis(const char *text, remote_redis_url *r)
+{
+    dgpb_remote_url u;
+    parses(text, &u);
+    assert_ptr_equal(u.store, &remote_redis_ops);
+    assert_null(remote_redis_parse_url(text, r));
 }
 
 static void test_redis_urls(void **state)
 {
     (void)state;
     dgpb_remote_url u;
-    parses("redis://localhost", &u);
-    assert_int_equal(u.scheme, DGPB_REMOTE_REDIS);
-    assert_string_equal(u.host, "localhost");
-    assert_int_equal(u.port, 6379);
-    assert_int_equal(u.db, 0);
-    assert_string_equal(u.password, "");
+    remote_redis_url r;
+    parses_redis("redis://localhost", &r);
+    assert_string_equal(r.host, "localhost");
+    assert_int_equal(r.port, 6379);
+    assert_int_equal(r.db, 0);
+    assert_string_equal(r.password, "");
+    parses_redis("redis://:hunter2@10.0.0.5:7000/3", &r);
+    assert_string_equal(r.host, "10.0.0.5");
+    assert_int_equal(r.port, 7000);
+    assert_int_equal(r.db, 3);
+    assert_string_equal(r.user, "");
+    assert_string_equal(r.password, "hunter2");
     parses("redis://:hunter2@10.0.0.5:7000/3", &u);
-    assert_string_equal(u.host, "10.0.0.5");
-    assert_int_equal(u.port, 7000);
-    assert_int_equal(u.db, 3);
-    assert_string_equal(u.user, "");
-    assert_string_equal(u.password, "hunter2");
     assert_string_equal(u.shown, "redis://***@10.0.0.5:7000/3");
+    parses_redis("redis://ci:hunter2@h:1/", &r);
+    assert_string_equal(r.user, "ci");
+    assert_string_equal(r.password, "hunter2");
     parses("redis://ci:hunter2@h:1/", &u);
-    assert_string_equal(u.user, "ci");
-    assert_string_equal(u.password, "hunter2");
     assert_string_equal(u.shown, "redis://***@h:1/");
     /* a password holding '#', '?', '/', ':' or '@' is read whole and never shown */
+    parses_redis("redis://:Old#hunter2?x/y:z@w@127.0.0.1:1", &r);
+    assert_string_equal(r.password, "Old#hunter2?x/y:z@w");
+    assert_string_equal(r.host, "127.0.0.1");
+    assert_int_equal(r.port, 1);
     parses("redis://:Old#hunter2?x/y:z@w@127.0.0.1:1", &u);
-    assert_string_equal(u.password, "Old#hunter2?x/y:z@w");
-    assert_string_equal(u.host, "127.0.0.1");
-    assert_int_equal(u.port, 1);
     assert_string_equal(u.shown, "redis://***@127.0.0.1:1");
     refuses("redis://");
     refuses("redis://:hunter2@h:0");

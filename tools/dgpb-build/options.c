@@ -1,7 +1,7 @@
 /*
  * options.c - dgpb-build's command line and --help (options.h). Adding an
  * option: a field in `options` (or in its dgpb_build_desc), one branch in
- * options_parse(), its lines in usage_text, man/dgpb-build.1 and
+ * options_parse(), its lines in usage_head or usage_tail, man/dgpb-build.1 and
  * docs/build.md.
  */
 #include "options.h"
@@ -11,11 +11,14 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "build/targets.h"
 #include "dgpb/cache.h"
+#include "dgpb/format.h"
 #include "common/tool_common.h"
 #include "exit_status.h"
 
-static const char usage_text[] =
+/* --help, from its start to the targets, which print_usage() makes from the vocabulary. */
+static const char usage_head[] =
     "usage: dgpb-build [options] MODULE.slang...\n"
     "       dgpb-build --list [--json] [options] MODULE.slang...\n"
     "       dgpb-build [options] --persistent_worker\n"
@@ -42,14 +45,16 @@ static const char usage_text[] =
     "                         and a struct per block of values, per target\n"
     "                         (docs/build.md, \"The C header\"); in the depfile's\n"
     "                         outputs, written with the bundle or not at all\n"
-    "Targets:\n"
-    "  --targets LIST         comma-separated: dxbc, dxil, metal, ptx, spirv, wgsl\n"
+    "Targets:\n";
+
+/* The lines of --targets and --triple (print_usage() writes the lists of targets between). */
+static const char targets_text[] =
     "                         (default: all); intersected with what the triple loads\n"
     "                         (a note names a listed target it drops); an empty\n"
     "                         list or item ('spirv,,wgsl') is a usage error\n"
-    "  --triple TRIPLE        the build triple (default: the host). Linux loads wgsl,\n"
-    "                         spirv, ptx; Apple wgsl, metal, spirv; Windows all but\n"
-    "                         metal; wasm32 wgsl only, without layouts\n"
+    "  --triple TRIPLE        the build triple (default: the host). Its hosts load:\n";
+
+static const char usage_tail[] =
     "Compiler:\n"
     "  --slangc PATH          the Slang compiler. Default, in order: $DGPB_SLANGC,\n"
     "                         $SLANG_ROOT/bin/slangc, slangc on PATH, the embedded\n"
@@ -149,6 +154,37 @@ static const char usage_text[] =
     "On any failure nothing is written: the bundle, its view and the depfile are\n"
     "one unit, all new or all as they were, even when the build is killed.\n";
 
+/* "dxbc, dxil, metal, ptx, spirv, wgsl": every target, from vocabulary.def's rows. */
+static const char *const target_names = (""
+#define DGPB_TARGET(ID, value, name, BACKEND, backend_value, backend_name, macro, CODE, DISCOVER,  \
+                    platforms)                                                                     \
+    ", " name
+#include "dgpb/vocabulary.def"
+                                         ) +
+                                        2;
+
+/* --help: its lists of targets, and those each platform's hosts load, from the vocabulary. */
+static void print_usage(void)
+{
+    fputs(usage_head, stdout);
+    printf("  --targets LIST         comma-separated: %s\n", target_names);
+    fputs(targets_text, stdout);
+    for (int p = 0; p < DGPB_PLATFORM_COUNT; p++) {
+        char label[16];
+        snprintf(label, sizeof label, "%s:", dgpb_platform_name((dgpb_platform)p));
+        printf("                           %-9s", label);
+        uint32_t set = dgpb_platform_targets((dgpb_platform)p);
+        const char *sep = "";
+        for (uint32_t t = 0; t < DGPB_TARGET_COUNT; t++)
+            if (set & (1u << t)) {
+                printf("%s%s", sep, dgpb_target_name(t));
+                sep = ", ";
+            }
+        printf("%s\n", p == DGPB_PLATFORM_WASM32 ? " (no layouts)" : "");
+    }
+    fputs(usage_tail, stdout);
+}
+
 /* Matches "--name VALUE", "--name=VALUE" and, for short options, "-xVALUE". */
 static bool take_value(int argc, char **argv, int *i, const char *name, bool attached_ok,
                        const char **value, int *err)
@@ -189,7 +225,7 @@ int options_parse(int argc, char **argv, options *o)
         const char *a = argv[i], *v = NULL;
         int err = 0;
         if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
-            fputs(usage_text, stdout);
+            print_usage();
             return EXIT_OK;
         } else if (!strcmp(a, "--version")) {
             o->version = true;

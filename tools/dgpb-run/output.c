@@ -69,10 +69,10 @@ void tool_list(const dgpb_bundle *b, const dgpb_target_view *t, const char *bund
     }
 }
 
+/* A writable kind of the vocabulary (vocabulary.def's WRITABLE rows), or a render target. */
 static bool writable(uint32_t kind)
 {
-    return kind == DGPB_KIND_RW_BUFFER || kind == DGPB_KIND_RW_BYTE_BUFFER ||
-           kind == DGPB_KIND_RW_TEXTURE || kind == DGPB_RUN_KIND_COLOR_ATTACHMENT;
+    return dgpb_kind_writable(kind) || kind == DGPB_RUN_KIND_COLOR_ATTACHMENT;
 }
 
 /* The outputs to show: the --print list, or (by default) every writable parameter as hex. */
