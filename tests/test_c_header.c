@@ -1,5 +1,5 @@
 /*
- * test_c_header.c - the C header of a bundle (format/c_header.c) on bundles
+ * test_c_header.c - the C header of a bundle (header/c_header.c) on bundles
  * made here: names C can spell (keywords, collisions, a stem that starts with
  * a digit, reserved "__"), rows that overlap, offsets C cannot place, targets
  * whose rows or capabilities differ, determinism, and every allocation
@@ -17,7 +17,7 @@
 
 #include "dgpb/alloc.h"
 #include "dgpb/reader.h"
-#include "format/c_header.h"
+#include "header/c_header.h"
 #include "format/model.h"
 #include "format/writer.h"
 #include "support.h"

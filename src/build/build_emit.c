@@ -21,7 +21,7 @@
 #include "dgpb/json_view.h"
 #include "format/model.h"
 #include "dgpb/reader.h"
-#include "format/c_header.h"
+#include "header/c_header.h"
 #include "format/writer.h"
 #include "tables/capabilities.h"
 

@@ -18,9 +18,9 @@
 #include "build/build_internal.h"
 #include "tables/binding_proof.h"
 #include "tables/capabilities.h"
-#include "scan/code_bindings.h"
-#include "scan/ptx_scan.h"
-#include "scan/spirv.h"
+#include "code/code_bindings.h"
+#include "code/ptx/ptx_scan.h"
+#include "code/spirv/spirv.h"
 #include "tables/webgpu_limits.h"
 
 bool build_refuse_wgsl_types(build *b, size_t e, const dgpb_spirv_info *spirv)

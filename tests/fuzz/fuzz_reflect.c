@@ -21,7 +21,7 @@
 
 #include "tables/binding_proof.h"
 #include "dgpb/dgpb.h"
-#include "scan/code_bindings.h"
+#include "code/code_bindings.h"
 #include "tables/params.h"
 #include "tables/reflect.h"
 

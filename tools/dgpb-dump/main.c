@@ -12,7 +12,7 @@
 
 #include "common/tool_common.h"
 #include "dgpb/dgpb.h"
-#include "format/c_header.h"
+#include "header/c_header.h"
 #include "format/diff.h"
 #include "dump.h"
 #include "layout_listing.h"

@@ -1,5 +1,5 @@
 /*
- * c_header.c - the C header of a bundle (format/c_header.h).
+ * c_header.c - the C header of a bundle (header/c_header.h).
  *
  * Per entry: the index of every row (one enum, shared by the targets when
  * their tables agree, which dgpb-build makes sure of), the capabilities;
@@ -11,7 +11,7 @@
  * C header"). The members' C types come from the value types of the code
  * (c_header_types.c).
  */
-#include "format/c_header.h"
+#include "header/c_header.h"
 
 #include <assert.h>
 #include <stdarg.h>
@@ -21,7 +21,7 @@
 #include "core/alloc.h"
 #include "core/bytebuf.h"
 #include "dgpb/format.h"
-#include "format/c_header_types.h"
+#include "header/c_header_types.h"
 
 #define ID_MAX 512 /* bytes of an identifier this header makes; longer names are cut */
 

@@ -1,14 +1,14 @@
 /*
  * code_features.c - the device features an entry's code declares
- * (scan/code_features.h): OpCapability in SPIR-V, `enable` in WGSL,
+ * (code/code_features.h): OpCapability in SPIR-V, `enable` in WGSL,
  * `.target` in PTX.
  */
 #include <stdbool.h>
 #include <string.h>
 
 #include "core/alloc.h"
-#include "scan/code_features.h"
-#include "scan/spirv_numbers.h"
+#include "code/code_features.h"
+#include "code/spirv/spirv_numbers.h"
 
 /* Adds a feature once; false when out of memory. */
 static bool add(dgpb_code_features *f, size_t *cap, uint32_t number, const char *name,

@@ -1,7 +1,7 @@
 /*
- * c_header_types.c - the C type of a value row (format/c_header_types.h).
+ * c_header_types.c - the C type of a value row (header/c_header_types.h).
  */
-#include "format/c_header_types.h"
+#include "header/c_header_types.h"
 
 #include <assert.h>
 #include <stdio.h>

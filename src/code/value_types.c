@@ -1,13 +1,13 @@
 /*
  * value_types.c - the type of a value row and the texel format of a storage
- * texture, read from the shipped code (scan/value_types.h; the rules are
+ * texture, read from the shipped code (code/value_types.h; the rules are
  * docs/format.md, "Value types").
  *
  * SPIR-V: one raw word walk (no SPIRV-Tools: only types, constants,
  * variables and their decorations are read) records where each id is
  * defined and its decorations; the row is then found in the type of its
- * variable. WGSL: scan/value_wgsl.c. PTX: the kernel parameter's type as
- * scan/ptx_scan.c reads it, when it is a float (nvcc declares `int` and
+ * variable. WGSL: code/wgsl/value_wgsl.c. PTX: the kernel parameter's type as
+ * code/ptx/ptx_scan.c reads it, when it is a float (nvcc declares `int` and
  * `uint` parameters alike as .u32).
  *
  * Finding the member at a row's offset: a struct of several members that the
@@ -18,18 +18,18 @@
  * the offset. A matrix Slang stores through a wrapper is therefore an array
  * of its stored vectors (float3x4 in a std140 block: f32x4[3]).
  */
-#include "scan/value_types.h"
+#include "code/value_types.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "core/alloc.h"
-#include "scan/ptx_scan.h"
-#include "scan/spirv_analysis.h"
-#include "scan/spirv_numbers.h"
-#include "scan/value_wgsl.h"
-#include "scan/wgsl_scan.h"
+#include "code/ptx/ptx_scan.h"
+#include "code/spirv/spirv_analysis.h"
+#include "code/spirv/spirv_numbers.h"
+#include "code/wgsl/value_wgsl.h"
+#include "code/wgsl/wgsl_scan.h"
 
 #define MAX_DEPTH 64
 

@@ -1,5 +1,5 @@
 /*
- * scan/value_types.h - the type of a value row, read from the shipped code.
+ * code/value_types.h - the type of a value row, read from the shipped code.
  *
  * v0 rows carry no type (docs/format.md). Whoever needs one (dgpb-run to
  * turn "2" into bytes, the C header dgpb-build writes, a test's WebGPU

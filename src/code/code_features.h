@@ -1,5 +1,5 @@
 /*
- * scan/code_features.h - what an entry's code declares that a device must
+ * code/code_features.h - what an entry's code declares that a device must
  * have: SPIR-V's OpCapability instructions, WGSL's `enable` (and `requires`)
  * directives, PTX's `.target` directive (docs/format.md, "Capabilities").
  *
