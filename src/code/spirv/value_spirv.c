@@ -1,0 +1,462 @@
+/*
+ * value_spirv.c - the type of a value row, a uniform block's size and a
+ * storage texture's texel format in SPIR-V (code/spirv/spirv_ops.h; the
+ * rules are docs/format.md, "Value types").
+ *
+ * One raw word walk (no SPIRV-Tools: only types, constants, variables and
+ * their decorations are read) records where each id is defined and its
+ * decorations; the row is then found in the type of its variable.
+ *
+ * Finding the member at a row's offset: a struct of several members that the
+ * row covers whole is an aggregate; a struct of one member (Slang's
+ * _MatrixStorage_* and _Array_std140_* wrappers of std140 matrices and
+ * arrays) is its member; an array the row covers whole is an array value of
+ * its element; otherwise the walk goes into the member or element that holds
+ * the offset. A matrix Slang stores through a wrapper is therefore an array
+ * of its stored vectors (float3x4 in a std140 block: f32x4[3]).
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/alloc.h"
+#include "code/spirv/spirv_analysis.h"
+#include "code/spirv/spirv_numbers.h"
+#include "code/spirv/spirv_ops.h"
+#include "code/value_types.h"
+
+#define MAX_DEPTH 64
+
+/* One OpMemberDecorate that matters here. */
+typedef struct member_deco {
+    uint32_t type, member, decoration, value;
+} member_deco;
+
+/* What the walk keeps of a module. */
+typedef struct spv {
+    uint32_t *w; /* a copy: blobs inside a bundle are not aligned to words */
+    size_t n;
+    uint32_t bound;
+    uint32_t *def;                    /* word index of the instruction defining id; 0 none */
+    int64_t *set, *binding, *spec_id; /* decorations, -1 when absent */
+    uint32_t *array_stride;           /* ArrayStride, 0 when absent */
+    member_deco *md;
+    size_t md_count, md_cap;
+    size_t entry_at; /* word index of the OpEntryPoint named like the entry (or the first) */
+} spv;
+
+static uint32_t op_of(const spv *m, size_t at)
+{
+    return m->w[at] & 0xFFFFu;
+}
+
+static uint32_t words_of(const spv *m, size_t at)
+{
+    return m->w[at] >> 16;
+}
+
+static void spv_free(spv *m)
+{
+    dgpb_free(m->w);
+    dgpb_free(m->def);
+    dgpb_free(m->set);
+    dgpb_free(m->binding);
+    dgpb_free(m->spec_id);
+    dgpb_free(m->array_stride);
+    dgpb_free(m->md);
+}
+
+/* The NUL-terminated literal string at words [at, end) equals `s`. */
+static bool literal_is(const spv *m, size_t at, size_t end, const char *s)
+{
+    size_t len = strlen(s), bytes = (end - at) * 4;
+    if (len >= bytes)
+        return false;
+    const char *p = (const char *)(m->w + at);
+    return !memcmp(p, s, len) && p[len] == 0;
+}
+
+static int spv_corrupt(dgpb_diag *diag, const char *what, size_t at)
+{
+    return dgpb_diag_set(diag, DGPB_ERR_CORRUPT, (int64_t)(at * 4),
+                         "malformed SPIR-V: %s at word %zu", what, at);
+}
+
+/* Reads the module's header, ids and decorations. */
+static int spv_load(spv *m, const uint8_t *code, size_t len, const char *entry, dgpb_diag *diag)
+{
+    memset(m, 0, sizeof *m);
+    if (len < 20 || len % 4)
+        return spv_corrupt(diag, "not a whole SPIR-V module", 0);
+    if (!(m->w = mem_alloc(len)))
+        return dgpb_diag_set(diag, DGPB_ERR_NOMEM, -1, "out of memory reading SPIR-V");
+    memcpy(m->w, code, len);
+    m->n = len / 4;
+    if (m->w[0] != SPV_MAGIC)
+        return spv_corrupt(diag, "not a SPIR-V module (magic)", 0);
+    m->bound = m->w[3];
+    if (!m->bound || m->bound > DGPB_SPIRV_MAX_ID_BOUND)
+        return spv_corrupt(diag, "an id bound out of range", 3);
+    m->def = mem_calloc(m->bound, sizeof *m->def);
+    m->set = mem_alloc(m->bound * sizeof *m->set);
+    m->binding = mem_alloc(m->bound * sizeof *m->binding);
+    m->spec_id = mem_alloc(m->bound * sizeof *m->spec_id);
+    m->array_stride = mem_calloc(m->bound, sizeof *m->array_stride);
+    if (!m->def || !m->set || !m->binding || !m->spec_id || !m->array_stride)
+        return dgpb_diag_set(diag, DGPB_ERR_NOMEM, -1, "out of memory reading SPIR-V");
+    for (uint32_t i = 0; i < m->bound; i++)
+        m->set[i] = m->binding[i] = m->spec_id[i] = -1;
+    size_t first_entry = 0;
+    for (size_t at = 5; at < m->n;) {
+        uint32_t wc = words_of(m, at), op = op_of(m, at);
+        if (!wc || at + wc > m->n)
+            return spv_corrupt(diag, "a truncated instruction", at);
+        const uint32_t *o = m->w + at + 1;
+        uint32_t result = 0;
+        switch (op) {
+        case OP_ENTRY_POINT:
+            if (wc >= 4) {
+                if (!first_entry)
+                    first_entry = at;
+                if (entry && !m->entry_at && literal_is(m, at + 3, at + wc, entry))
+                    m->entry_at = at;
+            }
+            break;
+        case OP_DECORATE:
+            if (wc >= 4 && o[0] < m->bound) {
+                int64_t *slot = o[1] == DECORATION_SPEC_ID          ? m->spec_id
+                                : o[1] == DECORATION_BINDING        ? m->binding
+                                : o[1] == DECORATION_DESCRIPTOR_SET ? m->set
+                                                                    : NULL;
+                if (slot)
+                    slot[o[0]] = o[2];
+                if (o[1] == DECORATION_ARRAY_STRIDE)
+                    m->array_stride[o[0]] = o[2];
+            }
+            break;
+        case OP_MEMBER_DECORATE:
+            if (wc >= 4 && (o[2] == DECORATION_OFFSET || o[2] == DECORATION_MATRIX_STRIDE ||
+                            o[2] == DECORATION_ROW_MAJOR)) {
+                member_deco *v = mem_grow(m->md, m->md_count, &m->md_cap, sizeof *v, 16);
+                if (!v)
+                    return dgpb_diag_set(diag, DGPB_ERR_NOMEM, -1, "out of memory reading SPIR-V");
+                m->md = v;
+                m->md[m->md_count++] = (member_deco){
+                    o[0], o[1], o[2], o[2] == DECORATION_ROW_MAJOR ? 1 : (wc >= 5 ? o[3] : 0)};
+            }
+            break;
+        case OP_TYPE_BOOL:
+        case OP_TYPE_INT:
+        case OP_TYPE_FLOAT:
+        case OP_TYPE_VECTOR:
+        case OP_TYPE_MATRIX:
+        case OP_TYPE_IMAGE:
+        case OP_TYPE_ARRAY:
+        case OP_TYPE_RUNTIME_ARRAY:
+        case OP_TYPE_STRUCT:
+        case OP_TYPE_POINTER:
+            result = wc >= 2 ? o[0] : 0;
+            break;
+        case OP_CONSTANT:
+        case OP_SPEC_CONSTANT_TRUE:
+        case OP_SPEC_CONSTANT_FALSE:
+        case OP_SPEC_CONSTANT:
+        case OP_SPEC_CONSTANT_COMPOSITE:
+        case OP_VARIABLE:
+            result = wc >= 3 ? o[1] : 0;
+            break;
+        default:
+            break;
+        }
+        if (result) {
+            if (result >= m->bound)
+                return spv_corrupt(diag, "an id beyond the bound", at);
+            m->def[result] = (uint32_t)at;
+        }
+        at += wc;
+    }
+    if (!m->entry_at)
+        m->entry_at = first_entry;
+    return DGPB_OK;
+}
+
+/* The instruction defining `id` if it has opcode `op` (and at least `words` words), else 0. */
+static size_t def_of(const spv *m, uint32_t id, uint32_t op, uint32_t words)
+{
+    if (id >= m->bound || !m->def[id])
+        return 0;
+    size_t at = m->def[id];
+    return op_of(m, at) == op && words_of(m, at) >= words ? at : 0;
+}
+
+/* A member decoration's value, or `missing`. */
+static uint32_t member_deco_of(const spv *m, uint32_t type, uint32_t member, uint32_t deco,
+                               uint32_t missing)
+{
+    for (size_t i = 0; i < m->md_count; i++)
+        if (m->md[i].type == type && m->md[i].member == member && m->md[i].decoration == deco)
+            return m->md[i].value;
+    return missing;
+}
+
+/* The value of an integer constant, or 0. */
+static uint32_t constant_of(const spv *m, uint32_t id)
+{
+    size_t at = def_of(m, id, OP_CONSTANT, 4);
+    if (!at)
+        at = def_of(m, id, OP_SPEC_CONSTANT, 4);
+    return at ? m->w[at + 3] : 0;
+}
+
+/* Fills scalar, bits and columns of a scalar or vector type; false for anything else. */
+static bool spv_numeric(const spv *m, uint32_t id, dgpb_code_type *t)
+{
+    size_t at;
+    uint32_t columns = 1;
+    if ((at = def_of(m, id, OP_TYPE_VECTOR, 4))) {
+        columns = m->w[at + 3];
+        id = m->w[at + 2];
+    }
+    if ((at = def_of(m, id, OP_TYPE_BOOL, 2))) {
+        t->scalar = DGPB_SCALAR_BOOL;
+        t->bits = 32;
+    } else if ((at = def_of(m, id, OP_TYPE_INT, 4))) {
+        t->scalar = m->w[at + 3] ? DGPB_SCALAR_INT : DGPB_SCALAR_UINT;
+        t->bits = m->w[at + 2];
+    } else if ((at = def_of(m, id, OP_TYPE_FLOAT, 3))) {
+        t->scalar = DGPB_SCALAR_FLOAT;
+        t->bits = m->w[at + 2];
+    } else {
+        return false;
+    }
+    t->columns = columns;
+    t->rows = 1;
+    return true;
+}
+
+/* The byte size of a type as laid out in its block (runtime arrays: 0). */
+static uint64_t spv_size(const spv *m, uint32_t id, uint32_t matrix_stride, bool row_major,
+                         int depth)
+{
+    size_t at;
+    dgpb_code_type t = {0};
+    if (depth > MAX_DEPTH)
+        return 0;
+    if (spv_numeric(m, id, &t))
+        return (uint64_t)t.columns * (t.bits / 8);
+    if ((at = def_of(m, id, OP_TYPE_MATRIX, 4))) {
+        dgpb_code_type c = {0};
+        spv_numeric(m, m->w[at + 2], &c);
+        uint32_t vectors = row_major ? c.columns : m->w[at + 3];
+        uint32_t per = row_major ? m->w[at + 3] : c.columns;
+        return vectors ? (uint64_t)(vectors - 1) * matrix_stride + (uint64_t)per * (c.bits / 8) : 0;
+    }
+    if ((at = def_of(m, id, OP_TYPE_ARRAY, 4))) {
+        uint32_t stride = m->array_stride[id];
+        if (!stride)
+            stride = (uint32_t)spv_size(m, m->w[at + 2], matrix_stride, row_major, depth + 1);
+        return (uint64_t)constant_of(m, m->w[at + 3]) * stride;
+    }
+    if ((at = def_of(m, id, OP_TYPE_STRUCT, 2))) {
+        uint64_t end = 0;
+        for (uint32_t i = 0; i + 2 < words_of(m, at); i++) {
+            uint32_t member = m->w[at + 2 + i];
+            uint64_t off = member_deco_of(m, id, i, DECORATION_OFFSET, 0);
+            uint64_t size =
+                spv_size(m, member, member_deco_of(m, id, i, DECORATION_MATRIX_STRIDE, 0),
+                         member_deco_of(m, id, i, DECORATION_ROW_MAJOR, 0), depth + 1);
+            end = off + size > end ? off + size : end;
+        }
+        return end;
+    }
+    return 0;
+}
+
+/*
+ * The value at byte `off` (the row spans `size` bytes) of type `id`, whose
+ * matrix layout is `matrix_stride`/`row_major` (from its member decorations).
+ * `top`: the block itself, always walked into.
+ */
+static void spv_find(const spv *m, uint32_t id, uint64_t off, uint64_t size, uint32_t matrix_stride,
+                     bool row_major, bool top, int depth, dgpb_code_type *t)
+{
+    size_t at;
+    if (depth > MAX_DEPTH)
+        return;
+    if (spv_numeric(m, id, t)) {
+        if (off)
+            memset(t, 0, sizeof *t); /* inside a vector: no row points there */
+        return;
+    }
+    if ((at = def_of(m, id, OP_TYPE_MATRIX, 4))) {
+        if (off || !spv_numeric(m, m->w[at + 2], t))
+            return;
+        t->rows = t->columns;
+        t->columns = m->w[at + 3];
+        t->matrix_stride = matrix_stride;
+        t->row_major = row_major;
+        return;
+    }
+    if ((at = def_of(m, id, OP_TYPE_ARRAY, 4))) {
+        uint32_t elem = m->w[at + 2], count = constant_of(m, m->w[at + 3]);
+        uint32_t stride = m->array_stride[id];
+        if (!stride)
+            stride = (uint32_t)spv_size(m, elem, matrix_stride, row_major, depth + 1);
+        if (!count || !stride)
+            return;
+        if (off == 0 && size > stride) {
+            spv_find(m, elem, 0, stride, matrix_stride, row_major, false, depth + 1, t);
+            if (t->array_count) { /* arrays of arrays: not described */
+                memset(t, 0, sizeof *t);
+                return;
+            }
+            t->array_count = count;
+            t->array_stride = stride;
+            return;
+        }
+        if (off / stride < count)
+            spv_find(m, elem, off % stride, size, matrix_stride, row_major, false, depth + 1, t);
+        return;
+    }
+    if ((at = def_of(m, id, OP_TYPE_STRUCT, 2))) {
+        uint32_t members = words_of(m, at) - 2;
+        if (!top && members > 1 && off == 0 && size >= spv_size(m, id, 0, false, depth + 1)) {
+            t->aggregate = true;
+            return;
+        }
+        for (uint32_t i = 0; i < members; i++) {
+            uint32_t member = m->w[at + 2 + i];
+            uint32_t ms = member_deco_of(m, id, i, DECORATION_MATRIX_STRIDE, 0);
+            bool rm = member_deco_of(m, id, i, DECORATION_ROW_MAJOR, 0) != 0;
+            uint64_t moff = member_deco_of(m, id, i, DECORATION_OFFSET, UINT32_MAX);
+            uint64_t msize = spv_size(m, member, ms, rm, depth + 1);
+            if (moff <= off && (off < moff + msize || (off == moff && !msize))) {
+                spv_find(m, member, off - moff, size, ms, rm, false, depth + 1, t);
+                return;
+            }
+        }
+    }
+}
+
+/* Whether the entry point's interface lists variable `id`. */
+static bool in_interface(const spv *m, uint32_t id)
+{
+    if (!m->entry_at)
+        return false;
+    size_t at = m->entry_at, end = at + words_of(m, at), i = at + 3;
+    while (i < end && (m->w[i] & 0xFF000000u) && (m->w[i] & 0xFF0000u) && (m->w[i] & 0xFF00u) &&
+           (m->w[i] & 0xFFu))
+        i++; /* the name's words, the last holding its NUL */
+    for (i++; i < end; i++)
+        if (m->w[i] == id)
+            return true;
+    return false;
+}
+
+/* The pointee of variable instruction `at`, and its storage class. */
+static uint32_t pointee_of(const spv *m, size_t at, uint32_t *storage)
+{
+    size_t p = def_of(m, m->w[at + 1], OP_TYPE_POINTER, 4);
+    *storage = m->w[at + 3];
+    return p ? m->w[p + 3] : 0;
+}
+
+int value_spirv_type(const uint8_t *code, size_t len, const char *entry, const dgpb_param_desc *row,
+                     dgpb_code_type *t, dgpb_diag *diag)
+{
+    spv m;
+    int rc = spv_load(&m, code, len, entry, diag);
+    if (rc) {
+        spv_free(&m);
+        return rc;
+    }
+    if (row->space == DGPB_SPACE_PIPELINE_CONSTANT) {
+        for (uint32_t id = 1; id < m.bound; id++) {
+            if (m.spec_id[id] != (int64_t)row->binding || !m.def[id])
+                continue;
+            uint32_t op = op_of(&m, m.def[id]);
+            if (op == OP_SPEC_CONSTANT_TRUE || op == OP_SPEC_CONSTANT_FALSE) {
+                t->scalar = DGPB_SCALAR_BOOL;
+                t->bits = 32;
+                t->columns = t->rows = 1;
+            } else if (op == OP_SPEC_CONSTANT) {
+                spv_numeric(&m, m.w[m.def[id] + 1], t);
+            }
+            break;
+        }
+        spv_free(&m);
+        return DGPB_OK;
+    }
+    uint32_t block = 0, push_any = 0;
+    for (uint32_t id = 1; id < m.bound && !block; id++) {
+        size_t at = def_of(&m, id, OP_VARIABLE, 4);
+        uint32_t storage;
+        if (!at)
+            continue;
+        uint32_t pointee = pointee_of(&m, at, &storage);
+        if (row->space == DGPB_SPACE_LAUNCH) {
+            if (storage != DGPB_SPIRV_STORAGE_PUSH_CONSTANT)
+                continue;
+            if (in_interface(&m, id))
+                block = pointee;
+            else if (!push_any)
+                push_any = pointee;
+        } else if (m.set[id] == (int64_t)row->space && m.binding[id] == (int64_t)row->binding &&
+                   (storage == DGPB_SPIRV_STORAGE_UNIFORM ||
+                    storage == DGPB_SPIRV_STORAGE_PUSH_CONSTANT)) {
+            block = pointee;
+        }
+    }
+    if (!block)
+        block = push_any;
+    if (block && def_of(&m, block, OP_TYPE_STRUCT, 2))
+        spv_find(&m, block, row->offset, row->size, 0, false, true, 0, t);
+    spv_free(&m);
+    return DGPB_OK;
+}
+
+int value_spirv_block_size(const uint8_t *code, size_t len, const char *entry,
+                           const dgpb_param_desc *row, uint32_t *out, dgpb_diag *diag)
+{
+    spv m;
+    int rc = spv_load(&m, code, len, entry, diag);
+    for (uint32_t id = 1; !rc && id < m.bound; id++) {
+        size_t at = def_of(&m, id, OP_VARIABLE, 4);
+        uint32_t storage;
+        if (!at || m.set[id] != (int64_t)row->space || m.binding[id] != (int64_t)row->binding)
+            continue;
+        uint32_t pointee = pointee_of(&m, at, &storage);
+        if (storage == DGPB_SPIRV_STORAGE_UNIFORM && def_of(&m, pointee, OP_TYPE_STRUCT, 2)) {
+            uint64_t size = spv_size(&m, pointee, 0, false, 0);
+            *out = size > UINT32_MAX ? UINT32_MAX : (uint32_t)size;
+        }
+        break;
+    }
+    spv_free(&m);
+    return rc;
+}
+
+int value_spirv_storage_format(const uint8_t *code, size_t len, const char *entry,
+                               const dgpb_param_desc *row, const char **out, dgpb_diag *diag)
+{
+    spv m;
+    int rc = spv_load(&m, code, len, entry, diag);
+    for (uint32_t id = 1; !rc && id < m.bound; id++) {
+        size_t at = def_of(&m, id, OP_VARIABLE, 4), img;
+        uint32_t storage;
+        if (!at || m.set[id] != (int64_t)row->space || m.binding[id] != (int64_t)row->binding)
+            continue;
+        uint32_t pointee = pointee_of(&m, at, &storage);
+        size_t arr = def_of(&m, pointee, OP_TYPE_ARRAY, 4);
+        if (arr)
+            pointee = m.w[arr + 2];
+        if ((img = def_of(&m, pointee, OP_TYPE_IMAGE, 9))) {
+            uint32_t f = m.w[img + 8];
+            if (f < code_texel_format_count)
+                *out = code_texel_formats[f];
+        }
+        break;
+    }
+    spv_free(&m);
+    return rc;
+}
