@@ -27,14 +27,14 @@
 #include <cmocka.h>
 
 #include "tables/binding_proof.h"
-#include "scan/code_bindings.h"
+#include "code/code_bindings.h"
 #include "dgpb/dgpb.h"
 #include "bundle/model.h"
 #include "tables/params.h"
-#include "scan/ptx_scan.h"
+#include "code/ptx/ptx_scan.h"
 #include "tables/reflect.h"
-#include "scan/spirv_analysis.h"
-#include "scan/wgsl_scan.h"
+#include "code/spirv/spirv_analysis.h"
+#include "code/wgsl/wgsl_scan.h"
 #include "support.h"
 
 #define ARRAY_LEN(a) (sizeof(a) / sizeof((a)[0]))

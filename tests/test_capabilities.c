@@ -1,6 +1,6 @@
 /*
  * test_capabilities.c - an entry's capabilities from what its code declares
- * (scan/code_features.h, tables/capabilities.h): real Slang SPIR-V
+ * (code/code_features.h, tables/capabilities.h): real Slang SPIR-V
  * (fixtures/spirv/, see test_spirv_analysis.c for how it was made), modules
  * of one crafted OpCapability, WGSL directives and PTX targets, every row of
  * the DGPB_CODE_FEATURE table, and the proof of a written bundle.
@@ -18,7 +18,7 @@
 #include "dgpb/dgpb.h"
 #include "bundle/model.h"
 #include "bundle/writer.h"
-#include "scan/code_features.h"
+#include "code/code_features.h"
 #include "support.h"
 #include "tables/capabilities.h"
 

@@ -1,6 +1,6 @@
 /*
  * test_code_bindings.c - the bindings a SPIR-V or WGSL blob declares, read
- * back from the code (scan/code_bindings.h).
+ * back from the code (code/code_bindings.h).
  *
  * The main input is real Slang (2025.15) output: fixtures/proof/classes.slang,
  * one binding of every class, compiled with
@@ -25,10 +25,10 @@
 
 #include <cmocka.h>
 
-#include "scan/code_bindings.h"
+#include "code/code_bindings.h"
 #include "dgpb/dgpb.h"
-#include "scan/spirv_analysis.h"
-#include "scan/wgsl_scan.h"
+#include "code/spirv/spirv_analysis.h"
+#include "code/wgsl/wgsl_scan.h"
 #include "support.h"
 
 #define ARRAY_LEN(a) (sizeof(a) / sizeof((a)[0]))

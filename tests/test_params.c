@@ -7,7 +7,7 @@
  * tests/test_reflect.c with -o NAME.spv; the plain modules of the new rules,
  * entry_uniforms, aggregates, refused and unused_values (spirv only), with
  * their SPIR-V, WGSL and PTX; fixtures/spirv/: the written-variable fixtures
- * of src/scan/spirv_analysis.c and the bindless heap), and tiny dgpb_reflection /
+ * of src/code/spirv/spirv_analysis.c and the bindless heap), and tiny dgpb_reflection /
  * dgpb_spirv_info / dgpb_code_bindings structures built by hand for the
  * ownership and selection rules.
  */
@@ -21,13 +21,13 @@
 
 #include <cmocka.h>
 
-#include "scan/code_bindings.h"
+#include "code/code_bindings.h"
 #include "dgpb/dgpb.h"
 #include "bundle/model.h"
 #include "tables/params.h"
 #include "tables/reflect.h"
-#include "scan/spirv_analysis.h"
-#include "scan/wgsl_scan.h"
+#include "code/spirv/spirv_analysis.h"
+#include "code/wgsl/wgsl_scan.h"
 #include "support.h"
 
 #define ARRAY_LEN(a) (sizeof(a) / sizeof((a)[0]))

@@ -1,6 +1,6 @@
 /*
  * test_ptx_scan.c - kernel parameters and SLANG_globalParams read from PTX
- * text (scan/ptx_scan.h).
+ * text (code/ptx/ptx_scan.h).
  *
  * The samples are real output of the embedded Slang (2025.15) through the
  * CUDA 13.0 nvcc, blank lines dropped:
@@ -29,7 +29,7 @@
 #include <cmocka.h>
 
 #include "dgpb/dgpb.h"
-#include "scan/ptx_scan.h"
+#include "code/ptx/ptx_scan.h"
 #include "support.h"
 
 #define ARRAY_LEN(a) (sizeof(a) / sizeof((a)[0]))

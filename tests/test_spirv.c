@@ -11,7 +11,7 @@
 #include <cmocka.h>
 
 #include "dgpb/dgpb.h"
-#include "scan/spirv.h"
+#include "code/spirv/spirv.h"
 #include "support.h"
 
 static void stripping_removes_only_opsource_and_the_module_validates(void **state)

@@ -1,6 +1,6 @@
 /*
  * test_spirv_analysis.c - entry point, capabilities and written variables
- * read from SPIR-V (scan/spirv_analysis.h).
+ * read from SPIR-V (code/spirv/spirv_analysis.h).
  *
  * The fixtures in fixtures/spirv/ are real Slang output, committed next to
  * their sources and reflection JSON. They were made with the embedded
@@ -30,7 +30,7 @@
 #include <cmocka.h>
 
 #include "dgpb/dgpb.h"
-#include "scan/spirv_analysis.h"
+#include "code/spirv/spirv_analysis.h"
 #include "support.h"
 
 #define STORAGE_UNIFORM_CONSTANT 0u

@@ -1,6 +1,6 @@
 /*
  * test_value_types.c - the type of a value row and the texel format of a
- * storage texture, read back from the code (scan/value_types.h).
+ * storage texture, read back from the code (code/value_types.h).
  *
  * The input is real Slang (2025.15) output: fixtures/values/values.slang,
  * a cbuffer's fields, a ConstantBuffer<S> of vectors, a matrix, an array,
@@ -29,7 +29,7 @@
 #include <cmocka.h>
 
 #include "dgpb/dgpb.h"
-#include "scan/value_types.h"
+#include "code/value_types.h"
 #include "support.h"
 
 #define L DGPB_SPACE_LAUNCH

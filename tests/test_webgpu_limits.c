@@ -20,7 +20,7 @@
 #include "bundle/model.h"
 #include "tables/params.h"
 #include "tables/webgpu_limits.h"
-#include "scan/wgsl_scan.h"
+#include "code/wgsl/wgsl_scan.h"
 #include "support.h"
 
 #define ARRAY_LEN(a) (sizeof(a) / sizeof((a)[0]))

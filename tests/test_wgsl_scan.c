@@ -1,6 +1,6 @@
 /*
  * test_wgsl_scan.c - resource bindings, entry points and workgroup memory
- * read from WGSL text (scan/wgsl_scan.h).
+ * read from WGSL text (code/wgsl/wgsl_scan.h).
  *
  * The samples are real output of the embedded Slang (2025.15), cut down to
  * their module-scope declarations and a few lines of each body:
@@ -28,7 +28,7 @@
 #include <cmocka.h>
 
 #include "dgpb/dgpb.h"
-#include "scan/wgsl_scan.h"
+#include "code/wgsl/wgsl_scan.h"
 #include "support.h"
 
 #define ARRAY_LEN(a) (sizeof(a) / sizeof((a)[0]))

@@ -36,7 +36,7 @@
 #include "core/io_fault.h"
 #include "dgpb/fileio.h"
 #include "dgpb/reader.h" /* DGPB_MAX_STRING */
-#include "scan/spirv.h"
+#include "code/spirv/spirv.h"
 #include "tables/webgpu_limits.h" /* dgpb_wgsl_name_reserved() */
 
 /* ---- prepare ---- */

@@ -95,9 +95,9 @@
 #include "tables/params.h"
 #include "tables/reflect.h"
 #include "dgpb/result.h"
-#include "scan/spirv_analysis.h"
+#include "code/spirv/spirv_analysis.h"
 #include "build/targets.h"
-#include "scan/wgsl_scan.h"
+#include "code/wgsl/wgsl_scan.h"
 
 #define BUILD_MAX_SOURCE (64u << 20)       /* the largest module read */
 #define BUILD_MAX_OUTPUT ((size_t)1 << 31) /* the largest compiler output read */

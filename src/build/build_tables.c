@@ -14,13 +14,14 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "code/code_format.h"
 #include "core/alloc.h"
 #include "build/build_internal.h"
 #include "tables/binding_proof.h"
 #include "tables/capabilities.h"
-#include "scan/code_bindings.h"
-#include "scan/ptx_scan.h"
-#include "scan/spirv.h"
+#include "code/code_bindings.h"
+#include "code/ptx/ptx_scan.h"
+#include "code/spirv/spirv.h"
 #include "tables/webgpu_limits.h"
 
 bool build_refuse_wgsl_types(build *b, size_t e, const dgpb_spirv_info *spirv)
@@ -89,8 +90,7 @@ static int unit_capabilities(build *b, int t, size_t entry_index, unit *u)
     dgpb_diag d;
     dgpb_diag_clear(&d);
     int rc;
-    if (format == DGPB_CODE_FORMAT_SPIRV || format == DGPB_CODE_FORMAT_WGSL ||
-        format == DGPB_CODE_FORMAT_PTX) {
+    if (code_ops_of(format)->reads_features) {
         rc = dgpb_code_capabilities((dgpb_target_id)t, e->name, e->stage, format, u->code,
                                     u->code_size, &u->caps, &d);
     } else {

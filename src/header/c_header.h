@@ -4,7 +4,7 @@
  * `dgpb-build --emit-header` writes it next to the bundle as <stem>.h and
  * `dgpb-dump --header` prints it. It is a pure function of the bundle and
  * its stem: the rows, the capabilities and the value types read from the
- * shipped code (scan/value_types.h), so a build taken from the cache writes
+ * shipped code (code/value_types.h), so a build taken from the cache writes
  * the same bytes as the build that filed it. Nothing time-, path- or
  * host-dependent goes into it.
  */

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "dgpb/format.h"
+#include "code/code_format.h"
 
 int c_header_types_init(c_header_types *ts, const dgpb_bundle *b, dgpb_diag *diag)
 {
@@ -168,13 +169,13 @@ void c_header_types_find(c_header_types *ts, const dgpb_target_view *t, const dg
     if (code_type(ts, t, e, row, out))
         return;
     bool aggregate = out->aggregate;
-    /* Another target's code: spirv, wgsl, then the others in name order. */
-    static const int order[] = {DGPB_TARGET_SPIRV, DGPB_TARGET_WGSL, -1};
-    for (int pass = 0; pass < 3; pass++)
+    /* Another target's code, by its format's type_rank (spirv, wgsl, then the others), each rank
+       in name order. */
+    for (unsigned rank = 0; rank < 3; rank++)
         for (uint32_t i = 0; i < dgpb_bundle_target_count(ts->b); i++) {
             const dgpb_target_view *o = dgpb_bundle_target(ts->b, i);
-            bool ordered = o->id == DGPB_TARGET_SPIRV || o->id == DGPB_TARGET_WGSL;
-            if (o == t || (order[pass] >= 0 ? (int)o->id != order[pass] : ordered))
+            unsigned its = code_ops_of_target((dgpb_target_id)o->id)->type_rank;
+            if (o == t || (its < 2 ? its : 2) != rank)
                 continue;
             const dgpb_entry_view *oe = same_row(o, e, row);
             c_type c = {0};

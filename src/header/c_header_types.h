@@ -2,7 +2,7 @@
  * header/c_header_types.h - the C type of a value row, for the C header
  * (header/c_header.h).
  *
- * The type comes from the row's own code (scan/value_types.h); where that
+ * The type comes from the row's own code (code/value_types.h); where that
  * code does not state it (ptx values inside SLANG_globalParams are bytes),
  * from the same row of the same entry on another target of the bundle
  * (spirv first, then wgsl, then the others) when its size is the row's.
@@ -27,7 +27,7 @@
 
 #include "dgpb/reader.h"
 #include "dgpb/result.h"
-#include "scan/value_types.h"
+#include "code/value_types.h"
 
 /* A member's C type: `base name dims;`, e.g. `float tint[4];`. */
 typedef struct c_type {

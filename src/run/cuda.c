@@ -42,8 +42,8 @@
 #include "dgpb/format.h"
 #include "dgpb/reader.h"
 #include "run/run_internal.h"
-#include "scan/code_features.h"
-#include "scan/ptx_scan.h"
+#include "code/code_features.h"
+#include "code/ptx/ptx_scan.h"
 
 typedef int CUresult;
 typedef int CUdevice;

@@ -4,7 +4,7 @@
  * spelled (dgpb_run_value_bytes in dgpb/run.h; the rules are docs/run.md,
  * "Values").
  *
- * The type comes from the entry's code (scan/value_types.h). Where that
+ * The type comes from the entry's code (code/value_types.h). Where that
  * code does not state it (PTX keeps values in SLANG_globalParams and .b8
  * parameters as bytes), the same row of the same entry on another target of
  * the bundle lends its scalar type. With a type from the code, the numbers
@@ -21,7 +21,7 @@
 #include "dgpb/format.h"
 #include "dgpb/run.h"
 #include "run/run_internal.h"
-#include "scan/value_types.h"
+#include "code/value_types.h"
 
 #define TYPE_LIST "f32 f16 f64 u32 i32 u64 i64 u16 i16 u8 i8"
 

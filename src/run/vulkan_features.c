@@ -22,7 +22,7 @@
 
 #include "core/alloc.h"
 #include "run/vulkan_internal.h"
-#include "scan/code_features.h"
+#include "code/code_features.h"
 #include "tables/capabilities.h"
 
 /* The struct a feature lives in. */

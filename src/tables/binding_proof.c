@@ -13,6 +13,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "code/code_format.h"
 #include "dgpb/format.h"
 
 uint32_t dgpb_ptx_handle_size(uint32_t kind)
@@ -99,10 +100,8 @@ static uint32_t wgsl_id(const dgpb_code_binding *c)
 /* "set 0, binding 2" (spirv) or "@group(0) @binding(2)" (wgsl). */
 static void place_text(dgpb_target_id target, const dgpb_code_binding *c, char *buf, size_t n)
 {
-    if (target == DGPB_TARGET_WGSL)
-        snprintf(buf, n, "@group(%lld) @binding(%lld)", (long long)c->space, (long long)c->binding);
-    else
-        snprintf(buf, n, "set %lld, binding %lld", (long long)c->space, (long long)c->binding);
+    snprintf(buf, n, code_ops_of_target(target)->place_format, (long long)c->space,
+             (long long)c->binding);
 }
 
 /* What a WGSL binding is that the WebGPU ID table cannot describe, or NULL. */
@@ -204,7 +203,7 @@ static int prove_code_binding(const dgpb_proof_input *in, const dgpb_code_bindin
                               dgpb_diag *diag)
 {
     const dgpb_param_table *t = in->table;
-    bool wgsl = in->target == DGPB_TARGET_WGSL;
+    bool wgsl = code_ops_of_target(in->target)->webgpu;
     char where[96];
     const char *what = dgpb_code_class_name(c->cls);
     if (c->cls == DGPB_CODE_PUSH_CONSTANT) {
@@ -327,7 +326,7 @@ static int prove_descriptors(const dgpb_proof_input *in, dgpb_diag *diag)
 {
     const dgpb_code_bindings *code = in->code;
     const dgpb_param_table *t = in->table;
-    bool wgsl = in->target == DGPB_TARGET_WGSL;
+    bool wgsl = code_ops_of_target(in->target)->webgpu;
     size_t push_blocks = 0;
     for (size_t i = 0; i < code->count; i++) {
         push_blocks += code->items[i].cls == DGPB_CODE_PUSH_CONSTANT;
@@ -480,7 +479,7 @@ static int prove_ptx(const dgpb_proof_input *in, dgpb_diag *diag)
 int dgpb_binding_proof(const dgpb_proof_input *in, dgpb_diag *diag)
 {
     assert(in && in->target < DGPB_TARGET_COUNT && in->entry && in->table);
-    if (in->target == DGPB_TARGET_PTX) {
+    if (code_ops_of_target(in->target)->memory_handles) {
         assert(in->ptx);
         return prove_ptx(in, diag);
     }

@@ -5,7 +5,7 @@
  * a row is a resource the host leaves unbound. dgpb-build therefore checks
  * every (target, entry) before it writes anything, from the code itself:
  *
- *   spirv, wgsl  every binding the code declares (scan/code_bindings.h) has
+ *   spirv, wgsl  every binding the code declares (code/code_bindings.h) has
  *                rows at its (space, binding) of a compatible kind: one
  *                resource row, or value rows (a uniform block), or one
  *                uniform_buffer row; every row with a descriptor place has
@@ -36,9 +36,9 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "scan/code_bindings.h"
+#include "code/code_bindings.h"
 #include "tables/params.h"
-#include "scan/ptx_scan.h"
+#include "code/ptx/ptx_scan.h"
 #include "dgpb/result.h"
 
 #ifdef __cplusplus

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "tables/capabilities.h"
+#include "code/code_format.h"
 
 /* A row's CAP column as a number: DGPB_CAP_*, or CORE and NONE (refused). */
 #define CAP_VALUE_CORE DGPB_CODE_FEATURE_CORE
@@ -32,13 +33,11 @@ static const feature_row rows[] = {
 /* The row of a feature: SPIR-V by number; WGSL `enable` and PTX by name. */
 static const feature_row *row_of(dgpb_code_format format, const dgpb_code_feature *f)
 {
-    if (format == DGPB_CODE_FORMAT_WGSL && f->number != 0)
-        return NULL; /* `requires`: no row */
+    const code_ops *ops = code_ops_of(format);
     for (size_t i = 0; i < sizeof rows / sizeof rows[0]; i++) {
         if (rows[i].format != format)
             continue;
-        if (format == DGPB_CODE_FORMAT_SPIRV ? rows[i].number == f->number
-                                             : !strcmp(rows[i].name, f->name))
+        if (ops->feature_is(f, rows[i].number, rows[i].name))
             return &rows[i];
     }
     return NULL;
@@ -65,15 +64,7 @@ static const int stage_needs[DGPB_STAGE_COUNT] = {
 /* "SPIR-V capability Geometry (2)", "WGSL `enable chromium_x`", "PTX `.target sm_90`". */
 static void describe(dgpb_code_format format, const dgpb_code_feature *f, char *out, size_t size)
 {
-    const char *name = dgpb_code_feature_name(format, f);
-    if (format == DGPB_CODE_FORMAT_SPIRV && name)
-        snprintf(out, size, "SPIR-V capability %s (%u)", name, f->number);
-    else if (format == DGPB_CODE_FORMAT_SPIRV)
-        snprintf(out, size, "SPIR-V capability %u", f->number);
-    else if (format == DGPB_CODE_FORMAT_WGSL)
-        snprintf(out, size, "WGSL `%s %s`", f->number ? "requires" : "enable", f->name);
-    else
-        snprintf(out, size, "PTX `.target %s`", f->name);
+    code_ops_of(format)->feature_describe(f, dgpb_code_feature_name(format, f), out, size);
 }
 
 int dgpb_entry_capabilities(const dgpb_capability_input *in, uint32_t *mask, dgpb_diag *d)
@@ -150,8 +141,7 @@ int dgpb_capability_proof(const dgpb_bundle *bundle, dgpb_diag *d)
     for (uint32_t t = 0; t < dgpb_bundle_target_count(bundle); t++) {
         const dgpb_target_view *tv = dgpb_bundle_target(bundle, t);
         dgpb_code_format format = (dgpb_code_format)tv->code_format_id;
-        if (format != DGPB_CODE_FORMAT_SPIRV && format != DGPB_CODE_FORMAT_WGSL &&
-            format != DGPB_CODE_FORMAT_PTX)
+        if (!code_ops_of(format)->reads_features)
             continue;
         for (uint32_t i = 0; i < tv->entry_count; i++) {
             const dgpb_entry_view *e = &tv->entries[i];

@@ -3,7 +3,7 @@
  * declares, through vocabulary.def's DGPB_CODE_FEATURE rows (docs/format.md,
  * "Capabilities"; docs/design.md, section 5), and their proof in a bundle.
  *
- * Each feature the code declares (scan/code_features.h) maps to a
+ * Each feature the code declares (code/code_features.h) maps to a
  * capability, or to CORE (every device of the target has it); one that maps
  * to NONE or has no row is a module error (DGPB_ERR_SHADER) naming the
  * target, the entry and the feature. A ray-tracing stage adds its
@@ -18,7 +18,7 @@
 #include "dgpb/format.h"
 #include "dgpb/reader.h"
 #include "dgpb/result.h"
-#include "scan/code_features.h"
+#include "code/code_features.h"
 
 #ifdef __cplusplus
 extern "C" {

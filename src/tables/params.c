@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "core/alloc.h"
+#include "code/code_format.h"
 #include "dgpb/format.h"
 #include "dgpb/reader.h" /* DGPB_MAX_STRING */
 
@@ -139,7 +140,7 @@ static void heap_text(const dgpb_code_binding *c, char *buf, size_t size)
 static int refuse_heap(const dgpb_param_select *s, const dgpb_code_binding *c, dgpb_diag *diag)
 {
     const char *target = dgpb_target_name(s->target);
-    if (s->target == DGPB_TARGET_WGSL)
+    if (code_ops_of_target(s->target)->webgpu)
         return dgpb_diag_set(diag, DGPB_ERR_SHADER, -1,
                              "target 'wgsl', entry '%s': not supported: DescriptorHandle "
                              "parameters index Slang's bindless heap '%s' (@group(%lld) "
@@ -162,7 +163,7 @@ static int add_bindless_heaps(const dgpb_param_select *s, dgpb_param_table *out,
     for (size_t i = 0; s->code && i < s->code->count; i++) {
         const dgpb_code_binding *c = &s->code->items[i];
         bool wgsl_heap =
-            s->target == DGPB_TARGET_WGSL && !strncmp(c->name, "_slang_resource_heap", 20);
+            code_ops_of_target(s->target)->webgpu && !strncmp(c->name, "_slang_resource_heap", 20);
         if ((!is_bindless_heap(c->name) && !wgsl_heap) || c->space < 0 || c->binding < 0)
             continue;
         int rc = refuse_heap(s, c, diag);
@@ -227,7 +228,8 @@ int dgpb_param_table_build(const dgpb_param_select *s, dgpb_param_table *out, dg
     if (!out->rows || !out->in_code)
         return dgpb_diag_set(diag, DGPB_ERR_NOMEM, -1, "out of memory");
     size_t prefix = strlen(s->entry) + 1;
-    bool wgsl = s->target == DGPB_TARGET_WGSL;
+    const code_ops *code = code_ops_of_target(s->target);
+    bool wgsl = code->webgpu;
     for (size_t i = 0; i < n; i++) {
         const dgpb_reflected_param *p = &s->reflection->params[i];
         const char *name = p->name;
@@ -236,7 +238,7 @@ int dgpb_param_table_build(const dgpb_param_select *s, dgpb_param_table *out, dg
                         : referenced(s, p->code_name, p->kind == DGPB_KIND_VALUE);
         /* Slang's ptx output makes a specialization constant a plain value of
            SLANG_globalParams, without its default: no row could say so. */
-        if (s->target == DGPB_TARGET_PTX && !p->entry_param && !strcmp(p->name, p->global) &&
+        if (code->memory_handles && !p->entry_param && !strcmp(p->name, p->global) &&
             spec_constant(s, p->name, 0))
             return dgpb_diag_set(diag, DGPB_ERR_SHADER, -1,
                                  "target 'ptx', entry '%s', parameter '%s': a specialization "

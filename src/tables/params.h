@@ -27,11 +27,11 @@
 #include <stdint.h>
 
 #include "dgpb/format.h"
-#include "scan/code_bindings.h"
 #include "bundle/model.h"
+#include "code/code_bindings.h"
 #include "tables/reflect.h"
 #include "dgpb/result.h"
-#include "scan/spirv_analysis.h"
+#include "code/spirv/spirv_analysis.h"
 
 #ifdef __cplusplus
 extern "C" {

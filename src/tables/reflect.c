@@ -38,6 +38,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "code/code_format.h"
 #include "core/alloc.h"
 #include "dgpb/format.h"
 #include "tables/reflect_json.h"
@@ -48,8 +49,8 @@ typedef struct builder {
     dgpb_reflected_param *params;
     size_t count, cap;
     bool nomem;
-    const char *target; /* its name, for messages */
-    bool ptx, wgsl, spirv;
+    const char *target;   /* its name, for messages */
+    const code_ops *code; /* its code format's rules (code/code_format.h) */
     const char *const *value_blocks;
     size_t value_block_count;
     const char *const *push_blocks;
@@ -279,7 +280,7 @@ static void add_value(builder *b, const char *path, const cJSON *t, const record
     r->kind = DGPB_KIND_VALUE;
     r->entry_param = at->entry;
     r->has_bool = holds_bool(t, 0);
-    r->webgpu_layout = b->wgsl ? DGPB_WGPU_UNIFORM_BUFFER : 0;
+    r->webgpu_layout = b->code->webgpu ? DGPB_WGPU_UNIFORM_BUFFER : 0;
     const char *code_name = at->block_code;
     if (!rec->bytes) {
         set_problem(r, problem, sizeof problem, "%s has no place in a uniform block on %s", shape,
@@ -290,9 +291,9 @@ static void add_value(builder *b, const char *path, const cJSON *t, const record
     }
     switch (at->home) {
     case HOME_GLOBAL_BLOCK:
-        if (b->ptx) {
+        if (b->code->memory_handles) {
             r->binding = DGPB_BINDING_INLINE; /* directly in SLANG_globalParams */
-        } else if (b->spirv || b->wgsl) {
+        } else if (b->code->places_from_code) {
             r->place_from_code = true;
         }
         break;
@@ -301,15 +302,15 @@ static void add_value(builder *b, const char *path, const cJSON *t, const record
         r->binding = at->block_binding;
         break;
     case HOME_ENTRY:
-        if (b->ptx || b->spirv) {
+        if (b->code->entry_values_launch) {
             r->space = DGPB_SPACE_LAUNCH; /* kernel parameters, push constants */
-        } else if (b->wgsl) {
+        } else if (b->code->places_from_code) {
             r->place_from_code = true;
         }
         break;
     case HOME_PUSH:
-        r->space = b->ptx ? at->block_space : DGPB_SPACE_LAUNCH;
-        r->binding = b->ptx ? at->block_binding : 0;
+        r->space = b->code->memory_handles ? at->block_space : DGPB_SPACE_LAUNCH;
+        r->binding = b->code->memory_handles ? at->block_binding : 0;
         break;
     }
     fill_strings(b, r, path, at->global, code_name ? code_name : path, shape, problem);
@@ -367,7 +368,7 @@ static void classify(builder *b, dgpb_reflected_param *r, const cJSON *node, con
     } else {
         snprintf(problem, n, "%s is not a parameter kind of the format", shape);
     }
-    if (!b->wgsl || r->kind < 0)
+    if (!b->code->webgpu || r->kind < 0)
         return;
     switch (r->kind) {
     case DGPB_KIND_UNIFORM_BUFFER:
@@ -422,7 +423,7 @@ static void add_resource(builder *b, const char *path, const char *code_path, co
     reflect_shape_text(t, shape, sizeof shape);
     r->entry_param = at->entry;
     classify(b, r, node, t, shape, problem, sizeof problem);
-    if (b->ptx) {
+    if (b->code->memory_handles) {
         if (at->in_ptx_block && r->kind >= 0)
             set_problem(r, problem, sizeof problem,
                         "on ptx, %s lives in the memory of the block '%s', where no row can place "
@@ -442,10 +443,10 @@ static void add_resource(builder *b, const char *path, const char *code_path, co
     } else {
         r->space = at->space + rec_u32(rec->slot, "space");
         r->binding = at->index + rec_u32(rec->slot, "index");
-        r->place_from_code = at->entry && (b->spirv || b->wgsl);
+        r->place_from_code = at->entry && b->code->places_from_code;
     }
     if (r->kind == DGPB_KIND_BUFFER || r->kind == DGPB_KIND_RW_BUFFER)
-        r->size = reflect_element_stride(t, b->ptx);
+        r->size = reflect_element_stride(t, b->code->memory_handles);
     fill_resource_strings(b, r, path, code_path, at, shape, problem);
 }
 
@@ -518,7 +519,7 @@ static void walk_block(builder *b, const char *path, const cJSON *node, const cJ
     in.home = push_block ? HOME_PUSH : HOME_BLOCK;
     in.block_code = path;
     in.bytes = 0;
-    if (b->ptx) {
+    if (b->code->memory_handles) {
         in.block_space = 0;
         in.block_binding = at->bytes + rec_u32(rec->bytes, "offset"); /* the block's pointer */
         in.in_ptx_block = true;
@@ -569,7 +570,7 @@ static void add_data_block(builder *b, const char *path, const cJSON *node, cons
     in.bytes = 0;
     in.block_space = block->space;
     in.block_binding = block->binding;
-    in.in_ptx_block = b->ptx;
+    in.in_ptx_block = b->code->memory_handles;
     bool bare = !reflect_get_str(elem, "name") && depth == 0;
     walk_fields(b, bare ? NULL : path, elem, &in, depth);
     for (size_t i = first + 1; i < b->count; i++)
@@ -605,7 +606,7 @@ static void add_resource_array(builder *b, const char *path, const cJSON *node, 
             "resource field, or each element as a parameter of its own");
         return;
     }
-    if (b->wgsl) {
+    if (b->code->webgpu) {
         add_refused(b, path, t, at,
                     "is an array of resources, and WebGPU has no binding arrays; declare each "
                     "element as a parameter of its own, or leave wgsl out of --targets");
@@ -621,7 +622,8 @@ static void add_resource_array(builder *b, const char *path, const cJSON *node, 
         return;
     }
     uint32_t stride = 0;
-    if (b->ptx && !(reflect_get_u32(rec->bytes, "elementStride", &stride) && stride)) {
+    if (b->code->memory_handles &&
+        !(reflect_get_u32(rec->bytes, "elementStride", &stride) && stride)) {
         add_refused(b, path, t, at, "has no element stride in the ptx reflection");
         return;
     }
@@ -634,7 +636,7 @@ static void add_resource_array(builder *b, const char *path, const cJSON *node, 
         size_t row = b->count;
         add_resource(b, sub, path, node, elem, rec, at);
         dgpb_free(sub);
-        if (b->ptx && row < b->count)
+        if (b->code->memory_handles && row < b->count)
             b->params[row].binding += i * stride;
     }
 }
@@ -660,7 +662,7 @@ static void walk(builder *b, const char *path, const cJSON *node, const cJSON *t
             return;
         }
         base in = *at;
-        if (!b->ptx && rec.slot) {
+        if (!b->code->memory_handles && rec.slot) {
             in.space = at->space + rec_u32(rec.slot, "space");
             in.index = at->index + rec_u32(rec.slot, "index");
         }
@@ -697,7 +699,7 @@ static void walk(builder *b, const char *path, const cJSON *node, const cJSON *t
         if (depth == 0 && !at->entry && listed(path, b->value_blocks, b->value_block_count)) {
             walk_block(b, path, node, t, &rec, at, false, false, true,
                        depth); /* "<entry>_params" */
-        } else if (push_block && b->wgsl) {
+        } else if (push_block && b->code->webgpu) {
             add_refused(b, path, t, at,
                         "is a [[vk::push_constant]] block, and WebGPU has no push constants; "
                         "declare a plain ConstantBuffer, or leave wgsl out of --targets");
@@ -866,9 +868,7 @@ int dgpb_reflection_parse_blocks(const char *json, size_t len, dgpb_target_id ta
     dgpb_reflection *r = mem_calloc(1, sizeof *r);
     builder b = {
         .target = dgpb_target_name(target),
-        .ptx = target == DGPB_TARGET_PTX,
-        .wgsl = target == DGPB_TARGET_WGSL,
-        .spirv = target == DGPB_TARGET_SPIRV,
+        .code = code_ops_of_target(target),
         .value_blocks = blocks ? blocks->value_blocks : NULL,
         .value_block_count = blocks ? blocks->value_block_count : 0,
         .push_blocks = blocks ? blocks->push_blocks : NULL,

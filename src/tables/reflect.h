@@ -39,7 +39,7 @@
  * entry's own range) and the binding of Slang's implicit global uniform
  * block. Those rows have `place_from_code` set and the caller takes their
  * space/binding from the compiled code's variable `code_name`
- * (scan/code_bindings.h). A shape the format cannot express keeps its row
+ * (code/code_bindings.h). A shape the format cannot express keeps its row
  * with `kind` = -1 and a `problem` that names the shape and the rewrite that
  * works; the caller decides whether it matters (only rows an entry uses do).
  *

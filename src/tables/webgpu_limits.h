@@ -18,8 +18,8 @@
 
 #include "tables/params.h"
 #include "dgpb/result.h"
-#include "scan/wgsl_names.h" /* dgpb_wgsl_name_reserved(), declared here before */
-#include "scan/wgsl_scan.h"
+#include "code/wgsl/wgsl_names.h" /* dgpb_wgsl_name_reserved(), declared here before */
+#include "code/wgsl/wgsl_scan.h"
 
 #ifdef __cplusplus
 extern "C" {

@@ -1,5 +1,5 @@
 // wgsl_values.mjs - the type of a value row in WGSL, for the WebGPU runner
-// (run_dawn.mjs): the same rules as scan/value_wgsl.c (docs/run.md,
+// (run_dawn.mjs): the same rules as code/wgsl/value_wgsl.c (docs/run.md,
 // "Values"), so that `--set` means on Dawn what it means to dgpb-run.
 //
 //   valueType(text, row) -> { scalar, bits, vectors, components, vectorStride,

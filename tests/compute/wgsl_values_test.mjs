@@ -1,5 +1,5 @@
 // wgsl_values_test.mjs - the WebGPU runner's value types (wgsl_values.mjs)
-// agree with scan/value_wgsl.c's on the same real Slang output
+// agree with code/wgsl/value_wgsl.c's on the same real Slang output
 // (fixtures/values/values.wgsl; tests/test_value_types.c checks the C side
 // with this table). Exit 0 when every row reads as expected.
 import fs from 'node:fs';

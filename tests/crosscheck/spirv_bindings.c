@@ -49,7 +49,7 @@
 #include <cjson/cJSON.h>
 
 #include "dgpb/dgpb.h"
-#include "scan/spirv_analysis.h"
+#include "code/spirv/spirv_analysis.h"
 
 /* SPIR-V storage classes and execution models used below. */
 enum {

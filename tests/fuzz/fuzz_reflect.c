@@ -21,7 +21,8 @@
 
 #include "tables/binding_proof.h"
 #include "dgpb/dgpb.h"
-#include "scan/code_bindings.h"
+#include "code/code_bindings.h"
+#include "code/code_format.h"
 #include "tables/params.h"
 #include "tables/reflect.h"
 
@@ -72,7 +73,7 @@ static void table_and_proof(const dgpb_reflection *r, dgpb_target_id target, uin
     dgpb_diag d;
     dgpb_diag_clear(&d);
     dgpb_param_table table = {0};
-    bool proved = target == DGPB_TARGET_SPIRV || target == DGPB_TARGET_WGSL; /* as dgpb-build */
+    bool proved = code_ops_of_target(target)->places_from_code; /* as dgpb-build */
     if (dgpb_param_table_build(&s, &table, &d) == DGPB_OK && proved) {
         dgpb_proof_input proof = {.target = target, .entry = entry, .table = &table, .code = &code};
         (void)dgpb_binding_proof(&proof, &d);

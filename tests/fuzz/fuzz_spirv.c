@@ -1,10 +1,10 @@
 /*
- * fuzz_spirv.c - fuzz target for the SPIR-V analysis (scan/spirv_analysis.h)
+ * fuzz_spirv.c - fuzz target for the SPIR-V analysis (code/spirv/spirv_analysis.h)
  * and what dgpb-build reads from it: the capabilities (tables/capabilities.h,
  * from the raw words), variables looked
- * up by name, the code bindings (scan/code_bindings.h) and their lookup by
+ * up by name, the code bindings (code/code_bindings.h) and their lookup by
  * parameter path; plus the OpSource stripper and the entry-point list
- * (scan/spirv.h) that read the same words.
+ * (code/spirv/spirv.h) that read the same words.
  *
  * The input is the module itself (the fuzzer's buffers are word-aligned, as
  * dgpb-build's file reads are).
@@ -17,10 +17,10 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "scan/code_bindings.h"
+#include "code/code_bindings.h"
 #include "dgpb/dgpb.h"
-#include "scan/spirv.h"
-#include "scan/spirv_analysis.h"
+#include "code/spirv/spirv.h"
+#include "code/spirv/spirv_analysis.h"
 #include "tables/capabilities.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);

@@ -7,7 +7,7 @@
 
 #include "common/tool_common.h"
 #include "dump.h"
-#include "scan/spirv.h"
+#include "code/spirv/spirv.h"
 
 static void short_hash(const uint8_t *sha, char out[17])
 {

@@ -22,6 +22,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "code/code_format.h"
 #include "dump.h"
 
 /*
@@ -401,7 +402,7 @@ static void entry_section(FILE *out, const dgpb_target_view *t, uint32_t ti, uin
     const dgpb_entry_view *e = &t->entries[i];
     char hex[65], b1[32];
     dgpb_sha256_hex(e->code.sha256, hex);
-    bool wgsl = t->id == DGPB_TARGET_WGSL;
+    bool wgsl = code_ops_of_target((dgpb_target_id)t->id)->webgpu;
     fprintf(out, "<section class=\"entry\" id=\"entry-%" PRIu32 "-%" PRIu32 "\" data-target=\"", ti,
             i);
     esc_str(out, t->name);

@@ -13,8 +13,8 @@
 #define wgsl_size_workgroup dgpb__wgsl_size_workgroup
 #define wgsl_sizes_free dgpb__wgsl_sizes_free
 
-#include "scan/wgsl_scan.h"
-#include "scan/wgsl_syntax.h"
+#include "code/wgsl/wgsl_scan.h"
+#include "code/wgsl/wgsl_syntax.h"
 
 /* A struct or an alias of the module, and its size once computed. */
 typedef struct named_type {

@@ -1,7 +1,7 @@
 /*
  * value_wgsl.h - the type of a value row in WGSL: the member of a
  * var<uniform>'s struct at the row's offset, by WGSL's alignment and size
- * rules, or an `override` by its @id (internal; scan/value_types.h).
+ * rules, or an `override` by its @id (internal; code/value_types.h).
  */
 #ifndef DGPB_VALUE_WGSL_H
 #define DGPB_VALUE_WGSL_H
@@ -14,8 +14,8 @@
 
 #include <stddef.h>
 
-#include "scan/spirv_analysis.h" /* dgpb_spirv_member */
-#include "scan/value_types.h"
+#include "code/spirv/spirv_analysis.h" /* dgpb_spirv_member */
+#include "code/value_types.h"
 
 /*
  * Fills *t (zeroed by the caller) for value row `row` of the WGSL `text`:

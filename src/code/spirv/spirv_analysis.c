@@ -1,6 +1,6 @@
 /*
  * spirv_analysis.c - entry point, capabilities and written variables of a
- * SPIR-V module (scan/spirv_analysis.h; the rules are docs/design.md, sections
+ * SPIR-V module (code/spirv/spirv_analysis.h; the rules are docs/design.md, sections
  * 4 and 5).
  *
  * Two passes over the module without OpSource (dgpb_spirv_strip_source()):
@@ -22,17 +22,17 @@
  * no fixpoint iteration. Per-id tables are sized by the header's id bound,
  * which is capped at DGPB_SPIRV_MAX_ID_BOUND.
  */
-#include "scan/spirv_analysis.h"
+#include "code/spirv/spirv_analysis.h"
 
 #include <stdlib.h>
 #include <string.h>
 
 #include "core/alloc.h"
 #include "dgpb/format.h"
-#include "scan/spirv.h"
-#include "scan/spirv_numbers.h"
+#include "code/spirv/spirv.h"
+#include "code/spirv/spirv_numbers.h"
 #define DGPB_SPIRV_TU dgpb_spirv_analysis_max_id_bound
-#include "scan/spirv_tools.h"
+#include "code/spirv/spirv_tools.h"
 
 /* GLSL.std.450 extended instructions that write through a pointer. */
 enum {

@@ -1,16 +1,16 @@
 /*
- * spirv.c - SPIR-V helpers over SPIRV-Tools' C API (scan/spirv.h).
+ * spirv.c - SPIR-V helpers over SPIRV-Tools' C API (code/spirv/spirv.h).
  */
 #define _POSIX_C_SOURCE 200809L
-#include "scan/spirv.h"
+#include "code/spirv/spirv.h"
 
 #include <string.h>
 
 #include "core/alloc.h"
 #include "dgpb/format.h"
 #define DGPB_SPIRV_TU dgpb_spirv_c_max_id_bound
-#include "scan/spirv_numbers.h"
-#include "scan/spirv_tools.h"
+#include "code/spirv/spirv_numbers.h"
+#include "code/spirv/spirv_tools.h"
 
 int dgpb_spirv_strip_source(const void *code, size_t size, uint32_t **out, size_t *out_words,
                             dgpb_diag *diag)

@@ -1,5 +1,5 @@
 /*
- * scan/value_types.h - the type of a value row, read from the shipped code.
+ * code/value_types.h - the type of a value row, read from the shipped code.
  *
  * v0 rows carry no type (docs/format.md). Whoever needs one (dgpb-run to
  * turn "2" into bytes, the C header dgpb-build writes, a test's WebGPU
@@ -33,7 +33,7 @@
 
 #include "dgpb/format.h"
 #include "dgpb/result.h"
-#include "bundle/model.h"
+#include "bundle/model.h" /* dgpb_param_desc, the plain row struct */
 
 #ifdef __cplusplus
 extern "C" {
@@ -100,6 +100,18 @@ int dgpb_block_size_find(dgpb_code_format format, const uint8_t *code, size_t le
 int dgpb_storage_format_find(dgpb_code_format format, const uint8_t *code, size_t len,
                              const char *entry, const dgpb_param_desc *row, const char **out,
                              dgpb_diag *diag);
+
+/* Linked as dgpb__<name> (CONTRIBUTING.md, "Code conventions"). */
+#define code_texel_formats dgpb__code_texel_formats
+#define code_texel_format_count dgpb__code_texel_format_count
+#define code_texel_format dgpb__code_texel_format
+
+/* WebGPU's texel format names in the order of SPIR-V's ImageFormat (index 0: none). */
+extern const char *const code_texel_formats[];
+extern const size_t code_texel_format_count;
+
+/* The static string of texel format `name` in code_texel_formats; NULL when not there. */
+const char *code_texel_format(const char *name);
 
 #ifdef __cplusplus
 }

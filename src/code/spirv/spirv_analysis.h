@@ -1,5 +1,5 @@
 /*
- * scan/spirv_analysis.h - what dgpb-build reads from an entry's SPIR-V.
+ * code/spirv/spirv_analysis.h - what dgpb-build reads from an entry's SPIR-V.
  *
  * dgpb_spirv_analyze() reads one SPIR-V module (as Slang writes it for one
  * entry point) and returns:
@@ -24,7 +24,7 @@
  * OpSampledImage and OpImage. It never looks at the variable's type.
  *
  * The module is handed to SPIRV-Tools (spvBinaryParse) without its OpSource
- * instructions (see scan/spirv.h). When SPIRV-Tools cannot parse it (a
+ * instructions (see code/spirv/spirv.h). When SPIRV-Tools cannot parse it (a
  * module newer than the library, e.g. one using cooperative vectors), the
  * result is DGPB_ERR_UNSUPPORTED with a warning in the diagnostic, and the
  * returned info has parsed == false: only the capabilities and the execution

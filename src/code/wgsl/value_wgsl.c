@@ -1,5 +1,5 @@
 /*
- * value_wgsl.c - the type of a value row in WGSL (scan/value_wgsl.h).
+ * value_wgsl.c - the type of a value row in WGSL (code/wgsl/value_wgsl.h).
  *
  * One pass over the module scope with the WGSL lexer (wgsl_syntax.c) finds
  * the structs (where their '{' is), the var<uniform> at the row's group and
@@ -7,17 +7,17 @@
  * var's type is then laid out by WGSL's rules (AlignOf/SizeOf: a vec3 aligns
  * like a vec4, an array's stride is its element's size rounded up to its
  * alignment, @align/@size on a member) and walked to the row's offset the
- * way scan/value_types.c walks SPIR-V: a struct of one member is that
+ * way code/value_types.c walks SPIR-V: a struct of one member is that
  * member; a struct of several that the row covers whole is an aggregate; an
  * array the row covers whole is an array value of its element.
  */
-#include "scan/value_wgsl.h"
+#include "code/wgsl/value_wgsl.h"
 
 #include <string.h>
 
 #include "core/alloc.h"
 #include "scan/text_scan.h"
-#include "scan/wgsl_syntax.h"
+#include "code/wgsl/wgsl_syntax.h"
 
 #define MAX_DEPTH 64
 #define MAX_STRUCTS 1024

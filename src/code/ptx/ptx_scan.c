@@ -1,6 +1,6 @@
 /*
  * ptx_scan.c - kernel parameters and SLANG_globalParams of PTX text
- * (scan/ptx_scan.h).
+ * (code/ptx/ptx_scan.h).
  *
  * One pass with a one-token lexer (ptx_lex.c). At the top level every directive is
  * parsed (.version, .target, .address_size, .file, .section, .pragma,
@@ -15,13 +15,13 @@
  * A kernel's parameter names go into an open-addressing hash table while its
  * body is read, so each word of the body costs one lookup: linear time.
  */
-#include "scan/ptx_scan.h"
+#include "code/ptx/ptx_scan.h"
 
 #include <stdlib.h>
 #include <string.h>
 
 #include "core/alloc.h"
-#include "scan/ptx_lex.h"
+#include "code/ptx/ptx_lex.h"
 #include "scan/text_scan.h"
 
 #define GLOBAL_PARAMS "SLANG_globalParams"

@@ -2,12 +2,12 @@
  * wgsl_syntax.c - the WGSL scanner's lexer, and the syntax that its grammar
  * and its sizes both read (wgsl_syntax.h).
  */
-#include "scan/wgsl_syntax.h"
+#include "code/wgsl/wgsl_syntax.h"
 
 #include <string.h>
 
 #include "core/alloc.h"
-#include "scan/wgsl_scan.h"
+#include "code/wgsl/wgsl_scan.h"
 
 /* ---- the lexer -------------------------------------------------------------- */
 

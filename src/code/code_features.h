@@ -1,5 +1,5 @@
 /*
- * scan/code_features.h - what an entry's code declares that a device must
+ * code/code_features.h - what an entry's code declares that a device must
  * have: SPIR-V's OpCapability instructions, WGSL's `enable` (and `requires`)
  * directives, PTX's `.target` directive (docs/format.md, "Capabilities").
  *
@@ -9,7 +9,9 @@
  * word (a module that is not SPIR-V, or whose instructions overrun it, is
  * refused); WGSL's global directives, which come before every declaration
  * (comments skipped); PTX's first `.target` directive outside comments. The
- * mapping of what is read to capabilities is tables/capabilities.h's.
+ * mapping of what is read to capabilities is tables/capabilities.h's. Each
+ * format's reader is in its folder; dgpb_code_features_read() is
+ * code/code_formats.c's.
  *
  * Ownership: dgpb_code_features_read() fills a dgpb_code_features that owns
  * its array; release it with dgpb_code_features_clear().
@@ -17,6 +19,7 @@
 #ifndef DGPB_CODE_FEATURES_H
 #define DGPB_CODE_FEATURES_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -48,7 +51,7 @@ typedef struct dgpb_code_features {
 
 /*
  * Reads the features of `code` (`size` bytes) in `format`'s code format
- * (DGPB_CODE_FORMAT_SPIRV, _WGSL or _PTX; any other gives none). Fails with
+ * (through its code/code_format.h table; a format dgpb does not read gives none). Fails with
  * DGPB_ERR_CORRUPT (SPIR-V that is not a module, a WGSL directive or a PTX
  * `.target` that does not parse, PTX without `.target`) or DGPB_ERR_NOMEM.
  */
@@ -57,6 +60,25 @@ int dgpb_code_features_read(dgpb_code_format format, const uint8_t *code, size_t
 
 /* Releases what `f` owns and empties it. */
 void dgpb_code_features_clear(dgpb_code_features *f);
+
+/* What the formats' readers share (internal; linked as dgpb__<name>). */
+#define features_add dgpb__features_add
+#define features_skip_space dgpb__features_skip_space
+#define features_ident_char dgpb__features_ident_char
+#define features_ident dgpb__features_ident
+#define features_line dgpb__features_line
+
+/* Adds a feature once (`name_len` bytes of `name`); false when out of memory. */
+bool features_add(dgpb_code_features *f, size_t *cap, uint32_t number, const char *name,
+                  size_t name_len);
+/* Skips white space and comments (nested: WGSL's) from *i; false at an open comment. */
+bool features_skip_space(const char *t, size_t n, size_t *i, bool nested);
+/* Whether `c` may be (the first, when `first`) character of an identifier. */
+bool features_ident_char(char c, bool first);
+/* The identifier at *i (its length; 0 for none), *i moved past it. */
+size_t features_ident(const char *t, size_t n, size_t *i);
+/* The line of byte `at` of `t`, for messages. */
+unsigned features_line(const char *t, size_t at);
 
 #ifdef __cplusplus
 }

@@ -1,5 +1,5 @@
 /*
- * scan/ptx_scan.h - the kernel parameters and global parameter block that
+ * code/ptx/ptx_scan.h - the kernel parameters and global parameter block that
  * PTX text declares and reads.
  *
  * dgpb-build proves that a bundle's parameter table matches the PTX it ships

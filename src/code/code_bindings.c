@@ -1,8 +1,8 @@
 /*
  * code_bindings.c - the bindings a SPIR-V or WGSL blob declares
- * (scan/code_bindings.h).
+ * (code/code_bindings.h).
  */
-#include "scan/code_bindings.h"
+#include "code/code_bindings.h"
 
 #include <assert.h>
 #include <ctype.h>
@@ -10,7 +10,7 @@
 
 #include "core/alloc.h"
 #include "dgpb/format.h"
-#include "scan/value_wgsl.h"
+#include "code/wgsl/value_wgsl.h"
 
 static const char *const class_names[DGPB_CODE_CLASS_COUNT] = {
     "uniform buffer",     "push-constant block",

@@ -1,6 +1,6 @@
 /*
  * wgsl_scan.c - the resource bindings, entry points and workgroup memory of
- * WGSL text (scan/wgsl_scan.h).
+ * WGSL text (code/wgsl/wgsl_scan.h).
  *
  * One pass over the module-scope grammar with a one-token lexer
  * (wgsl_syntax.c): the parser looks at s->lex.tok and calls wgsl_advance()
@@ -15,7 +15,7 @@
  * attribute or a declaration keyword, so a missing ';' is caught where it is
  * missing instead of swallowing the declarations after it.
  */
-#include "scan/wgsl_scan.h"
+#include "code/wgsl/wgsl_scan.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -23,8 +23,8 @@
 
 #include "core/alloc.h"
 #include "scan/text_scan.h"
-#include "scan/wgsl_layout.h"
-#include "scan/wgsl_syntax.h"
+#include "code/wgsl/wgsl_layout.h"
+#include "code/wgsl/wgsl_syntax.h"
 #include "dgpb/format.h"
 #include "core/utf8.h"
 

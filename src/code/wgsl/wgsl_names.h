@@ -1,5 +1,5 @@
 /*
- * scan/wgsl_names.h - the names WGSL reserves: keywords, reserved words and
+ * code/wgsl/wgsl_names.h - the names WGSL reserves: keywords, reserved words and
  * predeclared names, from the WGSL specification's lists.
  */
 #ifndef DGPB_WGSL_NAMES_H

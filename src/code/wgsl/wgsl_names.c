@@ -1,8 +1,8 @@
 /*
  * wgsl_names.c - the names WGSL reserves, for entry names kept as WGSL
- * function names (scan/wgsl_names.h).
+ * function names (code/wgsl/wgsl_names.h).
  */
-#include "scan/wgsl_names.h"
+#include "code/wgsl/wgsl_names.h"
 
 #include <assert.h>
 #include <stddef.h>

@@ -1,7 +1,7 @@
 /*
  * ptx_lex.c - the PTX scanner's lexer and token classes (ptx_lex.h).
  */
-#include "scan/ptx_lex.h"
+#include "code/ptx/ptx_lex.h"
 
 #include <string.h>
 

@@ -1,14 +1,11 @@
 /*
- * value_types.c - the type of a value row and the texel format of a storage
- * texture, read from the shipped code (scan/value_types.h; the rules are
- * docs/format.md, "Value types").
+ * value_spirv.c - the type of a value row, a uniform block's size and a
+ * storage texture's texel format in SPIR-V (code/spirv/spirv_ops.h; the
+ * rules are docs/format.md, "Value types").
  *
- * SPIR-V: one raw word walk (no SPIRV-Tools: only types, constants,
- * variables and their decorations are read) records where each id is
- * defined and its decorations; the row is then found in the type of its
- * variable. WGSL: scan/value_wgsl.c. PTX: the kernel parameter's type as
- * scan/ptx_scan.c reads it, when it is a float (nvcc declares `int` and
- * `uint` parameters alike as .u32).
+ * One raw word walk (no SPIRV-Tools: only types, constants, variables and
+ * their decorations are read) records where each id is defined and its
+ * decorations; the row is then found in the type of its variable.
  *
  * Finding the member at a row's offset: a struct of several members that the
  * row covers whole is an aggregate; a struct of one member (Slang's
@@ -18,18 +15,15 @@
  * the offset. A matrix Slang stores through a wrapper is therefore an array
  * of its stored vectors (float3x4 in a std140 block: f32x4[3]).
  */
-#include "scan/value_types.h"
-
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "core/alloc.h"
-#include "scan/ptx_scan.h"
-#include "scan/spirv_analysis.h"
-#include "scan/spirv_numbers.h"
-#include "scan/value_wgsl.h"
-#include "scan/wgsl_scan.h"
+#include "code/spirv/spirv_analysis.h"
+#include "code/spirv/spirv_numbers.h"
+#include "code/spirv/spirv_ops.h"
+#include "code/value_types.h"
 
 #define MAX_DEPTH 64
 
@@ -367,8 +361,8 @@ static uint32_t pointee_of(const spv *m, size_t at, uint32_t *storage)
     return p ? m->w[p + 3] : 0;
 }
 
-static int spirv_value_type(const uint8_t *code, size_t len, const char *entry,
-                            const dgpb_param_desc *row, dgpb_code_type *t, dgpb_diag *diag)
+int value_spirv_type(const uint8_t *code, size_t len, const char *entry, const dgpb_param_desc *row,
+                     dgpb_code_type *t, dgpb_diag *diag)
 {
     spv m;
     int rc = spv_load(&m, code, len, entry, diag);
@@ -421,93 +415,9 @@ static int spirv_value_type(const uint8_t *code, size_t len, const char *entry,
     return DGPB_OK;
 }
 
-/* ---- PTX ------------------------------------------------------------------- */
-
-static int ptx_value_type(const uint8_t *code, size_t len, const char *entry,
-                          const dgpb_param_desc *row, dgpb_code_type *t, dgpb_diag *diag)
+int value_spirv_block_size(const uint8_t *code, size_t len, const char *entry,
+                           const dgpb_param_desc *row, uint32_t *out, dgpb_diag *diag)
 {
-    if (row->space != DGPB_SPACE_LAUNCH)
-        return DGPB_OK; /* SLANG_globalParams and blocks: bytes in PTX */
-    dgpb_ptx_module *m = NULL;
-    int rc = dgpb_ptx_scan((const char *)code, len, &m, diag);
-    if (rc)
-        return rc;
-    const dgpb_ptx_entry *e = dgpb_ptx_kernel(m, entry);
-    for (size_t i = 0; e && i < e->param_count; i++) {
-        const dgpb_ptx_param *p = &e->params[i];
-        /* .b8 arrays and .bN are bytes; and nvcc declares an `int` parameter .u32 as it
-           does a `uint`, so an integer's signedness is not in PTX: only .fN states a type. */
-        if (p->offset != row->offset || !p->type[0] || p->type[1] != 'f')
-            continue;
-        t->scalar = DGPB_SCALAR_FLOAT;
-        t->bits = (uint32_t)atoi(p->type + 2);
-        if (!t->bits)
-            t->scalar = DGPB_SCALAR_UNKNOWN;
-        else
-            t->columns = p->vector ? p->vector : 1, t->rows = 1;
-        break;
-    }
-    dgpb_ptx_module_free(m);
-    return DGPB_OK;
-}
-
-/* ---- the interface --------------------------------------------------------- */
-
-int dgpb_code_type_find(dgpb_code_format format, const uint8_t *code, size_t len, const char *entry,
-                        const dgpb_param_desc *row, dgpb_code_type *out, dgpb_diag *diag)
-{
-    if (!out || !row || (!code && len))
-        return dgpb_diag_set(diag, DGPB_ERR_INVALID, -1, "dgpb_code_type_find: NULL argument");
-    memset(out, 0, sizeof *out);
-    int rc = DGPB_OK;
-    if (format == DGPB_CODE_FORMAT_SPIRV)
-        rc = spirv_value_type(code, len, entry, row, out, diag);
-    else if (format == DGPB_CODE_FORMAT_WGSL)
-        rc = value_wgsl_type((const char *)code, len, row, out, diag);
-    else if (format == DGPB_CODE_FORMAT_PTX)
-        rc = ptx_value_type(code, len, entry, row, out, diag);
-    if (rc)
-        memset(out, 0, sizeof *out);
-    else if (out->scalar == DGPB_SCALAR_UNKNOWN && !out->aggregate)
-        memset(out, 0, sizeof *out);
-    return rc;
-}
-
-void dgpb_code_type_text(const dgpb_code_type *t, char *buf, size_t size)
-{
-    static const char prefix[] = {'?', 'b', 'i', 'u', 'f'};
-    size_t n = 0;
-    if (!size)
-        return;
-    buf[0] = 0;
-    if (t->aggregate)
-        n = (size_t)snprintf(buf, size, "struct");
-    else if (t->scalar == DGPB_SCALAR_UNKNOWN || t->scalar > DGPB_SCALAR_FLOAT)
-        n = (size_t)snprintf(buf, size, "unknown");
-    else if (t->rows > 1)
-        n = (size_t)snprintf(buf, size, "%c%u %ux%u%s", prefix[t->scalar], t->bits, t->columns,
-                             t->rows, t->row_major ? " row_major" : "");
-    else if (t->columns > 1)
-        n = (size_t)snprintf(buf, size, "%c%ux%u", prefix[t->scalar], t->bits, t->columns);
-    else
-        n = (size_t)snprintf(buf, size, "%c%u", prefix[t->scalar], t->bits);
-    if (t->array_count && n < size)
-        snprintf(buf + n, size - n, "[%u]", t->array_count);
-}
-
-/* ---- block sizes ------------------------------------------------------------- */
-
-int dgpb_block_size_find(dgpb_code_format format, const uint8_t *code, size_t len,
-                         const char *entry, const dgpb_param_desc *row, uint32_t *out,
-                         dgpb_diag *diag)
-{
-    if (!out || !row || (!code && len))
-        return dgpb_diag_set(diag, DGPB_ERR_INVALID, -1, "dgpb_block_size_find: NULL argument");
-    *out = 0;
-    if (format == DGPB_CODE_FORMAT_WGSL)
-        return value_wgsl_block_size((const char *)code, len, row, out, diag);
-    if (format != DGPB_CODE_FORMAT_SPIRV)
-        return DGPB_OK;
     spv m;
     int rc = spv_load(&m, code, len, entry, diag);
     for (uint32_t id = 1; !rc && id < m.bound; id++) {
@@ -526,62 +436,27 @@ int dgpb_block_size_find(dgpb_code_format format, const uint8_t *code, size_t le
     return rc;
 }
 
-/* ---- storage texture formats ------------------------------------------------- */
-
-/* SPIR-V's ImageFormat enumerants 1..41 in WebGPU's spelling (NULL: none there). */
-static const char *const spirv_image_formats[] = {
-    NULL,         "rgba32float", "rgba16float",   "r32float",   "rgba8unorm",  "rgba8snorm",
-    "rg32float",  "rg16float",   "rg11b10ufloat", "r16float",   "rgba16unorm", "rgb10a2unorm",
-    "rg16unorm",  "rg8unorm",    "r16unorm",      "r8unorm",    "rgba16snorm", "rg16snorm",
-    "rg8snorm",   "r16snorm",    "r8snorm",       "rgba32sint", "rgba16sint",  "rgba8sint",
-    "r32sint",    "rg32sint",    "rg16sint",      "rg8sint",    "r16sint",     "r8sint",
-    "rgba32uint", "rgba16uint",  "rgba8uint",     "r32uint",    "rgb10a2uint", "rg32uint",
-    "rg16uint",   "rg8uint",     "r16uint",       "r8uint",     "r64uint",     "r64sint"};
-
-int dgpb_storage_format_find(dgpb_code_format format, const uint8_t *code, size_t len,
-                             const char *entry, const dgpb_param_desc *row, const char **out,
-                             dgpb_diag *diag)
+int value_spirv_storage_format(const uint8_t *code, size_t len, const char *entry,
+                               const dgpb_param_desc *row, const char **out, dgpb_diag *diag)
 {
-    if (!out || !row || (!code && len))
-        return dgpb_diag_set(diag, DGPB_ERR_INVALID, -1, "dgpb_storage_format_find: NULL argument");
-    *out = NULL;
-    if (format == DGPB_CODE_FORMAT_SPIRV) {
-        spv m;
-        int rc = spv_load(&m, code, len, entry, diag);
-        for (uint32_t id = 1; !rc && id < m.bound; id++) {
-            size_t at = def_of(&m, id, OP_VARIABLE, 4), img;
-            uint32_t storage;
-            if (!at || m.set[id] != (int64_t)row->space || m.binding[id] != (int64_t)row->binding)
-                continue;
-            uint32_t pointee = pointee_of(&m, at, &storage);
-            size_t arr = def_of(&m, pointee, OP_TYPE_ARRAY, 4);
-            if (arr)
-                pointee = m.w[arr + 2];
-            if ((img = def_of(&m, pointee, OP_TYPE_IMAGE, 9))) {
-                uint32_t f = m.w[img + 8];
-                if (f < sizeof spirv_image_formats / sizeof spirv_image_formats[0])
-                    *out = spirv_image_formats[f];
-            }
-            break;
+    spv m;
+    int rc = spv_load(&m, code, len, entry, diag);
+    for (uint32_t id = 1; !rc && id < m.bound; id++) {
+        size_t at = def_of(&m, id, OP_VARIABLE, 4), img;
+        uint32_t storage;
+        if (!at || m.set[id] != (int64_t)row->space || m.binding[id] != (int64_t)row->binding)
+            continue;
+        uint32_t pointee = pointee_of(&m, at, &storage);
+        size_t arr = def_of(&m, pointee, OP_TYPE_ARRAY, 4);
+        if (arr)
+            pointee = m.w[arr + 2];
+        if ((img = def_of(&m, pointee, OP_TYPE_IMAGE, 9))) {
+            uint32_t f = m.w[img + 8];
+            if (f < code_texel_format_count)
+                *out = code_texel_formats[f];
         }
-        spv_free(&m);
-        return rc;
+        break;
     }
-    if (format == DGPB_CODE_FORMAT_WGSL) {
-        dgpb_wgsl_module *m = NULL;
-        int rc = dgpb_wgsl_scan((const char *)code, len, &m, diag);
-        if (rc)
-            return rc;
-        for (size_t i = 0; i < m->binding_count; i++) {
-            const dgpb_wgsl_binding *b = &m->bindings[i];
-            if (b->group != (int64_t)row->space || b->binding != (int64_t)row->binding ||
-                !b->texel_format)
-                continue;
-            for (size_t f = 1; f < sizeof spirv_image_formats / sizeof spirv_image_formats[0]; f++)
-                if (!strcmp(spirv_image_formats[f], b->texel_format))
-                    *out = spirv_image_formats[f];
-        }
-        dgpb_wgsl_module_free(m);
-    }
-    return DGPB_OK;
+    spv_free(&m);
+    return rc;
 }

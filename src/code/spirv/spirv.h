@@ -1,12 +1,12 @@
 /*
- * scan/spirv.h - SPIR-V helpers over SPIRV-Tools' C API.
+ * code/spirv/spirv.h - SPIR-V helpers over SPIRV-Tools' C API.
  *
  * Debian's SPIRV-Tools is older than the SPIR-V Slang writes and rejects its
  * OpSource instruction (an unknown source-language id). Every function here
  * therefore works on a copy without OpSource (debug information only); the
  * stored blob is never changed.
  *
- * Library files include SPIRV-Tools' header through src/scan/spirv_tools.h, which
+ * Library files include SPIRV-Tools' header through src/code/spirv/spirv_tools.h, which
  * keeps its non-static constant from clashing between files.
  */
 #ifndef DGPB_SPIRV_H

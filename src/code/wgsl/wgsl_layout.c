@@ -4,7 +4,7 @@
  * grammar recorded, each struct and alias sized once. Structs and aliases
  * are found by binary search in the table sorted by name.
  */
-#include "scan/wgsl_layout.h"
+#include "code/wgsl/wgsl_layout.h"
 
 #include <stdlib.h>
 #include <string.h>

@@ -1,5 +1,5 @@
 /*
- * scan/wgsl_scan.h - the resource bindings, entry points and workgroup
+ * code/wgsl/wgsl_scan.h - the resource bindings, entry points and workgroup
  * memory that a WGSL module declares, read from its text.
  *
  * dgpb-build proves that a bundle's parameter table matches the WGSL it

@@ -1,5 +1,5 @@
 /*
- * scan/code_bindings.h - the resource bindings a shipped blob declares, read
+ * code/code_bindings.h - the resource bindings a shipped blob declares, read
  * back from the code itself.
  *
  * dgpb-build never trusts a parameter table it cannot check: before it
@@ -9,9 +9,9 @@
  *
  *   - SPIR-V: every module-scope variable with DescriptorSet/Binding
  *     decorations, and every PushConstant variable, that the entry point's
- *     interface lists (scan/spirv_analysis.h);
+ *     interface lists (code/spirv/spirv_analysis.h);
  *   - WGSL: every module-scope `var` in the uniform or storage address space
- *     or of a texture or sampler type (scan/wgsl_scan.h);
+ *     or of a texture or sampler type (code/wgsl/wgsl_scan.h);
  *   - both: every pipeline constant (a SPIR-V SpecId-decorated constant, a
  *     WGSL `override` with an @id), in the space DGPB_SPACE_PIPELINE_CONSTANT
  *     with its id as the binding.
@@ -36,8 +36,8 @@
 #include <stdint.h>
 
 #include "dgpb/result.h"
-#include "scan/spirv_analysis.h"
-#include "scan/wgsl_scan.h"
+#include "code/spirv/spirv_analysis.h"
+#include "code/wgsl/wgsl_scan.h"
 
 #ifdef __cplusplus
 extern "C" {

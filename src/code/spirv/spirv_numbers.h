@@ -1,5 +1,5 @@
 /*
- * scan/spirv_numbers.h - the SPIR-V numbers (unified1) that dgpb's SPIR-V
+ * code/spirv/spirv_numbers.h - the SPIR-V numbers (unified1) that dgpb's SPIR-V
  * readers use: opcodes, decorations, storage classes, execution modes
  * (internal), defined once for every reader of SPIR-V words in scan/.
  */

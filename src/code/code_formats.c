@@ -1,0 +1,141 @@
+/*
+ * code_formats.c - the registry of the code-format seam (code/code_format.h):
+ * each code format's table, the table of the formats dgpb does not read, and
+ * the readers of code/code_features.h and code/value_types.h, which ask a
+ * format's table.
+ *
+ * This is the one file of src/code/ outside a format's folder that names
+ * code formats (tests/structure/target_tests.py).
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include "code/code_format.h"
+
+static int unread_features(const uint8_t *code, size_t size, dgpb_code_features *out, dgpb_diag *d)
+{
+    (void)code, (void)size, (void)out, (void)d;
+    return DGPB_OK;
+}
+
+static bool unread_feature_is(const dgpb_code_feature *f, uint32_t number, const char *name)
+{
+    (void)f, (void)number, (void)name;
+    return false;
+}
+
+static void unread_describe(const dgpb_code_feature *f, const char *name, char *out, size_t size)
+{
+    (void)name;
+    if (size)
+        snprintf(out, size, "feature %u %s", f->number, f->name);
+}
+
+static int unread_type(const uint8_t *code, size_t len, const char *entry,
+                       const dgpb_param_desc *row, dgpb_code_type *out, dgpb_diag *diag)
+{
+    (void)code, (void)len, (void)entry, (void)row, (void)out, (void)diag;
+    return DGPB_OK;
+}
+
+static int unread_block_size(const uint8_t *code, size_t len, const char *entry,
+                             const dgpb_param_desc *row, uint32_t *out, dgpb_diag *diag)
+{
+    (void)code, (void)len, (void)entry, (void)row, (void)out, (void)diag;
+    return DGPB_OK;
+}
+
+static int unread_storage_format(const uint8_t *code, size_t len, const char *entry,
+                                 const dgpb_param_desc *row, const char **out, dgpb_diag *diag)
+{
+    (void)code, (void)len, (void)entry, (void)row, (void)out, (void)diag;
+    return DGPB_OK;
+}
+
+/* dxbc, dxil, msl, metallib: unproved (docs/format.md); capabilities from the SPIR-V probe. */
+const code_ops code_unread_ops = {
+    .place_format = "space %lld, binding %lld",
+    .type_rank = 2,
+    .features_read = unread_features,
+    .feature_is = unread_feature_is,
+    .feature_describe = unread_describe,
+    .type_find = unread_type,
+    .block_size_find = unread_block_size,
+    .storage_format_find = unread_storage_format,
+};
+
+static const code_ops *const by_format[DGPB_CODE_FORMAT_COUNT] = {
+    [DGPB_CODE_FORMAT_SPIRV] = &code_spirv_ops,
+    [DGPB_CODE_FORMAT_WGSL] = &code_wgsl_ops,
+    [DGPB_CODE_FORMAT_PTX] = &code_ptx_ops,
+};
+
+const code_ops *code_ops_of(dgpb_code_format format)
+{
+    if ((unsigned)format >= DGPB_CODE_FORMAT_COUNT || !by_format[format])
+        return &code_unread_ops;
+    return by_format[format];
+}
+
+/* Each target's code format: dgpb/vocabulary.def, DGPB_TARGET's CODE. */
+static const dgpb_code_format target_code[DGPB_TARGET_COUNT] = {
+#define DGPB_TARGET(ID, value, name, BACKEND, backend_value, backend_name, macro, CODE, DISCOVER,  \
+                    platforms)                                                                     \
+    [value] = DGPB_CODE_FORMAT_##CODE,
+#include "dgpb/vocabulary.def"
+};
+
+const code_ops *code_ops_of_target(dgpb_target_id target)
+{
+    if ((unsigned)target >= DGPB_TARGET_COUNT)
+        return &code_unread_ops;
+    return code_ops_of(target_code[target]);
+}
+
+/* ---- code/code_features.h -------------------------------------------------- */
+
+int dgpb_code_features_read(dgpb_code_format format, const uint8_t *code, size_t size,
+                            dgpb_code_features *out, dgpb_diag *d)
+{
+    memset(out, 0, sizeof *out);
+    int rc = code_ops_of(format)->features_read(code, size, out, d);
+    if (rc)
+        dgpb_code_features_clear(out);
+    return rc;
+}
+
+/* ---- code/value_types.h ---------------------------------------------------- */
+
+int dgpb_code_type_find(dgpb_code_format format, const uint8_t *code, size_t len, const char *entry,
+                        const dgpb_param_desc *row, dgpb_code_type *out, dgpb_diag *diag)
+{
+    if (!out || !row || (!code && len))
+        return dgpb_diag_set(diag, DGPB_ERR_INVALID, -1, "dgpb_code_type_find: NULL argument");
+    memset(out, 0, sizeof *out);
+    int rc = code_ops_of(format)->type_find(code, len, entry, row, out, diag);
+    if (rc)
+        memset(out, 0, sizeof *out);
+    else if (out->scalar == DGPB_SCALAR_UNKNOWN && !out->aggregate)
+        memset(out, 0, sizeof *out);
+    return rc;
+}
+
+int dgpb_block_size_find(dgpb_code_format format, const uint8_t *code, size_t len,
+                         const char *entry, const dgpb_param_desc *row, uint32_t *out,
+                         dgpb_diag *diag)
+{
+    if (!out || !row || (!code && len))
+        return dgpb_diag_set(diag, DGPB_ERR_INVALID, -1, "dgpb_block_size_find: NULL argument");
+    *out = 0;
+    return code_ops_of(format)->block_size_find(code, len, entry, row, out, diag);
+}
+
+int dgpb_storage_format_find(dgpb_code_format format, const uint8_t *code, size_t len,
+                             const char *entry, const dgpb_param_desc *row, const char **out,
+                             dgpb_diag *diag)
+{
+    if (!out || !row || (!code && len))
+        return dgpb_diag_set(diag, DGPB_ERR_INVALID, -1, "dgpb_storage_format_find: NULL argument");
+    *out = NULL;
+    return code_ops_of(format)->storage_format_find(code, len, entry, row, out, diag);
+}

@@ -1,0 +1,39 @@
+/*
+ * spirv_ops.c - SPIR-V's table of the code-format seam (code/code_format.h):
+ * descriptors bound by DescriptorSet/Binding, push constants in the launch
+ * space, features read as OpCapability numbers.
+ */
+#include <stdio.h>
+
+#include "code/code_format.h"
+#include "code/spirv/spirv_ops.h"
+
+/* A DGPB_CODE_FEATURE(SPIRV, ...) row is a capability's number. */
+static bool feature_is(const dgpb_code_feature *f, uint32_t number, const char *name)
+{
+    (void)name;
+    return f->number == number;
+}
+
+static void feature_describe(const dgpb_code_feature *f, const char *name, char *out, size_t size)
+{
+    if (name)
+        snprintf(out, size, "SPIR-V capability %s (%u)", name, f->number);
+    else
+        snprintf(out, size, "SPIR-V capability %u", f->number);
+}
+
+const code_ops code_spirv_ops = {
+    .places_from_code = true,
+    .entry_values_launch = true,
+    .proved = true,
+    .place_format = "set %lld, binding %lld",
+    .type_rank = 0,
+    .reads_features = true,
+    .features_read = spirv_features_read,
+    .feature_is = feature_is,
+    .feature_describe = feature_describe,
+    .type_find = value_spirv_type,
+    .block_size_find = value_spirv_block_size,
+    .storage_format_find = value_spirv_storage_format,
+};

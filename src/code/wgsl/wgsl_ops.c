@@ -1,0 +1,76 @@
+/*
+ * wgsl_ops.c - WGSL's table of the code-format seam (code/code_format.h):
+ * bindings at @group/@binding, rows with WebGPU IDs, features read as
+ * `enable` directives, value types by WGSL's layout rules
+ * (code/wgsl/value_wgsl.c).
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include "code/code_format.h"
+#include "code/wgsl/value_wgsl.h"
+#include "code/wgsl/wgsl_ops.h"
+#include "code/wgsl/wgsl_scan.h"
+
+/* A DGPB_CODE_FEATURE(WGSL, ...) row is an `enable`'s extension; `requires` has no row. */
+static bool feature_is(const dgpb_code_feature *f, uint32_t number, const char *name)
+{
+    (void)number;
+    return f->number == 0 && !strcmp(f->name, name);
+}
+
+static void feature_describe(const dgpb_code_feature *f, const char *name, char *out, size_t size)
+{
+    (void)name;
+    snprintf(out, size, "WGSL `%s %s`", f->number ? "requires" : "enable", f->name);
+}
+
+static int type_find(const uint8_t *code, size_t len, const char *entry, const dgpb_param_desc *row,
+                     dgpb_code_type *out, dgpb_diag *diag)
+{
+    (void)entry;
+    return value_wgsl_type((const char *)code, len, row, out, diag);
+}
+
+static int block_size_find(const uint8_t *code, size_t len, const char *entry,
+                           const dgpb_param_desc *row, uint32_t *out, dgpb_diag *diag)
+{
+    (void)entry;
+    return value_wgsl_block_size((const char *)code, len, row, out, diag);
+}
+
+/* texture_storage_*<FORMAT, ...> at the row's @group/@binding. */
+static int storage_format_find(const uint8_t *code, size_t len, const char *entry,
+                               const dgpb_param_desc *row, const char **out, dgpb_diag *diag)
+{
+    (void)entry;
+    dgpb_wgsl_module *m = NULL;
+    int rc = dgpb_wgsl_scan((const char *)code, len, &m, diag);
+    if (rc)
+        return rc;
+    for (size_t i = 0; i < m->binding_count; i++) {
+        const dgpb_wgsl_binding *b = &m->bindings[i];
+        if (b->group != (int64_t)row->space || b->binding != (int64_t)row->binding ||
+            !b->texel_format)
+            continue;
+        if (code_texel_format(b->texel_format))
+            *out = code_texel_format(b->texel_format);
+    }
+    dgpb_wgsl_module_free(m);
+    return DGPB_OK;
+}
+
+const code_ops code_wgsl_ops = {
+    .places_from_code = true,
+    .webgpu = true,
+    .proved = true,
+    .place_format = "@group(%lld) @binding(%lld)",
+    .type_rank = 1,
+    .reads_features = true,
+    .features_read = wgsl_features_read,
+    .feature_is = feature_is,
+    .feature_describe = feature_describe,
+    .type_find = type_find,
+    .block_size_find = block_size_find,
+    .storage_format_find = storage_format_find,
+};
