@@ -1,6 +1,6 @@
 /*
  * test_targets.c - build triples, target selection and group symbols
- * (build/targets.h; docs/design.md, section 3).
+ * (driver/targets.h; docs/design.md, section 3).
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -13,7 +13,7 @@
 #include <cmocka.h>
 
 #include "dgpb/dgpb.h"
-#include "build/targets.h"
+#include "driver/targets.h"
 #include "support.h"
 
 #define ARRAY_LEN(a) (sizeof(a) / sizeof((a)[0]))

@@ -2,7 +2,7 @@
  * dgpb/build.h - the producer pipeline: one Slang module in, one bundle out.
  *
  * dgpb_build() runs the whole of `dgpb-build`, in these stages (those of the
- * stage table at the top of src/build/build.c, in its order; a test holds the
+ * stage table at the top of src/driver/build.c, in its order; a test holds the
  * two to one list):
  *
  *   1. recover_outputs: finish (or undo) what a killed build left half

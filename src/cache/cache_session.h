@@ -2,8 +2,8 @@
  * cache_session.h - the compile cache's part in one build (internal;
  * docs/cache.md): its state, a cache_session the build holds and hands to
  * every function here, and what the build asks of it. The store itself is
- * dgpb/cache.h (cache.c); the build's side of it is build/build_cache.c
- * (its compile and layout jobs) and build/build_replay.c (a whole build).
+ * dgpb/cache.h (cache.c); the build's side of it is driver/build_cache.c
+ * (its compile and layout jobs) and driver/build_replay.c (a whole build).
  *
  * Two levels, both looked up in two steps as ccache's direct mode does: a
  * manifest, filed under a key made of everything known before compiling,

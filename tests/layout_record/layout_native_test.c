@@ -29,7 +29,7 @@
 
 #include "dgpb/dgpb.h"
 #include "dgpb/layout.h"
-#include "build/targets.h"
+#include "driver/targets.h"
 #include "layout_compare.h"
 #include "layout/slang_api.h"
 

@@ -11,7 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "build/targets.h"
+#include "driver/targets.h"
 #include "dgpb/cache.h"
 #include "dgpb/format.h"
 #include "common/tool_common.h"

@@ -16,7 +16,7 @@
 
 #include "code/code_format.h"
 #include "core/alloc.h"
-#include "build/build_internal.h"
+#include "driver/build_internal.h"
 #include "tables/binding_proof.h"
 #include "tables/capabilities.h"
 #include "code/code_bindings.h"

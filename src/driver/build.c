@@ -46,7 +46,7 @@
 #include <sys/stat.h>
 
 #include "core/alloc.h"
-#include "build/build_internal.h"
+#include "driver/build_internal.h"
 
 /* ---- cleanup ---- */
 

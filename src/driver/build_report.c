@@ -15,7 +15,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
-#include "build/build_internal.h"
+#include "driver/build_internal.h"
 #include "compiler/slang_diag.h"
 #include "core/alloc.h"
 

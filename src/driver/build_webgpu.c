@@ -10,7 +10,7 @@
 #include <assert.h>
 
 #include "core/alloc.h"
-#include "build/build_internal.h"
+#include "driver/build_internal.h"
 #include "tables/webgpu_limits.h"
 
 /*

@@ -10,7 +10,7 @@
  * --keep-temps build is never replayed: its intermediate folder is what it
  * is for.
  */
-#include "build/build_internal.h"
+#include "driver/build_internal.h"
 
 int build_replay(build *b)
 {

@@ -9,7 +9,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
-#include "build/build_internal.h"
+#include "driver/build_internal.h"
 #include "core/alloc.h"
 #include "dgpb/fileio.h"
 #include "io/depfile.h"

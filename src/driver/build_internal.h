@@ -96,7 +96,7 @@
 #include "tables/reflect.h"
 #include "dgpb/result.h"
 #include "code/spirv/spirv_analysis.h"
-#include "build/targets.h"
+#include "driver/targets.h"
 #include "code/wgsl/wgsl_scan.h"
 
 #define BUILD_MAX_SOURCE (64u << 20)       /* the largest module read */

@@ -17,7 +17,7 @@
 #include <unistd.h>
 
 #include "core/alloc.h"
-#include "build/build_internal.h"
+#include "driver/build_internal.h"
 #include "recorder/recording.h"
 
 /* One group's layout for one target. */

@@ -12,7 +12,7 @@
 #include <stdio.h>
 #include <time.h>
 
-#include "build/build_internal.h"
+#include "driver/build_internal.h"
 
 typedef struct watch_ctx {
     build *b;

@@ -13,7 +13,7 @@
 #include <string.h>
 
 #include "core/alloc.h"
-#include "build/build_internal.h"
+#include "driver/build_internal.h"
 
 /* Whether an entry's SPIR-V for `target` must come from a probe compile. */
 static bool needs_probe(const build *b, int target, size_t e)

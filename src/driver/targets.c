@@ -2,7 +2,7 @@
  * targets.c - triples, target selection and group symbols (targets.h); the
  * targets' macros, code formats and platforms expanded from dgpb/vocabulary.def.
  */
-#include "build/targets.h"
+#include "driver/targets.h"
 
 #include <assert.h>
 #include <ctype.h>

@@ -15,7 +15,7 @@
 
 #include "core/alloc.h"
 #include "core/text_escape.h"
-#include "build/build_internal.h"
+#include "driver/build_internal.h"
 #include "io/depfile.h"
 #include "dgpb/file_unit.h"
 #include "dgpb/fileio.h"

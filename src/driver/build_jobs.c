@@ -16,7 +16,7 @@
 #include <sys/stat.h>
 
 #include "core/alloc.h"
-#include "build/build_internal.h"
+#include "driver/build_internal.h"
 #include "dgpb/fileio.h"
 
 /* The code format a job compiles to: dgpb/vocabulary.def's target and code format rows. */
