@@ -94,6 +94,9 @@ typedef enum dgpb_compiler_source {
  */
 typedef const char *(*dgpb_getenv_fn)(const char *name, void *user);
 
+/* How a compiler's batches reach the compile service: dgpb_service_offload() (dgpb/service.h). */
+typedef struct dgpb_compile_offload dgpb_compile_offload;
+
 /* How to find the compiler. Zero everywhere: the lookup with the real environment, no embedded. */
 typedef struct dgpb_compiler_desc {
     const char *path;            /* rule 1: a path, or a name looked up on $PATH; NULL: not given */
@@ -117,8 +120,10 @@ typedef struct dgpb_compiler_desc {
      * `SERVICE --service-daemon ...` when no service of this compiler runs yet. With it, the
      * batches that run on --serve workers go to the user's service of this compiler, whose
      * workers outlive this process; NULL: never (the default). Not with `processes`.
+     * `offload` is how the batches reach it: dgpb_service_offload(); without it, no service.
      */
     const char *service;
+    const dgpb_compile_offload *offload;
     /*
      * Told once, on the thread that runs the batch, when the service cannot be used (its
      * folder is not safe) or fails (gone, hung, crashed, garbage): the message says why, and
@@ -268,6 +273,41 @@ void dgpb_compiler_cancel_on(dgpb_compiler *c, const volatile sig_atomic_t *flag
 
 /* Frees each job's diagnostics and output and sets them to NULL, status to -1. NULL jobs: no-op. */
 void dgpb_compile_jobs_clear(dgpb_compile_job *jobs, size_t count);
+
+/* ---- the compile service, as the compiler used it (dgpb/service.h) ---- */
+
+/* Where a compiler's service stands. */
+typedef enum dgpb_service_state {
+    DGPB_SERVICE_OFF = 0, /* not asked for (no desc.service), or compiles run as processes */
+    DGPB_SERVICE_NOT_RUNNING = 1, /* none answers on its socket (yet) */
+    DGPB_SERVICE_RUNNING = 2,     /* one answers: pid, workers, started */
+    DGPB_SERVICE_USED = 3,        /* the compiler's batches ran on it: pid, workers, started */
+    DGPB_SERVICE_LOCAL = 4,       /* it could not be used, or failed: why; batches ran here */
+} dgpb_service_state;
+
+#define DGPB_SERVICE_PATH_MAX 4096
+
+typedef struct dgpb_service_info {
+    dgpb_service_state state;
+    int pid;                            /* the service's process (RUNNING, USED), else 0 */
+    unsigned workers;                   /* how many workers it keeps at most */
+    unsigned started;                   /* how many it had started when last asked */
+    char socket[DGPB_SERVICE_PATH_MAX]; /* its socket ("" when no folder could be named) */
+    char why[DGPB_DIAG_MESSAGE_MAX];    /* OFF and LOCAL: why ("" when not known) */
+} dgpb_service_info;
+
+/*
+ * What the compiler's batches so far did: USED (the last one ran on the
+ * service), LOCAL (the service could not be used or failed: why), OFF (no
+ * desc.service, or processes), or NOT_RUNNING when no batch has asked it yet.
+ */
+void dgpb_compiler_service_report(const dgpb_compiler *c, dgpb_service_info *info);
+
+/*
+ * Asks the compiler's service how it stands, connecting to it but never
+ * starting it (dgpb-build --version): RUNNING, NOT_RUNNING or OFF (why).
+ */
+void dgpb_compiler_service_query(dgpb_compiler *c, dgpb_service_info *info);
 
 #ifdef __cplusplus
 }

@@ -41,38 +41,11 @@
 extern "C" {
 #endif
 
-/* Where a compiler's service stands. */
-typedef enum dgpb_service_state {
-    DGPB_SERVICE_OFF = 0, /* not asked for (no desc.service), or compiles run as processes */
-    DGPB_SERVICE_NOT_RUNNING = 1, /* none answers on its socket (yet) */
-    DGPB_SERVICE_RUNNING = 2,     /* one answers: pid, workers, started */
-    DGPB_SERVICE_USED = 3,        /* the compiler's batches ran on it: pid, workers, started */
-    DGPB_SERVICE_LOCAL = 4,       /* it could not be used, or failed: why; batches ran here */
-} dgpb_service_state;
-
-#define DGPB_SERVICE_PATH_MAX 4096
-
-typedef struct dgpb_service_info {
-    dgpb_service_state state;
-    int pid;                            /* the service's process (RUNNING, USED), else 0 */
-    unsigned workers;                   /* how many workers it keeps at most */
-    unsigned started;                   /* how many it had started when last asked */
-    char socket[DGPB_SERVICE_PATH_MAX]; /* its socket ("" when no folder could be named) */
-    char why[DGPB_DIAG_MESSAGE_MAX];    /* OFF and LOCAL: why ("" when not known) */
-} dgpb_service_info;
-
 /*
- * What the compiler's batches so far did: USED (the last one ran on the
- * service), LOCAL (the service could not be used or failed: why), OFF (no
- * desc.service, or processes), or NOT_RUNNING when no batch has asked it yet.
+ * The table through which a dgpb_compiler hands its batches to this
+ * service: give it as dgpb_compiler_desc.offload, with desc.service.
  */
-void dgpb_compiler_service_report(const dgpb_compiler *c, dgpb_service_info *info);
-
-/*
- * Asks the compiler's service how it stands, connecting to it but never
- * starting it (dgpb-build --version): RUNNING, NOT_RUNNING or OFF (why).
- */
-void dgpb_compiler_service_query(dgpb_compiler *c, dgpb_service_info *info);
+const dgpb_compile_offload *dgpb_service_offload(void);
 
 /*
  * Stops every service of this user in the service folder (dgpb-build

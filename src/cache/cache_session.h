@@ -91,7 +91,7 @@
 #include <string.h>
 
 #include "core/bytebuf.h"
-#include "dgpb/build.h"
+#include "dgpb/compiler.h"
 #include "dgpb/cache.h"
 #include "dgpb/sha256.h"
 
@@ -112,12 +112,35 @@ typedef struct cache_file_hash {
 } cache_file_hash;
 
 /*
+ * What a build's keys are made of, as the build was asked (borrowed for the
+ * session): the cache's own copy of the build's options, so that the cache
+ * depends on nothing of the build driver's (driver/build_cache.c fills it).
+ */
+typedef struct cache_inputs {
+    dgpb_cache *store;          /* the compile cache; NULL: no caching */
+    dgpb_compiler *compiler;    /* whose identity keys every entry */
+    const char *slang_lib;      /* the recorder's libslang; NULL: its own lookup */
+    const char *layout_recorder; /* dgpb-slang-layout; NULL: none */
+    const char *cache_root;     /* the project root keys name paths under; NULL: found */
+    const char *module_file;    /* as the user spelled it */
+    const char *module_path;
+    const char *out_dir;
+    const char *targets;
+    const char *triple;
+    const char *const *defines;
+    size_t define_count;
+    const char *const *include_dirs;
+    size_t include_dir_count;
+    bool no_layouts;
+} cache_inputs;
+
+/*
  * The cache's state for one build. Zeroed, it is a session without a cache
  * (and ends harmlessly); cache_session_begin starts one.
  */
 typedef struct cache_session {
-    dgpb_cache *store;           /* desc->cache; NULL: no caching */
-    const dgpb_build_desc *desc; /* the build's options */
+    dgpb_cache *store;        /* in->store; NULL: no caching */
+    const cache_inputs *desc; /* the build's options, as its keys use them */
     const char *tmp;             /* the build's intermediate folder ("" until it is made) */
     cache_known_fn known;        /* the build's known macros (group symbols, targets, -D) */
     void *known_ctx;
@@ -155,7 +178,7 @@ static inline bool cache_key_sha(const dgpb_bytebuf *k, uint8_t out[DGPB_SHA256_
  * working folder and the project root. `tmp` is the build's intermediate
  * folder, read when keys are made; `known` tells the build's known macros.
  */
-void cache_session_begin(cache_session *s, const dgpb_build_desc *desc, const char *tmp,
+void cache_session_begin(cache_session *s, const cache_inputs *desc, const char *tmp,
                          cache_known_fn known, void *known_ctx);
 
 /* Whether the cache can be used: a store, a working folder and the compiler's identity. */

@@ -128,7 +128,7 @@ bool cache_layout_key(cache_session *s, const uint8_t results[DGPB_SHA256_SIZE],
 
 bool cache_build_key(cache_session *s, uint8_t out[DGPB_SHA256_SIZE])
 {
-    const dgpb_build_desc *d = s->desc;
+    const cache_inputs *d = s->desc;
     dgpb_bytebuf k = DGPB_BYTEBUF_INIT;
     cache_key_str(&k, "dgpb-build " CACHE_FORMAT);
     cache_key_str(&k, dgpb_version());

@@ -10,18 +10,18 @@
 #include "cache/cache_session.h"
 #include "core/alloc.h"
 
-void cache_session_begin(cache_session *s, const dgpb_build_desc *desc, const char *tmp,
+void cache_session_begin(cache_session *s, const cache_inputs *desc, const char *tmp,
                          cache_known_fn known, void *known_ctx)
 {
     s->desc = desc;
     s->tmp = tmp;
     s->known = known;
     s->known_ctx = known_ctx;
-    if (!desc->cache)
+    if (!desc->store)
         return;
     if (!getcwd(s->cwd, sizeof s->cwd))
         s->cwd[0] = 0;
-    s->store = desc->cache;
+    s->store = desc->store;
     cache_find_root(s);
 }
 

@@ -3,8 +3,9 @@
  *
  * Finding the compiler is slang_lookup.c's (docs/design.md, section 2);
  * running it, natively or on the pool of `--serve` workers, is
- * compile_pool.c's; handing batches to the compile service is
- * service/service_client.c's. This file holds the dgpb_compiler that ties
+ * compile_pool.c's; handing batches to the compile service is the table
+ * desc.offload gives (service/service_client.c fills it, and this file
+ * knows nothing else of the service). This file holds the dgpb_compiler that ties
  * them together: its origin, its remembered version, and the batch entry
  * point, which runs a batch on the service when it can and here otherwise,
  * and here too for whatever the service left unanswered when it failed.
@@ -24,9 +25,7 @@
 #include "compiler/compile_pool.h"
 #include "compiler/compiler_internal.h"
 #include "compiler/slang_lookup.h"
-#include "dgpb/service.h"
 #include "io/process.h"
-#include "service/service_client.h"
 
 struct dgpb_compiler {
     char *path;
@@ -47,7 +46,8 @@ struct dgpb_compiler {
        its folder is not safe), why batches run here instead (or NULL), whether the last
        batch ran on it, and whom to tell of a failure. */
     bool service_asked;
-    service_client *service;
+    const dgpb_compile_offload *offload; /* the service's table (desc.offload) */
+    void *service;
     char *service_why;
     bool service_used;
     void (*service_warning)(void *user, const char *message);
@@ -171,13 +171,14 @@ static int set_up_service(dgpb_compiler *c, const dgpb_compiler_desc *d)
 {
     c->service_warning = d->service_warning;
     c->service_warning_user = d->service_warning_user;
-    if (!d->service || !*d->service || c->mode == DGPB_COMPILER_PROCESSES)
+    if (!d->service || !*d->service || !d->offload || c->mode == DGPB_COMPILER_PROCESSES)
         return DGPB_OK;
     c->service_asked = true;
-    service_client_desc sd = {d->service, c->path, c->embedded, c->recorder, c->slang_lib, c->cwd};
+    c->offload = d->offload;
+    compile_offload_desc sd = {d->service, c->path, c->embedded, c->recorder, c->slang_lib, c->cwd};
     dgpb_diag why;
     dgpb_diag_clear(&why);
-    int rc = service_client_create(&sd, &c->service, &why);
+    int rc = c->offload->create(&sd, &c->service, &why);
     if (rc == DGPB_ERR_NOMEM)
         return rc;
     if (rc && !(c->service_why = mem_printf("the compile service is not used: %s", why.message)))
@@ -419,7 +420,8 @@ static int run_rest_here(dgpb_compiler *c, dgpb_compile_job *jobs, size_t count,
 /* The service is off for the rest of this compiler's life: why, told once (unless quietly). */
 static void service_off(dgpb_compiler *c, const char *why, bool tell)
 {
-    service_client_destroy(c->service);
+    if (c->service)
+        c->offload->destroy(c->service);
     c->service = NULL;
     if (!c->service_why)
         c->service_why = mem_strdup(why);
@@ -441,8 +443,8 @@ static int run_on_service(dgpb_compiler *c, dgpb_compile_job *jobs, size_t count
     }
     dgpb_diag why;
     dgpb_diag_clear(&why);
-    int rc = service_client_run(c->service, jobs, count, parallel, c->pool.watch,
-                                c->pool.watch_user, c->pool.cancel, &why);
+    int rc = c->offload->run(c->service, jobs, count, parallel, c->pool.watch, c->pool.watch_user,
+                             c->pool.cancel, &why);
     c->service_used = true;
     if (rc == DGPB_OK)
         return DGPB_OK;
@@ -509,7 +511,8 @@ void dgpb_compiler_destroy(dgpb_compiler *c)
     if (!c)
         return;
     compile_pool_close(&c->pool);
-    service_client_destroy(c->service);
+    if (c->service)
+        c->offload->destroy(c->service);
     dgpb_free(c->service_why);
     dgpb_free(c->path);
     dgpb_free(c->origin);
@@ -550,7 +553,7 @@ void dgpb_compiler_service_report(const dgpb_compiler *c, dgpb_service_info *inf
     assert(c && info);
     if (service_not_asked(c, info))
         return;
-    service_client_info(c->service, info);
+    c->offload->info(c->service, info);
     info->state = c->service_used ? DGPB_SERVICE_USED : DGPB_SERVICE_NOT_RUNNING;
 }
 
@@ -558,5 +561,5 @@ void dgpb_compiler_service_query(dgpb_compiler *c, dgpb_service_info *info)
 {
     assert(c && info);
     if (!service_not_asked(c, info))
-        service_client_query(c->service, info);
+        c->offload->query(c->service, info);
 }

@@ -40,7 +40,23 @@ static bool is_known(void *ctx, const char *name, size_t n)
 
 void build_cache_begin(build *b)
 {
-    cache_session_begin(&b->cache, b->desc, b->tmp, is_known, b);
+    const dgpb_build_desc *d = b->desc;
+    b->cache_in = (cache_inputs){.store = d->cache,
+                                 .compiler = d->compiler,
+                                 .slang_lib = d->slang_lib,
+                                 .layout_recorder = d->layout_recorder,
+                                 .cache_root = d->cache_root,
+                                 .module_file = d->module_file,
+                                 .module_path = d->module_path,
+                                 .out_dir = d->out_dir,
+                                 .targets = d->targets,
+                                 .triple = d->triple,
+                                 .defines = d->defines,
+                                 .define_count = d->define_count,
+                                 .include_dirs = d->include_dirs,
+                                 .include_dir_count = d->include_dir_count,
+                                 .no_layouts = d->no_layouts};
+    cache_session_begin(&b->cache, &b->cache_in, b->tmp, is_known, b);
 }
 
 /* ---- compile jobs ---- */

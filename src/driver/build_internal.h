@@ -214,6 +214,7 @@ typedef struct build {
     size_t dep_count;
     bool *dep_from_discovery; /* per dep: named by a discovery compile */
     bool deps_incomplete;     /* a compile wrote no depfile */
+    cache_inputs cache_in;    /* the build's options as the cache's keys use them */
     cache_session cache;      /* the compile cache's state (build_cache.c begins it) */
     uint64_t *seen;           /* the compilers' diagnostics reported so far, hashed */
     size_t seen_count, seen_cap;

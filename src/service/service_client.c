@@ -659,3 +659,39 @@ int dgpb_service_stop_all(unsigned *stopped, char *dir, size_t size, dgpb_diag *
     closedir(d);
     return rc;
 }
+
+/* ---- the table a dgpb_compiler calls (compiler/compiler_internal.h) ---- */
+
+static int offload_create(const compile_offload_desc *d, void **client, dgpb_diag *why)
+{
+    service_client *s = NULL;
+    int rc = service_client_create(d, &s, why);
+    *client = s;
+    return rc;
+}
+
+static void offload_destroy(void *client) { service_client_destroy(client); }
+
+static int offload_run(void *client, dgpb_compile_job *jobs, size_t count, unsigned parallel,
+                       dgpb_compile_watch_fn watch, void *watch_user,
+                       const volatile sig_atomic_t *cancel, dgpb_diag *why)
+{
+    return service_client_run(client, jobs, count, parallel, watch, watch_user, cancel, why);
+}
+
+static void offload_query(void *client, dgpb_service_info *info)
+{
+    service_client_query(client, info);
+}
+
+static void offload_info(const void *client, dgpb_service_info *info)
+{
+    service_client_info(client, info);
+}
+
+const dgpb_compile_offload *dgpb_service_offload(void)
+{
+    static const dgpb_compile_offload table = {offload_create, offload_destroy, offload_run,
+                                               offload_query, offload_info};
+    return &table;
+}

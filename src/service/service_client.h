@@ -29,18 +29,12 @@
 #include "dgpb/compiler.h"
 #include "dgpb/result.h"
 #include "dgpb/service.h"
+#include "compiler/compiler_internal.h"
 
 typedef struct service_client service_client;
 
-/* The compiler the service must run, as the client's dgpb_compiler found it (borrowed). */
-typedef struct service_client_desc {
-    const char *program;   /* the service's program: dgpb-build */
-    const char *compiler;  /* the compiler, absolute */
-    bool embedded;         /* it is the embedded slangc-wasm */
-    const char *recorder;  /* dgpb-slang-layout, or NULL */
-    const char *slang_lib; /* its --slang-lib, or NULL */
-    const char *cwd;       /* the jobs' working folder; NULL: the caller's at run time */
-} service_client_desc;
+/* The compiler the service must run: compile_offload_desc (compiler/compiler_internal.h). */
+typedef compile_offload_desc service_client_desc;
 
 /*
  * Names the service: its folder (made when missing, and checked), the

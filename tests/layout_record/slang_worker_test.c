@@ -735,6 +735,7 @@ static void native_workers_through_the_compile_service(void **state)
                                .recorder = SLANG_LAYOUT_TOOL,
                                .slang_lib = FAKE_SLANG_PATH,
                                .service = DGPB_BUILD_TOOL,
+                               .offload = dgpb_service_offload(),
                                .service_warning = count_warning,
                                .service_warning_user = &warnings};
     dgpb_compiler *c = NULL;

@@ -127,8 +127,10 @@ int compiler_keep_get(compiler_keep *keep, options *o, dgpb_compiler **out, cons
                                     .slang_lib = o->build.slang_lib,
                                     .processes = o->processes,
                                     .service_warning = service_warn};
-        if (o->service_on && service_program(self, sizeof self))
+        if (o->service_on && service_program(self, sizeof self)) {
             cdesc.service = self;
+            cdesc.offload = dgpb_service_offload();
+        }
         int rc = dgpb_compiler_create(&cdesc, &keep->compiler, diag);
         if (rc)
             return rc;
