@@ -5,7 +5,8 @@
  * Every dgpb-build starts its compiler's workers (Node.js and Slang's
  * WebAssembly module, or a native worker's Slang session: 0.3 to 0.4 s each),
  * which dominates the build of a small module. A dgpb_compiler created with
- * desc.service (dgpb/compiler.h) hands its batches of compiles instead to a
+ * desc.service and desc.offload = dgpb_service_offload() (dgpb/compiler.h)
+ * hands its batches of compiles instead to a
  * per-user service that keeps warm workers of that one compiler, in the
  * manner of sccache's server: the service is the program desc.service names
  * (dgpb-build) run as `dgpb-build --service-daemon ...`, started on demand,

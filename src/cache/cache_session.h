@@ -117,12 +117,12 @@ typedef struct cache_file_hash {
  * depends on nothing of the build driver's (driver/build_cache.c fills it).
  */
 typedef struct cache_inputs {
-    dgpb_cache *store;          /* the compile cache; NULL: no caching */
-    dgpb_compiler *compiler;    /* whose identity keys every entry */
-    const char *slang_lib;      /* the recorder's libslang; NULL: its own lookup */
+    dgpb_cache *store;           /* the compile cache; NULL: no caching */
+    dgpb_compiler *compiler;     /* whose identity keys every entry */
+    const char *slang_lib;       /* the recorder's libslang; NULL: its own lookup */
     const char *layout_recorder; /* dgpb-slang-layout; NULL: none */
-    const char *cache_root;     /* the project root keys name paths under; NULL: found */
-    const char *module_file;    /* as the user spelled it */
+    const char *cache_root;      /* the project root keys name paths under; NULL: found */
+    const char *module_file;     /* as the user spelled it */
     const char *module_path;
     const char *out_dir;
     const char *targets;
@@ -141,8 +141,8 @@ typedef struct cache_inputs {
 typedef struct cache_session {
     dgpb_cache *store;        /* in->store; NULL: no caching */
     const cache_inputs *desc; /* the build's options, as its keys use them */
-    const char *tmp;             /* the build's intermediate folder ("" until it is made) */
-    cache_known_fn known;        /* the build's known macros (group symbols, targets, -D) */
+    const char *tmp;          /* the build's intermediate folder ("" until it is made) */
+    cache_known_fn known;     /* the build's known macros (group symbols, targets, -D) */
     void *known_ctx;
     char cwd[4096];  /* the working folder ("" when unknown: no caching) */
     char root[4096]; /* the project root keys name paths under relatively ("": none) */

@@ -670,7 +670,10 @@ static int offload_create(const compile_offload_desc *d, void **client, dgpb_dia
     return rc;
 }
 
-static void offload_destroy(void *client) { service_client_destroy(client); }
+static void offload_destroy(void *client)
+{
+    service_client_destroy(client);
+}
 
 static int offload_run(void *client, dgpb_compile_job *jobs, size_t count, unsigned parallel,
                        dgpb_compile_watch_fn watch, void *watch_user,
