@@ -34,6 +34,8 @@
 #include "code/ptx/ptx_scan.h"
 #include "tables/reflect.h"
 #include "code/spirv/spirv_analysis.h"
+#include "code/spirv/spirv_bindings.h"
+#include "code/wgsl/wgsl_bindings.h"
 #include "code/wgsl/wgsl_scan.h"
 #include "support.h"
 

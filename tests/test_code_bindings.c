@@ -28,6 +28,8 @@
 #include "code/code_bindings.h"
 #include "dgpb/dgpb.h"
 #include "code/spirv/spirv_analysis.h"
+#include "code/spirv/spirv_bindings.h"
+#include "code/wgsl/wgsl_bindings.h"
 #include "code/wgsl/wgsl_scan.h"
 #include "support.h"
 

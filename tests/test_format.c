@@ -75,6 +75,25 @@ static void backends_map_to_their_targets(void **state)
     assert_null(dgpb_backend_target(DGPB_BACKEND_COUNT));
 }
 
+/* The traits of DGPB_TARGET's rows: the facts that callers ask instead of a target's id. */
+static void targets_have_their_traits(void **state)
+{
+    (void)state;
+    assert_int_equal(dgpb_target_traits(DGPB_TARGET_PTX), DGPB_TRAIT_COMPUTE_ONLY | DGPB_TRAIT_RUN);
+    assert_int_equal(dgpb_target_traits(DGPB_TARGET_SPIRV),
+                     DGPB_TRAIT_RUN | DGPB_TRAIT_RUN_DEFAULT);
+    assert_int_equal(dgpb_target_traits(DGPB_TARGET_WGSL), DGPB_TRAIT_WEBGPU_IDS);
+    assert_int_equal(dgpb_target_traits(DGPB_TARGET_METAL), 0);
+    assert_int_equal(dgpb_target_traits(DGPB_TARGET_COUNT), 0);
+    unsigned webgpu = 0, run_default = 0;
+    for (uint32_t t = 0; t < DGPB_TARGET_COUNT; t++) {
+        webgpu += (dgpb_target_traits(t) & DGPB_TRAIT_WEBGPU_IDS) != 0;
+        run_default += (dgpb_target_traits(t) & DGPB_TRAIT_RUN_DEFAULT) != 0;
+    }
+    assert_int_equal(webgpu, 1);
+    assert_int_equal(run_default, 1);
+}
+
 static void targets_and_code_formats_round_trip(void **state)
 {
     (void)state;
@@ -214,6 +233,7 @@ int main(void)
         cmocka_unit_test(names_round_trip_for_every_table),
         cmocka_unit_test(kinds_have_the_documented_numbers),
         cmocka_unit_test(backends_map_to_their_targets),
+        cmocka_unit_test(targets_have_their_traits),
         cmocka_unit_test(targets_and_code_formats_round_trip),
         cmocka_unit_test(metal_allows_metallib_or_msl_and_others_their_own_name),
         cmocka_unit_test(webgpu_ids_follow_the_kind),

@@ -27,6 +27,8 @@
 #include "tables/params.h"
 #include "tables/reflect.h"
 #include "code/spirv/spirv_analysis.h"
+#include "code/spirv/spirv_bindings.h"
+#include "code/wgsl/wgsl_bindings.h"
 #include "code/wgsl/wgsl_scan.h"
 #include "support.h"
 

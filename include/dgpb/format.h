@@ -84,7 +84,7 @@ typedef enum dgpb_webgpu_layout {
 /* The targets in bundle order (sorted by name), as bit positions of a target set (DGPB_TARGET). */
 typedef enum dgpb_target_id {
 #define DGPB_TARGET(ID, value, name, BACKEND, backend_value, backend_name, macro, CODE, DISCOVER,  \
-                    platforms)                                                                     \
+                    platforms, FINAL, traits, colour)                                              \
     DGPB_TARGET_##ID = value,
 #include "dgpb/vocabulary.def"
     DGPB_TARGET_COUNT
@@ -93,16 +93,24 @@ typedef enum dgpb_target_id {
 /* The graphics backends a host may ask for, one per target (DGPB_TARGET). */
 typedef enum dgpb_backend {
 #define DGPB_TARGET(ID, value, name, BACKEND, backend_value, backend_name, macro, CODE, DISCOVER,  \
-                    platforms)                                                                     \
+                    platforms, FINAL, traits, colour)                                              \
     DGPB_BACKEND_##BACKEND = backend_value,
 #include "dgpb/vocabulary.def"
 /* The count: 0, plus 1 per target row. */
 #define DGPB_TARGET(ID, value, name, BACKEND, backend_value, backend_name, macro, CODE, DISCOVER,  \
-                    platforms)                                                                     \
+                    platforms, FINAL, traits, colour)                                              \
     +1
     DGPB_BACKEND_COUNT = 0
 #include "dgpb/vocabulary.def"
 } dgpb_backend;
+
+/* What sets a target apart: the bits of dgpb_target_traits() (DGPB_TARGET's traits). */
+typedef enum dgpb_target_trait {
+    DGPB_TRAIT_COMPUTE_ONLY = 1u << 0, /* it carries compute entries only */
+    DGPB_TRAIT_WEBGPU_IDS = 1u << 1,   /* its rows carry WebGPU binding-layout IDs */
+    DGPB_TRAIT_RUN = 1u << 2,          /* the runner has a host for its backend */
+    DGPB_TRAIT_RUN_DEFAULT = 1u << 3,  /* the runner's backend when none is asked for */
+} dgpb_target_trait;
 
 /* The forms of a target's code, and the intermediate forms a build reads (DGPB_CODE_FORMAT). */
 typedef enum dgpb_code_format {
@@ -136,6 +144,9 @@ const char *dgpb_backend_target(uint32_t backend);
 
 /* The target that serves a backend (DGPB_TARGET_SPIRV for DGPB_BACKEND_VULKAN), or -1. */
 int dgpb_backend_target_id(uint32_t backend);
+
+/* The traits of a target (dgpb_target_trait bits), or 0 for a value out of range. */
+uint32_t dgpb_target_traits(uint32_t target);
 
 /* True when `name` (len bytes) is one of the format's target names. */
 bool dgpb_target_name_known(const char *name, size_t len);

@@ -175,7 +175,7 @@ static int check_entry(const dgpb_mtarget *t, const dgpb_entry_desc *d, uint32_t
     if (d->param_count && !d->params)
         return dgpb_diag_set(diag, DGPB_ERR_INVALID, -1,
                              "target '%s', entry '%s': no parameters given", t->name, d->name);
-    bool wgsl = t->id == DGPB_TARGET_WGSL;
+    bool wgsl = dgpb_target_traits(t->id) & DGPB_TRAIT_WEBGPU_IDS;
     for (uint32_t i = 0; i < d->param_count; i++) {
         const dgpb_param_desc *p = &d->params[i];
         char what[64], buf[160];

@@ -1,16 +1,15 @@
 /*
- * code_bindings.c - the bindings a SPIR-V or WGSL blob declares
- * (code/code_bindings.h).
+ * code_bindings.c - the bindings a unit's code declares (code/code_bindings.h):
+ * their classes' names, clearing a list, finding a row's binding. Each code
+ * format reads its own (code/spirv/spirv_bindings.c, code/wgsl/wgsl_bindings.c).
  */
 #include "code/code_bindings.h"
 
-#include <assert.h>
 #include <ctype.h>
 #include <string.h>
 
 #include "core/alloc.h"
 #include "dgpb/format.h"
-#include "code/wgsl/value_wgsl.h"
 
 static const char *const class_names[DGPB_CODE_CLASS_COUNT] = {
     "uniform buffer",     "push-constant block",
@@ -36,195 +35,6 @@ void dgpb_code_bindings_clear(dgpb_code_bindings *b)
     dgpb_free(b->owned);
     dgpb_free(b->items);
     memset(b, 0, sizeof *b);
-}
-
-int dgpb_code_bindings_add_wgsl_layouts(dgpb_code_bindings *b, const char *text, size_t len,
-                                        dgpb_diag *diag)
-{
-    for (size_t i = 0; i < b->count; i++) {
-        dgpb_code_binding *c = &b->items[i];
-        if (c->space < 0 || c->binding < 0 || c->space > UINT32_MAX || c->binding > UINT32_MAX)
-            continue;
-        int rc = DGPB_OK;
-        if (c->cls == DGPB_CODE_STORAGE_BUFFER) {
-            rc = value_wgsl_element_stride(text, len, (uint32_t)c->space, (uint32_t)c->binding,
-                                           &c->element_stride, diag);
-        } else if (c->cls == DGPB_CODE_UNIFORM_BLOCK) {
-            dgpb_spirv_member *m = NULL;
-            uint32_t n = 0;
-            dgpb_spirv_member **owned =
-                mem_realloc(b->owned, (b->owned_count + 1) * sizeof *b->owned);
-            if (!owned)
-                return dgpb_diag_set(diag, DGPB_ERR_NOMEM, -1, "out of memory");
-            b->owned = owned;
-            rc = value_wgsl_block_members(text, len, (uint32_t)c->space, (uint32_t)c->binding, &m,
-                                          &n, diag);
-            if (m)
-                b->owned[b->owned_count++] = m;
-            c->members = m;
-            c->member_count = n;
-        }
-        if (rc)
-            return rc;
-    }
-    return DGPB_OK;
-}
-
-static uint32_t spirv_class(const dgpb_spirv_var *v)
-{
-    switch (v->storage_class) {
-    case DGPB_SPIRV_STORAGE_UNIFORM:
-        return DGPB_CODE_UNIFORM_BLOCK;
-    case DGPB_SPIRV_STORAGE_PUSH_CONSTANT:
-        return DGPB_CODE_PUSH_CONSTANT;
-    case DGPB_SPIRV_STORAGE_STORAGE_BUFFER:
-        return DGPB_CODE_STORAGE_BUFFER;
-    default:
-        break;
-    }
-    switch (v->type_class) {
-    case DGPB_SPIRV_TYPE_SAMPLED_IMAGE_ONLY:
-        return v->image_multisampled ? DGPB_CODE_MULTISAMPLED_TEXTURE : DGPB_CODE_TEXTURE;
-    case DGPB_SPIRV_TYPE_STORAGE_IMAGE:
-        return DGPB_CODE_STORAGE_TEXTURE;
-    case DGPB_SPIRV_TYPE_TEXEL_BUFFER:
-        return DGPB_CODE_TEXEL_BUFFER;
-    case DGPB_SPIRV_TYPE_SAMPLER:
-        return DGPB_CODE_SAMPLER;
-    case DGPB_SPIRV_TYPE_COMBINED:
-        return DGPB_CODE_COMBINED;
-    case DGPB_SPIRV_TYPE_ACCELERATION_STRUCTURE:
-        return DGPB_CODE_ACCELERATION_STRUCTURE;
-    default:
-        return DGPB_CODE_OTHER;
-    }
-}
-
-int dgpb_code_bindings_from_spirv(const dgpb_spirv_info *info, dgpb_code_bindings *out,
-                                  dgpb_diag *diag)
-{
-    assert(info && out);
-    memset(out, 0, sizeof *out);
-    if (!info->var_count && !info->spec_constant_count)
-        return DGPB_OK;
-    out->items = mem_calloc(info->var_count + info->spec_constant_count, sizeof *out->items);
-    if (!out->items)
-        return dgpb_diag_set(diag, DGPB_ERR_NOMEM, -1, "out of memory");
-    for (size_t i = 0; i < info->var_count; i++) {
-        const dgpb_spirv_var *v = &info->vars[i];
-        bool push = v->storage_class == DGPB_SPIRV_STORAGE_PUSH_CONSTANT;
-        bool decorated = v->set >= 0 || v->binding >= 0;
-        if (!v->in_interface || !(push || decorated))
-            continue;
-        dgpb_code_binding *c = &out->items[out->count++];
-        c->name = v->name;
-        c->space = push ? -1 : v->set;
-        c->binding = push ? -1 : v->binding;
-        c->cls = spirv_class(v);
-        c->writable = v->type_class == DGPB_SPIRV_TYPE_STORAGE_IMAGE;
-        c->is_array = v->is_array;
-        c->block_size = v->block_size;
-        c->members = v->members;
-        c->member_count = v->member_count;
-        c->element_stride = v->element_stride;
-        c->array_length = v->array_length;
-    }
-    for (size_t i = 0; i < info->spec_constant_count; i++) {
-        const dgpb_spirv_spec_constant *k = &info->spec_constants[i];
-        dgpb_code_binding *c = &out->items[out->count++];
-        c->name = k->name ? k->name : "";
-        c->space = DGPB_SPACE_PIPELINE_CONSTANT;
-        c->binding = k->spec_id;
-        c->cls = DGPB_CODE_PIPELINE_CONSTANT;
-        c->block_size = k->size;
-    }
-    return DGPB_OK;
-}
-
-/* The byte size of a WGSL override's scalar type: f16 2, the other scalars 4; 0 unknown. */
-static uint32_t override_size(const char *type)
-{
-    if (!type)
-        return 0;
-    if (!strcmp(type, "f16"))
-        return 2;
-    if (!strcmp(type, "f32") || !strcmp(type, "i32") || !strcmp(type, "u32") ||
-        !strcmp(type, "bool"))
-        return 4;
-    return 0;
-}
-
-static uint32_t wgsl_class(uint32_t cls, bool *writable)
-{
-    *writable = false;
-    switch (cls) {
-    case DGPB_WGSL_UNIFORM:
-        return DGPB_CODE_UNIFORM_BLOCK;
-    case DGPB_WGSL_STORAGE_READ:
-        return DGPB_CODE_STORAGE_BUFFER;
-    case DGPB_WGSL_STORAGE_READ_WRITE:
-        *writable = true;
-        return DGPB_CODE_STORAGE_BUFFER;
-    case DGPB_WGSL_TEXTURE:
-        return DGPB_CODE_TEXTURE;
-    case DGPB_WGSL_TEXTURE_MULTISAMPLED:
-        return DGPB_CODE_MULTISAMPLED_TEXTURE;
-    case DGPB_WGSL_TEXTURE_DEPTH:
-        return DGPB_CODE_DEPTH_TEXTURE;
-    case DGPB_WGSL_STORAGE_TEXTURE:
-        *writable = true;
-        return DGPB_CODE_STORAGE_TEXTURE;
-    case DGPB_WGSL_SAMPLER:
-        return DGPB_CODE_SAMPLER;
-    case DGPB_WGSL_SAMPLER_COMPARISON:
-        return DGPB_CODE_COMPARISON_SAMPLER;
-    default:
-        return DGPB_CODE_OTHER;
-    }
-}
-
-int dgpb_code_bindings_from_wgsl(const dgpb_wgsl_module *m, dgpb_code_bindings *out,
-                                 dgpb_diag *diag)
-{
-    assert(m && out);
-    memset(out, 0, sizeof *out);
-    if (!m->binding_count && !m->override_count)
-        return DGPB_OK;
-    out->items = mem_calloc(m->binding_count + m->override_count, sizeof *out->items);
-    if (!out->items)
-        return dgpb_diag_set(diag, DGPB_ERR_NOMEM, -1, "out of memory");
-    for (size_t i = 0; i < m->binding_count; i++) {
-        const dgpb_wgsl_binding *w = &m->bindings[i];
-        dgpb_code_binding *c = &out->items[out->count++];
-        c->name = w->name;
-        c->space = w->group;
-        c->binding = w->binding;
-        c->cls = wgsl_class(w->cls, &c->writable);
-        /* A handle array: WGSL's binding_array, or Slang's array<texture_2d<f32>, N>. (A
-           storage buffer's type is an array too: its elements.) */
-        c->is_array = w->type && w->cls != DGPB_WGSL_UNIFORM && w->cls != DGPB_WGSL_STORAGE_READ &&
-                      w->cls != DGPB_WGSL_STORAGE_READ_WRITE &&
-                      (!strncmp(w->type, "binding_array", 13) || !strncmp(w->type, "array<", 6));
-        c->detail = w->type ? w->type : "";
-        c->texel_format = w->texel_format;
-        c->sample_type = w->sample_type;
-        c->dimension = w->dimension;
-        c->line = w->line;
-    }
-    for (size_t i = 0; i < m->override_count; i++) {
-        const dgpb_wgsl_override *o = &m->overrides[i];
-        if (o->id < 0)
-            continue; /* no id: a host sets it by name, and no row describes it */
-        dgpb_code_binding *c = &out->items[out->count++];
-        c->name = o->name;
-        c->space = DGPB_SPACE_PIPELINE_CONSTANT;
-        c->binding = o->id;
-        c->cls = DGPB_CODE_PIPELINE_CONSTANT;
-        c->block_size = override_size(o->type);
-        c->detail = o->type ? o->type : "";
-        c->line = o->line;
-    }
-    return DGPB_OK;
 }
 
 /*

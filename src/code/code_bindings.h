@@ -4,8 +4,10 @@
  *
  * dgpb-build never trusts a parameter table it cannot check: before it
  * writes a bundle it reads every blob's bindings back from the code and
- * matches them with the rows (tables/binding_proof.h). This module turns the
- * two descriptor-based codes into one list:
+ * matches them with the rows (tables/binding_proof.h). The two
+ * descriptor-based codes are read into one list, each by its own folder
+ * (code/spirv/spirv_bindings.h, code/wgsl/wgsl_bindings.h), behind its code
+ * format's read_bindings (code/code_format.h):
  *
  *   - SPIR-V: every module-scope variable with DescriptorSet/Binding
  *     decorations, and every PushConstant variable, that the entry point's
@@ -37,7 +39,6 @@
 
 #include "dgpb/result.h"
 #include "code/spirv/spirv_analysis.h"
-#include "code/wgsl/wgsl_scan.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -91,27 +92,6 @@ typedef struct dgpb_code_bindings {
     dgpb_spirv_member **owned; /* member lists read from WGSL text, freed with the bindings */
     size_t owned_count;
 } dgpb_code_bindings;
-
-/*
- * From an entry's SPIR-V analysis (which must have `parsed`): the decorated
- * and push-constant variables of the entry point's interface, in module
- * order. DGPB_ERR_NOMEM or DGPB_OK.
- */
-int dgpb_code_bindings_from_spirv(const dgpb_spirv_info *info, dgpb_code_bindings *out,
-                                  dgpb_diag *diag);
-
-/* From a WGSL scan: every binding it found, in source order. */
-int dgpb_code_bindings_from_wgsl(const dgpb_wgsl_module *m, dgpb_code_bindings *out,
-                                 dgpb_diag *diag);
-
-/*
- * Completes bindings read from a WGSL scan with what WGSL's layout rules say
- * of the same `text`: each var<uniform>'s struct members (`members`,
- * `member_count`) and each var<storage>'s element stride (`element_stride`),
- * as the SPIR-V reader gives them, so that one proof covers both targets.
- */
-int dgpb_code_bindings_add_wgsl_layouts(dgpb_code_bindings *b, const char *text, size_t len,
-                                        dgpb_diag *diag);
 
 void dgpb_code_bindings_clear(dgpb_code_bindings *b);
 

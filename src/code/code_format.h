@@ -11,7 +11,8 @@
  * ask the table, never a target or code-format id: reflection
  * (tables/reflect.c), the parameter table (tables/params.c), the proof
  * (tables/binding_proof.c), capabilities (tables/capabilities.c), the C
- * header (header/c_header_types.c) and the runner.
+ * header (header/c_header_types.c), the build's reading of a unit's
+ * bindings and its checks (driver/) and the runner.
  *
  * Adding a code format: a folder src/code/<format>/ with its readers and a
  * <format>_ops.c, one line in code_formats.c (CONTRIBUTING.md, "Add a
@@ -24,18 +25,32 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "code/code_bindings.h"
 #include "code/code_features.h"
+#include "code/ptx/ptx_scan.h"
+#include "code/spirv/spirv_analysis.h"
 #include "code/value_types.h"
+#include "code/wgsl/wgsl_scan.h"
 #include "dgpb/format.h"
 #include "dgpb/result.h"
 
 /* Linked as dgpb__<name> (CONTRIBUTING.md, "Code conventions"). */
 #define code_ops_of dgpb__code_ops_of
 #define code_ops_of_target dgpb__code_ops_of_target
+#define code_analysis_target dgpb__code_analysis_target
+#define code_read_clear dgpb__code_read_clear
 #define code_spirv_ops dgpb__code_spirv_ops
 #define code_wgsl_ops dgpb__code_wgsl_ops
 #define code_ptx_ops dgpb__code_ptx_ops
 #define code_unread_ops dgpb__code_unread_ops
+
+/* What a unit's code binds, read back for its table and its proof (code_ops.read_bindings). */
+typedef struct code_read {
+    dgpb_code_bindings bindings; /* descriptors, blocks and pipeline constants (spirv, wgsl) */
+    bool have_bindings;          /* `bindings` were read: rows take their places from them */
+    dgpb_ptx_module *ptx;        /* ptx: its kernels' parameters */
+    dgpb_wgsl_module *wgsl;      /* wgsl: the scanned module, for WebGPU's entry checks */
+} code_read;
 
 typedef struct code_ops {
     /* ---- where rows live (tables/reflect.c, tables/params.c) ---- */
@@ -60,6 +75,30 @@ typedef struct code_ops {
     bool proved;
     /* How a message spells a descriptor's place: printf of (long long)space, binding. */
     const char *place_format;
+
+    /* Reads back what a unit's code binds into `out` (zeroed by the caller; code_read_clear
+       frees it, also after a failure): `code` is the unit's code, `spirv` its SPIR-V analysis
+       (NULL: none). DGPB_ERR_CORRUPT* for code that does not parse. */
+    int (*read_bindings)(const uint8_t *code, size_t size, const dgpb_spirv_info *spirv,
+                         code_read *out, dgpb_diag *d);
+
+    /* ---- the build's checks (driver/) ---- */
+
+    /* The build analyses this format's code for every entry (SPIR-V: capabilities, written
+       variables, push-constant blocks); an entry of another target gets the analysis from this
+       format's target or from a probe compiled to this format (code_analysis_target()). */
+    bool analysed;
+    /* Validates a unit's code (SPIRV-Tools' validator); NULL: not validated. */
+    int (*validate)(const void *code, size_t size, dgpb_diag *d);
+    /* Why an entry name cannot be kept by this format's code (the rest of a message after
+       "'<name>' "), or NULL when it can; NULL: every name can. */
+    const char *(*name_refused)(const char *name);
+    /* A type this format's code cannot express among an entry's SPIR-V capabilities ("double
+       (Float64)"), or NULL; what explains a compile to it that crashed or does not parse.
+       NULL: every type. */
+    const char *(*missing_type)(const uint32_t *capabilities, size_t count);
+    /* The rest of that message after "which ": "WGSL cannot express (it has ...)". */
+    const char *missing_type_note;
 
     /* ---- the C header (header/c_header_types.c) ---- */
 
@@ -95,6 +134,12 @@ const code_ops *code_ops_of(dgpb_code_format format);
 
 /* The table of target `target`'s code format (dgpb_target_code_format). */
 const code_ops *code_ops_of_target(dgpb_target_id target);
+
+/* The target whose code format the build analyses (code_ops.analysed), or -1 when none. */
+int code_analysis_target(void);
+
+/* Frees what read_bindings read and zeroes `r`. NULL is a no-op. */
+void code_read_clear(code_read *r);
 
 extern const code_ops code_spirv_ops;  /* code/spirv/spirv_ops.c */
 extern const code_ops code_wgsl_ops;   /* code/wgsl/wgsl_ops.c */

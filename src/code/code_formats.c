@@ -31,6 +31,13 @@ static void unread_describe(const dgpb_code_feature *f, const char *name, char *
         snprintf(out, size, "feature %u %s", f->number, f->name);
 }
 
+static int unread_bindings(const uint8_t *code, size_t size, const dgpb_spirv_info *spirv,
+                           code_read *out, dgpb_diag *d)
+{
+    (void)code, (void)size, (void)spirv, (void)out, (void)d;
+    return DGPB_OK;
+}
+
 static int unread_type(const uint8_t *code, size_t len, const char *entry,
                        const dgpb_param_desc *row, dgpb_code_type *out, dgpb_diag *diag)
 {
@@ -56,6 +63,7 @@ static int unread_storage_format(const uint8_t *code, size_t len, const char *en
 const code_ops code_unread_ops = {
     .place_format = "space %lld, binding %lld",
     .type_rank = 2,
+    .read_bindings = unread_bindings,
     .features_read = unread_features,
     .feature_is = unread_feature_is,
     .feature_describe = unread_describe,
@@ -80,7 +88,7 @@ const code_ops *code_ops_of(dgpb_code_format format)
 /* Each target's code format: dgpb/vocabulary.def, DGPB_TARGET's CODE. */
 static const dgpb_code_format target_code[DGPB_TARGET_COUNT] = {
 #define DGPB_TARGET(ID, value, name, BACKEND, backend_value, backend_name, macro, CODE, DISCOVER,  \
-                    platforms)                                                                     \
+                    platforms, FINAL, traits, colour)                                              \
     [value] = DGPB_CODE_FORMAT_##CODE,
 #include "dgpb/vocabulary.def"
 };
@@ -90,6 +98,24 @@ const code_ops *code_ops_of_target(dgpb_target_id target)
     if ((unsigned)target >= DGPB_TARGET_COUNT)
         return &code_unread_ops;
     return code_ops_of(target_code[target]);
+}
+
+int code_analysis_target(void)
+{
+    for (int t = 0; t < DGPB_TARGET_COUNT; t++)
+        if (code_ops_of_target((dgpb_target_id)t)->analysed)
+            return t;
+    return -1;
+}
+
+void code_read_clear(code_read *r)
+{
+    if (!r)
+        return;
+    dgpb_code_bindings_clear(&r->bindings);
+    dgpb_ptx_module_free(r->ptx);
+    dgpb_wgsl_module_free(r->wgsl);
+    memset(r, 0, sizeof *r);
 }
 
 /* ---- code/code_features.h -------------------------------------------------- */

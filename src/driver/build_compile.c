@@ -12,17 +12,23 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "code/code_format.h"
 #include "core/alloc.h"
 #include "driver/build_internal.h"
 
-/* Whether an entry's SPIR-V for `target` must come from a probe compile. */
+/*
+ * Whether an entry's SPIR-V for `target` must come from a probe compile: the
+ * build does not compile the entry for the target whose code it analyses
+ * (code_analysis_target(), spirv).
+ */
 static bool needs_probe(const build *b, int target, size_t e)
 {
-    if (target == DGPB_TARGET_SPIRV)
+    int analysed = code_analysis_target();
+    if (target == analysed)
         return false;
-    bool spirv_has_it = (b->targets & (1u << DGPB_TARGET_SPIRV)) &&
-                        (b->entries[e].targets & (1u << DGPB_TARGET_SPIRV));
-    return !spirv_has_it;
+    bool analysed_has_it = analysed >= 0 && (b->targets & (1u << analysed)) &&
+                           (b->entries[e].targets & (1u << analysed));
+    return !analysed_has_it;
 }
 
 static int plan_jobs(build *b, job_list *list)
@@ -35,7 +41,7 @@ static int plan_jobs(build *b, job_list *list)
             if (!(b->entries[e].targets & (1u << t)))
                 continue;
             rc = build_add_job(b, list, ROLE_CODE, t, e);
-            if (!rc && t == DGPB_TARGET_METAL)
+            if (!rc && dgpb_target_has_final((uint32_t)t))
                 rc = build_add_job(b, list, ROLE_METALLIB, t, e);
             if (!rc && needs_probe(b, t, e))
                 rc = build_add_job(b, list, ROLE_PROBE, t, e);
@@ -110,48 +116,57 @@ static int read_unit_reflection(build *b, const job_info *info, unit *u)
     return rc;
 }
 
-/* Whether a code or metallib job's outputs are its unit's (metal: metallib if all compiled). */
+/*
+ * Whether a code or metallib job's outputs are its unit's (a target with a
+ * final code format, metal: the final one, metallib, if every entry compiled
+ * to it).
+ */
 static bool job_gives_unit(const build *b, const job_info *info)
 {
-    return (info->role == ROLE_CODE) != (info->target == DGPB_TARGET_METAL && b->metallib);
+    return (info->role == ROLE_CODE) !=
+           (dgpb_target_has_final((uint32_t)info->target) && b->metallib);
 }
 
 /*
- * Whether a failed job is a wgsl entry's compile that crashed while its entry
- * compiled to SPIR-V (the spirv target's code, or the probe): its SPIR-V may
- * show a type WGSL does not have, which explains the crash (Slang's WGSL back
- * end throws on a double), so its report waits for the analysis. Slang's own
- * errors are reported as they are.
+ * Whether a failed job is the compile of an entry for a target whose code
+ * lacks types (code_ops' missing_type: wgsl) that crashed while its entry
+ * compiled to SPIR-V (the analysed target's code, or the probe): its SPIR-V
+ * may show a type the target does not have, which explains the crash
+ * (Slang's WGSL back end throws on a double), so its report waits for the
+ * analysis. Slang's own errors are reported as they are.
  */
-static bool wgsl_failure_waits(const job_list *list, const dgpb_compile_job *jobs, size_t i)
+static bool failure_waits(const job_list *list, const dgpb_compile_job *jobs, size_t i)
 {
     const job_info *j = &list->info[i];
-    if (j->role != ROLE_CODE || j->target != DGPB_TARGET_WGSL || !build_job_crashed(&jobs[i]))
+    if (j->role != ROLE_CODE || !code_ops_of_target((dgpb_target_id)j->target)->missing_type ||
+        !build_job_crashed(&jobs[i]))
         return false;
+    int analysed = code_analysis_target();
     for (size_t k = 0; k < list->count; k++) {
         const job_info *s = &list->info[k];
         if (s->entry == j->entry && jobs[k].status == 0 &&
-            ((s->role == ROLE_CODE && s->target == DGPB_TARGET_SPIRV) ||
-             (s->role == ROLE_PROBE && s->target == DGPB_TARGET_WGSL)))
+            ((s->role == ROLE_CODE && s->target == analysed) ||
+             (s->role == ROLE_PROBE && s->target == j->target)))
             return true;
     }
     return false;
 }
 
 /*
- * Reports the wgsl compiles that waited: a type WGSL does not have in the
+ * Reports the compiles that waited: a type the target does not have in the
  * entry's SPIR-V, or else the compiler's crash.
  */
-static void report_wgsl_failures(build *b, const job_list *list, const dgpb_compile_job *jobs)
+static void report_waiting_failures(build *b, const job_list *list, const dgpb_compile_job *jobs)
 {
     for (size_t i = 0; i < list->count; i++) {
-        if (jobs[i].status == 0 || !wgsl_failure_waits(list, jobs, i))
+        if (jobs[i].status == 0 || !failure_waits(list, jobs, i))
             continue;
+        int t = list->info[i].target;
         size_t e = list->info[i].entry;
-        const dgpb_spirv_info *spirv = build_unit_at(b, DGPB_TARGET_WGSL, e)->spirv;
+        const dgpb_spirv_info *spirv = build_unit_at(b, t, e)->spirv;
         if (!spirv)
-            spirv = build_unit_at(b, DGPB_TARGET_SPIRV, e)->spirv;
-        if (!build_refuse_wgsl_types(b, e, spirv))
+            spirv = build_unit_at(b, code_analysis_target(), e)->spirv;
+        if (!build_refuse_missing_types(b, t, e, spirv))
             build_report_compile_failure(b, &list->info[i], &jobs[i]);
     }
 }
@@ -169,7 +184,7 @@ static int read_outputs(build *b, const job_list *list, const dgpb_compile_job *
         const job_info *j = &list->info[i];
         if (j->role == ROLE_METALLIB || jobs[i].status == 0)
             continue; /* a metallib that failed leaves metal with its msl code */
-        if (wgsl_failure_waits(list, jobs, i))
+        if (failure_waits(list, jobs, i))
             waiting = true;
         else
             build_report_compile_failure(b, j, &jobs[i]);
@@ -180,7 +195,7 @@ static int read_outputs(build *b, const job_list *list, const dgpb_compile_job *
     for (size_t i = 0; i < list->count && !rc; i++) {
         const job_info *j = &list->info[i];
         if (jobs[i].status != 0)
-            continue; /* a wgsl compile that waits for the analysis, or a metallib */
+            continue; /* a compile that waits for the analysis (wgsl), or a metallib */
         unit *u = build_unit_at(b, j->target, j->entry);
         if (j->role == ROLE_PROBE) {
             uint8_t *spirv = NULL;
@@ -196,11 +211,11 @@ static int read_outputs(build *b, const job_list *list, const dgpb_compile_job *
         u->present = true;
         rc = build_read_output(b, j->out, &u->code, &u->code_size);
         u->hashed = !rc && dgpb_sha256(u->code, u->code_size, u->code_sha) == DGPB_OK;
-        if (!rc && j->target == DGPB_TARGET_SPIRV)
+        if (!rc && j->target == code_analysis_target())
             rc = analyze(b, j->target, j->entry, u->code, u->code_size, &u->spirv);
     }
     if (!rc && waiting) {
-        report_wgsl_failures(b, list, jobs);
+        report_waiting_failures(b, list, jobs);
         if (b->errors)
             return b->compiler_crashed ? DGPB_ERR_TOOL : DGPB_ERR_SHADER;
     }
@@ -209,7 +224,7 @@ static int read_outputs(build *b, const job_list *list, const dgpb_compile_job *
         for (size_t e = 0; e < b->entry_count; e++) {
             unit *u = build_unit_at(b, t, e);
             if (u->present && !u->spirv) {
-                u->spirv = build_unit_at(b, DGPB_TARGET_SPIRV, e)->spirv;
+                u->spirv = build_unit_at(b, code_analysis_target(), e)->spirv;
                 u->spirv_shared = true;
             }
         }

@@ -37,7 +37,7 @@
 #include "dgpb/fileio.h"
 #include "dgpb/reader.h" /* DGPB_MAX_STRING */
 #include "code/spirv/spirv.h"
-#include "tables/webgpu_limits.h" /* dgpb_wgsl_name_reserved() */
+#include "code/code_format.h"
 
 /* ---- prepare ---- */
 
@@ -374,7 +374,7 @@ static void report_discovery_failures(build *b, const job_list *list, const dgpb
 static bool stages_in_code(int target, const dgpb_reflection *r)
 {
     if (dgpb_target_discovery_format((uint32_t)target) !=
-        dgpb_target_code_format(DGPB_TARGET_SPIRV))
+        dgpb_target_code_format((uint32_t)code_analysis_target()))
         return false;
     for (size_t k = 0; k < r->entry_count; k++)
         if (!r->entries[k].stage_name[0])
@@ -414,17 +414,23 @@ static int stages_from_code(build *b, const job_info *info, dgpb_reflection *r)
     return DGPB_OK;
 }
 
-/* The wgsl target keeps entry names as WGSL function names: they must not be WGSL's own. */
-static int check_wgsl_names(build *b)
+/*
+ * Entry names a target's code cannot keep (code_ops' name_refused: wgsl keeps
+ * entry names as WGSL function names, which must not be WGSL's own).
+ */
+static int check_entry_names(build *b)
 {
-    for (size_t e = 0; e < b->entry_count; e++)
-        if ((b->entries[e].targets & (1u << DGPB_TARGET_WGSL)) &&
-            dgpb_wgsl_name_reserved(b->entries[e].name))
-            build_report(b, DGPB_SEV_ERROR, DGPB_ERR_SHADER,
-                         "target 'wgsl', entry '%s': '%s' is a WGSL keyword or predeclared name; "
-                         "the WGSL code keeps entry names (hosts select entries by name), so "
-                         "WebGPU would reject it: rename the entry",
-                         b->entries[e].name, b->entries[e].name);
+    for (int t = 0; t < DGPB_TARGET_COUNT; t++) {
+        const code_ops *ops = code_ops_of_target((dgpb_target_id)t);
+        for (size_t e = 0; ops->name_refused && e < b->entry_count; e++) {
+            const char *why =
+                (b->entries[e].targets & (1u << t)) ? ops->name_refused(b->entries[e].name) : NULL;
+            if (why)
+                build_report(b, DGPB_SEV_ERROR, DGPB_ERR_SHADER, "target '%s', entry '%s': '%s' %s",
+                             dgpb_target_name((uint32_t)t), b->entries[e].name, b->entries[e].name,
+                             why);
+        }
+    }
     return b->errors ? DGPB_ERR_SHADER : DGPB_OK;
 }
 
@@ -481,8 +487,9 @@ static int add_reflected_entries(build *b, int t, const dgpb_reflection *r)
             return DGPB_ERR_SHADER;
         }
         insert_at = (size_t)at + 1;
-        /* ptx carries compute entries only */
-        if (t != DGPB_TARGET_PTX || reflected->stage == DGPB_STAGE_COMPUTE)
+        /* a compute-only target (ptx) carries compute entries only */
+        if (!(dgpb_target_traits((uint32_t)t) & DGPB_TRAIT_COMPUTE_ONLY) ||
+            reflected->stage == DGPB_STAGE_COMPUTE)
             b->entries[at].targets |= 1u << t;
     }
     return DGPB_OK;
@@ -614,7 +621,7 @@ int build_discover(build *b)
     if (!rc)
         rc = assign_groups(b);
     if (!rc)
-        rc = check_wgsl_names(b);
+        rc = check_entry_names(b);
     if (rc == DGPB_ERR_NOMEM)
         build_report(b, DGPB_SEV_ERROR, rc, "out of memory");
     return rc;

@@ -60,8 +60,8 @@ static int add_units(build *b, dgpb_model *m, int t, uint32_t target_index, dgpb
 
 static const char *code_format(const build *b, int t)
 {
-    if (t == DGPB_TARGET_METAL && b->metallib)
-        return dgpb_code_format_name(DGPB_CODE_FORMAT_METALLIB);
+    if (dgpb_target_has_final((uint32_t)t) && b->metallib)
+        return dgpb_code_format_name(dgpb_target_final_format((uint32_t)t));
     return dgpb_code_format_name(dgpb_target_code_format((uint32_t)t));
 }
 

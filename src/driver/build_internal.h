@@ -72,7 +72,7 @@
 #define build_record_layouts dgpb__build_record_layouts
 #define build_report dgpb__build_report
 #define build_report_at dgpb__build_report_at
-#define build_refuse_wgsl_types dgpb__build_refuse_wgsl_types
+#define build_refuse_missing_types dgpb__build_refuse_missing_types
 #define build_report_compiler_text dgpb__build_report_compiler_text
 #define build_report_kept dgpb__build_report_kept
 #define build_report_compile_failure dgpb__build_report_compile_failure
@@ -404,11 +404,11 @@ int build_write_outputs(build *b, const char *stem, const uint8_t *bytes, size_t
 /* ---- checks (build_tables.c) ---- */
 
 /*
- * Refuses entry `e` on wgsl when its SPIR-V (`spirv`, NULL: nothing known)
- * uses a type WGSL does not have (dgpb_wgsl_missing_type), reporting it;
- * whether it did.
+ * Refuses entry `e` on target `t` when its SPIR-V (`spirv`, NULL: nothing
+ * known) uses a type the target's code cannot express (its code format's
+ * missing_type, code/code_format.h), reporting it; whether it did.
  */
-bool build_refuse_wgsl_types(build *b, size_t e, const dgpb_spirv_info *spirv);
+bool build_refuse_missing_types(build *b, int t, size_t e, const dgpb_spirv_info *spirv);
 
 /* ---- the stages, in pipeline order; each returns DGPB_OK or why the build stops ---- */
 

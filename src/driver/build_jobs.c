@@ -15,17 +15,22 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "code/code_format.h"
 #include "core/alloc.h"
 #include "driver/build_internal.h"
 #include "dgpb/fileio.h"
 
-/* The code format a job compiles to: dgpb/vocabulary.def's target and code format rows. */
+/*
+ * The code format a job compiles to: dgpb/vocabulary.def's target and code
+ * format rows (a probe: the analysed target's, code/code_format.h; a metallib
+ * job: the target's final code format).
+ */
 static dgpb_code_format job_format(int target, enum job_role role)
 {
     if (role == ROLE_PROBE)
-        return dgpb_target_code_format(DGPB_TARGET_SPIRV);
+        return dgpb_target_code_format((uint32_t)code_analysis_target());
     if (role == ROLE_METALLIB)
-        return DGPB_CODE_FORMAT_METALLIB;
+        return dgpb_target_final_format((uint32_t)target);
     if (role == ROLE_DISCOVER)
         return dgpb_target_discovery_format((uint32_t)target);
     return dgpb_target_code_format((uint32_t)target);
@@ -69,8 +74,9 @@ static bool layouts_wanted(const build *b)
 
 bool build_layout_with_compile(build *b, int target, size_t g)
 {
-    /* metal's layout is metallib's or msl's, known only once every metallib compiled. */
-    if (!layouts_wanted(b) || target == DGPB_TARGET_METAL ||
+    /* A target with a final code format (metal) records the layout of its final code
+       (metallib) or of its code (msl), known only once every compile to the final one ran. */
+    if (!layouts_wanted(b) || dgpb_target_has_final((uint32_t)target) ||
         dgpb_compiler_mode_of(b->desc->compiler, NULL) != DGPB_COMPILER_NATIVE_WORKERS)
         return false;
     size_t entries = 0;
@@ -138,11 +144,13 @@ static int add_job(build *b, job_list *list, enum job_role role, int target, siz
         ARG(mem_strdup("-I"));
         ARG(slash ? mem_printf("%.*s", (int)(slash - desc->module_file), desc->module_file)
                   : mem_strdup("."));
-        /* Every group at once; ptx carries compute entries only, so its discovery leaves the
-           render and ray-tracing groups out (their code need not compile for it). */
+        /* Every group at once; a target that carries compute entries only (ptx) leaves the
+           render and ray-tracing groups out of its discovery (their code need not compile
+           for it). */
+        bool compute_only = dgpb_target_traits((uint32_t)target) & DGPB_TRAIT_COMPUTE_ONLY;
         for (size_t i = 0; i < b->symbol_count; i++)
-            if (target != DGPB_TARGET_PTX || !strncmp(b->symbols[i], DGPB_GROUP_COMPUTE_PREFIX,
-                                                      strlen(DGPB_GROUP_COMPUTE_PREFIX)))
+            if (!compute_only || !strncmp(b->symbols[i], DGPB_GROUP_COMPUTE_PREFIX,
+                                          strlen(DGPB_GROUP_COMPUTE_PREFIX)))
                 ARG(mem_printf("-D%s", b->symbols[i]));
     } else {
         ARG(mem_printf("-D%s", b->groups[b->entries[entry_index].group].symbol));

@@ -64,8 +64,8 @@ static int task_make(build *b, int t, size_t g, layout_task *k)
     k->run = (dgpb_layout_run_desc){
         .recorder = desc->layout_recorder,
         .module = desc->module_file,
-        .target = build_slang_target(t, t == DGPB_TARGET_METAL && b->metallib ? ROLE_METALLIB
-                                                                              : ROLE_CODE),
+        .target = build_slang_target(
+            t, dgpb_target_has_final((uint32_t)t) && b->metallib ? ROLE_METALLIB : ROLE_CODE),
         .entries = k->entries,
         .entry_count = n,
         .defines = desc->defines,

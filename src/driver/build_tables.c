@@ -19,55 +19,45 @@
 #include "driver/build_internal.h"
 #include "tables/binding_proof.h"
 #include "tables/capabilities.h"
-#include "code/code_bindings.h"
-#include "code/ptx/ptx_scan.h"
-#include "code/spirv/spirv.h"
 #include "tables/webgpu_limits.h"
 
-bool build_refuse_wgsl_types(build *b, size_t e, const dgpb_spirv_info *spirv)
+bool build_refuse_missing_types(build *b, int t, size_t e, const dgpb_spirv_info *spirv)
 {
-    const char *what =
-        spirv ? dgpb_wgsl_missing_type(spirv->capabilities, spirv->capability_count) : NULL;
+    const code_ops *ops = code_ops_of_target((dgpb_target_id)t);
+    const char *what = spirv && ops->missing_type
+                           ? ops->missing_type(spirv->capabilities, spirv->capability_count)
+                           : NULL;
+    const char *target = dgpb_target_name((uint32_t)t);
     if (what)
         build_report(b, DGPB_SEV_ERROR, DGPB_ERR_SHADER,
-                     "target 'wgsl', entry '%s': uses %s, which WGSL cannot express (it has "
-                     "i32, u32, f32 and f16 only); limit the entry to other targets with a "
-                     "DREAM_TARGET_* guard, or leave wgsl out of --targets",
-                     b->entries[e].name, what);
+                     "target '%s', entry '%s': uses %s, which %s; limit the entry to other "
+                     "targets with a DREAM_TARGET_* guard, or leave %s out of --targets",
+                     target, b->entries[e].name, what, ops->missing_type_note, target);
     return what != NULL;
 }
 
 /*
- * Reads back the bindings of a unit's code: SPIR-V from its analysis, WGSL
- * and PTX by scanning the text. Other targets have no reader (*code stays
- * empty and *ptx NULL). WGSL that names a type WGSL does not have is refused
- * at its line; WGSL that does not parse, from an entry whose SPIR-V uses
- * such a type (Slang writes `array<>` for a buffer of int16_t), is refused
- * naming the type (build_refuse_wgsl_types). Only a failure is explained so:
- * SPIR-V also uses 16-bit integers where the WGSL does not (f32tof16).
+ * Reads back the bindings of a unit's code through its code format's table
+ * (code/code_format.h): SPIR-V from its analysis, WGSL and PTX by scanning
+ * the text; formats without a reader read nothing. Code that does not parse,
+ * from an entry whose SPIR-V uses a type the format does not have (Slang
+ * writes `array<>` in WGSL for a buffer of int16_t), is refused naming the
+ * type (build_refuse_missing_types). Only a failure is explained so: SPIR-V
+ * also uses 16-bit integers where the WGSL does not (f32tof16).
  */
-static int read_code_bindings(build *b, int t, size_t e, unit *u, dgpb_code_bindings *code,
-                              dgpb_ptx_module **ptx, bool *have)
+static int read_code_bindings(build *b, int t, size_t e, unit *u, code_read *out)
 {
     dgpb_diag d;
     dgpb_diag_clear(&d);
-    int rc = DGPB_OK;
-    *have = false;
-    if (t == DGPB_TARGET_SPIRV && u->spirv && u->spirv->parsed) {
-        rc = dgpb_code_bindings_from_spirv(u->spirv, code, &d);
-        *have = true;
-    } else if (t == DGPB_TARGET_WGSL) {
-        rc = dgpb_wgsl_scan((const char *)u->code, u->code_size, &u->wgsl, &d);
-        if (!rc)
-            rc = dgpb_code_bindings_from_wgsl(u->wgsl, code, &d);
-        if (!rc)
-            rc = dgpb_code_bindings_add_wgsl_layouts(code, (const char *)u->code, u->code_size, &d);
-        *have = true;
-        if (dgpb_result_class(rc) == DGPB_ERR_CORRUPT && build_refuse_wgsl_types(b, e, u->spirv))
-            return DGPB_ERR_SHADER;
-    } else if (t == DGPB_TARGET_PTX) {
-        rc = dgpb_ptx_scan((const char *)u->code, u->code_size, ptx, &d);
+    int rc = code_ops_of_target((dgpb_target_id)t)
+                 ->read_bindings(u->code, u->code_size, u->spirv, out, &d);
+    if (out->wgsl) {
+        u->wgsl = out->wgsl; /* kept for WebGPU's entry checks */
+        out->wgsl = NULL;
     }
+    if (rc && dgpb_result_class(rc) == DGPB_ERR_CORRUPT &&
+        build_refuse_missing_types(b, t, e, u->spirv))
+        return DGPB_ERR_SHADER;
     if (rc) {
         char context[600];
         snprintf(context, sizeof context,
@@ -107,7 +97,8 @@ static int unit_capabilities(build *b, int t, size_t entry_index, unit *u)
         dgpb_capability_input in = {.target = (dgpb_target_id)t,
                                     .entry = e->name,
                                     .stage = e->stage,
-                                    .format = DGPB_CODE_FORMAT_SPIRV,
+                                    .format =
+                                        dgpb_target_code_format((uint32_t)code_analysis_target()),
                                     .features = &f,
                                     .probe = true};
         rc = dgpb_entry_capabilities(&in, &u->caps, &d);
@@ -123,9 +114,11 @@ static int make_unit_table(build *b, int t, size_t entry_index)
     const entry *e = &b->entries[entry_index];
     dgpb_diag d;
     dgpb_diag_clear(&d);
-    if (t == DGPB_TARGET_SPIRV && dgpb_spirv_validate(u->code, u->code_size, &d)) {
+    const code_ops *ops = code_ops_of_target((dgpb_target_id)t);
+    if (ops->validate && ops->validate(u->code, u->code_size, &d)) {
         char context[600];
-        snprintf(context, sizeof context, "target 'spirv', entry '%s'", e->name);
+        snprintf(context, sizeof context, "target '%s', entry '%s'", dgpb_target_name((uint32_t)t),
+                 e->name);
         return build_forward(b, &d, context);
     }
     const char **members = mem_calloc(b->entry_count, sizeof *members);
@@ -137,10 +130,8 @@ static int make_unit_table(build *b, int t, size_t entry_index)
     for (size_t i = 0; i < b->entry_count; i++)
         if (b->entries[i].group == e->group)
             members[member_count++] = b->entries[i].name;
-    dgpb_code_bindings code = {0};
-    dgpb_ptx_module *ptx = NULL;
-    bool have_code = false;
-    int rc = read_code_bindings(b, t, entry_index, u, &code, &ptx, &have_code);
+    code_read code = {0};
+    int rc = read_code_bindings(b, t, entry_index, u, &code);
     dgpb_param_select select = {
         .target = (dgpb_target_id)t,
         .entry = e->name,
@@ -149,7 +140,7 @@ static int make_unit_table(build *b, int t, size_t entry_index)
         .dream = b->generator_conventions,
         .group_entries = members,
         .group_entry_count = member_count,
-        .code = have_code ? &code : NULL,
+        .code = code.have_bindings ? &code.bindings : NULL,
     };
     if (!rc && (rc = dgpb_param_table_build(&select, &u->params, &d)))
         build_forward(b, &d, NULL);
@@ -157,16 +148,18 @@ static int make_unit_table(build *b, int t, size_t entry_index)
     dgpb_proof_input proof = {.target = (dgpb_target_id)t,
                               .entry = e->name,
                               .table = &u->params,
-                              .code = &code,
-                              .ptx = ptx};
-    if (!rc && (have_code || ptx) && (rc = dgpb_binding_proof(&proof, &d)))
+                              .code = &code.bindings,
+                              .ptx = code.ptx};
+    if (!rc && (code.have_bindings || code.ptx) && (rc = dgpb_binding_proof(&proof, &d)))
         build_forward(b, &d, NULL);
-    if (!rc && t == DGPB_TARGET_WGSL &&
+    if (!rc && ops->webgpu &&
         (rc = dgpb_webgpu_check_entry(e->name, e->stage, e->thread_group_size, u->wgsl, &u->params,
-                                      &d)))
-        build_forward(b, &d, "target 'wgsl'");
-    dgpb_code_bindings_clear(&code);
-    dgpb_ptx_module_free(ptx);
+                                      &d))) {
+        char context[64];
+        snprintf(context, sizeof context, "target '%s'", dgpb_target_name((uint32_t)t));
+        build_forward(b, &d, context);
+    }
+    code_read_clear(&code);
     dgpb_free(members);
     if (rc)
         return rc;

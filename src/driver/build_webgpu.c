@@ -2,13 +2,16 @@
  * build_webgpu.c - the build's WebGPU stage (build_internal.h).
  *
  * build_check_webgpu checks what WebGPU asks of a whole pipeline: each
- * group's wgsl tables against WebGPU's per-stage limits and the one bind
- * group layout its entries share, then warns of storage-texture formats
- * WebGPU devices may refuse. The per-entry checks run with the tables
- * (build_tables.c). Nothing to do without the wgsl target.
+ * group's tables on a WebGPU target (code_ops' webgpu: wgsl) against
+ * WebGPU's per-stage limits and the one bind group layout its entries share,
+ * then warns of storage-texture formats WebGPU devices may refuse. The
+ * per-entry checks run with the tables (build_tables.c). Nothing to do
+ * without such a target.
  */
 #include <assert.h>
+#include <stdio.h>
 
+#include "code/code_format.h"
 #include "core/alloc.h"
 #include "driver/build_internal.h"
 #include "tables/webgpu_limits.h"
@@ -29,34 +32,33 @@ static const struct {
 #include "dgpb/vocabulary.def"
 };
 
-static void warn_storage_formats(build *b)
+static void warn_storage_formats(build *b, int t)
 {
+    const char *target = dgpb_target_name((uint32_t)t);
     for (size_t e = 0; e < b->entry_count; e++) {
-        const unit *u = build_unit_at(b, DGPB_TARGET_WGSL, e);
+        const unit *u = build_unit_at(b, t, e);
         for (uint32_t r = 0; u->present && r < u->params.count; r++) {
             uint32_t id = u->params.rows[r].webgpu_layout;
             const char *format = id < DGPB_WGPU_COUNT ? storage_formats[id].name : NULL;
             const char *feature = format ? storage_formats[id].feature : NULL;
             if (format && !feature)
                 build_report(b, DGPB_SEV_WARNING, DGPB_OK,
-                             "target 'wgsl', entry '%s', parameter '%s': WebGPU has no read-write "
+                             "target '%s', entry '%s', parameter '%s': WebGPU has no read-write "
                              "%s storage texture (not even with texture-formats-tier2); "
                              "WebGPU devices will refuse this entry's pipeline",
-                             b->entries[e].name, u->params.rows[r].name, format);
+                             target, b->entries[e].name, u->params.rows[r].name, format);
             else if (format && *feature)
                 build_report(b, DGPB_SEV_WARNING, DGPB_OK,
-                             "target 'wgsl', entry '%s', parameter '%s': a read-write %s "
+                             "target '%s', entry '%s', parameter '%s': a read-write %s "
                              "storage texture needs WebGPU's %s feature",
-                             b->entries[e].name, u->params.rows[r].name, format, feature);
+                             target, b->entries[e].name, u->params.rows[r].name, format, feature);
         }
     }
 }
 
-int build_check_webgpu(build *b)
+/* One WebGPU target's groups. */
+static int check_target(build *b, int t)
 {
-    assert(b && b->units && !b->errors);
-    if (!(b->targets & (1u << DGPB_TARGET_WGSL)))
-        return DGPB_OK;
     const char **names = mem_calloc(b->entry_count, sizeof *names);
     dgpb_param_table *tables = mem_calloc(b->entry_count, sizeof *tables);
     int rc = DGPB_OK;
@@ -67,7 +69,7 @@ int build_check_webgpu(build *b)
     for (size_t g = 0; g < b->group_count && !rc; g++) {
         size_t n = 0;
         for (size_t e = 0; e < b->entry_count; e++) {
-            const unit *u = build_unit_at(b, DGPB_TARGET_WGSL, e);
+            const unit *u = build_unit_at(b, t, e);
             if (b->entries[e].group == g && u->present) {
                 names[n] = b->entries[e].name;
                 tables[n++] = u->params;
@@ -75,12 +77,24 @@ int build_check_webgpu(build *b)
         }
         dgpb_diag d;
         dgpb_diag_clear(&d);
+        char context[64];
+        snprintf(context, sizeof context, "target '%s'", dgpb_target_name((uint32_t)t));
         if (n && dgpb_webgpu_check_group(b->groups[g].label, names, tables, n, &d) &&
-            build_forward(b, &d, "target 'wgsl'") == DGPB_ERR_NOMEM)
+            build_forward(b, &d, context) == DGPB_ERR_NOMEM)
             rc = DGPB_ERR_NOMEM; /* every other failure is the module's: check every group */
     }
     dgpb_free(names);
     dgpb_free(tables); /* the tables' rows belong to the units */
-    warn_storage_formats(b);
+    warn_storage_formats(b, t);
+    return rc;
+}
+
+int build_check_webgpu(build *b)
+{
+    assert(b && b->units && !b->errors);
+    int rc = DGPB_OK;
+    for (int t = 0; t < DGPB_TARGET_COUNT && !rc; t++)
+        if ((b->targets & (1u << t)) && code_ops_of_target((dgpb_target_id)t)->webgpu)
+            rc = check_target(b, t);
     return rc ? rc : b->errors ? DGPB_ERR_SHADER : DGPB_OK;
 }

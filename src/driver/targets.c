@@ -15,13 +15,14 @@
 
 static const struct {
     const char *macro;
-    dgpb_code_format code, discover;
+    dgpb_code_format code, discover, final;
     uint32_t platforms; /* bit per dgpb_platform */
 } targets[DGPB_TARGET_COUNT] = {
 #define DGPB_ON(platform) BIT(DGPB_PLATFORM_##platform)
 #define DGPB_TARGET(ID, value, name, BACKEND, backend_value, backend_name, macro, CODE, DISCOVER,  \
-                    platforms)                                                                     \
-    [value] = {macro, DGPB_CODE_FORMAT_##CODE, DGPB_CODE_FORMAT_##DISCOVER, platforms},
+                    platforms, FINAL, traits, colour)                                              \
+    [value] = {macro, DGPB_CODE_FORMAT_##CODE, DGPB_CODE_FORMAT_##DISCOVER,                        \
+               DGPB_CODE_FORMAT_##FINAL, platforms},
 #include "dgpb/vocabulary.def"
 #undef DGPB_ON
 };
@@ -37,7 +38,7 @@ static const struct {
 /* "dxbc, dxil, metal, ptx, spirv, wgsl", for messages. */
 static const char *const target_list = (""
 #define DGPB_TARGET(ID, value, name, BACKEND, backend_value, backend_name, macro, CODE, DISCOVER,  \
-                    platforms)                                                                     \
+                    platforms, FINAL, traits, colour)                                              \
     ", " name
 #include "dgpb/vocabulary.def"
                                         ) +
@@ -58,6 +59,18 @@ dgpb_code_format dgpb_target_discovery_format(uint32_t id)
 {
     assert(id < DGPB_TARGET_COUNT);
     return targets[id].discover;
+}
+
+dgpb_code_format dgpb_target_final_format(uint32_t id)
+{
+    assert(id < DGPB_TARGET_COUNT);
+    return targets[id].final;
+}
+
+bool dgpb_target_has_final(uint32_t id)
+{
+    assert(id < DGPB_TARGET_COUNT);
+    return targets[id].final != targets[id].code;
 }
 
 const char *dgpb_code_format_slang_target(uint32_t format)

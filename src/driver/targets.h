@@ -59,6 +59,16 @@ const char *dgpb_target_macro(uint32_t id);
 dgpb_code_format dgpb_target_code_format(uint32_t id);
 dgpb_code_format dgpb_target_discovery_format(uint32_t id);
 
+/*
+ * The code format a target's entries are also compiled to, shipped instead of
+ * its code format when every entry's compile succeeds (DGPB_CODE_FORMAT_METALLIB
+ * for metal); its code format when there is no second form: DGPB_TARGET's FINAL.
+ */
+dgpb_code_format dgpb_target_final_format(uint32_t id);
+
+/* Whether a target has such a second form (metal). */
+bool dgpb_target_has_final(uint32_t id);
+
 /* The `slangc -target` that compiles to a code format ("spirv", "metallib", "metal", ...). */
 const char *dgpb_code_format_slang_target(uint32_t format);
 

@@ -57,23 +57,32 @@ _Static_assert(DGPB_CAP_COUNT <= 32, "a capability mask has 32 bits");
 
 static const char *const target_names[DGPB_TARGET_COUNT] = {
 #define DGPB_TARGET(ID, value, name, BACKEND, backend_value, backend_name, macro, CODE, DISCOVER,  \
-                    platforms)                                                                     \
+                    platforms, FINAL, traits, colour)                                              \
     [value] = name,
 #include "dgpb/vocabulary.def"
 };
 
 static const char *const backend_names[DGPB_BACKEND_COUNT] = {
 #define DGPB_TARGET(ID, value, name, BACKEND, backend_value, backend_name, macro, CODE, DISCOVER,  \
-                    platforms)                                                                     \
+                    platforms, FINAL, traits, colour)                                              \
     [backend_value] = backend_name,
 #include "dgpb/vocabulary.def"
 };
 
 static const dgpb_target_id backend_targets[DGPB_BACKEND_COUNT] = {
 #define DGPB_TARGET(ID, value, name, BACKEND, backend_value, backend_name, macro, CODE, DISCOVER,  \
-                    platforms)                                                                     \
+                    platforms, FINAL, traits, colour)                                              \
     [backend_value] = DGPB_TARGET_##ID,
 #include "dgpb/vocabulary.def"
+};
+
+static const uint32_t target_traits[DGPB_TARGET_COUNT] = {
+#define DGPB_IS(trait) DGPB_TRAIT_##trait
+#define DGPB_TARGET(ID, value, name, BACKEND, backend_value, backend_name, macro, CODE, DISCOVER,  \
+                    platforms, FINAL, traits, colour)                                              \
+    [value] = traits,
+#include "dgpb/vocabulary.def"
+#undef DGPB_IS
 };
 
 static const struct {
@@ -157,6 +166,11 @@ const char *dgpb_backend_target(uint32_t backend)
 int dgpb_backend_target_id(uint32_t backend)
 {
     return backend < DGPB_BACKEND_COUNT ? (int)backend_targets[backend] : -1;
+}
+
+uint32_t dgpb_target_traits(uint32_t target)
+{
+    return target < DGPB_TARGET_COUNT ? target_traits[target] : 0;
 }
 
 const char *dgpb_target_name(uint32_t target)

@@ -244,7 +244,7 @@ static int rd_entry(cursor *c, const dgpb_target_view *t, dgpb_entry_view *e, dg
     if (!params)
         return dgpb_diag_set(c->diag, DGPB_ERR_NOMEM, -1, "out of memory");
     e->params = params;
-    bool wgsl = t->id == DGPB_TARGET_WGSL;
+    bool wgsl = dgpb_target_traits(t->id) & DGPB_TRAIT_WEBGPU_IDS;
     size_t keep_entry = strlen(c->ctx);
     for (uint32_t i = 0; i < e->param_count; i++) {
         set_ctx(c, keep_entry, ", parameter %u", i);

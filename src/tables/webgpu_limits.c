@@ -133,22 +133,3 @@ int dgpb_webgpu_check_entry(const char *entry, uint32_t stage, const uint32_t tg
     }
     return DGPB_OK;
 }
-
-const char *dgpb_wgsl_missing_type(const uint32_t *capabilities, size_t count)
-{
-    /* SPIR-V's capability numbers (the SPIR-V specification, "Capability"). */
-    static const struct {
-        uint32_t capability;
-        const char *what;
-    } missing[] = {
-        {10, "double (Float64)"},
-        {11, "64-bit integers (Int64)"},
-        {22, "16-bit integers (Int16)"},
-        {39, "8-bit integers (Int8)"},
-    };
-    for (size_t k = 0; k < sizeof missing / sizeof missing[0]; k++)
-        for (size_t i = 0; capabilities && i < count; i++)
-            if (capabilities[i] == missing[k].capability)
-                return missing[k].what;
-    return NULL;
-}

@@ -46,18 +46,6 @@ int dgpb_webgpu_check_entry(const char *entry, uint32_t stage, const uint32_t tg
                             const dgpb_wgsl_module *code, const dgpb_param_table *table,
                             dgpb_diag *diag);
 
-/*
- * A scalar type that WGSL does not have (it has i32, u32, f32 and f16) among
- * the SPIR-V capabilities of an entry's SPIR-V (`capabilities`: the numeric
- * OpCapability operands, dgpb_spirv_info): Float64, Int64, Int16 or Int8.
- * Slang's WGSL back end throws on a double and writes WGSL that does not
- * parse for a buffer of int16_t, so this explains such a failure. It says
- * nothing about WGSL that compiled: Slang's SPIR-V also uses 16-bit
- * integers where its WGSL does not (f32tof16). A description for a message,
- * such as "double (Float64)" or "16-bit integers (Int16)"; NULL when none.
- */
-const char *dgpb_wgsl_missing_type(const uint32_t *capabilities, size_t count);
-
 #ifdef __cplusplus
 }
 #endif

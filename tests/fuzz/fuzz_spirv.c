@@ -21,6 +21,7 @@
 #include "dgpb/dgpb.h"
 #include "code/spirv/spirv.h"
 #include "code/spirv/spirv_analysis.h"
+#include "code/spirv/spirv_bindings.h"
 #include "tables/capabilities.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);

@@ -21,7 +21,7 @@ import sys
 
 ID = re.compile(r"\bDGPB_(?:TARGET|CODE_FORMAT|BACKEND)_(?!COUNT\b)(?![A-Z0-9_]*_H\b)[A-Z0-9_]+\b")
 FORMAT_FOLDER = re.compile(r"^src/code/[^/]+/")
-MAX_RECIPE_FILES = 9  # the goal is 8: --help and the man page still both spell the targets
+MAX_RECIPE_FILES = 8
 
 
 def strip_comments(text):

@@ -157,7 +157,7 @@ static const char usage_tail[] =
 /* "dxbc, dxil, metal, ptx, spirv, wgsl": every target, from vocabulary.def's rows. */
 static const char *const target_names = (""
 #define DGPB_TARGET(ID, value, name, BACKEND, backend_value, backend_name, macro, CODE, DISCOVER,  \
-                    platforms)                                                                     \
+                    platforms, FINAL, traits, colour)                                              \
     ", " name
 #include "dgpb/vocabulary.def"
                                          ) +

@@ -26,15 +26,17 @@
 #include "dump.h"
 
 /*
- * Each target's colour, defined once: the page's CSS gives class
- * "t-<target>" this background, and the stacked bar's segment, the legend's
- * swatch and every bar of the target's own blobs carry that class. A target
- * missing here (a new vocabulary row) is drawn in OTHER_TARGET_COLOUR.
+ * Each target's colour, defined once (dgpb/vocabulary.def, DGPB_TARGET's
+ * colour): the page's CSS gives class "t-<target>" this background, and the
+ * stacked bar's segment, the legend's swatch and every bar of the target's
+ * own blobs carry that class. A target the bundle names and this build does
+ * not know is drawn in OTHER_TARGET_COLOUR.
  */
 static const char *const target_colour[DGPB_TARGET_COUNT] = {
-    [DGPB_TARGET_DXBC] = "#9b59b6",  [DGPB_TARGET_DXIL] = "#c0392b",
-    [DGPB_TARGET_METAL] = "#d1843c", [DGPB_TARGET_PTX] = "#16a2b8",
-    [DGPB_TARGET_SPIRV] = "#3c6fd1", [DGPB_TARGET_WGSL] = "#2f9e75",
+#define DGPB_TARGET(ID, value, name, BACKEND, backend_value, backend_name, macro, CODE, DISCOVER,  \
+                    platforms, FINAL, traits, colour)                                              \
+    [value] = colour,
+#include "dgpb/vocabulary.def"
 };
 #define OTHER_TARGET_COLOUR "#566074"
 

@@ -9,6 +9,7 @@
  * what happened to the exit status.
  */
 #define _POSIX_C_SOURCE 200809L
+#include <ctype.h>
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -330,6 +331,66 @@ static char *option_value(int argc, char **argv, int *i)
     return argv[++*i];
 }
 
+/*
+ * --api: the backends the runner has a host for (dgpb/vocabulary.def, the
+ * targets with the RUN trait), each named by its backend name in lower case
+ * ("vulkan"); the one of RUN_DEFAULT when --api is left out.
+ */
+static bool api_runs(uint32_t backend)
+{
+    int t = dgpb_backend_target_id(backend);
+    return t >= 0 && (dgpb_target_traits((uint32_t)t) & DGPB_TRAIT_RUN);
+}
+
+static const char *api_name(uint32_t backend)
+{
+    static char names[DGPB_BACKEND_COUNT][32];
+    const char *name = dgpb_backend_name(backend);
+    if (!name)
+        return NULL;
+    char *out = names[backend];
+    size_t n = 0;
+    for (; name[n] && n + 1 < sizeof names[backend]; n++)
+        out[n] = (char)tolower((unsigned char)name[n]);
+    out[n] = 0;
+    return out;
+}
+
+static int api_backend(const char *api)
+{
+    for (uint32_t b = 0; b < DGPB_BACKEND_COUNT; b++)
+        if (api_runs(b) && !strcmp(api, api_name(b)))
+            return (int)b;
+    return -1;
+}
+
+static int api_default(void)
+{
+    for (uint32_t b = 0; b < DGPB_BACKEND_COUNT; b++)
+        if (api_runs(b) &&
+            (dgpb_target_traits((uint32_t)dgpb_backend_target_id(b)) & DGPB_TRAIT_RUN_DEFAULT))
+            return (int)b;
+    return 0;
+}
+
+/* "vulkan or cuda": the --api names, for a message. */
+static const char *api_list(void)
+{
+    static char list[256];
+    size_t n = 0, count = 0, left = 0;
+    for (uint32_t b = 0; b < DGPB_BACKEND_COUNT; b++)
+        count += api_runs(b);
+    list[0] = 0;
+    for (uint32_t b = 0; b < DGPB_BACKEND_COUNT && n < sizeof list; b++) {
+        if (!api_runs(b))
+            continue;
+        const char *sep = !left ? "" : left + 1 == count ? " or " : ", ";
+        n += (size_t)snprintf(list + n, sizeof list - n, "%s%s", sep, api_name(b));
+        left++;
+    }
+    return list;
+}
+
 /* Returns -1 to go on, or an exit status. Input files are read later (read_inputs). */
 static int parse_args(int argc, char **argv, tool_options *o)
 {
@@ -369,12 +430,10 @@ static int parse_args(int argc, char **argv, tool_options *o)
                 return tool_usage_error("more than %d uses of '%s'", DGPB_RUN_MAX_PARAMS, a);
             if (!strcmp(a, "--api")) {
                 o->api = v;
-                if (!strcmp(v, "vulkan"))
-                    o->backend = DGPB_BACKEND_VULKAN;
-                else if (!strcmp(v, "cuda"))
-                    o->backend = DGPB_BACKEND_CUDA;
-                else
-                    return tool_usage_error("unknown API '%s' (vulkan or cuda)", v);
+                int backend = api_backend(v);
+                if (backend < 0)
+                    return tool_usage_error("unknown API '%s' (%s)", v, api_list());
+                o->backend = (uint32_t)backend;
             } else if (!strcmp(a, "--device")) {
                 o->device = v;
             } else if (!strcmp(a, "--texture")) {
@@ -589,8 +648,8 @@ int main(int argc, char **argv)
         fprintf(stderr, "dgpb-run: out of memory\n");
         return EXIT_DEVICE;
     }
-    o->backend = DGPB_BACKEND_VULKAN;
-    o->api = "vulkan";
+    o->backend = (uint32_t)api_default();
+    o->api = api_name(o->backend);
     int rc = parse_args(argc, argv, o);
     dgpb_diag d;
     dgpb_diag_clear(&d);

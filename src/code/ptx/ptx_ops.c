@@ -70,11 +70,20 @@ static int storage_format_find(const uint8_t *code, size_t len, const char *entr
     return DGPB_OK;
 }
 
+/* The kernels' parameters, scanned from the text (the proof's handles in memory). */
+static int read_bindings(const uint8_t *code, size_t size, const dgpb_spirv_info *spirv,
+                         code_read *out, dgpb_diag *d)
+{
+    (void)spirv;
+    return dgpb_ptx_scan((const char *)code, size, &out->ptx, d);
+}
+
 const code_ops code_ptx_ops = {
     .entry_values_launch = true,
     .memory_handles = true,
     .proved = true,
     .place_format = "offset %lld, %lld",
+    .read_bindings = read_bindings,
     .type_rank = 2,
     .reads_features = true,
     .features_read = ptx_features_read,

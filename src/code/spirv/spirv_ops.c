@@ -6,6 +6,8 @@
 #include <stdio.h>
 
 #include "code/code_format.h"
+#include "code/spirv/spirv.h"
+#include "code/spirv/spirv_bindings.h"
 #include "code/spirv/spirv_ops.h"
 
 /* A DGPB_CODE_FEATURE(SPIRV, ...) row is a capability's number. */
@@ -23,11 +25,25 @@ static void feature_describe(const dgpb_code_feature *f, const char *name, char 
         snprintf(out, size, "SPIR-V capability %u", f->number);
 }
 
+/* From the unit's SPIR-V analysis; none when SPIRV-Tools could not parse the code. */
+static int read_bindings(const uint8_t *code, size_t size, const dgpb_spirv_info *spirv,
+                         code_read *out, dgpb_diag *d)
+{
+    (void)code, (void)size;
+    if (!spirv || !spirv->parsed)
+        return DGPB_OK;
+    out->have_bindings = true;
+    return dgpb_code_bindings_from_spirv(spirv, &out->bindings, d);
+}
+
 const code_ops code_spirv_ops = {
     .places_from_code = true,
     .entry_values_launch = true,
     .proved = true,
     .place_format = "set %lld, binding %lld",
+    .read_bindings = read_bindings,
+    .analysed = true,
+    .validate = dgpb_spirv_validate,
     .type_rank = 0,
     .reads_features = true,
     .features_read = spirv_features_read,

@@ -6,6 +6,8 @@
 #define DGPB_WGSL_NAMES_H
 
 #include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
 
 #ifdef __cplusplus
 extern "C" {
@@ -20,6 +22,18 @@ extern "C" {
  * `storage` makes every `var<storage>` refer to the function).
  */
 bool dgpb_wgsl_name_reserved(const char *name);
+
+/*
+ * A scalar type that WGSL does not have (it has i32, u32, f32 and f16) among
+ * the SPIR-V capabilities of an entry's SPIR-V (`capabilities`: the numeric
+ * OpCapability operands, dgpb_spirv_info): Float64, Int64, Int16 or Int8.
+ * Slang's WGSL back end throws on a double and writes WGSL that does not
+ * parse for a buffer of int16_t, so this explains such a failure. It says
+ * nothing about WGSL that compiled: Slang's SPIR-V also uses 16-bit
+ * integers where its WGSL does not (f32tof16). A description for a message,
+ * such as "double (Float64)" or "16-bit integers (Int16)"; NULL when none.
+ */
+const char *dgpb_wgsl_missing_type(const uint32_t *capabilities, size_t count);
 
 #ifdef __cplusplus
 }

@@ -9,6 +9,8 @@
 
 #include "code/code_format.h"
 #include "code/wgsl/value_wgsl.h"
+#include "code/wgsl/wgsl_bindings.h"
+#include "code/wgsl/wgsl_names.h"
 #include "code/wgsl/wgsl_ops.h"
 #include "code/wgsl/wgsl_scan.h"
 
@@ -60,11 +62,38 @@ static int storage_format_find(const uint8_t *code, size_t len, const char *entr
     return DGPB_OK;
 }
 
+/* Scanned from the text, then completed with WGSL's layout rules; the module is kept. */
+static int read_bindings(const uint8_t *code, size_t size, const dgpb_spirv_info *spirv,
+                         code_read *out, dgpb_diag *d)
+{
+    (void)spirv;
+    out->have_bindings = true;
+    int rc = dgpb_wgsl_scan((const char *)code, size, &out->wgsl, d);
+    if (!rc)
+        rc = dgpb_code_bindings_from_wgsl(out->wgsl, &out->bindings, d);
+    if (!rc)
+        rc = dgpb_code_bindings_add_wgsl_layouts(&out->bindings, (const char *)code, size, d);
+    return rc;
+}
+
+/* The WGSL code keeps entry names as its function names. */
+static const char *name_refused(const char *name)
+{
+    return dgpb_wgsl_name_reserved(name)
+               ? "is a WGSL keyword or predeclared name; the WGSL code keeps entry names (hosts "
+                 "select entries by name), so WebGPU would reject it: rename the entry"
+               : NULL;
+}
+
 const code_ops code_wgsl_ops = {
     .places_from_code = true,
     .webgpu = true,
     .proved = true,
     .place_format = "@group(%lld) @binding(%lld)",
+    .read_bindings = read_bindings,
+    .name_refused = name_refused,
+    .missing_type = dgpb_wgsl_missing_type,
+    .missing_type_note = "WGSL cannot express (it has i32, u32, f32 and f16 only)",
     .type_rank = 1,
     .reads_features = true,
     .features_read = wgsl_features_read,

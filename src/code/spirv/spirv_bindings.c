@@ -1,0 +1,85 @@
+/*
+ * spirv_bindings.c - the bindings SPIR-V declares, from its analysis
+ * (code/spirv/spirv_bindings.h): descriptors, push-constant blocks and
+ * specialization constants.
+ */
+#include "code/spirv/spirv_bindings.h"
+
+#include <assert.h>
+#include <string.h>
+
+#include "core/alloc.h"
+#include "dgpb/format.h"
+
+static uint32_t spirv_class(const dgpb_spirv_var *v)
+{
+    switch (v->storage_class) {
+    case DGPB_SPIRV_STORAGE_UNIFORM:
+        return DGPB_CODE_UNIFORM_BLOCK;
+    case DGPB_SPIRV_STORAGE_PUSH_CONSTANT:
+        return DGPB_CODE_PUSH_CONSTANT;
+    case DGPB_SPIRV_STORAGE_STORAGE_BUFFER:
+        return DGPB_CODE_STORAGE_BUFFER;
+    default:
+        break;
+    }
+    switch (v->type_class) {
+    case DGPB_SPIRV_TYPE_SAMPLED_IMAGE_ONLY:
+        return v->image_multisampled ? DGPB_CODE_MULTISAMPLED_TEXTURE : DGPB_CODE_TEXTURE;
+    case DGPB_SPIRV_TYPE_STORAGE_IMAGE:
+        return DGPB_CODE_STORAGE_TEXTURE;
+    case DGPB_SPIRV_TYPE_TEXEL_BUFFER:
+        return DGPB_CODE_TEXEL_BUFFER;
+    case DGPB_SPIRV_TYPE_SAMPLER:
+        return DGPB_CODE_SAMPLER;
+    case DGPB_SPIRV_TYPE_COMBINED:
+        return DGPB_CODE_COMBINED;
+    case DGPB_SPIRV_TYPE_ACCELERATION_STRUCTURE:
+        return DGPB_CODE_ACCELERATION_STRUCTURE;
+    default:
+        return DGPB_CODE_OTHER;
+    }
+}
+
+int dgpb_code_bindings_from_spirv(const dgpb_spirv_info *info, dgpb_code_bindings *out,
+                                  dgpb_diag *diag)
+{
+    assert(info && out);
+    memset(out, 0, sizeof *out);
+    if (!info->var_count && !info->spec_constant_count)
+        return DGPB_OK;
+    out->items = mem_calloc(info->var_count + info->spec_constant_count, sizeof *out->items);
+    if (!out->items)
+        return dgpb_diag_set(diag, DGPB_ERR_NOMEM, -1, "out of memory");
+    for (size_t i = 0; i < info->var_count; i++) {
+        const dgpb_spirv_var *v = &info->vars[i];
+        bool push = v->storage_class == DGPB_SPIRV_STORAGE_PUSH_CONSTANT;
+        bool decorated = v->set >= 0 || v->binding >= 0;
+        if (!v->in_interface || !(push || decorated))
+            continue;
+        dgpb_code_binding *c = &out->items[out->count++];
+        c->name = v->name;
+        c->space = push ? -1 : v->set;
+        c->binding = push ? -1 : v->binding;
+        c->cls = spirv_class(v);
+        c->writable = v->type_class == DGPB_SPIRV_TYPE_STORAGE_IMAGE;
+        c->is_array = v->is_array;
+        c->block_size = v->block_size;
+        c->members = v->members;
+        c->member_count = v->member_count;
+        c->element_stride = v->element_stride;
+        c->array_length = v->array_length;
+    }
+    for (size_t i = 0; i < info->spec_constant_count; i++) {
+        const dgpb_spirv_spec_constant *k = &info->spec_constants[i];
+        dgpb_code_binding *c = &out->items[out->count++];
+        c->name = k->name ? k->name : "";
+        c->space = DGPB_SPACE_PIPELINE_CONSTANT;
+        c->binding = k->spec_id;
+        c->cls = DGPB_CODE_PIPELINE_CONSTANT;
+        c->block_size = k->size;
+    }
+    return DGPB_OK;
+}
+
+/* The byte size of a WGSL override's scalar type: f16 2, the other scalars 4; 0 unknown. */

@@ -1,0 +1,25 @@
+/*
+ * code/wgsl/wgsl_bindings.h - the bindings of WGSL, from its scan and its
+ * text (code/code_bindings.h has the list's form).
+ */
+#ifndef DGPB_WGSL_BINDINGS_H
+#define DGPB_WGSL_BINDINGS_H
+
+#include "code/code_bindings.h"
+#include "code/wgsl/wgsl_scan.h"
+#include "dgpb/result.h"
+
+/* From a WGSL scan: every binding it found, in source order. */
+int dgpb_code_bindings_from_wgsl(const dgpb_wgsl_module *m, dgpb_code_bindings *out,
+                                 dgpb_diag *diag);
+
+/*
+ * Completes bindings read from a WGSL scan with what WGSL's layout rules say
+ * of the same `text`: each var<uniform>'s struct members (`members`,
+ * `member_count`) and each var<storage>'s element stride (`element_stride`),
+ * as the SPIR-V reader gives them, so that one proof covers both targets.
+ */
+int dgpb_code_bindings_add_wgsl_layouts(dgpb_code_bindings *b, const char *text, size_t len,
+                                        dgpb_diag *diag);
+
+#endif
