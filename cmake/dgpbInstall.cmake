@@ -1,11 +1,11 @@
 # cmake/dgpbInstall.cmake - what `cmake --install` lays out (docs/install.md):
 #
 #   bin/                        dgpb-build, dgpb-dump, dgpb-run, dgpb-slang-layout
-#   lib/                        libdgpb_reader.a, libdgpb.a, libdgpb_run.a (static),
-#                               libdgpb-slang-shim.so
-#   lib/pkgconfig/              dgpb_reader.pc, dgpb.pc, dgpb_run.pc
+#   lib/                        libdgpb_reader.a, libdgpb_code.a, libdgpb.a, libdgpb_run.a
+#                               (static), libdgpb-slang-shim.so
+#   lib/pkgconfig/              dgpb_reader.pc, dgpb_code.pc, dgpb.pc, dgpb_run.pc
 #   lib/cmake/dgpb/             the CMake package: find_package(dgpb CONFIG),
-#                               dgpb::reader, dgpb::dgpb, dgpb::dgpb_run,
+#                               dgpb::reader, dgpb::code, dgpb::dgpb, dgpb::dgpb_run,
 #                               dgpb_add_shader_bundle()
 #   include/dgpb/               the public headers
 #   share/dgpb/slangc-wasm/     the embedded Slang compiler with its npm packages
@@ -23,6 +23,8 @@ option(DGPB_INSTALL_EMBEDDED_COMPILER
 # The names an installed project uses, for a project that adds this one as a subdirectory.
 set_target_properties(dgpb_reader PROPERTIES EXPORT_NAME reader)
 add_library(dgpb::reader ALIAS dgpb_reader)
+set_target_properties(dgpb_code PROPERTIES EXPORT_NAME code)
+add_library(dgpb::code ALIAS dgpb_code)
 add_library(dgpb::dgpb ALIAS dgpb)
 add_library(dgpb::dgpb_run ALIAS dgpb_run)
 add_executable(dgpb::dgpb-build ALIAS dgpb-build)
@@ -47,6 +49,8 @@ install(TARGETS dgpb-build dgpb-dump dgpb-run dgpb-slang-layout EXPORT dgpbProgr
 # The reader library has an export file of its own: a host that only reads bundles needs
 # libcrypto and nothing of the producer's (cJSON, libcurl, hiredis, SPIRV-Tools, libstdc++).
 install(TARGETS dgpb_reader EXPORT dgpbReaderTargets ARCHIVE DESTINATION ${CMAKE_INSTALL_LIBDIR})
+# The code readers (SPIR-V, WGSL, PTX), which the producer and the runner share; SPIRV-Tools.
+install(TARGETS dgpb_code EXPORT dgpbCodeTargets ARCHIVE DESTINATION ${CMAKE_INSTALL_LIBDIR})
 install(TARGETS dgpb EXPORT dgpbTargets ARCHIVE DESTINATION ${CMAKE_INSTALL_LIBDIR})
 # The runner library has an export file of its own: a project without Vulkan
 # still finds dgpb::dgpb.
@@ -65,9 +69,11 @@ string(REGEX REPLACE "/$" "" DGPB_PC_PREFIX "${DGPB_PC_PREFIX}")
 get_filename_component(DGPB_PC_SPIRV_TOOLS ${SPIRV_TOOLS_LIBRARY} NAME_WE)
 string(REGEX REPLACE "^lib" "" DGPB_PC_SPIRV_TOOLS "${DGPB_PC_SPIRV_TOOLS}")
 configure_file(cmake/dgpb_reader.pc.in ${PROJECT_BINARY_DIR}/dgpb_reader.pc @ONLY)
+configure_file(cmake/dgpb_code.pc.in ${PROJECT_BINARY_DIR}/dgpb_code.pc @ONLY)
 configure_file(cmake/dgpb.pc.in ${PROJECT_BINARY_DIR}/dgpb.pc @ONLY)
 configure_file(cmake/dgpb_run.pc.in ${PROJECT_BINARY_DIR}/dgpb_run.pc @ONLY)
-install(FILES ${PROJECT_BINARY_DIR}/dgpb_reader.pc ${PROJECT_BINARY_DIR}/dgpb.pc
+install(FILES ${PROJECT_BINARY_DIR}/dgpb_reader.pc ${PROJECT_BINARY_DIR}/dgpb_code.pc
+              ${PROJECT_BINARY_DIR}/dgpb.pc
               ${PROJECT_BINARY_DIR}/dgpb_run.pc
         DESTINATION ${CMAKE_INSTALL_LIBDIR}/pkgconfig)
 
@@ -80,6 +86,7 @@ write_basic_package_version_file(${PROJECT_BINARY_DIR}/dgpbConfigVersion.cmake
                                  VERSION ${PROJECT_VERSION} COMPATIBILITY SameMinorVersion)
 install(EXPORT dgpbProgramTargets NAMESPACE dgpb:: DESTINATION ${DGPB_INSTALL_CMAKEDIR})
 install(EXPORT dgpbReaderTargets NAMESPACE dgpb:: DESTINATION ${DGPB_INSTALL_CMAKEDIR})
+install(EXPORT dgpbCodeTargets NAMESPACE dgpb:: DESTINATION ${DGPB_INSTALL_CMAKEDIR})
 install(EXPORT dgpbTargets NAMESPACE dgpb:: DESTINATION ${DGPB_INSTALL_CMAKEDIR})
 install(EXPORT dgpbRunTargets NAMESPACE dgpb:: DESTINATION ${DGPB_INSTALL_CMAKEDIR})
 install(FILES ${PROJECT_BINARY_DIR}/dgpbConfig.cmake ${PROJECT_BINARY_DIR}/dgpbConfigVersion.cmake

@@ -1,6 +1,6 @@
 /*
  * test_capabilities.c - an entry's capabilities from what its code declares
- * (code/code_features.h, tables/capabilities.h): real Slang SPIR-V
+ * (code/code_features.h, code/capabilities.h): real Slang SPIR-V
  * (fixtures/spirv/, see test_spirv_analysis.c for how it was made), modules
  * of one crafted OpCapability, WGSL directives and PTX targets, every row of
  * the DGPB_CODE_FEATURE table, and the proof of a written bundle.
@@ -20,7 +20,7 @@
 #include "bundle/writer.h"
 #include "code/code_features.h"
 #include "support.h"
-#include "tables/capabilities.h"
+#include "code/capabilities.h"
 
 #define CAP(c) (1u << (c))
 

@@ -47,8 +47,7 @@ static void check_types(dgpb_code_format format, const char *path, const want_ty
     uint8_t *code = support_read_source_file(path, &len);
     assert_non_null(code);
     for (size_t i = 0; i < n; i++) {
-        dgpb_param_desc row = {.name = "x",
-                               .kind = DGPB_KIND_VALUE,
+        code_row row = {.kind = DGPB_KIND_VALUE,
                                .space = w[i].space,
                                .binding = w[i].binding,
                                .offset = w[i].offset,
@@ -158,8 +157,7 @@ static void test_wgsl_layout_rules(void **state)
         {P, 0, 0, 4, "b32"},
     };
     for (size_t i = 0; i < sizeof w / sizeof w[0]; i++) {
-        dgpb_param_desc row = {.name = "x",
-                               .space = w[i].space,
+        code_row row = {.space = w[i].space,
                                .binding = w[i].binding,
                                .offset = w[i].offset,
                                .size = w[i].size};
@@ -192,8 +190,8 @@ static void test_storage_formats(void **state)
         size_t len = 0;
         uint8_t *code = support_read_source_file(files[i].path, &len);
         assert_non_null(code);
-        dgpb_param_desc img = {.name = "img", .kind = DGPB_KIND_RW_TEXTURE, .binding = 4};
-        dgpb_param_desc buf = {.name = "result", .kind = DGPB_KIND_RW_BUFFER, .binding = 3};
+        code_row img = {.kind = DGPB_KIND_RW_TEXTURE, .binding = 4};
+        code_row buf = {.kind = DGPB_KIND_RW_BUFFER, .binding = 3};
         const char *f = "x";
         assert_int_equal(dgpb_storage_format_find(files[i].format, code, len, "k", &img, &f, NULL),
                          DGPB_OK);
@@ -226,8 +224,8 @@ static void test_block_sizes(void **state)
         size_t len = 0;
         uint8_t *code = support_read_source_file(w[i].path, &len);
         assert_non_null(code);
-        dgpb_param_desc row = {
-            .name = "Dims", .kind = DGPB_KIND_UNIFORM_BUFFER, .binding = w[i].binding};
+        code_row row = {
+            .kind = DGPB_KIND_UNIFORM_BUFFER, .binding = w[i].binding};
         uint32_t size = 99;
         assert_int_equal(dgpb_block_size_find(w[i].format, code, len, "k", &row, &size, NULL),
                          DGPB_OK);
@@ -241,7 +239,7 @@ static void test_unreadable_code_is_corrupt(void **state)
 {
     (void)state;
     static const uint8_t junk[24] = {1, 2, 3, 4};
-    dgpb_param_desc row = {.name = "x", .size = 4};
+    code_row row = {.size = 4};
     dgpb_code_type t;
     dgpb_diag diag;
     dgpb_diag_clear(&diag);

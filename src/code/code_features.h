@@ -9,7 +9,7 @@
  * word (a module that is not SPIR-V, or whose instructions overrun it, is
  * refused); WGSL's global directives, which come before every declaration
  * (comments skipped); PTX's first `.target` directive outside comments. The
- * mapping of what is read to capabilities is tables/capabilities.h's. Each
+ * mapping of what is read to capabilities is code/capabilities.h's. Each
  * format's reader is in its folder; dgpb_code_features_read() is
  * code/code_formats.c's.
  *

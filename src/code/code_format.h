@@ -10,7 +10,7 @@
  * table whose facts are all false and whose functions read nothing. Callers
  * ask the table, never a target or code-format id: reflection
  * (tables/reflect.c), the parameter table (tables/params.c), the proof
- * (tables/binding_proof.c), capabilities (tables/capabilities.c), the C
+ * (tables/binding_proof.c), capabilities (code/capabilities.c), the C
  * header (header/c_header_types.c), the build's reading of a unit's
  * bindings and its checks (driver/) and the runner.
  *
@@ -105,7 +105,7 @@ typedef struct code_ops {
     /* Where a row's type is looked for in another target's code: lower ranks first. */
     unsigned type_rank;
 
-    /* ---- features and capabilities (code/code_features.h, tables/capabilities.c) ---- */
+    /* ---- features and capabilities (code/code_features.h, code/capabilities.c) ---- */
 
     /* dgpb reads the features this format's code declares (else the build probes SPIR-V). */
     bool reads_features;
@@ -119,14 +119,14 @@ typedef struct code_ops {
     /* ---- value types and layout (code/value_types.h) ---- */
 
     /* A value row's type; out is zeroed by the caller. */
-    int (*type_find)(const uint8_t *code, size_t len, const char *entry, const dgpb_param_desc *row,
+    int (*type_find)(const uint8_t *code, size_t len, const char *entry, const code_row *row,
                      dgpb_code_type *out, dgpb_diag *diag);
     /* A uniform block's byte size; *out is 0 on entry. */
     int (*block_size_find)(const uint8_t *code, size_t len, const char *entry,
-                           const dgpb_param_desc *row, uint32_t *out, dgpb_diag *diag);
+                           const code_row *row, uint32_t *out, dgpb_diag *diag);
     /* A storage texture's texel format (a static WebGPU name); *out is NULL on entry. */
     int (*storage_format_find)(const uint8_t *code, size_t len, const char *entry,
-                               const dgpb_param_desc *row, const char **out, dgpb_diag *diag);
+                               const code_row *row, const char **out, dgpb_diag *diag);
 } code_ops;
 
 /* The table of code format `format` (a format of no reader, or out of range: the unread one). */

@@ -39,21 +39,21 @@ static int unread_bindings(const uint8_t *code, size_t size, const dgpb_spirv_in
 }
 
 static int unread_type(const uint8_t *code, size_t len, const char *entry,
-                       const dgpb_param_desc *row, dgpb_code_type *out, dgpb_diag *diag)
+                       const code_row *row, dgpb_code_type *out, dgpb_diag *diag)
 {
     (void)code, (void)len, (void)entry, (void)row, (void)out, (void)diag;
     return DGPB_OK;
 }
 
 static int unread_block_size(const uint8_t *code, size_t len, const char *entry,
-                             const dgpb_param_desc *row, uint32_t *out, dgpb_diag *diag)
+                             const code_row *row, uint32_t *out, dgpb_diag *diag)
 {
     (void)code, (void)len, (void)entry, (void)row, (void)out, (void)diag;
     return DGPB_OK;
 }
 
 static int unread_storage_format(const uint8_t *code, size_t len, const char *entry,
-                                 const dgpb_param_desc *row, const char **out, dgpb_diag *diag)
+                                 const code_row *row, const char **out, dgpb_diag *diag)
 {
     (void)code, (void)len, (void)entry, (void)row, (void)out, (void)diag;
     return DGPB_OK;
@@ -133,7 +133,7 @@ int dgpb_code_features_read(dgpb_code_format format, const uint8_t *code, size_t
 /* ---- code/value_types.h ---------------------------------------------------- */
 
 int dgpb_code_type_find(dgpb_code_format format, const uint8_t *code, size_t len, const char *entry,
-                        const dgpb_param_desc *row, dgpb_code_type *out, dgpb_diag *diag)
+                        const code_row *row, dgpb_code_type *out, dgpb_diag *diag)
 {
     if (!out || !row || (!code && len))
         return dgpb_diag_set(diag, DGPB_ERR_INVALID, -1, "dgpb_code_type_find: NULL argument");
@@ -147,7 +147,7 @@ int dgpb_code_type_find(dgpb_code_format format, const uint8_t *code, size_t len
 }
 
 int dgpb_block_size_find(dgpb_code_format format, const uint8_t *code, size_t len,
-                         const char *entry, const dgpb_param_desc *row, uint32_t *out,
+                         const char *entry, const code_row *row, uint32_t *out,
                          dgpb_diag *diag)
 {
     if (!out || !row || (!code && len))
@@ -157,7 +157,7 @@ int dgpb_block_size_find(dgpb_code_format format, const uint8_t *code, size_t le
 }
 
 int dgpb_storage_format_find(dgpb_code_format format, const uint8_t *code, size_t len,
-                             const char *entry, const dgpb_param_desc *row, const char **out,
+                             const char *entry, const code_row *row, const char **out,
                              dgpb_diag *diag)
 {
     if (!out || !row || (!code && len))

@@ -33,11 +33,23 @@
 
 #include "dgpb/format.h"
 #include "dgpb/result.h"
-#include "bundle/model.h" /* dgpb_param_desc, the plain row struct */
 
 #ifdef __cplusplus
 extern "C" {
 #endif
+
+/*
+ * Where a row points, as the code's readers need it: a producer's row
+ * (bundle/model.h) or a host's view (dgpb/reader.h) copied into it. The code
+ * formats know nothing else of a row.
+ */
+typedef struct code_row {
+    uint32_t kind;    /* dgpb_kind */
+    uint32_t space;   /* set / group, DGPB_SPACE_LAUNCH or DGPB_SPACE_PIPELINE_CONSTANT */
+    uint32_t binding; /* binding, or a pipeline constant's id */
+    uint32_t offset;  /* a value's byte offset in its block */
+    uint32_t size;    /* a value's byte size */
+} code_row;
 
 typedef enum dgpb_scalar {
     DGPB_SCALAR_UNKNOWN = 0, /* the code does not say (bytes, or an aggregate: see `aggregate`) */
@@ -73,7 +85,7 @@ typedef struct dgpb_code_type {
  * DGPB_ERR_CORRUPT only when the code cannot be read.
  */
 int dgpb_code_type_find(dgpb_code_format format, const uint8_t *code, size_t len, const char *entry,
-                        const dgpb_param_desc *row, dgpb_code_type *out, dgpb_diag *diag);
+                        const code_row *row, dgpb_code_type *out, dgpb_diag *diag);
 
 /* "f32", "u32x4", "f32 4x4", ... into buf: how messages and headers spell a type. */
 void dgpb_code_type_text(const dgpb_code_type *t, char *buf, size_t size);
@@ -86,7 +98,7 @@ void dgpb_code_type_text(const dgpb_code_type *t, char *buf, size_t size);
  * DGPB_ERR_CORRUPT only when the code cannot be read.
  */
 int dgpb_block_size_find(dgpb_code_format format, const uint8_t *code, size_t len,
-                         const char *entry, const dgpb_param_desc *row, uint32_t *out,
+                         const char *entry, const code_row *row, uint32_t *out,
                          dgpb_diag *diag);
 
 /*
@@ -98,7 +110,7 @@ int dgpb_block_size_find(dgpb_code_format format, const uint8_t *code, size_t le
  * formats: NULL. DGPB_ERR_CORRUPT only when the code cannot be read.
  */
 int dgpb_storage_format_find(dgpb_code_format format, const uint8_t *code, size_t len,
-                             const char *entry, const dgpb_param_desc *row, const char **out,
+                             const char *entry, const code_row *row, const char **out,
                              dgpb_diag *diag);
 
 /* Linked as dgpb__<name> (CONTRIBUTING.md, "Code conventions"). */

@@ -29,7 +29,7 @@
 
 #include "core/alloc.h"
 #include "core/utf8.h"
-#include "scan/text_scan.h"
+#include "code/text_scan.h"
 #include "driver/build_internal.h"
 #include "scan/entry_scan.h"
 #include "core/text_escape.h"

@@ -24,7 +24,7 @@
 #include "dgpb/reader.h"
 #include "header/c_header.h"
 #include "bundle/writer.h"
-#include "tables/capabilities.h"
+#include "code/capabilities.h"
 
 /* Adds the present units of target `t` to the model's target `target_index`. */
 static int add_units(build *b, dgpb_model *m, int t, uint32_t target_index, dgpb_diag *diag)

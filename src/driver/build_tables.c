@@ -6,7 +6,7 @@
  * has (SPIR-V from its analysis, WGSL and PTX scanned), its parameter table
  * from Slang's reflection, the binding proof of that table against the code,
  * WebGPU's per-entry checks, and its capabilities (from its own code where
- * dgpb reads it, tables/capabilities.h). Then the checks across
+ * dgpb reads it, code/capabilities.h). Then the checks across
  * units: entry `uniform` parameters within a render or ray-tracing group, and
  * the same rows on every target of an entry.
  */
@@ -18,7 +18,7 @@
 #include "core/alloc.h"
 #include "driver/build_internal.h"
 #include "tables/binding_proof.h"
-#include "tables/capabilities.h"
+#include "code/capabilities.h"
 #include "tables/webgpu_limits.h"
 
 bool build_refuse_missing_types(build *b, int t, size_t e, const dgpb_spirv_info *spirv)
@@ -69,7 +69,7 @@ static int read_code_bindings(build *b, int t, size_t e, unit *u, code_read *out
 }
 
 /*
- * A unit's capabilities (tables/capabilities.h): from the features its own
+ * A unit's capabilities (code/capabilities.h): from the features its own
  * code declares on spirv, wgsl and ptx; from its SPIR-V analysis probe on the
  * targets whose code dgpb does not read (docs/design.md, section 5).
  */

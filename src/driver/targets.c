@@ -9,7 +9,7 @@
 #include <string.h>
 
 #include "core/alloc.h"
-#include "scan/text_scan.h"
+#include "code/text_scan.h"
 
 #define BIT(t) (1u << (t))
 

@@ -113,19 +113,14 @@ static bool code_type(c_header_types *ts, const dgpb_target_view *t, const dgpb_
                       uint32_t row, c_type *out)
 {
     const dgpb_param_view *p = &e->params[row];
-    char name[DGPB_MAX_STRING + 1], entry[DGPB_MAX_STRING + 1];
-    memcpy(name, p->name.ptr, p->name.len);
-    name[p->name.len] = 0;
+    char entry[DGPB_MAX_STRING + 1];
     memcpy(entry, e->name.ptr, e->name.len);
     entry[e->name.len] = 0;
-    dgpb_param_desc desc = {.name = name,
-                            .kind = p->kind,
-                            .flags = p->flags,
+    code_row desc = {.kind = p->kind,
                             .space = p->space,
                             .binding = p->binding,
                             .offset = p->offset,
-                            .size = p->size,
-                            .webgpu_layout = p->webgpu_layout};
+                            .size = p->size};
     dgpb_code_type v;
     dgpb_diag d;
     dgpb_diag_clear(&d);

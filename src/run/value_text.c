@@ -66,16 +66,11 @@ static int code_type(const dgpb_target_view *t, const dgpb_entry_view *e,
 {
     char entry[256];
     snprintf(entry, sizeof entry, "%.*s", (int)e->name.len, e->name.ptr);
-    char name[256];
-    snprintf(name, sizeof name, "%.*s", (int)row->name.len, row->name.ptr);
-    dgpb_param_desc desc = {.name = name,
-                            .kind = row->kind,
-                            .flags = row->flags,
+    code_row desc = {.kind = row->kind,
                             .space = row->space,
                             .binding = row->binding,
                             .offset = row->offset,
-                            .size = row->size,
-                            .webgpu_layout = row->webgpu_layout};
+                            .size = row->size};
     int rc = dgpb_blob_verify(&e->code, d);
     if (!rc)
         rc = dgpb_code_type_find((dgpb_code_format)t->code_format_id, e->code.data, e->code.size,
@@ -228,8 +223,7 @@ int run_check_storage_format(const dgpb_target_view *t, const dgpb_entry_view *e
 {
     char entry[256];
     snprintf(entry, sizeof entry, "%.*s", (int)e->name.len, e->name.ptr);
-    dgpb_param_desc desc = {.name = "",
-                            .kind = row->kind,
+    code_row desc = {.kind = row->kind,
                             .space = row->space,
                             .binding = row->binding,
                             .offset = row->offset,
@@ -311,8 +305,8 @@ int run_check_block(const dgpb_target_view *t, const dgpb_entry_view *e, const d
     }
     char entry[256];
     snprintf(entry, sizeof entry, "%.*s", (int)e->name.len, e->name.ptr);
-    dgpb_param_desc desc = {
-        .name = "", .kind = row->kind, .space = row->space, .binding = row->binding};
+    code_row desc = {
+        .kind = row->kind, .space = row->space, .binding = row->binding};
     uint32_t size = 0;
     int rc = dgpb_blob_verify(&e->code, d);
     if (!rc)

@@ -23,7 +23,7 @@
 #include "core/alloc.h"
 #include "run/vulkan_internal.h"
 #include "code/code_features.h"
-#include "tables/capabilities.h"
+#include "code/capabilities.h"
 
 /* The struct a feature lives in. */
 enum where {

@@ -16,7 +16,7 @@
 #include "core/bytebuf.h"
 #include "dgpb/result.h"
 #include "scan/slang_text.h"
-#include "scan/text_scan.h"
+#include "code/text_scan.h"
 
 static int space(char c)
 {

@@ -10,7 +10,7 @@
 #include <string.h>
 
 #include "core/alloc.h"
-#include "scan/text_scan.h"
+#include "code/text_scan.h"
 
 /* ---- the lexer ---- */
 

@@ -1,6 +1,6 @@
 /*
  * fuzz_spirv.c - fuzz target for the SPIR-V analysis (code/spirv/spirv_analysis.h)
- * and what dgpb-build reads from it: the capabilities (tables/capabilities.h,
+ * and what dgpb-build reads from it: the capabilities (code/capabilities.h,
  * from the raw words), variables looked
  * up by name, the code bindings (code/code_bindings.h) and their lookup by
  * parameter path; plus the OpSource stripper and the entry-point list
@@ -22,7 +22,7 @@
 #include "code/spirv/spirv.h"
 #include "code/spirv/spirv_analysis.h"
 #include "code/spirv/spirv_bindings.h"
-#include "tables/capabilities.h"
+#include "code/capabilities.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

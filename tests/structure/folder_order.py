@@ -15,8 +15,10 @@ one after it. Dependencies are read two ways, over all the TARGETs' objects toge
   a public header "dgpb/x.h" depends on the folder that defines the most functions
   the header declares (a header of types only belongs to no folder).
 
-The test fails, naming each offending file, symbol or include, when a folder depends
-on a folder that is not before it; when a folder of src/ is missing from the list or
+The list also gives each folder's library, and a `<!-- library-links: ... -->` line what
+each library may link. The test fails, naming each offending file, symbol or include,
+when a folder depends on a folder that is not before it, or on a folder of a library
+its own library does not link; when a folder of src/ is missing from the list or
 the list names a folder that is gone; and prints the number of folder pairs each way.
 """
 import os
@@ -29,11 +31,19 @@ from file_circles import objects, symbols  # noqa: E402
 
 
 def folder_order(source):
+    """The folders lowest first, each folder's library, and what each library may link."""
     text = open(os.path.join(source, "CONTRIBUTING.md"), encoding="utf-8").read()
     m = re.search(r"<!-- folder-order[^>]*-->(.*?)<!-- /folder-order -->", text, re.S)
     if not m:
-        return None
-    return re.findall(r"^\| `([a-z_]+)/` \|", m.group(1), re.M)
+        return None, None, None
+    rows = re.findall(r"^\| `([a-z_]+)/` \| ([a-z_-]+) \|", m.group(1), re.M)
+    links = {}
+    lm = re.search(r"<!-- library-links: (.*?) -->", m.group(1))
+    for part in (lm.group(1).split(";") if lm else []):
+        if ":" in part:
+            lib, deps = part.split(":", 1)
+            links[lib.strip()] = set(deps.split())
+    return [f for f, _ in rows], dict(rows), links
 
 
 def public_header_folders(source, owner_folder):
@@ -59,7 +69,7 @@ def main():
         print("usage: folder_order.py SOURCE_DIR BUILD_DIR TARGET...", file=sys.stderr)
         return 2
     source, build = sys.argv[1], sys.argv[2]
-    order = folder_order(source)
+    order, library, links = folder_order(source)
     if not order:
         print("FAIL: CONTRIBUTING.md has no <!-- folder-order --> list")
         return 1
@@ -113,6 +123,13 @@ def main():
                 if dst and dst != d:
                     why.setdefault((d, dst), []).append(f"src/{d}/{name} includes \"{top}/{rest}\"")
     for (a, b), reasons in sorted(why.items()):
+        la, lb = library.get(a), library.get(b)
+        if la and lb and la != lb and lb not in links.get(la, set()):
+            failed = True
+            print(f"FAIL: {a}/ (library {la}) depends on {b}/ (library {lb}), which {la} does not "
+                  f"link (CONTRIBUTING.md's library-links):")
+            for r in reasons[:6]:
+                print(f"    {r}")
         if a in rank and b in rank and rank[b] >= rank[a]:
             failed = True
             print(f"FAIL: {a}/ depends on {b}/, which is not below it in CONTRIBUTING.md's order:")

@@ -20,7 +20,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "scan/text_scan.h"
+#include "code/text_scan.h"
 
 /*
  * PTX's tokens: words (identifiers, registers such as %ctaid.x, directives

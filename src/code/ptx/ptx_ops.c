@@ -29,7 +29,7 @@ static void feature_describe(const dgpb_code_feature *f, const char *name, char 
  * gives it a float type: nvcc declares `int` and `uint` parameters alike as
  * .u32.
  */
-static int type_find(const uint8_t *code, size_t len, const char *entry, const dgpb_param_desc *row,
+static int type_find(const uint8_t *code, size_t len, const char *entry, const code_row *row,
                      dgpb_code_type *t, dgpb_diag *diag)
 {
     if (row->space != DGPB_SPACE_LAUNCH)
@@ -57,14 +57,14 @@ static int type_find(const uint8_t *code, size_t len, const char *entry, const d
     return DGPB_OK;
 }
 static int block_size_find(const uint8_t *code, size_t len, const char *entry,
-                           const dgpb_param_desc *row, uint32_t *out, dgpb_diag *diag)
+                           const code_row *row, uint32_t *out, dgpb_diag *diag)
 {
     (void)code, (void)len, (void)entry, (void)row, (void)out, (void)diag;
     return DGPB_OK; /* PTX's blocks are bytes */
 }
 
 static int storage_format_find(const uint8_t *code, size_t len, const char *entry,
-                               const dgpb_param_desc *row, const char **out, dgpb_diag *diag)
+                               const code_row *row, const char **out, dgpb_diag *diag)
 {
     (void)code, (void)len, (void)entry, (void)row, (void)out, (void)diag;
     return DGPB_OK;

@@ -22,7 +22,7 @@
 
 #include "core/alloc.h"
 #include "code/ptx/ptx_lex.h"
-#include "scan/text_scan.h"
+#include "code/text_scan.h"
 
 #define GLOBAL_PARAMS "SLANG_globalParams"
 #define MAX_PARAM_BYTES ((uint64_t)UINT32_MAX)

@@ -7,7 +7,7 @@
  *   - the first OpEntryPoint: its execution model, its name, its LocalSize;
  *   - every OpCapability, as numbers, read straight from the instruction
  *     stream, so that a capability newer than the linked SPIRV-Tools is never
- *     hidden (tables/capabilities.h maps a probe's to capabilities,
+ *     hidden (code/capabilities.h maps a probe's to capabilities,
  *     docs/design.md, section 5);
  *   - every module-scope OpVariable (all storage classes except Function):
  *     its name, storage class, DescriptorSet/Binding, whether the entry

@@ -361,7 +361,7 @@ static uint32_t pointee_of(const spv *m, size_t at, uint32_t *storage)
     return p ? m->w[p + 3] : 0;
 }
 
-int value_spirv_type(const uint8_t *code, size_t len, const char *entry, const dgpb_param_desc *row,
+int value_spirv_type(const uint8_t *code, size_t len, const char *entry, const code_row *row,
                      dgpb_code_type *t, dgpb_diag *diag)
 {
     spv m;
@@ -416,7 +416,7 @@ int value_spirv_type(const uint8_t *code, size_t len, const char *entry, const d
 }
 
 int value_spirv_block_size(const uint8_t *code, size_t len, const char *entry,
-                           const dgpb_param_desc *row, uint32_t *out, dgpb_diag *diag)
+                           const code_row *row, uint32_t *out, dgpb_diag *diag)
 {
     spv m;
     int rc = spv_load(&m, code, len, entry, diag);
@@ -437,7 +437,7 @@ int value_spirv_block_size(const uint8_t *code, size_t len, const char *entry,
 }
 
 int value_spirv_storage_format(const uint8_t *code, size_t len, const char *entry,
-                               const dgpb_param_desc *row, const char **out, dgpb_diag *diag)
+                               const code_row *row, const char **out, dgpb_diag *diag)
 {
     spv m;
     int rc = spv_load(&m, code, len, entry, diag);

@@ -16,7 +16,7 @@
 #include <string.h>
 
 #include "core/alloc.h"
-#include "scan/text_scan.h"
+#include "code/text_scan.h"
 #include "code/wgsl/wgsl_syntax.h"
 
 #define MAX_DEPTH 64
@@ -311,10 +311,10 @@ static int64_t attr_value(const attr *attrs, size_t n, const char *name)
 }
 
 /* Finds the var<uniform> (or override) of `row`: *have and its type's mark. */
-static int find_var(walker *w, const dgpb_param_desc *row, bool *have, bool *is_override,
+static int find_var(walker *w, const code_row *row, bool *have, bool *is_override,
                     mark *var_type);
 
-int value_wgsl_block_size(const char *text, size_t len, const dgpb_param_desc *row, uint32_t *size,
+int value_wgsl_block_size(const char *text, size_t len, const code_row *row, uint32_t *size,
                           dgpb_diag *diag)
 {
     *size = 0;
@@ -335,7 +335,7 @@ int value_wgsl_block_size(const char *text, size_t len, const dgpb_param_desc *r
     return rc;
 }
 
-int value_wgsl_type(const char *text, size_t len, const dgpb_param_desc *row, dgpb_code_type *t,
+int value_wgsl_type(const char *text, size_t len, const code_row *row, dgpb_code_type *t,
                     dgpb_diag *diag)
 {
     walker *w = mem_calloc(1, sizeof *w);
@@ -353,7 +353,7 @@ int value_wgsl_type(const char *text, size_t len, const dgpb_param_desc *row, dg
     return rc;
 }
 
-static int find_var(walker *w, const dgpb_param_desc *row, bool *have_out, bool *is_override_out,
+static int find_var(walker *w, const code_row *row, bool *have_out, bool *is_override_out,
                     mark *var_type_out)
 {
     bool have = false, is_override = false;
@@ -445,7 +445,7 @@ int value_wgsl_block_members(const char *text, size_t len, uint32_t group, uint3
     walker *w = walker_new(text, len, diag);
     if (!w)
         return DGPB_ERR_NOMEM;
-    dgpb_param_desc row = {.space = group, .binding = binding};
+    code_row row = {.space = group, .binding = binding};
     bool have = false, ovr = false;
     mark at = {0};
     wtype t;
@@ -493,7 +493,7 @@ int value_wgsl_element_stride(const char *text, size_t len, uint32_t group, uint
     if (!w)
         return DGPB_ERR_NOMEM;
     w->storage = true;
-    dgpb_param_desc row = {.space = group, .binding = binding};
+    code_row row = {.space = group, .binding = binding};
     bool have = false, ovr = false;
     mark at = {0};
     wtype t, el;

@@ -24,11 +24,11 @@
  * @binding(binding). Leaves *t unknown when the code does not say; an error
  * only when the text cannot be read (DGPB_ERR_CORRUPT, DGPB_ERR_LIMIT).
  */
-int value_wgsl_type(const char *text, size_t len, const dgpb_param_desc *row, dgpb_code_type *t,
+int value_wgsl_type(const char *text, size_t len, const code_row *row, dgpb_code_type *t,
                     dgpb_diag *diag);
 
 /* SizeOf the type of the var<uniform> at the row's @group/@binding in *size; 0 when none. */
-int value_wgsl_block_size(const char *text, size_t len, const dgpb_param_desc *row, uint32_t *size,
+int value_wgsl_block_size(const char *text, size_t len, const code_row *row, uint32_t *size,
                           dgpb_diag *diag);
 
 /*

@@ -27,7 +27,7 @@ static void feature_describe(const dgpb_code_feature *f, const char *name, char 
     snprintf(out, size, "WGSL `%s %s`", f->number ? "requires" : "enable", f->name);
 }
 
-static int type_find(const uint8_t *code, size_t len, const char *entry, const dgpb_param_desc *row,
+static int type_find(const uint8_t *code, size_t len, const char *entry, const code_row *row,
                      dgpb_code_type *out, dgpb_diag *diag)
 {
     (void)entry;
@@ -35,7 +35,7 @@ static int type_find(const uint8_t *code, size_t len, const char *entry, const d
 }
 
 static int block_size_find(const uint8_t *code, size_t len, const char *entry,
-                           const dgpb_param_desc *row, uint32_t *out, dgpb_diag *diag)
+                           const code_row *row, uint32_t *out, dgpb_diag *diag)
 {
     (void)entry;
     return value_wgsl_block_size((const char *)code, len, row, out, diag);
@@ -43,7 +43,7 @@ static int block_size_find(const uint8_t *code, size_t len, const char *entry,
 
 /* texture_storage_*<FORMAT, ...> at the row's @group/@binding. */
 static int storage_format_find(const uint8_t *code, size_t len, const char *entry,
-                               const dgpb_param_desc *row, const char **out, dgpb_diag *diag)
+                               const code_row *row, const char **out, dgpb_diag *diag)
 {
     (void)entry;
     dgpb_wgsl_module *m = NULL;

@@ -22,7 +22,7 @@
 #include <string.h>
 
 #include "core/alloc.h"
-#include "scan/text_scan.h"
+#include "code/text_scan.h"
 #include "code/wgsl/wgsl_layout.h"
 #include "code/wgsl/wgsl_syntax.h"
 #include "dgpb/format.h"

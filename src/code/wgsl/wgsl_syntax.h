@@ -22,7 +22,7 @@
 #include <stdint.h>
 #include <string.h>
 
-#include "scan/text_scan.h"
+#include "code/text_scan.h"
 
 #define MAX_ATTRS 16 /* attributes on one declaration */
 #define ATTR_ARGS 3  /* arguments of an attribute that are looked at */

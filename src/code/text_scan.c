@@ -2,7 +2,7 @@
  * text_scan.c - the token tests and messages of the strict text scanners
  * (text_scan.h).
  */
-#include "scan/text_scan.h"
+#include "code/text_scan.h"
 
 #include <stdarg.h>
 #include <stdio.h>

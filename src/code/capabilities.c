@@ -1,11 +1,11 @@
 /*
  * capabilities.c - an entry's capabilities from what its code declares, and
- * their proof (tables/capabilities.h).
+ * their proof (code/capabilities.h).
  */
 #include <stdio.h>
 #include <string.h>
 
-#include "tables/capabilities.h"
+#include "code/capabilities.h"
 #include "code/code_format.h"
 
 /* A row's CAP column as a number: DGPB_CAP_*, or CORE and NONE (refused). */

@@ -1,5 +1,5 @@
 /*
- * tables/capabilities.h - an entry's capabilities from what its code
+ * code/capabilities.h - an entry's capabilities from what its code
  * declares, through vocabulary.def's DGPB_CODE_FEATURE rows (docs/format.md,
  * "Capabilities"; docs/design.md, section 5), and their proof in a bundle.
  *
