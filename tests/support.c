@@ -84,11 +84,11 @@ dgpb_model *support_golden_model(void)
     dgpb_model *m = NULL;
     dgpb_diag d;
     dgpb_diag_clear(&d);
-    must(dgpb_model_create(&m), &d);
+    must(model_create(&m), &d);
     uint32_t wgsl, spirv;
-    must(dgpb_model_add_target(m, "wgsl", "wgsl", &wgsl, &d), &d);
-    must(dgpb_model_add_target(m, "spirv", "spirv", &spirv, &d), &d);
-    must(dgpb_model_add_layout(m, spirv, layout_bytes, sizeof layout_bytes - 1, NULL, &d), &d);
+    must(model_add_target(m, "wgsl", "wgsl", &wgsl, &d), &d);
+    must(model_add_target(m, "spirv", "spirv", &spirv, &d), &d);
+    must(model_add_layout(m, spirv, layout_bytes, sizeof layout_bytes - 1, NULL, &d), &d);
 
     dgpb_param_desc params[9];
     params_for(1, params);
@@ -103,11 +103,11 @@ dgpb_model *support_golden_model(void)
         .param_count = 9,
         .capabilities = no_caps,
     };
-    must(dgpb_model_add_entry(m, wgsl, &k, &d), &d);
+    must(model_add_entry(m, wgsl, &k, &d), &d);
     dgpb_entry_desc k2 = k;
     k2.name = "k2";
     k2.param_count = 4;
-    must(dgpb_model_add_entry(m, wgsl, &k2, &d), &d);
+    must(model_add_entry(m, wgsl, &k2, &d), &d);
 
     params_for(0, params);
     const char *caps[2] = {"subgroup_basic", "half"};
@@ -115,12 +115,12 @@ dgpb_model *support_golden_model(void)
     k.code_size = support_spirv_word_count * 4;
     k.capabilities = caps;
     k.capability_count = 2;
-    must(dgpb_model_add_entry(m, spirv, &k, &d), &d);
+    must(model_add_entry(m, spirv, &k, &d), &d);
     k2 = k;
     k2.name = "k2";
     k2.param_count = 4;
     k2.capability_count = 0;
-    must(dgpb_model_add_entry(m, spirv, &k2, &d), &d);
+    must(model_add_entry(m, spirv, &k2, &d), &d);
 
     /* A ray-generation entry with different code (the module's name string changed). */
     uint32_t rg_words[256];
@@ -141,7 +141,7 @@ dgpb_model *support_golden_model(void)
         .capabilities = rt_caps,
         .capability_count = 1,
     };
-    must(dgpb_model_add_entry(m, spirv, &rg, &d), &d);
+    must(model_add_entry(m, spirv, &rg, &d), &d);
     return m;
 }
 
@@ -151,8 +151,8 @@ uint8_t *support_golden_bytes(size_t *size)
     dgpb_diag d;
     dgpb_diag_clear(&d);
     uint8_t *bytes = NULL;
-    must(dgpb_write(m, &bytes, size, &d), &d);
-    dgpb_model_destroy(m);
+    must(bundle_write(m, &bytes, size, &d), &d);
+    model_destroy(m);
     return bytes;
 }
 
@@ -161,21 +161,21 @@ uint8_t *support_two_target_bytes(size_t *size)
     dgpb_model *m = NULL;
     dgpb_diag d;
     dgpb_diag_clear(&d);
-    must(dgpb_model_create(&m), &d);
+    must(model_create(&m), &d);
     const char *names[2] = {"wgsl", "dxil"};
     for (int i = 0; i < 2; i++) {
         uint32_t t;
-        must(dgpb_model_add_target(m, names[i], names[i], &t, &d), &d);
+        must(model_add_target(m, names[i], names[i], &t, &d), &d);
         dgpb_entry_desc e = {.name = "k",
                              .stage = "compute",
                              .code = names[i],
                              .code_size = 4,
                              .thread_group_size = {1, 1, 1}};
-        must(dgpb_model_add_entry(m, t, &e, &d), &d);
+        must(model_add_entry(m, t, &e, &d), &d);
     }
     uint8_t *bytes = NULL;
-    must(dgpb_write(m, &bytes, size, &d), &d);
-    dgpb_model_destroy(m);
+    must(bundle_write(m, &bytes, size, &d), &d);
+    model_destroy(m);
     return bytes;
 }
 

@@ -13,7 +13,7 @@
  *
  * for T in spirv (proof.spv), wgsl (proof.wgsl), cuda (the ptx target's
  * reflection; no code) and ptx (proof.ptx, through nvcc): analysed and
- * scanned, its tables built by dgpb_param_table_build, proved, then tampered;
+ * scanned, its tables built by param_table_build, proved, then tampered;
  * and the plain modules of fixtures/reflect/ with their code, proved.
  */
 #include <setjmp.h>
@@ -135,7 +135,7 @@ static int prove(const char *target, const char *entry, const table *t, const co
 {
     dgpb_proof_input in = {target_of(target), entry, &t->view, c ? &c->view : NULL, ptx};
     dgpb_diag_clear(diag);
-    return dgpb_binding_proof(&in, diag);
+    return binding_proof_check(&in, diag);
 }
 
 static void expect_proved(const char *target, const table *t, const code *c,
@@ -679,7 +679,7 @@ static void test_a_wgsl_binding_without_its_row_is_refused_naming_group_and_bind
 
 /*
  * On wgsl the block members and element strides come from WGSL's layout rules
- * over the code's text (dgpb_code_bindings_add_wgsl_layouts): a field row off
+ * over the code's text (code_bindings_add_wgsl_layouts): a field row off
  * its member, a member without its row, and a wrong stride are refused as on
  * spirv.
  */
@@ -693,9 +693,9 @@ static void test_wgsl_field_rows_and_strides_are_proved_against_the_wgsl_layout(
     dgpb_wgsl_module *m = NULL;
     dgpb_code_bindings bindings = {0};
     dgpb_diag diag;
-    assert_int_equal(dgpb_wgsl_scan(text, sizeof text - 1, &m, &diag), DGPB_OK);
-    assert_int_equal(dgpb_code_bindings_from_wgsl(m, &bindings, &diag), DGPB_OK);
-    assert_int_equal(dgpb_code_bindings_add_wgsl_layouts(&bindings, text, sizeof text - 1, &diag),
+    assert_int_equal(wgsl_module_scan(text, sizeof text - 1, &m, &diag), DGPB_OK);
+    assert_int_equal(code_bindings_from_wgsl(m, &bindings, &diag), DGPB_OK);
+    assert_int_equal(code_bindings_add_wgsl_layouts(&bindings, text, sizeof text - 1, &diag),
                      DGPB_OK);
     table t;
     memset(&t, 0, sizeof t);
@@ -705,26 +705,26 @@ static void test_wgsl_field_rows_and_strides_are_proved_against_the_wgsl_layout(
     add_row(&t, "scale", DGPB_KIND_VALUE, 0, 0, 28, 4, DGPB_WGPU_UNIFORM_BUFFER);
     add_row(&t, "out", DGPB_KIND_RW_BUFFER, 0, 1, 0, 16, DGPB_WGPU_STORAGE_BUFFER);
     dgpb_proof_input in = {DGPB_TARGET_WGSL, "k", &t.view, &bindings, NULL};
-    if (dgpb_binding_proof(&in, &diag))
+    if (binding_proof_check(&in, &diag))
         fail_msg("%s", diag.message);
     /* std140-like reading of dir at 4 would miss it: WGSL aligns a vec3 to 16. */
     row_named(&t, "dir")->offset = 4;
-    assert_int_equal(dgpb_binding_proof(&in, &diag), DGPB_ERR_SHADER);
+    assert_int_equal(binding_proof_check(&in, &diag), DGPB_ERR_SHADER);
     assert_contains(diag.message, "field row 'dir' (bytes 4..16) is no member of the code's "
                                   "block 'dims_0' (@group(0) @binding(0))");
     row_named(&t, "dir")->offset = 16;
     remove_row(&t, "scale");
-    assert_int_equal(dgpb_binding_proof(&in, &diag), DGPB_ERR_SHADER);
+    assert_int_equal(binding_proof_check(&in, &diag), DGPB_ERR_SHADER);
     assert_contains(diag.message, "member 2 of the code's block 'dims_0' (@group(0) @binding(0), "
                                   "offset 28, 4 bytes) has no field row");
     add_row(&t, "scale", DGPB_KIND_VALUE, 0, 0, 28, 4, DGPB_WGPU_UNIFORM_BUFFER);
     row_named(&t, "out")->size = 12; /* a vec3<f32> is 12 bytes, but its stride 16 */
-    assert_int_equal(dgpb_binding_proof(&in, &diag), DGPB_ERR_SHADER);
+    assert_int_equal(binding_proof_check(&in, &diag), DGPB_ERR_SHADER);
     assert_contains(diag.message,
                     "parameter 'out' gives an element stride of 12 bytes, but the "
                     "code's 'out_0' (@group(0) @binding(1)) has elements of 16 bytes");
-    dgpb_code_bindings_clear(&bindings);
-    dgpb_wgsl_module_free(m);
+    code_bindings_clear(&bindings);
+    wgsl_module_free(m);
 }
 
 static void test_a_launch_row_on_wgsl_is_refused(void **state)
@@ -938,7 +938,7 @@ static void test_handles_on_ptx_are_sixteen_bytes_for_buffers_and_eight_for_the_
         {DGPB_KIND_HANDLE, 8},
     };
     for (size_t i = 0; i < ARRAY_LEN(sizes); i++)
-        assert_int_equal(dgpb_ptx_handle_size(sizes[i].kind), sizes[i].size);
+        assert_int_equal(ptx_handle_size(sizes[i].kind), sizes[i].size);
 }
 
 static void test_a_launch_row_outside_every_kernel_parameter_is_refused(void **state)
@@ -1079,22 +1079,22 @@ static void test_a_ptx_row_in_another_space_or_a_missing_kernel_is_refused(void 
        `main` `main_0`, as C++ reserves `main`. */
     dgpb_proof_input in = {DGPB_TARGET_PTX, "main", &t.view, NULL, &p.module};
     dgpb_diag_clear(&diag);
-    assert_int_equal(dgpb_binding_proof(&in, &diag), DGPB_OK);
+    assert_int_equal(binding_proof_check(&in, &diag), DGPB_OK);
     /* With two kernels, neither of the entry's name, no host could tell which it is. */
     dgpb_ptx_entry two[2] = {p.entry, p.entry};
     two[1].name = (char *)"k2";
     p.module.entries = two;
     p.module.entry_count = 2;
     dgpb_diag_clear(&diag);
-    assert_int_equal(dgpb_binding_proof(&in, &diag), DGPB_ERR_SHADER);
+    assert_int_equal(binding_proof_check(&in, &diag), DGPB_ERR_SHADER);
     assert_contains(diag.message, "target 'ptx', entry 'main': the PTX has no .entry 'main', and 2 "
                                   "others, so a host could not tell which kernel is the entry");
     in.entry = "k2";
     dgpb_diag_clear(&diag);
-    assert_int_equal(dgpb_binding_proof(&in, &diag), DGPB_OK);
+    assert_int_equal(binding_proof_check(&in, &diag), DGPB_OK);
     p.module.entry_count = 0;
     dgpb_diag_clear(&diag);
-    assert_int_equal(dgpb_binding_proof(&in, &diag), DGPB_ERR_SHADER);
+    assert_int_equal(binding_proof_check(&in, &diag), DGPB_ERR_SHADER);
     assert_contains(diag.message, "target 'ptx', entry 'k2': the PTX has no .entry");
 }
 
@@ -1126,7 +1126,7 @@ static dgpb_spirv_info *analyze(const char *relpath)
     dgpb_spirv_info *info = NULL;
     dgpb_diag diag;
     dgpb_diag_clear(&diag);
-    int rc = dgpb_spirv_analyze(bytes, size, &info, &diag);
+    int rc = spirv_analyze(bytes, size, &info, &diag);
     dgpb_free(bytes);
     if (rc != DGPB_OK)
         fail_msg("%s: %s", relpath, diag.message);
@@ -1145,27 +1145,27 @@ static void load_real(real *r, const char *target)
              !strcmp(target, "ptx") ? "cuda" : target);
     size_t size;
     uint8_t *json = read_fixture(path, &size);
-    int rc = dgpb_reflection_parse((const char *)json, size, target_of(target), NULL, 0,
-                                   &r->reflection, &diag);
+    int rc = reflection_parse((const char *)json, size, target_of(target), NULL, 0, &r->reflection,
+                              &diag);
     dgpb_free(json);
     if (rc)
         fail_msg("%s: %s", path, diag.message);
     r->spirv = analyze("fixtures/proof/proof.spv");
     if (!strcmp(target, "spirv")) {
         r->own_spirv = analyze("fixtures/proof/proof.spv");
-        rc = dgpb_code_bindings_from_spirv(r->own_spirv, &r->code, &diag);
+        rc = code_bindings_from_spirv(r->own_spirv, &r->code, &diag);
     } else {
         uint8_t *text = read_fixture(!strcmp(target, "wgsl") ? "fixtures/proof/proof.wgsl"
                                                              : "fixtures/proof/proof.ptx",
                                      &size);
         if (!strcmp(target, "wgsl")) {
-            rc = dgpb_wgsl_scan((const char *)text, size, &r->wgsl, &diag);
+            rc = wgsl_module_scan((const char *)text, size, &r->wgsl, &diag);
             if (!rc)
-                rc = dgpb_code_bindings_from_wgsl(r->wgsl, &r->code, &diag);
+                rc = code_bindings_from_wgsl(r->wgsl, &r->code, &diag);
             if (!rc)
-                rc = dgpb_code_bindings_add_wgsl_layouts(&r->code, (const char *)text, size, &diag);
+                rc = code_bindings_add_wgsl_layouts(&r->code, (const char *)text, size, &diag);
         } else {
-            rc = dgpb_ptx_scan((const char *)text, size, &r->ptx, &diag);
+            rc = ptx_module_scan((const char *)text, size, &r->ptx, &diag);
         }
         dgpb_free(text);
     }
@@ -1174,19 +1174,19 @@ static void load_real(real *r, const char *target)
     static const char *const group[] = {"k"};
     dgpb_param_select s = {target_of(target),       "k", r->reflection, r->spirv, false, group, 1,
                            r->ptx ? NULL : &r->code};
-    if (dgpb_param_table_build(&s, &r->table, &diag))
+    if (param_table_build(&s, &r->table, &diag))
         fail_msg("%s table: %s", target, diag.message);
 }
 
 static void free_real(real *r)
 {
-    dgpb_param_table_clear(&r->table);
-    dgpb_code_bindings_clear(&r->code);
-    dgpb_spirv_info_free(r->own_spirv);
-    dgpb_spirv_info_free(r->spirv);
-    dgpb_wgsl_module_free(r->wgsl);
-    dgpb_ptx_module_free(r->ptx);
-    dgpb_reflection_free(r->reflection);
+    param_table_clear(&r->table);
+    code_bindings_clear(&r->code);
+    spirv_info_free(r->own_spirv);
+    spirv_info_free(r->spirv);
+    wgsl_module_free(r->wgsl);
+    ptx_module_free(r->ptx);
+    reflection_free(r->reflection);
 }
 
 /* A copy of the real table's rows (names borrowed) that a test may tamper with. */
@@ -1217,7 +1217,7 @@ static int prove_real(const real *r, const dgpb_param_table *t, dgpb_diag *diag)
 {
     dgpb_proof_input in = {target_of(r->target), "k", t, &r->code, r->ptx};
     dgpb_diag_clear(diag);
-    return dgpb_binding_proof(&in, diag);
+    return binding_proof_check(&in, diag);
 }
 
 static void test_real_tables_are_proved_against_their_own_code(void **state)
@@ -1375,8 +1375,7 @@ static int build_and_prove(const char *json, const char *spv, const char *code_p
     size_t size;
     uint8_t *text = read_fixture(json, &size);
     dgpb_reflection *refl = NULL;
-    int rc =
-        dgpb_reflection_parse((const char *)text, size, target_of(target), NULL, 0, &refl, diag);
+    int rc = reflection_parse((const char *)text, size, target_of(target), NULL, 0, &refl, diag);
     dgpb_free(text);
     if (rc)
         return rc;
@@ -1386,17 +1385,17 @@ static int build_and_prove(const char *json, const char *spv, const char *code_p
     dgpb_code_bindings bindings = {0};
     if (!strcmp(target, "spirv")) {
         own = analyze(code_path);
-        rc = dgpb_code_bindings_from_spirv(own, &bindings, diag);
+        rc = code_bindings_from_spirv(own, &bindings, diag);
     } else {
         text = read_fixture(code_path, &size);
         if (!strcmp(target, "wgsl")) {
-            rc = dgpb_wgsl_scan((const char *)text, size, &wgsl, diag);
+            rc = wgsl_module_scan((const char *)text, size, &wgsl, diag);
             if (!rc)
-                rc = dgpb_code_bindings_from_wgsl(wgsl, &bindings, diag);
+                rc = code_bindings_from_wgsl(wgsl, &bindings, diag);
             if (!rc)
-                rc = dgpb_code_bindings_add_wgsl_layouts(&bindings, (const char *)text, size, diag);
+                rc = code_bindings_add_wgsl_layouts(&bindings, (const char *)text, size, diag);
         } else {
-            rc = dgpb_ptx_scan((const char *)text, size, &ptx, diag);
+            rc = ptx_module_scan((const char *)text, size, &ptx, diag);
         }
         dgpb_free(text);
     }
@@ -1405,17 +1404,17 @@ static int build_and_prove(const char *json, const char *spv, const char *code_p
                            ptx ? NULL : &bindings};
     dgpb_param_table t = {0};
     if (!rc)
-        rc = dgpb_param_table_build(&s, &t, diag);
+        rc = param_table_build(&s, &t, diag);
     dgpb_proof_input in = {target_of(target), entry, &t, &bindings, ptx};
     if (!rc)
-        rc = dgpb_binding_proof(&in, diag);
-    dgpb_param_table_clear(&t);
-    dgpb_code_bindings_clear(&bindings);
-    dgpb_spirv_info_free(own);
-    dgpb_spirv_info_free(select);
-    dgpb_wgsl_module_free(wgsl);
-    dgpb_ptx_module_free(ptx);
-    dgpb_reflection_free(refl);
+        rc = binding_proof_check(&in, diag);
+    param_table_clear(&t);
+    code_bindings_clear(&bindings);
+    spirv_info_free(own);
+    spirv_info_free(select);
+    wgsl_module_free(wgsl);
+    ptx_module_free(ptx);
+    reflection_free(refl);
     return rc;
 }
 

@@ -36,10 +36,10 @@ static uint8_t *bundle_of(const dgpb_param_desc *rows, uint32_t count, uint32_t 
     dgpb_model *m = NULL;
     dgpb_diag d;
     dgpb_diag_clear(&d);
-    assert_int_equal(dgpb_model_create(&m), DGPB_OK);
+    assert_int_equal(model_create(&m), DGPB_OK);
     uint32_t dxil, metal;
-    assert_int_equal(dgpb_model_add_target(m, "dxil", "dxil", &dxil, &d), DGPB_OK);
-    assert_int_equal(dgpb_model_add_target(m, "metal", "msl", &metal, &d), DGPB_OK);
+    assert_int_equal(model_add_target(m, "dxil", "dxil", &dxil, &d), DGPB_OK);
+    assert_int_equal(model_add_target(m, "metal", "msl", &metal, &d), DGPB_OK);
     dgpb_entry_desc k = {.name = "k",
                          .stage = "compute",
                          .code = code,
@@ -49,13 +49,13 @@ static uint8_t *bundle_of(const dgpb_param_desc *rows, uint32_t count, uint32_t 
                          .param_count = count,
                          .capabilities = dxil_caps,
                          .capability_count = dxil_cap_count};
-    assert_int_equal(dgpb_model_add_entry(m, dxil, &k, &d), DGPB_OK);
+    assert_int_equal(model_add_entry(m, dxil, &k, &d), DGPB_OK);
     k.param_count = metal_rows;
     k.capability_count = 0;
-    assert_int_equal(dgpb_model_add_entry(m, metal, &k, &d), DGPB_OK);
+    assert_int_equal(model_add_entry(m, metal, &k, &d), DGPB_OK);
     uint8_t *bytes = NULL;
-    assert_int_equal(dgpb_write(m, &bytes, size, &d), DGPB_OK);
-    dgpb_model_destroy(m);
+    assert_int_equal(bundle_write(m, &bytes, size, &d), DGPB_OK);
+    model_destroy(m);
     return bytes;
 }
 
@@ -173,9 +173,9 @@ static void test_unreadable_code(void **state)
     dgpb_model *m = NULL;
     dgpb_diag d;
     dgpb_diag_clear(&d);
-    assert_int_equal(dgpb_model_create(&m), DGPB_OK);
+    assert_int_equal(model_create(&m), DGPB_OK);
     uint32_t spirv;
-    assert_int_equal(dgpb_model_add_target(m, "spirv", "spirv", &spirv, &d), DGPB_OK);
+    assert_int_equal(model_add_target(m, "spirv", "spirv", &spirv, &d), DGPB_OK);
     const dgpb_param_desc rows[] = {VALUE("gain", 0, 0, 0, 4)};
     static const uint32_t words[8] = {0x07230203u, 0x00010300u, 0, 99, 0, 0xFFFFFFFFu, 0, 0};
     dgpb_entry_desc k = {.name = "k",
@@ -185,11 +185,11 @@ static void test_unreadable_code(void **state)
                          .thread_group_size = {64, 1, 1},
                          .params = rows,
                          .param_count = 1};
-    assert_int_equal(dgpb_model_add_entry(m, spirv, &k, &d), DGPB_OK);
+    assert_int_equal(model_add_entry(m, spirv, &k, &d), DGPB_OK);
     uint8_t *bytes = NULL;
     size_t size;
-    assert_int_equal(dgpb_write(m, &bytes, &size, &d), DGPB_OK);
-    dgpb_model_destroy(m);
+    assert_int_equal(bundle_write(m, &bytes, &size, &d), DGPB_OK);
+    model_destroy(m);
     dgpb_bundle *b = NULL;
     assert_int_equal(dgpb_bundle_open(bytes, size, 0, &b, &d), DGPB_OK);
     char *text = (char *)"untouched";

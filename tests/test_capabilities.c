@@ -28,7 +28,7 @@ static int caps_of(dgpb_target_id target, dgpb_code_format format, uint32_t stag
                    size_t size, uint32_t *mask, dgpb_diag *d)
 {
     dgpb_diag_clear(d);
-    return dgpb_code_capabilities(target, "k", stage, format, code, size, mask, d);
+    return code_capabilities(target, "k", stage, format, code, size, mask, d);
 }
 
 static uint32_t spirv_caps(const char *fixture)
@@ -265,10 +265,10 @@ static uint8_t *bundle_listing(const char *const *caps, uint32_t cap_count, size
     dgpb_model *m = NULL;
     dgpb_diag d;
     dgpb_diag_clear(&d);
-    assert_int_equal(dgpb_model_create(&m), DGPB_OK);
+    assert_int_equal(model_create(&m), DGPB_OK);
     uint32_t t;
-    assert_int_equal(dgpb_model_add_target(m, "spirv", "spirv", &t, &d), DGPB_OK);
-    assert_int_equal(dgpb_model_add_layout(m, t, (const uint8_t *)"x", 1, NULL, &d), DGPB_OK);
+    assert_int_equal(model_add_target(m, "spirv", "spirv", &t, &d), DGPB_OK);
+    assert_int_equal(model_add_layout(m, t, (const uint8_t *)"x", 1, NULL, &d), DGPB_OK);
     dgpb_entry_desc e = {.name = "k",
                          .stage = "compute",
                          .code = words,
@@ -276,10 +276,10 @@ static uint8_t *bundle_listing(const char *const *caps, uint32_t cap_count, size
                          .thread_group_size = {1, 1, 1},
                          .capabilities = caps,
                          .capability_count = cap_count};
-    assert_int_equal(dgpb_model_add_entry(m, t, &e, &d), DGPB_OK);
+    assert_int_equal(model_add_entry(m, t, &e, &d), DGPB_OK);
     uint8_t *bytes = NULL;
-    assert_int_equal(dgpb_write(m, &bytes, size, &d), DGPB_OK);
-    dgpb_model_destroy(m);
+    assert_int_equal(bundle_write(m, &bytes, size, &d), DGPB_OK);
+    model_destroy(m);
     return bytes;
 }
 
@@ -304,7 +304,7 @@ static void the_proof_holds_a_bundle_to_its_code(void **state)
         dgpb_diag d;
         dgpb_diag_clear(&d);
         assert_int_equal(dgpb_bundle_open(bytes, size, 0, &b, &d), DGPB_OK);
-        int rc = dgpb_capability_proof(b, &d);
+        int rc = capability_proof(b, &d);
         if (!cases[i].message) {
             assert_int_equal(rc, DGPB_OK);
         } else {

@@ -13,7 +13,7 @@
  * Next to it: hand-made dgpb_spirv_info values for the interface rules, a few
  * lines of WGSL for the classes Slang does not write for a compute entry
  * (texture_depth_2d, binding_array, texture_external), and hand-made lists
- * for dgpb_code_bindings_find().
+ * for code_bindings_find().
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -46,7 +46,7 @@ static dgpb_spirv_info *analyze_file(const char *relpath)
     dgpb_spirv_info *info = NULL;
     dgpb_diag diag;
     dgpb_diag_clear(&diag);
-    int rc = dgpb_spirv_analyze(code, size, &info, &diag);
+    int rc = spirv_analyze(code, size, &info, &diag);
     dgpb_free(code);
     if (rc != DGPB_OK)
         fail_msg("%s: %s", relpath, diag.message);
@@ -59,7 +59,7 @@ static dgpb_wgsl_module *scan_text(const char *text, size_t len)
     dgpb_wgsl_module *m = NULL;
     dgpb_diag diag;
     dgpb_diag_clear(&diag);
-    if (dgpb_wgsl_scan(text, len, &m, &diag) != DGPB_OK)
+    if (wgsl_module_scan(text, len, &m, &diag) != DGPB_OK)
         fail_msg("WGSL: %s", diag.message);
     return m;
 }
@@ -94,8 +94,8 @@ static void check_bindings(const dgpb_code_bindings *b, const want_binding *want
             fail_msg("binding %zu: '%s' %lld/%lld %s writable %d array %d block %u; expected "
                      "'%s' %lld/%lld %s writable %d array %d block %u",
                      i, c->name, (long long)c->space, (long long)c->binding,
-                     dgpb_code_class_name(c->cls), c->writable, c->is_array, c->block_size, w->name,
-                     (long long)w->space, (long long)w->binding, dgpb_code_class_name(w->cls),
+                     code_class_name(c->cls), c->writable, c->is_array, c->block_size, w->name,
+                     (long long)w->space, (long long)w->binding, code_class_name(w->cls),
                      w->writable, w->is_array, w->block_size);
     }
     if (b->count != n)
@@ -133,19 +133,19 @@ test_spirv_bindings_are_the_interfaces_decorated_and_push_constant_variables(voi
     dgpb_code_bindings b;
     dgpb_diag diag;
     dgpb_diag_clear(&diag);
-    assert_int_equal(dgpb_code_bindings_from_spirv(info, &b, &diag), DGPB_OK);
+    assert_int_equal(code_bindings_from_spirv(info, &b, &diag), DGPB_OK);
     check_bindings(&b, want, ARRAY_LEN(want));
     for (size_t i = 0; i < b.count; i++) {
         assert_null(b.items[i].detail);
         assert_null(b.items[i].texel_format);
         assert_int_equal(b.items[i].line, 0);
         /* The names are the analysis' own strings, not copies. */
-        assert_ptr_equal(b.items[i].name, dgpb_spirv_find_var(info, b.items[i].name)->name);
+        assert_ptr_equal(b.items[i].name, spirv_find_var(info, b.items[i].name)->name);
     }
-    dgpb_code_bindings_clear(&b);
+    code_bindings_clear(&b);
     assert_null(b.items);
     assert_int_equal(b.count, 0);
-    dgpb_spirv_info_free(info);
+    spirv_info_free(info);
 }
 
 /* A hand-made variable. */
@@ -191,16 +191,16 @@ static void test_spirv_variables_off_the_interface_or_undecorated_are_no_binding
     };
     dgpb_code_bindings b;
     dgpb_diag diag;
-    assert_int_equal(dgpb_code_bindings_from_spirv(&info, &b, &diag), DGPB_OK);
+    assert_int_equal(code_bindings_from_spirv(&info, &b, &diag), DGPB_OK);
     check_bindings(&b, want, ARRAY_LEN(want));
-    dgpb_code_bindings_clear(&b);
+    code_bindings_clear(&b);
 
     /* A module without variables has no bindings, and nothing to free. */
     dgpb_spirv_info empty = hand_info(NULL, 0);
-    assert_int_equal(dgpb_code_bindings_from_spirv(&empty, &b, &diag), DGPB_OK);
+    assert_int_equal(code_bindings_from_spirv(&empty, &b, &diag), DGPB_OK);
     assert_null(b.items);
     assert_int_equal(b.count, 0);
-    dgpb_code_bindings_clear(&b);
+    code_bindings_clear(&b);
 }
 
 /* ---- WGSL ------------------------------------------------------------------- */
@@ -248,7 +248,7 @@ static void test_wgsl_bindings_are_every_binding_of_the_scan_in_source_order(voi
     dgpb_wgsl_module *m = scan_file("fixtures/proof/classes.wgsl");
     dgpb_code_bindings b;
     dgpb_diag diag;
-    assert_int_equal(dgpb_code_bindings_from_wgsl(m, &b, &diag), DGPB_OK);
+    assert_int_equal(code_bindings_from_wgsl(m, &b, &diag), DGPB_OK);
     check_bindings(&b, want, ARRAY_LEN(want));
     for (size_t i = 0; i < b.count; i++) {
         const dgpb_code_binding *c = &b.items[i];
@@ -269,8 +269,8 @@ static void test_wgsl_bindings_are_every_binding_of_the_scan_in_source_order(voi
         /* Borrowed from the scan. */
         assert_ptr_equal(c->name, m->bindings[i].name);
     }
-    dgpb_code_bindings_clear(&b);
-    dgpb_wgsl_module_free(m);
+    code_bindings_clear(&b);
+    wgsl_module_free(m);
 }
 
 static void
@@ -293,19 +293,19 @@ test_wgsl_depth_textures_binding_arrays_and_write_only_textures_keep_their_class
     dgpb_wgsl_module *m = scan_text(text, sizeof text - 1);
     dgpb_code_bindings b;
     dgpb_diag diag;
-    assert_int_equal(dgpb_code_bindings_from_wgsl(m, &b, &diag), DGPB_OK);
+    assert_int_equal(code_bindings_from_wgsl(m, &b, &diag), DGPB_OK);
     check_bindings(&b, want, ARRAY_LEN(want));
     assert_string_equal(b.items[0].dimension, "2d");
     assert_string_equal(b.items[2].texel_format, "rgba32float");
-    dgpb_code_bindings_clear(&b);
-    dgpb_wgsl_module_free(m);
+    code_bindings_clear(&b);
+    wgsl_module_free(m);
 
     /* A module without bindings has none. */
     m = scan_text("fn f() {}\n", 10);
-    assert_int_equal(dgpb_code_bindings_from_wgsl(m, &b, &diag), DGPB_OK);
+    assert_int_equal(code_bindings_from_wgsl(m, &b, &diag), DGPB_OK);
     assert_null(b.items);
     assert_int_equal(b.count, 0);
-    dgpb_wgsl_module_free(m);
+    wgsl_module_free(m);
 }
 
 /*
@@ -327,9 +327,8 @@ static void test_wgsl_layouts_give_block_members_and_element_strides(void **stat
     dgpb_wgsl_module *m = scan_text(text, sizeof text - 1);
     dgpb_code_bindings b;
     dgpb_diag diag;
-    assert_int_equal(dgpb_code_bindings_from_wgsl(m, &b, &diag), DGPB_OK);
-    assert_int_equal(dgpb_code_bindings_add_wgsl_layouts(&b, text, sizeof text - 1, &diag),
-                     DGPB_OK);
+    assert_int_equal(code_bindings_from_wgsl(m, &b, &diag), DGPB_OK);
+    assert_int_equal(code_bindings_add_wgsl_layouts(&b, text, sizeof text - 1, &diag), DGPB_OK);
     assert_int_equal(b.count, 4);
     /* count at 0, scale at 4, dir (align 16) at 16, tail at 28 sized 32. */
     assert_int_equal(b.items[0].member_count, 4);
@@ -341,9 +340,9 @@ static void test_wgsl_layouts_give_block_members_and_element_strides(void **stat
     assert_int_equal(b.items[1].element_stride, 32); /* 12 + 4 + 8 = 24 at 16-byte alignment */
     assert_int_equal(b.items[2].element_stride, 4);
     assert_int_equal(b.items[3].member_count, 0); /* no struct: no members */
-    dgpb_code_bindings_clear(&b);
+    code_bindings_clear(&b);
     assert_null(b.owned);
-    dgpb_wgsl_module_free(m);
+    wgsl_module_free(m);
 }
 
 /* ---- finding a path ----------------------------------------------------------- */
@@ -351,7 +350,7 @@ static void test_wgsl_layouts_give_block_members_and_element_strides(void **stat
 static const dgpb_code_binding *find(const dgpb_code_bindings *b, const char *path, bool *ambiguous)
 {
     *ambiguous = true; /* must be reset */
-    return dgpb_code_bindings_find(b, path, ambiguous);
+    return code_bindings_find(b, path, ambiguous);
 }
 
 static void test_a_spirv_path_is_found_by_its_dotted_name_only(void **state)
@@ -462,9 +461,9 @@ static void test_every_class_has_a_readable_name(void **state)
         "pipeline constant",  "resource",
     };
     for (uint32_t c = 0; c < DGPB_CODE_CLASS_COUNT; c++)
-        assert_string_equal(dgpb_code_class_name(c), names[c]);
-    assert_string_equal(dgpb_code_class_name(DGPB_CODE_CLASS_COUNT), "resource");
-    assert_string_equal(dgpb_code_class_name(UINT32_MAX), "resource");
+        assert_string_equal(code_class_name(c), names[c]);
+    assert_string_equal(code_class_name(DGPB_CODE_CLASS_COUNT), "resource");
+    assert_string_equal(code_class_name(UINT32_MAX), "resource");
 }
 
 /* ---- allocation failures -------------------------------------------------------- */
@@ -473,14 +472,14 @@ static int op_from_spirv(void *arg)
 {
     dgpb_code_bindings b;
     dgpb_diag diag;
-    int rc = dgpb_code_bindings_from_spirv(arg, &b, &diag);
+    int rc = code_bindings_from_spirv(arg, &b, &diag);
     if (rc == DGPB_ERR_NOMEM) {
         assert_null(b.items);
         assert_int_equal(b.count, 0);
     } else {
         assert_int_equal(b.count, 16);
     }
-    dgpb_code_bindings_clear(&b);
+    code_bindings_clear(&b);
     return rc;
 }
 
@@ -488,14 +487,14 @@ static int op_from_wgsl(void *arg)
 {
     dgpb_code_bindings b;
     dgpb_diag diag;
-    int rc = dgpb_code_bindings_from_wgsl(arg, &b, &diag);
+    int rc = code_bindings_from_wgsl(arg, &b, &diag);
     if (rc == DGPB_ERR_NOMEM) {
         assert_null(b.items);
         assert_int_equal(b.count, 0);
     } else {
         assert_int_equal(b.count, 13);
     }
-    dgpb_code_bindings_clear(&b);
+    code_bindings_clear(&b);
     return rc;
 }
 
@@ -504,15 +503,15 @@ static void test_a_failed_allocation_gives_nomem_and_an_empty_list(void **state)
     (void)state;
     dgpb_spirv_info *info = analyze_file("fixtures/proof/classes.spv");
     assert_int_equal(support_run_with_faults(op_from_spirv, info, DGPB_OK, "from_spirv"), 1);
-    dgpb_spirv_info_free(info);
+    spirv_info_free(info);
     dgpb_wgsl_module *m = scan_file("fixtures/proof/classes.wgsl");
     assert_int_equal(support_run_with_faults(op_from_wgsl, m, DGPB_OK, "from_wgsl"), 1);
-    dgpb_wgsl_module_free(m);
+    wgsl_module_free(m);
     /* Clearing twice, or a NULL list, is fine. */
     dgpb_code_bindings b = {0};
-    dgpb_code_bindings_clear(&b);
-    dgpb_code_bindings_clear(&b);
-    dgpb_code_bindings_clear(NULL);
+    code_bindings_clear(&b);
+    code_bindings_clear(&b);
+    code_bindings_clear(NULL);
 }
 
 int main(void)

@@ -64,13 +64,12 @@ static cJSON *diff_golden_with(cJSON *view)
     char *text = cJSON_Print(view);
     dgpb_diff_side *o = NULL, *n = NULL;
     dgpb_diag d;
-    assert_int_equal(dgpb_diff_side_from_memory(bytes, size, "golden.dgpb", &o, &d), DGPB_OK);
-    assert_int_equal(dgpb_diff_side_from_memory(text, strlen(text), "new.bundle.json", &n, &d),
-                     DGPB_OK);
+    assert_int_equal(diff_side_from_memory(bytes, size, "golden.dgpb", &o, &d), DGPB_OK);
+    assert_int_equal(diff_side_from_memory(text, strlen(text), "new.bundle.json", &n, &d), DGPB_OK);
     cJSON *result = NULL;
-    assert_int_equal(dgpb_diff(o, n, &result, &d), DGPB_OK);
-    dgpb_diff_side_close(o);
-    dgpb_diff_side_close(n);
+    assert_int_equal(bundle_diff(o, n, &result, &d), DGPB_OK);
+    diff_side_close(o);
+    diff_side_close(n);
     cJSON_free(text);
     cJSON_Delete(view);
     dgpb_free(bytes);
@@ -341,7 +340,7 @@ static void malformed_views_are_refused_with_the_field(void **state)
         dgpb_diff_side *s = (dgpb_diff_side *)1;
         dgpb_diag d;
         dgpb_diag_clear(&d);
-        int rc = dgpb_diff_side_from_memory(cases[i].text, strlen(cases[i].text), "x.json", &s, &d);
+        int rc = diff_side_from_memory(cases[i].text, strlen(cases[i].text), "x.json", &s, &d);
         assert_int_equal(dgpb_result_class(rc), cases[i].code);
         assert_null(s);
         assert_non_null(strstr(d.message, cases[i].message));
@@ -357,13 +356,13 @@ static void a_damaged_bundle_is_corrupt(void **state)
     bytes[size - 1] ^= 0xff; /* the last blob's hash no longer matches */
     dgpb_diff_side *s = NULL;
     dgpb_diag d;
-    assert_int_equal(dgpb_diff_side_from_memory(bytes, size, NULL, &s, &d), DGPB_ERR_CORRUPT_HASH);
+    assert_int_equal(diff_side_from_memory(bytes, size, NULL, &s, &d), DGPB_ERR_CORRUPT_HASH);
     assert_null(s);
-    assert_int_equal(dgpb_diff_side_from_memory(bytes, 3, NULL, &s, &d), DGPB_ERR_UNSUPPORTED);
+    assert_int_equal(diff_side_from_memory(bytes, 3, NULL, &s, &d), DGPB_ERR_UNSUPPORTED);
     dgpb_free(bytes);
-    assert_int_equal(dgpb_diff_side_open("/nonexistent/x.dgpb", &s, &d), DGPB_ERR_IO);
-    assert_int_equal(dgpb_diff(NULL, NULL, NULL, &d), DGPB_ERR_INVALID);
-    dgpb_diff_side_close(NULL);
+    assert_int_equal(diff_side_open("/nonexistent/x.dgpb", &s, &d), DGPB_ERR_IO);
+    assert_int_equal(bundle_diff(NULL, NULL, NULL, &d), DGPB_ERR_INVALID);
+    diff_side_close(NULL);
 }
 
 /* Opening both kinds of side and comparing them, with allocation failures. */
@@ -372,17 +371,17 @@ static int open_and_compare(void *arg)
     const support_bytes *in = arg;
     dgpb_diff_side *o = NULL, *n = NULL;
     cJSON *result = NULL;
-    int rc = dgpb_diff_side_from_memory(in->bytes, in->size, NULL, &o, NULL);
+    int rc = diff_side_from_memory(in->bytes, in->size, NULL, &o, NULL);
     if (rc == DGPB_OK) {
         const char *view = "{\"format\": \"DGPB\", \"targets\": [{\"name\": \"spirv\", "
                            "\"code_format\": \"spirv\", \"layouts\": [], \"entries\": []}]}";
-        rc = dgpb_diff_side_from_memory(view, strlen(view), NULL, &n, NULL);
+        rc = diff_side_from_memory(view, strlen(view), NULL, &n, NULL);
     }
     if (rc == DGPB_OK)
-        rc = dgpb_diff(o, n, &result, NULL);
+        rc = bundle_diff(o, n, &result, NULL);
     cJSON_Delete(result);
-    dgpb_diff_side_close(o);
-    dgpb_diff_side_close(n);
+    diff_side_close(o);
+    diff_side_close(n);
     return rc;
 }
 

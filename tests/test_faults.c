@@ -23,7 +23,7 @@ static int op_build_and_write(void *arg)
     (void)arg;
     dgpb_model *m = NULL;
     dgpb_diag d;
-    int rc = dgpb_model_create(&m);
+    int rc = model_create(&m);
     if (rc)
         return rc;
     uint32_t t;
@@ -41,17 +41,17 @@ static int op_build_and_write(void *arg)
                          .capability_count = 1};
     uint8_t *out = NULL;
     size_t n = 0;
-    if (!(rc = dgpb_model_add_target(m, "wgsl", "wgsl", &t, &d)) &&
-        !(rc = dgpb_model_add_entry(m, t, &e, &d)) &&
-        !(rc = dgpb_model_add_target(m, "spirv", "spirv", &t, &d)) &&
-        !(rc = dgpb_model_add_layout(m, t, "L", 1, NULL, &d))) {
+    if (!(rc = model_add_target(m, "wgsl", "wgsl", &t, &d)) &&
+        !(rc = model_add_entry(m, t, &e, &d)) &&
+        !(rc = model_add_target(m, "spirv", "spirv", &t, &d)) &&
+        !(rc = model_add_layout(m, t, "L", 1, NULL, &d))) {
         p[0].webgpu_layout = p[1].webgpu_layout = 0; /* no ids off wgsl */
-        rc = dgpb_model_add_entry(m, t, &e, &d);
+        rc = model_add_entry(m, t, &e, &d);
         if (!rc)
-            rc = dgpb_write(m, &out, &n, &d);
+            rc = bundle_write(m, &out, &n, &d);
     }
     dgpb_free(out);
-    dgpb_model_destroy(m);
+    model_destroy(m);
     return rc;
 }
 

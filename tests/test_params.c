@@ -52,7 +52,7 @@ static dgpb_target_id target_of(const char *name)
 static dgpb_reflection *load_reflection(const char *relpath, const char *target, const char *entry)
 {
     char block[128];
-    dgpb_value_block_name(entry, block, sizeof block);
+    value_block_name(entry, block, sizeof block);
     const char *blocks[1] = {block};
     size_t size = 0;
     uint8_t *text = support_read_source_file(relpath, &size);
@@ -60,7 +60,7 @@ static dgpb_reflection *load_reflection(const char *relpath, const char *target,
     dgpb_reflection *r = NULL;
     dgpb_diag diag;
     dgpb_diag_clear(&diag);
-    if (dgpb_reflection_parse((const char *)text, size, target_of(target), blocks, 1, &r, &diag))
+    if (reflection_parse((const char *)text, size, target_of(target), blocks, 1, &r, &diag))
         fail_msg("%s: %s", relpath, diag.message);
     dgpb_free(text);
     return r;
@@ -74,7 +74,7 @@ static dgpb_spirv_info *load_spirv(const char *relpath)
     dgpb_spirv_info *info = NULL;
     dgpb_diag diag;
     dgpb_diag_clear(&diag);
-    if (dgpb_spirv_analyze(code, size, &info, &diag))
+    if (spirv_analyze(code, size, &info, &diag))
         fail_msg("%s: %s", relpath, diag.message);
     dgpb_free(code);
     assert_true(info->parsed);
@@ -95,24 +95,24 @@ static void load_code(const char *relpath, const char *target, loaded_code *out)
     dgpb_diag_clear(&diag);
     if (!strcmp(target, "spirv")) {
         out->spirv = load_spirv(relpath);
-        if (dgpb_code_bindings_from_spirv(out->spirv, &out->bindings, &diag))
+        if (code_bindings_from_spirv(out->spirv, &out->bindings, &diag))
             fail_msg("%s: %s", relpath, diag.message);
         return;
     }
     size_t size = 0;
     uint8_t *text = support_read_source_file(relpath, &size);
     assert_non_null(text);
-    int rc = dgpb_wgsl_scan((const char *)text, size, &out->wgsl, &diag);
+    int rc = wgsl_module_scan((const char *)text, size, &out->wgsl, &diag);
     dgpb_free(text);
-    if (rc || dgpb_code_bindings_from_wgsl(out->wgsl, &out->bindings, &diag))
+    if (rc || code_bindings_from_wgsl(out->wgsl, &out->bindings, &diag))
         fail_msg("%s: %s", relpath, diag.message);
 }
 
 static void free_code(loaded_code *c)
 {
-    dgpb_code_bindings_clear(&c->bindings);
-    dgpb_spirv_info_free(c->spirv);
-    dgpb_wgsl_module_free(c->wgsl);
+    code_bindings_clear(&c->bindings);
+    spirv_info_free(c->spirv);
+    wgsl_module_free(c->wgsl);
 }
 
 /* A hand-made reflected parameter (string literals; never freed), carried in the code by
@@ -163,7 +163,7 @@ static void build_ok(const dgpb_param_select *s, dgpb_param_table *t)
 {
     dgpb_diag diag;
     dgpb_diag_clear(&diag);
-    int rc = dgpb_param_table_build(s, t, &diag);
+    int rc = param_table_build(s, t, &diag);
     if (rc != DGPB_OK)
         fail_msg("entry '%s' on %s: %d %s", s->entry, s->target, rc, diag.message);
 }
@@ -247,11 +247,11 @@ static void test_dream_mode_strips_the_entry_prefix_and_keeps_value_field_names(
     dgpb_param_table t = {0};
     build_ok(&s, &t);
     check_rows(&t, "spirv", want, ARRAY_LEN(want));
-    dgpb_param_table_clear(&t);
+    param_table_clear(&t);
     assert_null(t.rows);
     assert_int_equal(t.count, 0);
-    dgpb_spirv_info_free(spv);
-    dgpb_reflection_free(r);
+    spirv_info_free(spv);
+    reflection_free(r);
 }
 
 static void test_ptx_rows_carry_byte_offsets_as_bindings_and_the_spirv_written_flags(void **state)
@@ -285,9 +285,9 @@ static void test_ptx_rows_carry_byte_offsets_as_bindings_and_the_spirv_written_f
     dgpb_param_table t = {0};
     build_ok(&s, &t);
     check_rows(&t, "ptx", want, ARRAY_LEN(want));
-    dgpb_param_table_clear(&t);
-    dgpb_spirv_info_free(spv);
-    dgpb_reflection_free(r);
+    param_table_clear(&t);
+    spirv_info_free(spv);
+    reflection_free(r);
 }
 
 /* ---- ownership ------------------------------------------------------------- */
@@ -324,7 +324,7 @@ static void test_the_longest_entry_name_of_the_group_owns_a_global(void **state)
         /* "x" is a_x (binding 1) for a and a_b_x (binding 2) for a_b. */
         bool a = !strcmp(cases[c].entry, "a");
         assert_int_equal(t.rows[a ? 1 : 0].binding, a ? 1 : 2);
-        dgpb_param_table_clear(&t);
+        param_table_clear(&t);
     }
 
     /* In a group of its own (two compute entries), "a" owns every a_ global; a_b's value
@@ -341,7 +341,7 @@ static void test_the_longest_entry_name_of_the_group_owns_a_global(void **state)
     build_ok(&s, &t);
     static const char *const names[] = {"scale", "b_x", "b_params"};
     check_names(&t, names, ARRAY_LEN(names));
-    dgpb_param_table_clear(&t);
+    param_table_clear(&t);
 }
 
 static void test_value_rows_keep_their_field_names_whatever_block_they_come_from(void **state)
@@ -364,7 +364,7 @@ static void test_value_rows_keep_their_field_names_whatever_block_they_come_from
     uint32_t count = t.count;
     if (count > 1)
         snprintf(second, sizeof second, "%s", t.rows[1].name);
-    dgpb_param_table_clear(&t); /* before the checks, so that a failure leaks nothing */
+    param_table_clear(&t); /* before the checks, so that a failure leaks nothing */
     assert_int_equal(count, 2);
     assert_string_equal(second, "limit");
 }
@@ -396,7 +396,7 @@ test_unprefixed_globals_belong_to_an_entry_only_through_its_spirv_interface(void
     assert_int_equal(t.rows[0].flags, W);
     assert_int_equal(t.rows[1].flags, RO);
     assert_int_equal(t.rows[1].binding, 1);
-    dgpb_param_table_clear(&t);
+    param_table_clear(&t);
 }
 
 static void test_plain_mode_keeps_the_spirv_interface_in_declaration_order(void **state)
@@ -431,9 +431,9 @@ static void test_plain_mode_keeps_the_spirv_interface_in_declaration_order(void 
         dgpb_param_table t = {0};
         build_ok(&s, &t);
         check_rows(&t, "spirv", cases[c].rows, cases[c].count);
-        dgpb_param_table_clear(&t);
-        dgpb_spirv_info_free(spv);
-        dgpb_reflection_free(r);
+        param_table_clear(&t);
+        spirv_info_free(spv);
+        reflection_free(r);
     }
 }
 
@@ -449,7 +449,7 @@ static void test_plain_mode_keeps_names_whole(void **state)
     build_ok(&s, &t);
     static const char *const names[] = {"k_buf"};
     check_names(&t, names, 1);
-    dgpb_param_table_clear(&t);
+    param_table_clear(&t);
 }
 
 static void test_loose_uniforms_come_with_the_implicit_global_block(void **state)
@@ -496,11 +496,11 @@ static void test_loose_uniforms_come_with_the_implicit_global_block(void **state
         check_rows(&t, cases[c].target, cases[c].rows, 3);
         for (uint32_t i = 0; i < t.count; i++)
             assert_true(t.in_code[i]);
-        dgpb_param_table_clear(&t);
+        param_table_clear(&t);
         free_code(&code);
-        dgpb_reflection_free(r);
+        reflection_free(r);
     }
-    dgpb_spirv_info_free(spv);
+    spirv_info_free(spv);
 }
 
 static void test_rows_only_the_code_can_place_take_their_place_from_its_variable(void **state)
@@ -544,10 +544,10 @@ static void test_rows_only_the_code_can_place_take_their_place_from_its_variable
         assert_string_equal(t.rows[2].name, "samples");
         assert_int_equal(t.rows[2].space, 0);
         assert_int_equal(t.rows[2].binding, 1);
-        dgpb_param_table_clear(&t);
+        param_table_clear(&t);
     }
-    dgpb_spirv_info_free(spv);
-    dgpb_reflection_free(r);
+    spirv_info_free(spv);
+    reflection_free(r);
 }
 
 static void test_entry_point_uniforms_get_launch_rows_and_the_codes_bindings(void **state)
@@ -609,11 +609,11 @@ static void test_entry_point_uniforms_get_launch_rows_and_the_codes_bindings(voi
         dgpb_param_table t = {0};
         build_ok(&s, &t);
         check_rows_in(&t, cases[c].target, cases[c].rows, cases[c].spaces, 7);
-        dgpb_param_table_clear(&t);
+        param_table_clear(&t);
         free_code(&code);
-        dgpb_reflection_free(r);
+        reflection_free(r);
     }
-    dgpb_spirv_info_free(spv);
+    spirv_info_free(spv);
 }
 
 static void test_struct_globals_are_rows_through_the_variables_that_carry_them(void **state)
@@ -676,11 +676,11 @@ static void test_struct_globals_are_rows_through_the_variables_that_carry_them(v
         dgpb_param_table t = {0};
         build_ok(&s, &t);
         check_rows(&t, cases[c].target, cases[c].rows, 9);
-        dgpb_param_table_clear(&t);
+        param_table_clear(&t);
         free_code(&code);
-        dgpb_reflection_free(r);
+        reflection_free(r);
     }
-    dgpb_spirv_info_free(spv);
+    spirv_info_free(spv);
 }
 
 static void test_values_come_with_their_blocks_variable_and_resources_with_their_own(void **state)
@@ -714,9 +714,9 @@ static void test_values_come_with_their_blocks_variable_and_resources_with_their
         dgpb_param_table t = {0};
         build_ok(&s, &t);
         check_names(&t, cases[c].names, cases[c].count);
-        dgpb_param_table_clear(&t);
+        param_table_clear(&t);
     }
-    dgpb_reflection_free(r);
+    reflection_free(r);
 }
 
 static void
@@ -737,7 +737,7 @@ test_loose_uniforms_are_left_out_when_the_code_does_not_read_the_global_block(vo
         build_ok(&s, &t);
         static const char *const names[] = {"out"};
         check_names(&t, names, 1);
-        dgpb_param_table_clear(&t);
+        param_table_clear(&t);
     }
 }
 
@@ -785,7 +785,7 @@ static void test_read_only_comes_from_the_kind_and_written_only_from_spirv(void 
         if (t.rows[i].flags != rows[i].flags)
             fail_msg("kind %u written %d: flags %u, expected %u", rows[i].kind,
                      rows[i].written_in_spirv, t.rows[i].flags, rows[i].flags);
-    dgpb_param_table_clear(&t);
+    param_table_clear(&t);
 }
 
 static void test_without_usable_spirv_every_global_counts_and_nothing_is_written(void **state)
@@ -810,9 +810,9 @@ static void test_without_usable_spirv_every_global_counts_and_nothing_is_written
             dgpb_param_table t = {0};
             build_ok(&s, &t);
             check_rows(&t, "spirv", want, ARRAY_LEN(want));
-            dgpb_param_table_clear(&t);
+            param_table_clear(&t);
         }
-    dgpb_reflection_free(r);
+    reflection_free(r);
 }
 
 /* ---- WebGPU IDs -------------------------------------------------------------- */
@@ -838,7 +838,7 @@ static void test_webgpu_ids_are_kept_on_wgsl_and_zero_elsewhere(void **state)
         assert_int_equal(t.rows[0].webgpu_layout, wgsl ? DGPB_WGPU_UNIFORM_BUFFER : 0);
         assert_int_equal(t.rows[1].webgpu_layout, wgsl ? DGPB_WGPU_TEXTURE_2D_FLOAT : 0);
         assert_int_equal(t.rows[2].webgpu_layout, wgsl ? DGPB_WGPU_STORAGE_TEXTURE_2D_R32UINT : 0);
-        dgpb_param_table_clear(&t);
+        param_table_clear(&t);
     }
 }
 
@@ -859,7 +859,7 @@ static void test_offset_and_size_are_kept_only_for_value_rows(void **state)
         {"v", DGPB_KIND_VALUE, RO, 0, 8, 16, 0},
     };
     check_rows(&t, "spirv", want, ARRAY_LEN(want));
-    dgpb_param_table_clear(&t);
+    param_table_clear(&t);
 }
 
 /* ---- errors ------------------------------------------------------------------ */
@@ -869,11 +869,11 @@ static void expect_error(const dgpb_param_select *s, const char *message)
     dgpb_param_table t = {0};
     dgpb_diag diag;
     dgpb_diag_clear(&diag);
-    int rc = dgpb_param_table_build(s, &t, &diag);
+    int rc = param_table_build(s, &t, &diag);
     if (rc != DGPB_ERR_SHADER)
         fail_msg("entry '%s' on %s: result %d, expected DGPB_ERR_SHADER", s->entry, s->target, rc);
     assert_contains(diag.message, message);
-    dgpb_param_table_clear(&t); /* rows made before the error are released too */
+    param_table_clear(&t); /* rows made before the error are released too */
 }
 
 static void
@@ -885,7 +885,7 @@ test_a_used_parameter_without_a_kind_is_an_error_naming_target_entry_and_paramet
     dgpb_param_select s = {DGPB_TARGET_SPIRV, "k", r, NULL, false, group, 1, NULL};
     expect_error(&s, "target 'spirv', entry 'k', parameter 'albedo': Sampler2D is a combined "
                      "texture-sampler, one binding on spirv and two on wgsl");
-    dgpb_reflection_free(r);
+    reflection_free(r);
 
     /* A kind -1 row without a reason still fails, saying so. */
     dgpb_reflected_param params[] = {
@@ -906,23 +906,23 @@ static void test_a_used_wgsl_parameter_with_a_problem_is_an_error(void **state)
     dgpb_param_select s = {DGPB_TARGET_WGSL, "s", r, NULL, true, group_s, 1, NULL};
     expect_error(&s, "target 'wgsl', entry 's', parameter 'ints': RWTexture2D<int> (format "
                      "r32i) has no WebGPU binding-layout ID");
-    dgpb_reflection_free(r);
+    reflection_free(r);
 
     dgpb_spirv_info *spv = load_spirv("fixtures/reflect/kinds.spv");
     r = load_reflection("fixtures/reflect/kinds_wgsl.json", "wgsl", "k");
     dgpb_param_select k = {DGPB_TARGET_WGSL, "k", r, spv, true, group_k2, 1, NULL};
     expect_error(&k, "target 'wgsl', entry 'k', parameter 'volume': Texture3D<float4> has no "
                      "WebGPU binding-layout ID");
-    dgpb_reflection_free(r);
+    reflection_free(r);
 
     /* The same shapes are fine where they have a descriptor. */
     r = load_reflection("fixtures/reflect/kinds_spirv.json", "spirv", "k");
     dgpb_param_select ok = {DGPB_TARGET_SPIRV, "k", r, spv, true, group_k2, 1, NULL};
     dgpb_param_table t = {0};
     build_ok(&ok, &t);
-    dgpb_param_table_clear(&t);
-    dgpb_reflection_free(r);
-    dgpb_spirv_info_free(spv);
+    param_table_clear(&t);
+    reflection_free(r);
+    spirv_info_free(spv);
 }
 
 static void test_a_parameter_the_entry_does_not_use_may_have_a_problem(void **state)
@@ -945,7 +945,7 @@ static void test_a_parameter_the_entry_does_not_use_may_have_a_problem(void **st
         static const want_row want[] = {
             {"out", DGPB_KIND_RW_BUFFER, W, 2, 0, 0, DGPB_WGPU_STORAGE_BUFFER}};
         check_rows(&t, "wgsl", want, 1);
-        dgpb_param_table_clear(&t);
+        param_table_clear(&t);
     }
 }
 
@@ -970,16 +970,16 @@ test_values_of_a_block_the_code_dropped_are_no_rows_though_its_resources_are(voi
     dgpb_param_table t = {0};
     dgpb_diag diag;
     dgpb_diag_clear(&diag);
-    int rc = dgpb_param_table_build(&s, &t, &diag);
+    int rc = param_table_build(&s, &t, &diag);
     char names[256] = "";
     for (uint32_t i = 0; rc == DGPB_OK && i < t.count; i++)
         snprintf(names + strlen(names), sizeof names - strlen(names), "%s'%s'", i ? ", " : "",
                  t.rows[i].name);
     if (rc == DGPB_OK && t.count == ARRAY_LEN(want))
         check_rows(&t, "spirv", want, ARRAY_LEN(want));
-    dgpb_param_table_clear(&t);
+    param_table_clear(&t);
     free_code(&code);
-    dgpb_reflection_free(r);
+    reflection_free(r);
     if (rc != DGPB_OK)
         fail_msg("%s", diag.message);
     if (strcmp(names, "'m.dst', 'out'") != 0)
@@ -1012,8 +1012,8 @@ static void test_a_used_row_the_code_cannot_place_is_an_error_naming_its_variabl
                          "the entry's code uses it, but the spirv code has no bound variable "
                          "'entryPointParams.src' for it");
     }
-    dgpb_spirv_info_free(spv);
-    dgpb_reflection_free(r);
+    spirv_info_free(spv);
+    reflection_free(r);
 
     /* Two WGSL variables spell the same path (Slang's suffix tells them apart, nothing
        tells which is the parameter). */
@@ -1040,8 +1040,8 @@ static void test_a_used_row_the_code_cannot_place_is_an_error_naming_its_variabl
     dgpb_param_select w = {DGPB_TARGET_WGSL, "k", r, spv, false, group, 1, &ambiguous};
     expect_error(&w, "target 'wgsl', entry 'k', parameter 'src': the wgsl code has two variables "
                      "named after 'entryPointParams.src'; rename one of the parameters");
-    dgpb_spirv_info_free(spv);
-    dgpb_reflection_free(r);
+    spirv_info_free(spv);
+    reflection_free(r);
 }
 
 static void test_a_bindless_heap_the_code_binds_gets_a_handle_row_at_its_place(void **state)
@@ -1066,14 +1066,14 @@ static void test_a_bindless_heap_the_code_binds_gets_a_handle_row_at_its_place(v
     build_ok(&s, &t);
     check_rows_in(&t, "spirv", want, spaces, ARRAY_LEN(want));
     assert_true(t.in_code[3]);
-    dgpb_param_table_clear(&t);
+    param_table_clear(&t);
     /* Without the code's bindings, nothing tells the heap is there. */
     s.code = NULL;
     build_ok(&s, &t);
     assert_int_equal(t.count, 3);
-    dgpb_param_table_clear(&t);
+    param_table_clear(&t);
     free_code(&code);
-    dgpb_reflection_free(r);
+    reflection_free(r);
 
     /* Both heaps, each once; a heap at a place a row already describes adds nothing, and
        one without a binding is not a place. */
@@ -1116,7 +1116,7 @@ static void test_a_bindless_heap_the_code_binds_gets_a_handle_row_at_its_place(v
     };
     static const uint32_t heap_spaces[] = {0, 1, 1};
     check_rows_in(&t, "spirv", heap_rows, heap_spaces, ARRAY_LEN(heap_rows));
-    dgpb_param_table_clear(&t);
+    param_table_clear(&t);
 }
 
 static void test_a_used_bool_value_is_an_error_on_wgsl_only(void **state)
@@ -1132,7 +1132,7 @@ static void test_a_used_bool_value_is_an_error_on_wgsl_only(void **state)
     expect_error(&w, "target 'wgsl', entry 'k', parameter 'invert' (bool): WGSL allows no bool in "
                      "a uniform buffer, so WebGPU would reject the code; declare it as uint (0 or "
                      "1)");
-    dgpb_reflection_free(r);
+    reflection_free(r);
     static const char *const names[] = {"invert", "flags"};
     static const char *const files[][2] = {{"fixtures/reflect/refused_spirv.json", "spirv"},
                                            {"fixtures/reflect/refused_cuda.json", "ptx"}};
@@ -1142,8 +1142,8 @@ static void test_a_used_bool_value_is_an_error_on_wgsl_only(void **state)
         dgpb_param_table t = {0};
         build_ok(&s, &t);
         check_names(&t, names, ARRAY_LEN(names));
-        dgpb_param_table_clear(&t);
-        dgpb_reflection_free(r);
+        param_table_clear(&t);
+        reflection_free(r);
     }
 }
 
@@ -1176,9 +1176,9 @@ static void test_every_refused_shape_the_code_uses_is_an_error_with_its_rewrite(
         /* albedo and material everywhere, the array layers on wgsl (no binding arrays); kept,
            pending and typed where compiled. */
         assert_int_equal(refused, !strcmp(files[f][1], "wgsl") ? 3 : 5);
-        dgpb_reflection_free(r);
+        reflection_free(r);
     }
-    dgpb_spirv_info_free(spv);
+    spirv_info_free(spv);
 }
 
 static void test_rows_declared_for_the_entry_but_unused_by_its_code_are_marked(void **state)
@@ -1201,7 +1201,7 @@ static void test_rows_declared_for_the_entry_but_unused_by_its_code_are_marked(v
     static const char *const names[] = {"used", "unused", "shared"};
     check_names(&t, names, ARRAY_LEN(names));
     bool in_code[3] = {t.in_code[0], t.in_code[1], t.in_code[2]};
-    dgpb_param_table_clear(&t);
+    param_table_clear(&t);
     assert_true(in_code[0]);
     assert_false(in_code[1]);
     assert_true(in_code[2]);
@@ -1213,12 +1213,12 @@ static void test_value_block_names_are_the_entry_name_and_params(void **state)
 {
     (void)state;
     char buf[32];
-    dgpb_value_block_name("blur", buf, sizeof buf);
+    value_block_name("blur", buf, sizeof buf);
     assert_string_equal(buf, "blur_params");
-    dgpb_value_block_name("", buf, sizeof buf);
+    value_block_name("", buf, sizeof buf);
     assert_string_equal(buf, "_params");
     char small[6];
-    dgpb_value_block_name("blur", small, sizeof small);
+    value_block_name("blur", small, sizeof small);
     assert_string_equal(small, "blur_"); /* truncated, still terminated */
 }
 
@@ -1230,8 +1230,8 @@ static void test_an_entry_without_parameters_gets_an_empty_table(void **state)
     dgpb_param_table t = {0};
     build_ok(&s, &t);
     assert_int_equal(t.count, 0);
-    dgpb_param_table_clear(&t);
-    dgpb_param_table_clear(&t); /* twice is fine */
+    param_table_clear(&t);
+    param_table_clear(&t); /* twice is fine */
 }
 
 /* ---- allocation failures ----------------------------------------------------- */
@@ -1242,10 +1242,10 @@ static int op_build_kinds_table(void *arg)
     const dgpb_param_select *s = arg;
     dgpb_param_table t = {0};
     dgpb_diag diag;
-    int rc = dgpb_param_table_build(s, &t, &diag);
+    int rc = param_table_build(s, &t, &diag);
     if (support_faults_fired() == 0 && rc == DGPB_OK)
         assert_int_equal(t.count, 20);
-    dgpb_param_table_clear(&t);
+    param_table_clear(&t);
     return rc;
 }
 
@@ -1257,8 +1257,8 @@ static void test_every_failed_allocation_gives_nomem_and_leaks_nothing(void **st
     dgpb_param_select s = {DGPB_TARGET_SPIRV, "k", r, spv, true, group_k, 1, NULL};
     /* the rows, the in_code flags, then one name per row */
     assert_int_equal(support_run_with_faults(op_build_kinds_table, &s, DGPB_OK, "params"), 22);
-    dgpb_spirv_info_free(spv);
-    dgpb_reflection_free(r);
+    spirv_info_free(spv);
+    reflection_free(r);
 }
 
 /* Builds a table, checking nothing but that a run without failures makes `rows` rows. */
@@ -1272,10 +1272,10 @@ static int op_build_table(void *arg)
     const build_job *job = arg;
     dgpb_param_table t = {0};
     dgpb_diag diag;
-    int rc = dgpb_param_table_build(job->select, &t, &diag);
+    int rc = param_table_build(job->select, &t, &diag);
     if (support_faults_fired() == 0 && rc == DGPB_OK)
         assert_int_equal(t.count, job->rows);
-    dgpb_param_table_clear(&t);
+    param_table_clear(&t);
     return rc;
 }
 
@@ -1294,8 +1294,8 @@ static void test_failed_allocations_with_code_bindings_give_nomem_and_leak_nothi
     build_job job = {&s, 7};
     assert_int_equal(support_run_with_faults(op_build_table, &job, DGPB_OK, "params wgsl"), 9);
     free_code(&code);
-    dgpb_spirv_info_free(spv);
-    dgpb_reflection_free(r);
+    spirv_info_free(spv);
+    reflection_free(r);
 
     r = load_reflection("fixtures/spirv/bindless.json", "spirv", "bindless");
     load_code("fixtures/spirv/bindless.spv", "spirv", &code);
@@ -1304,7 +1304,7 @@ static void test_failed_allocations_with_code_bindings_give_nomem_and_leak_nothi
     build_job heap = {&b, 4};
     assert_int_equal(support_run_with_faults(op_build_table, &heap, DGPB_OK, "params heap"), 8);
     free_code(&code);
-    dgpb_reflection_free(r);
+    reflection_free(r);
 }
 
 int main(void)

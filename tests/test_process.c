@@ -45,7 +45,7 @@ static int run_sh(dgpb_process *p, const char *script, dgpb_diag *d)
     argv[3] = NULL;
     *p = (dgpb_process)DGPB_PROCESS_INIT;
     p->argv = argv;
-    return dgpb_process_run(p, d);
+    return process_run(p, d);
 }
 
 static void exit_codes_are_returned_as_they_are(void **state)
@@ -64,7 +64,7 @@ static void exit_codes_are_returned_as_they_are(void **state)
         assert_int_equal(run_sh(&p, cases[i].script, &d), cases[i].status);
         assert_int_equal(p.status, cases[i].status);
         assert_int_equal(d.code, DGPB_OK); /* exiting 127 is not an exec failure */
-        dgpb_process_clear(&p);
+        process_clear(&p);
     }
 }
 
@@ -73,9 +73,9 @@ static void a_signal_is_128_plus_its_number(void **state)
     (void)state;
     dgpb_process p;
     assert_int_equal(run_sh(&p, "kill -TERM $$", NULL), 128 + SIGTERM);
-    dgpb_process_clear(&p);
+    process_clear(&p);
     assert_int_equal(run_sh(&p, "kill -KILL $$", NULL), 128 + SIGKILL);
-    dgpb_process_clear(&p);
+    process_clear(&p);
 }
 
 static void a_missing_program_is_an_error_that_names_it(void **state)
@@ -86,20 +86,20 @@ static void a_missing_program_is_an_error_that_names_it(void **state)
     p.argv = on_path;
     dgpb_diag d;
     dgpb_diag_clear(&d);
-    assert_int_equal(dgpb_process_run(&p, &d), -1);
+    assert_int_equal(process_run(&p, &d), -1);
     assert_int_equal(d.code, DGPB_ERR_TOOL);
     assert_non_null(strstr(d.message, "'dgpb-no-such-program'"));
     assert_int_equal(p.pid, 0);
-    dgpb_process_clear(&p);
+    process_clear(&p);
 
     /* A path goes to execve, whose errno comes back through the close-on-exec pipe. */
     const char *by_path[] = {"/nonexistent/dgpb-prog", NULL};
     p = (dgpb_process)DGPB_PROCESS_INIT;
     p.argv = by_path;
-    assert_int_equal(dgpb_process_start(&p, &d), DGPB_ERR_TOOL);
+    assert_int_equal(process_start(&p, &d), DGPB_ERR_TOOL);
     assert_non_null(strstr(d.message, "cannot run '/nonexistent/dgpb-prog'"));
     assert_non_null(strstr(d.message, strerror(ENOENT)));
-    dgpb_process_clear(&p);
+    process_clear(&p);
 
     char script[300];
     snprintf(script, sizeof script, "%s/not-executable", dir);
@@ -107,10 +107,10 @@ static void a_missing_program_is_an_error_that_names_it(void **state)
     const char *not_exec[] = {script, NULL};
     p = (dgpb_process)DGPB_PROCESS_INIT;
     p.argv = not_exec;
-    assert_int_equal(dgpb_process_start(&p, &d), DGPB_ERR_TOOL);
+    assert_int_equal(process_start(&p, &d), DGPB_ERR_TOOL);
     assert_non_null(strstr(d.message, script));
     assert_non_null(strstr(d.message, strerror(EACCES)));
-    dgpb_process_clear(&p);
+    process_clear(&p);
 }
 
 static void the_child_runs_in_the_given_folder_with_the_given_environment(void **state)
@@ -124,13 +124,13 @@ static void the_child_runs_in_the_given_folder_with_the_given_environment(void *
     p.argv = argv;
     p.cwd = dir;
     p.env = env;
-    assert_int_equal(dgpb_process_run(&p, NULL), 0);
+    assert_int_equal(process_run(&p, NULL), 0);
     char want[400];
     char real[300];
     assert_non_null(realpath(dir, real));
     snprintf(want, sizeof want, "%s\none:unset:new\n", real);
     assert_string_equal(p.out, want);
-    dgpb_process_clear(&p);
+    process_clear(&p);
     unsetenv("DGPB_T2");
 
     /* A missing folder is reported, naming it. */
@@ -139,9 +139,9 @@ static void the_child_runs_in_the_given_folder_with_the_given_environment(void *
     p.cwd = "/nonexistent/dgpb-folder";
     dgpb_diag d;
     dgpb_diag_clear(&d);
-    assert_int_equal(dgpb_process_run(&p, &d), -1);
+    assert_int_equal(process_run(&p, &d), -1);
     assert_non_null(strstr(d.message, "/nonexistent/dgpb-folder"));
-    dgpb_process_clear(&p);
+    process_clear(&p);
 }
 
 static void a_bare_name_is_found_on_the_childs_path(void **state)
@@ -158,15 +158,15 @@ static void a_bare_name_is_found_on_the_childs_path(void **state)
     dgpb_process p = DGPB_PROCESS_INIT;
     p.argv = argv;
     p.env = env;
-    assert_int_equal(dgpb_process_run(&p, NULL), 0);
+    assert_int_equal(process_run(&p, NULL), 0);
     assert_string_equal(p.out, "hello from path\n");
-    dgpb_process_clear(&p);
+    process_clear(&p);
 
-    char *found = dgpb_process_which("dgpb-hello", path_env + 5);
+    char *found = process_which("dgpb-hello", path_env + 5);
     assert_string_equal(found, prog);
     dgpb_free(found);
-    assert_null(dgpb_process_which("dgpb-hello", "/nonexistent"));
-    assert_null(dgpb_process_which("", "/bin"));
+    assert_null(process_which("dgpb-hello", "/nonexistent"));
+    assert_null(process_which("", "/bin"));
 }
 
 static void megabytes_on_both_streams_do_not_deadlock(void **state)
@@ -185,7 +185,7 @@ static void megabytes_on_both_streams_do_not_deadlock(void **state)
     assert_int_equal(strlen(p.out), p.out_len);
     assert_int_equal(p.out[0], 'o');
     assert_int_equal(p.err[p.err_len - 1], 'e');
-    dgpb_process_clear(&p);
+    process_clear(&p);
 }
 
 static void standard_input_is_fed_from_a_buffer(void **state)
@@ -201,10 +201,10 @@ static void standard_input_is_fed_from_a_buffer(void **state)
     p.argv = cat;
     p.in = in;
     p.in_size = size;
-    assert_int_equal(dgpb_process_run(&p, NULL), 0); /* cat echoes while we feed */
+    assert_int_equal(process_run(&p, NULL), 0); /* cat echoes while we feed */
     assert_int_equal(p.out_len, size);
     assert_memory_equal(p.out, in, size);
-    dgpb_process_clear(&p);
+    process_clear(&p);
 
     /* A child that reads a little and exits: the rest is dropped, no SIGPIPE here. */
     const char *head[] = {"head", "-c", "10", NULL};
@@ -212,17 +212,17 @@ static void standard_input_is_fed_from_a_buffer(void **state)
     p.argv = head;
     p.in = in;
     p.in_size = size;
-    assert_int_equal(dgpb_process_run(&p, NULL), 0);
+    assert_int_equal(process_run(&p, NULL), 0);
     assert_string_equal(p.out, "abcdefghij");
-    dgpb_process_clear(&p);
+    process_clear(&p);
 
     /* Without input, standard input is /dev/null. */
     p = (dgpb_process)DGPB_PROCESS_INIT;
     p.argv = cat;
-    assert_int_equal(dgpb_process_run(&p, NULL), 0);
+    assert_int_equal(process_run(&p, NULL), 0);
     assert_int_equal(p.out_len, 0);
     assert_string_equal(p.out, "");
-    dgpb_process_clear(&p);
+    process_clear(&p);
     free(in);
 
     sigset_t pending;
@@ -237,23 +237,23 @@ static void caller_driven_pipes_talk_to_the_child(void **state)
     dgpb_process p = DGPB_PROCESS_INIT;
     p.argv = cat;
     p.flags = DGPB_PROCESS_PIPES;
-    assert_int_equal(dgpb_process_start(&p, NULL), DGPB_OK);
+    assert_int_equal(process_start(&p, NULL), DGPB_OK);
     assert_true(p.in_fd > 2 && p.out_fd > 2 && p.err_fd > 2);
-    assert_int_equal(dgpb_process_write(&p, "one\n", 4, NULL), DGPB_OK);
+    assert_int_equal(process_write(&p, "one\n", 4, NULL), DGPB_OK);
     char buf[8] = "";
     assert_int_equal(read(p.out_fd, buf, 4), 4); /* answered before the input ends */
     assert_memory_equal(buf, "one\n", 4);
-    assert_int_equal(dgpb_process_write(&p, "two\n", 4, NULL), DGPB_OK);
-    assert_int_equal(dgpb_process_finish(&p, NULL), 0); /* closes input, reads the rest */
+    assert_int_equal(process_write(&p, "two\n", 4, NULL), DGPB_OK);
+    assert_int_equal(process_finish(&p, NULL), 0); /* closes input, reads the rest */
     assert_string_equal(p.out, "two\n");
-    dgpb_process_clear(&p);
+    process_clear(&p);
 
     /* Writing to a child that has exited: an error, and this process lives on. */
     const char *quit[] = {"/bin/sh", "-c", "exit 0", NULL};
     p = (dgpb_process)DGPB_PROCESS_INIT;
     p.argv = quit;
     p.flags = DGPB_PROCESS_PIPES;
-    assert_int_equal(dgpb_process_start(&p, NULL), DGPB_OK);
+    assert_int_equal(process_start(&p, NULL), DGPB_OK);
     char eof;
     assert_int_equal(read(p.out_fd, &eof, 1), 0); /* it has exited */
     dgpb_diag d;
@@ -262,10 +262,10 @@ static void caller_driven_pipes_talk_to_the_child(void **state)
     struct pollfd pfd = {p.in_fd, POLLOUT, 0};
     for (double t0 = now(); !(pfd.revents & POLLERR) && now() - t0 < 5.0;)
         poll(&pfd, 1, 10);
-    assert_int_equal(dgpb_process_write(&p, "x\n", 2, &d), DGPB_ERR_TOOL);
+    assert_int_equal(process_write(&p, "x\n", 2, &d), DGPB_ERR_TOOL);
     assert_non_null(strstr(d.message, strerror(EPIPE)));
-    assert_int_equal(dgpb_process_finish(&p, NULL), 0);
-    dgpb_process_clear(&p);
+    assert_int_equal(process_finish(&p, NULL), 0);
+    process_clear(&p);
 }
 
 static void a_child_never_holds_another_childs_pipes(void **state)
@@ -278,16 +278,16 @@ static void a_child_never_holds_another_childs_pipes(void **state)
     a.flags = DGPB_PROCESS_PIPES;
     b.argv = sleeper;
     b.flags = DGPB_PROCESS_PIPES;
-    assert_int_equal(dgpb_process_start(&a, NULL), DGPB_OK);
-    assert_int_equal(dgpb_process_start(&b, NULL), DGPB_OK);
+    assert_int_equal(process_start(&a, NULL), DGPB_OK);
+    assert_int_equal(process_start(&b, NULL), DGPB_OK);
     /* Were a's stdin inherited by b, cat would wait for b's 20 seconds: it must end while b
      * still runs. */
-    assert_int_equal(dgpb_process_finish(&a, NULL), 0);
+    assert_int_equal(process_finish(&a, NULL), 0);
     int b_status = 0;
     assert_int_equal(waitpid(b.pid, &b_status, WNOHANG), 0);
-    dgpb_process_clear(&a);
+    process_clear(&a);
     pid_t b_pid = b.pid;
-    dgpb_process_clear(&b);     /* unfinished: killed and waited for */
+    process_clear(&b);          /* unfinished: killed and waited for */
     assert_int_equal(b.pid, 0); /* reset to DGPB_PROCESS_INIT */
     errno = 0;
     assert_int_equal(waitpid(b_pid, &b_status, WNOHANG), -1); /* already reaped */
@@ -300,20 +300,20 @@ static void misuse_is_reported_not_crashed(void **state)
     dgpb_process p = DGPB_PROCESS_INIT;
     dgpb_diag d;
     dgpb_diag_clear(&d);
-    assert_int_equal(dgpb_process_start(&p, &d), DGPB_ERR_INVALID);
-    assert_int_equal(dgpb_process_finish(&p, &d), -1);
+    assert_int_equal(process_start(&p, &d), DGPB_ERR_INVALID);
+    assert_int_equal(process_finish(&p, &d), -1);
     assert_int_equal(d.code, DGPB_ERR_INVALID);
-    assert_int_equal(dgpb_process_write(&p, "x", 1, &d), DGPB_ERR_INVALID);
-    assert_int_equal(dgpb_process_kill(&p, SIGTERM, &d), DGPB_ERR_INVALID);
+    assert_int_equal(process_write(&p, "x", 1, &d), DGPB_ERR_INVALID);
+    assert_int_equal(process_kill(&p, SIGTERM, &d), DGPB_ERR_INVALID);
     const char *t[] = {"true", NULL};
     p.argv = t;
-    assert_int_equal(dgpb_process_run(&p, NULL), 0);
-    assert_int_equal(dgpb_process_start(&p, &d), DGPB_ERR_INVALID); /* started already */
-    dgpb_process_clear(&p);
+    assert_int_equal(process_run(&p, NULL), 0);
+    assert_int_equal(process_start(&p, &d), DGPB_ERR_INVALID); /* started already */
+    process_clear(&p);
     assert_ptr_equal(p.argv, t); /* the caller's fields are kept */
-    assert_int_equal(dgpb_process_run(&p, NULL), 0);
-    dgpb_process_clear(&p);
-    dgpb_process_clear(NULL);
+    assert_int_equal(process_run(&p, NULL), 0);
+    process_clear(&p);
+    process_clear(NULL);
 }
 
 #define PAR_COUNT 8
@@ -340,7 +340,7 @@ static void parallel_runs_are_bounded_and_keep_outputs_apart(void **state)
         procs[i] = (dgpb_process)DGPB_PROCESS_INIT;
         procs[i].argv = argvs[i];
     }
-    assert_int_equal(dgpb_process_run_parallel(procs, PAR_COUNT, PAR_JOBS, NULL), DGPB_OK);
+    assert_int_equal(process_run_parallel(procs, PAR_COUNT, PAR_JOBS, NULL), DGPB_OK);
     for (int i = 0; i < PAR_COUNT; i++) {
         assert_int_equal(procs[i].status, i);
         assert_int_equal(procs[i].out_len, 40000);
@@ -349,7 +349,7 @@ static void parallel_runs_are_bounded_and_keep_outputs_apart(void **state)
             if (procs[i].out[k] != 'A' + i || procs[i].err[k] != 'a' + i)
                 fail_msg("child %d's output is mixed at byte %zu", i, k);
         }
-        dgpb_process_clear(&procs[i]);
+        process_clear(&procs[i]);
     }
     char counts[300];
     snprintf(counts, sizeof counts, "%s/counts", dir);
@@ -378,7 +378,7 @@ static void parallel_runs_stop_at_a_child_that_cannot_start(void **state)
     }
     dgpb_diag d;
     dgpb_diag_clear(&d);
-    assert_int_equal(dgpb_process_run_parallel(procs, 5, 2, &d), DGPB_ERR_TOOL);
+    assert_int_equal(process_run_parallel(procs, 5, 2, &d), DGPB_ERR_TOOL);
     assert_non_null(strstr(d.message, "dgpb-no-such-program"));
     for (int i = 0; i < 2; i++) {
         assert_int_equal(procs[i].status, 0);
@@ -389,8 +389,8 @@ static void parallel_runs_stop_at_a_child_that_cannot_start(void **state)
         assert_int_equal(procs[i].pid, 0);
     }
     for (int i = 0; i < 5; i++)
-        dgpb_process_clear(&procs[i]);
-    assert_int_equal(dgpb_process_run_parallel(NULL, 0, 4, NULL), DGPB_OK);
+        process_clear(&procs[i]);
+    assert_int_equal(process_run_parallel(NULL, 0, 4, NULL), DGPB_OK);
 }
 
 /* ---- cancelling a parallel run ------------------------------------------- */
@@ -441,9 +441,8 @@ static void a_cancelled_parallel_run_kills_its_children_with_their_groups(void *
     double start = now();
     dgpb_diag d;
     dgpb_diag_clear(&d);
-    assert_int_equal(
-        dgpb_process_run_parallel_cancellable(procs, 3, 2, NULL, NULL, &cancel_flag, &d),
-        DGPB_ERR_INTERRUPTED);
+    assert_int_equal(process_run_parallel_cancellable(procs, 3, 2, NULL, NULL, &cancel_flag, &d),
+                     DGPB_ERR_INTERRUPTED);
     sigaction(SIGALRM, &old, NULL);
     assert_true(now() - start < 5);
     assert_int_equal(procs[0].status, 128 + SIGKILL);
@@ -461,7 +460,7 @@ static void a_cancelled_parallel_run_kills_its_children_with_their_groups(void *
     }
     assert_true(gone);
     for (int i = 0; i < 3; i++)
-        dgpb_process_clear(&procs[i]);
+        process_clear(&procs[i]);
 }
 
 /* ---- allocation failures -------------------------------------------------- */
@@ -480,12 +479,12 @@ static void every_allocation_failure_is_reported_and_leaks_nothing(void **state)
         p.env = env;
         dgpb_diag d;
         dgpb_diag_clear(&d);
-        status = dgpb_process_run(&p, &d);
+        status = process_run(&p, &d);
         if (status < 0)
             assert_int_equal(d.code, DGPB_ERR_NOMEM);
         else
             assert_int_equal(p.out_len, 200000);
-        dgpb_process_clear(&p);
+        process_clear(&p);
     }
     support_faults_disarm();
     assert_int_equal(status, 0);

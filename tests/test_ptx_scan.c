@@ -322,7 +322,7 @@ static int scan_n(const char *text, size_t n, dgpb_ptx_module **m, dgpb_diag *di
     char *copy = malloc(n ? n : 1);
     assert_non_null(copy);
     memcpy(copy, text, n);
-    int rc = dgpb_ptx_scan(copy, n, m, diag);
+    int rc = ptx_module_scan(copy, n, m, diag);
     free(copy);
     return rc;
 }
@@ -354,7 +354,7 @@ static void refuse(const char *text, int code, const char *needle)
 
 static const dgpb_ptx_entry *entry(const dgpb_ptx_module *m, const char *name)
 {
-    const dgpb_ptx_entry *e = dgpb_ptx_find_entry(m, name);
+    const dgpb_ptx_entry *e = ptx_find_entry(m, name);
     if (!e)
         fail_msg("no entry '%s'", name);
     return e;
@@ -393,7 +393,7 @@ static void ptx_scan_lays_out_kernel_parameters_as_cuLaunchKernel_does(void **st
     dgpb_ptx_module *m = scan(k_ep);
     assert_int_equal(m->entry_count, 1);
     check_params(entry(m, "k"), rows, ARRAY_LEN(rows));
-    dgpb_ptx_module_free(m);
+    ptx_module_free(m);
 }
 
 static void ptx_scan_reads_the_global_parameter_block_and_its_furthest_read(void **state)
@@ -407,7 +407,7 @@ static void ptx_scan_reads_the_global_parameter_block_and_its_furthest_read(void
     assert_true(m->global_params_used);
     assert_int_equal(m->global_params_max_read, 20);
     assert_false(m->global_params_address_taken);
-    dgpb_ptx_module_free(m);
+    ptx_module_free(m);
     /* k_tex reads texture handles (ld.const.u64) up to +112 and a float at +128 of 136. */
     m = scan(k_tex);
     assert_int_equal(m->global_params_size, 136);
@@ -417,7 +417,7 @@ static void ptx_scan_reads_the_global_parameter_block_and_its_furthest_read(void
         {"k_param_1", 8, 16, 8, true},
     };
     check_params(entry(m, "k"), rows, ARRAY_LEN(rows));
-    dgpb_ptx_module_free(m);
+    ptx_module_free(m);
 }
 
 static void ptx_scan_reads_every_entry_and_marks_the_parameters_each_body_names(void **state)
@@ -438,7 +438,7 @@ static void ptx_scan_reads_every_entry_and_marks_the_parameters_each_body_names(
     assert_string_equal(m->entries[1].name, "unused_params");
     check_params(&m->entries[0], k_rows, ARRAY_LEN(k_rows));
     check_params(&m->entries[1], unused_rows, ARRAY_LEN(unused_rows));
-    dgpb_ptx_module_free(m);
+    ptx_module_free(m);
 }
 
 static void ptx_scan_reads_debug_ptx_and_notes_an_address_taken_of_the_global_block(void **state)
@@ -459,7 +459,7 @@ static void ptx_scan_reads_debug_ptx_and_notes_an_address_taken_of_the_global_bl
     /* mov.u64 %rd8, SLANG_globalParams; ld.f32 %f10, [%rd9+16] */
     assert_true(m->global_params_address_taken);
     assert_int_equal(m->global_params_max_read, 0);
-    dgpb_ptx_module_free(m);
+    ptx_module_free(m);
 }
 
 /* ---- the grammar ------------------------------------------------------------ */
@@ -495,7 +495,7 @@ static void ptx_scan_takes_widths_from_the_instruction_that_reads(void **state)
                      (unsigned long long)m->global_params_max_read,
                      (unsigned long long)cases[i].max_read);
         assert_false(m->global_params_address_taken);
-        dgpb_ptx_module_free(m);
+        ptx_module_free(m);
     }
 }
 
@@ -533,7 +533,7 @@ static void ptx_scan_aligns_each_parameter_to_its_alignment_or_natural_size(void
     check_params(&m->entries[0], rows, ARRAY_LEN(rows));
     assert_false(m->has_global_params);
     assert_false(m->global_params_used);
-    dgpb_ptx_module_free(m);
+    ptx_module_free(m);
 }
 
 static void ptx_scan_skips_comments_strings_sections_and_declarations(void **state)
@@ -574,7 +574,7 @@ static void ptx_scan_skips_comments_strings_sections_and_declarations(void **sta
     assert_int_equal(m->global_params_size, 64);
     assert_false(m->global_params_used);
     assert_int_equal(m->global_params_max_read, 0);
-    dgpb_ptx_module_free(m);
+    ptx_module_free(m);
 }
 
 static void ptx_scan_reports_no_global_block_when_there_is_none(void **state)
@@ -586,16 +586,16 @@ static void ptx_scan_reports_no_global_block_when_there_is_none(void **state)
     assert_int_equal(m->global_params_size, 0);
     assert_false(m->global_params_used);
     assert_int_equal(m->entries[0].param_count, 0);
-    dgpb_ptx_module_free(m);
+    ptx_module_free(m);
     /* A .shared variable of that name is not the parameter block. */
     m = scan(".shared .align 4 .b8 SLANG_globalParams[8];\n");
     assert_false(m->has_global_params);
-    dgpb_ptx_module_free(m);
+    ptx_module_free(m);
     /* The block in .global space is. */
     m = scan(".visible .global .align 8 .b8 SLANG_globalParams[40];\n");
     assert_true(m->has_global_params);
     assert_int_equal(m->global_params_size, 40);
-    dgpb_ptx_module_free(m);
+    ptx_module_free(m);
 }
 
 /* ---- refusals --------------------------------------------------------------- */
@@ -655,11 +655,11 @@ static void ptx_scan_ignores_nvrtcs_terminating_nul(void **state)
     assert_int_equal(scan_n(text, sizeof text - 1, &m, &diag), DGPB_OK);
     assert_non_null(m);
     assert_int_equal(m->entry_count, 0);
-    dgpb_ptx_module_free(m);
+    ptx_module_free(m);
     /* Several at the end too; not one before the end. */
     static const char two[] = ".version 9.0\n\0\0";
     assert_int_equal(scan_n(two, sizeof two - 1, &m, &diag), DGPB_OK);
-    dgpb_ptx_module_free(m);
+    ptx_module_free(m);
 }
 
 static void ptx_scan_refuses_a_nul_byte_anywhere_else(void **state)
@@ -743,7 +743,7 @@ static void ptx_scan_returns_ok_or_corrupt_for_every_truncation_of_every_sample(
             assert_true((rc == DGPB_OK) == (m != NULL));
             if (rc == DGPB_ERR_CORRUPT)
                 assert_non_null(strstr(diag.message, "malformed PTX: line "));
-            dgpb_ptx_module_free(m);
+            ptx_module_free(m);
         }
     }
 }
@@ -767,7 +767,7 @@ static void ptx_scan_survives_every_single_byte_change_of_a_sample(void **state)
             assert_true(rc == DGPB_OK || rc == DGPB_ERR_CORRUPT || rc == DGPB_ERR_UNSUPPORTED ||
                         rc == DGPB_ERR_LIMIT);
             ok += rc == DGPB_OK;
-            dgpb_ptx_module_free(m);
+            ptx_module_free(m);
         }
     }
     free(copy);
@@ -798,7 +798,7 @@ static void ptx_scan_is_linear_in_megabytes_of_ptx(void **state)
     dgpb_ptx_module *m = NULL;
     dgpb_diag diag;
     dgpb_diag_clear(&diag);
-    int rc = dgpb_ptx_scan(text, n, &m, &diag);
+    int rc = ptx_module_scan(text, n, &m, &diag);
     if (rc != DGPB_OK)
         fail_msg("%d %s", rc, diag.message);
     const dgpb_ptx_entry *e = entry(m, "big");
@@ -807,7 +807,7 @@ static void ptx_scan_is_linear_in_megabytes_of_ptx(void **state)
     assert_true(e->params[7].used);
     assert_false(e->params[3999].used);
     assert_int_equal(m->global_params_max_read, 4000);
-    dgpb_ptx_module_free(m);
+    ptx_module_free(m);
     free(text);
 }
 
@@ -815,17 +815,17 @@ static void ptx_scan_takes_empty_text_and_refuses_null_arguments(void **state)
 {
     (void)state;
     dgpb_ptx_module *m = NULL;
-    assert_int_equal(dgpb_ptx_scan(NULL, 0, &m, NULL), DGPB_OK);
+    assert_int_equal(ptx_module_scan(NULL, 0, &m, NULL), DGPB_OK);
     assert_int_equal(m->entry_count, 0);
     assert_false(m->has_global_params);
-    dgpb_ptx_module_free(m);
+    ptx_module_free(m);
     dgpb_diag diag;
     dgpb_diag_clear(&diag);
-    assert_int_equal(dgpb_ptx_scan(NULL, 1, &m, &diag), DGPB_ERR_INVALID);
+    assert_int_equal(ptx_module_scan(NULL, 1, &m, &diag), DGPB_ERR_INVALID);
     assert_null(m);
-    assert_int_equal(dgpb_ptx_scan("", 0, NULL, &diag), DGPB_ERR_INVALID);
-    dgpb_ptx_module_free(NULL);
-    assert_null(dgpb_ptx_find_entry(NULL, "k"));
+    assert_int_equal(ptx_module_scan("", 0, NULL, &diag), DGPB_ERR_INVALID);
+    ptx_module_free(NULL);
+    assert_null(ptx_find_entry(NULL, "k"));
 }
 
 /* An entry's kernel: its own name, else the PTX's only .entry (Slang's `main_0` for `main`). */
@@ -833,27 +833,27 @@ static void ptx_kernel_is_the_entry_of_its_name_or_the_only_one(void **state)
 {
     (void)state;
     dgpb_ptx_module *m = scan(".visible .entry main_0()\n{\n\tret;\n}\n");
-    assert_string_equal(dgpb_ptx_kernel(m, "main")->name, "main_0");
-    assert_string_equal(dgpb_ptx_kernel(m, "main_0")->name, "main_0");
-    dgpb_ptx_module_free(m);
+    assert_string_equal(ptx_kernel(m, "main")->name, "main_0");
+    assert_string_equal(ptx_kernel(m, "main_0")->name, "main_0");
+    ptx_module_free(m);
     m = scan(".visible .entry a()\n{\n\tret;\n}\n.visible .entry b()\n{\n\tret;\n}\n");
-    assert_string_equal(dgpb_ptx_kernel(m, "b")->name, "b");
-    assert_null(dgpb_ptx_kernel(m, "main"));
-    dgpb_ptx_module_free(m);
+    assert_string_equal(ptx_kernel(m, "b")->name, "b");
+    assert_null(ptx_kernel(m, "main"));
+    ptx_module_free(m);
     m = scan("");
-    assert_null(dgpb_ptx_kernel(m, "main"));
-    dgpb_ptx_module_free(m);
-    assert_null(dgpb_ptx_kernel(NULL, "main"));
+    assert_null(ptx_kernel(m, "main"));
+    ptx_module_free(m);
+    assert_null(ptx_kernel(NULL, "main"));
 }
 
 static int scan_for_faults(void *arg)
 {
     const char *text = arg;
     dgpb_ptx_module *m = NULL;
-    int rc = dgpb_ptx_scan(text, strlen(text), &m, NULL);
+    int rc = ptx_module_scan(text, strlen(text), &m, NULL);
     if ((rc == DGPB_OK) != (m != NULL))
         return -1;
-    dgpb_ptx_module_free(m);
+    ptx_module_free(m);
     return rc;
 }
 

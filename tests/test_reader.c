@@ -223,10 +223,10 @@ static void an_empty_bundle_is_valid(void **state)
 {
     (void)state;
     dgpb_model *m = NULL;
-    assert_int_equal(dgpb_model_create(&m), DGPB_OK);
+    assert_int_equal(model_create(&m), DGPB_OK);
     uint8_t *bytes = NULL;
     size_t size = 0;
-    assert_int_equal(dgpb_write(m, &bytes, &size, NULL), DGPB_OK);
+    assert_int_equal(bundle_write(m, &bytes, &size, NULL), DGPB_OK);
     assert_int_equal(size, 16);
     dgpb_bundle *b = NULL;
     assert_int_equal(dgpb_bundle_open(bytes, size, DGPB_OPEN_VERIFY_SHA256, &b, NULL), DGPB_OK);
@@ -235,7 +235,7 @@ static void an_empty_bundle_is_valid(void **state)
     assert_int_equal(dgpb_bundle_find_backend(b, DGPB_BACKEND_VULKAN, &t, NULL), DGPB_ERR_BACKEND);
     dgpb_bundle_close(b);
     dgpb_free(bytes);
-    dgpb_model_destroy(m);
+    model_destroy(m);
 }
 
 int main(void)

@@ -72,8 +72,8 @@ static dgpb_reflection *parse_fixture(const char *file, const char *target,
     dgpb_reflection *r = NULL;
     dgpb_diag diag;
     dgpb_diag_clear(&diag);
-    int rc = dgpb_reflection_parse((const char *)text, size, target_of(target), blocks, block_count,
-                                   &r, &diag);
+    int rc = reflection_parse((const char *)text, size, target_of(target), blocks, block_count, &r,
+                              &diag);
     if (rc != DGPB_OK)
         fail_msg("%s (%s): %d %s", file, target, rc, diag.message);
     dgpb_free(text);
@@ -86,7 +86,7 @@ static dgpb_reflection *parse_text(const char *json, const char *target)
     dgpb_reflection *r = NULL;
     dgpb_diag diag;
     dgpb_diag_clear(&diag);
-    int rc = dgpb_reflection_parse(json, strlen(json), target_of(target), NULL, 0, &r, &diag);
+    int rc = reflection_parse(json, strlen(json), target_of(target), NULL, 0, &r, &diag);
     if (rc != DGPB_OK)
         fail_msg("%s: %d %s", json, rc, diag.message);
     return r;
@@ -95,7 +95,7 @@ static dgpb_reflection *parse_text(const char *json, const char *target)
 /* The parameter named `name` (a global, or a field of a value block); fails when missing. */
 static const dgpb_reflected_param *param(const dgpb_reflection *r, const char *name)
 {
-    const dgpb_reflected_param *p = dgpb_reflection_find(r, name, false);
+    const dgpb_reflected_param *p = reflection_find(r, name, false);
     if (!p)
         fail_msg("no parameter '%s'", name);
     return p;
@@ -149,7 +149,7 @@ static void test_every_parameter_gets_the_kind_of_its_slang_type(void **state)
         size_t expected = 0;
         for (size_t i = 0; i < ARRAY_LEN(rows); i++) {
             bool present = !(wgsl && rows[i].not_wgsl) && !(!spirv && rows[i].spirv_only);
-            const dgpb_reflected_param *p = dgpb_reflection_find(r, rows[i].name, false);
+            const dgpb_reflected_param *p = reflection_find(r, rows[i].name, false);
             if (!present) {
                 assert_null(p);
                 continue;
@@ -162,7 +162,7 @@ static void test_every_parameter_gets_the_kind_of_its_slang_type(void **state)
                          rows[i].name, p->kind, p->shape, rows[i].kind, rows[i].shape);
         }
         assert_int_equal(r->param_count, expected);
-        dgpb_reflection_free(r);
+        reflection_free(r);
     }
 }
 
@@ -195,7 +195,7 @@ static void test_resources_and_values_keep_declaration_order(void **state)
     assert_int_equal(r->param_count, ARRAY_LEN(order));
     for (size_t i = 0; i < ARRAY_LEN(order); i++)
         assert_string_equal(r->params[i].name, order[i]);
-    dgpb_reflection_free(r);
+    reflection_free(r);
 }
 
 /* ---- places per target ---------------------------------------------------- */
@@ -214,7 +214,7 @@ static void check_places(const char *file, const char *target, const place_row *
             fail_msg("%s: '%s' is at space %u binding %u, expected space %u binding %u", target,
                      rows[i].name, p->space, p->binding, rows[i].space, rows[i].binding);
     }
-    dgpb_reflection_free(r);
+    reflection_free(r);
 }
 
 static void test_spirv_places_are_descriptor_table_slots(void **state)
@@ -309,7 +309,7 @@ static void test_value_block_fields_become_value_rows_in_field_order(void **stat
     for (size_t f = 0; f < ARRAY_LEN(kinds_fixtures); f++) {
         const char *target = kinds_fixtures[f].target;
         dgpb_reflection *r = parse_fixture(kinds_fixtures[f].file, target, k_blocks, 1);
-        assert_null(dgpb_reflection_find(r, "k_params", false));
+        assert_null(reflection_find(r, "k_params", false));
         for (size_t i = 0; i < ARRAY_LEN(fields); i++) {
             const dgpb_reflected_param *p = &r->params[i];
             assert_string_equal(p->name, fields[i].name);
@@ -326,10 +326,10 @@ static void test_value_block_fields_become_value_rows_in_field_order(void **stat
             assert_null(p->problem);
         }
         /* Found by its variable: the first field. */
-        const dgpb_reflected_param *first = dgpb_reflection_find(r, "k_params", true);
+        const dgpb_reflected_param *first = reflection_find(r, "k_params", true);
         assert_non_null(first);
         assert_string_equal(first->name, "scale");
-        dgpb_reflection_free(r);
+        reflection_free(r);
     }
 }
 
@@ -351,7 +351,7 @@ static void test_value_rows_carry_the_binding_of_their_block(void **state)
     for (size_t c = 0; c < ARRAY_LEN(cases); c++) {
         dgpb_reflection *r = parse_fixture(cases[c].file, cases[c].target, light, 2);
         const dgpb_reflected_param *color = param(r, "color"), *intensity = param(r, "intensity");
-        assert_null(dgpb_reflection_find(r, "k_light", false));
+        assert_null(reflection_find(r, "k_light", false));
         assert_string_equal(color->global, "k_light");
         assert_int_equal(color->kind, DGPB_KIND_VALUE);
         assert_int_equal(color->binding, cases[c].binding);
@@ -363,7 +363,7 @@ static void test_value_rows_carry_the_binding_of_their_block(void **state)
         assert_int_equal(intensity->size, 4);
         /* The fields follow each other where the block was declared: the last rows. */
         assert_ptr_equal(intensity, color + 1);
-        dgpb_reflection_free(r);
+        reflection_free(r);
     }
 }
 
@@ -380,7 +380,7 @@ static void test_a_constant_buffer_not_listed_as_a_value_block_is_a_uniform_buff
     assert_int_equal(block->binding, 0);
     assert_int_equal(block->offset, 0);
     assert_int_equal(block->size, 0);
-    assert_null(dgpb_reflection_find(r, "scale", false));
+    assert_null(reflection_find(r, "scale", false));
     static const struct {
         const char *name;
         uint32_t offset, size;
@@ -403,7 +403,7 @@ static void test_a_constant_buffer_not_listed_as_a_value_block_is_a_uniform_buff
     assert_int_equal(light->kind, DGPB_KIND_UNIFORM_BUFFER);
     assert_int_equal(light->binding, 13);
     assert_int_equal(r->param_count, 21);
-    dgpb_reflection_free(r);
+    reflection_free(r);
 }
 
 static void test_loose_uniforms_are_value_rows_of_the_implicit_global_block(void **state)
@@ -460,9 +460,9 @@ static void test_loose_uniforms_are_value_rows_of_the_implicit_global_block(void
         assert_string_equal(samples->code_name, "samples");
         assert_false(samples->place_from_code);
         assert_int_equal(samples->binding, cases[c].samples_binding);
-        assert_ptr_equal(dgpb_reflection_find(r, "gain", true), gain);
-        assert_null(dgpb_reflection_find(r, "globalParams", true));
-        dgpb_reflection_free(r);
+        assert_ptr_equal(reflection_find(r, "gain", true), gain);
+        assert_null(reflection_find(r, "globalParams", true));
+        reflection_free(r);
     }
 }
 
@@ -494,7 +494,7 @@ static void test_wgsl_parameters_get_their_webgpu_binding_layout_ids(void **stat
             fail_msg("'%s': id %u problem '%s', expected id %u and no problem", ids[i].name,
                      p->webgpu_layout, p->problem ? p->problem : "", ids[i].id);
     }
-    dgpb_reflection_free(r);
+    reflection_free(r);
 }
 
 static void test_byte_address_buffers_get_storage_buffer_ids_on_wgsl(void **state)
@@ -508,7 +508,7 @@ static void test_byte_address_buffers_get_storage_buffer_ids_on_wgsl(void **stat
     const dgpb_reflected_param *scene = param(r, "k_scene");
     assert_int_equal(scene->webgpu_layout, DGPB_WGPU_NONE);
     assert_null(scene->problem);
-    dgpb_reflection_free(r);
+    reflection_free(r);
 }
 
 static void test_shapes_outside_the_webgpu_table_have_a_problem_naming_the_shape(void **state)
@@ -537,13 +537,13 @@ static void test_shapes_outside_the_webgpu_table_have_a_problem_naming_the_shape
         assert_int_equal(p->kind, cases[c].kind);
         assert_int_equal(p->webgpu_layout, DGPB_WGPU_NONE);
         assert_contains(p->problem, cases[c].problem);
-        dgpb_reflection_free(r);
+        reflection_free(r);
     }
     /* Next to them, a shape the table has is fine. */
     dgpb_reflection *r = parse_fixture("shapes_wgsl.json", "wgsl", NULL, 0);
     assert_int_equal(param(r, "s_out")->webgpu_layout, DGPB_WGPU_STORAGE_BUFFER);
     assert_null(param(r, "s_out")->problem);
-    dgpb_reflection_free(r);
+    reflection_free(r);
 }
 
 static void test_other_targets_have_no_webgpu_ids_and_no_webgpu_problems(void **state)
@@ -560,7 +560,7 @@ static void test_other_targets_have_no_webgpu_ids_and_no_webgpu_problems(void **
                 fail_msg("%s: '%s' has a problem: %s", kinds_fixtures[f].target, r->params[i].name,
                          r->params[i].problem);
         }
-        dgpb_reflection_free(r);
+        reflection_free(r);
     }
     /* The storage formats are fine on spirv, and a fixed array of resources is a row per
        element at the array's place, each found in the code by the array's variable. */
@@ -568,7 +568,7 @@ static void test_other_targets_have_no_webgpu_ids_and_no_webgpu_problems(void **
     assert_int_equal(param(r, "s_ints")->kind, DGPB_KIND_RW_TEXTURE);
     assert_null(param(r, "s_ints")->problem);
     assert_null(param(r, "s_quads")->problem);
-    assert_null(dgpb_reflection_find(r, "s_many", false));
+    assert_null(reflection_find(r, "s_many", false));
     const dgpb_reflected_param *first = param(r, "s_many[0]");
     for (int i = 0; i < 4; i++) {
         char name[16];
@@ -582,7 +582,7 @@ static void test_other_targets_have_no_webgpu_ids_and_no_webgpu_problems(void **
         assert_int_equal(e->space, first->space);
         assert_int_equal(e->binding, first->binding);
     }
-    dgpb_reflection_free(r);
+    reflection_free(r);
 }
 
 /* ---- the rows of plain modules (entry k, no value blocks) ------------------ */
@@ -627,7 +627,7 @@ static void check_params(const char *file, const char *target, const want_param 
     }
     if (r->param_count != n)
         fail_msg("%s (%s): %zu rows, expected %zu", file, target, r->param_count, n);
-    dgpb_reflection_free(r);
+    reflection_free(r);
 }
 
 static void
@@ -812,7 +812,7 @@ test_on_ptx_a_block_holding_resources_is_refused_and_its_values_follow_its_point
                     "on ptx, RWStructuredBuffer<uint> lives in the memory of the block 'scene'");
     assert_contains(param(r, "lights.list")->problem,
                     "StructuredBuffer<float4> lives in the memory of the block 'lights'");
-    dgpb_reflection_free(r);
+    reflection_free(r);
 }
 
 static void
@@ -853,7 +853,7 @@ test_a_push_constant_block_is_launch_rows_on_spirv_refused_on_wgsl_a_pointer_on_
                     "ConstantBuffer<PushData> is a [[vk::push_constant]] block, and WebGPU has no "
                     "push constants; declare a plain ConstantBuffer, or leave wgsl out of "
                     "--targets");
-    dgpb_reflection_free(r);
+    reflection_free(r);
 }
 
 static void test_shapes_no_row_describes_are_refused_with_the_rewrite_on_every_target(void **state)
@@ -899,7 +899,7 @@ static void test_shapes_no_row_describes_are_refused_with_the_rewrite_on_every_t
         dgpb_reflection *r = parse_fixture(cases[c].file, cases[c].target, NULL, 0);
         assert_int_equal(r->param_count, cases[c].count);
         for (size_t i = 0; i < ARRAY_LEN(refused); i++) {
-            const dgpb_reflected_param *p = dgpb_reflection_find(r, refused[i].name, false);
+            const dgpb_reflected_param *p = reflection_find(r, refused[i].name, false);
             if (cases[c].wgsl && !refused[i].wgsl) {
                 assert_null(p);
                 continue;
@@ -939,7 +939,7 @@ static void test_shapes_no_row_describes_are_refused_with_the_rewrite_on_every_t
             }
             assert_string_equal(l0[3].name, "layers[3]");
         }
-        dgpb_reflection_free(r);
+        reflection_free(r);
     }
 }
 
@@ -978,7 +978,7 @@ static void test_values_holding_a_bool_are_marked(void **state)
             if (p->has_bool != expected)
                 fail_msg("%s: '%s' has_bool %d", cases[c].target, p->name, p->has_bool);
         }
-        dgpb_reflection_free(r);
+        reflection_free(r);
     }
     /* No value of the other modules holds a bool. */
     static const char *const others[] = {"entry_uniforms_spirv.json", "aggregates_spirv.json",
@@ -987,7 +987,7 @@ static void test_values_holding_a_bool_are_marked(void **state)
         dgpb_reflection *r = parse_fixture(others[f], "spirv", NULL, 0);
         for (size_t i = 0; i < r->param_count; i++)
             assert_false(r->params[i].has_bool);
-        dgpb_reflection_free(r);
+        reflection_free(r);
     }
 }
 
@@ -1033,8 +1033,8 @@ static void test_a_native_slang_superset_parses_like_the_plain_reflection(void *
             dgpb_reflection *native =
                 parse_fixture("kinds_spirv_native.json", targets[t], k_blocks, blocks);
             assert_same_reflection(plain, native);
-            dgpb_reflection_free(plain);
-            dgpb_reflection_free(native);
+            reflection_free(plain);
+            reflection_free(native);
         }
     }
 }
@@ -1057,7 +1057,7 @@ static void test_unknown_keys_anywhere_are_ignored(void **state)
     assert_int_equal(r->params[0].binding, 2);
     assert_int_equal(r->entry_count, 1);
     assert_int_equal(r->entries[0].thread_group_size[0], 4);
-    dgpb_reflection_free(r);
+    reflection_free(r);
 }
 
 /* ---- hand-made shapes ----------------------------------------------------- */
@@ -1077,7 +1077,7 @@ static void test_a_bindings_list_places_by_its_first_descriptor_binding(void **s
     assert_int_equal(r->params[0].space, 3);
     assert_int_equal(r->params[0].binding, 4);
     assert_int_equal(r->entry_count, 0);
-    dgpb_reflection_free(r);
+    reflection_free(r);
 }
 
 static void test_a_resource_with_only_a_uniform_binding_has_no_kind_outside_ptx(void **state)
@@ -1092,12 +1092,12 @@ static void test_a_resource_with_only_a_uniform_binding_has_no_kind_outside_ptx(
     assert_int_equal(r->params[0].kind, -1);
     assert_contains(r->params[0].problem,
                     "StructuredBuffer<float> has no descriptor binding on spirv");
-    dgpb_reflection_free(r);
+    reflection_free(r);
     r = parse_text(json, "ptx");
     assert_int_equal(r->params[0].kind, DGPB_KIND_BUFFER);
     assert_int_equal(r->params[0].binding, 32);
     assert_null(r->params[0].problem);
-    dgpb_reflection_free(r);
+    reflection_free(r);
 }
 
 static void test_shapes_the_format_cannot_express_have_no_kind_and_a_reason(void **state)
@@ -1158,7 +1158,7 @@ static void test_shapes_the_format_cannot_express_have_no_kind_and_a_reason(void
         assert_string_equal(r->params[0].name, cases[c].name);
         assert_int_equal(r->params[0].kind, -1);
         assert_contains(r->params[0].problem, cases[c].problem);
-        dgpb_reflection_free(r);
+        reflection_free(r);
     }
 }
 
@@ -1177,7 +1177,7 @@ static void test_entries_carry_name_stage_and_thread_group_size(void **state)
         assert_int_equal(r->entries[0].thread_group_size[0], 8);
         assert_int_equal(r->entries[0].thread_group_size[1], 4);
         assert_int_equal(r->entries[0].thread_group_size[2], 2);
-        dgpb_reflection_free(r);
+        reflection_free(r);
     }
 }
 
@@ -1192,7 +1192,7 @@ static void test_a_ray_tracing_entry_without_a_stage_key_has_stage_minus_one(voi
     assert_string_equal(r->entries[0].stage_name, "");
     assert_int_equal(param(r, "scene")->kind, DGPB_KIND_ACCELERATION_STRUCTURE);
     assert_int_equal(param(r, "image")->kind, DGPB_KIND_RW_TEXTURE);
-    dgpb_reflection_free(r);
+    reflection_free(r);
 }
 
 static void test_stage_names_map_to_stages_and_unknown_ones_to_minus_one(void **state)
@@ -1215,7 +1215,7 @@ static void test_stage_names_map_to_stages_and_unknown_ones_to_minus_one(void **
         assert_int_equal(r->entries[3].thread_group_size[i], 1);
         assert_int_equal(r->entries[4].thread_group_size[i], 1);
     }
-    dgpb_reflection_free(r);
+    reflection_free(r);
     /* The largest size that fits is kept. */
     r = parse_text("{\"entryPoints\": [{\"name\": \"k\", \"stage\": \"compute\","
                    " \"threadGroupSize\": [4294967295, 2, 1e0]}]}",
@@ -1223,7 +1223,7 @@ static void test_stage_names_map_to_stages_and_unknown_ones_to_minus_one(void **
     assert_int_equal(r->entries[0].thread_group_size[0], 4294967295u);
     assert_int_equal(r->entries[0].thread_group_size[1], 2);
     assert_int_equal(r->entries[0].thread_group_size[2], 1);
-    dgpb_reflection_free(r);
+    reflection_free(r);
 }
 
 static void test_an_empty_object_is_a_reflection_with_nothing_in_it(void **state)
@@ -1232,12 +1232,12 @@ static void test_an_empty_object_is_a_reflection_with_nothing_in_it(void **state
     dgpb_reflection *r = parse_text("{}", "spirv");
     assert_int_equal(r->param_count, 0);
     assert_int_equal(r->entry_count, 0);
-    assert_null(dgpb_reflection_find(r, "x", false));
-    dgpb_reflection_free(r);
+    assert_null(reflection_find(r, "x", false));
+    reflection_free(r);
     r = parse_text("{\"parameters\": [], \"entryPoints\": []}", "wgsl");
     assert_int_equal(r->param_count, 0);
     assert_int_equal(r->entry_count, 0);
-    dgpb_reflection_free(r);
+    reflection_free(r);
 }
 
 /* ---- malformed input ------------------------------------------------------ */
@@ -1283,8 +1283,8 @@ static void test_malformed_reflection_is_corrupt_with_a_message(void **state)
         dgpb_reflection *r = (dgpb_reflection *)(uintptr_t)1;
         dgpb_diag diag;
         dgpb_diag_clear(&diag);
-        int rc = dgpb_reflection_parse(cases[c].json, strlen(cases[c].json), DGPB_TARGET_SPIRV,
-                                       NULL, 0, &r, &diag);
+        int rc = reflection_parse(cases[c].json, strlen(cases[c].json), DGPB_TARGET_SPIRV, NULL, 0,
+                                  &r, &diag);
         if (rc != DGPB_ERR_CORRUPT)
             fail_msg("case %zu (%s): result %d, expected DGPB_ERR_CORRUPT", c, cases[c].json, rc);
         assert_null(r);
@@ -1304,9 +1304,9 @@ static void test_a_descriptor_binding_without_an_index_is_corrupt(void **state)
     dgpb_reflection *r = (dgpb_reflection *)(uintptr_t)1;
     dgpb_diag diag;
     dgpb_diag_clear(&diag);
-    int rc = dgpb_reflection_parse(json, strlen(json), DGPB_TARGET_SPIRV, NULL, 0, &r, &diag);
+    int rc = reflection_parse(json, strlen(json), DGPB_TARGET_SPIRV, NULL, 0, &r, &diag);
     if (rc == DGPB_OK)
-        dgpb_reflection_free(r);
+        reflection_free(r);
     assert_int_equal(rc, DGPB_ERR_CORRUPT);
     assert_null(r);
     assert_contains(diag.message, "parameter 0 lacks a name, type or binding");
@@ -1326,9 +1326,9 @@ static void test_a_field_binding_without_an_index_is_named_in_the_message(void *
     dgpb_reflection *r = (dgpb_reflection *)(uintptr_t)1;
     dgpb_diag diag;
     dgpb_diag_clear(&diag);
-    int rc = dgpb_reflection_parse(json, strlen(json), DGPB_TARGET_SPIRV, NULL, 0, &r, &diag);
+    int rc = reflection_parse(json, strlen(json), DGPB_TARGET_SPIRV, NULL, 0, &r, &diag);
     if (rc == DGPB_OK)
-        dgpb_reflection_free(r);
+        reflection_free(r);
     assert_int_equal(rc, DGPB_ERR_CORRUPT);
     assert_null(r);
     assert_contains(diag.message, "('g.tex' has a binding without an index)");
@@ -1342,11 +1342,10 @@ static void test_only_the_given_length_is_read(void **state)
     dgpb_reflection *r = NULL;
     dgpb_diag diag;
     assert_int_equal(
-        dgpb_reflection_parse(json, strlen(json) - 7, DGPB_TARGET_SPIRV, NULL, 0, &r, &diag),
-        DGPB_OK);
+        reflection_parse(json, strlen(json) - 7, DGPB_TARGET_SPIRV, NULL, 0, &r, &diag), DGPB_OK);
     assert_int_equal(r->entry_count, 1);
-    dgpb_reflection_free(r);
-    assert_int_equal(dgpb_reflection_parse(json, 10, DGPB_TARGET_SPIRV, NULL, 0, &r, &diag),
+    reflection_free(r);
+    assert_int_equal(reflection_parse(json, 10, DGPB_TARGET_SPIRV, NULL, 0, &r, &diag),
                      DGPB_ERR_CORRUPT);
     assert_null(r);
 }
@@ -1364,11 +1363,11 @@ static int op_parse(void *arg)
     const parse_job *job = arg;
     dgpb_reflection *r = NULL;
     dgpb_diag diag;
-    int rc = dgpb_reflection_parse((const char *)job->json.bytes, job->json.size,
-                                   target_of(job->target), k_blocks, 1, &r, &diag);
+    int rc = reflection_parse((const char *)job->json.bytes, job->json.size, target_of(job->target),
+                              k_blocks, 1, &r, &diag);
     if (rc == DGPB_ERR_NOMEM)
         assert_null(r);
-    dgpb_reflection_free(r);
+    reflection_free(r);
     return rc;
 }
 

@@ -19,9 +19,9 @@ static void stripping_removes_only_opsource_and_the_module_validates(void **stat
     (void)state;
     uint32_t *words = NULL;
     size_t n = 0;
-    assert_int_equal(dgpb_spirv_strip_source(support_spirv_words, support_spirv_word_count * 4,
-                                             &words, &n, NULL),
-                     DGPB_OK);
+    assert_int_equal(
+        spirv_strip_source(support_spirv_words, support_spirv_word_count * 4, &words, &n, NULL),
+        DGPB_OK);
     assert_int_equal(n, support_spirv_word_count - 3);       /* OpSource Slang 1: three words */
     assert_memory_equal(words, support_spirv_words, 23 * 4); /* everything before it */
     assert_memory_equal(words + 23, support_spirv_words + 26, (n - 23) * 4);
@@ -30,7 +30,7 @@ static void stripping_removes_only_opsource_and_the_module_validates(void **stat
        works only because of the stripped copy. */
     dgpb_diag d;
     dgpb_diag_clear(&d);
-    assert_int_equal(dgpb_spirv_validate(support_spirv_words, support_spirv_word_count * 4, &d),
+    assert_int_equal(spirv_validate(support_spirv_words, support_spirv_word_count * 4, &d),
                      DGPB_OK);
 }
 
@@ -43,7 +43,7 @@ static void validation_reports_an_invalid_module(void **state)
     words[11] = 4; /* OpEntryPoint: execution model Fragment for a LocalSize module */
     dgpb_diag d;
     dgpb_diag_clear(&d);
-    assert_int_equal(dgpb_spirv_validate(words, support_spirv_word_count * 4, &d), DGPB_ERR_SHADER);
+    assert_int_equal(spirv_validate(words, support_spirv_word_count * 4, &d), DGPB_ERR_SHADER);
     assert_non_null(strstr(d.message, "SPIR-V validation (Vulkan 1.2) failed"));
 }
 
@@ -52,8 +52,7 @@ static void disassembly_shows_the_entry_point(void **state)
     (void)state;
     char *text = NULL;
     assert_int_equal(
-        dgpb_spirv_disassemble(support_spirv_words, support_spirv_word_count * 4, &text, NULL),
-        DGPB_OK);
+        spirv_disassemble(support_spirv_words, support_spirv_word_count * 4, &text, NULL), DGPB_OK);
     assert_non_null(strstr(text, "OpEntryPoint GLCompute %main \"main\""));
     assert_non_null(strstr(text, "OpExecutionMode %main LocalSize 64 1 1"));
     assert_null(strstr(text, "OpSource"));
@@ -69,14 +68,14 @@ static void malformed_modules_are_refused(void **state)
     size_t n = 0;
     dgpb_diag d;
     dgpb_diag_clear(&d);
-    assert_int_equal(dgpb_spirv_strip_source(words, 6, &out, &n, &d), DGPB_ERR_CORRUPT);
-    assert_int_equal(dgpb_spirv_strip_source(words, 19, &out, &n, &d), DGPB_ERR_CORRUPT);
+    assert_int_equal(spirv_strip_source(words, 6, &out, &n, &d), DGPB_ERR_CORRUPT);
+    assert_int_equal(spirv_strip_source(words, 19, &out, &n, &d), DGPB_ERR_CORRUPT);
     words[0] = 0x12345678u;
-    assert_int_equal(dgpb_spirv_strip_source(words, sizeof words, &out, &n, &d), DGPB_ERR_CORRUPT);
+    assert_int_equal(spirv_strip_source(words, sizeof words, &out, &n, &d), DGPB_ERR_CORRUPT);
     assert_non_null(strstr(d.message, "bad magic 0x12345678"));
     words[0] = support_spirv_words[0];
     words[5] = 0xFFFF0011u; /* an instruction longer than the module */
-    assert_int_equal(dgpb_spirv_strip_source(words, sizeof words, &out, &n, &d), DGPB_ERR_CORRUPT);
+    assert_int_equal(spirv_strip_source(words, sizeof words, &out, &n, &d), DGPB_ERR_CORRUPT);
     assert_non_null(strstr(d.message, "runs past the end"));
     assert_null(out);
 }

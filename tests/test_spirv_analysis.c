@@ -59,7 +59,7 @@ static dgpb_spirv_info *analyze_fixture(const char *name)
     dgpb_spirv_info *info = NULL;
     dgpb_diag d;
     dgpb_diag_clear(&d);
-    int rc = dgpb_spirv_analyze(bytes, size, &info, &d);
+    int rc = spirv_analyze(bytes, size, &info, &d);
     dgpb_free(bytes);
     if (rc != DGPB_OK)
         fail_msg("%s: %d %s", name, rc, d.message);
@@ -71,7 +71,7 @@ static dgpb_spirv_info *analyze_fixture(const char *name)
 /* The variable called `name`, which must exist. */
 static const dgpb_spirv_var *var(const dgpb_spirv_info *info, const char *name)
 {
-    const dgpb_spirv_var *v = dgpb_spirv_find_var(info, name);
+    const dgpb_spirv_var *v = spirv_find_var(info, name);
     if (!v)
         fail_msg("no variable '%s'", name);
     return v;
@@ -106,7 +106,7 @@ static void a_stored_buffer_is_written_and_a_read_one_is_not(void **state)
     assert_int_equal(info->vars[0].set, -1);
     assert_int_equal(info->vars[0].binding, -1);
     assert_false(info->vars[0].written);
-    dgpb_spirv_info_free(info);
+    spirv_info_free(info);
 }
 
 static void a_byte_address_store_writes_the_buffer(void **state)
@@ -117,7 +117,7 @@ static void a_byte_address_store_writes_the_buffer(void **state)
     assert_int_equal(info->local_size[0], 8);
     assert_int_equal(info->local_size[1], 4);
     assert_int_equal(info->local_size[2], 2);
-    dgpb_spirv_info_free(info);
+    spirv_info_free(info);
 }
 
 static void atomics_write_a_buffer_and_a_texture_through_a_texel_pointer(void **state)
@@ -127,7 +127,7 @@ static void atomics_write_a_buffer_and_a_texture_through_a_texel_pointer(void **
     assert_true(var(info, "counter")->written);
     assert_true(var(info, "histogram")->written); /* OpImageTexelPointer + OpAtomicIAdd */
     assert_int_equal(var(info, "histogram")->storage_class, STORAGE_UNIFORM_CONSTANT);
-    dgpb_spirv_info_free(info);
+    spirv_info_free(info);
 }
 
 static void an_image_write_marks_only_the_written_image(void **state)
@@ -138,7 +138,7 @@ static void an_image_write_marks_only_the_written_image(void **state)
     assert_false(var(info, "read_image")->written); /* a RWTexture2D only read */
     assert_false(var(info, "in_texture")->written); /* through OpSampledImage */
     assert_false(var(info, "linear_sampler")->written);
-    dgpb_spirv_info_free(info);
+    spirv_info_free(info);
 }
 
 static void writes_inside_called_functions_reach_the_variables(void **state)
@@ -150,7 +150,7 @@ static void writes_inside_called_functions_reach_the_variables(void **state)
     assert_true(var(info, "param_target")->written);
     assert_true(var(info, "global_target")->written);
     assert_false(var(info, "only_read")->written);
-    dgpb_spirv_info_free(info);
+    spirv_info_free(info);
 }
 
 static void pointers_through_parameters_returns_selects_and_phis_are_followed(void **state)
@@ -176,7 +176,7 @@ static void pointers_through_parameters_returns_selects_and_phis_are_followed(vo
     assert_int_equal(info->local_size[0], 4);
     assert_int_equal(info->local_size[1], 2);
     assert_int_equal(info->local_size[2], 1);
-    dgpb_spirv_info_free(info);
+    spirv_info_free(info);
 }
 
 /* Every named variable with a binding is the reflection parameter of that name, same set and
@@ -219,7 +219,7 @@ static void check_against_reflection(const char *name)
         checked++;
     }
     assert_true(checked > 0);
-    dgpb_spirv_info_free(info);
+    spirv_info_free(info);
     cJSON_Delete(json);
 }
 
@@ -244,7 +244,7 @@ static void capabilities_are_read_sorted_and_unique(void **state)
         assert_true(info->capability_count > 1);
         for (size_t k = 1; k < info->capability_count; k++)
             assert_true(info->capabilities[k - 1] < info->capabilities[k]);
-        dgpb_spirv_info_free(info);
+        spirv_info_free(info);
     }
 }
 
@@ -259,7 +259,7 @@ static void other_resources_of_capability_shaders_are_classified(void **state)
     /* The payload: a RayPayloadKHR variable written by OpTraceRayKHR. */
     assert_int_equal(var(info, "p")->storage_class, STORAGE_RAY_PAYLOAD);
     assert_true(var(info, "p")->written);
-    dgpb_spirv_info_free(info);
+    spirv_info_free(info);
 
     /* DescriptorHandle: Slang adds a runtime array of descriptors of its own. */
     info = analyze_fixture("bindless");
@@ -267,11 +267,11 @@ static void other_resources_of_capability_shaders_are_classified(void **state)
     assert_false(var(info, "handles")->written);
     assert_false(var(info, "__slang_resource_heap")->written);
     assert_true(var(info, "__slang_resource_heap")->in_interface);
-    dgpb_spirv_info_free(info);
+    spirv_info_free(info);
 
     info = analyze_fixture("atomic64");
     assert_true(var(info, "wide_counter")->written);
-    dgpb_spirv_info_free(info);
+    spirv_info_free(info);
 }
 
 static void a_module_too_new_for_spirv_tools_still_reports_its_capabilities(void **state)
@@ -282,7 +282,7 @@ static void a_module_too_new_for_spirv_tools_still_reports_its_capabilities(void
     dgpb_spirv_info *info = NULL;
     dgpb_diag d;
     dgpb_diag_clear(&d);
-    assert_int_equal(dgpb_spirv_analyze(bytes, size, &info, &d), DGPB_ERR_UNSUPPORTED);
+    assert_int_equal(spirv_analyze(bytes, size, &info, &d), DGPB_ERR_UNSUPPORTED);
     dgpb_free(bytes);
     assert_int_equal(d.severity, DGPB_SEV_WARNING);
     assert_non_null(strstr(d.message, "SPIRV-Tools cannot parse the module"));
@@ -296,7 +296,7 @@ static void a_module_too_new_for_spirv_tools_still_reports_its_capabilities(void
     assert_int_equal(info->var_count, 0);
     assert_null(info->vars);
     assert_string_equal(info->entry_name, "");
-    dgpb_spirv_info_free(info);
+    spirv_info_free(info);
 }
 
 static void an_unknown_opcode_gives_unsupported_with_capabilities(void **state)
@@ -311,7 +311,7 @@ static void an_unknown_opcode_gives_unsupported_with_capabilities(void **state)
     dgpb_spirv_info *info = NULL;
     dgpb_diag d;
     dgpb_diag_clear(&d);
-    assert_int_equal(dgpb_spirv_analyze(bytes, size, &info, &d), DGPB_ERR_UNSUPPORTED);
+    assert_int_equal(spirv_analyze(bytes, size, &info, &d), DGPB_ERR_UNSUPPORTED);
     dgpb_free(bytes);
     assert_non_null(strstr(d.message, "65535"));
     assert_int_equal(d.severity, DGPB_SEV_WARNING);
@@ -320,7 +320,7 @@ static void an_unknown_opcode_gives_unsupported_with_capabilities(void **state)
     static const uint32_t caps[] = {1, 11, 12}; /* Shader, Int64, Int64Atomics */
     assert_int_equal(info->capability_count, 3);
     assert_memory_equal(info->capabilities, caps, sizeof caps);
-    dgpb_spirv_info_free(info);
+    spirv_info_free(info);
 }
 
 /* Analyses a patched copy of a fixture; returns the result, *out must stay NULL. */
@@ -334,7 +334,7 @@ static int analyze_patched(const uint8_t *bytes, size_t size, size_t word, uint3
         memcpy(copy + word * 4, &value, 4);
     dgpb_spirv_info *info = (dgpb_spirv_info *)1;
     dgpb_diag_clear(d);
-    int rc = dgpb_spirv_analyze(copy, size, &info, d);
+    int rc = spirv_analyze(copy, size, &info, d);
     free(copy);
     assert_null(info);
     return rc;
@@ -350,11 +350,11 @@ static void malformed_modules_are_refused_cleanly(void **state)
     dgpb_spirv_info *info = NULL;
 
     dgpb_diag_clear(&d);
-    assert_int_equal(dgpb_spirv_analyze(NULL, size, &info, &d), DGPB_ERR_INVALID);
+    assert_int_equal(spirv_analyze(NULL, size, &info, &d), DGPB_ERR_INVALID);
     assert_null(info);
-    assert_int_equal(dgpb_spirv_analyze(bytes, size, NULL, &d), DGPB_ERR_INVALID);
-    assert_int_equal(dgpb_spirv_analyze(bytes, 6, &info, NULL), DGPB_ERR_CORRUPT);
-    assert_int_equal(dgpb_spirv_analyze(bytes, size - 1, &info, NULL), DGPB_ERR_CORRUPT);
+    assert_int_equal(spirv_analyze(bytes, size, NULL, &d), DGPB_ERR_INVALID);
+    assert_int_equal(spirv_analyze(bytes, 6, &info, NULL), DGPB_ERR_CORRUPT);
+    assert_int_equal(spirv_analyze(bytes, size - 1, &info, NULL), DGPB_ERR_CORRUPT);
     assert_null(info);
 
     assert_int_equal(analyze_patched(bytes, size, 0, 0x03022307u, &d), DGPB_ERR_CORRUPT);
@@ -385,22 +385,22 @@ static void malformed_modules_are_refused_cleanly(void **state)
 static void lookups_and_release_accept_null(void **state)
 {
     (void)state;
-    dgpb_spirv_info_free(NULL);
-    assert_null(dgpb_spirv_find_var(NULL, "x"));
+    spirv_info_free(NULL);
+    assert_null(spirv_find_var(NULL, "x"));
     dgpb_spirv_info *info = analyze_fixture("store_and_read");
-    assert_null(dgpb_spirv_find_var(info, NULL));
-    assert_null(dgpb_spirv_find_var(info, "no_such_variable"));
-    dgpb_spirv_info_free(info);
+    assert_null(spirv_find_var(info, NULL));
+    assert_null(spirv_find_var(info, "no_such_variable"));
+    spirv_info_free(info);
 }
 
 static int op_analyze(void *arg)
 {
     const support_bytes *sb = arg;
     dgpb_spirv_info *info = NULL;
-    int rc = dgpb_spirv_analyze(sb->bytes, sb->size, &info, NULL);
+    int rc = spirv_analyze(sb->bytes, sb->size, &info, NULL);
     if (rc == DGPB_ERR_NOMEM)
         assert_null(info);
-    dgpb_spirv_info_free(info);
+    spirv_info_free(info);
     return rc;
 }
 

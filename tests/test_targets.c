@@ -39,14 +39,14 @@ static void test_target_ids_follow_bundle_order_and_name_their_macros(void **sta
     for (size_t i = 0; i < ARRAY_LEN(rows); i++) {
         assert_int_equal(rows[i].id, i);
         assert_string_equal(dgpb_target_name(rows[i].id), rows[i].name);
-        assert_string_equal(dgpb_target_macro(rows[i].id), rows[i].macro);
+        assert_string_equal(target_macro(rows[i].id), rows[i].macro);
         assert_int_equal(dgpb_target_from_name(rows[i].name, strlen(rows[i].name)),
                          (int)rows[i].id);
         if (i > 0) /* sorted by name, as targets are in a bundle */
             assert_true(strcmp(rows[i - 1].name, rows[i].name) < 0);
     }
     assert_null(dgpb_target_name(DGPB_TARGET_COUNT));
-    assert_null(dgpb_target_macro(DGPB_TARGET_COUNT));
+    assert_null(target_macro(DGPB_TARGET_COUNT));
     assert_int_equal(dgpb_target_from_name("vulkan", 6), -1);
     assert_int_equal(dgpb_target_from_name("SPIRV", 5), -1);
     assert_int_equal(dgpb_target_from_name("", 0), -1);
@@ -68,16 +68,16 @@ static void test_each_target_compiles_with_its_slang_target_into_its_file(void *
     };
     assert_int_equal(ARRAY_LEN(rows), DGPB_TARGET_COUNT);
     for (size_t i = 0; i < ARRAY_LEN(rows); i++) {
-        dgpb_code_format code = dgpb_target_code_format(rows[i].target);
-        dgpb_code_format discover = dgpb_target_discovery_format(rows[i].target);
-        assert_string_equal(dgpb_code_format_slang_target(code), rows[i].code_slang);
-        assert_string_equal(dgpb_code_format_extension(code), rows[i].code_ext);
-        assert_string_equal(dgpb_code_format_slang_target(discover), rows[i].discover_slang);
-        assert_string_equal(dgpb_code_format_extension(discover), rows[i].discover_ext);
+        dgpb_code_format code = target_code_format(rows[i].target);
+        dgpb_code_format discover = target_discovery_format(rows[i].target);
+        assert_string_equal(code_format_slang_target(code), rows[i].code_slang);
+        assert_string_equal(code_format_extension(code), rows[i].code_ext);
+        assert_string_equal(code_format_slang_target(discover), rows[i].discover_slang);
+        assert_string_equal(code_format_extension(discover), rows[i].discover_ext);
     }
-    assert_string_equal(dgpb_code_format_slang_target(DGPB_CODE_FORMAT_METALLIB), "metallib");
-    assert_string_equal(dgpb_code_format_extension(DGPB_CODE_FORMAT_METALLIB), "metallib");
-    assert_null(dgpb_code_format_slang_target(DGPB_CODE_FORMAT_COUNT));
+    assert_string_equal(code_format_slang_target(DGPB_CODE_FORMAT_METALLIB), "metallib");
+    assert_string_equal(code_format_extension(DGPB_CODE_FORMAT_METALLIB), "metallib");
+    assert_null(code_format_slang_target(DGPB_CODE_FORMAT_COUNT));
 }
 
 /* ---- triples -------------------------------------------------------------- */
@@ -110,11 +110,11 @@ static void test_triples_name_their_platform(void **state)
         dgpb_platform p = (dgpb_platform)-1;
         dgpb_diag diag;
         dgpb_diag_clear(&diag);
-        int rc = dgpb_platform_from_triple(rows[i].triple, &p, &diag);
+        int rc = platform_from_triple(rows[i].triple, &p, &diag);
         if (rc != DGPB_OK || p != rows[i].platform)
             fail_msg("'%s': result %d platform %d, expected platform %d (%s)", rows[i].triple, rc,
                      (int)p, (int)rows[i].platform, diag.message);
-        assert_string_equal(dgpb_platform_name(p), rows[i].name);
+        assert_string_equal(platform_name(p), rows[i].name);
     }
 }
 
@@ -130,10 +130,10 @@ static void test_an_empty_or_missing_triple_means_the_host(void **state)
 #endif
     dgpb_platform p = (dgpb_platform)-1;
     dgpb_diag diag;
-    assert_int_equal(dgpb_platform_from_triple("", &p, &diag), DGPB_OK);
+    assert_int_equal(platform_from_triple("", &p, &diag), DGPB_OK);
     assert_int_equal(p, host);
     p = (dgpb_platform)-1;
-    assert_int_equal(dgpb_platform_from_triple(NULL, &p, &diag), DGPB_OK);
+    assert_int_equal(platform_from_triple(NULL, &p, &diag), DGPB_OK);
     assert_int_equal(p, host);
 }
 
@@ -150,7 +150,7 @@ static void test_a_triple_naming_no_known_platform_is_an_error_naming_it(void **
         dgpb_platform p = DGPB_PLATFORM_APPLE;
         dgpb_diag diag;
         dgpb_diag_clear(&diag);
-        assert_int_equal(dgpb_platform_from_triple(bad[i], &p, &diag), DGPB_ERR_INVALID);
+        assert_int_equal(platform_from_triple(bad[i], &p, &diag), DGPB_ERR_INVALID);
         char quoted[64];
         snprintf(quoted, sizeof quoted, "unknown triple '%s'", bad[i]);
         assert_contains(diag.message, quoted);
@@ -168,7 +168,7 @@ static void test_a_very_long_triple_is_refused(void **state)
     dgpb_platform p;
     dgpb_diag diag;
     dgpb_diag_clear(&diag);
-    assert_int_equal(dgpb_platform_from_triple(triple, &p, &diag), DGPB_ERR_INVALID);
+    assert_int_equal(platform_from_triple(triple, &p, &diag), DGPB_ERR_INVALID);
     assert_contains(diag.message, "is too long");
 }
 
@@ -191,11 +191,11 @@ static void test_each_platform_loads_its_targets(void **state)
         {DGPB_PLATFORM_WASM32, BIT(DGPB_TARGET_WGSL)},
     };
     for (size_t i = 0; i < ARRAY_LEN(rows); i++)
-        if (dgpb_platform_targets(rows[i].platform) != rows[i].targets)
-            fail_msg("%s: targets 0x%x, expected 0x%x", dgpb_platform_name(rows[i].platform),
-                     dgpb_platform_targets(rows[i].platform), rows[i].targets);
-    assert_int_equal(dgpb_platform_targets((dgpb_platform)99), 0);
-    assert_string_equal(dgpb_platform_name((dgpb_platform)99), "?");
+        if (platform_targets(rows[i].platform) != rows[i].targets)
+            fail_msg("%s: targets 0x%x, expected 0x%x", platform_name(rows[i].platform),
+                     platform_targets(rows[i].platform), rows[i].targets);
+    assert_int_equal(platform_targets((dgpb_platform)99), 0);
+    assert_string_equal(platform_name((dgpb_platform)99), "?");
 }
 
 /* ---- target lists --------------------------------------------------------- */
@@ -218,7 +218,7 @@ static void test_target_lists_select_the_named_targets(void **state)
         uint32_t set = 0;
         dgpb_diag diag;
         dgpb_diag_clear(&diag);
-        int rc = dgpb_targets_parse(rows[i].list, &set, &diag);
+        int rc = targets_parse(rows[i].list, &set, &diag);
         if (rc != DGPB_OK || set != rows[i].set)
             fail_msg("'%s': result %d set 0x%x, expected 0x%x (%s)",
                      rows[i].list ? rows[i].list : "(null)", rc, set, rows[i].set, diag.message);
@@ -245,7 +245,7 @@ static void test_bad_target_lists_are_errors_naming_the_problem(void **state)
         uint32_t set = 0;
         dgpb_diag diag;
         dgpb_diag_clear(&diag);
-        int rc = dgpb_targets_parse(rows[i].list, &set, &diag);
+        int rc = targets_parse(rows[i].list, &set, &diag);
         if (rc != DGPB_ERR_INVALID)
             fail_msg("'%s': result %d (set 0x%x), expected DGPB_ERR_INVALID", rows[i].list, rc,
                      set);
@@ -263,7 +263,7 @@ static void test_a_trailing_comma_is_an_empty_element_and_an_error(void **state)
         uint32_t set = 0;
         dgpb_diag diag;
         dgpb_diag_clear(&diag);
-        int rc = dgpb_targets_parse(lists[i], &set, &diag);
+        int rc = targets_parse(lists[i], &set, &diag);
         if (rc != DGPB_ERR_INVALID)
             fail_msg("'%s': result %d (set 0x%x), expected DGPB_ERR_INVALID", lists[i], rc, set);
         char want[64];
@@ -282,13 +282,13 @@ static void check_scan(const char *text, const char *const *expected, size_t cou
     size_t n = 99;
     dgpb_diag diag;
     dgpb_diag_clear(&diag);
-    assert_int_equal(dgpb_scan_group_symbols(text, strlen(text), &symbols, &n, &diag), DGPB_OK);
+    assert_int_equal(scan_group_symbols(text, strlen(text), &symbols, &n, &diag), DGPB_OK);
     if (n != count)
         fail_msg("'%s': %zu symbols, expected %zu", text, n, count);
     for (size_t i = 0; i < count; i++)
         if (strcmp(symbols[i], expected[i]) != 0)
             fail_msg("'%s': symbol %zu is '%s', expected '%s'", text, i, symbols[i], expected[i]);
-    dgpb_group_symbols_free(symbols, n);
+    group_symbols_free(symbols, n);
 }
 
 static void test_a_byte_order_mark_and_crlf_endings_change_no_group_symbol(void **state)
@@ -380,15 +380,15 @@ static void test_only_the_given_length_is_scanned(void **state)
     size_t n = 0;
     dgpb_diag diag;
     /* The length cuts the second symbol to "DREAM_SHADER_c". */
-    assert_int_equal(dgpb_scan_group_symbols(text, strlen(text) - 1, &symbols, &n, &diag), DGPB_OK);
+    assert_int_equal(scan_group_symbols(text, strlen(text) - 1, &symbols, &n, &diag), DGPB_OK);
     assert_int_equal(n, 2);
     assert_string_equal(symbols[0], "DREAM_SHADER_ab");
     assert_string_equal(symbols[1], "DREAM_SHADER_c");
-    dgpb_group_symbols_free(symbols, n);
+    group_symbols_free(symbols, n);
     /* Too short for the prefix: nothing. */
-    assert_int_equal(dgpb_scan_group_symbols(text, 13, &symbols, &n, &diag), DGPB_OK);
+    assert_int_equal(scan_group_symbols(text, 13, &symbols, &n, &diag), DGPB_OK);
     assert_int_equal(n, 0);
-    dgpb_group_symbols_free(symbols, n);
+    group_symbols_free(symbols, n);
 }
 
 static void test_many_group_symbols_are_all_kept(void **state)
@@ -401,15 +401,15 @@ static void test_many_group_symbols_are_all_kept(void **state)
     char **symbols = NULL;
     size_t n = 0;
     dgpb_diag diag;
-    assert_int_equal(dgpb_scan_group_symbols(text, len, &symbols, &n, &diag), DGPB_OK);
+    assert_int_equal(scan_group_symbols(text, len, &symbols, &n, &diag), DGPB_OK);
     assert_int_equal(n, 50);
     for (size_t i = 0; i < n; i++) {
         char want[48];
         snprintf(want, sizeof want, "DREAM_SHADER_e%zu", i);
         assert_string_equal(symbols[i], want);
     }
-    dgpb_group_symbols_free(symbols, n);
-    dgpb_group_symbols_free(NULL, 0);
+    group_symbols_free(symbols, n);
+    group_symbols_free(NULL, 0);
 }
 
 int main(void)

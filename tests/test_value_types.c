@@ -48,18 +48,18 @@ static void check_types(dgpb_code_format format, const char *path, const want_ty
     assert_non_null(code);
     for (size_t i = 0; i < n; i++) {
         code_row row = {.kind = DGPB_KIND_VALUE,
-                               .space = w[i].space,
-                               .binding = w[i].binding,
-                               .offset = w[i].offset,
-                               .size = w[i].size};
+                        .space = w[i].space,
+                        .binding = w[i].binding,
+                        .offset = w[i].offset,
+                        .size = w[i].size};
         dgpb_code_type t;
         dgpb_diag diag;
         dgpb_diag_clear(&diag);
-        int rc = dgpb_code_type_find(format, code, len, "k", &row, &t, &diag);
+        int rc = code_type_find(format, code, len, "k", &row, &t, &diag);
         if (rc)
             fail_msg("%s: %s", path, diag.message);
         char text[64];
-        dgpb_code_type_text(&t, text, sizeof text);
+        code_type_text(&t, text, sizeof text);
         if (strcmp(text, w[i].text))
             fail_msg("%s: row %zu (space %u binding %u offset %u size %u): got '%s', want '%s'",
                      path, i, w[i].space, w[i].binding, w[i].offset, w[i].size, text, w[i].text);
@@ -157,18 +157,16 @@ static void test_wgsl_layout_rules(void **state)
         {P, 0, 0, 4, "b32"},
     };
     for (size_t i = 0; i < sizeof w / sizeof w[0]; i++) {
-        code_row row = {.space = w[i].space,
-                               .binding = w[i].binding,
-                               .offset = w[i].offset,
-                               .size = w[i].size};
+        code_row row = {
+            .space = w[i].space, .binding = w[i].binding, .offset = w[i].offset, .size = w[i].size};
         dgpb_code_type t;
         dgpb_diag diag;
         dgpb_diag_clear(&diag);
-        assert_int_equal(dgpb_code_type_find(DGPB_CODE_FORMAT_WGSL, (const uint8_t *)text,
-                                             strlen(text), "main", &row, &t, &diag),
+        assert_int_equal(code_type_find(DGPB_CODE_FORMAT_WGSL, (const uint8_t *)text, strlen(text),
+                                        "main", &row, &t, &diag),
                          DGPB_OK);
         char buf[64];
-        dgpb_code_type_text(&t, buf, sizeof buf);
+        code_type_text(&t, buf, sizeof buf);
         if (strcmp(buf, w[i].text))
             fail_msg("row %zu (offset %u): got '%s', want '%s'", i, w[i].offset, buf, w[i].text);
         if (i == 2) {
@@ -193,11 +191,11 @@ static void test_storage_formats(void **state)
         code_row img = {.kind = DGPB_KIND_RW_TEXTURE, .binding = 4};
         code_row buf = {.kind = DGPB_KIND_RW_BUFFER, .binding = 3};
         const char *f = "x";
-        assert_int_equal(dgpb_storage_format_find(files[i].format, code, len, "k", &img, &f, NULL),
+        assert_int_equal(code_storage_format_find(files[i].format, code, len, "k", &img, &f, NULL),
                          DGPB_OK);
         assert_non_null(f);
         assert_string_equal(f, "rgba8unorm");
-        assert_int_equal(dgpb_storage_format_find(files[i].format, code, len, "k", &buf, &f, NULL),
+        assert_int_equal(code_storage_format_find(files[i].format, code, len, "k", &buf, &f, NULL),
                          DGPB_OK);
         assert_null(f);
         dgpb_free(code);
@@ -224,10 +222,9 @@ static void test_block_sizes(void **state)
         size_t len = 0;
         uint8_t *code = support_read_source_file(w[i].path, &len);
         assert_non_null(code);
-        code_row row = {
-            .kind = DGPB_KIND_UNIFORM_BUFFER, .binding = w[i].binding};
+        code_row row = {.kind = DGPB_KIND_UNIFORM_BUFFER, .binding = w[i].binding};
         uint32_t size = 99;
-        assert_int_equal(dgpb_block_size_find(w[i].format, code, len, "k", &row, &size, NULL),
+        assert_int_equal(code_block_size_find(w[i].format, code, len, "k", &row, &size, NULL),
                          DGPB_OK);
         if (size != w[i].size)
             fail_msg("%s binding %u: size %u, want %u", w[i].path, w[i].binding, size, w[i].size);
@@ -244,18 +241,17 @@ static void test_unreadable_code_is_corrupt(void **state)
     dgpb_diag diag;
     dgpb_diag_clear(&diag);
     assert_int_equal(
-        dgpb_code_type_find(DGPB_CODE_FORMAT_SPIRV, junk, sizeof junk, "k", &row, &t, &diag),
+        code_type_find(DGPB_CODE_FORMAT_SPIRV, junk, sizeof junk, "k", &row, &t, &diag),
         DGPB_ERR_CORRUPT);
     assert_contains(diag.message, "SPIR-V");
     static const char bad[] = "struct S { a : f32 ";
     dgpb_diag_clear(&diag);
-    assert_int_not_equal(dgpb_code_type_find(DGPB_CODE_FORMAT_WGSL, (const uint8_t *)bad,
-                                             strlen(bad), "k", &row, &t, &diag),
+    assert_int_not_equal(code_type_find(DGPB_CODE_FORMAT_WGSL, (const uint8_t *)bad, strlen(bad),
+                                        "k", &row, &t, &diag),
                          DGPB_OK);
     /* A format without a reader: unknown, not an error. */
-    assert_int_equal(
-        dgpb_code_type_find(DGPB_CODE_FORMAT_DXIL, junk, sizeof junk, "k", &row, &t, &diag),
-        DGPB_OK);
+    assert_int_equal(code_type_find(DGPB_CODE_FORMAT_DXIL, junk, sizeof junk, "k", &row, &t, &diag),
+                     DGPB_OK);
     assert_int_equal(t.scalar, DGPB_SCALAR_UNKNOWN);
 }
 

@@ -3,7 +3,7 @@
  * pipeline group on the wgsl target (tables/webgpu_limits.h; docs/design.md,
  * section 4): storage buffers 8, storage textures 4, uniform buffers 12,
  * sampled textures 16, samplers 16; and each entry's other limits
- * (dgpb_webgpu_check_entry): workgroup size per axis and invocations,
+ * (webgpu_check_entry): workgroup size per axis and invocations,
  * workgroup memory, writable storage in a vertex shader.
  */
 #include <setjmp.h>
@@ -72,7 +72,7 @@ static int check_one(const char *group, const char *entry, const table *t, dgpb_
 {
     const char *entries[1] = {entry};
     dgpb_diag_clear(diag);
-    return dgpb_webgpu_check_group(group, entries, &t->view, 1, diag);
+    return webgpu_check_group(group, entries, &t->view, 1, diag);
 }
 
 static int check_two(const char *group, const table *a, const table *b, dgpb_diag *diag)
@@ -80,7 +80,7 @@ static int check_two(const char *group, const table *a, const table *b, dgpb_dia
     static const char *const entries[2] = {"vs", "fs"};
     dgpb_param_table tables[2] = {a->view, b->view};
     dgpb_diag_clear(diag);
-    return dgpb_webgpu_check_group(group, entries, tables, 2, diag);
+    return webgpu_check_group(group, entries, tables, 2, diag);
 }
 
 /* ---- each class at its limit and one over ----------------------------------- */
@@ -257,12 +257,12 @@ static void test_empty_groups_and_tables_pass(void **state)
     (void)state;
     dgpb_diag diag;
     dgpb_diag_clear(&diag);
-    assert_int_equal(dgpb_webgpu_check_group("the render group", NULL, NULL, 0, &diag), DGPB_OK);
+    assert_int_equal(webgpu_check_group("the render group", NULL, NULL, 0, &diag), DGPB_OK);
     table a = {0}, b = {0};
     assert_int_equal(check_two("the render group", &a, &b, &diag), DGPB_OK);
 }
 
-/* ---- one entry's other limits (dgpb_webgpu_check_entry) ---------------------- */
+/* ---- one entry's other limits (webgpu_check_entry) ---------------------- */
 
 static int check_entry(const char *entry, uint32_t stage, uint32_t x, uint32_t y, uint32_t z,
                        const dgpb_wgsl_module *code, const table *t, dgpb_diag *diag)
@@ -270,7 +270,7 @@ static int check_entry(const char *entry, uint32_t stage, uint32_t x, uint32_t y
     const uint32_t tgs[3] = {x, y, z};
     static const table empty;
     dgpb_diag_clear(diag);
-    return dgpb_webgpu_check_entry(entry, stage, tgs, code, t ? &t->view : &empty.view, diag);
+    return webgpu_check_entry(entry, stage, tgs, code, t ? &t->view : &empty.view, diag);
 }
 
 static void expect_entry_error(int rc, const dgpb_diag *diag, const char *message)
@@ -350,7 +350,7 @@ static dgpb_wgsl_module *scan_wgsl(const char *text)
     dgpb_wgsl_module *m = NULL;
     dgpb_diag diag;
     dgpb_diag_clear(&diag);
-    if (dgpb_wgsl_scan(text, strlen(text), &m, &diag) != DGPB_OK)
+    if (wgsl_module_scan(text, strlen(text), &m, &diag) != DGPB_OK)
         fail_msg("%s", diag.message);
     return m;
 }
@@ -369,8 +369,8 @@ static void test_workgroup_memory_over_the_limit_fails_naming_both_byte_counts(v
     /* Only compute entries have workgroup memory to count. */
     dgpb_diag other;
     int vertex_rc = check_entry("v", DGPB_STAGE_VERTEX, 0, 0, 0, over, NULL, &other);
-    dgpb_wgsl_module_free(at);
-    dgpb_wgsl_module_free(over);
+    wgsl_module_free(at);
+    wgsl_module_free(over);
     assert_int_equal(at_rc, DGPB_OK);
     expect_entry_error(over_rc, &diag,
                        "entry 'k': 16400 bytes of workgroup (groupshared) memory, above WebGPU's "

@@ -240,7 +240,7 @@ static int scan_n(const char *text, size_t n, dgpb_wgsl_module **m, dgpb_diag *d
     char *copy = malloc(n ? n : 1);
     assert_non_null(copy);
     memcpy(copy, text, n);
-    int rc = dgpb_wgsl_scan(copy, n, m, diag);
+    int rc = wgsl_module_scan(copy, n, m, diag);
     free(copy);
     return rc;
 }
@@ -274,7 +274,7 @@ static void refuse(const char *text, int code, const char *needle)
 
 static const dgpb_wgsl_binding *binding(const dgpb_wgsl_module *m, const char *name)
 {
-    const dgpb_wgsl_binding *b = dgpb_wgsl_find_binding(m, name);
+    const dgpb_wgsl_binding *b = wgsl_find_binding(m, name);
     if (!b)
         fail_msg("no binding '%s'", name);
     return b;
@@ -364,7 +364,7 @@ static void wgsl_scan_reads_every_binding_of_slangs_output_in_source_order(void 
     assert_int_equal(m->entries[0].workgroup_size[0], 64);
     assert_int_equal(m->entries[0].workgroup_size[1], 2);
     assert_int_equal(m->entries[0].workgroup_size[2], 1);
-    dgpb_wgsl_module_free(m);
+    wgsl_module_free(m);
 }
 
 static void wgsl_scan_counts_the_workgroup_memory_of_slangs_output(void **state)
@@ -376,17 +376,17 @@ static void wgsl_scan_counts_the_workgroup_memory_of_slangs_output(void **state)
     dgpb_wgsl_module *m = scan(k_all);
     assert_true(m->workgroup_bytes_known);
     assert_int_equal(m->workgroup_bytes, 32768 + 512 + 112 + 16);
-    dgpb_wgsl_module_free(m);
+    wgsl_module_free(m);
     /* k_pc: mats_0 3 x Mat_0 {mat3x3<f32> 48, mat4x4<f32> 64 at 48, f16 at 112: 114 -> 128}
        = 384; flags_0 5 x bool 20 -> 32; m24_0 mat2x4<f32> 32; hh_0 3 x f16 6 -> 16. */
     m = scan(k_pc);
     assert_true(m->workgroup_bytes_known);
     assert_int_equal(m->workgroup_bytes, 384 + 32 + 32 + 16);
-    dgpb_wgsl_module_free(m);
+    wgsl_module_free(m);
     /* k_st: 10 x Item_0 {@align(16) vec3<f32>, @align(4) u32: 16} = 160; 4 x atomic<i32> 16. */
     m = scan(k_st);
     assert_int_equal(m->workgroup_bytes, 160 + 16);
-    dgpb_wgsl_module_free(m);
+    wgsl_module_free(m);
 }
 
 static void wgsl_scan_reports_a_push_constant_without_binding(void **state)
@@ -398,7 +398,7 @@ static void wgsl_scan_reports_a_push_constant_without_binding(void **state)
     assert_int_equal(pc->binding, -1);
     assert_int_equal(pc->cls, DGPB_WGSL_UNIFORM);
     assert_string_equal(pc->type, "PC_std430_0");
-    dgpb_wgsl_module_free(m);
+    wgsl_module_free(m);
 }
 
 static void wgsl_scan_reads_parameter_blocks_explicit_bindings_and_texture_arrays(void **state)
@@ -423,7 +423,7 @@ static void wgsl_scan_reads_parameter_blocks_explicit_bindings_and_texture_array
     assert_int_equal(m->entries[0].workgroup_size[0], 8);
     assert_int_equal(m->entries[0].workgroup_size[1], 8);
     assert_int_equal(m->entries[0].workgroup_size[2], 1);
-    dgpb_wgsl_module_free(m);
+    wgsl_module_free(m);
 }
 
 static void wgsl_scan_reads_render_entries_and_their_depth_and_multisampled_textures(void **state)
@@ -449,7 +449,7 @@ static void wgsl_scan_reads_render_entries_and_their_depth_and_multisampled_text
             assert_int_equal(m->entries[i].workgroup_size[k], 0);
     assert_int_equal(m->workgroup_bytes, 0);
     assert_true(m->workgroup_bytes_known);
-    dgpb_wgsl_module_free(m);
+    wgsl_module_free(m);
 }
 
 static void wgsl_scan_reads_storage_texture_formats_and_access_modes(void **state)
@@ -467,7 +467,7 @@ static void wgsl_scan_reads_storage_texture_formats_and_access_modes(void **stat
     };
     dgpb_wgsl_module *m = scan(k_st);
     check_rows(m, rows, ARRAY_LEN(rows));
-    dgpb_wgsl_module_free(m);
+    wgsl_module_free(m);
 }
 
 /* ---- the grammar ------------------------------------------------------------ */
@@ -502,7 +502,7 @@ static void wgsl_scan_takes_attributes_in_any_order_on_any_line_and_skips_commen
     assert_int_equal(m->bindings[3].cls, DGPB_WGSL_STORAGE_READ);
     assert_string_equal(m->bindings[3].access, "read");
     assert_int_equal(m->bindings[3].line, 10);
-    dgpb_wgsl_module_free(m);
+    wgsl_module_free(m);
 }
 
 static void wgsl_scan_skips_other_declarations_with_their_braces_balanced(void **state)
@@ -537,7 +537,7 @@ static void wgsl_scan_skips_other_declarations_with_their_braces_balanced(void *
     assert_int_equal(m->entry_count, 1);
     assert_string_equal(m->entries[0].name, "fs");
     assert_int_equal(m->entries[0].stage, DGPB_STAGE_FRAGMENT);
-    dgpb_wgsl_module_free(m);
+    wgsl_module_free(m);
 }
 
 static void wgsl_scan_reads_literal_workgroup_sizes_and_defaults_y_and_z_to_one(void **state)
@@ -560,7 +560,7 @@ static void wgsl_scan_reads_literal_workgroup_sizes_and_defaults_y_and_z_to_one(
                 fail_msg("entry %s: size[%zu] is %u, expected %u", m->entries[i].name, k,
                          m->entries[i].workgroup_size[k], want[i][k]);
     }
-    dgpb_wgsl_module_free(m);
+    wgsl_module_free(m);
 }
 
 static uint64_t workgroup_bytes(const char *text, bool known)
@@ -569,7 +569,7 @@ static uint64_t workgroup_bytes(const char *text, bool known)
     uint64_t n = m->workgroup_bytes;
     if (m->workgroup_bytes_known != known)
         fail_msg("'%s': known is %d", text, m->workgroup_bytes_known);
-    dgpb_wgsl_module_free(m);
+    wgsl_module_free(m);
     return n;
 }
 
@@ -780,7 +780,7 @@ static void wgsl_scan_returns_ok_or_corrupt_for_every_truncation_of_every_sample
             assert_true((rc == DGPB_OK) == (m != NULL));
             if (rc == DGPB_ERR_CORRUPT)
                 assert_non_null(strstr(diag.message, "malformed WGSL: line "));
-            dgpb_wgsl_module_free(m);
+            wgsl_module_free(m);
         }
     }
 }
@@ -804,7 +804,7 @@ static void wgsl_scan_survives_every_single_byte_change_of_a_sample(void **state
             assert_true(rc == DGPB_OK || rc == DGPB_ERR_CORRUPT || rc == DGPB_ERR_UNSUPPORTED ||
                         rc == DGPB_ERR_SHADER || rc == DGPB_ERR_LIMIT);
             ok += rc == DGPB_OK;
-            dgpb_wgsl_module_free(m);
+            wgsl_module_free(m);
         }
     }
     free(copy);
@@ -820,7 +820,7 @@ static void wgsl_scan_reads_only_the_given_length(void **state)
     size_t first = strlen("@binding(0) @group(0) var s : sampler;");
     assert_int_equal(scan_n(text, first, &m, NULL), DGPB_OK);
     assert_int_equal(m->binding_count, 1);
-    dgpb_wgsl_module_free(m);
+    wgsl_module_free(m);
 }
 
 static void wgsl_scan_is_linear_in_a_large_module(void **state)
@@ -844,12 +844,12 @@ static void wgsl_scan_is_linear_in_a_large_module(void **state)
     dgpb_wgsl_module *m = NULL;
     dgpb_diag diag;
     dgpb_diag_clear(&diag);
-    int rc = dgpb_wgsl_scan(text, n, &m, &diag);
+    int rc = wgsl_module_scan(text, n, &m, &diag);
     if (rc != DGPB_OK)
         fail_msg("%d %s", rc, diag.message);
     assert_int_equal(m->binding_count, 20000);
     assert_int_equal(m->workgroup_bytes, 20000u * 16u);
-    dgpb_wgsl_module_free(m);
+    wgsl_module_free(m);
     free(text);
 }
 
@@ -857,28 +857,28 @@ static void wgsl_scan_takes_empty_text_and_refuses_null_arguments(void **state)
 {
     (void)state;
     dgpb_wgsl_module *m = NULL;
-    assert_int_equal(dgpb_wgsl_scan(NULL, 0, &m, NULL), DGPB_OK);
+    assert_int_equal(wgsl_module_scan(NULL, 0, &m, NULL), DGPB_OK);
     assert_int_equal(m->binding_count, 0);
     assert_int_equal(m->entry_count, 0);
     assert_true(m->workgroup_bytes_known);
-    dgpb_wgsl_module_free(m);
+    wgsl_module_free(m);
     dgpb_diag diag;
     dgpb_diag_clear(&diag);
-    assert_int_equal(dgpb_wgsl_scan(NULL, 3, &m, &diag), DGPB_ERR_INVALID);
+    assert_int_equal(wgsl_module_scan(NULL, 3, &m, &diag), DGPB_ERR_INVALID);
     assert_null(m);
-    assert_int_equal(dgpb_wgsl_scan("", 0, NULL, &diag), DGPB_ERR_INVALID);
-    dgpb_wgsl_module_free(NULL);
-    assert_null(dgpb_wgsl_find_binding(NULL, "x"));
+    assert_int_equal(wgsl_module_scan("", 0, NULL, &diag), DGPB_ERR_INVALID);
+    wgsl_module_free(NULL);
+    assert_null(wgsl_find_binding(NULL, "x"));
 }
 
 static int scan_for_faults(void *arg)
 {
     const char *text = arg;
     dgpb_wgsl_module *m = NULL;
-    int rc = dgpb_wgsl_scan(text, strlen(text), &m, NULL);
+    int rc = wgsl_module_scan(text, strlen(text), &m, NULL);
     if ((rc == DGPB_OK) != (m != NULL))
         return -1;
-    dgpb_wgsl_module_free(m);
+    wgsl_module_free(m);
     return rc;
 }
 
@@ -908,7 +908,7 @@ static void wgsl_scan_refuses_types_that_wgsl_does_not_have(void **state)
         dgpb_wgsl_module *m = (dgpb_wgsl_module *)1;
         dgpb_diag diag;
         dgpb_diag_clear(&diag);
-        int rc = dgpb_wgsl_scan(cases[i].text, strlen(cases[i].text), &m, &diag);
+        int rc = wgsl_module_scan(cases[i].text, strlen(cases[i].text), &m, &diag);
         assert_int_equal(rc, DGPB_ERR_SHADER);
         assert_null(m);
         assert_int_equal(diag.line, cases[i].line);
@@ -922,8 +922,8 @@ static void wgsl_scan_refuses_types_that_wgsl_does_not_have(void **state)
     const char *ok = "enable f16;\nstruct u64_0 { x_u64 : f16, }\n"
                      "@group(0) @binding(0) var<storage, read> a_0 : array<u64_0>;\n";
     dgpb_wgsl_module *m = NULL;
-    assert_int_equal(dgpb_wgsl_scan(ok, strlen(ok), &m, NULL), DGPB_OK);
-    dgpb_wgsl_module_free(m);
+    assert_int_equal(wgsl_module_scan(ok, strlen(ok), &m, NULL), DGPB_OK);
+    wgsl_module_free(m);
 }
 
 int main(void)

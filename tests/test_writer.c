@@ -22,9 +22,9 @@ static void minimal_bundle_has_exactly_the_specified_bytes(void **state)
     dgpb_model *m = NULL;
     dgpb_diag d;
     dgpb_diag_clear(&d);
-    assert_int_equal(dgpb_model_create(&m), DGPB_OK);
+    assert_int_equal(model_create(&m), DGPB_OK);
     uint32_t t;
-    assert_int_equal(dgpb_model_add_target(m, "ptx", "ptx", &t, &d), DGPB_OK);
+    assert_int_equal(model_add_target(m, "ptx", "ptx", &t, &d), DGPB_OK);
     dgpb_param_desc p = {"n", DGPB_KIND_VALUE, DGPB_FLAG_READ_ONLY, 2, 3, 8, 4, 0};
     const char *caps[1] = {"atomic64"};
     dgpb_entry_desc e = {.name = "k",
@@ -36,10 +36,10 @@ static void minimal_bundle_has_exactly_the_specified_bytes(void **state)
                          .param_count = 1,
                          .capabilities = caps,
                          .capability_count = 1};
-    assert_int_equal(dgpb_model_add_entry(m, t, &e, &d), DGPB_OK);
+    assert_int_equal(model_add_entry(m, t, &e, &d), DGPB_OK);
     uint8_t *bytes = NULL;
     size_t size = 0;
-    assert_int_equal(dgpb_write(m, &bytes, &size, &d), DGPB_OK);
+    assert_int_equal(bundle_write(m, &bytes, &size, &d), DGPB_OK);
 
     uint8_t sha[32];
     dgpb_sha256("ABC", 3, sha);
@@ -72,7 +72,7 @@ static void minimal_bundle_has_exactly_the_specified_bytes(void **state)
     assert_int_equal(size, n);
     assert_memory_equal(bytes, want, n);
     dgpb_free(bytes);
-    dgpb_model_destroy(m);
+    model_destroy(m);
 }
 
 static void golden_bundle_matches_the_checked_in_bytes(void **state)
@@ -163,7 +163,7 @@ static void write_stats_count_each_shared_blob_once(void **state)
     uint8_t *bytes = NULL;
     size_t size = 0;
     dgpb_write_stats stats;
-    assert_int_equal(dgpb_write_ex(m, &bytes, &size, &stats, &d), DGPB_OK);
+    assert_int_equal(bundle_write_ex(m, &bytes, &size, &stats, &d), DGPB_OK);
     assert_int_equal(stats.blob_count, 4);
     assert_int_equal(stats.code_blob_count, 3); /* spirv k = k2, spirv rg, wgsl k = k2 */
     assert_int_equal(stats.layout_blob_count, 1);
@@ -171,71 +171,71 @@ static void write_stats_count_each_shared_blob_once(void **state)
     assert_int_equal(dgpb_bundle_open(bytes, size, 0, &b, NULL), DGPB_OK);
     assert_int_equal(stats.data_size, dgpb_bundle_data_size(b));
     dgpb_bundle_close(b);
-    /* The same bytes as dgpb_write(). */
+    /* The same bytes as bundle_write(). */
     uint8_t *plain = NULL;
     size_t plain_size = 0;
-    assert_int_equal(dgpb_write(m, &plain, &plain_size, &d), DGPB_OK);
+    assert_int_equal(bundle_write(m, &plain, &plain_size, &d), DGPB_OK);
     assert_int_equal(plain_size, size);
     assert_memory_equal(plain, bytes, size);
     dgpb_free(plain);
     dgpb_free(bytes);
-    dgpb_model_destroy(m);
+    model_destroy(m);
 
     /* Code shared across targets, and a layout with the same bytes as that code: one blob,
        counted by the reference that placed it (targets by name, layouts before entries). */
-    assert_int_equal(dgpb_model_create(&m), DGPB_OK);
+    assert_int_equal(model_create(&m), DGPB_OK);
     const char *names[2] = {"wgsl", "dxil"};
     for (int i = 0; i < 2; i++) {
         uint32_t t;
-        assert_int_equal(dgpb_model_add_target(m, names[i], names[i], &t, &d), DGPB_OK);
+        assert_int_equal(model_add_target(m, names[i], names[i], &t, &d), DGPB_OK);
         dgpb_entry_desc e = {.name = "a",
                              .stage = "compute",
                              .code = "same",
                              .code_size = 4,
                              .thread_group_size = {1, 1, 1}};
-        assert_int_equal(dgpb_model_add_entry(m, t, &e, &d), DGPB_OK);
+        assert_int_equal(model_add_entry(m, t, &e, &d), DGPB_OK);
         e.name = "b";
-        assert_int_equal(dgpb_model_add_entry(m, t, &e, &d), DGPB_OK);
+        assert_int_equal(model_add_entry(m, t, &e, &d), DGPB_OK);
         e.name = "c";
         e.code = i ? "dxil" : "wgsl";
-        assert_int_equal(dgpb_model_add_entry(m, t, &e, &d), DGPB_OK);
+        assert_int_equal(model_add_entry(m, t, &e, &d), DGPB_OK);
     }
-    assert_int_equal(dgpb_write_ex(m, &bytes, &size, &stats, &d), DGPB_OK);
+    assert_int_equal(bundle_write_ex(m, &bytes, &size, &stats, &d), DGPB_OK);
     assert_int_equal(stats.blob_count, 3); /* "same", "dxil", "wgsl" */
     assert_int_equal(stats.code_blob_count, 3);
     assert_int_equal(stats.layout_blob_count, 0);
     assert_int_equal(stats.data_size, 12);
     dgpb_free(bytes);
-    dgpb_model_destroy(m);
+    model_destroy(m);
 
-    assert_int_equal(dgpb_model_create(&m), DGPB_OK);
+    assert_int_equal(model_create(&m), DGPB_OK);
     uint32_t t;
-    assert_int_equal(dgpb_model_add_target(m, "spirv", "spirv", &t, &d), DGPB_OK);
-    assert_int_equal(dgpb_model_add_layout(m, t, "same", 4, NULL, &d), DGPB_OK);
-    assert_int_equal(dgpb_model_add_layout(m, t, "same", 4, NULL, &d), DGPB_OK);
+    assert_int_equal(model_add_target(m, "spirv", "spirv", &t, &d), DGPB_OK);
+    assert_int_equal(model_add_layout(m, t, "same", 4, NULL, &d), DGPB_OK);
+    assert_int_equal(model_add_layout(m, t, "same", 4, NULL, &d), DGPB_OK);
     dgpb_entry_desc e = {.name = "a",
                          .stage = "compute",
                          .code = "same",
                          .code_size = 4,
                          .thread_group_size = {1, 1, 1}};
-    assert_int_equal(dgpb_model_add_entry(m, t, &e, &d), DGPB_OK);
-    assert_int_equal(dgpb_write_ex(m, &bytes, &size, &stats, &d), DGPB_OK);
+    assert_int_equal(model_add_entry(m, t, &e, &d), DGPB_OK);
+    assert_int_equal(bundle_write_ex(m, &bytes, &size, &stats, &d), DGPB_OK);
     assert_int_equal(stats.blob_count, 1);
     assert_int_equal(stats.code_blob_count, 0);
     assert_int_equal(stats.layout_blob_count, 1);
     assert_int_equal(stats.data_size, 4);
     dgpb_free(bytes);
     /* Without stats, and on failure: zeroed. */
-    assert_int_equal(dgpb_write_ex(m, &bytes, &size, NULL, &d), DGPB_OK);
+    assert_int_equal(bundle_write_ex(m, &bytes, &size, NULL, &d), DGPB_OK);
     dgpb_free(bytes);
-    dgpb_model_destroy(m);
-    assert_int_equal(dgpb_model_create(&m), DGPB_OK);
-    assert_int_equal(dgpb_model_add_target(m, "spirv", "spirv", &t, &d), DGPB_OK);
+    model_destroy(m);
+    assert_int_equal(model_create(&m), DGPB_OK);
+    assert_int_equal(model_add_target(m, "spirv", "spirv", &t, &d), DGPB_OK);
     stats.blob_count = 99;
-    assert_int_not_equal(dgpb_write_ex(m, &bytes, &size, &stats, &d), DGPB_OK);
+    assert_int_not_equal(bundle_write_ex(m, &bytes, &size, &stats, &d), DGPB_OK);
     assert_null(bytes);
     assert_int_equal(stats.blob_count, 0);
-    dgpb_model_destroy(m);
+    model_destroy(m);
 }
 
 /* One model rule per row: the call must fail with `code` and a message containing `expect`. */
@@ -251,7 +251,7 @@ static const dgpb_entry_desc good = {
 
 static int add_with(dgpb_model *m, uint32_t t, dgpb_diag *d, dgpb_entry_desc e)
 {
-    return dgpb_model_add_entry(m, t, &e, d);
+    return model_add_entry(m, t, &e, d);
 }
 
 static int add_param(dgpb_model *m, uint32_t t, dgpb_diag *d, dgpb_param_desc p)
@@ -259,32 +259,32 @@ static int add_param(dgpb_model *m, uint32_t t, dgpb_diag *d, dgpb_param_desc p)
     dgpb_entry_desc e = good;
     e.params = &p;
     e.param_count = 1;
-    return dgpb_model_add_entry(m, t, &e, d);
+    return model_add_entry(m, t, &e, d);
 }
 
 static int unknown_target(dgpb_model *m, uint32_t t, dgpb_diag *d)
 {
     (void)t;
-    return dgpb_model_add_target(m, "hlsl", "hlsl", NULL, d);
+    return model_add_target(m, "hlsl", "hlsl", NULL, d);
 }
 static int bad_format(dgpb_model *m, uint32_t t, dgpb_diag *d)
 {
     (void)t;
-    return dgpb_model_add_target(m, "metal", "metal", NULL, d);
+    return model_add_target(m, "metal", "metal", NULL, d);
 }
 static int twice_target(dgpb_model *m, uint32_t t, dgpb_diag *d)
 {
     (void)t;
-    return dgpb_model_add_target(m, "wgsl", "wgsl", NULL, d);
+    return model_add_target(m, "wgsl", "wgsl", NULL, d);
 }
 static int bad_utf8_target(dgpb_model *m, uint32_t t, dgpb_diag *d)
 {
     (void)t;
-    return dgpb_model_add_target(m, "\xff", "x", NULL, d);
+    return model_add_target(m, "\xff", "x", NULL, d);
 }
 static int empty_layout(dgpb_model *m, uint32_t t, dgpb_diag *d)
 {
-    return dgpb_model_add_layout(m, t, "", 0, NULL, d);
+    return model_add_layout(m, t, "", 0, NULL, d);
 }
 static int no_such_target(dgpb_model *m, uint32_t t, dgpb_diag *d)
 {
@@ -369,14 +369,14 @@ static int layout_index(dgpb_model *m, uint32_t t, dgpb_diag *d)
     add_with(m, t, d, e);
     uint8_t *out;
     size_t n;
-    return dgpb_write(m, &out, &n, d);
+    return bundle_write(m, &out, &n, d);
 }
 static int empty_target(dgpb_model *m, uint32_t t, dgpb_diag *d)
 {
     (void)t; /* the wgsl target was added without entries */
     uint8_t *out;
     size_t n;
-    return dgpb_write(m, &out, &n, d);
+    return bundle_write(m, &out, &n, d);
 }
 
 static void the_model_refuses_what_the_format_cannot_express(void **state)
@@ -413,13 +413,13 @@ static void the_model_refuses_what_the_format_cannot_express(void **state)
         dgpb_diag d;
         dgpb_diag_clear(&d);
         uint32_t t;
-        assert_int_equal(dgpb_model_create(&m), DGPB_OK);
-        assert_int_equal(dgpb_model_add_target(m, "wgsl", "wgsl", &t, &d), DGPB_OK);
+        assert_int_equal(model_create(&m), DGPB_OK);
+        assert_int_equal(model_add_target(m, "wgsl", "wgsl", &t, &d), DGPB_OK);
         int rc = cases[i].call(m, t, &d);
         if (rc != cases[i].code || !strstr(d.message, cases[i].expect))
             fail_msg("%s: got %d '%s', want %d '%s'", cases[i].name, rc, d.message, cases[i].code,
                      cases[i].expect);
-        dgpb_model_destroy(m);
+        model_destroy(m);
     }
 }
 

@@ -306,7 +306,7 @@ static int read_model(dgpb_diff_side *s, dgpb_diag *diag)
     return DGPB_OK;
 }
 
-void dgpb_diff_side_close(dgpb_diff_side *s)
+void diff_side_close(dgpb_diff_side *s)
 {
     if (!s)
         return;
@@ -335,12 +335,11 @@ static int bundle_text(const void *data, size_t size, char **text, dgpb_diag *di
     return rc;
 }
 
-int dgpb_diff_side_from_memory(const void *data, size_t size, const char *name,
-                               dgpb_diff_side **out, dgpb_diag *diag)
+int diff_side_from_memory(const void *data, size_t size, const char *name, dgpb_diff_side **out,
+                          dgpb_diag *diag)
 {
     if (!out || (!data && size))
-        return dgpb_diag_set(diag, DGPB_ERR_INVALID, -1,
-                             "dgpb_diff_side_from_memory: NULL argument");
+        return dgpb_diag_set(diag, DGPB_ERR_INVALID, -1, "diff_side_from_memory: NULL argument");
     *out = NULL;
     const unsigned char *bytes = data;
     size_t lead = 0;
@@ -387,7 +386,7 @@ int dgpb_diff_side_from_memory(const void *data, size_t size, const char *name,
 done:
     dgpb_free(text);
     if (rc) {
-        dgpb_diff_side_close(s);
+        diff_side_close(s);
         if (name && diag && !diag->file[0])
             dgpb_diag_set_file(diag, name);
         return rc;
@@ -396,16 +395,16 @@ done:
     return DGPB_OK;
 }
 
-int dgpb_diff_side_open(const char *path, dgpb_diff_side **out, dgpb_diag *diag)
+int diff_side_open(const char *path, dgpb_diff_side **out, dgpb_diag *diag)
 {
     if (!path || !out)
-        return dgpb_diag_set(diag, DGPB_ERR_INVALID, -1, "dgpb_diff_side_open: NULL argument");
+        return dgpb_diag_set(diag, DGPB_ERR_INVALID, -1, "diff_side_open: NULL argument");
     *out = NULL;
     uint8_t *bytes = NULL;
     size_t size = 0;
     int rc = dgpb_file_read(path, SIDE_MAX_READ, &bytes, &size, diag);
     if (rc == DGPB_OK)
-        rc = dgpb_diff_side_from_memory(bytes, size, path, out, diag);
+        rc = diff_side_from_memory(bytes, size, path, out, diag);
     dgpb_free(bytes);
     return rc;
 }
@@ -756,10 +755,11 @@ static const target_m *find_target(const dgpb_diff_side *s, const char *name)
     return NULL;
 }
 
-int dgpb_diff(const dgpb_diff_side *o, const dgpb_diff_side *n, struct cJSON **out, dgpb_diag *diag)
+int bundle_diff(const dgpb_diff_side *o, const dgpb_diff_side *n, struct cJSON **out,
+                dgpb_diag *diag)
 {
     if (!o || !n || !out)
-        return dgpb_diag_set(diag, DGPB_ERR_INVALID, -1, "dgpb_diff: NULL argument");
+        return dgpb_diag_set(diag, DGPB_ERR_INVALID, -1, "bundle_diff: NULL argument");
     *out = NULL;
     differ d = {0};
     cJSON *root = chk(&d, cJSON_CreateObject());

@@ -7,18 +7,28 @@
  * layout index; each target's layout blobs. Where a blob is stored (its
  * offset) is never compared: an unchanged blob that merely moved is no change.
  *
- * dgpb_diff() compares the models and hands back the result as a cJSON tree,
+ * bundle_diff() compares the models and hands back the result as a cJSON tree,
  * marking every change that breaks a host's binding (a parameter row changed,
  * added, removed or moved; an entry or target removed; a capability gained; a
  * stage, thread group size or code format changed). docs/diff.md gives the
  * schema of the tree and the rules; `dgpb-dump --diff` prints it.
  *
  * Ownership: a side owns a copy of everything it was opened from (release it
- * with dgpb_diff_side_close()); the tree from dgpb_diff() belongs to the
+ * with diff_side_close()); the tree from bundle_diff() belongs to the
  * caller, who frees it with cJSON_Delete(). The library never prints.
  */
 #ifndef DGPB_DIFF_H
 #define DGPB_DIFF_H
+
+/*
+ * The library's internal functions are linked as dgpb__<name>, so that they
+ * never collide with a program's own symbols; the code calls them by their
+ * short names (CONTRIBUTING.md, "Code conventions").
+ */
+#define bundle_diff dgpb__bundle_diff
+#define diff_side_close dgpb__diff_side_close
+#define diff_side_from_memory dgpb__diff_side_from_memory
+#define diff_side_open dgpb__diff_side_open
 
 #include <stddef.h>
 
@@ -42,14 +52,14 @@ typedef struct dgpb_diff_side dgpb_diff_side;
  * DGPB_ERR_CORRUPT* for a damaged bundle or a view that breaks the schema
  * (the message names the field), DGPB_ERR_NOMEM.
  */
-int dgpb_diff_side_from_memory(const void *data, size_t size, const char *name,
-                               dgpb_diff_side **out, dgpb_diag *diag);
+int diff_side_from_memory(const void *data, size_t size, const char *name, dgpb_diff_side **out,
+                          dgpb_diag *diag);
 
 /* Reads the file at `path` as a side: DGPB_ERR_IO when it cannot be read, else as above. */
-int dgpb_diff_side_open(const char *path, dgpb_diff_side **out, dgpb_diag *diag);
+int diff_side_open(const char *path, dgpb_diff_side **out, dgpb_diag *diag);
 
 /* Releases a side. NULL is a no-op. */
-void dgpb_diff_side_close(dgpb_diff_side *side);
+void diff_side_close(dgpb_diff_side *side);
 
 /*
  * Compares `old_side` with `new_side` and stores the result tree in *out
@@ -57,8 +67,8 @@ void dgpb_diff_side_close(dgpb_diff_side *side);
  * Returns DGPB_OK whether or not the sides differ; DGPB_ERR_NOMEM (and *out
  * NULL) when memory runs out, DGPB_ERR_INVALID for NULL arguments.
  */
-int dgpb_diff(const dgpb_diff_side *old_side, const dgpb_diff_side *new_side, struct cJSON **out,
-              dgpb_diag *diag);
+int bundle_diff(const dgpb_diff_side *old_side, const dgpb_diff_side *new_side, struct cJSON **out,
+                dgpb_diag *diag);
 
 #ifdef __cplusplus
 }

@@ -14,7 +14,7 @@
 #include "bundle/model_internal.h"
 #include "core/utf8.h"
 
-int dgpb_model_create(dgpb_model **out)
+int model_create(dgpb_model **out)
 {
     *out = mem_calloc(1, sizeof **out);
     return *out ? DGPB_OK : DGPB_ERR_NOMEM;
@@ -29,7 +29,7 @@ static void free_entry(dgpb_mentry *e)
     dgpb_free(e->params);
 }
 
-void dgpb_model_destroy(dgpb_model *m)
+void model_destroy(dgpb_model *m)
 {
     if (!m)
         return;
@@ -48,7 +48,7 @@ void dgpb_model_destroy(dgpb_model *m)
     dgpb_free(m);
 }
 
-uint32_t dgpb_model_target_count(const dgpb_model *m)
+uint32_t model_target_count(const dgpb_model *m)
 {
     return m->target_count;
 }
@@ -67,8 +67,8 @@ static int check_string(const char *s, const char *what, dgpb_diag *diag)
     return DGPB_OK;
 }
 
-int dgpb_model_add_target(dgpb_model *m, const char *name, const char *code_format, uint32_t *index,
-                          dgpb_diag *diag)
+int model_add_target(dgpb_model *m, const char *name, const char *code_format, uint32_t *index,
+                     dgpb_diag *diag)
 {
     int rc;
     if ((rc = check_string(name, "target name", diag)) ||
@@ -112,8 +112,8 @@ static dgpb_mtarget *get_target(dgpb_model *m, uint32_t target, dgpb_diag *diag)
     return &m->targets[target];
 }
 
-int dgpb_model_add_layout(dgpb_model *m, uint32_t target, const void *data, size_t size,
-                          uint32_t *index, dgpb_diag *diag)
+int model_add_layout(dgpb_model *m, uint32_t target, const void *data, size_t size, uint32_t *index,
+                     dgpb_diag *diag)
 {
     dgpb_mtarget *t = get_target(m, target, diag);
     if (!t)
@@ -217,7 +217,7 @@ static int check_entry(const dgpb_mtarget *t, const dgpb_entry_desc *d, uint32_t
     return DGPB_OK;
 }
 
-int dgpb_model_add_entry(dgpb_model *m, uint32_t target, const dgpb_entry_desc *d, dgpb_diag *diag)
+int model_add_entry(dgpb_model *m, uint32_t target, const dgpb_entry_desc *d, dgpb_diag *diag)
 {
     dgpb_mtarget *t = get_target(m, target, diag);
     if (!t)
@@ -256,7 +256,7 @@ nomem:
     return dgpb_diag_set(diag, DGPB_ERR_NOMEM, -1, "out of memory");
 }
 
-int dgpb_model_check(const dgpb_model *m, dgpb_diag *diag)
+int model_check(const dgpb_model *m, dgpb_diag *diag)
 {
     for (uint32_t ti = 0; ti < m->target_count; ti++) {
         const dgpb_mtarget *t = &m->targets[ti];

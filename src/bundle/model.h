@@ -1,11 +1,11 @@
 /*
- * bundle/model.h - the in-memory bundle model that dgpb_write() turns into bytes.
+ * bundle/model.h - the in-memory bundle model that bundle_write() turns into bytes.
  *
  * A dgpb_model is what a producer builds: targets, each with its layout blobs
  * and its entries, each entry with its code blob, parameter rows and
  * capability names. Everything passed in is copied, so the caller keeps
  * ownership of its own buffers and may free them right after the call; the
- * model owns its copies until dgpb_model_destroy().
+ * model owns its copies until model_destroy().
  *
  * The model checks each addition against the format's rules (dgpb/format.h)
  * and refuses what the format cannot express, with a message naming the
@@ -14,15 +14,29 @@
  *
  *     dgpb_model *m = NULL;
  *     uint32_t t;
- *     dgpb_model_create(&m);
- *     dgpb_model_add_target(m, "spirv", "spirv", &t, &diag);
- *     dgpb_model_add_entry(m, t, &(dgpb_entry_desc){.name = "k", .stage = "compute", ...},
+ *     model_create(&m);
+ *     model_add_target(m, "spirv", "spirv", &t, &diag);
+ *     model_add_entry(m, t, &(dgpb_entry_desc){.name = "k", .stage = "compute", ...},
  *                          &diag);
- *     dgpb_write(m, &bytes, &size, &diag);
- *     dgpb_model_destroy(m);
+ *     bundle_write(m, &bytes, &size, &diag);
+ *     model_destroy(m);
  */
 #ifndef DGPB_MODEL_H
 #define DGPB_MODEL_H
+
+/*
+ * The library's internal functions are linked as dgpb__<name>, so that they
+ * never collide with a program's own symbols; the code calls them by their
+ * short names (CONTRIBUTING.md, "Code conventions").
+ */
+#define bundle_write dgpb__bundle_write
+#define model_add_entry dgpb__model_add_entry
+#define model_add_layout dgpb__model_add_layout
+#define model_add_target dgpb__model_add_target
+#define model_check dgpb__model_check
+#define model_create dgpb__model_create
+#define model_destroy dgpb__model_destroy
+#define model_target_count dgpb__model_target_count
 
 #include <stddef.h>
 #include <stdint.h>
@@ -62,35 +76,34 @@ typedef struct dgpb_entry_desc {
 } dgpb_entry_desc;
 
 /* Creates an empty model. Returns DGPB_ERR_NOMEM or DGPB_OK; *out is NULL on failure. */
-int dgpb_model_create(dgpb_model **out);
+int model_create(dgpb_model **out);
 
 /* Frees the model and everything it copied. NULL is a no-op. */
-void dgpb_model_destroy(dgpb_model *m);
+void model_destroy(dgpb_model *m);
 
 /*
  * Adds a target (name from the format's table, code format allowed for it)
  * and stores its index in *index. A second target of the same name is refused.
  */
-int dgpb_model_add_target(dgpb_model *m, const char *name, const char *code_format, uint32_t *index,
-                          dgpb_diag *diag);
+int model_add_target(dgpb_model *m, const char *name, const char *code_format, uint32_t *index,
+                     dgpb_diag *diag);
 
 /* Appends a layout blob (non-empty) to target `target`; its index is stored in *index if given. */
-int dgpb_model_add_layout(dgpb_model *m, uint32_t target, const void *data, size_t size,
-                          uint32_t *index, dgpb_diag *diag);
+int model_add_layout(dgpb_model *m, uint32_t target, const void *data, size_t size, uint32_t *index,
+                     dgpb_diag *diag);
 
 /*
  * Appends an entry to target `target`. The entry's layout index must name a
  * layout already added (or be 0 while the target has none: check with
- * dgpb_model_check() once all layouts are in).
+ * model_check() once all layouts are in).
  */
-int dgpb_model_add_entry(dgpb_model *m, uint32_t target, const dgpb_entry_desc *desc,
-                         dgpb_diag *diag);
+int model_add_entry(dgpb_model *m, uint32_t target, const dgpb_entry_desc *desc, dgpb_diag *diag);
 
 /* Number of targets added so far. */
-uint32_t dgpb_model_target_count(const dgpb_model *m);
+uint32_t model_target_count(const dgpb_model *m);
 
 /* Checks the rules that span additions (layout indices, non-empty targets). */
-int dgpb_model_check(const dgpb_model *m, dgpb_diag *diag);
+int model_check(const dgpb_model *m, dgpb_diag *diag);
 
 #ifdef __cplusplus
 }

@@ -5,7 +5,7 @@
  * A blob's offset is relative to the data section, so it is known as soon as
  * the blob is first referenced: no second pass and no fix-ups beyond the
  * header_size field. The writer counts the distinct blobs it places, by the
- * kind of reference that placed each, for dgpb_write_ex()'s stats.
+ * kind of reference that placed each, for bundle_write_ex()'s stats.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -115,19 +115,19 @@ static int put_entry(writer *w, const dgpb_mentry *e, dgpb_diag *diag)
     return DGPB_OK;
 }
 
-int dgpb_write(const dgpb_model *m, uint8_t **out, size_t *out_size, dgpb_diag *diag)
+int bundle_write(const dgpb_model *m, uint8_t **out, size_t *out_size, dgpb_diag *diag)
 {
-    return dgpb_write_ex(m, out, out_size, NULL, diag);
+    return bundle_write_ex(m, out, out_size, NULL, diag);
 }
 
-int dgpb_write_ex(const dgpb_model *m, uint8_t **out, size_t *out_size, dgpb_write_stats *stats,
-                  dgpb_diag *diag)
+int bundle_write_ex(const dgpb_model *m, uint8_t **out, size_t *out_size, dgpb_write_stats *stats,
+                    dgpb_diag *diag)
 {
     *out = NULL;
     *out_size = 0;
     if (stats)
         memset(stats, 0, sizeof *stats);
-    int rc = dgpb_model_check(m, diag);
+    int rc = model_check(m, diag);
     if (rc)
         return rc;
     writer w = {DGPB_BYTEBUF_INIT, DGPB_BYTEBUF_INIT, NULL, 0, 0, 0, 0};

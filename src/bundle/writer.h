@@ -5,10 +5,18 @@
  * strings, targets sorted by name, blob references {offset into the data
  * section, size, SHA-256}, identical blobs stored once and sharing one
  * reference, in order of first reference. The same model always gives the
- * same bytes. dgpb_write_ex() also says how many distinct blobs it stored.
+ * same bytes. bundle_write_ex() also says how many distinct blobs it stored.
  */
 #ifndef DGPB_WRITER_H
 #define DGPB_WRITER_H
+
+/*
+ * The library's internal functions are linked as dgpb__<name>, so that they
+ * never collide with a program's own symbols; the code calls them by their
+ * short names (CONTRIBUTING.md, "Code conventions").
+ */
+#define bundle_write dgpb__bundle_write
+#define bundle_write_ex dgpb__bundle_write_ex
 
 #include <stddef.h>
 #include <stdint.h>
@@ -39,14 +47,14 @@ typedef struct dgpb_write_stats {
  * bytes that the caller frees with dgpb_free(); on failure *out is NULL and the
  * diagnostic says why (the model breaks a rule, or memory ran out).
  */
-int dgpb_write(const dgpb_model *m, uint8_t **out, size_t *out_size, dgpb_diag *diag);
+int bundle_write(const dgpb_model *m, uint8_t **out, size_t *out_size, dgpb_diag *diag);
 
 /*
- * dgpb_write() that also reports what it stored: on success *stats (when not
+ * bundle_write() that also reports what it stored: on success *stats (when not
  * NULL) describes the data section; on failure it is zeroed.
  */
-int dgpb_write_ex(const dgpb_model *m, uint8_t **out, size_t *out_size, dgpb_write_stats *stats,
-                  dgpb_diag *diag);
+int bundle_write_ex(const dgpb_model *m, uint8_t **out, size_t *out_size, dgpb_write_stats *stats,
+                    dgpb_diag *diag);
 
 #ifdef __cplusplus
 }

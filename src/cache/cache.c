@@ -178,8 +178,8 @@ static uint64_t get_u64(const uint8_t *p)
     return v;
 }
 
-static int remote_get(dgpb_cache *c, char kind, const uint8_t key[DGPB_CACHE_KEY_SIZE],
-                      uint8_t **data, size_t *size, bool keep);
+static int remote_lookup(dgpb_cache *c, char kind, const uint8_t key[DGPB_CACHE_KEY_SIZE],
+                         uint8_t **data, size_t *size, bool keep);
 static void remote_enqueue(dgpb_cache *c, char kind, const uint8_t key[DGPB_CACHE_KEY_SIZE],
                            const void *data, size_t size);
 
@@ -259,14 +259,14 @@ int dgpb_cache_get(dgpb_cache *c, char kind, const uint8_t key[DGPB_CACHE_KEY_SI
 {
     int rc = local_get(c, kind, key, data, size);
     if (rc && c->remote)
-        rc = remote_get(c, kind, key, data, size, true);
+        rc = remote_lookup(c, kind, key, data, size, true);
     return rc;
 }
 
 int dgpb_cache_get_remote(dgpb_cache *c, char kind, const uint8_t key[DGPB_CACHE_KEY_SIZE],
                           uint8_t **data, size_t *size)
 {
-    return c->remote ? remote_get(c, kind, key, data, size, false) : DGPB_ERR_NOT_FOUND;
+    return c->remote ? remote_lookup(c, kind, key, data, size, false) : DGPB_ERR_NOT_FOUND;
 }
 
 int dgpb_cache_put(dgpb_cache *c, char kind, const uint8_t key[DGPB_CACHE_KEY_SIZE],
@@ -318,8 +318,8 @@ static void remote_off(dgpb_cache *c, int rc, const char *why, bool corrupt)
     pthread_mutex_unlock(&r->lock);
     if (first && rc != DGPB_ERR_INTERRUPTED)
         remote_warn(r, "the remote cache %s %s (%s): building with the local cache only",
-                    dgpb_remote_shown(r->reader),
-                    corrupt ? "gave a corrupt answer" : "is unavailable", why);
+                    remote_shown(r->reader), corrupt ? "gave a corrupt answer" : "is unavailable",
+                    why);
 }
 
 static bool remote_active(remote_state *r)
@@ -345,12 +345,12 @@ static int remote_fetch(dgpb_cache *c, dgpb_remote *h, char kind,
                         const uint8_t key[DGPB_CACHE_KEY_SIZE], uint8_t **data, size_t *size)
 {
     char action[2 * DGPB_SHA256_SIZE + 1], name[2 * DGPB_SHA256_SIZE + 1];
-    dgpb_remote_action_key(kind, key, action);
+    remote_action_key(kind, key, action);
     dgpb_diag d;
     dgpb_diag_clear(&d);
     uint8_t *text = NULL, *blob = NULL;
     size_t n = 0, blob_n = 0;
-    int rc = dgpb_remote_get(h, "ac", action, 256, &text, &n, &d);
+    int rc = remote_get(h, "ac", action, 256, &text, &n, &d);
     if (!rc) {
         while (n && (text[n - 1] == '\n' || text[n - 1] == '\r' || text[n - 1] == ' '))
             n--;
@@ -360,7 +360,7 @@ static int remote_fetch(dgpb_cache *c, dgpb_remote *h, char kind,
         } else {
             memcpy(name, text, n);
             name[n] = 0;
-            rc = dgpb_remote_get(h, "cas", name, DGPB_REMOTE_MAX_BLOB, &blob, &blob_n, &d);
+            rc = remote_get(h, "cas", name, DGPB_REMOTE_MAX_BLOB, &blob, &blob_n, &d);
         }
     }
     dgpb_free(text);
@@ -429,8 +429,8 @@ static void remote_took(dgpb_cache *c, char kind, const uint8_t key[DGPB_CACHE_K
     pthread_mutex_unlock(&r->lock);
 }
 
-static int remote_get(dgpb_cache *c, char kind, const uint8_t key[DGPB_CACHE_KEY_SIZE],
-                      uint8_t **data, size_t *size, bool keep)
+static int remote_lookup(dgpb_cache *c, char kind, const uint8_t key[DGPB_CACHE_KEY_SIZE],
+                         uint8_t **data, size_t *size, bool keep)
 {
     remote_state *r = c->remote;
     if (!remote_kind(kind) || !remote_active(r))
@@ -511,9 +511,9 @@ void dgpb_cache_prefetch(dgpb_cache *c, char kind, const uint8_t (*keys)[DGPB_CA
     for (size_t t = 0; t < threads; t++) {
         dgpb_diag d;
         dgpb_diag_clear(&d);
-        if (!r->fetchers[t] && dgpb_remote_open(r->url, &r->fetchers[t], &d))
+        if (!r->fetchers[t] && remote_open(r->url, &r->fetchers[t], &d))
             break;
-        dgpb_remote_cancel_on(r->fetchers[t], r->cancel);
+        remote_cancel_on(r->fetchers[t], r->cancel);
         args[t][0] = &p;
         args[t][1] = r->fetchers[t];
         if (pthread_create(&tid[t], NULL, prefetch_thread, args[t]))
@@ -543,7 +543,7 @@ static void remote_upload(dgpb_cache *c, const upload *u)
     if (dgpb_sha256(u->data, u->size, sha))
         return;
     dgpb_sha256_hex(sha, name);
-    dgpb_remote_action_key(u->kind, u->key, action);
+    remote_action_key(u->kind, u->key, action);
     dgpb_diag d;
     dgpb_diag_clear(&d);
     /* Content is addressed by its SHA-256, so content the store holds already (another
@@ -552,13 +552,13 @@ static void remote_upload(dgpb_cache *c, const upload *u)
        remote miss, or a corrupt answer, which this replaces. */
     int rc = DGPB_ERR_NOT_FOUND;
     if (u->size >= HEAD_FIRST_MIN)
-        rc = dgpb_remote_head(r->writer, "cas", name, &d);
+        rc = remote_head(r->writer, "cas", name, &d);
     if (rc == DGPB_ERR_NOT_FOUND) {
         dgpb_diag_clear(&d);
-        rc = dgpb_remote_put(r->writer, "cas", name, u->data, u->size, &d);
+        rc = remote_put(r->writer, "cas", name, u->data, u->size, &d);
     }
     if (!rc)
-        rc = dgpb_remote_put(r->writer, "ac", action, name, strlen(name), &d);
+        rc = remote_put(r->writer, "ac", action, name, strlen(name), &d);
     if (rc) {
         remote_off(c, rc, d.message, false);
         return;
@@ -638,17 +638,17 @@ int dgpb_cache_set_remote(dgpb_cache *c, const char *url, bool read_only, dgpb_c
     remote_state *r = mem_calloc(1, sizeof *r);
     if (!r)
         return dgpb_diag_set(diag, DGPB_ERR_NOMEM, -1, "out of memory");
-    int rc = dgpb_remote_open(url, &r->reader, diag);
+    int rc = remote_open(url, &r->reader, diag);
     if (!rc && !read_only)
-        rc = dgpb_remote_open(url, &r->writer, diag);
+        rc = remote_open(url, &r->writer, diag);
     if (rc) {
-        dgpb_remote_close(r->reader);
+        remote_close(r->reader);
         dgpb_free(r);
         return rc;
     }
     if (!(r->url = mem_strdup(url))) {
-        dgpb_remote_close(r->reader);
-        dgpb_remote_close(r->writer);
+        remote_close(r->reader);
+        remote_close(r->writer);
         dgpb_free(r);
         return dgpb_diag_set(diag, DGPB_ERR_NOMEM, -1, "out of memory");
     }
@@ -668,9 +668,9 @@ void dgpb_cache_cancel_on(dgpb_cache *c, const volatile sig_atomic_t *flag)
     if (!c->remote)
         return;
     c->remote->cancel = flag;
-    dgpb_remote_cancel_on(c->remote->reader, flag);
+    remote_cancel_on(c->remote->reader, flag);
     if (c->remote->writer)
-        dgpb_remote_cancel_on(c->remote->writer, flag);
+        remote_cancel_on(c->remote->writer, flag);
 }
 
 static void remote_finish(dgpb_cache *c)
@@ -689,10 +689,10 @@ static void remote_finish(dgpb_cache *c)
         r->head = u->next;
         dgpb_free(u);
     }
-    dgpb_remote_close(r->reader);
-    dgpb_remote_close(r->writer);
+    remote_close(r->reader);
+    remote_close(r->writer);
     for (size_t i = 0; i < FETCH_THREADS; i++)
-        dgpb_remote_close(r->fetchers[i]);
+        remote_close(r->fetchers[i]);
     dgpb_free(r->asked);
     if (r->url)
         explicit_bzero(r->url, strlen(r->url));

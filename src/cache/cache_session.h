@@ -320,7 +320,7 @@ void cache_add_rooted_section(const cache_session *s, dgpb_bytebuf *r, const cha
 void cache_add_paths(const cache_session *s, dgpb_bytebuf *r, char *const *items, size_t count);
 
 /* Splits a section of rooted paths into a new array of this build's paths (free it with
-   dgpb_depfile_free, also on failure). */
+   depfile_free, also on failure). */
 bool cache_split_paths(const cache_session *s, const uint8_t *data, size_t size, char ***out,
                        size_t *count);
 
@@ -334,7 +334,7 @@ typedef struct cache_build_entry {
     size_t bundle_size;
     char *json;       /* the JSON view, NUL-terminated */
     char **deps;      /* the depfile's dependencies, this build's paths */
-    size_t dep_count; /* (dgpb_depfile_free) */
+    size_t dep_count; /* (depfile_free) */
     char **warnings;  /* the warnings it reported, this build's paths */
     size_t warning_count;
     unsigned targets, entries, blobs; /* the summary's numbers */

@@ -34,7 +34,7 @@ static const struct scheme {
 
 struct dgpb_remote {
     dgpb_remote_url url;
-    remote_call call; /* url.shown, and the flag of dgpb_remote_cancel_on */
+    remote_call call; /* url.shown, and the flag of remote_cancel_on */
     void *state;      /* the store's (url.store) */
 };
 
@@ -70,7 +70,7 @@ static void remove_password(const char *url, char *shown, size_t size)
         snprintf(shown, size, "%.*s***%s", (int)(auth - url), url, at);
 }
 
-int dgpb_remote_parse_url(const char *url, dgpb_remote_url *out, dgpb_diag *diag)
+int remote_parse_url(const char *url, dgpb_remote_url *out, dgpb_diag *diag)
 {
     memset(out, 0, sizeof *out);
     if (!url || !*url)
@@ -96,8 +96,8 @@ int dgpb_remote_parse_url(const char *url, dgpb_remote_url *out, dgpb_diag *diag
     return DGPB_OK;
 }
 
-void dgpb_remote_action_key(char kind, const uint8_t key[DGPB_CACHE_KEY_SIZE],
-                            char hex[2 * DGPB_SHA256_SIZE + 1])
+void remote_action_key(char kind, const uint8_t key[DGPB_CACHE_KEY_SIZE],
+                       char hex[2 * DGPB_SHA256_SIZE + 1])
 {
     uint8_t text[1 + DGPB_CACHE_KEY_SIZE], sha[DGPB_SHA256_SIZE];
     text[0] = (uint8_t)kind;
@@ -107,7 +107,7 @@ void dgpb_remote_action_key(char kind, const uint8_t key[DGPB_CACHE_KEY_SIZE],
     dgpb_sha256_hex(sha, hex);
 }
 
-int dgpb_remote_key_valid(const char *name)
+int remote_key_valid(const char *name)
 {
     size_t n = 0;
     for (; name[n]; n++)
@@ -118,20 +118,20 @@ int dgpb_remote_key_valid(const char *name)
 
 static int check_names(const char *ns, const char *name, dgpb_diag *diag)
 {
-    if ((strcmp(ns, "ac") && strcmp(ns, "cas")) || !dgpb_remote_key_valid(name))
+    if ((strcmp(ns, "ac") && strcmp(ns, "cas")) || !remote_key_valid(name))
         return dgpb_diag_set(diag, DGPB_ERR_INVALID, -1, "not a remote cache key");
     return DGPB_OK;
 }
 
 /* ---- handles ---- */
 
-int dgpb_remote_open(const char *url, dgpb_remote **out, dgpb_diag *diag)
+int remote_open(const char *url, dgpb_remote **out, dgpb_diag *diag)
 {
     *out = NULL;
     dgpb_remote *r = mem_calloc(1, sizeof *r);
     if (!r)
         return dgpb_diag_set(diag, DGPB_ERR_NOMEM, -1, "out of memory");
-    int rc = dgpb_remote_parse_url(url, &r->url, diag);
+    int rc = remote_parse_url(url, &r->url, diag);
     if (!rc) {
         r->call.shown = r->url.shown;
         rc = r->url.store->open(url, r->url.base, &r->call, &r->state, diag);
@@ -145,7 +145,7 @@ int dgpb_remote_open(const char *url, dgpb_remote **out, dgpb_diag *diag)
     return DGPB_OK;
 }
 
-void dgpb_remote_close(dgpb_remote *r)
+void remote_close(dgpb_remote *r)
 {
     if (!r)
         return;
@@ -154,20 +154,20 @@ void dgpb_remote_close(dgpb_remote *r)
     dgpb_free(r);
 }
 
-void dgpb_remote_cancel_on(dgpb_remote *r, const volatile sig_atomic_t *flag)
+void remote_cancel_on(dgpb_remote *r, const volatile sig_atomic_t *flag)
 {
     r->call.cancel = flag;
 }
 
-const char *dgpb_remote_shown(const dgpb_remote *r)
+const char *remote_shown(const dgpb_remote *r)
 {
     return r->url.shown;
 }
 
 /* ---- requests ---- */
 
-int dgpb_remote_get(dgpb_remote *r, const char *ns, const char *name, size_t max, uint8_t **data,
-                    size_t *size, dgpb_diag *diag)
+int remote_get(dgpb_remote *r, const char *ns, const char *name, size_t max, uint8_t **data,
+               size_t *size, dgpb_diag *diag)
 {
     *data = NULL;
     *size = 0;
@@ -177,8 +177,8 @@ int dgpb_remote_get(dgpb_remote *r, const char *ns, const char *name, size_t max
     return r->url.store->get(r->state, ns, name, max, data, size, diag);
 }
 
-int dgpb_remote_put(dgpb_remote *r, const char *ns, const char *name, const void *data, size_t size,
-                    dgpb_diag *diag)
+int remote_put(dgpb_remote *r, const char *ns, const char *name, const void *data, size_t size,
+               dgpb_diag *diag)
 {
     int rc = check_names(ns, name, diag);
     if (rc)
@@ -186,7 +186,7 @@ int dgpb_remote_put(dgpb_remote *r, const char *ns, const char *name, const void
     return r->url.store->put(r->state, ns, name, data, size, diag);
 }
 
-int dgpb_remote_head(dgpb_remote *r, const char *ns, const char *name, dgpb_diag *diag)
+int remote_head(dgpb_remote *r, const char *ns, const char *name, dgpb_diag *diag)
 {
     int rc = check_names(ns, name, diag);
     if (rc)

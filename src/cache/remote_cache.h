@@ -10,7 +10,7 @@
  * Redis alike (docs/cache.md "Remote stores"): connect 2 s, 2 s without a byte, under
  * 1 KiB in any 5 s, 60 s in all, and `max` bytes of answer, refused on the
  * length the store announces before any of it is read; a signal
- * (dgpb_remote_cancel_on) ends a request as DGPB_ERR_INTERRUPTED (within 0.1 s
+ * (remote_cancel_on) ends a request as DGPB_ERR_INTERRUPTED (within 0.1 s
  * for Redis, about 1 s for HTTP, 2 s while connecting).
  * https stores are checked against the system's certificates or the file
  * DGPB_CACHE_REMOTE_CA names. A failure to reach the store, or one too slow, is
@@ -23,6 +23,22 @@
  */
 #ifndef DGPB_REMOTE_CACHE_H
 #define DGPB_REMOTE_CACHE_H
+
+/*
+ * The library's internal functions are linked as dgpb__<name>, so that they
+ * never collide with a program's own symbols; the code calls them by their
+ * short names (CONTRIBUTING.md, "Code conventions").
+ */
+#define remote_action_key dgpb__remote_action_key
+#define remote_cancel_on dgpb__remote_cancel_on
+#define remote_close dgpb__remote_close
+#define remote_get dgpb__remote_get
+#define remote_head dgpb__remote_head
+#define remote_key_valid dgpb__remote_key_valid
+#define remote_open dgpb__remote_open
+#define remote_parse_url dgpb__remote_parse_url
+#define remote_put dgpb__remote_put
+#define remote_shown dgpb__remote_shown
 
 #include <signal.h>
 #include <stddef.h>
@@ -52,36 +68,36 @@ typedef struct dgpb_remote_url {
  * checked by the store. DGPB_ERR_INVALID (with a message that shows no
  * password) when it is none.
  */
-int dgpb_remote_parse_url(const char *url, dgpb_remote_url *out, dgpb_diag *diag);
+int remote_parse_url(const char *url, dgpb_remote_url *out, dgpb_diag *diag);
 
 /*
  * The action key of a local entry: the SHA-256 of kind || key, 64 lowercase hex
  * digits (the length bazel-remote takes for /ac/ keys).
  */
-void dgpb_remote_action_key(char kind, const uint8_t key[DGPB_CACHE_KEY_SIZE], char hex[65]);
+void remote_action_key(char kind, const uint8_t key[DGPB_CACHE_KEY_SIZE], char hex[65]);
 
 /* Whether `name` is a store key: 1 to 128 lowercase hex digits (no path can be made of it). */
-int dgpb_remote_key_valid(const char *name);
+int remote_key_valid(const char *name);
 
 typedef struct dgpb_remote dgpb_remote;
 
 /* Opens a handle (connects on first use). DGPB_ERR_INVALID for a bad URL. */
-int dgpb_remote_open(const char *url, dgpb_remote **out, dgpb_diag *diag);
-void dgpb_remote_close(dgpb_remote *r);
+int remote_open(const char *url, dgpb_remote **out, dgpb_diag *diag);
+void remote_close(dgpb_remote *r);
 
 /* Requests stop (DGPB_ERR_INTERRUPTED) once *flag is nonzero; NULL: never. */
-void dgpb_remote_cancel_on(dgpb_remote *r, const volatile sig_atomic_t *flag);
+void remote_cancel_on(dgpb_remote *r, const volatile sig_atomic_t *flag);
 
 /* The URL for messages (no user or password). */
-const char *dgpb_remote_shown(const dgpb_remote *r);
+const char *remote_shown(const dgpb_remote *r);
 
-/* ns: "ac" or "cas"; name: dgpb_remote_key_valid. Reads at most `max` bytes (dgpb_free). */
-int dgpb_remote_get(dgpb_remote *r, const char *ns, const char *name, size_t max, uint8_t **data,
-                    size_t *size, dgpb_diag *diag);
-int dgpb_remote_put(dgpb_remote *r, const char *ns, const char *name, const void *data, size_t size,
-                    dgpb_diag *diag);
+/* ns: "ac" or "cas"; name: remote_key_valid. Reads at most `max` bytes (dgpb_free). */
+int remote_get(dgpb_remote *r, const char *ns, const char *name, size_t max, uint8_t **data,
+               size_t *size, dgpb_diag *diag);
+int remote_put(dgpb_remote *r, const char *ns, const char *name, const void *data, size_t size,
+               dgpb_diag *diag);
 /* DGPB_OK when the entry exists, DGPB_ERR_NOT_FOUND when not. */
-int dgpb_remote_head(dgpb_remote *r, const char *ns, const char *name, dgpb_diag *diag);
+int remote_head(dgpb_remote *r, const char *ns, const char *name, dgpb_diag *diag);
 
 #ifdef __cplusplus
 }

@@ -12,7 +12,7 @@
  * in either direction for that long), one that moves fewer than
  * REMOTE_SLOW_BYTES in any REMOTE_SLOW_WINDOW_MS (a trickle) for that window; a
  * large entry on a slow but live link may take REMOTE_TOTAL_TIMEOUT_MS in all.
- * A signal (dgpb_remote_cancel_on) ends a request that polls every
+ * A signal (remote_cancel_on) ends a request that polls every
  * REMOTE_POLL_MS within that, one that waits on a library's progress function
  * as often as the library calls it (about a second for libcurl), either within
  * REMOTE_CONNECT_TIMEOUT_MS while connecting.
@@ -31,9 +31,10 @@
 extern "C" {
 #endif
 
-#define remote_pace_start dgpb__remote_pace_start
-#define remote_pace_ok dgpb__remote_pace_ok
+#define remote_cancel_on dgpb__remote_cancel_on
 #define remote_pace_fail dgpb__remote_pace_fail
+#define remote_pace_ok dgpb__remote_pace_ok
+#define remote_pace_start dgpb__remote_pace_start
 
 #define REMOTE_CONNECT_TIMEOUT_MS 2000L
 #define REMOTE_STALL_MS 2000L
@@ -45,7 +46,7 @@ extern "C" {
 /*
  * What the front lends a store for the life of its handle: the store's URL
  * for messages (the user information replaced by ***) and the flag that stops
- * its requests (dgpb_remote_cancel_on; NULL, or set later).
+ * its requests (remote_cancel_on; NULL, or set later).
  */
 typedef struct remote_call {
     const char *shown;

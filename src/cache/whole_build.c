@@ -19,7 +19,7 @@ void cache_build_entry_free(cache_build_entry *e)
 {
     dgpb_free(e->data);
     dgpb_free(e->json);
-    dgpb_depfile_free(e->deps, e->dep_count);
+    depfile_free(e->deps, e->dep_count);
     for (size_t i = 0; i < e->warning_count; i++)
         dgpb_free(e->warnings[i]);
     dgpb_free(e->warnings);

@@ -43,13 +43,13 @@ static const feature_row *row_of(dgpb_code_format format, const dgpb_code_featur
     return NULL;
 }
 
-int dgpb_code_feature_capability(dgpb_code_format format, const dgpb_code_feature *f)
+int code_feature_capability(dgpb_code_format format, const dgpb_code_feature *f)
 {
     const feature_row *r = row_of(format, f);
     return r ? r->cap : DGPB_CODE_FEATURE_REFUSED;
 }
 
-const char *dgpb_code_feature_name(dgpb_code_format format, const dgpb_code_feature *f)
+const char *code_feature_name(dgpb_code_format format, const dgpb_code_feature *f)
 {
     const feature_row *r = row_of(format, f);
     return r ? r->name : NULL;
@@ -64,15 +64,15 @@ static const int stage_needs[DGPB_STAGE_COUNT] = {
 /* "SPIR-V capability Geometry (2)", "WGSL `enable chromium_x`", "PTX `.target sm_90`". */
 static void describe(dgpb_code_format format, const dgpb_code_feature *f, char *out, size_t size)
 {
-    code_ops_of(format)->feature_describe(f, dgpb_code_feature_name(format, f), out, size);
+    code_ops_of(format)->feature_describe(f, code_feature_name(format, f), out, size);
 }
 
-int dgpb_entry_capabilities(const dgpb_capability_input *in, uint32_t *mask, dgpb_diag *d)
+int entry_capabilities(const dgpb_capability_input *in, uint32_t *mask, dgpb_diag *d)
 {
     *mask = 0;
     for (size_t i = 0; in->features && i < in->features->count; i++) {
         const dgpb_code_feature *f = &in->features->items[i];
-        int cap = dgpb_code_feature_capability(in->format, f);
+        int cap = code_feature_capability(in->format, f);
         if (cap >= 0) {
             *mask |= 1u << cap;
             continue;
@@ -81,7 +81,7 @@ int dgpb_entry_capabilities(const dgpb_capability_input *in, uint32_t *mask, dgp
             continue;
         char what[160];
         describe(in->format, f, what, sizeof what);
-        bool known = dgpb_code_feature_name(in->format, f) != NULL;
+        bool known = code_feature_name(in->format, f) != NULL;
         return dgpb_diag_set(
             d, DGPB_ERR_SHADER, -1,
             "target '%s', entry '%s': its %s declares %s, which %s (docs/format.md, "
@@ -98,13 +98,13 @@ int dgpb_entry_capabilities(const dgpb_capability_input *in, uint32_t *mask, dgp
     return DGPB_OK;
 }
 
-int dgpb_code_capabilities(dgpb_target_id target, const char *entry, uint32_t stage,
-                           dgpb_code_format format, const uint8_t *code, size_t size,
-                           uint32_t *mask, dgpb_diag *d)
+int code_capabilities(dgpb_target_id target, const char *entry, uint32_t stage,
+                      dgpb_code_format format, const uint8_t *code, size_t size, uint32_t *mask,
+                      dgpb_diag *d)
 {
     dgpb_code_features f;
     *mask = 0;
-    int rc = dgpb_code_features_read(format, code, size, &f, d);
+    int rc = code_features_read(format, code, size, &f, d);
     if (rc) {
         char why[sizeof d->message];
         snprintf(why, sizeof why, "%s", d->message);
@@ -115,8 +115,8 @@ int dgpb_code_capabilities(dgpb_target_id target, const char *entry, uint32_t st
     }
     dgpb_capability_input in = {
         .target = target, .entry = entry, .stage = stage, .format = format, .features = &f};
-    rc = dgpb_entry_capabilities(&in, mask, d);
-    dgpb_code_features_clear(&f);
+    rc = entry_capabilities(&in, mask, d);
+    code_features_clear(&f);
     return rc;
 }
 
@@ -136,7 +136,7 @@ static void names(uint32_t mask, char *out, size_t size)
         snprintf(out, size, "none");
 }
 
-int dgpb_capability_proof(const dgpb_bundle *bundle, dgpb_diag *d)
+int capability_proof(const dgpb_bundle *bundle, dgpb_diag *d)
 {
     for (uint32_t t = 0; t < dgpb_bundle_target_count(bundle); t++) {
         const dgpb_target_view *tv = dgpb_bundle_target(bundle, t);
@@ -148,8 +148,8 @@ int dgpb_capability_proof(const dgpb_bundle *bundle, dgpb_diag *d)
             char entry[256];
             snprintf(entry, sizeof entry, "%.*s", (int)e->name.len, e->name.ptr);
             uint32_t mask;
-            int rc = dgpb_code_capabilities((dgpb_target_id)tv->id, entry, e->stage_id, format,
-                                            e->code.data, e->code.size, &mask, d);
+            int rc = code_capabilities((dgpb_target_id)tv->id, entry, e->stage_id, format,
+                                       e->code.data, e->code.size, &mask, d);
             if (rc)
                 return rc;
             if (mask == e->capability_mask)

@@ -12,6 +12,17 @@
 #ifndef DGPB_CAPABILITIES_H
 #define DGPB_CAPABILITIES_H
 
+/*
+ * The library's internal functions are linked as dgpb__<name>, so that they
+ * never collide with a program's own symbols; the code calls them by their
+ * short names (CONTRIBUTING.md, "Code conventions").
+ */
+#define capability_proof dgpb__capability_proof
+#define code_capabilities dgpb__code_capabilities
+#define code_feature_capability dgpb__code_feature_capability
+#define code_feature_name dgpb__code_feature_name
+#define entry_capabilities dgpb__entry_capabilities
+
 #include <stdbool.h>
 #include <stdint.h>
 
@@ -43,22 +54,22 @@ typedef struct dgpb_capability_input {
  */
 #define DGPB_CODE_FEATURE_CORE (-1)
 #define DGPB_CODE_FEATURE_REFUSED (-2)
-int dgpb_code_feature_capability(dgpb_code_format format, const dgpb_code_feature *f);
+int code_feature_capability(dgpb_code_format format, const dgpb_code_feature *f);
 
 /* The feature's name in the table ("Float64"), or NULL when no row names it. */
-const char *dgpb_code_feature_name(dgpb_code_format format, const dgpb_code_feature *f);
+const char *code_feature_name(dgpb_code_format format, const dgpb_code_feature *f);
 
 /*
  * *mask = the entry's capabilities (bit 1 << DGPB_CAP_*). A refused feature
  * fails with DGPB_ERR_SHADER: "target 'spirv', entry 'k': its code declares
  * SPIR-V capability Geometry (2), which no dgpb capability names ...".
  */
-int dgpb_entry_capabilities(const dgpb_capability_input *in, uint32_t *mask, dgpb_diag *d);
+int entry_capabilities(const dgpb_capability_input *in, uint32_t *mask, dgpb_diag *d);
 
-/* Reads the features of `code` in `format` and maps them (dgpb_entry_capabilities). */
-int dgpb_code_capabilities(dgpb_target_id target, const char *entry, uint32_t stage,
-                           dgpb_code_format format, const uint8_t *code, size_t size,
-                           uint32_t *mask, dgpb_diag *d);
+/* Reads the features of `code` in `format` and maps them (entry_capabilities). */
+int code_capabilities(dgpb_target_id target, const char *entry, uint32_t stage,
+                      dgpb_code_format format, const uint8_t *code, size_t size, uint32_t *mask,
+                      dgpb_diag *d);
 
 /*
  * The proof of a bundle's capabilities: every entry of a target whose code
@@ -66,7 +77,7 @@ int dgpb_code_capabilities(dgpb_target_id target, const char *entry, uint32_t st
  * shipped code maps to. DGPB_ERR_SHADER naming the target, entry and the
  * capabilities that differ.
  */
-int dgpb_capability_proof(const dgpb_bundle *bundle, dgpb_diag *d);
+int capability_proof(const dgpb_bundle *bundle, dgpb_diag *d);
 
 #ifdef __cplusplus
 }

@@ -21,12 +21,12 @@ static const char *const class_names[DGPB_CODE_CLASS_COUNT] = {
     "pipeline constant",  "resource",
 };
 
-const char *dgpb_code_class_name(uint32_t cls)
+const char *code_class_name(uint32_t cls)
 {
     return cls < DGPB_CODE_CLASS_COUNT ? class_names[cls] : "resource";
 }
 
-void dgpb_code_bindings_clear(dgpb_code_bindings *b)
+void code_bindings_clear(dgpb_code_bindings *b)
 {
     if (!b)
         return;
@@ -57,8 +57,8 @@ static bool wgsl_spells(const char *name, const char *path)
     return true;
 }
 
-const dgpb_code_binding *dgpb_code_bindings_find(const dgpb_code_bindings *b, const char *path,
-                                                 bool *ambiguous)
+const dgpb_code_binding *code_bindings_find(const dgpb_code_bindings *b, const char *path,
+                                            bool *ambiguous)
 {
     *ambiguous = false;
     for (size_t i = 0; i < b->count; i++)

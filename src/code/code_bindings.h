@@ -22,16 +22,25 @@
  * variables after the parameter's path: the SPIR-V name is the dotted path
  * ("res.src", "globalParams.m.dst", "entryPointParams.mat.tex"), and WGSL
  * writes the same path with '_' for '.' plus a numeric suffix
- * ("entryPointParams_mat_tex_0"). dgpb_code_bindings_find() looks a path up
+ * ("entryPointParams_mat_tex_0"). code_bindings_find() looks a path up
  * under either spelling, which is how rows whose place only the code knows
  * (tables/reflect.h, `place_from_code`) get their space and binding.
  *
  * Ownership: the list owns its array; names point into the analysis or scan
  * it was made from, which must outlive it. Free with
- * dgpb_code_bindings_clear().
+ * code_bindings_clear().
  */
 #ifndef DGPB_CODE_BINDINGS_H
 #define DGPB_CODE_BINDINGS_H
+
+/*
+ * The library's internal functions are linked as dgpb__<name>, so that they
+ * never collide with a program's own symbols; the code calls them by their
+ * short names (CONTRIBUTING.md, "Code conventions").
+ */
+#define code_bindings_clear dgpb__code_bindings_clear
+#define code_bindings_find dgpb__code_bindings_find
+#define code_class_name dgpb__code_class_name
 
 #include <stdbool.h>
 #include <stddef.h>
@@ -79,10 +88,10 @@ typedef struct dgpb_code_binding {
     const char *dimension;    /* WGSL textures: "1d", "2d", "2d_array", ...; else NULL */
     uint32_t line;            /* WGSL: its line; 0 for SPIR-V */
     const dgpb_spirv_member *members; /* uniform blocks: the struct's members (SPIR-V, or WGSL
-                                         after dgpb_code_bindings_add_wgsl_layouts); borrowed */
+                                         after code_bindings_add_wgsl_layouts); borrowed */
     uint32_t member_count;            /* 0: not known */
     uint32_t element_stride; /* storage buffers: the element's stride (SPIR-V ArrayStride, WGSL
-                                after dgpb_code_bindings_add_wgsl_layouts); 0 unknown */
+                                after code_bindings_add_wgsl_layouts); 0 unknown */
     uint32_t array_length;   /* SPIR-V arrays of resources: the length; 0 runtime or unknown */
 } dgpb_code_binding;
 
@@ -93,10 +102,10 @@ typedef struct dgpb_code_bindings {
     size_t owned_count;
 } dgpb_code_bindings;
 
-void dgpb_code_bindings_clear(dgpb_code_bindings *b);
+void code_bindings_clear(dgpb_code_bindings *b);
 
 /* A readable name of a class ("storage buffer", "sampled texture", ...). */
-const char *dgpb_code_class_name(uint32_t cls);
+const char *code_class_name(uint32_t cls);
 
 /*
  * The binding Slang made for the parameter path `path` (a row's
@@ -104,8 +113,8 @@ const char *dgpb_code_class_name(uint32_t cls);
  * When WGSL has two candidates (a suffix Slang added to tell two equal names
  * apart), *ambiguous is set and NULL returned.
  */
-const dgpb_code_binding *dgpb_code_bindings_find(const dgpb_code_bindings *b, const char *path,
-                                                 bool *ambiguous);
+const dgpb_code_binding *code_bindings_find(const dgpb_code_bindings *b, const char *path,
+                                            bool *ambiguous);
 
 #ifdef __cplusplus
 }

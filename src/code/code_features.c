@@ -87,7 +87,7 @@ unsigned features_line(const char *t, size_t at)
     return line;
 }
 
-void dgpb_code_features_clear(dgpb_code_features *f)
+void code_features_clear(dgpb_code_features *f)
 {
     if (!f)
         return;

@@ -10,14 +10,27 @@
  * refused); WGSL's global directives, which come before every declaration
  * (comments skipped); PTX's first `.target` directive outside comments. The
  * mapping of what is read to capabilities is code/capabilities.h's. Each
- * format's reader is in its folder; dgpb_code_features_read() is
+ * format's reader is in its folder; code_features_read() is
  * code/code_formats.c's.
  *
- * Ownership: dgpb_code_features_read() fills a dgpb_code_features that owns
- * its array; release it with dgpb_code_features_clear().
+ * Ownership: code_features_read() fills a dgpb_code_features that owns
+ * its array; release it with code_features_clear().
  */
 #ifndef DGPB_CODE_FEATURES_H
 #define DGPB_CODE_FEATURES_H
+
+/*
+ * The library's internal functions are linked as dgpb__<name>, so that they
+ * never collide with a program's own symbols; the code calls them by their
+ * short names (CONTRIBUTING.md, "Code conventions").
+ */
+#define code_features_clear dgpb__code_features_clear
+#define code_features_read dgpb__code_features_read
+#define features_add dgpb__features_add
+#define features_ident dgpb__features_ident
+#define features_ident_char dgpb__features_ident_char
+#define features_line dgpb__features_line
+#define features_skip_space dgpb__features_skip_space
 
 #include <stdbool.h>
 #include <stddef.h>
@@ -55,18 +68,13 @@ typedef struct dgpb_code_features {
  * DGPB_ERR_CORRUPT (SPIR-V that is not a module, a WGSL directive or a PTX
  * `.target` that does not parse, PTX without `.target`) or DGPB_ERR_NOMEM.
  */
-int dgpb_code_features_read(dgpb_code_format format, const uint8_t *code, size_t size,
-                            dgpb_code_features *out, dgpb_diag *d);
+int code_features_read(dgpb_code_format format, const uint8_t *code, size_t size,
+                       dgpb_code_features *out, dgpb_diag *d);
 
 /* Releases what `f` owns and empties it. */
-void dgpb_code_features_clear(dgpb_code_features *f);
+void code_features_clear(dgpb_code_features *f);
 
-/* What the formats' readers share (internal; linked as dgpb__<name>). */
-#define features_add dgpb__features_add
-#define features_skip_space dgpb__features_skip_space
-#define features_ident_char dgpb__features_ident_char
-#define features_ident dgpb__features_ident
-#define features_line dgpb__features_line
+/* ---- what the formats' readers share ---- */
 
 /* Adds a feature once (`name_len` bytes of `name`); false when out of memory. */
 bool features_add(dgpb_code_features *f, size_t *cap, uint32_t number, const char *name,

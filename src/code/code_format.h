@@ -122,8 +122,8 @@ typedef struct code_ops {
     int (*type_find)(const uint8_t *code, size_t len, const char *entry, const code_row *row,
                      dgpb_code_type *out, dgpb_diag *diag);
     /* A uniform block's byte size; *out is 0 on entry. */
-    int (*block_size_find)(const uint8_t *code, size_t len, const char *entry,
-                           const code_row *row, uint32_t *out, dgpb_diag *diag);
+    int (*block_size_find)(const uint8_t *code, size_t len, const char *entry, const code_row *row,
+                           uint32_t *out, dgpb_diag *diag);
     /* A storage texture's texel format (a static WebGPU name); *out is NULL on entry. */
     int (*storage_format_find)(const uint8_t *code, size_t len, const char *entry,
                                const code_row *row, const char **out, dgpb_diag *diag);
@@ -132,7 +132,7 @@ typedef struct code_ops {
 /* The table of code format `format` (a format of no reader, or out of range: the unread one). */
 const code_ops *code_ops_of(dgpb_code_format format);
 
-/* The table of target `target`'s code format (dgpb_target_code_format). */
+/* The table of target `target`'s code format (target_code_format). */
 const code_ops *code_ops_of_target(dgpb_target_id target);
 
 /* The target whose code format the build analyses (code_ops.analysed), or -1 when none. */

@@ -38,8 +38,8 @@ static int unread_bindings(const uint8_t *code, size_t size, const dgpb_spirv_in
     return DGPB_OK;
 }
 
-static int unread_type(const uint8_t *code, size_t len, const char *entry,
-                       const code_row *row, dgpb_code_type *out, dgpb_diag *diag)
+static int unread_type(const uint8_t *code, size_t len, const char *entry, const code_row *row,
+                       dgpb_code_type *out, dgpb_diag *diag)
 {
     (void)code, (void)len, (void)entry, (void)row, (void)out, (void)diag;
     return DGPB_OK;
@@ -112,31 +112,31 @@ void code_read_clear(code_read *r)
 {
     if (!r)
         return;
-    dgpb_code_bindings_clear(&r->bindings);
-    dgpb_ptx_module_free(r->ptx);
-    dgpb_wgsl_module_free(r->wgsl);
+    code_bindings_clear(&r->bindings);
+    ptx_module_free(r->ptx);
+    wgsl_module_free(r->wgsl);
     memset(r, 0, sizeof *r);
 }
 
 /* ---- code/code_features.h -------------------------------------------------- */
 
-int dgpb_code_features_read(dgpb_code_format format, const uint8_t *code, size_t size,
-                            dgpb_code_features *out, dgpb_diag *d)
+int code_features_read(dgpb_code_format format, const uint8_t *code, size_t size,
+                       dgpb_code_features *out, dgpb_diag *d)
 {
     memset(out, 0, sizeof *out);
     int rc = code_ops_of(format)->features_read(code, size, out, d);
     if (rc)
-        dgpb_code_features_clear(out);
+        code_features_clear(out);
     return rc;
 }
 
 /* ---- code/value_types.h ---------------------------------------------------- */
 
-int dgpb_code_type_find(dgpb_code_format format, const uint8_t *code, size_t len, const char *entry,
-                        const code_row *row, dgpb_code_type *out, dgpb_diag *diag)
+int code_type_find(dgpb_code_format format, const uint8_t *code, size_t len, const char *entry,
+                   const code_row *row, dgpb_code_type *out, dgpb_diag *diag)
 {
     if (!out || !row || (!code && len))
-        return dgpb_diag_set(diag, DGPB_ERR_INVALID, -1, "dgpb_code_type_find: NULL argument");
+        return dgpb_diag_set(diag, DGPB_ERR_INVALID, -1, "code_type_find: NULL argument");
     memset(out, 0, sizeof *out);
     int rc = code_ops_of(format)->type_find(code, len, entry, row, out, diag);
     if (rc)
@@ -146,22 +146,21 @@ int dgpb_code_type_find(dgpb_code_format format, const uint8_t *code, size_t len
     return rc;
 }
 
-int dgpb_block_size_find(dgpb_code_format format, const uint8_t *code, size_t len,
-                         const char *entry, const code_row *row, uint32_t *out,
-                         dgpb_diag *diag)
+int code_block_size_find(dgpb_code_format format, const uint8_t *code, size_t len,
+                         const char *entry, const code_row *row, uint32_t *out, dgpb_diag *diag)
 {
     if (!out || !row || (!code && len))
-        return dgpb_diag_set(diag, DGPB_ERR_INVALID, -1, "dgpb_block_size_find: NULL argument");
+        return dgpb_diag_set(diag, DGPB_ERR_INVALID, -1, "code_block_size_find: NULL argument");
     *out = 0;
     return code_ops_of(format)->block_size_find(code, len, entry, row, out, diag);
 }
 
-int dgpb_storage_format_find(dgpb_code_format format, const uint8_t *code, size_t len,
+int code_storage_format_find(dgpb_code_format format, const uint8_t *code, size_t len,
                              const char *entry, const code_row *row, const char **out,
                              dgpb_diag *diag)
 {
     if (!out || !row || (!code && len))
-        return dgpb_diag_set(diag, DGPB_ERR_INVALID, -1, "dgpb_storage_format_find: NULL argument");
+        return dgpb_diag_set(diag, DGPB_ERR_INVALID, -1, "code_storage_format_find: NULL argument");
     *out = NULL;
     return code_ops_of(format)->storage_format_find(code, len, entry, row, out, diag);
 }

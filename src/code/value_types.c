@@ -31,7 +31,7 @@ const char *code_texel_format(const char *name)
     return NULL;
 }
 
-void dgpb_code_type_text(const dgpb_code_type *t, char *buf, size_t size)
+void code_type_text(const dgpb_code_type *t, char *buf, size_t size)
 {
     static const char prefix[] = {'?', 'b', 'i', 'u', 'f'};
     size_t n = 0;

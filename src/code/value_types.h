@@ -27,6 +27,19 @@
 #ifndef DGPB_VALUE_TYPES_H
 #define DGPB_VALUE_TYPES_H
 
+/*
+ * The library's internal functions are linked as dgpb__<name>, so that they
+ * never collide with a program's own symbols; the code calls them by their
+ * short names (CONTRIBUTING.md, "Code conventions").
+ */
+#define code_block_size_find dgpb__code_block_size_find
+#define code_storage_format_find dgpb__code_storage_format_find
+#define code_texel_format dgpb__code_texel_format
+#define code_texel_format_count dgpb__code_texel_format_count
+#define code_texel_formats dgpb__code_texel_formats
+#define code_type_find dgpb__code_type_find
+#define code_type_text dgpb__code_type_text
+
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -84,11 +97,11 @@ typedef struct dgpb_code_type {
  * out->scalar = DGPB_SCALAR_UNKNOWN when the code does not state it;
  * DGPB_ERR_CORRUPT only when the code cannot be read.
  */
-int dgpb_code_type_find(dgpb_code_format format, const uint8_t *code, size_t len, const char *entry,
-                        const code_row *row, dgpb_code_type *out, dgpb_diag *diag);
+int code_type_find(dgpb_code_format format, const uint8_t *code, size_t len, const char *entry,
+                   const code_row *row, dgpb_code_type *out, dgpb_diag *diag);
 
 /* "f32", "u32x4", "f32 4x4", ... into buf: how messages and headers spell a type. */
-void dgpb_code_type_text(const dgpb_code_type *t, char *buf, size_t size);
+void code_type_text(const dgpb_code_type *t, char *buf, size_t size);
 
 /*
  * The byte size the code gives the uniform block at row `row`'s
@@ -97,9 +110,8 @@ void dgpb_code_type_text(const dgpb_code_type *t, char *buf, size_t size);
  * in *out; 0 when the code does not say (PTX, or no such block).
  * DGPB_ERR_CORRUPT only when the code cannot be read.
  */
-int dgpb_block_size_find(dgpb_code_format format, const uint8_t *code, size_t len,
-                         const char *entry, const code_row *row, uint32_t *out,
-                         dgpb_diag *diag);
+int code_block_size_find(dgpb_code_format format, const uint8_t *code, size_t len,
+                         const char *entry, const code_row *row, uint32_t *out, dgpb_diag *diag);
 
 /*
  * The texel format the code declares for the storage texture at row `row`'s
@@ -109,14 +121,9 @@ int dgpb_block_size_find(dgpb_code_format format, const uint8_t *code, size_t le
  * of the variable's OpTypeImage; WGSL: texture_storage_*<FORMAT, ...>; other
  * formats: NULL. DGPB_ERR_CORRUPT only when the code cannot be read.
  */
-int dgpb_storage_format_find(dgpb_code_format format, const uint8_t *code, size_t len,
+int code_storage_format_find(dgpb_code_format format, const uint8_t *code, size_t len,
                              const char *entry, const code_row *row, const char **out,
                              dgpb_diag *diag);
-
-/* Linked as dgpb__<name> (CONTRIBUTING.md, "Code conventions"). */
-#define code_texel_formats dgpb__code_texel_formats
-#define code_texel_format_count dgpb__code_texel_format_count
-#define code_texel_format dgpb__code_texel_format
 
 /* WebGPU's texel format names in the order of SPIR-V's ImageFormat (index 0: none). */
 extern const char *const code_texel_formats[];

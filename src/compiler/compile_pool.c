@@ -2,7 +2,7 @@
  * compile_pool.c - running Slang's compiler (compile_pool.h): `-v`, batches
  * of children, one per job, and the pool of persistent `--serve` workers.
  *
- * Children run through dgpb_process_run_parallel(). Workers are either the
+ * Children run through process_run_parallel(). Workers are either the
  * embedded slangc-wasm or the native dgpb-slang-layout, both with `--serve`
  * (protocol: docs/slangc-wasm.md, recorder/worker_server.h): a job is one line, a
  * JSON array of argument strings (a layout job wraps it as {"layout": [...]});
@@ -69,7 +69,7 @@ int compile_pool_version(const compile_pool *c, bool embedded, char **version, d
     dgpb_diag local;
     dgpb_diag_clear(&local);
     int rc = DGPB_OK;
-    int status = dgpb_process_run(&p, &local);
+    int status = process_run(&p, &local);
     if (status < 0) {
         rc = pass_on(diag, &local);
         goto done;
@@ -99,7 +99,7 @@ int compile_pool_version(const compile_pool *c, bool embedded, char **version, d
     }
     (*version)[out_len] = 0;
 done:
-    dgpb_process_clear(&p);
+    process_clear(&p);
     return rc;
 }
 
@@ -160,8 +160,8 @@ int compile_pool_run_native(const compile_pool *c, dgpb_compile_job *jobs, size_
     }
     dgpb_diag local;
     dgpb_diag_clear(&local);
-    rc = dgpb_process_run_parallel_cancellable(procs, count, parallel, c->watch, c->watch_user,
-                                               c->cancel, &local);
+    rc = process_run_parallel_cancellable(procs, count, parallel, c->watch, c->watch_user,
+                                          c->cancel, &local);
     for (size_t i = 0; i < count; i++) {
         if (procs[i].status < 0)
             continue;
@@ -176,7 +176,7 @@ int compile_pool_run_native(const compile_pool *c, dgpb_compile_job *jobs, size_
     }
 done:
     for (size_t i = 0; procs && i < count; i++)
-        dgpb_process_clear(&procs[i]);
+        process_clear(&procs[i]);
     dgpb_free(procs);
     dgpb_free(argvs);
     return rc;

@@ -132,7 +132,7 @@ static void probe_workers(dgpb_compiler *c)
     p.cwd = c->cwd;
     dgpb_diag local;
     dgpb_diag_clear(&local);
-    int status = dgpb_process_run(&p, &local);
+    int status = process_run(&p, &local);
     if (status != 0) {
         const char *why = status < 0 ? local.message : p.err && *p.err ? p.err : "no message";
         size_t len = strlen(why);
@@ -144,7 +144,7 @@ static void probe_workers(dgpb_compiler *c)
         c->pool.serve_argv = NULL;
         c->pool.native_serve = false;
     }
-    dgpb_process_clear(&p);
+    process_clear(&p);
 }
 
 bool dgpb_compiler_has_recorder(const dgpb_compiler *c)

@@ -19,8 +19,7 @@
 #include "core/fileio_internal.h"
 #include "io/process.h"
 
-static const char setup_hint[] =
-    "run 'tools/setup.sh' (or 'npm ci --prefix tools/slangc-wasm')";
+static const char setup_hint[] = "run 'tools/setup.sh' (or 'npm ci --prefix tools/slangc-wasm')";
 
 /* ---- the environment and the shared rules ---- */
 
@@ -59,7 +58,7 @@ static int check_named(const char *path, const char *why, const char *path_var, 
 {
     *out = NULL;
     if (!strchr(path, '/')) {
-        char *found = dgpb_process_which(path, path_var);
+        char *found = process_which(path, path_var);
         if (!found)
             return dgpb_diag_set(diag, DGPB_ERR_TOOL, -1,
                                  "cannot use the Slang compiler '%s' (from %s): not found on PATH",
@@ -164,7 +163,7 @@ int slang_find_slangc(const char *given, const char *const *embedded, const slan
     }
     if (named) {
         rc = check_named(named, rule_names[*source], path_var, path, diag);
-    } else if (path_var && (*path = dgpb_process_which("slangc", path_var))) {
+    } else if (path_var && (*path = process_which("slangc", path_var))) {
         char *abs = fileio_absolute(*path);
         dgpb_free(*path);
         if (!(*path = abs))
@@ -250,7 +249,7 @@ int slang_find_libslang(const char *library, const char *slangc, const slang_env
         *path = found;
         return DGPB_OK;
     case SLANG_RULE_NONE:
-        if ((which = dgpb_process_which("slangc", slang_env_raw(env, "PATH"))) != NULL) {
+        if ((which = process_which("slangc", slang_env_raw(env, "PATH"))) != NULL) {
             named = which;
             rule = "slangc on PATH";
         }

@@ -84,7 +84,7 @@ void worker_remove_tmp(const char *dir)
 int worker_start(worker *w, const char *const *argv, const char *cwd, const char *const *env,
                  dgpb_diag *diag)
 {
-    dgpb_process_clear(&w->proc);
+    process_clear(&w->proc);
     w->proc = (dgpb_process)DGPB_PROCESS_INIT;
     w->proc.argv = argv;
     w->proc.cwd = cwd;
@@ -96,7 +96,7 @@ int worker_start(worker *w, const char *const *argv, const char *cwd, const char
     w->line.failed = false;
     w->err.len = 0;
     w->err.failed = false;
-    int rc = dgpb_process_start(&w->proc, diag);
+    int rc = process_start(&w->proc, diag);
     if (rc)
         return rc;
     w->alive = true;
@@ -122,9 +122,9 @@ int worker_retire(worker *w, bool kill_it)
     if (!w->alive)
         return w->proc.status;
     if (kill_it)
-        dgpb_process_kill(&w->proc, SIGKILL, NULL);
-    dgpb_process_close_input(&w->proc);
-    dgpb_process_finish(&w->proc, NULL);
+        process_kill(&w->proc, SIGKILL, NULL);
+    process_close_input(&w->proc);
+    process_finish(&w->proc, NULL);
     if (w->proc.err)
         keep_err(w, w->proc.err, w->proc.err_len);
     w->alive = false;
@@ -138,7 +138,7 @@ void worker_free(worker *w)
     if (!w)
         return;
     worker_retire(w, false);
-    dgpb_process_clear(&w->proc);
+    process_clear(&w->proc);
     bytebuf_free(&w->line);
     bytebuf_free(&w->err);
 }
@@ -191,8 +191,8 @@ char *worker_job_line(const char *const *args, size_t n, bool layout, const char
 
 int worker_send_line(worker *w, const char *line, dgpb_diag *diag)
 {
-    int rc = dgpb_process_write(&w->proc, line, strlen(line), diag);
-    return rc ? rc : dgpb_process_write(&w->proc, "\n", 1, diag);
+    int rc = process_write(&w->proc, line, strlen(line), diag);
+    return rc ? rc : process_write(&w->proc, "\n", 1, diag);
 }
 
 /* ---- answers ---- */

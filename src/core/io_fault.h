@@ -17,6 +17,11 @@
 #ifndef DGPB_IO_FAULT_H
 #define DGPB_IO_FAULT_H
 
+/*
+ * The library's internal functions are linked as dgpb__<name>, so that they
+ * never collide with a program's own symbols; the code calls them by their
+ * short names (CONTRIBUTING.md, "Code conventions").
+ */
 #define io_fault dgpb__io_fault
 #define io_fault_set dgpb__io_fault_set
 

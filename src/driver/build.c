@@ -73,11 +73,11 @@ static void finish(build *b)
         for (size_t e = 0; e < b->entry_count; e++) {
             unit *u = build_unit_at(b, t, e);
             dgpb_free(u->code);
-            dgpb_reflection_free(u->reflection);
+            reflection_free(u->reflection);
             if (!u->spirv_shared)
-                dgpb_spirv_info_free(u->spirv);
-            dgpb_param_table_clear(&u->params);
-            dgpb_wgsl_module_free(u->wgsl);
+                spirv_info_free(u->spirv);
+            param_table_clear(&u->params);
+            wgsl_module_free(u->wgsl);
         }
     dgpb_free(b->units);
     for (int t = 0; t < DGPB_TARGET_COUNT; t++) {
@@ -94,7 +94,7 @@ static void finish(build *b)
         dgpb_free(b->groups[i].label);
     }
     dgpb_free(b->groups);
-    dgpb_group_symbols_free(b->symbols, b->symbol_count);
+    group_symbols_free(b->symbols, b->symbol_count);
     dgpb_free(b->source);
     dgpb_free(b->wrapper);
     build_deps_free(b);

@@ -27,7 +27,7 @@ static bool is_known(void *ctx, const char *name, size_t n)
         if (strlen(b->symbols[i]) == n && !memcmp(b->symbols[i], name, n))
             return true;
     for (uint32_t t = 0; t < DGPB_TARGET_COUNT; t++)
-        if (strlen(dgpb_target_macro(t)) == n && !memcmp(dgpb_target_macro(t), name, n))
+        if (strlen(target_macro(t)) == n && !memcmp(target_macro(t), name, n))
             return true;
     for (size_t i = 0; i < b->desc->define_count; i++) {
         const char *d = b->desc->defines[i];
@@ -108,7 +108,7 @@ static bool take_result(const build *b, job_info *info, dgpb_compile_job *job, c
     char **list = NULL;
     size_t count = 0;
     if (!cache_split_paths(&b->cache, deps, deps_n, &list, &count)) {
-        dgpb_depfile_free(list, count);
+        depfile_free(list, count);
         return false;
     }
     char *diagnostics = cache_unroot(&b->cache, (const char *)diag, diag_n);
@@ -116,13 +116,13 @@ static bool take_result(const build *b, job_info *info, dgpb_compile_job *job, c
     if (!diagnostics || !output) {
         dgpb_free(diagnostics);
         dgpb_free(output);
-        dgpb_depfile_free(list, count);
+        depfile_free(list, count);
         return false;
     }
     job->status = 0;
     job->diagnostics = diagnostics;
     job->output = output;
-    dgpb_depfile_free(info->deps, info->dep_count);
+    depfile_free(info->deps, info->dep_count);
     info->deps = list;
     info->dep_count = count;
     info->deps_known = true;

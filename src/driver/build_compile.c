@@ -41,7 +41,7 @@ static int plan_jobs(build *b, job_list *list)
             if (!(b->entries[e].targets & (1u << t)))
                 continue;
             rc = build_add_job(b, list, ROLE_CODE, t, e);
-            if (!rc && dgpb_target_has_final((uint32_t)t))
+            if (!rc && target_has_final((uint32_t)t))
                 rc = build_add_job(b, list, ROLE_METALLIB, t, e);
             if (!rc && needs_probe(b, t, e))
                 rc = build_add_job(b, list, ROLE_PROBE, t, e);
@@ -56,7 +56,7 @@ static int analyze(build *b, int target, size_t e, const uint8_t *spirv, size_t 
 {
     dgpb_diag d;
     dgpb_diag_clear(&d);
-    int rc = dgpb_spirv_analyze(spirv, size, out, &d);
+    int rc = spirv_analyze(spirv, size, out, &d);
     if (rc == DGPB_ERR_UNSUPPORTED && *out) {
         build_report(b, DGPB_SEV_WARNING, rc,
                      "target '%s', entry '%s': SPIRV-Tools cannot parse its SPIR-V (%s); "
@@ -88,7 +88,7 @@ static int read_unit_reflection(build *b, const job_info *info, unit *u)
         build_report(b, DGPB_SEV_ERROR, DGPB_ERR_NOMEM, "out of memory");
         return DGPB_ERR_NOMEM;
     }
-    dgpb_value_block_name(b->entries[info->entry].name, block, block_size);
+    value_block_name(b->entries[info->entry].name, block, block_size);
     const char *values[1] = {block};
     const char **push = NULL;
     size_t push_count = 0;
@@ -123,8 +123,7 @@ static int read_unit_reflection(build *b, const job_info *info, unit *u)
  */
 static bool job_gives_unit(const build *b, const job_info *info)
 {
-    return (info->role == ROLE_CODE) !=
-           (dgpb_target_has_final((uint32_t)info->target) && b->metallib);
+    return (info->role == ROLE_CODE) != (target_has_final((uint32_t)info->target) && b->metallib);
 }
 
 /*

@@ -39,7 +39,7 @@ int build_job_deps(build *b, job_info *info)
     }
     if (read)
         return DGPB_OK; /* this compiler wrote none: nothing cached, nothing listed */
-    int rc = dgpb_depfile_parse((const char *)text, size, &info->deps, &info->dep_count);
+    int rc = depfile_parse((const char *)text, size, &info->deps, &info->dep_count);
     dgpb_free(text);
     /* The discovery module lives in the intermediate folder, another one each build. */
     size_t kept = 0;
@@ -115,7 +115,7 @@ int build_collect_deps(build *b, const job_list *list, const dgpb_compile_job *j
 
 void build_deps_free(build *b)
 {
-    dgpb_depfile_free(b->deps, b->dep_count);
+    depfile_free(b->deps, b->dep_count);
     dgpb_free(b->dep_from_discovery);
     b->deps = NULL;
     b->dep_from_discovery = NULL;

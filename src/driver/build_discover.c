@@ -174,7 +174,7 @@ static void note_dropped_targets(build *b, uint32_t dropped)
         }
     build_report(
         b, DGPB_SEV_NOTE, DGPB_OK, "target%s %s left out: the %s build triple does not load %s",
-        count == 1 ? "" : "s", names, dgpb_platform_name(b->platform), count == 1 ? "it" : "them");
+        count == 1 ? "" : "s", names, platform_name(b->platform), count == 1 ? "it" : "them");
 }
 
 /*
@@ -207,7 +207,7 @@ int build_prepare(build *b)
     b->source = (char *)text;
     if ((rc = check_text(b)))
         return rc;
-    rc = dgpb_scan_group_symbols(b->source, b->source_len, &b->symbols, &b->symbol_count, &diag);
+    rc = scan_group_symbols(b->source, b->source_len, &b->symbols, &b->symbol_count, &diag);
     if (rc)
         return build_forward(b, &diag, NULL);
     b->generator_conventions = b->symbol_count > 0;
@@ -221,15 +221,15 @@ int build_prepare(build *b)
         return DGPB_ERR_INVALID;
     }
     uint32_t wanted;
-    if ((rc = dgpb_platform_from_triple(desc->triple, &b->platform, &diag)) ||
-        (rc = dgpb_targets_parse(desc->targets, &wanted, &diag)))
+    if ((rc = platform_from_triple(desc->triple, &b->platform, &diag)) ||
+        (rc = targets_parse(desc->targets, &wanted, &diag)))
         return build_forward(b, &diag, NULL);
-    b->targets = wanted & dgpb_platform_targets(b->platform);
+    b->targets = wanted & platform_targets(b->platform);
     note_dropped_targets(b, wanted & ~b->targets);
     if (!b->targets) {
         build_report(b, DGPB_SEV_ERROR, DGPB_ERR_INVALID,
                      "no target left: the %s build triple loads none of the targets asked for (%s)",
-                     dgpb_platform_name(b->platform), desc->targets ? desc->targets : "all");
+                     platform_name(b->platform), desc->targets ? desc->targets : "all");
         return DGPB_ERR_INVALID;
     }
 
@@ -373,8 +373,8 @@ static void report_discovery_failures(build *b, const job_list *list, const dgpb
  */
 static bool stages_in_code(int target, const dgpb_reflection *r)
 {
-    if (dgpb_target_discovery_format((uint32_t)target) !=
-        dgpb_target_code_format((uint32_t)code_analysis_target()))
+    if (target_discovery_format((uint32_t)target) !=
+        target_code_format((uint32_t)code_analysis_target()))
         return false;
     for (size_t k = 0; k < r->entry_count; k++)
         if (!r->entries[k].stage_name[0])
@@ -398,11 +398,11 @@ static int stages_from_code(build *b, const job_info *info, dgpb_reflection *r)
     dgpb_diag_clear(&d);
     int rc = dgpb_file_read(info->out, BUILD_MAX_OUTPUT, &code, &size, &d);
     if (!rc)
-        rc = dgpb_spirv_entry_points(code, size, &entry_points, &count, &d);
+        rc = spirv_entry_points(code, size, &entry_points, &count, &d);
     for (size_t k = 0; !rc && k < r->entry_count; k++)
         for (size_t i = 0; i < count && !r->entries[k].stage_name[0]; i++)
             if (!strcmp(entry_points[i].name, r->entries[k].name))
-                r->entries[k].stage = dgpb_spirv_stage_of_model(entry_points[i].execution_model);
+                r->entries[k].stage = spirv_stage_of_model(entry_points[i].execution_model);
     dgpb_free(entry_points);
     dgpb_free(code);
     if (rc) {
@@ -583,10 +583,10 @@ static int discover_targets(build *b, job_list *list, dgpb_reflection **r)
         rc = run_discoveries(b, &again, stages);
     for (size_t k = 0; k < again.count; k++) {
         if (!rc) {
-            dgpb_reflection_free(r[at[k]]);
+            reflection_free(r[at[k]]);
             r[at[k]] = stages[k];
         } else {
-            dgpb_reflection_free(stages[k]);
+            reflection_free(stages[k]);
         }
     }
     build_job_list_free(&again);
@@ -603,7 +603,7 @@ int build_discover(build *b)
     for (size_t i = 0; i < list.count && !rc; i++)
         rc = add_reflected_entries(b, list.info[i].target, r[i]);
     for (size_t i = 0; i < list.count; i++)
-        dgpb_reflection_free(r[i]);
+        reflection_free(r[i]);
     build_job_list_free(&list);
     bool found = b->entry_count > 0;
     if (!rc)

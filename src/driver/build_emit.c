@@ -53,16 +53,16 @@ static int add_units(build *b, dgpb_model *m, int t, uint32_t target_index, dgpb
         if (b->entries[e].stage == DGPB_STAGE_COMPUTE)
             memcpy(desc.thread_group_size, b->entries[e].thread_group_size,
                    sizeof desc.thread_group_size);
-        rc = dgpb_model_add_entry(m, target_index, &desc, diag);
+        rc = model_add_entry(m, target_index, &desc, diag);
     }
     return rc;
 }
 
 static const char *code_format(const build *b, int t)
 {
-    if (dgpb_target_has_final((uint32_t)t) && b->metallib)
-        return dgpb_code_format_name(dgpb_target_final_format((uint32_t)t));
-    return dgpb_code_format_name(dgpb_target_code_format((uint32_t)t));
+    if (target_has_final((uint32_t)t) && b->metallib)
+        return dgpb_code_format_name(target_final_format((uint32_t)t));
+    return dgpb_code_format_name(target_code_format((uint32_t)t));
 }
 
 /* The model of the bundle: every target with entries, its layouts, then its entries. */
@@ -76,11 +76,11 @@ static int make_model(build *b, dgpb_model *m, dgpb_diag *diag)
         if (!any)
             continue; /* a target left with no entries is left out */
         uint32_t target_index;
-        rc = dgpb_model_add_target(m, dgpb_target_name((uint32_t)t), code_format(b, t),
-                                   &target_index, diag);
+        rc = model_add_target(m, dgpb_target_name((uint32_t)t), code_format(b, t), &target_index,
+                              diag);
         for (uint32_t i = 0; !rc && i < b->layouts[t].count; i++)
-            rc = dgpb_model_add_layout(m, target_index, b->layouts[t].blobs[i],
-                                       b->layouts[t].sizes[i], NULL, diag);
+            rc = model_add_layout(m, target_index, b->layouts[t].blobs[i], b->layouts[t].sizes[i],
+                                  NULL, diag);
         if (!rc)
             rc = add_units(b, m, t, target_index, diag);
     }
@@ -188,11 +188,11 @@ static int make_header(const uint8_t *bytes, size_t size, const char *stem, char
 
 /*
  * The message for a path the depfile cannot hold so that both Make and Ninja
- * read it back (dgpb_depfile_unwritable): the path and the byte, escaped.
+ * read it back (depfile_unwritable): the path and the byte, escaped.
  */
 static int refuse_depfile_path(const char *path, dgpb_diag *diag)
 {
-    long at = dgpb_depfile_unwritable(path);
+    long at = depfile_unwritable(path);
     unsigned char c = at >= 0 ? (unsigned char)path[at] : 0;
     char what[64];
     if (c == ':')
@@ -286,8 +286,8 @@ int build_write_outputs(build *b, const char *stem, const uint8_t *bytes, size_t
             /* every output a build system waits for: the bundle, its view, the header */
             const char *targets[3] = {r->bundle_path, r->json_path, r->header_path};
             const char *refused = NULL;
-            rc = dgpb_depfile_make(targets, desc->emit_header ? 3 : 2, deps, b->dep_count + 1, 1,
-                                   &refused, &depfile);
+            rc = depfile_make(targets, desc->emit_header ? 3 : 2, deps, b->dep_count + 1, 1,
+                              &refused, &depfile);
             if (rc == DGPB_ERR_INVALID)
                 refuse_depfile_path(refused, diag);
             else if (rc)
@@ -332,20 +332,20 @@ int build_emit(build *b)
     dgpb_write_stats stats;
     char *json = NULL;
     dgpb_bundle *bundle = NULL;
-    int rc = dgpb_model_create(&m);
+    int rc = model_create(&m);
     if (rc)
         dgpb_diag_set(&diag, rc, -1, "out of memory");
     if (!rc)
         rc = make_model(b, m, &diag);
     if (!rc)
-        rc = dgpb_write_ex(m, &bytes, &size, &stats, &diag);
+        rc = bundle_write_ex(m, &bytes, &size, &stats, &diag);
     /* Read back what was written: the JSON view comes from the bytes, and a bundle the
        reader rejects is never written. */
     if (!rc)
         rc = dgpb_bundle_open(bytes, size, DGPB_OPEN_VERIFY_SHA256, &bundle, &diag);
     /* The proof of its capabilities: each entry's, against the code it ships. */
     if (!rc)
-        rc = dgpb_capability_proof(bundle, &diag);
+        rc = capability_proof(bundle, &diag);
     char stem[1024];
     build_output_stem(b, stem, sizeof stem);
     if (!rc)
@@ -365,6 +365,6 @@ int build_emit(build *b)
     dgpb_bundle_close(bundle);
     dgpb_free(json);
     dgpb_free(bytes);
-    dgpb_model_destroy(m);
+    model_destroy(m);
     return rc;
 }

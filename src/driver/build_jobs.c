@@ -28,17 +28,17 @@
 static dgpb_code_format job_format(int target, enum job_role role)
 {
     if (role == ROLE_PROBE)
-        return dgpb_target_code_format((uint32_t)code_analysis_target());
+        return target_code_format((uint32_t)code_analysis_target());
     if (role == ROLE_METALLIB)
-        return dgpb_target_final_format((uint32_t)target);
+        return target_final_format((uint32_t)target);
     if (role == ROLE_DISCOVER)
-        return dgpb_target_discovery_format((uint32_t)target);
-    return dgpb_target_code_format((uint32_t)target);
+        return target_discovery_format((uint32_t)target);
+    return target_code_format((uint32_t)target);
 }
 
 const char *build_slang_target(int target, enum job_role role)
 {
-    return dgpb_code_format_slang_target(job_format(target, role));
+    return code_format_slang_target(job_format(target, role));
 }
 
 void build_job_list_free(job_list *list)
@@ -76,7 +76,7 @@ bool build_layout_with_compile(build *b, int target, size_t g)
 {
     /* A target with a final code format (metal) records the layout of its final code
        (metallib) or of its code (msl), known only once every compile to the final one ran. */
-    if (!layouts_wanted(b) || dgpb_target_has_final((uint32_t)target) ||
+    if (!layouts_wanted(b) || target_has_final((uint32_t)target) ||
         dgpb_compiler_mode_of(b->desc->compiler, NULL) != DGPB_COMPILER_NATIVE_WORKERS)
         return false;
     size_t entries = 0;
@@ -103,7 +103,7 @@ static int add_job(build *b, job_list *list, enum job_role role, int target, siz
     const dgpb_build_desc *desc = b->desc;
     const char *target_name = dgpb_target_name((uint32_t)target);
     const char *slang_target_name = build_slang_target(target, role);
-    const char *ext = dgpb_code_format_extension(job_format(target, role));
+    const char *ext = code_format_extension(job_format(target, role));
     /* Intermediate files are named by the entry's index, never by its name: an entry name may
        be up to 4096 bytes, longer than a file name may be (docs/build.md). */
     char base[32];
@@ -155,7 +155,7 @@ static int add_job(build *b, job_list *list, enum job_role role, int target, siz
     } else {
         ARG(mem_printf("-D%s", b->groups[b->entries[entry_index].group].symbol));
     }
-    ARG(mem_printf("-D%s", dgpb_target_macro((uint32_t)target)));
+    ARG(mem_printf("-D%s", target_macro((uint32_t)target)));
     ARG(mem_strdup("-matrix-layout-row-major"));
     ARG(mem_strdup("-target"));
     ARG(mem_strdup(slang_target_name));
@@ -433,7 +433,7 @@ int build_read_reflection(build *b, const char *path, dgpb_target_id target,
     if (!rc && json_sha)
         *hashed = dgpb_sha256(json, size, json_sha) == DGPB_OK;
     if (!rc)
-        rc = dgpb_reflection_parse_blocks((const char *)json, size, target, blocks, out, &d);
+        rc = reflection_parse_blocks((const char *)json, size, target, blocks, out, &d);
     dgpb_free(json);
     if (rc) {
         char context[4200];

@@ -27,8 +27,8 @@ typedef struct layout_task {
     dgpb_layout_entry *entries;
     char *group_define, *target_define, *output;
     const char *extra[3];
-    dgpb_layout_run_desc run;
-    dgpb_layout_args args; /* for a batch: the recorder's arguments after its options */
+    recording_desc run;
+    recording_args args; /* for a batch: the recorder's arguments after its options */
 } layout_task;
 
 static void task_free(layout_task *k)
@@ -37,7 +37,7 @@ static void task_free(layout_task *k)
     dgpb_free(k->group_define);
     dgpb_free(k->target_define);
     dgpb_free(k->output);
-    dgpb_layout_args_free(&k->args);
+    recording_args_free(&k->args);
 }
 
 static int task_make(build *b, int t, size_t g, layout_task *k)
@@ -47,7 +47,7 @@ static int task_make(build *b, int t, size_t g, layout_task *k)
     k->group = g;
     k->entries = mem_calloc(b->entry_count, sizeof *k->entries);
     k->group_define = mem_printf("-D%s", b->groups[g].symbol);
-    k->target_define = mem_printf("-D%s", dgpb_target_macro((uint32_t)t));
+    k->target_define = mem_printf("-D%s", target_macro((uint32_t)t));
     k->output = build_layout_output(b, t, g);
     if (!k->entries || !k->group_define || !k->target_define || !k->output) {
         build_report(b, DGPB_SEV_ERROR, DGPB_ERR_NOMEM, "out of memory");
@@ -61,11 +61,11 @@ static int task_make(build *b, int t, size_t g, layout_task *k)
     k->extra[0] = k->group_define;
     k->extra[1] = k->target_define;
     k->extra[2] = "-matrix-layout-row-major";
-    k->run = (dgpb_layout_run_desc){
+    k->run = (recording_desc){
         .recorder = desc->layout_recorder,
         .module = desc->module_file,
-        .target = build_slang_target(
-            t, dgpb_target_has_final((uint32_t)t) && b->metallib ? ROLE_METALLIB : ROLE_CODE),
+        .target = build_slang_target(t, target_has_final((uint32_t)t) && b->metallib ? ROLE_METALLIB
+                                                                                     : ROLE_CODE),
         .entries = k->entries,
         .entry_count = n,
         .defines = desc->defines,
@@ -225,7 +225,7 @@ static int run_batch(build *b, layout_task *tasks, size_t count, int *rcs, dgpb_
     for (size_t i = 0; i < count && !rc; i++) {
         dgpb_diag d;
         dgpb_diag_clear(&d);
-        if ((rc = dgpb_layout_args_make(&tasks[i].run, false, &tasks[i].args, &d)))
+        if ((rc = recording_args_make(&tasks[i].run, false, &tasks[i].args, &d)))
             build_forward(b, &d, "the layout recorder");
         jobs[i] = (dgpb_compile_job){
             .args = tasks[i].args.argv, .arg_count = tasks[i].args.count, .layout = true};
@@ -263,8 +263,8 @@ static int run_batch(build *b, layout_task *tasks, size_t count, int *rcs, dgpb_
     if (!rc && (misses || recorded))
         build_cache_store_layouts(b, jobs, count, outputs, cached);
     for (size_t i = 0; i < count && !rc; i++)
-        rcs[i] = dgpb_layout_collect(&tasks[i].run, jobs[i].status, jobs[i].diagnostics, &blobs[i],
-                                     &sizes[i], &diags[i]);
+        rcs[i] = recording_collect(&tasks[i].run, jobs[i].status, jobs[i].diagnostics, &blobs[i],
+                                   &sizes[i], &diags[i]);
 done:
     if (jobs)
         dgpb_compile_jobs_clear(jobs, count);
@@ -338,7 +338,7 @@ int build_record_layouts(build *b)
                 build_report(b, DGPB_SEV_NOTE, DGPB_OK, "recording the layout of %s for '%s'",
                              b->groups[k->group].label, dgpb_target_name((uint32_t)k->target));
             b->result->compile_count++;
-            rcs[i] = dgpb_layout_run(&k->run, &blobs[i], &sizes[i], &diags[i]);
+            rcs[i] = recording_run(&k->run, &blobs[i], &sizes[i], &diags[i]);
         }
         int stop_rc = DGPB_OK;
         enum next next = take_result(b, k, rcs[i], &diags[i], blobs[i], sizes[i], &stop_rc);

@@ -76,13 +76,13 @@ static int read_code_bindings(build *b, int t, size_t e, unit *u, code_read *out
 static int unit_capabilities(build *b, int t, size_t entry_index, unit *u)
 {
     const entry *e = &b->entries[entry_index];
-    dgpb_code_format format = dgpb_target_code_format((uint32_t)t);
+    dgpb_code_format format = target_code_format((uint32_t)t);
     dgpb_diag d;
     dgpb_diag_clear(&d);
     int rc;
     if (code_ops_of(format)->reads_features) {
-        rc = dgpb_code_capabilities((dgpb_target_id)t, e->name, e->stage, format, u->code,
-                                    u->code_size, &u->caps, &d);
+        rc = code_capabilities((dgpb_target_id)t, e->name, e->stage, format, u->code, u->code_size,
+                               &u->caps, &d);
     } else {
         dgpb_code_features f = {0};
         dgpb_code_feature *items = NULL;
@@ -97,11 +97,10 @@ static int unit_capabilities(build *b, int t, size_t entry_index, unit *u)
         dgpb_capability_input in = {.target = (dgpb_target_id)t,
                                     .entry = e->name,
                                     .stage = e->stage,
-                                    .format =
-                                        dgpb_target_code_format((uint32_t)code_analysis_target()),
+                                    .format = target_code_format((uint32_t)code_analysis_target()),
                                     .features = &f,
                                     .probe = true};
-        rc = dgpb_entry_capabilities(&in, &u->caps, &d);
+        rc = entry_capabilities(&in, &u->caps, &d);
         dgpb_free(items);
     }
     return rc ? build_forward(b, &d, NULL) : DGPB_OK;
@@ -142,7 +141,7 @@ static int make_unit_table(build *b, int t, size_t entry_index)
         .group_entry_count = member_count,
         .code = code.have_bindings ? &code.bindings : NULL,
     };
-    if (!rc && (rc = dgpb_param_table_build(&select, &u->params, &d)))
+    if (!rc && (rc = param_table_build(&select, &u->params, &d)))
         build_forward(b, &d, NULL);
     /* The proof: the table against the code it ships. */
     dgpb_proof_input proof = {.target = (dgpb_target_id)t,
@@ -150,11 +149,11 @@ static int make_unit_table(build *b, int t, size_t entry_index)
                               .table = &u->params,
                               .code = &code.bindings,
                               .ptx = code.ptx};
-    if (!rc && (code.have_bindings || code.ptx) && (rc = dgpb_binding_proof(&proof, &d)))
+    if (!rc && (code.have_bindings || code.ptx) && (rc = binding_proof_check(&proof, &d)))
         build_forward(b, &d, NULL);
     if (!rc && ops->webgpu &&
-        (rc = dgpb_webgpu_check_entry(e->name, e->stage, e->thread_group_size, u->wgsl, &u->params,
-                                      &d))) {
+        (rc = webgpu_check_entry(e->name, e->stage, e->thread_group_size, u->wgsl, &u->params,
+                                 &d))) {
         char context[64];
         snprintf(context, sizeof context, "target '%s'", dgpb_target_name((uint32_t)t));
         build_forward(b, &d, context);

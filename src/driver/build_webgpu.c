@@ -79,7 +79,7 @@ static int check_target(build *b, int t)
         dgpb_diag_clear(&d);
         char context[64];
         snprintf(context, sizeof context, "target '%s'", dgpb_target_name((uint32_t)t));
-        if (n && dgpb_webgpu_check_group(b->groups[g].label, names, tables, n, &d) &&
+        if (n && webgpu_check_group(b->groups[g].label, names, tables, n, &d) &&
             build_forward(b, &d, context) == DGPB_ERR_NOMEM)
             rc = DGPB_ERR_NOMEM; /* every other failure is the module's: check every group */
     }

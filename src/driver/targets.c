@@ -44,46 +44,46 @@ static const char *const target_list = (""
                                         ) +
                                        2;
 
-const char *dgpb_target_macro(uint32_t id)
+const char *target_macro(uint32_t id)
 {
     return id < DGPB_TARGET_COUNT ? targets[id].macro : NULL;
 }
 
-dgpb_code_format dgpb_target_code_format(uint32_t id)
+dgpb_code_format target_code_format(uint32_t id)
 {
     assert(id < DGPB_TARGET_COUNT);
     return targets[id].code;
 }
 
-dgpb_code_format dgpb_target_discovery_format(uint32_t id)
+dgpb_code_format target_discovery_format(uint32_t id)
 {
     assert(id < DGPB_TARGET_COUNT);
     return targets[id].discover;
 }
 
-dgpb_code_format dgpb_target_final_format(uint32_t id)
+dgpb_code_format target_final_format(uint32_t id)
 {
     assert(id < DGPB_TARGET_COUNT);
     return targets[id].final;
 }
 
-bool dgpb_target_has_final(uint32_t id)
+bool target_has_final(uint32_t id)
 {
     assert(id < DGPB_TARGET_COUNT);
     return targets[id].final != targets[id].code;
 }
 
-const char *dgpb_code_format_slang_target(uint32_t format)
+const char *code_format_slang_target(uint32_t format)
 {
     return format < DGPB_CODE_FORMAT_COUNT ? code_formats[format].slang_target : NULL;
 }
 
-const char *dgpb_code_format_extension(uint32_t format)
+const char *code_format_extension(uint32_t format)
 {
     return format < DGPB_CODE_FORMAT_COUNT ? code_formats[format].extension : NULL;
 }
 
-const char *dgpb_platform_name(dgpb_platform p)
+const char *platform_name(dgpb_platform p)
 {
     switch (p) {
     case DGPB_PLATFORM_LINUX:
@@ -105,7 +105,7 @@ static bool has_word(const char *triple, const char *word)
     return strstr(triple, word) != NULL;
 }
 
-int dgpb_platform_from_triple(const char *triple, dgpb_platform *out, dgpb_diag *diag)
+int platform_from_triple(const char *triple, dgpb_platform *out, dgpb_diag *diag)
 {
     if (!triple || !*triple) {
 #if defined(__APPLE__)
@@ -141,7 +141,7 @@ int dgpb_platform_from_triple(const char *triple, dgpb_platform *out, dgpb_diag 
     return DGPB_OK;
 }
 
-uint32_t dgpb_platform_targets(dgpb_platform p)
+uint32_t platform_targets(dgpb_platform p)
 {
     uint32_t set = 0;
     for (int t = 0; t < DGPB_TARGET_COUNT && (unsigned)p < DGPB_PLATFORM_COUNT; t++)
@@ -157,7 +157,7 @@ static int empty_item(const char *list, dgpb_diag *diag)
                          "bad target list '%s': an empty item (a comma too many?)", list);
 }
 
-int dgpb_targets_parse(const char *list, uint32_t *out_set, dgpb_diag *diag)
+int targets_parse(const char *list, uint32_t *out_set, dgpb_diag *diag)
 {
     *out_set = 0;
     if (!list) {
@@ -192,15 +192,15 @@ int dgpb_targets_parse(const char *list, uint32_t *out_set, dgpb_diag *diag)
     return DGPB_OK;
 }
 
-void dgpb_group_symbols_free(char **symbols, size_t count)
+void group_symbols_free(char **symbols, size_t count)
 {
     for (size_t i = 0; symbols && i < count; i++)
         dgpb_free(symbols[i]);
     dgpb_free(symbols);
 }
 
-int dgpb_scan_group_symbols(const char *text, size_t len, char ***symbols, size_t *count,
-                            dgpb_diag *diag)
+int scan_group_symbols(const char *text, size_t len, char ***symbols, size_t *count,
+                       dgpb_diag *diag)
 {
     static const char prefix[] = "DREAM_SHADER";
     char **out = NULL;
@@ -246,6 +246,6 @@ int dgpb_scan_group_symbols(const char *text, size_t len, char ***symbols, size_
     *count = n;
     return DGPB_OK;
 nomem:
-    dgpb_group_symbols_free(out, n);
+    group_symbols_free(out, n);
     return dgpb_diag_set(diag, DGPB_ERR_NOMEM, -1, "out of memory");
 }

@@ -105,7 +105,7 @@ bool c_type_from_value(const dgpb_code_type *v, uint32_t size, c_type *out)
 
 void c_type_text(const c_type *c, char *buf, size_t size)
 {
-    dgpb_code_type_text(&c->value, buf, size);
+    code_type_text(&c->value, buf, size);
 }
 
 /* The type the code of entry `e` of target `t` states for its row `row`. */
@@ -117,15 +117,14 @@ static bool code_type(c_header_types *ts, const dgpb_target_view *t, const dgpb_
     memcpy(entry, e->name.ptr, e->name.len);
     entry[e->name.len] = 0;
     code_row desc = {.kind = p->kind,
-                            .space = p->space,
-                            .binding = p->binding,
-                            .offset = p->offset,
-                            .size = p->size};
+                     .space = p->space,
+                     .binding = p->binding,
+                     .offset = p->offset,
+                     .size = p->size};
     dgpb_code_type v;
     dgpb_diag d;
     dgpb_diag_clear(&d);
-    int rc =
-        dgpb_code_type_find(t->code_format_id, e->code.data, e->code.size, entry, &desc, &v, &d);
+    int rc = code_type_find(t->code_format_id, e->code.data, e->code.size, entry, &desc, &v, &d);
     if (rc) {
         if (!ts->rc) {
             ts->rc = rc;

@@ -9,7 +9,7 @@
 #include "core/alloc.h"
 #include "core/bytebuf.h"
 
-void dgpb_depfile_free(char **deps, size_t count)
+void depfile_free(char **deps, size_t count)
 {
     for (size_t i = 0; deps && i < count; i++)
         dgpb_free(deps[i]);
@@ -34,7 +34,7 @@ static int add_dep(char ***deps, size_t *count, const char *word, size_t n)
     return DGPB_OK;
 }
 
-int dgpb_depfile_parse(const char *text, size_t len, char ***deps, size_t *count)
+int depfile_parse(const char *text, size_t len, char ***deps, size_t *count)
 {
     dgpb_bytebuf word = {0};
     int rc = DGPB_OK;
@@ -103,7 +103,7 @@ static bool plain(unsigned char c)
            c >= 0x80 || (c && strchr("+,/_.~(){}@]!-", c));
 }
 
-long dgpb_depfile_unwritable(const char *path)
+long depfile_unwritable(const char *path)
 {
     const unsigned char *s = (const unsigned char *)path;
     size_t n = strlen(path);
@@ -131,12 +131,12 @@ static void append_escaped(dgpb_bytebuf *b, const char *s)
     }
 }
 
-int dgpb_depfile_make(const char *const *targets, size_t target_count, const char *const *deps,
-                      size_t dep_count, size_t phony_from, const char **refused, char **text)
+int depfile_make(const char *const *targets, size_t target_count, const char *const *deps,
+                 size_t dep_count, size_t phony_from, const char **refused, char **text)
 {
     for (size_t i = 0; refused && i < target_count + dep_count; i++) {
         const char *path = i < target_count ? targets[i] : deps[i - target_count];
-        if (dgpb_depfile_unwritable(path) >= 0) {
+        if (depfile_unwritable(path) >= 0) {
             *refused = path;
             return DGPB_ERR_INVALID;
         }

@@ -5,6 +5,16 @@
 #ifndef DGPB_DEPFILE_H
 #define DGPB_DEPFILE_H
 
+/*
+ * The library's internal functions are linked as dgpb__<name>, so that they
+ * never collide with a program's own symbols; the code calls them by their
+ * short names (CONTRIBUTING.md, "Code conventions").
+ */
+#define depfile_free dgpb__depfile_free
+#define depfile_make dgpb__depfile_make
+#define depfile_parse dgpb__depfile_parse
+#define depfile_unwritable dgpb__depfile_unwritable
+
 #include <stddef.h>
 
 #include "dgpb/result.h"
@@ -21,7 +31,7 @@ extern "C" {
  * string, the array grown with dgpb_realloc). DGPB_ERR_CORRUPT when a line
  * has no rule separator; DGPB_ERR_NOMEM.
  */
-int dgpb_depfile_parse(const char *text, size_t len, char ***deps, size_t *count);
+int depfile_parse(const char *text, size_t len, char ***deps, size_t *count);
 
 /*
  * Makes a depfile: one rule `TARGETS...: DEPS...` and an empty rule for each
@@ -29,11 +39,11 @@ int dgpb_depfile_parse(const char *text, size_t len, char ***deps, size_t *count
  * file, so that a deleted one does not stop Make). Spaces are written as
  * `\ `, `$` as `$$`, `#` as `\#`, `:` as `\:`. *text is a new
  * NUL-terminated string. With `refused` given, a path that
- * dgpb_depfile_unwritable() refuses writes nothing: DGPB_ERR_INVALID, and
+ * depfile_unwritable() refuses writes nothing: DGPB_ERR_INVALID, and
  * *refused is that path (one of the arguments). DGPB_ERR_NOMEM.
  */
-int dgpb_depfile_make(const char *const *targets, size_t target_count, const char *const *deps,
-                      size_t dep_count, size_t phony_from, const char **refused, char **text);
+int depfile_make(const char *const *targets, size_t target_count, const char *const *deps,
+                 size_t dep_count, size_t phony_from, const char **refused, char **text);
 
 /*
  * The offset of the first byte of `path` that no depfile can hold so that
@@ -46,10 +56,10 @@ int dgpb_depfile_make(const char *const *targets, size_t target_count, const cha
  * it is, a `~` first, and a `)` last in a path with a `(` (Make's archive
  * member).
  */
-long dgpb_depfile_unwritable(const char *path);
+long depfile_unwritable(const char *path);
 
-/* Frees a list from dgpb_depfile_parse. */
-void dgpb_depfile_free(char **deps, size_t count);
+/* Frees a list from depfile_parse. */
+void depfile_free(char **deps, size_t count);
 
 #ifdef __cplusplus
 }

@@ -11,8 +11,8 @@
  *
  * The pump: one poll() round over the open pipes of a set of running
  * children, writing standard input (non-blocking) and reading both outputs
- * into growing buffers. dgpb_process_finish() pumps one child until its
- * pipes are closed; dgpb_process_run_parallel() pumps up to J at a time.
+ * into growing buffers. process_finish() pumps one child until its
+ * pipes are closed; process_run_parallel() pumps up to J at a time.
  */
 #define _GNU_SOURCE /* pipe2, environ */
 #include "io/process.h"
@@ -131,7 +131,7 @@ static int which(const char *name, const char *path, char **out)
     }
 }
 
-char *dgpb_process_which(const char *name, const char *path)
+char *process_which(const char *name, const char *path)
 {
     char *out = NULL;
     if (name)
@@ -282,7 +282,7 @@ static void wait_quietly(pid_t pid)
         ;
 }
 
-int dgpb_process_start(dgpb_process *p, dgpb_diag *diag)
+int process_start(dgpb_process *p, dgpb_diag *diag)
 {
     if (!p || !p->argv || !p->argv[0])
         return dgpb_diag_set(diag, DGPB_ERR_INVALID, -1, "no program to run");
@@ -543,7 +543,7 @@ static int reap(dgpb_process *p, int poll_error, dgpb_diag *diag)
     return DGPB_OK;
 }
 
-int dgpb_process_finish(dgpb_process *p, dgpb_diag *diag)
+int process_finish(dgpb_process *p, dgpb_diag *diag)
 {
     if (!p || p->state_ != STATE_RUNNING) {
         dgpb_diag_set(diag, DGPB_ERR_INVALID, -1, "the process was not started");
@@ -560,22 +560,22 @@ int dgpb_process_finish(dgpb_process *p, dgpb_diag *diag)
     return reap(p, poll_error, diag) ? -1 : p->status;
 }
 
-int dgpb_process_run(dgpb_process *p, dgpb_diag *diag)
+int process_run(dgpb_process *p, dgpb_diag *diag)
 {
-    if (dgpb_process_start(p, diag))
+    if (process_start(p, diag))
         return -1;
-    return dgpb_process_finish(p, diag);
+    return process_finish(p, diag);
 }
 
-int dgpb_process_run_parallel(dgpb_process *procs, size_t count, unsigned jobs, dgpb_diag *diag)
+int process_run_parallel(dgpb_process *procs, size_t count, unsigned jobs, dgpb_diag *diag)
 {
-    return dgpb_process_run_parallel_watched(procs, count, jobs, NULL, NULL, diag);
+    return process_run_parallel_watched(procs, count, jobs, NULL, NULL, diag);
 }
 
-int dgpb_process_run_parallel_watched(dgpb_process *procs, size_t count, unsigned jobs,
-                                      dgpb_process_watch_fn watch, void *user, dgpb_diag *diag)
+int process_run_parallel_watched(dgpb_process *procs, size_t count, unsigned jobs,
+                                 dgpb_process_watch_fn watch, void *user, dgpb_diag *diag)
 {
-    return dgpb_process_run_parallel_cancellable(procs, count, jobs, watch, user, NULL, diag);
+    return process_run_parallel_cancellable(procs, count, jobs, watch, user, NULL, diag);
 }
 
 /* Kills and waits for the running children of a cancelled run. */
@@ -591,9 +591,9 @@ static void kill_running(dgpb_process **running, size_t n, dgpb_process *procs,
     }
 }
 
-int dgpb_process_run_parallel_cancellable(dgpb_process *procs, size_t count, unsigned jobs,
-                                          dgpb_process_watch_fn watch, void *user,
-                                          const volatile sig_atomic_t *cancel, dgpb_diag *diag)
+int process_run_parallel_cancellable(dgpb_process *procs, size_t count, unsigned jobs,
+                                     dgpb_process_watch_fn watch, void *user,
+                                     const volatile sig_atomic_t *cancel, dgpb_diag *diag)
 {
     if (count == 0)
         return DGPB_OK;
@@ -622,7 +622,7 @@ int dgpb_process_run_parallel_cancellable(dgpb_process *procs, size_t count, uns
             break;
         }
         while (!rc && !poll_error && n < jobs && next < count) {
-            rc = dgpb_process_start(&procs[next], diag);
+            rc = process_start(&procs[next], diag);
             if (rc)
                 break;
             if (watch)
@@ -658,7 +658,7 @@ done:
     return rc;
 }
 
-int dgpb_process_write(dgpb_process *p, const void *data, size_t size, dgpb_diag *diag)
+int process_write(dgpb_process *p, const void *data, size_t size, dgpb_diag *diag)
 {
     if (!p || p->state_ != STATE_RUNNING || p->in_fd < 0)
         return dgpb_diag_set(diag, DGPB_ERR_INVALID, -1, "the standard input of '%s' is not open",
@@ -685,13 +685,13 @@ int dgpb_process_write(dgpb_process *p, const void *data, size_t size, dgpb_diag
     return DGPB_OK;
 }
 
-void dgpb_process_close_input(dgpb_process *p)
+void process_close_input(dgpb_process *p)
 {
     if (p && p->state_ == STATE_RUNNING) /* before start, in_fd is 0, not ours */
         close_fd(&p->in_fd);
 }
 
-int dgpb_process_kill(dgpb_process *p, int sig, dgpb_diag *diag)
+int process_kill(dgpb_process *p, int sig, dgpb_diag *diag)
 {
     if (!p || p->state_ != STATE_RUNNING)
         return dgpb_diag_set(diag, DGPB_ERR_INVALID, -1, "the process is not running");
@@ -701,7 +701,7 @@ int dgpb_process_kill(dgpb_process *p, int sig, dgpb_diag *diag)
     return DGPB_OK;
 }
 
-void dgpb_process_clear(dgpb_process *p)
+void process_clear(dgpb_process *p)
 {
     if (!p)
         return;

@@ -4,19 +4,19 @@
  * The shape is git's run-command.h. The caller fills a dgpb_process,
  * initialised with DGPB_PROCESS_INIT, with an argument vector (never a shell
  * string), an optional working folder, extra environment and standard input;
- * dgpb_process_start() creates the child and dgpb_process_finish() feeds its
+ * process_start() creates the child and process_finish() feeds its
  * standard input, captures its standard output and error into separate
  * buffers and waits for it:
  *
  *     const char *argv[] = {"slangc", "k.slang", "-o", "k.spv", NULL};
  *     dgpb_process p = DGPB_PROCESS_INIT;
  *     p.argv = argv;
- *     int status = dgpb_process_run(&p, &diag);   (start + finish)
+ *     int status = process_run(&p, &diag);   (start + finish)
  *     if (status < 0)
  *         fail(diag.message);                     (could not run it at all)
  *     else if (status != 0)
  *         show(p.err);                            (it ran and failed)
- *     dgpb_process_clear(&p);                     (releases p.out and p.err)
+ *     process_clear(&p);                     (releases p.out and p.err)
  *
  * Return contract (git's): a failed system call, or a program that cannot be
  * executed, is -1 with `diag` filled (code DGPB_ERR_TOOL and the system's
@@ -27,13 +27,13 @@
  * exits with 127.
  *
  * Output is read with poll() while standard input is written, so neither a
- * full pipe nor a large input ever deadlocks. dgpb_process_run_parallel()
+ * full pipe nor a large input ever deadlocks. process_run_parallel()
  * runs many children, at most J at a time, each with its own buffers, so
  * their outputs never interleave.
  *
  * With DGPB_PROCESS_PIPES the caller drives the child instead (a persistent
  * server such as `slangc-wasm --serve`): start leaves the parent's ends of
- * the three pipes in in_fd, out_fd and err_fd; dgpb_process_write() writes to
+ * the three pipes in in_fd, out_fd and err_fd; process_write() writes to
  * the child; finish closes in_fd, reads what is left of the output into out
  * and err, and waits.
  *
@@ -48,12 +48,29 @@
  * itself (waitpid(-1, ...)) must not do so while these calls run.
  *
  * Ownership: argv, cwd, env and in are borrowed: they must stay valid until
- * dgpb_process_start() returns (in until finish returns). out and err belong
- * to the dgpb_process and are released by dgpb_process_clear(); take one by
+ * process_start() returns (in until finish returns). out and err belong
+ * to the dgpb_process and are released by process_clear(); take one by
  * copying the pointer and setting the field to NULL.
  */
 #ifndef DGPB_PROCESS_H
 #define DGPB_PROCESS_H
+
+/*
+ * The library's internal functions are linked as dgpb__<name>, so that they
+ * never collide with a program's own symbols; the code calls them by their
+ * short names (CONTRIBUTING.md, "Code conventions").
+ */
+#define process_clear dgpb__process_clear
+#define process_close_input dgpb__process_close_input
+#define process_finish dgpb__process_finish
+#define process_kill dgpb__process_kill
+#define process_run dgpb__process_run
+#define process_run_parallel dgpb__process_run_parallel
+#define process_run_parallel_cancellable dgpb__process_run_parallel_cancellable
+#define process_run_parallel_watched dgpb__process_run_parallel_watched
+#define process_start dgpb__process_start
+#define process_which dgpb__process_which
+#define process_write dgpb__process_write
 
 #include <signal.h>
 #include <stdbool.h>
@@ -67,7 +84,7 @@ extern "C" {
 
 /* The caller drives the child's pipes itself (see above). */
 #define DGPB_PROCESS_PIPES 1u
-/* The child leads a process group of its own, and dgpb_process_kill(), dgpb_process_clear()
+/* The child leads a process group of its own, and process_kill(), process_clear()
    and a cancelled parallel run signal that whole group: the programs it starts (a compiler's
    nvcc) go with it. */
 #define DGPB_PROCESS_GROUP 2u
@@ -111,21 +128,21 @@ typedef struct dgpb_process {
  * program and gives the system's reason), DGPB_ERR_NOMEM. On error nothing is
  * left open or running. `diag` may be NULL.
  */
-int dgpb_process_start(dgpb_process *p, dgpb_diag *diag);
+int process_start(dgpb_process *p, dgpb_diag *diag);
 
 /*
  * Feeds standard input, captures output and waits for the child started by
- * dgpb_process_start(). Returns the child's exit status (also stored in
+ * process_start(). Returns the child's exit status (also stored in
  * p->status): its exit code, or 128 + N for signal N; -1 with `diag` filled
  * (DGPB_ERR_TOOL, DGPB_ERR_NOMEM, DGPB_ERR_INVALID when not started) when a
  * system call or a capture buffer failed; the child is waited for in every
  * case. A child that stops reading its standard input early is not an error:
  * the rest of the input is dropped.
  */
-int dgpb_process_finish(dgpb_process *p, dgpb_diag *diag);
+int process_finish(dgpb_process *p, dgpb_diag *diag);
 
-/* dgpb_process_start() then dgpb_process_finish(): -1 (with `diag`) or the exit status. */
-int dgpb_process_run(dgpb_process *p, dgpb_diag *diag);
+/* process_start() then process_finish(): -1 (with `diag`) or the exit status. */
+int process_run(dgpb_process *p, dgpb_diag *diag);
 
 /*
  * Runs `count` prepared processes with at most `jobs` alive at once (0: the
@@ -137,24 +154,24 @@ int dgpb_process_run(dgpb_process *p, dgpb_diag *diag);
  * status -1 and pid 0). DGPB_ERR_NOMEM when a capture buffer could not grow
  * (that child's status is still its exit status). `diag` may be NULL.
  */
-int dgpb_process_run_parallel(dgpb_process *procs, size_t count, unsigned jobs, dgpb_diag *diag);
+int process_run_parallel(dgpb_process *procs, size_t count, unsigned jobs, dgpb_diag *diag);
 
 /* Told when child `index` of a parallel run has started and when it has been waited for. */
 typedef void (*dgpb_process_watch_fn)(void *user, size_t index, bool finished);
 
-/* dgpb_process_run_parallel(), telling `watch` (NULL: nobody) as each child starts and ends. */
-int dgpb_process_run_parallel_watched(dgpb_process *procs, size_t count, unsigned jobs,
-                                      dgpb_process_watch_fn watch, void *user, dgpb_diag *diag);
+/* process_run_parallel(), telling `watch` (NULL: nobody) as each child starts and ends. */
+int process_run_parallel_watched(dgpb_process *procs, size_t count, unsigned jobs,
+                                 dgpb_process_watch_fn watch, void *user, dgpb_diag *diag);
 
 /*
- * dgpb_process_run_parallel_watched() that stops when *cancel turns nonzero
+ * process_run_parallel_watched() that stops when *cancel turns nonzero
  * (NULL: never): it then starts no further child, kills (SIGKILL) and waits
  * for the running ones, and returns DGPB_ERR_INTERRUPTED. The flag is
  * looked at every few milliseconds, so a signal handler may set it.
  */
-int dgpb_process_run_parallel_cancellable(dgpb_process *procs, size_t count, unsigned jobs,
-                                          dgpb_process_watch_fn watch, void *user,
-                                          const volatile sig_atomic_t *cancel, dgpb_diag *diag);
+int process_run_parallel_cancellable(dgpb_process *procs, size_t count, unsigned jobs,
+                                     dgpb_process_watch_fn watch, void *user,
+                                     const volatile sig_atomic_t *cancel, dgpb_diag *diag);
 
 /*
  * Writes all `size` bytes to the standard input of a child started with
@@ -162,17 +179,17 @@ int dgpb_process_run_parallel_cancellable(dgpb_process *procs, size_t count, uns
  * Returns DGPB_OK, or DGPB_ERR_TOOL naming the program (e.g. "Broken pipe"
  * when it has exited), or DGPB_ERR_INVALID when in_fd is not open.
  */
-int dgpb_process_write(dgpb_process *p, const void *data, size_t size, dgpb_diag *diag);
+int process_write(dgpb_process *p, const void *data, size_t size, dgpb_diag *diag);
 
 /*
  * Closes the parent's end of the child's standard input (EOF for the child);
  * harmless when it is closed already. For DGPB_PROCESS_PIPES.
  */
-void dgpb_process_close_input(dgpb_process *p);
+void process_close_input(dgpb_process *p);
 
 /* Sends signal `sig` to a started, unfinished child (with DGPB_PROCESS_GROUP, to its process
  * group). Returns DGPB_OK or DGPB_ERR_TOOL. */
-int dgpb_process_kill(dgpb_process *p, int sig, dgpb_diag *diag);
+int process_kill(dgpb_process *p, int sig, dgpb_diag *diag);
 
 /*
  * Releases out and err and resets the record to DGPB_PROCESS_INIT, keeping
@@ -180,7 +197,7 @@ int dgpb_process_kill(dgpb_process *p, int sig, dgpb_diag *diag);
  * started and not finished is killed (SIGKILL) and waited for first, so an
  * error path never leaves a process or a pipe behind. NULL is a no-op.
  */
-void dgpb_process_clear(dgpb_process *p);
+void process_clear(dgpb_process *p);
 
 /*
  * Looks `name` up in a PATH-style list of folders (NULL: "/bin:/usr/bin"; an
@@ -189,7 +206,7 @@ void dgpb_process_clear(dgpb_process *p);
  * file. Returns a new string (release with dgpb_free()) or NULL when not found
  * or out of memory.
  */
-char *dgpb_process_which(const char *name, const char *path);
+char *process_which(const char *name, const char *path);
 
 #ifdef __cplusplus
 }

@@ -29,7 +29,7 @@ static void message_of(const char *message, char *buf, size_t n)
         buf[--len] = 0;
 }
 
-dgpb_recorder_exit dgpb_recorder_exit_of(int code)
+dgpb_recorder_exit recorder_exit_of(int code)
 {
     if (code == DGPB_OK)
         return DGPB_RECORDER_EXIT_OK;
@@ -45,7 +45,7 @@ dgpb_recorder_exit dgpb_recorder_exit_of(int code)
     }
 }
 
-void dgpb_layout_args_free(dgpb_layout_args *a)
+void recording_args_free(recording_args *a)
 {
     if (!a)
         return;
@@ -56,8 +56,8 @@ void dgpb_layout_args_free(dgpb_layout_args *a)
     memset(a, 0, sizeof *a);
 }
 
-int dgpb_layout_args_make(const dgpb_layout_run_desc *d, bool with_recorder, dgpb_layout_args *out,
-                          dgpb_diag *diag)
+int recording_args_make(const recording_desc *d, bool with_recorder, recording_args *out,
+                        dgpb_diag *diag)
 {
     memset(out, 0, sizeof *out);
     if (!d || (with_recorder && !d->recorder) || !d->module || !d->target || !d->output ||
@@ -71,7 +71,7 @@ int dgpb_layout_args_make(const dgpb_layout_run_desc *d, bool with_recorder, dgp
     out->owned = mem_calloc(d->define_count + 1, sizeof *out->owned);
     out->argv = argv;
     if (!argv || !out->owned) {
-        dgpb_layout_args_free(out);
+        recording_args_free(out);
         return dgpb_diag_set(diag, DGPB_ERR_NOMEM, -1, "out of memory");
     }
     size_t n = 0;
@@ -94,7 +94,7 @@ int dgpb_layout_args_make(const dgpb_layout_run_desc *d, bool with_recorder, dgp
     for (size_t i = 0; i < d->define_count; i++) {
         char *def = mem_printf("-D%s", d->defines[i]);
         if (!def) {
-            dgpb_layout_args_free(out);
+            recording_args_free(out);
             return dgpb_diag_set(diag, DGPB_ERR_NOMEM, -1, "out of memory");
         }
         out->owned[out->owned_count++] = def;
@@ -110,7 +110,7 @@ int dgpb_layout_args_make(const dgpb_layout_run_desc *d, bool with_recorder, dgp
     argv[n++] = d->target;
     for (size_t i = 0; i < d->entry_count; i++) {
         if (!d->entries[i].name || !d->entries[i].stage) {
-            dgpb_layout_args_free(out);
+            recording_args_free(out);
             return dgpb_diag_set(diag, DGPB_ERR_INVALID, -1, "entry %zu has no name or stage", i);
         }
         argv[n++] = "-entry";
@@ -125,8 +125,8 @@ int dgpb_layout_args_make(const dgpb_layout_run_desc *d, bool with_recorder, dgp
     return DGPB_OK;
 }
 
-int dgpb_layout_collect(const dgpb_layout_run_desc *d, int status, const char *message,
-                        uint8_t **blob, size_t *size, dgpb_diag *diag)
+int recording_collect(const recording_desc *d, int status, const char *message, uint8_t **blob,
+                      size_t *size, dgpb_diag *diag)
 {
     *blob = NULL;
     *size = 0;
@@ -160,23 +160,23 @@ int dgpb_layout_collect(const dgpb_layout_run_desc *d, int status, const char *m
     return DGPB_OK;
 }
 
-int dgpb_layout_run(const dgpb_layout_run_desc *d, uint8_t **blob, size_t *size, dgpb_diag *diag)
+int recording_run(const recording_desc *d, uint8_t **blob, size_t *size, dgpb_diag *diag)
 {
     *blob = NULL;
     *size = 0;
-    dgpb_layout_args args;
-    int rc = dgpb_layout_args_make(d, true, &args, diag);
+    recording_args args;
+    int rc = recording_args_make(d, true, &args, diag);
     if (rc)
         return rc;
     dgpb_process p = DGPB_PROCESS_INIT;
     p.argv = args.argv;
     p.cwd = d->cwd;
-    int status = dgpb_process_run(&p, diag);
+    int status = process_run(&p, diag);
     if (status < 0)
         rc = diag ? diag->code : DGPB_ERR_TOOL;
     else
-        rc = dgpb_layout_collect(d, status, p.err, blob, size, diag);
-    dgpb_process_clear(&p);
-    dgpb_layout_args_free(&args);
+        rc = recording_collect(d, status, p.err, blob, size, diag);
+    process_clear(&p);
+    recording_args_free(&args);
     return rc;
 }

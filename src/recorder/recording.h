@@ -8,13 +8,13 @@
  *     dgpb_layout_entry entries[] = {{"vmain", "vertex"}, {"fmain", "fragment"}};
  *     const char *extra[] = {"-DDREAM_SHADERS_RENDER", "-DDREAM_TARGET_SPIRV",
  *                            "-matrix-layout-row-major"};
- *     dgpb_layout_run_desc d = {.recorder = opt_layout_recorder, .module = "/abs/m.slang",
+ *     recording_desc d = {.recorder = opt_layout_recorder, .module = "/abs/m.slang",
  *                               .target = "spirv", .entries = entries, .entry_count = 2,
  *                               .extra_args = extra, .extra_arg_count = 3,
  *                               .output = "/tmp/dgpb-XXXX/spirv-render.layout",
  *                               .slangc = dgpb_compiler_path(compiler)};
  *     uint8_t *blob; size_t size;
- *     if (dgpb_layout_run(&d, &blob, &size, &diag)) ...   (diag says why)
+ *     if (recording_run(&d, &blob, &size, &diag)) ...   (diag says why)
  *     ... dgpb_model_target_add_layout(..., blob, size) ...; dgpb_free(blob);
  *
  * The command is:
@@ -45,6 +45,17 @@
 #ifndef DGPB_RECORDING_H
 #define DGPB_RECORDING_H
 
+/*
+ * The library's internal functions are linked as dgpb__<name>, so that they
+ * never collide with a program's own symbols; the code calls them by their
+ * short names (CONTRIBUTING.md, "Code conventions").
+ */
+#define recording_args_free dgpb__recording_args_free
+#define recording_args_make dgpb__recording_args_make
+#define recording_collect dgpb__recording_collect
+#define recording_run dgpb__recording_run
+#define recorder_exit_of dgpb__recorder_exit_of
+
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -57,7 +68,7 @@ extern "C" {
 
 /*
  * The recorder's exit statuses: what tools/dgpb-slang-layout/main.c returns
- * and what dgpb_layout_run() maps to result codes (above); the rows of
+ * and what recording_run() maps to result codes (above); the rows of
  * dgpb/vocabulary.def's DGPB_EXIT_SLANG_LAYOUT.
  */
 typedef enum dgpb_recorder_exit {
@@ -66,7 +77,7 @@ typedef enum dgpb_recorder_exit {
 } dgpb_recorder_exit;
 
 /* The recorder's exit status for a result code: what dgpb-slang-layout returns for it. */
-dgpb_recorder_exit dgpb_recorder_exit_of(int code);
+dgpb_recorder_exit recorder_exit_of(int code);
 
 typedef struct dgpb_layout_entry {
     const char *name;  /* the entry's function name */
@@ -74,7 +85,7 @@ typedef struct dgpb_layout_entry {
 } dgpb_layout_entry;
 
 /* Everything is borrowed for the duration of the call. Zero/NULL fields are left out. */
-typedef struct dgpb_layout_run_desc {
+typedef struct recording_desc {
     const char *recorder;             /* dgpb-slang-layout (required) */
     const char *module;               /* the module file (required) */
     const char *target;               /* Slang's -target name (required) */
@@ -91,30 +102,29 @@ typedef struct dgpb_layout_run_desc {
     const char *slangc;               /* --slangc: use the libslang next to this compiler */
     const char *expect_slang_version; /* --expect-slang-version */
     const char *cwd;                  /* the recorder's working folder; NULL: the caller's */
-} dgpb_layout_run_desc;
+} recording_desc;
 
-int dgpb_layout_run(const dgpb_layout_run_desc *desc, uint8_t **blob, size_t *size,
-                    dgpb_diag *diag);
+int recording_run(const recording_desc *desc, uint8_t **blob, size_t *size, dgpb_diag *diag);
 
 /*
  * The same run in two halves, for callers that run many recorders at once
  * (dgpb_compiler_run() with layout jobs, on native workers or as processes):
- * dgpb_layout_args_make() spells the command above, from the module on
- * (with_recorder: from RECORDER on); dgpb_layout_collect() turns the
- * recorder's exit status and message into dgpb_layout_run()'s result.
+ * recording_args_make() spells the command above, from the module on
+ * (with_recorder: from RECORDER on); recording_collect() turns the
+ * recorder's exit status and message into recording_run()'s result.
  */
-typedef struct dgpb_layout_args {
+typedef struct recording_args {
     const char **argv; /* NULL-terminated */
     size_t count;      /* arguments before the NULL */
     char **owned;      /* strings argv points at that the struct owns */
     size_t owned_count;
-} dgpb_layout_args;
+} recording_args;
 
-int dgpb_layout_args_make(const dgpb_layout_run_desc *desc, bool with_recorder,
-                          dgpb_layout_args *out, dgpb_diag *diag);
-void dgpb_layout_args_free(dgpb_layout_args *args);
-int dgpb_layout_collect(const dgpb_layout_run_desc *desc, int status, const char *message,
-                        uint8_t **blob, size_t *size, dgpb_diag *diag);
+int recording_args_make(const recording_desc *desc, bool with_recorder, recording_args *out,
+                        dgpb_diag *diag);
+void recording_args_free(recording_args *args);
+int recording_collect(const recording_desc *desc, int status, const char *message, uint8_t **blob,
+                      size_t *size, dgpb_diag *diag);
 
 #ifdef __cplusplus
 }

@@ -85,7 +85,7 @@ static int write_skipped_depfile(dgpb_slang *s, SlangCompileRequest *req, const 
     const char *output = option_value(args, n, "-o");
     const char *target = output ? output : "-";
     char *text = NULL;
-    int rc = dgpb_depfile_make(&target, 1, deps, kept, kept, NULL, &text);
+    int rc = depfile_make(&target, 1, deps, kept, kept, NULL, &text);
     if (!rc)
         rc = dgpb_file_write_atomic(path, text, strlen(text), diag);
     else
@@ -111,15 +111,14 @@ static void record_compiled_layout(dgpb_slang *s, SlangCompileRequest *req, cons
     dgpb_free(blob);
 }
 
-int dgpb_slang_compile(dgpb_slang *s, const char *const *args, size_t arg_count, int *status,
-                       char **diagnostics, dgpb_diag *diag)
+int worker_compile(dgpb_slang *s, const char *const *args, size_t arg_count, int *status,
+                   char **diagnostics, dgpb_diag *diag)
 {
-    return dgpb_slang_compile_recording(s, args, arg_count, NULL, status, diagnostics, diag);
+    return worker_compile_recording(s, args, arg_count, NULL, status, diagnostics, diag);
 }
 
-int dgpb_slang_compile_recording(dgpb_slang *s, const char *const *args, size_t arg_count,
-                                 const char *layout, int *status, char **diagnostics,
-                                 dgpb_diag *diag)
+int worker_compile_recording(dgpb_slang *s, const char *const *args, size_t arg_count,
+                             const char *layout, int *status, char **diagnostics, dgpb_diag *diag)
 {
     assert(s && status && diagnostics && (args || !arg_count));
     *status = DGPB_SLANGC_EXIT_FAILED;
@@ -181,8 +180,8 @@ int dgpb_slang_compile_recording(dgpb_slang *s, const char *const *args, size_t 
 
 /* ---- one layout ---- */
 
-int dgpb_slang_record_layout_file(dgpb_slang *s, const char *const *args, size_t arg_count,
-                                  dgpb_diag *diag)
+int worker_record_layout_file(dgpb_slang *s, const char *const *args, size_t arg_count,
+                              dgpb_diag *diag)
 {
     assert(s && (args || !arg_count));
     size_t at = arg_count;
@@ -282,17 +281,16 @@ static int serve_job(dgpb_slang *s, int out_fd, const char *const *args, size_t 
     dgpb_diag d;
     dgpb_diag_clear(&d);
     if (layout) {
-        int code = dgpb_slang_record_layout_file(s, args, n, &d);
+        int code = worker_record_layout_file(s, args, n, &d);
         char text[DGPB_DIAG_FILE_MAX + DGPB_DIAG_MESSAGE_MAX + 64] = "";
         if (code)
             dgpb_diag_format(&d, text, sizeof text);
-        return code == DGPB_ERR_NOMEM
-                   ? dgpb_diag_set(diag, DGPB_ERR_NOMEM, -1, "out of memory")
-                   : answer(out_fd, (int)dgpb_recorder_exit_of(code), text, diag);
+        return code == DGPB_ERR_NOMEM ? dgpb_diag_set(diag, DGPB_ERR_NOMEM, -1, "out of memory")
+                                      : answer(out_fd, (int)recorder_exit_of(code), text, diag);
     }
     int status = 0, rc;
     char *text = NULL;
-    int code = dgpb_slang_compile_recording(s, args, n, layout_output, &status, &text, &d);
+    int code = worker_compile_recording(s, args, n, layout_output, &status, &text, &d);
     if (code == DGPB_ERR_NOMEM)
         rc = dgpb_diag_set(diag, DGPB_ERR_NOMEM, -1, "out of memory");
     else if (code)
@@ -354,7 +352,7 @@ static int serve_line(dgpb_slang *s, int out_fd, int home, const char *line, siz
     return rc;
 }
 
-int dgpb_slang_serve(dgpb_slang *s, int in_fd, int out_fd, dgpb_diag *diag)
+int worker_serve(dgpb_slang *s, int in_fd, int out_fd, dgpb_diag *diag)
 {
     assert(s);
     dgpb_bytebuf buf = {0};

@@ -14,8 +14,8 @@
  *     int status; char *text;
  *     const char *args[] = {"/abs/k.slang", "-target", "spirv", "-entry", "k",
  *                           "-stage", "compute", "-o", "/abs/k.spv"};
- *     dgpb_slang_compile(s, args, 9, &status, &text, &diag);  (as `slangc args...`)
- *     dgpb_slang_serve(s, 0, 1, &diag);                      (until its input ends)
+ *     worker_compile(s, args, 9, &status, &text, &diag);  (as `slangc args...`)
+ *     worker_serve(s, 0, 1, &diag);                      (until its input ends)
  *
  * The protocol (one line each way per job, UTF-8 JSON, the same as the
  * embedded compiler's `slangc-wasm --serve`, docs/slangc-wasm.md):
@@ -28,7 +28,7 @@
  *     dgpb-slang-layout would;
  *   - a compile that records its program's layout too is {"compile":
  *     [strings], "layout_output": "FILE"}: slangc's arguments as for a
- *     compile job, and where the layout goes (dgpb_slang_compile_recording());
+ *     compile job, and where the layout goes (worker_compile_recording());
  *     it is answered as the compile;
  *   - the answer is {"status": N, "diagnostics": "..."}: for a compile,
  *     slangc's exit status (0; 1 for arguments Slang rejects; 255 when the
@@ -46,6 +46,16 @@
 #ifndef DGPB_WORKER_SERVER_H
 #define DGPB_WORKER_SERVER_H
 
+/*
+ * The library's internal functions are linked as dgpb__<name>, so that they
+ * never collide with a program's own symbols; the code calls them by their
+ * short names (CONTRIBUTING.md, "Code conventions").
+ */
+#define worker_compile dgpb__worker_compile
+#define worker_compile_recording dgpb__worker_compile_recording
+#define worker_record_layout_file dgpb__worker_record_layout_file
+#define worker_serve dgpb__worker_serve
+
 #include <stddef.h>
 
 #include "dgpb/layout_record.h"
@@ -55,7 +65,7 @@
 extern "C" {
 #endif
 
-/* slangc's exit statuses, as dgpb_slang_compile() reports them. */
+/* slangc's exit statuses, as worker_compile() reports them. */
 #define DGPB_SLANGC_EXIT_OK 0
 #define DGPB_SLANGC_EXIT_FAILED 1               /* Slang rejected the arguments */
 #define DGPB_SLANGC_EXIT_COMPILATION_FAILED 255 /* the module has errors */
@@ -73,11 +83,11 @@ extern "C" {
  * spSetCommandLineCompilerMode or spAddSearchPath; DGPB_ERR_TOOL when Slang
  * cannot make a session or a request; DGPB_ERR_NOMEM.
  */
-int dgpb_slang_compile(dgpb_slang *s, const char *const *args, size_t arg_count, int *status,
-                       char **diagnostics, dgpb_diag *diag);
+int worker_compile(dgpb_slang *s, const char *const *args, size_t arg_count, int *status,
+                   char **diagnostics, dgpb_diag *diag);
 
 /*
- * dgpb_slang_compile(), and when the compile succeeds and `layout` is not NULL, the layout
+ * worker_compile(), and when the compile succeeds and `layout` is not NULL, the layout
  * of the program it compiled, recorded from the same request and written to `layout`
  * (atomically) as dgpb-slang-layout would record it with the same arguments (its options
  * are those arguments less the module, -I and the output files; layout_record_compiled()).
@@ -85,9 +95,8 @@ int dgpb_slang_compile(dgpb_slang *s, const char *const *args, size_t arg_count,
  * that cannot be recorded or written leaves no file at `layout` and changes nothing of the
  * compile's result: recorded on its own, it reports why.
  */
-int dgpb_slang_compile_recording(dgpb_slang *s, const char *const *args, size_t arg_count,
-                                 const char *layout, int *status, char **diagnostics,
-                                 dgpb_diag *diag);
+int worker_compile_recording(dgpb_slang *s, const char *const *args, size_t arg_count,
+                             const char *layout, int *status, char **diagnostics, dgpb_diag *diag);
 
 /*
  * Records a layout as dgpb-slang-layout would: `args` are its arguments
@@ -96,15 +105,15 @@ int dgpb_slang_compile_recording(dgpb_slang *s, const char *const *args, size_t 
  * without -o; otherwise dgpb_layout_record()'s and dgpb_file_write_atomic()'s
  * results.
  */
-int dgpb_slang_record_layout_file(dgpb_slang *s, const char *const *args, size_t arg_count,
-                                  dgpb_diag *diag);
+int worker_record_layout_file(dgpb_slang *s, const char *const *args, size_t arg_count,
+                              dgpb_diag *diag);
 
 /*
  * Answers jobs read from `in_fd` on `out_fd` until `in_fd` ends (DGPB_OK).
  * DGPB_ERR_IO when the answer channel fails; DGPB_ERR_NOMEM. A job's own
  * failure is its answer, never the loop's.
  */
-int dgpb_slang_serve(dgpb_slang *s, int in_fd, int out_fd, dgpb_diag *diag);
+int worker_serve(dgpb_slang *s, int in_fd, int out_fd, dgpb_diag *diag);
 
 #ifdef __cplusplus
 }

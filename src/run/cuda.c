@@ -511,14 +511,14 @@ static char *kernel_name(const char *ptx, size_t size, const dgpb_entry_view *e)
 {
     char *name = mem_printf("%.*s", (int)e->name.len, e->name.ptr);
     dgpb_ptx_module *m = NULL;
-    if (name && dgpb_ptx_scan(ptx, size, &m, NULL) == DGPB_OK) {
-        const dgpb_ptx_entry *k = dgpb_ptx_kernel(m, name);
+    if (name && ptx_module_scan(ptx, size, &m, NULL) == DGPB_OK) {
+        const dgpb_ptx_entry *k = ptx_kernel(m, name);
         if (k && strcmp(k->name, name)) {
             dgpb_free(name);
             name = mem_strdup(k->name);
         }
     }
-    dgpb_ptx_module_free(m);
+    ptx_module_free(m);
     return name;
 }
 
@@ -537,13 +537,13 @@ static int check_target(const cuda_host *h, const dgpb_entry_view *e, dgpb_diag 
     dgpb_code_features f;
     dgpb_diag fd;
     dgpb_diag_clear(&fd);
-    if (dgpb_code_features_read(DGPB_CODE_FORMAT_PTX, e->code.data, e->code.size, &f, &fd))
+    if (code_features_read(DGPB_CODE_FORMAT_PTX, e->code.data, e->code.size, &f, &fd))
         return run_fail(d, fd.code, "entry '%.*s': %s", (int)e->name.len, e->name.ptr, fd.message);
     uint32_t sm = 0;
     for (size_t i = 0; i < f.count; i++)
         if (f.items[i].number > sm)
             sm = f.items[i].number;
-    dgpb_code_features_clear(&f);
+    code_features_clear(&f);
     if (sm > h->compute_capability)
         return run_fail(d, DGPB_ERR_RUN_CAPABILITY,
                         "entry '%.*s' needs compute capability %u.%u (PTX `.target sm_%u`), which "

@@ -67,14 +67,14 @@ static int code_type(const dgpb_target_view *t, const dgpb_entry_view *e,
     char entry[256];
     snprintf(entry, sizeof entry, "%.*s", (int)e->name.len, e->name.ptr);
     code_row desc = {.kind = row->kind,
-                            .space = row->space,
-                            .binding = row->binding,
-                            .offset = row->offset,
-                            .size = row->size};
+                     .space = row->space,
+                     .binding = row->binding,
+                     .offset = row->offset,
+                     .size = row->size};
     int rc = dgpb_blob_verify(&e->code, d);
     if (!rc)
-        rc = dgpb_code_type_find((dgpb_code_format)t->code_format_id, e->code.data, e->code.size,
-                                 entry, &desc, out, d);
+        rc = code_type_find((dgpb_code_format)t->code_format_id, e->code.data, e->code.size, entry,
+                            &desc, out, d);
     return rc;
 }
 
@@ -124,7 +124,7 @@ int dgpb_run_value_type(const dgpb_bundle *b, const dgpb_target_view *t, const c
     info->vector_stride = vt.matrix_stride;
     info->array_count = vt.array_count;
     info->array_stride = vt.array_stride;
-    dgpb_code_type_text(&vt, info->text, sizeof info->text);
+    code_type_text(&vt, info->text, sizeof info->text);
     return DGPB_OK;
 }
 
@@ -224,14 +224,14 @@ int run_check_storage_format(const dgpb_target_view *t, const dgpb_entry_view *e
     char entry[256];
     snprintf(entry, sizeof entry, "%.*s", (int)e->name.len, e->name.ptr);
     code_row desc = {.kind = row->kind,
-                            .space = row->space,
-                            .binding = row->binding,
-                            .offset = row->offset,
-                            .size = row->size};
+                     .space = row->space,
+                     .binding = row->binding,
+                     .offset = row->offset,
+                     .size = row->size};
     const char *declared = NULL;
     int rc = dgpb_blob_verify(&e->code, d);
     if (!rc)
-        rc = dgpb_storage_format_find((dgpb_code_format)t->code_format_id, e->code.data,
+        rc = code_storage_format_find((dgpb_code_format)t->code_format_id, e->code.data,
                                       e->code.size, entry, &desc, &declared, d);
     if (rc || !declared)
         return rc;
@@ -305,12 +305,11 @@ int run_check_block(const dgpb_target_view *t, const dgpb_entry_view *e, const d
     }
     char entry[256];
     snprintf(entry, sizeof entry, "%.*s", (int)e->name.len, e->name.ptr);
-    code_row desc = {
-        .kind = row->kind, .space = row->space, .binding = row->binding};
+    code_row desc = {.kind = row->kind, .space = row->space, .binding = row->binding};
     uint32_t size = 0;
     int rc = dgpb_blob_verify(&e->code, d);
     if (!rc)
-        rc = dgpb_block_size_find((dgpb_code_format)t->code_format_id, e->code.data, e->code.size,
+        rc = code_block_size_find((dgpb_code_format)t->code_format_id, e->code.data, e->code.size,
                                   entry, &desc, &size, d);
     if (rc)
         return rc;

@@ -282,13 +282,13 @@ int vk_check_capabilities(vk_host *vk, const dgpb_entry_view *e, dgpb_diag *r)
     dgpb_code_features code;
     dgpb_diag d;
     dgpb_diag_clear(&d);
-    if (dgpb_code_features_read(DGPB_CODE_FORMAT_SPIRV, e->code.data, e->code.size, &code, &d))
+    if (code_features_read(DGPB_CODE_FORMAT_SPIRV, e->code.data, e->code.size, &code, &d))
         return run_fail(r, d.code, "entry '%.*s': %s", (int)e->name.len, e->name.ptr, d.message);
     for (size_t i = 0; i < code.count; i++) {
-        int cap = dgpb_code_feature_capability(DGPB_CODE_FORMAT_SPIRV, &code.items[i]);
+        int cap = code_feature_capability(DGPB_CODE_FORMAT_SPIRV, &code.items[i]);
         if (cap < 0 || (lacking & (1u << cap)))
             continue;
-        const char *spirv = dgpb_code_feature_name(DGPB_CODE_FORMAT_SPIRV, &code.items[i]);
+        const char *spirv = code_feature_name(DGPB_CODE_FORMAT_SPIRV, &code.items[i]);
         bool any = false;
         for (size_t k = 0; k < sizeof features / sizeof features[0]; k++) {
             const feature *ft = &features[k];
@@ -312,7 +312,7 @@ int vk_check_capabilities(vk_host *vk, const dgpb_entry_view *e, dgpb_diag *r)
                      spirv);
         }
     }
-    dgpb_code_features_clear(&code);
+    code_features_clear(&code);
     /* A capability of no SPIR-V capability of the code (a ray-tracing stage's). */
     for (uint32_t c = 0; c < DGPB_CAP_COUNT; c++)
         if ((c == DGPB_CAP_RAYTRACING || c == DGPB_CAP_RAYQUERY) && !(lacking & (1u << c))) {

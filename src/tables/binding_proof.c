@@ -16,7 +16,7 @@
 #include "code/code_format.h"
 #include "dgpb/format.h"
 
-uint32_t dgpb_ptx_handle_size(uint32_t kind)
+uint32_t ptx_handle_size(uint32_t kind)
 {
     switch (kind) {
     case DGPB_KIND_BUFFER:
@@ -205,7 +205,7 @@ static int prove_code_binding(const dgpb_proof_input *in, const dgpb_code_bindin
     const dgpb_param_table *t = in->table;
     bool wgsl = code_ops_of_target(in->target)->webgpu;
     char where[96];
-    const char *what = dgpb_code_class_name(c->cls);
+    const char *what = code_class_name(c->cls);
     if (c->cls == DGPB_CODE_PUSH_CONSTANT) {
         uint32_t rows = 0;
         for (uint32_t r = 0; r < t->count; r++) {
@@ -387,7 +387,7 @@ static void ptx_range(const dgpb_param_desc *row, uint64_t *start, uint64_t *end
         *end = *start + (direct ? row->size : 8u); /* else the block's pointer */
     } else {
         *start = row->binding;
-        *end = *start + dgpb_ptx_handle_size(row->kind);
+        *end = *start + ptx_handle_size(row->kind);
     }
 }
 
@@ -396,7 +396,7 @@ static int prove_ptx(const dgpb_proof_input *in, dgpb_diag *diag)
     const dgpb_ptx_module *m = in->ptx;
     const dgpb_param_table *t = in->table;
     /* The entry's kernel: its own name, or the PTX's only .entry (`main` is `main_0`). */
-    const dgpb_ptx_entry *e = dgpb_ptx_kernel(m, in->entry);
+    const dgpb_ptx_entry *e = ptx_kernel(m, in->entry);
     if (!e && m->entry_count == 0)
         return dgpb_diag_set(diag, DGPB_ERR_SHADER, -1,
                              "target 'ptx', entry '%s': the PTX has no .entry", in->entry);
@@ -476,7 +476,7 @@ static int prove_ptx(const dgpb_proof_input *in, dgpb_diag *diag)
     return DGPB_OK;
 }
 
-int dgpb_binding_proof(const dgpb_proof_input *in, dgpb_diag *diag)
+int binding_proof_check(const dgpb_proof_input *in, dgpb_diag *diag)
 {
     assert(in && in->target < DGPB_TARGET_COUNT && in->entry && in->table);
     if (code_ops_of_target(in->target)->memory_handles) {

@@ -32,6 +32,14 @@
 #ifndef DGPB_BINDING_PROOF_H
 #define DGPB_BINDING_PROOF_H
 
+/*
+ * The library's internal functions are linked as dgpb__<name>, so that they
+ * never collide with a program's own symbols; the code calls them by their
+ * short names (CONTRIBUTING.md, "Code conventions").
+ */
+#define binding_proof_check dgpb__binding_proof_check
+#define ptx_handle_size dgpb__ptx_handle_size
+
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -54,10 +62,10 @@ typedef struct dgpb_proof_input {
 } dgpb_proof_input;
 
 /* Proves one entry's table on one target (see above). */
-int dgpb_binding_proof(const dgpb_proof_input *in, dgpb_diag *diag);
+int binding_proof_check(const dgpb_proof_input *in, dgpb_diag *diag);
 
 /* The byte size of a resource's handle in Slang's CUDA layout (buffers 16, others 8). */
-uint32_t dgpb_ptx_handle_size(uint32_t kind);
+uint32_t ptx_handle_size(uint32_t kind);
 
 #ifdef __cplusplus
 }

@@ -12,7 +12,7 @@
 #include "dgpb/format.h"
 #include "dgpb/reader.h" /* DGPB_MAX_STRING */
 
-void dgpb_value_block_name(const char *entry, char *buf, size_t size)
+void value_block_name(const char *entry, char *buf, size_t size)
 {
     snprintf(buf, size, "%s_params", entry);
 }
@@ -43,7 +43,7 @@ static bool referenced(const dgpb_param_select *s, const char *code_name, bool v
 {
     if (!s->spirv || !s->spirv->parsed)
         return true; /* nothing known: keep every row (the caller has warned) */
-    const dgpb_spirv_var *v = dgpb_spirv_find_var(s->spirv, code_name);
+    const dgpb_spirv_var *v = spirv_find_var(s->spirv, code_name);
     if (v || value)
         return v && v->in_interface; /* a value's block variable: the resources named after it
                                         say nothing about whether the code reads its data */
@@ -74,11 +74,11 @@ static bool written(const dgpb_param_select *s, const char *code_name)
 {
     if (!s->spirv || !s->spirv->parsed)
         return false;
-    const dgpb_spirv_var *v = dgpb_spirv_find_var(s->spirv, code_name);
+    const dgpb_spirv_var *v = spirv_find_var(s->spirv, code_name);
     return v && v->written;
 }
 
-void dgpb_param_table_clear(dgpb_param_table *t)
+void param_table_clear(dgpb_param_table *t)
 {
     for (uint32_t i = 0; t->rows && i < t->count; i++)
         dgpb_free((char *)t->rows[i].name);
@@ -95,7 +95,7 @@ static int place_from_code(const dgpb_param_select *s, const dgpb_reflected_para
 {
     const char *target = dgpb_target_name(s->target);
     bool ambiguous = false;
-    const dgpb_code_binding *c = dgpb_code_bindings_find(s->code, p->code_name, &ambiguous);
+    const dgpb_code_binding *c = code_bindings_find(s->code, p->code_name, &ambiguous);
     if (ambiguous)
         return dgpb_diag_set(diag, DGPB_ERR_SHADER, -1,
                              "target '%s', entry '%s', parameter '%s': the %s code has two "
@@ -153,7 +153,7 @@ static int refuse_heap(const dgpb_param_select *s, const dgpb_code_binding *c, d
                              "%s (Slang's bindless heap '%s' at set %lld, binding %lld holds "
                              "them); a handle row is a heap of textures or of samplers only, so "
                              "declare that resource as a parameter of its own",
-                             target, s->entry, dgpb_code_class_name(c->cls), c->name,
+                             target, s->entry, code_class_name(c->cls), c->name,
                              (long long)c->space, (long long)c->binding);
     return DGPB_OK;
 }
@@ -218,7 +218,7 @@ static int add_bindless_heaps(const dgpb_param_select *s, dgpb_param_table *out,
     return DGPB_OK;
 }
 
-int dgpb_param_table_build(const dgpb_param_select *s, dgpb_param_table *out, dgpb_diag *diag)
+int param_table_build(const dgpb_param_select *s, dgpb_param_table *out, dgpb_diag *diag)
 {
     assert(s && s->reflection && out);
     size_t n = s->reflection->param_count;

@@ -22,6 +22,15 @@
 #ifndef DGPB_PARAMS_H
 #define DGPB_PARAMS_H
 
+/*
+ * The library's internal functions are linked as dgpb__<name>, so that they
+ * never collide with a program's own symbols; the code calls them by their
+ * short names (CONTRIBUTING.md, "Code conventions").
+ */
+#define param_table_build dgpb__param_table_build
+#define param_table_clear dgpb__param_table_clear
+#define value_block_name dgpb__value_block_name
+
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -60,14 +69,14 @@ typedef struct dgpb_param_table {
  * Builds the table. DGPB_ERR_SHADER when a row the entry needs has no kind
  * or (on wgsl) no WebGPU descriptor or a bool value, or its place is not in
  * the code, with a message naming the target, entry, parameter, shape and the
- * rewrite that works. Free the table with dgpb_param_table_clear().
+ * rewrite that works. Free the table with param_table_clear().
  */
-int dgpb_param_table_build(const dgpb_param_select *s, dgpb_param_table *out, dgpb_diag *diag);
+int param_table_build(const dgpb_param_select *s, dgpb_param_table *out, dgpb_diag *diag);
 
-void dgpb_param_table_clear(dgpb_param_table *t);
+void param_table_clear(dgpb_param_table *t);
 
 /* The name of the value block of an entry ("<entry>_params") into buf. */
-void dgpb_value_block_name(const char *entry, char *buf, size_t size);
+void value_block_name(const char *entry, char *buf, size_t size);
 
 #ifdef __cplusplus
 }

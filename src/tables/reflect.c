@@ -845,17 +845,17 @@ static int parse_entries(dgpb_reflection *r, const cJSON *entries, dgpb_diag *di
     return DGPB_OK;
 }
 
-int dgpb_reflection_parse(const char *json, size_t len, dgpb_target_id target,
-                          const char *const *value_blocks, size_t value_block_count,
-                          dgpb_reflection **out, dgpb_diag *diag)
+int reflection_parse(const char *json, size_t len, dgpb_target_id target,
+                     const char *const *value_blocks, size_t value_block_count,
+                     dgpb_reflection **out, dgpb_diag *diag)
 {
     dgpb_reflection_blocks blocks = {value_blocks, value_block_count, NULL, 0};
-    return dgpb_reflection_parse_blocks(json, len, target, &blocks, out, diag);
+    return reflection_parse_blocks(json, len, target, &blocks, out, diag);
 }
 
-int dgpb_reflection_parse_blocks(const char *json, size_t len, dgpb_target_id target,
-                                 const dgpb_reflection_blocks *blocks, dgpb_reflection **out,
-                                 dgpb_diag *diag)
+int reflection_parse_blocks(const char *json, size_t len, dgpb_target_id target,
+                            const dgpb_reflection_blocks *blocks, dgpb_reflection **out,
+                            dgpb_diag *diag)
 {
     *out = NULL;
     cJSON *root = cJSON_ParseWithLength(json, len);
@@ -899,14 +899,14 @@ int dgpb_reflection_parse_blocks(const char *json, size_t len, dgpb_target_id ta
     }
     cJSON_Delete(root);
     if (rc) {
-        dgpb_reflection_free(r); /* with the parameters parsed so far */
+        reflection_free(r); /* with the parameters parsed so far */
         return rc;
     }
     *out = r;
     return DGPB_OK;
 }
 
-void dgpb_reflection_free(dgpb_reflection *r)
+void reflection_free(dgpb_reflection *r)
 {
     if (!r)
         return;
@@ -926,8 +926,8 @@ void dgpb_reflection_free(dgpb_reflection *r)
     dgpb_free(r);
 }
 
-const dgpb_reflected_param *dgpb_reflection_find(const dgpb_reflection *r, const char *name,
-                                                 bool by_global)
+const dgpb_reflected_param *reflection_find(const dgpb_reflection *r, const char *name,
+                                            bool by_global)
 {
     for (size_t i = 0; i < r->param_count; i++)
         if (!strcmp(by_global ? r->params[i].global : r->params[i].name, name))

@@ -43,11 +43,21 @@
  * with `kind` = -1 and a `problem` that names the shape and the rewrite that
  * works; the caller decides whether it matters (only rows an entry uses do).
  *
- * Ownership: dgpb_reflection_parse() returns one allocation tree freed with
- * dgpb_reflection_free().
+ * Ownership: reflection_parse() returns one allocation tree freed with
+ * reflection_free().
  */
 #ifndef DGPB_REFLECT_H
 #define DGPB_REFLECT_H
+
+/*
+ * The library's internal functions are linked as dgpb__<name>, so that they
+ * never collide with a program's own symbols; the code calls them by their
+ * short names (CONTRIBUTING.md, "Code conventions").
+ */
+#define reflection_find dgpb__reflection_find
+#define reflection_free dgpb__reflection_free
+#define reflection_parse dgpb__reflection_parse
+#define reflection_parse_blocks dgpb__reflection_parse_blocks
 
 #include <stdbool.h>
 #include <stddef.h>
@@ -112,9 +122,9 @@ typedef struct dgpb_reflection {
  * one entry at a time). DGPB_ERR_CORRUPT when the text is not JSON or lacks
  * the core structure, naming what is missing.
  */
-int dgpb_reflection_parse(const char *json, size_t len, dgpb_target_id target,
-                          const char *const *value_blocks, size_t value_block_count,
-                          dgpb_reflection **out, dgpb_diag *diag);
+int reflection_parse(const char *json, size_t len, dgpb_target_id target,
+                     const char *const *value_blocks, size_t value_block_count,
+                     dgpb_reflection **out, dgpb_diag *diag);
 
 /* The constant buffers a parse treats specially, by name. */
 typedef struct dgpb_reflection_blocks {
@@ -127,16 +137,16 @@ typedef struct dgpb_reflection_blocks {
     size_t push_block_count;
 } dgpb_reflection_blocks;
 
-/* dgpb_reflection_parse() with push-constant blocks named too; `blocks` may be NULL. */
-int dgpb_reflection_parse_blocks(const char *json, size_t len, dgpb_target_id target,
-                                 const dgpb_reflection_blocks *blocks, dgpb_reflection **out,
-                                 dgpb_diag *diag);
+/* reflection_parse() with push-constant blocks named too; `blocks` may be NULL. */
+int reflection_parse_blocks(const char *json, size_t len, dgpb_target_id target,
+                            const dgpb_reflection_blocks *blocks, dgpb_reflection **out,
+                            dgpb_diag *diag);
 
-void dgpb_reflection_free(dgpb_reflection *r);
+void reflection_free(dgpb_reflection *r);
 
 /* The first parameter whose name (or, with `by_global`, whose variable) is `name`, or NULL. */
-const dgpb_reflected_param *dgpb_reflection_find(const dgpb_reflection *r, const char *name,
-                                                 bool by_global);
+const dgpb_reflected_param *reflection_find(const dgpb_reflection *r, const char *name,
+                                            bool by_global);
 
 #ifdef __cplusplus
 }

@@ -39,8 +39,8 @@ typedef struct slot {
     const char *entry;
 } slot;
 
-int dgpb_webgpu_check_group(const char *group, const char *const *entries,
-                            const dgpb_param_table *tables, size_t count, dgpb_diag *diag)
+int webgpu_check_group(const char *group, const char *const *entries,
+                       const dgpb_param_table *tables, size_t count, dgpb_diag *diag)
 {
     size_t total = 0;
     for (size_t i = 0; i < count; i++)
@@ -89,9 +89,8 @@ int dgpb_webgpu_check_group(const char *group, const char *const *entries,
 #define MAX_INVOCATIONS 256u
 #define MAX_WORKGROUP_STORAGE 16384u
 
-int dgpb_webgpu_check_entry(const char *entry, uint32_t stage, const uint32_t tgs[3],
-                            const dgpb_wgsl_module *code, const dgpb_param_table *table,
-                            dgpb_diag *diag)
+int webgpu_check_entry(const char *entry, uint32_t stage, const uint32_t tgs[3],
+                       const dgpb_wgsl_module *code, const dgpb_param_table *table, dgpb_diag *diag)
 {
     if (stage == DGPB_STAGE_COMPUTE) {
         static const uint32_t max[3] = {MAX_WORKGROUP_SIZE_X, MAX_WORKGROUP_SIZE_Y,

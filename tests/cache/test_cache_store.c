@@ -25,11 +25,11 @@ static void parse(const char *text, const char *const *want, size_t want_count)
 {
     char **deps = NULL;
     size_t count = 0;
-    assert_int_equal(dgpb_depfile_parse(text, strlen(text), &deps, &count), DGPB_OK);
+    assert_int_equal(depfile_parse(text, strlen(text), &deps, &count), DGPB_OK);
     assert_int_equal(count, want_count);
     for (size_t i = 0; i < count; i++)
         assert_string_equal(deps[i], want[i]);
-    dgpb_depfile_free(deps, count);
+    depfile_free(deps, count);
 }
 
 static void depfile_parse_forms(void **state)
@@ -49,8 +49,8 @@ static void depfile_parse_forms(void **state)
     parse("", NULL, 0);
     char **deps = NULL;
     size_t count = 0;
-    assert_int_equal(dgpb_depfile_parse("no rule here\n", 13, &deps, &count), DGPB_ERR_CORRUPT);
-    dgpb_depfile_free(deps, count);
+    assert_int_equal(depfile_parse("no rule here\n", 13, &deps, &count), DGPB_ERR_CORRUPT);
+    depfile_free(deps, count);
 }
 
 static void depfile_make_round_trip(void **state)
@@ -60,7 +60,7 @@ static void depfile_make_round_trip(void **state)
     const char *deps[] = {"m.slang", "inc/a b.h", "cost$.slang", "x#y.h", "c:d/e.h"};
     char *text = NULL;
     const char *refused = NULL;
-    assert_int_equal(dgpb_depfile_make(targets, 2, deps, 5, 1, &refused, &text), DGPB_OK);
+    assert_int_equal(depfile_make(targets, 2, deps, 5, 1, &refused, &text), DGPB_OK);
     assert_string_equal(text, "out\\ dir/m.dgpb out\\ dir/m.bundle.json: \\\n m.slang \\\n"
                               " inc/a\\ b.h \\\n cost$$.slang \\\n x\\#y.h \\\n c\\:d/e.h\n\n"
                               "inc/a\\ b.h:\n\ncost$$.slang:\n\nx\\#y.h:\n\nc\\:d/e.h:\n");
@@ -73,14 +73,13 @@ static void depfile_make_round_trip(void **state)
         text = NULL;
         refused = NULL;
         const char *one[] = {"m.slang", bad[i]};
-        assert_int_equal(dgpb_depfile_make(targets, 2, one, 2, 1, &refused, &text),
-                         DGPB_ERR_INVALID);
+        assert_int_equal(depfile_make(targets, 2, one, 2, 1, &refused, &text), DGPB_ERR_INVALID);
         assert_ptr_equal(refused, bad[i]);
         assert_null(text);
     }
     const char *fine[] = {"a,b+c/d_e.f~g(h){i}@j]k!l-m", "caf\xc3\xa9/a\\b", "(x)/y"};
     for (size_t i = 0; i < sizeof fine / sizeof *fine; i++)
-        assert_int_equal(dgpb_depfile_unwritable(fine[i]), -1);
+        assert_int_equal(depfile_unwritable(fine[i]), -1);
 }
 
 static void cache_sizes(void **state)

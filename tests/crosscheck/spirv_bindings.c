@@ -7,7 +7,7 @@
  * The tables come from VIEW.json when it is given (so that a test can feed a
  * tampered view), otherwise from the bundle's own JSON view. The code always
  * comes from the bundle. Per entry of the spirv target, the SPIR-V is read
- * with dgpb_spirv_analyze() (SPIRV-Tools underneath), and:
+ * with spirv_analyze() (SPIRV-Tools underneath), and:
  *
  *   - the entry point's function carries the entry's name (OpName: Slang
  *     calls the single entry point "main" but keeps the function's name);
@@ -579,13 +579,13 @@ int main(int argc, char **argv)
                 fail(&c, "the bundle has no spirv entry '%s'", name);
             } else {
                 dgpb_spirv_info *info = NULL;
-                int rc = dgpb_spirv_analyze(e->code.data, e->code.size, &info, &diag);
+                int rc = spirv_analyze(e->code.data, e->code.size, &info, &diag);
                 if (!info)
                     fail(&c, "the SPIR-V cannot be analysed: %s", diag.message);
                 else
                     check_entry(&c, name, ventry, info, &e->code);
                 (void)rc;
-                dgpb_spirv_info_free(info);
+                spirv_info_free(info);
             }
             if (c.entry_failed) {
                 printf("FAIL spirv/%s: %s\n", name, c.reasons);

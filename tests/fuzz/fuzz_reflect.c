@@ -74,11 +74,11 @@ static void table_and_proof(const dgpb_reflection *r, dgpb_target_id target, uin
     dgpb_diag_clear(&d);
     dgpb_param_table table = {0};
     bool proved = code_ops_of_target(target)->places_from_code; /* as dgpb-build */
-    if (dgpb_param_table_build(&s, &table, &d) == DGPB_OK && proved) {
+    if (param_table_build(&s, &table, &d) == DGPB_OK && proved) {
         dgpb_proof_input proof = {.target = target, .entry = entry, .table = &table, .code = &code};
-        (void)dgpb_binding_proof(&proof, &d);
+        (void)binding_proof_check(&proof, &d);
     }
-    dgpb_param_table_clear(&table);
+    param_table_clear(&table);
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
@@ -98,14 +98,14 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     dgpb_reflection *r = NULL;
     dgpb_diag d;
     dgpb_diag_clear(&d);
-    if (dgpb_reflection_parse_blocks((const char *)data + 2, size - 2, target,
-                                     (opts & 0x10) ? NULL : &blocks, &r, &d) != DGPB_OK)
+    if (reflection_parse_blocks((const char *)data + 2, size - 2, target,
+                                (opts & 0x10) ? NULL : &blocks, &r, &d) != DGPB_OK)
         return 0;
     for (size_t i = 0; i < r->param_count; i++) {
-        (void)dgpb_reflection_find(r, r->params[i].name, false);
-        (void)dgpb_reflection_find(r, r->params[i].global, true);
+        (void)reflection_find(r, r->params[i].name, false);
+        (void)reflection_find(r, r->params[i].global, true);
     }
     table_and_proof(r, target, opts);
-    dgpb_reflection_free(r);
+    reflection_free(r);
     return 0;
 }

@@ -31,16 +31,16 @@ static void bindings(const dgpb_spirv_info *info)
     dgpb_code_bindings code = {0};
     dgpb_diag d;
     dgpb_diag_clear(&d);
-    if (dgpb_code_bindings_from_spirv(info, &code, &d) == DGPB_OK) {
+    if (code_bindings_from_spirv(info, &code, &d) == DGPB_OK) {
         for (size_t i = 0; i < code.count; i++) {
             bool ambiguous = false;
-            (void)dgpb_code_bindings_find(&code, code.items[i].name, &ambiguous);
-            (void)dgpb_code_class_name(code.items[i].cls);
+            (void)code_bindings_find(&code, code.items[i].name, &ambiguous);
+            (void)code_class_name(code.items[i].cls);
         }
         bool ambiguous = false;
-        (void)dgpb_code_bindings_find(&code, "entryPointParams.x", &ambiguous);
+        (void)code_bindings_find(&code, "entryPointParams.x", &ambiguous);
     }
-    dgpb_code_bindings_clear(&code);
+    code_bindings_clear(&code);
 }
 
 static void other_readers(const uint8_t *data, size_t size)
@@ -49,15 +49,15 @@ static void other_readers(const uint8_t *data, size_t size)
     dgpb_diag_clear(&d);
     uint32_t *stripped = NULL;
     size_t words = 0;
-    if (dgpb_spirv_strip_source(data, size, &stripped, &words, &d) == DGPB_OK)
+    if (spirv_strip_source(data, size, &stripped, &words, &d) == DGPB_OK)
         dgpb_free(stripped);
     dgpb_spirv_entry_point *eps = NULL;
     size_t count = 0;
-    if (dgpb_spirv_entry_points(data, size, &eps, &count, &d) == DGPB_OK)
+    if (spirv_entry_points(data, size, &eps, &count, &d) == DGPB_OK)
         dgpb_free(eps);
     uint32_t mask;
-    (void)dgpb_code_capabilities(DGPB_TARGET_SPIRV, "k", DGPB_STAGE_COMPUTE, DGPB_CODE_FORMAT_SPIRV,
-                                 data, size, &mask, &d);
+    (void)code_capabilities(DGPB_TARGET_SPIRV, "k", DGPB_STAGE_COMPUTE, DGPB_CODE_FORMAT_SPIRV,
+                            data, size, &mask, &d);
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
@@ -65,13 +65,13 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     dgpb_spirv_info *info = NULL;
     dgpb_diag d;
     dgpb_diag_clear(&d);
-    int rc = dgpb_spirv_analyze(data, size, &info, &d);
+    int rc = spirv_analyze(data, size, &info, &d);
     if (info) {
         for (size_t i = 0; i < info->var_count; i++)
-            (void)dgpb_spirv_find_var(info, info->vars[i].name);
+            (void)spirv_find_var(info, info->vars[i].name);
         if (rc == DGPB_OK && info->parsed)
             bindings(info);
-        dgpb_spirv_info_free(info);
+        spirv_info_free(info);
     }
     other_readers(data, size);
     return 0;

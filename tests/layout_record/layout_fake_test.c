@@ -50,7 +50,7 @@ static int run_tool(dgpb_process *p, const char *const *env, const char *first, 
     p->argv = argv;
     p->env = env;
     dgpb_diag d;
-    int status = dgpb_process_run(p, &d);
+    int status = process_run(p, &d);
     if (status < 0)
         fail_msg("cannot run %s: %s", SLANG_LAYOUT_TOOL, d.message);
     return status;
@@ -107,10 +107,10 @@ static uint8_t *record_and_compare(const char *const *args, int count, size_t *s
     dgpb_process p = DGPB_PROCESS_INIT;
     p.argv = argv;
     dgpb_diag d;
-    int status = dgpb_process_run(&p, &d);
+    int status = process_run(&p, &d);
     if (status != 0)
         fail_msg("dgpb-slang-layout exited %d: %s", status, p.err ? p.err : d.message);
-    dgpb_process_clear(&p);
+    process_clear(&p);
 
     uint8_t *bytes = read_file(out, size);
     dgpb_layout *l = NULL;
@@ -292,11 +292,11 @@ static void failures_have_their_exit_codes(void **state)
         p = (dgpb_process)DGPB_PROCESS_INIT;
         p.argv = argv;
         p.env = cases[i].env;
-        int status = dgpb_process_run(&p, NULL);
+        int status = process_run(&p, NULL);
         if (status != cases[i].status || !p.err || !strstr(p.err, cases[i].message))
             fail_msg("case %zu: exit %d, expected %d with '%s'; stderr: %s", i, status,
                      cases[i].status, cases[i].message, p.err ? p.err : "");
-        dgpb_process_clear(&p);
+        process_clear(&p);
         assert_int_not_equal(access(out, F_OK), 0); /* nothing written */
     }
 
@@ -305,29 +305,29 @@ static void failures_have_their_exit_codes(void **state)
                               "-target", "spirv", "-o", out, NULL),
                      4);
     assert_non_null(strstr(p.err, "cannot load '/nonexistent/libslang.so'"));
-    dgpb_process_clear(&p);
+    process_clear(&p);
     static const char *const root[] = {"SLANG_ROOT=/nonexistent", "DGPB_SLANGC", NULL};
     assert_int_equal(run_tool(&p, root, "k.slang", "-target", "spirv", "-o", out, NULL), 4);
     assert_non_null(strstr(p.err, "no native libslang at '/nonexistent/lib/libslang.so'"));
     assert_non_null(strstr(p.err, "WebAssembly build has no reflection C API"));
-    dgpb_process_clear(&p);
+    process_clear(&p);
     assert_int_equal(run_tool(&p, NULL, "--slang-lib", "libm.so.6", "k.slang", "-o", out, NULL), 4);
     assert_non_null(strstr(p.err, "lacks the Slang function 'spGetBuildTagString'"));
-    dgpb_process_clear(&p);
+    process_clear(&p);
     assert_int_equal(run_tool(&p, NULL, "--slang-lib", FAKE_SLANG_PATH, "--expect-slang-version",
                               "v2025.14", "k.slang", "-target", "spirv", "-o", out, NULL),
                      4);
     assert_non_null(strstr(p.err, "not v2025.14"));
-    dgpb_process_clear(&p);
+    process_clear(&p);
     /* Usage. */
     assert_int_equal(run_tool(&p, NULL, "k.slang", "-target", "spirv", NULL), 2);
     assert_non_null(strstr(p.err, "no output given"));
-    dgpb_process_clear(&p);
+    process_clear(&p);
     assert_int_equal(run_tool(&p, NULL, "--slang-lib", NULL), 2);
-    dgpb_process_clear(&p);
+    process_clear(&p);
     assert_int_equal(run_tool(&p, NULL, "--slang-lib", FAKE_SLANG_PATH, "--version", NULL), 0);
     assert_non_null(strstr(p.out, "slang v2025.15-fake from"));
-    dgpb_process_clear(&p);
+    process_clear(&p);
 }
 
 /* An environment for dgpb_slang_open(): NAME=VALUE pairs. */
@@ -417,24 +417,24 @@ static void the_build_runs_the_recorder_for_a_group(void **state)
     const char *includes[] = {"/inc"};
     const char *extra[] = {"-DDREAM_SHADERS_RENDER", "-DDREAM_TARGET_SPIRV",
                            "-matrix-layout-row-major"};
-    dgpb_layout_run_desc desc = {.recorder = SLANG_LAYOUT_TOOL,
-                                 .module = "render.slang",
-                                 .target = "spirv",
-                                 .entries = entries,
-                                 .entry_count = 2,
-                                 .defines = defines,
-                                 .define_count = 1,
-                                 .include_dirs = includes,
-                                 .include_dir_count = 1,
-                                 .extra_args = extra,
-                                 .extra_arg_count = 3,
-                                 .output = out,
-                                 .slang_lib = FAKE_SLANG_PATH,
-                                 .expect_slang_version = "v2025.15-fake"};
+    recording_desc desc = {.recorder = SLANG_LAYOUT_TOOL,
+                           .module = "render.slang",
+                           .target = "spirv",
+                           .entries = entries,
+                           .entry_count = 2,
+                           .defines = defines,
+                           .define_count = 1,
+                           .include_dirs = includes,
+                           .include_dir_count = 1,
+                           .extra_args = extra,
+                           .extra_arg_count = 3,
+                           .output = out,
+                           .slang_lib = FAKE_SLANG_PATH,
+                           .expect_slang_version = "v2025.15-fake"};
     uint8_t *blob = NULL;
     size_t size = 0;
     dgpb_diag d;
-    if (dgpb_layout_run(&desc, &blob, &size, &d))
+    if (recording_run(&desc, &blob, &size, &d))
         fail_msg("%s", d.message);
     dgpb_layout *l = NULL;
     assert_int_equal(dgpb_layout_open(blob, size, &l, NULL), DGPB_OK);
@@ -446,17 +446,17 @@ static void the_build_runs_the_recorder_for_a_group(void **state)
     dgpb_free(blob);
 
     desc.module = "broken.slang";
-    assert_int_equal(dgpb_layout_run(&desc, &blob, &size, &d), DGPB_ERR_SHADER);
+    assert_int_equal(recording_run(&desc, &blob, &size, &d), DGPB_ERR_SHADER);
     assert_null(blob);
     assert_non_null(strstr(d.message, "undefined identifier 'nope'"));
     desc.module = "render.slang";
     desc.slang_lib = "/nonexistent/libslang.so";
-    assert_int_equal(dgpb_layout_run(&desc, &blob, &size, &d), DGPB_ERR_UNSUPPORTED);
+    assert_int_equal(recording_run(&desc, &blob, &size, &d), DGPB_ERR_UNSUPPORTED);
     assert_non_null(strstr(d.message, "cannot load '/nonexistent/libslang.so'"));
     desc.recorder = "/nonexistent/dgpb-slang-layout";
-    assert_int_equal(dgpb_layout_run(&desc, &blob, &size, &d), DGPB_ERR_TOOL);
+    assert_int_equal(recording_run(&desc, &blob, &size, &d), DGPB_ERR_TOOL);
     desc.recorder = NULL;
-    assert_int_equal(dgpb_layout_run(&desc, &blob, &size, &d), DGPB_ERR_INVALID);
+    assert_int_equal(recording_run(&desc, &blob, &size, &d), DGPB_ERR_INVALID);
 }
 
 static void dgpb_dump_prints_a_layout_of_a_bundle(void **state)
@@ -475,18 +475,18 @@ static void dgpb_dump_prints_a_layout_of_a_bundle(void **state)
 
     dgpb_model *m = NULL;
     uint32_t t;
-    assert_int_equal(dgpb_model_create(&m), DGPB_OK);
-    assert_int_equal(dgpb_model_add_target(m, "spirv", "spirv", &t, &d), DGPB_OK);
-    assert_int_equal(dgpb_model_add_layout(m, t, layout, layout_size, NULL, &d), DGPB_OK);
+    assert_int_equal(model_create(&m), DGPB_OK);
+    assert_int_equal(model_add_target(m, "spirv", "spirv", &t, &d), DGPB_OK);
+    assert_int_equal(model_add_layout(m, t, layout, layout_size, NULL, &d), DGPB_OK);
     dgpb_entry_desc e = {.name = "k",
                          .stage = "compute",
                          .code = support_spirv_words,
                          .code_size = support_spirv_word_count * 4,
                          .thread_group_size = {8, 4, 1}};
-    assert_int_equal(dgpb_model_add_entry(m, t, &e, &d), DGPB_OK);
+    assert_int_equal(model_add_entry(m, t, &e, &d), DGPB_OK);
     uint8_t *bundle = NULL;
     size_t bundle_size = 0;
-    if (dgpb_write(m, &bundle, &bundle_size, &d))
+    if (bundle_write(m, &bundle, &bundle_size, &d))
         fail_msg("%s", d.message);
     char path[600];
     snprintf(path, sizeof path, "%s/k.dgpb", tmp);
@@ -495,16 +495,16 @@ static void dgpb_dump_prints_a_layout_of_a_bundle(void **state)
     const char *text_argv[] = {DGPB_DUMP_TOOL, "--layout", "spirv/0", path, NULL};
     dgpb_process p = DGPB_PROCESS_INIT;
     p.argv = text_argv;
-    assert_int_equal(dgpb_process_run(&p, &d), 0);
+    assert_int_equal(process_run(&p, &d), 0);
     assert_non_null(strstr(p.out, "target spirv, group compute"));
     assert_non_null(strstr(p.out, "entry 0 'k' (stage 6), override 'main', [8,4,1]"));
     assert_non_null(strstr(p.out, "v1: 'k_out', type t"));
-    dgpb_process_clear(&p);
+    process_clear(&p);
 
     const char *json_argv[] = {DGPB_DUMP_TOOL, "--layout", "spirv/layout/0", "--json", path, NULL};
     p = (dgpb_process)DGPB_PROCESS_INIT;
     p.argv = json_argv;
-    assert_int_equal(dgpb_process_run(&p, &d), 0);
+    assert_int_equal(process_run(&p, &d), 0);
     cJSON *doc = cJSON_Parse(p.out);
     if (!doc)
         fail_msg("not JSON: %s", p.out);
@@ -512,17 +512,17 @@ static void dgpb_dump_prints_a_layout_of_a_bundle(void **state)
     assert_int_equal(cJSON_GetArraySize(cJSON_GetObjectItem(doc, "type_layouts")),
                      14); /* every type layout of the fake */
     cJSON_Delete(doc);
-    dgpb_process_clear(&p);
+    process_clear(&p);
 
     const char *bad_argv[] = {DGPB_DUMP_TOOL, "--layout", "spirv/1", path, NULL};
     p = (dgpb_process)DGPB_PROCESS_INIT;
     p.argv = bad_argv;
-    assert_int_equal(dgpb_process_run(&p, &d), 2);
+    assert_int_equal(process_run(&p, &d), 2);
     assert_non_null(strstr(p.err, "no layout 1"));
-    dgpb_process_clear(&p);
+    process_clear(&p);
 
     dgpb_free(bundle);
-    dgpb_model_destroy(m);
+    model_destroy(m);
     dgpb_free(layout);
 }
 

@@ -134,7 +134,7 @@ static void check_module(ctx *c, const char *path)
         fail_msg("%s", d.message);
     char **symbols = NULL;
     size_t nsym = 0;
-    if (dgpb_scan_group_symbols((const char *)text, len, &symbols, &nsym, &d))
+    if (scan_group_symbols((const char *)text, len, &symbols, &nsym, &d))
         fail_msg("%s", d.message);
     static const char *const targets[][2] = {{"spirv", "DREAM_TARGET_SPIRV"},
                                              {"wgsl", "DREAM_TARGET_WGSL"},
@@ -206,7 +206,7 @@ static void check_module(ctx *c, const char *path)
                         dream ? "DREAM_SHADERS_RAY_TRACING" : NULL, rt, nrt);
         free(entries);
     }
-    dgpb_group_symbols_free(symbols, nsym);
+    group_symbols_free(symbols, nsym);
     dgpb_free(text);
 }
 

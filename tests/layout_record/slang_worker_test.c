@@ -9,7 +9,7 @@
  *     same bytes; a worker that dies fails its job and is replaced; a
  *     library the recorder cannot load falls back to processes;
  *   - the global session made in-process (dgpb_slang_open +
- *     dgpb_slang_compile): GLSL enabled, slangc's folder searched, and the
+ *     worker_compile): GLSL enabled, slangc's folder searched, and the
  *     C++/CUDA preludes set exactly when slangc's folder has them.
  *
  * FAKE_SLANG_PATH and SLANG_LAYOUT_TOOL come from tests/layout_record/CMakeLists.txt.
@@ -190,14 +190,14 @@ static void server_start(server *s, const char *const *argv)
     s->p.cwd = tmp; /* jobs with relative paths and no "cwd" read and write there */
     s->p.flags = DGPB_PROCESS_PIPES;
     dgpb_diag d;
-    if (dgpb_process_start(&s->p, &d))
+    if (process_start(&s->p, &d))
         fail_msg("cannot start %s: %s", argv[0], d.message);
 }
 
 static void server_send(server *s, const char *text)
 {
     dgpb_diag d;
-    if (dgpb_process_write(&s->p, text, strlen(text), &d))
+    if (process_write(&s->p, text, strlen(text), &d))
         fail_msg("cannot write to the worker: %s (its standard error: %.*s)", d.message,
                  (int)s->err_len, s->err);
 }
@@ -360,11 +360,11 @@ static void the_worker_answers_each_job_line_in_order(void **state)
     char *dep_text = read_text(skip_dep, NULL);
     char **deps = NULL;
     size_t dep_count = 0;
-    assert_int_equal(dgpb_depfile_parse(dep_text, strlen(dep_text), &deps, &dep_count), DGPB_OK);
+    assert_int_equal(depfile_parse(dep_text, strlen(dep_text), &deps, &dep_count), DGPB_OK);
     assert_int_equal(dep_count, 1);
     assert_string_equal(deps[0], module);
     assert_int_equal(strncmp(dep_text, skip_code, strlen(skip_code)), 0);
-    dgpb_depfile_free(deps, dep_count);
+    depfile_free(deps, dep_count);
     free(dep_text);
 
     /* A module with errors: slangc's status 255 and Slang's diagnostics; nothing written. */
@@ -481,9 +481,9 @@ static void the_worker_answers_each_job_line_in_order(void **state)
 
     /* The end of its input ends it, with status 0 and nothing more on its answer channel;
      * what Slang printed on standard output went to standard error. */
-    dgpb_process_close_input(&s.p);
+    process_close_input(&s.p);
     dgpb_diag d;
-    int status = dgpb_process_finish(&s.p, &d);
+    int status = process_finish(&s.p, &d);
     if (status != 0)
         fail_msg("the worker exited with %d: %.*s%s", status, (int)s.err_len, s.err,
                  s.p.err ? s.p.err : "");
@@ -493,7 +493,7 @@ static void the_worker_answers_each_job_line_in_order(void **state)
     snprintf(all_err, sizeof all_err, "%.*s%s", (int)s.err_len, s.err, s.p.err ? s.p.err : "");
     assert_non_null(strstr(all_err, "fake slang: compiled k"));
     assert_non_null(strstr(all_err, "fake slang: compiled a"));
-    dgpb_process_clear(&s.p);
+    process_clear(&s.p);
 }
 
 static void serve_takes_no_module(void **state)
@@ -504,12 +504,12 @@ static void serve_takes_no_module(void **state)
     dgpb_process p = DGPB_PROCESS_INIT;
     p.argv = argv;
     dgpb_diag d;
-    int status = dgpb_process_run(&p, &d);
+    int status = process_run(&p, &d);
     assert_int_equal(status, DGPB_RECORDER_EXIT_USAGE);
     assert_non_null(strstr(p.err, "--serve takes its jobs from standard input"));
     assert_non_null(strstr(p.err, "'k.slang'"));
     assert_int_equal(p.out_len, 0);
-    dgpb_process_clear(&p);
+    process_clear(&p);
 }
 
 /* ---- b, c: dgpb_compiler on native workers ---- */
@@ -893,7 +893,7 @@ static void compile_once(const char *slangc, const char *output, dgpb_slang **ou
                           "-stage",      "compute", "-o",  output};
     int status = -1;
     char *text = NULL;
-    if (dgpb_slang_compile(*out, args, 9, &status, &text, &d))
+    if (worker_compile(*out, args, 9, &status, &text, &d))
         fail_msg("%s", d.message);
     assert_int_equal(status, DGPB_SLANGC_EXIT_OK);
     assert_string_equal(text, "");
@@ -945,7 +945,7 @@ static void preludes_are_set_when_slangcs_folder_has_them(void **state)
     char *text = NULL;
     const char *args[] = {at("k.slang"), "-target",          "cpp", "-entry", "q",
                           "-o",          at("prelude/q.cpp")};
-    assert_int_equal(dgpb_slang_compile(s, args, 7, &status, &text, NULL), DGPB_OK);
+    assert_int_equal(worker_compile(s, args, 7, &status, &text, NULL), DGPB_OK);
     assert_int_equal(status, 0);
     dgpb_free(text);
     assert_file_text(at("prelude/q.cpp"), "fake code for q (cpp)\n");

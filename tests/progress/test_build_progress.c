@@ -1,6 +1,6 @@
 /*
  * test_build_progress.c - the library's progress reports: every child of
- * dgpb_process_run_parallel_watched() is reported started, then finished,
+ * process_run_parallel_watched() is reported started, then finished,
  * once; dgpb_build() reports each compile's start and end with its entry
  * and target, counts that only grow and end at [N/N], where N is the
  * summary's compile count; and a build without a progress function works
@@ -52,25 +52,23 @@ static void test_process_watch(void **state)
     }
     seen s;
     memset(&s, 0, sizeof s);
-    assert_int_equal(dgpb_process_run_parallel_watched(procs, CHILDREN, 2, watch, &s, NULL),
-                     DGPB_OK);
+    assert_int_equal(process_run_parallel_watched(procs, CHILDREN, 2, watch, &s, NULL), DGPB_OK);
     for (int i = 0; i < CHILDREN; i++) {
         assert_int_equal(s.started[i], 1);
         assert_int_equal(s.finished[i], 1);
         assert_int_equal(procs[i].status, 3);
-        dgpb_process_clear(&procs[i]);
+        process_clear(&procs[i]);
     }
     assert_int_equal(s.order_errors, 0);
-    /* no watcher: as dgpb_process_run_parallel() */
+    /* no watcher: as process_run_parallel() */
     for (int i = 0; i < CHILDREN; i++) {
         procs[i] = (dgpb_process)DGPB_PROCESS_INIT;
         procs[i].argv = argv;
     }
-    assert_int_equal(dgpb_process_run_parallel_watched(procs, CHILDREN, 2, NULL, NULL, NULL),
-                     DGPB_OK);
+    assert_int_equal(process_run_parallel_watched(procs, CHILDREN, 2, NULL, NULL, NULL), DGPB_OK);
     for (int i = 0; i < CHILDREN; i++) {
         assert_int_equal(procs[i].status, 3);
-        dgpb_process_clear(&procs[i]);
+        process_clear(&procs[i]);
     }
 }
 

@@ -26,7 +26,7 @@ static void parses(const char *text, dgpb_remote_url *u)
 {
     dgpb_diag d;
     dgpb_diag_clear(&d);
-    assert_int_equal(dgpb_remote_parse_url(text, u, &d), DGPB_OK);
+    assert_int_equal(remote_parse_url(text, u, &d), DGPB_OK);
 }
 
 static void refuses(const char *text)
@@ -34,7 +34,7 @@ static void refuses(const char *text)
     dgpb_remote_url u;
     dgpb_diag d;
     dgpb_diag_clear(&d);
-    assert_int_equal(dgpb_result_class(dgpb_remote_parse_url(text, &u, &d)), DGPB_ERR_INVALID);
+    assert_int_equal(dgpb_result_class(remote_parse_url(text, &u, &d)), DGPB_ERR_INVALID);
     assert_null(strstr(d.message, "hunter2")); /* no password in the message */
 }
 
@@ -69,8 +69,7 @@ static void test_http_urls(void **state)
     /* the message names the form of every scheme's URL */
     dgpb_diag d;
     dgpb_diag_clear(&d);
-    assert_int_equal(dgpb_result_class(dgpb_remote_parse_url("ftp://h/x", &u, &d)),
-                     DGPB_ERR_INVALID);
+    assert_int_equal(dgpb_result_class(remote_parse_url("ftp://h/x", &u, &d)), DGPB_ERR_INVALID);
     assert_string_equal(d.message, "the remote cache URL is not one of http://..., https://... or "
                                    "redis://[:PASSWORD@]HOST[:PORT][/DB] (an unknown scheme)");
 }
@@ -131,35 +130,34 @@ static void test_keys(void **state)
         key[i] = (uint8_t)(i * 17);
     char hex[65];
     /* sha256("r" || key), sha256("m" || key) */
-    dgpb_remote_action_key('r', key, hex);
+    remote_action_key('r', key, hex);
     assert_string_equal(hex, "793efc41f835f2af8dc124f227e4daaa5b3e09bb1eeec39a5b29892f1f3c6913");
-    assert_true(dgpb_remote_key_valid(hex));
-    dgpb_remote_action_key('m', key, hex);
+    assert_true(remote_key_valid(hex));
+    remote_action_key('m', key, hex);
     assert_string_equal(hex, "7c6ddb9e0243fae2911194c8aba85f3662f6cd232574b96755dd1f6771764714");
     /* Only lowercase hex names reach a store: nothing of a path. */
-    assert_false(dgpb_remote_key_valid(""));
-    assert_false(dgpb_remote_key_valid("../etc/passwd"));
-    assert_false(dgpb_remote_key_valid("ab/cd"));
-    assert_false(dgpb_remote_key_valid("ABCD"));
-    assert_false(dgpb_remote_key_valid("ab%2f"));
+    assert_false(remote_key_valid(""));
+    assert_false(remote_key_valid("../etc/passwd"));
+    assert_false(remote_key_valid("ab/cd"));
+    assert_false(remote_key_valid("ABCD"));
+    assert_false(remote_key_valid("ab%2f"));
     char big[130];
     memset(big, 'a', 129);
     big[129] = 0;
-    assert_false(dgpb_remote_key_valid(big));
+    assert_false(remote_key_valid(big));
     big[128] = 0;
-    assert_true(dgpb_remote_key_valid(big));
+    assert_true(remote_key_valid(big));
     /* Nor a namespace other than ac and cas. */
     dgpb_remote *r = NULL;
     dgpb_diag d;
     dgpb_diag_clear(&d);
-    assert_int_equal(dgpb_remote_open("http://127.0.0.1:1/x", &r, &d), DGPB_OK);
+    assert_int_equal(remote_open("http://127.0.0.1:1/x", &r, &d), DGPB_OK);
     uint8_t *data = NULL;
     size_t size = 0;
-    assert_int_equal(dgpb_result_class(dgpb_remote_get(r, "..", "ab", 10, &data, &size, &d)),
+    assert_int_equal(dgpb_result_class(remote_get(r, "..", "ab", 10, &data, &size, &d)),
                      DGPB_ERR_INVALID);
-    assert_int_equal(dgpb_result_class(dgpb_remote_put(r, "cas", "../x", "y", 1, &d)),
-                     DGPB_ERR_INVALID);
-    dgpb_remote_close(r);
+    assert_int_equal(dgpb_result_class(remote_put(r, "cas", "../x", "y", 1, &d)), DGPB_ERR_INVALID);
+    remote_close(r);
 }
 
 typedef struct warnings {

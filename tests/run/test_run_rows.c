@@ -46,8 +46,8 @@ static void write_bundle(const char *path, const char *entry, const dgpb_param_d
     dgpb_diag d;
     dgpb_diag_clear(&d);
     uint32_t t = 0;
-    assert_int_equal(dgpb_model_create(&m), DGPB_OK);
-    assert_int_equal(dgpb_model_add_target(m, "spirv", "spirv", &t, &d), DGPB_OK);
+    assert_int_equal(model_create(&m), DGPB_OK);
+    assert_int_equal(model_add_target(m, "spirv", "spirv", &t, &d), DGPB_OK);
     dgpb_entry_desc e = {.name = entry,
                          .stage = "compute",
                          .code = code,
@@ -55,11 +55,11 @@ static void write_bundle(const char *path, const char *entry, const dgpb_param_d
                          .thread_group_size = {1, 1, 1},
                          .params = rows,
                          .param_count = count};
-    if (dgpb_model_add_entry(m, t, &e, &d))
+    if (model_add_entry(m, t, &e, &d))
         fail_msg("model: %s", d.message);
     uint8_t *bytes = NULL;
     size_t n = 0;
-    if (dgpb_write(m, &bytes, &n, &d))
+    if (bundle_write(m, &bytes, &n, &d))
         fail_msg("write: %s", d.message);
     FILE *f = fopen(path, "wb");
     assert_non_null(f);
@@ -67,7 +67,7 @@ static void write_bundle(const char *path, const char *entry, const dgpb_param_d
     fclose(f);
     dgpb_free(bytes);
     dgpb_free(code);
-    dgpb_model_destroy(m);
+    model_destroy(m);
 }
 
 /* Runs `req` on the bundle at `path`; fails the test unless it runs. */

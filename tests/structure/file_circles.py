@@ -33,14 +33,24 @@ def symbols(obj):
 
 
 def objects(source, build, target):
-    """The target's objects by source path; an object whose source is gone (a file renamed
-    since that build) is left over from before and not looked at."""
+    """The target's objects by source path. Where CMake's link command for the target
+    (link.txt) names its objects, only those: an object of a file that moved to another
+    target since that build is left over and not looked at; so is an object whose source
+    is gone (a file renamed since that build)."""
     root = os.path.join(build, "CMakeFiles", target + ".dir")
+    linked = None
+    link = os.path.join(root, "link.txt")
+    if os.path.exists(link):
+        with open(link, encoding="utf-8", errors="replace") as f:
+            words = [w.strip('"') for w in f.read().split()]
+            linked = {os.path.normpath(os.path.join(build, w)) for w in words if w.endswith(".o")}
     found = {}
     for folder, _, files in os.walk(root):
         for f in files:
             if f.endswith(".o"):
                 path = os.path.join(folder, f)
+                if linked is not None and os.path.normpath(path) not in linked:
+                    continue
                 src = os.path.relpath(path, root)[: -len(".o")]
                 if os.path.exists(os.path.join(source, src)):
                     found[src] = path

@@ -171,9 +171,9 @@ static void print_usage(void)
     fputs(targets_text, stdout);
     for (int p = 0; p < DGPB_PLATFORM_COUNT; p++) {
         char label[16];
-        snprintf(label, sizeof label, "%s:", dgpb_platform_name((dgpb_platform)p));
+        snprintf(label, sizeof label, "%s:", platform_name((dgpb_platform)p));
         printf("                           %-9s", label);
-        uint32_t set = dgpb_platform_targets((dgpb_platform)p);
+        uint32_t set = platform_targets((dgpb_platform)p);
         const char *sep = "";
         for (uint32_t t = 0; t < DGPB_TARGET_COUNT; t++)
             if (set & (1u << t)) {

@@ -1,5 +1,5 @@
 /*
- * diff.c - dgpb-dump --diff: prints the result of dgpb_diff() (bundle/diff.h).
+ * diff.c - dgpb-dump --diff: prints the result of bundle_diff() (bundle/diff.h).
  *
  * One line per change, grouped by target and entry, "BREAKING" at the end of
  * every line that breaks a host's binding, then a summary line. The rules of
@@ -240,15 +240,15 @@ int dump_diff(const char *old_path, const char *new_path, bool json, const char 
     char *text = NULL;
     size_t len = 0;
     int rc = DUMP_DIFF_IO;
-    if (dgpb_diff_side_open(old_path, &o, &d)) {
+    if (diff_side_open(old_path, &o, &d)) {
         rc = side_error(&d, old_path);
         goto done;
     }
-    if (dgpb_diff_side_open(new_path, &n, &d)) {
+    if (diff_side_open(new_path, &n, &d)) {
         rc = side_error(&d, new_path);
         goto done;
     }
-    if (dgpb_diff(o, n, &result, &d)) {
+    if (bundle_diff(o, n, &result, &d)) {
         rc = side_error(&d, new_path);
         goto done;
     }
@@ -275,8 +275,8 @@ int dump_diff(const char *old_path, const char *new_path, bool json, const char 
                  ? DUMP_DIFF_SAME
                  : DUMP_DIFF_DIFFERENT;
 done:
-    dgpb_diff_side_close(o);
-    dgpb_diff_side_close(n);
+    diff_side_close(o);
+    diff_side_close(n);
     cJSON_Delete(result);
     free(text);
     return rc;

@@ -30,17 +30,17 @@ int dump_select(const dgpb_bundle *b, const char *selector, const dgpb_blob_ref 
 
 struct cJSON;
 
-/* Prints a dgpb_diff() result (bundle/diff.h) one line per change, then the summary line. */
+/* Prints a bundle_diff() result (bundle/diff.h) one line per change, then the summary line. */
 void dump_diff_text(FILE *out, const struct cJSON *result);
 
 /*
- * Prints one change of a dgpb_diff() result as its line of dump_diff_text()
+ * Prints one change of a bundle_diff() result as its line of dump_diff_text()
  * says it, without the "TARGET/ENTRY: " before it, the BREAKING mark after it
  * and the newline: "param #4 'bias' added (buffer, space 0, binding 5)".
  */
 void dump_diff_change(FILE *out, const struct cJSON *change);
 
-/* Prints the summary line of a dgpb_diff() result, without its newline. */
+/* Prints the summary line of a bundle_diff() result, without its newline. */
 void dump_diff_summary(FILE *out, const struct cJSON *result);
 
 /* The exit statuses of --diff (docs/diff.md). */

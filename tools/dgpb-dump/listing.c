@@ -125,7 +125,7 @@ static int print_code(FILE *out, const dgpb_target_view *t, const char *title,
         return rc;
     if (print_as[t->code_format_id] == PRINT_SPIRV) {
         char *text = NULL;
-        rc = dgpb_spirv_disassemble(code->data, code->size, &text, diag);
+        rc = spirv_disassemble(code->data, code->size, &text, diag);
         if (rc)
             return rc;
         fputs(text, out);

@@ -235,16 +235,16 @@ static int write_report(FILE *out, const dgpb_bundle *b, const options *o, dgpb_
         return dump_report(out, b, o->input, NULL, NULL, d);
     dgpb_diff_side *old_side = NULL, *new_side = NULL;
     cJSON *changes = NULL;
-    int rc = dgpb_diff_side_open(o->input2, &old_side, d);
+    int rc = diff_side_open(o->input2, &old_side, d);
     if (!rc)
-        rc = dgpb_diff_side_open(o->input, &new_side, d);
+        rc = diff_side_open(o->input, &new_side, d);
     if (!rc)
-        rc = dgpb_diff(old_side, new_side, &changes, d);
+        rc = bundle_diff(old_side, new_side, &changes, d);
     if (!rc)
         rc = dump_report(out, b, o->input, changes, o->input2, d);
     cJSON_Delete(changes);
-    dgpb_diff_side_close(new_side);
-    dgpb_diff_side_close(old_side);
+    diff_side_close(new_side);
+    diff_side_close(old_side);
     return rc;
 }
 

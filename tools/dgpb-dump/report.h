@@ -15,7 +15,7 @@ struct cJSON;
  * Prints one self-contained HTML page about the validated bundle `b` (read
  * from `path`): its size by target and entry as bars, the capability matrix,
  * every entry's parameter table and the savings of storing each blob once.
- * With `diff` (a dgpb_diff() tree whose new side is `b`; may be NULL) the page
+ * With `diff` (a bundle_diff() tree whose new side is `b`; may be NULL) the page
  * also shows the changes from `old_path`. Every string is HTML-escaped; the
  * page loads nothing and runs no script. Returns a dgpb_result.
  */

@@ -10,7 +10,7 @@
  *
  * A thin main over the library: take out our own options (--slang-lib,
  * --slangc, --expect-slang-version, --serve), load libslang, then record
- * (dgpb_slang_record_layout_file) or serve (dgpb_slang_serve), and map
+ * (worker_record_layout_file) or serve (worker_serve), and map
  * results to exit codes.
  */
 #include <stdbool.h>
@@ -61,7 +61,7 @@ static const char usage_text[] =
 static int report(const dgpb_diag *d)
 {
     tool_print_diag(d, NULL);
-    return (int)dgpb_recorder_exit_of(d->code);
+    return (int)recorder_exit_of(d->code);
 }
 
 /*
@@ -79,7 +79,7 @@ static int serve(dgpb_slang *slang)
     }
     dgpb_diag d;
     dgpb_diag_clear(&d);
-    int rc = dgpb_slang_serve(slang, STDIN_FILENO, answers, &d);
+    int rc = worker_serve(slang, STDIN_FILENO, answers, &d);
     close(answers);
     return rc ? report(&d) : DGPB_RECORDER_EXIT_OK;
 }
@@ -154,7 +154,7 @@ int main(int argc, char **argv)
     }
     if (serving)
         rc = serve(slang);
-    else if (dgpb_slang_record_layout_file(slang, args, n, &d))
+    else if (worker_record_layout_file(slang, args, n, &d))
         rc = report(&d);
 out:
     dgpb_slang_close(slang);

@@ -35,10 +35,10 @@ static int type_find(const uint8_t *code, size_t len, const char *entry, const c
     if (row->space != DGPB_SPACE_LAUNCH)
         return DGPB_OK; /* SLANG_globalParams and blocks: bytes in PTX */
     dgpb_ptx_module *m = NULL;
-    int rc = dgpb_ptx_scan((const char *)code, len, &m, diag);
+    int rc = ptx_module_scan((const char *)code, len, &m, diag);
     if (rc)
         return rc;
-    const dgpb_ptx_entry *e = dgpb_ptx_kernel(m, entry);
+    const dgpb_ptx_entry *e = ptx_kernel(m, entry);
     for (size_t i = 0; e && i < e->param_count; i++) {
         const dgpb_ptx_param *p = &e->params[i];
         /* .b8 arrays and .bN are bytes; and nvcc declares an `int` parameter .u32 as it
@@ -53,11 +53,11 @@ static int type_find(const uint8_t *code, size_t len, const char *entry, const c
             t->columns = p->vector ? p->vector : 1, t->rows = 1;
         break;
     }
-    dgpb_ptx_module_free(m);
+    ptx_module_free(m);
     return DGPB_OK;
 }
-static int block_size_find(const uint8_t *code, size_t len, const char *entry,
-                           const code_row *row, uint32_t *out, dgpb_diag *diag)
+static int block_size_find(const uint8_t *code, size_t len, const char *entry, const code_row *row,
+                           uint32_t *out, dgpb_diag *diag)
 {
     (void)code, (void)len, (void)entry, (void)row, (void)out, (void)diag;
     return DGPB_OK; /* PTX's blocks are bytes */
@@ -75,7 +75,7 @@ static int read_bindings(const uint8_t *code, size_t size, const dgpb_spirv_info
                          code_read *out, dgpb_diag *d)
 {
     (void)spirv;
-    return dgpb_ptx_scan((const char *)code, size, &out->ptx, d);
+    return ptx_module_scan((const char *)code, size, &out->ptx, d);
 }
 
 const code_ops code_ptx_ops = {

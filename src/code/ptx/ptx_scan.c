@@ -722,12 +722,12 @@ static int parse_module(scanner *s)
 
 /* ---- the API ---------------------------------------------------------------- */
 
-int dgpb_ptx_scan(const char *text, size_t len, dgpb_ptx_module **out, dgpb_diag *diag)
+int ptx_module_scan(const char *text, size_t len, dgpb_ptx_module **out, dgpb_diag *diag)
 {
     if (out)
         *out = NULL;
     if (!out || (!text && len))
-        return dgpb_diag_set(diag, DGPB_ERR_INVALID, -1, "dgpb_ptx_scan: NULL argument");
+        return dgpb_diag_set(diag, DGPB_ERR_INVALID, -1, "ptx_module_scan: NULL argument");
     /* NVRTC's PTX (native slangc writes what nvrtcGetPTX gives) ends in its NUL terminator. */
     while (len && text[len - 1] == '\0')
         len--;
@@ -739,14 +739,14 @@ int dgpb_ptx_scan(const char *text, size_t len, dgpb_ptx_module **out, dgpb_diag
     if (rc != DGPB_OK) {
         if (rc == DGPB_ERR_NOMEM)
             dgpb_diag_set(diag, DGPB_ERR_NOMEM, -1, "out of memory scanning PTX");
-        dgpb_ptx_module_free(s.m);
+        ptx_module_free(s.m);
         return rc;
     }
     *out = s.m;
     return DGPB_OK;
 }
 
-void dgpb_ptx_module_free(dgpb_ptx_module *m)
+void ptx_module_free(dgpb_ptx_module *m)
 {
     if (!m)
         return;
@@ -761,7 +761,7 @@ void dgpb_ptx_module_free(dgpb_ptx_module *m)
     dgpb_free(m);
 }
 
-const dgpb_ptx_entry *dgpb_ptx_find_entry(const dgpb_ptx_module *m, const char *name)
+const dgpb_ptx_entry *ptx_find_entry(const dgpb_ptx_module *m, const char *name)
 {
     if (!m || !name)
         return NULL;
@@ -771,9 +771,9 @@ const dgpb_ptx_entry *dgpb_ptx_find_entry(const dgpb_ptx_module *m, const char *
     return NULL;
 }
 
-const dgpb_ptx_entry *dgpb_ptx_kernel(const dgpb_ptx_module *m, const char *name)
+const dgpb_ptx_entry *ptx_kernel(const dgpb_ptx_module *m, const char *name)
 {
-    const dgpb_ptx_entry *e = dgpb_ptx_find_entry(m, name);
+    const dgpb_ptx_entry *e = ptx_find_entry(m, name);
     if (!e && m && name && m->entry_count == 1)
         e = &m->entries[0];
     return e;

@@ -32,11 +32,21 @@
  * such reads are not in global_params_max_read, which is then a lower bound
  * (global_params_address_taken says so).
  *
- * Ownership: dgpb_ptx_scan() returns one dgpb_ptx_module that owns all its
- * arrays and strings; release it with dgpb_ptx_module_free().
+ * Ownership: ptx_module_scan() returns one dgpb_ptx_module that owns all its
+ * arrays and strings; release it with ptx_module_free().
  */
 #ifndef DGPB_PTX_SCAN_H
 #define DGPB_PTX_SCAN_H
+
+/*
+ * The library's internal functions are linked as dgpb__<name>, so that they
+ * never collide with a program's own symbols; the code calls them by their
+ * short names (CONTRIBUTING.md, "Code conventions").
+ */
+#define ptx_find_entry dgpb__ptx_find_entry
+#define ptx_kernel dgpb__ptx_kernel
+#define ptx_module_free dgpb__ptx_module_free
+#define ptx_module_scan dgpb__ptx_module_scan
 
 #include <stdbool.h>
 #include <stddef.h>
@@ -92,13 +102,13 @@ typedef struct dgpb_ptx_module {
  * The diagnostic's `line` and `offset` are set on malformed input and its
  * message starts "malformed PTX: line N: ".
  */
-int dgpb_ptx_scan(const char *text, size_t len, dgpb_ptx_module **out, dgpb_diag *diag);
+int ptx_module_scan(const char *text, size_t len, dgpb_ptx_module **out, dgpb_diag *diag);
 
 /* Releases a module and everything it owns. NULL is a no-op. */
-void dgpb_ptx_module_free(dgpb_ptx_module *m);
+void ptx_module_free(dgpb_ptx_module *m);
 
 /* The entry named `name`, or NULL (also for a NULL module or name). */
-const dgpb_ptx_entry *dgpb_ptx_find_entry(const dgpb_ptx_module *m, const char *name);
+const dgpb_ptx_entry *ptx_find_entry(const dgpb_ptx_module *m, const char *name);
 
 /*
  * The kernel of a bundle entry named `name` in its PTX (docs/format.md, the
@@ -107,7 +117,7 @@ const dgpb_ptx_entry *dgpb_ptx_find_entry(const dgpb_ptx_module *m, const char *
  * keeps the entry's name unless C++ reserves it: an entry `main` is the
  * kernel `main_0`. NULL when neither (also for a NULL module or name).
  */
-const dgpb_ptx_entry *dgpb_ptx_kernel(const dgpb_ptx_module *m, const char *name);
+const dgpb_ptx_entry *ptx_kernel(const dgpb_ptx_module *m, const char *name);
 
 #ifdef __cplusplus
 }

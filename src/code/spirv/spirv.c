@@ -8,12 +8,12 @@
 
 #include "core/alloc.h"
 #include "dgpb/format.h"
-#define DGPB_SPIRV_TU dgpb_spirv_c_max_id_bound
+#define DGPB_SPIRV_TU dgpb__spirv_c_max_id_bound
 #include "code/spirv/spirv_numbers.h"
 #include "code/spirv/spirv_tools.h"
 
-int dgpb_spirv_strip_source(const void *code, size_t size, uint32_t **out, size_t *out_words,
-                            dgpb_diag *diag)
+int spirv_strip_source(const void *code, size_t size, uint32_t **out, size_t *out_words,
+                       dgpb_diag *diag)
 {
     *out = NULL;
     *out_words = 0;
@@ -60,7 +60,7 @@ int dgpb_spirv_strip_source(const void *code, size_t size, uint32_t **out, size_
 static int open_module(const void *code, size_t size, uint32_t **words, size_t *nwords,
                        spv_context *ctx, dgpb_diag *diag)
 {
-    int rc = dgpb_spirv_strip_source(code, size, words, nwords, diag);
+    int rc = spirv_strip_source(code, size, words, nwords, diag);
     if (rc)
         return rc;
     *ctx = spvContextCreate(SPV_ENV_VULKAN_1_2);
@@ -72,7 +72,7 @@ static int open_module(const void *code, size_t size, uint32_t **words, size_t *
     return DGPB_OK;
 }
 
-int dgpb_spirv_disassemble(const void *code, size_t size, char **out_text, dgpb_diag *diag)
+int spirv_disassemble(const void *code, size_t size, char **out_text, dgpb_diag *diag)
 {
     *out_text = NULL;
     uint32_t *words;
@@ -106,7 +106,7 @@ done:
     return rc;
 }
 
-int dgpb_spirv_validate(const void *code, size_t size, dgpb_diag *diag)
+int spirv_validate(const void *code, size_t size, dgpb_diag *diag)
 {
     uint32_t *words;
     size_t nwords;
@@ -126,7 +126,7 @@ int dgpb_spirv_validate(const void *code, size_t size, dgpb_diag *diag)
     return rc;
 }
 
-int dgpb_spirv_stage_of_model(uint32_t model)
+int spirv_stage_of_model(uint32_t model)
 {
     switch (model) {
 #define DGPB_STAGE(ID, value, name, spirv_model, SpirvModel, CAP)                                  \
@@ -138,15 +138,15 @@ int dgpb_spirv_stage_of_model(uint32_t model)
     }
 }
 
-int dgpb_spirv_entry_points(const void *code, size_t size, dgpb_spirv_entry_point **out,
-                            size_t *count, dgpb_diag *diag)
+int spirv_entry_points(const void *code, size_t size, dgpb_spirv_entry_point **out, size_t *count,
+                       dgpb_diag *diag)
 {
     *out = NULL;
     *count = 0;
     uint32_t *w;
     size_t n;
     /* The stripped copy is a checked word array: the same walk, without OpSource. */
-    int rc = dgpb_spirv_strip_source(code, size, &w, &n, diag);
+    int rc = spirv_strip_source(code, size, &w, &n, diag);
     if (rc)
         return rc;
     size_t found = 0;

@@ -12,6 +12,17 @@
 #ifndef DGPB_SPIRV_H
 #define DGPB_SPIRV_H
 
+/*
+ * The library's internal functions are linked as dgpb__<name>, so that they
+ * never collide with a program's own symbols; the code calls them by their
+ * short names (CONTRIBUTING.md, "Code conventions").
+ */
+#define spirv_disassemble dgpb__spirv_disassemble
+#define spirv_entry_points dgpb__spirv_entry_points
+#define spirv_stage_of_model dgpb__spirv_stage_of_model
+#define spirv_strip_source dgpb__spirv_strip_source
+#define spirv_validate dgpb__spirv_validate
+
 #include <stddef.h>
 #include <stdint.h>
 
@@ -26,14 +37,14 @@ extern "C" {
  * of *out_words words (freed by the caller with dgpb_free()). DGPB_ERR_CORRUPT
  * when the bytes are not a SPIR-V module (size, magic, word counts).
  */
-int dgpb_spirv_strip_source(const void *code, size_t size, uint32_t **out, size_t *out_words,
-                            dgpb_diag *diag);
+int spirv_strip_source(const void *code, size_t size, uint32_t **out, size_t *out_words,
+                       dgpb_diag *diag);
 
 /*
  * Validates a module for Vulkan 1.2 (spvValidate on the copy without
  * OpSource). DGPB_ERR_SHADER with SPIRV-Tools' message when it is invalid.
  */
-int dgpb_spirv_validate(const void *code, size_t size, dgpb_diag *diag);
+int spirv_validate(const void *code, size_t size, dgpb_diag *diag);
 
 /* One OpEntryPoint of a module. */
 typedef struct dgpb_spirv_entry_point {
@@ -46,15 +57,15 @@ typedef struct dgpb_spirv_entry_point {
  * SPIRV-Tools) into a new array freed with dgpb_free(). DGPB_ERR_CORRUPT when
  * the bytes are not a SPIR-V module.
  */
-int dgpb_spirv_entry_points(const void *code, size_t size, dgpb_spirv_entry_point **out,
-                            size_t *count, dgpb_diag *diag);
+int spirv_entry_points(const void *code, size_t size, dgpb_spirv_entry_point **out, size_t *count,
+                       dgpb_diag *diag);
 
 /* The dgpb_stage of a SPIR-V execution model, or -1 when the format has none. */
-int dgpb_spirv_stage_of_model(uint32_t execution_model);
+int spirv_stage_of_model(uint32_t execution_model);
 
 /* Disassembles a module (as spirv-dis would, without OpSource) into a new string freed with
  * dgpb_free(). */
-int dgpb_spirv_disassemble(const void *code, size_t size, char **out_text, dgpb_diag *diag);
+int spirv_disassemble(const void *code, size_t size, char **out_text, dgpb_diag *diag);
 
 #ifdef __cplusplus
 }

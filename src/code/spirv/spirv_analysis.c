@@ -3,7 +3,7 @@
  * SPIR-V module (code/spirv/spirv_analysis.h; the rules are docs/design.md, sections
  * 4 and 5).
  *
- * Two passes over the module without OpSource (dgpb_spirv_strip_source()):
+ * Two passes over the module without OpSource (spirv_strip_source()):
  *
  *   1. A raw word walk reads every OpCapability operand and the first
  *      OpEntryPoint's execution model. It needs no grammar, so it works on
@@ -31,7 +31,7 @@
 #include "dgpb/format.h"
 #include "code/spirv/spirv.h"
 #include "code/spirv/spirv_numbers.h"
-#define DGPB_SPIRV_TU dgpb_spirv_analysis_max_id_bound
+#define DGPB_SPIRV_TU dgpb__spirv_analysis_max_id_bound
 #include "code/spirv/spirv_tools.h"
 
 /* GLSL.std.450 extended instructions that write through a pointer. */
@@ -374,7 +374,7 @@ static int cmp_edge(const void *x, const void *y)
 /*
  * Pass 1: capabilities (sorted, unique) and the first OpEntryPoint's
  * execution model, straight from the words. The words are known to be a
- * sequence of whole instructions (dgpb_spirv_strip_source() checked that).
+ * sequence of whole instructions (spirv_strip_source() checked that).
  */
 static int read_raw(const uint32_t *w, size_t n, dgpb_spirv_info *info, dgpb_diag *diag)
 {
@@ -768,7 +768,7 @@ static bool analysis_failed(const analysis *a)
     return false;
 }
 
-int dgpb_spirv_analyze(const void *code, size_t size, dgpb_spirv_info **out, dgpb_diag *diag)
+int spirv_analyze(const void *code, size_t size, dgpb_spirv_info **out, dgpb_diag *diag)
 {
     if (!out)
         return dgpb_diag_set(diag, DGPB_ERR_INVALID, -1, "no place for the SPIR-V analysis");
@@ -782,7 +782,7 @@ int dgpb_spirv_analyze(const void *code, size_t size, dgpb_spirv_info **out, dgp
     spv_context ctx = NULL;
     spv_diagnostic sd = NULL;
     analysis a = {0};
-    int rc = dgpb_spirv_strip_source(code, size, &words, &nwords, diag);
+    int rc = spirv_strip_source(code, size, &words, &nwords, diag);
     if (rc)
         goto done;
     if (nwords > UINT32_MAX) {
@@ -844,7 +844,7 @@ int dgpb_spirv_analyze(const void *code, size_t size, dgpb_spirv_info **out, dgp
     *out = info;
     info = NULL;
 done:
-    dgpb_spirv_info_free(info);
+    spirv_info_free(info);
     analysis_free(&a);
     spvDiagnosticDestroy(sd);
     spvContextDestroy(ctx);
@@ -852,7 +852,7 @@ done:
     return rc;
 }
 
-void dgpb_spirv_info_free(dgpb_spirv_info *info)
+void spirv_info_free(dgpb_spirv_info *info)
 {
     if (!info)
         return;
@@ -869,7 +869,7 @@ void dgpb_spirv_info_free(dgpb_spirv_info *info)
     dgpb_free(info);
 }
 
-const dgpb_spirv_var *dgpb_spirv_find_var(const dgpb_spirv_info *info, const char *name)
+const dgpb_spirv_var *spirv_find_var(const dgpb_spirv_info *info, const char *name)
 {
     if (!info || !name)
         return NULL;

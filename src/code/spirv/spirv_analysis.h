@@ -1,7 +1,7 @@
 /*
  * code/spirv/spirv_analysis.h - what dgpb-build reads from an entry's SPIR-V.
  *
- * dgpb_spirv_analyze() reads one SPIR-V module (as Slang writes it for one
+ * spirv_analyze() reads one SPIR-V module (as Slang writes it for one
  * entry point) and returns:
  *
  *   - the first OpEntryPoint: its execution model, its name, its LocalSize;
@@ -35,12 +35,21 @@
  * image handles stored into memory and loaded back, pointers converted to
  * integers and back, PhysicalStorageBuffer addresses.
  *
- * Ownership: dgpb_spirv_analyze() returns one dgpb_spirv_info that owns all
- * its strings and arrays; release it with dgpb_spirv_info_free(). Pointers
- * returned by dgpb_spirv_find_var() point into it.
+ * Ownership: spirv_analyze() returns one dgpb_spirv_info that owns all
+ * its strings and arrays; release it with spirv_info_free(). Pointers
+ * returned by spirv_find_var() point into it.
  */
 #ifndef DGPB_SPIRV_ANALYSIS_H
 #define DGPB_SPIRV_ANALYSIS_H
+
+/*
+ * The library's internal functions are linked as dgpb__<name>, so that they
+ * never collide with a program's own symbols; the code calls them by their
+ * short names (CONTRIBUTING.md, "Code conventions").
+ */
+#define spirv_analyze dgpb__spirv_analyze
+#define spirv_find_var dgpb__spirv_find_var
+#define spirv_info_free dgpb__spirv_info_free
 
 #include <stdbool.h>
 #include <stddef.h>
@@ -108,7 +117,7 @@ typedef struct dgpb_spirv_spec_constant {
     char *name;  /* its OpName, "" when it has none; never NULL once the analysis succeeded */
 } dgpb_spirv_spec_constant;
 
-/* What dgpb_spirv_analyze() found. */
+/* What spirv_analyze() found. */
 typedef struct dgpb_spirv_info {
     uint32_t execution_model; /* of the first OpEntryPoint (5 GLCompute, 5313 RayGenerationKHR) */
     char *entry_name;         /* its name ("main" for Slang's single-entry modules); never NULL */
@@ -134,15 +143,15 @@ typedef struct dgpb_spirv_info {
  * truncated instructions, an id beyond the bound), DGPB_ERR_SHADER (no
  * OpEntryPoint), DGPB_ERR_LIMIT (an id bound above DGPB_SPIRV_MAX_ID_BOUND),
  * DGPB_ERR_NOMEM, DGPB_ERR_INVALID (NULL code or out). The caller frees *out
- * with dgpb_spirv_info_free() in both success cases.
+ * with spirv_info_free() in both success cases.
  */
-int dgpb_spirv_analyze(const void *code, size_t size, dgpb_spirv_info **out, dgpb_diag *diag);
+int spirv_analyze(const void *code, size_t size, dgpb_spirv_info **out, dgpb_diag *diag);
 
 /* Releases an info and everything it owns. NULL is a no-op. */
-void dgpb_spirv_info_free(dgpb_spirv_info *info);
+void spirv_info_free(dgpb_spirv_info *info);
 
 /* The first variable named `name`, or NULL (also for a NULL info or name). */
-const dgpb_spirv_var *dgpb_spirv_find_var(const dgpb_spirv_info *info, const char *name);
+const dgpb_spirv_var *spirv_find_var(const dgpb_spirv_info *info, const char *name);
 
 #ifdef __cplusplus
 }

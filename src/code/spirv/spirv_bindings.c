@@ -41,8 +41,7 @@ static uint32_t spirv_class(const dgpb_spirv_var *v)
     }
 }
 
-int dgpb_code_bindings_from_spirv(const dgpb_spirv_info *info, dgpb_code_bindings *out,
-                                  dgpb_diag *diag)
+int code_bindings_from_spirv(const dgpb_spirv_info *info, dgpb_code_bindings *out, dgpb_diag *diag)
 {
     assert(info && out);
     memset(out, 0, sizeof *out);

@@ -33,7 +33,7 @@ static int read_bindings(const uint8_t *code, size_t size, const dgpb_spirv_info
     if (!spirv || !spirv->parsed)
         return DGPB_OK;
     out->have_bindings = true;
-    return dgpb_code_bindings_from_spirv(spirv, &out->bindings, d);
+    return code_bindings_from_spirv(spirv, &out->bindings, d);
 }
 
 const code_ops code_spirv_ops = {
@@ -43,7 +43,7 @@ const code_ops code_spirv_ops = {
     .place_format = "set %lld, binding %lld",
     .read_bindings = read_bindings,
     .analysed = true,
-    .validate = dgpb_spirv_validate,
+    .validate = spirv_validate,
     .type_rank = 0,
     .reads_features = true,
     .features_read = spirv_features_read,

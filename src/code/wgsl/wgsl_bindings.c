@@ -12,8 +12,8 @@
 #include "dgpb/format.h"
 #include "code/wgsl/value_wgsl.h"
 
-int dgpb_code_bindings_add_wgsl_layouts(dgpb_code_bindings *b, const char *text, size_t len,
-                                        dgpb_diag *diag)
+int code_bindings_add_wgsl_layouts(dgpb_code_bindings *b, const char *text, size_t len,
+                                   dgpb_diag *diag)
 {
     for (size_t i = 0; i < b->count; i++) {
         dgpb_code_binding *c = &b->items[i];
@@ -85,8 +85,7 @@ static uint32_t wgsl_class(uint32_t cls, bool *writable)
     }
 }
 
-int dgpb_code_bindings_from_wgsl(const dgpb_wgsl_module *m, dgpb_code_bindings *out,
-                                 dgpb_diag *diag)
+int code_bindings_from_wgsl(const dgpb_wgsl_module *m, dgpb_code_bindings *out, dgpb_diag *diag)
 {
     assert(m && out);
     memset(out, 0, sizeof *out);

@@ -5,13 +5,20 @@
 #ifndef DGPB_WGSL_BINDINGS_H
 #define DGPB_WGSL_BINDINGS_H
 
+/*
+ * The library's internal functions are linked as dgpb__<name>, so that they
+ * never collide with a program's own symbols; the code calls them by their
+ * short names (CONTRIBUTING.md, "Code conventions").
+ */
+#define code_bindings_add_wgsl_layouts dgpb__code_bindings_add_wgsl_layouts
+#define code_bindings_from_wgsl dgpb__code_bindings_from_wgsl
+
 #include "code/code_bindings.h"
 #include "code/wgsl/wgsl_scan.h"
 #include "dgpb/result.h"
 
 /* From a WGSL scan: every binding it found, in source order. */
-int dgpb_code_bindings_from_wgsl(const dgpb_wgsl_module *m, dgpb_code_bindings *out,
-                                 dgpb_diag *diag);
+int code_bindings_from_wgsl(const dgpb_wgsl_module *m, dgpb_code_bindings *out, dgpb_diag *diag);
 
 /*
  * Completes bindings read from a WGSL scan with what WGSL's layout rules say
@@ -19,7 +26,7 @@ int dgpb_code_bindings_from_wgsl(const dgpb_wgsl_module *m, dgpb_code_bindings *
  * `member_count`) and each var<storage>'s element stride (`element_stride`),
  * as the SPIR-V reader gives them, so that one proof covers both targets.
  */
-int dgpb_code_bindings_add_wgsl_layouts(dgpb_code_bindings *b, const char *text, size_t len,
-                                        dgpb_diag *diag);
+int code_bindings_add_wgsl_layouts(dgpb_code_bindings *b, const char *text, size_t len,
+                                   dgpb_diag *diag);
 
 #endif

@@ -405,7 +405,7 @@ static const char *const wgsl_names[] = {
     "yield",
 };
 
-bool dgpb_wgsl_name_reserved(const char *name)
+bool wgsl_name_reserved(const char *name)
 {
     assert(name);
     for (size_t i = 0; i < sizeof wgsl_names / sizeof wgsl_names[0]; i++)
@@ -414,7 +414,7 @@ bool dgpb_wgsl_name_reserved(const char *name)
     return false;
 }
 
-const char *dgpb_wgsl_missing_type(const uint32_t *capabilities, size_t count)
+const char *wgsl_missing_type(const uint32_t *capabilities, size_t count)
 {
     /* SPIR-V's capability numbers (the SPIR-V specification, "Capability"). */
     static const struct {

@@ -5,6 +5,14 @@
 #ifndef DGPB_WGSL_NAMES_H
 #define DGPB_WGSL_NAMES_H
 
+/*
+ * The library's internal functions are linked as dgpb__<name>, so that they
+ * never collide with a program's own symbols; the code calls them by their
+ * short names (CONTRIBUTING.md, "Code conventions").
+ */
+#define wgsl_missing_type dgpb__wgsl_missing_type
+#define wgsl_name_reserved dgpb__wgsl_name_reserved
+
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -21,7 +29,7 @@ extern "C" {
  * an entry, and a WGSL compiler then rejects the module (an entry named
  * `storage` makes every `var<storage>` refer to the function).
  */
-bool dgpb_wgsl_name_reserved(const char *name);
+bool wgsl_name_reserved(const char *name);
 
 /*
  * A scalar type that WGSL does not have (it has i32, u32, f32 and f16) among
@@ -33,7 +41,7 @@ bool dgpb_wgsl_name_reserved(const char *name);
  * integers where its WGSL does not (f32tof16). A description for a message,
  * such as "double (Float64)" or "16-bit integers (Int16)"; NULL when none.
  */
-const char *dgpb_wgsl_missing_type(const uint32_t *capabilities, size_t count);
+const char *wgsl_missing_type(const uint32_t *capabilities, size_t count);
 
 #ifdef __cplusplus
 }

@@ -34,8 +34,8 @@ static int type_find(const uint8_t *code, size_t len, const char *entry, const c
     return value_wgsl_type((const char *)code, len, row, out, diag);
 }
 
-static int block_size_find(const uint8_t *code, size_t len, const char *entry,
-                           const code_row *row, uint32_t *out, dgpb_diag *diag)
+static int block_size_find(const uint8_t *code, size_t len, const char *entry, const code_row *row,
+                           uint32_t *out, dgpb_diag *diag)
 {
     (void)entry;
     return value_wgsl_block_size((const char *)code, len, row, out, diag);
@@ -47,7 +47,7 @@ static int storage_format_find(const uint8_t *code, size_t len, const char *entr
 {
     (void)entry;
     dgpb_wgsl_module *m = NULL;
-    int rc = dgpb_wgsl_scan((const char *)code, len, &m, diag);
+    int rc = wgsl_module_scan((const char *)code, len, &m, diag);
     if (rc)
         return rc;
     for (size_t i = 0; i < m->binding_count; i++) {
@@ -58,7 +58,7 @@ static int storage_format_find(const uint8_t *code, size_t len, const char *entr
         if (code_texel_format(b->texel_format))
             *out = code_texel_format(b->texel_format);
     }
-    dgpb_wgsl_module_free(m);
+    wgsl_module_free(m);
     return DGPB_OK;
 }
 
@@ -68,18 +68,18 @@ static int read_bindings(const uint8_t *code, size_t size, const dgpb_spirv_info
 {
     (void)spirv;
     out->have_bindings = true;
-    int rc = dgpb_wgsl_scan((const char *)code, size, &out->wgsl, d);
+    int rc = wgsl_module_scan((const char *)code, size, &out->wgsl, d);
     if (!rc)
-        rc = dgpb_code_bindings_from_wgsl(out->wgsl, &out->bindings, d);
+        rc = code_bindings_from_wgsl(out->wgsl, &out->bindings, d);
     if (!rc)
-        rc = dgpb_code_bindings_add_wgsl_layouts(&out->bindings, (const char *)code, size, d);
+        rc = code_bindings_add_wgsl_layouts(&out->bindings, (const char *)code, size, d);
     return rc;
 }
 
 /* The WGSL code keeps entry names as its function names. */
 static const char *name_refused(const char *name)
 {
-    return dgpb_wgsl_name_reserved(name)
+    return wgsl_name_reserved(name)
                ? "is a WGSL keyword or predeclared name; the WGSL code keeps entry names (hosts "
                  "select entries by name), so WebGPU would reject it: rename the entry"
                : NULL;
@@ -92,7 +92,7 @@ const code_ops code_wgsl_ops = {
     .place_format = "@group(%lld) @binding(%lld)",
     .read_bindings = read_bindings,
     .name_refused = name_refused,
-    .missing_type = dgpb_wgsl_missing_type,
+    .missing_type = wgsl_missing_type,
     .missing_type_note = "WGSL cannot express (it has i32, u32, f32 and f16 only)",
     .type_rank = 1,
     .reads_features = true,

@@ -568,12 +568,12 @@ static int parse_module(scanner *s)
 
 /* ---- the API ---------------------------------------------------------------- */
 
-int dgpb_wgsl_scan(const char *text, size_t len, dgpb_wgsl_module **out, dgpb_diag *diag)
+int wgsl_module_scan(const char *text, size_t len, dgpb_wgsl_module **out, dgpb_diag *diag)
 {
     if (out)
         *out = NULL;
     if (!out || (!text && len))
-        return dgpb_diag_set(diag, DGPB_ERR_INVALID, -1, "dgpb_wgsl_scan: NULL argument");
+        return dgpb_diag_set(diag, DGPB_ERR_INVALID, -1, "wgsl_module_scan: NULL argument");
     scanner s = {
         .lex = {.text = text ? text : "", .len = len, .line = 1, .diag = diag, .language = "WGSL"}};
     size_t bad_at = 0;
@@ -594,14 +594,14 @@ int dgpb_wgsl_scan(const char *text, size_t len, dgpb_wgsl_module **out, dgpb_di
     if (rc != DGPB_OK) {
         if (rc == DGPB_ERR_NOMEM)
             dgpb_diag_set(diag, DGPB_ERR_NOMEM, -1, "out of memory scanning WGSL");
-        dgpb_wgsl_module_free(s.m);
+        wgsl_module_free(s.m);
         return rc;
     }
     *out = s.m;
     return DGPB_OK;
 }
 
-void dgpb_wgsl_module_free(dgpb_wgsl_module *m)
+void wgsl_module_free(dgpb_wgsl_module *m)
 {
     if (!m)
         return;
@@ -626,7 +626,7 @@ void dgpb_wgsl_module_free(dgpb_wgsl_module *m)
     dgpb_free(m);
 }
 
-const dgpb_wgsl_binding *dgpb_wgsl_find_binding(const dgpb_wgsl_module *m, const char *name)
+const dgpb_wgsl_binding *wgsl_find_binding(const dgpb_wgsl_module *m, const char *name)
 {
     if (!m || !name)
         return NULL;

@@ -36,11 +36,20 @@
  * linear in the input: each byte is lexed a bounded number of times, and
  * structs are found by binary search.
  *
- * Ownership: dgpb_wgsl_scan() returns one dgpb_wgsl_module that owns all its
- * arrays and strings; release it with dgpb_wgsl_module_free().
+ * Ownership: wgsl_module_scan() returns one dgpb_wgsl_module that owns all its
+ * arrays and strings; release it with wgsl_module_free().
  */
 #ifndef DGPB_WGSL_SCAN_H
 #define DGPB_WGSL_SCAN_H
+
+/*
+ * The library's internal functions are linked as dgpb__<name>, so that they
+ * never collide with a program's own symbols; the code calls them by their
+ * short names (CONTRIBUTING.md, "Code conventions").
+ */
+#define wgsl_find_binding dgpb__wgsl_find_binding
+#define wgsl_module_free dgpb__wgsl_module_free
+#define wgsl_module_scan dgpb__wgsl_module_scan
 
 #include <stdbool.h>
 #include <stddef.h>
@@ -132,13 +141,13 @@ typedef struct dgpb_wgsl_module {
  * with len > 0). The diagnostic's `line` and `offset` are set on
  * malformed input and its message starts "malformed WGSL: line N: ".
  */
-int dgpb_wgsl_scan(const char *text, size_t len, dgpb_wgsl_module **out, dgpb_diag *diag);
+int wgsl_module_scan(const char *text, size_t len, dgpb_wgsl_module **out, dgpb_diag *diag);
 
 /* Releases a module and everything it owns. NULL is a no-op. */
-void dgpb_wgsl_module_free(dgpb_wgsl_module *m);
+void wgsl_module_free(dgpb_wgsl_module *m);
 
 /* The binding named `name`, or NULL (also for a NULL module or name). */
-const dgpb_wgsl_binding *dgpb_wgsl_find_binding(const dgpb_wgsl_module *m, const char *name);
+const dgpb_wgsl_binding *wgsl_find_binding(const dgpb_wgsl_module *m, const char *name);
 
 #ifdef __cplusplus
 }
