@@ -23,7 +23,8 @@
 
 #define MAX_INPUT_FILE ((size_t)1 << 31)
 
-static const char usage_text[] =
+/* --help: these three parts, with the lists between them made from the vocabulary (print_usage). */
+static const char usage_head[] =
     "usage: dgpb-run [OPTIONS] BUNDLE ENTRY\n"
     "       dgpb-run --list [--api API] BUNDLE\n"
     "\n"
@@ -31,9 +32,8 @@ static const char usage_text[] =
     "checks its outputs. Every parameter is bound BY NAME through the entry's\n"
     "parameter table: the row's dotted name (res.src, scale, params.count).\n"
     "\n"
-    "Device:\n"
-    "  --api vulkan|cuda          vulkan (default) runs the spirv target; cuda runs the\n"
-    "                             ptx target through libcuda (loaded at run time)\n"
+    "Device:\n";
+static const char usage_middle[] =
     "  --device NAME              Vulkan: the first device whose name contains NAME\n"
     "                             (default: the first with a compute queue); CUDA: a\n"
     "                             device index or a name substring\n"
@@ -69,9 +69,8 @@ static const char usage_text[] =
     "Outputs:\n"
     "  --print NAME[:TYPE]        print a buffer or texture after the run as TYPE (f32 f16\n"
     "                             f64 u32 i32 u64 i64 u8, or hex: 32-bit words, the\n"
-    "                             default); with no --print, --out, --expect or --json,\n"
-    "                             every rw_buffer, rw_byte_buffer and rw_texture is\n"
-    "                             printed as hex\n"
+    "                             default); with no --print, --out, --expect or --json,\n";
+static const char usage_tail[] =
     "  --out NAME=FILE            write its bytes to FILE\n"
     "  --expect NAME=FILE         compare after the run with FILE's bytes, or with\n"
     "  --expect NAME=TYPE:V1,...  inline values, or with FILE read as TYPE; the\n"
@@ -391,6 +390,39 @@ static const char *api_list(void)
     return list;
 }
 
+/* --help, its lists from the vocabulary: the --api backends and the writable kinds. */
+static void print_usage(FILE *out)
+{
+    fputs(usage_head, out);
+    fputs("  --api API                  the device API, one of:\n", out);
+    for (uint32_t b = 0; b < DGPB_BACKEND_COUNT; b++)
+        if (api_runs(b))
+            fprintf(out, "                               %-8s runs the %s target%s\n", api_name(b),
+                    dgpb_target_name((uint32_t)dgpb_backend_target_id(b)),
+                    (int)b == api_default() ? " (the default)" : "");
+    fputs(usage_middle, out);
+    fputs("                             every writable parameter (", out);
+    int col = 56;
+    bool first = true;
+    for (uint32_t k = 0; k < DGPB_KIND_COUNT; k++) {
+        if (!dgpb_kind_writable(k))
+            continue;
+        const char *name = dgpb_kind_name(k);
+        if (!first && col + 2 + (int)strlen(name) > 84) {
+            fputs(",\n                             ", out);
+            col = 29;
+        } else if (!first) {
+            fputs(", ", out);
+            col += 2;
+        }
+        fputs(name, out);
+        col += (int)strlen(name);
+        first = false;
+    }
+    fputs(") and render target\n                             is printed as hex\n", out);
+    fputs(usage_tail, out);
+}
+
 /* Returns -1 to go on, or an exit status. Input files are read later (read_inputs). */
 static int parse_args(int argc, char **argv, tool_options *o)
 {
@@ -401,7 +433,7 @@ static int parse_args(int argc, char **argv, tool_options *o)
         char *a = argv[i];
         int rc = EXIT_OK;
         if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
-            fputs(usage_text, stdout);
+            print_usage(stdout);
             return EXIT_OK;
         } else if (!strcmp(a, "--version")) {
             printf("dgpb-run %s (DGPB format version %u)\n", dgpb_version(), DGPB_FORMAT_VERSION);
