@@ -35,15 +35,24 @@ static void place_of(const options *o, const char *module, output_place *p)
         snprintf(p->folder, sizeof p->folder, "%s", folder);
 }
 
-static bool ends_with(const char *s, const char *suffix)
+/* Whether -o's last component (trailing slashes aside) ends in .dgpb: a bundle's name. */
+static bool names_bundle(const char *out_dir)
 {
-    size_t n = strlen(s), m = strlen(suffix);
-    return n >= m && !strcmp(s + n - m, suffix);
+    size_t n = strlen(out_dir);
+    while (n > 1 && out_dir[n - 1] == '/')
+        n--;
+    return n >= 5 && !memcmp(out_dir + n - 5, ".dgpb", 5);
 }
 
 int modules_check(const options *o)
 {
-    if (o->module_count < 2 || o->list) /* --list writes nothing */
+    if (o->list) /* --list writes nothing */
+        return -1;
+    if (o->build.out_dir && names_bundle(o->build.out_dir))
+        return tool_usage_error("-o '%s' names a bundle: -o takes a folder, the one each "
+                                "module's <stem>.dgpb goes into",
+                                o->build.out_dir);
+    if (o->module_count < 2)
         return -1;
     if (o->build.depfile_path)
         return tool_usage_error("-MF names one depfile, but %zu modules are given: use -MD, "
@@ -53,10 +62,6 @@ int modules_check(const options *o)
         return tool_usage_error("--module-path names one module's path, but %zu modules are "
                                 "given: build that module on its own",
                                 o->module_count);
-    if (o->build.out_dir && ends_with(o->build.out_dir, ".dgpb"))
-        return tool_usage_error("-o '%s' names a bundle, but %zu modules are given: -o names "
-                                "the folder their bundles go into",
-                                o->build.out_dir, o->module_count);
     output_place *places = calloc(o->module_count, sizeof *places);
     if (!places) {
         say(DGPB_SEV_ERROR, DGPB_ERR_NOMEM, true, "out of memory");
