@@ -185,7 +185,9 @@ typedef struct dgpb_listed_group {
 } dgpb_listed_group;
 
 typedef struct dgpb_entry_list {
-    uint32_t targets;           /* the build's targets: --targets that the build triple loads */
+    uint32_t targets;           /* the targets the build writes: of --targets that the build
+                                   triple loads, those that carry an entry (ptx carries compute
+                                   entries only, DGPB_TRAIT_COMPUTE_ONLY) */
     dgpb_listed_entry *entries; /* in declaration order */
     size_t entry_count;
     dgpb_listed_group *groups; /* in order of their first entry */

@@ -182,7 +182,7 @@ static dgpb_entry_list *list_of(const build *b)
     dgpb_entry_list *l = mem_calloc(1, sizeof *l);
     if (!l)
         return NULL;
-    l->targets = b->targets;
+    l->targets = 0; /* the targets the build writes: those that carry an entry */
     l->entries = mem_calloc(b->entry_count ? b->entry_count : 1, sizeof *l->entries);
     l->groups = mem_calloc(b->group_count ? b->group_count : 1, sizeof *l->groups);
     bool ok = l->entries && l->groups;
@@ -195,6 +195,7 @@ static dgpb_entry_list *list_of(const build *b)
             memcpy(out->thread_group_size, e->thread_group_size, sizeof out->thread_group_size);
         out->group = (uint32_t)e->group;
         out->targets = e->targets;
+        l->targets |= e->targets;
         ok = out->name != NULL;
     }
     for (size_t i = 0; ok && i < b->group_count; i++) {

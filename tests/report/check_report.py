@@ -317,7 +317,10 @@ def compare(html, view, bars):
         expect(key, int(m.get(attr, -1)), view[key])
     targets = view["targets"]
     expect("target count", int(m["data-target-count"]), len(targets))
-    expect("entry count", int(m["data-entry-count"]), sum(len(t["entries"]) for t in targets))
+    names = {e["name"] for t in targets for e in t["entries"]}
+    codes = sum(len(t["entries"]) for t in targets)
+    expect("entry count", int(m["data-entry-count"]), len(names))
+    expect("code count", int(m["data-code-count"]), codes)
     summary = next(e for e in dom.elements if e["attrs"].get("class") == "meta")["text"]
     shown = re.findall(r"\d{1,3}(?:,\d{3})*", summary)
     for n in (view["size"], view["header_size"], view["data_size"]):

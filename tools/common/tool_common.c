@@ -12,6 +12,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "dgpb/format.h"
+
 static const char *tool_name;
 static const char *tool_tag = "";
 static int tool_usage_status = 2;
@@ -213,4 +215,14 @@ void tool_print_diag_json(const dgpb_diag *d)
     tool_json_string(f, d->message);
     fputs("}\n", f);
     fflush(f);
+}
+
+const char *tool_space_text(uint32_t space, char buf[16])
+{
+    if (space == DGPB_SPACE_LAUNCH)
+        return "launch";
+    if (space == DGPB_SPACE_PIPELINE_CONSTANT)
+        return "pipeline_constant";
+    snprintf(buf, 16, "%" PRIu32, space);
+    return buf;
 }

@@ -7,6 +7,7 @@
 #define DGPB_TOOL_COMMON_H
 
 #include <stdbool.h>
+#include <stdint.h>
 #include <stdio.h>
 
 #include "dgpb/result.h"
@@ -72,5 +73,13 @@ const char *tool_text(const char *s, size_t n);
  * written as U+FFFD, so that the document is valid JSON whatever `s` holds.
  */
 void tool_json_string(FILE *f, const char *s);
+
+/*
+ * A row's `space` as the text listings spell it (dgpb-dump's listing,
+ * dgpb-run --list): `launch` for DGPB_SPACE_LAUNCH (0xFFFFFFFF),
+ * `pipeline_constant` for DGPB_SPACE_PIPELINE_CONSTANT (0xFFFFFFFE), else
+ * the number, written into `buf`. The JSON views keep the number.
+ */
+const char *tool_space_text(uint32_t space, char buf[16]);
 
 #endif

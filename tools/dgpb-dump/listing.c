@@ -51,18 +51,21 @@ void dump_listing(FILE *out, const dgpb_bundle *b, const char *path)
             if (e->stage_id == DGPB_STAGE_COMPUTE)
                 fprintf(out, " [%u,%u,%u]", e->thread_group_size[0], e->thread_group_size[1],
                         e->thread_group_size[2]);
-            fprintf(out, ", layout %u, code %u bytes at %u, sha256 %s\n", e->layout, e->code.size,
-                    e->code.offset, h);
+            if (t->layout_count) /* with none, no layout to point at */
+                fprintf(out, ", layout %u", e->layout);
+            fprintf(out, ", code %u bytes at %u, sha256 %s\n", e->code.size, e->code.offset, h);
             if (e->param_count)
-                fprintf(out, "    %3s  %-20s %-22s %-7s %5s %7s %6s %5s %s\n", "#", "param", "kind",
+                fprintf(out, "    %3s  %-20s %-22s %-7s %6s %7s %6s %5s %s\n", "#", "param", "kind",
                         "flags", "space", "binding", "offset", "size", "webgpu");
             for (uint32_t k = 0; k < e->param_count; k++) {
                 const dgpb_param_view *p = &e->params[k];
                 char fl[16];
                 flags_text(p->flags, fl, sizeof fl);
-                fprintf(out, "    %3u  %-20s %-22s %-7s %5u %7u %6u %5u %u\n", k,
-                        tool_text(p->name.ptr, p->name.len), dgpb_kind_name(p->kind), fl, p->space,
-                        p->binding, p->offset, p->size, p->webgpu_layout);
+                char sp[16];
+                fprintf(out, "    %3u  %-20s %-22s %-7s %6s %7u %6u %5u %u\n", k,
+                        tool_text(p->name.ptr, p->name.len), dgpb_kind_name(p->kind), fl,
+                        tool_space_text(p->space, sp), p->binding, p->offset, p->size,
+                        p->webgpu_layout);
             }
             if (e->capability_count) {
                 fprintf(out, "    capabilities:");
@@ -92,6 +95,10 @@ int dump_select(const dgpb_bundle *b, const char *selector, const dgpb_blob_ref 
         unsigned long n = strtoul(rest + 7, &end, 10);
         if (!rest[7] || *end)
             return dgpb_diag_set(diag, DGPB_ERR_INVALID, -1, "'%s': bad layout index", selector);
+        if (!(*target)->layout_count)
+            return dgpb_diag_set(diag, DGPB_ERR_NOT_FOUND, -1,
+                                 "target '%s' has no layouts (built without them): no layout %lu",
+                                 tname, n);
         if (n >= (*target)->layout_count)
             return dgpb_diag_set(diag, DGPB_ERR_NOT_FOUND, -1,
                                  "target '%s' has %u layouts, no layout %lu", tname,

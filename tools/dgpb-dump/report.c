@@ -647,6 +647,27 @@ static void section_diff(FILE *out, const cJSON *diff, const char *old_path)
     fputs("</section>\n", out);
 }
 
+/* The entries of a bundle by name, each once whatever the targets that carry it. */
+static uint32_t distinct_entries(const dgpb_bundle *b)
+{
+    uint32_t n = 0;
+    for (uint32_t ti = 0; ti < dgpb_bundle_target_count(b); ti++) {
+        const dgpb_target_view *t = dgpb_bundle_target(b, ti);
+        for (uint32_t i = 0; i < t->entry_count; i++) {
+            bool seen = false;
+            for (uint32_t tj = 0; tj < ti && !seen; tj++) {
+                const dgpb_target_view *o = dgpb_bundle_target(b, tj);
+                for (uint32_t k = 0; k < o->entry_count && !seen; k++)
+                    seen = o->entries[k].name.len == t->entries[i].name.len &&
+                           !memcmp(o->entries[k].name.ptr, t->entries[i].name.ptr,
+                                   t->entries[i].name.len);
+            }
+            n += !seen;
+        }
+    }
+    return n;
+}
+
 int dump_report(FILE *out, const dgpb_bundle *b, const char *path, const cJSON *diff,
                 const char *old_path, dgpb_diag *diag)
 {
@@ -657,9 +678,9 @@ int dump_report(FILE *out, const dgpb_bundle *b, const char *path, const cJSON *
         return rc;
     const char *base = strrchr(path, '/');
     base = base ? base + 1 : path;
-    uint32_t entries = 0;
+    uint32_t entries = distinct_entries(b), codes = 0; /* an entry has a code blob per target */
     for (uint32_t ti = 0; ti < dgpb_bundle_target_count(b); ti++)
-        entries += dgpb_bundle_target(b, ti)->entry_count;
+        codes += dgpb_bundle_target(b, ti)->entry_count;
     char b1[32], b2[32], b3[32];
 
     fputs(page_head, out);
@@ -672,19 +693,19 @@ int dump_report(FILE *out, const dgpb_bundle *b, const char *path, const cJSON *
     fprintf(out,
             "\" data-version=\"%" PRIu32 "\" data-size=\"%zu\" data-header-size=\"%" PRIu32
             "\" data-data-size=\"%" PRIu32 "\" data-target-count=\"%" PRIu32
-            "\" data-entry-count=\"%" PRIu32 "\">\n<h1>",
+            "\" data-entry-count=\"%" PRIu32 "\" data-code-count=\"%" PRIu32 "\">\n<h1>",
             dgpb_bundle_version(b), dgpb_bundle_size(b), dgpb_bundle_header_size(b),
-            dgpb_bundle_data_size(b), dgpb_bundle_target_count(b), entries);
+            dgpb_bundle_data_size(b), dgpb_bundle_target_count(b), entries, codes);
     esc(out, base);
     fputs("</h1>\n<p class=\"meta\"><code>", out);
     esc(out, path);
     fprintf(out,
             "</code>: DGPB v%" PRIu32 ", %s bytes (header %s, data %s), %" PRIu32
-            " target%s, %" PRIu32 " entr%s</p>\n",
+            " entr%s on %" PRIu32 " target%s, %" PRIu32 " code blob%s</p>\n",
             dgpb_bundle_version(b), num(dgpb_bundle_size(b), b1),
-            num(dgpb_bundle_header_size(b), b2), num(dgpb_bundle_data_size(b), b3),
-            dgpb_bundle_target_count(b), dgpb_bundle_target_count(b) == 1 ? "" : "s", entries,
-            entries == 1 ? "y" : "ies");
+            num(dgpb_bundle_header_size(b), b2), num(dgpb_bundle_data_size(b), b3), entries,
+            entries == 1 ? "y" : "ies", dgpb_bundle_target_count(b),
+            dgpb_bundle_target_count(b) == 1 ? "" : "s", codes, codes == 1 ? "" : "s");
     fputs("<nav>", out);
     if (diff)
         fputs("<a href=\"#diff\">Changes</a>", out);

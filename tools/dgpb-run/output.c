@@ -16,14 +16,6 @@
 #include "dgpb/format.h"
 #include "run_tool.h"
 
-static void print_space(uint32_t v)
-{
-    if (v == DGPB_SPACE_LAUNCH)
-        printf("launch");
-    else
-        printf("%u", v);
-}
-
 void tool_list(const dgpb_bundle *b, const dgpb_target_view *t, const char *bundle)
 {
     printf("%s: target %s (%s), %u %s\n", tool_text(bundle, strlen(bundle)),
@@ -42,7 +34,8 @@ void tool_list(const dgpb_bundle *b, const dgpb_target_view *t, const char *bund
             const dgpb_param_view *p = &e->params[r];
             printf("  %-24s %-15s space ", tool_text(p->name.ptr, p->name.len),
                    dgpb_kind_name(p->kind));
-            print_space(p->space);
+            char sp[16];
+            printf("%s", tool_space_text(p->space, sp));
             printf(" binding ");
             if (p->binding == DGPB_BINDING_INLINE)
                 printf("inline");
