@@ -24,8 +24,8 @@ int spirv_features_read(const uint8_t *code, size_t size, dgpb_code_features *f,
 /* code/code_format.h's type_find, block_size_find, storage_format_find for SPIR-V. */
 int value_spirv_type(const uint8_t *code, size_t len, const char *entry, const code_row *row,
                      dgpb_code_type *t, dgpb_diag *diag);
-int value_spirv_block_size(const uint8_t *code, size_t len, const char *entry,
-                           const code_row *row, uint32_t *out, dgpb_diag *diag);
+int value_spirv_block_size(const uint8_t *code, size_t len, const char *entry, const code_row *row,
+                           uint32_t *out, dgpb_diag *diag);
 int value_spirv_storage_format(const uint8_t *code, size_t len, const char *entry,
                                const code_row *row, const char **out, dgpb_diag *diag);
 

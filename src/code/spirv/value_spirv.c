@@ -415,8 +415,8 @@ int value_spirv_type(const uint8_t *code, size_t len, const char *entry, const c
     return DGPB_OK;
 }
 
-int value_spirv_block_size(const uint8_t *code, size_t len, const char *entry,
-                           const code_row *row, uint32_t *out, dgpb_diag *diag)
+int value_spirv_block_size(const uint8_t *code, size_t len, const char *entry, const code_row *row,
+                           uint32_t *out, dgpb_diag *diag)
 {
     spv m;
     int rc = spv_load(&m, code, len, entry, diag);

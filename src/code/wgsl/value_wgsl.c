@@ -311,8 +311,7 @@ static int64_t attr_value(const attr *attrs, size_t n, const char *name)
 }
 
 /* Finds the var<uniform> (or override) of `row`: *have and its type's mark. */
-static int find_var(walker *w, const code_row *row, bool *have, bool *is_override,
-                    mark *var_type);
+static int find_var(walker *w, const code_row *row, bool *have, bool *is_override, mark *var_type);
 
 int value_wgsl_block_size(const char *text, size_t len, const code_row *row, uint32_t *size,
                           dgpb_diag *diag)
