@@ -359,9 +359,11 @@ static void report_discovery_failures(build *b, const job_list *list, const dgpb
             build_report_compiler_text(b, text, DGPB_SEV_ERROR, NULL);
             continue;
         }
+        char *given = build_text_as_given(b, text, n); /* the module's path as the user's */
         build_report(b, DGPB_SEV_ERROR, DGPB_ERR_SHADER,
                      "target%s %s: the module does not compile:\n%.*s", count == 1 ? "" : "s",
-                     targets, n, text);
+                     targets, given ? (int)strlen(given) : n, given ? given : text);
+        dgpb_free(given);
     }
 }
 
