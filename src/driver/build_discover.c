@@ -122,9 +122,9 @@ static int refuse_generic_entries(build *b)
                         "a plain function (without %s) and add one entry point per type it is "
                         "used with, for example:\n"
                         "    %s\n"
-                        "    void %s_MyType(%s) { %s<MyType>(%s); }",
+                        "    void %s_%s(%s) { %s<%s>(%s); }",
                         e->name, e->generics, e->name, e->attributes, e->attributes, e->name,
-                        e->params, e->name, e->args);
+                        e->suffix, e->concrete_params, e->name, e->type_args, e->args);
     }
     entry_scan_free(found, count);
     return count ? DGPB_ERR_SHADER : DGPB_OK;
