@@ -11,9 +11,13 @@ printf 'previous bundle' > "$out/$stem.dgpb"
 # A module may limit its targets with a "// dgpb-targets: LIST" line among its first five.
 targets=$(sed -n '1,5s|^// dgpb-targets: *||p' "$module" | head -n 1)
 # Headers of a fixture folder live in its include/ (dgpb-build -I).
+# The module is given by a relative path, from the folder above its own, as a user
+# gives one: messages name it so ("fail/m.slang(8): error ..."), never by an absolute path.
+folder=$(basename "$(dirname "$module")")
+cd "$(dirname "$module")/.." || exit 1
 includes=()
-[ -d "$(dirname "$module")/include" ] && includes=(-I "$(dirname "$module")/include")
-output=$("$build" ${targets:+--targets "$targets"} "${includes[@]}" "$module" -o "$out" 2>&1); status=$?
+[ -d "$folder/include" ] && includes=(-I "$folder/include")
+output=$("$build" ${targets:+--targets "$targets"} "${includes[@]}" "$folder/$stem.slang" -o "$out" 2>&1); status=$?
 printf '%s\n' "$output"
 [ "$status" -eq "$want" ] || { echo "FAIL: expected exit status $want, got $status"; exit 1; }
 while IFS= read -r pattern; do

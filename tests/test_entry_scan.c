@@ -43,6 +43,29 @@ static void finds_a_generic_compute_entry(void **state)
     entry_scan_free(e, 1);
 }
 
+/* The specialisation suggested compiles: the generic parameter is replaced by a struct of the
+   module that conforms to its interface, in the parameters too ("uniform S scaler" alone gives
+   Slang's error 30015, undefined identifier 'S'); a value parameter takes 1; no conforming struct,
+   MyType. */
+static void suggests_a_specialisation_that_compiles(void **state)
+{
+    (void)state;
+    const char *text =
+        "interface IScaler { float scale(float x); }\n"
+        "struct Half { float scale(float x) { return x / 2; } }\n"
+        "struct Doubler : IOther, IScaler { float scale(float x) { return 2 * x; } }\n"
+        "[numthreads(4, 1, 1)]\n"
+        "void scaled<S : IScaler, let N : int, T>(uint3 id : SV_DispatchThreadID,\n"
+        "    uniform S scaler, uniform T t, uniform Sx keep) { }\n";
+    generic_entry *e = NULL;
+    assert_int_equal(scan(text, &e), 1);
+    assert_string_equal(e[0].type_args, "Doubler, 1, MyType");
+    assert_string_equal(e[0].suffix, "Doubler");
+    assert_string_equal(e[0].concrete_params, "uint3 id : SV_DispatchThreadID, uniform Doubler "
+                                              "scaler, uniform MyType t, uniform Sx keep");
+    entry_scan_free(e, 1);
+}
+
 static void finds_generic_keyword_form(void **state)
 {
     (void)state;
@@ -133,6 +156,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(finds_a_generic_compute_entry),
+        cmocka_unit_test(suggests_a_specialisation_that_compiles),
         cmocka_unit_test(finds_generic_keyword_form),
         cmocka_unit_test(leaves_non_generic_entries_alone),
         cmocka_unit_test(finds_every_one),

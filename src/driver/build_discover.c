@@ -122,9 +122,9 @@ static int refuse_generic_entries(build *b)
                         "a plain function (without %s) and add one entry point per type it is "
                         "used with, for example:\n"
                         "    %s\n"
-                        "    void %s_MyType(%s) { %s<MyType>(%s); }",
+                        "    void %s_%s(%s) { %s<%s>(%s); }",
                         e->name, e->generics, e->name, e->attributes, e->attributes, e->name,
-                        e->params, e->name, e->args);
+                        e->suffix, e->concrete_params, e->name, e->type_args, e->args);
     }
     entry_scan_free(found, count);
     return count ? DGPB_ERR_SHADER : DGPB_OK;
@@ -359,9 +359,11 @@ static void report_discovery_failures(build *b, const job_list *list, const dgpb
             build_report_compiler_text(b, text, DGPB_SEV_ERROR, NULL);
             continue;
         }
+        char *given = build_text_as_given(b, text, n); /* the module's path as the user's */
         build_report(b, DGPB_SEV_ERROR, DGPB_ERR_SHADER,
                      "target%s %s: the module does not compile:\n%.*s", count == 1 ? "" : "s",
-                     targets, n, text);
+                     targets, given ? (int)strlen(given) : n, given ? given : text);
+        dgpb_free(given);
     }
 }
 

@@ -78,6 +78,7 @@
 #define build_report_compile_failure dgpb__build_report_compile_failure
 #define build_report_compiler_text dgpb__build_report_compiler_text
 #define build_report_kept dgpb__build_report_kept
+#define build_text_as_given dgpb__build_text_as_given
 #define build_run_jobs dgpb__build_run_jobs
 #define build_slang_target dgpb__build_slang_target
 #define build_write_outputs dgpb__build_write_outputs
@@ -250,6 +251,15 @@ int build_forward(build *b, const dgpb_diag *d, const char *context);
  */
 void build_report_compiler_text(build *b, const char *text, dgpb_severity loose,
                                 const char *context);
+
+/*
+ * What a compile printed (`len` bytes), with the module's file named as the
+ * user spelled it wherever a diagnostic's header names it by another path
+ * ("/abs/m.slang(7): ..." and "--> /abs/m.slang:7:13"), as
+ * build_report_compiler_text() names it. A new string, or NULL when out of
+ * memory.
+ */
+char *build_text_as_given(const build *b, const char *text, int len);
 
 /* Reports a warning the whole-build cache entry kept (build_replay.c), as it was reported. */
 void build_report_kept(build *b, const char *kept);

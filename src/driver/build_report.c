@@ -18,6 +18,7 @@
 #include "driver/build_internal.h"
 #include "compiler/slang_diag.h"
 #include "core/alloc.h"
+#include "core/bytebuf.h"
 
 /* How a kept warning's fields are separated (cache/whole_build.c stores it as one string). */
 #define FIELD '\x1f'
@@ -167,6 +168,68 @@ void build_report_compiler_text(build *b, const char *text, dgpb_severity loose,
     assert(b && text);
     compiler_text t = {b, context};
     slang_diag_parse(text, loose, take_diagnostic, &t);
+}
+
+/* Whether `line` (n bytes) starts with "FILE(" at `*file_end` ... "): ", or "--> FILE:" (its FILE at *file). */
+static bool header_file(const char *line, size_t n, size_t *file, size_t *file_end)
+{
+    size_t i = 0;
+    while (i < n && (line[i] == ' ' || line[i] == '\t'))
+        i++;
+    if (n - i > 4 && !memcmp(line + i, "--> ", 4)) { /* --> FILE:LINE:COLUMN */
+        size_t end = n;
+        for (int colons = 0; end > i + 4 && colons < 2; end--)
+            if (line[end - 1] == ':')
+                colons++;
+        *file = i + 4;
+        *file_end = end;
+        return end > i + 4;
+    }
+    const char *mark = NULL; /* FILE(LINE): or FILE(LINE, COLUMN): */
+    for (const char *p = line; p + 3 < line + n; p++)
+        if (*p == '(' && p > line && p[1] >= '0' && p[1] <= '9') {
+            const char *q = p + 1;
+            while (q < line + n && ((*q >= '0' && *q <= '9') || *q == ',' || *q == ' '))
+                q++;
+            if (q + 1 < line + n && q[0] == ')' && q[1] == ':')
+                mark = p;
+        }
+    *file = 0;
+    *file_end = mark ? (size_t)(mark - line) : 0;
+    return mark != NULL && i == 0;
+}
+
+char *build_text_as_given(const build *b, const char *text, int len)
+{
+    dgpb_bytebuf out = DGPB_BYTEBUF_INIT;
+    const char *end = text + len;
+    for (const char *line = text; line < end;) {
+        const char *nl = memchr(line, '\n', (size_t)(end - line));
+        size_t n = nl ? (size_t)(nl - line) : (size_t)(end - line);
+        size_t file, file_end;
+        char path[4096];
+        if (header_file(line, n, &file, &file_end) && file_end - file < sizeof path) {
+            memcpy(path, line + file, file_end - file);
+            path[file_end - file] = 0;
+            if (is_module(b, path)) {
+                bytebuf_append(&out, line, file);
+                bytebuf_append(&out, b->desc->module_file, strlen(b->desc->module_file));
+                bytebuf_append(&out, line + file_end, n - file_end);
+            } else
+                bytebuf_append(&out, line, n);
+        } else
+            bytebuf_append(&out, line, n);
+        if (nl)
+            bytebuf_append(&out, "\n", 1);
+        line += n + (nl ? 1 : 0);
+    }
+    bytebuf_append(&out, "", 1);
+    if (out.failed) {
+        bytebuf_free(&out);
+        return NULL;
+    }
+    size_t size;
+    return (char *)bytebuf_take(&out, &size);
 }
 
 void build_report_kept(build *b, const char *kept)

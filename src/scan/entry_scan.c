@@ -139,6 +139,169 @@ static uint32_t line_of(const char *s, size_t at)
     return line;
 }
 
+/* ---- the specialisation a refusal suggests ---- */
+
+/* Whether s[from, to) is the identifier `word` (n bytes). */
+static int is_word(const char *s, size_t from, size_t to, const char *word, size_t n)
+{
+    return to - from == n && !memcmp(s + from, word, n);
+}
+
+/* s[*from, *to) without the white space at either end. */
+static void trim(const char *s, size_t *from, size_t *to)
+{
+    while (*from < *to && space(s[*from]))
+        (*from)++;
+    while (*to > *from && space(s[*to - 1]))
+        (*to)--;
+}
+
+/*
+ * The first struct of the module (blanked text `s`) that names `iface`
+ * (n bytes) among the types it conforms to, "struct Twice : IOp { ...";
+ * *at its index, 0 bytes when none. A generic struct is passed over: it too
+ * needs type arguments.
+ */
+static size_t conforming_struct(const char *s, size_t len, const char *iface, size_t n, size_t *at)
+{
+    for (size_t i = 0; i + 6 < len; i++) {
+        if (memcmp(s + i, "struct", 6) || (i && text_ident_char(s[i - 1])) || !space(s[i + 6]))
+            continue;
+        size_t k = i + 6;
+        while (k < len && space(s[k]))
+            k++;
+        size_t name = k;
+        while (k < len && text_ident_char(s[k]))
+            k++;
+        size_t name_end = k;
+        while (k < len && space(s[k]))
+            k++;
+        if (name == name_end || k >= len || s[k] != ':')
+            continue;
+        size_t from = ++k;
+        for (; k <= len; k++) {
+            if (k < len && s[k] != ',' && s[k] != '{' && s[k] != ';')
+                continue;
+            size_t a = from, b = k;
+            trim(s, &a, &b);
+            if (is_word(s, a, b, iface, n)) {
+                *at = name;
+                return name_end - name;
+            }
+            if (k >= len || s[k] != ',')
+                break;
+            from = k + 1;
+        }
+    }
+    return 0;
+}
+
+/*
+ * Fills e->type_args ("Twice, 1": one argument per generic parameter of
+ * e->generics, a struct of the module that conforms to a parameter's
+ * interface, else MyType; 1 for a value parameter), e->suffix (the first
+ * argument, for the specialising entry's name) and e->concrete_params (the
+ * parameters with each generic parameter's name replaced by its argument, so
+ * that "uniform S scaler" reads "uniform Twice scaler"). 0, or -1 no memory.
+ */
+static int specialise(const char *s, size_t len, generic_entry *e)
+{
+    enum { MAX_GENERICS = 32 };
+    const char *g = e->generics;
+    size_t glen = strlen(g);
+    size_t name_at[MAX_GENERICS], name_len[MAX_GENERICS], arg_at[MAX_GENERICS],
+        arg_len[MAX_GENERICS];
+    const char *arg_text[MAX_GENERICS];
+    size_t count = 0;
+    size_t from = 1, depth = 0;
+    for (size_t i = 1; i < glen && count < MAX_GENERICS; i++) {
+        if (g[i] == '<' || g[i] == '(')
+            depth++;
+        else if ((g[i] == '>' || g[i] == ')') && depth)
+            depth--;
+        else if (depth || (g[i] != ',' && i != glen - 1))
+            continue;
+        size_t a = from, b = i; /* one parameter: [let|typename] NAME [: CONSTRAINT] [= ...] */
+        from = i + 1;
+        trim(g, &a, &b);
+        int value = 0;
+        if (b - a > 4 && !memcmp(g + a, "let", 3) && space(g[a + 3]))
+            value = 1, a += 4;
+        else if (b - a > 9 && !memcmp(g + a, "typename", 8) && space(g[a + 8]))
+            a += 9;
+        trim(g, &a, &b);
+        size_t n = a;
+        while (n < b && text_ident_char(g[n]))
+            n++;
+        if (n == a)
+            continue;
+        name_at[count] = a;
+        name_len[count] = n - a;
+        arg_text[count] = value ? "1" : "MyType";
+        arg_at[count] = 0;
+        arg_len[count] = strlen(arg_text[count]);
+        size_t c = n;
+        while (c < b && space(g[c]))
+            c++;
+        if (!value && c < b && g[c] == ':') {
+            size_t ca = c + 1, cb = b;
+            for (size_t k = ca; k < cb; k++)
+                if (g[k] == '=')
+                    cb = k;
+            trim(g, &ca, &cb);
+            size_t at = 0, m = conforming_struct(s, len, g + ca, cb - ca, &at);
+            if (m) {
+                arg_text[count] = s;
+                arg_at[count] = at;
+                arg_len[count] = m;
+            }
+        }
+        count++;
+    }
+    dgpb_bytebuf args = DGPB_BYTEBUF_INIT, params = DGPB_BYTEBUF_INIT;
+    for (size_t k = 0; k < count; k++) {
+        if (k)
+            bytebuf_append(&args, ", ", 2);
+        bytebuf_append(&args, arg_text[k] + arg_at[k], arg_len[k]);
+    }
+    bytebuf_append(&args, "", 1);
+    const char *p = e->params;
+    for (size_t i = 0, plen = strlen(p); i < plen;) {
+        if (!text_ident_start(p[i]) || (i && text_ident_char(p[i - 1]))) {
+            bytebuf_append(&params, p + i, 1);
+            i++;
+            continue;
+        }
+        size_t end = i;
+        while (end < plen && text_ident_char(p[end]))
+            end++;
+        size_t k = 0;
+        while (k < count && !is_word(p, i, end, g + name_at[k], name_len[k]))
+            k++;
+        if (k < count)
+            bytebuf_append(&params, arg_text[k] + arg_at[k], arg_len[k]);
+        else
+            bytebuf_append(&params, p + i, end - i);
+        i = end;
+    }
+    bytebuf_append(&params, "", 1);
+    if (args.failed || params.failed) {
+        bytebuf_free(&args);
+        bytebuf_free(&params);
+        return -1;
+    }
+    size_t size;
+    e->type_args = (char *)bytebuf_take(&args, &size);
+    e->concrete_params = (char *)bytebuf_take(&params, &size);
+    size_t first = strcspn(e->type_args, ",");
+    e->suffix = mem_alloc(first + 1);
+    if (!e->suffix)
+        return -1;
+    memcpy(e->suffix, e->type_args, first);
+    e->suffix[first] = 0;
+    return 0;
+}
+
 /*
  * The declaration after the attribute lists s[attr_from, at) (in the blanked
  * text `s`; `orig` is the text itself): fills *e when it is a generic function. 1 found, 0 not generic (or not a function), -1 no memory.
@@ -203,7 +366,9 @@ static int declaration(const char *orig, const char *s, size_t len, size_t attr_
     e->params = squeeze(s, paren + 1, close - 1);
     e->args = arg_names(s, paren + 1, close - 1);
     e->line = line_of(s, start);
-    return e->name && e->generics && e->attributes && e->params && e->args ? 1 : -1;
+    if (!(e->name && e->generics && e->attributes && e->params && e->args))
+        return -1;
+    return specialise(s, len, e) ? -1 : 1;
 }
 
 static void entry_free(generic_entry *e)
@@ -213,6 +378,9 @@ static void entry_free(generic_entry *e)
     dgpb_free(e->attributes);
     dgpb_free(e->params);
     dgpb_free(e->args);
+    dgpb_free(e->type_args);
+    dgpb_free(e->concrete_params);
+    dgpb_free(e->suffix);
 }
 
 void entry_scan_free(generic_entry *entries, size_t count)

@@ -20,7 +20,14 @@ typedef struct generic_entry {
     char *attributes; /* the attribute lists before it, "[numthreads(4, 1, 1)]" */
     char *params;     /* its parameter list without the parentheses */
     char *args;       /* the parameters' names, "id, gid": a call that forwards them */
-    uint32_t line;    /* 1-based line of the name */
+    /* A specialisation that compiles: the type arguments, one per generic parameter (a struct
+       of the module that conforms to its interface, else "MyType"; "1" for a value), "Twice";
+       the first of them, for the specialising entry's name; and the parameters with each
+       generic parameter replaced by its argument, "uint3 id, uniform Twice scaler". */
+    char *type_args;
+    char *suffix;
+    char *concrete_params;
+    uint32_t line; /* 1-based line of the name */
 } generic_entry;
 
 /*

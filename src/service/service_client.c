@@ -657,6 +657,7 @@ int dgpb_service_stop_all(unsigned *stopped, char *dir, size_t size, dgpb_diag *
             *stopped += (unsigned)one;
     }
     closedir(d);
+    service_workers_sweep(folder); /* what services killed before they could remove it left */
     return rc;
 }
 

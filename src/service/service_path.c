@@ -10,6 +10,7 @@
 #define _GNU_SOURCE /* realpath, PATH_MAX */
 #include "service/service_path.h"
 
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
@@ -206,6 +207,91 @@ void service_unlock(int fd)
 {
     if (fd >= 0)
         close(fd); /* closing the last descriptor releases the flock */
+}
+
+/* ---- the workers' folders a service leaves ---- */
+
+#define WORKERS_PREFIX "dgpb-workers-"
+#define WORKERS_YOUNG                                                                              \
+    60                /* seconds a folder without its owner lock is left to its starting service */
+#define TREE_DEPTH 64 /* how deep a removal goes */
+
+/* Removes `name` in the folder `parent` and what it holds, never following a symbolic link. */
+static void remove_tree(int parent, const char *name, int depth)
+{
+    struct stat st;
+    if (fstatat(parent, name, &st, AT_SYMLINK_NOFOLLOW))
+        return;
+    if (!S_ISDIR(st.st_mode)) {
+        unlinkat(parent, name, 0);
+        return;
+    }
+    if (depth > TREE_DEPTH)
+        return;
+    int fd = openat(parent, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+    if (fd < 0)
+        return;
+    DIR *d = fdopendir(fd);
+    if (!d) {
+        close(fd);
+        return;
+    }
+    struct dirent *e;
+    while ((e = readdir(d)))
+        if (strcmp(e->d_name, ".") && strcmp(e->d_name, ".."))
+            remove_tree(fd, e->d_name, depth + 1);
+    closedir(d);
+    unlinkat(parent, name, AT_REMOVEDIR);
+}
+
+int service_workers_claim(const char *folder, dgpb_diag *diag)
+{
+    char path[PATH_MAX];
+    if (snprintf(path, sizeof path, "%s/%s", folder, SERVICE_OWNER_LOCK) >= (int)sizeof path) {
+        dgpb_diag_set(diag, DGPB_ERR_LIMIT, -1, "the path '%s/%s' is too long", folder,
+                      SERVICE_OWNER_LOCK);
+        return -1;
+    }
+    return service_lock(path, 0, diag);
+}
+
+unsigned service_workers_sweep(const char *dir)
+{
+    int dfd = open(dir, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+    if (dfd < 0)
+        return 0;
+    DIR *d = fdopendir(dfd);
+    if (!d) {
+        close(dfd);
+        return 0;
+    }
+    unsigned removed = 0;
+    struct dirent *e;
+    while ((e = readdir(d))) {
+        struct stat st;
+        if (strncmp(e->d_name, WORKERS_PREFIX, strlen(WORKERS_PREFIX)) ||
+            fstatat(dfd, e->d_name, &st, AT_SYMLINK_NOFOLLOW) || !S_ISDIR(st.st_mode) ||
+            st.st_uid != getuid())
+            continue;
+        int fd = openat(dfd, e->d_name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+        if (fd < 0)
+            continue;
+        int lock = openat(fd, SERVICE_OWNER_LOCK, O_RDWR | O_NOFOLLOW | O_CLOEXEC);
+        bool gone;
+        if (lock >= 0) /* its service holds the lock for its lifetime */
+            gone = !flock(lock, LOCK_EX | LOCK_NB);
+        else /* no lock yet: a service between making it and locking it, or one killed then */
+            gone = errno == ENOENT && time(NULL) - st.st_mtime > WORKERS_YOUNG;
+        close(fd);
+        if (gone) {
+            remove_tree(dfd, e->d_name, 0);
+            removed++;
+        }
+        if (lock >= 0)
+            close(lock); /* held while removing, so that nothing claims it meanwhile */
+    }
+    closedir(d);
+    return removed;
 }
 
 /* ---- numbers and time ---- */

@@ -20,6 +20,8 @@
 #define service_lock dgpb__service_lock
 #define service_now dgpb__service_now
 #define service_unlock dgpb__service_unlock
+#define service_workers_claim dgpb__service_workers_claim
+#define service_workers_sweep dgpb__service_workers_sweep
 
 #include <stdbool.h>
 #include <stddef.h>
@@ -87,6 +89,26 @@ int service_lock(const char *path, int ms, dgpb_diag *diag);
 
 /* Releases a lock service_lock() took (-1: no-op). */
 void service_unlock(int fd);
+
+/* The lock file in a service's workers' folder, held for the service's lifetime. */
+#define SERVICE_OWNER_LOCK "owner.lock"
+
+/*
+ * Claims the workers' folder `folder` for this process: takes its lock file
+ * SERVICE_OWNER_LOCK (service_lock). Returns the descriptor to keep open for
+ * the service's lifetime, or -1 with `diag` filled.
+ */
+int service_workers_claim(const char *folder, dgpb_diag *diag);
+
+/*
+ * Removes every "dgpb-workers-*" folder in the service folder `dir` whose
+ * owner is gone: a real folder (not a symbolic link) of this user whose lock
+ * file no process holds, or one with no lock file made more than a minute
+ * ago. What it holds goes too, through openat() and unlinkat(), never
+ * following a symbolic link. A live service's folder is kept. Returns how
+ * many it removed.
+ */
+unsigned service_workers_sweep(const char *dir);
 
 /* An environment variable as a whole number from min to max; `fallback` when unset or not one. */
 long service_env_number(const char *name, long fallback, long min, long max);

@@ -84,6 +84,7 @@ typedef struct server {
     const char *const *argv; /* the workers' command (the compiler's); NULL: no workers */
     char local[1024];        /* why there are none */
     char *tmp, *tmp_env[2];  /* the workers' TMPDIR */
+    int tmp_owner;           /* its owner lock, held while the service lives (-1: none) */
     slot *slots;             /* at most this many workers */
     size_t slot_count;
     unsigned started; /* workers started, replacements included */
@@ -744,7 +745,10 @@ static int set_up_workers(server *sv, dgpb_diag *diag)
         sv->slots[i].w.job = WORKER_NO_JOB;
         sv->slots[i].w.proc = (dgpb_process)DGPB_PROCESS_INIT;
     }
-    return worker_make_tmp(sv->d->dir, &sv->tmp, &sv->tmp_env[0], diag);
+    int rc = worker_make_tmp(sv->d->dir, &sv->tmp, &sv->tmp_env[0], diag);
+    if (!rc && (sv->tmp_owner = service_workers_claim(sv->tmp, diag)) < 0)
+        rc = DGPB_ERR_IO;
+    return rc;
 }
 
 static void shut_down(server *sv)
@@ -761,6 +765,7 @@ static void shut_down(server *sv)
     dgpb_free(sv->clients);
     dgpb_free(sv->slots);
     worker_remove_tmp(sv->tmp);
+    service_unlock(sv->tmp_owner);
     dgpb_free(sv->tmp);
     dgpb_free(sv->tmp_env[0]);
     dgpb_compiler_destroy(sv->compiler);
@@ -772,6 +777,7 @@ int service_serve(const service_serve_desc *d, dgpb_diag *diag)
     memset(&sv, 0, sizeof sv);
     sv.d = d;
     sv.listen_fd = -1;
+    sv.tmp_owner = -1;
     struct sigaction sa;
     memset(&sa, 0, sizeof sa);
     sa.sa_handler = on_signal;
@@ -799,8 +805,13 @@ int service_serve(const service_serve_desc *d, dgpb_diag *diag)
                            "the compiler's identity is %.16s, not %s: its files changed since "
                            "the client looked",
                            sv.identity, d->name);
-    if (!rc)
+    if (!rc) {
+        unsigned swept = service_workers_sweep(d->dir);
+        if (swept)
+            say("removed %u workers' folder%s left by services that are gone", swept,
+                swept == 1 ? "" : "s");
         rc = dgpb_compiler_create(&cd, &sv.compiler, diag);
+    }
     if (!rc)
         rc = set_up_workers(&sv, diag);
     if (!rc)
