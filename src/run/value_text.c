@@ -20,10 +20,11 @@
 #include "core/alloc.h"
 #include "dgpb/format.h"
 #include "dgpb/run.h"
+#include "dgpb/run_values.h"
 #include "run/run_internal.h"
 #include "code/value_types.h"
 
-#define TYPE_LIST "f32 f16 f64 u32 i32 u64 i64 u16 i16 u8 i8"
+#define TYPE_LIST DGPB_VALUE_TYPE_NAMES
 
 /* A TYPE: prefix ("f32", "u8", ...): its scalar and bits; false when `s` is none. */
 static bool type_from_name(const char *s, size_t len, dgpb_scalar *scalar, uint32_t *bits)
@@ -205,9 +206,10 @@ int dgpb_run_value_bytes(const dgpb_bundle *b, const dgpb_target_view *t, const 
                                 "value '%s': the code's layout (%s) does not fit its %u bytes",
                                 name, info.text, row_size);
             return run_fail(diag, DGPB_ERR_INVALID,
-                            "value '%s': '%.*s' (number %zu) is not a %s value (the code's type "
-                            "is %s)",
-                            name, (int)len, p, i + 1, tname, placed ? info.text : tname);
+                            "value '%s': '%.*s' (number %zu) is not a %s value: %s takes %s "
+                            "(the code's type is %s)",
+                            name, (int)len, p, i + 1, tname, tname,
+                            run_number_range(tname[0], bits), placed ? info.text : tname);
         }
         p += len + 1;
     }
