@@ -41,7 +41,8 @@ static const char usage_middle[] =
     "                             and the type of each value\n"
     "Parameters:\n"
     "  --in NAME=FILE             buffer or texture contents from FILE (raw bytes)\n"
-    "  --in NAME=TYPE:V1,V2,...   inline values of TYPE (below)\n"
+    "  --in NAME=TYPE:V1,V2,...   inline values of TYPE (below), which must agree with\n"
+    "                             the buffer's element type where the code states it\n"
     "  --size NAME=BYTES          a zero-filled buffer of BYTES bytes (an output with no\n"
     "                             input; with --in, the input fills its first bytes)\n"
     "  --set NAME=[TYPE:]V1,...   a value row (uniform, push constant, kernel value),\n"
@@ -518,6 +519,7 @@ static int parse_args(int argc, char **argv, tool_options *o)
                     if (type >= 0 &&
                         (rc = parse_values(type, values, v, &o->owned[k], &p->input_size)))
                         return rc;
+                    o->in_type[k] = type + 1; /* checked against the code's once it is read */
                     if (type < 0)
                         p->input = (const uint8_t *)rest; /* the file name, until read */
                     if (p->kind == DGPB_RUN_KIND_ANY)
@@ -551,14 +553,21 @@ static int parse_args(int argc, char **argv, tool_options *o)
 
 static int finish(const tool_options *o, const dgpb_runner *runner, const dgpb_diag *d, int status);
 
-/* The bytes of every --set, typed by the entry's code (docs/run.md, "Values"). */
+/* The bytes of every --set, typed by the entry's code (docs/run.md, "Values"), and
+   every inline --in's TYPE against the element type the code states. */
 static int set_values(tool_options *o, const dgpb_bundle *b, const dgpb_target_view *t)
 {
     for (uint32_t i = 0; i < o->req.param_count; i++) {
-        if (!o->set_text[i])
-            continue;
         dgpb_diag d;
         dgpb_diag_clear(&d);
+        if (o->in_type[i] &&
+            dgpb_run_check_element_type(t, o->entry, o->params[i].name,
+                                        (uint32_t)(o->in_type[i] - 1), &d) == DGPB_ERR_INVALID) {
+            dgpb_diag_set_file(&d, o->bundle);
+            return finish(o, NULL, &d, exit_status(d.code));
+        }
+        if (!o->set_text[i])
+            continue;
         if (dgpb_run_value_bytes(b, t, o->entry, o->params[i].name, o->set_text[i], &o->owned[i],
                                  &o->params[i].input_size, &d)) {
             dgpb_diag_set_file(&d, o->bundle);
