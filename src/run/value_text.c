@@ -239,11 +239,16 @@ int dgpb_run_value_bytes(const dgpb_bundle *b, const dgpb_target_view *t, const 
                 return run_fail(diag, DGPB_ERR_RUN_SIZE,
                                 "value '%s': the code's layout (%s) does not fit its %u bytes",
                                 name, info.text, row_size);
+            bool word = (len == 4 && !memcmp(p, "true", 4)) || (len == 5 && !memcmp(p, "false", 5));
             return run_fail(diag, DGPB_ERR_INVALID,
                             "value '%s': '%.*s' (number %zu) is not a %s value: %s takes %s "
-                            "(the code's type is %s)",
+                            "(the code's type is %s%s)",
                             name, (int)len, p, i + 1, tname, tname,
-                            run_number_range(tname[0], bits), placed ? info.text : tname);
+                            run_number_range(tname[0], bits), placed ? info.text : tname,
+                            word && scalar != DGPB_SCALAR_FLOAT
+                                ? "; a bool of a uniform block or push constant is an int in "
+                                  "the code, which cannot say it is a bool: give 1 or 0"
+                                : "");
         }
         p += len + 1;
     }
