@@ -274,6 +274,20 @@ int dgpb_run_value_type(const dgpb_bundle *b, const dgpb_target_view *t, const c
                         const char *name, dgpb_run_value_info *info, dgpb_diag *diag);
 
 /*
+ * Whether values of `value_type` (dgpb/run_values.h) agree with the element
+ * type the shipped code states for buffer row `name` of entry `entry` of
+ * target `t` (a structured buffer of a scalar or vector: SPIR-V's runtime
+ * array; docs/run.md, "Types"): the same scalar and width (a bool element
+ * takes u32 or i32; hex is u32). DGPB_OK when they agree, when the code
+ * states no element type (byte buffers, structs, ptx, wgsl), or when the row
+ * is no buffer; DGPB_ERR_INVALID naming both types when they disagree;
+ * DGPB_ERR_NOT_FOUND, DGPB_ERR_RUN_PARAM, DGPB_ERR_CORRUPT as
+ * dgpb_run_value_type.
+ */
+int dgpb_run_check_element_type(const dgpb_target_view *t, const char *entry, const char *name,
+                                uint32_t value_type, dgpb_diag *diag);
+
+/*
  * The bytes (*size = the row's size; *bytes malloc'd, dgpb_free) of value row
  * `name` from `text`, "[TYPE:]V1,V2,...": typed by dgpb_run_value_type,
  * never by how a number is spelled ("2" for a float is 2.0). TYPE (f32 f16

@@ -32,8 +32,14 @@ typedef enum dgpb_value_type {
     DGPB_VALUE_I64,
     DGPB_VALUE_U8,
     DGPB_VALUE_HEX, /* printing only: 32-bit words as 0x%08x (a tail of 1-3 bytes as its bytes) */
+    DGPB_VALUE_U16,
+    DGPB_VALUE_I16,
+    DGPB_VALUE_I8,
     DGPB_VALUE_TYPE_COUNT
 } dgpb_value_type;
+
+/* The names of the value types, as every option that takes a TYPE lists them (hex aside). */
+#define DGPB_VALUE_TYPE_NAMES "f32 f16 f64 u32 i32 u64 i64 u16 i16 u8 i8"
 
 /* "f32", ...; NULL out of range. */
 const char *dgpb_value_type_name(uint32_t type);

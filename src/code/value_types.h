@@ -92,7 +92,10 @@ typedef struct dgpb_code_type {
  * struct, which reads as an array of the stored vectors (f32x4[3] for a
  * float3x4). Bools are 32 bits wide.
  *
- * The type of value row `row` of an entry in `code` (a blob of `format`).
+ * The type of value row `row` of an entry in `code` (a blob of `format`), or
+ * the element type of a structured buffer row (`buffer`, `rw_buffer`) where
+ * the code states it (SPIR-V: the scalar or vector of the runtime array in
+ * the storage block at the row's `space`/`binding`; other formats: unknown).
  * `entry` names the entry point (a blob may hold several). DGPB_OK with
  * out->scalar = DGPB_SCALAR_UNKNOWN when the code does not state it;
  * DGPB_ERR_CORRUPT only when the code cannot be read.

@@ -20,6 +20,7 @@
 #define run_check_block dgpb__run_check_block
 #define run_block_covered dgpb__run_block_covered
 #define run_parse_number dgpb__run_parse_number
+#define run_number_range dgpb__run_number_range
 
 #include "dgpb/run.h"
 
@@ -122,5 +123,9 @@ int run_check_capabilities(const dgpb_entry_view *e, uint32_t has, uint32_t mask
  * False when it is no such number or lies outside the type's range.
  */
 bool run_parse_number(char kind, uint32_t bits, const char *s, size_t len, uint8_t *dst);
+
+/* The range of numbers of `kind` and `bits` (as run_parse_number), as text for a
+ * message: "-65504 to 65504 (or inf, -inf, nan)". */
+const char *run_number_range(char kind, uint32_t bits);
 
 #endif

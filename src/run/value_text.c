@@ -20,10 +20,11 @@
 #include "core/alloc.h"
 #include "dgpb/format.h"
 #include "dgpb/run.h"
+#include "dgpb/run_values.h"
 #include "run/run_internal.h"
 #include "code/value_types.h"
 
-#define TYPE_LIST "f32 f16 f64 u32 i32 u64 i64 u16 i16 u8 i8"
+#define TYPE_LIST DGPB_VALUE_TYPE_NAMES
 
 /* A TYPE: prefix ("f32", "u8", ...): its scalar and bits; false when `s` is none. */
 static bool type_from_name(const char *s, size_t len, dgpb_scalar *scalar, uint32_t *bits)
@@ -128,6 +129,40 @@ int dgpb_run_value_type(const dgpb_bundle *b, const dgpb_target_view *t, const c
     return DGPB_OK;
 }
 
+int dgpb_run_check_element_type(const dgpb_target_view *t, const char *entry, const char *name,
+                                uint32_t value_type, dgpb_diag *diag)
+{
+    const dgpb_entry_view *e = NULL;
+    if (dgpb_target_find_entry(t, entry, &e, NULL) || !e)
+        return run_fail(diag, DGPB_ERR_NOT_FOUND, "target %.*s has no entry '%s'", (int)t->name.len,
+                        t->name.ptr, entry);
+    const dgpb_param_view *row = find_row(e, name);
+    if (!row)
+        return run_fail(diag, DGPB_ERR_RUN_PARAM, "entry '%s' has no parameter '%s'", entry, name);
+    const char *given = dgpb_value_type_name(value_type);
+    if (!given || (row->kind != DGPB_KIND_BUFFER && row->kind != DGPB_KIND_RW_BUFFER))
+        return DGPB_OK;
+    dgpb_code_type vt;
+    int rc = code_type(t, e, row, &vt, diag);
+    if (rc || vt.scalar == DGPB_SCALAR_UNKNOWN)
+        return rc;
+    if (value_type == DGPB_VALUE_HEX)
+        given = "u32";
+    dgpb_scalar scalar;
+    uint32_t bits;
+    if (!type_from_name(given, strlen(given), &scalar, &bits))
+        return DGPB_OK;
+    bool agree = (scalar == vt.scalar && bits == vt.bits) ||
+                 (vt.scalar == DGPB_SCALAR_BOOL && scalar != DGPB_SCALAR_FLOAT && bits == 32);
+    if (agree)
+        return DGPB_OK;
+    char text[48];
+    code_type_text(&vt, text, sizeof text);
+    return run_fail(diag, DGPB_ERR_INVALID,
+                    "buffer '%s': %s given, but the code on target %.*s declares its elements %s",
+                    name, dgpb_value_type_name(value_type), (int)t->name.len, t->name.ptr, text);
+}
+
 int dgpb_run_value_bytes(const dgpb_bundle *b, const dgpb_target_view *t, const char *entry,
                          const char *name, const char *text, uint8_t **bytes, size_t *size,
                          dgpb_diag *diag)
@@ -204,10 +239,16 @@ int dgpb_run_value_bytes(const dgpb_bundle *b, const dgpb_target_view *t, const 
                 return run_fail(diag, DGPB_ERR_RUN_SIZE,
                                 "value '%s': the code's layout (%s) does not fit its %u bytes",
                                 name, info.text, row_size);
+            bool word = (len == 4 && !memcmp(p, "true", 4)) || (len == 5 && !memcmp(p, "false", 5));
             return run_fail(diag, DGPB_ERR_INVALID,
-                            "value '%s': '%.*s' (number %zu) is not a %s value (the code's type "
-                            "is %s)",
-                            name, (int)len, p, i + 1, tname, placed ? info.text : tname);
+                            "value '%s': '%.*s' (number %zu) is not a %s value: %s takes %s "
+                            "(the code's type is %s%s)",
+                            name, (int)len, p, i + 1, tname, tname,
+                            run_number_range(tname[0], bits), placed ? info.text : tname,
+                            word && scalar != DGPB_SCALAR_FLOAT
+                                ? "; a bool of a uniform block or push constant is an int in "
+                                  "the code, which cannot say it is a bool: give 1 or 0"
+                                : "");
         }
         p += len + 1;
     }

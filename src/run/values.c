@@ -15,9 +15,9 @@
 #include "dgpb/run_values.h"
 #include "run/run_internal.h"
 
-static const char *const type_names[DGPB_VALUE_TYPE_COUNT] = {"f32", "f16", "f64", "u32", "i32",
-                                                              "u64", "i64", "u8",  "hex"};
-static const size_t type_sizes[DGPB_VALUE_TYPE_COUNT] = {4, 2, 8, 4, 4, 8, 8, 1, 4};
+static const char *const type_names[DGPB_VALUE_TYPE_COUNT] = {
+    "f32", "f16", "f64", "u32", "i32", "u64", "i64", "u8", "hex", "u16", "i16", "i8"};
+static const size_t type_sizes[DGPB_VALUE_TYPE_COUNT] = {4, 2, 8, 4, 4, 8, 8, 1, 4, 2, 2, 1};
 
 const char *dgpb_value_type_name(uint32_t type)
 {
@@ -133,8 +133,12 @@ bool run_parse_number(char kind, uint32_t bits, const char *s, size_t len, uint8
     errno = 0;
     if (kind == 'f') {
         double v = strtod(buf, &end);
-        if (*end || end == buf)
+        if (*end || end == buf || (errno == ERANGE && isinf(v)))
             return false;
+        if (isfinite(v) && !isfinite(bits == 64   ? v
+                                     : bits == 32 ? (double)(float)v
+                                                  : dgpb_f16_to_f32(dgpb_f32_to_f16((float)v))))
+            return false; /* a finite number beyond the type's range; inf and nan are given by name */
         if (bits == 64) {
             memcpy(dst, &v, 8);
         } else if (bits == 32) {
@@ -174,6 +178,26 @@ bool run_parse_number(char kind, uint32_t bits, const char *s, size_t len, uint8
     return true;
 }
 
+const char *run_number_range(char kind, uint32_t bits)
+{
+    if (kind == 'f')
+        return bits == 16   ? "-65504 to 65504 (or inf, -inf, nan)"
+               : bits == 32 ? "-3.4028235e+38 to 3.4028235e+38 (or inf, -inf, nan)"
+                            : "-1.7976931348623157e+308 to 1.7976931348623157e+308 (or inf, "
+                              "-inf, nan)";
+    if (kind == 'b')
+        return "0, 1, true or false";
+    if (kind == 'i')
+        return bits == 8    ? "-128 to 127"
+               : bits == 16 ? "-32768 to 32767"
+               : bits == 32 ? "-2147483648 to 2147483647"
+                            : "-9223372036854775808 to 9223372036854775807";
+    return bits == 8    ? "0 to 255"
+           : bits == 16 ? "0 to 65535"
+           : bits == 32 ? "0 to 4294967295"
+                        : "0 to 18446744073709551615";
+}
+
 /* Parses one element of `len` bytes into dst. */
 static bool parse_one(uint32_t type, const char *s, size_t len, uint8_t *dst)
 {
@@ -184,9 +208,19 @@ static bool parse_one(uint32_t type, const char *s, size_t len, uint8_t *dst)
         [DGPB_VALUE_F32] = {'f', 32}, [DGPB_VALUE_F16] = {'f', 16}, [DGPB_VALUE_F64] = {'f', 64},
         [DGPB_VALUE_U32] = {'u', 32}, [DGPB_VALUE_I32] = {'i', 32}, [DGPB_VALUE_U64] = {'u', 64},
         [DGPB_VALUE_I64] = {'i', 64}, [DGPB_VALUE_U8] = {'u', 8},   [DGPB_VALUE_HEX] = {'u', 32},
+        [DGPB_VALUE_U16] = {'u', 16}, [DGPB_VALUE_I16] = {'i', 16}, [DGPB_VALUE_I8] = {'i', 8},
     };
     return type < DGPB_VALUE_TYPE_COUNT &&
            run_parse_number(as[type].kind, as[type].bits, s, len, dst);
+}
+
+/* The range of `type` as text. */
+static const char *type_range(uint32_t type)
+{
+    static const char kinds[DGPB_VALUE_TYPE_COUNT] = "fffuiuiuuuii";
+    static const uint8_t bits[DGPB_VALUE_TYPE_COUNT] = {32, 16, 64, 32, 32, 64,
+                                                        64, 8,  32, 16, 16, 8};
+    return run_number_range(kinds[type], bits[type]);
 }
 
 int dgpb_value_parse(uint32_t type, const char *text, uint8_t **bytes, size_t *size,
@@ -210,8 +244,8 @@ int dgpb_value_parse(uint32_t type, const char *text, uint8_t **bytes, size_t *s
         if (!parse_one(type, p, len, out + i * elem)) {
             dgpb_free(out);
             return dgpb_diag_set(diag, DGPB_ERR_INVALID, -1,
-                                 "'%.*s' (element %zu) is not a %s value", (int)len, p, i + 1,
-                                 dgpb_value_type_name(type));
+                                 "'%.*s' (element %zu) is not a %s value (%s)", (int)len, p, i + 1,
+                                 dgpb_value_type_name(type), type_range(type));
         }
         p += len + 1;
     }
@@ -319,6 +353,21 @@ void dgpb_value_format_one(uint32_t type, const uint8_t *e, char *buf, size_t n)
     case DGPB_VALUE_U8:
         snprintf(buf, n, "%u", e[0]);
         break;
+    case DGPB_VALUE_I8:
+        snprintf(buf, n, "%d", (int)(int8_t)e[0]);
+        break;
+    case DGPB_VALUE_U16: {
+        uint16_t v;
+        memcpy(&v, e, 2);
+        snprintf(buf, n, "%u", (unsigned)v);
+        break;
+    }
+    case DGPB_VALUE_I16: {
+        int16_t v;
+        memcpy(&v, e, 2);
+        snprintf(buf, n, "%d", (int)v);
+        break;
+    }
     case DGPB_VALUE_HEX: {
         uint32_t v;
         memcpy(&v, e, 4);
@@ -339,21 +388,26 @@ int dgpb_value_format(uint32_t type, const uint8_t *data, size_t size, char **te
     size_t elem = dgpb_value_type_size(type);
     if (!elem)
         elem = 4, type = DGPB_VALUE_U32;
+    /* hex shows a tail of 1-3 bytes as its bytes; a typed list only its whole
+       elements, then how many bytes are left over: "4 (+3 bytes)" */
     size_t whole = size / elem, tail = size % elem;
-    size_t cap = (whole + tail) * 28 + 1, len = 0;
+    size_t shown = type == DGPB_VALUE_HEX ? whole + tail : whole;
+    size_t cap = shown * 28 + 32, len = 0;
     char *out = mem_alloc(cap);
     if (!out)
         return DGPB_ERR_NOMEM;
     out[0] = 0;
     char one[64];
-    for (size_t i = 0; i < whole + tail; i++) {
+    for (size_t i = 0; i < shown; i++) {
         if (i < whole)
             dgpb_value_format_one(type, data + i * elem, one, sizeof one);
         else
-            snprintf(one, sizeof one, type == DGPB_VALUE_HEX ? "0x%02x" : "%u",
-                     data[whole * elem + (i - whole)]);
+            snprintf(one, sizeof one, "0x%02x", data[whole * elem + (i - whole)]);
         len += (size_t)snprintf(out + len, cap - len, "%s%s", i ? "," : "", one);
     }
+    if (tail && type != DGPB_VALUE_HEX)
+        snprintf(out + len, cap - len, "%s(+%zu byte%s)", whole ? " " : "", tail,
+                 tail == 1 ? "" : "s");
     *text = out;
     return DGPB_OK;
 }

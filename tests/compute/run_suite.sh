@@ -83,6 +83,9 @@ mutate() {
         ;;
     u32) last=$(awk -v v="$last" 'BEGIN { printf "%.0f", (v >= 4294967295 ? v - 1 : v + 1) }') ;;
     u8) last=$(awk -v v="$last" 'BEGIN { printf "%.0f", (v >= 255 ? v - 1 : v + 1) }') ;;
+    u16) last=$(awk -v v="$last" 'BEGIN { printf "%.0f", (v >= 65535 ? v - 1 : v + 1) }') ;;
+    i16) last=$(awk -v v="$last" 'BEGIN { printf "%.0f", (v >= 32767 ? v - 1 : v + 1) }') ;;
+    i8) last=$(awk -v v="$last" 'BEGIN { printf "%.0f", (v >= 127 ? v - 1 : v + 1) }') ;;
     i32) last=$(awk -v v="$last" 'BEGIN { printf "%.0f", (v >= 2147483647 ? v - 1 : v + 1) }') ;;
     *) last=$(awk -v v="$last" 'BEGIN { printf "%.9g", v + 1 }') ;;
     esac

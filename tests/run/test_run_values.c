@@ -125,12 +125,24 @@ static void values_out_of_range_or_malformed_are_refused_by_element(void **state
         uint32_t type;
         const char *text, *message;
     } bad[] = {
-        {DGPB_VALUE_I32, "1,2147483648", "'2147483648' (element 2) is not a i32 value"},
-        {DGPB_VALUE_U32, "-1", "'-1' (element 1) is not a u32 value"},
-        {DGPB_VALUE_U8, "256", "'256' (element 1) is not a u8 value"},
-        {DGPB_VALUE_F32, "1,,2", "'' (element 2) is not a f32 value"},
-        {DGPB_VALUE_U32, "1.5", "'1.5' (element 1) is not a u32 value"},
-        {DGPB_VALUE_F32, "x", "'x' (element 1) is not a f32 value"},
+        {DGPB_VALUE_I32, "1,2147483648",
+         "'2147483648' (element 2) is not a i32 value (-2147483648 to 2147483647)"},
+        {DGPB_VALUE_U32, "-1", "'-1' (element 1) is not a u32 value (0 to 4294967295)"},
+        {DGPB_VALUE_U8, "256", "'256' (element 1) is not a u8 value (0 to 255)"},
+        {DGPB_VALUE_U16, "65536", "'65536' (element 1) is not a u16 value (0 to 65535)"},
+        {DGPB_VALUE_I16, "-32769", "'-32769' (element 1) is not a i16 value (-32768 to 32767)"},
+        {DGPB_VALUE_F32, "1,,2",
+         "'' (element 2) is not a f32 value (-3.4028235e+38 to 3.4028235e+38 (or inf, -inf, nan))"},
+        {DGPB_VALUE_U32, "1.5", "'1.5' (element 1) is not a u32 value (0 to 4294967295)"},
+        /* a finite number beyond a float's range is refused, not made an infinity */
+        {DGPB_VALUE_F32, "1e40",
+         "'1e40' (element 1) is not a f32 value (-3.4028235e+38 to 3.4028235e+38 (or inf, -inf, "
+         "nan))"},
+        {DGPB_VALUE_F32, "-1e400",
+         "'-1e400' (element 1) is not a f32 value (-3.4028235e+38 to 3.4028235e+38 (or inf, "
+         "-inf, nan))"},
+        {DGPB_VALUE_F16, "65520",
+         "'65520' (element 1) is not a f16 value (-65504 to 65504 (or inf, -inf, nan))"},
     };
     for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
         uint8_t *bytes = (uint8_t *)1;
@@ -143,6 +155,66 @@ static void values_out_of_range_or_malformed_are_refused_by_element(void **state
         assert_int_equal(n, 0);
         assert_string_equal(d.message, bad[i].message);
     }
+}
+
+static void u16_i16_and_i8_read_and_print_back(void **state)
+{
+    (void)state;
+    static const struct {
+        uint32_t type;
+        const char *text;
+        size_t size;
+    } ok[] = {
+        {DGPB_VALUE_U16, "0,65535,7", 6},
+        {DGPB_VALUE_I16, "-32768,32767,-1", 6},
+        {DGPB_VALUE_I8, "-128,127,0", 3},
+    };
+    for (size_t i = 0; i < sizeof ok / sizeof ok[0]; i++) {
+        uint8_t *bytes = NULL;
+        size_t n = 0;
+        char *text = NULL;
+        dgpb_diag d;
+        dgpb_diag_clear(&d);
+        const char *name = dgpb_value_type_name(ok[i].type);
+        assert_int_equal(dgpb_value_type_from_name(name, strlen(name)), (int)ok[i].type);
+        assert_int_equal(dgpb_value_parse(ok[i].type, ok[i].text, &bytes, &n, &d), DGPB_OK);
+        assert_int_equal(n, ok[i].size);
+        assert_int_equal(dgpb_value_format(ok[i].type, bytes, n, &text), DGPB_OK);
+        assert_string_equal(text, ok[i].text);
+        dgpb_free(text);
+        dgpb_free(bytes);
+    }
+}
+
+static void finite_floats_in_range_and_infinities_by_name_are_taken(void **state)
+{
+    (void)state;
+    uint8_t *bytes = NULL;
+    size_t n = 0;
+    dgpb_diag d;
+    dgpb_diag_clear(&d);
+    assert_int_equal(
+        dgpb_value_parse(DGPB_VALUE_F32, "3.4028235e38,inf,-inf,nan,1e-50", &bytes, &n, &d),
+        DGPB_OK);
+    dgpb_free(bytes);
+    assert_int_equal(dgpb_value_parse(DGPB_VALUE_F16, "65504,65519,-inf", &bytes, &n, &d), DGPB_OK);
+    dgpb_free(bytes);
+}
+
+static void typed_prints_show_whole_elements_and_count_the_bytes_left(void **state)
+{
+    (void)state;
+    const uint8_t b[7] = {0, 0, 0x80, 0x40, 1, 2, 3};
+    char *text = NULL;
+    assert_int_equal(dgpb_value_format(DGPB_VALUE_F32, b, 7, &text), DGPB_OK);
+    assert_string_equal(text, "4 (+3 bytes)");
+    dgpb_free(text);
+    assert_int_equal(dgpb_value_format(DGPB_VALUE_U64, b, 7, &text), DGPB_OK);
+    assert_string_equal(text, "(+7 bytes)");
+    dgpb_free(text);
+    assert_int_equal(dgpb_value_format(DGPB_VALUE_U16, b, 5, &text), DGPB_OK);
+    assert_string_equal(text, "0,16512 (+1 byte)");
+    dgpb_free(text);
 }
 
 static void untyped_values_are_f32_with_a_point_else_i32_when_negative_else_u32(void **state)
@@ -293,6 +365,9 @@ int main(void)
         cmocka_unit_test(values_out_of_range_or_malformed_are_refused_by_element),
         cmocka_unit_test(untyped_values_are_f32_with_a_point_else_i32_when_negative_else_u32),
         cmocka_unit_test(hex_prints_words_and_a_tail_of_bytes),
+        cmocka_unit_test(u16_i16_and_i8_read_and_print_back),
+        cmocka_unit_test(finite_floats_in_range_and_infinities_by_name_are_taken),
+        cmocka_unit_test(typed_prints_show_whole_elements_and_count_the_bytes_left),
         cmocka_unit_test(floats_compare_within_the_tolerance_and_exactly_without_one),
         cmocka_unit_test(nan_equals_nan_and_infinity_only_itself_with_a_tolerance),
         cmocka_unit_test(integers_compare_exactly_whatever_the_tolerance),

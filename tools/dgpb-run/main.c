@@ -41,14 +41,14 @@ static const char usage_middle[] =
     "                             and the type of each value\n"
     "Parameters:\n"
     "  --in NAME=FILE             buffer or texture contents from FILE (raw bytes)\n"
-    "  --in NAME=TYPE:V1,V2,...   inline values; TYPE f32 f16 f64 u32 i32 u64 i64 u8\n"
+    "  --in NAME=TYPE:V1,V2,...   inline values of TYPE (below), which must agree with\n"
+    "                             the buffer's element type where the code states it\n"
     "  --size NAME=BYTES          a zero-filled buffer of BYTES bytes (an output with no\n"
     "                             input; with --in, the input fills its first bytes)\n"
     "  --set NAME=[TYPE:]V1,...   a value row (uniform, push constant, kernel value),\n"
     "                             typed by the entry's code (2 is 2.0 for a float);\n"
-    "                             TYPE (f32 f16 f64 u32 i32 u64 i64 u16 i16 u8 i8) must\n"
-    "                             agree with it, and is needed where no target's code\n"
-    "                             states the type; one number per scalar\n"
+    "                             TYPE must agree with it, and is needed where no\n"
+    "                             target's code states the type; one number per scalar\n"
     "  --texture NAME=FORMAT:WxH[xD][:DIM]\n"
     "                             a texture parameter: FORMAT r16float r32float rg32float\n"
     "                             rgba32float r32uint rgba8unorm rgba16float r32sint\n"
@@ -67,9 +67,9 @@ static const char usage_middle[] =
     "  --time                     GPU time of each dispatch (Vulkan: timestamp queries;\n"
     "                             CUDA: events): min, median, mean\n"
     "Outputs:\n"
-    "  --print NAME[:TYPE]        print a buffer or texture after the run as TYPE (f32 f16\n"
-    "                             f64 u32 i32 u64 i64 u8, or hex: 32-bit words, the\n"
-    "                             default); with no --print, --out, --expect or --json,\n";
+    "  --print NAME[:TYPE]        print a buffer or texture after the run as TYPE, or\n"
+    "                             hex (32-bit words, the default); with no --print, --out, "
+    "--expect or --json,\n";
 static const char usage_tail[] =
     "  --out NAME=FILE            write its bytes to FILE\n"
     "  --expect NAME=FILE         compare after the run with FILE's bytes, or with\n"
@@ -82,6 +82,8 @@ static const char usage_tail[] =
     "  -q, --quiet                print nothing but what --print, --json and errors ask\n"
     "  -h, --help                 this text\n"
     "  --version                  the version\n"
+    "Types (--in, --set, --print, --expect):\n"
+    "  " DGPB_VALUE_TYPE_NAMES "\n"
     "\n"
     "Examples:\n"
     "  dgpb-run k.dgpb computeMain --threads 4 --in input=i32:1,2,3,4 --size output=16 \\\n"
@@ -283,8 +285,8 @@ static int parse_output(tool_options *o, const char *flag, char *arg)
         if (colon) {
             *colon = 0;
             if ((t->type = dgpb_value_type_from_name(colon + 1, strlen(colon + 1))) < 0)
-                return tool_usage_error("--print '%s': unknown type '%s' (f32 f16 f64 u32 i32 u64 "
-                                        "i64 u8 hex)",
+                return tool_usage_error("--print '%s': unknown type '%s' (" DGPB_VALUE_TYPE_NAMES
+                                        " hex)",
                                         arg, colon + 1);
         }
         return EXIT_OK;
@@ -310,7 +312,8 @@ static int parse_output(tool_options *o, const char *flag, char *arg)
     if (colon) { /* NAME:TYPE=FILE */
         *colon = 0;
         if ((t->type = dgpb_value_type_from_name(colon + 1, strlen(colon + 1))) < 0)
-            return tool_usage_error("--expect '%s': unknown type '%s'", arg, colon + 1);
+            return tool_usage_error("--expect '%s': unknown type '%s' (" DGPB_VALUE_TYPE_NAMES ")",
+                                    arg, colon + 1);
         t->file = rest;
     } else if ((t->type = typed_prefix(rest, &values)) >= 0) {
         return parse_values(t->type, values, arg, &t->bytes, &t->size);
@@ -516,6 +519,7 @@ static int parse_args(int argc, char **argv, tool_options *o)
                     if (type >= 0 &&
                         (rc = parse_values(type, values, v, &o->owned[k], &p->input_size)))
                         return rc;
+                    o->in_type[k] = type + 1; /* checked against the code's once it is read */
                     if (type < 0)
                         p->input = (const uint8_t *)rest; /* the file name, until read */
                     if (p->kind == DGPB_RUN_KIND_ANY)
@@ -549,14 +553,21 @@ static int parse_args(int argc, char **argv, tool_options *o)
 
 static int finish(const tool_options *o, const dgpb_runner *runner, const dgpb_diag *d, int status);
 
-/* The bytes of every --set, typed by the entry's code (docs/run.md, "Values"). */
+/* The bytes of every --set, typed by the entry's code (docs/run.md, "Values"), and
+   every inline --in's TYPE against the element type the code states. */
 static int set_values(tool_options *o, const dgpb_bundle *b, const dgpb_target_view *t)
 {
     for (uint32_t i = 0; i < o->req.param_count; i++) {
-        if (!o->set_text[i])
-            continue;
         dgpb_diag d;
         dgpb_diag_clear(&d);
+        if (o->in_type[i] &&
+            dgpb_run_check_element_type(t, o->entry, o->params[i].name,
+                                        (uint32_t)(o->in_type[i] - 1), &d) == DGPB_ERR_INVALID) {
+            dgpb_diag_set_file(&d, o->bundle);
+            return finish(o, NULL, &d, exit_status(d.code));
+        }
+        if (!o->set_text[i])
+            continue;
         if (dgpb_run_value_bytes(b, t, o->entry, o->params[i].name, o->set_text[i], &o->owned[i],
                                  &o->params[i].input_size, &d)) {
             dgpb_diag_set_file(&d, o->bundle);

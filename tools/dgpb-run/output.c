@@ -188,6 +188,9 @@ static cJSON *element_json(uint32_t type, const uint8_t *e)
     case DGPB_VALUE_U32:
     case DGPB_VALUE_I32:
     case DGPB_VALUE_U8:
+    case DGPB_VALUE_U16:
+    case DGPB_VALUE_I16:
+    case DGPB_VALUE_I8:
         dgpb_value_format_one(type, e, buf, sizeof buf);
         return cJSON_CreateRaw(buf);
     default: /* hex words, and 64-bit integers (beyond a double's 53 bits) */

@@ -42,6 +42,7 @@ typedef struct tool_options {
     dgpb_run_param params[DGPB_RUN_MAX_PARAMS];
     uint8_t *owned[DGPB_RUN_MAX_PARAMS];       /* the params' input bytes */
     const char *set_text[DGPB_RUN_MAX_PARAMS]; /* --set: "[TYPE:]V1,...", typed by the code */
+    int in_type[DGPB_RUN_MAX_PARAMS]; /* --in NAME=TYPE:...: TYPE + 1 (dgpb_value_type); 0 none */
     tool_output prints[DGPB_RUN_MAX_PARAMS], outs[DGPB_RUN_MAX_PARAMS],
         expects[DGPB_RUN_MAX_PARAMS];
     uint32_t print_count, out_count, expect_count;

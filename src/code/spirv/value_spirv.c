@@ -370,6 +370,29 @@ int value_spirv_type(const uint8_t *code, size_t len, const char *entry, const c
         spv_free(&m);
         return rc;
     }
+    if (row->kind == DGPB_KIND_BUFFER || row->kind == DGPB_KIND_RW_BUFFER) {
+        /* a structured buffer: the block's runtime array of a scalar or vector */
+        for (uint32_t id = 1; id < m.bound; id++) {
+            size_t at = def_of(&m, id, OP_VARIABLE, 4), s, a;
+            uint32_t storage;
+            if (!at || m.set[id] != (int64_t)row->space || m.binding[id] != (int64_t)row->binding)
+                continue;
+            uint32_t type = pointee_of(&m, at, &storage);
+            if (storage != DGPB_SPIRV_STORAGE_STORAGE_BUFFER &&
+                storage != DGPB_SPIRV_STORAGE_UNIFORM)
+                continue;
+            if ((a = def_of(&m, type, OP_TYPE_ARRAY, 3)) ||
+                (a = def_of(&m, type, OP_TYPE_RUNTIME_ARRAY, 3)))
+                type = m.w[a + 2]; /* a fixed array of buffers: each is one */
+            if ((s = def_of(&m, type, OP_TYPE_STRUCT, 3)) &&
+                (a = def_of(&m, m.w[s + 2], OP_TYPE_RUNTIME_ARRAY, 3)) &&
+                !spv_numeric(&m, m.w[a + 2], t))
+                memset(t, 0, sizeof *t);
+            break;
+        }
+        spv_free(&m);
+        return DGPB_OK;
+    }
     if (row->space == DGPB_SPACE_PIPELINE_CONSTANT) {
         for (uint32_t id = 1; id < m.bound; id++) {
             if (m.spec_id[id] != (int64_t)row->binding || !m.def[id])
