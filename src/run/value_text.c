@@ -79,17 +79,29 @@ static int code_type(const dgpb_target_view *t, const dgpb_entry_view *e,
     return rc;
 }
 
+/* Entry `entry` of target `t` and its row `name`; DGPB_ERR_NOT_FOUND or _RUN_PARAM naming them. */
+static int entry_row(const dgpb_target_view *t, const char *entry, const char *name,
+                     const dgpb_entry_view **e, const dgpb_param_view **row, dgpb_diag *diag)
+{
+    *e = NULL;
+    *row = NULL;
+    if (dgpb_target_find_entry(t, entry, e, NULL) || !*e)
+        return run_fail(diag, DGPB_ERR_NOT_FOUND, "target %.*s has no entry '%s'", (int)t->name.len,
+                        t->name.ptr, entry);
+    if (!(*row = find_row(*e, name)))
+        return run_fail(diag, DGPB_ERR_RUN_PARAM, "entry '%s' has no parameter '%s'", entry, name);
+    return DGPB_OK;
+}
+
 int dgpb_run_value_type(const dgpb_bundle *b, const dgpb_target_view *t, const char *entry,
                         const char *name, dgpb_run_value_info *info, dgpb_diag *diag)
 {
     memset(info, 0, sizeof *info);
-    const dgpb_entry_view *e = NULL;
-    if (dgpb_target_find_entry(t, entry, &e, NULL) || !e)
-        return run_fail(diag, DGPB_ERR_NOT_FOUND, "target %.*s has no entry '%s'", (int)t->name.len,
-                        t->name.ptr, entry);
-    const dgpb_param_view *row = find_row(e, name);
-    if (!row)
-        return run_fail(diag, DGPB_ERR_RUN_PARAM, "entry '%s' has no parameter '%s'", entry, name);
+    const dgpb_entry_view *e;
+    const dgpb_param_view *row;
+    int found = entry_row(t, entry, name, &e, &row, diag);
+    if (found)
+        return found;
     if (row->kind != DGPB_KIND_VALUE)
         return run_fail(diag, DGPB_ERR_RUN_KIND, "'%s' is a %s, not a value", name,
                         dgpb_kind_name(row->kind));
@@ -132,13 +144,11 @@ int dgpb_run_value_type(const dgpb_bundle *b, const dgpb_target_view *t, const c
 int dgpb_run_check_element_type(const dgpb_target_view *t, const char *entry, const char *name,
                                 uint32_t value_type, dgpb_diag *diag)
 {
-    const dgpb_entry_view *e = NULL;
-    if (dgpb_target_find_entry(t, entry, &e, NULL) || !e)
-        return run_fail(diag, DGPB_ERR_NOT_FOUND, "target %.*s has no entry '%s'", (int)t->name.len,
-                        t->name.ptr, entry);
-    const dgpb_param_view *row = find_row(e, name);
-    if (!row)
-        return run_fail(diag, DGPB_ERR_RUN_PARAM, "entry '%s' has no parameter '%s'", entry, name);
+    const dgpb_entry_view *e;
+    const dgpb_param_view *row;
+    int found = entry_row(t, entry, name, &e, &row, diag);
+    if (found)
+        return found;
     const char *given = dgpb_value_type_name(value_type);
     if (!given || (row->kind != DGPB_KIND_BUFFER && row->kind != DGPB_KIND_RW_BUFFER))
         return DGPB_OK;
