@@ -104,6 +104,8 @@ typedef struct code_ops {
 
     /* Where a row's type is looked for in another target's code: lower ranks first. */
     unsigned type_rank;
+    /* Its code states a structured buffer's element type (type_find answers for buffer rows). */
+    bool element_types;
 
     /* ---- features and capabilities (code/code_features.h, code/capabilities.c) ---- */
 

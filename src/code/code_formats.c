@@ -138,13 +138,11 @@ int code_type_find(dgpb_code_format format, const uint8_t *code, size_t len, con
     if (!out || !row || (!code && len))
         return dgpb_diag_set(diag, DGPB_ERR_INVALID, -1, "code_type_find: NULL argument");
     memset(out, 0, sizeof *out);
-    if ((row->kind == DGPB_KIND_BUFFER || row->kind == DGPB_KIND_RW_BUFFER) &&
-        format != DGPB_CODE_FORMAT_SPIRV)
-        return DGPB_OK; /* only SPIR-V states a structured buffer's element type */
-    int rc = code_ops_of(format)->type_find(code, len, entry, row, out, diag);
-    if (rc)
-        memset(out, 0, sizeof *out);
-    else if (out->scalar == DGPB_SCALAR_UNKNOWN && !out->aggregate)
+    const code_ops *ops = code_ops_of(format);
+    if ((row->kind == DGPB_KIND_BUFFER || row->kind == DGPB_KIND_RW_BUFFER) && !ops->element_types)
+        return DGPB_OK; /* a structured buffer's element type, where the code states none */
+    int rc = ops->type_find(code, len, entry, row, out, diag);
+    if (rc || (out->scalar == DGPB_SCALAR_UNKNOWN && !out->aggregate))
         memset(out, 0, sizeof *out);
     return rc;
 }

@@ -45,6 +45,7 @@ const code_ops code_spirv_ops = {
     .analysed = true,
     .validate = spirv_validate,
     .type_rank = 0,
+    .element_types = true,
     .reads_features = true,
     .features_read = spirv_features_read,
     .feature_is = feature_is,
