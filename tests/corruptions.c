@@ -189,7 +189,7 @@ static void duplicate_param(mut_ctx *c)
 }
 static void unknown_kind(mut_ctx *c)
 {
-    put(c, support_param_field_offset(c->orig, P(1, 0, 2), F_KIND), 12);
+    put(c, support_param_field_offset(c->orig, P(1, 0, 2), F_KIND), DGPB_KIND_COUNT);
 }
 static void unknown_flags(mut_ctx *c)
 {
@@ -309,7 +309,7 @@ const corruption corruptions[] = {
     {"duplicate_entry", 0, 0, DGPB_ERR_CORRUPT_VALUE, "entry 'k2' listed twice", duplicate_entry},
     {"duplicate_param", 0, 0, DGPB_ERR_CORRUPT_VALUE, "parameter 'src' listed twice",
      duplicate_param},
-    {"unknown_kind", 0, 0, DGPB_ERR_CORRUPT_VALUE, "parameter 2 'src': unknown parameter kind 12",
+    {"unknown_kind", 0, 0, DGPB_ERR_CORRUPT_VALUE, "parameter 2 'src': unknown parameter kind 13",
      unknown_kind},
     {"unknown_flags", 0, 0, DGPB_ERR_CORRUPT_VALUE, "unknown flag bits 0x4", unknown_flags},
     {"flags_contradict", 0, 0, DGPB_ERR_CORRUPT_VALUE, "both read-only and written",

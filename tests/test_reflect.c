@@ -865,10 +865,6 @@ static void test_shapes_no_row_describes_are_refused_with_the_rewrite_on_every_t
         const char *name, *code_name, *shape, *problem;
         bool wgsl; /* compiled for wgsl too */
     } refused[] = {
-        {"albedo", "albedo", "Sampler2D",
-         "Sampler2D is a combined texture-sampler, one binding on spirv and two on wgsl, so its "
-         "rows would differ by target; declare a Texture2D<float4> and a SamplerState instead",
-         true},
         {"kept", "kept", "AppendStructuredBuffer<uint>",
          "AppendStructuredBuffer<uint> carries a hidden counter binding that no row can "
          "describe; use a RWStructuredBuffer and a separate RWStructuredBuffer<uint> counter",
@@ -1130,19 +1126,6 @@ static void test_shapes_the_format_cannot_express_have_no_kind_and_a_reason(void
          "StructuredBuffer<float>[] is an unbounded array of resources, which no row can "
          "describe; declare it as DescriptorHandle<T> handles (a bindless `handle` row) "
          "instead"},
-        {"{\"kind\": \"resource\", \"baseShape\": \"texture2D\", \"combined\": true,"
-         " \"resultType\": {\"kind\": \"scalar\", \"scalarType\": \"float32\"}}",
-         "p",
-         "Sampler2D<float> is a combined texture-sampler, one binding on spirv and two on wgsl, "
-         "so its rows would differ by target; declare a Texture2D<float> and a SamplerState "
-         "instead"},
-        {"{\"kind\": \"resource\", \"baseShape\": \"textureCube\", \"array\": true, "
-         "\"combined\": true, \"resultType\": {\"kind\": \"vector\", \"elementCount\": 4, "
-         "\"elementType\": {\"kind\": \"scalar\", \"scalarType\": \"uint32\"}}}",
-         "p",
-         "SamplerCubeArray<uint4> is a combined texture-sampler, one binding on spirv and two on "
-         "wgsl, so its rows would differ by target; declare a TextureCubeArray<uint4> and a "
-         "SamplerState instead"},
         {"{\"kind\": \"resource\", \"baseShape\": \"textureCubeArray\"}", "p",
          "textureCubeArray is not a parameter kind of the format"},
         {"{\"name\": \"nokind\"}", "p", "nokind has no type kind in the reflection"},
@@ -1159,6 +1142,43 @@ static void test_shapes_the_format_cannot_express_have_no_kind_and_a_reason(void
         assert_int_equal(r->params[0].kind, -1);
         assert_contains(r->params[0].problem, cases[c].problem);
         reflection_free(r);
+    }
+}
+
+static void test_combined_texture_samplers_are_one_row_with_their_shape(void **state)
+{
+    (void)state;
+    static const struct {
+        const char *type;
+        uint32_t shape, webgpu; /* webgpu: the wgsl ID, 0 when refused there */
+    } cases[] = {
+        {"{\"kind\": \"resource\", \"baseShape\": \"texture2D\", \"combined\": true,"
+         " \"resultType\": {\"kind\": \"vector\", \"elementCount\": 4, \"elementType\":"
+         " {\"kind\": \"scalar\", \"scalarType\": \"float32\"}}}",
+         DGPB_DIM_2D | DGPB_SAMPLE_FLOAT << DGPB_SHAPE_SAMPLE_SHIFT,
+         DGPB_WGPU_TEXTURE_2D_FLOAT_FILTERING_SAMPLER},
+        {"{\"kind\": \"resource\", \"baseShape\": \"textureCube\", \"array\": true, "
+         "\"combined\": true, \"resultType\": {\"kind\": \"vector\", \"elementCount\": 4, "
+         "\"elementType\": {\"kind\": \"scalar\", \"scalarType\": \"uint32\"}}}",
+         DGPB_DIM_CUBE | DGPB_SHAPE_ARRAYED | DGPB_SAMPLE_UINT << DGPB_SHAPE_SAMPLE_SHIFT, 0},
+    };
+    for (size_t c = 0; c < ARRAY_LEN(cases); c++) {
+        char json[1024];
+        snprintf(json, sizeof json,
+                 "{\"parameters\": [{\"name\": \"p\", \"binding\": {\"kind\":"
+                 " \"descriptorTableSlot\", \"index\": 0}, \"type\": %s}]}",
+                 cases[c].type);
+        for (int wgsl = 0; wgsl < 2; wgsl++) {
+            dgpb_reflection *r = parse_text(json, wgsl ? "wgsl" : "spirv");
+            assert_int_equal(r->param_count, 1);
+            assert_int_equal(r->params[0].kind, DGPB_KIND_TEXTURE_SAMPLER);
+            assert_int_equal(r->params[0].shape_word, cases[c].shape);
+            if (wgsl && !cases[c].webgpu)
+                assert_contains(r->params[0].problem, "has no WebGPU binding-layout ID");
+            else
+                assert_int_equal(r->params[0].webgpu_layout, wgsl ? cases[c].webgpu : 0);
+            reflection_free(r);
+        }
     }
 }
 
@@ -1437,6 +1457,7 @@ int main(void)
         cmocka_unit_test(test_a_bindings_list_places_by_its_first_descriptor_binding),
         cmocka_unit_test(test_a_resource_with_only_a_uniform_binding_has_no_kind_outside_ptx),
         cmocka_unit_test(test_shapes_the_format_cannot_express_have_no_kind_and_a_reason),
+        cmocka_unit_test(test_combined_texture_samplers_are_one_row_with_their_shape),
         cmocka_unit_test(test_entries_carry_name_stage_and_thread_group_size),
         cmocka_unit_test(test_a_ray_tracing_entry_without_a_stage_key_has_stage_minus_one),
         cmocka_unit_test(test_stage_names_map_to_stages_and_unknown_ones_to_minus_one),

@@ -343,7 +343,7 @@ static int twice_cap(dgpb_model *m, uint32_t t, dgpb_diag *d)
 }
 static int bad_kind(dgpb_model *m, uint32_t t, dgpb_diag *d)
 {
-    return add_param(m, t, d, (dgpb_param_desc){"p", 12, 0, 0, 0, 0, 0, 0});
+    return add_param(m, t, d, (dgpb_param_desc){"p", DGPB_KIND_COUNT, 0, 0, 0, 0, 0, 0});
 }
 static int bad_wgpu(dgpb_model *m, uint32_t t, dgpb_diag *d)
 {
@@ -398,7 +398,7 @@ static void the_model_refuses_what_the_format_cannot_express(void **state)
         {"entry twice", twice_entry, DGPB_ERR_INVALID, "entry 'k' added twice"},
         {"capability", unknown_cap, DGPB_ERR_INVALID, "unknown capability 'wave'"},
         {"capability twice", twice_cap, DGPB_ERR_INVALID, "capability 'half' listed twice"},
-        {"kind", bad_kind, DGPB_ERR_INVALID, "parameter 'p': unknown parameter kind 12"},
+        {"kind", bad_kind, DGPB_ERR_INVALID, "parameter 'p': unknown parameter kind 13"},
         {"webgpu id", bad_wgpu, DGPB_ERR_INVALID,
          "webgpu_layout 5 (2d float sampled texture) does not describe a sampler"},
         {"read-only flag", missing_ro, DGPB_ERR_INVALID,

@@ -60,6 +60,57 @@ typedef enum dgpb_kind {
  */
 #define DGPB_BINDING_INLINE 0xFFFFFFFFu
 
+/*
+ * A shape word: what a host must create for a texture, storage texture,
+ * sampler or combined texture-sampler row (the kinds of DGPB_SHAPED_KIND),
+ * carried in the row's `offset` (docs/format.md, "Shapes"). 0 means "not
+ * stated" (a target whose code dgpb does not read). The fields:
+ */
+#define DGPB_SHAPE_DIM_MASK 0x0000000Fu    /* dgpb_shape_dim */
+#define DGPB_SHAPE_ARRAYED 0x00000010u     /* an array texture (layers) */
+#define DGPB_SHAPE_MULTISAMPLED 0x00000020u /* a multisampled texture */
+#define DGPB_SHAPE_COMPARISON 0x00000040u  /* sampled with depth comparison (the sampler of a
+                                              sampler or texture_sampler row compares) */
+#define DGPB_SHAPE_SAMPLE_SHIFT 8u         /* dgpb_sample_type, bits 8..11 */
+#define DGPB_SHAPE_SAMPLE_MASK 0x00000F00u
+#define DGPB_SHAPE_FORMAT_SHIFT 16u        /* DGPB_TEXEL_FORMAT value, bits 16..23; 0 unstated */
+#define DGPB_SHAPE_FORMAT_MASK 0x00FF0000u
+#define DGPB_SHAPE_ACCESS_SHIFT 24u        /* dgpb_shape_access, bits 24..25; storage textures */
+#define DGPB_SHAPE_ACCESS_MASK 0x03000000u
+#define DGPB_SHAPE_ALL                                                                             \
+    (DGPB_SHAPE_DIM_MASK | DGPB_SHAPE_ARRAYED | DGPB_SHAPE_MULTISAMPLED | DGPB_SHAPE_COMPARISON |  \
+     DGPB_SHAPE_SAMPLE_MASK | DGPB_SHAPE_FORMAT_MASK | DGPB_SHAPE_ACCESS_MASK)
+
+typedef enum dgpb_shape_dim {
+#define DGPB_SHAPE_DIM(ID, value, name, spirv_dim, wgsl) DGPB_DIM_##ID = value,
+#include "dgpb/vocabulary.def"
+    DGPB_DIM_COUNT
+} dgpb_shape_dim;
+
+typedef enum dgpb_sample_type {
+#define DGPB_SAMPLE_TYPE(ID, value, name, wgsl) DGPB_SAMPLE_##ID = value,
+#include "dgpb/vocabulary.def"
+    DGPB_SAMPLE_COUNT
+} dgpb_sample_type;
+
+typedef enum dgpb_shape_access {
+    DGPB_ACCESS_NONE = 0,
+#define DGPB_SHAPE_ACCESS(ID, value, name, wgsl) DGPB_ACCESS_##ID = value,
+#include "dgpb/vocabulary.def"
+} dgpb_shape_access;
+
+typedef enum dgpb_texel_format {
+    DGPB_TEXEL_UNKNOWN = 0,
+#define DGPB_TEXEL_FORMAT(ID, value, name, SAMPLE) DGPB_TEXEL_##ID = value,
+#include "dgpb/vocabulary.def"
+    DGPB_TEXEL_FORMAT_END
+} dgpb_texel_format;
+
+#define DGPB_SHAPE_DIM_OF(shape) ((shape) & DGPB_SHAPE_DIM_MASK)
+#define DGPB_SHAPE_SAMPLE_OF(shape) (((shape) & DGPB_SHAPE_SAMPLE_MASK) >> DGPB_SHAPE_SAMPLE_SHIFT)
+#define DGPB_SHAPE_FORMAT_OF(shape) (((shape) & DGPB_SHAPE_FORMAT_MASK) >> DGPB_SHAPE_FORMAT_SHIFT)
+#define DGPB_SHAPE_ACCESS_OF(shape) (((shape) & DGPB_SHAPE_ACCESS_MASK) >> DGPB_SHAPE_ACCESS_SHIFT)
+
 /* Shader stages, by their names in the format (DGPB_STAGE). */
 typedef enum dgpb_stage {
 #define DGPB_STAGE(ID, value, name, spirv_model, SpirvModel, CAP) DGPB_STAGE_##ID = value,
@@ -164,6 +215,28 @@ bool dgpb_stage_is_ray_tracing(uint32_t stage);
  * descriptor; on every other target it must be 0.
  */
 bool dgpb_webgpu_layout_allowed(uint32_t kind, uint32_t webgpu_layout, bool is_wgsl);
+
+/* True when a row of `kind` carries a shape word in `offset` (DGPB_SHAPED_KIND). */
+bool dgpb_kind_has_shape(uint32_t kind);
+
+/* WebGPU's name of a texel format ("rgba8unorm"), or NULL for 0 and values out of range. */
+const char *dgpb_texel_format_name(uint32_t format);
+/* The texel format of a name, or 0. */
+uint32_t dgpb_texel_format_from_name(const char *s, size_t len);
+/* The sample type a texture of the format returns (dgpb_sample_type), or 0. */
+uint32_t dgpb_texel_format_sample_type(uint32_t format);
+
+const char *dgpb_shape_dim_name(uint32_t dim);       /* "2d", ...; NULL out of range */
+const char *dgpb_sample_type_name(uint32_t sample);  /* "float", ... */
+const char *dgpb_shape_access_name(uint32_t access); /* "read_write", ...; NULL for 0 */
+
+/*
+ * A shape word spelled for people and the JSON view: its fields joined by
+ * spaces in a fixed order, "cube float", "2d_array uint", "2d ms float",
+ * "2d rgba8unorm read_write", "comparison", "none" for 0 (docs/format.md,
+ * "Shapes"). Returns buf.
+ */
+char *dgpb_shape_text(uint32_t shape, char *buf, size_t size);
 
 /* The flags a parameter of `kind` must carry at least (DGPB_FLAG_READ_ONLY for read-only kinds). */
 uint32_t dgpb_kind_required_flags(uint32_t kind);

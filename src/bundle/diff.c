@@ -37,6 +37,7 @@ typedef struct param_m {
     const char *name;
     const char *kind;
     const cJSON *flags; /* array of flag names */
+    const char *shape;  /* a shaped row's "shape" (in place of "offset"), else NULL */
     uint32_t field[P_COUNT];
 } param_m;
 
@@ -192,8 +193,13 @@ static bool read_param(reader *r, const cJSON *obj, const char *path, param_m *p
         if (!cJSON_IsString(f))
             return fail(r, path, "flags", "holds a value that is not a string");
     }
+    /* A texture's or sampler's view spells its shape in place of its offset. */
+    const cJSON *shape = cJSON_GetObjectItemCaseSensitive(obj, "shape");
+    if (shape && !cJSON_IsString(shape))
+        return fail(r, path, "shape", "is not a string");
+    p->shape = shape ? shape->valuestring : NULL;
     for (int i = 0; i < P_COUNT; i++)
-        if (!get_u32(r, obj, path, param_fields[i], &p->field[i]))
+        if (!(i == P_OFFSET && p->shape) && !get_u32(r, obj, path, param_fields[i], &p->field[i]))
             return false;
     return true;
 }
@@ -564,6 +570,14 @@ static void diff_params(differ *d, const entry_m *o, const entry_m *n, cJSON *ch
             add(d, c, "field", cJSON_CreateString("flags"));
             add(d, c, "old", cJSON_Duplicate(op->flags, true));
             add(d, c, "new", cJSON_Duplicate(np->flags, true));
+            push(d, changes, c);
+        }
+        if ((op->shape || np->shape) &&
+            (!op->shape || !np->shape || strcmp(op->shape, np->shape) != 0)) {
+            cJSON *c = param_change(d, "changed", np->name, i);
+            add(d, c, "field", cJSON_CreateString("shape"));
+            add(d, c, "old", op->shape ? cJSON_CreateString(op->shape) : cJSON_CreateNull());
+            add(d, c, "new", np->shape ? cJSON_CreateString(np->shape) : cJSON_CreateNull());
             push(d, changes, c);
         }
         for (int f = 0; f < P_COUNT; f++) {

@@ -7,28 +7,14 @@
  */
 #include "code/value_types.h"
 
+#include "dgpb/format.h"
+
 #include <stdio.h>
 #include <string.h>
 
-/* WebGPU's texel format names, in the order of SPIR-V's ImageFormat enumerants 1..41 (NULL: none
-   there). */
-const char *const code_texel_formats[] = {
-
-    NULL,         "rgba32float", "rgba16float",   "r32float",   "rgba8unorm",  "rgba8snorm",
-    "rg32float",  "rg16float",   "rg11b10ufloat", "r16float",   "rgba16unorm", "rgb10a2unorm",
-    "rg16unorm",  "rg8unorm",    "r16unorm",      "r8unorm",    "rgba16snorm", "rg16snorm",
-    "rg8snorm",   "r16snorm",    "r8snorm",       "rgba32sint", "rgba16sint",  "rgba8sint",
-    "r32sint",    "rg32sint",    "rg16sint",      "rg8sint",    "r16sint",     "r8sint",
-    "rgba32uint", "rgba16uint",  "rgba8uint",     "r32uint",    "rgb10a2uint", "rg32uint",
-    "rg16uint",   "rg8uint",     "r16uint",       "r8uint",     "r64uint",     "r64sint"};
-const size_t code_texel_format_count = sizeof code_texel_formats / sizeof code_texel_formats[0];
-
 const char *code_texel_format(const char *name)
 {
-    for (size_t f = 1; name && f < code_texel_format_count; f++)
-        if (!strcmp(code_texel_formats[f], name))
-            return code_texel_formats[f];
-    return NULL;
+    return name ? dgpb_texel_format_name(dgpb_texel_format_from_name(name, strlen(name))) : NULL;
 }
 
 void code_type_text(const dgpb_code_type *t, char *buf, size_t size)

@@ -36,7 +36,6 @@
 #define code_storage_format_find dgpb__code_storage_format_find
 #define code_texel_format dgpb__code_texel_format
 #define code_texel_format_count dgpb__code_texel_format_count
-#define code_texel_formats dgpb__code_texel_formats
 #define code_type_find dgpb__code_type_find
 #define code_type_text dgpb__code_type_text
 
@@ -128,11 +127,7 @@ int code_storage_format_find(dgpb_code_format format, const uint8_t *code, size_
                              const char *entry, const code_row *row, const char **out,
                              dgpb_diag *diag);
 
-/* WebGPU's texel format names in the order of SPIR-V's ImageFormat (index 0: none). */
-extern const char *const code_texel_formats[];
-extern const size_t code_texel_format_count;
-
-/* The static string of texel format `name` in code_texel_formats; NULL when not there. */
+/* The static string of texel format `name` (DGPB_TEXEL_FORMAT); NULL when not there. */
 const char *code_texel_format(const char *name);
 
 #ifdef __cplusplus

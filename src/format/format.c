@@ -107,6 +107,34 @@ static const bool webgpu_storage_texture[DGPB_WGPU_COUNT] = {
 #include "dgpb/vocabulary.def"
 };
 
+static const bool kind_shaped[DGPB_KIND_COUNT] = {
+#define DGPB_SHAPED_KIND(ID) [DGPB_KIND_##ID] = true,
+#include "dgpb/vocabulary.def"
+};
+
+static const char *const dim_names[DGPB_DIM_COUNT] = {
+#define DGPB_SHAPE_DIM(ID, value, name, spirv_dim, wgsl) [value] = name,
+#include "dgpb/vocabulary.def"
+};
+
+static const char *const sample_names[DGPB_SAMPLE_COUNT] = {
+#define DGPB_SAMPLE_TYPE(ID, value, name, wgsl) [value] = name,
+#include "dgpb/vocabulary.def"
+};
+
+static const char *const access_names[4] = {
+#define DGPB_SHAPE_ACCESS(ID, value, name, wgsl) [value] = name,
+#include "dgpb/vocabulary.def"
+};
+
+static const struct {
+    const char *name;
+    uint32_t sample;
+} texel_formats[DGPB_TEXEL_FORMAT_END] = {
+#define DGPB_TEXEL_FORMAT(ID, value, name, SAMPLE) [value] = {name, DGPB_SAMPLE_##SAMPLE},
+#include "dgpb/vocabulary.def"
+};
+
 static int lookup(const char *const *names, int count, const char *s, size_t len)
 {
     for (int i = 0; i < count; i++)
@@ -230,6 +258,117 @@ bool dgpb_webgpu_layout_allowed(uint32_t kind, uint32_t id, bool is_wgsl)
     return (int)id == kind_webgpu[kind];
 }
 
+bool dgpb_kind_has_shape(uint32_t kind)
+{
+    return kind < DGPB_KIND_COUNT && kind_shaped[kind];
+}
+
+const char *dgpb_texel_format_name(uint32_t format)
+{
+    return format < DGPB_TEXEL_FORMAT_END ? texel_formats[format].name : NULL;
+}
+
+uint32_t dgpb_texel_format_from_name(const char *s, size_t len)
+{
+    for (uint32_t f = 1; f < DGPB_TEXEL_FORMAT_END; f++)
+        if (texel_formats[f].name && strlen(texel_formats[f].name) == len &&
+            !memcmp(texel_formats[f].name, s, len))
+            return f;
+    return 0;
+}
+
+uint32_t dgpb_texel_format_sample_type(uint32_t format)
+{
+    return format < DGPB_TEXEL_FORMAT_END ? texel_formats[format].sample : 0;
+}
+
+const char *dgpb_shape_dim_name(uint32_t dim)
+{
+    return dim < DGPB_DIM_COUNT ? dim_names[dim] : NULL;
+}
+
+const char *dgpb_sample_type_name(uint32_t sample)
+{
+    return sample < DGPB_SAMPLE_COUNT ? sample_names[sample] : NULL;
+}
+
+const char *dgpb_shape_access_name(uint32_t access)
+{
+    return access < 4 ? access_names[access] : NULL;
+}
+
+char *dgpb_shape_text(uint32_t shape, char *buf, size_t size)
+{
+    size_t n = 0;
+    if (!size)
+        return buf;
+    buf[0] = 0;
+#define ADD(...)                                                                                   \
+    do {                                                                                           \
+        if (n < size)                                                                              \
+            n += (size_t)snprintf(buf + n, size - n, __VA_ARGS__);                                 \
+    } while (0)
+    const char *dim = dgpb_shape_dim_name(DGPB_SHAPE_DIM_OF(shape));
+    const char *sample = dgpb_sample_type_name(DGPB_SHAPE_SAMPLE_OF(shape));
+    const char *format = dgpb_texel_format_name(DGPB_SHAPE_FORMAT_OF(shape));
+    const char *access = dgpb_shape_access_name(DGPB_SHAPE_ACCESS_OF(shape));
+    if (DGPB_SHAPE_DIM_OF(shape))
+        ADD("%s%s%s", dim ? dim : "?", shape & DGPB_SHAPE_ARRAYED ? "_array" : "",
+            shape & DGPB_SHAPE_MULTISAMPLED ? " ms" : "");
+    if (DGPB_SHAPE_SAMPLE_OF(shape))
+        ADD("%s%s", n ? " " : "", sample ? sample : "?");
+    if (DGPB_SHAPE_FORMAT_OF(shape))
+        ADD("%s%s", n ? " " : "", format ? format : "?");
+    if (access)
+        ADD("%s%s", n ? " " : "", access);
+    if (shape & DGPB_SHAPE_COMPARISON)
+        ADD("%scomparison", n ? " " : "");
+    if (shape & ~DGPB_SHAPE_ALL)
+        ADD("%s0x%x", n ? " " : "", shape & ~DGPB_SHAPE_ALL);
+    if (!n)
+        ADD("none");
+#undef ADD
+    return buf;
+}
+
+/* Why a shape word does not fit a row of `kind`, or NULL. */
+static const char *shape_rule(uint32_t kind, uint32_t shape, char *buf, size_t buf_size)
+{
+    uint32_t dim = DGPB_SHAPE_DIM_OF(shape), sample = DGPB_SHAPE_SAMPLE_OF(shape),
+             format = DGPB_SHAPE_FORMAT_OF(shape), access = DGPB_SHAPE_ACCESS_OF(shape);
+    const char *why = NULL;
+    if (shape & ~DGPB_SHAPE_ALL)
+        why = "unknown bits";
+    else if (dim >= DGPB_DIM_COUNT)
+        why = "an unknown dimension";
+    else if (sample >= DGPB_SAMPLE_COUNT)
+        why = "an unknown sample type";
+    else if (format && !dgpb_texel_format_name(format))
+        why = "an unknown texel format";
+    else if (kind == DGPB_KIND_SAMPLER && (shape & ~DGPB_SHAPE_COMPARISON))
+        why = "texture fields on a sampler";
+    else if (kind != DGPB_KIND_SAMPLER && shape && !dim)
+        why = "no dimension";
+    else if ((shape & DGPB_SHAPE_MULTISAMPLED) && dim != DGPB_DIM_2D)
+        why = "multisampling of a texture that is not 2d";
+    else if ((shape & DGPB_SHAPE_ARRAYED) && dim == DGPB_DIM_3D)
+        why = "an array of 3d textures";
+    else if (kind == DGPB_KIND_RW_TEXTURE && (shape & DGPB_SHAPE_COMPARISON))
+        why = "comparison on a storage texture";
+    else if (kind != DGPB_KIND_RW_TEXTURE && access)
+        why = "an access mode on a texture that is not a storage texture";
+    else if (kind != DGPB_KIND_RW_TEXTURE && format)
+        why = "a texel format on a texture that is not a storage texture";
+    else if (format && sample && dgpb_texel_format_sample_type(format) != sample)
+        why = "a sample type its texel format does not return";
+    if (!why)
+        return NULL;
+    char text[96];
+    snprintf(buf, buf_size, "shape 0x%x (%s) of a %s parameter has %s", shape,
+             dgpb_shape_text(shape, text, sizeof text), kind_names[kind], why);
+    return buf;
+}
+
 uint32_t dgpb_kind_required_flags(uint32_t kind)
 {
     return kind < DGPB_KIND_COUNT && kind_access[kind] == ACCESS_READ_ONLY ? DGPB_FLAG_READ_ONLY
@@ -261,11 +400,15 @@ const char *dgpb_param_rule(uint32_t kind, uint32_t flags, uint32_t offset, uint
     }
     /* A structured buffer's size is its element stride (docs/format.md, issue 24). */
     bool strided = kind == DGPB_KIND_BUFFER || kind == DGPB_KIND_RW_BUFFER;
-    if (kind != DGPB_KIND_VALUE && (offset != 0 || (size != 0 && !strided))) {
-        snprintf(buf, buf_size, "a %s parameter must have offset 0 and size 0%s", kind_names[kind],
+    bool shaped = kind_shaped[kind];
+    if (kind != DGPB_KIND_VALUE && ((offset != 0 && !shaped) || (size != 0 && !strided))) {
+        snprintf(buf, buf_size, "a %s parameter must have %s and size 0%s", kind_names[kind],
+                 shaped ? "its shape in offset" : "offset 0",
                  strided ? " or its element stride" : "");
         return buf;
     }
+    if (shaped && shape_rule(kind, offset, buf, buf_size))
+        return buf;
     if (kind == DGPB_KIND_VALUE && size == 0)
         return "a value parameter must have a non-zero size";
     if (kind == DGPB_KIND_VALUE && (uint64_t)offset + size > UINT32_MAX)

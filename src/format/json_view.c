@@ -188,7 +188,12 @@ static void param(view *v, const dgpb_param_view *p)
     close_array(v);
     member_num(v, "space", p->space);
     member_num(v, "binding", p->binding);
-    member_num(v, "offset", p->offset);
+    if (dgpb_kind_has_shape(p->kind)) {
+        char shape[96];
+        member_cstr(v, "shape", dgpb_shape_text(p->offset, shape, sizeof shape), false);
+    } else {
+        member_num(v, "offset", p->offset);
+    }
     member_num(v, "size", p->size);
     member_num(v, "webgpu_layout", p->webgpu_layout);
     close_object(v);

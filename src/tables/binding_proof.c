@@ -49,11 +49,19 @@ static bool kind_fits(uint32_t kind, const dgpb_code_binding *c)
                kind == DGPB_KIND_BYTE_BUFFER || kind == DGPB_KIND_RW_BYTE_BUFFER ||
                kind == DGPB_KIND_MLP_WEIGHTS;
     case DGPB_CODE_TEXTURE:
-        return kind == DGPB_KIND_TEXTURE || (kind == DGPB_KIND_HANDLE && c->is_array);
+        return kind == DGPB_KIND_TEXTURE || kind == DGPB_KIND_TEXTURE_SAMPLER ||
+               (kind == DGPB_KIND_HANDLE && c->is_array);
+    case DGPB_CODE_MULTISAMPLED_TEXTURE:
+    case DGPB_CODE_DEPTH_TEXTURE:
+        return kind == DGPB_KIND_TEXTURE || kind == DGPB_KIND_TEXTURE_SAMPLER;
+    case DGPB_CODE_COMBINED:
+        return kind == DGPB_KIND_TEXTURE_SAMPLER;
     case DGPB_CODE_STORAGE_TEXTURE:
         return kind == DGPB_KIND_RW_TEXTURE;
     case DGPB_CODE_SAMPLER:
-        return kind == DGPB_KIND_SAMPLER || (kind == DGPB_KIND_HANDLE && c->is_array);
+    case DGPB_CODE_COMPARISON_SAMPLER:
+        return kind == DGPB_KIND_SAMPLER || kind == DGPB_KIND_TEXTURE_SAMPLER ||
+               (kind == DGPB_KIND_HANDLE && c->is_array);
     case DGPB_CODE_ACCELERATION_STRUCTURE:
         return kind == DGPB_KIND_ACCELERATION_STRUCTURE;
     default:
@@ -61,8 +69,9 @@ static bool kind_fits(uint32_t kind, const dgpb_code_binding *c)
     }
 }
 
-/* The WebGPU ID that describes a WGSL binding, or 0 when the table has none. */
-static uint32_t wgsl_id(const dgpb_code_binding *c)
+/* The WebGPU ID that describes a WGSL binding, or 0 when the table has none; `paired`: the
+   texture of a combined texture-sampler row, whose sampler is at the next binding. */
+static uint32_t wgsl_id(const dgpb_code_binding *c, bool paired)
 {
     switch (c->cls) {
     case DGPB_CODE_UNIFORM_BLOCK:
@@ -72,10 +81,11 @@ static uint32_t wgsl_id(const dgpb_code_binding *c)
     case DGPB_CODE_SAMPLER:
         return DGPB_WGPU_FILTERING_SAMPLER;
     case DGPB_CODE_TEXTURE:
-        return c->dimension && !strcmp(c->dimension, "2d") && c->sample_type &&
-                       !strcmp(c->sample_type, "f32")
-                   ? DGPB_WGPU_TEXTURE_2D_FLOAT
-                   : 0;
+        if (c->dimension && !strcmp(c->dimension, "2d") && c->sample_type &&
+            !strcmp(c->sample_type, "f32"))
+            return paired ? DGPB_WGPU_TEXTURE_2D_FLOAT_FILTERING_SAMPLER
+                          : DGPB_WGPU_TEXTURE_2D_FLOAT;
+        return 0;
     case DGPB_CODE_STORAGE_TEXTURE: {
         static const struct {
             const char *format;
@@ -95,6 +105,29 @@ static uint32_t wgsl_id(const dgpb_code_binding *c)
     default:
         return 0;
     }
+}
+
+/*
+ * Whether a shaped row's shape agrees with the code's: every field the code
+ * states (dgpb_code_binding.shape) equals the row's. `pair_sampler`: the code
+ * binding is the sampler of a wgsl combined pair, which states the
+ * comparison only.
+ */
+static bool shape_fits(uint32_t row, uint32_t code, uint32_t cls, bool pair_sampler)
+{
+    if (pair_sampler || cls == DGPB_CODE_SAMPLER || cls == DGPB_CODE_COMPARISON_SAMPLER)
+        return (row & DGPB_SHAPE_COMPARISON) == (code & DGPB_SHAPE_COMPARISON);
+    uint32_t texture = DGPB_SHAPE_DIM_MASK | DGPB_SHAPE_ARRAYED | DGPB_SHAPE_MULTISAMPLED;
+    if (DGPB_SHAPE_DIM_OF(code) && (row & texture) != (code & texture))
+        return false;
+    static const uint32_t stated[] = {DGPB_SHAPE_SAMPLE_MASK, DGPB_SHAPE_FORMAT_MASK,
+                                      DGPB_SHAPE_ACCESS_MASK};
+    for (size_t i = 0; i < sizeof stated / sizeof stated[0]; i++)
+        if ((code & stated[i]) && (row & stated[i]) != (code & stated[i]))
+            return false;
+    /* A texture of a wgsl pair states no comparison: its sampler does. */
+    return cls != DGPB_CODE_COMBINED ||
+           (row & DGPB_SHAPE_COMPARISON) == (code & DGPB_SHAPE_COMPARISON);
 }
 
 /* "set 0, binding 2" (spirv) or "@group(0) @binding(2)" (wgsl). */
@@ -254,8 +287,22 @@ static int prove_code_binding(const dgpb_proof_input *in, const dgpb_code_bindin
     bool fixed = c->is_array && c->array_length; /* a fixed array: rows name[0] ... */
     for (uint32_t r = 0; r < t->count; r++) {
         const dgpb_param_desc *row = &t->rows[r];
-        if (row->space != (uint64_t)c->space || row->binding != (uint64_t)c->binding)
+        /* On wgsl a combined texture-sampler row is the texture at its binding and the
+           sampler at the next (docs/format.md, "Combined texture-samplers"). */
+        bool pair_sampler = wgsl && row->kind == DGPB_KIND_TEXTURE_SAMPLER &&
+                            row->space == (uint64_t)c->space &&
+                            (uint64_t)row->binding + 1 == (uint64_t)c->binding &&
+                            (c->cls == DGPB_CODE_SAMPLER || c->cls == DGPB_CODE_COMPARISON_SAMPLER);
+        if (!pair_sampler &&
+            (row->space != (uint64_t)c->space || row->binding != (uint64_t)c->binding))
             continue;
+        if (!pair_sampler && wgsl && row->kind == DGPB_KIND_TEXTURE_SAMPLER &&
+            (c->cls == DGPB_CODE_SAMPLER || c->cls == DGPB_CODE_COMPARISON_SAMPLER))
+            return dgpb_diag_set(diag, DGPB_ERR_SHADER, -1,
+                                 "target 'wgsl', entry '%s': parameter '%s' is a texture_sampler "
+                                 "row, but the code declares a sampler '%s' (%s) at its binding, "
+                                 "where its texture belongs",
+                                 in->entry, row->name, c->name, where);
         if (!first)
             first = row;
         count++;
@@ -292,15 +339,26 @@ static int prove_code_binding(const dgpb_proof_input *in, const dgpb_code_bindin
                                  "outside the code's uniform block '%s' (%s, %u bytes)",
                                  dgpb_target_name(in->target), in->entry, row->name, row->offset,
                                  row->offset + row->size, c->name, where, c->block_size);
-        if (wgsl && row->webgpu_layout != wgsl_id(c)) {
-            char id[32] = ", which has no ID";
-            if (wgsl_id(c))
-                snprintf(id, sizeof id, ", which is ID %u", wgsl_id(c));
+        if (dgpb_kind_has_shape(row->kind) && !shape_fits(row->offset, c->shape, c->cls, pair_sampler)) {
+            char have[96], want[96];
+            return dgpb_diag_set(diag, DGPB_ERR_SHADER, -1,
+                                 "target '%s', entry '%s': parameter '%s' has the shape '%s', but "
+                                 "the code declares '%s' (%s) as '%s'",
+                                 dgpb_target_name(in->target), in->entry, row->name,
+                                 dgpb_shape_text(row->offset, have, sizeof have), c->name, where,
+                                 dgpb_shape_text(c->shape, want, sizeof want));
+        }
+        uint32_t id = pair_sampler ? row->webgpu_layout
+                                   : wgsl_id(c, row->kind == DGPB_KIND_TEXTURE_SAMPLER);
+        if (wgsl && row->webgpu_layout != id) {
+            char id_text[32] = ", which has no ID";
+            if (id)
+                snprintf(id_text, sizeof id_text, ", which is ID %u", id);
             return dgpb_diag_set(diag, DGPB_ERR_SHADER, -1,
                                  "target 'wgsl', entry '%s': parameter '%s' carries WebGPU ID %u, "
                                  "but the code declares '%s' (%s) as %s%s",
                                  in->entry, row->name, row->webgpu_layout, c->name, where,
-                                 c->detail ? c->detail : what, id);
+                                 c->detail ? c->detail : what, id_text);
         }
     }
     if (!count)

@@ -89,13 +89,61 @@ void param_table_clear(dgpb_param_table *t)
     t->count = 0;
 }
 
+/*
+ * The code's variable for a row: the one named after its path, except that a
+ * combined texture-sampler on wgsl is two variables, "<path>_texture_N" at
+ * its binding and "<path>_sampler_N" at the next (docs/format.md, "Combined
+ * texture-samplers"): the texture is the row's.
+ */
+static const dgpb_code_binding *code_of(const dgpb_param_select *s, const dgpb_reflected_param *p,
+                                        bool *ambiguous)
+{
+    *ambiguous = false;
+    if (p->kind == DGPB_KIND_TEXTURE_SAMPLER && code_ops_of_target(s->target)->webgpu) {
+        char path[512];
+        snprintf(path, sizeof path, "%s.texture", p->code_name);
+        return code_bindings_find(s->code, path, ambiguous);
+    }
+    return code_bindings_find(s->code, p->code_name, ambiguous);
+}
+
+/*
+ * A shaped row's shape word: what the reflection tells (dimension, arrayed,
+ * multisampled, sample type, access), completed by what only the code states
+ * (the texel format, a depth texture, a comparison sampler). The proof then
+ * checks every field the code states against it (tables/binding_proof.c).
+ */
+static uint32_t shape_of(const dgpb_param_select *s, const dgpb_reflected_param *p)
+{
+    uint32_t shape = p->shape_word;
+    bool ambiguous;
+    const dgpb_code_binding *c = s->code ? code_of(s, p, &ambiguous) : NULL;
+    if (!c)
+        return shape;
+    if (p->kind == DGPB_KIND_SAMPLER) {
+        /* WGSL's combined pairs are two variables; a sampler row is never one of them. */
+        return c->shape & DGPB_SHAPE_COMPARISON;
+    }
+    shape |= c->shape & (DGPB_SHAPE_FORMAT_MASK | DGPB_SHAPE_COMPARISON);
+    if (DGPB_SHAPE_SAMPLE_OF(c->shape) == DGPB_SAMPLE_DEPTH &&
+        DGPB_SHAPE_SAMPLE_OF(shape) == DGPB_SAMPLE_FLOAT)
+        shape = (shape & ~DGPB_SHAPE_SAMPLE_MASK) | DGPB_SAMPLE_DEPTH << DGPB_SHAPE_SAMPLE_SHIFT;
+    if (p->kind == DGPB_KIND_TEXTURE_SAMPLER && code_ops_of_target(s->target)->webgpu) {
+        /* The pair's sampler is the variable at the next binding. */
+        for (size_t i = 0; i < s->code->count; i++)
+            if (s->code->items[i].space == c->space && s->code->items[i].binding == c->binding + 1)
+                shape |= s->code->items[i].shape & DGPB_SHAPE_COMPARISON;
+    }
+    return shape;
+}
+
 /* Takes a row's space and binding from the code's variable for it. */
 static int place_from_code(const dgpb_param_select *s, const dgpb_reflected_param *p,
                            const char *name, dgpb_param_desc *row, dgpb_diag *diag)
 {
     const char *target = dgpb_target_name(s->target);
     bool ambiguous = false;
-    const dgpb_code_binding *c = code_bindings_find(s->code, p->code_name, &ambiguous);
+    const dgpb_code_binding *c = code_of(s, p, &ambiguous);
     if (ambiguous)
         return dgpb_diag_set(diag, DGPB_ERR_SHADER, -1,
                              "target '%s', entry '%s', parameter '%s': the %s code has two "
@@ -285,7 +333,9 @@ int param_table_build(const dgpb_param_select *s, dgpb_param_table *out, dgpb_di
             row->flags |= DGPB_FLAG_WRITTEN;
         row->space = p->space;
         row->binding = p->binding;
-        row->offset = p->kind == DGPB_KIND_VALUE ? p->offset : 0;
+        row->offset = p->kind == DGPB_KIND_VALUE             ? p->offset
+                      : dgpb_kind_has_shape(row->kind) ? shape_of(s, p)
+                                                       : 0;
         /* Values: their bytes; structured buffers: their element stride. */
         row->size = p->kind == DGPB_KIND_VALUE || p->kind == DGPB_KIND_BUFFER ||
                             p->kind == DGPB_KIND_RW_BUFFER

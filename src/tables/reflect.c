@@ -331,17 +331,7 @@ static void classify(builder *b, dgpb_reflected_param *r, const cJSON *node, con
                    *access = reflect_get_str(t, "access");
         bool rw = reflect_writable_access(access);
         if (cJSON_IsTrue(reflect_get(t, "combined"))) {
-            /* The texture it combines: Sampler2DArray<uint4> is Texture2DArray<uint4>. */
-            char inner[60] = "float4";
-            if (reflect_get(t, "resultType"))
-                reflect_value_type_text(reflect_get(t, "resultType"), inner, sizeof inner);
-            snprintf(problem, n,
-                     "%s is a combined texture-sampler, one binding on spirv and two on wgsl, so "
-                     "its rows would differ by target; declare a %s%s%s<%s> and a SamplerState "
-                     "instead",
-                     shape, reflect_shape_base(base_shape),
-                     cJSON_IsTrue(reflect_get(t, "multisample")) ? "MS" : "",
-                     cJSON_IsTrue(reflect_get(t, "array")) ? "Array" : "", inner);
+            r->kind = DGPB_KIND_TEXTURE_SAMPLER; /* Sampler2D, SamplerCube, ... */
         } else if (reflect_str_is(access, "append") || reflect_str_is(access, "consume")) {
             snprintf(problem, n,
                      "%s carries a hidden counter binding that no row can describe; use a "
@@ -368,6 +358,8 @@ static void classify(builder *b, dgpb_reflected_param *r, const cJSON *node, con
     } else {
         snprintf(problem, n, "%s is not a parameter kind of the format", shape);
     }
+    if (r->kind >= 0 && dgpb_kind_has_shape((uint32_t)r->kind))
+        r->shape_word = reflect_texture_shape(t);
     if (!b->code->webgpu || r->kind < 0)
         return;
     switch (r->kind) {
@@ -392,6 +384,15 @@ static void classify(builder *b, dgpb_reflected_param *r, const cJSON *node, con
             snprintf(problem, n,
                      "%s has no WebGPU binding-layout ID (sampled textures must be 2D, float, "
                      "not arrays or multisampled)",
+                     shape);
+        break;
+    case DGPB_KIND_TEXTURE_SAMPLER:
+        if (r->shape_word == (DGPB_DIM_2D | DGPB_SAMPLE_FLOAT << DGPB_SHAPE_SAMPLE_SHIFT))
+            r->webgpu_layout = DGPB_WGPU_TEXTURE_2D_FLOAT_FILTERING_SAMPLER;
+        else
+            snprintf(problem, n,
+                     "%s has no WebGPU binding-layout ID (combined texture-samplers must be 2D, "
+                     "float, not arrays or multisampled)",
                      shape);
         break;
     case DGPB_KIND_RW_TEXTURE:

@@ -90,6 +90,8 @@ typedef struct dgpb_reflected_param {
     uint32_t size;          /* value rows: their bytes; structured buffers: the element's byte
                                stride (0 when not known); 0 for other resources */
     uint32_t webgpu_layout; /* on wgsl; 0 elsewhere */
+    uint32_t shape_word;    /* textures, samplers, texture_samplers: the shape the reflection
+                               tells (reflect_texture_shape()); the code adds the rest */
     bool has_bool;          /* a value whose type holds a bool (WGSL forbids it in uniforms) */
     bool pipeline_constant; /* a specialization constant: a value row in the space
                                DGPB_SPACE_PIPELINE_CONSTANT, binding = its constant id */

@@ -183,6 +183,52 @@ bool reflect_float_result(const cJSON *t)
     return reflect_str_is(reflect_get_str(rt, "scalarType"), "float32");
 }
 
+uint32_t reflect_texture_shape(const cJSON *t)
+{
+    const char *kind = reflect_get_str(t, "kind");
+    if (reflect_str_is(kind, "samplerState"))
+        return 0; /* a comparison sampler is told by the code (tables/params.c) */
+    if (!reflect_str_is(kind, "resource"))
+        return 0;
+    static const struct {
+        const char *base;
+        uint32_t dim;
+    } dims[] = {{"texture1D", DGPB_DIM_1D},
+                {"texture2D", DGPB_DIM_2D},
+                {"texture3D", DGPB_DIM_3D},
+                {"textureCube", DGPB_DIM_CUBE}};
+    const char *base = reflect_get_str(t, "baseShape");
+    uint32_t shape = 0;
+    for (size_t i = 0; i < sizeof dims / sizeof dims[0]; i++)
+        if (reflect_str_is(base, dims[i].base))
+            shape = dims[i].dim;
+    if (!shape)
+        return 0;
+    if (cJSON_IsTrue(reflect_get(t, "array")))
+        shape |= DGPB_SHAPE_ARRAYED;
+    if (cJSON_IsTrue(reflect_get(t, "multisample")))
+        shape |= DGPB_SHAPE_MULTISAMPLED;
+    const cJSON *rt = reflect_get(t, "resultType");
+    if (reflect_str_is(reflect_get_str(rt, "kind"), "vector"))
+        rt = reflect_get(rt, "elementType");
+    const char *scalar = reflect_get_str(rt, "scalarType");
+    uint32_t sample = 0;
+    if (!scalar)
+        sample = DGPB_SAMPLE_FLOAT; /* Texture2D without <T> is float4 */
+    else if (!strncmp(scalar, "float", 5))
+        sample = DGPB_SAMPLE_FLOAT;
+    else if (!strncmp(scalar, "uint", 4))
+        sample = DGPB_SAMPLE_UINT;
+    else if (!strncmp(scalar, "int", 3))
+        sample = DGPB_SAMPLE_SINT;
+    shape |= sample << DGPB_SHAPE_SAMPLE_SHIFT;
+    const char *access = reflect_get_str(t, "access");
+    if (reflect_writable_access(access))
+        shape |= (reflect_str_is(access, "write") ? DGPB_ACCESS_WRITE : DGPB_ACCESS_READ_WRITE)
+                 << DGPB_SHAPE_ACCESS_SHIFT;
+    return shape;
+}
+
 /* ---- element strides ---- */
 
 static uint32_t round_up(uint32_t n, uint32_t align)

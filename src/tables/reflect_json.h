@@ -17,6 +17,7 @@
 #define reflect_shape_text dgpb__reflect_shape_text
 #define reflect_storage_texture_id dgpb__reflect_storage_texture_id
 #define reflect_float_result dgpb__reflect_float_result
+#define reflect_texture_shape dgpb__reflect_texture_shape
 #define reflect_scalar_bytes dgpb__reflect_scalar_bytes
 #define reflect_element_stride dgpb__reflect_element_stride
 
@@ -45,6 +46,14 @@ void reflect_shape_text(const cJSON *t, char *buf, size_t n);
 uint32_t reflect_storage_texture_id(const cJSON *p, const cJSON *t);
 /* Whether a resource's element type is float (or a float vector). */
 bool reflect_float_result(const cJSON *t);
+
+/*
+ * A texture's shape word as the reflection tells it (dgpb/format.h): its
+ * dimension, arrayed, multisampled, sample type (from its element type) and,
+ * for a storage texture, its access. The texel format, depth and comparison
+ * come from the code (tables/params.c). 0 for anything but a texture.
+ */
+uint32_t reflect_texture_shape(const cJSON *t);
 /* A scalar type's bytes ("float16": 2, "uint64": 8, bool: 4); 0 for none. */
 uint32_t reflect_scalar_bytes(const char *scalar);
 /* The element stride of a structured buffer type `t` on the target: std430 on spirv, WGSL's

@@ -54,18 +54,28 @@ void dump_listing(FILE *out, const dgpb_bundle *b, const char *path)
             if (t->layout_count) /* with none, no layout to point at */
                 fprintf(out, ", layout %u", e->layout);
             fprintf(out, ", code %u bytes at %u, sha256 %s\n", e->code.size, e->code.offset, h);
+            /* Shaped rows (textures, samplers) carry their shape in `offset`: a last column
+               spells it (docs/format.md, "Shapes"). */
+            bool shaped = false;
+            for (uint32_t k = 0; k < e->param_count; k++)
+                shaped |= dgpb_kind_has_shape(e->params[k].kind);
             if (e->param_count)
-                fprintf(out, "    %3s  %-20s %-22s %-7s %6s %7s %6s %5s %s\n", "#", "param", "kind",
-                        "flags", "space", "binding", "offset", "size", "webgpu");
+                fprintf(out, "    %3s  %-20s %-22s %-7s %6s %7s %6s %5s %s%s\n", "#", "param",
+                        "kind", "flags", "space", "binding", "offset", "size", "webgpu",
+                        shaped ? "  shape" : "");
             for (uint32_t k = 0; k < e->param_count; k++) {
                 const dgpb_param_view *p = &e->params[k];
                 char fl[16];
                 flags_text(p->flags, fl, sizeof fl);
-                char sp[16];
-                fprintf(out, "    %3u  %-20s %-22s %-7s %6s %7u %6u %5u %u\n", k,
+                char sp[16], shape[96] = "";
+                if (dgpb_kind_has_shape(p->kind))
+                    dgpb_shape_text(p->offset, shape, sizeof shape);
+                char webgpu[32];
+                snprintf(webgpu, sizeof webgpu, *shape ? "%-6u  " : "%u", p->webgpu_layout);
+                fprintf(out, "    %3u  %-20s %-22s %-7s %6s %7u %6u %5u %s%s\n", k,
                         tool_text(p->name.ptr, p->name.len), dgpb_kind_name(p->kind), fl,
-                        tool_space_text(p->space, sp), p->binding, p->offset, p->size,
-                        p->webgpu_layout);
+                        tool_space_text(p->space, sp), p->binding, p->offset, p->size, webgpu,
+                        shape);
             }
             if (e->capability_count) {
                 fprintf(out, "    capabilities:");

@@ -41,8 +41,14 @@ void tool_list(const dgpb_bundle *b, const dgpb_target_view *t, const char *bund
                 printf("inline");
             else
                 printf("%u", p->binding);
-            printf(" offset %u size %u%s", p->offset, p->size,
-                   (p->flags & DGPB_FLAG_WRITTEN) ? " written" : "");
+            if (dgpb_kind_has_shape(p->kind)) {
+                char shape[96];
+                printf(" shape %s size %u%s", dgpb_shape_text(p->offset, shape, sizeof shape),
+                       p->size, (p->flags & DGPB_FLAG_WRITTEN) ? " written" : "");
+            } else {
+                printf(" offset %u size %u%s", p->offset, p->size,
+                       (p->flags & DGPB_FLAG_WRITTEN) ? " written" : "");
+            }
             if (p->kind == DGPB_KIND_VALUE) { /* its type, as --set reads numbers */
                 char entry[256], name[256];
                 snprintf(entry, sizeof entry, "%.*s", (int)e->name.len, e->name.ptr);

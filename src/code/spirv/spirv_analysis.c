@@ -44,6 +44,7 @@ enum {
 enum {
     ID_HOLDS_IMAGE = 1, /* a type that is or contains an image or sampled image */
     ID_REACHED = 2,     /* reached from a written id */
+    ID_COMPARED = 4,    /* reached from the sampled image of a depth-comparison sample */
 };
 
 /* A growable array of words whose first failed allocation sticks (as dgpb_bytebuf does). */
@@ -98,7 +99,8 @@ typedef struct analysis {
     u32vec calls;     /* (callee, index of its first argument in args, argument count) */
     u32vec args;
     u32vec edges;  /* (derived, source) */
-    u32vec writes; /* ids written through */
+    u32vec writes;   /* ids written through */
+    u32vec compares; /* sampled images a depth-comparison sample reads */
 } analysis;
 
 /* Stops the parse at an id beyond the bound; on_instruction() returns what this returns. */
@@ -191,7 +193,8 @@ static void on_type(analysis *a, const spv_parsed_instruction_t *p)
         (p->opcode >= OP_SPEC_CONSTANT_TRUE && p->opcode <= OP_SPEC_CONSTANT) ||
         p->opcode == OP_TYPE_ACCELERATION_STRUCTURE_KHR)
         a->def[id] = (uint32_t)a->pos + 1;
-    if (p->opcode == OP_TYPE_IMAGE || p->opcode == OP_TYPE_SAMPLED_IMAGE) {
+    if (p->opcode == OP_TYPE_IMAGE || p->opcode == OP_TYPE_SAMPLED_IMAGE ||
+        p->opcode == OP_TYPE_SAMPLER) {
         a->flags[id] |= ID_HOLDS_IMAGE;
     } else if (p->opcode == OP_TYPE_ARRAY || p->opcode == OP_TYPE_RUNTIME_ARRAY) {
         uint32_t elem = operand(p, 0);
@@ -327,9 +330,25 @@ static spv_result_t on_instruction(void *user, const spv_parsed_instruction_t *p
     case OP_COPY_OBJECT:
     case OP_BITCAST:
     case OP_IMAGE_TEXEL_POINTER:
-    case OP_SAMPLED_IMAGE:
     case OP_IMAGE:
         edge(a, res, operand(p, 0));
+        break;
+    case OP_SAMPLED_IMAGE:
+        edge(a, res, operand(p, 0)); /* the image */
+        edge(a, res, operand(p, 1)); /* the sampler */
+        break;
+    case OP_IMAGE_SAMPLE_DREF_IMPLICIT_LOD:
+    case OP_IMAGE_SAMPLE_DREF_EXPLICIT_LOD:
+    case OP_IMAGE_SAMPLE_PROJ_DREF_IMPLICIT_LOD:
+    case OP_IMAGE_SAMPLE_PROJ_DREF_EXPLICIT_LOD:
+    case OP_IMAGE_DREF_GATHER:
+    case OP_IMAGE_SPARSE_SAMPLE_DREF_IMPLICIT_LOD:
+    case OP_IMAGE_SPARSE_SAMPLE_DREF_EXPLICIT_LOD:
+    case OP_IMAGE_SPARSE_SAMPLE_PROJ_DREF_IMPLICIT_LOD:
+    case OP_IMAGE_SPARSE_SAMPLE_PROJ_DREF_EXPLICIT_LOD:
+    case OP_IMAGE_SPARSE_DREF_GATHER:
+        if (id_ok(a, operand(p, 0)))
+            push(&a->compares, operand(p, 0));
         break;
     case OP_LOAD:
     case OP_COMPOSITE_EXTRACT:
@@ -440,21 +459,21 @@ static void link_calls(analysis *a)
     }
 }
 
-/* Marks ID_REACHED on every id reachable from a written id along derived -> source edges. */
-static int walk_writes(analysis *a)
+/* Marks `flag` on every id reachable from one of `seeds` along derived -> source edges. */
+static int walk(analysis *a, const u32vec *seeds, uint32_t flag)
 {
     size_t nedges = a->edges.n / 2;
     if (nedges)
         qsort(a->edges.v, nedges, 2 * sizeof(uint32_t), cmp_edge);
     /* Every id is pushed at most once, from a write or along an edge. */
-    uint32_t *stack = mem_alloc((a->writes.n + nedges + 1) * sizeof *stack);
+    uint32_t *stack = mem_alloc((seeds->n + nedges + 1) * sizeof *stack);
     if (!stack)
         return DGPB_ERR_NOMEM;
     size_t top = 0;
-    for (size_t i = 0; i < a->writes.n; i++) {
-        uint32_t id = a->writes.v[i];
-        if (!(a->flags[id] & ID_REACHED)) {
-            a->flags[id] |= ID_REACHED;
+    for (size_t i = 0; i < seeds->n; i++) {
+        uint32_t id = seeds->v[i];
+        if (!(a->flags[id] & flag)) {
+            a->flags[id] |= flag;
             stack[top++] = id;
         }
     }
@@ -471,8 +490,8 @@ static int walk_writes(analysis *a)
         }
         for (size_t e = lo; e < nedges && a->edges.v[2 * e] == id; e++) {
             uint32_t src = a->edges.v[2 * e + 1];
-            if (!(a->flags[src] & ID_REACHED)) {
-                a->flags[src] |= ID_REACHED;
+            if (!(a->flags[src] & flag)) {
+                a->flags[src] |= flag;
                 stack[top++] = src;
             }
         }
@@ -601,6 +620,22 @@ static bool describe_members(const analysis *a, uint32_t t, const uint32_t *w, u
     return true;
 }
 
+/* An image type's dimension, depth, arrayed, multisampled, sample type and format. */
+static void describe_image(const analysis *a, const uint32_t *w, dgpb_spirv_var *v)
+{
+    v->image_dim = w[3];
+    v->image_depth = w[4] == 1;
+    v->image_arrayed = w[5] != 0;
+    v->image_multisampled = w[6] != 0;
+    v->image_format = w[8];
+    uint32_t tn = 0;
+    const uint32_t *st = def_of(a, w[2], &tn);
+    if (st && (st[0] & 0xffffu) == OP_TYPE_FLOAT)
+        v->image_sample = DGPB_SAMPLE_FLOAT;
+    else if (st && (st[0] & 0xffffu) == OP_TYPE_INT && tn >= 4)
+        v->image_sample = st[3] ? DGPB_SAMPLE_SINT : DGPB_SAMPLE_UINT;
+}
+
 /* Fills a variable's type class, array flag, image details and block layout; false: no memory. */
 static bool describe_type(const analysis *a, uint32_t pointer_type, dgpb_spirv_var *v)
 {
@@ -631,8 +666,18 @@ static bool describe_type(const analysis *a, uint32_t pointer_type, dgpb_spirv_v
             uint64_t size = type_size(a, t, 0, false, 0);
             v->block_size = size > UINT32_MAX ? 0 : (uint32_t)size;
             return describe_members(a, t, w, n, v);
+        case OP_TYPE_SAMPLED_IMAGE:
+            v->type_class = DGPB_SPIRV_TYPE_COMBINED;
+            if (n >= 3) {
+                uint32_t in = 0;
+                const uint32_t *img = def_of(a, w[2], &in);
+                if (img && (img[0] & 0xffffu) == OP_TYPE_IMAGE && in >= 9)
+                    describe_image(a, img, v);
+            }
+            break;
         case OP_TYPE_IMAGE:
             if (n >= 9) {
+                describe_image(a, w, v);
                 v->image_dim = w[3];
                 v->image_depth = w[4] == 1;
                 v->image_arrayed = w[5] != 0;
@@ -644,9 +689,6 @@ static bool describe_type(const analysis *a, uint32_t pointer_type, dgpb_spirv_v
             break;
         case OP_TYPE_SAMPLER:
             v->type_class = DGPB_SPIRV_TYPE_SAMPLER;
-            break;
-        case OP_TYPE_SAMPLED_IMAGE:
-            v->type_class = DGPB_SPIRV_TYPE_COMBINED;
             break;
         case OP_TYPE_ACCELERATION_STRUCTURE_KHR:
             v->type_class = DGPB_SPIRV_TYPE_ACCELERATION_STRUCTURE;
@@ -677,6 +719,7 @@ static int fill_info(analysis *a, dgpb_spirv_info *info)
             return DGPB_ERR_NOMEM;
         v->set = v->binding = -1;
         v->written = (a->flags[v->id] & ID_REACHED) != 0;
+        v->compared = (a->flags[v->id] & ID_COMPARED) != 0;
     }
     for (size_t i = 0; i + 2 < a->decos.n; i += 3) { /* specialization constants */
         uint32_t n = 0, tn = 0;
@@ -752,7 +795,7 @@ static void analysis_free(analysis *a)
     dgpb_free(a->slot);
     dgpb_free(a->def);
     u32vec *vecs[] = {&a->vars,  &a->var_types, &a->names, &a->decos, &a->mdecos, &a->interface,
-                      &a->funcs, &a->params,    &a->calls, &a->args,  &a->edges,  &a->writes};
+                      &a->funcs, &a->params,    &a->calls, &a->args,  &a->edges,  &a->writes, &a->compares};
     for (size_t i = 0; i < sizeof vecs / sizeof vecs[0]; i++)
         dgpb_free(vecs[i]->v);
 }
@@ -761,7 +804,8 @@ static bool analysis_failed(const analysis *a)
 {
     const u32vec *vecs[] = {&a->vars,   &a->var_types, &a->names, &a->decos,
                             &a->mdecos, &a->interface, &a->funcs, &a->params,
-                            &a->calls,  &a->args,      &a->edges, &a->writes};
+                            &a->calls,  &a->args,      &a->edges, &a->writes,
+                            &a->compares};
     for (size_t i = 0; i < sizeof vecs / sizeof vecs[0]; i++)
         if (vecs[i]->failed)
             return true;
@@ -837,7 +881,8 @@ int spirv_analyze(const void *code, size_t size, dgpb_spirv_info **out, dgpb_dia
     }
     if (!analysis_failed(&a))
         link_calls(&a); /* only over complete tables */
-    if (analysis_failed(&a) || walk_writes(&a) || fill_info(&a, info)) {
+    if (analysis_failed(&a) || walk(&a, &a.writes, ID_REACHED) ||
+        walk(&a, &a.compares, ID_COMPARED) || fill_info(&a, info)) {
         rc = dgpb_diag_set(diag, DGPB_ERR_NOMEM, -1, "out of memory");
         goto done;
     }

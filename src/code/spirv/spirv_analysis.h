@@ -101,6 +101,10 @@ typedef struct dgpb_spirv_var {
     bool is_array;          /* the pointee is an array (of blocks, images, samplers...) */
     uint32_t image_dim;     /* images: SPIR-V Dim (0 1D, 1 2D, 2 3D, 3 Cube, 5 Buffer) */
     bool image_depth, image_arrayed, image_multisampled;
+    uint32_t image_sample; /* images: dgpb_sample_type of the Sampled Type (float, sint, uint) */
+    uint32_t image_format; /* images: SPIR-V ImageFormat (0 Unknown) */
+    bool compared;         /* images, samplers, sampled images: reach a depth-comparison sample
+                              (OpImageSampleDref*, OpImageDrefGather, ...) */
     uint32_t block_size;        /* blocks: byte size up to the end of the last member; 0 unknown */
     dgpb_spirv_member *members; /* blocks: the struct's members in order (owned) */
     uint32_t member_count;

@@ -41,6 +41,44 @@ static uint32_t spirv_class(const dgpb_spirv_var *v)
     }
 }
 
+/* The shape word of an image, sampler or sampled-image variable; 0 for any other. */
+static uint32_t spirv_shape(const dgpb_spirv_var *v)
+{
+    static const int32_t dims[DGPB_DIM_COUNT] = {
+#define DGPB_SHAPE_DIM(ID, value, name, spirv_dim, wgsl) [value] = spirv_dim,
+#include "dgpb/vocabulary.def"
+    };
+    uint32_t compared = v->compared ? DGPB_SHAPE_COMPARISON : 0;
+    switch (v->type_class) {
+    case DGPB_SPIRV_TYPE_SAMPLER:
+        return compared;
+    case DGPB_SPIRV_TYPE_SAMPLED_IMAGE_ONLY:
+    case DGPB_SPIRV_TYPE_STORAGE_IMAGE:
+    case DGPB_SPIRV_TYPE_COMBINED:
+        break;
+    default:
+        return 0;
+    }
+    uint32_t shape = 0;
+    for (uint32_t d = 1; d < DGPB_DIM_COUNT; d++)
+        if (dims[d] == (int32_t)v->image_dim)
+            shape = d;
+    if (!shape)
+        return 0;
+    shape |= (v->image_arrayed ? DGPB_SHAPE_ARRAYED : 0) |
+             (v->image_multisampled ? DGPB_SHAPE_MULTISAMPLED : 0);
+    if (v->type_class == DGPB_SPIRV_TYPE_STORAGE_IMAGE)
+        return shape | v->image_sample << DGPB_SHAPE_SAMPLE_SHIFT |
+               (dgpb_texel_format_name(v->image_format) ? v->image_format : 0)
+                   << DGPB_SHAPE_FORMAT_SHIFT;
+    /* A texture compared with a depth reference, or declared a depth image, is a depth texture;
+       a combined one's sampler compares. */
+    uint32_t sample = v->image_depth || v->compared ? DGPB_SAMPLE_DEPTH : v->image_sample;
+    if (v->type_class == DGPB_SPIRV_TYPE_COMBINED)
+        shape |= compared;
+    return shape | sample << DGPB_SHAPE_SAMPLE_SHIFT;
+}
+
 int code_bindings_from_spirv(const dgpb_spirv_info *info, dgpb_code_bindings *out, dgpb_diag *diag)
 {
     assert(info && out);
@@ -68,6 +106,7 @@ int code_bindings_from_spirv(const dgpb_spirv_info *info, dgpb_code_bindings *ou
         c->member_count = v->member_count;
         c->element_stride = v->element_stride;
         c->array_length = v->array_length;
+        c->shape = spirv_shape(v);
     }
     for (size_t i = 0; i < info->spec_constant_count; i++) {
         const dgpb_spirv_spec_constant *k = &info->spec_constants[i];

@@ -475,8 +475,8 @@ int value_spirv_storage_format(const uint8_t *code, size_t len, const char *entr
             pointee = m.w[arr + 2];
         if ((img = def_of(&m, pointee, OP_TYPE_IMAGE, 9))) {
             uint32_t f = m.w[img + 8];
-            if (f < code_texel_format_count)
-                *out = code_texel_formats[f];
+            if (dgpb_texel_format_name(f))
+                *out = dgpb_texel_format_name(f);
         }
         break;
     }

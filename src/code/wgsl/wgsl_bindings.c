@@ -85,6 +85,57 @@ static uint32_t wgsl_class(uint32_t cls, bool *writable)
     }
 }
 
+/* The shape word of a WGSL texture or sampler binding; 0 for any other. */
+static uint32_t wgsl_shape(const dgpb_wgsl_binding *w)
+{
+    static const char *const dims[DGPB_DIM_COUNT] = {
+#define DGPB_SHAPE_DIM(ID, value, name, spirv_dim, wgsl) [value] = wgsl,
+#include "dgpb/vocabulary.def"
+    };
+    static const char *const samples[DGPB_SAMPLE_COUNT] = {
+#define DGPB_SAMPLE_TYPE(ID, value, name, wgsl) [value] = wgsl,
+#include "dgpb/vocabulary.def"
+    };
+    static const char *const accesses[4] = {
+#define DGPB_SHAPE_ACCESS(ID, value, name, wgsl) [value] = wgsl,
+#include "dgpb/vocabulary.def"
+    };
+    if (w->cls == DGPB_WGSL_SAMPLER)
+        return 0;
+    if (w->cls == DGPB_WGSL_SAMPLER_COMPARISON)
+        return DGPB_SHAPE_COMPARISON;
+    if (w->cls != DGPB_WGSL_TEXTURE && w->cls != DGPB_WGSL_TEXTURE_MULTISAMPLED &&
+        w->cls != DGPB_WGSL_TEXTURE_DEPTH && w->cls != DGPB_WGSL_STORAGE_TEXTURE)
+        return 0;
+    if (!w->dimension)
+        return 0;
+    uint32_t shape = 0;
+    size_t dn = strlen(w->dimension);
+    bool arrayed = dn > 6 && !strcmp(w->dimension + dn - 6, "_array");
+    for (uint32_t d = 1; d < DGPB_DIM_COUNT; d++)
+        if (strlen(dims[d]) == (arrayed ? dn - 6 : dn) && !strncmp(dims[d], w->dimension, strlen(dims[d])))
+            shape = d;
+    if (!shape)
+        return 0;
+    if (arrayed)
+        shape |= DGPB_SHAPE_ARRAYED;
+    if (w->cls == DGPB_WGSL_TEXTURE_MULTISAMPLED)
+        shape |= DGPB_SHAPE_MULTISAMPLED;
+    uint32_t sample = w->cls == DGPB_WGSL_TEXTURE_DEPTH ? DGPB_SAMPLE_DEPTH : 0;
+    for (uint32_t t = 1; !sample && w->sample_type && t < DGPB_SAMPLE_COUNT; t++)
+        if (*samples[t] && !strcmp(samples[t], w->sample_type))
+            sample = t;
+    if (w->cls == DGPB_WGSL_STORAGE_TEXTURE && w->texel_format) {
+        uint32_t f = dgpb_texel_format_from_name(w->texel_format, strlen(w->texel_format));
+        sample = dgpb_texel_format_sample_type(f);
+        shape |= f << DGPB_SHAPE_FORMAT_SHIFT;
+        for (uint32_t a = 1; w->access && a < 4; a++)
+            if (!strcmp(accesses[a], w->access))
+                shape |= a << DGPB_SHAPE_ACCESS_SHIFT;
+    }
+    return shape | sample << DGPB_SHAPE_SAMPLE_SHIFT;
+}
+
 int code_bindings_from_wgsl(const dgpb_wgsl_module *m, dgpb_code_bindings *out, dgpb_diag *diag)
 {
     assert(m && out);
@@ -111,6 +162,7 @@ int code_bindings_from_wgsl(const dgpb_wgsl_module *m, dgpb_code_bindings *out, 
         c->sample_type = w->sample_type;
         c->dimension = w->dimension;
         c->line = w->line;
+        c->shape = wgsl_shape(w);
     }
     for (size_t i = 0; i < m->override_count; i++) {
         const dgpb_wgsl_override *o = &m->overrides[i];
