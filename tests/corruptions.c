@@ -191,6 +191,25 @@ static void unknown_kind(mut_ctx *c)
 {
     put(c, support_param_field_offset(c->orig, P(1, 0, 2), F_KIND), DGPB_KIND_COUNT);
 }
+static void shape_unknown_bits(mut_ctx *c)
+{
+    put(c, support_param_field_offset(c->orig, P(0, 0, 5), F_OFFSET), 0x80000102u);
+}
+static void shape_on_sampler(mut_ctx *c)
+{
+    put(c, support_param_field_offset(c->orig, P(0, 0, 6), F_OFFSET), DGPB_DIM_2D);
+}
+static void shape_multisampled_3d(mut_ctx *c)
+{
+    put(c, support_param_field_offset(c->orig, P(0, 0, 5), F_OFFSET),
+        DGPB_DIM_3D | DGPB_SHAPE_MULTISAMPLED);
+}
+static void shape_format_sample_disagree(mut_ctx *c)
+{
+    put(c, support_param_field_offset(c->orig, P(0, 0, 7), F_OFFSET),
+        DGPB_DIM_2D | DGPB_SAMPLE_UINT << DGPB_SHAPE_SAMPLE_SHIFT |
+            DGPB_TEXEL_R32FLOAT << DGPB_SHAPE_FORMAT_SHIFT);
+}
 static void unknown_flags(mut_ctx *c)
 {
     put(c, support_param_field_offset(c->orig, P(1, 0, 3), F_FLAGS), 4);
@@ -209,7 +228,7 @@ static void wrong_webgpu_id(mut_ctx *c)
 }
 static void unknown_webgpu_id(mut_ctx *c)
 {
-    put(c, support_param_field_offset(c->orig, P(1, 0, 7), F_WGPU), 10);
+    put(c, support_param_field_offset(c->orig, P(1, 0, 7), F_WGPU), DGPB_WGPU_COUNT);
 }
 static void webgpu_id_off_wgsl(mut_ctx *c)
 {
@@ -311,6 +330,20 @@ const corruption corruptions[] = {
      duplicate_param},
     {"unknown_kind", 0, 0, DGPB_ERR_CORRUPT_VALUE, "parameter 2 'src': unknown parameter kind 13",
      unknown_kind},
+    {"shape_unknown_bits", 0, 0, DGPB_ERR_CORRUPT_VALUE,
+     "parameter 5 'tex': shape 0x80000102 (2d float 0x80000000) of a texture parameter has "
+     "unknown bits",
+     shape_unknown_bits},
+    {"shape_on_sampler", 0, 0, DGPB_ERR_CORRUPT_VALUE,
+     "parameter 6 'smp': shape 0x2 (2d) of a sampler parameter has texture fields on a sampler",
+     shape_on_sampler},
+    {"shape_multisampled_3d", 0, 0, DGPB_ERR_CORRUPT_VALUE,
+     "shape 0x23 (3d ms) of a texture parameter has multisampling of a texture that is not 2d",
+     shape_multisampled_3d},
+    {"shape_format_sample_disagree", 0, 0, DGPB_ERR_CORRUPT_VALUE,
+     "shape 0x30302 (2d uint r32float) of a rw_texture parameter has a sample type its texel "
+     "format does not return",
+     shape_format_sample_disagree},
     {"unknown_flags", 0, 0, DGPB_ERR_CORRUPT_VALUE, "unknown flag bits 0x4", unknown_flags},
     {"flags_contradict", 0, 0, DGPB_ERR_CORRUPT_VALUE, "both read-only and written",
      flags_contradict},
@@ -318,7 +351,7 @@ const corruption corruptions[] = {
      "a sampler parameter must be flagged read-only", readonly_kind_unflagged},
     {"wrong_webgpu_id_for_kind", 0, 0, DGPB_ERR_CORRUPT_VALUE,
      "webgpu_layout 3 (storage buffer) does not describe a buffer", wrong_webgpu_id},
-    {"unknown_webgpu_id", 0, 0, DGPB_ERR_CORRUPT_VALUE, "unknown webgpu_layout id 10",
+    {"unknown_webgpu_id", 0, 0, DGPB_ERR_CORRUPT_VALUE, "unknown webgpu_layout id 11",
      unknown_webgpu_id},
     {"webgpu_id_off_wgsl", 0, 0, DGPB_ERR_CORRUPT_VALUE,
      "target 'spirv', entry 'k', parameter 2 'src': webgpu_layout 2 on a target other than wgsl",

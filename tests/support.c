@@ -59,6 +59,16 @@ static void must(int rc, const dgpb_diag *d)
 }
 
 /* The parameter table shared by both targets; webgpu IDs only on wgsl. */
+/* The golden's shapes (docs/format.md, "Shapes"): a 2D float texture, 2D read-write storage
+   textures of r32float and r32uint. */
+#define GOLDEN_TEX (DGPB_DIM_2D | DGPB_SAMPLE_FLOAT << DGPB_SHAPE_SAMPLE_SHIFT)
+#define GOLDEN_IMG                                                                                 \
+    (GOLDEN_TEX | DGPB_TEXEL_R32FLOAT << DGPB_SHAPE_FORMAT_SHIFT |                                 \
+     DGPB_ACCESS_READ_WRITE << DGPB_SHAPE_ACCESS_SHIFT)
+#define GOLDEN_COUNTS                                                                              \
+    (DGPB_DIM_2D | DGPB_SAMPLE_UINT << DGPB_SHAPE_SAMPLE_SHIFT |                                   \
+     DGPB_TEXEL_R32UINT << DGPB_SHAPE_FORMAT_SHIFT | DGPB_ACCESS_READ_WRITE << DGPB_SHAPE_ACCESS_SHIFT)
+
 static void params_for(int wgsl, dgpb_param_desc out[9])
 {
     const dgpb_param_desc rows[9] = {
@@ -67,10 +77,10 @@ static void params_for(int wgsl, dgpb_param_desc out[9])
         {"src", DGPB_KIND_BUFFER, DGPB_FLAG_READ_ONLY, 0, 1, 0, 0, 2},
         {"dst", DGPB_KIND_RW_BUFFER, DGPB_FLAG_WRITTEN, 0, 2, 0, 0, 3},
         {"bytes", DGPB_KIND_RW_BYTE_BUFFER, 0, 0, 3, 0, 0, 3},
-        {"tex", DGPB_KIND_TEXTURE, DGPB_FLAG_READ_ONLY, 0, 4, 0, 0, 5},
+        {"tex", DGPB_KIND_TEXTURE, DGPB_FLAG_READ_ONLY, 0, 4, GOLDEN_TEX, 0, 5},
         {"smp", DGPB_KIND_SAMPLER, DGPB_FLAG_READ_ONLY, 0, 5, 0, 0, 4},
-        {"img", DGPB_KIND_RW_TEXTURE, DGPB_FLAG_WRITTEN, 0, 6, 0, 0, 8},
-        {"counts", DGPB_KIND_RW_TEXTURE, DGPB_FLAG_WRITTEN, 1, 0, 0, 0, 9},
+        {"img", DGPB_KIND_RW_TEXTURE, DGPB_FLAG_WRITTEN, 0, 6, GOLDEN_IMG, 0, 8},
+        {"counts", DGPB_KIND_RW_TEXTURE, DGPB_FLAG_WRITTEN, 1, 0, GOLDEN_COUNTS, 0, 9},
     };
     for (int i = 0; i < 9; i++) {
         out[i] = rows[i];
