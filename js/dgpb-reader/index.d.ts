@@ -27,7 +27,8 @@ export type KindName =
   | 'sampler'
   | 'acceleration_structure'
   | 'mlp_weights'
-  | 'handle';
+  | 'handle'
+  | 'texture_sampler';
 
 /** Parameter kinds by name (GpuArgKind numbering). */
 export declare const KIND: Readonly<{
@@ -43,6 +44,7 @@ export declare const KIND: Readonly<{
   acceleration_structure: 9;
   mlp_weights: 10;
   handle: 11;
+  texture_sampler: 12;
 }>;
 /** Parameter kind names by number: KIND_NAMES[KIND.sampler] === 'sampler'. */
 export declare const KIND_NAMES: readonly KindName[];
@@ -118,6 +120,7 @@ export declare const WEBGPU_LAYOUT: Readonly<{
   storage_texture_2d_rg32float: 7;
   storage_texture_2d_rgba32float: 8;
   storage_texture_2d_r32uint: 9;
+  texture_2d_float_filtering_sampler: 10;
 }>;
 /** The IDs' descriptions by number ('storage buffer', ...), as error messages name them. */
 export declare const WEBGPU_LAYOUT_NAMES: readonly string[];
@@ -174,13 +177,48 @@ export interface Param {
   /** Descriptor set / group / register space; 0xFFFFFFFF: launch parameters. */
   space: number;
   binding: number;
-  /** Value rows: byte offset in the uniform block; else 0. */
+  /** Value rows: byte offset in the uniform block; shaped rows (SHAPED_KINDS): their shape word; else 0. */
   offset: number;
-  /** Value rows: byte size (non-zero); else 0. */
+  /** Value rows: byte size (non-zero); structured buffers: their element stride; else 0. */
   size: number;
   /** WEBGPU_LAYOUT value; 0 off wgsl. */
   webgpuLayout: number;
+  /** Textures, storage textures, samplers and texture_samplers: their shape word, decoded. */
+  shape?: Shape;
 }
+
+/** A shape word decoded (docs/format.md "Shapes"). */
+export interface Shape {
+  dimension: 'none' | '1d' | '2d' | '3d' | 'cube' | null;
+  arrayed: boolean;
+  multisampled: boolean;
+  /** The sampler (of a sampler or texture_sampler row) compares with a depth reference. */
+  comparison: boolean;
+  sampleType: 'none' | 'float' | 'sint' | 'uint' | 'depth' | null;
+  /** Storage textures: the texel format the code declares (WebGPU's name); null unstated. */
+  format: string | null;
+  access: 'read' | 'write' | 'read_write' | null;
+  /** As the JSON view and the listings spell it: "cube float", "2d_array uint", "none". */
+  text: string;
+}
+
+/** The kinds whose rows carry a shape word in `offset`. */
+export declare const SHAPED_KINDS: readonly number[];
+/** A shape word's bit fields. */
+export declare const SHAPE: Readonly<{
+  DIM_MASK: number; ARRAYED: number; MULTISAMPLED: number; COMPARISON: number;
+  SAMPLE_SHIFT: number; SAMPLE_MASK: number; FORMAT_SHIFT: number; FORMAT_MASK: number;
+  ACCESS_SHIFT: number; ACCESS_MASK: number;
+}>;
+export declare const SHAPE_DIMENSIONS: readonly string[];
+export declare const SAMPLE_TYPES: readonly string[];
+export declare const SHAPE_ACCESS: readonly (string | null)[];
+/** Texel formats by SPIR-V ImageFormat number (index 0: null, unstated). */
+export declare const TEXEL_FORMATS: readonly (string | null)[];
+export declare function decodeShape(shape: number): Shape;
+export declare function shapeText(shape: number): string;
+/** The sampler half of a combined texture-sampler ID (10), at binding + 1; null for other IDs. */
+export declare function webgpuPairedSamplerEntry(id: number): BindingLayoutMember | null;
 
 export interface Entry {
   /** The entry point's function name (WGSL: the name to select). */

@@ -37,6 +37,7 @@ export const KIND = Object.freeze({
   acceleration_structure: 9,
   mlp_weights: 10,
   handle: 11,
+  texture_sampler: 12,
 });
 /** Parameter kind names by number. */
 export const KIND_NAMES = Object.freeze(Object.keys(KIND));
@@ -90,6 +91,7 @@ export const WEBGPU_LAYOUT = Object.freeze({
   storage_texture_2d_rg32float: 7,
   storage_texture_2d_rgba32float: 8,
   storage_texture_2d_r32uint: 9,
+  texture_2d_float_filtering_sampler: 10,
 });
 /** The IDs' descriptions by number, as the C reader's messages name them. */
 export const WEBGPU_LAYOUT_NAMES = Object.freeze([
@@ -103,7 +105,102 @@ export const WEBGPU_LAYOUT_NAMES = Object.freeze([
   '2d read-write rg32float storage texture',
   '2d read-write rgba32float storage texture',
   '2d read-write r32uint storage texture',
+  '2d float sampled texture at binding, filtering sampler at binding + 1',
 ]);
+
+/** The kinds whose rows carry a shape word in `offset` (docs/format.md "Shapes"). */
+export const SHAPED_KINDS = Object.freeze([KIND.texture, KIND.rw_texture, KIND.sampler, KIND.texture_sampler]);
+/** A shape word's fields (docs/format.md "Shapes"). */
+export const SHAPE = Object.freeze({
+  DIM_MASK: 0xf, ARRAYED: 0x10, MULTISAMPLED: 0x20, COMPARISON: 0x40,
+  SAMPLE_SHIFT: 8, SAMPLE_MASK: 0xf00, FORMAT_SHIFT: 16, FORMAT_MASK: 0xff0000,
+  ACCESS_SHIFT: 24, ACCESS_MASK: 0x3000000,
+});
+const SHAPE_ALL = 0x03ff0f7f; // every field above
+/** Dimensions by number: a shape word's bits 0..3. */
+export const SHAPE_DIMENSIONS = Object.freeze(['none', '1d', '2d', '3d', 'cube']);
+/** Sample types by number: bits 8..11. */
+export const SAMPLE_TYPES = Object.freeze(['none', 'float', 'sint', 'uint', 'depth']);
+/** Storage access modes by number: bits 24..25 (0: not a storage texture). */
+export const SHAPE_ACCESS = Object.freeze([null, 'read', 'write', 'read_write']);
+/** Texel formats by number (SPIR-V's ImageFormat enumerants; WebGPU's names): bits 16..23. */
+export const TEXEL_FORMATS = Object.freeze([null,
+  'rgba32float', 'rgba16float', 'r32float', 'rgba8unorm', 'rgba8snorm', 'rg32float', 'rg16float',
+  'rg11b10ufloat', 'r16float', 'rgba16unorm', 'rgb10a2unorm', 'rg16unorm', 'rg8unorm', 'r16unorm',
+  'r8unorm', 'rgba16snorm', 'rg16snorm', 'rg8snorm', 'r16snorm', 'r8snorm', 'rgba32sint',
+  'rgba16sint', 'rgba8sint', 'r32sint', 'rg32sint', 'rg16sint', 'rg8sint', 'r16sint', 'r8sint',
+  'rgba32uint', 'rgba16uint', 'rgba8uint', 'r32uint', 'rgb10a2uint', 'rg32uint', 'rg16uint',
+  'rg8uint', 'r16uint', 'r8uint', 'r64uint', 'r64sint']);
+/* The sample type each texel format returns (1 float, 2 sint, 3 uint). */
+function texelSampleType(format) {
+  if (format >= 21 && format <= 29) return 2;
+  if (format === 41) return 2;
+  if (format >= 30 && format <= 40) return 3;
+  return format ? 1 : 0;
+}
+
+/**
+ * A shape word decoded: { dimension, arrayed, multisampled, comparison,
+ * sampleType, format, access, text } (docs/format.md "Shapes"); `text` is
+ * the spelling of the JSON view and the listings.
+ */
+export function decodeShape(shape) {
+  const dim = shape & SHAPE.DIM_MASK;
+  const sample = (shape & SHAPE.SAMPLE_MASK) >>> SHAPE.SAMPLE_SHIFT;
+  const format = (shape & SHAPE.FORMAT_MASK) >>> SHAPE.FORMAT_SHIFT;
+  const access = (shape & SHAPE.ACCESS_MASK) >>> SHAPE.ACCESS_SHIFT;
+  return {
+    dimension: SHAPE_DIMENSIONS[dim] ?? null,
+    arrayed: (shape & SHAPE.ARRAYED) !== 0,
+    multisampled: (shape & SHAPE.MULTISAMPLED) !== 0,
+    comparison: (shape & SHAPE.COMPARISON) !== 0,
+    sampleType: SAMPLE_TYPES[sample] ?? null,
+    format: TEXEL_FORMATS[format] ?? null,
+    access: SHAPE_ACCESS[access] ?? null,
+    text: shapeText(shape),
+  };
+}
+
+/** A shape word spelled as dgpb_shape_text() spells it ("cube float", "2d_array uint", "none"). */
+export function shapeText(shape) {
+  const parts = [];
+  const dim = shape & SHAPE.DIM_MASK;
+  const sample = (shape & SHAPE.SAMPLE_MASK) >>> SHAPE.SAMPLE_SHIFT;
+  const format = (shape & SHAPE.FORMAT_MASK) >>> SHAPE.FORMAT_SHIFT;
+  const access = (shape & SHAPE.ACCESS_MASK) >>> SHAPE.ACCESS_SHIFT;
+  if (dim)
+    parts.push(`${SHAPE_DIMENSIONS[dim] ?? '?'}${shape & SHAPE.ARRAYED ? '_array' : ''}${shape & SHAPE.MULTISAMPLED ? ' ms' : ''}`);
+  if (sample) parts.push(SAMPLE_TYPES[sample] ?? '?');
+  if (format) parts.push(TEXEL_FORMATS[format] ?? '?');
+  if (access) parts.push(SHAPE_ACCESS[access]);
+  if (shape & SHAPE.COMPARISON) parts.push('comparison');
+  const extra = (shape & ~SHAPE_ALL) >>> 0;
+  if (extra) parts.push(`0x${extra.toString(16)}`);
+  return parts.length ? parts.join(' ') : 'none';
+}
+
+/* Why a shape word does not fit a row of `kind` (the C reader's shape_rule()), or null. */
+function shapeRule(kind, shape) {
+  const dim = shape & SHAPE.DIM_MASK;
+  const sample = (shape & SHAPE.SAMPLE_MASK) >>> SHAPE.SAMPLE_SHIFT;
+  const format = (shape & SHAPE.FORMAT_MASK) >>> SHAPE.FORMAT_SHIFT;
+  const access = (shape & SHAPE.ACCESS_MASK) >>> SHAPE.ACCESS_SHIFT;
+  let why = null;
+  if ((shape & ~SHAPE_ALL) >>> 0) why = 'unknown bits';
+  else if (dim >= SHAPE_DIMENSIONS.length) why = 'an unknown dimension';
+  else if (sample >= SAMPLE_TYPES.length) why = 'an unknown sample type';
+  else if (format && !TEXEL_FORMATS[format]) why = 'an unknown texel format';
+  else if (kind === KIND.sampler && (shape & ~SHAPE.COMPARISON)) why = 'texture fields on a sampler';
+  else if (kind !== KIND.sampler && shape && !dim) why = 'no dimension';
+  else if ((shape & SHAPE.MULTISAMPLED) && dim !== 2) why = 'multisampling of a texture that is not 2d';
+  else if ((shape & SHAPE.ARRAYED) && dim === 3) why = 'an array of 3d textures';
+  else if (kind === KIND.rw_texture && (shape & SHAPE.COMPARISON)) why = 'comparison on a storage texture';
+  else if (kind !== KIND.rw_texture && access) why = 'an access mode on a texture that is not a storage texture';
+  else if (kind !== KIND.rw_texture && format) why = 'a texel format on a texture that is not a storage texture';
+  else if (format && sample && texelSampleType(format) !== sample) why = 'a sample type its texel format does not return';
+  if (!why) return null;
+  return `shape 0x${(shape >>> 0).toString(16)} (${shapeText(shape)}) of a ${KIND_NAMES[kind]} parameter has ${why}`;
+}
 
 /** GPUShaderStage's bits (the WebGPU constants, usable where GPUShaderStage is not defined). */
 export const SHADER_STAGE = Object.freeze({ VERTEX: 0x1, FRAGMENT: 0x2, COMPUTE: 0x4 });
@@ -114,6 +211,16 @@ const STORAGE_FORMAT = { 6: 'r32float', 7: 'rg32float', 8: 'rgba32float', 9: 'r3
  * The GPUBindGroupLayoutEntry member (without binding and visibility) that an
  * ID describes, as a fresh object; null for ID 0 and for IDs outside the table.
  */
+export function webgpuPairedSamplerEntry(id) {
+  return id === 10 ? { sampler: { type: 'filtering' } } : null;
+}
+
+/*
+ * The GPUBindGroupLayoutEntry member (without binding and visibility) that an
+ * ID describes, as a fresh object; null for ID 0 and for IDs outside the table.
+ * For ID 10 (a combined texture-sampler) it is the texture's; the sampler at
+ * the next binding is webgpuPairedSamplerEntry(10).
+ */
 export function webgpuLayoutEntry(id) {
   switch (id) {
     case 1: return { buffer: { type: 'uniform' } };
@@ -123,6 +230,9 @@ export function webgpuLayoutEntry(id) {
     case 5: return { texture: { sampleType: 'float', viewDimension: '2d', multisampled: false } };
     case 6: case 7: case 8: case 9:
       return { storageTexture: { access: 'read-write', format: STORAGE_FORMAT[id], viewDimension: '2d' } };
+    // A combined texture-sampler: the texture at the row's binding (its sampler, at binding + 1,
+    // is webgpuPairedSamplerEntry()).
+    case 10: return { texture: { sampleType: 'float', viewDimension: '2d', multisampled: false } };
     default: return null;
   }
 }
@@ -228,7 +338,7 @@ function findDuplicate(bytes, names) {
 
 // The kinds that always carry read_only (dgpb_kind_required_flags()).
 const READ_ONLY_KINDS = new Set([KIND.value, KIND.uniform_buffer, KIND.buffer, KIND.byte_buffer,
-  KIND.texture, KIND.sampler, KIND.acceleration_structure]);
+  KIND.texture, KIND.sampler, KIND.acceleration_structure, KIND.texture_sampler]);
 
 /* The rules for one parameter row (dgpb_param_rule()): null, or why it is wrong. */
 function paramRule(kind, flags, offset, size, id, wgsl) {
@@ -239,8 +349,13 @@ function paramRule(kind, flags, offset, size, id, wgsl) {
     return `a ${KIND_NAMES[kind]} parameter must be flagged read-only`;
   // A structured buffer's size is its element stride (docs/format.md, issue 24).
   const strided = kind === KIND.buffer || kind === KIND.rw_buffer;
-  if (kind !== KIND.value && (offset !== 0 || (size !== 0 && !strided)))
-    return `a ${KIND_NAMES[kind]} parameter must have offset 0 and size 0${strided ? ' or its element stride' : ''}`;
+  const shaped = SHAPED_KINDS.includes(kind);
+  if (kind !== KIND.value && ((offset !== 0 && !shaped) || (size !== 0 && !strided)))
+    return `a ${KIND_NAMES[kind]} parameter must have ${shaped ? 'its shape in offset' : 'offset 0'} and size 0${strided ? ' or its element stride' : ''}`;
+  if (shaped) {
+    const why = shapeRule(kind, offset);
+    if (why) return why;
+  }
   if (kind === KIND.value && size === 0) return 'a value parameter must have a non-zero size';
   if (kind === KIND.value && offset + size > 0xffffffff) return "a value parameter's offset + size overflows";
   if (!webgpuLayoutAllowed(kind, id, wgsl)) {
@@ -260,6 +375,7 @@ function webgpuLayoutAllowed(kind, id, wgsl) {
     case KIND.texture: return id === 5;
     case KIND.rw_texture: return id >= 6 && id <= 9;
     case KIND.sampler: return id === 4;
+    case KIND.texture_sampler: return id === 10;
     default: return id === 0;
   }
 }
@@ -355,7 +471,10 @@ function readParam(c, wgsl) {
   const why = paramRule(kind, flags, offset, size, webgpuLayout, wgsl && space !== PIPELINE_CONSTANT_SPACE);
   if (why) throw c.corrupt('value', at, why);
   return {
-    param: { name: name.text, kind, kindName: KIND_NAMES[kind], flags, space, binding, offset, size, webgpuLayout },
+    param: {
+      name: name.text, kind, kindName: KIND_NAMES[kind], flags, space, binding, offset, size, webgpuLayout,
+      ...(SHAPED_KINDS.includes(kind) ? { shape: decodeShape(offset) } : {}),
+    },
     name,
   };
 }
@@ -596,13 +715,20 @@ export function bindGroupLayoutDescriptors(entries, visibilityFor) {
         throw new RangeError(`${where} is in group ${row.space}; at most ${MAX_BIND_GROUPS} groups are built`);
       while (groups.length <= row.space) groups.push(new Map());
       const group = groups[row.space];
-      const had = group.get(row.binding);
-      if (!had) {
-        group.set(row.binding, { id: row.webgpuLayout, where, layout: { binding: row.binding, visibility, ...member } });
-      } else if (had.id !== row.webgpuLayout) {
-        throw new RangeError(`${where} puts webgpu_layout ${row.webgpuLayout} (${WEBGPU_LAYOUT_NAMES[row.webgpuLayout]}) on group ${row.space}, binding ${row.binding}, where ${had.where} has ${had.id} (${WEBGPU_LAYOUT_NAMES[had.id]})`);
-      } else {
-        had.layout.visibility |= visibility;
+      // A combined texture-sampler is two entries: its texture, then its sampler at binding + 1.
+      const paired = webgpuPairedSamplerEntry(row.webgpuLayout);
+      const parts = [[row.binding, member, row.webgpuLayout]];
+      if (paired) parts.push([row.binding + 1, paired, -row.webgpuLayout]);
+      for (const [binding, part, id] of parts) {
+        const had = group.get(binding);
+        if (!had) {
+          group.set(binding, { id, where, layout: { binding, visibility, ...part } });
+        } else if (had.id !== id) {
+          const name = (n) => (n < 0 ? `the sampler of ${-n} (${WEBGPU_LAYOUT_NAMES[-n]})` : `${n} (${WEBGPU_LAYOUT_NAMES[n]})`);
+          throw new RangeError(`${where} puts webgpu_layout ${name(id)} on group ${row.space}, binding ${binding}, where ${had.where} has ${name(had.id)}`);
+        } else {
+          had.layout.visibility |= visibility;
+        }
       }
     }
   }

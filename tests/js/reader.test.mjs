@@ -189,9 +189,10 @@ test('lookups find targets, backends and entries by name', () => {
 
 test('the constant tables are the format\'s', () => {
   assert.equal(dgpb.KIND.handle, 11);
+  assert.equal(dgpb.KIND.texture_sampler, 12);
   assert.equal(dgpb.KIND_NAMES[dgpb.KIND.rw_texture], 'rw_texture');
   assert.equal(dgpb.WEBGPU_LAYOUT.storage_texture_2d_r32uint, 9);
-  assert.equal(dgpb.WEBGPU_LAYOUT_NAMES.length, 10);
+  assert.equal(dgpb.WEBGPU_LAYOUT_NAMES.length, 11);
   assert.deepEqual([...dgpb.CAPABILITIES], [...dgpb.CAPABILITIES].sort());
   assert.deepEqual([...dgpb.TARGETS], [...dgpb.TARGETS].sort());
   assert.deepEqual(dgpb.SHADER_STAGE, { VERTEX: 1, FRAGMENT: 2, COMPUTE: 4 });
@@ -235,6 +236,7 @@ test('every webgpu_layout ID has its descriptor', () => {
     row('u', 'uniform_buffer', 0, 0, 1), row('ro', 'buffer', 0, 1, 2), row('rw', 'rw_buffer', 0, 2, 3),
     row('s', 'sampler', 0, 3, 4), row('t', 'texture', 0, 4, 5), row('i6', 'rw_texture', 0, 5, 6),
     row('i7', 'rw_texture', 0, 6, 7), row('i8', 'rw_texture', 0, 7, 8), row('i9', 'rw_texture', 0, 8, 9),
+    row('ts', 'texture_sampler', 0, 9, 10),
   ];
   const [g] = bindGroupLayoutDescriptors(entry('all', 'compute', rows));
   assert.deepEqual(g.entries.map(({ binding, visibility, ...m }) => m), [
@@ -247,10 +249,14 @@ test('every webgpu_layout ID has its descriptor', () => {
     { storageTexture: { access: 'read-write', format: 'rg32float', viewDimension: '2d' } },
     { storageTexture: { access: 'read-write', format: 'rgba32float', viewDimension: '2d' } },
     { storageTexture: { access: 'read-write', format: 'r32uint', viewDimension: '2d' } },
+    // A combined texture-sampler: its texture at its binding, its sampler at the next.
+    { texture: { sampleType: 'float', viewDimension: '2d', multisampled: false } },
+    { sampler: { type: 'filtering' } },
   ]);
+  assert.deepEqual(g.entries.slice(-2).map((e) => e.binding), [9, 10]);
   for (let id = 1; id < dgpb.WEBGPU_LAYOUT_NAMES.length; id++) assert.ok(dgpb.webgpuLayoutEntry(id));
   assert.equal(dgpb.webgpuLayoutEntry(0), null);
-  assert.equal(dgpb.webgpuLayoutEntry(10), null);
+  assert.equal(dgpb.webgpuLayoutEntry(11), null);
   assert.notEqual(dgpb.webgpuLayoutEntry(1), dgpb.webgpuLayoutEntry(1), 'a fresh object each time');
 });
 

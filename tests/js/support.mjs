@@ -43,7 +43,7 @@ export function jsonView(bundle, stem) {
           flags: Object.keys(FLAG).filter((f) => p.flags & FLAG[f]),
           space: p.space,
           binding: p.binding,
-          offset: p.offset,
+          ...(p.shape ? { shape: p.shape.text } : { offset: p.offset }),
           size: p.size,
           webgpu_layout: p.webgpuLayout,
         })),

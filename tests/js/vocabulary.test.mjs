@@ -88,6 +88,28 @@ test('kinds: numbers and names are the rows of DGPB_KIND', () => {
   assert.deepEqual(literal('KIND'), want);
 });
 
+test('shapes: dimensions, sample types, access modes and texel formats are the rows', () => {
+  const dims = rows('DGPB_SHAPE_DIM').map(([id, value, name]) => ({ value, name }));
+  assert.deepEqual([...dgpb.SHAPE_DIMENSIONS], byValue(dims).map((d) => d.name));
+  const samples = rows('DGPB_SAMPLE_TYPE').map(([id, value, name]) => ({ value, name }));
+  assert.deepEqual([...dgpb.SAMPLE_TYPES], byValue(samples).map((d) => d.name));
+  const access = rows('DGPB_SHAPE_ACCESS').map(([id, value, name]) => ({ value, name }));
+  assert.deepEqual([...dgpb.SHAPE_ACCESS].slice(1), byValue(access).map((d) => d.name));
+  const texels = rows('DGPB_TEXEL_FORMAT').map(([id, value, name, sample]) => ({ value, name, sample }));
+  const want = [null];
+  for (const t of byValue(texels)) want[t.value] = t.name;
+  assert.deepEqual([...dgpb.TEXEL_FORMATS], want);
+  // Each format's sample type, through the reader's rule: a uint format with a float sample
+  // type is refused, with its own type accepted.
+  for (const t of texels) {
+    const sample = samples.find((x) => x.name === t.sample.toLowerCase()).value;
+    const shape = 2 | (sample << 8) | (t.value << 16) | (3 << 24);
+    assert.equal(dgpb.shapeText(shape), `2d ${t.sample.toLowerCase()} ${t.name} read_write`);
+  }
+  const shaped = rows('DGPB_SHAPED_KIND').map(([id]) => kinds.find((k) => k.id === id).value);
+  assert.deepEqual([...dgpb.SHAPED_KINDS], shaped);
+});
+
 test('stages, capabilities and targets are the rows, in order', () => {
   assert.deepEqual([...dgpb.STAGES], byValue(stages).map((s) => s.name));
   assert.deepEqual(union('StageName'), byValue(stages).map((s) => s.name));
