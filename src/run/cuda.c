@@ -340,6 +340,7 @@ static uint32_t handle_size(uint32_t kind)
         return 16;                 /* device pointer, element count or byte size */
     case DGPB_KIND_UNIFORM_BUFFER: /* device pointer */
     case DGPB_KIND_TEXTURE:        /* CUtexObject */
+    case DGPB_KIND_TEXTURE_SAMPLER: /* a CUtexObject too: it samples as its sampler would */
     case DGPB_KIND_RW_TEXTURE:     /* CUsurfObject */
     case DGPB_KIND_SAMPLER:        /* folded into the texture object; left zero */
         return 8;
@@ -705,7 +706,8 @@ static int cuda_run(void *host, const char *key, const dgpb_entry_view *const *e
             goto done;
         }
         const dgpb_run_param *p = &c->params[k];
-        if (row->kind == DGPB_KIND_TEXTURE || row->kind == DGPB_KIND_RW_TEXTURE) {
+        if (row->kind == DGPB_KIND_TEXTURE || row->kind == DGPB_KIND_TEXTURE_SAMPLER ||
+            row->kind == DGPB_KIND_RW_TEXTURE) {
             uint64_t handle = 0;
             if (make_image(&st, p, row->kind == DGPB_KIND_RW_TEXTURE, &handle, &out_array[k], d))
                 goto done;

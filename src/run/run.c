@@ -123,6 +123,58 @@ static int check_texture(const dgpb_run_param *p, dgpb_diag *d)
     return DGPB_OK;
 }
 
+/*
+ * A texture given for a row of another shape (docs/format.md, "Shapes"): a
+ * 2D texture for a cube map, a float format for a uint texture. A row whose
+ * shape is 0 (not stated) takes what it is given.
+ */
+static int check_texture_shape(const dgpb_run_param *p, const dgpb_param_view *row, dgpb_diag *d)
+{
+    static const uint32_t dims[DGPB_RUN_DIM_COUNT] = {
+        [DGPB_RUN_DIM_2D] = DGPB_DIM_2D,
+        [DGPB_RUN_DIM_1D] = DGPB_DIM_1D,
+        [DGPB_RUN_DIM_3D] = DGPB_DIM_3D,
+        [DGPB_RUN_DIM_CUBE] = DGPB_DIM_CUBE,
+        [DGPB_RUN_DIM_2D_ARRAY] = DGPB_DIM_2D | DGPB_SHAPE_ARRAYED,
+    };
+    uint32_t shape = row->offset, want = shape & (DGPB_SHAPE_DIM_MASK | DGPB_SHAPE_ARRAYED);
+    char text[96];
+    if (!DGPB_SHAPE_DIM_OF(shape) || p->dim >= DGPB_RUN_DIM_COUNT)
+        return DGPB_OK;
+    if (shape & DGPB_SHAPE_MULTISAMPLED)
+        return dgpb_diag_set(d, DGPB_ERR_RUN_KIND, -1,
+                             "texture '%s' is a multisampled texture (%s), which the runner cannot "
+                             "give",
+                             p->name, dgpb_shape_text(shape, text, sizeof text));
+    if (dims[p->dim] != want)
+        return dgpb_diag_set(d, DGPB_ERR_RUN_KIND, -1,
+                             "texture '%s' is a %s texture in the bundle (%s), the request gives a "
+                             "%s one (--texture NAME=FORMAT:SIZE:DIM says which)",
+                             p->name,
+                             dgpb_shape_dim_name(DGPB_SHAPE_DIM_OF(shape)) &&
+                                     (shape & DGPB_SHAPE_ARRAYED)
+                                 ? (DGPB_SHAPE_DIM_OF(shape) == DGPB_DIM_CUBE ? "cube_array"
+                                                                              : "2d_array")
+                                 : dgpb_shape_dim_name(DGPB_SHAPE_DIM_OF(shape)),
+                             dgpb_shape_text(shape, text, sizeof text),
+                             dgpb_run_dim_name(p->dim));
+    uint32_t sample = DGPB_SHAPE_SAMPLE_OF(shape);
+    const char *format = dgpb_run_format_name(p->format);
+    uint32_t given = format ? dgpb_texel_format_sample_type(
+                                  dgpb_texel_format_from_name(format, strlen(format)))
+                            : 0;
+    if (sample == DGPB_SAMPLE_DEPTH)
+        sample = DGPB_SAMPLE_FLOAT; /* a depth texture is read from a float format here */
+    if (sample && given && sample != given)
+        return dgpb_diag_set(d, DGPB_ERR_RUN_KIND, -1,
+                             "texture '%s' returns %s texels in the bundle (%s), the request gives "
+                             "%s, a %s format",
+                             p->name, dgpb_sample_type_name(sample),
+                             dgpb_shape_text(shape, text, sizeof text),
+                             format, dgpb_sample_type_name(given));
+    return DGPB_OK;
+}
+
 /* Checks one request parameter against its row. */
 static int check_param(const dgpb_run_param *p, const dgpb_param_view *row, dgpb_diag *d)
 {
@@ -147,7 +199,8 @@ static int check_param(const dgpb_run_param *p, const dgpb_param_view *row, dgpb
         return DGPB_OK;
     case DGPB_KIND_TEXTURE:
     case DGPB_KIND_RW_TEXTURE:
-        return check_texture(p, d);
+    case DGPB_KIND_TEXTURE_SAMPLER:
+        return check_texture_shape(p, row, d) ? DGPB_ERR_RUN_KIND : check_texture(p, d);
     case DGPB_KIND_SAMPLER:
         return DGPB_OK;
     default:

@@ -91,6 +91,7 @@ int vk_run(void *host, const char *key, const dgpb_entry_view *const *entries,
         {VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, MAX_SLOTS},
         {VK_DESCRIPTOR_TYPE_SAMPLED_IMAGE, MAX_SLOTS},
         {VK_DESCRIPTOR_TYPE_SAMPLER, MAX_SLOTS},
+        {VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER, MAX_SLOTS},
         {VK_DESCRIPTOR_TYPE_STORAGE_IMAGE, MAX_SLOTS},
     };
     VkDescriptorPoolCreateInfo pci = {.sType = VK_STRUCTURE_TYPE_DESCRIPTOR_POOL_CREATE_INFO,

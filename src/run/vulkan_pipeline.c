@@ -29,6 +29,9 @@ static bool descriptor_type(uint32_t kind, VkDescriptorType *out)
     case DGPB_KIND_SAMPLER:
         *out = VK_DESCRIPTOR_TYPE_SAMPLER;
         return true;
+    case DGPB_KIND_TEXTURE_SAMPLER:
+        *out = VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER;
+        return true;
     case DGPB_KIND_RW_TEXTURE:
         *out = VK_DESCRIPTOR_TYPE_STORAGE_IMAGE;
         return true;

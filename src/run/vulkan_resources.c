@@ -211,6 +211,10 @@ bool vk_make_slot_resource(vk_host *vk, const dgpb_run_request *c, const slot *s
         return vk_make_image(vk, res, cp, VK_IMAGE_USAGE_SAMPLED_BIT, r);
     case VK_DESCRIPTOR_TYPE_STORAGE_IMAGE:
         return vk_make_image(vk, res, cp, VK_IMAGE_USAGE_STORAGE_BIT, r);
+    case VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER: /* the image, then its sampler */
+        if (!vk_make_image(vk, res, cp, VK_IMAGE_USAGE_SAMPLED_BIT, r))
+            return false;
+        /* fall through */
     case VK_DESCRIPTOR_TYPE_SAMPLER: {
         /* Point sampling, clamped: texel centres read exact texels. */
         VkSamplerCreateInfo ci = {.sType = VK_STRUCTURE_TYPE_SAMPLER_CREATE_INFO,
