@@ -373,6 +373,24 @@ static void row_note(const entry_set *s, const dgpb_entry_view *only, uint32_t r
             size -= n < size ? n : size;
             break;
         }
+    if (dgpb_kind_has_shape(p->kind)) { /* what a host creates (docs/format.md, "Shapes") */
+        char shape[96];
+        bool same = true;
+        for (uint32_t t = 0; t < s->count && !only; t++)
+            same &= s->entries[t]->params[r].offset == p->offset;
+        if (same) {
+            if (p->offset)
+                snprintf(buf, size, ", %s", dgpb_shape_text(p->offset, shape, sizeof shape));
+            return;
+        }
+        size_t n = 0;
+        for (uint32_t t = 0; t < s->count && n < size; t++)
+            n += (size_t)snprintf(
+                buf + n, size - n, "%s %s on %.*s", t ? "," : ",",
+                dgpb_shape_text(s->entries[t]->params[r].offset, shape, sizeof shape),
+                (int)s->targets[t]->name.len, s->targets[t]->name.ptr);
+        return;
+    }
     if ((p->kind != DGPB_KIND_BUFFER && p->kind != DGPB_KIND_RW_BUFFER) || (only && !p->size))
         return;
     bool alike = true;
