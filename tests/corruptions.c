@@ -228,7 +228,7 @@ static void wrong_webgpu_id(mut_ctx *c)
 }
 static void unknown_webgpu_id(mut_ctx *c)
 {
-    put(c, support_param_field_offset(c->orig, P(1, 0, 7), F_WGPU), DGPB_WGPU_COUNT);
+    put(c, support_param_field_offset(c->orig, P(1, 0, 7), F_WGPU), 20);
 }
 static void webgpu_id_off_wgsl(mut_ctx *c)
 {
@@ -351,7 +351,7 @@ const corruption corruptions[] = {
      "a sampler parameter must be flagged read-only", readonly_kind_unflagged},
     {"wrong_webgpu_id_for_kind", 0, 0, DGPB_ERR_CORRUPT_VALUE,
      "webgpu_layout 3 (storage buffer) does not describe a buffer", wrong_webgpu_id},
-    {"unknown_webgpu_id", 0, 0, DGPB_ERR_CORRUPT_VALUE, "unknown webgpu_layout id 11",
+    {"unknown_webgpu_id", 0, 0, DGPB_ERR_CORRUPT_VALUE, "unknown webgpu_layout id 20",
      unknown_webgpu_id},
     {"webgpu_id_off_wgsl", 0, 0, DGPB_ERR_CORRUPT_VALUE,
      "target 'spirv', entry 'k', parameter 2 'src': webgpu_layout 2 on a target other than wgsl",

@@ -60,10 +60,10 @@ static void must(int rc, const dgpb_diag *d)
 
 /* The parameter table shared by both targets; webgpu IDs only on wgsl. */
 /* The golden's shapes (docs/format.md, "Shapes"): a 2D float texture, 2D read-write storage
-   textures of r32float and r32uint. */
+   textures of rgba32float and r32uint. */
 #define GOLDEN_TEX (DGPB_DIM_2D | DGPB_SAMPLE_FLOAT << DGPB_SHAPE_SAMPLE_SHIFT)
 #define GOLDEN_IMG                                                                                 \
-    (GOLDEN_TEX | DGPB_TEXEL_R32FLOAT << DGPB_SHAPE_FORMAT_SHIFT |                                 \
+    (GOLDEN_TEX | DGPB_TEXEL_RGBA32FLOAT << DGPB_SHAPE_FORMAT_SHIFT |                                 \
      DGPB_ACCESS_READ_WRITE << DGPB_SHAPE_ACCESS_SHIFT)
 #define GOLDEN_COUNTS                                                                              \
     (DGPB_DIM_2D | DGPB_SAMPLE_UINT << DGPB_SHAPE_SAMPLE_SHIFT |                                   \

@@ -605,6 +605,13 @@ static void test_rows_the_code_does_not_use_may_lack_a_binding(void **state)
 
 /* ---- wgsl ---------------------------------------------------------------------- */
 
+/* Each WGSL binding's shape, from its type's parts, as code_bindings_from_wgsl() fills it. */
+static void wgsl_shapes(code *c)
+{
+    for (size_t i = 0; i < c->view.count; i++)
+        c->items[i].shape = code_wgsl_shape(&c->items[i]);
+}
+
 /* proof.slang's bindings as Slang writes them in WGSL. */
 static void wgsl_code(code *c)
 {
@@ -623,8 +630,16 @@ static void wgsl_code(code *c)
     img->detail = "texture_storage_2d<r32float, read_write>";
     img->dimension = "2d";
     img->texel_format = "r32float";
+    img->access = "read_write";
     img->writable = true;
+    wgsl_shapes(c);
 }
+
+/* The shapes of wgsl_code's texture and storage texture (docs/format.md, "Shapes"). */
+#define TEX_2D_FLOAT (DGPB_DIM_2D | DGPB_SAMPLE_FLOAT << DGPB_SHAPE_SAMPLE_SHIFT)
+#define IMAGE_R32FLOAT                                                                             \
+    (TEX_2D_FLOAT | DGPB_TEXEL_R32FLOAT << DGPB_SHAPE_FORMAT_SHIFT |                               \
+     DGPB_ACCESS_READ_WRITE << DGPB_SHAPE_ACCESS_SHIFT)
 
 static void wgsl_table(table *t)
 {
@@ -632,9 +647,10 @@ static void wgsl_table(table *t)
     add_row(t, "gain", DGPB_KIND_VALUE, 0, 0, 0, 4, DGPB_WGPU_UNIFORM_BUFFER);
     add_row(t, "pair.src", DGPB_KIND_BUFFER, 0, 1, 0, 0, DGPB_WGPU_READ_ONLY_STORAGE_BUFFER);
     add_row(t, "pair.dst", DGPB_KIND_RW_BUFFER, 0, 2, 0, 0, DGPB_WGPU_STORAGE_BUFFER);
-    add_row(t, "tex", DGPB_KIND_TEXTURE, 0, 3, 0, 0, DGPB_WGPU_TEXTURE_2D_FLOAT);
+    add_row(t, "tex", DGPB_KIND_TEXTURE, 0, 3, TEX_2D_FLOAT, 0, DGPB_WGPU_TEXTURE_2D_FLOAT);
     add_row(t, "smp", DGPB_KIND_SAMPLER, 0, 4, 0, 0, DGPB_WGPU_FILTERING_SAMPLER);
-    add_row(t, "image", DGPB_KIND_RW_TEXTURE, 0, 5, 0, 0, DGPB_WGPU_STORAGE_TEXTURE_2D_R32FLOAT);
+    add_row(t, "image", DGPB_KIND_RW_TEXTURE, 0, 5, IMAGE_R32FLOAT, 0,
+            DGPB_WGPU_STORAGE_TEXTURE_2D_R32FLOAT);
 }
 
 static void test_a_wgsl_table_that_matches_its_code_is_proved(void **state)
@@ -655,7 +671,9 @@ static void test_a_wgsl_table_that_matches_its_code_is_proved(void **state)
                    {"r32uint", DGPB_WGPU_STORAGE_TEXTURE_2D_R32UINT}};
     for (size_t f = 0; f < ARRAY_LEN(formats); f++) {
         binding_named(&c, "image_0")->texel_format = formats[f].format;
+        wgsl_shapes(&c);
         row_named(&t, "image")->webgpu_layout = formats[f].id;
+        row_named(&t, "image")->offset = code_wgsl_shape(binding_named(&c, "image_0"));
         expect_proved("wgsl", &t, &c, NULL);
     }
 }
@@ -740,26 +758,27 @@ static void test_a_launch_row_on_wgsl_is_refused(void **state)
                    "WebGPU does not have");
 }
 
-static void test_wgsl_bindings_webgpu_cannot_describe_are_refused_with_the_rewrite(void **state)
+static void test_wgsl_comparison_depth_and_multisampled_bindings_are_proved_by_shape(void **state)
 {
     (void)state;
+    /* WebGPU binds each (IDs 12, 42, 41): a row that says so is proved; one that does not is
+       refused, naming the shape the code declares. */
     static const struct {
-        const char *name;
-        uint32_t cls;
+        const char *name, *row;
+        uint32_t cls, shape, id;
         const char *message;
     } cases[] = {
-        {"smp_0", DGPB_CODE_COMPARISON_SAMPLER,
-         "target 'wgsl', entry 'k': the code's 'smp_0' (@group(0) @binding(4)) is a comparison "
-         "sampler (SamplerComparisonState), which has no WebGPU binding-layout ID (ID 4 is a "
-         "filtering sampler); leave wgsl out of --targets for this entry, or compare in the "
-         "shader with a plain SamplerState"},
-        {"tex_0", DGPB_CODE_DEPTH_TEXTURE,
-         "target 'wgsl', entry 'k': the code's 'tex_0' (@group(0) @binding(3)) is a depth "
-         "texture, which has no WebGPU binding-layout ID; read it as a Texture2D<float> or leave "
-         "wgsl out of --targets"},
-        {"tex_0", DGPB_CODE_MULTISAMPLED_TEXTURE,
-         "the code's 'tex_0' (@group(0) @binding(3)) is a multisampled texture, which has no "
-         "WebGPU binding-layout ID"},
+        {"smp_0", "smp", DGPB_CODE_COMPARISON_SAMPLER, DGPB_SHAPE_COMPARISON, 12,
+         "parameter 'smp' has the shape 'none', but the code declares 'smp_0' (@group(0) "
+         "@binding(4)) as 'comparison'"},
+        {"tex_0", "tex", DGPB_CODE_DEPTH_TEXTURE,
+         DGPB_DIM_2D | DGPB_SAMPLE_DEPTH << DGPB_SHAPE_SAMPLE_SHIFT, 32 + 8 + 2,
+         "parameter 'tex' has the shape '2d float', but the code declares 'tex_0' (@group(0) "
+         "@binding(3)) as '2d depth'"},
+        {"tex_0", "tex", DGPB_CODE_MULTISAMPLED_TEXTURE, TEX_2D_FLOAT | DGPB_SHAPE_MULTISAMPLED,
+         32 + 8 + 1,
+         "parameter 'tex' has the shape '2d float', but the code declares 'tex_0' (@group(0) "
+         "@binding(3)) as '2d ms float'"},
     };
     for (size_t i = 0; i < ARRAY_LEN(cases); i++) {
         table t;
@@ -767,7 +786,11 @@ static void test_wgsl_bindings_webgpu_cannot_describe_are_refused_with_the_rewri
         wgsl_table(&t);
         wgsl_code(&c);
         binding_named(&c, cases[i].name)->cls = cases[i].cls;
+        wgsl_shapes(&c);
         expect_refused("wgsl", &t, &c, NULL, cases[i].message);
+        row_named(&t, cases[i].row)->offset = cases[i].shape;
+        row_named(&t, cases[i].row)->webgpu_layout = cases[i].id;
+        expect_proved("wgsl", &t, &c, NULL);
     }
     /* A binding without @group/@binding: Slang's push constant. */
     table t;
@@ -811,17 +834,24 @@ static void test_a_webgpu_id_that_disagrees_with_the_wgsl_declaration_is_refused
         {"image", DGPB_WGPU_STORAGE_TEXTURE_2D_RGBA32FLOAT, NULL, NULL, NULL, NULL,
          "parameter 'image' carries WebGPU ID 8, but the code declares 'image_0' (@group(0) "
          "@binding(5)) as texture_storage_2d<r32float, read_write>, which is ID 6"},
+        /* a storage texture or texture of another format, dimension or sample type: its
+           shape is not the code's */
         {"image", DGPB_WGPU_STORAGE_TEXTURE_2D_R32FLOAT, "image_0", NULL, NULL, "r32sint",
-         "parameter 'image' carries WebGPU ID 6, but the code declares 'image_0' (@group(0) "
-         "@binding(5)) as texture_storage_2d<r32float, read_write>, which has no ID"},
+         "parameter 'image' has the shape '2d float r32float read_write', but the code declares "
+         "'image_0' (@group(0) @binding(5)) as '2d sint r32sint read_write'"},
         {"image", DGPB_WGPU_STORAGE_TEXTURE_2D_R32FLOAT, "image_0", "2d_array", NULL, NULL,
-         "parameter 'image' carries WebGPU ID 6, but the code declares 'image_0'"},
-        /* a texture of another dimension or sample type */
+         "parameter 'image' has the shape '2d float r32float read_write', but the code declares "
+         "'image_0' (@group(0) @binding(5)) as '2d_array float r32float read_write'"},
         {"tex", DGPB_WGPU_TEXTURE_2D_FLOAT, "tex_0", "3d", NULL, NULL,
-         "parameter 'tex' carries WebGPU ID 5, but the code declares 'tex_0' (@group(0) "
-         "@binding(3)) as texture_2d<f32>, which has no ID"},
+         "parameter 'tex' has the shape '2d float', but the code declares 'tex_0' (@group(0) "
+         "@binding(3)) as '3d float'"},
         {"tex", DGPB_WGPU_TEXTURE_2D_FLOAT, "tex_0", NULL, "u32", NULL,
-         "parameter 'tex' carries WebGPU ID 5, but the code declares 'tex_0'"},
+         "parameter 'tex' has the shape '2d float', but the code declares 'tex_0' (@group(0) "
+         "@binding(3)) as '2d uint'"},
+        /* the shape agrees, the ID does not: a cube map's ID on a 2d texture */
+        {"tex", 32 + 3 * 8, NULL, NULL, NULL, NULL,
+         "parameter 'tex' carries WebGPU ID 56, but the code declares 'tex_0' (@group(0) "
+         "@binding(3)) as texture_2d<f32>, which is ID 5"},
         /* a value or a sampler row without the ID of what the code declares */
         {"gain", DGPB_WGPU_NONE, NULL, NULL, NULL, NULL,
          "parameter 'gain' carries WebGPU ID 0, but the code declares 'globalParams_0' "
@@ -844,6 +874,7 @@ static void test_a_webgpu_id_that_disagrees_with_the_wgsl_declaration_is_refused
                 b->sample_type = cases[i].sample_type;
             if (cases[i].format)
                 b->texel_format = cases[i].format;
+            wgsl_shapes(&c);
         }
         expect_refused("wgsl", &t, &c, NULL, cases[i].message);
     }
@@ -1477,7 +1508,7 @@ int main(void)
         cmocka_unit_test(test_a_wgsl_binding_without_its_row_is_refused_naming_group_and_binding),
         cmocka_unit_test(test_wgsl_field_rows_and_strides_are_proved_against_the_wgsl_layout),
         cmocka_unit_test(test_a_launch_row_on_wgsl_is_refused),
-        cmocka_unit_test(test_wgsl_bindings_webgpu_cannot_describe_are_refused_with_the_rewrite),
+        cmocka_unit_test(test_wgsl_comparison_depth_and_multisampled_bindings_are_proved_by_shape),
         cmocka_unit_test(test_a_webgpu_id_that_disagrees_with_the_wgsl_declaration_is_refused),
         cmocka_unit_test(test_unused_wgsl_rows_may_lack_a_binding),
         cmocka_unit_test(test_a_ptx_table_that_matches_its_kernel_is_proved),

@@ -156,11 +156,85 @@ static void webgpu_ids_follow_the_kind(void **state)
         {DGPB_KIND_SAMPLER, 10, false},
     };
     for (size_t i = 0; i < sizeof rows / sizeof rows[0]; i++) {
-        assert_int_equal(dgpb_webgpu_layout_allowed(rows[i].kind, rows[i].id, true), rows[i].ok);
+        assert_int_equal(dgpb_webgpu_layout_allowed(rows[i].kind, 0, rows[i].id, true),
+                         rows[i].ok);
         /* Off wgsl, only 0 is allowed, whatever the kind. */
-        assert_int_equal(dgpb_webgpu_layout_allowed(rows[i].kind, rows[i].id, false),
+        assert_int_equal(dgpb_webgpu_layout_allowed(rows[i].kind, 0, rows[i].id, false),
                          rows[i].id == 0);
     }
+}
+
+#define SAMPLE(t) (DGPB_SAMPLE_##t << DGPB_SHAPE_SAMPLE_SHIFT)
+#define FORMAT(f) (DGPB_TEXEL_##f << DGPB_SHAPE_FORMAT_SHIFT)
+#define ACCESS(a) (DGPB_ACCESS_##a << DGPB_SHAPE_ACCESS_SHIFT)
+
+/* Every shape WebGPU can bind has one ID: the table's where it names the descriptor, else one
+   made from the shape, which decodes back to it; the rest have none. */
+static void webgpu_ids_follow_the_shape(void **state)
+{
+    (void)state;
+    static const struct {
+        uint32_t kind, shape, id;
+        const char *text;
+    } rows[] = {
+        {DGPB_KIND_TEXTURE, DGPB_DIM_2D | SAMPLE(FLOAT), 5, "2d float sampled texture"},
+        {DGPB_KIND_TEXTURE, DGPB_DIM_CUBE | SAMPLE(FLOAT), 32 + 3 * 8, "cube float sampled texture"},
+        {DGPB_KIND_TEXTURE, DGPB_DIM_2D | DGPB_SHAPE_ARRAYED | SAMPLE(UINT), 32 + 2 * 8 + 3 * 2,
+         "2d-array uint sampled texture"},
+        {DGPB_KIND_TEXTURE, DGPB_DIM_2D | DGPB_SHAPE_MULTISAMPLED | SAMPLE(FLOAT), 32 + 8 + 1,
+         "2d float sampled texture, multisampled"},
+        {DGPB_KIND_TEXTURE, DGPB_DIM_2D | SAMPLE(DEPTH), 32 + 8 + 2, "2d depth sampled texture"},
+        {DGPB_KIND_TEXTURE, DGPB_DIM_3D | SAMPLE(SINT), 32 + 5 * 8 + 4, "3d sint sampled texture"},
+        {DGPB_KIND_TEXTURE, DGPB_DIM_1D | DGPB_SHAPE_ARRAYED | SAMPLE(FLOAT), 0, NULL},
+        {DGPB_KIND_TEXTURE, DGPB_DIM_3D | DGPB_SHAPE_MULTISAMPLED | SAMPLE(FLOAT), 0, NULL},
+        {DGPB_KIND_TEXTURE_SAMPLER, DGPB_DIM_2D | SAMPLE(FLOAT), 10,
+         "2d float sampled texture at binding, filtering sampler at binding + 1"},
+        {DGPB_KIND_TEXTURE_SAMPLER, DGPB_DIM_2D | SAMPLE(DEPTH) | DGPB_SHAPE_COMPARISON,
+         96 + 8 + 2 + 1, "2d depth sampled texture at binding, comparison sampler at binding + 1"},
+        {DGPB_KIND_TEXTURE_SAMPLER, DGPB_DIM_CUBE | DGPB_SHAPE_ARRAYED | SAMPLE(FLOAT),
+         96 + 4 * 8, "cube-array float sampled texture at binding, filtering sampler at binding + 1"},
+        {DGPB_KIND_SAMPLER, 0, 4, "filtering sampler"},
+        {DGPB_KIND_SAMPLER, DGPB_SHAPE_COMPARISON, 12, "comparison sampler"},
+        {DGPB_KIND_RW_TEXTURE, DGPB_DIM_2D | SAMPLE(UINT) | FORMAT(R32UINT) | ACCESS(READ_WRITE), 9,
+         "2d read-write r32uint storage texture"},
+        {DGPB_KIND_RW_TEXTURE, DGPB_DIM_2D | SAMPLE(FLOAT) | FORMAT(RGBA8UNORM) | ACCESS(WRITE),
+         256 + 4 * 32 + 2 * 8 + 1, "2d write rgba8unorm storage texture"},
+        {DGPB_KIND_RW_TEXTURE,
+         DGPB_DIM_2D | DGPB_SHAPE_ARRAYED | SAMPLE(UINT) | FORMAT(R32UINT) | ACCESS(READ_WRITE),
+         256 + 33 * 32 + 3 * 8 + 2, "2d-array read_write r32uint storage texture"},
+        {DGPB_KIND_RW_TEXTURE, DGPB_DIM_CUBE | SAMPLE(FLOAT) | FORMAT(R32FLOAT) | ACCESS(READ), 0,
+         NULL},
+        {DGPB_KIND_RW_TEXTURE, DGPB_DIM_2D | SAMPLE(FLOAT) | ACCESS(READ_WRITE), 0, NULL},
+    };
+    for (size_t i = 0; i < sizeof rows / sizeof rows[0]; i++) {
+        uint32_t id = dgpb_webgpu_layout_for(rows[i].kind, rows[i].shape), kind, shape;
+        if (id != rows[i].id)
+            fail_msg("row %zu: ID %u, expected %u", i, id, rows[i].id);
+        if (!id)
+            continue;
+        assert_true(dgpb_webgpu_layout_decode(id, &kind, &shape));
+        assert_int_equal(kind, rows[i].kind);
+        assert_int_equal(dgpb_webgpu_layout_for(kind, shape), id);
+        char text[128];
+        assert_string_equal(dgpb_webgpu_layout_text(id, text, sizeof text), rows[i].text);
+        assert_true(dgpb_webgpu_layout_allowed(rows[i].kind, rows[i].shape, id, true));
+        assert_false(dgpb_webgpu_layout_allowed(rows[i].kind, rows[i].shape, id + 1, true) &&
+                     rows[i].kind != DGPB_KIND_SAMPLER);
+    }
+    /* Every ID decodes to one that is made back from its descriptor, and nothing else does. */
+    uint32_t known = 0;
+    for (uint32_t id = 0; id < 4096; id++) {
+        uint32_t kind, shape;
+        if (!dgpb_webgpu_layout_decode(id, &kind, &shape))
+            continue;
+        known++;
+        if (id != DGPB_WGPU_NON_FILTERING_SAMPLER && id >= DGPB_WGPU_UNIFORM_BUFFER + 3)
+            assert_int_equal(dgpb_webgpu_layout_for(kind, shape), id);
+    }
+    /* 12 named; 6 views x 4 sample types + 1 multisampled 2d each, less the 2d float texture (5),
+       for textures; 6 x 4 x 2 less one (10) for pairs; 41 formats x 3 accesses x 4 views less
+       the table's 4, for storage textures. */
+    assert_int_equal(known, 12 + (24 + 4 - 1) + (48 - 1) + (41 * 3 * 4 - 4));
 }
 
 static void utf8_validation_rejects_malformed_sequences(void **state)
@@ -237,6 +311,7 @@ int main(void)
         cmocka_unit_test(targets_and_code_formats_round_trip),
         cmocka_unit_test(metal_allows_metallib_or_msl_and_others_their_own_name),
         cmocka_unit_test(webgpu_ids_follow_the_kind),
+        cmocka_unit_test(webgpu_ids_follow_the_shape),
         cmocka_unit_test(utf8_validation_rejects_malformed_sequences),
         cmocka_unit_test(stems_replace_dots_and_default_to_main),
         cmocka_unit_test(diagnostics_format_like_a_compiler),

@@ -165,6 +165,7 @@ typedef struct want_row {
 #define T2DA (T2D | DGPB_SHAPE_ARRAYED)
 #define RW2D (T2D | DGPB_ACCESS_READ_WRITE << DGPB_SHAPE_ACCESS_SHIFT)
 #define RW2DU (DGPB_DIM_2D | DGPB_SAMPLE_UINT << DGPB_SHAPE_SAMPLE_SHIFT |                          \
+               DGPB_TEXEL_R32UINT << DGPB_SHAPE_FORMAT_SHIFT |                                     \
                DGPB_ACCESS_READ_WRITE << DGPB_SHAPE_ACCESS_SHIFT)
 
 static void build_ok(const dgpb_param_select *s, dgpb_param_table *t)
@@ -912,16 +913,36 @@ static void test_a_used_wgsl_parameter_with_a_problem_is_an_error(void **state)
     static const char *const group_s[] = {"s"}, *const group_k2[] = {"k"};
     dgpb_reflection *r = load_reflection("fixtures/reflect/shapes_wgsl.json", "wgsl", "s");
     dgpb_param_select s = {DGPB_TARGET_WGSL, "s", r, NULL, true, group_s, 1, NULL};
-    expect_error(&s, "target 'wgsl', entry 's', parameter 'ints': RWTexture2D<int> (format "
-                     "r32i) has no WebGPU binding-layout ID");
+    expect_error(&s, "target 'wgsl', entry 's', parameter 'many': Texture2D<float4>[4] is an "
+                     "array of resources, and WebGPU has no binding arrays");
     reflection_free(r);
 
     dgpb_spirv_info *spv = load_spirv("fixtures/reflect/kinds.spv");
-    r = load_reflection("fixtures/reflect/kinds_wgsl.json", "wgsl", "k");
-    dgpb_param_select k = {DGPB_TARGET_WGSL, "k", r, spv, true, group_k2, 1, NULL};
-    expect_error(&k, "target 'wgsl', entry 'k', parameter 'volume': Texture3D<float4> has no "
-                     "WebGPU binding-layout ID");
-    reflection_free(r);
+    /* A shape WebGPU has no layout for: a 1D array texture, a storage cube map. */
+    static const struct {
+        int kind;
+        uint32_t shape;
+        const char *message;
+    } shapes[] = {
+        {DGPB_KIND_TEXTURE,
+         DGPB_DIM_1D | DGPB_SHAPE_ARRAYED | DGPB_SAMPLE_FLOAT << DGPB_SHAPE_SAMPLE_SHIFT,
+         "target 'wgsl', entry 'e', parameter 't': T (1d_array float) has no WebGPU binding "
+         "layout: WebGPU has no 1d or 3d texture arrays; leave wgsl out of --targets"},
+        {DGPB_KIND_RW_TEXTURE,
+         DGPB_DIM_CUBE | DGPB_SAMPLE_FLOAT << DGPB_SHAPE_SAMPLE_SHIFT |
+             DGPB_TEXEL_R32FLOAT << DGPB_SHAPE_FORMAT_SHIFT |
+             DGPB_ACCESS_READ_WRITE << DGPB_SHAPE_ACCESS_SHIFT,
+         "parameter 't': T (cube float r32float read_write) has no WebGPU binding layout: WebGPU "
+         "has no storage cube maps"},
+    };
+    for (size_t i = 0; i < ARRAY_LEN(shapes); i++) {
+        dgpb_reflected_param one[] = {RES("t", shapes[i].kind, 0)};
+        one[0].shape_word = shapes[i].shape;
+        dgpb_reflection rt = {one, 1, NULL, 0};
+        static const char *const group_e[] = {"e"};
+        dgpb_param_select e = {DGPB_TARGET_WGSL, "e", &rt, NULL, false, group_e, 1, NULL};
+        expect_error(&e, shapes[i].message);
+    }
 
     /* The same shapes are fine where they have a descriptor. */
     r = load_reflection("fixtures/reflect/kinds_spirv.json", "spirv", "k");

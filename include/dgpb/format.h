@@ -101,7 +101,7 @@ typedef enum dgpb_shape_access {
 
 typedef enum dgpb_texel_format {
     DGPB_TEXEL_UNKNOWN = 0,
-#define DGPB_TEXEL_FORMAT(ID, value, name, SAMPLE) DGPB_TEXEL_##ID = value,
+#define DGPB_TEXEL_FORMAT(ID, value, name, slang_format, SAMPLE) DGPB_TEXEL_##ID = value,
 #include "dgpb/vocabulary.def"
     DGPB_TEXEL_FORMAT_END
 } dgpb_texel_format;
@@ -184,7 +184,8 @@ const char *dgpb_capability_name(uint32_t cap);
 int dgpb_capability_from_name(const char *s, size_t len);
 const char *dgpb_backend_name(uint32_t backend);       /* "Vulkan", "WebGpu", ... */
 int dgpb_backend_from_name(const char *s, size_t len); /* case-insensitive */
-const char *dgpb_webgpu_layout_name(uint32_t id);      /* "storage buffer", ... */
+const char *dgpb_webgpu_layout_name(uint32_t id); /* "storage buffer", ...; NULL for IDs made
+                                                     from shapes (dgpb_webgpu_layout_text) */
 const char *dgpb_target_name(uint32_t target);         /* "dxbc", ... */
 int dgpb_target_from_name(const char *s, size_t len);
 const char *dgpb_code_format_name(uint32_t format); /* "msl", ...; "cuda" is never in a bundle */
@@ -211,10 +212,32 @@ bool dgpb_stage_is_ray_tracing(uint32_t stage);
 
 /*
  * True when `webgpu_layout` is the one the format allows for a parameter of
- * `kind` on a target: on wgsl (`is_wgsl`) it must match the kind's
- * descriptor; on every other target it must be 0.
+ * `kind` and `shape` (its offset: the shape word of a shaped kind) on a
+ * target: on wgsl (`is_wgsl`) it must be dgpb_webgpu_layout_for() of them
+ * (a plain sampler may be non-filtering, 11; a row whose shape is 0, not
+ * stated, may carry any ID of its kind); on every other target it must be 0.
  */
-bool dgpb_webgpu_layout_allowed(uint32_t kind, uint32_t webgpu_layout, bool is_wgsl);
+bool dgpb_webgpu_layout_allowed(uint32_t kind, uint32_t shape, uint32_t webgpu_layout,
+                                bool is_wgsl);
+
+/*
+ * The WebGPU binding-layout ID of a row of `kind` and shape word `shape` on
+ * wgsl (docs/format.md, "WebGPU binding-layout IDs"): the table's ID where it
+ * names the descriptor (5 for a 2D float texture), else one made from the
+ * shape (DGPB_WEBGPU_RANGE); 0 when WebGPU has no such binding (a 1D array,
+ * a storage cube map, a shape that states no dimension).
+ */
+uint32_t dgpb_webgpu_layout_for(uint32_t kind, uint32_t shape);
+
+/*
+ * What an ID describes: the kind of its descriptor (`texture_sampler` for a
+ * pair; `uniform_buffer`, `buffer`, `rw_buffer`, `sampler`, ...) and the
+ * shape word WebGPU's layout entry needs. False for an unknown ID and 0.
+ */
+bool dgpb_webgpu_layout_decode(uint32_t id, uint32_t *kind, uint32_t *shape);
+
+/* An ID spelled for messages ("cube float sampled texture"); "unknown" when unknown. */
+char *dgpb_webgpu_layout_text(uint32_t id, char *buf, size_t size);
 
 /* True when a row of `kind` carries a shape word in `offset` (DGPB_SHAPED_KIND). */
 bool dgpb_kind_has_shape(uint32_t kind);

@@ -121,6 +121,8 @@ export declare const WEBGPU_LAYOUT: Readonly<{
   storage_texture_2d_rgba32float: 8;
   storage_texture_2d_r32uint: 9;
   texture_2d_float_filtering_sampler: 10;
+  non_filtering_sampler: 11;
+  comparison_sampler: 12;
 }>;
 /** The IDs' descriptions by number ('storage buffer', ...), as error messages name them. */
 export declare const WEBGPU_LAYOUT_NAMES: readonly string[];
@@ -219,6 +221,18 @@ export declare function decodeShape(shape: number): Shape;
 export declare function shapeText(shape: number): string;
 /** The sampler half of a combined texture-sampler ID (10), at binding + 1; null for other IDs. */
 export declare function webgpuPairedSamplerEntry(id: number): BindingLayoutMember | null;
+/** The first IDs made from shapes (docs/format.md "WebGPU binding-layout IDs"). */
+export declare const WEBGPU_RANGES: Readonly<{ sampled_texture: 32; texture_sampler: 96; storage_texture: 256 }>;
+/** GPUTextureViewDimension by number. */
+export declare const WEBGPU_VIEWS: readonly string[];
+/** GPUTextureSampleType by number. */
+export declare const WEBGPU_SAMPLES: readonly string[];
+/** The binding-layout ID of a row of `kind` and shape word `shape`; 0 when WebGPU has none. */
+export declare function webgpuLayoutFor(kind: number, shape: number): number;
+/** What an ID describes, or null when it is unknown. */
+export declare function decodeWebgpuLayout(id: number): { kind: number; shape: number } | null;
+/** An ID spelled for messages ("cube float sampled texture"). */
+export declare function webgpuLayoutText(id: number): string;
 
 export interface Entry {
   /** The entry point's function name (WGSL: the name to select). */

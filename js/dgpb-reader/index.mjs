@@ -92,6 +92,8 @@ export const WEBGPU_LAYOUT = Object.freeze({
   storage_texture_2d_rgba32float: 8,
   storage_texture_2d_r32uint: 9,
   texture_2d_float_filtering_sampler: 10,
+  non_filtering_sampler: 11,
+  comparison_sampler: 12,
 });
 /** The IDs' descriptions by number, as the C reader's messages name them. */
 export const WEBGPU_LAYOUT_NAMES = Object.freeze([
@@ -106,7 +108,106 @@ export const WEBGPU_LAYOUT_NAMES = Object.freeze([
   '2d read-write rgba32float storage texture',
   '2d read-write r32uint storage texture',
   '2d float sampled texture at binding, filtering sampler at binding + 1',
+  'non-filtering sampler',
+  'comparison sampler',
 ]);
+
+/**
+ * The first IDs made from a row's shape (docs/format.md "WebGPU binding-layout
+ * IDs"): sampled textures first + view * 8 + sample * 2 + multisampled;
+ * texture_samplers first + view * 8 + sample * 2 + comparison; storage
+ * textures first + format * 32 + access * 8 + view.
+ */
+export const WEBGPU_RANGES = Object.freeze({ sampled_texture: 32, texture_sampler: 96, storage_texture: 256 });
+/** WebGPU's view dimensions by number, each [dimension, arrayed]. */
+export const WEBGPU_VIEWS = Object.freeze(['1d', '2d', '2d-array', 'cube', 'cube-array', '3d']);
+const VIEW_SHAPE = [[1, 0], [2, 0], [2, 1], [4, 0], [4, 1], [3, 0]];
+/** WebGPU's texture sample types by number, each a SAMPLE_TYPES value. */
+export const WEBGPU_SAMPLES = Object.freeze(['float', 'depth', 'sint', 'uint']);
+const SAMPLE_OF = [1, 4, 2, 3];
+const TABLE_STORAGE = { r32float: 6, rg32float: 7, rgba32float: 8, r32uint: 9 };
+
+function viewOf(shape) {
+  const dim = shape & 0xf, arrayed = shape & 0x10 ? 1 : 0;
+  return VIEW_SHAPE.findIndex(([d, a]) => d === dim && a === arrayed);
+}
+
+/** The WebGPU binding-layout ID of a row of `kind` and `shape` (dgpb_webgpu_layout_for()); 0: none. */
+export function webgpuLayoutFor(kind, shape) {
+  const view = viewOf(shape);
+  const sample = SAMPLE_OF.indexOf(((shape & 0xf00) >>> 8) || 1);
+  const ms = shape & 0x20 ? 1 : 0, cmp = shape & 0x40 ? 1 : 0;
+  switch (kind) {
+    case KIND.sampler: return cmp ? 12 : 4;
+    case KIND.texture: {
+      if (view < 0 || sample < 0 || (ms && view !== 1)) return 0;
+      const id = 32 + view * 8 + sample * 2 + ms;
+      return id === 40 ? 5 : id;
+    }
+    case KIND.texture_sampler: {
+      if (view < 0 || sample < 0 || ms) return 0;
+      const id = 96 + view * 8 + sample * 2 + cmp;
+      return id === 104 ? 10 : id;
+    }
+    case KIND.rw_texture: {
+      const format = (shape & 0xff0000) >>> 16, access = (shape & 0x3000000) >>> 24;
+      if (view < 0 || ms || !format || !access || (shape & 0xf) === 4 || !TEXEL_FORMATS[format]) return 0;
+      if (view === 1 && access === 3 && TABLE_STORAGE[TEXEL_FORMATS[format]]) return TABLE_STORAGE[TEXEL_FORMATS[format]];
+      return 256 + format * 32 + access * 8 + view;
+    }
+    case KIND.value: case KIND.uniform_buffer: return 1;
+    case KIND.buffer: case KIND.byte_buffer: return 2;
+    case KIND.rw_buffer: case KIND.rw_byte_buffer: return 3;
+    default: return 0;
+  }
+}
+
+/** What an ID describes: { kind, shape } (dgpb_webgpu_layout_decode()), or null when unknown. */
+export function decodeWebgpuLayout(id) {
+  const F = 1 << 8;
+  const fixed = {
+    1: [KIND.uniform_buffer, 0], 2: [KIND.buffer, 0], 3: [KIND.rw_buffer, 0], 4: [KIND.sampler, 0],
+    5: [KIND.texture, 2 | F], 10: [KIND.texture_sampler, 2 | F], 11: [KIND.sampler, 0], 12: [KIND.sampler, 0x40],
+  };
+  if (fixed[id]) return { kind: fixed[id][0], shape: fixed[id][1] };
+  for (const [format, n] of Object.entries(TABLE_STORAGE))
+    if (n === id) {
+      const f = TEXEL_FORMATS.indexOf(format);
+      return { kind: KIND.rw_texture, shape: 2 | (texelSampleType(f) << 8) | (f << 16) | (3 << 24) };
+    }
+  let kind, shape;
+  if (id >= 32 && id < 32 + 48) {
+    const n = id - 32, [d, a] = VIEW_SHAPE[n >> 3];
+    kind = KIND.texture;
+    shape = d | (a << 4) | (SAMPLE_OF[(n & 7) >> 1] << 8) | (n & 1 ? 0x20 : 0);
+  } else if (id >= 96 && id < 96 + 48) {
+    const n = id - 96, [d, a] = VIEW_SHAPE[n >> 3];
+    kind = KIND.texture_sampler;
+    shape = d | (a << 4) | (SAMPLE_OF[(n & 7) >> 1] << 8) | (n & 1 ? 0x40 : 0);
+  } else if (id >= 256 + 32) {
+    const n = id - 256, format = n >> 5, access = (n & 31) >> 3, view = n & 7;
+    if (!TEXEL_FORMATS[format] || !access || view >= VIEW_SHAPE.length) return null;
+    const [d, a] = VIEW_SHAPE[view];
+    kind = KIND.rw_texture;
+    shape = d | (a << 4) | (texelSampleType(format) << 8) | (format << 16) | (access << 24);
+  } else {
+    return null;
+  }
+  return webgpuLayoutFor(kind, shape) === id ? { kind, shape } : null;
+}
+
+/** An ID spelled as dgpb_webgpu_layout_text() spells it ("cube float sampled texture"). */
+export function webgpuLayoutText(id) {
+  if (id < WEBGPU_LAYOUT_NAMES.length) return WEBGPU_LAYOUT_NAMES[id];
+  const d = decodeWebgpuLayout(id);
+  if (!d) return 'unknown';
+  const view = WEBGPU_VIEWS[viewOf(d.shape)];
+  const sample = WEBGPU_SAMPLES[SAMPLE_OF.indexOf(((d.shape & 0xf00) >>> 8) || 1)];
+  if (d.kind === KIND.texture) return `${view} ${sample} sampled texture${d.shape & 0x20 ? ', multisampled' : ''}`;
+  if (d.kind === KIND.texture_sampler)
+    return `${view} ${sample} sampled texture at binding, ${d.shape & 0x40 ? 'comparison' : 'filtering'} sampler at binding + 1`;
+  return `${view} ${SHAPE_ACCESS[(d.shape & 0x3000000) >>> 24]} ${TEXEL_FORMATS[(d.shape & 0xff0000) >>> 16]} storage texture`;
+}
 
 /** The kinds whose rows carry a shape word in `offset` (docs/format.md "Shapes"). */
 export const SHAPED_KINDS = Object.freeze([KIND.texture, KIND.rw_texture, KIND.sampler, KIND.texture_sampler]);
@@ -212,7 +313,9 @@ const STORAGE_FORMAT = { 6: 'r32float', 7: 'rg32float', 8: 'rgba32float', 9: 'r3
  * ID describes, as a fresh object; null for ID 0 and for IDs outside the table.
  */
 export function webgpuPairedSamplerEntry(id) {
-  return id === 10 ? { sampler: { type: 'filtering' } } : null;
+  const d = decodeWebgpuLayout(id);
+  if (!d || d.kind !== KIND.texture_sampler) return null;
+  return { sampler: { type: d.shape & 0x40 ? 'comparison' : 'filtering' } };
 }
 
 /*
@@ -227,14 +330,21 @@ export function webgpuLayoutEntry(id) {
     case 2: return { buffer: { type: 'read-only-storage' } };
     case 3: return { buffer: { type: 'storage' } };
     case 4: return { sampler: { type: 'filtering' } };
-    case 5: return { texture: { sampleType: 'float', viewDimension: '2d', multisampled: false } };
-    case 6: case 7: case 8: case 9:
-      return { storageTexture: { access: 'read-write', format: STORAGE_FORMAT[id], viewDimension: '2d' } };
-    // A combined texture-sampler: the texture at the row's binding (its sampler, at binding + 1,
-    // is webgpuPairedSamplerEntry()).
-    case 10: return { texture: { sampleType: 'float', viewDimension: '2d', multisampled: false } };
-    default: return null;
+    case 11: return { sampler: { type: 'non-filtering' } };
+    case 12: return { sampler: { type: 'comparison' } };
+    default: break;
   }
+  const d = decodeWebgpuLayout(id);
+  if (!d) return null;
+  const viewDimension = WEBGPU_VIEWS[viewOf(d.shape)];
+  if (d.kind === KIND.rw_texture) {
+    const access = { 1: 'read-only', 2: 'write-only', 3: 'read-write' }[(d.shape & 0x3000000) >>> 24];
+    return { storageTexture: { access, format: TEXEL_FORMATS[(d.shape & 0xff0000) >>> 16], viewDimension } };
+  }
+  // A texture, or the texture of a combined texture-sampler (its sampler, at binding + 1, is
+  // webgpuPairedSamplerEntry()).
+  const sampleType = WEBGPU_SAMPLES[SAMPLE_OF.indexOf(((d.shape & 0xf00) >>> 8) || 1)];
+  return { texture: { sampleType, viewDimension, multisampled: (d.shape & 0x20) !== 0 } };
 }
 
 /** The error readBundle(), verifyBlob() and verifyBundle() throw for a bad bundle. */
@@ -358,26 +468,23 @@ function paramRule(kind, flags, offset, size, id, wgsl) {
   }
   if (kind === KIND.value && size === 0) return 'a value parameter must have a non-zero size';
   if (kind === KIND.value && offset + size > 0xffffffff) return "a value parameter's offset + size overflows";
-  if (!webgpuLayoutAllowed(kind, id, wgsl)) {
-    if (id >= WEBGPU_LAYOUT_NAMES.length) return `unknown webgpu_layout id ${id}`;
+  const shape = shaped ? offset : 0;
+  if (!webgpuLayoutAllowed(kind, shape, id, wgsl)) {
+    if (id && !decodeWebgpuLayout(id)) return `unknown webgpu_layout id ${id}`;
     if (!wgsl) return `webgpu_layout ${id} on a target other than wgsl (must be 0)`;
-    return `webgpu_layout ${id} (${WEBGPU_LAYOUT_NAMES[id]}) does not describe a ${KIND_NAMES[kind]} parameter`;
+    if (shape) return `webgpu_layout ${id} (${webgpuLayoutText(id)}) does not describe a ${KIND_NAMES[kind]} parameter of shape ${shapeText(shape)}`;
+    return `webgpu_layout ${id} (${webgpuLayoutText(id)}) does not describe a ${KIND_NAMES[kind]} parameter`;
   }
   return null;
 }
 
-function webgpuLayoutAllowed(kind, id, wgsl) {
+function webgpuLayoutAllowed(kind, shape, id, wgsl) {
   if (!wgsl) return id === 0;
-  switch (kind) {
-    case KIND.value: case KIND.uniform_buffer: return id === 1;
-    case KIND.buffer: case KIND.byte_buffer: return id === 2;
-    case KIND.rw_buffer: case KIND.rw_byte_buffer: return id === 3;
-    case KIND.texture: return id === 5;
-    case KIND.rw_texture: return id >= 6 && id <= 9;
-    case KIND.sampler: return id === 4;
-    case KIND.texture_sampler: return id === 10;
-    default: return id === 0;
-  }
+  if (!SHAPED_KINDS.includes(kind)) return id === webgpuLayoutFor(kind, 0);
+  const d = decodeWebgpuLayout(id);
+  if (!d || d.kind !== kind) return false;
+  if (!shape) return true; // not stated: any descriptor of the kind
+  return id === webgpuLayoutFor(kind, shape) || (kind === KIND.sampler && id === 11 && !(shape & 0x40));
 }
 
 /* The bounds-checked cursor over the header tables; `end` is header_size. */

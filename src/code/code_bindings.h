@@ -86,6 +86,7 @@ typedef struct dgpb_code_binding {
     const char *texel_format; /* WGSL storage textures: "r32float", ...; else NULL; borrowed */
     const char *sample_type;  /* WGSL sampled textures: "f32", "i32", "u32"; else NULL */
     const char *dimension;    /* WGSL textures: "1d", "2d", "2d_array", ...; else NULL */
+    const char *access;       /* WGSL storage textures: "read", "write", "read_write"; else NULL */
     uint32_t line;            /* WGSL: its line; 0 for SPIR-V */
     const dgpb_spirv_member *members; /* uniform blocks: the struct's members (SPIR-V, or WGSL
                                          after code_bindings_add_wgsl_layouts); borrowed */

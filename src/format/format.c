@@ -100,12 +100,6 @@ static const char *const webgpu_names[DGPB_WGPU_COUNT] = {
 #include "dgpb/vocabulary.def"
 };
 
-/* True for the IDs of storage textures: those a storage format's row names. */
-static const bool webgpu_storage_texture[DGPB_WGPU_COUNT] = {
-#define DGPB_STORAGE_FORMAT(ID, name, WEBGPU, slang_format, slang_type, webgpu_feature)            \
-    [DGPB_WGPU_##WEBGPU] = true,
-#include "dgpb/vocabulary.def"
-};
 
 static const bool kind_shaped[DGPB_KIND_COUNT] = {
 #define DGPB_SHAPED_KIND(ID) [DGPB_KIND_##ID] = true,
@@ -131,7 +125,7 @@ static const struct {
     const char *name;
     uint32_t sample;
 } texel_formats[DGPB_TEXEL_FORMAT_END] = {
-#define DGPB_TEXEL_FORMAT(ID, value, name, SAMPLE) [value] = {name, DGPB_SAMPLE_##SAMPLE},
+#define DGPB_TEXEL_FORMAT(ID, value, name, slang_format, SAMPLE) [value] = {name, DGPB_SAMPLE_##SAMPLE},
 #include "dgpb/vocabulary.def"
 };
 
@@ -247,15 +241,223 @@ bool dgpb_stage_is_ray_tracing(uint32_t stage)
     return stage < DGPB_STAGE_COUNT && stage_needs[stage] == NEEDS_RAYTRACING;
 }
 
-bool dgpb_webgpu_layout_allowed(uint32_t kind, uint32_t id, bool is_wgsl)
+/* ---- WebGPU binding-layout IDs ---- */
+
+enum {
+#define DGPB_WEBGPU_RANGE(ID, first, KIND, name, LIMIT) RANGE_##ID = first,
+#include "dgpb/vocabulary.def"
+};
+
+static const struct {
+    uint32_t dim;
+    bool arrayed;
+    const char *name;
+} webgpu_views[] = {
+#define DGPB_WEBGPU_VIEW(ID, value, name, DIM, arrayed) [value] = {DGPB_DIM_##DIM, arrayed, name},
+#include "dgpb/vocabulary.def"
+};
+#define WEBGPU_VIEW_COUNT (sizeof webgpu_views / sizeof webgpu_views[0])
+
+static const struct {
+    uint32_t sample;
+    const char *name;
+} webgpu_samples[] = {
+#define DGPB_WEBGPU_SAMPLE(ID, value, name, SAMPLE) [value] = {DGPB_SAMPLE_##SAMPLE, name},
+#include "dgpb/vocabulary.def"
+};
+#define WEBGPU_SAMPLE_COUNT (sizeof webgpu_samples / sizeof webgpu_samples[0])
+
+/* The WebGPU view of a shape's dimension and arrayed bit, or -1 (none, a 3d array). */
+static int view_of(uint32_t shape)
+{
+    for (size_t v = 0; v < WEBGPU_VIEW_COUNT; v++)
+        if (webgpu_views[v].dim == DGPB_SHAPE_DIM_OF(shape) &&
+            webgpu_views[v].arrayed == ((shape & DGPB_SHAPE_ARRAYED) != 0))
+            return (int)v;
+    return -1;
+}
+
+/* WebGPU's sample type of a shape (a float texture when the shape states none). */
+static int sample_of(uint32_t shape)
+{
+    uint32_t sample = DGPB_SHAPE_SAMPLE_OF(shape);
+    for (size_t t = 0; t < WEBGPU_SAMPLE_COUNT; t++)
+        if (webgpu_samples[t].sample == (sample ? sample : DGPB_SAMPLE_FLOAT))
+            return (int)t;
+    return -1;
+}
+
+static uint32_t shape_of_view(int view)
+{
+    return webgpu_views[view].dim | (webgpu_views[view].arrayed ? DGPB_SHAPE_ARRAYED : 0);
+}
+
+/* The table's IDs of 2D read-write storage textures, by texel format (DGPB_STORAGE_FORMAT). */
+static const struct {
+    const char *format;
+    uint32_t id;
+} table_storage[] = {
+#define DGPB_STORAGE_FORMAT(ID, name, WEBGPU, slang_format, slang_type, webgpu_feature)            \
+    {name, DGPB_WGPU_##WEBGPU},
+#include "dgpb/vocabulary.def"
+};
+
+uint32_t dgpb_webgpu_layout_for(uint32_t kind, uint32_t shape)
+{
+    if (kind >= DGPB_KIND_COUNT)
+        return 0;
+    int view = view_of(shape), sample = sample_of(shape);
+    bool ms = (shape & DGPB_SHAPE_MULTISAMPLED) != 0, cmp = (shape & DGPB_SHAPE_COMPARISON) != 0;
+    switch (kind) {
+    case DGPB_KIND_SAMPLER:
+        return cmp ? DGPB_WGPU_COMPARISON_SAMPLER : DGPB_WGPU_FILTERING_SAMPLER;
+    case DGPB_KIND_TEXTURE: {
+        if (view < 0 || sample < 0 || (ms && view != 1))
+            return 0;
+        uint32_t id = RANGE_SAMPLED_TEXTURE + (uint32_t)view * 8 + (uint32_t)sample * 2 + ms;
+        return id == RANGE_SAMPLED_TEXTURE + 8 ? DGPB_WGPU_TEXTURE_2D_FLOAT : id;
+    }
+    case DGPB_KIND_TEXTURE_SAMPLER: {
+        if (view < 0 || sample < 0 || ms)
+            return 0;
+        uint32_t id = RANGE_TEXTURE_SAMPLER + (uint32_t)view * 8 + (uint32_t)sample * 2 + cmp;
+        return id == RANGE_TEXTURE_SAMPLER + 8 ? DGPB_WGPU_TEXTURE_2D_FLOAT_FILTERING_SAMPLER : id;
+    }
+    case DGPB_KIND_RW_TEXTURE: {
+        uint32_t format = DGPB_SHAPE_FORMAT_OF(shape), access = DGPB_SHAPE_ACCESS_OF(shape);
+        if (view < 0 || ms || !format || !access || DGPB_SHAPE_DIM_OF(shape) == DGPB_DIM_CUBE ||
+            !dgpb_texel_format_name(format))
+            return 0;
+        if (view == 1 && access == DGPB_ACCESS_READ_WRITE)
+            for (size_t i = 0; i < sizeof table_storage / sizeof table_storage[0]; i++)
+                if (!strcmp(table_storage[i].format, dgpb_texel_format_name(format)))
+                    return table_storage[i].id;
+        return RANGE_STORAGE_TEXTURE + format * 32 + access * 8 + (uint32_t)view;
+    }
+    default:
+        return kind_webgpu[kind] > 0 ? (uint32_t)kind_webgpu[kind] : 0;
+    }
+}
+
+bool dgpb_webgpu_layout_decode(uint32_t id, uint32_t *kind, uint32_t *shape)
+{
+    uint32_t k = 0, s = 0;
+    uint32_t float_sample = DGPB_SAMPLE_FLOAT << DGPB_SHAPE_SAMPLE_SHIFT;
+    switch (id) {
+    case DGPB_WGPU_UNIFORM_BUFFER:
+        k = DGPB_KIND_UNIFORM_BUFFER;
+        break;
+    case DGPB_WGPU_READ_ONLY_STORAGE_BUFFER:
+        k = DGPB_KIND_BUFFER;
+        break;
+    case DGPB_WGPU_STORAGE_BUFFER:
+        k = DGPB_KIND_RW_BUFFER;
+        break;
+    case DGPB_WGPU_FILTERING_SAMPLER:
+    case DGPB_WGPU_NON_FILTERING_SAMPLER:
+        k = DGPB_KIND_SAMPLER;
+        break;
+    case DGPB_WGPU_COMPARISON_SAMPLER:
+        k = DGPB_KIND_SAMPLER, s = DGPB_SHAPE_COMPARISON;
+        break;
+    case DGPB_WGPU_TEXTURE_2D_FLOAT:
+        k = DGPB_KIND_TEXTURE, s = DGPB_DIM_2D | float_sample;
+        break;
+    case DGPB_WGPU_TEXTURE_2D_FLOAT_FILTERING_SAMPLER:
+        k = DGPB_KIND_TEXTURE_SAMPLER, s = DGPB_DIM_2D | float_sample;
+        break;
+    default:
+        for (size_t i = 0; i < sizeof table_storage / sizeof table_storage[0]; i++)
+            if (table_storage[i].id == id) {
+                uint32_t f = dgpb_texel_format_from_name(table_storage[i].format,
+                                                         strlen(table_storage[i].format));
+                k = DGPB_KIND_RW_TEXTURE;
+                s = DGPB_DIM_2D | dgpb_texel_format_sample_type(f) << DGPB_SHAPE_SAMPLE_SHIFT |
+                    f << DGPB_SHAPE_FORMAT_SHIFT |
+                    DGPB_ACCESS_READ_WRITE << DGPB_SHAPE_ACCESS_SHIFT;
+            }
+        if (k)
+            break;
+        if (id >= RANGE_SAMPLED_TEXTURE && id < RANGE_SAMPLED_TEXTURE + WEBGPU_VIEW_COUNT * 8) {
+            uint32_t n = id - RANGE_SAMPLED_TEXTURE, view = n / 8, sample = n % 8 / 2;
+            k = DGPB_KIND_TEXTURE;
+            s = shape_of_view((int)view) | webgpu_samples[sample].sample << DGPB_SHAPE_SAMPLE_SHIFT |
+                (n % 2 ? DGPB_SHAPE_MULTISAMPLED : 0);
+        } else if (id >= RANGE_TEXTURE_SAMPLER &&
+                   id < RANGE_TEXTURE_SAMPLER + WEBGPU_VIEW_COUNT * 8) {
+            uint32_t n = id - RANGE_TEXTURE_SAMPLER, view = n / 8, sample = n % 8 / 2;
+            k = DGPB_KIND_TEXTURE_SAMPLER;
+            s = shape_of_view((int)view) | webgpu_samples[sample].sample << DGPB_SHAPE_SAMPLE_SHIFT |
+                (n % 2 ? DGPB_SHAPE_COMPARISON : 0);
+        } else if (id >= RANGE_STORAGE_TEXTURE + 32) {
+            uint32_t n = id - RANGE_STORAGE_TEXTURE, format = n / 32, access = n % 32 / 8,
+                     view = n % 8;
+            if (!dgpb_texel_format_name(format) || !access || view >= WEBGPU_VIEW_COUNT)
+                return false;
+            k = DGPB_KIND_RW_TEXTURE;
+            s = shape_of_view((int)view) |
+                dgpb_texel_format_sample_type(format) << DGPB_SHAPE_SAMPLE_SHIFT |
+                format << DGPB_SHAPE_FORMAT_SHIFT | access << DGPB_SHAPE_ACCESS_SHIFT;
+        } else {
+            return false;
+        }
+        break;
+    }
+    /* A made ID is canonical only where the table has none for its descriptor. */
+    if (id >= RANGE_SAMPLED_TEXTURE && dgpb_webgpu_layout_for(k, s) != id)
+        return false;
+    if (kind)
+        *kind = k;
+    if (shape)
+        *shape = s;
+    return true;
+}
+
+char *dgpb_webgpu_layout_text(uint32_t id, char *buf, size_t size)
+{
+    uint32_t kind, shape;
+    if (!size)
+        return buf;
+    if (id < DGPB_WGPU_COUNT) {
+        snprintf(buf, size, "%s", webgpu_names[id]);
+        return buf;
+    }
+    if (!dgpb_webgpu_layout_decode(id, &kind, &shape)) {
+        snprintf(buf, size, "unknown");
+        return buf;
+    }
+    int view = view_of(shape), sample = sample_of(shape);
+    const char *vn = view >= 0 ? webgpu_views[view].name : "?";
+    const char *sn = sample >= 0 ? webgpu_samples[sample].name : "?";
+    if (kind == DGPB_KIND_TEXTURE)
+        snprintf(buf, size, "%s %s sampled texture%s", vn, sn,
+                 shape & DGPB_SHAPE_MULTISAMPLED ? ", multisampled" : "");
+    else if (kind == DGPB_KIND_TEXTURE_SAMPLER)
+        snprintf(buf, size, "%s %s sampled texture at binding, %s sampler at binding + 1", vn, sn,
+                 shape & DGPB_SHAPE_COMPARISON ? "comparison" : "filtering");
+    else
+        snprintf(buf, size, "%s %s %s storage texture", vn,
+                 dgpb_shape_access_name(DGPB_SHAPE_ACCESS_OF(shape)),
+                 dgpb_texel_format_name(DGPB_SHAPE_FORMAT_OF(shape)));
+    return buf;
+}
+
+bool dgpb_webgpu_layout_allowed(uint32_t kind, uint32_t shape, uint32_t id, bool is_wgsl)
 {
     if (!is_wgsl)
         return id == DGPB_WGPU_NONE;
-    if (kind >= DGPB_KIND_COUNT || id >= DGPB_WGPU_COUNT)
+    if (kind >= DGPB_KIND_COUNT || !id)
+        return kind < DGPB_KIND_COUNT && !id && kind_webgpu[kind] == KIND_WGPU_NONE;
+    if (!kind_shaped[kind])
+        return (int)id == kind_webgpu[kind];
+    uint32_t k;
+    if (!dgpb_webgpu_layout_decode(id, &k, NULL) || k != kind)
         return false;
-    if (kind_webgpu[kind] == KIND_WGPU_ANY_STORAGE_TEXTURE)
-        return webgpu_storage_texture[id];
-    return (int)id == kind_webgpu[kind];
+    if (!shape) /* not stated: any descriptor of the kind */
+        return true;
+    return id == dgpb_webgpu_layout_for(kind, shape) ||
+           (kind == DGPB_KIND_SAMPLER && id == DGPB_WGPU_NON_FILTERING_SAMPLER &&
+            !(shape & DGPB_SHAPE_COMPARISON));
 }
 
 bool dgpb_kind_has_shape(uint32_t kind)
@@ -413,15 +615,23 @@ const char *dgpb_param_rule(uint32_t kind, uint32_t flags, uint32_t offset, uint
         return "a value parameter must have a non-zero size";
     if (kind == DGPB_KIND_VALUE && (uint64_t)offset + size > UINT32_MAX)
         return "a value parameter's offset + size overflows";
-    if (!dgpb_webgpu_layout_allowed(kind, webgpu_layout, is_wgsl)) {
-        if (webgpu_layout >= DGPB_WGPU_COUNT)
+    uint32_t shape = shaped ? offset : 0;
+    if (!dgpb_webgpu_layout_allowed(kind, shape, webgpu_layout, is_wgsl)) {
+        char text[128], shape_text[96];
+        if (webgpu_layout && !dgpb_webgpu_layout_decode(webgpu_layout, NULL, NULL))
             snprintf(buf, buf_size, "unknown webgpu_layout id %u", webgpu_layout);
         else if (!is_wgsl)
             snprintf(buf, buf_size, "webgpu_layout %u on a target other than wgsl (must be 0)",
                      webgpu_layout);
+        else if (shape)
+            snprintf(buf, buf_size, "webgpu_layout %u (%s) does not describe a %s parameter of "
+                     "shape %s",
+                     webgpu_layout, dgpb_webgpu_layout_text(webgpu_layout, text, sizeof text),
+                     kind_names[kind], dgpb_shape_text(shape, shape_text, sizeof shape_text));
         else
             snprintf(buf, buf_size, "webgpu_layout %u (%s) does not describe a %s parameter",
-                     webgpu_layout, webgpu_names[webgpu_layout], kind_names[kind]);
+                     webgpu_layout, dgpb_webgpu_layout_text(webgpu_layout, text, sizeof text),
+                     kind_names[kind]);
         return buf;
     }
     return NULL;

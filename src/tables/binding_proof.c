@@ -69,9 +69,10 @@ static bool kind_fits(uint32_t kind, const dgpb_code_binding *c)
     }
 }
 
-/* The WebGPU ID that describes a WGSL binding, or 0 when the table has none; `paired`: the
-   texture of a combined texture-sampler row, whose sampler is at the next binding. */
-static uint32_t wgsl_id(const dgpb_code_binding *c, bool paired)
+/* The WebGPU ID that describes a WGSL binding, or 0 when WebGPU has none; `paired`: the texture
+   of a combined texture-sampler row, whose sampler (`pair_shape`'s comparison) is at the next
+   binding. */
+static uint32_t wgsl_id(const dgpb_code_binding *c, bool paired, uint32_t pair_shape)
 {
     switch (c->cls) {
     case DGPB_CODE_UNIFORM_BLOCK:
@@ -79,29 +80,16 @@ static uint32_t wgsl_id(const dgpb_code_binding *c, bool paired)
     case DGPB_CODE_STORAGE_BUFFER:
         return c->writable ? DGPB_WGPU_STORAGE_BUFFER : DGPB_WGPU_READ_ONLY_STORAGE_BUFFER;
     case DGPB_CODE_SAMPLER:
-        return DGPB_WGPU_FILTERING_SAMPLER;
+    case DGPB_CODE_COMPARISON_SAMPLER:
+        return dgpb_webgpu_layout_for(DGPB_KIND_SAMPLER, c->shape);
     case DGPB_CODE_TEXTURE:
-        if (c->dimension && !strcmp(c->dimension, "2d") && c->sample_type &&
-            !strcmp(c->sample_type, "f32"))
-            return paired ? DGPB_WGPU_TEXTURE_2D_FLOAT_FILTERING_SAMPLER
-                          : DGPB_WGPU_TEXTURE_2D_FLOAT;
-        return 0;
-    case DGPB_CODE_STORAGE_TEXTURE: {
-        static const struct {
-            const char *format;
-            uint32_t id;
-        } formats[] = {
-#define DGPB_STORAGE_FORMAT(ID, name, WEBGPU, slang_format, slang_type, webgpu_feature)            \
-    {name, DGPB_WGPU_##WEBGPU},
-#include "dgpb/vocabulary.def"
-        };
-        if (!c->dimension || strcmp(c->dimension, "2d") || !c->texel_format)
-            return 0;
-        for (size_t i = 0; i < sizeof formats / sizeof formats[0]; i++)
-            if (!strcmp(c->texel_format, formats[i].format))
-                return formats[i].id;
-        return 0;
-    }
+    case DGPB_CODE_DEPTH_TEXTURE:
+    case DGPB_CODE_MULTISAMPLED_TEXTURE:
+        return paired ? dgpb_webgpu_layout_for(DGPB_KIND_TEXTURE_SAMPLER,
+                                               c->shape | (pair_shape & DGPB_SHAPE_COMPARISON))
+                      : dgpb_webgpu_layout_for(DGPB_KIND_TEXTURE, c->shape);
+    case DGPB_CODE_STORAGE_TEXTURE:
+        return dgpb_webgpu_layout_for(DGPB_KIND_RW_TEXTURE, c->shape);
     default:
         return 0;
     }
@@ -130,29 +118,22 @@ static bool shape_fits(uint32_t row, uint32_t code, uint32_t cls, bool pair_samp
            (row & DGPB_SHAPE_COMPARISON) == (code & DGPB_SHAPE_COMPARISON);
 }
 
+/* The shape of the code's variable at the binding after `c` (a wgsl pair's sampler), or 0. */
+static uint32_t pair_shape(const dgpb_code_bindings *code, const dgpb_code_binding *c)
+{
+    for (size_t i = 0; i < code->count; i++)
+        if (code->items[i].space == c->space && code->items[i].binding == c->binding + 1 &&
+            (code->items[i].cls == DGPB_CODE_SAMPLER ||
+             code->items[i].cls == DGPB_CODE_COMPARISON_SAMPLER))
+            return code->items[i].shape;
+    return 0;
+}
+
 /* "set 0, binding 2" (spirv) or "@group(0) @binding(2)" (wgsl). */
 static void place_text(dgpb_target_id target, const dgpb_code_binding *c, char *buf, size_t n)
 {
     snprintf(buf, n, code_ops_of_target(target)->place_format, (long long)c->space,
              (long long)c->binding);
-}
-
-/* What a WGSL binding is that the WebGPU ID table cannot describe, or NULL. */
-static const char *wgsl_refusal(const dgpb_code_binding *c)
-{
-    switch (c->cls) {
-    case DGPB_CODE_COMPARISON_SAMPLER:
-        return "a comparison sampler (SamplerComparisonState), which has no WebGPU binding-layout "
-               "ID (ID 4 is a filtering sampler); leave wgsl out of --targets for this entry, or "
-               "compare in the shader with a plain SamplerState";
-    case DGPB_CODE_DEPTH_TEXTURE:
-        return "a depth texture, which has no WebGPU binding-layout ID; read it as a "
-               "Texture2D<float> or leave wgsl out of --targets";
-    case DGPB_CODE_MULTISAMPLED_TEXTURE:
-        return "a multisampled texture, which has no WebGPU binding-layout ID";
-    default:
-        return NULL;
-    }
 }
 
 /*
@@ -278,10 +259,6 @@ static int prove_code_binding(const dgpb_proof_input *in, const dgpb_code_bindin
                                     "ConstantBuffer, or leave wgsl out of --targets)"
                                   : "");
     place_text(in->target, c, where, sizeof where);
-    if (wgsl && wgsl_refusal(c))
-        return dgpb_diag_set(diag, DGPB_ERR_SHADER, -1,
-                             "target 'wgsl', entry '%s': the code's '%s' (%s) is %s", in->entry,
-                             c->name, where, wgsl_refusal(c));
     const dgpb_param_desc *first = NULL;
     uint32_t count = 0;
     bool fixed = c->is_array && c->array_length; /* a fixed array: rows name[0] ... */
@@ -349,7 +326,8 @@ static int prove_code_binding(const dgpb_proof_input *in, const dgpb_code_bindin
                                  dgpb_shape_text(c->shape, want, sizeof want));
         }
         uint32_t id = pair_sampler ? row->webgpu_layout
-                                   : wgsl_id(c, row->kind == DGPB_KIND_TEXTURE_SAMPLER);
+                                   : wgsl_id(c, row->kind == DGPB_KIND_TEXTURE_SAMPLER,
+                                             pair_shape(in->code, c));
         if (wgsl && row->webgpu_layout != id) {
             char id_text[32] = ", which has no ID";
             if (id)

@@ -124,7 +124,10 @@ static uint32_t shape_of(const dgpb_param_select *s, const dgpb_reflected_param 
         /* WGSL's combined pairs are two variables; a sampler row is never one of them. */
         return c->shape & DGPB_SHAPE_COMPARISON;
     }
-    shape |= c->shape & (DGPB_SHAPE_FORMAT_MASK | DGPB_SHAPE_COMPARISON);
+    shape |= c->shape & DGPB_SHAPE_COMPARISON;
+    if (DGPB_SHAPE_FORMAT_OF(c->shape)) /* the code's texel format wins over Slang's name */
+        shape = (shape & ~(DGPB_SHAPE_FORMAT_MASK | DGPB_SHAPE_SAMPLE_MASK)) |
+                (c->shape & (DGPB_SHAPE_FORMAT_MASK | DGPB_SHAPE_SAMPLE_MASK));
     if (DGPB_SHAPE_SAMPLE_OF(c->shape) == DGPB_SAMPLE_DEPTH &&
         DGPB_SHAPE_SAMPLE_OF(shape) == DGPB_SAMPLE_FLOAT)
         shape = (shape & ~DGPB_SHAPE_SAMPLE_MASK) | DGPB_SAMPLE_DEPTH << DGPB_SHAPE_SAMPLE_SHIFT;
@@ -135,6 +138,28 @@ static uint32_t shape_of(const dgpb_param_select *s, const dgpb_reflected_param 
                 shape |= s->code->items[i].shape & DGPB_SHAPE_COMPARISON;
     }
     return shape;
+}
+
+/* Why WebGPU has no binding layout for a shape (dgpb_webgpu_layout_for() gave 0). */
+static const char *no_webgpu_layout(uint32_t kind, uint32_t shape)
+{
+    uint32_t dim = DGPB_SHAPE_DIM_OF(shape);
+    bool arrayed = (shape & DGPB_SHAPE_ARRAYED) != 0;
+    if (arrayed && (dim == DGPB_DIM_1D || dim == DGPB_DIM_3D))
+        return "WebGPU has no 1d or 3d texture arrays";
+    if (kind == DGPB_KIND_RW_TEXTURE) {
+        if (dim == DGPB_DIM_CUBE)
+            return "WebGPU has no storage cube maps";
+        if (shape & DGPB_SHAPE_MULTISAMPLED)
+            return "WebGPU has no multisampled storage textures";
+        if (!DGPB_SHAPE_FORMAT_OF(shape))
+            return "its code states no texel format";
+        return "WebGPU has no storage texture of its access";
+    }
+    if (shape & DGPB_SHAPE_MULTISAMPLED)
+        return kind == DGPB_KIND_TEXTURE_SAMPLER ? "a multisampled texture cannot be sampled"
+                                                 : "WebGPU multisamples 2d textures only";
+    return "WebGPU has no such texture";
 }
 
 /* Takes a row's space and binding from the code's variable for it. */
@@ -342,6 +367,21 @@ int param_table_build(const dgpb_param_select *s, dgpb_param_table *out, dgpb_di
                         ? p->size
                         : 0;
         row->webgpu_layout = wgsl ? p->webgpu_layout : 0;
+        if (wgsl && dgpb_kind_has_shape(row->kind) &&
+            (row->kind == DGPB_KIND_SAMPLER || DGPB_SHAPE_DIM_OF(row->offset))) {
+            /* The descriptor WebGPU needs, from the shape the code completed. */
+            row->webgpu_layout = dgpb_webgpu_layout_for(row->kind, row->offset);
+            if (!row->webgpu_layout) {
+                char shape[96];
+                return dgpb_diag_set(diag, DGPB_ERR_SHADER, -1,
+                                     "target 'wgsl', entry '%s', parameter '%s': %s (%s) has no "
+                                     "WebGPU binding layout: %s; leave wgsl out of --targets for "
+                                     "this entry",
+                                     s->entry, name, p->shape,
+                                     dgpb_shape_text(row->offset, shape, sizeof shape),
+                                     no_webgpu_layout(row->kind, row->offset));
+            }
+        }
         if (p->place_from_code && s->code && used) {
             int rc = place_from_code(s, p, name, row, diag);
             if (rc)

@@ -316,6 +316,33 @@ static void add_value(builder *b, const char *path, const cJSON *t, const record
     fill_strings(b, r, path, at->global, code_name ? code_name : path, shape, problem);
 }
 
+/*
+ * A storage texture's format on wgsl where Slang names none: the one Slang's
+ * WGSL gives its element type (float: r32float, float2: rg32float, float4:
+ * rgba32float, uint: r32uint; DGPB_STORAGE_FORMAT's slang_type). The code's
+ * format replaces it once the code is read (tables/params.c).
+ */
+static uint32_t wgsl_storage_format(uint32_t shape, const cJSON *t)
+{
+    static const struct {
+        const char *name, *slang_type;
+    } formats[] = {
+#define DGPB_STORAGE_FORMAT(ID, name, WEBGPU, slang_format, slang_type, webgpu_feature)            \
+    {name, slang_type},
+#include "dgpb/vocabulary.def"
+    };
+    char type[64] = "";
+    reflect_value_type_text(reflect_get(t, "resultType"), type, sizeof type);
+    for (size_t i = 0; i < sizeof formats / sizeof formats[0]; i++)
+        if (!strcmp(type, formats[i].slang_type)) {
+            uint32_t f = dgpb_texel_format_from_name(formats[i].name, strlen(formats[i].name));
+            return (shape & ~(DGPB_SHAPE_FORMAT_MASK | DGPB_SHAPE_SAMPLE_MASK)) |
+                   f << DGPB_SHAPE_FORMAT_SHIFT |
+                   dgpb_texel_format_sample_type(f) << DGPB_SHAPE_SAMPLE_SHIFT;
+        }
+    return shape;
+}
+
 /* A resource's kind and, on wgsl, its WebGPU ID; the problem text when it has none. */
 static void classify(builder *b, dgpb_reflected_param *r, const cJSON *node, const cJSON *t,
                      const char *shape, char *problem, size_t n)
@@ -359,7 +386,9 @@ static void classify(builder *b, dgpb_reflected_param *r, const cJSON *node, con
         snprintf(problem, n, "%s is not a parameter kind of the format", shape);
     }
     if (r->kind >= 0 && dgpb_kind_has_shape((uint32_t)r->kind))
-        r->shape_word = reflect_texture_shape(t);
+        r->shape_word = reflect_texture_shape(node, t);
+    if (r->kind == DGPB_KIND_RW_TEXTURE && b->code->webgpu && !DGPB_SHAPE_FORMAT_OF(r->shape_word))
+        r->shape_word = wgsl_storage_format(r->shape_word, t);
     if (!b->code->webgpu || r->kind < 0)
         return;
     switch (r->kind) {
@@ -375,36 +404,11 @@ static void classify(builder *b, dgpb_reflected_param *r, const cJSON *node, con
         r->webgpu_layout = DGPB_WGPU_STORAGE_BUFFER;
         break;
     case DGPB_KIND_SAMPLER:
-        r->webgpu_layout = DGPB_WGPU_FILTERING_SAMPLER;
-        break;
     case DGPB_KIND_TEXTURE:
-        if (!strncmp(shape, "Texture2D<", 10) && reflect_float_result(t))
-            r->webgpu_layout = DGPB_WGPU_TEXTURE_2D_FLOAT;
-        else
-            snprintf(problem, n,
-                     "%s has no WebGPU binding-layout ID (sampled textures must be 2D, float, "
-                     "not arrays or multisampled)",
-                     shape);
-        break;
     case DGPB_KIND_TEXTURE_SAMPLER:
-        if (r->shape_word == (DGPB_DIM_2D | DGPB_SAMPLE_FLOAT << DGPB_SHAPE_SAMPLE_SHIFT))
-            r->webgpu_layout = DGPB_WGPU_TEXTURE_2D_FLOAT_FILTERING_SAMPLER;
-        else
-            snprintf(problem, n,
-                     "%s has no WebGPU binding-layout ID (combined texture-samplers must be 2D, "
-                     "float, not arrays or multisampled)",
-                     shape);
-        break;
     case DGPB_KIND_RW_TEXTURE:
-        if (!strncmp(shape, "RWTexture2D<", 12))
-            r->webgpu_layout = reflect_storage_texture_id(node, t);
-        if (!r->webgpu_layout) {
-            const char *format = reflect_get_str(node, "format");
-            snprintf(problem, n,
-                     "%s%s%s%s has no WebGPU binding-layout ID (storage textures must be 2D "
-                     "r32float, rg32float, rgba32float or r32uint)",
-                     shape, format ? " (format " : "", format ? format : "", format ? ")" : "");
-        }
+        /* Made from the row's shape, once the code has completed it (tables/params.c). */
+        r->webgpu_layout = dgpb_webgpu_layout_for((uint32_t)r->kind, r->shape_word);
         break;
     default:
         r->webgpu_layout = DGPB_WGPU_NONE;

@@ -183,8 +183,12 @@ bool reflect_float_result(const cJSON *t)
     return reflect_str_is(reflect_get_str(rt, "scalarType"), "float32");
 }
 
-uint32_t reflect_texture_shape(const cJSON *t)
+uint32_t reflect_texture_shape(const cJSON *p, const cJSON *t)
 {
+    static const char *const slang_formats[DGPB_TEXEL_FORMAT_END] = {
+#define DGPB_TEXEL_FORMAT(ID, value, name, slang_format, SAMPLE) [value] = slang_format,
+#include "dgpb/vocabulary.def"
+    };
     const char *kind = reflect_get_str(t, "kind");
     if (reflect_str_is(kind, "samplerState"))
         return 0; /* a comparison sampler is told by the code (tables/params.c) */
@@ -223,9 +227,17 @@ uint32_t reflect_texture_shape(const cJSON *t)
         sample = DGPB_SAMPLE_SINT;
     shape |= sample << DGPB_SHAPE_SAMPLE_SHIFT;
     const char *access = reflect_get_str(t, "access");
-    if (reflect_writable_access(access))
+    if (reflect_writable_access(access)) {
         shape |= (reflect_str_is(access, "write") ? DGPB_ACCESS_WRITE : DGPB_ACCESS_READ_WRITE)
                  << DGPB_SHAPE_ACCESS_SHIFT;
+        /* A storage texture's format, where Slang names one ([format("r32f")], or inferred). */
+        const char *format = reflect_get_str(p, "format");
+        for (uint32_t f = 1; format && f < DGPB_TEXEL_FORMAT_END; f++)
+            if (slang_formats[f] && !strcmp(slang_formats[f], format))
+                shape = (shape & ~(DGPB_SHAPE_FORMAT_MASK | DGPB_SHAPE_SAMPLE_MASK)) |
+                        f << DGPB_SHAPE_FORMAT_SHIFT |
+                        dgpb_texel_format_sample_type(f) << DGPB_SHAPE_SAMPLE_SHIFT;
+    }
     return shape;
 }
 

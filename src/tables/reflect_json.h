@@ -50,10 +50,11 @@ bool reflect_float_result(const cJSON *t);
 /*
  * A texture's shape word as the reflection tells it (dgpb/format.h): its
  * dimension, arrayed, multisampled, sample type (from its element type) and,
- * for a storage texture, its access. The texel format, depth and comparison
- * come from the code (tables/params.c). 0 for anything but a texture.
+ * for a storage texture, its access and the format Slang names (`p`'s
+ * "format"). The code states the rest, depth and comparison, and its texel
+ * format wins (tables/params.c). 0 for anything but a texture.
  */
-uint32_t reflect_texture_shape(const cJSON *t);
+uint32_t reflect_texture_shape(const cJSON *p, const cJSON *t);
 /* A scalar type's bytes ("float16": 2, "uint64": 8, bool: 4); 0 for none. */
 uint32_t reflect_scalar_bytes(const char *scalar);
 /* The element stride of a structured buffer type `t` on the target: std430 on spirv, WGSL's

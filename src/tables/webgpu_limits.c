@@ -29,9 +29,32 @@ static const int class_of_id[DGPB_WGPU_COUNT] = {
 #include "dgpb/vocabulary.def"
 };
 
+/* The limit an ID made from a shape counts against (DGPB_WEBGPU_RANGE's LIMIT column). */
+static const struct {
+    uint32_t kind;
+    int cls;
+} class_of_range[] = {
+#define DGPB_WEBGPU_RANGE(ID, first, KIND, name, LIMIT) {DGPB_KIND_##KIND, CLASS_##LIMIT},
+#include "dgpb/vocabulary.def"
+};
+
 static int class_of(uint32_t id)
 {
-    return id < DGPB_WGPU_COUNT ? class_of_id[id] : CLASS_NONE;
+    uint32_t kind;
+    if (id < DGPB_WGPU_COUNT)
+        return class_of_id[id];
+    if (dgpb_webgpu_layout_decode(id, &kind, NULL))
+        for (size_t i = 0; i < sizeof class_of_range / sizeof class_of_range[0]; i++)
+            if (class_of_range[i].kind == kind)
+                return class_of_range[i].cls;
+    return CLASS_NONE;
+}
+
+/* A combined texture-sampler is a sampled texture and a sampler. */
+static bool counts_a_sampler(uint32_t id)
+{
+    uint32_t kind;
+    return dgpb_webgpu_layout_decode(id, &kind, NULL) && kind == DGPB_KIND_TEXTURE_SAMPLER;
 }
 
 typedef struct slot {
@@ -56,6 +79,7 @@ int webgpu_check_group(const char *group, const char *const *entries,
             const dgpb_param_desc *p = &tables[e].rows[r];
             if (p->webgpu_layout == DGPB_WGPU_NONE)
                 continue;
+            char was[128], now[128];
             size_t k = 0;
             while (k < n && (slots[k].space != p->space || slots[k].binding != p->binding))
                 k++;
@@ -65,12 +89,14 @@ int webgpu_check_group(const char *group, const char *const *entries,
                         diag, DGPB_ERR_SHADER, -1,
                         "%s: binding %u of group %u is a %s in entry '%s' but a %s in entry "
                         "'%s'; WebGPU needs one descriptor per binding",
-                        group, p->binding, p->space, dgpb_webgpu_layout_name(slots[k].id),
-                        slots[k].entry, dgpb_webgpu_layout_name(p->webgpu_layout), entries[e]);
+                        group, p->binding, p->space,
+                        dgpb_webgpu_layout_text(slots[k].id, was, sizeof was), slots[k].entry,
+                        dgpb_webgpu_layout_text(p->webgpu_layout, now, sizeof now), entries[e]);
                 continue;
             }
             slots[n++] = (slot){p->space, p->binding, p->webgpu_layout, entries[e]};
             used[class_of(p->webgpu_layout)]++;
+            used[CLASS_SAMPLERS] += counts_a_sampler(p->webgpu_layout);
         }
     }
     for (int c = 0; c < CLASS_NONE && !rc; c++)

@@ -192,7 +192,7 @@ test('the constant tables are the format\'s', () => {
   assert.equal(dgpb.KIND.texture_sampler, 12);
   assert.equal(dgpb.KIND_NAMES[dgpb.KIND.rw_texture], 'rw_texture');
   assert.equal(dgpb.WEBGPU_LAYOUT.storage_texture_2d_r32uint, 9);
-  assert.equal(dgpb.WEBGPU_LAYOUT_NAMES.length, 11);
+  assert.equal(dgpb.WEBGPU_LAYOUT_NAMES.length, 13);
   assert.deepEqual([...dgpb.CAPABILITIES], [...dgpb.CAPABILITIES].sort());
   assert.deepEqual([...dgpb.TARGETS], [...dgpb.TARGETS].sort());
   assert.deepEqual(dgpb.SHADER_STAGE, { VERTEX: 1, FRAGMENT: 2, COMPUTE: 4 });
@@ -256,7 +256,10 @@ test('every webgpu_layout ID has its descriptor', () => {
   assert.deepEqual(g.entries.slice(-2).map((e) => e.binding), [9, 10]);
   for (let id = 1; id < dgpb.WEBGPU_LAYOUT_NAMES.length; id++) assert.ok(dgpb.webgpuLayoutEntry(id));
   assert.equal(dgpb.webgpuLayoutEntry(0), null);
-  assert.equal(dgpb.webgpuLayoutEntry(11), null);
+  assert.equal(dgpb.webgpuLayoutEntry(13), null);
+  assert.equal(dgpb.webgpuLayoutEntry(40), null, 'a 2d float texture is ID 5, never 40');
+  assert.deepEqual(dgpb.webgpuLayoutEntry(56), { texture: { sampleType: 'float', viewDimension: 'cube', multisampled: false } });
+  assert.deepEqual(dgpb.webgpuPairedSamplerEntry(96 + 8 + 2 + 1), { sampler: { type: 'comparison' } });
   assert.notEqual(dgpb.webgpuLayoutEntry(1), dgpb.webgpuLayoutEntry(1), 'a fresh object each time');
 });
 

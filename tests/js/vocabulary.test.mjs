@@ -95,7 +95,7 @@ test('shapes: dimensions, sample types, access modes and texel formats are the r
   assert.deepEqual([...dgpb.SAMPLE_TYPES], byValue(samples).map((d) => d.name));
   const access = rows('DGPB_SHAPE_ACCESS').map(([id, value, name]) => ({ value, name }));
   assert.deepEqual([...dgpb.SHAPE_ACCESS].slice(1), byValue(access).map((d) => d.name));
-  const texels = rows('DGPB_TEXEL_FORMAT').map(([id, value, name, sample]) => ({ value, name, sample }));
+  const texels = rows('DGPB_TEXEL_FORMAT').map(([id, value, name, slang, sample]) => ({ value, name, sample }));
   const want = [null];
   for (const t of byValue(texels)) want[t.value] = t.name;
   assert.deepEqual([...dgpb.TEXEL_FORMATS], want);
@@ -108,6 +108,25 @@ test('shapes: dimensions, sample types, access modes and texel formats are the r
   }
   const shaped = rows('DGPB_SHAPED_KIND').map(([id]) => kinds.find((k) => k.id === id).value);
   assert.deepEqual([...dgpb.SHAPED_KINDS], shaped);
+});
+
+test('WebGPU IDs made from shapes: the ranges, views and sample types are the rows, and every ID agrees with the C reader', () => {
+  const ranges = rows('DGPB_WEBGPU_RANGE').map(([id, first]) => [id.toLowerCase(), first]);
+  assert.deepEqual({ ...dgpb.WEBGPU_RANGES }, Object.fromEntries(ranges));
+  const views = rows('DGPB_WEBGPU_VIEW').map(([id, value, name]) => ({ value, name }));
+  assert.deepEqual([...dgpb.WEBGPU_VIEWS], byValue(views).map((v) => v.name));
+  const samples = rows('DGPB_WEBGPU_SAMPLE').map(([id, value, name]) => ({ value, name }));
+  assert.deepEqual([...dgpb.WEBGPU_SAMPLES], byValue(samples).map((v) => v.name));
+  // Every ID decodes to the descriptor it is made from (the C reader's unit test counts them).
+  let known = 0;
+  for (let id = 0; id < 4096; id++) {
+    const d = dgpb.decodeWebgpuLayout(id);
+    if (!d) continue;
+    known++;
+    if (id > 3 && id !== 11) assert.equal(dgpb.webgpuLayoutFor(d.kind, d.shape), id, `ID ${id}`);
+    assert.ok(dgpb.webgpuLayoutEntry(id), `ID ${id} has its entry`);
+  }
+  assert.equal(known, 12 + (24 + 4 - 1) + (48 - 1) + (41 * 3 * 4 - 4));
 });
 
 test('stages, capabilities and targets are the rows, in order', () => {
@@ -210,7 +229,10 @@ test('each kind carries on wgsl the WebGPU ID of its WEBGPU column, and 0 elsewh
   for (const k of kinds) {
     const shape = { kind: k.value, flags: dgpb.FLAG.read_only, offset: 0, size: k.name === 'value' ? 4 : 0 };
     for (const l of layouts) {
-      const allowed = k.webgpu === 'ANY_STORAGE_TEXTURE' ? formats.some((f) => f.webgpu === l.id) : k.webgpu === l.id;
+      // A row whose shape is not stated (0) may carry any table ID of its kind's descriptors.
+      const samplers = ['FILTERING_SAMPLER', 'NON_FILTERING_SAMPLER', 'COMPARISON_SAMPLER'];
+      const allowed = k.webgpu === 'ANY_STORAGE_TEXTURE' ? formats.some((f) => f.webgpu === l.id)
+        : k.name === 'sampler' ? samplers.includes(l.id) : k.webgpu === l.id;
       assert.equal(verdict('wgsl', { ...shape, webgpu: l.value }) === null, allowed, `${k.name} with ID ${l.value} on wgsl`);
       assert.equal(verdict('spirv', { ...shape, webgpu: l.value }) === null, l.value === 0, `${k.name} with ID ${l.value} on spirv`);
     }

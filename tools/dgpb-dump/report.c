@@ -457,11 +457,17 @@ static void entry_section(FILE *out, const dgpb_target_view *t, uint32_t ti, uin
         fprintf(out, "</code></td><td>%s</td><td>%s</td>", kind, fl[0] ? fl : "&ndash;");
         number_cell(out, p->space);
         number_cell(out, p->binding);
-        number_cell(out, p->offset);
+        if (dgpb_kind_has_shape(p->kind)) { /* its shape, spelled (docs/format.md, "Shapes") */
+            char shape[96];
+            fprintf(out, "<td>%s</td>", dgpb_shape_text(p->offset, shape, sizeof shape));
+        } else {
+            number_cell(out, p->offset);
+        }
         number_cell(out, p->size);
-        if (wgsl && dgpb_webgpu_layout_name(p->webgpu_layout))
+        char id_text[128];
+        if (wgsl && p->webgpu_layout)
             fprintf(out, "<td>%" PRIu32 " <span class=\"meta\">%s</span></td>", p->webgpu_layout,
-                    dgpb_webgpu_layout_name(p->webgpu_layout));
+                    dgpb_webgpu_layout_text(p->webgpu_layout, id_text, sizeof id_text));
         else
             fprintf(out, "<td>%" PRIu32 "</td>", p->webgpu_layout);
         fputs("</tr>\n", out);

@@ -85,8 +85,7 @@ static uint32_t wgsl_class(uint32_t cls, bool *writable)
     }
 }
 
-/* The shape word of a WGSL texture or sampler binding; 0 for any other. */
-static uint32_t wgsl_shape(const dgpb_wgsl_binding *w)
+uint32_t code_wgsl_shape(const dgpb_code_binding *c)
 {
     static const char *const dims[DGPB_DIM_COUNT] = {
 #define DGPB_SHAPE_DIM(ID, value, name, spirv_dim, wgsl) [value] = wgsl,
@@ -100,37 +99,37 @@ static uint32_t wgsl_shape(const dgpb_wgsl_binding *w)
 #define DGPB_SHAPE_ACCESS(ID, value, name, wgsl) [value] = wgsl,
 #include "dgpb/vocabulary.def"
     };
-    if (w->cls == DGPB_WGSL_SAMPLER)
+    if (c->cls == DGPB_CODE_SAMPLER)
         return 0;
-    if (w->cls == DGPB_WGSL_SAMPLER_COMPARISON)
+    if (c->cls == DGPB_CODE_COMPARISON_SAMPLER)
         return DGPB_SHAPE_COMPARISON;
-    if (w->cls != DGPB_WGSL_TEXTURE && w->cls != DGPB_WGSL_TEXTURE_MULTISAMPLED &&
-        w->cls != DGPB_WGSL_TEXTURE_DEPTH && w->cls != DGPB_WGSL_STORAGE_TEXTURE)
-        return 0;
-    if (!w->dimension)
+    if ((c->cls != DGPB_CODE_TEXTURE && c->cls != DGPB_CODE_MULTISAMPLED_TEXTURE &&
+         c->cls != DGPB_CODE_DEPTH_TEXTURE && c->cls != DGPB_CODE_STORAGE_TEXTURE) ||
+        !c->dimension)
         return 0;
     uint32_t shape = 0;
-    size_t dn = strlen(w->dimension);
-    bool arrayed = dn > 6 && !strcmp(w->dimension + dn - 6, "_array");
+    size_t dn = strlen(c->dimension);
+    bool arrayed = dn > 6 && !strcmp(c->dimension + dn - 6, "_array");
+    size_t base = arrayed ? dn - 6 : dn;
     for (uint32_t d = 1; d < DGPB_DIM_COUNT; d++)
-        if (strlen(dims[d]) == (arrayed ? dn - 6 : dn) && !strncmp(dims[d], w->dimension, strlen(dims[d])))
+        if (strlen(dims[d]) == base && !strncmp(dims[d], c->dimension, base))
             shape = d;
     if (!shape)
         return 0;
     if (arrayed)
         shape |= DGPB_SHAPE_ARRAYED;
-    if (w->cls == DGPB_WGSL_TEXTURE_MULTISAMPLED)
+    if (c->cls == DGPB_CODE_MULTISAMPLED_TEXTURE)
         shape |= DGPB_SHAPE_MULTISAMPLED;
-    uint32_t sample = w->cls == DGPB_WGSL_TEXTURE_DEPTH ? DGPB_SAMPLE_DEPTH : 0;
-    for (uint32_t t = 1; !sample && w->sample_type && t < DGPB_SAMPLE_COUNT; t++)
-        if (*samples[t] && !strcmp(samples[t], w->sample_type))
+    uint32_t sample = c->cls == DGPB_CODE_DEPTH_TEXTURE ? DGPB_SAMPLE_DEPTH : 0;
+    for (uint32_t t = 1; !sample && c->sample_type && t < DGPB_SAMPLE_COUNT; t++)
+        if (*samples[t] && !strcmp(samples[t], c->sample_type))
             sample = t;
-    if (w->cls == DGPB_WGSL_STORAGE_TEXTURE && w->texel_format) {
-        uint32_t f = dgpb_texel_format_from_name(w->texel_format, strlen(w->texel_format));
+    if (c->cls == DGPB_CODE_STORAGE_TEXTURE && c->texel_format) {
+        uint32_t f = dgpb_texel_format_from_name(c->texel_format, strlen(c->texel_format));
         sample = dgpb_texel_format_sample_type(f);
         shape |= f << DGPB_SHAPE_FORMAT_SHIFT;
-        for (uint32_t a = 1; w->access && a < 4; a++)
-            if (!strcmp(accesses[a], w->access))
+        for (uint32_t a = 1; c->access && a < 4; a++)
+            if (!strcmp(accesses[a], c->access))
                 shape |= a << DGPB_SHAPE_ACCESS_SHIFT;
     }
     return shape | sample << DGPB_SHAPE_SAMPLE_SHIFT;
@@ -161,8 +160,9 @@ int code_bindings_from_wgsl(const dgpb_wgsl_module *m, dgpb_code_bindings *out, 
         c->texel_format = w->texel_format;
         c->sample_type = w->sample_type;
         c->dimension = w->dimension;
+        c->access = w->cls == DGPB_WGSL_STORAGE_TEXTURE ? w->access : NULL;
         c->line = w->line;
-        c->shape = wgsl_shape(w);
+        c->shape = code_wgsl_shape(c);
     }
     for (size_t i = 0; i < m->override_count; i++) {
         const dgpb_wgsl_override *o = &m->overrides[i];

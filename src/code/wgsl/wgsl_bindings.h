@@ -12,6 +12,7 @@
  */
 #define code_bindings_add_wgsl_layouts dgpb__code_bindings_add_wgsl_layouts
 #define code_bindings_from_wgsl dgpb__code_bindings_from_wgsl
+#define code_wgsl_shape dgpb__code_wgsl_shape
 
 #include "code/code_bindings.h"
 #include "code/wgsl/wgsl_scan.h"
@@ -19,6 +20,14 @@
 
 /* From a WGSL scan: every binding it found, in source order. */
 int code_bindings_from_wgsl(const dgpb_wgsl_module *m, dgpb_code_bindings *out, dgpb_diag *diag);
+
+/*
+ * The shape word a WGSL texture or sampler binding states (dgpb/format.h),
+ * from its class, dimension, sample type, texel format and access; 0 for
+ * any other binding. code_bindings_from_wgsl() fills each binding's `shape`
+ * with it.
+ */
+uint32_t code_wgsl_shape(const dgpb_code_binding *c);
 
 /*
  * Completes bindings read from a WGSL scan with what WGSL's layout rules say
