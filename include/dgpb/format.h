@@ -33,7 +33,10 @@ typedef enum dgpb_kind {
 /* Parameter flags. */
 #define DGPB_FLAG_READ_ONLY 0x1u /* read-only to the shader */
 #define DGPB_FLAG_WRITTEN 0x2u   /* the shader writes it (found in its SPIR-V) */
-#define DGPB_FLAG_ALL (DGPB_FLAG_READ_ONLY | DGPB_FLAG_WRITTEN)
+/* A texture row and a sampler row that share one binding (`[[vk::binding(0, 0)]]` on both):
+   a host writes one combined image-sampler descriptor there (docs/format.md, "Flags"). */
+#define DGPB_FLAG_SHARED_BINDING 0x4u
+#define DGPB_FLAG_ALL (DGPB_FLAG_READ_ONLY | DGPB_FLAG_WRITTEN | DGPB_FLAG_SHARED_BINDING)
 
 /*
  * The `space` of a launch parameter: a value (or, on ptx, a resource) that

@@ -43,7 +43,7 @@ export const KIND = Object.freeze({
 export const KIND_NAMES = Object.freeze(Object.keys(KIND));
 
 /** Parameter flag bits (docs/format.md "Flags"). */
-export const FLAG = Object.freeze({ read_only: 0x1, written: 0x2 });
+export const FLAG = Object.freeze({ read_only: 0x1, written: 0x2, shared_binding: 0x4 });
 
 /** Stage names (docs/format.md "Stages"). */
 export const STAGES = Object.freeze([
@@ -453,8 +453,10 @@ const READ_ONLY_KINDS = new Set([KIND.value, KIND.uniform_buffer, KIND.buffer, K
 /* The rules for one parameter row (dgpb_param_rule()): null, or why it is wrong. */
 function paramRule(kind, flags, offset, size, id, wgsl) {
   if (kind >= KIND_NAMES.length) return `unknown parameter kind ${kind}`;
-  if (flags & ~3) return `unknown flag bits 0x${((flags & ~3) >>> 0).toString(16)}`;
+  if (flags & ~7) return `unknown flag bits 0x${((flags & ~7) >>> 0).toString(16)}`;
   if ((flags & 3) === 3) return 'flags say both read-only and written';
+  if ((flags & FLAG.shared_binding) && kind !== KIND.texture && kind !== KIND.sampler)
+    return `a ${KIND_NAMES[kind]} parameter cannot share its binding (only a texture and a sampler can)`;
   if (READ_ONLY_KINDS.has(kind) && !(flags & FLAG.read_only))
     return `a ${KIND_NAMES[kind]} parameter must be flagged read-only`;
   // A structured buffer's size is its element stride (docs/format.md, issue 24).

@@ -593,8 +593,15 @@ const char *dgpb_param_rule(uint32_t kind, uint32_t flags, uint32_t offset, uint
         snprintf(buf, buf_size, "unknown flag bits 0x%x", flags & ~DGPB_FLAG_ALL);
         return buf;
     }
-    if ((flags & DGPB_FLAG_ALL) == DGPB_FLAG_ALL)
+    if ((flags & (DGPB_FLAG_READ_ONLY | DGPB_FLAG_WRITTEN)) ==
+        (DGPB_FLAG_READ_ONLY | DGPB_FLAG_WRITTEN))
         return "flags say both read-only and written";
+    if ((flags & DGPB_FLAG_SHARED_BINDING) && kind != DGPB_KIND_TEXTURE &&
+        kind != DGPB_KIND_SAMPLER) {
+        snprintf(buf, buf_size, "a %s parameter cannot share its binding (only a texture and a "
+                 "sampler can)", kind_names[kind]);
+        return buf;
+    }
     uint32_t need = dgpb_kind_required_flags(kind);
     if ((flags & need) != need) {
         snprintf(buf, buf_size, "a %s parameter must be flagged read-only", kind_names[kind]);

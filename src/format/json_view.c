@@ -185,6 +185,10 @@ static void param(view *v, const dgpb_param_view *p)
         next_item(v, n++);
         put(v, "\"written\"");
     }
+    if (p->flags & DGPB_FLAG_SHARED_BINDING) {
+        next_item(v, n++);
+        put(v, "\"shared_binding\"");
+    }
     close_array(v);
     member_num(v, "space", p->space);
     member_num(v, "binding", p->binding);

@@ -106,8 +106,14 @@ static bool add_rows(pipeline *p, const dgpb_entry_view *e, dgpb_diag *r)
                 p->push.size = end;
             continue;
         }
+        /* A texture and a sampler sharing a binding are one combined image-sampler: the
+           texture's slot makes both, and the sampler row adds nothing. */
+        if (row->kind == DGPB_KIND_SAMPLER && (row->flags & DGPB_FLAG_SHARED_BINDING))
+            continue;
         VkDescriptorType type;
-        if (!descriptor_type(row->kind, &type)) {
+        if (!descriptor_type((row->flags & DGPB_FLAG_SHARED_BINDING) ? DGPB_KIND_TEXTURE_SAMPLER
+                                                                     : row->kind,
+                             &type)) {
             run_fail(r, DGPB_ERR_UNSUPPORTED,
                      "parameter '%.*s' of entry '%.*s': kind '%s' is not supported by this host",
                      (int)row->name.len, row->name.ptr, (int)e->name.len, e->name.ptr,

@@ -129,6 +129,19 @@ static uint32_t pair_shape(const dgpb_code_bindings *code, const dgpb_code_bindi
     return 0;
 }
 
+/* Whether the code has, at c's place, another variable that a row of `kind` describes (the
+   sampler next to a texture on one binding, or the texture next to a sampler). */
+static bool shared_partner(const dgpb_code_bindings *code, const dgpb_code_binding *c,
+                           uint32_t kind)
+{
+    for (size_t i = 0; i < code->count; i++) {
+        const dgpb_code_binding *o = &code->items[i];
+        if (o != c && o->space == c->space && o->binding == c->binding && kind_fits(kind, o))
+            return true;
+    }
+    return false;
+}
+
 /* "set 0, binding 2" (spirv) or "@group(0) @binding(2)" (wgsl). */
 static void place_text(dgpb_target_id target, const dgpb_code_binding *c, char *buf, size_t n)
 {
@@ -272,6 +285,10 @@ static int prove_code_binding(const dgpb_proof_input *in, const dgpb_code_bindin
                             (c->cls == DGPB_CODE_SAMPLER || c->cls == DGPB_CODE_COMPARISON_SAMPLER);
         if (!pair_sampler &&
             (row->space != (uint64_t)c->space || row->binding != (uint64_t)c->binding))
+            continue;
+        /* A texture and a sampler sharing the binding: each row claims its own variable. */
+        if ((row->flags & DGPB_FLAG_SHARED_BINDING) && !kind_fits(row->kind, c) &&
+            shared_partner(in->code, c, row->kind))
             continue;
         if (!pair_sampler && wgsl && row->kind == DGPB_KIND_TEXTURE_SAMPLER &&
             (c->cls == DGPB_CODE_SAMPLER || c->cls == DGPB_CODE_COMPARISON_SAMPLER))

@@ -291,6 +291,39 @@ static int add_bindless_heaps(const dgpb_param_select *s, dgpb_param_table *out,
     return DGPB_OK;
 }
 
+/*
+ * A texture and a sampler declared apart on one binding (`[[vk::binding(0,
+ * 0)]]` on both, a common Vulkan idiom): both rows keep the place and are
+ * flagged DGPB_FLAG_SHARED_BINDING, so a host writes one combined
+ * image-sampler there (docs/format.md, "Flags"); the proof accepts the pair.
+ * WebGPU binds one resource per binding: refused on wgsl.
+ */
+static int mark_shared_bindings(const dgpb_param_select *s, dgpb_param_table *t, dgpb_diag *diag)
+{
+    for (uint32_t a = 0; a < t->count; a++) {
+        dgpb_param_desc *tex = &t->rows[a];
+        if (tex->kind != DGPB_KIND_TEXTURE || tex->space == DGPB_SPACE_LAUNCH)
+            continue;
+        for (uint32_t b = 0; b < t->count; b++) {
+            dgpb_param_desc *smp = &t->rows[b];
+            if (smp->kind != DGPB_KIND_SAMPLER || smp->space != tex->space ||
+                smp->binding != tex->binding)
+                continue;
+            if (code_ops_of_target(s->target)->webgpu)
+                return dgpb_diag_set(diag, DGPB_ERR_SHADER, -1,
+                                     "target 'wgsl', entry '%s': the texture '%s' and the "
+                                     "sampler '%s' share @group(%u) @binding(%u), and WebGPU "
+                                     "binds one resource per binding; give them bindings of "
+                                     "their own (or a Sampler2D), or leave wgsl out of "
+                                     "--targets",
+                                     s->entry, tex->name, smp->name, tex->space, tex->binding);
+            tex->flags |= DGPB_FLAG_SHARED_BINDING;
+            smp->flags |= DGPB_FLAG_SHARED_BINDING;
+        }
+    }
+    return DGPB_OK;
+}
+
 int param_table_build(const dgpb_param_select *s, dgpb_param_table *out, dgpb_diag *diag)
 {
     assert(s && s->reflection && out);
@@ -393,5 +426,6 @@ int param_table_build(const dgpb_param_select *s, dgpb_param_table *out, dgpb_di
         out->in_code[out->count] = used;
         out->count++;
     }
-    return add_bindless_heaps(s, out, diag);
+    int rc = mark_shared_bindings(s, out, diag);
+    return rc ? rc : add_bindless_heaps(s, out, diag);
 }

@@ -19,10 +19,11 @@ static void short_hash(const uint8_t *sha, char out[17])
 
 static void flags_text(uint32_t flags, char *out, size_t n)
 {
-    snprintf(out, n, "%s",
+    snprintf(out, n, "%s%s",
              (flags & DGPB_FLAG_READ_ONLY) ? "ro"
              : (flags & DGPB_FLAG_WRITTEN) ? "written"
-                                           : "-");
+                                           : "-",
+             (flags & DGPB_FLAG_SHARED_BINDING) ? ",shared" : "");
 }
 
 void dump_listing(FILE *out, const dgpb_bundle *b, const char *path)

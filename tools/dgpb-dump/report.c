@@ -110,9 +110,10 @@ static double percent(uint64_t part, uint64_t whole)
 
 static void flags_text(uint32_t flags, char *out, size_t n)
 {
-    snprintf(out, n, "%s%s%s", (flags & DGPB_FLAG_READ_ONLY) ? "read_only" : "",
+    snprintf(out, n, "%s%s%s%s", (flags & DGPB_FLAG_READ_ONLY) ? "read_only" : "",
              (flags & DGPB_FLAG_READ_ONLY) && (flags & DGPB_FLAG_WRITTEN) ? " " : "",
-             (flags & DGPB_FLAG_WRITTEN) ? "written" : "");
+             (flags & DGPB_FLAG_WRITTEN) ? "written" : "",
+             (flags & DGPB_FLAG_SHARED_BINDING) ? " shared_binding" : "");
 }
 
 static const char page_head[] =
@@ -442,7 +443,7 @@ static void entry_section(FILE *out, const dgpb_target_view *t, uint32_t ti, uin
           out);
     for (uint32_t k = 0; k < e->param_count; k++) {
         const dgpb_param_view *p = &e->params[k];
-        char fl[32];
+        char fl[48];
         flags_text(p->flags, fl, sizeof fl);
         const char *kind = dgpb_kind_name(p->kind);
         fprintf(out, "<tr class=\"param\" data-index=\"%" PRIu32 "\" data-name=\"", k);
