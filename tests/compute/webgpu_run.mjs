@@ -27,6 +27,22 @@ import { valueType, blockSize } from './wgsl_values.mjs';
  * webgpuRequirements() can ask for, and float32-filterable, which an r32float
  * texture bound as 'float' (webgpu_layout 5) needs.
  */
+/* What each --texture dimension makes: GPUTextureDimension and GPUTextureViewDimension. */
+const VIEW_OF_DIM = {
+  '1d': { dimension: '1d', view: '1d' },
+  '2d': { dimension: '2d', view: '2d' },
+  '2d_array': { dimension: '2d', view: '2d-array' },
+  cube: { dimension: '2d', view: 'cube' },
+  '3d': { dimension: '3d', view: '3d' },
+};
+
+/* Point sampling, clamped (as dgpb-run's); a comparison sampler compares with less-equal. */
+function samplerDescriptor(row) {
+  const d = { magFilter: 'nearest', minFilter: 'nearest', addressModeU: 'clamp-to-edge', addressModeV: 'clamp-to-edge', addressModeW: 'clamp-to-edge' };
+  if (row.shape && row.shape.comparison) d.compare = 'less-equal';
+  return d;
+}
+
 export const OPTIONAL_FEATURES = Object.freeze(['shader-f16', 'subgroups', 'float32-filterable', 'texture-formats-tier1', 'texture-formats-tier2']);
 
 /* An error in a module's run line or in binding it: the module fails with this message. */
@@ -321,23 +337,36 @@ function bindByRow(device, entry, run, wgsl) {
       continue;
     }
     if (kind === 'sampler') {
-      bindings.set(key, device.createSampler({ magFilter: 'nearest', minFilter: 'nearest', addressModeU: 'clamp-to-edge', addressModeV: 'clamp-to-edge', addressModeW: 'clamp-to-edge' }));
+      bindings.set(key, device.createSampler(samplerDescriptor(row)));
       continue;
     }
-    if (kind === 'texture' || kind === 'rw_texture') {
+    if (kind === 'texture' || kind === 'rw_texture' || kind === 'texture_sampler') {
       const tex = take(run.textures, row.name);
       if (!tex) throw new RunError(`texture '${row.name}' has no --texture`);
-      if (tex.dim !== '2d') throw new RunError(`texture '${row.name}': WebGPU's layouts here are 2d only, not ${tex.dim}`);
+      // The row's shape says which texture the code reads (docs/format.md "Shapes"): another
+      // dimension is refused, as dgpb-run refuses it.
+      const view = VIEW_OF_DIM[tex.dim];
+      if (!view) throw new RunError(`texture '${row.name}': unknown dimension ${tex.dim}`);
+      if (row.shape && row.shape.dimension !== 'none') {
+        const want = `${row.shape.dimension}${row.shape.arrayed ? '_array' : ''}`;
+        if (want !== tex.dim)
+          throw new RunError(`texture '${row.name}' is a ${want} texture in the bundle (${row.shape.text}), the request gives a ${tex.dim} one`);
+      }
       const bytes = take(run.inputs, row.name);
       const texel = TEXEL_BYTES[tex.format];
-      const size = tex.width * tex.height * texel;
+      const layers = tex.dim === 'cube' ? 6 : tex.depth;
+      const size = tex.width * tex.height * layers * texel;
       if (bytes && bytes.length !== size) throw new RunError(`--in ${row.name}: ${bytes.length} bytes, the texture has ${size}`);
       const usage = GPUTextureUsage.COPY_DST | GPUTextureUsage.COPY_SRC |
-        (kind === 'texture' ? GPUTextureUsage.TEXTURE_BINDING : GPUTextureUsage.STORAGE_BINDING);
-      const texture = device.createTexture({ size: [tex.width, tex.height], format: tex.format, usage });
-      device.queue.writeTexture({ texture }, bytes ?? new Uint8Array(size), { bytesPerRow: tex.width * texel }, [tex.width, tex.height]);
+        (kind === 'rw_texture' ? GPUTextureUsage.STORAGE_BINDING : GPUTextureUsage.TEXTURE_BINDING);
+      const extent = [tex.width, tex.dim === '1d' ? 1 : tex.height, layers];
+      const texture = device.createTexture({ size: extent, dimension: view.dimension, format: tex.format, usage });
+      device.queue.writeTexture({ texture }, bytes ?? new Uint8Array(size),
+        { bytesPerRow: tex.width * texel, rowsPerImage: extent[1] }, extent);
       resources.set(row.name, { texture, tex, size });
-      bindings.set(key, texture.createView());
+      bindings.set(key, texture.createView({ dimension: view.view }));
+      // A combined texture-sampler: its sampler at the next binding.
+      if (kind === 'texture_sampler') bindings.set(`${row.space}/${row.binding + 1}`, device.createSampler(samplerDescriptor(row)));
       continue;
     }
     if (kind === 'uniform_buffer' && fieldsGiven.has(key)) {
