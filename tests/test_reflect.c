@@ -1132,13 +1132,12 @@ static void test_shapes_the_format_cannot_express_have_no_kind_and_a_reason(void
          "p",
          "RWBuffer<uint> (a typed buffer) has no parameter kind; use RWStructuredBuffer<T> "
          "instead"},
-        {"{\"kind\": \"array\", \"elementCount\": 0, \"elementType\": {\"kind\": \"resource\","
-         " \"baseShape\": \"structuredBuffer\", \"resultType\": {\"kind\": \"scalar\","
-         " \"scalarType\": \"float32\"}}}",
+        {"{\"kind\": \"array\", \"elementCount\": 0, \"elementType\": {\"kind\": \"struct\","
+         " \"name\": \"Pair\", \"fields\": [{\"name\": \"buf\", \"type\": {\"kind\":"
+         " \"resource\", \"baseShape\": \"structuredBuffer\"}}]}}",
          "p",
-         "StructuredBuffer<float>[] is an unbounded array of resources, which no row can "
-         "describe; declare it as DescriptorHandle<T> handles (a bindless `handle` row) "
-         "instead"},
+         "Pair[] is an unbounded array of arrays, aggregates or blocks that hold resources, which "
+         "no row can describe; declare one unbounded array per resource"},
         {"{\"kind\": \"resource\", \"baseShape\": \"textureCubeArray\"}", "p",
          "textureCubeArray is not a parameter kind of the format"},
         {"{\"name\": \"nokind\"}", "p", "nokind has no type kind in the reflection"},
@@ -1156,6 +1155,29 @@ static void test_shapes_the_format_cannot_express_have_no_kind_and_a_reason(void
         assert_contains(r->params[0].problem, cases[c].problem);
         reflection_free(r);
     }
+}
+
+/* An unbounded array of resources (`T name[]`) is one row of the element's kind, flagged
+   unbounded, on spirv; wgsl and ptx refuse it by name. */
+static void test_an_unbounded_array_is_one_row_of_its_element(void **state)
+{
+    (void)state;
+    static const char json[] =
+        "{\"parameters\": [{\"name\": \"p\", \"binding\": {\"kind\": \"descriptorTableSlot\","
+        " \"index\": 0}, \"type\": {\"kind\": \"array\", \"elementCount\": 0, \"elementType\":"
+        " {\"kind\": \"resource\", \"baseShape\": \"structuredBuffer\", \"resultType\":"
+        " {\"kind\": \"scalar\", \"scalarType\": \"float32\"}}}}]}";
+    dgpb_reflection *r = parse_text(json, "spirv");
+    assert_int_equal(r->param_count, 1);
+    assert_string_equal(r->params[0].name, "p");
+    assert_int_equal(r->params[0].kind, DGPB_KIND_BUFFER);
+    assert_true(r->params[0].unbounded);
+    assert_int_equal(r->params[0].size, 4);
+    reflection_free(r);
+    r = parse_text(json, "wgsl");
+    assert_int_equal(r->params[0].kind, -1);
+    assert_contains(r->params[0].problem, "and WebGPU has no binding arrays");
+    reflection_free(r);
 }
 
 static void test_combined_texture_samplers_are_one_row_with_their_shape(void **state)
@@ -1470,6 +1492,7 @@ int main(void)
         cmocka_unit_test(test_a_resource_with_only_a_uniform_binding_has_no_kind_outside_ptx),
         cmocka_unit_test(test_shapes_the_format_cannot_express_have_no_kind_and_a_reason),
         cmocka_unit_test(test_combined_texture_samplers_are_one_row_with_their_shape),
+        cmocka_unit_test(test_an_unbounded_array_is_one_row_of_its_element),
         cmocka_unit_test(test_entries_carry_name_stage_and_thread_group_size),
         cmocka_unit_test(test_a_ray_tracing_entry_without_a_stage_key_has_stage_minus_one),
         cmocka_unit_test(test_stage_names_map_to_stages_and_unknown_ones_to_minus_one),

@@ -9,6 +9,8 @@
 # that changes it prints dgpb-dump --diff OLD NEW first (docs/diff.md): which
 # changes break a host's binding and which only change code.
 set -euo pipefail
+# Goldens come from this build alone, never from a cache of an earlier one.
+export DGPB_NO_CACHE=1
 modules=()
 for module in "$@"; do modules+=("$(realpath "$module")"); done
 cd "$(dirname "$0")/.."

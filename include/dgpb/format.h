@@ -36,7 +36,11 @@ typedef enum dgpb_kind {
 /* A texture row and a sampler row that share one binding (`[[vk::binding(0, 0)]]` on both):
    a host writes one combined image-sampler descriptor there (docs/format.md, "Flags"). */
 #define DGPB_FLAG_SHARED_BINDING 0x4u
-#define DGPB_FLAG_ALL (DGPB_FLAG_READ_ONLY | DGPB_FLAG_WRITTEN | DGPB_FLAG_SHARED_BINDING)
+/* An unbounded array `T name[]` (a runtime descriptor array): one row of the element's kind
+   and shape whose descriptor count the host chooses (docs/format.md, "Flags"). */
+#define DGPB_FLAG_UNBOUNDED 0x8u
+#define DGPB_FLAG_ALL                                                                              \
+    (DGPB_FLAG_READ_ONLY | DGPB_FLAG_WRITTEN | DGPB_FLAG_SHARED_BINDING | DGPB_FLAG_UNBOUNDED)
 
 /*
  * The `space` of a launch parameter: a value (or, on ptx, a resource) that

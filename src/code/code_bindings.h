@@ -94,6 +94,7 @@ typedef struct dgpb_code_binding {
     uint32_t element_stride; /* storage buffers: the element's stride (SPIR-V ArrayStride, WGSL
                                 after code_bindings_add_wgsl_layouts); 0 unknown */
     uint32_t array_length;   /* SPIR-V arrays of resources: the length; 0 runtime or unknown */
+    bool compared;           /* WGSL textures: sampled with a depth comparison somewhere */
     uint32_t shape;          /* textures, storage textures, samplers, combined: the shape word
                                 the code states (dgpb/format.h; docs/format.md, "Shapes"): each
                                 field the code does not state is 0 (SPIR-V states no access) */

@@ -596,6 +596,11 @@ const char *dgpb_param_rule(uint32_t kind, uint32_t flags, uint32_t offset, uint
     if ((flags & (DGPB_FLAG_READ_ONLY | DGPB_FLAG_WRITTEN)) ==
         (DGPB_FLAG_READ_ONLY | DGPB_FLAG_WRITTEN))
         return "flags say both read-only and written";
+    if ((flags & DGPB_FLAG_UNBOUNDED) &&
+        (kind == DGPB_KIND_VALUE || kind == DGPB_KIND_HANDLE || kind == DGPB_KIND_MLP_WEIGHTS)) {
+        snprintf(buf, buf_size, "a %s parameter cannot be an unbounded array", kind_names[kind]);
+        return buf;
+    }
     if ((flags & DGPB_FLAG_SHARED_BINDING) && kind != DGPB_KIND_TEXTURE &&
         kind != DGPB_KIND_SAMPLER) {
         snprintf(buf, buf_size, "a %s parameter cannot share its binding (only a texture and a "

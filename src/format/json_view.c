@@ -189,6 +189,10 @@ static void param(view *v, const dgpb_param_view *p)
         next_item(v, n++);
         put(v, "\"shared_binding\"");
     }
+    if (p->flags & DGPB_FLAG_UNBOUNDED) {
+        next_item(v, n++);
+        put(v, "\"unbounded\"");
+    }
     close_array(v);
     member_num(v, "space", p->space);
     member_num(v, "binding", p->binding);

@@ -106,6 +106,13 @@ static bool add_rows(pipeline *p, const dgpb_entry_view *e, dgpb_diag *r)
                 p->push.size = end;
             continue;
         }
+        if (row->flags & DGPB_FLAG_UNBOUNDED) {
+            run_fail(r, DGPB_ERR_UNSUPPORTED,
+                     "parameter '%.*s' of entry '%.*s' is an unbounded array (its descriptor "
+                     "count is the host's), which this runner cannot bind yet",
+                     (int)row->name.len, row->name.ptr, (int)e->name.len, e->name.ptr);
+            return false;
+        }
         /* A texture and a sampler sharing a binding are one combined image-sampler: the
            texture's slot makes both, and the sampler row adds nothing. */
         if (row->kind == DGPB_KIND_SAMPLER && (row->flags & DGPB_FLAG_SHARED_BINDING))

@@ -272,6 +272,14 @@ static int prove_code_binding(const dgpb_proof_input *in, const dgpb_code_bindin
                                     "ConstantBuffer, or leave wgsl out of --targets)"
                                   : "");
     place_text(in->target, c, where, sizeof where);
+    if (wgsl && c->compared && c->cls != DGPB_CODE_DEPTH_TEXTURE)
+        return dgpb_diag_set(diag, DGPB_ERR_SHADER, -1,
+                             "target 'wgsl', entry '%s': the code samples '%s' (%s, %s) with a "
+                             "depth comparison, which WGSL allows on depth textures only, so "
+                             "WebGPU would reject the code (Slang writes the texture's type as "
+                             "declared); leave wgsl out of --targets for this entry, or compare "
+                             "in the shader with a plain sampler",
+                             in->entry, c->name, where, c->detail ? c->detail : what);
     const dgpb_param_desc *first = NULL;
     uint32_t count = 0;
     bool fixed = c->is_array && c->array_length; /* a fixed array: rows name[0] ... */
@@ -311,8 +319,19 @@ static int prove_code_binding(const dgpb_proof_input *in, const dgpb_code_bindin
                                  "the code's %s '%s' (%s)",
                                  dgpb_target_name(in->target), in->entry, first->name, row->name,
                                  what, c->name, where);
-        if ((c->is_array && !fixed && row->kind != DGPB_KIND_HANDLE) ||
-            (fixed && row->kind == DGPB_KIND_HANDLE) || !kind_fits(row->kind, c))
+        bool unbounded = (row->flags & DGPB_FLAG_UNBOUNDED) != 0;
+        if (unbounded != (c->is_array && !fixed && row->kind != DGPB_KIND_HANDLE)) {
+            char what_row[64];
+            snprintf(what_row, sizeof what_row, "%s%s", unbounded ? "an unbounded " : "a ",
+                     kind_text(row->kind));
+            return dgpb_diag_set(diag, DGPB_ERR_SHADER, -1,
+                                 "target '%s', entry '%s': parameter '%s' is %s row, but the "
+                                 "code declares '%s' (%s) as %s",
+                                 dgpb_target_name(in->target), in->entry, row->name, what_row,
+                                 c->name, where,
+                                 c->is_array && !fixed ? "a runtime array" : "no runtime array");
+        }
+        if ((fixed && row->kind == DGPB_KIND_HANDLE) || !kind_fits(row->kind, c))
             return dgpb_diag_set(diag, DGPB_ERR_SHADER, -1,
                                  "target '%s', entry '%s': parameter '%s' is a %s row, but the "
                                  "code declares %s'%s' (%s) there as a %s",
@@ -370,7 +389,7 @@ static int prove_code_binding(const dgpb_proof_input *in, const dgpb_code_bindin
                              dgpb_target_name(in->target), in->entry, c->name, where,
                              c->array_length, count, count == 1 ? "" : "s", count == 1 ? "s" : "",
                              first->name);
-    if (first->kind == DGPB_KIND_UNIFORM_BUFFER && c->member_count)
+    if (first->kind == DGPB_KIND_UNIFORM_BUFFER && c->member_count && !c->is_array)
         return prove_block_fields(in, c, where, diag);
     return DGPB_OK;
 }

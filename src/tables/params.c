@@ -389,6 +389,8 @@ int param_table_build(const dgpb_param_select *s, dgpb_param_table *out, dgpb_di
         row->flags = dgpb_kind_required_flags(row->kind);
         if (dgpb_kind_writable(row->kind) && written(s, p->code_name))
             row->flags |= DGPB_FLAG_WRITTEN;
+        if (p->unbounded)
+            row->flags |= DGPB_FLAG_UNBOUNDED;
         row->space = p->space;
         row->binding = p->binding;
         row->offset = p->kind == DGPB_KIND_VALUE             ? p->offset

@@ -597,13 +597,36 @@ static void add_resource_array(builder *b, const char *path, const cJSON *node, 
     const cJSON *elem = reflect_get(t, "elementType");
     const char *elem_kind = reflect_get_str(elem, "kind");
     uint32_t n = 0;
+    bool resources = reflect_str_is(elem_kind, "resource") ||
+                     reflect_str_is(elem_kind, "samplerState");
+    /* An array of plain-data constant buffers is rows of uniform_buffer (name[i]). */
+    bool blocks = reflect_str_is(elem_kind, "constantBuffer") &&
+                  !holds_resources(reflect_get(elem, "elementType"), 0);
     if (!(reflect_get_u32(t, "elementCount", &n) && n)) {
-        add_refused(b, path, t, at,
-                    "is an unbounded array of resources, which no row can describe; declare it "
-                    "as DescriptorHandle<T> handles (a bindless `handle` row) instead");
+        /* Unbounded (`T name[]`, a runtime descriptor array): one row whose count is the
+           host's, flagged unbounded (docs/format.md, "Unbounded arrays"). */
+        if (!resources && !blocks)
+            add_refused(b, path, t, at,
+                        "is an unbounded array of arrays, aggregates or blocks that hold "
+                        "resources, which no row can describe; declare one unbounded array per "
+                        "resource");
+        else if (b->code->webgpu)
+            add_refused(b, path, t, at,
+                        "is an unbounded array of resources, and WebGPU has no binding arrays; "
+                        "leave wgsl out of --targets for this entry");
+        else if (b->code->memory_handles)
+            add_refused(b, path, t, at,
+                        "is an unbounded array of resources, which Slang's CUDA code passes as a "
+                        "pointer no row can place; leave ptx out of --targets for this entry");
+        else {
+            size_t row = b->count;
+            add_resource(b, path, path, node, elem, rec, at);
+            if (row < b->count)
+                b->params[row].unbounded = true;
+        }
         return;
     }
-    if (!reflect_str_is(elem_kind, "resource") && !reflect_str_is(elem_kind, "samplerState")) {
+    if (!resources && !blocks) {
         add_refused(
             b, path, t, at,
             "is an array of arrays, aggregates or blocks; only an array of textures, buffers, "

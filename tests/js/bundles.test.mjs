@@ -52,7 +52,9 @@ test('every wgsl entry of every fixture bundle gets its bind group layouts', () 
     for (const e of wgsl?.entries ?? []) {
       const groups = bindGroupLayoutDescriptors(e);
       const bound = e.params.filter((p) => p.space !== PIPELINE_CONSTANT_SPACE); // no bind-group entries
-      const places = new Set(bound.map((p) => `${p.space}/${p.binding}`));
+      // A combined texture-sampler is two entries: its texture and its sampler at binding + 1.
+      const places = new Set(bound.flatMap((p) => p.kindName === 'texture_sampler'
+        ? [`${p.space}/${p.binding}`, `${p.space}/${p.binding + 1}`] : [`${p.space}/${p.binding}`]));
       assert.equal(groups.reduce((n, g) => n + g.entries.length, 0), places.size, `${file} ${e.name}`);
       entries++;
     }

@@ -19,11 +19,12 @@ static void short_hash(const uint8_t *sha, char out[17])
 
 static void flags_text(uint32_t flags, char *out, size_t n)
 {
-    snprintf(out, n, "%s%s",
+    snprintf(out, n, "%s%s%s",
              (flags & DGPB_FLAG_READ_ONLY) ? "ro"
              : (flags & DGPB_FLAG_WRITTEN) ? "written"
                                            : "-",
-             (flags & DGPB_FLAG_SHARED_BINDING) ? ",shared" : "");
+             (flags & DGPB_FLAG_SHARED_BINDING) ? ",shared" : "",
+             (flags & DGPB_FLAG_UNBOUNDED) ? ",unbounded" : "");
 }
 
 void dump_listing(FILE *out, const dgpb_bundle *b, const char *path)
@@ -66,7 +67,7 @@ void dump_listing(FILE *out, const dgpb_bundle *b, const char *path)
                         shaped ? "  shape" : "");
             for (uint32_t k = 0; k < e->param_count; k++) {
                 const dgpb_param_view *p = &e->params[k];
-                char fl[16];
+                char fl[32];
                 flags_text(p->flags, fl, sizeof fl);
                 char sp[16], shape[96] = "";
                 if (dgpb_kind_has_shape(p->kind))

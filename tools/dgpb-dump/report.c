@@ -110,10 +110,11 @@ static double percent(uint64_t part, uint64_t whole)
 
 static void flags_text(uint32_t flags, char *out, size_t n)
 {
-    snprintf(out, n, "%s%s%s%s", (flags & DGPB_FLAG_READ_ONLY) ? "read_only" : "",
+    snprintf(out, n, "%s%s%s%s%s", (flags & DGPB_FLAG_READ_ONLY) ? "read_only" : "",
              (flags & DGPB_FLAG_READ_ONLY) && (flags & DGPB_FLAG_WRITTEN) ? " " : "",
              (flags & DGPB_FLAG_WRITTEN) ? "written" : "",
-             (flags & DGPB_FLAG_SHARED_BINDING) ? " shared_binding" : "");
+             (flags & DGPB_FLAG_SHARED_BINDING) ? " shared_binding" : "",
+             (flags & DGPB_FLAG_UNBOUNDED) ? " unbounded" : "");
 }
 
 static const char page_head[] =

@@ -43,9 +43,10 @@ void tool_list(const dgpb_bundle *b, const dgpb_target_view *t, const char *bund
                 printf("%u", p->binding);
             if (dgpb_kind_has_shape(p->kind)) {
                 char shape[96];
-                printf(" shape %s size %u%s%s", dgpb_shape_text(p->offset, shape, sizeof shape),
+                printf(" shape %s size %u%s%s%s", dgpb_shape_text(p->offset, shape, sizeof shape),
                        p->size, (p->flags & DGPB_FLAG_WRITTEN) ? " written" : "",
-                       (p->flags & DGPB_FLAG_SHARED_BINDING) ? " shared_binding" : "");
+                       (p->flags & DGPB_FLAG_SHARED_BINDING) ? " shared_binding" : "",
+                       (p->flags & DGPB_FLAG_UNBOUNDED) ? " unbounded" : "");
             } else {
                 printf(" offset %u size %u%s", p->offset, p->size,
                        (p->flags & DGPB_FLAG_WRITTEN) ? " written" : "");

@@ -163,6 +163,7 @@ int code_bindings_from_wgsl(const dgpb_wgsl_module *m, dgpb_code_bindings *out, 
         c->access = w->cls == DGPB_WGSL_STORAGE_TEXTURE ? w->access : NULL;
         c->line = w->line;
         c->shape = code_wgsl_shape(c);
+        c->compared = w->compared;
     }
     for (size_t i = 0; i < m->override_count; i++) {
         const dgpb_wgsl_override *o = &m->overrides[i];

@@ -19,6 +19,7 @@
 
 #include <stdio.h>
 #include <stdlib.h>
+#include <ctype.h>
 #include <string.h>
 
 #include "core/alloc.h"
@@ -568,6 +569,38 @@ static int parse_module(scanner *s)
 
 /* ---- the API ---------------------------------------------------------------- */
 
+/*
+ * Marks each texture binding that a depth-comparison builtin samples
+ * (textureSampleCompare, textureSampleCompareLevel, textureGatherCompare):
+ * its name is the call's first argument, written with or without Slang's
+ * extra parentheses. WGSL takes only depth textures there, so a comparison on
+ * another texture is code WebGPU rejects (tables/binding_proof.c says so).
+ */
+static void mark_compared(const char *text, size_t len, dgpb_wgsl_module *m)
+{
+    static const char *const calls[] = {"textureSampleCompare", "textureGatherCompare"};
+    for (size_t c = 0; c < sizeof calls / sizeof calls[0]; c++) {
+        size_t n = strlen(calls[c]);
+        for (size_t i = 0; i + n <= len; i++) {
+            if (memcmp(text + i, calls[c], n) != 0 ||
+                (i && (isalnum((unsigned char)text[i - 1]) || text[i - 1] == '_')))
+                continue;
+            size_t k = i + n;
+            while (k < len && (isalnum((unsigned char)text[k]) || text[k] == '_'))
+                k++; /* ...Level */
+            while (k < len && (text[k] == '(' || isspace((unsigned char)text[k])))
+                k++;
+            size_t start = k;
+            while (k < len && (isalnum((unsigned char)text[k]) || text[k] == '_'))
+                k++;
+            for (size_t b = 0; b < m->binding_count && k > start; b++)
+                if (strlen(m->bindings[b].name) == k - start &&
+                    !memcmp(m->bindings[b].name, text + start, k - start))
+                    m->bindings[b].compared = true;
+        }
+    }
+}
+
 int wgsl_module_scan(const char *text, size_t len, dgpb_wgsl_module **out, dgpb_diag *diag)
 {
     if (out)
@@ -597,6 +630,7 @@ int wgsl_module_scan(const char *text, size_t len, dgpb_wgsl_module **out, dgpb_
         wgsl_module_free(s.m);
         return rc;
     }
+    mark_compared(text, len, s.m);
     *out = s.m;
     return DGPB_OK;
 }

@@ -94,6 +94,8 @@ typedef struct dgpb_wgsl_binding {
     char *dimension;    /* textures (sampled, multisampled, depth, storage): "1d", "2d",
                            "2d_array", "3d", "cube", "cube_array"; else NULL */
     uint32_t line;      /* of its `var`, 1-based */
+    bool compared;      /* textures: the first argument of a textureSampleCompare*,
+                           textureGatherCompare call somewhere in the module */
 } dgpb_wgsl_binding;
 
 typedef struct dgpb_wgsl_entry {
