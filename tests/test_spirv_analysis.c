@@ -13,7 +13,10 @@
  * for E = store_and_read, byte_store, atomics, image_write (writes.slang);
  * helpers (helpers.slang); wave_sum, halves, atomic64, bindless, ray_query
  * with -stage compute and raygen with -stage raygeneration
- * (capabilities.slang); coop_vec (coop_vec.slang). calls.spv is assembled by
+ * (capabilities.slang); coop_vec (coop_vec.slang); geometry_point,
+ * hull_patch, domain_point, task_payload, mesh_tris and fragment_primitive
+ * with -stage geometry, hull, domain, amplification, mesh and fragment
+ * (stages.slang, for test_capabilities.c). calls.spv is assembled by
  * hand from calls.spvasm (its first lines give the command), because Slang
  * never passes a resource pointer to a function: it specialises the callee
  * to the global instead.
