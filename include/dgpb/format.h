@@ -62,7 +62,7 @@ typedef enum dgpb_kind {
 
 /* Shader stages, by their names in the format (DGPB_STAGE). */
 typedef enum dgpb_stage {
-#define DGPB_STAGE(ID, value, name, spirv_model, SpirvModel, CAP, PIPELINE, threads)               \
+#define DGPB_STAGE(ID, value, name, spirv_model, SpirvModel, CAP, PIPELINE, threads, slang_stage)  \
     DGPB_STAGE_##ID = value,
 #include "dgpb/vocabulary.def"
     DGPB_STAGE_COUNT
@@ -164,6 +164,12 @@ bool dgpb_stage_is_ray_tracing(uint32_t stage);
  * at least 1 (compute, mesh, amplification); the other stages' is 0,0,0.
  */
 bool dgpb_stage_has_thread_group(uint32_t stage);
+
+/*
+ * The dgpb_stage of Slang's SlangStage value (what a layout blob records for
+ * an entry: dgpb_layout_ep_stage()), or -1 for one the format has no stage for.
+ */
+int dgpb_stage_from_slang(uint32_t slang_stage);
 
 /*
  * True when `webgpu_layout` is the one the format allows for a parameter of

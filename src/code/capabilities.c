@@ -57,7 +57,7 @@ const char *code_feature_name(dgpb_code_format format, const dgpb_code_feature *
 
 /* The capability each stage's entries need (DGPB_STAGE's CAP). */
 static const int stage_needs[DGPB_STAGE_COUNT] = {
-#define DGPB_STAGE(ID, value, name, spirv_model, SpirvModel, CAP, PIPELINE, threads)               \
+#define DGPB_STAGE(ID, value, name, spirv_model, SpirvModel, CAP, PIPELINE, threads, slang_stage)  \
     [value] = CAP_VALUE_##CAP,
 #include "dgpb/vocabulary.def"
 };

@@ -32,21 +32,22 @@ static const enum access kind_access[DGPB_KIND_COUNT] = {
 };
 
 static const char *const stage_names[DGPB_STAGE_COUNT] = {
-#define DGPB_STAGE(ID, value, name, spirv_model, SpirvModel, CAP, PIPELINE, threads) [value] = name,
+#define DGPB_STAGE(ID, value, name, spirv_model, SpirvModel, CAP, PIPELINE, threads, slang_stage)  \
+    [value] = name,
 #include "dgpb/vocabulary.def"
 };
 
 /* The pipeline each stage's entries go into (DGPB_STAGE's PIPELINE). */
 enum pipeline { PIPELINE_COMPUTE, PIPELINE_RENDER, PIPELINE_RAY_TRACING };
 static const enum pipeline stage_pipeline[DGPB_STAGE_COUNT] = {
-#define DGPB_STAGE(ID, value, name, spirv_model, SpirvModel, CAP, PIPELINE, threads)               \
+#define DGPB_STAGE(ID, value, name, spirv_model, SpirvModel, CAP, PIPELINE, threads, slang_stage)  \
     [value] = PIPELINE_##PIPELINE,
 #include "dgpb/vocabulary.def"
 };
 
 /* Whether each stage's entries have a thread group size (DGPB_STAGE's threads). */
 static const bool stage_threads[DGPB_STAGE_COUNT] = {
-#define DGPB_STAGE(ID, value, name, spirv_model, SpirvModel, CAP, PIPELINE, threads)               \
+#define DGPB_STAGE(ID, value, name, spirv_model, SpirvModel, CAP, PIPELINE, threads, slang_stage)  \
     [value] = threads,
 #include "dgpb/vocabulary.def"
 };
@@ -228,6 +229,18 @@ bool dgpb_stage_has_thread_group(uint32_t stage)
     return stage < DGPB_STAGE_COUNT && stage_threads[stage];
 }
 
+int dgpb_stage_from_slang(uint32_t slang_stage)
+{
+    switch (slang_stage) {
+#define DGPB_STAGE(ID, value, name, spirv_model, SpirvModel, CAP, PIPELINE, threads, slang_stage)  \
+    case slang_stage:                                                                              \
+        return value;
+#include "dgpb/vocabulary.def"
+    default:
+        return -1;
+    }
+}
+
 bool dgpb_webgpu_layout_allowed(uint32_t kind, uint32_t id, bool is_wgsl)
 {
     if (!is_wgsl)
@@ -296,12 +309,12 @@ const char *dgpb_param_rule(uint32_t kind, uint32_t flags, uint32_t offset, uint
 const char *dgpb_thread_group_rule(uint32_t stage, const uint32_t thread_group_size[3])
 {
     static const char *const needs[DGPB_STAGE_COUNT] = {
-#define DGPB_STAGE(ID, value, name, spirv_model, SpirvModel, CAP, PIPELINE, threads)               \
+#define DGPB_STAGE(ID, value, name, spirv_model, SpirvModel, CAP, PIPELINE, threads, slang_stage)  \
     [value] = "stage '" name "' needs a thread group size of at least 1 in each dimension",
 #include "dgpb/vocabulary.def"
     };
     static const char *const none[DGPB_STAGE_COUNT] = {
-#define DGPB_STAGE(ID, value, name, spirv_model, SpirvModel, CAP, PIPELINE, threads)               \
+#define DGPB_STAGE(ID, value, name, spirv_model, SpirvModel, CAP, PIPELINE, threads, slang_stage)  \
     [value] = "stage '" name "' has no thread group size: it must be 0,0,0",
 #include "dgpb/vocabulary.def"
     };

@@ -129,7 +129,7 @@ int spirv_validate(const void *code, size_t size, dgpb_diag *diag)
 int spirv_stage_of_model(uint32_t model)
 {
     switch (model) {
-#define DGPB_STAGE(ID, value, name, spirv_model, SpirvModel, CAP, PIPELINE, threads)               \
+#define DGPB_STAGE(ID, value, name, spirv_model, SpirvModel, CAP, PIPELINE, threads, slang_stage)  \
     case spirv_model:                                                                              \
         return DGPB_STAGE_##ID;
 #include "dgpb/vocabulary.def"
