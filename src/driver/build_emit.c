@@ -50,7 +50,7 @@ static int add_units(build *b, dgpb_model *m, int t, uint32_t target_index, dgpb
             .capabilities = caps,
             .capability_count = cap_count,
         };
-        if (b->entries[e].stage == DGPB_STAGE_COMPUTE)
+        if (dgpb_stage_has_thread_group(b->entries[e].stage))
             memcpy(desc.thread_group_size, b->entries[e].thread_group_size,
                    sizeof desc.thread_group_size);
         rc = model_add_entry(m, target_index, &desc, diag);

@@ -423,7 +423,7 @@ static void entry_section(FILE *out, const dgpb_target_view *t, uint32_t ti, uin
     esc_str(out, e->name);
     fputs("</h3>\n<p class=\"meta\">", out);
     esc_str(out, e->stage);
-    if (e->stage_id == DGPB_STAGE_COMPUTE)
+    if (dgpb_stage_has_thread_group(e->stage_id))
         fprintf(out, " [%" PRIu32 ", %" PRIu32 ", %" PRIu32 "]", e->thread_group_size[0],
                 e->thread_group_size[1], e->thread_group_size[2]);
     fprintf(out,
