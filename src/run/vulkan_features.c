@@ -282,6 +282,31 @@ void vk_features_enable(vk_features *has, vk_features *on, const char **extensio
     link(on, on->v13);
 }
 
+/* The Vulkan shader stage of a dgpb stage (the ray-tracing ones: none the host runs). */
+static VkShaderStageFlags stage_bit(uint32_t stage)
+{
+    switch (stage) {
+    case DGPB_STAGE_VERTEX:
+        return VK_SHADER_STAGE_VERTEX_BIT;
+    case DGPB_STAGE_FRAGMENT:
+        return VK_SHADER_STAGE_FRAGMENT_BIT;
+    case DGPB_STAGE_GEOMETRY:
+        return VK_SHADER_STAGE_GEOMETRY_BIT;
+    case DGPB_STAGE_HULL:
+        return VK_SHADER_STAGE_TESSELLATION_CONTROL_BIT;
+    case DGPB_STAGE_DOMAIN:
+        return VK_SHADER_STAGE_TESSELLATION_EVALUATION_BIT;
+    case DGPB_STAGE_MESH:
+        return VK_SHADER_STAGE_MESH_BIT_EXT;
+    case DGPB_STAGE_AMPLIFICATION:
+        return VK_SHADER_STAGE_TASK_BIT_EXT;
+    case DGPB_STAGE_COMPUTE:
+        return VK_SHADER_STAGE_COMPUTE_BIT;
+    default:
+        return 0;
+    }
+}
+
 /* Whether the device has a feature for an entry of `stage`. */
 static bool has_feature(vk_features *has, const feature *ft, uint32_t stage)
 {
@@ -292,10 +317,7 @@ static bool has_feature(vk_features *has, const feature *ft, uint32_t stage)
         return false;
     if (ft->in != IN_SUBGROUP)
         return *member(has, ft) != VK_FALSE;
-    VkShaderStageFlags bit = stage == DGPB_STAGE_VERTEX     ? VK_SHADER_STAGE_VERTEX_BIT
-                             : stage == DGPB_STAGE_FRAGMENT ? VK_SHADER_STAGE_FRAGMENT_BIT
-                                                            : VK_SHADER_STAGE_COMPUTE_BIT;
-    return (has->subgroup_stages & bit) && (has->subgroup_ops & ft->at);
+    return (has->subgroup_stages & stage_bit(stage)) && (has->subgroup_ops & ft->at);
 }
 
 int vk_check_capabilities(vk_host *vk, const dgpb_entry_view *e, dgpb_diag *r)
