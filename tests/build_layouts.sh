@@ -3,7 +3,8 @@
 # one layout per pipeline group and target, in order of each group's first
 # entry, and points each entry at its group's (here through the recorder and
 # a fake libslang: the layouts' contents are the fake's, their placement is
-# dgpb-build's). Without a native libslang it warns once and writes none.
+# dgpb-build's); a mesh and a tessellation pipeline are render groups.
+# Without a native libslang it warns once and writes none.
 set -u
 build=$1 dump=$2 recorder=$3 fake=$4 fixtures=$5
 out=$(mktemp -d); trap 'rm -rf "$out"' EXIT
@@ -28,6 +29,25 @@ printf '%s\n' "$listing" | grep -qx "target wgsl (code format wgsl): 1 layout, 1
     fail "wgsl lacks its layout"
 "$dump" --layout spirv/1 "$out/resources.dgpb" | grep -q -- "-DDREAM_SHADER_bytes -DDREAM_TARGET_SPIRV" ||
     fail "layout 1 of spirv was not recorded for the group of 'bytes'"
+
+# A mesh pipeline (amplification, mesh, fragment) and a tessellation one (vertex, hull,
+# domain, fragment): one render group each, recorded with every entry's stage.
+for pipeline in mesh:cullMeshlets:amplification:14 tessellation:terrainHull:hull:2; do
+    IFS=: read -r module entry stage number <<<"$pipeline"
+    "$build" -q --targets spirv --layout-recorder "$recorder" --slang-lib "$fake" \
+        "$fixtures/../stages/$module.slang" -o "$out/s" || fail "build of stages/$module.slang"
+    listing=$("$dump" "$out/s/$module.dgpb")
+    printf '%s\n' "$listing" | grep -Eq "^target spirv \(code format spirv\): 1 layout, [34] entries$" ||
+        fail "$module: not one layout for its render group: $listing"
+    [ "$(printf '%s\n' "$listing" | grep -c '^  entry .*, layout 0, ')" -ge 3 ] ||
+        fail "$module: an entry does not point at the group's layout: $listing"
+    layout=$("$dump" --layout spirv/0 "$out/s/$module.dgpb")
+    printf '%s\n' "$layout" | grep -q "target spirv, group render$" ||
+        fail "$module: the layout's group is not render: $layout"
+    printf '%s\n' "$layout" | grep -q -- "-entry $entry -stage $stage " &&
+        printf '%s\n' "$layout" | grep -Eq "entry [0-9]+ '$entry' \(stage $number\)" ||
+        fail "$module: $entry not recorded as a $stage shader: $layout"
+done
 
 "$build" -q --layout-recorder "$recorder" --slang-lib "$fake" --triple wasm32-unknown-unknown \
     "$fixtures/resources.slang" -o "$out/w" || fail "wasm32 build"

@@ -7,14 +7,16 @@
 # folder, depfile, cache or intermediate folder), no entry is compiled (the
 # discovery only: one compile per target without code generation, -v, and one
 # with SPIR-V where the reflection names no stage: Slang 2025.15's
-# ray-tracing entries); a module that does not compile
+# ray-tracing entries, or no thread group size: its mesh and amplification
+# entries); a module that does not compile
 # fails with exit status 1 and Slang's message; --json alone is a usage error.
 set -u
 build=$1 src=$2
 work=$(mktemp -d); trap 'rm -rf "$work"' EXIT
 fail() { echo "FAIL: $*"; exit 1; }
 
-for module in build/features build/raytracing plain/render_textured plain/main_entry plain/struct_buffers; do
+for module in build/features build/raytracing plain/render_textured plain/main_entry \
+    plain/struct_buffers stages/mesh stages/tessellation; do
     file=$src/fixtures/$module.slang golden=$src/fixtures/$module.bundle.json
     targets=$(sed -n '1,5s|^// dgpb-targets: *||p' "$file" | head -n 1)
     mkdir -p "$work/tmp"
@@ -89,6 +91,23 @@ if "$build" --version | grep -q '^slang 2025\.15'; then
 else
     [ -z "$coded" ] || fail "raytracing: a discovery generated code, with stages in the reflection: $log"
 fi
+
+# Slang 2025.15's reflection gives no thread group size for mesh and amplification
+# entries: spirv's discovery is compiled once more, to SPIR-V, whose LocalSize modes give
+# them (the sizes are those of the golden view, checked above); a tessellation module,
+# whose stages have none, needs no such compile.
+log=$("$build" --list -v --no-cache --targets spirv "$src/fixtures/stages/mesh.slang" 2>&1 >/dev/null) ||
+    fail "--list -v mesh"
+coded=$(printf '%s\n' "$log" | grep -- ' -target ' | grep -v -- ' -skip-codegen ')
+if "$build" --version | grep -q '^slang 2025\.15'; then
+    [ "$(printf '%s\n' "$coded" | grep -c .)" = 1 ] &&
+        printf '%s\n' "$coded" | grep -q -- '-DDREAM_TARGET_SPIRV .* -target spirv -o ' ||
+        fail "mesh: not one SPIR-V discovery for the thread group sizes: $log"
+fi
+log=$("$build" --list -v --no-cache --targets spirv "$src/fixtures/stages/tessellation.slang" 2>&1 >/dev/null) ||
+    fail "--list -v tessellation"
+printf '%s\n' "$log" | grep -- ' -target ' | grep -v -q -- ' -skip-codegen ' &&
+    fail "tessellation: a discovery generated code: $log"
 
 # A module that does not compile: exit status 1, Slang's message, nothing listed.
 out=$("$build" --list --no-cache "$src/fixtures/build/fail/syntax_error.slang" 2>"$work/err"); status=$?

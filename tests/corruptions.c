@@ -262,6 +262,11 @@ static void thread_group_on_raygen(mut_ctx *c)
 {
     put(c, support_code_ref_offset(c->orig, E(0, 2)) + 40, 8);
 }
+/* rg's stage "raygeneration" made "amplification" (as long): a stage with a thread group size. */
+static void thread_group_zero_on_amplification(mut_ctx *c)
+{
+    memcpy(c->bytes + AT(E(0, 2)->stage.ptr), "amplification", 13);
+}
 static void flipped_bit_in_code(mut_ctx *c)
 {
     c->bytes[dgpb_bundle_header_size(c->b) + E(1, 0)->code.offset + 7] ^= 0x10;
@@ -372,10 +377,15 @@ const corruption corruptions[] = {
      "entry 'k2': layout index 1 but the target has 1 layouts", layout_index_out_of_range},
     {"layout_index_without_layouts", 0, 0, DGPB_ERR_CORRUPT_RANGE,
      "layout index 1 but the target has 0 layouts", layout_index_without_layouts},
-    {"thread_group_zero", 0, 0, DGPB_ERR_CORRUPT_VALUE, "needs a thread group size of at least 1",
-     thread_group_zero},
+    {"thread_group_zero", 0, 0, DGPB_ERR_CORRUPT_VALUE,
+     "stage 'compute' needs a thread group size of at least 1", thread_group_zero},
     {"thread_group_on_raygen", 0, 0, DGPB_ERR_CORRUPT_VALUE,
-     "entry 'rg': a non-compute entry must have thread group size 0,0,0", thread_group_on_raygen},
+     "entry 'rg': stage 'raygeneration' has no thread group size: it must be 0,0,0",
+     thread_group_on_raygen},
+    {"thread_group_zero_on_amplification", 0, 0, DGPB_ERR_CORRUPT_VALUE,
+     "entry 'rg': stage 'amplification' needs a thread group size of at least 1 in each "
+     "dimension",
+     thread_group_zero_on_amplification},
     {"flipped_bit_in_code", 0, 1, DGPB_ERR_CORRUPT_HASH,
      "target 'wgsl', entry 'k', code blob: sha-256 mismatch", flipped_bit_in_code},
     {"flipped_bit_in_layout", 0, 1, DGPB_ERR_CORRUPT_HASH,

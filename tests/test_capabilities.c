@@ -1,7 +1,8 @@
 /*
  * test_capabilities.c - an entry's capabilities from what its code declares
  * (code/code_features.h, code/capabilities.h): real Slang SPIR-V
- * (fixtures/spirv/, see test_spirv_analysis.c for how it was made), modules
+ * (fixtures/spirv/, see test_spirv_analysis.c for how it was made; the
+ * stages of renderers' pipelines from stages.slang), modules
  * of one crafted OpCapability, WGSL directives and PTX targets, every row of
  * the DGPB_CODE_FEATURE table, and the proof of a written bundle.
  */
@@ -22,29 +23,69 @@
 #include "support.h"
 #include "code/capabilities.h"
 
-#define CAP(c) (1u << (c))
+#define CAP(c) (UINT64_C(1) << (c))
 
 static int caps_of(dgpb_target_id target, dgpb_code_format format, uint32_t stage, const void *code,
-                   size_t size, uint32_t *mask, dgpb_diag *d)
+                   size_t size, uint64_t *mask, dgpb_diag *d)
 {
     dgpb_diag_clear(d);
     return code_capabilities(target, "k", stage, format, code, size, mask, d);
 }
 
-static uint32_t spirv_caps(const char *fixture)
+static uint64_t spirv_caps_of_stage(const char *fixture, uint32_t stage)
 {
     char path[256];
     snprintf(path, sizeof path, "fixtures/spirv/%s.spv", fixture);
     size_t size;
     uint8_t *bytes = support_read_source_file(path, &size);
-    uint32_t mask = 0;
+    uint64_t mask = 0;
     dgpb_diag d;
-    int rc = caps_of(DGPB_TARGET_SPIRV, DGPB_CODE_FORMAT_SPIRV, DGPB_STAGE_COMPUTE, bytes, size,
-                     &mask, &d);
+    int rc = caps_of(DGPB_TARGET_SPIRV, DGPB_CODE_FORMAT_SPIRV, stage, bytes, size, &mask, &d);
     free(bytes);
     if (rc)
         fail_msg("%s: %s", fixture, d.message);
     return mask;
+}
+
+static uint64_t spirv_caps(const char *fixture)
+{
+    return spirv_caps_of_stage(fixture, DGPB_STAGE_COMPUTE);
+}
+
+/*
+ * The stages of renderers' pipelines (fixtures/spirv/stages.slang, one entry
+ * point each, made as test_spirv_analysis.c says with -stage STAGE): the
+ * SPIR-V capabilities Geometry, Tessellation and MeshShadingEXT map to
+ * geometry, tessellation and mesh_shader, a PointSize built-in of a
+ * geometry or domain shader (which Slang 2025.15 declares no capability
+ * for) to point_size, and a fragment shader reading SV_PrimitiveID declares
+ * Geometry.
+ */
+static void stages_spirv_maps_to_their_capabilities(void **state)
+{
+    (void)state;
+    static const struct {
+        const char *fixture;
+        uint32_t stage;
+        uint64_t mask;
+    } cases[] = {
+        {"geometry_point", DGPB_STAGE_GEOMETRY, CAP(DGPB_CAP_GEOMETRY) | CAP(DGPB_CAP_POINT_SIZE)},
+        {"hull_patch", DGPB_STAGE_HULL, CAP(DGPB_CAP_TESSELLATION)},
+        {"domain_point", DGPB_STAGE_DOMAIN, CAP(DGPB_CAP_TESSELLATION) | CAP(DGPB_CAP_POINT_SIZE)},
+        {"task_payload", DGPB_STAGE_AMPLIFICATION, CAP(DGPB_CAP_MESH_SHADER)},
+        {"mesh_tris", DGPB_STAGE_MESH, CAP(DGPB_CAP_MESH_SHADER)},
+        {"fragment_primitive", DGPB_STAGE_FRAGMENT, CAP(DGPB_CAP_GEOMETRY)},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        uint64_t got = spirv_caps_of_stage(cases[i].fixture, cases[i].stage);
+        if (got != cases[i].mask)
+            fail_msg("%s: mask 0x%llx, expected 0x%llx", cases[i].fixture, (unsigned long long)got,
+                     (unsigned long long)cases[i].mask);
+    }
+    /* The code alone, whatever the stage says: the same names. */
+    assert_true(spirv_caps("mesh_tris") == CAP(DGPB_CAP_MESH_SHADER));
+    assert_true(spirv_caps("geometry_point") ==
+                (CAP(DGPB_CAP_GEOMETRY) | CAP(DGPB_CAP_POINT_SIZE)));
 }
 
 static void slang_spirv_maps_to_its_capabilities(void **state)
@@ -52,7 +93,7 @@ static void slang_spirv_maps_to_its_capabilities(void **state)
     (void)state;
     static const struct {
         const char *fixture;
-        uint32_t mask;
+        uint64_t mask;
     } cases[] = {
         {"store_and_read", 0},
         {"image_write", CAP(DGPB_CAP_IMAGE_WITHOUT_FORMAT)}, /* RWTexture2D<float4>: no [format] */
@@ -66,9 +107,10 @@ static void slang_spirv_maps_to_its_capabilities(void **state)
                          CAP(DGPB_CAP_REPLICATED_COMPOSITES)},
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
-        uint32_t got = spirv_caps(cases[i].fixture);
+        uint64_t got = spirv_caps(cases[i].fixture);
         if (got != cases[i].mask)
-            fail_msg("%s: mask 0x%x, expected 0x%x", cases[i].fixture, got, cases[i].mask);
+            fail_msg("%s: mask 0x%llx, expected 0x%llx", cases[i].fixture, (unsigned long long)got,
+                     (unsigned long long)cases[i].mask);
     }
 }
 
@@ -89,6 +131,11 @@ static void every_row_maps_a_crafted_capability(void **state)
         int cap; /* -1: core */
     } cases[] = {
         {1, -1},                             /* Shader */
+        {2, DGPB_CAP_GEOMETRY},              /* Geometry */
+        {3, DGPB_CAP_TESSELLATION},          /* Tessellation */
+        {23, DGPB_CAP_POINT_SIZE},           /* TessellationPointSize */
+        {24, DGPB_CAP_POINT_SIZE},           /* GeometryPointSize */
+        {5283, DGPB_CAP_MESH_SHADER},        /* MeshShadingEXT */
         {9, DGPB_CAP_HALF},                  /* Float16 */
         {10, DGPB_CAP_FLOAT64},              /* Float64 */
         {11, DGPB_CAP_INT64},                /* Int64 */
@@ -113,22 +160,24 @@ static void every_row_maps_a_crafted_capability(void **state)
         {5612, DGPB_CAP_ATOMIC_FLOAT}, /* AtomicFloat32MinMaxEXT */
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
-        uint32_t words[7], mask = 0xdeadu;
+        uint32_t words[7];
+        uint64_t mask = 0xdeadu;
         one_capability(cases[i].spirv, words);
         dgpb_diag d;
         int rc = caps_of(DGPB_TARGET_SPIRV, DGPB_CODE_FORMAT_SPIRV, DGPB_STAGE_COMPUTE, words,
                          sizeof words, &mask, &d);
         if (rc)
             fail_msg("capability %u: %s", cases[i].spirv, d.message);
-        uint32_t want = cases[i].cap < 0 ? 0 : CAP(cases[i].cap);
+        uint64_t want = cases[i].cap < 0 ? 0 : CAP(cases[i].cap);
         if (mask != want)
-            fail_msg("capability %u: mask 0x%x, expected 0x%x", cases[i].spirv, mask, want);
+            fail_msg("capability %u: mask 0x%llx, expected 0x%llx", cases[i].spirv,
+                     (unsigned long long)mask, (unsigned long long)want);
     }
     /* The whole table: every row maps to a capability, core or refusal, and a
        capability's bit is within the mask. */
     for (uint32_t c = 0; c < DGPB_CAP_COUNT; c++)
         assert_non_null(dgpb_capability_name(c));
-    assert_true(DGPB_CAP_COUNT <= 32);
+    assert_true(DGPB_CAP_COUNT <= 64);
 }
 
 static void an_unmapped_or_refused_feature_fails_the_build(void **state)
@@ -140,11 +189,12 @@ static void an_unmapped_or_refused_feature_fails_the_build(void **state)
     } cases[] = {
         {99999, "SPIR-V capability 99999, which dgpb's capability table does not list"},
         {4423, "SPIR-V capability 4423, which dgpb's capability table does not list"},
-        {2, "SPIR-V capability Geometry (2), which no dgpb capability names"},
+        {54, "SPIR-V capability GeometryStreams (54), which no dgpb capability names"},
         {5378, "SPIR-V capability FragmentShaderPixelInterlockEXT (5378), which no dgpb"},
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
-        uint32_t words[7], mask;
+        uint32_t words[7];
+        uint64_t mask;
         one_capability(cases[i].spirv, words);
         dgpb_diag d;
         assert_int_equal(caps_of(DGPB_TARGET_SPIRV, DGPB_CODE_FORMAT_SPIRV, DGPB_STAGE_COMPUTE,
@@ -155,7 +205,8 @@ static void an_unmapped_or_refused_feature_fails_the_build(void **state)
             fail_msg("capability %u: '%s' lacks '%s'", cases[i].spirv, d.message, cases[i].what);
     }
     /* Not SPIR-V, or an instruction past the end: corrupt, never a guess. */
-    uint32_t words[7], mask;
+    uint32_t words[7];
+    uint64_t mask;
     one_capability(10, words);
     dgpb_diag d;
     assert_int_equal(caps_of(DGPB_TARGET_SPIRV, DGPB_CODE_FORMAT_SPIRV, DGPB_STAGE_COMPUTE, words,
@@ -168,23 +219,45 @@ static void an_unmapped_or_refused_feature_fails_the_build(void **state)
                      DGPB_ERR_CORRUPT);
 }
 
-static void a_ray_tracing_stage_needs_raytracing(void **state)
+/* A stage's own capability (DGPB_STAGE's CAP), whatever its code declares. */
+static void a_stage_needs_its_capability(void **state)
 {
     (void)state;
-    uint32_t words[7], mask;
+    static const struct {
+        uint32_t stage;
+        int cap; /* -1: none */
+    } cases[] = {
+        {DGPB_STAGE_COMPUTE, -1},
+        {DGPB_STAGE_VERTEX, -1},
+        {DGPB_STAGE_FRAGMENT, -1},
+        {DGPB_STAGE_RAYGENERATION, DGPB_CAP_RAYTRACING},
+        {DGPB_STAGE_CLOSESTHIT, DGPB_CAP_RAYTRACING},
+        {DGPB_STAGE_ANYHIT, DGPB_CAP_RAYTRACING},
+        {DGPB_STAGE_MISS, DGPB_CAP_RAYTRACING},
+        {DGPB_STAGE_INTERSECTION, DGPB_CAP_RAYTRACING},
+        {DGPB_STAGE_CALLABLE, DGPB_CAP_RAYTRACING},
+        {DGPB_STAGE_MESH, DGPB_CAP_MESH_SHADER},
+        {DGPB_STAGE_AMPLIFICATION, DGPB_CAP_MESH_SHADER},
+        {DGPB_STAGE_GEOMETRY, DGPB_CAP_GEOMETRY},
+        {DGPB_STAGE_HULL, DGPB_CAP_TESSELLATION},
+        {DGPB_STAGE_DOMAIN, DGPB_CAP_TESSELLATION},
+    };
+    assert_int_equal(sizeof cases / sizeof cases[0], DGPB_STAGE_COUNT);
+    uint32_t words[7];
+    uint64_t mask;
     one_capability(1, words);
     dgpb_diag d;
-    assert_int_equal(caps_of(DGPB_TARGET_SPIRV, DGPB_CODE_FORMAT_SPIRV, DGPB_STAGE_RAYGENERATION,
-                             words, sizeof words, &mask, &d),
-                     DGPB_OK);
-    assert_int_equal(mask, CAP(DGPB_CAP_RAYTRACING));
-    assert_int_equal(caps_of(DGPB_TARGET_SPIRV, DGPB_CODE_FORMAT_SPIRV, DGPB_STAGE_FRAGMENT, words,
-                             sizeof words, &mask, &d),
-                     DGPB_OK);
-    assert_int_equal(mask, 0);
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        assert_int_equal(caps_of(DGPB_TARGET_SPIRV, DGPB_CODE_FORMAT_SPIRV, cases[i].stage, words,
+                                 sizeof words, &mask, &d),
+                         DGPB_OK);
+        if (mask != (cases[i].cap < 0 ? 0 : CAP(cases[i].cap)))
+            fail_msg("stage %s: mask 0x%llx", dgpb_stage_name(cases[i].stage),
+                     (unsigned long long)mask);
+    }
 }
 
-static int wgsl(const char *text, uint32_t *mask, dgpb_diag *d)
+static int wgsl(const char *text, uint64_t *mask, dgpb_diag *d)
 {
     return caps_of(DGPB_TARGET_WGSL, DGPB_CODE_FORMAT_WGSL, DGPB_STAGE_COMPUTE, text, strlen(text),
                    mask, d);
@@ -193,7 +266,7 @@ static int wgsl(const char *text, uint32_t *mask, dgpb_diag *d)
 static void wgsl_enables_map_to_capabilities(void **state)
 {
     (void)state;
-    uint32_t mask;
+    uint64_t mask;
     dgpb_diag d;
     assert_int_equal(wgsl("enable f16;\n\nenable subgroups;\n@compute @workgroup_size(1) fn "
                           "main() {}\n",
@@ -223,7 +296,7 @@ static void wgsl_enables_map_to_capabilities(void **state)
     assert_int_equal(wgsl("/* enable f16;", &mask, &d), DGPB_ERR_CORRUPT);
 }
 
-static int ptx(const char *text, uint32_t *mask, dgpb_diag *d)
+static int ptx(const char *text, uint64_t *mask, dgpb_diag *d)
 {
     return caps_of(DGPB_TARGET_PTX, DGPB_CODE_FORMAT_PTX, DGPB_STAGE_COMPUTE, text, strlen(text),
                    mask, d);
@@ -232,7 +305,7 @@ static int ptx(const char *text, uint32_t *mask, dgpb_diag *d)
 static void ptx_targets_map_to_core_or_fail(void **state)
 {
     (void)state;
-    uint32_t mask = 1;
+    uint64_t mask = 1;
     dgpb_diag d;
     /* What nvcc writes (fixtures/reflect/aggregates.ptx), with its NUL terminator. */
     size_t size;
@@ -322,9 +395,10 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(slang_spirv_maps_to_its_capabilities),
+        cmocka_unit_test(stages_spirv_maps_to_their_capabilities),
         cmocka_unit_test(every_row_maps_a_crafted_capability),
         cmocka_unit_test(an_unmapped_or_refused_feature_fails_the_build),
-        cmocka_unit_test(a_ray_tracing_stage_needs_raytracing),
+        cmocka_unit_test(a_stage_needs_its_capability),
         cmocka_unit_test(wgsl_enables_map_to_capabilities),
         cmocka_unit_test(ptx_targets_map_to_core_or_fail),
         cmocka_unit_test(the_proof_holds_a_bundle_to_its_code),

@@ -7,6 +7,7 @@
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -238,6 +239,89 @@ static void an_empty_bundle_is_valid(void **state)
     model_destroy(m);
 }
 
+/*
+ * A bundle of one spirv entry of `stage` whose thread group size fits the
+ * stage (4,2,1 where the stage has one, else 0,0,0), written by the model.
+ */
+static uint8_t *one_entry_of_stage(uint32_t stage, size_t *size)
+{
+    dgpb_model *m = NULL;
+    dgpb_diag d;
+    dgpb_diag_clear(&d);
+    assert_int_equal(model_create(&m), DGPB_OK);
+    uint32_t t;
+    assert_int_equal(model_add_target(m, "spirv", "spirv", &t, &d), DGPB_OK);
+    bool threads = dgpb_stage_has_thread_group(stage);
+    dgpb_entry_desc e = {.name = "e",
+                         .stage = dgpb_stage_name(stage),
+                         .code = "code",
+                         .code_size = 4,
+                         .thread_group_size = {threads ? 4 : 0, threads ? 2 : 0, threads ? 1 : 0}};
+    if (model_add_entry(m, t, &e, &d))
+        fail_msg("stage %s: %s", dgpb_stage_name(stage), d.message);
+    uint8_t *bytes = NULL;
+    assert_int_equal(bundle_write(m, &bytes, size, &d), DGPB_OK);
+    model_destroy(m);
+    return bytes;
+}
+
+/* Opens `bytes` and returns the reader's result, its message in d. */
+static int open_result(uint8_t *bytes, size_t size, dgpb_diag *d)
+{
+    dgpb_bundle *b = NULL;
+    dgpb_diag_clear(d);
+    int rc = dgpb_bundle_open(bytes, size, DGPB_OPEN_VERIFY_SHA256, &b, d);
+    dgpb_bundle_close(b);
+    return rc;
+}
+
+/*
+ * Every stage's thread group rule (docs/format.md, "Stages"): compute, mesh
+ * and amplification entries have a size of at least 1 in each dimension, the
+ * other stages' is 0,0,0; each broken one way and the other, and the
+ * reader's message names the stage.
+ */
+static void every_stage_has_its_thread_group_rule(void **state)
+{
+    (void)state;
+    static const uint32_t with[] = {DGPB_STAGE_COMPUTE, DGPB_STAGE_MESH, DGPB_STAGE_AMPLIFICATION};
+    for (uint32_t s = 0; s < DGPB_STAGE_COUNT; s++) {
+        bool listed = false;
+        for (size_t i = 0; i < sizeof with / sizeof with[0]; i++)
+            listed = listed || with[i] == s;
+        assert_int_equal(dgpb_stage_has_thread_group(s), listed);
+        size_t size = 0;
+        uint8_t *bytes = one_entry_of_stage(s, &size);
+        dgpb_diag d;
+        assert_int_equal(open_result(bytes, size, &d), DGPB_OK);
+        dgpb_bundle *b = NULL;
+        assert_int_equal(dgpb_bundle_open(bytes, size, 0, &b, NULL), DGPB_OK);
+        const dgpb_entry_view *e = &dgpb_bundle_target(b, 0)->entries[0];
+        assert_int_equal(e->stage_id, s);
+        size_t at = support_code_ref_offset(bytes, e) + 40; /* thread_group_size */
+        dgpb_bundle_close(b);
+        char want[128];
+        for (int axis = 0; axis < 3; axis++) {
+            uint8_t *bad = malloc(size);
+            assert_non_null(bad);
+            memcpy(bad, bytes, size);
+            support_put_u32(bad, at + 4u * (size_t)axis, listed ? 0 : 1);
+            assert_int_equal(open_result(bad, size, &d), DGPB_ERR_CORRUPT_VALUE);
+            snprintf(want, sizeof want,
+                     listed ? "entry 'e': stage '%s' needs a thread group size of at least 1 in "
+                              "each dimension"
+                            : "entry 'e': stage '%s' has no thread group size: it must be 0,0,0",
+                     dgpb_stage_name(s));
+            if (!strstr(d.message, want))
+                fail_msg("stage %s, axis %d: '%s' lacks '%s'", dgpb_stage_name(s), axis, d.message,
+                         want);
+            assert_int_equal(d.offset, (int64_t)at);
+            free(bad);
+        }
+        dgpb_free(bytes);
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -248,6 +332,7 @@ int main(void)
         cmocka_unit_test(every_single_byte_change_opens_cleanly_or_fails_cleanly),
         cmocka_unit_test(blob_verify_catches_a_changed_blob),
         cmocka_unit_test(an_empty_bundle_is_valid),
+        cmocka_unit_test(every_stage_has_its_thread_group_rule),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -1254,7 +1254,7 @@ static void test_stage_names_map_to_stages_and_unknown_ones_to_minus_one(void **
     (void)state;
     static const char json[] =
         "{\"entryPoints\": [{\"name\": \"a\", \"stage\": \"raygeneration\"},"
-        " {\"name\": \"b\", \"stage\": \"fragment\"}, {\"name\": \"c\", \"stage\": \"mesh\"},"
+        " {\"name\": \"b\", \"stage\": \"fragment\"}, {\"name\": \"c\", \"stage\": \"workgraph\"},"
         " {\"name\": \"d\", \"stage\": \"compute\"}, {\"name\": \"e\", \"stage\": \"compute\","
         " \"threadGroupSize\": [0, -3, \"x\"]}]}";
     dgpb_reflection *r = parse_text(json, "spirv");
@@ -1263,11 +1263,29 @@ static void test_stage_names_map_to_stages_and_unknown_ones_to_minus_one(void **
     assert_int_equal(r->entries[0].stage, DGPB_STAGE_RAYGENERATION);
     assert_int_equal(r->entries[1].stage, DGPB_STAGE_FRAGMENT);
     assert_int_equal(r->entries[2].stage, -1);
-    assert_string_equal(r->entries[2].stage_name, "mesh");
+    assert_string_equal(r->entries[2].stage_name, "workgraph");
     /* A compute entry without a usable size gets 1 in each dimension. */
     for (int i = 0; i < 3; i++) {
         assert_int_equal(r->entries[3].thread_group_size[i], 1);
         assert_int_equal(r->entries[4].thread_group_size[i], 1);
+    }
+    reflection_free(r);
+    /* The stages of tessellation, geometry and mesh pipelines, as Slang names them. A mesh or
+       amplification entry keeps a size the reflection gives; without one (Slang 2025.15) it
+       stays 0,0,0 for the caller to read from the code. The others have none. */
+    r = parse_text(
+        "{\"entryPoints\": [{\"name\": \"m\", \"stage\": \"mesh\"},"
+        " {\"name\": \"a\", \"stage\": \"amplification\", \"threadGroupSize\": [32, 1, 1]},"
+        " {\"name\": \"g\", \"stage\": \"geometry\", \"threadGroupSize\": [4, 4, 4]},"
+        " {\"name\": \"h\", \"stage\": \"hull\"}, {\"name\": \"d\", \"stage\": \"domain\"}]}",
+        "spirv");
+    assert_int_equal(r->entry_count, 5);
+    static const int stages[] = {DGPB_STAGE_MESH, DGPB_STAGE_AMPLIFICATION, DGPB_STAGE_GEOMETRY,
+                                 DGPB_STAGE_HULL, DGPB_STAGE_DOMAIN};
+    for (int e = 0; e < 5; e++) {
+        assert_int_equal(r->entries[e].stage, stages[e]);
+        for (int i = 0; i < 3; i++)
+            assert_int_equal(r->entries[e].thread_group_size[i], e == 1 ? (i ? 1 : 32) : 0);
     }
     reflection_free(r);
     /* The largest size that fits is kept. */

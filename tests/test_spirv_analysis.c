@@ -13,7 +13,10 @@
  * for E = store_and_read, byte_store, atomics, image_write (writes.slang);
  * helpers (helpers.slang); wave_sum, halves, atomic64, bindless, ray_query
  * with -stage compute and raygen with -stage raygeneration
- * (capabilities.slang); coop_vec (coop_vec.slang). calls.spv is assembled by
+ * (capabilities.slang); coop_vec (coop_vec.slang); geometry_point,
+ * hull_patch, domain_point, task_payload, mesh_tris and fragment_primitive
+ * with -stage geometry, hull, domain, amplification, mesh and fragment
+ * (stages.slang, for test_capabilities.c). calls.spv is assembled by
  * hand from calls.spvasm (its first lines give the command), because Slang
  * never passes a resource pointer to a function: it specialises the callee
  * to the global instead.
@@ -30,6 +33,7 @@
 #include <cmocka.h>
 
 #include "dgpb/dgpb.h"
+#include "code/spirv/spirv.h"
 #include "code/spirv/spirv_analysis.h"
 #include "support.h"
 
@@ -382,6 +386,100 @@ static void malformed_modules_are_refused_cleanly(void **state)
     dgpb_free(bytes);
 }
 
+/*
+ * spirv_entry_points(): each OpEntryPoint's execution model, which names its
+ * stage, and its LocalSize (the thread group size of a compute, mesh or task
+ * entry point, which Slang 2025.15's reflection leaves out for mesh and task
+ * ones): real Slang SPIR-V of every stage with one, and a crafted module
+ * whose LocalSizeId names OpConstants.
+ */
+static void entry_points_give_stages_and_local_sizes(void **state)
+{
+    (void)state;
+    static const struct {
+        const char *fixture;
+        int stage;
+        uint32_t size[3];
+    } cases[] = {
+        {"wave_sum", DGPB_STAGE_COMPUTE, {32, 1, 1}},
+        {"raygen", DGPB_STAGE_RAYGENERATION, {0, 0, 0}},
+        {"task_payload", DGPB_STAGE_AMPLIFICATION, {32, 1, 1}},
+        {"mesh_tris", DGPB_STAGE_MESH, {3, 1, 1}},
+        {"geometry_point", DGPB_STAGE_GEOMETRY, {0, 0, 0}},
+        {"hull_patch", DGPB_STAGE_HULL, {0, 0, 0}},
+        {"domain_point", DGPB_STAGE_DOMAIN, {0, 0, 0}},
+        {"fragment_primitive", DGPB_STAGE_FRAGMENT, {0, 0, 0}},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        size_t size;
+        uint8_t *bytes = fixture(cases[i].fixture, &size);
+        dgpb_spirv_entry_point *eps = NULL;
+        size_t count = 0;
+        dgpb_diag d;
+        dgpb_diag_clear(&d);
+        assert_int_equal(spirv_entry_points(bytes, size, &eps, &count, &d), DGPB_OK);
+        assert_int_equal(count, 1);
+        assert_string_equal(eps[0].name, "main");
+        if (spirv_stage_of_model(eps[0].execution_model) != cases[i].stage)
+            fail_msg("%s: execution model %u", cases[i].fixture, eps[0].execution_model);
+        for (int k = 0; k < 3; k++)
+            if (eps[0].local_size[k] != cases[i].size[k])
+                fail_msg("%s: local size %u,%u,%u", cases[i].fixture, eps[0].local_size[0],
+                         eps[0].local_size[1], eps[0].local_size[2]);
+        dgpb_free(eps);
+        dgpb_free(bytes);
+    }
+    /* OpEntryPoint GLCompute %1 "k"; OpExecutionModeId %1 LocalSizeId %2 %3 %4; three
+       OpConstants 8, 4, 2. */
+    static const uint32_t words[] = {
+        0x07230203u,
+        0x00010600u,
+        0,
+        10,
+        0, /* header */
+        4u << 16 | 15u,
+        5,
+        1,
+        'k', /* OpEntryPoint */
+        6u << 16 | 331u,
+        1,
+        38,
+        2,
+        3,
+        4, /* OpExecutionModeId */
+        4u << 16 | 43u,
+        9,
+        2,
+        8,
+        4u << 16 | 43u,
+        9,
+        3,
+        4, /* OpConstant */
+        4u << 16 | 43u,
+        9,
+        4,
+        2,
+    };
+    dgpb_spirv_entry_point *eps = NULL;
+    size_t count = 0;
+    dgpb_diag d;
+    dgpb_diag_clear(&d);
+    assert_int_equal(spirv_entry_points(words, sizeof words, &eps, &count, &d), DGPB_OK);
+    assert_int_equal(count, 1);
+    assert_string_equal(eps[0].name, "k");
+    assert_int_equal(eps[0].local_size[0], 8);
+    assert_int_equal(eps[0].local_size[1], 4);
+    assert_int_equal(eps[0].local_size[2], 2);
+    dgpb_free(eps);
+    /* Every SPIR-V execution model of the vocabulary names its stage; others none. */
+    assert_int_equal(spirv_stage_of_model(5365), DGPB_STAGE_MESH);
+    assert_int_equal(spirv_stage_of_model(5364), DGPB_STAGE_AMPLIFICATION);
+    assert_int_equal(spirv_stage_of_model(3), DGPB_STAGE_GEOMETRY);
+    assert_int_equal(spirv_stage_of_model(1), DGPB_STAGE_HULL);
+    assert_int_equal(spirv_stage_of_model(2), DGPB_STAGE_DOMAIN);
+    assert_int_equal(spirv_stage_of_model(5267), -1); /* MeshNV: not Slang's */
+}
+
 static void lookups_and_release_accept_null(void **state)
 {
     (void)state;
@@ -433,6 +531,7 @@ int main(void)
         cmocka_unit_test(a_module_too_new_for_spirv_tools_still_reports_its_capabilities),
         cmocka_unit_test(an_unknown_opcode_gives_unsupported_with_capabilities),
         cmocka_unit_test(malformed_modules_are_refused_cleanly),
+        cmocka_unit_test(entry_points_give_stages_and_local_sizes),
         cmocka_unit_test(lookups_and_release_accept_null),
         cmocka_unit_test(every_failed_allocation_is_reported_as_out_of_memory),
     };

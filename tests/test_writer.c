@@ -293,7 +293,7 @@ static int no_such_target(dgpb_model *m, uint32_t t, dgpb_diag *d)
 static int unknown_stage(dgpb_model *m, uint32_t t, dgpb_diag *d)
 {
     dgpb_entry_desc e = good;
-    e.stage = "geometry";
+    e.stage = "pixel";
     return add_with(m, t, d, e);
 }
 static int zero_tgs(dgpb_model *m, uint32_t t, dgpb_diag *d)
@@ -390,9 +390,10 @@ static void the_model_refuses_what_the_format_cannot_express(void **state)
         {"utf-8", bad_utf8_target, DGPB_ERR_INVALID, "not valid UTF-8"},
         {"empty layout", empty_layout, DGPB_ERR_INVALID, "empty layout blob"},
         {"no such target", no_such_target, DGPB_ERR_INVALID, "no target with index 5"},
-        {"stage", unknown_stage, DGPB_ERR_INVALID, "unknown stage 'geometry'"},
+        {"stage", unknown_stage, DGPB_ERR_INVALID, "unknown stage 'pixel'"},
         {"zero thread group", zero_tgs, DGPB_ERR_INVALID, "at least 1"},
-        {"vertex thread group", vertex_tgs, DGPB_ERR_INVALID, "must have thread group size 0,0,0"},
+        {"vertex thread group", vertex_tgs, DGPB_ERR_INVALID,
+         "stage 'vertex' has no thread group size: it must be 0,0,0"},
         {"empty code", empty_code, DGPB_ERR_INVALID, "entry 'k': empty code blob"},
         {"empty name", empty_name, DGPB_ERR_INVALID, "entry name is empty"},
         {"entry twice", twice_entry, DGPB_ERR_INVALID, "entry 'k' added twice"},

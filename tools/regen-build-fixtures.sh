@@ -1,11 +1,11 @@
 #!/usr/bin/env bash
 # tools/regen-build-fixtures.sh [MODULE...] - rebuilds the golden views
-# fixtures/{build,plain}/<name>.bundle.json of every fixture module, and the
+# fixtures/{build,plain,stages}/<name>.bundle.json of every fixture module, and the
 # golden C headers fixtures/header/<name>.h (dgpb-build --emit-header), or only
 # those of the MODULEs named (e.g. a new one), with dgpb-build and the embedded
 # compiler.
 # Run it only when a change to the output is intended, then review
-# `git diff fixtures/build fixtures/plain` before committing. For each golden
+# `git diff fixtures/build fixtures/plain fixtures/stages` before committing. For each golden
 # that changes it prints dgpb-dump --diff OLD NEW first (docs/diff.md): which
 # changes break a host's binding and which only change code.
 set -euo pipefail
@@ -14,7 +14,8 @@ export DGPB_NO_CACHE=1
 modules=()
 for module in "$@"; do modules+=("$(realpath "$module")"); done
 cd "$(dirname "$0")/.."
-[ ${#modules[@]} -gt 0 ] || modules=(fixtures/build/*.slang fixtures/plain/*.slang fixtures/header/*.slang)
+[ ${#modules[@]} -gt 0 ] ||
+    modules=(fixtures/build/*.slang fixtures/plain/*.slang fixtures/stages/*.slang fixtures/header/*.slang)
 cmake -S . -B build >/dev/null
 cmake --build build --target dgpb-build dgpb-dump -j"$(nproc)" >/dev/null
 tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT

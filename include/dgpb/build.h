@@ -172,7 +172,7 @@ void dgpb_build_output_names(const dgpb_build_desc *desc, char *folder, size_t f
 typedef struct dgpb_listed_entry {
     const char *name;
     uint32_t stage;                /* dgpb_stage (dgpb/format.h) */
-    uint32_t thread_group_size[3]; /* compute entries (Slang's numbers); 0,0,0 for the others */
+    uint32_t thread_group_size[3]; /* compute, mesh, amplification entries; 0,0,0 others */
     uint32_t group;                /* its pipeline group: an index into dgpb_entry_list.groups */
     uint32_t targets;              /* bit (1u << dgpb_target_id) per target that carries it */
 } dgpb_listed_entry;

@@ -120,7 +120,8 @@ typedef enum dgpb_texel_format {
 
 /* Shader stages, by their names in the format (DGPB_STAGE). */
 typedef enum dgpb_stage {
-#define DGPB_STAGE(ID, value, name, spirv_model, SpirvModel, CAP) DGPB_STAGE_##ID = value,
+#define DGPB_STAGE(ID, value, name, spirv_model, SpirvModel, CAP, PIPELINE, threads, slang_stage)  \
+    DGPB_STAGE_##ID = value,
 #include "dgpb/vocabulary.def"
     DGPB_STAGE_COUNT
 } dgpb_stage;
@@ -218,6 +219,18 @@ bool dgpb_code_format_allowed(const char *target, size_t target_len, const char 
 bool dgpb_stage_is_ray_tracing(uint32_t stage);
 
 /*
+ * True when the stage's entries have a thread group size, each of the three
+ * at least 1 (compute, mesh, amplification); the other stages' is 0,0,0.
+ */
+bool dgpb_stage_has_thread_group(uint32_t stage);
+
+/*
+ * The dgpb_stage of Slang's SlangStage value (what a layout blob records for
+ * an entry: dgpb_layout_ep_stage()), or -1 for one the format has no stage for.
+ */
+int dgpb_stage_from_slang(uint32_t slang_stage);
+
+/*
  * True when `webgpu_layout` is the one the format allows for a parameter of
  * `kind` and `shape` (its offset: the shape word of a shaped kind) on a
  * target: on wgsl (`is_wgsl`) it must be dgpb_webgpu_layout_for() of them
@@ -285,7 +298,12 @@ bool dgpb_kind_writable(uint32_t kind);
 const char *dgpb_param_rule(uint32_t kind, uint32_t flags, uint32_t offset, uint32_t size,
                             uint32_t webgpu_layout, bool is_wgsl, char *buf, size_t buf_size);
 
-/* The rule for an entry's thread group size: NULL when it fits the stage, else a reason. */
+/*
+ * The rule for an entry's thread group size: NULL when it fits the stage,
+ * else a static reason ("stage 'mesh' needs a thread group size of at least
+ * 1 in each dimension", "stage 'vertex' has no thread group size: it must be
+ * 0,0,0"). Stages with a thread group size: dgpb_stage_has_thread_group().
+ */
 const char *dgpb_thread_group_rule(uint32_t stage, const uint32_t thread_group_size[3]);
 
 #ifdef __cplusplus

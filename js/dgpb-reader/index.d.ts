@@ -61,9 +61,16 @@ export type StageName =
   | 'anyhit'
   | 'miss'
   | 'intersection'
-  | 'callable';
+  | 'callable'
+  | 'mesh'
+  | 'amplification'
+  | 'geometry'
+  | 'hull'
+  | 'domain';
 /** Stage names (docs/format.md "Stages"). */
 export declare const STAGES: readonly StageName[];
+/** The stages whose entries have a thread group size (each at least 1); the others' is [0, 0, 0]. */
+export declare const THREAD_GROUP_STAGES: readonly ('compute' | 'mesh' | 'amplification')[];
 
 export type CapabilityName =
   | 'atomic64'
@@ -75,6 +82,7 @@ export type CapabilityName =
   | 'descriptor_handle'
   | 'draw_parameters'
   | 'float64'
+  | 'geometry'
   | 'half'
   | 'image_cube_array'
   | 'image_formats'
@@ -85,7 +93,9 @@ export type CapabilityName =
   | 'int8'
   | 'integer_dot_product'
   | 'memory_model'
+  | 'mesh_shader'
   | 'min_lod'
+  | 'point_size'
   | 'rayquery'
   | 'raytracing'
   | 'replicated_composites'
@@ -93,7 +103,8 @@ export type CapabilityName =
   | 'sparse_residency'
   | 'storage_16bit'
   | 'storage_8bit'
-  | 'subgroup_basic';
+  | 'subgroup_basic'
+  | 'tessellation';
 /** Capability names, sorted (the order an entry lists them in). */
 export declare const CAPABILITIES: readonly CapabilityName[];
 
@@ -241,7 +252,7 @@ export interface Entry {
   /** Index into the target's layouts (0 when it has none). */
   layout: number;
   code: Blob;
-  /** Compute: each at least 1; other stages: [0, 0, 0]. */
+  /** Compute, mesh and amplification: each at least 1; other stages: [0, 0, 0]. */
   threadGroupSize: [number, number, number];
   /** Bindable parameters in parameter order; a row's index is what a bind command carries. */
   params: Param[];

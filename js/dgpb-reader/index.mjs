@@ -48,17 +48,20 @@ export const FLAG = Object.freeze({ read_only: 0x1, written: 0x2, shared_binding
 /** Stage names (docs/format.md "Stages"). */
 export const STAGES = Object.freeze([
   'compute', 'vertex', 'fragment', 'raygeneration', 'closesthit', 'anyhit', 'miss',
-  'intersection', 'callable',
+  'intersection', 'callable', 'mesh', 'amplification', 'geometry', 'hull', 'domain',
 ]);
+
+/** The stages whose entries have a thread group size, each of the three at least 1; the others' is 0,0,0. */
+export const THREAD_GROUP_STAGES = Object.freeze(['compute', 'mesh', 'amplification']);
 
 /** Capability names, sorted: the order a bundle lists them in. */
 export const CAPABILITIES = Object.freeze([
   'atomic64', 'atomic_float', 'buffer_address', 'cooperative_matrix', 'cooperative_vector',
-  'demote_to_helper', 'descriptor_handle', 'draw_parameters', 'float64', 'half',
+  'demote_to_helper', 'descriptor_handle', 'draw_parameters', 'float64', 'geometry', 'half',
   'image_cube_array', 'image_formats', 'image_gather_extended', 'image_without_format', 'int16',
-  'int64', 'int8', 'integer_dot_product', 'memory_model', 'min_lod', 'rayquery', 'raytracing',
-  'replicated_composites', 'shader_clock', 'sparse_residency', 'storage_16bit', 'storage_8bit',
-  'subgroup_basic',
+  'int64', 'int8', 'integer_dot_product', 'memory_model', 'mesh_shader', 'min_lod', 'point_size',
+  'rayquery', 'raytracing', 'replicated_composites', 'shader_clock', 'sparse_residency',
+  'storage_16bit', 'storage_8bit', 'subgroup_basic', 'tessellation',
 ]);
 
 /** Target names, sorted. */
@@ -604,11 +607,11 @@ function readEntry(c, t, layoutCount) {
   const code = c.blob('code blob', `target '${t.name}', entry '${name.text}', code blob`);
   at = c.pos;
   const threadGroupSize = [c.u32('thread_group_size'), c.u32('thread_group_size'), c.u32('thread_group_size')];
-  if (stage === 'compute') {
+  if (THREAD_GROUP_STAGES.includes(stage)) {
     if (threadGroupSize.includes(0))
-      throw c.corrupt('value', at, 'a compute entry needs a thread group size of at least 1 in each dimension');
+      throw c.corrupt('value', at, `stage '${stage}' needs a thread group size of at least 1 in each dimension`);
   } else if (threadGroupSize.some((n) => n !== 0)) {
-    throw c.corrupt('value', at, 'a non-compute entry must have thread group size 0,0,0');
+    throw c.corrupt('value', at, `stage '${stage}' has no thread group size: it must be 0,0,0`);
   }
 
   at = c.pos;
@@ -786,7 +789,10 @@ export function findEntry(target, name) {
   return target.entries.find((e) => e.name === name) ?? null;
 }
 
-/** The GPUShaderStage bits of a stage name; throws RangeError for the ray-tracing stages. */
+/**
+ * The GPUShaderStage bits of a stage name; throws RangeError for the stages
+ * WebGPU lacks (ray tracing, mesh, amplification, geometry, hull, domain).
+ */
 export function stageVisibility(stage) {
   switch (stage) {
     case 'compute': return SHADER_STAGE.COMPUTE;

@@ -68,7 +68,7 @@ typedef struct dgpb_entry_desc {
     uint32_t layout;   /* index into the target's layouts; 0 when it has none */
     const void *code;
     size_t code_size;
-    uint32_t thread_group_size[3]; /* 0,0,0 for non-compute stages */
+    uint32_t thread_group_size[3]; /* 0,0,0 for stages without one (dgpb_stage_has_thread_group) */
     const dgpb_param_desc *params;
     uint32_t param_count;
     const char *const *capabilities; /* any order; stored sorted and checked for duplicates */

@@ -93,6 +93,10 @@ typedef struct code_ops {
     /* Why an entry name cannot be kept by this format's code (the rest of a message after
        "'<name>' "), or NULL when it can; NULL: every name can. */
     const char *(*name_refused)(const char *name);
+    /* Why this format's code cannot hold an entry of `stage` (dgpb_stage), or NULL when it
+       can ("WebGPU has compute, vertex and fragment shaders only"); NULL: every stage. A
+       compute-only target (DGPB_TRAIT_COMPUTE_ONLY) leaves its other entries out instead. */
+    const char *(*stage_refused)(uint32_t stage);
     /* A type this format's code cannot express among an entry's SPIR-V capabilities ("double
        (Float64)"), or NULL; what explains a compile to it that crashed or does not parse.
        NULL: every type. */

@@ -191,7 +191,7 @@ static dgpb_entry_list *list_of(const build *b)
         dgpb_listed_entry *out = &l->entries[l->entry_count++];
         out->name = mem_strdup(e->name);
         out->stage = e->stage;
-        if (e->stage == DGPB_STAGE_COMPUTE)
+        if (dgpb_stage_has_thread_group(e->stage))
             memcpy(out->thread_group_size, e->thread_group_size, sizeof out->thread_group_size);
         out->group = (uint32_t)e->group;
         out->targets = e->targets;

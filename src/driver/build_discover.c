@@ -14,10 +14,12 @@
  * entries from Slang's reflection: their names, stages and thread-group
  * sizes, in declaration order across targets, and which targets have each
  * (ptx: compute entries only). A target whose reflection names no stage for
- * an entry (Slang 2025.15's ray-tracing entries) is compiled once more, to
- * SPIR-V, whose execution models name them. It then puts every entry in its
+ * an entry (Slang 2025.15's ray-tracing entries), or no thread group size for
+ * a mesh or amplification entry, is compiled once more, to SPIR-V, whose
+ * execution models and modes say them. It then puts every entry in its
  * pipeline group (one per compute entry, one render group, one ray-tracing
- * group).
+ * group: the vocabulary's PIPELINE column), and refuses entries of a stage a
+ * target's code cannot hold (wgsl: WebGPU's compute, vertex and fragment).
  */
 #define _XOPEN_SOURCE 700
 #include <assert.h>
@@ -247,6 +249,12 @@ int build_prepare(build *b)
 
 /* ---- discover ---- */
 
+/* "a" or "an", as English puts it before a stage's name ("an amplification shader"). */
+static const char *article(const char *word)
+{
+    return word && strchr("aeiou", word[0]) && word[0] ? "an" : "a";
+}
+
 static int find_entry(const build *b, const char *name)
 {
     for (size_t i = 0; i < b->entry_count; i++)
@@ -294,7 +302,11 @@ static int add_group(build *b, enum group_kind kind, const char *symbol, const c
     return g->symbol && g->label ? DGPB_OK : DGPB_ERR_NOMEM;
 }
 
-/* One group per compute entry, one render group, one ray-tracing group. */
+/*
+ * One group per compute entry, one render group (vertex, tessellation,
+ * geometry, mesh, amplification and fragment entries: each of the module's
+ * vertex and mesh pipelines), one ray-tracing group.
+ */
 static int assign_groups(build *b)
 {
     for (size_t i = 0; i < b->entry_count; i++) {
@@ -367,11 +379,18 @@ static void report_discovery_failures(build *b, const job_list *list, const dgpb
     }
 }
 
+/* Whether an entry of a stage with a thread group size has none (its reflection gave none). */
+static bool lacks_thread_group_size(int stage, const uint32_t size[3])
+{
+    return stage >= 0 && dgpb_stage_has_thread_group((uint32_t)stage) && size[0] == 0;
+}
+
 /*
- * Whether a target's discovery reflection names no stage for an entry that
- * its code would: Slang 2025.15 writes none for the ray-tracing stages,
- * and the execution models of the SPIR-V say them (the targets discovered
- * with SPIR-V: dgpb/vocabulary.def).
+ * Whether a target's discovery reflection leaves out what its code would say:
+ * Slang 2025.15 writes no stage for the ray-tracing stages and no thread
+ * group size for mesh and amplification entries, and the execution models
+ * and modes of the SPIR-V say them (the targets discovered with SPIR-V:
+ * dgpb/vocabulary.def).
  */
 static bool stages_in_code(int target, const dgpb_reflection *r)
 {
@@ -379,14 +398,16 @@ static bool stages_in_code(int target, const dgpb_reflection *r)
         target_code_format((uint32_t)code_analysis_target()))
         return false;
     for (size_t k = 0; k < r->entry_count; k++)
-        if (!r->entries[k].stage_name[0])
+        if (!r->entries[k].stage_name[0] ||
+            lacks_thread_group_size(r->entries[k].stage, r->entries[k].thread_group_size))
             return true;
     return false;
 }
 
 /*
  * Fills in stages the reflection left out from the execution models of the
- * discovery's SPIR-V (a discovery that generated code: info->out).
+ * discovery's SPIR-V (a discovery that generated code: info->out), and the
+ * thread group sizes of mesh and amplification entries from their LocalSize.
  */
 static int stages_from_code(build *b, const job_info *info, dgpb_reflection *r)
 {
@@ -401,10 +422,18 @@ static int stages_from_code(build *b, const job_info *info, dgpb_reflection *r)
     int rc = dgpb_file_read(info->out, BUILD_MAX_OUTPUT, &code, &size, &d);
     if (!rc)
         rc = spirv_entry_points(code, size, &entry_points, &count, &d);
-    for (size_t k = 0; !rc && k < r->entry_count; k++)
-        for (size_t i = 0; i < count && !r->entries[k].stage_name[0]; i++)
-            if (!strcmp(entry_points[i].name, r->entries[k].name))
-                r->entries[k].stage = spirv_stage_of_model(entry_points[i].execution_model);
+    for (size_t k = 0; !rc && k < r->entry_count; k++) {
+        dgpb_reflected_entry *re = &r->entries[k];
+        for (size_t i = 0; i < count; i++) {
+            if (strcmp(entry_points[i].name, re->name))
+                continue;
+            if (!re->stage_name[0])
+                re->stage = spirv_stage_of_model(entry_points[i].execution_model);
+            if (lacks_thread_group_size(re->stage, re->thread_group_size))
+                memcpy(re->thread_group_size, entry_points[i].local_size,
+                       sizeof re->thread_group_size);
+        }
+    }
     dgpb_free(entry_points);
     dgpb_free(code);
     if (rc) {
@@ -417,20 +446,36 @@ static int stages_from_code(build *b, const job_info *info, dgpb_reflection *r)
 }
 
 /*
- * Entry names a target's code cannot keep (code_ops' name_refused: wgsl keeps
- * entry names as WGSL function names, which must not be WGSL's own).
+ * Entries of a stage a target's code cannot hold (code_ops' stage_refused:
+ * WebGPU has compute, vertex and fragment shaders only), refused by name
+ * before anything compiles them, and entry names a target's code cannot keep
+ * (code_ops' name_refused: wgsl keeps entry names as WGSL function names,
+ * which must not be WGSL's own).
  */
-static int check_entry_names(build *b)
+static int check_entries_fit_targets(build *b)
 {
     for (int t = 0; t < DGPB_TARGET_COUNT; t++) {
         const code_ops *ops = code_ops_of_target((dgpb_target_id)t);
-        for (size_t e = 0; ops->name_refused && e < b->entry_count; e++) {
-            const char *why =
-                (b->entries[e].targets & (1u << t)) ? ops->name_refused(b->entries[e].name) : NULL;
+        const char *target = dgpb_target_name((uint32_t)t);
+        for (size_t e = 0; e < b->entry_count; e++) {
+            const entry *en = &b->entries[e];
+            if (!(en->targets & (1u << t)))
+                continue;
+            const char *why = ops->stage_refused ? ops->stage_refused(en->stage) : NULL;
+            if (why) {
+                build_report(b, DGPB_SEV_ERROR, DGPB_ERR_SHADER,
+                             "target '%s', entry '%s': %s %s shader cannot go on %s: %s; leave "
+                             "%s out of --targets, or keep the entry from it with "
+                             "#if !defined(%s)",
+                             target, en->name, article(dgpb_stage_name(en->stage)),
+                             dgpb_stage_name(en->stage), target, why, target,
+                             target_macro((uint32_t)t));
+                continue;
+            }
+            why = ops->name_refused ? ops->name_refused(en->name) : NULL;
             if (why)
                 build_report(b, DGPB_SEV_ERROR, DGPB_ERR_SHADER, "target '%s', entry '%s': '%s' %s",
-                             dgpb_target_name((uint32_t)t), b->entries[e].name, b->entries[e].name,
-                             why);
+                             target, en->name, en->name, why);
         }
     }
     return b->errors ? DGPB_ERR_SHADER : DGPB_OK;
@@ -469,10 +514,14 @@ static int add_reflected_entries(build *b, int t, const dgpb_reflection *r)
             return DGPB_ERR_SHADER;
         }
         if (reflected->stage < 0) {
+            char stages[512] = "";
+            for (uint32_t s = 0; s < DGPB_STAGE_COUNT; s++) {
+                size_t n = strlen(stages);
+                snprintf(stages + n, sizeof stages - n, "%s%s", s ? ", " : "", dgpb_stage_name(s));
+            }
             build_report(b, DGPB_SEV_ERROR, DGPB_ERR_SHADER,
-                         "entry '%s': stage '%s' has no place in a bundle (stages: compute, "
-                         "vertex, fragment and the ray-tracing stages)",
-                         reflected->name, reflected->stage_name);
+                         "entry '%s': stage '%s' has no place in a bundle (stages: %s)",
+                         reflected->name, reflected->stage_name, stages);
             return DGPB_ERR_SHADER;
         }
         int at = find_entry(b, reflected->name);
@@ -483,10 +532,15 @@ static int add_reflected_entries(build *b, int t, const dgpb_reflection *r)
             at = (int)insert_at;
         } else if (b->entries[at].stage != (uint32_t)reflected->stage) {
             build_report(b, DGPB_SEV_ERROR, DGPB_ERR_SHADER,
-                         "entry '%s' is a %s shader on one target and a %s shader on '%s'",
-                         reflected->name, dgpb_stage_name(b->entries[at].stage),
+                         "entry '%s' is %s %s shader on one target and %s %s shader on '%s'",
+                         reflected->name, article(dgpb_stage_name(b->entries[at].stage)),
+                         dgpb_stage_name(b->entries[at].stage), article(reflected->stage_name),
                          reflected->stage_name, target_name);
             return DGPB_ERR_SHADER;
+        } else if (lacks_thread_group_size(reflected->stage, b->entries[at].thread_group_size)) {
+            /* a target discovered without code (metal, dxil) may give none: another gives it */
+            memcpy(b->entries[at].thread_group_size, reflected->thread_group_size,
+                   sizeof b->entries[at].thread_group_size);
         }
         insert_at = (size_t)at + 1;
         /* a compute-only target (ptx) carries compute entries only */
@@ -495,6 +549,25 @@ static int add_reflected_entries(build *b, int t, const dgpb_reflection *r)
             b->entries[at].targets |= 1u << t;
     }
     return DGPB_OK;
+}
+
+/*
+ * Refuses a mesh or amplification entry whose thread group size no target's
+ * discovery found: Slang's reflection gave none, and no target of the build
+ * is discovered with SPIR-V, whose LocalSize gives it.
+ */
+static int check_thread_group_sizes(build *b)
+{
+    for (size_t e = 0; e < b->entry_count; e++) {
+        const entry *en = &b->entries[e];
+        if (lacks_thread_group_size((int)en->stage, en->thread_group_size))
+            build_report(b, DGPB_SEV_ERROR, DGPB_ERR_SHADER,
+                         "entry '%s': Slang's reflection gives no thread group size for the %s "
+                         "shader, and no target of the build is discovered with SPIR-V, whose "
+                         "code gives it; add spirv to --targets",
+                         en->name, dgpb_stage_name(en->stage));
+    }
+    return b->errors ? DGPB_ERR_SHADER : DGPB_OK;
 }
 
 /*
@@ -512,8 +585,8 @@ static int drop_entries_without_targets(build *b)
             continue;
         }
         build_report(b, DGPB_SEV_NOTE, DGPB_OK,
-                     "entry '%s' left out: a %s shader, and ptx carries compute entries only",
-                     en->name, dgpb_stage_name(en->stage));
+                     "entry '%s' left out: %s %s shader, and ptx carries compute entries only",
+                     en->name, article(dgpb_stage_name(en->stage)), dgpb_stage_name(en->stage));
         dgpb_free(en->name);
     }
     b->entry_count = kept;
@@ -609,6 +682,8 @@ int build_discover(build *b)
     build_job_list_free(&list);
     bool found = b->entry_count > 0;
     if (!rc)
+        rc = check_thread_group_sizes(b);
+    if (!rc)
         rc = drop_entries_without_targets(b);
     if (!rc && b->entry_count == 0) {
         if (found)
@@ -623,7 +698,7 @@ int build_discover(build *b)
     if (!rc)
         rc = assign_groups(b);
     if (!rc)
-        rc = check_entry_names(b);
+        rc = check_entries_fit_targets(b);
     if (rc == DGPB_ERR_NOMEM)
         build_report(b, DGPB_SEV_ERROR, rc, "out of memory");
     return rc;

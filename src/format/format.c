@@ -32,18 +32,23 @@ static const enum access kind_access[DGPB_KIND_COUNT] = {
 };
 
 static const char *const stage_names[DGPB_STAGE_COUNT] = {
-#define DGPB_STAGE(ID, value, name, spirv_model, SpirvModel, CAP) [value] = name,
+#define DGPB_STAGE(ID, value, name, spirv_model, SpirvModel, CAP, PIPELINE, threads, slang_stage)  \
+    [value] = name,
 #include "dgpb/vocabulary.def"
 };
 
-/* The capability each stage's entries need; NEEDS_NONE for none. */
-enum {
-#define DGPB_CAPABILITY(ID, value, name, webgpu_feature) NEEDS_##ID = value,
+/* The pipeline each stage's entries go into (DGPB_STAGE's PIPELINE). */
+enum pipeline { PIPELINE_COMPUTE, PIPELINE_RENDER, PIPELINE_RAY_TRACING };
+static const enum pipeline stage_pipeline[DGPB_STAGE_COUNT] = {
+#define DGPB_STAGE(ID, value, name, spirv_model, SpirvModel, CAP, PIPELINE, threads, slang_stage)  \
+    [value] = PIPELINE_##PIPELINE,
 #include "dgpb/vocabulary.def"
-    NEEDS_NONE = -1
 };
-static const int stage_needs[DGPB_STAGE_COUNT] = {
-#define DGPB_STAGE(ID, value, name, spirv_model, SpirvModel, CAP) [value] = NEEDS_##CAP,
+
+/* Whether each stage's entries have a thread group size (DGPB_STAGE's threads). */
+static const bool stage_threads[DGPB_STAGE_COUNT] = {
+#define DGPB_STAGE(ID, value, name, spirv_model, SpirvModel, CAP, PIPELINE, threads, slang_stage)  \
+    [value] = threads,
 #include "dgpb/vocabulary.def"
 };
 
@@ -53,7 +58,7 @@ static const char *const capability_names[DGPB_CAP_COUNT] = {
 #include "dgpb/vocabulary.def"
 };
 
-_Static_assert(DGPB_CAP_COUNT <= 32, "a capability mask has 32 bits");
+_Static_assert(DGPB_CAP_COUNT <= 64, "a capability mask has 64 bits");
 
 static const char *const target_names[DGPB_TARGET_COUNT] = {
 #define DGPB_TARGET(ID, value, name, BACKEND, backend_value, backend_name, macro, CODE, DISCOVER,  \
@@ -238,7 +243,24 @@ bool dgpb_code_format_allowed(const char *target, size_t target_len, const char 
 
 bool dgpb_stage_is_ray_tracing(uint32_t stage)
 {
-    return stage < DGPB_STAGE_COUNT && stage_needs[stage] == NEEDS_RAYTRACING;
+    return stage < DGPB_STAGE_COUNT && stage_pipeline[stage] == PIPELINE_RAY_TRACING;
+}
+
+bool dgpb_stage_has_thread_group(uint32_t stage)
+{
+    return stage < DGPB_STAGE_COUNT && stage_threads[stage];
+}
+
+int dgpb_stage_from_slang(uint32_t slang_stage)
+{
+    switch (slang_stage) {
+#define DGPB_STAGE(ID, value, name, spirv_model, SpirvModel, CAP, PIPELINE, threads, slang_stage)  \
+    case slang_stage:                                                                              \
+        return value;
+#include "dgpb/vocabulary.def"
+    default:
+        return -1;
+    }
 }
 
 /* ---- WebGPU binding-layout IDs ---- */
@@ -651,12 +673,23 @@ const char *dgpb_param_rule(uint32_t kind, uint32_t flags, uint32_t offset, uint
 
 const char *dgpb_thread_group_rule(uint32_t stage, const uint32_t thread_group_size[3])
 {
-    if (stage == DGPB_STAGE_COMPUTE) {
+    static const char *const needs[DGPB_STAGE_COUNT] = {
+#define DGPB_STAGE(ID, value, name, spirv_model, SpirvModel, CAP, PIPELINE, threads, slang_stage)  \
+    [value] = "stage '" name "' needs a thread group size of at least 1 in each dimension",
+#include "dgpb/vocabulary.def"
+    };
+    static const char *const none[DGPB_STAGE_COUNT] = {
+#define DGPB_STAGE(ID, value, name, spirv_model, SpirvModel, CAP, PIPELINE, threads, slang_stage)  \
+    [value] = "stage '" name "' has no thread group size: it must be 0,0,0",
+#include "dgpb/vocabulary.def"
+    };
+    if (dgpb_stage_has_thread_group(stage)) {
         if (thread_group_size[0] == 0 || thread_group_size[1] == 0 || thread_group_size[2] == 0)
-            return "a compute entry needs a thread group size of at least 1 in each dimension";
+            return needs[stage];
         return NULL;
     }
-    if (thread_group_size[0] || thread_group_size[1] || thread_group_size[2])
-        return "a non-compute entry must have thread group size 0,0,0";
+    if (stage < DGPB_STAGE_COUNT &&
+        (thread_group_size[0] || thread_group_size[1] || thread_group_size[2]))
+        return none[stage];
     return NULL;
 }

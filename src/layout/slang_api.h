@@ -82,22 +82,13 @@ typedef SlangReflectionVariableLayout SlangReflectionParameter;
 #define DGPB_SLANG_PARAMETER_CATEGORY_COUNT 25u
 /* SlangImageFormat: SLANG_IMAGE_FORMAT_unknown, Slang's answer when a range has no format. */
 #define DGPB_SLANG_IMAGE_FORMAT_UNKNOWN 0u
-/* SlangStage */
+/* SlangStage: none, and each stage's number (dgpb/vocabulary.def's slang_stage column). */
 #define DGPB_SLANG_STAGE_NONE 0u
-#define DGPB_SLANG_STAGE_VERTEX 1u
-#define DGPB_SLANG_STAGE_HULL 2u
-#define DGPB_SLANG_STAGE_DOMAIN 3u
-#define DGPB_SLANG_STAGE_GEOMETRY 4u
-#define DGPB_SLANG_STAGE_FRAGMENT 5u
-#define DGPB_SLANG_STAGE_COMPUTE 6u
-#define DGPB_SLANG_STAGE_RAY_GENERATION 7u
-#define DGPB_SLANG_STAGE_INTERSECTION 8u
-#define DGPB_SLANG_STAGE_ANY_HIT 9u
-#define DGPB_SLANG_STAGE_CLOSEST_HIT 10u
-#define DGPB_SLANG_STAGE_MISS 11u
-#define DGPB_SLANG_STAGE_CALLABLE 12u
-#define DGPB_SLANG_STAGE_MESH 13u
-#define DGPB_SLANG_STAGE_AMPLIFICATION 14u
+enum {
+#define DGPB_STAGE(ID, value, name, spirv_model, SpirvModel, CAP, PIPELINE, threads, slang_stage)  \
+    DGPB_SLANG_STAGE_##ID = slang_stage,
+#include "dgpb/vocabulary.def"
+};
 
 /*
  * X-macro over every function the recorder calls: X(return type, name, parameter list).

@@ -35,6 +35,7 @@
 #include <string.h>
 
 #include "core/alloc.h"
+#include "dgpb/format.h"
 #include "dgpb/layout_record.h"
 #include "layout/layout_internal.h"
 #include "layout/slang_api.h"
@@ -493,6 +494,7 @@ static void drain(walker *w)
     }
 }
 
+/* The group of a layout's entries, from their stages' pipelines (dgpb/vocabulary.def). */
 static uint32_t group_of(const dgpb_layout_model *m)
 {
     bool raster = true, rt = true;
@@ -501,10 +503,10 @@ static uint32_t group_of(const dgpb_layout_model *m)
     if (m->entries.n == 1 && m->entries.v[0].stage == DGPB_SLANG_STAGE_COMPUTE)
         return DGPB_LAYOUT_GROUP_COMPUTE;
     for (uint32_t i = 0; i < m->entries.n; i++) {
-        uint32_t s = m->entries.v[i].stage;
-        raster = raster && ((s >= DGPB_SLANG_STAGE_VERTEX && s <= DGPB_SLANG_STAGE_FRAGMENT) ||
-                            s == DGPB_SLANG_STAGE_MESH || s == DGPB_SLANG_STAGE_AMPLIFICATION);
-        rt = rt && s >= DGPB_SLANG_STAGE_RAY_GENERATION && s <= DGPB_SLANG_STAGE_CALLABLE;
+        int s = dgpb_stage_from_slang(m->entries.v[i].stage);
+        raster =
+            raster && s >= 0 && s != DGPB_STAGE_COMPUTE && !dgpb_stage_is_ray_tracing((uint32_t)s);
+        rt = rt && s >= 0 && dgpb_stage_is_ray_tracing((uint32_t)s);
     }
     return raster ? DGPB_LAYOUT_GROUP_RENDER
            : rt   ? DGPB_LAYOUT_GROUP_RAY_TRACING

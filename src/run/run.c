@@ -79,11 +79,17 @@ static int find_entry(const dgpb_target_view *t, const char *name, uint32_t stag
             }
         return rc;
     }
-    if ((*out)->stage_id != stage)
+    uint32_t has = (*out)->stage_id;
+    if (has != DGPB_STAGE_COMPUTE && has != DGPB_STAGE_VERTEX && has != DGPB_STAGE_FRAGMENT)
+        return dgpb_diag_set(d, DGPB_ERR_RUN_STAGE, -1,
+                             "entry '%s' is of stage '%s', which dgpb-run cannot run yet: it "
+                             "runs compute entries (and the runner library vertex and fragment "
+                             "pairs)",
+                             name, dgpb_stage_name(has));
+    if (has != stage)
         return dgpb_diag_set(d, DGPB_ERR_RUN_STAGE, -1,
                              "entry '%s' is a %s entry, not %s: only %s entries run here", name,
-                             dgpb_stage_name((*out)->stage_id), dgpb_stage_name(stage),
-                             dgpb_stage_name(stage));
+                             dgpb_stage_name(has), dgpb_stage_name(stage), dgpb_stage_name(stage));
     return DGPB_OK;
 }
 

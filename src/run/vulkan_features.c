@@ -6,7 +6,9 @@
  * (vocabulary.def's DGPB_CODE_FEATURE rows) to the Vulkan feature a device
  * must have and enable for it: a member of VkPhysicalDeviceFeatures, of the
  * Vulkan 1.1/1.2/1.3 feature structs or of an extension's struct, or a
- * subgroup operation of VkPhysicalDeviceSubgroupProperties. The device is
+ * subgroup operation of VkPhysicalDeviceSubgroupProperties; a row may hold
+ * for the entries of one stage alone (MeshShadingEXT: taskShader for an
+ * amplification entry, meshShader for the others). The device is
  * created with every feature of the table it has (and the extensions those
  * need), so an entry's code is never used on a device created without what
  * it declares. Before an entry's pipeline is made, each capability it lists
@@ -35,6 +37,7 @@ enum where {
     IN_ATOMIC_FLOAT2,
     IN_CLOCK,
     IN_COOP,
+    IN_MESH,
     IN_SUBGROUP
 };
 
@@ -43,33 +46,39 @@ typedef struct feature {
     enum where in;
     size_t at;        /* the VkBool32's offset in its struct; a subgroup operation's bit */
     const char *name; /* "VkPhysicalDeviceFeatures.shaderFloat64" */
+    int only, skip;   /* for entries of stage `only` alone, or all but `skip`; -1: every one */
 } feature;
 
-#define F(n, where, type, member)                                                                  \
+#define FS(n, where, type, member, only, skip)                                                     \
     {                                                                                              \
-        n, where, offsetof(type, member), #type "." #member                                        \
+        n, where, offsetof(type, member), #type "." #member, only, skip                            \
     }
+#define F(n, where, type, member) FS(n, where, type, member, -1, -1)
 #define F10(n, m) F(n, IN_10, VkPhysicalDeviceFeatures, m)
 #define F11(n, m) F(n, IN_11, VkPhysicalDeviceVulkan11Features, m)
 #define F12(n, m) F(n, IN_12, VkPhysicalDeviceVulkan12Features, m)
 #define F13(n, m) F(n, IN_13, VkPhysicalDeviceVulkan13Features, m)
 #define SUB(n, bit)                                                                                \
     {                                                                                              \
-        n, IN_SUBGROUP, VK_SUBGROUP_FEATURE_##bit##_BIT, "subgroup operations " #bit               \
+        n, IN_SUBGROUP, VK_SUBGROUP_FEATURE_##bit##_BIT, "subgroup operations " #bit, -1, -1       \
     }
 
 static const feature features[] = {
-    F12(9, shaderFloat16),              /* Float16 */
-    F10(10, shaderFloat64),             /* Float64 */
-    F10(11, shaderInt64),               /* Int64 */
-    F12(12, shaderBufferInt64Atomics),  /* Int64Atomics */
-    F10(22, shaderInt16),               /* Int16 */
-    F10(25, shaderImageGatherExtended), /* ImageGatherExtended */
-    F10(34, imageCubeArray),            /* ImageCubeArray */
-    F12(39, shaderInt8),                /* Int8 */
-    F10(41, shaderResourceResidency),   /* SparseResidency */
-    F10(42, shaderResourceMinLod),      /* MinLod */
-    F10(45, imageCubeArray),            /* SampledCubeArray */
+    F10(2, geometryShader),                          /* Geometry */
+    F10(3, tessellationShader),                      /* Tessellation */
+    F12(9, shaderFloat16),                           /* Float16 */
+    F10(10, shaderFloat64),                          /* Float64 */
+    F10(11, shaderInt64),                            /* Int64 */
+    F12(12, shaderBufferInt64Atomics),               /* Int64Atomics */
+    F10(22, shaderInt16),                            /* Int16 */
+    F10(23, shaderTessellationAndGeometryPointSize), /* TessellationPointSize */
+    F10(24, shaderTessellationAndGeometryPointSize), /* GeometryPointSize */
+    F10(25, shaderImageGatherExtended),              /* ImageGatherExtended */
+    F10(34, imageCubeArray),                         /* ImageCubeArray */
+    F12(39, shaderInt8),                             /* Int8 */
+    F10(41, shaderResourceResidency),                /* SparseResidency */
+    F10(42, shaderResourceMinLod),                   /* MinLod */
+    F10(45, imageCubeArray),                         /* SampledCubeArray */
     F10(49, shaderStorageImageExtendedFormats),
     F10(55, shaderStorageImageReadWithoutFormat),
     F10(56, shaderStorageImageWriteWithoutFormat),
@@ -90,6 +99,11 @@ static const feature features[] = {
     F12(4448, storageBuffer8BitAccess),
     F12(4449, uniformAndStorageBuffer8BitAccess),
     F12(4450, storagePushConstant8),
+    /* MeshShadingEXT: a task (amplification) shader needs taskShader, the others meshShader */
+    FS(5283, IN_MESH, VkPhysicalDeviceMeshShaderFeaturesEXT, meshShader, -1,
+       DGPB_STAGE_AMPLIFICATION),
+    FS(5283, IN_MESH, VkPhysicalDeviceMeshShaderFeaturesEXT, taskShader, DGPB_STAGE_AMPLIFICATION,
+       -1),
     F12(5302, runtimeDescriptorArray),
     F12(5306, shaderUniformBufferArrayNonUniformIndexing),
     F12(5307, shaderSampledImageArrayNonUniformIndexing),
@@ -127,12 +141,14 @@ static const char *const extension_names[VK_EXTENSION_COUNT] = {
     [VK_EXT_ATOMIC_FLOAT2] = VK_EXT_SHADER_ATOMIC_FLOAT_2_EXTENSION_NAME,
     [VK_EXT_CLOCK] = VK_KHR_SHADER_CLOCK_EXTENSION_NAME,
     [VK_EXT_COOP] = VK_KHR_COOPERATIVE_MATRIX_EXTENSION_NAME,
+    [VK_EXT_MESH] = VK_EXT_MESH_SHADER_EXTENSION_NAME,
 };
 
 static const int extension_of[] = {[IN_ATOMIC_FLOAT] = VK_EXT_ATOMIC_FLOAT,
                                    [IN_ATOMIC_FLOAT2] = VK_EXT_ATOMIC_FLOAT2,
                                    [IN_CLOCK] = VK_EXT_CLOCK,
-                                   [IN_COOP] = VK_EXT_COOP};
+                                   [IN_COOP] = VK_EXT_COOP,
+                                   [IN_MESH] = VK_EXT_MESH};
 
 /* Links f's structs: 1.1, 1.2, 1.3 (on a 1.3 device) and the extensions in f->extensions. */
 static void link(vk_features *f, bool v13)
@@ -145,6 +161,7 @@ static void link(vk_features *f, bool v13)
     f->atomic_float2.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SHADER_ATOMIC_FLOAT_2_FEATURES_EXT;
     f->clock.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SHADER_CLOCK_FEATURES_KHR;
     f->coop.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_COOPERATIVE_MATRIX_FEATURES_KHR;
+    f->mesh.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_MESH_SHADER_FEATURES_EXT;
     void **next = &f->f2.pNext;
     *next = &f->f11;
     next = &f->f11.pNext;
@@ -154,9 +171,10 @@ static void link(vk_features *f, bool v13)
         *next = &f->f13;
         next = &f->f13.pNext;
     }
-    void *ext[VK_EXTENSION_COUNT] = {&f->atomic_float, &f->atomic_float2, &f->clock, &f->coop};
+    void *ext[VK_EXTENSION_COUNT] = {&f->atomic_float, &f->atomic_float2, &f->clock, &f->coop,
+                                     &f->mesh};
     void **ext_next[VK_EXTENSION_COUNT] = {&f->atomic_float.pNext, &f->atomic_float2.pNext,
-                                           &f->clock.pNext, &f->coop.pNext};
+                                           &f->clock.pNext, &f->coop.pNext, &f->mesh.pNext};
     for (int i = 0; i < VK_EXTENSION_COUNT; i++)
         if (f->extensions & (1u << i)) {
             *next = ext[i];
@@ -193,6 +211,9 @@ static VkBool32 *member(vk_features *f, const feature *ft)
         break;
     case IN_COOP:
         base = (char *)&f->coop;
+        break;
+    case IN_MESH:
+        base = (char *)&f->mesh;
         break;
     case IN_SUBGROUP:
         return NULL;
@@ -242,6 +263,10 @@ void vk_features_enable(vk_features *has, vk_features *on, const char **extensio
     on->atomic_float2 = has->atomic_float2;
     on->clock = has->clock;
     on->coop = has->coop;
+    /* Of the mesh shader struct, the two stages alone: its multiview, shading-rate and query
+       features need features of their own this host does not enable. */
+    on->mesh.taskShader = has->mesh.taskShader;
+    on->mesh.meshShader = has->mesh.meshShader;
     /* Of the core structs, the table's features, and what the host itself uses. */
     for (size_t i = 0; i < sizeof features / sizeof features[0]; i++) {
         VkBool32 *h = member(has, &features[i]);
@@ -257,20 +282,42 @@ void vk_features_enable(vk_features *has, vk_features *on, const char **extensio
     link(on, on->v13);
 }
 
+/* The Vulkan shader stage of a dgpb stage (the ray-tracing ones: none the host runs). */
+static VkShaderStageFlags stage_bit(uint32_t stage)
+{
+    switch (stage) {
+    case DGPB_STAGE_VERTEX:
+        return VK_SHADER_STAGE_VERTEX_BIT;
+    case DGPB_STAGE_FRAGMENT:
+        return VK_SHADER_STAGE_FRAGMENT_BIT;
+    case DGPB_STAGE_GEOMETRY:
+        return VK_SHADER_STAGE_GEOMETRY_BIT;
+    case DGPB_STAGE_HULL:
+        return VK_SHADER_STAGE_TESSELLATION_CONTROL_BIT;
+    case DGPB_STAGE_DOMAIN:
+        return VK_SHADER_STAGE_TESSELLATION_EVALUATION_BIT;
+    case DGPB_STAGE_MESH:
+        return VK_SHADER_STAGE_MESH_BIT_EXT;
+    case DGPB_STAGE_AMPLIFICATION:
+        return VK_SHADER_STAGE_TASK_BIT_EXT;
+    case DGPB_STAGE_COMPUTE:
+        return VK_SHADER_STAGE_COMPUTE_BIT;
+    default:
+        return 0;
+    }
+}
+
 /* Whether the device has a feature for an entry of `stage`. */
 static bool has_feature(vk_features *has, const feature *ft, uint32_t stage)
 {
     if (ft->in == IN_13 && !has->v13)
         return false;
-    if (ft->in >= IN_ATOMIC_FLOAT && ft->in <= IN_COOP &&
+    if (ft->in >= IN_ATOMIC_FLOAT && ft->in <= IN_MESH &&
         !(has->extensions & (1u << extension_of[ft->in])))
         return false;
     if (ft->in != IN_SUBGROUP)
         return *member(has, ft) != VK_FALSE;
-    VkShaderStageFlags bit = stage == DGPB_STAGE_VERTEX     ? VK_SHADER_STAGE_VERTEX_BIT
-                             : stage == DGPB_STAGE_FRAGMENT ? VK_SHADER_STAGE_FRAGMENT_BIT
-                                                            : VK_SHADER_STAGE_COMPUTE_BIT;
-    return (has->subgroup_stages & bit) && (has->subgroup_ops & ft->at);
+    return (has->subgroup_stages & stage_bit(stage)) && (has->subgroup_ops & ft->at);
 }
 
 int vk_check_capabilities(vk_host *vk, const dgpb_entry_view *e, dgpb_diag *r)
@@ -278,7 +325,7 @@ int vk_check_capabilities(vk_host *vk, const dgpb_entry_view *e, dgpb_diag *r)
     /* Why each capability cannot be had: the first SPIR-V capability of the code it maps
        from whose feature the device lacks. */
     char why[DGPB_CAP_COUNT][200];
-    uint32_t lacking = 0;
+    uint64_t lacking = 0;
     dgpb_code_features code;
     dgpb_diag d;
     dgpb_diag_clear(&d);
@@ -286,19 +333,20 @@ int vk_check_capabilities(vk_host *vk, const dgpb_entry_view *e, dgpb_diag *r)
         return run_fail(r, d.code, "entry '%.*s': %s", (int)e->name.len, e->name.ptr, d.message);
     for (size_t i = 0; i < code.count; i++) {
         int cap = code_feature_capability(DGPB_CODE_FORMAT_SPIRV, &code.items[i]);
-        if (cap < 0 || (lacking & (1u << cap)))
+        if (cap < 0 || (lacking & (UINT64_C(1) << cap)))
             continue;
         const char *spirv = code_feature_name(DGPB_CODE_FORMAT_SPIRV, &code.items[i]);
         bool any = false;
         for (size_t k = 0; k < sizeof features / sizeof features[0]; k++) {
             const feature *ft = &features[k];
-            if (ft->spirv != code.items[i].number)
+            if (ft->spirv != code.items[i].number ||
+                (ft->only >= 0 && (int)e->stage_id != ft->only) || (int)e->stage_id == ft->skip)
                 continue;
             any = true;
             if (has_feature(&vk->features, ft, e->stage_id))
                 continue;
-            lacking |= 1u << cap;
-            if (ft->in >= IN_ATOMIC_FLOAT && ft->in <= IN_COOP &&
+            lacking |= UINT64_C(1) << cap;
+            if (ft->in >= IN_ATOMIC_FLOAT && ft->in <= IN_MESH &&
                 !(vk->features.extensions & (1u << extension_of[ft->in])))
                 snprintf(why[cap], sizeof why[cap], "SPIR-V %s needs %s of %s", spirv, ft->name,
                          extension_names[extension_of[ft->in]]);
@@ -307,7 +355,7 @@ int vk_check_capabilities(vk_host *vk, const dgpb_entry_view *e, dgpb_diag *r)
             break;
         }
         if (!any) {
-            lacking |= 1u << cap;
+            lacking |= UINT64_C(1) << cap;
             snprintf(why[cap], sizeof why[cap], "SPIR-V %s: dgpb-run enables no such feature",
                      spirv);
         }
@@ -315,14 +363,15 @@ int vk_check_capabilities(vk_host *vk, const dgpb_entry_view *e, dgpb_diag *r)
     code_features_clear(&code);
     /* A capability of no SPIR-V capability of the code (a ray-tracing stage's). */
     for (uint32_t c = 0; c < DGPB_CAP_COUNT; c++)
-        if ((c == DGPB_CAP_RAYTRACING || c == DGPB_CAP_RAYQUERY) && !(lacking & (1u << c))) {
-            lacking |= 1u << c;
+        if ((c == DGPB_CAP_RAYTRACING || c == DGPB_CAP_RAYQUERY) &&
+            !(lacking & (UINT64_C(1) << c))) {
+            lacking |= UINT64_C(1) << c;
             snprintf(why[c], sizeof why[c], "dgpb-run runs no ray-tracing entries");
         }
     for (uint32_t i = 0; i < e->capability_count; i++) {
         int cap = dgpb_capability_from_name(e->capabilities[i].ptr, e->capabilities[i].len);
-        bool masked = cap >= 0 && (vk->mask & (1u << cap));
-        if (cap >= 0 && !masked && !(lacking & (1u << cap)))
+        bool masked = cap >= 0 && (vk->mask & (UINT64_C(1) << cap));
+        if (cap >= 0 && !masked && !(lacking & (UINT64_C(1) << cap)))
             continue;
         return run_fail(r, DGPB_ERR_RUN_CAPABILITY,
                         "entry '%.*s' needs capability '%.*s', which device '%s' lacks%s%s%s",

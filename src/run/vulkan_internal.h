@@ -93,7 +93,14 @@ typedef struct VkPhysicalDeviceCooperativeMatrixFeaturesKHR {
 #endif
 
 /* The extensions of vk_features' extension structs, as bits of vk_features.extensions. */
-enum { VK_EXT_ATOMIC_FLOAT, VK_EXT_ATOMIC_FLOAT2, VK_EXT_CLOCK, VK_EXT_COOP, VK_EXTENSION_COUNT };
+enum {
+    VK_EXT_ATOMIC_FLOAT,
+    VK_EXT_ATOMIC_FLOAT2,
+    VK_EXT_CLOCK,
+    VK_EXT_COOP,
+    VK_EXT_MESH,
+    VK_EXTENSION_COUNT
+};
 
 /* A device's features (what it has, or what it is created with), chained from f2. */
 typedef struct vk_features {
@@ -105,6 +112,7 @@ typedef struct vk_features {
     VkPhysicalDeviceShaderAtomicFloat2FeaturesEXT atomic_float2;
     VkPhysicalDeviceShaderClockFeaturesKHR clock;
     VkPhysicalDeviceCooperativeMatrixFeaturesKHR coop;
+    VkPhysicalDeviceMeshShaderFeaturesEXT mesh;
     uint32_t extensions; /* bit per VK_EXT_*: the device offers it (or it is enabled) */
     bool v13;
     VkSubgroupFeatureFlags subgroup_ops;
@@ -126,7 +134,7 @@ typedef struct vk_host {
     uint32_t max_push_constants;
     uint32_t timestamp_bits; /* valid bits of the queue's timestamps; 0: none */
     float timestamp_period;  /* nanoseconds per tick */
-    uint32_t mask;           /* capabilities refused on purpose (dgpb_runner_desc) */
+    uint64_t mask;           /* capabilities refused on purpose (dgpb_runner_desc) */
     vk_features features;    /* what the device has */
     bool dynamic_rendering;
     PFN_vkCmdBeginRendering begin_rendering;

@@ -823,8 +823,8 @@ static int parse_params(builder *b, const cJSON *params, bool entry, dgpb_diag *
 }
 
 /*
- * A compute entry's thread group size: each of the three numbers, 1 where one
- * is missing, not a number or below 1. False when one does not fit 32 bits
+ * An entry's thread group size: each of the three numbers, 1 where one is
+ * missing, not a number or below 1. False when one does not fit 32 bits
  * (converting it would be undefined behaviour).
  */
 static bool thread_group_size_of(const cJSON *array, uint32_t size[3])
@@ -863,8 +863,12 @@ static int parse_entries(dgpb_reflection *r, const cJSON *entries, dgpb_diag *di
         if (!re->name || !re->stage_name)
             return dgpb_diag_set(diag, DGPB_ERR_NOMEM, -1, "out of memory");
         re->stage = dgpb_stage_from_name(stage, strlen(stage));
-        if (re->stage == DGPB_STAGE_COMPUTE &&
-            !thread_group_size_of(reflect_get(e, "threadGroupSize"), re->thread_group_size))
+        /* Slang 2025.15 writes threadGroupSize for compute entries only; a mesh or
+           amplification entry without one keeps 0,0,0 (the caller asks the code). */
+        const cJSON *size = reflect_get(e, "threadGroupSize");
+        if (re->stage >= 0 && dgpb_stage_has_thread_group((uint32_t)re->stage) &&
+            (size || re->stage == DGPB_STAGE_COMPUTE) &&
+            !thread_group_size_of(size, re->thread_group_size))
             return dgpb_diag_set(diag, DGPB_ERR_CORRUPT, -1,
                                  "reflection json: entry point '%s' has a thread group size "
                                  "past 4294967295",

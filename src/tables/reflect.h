@@ -106,6 +106,10 @@ typedef struct dgpb_reflected_entry {
     int stage;        /* dgpb_stage, or -1 for a stage the format has no name for */
     char *stage_name; /* as Slang wrote it; "" when it wrote none (Slang 2025.15 omits
                          the ray-tracing stages) */
+    /* Stages with a thread group size (dgpb_stage_has_thread_group): Slang's numbers, each at
+       least 1; 0,0,0 for a mesh or amplification entry whose reflection gives none (Slang
+       2025.15 writes threadGroupSize for compute entries only: the caller asks the code).
+       Other stages: 0,0,0. */
     uint32_t thread_group_size[3];
 } dgpb_reflected_entry;
 

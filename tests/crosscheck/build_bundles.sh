@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # build_bundles.sh DGPB_BUILD DGPB_DUMP SOURCE_DIR OUT - builds every fixture
 # module the cross-checks read: fixtures/build/*.slang and, when those folders
-# exist, fixtures/conformance/*.slang and fixtures/plain/*.slang, each with dgpb-build into
+# exist, fixtures/conformance/*.slang, fixtures/plain/*.slang and
+# fixtures/stages/*.slang, each with dgpb-build into
 # OUT/<folder>/. Writes OUT/bundles.list, one "BUNDLE MODULE VIEW" line per
 # module built, for check_all.sh. Exits 1 when a module fails to build (the
 # others are still built and listed).
@@ -11,7 +12,7 @@ rm -rf "$out"; mkdir -p "$out"
 list="$out/bundles.list.tmp"; : >"$list"
 status=0 names=()
 # At most four builds at once: each keeps its own compiler workers.
-for folder in build conformance plain; do
+for folder in build conformance plain stages; do
     [ -d "$src/fixtures/$folder" ] || continue
     for module in "$src/fixtures/$folder"/*.slang; do
         [ -e "$module" ] || continue

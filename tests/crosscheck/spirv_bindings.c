@@ -11,8 +11,8 @@
  *
  *   - the entry point's function carries the entry's name (OpName: Slang
  *     calls the single entry point "main" but keeps the function's name);
- *   - the execution model matches the entry's stage, and a compute entry's
- *     LocalSize equals its thread_group_size;
+ *   - the execution model matches the entry's stage, and a compute, mesh or
+ *     task (amplification) entry's LocalSize equals its thread_group_size;
  *   - every interface variable with DescriptorSet/Binding decorations (except
  *     Slang's bindless heap, below) has a row at that (space, binding);
  *   - every distinct (space, binding) of the rows is such a variable; in a
@@ -103,16 +103,24 @@ static void fail(checker *c, const char *fmt, ...)
             (size_t)n < sizeof c->reasons - c->used ? (size_t)n : sizeof c->reasons - c->used - 1;
 }
 
-/* The SPIR-V execution model of a stage name, or -1. */
+/*
+ * The SPIR-V execution model of a stage name, or -1: this checker's own table,
+ * from the SPIR-V specification, never the vocabulary's (a second opinion of
+ * what dgpb writes).
+ */
 static int64_t execution_model(const char *stage)
 {
     static const struct {
         const char *stage;
         int64_t model;
     } table[] = {
-        {"vertex", 0},           {"fragment", 4},        {"compute", 5},
-        {"raygeneration", 5313}, {"intersection", 5314}, {"anyhit", 5315},
-        {"closesthit", 5316},    {"miss", 5317},         {"callable", 5318},
+        {"vertex", 0},           {"hull", 1},
+        {"domain", 2},           {"geometry", 3},
+        {"fragment", 4},         {"compute", 5},
+        {"raygeneration", 5313}, {"intersection", 5314},
+        {"anyhit", 5315},        {"closesthit", 5316},
+        {"miss", 5317},          {"callable", 5318},
+        {"amplification", 5364}, {"mesh", 5365},
     };
     for (size_t i = 0; i < sizeof table / sizeof table[0]; i++)
         if (strcmp(stage, table[i].stage) == 0)
@@ -301,7 +309,7 @@ static void check_entry(checker *c, const char *entry_name, const cJSON *ventry,
     else if ((int64_t)info->execution_model != model)
         fail(c, "stage '%s' but the SPIR-V's execution model is %u", stage, info->execution_model);
     const cJSON *tgs = cJSON_GetObjectItemCaseSensitive(ventry, "thread_group_size");
-    if (model == 5) {
+    if (model == 5 || model == 5364 || model == 5365) { /* GLCompute, TaskEXT, MeshEXT */
         for (int i = 0; i < 3; i++) {
             const cJSON *d = cJSON_GetArrayItem(tgs, i);
             if (!cJSON_IsNumber(d) || (uint32_t)d->valuedouble != info->local_size[i]) {

@@ -1,5 +1,5 @@
 // bundles.test.mjs - the JavaScript reader (js/dgpb-reader) on every bundle
-// the build makes from fixtures/build, fixtures/plain and fixtures/conformance
+// the build makes from fixtures/build, fixtures/plain, fixtures/stages and fixtures/conformance
 // (the crosscheck_bundles fixture builds them, and lists them in
 // bundles.list): each model equals `dgpb-dump --json` of the same file and,
 // where the repository has one, the golden `.bundle.json` view; every blob
@@ -23,7 +23,7 @@ const listed = fs.readFileSync(path.join(dir, 'bundles.list'), 'utf8').trim().sp
 const read = (rel) => readBundle(new Uint8Array(fs.readFileSync(path.join(dir, rel))));
 
 test('the build made bundles of every fixture folder', () => {
-  for (const folder of ['build', 'plain', 'conformance'])
+  for (const folder of ['build', 'plain', 'stages', 'conformance'])
     assert.ok(listed.some((f) => f.includes(`/${folder}/`)), `no bundle from fixtures/${folder}`);
   assert.ok(listed.length >= 30, `only ${listed.length} bundles`);
 });
@@ -60,6 +60,29 @@ test('every wgsl entry of every fixture bundle gets its bind group layouts', () 
     }
   }
   assert.ok(entries >= 40, `only ${entries} wgsl entries`);
+});
+
+test('the stages of tessellation, geometry and mesh pipelines read with their thread group sizes and capabilities (fixtures/stages)', () => {
+  const entries = (rel) => findTarget(read(rel), 'spirv').entries.map((e) =>
+    [e.name, e.stage, e.threadGroupSize.join(','), e.capabilities.join(' ')]);
+  assert.deepEqual(entries('stages/tessellation.dgpb'), [
+    ['terrainVertex', 'vertex', '0,0,0', ''],
+    ['terrainHull', 'hull', '0,0,0', 'tessellation'],
+    ['terrainDomain', 'domain', '0,0,0', 'tessellation'],
+    ['terrainFragment', 'fragment', '0,0,0', ''],
+  ]);
+  assert.deepEqual(entries('stages/geometry.dgpb'), [
+    ['particleVertex', 'vertex', '0,0,0', 'draw_parameters'],
+    ['particleQuad', 'geometry', '0,0,0', 'geometry'],
+    ['particleFragment', 'fragment', '0,0,0', ''],
+  ]);
+  assert.deepEqual(entries('stages/mesh.dgpb'), [
+    ['cullMeshlets', 'amplification', '32,1,1', 'mesh_shader subgroup_basic'],
+    ['drawMeshlet', 'mesh', '64,1,1', 'mesh_shader'],
+    ['shadeMeshlet', 'fragment', '0,0,0', ''],
+  ]);
+  for (const rel of ['stages/tessellation.dgpb', 'stages/geometry.dgpb', 'stages/mesh.dgpb'])
+    assert.equal(findTarget(read(rel), 'wgsl'), null, `${rel}: WebGPU has none of these stages`);
 });
 
 const C = SHADER_STAGE.COMPUTE, V = SHADER_STAGE.VERTEX, F = SHADER_STAGE.FRAGMENT;

@@ -54,7 +54,8 @@ function rows(macro) {
 }
 
 const kinds = rows('DGPB_KIND').map(([id, value, name, access, webgpu]) => ({ id, value, name, access, webgpu }));
-const stages = rows('DGPB_STAGE').map(([id, value, name]) => ({ id, value, name }));
+const stages = rows('DGPB_STAGE').map(([id, value, name, , , cap, pipeline, threads]) =>
+  ({ id, value, name, cap, pipeline, threads }));
 const capabilities = rows('DGPB_CAPABILITY').map(([id, value, name, feature]) => ({ id, value, name, feature }));
 const targets = rows('DGPB_TARGET').map(([id, value, name, backend, backendValue, backendName]) =>
   ({ id, value, name, backend, backendValue, backendName }));
@@ -132,6 +133,7 @@ test('WebGPU IDs made from shapes: the ranges, views and sample types are the ro
 test('stages, capabilities and targets are the rows, in order', () => {
   assert.deepEqual([...dgpb.STAGES], byValue(stages).map((s) => s.name));
   assert.deepEqual(union('StageName'), byValue(stages).map((s) => s.name));
+  assert.deepEqual([...dgpb.THREAD_GROUP_STAGES], byValue(stages).filter((s) => s.threads === 1).map((s) => s.name));
   assert.deepEqual([...dgpb.CAPABILITIES], byValue(capabilities).map((c) => c.name));
   assert.deepEqual(union('CapabilityName'), byValue(capabilities).map((c) => c.name));
   assert.deepEqual([...dgpb.TARGETS], byValue(targets).map((t) => t.name));

@@ -441,15 +441,20 @@ void spSetMatrixLayoutMode(SlangCompileRequest *request, SlangMatrixLayoutMode m
     request->matrix = mode;
 }
 
+/* Slang's SlangStage of a -stage name, as the vocabulary pairs them; 0 (none) for others. */
 static SlangStage stage_of(const char *s)
 {
-    static const char *const names[] = {
-        "",           "vertex",  "hull",          "domain",       "geometry",
-        "fragment",   "compute", "raygeneration", "intersection", "anyhit",
-        "closesthit", "miss",    "callable"};
-    for (unsigned i = 1; i < sizeof names / sizeof names[0]; i++)
-        if (!strcmp(s, names[i]))
-            return i;
+    static const struct {
+        const char *name;
+        SlangStage stage;
+    } stages[] = {
+#define DGPB_STAGE(ID, value, name, spirv_model, SpirvModel, CAP, PIPELINE, threads, slang_stage)  \
+    {name, slang_stage},
+#include "dgpb/vocabulary.def"
+    };
+    for (unsigned i = 0; i < sizeof stages / sizeof stages[0]; i++)
+        if (!strcmp(s, stages[i].name))
+            return stages[i].stage;
     return 0;
 }
 

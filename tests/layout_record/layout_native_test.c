@@ -33,13 +33,11 @@
 #include "layout_compare.h"
 #include "layout/slang_api.h"
 
+/* slangc's -stage name of a SlangStage (the vocabulary's), or NULL for one no bundle holds. */
 static const char *stage_name(SlangStage s)
 {
-    static const char *const names[] = {NULL,           "vertex",   "hull",         "domain",
-                                        "geometry",     "fragment", "compute",      "raygeneration",
-                                        "intersection", "anyhit",   "closesthit",   "miss",
-                                        "callable",     "mesh",     "amplification"};
-    return s < sizeof names / sizeof names[0] ? names[s] : NULL;
+    int stage = dgpb_stage_from_slang(s);
+    return stage < 0 ? NULL : dgpb_stage_name((uint32_t)stage);
 }
 
 typedef struct entry {
@@ -191,7 +189,7 @@ static void check_module(ctx *c, const char *path)
                 snprintf(sym, sizeof sym, "DREAM_SHADER_%s", entries[i].name);
                 check_group(c, path, targets[t][0], targets[t][1], dream ? sym : NULL, &entries[i],
                             1);
-            } else if (s >= DGPB_SLANG_STAGE_RAY_GENERATION && s <= DGPB_SLANG_STAGE_CALLABLE) {
+            } else if (dgpb_stage_is_ray_tracing((uint32_t)dgpb_stage_from_slang(s))) {
                 if (nrt < 16)
                     rt[nrt++] = entries[i];
             } else if (nraster < 16) {

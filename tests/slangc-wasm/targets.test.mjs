@@ -84,6 +84,34 @@ test('spirv: vertex and fragment stages', () => {
   fs.rmSync(dir, { recursive: true, force: true });
 });
 
+test('spirv: mesh, amplification, geometry, hull and domain stages (fixtures/stages)', () => {
+  const cases = [
+    ['mesh', 'cullMeshlets', 'amplification'],
+    ['mesh', 'drawMeshlet', 'mesh'],
+    ['geometry', 'particleQuad', 'geometry'],
+    ['tessellation', 'terrainHull', 'hull'],
+    ['tessellation', 'terrainDomain', 'domain'],
+  ];
+  const dir = tempDir();
+  try {
+    for (const [module, entry, stage] of cases) {
+      const out = path.join(dir, `${entry}.spv`);
+      const json = path.join(dir, `${entry}.json`);
+      const r = slangc([`../stages/${module}.slang`, '-target', 'spirv', '-entry', entry, '-stage', stage,
+        '-o', out, '-reflection-json', json, '-matrix-layout-row-major']);
+      assert.equal(r.status, 0, r.stderr);
+      const code = fs.readFileSync(out);
+      const v = spirvVal(code);
+      assert.equal(v.status, 0, `${entry}: ${v.output}`);
+      assert.deepEqual(spirvEntryPoints(code), ['main'], entry);
+      const reflection = JSON.parse(fs.readFileSync(json, 'utf8'));
+      assert.deepEqual(reflection.entryPoints.map((e) => [e.name, e.stage]), [[entry, stage]]);
+    }
+  } finally {
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
+});
+
 test('spirv: without -entry, the entry points the module declares', () => {
   const { code } = compile('spirv');
   assert.deepEqual(spirvEntryPoints(code), ['scale', 'fill']);

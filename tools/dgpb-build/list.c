@@ -25,7 +25,7 @@ static void print_targets(FILE *out, uint32_t targets, const char *sep, bool quo
 
 static void size_text(const dgpb_listed_entry *e, char *buf, size_t size)
 {
-    if (e->stage == DGPB_STAGE_COMPUTE)
+    if (dgpb_stage_has_thread_group(e->stage))
         snprintf(buf, size, "[%u,%u,%u]", e->thread_group_size[0], e->thread_group_size[1],
                  e->thread_group_size[2]);
     else
@@ -90,7 +90,7 @@ void list_print_json(FILE *out, const dgpb_entry_list *list, const char *module)
         fputs(i ? ",\n    {\"name\": " : "\n    {\"name\": ", out);
         json_string(out, e->name);
         fprintf(out, ", \"stage\": \"%s\", \"thread_group_size\": ", dgpb_stage_name(e->stage));
-        if (e->stage == DGPB_STAGE_COMPUTE)
+        if (dgpb_stage_has_thread_group(e->stage))
             fprintf(out, "[%u, %u, %u]", e->thread_group_size[0], e->thread_group_size[1],
                     e->thread_group_size[2]);
         else

@@ -50,7 +50,7 @@ void dump_listing(FILE *out, const dgpb_bundle *b, const char *path)
             short_hash(e->code.sha256, h);
             fprintf(out, "  entry %s (%s)", tool_text(e->name.ptr, e->name.len),
                     tool_text(e->stage.ptr, e->stage.len));
-            if (e->stage_id == DGPB_STAGE_COMPUTE)
+            if (dgpb_stage_has_thread_group(e->stage_id))
                 fprintf(out, " [%u,%u,%u]", e->thread_group_size[0], e->thread_group_size[1],
                         e->thread_group_size[2]);
             if (t->layout_count) /* with none, no layout to point at */

@@ -349,7 +349,7 @@ static void section_capabilities(FILE *out, const dgpb_bundle *b)
           out);
     for (uint32_t ti = 0; ti < dgpb_bundle_target_count(b); ti++) {
         const dgpb_target_view *t = dgpb_bundle_target(b, ti);
-        uint32_t used = 0;
+        uint64_t used = 0;
         for (uint32_t i = 0; i < t->entry_count; i++)
             used |= t->entries[i].capability_mask;
         fputs("<h3>", out);
@@ -358,7 +358,7 @@ static void section_capabilities(FILE *out, const dgpb_bundle *b)
         esc_str(out, t->name);
         fputs("\">\n<thead><tr><th>entry</th><th>stage</th>", out);
         for (uint32_t c = 0; c < DGPB_CAP_COUNT; c++)
-            if (used & (1u << c))
+            if (used & (UINT64_C(1) << c))
                 fprintf(out, "<th><code>%s</code></th>", dgpb_capability_name(c));
         fputs("</tr></thead>\n<tbody>\n", out);
         for (uint32_t i = 0; i < t->entry_count; i++) {
@@ -379,7 +379,7 @@ static void section_capabilities(FILE *out, const dgpb_bundle *b)
             esc_str(out, e->stage);
             fputs("</td>", out);
             for (uint32_t c = 0; c < DGPB_CAP_COUNT; c++) {
-                if (!(used & (1u << c)))
+                if (!(used & (UINT64_C(1) << c)))
                     continue;
                 bool has = dgpb_entry_has_capability(e, c);
                 fprintf(out, "<td class=\"%s\" data-capability=\"%s\" title=\"%s\">%s</td>",
@@ -425,7 +425,7 @@ static void entry_section(FILE *out, const dgpb_target_view *t, uint32_t ti, uin
     esc_str(out, e->name);
     fputs("</h3>\n<p class=\"meta\">", out);
     esc_str(out, e->stage);
-    if (e->stage_id == DGPB_STAGE_COMPUTE)
+    if (dgpb_stage_has_thread_group(e->stage_id))
         fprintf(out, " [%" PRIu32 ", %" PRIu32 ", %" PRIu32 "]", e->thread_group_size[0],
                 e->thread_group_size[1], e->thread_group_size[2]);
     fprintf(out,

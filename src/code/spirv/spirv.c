@@ -129,13 +129,22 @@ int spirv_validate(const void *code, size_t size, dgpb_diag *diag)
 int spirv_stage_of_model(uint32_t model)
 {
     switch (model) {
-#define DGPB_STAGE(ID, value, name, spirv_model, SpirvModel, CAP)                                  \
+#define DGPB_STAGE(ID, value, name, spirv_model, SpirvModel, CAP, PIPELINE, threads, slang_stage)  \
     case spirv_model:                                                                              \
         return DGPB_STAGE_##ID;
 #include "dgpb/vocabulary.def"
     default:
         return -1;
     }
+}
+
+/* The value of the 32-bit OpConstant `id` of a module's words; 0 when there is none. */
+static uint32_t constant_value(const uint32_t *w, size_t n, uint32_t id)
+{
+    for (size_t i = SPV_HEADER_WORDS; i < n; i += w[i] >> 16)
+        if ((w[i] & 0xffffu) == OP_CONSTANT && (w[i] >> 16) == 4 && w[i + 2] == id)
+            return w[i + 3];
+    return 0;
 }
 
 int spirv_entry_points(const void *code, size_t size, dgpb_spirv_entry_point **out, size_t *count,
@@ -157,12 +166,19 @@ int spirv_entry_points(const void *code, size_t size, dgpb_spirv_entry_point **o
         dgpb_free(w);
         return dgpb_diag_set(diag, DGPB_ERR_NOMEM, -1, "out of memory");
     }
+    uint32_t *function = mem_calloc(found ? found : 1, sizeof *function); /* each one's id */
+    if (!function) {
+        dgpb_free(eps);
+        dgpb_free(w);
+        return dgpb_diag_set(diag, DGPB_ERR_NOMEM, -1, "out of memory");
+    }
     size_t k = 0;
     for (size_t i = SPV_HEADER_WORDS; i < n; i += w[i] >> 16) {
         uint32_t words = w[i] >> 16;
         if ((w[i] & 0xffffu) != OP_ENTRY_POINT || words < 4)
             continue;
         eps[k].execution_model = w[i + 1];
+        function[k] = w[i + 2];
         const char *s = (const char *)&w[i + 3];
         size_t max = (words - 3) * 4;
         size_t len = strnlen(s, max);
@@ -172,6 +188,21 @@ int spirv_entry_points(const void *code, size_t size, dgpb_spirv_entry_point **o
         eps[k].name[len] = 0;
         k++;
     }
+    /* OpExecutionMode f LocalSize x y z; OpExecutionModeId f LocalSizeId x y z (ids of
+       OpConstant x's value, found by a walk for each). */
+    for (size_t i = SPV_HEADER_WORDS; i < n; i += w[i] >> 16) {
+        uint32_t words = w[i] >> 16, op = w[i] & 0xffffu;
+        bool literal = op == OP_EXECUTION_MODE && words >= 6 && w[i + 2] == MODE_LOCAL_SIZE;
+        bool ids = op == OP_EXECUTION_MODE_ID && words >= 6 && w[i + 2] == MODE_LOCAL_SIZE_ID;
+        for (size_t e = 0; (literal || ids) && e < found; e++) {
+            if (function[e] != w[i + 1])
+                continue;
+            for (int axis = 0; axis < 3; axis++)
+                eps[e].local_size[axis] =
+                    literal ? w[i + 3 + axis] : constant_value(w, n, w[i + 3 + axis]);
+        }
+    }
+    dgpb_free(function);
     dgpb_free(w);
     *out = eps;
     *count = found;

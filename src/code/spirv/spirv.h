@@ -50,12 +50,15 @@ int spirv_validate(const void *code, size_t size, dgpb_diag *diag);
 typedef struct dgpb_spirv_entry_point {
     uint32_t execution_model;
     char name[4097]; /* truncated past 4096 bytes, the longest name a bundle holds */
+    /* Its LocalSize (or LocalSizeId of OpConstants) execution mode: the thread group size
+       of a compute, mesh or task entry point; 0,0,0 where it has none. */
+    uint32_t local_size[3];
 } dgpb_spirv_entry_point;
 
 /*
- * Lists a module's OpEntryPoint instructions (a plain walk of the words, no
- * SPIRV-Tools) into a new array freed with dgpb_free(). DGPB_ERR_CORRUPT when
- * the bytes are not a SPIR-V module.
+ * Lists a module's OpEntryPoint instructions with their local sizes (a plain
+ * walk of the words, no SPIRV-Tools) into a new array freed with
+ * dgpb_free(). DGPB_ERR_CORRUPT when the bytes are not a SPIR-V module.
  */
 int spirv_entry_points(const void *code, size_t size, dgpb_spirv_entry_point **out, size_t *count,
                        dgpb_diag *diag);

@@ -1,7 +1,8 @@
 /*
- * spirv_features.c - the OpCapability instructions of a SPIR-V module, and
- * the 8- and 16-bit storage its buffers use (code/spirv/spirv_ops.h), read
- * word by word without SPIRV-Tools.
+ * spirv_features.c - the OpCapability instructions of a SPIR-V module, the
+ * 8- and 16-bit storage its buffers use, and the point size its geometry
+ * and tessellation stages use (code/spirv/spirv_ops.h), read word by word
+ * without SPIRV-Tools.
  */
 #include <stdbool.h>
 #include <string.h>
@@ -49,7 +50,11 @@ static unsigned narrow_in(const uint8_t *code, bool swap, const uint32_t *def, u
  * buffer, uniform or push-constant storage that holds an 8- or 16-bit scalar
  * (StorageBuffer16BitAccess, UniformAndStorageBuffer16BitAccess,
  * StoragePushConstant16 and their 8-bit rows), added where the module leaves
- * them out (Slang 2025.15 writes a StructuredBuffer<half> without them).
+ * them out (Slang 2025.15 writes a StructuredBuffer<half> without them); and
+ * GeometryPointSize or TessellationPointSize for a module with an entry
+ * point of the Geometry or a tessellation execution model and a `BuiltIn
+ * PointSize` decoration (Slang 2025.15 writes a geometry shader's
+ * SV_PointSize without the capability Vulkan asks for it).
  */
 int spirv_features_read(const uint8_t *code, size_t size, dgpb_code_features *f, dgpb_diag *d)
 {
@@ -68,6 +73,7 @@ int spirv_features_read(const uint8_t *code, size_t size, dgpb_code_features *f,
     uint32_t *def = mem_calloc(bound ? bound : 1, sizeof *def); /* defining instruction */
     uint8_t *seen = mem_calloc(bound ? bound : 1, 1);
     int rc = def && seen ? DGPB_OK : dgpb_diag_set(d, DGPB_ERR_NOMEM, -1, "out of memory");
+    bool geometry = false, tessellation = false, point_size = false;
     for (size_t i = SPV_HEADER_WORDS; !rc && i < words;) {
         uint32_t w = word(code + 4 * i, swap), count = w >> 16, op = w & 0xffffu;
         if (count == 0 || count > words - i) {
@@ -85,8 +91,23 @@ int spirv_features_read(const uint8_t *code, size_t size, dgpb_code_features *f,
             if (id < bound)
                 def[id] = (uint32_t)i;
         }
+        if (op == OP_ENTRY_POINT && count >= 2) {
+            uint32_t model = word(code + 4 * (i + 1), swap);
+            geometry |= model == MODEL_GEOMETRY;
+            tessellation |=
+                model == MODEL_TESSELLATION_CONTROL || model == MODEL_TESSELLATION_EVALUATION;
+        }
+        /* OpDecorate id BuiltIn PointSize; OpMemberDecorate type member BuiltIn PointSize */
+        size_t at = op == OP_DECORATE ? 2 : op == OP_MEMBER_DECORATE ? 3 : 0;
+        if (at && count >= at + 2 && word(code + 4 * (i + at), swap) == DECORATION_BUILT_IN &&
+            word(code + 4 * (i + at + 1), swap) == BUILT_IN_POINT_SIZE)
+            point_size = true;
         i += count;
     }
+    if (!rc && point_size &&
+        ((geometry && !features_add(f, &cap, CAPABILITY_GEOMETRY_POINT_SIZE, "", 0)) ||
+         (tessellation && !features_add(f, &cap, CAPABILITY_TESSELLATION_POINT_SIZE, "", 0))))
+        rc = dgpb_diag_set(d, DGPB_ERR_NOMEM, -1, "out of memory");
     /* The variables' storage: 8- and 16-bit scalars in buffers, uniforms and push constants. */
     for (size_t i = SPV_HEADER_WORDS; !rc && i < words;) {
         uint32_t w = word(code + 4 * i, swap), count = w >> 16, op = w & 0xffffu;

@@ -94,6 +94,7 @@ enum {
     DECORATION_ROW_MAJOR = 4,
     DECORATION_ARRAY_STRIDE = 6,
     DECORATION_MATRIX_STRIDE = 7,
+    DECORATION_BUILT_IN = 11,
     DECORATION_BINDING = 33,
     DECORATION_DESCRIPTOR_SET = 34,
     DECORATION_OFFSET = 35,
@@ -106,6 +107,24 @@ enum {
     STORAGE_PUSH_CONSTANT = 9,
     STORAGE_STORAGE_BUFFER = 12,
     STORAGE_PHYSICAL_STORAGE_BUFFER = 5349,
+};
+
+/* Built-ins (the operand of DECORATION_BUILT_IN). */
+enum {
+    BUILT_IN_POINT_SIZE = 1,
+};
+
+/* Execution models (an OpEntryPoint's first operand). */
+enum {
+    MODEL_TESSELLATION_CONTROL = 1,
+    MODEL_TESSELLATION_EVALUATION = 2,
+    MODEL_GEOMETRY = 3,
+};
+
+/* Capabilities a reader adds where a module leaves them out. */
+enum {
+    CAPABILITY_TESSELLATION_POINT_SIZE = 23,
+    CAPABILITY_GEOMETRY_POINT_SIZE = 24,
 };
 
 /* Execution modes. */

@@ -85,6 +85,14 @@ static const char *name_refused(const char *name)
                : NULL;
 }
 
+/* WebGPU's stages: a GPUShaderStage each. */
+static const char *stage_refused(uint32_t stage)
+{
+    return stage == DGPB_STAGE_COMPUTE || stage == DGPB_STAGE_VERTEX || stage == DGPB_STAGE_FRAGMENT
+               ? NULL
+               : "WebGPU has compute, vertex and fragment shaders only";
+}
+
 const code_ops code_wgsl_ops = {
     .places_from_code = true,
     .webgpu = true,
@@ -92,6 +100,7 @@ const code_ops code_wgsl_ops = {
     .place_format = "@group(%lld) @binding(%lld)",
     .read_bindings = read_bindings,
     .name_refused = name_refused,
+    .stage_refused = stage_refused,
     .missing_type = wgsl_missing_type,
     .missing_type_note = "WGSL cannot express (it has i32, u32, f32 and f16 only)",
     .type_rank = 1,
