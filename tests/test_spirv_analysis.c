@@ -13,7 +13,9 @@
  * for E = store_and_read, byte_store, atomics, image_write (writes.slang);
  * helpers (helpers.slang); wave_sum, halves, atomic64, bindless, ray_query
  * with -stage compute and raygen with -stage raygeneration
- * (capabilities.slang); coop_vec (coop_vec.slang). calls.spv is assembled by
+ * (capabilities.slang); coop_vec (coop_vec.slang); derivatives_quad and
+ * derivatives_linear, and position_fetch with -stage closesthit (newer.slang,
+ * read by tests/test_spirv.c). calls.spv is assembled by
  * hand from calls.spvasm (its first lines give the command), because Slang
  * never passes a resource pointer to a function: it specialises the callee
  * to the global instead.
