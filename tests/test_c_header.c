@@ -158,10 +158,10 @@ static void test_targets_differ(void **state)
     assert_contains(h, "    t_dxil_k_gain = 1, /* value 'gain' */\n    t_dxil_k_row_count = 2\n");
     assert_contains(h, "    t_metal_k_src = 0, /* buffer 'src' */\n    t_metal_k_row_count = 1\n");
     assert_contains(h, "#define t_dxil_k_capabilities \"half subgroup_basic\"\n"
-                       "#define t_dxil_k_capability_mask ((1u << DGPB_CAP_HALF) | "
-                       "(1u << DGPB_CAP_SUBGROUP_BASIC))\n");
-    assert_contains(h,
-                    "#define t_metal_k_capabilities \"\"\n#define t_metal_k_capability_mask 0u\n");
+                       "#define t_dxil_k_capability_mask ((UINT64_C(1) << DGPB_CAP_HALF) | "
+                       "(UINT64_C(1) << DGPB_CAP_SUBGROUP_BASIC))\n");
+    assert_contains(
+        h, "#define t_metal_k_capabilities \"\"\n#define t_metal_k_capability_mask UINT64_C(0)\n");
     dgpb_free(h);
     dgpb_free(bytes);
 }

@@ -22,22 +22,22 @@
 #include "support.h"
 #include "code/capabilities.h"
 
-#define CAP(c) (1u << (c))
+#define CAP(c) (UINT64_C(1) << (c))
 
 static int caps_of(dgpb_target_id target, dgpb_code_format format, uint32_t stage, const void *code,
-                   size_t size, uint32_t *mask, dgpb_diag *d)
+                   size_t size, uint64_t *mask, dgpb_diag *d)
 {
     dgpb_diag_clear(d);
     return code_capabilities(target, "k", stage, format, code, size, mask, d);
 }
 
-static uint32_t spirv_caps(const char *fixture)
+static uint64_t spirv_caps(const char *fixture)
 {
     char path[256];
     snprintf(path, sizeof path, "fixtures/spirv/%s.spv", fixture);
     size_t size;
     uint8_t *bytes = support_read_source_file(path, &size);
-    uint32_t mask = 0;
+    uint64_t mask = 0;
     dgpb_diag d;
     int rc = caps_of(DGPB_TARGET_SPIRV, DGPB_CODE_FORMAT_SPIRV, DGPB_STAGE_COMPUTE, bytes, size,
                      &mask, &d);
@@ -52,7 +52,7 @@ static void slang_spirv_maps_to_its_capabilities(void **state)
     (void)state;
     static const struct {
         const char *fixture;
-        uint32_t mask;
+        uint64_t mask;
     } cases[] = {
         {"store_and_read", 0},
         {"image_write", CAP(DGPB_CAP_IMAGE_WITHOUT_FORMAT)}, /* RWTexture2D<float4>: no [format] */
@@ -66,9 +66,10 @@ static void slang_spirv_maps_to_its_capabilities(void **state)
                          CAP(DGPB_CAP_REPLICATED_COMPOSITES)},
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
-        uint32_t got = spirv_caps(cases[i].fixture);
+        uint64_t got = spirv_caps(cases[i].fixture);
         if (got != cases[i].mask)
-            fail_msg("%s: mask 0x%x, expected 0x%x", cases[i].fixture, got, cases[i].mask);
+            fail_msg("%s: mask 0x%llx, expected 0x%llx", cases[i].fixture, (unsigned long long)got,
+                     (unsigned long long)cases[i].mask);
     }
 }
 
@@ -113,22 +114,24 @@ static void every_row_maps_a_crafted_capability(void **state)
         {5612, DGPB_CAP_ATOMIC_FLOAT}, /* AtomicFloat32MinMaxEXT */
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
-        uint32_t words[7], mask = 0xdeadu;
+        uint32_t words[7];
+        uint64_t mask = 0xdeadu;
         one_capability(cases[i].spirv, words);
         dgpb_diag d;
         int rc = caps_of(DGPB_TARGET_SPIRV, DGPB_CODE_FORMAT_SPIRV, DGPB_STAGE_COMPUTE, words,
                          sizeof words, &mask, &d);
         if (rc)
             fail_msg("capability %u: %s", cases[i].spirv, d.message);
-        uint32_t want = cases[i].cap < 0 ? 0 : CAP(cases[i].cap);
+        uint64_t want = cases[i].cap < 0 ? 0 : CAP(cases[i].cap);
         if (mask != want)
-            fail_msg("capability %u: mask 0x%x, expected 0x%x", cases[i].spirv, mask, want);
+            fail_msg("capability %u: mask 0x%llx, expected 0x%llx", cases[i].spirv,
+                     (unsigned long long)mask, (unsigned long long)want);
     }
     /* The whole table: every row maps to a capability, core or refusal, and a
        capability's bit is within the mask. */
     for (uint32_t c = 0; c < DGPB_CAP_COUNT; c++)
         assert_non_null(dgpb_capability_name(c));
-    assert_true(DGPB_CAP_COUNT <= 32);
+    assert_true(DGPB_CAP_COUNT <= 64);
 }
 
 static void an_unmapped_or_refused_feature_fails_the_build(void **state)
@@ -144,7 +147,8 @@ static void an_unmapped_or_refused_feature_fails_the_build(void **state)
         {5378, "SPIR-V capability FragmentShaderPixelInterlockEXT (5378), which no dgpb"},
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
-        uint32_t words[7], mask;
+        uint32_t words[7];
+        uint64_t mask;
         one_capability(cases[i].spirv, words);
         dgpb_diag d;
         assert_int_equal(caps_of(DGPB_TARGET_SPIRV, DGPB_CODE_FORMAT_SPIRV, DGPB_STAGE_COMPUTE,
@@ -155,7 +159,8 @@ static void an_unmapped_or_refused_feature_fails_the_build(void **state)
             fail_msg("capability %u: '%s' lacks '%s'", cases[i].spirv, d.message, cases[i].what);
     }
     /* Not SPIR-V, or an instruction past the end: corrupt, never a guess. */
-    uint32_t words[7], mask;
+    uint32_t words[7];
+    uint64_t mask;
     one_capability(10, words);
     dgpb_diag d;
     assert_int_equal(caps_of(DGPB_TARGET_SPIRV, DGPB_CODE_FORMAT_SPIRV, DGPB_STAGE_COMPUTE, words,
@@ -171,7 +176,8 @@ static void an_unmapped_or_refused_feature_fails_the_build(void **state)
 static void a_ray_tracing_stage_needs_raytracing(void **state)
 {
     (void)state;
-    uint32_t words[7], mask;
+    uint32_t words[7];
+    uint64_t mask;
     one_capability(1, words);
     dgpb_diag d;
     assert_int_equal(caps_of(DGPB_TARGET_SPIRV, DGPB_CODE_FORMAT_SPIRV, DGPB_STAGE_RAYGENERATION,
@@ -184,7 +190,7 @@ static void a_ray_tracing_stage_needs_raytracing(void **state)
     assert_int_equal(mask, 0);
 }
 
-static int wgsl(const char *text, uint32_t *mask, dgpb_diag *d)
+static int wgsl(const char *text, uint64_t *mask, dgpb_diag *d)
 {
     return caps_of(DGPB_TARGET_WGSL, DGPB_CODE_FORMAT_WGSL, DGPB_STAGE_COMPUTE, text, strlen(text),
                    mask, d);
@@ -193,7 +199,7 @@ static int wgsl(const char *text, uint32_t *mask, dgpb_diag *d)
 static void wgsl_enables_map_to_capabilities(void **state)
 {
     (void)state;
-    uint32_t mask;
+    uint64_t mask;
     dgpb_diag d;
     assert_int_equal(wgsl("enable f16;\n\nenable subgroups;\n@compute @workgroup_size(1) fn "
                           "main() {}\n",
@@ -223,7 +229,7 @@ static void wgsl_enables_map_to_capabilities(void **state)
     assert_int_equal(wgsl("/* enable f16;", &mask, &d), DGPB_ERR_CORRUPT);
 }
 
-static int ptx(const char *text, uint32_t *mask, dgpb_diag *d)
+static int ptx(const char *text, uint64_t *mask, dgpb_diag *d)
 {
     return caps_of(DGPB_TARGET_PTX, DGPB_CODE_FORMAT_PTX, DGPB_STAGE_COMPUTE, text, strlen(text),
                    mask, d);
@@ -232,7 +238,7 @@ static int ptx(const char *text, uint32_t *mask, dgpb_diag *d)
 static void ptx_targets_map_to_core_or_fail(void **state)
 {
     (void)state;
-    uint32_t mask = 1;
+    uint64_t mask = 1;
     dgpb_diag d;
     /* What nvcc writes (fixtures/reflect/aggregates.ptx), with its NUL terminator. */
     size_t size;

@@ -74,7 +74,7 @@ typedef struct dgpb_entry_view {
     const dgpb_param_view *params;
     uint32_t capability_count;
     const dgpb_str *capabilities;
-    uint32_t capability_mask; /* bit (1 << dgpb_capability) per capability */
+    uint64_t capability_mask; /* bit (UINT64_C(1) << dgpb_capability) per capability */
 } dgpb_entry_view;
 
 typedef struct dgpb_target_view {

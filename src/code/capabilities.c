@@ -67,14 +67,14 @@ static void describe(dgpb_code_format format, const dgpb_code_feature *f, char *
     code_ops_of(format)->feature_describe(f, code_feature_name(format, f), out, size);
 }
 
-int entry_capabilities(const dgpb_capability_input *in, uint32_t *mask, dgpb_diag *d)
+int entry_capabilities(const dgpb_capability_input *in, uint64_t *mask, dgpb_diag *d)
 {
     *mask = 0;
     for (size_t i = 0; in->features && i < in->features->count; i++) {
         const dgpb_code_feature *f = &in->features->items[i];
         int cap = code_feature_capability(in->format, f);
         if (cap >= 0) {
-            *mask |= 1u << cap;
+            *mask |= UINT64_C(1) << cap;
             continue;
         }
         if (cap == DGPB_CODE_FEATURE_CORE)
@@ -94,12 +94,12 @@ int entry_capabilities(const dgpb_capability_input *in, uint32_t *mask, dgpb_dia
                     "device has it");
     }
     if (in->stage < DGPB_STAGE_COUNT && stage_needs[in->stage] >= 0)
-        *mask |= 1u << stage_needs[in->stage];
+        *mask |= UINT64_C(1) << stage_needs[in->stage];
     return DGPB_OK;
 }
 
 int code_capabilities(dgpb_target_id target, const char *entry, uint32_t stage,
-                      dgpb_code_format format, const uint8_t *code, size_t size, uint32_t *mask,
+                      dgpb_code_format format, const uint8_t *code, size_t size, uint64_t *mask,
                       dgpb_diag *d)
 {
     dgpb_code_features f;
@@ -121,12 +121,12 @@ int code_capabilities(dgpb_target_id target, const char *entry, uint32_t stage,
 }
 
 /* The names of the capabilities in `mask`, separated by ", " ("none" for none). */
-static void names(uint32_t mask, char *out, size_t size)
+static void names(uint64_t mask, char *out, size_t size)
 {
     size_t n = 0;
     out[0] = 0;
     for (uint32_t c = 0; c < DGPB_CAP_COUNT; c++)
-        if (mask & (1u << c)) {
+        if (mask & (UINT64_C(1) << c)) {
             int k = snprintf(out + n, size - n, "%s%s", n ? ", " : "", dgpb_capability_name(c));
             if (k < 0 || (size_t)k >= size - n)
                 return;
@@ -147,7 +147,7 @@ int capability_proof(const dgpb_bundle *bundle, dgpb_diag *d)
             const dgpb_entry_view *e = &tv->entries[i];
             char entry[256];
             snprintf(entry, sizeof entry, "%.*s", (int)e->name.len, e->name.ptr);
-            uint32_t mask;
+            uint64_t mask;
             int rc = code_capabilities((dgpb_target_id)tv->id, entry, e->stage_id, format,
                                        e->code.data, e->code.size, &mask, d);
             if (rc)

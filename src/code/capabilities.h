@@ -60,15 +60,15 @@ int code_feature_capability(dgpb_code_format format, const dgpb_code_feature *f)
 const char *code_feature_name(dgpb_code_format format, const dgpb_code_feature *f);
 
 /*
- * *mask = the entry's capabilities (bit 1 << DGPB_CAP_*). A refused feature
+ * *mask = the entry's capabilities (bit UINT64_C(1) << DGPB_CAP_*). A refused feature
  * fails with DGPB_ERR_SHADER: "target 'spirv', entry 'k': its code declares
  * SPIR-V capability Geometry (2), which no dgpb capability names ...".
  */
-int entry_capabilities(const dgpb_capability_input *in, uint32_t *mask, dgpb_diag *d);
+int entry_capabilities(const dgpb_capability_input *in, uint64_t *mask, dgpb_diag *d);
 
 /* Reads the features of `code` in `format` and maps them (entry_capabilities). */
 int code_capabilities(dgpb_target_id target, const char *entry, uint32_t stage,
-                      dgpb_code_format format, const uint8_t *code, size_t size, uint32_t *mask,
+                      dgpb_code_format format, const uint8_t *code, size_t size, uint64_t *mask,
                       dgpb_diag *d);
 
 /*

@@ -37,7 +37,7 @@ static int add_units(build *b, dgpb_model *m, int t, uint32_t target_index, dgpb
         const char *caps[DGPB_CAP_COUNT];
         uint32_t cap_count = 0;
         for (uint32_t c = 0; c < DGPB_CAP_COUNT; c++)
-            if (u->caps & (1u << c))
+            if (u->caps & (UINT64_C(1) << c))
                 caps[cap_count++] = dgpb_capability_name(c);
         dgpb_entry_desc desc = {
             .name = b->entries[e].name,

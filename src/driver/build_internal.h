@@ -135,7 +135,7 @@ typedef struct unit {
     bool spirv_shared;
     dgpb_param_table params;
     dgpb_wgsl_module *wgsl; /* the wgsl target's code, scanned */
-    uint32_t caps;          /* bit per dgpb_capability */
+    uint64_t caps;          /* bit per dgpb_capability */
     uint32_t layout;        /* index of its group's layout in the target's layouts */
     /* The SHA-256 of its code and of its reflection JSON, as the compile wrote them: what
        its group's layout is cached by (build_cache.c); hashed: both could be had. */

@@ -53,7 +53,7 @@ static const char *const capability_names[DGPB_CAP_COUNT] = {
 #include "dgpb/vocabulary.def"
 };
 
-_Static_assert(DGPB_CAP_COUNT <= 32, "a capability mask has 32 bits");
+_Static_assert(DGPB_CAP_COUNT <= 64, "a capability mask has 64 bits");
 
 static const char *const target_names[DGPB_TARGET_COUNT] = {
 #define DGPB_TARGET(ID, value, name, BACKEND, backend_value, backend_name, macro, CODE, DISCOVER,  \

@@ -284,7 +284,7 @@ static int rd_entry(cursor *c, const dgpb_target_view *t, dgpb_entry_view *e, dg
                            "capability '%.*s' is out of order or repeated (they must be sorted)",
                            (int)caps[i].len, caps[i].ptr);
         prev = id;
-        e->capability_mask |= 1u << id;
+        e->capability_mask |= UINT64_C(1) << id;
     }
     set_ctx(c, keep, "%s", "");
     return DGPB_OK;

@@ -445,14 +445,14 @@ static void put_capabilities(hdr *h, const entry_set *s, const dgpb_target_view 
         put(h, "%s%.*s", c ? " " : "", (int)e->capabilities[c].len, e->capabilities[c].ptr);
     put(h, "\"\n#define %s ", mask_id);
     if (!e->capability_mask) {
-        put(h, "0u\n\n");
+        put(h, "UINT64_C(0)\n\n");
         return;
     }
     put(h, "(");
     bool first = true;
     for (uint32_t c = 0; c < DGPB_CAP_COUNT; c++)
-        if (e->capability_mask & (1u << c)) {
-            put(h, "%s(1u << DGPB_CAP_%s)", first ? "" : " | ", capability_ids[c]);
+        if (e->capability_mask & (UINT64_C(1) << c)) {
+            put(h, "%s(UINT64_C(1) << DGPB_CAP_%s)", first ? "" : " | ", capability_ids[c]);
             first = false;
         }
     put(h, ")\n\n");

@@ -163,7 +163,7 @@ typedef struct cuda_host {
     char device_name[256];
     char driver[64];
     uint32_t compute_capability; /* major * 10 + minor */
-    uint32_t mask;
+    uint64_t mask;
     uint32_t modules; /* modules loaded so far */
 } cuda_host;
 
@@ -531,7 +531,8 @@ static char *kernel_name(const char *ptx, size_t size, const dgpb_entry_view *e)
  */
 static int check_target(const cuda_host *h, const dgpb_entry_view *e, dgpb_diag *d)
 {
-    uint32_t has = 1u << DGPB_CAP_ATOMIC64 | 1u << DGPB_CAP_SUBGROUP_BASIC | 1u << DGPB_CAP_HALF;
+    uint64_t has = UINT64_C(1) << DGPB_CAP_ATOMIC64 | UINT64_C(1) << DGPB_CAP_SUBGROUP_BASIC |
+                   UINT64_C(1) << DGPB_CAP_HALF;
     if (run_check_capabilities(e, has, h->mask, h->device_name, d))
         return d->code;
     dgpb_code_features f;

@@ -131,13 +131,13 @@ int dgpb_run_value_place(const dgpb_run_param *p, uint32_t row_size, uint8_t *ds
 
 /* ---- capabilities ---------------------------------------------------------- */
 
-int run_check_capabilities(const dgpb_entry_view *e, uint32_t has, uint32_t masked,
+int run_check_capabilities(const dgpb_entry_view *e, uint64_t has, uint64_t masked,
                            const char *device, dgpb_diag *d)
 {
     for (uint32_t i = 0; i < e->capability_count; i++) {
         int cap = dgpb_capability_from_name(e->capabilities[i].ptr, e->capabilities[i].len);
-        bool ok = cap >= 0 && (has & (1u << cap));
-        bool off = cap >= 0 && (masked & (1u << cap));
+        bool ok = cap >= 0 && (has & (UINT64_C(1) << cap));
+        bool off = cap >= 0 && (masked & (UINT64_C(1) << cap));
         if (!ok || off)
             return run_fail(d, DGPB_ERR_RUN_CAPABILITY,
                             "entry '%.*s' needs capability '%.*s', which device '%s' lacks%s",

@@ -278,7 +278,7 @@ int vk_check_capabilities(vk_host *vk, const dgpb_entry_view *e, dgpb_diag *r)
     /* Why each capability cannot be had: the first SPIR-V capability of the code it maps
        from whose feature the device lacks. */
     char why[DGPB_CAP_COUNT][200];
-    uint32_t lacking = 0;
+    uint64_t lacking = 0;
     dgpb_code_features code;
     dgpb_diag d;
     dgpb_diag_clear(&d);
@@ -286,7 +286,7 @@ int vk_check_capabilities(vk_host *vk, const dgpb_entry_view *e, dgpb_diag *r)
         return run_fail(r, d.code, "entry '%.*s': %s", (int)e->name.len, e->name.ptr, d.message);
     for (size_t i = 0; i < code.count; i++) {
         int cap = code_feature_capability(DGPB_CODE_FORMAT_SPIRV, &code.items[i]);
-        if (cap < 0 || (lacking & (1u << cap)))
+        if (cap < 0 || (lacking & (UINT64_C(1) << cap)))
             continue;
         const char *spirv = code_feature_name(DGPB_CODE_FORMAT_SPIRV, &code.items[i]);
         bool any = false;
@@ -297,7 +297,7 @@ int vk_check_capabilities(vk_host *vk, const dgpb_entry_view *e, dgpb_diag *r)
             any = true;
             if (has_feature(&vk->features, ft, e->stage_id))
                 continue;
-            lacking |= 1u << cap;
+            lacking |= UINT64_C(1) << cap;
             if (ft->in >= IN_ATOMIC_FLOAT && ft->in <= IN_COOP &&
                 !(vk->features.extensions & (1u << extension_of[ft->in])))
                 snprintf(why[cap], sizeof why[cap], "SPIR-V %s needs %s of %s", spirv, ft->name,
@@ -307,7 +307,7 @@ int vk_check_capabilities(vk_host *vk, const dgpb_entry_view *e, dgpb_diag *r)
             break;
         }
         if (!any) {
-            lacking |= 1u << cap;
+            lacking |= UINT64_C(1) << cap;
             snprintf(why[cap], sizeof why[cap], "SPIR-V %s: dgpb-run enables no such feature",
                      spirv);
         }
@@ -315,14 +315,15 @@ int vk_check_capabilities(vk_host *vk, const dgpb_entry_view *e, dgpb_diag *r)
     code_features_clear(&code);
     /* A capability of no SPIR-V capability of the code (a ray-tracing stage's). */
     for (uint32_t c = 0; c < DGPB_CAP_COUNT; c++)
-        if ((c == DGPB_CAP_RAYTRACING || c == DGPB_CAP_RAYQUERY) && !(lacking & (1u << c))) {
-            lacking |= 1u << c;
+        if ((c == DGPB_CAP_RAYTRACING || c == DGPB_CAP_RAYQUERY) &&
+            !(lacking & (UINT64_C(1) << c))) {
+            lacking |= UINT64_C(1) << c;
             snprintf(why[c], sizeof why[c], "dgpb-run runs no ray-tracing entries");
         }
     for (uint32_t i = 0; i < e->capability_count; i++) {
         int cap = dgpb_capability_from_name(e->capabilities[i].ptr, e->capabilities[i].len);
-        bool masked = cap >= 0 && (vk->mask & (1u << cap));
-        if (cap >= 0 && !masked && !(lacking & (1u << cap)))
+        bool masked = cap >= 0 && (vk->mask & (UINT64_C(1) << cap));
+        if (cap >= 0 && !masked && !(lacking & (UINT64_C(1) << cap)))
             continue;
         return run_fail(r, DGPB_ERR_RUN_CAPABILITY,
                         "entry '%.*s' needs capability '%.*s', which device '%s' lacks%s%s%s",

@@ -126,7 +126,7 @@ typedef struct vk_host {
     uint32_t max_push_constants;
     uint32_t timestamp_bits; /* valid bits of the queue's timestamps; 0: none */
     float timestamp_period;  /* nanoseconds per tick */
-    uint32_t mask;           /* capabilities refused on purpose (dgpb_runner_desc) */
+    uint64_t mask;           /* capabilities refused on purpose (dgpb_runner_desc) */
     vk_features features;    /* what the device has */
     bool dynamic_rendering;
     PFN_vkCmdBeginRendering begin_rendering;

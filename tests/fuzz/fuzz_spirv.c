@@ -55,7 +55,7 @@ static void other_readers(const uint8_t *data, size_t size)
     size_t count = 0;
     if (spirv_entry_points(data, size, &eps, &count, &d) == DGPB_OK)
         dgpb_free(eps);
-    uint32_t mask;
+    uint64_t mask;
     (void)code_capabilities(DGPB_TARGET_SPIRV, "k", DGPB_STAGE_COMPUTE, DGPB_CODE_FORMAT_SPIRV,
                             data, size, &mask, &d);
 }

@@ -347,7 +347,7 @@ static void section_capabilities(FILE *out, const dgpb_bundle *b)
           out);
     for (uint32_t ti = 0; ti < dgpb_bundle_target_count(b); ti++) {
         const dgpb_target_view *t = dgpb_bundle_target(b, ti);
-        uint32_t used = 0;
+        uint64_t used = 0;
         for (uint32_t i = 0; i < t->entry_count; i++)
             used |= t->entries[i].capability_mask;
         fputs("<h3>", out);
@@ -356,7 +356,7 @@ static void section_capabilities(FILE *out, const dgpb_bundle *b)
         esc_str(out, t->name);
         fputs("\">\n<thead><tr><th>entry</th><th>stage</th>", out);
         for (uint32_t c = 0; c < DGPB_CAP_COUNT; c++)
-            if (used & (1u << c))
+            if (used & (UINT64_C(1) << c))
                 fprintf(out, "<th><code>%s</code></th>", dgpb_capability_name(c));
         fputs("</tr></thead>\n<tbody>\n", out);
         for (uint32_t i = 0; i < t->entry_count; i++) {
@@ -377,7 +377,7 @@ static void section_capabilities(FILE *out, const dgpb_bundle *b)
             esc_str(out, e->stage);
             fputs("</td>", out);
             for (uint32_t c = 0; c < DGPB_CAP_COUNT; c++) {
-                if (!(used & (1u << c)))
+                if (!(used & (UINT64_C(1) << c)))
                     continue;
                 bool has = dgpb_entry_has_capability(e, c);
                 fprintf(out, "<td class=\"%s\" data-capability=\"%s\" title=\"%s\">%s</td>",

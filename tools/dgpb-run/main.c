@@ -740,7 +740,7 @@ int main(int argc, char **argv)
         size_t len = strlen(name);
         for (const char *p = strstr(mask, name); p; p = strstr(p + 1, name))
             if ((p == mask || p[-1] == ',') && (p[len] == ',' || !p[len]))
-                desc.mask_capabilities |= 1u << cap;
+                desc.mask_capabilities |= UINT64_C(1) << cap;
     }
     if (dgpb_runner_create(&desc, &runner, &d)) {
         rc = finish(o, NULL, &d, exit_status(d.code));
