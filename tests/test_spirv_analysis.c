@@ -15,7 +15,10 @@
  * with -stage compute and raygen with -stage raygeneration
  * (capabilities.slang); coop_vec (coop_vec.slang); derivatives_quad and
  * derivatives_linear, and position_fetch with -stage closesthit (newer.slang,
- * read by tests/test_spirv.c). calls.spv is assembled by
+ * read by tests/test_spirv.c); layer_viewport and multiview (-stage vertex),
+ * barycentric, per_sample, covered, shading_rate and stencil (-stage
+ * fragment) and ms_image (renderer.slang, read by tests/test_capabilities.c).
+ * calls.spv is assembled by
  * hand from calls.spvasm (its first lines give the command), because Slang
  * never passes a resource pointer to a function: it specialises the callee
  * to the global instead.
