@@ -14,7 +14,9 @@
  * for T in spirv (proof.spv), wgsl (proof.wgsl), cuda (the ptx target's
  * reflection; no code) and ptx (proof.ptx, through nvcc): analysed and
  * scanned, its tables built by param_table_build, proved, then tampered;
- * and the plain modules of fixtures/reflect/ with their code, proved.
+ * and the plain modules of fixtures/reflect/ with their code, proved
+ * (padding.slang's rows also resized up to and past their blocks' tail
+ * padding).
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -1400,10 +1402,17 @@ static void test_a_real_ptx_table_without_its_launch_or_global_rows_fails(void *
                              "lives there");
 }
 
+/* A row of a built table resized before the proof (row NULL: none). */
+typedef struct resize {
+    const char *row;
+    uint32_t size;
+} resize;
+
 /* Builds the plain-mode table of fixtures/<module>'s entry `entry` for `target` (the
-   reflection <json>, the code <code>, rows selected by <spv>) and proves it. */
+   reflection <json>, the code <code>, rows selected by <spv>), resizes a row as `r` says,
+   and proves it. */
 static int build_and_prove(const char *json, const char *spv, const char *code_path,
-                           const char *target, const char *entry, dgpb_diag *diag)
+                           const char *target, const char *entry, resize r, dgpb_diag *diag)
 {
     size_t size;
     uint8_t *text = read_fixture(json, &size);
@@ -1438,6 +1447,14 @@ static int build_and_prove(const char *json, const char *spv, const char *code_p
     dgpb_param_table t = {0};
     if (!rc)
         rc = param_table_build(&s, &t, diag);
+    bool resized = !r.row;
+    for (uint32_t i = 0; !rc && i < t.count; i++)
+        if (r.row && !strcmp(t.rows[i].name, r.row)) {
+            t.rows[i].size = r.size;
+            resized = true;
+        }
+    if (!resized)
+        fail_msg("%s on %s: no row '%s'", json, target, r.row);
     dgpb_proof_input in = {target_of(target), entry, &t, &bindings, ptx};
     if (!rc)
         rc = binding_proof_check(&in, diag);
@@ -1473,6 +1490,9 @@ test_the_tables_of_every_plain_fixture_module_are_proved_against_their_code(void
         {"loose", "scale", "spirv", "spirv", "spv"},
         {"loose", "scale", "wgsl", "wgsl", "wgsl"},
         {"loose", "scale", "ptx", "cuda", "ptx"},
+        {"padding", "k", "spirv", "spirv", "spv"},
+        {"padding", "k", "wgsl", "wgsl", "wgsl"},
+        {"padding", "k", "ptx", "cuda", "ptx"},
     };
     for (size_t c = 0; c < ARRAY_LEN(cases); c++) {
         char json[128], spv[128], code_path[128];
@@ -1483,9 +1503,60 @@ test_the_tables_of_every_plain_fixture_module_are_proved_against_their_code(void
                  cases[c].ext);
         dgpb_diag diag;
         dgpb_diag_clear(&diag);
-        int rc = build_and_prove(json, spv, code_path, cases[c].target, cases[c].entry, &diag);
+        int rc = build_and_prove(json, spv, code_path, cases[c].target, cases[c].entry,
+                                 (resize){NULL, 0}, &diag);
         if (rc != DGPB_OK)
             fail_msg("%s on %s: %d %s", cases[c].module, cases[c].target, rc, diag.message);
+    }
+}
+
+/*
+ * Blocks whose last member is a struct with tail padding (fixtures/reflect/
+ * padding.slang): a row may span the struct's padded size (docs/format.md,
+ * "Where a row lives"), 16 bytes where the SPIR-V's member ends after 4 (a
+ * std140 struct of a float) or 12 (a std430 struct of a float3), and not a
+ * byte more.
+ */
+static void test_a_value_row_may_span_its_structs_tail_padding_and_no_more(void **state)
+{
+    (void)state;
+    static const struct {
+        const char *row;
+        uint32_t size;
+        const char *message;
+    } cases[] = {
+        {"last", 16, NULL},
+        {"cb.b", 16, NULL},
+        {"bias", 16, NULL},
+        {"last", 17,
+         "target 'spirv', entry 'k': parameter 'last' (bytes 16..33) lies outside the code's "
+         "uniform block 'Settings' (set 0, binding 0, 32 bytes)"},
+        {"cb.b", 17,
+         "target 'spirv', entry 'k': parameter 'cb.b' (bytes 16..33) lies outside the code's "
+         "uniform block 'cb' (set 0, binding 1, 32 bytes)"},
+        {"bias", 17,
+         "target 'spirv', entry 'k': parameter 'bias' (bytes 0..17) lies outside the code's "
+         "push-constant block 'entryPointParams' (16 bytes)"},
+        /* Shorter than the member the code reads: no longer covers it. */
+        {"last", 2,
+         "target 'spirv', entry 'k': field row 'last' (bytes 16..18) is no member of the code's "
+         "block 'Settings'"},
+    };
+    for (size_t c = 0; c < ARRAY_LEN(cases); c++) {
+        dgpb_diag diag;
+        dgpb_diag_clear(&diag);
+        int rc = build_and_prove("fixtures/reflect/padding_spirv.json",
+                                 "fixtures/reflect/padding.spv", "fixtures/reflect/padding.spv",
+                                 "spirv", "k", (resize){cases[c].row, cases[c].size}, &diag);
+        if (!cases[c].message) {
+            if (rc != DGPB_OK)
+                fail_msg("%s of %u bytes: %d %s", cases[c].row, cases[c].size, rc, diag.message);
+            continue;
+        }
+        if (rc != DGPB_ERR_SHADER)
+            fail_msg("%s of %u bytes: result %d, expected DGPB_ERR_SHADER", cases[c].row,
+                     cases[c].size, rc);
+        assert_contains(diag.message, cases[c].message);
     }
 }
 
@@ -1504,6 +1575,7 @@ int main(void)
         cmocka_unit_test(test_a_fixed_array_takes_one_row_per_element),
         cmocka_unit_test(test_two_resource_rows_on_one_binding_are_refused_naming_both),
         cmocka_unit_test(test_a_value_row_past_its_blocks_bytes_is_refused),
+        cmocka_unit_test(test_a_value_row_may_span_its_structs_tail_padding_and_no_more),
         cmocka_unit_test(test_push_constants_need_launch_rows_of_values_inside_the_block),
         cmocka_unit_test(test_rows_the_code_does_not_use_may_lack_a_binding),
         cmocka_unit_test(test_a_wgsl_table_that_matches_its_code_is_proved),

@@ -105,6 +105,21 @@ static void slang_spirv_maps_to_its_capabilities(void **state)
         {"ray_query", CAP(DGPB_CAP_RAYQUERY)},
         {"coop_vec", CAP(DGPB_CAP_COOPERATIVE_VECTOR) | CAP(DGPB_CAP_MEMORY_MODEL) |
                          CAP(DGPB_CAP_REPLICATED_COMPOSITES)},
+        /* What real renderers' shaders declare (renderer.slang, newer.slang) */
+        {"derivatives_quad", CAP(DGPB_CAP_COMPUTE_DERIVATIVES)},
+        {"derivatives_linear", CAP(DGPB_CAP_COMPUTE_DERIVATIVES)},
+        {"position_fetch", CAP(DGPB_CAP_RAYTRACING) | CAP(DGPB_CAP_RAY_POSITION_FETCH)},
+        /* SV_RenderTargetArrayIndex, SV_ViewportArrayIndex: ShaderLayer, ShaderViewportIndex;
+           SV_InstanceID: DrawParameters */
+        {"layer_viewport", CAP(DGPB_CAP_VIEWPORT_INDEX_LAYER) | CAP(DGPB_CAP_DRAW_PARAMETERS)},
+        {"multiview", CAP(DGPB_CAP_MULTIVIEW)},                /* SV_ViewID */
+        {"barycentric", CAP(DGPB_CAP_FRAGMENT_BARYCENTRIC)},   /* SV_Barycentrics */
+        {"per_sample", CAP(DGPB_CAP_SAMPLE_RATE_SHADING)},     /* SV_SampleIndex */
+        {"covered", CAP(DGPB_CAP_FRAGMENT_FULLY_COVERED)},     /* SV_InnerCoverage */
+        {"shading_rate", CAP(DGPB_CAP_FRAGMENT_SHADING_RATE)}, /* SV_ShadingRate */
+        {"stencil", CAP(DGPB_CAP_STENCIL_EXPORT)},             /* SV_StencilRef */
+        {"ms_image", CAP(DGPB_CAP_STORAGE_IMAGE_MULTISAMPLE) | /* RWTexture2DMS */
+                         CAP(DGPB_CAP_IMAGE_WITHOUT_FORMAT)},
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
         uint64_t got = spirv_caps(cases[i].fixture);
@@ -156,8 +171,25 @@ static void every_row_maps_a_crafted_capability(void **state)
         {5345, DGPB_CAP_MEMORY_MODEL},       /* VulkanMemoryModel */
         {5394, DGPB_CAP_COOPERATIVE_VECTOR},
         {6022, DGPB_CAP_COOPERATIVE_MATRIX},
-        {6033, DGPB_CAP_ATOMIC_FLOAT}, /* AtomicFloat32AddEXT */
-        {5612, DGPB_CAP_ATOMIC_FLOAT}, /* AtomicFloat32MinMaxEXT */
+        {6033, DGPB_CAP_ATOMIC_FLOAT},            /* AtomicFloat32AddEXT */
+        {5612, DGPB_CAP_ATOMIC_FLOAT},            /* AtomicFloat32MinMaxEXT */
+        {27, DGPB_CAP_STORAGE_IMAGE_MULTISAMPLE}, /* StorageImageMultisample */
+        {32, DGPB_CAP_CLIP_DISTANCE},             /* ClipDistance */
+        {33, DGPB_CAP_CULL_DISTANCE},             /* CullDistance */
+        {35, DGPB_CAP_SAMPLE_RATE_SHADING},       /* SampleRateShading */
+        {48, DGPB_CAP_STORAGE_IMAGE_MULTISAMPLE}, /* ImageMSArray */
+        {69, DGPB_CAP_VIEWPORT_INDEX_LAYER},      /* ShaderLayer */
+        {70, DGPB_CAP_VIEWPORT_INDEX_LAYER},      /* ShaderViewportIndex */
+        {4422, DGPB_CAP_FRAGMENT_SHADING_RATE},   /* FragmentShadingRateKHR */
+        {4439, DGPB_CAP_MULTIVIEW},               /* MultiView */
+        {5013, DGPB_CAP_STENCIL_EXPORT},          /* StencilExportEXT */
+        {5254, DGPB_CAP_VIEWPORT_INDEX_LAYER},    /* ShaderViewportIndexLayerEXT */
+        {5265, DGPB_CAP_FRAGMENT_FULLY_COVERED},  /* FragmentFullyCoveredEXT */
+        {5284, DGPB_CAP_FRAGMENT_BARYCENTRIC},    /* FragmentBarycentricKHR */
+        {5288, DGPB_CAP_COMPUTE_DERIVATIVES},     /* ComputeDerivativeGroupQuadsKHR */
+        {5350, DGPB_CAP_COMPUTE_DERIVATIVES},     /* ComputeDerivativeGroupLinearKHR */
+        {5336, DGPB_CAP_RAY_POSITION_FETCH},      /* RayTracingPositionFetchKHR */
+        {5391, DGPB_CAP_RAY_POSITION_FETCH},      /* RayQueryPositionFetchKHR */
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
         uint32_t words[7];

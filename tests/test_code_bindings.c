@@ -116,7 +116,8 @@ test_spirv_bindings_are_the_interfaces_decorated_and_push_constant_variables(voi
         {"smp", 0, 7, DGPB_CODE_SAMPLER, false, false, 0},
         {"vol", 0, 4, DGPB_CODE_TEXTURE, false, false, 0},
         {"ms", 0, 5, DGPB_CODE_MULTISAMPLED_TEXTURE, false, false, 0},
-        {"tint", 0, 2, DGPB_CODE_UNIFORM_BLOCK, false, false, 20},
+        /* float4 color, float scale: 20 bytes, 32 with the std140 struct's tail padding */
+        {"tint", 0, 2, DGPB_CODE_UNIFORM_BLOCK, false, false, 32},
         {"depth", 0, 6, DGPB_CODE_TEXTURE, false, false, 0},
         {"cmp", 0, 8, DGPB_CODE_SAMPLER, false, false, 0},
         {"typed", 0, 12, DGPB_CODE_TEXEL_BUFFER, false, false, 0},

@@ -20,7 +20,8 @@
  * tests/test_binding_proof.c read it): entry_uniforms.slang (entry-point
  * `uniform` parameters), aggregates.slang (struct globals), blocks.slang (a
  * ConstantBuffer holding a texture, ParameterBlocks), push.slang
- * ([[vk::push_constant]]) and refused.slang (the shapes no row describes, and
+ * ([[vk::push_constant]]), padding.slang (blocks whose last member is a struct
+ * with tail padding) and refused.slang (the shapes no row describes, and
  * bools; its wgsl compile takes -DNO_WGSL_FEATURES, since Slang compiles
  * neither typed nor append buffers for wgsl).
  *

@@ -16,7 +16,12 @@
  * (capabilities.slang); coop_vec (coop_vec.slang); geometry_point,
  * hull_patch, domain_point, task_payload, mesh_tris and fragment_primitive
  * with -stage geometry, hull, domain, amplification, mesh and fragment
- * (stages.slang, for test_capabilities.c). calls.spv is assembled by
+ * (stages.slang, for test_capabilities.c); derivatives_quad and
+ * derivatives_linear, and position_fetch with -stage closesthit (newer.slang,
+ * read by tests/test_spirv.c); layer_viewport and multiview (-stage vertex),
+ * barycentric, per_sample, covered, shading_rate and stencil (-stage
+ * fragment) and ms_image (renderer.slang, read by tests/test_capabilities.c).
+ * calls.spv is assembled by
  * hand from calls.spvasm (its first lines give the command), because Slang
  * never passes a resource pointer to a function: it specialises the callee
  * to the global instead.

@@ -185,7 +185,8 @@ void dgpb_run_result_free(dgpb_run_result *res);
 typedef struct dgpb_runner_desc {
     uint32_t backend;           /* DGPB_BACKEND_VULKAN or DGPB_BACKEND_CUDA */
     const char *device;         /* Vulkan: a name substring; CUDA: an index or a name substring */
-    uint64_t mask_capabilities; /* for tests: capabilities to refuse as if the device lacked them */
+    uint64_t mask_capabilities; /* for tests: capabilities to refuse as if the device lacked them
+                                   (bit UINT64_C(1) << dgpb_capability) */
 } dgpb_runner_desc;
 
 typedef struct dgpb_runner dgpb_runner;

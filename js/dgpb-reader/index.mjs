@@ -56,12 +56,15 @@ export const THREAD_GROUP_STAGES = Object.freeze(['compute', 'mesh', 'amplificat
 
 /** Capability names, sorted: the order a bundle lists them in. */
 export const CAPABILITIES = Object.freeze([
-  'atomic64', 'atomic_float', 'buffer_address', 'cooperative_matrix', 'cooperative_vector',
-  'demote_to_helper', 'descriptor_handle', 'draw_parameters', 'float64', 'geometry', 'half',
-  'image_cube_array', 'image_formats', 'image_gather_extended', 'image_without_format', 'int16',
-  'int64', 'int8', 'integer_dot_product', 'memory_model', 'mesh_shader', 'min_lod', 'point_size',
-  'rayquery', 'raytracing', 'replicated_composites', 'shader_clock', 'sparse_residency',
-  'storage_16bit', 'storage_8bit', 'subgroup_basic', 'tessellation',
+  'atomic64', 'atomic_float', 'buffer_address', 'clip_distance', 'compute_derivatives',
+  'cooperative_matrix', 'cooperative_vector', 'cull_distance', 'demote_to_helper',
+  'descriptor_handle', 'draw_parameters', 'float64', 'fragment_barycentric',
+  'fragment_fully_covered', 'fragment_shading_rate', 'geometry', 'half', 'image_cube_array',
+  'image_formats', 'image_gather_extended', 'image_without_format', 'int16', 'int64', 'int8',
+  'integer_dot_product', 'memory_model', 'mesh_shader', 'min_lod', 'multiview', 'point_size',
+  'ray_position_fetch', 'rayquery', 'raytracing', 'replicated_composites', 'sample_rate_shading',
+  'shader_clock', 'sparse_residency', 'stencil_export', 'storage_16bit', 'storage_8bit',
+  'storage_image_multisample', 'subgroup_basic', 'tessellation', 'viewport_index_layer',
 ]);
 
 /** Target names, sorted. */

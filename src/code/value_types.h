@@ -107,9 +107,9 @@ void code_type_text(const dgpb_code_type *t, char *buf, size_t size);
 
 /*
  * The byte size the code gives the uniform block at row `row`'s
- * `space`/`binding` (the end of its last member; SPIR-V: the Offset and size
- * of the block struct's last member; WGSL: SizeOf the var<uniform>'s type)
- * in *out; 0 when the code does not say (PTX, or no such block).
+ * `space`/`binding`, tail padding included (docs/format.md, "A block's
+ * size"; SPIR-V: the end of the block struct's last member rounded up to the
+ * struct's std140 alignment; WGSL: SizeOf the var<uniform>'s type) in *out; 0 when the code does not say (PTX, or no such block).
  * DGPB_ERR_CORRUPT only when the code cannot be read.
  */
 int code_block_size_find(dgpb_code_format format, const uint8_t *code, size_t len,

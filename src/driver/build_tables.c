@@ -114,7 +114,13 @@ static int make_unit_table(build *b, int t, size_t entry_index)
     dgpb_diag d;
     dgpb_diag_clear(&d);
     const code_ops *ops = code_ops_of_target((dgpb_target_id)t);
-    if (ops->validate && ops->validate(u->code, u->code_size, &d)) {
+    int valid = ops->validate ? ops->validate(u->code, u->code_size, &d) : DGPB_OK;
+    if (valid == DGPB_ERR_UNSUPPORTED && d.severity == DGPB_SEV_WARNING) {
+        /* A validator older than the code (docs/build.md, "Validation"). */
+        build_report(b, DGPB_SEV_WARNING, valid, "target '%s', entry '%s': %s",
+                     dgpb_target_name((uint32_t)t), e->name, d.message);
+        dgpb_diag_clear(&d);
+    } else if (valid) {
         char context[600];
         snprintf(context, sizeof context, "target '%s', entry '%s'", dgpb_target_name((uint32_t)t),
                  e->name);

@@ -108,7 +108,7 @@ bool run_block_covered(const dgpb_entry_view *e, const dgpb_param_view *row,
 /*
  * Fails (DGPB_ERR_RUN_CAPABILITY, through run_fail) at the first capability
  * of entry `e` that device `device` lacks: one not in `has` (bit
- * 1 << DGPB_CAP_*), one in `masked` (refused on purpose, which the message
+ * UINT64_C(1) << DGPB_CAP_*), one in `masked` (refused on purpose, which the message
  * says), or one of no known name. DGPB_OK when it has them all.
  */
 int run_check_capabilities(const dgpb_entry_view *e, uint64_t has, uint64_t masked,

@@ -5,16 +5,18 @@
  * One table maps every SPIR-V capability that names a dgpb capability
  * (vocabulary.def's DGPB_CODE_FEATURE rows) to the Vulkan feature a device
  * must have and enable for it: a member of VkPhysicalDeviceFeatures, of the
- * Vulkan 1.1/1.2/1.3 feature structs or of an extension's struct, or a
- * subgroup operation of VkPhysicalDeviceSubgroupProperties; a row may hold
- * for the entries of one stage alone (MeshShadingEXT: taskShader for an
+ * Vulkan 1.1/1.2/1.3 feature structs or of an extension's struct, a
+ * subgroup operation of VkPhysicalDeviceSubgroupProperties, or an extension
+ * that holds no feature (VK_EXT_shader_stencil_export); a row may hold for
+ * the entries of one stage alone (MeshShadingEXT: taskShader for an
  * amplification entry, meshShader for the others). The device is
  * created with every feature of the table it has (and the extensions those
  * need), so an entry's code is never used on a device created without what
  * it declares. Before an entry's pipeline is made, each capability it lists
  * is checked against the SPIR-V capabilities its code declares: a feature
- * the device lacks, or a capability of no row (ray tracing, ray queries,
- * cooperative vectors: features this host does not enable), fails with
+ * the device lacks, or a capability of no row (ray tracing, ray queries and
+ * their position fetch, cooperative vectors: features this host does not
+ * enable), fails with
  * DGPB_ERR_RUN_CAPABILITY naming the capability, the SPIR-V capability and
  * the device feature.
  */
@@ -27,7 +29,12 @@
 #include "code/code_features.h"
 #include "code/capabilities.h"
 
-/* The struct a feature lives in. */
+/* Promoted since the Vulkan headers Debian 12 has (1.3.239): the NV extension's struct. */
+#ifndef VK_KHR_COMPUTE_SHADER_DERIVATIVES_EXTENSION_NAME
+#define VK_KHR_COMPUTE_SHADER_DERIVATIVES_EXTENSION_NAME "VK_KHR_compute_shader_derivatives"
+#endif
+
+/* The struct a feature lives in (IN_ATOMIC_FLOAT to IN_SHADING_RATE: an extension's). */
 enum where {
     IN_10,
     IN_11,
@@ -38,6 +45,10 @@ enum where {
     IN_CLOCK,
     IN_COOP,
     IN_MESH,
+    IN_DERIVATIVES,
+    IN_BARYCENTRIC,
+    IN_SHADING_RATE,
+    IN_EXTENSION, /* none: the extension itself, VK_EXT_* in `at` */
     IN_SUBGROUP
 };
 
@@ -58,6 +69,10 @@ typedef struct feature {
 #define F11(n, m) F(n, IN_11, VkPhysicalDeviceVulkan11Features, m)
 #define F12(n, m) F(n, IN_12, VkPhysicalDeviceVulkan12Features, m)
 #define F13(n, m) F(n, IN_13, VkPhysicalDeviceVulkan13Features, m)
+#define EXT(n, bit, extension)                                                                     \
+    {                                                                                              \
+        n, IN_EXTENSION, VK_EXT_##bit, extension, -1, -1                                           \
+    }
 #define SUB(n, bit)                                                                                \
     {                                                                                              \
         n, IN_SUBGROUP, VK_SUBGROUP_FEATURE_##bit##_BIT, "subgroup operations " #bit, -1, -1       \
@@ -66,19 +81,24 @@ typedef struct feature {
 static const feature features[] = {
     F10(2, geometryShader),                          /* Geometry */
     F10(3, tessellationShader),                      /* Tessellation */
-    F12(9, shaderFloat16),                           /* Float16 */
-    F10(10, shaderFloat64),                          /* Float64 */
-    F10(11, shaderInt64),                            /* Int64 */
-    F12(12, shaderBufferInt64Atomics),               /* Int64Atomics */
-    F10(22, shaderInt16),                            /* Int16 */
+    F12(9, shaderFloat16),              /* Float16 */
+    F10(10, shaderFloat64),             /* Float64 */
+    F10(11, shaderInt64),               /* Int64 */
+    F12(12, shaderBufferInt64Atomics),  /* Int64Atomics */
+    F10(22, shaderInt16),               /* Int16 */
     F10(23, shaderTessellationAndGeometryPointSize), /* TessellationPointSize */
     F10(24, shaderTessellationAndGeometryPointSize), /* GeometryPointSize */
-    F10(25, shaderImageGatherExtended),              /* ImageGatherExtended */
-    F10(34, imageCubeArray),                         /* ImageCubeArray */
-    F12(39, shaderInt8),                             /* Int8 */
-    F10(41, shaderResourceResidency),                /* SparseResidency */
-    F10(42, shaderResourceMinLod),                   /* MinLod */
-    F10(45, imageCubeArray),                         /* SampledCubeArray */
+    F10(25, shaderImageGatherExtended), /* ImageGatherExtended */
+    F10(27, shaderStorageImageMultisample),
+    F10(32, shaderClipDistance),
+    F10(33, shaderCullDistance),
+    F10(34, imageCubeArray), /* ImageCubeArray */
+    F10(35, sampleRateShading),
+    F12(39, shaderInt8),                    /* Int8 */
+    F10(41, shaderResourceResidency),       /* SparseResidency */
+    F10(42, shaderResourceMinLod),          /* MinLod */
+    F10(45, imageCubeArray),                /* SampledCubeArray */
+    F10(48, shaderStorageImageMultisample), /* ImageMSArray */
     F10(49, shaderStorageImageExtendedFormats),
     F10(55, shaderStorageImageReadWithoutFormat),
     F10(56, shaderStorageImageWriteWithoutFormat),
@@ -90,20 +110,32 @@ static const feature features[] = {
     SUB(66, SHUFFLE_RELATIVE),
     SUB(67, CLUSTERED),
     SUB(68, QUAD),
+    F12(69, shaderOutputLayer),
+    F12(70, shaderOutputViewportIndex),
+    F(4422, IN_SHADING_RATE, VkPhysicalDeviceFragmentShadingRateFeaturesKHR,
+      primitiveFragmentShadingRate),
     F(5055, IN_CLOCK, VkPhysicalDeviceShaderClockFeaturesKHR, shaderSubgroupClock),
     F11(4427, shaderDrawParameters),
     F11(4433, storageBuffer16BitAccess),
     F11(4434, uniformAndStorageBuffer16BitAccess),
     F11(4435, storagePushConstant16),
     F11(4436, storageInputOutput16),
+    F11(4439, multiview),
     F12(4448, storageBuffer8BitAccess),
     F12(4449, uniformAndStorageBuffer8BitAccess),
     F12(4450, storagePushConstant8),
+    EXT(5013, STENCIL_EXPORT, VK_EXT_SHADER_STENCIL_EXPORT_EXTENSION_NAME),
+    EXT(5254, VIEWPORT_LAYER, VK_EXT_SHADER_VIEWPORT_INDEX_LAYER_EXTENSION_NAME),
+    EXT(5265, FULLY_COVERED, VK_EXT_CONSERVATIVE_RASTERIZATION_EXTENSION_NAME),
     /* MeshShadingEXT: a task (amplification) shader needs taskShader, the others meshShader */
     FS(5283, IN_MESH, VkPhysicalDeviceMeshShaderFeaturesEXT, meshShader, -1,
        DGPB_STAGE_AMPLIFICATION),
     FS(5283, IN_MESH, VkPhysicalDeviceMeshShaderFeaturesEXT, taskShader, DGPB_STAGE_AMPLIFICATION,
        -1),
+    F(5284, IN_BARYCENTRIC, VkPhysicalDeviceFragmentShaderBarycentricFeaturesKHR,
+      fragmentShaderBarycentric),
+    F(5288, IN_DERIVATIVES, VkPhysicalDeviceComputeShaderDerivativesFeaturesNV,
+      computeDerivativeGroupQuads),
     F12(5302, runtimeDescriptorArray),
     F12(5306, shaderUniformBufferArrayNonUniformIndexing),
     F12(5307, shaderSampledImageArrayNonUniformIndexing),
@@ -115,6 +147,8 @@ static const feature features[] = {
     F12(5345, vulkanMemoryModel),
     F12(5346, vulkanMemoryModelDeviceScope),
     F12(5347, bufferDeviceAddress),
+    F(5350, IN_DERIVATIVES, VkPhysicalDeviceComputeShaderDerivativesFeaturesNV,
+      computeDerivativeGroupLinear),
     F13(5379, shaderDemoteToHelperInvocation),
     F(5612, IN_ATOMIC_FLOAT2, VkPhysicalDeviceShaderAtomicFloat2FeaturesEXT,
       shaderBufferFloat32AtomicMinMax),
@@ -135,20 +169,42 @@ static const feature features[] = {
       shaderBufferFloat16AtomicAdd),
 };
 
-/* The extensions whose structs the table uses, by their bit in vk_features.extensions. */
+/*
+ * The extensions the table uses, by their bit in vk_features.extensions, and
+ * the older name the same struct and features have (a device offers one).
+ */
 static const char *const extension_names[VK_EXTENSION_COUNT] = {
     [VK_EXT_ATOMIC_FLOAT] = VK_EXT_SHADER_ATOMIC_FLOAT_EXTENSION_NAME,
     [VK_EXT_ATOMIC_FLOAT2] = VK_EXT_SHADER_ATOMIC_FLOAT_2_EXTENSION_NAME,
     [VK_EXT_CLOCK] = VK_KHR_SHADER_CLOCK_EXTENSION_NAME,
     [VK_EXT_COOP] = VK_KHR_COOPERATIVE_MATRIX_EXTENSION_NAME,
     [VK_EXT_MESH] = VK_EXT_MESH_SHADER_EXTENSION_NAME,
+    [VK_EXT_DERIVATIVES] = VK_KHR_COMPUTE_SHADER_DERIVATIVES_EXTENSION_NAME,
+    [VK_EXT_BARYCENTRIC] = VK_KHR_FRAGMENT_SHADER_BARYCENTRIC_EXTENSION_NAME,
+    [VK_EXT_SHADING_RATE] = VK_KHR_FRAGMENT_SHADING_RATE_EXTENSION_NAME,
+    [VK_EXT_STENCIL_EXPORT] = VK_EXT_SHADER_STENCIL_EXPORT_EXTENSION_NAME,
+    [VK_EXT_FULLY_COVERED] = VK_EXT_CONSERVATIVE_RASTERIZATION_EXTENSION_NAME,
+    [VK_EXT_VIEWPORT_LAYER] = VK_EXT_SHADER_VIEWPORT_INDEX_LAYER_EXTENSION_NAME,
+};
+static const char *const extension_older_names[VK_EXTENSION_COUNT] = {
+    [VK_EXT_DERIVATIVES] = VK_NV_COMPUTE_SHADER_DERIVATIVES_EXTENSION_NAME,
+    [VK_EXT_BARYCENTRIC] = VK_NV_FRAGMENT_SHADER_BARYCENTRIC_EXTENSION_NAME,
 };
 
 static const int extension_of[] = {[IN_ATOMIC_FLOAT] = VK_EXT_ATOMIC_FLOAT,
                                    [IN_ATOMIC_FLOAT2] = VK_EXT_ATOMIC_FLOAT2,
                                    [IN_CLOCK] = VK_EXT_CLOCK,
                                    [IN_COOP] = VK_EXT_COOP,
-                                   [IN_MESH] = VK_EXT_MESH};
+                                   [IN_MESH] = VK_EXT_MESH,
+                                   [IN_DERIVATIVES] = VK_EXT_DERIVATIVES,
+                                   [IN_BARYCENTRIC] = VK_EXT_BARYCENTRIC,
+                                   [IN_SHADING_RATE] = VK_EXT_SHADING_RATE};
+
+/* Whether a feature lives in an extension's struct. */
+static bool in_extension_struct(enum where in)
+{
+    return in >= IN_ATOMIC_FLOAT && in <= IN_SHADING_RATE;
+}
 
 /* Links f's structs: 1.1, 1.2, 1.3 (on a 1.3 device) and the extensions in f->extensions. */
 static void link(vk_features *f, bool v13)
@@ -162,6 +218,10 @@ static void link(vk_features *f, bool v13)
     f->clock.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SHADER_CLOCK_FEATURES_KHR;
     f->coop.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_COOPERATIVE_MATRIX_FEATURES_KHR;
     f->mesh.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_MESH_SHADER_FEATURES_EXT;
+    f->derivatives.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_COMPUTE_SHADER_DERIVATIVES_FEATURES_NV;
+    f->barycentric.sType =
+        VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_FRAGMENT_SHADER_BARYCENTRIC_FEATURES_KHR;
+    f->shading_rate.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_FRAGMENT_SHADING_RATE_FEATURES_KHR;
     void **next = &f->f2.pNext;
     *next = &f->f11;
     next = &f->f11.pNext;
@@ -171,12 +231,15 @@ static void link(vk_features *f, bool v13)
         *next = &f->f13;
         next = &f->f13.pNext;
     }
-    void *ext[VK_EXTENSION_COUNT] = {&f->atomic_float, &f->atomic_float2, &f->clock, &f->coop,
-                                     &f->mesh};
-    void **ext_next[VK_EXTENSION_COUNT] = {&f->atomic_float.pNext, &f->atomic_float2.pNext,
-                                           &f->clock.pNext, &f->coop.pNext, &f->mesh.pNext};
+    void *ext[VK_EXTENSION_COUNT] = {&f->atomic_float, &f->atomic_float2, &f->clock,
+                                     &f->coop,         &f->mesh,          &f->derivatives,
+                                     &f->barycentric,  &f->shading_rate};
+    void **ext_next[VK_EXTENSION_COUNT] = {
+        &f->atomic_float.pNext, &f->atomic_float2.pNext, &f->clock.pNext,
+        &f->coop.pNext,         &f->mesh.pNext,          &f->derivatives.pNext,
+        &f->barycentric.pNext,  &f->shading_rate.pNext};
     for (int i = 0; i < VK_EXTENSION_COUNT; i++)
-        if (f->extensions & (1u << i)) {
+        if ((f->extensions & (1u << i)) && ext[i]) {
             *next = ext[i];
             next = ext_next[i];
         }
@@ -215,6 +278,16 @@ static VkBool32 *member(vk_features *f, const feature *ft)
     case IN_MESH:
         base = (char *)&f->mesh;
         break;
+    case IN_DERIVATIVES:
+        base = (char *)&f->derivatives;
+        break;
+    case IN_BARYCENTRIC:
+        base = (char *)&f->barycentric;
+        break;
+    case IN_SHADING_RATE:
+        base = (char *)&f->shading_rate;
+        break;
+    case IN_EXTENSION:
     case IN_SUBGROUP:
         return NULL;
     }
@@ -229,9 +302,15 @@ void vk_features_query(VkPhysicalDevice phys, uint32_t api_version, vk_features 
     VkExtensionProperties *props = n ? mem_calloc(n, sizeof *props) : NULL;
     if (props && vkEnumerateDeviceExtensionProperties(phys, NULL, &n, props) >= 0)
         for (uint32_t i = 0; i < n; i++)
-            for (int k = 0; k < VK_EXTENSION_COUNT; k++)
-                if (!strcmp(props[i].extensionName, extension_names[k]))
-                    has->extensions |= 1u << k;
+            for (int k = 0; k < VK_EXTENSION_COUNT; k++) {
+                const char *older = extension_older_names[k];
+                bool named = !strcmp(props[i].extensionName, extension_names[k]);
+                if (!named && !(older && !strcmp(props[i].extensionName, older)))
+                    continue;
+                if (!has->extension_names[k] || named) /* the current name when both */
+                    has->extension_names[k] = named ? extension_names[k] : older;
+                has->extensions |= 1u << k;
+            }
     dgpb_free(props);
     has->v13 = api_version >= VK_API_VERSION_1_3;
     link(has, has->v13);
@@ -257,7 +336,8 @@ void vk_features_enable(vk_features *has, vk_features *on, const char **extensio
     for (int k = 0; k < VK_EXTENSION_COUNT; k++)
         if (has->extensions & (1u << k)) {
             on->extensions |= 1u << k;
-            extensions[(*extension_count)++] = extension_names[k];
+            on->extension_names[k] = has->extension_names[k];
+            extensions[(*extension_count)++] = has->extension_names[k];
         }
     on->atomic_float = has->atomic_float;
     on->atomic_float2 = has->atomic_float2;
@@ -267,6 +347,9 @@ void vk_features_enable(vk_features *has, vk_features *on, const char **extensio
        features need features of their own this host does not enable. */
     on->mesh.taskShader = has->mesh.taskShader;
     on->mesh.meshShader = has->mesh.meshShader;
+    on->derivatives = has->derivatives;
+    on->barycentric = has->barycentric;
+    on->shading_rate = has->shading_rate;
     /* Of the core structs, the table's features, and what the host itself uses. */
     for (size_t i = 0; i < sizeof features / sizeof features[0]; i++) {
         VkBool32 *h = member(has, &features[i]);
@@ -312,9 +395,10 @@ static bool has_feature(vk_features *has, const feature *ft, uint32_t stage)
 {
     if (ft->in == IN_13 && !has->v13)
         return false;
-    if (ft->in >= IN_ATOMIC_FLOAT && ft->in <= IN_MESH &&
-        !(has->extensions & (1u << extension_of[ft->in])))
+    if (in_extension_struct(ft->in) && !(has->extensions & (1u << extension_of[ft->in])))
         return false;
+    if (ft->in == IN_EXTENSION)
+        return (has->extensions & (1u << ft->at)) != 0;
     if (ft->in != IN_SUBGROUP)
         return *member(has, ft) != VK_FALSE;
     return (has->subgroup_stages & stage_bit(stage)) && (has->subgroup_ops & ft->at);
@@ -346,8 +430,11 @@ int vk_check_capabilities(vk_host *vk, const dgpb_entry_view *e, dgpb_diag *r)
             if (has_feature(&vk->features, ft, e->stage_id))
                 continue;
             lacking |= UINT64_C(1) << cap;
-            if (ft->in >= IN_ATOMIC_FLOAT && ft->in <= IN_MESH &&
-                !(vk->features.extensions & (1u << extension_of[ft->in])))
+            if (ft->in == IN_EXTENSION)
+                snprintf(why[cap], sizeof why[cap], "SPIR-V %s needs extension %s", spirv,
+                         ft->name);
+            else if (in_extension_struct(ft->in) &&
+                     !(vk->features.extensions & (1u << extension_of[ft->in])))
                 snprintf(why[cap], sizeof why[cap], "SPIR-V %s needs %s of %s", spirv, ft->name,
                          extension_names[extension_of[ft->in]]);
             else

@@ -92,13 +92,22 @@ typedef struct VkPhysicalDeviceCooperativeMatrixFeaturesKHR {
 } VkPhysicalDeviceCooperativeMatrixFeaturesKHR;
 #endif
 
-/* The extensions of vk_features' extension structs, as bits of vk_features.extensions. */
+/*
+ * The extensions vk_features_query() looks for, as bits of vk_features.extensions: those of
+ * its extension structs, then those that hold no feature (the device has it or not).
+ */
 enum {
     VK_EXT_ATOMIC_FLOAT,
     VK_EXT_ATOMIC_FLOAT2,
     VK_EXT_CLOCK,
     VK_EXT_COOP,
     VK_EXT_MESH,
+    VK_EXT_DERIVATIVES,
+    VK_EXT_BARYCENTRIC,
+    VK_EXT_SHADING_RATE,
+    VK_EXT_STENCIL_EXPORT,
+    VK_EXT_FULLY_COVERED,
+    VK_EXT_VIEWPORT_LAYER,
     VK_EXTENSION_COUNT
 };
 
@@ -113,7 +122,12 @@ typedef struct vk_features {
     VkPhysicalDeviceShaderClockFeaturesKHR clock;
     VkPhysicalDeviceCooperativeMatrixFeaturesKHR coop;
     VkPhysicalDeviceMeshShaderFeaturesEXT mesh;
+    /* VK_KHR_compute_shader_derivatives' struct (or VK_NV_'s, the same) */
+    VkPhysicalDeviceComputeShaderDerivativesFeaturesNV derivatives;
+    VkPhysicalDeviceFragmentShaderBarycentricFeaturesKHR barycentric;
+    VkPhysicalDeviceFragmentShadingRateFeaturesKHR shading_rate;
     uint32_t extensions; /* bit per VK_EXT_*: the device offers it (or it is enabled) */
+    const char *extension_names[VK_EXTENSION_COUNT]; /* the name each bit was found by */
     bool v13;
     VkSubgroupFeatureFlags subgroup_ops;
     VkShaderStageFlags subgroup_stages;

@@ -357,7 +357,10 @@ test('groups no row uses are empty layouts, and wrong tables are refused', () =>
 
 test('the capabilities of docs/format.md section "Capabilities" are known, sorted, and WebGPU offers two', () => {
   for (const name of ['float64', 'int64', 'int16', 'int8', 'storage_16bit', 'storage_8bit', 'atomic_float',
-    'image_formats', 'shader_clock', 'half', 'subgroup_basic'])
+    'image_formats', 'shader_clock', 'half', 'subgroup_basic', 'multiview', 'fragment_barycentric',
+    'compute_derivatives', 'ray_position_fetch', 'viewport_index_layer', 'sample_rate_shading',
+    'storage_image_multisample', 'fragment_shading_rate', 'fragment_fully_covered', 'stencil_export',
+    'clip_distance', 'cull_distance'])
     assert.ok(dgpb.CAPABILITIES.includes(name), name);
   assert.deepEqual([...dgpb.CAPABILITIES], [...dgpb.CAPABILITIES].sort());
   assert.ok(dgpb.CAPABILITIES.length <= 64, 'a capability mask has 64 bits');

@@ -8,6 +8,8 @@
 #   formats.dgpb      tests/run/formats.slang (spirv)
 #   blocks.dgpb       tests/run/blocks.slang (spirv)
 #   bools.dgpb        tests/run/bools.slang (spirv)
+#   tail_padding.dgpb fixtures/compute/tail_padding.slang (spirv): blocks with tail padding
+#   cap_compute_derivatives_quad.dgpb, wave_ops.dgpb  fixtures/compute/ (spirv): capabilities
 #   wgsl_only.dgpb    double.slang for wgsl alone: no spirv target
 #   truncated.dgpb    double.dgpb cut short: an invalid structure
 #   flipped.dgpb      double.dgpb with one byte of its SPIR-V flipped: its SHA-256 no longer matches
@@ -26,6 +28,9 @@ rm -rf "$out" && mkdir -p "$out/wgsl"
 "$build" -q --targets spirv -o "$out" "$here/formats.slang"
 "$build" -q --targets spirv -o "$out" "$here/blocks.slang"
 "$build" -q --targets spirv -o "$out" "$here/bools.slang"
+"$build" -q --targets spirv -o "$out" "$here/../../fixtures/compute/tail_padding.slang"
+"$build" -q --targets spirv -o "$out" "$here/../../fixtures/compute/cap_compute_derivatives_quad.slang"
+"$build" -q --targets spirv -o "$out" "$here/../../fixtures/compute/wave_ops.slang"
 mkdir -p "$out/ptx" && "$build" -q --targets ptx -o "$out/ptx" "$here/values.slang"
 mv "$out/ptx/values.dgpb" "$out/values_ptx.dgpb"
 "$build" -q --targets wgsl -o "$out/wgsl" "$here/double.slang"

@@ -52,10 +52,37 @@ int spirv_strip_source(const void *code, size_t size, uint32_t **out, size_t *ou
     return DGPB_OK;
 }
 
+/* The Vulkan environments by SPIR-V minor version: the oldest Vulkan whose core takes it. */
+static const struct {
+    spv_target_env vulkan, universal;
+    const char *name;
+} environments[] = {
+    {SPV_ENV_VULKAN_1_0, SPV_ENV_UNIVERSAL_1_0, "Vulkan 1.0"},
+    {SPV_ENV_VULKAN_1_1, SPV_ENV_UNIVERSAL_1_1, "Vulkan 1.1"},
+    {SPV_ENV_VULKAN_1_1, SPV_ENV_UNIVERSAL_1_2, "Vulkan 1.1"},
+    {SPV_ENV_VULKAN_1_1, SPV_ENV_UNIVERSAL_1_3, "Vulkan 1.1"},
+    {SPV_ENV_VULKAN_1_1_SPIRV_1_4, SPV_ENV_UNIVERSAL_1_4, "Vulkan 1.1 with SPIR-V 1.4"},
+    {SPV_ENV_VULKAN_1_2, SPV_ENV_UNIVERSAL_1_5, "Vulkan 1.2"},
+    {SPV_ENV_VULKAN_1_3, SPV_ENV_UNIVERSAL_1_6, "Vulkan 1.3"},
+};
+
+const char *spirv_environment(uint32_t version, int *vulkan, int *universal)
+{
+    uint32_t major = (version >> 16) & 0xffu, minor = (version >> 8) & 0xffu;
+    if (major != 1 || minor >= sizeof environments / sizeof environments[0])
+        return NULL;
+    if (vulkan)
+        *vulkan = (int)environments[minor].vulkan;
+    if (universal)
+        *universal = (int)environments[minor].universal;
+    return environments[minor].name;
+}
+
 /*
  * The module without OpSource (*words, dgpb_free) and a SPIRV-Tools context
- * for Vulkan 1.2 (*ctx, spvContextDestroy), the environment dgpb disassembles
- * and validates in. On an error neither is left to release.
+ * of its SPIR-V version (*ctx, spvContextDestroy; the newest one SPIRV-Tools
+ * knows for a newer module), in which dgpb disassembles it. On an error
+ * neither is left to release.
  */
 static int open_module(const void *code, size_t size, uint32_t **words, size_t *nwords,
                        spv_context *ctx, dgpb_diag *diag)
@@ -63,7 +90,9 @@ static int open_module(const void *code, size_t size, uint32_t **words, size_t *
     int rc = spirv_strip_source(code, size, words, nwords, diag);
     if (rc)
         return rc;
-    *ctx = spvContextCreate(SPV_ENV_VULKAN_1_2);
+    int universal = SPV_ENV_UNIVERSAL_1_6;
+    spirv_environment((*words)[1], NULL, &universal);
+    *ctx = spvContextCreate((spv_target_env)universal);
     if (!*ctx) {
         dgpb_free(*words);
         *words = NULL;
@@ -100,26 +129,6 @@ int spirv_disassemble(const void *code, size_t size, char **out_text, dgpb_diag 
     (*out_text)[text->length] = 0;
 done:
     spvTextDestroy(text);
-    spvDiagnosticDestroy(sd);
-    spvContextDestroy(ctx);
-    dgpb_free(words);
-    return rc;
-}
-
-int spirv_validate(const void *code, size_t size, dgpb_diag *diag)
-{
-    uint32_t *words;
-    size_t nwords;
-    spv_context ctx;
-    int rc = open_module(code, size, &words, &nwords, &ctx, diag);
-    if (rc)
-        return rc;
-    spv_const_binary_t bin = {words, nwords};
-    spv_diagnostic sd = NULL;
-    if (spvValidate(ctx, &bin, &sd) != SPV_SUCCESS)
-        rc = dgpb_diag_set(diag, DGPB_ERR_SHADER, sd ? (int64_t)sd->position.index * 4 : -1,
-                           "SPIR-V validation (Vulkan 1.2) failed: %s",
-                           sd && sd->error ? sd->error : "unknown error");
     spvDiagnosticDestroy(sd);
     spvContextDestroy(ctx);
     dgpb_free(words);

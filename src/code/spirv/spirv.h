@@ -18,6 +18,7 @@
  * short names (CONTRIBUTING.md, "Code conventions").
  */
 #define spirv_disassemble dgpb__spirv_disassemble
+#define spirv_environment dgpb__spirv_environment
 #define spirv_entry_points dgpb__spirv_entry_points
 #define spirv_stage_of_model dgpb__spirv_stage_of_model
 #define spirv_strip_source dgpb__spirv_strip_source
@@ -41,8 +42,22 @@ int spirv_strip_source(const void *code, size_t size, uint32_t **out, size_t *ou
                        dgpb_diag *diag);
 
 /*
- * Validates a module for Vulkan 1.2 (spvValidate on the copy without
- * OpSource). DGPB_ERR_SHADER with SPIRV-Tools' message when it is invalid.
+ * The Vulkan version a module's SPIR-V version word implies, the oldest whose
+ * core takes it ("Vulkan 1.2" for SPIR-V 1.5; SPIR-V 1.1 to 1.3: Vulkan 1.1;
+ * 1.4: Vulkan 1.1 with SPIR-V 1.4; 1.6: Vulkan 1.3), with SPIRV-Tools'
+ * spv_target_env for it and for the universal environment of that SPIR-V
+ * version in *vulkan and *universal (each may be NULL). NULL for a version
+ * newer than the newest SPIRV-Tools knows here (1.6).
+ */
+const char *spirv_environment(uint32_t version, int *vulkan, int *universal);
+
+/*
+ * Validates a module (spvValidate on the copy without OpSource) for the
+ * Vulkan version its SPIR-V version implies (spirv_environment()):
+ * DGPB_ERR_SHADER with SPIRV-Tools' message when it is invalid. Where the
+ * validator is older than the code (code/spirv/spirv_validate.c; docs/
+ * build.md, "Validation"), DGPB_ERR_UNSUPPORTED with a warning
+ * (diag->severity DGPB_SEV_WARNING) that names what it does not know.
  */
 int spirv_validate(const void *code, size_t size, dgpb_diag *diag);
 

@@ -30,6 +30,7 @@
 #include "core/alloc.h"
 #include "dgpb/format.h"
 #include "code/spirv/spirv.h"
+#include "code/spirv/spirv_layout.h"
 #include "code/spirv/spirv_numbers.h"
 #define DGPB_SPIRV_TU dgpb__spirv_analysis_max_id_bound
 #include "code/spirv/spirv_tools.h"
@@ -533,14 +534,27 @@ static bool deco_of(const analysis *a, uint32_t id, uint32_t deco, uint32_t *val
     return false;
 }
 
+static const uint32_t *types_def(const void *ctx, uint32_t id, uint32_t *words)
+{
+    return def_of(ctx, id, words);
+}
+
+static bool types_member_deco(const void *ctx, uint32_t type, uint32_t member, uint32_t deco)
+{
+    uint32_t value = 0;
+    return member_deco(ctx, type, member, deco, &value);
+}
+
 /*
  * The byte size of a type as laid out in a block: scalars and vectors by
- * width, arrays by ArrayStride x length, matrices by MatrixStride, structs up
- * to the end of their last member (by Offset). 0 when unknown (a runtime
- * array, a missing decoration) or nested deeper than 16.
+ * width, arrays by ArrayStride x length, matrices by MatrixStride, physical
+ * storage buffer pointers 8, structs up to the end of their last member (by
+ * Offset), rounded up to the struct's alignment by `rules`
+ * (code/spirv/spirv_layout.h). 0 when unknown (a runtime array, a missing
+ * decoration) or nested deeper than 16.
  */
 static uint64_t type_size(const analysis *a, uint32_t id, uint32_t matrix_stride, bool row_major,
-                          int depth)
+                          spirv_rules rules, int depth)
 {
     uint32_t n = 0;
     const uint32_t *w = def_of(a, id, &n);
@@ -553,7 +567,7 @@ static uint64_t type_size(const analysis *a, uint32_t id, uint32_t matrix_stride
     case OP_TYPE_FLOAT:
         return n >= 3 ? w[2] / 8 : 0;
     case OP_TYPE_VECTOR:
-        return n >= 4 ? w[3] * type_size(a, w[2], 0, false, depth + 1) : 0;
+        return n >= 4 ? w[3] * type_size(a, w[2], 0, false, rules, depth + 1) : 0;
     case OP_TYPE_MATRIX: {
         if (n < 4)
             return 0;
@@ -563,7 +577,7 @@ static uint64_t type_size(const analysis *a, uint32_t id, uint32_t matrix_stride
             rows = v[3];
         if (matrix_stride)
             return (uint64_t)matrix_stride * (row_major ? rows : cols);
-        return (uint64_t)cols * type_size(a, w[2], 0, false, depth + 1);
+        return (uint64_t)cols * type_size(a, w[2], 0, false, rules, depth + 1);
     }
     case OP_TYPE_ARRAY: {
         uint32_t stride = 0, cn = 0;
@@ -571,7 +585,7 @@ static uint64_t type_size(const analysis *a, uint32_t id, uint32_t matrix_stride
         if (!len || (len[0] & 0xffffu) != OP_CONSTANT || cn < 4)
             return 0;
         if (!deco_of(a, id, DECORATION_ARRAY_STRIDE, &stride))
-            stride = (uint32_t)type_size(a, w[2], matrix_stride, row_major, depth + 1);
+            stride = (uint32_t)type_size(a, w[2], matrix_stride, row_major, rules, depth + 1);
         return (uint64_t)stride * len[3];
     }
     case OP_TYPE_STRUCT: {
@@ -582,19 +596,29 @@ static uint64_t type_size(const analysis *a, uint32_t id, uint32_t matrix_stride
                 return 0;
             member_deco(a, id, m, DECORATION_MATRIX_STRIDE, &stride);
             bool is_row_major = member_deco(a, id, m, DECORATION_ROW_MAJOR, &rm);
-            uint64_t size = type_size(a, w[2 + m], stride, is_row_major, depth + 1);
+            uint64_t size = type_size(a, w[2 + m], stride, is_row_major, rules, depth + 1);
             if (offset + size > end)
                 end = offset + size;
         }
-        return end;
+        spirv_types types = {a, types_def, types_member_deco};
+        return spirv_layout_pad(&types, id, end, rules);
     }
+    case OP_TYPE_POINTER:
+        return n >= 4 && w[2] == STORAGE_PHYSICAL_STORAGE_BUFFER ? 8 : 0;
     default:
         return 0;
     }
 }
 
+/* The layout rules of a block in `storage_class`: std140 for a uniform block, std430 else. */
+static spirv_rules block_rules(uint32_t storage_class)
+{
+    return storage_class == STORAGE_UNIFORM ? SPIRV_RULES_STD140 : SPIRV_RULES_STD430;
+}
+
 /*
- * A block's members (Offset and byte size each) and, when its last member is
+ * A block's members (Offset and byte size each, up to where each ends: the
+ * least a row covering it spans) and, when its last member is
  * a runtime array (a storage buffer), that array's ArrayStride.
  */
 static bool describe_members(const analysis *a, uint32_t t, const uint32_t *w, uint32_t n,
@@ -609,8 +633,8 @@ static bool describe_members(const analysis *a, uint32_t t, const uint32_t *w, u
         uint32_t ms = 0, rm = 0;
         member_deco(a, t, m, DECORATION_OFFSET, &v->members[m].offset);
         member_deco(a, t, m, DECORATION_MATRIX_STRIDE, &ms);
-        uint64_t size =
-            type_size(a, w[2 + m], ms, member_deco(a, t, m, DECORATION_ROW_MAJOR, &rm), 0);
+        uint64_t size = type_size(a, w[2 + m], ms, member_deco(a, t, m, DECORATION_ROW_MAJOR, &rm),
+                                  SPIRV_RULES_NONE, 0);
         v->members[m].size = size > UINT32_MAX ? 0 : (uint32_t)size;
     }
     const uint32_t *last = count ? def_of(a, w[1 + count], &last_n) : NULL;
@@ -663,7 +687,7 @@ static bool describe_type(const analysis *a, uint32_t pointer_type, dgpb_spirv_v
         switch (op) {
         case OP_TYPE_STRUCT:
             v->type_class = DGPB_SPIRV_TYPE_BLOCK;
-            uint64_t size = type_size(a, t, 0, false, 0);
+            uint64_t size = type_size(a, t, 0, false, block_rules(v->storage_class), 0);
             v->block_size = size > UINT32_MAX ? 0 : (uint32_t)size;
             return describe_members(a, t, w, n, v);
         case OP_TYPE_SAMPLED_IMAGE:
@@ -735,7 +759,8 @@ static int fill_info(analysis *a, dgpb_spirv_info *info)
         sc[info->spec_constant_count].spec_id = a->decos.v[i + 2];
         sc[info->spec_constant_count].id = a->decos.v[i];
         sc[info->spec_constant_count].name = NULL;
-        sc[info->spec_constant_count++].size = (uint32_t)type_size(a, w[1], 0, false, 0);
+        sc[info->spec_constant_count++].size =
+            (uint32_t)type_size(a, w[1], 0, false, SPIRV_RULES_NONE, 0);
     }
     for (size_t k = 0; k < info->spec_constant_count; k++) {
         dgpb_spirv_spec_constant *sc = &info->spec_constants[k];

@@ -84,7 +84,8 @@ typedef enum dgpb_spirv_type_class {
     DGPB_SPIRV_TYPE_ACCELERATION_STRUCTURE, /* OpTypeAccelerationStructureKHR */
 } dgpb_spirv_type_class;
 
-/* A member of a block's struct: its Offset decoration and its byte size (0 unknown). */
+/* A member of a block's struct: its Offset decoration and its byte size up to where it ends,
+   without tail padding (0 unknown). */
 typedef struct dgpb_spirv_member {
     uint32_t offset, size;
 } dgpb_spirv_member;
@@ -105,7 +106,9 @@ typedef struct dgpb_spirv_var {
     uint32_t image_format; /* images: SPIR-V ImageFormat (0 Unknown) */
     bool compared;         /* images, samplers, sampled images: reach a depth-comparison sample
                               (OpImageSampleDref*, OpImageDrefGather, ...) */
-    uint32_t block_size;        /* blocks: byte size up to the end of the last member; 0 unknown */
+    uint32_t block_size;        /* blocks: byte size with the struct's tail padding (the end
+                                   of its last member rounded up to its alignment by the
+                                   block's rules, code/spirv/spirv_layout.h); 0 unknown */
     dgpb_spirv_member *members; /* blocks: the struct's members in order (owned) */
     uint32_t member_count;
     uint32_t element_stride; /* storage buffers: ArrayStride of the block's runtime array, or 0 */

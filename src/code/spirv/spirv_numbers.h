@@ -12,6 +12,7 @@
 /* Opcodes. */
 enum {
     OP_SOURCE = 3,
+    OP_EXTENSION = 10,
     OP_NAME = 5,
     OP_EXT_INST = 12,
     OP_ENTRY_POINT = 15,

@@ -21,6 +21,7 @@
 
 #include "core/alloc.h"
 #include "code/spirv/spirv_analysis.h"
+#include "code/spirv/spirv_layout.h"
 #include "code/spirv/spirv_numbers.h"
 #include "code/spirv/spirv_ops.h"
 #include "code/value_types.h"
@@ -234,9 +235,26 @@ static bool spv_numeric(const spv *m, uint32_t id, dgpb_code_type *t)
     return true;
 }
 
-/* The byte size of a type as laid out in its block (runtime arrays: 0). */
+static const uint32_t *types_def(const void *ctx, uint32_t id, uint32_t *words)
+{
+    const spv *m = ctx;
+    if (id >= m->bound || !m->def[id])
+        return NULL;
+    *words = words_of(m, m->def[id]);
+    return m->w + m->def[id];
+}
+
+static bool types_member_deco(const void *ctx, uint32_t type, uint32_t member, uint32_t deco)
+{
+    return member_deco_of(ctx, type, member, deco, UINT32_MAX) != UINT32_MAX;
+}
+
+/*
+ * The byte size of a type as laid out in its block (runtime arrays: 0); a
+ * struct's rounded up to its alignment by `rules` (code/spirv/spirv_layout.h).
+ */
 static uint64_t spv_size(const spv *m, uint32_t id, uint32_t matrix_stride, bool row_major,
-                         int depth)
+                         spirv_rules rules, int depth)
 {
     size_t at;
     dgpb_code_type t = {0};
@@ -254,7 +272,8 @@ static uint64_t spv_size(const spv *m, uint32_t id, uint32_t matrix_stride, bool
     if ((at = def_of(m, id, OP_TYPE_ARRAY, 4))) {
         uint32_t stride = m->array_stride[id];
         if (!stride)
-            stride = (uint32_t)spv_size(m, m->w[at + 2], matrix_stride, row_major, depth + 1);
+            stride =
+                (uint32_t)spv_size(m, m->w[at + 2], matrix_stride, row_major, rules, depth + 1);
         return (uint64_t)constant_of(m, m->w[at + 3]) * stride;
     }
     if ((at = def_of(m, id, OP_TYPE_STRUCT, 2))) {
@@ -264,11 +283,14 @@ static uint64_t spv_size(const spv *m, uint32_t id, uint32_t matrix_stride, bool
             uint64_t off = member_deco_of(m, id, i, DECORATION_OFFSET, 0);
             uint64_t size =
                 spv_size(m, member, member_deco_of(m, id, i, DECORATION_MATRIX_STRIDE, 0),
-                         member_deco_of(m, id, i, DECORATION_ROW_MAJOR, 0), depth + 1);
+                         member_deco_of(m, id, i, DECORATION_ROW_MAJOR, 0), rules, depth + 1);
             end = off + size > end ? off + size : end;
         }
-        return end;
+        spirv_types types = {m, types_def, types_member_deco};
+        return spirv_layout_pad(&types, id, end, rules);
     }
+    if ((at = def_of(m, id, OP_TYPE_POINTER, 4)))
+        return m->w[at + 2] == STORAGE_PHYSICAL_STORAGE_BUFFER ? 8 : 0;
     return 0;
 }
 
@@ -301,7 +323,8 @@ static void spv_find(const spv *m, uint32_t id, uint64_t off, uint64_t size, uin
         uint32_t elem = m->w[at + 2], count = constant_of(m, m->w[at + 3]);
         uint32_t stride = m->array_stride[id];
         if (!stride)
-            stride = (uint32_t)spv_size(m, elem, matrix_stride, row_major, depth + 1);
+            stride =
+                (uint32_t)spv_size(m, elem, matrix_stride, row_major, SPIRV_RULES_NONE, depth + 1);
         if (!count || !stride)
             return;
         if (off == 0 && size > stride) {
@@ -320,7 +343,8 @@ static void spv_find(const spv *m, uint32_t id, uint64_t off, uint64_t size, uin
     }
     if ((at = def_of(m, id, OP_TYPE_STRUCT, 2))) {
         uint32_t members = words_of(m, at) - 2;
-        if (!top && members > 1 && off == 0 && size >= spv_size(m, id, 0, false, depth + 1)) {
+        if (!top && members > 1 && off == 0 &&
+            size >= spv_size(m, id, 0, false, SPIRV_RULES_NONE, depth + 1)) {
             t->aggregate = true;
             return;
         }
@@ -329,7 +353,7 @@ static void spv_find(const spv *m, uint32_t id, uint64_t off, uint64_t size, uin
             uint32_t ms = member_deco_of(m, id, i, DECORATION_MATRIX_STRIDE, 0);
             bool rm = member_deco_of(m, id, i, DECORATION_ROW_MAJOR, 0) != 0;
             uint64_t moff = member_deco_of(m, id, i, DECORATION_OFFSET, UINT32_MAX);
-            uint64_t msize = spv_size(m, member, ms, rm, depth + 1);
+            uint64_t msize = spv_size(m, member, ms, rm, SPIRV_RULES_NONE, depth + 1);
             if (moff <= off && (off < moff + msize || (off == moff && !msize))) {
                 spv_find(m, member, off - moff, size, ms, rm, false, depth + 1, t);
                 return;
@@ -450,7 +474,7 @@ int value_spirv_block_size(const uint8_t *code, size_t len, const char *entry, c
             continue;
         uint32_t pointee = pointee_of(&m, at, &storage);
         if (storage == DGPB_SPIRV_STORAGE_UNIFORM && def_of(&m, pointee, OP_TYPE_STRUCT, 2)) {
-            uint64_t size = spv_size(&m, pointee, 0, false, 0);
+            uint64_t size = spv_size(&m, pointee, 0, false, SPIRV_RULES_STD140, 0);
             *out = size > UINT32_MAX ? UINT32_MAX : (uint32_t)size;
         }
         break;
