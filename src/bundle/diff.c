@@ -17,6 +17,7 @@
 
 #include "core/alloc.h"
 #include "dgpb/fileio.h"
+#include "dgpb/format.h"
 #include "dgpb/json_view.h"
 #include "dgpb/reader.h"
 
@@ -38,6 +39,7 @@ typedef struct param_m {
     const char *kind;
     const cJSON *flags; /* array of flag names */
     const char *shape;  /* a shaped row's "shape" (in place of "offset"), else NULL */
+    char shape_text[96]; /* a shaped row of a view from before shapes: its offset, spelled */
     uint32_t field[P_COUNT];
 } param_m;
 
@@ -201,6 +203,13 @@ static bool read_param(reader *r, const cJSON *obj, const char *path, param_m *p
     for (int i = 0; i < P_COUNT; i++)
         if (!(i == P_OFFSET && p->shape) && !get_u32(r, obj, path, param_fields[i], &p->field[i]))
             return false;
+    /* A view written before rows had shapes gives a texture's or sampler's offset (0, "not
+       stated"): the same shape, spelled, so that the two views compare alike. */
+    int kind = dgpb_kind_from_name(p->kind, strlen(p->kind));
+    if (!p->shape && kind >= 0 && dgpb_kind_has_shape((uint32_t)kind)) {
+        p->shape = dgpb_shape_text(p->field[P_OFFSET], p->shape_text, sizeof p->shape_text);
+        p->field[P_OFFSET] = 0;
+    }
     return true;
 }
 
