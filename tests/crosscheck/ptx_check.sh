@@ -49,7 +49,7 @@ table=$tmp/table
         if (t.name !== "ptx") continue;
         for (const e of t.entries) {
             console.log(`E ${e.name} ${e.params.length}`);
-            for (const p of e.params) console.log(`R ${p.name} ${p.kind} ${p.binding} ${p.offset} ${p.size} ${p.space}`);
+            for (const p of e.params) console.log(`R ${p.name} ${p.kind} ${p.binding} ${p.offset ?? 0} ${p.size} ${p.space}`); // a shaped row: no offset
         }
     }' "$view" >"$table" || { echo "FAIL: $view is not a readable JSON view"; exit 3; }
 

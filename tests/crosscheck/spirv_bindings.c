@@ -68,6 +68,7 @@ typedef struct row {
     int kind; /* dgpb_kind, -1 when the view names an unknown kind */
     bool written;
     bool read_only;
+    bool shared; /* flagged shared_binding: a texture and a sampler on one binding */
     int64_t space, binding;
     int64_t offset, size; /* value rows: bytes in their block */
 } row;
@@ -160,6 +161,7 @@ static int64_t expected_storage_class(int kind)
     case DGPB_KIND_TEXTURE:
     case DGPB_KIND_RW_TEXTURE:
     case DGPB_KIND_SAMPLER:
+    case DGPB_KIND_TEXTURE_SAMPLER:
     case DGPB_KIND_ACCELERATION_STRUCTURE:
         return SC_UNIFORM_CONSTANT;
     default:
@@ -271,6 +273,7 @@ static int read_rows(const cJSON *entry, row *rows, int max)
             .kind = dgpb_kind_from_name(kind, strlen(kind)),
             .written = json_has_flag(p, "written"),
             .read_only = json_has_flag(p, "read_only"),
+            .shared = json_has_flag(p, "shared_binding"),
             .space = json_int(p, "space"),
             .binding = json_int(p, "binding"),
             .offset = json_int(p, "offset"),
@@ -345,6 +348,11 @@ static void check_entry(checker *c, const char *entry_name, const cJSON *ventry,
         for (int j = 0; j < i; j++)
             if (rows[j].space == rows[i].space && rows[j].binding == rows[i].binding &&
                 !(array && rows[j].kind == rows[i].kind) &&
+                /* a texture and a sampler on one binding, both flagged so (one combined
+                   image-sampler descriptor) */
+                !(rows[i].shared && rows[j].shared &&
+                  rows[i].kind + rows[j].kind == DGPB_KIND_TEXTURE + DGPB_KIND_SAMPLER &&
+                  rows[i].kind != rows[j].kind) &&
                 (rows[i].kind != DGPB_KIND_VALUE ||
                  (rows[j].kind != DGPB_KIND_VALUE && rows[j].kind != DGPB_KIND_UNIFORM_BUFFER)))
                 fail(c, "rows '%s' and '%s' share set %lld binding %lld", rows[j].name,

@@ -81,23 +81,50 @@ try {
     process.exit(3);
 }
 
-// The binding-layout ID a WGSL declaration needs (docs/format.md), or null
-// when no ID describes it.
+// The binding-layout ID a WGSL declaration needs (docs/format.md, "WebGPU
+// binding-layout IDs"), or null when no ID describes it. `pairedWith`: the
+// sampler declared at the next binding when the row is a combined
+// texture_sampler (its texture here).
 const STORAGE_TEXTURE_IDS = { r32float: 6, rg32float: 7, rgba32float: 8, r32uint: 9 };
-function layoutId(v) {
+const VIEWS = ['1d', '2d', '2d_array', 'cube', 'cube_array', '3d'];
+const SAMPLES = { f32: 0, depth: 1, i32: 2, u32: 3 };
+// SPIR-V's ImageFormat order, by WebGPU's names (docs/format.md, "Shapes").
+const FORMATS = [null, 'rgba32float', 'rgba16float', 'r32float', 'rgba8unorm', 'rgba8snorm', 'rg32float',
+    'rg16float', 'rg11b10ufloat', 'r16float', 'rgba16unorm', 'rgb10a2unorm', 'rg16unorm', 'rg8unorm', 'r16unorm',
+    'r8unorm', 'rgba16snorm', 'rg16snorm', 'rg8snorm', 'r16snorm', 'r8snorm', 'rgba32sint', 'rgba16sint', 'rgba8sint',
+    'r32sint', 'rg32sint', 'rg16sint', 'rg8sint', 'r16sint', 'r8sint', 'rgba32uint', 'rgba16uint', 'rgba8uint', 'r32uint',
+    'rgb10a2uint', 'rg32uint', 'rg16uint', 'rg8uint', 'r16uint', 'r8uint', 'r64uint', 'r64sint'];
+const ACCESS = { read: 1, write: 2, read_write: 3 };
+function layoutId(v, pairedWith) {
     switch (v.resourceType) {
     case ResourceType.Uniform:
         return 1;
     case ResourceType.Storage:
         return v.access === 'read' ? 2 : v.access === 'read_write' ? 3 : null;
     case ResourceType.Sampler:
-        return v.type.name === 'sampler' ? 4 : null;
-    case ResourceType.Texture:
-        return v.type.name === 'texture_2d' && v.type.format?.name === 'f32' ? 5 : null;
+        return v.type.name === 'sampler' ? 4 : v.type.name === 'sampler_comparison' ? 12 : null;
+    case ResourceType.Texture: {
+        const m = /^texture_(depth_)?(multisampled_)?(.*)$/.exec(v.type.name);
+        const view = m ? VIEWS.indexOf(m[3]) : -1;
+        const sample = m && m[1] ? 1 : SAMPLES[v.type.format?.name];
+        const ms = m && m[2] ? 1 : 0;
+        if (view < 0 || sample === undefined || (ms && view !== 1)) return null;
+        if (pairedWith) {
+            if (ms) return null;
+            const cmp = pairedWith.type.name === 'sampler_comparison' ? 1 : 0;
+            const id = 96 + view * 8 + sample * 2 + cmp;
+            return id === 104 ? 10 : id;
+        }
+        const id = 32 + view * 8 + sample * 2 + ms;
+        return id === 40 ? 5 : id;
+    }
     case ResourceType.StorageTexture: {
-        const access = v.type.access || v.access;
-        if (v.type.name !== 'texture_storage_2d' || (access !== 'read_write' && access !== 'write')) return null;
-        return STORAGE_TEXTURE_IDS[v.type.format?.name] ?? null;
+        const access = ACCESS[v.type.access || v.access];
+        const view = ['1d', '2d', '2d_array', '3d'].indexOf(v.type.name.replace('texture_storage_', ''));
+        const format = FORMATS.indexOf(v.type.format?.name);
+        if (!access || view < 0 || format <= 0) return null;
+        if (view === 1 && access === 3 && STORAGE_TEXTURE_IDS[v.type.format.name]) return STORAGE_TEXTURE_IDS[v.type.format.name];
+        return 256 + format * 32 + access * 8 + [0, 1, 2, 5][view];
     }
     default:
         return null;
@@ -220,11 +247,19 @@ function checkEntry(entry) {
     for (const v of fn.resources) used.set(`${v.group}/${v.binding}`, v);
     for (const v of used.values()) {
         const rows = entry.params.filter((p) => p.space === v.group && p.binding === v.binding);
+        // The sampler of a combined texture_sampler row is declared at the row's binding + 1.
+        const pairRow = entry.params.find((p) => p.kind === 'texture_sampler' && p.space === v.group &&
+            p.binding + 1 === v.binding);
+        if (rows.length === 0 && pairRow && v.resourceType === ResourceType.Sampler) continue;
         if (rows.length === 0) {
             reasons.push(`${declaration(v)} has no row`);
             continue;
         }
-        const id = layoutId(v);
+        const paired = rows.some((p) => p.kind === 'texture_sampler')
+            ? used.get(`${v.group}/${v.binding + 1}`) : null;
+        if (rows.some((p) => p.kind === 'texture_sampler') && (!paired || paired.resourceType !== ResourceType.Sampler))
+            reasons.push(`texture_sampler row at ${declaration(v)} has no sampler at @binding(${v.binding + 1})`);
+        const id = layoutId(v, paired);
         for (const p of rows) {
             if (id === null)
                 reasons.push(`row '${p.name}' is bound to ${declaration(v)}, which no WebGPU binding-layout ID describes`);

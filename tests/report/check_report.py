@@ -389,11 +389,13 @@ def compare(html, view, bars):
             got_rows = [(int(p["attrs"]["data-index"]), p["attrs"]["data-name"],
                          p["attrs"]["data-kind"], p["attrs"]["data-flags"].split(),
                          int(p["attrs"]["data-space"]), int(p["attrs"]["data-binding"]),
-                         int(p["attrs"]["data-offset"]), int(p["attrs"]["data-size"]),
+                         (p["attrs"]["data-shape"] if "data-shape" in p["attrs"]
+                          else int(p["attrs"]["data-offset"])), int(p["attrs"]["data-size"]),
                          int(p["attrs"]["data-webgpu-layout"]))
                         for p in params if _inside(dom, p, s)]
             want_rows = [(i, p["name"], p["kind"], p["flags"], p["space"], p["binding"],
-                          p["offset"], p["size"], p["webgpu_layout"])
+                          p["shape"] if "shape" in p else p["offset"], p["size"],
+                          p["webgpu_layout"])
                          for i, p in enumerate(e["params"])]
             expect(where + " parameter rows", got_rows, want_rows)
             for p in params:

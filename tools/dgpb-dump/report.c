@@ -439,7 +439,7 @@ static void entry_section(FILE *out, const dgpb_target_view *t, uint32_t ti, uin
     }
     fputs("<table class=\"params\">\n<thead><tr><th class=\"n\">index</th><th>name</th>"
           "<th>kind</th><th>flags</th><th class=\"n\">space</th><th class=\"n\">binding</th>"
-          "<th class=\"n\">offset</th><th class=\"n\">size</th><th>webgpu_layout</th></tr>"
+          "<th class=\"n\">offset or shape</th><th class=\"n\">size</th><th>webgpu_layout</th></tr>"
           "</thead>\n<tbody>\n",
           out);
     for (uint32_t k = 0; k < e->param_count; k++) {
@@ -449,11 +449,20 @@ static void entry_section(FILE *out, const dgpb_target_view *t, uint32_t ti, uin
         const char *kind = dgpb_kind_name(p->kind);
         fprintf(out, "<tr class=\"param\" data-index=\"%" PRIu32 "\" data-name=\"", k);
         esc_str(out, p->name);
+        /* A shaped row's offset is its shape, spelled as the JSON view spells it. */
+        char offset[112];
+        if (dgpb_kind_has_shape(p->kind)) {
+            char shape[96];
+            snprintf(offset, sizeof offset, "data-shape=\"%s\"",
+                     dgpb_shape_text(p->offset, shape, sizeof shape));
+        } else {
+            snprintf(offset, sizeof offset, "data-offset=\"%" PRIu32 "\"", p->offset);
+        }
         fprintf(out,
                 "\" data-kind=\"%s\" data-flags=\"%s\" data-space=\"%" PRIu32
-                "\" data-binding=\"%" PRIu32 "\" data-offset=\"%" PRIu32 "\" data-size=\"%" PRIu32
+                "\" data-binding=\"%" PRIu32 "\" %s data-size=\"%" PRIu32
                 "\" data-webgpu-layout=\"%" PRIu32 "\">",
-                kind, fl, p->space, p->binding, p->offset, p->size, p->webgpu_layout);
+                kind, fl, p->space, p->binding, offset, p->size, p->webgpu_layout);
         fprintf(out, "<td class=\"n\">%" PRIu32 "</td><td><code>", k);
         esc_str(out, p->name);
         fprintf(out, "</code></td><td>%s</td><td>%s</td>", kind, fl[0] ? fl : "&ndash;");
