@@ -63,11 +63,12 @@ static void must(int rc, const dgpb_diag *d)
    textures of rgba32float and r32uint. */
 #define GOLDEN_TEX (DGPB_DIM_2D | DGPB_SAMPLE_FLOAT << DGPB_SHAPE_SAMPLE_SHIFT)
 #define GOLDEN_IMG                                                                                 \
-    (GOLDEN_TEX | DGPB_TEXEL_RGBA32FLOAT << DGPB_SHAPE_FORMAT_SHIFT |                                 \
+    (GOLDEN_TEX | DGPB_TEXEL_RGBA32FLOAT << DGPB_SHAPE_FORMAT_SHIFT |                              \
      DGPB_ACCESS_READ_WRITE << DGPB_SHAPE_ACCESS_SHIFT)
 #define GOLDEN_COUNTS                                                                              \
     (DGPB_DIM_2D | DGPB_SAMPLE_UINT << DGPB_SHAPE_SAMPLE_SHIFT |                                   \
-     DGPB_TEXEL_R32UINT << DGPB_SHAPE_FORMAT_SHIFT | DGPB_ACCESS_READ_WRITE << DGPB_SHAPE_ACCESS_SHIFT)
+     DGPB_TEXEL_R32UINT << DGPB_SHAPE_FORMAT_SHIFT |                                               \
+     DGPB_ACCESS_READ_WRITE << DGPB_SHAPE_ACCESS_SHIFT)
 
 static void params_for(int wgsl, dgpb_param_desc out[9])
 {

@@ -156,8 +156,7 @@ static void webgpu_ids_follow_the_kind(void **state)
         {DGPB_KIND_SAMPLER, 10, false},
     };
     for (size_t i = 0; i < sizeof rows / sizeof rows[0]; i++) {
-        assert_int_equal(dgpb_webgpu_layout_allowed(rows[i].kind, 0, rows[i].id, true),
-                         rows[i].ok);
+        assert_int_equal(dgpb_webgpu_layout_allowed(rows[i].kind, 0, rows[i].id, true), rows[i].ok);
         /* Off wgsl, only 0 is allowed, whatever the kind. */
         assert_int_equal(dgpb_webgpu_layout_allowed(rows[i].kind, 0, rows[i].id, false),
                          rows[i].id == 0);
@@ -178,7 +177,8 @@ static void webgpu_ids_follow_the_shape(void **state)
         const char *text;
     } rows[] = {
         {DGPB_KIND_TEXTURE, DGPB_DIM_2D | SAMPLE(FLOAT), 5, "2d float sampled texture"},
-        {DGPB_KIND_TEXTURE, DGPB_DIM_CUBE | SAMPLE(FLOAT), 32 + 3 * 8, "cube float sampled texture"},
+        {DGPB_KIND_TEXTURE, DGPB_DIM_CUBE | SAMPLE(FLOAT), 32 + 3 * 8,
+         "cube float sampled texture"},
         {DGPB_KIND_TEXTURE, DGPB_DIM_2D | DGPB_SHAPE_ARRAYED | SAMPLE(UINT), 32 + 2 * 8 + 3 * 2,
          "2d-array uint sampled texture"},
         {DGPB_KIND_TEXTURE, DGPB_DIM_2D | DGPB_SHAPE_MULTISAMPLED | SAMPLE(FLOAT), 32 + 8 + 1,
@@ -191,8 +191,8 @@ static void webgpu_ids_follow_the_shape(void **state)
          "2d float sampled texture at binding, filtering sampler at binding + 1"},
         {DGPB_KIND_TEXTURE_SAMPLER, DGPB_DIM_2D | SAMPLE(DEPTH) | DGPB_SHAPE_COMPARISON,
          96 + 8 + 2 + 1, "2d depth sampled texture at binding, comparison sampler at binding + 1"},
-        {DGPB_KIND_TEXTURE_SAMPLER, DGPB_DIM_CUBE | DGPB_SHAPE_ARRAYED | SAMPLE(FLOAT),
-         96 + 4 * 8, "cube-array float sampled texture at binding, filtering sampler at binding + 1"},
+        {DGPB_KIND_TEXTURE_SAMPLER, DGPB_DIM_CUBE | DGPB_SHAPE_ARRAYED | SAMPLE(FLOAT), 96 + 4 * 8,
+         "cube-array float sampled texture at binding, filtering sampler at binding + 1"},
         {DGPB_KIND_SAMPLER, 0, 4, "filtering sampler"},
         {DGPB_KIND_SAMPLER, DGPB_SHAPE_COMPARISON, 12, "comparison sampler"},
         {DGPB_KIND_RW_TEXTURE, DGPB_DIM_2D | SAMPLE(UINT) | FORMAT(R32UINT) | ACCESS(READ_WRITE), 9,

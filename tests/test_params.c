@@ -164,9 +164,10 @@ typedef struct want_row {
 #define T3D (DGPB_DIM_3D | DGPB_SAMPLE_FLOAT << DGPB_SHAPE_SAMPLE_SHIFT)
 #define T2DA (T2D | DGPB_SHAPE_ARRAYED)
 #define RW2D (T2D | DGPB_ACCESS_READ_WRITE << DGPB_SHAPE_ACCESS_SHIFT)
-#define RW2DU (DGPB_DIM_2D | DGPB_SAMPLE_UINT << DGPB_SHAPE_SAMPLE_SHIFT |                          \
-               DGPB_TEXEL_R32UINT << DGPB_SHAPE_FORMAT_SHIFT |                                     \
-               DGPB_ACCESS_READ_WRITE << DGPB_SHAPE_ACCESS_SHIFT)
+#define RW2DU                                                                                      \
+    (DGPB_DIM_2D | DGPB_SAMPLE_UINT << DGPB_SHAPE_SAMPLE_SHIFT |                                   \
+     DGPB_TEXEL_R32UINT << DGPB_SHAPE_FORMAT_SHIFT |                                               \
+     DGPB_ACCESS_READ_WRITE << DGPB_SHAPE_ACCESS_SHIFT)
 
 static void build_ok(const dgpb_param_select *s, dgpb_param_table *t)
 {

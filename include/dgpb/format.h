@@ -73,16 +73,17 @@ typedef enum dgpb_kind {
  * carried in the row's `offset` (docs/format.md, "Shapes"). 0 means "not
  * stated" (a target whose code dgpb does not read). The fields:
  */
-#define DGPB_SHAPE_DIM_MASK 0x0000000Fu    /* dgpb_shape_dim */
-#define DGPB_SHAPE_ARRAYED 0x00000010u     /* an array texture (layers) */
+#define DGPB_SHAPE_DIM_MASK 0x0000000Fu     /* dgpb_shape_dim */
+#define DGPB_SHAPE_ARRAYED 0x00000010u      /* an array texture (layers) */
 #define DGPB_SHAPE_MULTISAMPLED 0x00000020u /* a multisampled texture */
-#define DGPB_SHAPE_COMPARISON 0x00000040u  /* sampled with depth comparison (the sampler of a
+#define DGPB_SHAPE_COMPARISON                                                                      \
+    0x00000040u                    /* sampled with depth comparison (the sampler of a
                                               sampler or texture_sampler row compares) */
-#define DGPB_SHAPE_SAMPLE_SHIFT 8u         /* dgpb_sample_type, bits 8..11 */
+#define DGPB_SHAPE_SAMPLE_SHIFT 8u /* dgpb_sample_type, bits 8..11 */
 #define DGPB_SHAPE_SAMPLE_MASK 0x00000F00u
-#define DGPB_SHAPE_FORMAT_SHIFT 16u        /* DGPB_TEXEL_FORMAT value, bits 16..23; 0 unstated */
+#define DGPB_SHAPE_FORMAT_SHIFT 16u /* DGPB_TEXEL_FORMAT value, bits 16..23; 0 unstated */
 #define DGPB_SHAPE_FORMAT_MASK 0x00FF0000u
-#define DGPB_SHAPE_ACCESS_SHIFT 24u        /* dgpb_shape_access, bits 24..25; storage textures */
+#define DGPB_SHAPE_ACCESS_SHIFT 24u /* dgpb_shape_access, bits 24..25; storage textures */
 #define DGPB_SHAPE_ACCESS_MASK 0x03000000u
 #define DGPB_SHAPE_ALL                                                                             \
     (DGPB_SHAPE_DIM_MASK | DGPB_SHAPE_ARRAYED | DGPB_SHAPE_MULTISAMPLED | DGPB_SHAPE_COMPARISON |  \
@@ -113,10 +114,10 @@ typedef enum dgpb_texel_format {
     DGPB_TEXEL_FORMAT_END
 } dgpb_texel_format;
 
-#define DGPB_SHAPE_DIM_OF(shape) ((shape) & DGPB_SHAPE_DIM_MASK)
-#define DGPB_SHAPE_SAMPLE_OF(shape) (((shape) & DGPB_SHAPE_SAMPLE_MASK) >> DGPB_SHAPE_SAMPLE_SHIFT)
-#define DGPB_SHAPE_FORMAT_OF(shape) (((shape) & DGPB_SHAPE_FORMAT_MASK) >> DGPB_SHAPE_FORMAT_SHIFT)
-#define DGPB_SHAPE_ACCESS_OF(shape) (((shape) & DGPB_SHAPE_ACCESS_MASK) >> DGPB_SHAPE_ACCESS_SHIFT)
+#define DGPB_SHAPE_DIM_OF(shape) ((shape)&DGPB_SHAPE_DIM_MASK)
+#define DGPB_SHAPE_SAMPLE_OF(shape) (((shape)&DGPB_SHAPE_SAMPLE_MASK) >> DGPB_SHAPE_SAMPLE_SHIFT)
+#define DGPB_SHAPE_FORMAT_OF(shape) (((shape)&DGPB_SHAPE_FORMAT_MASK) >> DGPB_SHAPE_FORMAT_SHIFT)
+#define DGPB_SHAPE_ACCESS_OF(shape) (((shape)&DGPB_SHAPE_ACCESS_MASK) >> DGPB_SHAPE_ACCESS_SHIFT)
 
 /* Shader stages, by their names in the format (DGPB_STAGE). */
 typedef enum dgpb_stage {
@@ -192,7 +193,7 @@ const char *dgpb_capability_name(uint32_t cap);
 int dgpb_capability_from_name(const char *s, size_t len);
 const char *dgpb_backend_name(uint32_t backend);       /* "Vulkan", "WebGpu", ... */
 int dgpb_backend_from_name(const char *s, size_t len); /* case-insensitive */
-const char *dgpb_webgpu_layout_name(uint32_t id); /* "storage buffer", ...; NULL for IDs made
+const char *dgpb_webgpu_layout_name(uint32_t id);      /* "storage buffer", ...; NULL for IDs made
                                                      from shapes (dgpb_webgpu_layout_text) */
 const char *dgpb_target_name(uint32_t target);         /* "dxbc", ... */
 int dgpb_target_from_name(const char *s, size_t len);

@@ -37,8 +37,8 @@ typedef struct param_m {
     const cJSON *json; /* the row as the view has it */
     const char *name;
     const char *kind;
-    const cJSON *flags; /* array of flag names */
-    const char *shape;  /* a shaped row's "shape" (in place of "offset"), else NULL */
+    const cJSON *flags;  /* array of flag names */
+    const char *shape;   /* a shaped row's "shape" (in place of "offset"), else NULL */
     char shape_text[96]; /* a shaped row of a view from before shapes: its offset, spelled */
     uint32_t field[P_COUNT];
 } param_m;

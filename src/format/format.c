@@ -105,7 +105,6 @@ static const char *const webgpu_names[DGPB_WGPU_COUNT] = {
 #include "dgpb/vocabulary.def"
 };
 
-
 static const bool kind_shaped[DGPB_KIND_COUNT] = {
 #define DGPB_SHAPED_KIND(ID) [DGPB_KIND_##ID] = true,
 #include "dgpb/vocabulary.def"
@@ -130,7 +129,8 @@ static const struct {
     const char *name;
     uint32_t sample;
 } texel_formats[DGPB_TEXEL_FORMAT_END] = {
-#define DGPB_TEXEL_FORMAT(ID, value, name, slang_format, SAMPLE) [value] = {name, DGPB_SAMPLE_##SAMPLE},
+#define DGPB_TEXEL_FORMAT(ID, value, name, slang_format, SAMPLE)                                   \
+    [value] = {name, DGPB_SAMPLE_##SAMPLE},
 #include "dgpb/vocabulary.def"
 };
 
@@ -403,13 +403,15 @@ bool dgpb_webgpu_layout_decode(uint32_t id, uint32_t *kind, uint32_t *shape)
         if (id >= RANGE_SAMPLED_TEXTURE && id < RANGE_SAMPLED_TEXTURE + WEBGPU_VIEW_COUNT * 8) {
             uint32_t n = id - RANGE_SAMPLED_TEXTURE, view = n / 8, sample = n % 8 / 2;
             k = DGPB_KIND_TEXTURE;
-            s = shape_of_view((int)view) | webgpu_samples[sample].sample << DGPB_SHAPE_SAMPLE_SHIFT |
+            s = shape_of_view((int)view) |
+                webgpu_samples[sample].sample << DGPB_SHAPE_SAMPLE_SHIFT |
                 (n % 2 ? DGPB_SHAPE_MULTISAMPLED : 0);
         } else if (id >= RANGE_TEXTURE_SAMPLER &&
                    id < RANGE_TEXTURE_SAMPLER + WEBGPU_VIEW_COUNT * 8) {
             uint32_t n = id - RANGE_TEXTURE_SAMPLER, view = n / 8, sample = n % 8 / 2;
             k = DGPB_KIND_TEXTURE_SAMPLER;
-            s = shape_of_view((int)view) | webgpu_samples[sample].sample << DGPB_SHAPE_SAMPLE_SHIFT |
+            s = shape_of_view((int)view) |
+                webgpu_samples[sample].sample << DGPB_SHAPE_SAMPLE_SHIFT |
                 (n % 2 ? DGPB_SHAPE_COMPARISON : 0);
         } else if (id >= RANGE_STORAGE_TEXTURE + 32) {
             uint32_t n = id - RANGE_STORAGE_TEXTURE, format = n / 32, access = n % 32 / 8,
@@ -625,8 +627,10 @@ const char *dgpb_param_rule(uint32_t kind, uint32_t flags, uint32_t offset, uint
     }
     if ((flags & DGPB_FLAG_SHARED_BINDING) && kind != DGPB_KIND_TEXTURE &&
         kind != DGPB_KIND_SAMPLER) {
-        snprintf(buf, buf_size, "a %s parameter cannot share its binding (only a texture and a "
-                 "sampler can)", kind_names[kind]);
+        snprintf(buf, buf_size,
+                 "a %s parameter cannot share its binding (only a texture and a "
+                 "sampler can)",
+                 kind_names[kind]);
         return buf;
     }
     uint32_t need = dgpb_kind_required_flags(kind);
@@ -658,7 +662,8 @@ const char *dgpb_param_rule(uint32_t kind, uint32_t flags, uint32_t offset, uint
             snprintf(buf, buf_size, "webgpu_layout %u on a target other than wgsl (must be 0)",
                      webgpu_layout);
         else if (shape)
-            snprintf(buf, buf_size, "webgpu_layout %u (%s) does not describe a %s parameter of "
+            snprintf(buf, buf_size,
+                     "webgpu_layout %u (%s) does not describe a %s parameter of "
                      "shape %s",
                      webgpu_layout, dgpb_webgpu_layout_text(webgpu_layout, text, sizeof text),
                      kind_names[kind], dgpb_shape_text(shape, shape_text, sizeof shape_text));

@@ -337,12 +337,12 @@ static uint32_t handle_size(uint32_t kind)
     case DGPB_KIND_RW_BUFFER:
     case DGPB_KIND_BYTE_BUFFER:
     case DGPB_KIND_RW_BYTE_BUFFER:
-        return 16;                 /* device pointer, element count or byte size */
-    case DGPB_KIND_UNIFORM_BUFFER: /* device pointer */
-    case DGPB_KIND_TEXTURE:        /* CUtexObject */
+        return 16;                  /* device pointer, element count or byte size */
+    case DGPB_KIND_UNIFORM_BUFFER:  /* device pointer */
+    case DGPB_KIND_TEXTURE:         /* CUtexObject */
     case DGPB_KIND_TEXTURE_SAMPLER: /* a CUtexObject too: it samples as its sampler would */
-    case DGPB_KIND_RW_TEXTURE:     /* CUsurfObject */
-    case DGPB_KIND_SAMPLER:        /* folded into the texture object; left zero */
+    case DGPB_KIND_RW_TEXTURE:      /* CUsurfObject */
+    case DGPB_KIND_SAMPLER:         /* folded into the texture object; left zero */
         return 8;
     default:
         return 0;

@@ -153,22 +153,20 @@ static int check_texture_shape(const dgpb_run_param *p, const dgpb_param_view *r
                              "give",
                              p->name, dgpb_shape_text(shape, text, sizeof text));
     if (dims[p->dim] != want)
-        return dgpb_diag_set(d, DGPB_ERR_RUN_KIND, -1,
-                             "texture '%s' is a %s texture in the bundle (%s), the request gives a "
-                             "%s one (--texture NAME=FORMAT:SIZE:DIM says which)",
-                             p->name,
-                             dgpb_shape_dim_name(DGPB_SHAPE_DIM_OF(shape)) &&
-                                     (shape & DGPB_SHAPE_ARRAYED)
-                                 ? (DGPB_SHAPE_DIM_OF(shape) == DGPB_DIM_CUBE ? "cube_array"
-                                                                              : "2d_array")
-                                 : dgpb_shape_dim_name(DGPB_SHAPE_DIM_OF(shape)),
-                             dgpb_shape_text(shape, text, sizeof text),
-                             dgpb_run_dim_name(p->dim));
+        return dgpb_diag_set(
+            d, DGPB_ERR_RUN_KIND, -1,
+            "texture '%s' is a %s texture in the bundle (%s), the request gives a "
+            "%s one (--texture NAME=FORMAT:SIZE:DIM says which)",
+            p->name,
+            dgpb_shape_dim_name(DGPB_SHAPE_DIM_OF(shape)) && (shape & DGPB_SHAPE_ARRAYED)
+                ? (DGPB_SHAPE_DIM_OF(shape) == DGPB_DIM_CUBE ? "cube_array" : "2d_array")
+                : dgpb_shape_dim_name(DGPB_SHAPE_DIM_OF(shape)),
+            dgpb_shape_text(shape, text, sizeof text), dgpb_run_dim_name(p->dim));
     uint32_t sample = DGPB_SHAPE_SAMPLE_OF(shape);
     const char *format = dgpb_run_format_name(p->format);
-    uint32_t given = format ? dgpb_texel_format_sample_type(
-                                  dgpb_texel_format_from_name(format, strlen(format)))
-                            : 0;
+    uint32_t given =
+        format ? dgpb_texel_format_sample_type(dgpb_texel_format_from_name(format, strlen(format)))
+               : 0;
     if (sample == DGPB_SAMPLE_DEPTH)
         sample = DGPB_SAMPLE_FLOAT; /* a depth texture is read from a float format here */
     if (sample && given && sample != given)
@@ -176,8 +174,8 @@ static int check_texture_shape(const dgpb_run_param *p, const dgpb_param_view *r
                              "texture '%s' returns %s texels in the bundle (%s), the request gives "
                              "%s, a %s format",
                              p->name, dgpb_sample_type_name(sample),
-                             dgpb_shape_text(shape, text, sizeof text),
-                             format, dgpb_sample_type_name(given));
+                             dgpb_shape_text(shape, text, sizeof text), format,
+                             dgpb_sample_type_name(given));
     return DGPB_OK;
 }
 

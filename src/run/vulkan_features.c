@@ -81,14 +81,14 @@ typedef struct feature {
 static const feature features[] = {
     F10(2, geometryShader),                          /* Geometry */
     F10(3, tessellationShader),                      /* Tessellation */
-    F12(9, shaderFloat16),              /* Float16 */
-    F10(10, shaderFloat64),             /* Float64 */
-    F10(11, shaderInt64),               /* Int64 */
-    F12(12, shaderBufferInt64Atomics),  /* Int64Atomics */
-    F10(22, shaderInt16),               /* Int16 */
+    F12(9, shaderFloat16),                           /* Float16 */
+    F10(10, shaderFloat64),                          /* Float64 */
+    F10(11, shaderInt64),                            /* Int64 */
+    F12(12, shaderBufferInt64Atomics),               /* Int64Atomics */
+    F10(22, shaderInt16),                            /* Int16 */
     F10(23, shaderTessellationAndGeometryPointSize), /* TessellationPointSize */
     F10(24, shaderTessellationAndGeometryPointSize), /* GeometryPointSize */
-    F10(25, shaderImageGatherExtended), /* ImageGatherExtended */
+    F10(25, shaderImageGatherExtended),              /* ImageGatherExtended */
     F10(27, shaderStorageImageMultisample),
     F10(32, shaderClipDistance),
     F10(33, shaderCullDistance),
@@ -234,10 +234,10 @@ static void link(vk_features *f, bool v13)
     void *ext[VK_EXTENSION_COUNT] = {&f->atomic_float, &f->atomic_float2, &f->clock,
                                      &f->coop,         &f->mesh,          &f->derivatives,
                                      &f->barycentric,  &f->shading_rate};
-    void **ext_next[VK_EXTENSION_COUNT] = {
-        &f->atomic_float.pNext, &f->atomic_float2.pNext, &f->clock.pNext,
-        &f->coop.pNext,         &f->mesh.pNext,          &f->derivatives.pNext,
-        &f->barycentric.pNext,  &f->shading_rate.pNext};
+    void **ext_next[VK_EXTENSION_COUNT] = {&f->atomic_float.pNext, &f->atomic_float2.pNext,
+                                           &f->clock.pNext,        &f->coop.pNext,
+                                           &f->mesh.pNext,         &f->derivatives.pNext,
+                                           &f->barycentric.pNext,  &f->shading_rate.pNext};
     for (int i = 0; i < VK_EXTENSION_COUNT; i++)
         if ((f->extensions & (1u << i)) && ext[i]) {
             *next = ext[i];

@@ -352,7 +352,8 @@ static int prove_code_binding(const dgpb_proof_input *in, const dgpb_code_bindin
                                  "outside the code's uniform block '%s' (%s, %u bytes)",
                                  dgpb_target_name(in->target), in->entry, row->name, row->offset,
                                  row->offset + row->size, c->name, where, c->block_size);
-        if (dgpb_kind_has_shape(row->kind) && !shape_fits(row->offset, c->shape, c->cls, pair_sampler)) {
+        if (dgpb_kind_has_shape(row->kind) &&
+            !shape_fits(row->offset, c->shape, c->cls, pair_sampler)) {
             char have[96], want[96];
             return dgpb_diag_set(diag, DGPB_ERR_SHADER, -1,
                                  "target '%s', entry '%s': parameter '%s' has the shape '%s', but "

@@ -393,7 +393,7 @@ int param_table_build(const dgpb_param_select *s, dgpb_param_table *out, dgpb_di
             row->flags |= DGPB_FLAG_UNBOUNDED;
         row->space = p->space;
         row->binding = p->binding;
-        row->offset = p->kind == DGPB_KIND_VALUE             ? p->offset
+        row->offset = p->kind == DGPB_KIND_VALUE       ? p->offset
                       : dgpb_kind_has_shape(row->kind) ? shape_of(s, p)
                                                        : 0;
         /* Values: their bytes; structured buffers: their element stride. */

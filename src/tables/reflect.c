@@ -597,8 +597,8 @@ static void add_resource_array(builder *b, const char *path, const cJSON *node, 
     const cJSON *elem = reflect_get(t, "elementType");
     const char *elem_kind = reflect_get_str(elem, "kind");
     uint32_t n = 0;
-    bool resources = reflect_str_is(elem_kind, "resource") ||
-                     reflect_str_is(elem_kind, "samplerState");
+    bool resources =
+        reflect_str_is(elem_kind, "resource") || reflect_str_is(elem_kind, "samplerState");
     /* An array of plain-data constant buffers is rows of uniform_buffer (name[i]). */
     bool blocks = reflect_str_is(elem_kind, "constantBuffer") &&
                   !holds_resources(reflect_get(elem, "elementType"), 0);

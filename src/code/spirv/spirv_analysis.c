@@ -99,7 +99,7 @@ typedef struct analysis {
     u32vec params;    /* parameter ids of every function in order */
     u32vec calls;     /* (callee, index of its first argument in args, argument count) */
     u32vec args;
-    u32vec edges;  /* (derived, source) */
+    u32vec edges;    /* (derived, source) */
     u32vec writes;   /* ids written through */
     u32vec compares; /* sampled images a depth-comparison sample reads */
 } analysis;
@@ -819,18 +819,18 @@ static void analysis_free(analysis *a)
     dgpb_free(a->flags);
     dgpb_free(a->slot);
     dgpb_free(a->def);
-    u32vec *vecs[] = {&a->vars,  &a->var_types, &a->names, &a->decos, &a->mdecos, &a->interface,
-                      &a->funcs, &a->params,    &a->calls, &a->args,  &a->edges,  &a->writes, &a->compares};
+    u32vec *vecs[] = {&a->vars,      &a->var_types, &a->names,   &a->decos, &a->mdecos,
+                      &a->interface, &a->funcs,     &a->params,  &a->calls, &a->args,
+                      &a->edges,     &a->writes,    &a->compares};
     for (size_t i = 0; i < sizeof vecs / sizeof vecs[0]; i++)
         dgpb_free(vecs[i]->v);
 }
 
 static bool analysis_failed(const analysis *a)
 {
-    const u32vec *vecs[] = {&a->vars,   &a->var_types, &a->names, &a->decos,
-                            &a->mdecos, &a->interface, &a->funcs, &a->params,
-                            &a->calls,  &a->args,      &a->edges, &a->writes,
-                            &a->compares};
+    const u32vec *vecs[] = {&a->vars,      &a->var_types, &a->names,   &a->decos, &a->mdecos,
+                            &a->interface, &a->funcs,     &a->params,  &a->calls, &a->args,
+                            &a->edges,     &a->writes,    &a->compares};
     for (size_t i = 0; i < sizeof vecs / sizeof vecs[0]; i++)
         if (vecs[i]->failed)
             return true;

@@ -106,7 +106,7 @@ typedef struct dgpb_spirv_var {
     uint32_t image_format; /* images: SPIR-V ImageFormat (0 Unknown) */
     bool compared;         /* images, samplers, sampled images: reach a depth-comparison sample
                               (OpImageSampleDref*, OpImageDrefGather, ...) */
-    uint32_t block_size;        /* blocks: byte size with the struct's tail padding (the end
+    uint32_t block_size;   /* blocks: byte size with the struct's tail padding (the end
                                    of its last member rounded up to its alignment by the
                                    block's rules, code/spirv/spirv_layout.h); 0 unknown */
     dgpb_spirv_member *members; /* blocks: the struct's members in order (owned) */
