@@ -312,7 +312,6 @@ function shapeRule(kind, shape) {
 /** GPUShaderStage's bits (the WebGPU constants, usable where GPUShaderStage is not defined). */
 export const SHADER_STAGE = Object.freeze({ VERTEX: 0x1, FRAGMENT: 0x2, COMPUTE: 0x4 });
 
-const STORAGE_FORMAT = { 6: 'r32float', 7: 'rg32float', 8: 'rgba32float', 9: 'r32uint' };
 
 /*
  * The GPUBindGroupLayoutEntry member (without binding and visibility) that an

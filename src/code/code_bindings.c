@@ -76,3 +76,15 @@ const dgpb_code_binding *code_bindings_find(const dgpb_code_bindings *b, const c
     }
     return found;
 }
+
+const dgpb_code_binding *code_bindings_pair_sampler(const dgpb_code_bindings *b,
+                                                    const dgpb_code_binding *texture)
+{
+    for (size_t i = 0; i < b->count; i++) {
+        const dgpb_code_binding *c = &b->items[i];
+        if (c->space == texture->space && c->binding == texture->binding + 1 &&
+            (c->cls == DGPB_CODE_SAMPLER || c->cls == DGPB_CODE_COMPARISON_SAMPLER))
+            return c;
+    }
+    return NULL;
+}

@@ -40,6 +40,7 @@
  */
 #define code_bindings_clear dgpb__code_bindings_clear
 #define code_bindings_find dgpb__code_bindings_find
+#define code_bindings_pair_sampler dgpb__code_bindings_pair_sampler
 #define code_class_name dgpb__code_class_name
 
 #include <stdbool.h>
@@ -120,6 +121,14 @@ const char *code_class_name(uint32_t cls);
  */
 const dgpb_code_binding *code_bindings_find(const dgpb_code_bindings *b, const char *path,
                                             bool *ambiguous);
+
+/*
+ * The sampler of a WGSL combined texture-sampler whose texture is `texture`:
+ * the sampler Slang declares at the texture's group and next binding
+ * (docs/format.md, "Combined texture-samplers"); NULL when there is none.
+ */
+const dgpb_code_binding *code_bindings_pair_sampler(const dgpb_code_bindings *b,
+                                                    const dgpb_code_binding *texture);
 
 #ifdef __cplusplus
 }

@@ -118,15 +118,11 @@ static bool shape_fits(uint32_t row, uint32_t code, uint32_t cls, bool pair_samp
            (row & DGPB_SHAPE_COMPARISON) == (code & DGPB_SHAPE_COMPARISON);
 }
 
-/* The shape of the code's variable at the binding after `c` (a wgsl pair's sampler), or 0. */
+/* The shape of a wgsl pair's sampler (the code's sampler after `c`), or 0. */
 static uint32_t pair_shape(const dgpb_code_bindings *code, const dgpb_code_binding *c)
 {
-    for (size_t i = 0; i < code->count; i++)
-        if (code->items[i].space == c->space && code->items[i].binding == c->binding + 1 &&
-            (code->items[i].cls == DGPB_CODE_SAMPLER ||
-             code->items[i].cls == DGPB_CODE_COMPARISON_SAMPLER))
-            return code->items[i].shape;
-    return 0;
+    const dgpb_code_binding *sampler = code_bindings_pair_sampler(code, c);
+    return sampler ? sampler->shape : 0;
 }
 
 /* Whether the code has, at c's place, another variable that a row of `kind` describes (the

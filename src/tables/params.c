@@ -132,10 +132,9 @@ static uint32_t shape_of(const dgpb_param_select *s, const dgpb_reflected_param 
         DGPB_SHAPE_SAMPLE_OF(shape) == DGPB_SAMPLE_FLOAT)
         shape = (shape & ~DGPB_SHAPE_SAMPLE_MASK) | DGPB_SAMPLE_DEPTH << DGPB_SHAPE_SAMPLE_SHIFT;
     if (p->kind == DGPB_KIND_TEXTURE_SAMPLER && code_ops_of_target(s->target)->webgpu) {
-        /* The pair's sampler is the variable at the next binding. */
-        for (size_t i = 0; i < s->code->count; i++)
-            if (s->code->items[i].space == c->space && s->code->items[i].binding == c->binding + 1)
-                shape |= s->code->items[i].shape & DGPB_SHAPE_COMPARISON;
+        const dgpb_code_binding *sampler = code_bindings_pair_sampler(s->code, c);
+        if (sampler)
+            shape |= sampler->shape & DGPB_SHAPE_COMPARISON;
     }
     return shape;
 }

@@ -148,41 +148,6 @@ void reflect_shape_text(const cJSON *t, char *buf, size_t n)
     }
 }
 
-/* WebGPU's storage texture formats in the ID table, by reflection format name and by element type.
- */
-/*
- * The ID of a RWTexture2D's storage format: Slang's "format" when it names
- * one, else its element type (DGPB_STORAGE_FORMAT rows); 0 for any other.
- */
-uint32_t reflect_storage_texture_id(const cJSON *p, const cJSON *t)
-{
-    static const struct {
-        const char *slang_format, *slang_type;
-        uint32_t id;
-    } formats[] = {
-#define DGPB_STORAGE_FORMAT(ID, name, WEBGPU, slang_format, slang_type, webgpu_feature)            \
-    {slang_format, slang_type, DGPB_WGPU_##WEBGPU},
-#include "dgpb/vocabulary.def"
-    };
-    const char *format = reflect_get_str(p, "format");
-    char type[64] = "";
-    if (!format)
-        reflect_value_type_text(reflect_get(t, "resultType"), type, sizeof type);
-    for (size_t i = 0; i < sizeof formats / sizeof formats[0]; i++)
-        if (!strcmp(format ? format : type,
-                    format ? formats[i].slang_format : formats[i].slang_type))
-            return formats[i].id;
-    return 0;
-}
-
-bool reflect_float_result(const cJSON *t)
-{
-    const cJSON *rt = reflect_get(t, "resultType");
-    if (reflect_str_is(reflect_get_str(rt, "kind"), "vector"))
-        rt = reflect_get(rt, "elementType");
-    return reflect_str_is(reflect_get_str(rt, "scalarType"), "float32");
-}
-
 uint32_t reflect_texture_shape(const cJSON *p, const cJSON *t)
 {
     static const char *const slang_formats[DGPB_TEXEL_FORMAT_END] = {

@@ -15,8 +15,6 @@
 #define reflect_shape_base dgpb__reflect_shape_base
 #define reflect_writable_access dgpb__reflect_writable_access
 #define reflect_shape_text dgpb__reflect_shape_text
-#define reflect_storage_texture_id dgpb__reflect_storage_texture_id
-#define reflect_float_result dgpb__reflect_float_result
 #define reflect_texture_shape dgpb__reflect_texture_shape
 #define reflect_scalar_bytes dgpb__reflect_scalar_bytes
 #define reflect_element_stride dgpb__reflect_element_stride
@@ -41,11 +39,6 @@ const char *reflect_shape_base(const char *base_shape);
 bool reflect_writable_access(const char *access);
 /* The readable shape of a parameter's type: RWTexture2D<uint>, ConstantBuffer<S>, T[3]. */
 void reflect_shape_text(const cJSON *t, char *buf, size_t n);
-/* The WebGPU ID of a RWTexture2D's storage format (its "format", else its element type); 0 for
-   none. `p` is the parameter, `t` its type. */
-uint32_t reflect_storage_texture_id(const cJSON *p, const cJSON *t);
-/* Whether a resource's element type is float (or a float vector). */
-bool reflect_float_result(const cJSON *t);
 
 /*
  * A texture's shape word as the reflection tells it (dgpb/format.h): its
