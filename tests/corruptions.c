@@ -193,7 +193,28 @@ static void unknown_kind(mut_ctx *c)
 }
 static void shape_unknown_bits(mut_ctx *c)
 {
-    put(c, support_param_field_offset(c->orig, P(0, 0, 5), F_OFFSET), 0x80000102u);
+    put(c, support_param_field_offset(c->orig, P(0, 0, 5), F_OFFSET), 0x00008102u);
+}
+/* spirv/k's texture 'tex' given an attachment index, which only an input attachment has. */
+static void shape_attachment_on_texture(mut_ctx *c)
+{
+    put(c, support_param_field_offset(c->orig, P(0, 0, 5), F_OFFSET),
+        DGPB_DIM_2D | DGPB_SAMPLE_FLOAT << DGPB_SHAPE_SAMPLE_SHIFT |
+            2u << DGPB_SHAPE_ATTACHMENT_SHIFT);
+}
+/* spirv/k's 'tex' made a texel buffer that keeps the texture's 2d shape. */
+static void shape_texel_buffer_2d(mut_ctx *c)
+{
+    put(c, support_param_field_offset(c->orig, P(0, 0, 5), F_KIND), DGPB_KIND_TEXEL_BUFFER);
+}
+/* wgsl/k's 'tex' made an input attachment (subpass float attachment 0, no WebGPU ID): WebGPU
+   cannot bind one. */
+static void input_attachment_on_wgsl(mut_ctx *c)
+{
+    put(c, support_param_field_offset(c->orig, P(1, 0, 5), F_KIND), DGPB_KIND_INPUT_ATTACHMENT);
+    put(c, support_param_field_offset(c->orig, P(1, 0, 5), F_OFFSET),
+        DGPB_DIM_SUBPASS | DGPB_SAMPLE_FLOAT << DGPB_SHAPE_SAMPLE_SHIFT);
+    put(c, support_param_field_offset(c->orig, P(1, 0, 5), F_WGPU), 0);
 }
 static void shape_on_sampler(mut_ctx *c)
 {
@@ -337,12 +358,23 @@ const corruption corruptions[] = {
     {"duplicate_entry", 0, 0, DGPB_ERR_CORRUPT_VALUE, "entry 'k2' listed twice", duplicate_entry},
     {"duplicate_param", 0, 0, DGPB_ERR_CORRUPT_VALUE, "parameter 'src' listed twice",
      duplicate_param},
-    {"unknown_kind", 0, 0, DGPB_ERR_CORRUPT_VALUE, "parameter 2 'src': unknown parameter kind 13",
+    {"unknown_kind", 0, 0, DGPB_ERR_CORRUPT_VALUE, "parameter 2 'src': unknown parameter kind 16",
      unknown_kind},
     {"shape_unknown_bits", 0, 0, DGPB_ERR_CORRUPT_VALUE,
-     "parameter 5 'tex': shape 0x80000102 (2d float 0x80000000) of a texture parameter has "
-     "unknown bits",
+     "parameter 5 'tex': shape 0x8102 (2d float 0x8000) of a texture parameter has unknown bits",
      shape_unknown_bits},
+    {"shape_attachment_on_texture", 0, 0, DGPB_ERR_CORRUPT_VALUE,
+     "parameter 5 'tex': shape 0x8000102 (2d float attachment 2) of a texture parameter has an "
+     "attachment index on a parameter that is not an input attachment",
+     shape_attachment_on_texture},
+    {"shape_texel_buffer_2d", 0, 0, DGPB_ERR_CORRUPT_VALUE,
+     "parameter 5 'tex': shape 0x102 (2d float) of a texel_buffer parameter has a dimension "
+     "other than buffer",
+     shape_texel_buffer_2d},
+    {"input_attachment_on_wgsl", 0, 0, DGPB_ERR_CORRUPT_VALUE,
+     "target 'wgsl', entry 'k', parameter 5 'tex': input_attachment parameters have no place on "
+     "wgsl: WebGPU cannot bind them (spirv only)",
+     input_attachment_on_wgsl},
     {"shape_on_sampler", 0, 0, DGPB_ERR_CORRUPT_VALUE,
      "parameter 6 'smp': shape 0x2 (2d) of a sampler parameter has texture fields on a sampler",
      shape_on_sampler},

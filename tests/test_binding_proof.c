@@ -404,7 +404,8 @@ static void test_classes_no_row_describes_are_refused_whatever_the_row(void **st
         const char *what;
     } classes[] = {
         {"albedo", DGPB_CODE_COMBINED, "combined texture-sampler"},
-        {"typed", DGPB_CODE_TEXEL_BUFFER, "typed buffer"},
+        {"typed", DGPB_CODE_TEXEL_BUFFER, "uniform texel buffer"},
+        {"gbuf", DGPB_CODE_INPUT_ATTACHMENT, "input attachment"},
         {"odd", DGPB_CODE_OTHER, "resource"},
     };
     static const uint32_t kinds[] = {DGPB_KIND_TEXTURE, DGPB_KIND_SAMPLER, DGPB_KIND_BUFFER,

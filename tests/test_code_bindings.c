@@ -453,13 +453,14 @@ static void test_every_class_has_a_readable_name(void **state)
 {
     (void)state;
     static const char *const names[DGPB_CODE_CLASS_COUNT] = {
-        "uniform buffer",     "push-constant block",
-        "storage buffer",     "sampled texture",
-        "depth texture",      "multisampled texture",
-        "storage texture",    "sampler",
-        "comparison sampler", "combined texture-sampler",
-        "typed buffer",       "acceleration structure",
-        "pipeline constant",  "resource",
+        "uniform buffer",         "push-constant block",
+        "storage buffer",         "sampled texture",
+        "depth texture",          "multisampled texture",
+        "storage texture",        "sampler",
+        "comparison sampler",     "combined texture-sampler",
+        "uniform texel buffer",   "storage texel buffer",
+        "acceleration structure", "input attachment",
+        "pipeline constant",      "resource",
     };
     for (uint32_t c = 0; c < DGPB_CODE_CLASS_COUNT; c++)
         assert_string_equal(code_class_name(c), names[c]);

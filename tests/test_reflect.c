@@ -887,10 +887,6 @@ static void test_shapes_no_row_describes_are_refused_with_the_rewrite_on_every_t
          "ConsumeStructuredBuffer<uint> carries a hidden counter binding that no row can "
          "describe; use a RWStructuredBuffer and a separate RWStructuredBuffer<uint> counter",
          false},
-        /* Slang 2025.15 writes no element type for a Buffer<T> (see the hand-made case in
-           test_shapes_the_format_cannot_express_have_no_kind_and_a_reason). */
-        {"typed", "typed", "Buffer",
-         "Buffer (a typed buffer) has no parameter kind; use StructuredBuffer<T> instead", false},
         {"material", "entryPointParams.material", "ParameterBlock<Material>",
          "ParameterBlock<Material> as an entry-point parameter has no fixed descriptor set; "
          "declare the ParameterBlock as a global",
@@ -923,6 +919,18 @@ static void test_shapes_no_row_describes_are_refused_with_the_rewrite_on_every_t
                          cases[c].target, p->name, p->kind, p->code_name, p->shape,
                          refused[i].code_name, refused[i].shape);
             assert_contains(p->problem, refused[i].problem);
+        }
+        /* A typed buffer (Buffer<T>) is a texel_buffer row of dimension buffer on spirv; ptx
+           refuses it by name (Slang's CUDA code reads nothing through it). Slang 2025.15
+           writes no element type for it, so its sample type is the code's. */
+        if (!cases[c].wgsl) {
+            const dgpb_reflected_param *typed = param(r, "typed");
+            bool ptx = cases[c].target[0] == 'p';
+            assert_int_equal(typed->kind, ptx ? -1 : DGPB_KIND_TEXEL_BUFFER);
+            if (ptx)
+                assert_contains(typed->problem, "Buffer is a texel buffer, which has no ptx form");
+            else
+                assert_int_equal(typed->shape_word, DGPB_DIM_BUFFER);
         }
         /* Next to them, an ordinary buffer is a row like any other. */
         const dgpb_reflected_param *out = param(r, "out");
@@ -1124,15 +1132,6 @@ static void test_shapes_the_format_cannot_express_have_no_kind_and_a_reason(void
          "p.blk",
          "ParameterBlock<Mat> inside another aggregate is not supported; declare the "
          "ParameterBlock as a global of its own"},
-        {"{\"kind\": \"resource\", \"baseShape\": \"textureBuffer\", \"resultType\": {\"kind\":"
-         " \"scalar\", \"scalarType\": \"float32\"}}",
-         "p",
-         "Buffer<float> (a typed buffer) has no parameter kind; use StructuredBuffer<T> instead"},
-        {"{\"kind\": \"resource\", \"baseShape\": \"textureBuffer\", \"access\": \"readWrite\","
-         " \"resultType\": {\"kind\": \"scalar\", \"scalarType\": \"uint32\"}}",
-         "p",
-         "RWBuffer<uint> (a typed buffer) has no parameter kind; use RWStructuredBuffer<T> "
-         "instead"},
         {"{\"kind\": \"array\", \"elementCount\": 0, \"elementType\": {\"kind\": \"struct\","
          " \"name\": \"Pair\", \"fields\": [{\"name\": \"buf\", \"type\": {\"kind\":"
          " \"resource\", \"baseShape\": \"structuredBuffer\"}}]}}",
@@ -1178,6 +1177,92 @@ static void test_an_unbounded_array_is_one_row_of_its_element(void **state)
     r = parse_text(json, "wgsl");
     assert_int_equal(r->params[0].kind, -1);
     assert_contains(r->params[0].problem, "and WebGPU has no binding arrays");
+    reflection_free(r);
+}
+
+static void test_texel_buffers_are_rows_of_their_shape_and_refused_by_name_off_spirv(void **state)
+{
+    (void)state;
+    /* Buffer<float> and [format("r32ui")] RWBuffer<uint>: texel_buffer and rw_texel_buffer rows
+       of dimension buffer with their sample type, format and access; wgsl (WebGPU has no texel
+       buffers) and ptx (Slang's CUDA code reads nothing through them) refuse them by name. */
+    static const char *const json =
+        "{\"parameters\": [{\"name\": \"src\", \"binding\": {\"kind\": \"descriptorTableSlot\","
+        " \"index\": 0}, \"type\": {\"kind\": \"resource\", \"baseShape\": \"textureBuffer\","
+        " \"resultType\": {\"kind\": \"scalar\", \"scalarType\": \"float32\"}}},"
+        " {\"name\": \"dst\", \"binding\": {\"kind\": \"descriptorTableSlot\", \"index\": 1},"
+        " \"format\": \"r32ui\", \"type\": {\"kind\": \"resource\", \"baseShape\":"
+        " \"textureBuffer\", \"access\": \"readWrite\", \"resultType\": {\"kind\": \"scalar\","
+        " \"scalarType\": \"uint32\"}}}]}";
+    dgpb_reflection *r = parse_text(json, "spirv");
+    assert_int_equal(r->param_count, 2);
+    assert_int_equal(r->params[0].kind, DGPB_KIND_TEXEL_BUFFER);
+    assert_int_equal(r->params[0].shape_word,
+                     DGPB_DIM_BUFFER | DGPB_SAMPLE_FLOAT << DGPB_SHAPE_SAMPLE_SHIFT);
+    assert_int_equal(r->params[1].kind, DGPB_KIND_RW_TEXEL_BUFFER);
+    assert_int_equal(r->params[1].shape_word,
+                     DGPB_DIM_BUFFER | DGPB_SAMPLE_UINT << DGPB_SHAPE_SAMPLE_SHIFT |
+                         DGPB_TEXEL_R32UINT << DGPB_SHAPE_FORMAT_SHIFT |
+                         DGPB_ACCESS_READ_WRITE << DGPB_SHAPE_ACCESS_SHIFT);
+    assert_null(r->params[0].problem);
+    reflection_free(r);
+    static const struct {
+        const char *target, *problem;
+    } off[] = {
+        {"wgsl", "Buffer<float> is a texel buffer, which has no wgsl binding (WebGPU has no "
+                 "texel buffers); declare a StructuredBuffer<T> instead, or leave wgsl out of "
+                 "--targets"},
+        {"ptx", "Buffer<float> is a texel buffer, which has no ptx form (Slang's CUDA code "
+                "reads and writes nothing through it); declare a StructuredBuffer<T> instead"},
+    };
+    for (size_t i = 0; i < ARRAY_LEN(off); i++) {
+        r = parse_text(json, off[i].target);
+        assert_int_equal(r->params[0].kind, -1);
+        assert_contains(r->params[0].problem, off[i].problem);
+        assert_int_equal(r->params[1].kind, -1);
+        assert_contains(r->params[1].problem, "declare a RWStructuredBuffer<T> instead");
+        reflection_free(r);
+    }
+}
+
+static void test_a_subpass_input_is_an_input_attachment_row_with_its_index(void **state)
+{
+    (void)state;
+    /* As Slang 2025.15 writes it: the implementation struct without fields, a descriptor slot,
+       and the attachment index in a record of the category it names "unknown". */
+    static const char *const json =
+        "{\"parameters\": [{\"name\": \"gbuf\", \"bindings\": [{\"kind\":"
+        " \"descriptorTableSlot\", \"space\": 1, \"index\": 3}, {\"kind\": \"unknown\","
+        " \"index\": 5}], \"type\": {\"kind\": \"struct\", \"name\": \"__SubpassImpl\","
+        " \"fields\": []}}]}";
+    dgpb_reflection *r = parse_text(json, "spirv");
+    assert_int_equal(r->param_count, 1);
+    const dgpb_reflected_param *p = &r->params[0];
+    assert_int_equal(p->kind, DGPB_KIND_INPUT_ATTACHMENT);
+    assert_int_equal(p->space, 1);
+    assert_int_equal(p->binding, 3);
+    assert_int_equal(p->shape_word, DGPB_DIM_SUBPASS | 5u << DGPB_SHAPE_ATTACHMENT_SHIFT);
+    assert_null(p->problem);
+    reflection_free(r);
+    /* Only spirv's code binds input attachments: every other target refuses it by name. */
+    static const char *const off[] = {"wgsl", "ptx", "dxil", "metal"};
+    for (size_t i = 0; i < ARRAY_LEN(off); i++) {
+        r = parse_text(json, off[i]);
+        assert_int_equal(r->params[0].kind, -1);
+        char want[96];
+        snprintf(want, sizeof want, "SubpassInput is an input attachment, which has no %s binding",
+                 off[i]);
+        assert_contains(r->params[0].problem, want);
+        reflection_free(r);
+    }
+    /* An index a shape word cannot hold. */
+    static const char *const big =
+        "{\"parameters\": [{\"name\": \"gbuf\", \"bindings\": [{\"kind\":"
+        " \"descriptorTableSlot\", \"index\": 0}, {\"kind\": \"unknown\", \"index\": 64}],"
+        " \"type\": {\"kind\": \"struct\", \"name\": \"__SubpassImpl\", \"fields\": []}}]}";
+    r = parse_text(big, "spirv");
+    assert_int_equal(r->params[0].kind, -1);
+    assert_contains(r->params[0].problem, "input attachment index 64, above the 63");
     reflection_free(r);
 }
 
@@ -1511,6 +1596,8 @@ int main(void)
         cmocka_unit_test(test_a_resource_with_only_a_uniform_binding_has_no_kind_outside_ptx),
         cmocka_unit_test(test_shapes_the_format_cannot_express_have_no_kind_and_a_reason),
         cmocka_unit_test(test_combined_texture_samplers_are_one_row_with_their_shape),
+        cmocka_unit_test(test_texel_buffers_are_rows_of_their_shape_and_refused_by_name_off_spirv),
+        cmocka_unit_test(test_a_subpass_input_is_an_input_attachment_row_with_its_index),
         cmocka_unit_test(test_an_unbounded_array_is_one_row_of_its_element),
         cmocka_unit_test(test_entries_carry_name_stage_and_thread_group_size),
         cmocka_unit_test(test_a_ray_tracing_entry_without_a_stage_key_has_stage_minus_one),

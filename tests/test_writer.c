@@ -399,7 +399,7 @@ static void the_model_refuses_what_the_format_cannot_express(void **state)
         {"entry twice", twice_entry, DGPB_ERR_INVALID, "entry 'k' added twice"},
         {"capability", unknown_cap, DGPB_ERR_INVALID, "unknown capability 'wave'"},
         {"capability twice", twice_cap, DGPB_ERR_INVALID, "capability 'half' listed twice"},
-        {"kind", bad_kind, DGPB_ERR_INVALID, "parameter 'p': unknown parameter kind 13"},
+        {"kind", bad_kind, DGPB_ERR_INVALID, "parameter 'p': unknown parameter kind 16"},
         {"webgpu id", bad_wgpu, DGPB_ERR_INVALID,
          "webgpu_layout 5 (2d float sampled texture) does not describe a sampler"},
         {"read-only flag", missing_ro, DGPB_ERR_INVALID,

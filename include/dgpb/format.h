@@ -69,9 +69,10 @@ typedef enum dgpb_kind {
 
 /*
  * A shape word: what a host must create for a texture, storage texture,
- * sampler or combined texture-sampler row (the kinds of DGPB_SHAPED_KIND),
- * carried in the row's `offset` (docs/format.md, "Shapes"). 0 means "not
- * stated" (a target whose code dgpb does not read). The fields:
+ * sampler, combined texture-sampler, input attachment or texel buffer row
+ * (the kinds of DGPB_SHAPED_KIND), carried in the row's `offset`
+ * (docs/format.md, "Shapes"). 0 means "not stated" (a target whose code
+ * dgpb does not read). The fields:
  */
 #define DGPB_SHAPE_DIM_MASK 0x0000000Fu     /* dgpb_shape_dim */
 #define DGPB_SHAPE_ARRAYED 0x00000010u      /* an array texture (layers) */
@@ -83,11 +84,19 @@ typedef enum dgpb_kind {
 #define DGPB_SHAPE_SAMPLE_MASK 0x00000F00u
 #define DGPB_SHAPE_FORMAT_SHIFT 16u /* DGPB_TEXEL_FORMAT value, bits 16..23; 0 unstated */
 #define DGPB_SHAPE_FORMAT_MASK 0x00FF0000u
-#define DGPB_SHAPE_ACCESS_SHIFT 24u /* dgpb_shape_access, bits 24..25; storage textures */
+#define DGPB_SHAPE_ACCESS_SHIFT                                                                    \
+    24u /* dgpb_shape_access, bits 24..25; storage textures and
+                                       storage texel buffers */
 #define DGPB_SHAPE_ACCESS_MASK 0x03000000u
+#define DGPB_SHAPE_ATTACHMENT_SHIFT                                                                \
+    26u /* input attachments: the attachment index (SPIR-V's
+                                           InputAttachmentIndex), bits 26..31 */
+#define DGPB_SHAPE_ATTACHMENT_MASK 0xFC000000u
+#define DGPB_SHAPE_ATTACHMENT_MAX 63u /* the largest attachment index a shape word holds */
 #define DGPB_SHAPE_ALL                                                                             \
     (DGPB_SHAPE_DIM_MASK | DGPB_SHAPE_ARRAYED | DGPB_SHAPE_MULTISAMPLED | DGPB_SHAPE_COMPARISON |  \
-     DGPB_SHAPE_SAMPLE_MASK | DGPB_SHAPE_FORMAT_MASK | DGPB_SHAPE_ACCESS_MASK)
+     DGPB_SHAPE_SAMPLE_MASK | DGPB_SHAPE_FORMAT_MASK | DGPB_SHAPE_ACCESS_MASK |                    \
+     DGPB_SHAPE_ATTACHMENT_MASK)
 
 typedef enum dgpb_shape_dim {
 #define DGPB_SHAPE_DIM(ID, value, name, spirv_dim, wgsl) DGPB_DIM_##ID = value,
@@ -118,6 +127,8 @@ typedef enum dgpb_texel_format {
 #define DGPB_SHAPE_SAMPLE_OF(shape) (((shape)&DGPB_SHAPE_SAMPLE_MASK) >> DGPB_SHAPE_SAMPLE_SHIFT)
 #define DGPB_SHAPE_FORMAT_OF(shape) (((shape)&DGPB_SHAPE_FORMAT_MASK) >> DGPB_SHAPE_FORMAT_SHIFT)
 #define DGPB_SHAPE_ACCESS_OF(shape) (((shape)&DGPB_SHAPE_ACCESS_MASK) >> DGPB_SHAPE_ACCESS_SHIFT)
+#define DGPB_SHAPE_ATTACHMENT_OF(shape)                                                            \
+    (((shape)&DGPB_SHAPE_ATTACHMENT_MASK) >> DGPB_SHAPE_ATTACHMENT_SHIFT)
 
 /* Shader stages, by their names in the format (DGPB_STAGE). */
 typedef enum dgpb_stage {
@@ -277,7 +288,8 @@ const char *dgpb_shape_access_name(uint32_t access); /* "read_write", ...; NULL 
 /*
  * A shape word spelled for people and the JSON view: its fields joined by
  * spaces in a fixed order, "cube float", "2d_array uint", "2d ms float",
- * "2d rgba8unorm read_write", "comparison", "none" for 0 (docs/format.md,
+ * "2d rgba8unorm read_write", "comparison", "subpass float attachment 1",
+ * "buffer uint r32uint read_write", "none" for 0 (docs/format.md,
  * "Shapes"). Returns buf.
  */
 char *dgpb_shape_text(uint32_t shape, char *buf, size_t size);

@@ -12,13 +12,14 @@
 #include "dgpb/format.h"
 
 static const char *const class_names[DGPB_CODE_CLASS_COUNT] = {
-    "uniform buffer",     "push-constant block",
-    "storage buffer",     "sampled texture",
-    "depth texture",      "multisampled texture",
-    "storage texture",    "sampler",
-    "comparison sampler", "combined texture-sampler",
-    "typed buffer",       "acceleration structure",
-    "pipeline constant",  "resource",
+    "uniform buffer",         "push-constant block",
+    "storage buffer",         "sampled texture",
+    "depth texture",          "multisampled texture",
+    "storage texture",        "sampler",
+    "comparison sampler",     "combined texture-sampler",
+    "uniform texel buffer",   "storage texel buffer",
+    "acceleration structure", "input attachment",
+    "pipeline constant",      "resource",
 };
 
 const char *code_class_name(uint32_t cls)

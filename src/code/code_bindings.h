@@ -66,8 +66,10 @@ typedef enum dgpb_code_class {
     DGPB_CODE_SAMPLER,                /* a sampler */
     DGPB_CODE_COMPARISON_SAMPLER,     /* WGSL sampler_comparison */
     DGPB_CODE_COMBINED,               /* SPIR-V sampled image: texture and sampler in one */
-    DGPB_CODE_TEXEL_BUFFER,           /* a typed buffer */
+    DGPB_CODE_TEXEL_BUFFER,           /* a uniform texel buffer (SPIR-V image of Dim Buffer) */
+    DGPB_CODE_STORAGE_TEXEL_BUFFER,   /* a storage texel buffer (the same, Sampled 2) */
     DGPB_CODE_ACCELERATION_STRUCTURE, /* a ray-tracing acceleration structure */
+    DGPB_CODE_INPUT_ATTACHMENT,       /* an input attachment (SPIR-V image of Dim SubpassData) */
     DGPB_CODE_PIPELINE_CONSTANT,      /* a specialization constant (SPIR-V SpecId) or a WGSL
                                          `override` with an @id: space
                                          DGPB_SPACE_PIPELINE_CONSTANT, binding = its id,
@@ -96,9 +98,12 @@ typedef struct dgpb_code_binding {
                                 after code_bindings_add_wgsl_layouts); 0 unknown */
     uint32_t array_length;   /* SPIR-V arrays of resources: the length; 0 runtime or unknown */
     bool compared;           /* WGSL textures: sampled with a depth comparison somewhere */
-    uint32_t shape;          /* textures, storage textures, samplers, combined: the shape word
-                                the code states (dgpb/format.h; docs/format.md, "Shapes"): each
-                                field the code does not state is 0 (SPIR-V states no access) */
+    uint32_t shape;          /* textures, storage textures, samplers, combined, texel buffers,
+                                input attachments: the shape word the code states (dgpb/format.h;
+                                docs/format.md, "Shapes"): each field the code does not state is
+                                0 (SPIR-V states no access) */
+    bool attachment_stated;  /* input attachments: the code states the attachment index (SPIR-V
+                                InputAttachmentIndex), so 0 in `shape` is index 0 */
 } dgpb_code_binding;
 
 typedef struct dgpb_code_bindings {

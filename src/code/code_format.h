@@ -68,6 +68,9 @@ typedef struct code_ops {
     /* Rows carry WebGPU binding-layout IDs, and the code has no push constants, binding arrays,
        bindless heaps or bools in uniform memory (wgsl). */
     bool webgpu;
+    /* The code binds input attachments (SubpassInput: an input_attachment row); elsewhere they
+       are refused by name (spirv). */
+    bool input_attachments;
 
     /* ---- the proof (tables/binding_proof.c) ---- */
 
@@ -103,6 +106,12 @@ typedef struct code_ops {
     const char *(*missing_type)(const uint32_t *capabilities, size_t count);
     /* The rest of that message after "which ": "WGSL cannot express (it has ...)". */
     const char *missing_type_note;
+    /* A binding among an entry's SPIR-V variables (`spirv`) that this format's code cannot
+       hold, described with why in `out` ("input attachment 'inColor' has no wgsl binding
+       (WebGPU has no input attachments)"); false when there is none. What explains a compile to
+       it that failed (Slang refuses the entry: its WGSL back end has no texel buffers or
+       subpass inputs). NULL: every binding. */
+    bool (*missing_binding)(const dgpb_spirv_info *spirv, char *out, size_t size);
 
     /* ---- the C header (header/c_header_types.c) ---- */
 

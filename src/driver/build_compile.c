@@ -128,17 +128,20 @@ static bool job_gives_unit(const build *b, const job_info *info)
 
 /*
  * Whether a failed job is the compile of an entry for a target whose code
- * lacks types (code_ops' missing_type: wgsl) that crashed while its entry
- * compiled to SPIR-V (the analysed target's code, or the probe): its SPIR-V
- * may show a type the target does not have, which explains the crash
- * (Slang's WGSL back end throws on a double), so its report waits for the
- * analysis. Slang's own errors are reported as they are.
+ * lacks types (code_ops' missing_type: wgsl) that crashed, or lacks bindings
+ * (missing_binding: wgsl) that failed, while its entry compiled to SPIR-V
+ * (the analysed target's code, or the probe): its SPIR-V may show a type or
+ * a binding the target does not have, which explains the failure (Slang's
+ * WGSL back end throws on a double, and refuses a texel buffer or a subpass
+ * input), so its report waits for the analysis. Slang's other errors are
+ * reported as they are.
  */
 static bool failure_waits(const job_list *list, const dgpb_compile_job *jobs, size_t i)
 {
     const job_info *j = &list->info[i];
-    if (j->role != ROLE_CODE || !code_ops_of_target((dgpb_target_id)j->target)->missing_type ||
-        !build_job_crashed(&jobs[i]))
+    const code_ops *ops = code_ops_of_target((dgpb_target_id)j->target);
+    if (j->role != ROLE_CODE ||
+        !((ops->missing_type && build_job_crashed(&jobs[i])) || ops->missing_binding))
         return false;
     int analysed = code_analysis_target();
     for (size_t k = 0; k < list->count; k++) {
@@ -152,8 +155,8 @@ static bool failure_waits(const job_list *list, const dgpb_compile_job *jobs, si
 }
 
 /*
- * Reports the compiles that waited: a type the target does not have in the
- * entry's SPIR-V, or else the compiler's crash.
+ * Reports the compiles that waited: a type or a binding the target does not
+ * have in the entry's SPIR-V, or else the compiler's failure.
  */
 static void report_waiting_failures(build *b, const job_list *list, const dgpb_compile_job *jobs)
 {

@@ -415,8 +415,9 @@ int build_write_outputs(build *b, const char *stem, const uint8_t *bytes, size_t
 
 /*
  * Refuses entry `e` on target `t` when its SPIR-V (`spirv`, NULL: nothing
- * known) uses a type the target's code cannot express (its code format's
- * missing_type, code/code_format.h), reporting it; whether it did.
+ * known) uses a type or binds a resource the target's code cannot express
+ * (its code format's missing_type and missing_binding, code/code_format.h),
+ * reporting it; whether it did.
  */
 bool build_refuse_missing_types(build *b, int t, size_t e, const dgpb_spirv_info *spirv);
 

@@ -33,6 +33,15 @@ bool build_refuse_missing_types(build *b, int t, size_t e, const dgpb_spirv_info
                      "target '%s', entry '%s': uses %s, which %s; limit the entry to other "
                      "targets with a DREAM_TARGET_* guard, or leave %s out of --targets",
                      target, b->entries[e].name, what, ops->missing_type_note, target);
+    char binding[600];
+    if (!what && spirv && ops->missing_binding &&
+        ops->missing_binding(spirv, binding, sizeof binding)) {
+        build_report(b, DGPB_SEV_ERROR, DGPB_ERR_SHADER,
+                     "target '%s', entry '%s': %s; limit the entry to other targets with a "
+                     "DREAM_TARGET_* guard, or leave %s out of --targets",
+                     target, b->entries[e].name, binding, target);
+        return true;
+    }
     return what != NULL;
 }
 

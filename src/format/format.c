@@ -17,7 +17,8 @@ static const char *const kind_names[DGPB_KIND_COUNT] = {
 enum {
 #define DGPB_WEBGPU_LAYOUT(ID, value, name, LIMIT) KIND_WGPU_##ID = value,
 #include "dgpb/vocabulary.def"
-    KIND_WGPU_ANY_STORAGE_TEXTURE = -1
+    KIND_WGPU_ANY_STORAGE_TEXTURE = -1,
+    KIND_WGPU_NO_BINDING = -2 /* WebGPU cannot bind it: no row of the kind on wgsl */
 };
 static const int kind_webgpu[DGPB_KIND_COUNT] = {
 #define DGPB_KIND(ID, value, name, ACCESS, WEBGPU) [value] = KIND_WGPU_##WEBGPU,
@@ -470,6 +471,8 @@ bool dgpb_webgpu_layout_allowed(uint32_t kind, uint32_t shape, uint32_t id, bool
 {
     if (!is_wgsl)
         return id == DGPB_WGPU_NONE;
+    if (kind < DGPB_KIND_COUNT && kind_webgpu[kind] == KIND_WGPU_NO_BINDING)
+        return false; /* no row of the kind on wgsl, whatever its ID */
     if (kind >= DGPB_KIND_COUNT || !id)
         return kind < DGPB_KIND_COUNT && !id && kind_webgpu[kind] == KIND_WGPU_NONE;
     if (!kind_shaped[kind])
@@ -549,6 +552,8 @@ char *dgpb_shape_text(uint32_t shape, char *buf, size_t size)
         ADD("%s%s", n ? " " : "", access);
     if (shape & DGPB_SHAPE_COMPARISON)
         ADD("%scomparison", n ? " " : "");
+    if (DGPB_SHAPE_DIM_OF(shape) == DGPB_DIM_SUBPASS || DGPB_SHAPE_ATTACHMENT_OF(shape))
+        ADD("%sattachment %u", n ? " " : "", (unsigned)DGPB_SHAPE_ATTACHMENT_OF(shape));
     if (shape & ~DGPB_SHAPE_ALL)
         ADD("%s0x%x", n ? " " : "", shape & ~DGPB_SHAPE_ALL);
     if (!n)
@@ -562,6 +567,8 @@ static const char *shape_rule(uint32_t kind, uint32_t shape, char *buf, size_t b
 {
     uint32_t dim = DGPB_SHAPE_DIM_OF(shape), sample = DGPB_SHAPE_SAMPLE_OF(shape),
              format = DGPB_SHAPE_FORMAT_OF(shape), access = DGPB_SHAPE_ACCESS_OF(shape);
+    bool texel_buffer = kind == DGPB_KIND_TEXEL_BUFFER || kind == DGPB_KIND_RW_TEXEL_BUFFER;
+    bool storage = kind == DGPB_KIND_RW_TEXTURE;
     const char *why = NULL;
     if (shape & ~DGPB_SHAPE_ALL)
         why = "unknown bits";
@@ -575,15 +582,27 @@ static const char *shape_rule(uint32_t kind, uint32_t shape, char *buf, size_t b
         why = "texture fields on a sampler";
     else if (kind != DGPB_KIND_SAMPLER && shape && !dim)
         why = "no dimension";
-    else if ((shape & DGPB_SHAPE_MULTISAMPLED) && dim != DGPB_DIM_2D)
+    else if (shape && (dim == DGPB_DIM_SUBPASS) != (kind == DGPB_KIND_INPUT_ATTACHMENT))
+        why = kind == DGPB_KIND_INPUT_ATTACHMENT ? "a dimension other than subpass"
+                                                 : "the dimension of an input attachment";
+    else if (shape && (dim == DGPB_DIM_BUFFER) != texel_buffer)
+        why = texel_buffer ? "a dimension other than buffer" : "the dimension of a texel buffer";
+    else if (DGPB_SHAPE_ATTACHMENT_OF(shape) && kind != DGPB_KIND_INPUT_ATTACHMENT)
+        why = "an attachment index on a parameter that is not an input attachment";
+    else if ((shape & DGPB_SHAPE_MULTISAMPLED) && dim != DGPB_DIM_2D && dim != DGPB_DIM_SUBPASS)
         why = "multisampling of a texture that is not 2d";
-    else if ((shape & DGPB_SHAPE_ARRAYED) && dim == DGPB_DIM_3D)
-        why = "an array of 3d textures";
-    else if (kind == DGPB_KIND_RW_TEXTURE && (shape & DGPB_SHAPE_COMPARISON))
-        why = "comparison on a storage texture";
-    else if (kind != DGPB_KIND_RW_TEXTURE && access)
+    else if ((shape & DGPB_SHAPE_ARRAYED) &&
+             (dim == DGPB_DIM_3D || dim == DGPB_DIM_BUFFER || dim == DGPB_DIM_SUBPASS))
+        why = dim == DGPB_DIM_3D ? "an array of 3d textures" : "layers (arrayed)";
+    else if (kind != DGPB_KIND_SAMPLER && kind != DGPB_KIND_TEXTURE &&
+             kind != DGPB_KIND_TEXTURE_SAMPLER && (shape & DGPB_SHAPE_COMPARISON))
+        why = kind == DGPB_KIND_RW_TEXTURE ? "comparison on a storage texture"
+                                           : "comparison on a parameter no sampler reads";
+    else if (sample == DGPB_SAMPLE_DEPTH && (texel_buffer || kind == DGPB_KIND_INPUT_ATTACHMENT))
+        why = "the depth sample type on a parameter no sampler reads";
+    else if (kind != DGPB_KIND_RW_TEXTURE && kind != DGPB_KIND_RW_TEXEL_BUFFER && access)
         why = "an access mode on a texture that is not a storage texture";
-    else if (kind != DGPB_KIND_RW_TEXTURE && format)
+    else if (!storage && !texel_buffer && format)
         why = "a texel format on a texture that is not a storage texture";
     else if (format && sample && dgpb_texel_format_sample_type(format) != sample)
         why = "a sample type its texel format does not return";
@@ -656,7 +675,11 @@ const char *dgpb_param_rule(uint32_t kind, uint32_t flags, uint32_t offset, uint
     uint32_t shape = shaped ? offset : 0;
     if (!dgpb_webgpu_layout_allowed(kind, shape, webgpu_layout, is_wgsl)) {
         char text[128], shape_text[96];
-        if (webgpu_layout && !dgpb_webgpu_layout_decode(webgpu_layout, NULL, NULL))
+        if (is_wgsl && kind_webgpu[kind] == KIND_WGPU_NO_BINDING)
+            snprintf(buf, buf_size,
+                     "%s parameters have no place on wgsl: WebGPU cannot bind them (spirv only)",
+                     kind_names[kind]);
+        else if (webgpu_layout && !dgpb_webgpu_layout_decode(webgpu_layout, NULL, NULL))
             snprintf(buf, buf_size, "unknown webgpu_layout id %u", webgpu_layout);
         else if (!is_wgsl)
             snprintf(buf, buf_size, "webgpu_layout %u on a target other than wgsl (must be 0)",

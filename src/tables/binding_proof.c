@@ -64,6 +64,12 @@ static bool kind_fits(uint32_t kind, const dgpb_code_binding *c)
                (kind == DGPB_KIND_HANDLE && c->is_array);
     case DGPB_CODE_ACCELERATION_STRUCTURE:
         return kind == DGPB_KIND_ACCELERATION_STRUCTURE;
+    case DGPB_CODE_TEXEL_BUFFER:
+        return kind == DGPB_KIND_TEXEL_BUFFER;
+    case DGPB_CODE_STORAGE_TEXEL_BUFFER:
+        return kind == DGPB_KIND_RW_TEXEL_BUFFER;
+    case DGPB_CODE_INPUT_ATTACHMENT:
+        return kind == DGPB_KIND_INPUT_ATTACHMENT;
     default:
         return false;
     }
@@ -97,19 +103,24 @@ static uint32_t wgsl_id(const dgpb_code_binding *c, bool paired, uint32_t pair_s
 
 /*
  * Whether a shaped row's shape agrees with the code's: every field the code
- * states (dgpb_code_binding.shape) equals the row's. `pair_sampler`: the code
- * binding is the sampler of a wgsl combined pair, which states the
- * comparison only.
+ * states (dgpb_code_binding.shape, and an input attachment's index when
+ * decorated) equals the row's. `pair_sampler`: the code binding is the
+ * sampler of a wgsl combined pair, which states the comparison only.
  */
-static bool shape_fits(uint32_t row, uint32_t code, uint32_t cls, bool pair_sampler)
+static bool shape_fits(uint32_t row, const dgpb_code_binding *c, bool pair_sampler)
 {
+    uint32_t code = c->shape, cls = c->cls;
     if (pair_sampler || cls == DGPB_CODE_SAMPLER || cls == DGPB_CODE_COMPARISON_SAMPLER)
         return (row & DGPB_SHAPE_COMPARISON) == (code & DGPB_SHAPE_COMPARISON);
+    /* An input attachment's index, stated by its decoration, may be 0. */
+    if (c->attachment_stated &&
+        (row & DGPB_SHAPE_ATTACHMENT_MASK) != (code & DGPB_SHAPE_ATTACHMENT_MASK))
+        return false;
     uint32_t texture = DGPB_SHAPE_DIM_MASK | DGPB_SHAPE_ARRAYED | DGPB_SHAPE_MULTISAMPLED;
     if (DGPB_SHAPE_DIM_OF(code) && (row & texture) != (code & texture))
         return false;
     static const uint32_t stated[] = {DGPB_SHAPE_SAMPLE_MASK, DGPB_SHAPE_FORMAT_MASK,
-                                      DGPB_SHAPE_ACCESS_MASK};
+                                      DGPB_SHAPE_ACCESS_MASK, DGPB_SHAPE_ATTACHMENT_MASK};
     for (size_t i = 0; i < sizeof stated / sizeof stated[0]; i++)
         if ((code & stated[i]) && (row & stated[i]) != (code & stated[i]))
             return false;
@@ -348,8 +359,7 @@ static int prove_code_binding(const dgpb_proof_input *in, const dgpb_code_bindin
                                  "outside the code's uniform block '%s' (%s, %u bytes)",
                                  dgpb_target_name(in->target), in->entry, row->name, row->offset,
                                  row->offset + row->size, c->name, where, c->block_size);
-        if (dgpb_kind_has_shape(row->kind) &&
-            !shape_fits(row->offset, c->shape, c->cls, pair_sampler)) {
+        if (dgpb_kind_has_shape(row->kind) && !shape_fits(row->offset, c, pair_sampler)) {
             char have[96], want[96];
             return dgpb_diag_set(diag, DGPB_ERR_SHADER, -1,
                                  "target '%s', entry '%s': parameter '%s' has the shape '%s', but "

@@ -109,8 +109,10 @@ static const dgpb_code_binding *code_of(const dgpb_param_select *s, const dgpb_r
 
 /*
  * A shaped row's shape word: what the reflection tells (dimension, arrayed,
- * multisampled, sample type, access), completed by what only the code states
- * (the texel format, a depth texture, a comparison sampler). The proof then
+ * multisampled, sample type, access, an input attachment's index), completed
+ * by what only the code states (the texel format, a depth texture, a
+ * comparison sampler; a texel buffer's or input attachment's sample type, a
+ * multisampled input attachment). The proof then
  * checks every field the code states against it (tables/binding_proof.c).
  */
 static uint32_t shape_of(const dgpb_param_select *s, const dgpb_reflected_param *p)
@@ -125,6 +127,12 @@ static uint32_t shape_of(const dgpb_param_select *s, const dgpb_reflected_param 
         return c->shape & DGPB_SHAPE_COMPARISON;
     }
     shape |= c->shape & DGPB_SHAPE_COMPARISON;
+    /* The reflection names no element type for Buffer<T> and SubpassInput<T>, nor whether a
+       subpass input is multisampled (SubpassInputMS): the code does. */
+    if (!DGPB_SHAPE_SAMPLE_OF(shape))
+        shape |= c->shape & DGPB_SHAPE_SAMPLE_MASK;
+    if (p->kind == DGPB_KIND_INPUT_ATTACHMENT)
+        shape |= c->shape & DGPB_SHAPE_MULTISAMPLED;
     if (DGPB_SHAPE_FORMAT_OF(c->shape)) /* the code's texel format wins over Slang's name */
         shape = (shape & ~(DGPB_SHAPE_FORMAT_MASK | DGPB_SHAPE_SAMPLE_MASK)) |
                 (c->shape & (DGPB_SHAPE_FORMAT_MASK | DGPB_SHAPE_SAMPLE_MASK));

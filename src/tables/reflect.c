@@ -159,12 +159,21 @@ static const cJSON *fields_of(const cJSON *t)
     return reflect_get(t, "fields");
 }
 
+/* Whether a type is Slang's SubpassInput (see add_subpass_input). */
+static bool is_subpass_input(const cJSON *t)
+{
+    const char *name = reflect_get_str(t, "name");
+    return name && !strncmp(name, "__SubpassImpl", 13);
+}
+
 /* Whether a type holds anything but plain data (a resource, a sampler, a block). */
 static bool holds_resources(const cJSON *t, int depth)
 {
     const char *kind = reflect_get_str(t, "kind");
     if (!kind || depth > 64)
         return false;
+    if (is_subpass_input(t))
+        return true;
     if (!strcmp(kind, "struct")) {
         const cJSON *f;
         cJSON_ArrayForEach(
@@ -376,9 +385,20 @@ static void classify(builder *b, dgpb_reflected_param *r, const cJSON *node, con
         } else if (reflect_str_is(base_shape, "accelerationStructure")) {
             r->kind = DGPB_KIND_ACCELERATION_STRUCTURE;
         } else if (reflect_str_is(base_shape, "textureBuffer")) {
-            snprintf(problem, n,
-                     "%s (a typed buffer) has no parameter kind; use %sStructuredBuffer<T> instead",
-                     shape, rw ? "RW" : "");
+            /* Buffer<T>, RWBuffer<T>: a uniform or storage texel buffer (docs/format.md). */
+            r->kind = rw ? DGPB_KIND_RW_TEXEL_BUFFER : DGPB_KIND_TEXEL_BUFFER;
+            if (b->code->webgpu)
+                set_problem(r, problem, n,
+                            "%s is a texel buffer, which has no %s binding (WebGPU has no texel "
+                            "buffers); declare a %sStructuredBuffer<T> instead, or leave %s out "
+                            "of --targets",
+                            shape, b->target, rw ? "RW" : "", b->target);
+            else if (b->code->memory_handles)
+                set_problem(r, problem, n,
+                            "%s is a texel buffer, which has no %s form (Slang's CUDA code reads "
+                            "and writes nothing through it); declare a %sStructuredBuffer<T> "
+                            "instead, or leave %s out of --targets",
+                            shape, b->target, rw ? "RW" : "", b->target);
         } else {
             snprintf(problem, n, "%s is not a parameter kind of the format", shape);
         }
@@ -472,27 +492,55 @@ static void add_refused(builder *b, const char *path, const cJSON *t, const base
 
 /*
  * A subpass input (SubpassInput<T>, SubpassInputMS<T>): Slang's reflection
- * describes it as its implementation struct, without fields, at a descriptor
- * slot. No kind of the format is an input attachment: refused as unsupported.
+ * describes it as its implementation struct, without fields or element type,
+ * at a descriptor slot, and its attachment index as a second binding record
+ * of a category the JSON names "unknown" (Slang's SubpassInput category has
+ * no name there). One input_attachment row of dimension subpass with that
+ * index (docs/format.md, "Input attachments"); the code adds its sample type
+ * and multisampling (tables/params.c). Only a code that binds input
+ * attachments has it (code_ops.input_attachments: spirv).
  */
-static bool is_subpass_input(const cJSON *t)
-{
-    const char *name = reflect_get_str(t, "name");
-    return name && !strncmp(name, "__SubpassImpl", 13);
-}
-
-static void add_subpass_input(builder *b, const char *path, const base *at)
+static void add_subpass_input(builder *b, const char *path, const cJSON *node, const base *at)
 {
     dgpb_reflected_param *r = push(b);
     if (!r)
         return;
-    r->kind = -1;
+    char problem[512] = "";
+    records rec = records_of(node);
+    r->kind = DGPB_KIND_INPUT_ATTACHMENT;
     r->entry_param = at->entry;
-    fill_resource_strings(b, r, path, path, at, "SubpassInput",
-                          "SubpassInput is not supported: an input attachment reads the render "
-                          "pass's own attachment, for which the format has no parameter kind "
-                          "(and WebGPU no binding); bind the attachment as a Texture2D and Load "
-                          "it at the fragment's position (SV_Position)");
+    /* The attachment index: the index of the record that is no descriptor slot. */
+    uint32_t index = 0;
+    const cJSON *item;
+    cJSON_ArrayForEach(
+        item,
+        reflect_get(node, "bindings")) if (reflect_str_is(reflect_get_str(item, "kind"), "unknown"))
+        reflect_get_u32(item, "index", &index);
+    r->shape_word = DGPB_DIM_SUBPASS;
+    if (!b->code->input_attachments)
+        set_problem(r, problem, sizeof problem,
+                    "SubpassInput is an input attachment, which has no %s binding (input "
+                    "attachments are spirv's only: %s); leave %s out of --targets for this entry",
+                    b->target,
+                    b->code->webgpu ? "WebGPU has none" : "this target's code has no form for them",
+                    b->target);
+    else if (index > DGPB_SHAPE_ATTACHMENT_MAX)
+        set_problem(r, problem, sizeof problem,
+                    "SubpassInput has the input attachment index %u, above the %u a row can hold; "
+                    "use a smaller [[vk::input_attachment_index(N)]]",
+                    index, DGPB_SHAPE_ATTACHMENT_MAX);
+    else
+        r->shape_word |= index << DGPB_SHAPE_ATTACHMENT_SHIFT;
+    if (!rec.slot) {
+        if (r->kind >= 0)
+            set_problem(r, problem, sizeof problem, "SubpassInput has no descriptor binding on %s",
+                        b->target);
+    } else {
+        r->space = at->space + rec_u32(rec.slot, "space");
+        r->binding = at->index + rec_u32(rec.slot, "index");
+        r->place_from_code = at->entry && b->code->places_from_code;
+    }
+    fill_resource_strings(b, r, path, path, at, "SubpassInput", problem);
 }
 
 /* Walks a struct's fields, named "<path>.<field>" (or just "<field>" when `path` is NULL). */
@@ -683,7 +731,7 @@ static void walk(builder *b, const char *path, const cJSON *node, const cJSON *t
         return;
     }
     if (reflect_str_is(kind, "struct") && is_subpass_input(t)) {
-        add_subpass_input(b, path, at);
+        add_subpass_input(b, path, node, at);
     } else if (reflect_str_is(kind, "struct")) {
         if (!holds_resources(t, 0)) {
             add_value(b, path, t, &rec, at);

@@ -165,7 +165,8 @@ uint32_t reflect_texture_shape(const cJSON *p, const cJSON *t)
     } dims[] = {{"texture1D", DGPB_DIM_1D},
                 {"texture2D", DGPB_DIM_2D},
                 {"texture3D", DGPB_DIM_3D},
-                {"textureCube", DGPB_DIM_CUBE}};
+                {"textureCube", DGPB_DIM_CUBE},
+                {"textureBuffer", DGPB_DIM_BUFFER}};
     const char *base = reflect_get_str(t, "baseShape");
     uint32_t shape = 0;
     for (size_t i = 0; i < sizeof dims / sizeof dims[0]; i++)
@@ -182,7 +183,9 @@ uint32_t reflect_texture_shape(const cJSON *p, const cJSON *t)
         rt = reflect_get(rt, "elementType");
     const char *scalar = reflect_get_str(rt, "scalarType");
     uint32_t sample = 0;
-    if (!scalar)
+    if (!scalar && shape == DGPB_DIM_BUFFER)
+        sample = 0; /* Slang 2025.15 writes no element type for Buffer<T>: the code tells it */
+    else if (!scalar)
         sample = DGPB_SAMPLE_FLOAT; /* Texture2D without <T> is float4 */
     else if (!strncmp(scalar, "float", 5))
         sample = DGPB_SAMPLE_FLOAT;
@@ -192,10 +195,12 @@ uint32_t reflect_texture_shape(const cJSON *p, const cJSON *t)
         sample = DGPB_SAMPLE_SINT;
     shape |= sample << DGPB_SHAPE_SAMPLE_SHIFT;
     const char *access = reflect_get_str(t, "access");
-    if (reflect_writable_access(access)) {
+    if (reflect_writable_access(access))
         shape |= (reflect_str_is(access, "write") ? DGPB_ACCESS_WRITE : DGPB_ACCESS_READ_WRITE)
                  << DGPB_SHAPE_ACCESS_SHIFT;
-        /* A storage texture's format, where Slang names one ([format("r32f")], or inferred). */
+    if (reflect_writable_access(access) || DGPB_SHAPE_DIM_OF(shape) == DGPB_DIM_BUFFER) {
+        /* A storage texture's or texel buffer's format, where Slang names one
+           ([format("r32f")], or inferred from the element type). */
         const char *format = reflect_get_str(p, "format");
         for (uint32_t f = 1; format && f < DGPB_TEXEL_FORMAT_END; f++)
             if (slang_formats[f] && !strcmp(slang_formats[f], format))

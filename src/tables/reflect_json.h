@@ -44,8 +44,10 @@ void reflect_shape_text(const cJSON *t, char *buf, size_t n);
  * A texture's shape word as the reflection tells it (dgpb/format.h): its
  * dimension, arrayed, multisampled, sample type (from its element type) and,
  * for a storage texture, its access and the format Slang names (`p`'s
- * "format"). The code states the rest, depth and comparison, and its texel
- * format wins (tables/params.c). 0 for anything but a texture.
+ * "format"); a texel buffer (Buffer<T>, RWBuffer<T>) likewise, of dimension
+ * buffer (Slang 2025.15 writes no element type for it: its sample type is
+ * then the code's). The code states the rest, depth and comparison, and its
+ * texel format wins (tables/params.c). 0 for anything but a texture.
  */
 uint32_t reflect_texture_shape(const cJSON *p, const cJSON *t);
 /* A scalar type's bytes ("float16": 2, "uint64": 8, bool: 4); 0 for none. */

@@ -267,7 +267,8 @@ static spv_result_t on_instruction(void *user, const spv_parsed_instruction_t *p
     case OP_DECORATE:
         if (p->num_words >= 4 &&
             (p->words[2] == DECORATION_BINDING || p->words[2] == DECORATION_DESCRIPTOR_SET ||
-             p->words[2] == DECORATION_ARRAY_STRIDE || p->words[2] == DECORATION_SPEC_ID)) {
+             p->words[2] == DECORATION_ARRAY_STRIDE || p->words[2] == DECORATION_SPEC_ID ||
+             p->words[2] == DECORATION_INPUT_ATTACHMENT_INDEX)) {
             push(&a->decos, p->words[1]);
             push(&a->decos, p->words[2]);
             push(&a->decos, p->words[3]);
@@ -651,6 +652,7 @@ static void describe_image(const analysis *a, const uint32_t *w, dgpb_spirv_var 
     v->image_depth = w[4] == 1;
     v->image_arrayed = w[5] != 0;
     v->image_multisampled = w[6] != 0;
+    v->image_sampled = w[7];
     v->image_format = w[8];
     uint32_t tn = 0;
     const uint32_t *st = def_of(a, w[2], &tn);
@@ -702,13 +704,10 @@ static bool describe_type(const analysis *a, uint32_t pointer_type, dgpb_spirv_v
         case OP_TYPE_IMAGE:
             if (n >= 9) {
                 describe_image(a, w, v);
-                v->image_dim = w[3];
-                v->image_depth = w[4] == 1;
-                v->image_arrayed = w[5] != 0;
-                v->image_multisampled = w[6] != 0;
-                v->type_class = w[3] == 5 /* Buffer */ ? DGPB_SPIRV_TYPE_TEXEL_BUFFER
-                                : w[7] == 2            ? DGPB_SPIRV_TYPE_STORAGE_IMAGE
-                                                       : DGPB_SPIRV_TYPE_SAMPLED_IMAGE_ONLY;
+                v->type_class = w[3] == 5 /* Buffer */        ? DGPB_SPIRV_TYPE_TEXEL_BUFFER
+                                : w[3] == 6 /* SubpassData */ ? DGPB_SPIRV_TYPE_INPUT_ATTACHMENT
+                                : w[7] == 2                   ? DGPB_SPIRV_TYPE_STORAGE_IMAGE
+                                                              : DGPB_SPIRV_TYPE_SAMPLED_IMAGE_ONLY;
             }
             break;
         case OP_TYPE_SAMPLER:
@@ -741,7 +740,7 @@ static int fill_info(analysis *a, dgpb_spirv_info *info)
         info->var_count = i + 1;
         if (!describe_type(a, a->var_types.v[i], v))
             return DGPB_ERR_NOMEM;
-        v->set = v->binding = -1;
+        v->set = v->binding = v->input_attachment = -1;
         v->written = (a->flags[v->id] & ID_REACHED) != 0;
         v->compared = (a->flags[v->id] & ID_COMPARED) != 0;
     }
@@ -798,6 +797,8 @@ static int fill_info(analysis *a, dgpb_spirv_info *info)
             v->binding = a->decos.v[i + 2];
         else if (a->decos.v[i + 1] == DECORATION_DESCRIPTOR_SET)
             v->set = a->decos.v[i + 2];
+        else if (a->decos.v[i + 1] == DECORATION_INPUT_ATTACHMENT_INDEX)
+            v->input_attachment = a->decos.v[i + 2];
     }
     for (size_t i = 0; i < a->interface.n; i++) {
         uint32_t id = a->interface.v[i];

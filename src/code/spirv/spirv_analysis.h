@@ -10,8 +10,9 @@
  *     hidden (code/capabilities.h maps a probe's to capabilities,
  *     docs/design.md, section 5);
  *   - every module-scope OpVariable (all storage classes except Function):
- *     its name, storage class, DescriptorSet/Binding, whether the entry
- *     point's interface lists it, and whether the shader writes it.
+ *     its name, storage class, DescriptorSet/Binding (and an input
+ *     attachment's InputAttachmentIndex), whether the entry point's
+ *     interface lists it, and whether the shader writes it.
  *
  * "Written" follows docs/design.md, section 4: a variable is written when an
  * OpStore, OpCopyMemory[Sized], an atomic other than OpAtomicLoad, an
@@ -82,6 +83,7 @@ typedef enum dgpb_spirv_type_class {
     DGPB_SPIRV_TYPE_SAMPLER,            /* OpTypeSampler */
     DGPB_SPIRV_TYPE_COMBINED,           /* OpTypeSampledImage: a combined texture-sampler */
     DGPB_SPIRV_TYPE_ACCELERATION_STRUCTURE, /* OpTypeAccelerationStructureKHR */
+    DGPB_SPIRV_TYPE_INPUT_ATTACHMENT,       /* OpTypeImage of Dim SubpassData */
 } dgpb_spirv_type_class;
 
 /* A member of a block's struct: its Offset decoration and its byte size up to where it ends,
@@ -100,13 +102,16 @@ typedef struct dgpb_spirv_var {
     bool written;           /* a store, atomic or image write reaches it */
     uint32_t type_class;    /* dgpb_spirv_type_class of the pointee */
     bool is_array;          /* the pointee is an array (of blocks, images, samplers...) */
-    uint32_t image_dim;     /* images: SPIR-V Dim (0 1D, 1 2D, 2 3D, 3 Cube, 5 Buffer) */
+    uint32_t image_dim;     /* images: SPIR-V Dim (0 1D, 1 2D, 2 3D, 3 Cube, 5 Buffer,
+                               6 SubpassData) */
     bool image_depth, image_arrayed, image_multisampled;
-    uint32_t image_sample; /* images: dgpb_sample_type of the Sampled Type (float, sint, uint) */
-    uint32_t image_format; /* images: SPIR-V ImageFormat (0 Unknown) */
-    bool compared;         /* images, samplers, sampled images: reach a depth-comparison sample
+    uint32_t image_sampled;   /* images: the Sampled operand (1 sampled, 2 storage) */
+    int64_t input_attachment; /* its InputAttachmentIndex decoration, -1 when absent */
+    uint32_t image_sample;    /* images: dgpb_sample_type of the Sampled Type (float, sint, uint) */
+    uint32_t image_format;    /* images: SPIR-V ImageFormat (0 Unknown) */
+    bool compared;            /* images, samplers, sampled images: reach a depth-comparison sample
                               (OpImageSampleDref*, OpImageDrefGather, ...) */
-    uint32_t block_size;   /* blocks: byte size with the struct's tail padding (the end
+    uint32_t block_size;      /* blocks: byte size with the struct's tail padding (the end
                                    of its last member rounded up to its alignment by the
                                    block's rules, code/spirv/spirv_layout.h); 0 unknown */
     dgpb_spirv_member *members; /* blocks: the struct's members in order (owned) */

@@ -29,7 +29,9 @@ static uint32_t spirv_class(const dgpb_spirv_var *v)
     case DGPB_SPIRV_TYPE_STORAGE_IMAGE:
         return DGPB_CODE_STORAGE_TEXTURE;
     case DGPB_SPIRV_TYPE_TEXEL_BUFFER:
-        return DGPB_CODE_TEXEL_BUFFER;
+        return v->image_sampled == 2 ? DGPB_CODE_STORAGE_TEXEL_BUFFER : DGPB_CODE_TEXEL_BUFFER;
+    case DGPB_SPIRV_TYPE_INPUT_ATTACHMENT:
+        return DGPB_CODE_INPUT_ATTACHMENT;
     case DGPB_SPIRV_TYPE_SAMPLER:
         return DGPB_CODE_SAMPLER;
     case DGPB_SPIRV_TYPE_COMBINED:
@@ -55,6 +57,8 @@ static uint32_t spirv_shape(const dgpb_spirv_var *v)
     case DGPB_SPIRV_TYPE_SAMPLED_IMAGE_ONLY:
     case DGPB_SPIRV_TYPE_STORAGE_IMAGE:
     case DGPB_SPIRV_TYPE_COMBINED:
+    case DGPB_SPIRV_TYPE_TEXEL_BUFFER:
+    case DGPB_SPIRV_TYPE_INPUT_ATTACHMENT:
         break;
     default:
         return 0;
@@ -67,7 +71,15 @@ static uint32_t spirv_shape(const dgpb_spirv_var *v)
         return 0;
     shape |= (v->image_arrayed ? DGPB_SHAPE_ARRAYED : 0) |
              (v->image_multisampled ? DGPB_SHAPE_MULTISAMPLED : 0);
-    if (v->type_class == DGPB_SPIRV_TYPE_STORAGE_IMAGE)
+    /* A texel buffer states its texel format (Unknown when a host chooses it), an input
+       attachment its attachment index; neither is a depth image. */
+    if (v->type_class == DGPB_SPIRV_TYPE_INPUT_ATTACHMENT)
+        return shape | v->image_sample << DGPB_SHAPE_SAMPLE_SHIFT |
+               (v->input_attachment >= 0 && v->input_attachment <= DGPB_SHAPE_ATTACHMENT_MAX
+                    ? (uint32_t)v->input_attachment << DGPB_SHAPE_ATTACHMENT_SHIFT
+                    : 0);
+    if (v->type_class == DGPB_SPIRV_TYPE_STORAGE_IMAGE ||
+        v->type_class == DGPB_SPIRV_TYPE_TEXEL_BUFFER)
         return shape | v->image_sample << DGPB_SHAPE_SAMPLE_SHIFT |
                (dgpb_texel_format_name(v->image_format) ? v->image_format : 0)
                    << DGPB_SHAPE_FORMAT_SHIFT;
@@ -99,7 +111,8 @@ int code_bindings_from_spirv(const dgpb_spirv_info *info, dgpb_code_bindings *ou
         c->space = push ? -1 : v->set;
         c->binding = push ? -1 : v->binding;
         c->cls = spirv_class(v);
-        c->writable = v->type_class == DGPB_SPIRV_TYPE_STORAGE_IMAGE;
+        c->writable = v->type_class == DGPB_SPIRV_TYPE_STORAGE_IMAGE ||
+                      (v->type_class == DGPB_SPIRV_TYPE_TEXEL_BUFFER && v->image_sampled == 2);
         c->is_array = v->is_array;
         c->block_size = v->block_size;
         c->members = v->members;
@@ -107,6 +120,8 @@ int code_bindings_from_spirv(const dgpb_spirv_info *info, dgpb_code_bindings *ou
         c->element_stride = v->element_stride;
         c->array_length = v->array_length;
         c->shape = spirv_shape(v);
+        c->attachment_stated =
+            v->type_class == DGPB_SPIRV_TYPE_INPUT_ATTACHMENT && v->input_attachment >= 0;
     }
     for (size_t i = 0; i < info->spec_constant_count; i++) {
         const dgpb_spirv_spec_constant *k = &info->spec_constants[i];

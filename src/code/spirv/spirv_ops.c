@@ -39,6 +39,7 @@ static int read_bindings(const uint8_t *code, size_t size, const dgpb_spirv_info
 const code_ops code_spirv_ops = {
     .places_from_code = true,
     .entry_values_launch = true,
+    .input_attachments = true,
     .proved = true,
     .place_format = "set %lld, binding %lld",
     .read_bindings = read_bindings,

@@ -93,6 +93,32 @@ static const char *stage_refused(uint32_t stage)
                : "WebGPU has compute, vertex and fragment shaders only";
 }
 
+/* A texel buffer or input attachment the entry's SPIR-V binds: WebGPU has neither. */
+static bool missing_binding(const dgpb_spirv_info *spirv, char *out, size_t size)
+{
+    for (size_t i = 0; spirv && i < spirv->var_count; i++) {
+        const dgpb_spirv_var *v = &spirv->vars[i];
+        if (!v->in_interface)
+            continue;
+        if (v->type_class == DGPB_SPIRV_TYPE_INPUT_ATTACHMENT) {
+            snprintf(out, size,
+                     "input attachment '%s' has no wgsl binding (WebGPU has no input attachments: "
+                     "they are spirv's only)",
+                     v->name);
+            return true;
+        }
+        if (v->type_class == DGPB_SPIRV_TYPE_TEXEL_BUFFER) {
+            snprintf(out, size,
+                     "%s texel buffer '%s' has no wgsl binding (WebGPU has no texel buffers: "
+                     "declare a %sStructuredBuffer<T> instead)",
+                     v->image_sampled == 2 ? "storage" : "uniform", v->name,
+                     v->image_sampled == 2 ? "RW" : "");
+            return true;
+        }
+    }
+    return false;
+}
+
 const code_ops code_wgsl_ops = {
     .places_from_code = true,
     .webgpu = true,
@@ -103,6 +129,7 @@ const code_ops code_wgsl_ops = {
     .stage_refused = stage_refused,
     .missing_type = wgsl_missing_type,
     .missing_type_note = "WGSL cannot express (it has i32, u32, f32 and f16 only)",
+    .missing_binding = missing_binding,
     .type_rank = 1,
     .reads_features = true,
     .features_read = wgsl_features_read,
