@@ -40,12 +40,14 @@ static void kinds_have_the_documented_numbers(void **state)
 {
     (void)state;
     static const char *const expected[] = {
-        "value",       "uniform_buffer",         "buffer",      "rw_buffer",
-        "byte_buffer", "rw_byte_buffer",         "texture",     "rw_texture",
-        "sampler",     "acceleration_structure", "mlp_weights", "handle",
+        "value",           "uniform_buffer",         "buffer",       "rw_buffer",
+        "byte_buffer",     "rw_byte_buffer",         "texture",      "rw_texture",
+        "sampler",         "acceleration_structure", "mlp_weights",  "handle",
+        "texture_sampler", "input_attachment",       "texel_buffer", "rw_texel_buffer",
     };
-    for (uint32_t k = 0; k < 12; k++)
+    for (uint32_t k = 0; k < 16; k++)
         assert_string_equal(dgpb_kind_name(k), expected[k]);
+    assert_int_equal(DGPB_KIND_COUNT, 16);
 }
 
 static void backends_map_to_their_targets(void **state)
@@ -154,6 +156,11 @@ static void webgpu_ids_follow_the_kind(void **state)
         {DGPB_KIND_HANDLE, 0, true},
         {DGPB_KIND_VALUE, 0, false},
         {DGPB_KIND_SAMPLER, 10, false},
+        /* WebGPU binds no input attachment or texel buffer: no ID fits, 0 neither. */
+        {DGPB_KIND_INPUT_ATTACHMENT, 0, false},
+        {DGPB_KIND_TEXEL_BUFFER, 0, false},
+        {DGPB_KIND_RW_TEXEL_BUFFER, 0, false},
+        {DGPB_KIND_RW_TEXEL_BUFFER, 3, false},
     };
     for (size_t i = 0; i < sizeof rows / sizeof rows[0]; i++) {
         assert_int_equal(dgpb_webgpu_layout_allowed(rows[i].kind, 0, rows[i].id, true), rows[i].ok);
@@ -237,6 +244,67 @@ static void webgpu_ids_follow_the_shape(void **state)
     assert_int_equal(known, 12 + (24 + 4 - 1) + (48 - 1) + (41 * 3 * 4 - 4));
 }
 
+/* Input attachments and texel buffers: their dimension and fields, spelled and checked. */
+static void input_attachment_and_texel_buffer_shapes_are_spelled_and_checked(void **state)
+{
+    (void)state;
+    static const struct {
+        uint32_t kind, shape;
+        const char *text, *why; /* why: NULL when the row is valid */
+    } rows[] = {
+        {DGPB_KIND_INPUT_ATTACHMENT, DGPB_DIM_SUBPASS | SAMPLE(FLOAT), "subpass float attachment 0",
+         NULL},
+        {DGPB_KIND_INPUT_ATTACHMENT,
+         DGPB_DIM_SUBPASS | DGPB_SHAPE_MULTISAMPLED | SAMPLE(UINT) |
+             63u << DGPB_SHAPE_ATTACHMENT_SHIFT,
+         "subpass ms uint attachment 63", NULL},
+        {DGPB_KIND_TEXEL_BUFFER, DGPB_DIM_BUFFER | SAMPLE(FLOAT) | FORMAT(RGBA8UNORM),
+         "buffer float rgba8unorm", NULL},
+        {DGPB_KIND_RW_TEXEL_BUFFER,
+         DGPB_DIM_BUFFER | SAMPLE(UINT) | FORMAT(R32UINT) | ACCESS(READ_WRITE),
+         "buffer uint r32uint read_write", NULL},
+        {DGPB_KIND_INPUT_ATTACHMENT, DGPB_DIM_2D | SAMPLE(FLOAT), "2d float",
+         "a dimension other than subpass"},
+        {DGPB_KIND_TEXTURE, DGPB_DIM_SUBPASS | SAMPLE(FLOAT), "subpass float attachment 0",
+         "the dimension of an input attachment"},
+        {DGPB_KIND_TEXEL_BUFFER, DGPB_DIM_2D, "2d", "a dimension other than buffer"},
+        {DGPB_KIND_RW_TEXTURE, DGPB_DIM_BUFFER | ACCESS(READ_WRITE), "buffer read_write",
+         "the dimension of a texel buffer"},
+        {DGPB_KIND_TEXTURE, DGPB_DIM_2D | 1u << DGPB_SHAPE_ATTACHMENT_SHIFT, "2d attachment 1",
+         "an attachment index on a parameter that is not an input attachment"},
+        {DGPB_KIND_TEXEL_BUFFER, DGPB_DIM_BUFFER | ACCESS(READ), "buffer read",
+         "an access mode on a texture that is not a storage texture"},
+        {DGPB_KIND_TEXEL_BUFFER, DGPB_DIM_BUFFER | DGPB_SHAPE_ARRAYED, "buffer_array",
+         "layers (arrayed)"},
+        {DGPB_KIND_INPUT_ATTACHMENT, DGPB_DIM_SUBPASS | SAMPLE(DEPTH), "subpass depth attachment 0",
+         "the depth sample type on a parameter no sampler reads"},
+        {DGPB_KIND_INPUT_ATTACHMENT, DGPB_DIM_SUBPASS | FORMAT(R32FLOAT),
+         "subpass r32float attachment 0",
+         "a texel format on a texture that is not a storage texture"},
+        {DGPB_KIND_TEXEL_BUFFER, DGPB_DIM_BUFFER | SAMPLE(SINT) | FORMAT(R32FLOAT),
+         "buffer sint r32float", "a sample type its texel format does not return"},
+    };
+    for (size_t i = 0; i < sizeof rows / sizeof rows[0]; i++) {
+        char text[96], buf[256];
+        assert_string_equal(dgpb_shape_text(rows[i].shape, text, sizeof text), rows[i].text);
+        uint32_t flags = dgpb_kind_required_flags(rows[i].kind);
+        const char *why =
+            dgpb_param_rule(rows[i].kind, flags, rows[i].shape, 0, 0, false, buf, sizeof buf);
+        if (!rows[i].why) {
+            if (why)
+                fail_msg("%s: %s", rows[i].text, why);
+        } else if (!why || !strstr(why, rows[i].why)) {
+            fail_msg("%s: got '%s', want '%s'", rows[i].text, why ? why : "(valid)", rows[i].why);
+        }
+    }
+    /* On wgsl no row of these kinds is valid, whatever its ID. */
+    char buf[256];
+    const char *why = dgpb_param_rule(DGPB_KIND_TEXEL_BUFFER, DGPB_FLAG_READ_ONLY,
+                                      DGPB_DIM_BUFFER | SAMPLE(FLOAT), 0, 0, true, buf, sizeof buf);
+    assert_non_null(why);
+    assert_non_null(strstr(why, "texel_buffer parameters have no place on wgsl"));
+}
+
 static void utf8_validation_rejects_malformed_sequences(void **state)
 {
     (void)state;
@@ -312,6 +380,7 @@ int main(void)
         cmocka_unit_test(metal_allows_metallib_or_msl_and_others_their_own_name),
         cmocka_unit_test(webgpu_ids_follow_the_kind),
         cmocka_unit_test(webgpu_ids_follow_the_shape),
+        cmocka_unit_test(input_attachment_and_texel_buffer_shapes_are_spelled_and_checked),
         cmocka_unit_test(utf8_validation_rejects_malformed_sequences),
         cmocka_unit_test(stems_replace_dots_and_default_to_main),
         cmocka_unit_test(diagnostics_format_like_a_compiler),

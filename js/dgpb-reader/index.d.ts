@@ -28,7 +28,10 @@ export type KindName =
   | 'acceleration_structure'
   | 'mlp_weights'
   | 'handle'
-  | 'texture_sampler';
+  | 'texture_sampler'
+  | 'input_attachment'
+  | 'texel_buffer'
+  | 'rw_texel_buffer';
 
 /** Parameter kinds by name (GpuArgKind numbering). */
 export declare const KIND: Readonly<{
@@ -45,6 +48,9 @@ export declare const KIND: Readonly<{
   mlp_weights: 10;
   handle: 11;
   texture_sampler: 12;
+  input_attachment: 13;
+  texel_buffer: 14;
+  rw_texel_buffer: 15;
 }>;
 /** Parameter kind names by number: KIND_NAMES[KIND.sampler] === 'sampler'. */
 export declare const KIND_NAMES: readonly KindName[];
@@ -208,22 +214,27 @@ export interface Param {
   size: number;
   /** WEBGPU_LAYOUT value; 0 off wgsl. */
   webgpuLayout: number;
-  /** Textures, storage textures, samplers and texture_samplers: their shape word, decoded. */
+  /** Textures, storage textures, samplers, texture_samplers, input attachments and texel buffers:
+      their shape word, decoded. */
   shape?: Shape;
 }
 
 /** A shape word decoded (docs/format.md "Shapes"). */
 export interface Shape {
-  dimension: 'none' | '1d' | '2d' | '3d' | 'cube' | null;
+  dimension: 'none' | '1d' | '2d' | '3d' | 'cube' | 'buffer' | 'subpass' | null;
   arrayed: boolean;
   multisampled: boolean;
   /** The sampler (of a sampler or texture_sampler row) compares with a depth reference. */
   comparison: boolean;
   sampleType: 'none' | 'float' | 'sint' | 'uint' | 'depth' | null;
-  /** Storage textures: the texel format the code declares (WebGPU's name); null unstated. */
+  /** Storage textures and texel buffers: the texel format the code declares (WebGPU's name);
+      null unstated. */
   format: string | null;
   access: 'read' | 'write' | 'read_write' | null;
-  /** As the JSON view and the listings spell it: "cube float", "2d_array uint", "none". */
+  /** Input attachments (dimension 'subpass'): the attachment index (InputAttachmentIndex); else null. */
+  attachment: number | null;
+  /** As the JSON view and the listings spell it: "cube float", "2d_array uint",
+      "subpass float attachment 1", "none". */
   text: string;
 }
 
@@ -233,7 +244,7 @@ export declare const SHAPED_KINDS: readonly number[];
 export declare const SHAPE: Readonly<{
   DIM_MASK: number; ARRAYED: number; MULTISAMPLED: number; COMPARISON: number;
   SAMPLE_SHIFT: number; SAMPLE_MASK: number; FORMAT_SHIFT: number; FORMAT_MASK: number;
-  ACCESS_SHIFT: number; ACCESS_MASK: number;
+  ACCESS_SHIFT: number; ACCESS_MASK: number; ATTACHMENT_SHIFT: number; ATTACHMENT_MASK: number;
 }>;
 export declare const SHAPE_DIMENSIONS: readonly string[];
 export declare const SAMPLE_TYPES: readonly string[];

@@ -38,6 +38,9 @@ export const KIND = Object.freeze({
   mlp_weights: 10,
   handle: 11,
   texture_sampler: 12,
+  input_attachment: 13,
+  texel_buffer: 14,
+  rw_texel_buffer: 15,
 });
 /** Parameter kind names by number. */
 export const KIND_NAMES = Object.freeze(Object.keys(KIND));
@@ -216,19 +219,23 @@ export function webgpuLayoutText(id) {
 }
 
 /** The kinds whose rows carry a shape word in `offset` (docs/format.md "Shapes"). */
-export const SHAPED_KINDS = Object.freeze([KIND.texture, KIND.rw_texture, KIND.sampler, KIND.texture_sampler]);
+export const SHAPED_KINDS = Object.freeze([KIND.texture, KIND.rw_texture, KIND.sampler, KIND.texture_sampler,
+  KIND.input_attachment, KIND.texel_buffer, KIND.rw_texel_buffer]);
+/* The kinds WebGPU cannot bind: no row of them on wgsl (spirv only). */
+const NO_WEBGPU_KINDS = [KIND.input_attachment, KIND.texel_buffer, KIND.rw_texel_buffer];
 /** A shape word's fields (docs/format.md "Shapes"). */
 export const SHAPE = Object.freeze({
   DIM_MASK: 0xf, ARRAYED: 0x10, MULTISAMPLED: 0x20, COMPARISON: 0x40,
   SAMPLE_SHIFT: 8, SAMPLE_MASK: 0xf00, FORMAT_SHIFT: 16, FORMAT_MASK: 0xff0000,
-  ACCESS_SHIFT: 24, ACCESS_MASK: 0x3000000,
+  ACCESS_SHIFT: 24, ACCESS_MASK: 0x3000000, ATTACHMENT_SHIFT: 26, ATTACHMENT_MASK: 0xfc000000,
 });
-const SHAPE_ALL = 0x03ff0f7f; // every field above
-/** Dimensions by number: a shape word's bits 0..3. */
-export const SHAPE_DIMENSIONS = Object.freeze(['none', '1d', '2d', '3d', 'cube']);
+const SHAPE_ALL = 0xffff0f7f; // every field above
+/** Dimensions by number: a shape word's bits 0..3 (`buffer` a texel buffer's, `subpass` an input attachment's). */
+export const SHAPE_DIMENSIONS = Object.freeze(['none', '1d', '2d', '3d', 'cube', 'buffer', 'subpass']);
+const DIM_BUFFER = 5, DIM_SUBPASS = 6;
 /** Sample types by number: bits 8..11. */
 export const SAMPLE_TYPES = Object.freeze(['none', 'float', 'sint', 'uint', 'depth']);
-/** Storage access modes by number: bits 24..25 (0: not a storage texture). */
+/** Storage access modes by number: bits 24..25 (0: neither a storage texture nor a storage texel buffer). */
 export const SHAPE_ACCESS = Object.freeze([null, 'read', 'write', 'read_write']);
 /** Texel formats by number (SPIR-V's ImageFormat enumerants; WebGPU's names): bits 16..23. */
 export const TEXEL_FORMATS = Object.freeze([null,
@@ -248,8 +255,9 @@ function texelSampleType(format) {
 
 /**
  * A shape word decoded: { dimension, arrayed, multisampled, comparison,
- * sampleType, format, access, text } (docs/format.md "Shapes"); `text` is
- * the spelling of the JSON view and the listings.
+ * sampleType, format, access, attachment, text } (docs/format.md "Shapes");
+ * `attachment` is an input attachment's index (null for other dimensions),
+ * `text` the spelling of the JSON view and the listings.
  */
 export function decodeShape(shape) {
   const dim = shape & SHAPE.DIM_MASK;
@@ -264,6 +272,7 @@ export function decodeShape(shape) {
     sampleType: SAMPLE_TYPES[sample] ?? null,
     format: TEXEL_FORMATS[format] ?? null,
     access: SHAPE_ACCESS[access] ?? null,
+    attachment: dim === DIM_SUBPASS ? (shape & SHAPE.ATTACHMENT_MASK) >>> SHAPE.ATTACHMENT_SHIFT : null,
     text: shapeText(shape),
   };
 }
@@ -281,6 +290,8 @@ export function shapeText(shape) {
   if (format) parts.push(TEXEL_FORMATS[format] ?? '?');
   if (access) parts.push(SHAPE_ACCESS[access]);
   if (shape & SHAPE.COMPARISON) parts.push('comparison');
+  const attachment = (shape & SHAPE.ATTACHMENT_MASK) >>> SHAPE.ATTACHMENT_SHIFT;
+  if (dim === DIM_SUBPASS || attachment) parts.push(`attachment ${attachment}`);
   const extra = (shape & ~SHAPE_ALL) >>> 0;
   if (extra) parts.push(`0x${extra.toString(16)}`);
   return parts.length ? parts.join(' ') : 'none';
@@ -292,6 +303,7 @@ function shapeRule(kind, shape) {
   const sample = (shape & SHAPE.SAMPLE_MASK) >>> SHAPE.SAMPLE_SHIFT;
   const format = (shape & SHAPE.FORMAT_MASK) >>> SHAPE.FORMAT_SHIFT;
   const access = (shape & SHAPE.ACCESS_MASK) >>> SHAPE.ACCESS_SHIFT;
+  const texelBuffer = kind === KIND.texel_buffer || kind === KIND.rw_texel_buffer;
   let why = null;
   if ((shape & ~SHAPE_ALL) >>> 0) why = 'unknown bits';
   else if (dim >= SHAPE_DIMENSIONS.length) why = 'an unknown dimension';
@@ -299,11 +311,22 @@ function shapeRule(kind, shape) {
   else if (format && !TEXEL_FORMATS[format]) why = 'an unknown texel format';
   else if (kind === KIND.sampler && (shape & ~SHAPE.COMPARISON)) why = 'texture fields on a sampler';
   else if (kind !== KIND.sampler && shape && !dim) why = 'no dimension';
-  else if ((shape & SHAPE.MULTISAMPLED) && dim !== 2) why = 'multisampling of a texture that is not 2d';
-  else if ((shape & SHAPE.ARRAYED) && dim === 3) why = 'an array of 3d textures';
-  else if (kind === KIND.rw_texture && (shape & SHAPE.COMPARISON)) why = 'comparison on a storage texture';
-  else if (kind !== KIND.rw_texture && access) why = 'an access mode on a texture that is not a storage texture';
-  else if (kind !== KIND.rw_texture && format) why = 'a texel format on a texture that is not a storage texture';
+  else if (shape && (dim === DIM_SUBPASS) !== (kind === KIND.input_attachment))
+    why = kind === KIND.input_attachment ? 'a dimension other than subpass' : 'the dimension of an input attachment';
+  else if (shape && (dim === DIM_BUFFER) !== texelBuffer)
+    why = texelBuffer ? 'a dimension other than buffer' : 'the dimension of a texel buffer';
+  else if ((shape & SHAPE.ATTACHMENT_MASK) && kind !== KIND.input_attachment)
+    why = 'an attachment index on a parameter that is not an input attachment';
+  else if ((shape & SHAPE.MULTISAMPLED) && dim !== 2 && dim !== DIM_SUBPASS) why = 'multisampling of a texture that is not 2d';
+  else if ((shape & SHAPE.ARRAYED) && (dim === 3 || dim === DIM_BUFFER || dim === DIM_SUBPASS))
+    why = dim === 3 ? 'an array of 3d textures' : 'layers (arrayed)';
+  else if (![KIND.sampler, KIND.texture, KIND.texture_sampler].includes(kind) && (shape & SHAPE.COMPARISON))
+    why = kind === KIND.rw_texture ? 'comparison on a storage texture' : 'comparison on a parameter no sampler reads';
+  else if (sample === 4 && (texelBuffer || kind === KIND.input_attachment))
+    why = 'the depth sample type on a parameter no sampler reads';
+  else if (kind !== KIND.rw_texture && kind !== KIND.rw_texel_buffer && access)
+    why = 'an access mode on a texture that is not a storage texture';
+  else if (kind !== KIND.rw_texture && !texelBuffer && format) why = 'a texel format on a texture that is not a storage texture';
   else if (format && sample && texelSampleType(format) !== sample) why = 'a sample type its texel format does not return';
   if (!why) return null;
   return `shape 0x${(shape >>> 0).toString(16)} (${shapeText(shape)}) of a ${KIND_NAMES[kind]} parameter has ${why}`;
@@ -453,7 +476,8 @@ function findDuplicate(bytes, names) {
 
 // The kinds that always carry read_only (dgpb_kind_required_flags()).
 const READ_ONLY_KINDS = new Set([KIND.value, KIND.uniform_buffer, KIND.buffer, KIND.byte_buffer,
-  KIND.texture, KIND.sampler, KIND.acceleration_structure, KIND.texture_sampler]);
+  KIND.texture, KIND.sampler, KIND.acceleration_structure, KIND.texture_sampler, KIND.input_attachment,
+  KIND.texel_buffer]);
 
 /* The rules for one parameter row (dgpb_param_rule()): null, or why it is wrong. */
 function paramRule(kind, flags, offset, size, id, wgsl) {
@@ -479,6 +503,8 @@ function paramRule(kind, flags, offset, size, id, wgsl) {
   if (kind === KIND.value && offset + size > 0xffffffff) return "a value parameter's offset + size overflows";
   const shape = shaped ? offset : 0;
   if (!webgpuLayoutAllowed(kind, shape, id, wgsl)) {
+    if (wgsl && NO_WEBGPU_KINDS.includes(kind))
+      return `${KIND_NAMES[kind]} parameters have no place on wgsl: WebGPU cannot bind them (spirv only)`;
     if (id && !decodeWebgpuLayout(id)) return `unknown webgpu_layout id ${id}`;
     if (!wgsl) return `webgpu_layout ${id} on a target other than wgsl (must be 0)`;
     if (shape) return `webgpu_layout ${id} (${webgpuLayoutText(id)}) does not describe a ${KIND_NAMES[kind]} parameter of shape ${shapeText(shape)}`;
@@ -489,6 +515,7 @@ function paramRule(kind, flags, offset, size, id, wgsl) {
 
 function webgpuLayoutAllowed(kind, shape, id, wgsl) {
   if (!wgsl) return id === 0;
+  if (NO_WEBGPU_KINDS.includes(kind)) return false; // no row of the kind on wgsl, whatever its ID
   if (!SHAPED_KINDS.includes(kind)) return id === webgpuLayoutFor(kind, 0);
   const d = decodeWebgpuLayout(id);
   if (!d || d.kind !== kind) return false;

@@ -238,5 +238,27 @@ test('each kind carries on wgsl the WebGPU ID of its WEBGPU column, and 0 elsewh
       assert.equal(verdict('wgsl', { ...shape, webgpu: l.value }) === null, allowed, `${k.name} with ID ${l.value} on wgsl`);
       assert.equal(verdict('spirv', { ...shape, webgpu: l.value }) === null, l.value === 0, `${k.name} with ID ${l.value} on spirv`);
     }
+    // A kind WebGPU cannot bind has no row on wgsl, as the C reader says.
+    if (k.webgpu === 'NO_BINDING')
+      assert.match(verdict('wgsl', { ...shape, webgpu: 0 }) ?? '',
+        new RegExp(`${k.name} parameters have no place on wgsl: WebGPU cannot bind them`), k.name);
   }
+});
+
+test('input attachments and texel buffers: their dimension, attachment index and format as the C reader spells and checks them', () => {
+  const subpass = 6 | (1 << 8) | (3 << 26);
+  assert.equal(dgpb.shapeText(subpass), 'subpass float attachment 3');
+  assert.equal(dgpb.decodeShape(subpass).attachment, 3);
+  assert.equal(dgpb.shapeText(6 | 0x20 | (3 << 8)), 'subpass ms uint attachment 0');
+  assert.equal(dgpb.decodeShape(2 | (1 << 8)).attachment, null);
+  assert.equal(dgpb.shapeText(5 | (3 << 8) | (33 << 16) | (3 << 24)), 'buffer uint r32uint read_write');
+  const row = (kind, offset) => verdict('spirv', { kind: dgpb.KIND[kind], flags: dgpb.FLAG.read_only, offset, size: 0, webgpu: 0 });
+  assert.equal(row('input_attachment', subpass), null);
+  assert.equal(row('texel_buffer', 5 | (1 << 8) | (4 << 16)), null);
+  assert.match(row('input_attachment', 2 | (1 << 8)) ?? '', /has a dimension other than subpass/);
+  assert.match(row('texture', 6 | (1 << 8)) ?? '', /has the dimension of an input attachment/);
+  assert.match(row('texel_buffer', 2 | (1 << 8)) ?? '', /has a dimension other than buffer/);
+  assert.match(row('texture', 2 | (1 << 8) | (2 << 26)) ?? '', /an attachment index on a parameter that is not an input attachment/);
+  assert.match(row('texel_buffer', 5 | (1 << 8) | (1 << 24)) ?? '', /an access mode/);
+  assert.match(row('input_attachment', 6 | 0x10 | (1 << 8)) ?? '', /has layers \(arrayed\)/);
 });
