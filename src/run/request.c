@@ -64,6 +64,20 @@ int dgpb_run_dim_from_name(const char *name)
     return -1;
 }
 
+uint32_t run_texel_buffer_format(const dgpb_param_view *row, const char **name)
+{
+    uint32_t shape = row->offset;
+    const char *n = dgpb_texel_format_name(DGPB_SHAPE_FORMAT_OF(shape));
+    if (!n)
+        n = DGPB_SHAPE_SAMPLE_OF(shape) == DGPB_SAMPLE_SINT   ? "r32sint"
+            : DGPB_SHAPE_SAMPLE_OF(shape) == DGPB_SAMPLE_UINT ? "r32uint"
+                                                              : "r32float";
+    if (name)
+        *name = n;
+    int f = dgpb_run_format_from_name(n);
+    return f < 0 ? DGPB_RUN_FORMAT_NONE : (uint32_t)f;
+}
+
 /* ---- requests ------------------------------------------------------------ */
 
 size_t run_param_bytes(const dgpb_run_param *p)

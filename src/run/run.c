@@ -207,10 +207,35 @@ static int check_param(const dgpb_run_param *p, const dgpb_param_view *row, dgpb
         return check_texture_shape(p, row, d) ? DGPB_ERR_RUN_KIND : check_texture(p, d);
     case DGPB_KIND_SAMPLER:
         return DGPB_OK;
+    case DGPB_KIND_INPUT_ATTACHMENT:
+        return dgpb_diag_set(d, DGPB_ERR_RUN_KIND, -1,
+                             "parameter '%s' is an input attachment: the render pass's own "
+                             "attachment, which a request cannot give",
+                             p->name);
     default:
         if (p->format)
             return dgpb_diag_set(d, DGPB_ERR_RUN_KIND, -1, "parameter '%s' is a %s, not a texture",
                                  p->name, kind_text(kind));
+        if (kind == DGPB_KIND_TEXEL_BUFFER || kind == DGPB_KIND_RW_TEXEL_BUFFER) {
+            /* Whole texels of the view's format (docs/run.md, "Texel buffers"). */
+            const char *name;
+            uint32_t format = run_texel_buffer_format(row, &name);
+            size_t bytes = run_param_bytes(p), texel = dgpb_run_format_texel_size(format);
+            char text[96];
+            if (!format)
+                return dgpb_diag_set(d, DGPB_ERR_RUN_KIND, -1,
+                                     "texel buffer '%s' (%s) has the texel format %s, which the "
+                                     "runner has no texel buffer of",
+                                     p->name, dgpb_shape_text(row->offset, text, sizeof text),
+                                     name);
+            if (!bytes && p->input)
+                bytes = p->input_size;
+            if (bytes % texel)
+                return dgpb_diag_set(d, DGPB_ERR_RUN_SIZE, -1,
+                                     "texel buffer '%s' holds %s texels of %zu bytes, the request "
+                                     "gives %zu bytes",
+                                     p->name, name, texel, bytes);
+        }
         if (p->size && p->input && p->input_size > p->size)
             return dgpb_diag_set(d, DGPB_ERR_RUN_SIZE, -1,
                                  "buffer '%s': %zu bytes of input do not fit its %zu bytes",

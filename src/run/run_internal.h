@@ -15,6 +15,7 @@
 #define run_param_index dgpb__run_param_index
 #define run_block_of_field dgpb__run_block_of_field
 #define run_groups dgpb__run_groups
+#define run_texel_buffer_format dgpb__run_texel_buffer_format
 #define run_check_capabilities dgpb__run_check_capabilities
 #define run_check_storage_format dgpb__run_check_storage_format
 #define run_check_block dgpb__run_check_block
@@ -73,6 +74,15 @@ const dgpb_param_view *run_block_of_field(const dgpb_entry_view *e, const dgpb_p
 
 /* The groups to dispatch for the request and the entry's group size. */
 void run_groups(const dgpb_run_request *req, const uint32_t group_size[3], uint32_t out[3]);
+
+/*
+ * The format of the view a host creates for a texel buffer row (docs/run.md,
+ * "Texel buffers"): the texel format its shape states, else the 32-bit
+ * one-channel format of its sample type (r32float, r32sint, r32uint; r32float
+ * when it states none). DGPB_RUN_FORMAT_NONE when the runner has no such
+ * format; *name (optional) is the format's name either way.
+ */
+uint32_t run_texel_buffer_format(const dgpb_param_view *row, const char **name);
 
 /* ---- value_text.c ------------------------------------------------------------ */
 

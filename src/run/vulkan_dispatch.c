@@ -93,10 +93,12 @@ int vk_run(void *host, const char *key, const dgpb_entry_view *const *entries,
         {VK_DESCRIPTOR_TYPE_SAMPLER, MAX_SLOTS},
         {VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER, MAX_SLOTS},
         {VK_DESCRIPTOR_TYPE_STORAGE_IMAGE, MAX_SLOTS},
+        {VK_DESCRIPTOR_TYPE_UNIFORM_TEXEL_BUFFER, MAX_SLOTS},
+        {VK_DESCRIPTOR_TYPE_STORAGE_TEXEL_BUFFER, MAX_SLOTS},
     };
     VkDescriptorPoolCreateInfo pci = {.sType = VK_STRUCTURE_TYPE_DESCRIPTOR_POOL_CREATE_INFO,
                                       .maxSets = MAX_SETS,
-                                      .poolSizeCount = 5,
+                                      .poolSizeCount = sizeof sizes / sizeof sizes[0],
                                       .pPoolSizes = sizes};
     VkDescriptorSet sets[MAX_SETS] = {0};
     if (vkCreateDescriptorPool(vk->device, &pci, NULL, &pool) != VK_SUCCESS) {
@@ -123,6 +125,8 @@ int vk_run(void *host, const char *key, const dgpb_entry_view *const *entries,
                                                        : VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL};
         bool is_buffer = s->type == VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER ||
                          s->type == VK_DESCRIPTOR_TYPE_STORAGE_BUFFER;
+        bool is_texels = s->type == VK_DESCRIPTOR_TYPE_UNIFORM_TEXEL_BUFFER ||
+                         s->type == VK_DESCRIPTOR_TYPE_STORAGE_TEXEL_BUFFER;
         VkWriteDescriptorSet w = {.sType = VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET,
                                   .dstSet = sets[s->space],
                                   .dstBinding = s->binding,
@@ -130,7 +134,8 @@ int vk_run(void *host, const char *key, const dgpb_entry_view *const *entries,
                                   .descriptorCount = 1,
                                   .descriptorType = s->type,
                                   .pBufferInfo = is_buffer ? &bi : NULL,
-                                  .pImageInfo = is_buffer ? NULL : &ii};
+                                  .pImageInfo = is_buffer || is_texels ? NULL : &ii,
+                                  .pTexelBufferView = is_texels ? &res[i].texels : NULL};
         vkUpdateDescriptorSets(vk->device, 1, &w, 0, NULL);
     }
 

@@ -170,6 +170,7 @@ typedef struct resource {
     VkDeviceMemory img_mem;
     VkImageView view;
     VkSampler sampler;
+    VkBufferView texels; /* a texel buffer's view of `buf` */
 } resource;
 
 /* The Vulkan format of a dgpb_run_format; VK_FORMAT_UNDEFINED for none. */

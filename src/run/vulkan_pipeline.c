@@ -35,6 +35,12 @@ static bool descriptor_type(uint32_t kind, VkDescriptorType *out)
     case DGPB_KIND_RW_TEXTURE:
         *out = VK_DESCRIPTOR_TYPE_STORAGE_IMAGE;
         return true;
+    case DGPB_KIND_TEXEL_BUFFER:
+        *out = VK_DESCRIPTOR_TYPE_UNIFORM_TEXEL_BUFFER;
+        return true;
+    case DGPB_KIND_RW_TEXEL_BUFFER:
+        *out = VK_DESCRIPTOR_TYPE_STORAGE_TEXEL_BUFFER;
+        return true;
     default:
         return false;
     }
@@ -111,6 +117,15 @@ static bool add_rows(pipeline *p, const dgpb_entry_view *e, dgpb_diag *r)
                      "parameter '%.*s' of entry '%.*s' is an unbounded array (its descriptor "
                      "count is the host's), which this runner cannot bind yet",
                      (int)row->name.len, row->name.ptr, (int)e->name.len, e->name.ptr);
+            return false;
+        }
+        if (row->kind == DGPB_KIND_INPUT_ATTACHMENT) {
+            char shape[96];
+            run_fail(r, DGPB_ERR_UNSUPPORTED,
+                     "parameter '%.*s' of entry '%.*s' is an input attachment (%s), which this "
+                     "runner cannot bind yet",
+                     (int)row->name.len, row->name.ptr, (int)e->name.len, e->name.ptr,
+                     dgpb_shape_text(row->offset, shape, sizeof shape));
             return false;
         }
         /* A texture and a sampler sharing a binding are one combined image-sampler: the

@@ -136,8 +136,52 @@ bool vk_make_image(vk_host *vk, resource *res, const dgpb_run_param *cp, VkImage
     return true;
 }
 
+/*
+ * A texel buffer: a buffer of the request's bytes and a view of it in the
+ * format of its row (run_texel_buffer_format), which the device must offer
+ * for that use (else DGPB_ERR_RUN_CAPABILITY).
+ */
+static bool make_texel_buffer(vk_host *vk, const slot *s, const dgpb_run_param *cp, resource *res,
+                              dgpb_diag *r)
+{
+    bool storage = s->type == VK_DESCRIPTOR_TYPE_STORAGE_TEXEL_BUFFER;
+    const char *name;
+    VkFormat format = vk_format(run_texel_buffer_format(s->row, &name));
+    VkFormatProperties props;
+    vkGetPhysicalDeviceFormatProperties(vk->phys, format, &props);
+    VkFormatFeatureFlags need = storage ? VK_FORMAT_FEATURE_STORAGE_TEXEL_BUFFER_BIT
+                                        : VK_FORMAT_FEATURE_UNIFORM_TEXEL_BUFFER_BIT;
+    if (format == VK_FORMAT_UNDEFINED || !(props.bufferFeatures & need)) {
+        run_fail(r, DGPB_ERR_RUN_CAPABILITY,
+                 "texel buffer '%s': device '%s' has no %s texel buffer of format %s", cp->name,
+                 vk->device_name, storage ? "storage" : "uniform", name);
+        return false;
+    }
+    size_t bytes = run_param_bytes(cp);
+    if (!bytes)
+        bytes = cp->input_size;
+    if (!make_buffer(vk, res, bytes ? bytes : 4,
+                     storage ? VK_BUFFER_USAGE_STORAGE_TEXEL_BUFFER_BIT
+                             : VK_BUFFER_USAGE_UNIFORM_TEXEL_BUFFER_BIT,
+                     r))
+        return false;
+    if (cp->input)
+        memcpy(res->map, cp->input, cp->input_size ? cp->input_size : cp->size);
+    VkBufferViewCreateInfo ci = {.sType = VK_STRUCTURE_TYPE_BUFFER_VIEW_CREATE_INFO,
+                                 .buffer = res->buf,
+                                 .format = format,
+                                 .range = VK_WHOLE_SIZE};
+    if (vkCreateBufferView(vk->device, &ci, NULL, &res->texels) != VK_SUCCESS) {
+        fail(r, "texel buffer '%s': vkCreateBufferView (%s) failed", cp->name, name);
+        return false;
+    }
+    return true;
+}
+
 void vk_free_resource(vk_host *vk, resource *res)
 {
+    if (res->texels)
+        vkDestroyBufferView(vk->device, res->texels, NULL);
     if (res->sampler)
         vkDestroySampler(vk->device, res->sampler, NULL);
     if (res->view)
@@ -207,6 +251,9 @@ bool vk_make_slot_resource(vk_host *vk, const dgpb_run_request *c, const slot *s
             memcpy(res->map, cp->input, cp->input_size ? cp->input_size : cp->size);
         return true;
     }
+    case VK_DESCRIPTOR_TYPE_UNIFORM_TEXEL_BUFFER:
+    case VK_DESCRIPTOR_TYPE_STORAGE_TEXEL_BUFFER:
+        return make_texel_buffer(vk, s, cp, res, r);
     case VK_DESCRIPTOR_TYPE_SAMPLED_IMAGE:
         return vk_make_image(vk, res, cp, VK_IMAGE_USAGE_SAMPLED_BIT, r);
     case VK_DESCRIPTOR_TYPE_STORAGE_IMAGE:
