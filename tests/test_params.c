@@ -24,6 +24,7 @@
 #include "code/code_bindings.h"
 #include "dgpb/dgpb.h"
 #include "bundle/model.h"
+#include "tables/binding_proof.h"
 #include "tables/params.h"
 #include "tables/reflect.h"
 #include "code/spirv/spirv_analysis.h"
@@ -1177,6 +1178,86 @@ static void test_a_used_bool_value_is_an_error_on_wgsl_only(void **state)
     }
 }
 
+static void test_input_attachments_and_texel_buffers_are_shaped_from_reflection_and_code_and_proved(
+    void **state)
+{
+    (void)state;
+    /* attachments.slang: the reflection tells the attachment indices, the dimensions and
+       Slang's formats; the SPIR-V adds the sample types and SubpassInputMS. The proof then
+       holds every field against the code. */
+    static const char *const group[] = {"fs"};
+    dgpb_reflection *r = load_reflection("fixtures/reflect/attachments_spirv.json", "spirv", "fs");
+    loaded_code code;
+    load_code("fixtures/reflect/attachments.spv", "spirv", &code);
+    dgpb_param_select s = {DGPB_TARGET_SPIRV, "fs", r, code.spirv, false, group, 1, &code.bindings};
+    dgpb_param_table t = {0};
+    build_ok(&s, &t);
+#define SAMPLE(x) (DGPB_SAMPLE_##x << DGPB_SHAPE_SAMPLE_SHIFT)
+#define FORMAT(x) (DGPB_TEXEL_##x << DGPB_SHAPE_FORMAT_SHIFT)
+    static const struct {
+        const char *name;
+        uint32_t kind, flags, binding, shape;
+    } want[] = {
+        {"color", DGPB_KIND_INPUT_ATTACHMENT, DGPB_FLAG_READ_ONLY, 0,
+         DGPB_DIM_SUBPASS | SAMPLE(FLOAT) | 3u << DGPB_SHAPE_ATTACHMENT_SHIFT},
+        {"ids", DGPB_KIND_INPUT_ATTACHMENT, DGPB_FLAG_READ_ONLY, 1,
+         DGPB_DIM_SUBPASS | DGPB_SHAPE_MULTISAMPLED | SAMPLE(UINT) |
+             1u << DGPB_SHAPE_ATTACHMENT_SHIFT},
+        {"offsets", DGPB_KIND_TEXEL_BUFFER, DGPB_FLAG_READ_ONLY, 2,
+         DGPB_DIM_BUFFER | SAMPLE(SINT) | FORMAT(R32SINT)},
+        {"tints", DGPB_KIND_TEXEL_BUFFER, DGPB_FLAG_READ_ONLY, 3,
+         DGPB_DIM_BUFFER | SAMPLE(FLOAT) | FORMAT(RGBA8UNORM)},
+        {"counts", DGPB_KIND_RW_TEXEL_BUFFER, DGPB_FLAG_WRITTEN, 4,
+         DGPB_DIM_BUFFER | SAMPLE(UINT) | FORMAT(R32UINT) |
+             DGPB_ACCESS_READ_WRITE << DGPB_SHAPE_ACCESS_SHIFT},
+    };
+#undef SAMPLE
+#undef FORMAT
+    assert_int_equal(t.count, ARRAY_LEN(want));
+    for (size_t i = 0; i < ARRAY_LEN(want); i++) {
+        const dgpb_param_desc *row = &t.rows[i];
+        char have[96], expect[96];
+        if (strcmp(row->name, want[i].name) || row->kind != want[i].kind ||
+            row->flags != want[i].flags || row->binding != want[i].binding ||
+            row->offset != want[i].shape)
+            fail_msg("row %zu: '%s' kind %u flags %u binding %u shape '%s'; want '%s' %u %u %u "
+                     "'%s'",
+                     i, row->name, row->kind, row->flags, row->binding,
+                     dgpb_shape_text(row->offset, have, sizeof have), want[i].name, want[i].kind,
+                     want[i].flags, want[i].binding,
+                     dgpb_shape_text(want[i].shape, expect, sizeof expect));
+    }
+    dgpb_proof_input in = {DGPB_TARGET_SPIRV, "fs", &t, &code.bindings, NULL};
+    dgpb_diag diag;
+    dgpb_diag_clear(&diag);
+    if (binding_proof_check(&in, &diag))
+        fail_msg("the proof fails: %s", diag.message);
+    /* A row whose attachment index is not the code's, even 0, or whose sample type is not, is
+       refused naming both shapes. */
+    t.rows[0].offset &= ~DGPB_SHAPE_ATTACHMENT_MASK;
+    assert_int_equal(binding_proof_check(&in, &diag), DGPB_ERR_SHADER);
+    assert_non_null(strstr(diag.message, "parameter 'color' has the shape 'subpass float "
+                                         "attachment 0', but the code declares 'color' (set 0, "
+                                         "binding 0) as 'subpass float attachment 3'"));
+    t.rows[0].offset |= 3u << DGPB_SHAPE_ATTACHMENT_SHIFT;
+    t.rows[2].offset = DGPB_DIM_BUFFER | DGPB_SAMPLE_UINT << DGPB_SHAPE_SAMPLE_SHIFT;
+    dgpb_diag_clear(&diag);
+    assert_int_equal(binding_proof_check(&in, &diag), DGPB_ERR_SHADER);
+    assert_non_null(strstr(diag.message, "parameter 'offsets' has the shape 'buffer uint'"));
+    /* A texel buffer row where the code has a storage texel buffer: the kind does not fit. */
+    t.rows[2].offset = DGPB_DIM_BUFFER | DGPB_SAMPLE_SINT << DGPB_SHAPE_SAMPLE_SHIFT;
+    t.rows[4].kind = DGPB_KIND_TEXEL_BUFFER;
+    t.rows[4].flags = DGPB_FLAG_READ_ONLY;
+    dgpb_diag_clear(&diag);
+    assert_int_equal(binding_proof_check(&in, &diag), DGPB_ERR_SHADER);
+    assert_non_null(strstr(diag.message, "parameter 'counts' is a texel_buffer row, but the code "
+                                         "declares 'counts' (set 0, binding 4) there as a storage "
+                                         "texel buffer"));
+    param_table_clear(&t);
+    free_code(&code);
+    reflection_free(r);
+}
+
 static void test_every_refused_shape_the_code_uses_is_an_error_with_its_rewrite(void **state)
 {
     (void)state;
@@ -1372,6 +1453,8 @@ int main(void)
         cmocka_unit_test(test_a_bindless_heap_the_code_binds_gets_a_handle_row_at_its_place),
         cmocka_unit_test(test_a_used_bool_value_is_an_error_on_wgsl_only),
         cmocka_unit_test(test_every_refused_shape_the_code_uses_is_an_error_with_its_rewrite),
+        cmocka_unit_test(
+            test_input_attachments_and_texel_buffers_are_shaped_from_reflection_and_code_and_proved),
         cmocka_unit_test(test_rows_declared_for_the_entry_but_unused_by_its_code_are_marked),
         cmocka_unit_test(test_value_block_names_are_the_entry_name_and_params),
         cmocka_unit_test(test_an_entry_without_parameters_gets_an_empty_table),
