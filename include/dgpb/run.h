@@ -122,9 +122,13 @@ int dgpb_run_dim_from_name(const char *name);
  * r * (row size / R) (a float2x2 is 32 bytes in a std140 block, 16 in push
  * constants and on ptx). Textures and attachments: `format`, `width`,
  * `height` (1 for 1D), `dim`, `depth` (3D depth, layers, 6 for a cube; 0 is
- * 1), `size` exactly width * height * depth * texel size.
+ * 1), `size` exactly width * height * depth * texel size; a colour
+ * attachment starts as its `input` (NULL: cleared to zero). Texel buffers:
+ * as buffers, whole texels of the row's format (docs/run.md).
  * Samplers need no parameter: every sampler row gets a point-filtering,
- * clamp-to-edge sampler (named ones too).
+ * clamp-to-edge sampler (named ones too). Neither do input attachments: a
+ * render's fragment entry reads its colour attachment as input attachment 0
+ * (dynamic rendering local read).
  */
 typedef struct dgpb_run_param {
     const char *name; /* the row's dotted name (vertex entry first, then fragment) */

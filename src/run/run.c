@@ -312,9 +312,9 @@ int dgpb_run_check(const dgpb_target_view *t, const dgpb_run_request *req,
     for (int k = 0; k < n && !(render && !req->vertices); k++)
         for (uint32_t j = 0; j < e[k]->param_count; j++) {
             const dgpb_param_view *row = &e[k]->params[j];
-            if (row->kind == DGPB_KIND_SAMPLER || run_param_index(req, row) >= 0 ||
-                run_block_covered(e[k], row, req))
-                continue;
+            if (row->kind == DGPB_KIND_SAMPLER || row->kind == DGPB_KIND_INPUT_ATTACHMENT ||
+                run_param_index(req, row) >= 0 || run_block_covered(e[k], row, req))
+                continue; /* an input attachment reads the render's colour attachment */
             const dgpb_param_view *block = run_block_of_field(e[k], row);
             if (block && run_param_index(req, block) >= 0)
                 continue; /* a field of a block given as a whole */

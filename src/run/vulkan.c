@@ -125,6 +125,8 @@ static int vk_create(const dgpb_runner_desc *desc, vk_host **out, dgpb_diag *d)
     uint32_t extension_count = 0;
     vk_features_enable(&vk->features, &on, extensions, &extension_count);
     vk->dynamic_rendering = on.v13 && on.f13.dynamicRendering;
+    vk->local_read = vk->dynamic_rendering && (on.extensions & (1u << VK_EXT_LOCAL_READ)) &&
+                     on.local_read.dynamicRenderingLocalRead;
 
     float prio = 1.0f;
     VkDeviceQueueCreateInfo qci = {.sType = VK_STRUCTURE_TYPE_DEVICE_QUEUE_CREATE_INFO,

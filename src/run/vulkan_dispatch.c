@@ -65,6 +65,13 @@ int vk_run(void *host, const char *key, const dgpb_entry_view *const *entries,
             }
         }
     }
+    /* A render that reads its colour attachment as input attachment 0 (dynamic rendering
+       local read, docs/run.md): the attachment in the layout of both uses. */
+    bool local_read = false;
+    for (uint32_t i = 0; i < p->slot_count; i++)
+        local_read |= p->slots[i].type == VK_DESCRIPTOR_TYPE_INPUT_ATTACHMENT;
+    VkImageLayout att_layout = local_read ? VK_IMAGE_LAYOUT_RENDERING_LOCAL_READ_KHR
+                                          : VK_IMAGE_LAYOUT_COLOR_ATTACHMENT_OPTIMAL;
     if (c->fragment) {
         if (!att) {
             run_fail(r, DGPB_ERR_RUN_MISSING,
@@ -72,7 +79,10 @@ int vk_run(void *host, const char *key, const dgpb_entry_view *const *entries,
             goto out;
         }
         att_res->index = (int)(att - c->params);
-        if (!vk_make_image(vk, att_res, att, VK_IMAGE_USAGE_COLOR_ATTACHMENT_BIT, r))
+        if (!vk_make_image(vk, att_res, att,
+                           VK_IMAGE_USAGE_COLOR_ATTACHMENT_BIT |
+                               (local_read ? VK_IMAGE_USAGE_INPUT_ATTACHMENT_BIT : 0),
+                           r))
             goto out;
     }
     if (timed) {
@@ -95,6 +105,7 @@ int vk_run(void *host, const char *key, const dgpb_entry_view *const *entries,
         {VK_DESCRIPTOR_TYPE_STORAGE_IMAGE, MAX_SLOTS},
         {VK_DESCRIPTOR_TYPE_UNIFORM_TEXEL_BUFFER, MAX_SLOTS},
         {VK_DESCRIPTOR_TYPE_STORAGE_TEXEL_BUFFER, MAX_SLOTS},
+        {VK_DESCRIPTOR_TYPE_INPUT_ATTACHMENT, MAX_SLOTS},
     };
     VkDescriptorPoolCreateInfo pci = {.sType = VK_STRUCTURE_TYPE_DESCRIPTOR_POOL_CREATE_INFO,
                                       .maxSets = MAX_SETS,
@@ -123,6 +134,8 @@ int vk_run(void *host, const char *key, const dgpb_entry_view *const *entries,
                                     .imageLayout = s->type == VK_DESCRIPTOR_TYPE_STORAGE_IMAGE
                                                        ? VK_IMAGE_LAYOUT_GENERAL
                                                        : VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL};
+        if (s->type == VK_DESCRIPTOR_TYPE_INPUT_ATTACHMENT) /* the colour attachment itself */
+            ii = (VkDescriptorImageInfo){.imageView = att_res->view, .imageLayout = att_layout};
         bool is_buffer = s->type == VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER ||
                          s->type == VK_DESCRIPTOR_TYPE_STORAGE_BUFFER;
         bool is_texels = s->type == VK_DESCRIPTOR_TYPE_UNIFORM_TEXEL_BUFFER ||
@@ -199,14 +212,29 @@ int vk_run(void *host, const char *key, const dgpb_entry_view *const *entries,
         }
         result->dispatches = repeat;
     } else {
-        vk_image_barrier(cmd, att_res->img, VK_IMAGE_LAYOUT_UNDEFINED,
-                         VK_IMAGE_LAYOUT_COLOR_ATTACHMENT_OPTIMAL, 0,
-                         VK_ACCESS_COLOR_ATTACHMENT_WRITE_BIT, VK_PIPELINE_STAGE_TOP_OF_PIPE_BIT,
-                         VK_PIPELINE_STAGE_COLOR_ATTACHMENT_OUTPUT_BIT);
+        /* The attachment starts as its input (loaded), or cleared to zero. */
+        VkAccessFlags att_access = VK_ACCESS_COLOR_ATTACHMENT_READ_BIT |
+                                   VK_ACCESS_COLOR_ATTACHMENT_WRITE_BIT |
+                                   (local_read ? VK_ACCESS_INPUT_ATTACHMENT_READ_BIT : 0);
+        VkPipelineStageFlags att_stages = VK_PIPELINE_STAGE_COLOR_ATTACHMENT_OUTPUT_BIT |
+                                          (local_read ? VK_PIPELINE_STAGE_FRAGMENT_SHADER_BIT : 0);
+        if (att->input) {
+            vk_image_barrier(cmd, att_res->img, VK_IMAGE_LAYOUT_UNDEFINED,
+                             VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL, 0, VK_ACCESS_TRANSFER_WRITE_BIT,
+                             VK_PIPELINE_STAGE_TOP_OF_PIPE_BIT, VK_PIPELINE_STAGE_TRANSFER_BIT);
+            vk_copy_image(cmd, att_res, true);
+            vk_image_barrier(cmd, att_res->img, VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL, att_layout,
+                             VK_ACCESS_TRANSFER_WRITE_BIT, att_access,
+                             VK_PIPELINE_STAGE_TRANSFER_BIT, att_stages);
+        } else {
+            vk_image_barrier(cmd, att_res->img, VK_IMAGE_LAYOUT_UNDEFINED, att_layout, 0,
+                             att_access, VK_PIPELINE_STAGE_TOP_OF_PIPE_BIT, att_stages);
+        }
         VkRenderingAttachmentInfo ca = {.sType = VK_STRUCTURE_TYPE_RENDERING_ATTACHMENT_INFO,
                                         .imageView = att_res->view,
-                                        .imageLayout = VK_IMAGE_LAYOUT_COLOR_ATTACHMENT_OPTIMAL,
-                                        .loadOp = VK_ATTACHMENT_LOAD_OP_CLEAR,
+                                        .imageLayout = att_layout,
+                                        .loadOp = att->input ? VK_ATTACHMENT_LOAD_OP_LOAD
+                                                             : VK_ATTACHMENT_LOAD_OP_CLEAR,
                                         .storeOp = VK_ATTACHMENT_STORE_OP_STORE};
         VkRenderingInfo ri = {.sType = VK_STRUCTURE_TYPE_RENDERING_INFO,
                               .renderArea = {{0, 0}, {att->width, att->height}},
@@ -220,9 +248,9 @@ int vk_run(void *host, const char *key, const dgpb_entry_view *const *entries,
         vkCmdSetScissor(cmd, 0, 1, &scissor);
         vkCmdDraw(cmd, c->vertices, 1, 0, 0);
         vk->end_rendering(cmd);
-        vk_image_barrier(cmd, att_res->img, VK_IMAGE_LAYOUT_COLOR_ATTACHMENT_OPTIMAL,
-                         VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL, VK_ACCESS_COLOR_ATTACHMENT_WRITE_BIT,
-                         VK_ACCESS_TRANSFER_READ_BIT, VK_PIPELINE_STAGE_COLOR_ATTACHMENT_OUTPUT_BIT,
+        vk_image_barrier(cmd, att_res->img, att_layout, VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL,
+                         VK_ACCESS_COLOR_ATTACHMENT_WRITE_BIT, VK_ACCESS_TRANSFER_READ_BIT,
+                         VK_PIPELINE_STAGE_COLOR_ATTACHMENT_OUTPUT_BIT,
                          VK_PIPELINE_STAGE_TRANSFER_BIT);
         vk_copy_image(cmd, att_res, false);
     }

@@ -182,6 +182,7 @@ static const char *const extension_names[VK_EXTENSION_COUNT] = {
     [VK_EXT_DERIVATIVES] = VK_KHR_COMPUTE_SHADER_DERIVATIVES_EXTENSION_NAME,
     [VK_EXT_BARYCENTRIC] = VK_KHR_FRAGMENT_SHADER_BARYCENTRIC_EXTENSION_NAME,
     [VK_EXT_SHADING_RATE] = VK_KHR_FRAGMENT_SHADING_RATE_EXTENSION_NAME,
+    [VK_EXT_LOCAL_READ] = VK_KHR_DYNAMIC_RENDERING_LOCAL_READ_EXTENSION_NAME,
     [VK_EXT_STENCIL_EXPORT] = VK_EXT_SHADER_STENCIL_EXPORT_EXTENSION_NAME,
     [VK_EXT_FULLY_COVERED] = VK_EXT_CONSERVATIVE_RASTERIZATION_EXTENSION_NAME,
     [VK_EXT_VIEWPORT_LAYER] = VK_EXT_SHADER_VIEWPORT_INDEX_LAYER_EXTENSION_NAME,
@@ -222,6 +223,8 @@ static void link(vk_features *f, bool v13)
     f->barycentric.sType =
         VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_FRAGMENT_SHADER_BARYCENTRIC_FEATURES_KHR;
     f->shading_rate.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_FRAGMENT_SHADING_RATE_FEATURES_KHR;
+    f->local_read.sType =
+        VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_DYNAMIC_RENDERING_LOCAL_READ_FEATURES_KHR;
     void **next = &f->f2.pNext;
     *next = &f->f11;
     next = &f->f11.pNext;
@@ -233,11 +236,11 @@ static void link(vk_features *f, bool v13)
     }
     void *ext[VK_EXTENSION_COUNT] = {&f->atomic_float, &f->atomic_float2, &f->clock,
                                      &f->coop,         &f->mesh,          &f->derivatives,
-                                     &f->barycentric,  &f->shading_rate};
-    void **ext_next[VK_EXTENSION_COUNT] = {&f->atomic_float.pNext, &f->atomic_float2.pNext,
-                                           &f->clock.pNext,        &f->coop.pNext,
-                                           &f->mesh.pNext,         &f->derivatives.pNext,
-                                           &f->barycentric.pNext,  &f->shading_rate.pNext};
+                                     &f->barycentric,  &f->shading_rate,  &f->local_read};
+    void **ext_next[VK_EXTENSION_COUNT] = {
+        &f->atomic_float.pNext, &f->atomic_float2.pNext, &f->clock.pNext,
+        &f->coop.pNext,         &f->mesh.pNext,          &f->derivatives.pNext,
+        &f->barycentric.pNext,  &f->shading_rate.pNext,  &f->local_read.pNext};
     for (int i = 0; i < VK_EXTENSION_COUNT; i++)
         if ((f->extensions & (1u << i)) && ext[i]) {
             *next = ext[i];
@@ -350,6 +353,7 @@ void vk_features_enable(vk_features *has, vk_features *on, const char **extensio
     on->derivatives = has->derivatives;
     on->barycentric = has->barycentric;
     on->shading_rate = has->shading_rate;
+    on->local_read = has->local_read;
     /* Of the core structs, the table's features, and what the host itself uses. */
     for (size_t i = 0; i < sizeof features / sizeof features[0]; i++) {
         VkBool32 *h = member(has, &features[i]);

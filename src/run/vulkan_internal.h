@@ -92,6 +92,18 @@ typedef struct VkPhysicalDeviceCooperativeMatrixFeaturesKHR {
 } VkPhysicalDeviceCooperativeMatrixFeaturesKHR;
 #endif
 
+#ifndef VK_KHR_dynamic_rendering_local_read /* Vulkan headers older than 1.3.278 (Debian 12's) */
+#define VK_KHR_DYNAMIC_RENDERING_LOCAL_READ_EXTENSION_NAME "VK_KHR_dynamic_rendering_local_read"
+#define VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_DYNAMIC_RENDERING_LOCAL_READ_FEATURES_KHR                \
+    ((VkStructureType)1000232000)
+#define VK_IMAGE_LAYOUT_RENDERING_LOCAL_READ_KHR ((VkImageLayout)1000232000)
+typedef struct VkPhysicalDeviceDynamicRenderingLocalReadFeaturesKHR {
+    VkStructureType sType;
+    void *pNext;
+    VkBool32 dynamicRenderingLocalRead;
+} VkPhysicalDeviceDynamicRenderingLocalReadFeaturesKHR;
+#endif
+
 /*
  * The extensions vk_features_query() looks for, as bits of vk_features.extensions: those of
  * its extension structs, then those that hold no feature (the device has it or not).
@@ -105,6 +117,7 @@ enum {
     VK_EXT_DERIVATIVES,
     VK_EXT_BARYCENTRIC,
     VK_EXT_SHADING_RATE,
+    VK_EXT_LOCAL_READ, /* input attachments in dynamic rendering (vulkan_dispatch.c) */
     VK_EXT_STENCIL_EXPORT,
     VK_EXT_FULLY_COVERED,
     VK_EXT_VIEWPORT_LAYER,
@@ -126,6 +139,7 @@ typedef struct vk_features {
     VkPhysicalDeviceComputeShaderDerivativesFeaturesNV derivatives;
     VkPhysicalDeviceFragmentShaderBarycentricFeaturesKHR barycentric;
     VkPhysicalDeviceFragmentShadingRateFeaturesKHR shading_rate;
+    VkPhysicalDeviceDynamicRenderingLocalReadFeaturesKHR local_read;
     uint32_t extensions; /* bit per VK_EXT_*: the device offers it (or it is enabled) */
     const char *extension_names[VK_EXTENSION_COUNT]; /* the name each bit was found by */
     bool v13;
@@ -151,6 +165,7 @@ typedef struct vk_host {
     uint64_t mask;           /* capabilities refused on purpose (dgpb_runner_desc) */
     vk_features features;    /* what the device has */
     bool dynamic_rendering;
+    bool local_read; /* VK_KHR_dynamic_rendering_local_read: input attachments in a render */
     PFN_vkCmdBeginRendering begin_rendering;
     PFN_vkCmdEndRendering end_rendering;
     uint32_t pipeline_count;

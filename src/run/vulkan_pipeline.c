@@ -41,6 +41,9 @@ static bool descriptor_type(uint32_t kind, VkDescriptorType *out)
     case DGPB_KIND_RW_TEXEL_BUFFER:
         *out = VK_DESCRIPTOR_TYPE_STORAGE_TEXEL_BUFFER;
         return true;
+    case DGPB_KIND_INPUT_ATTACHMENT:
+        *out = VK_DESCRIPTOR_TYPE_INPUT_ATTACHMENT;
+        return true;
     default:
         return false;
     }
@@ -64,11 +67,44 @@ static bool add_value_row(const dgpb_param_view **values, uint32_t *count,
 }
 
 /*
+ * Whether an input attachment row can be bound (docs/run.md, "Input
+ * attachments"): in a render, which reads it from the one colour attachment,
+ * input attachment 0 through dynamic rendering local read
+ * (VK_KHR_dynamic_rendering_local_read, which maps colour attachment i to
+ * input attachment index i). DGPB_ERR_UNSUPPORTED (the runner's limits) or
+ * DGPB_ERR_RUN_CAPABILITY (the device's) naming the row otherwise.
+ */
+static bool input_attachment_ok(const vk_host *vk, const pipeline *p, const dgpb_entry_view *e,
+                                const dgpb_param_view *row, dgpb_diag *r)
+{
+    char shape[96];
+    dgpb_shape_text(row->offset, shape, sizeof shape);
+    if (!p->graphics || (row->offset & DGPB_SHAPE_MULTISAMPLED) ||
+        DGPB_SHAPE_ATTACHMENT_OF(row->offset) != 0) {
+        run_fail(r, DGPB_ERR_UNSUPPORTED,
+                 "parameter '%.*s' of entry '%.*s' is an input attachment (%s), which this runner "
+                 "cannot bind: it reads input attachment 0 of a render, its single-sampled "
+                 "colour attachment, only",
+                 (int)row->name.len, row->name.ptr, (int)e->name.len, e->name.ptr, shape);
+        return false;
+    }
+    if (!vk->local_read) {
+        run_fail(r, DGPB_ERR_RUN_CAPABILITY,
+                 "parameter '%.*s' of entry '%.*s' is an input attachment (%s), and device '%s' "
+                 "has no %s (dynamicRenderingLocalRead), through which a render reads one",
+                 (int)row->name.len, row->name.ptr, (int)e->name.len, e->name.ptr, shape,
+                 vk->device_name, VK_KHR_DYNAMIC_RENDERING_LOCAL_READ_EXTENSION_NAME);
+        return false;
+    }
+    return true;
+}
+
+/*
  * Adds an entry's rows to the pipeline: descriptor rows to its slots, one per
  * (space, binding), and value rows of space DGPB_SPACE_LAUNCH to the
  * push-constant range.
  */
-static bool add_rows(pipeline *p, const dgpb_entry_view *e, dgpb_diag *r)
+static bool add_rows(const vk_host *vk, pipeline *p, const dgpb_entry_view *e, dgpb_diag *r)
 {
     for (uint32_t i = 0; i < e->param_count; i++) {
         const dgpb_param_view *row = dgpb_entry_param(e, i);
@@ -119,15 +155,8 @@ static bool add_rows(pipeline *p, const dgpb_entry_view *e, dgpb_diag *r)
                      (int)row->name.len, row->name.ptr, (int)e->name.len, e->name.ptr);
             return false;
         }
-        if (row->kind == DGPB_KIND_INPUT_ATTACHMENT) {
-            char shape[96];
-            run_fail(r, DGPB_ERR_UNSUPPORTED,
-                     "parameter '%.*s' of entry '%.*s' is an input attachment (%s), which this "
-                     "runner cannot bind yet",
-                     (int)row->name.len, row->name.ptr, (int)e->name.len, e->name.ptr,
-                     dgpb_shape_text(row->offset, shape, sizeof shape));
+        if (row->kind == DGPB_KIND_INPUT_ATTACHMENT && !input_attachment_ok(vk, p, e, row, r))
             return false;
-        }
         /* A texture and a sampler sharing a binding are one combined image-sampler: the
            texture's slot makes both, and the sampler row adds nothing. */
         if (row->kind == DGPB_KIND_SAMPLER && (row->flags & DGPB_FLAG_SHARED_BINDING))
@@ -365,7 +394,7 @@ static bool create_pipeline(vk_host *vk, pipeline *p, const dgpb_entry_view *con
 {
     bool gfx = p->graphics;
     for (int i = 0; i < (gfx ? 2 : 1); i++)
-        if (vk_check_capabilities(vk, entries[i], r) || !add_rows(p, entries[i], r))
+        if (vk_check_capabilities(vk, entries[i], r) || !add_rows(vk, p, entries[i], r))
             return false;
     VkShaderStageFlags stages = gfx ? VK_SHADER_STAGE_VERTEX_BIT | VK_SHADER_STAGE_FRAGMENT_BIT
                                     : VK_SHADER_STAGE_COMPUTE_BIT;

@@ -229,6 +229,8 @@ bool vk_make_slot_resource(vk_host *vk, const dgpb_run_request *c, const slot *s
         }
         return true;
     }
+    if (s->type == VK_DESCRIPTOR_TYPE_INPUT_ATTACHMENT)
+        return true; /* the render's colour attachment (vulkan_dispatch.c) */
     const dgpb_run_param *cp = vk_case_param(c, s->row);
     res->index = cp ? (int)(cp - c->params) : -1;
     if (!cp && s->type != VK_DESCRIPTOR_TYPE_SAMPLER) {

@@ -553,6 +553,39 @@ static void case_render(builder *b, const char *vs, const char *fs, bool draw)
         memcpy(f32(att->expected) + 4 * i, color, sizeof color);
 }
 
+/*
+ * fixtures/conformance/subpass.slang: a render reading its colour attachment as input
+ * attachment 0 (dynamic rendering local read). The attachment starts as the case's texels;
+ * each pixel becomes texel * scale + (x + 0.5, y + 0.5, 0, 0).
+ */
+static void case_subpass(builder *b)
+{
+    conf_case *c = add_case(b, "render_subpass_reread", "subpass", "fullscreen");
+    if (!c)
+        return;
+    const uint32_t w = 4, h = 4;
+    c->type = CONF_RENDER;
+    c->fragment = "reread";
+    c->vertices = 3;
+    c->elements = w * h;
+    const float scale[4] = {2.0f, -1.0f, 0.5f, 1.0f};
+    add_value(b, c, "gain.scale", scale, sizeof scale);
+    conf_param *att = add_texture(b, c, "color0", CONF_KIND_COLOR_ATTACHMENT,
+                                  CONF_FORMAT_RGBA32FLOAT, w, h, true, true);
+    if (!att)
+        return;
+    for (uint32_t y = 0; y < h; y++)
+        for (uint32_t x = 0; x < w; x++) {
+            uint32_t i = y * w + x;
+            float *in = f32(att->input) + 4 * i, *out = f32(att->expected) + 4 * i;
+            in[0] = (float)i, in[1] = (float)(2 * i), in[2] = 4.0f, in[3] = (float)(i % 3);
+            for (int k = 0; k < 4; k++)
+                out[k] = in[k] * scale[k];
+            out[0] += (float)x + 0.5f;
+            out[1] += (float)y + 0.5f;
+        }
+}
+
 /* ---- plain Slang modules (fixtures/plain/) ----------------------------- */
 
 /*
@@ -1190,6 +1223,7 @@ int conf_suite_build(conf_suite *suite)
     case_render(&b, "fullscreen", "textured", false);
     case_render(&b, "quad", "tinted", false);
     case_render(&b, "quad", "textured", false);
+    case_subpass(&b);
     /* fixtures/plain/ */
     case_plain_entry_uniforms(&b, 1000);
     case_plain_struct_globals(&b, 777);
