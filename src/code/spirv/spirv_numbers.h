@@ -103,6 +103,7 @@ enum {
 
 /* Storage classes. */
 enum {
+    STORAGE_INPUT = 1,
     STORAGE_UNIFORM = 2,
     STORAGE_FUNCTION = 7,
     STORAGE_PUSH_CONSTANT = 9,
@@ -132,6 +133,16 @@ enum {
 enum {
     MODE_LOCAL_SIZE = 17,
     MODE_LOCAL_SIZE_ID = 38,
+};
+
+/* Execution modes that say how a render pipeline assembles a stage's input. */
+enum {
+    MODE_INPUT_POINTS = 19,
+    MODE_INPUT_LINES = 20,
+    MODE_INPUT_LINES_ADJACENCY = 21,
+    MODE_TRIANGLES = 22,
+    MODE_INPUT_TRIANGLES_ADJACENCY = 23,
+    MODE_OUTPUT_VERTICES = 26,
 };
 
 #endif
