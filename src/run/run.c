@@ -202,15 +202,19 @@ int dgpb_run_set_entries(dgpb_run_request *req, const dgpb_target_view *t, const
                                  placed[k], names[i], dgpb_stage_name(e->stage_id));
         placed[k] = names[i];
     }
-    if (count > 1 && !placed[RUN_FRAGMENT])
+    if (count > 1 && (!placed[RUN_FRAGMENT] || !placed[RUN_MAIN])) {
+        char list[512];
+        size_t len = 0;
+        for (uint32_t i = 0; i < count && len < sizeof list; i++)
+            len += (size_t)snprintf(list + len, sizeof list - len, "%s'%s'",
+                                    !i               ? ""
+                                    : i + 1 == count ? " and "
+                                                     : ", ",
+                                    names[i]);
         return dgpb_diag_set(d, DGPB_ERR_RUN_STAGE, -1,
-                             "entries '%s', ... form no render pipeline: it needs a fragment entry",
-                             names[0]);
-    if (count > 1 && !placed[RUN_MAIN])
-        return dgpb_diag_set(d, DGPB_ERR_RUN_STAGE, -1,
-                             "entries '%s', ... form no render pipeline: it needs a vertex or "
-                             "mesh entry",
-                             names[0]);
+                             "entries %s form no render pipeline: it needs %s entry", list,
+                             !placed[RUN_MAIN] ? "a vertex or mesh" : "a fragment");
+    }
     req->entry = placed[RUN_MAIN];
     req->amplification = placed[RUN_AMPLIFICATION];
     req->hull = placed[RUN_HULL];

@@ -780,6 +780,13 @@ int main(int argc, char **argv)
         rc = finish(o, NULL, &d, exit_status(d.code));
         goto done;
     }
+    const dgpb_entry_view *main_entry = NULL;
+    dgpb_target_find_entry(t, o->req.entry, &main_entry, NULL);
+    if (o->req.fragment && main_entry->stage_id == DGPB_STAGE_VERTEX && !o->req.vertices &&
+        !o->req.groups[0] && !o->req.threads[0]) {
+        rc = tool_usage_error("vertex entry '%s' draws --vertices N (none given)", o->req.entry);
+        goto done;
+    }
     if ((rc = set_values(o, b, t)) || (rc = read_inputs(o)))
         goto done;
     o->req.params = o->params;
