@@ -164,8 +164,8 @@ typedef struct dgpb_run_param {
  *     drawing `groups` (or `threads`) of the first of them, as a compute
  *     entry dispatches (vkCmdDrawMeshTasksEXT).
  *
- * dgpb_run_set_entries() fills these from a list of entry names by their
- * stages. Groups: `groups` when any is non-zero, else ceil(threads /
+ * Each named entry must have its place's stage (DGPB_ERR_RUN_STAGE
+ * otherwise). Groups: `groups` when any is non-zero, else ceil(threads /
  * thread_group_size) per axis (0 counts as 1).
  */
 typedef struct dgpb_run_request {
@@ -242,18 +242,6 @@ uint32_t dgpb_runner_pipeline_count(const dgpb_runner *r);
  */
 int dgpb_runner_run(dgpb_runner *r, const char *bundle_path, const dgpb_run_request *req,
                     dgpb_run_result *res, dgpb_diag *diag);
-
-/*
- * Places `count` entry names into `req` (entry, fragment, hull, domain,
- * geometry, amplification) by the stages the entries have in target `t`, in
- * any order: one name is a compute entry; more form a render pipeline
- * (dgpb_run_request). DGPB_ERR_NOT_FOUND for an unknown name;
- * DGPB_ERR_RUN_STAGE for two entries of one stage, a stage no pipeline of
- * the runner takes (ray tracing), or names that form no pipeline (a message
- * naming what is missing). The names are borrowed.
- */
-int dgpb_run_set_entries(dgpb_run_request *req, const dgpb_target_view *t, const char *const *names,
-                         uint32_t count, dgpb_diag *diag);
 
 /*
  * Checks a request against the entries of a target without a device: the

@@ -144,15 +144,25 @@ static int find_entries(const dgpb_target_view *t, const dgpb_run_request *req,
         bool fits = k == RUN_MAIN ? (req->fragment ? render_place(stage) == RUN_MAIN
                                                    : stage == DGPB_STAGE_COMPUTE)
                                   : render_place(stage) == k;
+        if (!fits && k == RUN_MAIN && !req->fragment && render_place(stage) == RUN_MAIN)
+            return dgpb_diag_set(d, DGPB_ERR_RUN_STAGE, -1,
+                                 "entry '%s' is a %s entry, not compute: it draws with a fragment "
+                                 "entry (--fragment)",
+                                 names[k], dgpb_stage_name(stage));
         if (!fits && k == RUN_MAIN && !req->fragment)
             return dgpb_diag_set(d, DGPB_ERR_RUN_STAGE, -1,
-                                 "entry '%s' is a %s entry, not compute: a render pipeline needs a "
-                                 "fragment entry too (dgpb-run BUNDLE ENTRY... names them all)",
-                                 names[k], dgpb_stage_name(stage));
+                                 "entry '%s' is a %s entry, not compute: it draws as the %s stage "
+                                 "of a render pipeline (--%s, beside a %s ENTRY%s)",
+                                 names[k], dgpb_stage_name(stage), dgpb_stage_name(stage),
+                                 place_names[render_place(stage)],
+                                 stage == DGPB_STAGE_AMPLIFICATION ? "mesh"
+                                 : stage == DGPB_STAGE_FRAGMENT    ? "vertex or mesh"
+                                                                   : "vertex",
+                                 stage == DGPB_STAGE_FRAGMENT ? "" : " and --fragment");
         if (!fits)
             return dgpb_diag_set(d, DGPB_ERR_RUN_STAGE, -1,
                                  "entry '%s' is a %s entry, which cannot be the %s of a render "
-                                 "request%s",
+                                 "pipeline%s",
                                  names[k], dgpb_stage_name(stage), place_names[k],
                                  k == RUN_MAIN ? " (a vertex or mesh entry)" : "");
     }
@@ -174,53 +184,6 @@ static int find_entries(const dgpb_target_view *t, const dgpb_run_request *req,
                              "%s entry '%s' needs a %s entry too: tessellation takes both",
                              e[RUN_HULL] ? "hull" : "domain", e[RUN_HULL] ? req->hull : req->domain,
                              e[RUN_HULL] ? "domain" : "hull");
-    return DGPB_OK;
-}
-
-int dgpb_run_set_entries(dgpb_run_request *req, const dgpb_target_view *t, const char *const *names,
-                         uint32_t count, dgpb_diag *d)
-{
-    const char *placed[RUN_ENTRY_COUNT] = {NULL};
-    if (!count)
-        return dgpb_diag_set(d, DGPB_ERR_INVALID, -1, "no entry named");
-    for (uint32_t i = 0; i < count; i++) {
-        const dgpb_entry_view *e;
-        int rc = find_entry(t, names[i], &e, d);
-        if (rc)
-            return rc;
-        int k = render_place(e->stage_id);
-        if (count == 1 || e->stage_id == DGPB_STAGE_COMPUTE) {
-            if (count > 1)
-                return dgpb_diag_set(d, DGPB_ERR_RUN_STAGE, -1,
-                                     "compute entry '%s' runs alone, not in a render pipeline",
-                                     names[i]);
-            k = RUN_MAIN;
-        }
-        if (placed[k])
-            return dgpb_diag_set(d, DGPB_ERR_RUN_STAGE, -1,
-                                 "entries '%s' and '%s' are both %s entries: a pipeline takes one",
-                                 placed[k], names[i], dgpb_stage_name(e->stage_id));
-        placed[k] = names[i];
-    }
-    if (count > 1 && (!placed[RUN_FRAGMENT] || !placed[RUN_MAIN])) {
-        char list[512];
-        size_t len = 0;
-        for (uint32_t i = 0; i < count && len < sizeof list; i++)
-            len += (size_t)snprintf(list + len, sizeof list - len, "%s'%s'",
-                                    !i               ? ""
-                                    : i + 1 == count ? " and "
-                                                     : ", ",
-                                    names[i]);
-        return dgpb_diag_set(d, DGPB_ERR_RUN_STAGE, -1,
-                             "entries %s form no render pipeline: it needs %s entry", list,
-                             !placed[RUN_MAIN] ? "a vertex or mesh" : "a fragment");
-    }
-    req->entry = placed[RUN_MAIN];
-    req->amplification = placed[RUN_AMPLIFICATION];
-    req->hull = placed[RUN_HULL];
-    req->domain = placed[RUN_DOMAIN];
-    req->geometry = placed[RUN_GEOMETRY];
-    req->fragment = placed[RUN_FRAGMENT];
     return DGPB_OK;
 }
 

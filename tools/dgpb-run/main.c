@@ -1,6 +1,7 @@
 /*
  * dgpb-run - runs one compute entry of a bundle on a Vulkan or CUDA device,
- * or draws a render pipeline of its entries (Vulkan).
+ * or draws a render pipeline of its entries (Vulkan: --fragment and the
+ * other stage options).
  *
  * A thin main over the runner library (dgpb/run.h, docs/run.md): parse the
  * command line into a run request whose parameters are named by their rows,
@@ -27,16 +28,17 @@
 /* --help: these three parts, with the lists between them made from the vocabulary (print_usage). */
 static const char usage_head[] =
     "usage: dgpb-run [OPTIONS] BUNDLE ENTRY\n"
-    "       dgpb-run [OPTIONS] BUNDLE ENTRY ENTRY... (--vertices N | --groups X,Y,Z)\n"
-    "                --color NAME=FORMAT:WxH\n"
+    "       dgpb-run [OPTIONS] --fragment ENTRY [--hull ENTRY --domain ENTRY]\n"
+    "                [--geometry ENTRY] [--amplification ENTRY]\n"
+    "                (--vertices N | --groups X[,Y[,Z]]) --attachment NAME=FORMAT:WxH\n"
+    "                BUNDLE ENTRY\n"
     "       dgpb-run --list [--api API] BUNDLE\n"
     "\n"
     "Runs one compute entry of a DGPB bundle on a device and prints, writes or\n"
-    "checks its outputs; or, given several entries (Vulkan), draws the render\n"
-    "pipeline they form, each placed by its stage: vertex [hull domain]\n"
-    "[geometry] fragment, or [amplification] mesh fragment. Every parameter is\n"
-    "bound BY NAME through the entries' parameter tables: the row's dotted name\n"
-    "(res.src, scale, params.count).\n"
+    "checks its outputs; or, with --fragment (Vulkan), draws the render pipeline\n"
+    "of ENTRY (a vertex or mesh entry) and the entries the stage options name.\n"
+    "Every parameter is bound BY NAME through the entries' parameter tables: the\n"
+    "row's dotted name (res.src, scale, params.count).\n"
     "\n"
     "Device:\n";
 static const char usage_middle[] =
@@ -68,13 +70,20 @@ static const char usage_middle[] =
     "                             sampler by themselves, comparing less-or-equal where\n"
     "                             the row is a comparison sampler)\n"
     "Dispatch and draw:\n"
+    "  --fragment ENTRY           draw: ENTRY is a vertex or mesh entry, this the\n"
+    "                             fragment entry of its render pipeline\n"
+    "  --hull ENTRY, --domain ENTRY\n"
+    "                             tessellation stages (both) after a vertex ENTRY\n"
+    "  --geometry ENTRY           a geometry stage after a vertex ENTRY\n"
+    "  --amplification ENTRY      the task stage before a mesh ENTRY\n"
     "  --groups X[,Y[,Z]]         dispatch this many groups (default 1,1,1); a mesh\n"
     "                             pipeline draws this many groups of its first stage\n"
     "  --threads X[,Y[,Z]]        or this many invocations: groups = ceil(threads /\n"
     "                             the entry's thread group size)\n"
     "  --vertices N               a vertex pipeline draws N vertices (with tessellation:\n"
     "                             patches of the hull entry's control points)\n"
-    "  --color NAME=FORMAT:WxH    the colour attachment a draw renders into, cleared to\n"
+    "  --attachment NAME=FORMAT:WxH\n"
+    "                             the colour attachment a draw renders into, cleared to\n"
     "                             zero; NAME names it for --print, --out and --expect\n"
     "  --repeat N                 dispatch N times over the same resources, a barrier\n"
     "                             between (default 1; a draw runs once)\n"
@@ -109,10 +118,12 @@ static const char usage_tail[] =
     "           --texture tex=r16float:12x8 --in tex=texels.bin --size result=384\n"
     "  dgpb-run --api cuda --time --repeat 100 k.dgpb computeMain --threads 1048576 \\\n"
     "           --size output=4194304 --in input=in.bin -q\n"
-    "  dgpb-run terrain.dgpb terrainVertex terrainHull terrainDomain terrainFragment \\\n"
-    "           --vertices 8 --set level=4 --color image=rgba8unorm:64x64 --out image=a.bin\n"
-    "  dgpb-run meshlets.dgpb cullMeshlets drawMeshlet shadeMeshlet --groups 16 \\\n"
-    "           --in meshlets=m.bin --color image=r32float:8x8 --print image:f32\n"
+    "  dgpb-run --hull terrainHull --domain terrainDomain --fragment terrainFragment \\\n"
+    "           --vertices 8 --set level=4 --attachment image=rgba8unorm:64x64 \\\n"
+    "           --out image=a.bin terrain.dgpb terrainVertex\n"
+    "  dgpb-run --amplification cullMeshlets --fragment shadeMeshlet --groups 16 \\\n"
+    "           --in meshlets=m.bin --attachment image=r32float:8x8 --print image:f32 \\\n"
+    "           meshlets.dgpb drawMeshlet\n"
     "\n"
     "Exit status:\n"
 #define DGPB_EXIT_RUN(code, NAME, meaning) "  " #code "  " meaning "\n"
@@ -246,11 +257,11 @@ static const char *format_list(void)
     return list;
 }
 
-/* --texture NAME=FORMAT:WxH[xD][:DIM]; --color NAME=FORMAT:WxH (a colour attachment). */
+/* --texture NAME=FORMAT:WxH[xD][:DIM]; --attachment NAME=FORMAT:WxH (the colour attachment). */
 static int parse_texture(tool_options *o, const char *flag, char *arg)
 {
     char *rest;
-    bool color = !strcmp(flag, "--color");
+    bool color = !strcmp(flag, "--attachment");
     int rc = split_assignment(arg, flag, &rest);
     if (rc)
         return rc;
@@ -265,8 +276,8 @@ static int parse_texture(tool_options *o, const char *flag, char *arg)
     if (format < 0)
         return tool_usage_error("%s '%s': unknown format '%s' (%s)", flag, arg, fmt, format_list());
     if (color && dim)
-        return tool_usage_error("--color '%s': a colour attachment is 2d, WxH (':%s' given)", arg,
-                                dim);
+        return tool_usage_error("--attachment '%s': a colour attachment is 2d, WxH (':%s' given)",
+                                arg, dim);
     int d = dim ? dgpb_run_dim_from_name(dim) : DGPB_RUN_DIM_2D;
     if (d < 0)
         return tool_usage_error(
@@ -295,7 +306,7 @@ static int parse_texture(tool_options *o, const char *flag, char *arg)
     if (!p)
         return tool_usage_error("more than %d parameters", DGPB_RUN_MAX_PARAMS);
     if (p->format)
-        return tool_usage_error("'%s' is described twice (--texture, --color)", arg);
+        return tool_usage_error("'%s' is described twice (--texture, --attachment)", arg);
     p->kind = color ? DGPB_RUN_KIND_COLOR_ATTACHMENT : DGPB_RUN_KIND_RESOURCE;
     p->format = (uint32_t)format;
     p->dim = (uint32_t)d;
@@ -459,11 +470,27 @@ static void print_usage(FILE *out)
     fputs(usage_tail, out);
 }
 
+/* The request field a stage option names (--fragment, --hull, ...), or NULL. */
+static const char **stage_option(tool_options *o, const char *flag)
+{
+    if (!strcmp(flag, "--fragment"))
+        return &o->req.fragment;
+    if (!strcmp(flag, "--hull"))
+        return &o->req.hull;
+    if (!strcmp(flag, "--domain"))
+        return &o->req.domain;
+    if (!strcmp(flag, "--geometry"))
+        return &o->req.geometry;
+    if (!strcmp(flag, "--amplification"))
+        return &o->req.amplification;
+    return NULL;
+}
+
 /* Returns -1 to go on, or an exit status. Input files are read later (read_inputs). */
 static int parse_args(int argc, char **argv, tool_options *o)
 {
-    const char *positional[1 + 8] = {NULL};
-    int npos = 0, max_pos = 1 + (int)(sizeof o->entries / sizeof o->entries[0]);
+    const char *positional[2] = {NULL, NULL};
+    int npos = 0;
     bool tolerance_given = false;
     for (int i = 1; i < argc; i++) {
         char *a = argv[i];
@@ -488,7 +515,8 @@ static int parse_args(int argc, char **argv, tool_options *o)
                    !strcmp(a, "--size") || !strcmp(a, "--set") || !strcmp(a, "--texture") ||
                    !strcmp(a, "--groups") || !strcmp(a, "--threads") || !strcmp(a, "--print") ||
                    !strcmp(a, "--out") || !strcmp(a, "--expect") || !strcmp(a, "--tolerance") ||
-                   !strcmp(a, "--repeat") || !strcmp(a, "--vertices") || !strcmp(a, "--color")) {
+                   !strcmp(a, "--repeat") || !strcmp(a, "--vertices") ||
+                   !strcmp(a, "--attachment") || stage_option(o, a)) {
             char *v = option_value(argc, argv, &i);
             if (!v)
                 return EXIT_USAGE;
@@ -504,7 +532,12 @@ static int parse_args(int argc, char **argv, tool_options *o)
                 o->backend = (uint32_t)backend;
             } else if (!strcmp(a, "--device")) {
                 o->device = v;
-            } else if (!strcmp(a, "--texture") || !strcmp(a, "--color")) {
+            } else if (stage_option(o, a)) {
+                const char **field = stage_option(o, a);
+                if (*field)
+                    return tool_usage_error("'%s' is given twice", a);
+                *field = v;
+            } else if (!strcmp(a, "--texture") || !strcmp(a, "--attachment")) {
                 rc = parse_texture(o, a, v);
             } else if (!strcmp(a, "--vertices")) {
                 unsigned long long n;
@@ -566,9 +599,11 @@ static int parse_args(int argc, char **argv, tool_options *o)
             }
         } else if (a[0] == '-' && a[1]) {
             return tool_usage_error("unknown option '%s'", a);
-        } else if (npos == max_pos) {
-            return tool_usage_error("unexpected argument '%s' (one BUNDLE and at most %d entries)",
-                                    a, max_pos - 1);
+        } else if (npos == 2) {
+            return tool_usage_error("unexpected argument '%s' (one BUNDLE and one ENTRY; a render "
+                                    "pipeline's other entries are named by --fragment, --hull, "
+                                    "--domain, --geometry and --amplification)",
+                                    a);
         } else {
             positional[npos++] = a;
         }
@@ -579,8 +614,16 @@ static int parse_args(int argc, char **argv, tool_options *o)
         o->tolerance = -1;
     o->bundle = positional[0];
     o->entry = positional[1];
-    for (int k = 1; k < npos; k++)
-        o->entries[o->entry_count++] = positional[k];
+    /* Every entry of the request, in pipeline order. */
+    const char *order[] = {o->req.amplification, o->entry,        o->req.hull,
+                           o->req.domain,        o->req.geometry, o->req.fragment};
+    for (size_t k = 0; k < sizeof order / sizeof order[0]; k++)
+        if (order[k])
+            o->entries[o->entry_count++] = order[k];
+    bool stages = o->entry_count > 1;
+    if (stages && !o->req.fragment && o->entry)
+        return tool_usage_error("--hull, --domain, --geometry and --amplification name stages of a "
+                                "render pipeline: --fragment names its fragment entry");
     if (!o->bundle)
         return tool_usage_error("no bundle given");
     if (o->list && o->entry)
@@ -774,16 +817,11 @@ int main(int argc, char **argv)
         rc = EXIT_OK;
         goto done;
     }
-    /* The entries by their stages: one compute entry, or a render pipeline's. */
-    if (dgpb_run_set_entries(&o->req, t, o->entries, o->entry_count, &d)) {
-        dgpb_diag_set_file(&d, o->bundle);
-        rc = finish(o, NULL, &d, exit_status(d.code));
-        goto done;
-    }
+    o->req.entry = o->entry;
     const dgpb_entry_view *main_entry = NULL;
-    dgpb_target_find_entry(t, o->req.entry, &main_entry, NULL);
-    if (o->req.fragment && main_entry->stage_id == DGPB_STAGE_VERTEX && !o->req.vertices &&
-        !o->req.groups[0] && !o->req.threads[0]) {
+    if (o->req.fragment && !dgpb_target_find_entry(t, o->req.entry, &main_entry, NULL) &&
+        main_entry->stage_id == DGPB_STAGE_VERTEX && !o->req.vertices && !o->req.groups[0] &&
+        !o->req.threads[0]) {
         rc = tool_usage_error("vertex entry '%s' draws --vertices N (none given)", o->req.entry);
         goto done;
     }
@@ -802,7 +840,7 @@ int main(int argc, char **argv)
     for (uint32_t k = 0; k < o->entry_count; k++) {
         const dgpb_entry_view *e = NULL;
         dgpb_target_find_entry(t, o->entries[k], &e, NULL);
-        if (dgpb_blob_verify(&e->code, &d)) {
+        if (e && dgpb_blob_verify(&e->code, &d)) {
             dgpb_diag_set_file(&d, o->bundle);
             rc = finish(o, NULL, &d, EXIT_INVALID);
             goto done;

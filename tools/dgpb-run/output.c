@@ -229,7 +229,7 @@ void tool_print_json(const tool_options *o, const dgpb_runner *runner, const dgp
     cJSON_AddStringToObject(j, "api", o->api);
     cJSON_AddStringToObject(j, "target", dgpb_backend_target(o->backend));
     cJSON_AddStringToObject(j, "entry", o->entry ? o->entry : "");
-    if (o->entry_count > 1) { /* a render pipeline: every entry, as named */
+    if (o->entry_count > 1) { /* a render pipeline: its entries in pipeline order */
         cJSON *names = cJSON_AddArrayToObject(j, "entries");
         for (uint32_t k = 0; k < o->entry_count; k++)
             cJSON_AddItemToArray(names, cJSON_CreateString(o->entries[k]));
