@@ -159,7 +159,8 @@ typedef struct dgpb_run_param {
  *     (tessellation: the topology is a patch list of as many control points
  *     as the hull entry's input patch holds) and optionally `geometry` (the
  *     topology its input primitive names); otherwise a triangle list. It
- *     draws `vertices` vertices (0: the pipeline is only created);
+ *     draws `vertices` vertices (0: the pipeline is only created; `groups`
+ *     and `threads` are not used);
  *   - a mesh pipeline: the mesh `entry` and optionally `amplification`,
  *     drawing `groups` (or `threads`) of the first of them, as a compute
  *     entry dispatches (vkCmdDrawMeshTasksEXT).

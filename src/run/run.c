@@ -369,14 +369,12 @@ static uint32_t patch_points(const dgpb_target_view *t, const dgpb_entry_view *h
 
 /*
  * The draw a request asks for fits its pipeline: vertices for a vertex
- * pipeline (a whole number of patches with tessellation), groups for compute
- * and mesh; a draw runs once.
+ * pipeline only (a whole number of patches with tessellation; its groups and
+ * threads are not used); a draw runs once.
  */
 static int check_draw(const dgpb_target_view *t, const dgpb_run_request *req,
                       const dgpb_entry_view *const *e, dgpb_diag *d)
 {
-    bool groups = req->groups[0] || req->groups[1] || req->groups[2] || req->threads[0] ||
-                  req->threads[1] || req->threads[2];
     bool mesh = e[RUN_MAIN]->stage_id == DGPB_STAGE_MESH;
     if (req->fragment && (req->repeat > 1 || req->time))
         return dgpb_diag_set(d, DGPB_ERR_INVALID, -1,
@@ -389,9 +387,6 @@ static int check_draw(const dgpb_target_view *t, const dgpb_run_request *req,
                                  mesh ? "draws" : "dispatches");
         return DGPB_OK;
     }
-    if (groups)
-        return dgpb_diag_set(d, DGPB_ERR_INVALID, -1,
-                             "vertex entry '%s' draws vertices, not groups", req->entry);
     uint32_t points = e[RUN_HULL] ? patch_points(t, e[RUN_HULL]) : 0;
     if (points && req->vertices % points)
         return dgpb_diag_set(d, DGPB_ERR_INVALID, -1,

@@ -820,10 +820,16 @@ int main(int argc, char **argv)
     o->req.entry = o->entry;
     const dgpb_entry_view *main_entry = NULL;
     if (o->req.fragment && !dgpb_target_find_entry(t, o->req.entry, &main_entry, NULL) &&
-        main_entry->stage_id == DGPB_STAGE_VERTEX && !o->req.vertices && !o->req.groups[0] &&
-        !o->req.threads[0]) {
-        rc = tool_usage_error("vertex entry '%s' draws --vertices N (none given)", o->req.entry);
-        goto done;
+        main_entry->stage_id == DGPB_STAGE_VERTEX) {
+        if (o->req.groups[0] || o->req.threads[0]) {
+            rc = tool_usage_error("vertex entry '%s' draws --vertices N, not groups", o->req.entry);
+            goto done;
+        }
+        if (!o->req.vertices) {
+            rc =
+                tool_usage_error("vertex entry '%s' draws --vertices N (none given)", o->req.entry);
+            goto done;
+        }
     }
     if ((rc = set_values(o, b, t)) || (rc = read_inputs(o)))
         goto done;
