@@ -387,6 +387,17 @@ static int check_draw(const dgpb_target_view *t, const dgpb_run_request *req,
                                  mesh ? "draws" : "dispatches");
         return DGPB_OK;
     }
+    /* Vertex attributes would need vertex buffers, which no row describes. */
+    spirv_stage_modes m;
+    if (t->code_format_id == DGPB_CODE_FORMAT_SPIRV &&
+        !spirv_stage_read(e[RUN_MAIN]->code.data, e[RUN_MAIN]->code.size, &m, NULL) &&
+        m.vertex_inputs)
+        return dgpb_diag_set(d, DGPB_ERR_UNSUPPORTED, -1,
+                             "vertex entry '%s' reads %u vertex attribute%s (location %u and up), "
+                             "and the runner binds no vertex buffers (no row describes them): "
+                             "read the vertices from a buffer by SV_VertexID",
+                             req->entry, m.vertex_inputs, m.vertex_inputs == 1 ? "" : "s",
+                             m.first_location);
     uint32_t points = e[RUN_HULL] ? patch_points(t, e[RUN_HULL]) : 0;
     if (points && req->vertices % points)
         return dgpb_diag_set(d, DGPB_ERR_INVALID, -1,
