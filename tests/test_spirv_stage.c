@@ -130,6 +130,27 @@ static void a_hull_shader_without_inputs_has_its_output_control_points(void **st
     assert_int_equal(m.output_vertices, 4);
 }
 
+static void a_hull_shaders_input_patch_comes_before_its_output_control_points(void **state)
+{
+    (void)state;
+    /* OpEntryPoint TessellationControl %1 "main" %2; OutputVertices 1; %2: an Input
+       variable of an array of 4 ints (InputPatch<T, 4> with [outputcontrolpoints(1)]). */
+    /* clang-format off */
+    const uint32_t words[] = {HEADER,
+                              OP(15, 6), 1, 1, 0x6e69616d, 0, 2,
+                              OP(16, 4), 1, 26, 1,
+                              OP(21, 4), 5, 32, 1,
+                              OP(43, 4), 5, 7, 4,
+                              OP(28, 4), 8, 5, 7,
+                              OP(32, 4), 6, 1, 8,
+                              OP(59, 4), 6, 2, 1};
+    /* clang-format on */
+    spirv_stage_modes m;
+    assert_int_equal(read_words(words, ARRAY_LEN(words), &m, NULL), DGPB_OK);
+    assert_int_equal(m.input_patch, 4);
+    assert_int_equal(m.output_vertices, 1);
+}
+
 static void the_modes_of_another_function_are_not_the_entry_points(void **state)
 {
     (void)state;
@@ -197,6 +218,7 @@ int main(void)
         cmocka_unit_test(a_vertex_shader_states_the_attributes_it_reads),
         cmocka_unit_test(a_byte_swapped_module_reads_the_same),
         cmocka_unit_test(a_hull_shader_without_inputs_has_its_output_control_points),
+        cmocka_unit_test(a_hull_shaders_input_patch_comes_before_its_output_control_points),
         cmocka_unit_test(the_modes_of_another_function_are_not_the_entry_points),
         cmocka_unit_test(what_is_no_module_is_refused),
         cmocka_unit_test(every_truncation_of_a_module_is_read_safely),
