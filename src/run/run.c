@@ -459,9 +459,8 @@ int dgpb_run_check(const dgpb_target_view *t, const dgpb_run_request *req,
                 if (dgpb_str_eq(e[k]->params[j].name, p->name))
                     row = &e[k]->params[j], owner = e[k];
         if (!row) {
-            dgpb_diag_set(d, DGPB_ERR_RUN_PARAM, -1, "%s '%s' %s no parameter '%s'",
-                          render ? "the entries of" : "entry", req->entry,
-                          render ? "and the others have" : "has", p->name);
+            dgpb_diag_set(d, DGPB_ERR_RUN_PARAM, -1, "%s '%s' has no parameter '%s'",
+                          render ? "the render pipeline of entry" : "entry", req->entry, p->name);
             /* Name the rows it has, so a typo is a glance away (each name once). */
             for (int k = 0, listed = 0; d && k < RUN_ENTRY_COUNT; k++)
                 for (uint32_t j = 0; e[k] && j < e[k]->param_count; j++) {
