@@ -16,7 +16,7 @@
 #   min_lod.dgpb      tests/run/min_lod.slang (spirv): needs a feature lavapipe lacks
 #   mesh.dgpb, tessellation.dgpb, geometry.dgpb
 #                     fixtures/stages/ (spirv): entries of render pipelines' stages
-#   draw_tessellation.dgpb, draw_geometry.dgpb, draw_mesh.dgpb
+#   draw_tessellation.dgpb, draw_geometry.dgpb, draw_mesh.dgpb, draw_input_attachment.dgpb
 #                     tests/run/draw_*.slang (spirv): the pipelines the draw tests render
 #   input.bin         i32 1,2,3,4;  expected.bin: i32 2,4,6,8
 set -euo pipefail
@@ -42,7 +42,7 @@ head -c 100 "$out/double.dgpb" >"$out/truncated.dgpb"
 for stages in mesh tessellation geometry; do
     "$build" -q --targets spirv -o "$out" "$here/../../fixtures/stages/$stages.slang"
 done
-for draw in tessellation geometry mesh; do
+for draw in tessellation geometry mesh input_attachment; do
     "$build" -q --targets spirv -o "$out" "$here/draw_$draw.slang"
 done
 "$dump" --extract spirv/computeMain -o "$out/code.spv" "$out/double.dgpb"

@@ -688,9 +688,9 @@ static int read_inputs(tool_options *o)
                 return rc;
         }
         p->input = o->owned[i];
-        if (p->kind == DGPB_RUN_KIND_COLOR_ATTACHMENT && (p->input || o->set_text[i]))
-            return tool_usage_error("'%s' is a colour attachment, cleared to zero before the "
-                                    "draw: it takes no --in or --set",
+        if (p->kind == DGPB_RUN_KIND_COLOR_ATTACHMENT && o->set_text[i])
+            return tool_usage_error("'%s' is a colour attachment: it takes its texels before "
+                                    "the draw with --in (else it is cleared to zero), not --set",
                                     p->name);
         if (p->kind == DGPB_KIND_VALUE) {
             p->size = p->input_size;
