@@ -253,7 +253,7 @@ static void test_dream_mode_strips_the_entry_prefix_and_keeps_value_field_names(
     };
     dgpb_reflection *r = load_reflection("fixtures/reflect/kinds_spirv.json", "spirv", "k");
     dgpb_spirv_info *spv = load_spirv("fixtures/reflect/kinds.spv");
-    dgpb_param_select s = {DGPB_TARGET_SPIRV, "k", r, spv, true, group_k, 1, NULL};
+    dgpb_param_select s = {DGPB_TARGET_SPIRV, "k", r, spv, true, group_k, 1, NULL, NULL, NULL};
     dgpb_param_table t = {0};
     build_ok(&s, &t);
     check_rows(&t, "spirv", want, ARRAY_LEN(want));
@@ -291,7 +291,7 @@ static void test_ptx_rows_carry_byte_offsets_as_bindings_and_the_spirv_written_f
     };
     dgpb_reflection *r = load_reflection("fixtures/reflect/kinds_cuda.json", "ptx", "k");
     dgpb_spirv_info *spv = load_spirv("fixtures/reflect/kinds.spv");
-    dgpb_param_select s = {DGPB_TARGET_PTX, "k", r, spv, true, group_k, 1, NULL};
+    dgpb_param_select s = {DGPB_TARGET_PTX, "k", r, spv, true, group_k, 1, NULL, NULL, NULL};
     dgpb_param_table t = {0};
     build_ok(&s, &t);
     check_rows(&t, "ptx", want, ARRAY_LEN(want));
@@ -312,7 +312,7 @@ static void test_the_longest_entry_name_of_the_group_owns_a_global(void **state)
         RES("a_b", DGPB_KIND_SAMPLER, 4),     /* "a_b" + "_" + nothing: a's b */
         VAL("limit", "a_b_params", 5, 0, 4),
     };
-    dgpb_reflection r = {params, ARRAY_LEN(params), NULL, 0};
+    dgpb_reflection r = {params, ARRAY_LEN(params), NULL, 0, NULL, 0};
     static const char *const group[] = {"a", "a_b"}, *const reversed[] = {"a_b", "a"};
     static const struct {
         const char *entry;
@@ -327,7 +327,7 @@ static void test_the_longest_entry_name_of_the_group_owns_a_global(void **state)
     };
     for (size_t c = 0; c < ARRAY_LEN(cases); c++) {
         dgpb_param_select s = {
-            DGPB_TARGET_SPIRV, cases[c].entry, &r, NULL, true, cases[c].group, 2, NULL};
+            DGPB_TARGET_SPIRV, cases[c].entry, &r, NULL, true, cases[c].group, 2, NULL, NULL, NULL};
         dgpb_param_table t = {0};
         build_ok(&s, &t);
         check_names(&t, cases[c].names, cases[c].count);
@@ -344,9 +344,9 @@ static void test_the_longest_entry_name_of_the_group_owns_a_global(void **state)
         RES("a_b_x", DGPB_KIND_RW_BUFFER, 2),
         RES("a_b_params", DGPB_KIND_UNIFORM_BUFFER, 5),
     };
-    dgpb_reflection ra = {alone, ARRAY_LEN(alone), NULL, 0};
+    dgpb_reflection ra = {alone, ARRAY_LEN(alone), NULL, 0, NULL, 0};
     static const char *const group_a[] = {"a"};
-    dgpb_param_select s = {DGPB_TARGET_SPIRV, "a", &ra, NULL, true, group_a, 1, NULL};
+    dgpb_param_select s = {DGPB_TARGET_SPIRV, "a", &ra, NULL, true, group_a, 1, NULL, NULL, NULL};
     dgpb_param_table t = {0};
     build_ok(&s, &t);
     static const char *const names[] = {"scale", "b_x", "b_params"};
@@ -365,9 +365,9 @@ static void test_value_rows_keep_their_field_names_whatever_block_they_come_from
         VAL("scale", "a_params", 0, 0, 4),
         VAL("limit", "a_b_params", 5, 0, 4),
     };
-    dgpb_reflection r = {params, ARRAY_LEN(params), NULL, 0};
+    dgpb_reflection r = {params, ARRAY_LEN(params), NULL, 0, NULL, 0};
     static const char *const group_a[] = {"a"};
-    dgpb_param_select s = {DGPB_TARGET_SPIRV, "a", &r, NULL, true, group_a, 1, NULL};
+    dgpb_param_select s = {DGPB_TARGET_SPIRV, "a", &r, NULL, true, group_a, 1, NULL, NULL, NULL};
     dgpb_param_table t = {0};
     build_ok(&s, &t);
     char second[64] = "";
@@ -388,7 +388,7 @@ test_unprefixed_globals_belong_to_an_entry_only_through_its_spirv_interface(void
         RES("declared_only", DGPB_KIND_BUFFER, 2), RES("absent", DGPB_KIND_BUFFER, 3),
         RES("j_buf", DGPB_KIND_BUFFER, 4),         RES("k_unused", DGPB_KIND_TEXTURE, 5),
     };
-    dgpb_reflection r = {params, ARRAY_LEN(params), NULL, 0};
+    dgpb_reflection r = {params, ARRAY_LEN(params), NULL, 0, NULL, 0};
     dgpb_spirv_var vars[] = {
         VAR("k_buf", true, true),
         VAR("shared_lut", true, false),
@@ -399,7 +399,7 @@ test_unprefixed_globals_belong_to_an_entry_only_through_its_spirv_interface(void
     static const char *const group[] = {"k", "j"};
     /* k's own globals are k's whether its code uses them or not; j's are never k's. */
     static const char *const names[] = {"buf", "shared_lut", "unused"};
-    dgpb_param_select s = {DGPB_TARGET_SPIRV, "k", &r, &info, true, group, 2, NULL};
+    dgpb_param_select s = {DGPB_TARGET_SPIRV, "k", &r, &info, true, group, 2, NULL, NULL, NULL};
     dgpb_param_table t = {0};
     build_ok(&s, &t);
     check_names(&t, names, ARRAY_LEN(names));
@@ -437,7 +437,8 @@ static void test_plain_mode_keeps_the_spirv_interface_in_declaration_order(void 
         dgpb_reflection *r = load_reflection(cases[c].json, "spirv", cases[c].entry);
         dgpb_spirv_info *spv = load_spirv(cases[c].spv);
         const char *group[1] = {cases[c].entry};
-        dgpb_param_select s = {DGPB_TARGET_SPIRV, cases[c].entry, r, spv, false, group, 1, NULL};
+        dgpb_param_select s = {
+            DGPB_TARGET_SPIRV, cases[c].entry, r, spv, false, group, 1, NULL, NULL, NULL};
         dgpb_param_table t = {0};
         build_ok(&s, &t);
         check_rows(&t, "spirv", cases[c].rows, cases[c].count);
@@ -451,10 +452,10 @@ static void test_plain_mode_keeps_names_whole(void **state)
 {
     (void)state;
     dgpb_reflected_param params[] = {RES("k_buf", DGPB_KIND_BUFFER, 0)};
-    dgpb_reflection r = {params, 1, NULL, 0};
+    dgpb_reflection r = {params, 1, NULL, 0, NULL, 0};
     dgpb_spirv_var vars[] = {VAR("k_buf", true, false)};
     dgpb_spirv_info info = make_info(vars, 1, true);
-    dgpb_param_select s = {DGPB_TARGET_SPIRV, "k", &r, &info, false, group_k, 1, NULL};
+    dgpb_param_select s = {DGPB_TARGET_SPIRV, "k", &r, &info, false, group_k, 1, NULL, NULL, NULL};
     dgpb_param_table t = {0};
     build_ok(&s, &t);
     static const char *const names[] = {"k_buf"};
@@ -498,9 +499,16 @@ static void test_loose_uniforms_come_with_the_implicit_global_block(void **state
         loaded_code code = {0};
         if (cases[c].code)
             load_code(cases[c].code, cases[c].target, &code);
-        dgpb_param_select s = {
-            target_of(cases[c].target),           "scale", r, spv, false, group, 1,
-            cases[c].code ? &code.bindings : NULL};
+        dgpb_param_select s = {target_of(cases[c].target),
+                               "scale",
+                               r,
+                               spv,
+                               false,
+                               group,
+                               1,
+                               cases[c].code ? &code.bindings : NULL,
+                               NULL,
+                               NULL};
         dgpb_param_table t = {0};
         build_ok(&s, &t);
         check_rows(&t, cases[c].target, cases[c].rows, 3);
@@ -542,8 +550,9 @@ static void test_rows_only_the_code_can_place_take_their_place_from_its_variable
         bool wgsl = !strcmp(cases[c].target, "wgsl");
         dgpb_code_bindings code = {.items = wgsl ? wgsl_items : spirv_items,
                                    .count = wgsl ? ARRAY_LEN(wgsl_items) : ARRAY_LEN(spirv_items)};
-        dgpb_param_select s = {target_of(cases[c].target),       "scale", r, spv, false, group, 1,
-                               cases[c].with_code ? &code : NULL};
+        dgpb_param_select s = {
+            target_of(cases[c].target),        "scale", r,   spv, false, group, 1,
+            cases[c].with_code ? &code : NULL, NULL,    NULL};
         dgpb_param_table t = {0};
         build_ok(&s, &t);
         assert_int_equal(t.count, 3);
@@ -614,8 +623,16 @@ static void test_entry_point_uniforms_get_launch_rows_and_the_codes_bindings(voi
         loaded_code code = {0};
         if (cases[c].code)
             load_code(cases[c].code, cases[c].target, &code);
-        dgpb_param_select s = {target_of(cases[c].target),           "k", r, spv, false, group, 1,
-                               cases[c].code ? &code.bindings : NULL};
+        dgpb_param_select s = {target_of(cases[c].target),
+                               "k",
+                               r,
+                               spv,
+                               false,
+                               group,
+                               1,
+                               cases[c].code ? &code.bindings : NULL,
+                               NULL,
+                               NULL};
         dgpb_param_table t = {0};
         build_ok(&s, &t);
         check_rows_in(&t, cases[c].target, cases[c].rows, cases[c].spaces, 7);
@@ -681,8 +698,16 @@ static void test_struct_globals_are_rows_through_the_variables_that_carry_them(v
         loaded_code code = {0};
         if (cases[c].code)
             load_code(cases[c].code, cases[c].target, &code);
-        dgpb_param_select s = {target_of(cases[c].target),           "k", r, spv, false, group, 1,
-                               cases[c].code ? &code.bindings : NULL};
+        dgpb_param_select s = {target_of(cases[c].target),
+                               "k",
+                               r,
+                               spv,
+                               false,
+                               group,
+                               1,
+                               cases[c].code ? &code.bindings : NULL,
+                               NULL,
+                               NULL};
         dgpb_param_table t = {0};
         build_ok(&s, &t);
         check_rows(&t, cases[c].target, cases[c].rows, 9);
@@ -720,7 +745,7 @@ static void test_values_come_with_their_blocks_variable_and_resources_with_their
     };
     for (size_t c = 0; c < ARRAY_LEN(cases); c++) {
         dgpb_spirv_info info = make_info(cases[c].vars, cases[c].var_count, true);
-        dgpb_param_select s = {DGPB_TARGET_SPIRV, "k", r, &info, false, group, 1, NULL};
+        dgpb_param_select s = {DGPB_TARGET_SPIRV, "k", r, &info, false, group, 1, NULL, NULL, NULL};
         dgpb_param_table t = {0};
         build_ok(&s, &t);
         check_names(&t, cases[c].names, cases[c].count);
@@ -737,12 +762,13 @@ test_loose_uniforms_are_left_out_when_the_code_does_not_read_the_global_block(vo
         LOOSE("gain", 0, 4),
         RES("out", DGPB_KIND_RW_BUFFER, 1),
     };
-    dgpb_reflection r = {params, ARRAY_LEN(params), NULL, 0};
+    dgpb_reflection r = {params, ARRAY_LEN(params), NULL, 0, NULL, 0};
     dgpb_spirv_var vars[] = {VAR("globalParams", false, false), VAR("out", true, true)};
     dgpb_spirv_info info = make_info(vars, ARRAY_LEN(vars), true);
     static const char *const group[] = {"e"};
     for (int dream = 0; dream <= 1; dream++) {
-        dgpb_param_select s = {DGPB_TARGET_SPIRV, "e", &r, &info, dream, group, 1, NULL};
+        dgpb_param_select s = {
+            DGPB_TARGET_SPIRV, "e", &r, &info, dream, group, 1, NULL, NULL, NULL};
         dgpb_param_table t = {0};
         build_ok(&s, &t);
         static const char *const names[] = {"out"};
@@ -785,9 +811,9 @@ static void test_read_only_comes_from_the_kind_and_written_only_from_spirv(void 
         params[i] = (dgpb_reflected_param)RES(names[i], (int)rows[i].kind, (uint32_t)i);
         vars[i] = (dgpb_spirv_var)VAR(names[i], true, rows[i].written_in_spirv);
     }
-    dgpb_reflection r = {params, ARRAY_LEN(params), NULL, 0};
+    dgpb_reflection r = {params, ARRAY_LEN(params), NULL, 0, NULL, 0};
     dgpb_spirv_info info = make_info(vars, ARRAY_LEN(vars), true);
-    dgpb_param_select s = {DGPB_TARGET_SPIRV, "e", &r, &info, false, NULL, 0, NULL};
+    dgpb_param_select s = {DGPB_TARGET_SPIRV, "e", &r, &info, false, NULL, 0, NULL, NULL, NULL};
     dgpb_param_table t = {0};
     build_ok(&s, &t);
     assert_int_equal(t.count, ARRAY_LEN(rows));
@@ -816,7 +842,8 @@ static void test_without_usable_spirv_every_global_counts_and_nothing_is_written
     static const char *const group[] = {"scale"};
     for (size_t i = 0; i < ARRAY_LEN(infos); i++)
         for (int dream = 0; dream <= 1; dream++) {
-            dgpb_param_select s = {DGPB_TARGET_SPIRV, "scale", r, infos[i], dream, group, 1, NULL};
+            dgpb_param_select s = {
+                DGPB_TARGET_SPIRV, "scale", r, infos[i], dream, group, 1, NULL, NULL, NULL};
             dgpb_param_table t = {0};
             build_ok(&s, &t);
             check_rows(&t, "spirv", want, ARRAY_LEN(want));
@@ -836,12 +863,13 @@ static void test_webgpu_ids_are_kept_on_wgsl_and_zero_elsewhere(void **state)
         PARAM("e_s", "e_s", DGPB_KIND_RW_TEXTURE, 2, 0, 0, DGPB_WGPU_STORAGE_TEXTURE_2D_R32UINT,
               NULL),
     };
-    dgpb_reflection r = {params, ARRAY_LEN(params), NULL, 0};
+    dgpb_reflection r = {params, ARRAY_LEN(params), NULL, 0, NULL, 0};
     static const char *const group[] = {"e"};
     static const char *const targets[] = {"wgsl", "spirv", "metal", "ptx", "dxil"};
     for (size_t i = 0; i < ARRAY_LEN(targets); i++) {
         bool wgsl = !strcmp(targets[i], "wgsl");
-        dgpb_param_select s = {target_of(targets[i]), "e", &r, NULL, true, group, 1, NULL};
+        dgpb_param_select s = {
+            target_of(targets[i]), "e", &r, NULL, true, group, 1, NULL, NULL, NULL};
         dgpb_param_table t = {0};
         build_ok(&s, &t);
         assert_int_equal(t.count, 3);
@@ -859,9 +887,9 @@ static void test_offset_and_size_are_kept_only_for_value_rows(void **state)
         PARAM("e_b", "e_b", DGPB_KIND_BUFFER, 1, 8, 16, 0, NULL),
         PARAM("v", "e_params", DGPB_KIND_VALUE, 0, 8, 16, 0, NULL),
     };
-    dgpb_reflection r = {params, ARRAY_LEN(params), NULL, 0};
+    dgpb_reflection r = {params, ARRAY_LEN(params), NULL, 0, NULL, 0};
     static const char *const group[] = {"e"};
-    dgpb_param_select s = {DGPB_TARGET_SPIRV, "e", &r, NULL, true, group, 1, NULL};
+    dgpb_param_select s = {DGPB_TARGET_SPIRV, "e", &r, NULL, true, group, 1, NULL, NULL, NULL};
     dgpb_param_table t = {0};
     build_ok(&s, &t);
     static const want_row want[] = {
@@ -892,7 +920,7 @@ test_a_used_parameter_without_a_kind_is_an_error_naming_target_entry_and_paramet
     (void)state;
     static const char *const group[] = {"k"};
     dgpb_reflection *r = load_reflection("fixtures/reflect/refused_spirv.json", "spirv", "k");
-    dgpb_param_select s = {DGPB_TARGET_SPIRV, "k", r, NULL, false, group, 1, NULL};
+    dgpb_param_select s = {DGPB_TARGET_SPIRV, "k", r, NULL, false, group, 1, NULL, NULL, NULL};
     expect_error(&s, "target 'spirv', entry 'k', parameter 'kept': AppendStructuredBuffer<uint> "
                      "carries a hidden counter binding");
     reflection_free(r);
@@ -902,9 +930,9 @@ test_a_used_parameter_without_a_kind_is_an_error_naming_target_entry_and_paramet
         RES("e_ok", DGPB_KIND_BUFFER, 0),
         PARAM("e_odd", "e_odd", -1, 1, 0, 0, 0, NULL),
     };
-    dgpb_reflection hand = {params, ARRAY_LEN(params), NULL, 0};
+    dgpb_reflection hand = {params, ARRAY_LEN(params), NULL, 0, NULL, 0};
     static const char *const group_e[] = {"e"};
-    dgpb_param_select h = {DGPB_TARGET_METAL, "e", &hand, NULL, true, group_e, 1, NULL};
+    dgpb_param_select h = {DGPB_TARGET_METAL, "e", &hand, NULL, true, group_e, 1, NULL, NULL, NULL};
     expect_error(&h, "target 'metal', entry 'e', parameter 'odd': no parameter kind");
 }
 
@@ -913,7 +941,7 @@ static void test_a_used_wgsl_parameter_with_a_problem_is_an_error(void **state)
     (void)state;
     static const char *const group_s[] = {"s"}, *const group_k2[] = {"k"};
     dgpb_reflection *r = load_reflection("fixtures/reflect/shapes_wgsl.json", "wgsl", "s");
-    dgpb_param_select s = {DGPB_TARGET_WGSL, "s", r, NULL, true, group_s, 1, NULL};
+    dgpb_param_select s = {DGPB_TARGET_WGSL, "s", r, NULL, true, group_s, 1, NULL, NULL, NULL};
     expect_error(&s, "target 'wgsl', entry 's', parameter 'many': Texture2D<float4>[4] is an "
                      "array of resources, and WebGPU has no binding arrays");
     reflection_free(r);
@@ -939,15 +967,16 @@ static void test_a_used_wgsl_parameter_with_a_problem_is_an_error(void **state)
     for (size_t i = 0; i < ARRAY_LEN(shapes); i++) {
         dgpb_reflected_param one[] = {RES("t", shapes[i].kind, 0)};
         one[0].shape_word = shapes[i].shape;
-        dgpb_reflection rt = {one, 1, NULL, 0};
+        dgpb_reflection rt = {one, 1, NULL, 0, NULL, 0};
         static const char *const group_e[] = {"e"};
-        dgpb_param_select e = {DGPB_TARGET_WGSL, "e", &rt, NULL, false, group_e, 1, NULL};
+        dgpb_param_select e = {DGPB_TARGET_WGSL, "e", &rt,  NULL, false,
+                               group_e,          1,   NULL, NULL, NULL};
         expect_error(&e, shapes[i].message);
     }
 
     /* The same shapes are fine where they have a descriptor. */
     r = load_reflection("fixtures/reflect/kinds_spirv.json", "spirv", "k");
-    dgpb_param_select ok = {DGPB_TARGET_SPIRV, "k", r, spv, true, group_k2, 1, NULL};
+    dgpb_param_select ok = {DGPB_TARGET_SPIRV, "k", r, spv, true, group_k2, 1, NULL, NULL, NULL};
     dgpb_param_table t = {0};
     build_ok(&ok, &t);
     param_table_clear(&t);
@@ -964,12 +993,12 @@ static void test_a_parameter_the_entry_does_not_use_may_have_a_problem(void **st
         PARAM("out", "out", DGPB_KIND_RW_BUFFER, 2, 0, 0, DGPB_WGPU_STORAGE_BUFFER, NULL),
         PARAM("j_many", "j_many", -1, 3, 0, 0, 0, "another entry's problem"),
     };
-    dgpb_reflection r = {params, ARRAY_LEN(params), NULL, 0};
+    dgpb_reflection r = {params, ARRAY_LEN(params), NULL, 0, NULL, 0};
     dgpb_spirv_var vars[] = {VAR("volume", false, false), VAR("out", true, true)};
     dgpb_spirv_info info = make_info(vars, ARRAY_LEN(vars), true);
     static const char *const group[] = {"e", "j"};
     for (int dream = 0; dream <= 1; dream++) {
-        dgpb_param_select s = {DGPB_TARGET_WGSL, "e", &r, &info, dream, group, 2, NULL};
+        dgpb_param_select s = {DGPB_TARGET_WGSL, "e", &r, &info, dream, group, 2, NULL, NULL, NULL};
         dgpb_param_table t = {0};
         build_ok(&s, &t);
         static const want_row want[] = {
@@ -996,7 +1025,8 @@ test_values_of_a_block_the_code_dropped_are_no_rows_though_its_resources_are(voi
     dgpb_reflection *r = load_reflection("fixtures/reflect/unused_values_spirv.json", "spirv", "k");
     loaded_code code;
     load_code("fixtures/reflect/unused_values.spv", "spirv", &code);
-    dgpb_param_select s = {DGPB_TARGET_SPIRV, "k", r, code.spirv, false, group, 1, &code.bindings};
+    dgpb_param_select s = {DGPB_TARGET_SPIRV, "k",  r,   code.spirv, false, group, 1,
+                           &code.bindings,    NULL, NULL};
     dgpb_param_table t = {0};
     dgpb_diag diag;
     dgpb_diag_clear(&diag);
@@ -1037,7 +1067,8 @@ static void test_a_used_row_the_code_cannot_place_is_an_error_naming_its_variabl
                        loose = {.items = unbound, .count = ARRAY_LEN(unbound)};
     const dgpb_code_bindings *codes[] = {&none, &loose};
     for (size_t c = 0; c < ARRAY_LEN(codes); c++) {
-        dgpb_param_select s = {DGPB_TARGET_SPIRV, "k", r, spv, false, group, 1, codes[c]};
+        dgpb_param_select s = {DGPB_TARGET_SPIRV, "k",  r,   spv, false, group, 1,
+                               codes[c],          NULL, NULL};
         expect_error(&s, "target 'spirv', entry 'k', parameter 'src' (StructuredBuffer<uint>): "
                          "the entry's code uses it, but the spirv code has no bound variable "
                          "'entryPointParams.src' for it");
@@ -1067,7 +1098,7 @@ static void test_a_used_row_the_code_cannot_place_is_an_error_naming_its_variabl
          .detail = "array<u32>"},
     };
     dgpb_code_bindings ambiguous = {.items = twice, .count = ARRAY_LEN(twice)};
-    dgpb_param_select w = {DGPB_TARGET_WGSL, "k", r, spv, false, group, 1, &ambiguous};
+    dgpb_param_select w = {DGPB_TARGET_WGSL, "k", r, spv, false, group, 1, &ambiguous, NULL, NULL};
     expect_error(&w, "target 'wgsl', entry 'k', parameter 'src': the wgsl code has two variables "
                      "named after 'entryPointParams.src'; rename one of the parameters");
     spirv_info_free(spv);
@@ -1090,8 +1121,8 @@ static void test_a_bindless_heap_the_code_binds_gets_a_handle_row_at_its_place(v
         {"__slang_resource_heap", DGPB_KIND_HANDLE, 0, 2, 0, 0, 0},
     };
     static const uint32_t spaces[] = {0, 0, 0, 1};
-    dgpb_param_select s = {DGPB_TARGET_SPIRV, "bindless", r, code.spirv, false, group, 1,
-                           &code.bindings};
+    dgpb_param_select s = {DGPB_TARGET_SPIRV, "bindless", r,   code.spirv, false, group, 1,
+                           &code.bindings,    NULL,       NULL};
     dgpb_param_table t = {0};
     build_ok(&s, &t);
     check_rows_in(&t, "spirv", want, spaces, ARRAY_LEN(want));
@@ -1136,8 +1167,9 @@ static void test_a_bindless_heap_the_code_binds_gets_a_handle_row_at_its_place(v
     };
     dgpb_code_bindings code_heaps = {.items = heaps, .count = ARRAY_LEN(heaps)};
     dgpb_reflected_param params[] = {RES("buf", DGPB_KIND_BUFFER, 0)};
-    dgpb_reflection hand = {params, ARRAY_LEN(params), NULL, 0};
-    dgpb_param_select h = {DGPB_TARGET_SPIRV, "e", &hand, NULL, false, NULL, 0, &code_heaps};
+    dgpb_reflection hand = {params, ARRAY_LEN(params), NULL, 0, NULL, 0};
+    dgpb_param_select h = {DGPB_TARGET_SPIRV, "e",  &hand, NULL, false, NULL, 0,
+                           &code_heaps,       NULL, NULL};
     build_ok(&h, &t);
     static const want_row heap_rows[] = {
         {"buf", DGPB_KIND_BUFFER, RO, 0, 0, 0, 0},
@@ -1158,7 +1190,7 @@ static void test_a_used_bool_value_is_an_error_on_wgsl_only(void **state)
     dgpb_spirv_var vars[] = {VAR("globalParams", true, false)};
     dgpb_spirv_info info = make_info(vars, ARRAY_LEN(vars), true);
     dgpb_reflection *r = load_reflection("fixtures/reflect/refused_wgsl.json", "wgsl", "k");
-    dgpb_param_select w = {DGPB_TARGET_WGSL, "k", r, &info, false, group, 1, NULL};
+    dgpb_param_select w = {DGPB_TARGET_WGSL, "k", r, &info, false, group, 1, NULL, NULL, NULL};
     expect_error(&w, "target 'wgsl', entry 'k', parameter 'invert' (bool): WGSL allows no bool in "
                      "a uniform buffer, so WebGPU would reject the code; declare it as uint (0 or "
                      "1)");
@@ -1168,7 +1200,8 @@ static void test_a_used_bool_value_is_an_error_on_wgsl_only(void **state)
                                            {"fixtures/reflect/refused_cuda.json", "ptx"}};
     for (size_t f = 0; f < ARRAY_LEN(files); f++) {
         r = load_reflection(files[f][0], files[f][1], "k");
-        dgpb_param_select s = {target_of(files[f][1]), "k", r, &info, false, group, 1, NULL};
+        dgpb_param_select s = {
+            target_of(files[f][1]), "k", r, &info, false, group, 1, NULL, NULL, NULL};
         dgpb_param_table t = {0};
         build_ok(&s, &t);
         check_names(&t, names, ARRAY_LEN(names));
@@ -1196,8 +1229,9 @@ static void test_every_refused_shape_the_code_uses_is_an_error_with_its_rewrite(
             if (r->params[i].kind >= 0)
                 continue;
             refused++;
-            dgpb_reflection one = {&r->params[i], 1, NULL, 0};
-            dgpb_param_select s = {target_of(files[f][1]), "k", &one, spv, false, group, 1, NULL};
+            dgpb_reflection one = {&r->params[i], 1, NULL, 0, NULL, 0};
+            dgpb_param_select s = {
+                target_of(files[f][1]), "k", &one, spv, false, group, 1, NULL, NULL, NULL};
             char message[1024];
             snprintf(message, sizeof message, "target '%s', entry 'k', parameter '%s': %s",
                      files[f][1], r->params[i].name, r->params[i].problem);
@@ -1221,11 +1255,11 @@ static void test_rows_declared_for_the_entry_but_unused_by_its_code_are_marked(v
         RES("k_unused", DGPB_KIND_TEXTURE, 1),
         RES("shared", DGPB_KIND_BUFFER, 2),
     };
-    dgpb_reflection r = {params, ARRAY_LEN(params), NULL, 0};
+    dgpb_reflection r = {params, ARRAY_LEN(params), NULL, 0, NULL, 0};
     dgpb_spirv_var vars[] = {VAR("k_used", true, true), VAR("k_unused", false, false),
                              VAR("shared", true, false)};
     dgpb_spirv_info info = make_info(vars, ARRAY_LEN(vars), true);
-    dgpb_param_select s = {DGPB_TARGET_SPIRV, "k", &r, &info, true, group_k, 1, NULL};
+    dgpb_param_select s = {DGPB_TARGET_SPIRV, "k", &r, &info, true, group_k, 1, NULL, NULL, NULL};
     dgpb_param_table t = {0};
     build_ok(&s, &t);
     static const char *const names[] = {"used", "unused", "shared"};
@@ -1255,8 +1289,8 @@ static void test_value_block_names_are_the_entry_name_and_params(void **state)
 static void test_an_entry_without_parameters_gets_an_empty_table(void **state)
 {
     (void)state;
-    dgpb_reflection r = {NULL, 0, NULL, 0};
-    dgpb_param_select s = {DGPB_TARGET_SPIRV, "e", &r, NULL, true, NULL, 0, NULL};
+    dgpb_reflection r = {NULL, 0, NULL, 0, NULL, 0};
+    dgpb_param_select s = {DGPB_TARGET_SPIRV, "e", &r, NULL, true, NULL, 0, NULL, NULL, NULL};
     dgpb_param_table t = {0};
     build_ok(&s, &t);
     assert_int_equal(t.count, 0);
@@ -1284,9 +1318,10 @@ static void test_every_failed_allocation_gives_nomem_and_leaks_nothing(void **st
     (void)state;
     dgpb_reflection *r = load_reflection("fixtures/reflect/kinds_spirv.json", "spirv", "k");
     dgpb_spirv_info *spv = load_spirv("fixtures/reflect/kinds.spv");
-    dgpb_param_select s = {DGPB_TARGET_SPIRV, "k", r, spv, true, group_k, 1, NULL};
-    /* the rows, the in_code flags, then one name per row */
-    assert_int_equal(support_run_with_faults(op_build_kinds_table, &s, DGPB_OK, "params"), 22);
+    dgpb_param_select s = {DGPB_TARGET_SPIRV, "k", r, spv, true, group_k, 1, NULL, NULL, NULL};
+    /* the rows, the in_code flags, each row's parameter, one name per row, then the marks of
+       shared names */
+    assert_int_equal(support_run_with_faults(op_build_kinds_table, &s, DGPB_OK, "params"), 24);
     spirv_info_free(spv);
     reflection_free(r);
 }
@@ -1312,27 +1347,29 @@ static int op_build_table(void *arg)
 static void test_failed_allocations_with_code_bindings_give_nomem_and_leak_nothing(void **state)
 {
     (void)state;
-    /* Rows placed by the code (entry_uniforms on wgsl): the rows, the in_code flags, the 7
-       names. The bindless heap's row: the rows, the flags, 3 names, then the rows and the
-       flags grown by one and the heap's name. */
+    /* Rows placed by the code (entry_uniforms on wgsl): the rows, the in_code flags, each row's
+       parameter, the 7 names, the marks of shared names. The bindless heap's row: the rows, the
+       flags, the parameters, 3 names, then the rows and the flags grown by one, the heap's name
+       and the marks. */
     static const char *const group[] = {"k"}, *const bindless[] = {"bindless"};
     dgpb_reflection *r = load_reflection("fixtures/reflect/entry_uniforms_wgsl.json", "wgsl", "k");
     dgpb_spirv_info *spv = load_spirv("fixtures/reflect/entry_uniforms.spv");
     loaded_code code;
     load_code("fixtures/reflect/entry_uniforms.wgsl", "wgsl", &code);
-    dgpb_param_select s = {DGPB_TARGET_WGSL, "k", r, spv, false, group, 1, &code.bindings};
+    dgpb_param_select s = {DGPB_TARGET_WGSL, "k",  r,   spv, false, group, 1,
+                           &code.bindings,   NULL, NULL};
     build_job job = {&s, 7};
-    assert_int_equal(support_run_with_faults(op_build_table, &job, DGPB_OK, "params wgsl"), 9);
+    assert_int_equal(support_run_with_faults(op_build_table, &job, DGPB_OK, "params wgsl"), 11);
     free_code(&code);
     spirv_info_free(spv);
     reflection_free(r);
 
     r = load_reflection("fixtures/spirv/bindless.json", "spirv", "bindless");
     load_code("fixtures/spirv/bindless.spv", "spirv", &code);
-    dgpb_param_select b = {DGPB_TARGET_SPIRV, "bindless", r, code.spirv, false, bindless, 1,
-                           &code.bindings};
+    dgpb_param_select b = {DGPB_TARGET_SPIRV, "bindless", r,   code.spirv, false, bindless, 1,
+                           &code.bindings,    NULL,       NULL};
     build_job heap = {&b, 4};
-    assert_int_equal(support_run_with_faults(op_build_table, &heap, DGPB_OK, "params heap"), 8);
+    assert_int_equal(support_run_with_faults(op_build_table, &heap, DGPB_OK, "params heap"), 10);
     free_code(&code);
     reflection_free(r);
 }

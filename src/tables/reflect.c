@@ -55,6 +55,8 @@ typedef struct builder {
     size_t value_block_count;
     const char *const *push_blocks;
     size_t push_block_count;
+    char **globals; /* the module-scope parameters' names (dgpb_reflection.globals) */
+    size_t global_count, global_cap;
     bool corrupt;           /* a binding record lacks its index: */
     char corrupt_path[256]; /* the first such parameter's path, copied (paths of fields are
                                freed as the walk leaves them) */
@@ -84,6 +86,20 @@ static void fill_strings(builder *b, dgpb_reflected_param *r, const char *name, 
     if (!r->name || !r->global || !r->code_name || !r->shape ||
         (problem && *problem && !r->problem))
         b->nomem = true;
+}
+
+/* Notes a module-scope parameter's name; its rows' `top` is its index. */
+static void add_global(builder *b, const char *name)
+{
+    char **g = mem_grow(b->globals, b->global_count, &b->global_cap, sizeof *g, 16);
+    char *copy = g ? mem_strdup(name) : NULL;
+    if (g)
+        b->globals = g;
+    if (!copy) {
+        b->nomem = true;
+        return;
+    }
+    b->globals[b->global_count++] = copy;
 }
 
 static bool listed(const char *name, const char *const *names, size_t count)
@@ -777,6 +793,13 @@ static void add_pipeline_constant(builder *b, const char *name, const cJSON *bin
     fill_strings(b, r, name, name, name, shape, problem);
 }
 
+/* Sets `top` of the rows from `first` on: the top-level parameter they belong to. */
+static void set_top(builder *b, size_t first, size_t top)
+{
+    for (size_t i = first; i < b->count; i++)
+        b->params[i].top = (uint32_t)top;
+}
+
 static int parse_params(builder *b, const cJSON *params, bool entry, dgpb_diag *diag)
 {
     const cJSON *p;
@@ -787,10 +810,13 @@ static int parse_params(builder *b, const cJSON *params, bool entry, dgpb_diag *
         const cJSON *t = reflect_get(p, "type");
         records rec = records_of(p);
         const cJSON *binding = reflect_get(p, "binding");
+        size_t first = b->count;
         if (!entry && name && cJSON_IsObject(t) &&
             reflect_str_is(reflect_get_str(binding, "kind"), "specializationConstant")) {
             index++;
             add_pipeline_constant(b, name, binding, t);
+            set_top(b, first, b->global_count);
+            add_global(b, name);
             if (b->nomem)
                 break;
             continue;
@@ -811,6 +837,9 @@ static int parse_params(builder *b, const cJSON *params, bool entry, dgpb_diag *
             .global = name,
         };
         walk(b, name, p, t, &at, 0);
+        set_top(b, first, entry ? (uint32_t)(index - 1) : b->global_count);
+        if (!entry)
+            add_global(b, name);
         if (b->nomem)
             break;
         if (b->corrupt)
@@ -926,6 +955,8 @@ int reflection_parse_blocks(const char *json, size_t len, dgpb_target_id target,
             rc = parse_params(&b, eparams, true, diag);
         r->params = b.params;
         r->param_count = b.count;
+        r->globals = b.globals;
+        r->global_count = b.global_count;
         if (!rc && entries)
             rc = parse_entries(r, entries, diag);
     }
@@ -950,6 +981,9 @@ void reflection_free(dgpb_reflection *r)
         dgpb_free(r->params[i].problem);
     }
     dgpb_free(r->params);
+    for (size_t i = 0; i < r->global_count; i++)
+        dgpb_free(r->globals[i]);
+    dgpb_free(r->globals);
     for (size_t i = 0; i < r->entry_count; i++) {
         dgpb_free(r->entries[i].name);
         dgpb_free(r->entries[i].stage_name);
