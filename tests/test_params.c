@@ -1286,6 +1286,99 @@ static void test_value_block_names_are_the_entry_name_and_params(void **state)
     assert_string_equal(small, "blur_"); /* truncated, still terminated */
 }
 
+/* ---- names never collide (docs/format.md, "Names") ------------------------- */
+
+/* Builds `r`'s table for entry k without SPIR-V (every row counts) and checks its names. */
+static void check_table_names(dgpb_reflection *r, bool dream, const dgpb_param_scopes *scopes,
+                              const char *const *names, size_t n)
+{
+    dgpb_param_select s = {DGPB_TARGET_SPIRV, "k", r, NULL, dream, group_k, 1, NULL, scopes, NULL};
+    dgpb_param_table t = {0};
+    build_ok(&s, &t);
+    check_names(&t, names, n);
+    param_table_clear(&t);
+}
+
+static void test_rows_that_would_share_a_name_are_named_by_what_holds_them(void **state)
+{
+    (void)state;
+    /* A global and an entry parameter `src`: the entry's is k.src. */
+    dgpb_reflected_param a[] = {RES("src", DGPB_KIND_BUFFER, 0), RES("dst", DGPB_KIND_RW_BUFFER, 1),
+                                RES("src", DGPB_KIND_BUFFER, 2)};
+    a[1].top = 1;
+    a[2].entry_param = true;
+    char *a_globals[] = {"src", "dst"};
+    dgpb_reflection ra = {a, ARRAY_LEN(a), NULL, 0, a_globals, 2};
+    static const char *const a_names[] = {"src", "dst", "k.src"};
+    check_table_names(&ra, false, NULL, a_names, ARRAY_LEN(a_names));
+
+    /* A cbuffer's field and an entry's uniform `count`: Params.count and k.count; `limit`,
+       which nothing shares, stays bare. */
+    dgpb_reflected_param b[] = {
+        RES("Params", DGPB_KIND_UNIFORM_BUFFER, 0), VAL("count", "Params", 0, 0, 4),
+        VAL("limit", "Params", 0, 4, 4),
+        PARAM_IN("entryPointParams", "count", "count", DGPB_KIND_VALUE, 1, 0, 4, 0, NULL)};
+    b[3].entry_param = true;
+    char *b_globals[] = {"Params"};
+    dgpb_reflection rb = {b, ARRAY_LEN(b), NULL, 0, b_globals, 1};
+    static const char *const b_names[] = {"Params", "Params.count", "limit", "k.count"};
+    check_table_names(&rb, false, NULL, b_names, ARRAY_LEN(b_names));
+
+    /* The generator's conventions: k_params's field `count` and the global k_count, both
+       listed as `count`, are k_params.count and k_count; `gain` stays. */
+    dgpb_reflected_param c[] = {VAL("count", "k_params", 0, 0, 4), VAL("gain", "k_params", 0, 4, 4),
+                                RES("k_count", DGPB_KIND_RW_BUFFER, 1)};
+    c[2].top = 1;
+    char *c_globals[] = {"k_params", "k_count"};
+    dgpb_reflection rc = {c, ARRAY_LEN(c), NULL, 0, c_globals, 2};
+    static const char *const c_names[] = {"k_params.count", "gain", "k_count"};
+    check_table_names(&rc, true, NULL, c_names, ARRAY_LEN(c_names));
+}
+
+static void test_rows_that_still_share_a_name_are_named_by_namespace(void **state)
+{
+    (void)state;
+    /* g, first::out, second::out, first::res.src, second::res.src, as Slang lists them
+       after the imported `lib` (a run of the globals, not all of them). */
+    dgpb_reflected_param p[] = {
+        RES("g", DGPB_KIND_BUFFER, 0),
+        RES("out", DGPB_KIND_RW_BUFFER, 1),
+        RES("out", DGPB_KIND_RW_BUFFER, 2),
+        PARAM_IN("res.src", "res.src", "res", DGPB_KIND_BUFFER, 3, 0, 0, 0, NULL),
+        PARAM_IN("res.src", "res.src", "res", DGPB_KIND_BUFFER, 4, 0, 0, 0, NULL),
+    };
+    for (uint32_t i = 0; i < ARRAY_LEN(p); i++)
+        p[i].top = i + 1;
+    char *globals[] = {"lib", "g", "out", "out", "res", "res"};
+    dgpb_reflection r = {p, ARRAY_LEN(p), NULL, 0, globals, ARRAY_LEN(globals)};
+    /* The text's declarations in Slang's order: the module scope's, then breadth first. */
+    dgpb_param_scope items[] = {
+        {"g", ""}, {"out", "first"}, {"out", "second"}, {"res", "first"}, {"res", "second::inner"}};
+    dgpb_param_scopes scopes = {items, ARRAY_LEN(items), 0};
+    static const char *const names[] = {"g", "first::out", "second::out", "first::res.src",
+                                        "second::inner::res.src"};
+    check_table_names(&r, false, &scopes, names, ARRAY_LEN(names));
+
+    /* A text whose declarations are no run of Slang's, a text the scan could not read, or no
+       text cannot tell: the module's error. */
+    dgpb_param_scope other[] = {{"g", ""}, {"out", "first"}, {"extra", "hidden"}};
+    dgpb_param_scopes wrong = {other, ARRAY_LEN(other), 0};
+    dgpb_param_scopes unread = {NULL, 0, 1};
+    const dgpb_param_scopes *cases[] = {&wrong, &unread, NULL};
+    for (size_t c = 0; c < ARRAY_LEN(cases); c++) {
+        dgpb_param_select s = {DGPB_TARGET_SPIRV, "k", &r,   NULL,     false,
+                               group_k,           1,   NULL, cases[c], NULL};
+        dgpb_param_table t = {0};
+        dgpb_diag d;
+        dgpb_diag_clear(&d);
+        assert_int_equal(param_table_build(&s, &t, &d), DGPB_ERR_SHADER);
+        assert_non_null(strstr(d.message, "parameters 'out' (T) and 'out' (T) would both be the "
+                                          "row 'out', and the module's own text does not tell "
+                                          "their namespaces"));
+        param_table_clear(&t);
+    }
+}
+
 static void test_an_entry_without_parameters_gets_an_empty_table(void **state)
 {
     (void)state;
@@ -1408,6 +1501,8 @@ int main(void)
         cmocka_unit_test(test_every_refused_shape_the_code_uses_is_an_error_with_its_rewrite),
         cmocka_unit_test(test_rows_declared_for_the_entry_but_unused_by_its_code_are_marked),
         cmocka_unit_test(test_value_block_names_are_the_entry_name_and_params),
+        cmocka_unit_test(test_rows_that_would_share_a_name_are_named_by_what_holds_them),
+        cmocka_unit_test(test_rows_that_still_share_a_name_are_named_by_namespace),
         cmocka_unit_test(test_an_entry_without_parameters_gets_an_empty_table),
         cmocka_unit_test(test_every_failed_allocation_gives_nomem_and_leaks_nothing),
         cmocka_unit_test(test_failed_allocations_with_code_bindings_give_nomem_and_leak_nothing),

@@ -30,17 +30,20 @@ typedef enum dgpb_kind {
     DGPB_KIND_COUNT
 } dgpb_kind;
 
-/* Parameter flags. */
-#define DGPB_FLAG_READ_ONLY 0x1u /* read-only to the shader */
-#define DGPB_FLAG_WRITTEN 0x2u   /* the shader writes it (found in its SPIR-V) */
-/* A texture row and a sampler row that share one binding (`[[vk::binding(0, 0)]]` on both):
-   a host writes one combined image-sampler descriptor there (docs/format.md, "Flags"). */
-#define DGPB_FLAG_SHARED_BINDING 0x4u
-/* An unbounded array `T name[]` (a runtime descriptor array): one row of the element's kind
-   and shape whose descriptor count the host chooses (docs/format.md, "Flags"). */
-#define DGPB_FLAG_UNBOUNDED 0x8u
-#define DGPB_FLAG_ALL                                                                              \
-    (DGPB_FLAG_READ_ONLY | DGPB_FLAG_WRITTEN | DGPB_FLAG_SHARED_BINDING | DGPB_FLAG_UNBOUNDED)
+/* Parameter flags (dgpb/vocabulary.def, DGPB_FLAG; docs/format.md, "Flags"). */
+typedef enum dgpb_flag {
+#define DGPB_FLAG(ID, bit, name, brief, ACCESS) DGPB_FLAG_##ID = 1u << (bit),
+#include "dgpb/vocabulary.def"
+/* Every flag: 0, or'ed with each row's bit. */
+#define DGPB_FLAG(ID, bit, name, brief, ACCESS) | (1u << (bit))
+    DGPB_FLAG_ALL = 0
+#include "dgpb/vocabulary.def"
+} dgpb_flag;
+
+/* DGPB_FLAG's ACCESS column as a truth value: 1 for the flags that say how the shader reaches
+   a row (at most one of them per row), 0 for the others. */
+#define DGPB_FLAG_IS_ACCESS 1
+#define DGPB_FLAG_IS_OTHER 0
 
 /*
  * The `space` of a launch parameter: a value (or, on ptx, a resource) that

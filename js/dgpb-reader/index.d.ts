@@ -50,7 +50,7 @@ export declare const KIND: Readonly<{
 export declare const KIND_NAMES: readonly KindName[];
 
 /** Parameter flag bits (docs/format.md "Flags"). */
-export declare const FLAG: Readonly<{ read_only: 0x1; written: 0x2; shared_binding: 0x4; unbounded: 0x8 }>;
+export declare const FLAG: Readonly<{ read_only: 1; written: 2; shared_binding: 4; unbounded: 8; }>;
 
 export type StageName =
   | 'compute'

@@ -44,6 +44,8 @@ export const KIND_NAMES = Object.freeze(Object.keys(KIND));
 
 /** Parameter flag bits (docs/format.md "Flags"). */
 export const FLAG = Object.freeze({ read_only: 0x1, written: 0x2, shared_binding: 0x4, unbounded: 0x8 });
+// Every flag bit (dgpb/format.h's DGPB_FLAG_ALL).
+const FLAG_ALL = Object.values(FLAG).reduce((all, bit) => all | bit, 0);
 
 /** Stage names (docs/format.md "Stages"). */
 export const STAGES = Object.freeze([
@@ -458,8 +460,8 @@ const READ_ONLY_KINDS = new Set([KIND.value, KIND.uniform_buffer, KIND.buffer, K
 /* The rules for one parameter row (dgpb_param_rule()): null, or why it is wrong. */
 function paramRule(kind, flags, offset, size, id, wgsl) {
   if (kind >= KIND_NAMES.length) return `unknown parameter kind ${kind}`;
-  if (flags & ~15) return `unknown flag bits 0x${((flags & ~15) >>> 0).toString(16)}`;
-  if ((flags & 3) === 3) return 'flags say both read-only and written';
+  if (flags & ~FLAG_ALL) return `unknown flag bits 0x${((flags & ~FLAG_ALL) >>> 0).toString(16)}`;
+  if ((flags & FLAG.read_only) && (flags & FLAG.written)) return 'flags say both read-only and written';
   if ((flags & FLAG.unbounded) && [KIND.value, KIND.handle, KIND.mlp_weights].includes(kind))
     return `a ${KIND_NAMES[kind]} parameter cannot be an unbounded array`;
   if ((flags & FLAG.shared_binding) && kind !== KIND.texture && kind !== KIND.sampler)

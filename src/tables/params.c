@@ -158,10 +158,12 @@ static const dgpb_code_binding *code_of(const dgpb_param_select *s, const dgpb_r
                                         bool *ambiguous)
 {
     *ambiguous = false;
-    char path[512];
-    snprintf(path, sizeof path, "%s", p->code_name);
-    if (p->kind == DGPB_KIND_TEXTURE_SAMPLER && code_ops_of_target(s->target)->webgpu)
-        snprintf(path, sizeof path, "%s.texture", p->code_name);
+    const char *path = p->code_name;
+    char texture[512];
+    if (p->kind == DGPB_KIND_TEXTURE_SAMPLER && code_ops_of_target(s->target)->webgpu) {
+        snprintf(texture, sizeof texture, "%s.texture", p->code_name);
+        path = texture;
+    }
     if (code_name_shared(s->reflection, p)) /* named alike: by its place too */
         return code_bindings_find_at(s->code, path, p->space, p->binding);
     return code_bindings_find(s->code, path, ambiguous);

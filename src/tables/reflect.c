@@ -88,20 +88,6 @@ static void fill_strings(builder *b, dgpb_reflected_param *r, const char *name, 
         b->nomem = true;
 }
 
-/* Notes a module-scope parameter's name; its rows' `top` is its index. */
-static void add_global(builder *b, const char *name)
-{
-    char **g = mem_grow(b->globals, b->global_count, &b->global_cap, sizeof *g, 16);
-    char *copy = g ? mem_strdup(name) : NULL;
-    if (g)
-        b->globals = g;
-    if (!copy) {
-        b->nomem = true;
-        return;
-    }
-    b->globals[b->global_count++] = copy;
-}
-
 static bool listed(const char *name, const char *const *names, size_t count)
 {
     for (size_t i = 0; i < count; i++)
@@ -793,11 +779,19 @@ static void add_pipeline_constant(builder *b, const char *name, const cJSON *bin
     fill_strings(b, r, name, name, name, shape, problem);
 }
 
-/* Sets `top` of the rows from `first` on: the top-level parameter they belong to. */
-static void set_top(builder *b, size_t first, size_t top)
+/* Marks the rows from `first` on as the top-level parameter `name`'s (its `top`): an entry's
+   parameter by its index, a module-scope one by its place in the globals, where it is added. */
+static void end_top(builder *b, size_t first, const char *name, bool entry, size_t index)
 {
     for (size_t i = first; i < b->count; i++)
-        b->params[i].top = (uint32_t)top;
+        b->params[i].top = (uint32_t)(entry ? index : b->global_count);
+    char **g = entry ? NULL : mem_grow(b->globals, b->global_count, &b->global_cap, sizeof *g, 16);
+    char *copy = g ? mem_strdup(name) : NULL;
+    if (g)
+        b->globals = g;
+    if (copy)
+        b->globals[b->global_count++] = copy;
+    b->nomem |= !entry && !copy;
 }
 
 static int parse_params(builder *b, const cJSON *params, bool entry, dgpb_diag *diag)
@@ -815,8 +809,7 @@ static int parse_params(builder *b, const cJSON *params, bool entry, dgpb_diag *
             reflect_str_is(reflect_get_str(binding, "kind"), "specializationConstant")) {
             index++;
             add_pipeline_constant(b, name, binding, t);
-            set_top(b, first, b->global_count);
-            add_global(b, name);
+            end_top(b, first, name, false, 0);
             if (b->nomem)
                 break;
             continue;
@@ -837,9 +830,7 @@ static int parse_params(builder *b, const cJSON *params, bool entry, dgpb_diag *
             .global = name,
         };
         walk(b, name, p, t, &at, 0);
-        set_top(b, first, entry ? (uint32_t)(index - 1) : b->global_count);
-        if (!entry)
-            add_global(b, name);
+        end_top(b, first, name, entry, index - 1);
         if (b->nomem)
             break;
         if (b->corrupt)

@@ -1,7 +1,7 @@
 // vocabulary.test.mjs - the JavaScript reader's constants and rules against
 // include/dgpb/vocabulary.def, the rows the C library expands: kinds (numbers,
 // names, which must be read-only, which WebGPU ID each carries on wgsl),
-// stages, capabilities and the WebGPU features that offer them, targets with
+// flags, stages, capabilities and the WebGPU features that offer them, targets with
 // their code formats and backends, WebGPU binding-layout IDs and their
 // descriptions, storage formats and the features they need; index.d.ts's
 // unions and literal types too. The rules the reader keeps to itself are
@@ -87,6 +87,14 @@ test('kinds: numbers and names are the rows of DGPB_KIND', () => {
   assert.deepEqual([...dgpb.KIND_NAMES], byValue(kinds).map((k) => k.name));
   assert.deepEqual(union('KindName'), byValue(kinds).map((k) => k.name));
   assert.deepEqual(literal('KIND'), want);
+});
+
+test('flags: bits and names are the rows of DGPB_FLAG', () => {
+  const flags = rows('DGPB_FLAG').map(([id, bit, name]) => ({ bit, name })).sort((a, b) => a.bit - b.bit);
+  const want = Object.fromEntries(flags.map((f) => [f.name, 2 ** f.bit]));
+  assert.deepEqual({ ...dgpb.FLAG }, want);
+  assert.deepEqual(Object.keys(dgpb.FLAG), Object.keys(want), 'FLAG lists the flags in bit order');
+  assert.deepEqual(literal('FLAG'), want);
 });
 
 test('shapes: dimensions, sample types, access modes and texel formats are the rows', () => {
