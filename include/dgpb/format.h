@@ -112,7 +112,8 @@ typedef enum dgpb_shape_access {
 
 typedef enum dgpb_texel_format {
     DGPB_TEXEL_UNKNOWN = 0,
-#define DGPB_TEXEL_FORMAT(ID, value, name, slang_format, SAMPLE) DGPB_TEXEL_##ID = value,
+#define DGPB_TEXEL_FORMAT(ID, value, name, slang_format, SAMPLE, storage, read_write)              \
+    DGPB_TEXEL_##ID = value,
 #include "dgpb/vocabulary.def"
     DGPB_TEXEL_FORMAT_END
 } dgpb_texel_format;
@@ -272,6 +273,16 @@ const char *dgpb_texel_format_name(uint32_t format);
 uint32_t dgpb_texel_format_from_name(const char *s, size_t len);
 /* The sample type a texture of the format returns (dgpb_sample_type), or 0. */
 uint32_t dgpb_texel_format_sample_type(uint32_t format);
+
+/*
+ * What a WebGPU device must offer for a storage texture of texel format
+ * `format` accessed `access` (dgpb_shape_access; DGPB_TEXEL_FORMAT's storage
+ * and read_write columns): "" when every device offers it, the GPUFeatureName
+ * that offers it ("texture-formats-tier2" for a read-write rgba16float), or
+ * NULL when no device does (a read-write rg32float, any r64uint) and for a
+ * format or access that is none of the table's.
+ */
+const char *dgpb_webgpu_storage_feature(uint32_t format, uint32_t access);
 
 const char *dgpb_shape_dim_name(uint32_t dim);       /* "2d", ...; NULL out of range */
 const char *dgpb_sample_type_name(uint32_t sample);  /* "float", ... */

@@ -240,6 +240,12 @@ export declare const SAMPLE_TYPES: readonly string[];
 export declare const SHAPE_ACCESS: readonly (string | null)[];
 /** Texel formats by SPIR-V ImageFormat number (index 0: null, unstated). */
 export declare const TEXEL_FORMATS: readonly (string | null)[];
+/** What a WebGPU device needs for a storage texture of each texel format: [read-only or write-only,
+ *  read-write], '' for every device, a GPUFeatureName, or null for none. */
+export declare const TEXEL_FORMAT_STORAGE: readonly (readonly [string | null, string | null] | null)[];
+/** The feature a storage texture of `format` accessed `access` (1 read, 2 write, 3 read_write) needs:
+ *  '' for none, a GPUFeatureName, or null when no WebGPU device offers it. */
+export declare function webgpuStorageFeature(format: number, access: number): string | null;
 export declare function decodeShape(shape: number): Shape;
 export declare function shapeText(shape: number): string;
 /** The sampler half of a combined texture-sampler ID (10), at binding + 1; null for other IDs. */
@@ -369,7 +375,7 @@ export declare function bindGroupLayoutDescriptors(
 
 /** What a device must offer to run entries on WebGPU. */
 export interface WebgpuRequirements {
-  /** GPUFeatureName values to request: 'shader-f16', 'subgroups', 'texture-formats-tier2'. */
+  /** GPUFeatureName values to request: 'shader-f16', 'subgroups', 'texture-formats-tier1', 'texture-formats-tier2'. */
   features: string[];
   /** Why they cannot run on any WebGPU device (a capability or binding no feature provides); empty when they can. */
   unsupported: string[];

@@ -240,6 +240,34 @@ export const TEXEL_FORMATS = Object.freeze([null,
   'rgba16sint', 'rgba8sint', 'r32sint', 'rg32sint', 'rg16sint', 'rg8sint', 'r16sint', 'r8sint',
   'rgba32uint', 'rgba16uint', 'rgba8uint', 'r32uint', 'rgb10a2uint', 'rg32uint', 'rg16uint',
   'rg8uint', 'r16uint', 'r8uint', 'r64uint', 'r64sint']);
+const TIER1 = 'texture-formats-tier1', TIER2 = 'texture-formats-tier2';
+/**
+ * What a WebGPU device must offer for a storage texture of each texel format
+ * (by number, as TEXEL_FORMATS): [read-only or write-only, read-write], each
+ * '' when every device offers it, the GPUFeatureName that offers it, or null
+ * when no device does (vocabulary.def's DGPB_TEXEL_FORMAT storage and
+ * read_write).
+ */
+export const TEXEL_FORMAT_STORAGE = Object.freeze([null,
+  ['', TIER2], ['', TIER2], ['', ''], ['', TIER2], ['', null], ['', null], [TIER1, null],
+  [TIER1, null], [TIER1, TIER2], [TIER1, null], [TIER1, null], [TIER1, null], [TIER1, null], [TIER1, null],
+  [TIER1, TIER2], [TIER1, null], [TIER1, null], [TIER1, null], [TIER1, null], [TIER1, null], ['', TIER2],
+  ['', TIER2], ['', TIER2], ['', ''], ['', null], [TIER1, null], [TIER1, null], [TIER1, TIER2], [TIER1, TIER2],
+  ['', TIER2], ['', TIER2], ['', TIER2], ['', ''], [TIER1, null], ['', null], [TIER1, null],
+  [TIER1, null], [TIER1, TIER2], [TIER1, TIER2], [null, null], [null, null]].map((x) => x && Object.freeze(x)));
+
+/**
+ * What a WebGPU device must offer for a storage texture of texel format
+ * `format` accessed `access` (1 read, 2 write, 3 read_write;
+ * dgpb_webgpu_storage_feature()): '' when every device offers it, the
+ * GPUFeatureName, or null when no device does or the format is unknown.
+ */
+export function webgpuStorageFeature(format, access) {
+  const f = TEXEL_FORMAT_STORAGE[format];
+  if (!f || access < 1 || access > 3) return null;
+  return f[access === 3 ? 1 : 0];
+}
+
 /* The sample type each texel format returns (1 float, 2 sint, 3 uint). */
 function texelSampleType(format) {
   if (format >= 21 && format <= 29) return 2;
@@ -859,16 +887,19 @@ export function bindGroupLayoutDescriptors(entries, visibilityFor) {
 }
 
 const CAPABILITY_FEATURE = { half: 'shader-f16', subgroup_basic: 'subgroups' };
+const ACCESS_TEXT = [null, 'read-only', 'write-only', 'read-write'];
 
 /**
  * What a device must offer for the entries to run on WebGPU: `features`, the
  * GPUFeatureName values to request (shader-f16 for `half`, subgroups for
- * `subgroup_basic`, texture-formats-tier2 for a read-write rgba32float storage
- * texture), and `unsupported`, a reason for each capability or binding that no
- * WebGPU feature provides (every capability but `half` and `subgroup_basic`:
+ * `subgroup_basic`, and for every storage texture the feature its format and
+ * access need: texture-formats-tier2 for a read-write rgba32float or
+ * rgba16float, texture-formats-tier1 for an r8unorm one; TEXEL_FORMAT_STORAGE),
+ * and `unsupported`, a reason for each capability or binding that no WebGPU
+ * feature provides (every capability but `half` and `subgroup_basic`:
  * float64, int64, atomic64, cooperative matrices and vectors, bindless handles,
- * ray tracing and ray queries, ...; a read-write rg32float storage texture,
- * ID 7). A wgsl entry's capabilities come from its `enable` directives, so they
+ * ray tracing and ray queries, ...; a read-write rg32float or rgba8snorm
+ * storage texture). A wgsl entry's capabilities come from its `enable` directives, so they
  * are only ever those two. A host reports an entry with an unsupported reason, or whose features
  * the adapter lacks, as not runnable, naming the reason.
  */
@@ -881,9 +912,14 @@ export function webgpuRequirements(entries) {
       else unsupported.push(`entry '${entry.name}' needs capability '${cap}', which WebGPU does not offer`);
     }
     for (const row of entry.params) {
-      if (row.webgpuLayout === WEBGPU_LAYOUT.storage_texture_2d_rgba32float) features.add('texture-formats-tier2');
-      if (row.webgpuLayout === WEBGPU_LAYOUT.storage_texture_2d_rg32float)
-        unsupported.push(`entry '${entry.name}', parameter '${row.name}': WebGPU has no read-write rg32float storage texture (no feature provides one)`);
+      const d = decodeWebgpuLayout(row.webgpuLayout);
+      if (!d || d.kind !== KIND.rw_texture) continue;
+      const format = (d.shape & SHAPE.FORMAT_MASK) >>> SHAPE.FORMAT_SHIFT;
+      const access = (d.shape & SHAPE.ACCESS_MASK) >>> SHAPE.ACCESS_SHIFT;
+      const feature = webgpuStorageFeature(format, access);
+      if (feature) features.add(feature);
+      else if (feature === null)
+        unsupported.push(`entry '${entry.name}', parameter '${row.name}': WebGPU has no ${ACCESS_TEXT[access]} ${TEXEL_FORMATS[format]} storage texture (no feature provides one)`);
     }
   }
   return { features: [...features].sort(), unsupported };
