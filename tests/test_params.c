@@ -1359,12 +1359,16 @@ static void test_rows_that_still_share_a_name_are_named_by_namespace(void **stat
                                         "second::inner::res.src"};
     check_table_names(&r, false, &scopes, names, ARRAY_LEN(names));
 
-    /* A text whose declarations are no run of Slang's, a text the scan could not read, or no
-       text cannot tell: the module's error. */
+    /* A text whose declarations are no run of Slang's, a text the scan could not read, one
+       that tells only some of them, or no text cannot tell: the module's error. */
     dgpb_param_scope other[] = {{"g", ""}, {"out", "first"}, {"extra", "hidden"}};
     dgpb_param_scopes wrong = {other, ARRAY_LEN(other), 0};
     dgpb_param_scopes unread = {NULL, 0, 1};
-    const dgpb_param_scopes *cases[] = {&wrong, &unread, NULL};
+    /* A text that tells one `out`'s namespace but not the other's (the other declared in an
+       #include) may have taken one for the other: neither is qualified. */
+    dgpb_param_scope one[] = {{"g", ""}, {"out", "first"}};
+    dgpb_param_scopes partial = {one, ARRAY_LEN(one), 0};
+    const dgpb_param_scopes *cases[] = {&wrong, &unread, &partial, NULL};
     for (size_t c = 0; c < ARRAY_LEN(cases); c++) {
         dgpb_param_select s = {DGPB_TARGET_SPIRV, "k", &r,   NULL,     false,
                                group_k,           1,   NULL, cases[c], NULL};

@@ -13,9 +13,10 @@
  * namespace by namespace, breadth first: the namespaces of one level in the
  * order they first open (a namespace opened twice is one), each one's
  * declarations in text order. The caller trusts the list only when its
- * names are exactly a run of the reflection's module-scope parameters
- * (dgpb_reflection.globals), which also covers the declarations the scanner
- * cannot see (an #include, an #if branch left out, an imported module).
+ * names are exactly one run of the reflection's module-scope parameters
+ * (dgpb_reflection.globals) that holds every row it qualifies, which also
+ * covers the declarations the scanner cannot see (an #include, an #if branch
+ * left out, an imported module).
  *
  * What counts as a declaration: at module or namespace scope, a variable
  * (`Texture2D t;`, `uniform float f;`, `ConstantBuffer<S> cb;`, one per

@@ -424,6 +424,25 @@ static const char *namespace_of(const dgpb_param_select *s, const dgpb_reflected
     return sc->items[p->top - at].path;
 }
 
+/*
+ * Whether the module's text tells the namespace of every module-scope
+ * parameter among the rows named as row `r` is: all of them are qualified by
+ * namespace, or none is (a text that tells some but not all may have taken one
+ * declaration for another).
+ */
+static bool namespaces_tell(const dgpb_param_select *s, const dgpb_param_table *t,
+                            const dgpb_reflected_param *const *from, size_t from_count, uint32_t r)
+{
+    for (uint32_t o = 0; o < t->count; o++) {
+        const dgpb_reflected_param *p = o < from_count ? from[o] : NULL;
+        if (strcmp(t->rows[o].name, t->rows[r].name))
+            continue;
+        if (!p || (!p->entry_param && !namespace_of(s, p)))
+            return false;
+    }
+    return true;
+}
+
 /* A row's name qualified by what holds it, and by namespace `ns` when not NULL. */
 static char *qualified_name(const dgpb_param_select *s, const dgpb_reflected_param *p,
                             const char *ns)
@@ -466,11 +485,9 @@ static int distinct_names(const dgpb_param_select *s, dgpb_param_table *t,
          by_namespace++) {
         for (uint32_t r = 0; r < t->count && !rc; r++) {
             const dgpb_reflected_param *p = r < from_count ? from[r] : NULL;
-            if (!shared[r] || !p)
-                continue;
-            const char *ns = by_namespace ? namespace_of(s, p) : NULL;
-            if (by_namespace && !ns && !p->entry_param)
+            if (!shared[r] || !p || (by_namespace && !namespaces_tell(s, t, from, from_count, r)))
                 continue; /* the text does not tell: the check below names it */
+            const char *ns = by_namespace ? namespace_of(s, p) : NULL;
             char *name = qualified_name(s, p, ns);
             if (!name) {
                 rc = dgpb_diag_set(diag, DGPB_ERR_NOMEM, -1, "out of memory");
