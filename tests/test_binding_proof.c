@@ -1208,8 +1208,8 @@ static void load_real(real *r, const char *target)
     if (rc)
         fail_msg("%s code: %s", target, diag.message);
     static const char *const group[] = {"k"};
-    dgpb_param_select s = {target_of(target),       "k", r->reflection, r->spirv, false, group, 1,
-                           r->ptx ? NULL : &r->code};
+    dgpb_param_select s = {target_of(target),        "k",  r->reflection, r->spirv, false, group, 1,
+                           r->ptx ? NULL : &r->code, NULL, NULL};
     if (param_table_build(&s, &r->table, &diag))
         fail_msg("%s table: %s", target, diag.message);
 }
@@ -1443,8 +1443,8 @@ static int build_and_prove(const char *json, const char *spv, const char *code_p
         dgpb_free(text);
     }
     const char *group[1] = {entry};
-    dgpb_param_select s = {target_of(target),     entry, refl, select, false, group, 1,
-                           ptx ? NULL : &bindings};
+    dgpb_param_select s = {target_of(target),      entry, refl, select, false, group, 1,
+                           ptx ? NULL : &bindings, NULL,  NULL};
     dgpb_param_table t = {0};
     if (!rc)
         rc = param_table_build(&s, &t, diag);

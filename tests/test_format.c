@@ -305,6 +305,48 @@ static void input_attachment_and_texel_buffer_shapes_are_spelled_and_checked(voi
     assert_non_null(strstr(why, "texel_buffer parameters have no place on wgsl"));
 }
 
+/* What WebGPU asks of a device for a storage texture, by format and access (the WebGPU
+   specification's texture format capabilities; DGPB_TEXEL_FORMAT's storage and read_write). */
+static void webgpu_storage_features_follow_the_format_and_access(void **state)
+{
+    (void)state;
+    static const struct {
+        uint32_t format, access;
+        const char *feature; /* "" every device, NULL no device */
+    } cases[] = {
+        {DGPB_TEXEL_R32FLOAT, DGPB_ACCESS_READ_WRITE, ""},
+        {DGPB_TEXEL_R32SINT, DGPB_ACCESS_READ_WRITE, ""},
+        {DGPB_TEXEL_R32UINT, DGPB_ACCESS_READ_WRITE, ""},
+        {DGPB_TEXEL_RGBA32FLOAT, DGPB_ACCESS_WRITE, ""},
+        {DGPB_TEXEL_RGBA32FLOAT, DGPB_ACCESS_READ_WRITE, "texture-formats-tier2"},
+        {DGPB_TEXEL_RGBA16FLOAT, DGPB_ACCESS_READ_WRITE, "texture-formats-tier2"},
+        {DGPB_TEXEL_RGBA8UNORM, DGPB_ACCESS_READ_WRITE, "texture-formats-tier2"},
+        {DGPB_TEXEL_R8UNORM, DGPB_ACCESS_READ, "texture-formats-tier1"},
+        {DGPB_TEXEL_R8UNORM, DGPB_ACCESS_READ_WRITE, "texture-formats-tier2"},
+        {DGPB_TEXEL_R16UNORM, DGPB_ACCESS_WRITE, "texture-formats-tier1"},
+        {DGPB_TEXEL_RG11B10UFLOAT, DGPB_ACCESS_WRITE, "texture-formats-tier1"},
+        {DGPB_TEXEL_RG32FLOAT, DGPB_ACCESS_READ, ""},
+        {DGPB_TEXEL_RG32FLOAT, DGPB_ACCESS_READ_WRITE, NULL},
+        {DGPB_TEXEL_RGBA8SNORM, DGPB_ACCESS_READ_WRITE, NULL},
+        {DGPB_TEXEL_RG16FLOAT, DGPB_ACCESS_READ_WRITE, NULL},
+        {DGPB_TEXEL_R64UINT, DGPB_ACCESS_WRITE, NULL},
+        {DGPB_TEXEL_UNKNOWN, DGPB_ACCESS_WRITE, NULL},
+        {DGPB_TEXEL_R32FLOAT, DGPB_ACCESS_NONE, NULL},
+        {DGPB_TEXEL_FORMAT_END, DGPB_ACCESS_READ, NULL},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        const char *got = dgpb_webgpu_storage_feature(cases[i].format, cases[i].access);
+        if (!cases[i].feature ? got != NULL : !got || strcmp(got, cases[i].feature))
+            fail_msg("format %u, access %u: '%s', expected '%s'", cases[i].format, cases[i].access,
+                     got ? got : "(none)", cases[i].feature ? cases[i].feature : "(none)");
+    }
+    /* Every format of the table states both; none offers a read-write storage texture
+       without also offering read-only and write-only ones. */
+    for (uint32_t f = 1; f < DGPB_TEXEL_FORMAT_END; f++)
+        if (dgpb_webgpu_storage_feature(f, DGPB_ACCESS_READ_WRITE))
+            assert_non_null(dgpb_webgpu_storage_feature(f, DGPB_ACCESS_WRITE));
+}
+
 static void utf8_validation_rejects_malformed_sequences(void **state)
 {
     (void)state;
@@ -381,6 +423,7 @@ int main(void)
         cmocka_unit_test(webgpu_ids_follow_the_kind),
         cmocka_unit_test(webgpu_ids_follow_the_shape),
         cmocka_unit_test(input_attachment_and_texel_buffer_shapes_are_spelled_and_checked),
+        cmocka_unit_test(webgpu_storage_features_follow_the_format_and_access),
         cmocka_unit_test(utf8_validation_rejects_malformed_sequences),
         cmocka_unit_test(stems_replace_dots_and_default_to_main),
         cmocka_unit_test(diagnostics_format_like_a_compiler),

@@ -254,7 +254,7 @@ static void test_dream_mode_strips_the_entry_prefix_and_keeps_value_field_names(
     };
     dgpb_reflection *r = load_reflection("fixtures/reflect/kinds_spirv.json", "spirv", "k");
     dgpb_spirv_info *spv = load_spirv("fixtures/reflect/kinds.spv");
-    dgpb_param_select s = {DGPB_TARGET_SPIRV, "k", r, spv, true, group_k, 1, NULL};
+    dgpb_param_select s = {DGPB_TARGET_SPIRV, "k", r, spv, true, group_k, 1, NULL, NULL, NULL};
     dgpb_param_table t = {0};
     build_ok(&s, &t);
     check_rows(&t, "spirv", want, ARRAY_LEN(want));
@@ -292,7 +292,7 @@ static void test_ptx_rows_carry_byte_offsets_as_bindings_and_the_spirv_written_f
     };
     dgpb_reflection *r = load_reflection("fixtures/reflect/kinds_cuda.json", "ptx", "k");
     dgpb_spirv_info *spv = load_spirv("fixtures/reflect/kinds.spv");
-    dgpb_param_select s = {DGPB_TARGET_PTX, "k", r, spv, true, group_k, 1, NULL};
+    dgpb_param_select s = {DGPB_TARGET_PTX, "k", r, spv, true, group_k, 1, NULL, NULL, NULL};
     dgpb_param_table t = {0};
     build_ok(&s, &t);
     check_rows(&t, "ptx", want, ARRAY_LEN(want));
@@ -313,7 +313,7 @@ static void test_the_longest_entry_name_of_the_group_owns_a_global(void **state)
         RES("a_b", DGPB_KIND_SAMPLER, 4),     /* "a_b" + "_" + nothing: a's b */
         VAL("limit", "a_b_params", 5, 0, 4),
     };
-    dgpb_reflection r = {params, ARRAY_LEN(params), NULL, 0};
+    dgpb_reflection r = {params, ARRAY_LEN(params), NULL, 0, NULL, 0};
     static const char *const group[] = {"a", "a_b"}, *const reversed[] = {"a_b", "a"};
     static const struct {
         const char *entry;
@@ -328,7 +328,7 @@ static void test_the_longest_entry_name_of_the_group_owns_a_global(void **state)
     };
     for (size_t c = 0; c < ARRAY_LEN(cases); c++) {
         dgpb_param_select s = {
-            DGPB_TARGET_SPIRV, cases[c].entry, &r, NULL, true, cases[c].group, 2, NULL};
+            DGPB_TARGET_SPIRV, cases[c].entry, &r, NULL, true, cases[c].group, 2, NULL, NULL, NULL};
         dgpb_param_table t = {0};
         build_ok(&s, &t);
         check_names(&t, cases[c].names, cases[c].count);
@@ -345,9 +345,9 @@ static void test_the_longest_entry_name_of_the_group_owns_a_global(void **state)
         RES("a_b_x", DGPB_KIND_RW_BUFFER, 2),
         RES("a_b_params", DGPB_KIND_UNIFORM_BUFFER, 5),
     };
-    dgpb_reflection ra = {alone, ARRAY_LEN(alone), NULL, 0};
+    dgpb_reflection ra = {alone, ARRAY_LEN(alone), NULL, 0, NULL, 0};
     static const char *const group_a[] = {"a"};
-    dgpb_param_select s = {DGPB_TARGET_SPIRV, "a", &ra, NULL, true, group_a, 1, NULL};
+    dgpb_param_select s = {DGPB_TARGET_SPIRV, "a", &ra, NULL, true, group_a, 1, NULL, NULL, NULL};
     dgpb_param_table t = {0};
     build_ok(&s, &t);
     static const char *const names[] = {"scale", "b_x", "b_params"};
@@ -366,9 +366,9 @@ static void test_value_rows_keep_their_field_names_whatever_block_they_come_from
         VAL("scale", "a_params", 0, 0, 4),
         VAL("limit", "a_b_params", 5, 0, 4),
     };
-    dgpb_reflection r = {params, ARRAY_LEN(params), NULL, 0};
+    dgpb_reflection r = {params, ARRAY_LEN(params), NULL, 0, NULL, 0};
     static const char *const group_a[] = {"a"};
-    dgpb_param_select s = {DGPB_TARGET_SPIRV, "a", &r, NULL, true, group_a, 1, NULL};
+    dgpb_param_select s = {DGPB_TARGET_SPIRV, "a", &r, NULL, true, group_a, 1, NULL, NULL, NULL};
     dgpb_param_table t = {0};
     build_ok(&s, &t);
     char second[64] = "";
@@ -389,7 +389,7 @@ test_unprefixed_globals_belong_to_an_entry_only_through_its_spirv_interface(void
         RES("declared_only", DGPB_KIND_BUFFER, 2), RES("absent", DGPB_KIND_BUFFER, 3),
         RES("j_buf", DGPB_KIND_BUFFER, 4),         RES("k_unused", DGPB_KIND_TEXTURE, 5),
     };
-    dgpb_reflection r = {params, ARRAY_LEN(params), NULL, 0};
+    dgpb_reflection r = {params, ARRAY_LEN(params), NULL, 0, NULL, 0};
     dgpb_spirv_var vars[] = {
         VAR("k_buf", true, true),
         VAR("shared_lut", true, false),
@@ -400,7 +400,7 @@ test_unprefixed_globals_belong_to_an_entry_only_through_its_spirv_interface(void
     static const char *const group[] = {"k", "j"};
     /* k's own globals are k's whether its code uses them or not; j's are never k's. */
     static const char *const names[] = {"buf", "shared_lut", "unused"};
-    dgpb_param_select s = {DGPB_TARGET_SPIRV, "k", &r, &info, true, group, 2, NULL};
+    dgpb_param_select s = {DGPB_TARGET_SPIRV, "k", &r, &info, true, group, 2, NULL, NULL, NULL};
     dgpb_param_table t = {0};
     build_ok(&s, &t);
     check_names(&t, names, ARRAY_LEN(names));
@@ -438,7 +438,8 @@ static void test_plain_mode_keeps_the_spirv_interface_in_declaration_order(void 
         dgpb_reflection *r = load_reflection(cases[c].json, "spirv", cases[c].entry);
         dgpb_spirv_info *spv = load_spirv(cases[c].spv);
         const char *group[1] = {cases[c].entry};
-        dgpb_param_select s = {DGPB_TARGET_SPIRV, cases[c].entry, r, spv, false, group, 1, NULL};
+        dgpb_param_select s = {
+            DGPB_TARGET_SPIRV, cases[c].entry, r, spv, false, group, 1, NULL, NULL, NULL};
         dgpb_param_table t = {0};
         build_ok(&s, &t);
         check_rows(&t, "spirv", cases[c].rows, cases[c].count);
@@ -452,10 +453,10 @@ static void test_plain_mode_keeps_names_whole(void **state)
 {
     (void)state;
     dgpb_reflected_param params[] = {RES("k_buf", DGPB_KIND_BUFFER, 0)};
-    dgpb_reflection r = {params, 1, NULL, 0};
+    dgpb_reflection r = {params, 1, NULL, 0, NULL, 0};
     dgpb_spirv_var vars[] = {VAR("k_buf", true, false)};
     dgpb_spirv_info info = make_info(vars, 1, true);
-    dgpb_param_select s = {DGPB_TARGET_SPIRV, "k", &r, &info, false, group_k, 1, NULL};
+    dgpb_param_select s = {DGPB_TARGET_SPIRV, "k", &r, &info, false, group_k, 1, NULL, NULL, NULL};
     dgpb_param_table t = {0};
     build_ok(&s, &t);
     static const char *const names[] = {"k_buf"};
@@ -499,9 +500,16 @@ static void test_loose_uniforms_come_with_the_implicit_global_block(void **state
         loaded_code code = {0};
         if (cases[c].code)
             load_code(cases[c].code, cases[c].target, &code);
-        dgpb_param_select s = {
-            target_of(cases[c].target),           "scale", r, spv, false, group, 1,
-            cases[c].code ? &code.bindings : NULL};
+        dgpb_param_select s = {target_of(cases[c].target),
+                               "scale",
+                               r,
+                               spv,
+                               false,
+                               group,
+                               1,
+                               cases[c].code ? &code.bindings : NULL,
+                               NULL,
+                               NULL};
         dgpb_param_table t = {0};
         build_ok(&s, &t);
         check_rows(&t, cases[c].target, cases[c].rows, 3);
@@ -543,8 +551,9 @@ static void test_rows_only_the_code_can_place_take_their_place_from_its_variable
         bool wgsl = !strcmp(cases[c].target, "wgsl");
         dgpb_code_bindings code = {.items = wgsl ? wgsl_items : spirv_items,
                                    .count = wgsl ? ARRAY_LEN(wgsl_items) : ARRAY_LEN(spirv_items)};
-        dgpb_param_select s = {target_of(cases[c].target),       "scale", r, spv, false, group, 1,
-                               cases[c].with_code ? &code : NULL};
+        dgpb_param_select s = {
+            target_of(cases[c].target),        "scale", r,   spv, false, group, 1,
+            cases[c].with_code ? &code : NULL, NULL,    NULL};
         dgpb_param_table t = {0};
         build_ok(&s, &t);
         assert_int_equal(t.count, 3);
@@ -615,8 +624,16 @@ static void test_entry_point_uniforms_get_launch_rows_and_the_codes_bindings(voi
         loaded_code code = {0};
         if (cases[c].code)
             load_code(cases[c].code, cases[c].target, &code);
-        dgpb_param_select s = {target_of(cases[c].target),           "k", r, spv, false, group, 1,
-                               cases[c].code ? &code.bindings : NULL};
+        dgpb_param_select s = {target_of(cases[c].target),
+                               "k",
+                               r,
+                               spv,
+                               false,
+                               group,
+                               1,
+                               cases[c].code ? &code.bindings : NULL,
+                               NULL,
+                               NULL};
         dgpb_param_table t = {0};
         build_ok(&s, &t);
         check_rows_in(&t, cases[c].target, cases[c].rows, cases[c].spaces, 7);
@@ -682,8 +699,16 @@ static void test_struct_globals_are_rows_through_the_variables_that_carry_them(v
         loaded_code code = {0};
         if (cases[c].code)
             load_code(cases[c].code, cases[c].target, &code);
-        dgpb_param_select s = {target_of(cases[c].target),           "k", r, spv, false, group, 1,
-                               cases[c].code ? &code.bindings : NULL};
+        dgpb_param_select s = {target_of(cases[c].target),
+                               "k",
+                               r,
+                               spv,
+                               false,
+                               group,
+                               1,
+                               cases[c].code ? &code.bindings : NULL,
+                               NULL,
+                               NULL};
         dgpb_param_table t = {0};
         build_ok(&s, &t);
         check_rows(&t, cases[c].target, cases[c].rows, 9);
@@ -721,7 +746,7 @@ static void test_values_come_with_their_blocks_variable_and_resources_with_their
     };
     for (size_t c = 0; c < ARRAY_LEN(cases); c++) {
         dgpb_spirv_info info = make_info(cases[c].vars, cases[c].var_count, true);
-        dgpb_param_select s = {DGPB_TARGET_SPIRV, "k", r, &info, false, group, 1, NULL};
+        dgpb_param_select s = {DGPB_TARGET_SPIRV, "k", r, &info, false, group, 1, NULL, NULL, NULL};
         dgpb_param_table t = {0};
         build_ok(&s, &t);
         check_names(&t, cases[c].names, cases[c].count);
@@ -738,12 +763,13 @@ test_loose_uniforms_are_left_out_when_the_code_does_not_read_the_global_block(vo
         LOOSE("gain", 0, 4),
         RES("out", DGPB_KIND_RW_BUFFER, 1),
     };
-    dgpb_reflection r = {params, ARRAY_LEN(params), NULL, 0};
+    dgpb_reflection r = {params, ARRAY_LEN(params), NULL, 0, NULL, 0};
     dgpb_spirv_var vars[] = {VAR("globalParams", false, false), VAR("out", true, true)};
     dgpb_spirv_info info = make_info(vars, ARRAY_LEN(vars), true);
     static const char *const group[] = {"e"};
     for (int dream = 0; dream <= 1; dream++) {
-        dgpb_param_select s = {DGPB_TARGET_SPIRV, "e", &r, &info, dream, group, 1, NULL};
+        dgpb_param_select s = {
+            DGPB_TARGET_SPIRV, "e", &r, &info, dream, group, 1, NULL, NULL, NULL};
         dgpb_param_table t = {0};
         build_ok(&s, &t);
         static const char *const names[] = {"out"};
@@ -786,9 +812,9 @@ static void test_read_only_comes_from_the_kind_and_written_only_from_spirv(void 
         params[i] = (dgpb_reflected_param)RES(names[i], (int)rows[i].kind, (uint32_t)i);
         vars[i] = (dgpb_spirv_var)VAR(names[i], true, rows[i].written_in_spirv);
     }
-    dgpb_reflection r = {params, ARRAY_LEN(params), NULL, 0};
+    dgpb_reflection r = {params, ARRAY_LEN(params), NULL, 0, NULL, 0};
     dgpb_spirv_info info = make_info(vars, ARRAY_LEN(vars), true);
-    dgpb_param_select s = {DGPB_TARGET_SPIRV, "e", &r, &info, false, NULL, 0, NULL};
+    dgpb_param_select s = {DGPB_TARGET_SPIRV, "e", &r, &info, false, NULL, 0, NULL, NULL, NULL};
     dgpb_param_table t = {0};
     build_ok(&s, &t);
     assert_int_equal(t.count, ARRAY_LEN(rows));
@@ -817,7 +843,8 @@ static void test_without_usable_spirv_every_global_counts_and_nothing_is_written
     static const char *const group[] = {"scale"};
     for (size_t i = 0; i < ARRAY_LEN(infos); i++)
         for (int dream = 0; dream <= 1; dream++) {
-            dgpb_param_select s = {DGPB_TARGET_SPIRV, "scale", r, infos[i], dream, group, 1, NULL};
+            dgpb_param_select s = {
+                DGPB_TARGET_SPIRV, "scale", r, infos[i], dream, group, 1, NULL, NULL, NULL};
             dgpb_param_table t = {0};
             build_ok(&s, &t);
             check_rows(&t, "spirv", want, ARRAY_LEN(want));
@@ -837,12 +864,13 @@ static void test_webgpu_ids_are_kept_on_wgsl_and_zero_elsewhere(void **state)
         PARAM("e_s", "e_s", DGPB_KIND_RW_TEXTURE, 2, 0, 0, DGPB_WGPU_STORAGE_TEXTURE_2D_R32UINT,
               NULL),
     };
-    dgpb_reflection r = {params, ARRAY_LEN(params), NULL, 0};
+    dgpb_reflection r = {params, ARRAY_LEN(params), NULL, 0, NULL, 0};
     static const char *const group[] = {"e"};
     static const char *const targets[] = {"wgsl", "spirv", "metal", "ptx", "dxil"};
     for (size_t i = 0; i < ARRAY_LEN(targets); i++) {
         bool wgsl = !strcmp(targets[i], "wgsl");
-        dgpb_param_select s = {target_of(targets[i]), "e", &r, NULL, true, group, 1, NULL};
+        dgpb_param_select s = {
+            target_of(targets[i]), "e", &r, NULL, true, group, 1, NULL, NULL, NULL};
         dgpb_param_table t = {0};
         build_ok(&s, &t);
         assert_int_equal(t.count, 3);
@@ -860,9 +888,9 @@ static void test_offset_and_size_are_kept_only_for_value_rows(void **state)
         PARAM("e_b", "e_b", DGPB_KIND_BUFFER, 1, 8, 16, 0, NULL),
         PARAM("v", "e_params", DGPB_KIND_VALUE, 0, 8, 16, 0, NULL),
     };
-    dgpb_reflection r = {params, ARRAY_LEN(params), NULL, 0};
+    dgpb_reflection r = {params, ARRAY_LEN(params), NULL, 0, NULL, 0};
     static const char *const group[] = {"e"};
-    dgpb_param_select s = {DGPB_TARGET_SPIRV, "e", &r, NULL, true, group, 1, NULL};
+    dgpb_param_select s = {DGPB_TARGET_SPIRV, "e", &r, NULL, true, group, 1, NULL, NULL, NULL};
     dgpb_param_table t = {0};
     build_ok(&s, &t);
     static const want_row want[] = {
@@ -893,7 +921,7 @@ test_a_used_parameter_without_a_kind_is_an_error_naming_target_entry_and_paramet
     (void)state;
     static const char *const group[] = {"k"};
     dgpb_reflection *r = load_reflection("fixtures/reflect/refused_spirv.json", "spirv", "k");
-    dgpb_param_select s = {DGPB_TARGET_SPIRV, "k", r, NULL, false, group, 1, NULL};
+    dgpb_param_select s = {DGPB_TARGET_SPIRV, "k", r, NULL, false, group, 1, NULL, NULL, NULL};
     expect_error(&s, "target 'spirv', entry 'k', parameter 'kept': AppendStructuredBuffer<uint> "
                      "carries a hidden counter binding");
     reflection_free(r);
@@ -903,9 +931,9 @@ test_a_used_parameter_without_a_kind_is_an_error_naming_target_entry_and_paramet
         RES("e_ok", DGPB_KIND_BUFFER, 0),
         PARAM("e_odd", "e_odd", -1, 1, 0, 0, 0, NULL),
     };
-    dgpb_reflection hand = {params, ARRAY_LEN(params), NULL, 0};
+    dgpb_reflection hand = {params, ARRAY_LEN(params), NULL, 0, NULL, 0};
     static const char *const group_e[] = {"e"};
-    dgpb_param_select h = {DGPB_TARGET_METAL, "e", &hand, NULL, true, group_e, 1, NULL};
+    dgpb_param_select h = {DGPB_TARGET_METAL, "e", &hand, NULL, true, group_e, 1, NULL, NULL, NULL};
     expect_error(&h, "target 'metal', entry 'e', parameter 'odd': no parameter kind");
 }
 
@@ -914,7 +942,7 @@ static void test_a_used_wgsl_parameter_with_a_problem_is_an_error(void **state)
     (void)state;
     static const char *const group_s[] = {"s"}, *const group_k2[] = {"k"};
     dgpb_reflection *r = load_reflection("fixtures/reflect/shapes_wgsl.json", "wgsl", "s");
-    dgpb_param_select s = {DGPB_TARGET_WGSL, "s", r, NULL, true, group_s, 1, NULL};
+    dgpb_param_select s = {DGPB_TARGET_WGSL, "s", r, NULL, true, group_s, 1, NULL, NULL, NULL};
     expect_error(&s, "target 'wgsl', entry 's', parameter 'many': Texture2D<float4>[4] is an "
                      "array of resources, and WebGPU has no binding arrays");
     reflection_free(r);
@@ -940,15 +968,16 @@ static void test_a_used_wgsl_parameter_with_a_problem_is_an_error(void **state)
     for (size_t i = 0; i < ARRAY_LEN(shapes); i++) {
         dgpb_reflected_param one[] = {RES("t", shapes[i].kind, 0)};
         one[0].shape_word = shapes[i].shape;
-        dgpb_reflection rt = {one, 1, NULL, 0};
+        dgpb_reflection rt = {one, 1, NULL, 0, NULL, 0};
         static const char *const group_e[] = {"e"};
-        dgpb_param_select e = {DGPB_TARGET_WGSL, "e", &rt, NULL, false, group_e, 1, NULL};
+        dgpb_param_select e = {DGPB_TARGET_WGSL, "e", &rt,  NULL, false,
+                               group_e,          1,   NULL, NULL, NULL};
         expect_error(&e, shapes[i].message);
     }
 
     /* The same shapes are fine where they have a descriptor. */
     r = load_reflection("fixtures/reflect/kinds_spirv.json", "spirv", "k");
-    dgpb_param_select ok = {DGPB_TARGET_SPIRV, "k", r, spv, true, group_k2, 1, NULL};
+    dgpb_param_select ok = {DGPB_TARGET_SPIRV, "k", r, spv, true, group_k2, 1, NULL, NULL, NULL};
     dgpb_param_table t = {0};
     build_ok(&ok, &t);
     param_table_clear(&t);
@@ -965,12 +994,12 @@ static void test_a_parameter_the_entry_does_not_use_may_have_a_problem(void **st
         PARAM("out", "out", DGPB_KIND_RW_BUFFER, 2, 0, 0, DGPB_WGPU_STORAGE_BUFFER, NULL),
         PARAM("j_many", "j_many", -1, 3, 0, 0, 0, "another entry's problem"),
     };
-    dgpb_reflection r = {params, ARRAY_LEN(params), NULL, 0};
+    dgpb_reflection r = {params, ARRAY_LEN(params), NULL, 0, NULL, 0};
     dgpb_spirv_var vars[] = {VAR("volume", false, false), VAR("out", true, true)};
     dgpb_spirv_info info = make_info(vars, ARRAY_LEN(vars), true);
     static const char *const group[] = {"e", "j"};
     for (int dream = 0; dream <= 1; dream++) {
-        dgpb_param_select s = {DGPB_TARGET_WGSL, "e", &r, &info, dream, group, 2, NULL};
+        dgpb_param_select s = {DGPB_TARGET_WGSL, "e", &r, &info, dream, group, 2, NULL, NULL, NULL};
         dgpb_param_table t = {0};
         build_ok(&s, &t);
         static const want_row want[] = {
@@ -997,7 +1026,8 @@ test_values_of_a_block_the_code_dropped_are_no_rows_though_its_resources_are(voi
     dgpb_reflection *r = load_reflection("fixtures/reflect/unused_values_spirv.json", "spirv", "k");
     loaded_code code;
     load_code("fixtures/reflect/unused_values.spv", "spirv", &code);
-    dgpb_param_select s = {DGPB_TARGET_SPIRV, "k", r, code.spirv, false, group, 1, &code.bindings};
+    dgpb_param_select s = {DGPB_TARGET_SPIRV, "k",  r,   code.spirv, false, group, 1,
+                           &code.bindings,    NULL, NULL};
     dgpb_param_table t = {0};
     dgpb_diag diag;
     dgpb_diag_clear(&diag);
@@ -1038,7 +1068,8 @@ static void test_a_used_row_the_code_cannot_place_is_an_error_naming_its_variabl
                        loose = {.items = unbound, .count = ARRAY_LEN(unbound)};
     const dgpb_code_bindings *codes[] = {&none, &loose};
     for (size_t c = 0; c < ARRAY_LEN(codes); c++) {
-        dgpb_param_select s = {DGPB_TARGET_SPIRV, "k", r, spv, false, group, 1, codes[c]};
+        dgpb_param_select s = {DGPB_TARGET_SPIRV, "k",  r,   spv, false, group, 1,
+                               codes[c],          NULL, NULL};
         expect_error(&s, "target 'spirv', entry 'k', parameter 'src' (StructuredBuffer<uint>): "
                          "the entry's code uses it, but the spirv code has no bound variable "
                          "'entryPointParams.src' for it");
@@ -1068,7 +1099,7 @@ static void test_a_used_row_the_code_cannot_place_is_an_error_naming_its_variabl
          .detail = "array<u32>"},
     };
     dgpb_code_bindings ambiguous = {.items = twice, .count = ARRAY_LEN(twice)};
-    dgpb_param_select w = {DGPB_TARGET_WGSL, "k", r, spv, false, group, 1, &ambiguous};
+    dgpb_param_select w = {DGPB_TARGET_WGSL, "k", r, spv, false, group, 1, &ambiguous, NULL, NULL};
     expect_error(&w, "target 'wgsl', entry 'k', parameter 'src': the wgsl code has two variables "
                      "named after 'entryPointParams.src'; rename one of the parameters");
     spirv_info_free(spv);
@@ -1091,8 +1122,8 @@ static void test_a_bindless_heap_the_code_binds_gets_a_handle_row_at_its_place(v
         {"__slang_resource_heap", DGPB_KIND_HANDLE, 0, 2, 0, 0, 0},
     };
     static const uint32_t spaces[] = {0, 0, 0, 1};
-    dgpb_param_select s = {DGPB_TARGET_SPIRV, "bindless", r, code.spirv, false, group, 1,
-                           &code.bindings};
+    dgpb_param_select s = {DGPB_TARGET_SPIRV, "bindless", r,   code.spirv, false, group, 1,
+                           &code.bindings,    NULL,       NULL};
     dgpb_param_table t = {0};
     build_ok(&s, &t);
     check_rows_in(&t, "spirv", want, spaces, ARRAY_LEN(want));
@@ -1137,8 +1168,9 @@ static void test_a_bindless_heap_the_code_binds_gets_a_handle_row_at_its_place(v
     };
     dgpb_code_bindings code_heaps = {.items = heaps, .count = ARRAY_LEN(heaps)};
     dgpb_reflected_param params[] = {RES("buf", DGPB_KIND_BUFFER, 0)};
-    dgpb_reflection hand = {params, ARRAY_LEN(params), NULL, 0};
-    dgpb_param_select h = {DGPB_TARGET_SPIRV, "e", &hand, NULL, false, NULL, 0, &code_heaps};
+    dgpb_reflection hand = {params, ARRAY_LEN(params), NULL, 0, NULL, 0};
+    dgpb_param_select h = {DGPB_TARGET_SPIRV, "e",  &hand, NULL, false, NULL, 0,
+                           &code_heaps,       NULL, NULL};
     build_ok(&h, &t);
     static const want_row heap_rows[] = {
         {"buf", DGPB_KIND_BUFFER, RO, 0, 0, 0, 0},
@@ -1159,7 +1191,7 @@ static void test_a_used_bool_value_is_an_error_on_wgsl_only(void **state)
     dgpb_spirv_var vars[] = {VAR("globalParams", true, false)};
     dgpb_spirv_info info = make_info(vars, ARRAY_LEN(vars), true);
     dgpb_reflection *r = load_reflection("fixtures/reflect/refused_wgsl.json", "wgsl", "k");
-    dgpb_param_select w = {DGPB_TARGET_WGSL, "k", r, &info, false, group, 1, NULL};
+    dgpb_param_select w = {DGPB_TARGET_WGSL, "k", r, &info, false, group, 1, NULL, NULL, NULL};
     expect_error(&w, "target 'wgsl', entry 'k', parameter 'invert' (bool): WGSL allows no bool in "
                      "a uniform buffer, so WebGPU would reject the code; declare it as uint (0 or "
                      "1)");
@@ -1169,7 +1201,8 @@ static void test_a_used_bool_value_is_an_error_on_wgsl_only(void **state)
                                            {"fixtures/reflect/refused_cuda.json", "ptx"}};
     for (size_t f = 0; f < ARRAY_LEN(files); f++) {
         r = load_reflection(files[f][0], files[f][1], "k");
-        dgpb_param_select s = {target_of(files[f][1]), "k", r, &info, false, group, 1, NULL};
+        dgpb_param_select s = {
+            target_of(files[f][1]), "k", r, &info, false, group, 1, NULL, NULL, NULL};
         dgpb_param_table t = {0};
         build_ok(&s, &t);
         check_names(&t, names, ARRAY_LEN(names));
@@ -1189,7 +1222,8 @@ static void test_input_attachments_and_texel_buffers_are_shaped_from_reflection_
     dgpb_reflection *r = load_reflection("fixtures/reflect/attachments_spirv.json", "spirv", "fs");
     loaded_code code;
     load_code("fixtures/reflect/attachments.spv", "spirv", &code);
-    dgpb_param_select s = {DGPB_TARGET_SPIRV, "fs", r, code.spirv, false, group, 1, &code.bindings};
+    dgpb_param_select s = {DGPB_TARGET_SPIRV, "fs", r,   code.spirv, false, group, 1,
+                           &code.bindings,    NULL, NULL};
     dgpb_param_table t = {0};
     build_ok(&s, &t);
 #define SAMPLE(x) (DGPB_SAMPLE_##x << DGPB_SHAPE_SAMPLE_SHIFT)
@@ -1277,8 +1311,9 @@ static void test_every_refused_shape_the_code_uses_is_an_error_with_its_rewrite(
             if (r->params[i].kind >= 0)
                 continue;
             refused++;
-            dgpb_reflection one = {&r->params[i], 1, NULL, 0};
-            dgpb_param_select s = {target_of(files[f][1]), "k", &one, spv, false, group, 1, NULL};
+            dgpb_reflection one = {&r->params[i], 1, NULL, 0, NULL, 0};
+            dgpb_param_select s = {
+                target_of(files[f][1]), "k", &one, spv, false, group, 1, NULL, NULL, NULL};
             char message[1024];
             snprintf(message, sizeof message, "target '%s', entry 'k', parameter '%s': %s",
                      files[f][1], r->params[i].name, r->params[i].problem);
@@ -1305,11 +1340,11 @@ static void test_rows_declared_for_the_entry_but_unused_by_its_code_are_marked(v
         RES("k_unused", DGPB_KIND_TEXTURE, 1),
         RES("shared", DGPB_KIND_BUFFER, 2),
     };
-    dgpb_reflection r = {params, ARRAY_LEN(params), NULL, 0};
+    dgpb_reflection r = {params, ARRAY_LEN(params), NULL, 0, NULL, 0};
     dgpb_spirv_var vars[] = {VAR("k_used", true, true), VAR("k_unused", false, false),
                              VAR("shared", true, false)};
     dgpb_spirv_info info = make_info(vars, ARRAY_LEN(vars), true);
-    dgpb_param_select s = {DGPB_TARGET_SPIRV, "k", &r, &info, true, group_k, 1, NULL};
+    dgpb_param_select s = {DGPB_TARGET_SPIRV, "k", &r, &info, true, group_k, 1, NULL, NULL, NULL};
     dgpb_param_table t = {0};
     build_ok(&s, &t);
     static const char *const names[] = {"used", "unused", "shared"};
@@ -1336,11 +1371,108 @@ static void test_value_block_names_are_the_entry_name_and_params(void **state)
     assert_string_equal(small, "blur_"); /* truncated, still terminated */
 }
 
+/* ---- names never collide (docs/format.md, "Names") ------------------------- */
+
+/* Builds `r`'s table for entry k without SPIR-V (every row counts) and checks its names. */
+static void check_table_names(dgpb_reflection *r, bool dream, const dgpb_param_scopes *scopes,
+                              const char *const *names, size_t n)
+{
+    dgpb_param_select s = {DGPB_TARGET_SPIRV, "k", r, NULL, dream, group_k, 1, NULL, scopes, NULL};
+    dgpb_param_table t = {0};
+    build_ok(&s, &t);
+    check_names(&t, names, n);
+    param_table_clear(&t);
+}
+
+static void test_rows_that_would_share_a_name_are_named_by_what_holds_them(void **state)
+{
+    (void)state;
+    /* A global and an entry parameter `src`: the entry's is k.src. */
+    dgpb_reflected_param a[] = {RES("src", DGPB_KIND_BUFFER, 0), RES("dst", DGPB_KIND_RW_BUFFER, 1),
+                                RES("src", DGPB_KIND_BUFFER, 2)};
+    a[1].top = 1;
+    a[2].entry_param = true;
+    char *a_globals[] = {"src", "dst"};
+    dgpb_reflection ra = {a, ARRAY_LEN(a), NULL, 0, a_globals, 2};
+    static const char *const a_names[] = {"src", "dst", "k.src"};
+    check_table_names(&ra, false, NULL, a_names, ARRAY_LEN(a_names));
+
+    /* A cbuffer's field and an entry's uniform `count`: Params.count and k.count; `limit`,
+       which nothing shares, stays bare. */
+    dgpb_reflected_param b[] = {
+        RES("Params", DGPB_KIND_UNIFORM_BUFFER, 0), VAL("count", "Params", 0, 0, 4),
+        VAL("limit", "Params", 0, 4, 4),
+        PARAM_IN("entryPointParams", "count", "count", DGPB_KIND_VALUE, 1, 0, 4, 0, NULL)};
+    b[3].entry_param = true;
+    char *b_globals[] = {"Params"};
+    dgpb_reflection rb = {b, ARRAY_LEN(b), NULL, 0, b_globals, 1};
+    static const char *const b_names[] = {"Params", "Params.count", "limit", "k.count"};
+    check_table_names(&rb, false, NULL, b_names, ARRAY_LEN(b_names));
+
+    /* The generator's conventions: k_params's field `count` and the global k_count, both
+       listed as `count`, are k_params.count and k_count; `gain` stays. */
+    dgpb_reflected_param c[] = {VAL("count", "k_params", 0, 0, 4), VAL("gain", "k_params", 0, 4, 4),
+                                RES("k_count", DGPB_KIND_RW_BUFFER, 1)};
+    c[2].top = 1;
+    char *c_globals[] = {"k_params", "k_count"};
+    dgpb_reflection rc = {c, ARRAY_LEN(c), NULL, 0, c_globals, 2};
+    static const char *const c_names[] = {"k_params.count", "gain", "k_count"};
+    check_table_names(&rc, true, NULL, c_names, ARRAY_LEN(c_names));
+}
+
+static void test_rows_that_still_share_a_name_are_named_by_namespace(void **state)
+{
+    (void)state;
+    /* g, first::out, second::out, first::res.src, second::res.src, as Slang lists them
+       after the imported `lib` (a run of the globals, not all of them). */
+    dgpb_reflected_param p[] = {
+        RES("g", DGPB_KIND_BUFFER, 0),
+        RES("out", DGPB_KIND_RW_BUFFER, 1),
+        RES("out", DGPB_KIND_RW_BUFFER, 2),
+        PARAM_IN("res.src", "res.src", "res", DGPB_KIND_BUFFER, 3, 0, 0, 0, NULL),
+        PARAM_IN("res.src", "res.src", "res", DGPB_KIND_BUFFER, 4, 0, 0, 0, NULL),
+    };
+    for (uint32_t i = 0; i < ARRAY_LEN(p); i++)
+        p[i].top = i + 1;
+    char *globals[] = {"lib", "g", "out", "out", "res", "res"};
+    dgpb_reflection r = {p, ARRAY_LEN(p), NULL, 0, globals, ARRAY_LEN(globals)};
+    /* The text's declarations in Slang's order: the module scope's, then breadth first. */
+    dgpb_param_scope items[] = {
+        {"g", ""}, {"out", "first"}, {"out", "second"}, {"res", "first"}, {"res", "second::inner"}};
+    dgpb_param_scopes scopes = {items, ARRAY_LEN(items), 0};
+    static const char *const names[] = {"g", "first::out", "second::out", "first::res.src",
+                                        "second::inner::res.src"};
+    check_table_names(&r, false, &scopes, names, ARRAY_LEN(names));
+
+    /* A text whose declarations are no run of Slang's, a text the scan could not read, one
+       that tells only some of them, or no text cannot tell: the module's error. */
+    dgpb_param_scope other[] = {{"g", ""}, {"out", "first"}, {"extra", "hidden"}};
+    dgpb_param_scopes wrong = {other, ARRAY_LEN(other), 0};
+    dgpb_param_scopes unread = {NULL, 0, 1};
+    /* A text that tells one `out`'s namespace but not the other's (the other declared in an
+       #include) may have taken one for the other: neither is qualified. */
+    dgpb_param_scope one[] = {{"g", ""}, {"out", "first"}};
+    dgpb_param_scopes partial = {one, ARRAY_LEN(one), 0};
+    const dgpb_param_scopes *cases[] = {&wrong, &unread, &partial, NULL};
+    for (size_t c = 0; c < ARRAY_LEN(cases); c++) {
+        dgpb_param_select s = {DGPB_TARGET_SPIRV, "k", &r,   NULL,     false,
+                               group_k,           1,   NULL, cases[c], NULL};
+        dgpb_param_table t = {0};
+        dgpb_diag d;
+        dgpb_diag_clear(&d);
+        assert_int_equal(param_table_build(&s, &t, &d), DGPB_ERR_SHADER);
+        assert_non_null(strstr(d.message, "parameters 'out' (T) and 'out' (T) would both be the "
+                                          "row 'out', and the module's own text does not tell "
+                                          "their namespaces"));
+        param_table_clear(&t);
+    }
+}
+
 static void test_an_entry_without_parameters_gets_an_empty_table(void **state)
 {
     (void)state;
-    dgpb_reflection r = {NULL, 0, NULL, 0};
-    dgpb_param_select s = {DGPB_TARGET_SPIRV, "e", &r, NULL, true, NULL, 0, NULL};
+    dgpb_reflection r = {NULL, 0, NULL, 0, NULL, 0};
+    dgpb_param_select s = {DGPB_TARGET_SPIRV, "e", &r, NULL, true, NULL, 0, NULL, NULL, NULL};
     dgpb_param_table t = {0};
     build_ok(&s, &t);
     assert_int_equal(t.count, 0);
@@ -1368,9 +1500,10 @@ static void test_every_failed_allocation_gives_nomem_and_leaks_nothing(void **st
     (void)state;
     dgpb_reflection *r = load_reflection("fixtures/reflect/kinds_spirv.json", "spirv", "k");
     dgpb_spirv_info *spv = load_spirv("fixtures/reflect/kinds.spv");
-    dgpb_param_select s = {DGPB_TARGET_SPIRV, "k", r, spv, true, group_k, 1, NULL};
-    /* the rows, the in_code flags, then one name per row */
-    assert_int_equal(support_run_with_faults(op_build_kinds_table, &s, DGPB_OK, "params"), 22);
+    dgpb_param_select s = {DGPB_TARGET_SPIRV, "k", r, spv, true, group_k, 1, NULL, NULL, NULL};
+    /* the rows, the in_code flags, each row's parameter, one name per row, then the marks of
+       shared names */
+    assert_int_equal(support_run_with_faults(op_build_kinds_table, &s, DGPB_OK, "params"), 24);
     spirv_info_free(spv);
     reflection_free(r);
 }
@@ -1396,27 +1529,29 @@ static int op_build_table(void *arg)
 static void test_failed_allocations_with_code_bindings_give_nomem_and_leak_nothing(void **state)
 {
     (void)state;
-    /* Rows placed by the code (entry_uniforms on wgsl): the rows, the in_code flags, the 7
-       names. The bindless heap's row: the rows, the flags, 3 names, then the rows and the
-       flags grown by one and the heap's name. */
+    /* Rows placed by the code (entry_uniforms on wgsl): the rows, the in_code flags, each row's
+       parameter, the 7 names, the marks of shared names. The bindless heap's row: the rows, the
+       flags, the parameters, 3 names, then the rows and the flags grown by one, the heap's name
+       and the marks. */
     static const char *const group[] = {"k"}, *const bindless[] = {"bindless"};
     dgpb_reflection *r = load_reflection("fixtures/reflect/entry_uniforms_wgsl.json", "wgsl", "k");
     dgpb_spirv_info *spv = load_spirv("fixtures/reflect/entry_uniforms.spv");
     loaded_code code;
     load_code("fixtures/reflect/entry_uniforms.wgsl", "wgsl", &code);
-    dgpb_param_select s = {DGPB_TARGET_WGSL, "k", r, spv, false, group, 1, &code.bindings};
+    dgpb_param_select s = {DGPB_TARGET_WGSL, "k",  r,   spv, false, group, 1,
+                           &code.bindings,   NULL, NULL};
     build_job job = {&s, 7};
-    assert_int_equal(support_run_with_faults(op_build_table, &job, DGPB_OK, "params wgsl"), 9);
+    assert_int_equal(support_run_with_faults(op_build_table, &job, DGPB_OK, "params wgsl"), 11);
     free_code(&code);
     spirv_info_free(spv);
     reflection_free(r);
 
     r = load_reflection("fixtures/spirv/bindless.json", "spirv", "bindless");
     load_code("fixtures/spirv/bindless.spv", "spirv", &code);
-    dgpb_param_select b = {DGPB_TARGET_SPIRV, "bindless", r, code.spirv, false, bindless, 1,
-                           &code.bindings};
+    dgpb_param_select b = {DGPB_TARGET_SPIRV, "bindless", r,   code.spirv, false, bindless, 1,
+                           &code.bindings,    NULL,       NULL};
     build_job heap = {&b, 4};
-    assert_int_equal(support_run_with_faults(op_build_table, &heap, DGPB_OK, "params heap"), 8);
+    assert_int_equal(support_run_with_faults(op_build_table, &heap, DGPB_OK, "params heap"), 10);
     free_code(&code);
     reflection_free(r);
 }
@@ -1457,6 +1592,8 @@ int main(void)
             test_input_attachments_and_texel_buffers_are_shaped_from_reflection_and_code_and_proved),
         cmocka_unit_test(test_rows_declared_for_the_entry_but_unused_by_its_code_are_marked),
         cmocka_unit_test(test_value_block_names_are_the_entry_name_and_params),
+        cmocka_unit_test(test_rows_that_would_share_a_name_are_named_by_what_holds_them),
+        cmocka_unit_test(test_rows_that_still_share_a_name_are_named_by_namespace),
         cmocka_unit_test(test_an_entry_without_parameters_gets_an_empty_table),
         cmocka_unit_test(test_every_failed_allocation_gives_nomem_and_leaks_nothing),
         cmocka_unit_test(test_failed_allocations_with_code_bindings_give_nomem_and_leak_nothing),

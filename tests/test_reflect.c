@@ -199,6 +199,37 @@ static void test_resources_and_values_keep_declaration_order(void **state)
     reflection_free(r);
 }
 
+/* Each row knows its top-level parameter: the module-scope ones listed in `globals` (a value
+   block's fields and a struct's leaves share theirs), the entry's by their index. */
+static void test_rows_know_their_top_level_parameter(void **state)
+{
+    (void)state;
+    dgpb_reflection *r = parse_fixture("kinds_spirv.json", "spirv", k_blocks, 1);
+    assert_true(r->global_count > 0 && r->global_count <= r->param_count);
+    for (size_t i = 0; i < r->param_count; i++) {
+        const dgpb_reflected_param *p = &r->params[i];
+        assert_false(p->entry_param);
+        assert_true(p->top < r->global_count);
+        assert_string_equal(r->globals[p->top], p->global);
+        assert_true(i == 0 || p->top == r->params[i - 1].top || p->top == r->params[i - 1].top + 1);
+    }
+    assert_int_equal(r->params[r->param_count - 1].top, r->global_count - 1);
+    reflection_free(r);
+    r = parse_fixture("entry_uniforms_spirv.json", "spirv", NULL, 0);
+    uint32_t next = 0; /* the next entry parameter's index */
+    for (size_t i = 0; i < r->param_count; i++) {
+        const dgpb_reflected_param *p = &r->params[i];
+        if (!p->entry_param)
+            continue;
+        if (p->top == next)
+            next++;
+        else
+            assert_int_equal(p->top, next - 1); /* another row of the one before */
+    }
+    assert_true(next > 1);
+    reflection_free(r);
+}
+
 /* ---- places per target ---------------------------------------------------- */
 
 typedef struct place_row {
@@ -1560,6 +1591,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_every_parameter_gets_the_kind_of_its_slang_type),
         cmocka_unit_test(test_resources_and_values_keep_declaration_order),
+        cmocka_unit_test(test_rows_know_their_top_level_parameter),
         cmocka_unit_test(test_spirv_places_are_descriptor_table_slots),
         cmocka_unit_test(test_wgsl_places_are_descriptor_table_slots),
         cmocka_unit_test(test_hlsl_places_are_register_indices_per_register_kind),

@@ -30,17 +30,20 @@ typedef enum dgpb_kind {
     DGPB_KIND_COUNT
 } dgpb_kind;
 
-/* Parameter flags. */
-#define DGPB_FLAG_READ_ONLY 0x1u /* read-only to the shader */
-#define DGPB_FLAG_WRITTEN 0x2u   /* the shader writes it (found in its SPIR-V) */
-/* A texture row and a sampler row that share one binding (`[[vk::binding(0, 0)]]` on both):
-   a host writes one combined image-sampler descriptor there (docs/format.md, "Flags"). */
-#define DGPB_FLAG_SHARED_BINDING 0x4u
-/* An unbounded array `T name[]` (a runtime descriptor array): one row of the element's kind
-   and shape whose descriptor count the host chooses (docs/format.md, "Flags"). */
-#define DGPB_FLAG_UNBOUNDED 0x8u
-#define DGPB_FLAG_ALL                                                                              \
-    (DGPB_FLAG_READ_ONLY | DGPB_FLAG_WRITTEN | DGPB_FLAG_SHARED_BINDING | DGPB_FLAG_UNBOUNDED)
+/* Parameter flags (dgpb/vocabulary.def, DGPB_FLAG; docs/format.md, "Flags"). */
+typedef enum dgpb_flag {
+#define DGPB_FLAG(ID, bit, name, brief, ACCESS) DGPB_FLAG_##ID = 1u << (bit),
+#include "dgpb/vocabulary.def"
+/* Every flag: 0, or'ed with each row's bit. */
+#define DGPB_FLAG(ID, bit, name, brief, ACCESS) | (1u << (bit))
+    DGPB_FLAG_ALL = 0
+#include "dgpb/vocabulary.def"
+} dgpb_flag;
+
+/* DGPB_FLAG's ACCESS column as a truth value: 1 for the flags that say how the shader reaches
+   a row (at most one of them per row), 0 for the others. */
+#define DGPB_FLAG_IS_ACCESS 1
+#define DGPB_FLAG_IS_OTHER 0
 
 /*
  * The `space` of a launch parameter: a value (or, on ptx, a resource) that
@@ -118,7 +121,8 @@ typedef enum dgpb_shape_access {
 
 typedef enum dgpb_texel_format {
     DGPB_TEXEL_UNKNOWN = 0,
-#define DGPB_TEXEL_FORMAT(ID, value, name, slang_format, SAMPLE) DGPB_TEXEL_##ID = value,
+#define DGPB_TEXEL_FORMAT(ID, value, name, slang_format, SAMPLE, storage, read_write)              \
+    DGPB_TEXEL_##ID = value,
 #include "dgpb/vocabulary.def"
     DGPB_TEXEL_FORMAT_END
 } dgpb_texel_format;
@@ -280,6 +284,16 @@ const char *dgpb_texel_format_name(uint32_t format);
 uint32_t dgpb_texel_format_from_name(const char *s, size_t len);
 /* The sample type a texture of the format returns (dgpb_sample_type), or 0. */
 uint32_t dgpb_texel_format_sample_type(uint32_t format);
+
+/*
+ * What a WebGPU device must offer for a storage texture of texel format
+ * `format` accessed `access` (dgpb_shape_access; DGPB_TEXEL_FORMAT's storage
+ * and read_write columns): "" when every device offers it, the GPUFeatureName
+ * that offers it ("texture-formats-tier2" for a read-write rgba16float), or
+ * NULL when no device does (a read-write rg32float, any r64uint) and for a
+ * format or access that is none of the table's.
+ */
+const char *dgpb_webgpu_storage_feature(uint32_t format, uint32_t access);
 
 const char *dgpb_shape_dim_name(uint32_t dim);       /* "2d", ...; NULL out of range */
 const char *dgpb_sample_type_name(uint32_t sample);  /* "float", ... */

@@ -56,7 +56,7 @@ export declare const KIND: Readonly<{
 export declare const KIND_NAMES: readonly KindName[];
 
 /** Parameter flag bits (docs/format.md "Flags"). */
-export declare const FLAG: Readonly<{ read_only: 0x1; written: 0x2; shared_binding: 0x4; unbounded: 0x8 }>;
+export declare const FLAG: Readonly<{ read_only: 1; written: 2; shared_binding: 4; unbounded: 8; }>;
 
 export type StageName =
   | 'compute'
@@ -251,6 +251,12 @@ export declare const SAMPLE_TYPES: readonly string[];
 export declare const SHAPE_ACCESS: readonly (string | null)[];
 /** Texel formats by SPIR-V ImageFormat number (index 0: null, unstated). */
 export declare const TEXEL_FORMATS: readonly (string | null)[];
+/** What a WebGPU device needs for a storage texture of each texel format: [read-only or write-only,
+ *  read-write], '' for every device, a GPUFeatureName, or null for none. */
+export declare const TEXEL_FORMAT_STORAGE: readonly (readonly [string | null, string | null] | null)[];
+/** The feature a storage texture of `format` accessed `access` (1 read, 2 write, 3 read_write) needs:
+ *  '' for none, a GPUFeatureName, or null when no WebGPU device offers it. */
+export declare function webgpuStorageFeature(format: number, access: number): string | null;
 export declare function decodeShape(shape: number): Shape;
 export declare function shapeText(shape: number): string;
 /** The sampler half of a combined texture-sampler ID (10), at binding + 1; null for other IDs. */
@@ -380,7 +386,7 @@ export declare function bindGroupLayoutDescriptors(
 
 /** What a device must offer to run entries on WebGPU. */
 export interface WebgpuRequirements {
-  /** GPUFeatureName values to request: 'shader-f16', 'subgroups', 'texture-formats-tier2'. */
+  /** GPUFeatureName values to request: 'shader-f16', 'subgroups', 'texture-formats-tier1', 'texture-formats-tier2'. */
   features: string[];
   /** Why they cannot run on any WebGPU device (a capability or binding no feature provides); empty when they can. */
   unsupported: string[];

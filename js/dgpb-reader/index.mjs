@@ -47,6 +47,8 @@ export const KIND_NAMES = Object.freeze(Object.keys(KIND));
 
 /** Parameter flag bits (docs/format.md "Flags"). */
 export const FLAG = Object.freeze({ read_only: 0x1, written: 0x2, shared_binding: 0x4, unbounded: 0x8 });
+// Every flag bit (dgpb/format.h's DGPB_FLAG_ALL).
+const FLAG_ALL = Object.values(FLAG).reduce((all, bit) => all | bit, 0);
 
 /** Stage names (docs/format.md "Stages"). */
 export const STAGES = Object.freeze([
@@ -245,6 +247,34 @@ export const TEXEL_FORMATS = Object.freeze([null,
   'rgba16sint', 'rgba8sint', 'r32sint', 'rg32sint', 'rg16sint', 'rg8sint', 'r16sint', 'r8sint',
   'rgba32uint', 'rgba16uint', 'rgba8uint', 'r32uint', 'rgb10a2uint', 'rg32uint', 'rg16uint',
   'rg8uint', 'r16uint', 'r8uint', 'r64uint', 'r64sint']);
+const TIER1 = 'texture-formats-tier1', TIER2 = 'texture-formats-tier2';
+/**
+ * What a WebGPU device must offer for a storage texture of each texel format
+ * (by number, as TEXEL_FORMATS): [read-only or write-only, read-write], each
+ * '' when every device offers it, the GPUFeatureName that offers it, or null
+ * when no device does (vocabulary.def's DGPB_TEXEL_FORMAT storage and
+ * read_write).
+ */
+export const TEXEL_FORMAT_STORAGE = Object.freeze([null,
+  ['', TIER2], ['', TIER2], ['', ''], ['', TIER2], ['', null], ['', null], [TIER1, null],
+  [TIER1, null], [TIER1, TIER2], [TIER1, null], [TIER1, null], [TIER1, null], [TIER1, null], [TIER1, null],
+  [TIER1, TIER2], [TIER1, null], [TIER1, null], [TIER1, null], [TIER1, null], [TIER1, null], ['', TIER2],
+  ['', TIER2], ['', TIER2], ['', ''], ['', null], [TIER1, null], [TIER1, null], [TIER1, TIER2], [TIER1, TIER2],
+  ['', TIER2], ['', TIER2], ['', TIER2], ['', ''], [TIER1, null], ['', null], [TIER1, null],
+  [TIER1, null], [TIER1, TIER2], [TIER1, TIER2], [null, null], [null, null]].map((x) => x && Object.freeze(x)));
+
+/**
+ * What a WebGPU device must offer for a storage texture of texel format
+ * `format` accessed `access` (1 read, 2 write, 3 read_write;
+ * dgpb_webgpu_storage_feature()): '' when every device offers it, the
+ * GPUFeatureName, or null when no device does or the format is unknown.
+ */
+export function webgpuStorageFeature(format, access) {
+  const f = TEXEL_FORMAT_STORAGE[format];
+  if (!f || access < 1 || access > 3) return null;
+  return f[access === 3 ? 1 : 0];
+}
+
 /* The sample type each texel format returns (1 float, 2 sint, 3 uint). */
 function texelSampleType(format) {
   if (format >= 21 && format <= 29) return 2;
@@ -482,8 +512,8 @@ const READ_ONLY_KINDS = new Set([KIND.value, KIND.uniform_buffer, KIND.buffer, K
 /* The rules for one parameter row (dgpb_param_rule()): null, or why it is wrong. */
 function paramRule(kind, flags, offset, size, id, wgsl) {
   if (kind >= KIND_NAMES.length) return `unknown parameter kind ${kind}`;
-  if (flags & ~15) return `unknown flag bits 0x${((flags & ~15) >>> 0).toString(16)}`;
-  if ((flags & 3) === 3) return 'flags say both read-only and written';
+  if (flags & ~FLAG_ALL) return `unknown flag bits 0x${((flags & ~FLAG_ALL) >>> 0).toString(16)}`;
+  if ((flags & FLAG.read_only) && (flags & FLAG.written)) return 'flags say both read-only and written';
   if ((flags & FLAG.unbounded) && [KIND.value, KIND.handle, KIND.mlp_weights].includes(kind))
     return `a ${KIND_NAMES[kind]} parameter cannot be an unbounded array`;
   if ((flags & FLAG.shared_binding) && kind !== KIND.texture && kind !== KIND.sampler)
@@ -884,16 +914,19 @@ export function bindGroupLayoutDescriptors(entries, visibilityFor) {
 }
 
 const CAPABILITY_FEATURE = { half: 'shader-f16', subgroup_basic: 'subgroups' };
+const ACCESS_TEXT = [null, 'read-only', 'write-only', 'read-write'];
 
 /**
  * What a device must offer for the entries to run on WebGPU: `features`, the
  * GPUFeatureName values to request (shader-f16 for `half`, subgroups for
- * `subgroup_basic`, texture-formats-tier2 for a read-write rgba32float storage
- * texture), and `unsupported`, a reason for each capability or binding that no
- * WebGPU feature provides (every capability but `half` and `subgroup_basic`:
+ * `subgroup_basic`, and for every storage texture the feature its format and
+ * access need: texture-formats-tier2 for a read-write rgba32float or
+ * rgba16float, texture-formats-tier1 for an r8unorm one; TEXEL_FORMAT_STORAGE),
+ * and `unsupported`, a reason for each capability or binding that no WebGPU
+ * feature provides (every capability but `half` and `subgroup_basic`:
  * float64, int64, atomic64, cooperative matrices and vectors, bindless handles,
- * ray tracing and ray queries, ...; a read-write rg32float storage texture,
- * ID 7). A wgsl entry's capabilities come from its `enable` directives, so they
+ * ray tracing and ray queries, ...; a read-write rg32float or rgba8snorm
+ * storage texture). A wgsl entry's capabilities come from its `enable` directives, so they
  * are only ever those two. A host reports an entry with an unsupported reason, or whose features
  * the adapter lacks, as not runnable, naming the reason.
  */
@@ -906,9 +939,14 @@ export function webgpuRequirements(entries) {
       else unsupported.push(`entry '${entry.name}' needs capability '${cap}', which WebGPU does not offer`);
     }
     for (const row of entry.params) {
-      if (row.webgpuLayout === WEBGPU_LAYOUT.storage_texture_2d_rgba32float) features.add('texture-formats-tier2');
-      if (row.webgpuLayout === WEBGPU_LAYOUT.storage_texture_2d_rg32float)
-        unsupported.push(`entry '${entry.name}', parameter '${row.name}': WebGPU has no read-write rg32float storage texture (no feature provides one)`);
+      const d = decodeWebgpuLayout(row.webgpuLayout);
+      if (!d || d.kind !== KIND.rw_texture) continue;
+      const format = (d.shape & SHAPE.FORMAT_MASK) >>> SHAPE.FORMAT_SHIFT;
+      const access = (d.shape & SHAPE.ACCESS_MASK) >>> SHAPE.ACCESS_SHIFT;
+      const feature = webgpuStorageFeature(format, access);
+      if (feature) features.add(feature);
+      else if (feature === null)
+        unsupported.push(`entry '${entry.name}', parameter '${row.name}': WebGPU has no ${ACCESS_TEXT[access]} ${TEXEL_FORMATS[format]} storage texture (no feature provides one)`);
     }
   }
   return { features: [...features].sort(), unsupported };

@@ -78,6 +78,18 @@ const dgpb_code_binding *code_bindings_find(const dgpb_code_bindings *b, const c
     return found;
 }
 
+const dgpb_code_binding *code_bindings_find_at(const dgpb_code_bindings *b, const char *path,
+                                               int64_t space, int64_t binding)
+{
+    for (size_t i = 0; i < b->count; i++) {
+        const dgpb_code_binding *c = &b->items[i];
+        if (c->space == space && c->binding == binding &&
+            (!strcmp(c->name, path) || (c->detail && wgsl_spells(c->name, path))))
+            return c;
+    }
+    return NULL;
+}
+
 const dgpb_code_binding *code_bindings_pair_sampler(const dgpb_code_bindings *b,
                                                     const dgpb_code_binding *texture)
 {

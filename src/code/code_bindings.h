@@ -40,6 +40,7 @@
  */
 #define code_bindings_clear dgpb__code_bindings_clear
 #define code_bindings_find dgpb__code_bindings_find
+#define code_bindings_find_at dgpb__code_bindings_find_at
 #define code_bindings_pair_sampler dgpb__code_bindings_pair_sampler
 #define code_class_name dgpb__code_class_name
 
@@ -126,6 +127,15 @@ const char *code_class_name(uint32_t cls);
  */
 const dgpb_code_binding *code_bindings_find(const dgpb_code_bindings *b, const char *path,
                                             bool *ambiguous);
+
+/*
+ * The binding at `space`/`binding` named after `path`, spelled either way;
+ * NULL when there is none. For parameters that Slang names alike (two
+ * namespaces' `out` are both "out", and "out_0" and "out_1" in WGSL) and
+ * whose place the reflection tells.
+ */
+const dgpb_code_binding *code_bindings_find_at(const dgpb_code_bindings *b, const char *path,
+                                               int64_t space, int64_t binding);
 
 /*
  * The sampler of a WGSL combined texture-sampler whose texture is `texture`:

@@ -74,6 +74,7 @@ static void finish(build *b)
             unit *u = build_unit_at(b, t, e);
             dgpb_free(u->code);
             reflection_free(u->reflection);
+            reflection_free(u->probe_reflection);
             if (!u->spirv_shared)
                 spirv_info_free(u->spirv);
             param_table_clear(&u->params);

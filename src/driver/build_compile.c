@@ -79,6 +79,11 @@ static int analyze(build *b, int target, size_t e, const uint8_t *spirv, size_t 
  * is "<entry>_params"; the push-constant blocks are the SPIR-V's PushConstant
  * variables other than Slang's own for entry-point values.
  */
+/*
+ * Reads a job's reflection JSON into its unit: a code job's into
+ * u->reflection, a SPIR-V probe's into u->probe_reflection (read for the
+ * analysed target, whose places its SPIR-V has).
+ */
 static int read_unit_reflection(build *b, const job_info *info, unit *u)
 {
     /* An entry name may be as long as the format allows: the block name is sized for it. */
@@ -108,9 +113,16 @@ static int read_unit_reflection(build *b, const job_info *info, unit *u)
     }
     dgpb_reflection_blocks blocks = {values, b->generator_conventions ? 1 : 0, push, push_count};
     bool hashed = false;
-    int rc = build_read_reflection(b, info->json, (dgpb_target_id)info->target, &blocks,
+    int rc;
+    if (info->role == ROLE_PROBE) {
+        uint8_t sha[DGPB_SHA256_SIZE];
+        rc = build_read_reflection(b, info->json, (dgpb_target_id)code_analysis_target(), &blocks,
+                                   &u->probe_reflection, sha, &hashed);
+    } else {
+        rc = build_read_reflection(b, info->json, (dgpb_target_id)info->target, &blocks,
                                    &u->reflection, u->json_sha, &hashed);
-    u->hashed = u->hashed && hashed;
+        u->hashed = u->hashed && hashed;
+    }
     dgpb_free(push);
     dgpb_free(block);
     return rc;
@@ -233,7 +245,7 @@ static int read_outputs(build *b, const job_list *list, const dgpb_compile_job *
     /* Then the reflection, which needs the SPIR-V's push-constant blocks on every target. */
     for (size_t i = 0; i < list->count && !rc; i++) {
         const job_info *j = &list->info[i];
-        if (j->role != ROLE_PROBE && job_gives_unit(b, j))
+        if (j->role == ROLE_PROBE ? jobs[i].status == 0 : job_gives_unit(b, j))
             rc = read_unit_reflection(b, j, build_unit_at(b, j->target, j->entry));
     }
     return rc;

@@ -133,6 +133,8 @@ typedef struct unit {
     dgpb_reflection *reflection;
     dgpb_spirv_info *spirv; /* owned unless spirv_shared */
     bool spirv_shared;
+    dgpb_reflection *probe_reflection; /* the SPIR-V probe's reflection (places as in `spirv`),
+                                          owned; NULL without a probe */
     dgpb_param_table params;
     dgpb_wgsl_module *wgsl; /* the wgsl target's code, scanned */
     uint64_t caps;          /* bit per dgpb_capability */

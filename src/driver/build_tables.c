@@ -17,6 +17,7 @@
 #include "code/code_format.h"
 #include "core/alloc.h"
 #include "driver/build_internal.h"
+#include "scan/param_scopes.h"
 #include "tables/binding_proof.h"
 #include "code/capabilities.h"
 #include "tables/webgpu_limits.h"
@@ -116,7 +117,7 @@ static int unit_capabilities(build *b, int t, size_t entry_index, unit *u)
 }
 
 /* One unit's table, proof, WebGPU entry checks and capabilities. */
-static int make_unit_table(build *b, int t, size_t entry_index)
+static int make_unit_table(build *b, int t, size_t entry_index, const dgpb_param_scopes *scopes)
 {
     unit *u = build_unit_at(b, t, entry_index);
     const entry *e = &b->entries[entry_index];
@@ -155,6 +156,11 @@ static int make_unit_table(build *b, int t, size_t entry_index)
         .group_entries = members,
         .group_entry_count = member_count,
         .code = code.have_bindings ? &code.bindings : NULL,
+        .scopes = scopes,
+        .spirv_reflection = u->probe_reflection ? u->probe_reflection
+                            : u->spirv_shared
+                                ? build_unit_at(b, code_analysis_target(), entry_index)->reflection
+                                : NULL,
     };
     if (!rc && (rc = param_table_build(&select, &u->params, &d)))
         build_forward(b, &d, NULL);
@@ -260,10 +266,21 @@ static void check_rows_alike(build *b)
 int build_make_tables(build *b)
 {
     assert(b && b->units && !b->errors);
-    for (int t = 0; t < DGPB_TARGET_COUNT; t++)
-        for (size_t e = 0; e < b->entry_count; e++)
-            if (build_unit_at(b, t, e)->present && make_unit_table(b, t, e) == DGPB_ERR_NOMEM)
-                return DGPB_ERR_NOMEM;
+    /* The namespaces of the module's parameters, for rows that would share a name. */
+    dgpb_param_scopes scopes = {0};
+    if (b->source && param_scopes_scan(b->source, b->source_len, &scopes)) {
+        build_report(b, DGPB_SEV_ERROR, DGPB_ERR_NOMEM, "out of memory");
+        return DGPB_ERR_NOMEM;
+    }
+    int rc = DGPB_OK;
+    for (int t = 0; t < DGPB_TARGET_COUNT && !rc; t++)
+        for (size_t e = 0; e < b->entry_count && !rc; e++)
+            if (build_unit_at(b, t, e)->present &&
+                make_unit_table(b, t, e, b->source ? &scopes : NULL) == DGPB_ERR_NOMEM)
+                rc = DGPB_ERR_NOMEM;
+    param_scopes_free(&scopes);
+    if (rc)
+        return rc;
     check_group_entry_params(b);
     if (!b->errors)
         check_rows_alike(b);

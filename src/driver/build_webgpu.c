@@ -4,9 +4,9 @@
  * build_check_webgpu checks what WebGPU asks of a whole pipeline: each
  * group's tables on a WebGPU target (code_ops' webgpu: wgsl) against
  * WebGPU's per-stage limits and the one bind group layout its entries share,
- * then warns of storage-texture formats WebGPU devices may refuse. The
- * per-entry checks run with the tables (build_tables.c). Nothing to do
- * without such a target.
+ * then warns of storage textures whose format and access WebGPU devices
+ * offer only with a feature, or not at all. The per-entry checks run with
+ * the tables (build_tables.c). Nothing to do without such a target.
  */
 #include <assert.h>
 #include <stdio.h>
@@ -16,42 +16,50 @@
 #include "driver/build_internal.h"
 #include "tables/webgpu_limits.h"
 
-/*
- * Storage-texture IDs that the format allows but WebGPU devices may not: a
- * read-write rg32float storage texture (ID 7) is not allowed by WebGPU at all
- * today, not even with the texture-formats-tier2 feature, and a read-write
- * rgba32float one (ID 8) needs that feature (DGPB_STORAGE_FORMAT's
- * webgpu_feature). Measured with Dawn on an NVIDIA GPU (docs/conformance.md).
- * A warning, since the bundle itself is valid.
- */
-static const struct {
-    const char *name, *feature; /* feature: NULL when none offers the format */
-} storage_formats[DGPB_WGPU_COUNT] = {
-#define DGPB_STORAGE_FORMAT(ID, name, WEBGPU, slang_format, slang_type, webgpu_feature)            \
-    [DGPB_WGPU_##WEBGPU] = {name, webgpu_feature},
-#include "dgpb/vocabulary.def"
-};
+/* How an access mode reads in messages ("read-write storage texture"). */
+static const char *access_text(uint32_t access)
+{
+    return access == DGPB_ACCESS_READ    ? "read-only"
+           : access == DGPB_ACCESS_WRITE ? "write-only"
+                                         : "read-write";
+}
 
+/*
+ * Storage textures that the format allows but WebGPU devices may not: each
+ * row's ID made from its shape (or one of the table's, 6 to 9) decoded to its
+ * texel format and access, and what WebGPU asks of a device for that
+ * (dgpb_webgpu_storage_feature, DGPB_TEXEL_FORMAT's storage and read_write:
+ * a read-write rgba16float needs texture-formats-tier2, a read-write
+ * rg32float no device offers; docs/conformance.md measured the second with
+ * Dawn). A warning, since the bundle itself is valid.
+ */
 static void warn_storage_formats(build *b, int t)
 {
     const char *target = dgpb_target_name((uint32_t)t);
     for (size_t e = 0; e < b->entry_count; e++) {
         const unit *u = build_unit_at(b, t, e);
         for (uint32_t r = 0; u->present && r < u->params.count; r++) {
-            uint32_t id = u->params.rows[r].webgpu_layout;
-            const char *format = id < DGPB_WGPU_COUNT ? storage_formats[id].name : NULL;
-            const char *feature = format ? storage_formats[id].feature : NULL;
-            if (format && !feature)
+            const dgpb_param_desc *row = &u->params.rows[r];
+            uint32_t kind, shape;
+            if (!dgpb_webgpu_layout_decode(row->webgpu_layout, &kind, &shape) ||
+                kind != DGPB_KIND_RW_TEXTURE)
+                continue;
+            uint32_t format = DGPB_SHAPE_FORMAT_OF(shape), access = DGPB_SHAPE_ACCESS_OF(shape);
+            const char *feature = dgpb_webgpu_storage_feature(format, access);
+            const char *name = dgpb_texel_format_name(format);
+            if (!feature)
                 build_report(b, DGPB_SEV_WARNING, DGPB_OK,
-                             "target '%s', entry '%s', parameter '%s': WebGPU has no read-write "
-                             "%s storage texture (not even with texture-formats-tier2); "
-                             "WebGPU devices will refuse this entry's pipeline",
-                             target, b->entries[e].name, u->params.rows[r].name, format);
-            else if (format && *feature)
+                             "target '%s', entry '%s', parameter '%s': WebGPU has no %s %s "
+                             "storage texture (no feature offers one); WebGPU devices will "
+                             "refuse this entry's pipeline",
+                             target, b->entries[e].name, row->name, access_text(access),
+                             name ? name : "?");
+            else if (*feature)
                 build_report(b, DGPB_SEV_WARNING, DGPB_OK,
-                             "target '%s', entry '%s', parameter '%s': a read-write %s "
-                             "storage texture needs WebGPU's %s feature",
-                             target, b->entries[e].name, u->params.rows[r].name, format, feature);
+                             "target '%s', entry '%s', parameter '%s': a %s %s storage texture "
+                             "needs WebGPU's %s feature",
+                             target, b->entries[e].name, row->name, access_text(access), name,
+                             feature);
         }
     }
 }

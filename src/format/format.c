@@ -129,9 +129,11 @@ static const char *const access_names[4] = {
 static const struct {
     const char *name;
     uint32_t sample;
+    bool known;                       /* a row of the table (0 and gaps are none) */
+    const char *storage, *read_write; /* what WebGPU asks for a storage texture of it */
 } texel_formats[DGPB_TEXEL_FORMAT_END] = {
-#define DGPB_TEXEL_FORMAT(ID, value, name, slang_format, SAMPLE)                                   \
-    [value] = {name, DGPB_SAMPLE_##SAMPLE},
+#define DGPB_TEXEL_FORMAT(ID, value, name, slang_format, SAMPLE, storage, read_write)              \
+    [value] = {name, DGPB_SAMPLE_##SAMPLE, true, storage, read_write},
 #include "dgpb/vocabulary.def"
 };
 
@@ -320,8 +322,7 @@ static const struct {
     const char *format;
     uint32_t id;
 } table_storage[] = {
-#define DGPB_STORAGE_FORMAT(ID, name, WEBGPU, slang_format, slang_type, webgpu_feature)            \
-    {name, DGPB_WGPU_##WEBGPU},
+#define DGPB_STORAGE_FORMAT(ID, name, WEBGPU, slang_format, slang_type) {name, DGPB_WGPU_##WEBGPU},
 #include "dgpb/vocabulary.def"
 };
 
@@ -509,6 +510,15 @@ uint32_t dgpb_texel_format_from_name(const char *s, size_t len)
 uint32_t dgpb_texel_format_sample_type(uint32_t format)
 {
     return format < DGPB_TEXEL_FORMAT_END ? texel_formats[format].sample : 0;
+}
+
+const char *dgpb_webgpu_storage_feature(uint32_t format, uint32_t access)
+{
+    if (format >= DGPB_TEXEL_FORMAT_END || !texel_formats[format].known ||
+        access < DGPB_ACCESS_READ || access > DGPB_ACCESS_READ_WRITE)
+        return NULL;
+    return access == DGPB_ACCESS_READ_WRITE ? texel_formats[format].read_write
+                                            : texel_formats[format].storage;
 }
 
 const char *dgpb_shape_dim_name(uint32_t dim)

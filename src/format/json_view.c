@@ -177,22 +177,13 @@ static void param(view *v, const dgpb_param_view *p)
     key(v, "flags", false);
     open_array(v);
     uint32_t n = 0;
-    if (p->flags & DGPB_FLAG_READ_ONLY) {
-        next_item(v, n++);
-        put(v, "\"read_only\"");
+    /* Each set flag's name, in bit order. */
+#define DGPB_FLAG(ID, bit, name, brief, ACCESS)                                                    \
+    if (p->flags & DGPB_FLAG_##ID) {                                                               \
+        next_item(v, n++);                                                                         \
+        put(v, "\"" name "\"");                                                                    \
     }
-    if (p->flags & DGPB_FLAG_WRITTEN) {
-        next_item(v, n++);
-        put(v, "\"written\"");
-    }
-    if (p->flags & DGPB_FLAG_SHARED_BINDING) {
-        next_item(v, n++);
-        put(v, "\"shared_binding\"");
-    }
-    if (p->flags & DGPB_FLAG_UNBOUNDED) {
-        next_item(v, n++);
-        put(v, "\"unbounded\"");
-    }
+#include "dgpb/vocabulary.def"
     close_array(v);
     member_num(v, "space", p->space);
     member_num(v, "binding", p->binding);

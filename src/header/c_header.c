@@ -507,20 +507,24 @@ static uint32_t dotted_prefix(dgpb_str s)
 /*
  * The block's name: the uniform_buffer row at its place; else the first
  * component its value rows' dotted names share; else "launch" for the launch
- * parameters and "uniforms" for any other block. *strip: the prefix of the
- * rows' names that their members leave out ("name." of a named block).
+ * parameters and "uniforms" for any other block (the entry's own uniform
+ * values, whose rows may be named by the entry: "fill.count", docs/format.md,
+ * "Names"). *strip: the prefix of the rows' names that their members leave
+ * out ("name" of "name.field").
  */
 static dgpb_str block_name(const entry_set *s, const dgpb_entry_view *e, uint32_t first,
-                           uint32_t *strip)
+                           dgpb_str *strip)
 {
     const dgpb_param_view *f = &e->params[first];
-    *strip = 0;
+    *strip = (dgpb_str){NULL, 0};
     for (uint32_t r = 0; r < e->param_count; r++)
         if (e->params[r].kind == DGPB_KIND_UNIFORM_BUFFER && same_place(&e->params[r], f)) {
-            *strip = e->params[r].name.len;
+            *strip = e->params[r].name;
             return e->params[r].name;
         }
     uint32_t len = dotted_prefix(f->name);
+    if (len == e->name.len && !memcmp(f->name.ptr, e->name.ptr, len))
+        len = 0; /* the entry's own values, qualified by the entry */
     for (uint32_t r = first; len && r < e->param_count; r++) {
         const dgpb_param_view *p = &e->params[r];
         if (is_block_value(p) && same_place(p, f) &&
@@ -529,10 +533,11 @@ static dgpb_str block_name(const entry_set *s, const dgpb_entry_view *e, uint32_
             len = 0;
     }
     if (len) {
-        *strip = len;
-        return (dgpb_str){f->name.ptr, len};
+        *strip = (dgpb_str){f->name.ptr, len};
+        return *strip;
     }
     /* the entry's own uniform values: launch parameters on spirv and ptx, a block on wgsl */
+    *strip = e->name;
     bool launch = f->space == DGPB_SPACE_LAUNCH;
     for (uint32_t t = 0; t < s->count && !launch; t++)
         launch = first < s->entries[t]->param_count &&
@@ -583,7 +588,7 @@ static void put_block(hdr *h, const entry_set *s, const dgpb_target_view *t,
     char text[128], place[128], sname[ID_MAX];
     bool overlap;
     uint32_t n = block_members(h, t, e, first, m, &overlap);
-    uint32_t strip;
+    dgpb_str strip;
     dgpb_str bname = block_name(s, e, first, &strip);
     place_text(&e->params[first], place, sizeof place);
     if (overlap) {
@@ -599,8 +604,9 @@ static void put_block(hdr *h, const entry_set *s, const dgpb_target_view *t,
     uint32_t align = 1, at = 0;
     for (uint32_t i = 0; i < n && !h->nomem; i++) {
         dgpb_str rn = m[i].p->name;
-        if (strip && rn.len > strip + 1 && rn.ptr[strip] == '.')
-            rn = (dgpb_str){rn.ptr + strip + 1, rn.len - strip - 1};
+        if (strip.len && rn.len > strip.len + 1 && rn.ptr[strip.len] == '.' &&
+            !memcmp(rn.ptr, strip.ptr, strip.len))
+            rn = (dgpb_str){rn.ptr + strip.len + 1, rn.len - strip.len - 1};
         member_ident(m[i].name, sizeof m[i].name, rn.ptr, rn.len);
         if (!m[i].type.known || m[i].p->offset % m[i].type.align) /* C cannot place it */
             m[i].type.known = false;

@@ -34,16 +34,74 @@ static const char *owner_of(const char *global, const dgpb_param_select *s)
 }
 
 /*
+ * Whether a parameter's code name may stand for another parameter's variable
+ * too: another top-level parameter has the same name and code name (Slang
+ * names `first::out` and `second::out` both "out"). Rows whose place comes
+ * from the code (values of Slang's own blocks) are found by name alone.
+ */
+static bool code_name_shared(const dgpb_reflection *r, const dgpb_reflected_param *p)
+{
+    if (p->place_from_code)
+        return false;
+    for (size_t i = 0; i < r->param_count; i++) {
+        const dgpb_reflected_param *o = &r->params[i];
+        if (o->entry_param == p->entry_param && o->top != p->top &&
+            !strcmp(o->code_name, p->code_name) && !strcmp(o->global, p->global))
+            return true;
+    }
+    return false;
+}
+
+/*
+ * The SPIR-V variable of a parameter: the one named after it, or, when
+ * several parameters share that name (code_name_shared), the one of that
+ * name at the parameter's place on spirv. NULL when the SPIR-V has none,
+ * with *unknown set when its place on spirv is not known.
+ */
+static const dgpb_spirv_var *spirv_var_of(const dgpb_param_select *s, const dgpb_reflected_param *p,
+                                          bool *unknown)
+{
+    *unknown = false;
+    if (!code_name_shared(s->reflection, p))
+        return spirv_find_var(s->spirv, p->code_name);
+    /* Its place on spirv: its own on that target, else the same parameter's in the SPIR-V
+       compile's reflection. */
+    const dgpb_reflected_param *at = (int)s->target == code_analysis_target() ? p : NULL;
+    const dgpb_reflection *r = s->spirv_reflection;
+    for (size_t i = 0; !at && r && i < r->param_count; i++) {
+        const dgpb_reflected_param *o = &r->params[i];
+        if (o->entry_param == p->entry_param && o->top == p->top && !o->place_from_code &&
+            !strcmp(o->name, p->name) && !strcmp(o->code_name, p->code_name))
+            at = o;
+    }
+    if (!at) {
+        *unknown = true;
+        return NULL;
+    }
+    for (size_t i = 0; i < s->spirv->var_count; i++) {
+        const dgpb_spirv_var *v = &s->spirv->vars[i];
+        if (!strcmp(v->name, p->code_name) && v->set == (int64_t)at->space &&
+            v->binding == (int64_t)at->binding)
+            return v;
+    }
+    return NULL; /* the code leaves it out */
+}
+
+/*
  * Whether the entry's code uses a row: its variable is on the entry point's
  * interface, or (for a shape Slang splits into several variables, such as an
  * append buffer's "kept.elements" and "kept.counter", or a parameter block's
  * fields) a variable named "<code_name>.<something>" is.
  */
-static bool referenced(const dgpb_param_select *s, const char *code_name, bool value)
+static bool referenced(const dgpb_param_select *s, const dgpb_reflected_param *p)
 {
     if (!s->spirv || !s->spirv->parsed)
         return true; /* nothing known: keep every row (the caller has warned) */
-    const dgpb_spirv_var *v = spirv_find_var(s->spirv, code_name);
+    bool unknown, value = p->kind == DGPB_KIND_VALUE;
+    const char *code_name = p->code_name;
+    const dgpb_spirv_var *v = spirv_var_of(s, p, &unknown);
+    if (unknown)
+        return true; /* the binding proof tells whether the code has it */
     if (v || value)
         return v && v->in_interface; /* a value's block variable: the resources named after it
                                         say nothing about whether the code reads its data */
@@ -70,11 +128,12 @@ static const dgpb_spirv_spec_constant *spec_constant(const dgpb_param_select *s,
     return NULL;
 }
 
-static bool written(const dgpb_param_select *s, const char *code_name)
+static bool written(const dgpb_param_select *s, const dgpb_reflected_param *p)
 {
     if (!s->spirv || !s->spirv->parsed)
         return false;
-    const dgpb_spirv_var *v = spirv_find_var(s->spirv, code_name);
+    bool unknown;
+    const dgpb_spirv_var *v = spirv_var_of(s, p, &unknown);
     return v && v->written;
 }
 
@@ -99,12 +158,15 @@ static const dgpb_code_binding *code_of(const dgpb_param_select *s, const dgpb_r
                                         bool *ambiguous)
 {
     *ambiguous = false;
+    const char *path = p->code_name;
+    char texture[512];
     if (p->kind == DGPB_KIND_TEXTURE_SAMPLER && code_ops_of_target(s->target)->webgpu) {
-        char path[512];
-        snprintf(path, sizeof path, "%s.texture", p->code_name);
-        return code_bindings_find(s->code, path, ambiguous);
+        snprintf(texture, sizeof texture, "%s.texture", p->code_name);
+        path = texture;
     }
-    return code_bindings_find(s->code, p->code_name, ambiguous);
+    if (code_name_shared(s->reflection, p)) /* named alike: by its place too */
+        return code_bindings_find_at(s->code, path, p->space, p->binding);
+    return code_bindings_find(s->code, path, ambiguous);
 }
 
 /*
@@ -331,6 +393,151 @@ static int mark_shared_bindings(const dgpb_param_select *s, dgpb_param_table *t,
     return DGPB_OK;
 }
 
+/* ---- names (params.h) ---- */
+
+/* Whether a row is a block's field named bare (a cbuffer's, "<entry>_params"'s): its name is
+   neither its top-level variable's nor a path under it. */
+static bool bare_field(const dgpb_reflected_param *p)
+{
+    size_t n = strlen(p->global);
+    return strcmp(p->name, p->global) &&
+           !(!strncmp(p->name, p->global, n) && (p->name[n] == '.' || p->name[n] == '['));
+}
+
+/*
+ * The namespace path of a module-scope parameter ("" at module scope), read
+ * from the module's text (scan/param_scopes.h); NULL when the text does not
+ * tell: the scan's declarations must be exactly one run of the reflection's
+ * module-scope parameters, and the parameter one of them.
+ */
+static const char *namespace_of(const dgpb_param_select *s, const dgpb_reflected_param *p)
+{
+    const dgpb_param_scopes *sc = s->scopes;
+    const dgpb_reflection *r = s->reflection;
+    if (!sc || sc->incomplete || !sc->count || p->entry_param || sc->count > r->global_count)
+        return NULL;
+    size_t at = SIZE_MAX;
+    for (size_t o = 0; o + sc->count <= r->global_count; o++) {
+        size_t i = 0;
+        while (i < sc->count && !strcmp(sc->items[i].name, r->globals[o + i]))
+            i++;
+        if (i < sc->count)
+            continue;
+        if (at != SIZE_MAX)
+            return NULL; /* two runs: which is the module's own? */
+        at = o;
+    }
+    if (at == SIZE_MAX || p->top < at || p->top >= at + sc->count)
+        return NULL;
+    return sc->items[p->top - at].path;
+}
+
+/*
+ * Whether the module's text tells the namespace of every module-scope
+ * parameter among the rows named as row `r` is: all of them are qualified by
+ * namespace, or none is (a text that tells some but not all may have taken one
+ * declaration for another).
+ */
+static bool namespaces_tell(const dgpb_param_select *s, const dgpb_param_table *t,
+                            const dgpb_reflected_param *const *from, size_t from_count, uint32_t r)
+{
+    for (uint32_t o = 0; o < t->count; o++) {
+        const dgpb_reflected_param *p = o < from_count ? from[o] : NULL;
+        if (strcmp(t->rows[o].name, t->rows[r].name))
+            continue;
+        if (!p || (!p->entry_param && !namespace_of(s, p)))
+            return false;
+    }
+    return true;
+}
+
+/* A row's name qualified by what holds it, and by namespace `ns` when not NULL. */
+static char *qualified_name(const dgpb_param_select *s, const dgpb_reflected_param *p,
+                            const char *ns)
+{
+    if (p->entry_param)
+        return mem_printf("%s.%s", s->entry, p->name);
+    const char *sep = ns && *ns ? "::" : "";
+    if (bare_field(p))
+        return mem_printf("%s%s%s.%s", ns ? ns : "", sep, p->global, p->name);
+    return mem_printf("%s%s%s", ns ? ns : "", sep, p->name);
+}
+
+/* Marks in `shared` the rows whose name another row has too; the number marked. */
+static uint32_t mark_shared_names(const dgpb_param_table *t, bool *shared)
+{
+    uint32_t n = 0;
+    for (uint32_t a = 0; a < t->count; a++) {
+        shared[a] = false;
+        for (uint32_t b = 0; b < t->count && !shared[a]; b++)
+            shared[a] = a != b && !strcmp(t->rows[a].name, t->rows[b].name);
+        n += shared[a];
+    }
+    return n;
+}
+
+/*
+ * Gives rows that share a name their qualified names (params.h): by what
+ * holds them, then by namespace. `from`: each row's reflected parameter
+ * (NULL for a bindless heap). DGPB_ERR_SHADER when two rows still share one.
+ */
+static int distinct_names(const dgpb_param_select *s, dgpb_param_table *t,
+                          const dgpb_reflected_param *const *from, size_t from_count,
+                          dgpb_diag *diag)
+{
+    bool *shared = mem_calloc(t->count ? t->count : 1, sizeof *shared);
+    if (!shared)
+        return dgpb_diag_set(diag, DGPB_ERR_NOMEM, -1, "out of memory");
+    int rc = DGPB_OK;
+    for (int by_namespace = 0; by_namespace < 2 && !rc && mark_shared_names(t, shared);
+         by_namespace++) {
+        for (uint32_t r = 0; r < t->count && !rc; r++) {
+            const dgpb_reflected_param *p = r < from_count ? from[r] : NULL;
+            if (!shared[r] || !p || (by_namespace && !namespaces_tell(s, t, from, from_count, r)))
+                continue; /* the text does not tell: the check below names it */
+            const char *ns = by_namespace ? namespace_of(s, p) : NULL;
+            char *name = qualified_name(s, p, ns);
+            if (!name) {
+                rc = dgpb_diag_set(diag, DGPB_ERR_NOMEM, -1, "out of memory");
+                break;
+            }
+            dgpb_free((char *)t->rows[r].name);
+            t->rows[r].name = name;
+        }
+    }
+    for (uint32_t a = 0; a < t->count && !rc; a++) {
+        for (uint32_t b = a + 1; b < t->count && !rc; b++) {
+            if (strcmp(t->rows[a].name, t->rows[b].name))
+                continue;
+            const dgpb_reflected_param *pa = a < from_count ? from[a] : NULL;
+            const dgpb_reflected_param *pb = b < from_count ? from[b] : NULL;
+            bool globals = pa && pb && !pa->entry_param && !pb->entry_param;
+            rc = dgpb_diag_set(
+                diag, DGPB_ERR_SHADER, -1,
+                "target '%s', entry '%s': parameters '%s' (%s) and '%s' (%s) would both be the "
+                "row '%s', and %s; rename one of them",
+                dgpb_target_name(s->target), s->entry, pa ? pa->name : t->rows[a].name,
+                pa ? pa->shape : "a bindless heap", pb ? pb->name : t->rows[b].name,
+                pb ? pb->shape : "a bindless heap", t->rows[a].name,
+                globals && (!namespace_of(s, pa) || !namespace_of(s, pb))
+                    ? "the module's own text does not tell their namespaces (a parameter "
+                      "declared in an #include, an imported module or an #if branch, or a "
+                      "form dgpb does not read: docs/format.md, \"Names\")"
+                    : "no qualification tells them apart");
+        }
+    }
+    for (uint32_t r = 0; r < t->count && !rc; r++)
+        if (strlen(t->rows[r].name) > DGPB_MAX_STRING)
+            rc = dgpb_diag_set(diag, DGPB_ERR_SHADER, -1,
+                               "target '%s', entry '%s': parameter '%.40s...' is %zu bytes long "
+                               "once qualified; a bundle's names are at most %u bytes "
+                               "(docs/format.md): give it a shorter name",
+                               dgpb_target_name(s->target), s->entry, t->rows[r].name,
+                               strlen(t->rows[r].name), DGPB_MAX_STRING);
+    dgpb_free(shared);
+    return rc;
+}
+
 int param_table_build(const dgpb_param_select *s, dgpb_param_table *out, dgpb_diag *diag)
 {
     assert(s && s->reflection && out);
@@ -338,8 +545,13 @@ int param_table_build(const dgpb_param_select *s, dgpb_param_table *out, dgpb_di
     out->rows = mem_calloc(n ? n : 1, sizeof *out->rows);
     out->in_code = mem_calloc(n ? n : 1, sizeof *out->in_code);
     out->count = 0;
-    if (!out->rows || !out->in_code)
+    /* Each row's parameter, for its qualified name; bindless heaps come after them. */
+    const dgpb_reflected_param **from = mem_calloc(n ? n : 1, sizeof *from);
+    int rc = DGPB_OK;
+    if (!out->rows || !out->in_code || !from) {
+        dgpb_free(from);
         return dgpb_diag_set(diag, DGPB_ERR_NOMEM, -1, "out of memory");
+    }
     size_t prefix = strlen(s->entry) + 1;
     const code_ops *code = code_ops_of_target(s->target);
     bool wgsl = code->webgpu;
@@ -348,18 +560,20 @@ int param_table_build(const dgpb_param_select *s, dgpb_param_table *out, dgpb_di
         const char *name = p->name;
         bool used = p->pipeline_constant
                         ? !s->spirv || !s->spirv->parsed || spec_constant(s, NULL, p->binding)
-                        : referenced(s, p->code_name, p->kind == DGPB_KIND_VALUE);
+                        : referenced(s, p);
         /* Slang's ptx output makes a specialization constant a plain value of
            SLANG_globalParams, without its default: no row could say so. */
         if (code->memory_handles && !p->entry_param && !strcmp(p->name, p->global) &&
-            spec_constant(s, p->name, 0))
-            return dgpb_diag_set(diag, DGPB_ERR_SHADER, -1,
-                                 "target 'ptx', entry '%s', parameter '%s': a specialization "
-                                 "constant ([vk::constant_id] or [SpecializationConstant]) has no "
-                                 "form on ptx, where Slang makes it a plain value of "
-                                 "SLANG_globalParams without its default; declare it a "
-                                 "`uniform` value, or leave ptx out of --targets",
-                                 s->entry, p->name);
+            spec_constant(s, p->name, 0)) {
+            rc = dgpb_diag_set(diag, DGPB_ERR_SHADER, -1,
+                               "target 'ptx', entry '%s', parameter '%s': a specialization "
+                               "constant ([vk::constant_id] or [SpecializationConstant]) has no "
+                               "form on ptx, where Slang makes it a plain value of "
+                               "SLANG_globalParams without its default; declare it a "
+                               "`uniform` value, or leave ptx out of --targets",
+                               s->entry, p->name);
+            goto done;
+        }
         bool mine = used;
         if (s->dream && !p->entry_param) {
             const char *owner = owner_of(p->global, s);
@@ -373,28 +587,34 @@ int param_table_build(const dgpb_param_select *s, dgpb_param_table *out, dgpb_di
         }
         if (!mine)
             continue;
-        if (strlen(name) > DGPB_MAX_STRING)
-            return dgpb_diag_set(diag, DGPB_ERR_SHADER, -1,
-                                 "target '%s', entry '%s': parameter '%.40s...' is %zu bytes "
-                                 "long; a bundle's names are at most %u bytes (docs/format.md): "
-                                 "give it a shorter name",
-                                 dgpb_target_name(s->target), s->entry, name, strlen(name),
-                                 DGPB_MAX_STRING);
-        if (p->kind < 0 || (wgsl && p->problem))
-            return dgpb_diag_set(diag, DGPB_ERR_SHADER, -1,
-                                 "target '%s', entry '%s', parameter '%s': %s",
-                                 dgpb_target_name(s->target), s->entry, name,
-                                 p->problem ? p->problem : "no parameter kind");
-        if (wgsl && p->has_bool)
-            return dgpb_diag_set(diag, DGPB_ERR_SHADER, -1,
-                                 "target 'wgsl', entry '%s', parameter '%s' (%s): WGSL allows no "
-                                 "bool in a uniform buffer, so WebGPU would reject the code; "
-                                 "declare it as uint (0 or 1)",
-                                 s->entry, name, p->shape);
+        if (strlen(name) > DGPB_MAX_STRING) {
+            rc = dgpb_diag_set(diag, DGPB_ERR_SHADER, -1,
+                               "target '%s', entry '%s': parameter '%.40s...' is %zu bytes "
+                               "long; a bundle's names are at most %u bytes (docs/format.md): "
+                               "give it a shorter name",
+                               dgpb_target_name(s->target), s->entry, name, strlen(name),
+                               DGPB_MAX_STRING);
+            goto done;
+        }
+        if (p->kind < 0 || (wgsl && p->problem)) {
+            rc = dgpb_diag_set(diag, DGPB_ERR_SHADER, -1,
+                               "target '%s', entry '%s', parameter '%s': %s",
+                               dgpb_target_name(s->target), s->entry, name,
+                               p->problem ? p->problem : "no parameter kind");
+            goto done;
+        }
+        if (wgsl && p->has_bool) {
+            rc = dgpb_diag_set(diag, DGPB_ERR_SHADER, -1,
+                               "target 'wgsl', entry '%s', parameter '%s' (%s): WGSL allows no "
+                               "bool in a uniform buffer, so WebGPU would reject the code; "
+                               "declare it as uint (0 or 1)",
+                               s->entry, name, p->shape);
+            goto done;
+        }
         dgpb_param_desc *row = &out->rows[out->count];
         row->kind = (uint32_t)p->kind;
         row->flags = dgpb_kind_required_flags(row->kind);
-        if (dgpb_kind_writable(row->kind) && written(s, p->code_name))
+        if (dgpb_kind_writable(row->kind) && written(s, p))
             row->flags |= DGPB_FLAG_WRITTEN;
         if (p->unbounded)
             row->flags |= DGPB_FLAG_UNBOUNDED;
@@ -415,26 +635,32 @@ int param_table_build(const dgpb_param_select *s, dgpb_param_table *out, dgpb_di
             row->webgpu_layout = dgpb_webgpu_layout_for(row->kind, row->offset);
             if (!row->webgpu_layout) {
                 char shape[96];
-                return dgpb_diag_set(diag, DGPB_ERR_SHADER, -1,
-                                     "target 'wgsl', entry '%s', parameter '%s': %s (%s) has no "
-                                     "WebGPU binding layout: %s; leave wgsl out of --targets for "
-                                     "this entry",
-                                     s->entry, name, p->shape,
-                                     dgpb_shape_text(row->offset, shape, sizeof shape),
-                                     no_webgpu_layout(row->kind, row->offset));
+                {
+                    rc = dgpb_diag_set(diag, DGPB_ERR_SHADER, -1,
+                                       "target 'wgsl', entry '%s', parameter '%s': %s (%s) has no "
+                                       "WebGPU binding layout: %s; leave wgsl out of --targets for "
+                                       "this entry",
+                                       s->entry, name, p->shape,
+                                       dgpb_shape_text(row->offset, shape, sizeof shape),
+                                       no_webgpu_layout(row->kind, row->offset));
+                    goto done;
+                }
             }
         }
-        if (p->place_from_code && s->code && used) {
-            int rc = place_from_code(s, p, name, row, diag);
-            if (rc)
-                return rc;
-        }
+        if (p->place_from_code && s->code && used && (rc = place_from_code(s, p, name, row, diag)))
+            goto done;
         row->name = mem_strdup(name);
-        if (!row->name)
-            return dgpb_diag_set(diag, DGPB_ERR_NOMEM, -1, "out of memory");
+        if (!row->name) {
+            rc = dgpb_diag_set(diag, DGPB_ERR_NOMEM, -1, "out of memory");
+            goto done;
+        }
+        from[out->count] = p;
         out->in_code[out->count] = used;
         out->count++;
     }
-    int rc = mark_shared_bindings(s, out, diag);
-    return rc ? rc : add_bindless_heaps(s, out, diag);
+    if (!(rc = mark_shared_bindings(s, out, diag)) && !(rc = add_bindless_heaps(s, out, diag)))
+        rc = distinct_names(s, out, from, n, diag);
+done:
+    dgpb_free(from);
+    return rc;
 }

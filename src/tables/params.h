@@ -18,6 +18,16 @@
  * resources, the implicit global block) takes its space and binding from the
  * target's own code bindings. Flags: read-only from the kind; "written" from
  * the SPIR-V analysis.
+ *
+ * Names never collide (docs/format.md, "Names"): a row is named by its short
+ * name (a global's, `<param>` for a generator convention's `<entry>_<param>`,
+ * a `cbuffer` field bare, an entry's `uniform` parameter by its own name),
+ * and when two rows of the entry would share one, each of them is qualified
+ * as the code qualifies it, as far as needed to tell them apart: first by
+ * what holds it (`<entry>.<param>` for an entry's parameter, `<Block>.<field>`
+ * for a bare block field, `<entry>_<param>` for a generator global), then, if
+ * two still share a name, by its namespace path (`first::out`). Rows that
+ * share no name keep their short names.
  */
 #ifndef DGPB_PARAMS_H
 #define DGPB_PARAMS_H
@@ -38,6 +48,7 @@
 #include "dgpb/format.h"
 #include "bundle/model.h"
 #include "code/code_bindings.h"
+#include "scan/param_scopes.h"
 #include "tables/reflect.h"
 #include "dgpb/result.h"
 #include "code/spirv/spirv_analysis.h"
@@ -54,8 +65,14 @@ typedef struct dgpb_param_select {
     bool dream;                        /* the module uses the generator's conventions */
     const char *const *group_entries;  /* every entry of the entry's pipeline group */
     size_t group_entry_count;
-    const dgpb_code_bindings *code; /* the target's own code bindings (spirv, wgsl); NULL for
+    const dgpb_code_bindings *code;  /* the target's own code bindings (spirv, wgsl); NULL for
                                        targets without a reader: rows keep the reflection's place */
+    const dgpb_param_scopes *scopes; /* the namespaces of the module's parameters, read from its
+                                        text (scan/param_scopes.h); NULL when not known */
+    const dgpb_reflection *spirv_reflection; /* the reflection of the compile `spirv` came
+                                                from, whose places are the SPIR-V's (a probe's,
+                                                the analysed target's); NULL: not known, or
+                                                `reflection` on that target itself */
 } dgpb_param_select;
 
 typedef struct dgpb_param_table {

@@ -56,6 +56,8 @@ typedef struct builder {
     size_t value_block_count;
     const char *const *push_blocks;
     size_t push_block_count;
+    char **globals; /* the module-scope parameters' names (dgpb_reflection.globals) */
+    size_t global_count, global_cap;
     bool corrupt;           /* a binding record lacks its index: */
     char corrupt_path[256]; /* the first such parameter's path, copied (paths of fields are
                                freed as the walk leaves them) */
@@ -715,6 +717,21 @@ static void add_pipeline_constant(builder *b, const char *name, const cJSON *bin
     fill_strings(b, r, name, name, name, shape, problem);
 }
 
+/* Marks the rows from `first` on as the top-level parameter `name`'s (its `top`): an entry's
+   parameter by its index, a module-scope one by its place in the globals, where it is added. */
+static void end_top(builder *b, size_t first, const char *name, bool entry, size_t index)
+{
+    for (size_t i = first; i < b->count; i++)
+        b->params[i].top = (uint32_t)(entry ? index : b->global_count);
+    char **g = entry ? NULL : mem_grow(b->globals, b->global_count, &b->global_cap, sizeof *g, 16);
+    char *copy = g ? mem_strdup(name) : NULL;
+    if (g)
+        b->globals = g;
+    if (copy)
+        b->globals[b->global_count++] = copy;
+    b->nomem |= !entry && !copy;
+}
+
 static int parse_params(builder *b, const cJSON *params, bool entry, dgpb_diag *diag)
 {
     const cJSON *p;
@@ -725,10 +742,12 @@ static int parse_params(builder *b, const cJSON *params, bool entry, dgpb_diag *
         const cJSON *t = reflect_get(p, "type");
         records rec = records_of(p);
         const cJSON *binding = reflect_get(p, "binding");
+        size_t first = b->count;
         if (!entry && name && cJSON_IsObject(t) &&
             reflect_str_is(reflect_get_str(binding, "kind"), "specializationConstant")) {
             index++;
             add_pipeline_constant(b, name, binding, t);
+            end_top(b, first, name, false, 0);
             if (b->nomem)
                 break;
             continue;
@@ -749,6 +768,7 @@ static int parse_params(builder *b, const cJSON *params, bool entry, dgpb_diag *
             .global = name,
         };
         walk(b, name, p, t, &at, 0);
+        end_top(b, first, name, entry, index - 1);
         if (b->nomem)
             break;
         if (b->corrupt)
@@ -864,6 +884,8 @@ int reflection_parse_blocks(const char *json, size_t len, dgpb_target_id target,
             rc = parse_params(&b, eparams, true, diag);
         r->params = b.params;
         r->param_count = b.count;
+        r->globals = b.globals;
+        r->global_count = b.global_count;
         if (!rc && entries)
             rc = parse_entries(r, entries, diag);
     }
@@ -888,6 +910,9 @@ void reflection_free(dgpb_reflection *r)
         dgpb_free(r->params[i].problem);
     }
     dgpb_free(r->params);
+    for (size_t i = 0; i < r->global_count; i++)
+        dgpb_free(r->globals[i]);
+    dgpb_free(r->globals);
     for (size_t i = 0; i < r->entry_count; i++) {
         dgpb_free(r->entries[i].name);
         dgpb_free(r->entries[i].stage_name);

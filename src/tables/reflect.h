@@ -82,6 +82,9 @@ typedef struct dgpb_reflected_param {
                              SPIR-V ("res.src", "globalParams", "entryPointParams.mat.tex"); WGSL
                              spells the same name with '_' for '.' and a numeric suffix */
     bool entry_param;     /* a `uniform` parameter of the entry point */
+    uint32_t top;         /* module parameters: the index of the top-level parameter it belongs
+                             to in dgpb_reflection.globals; entry parameters: the index among
+                             the entry's parameters */
     bool place_from_code; /* space/binding come from the code's `code_name` (see above) */
     int kind;             /* dgpb_kind, or -1 when the shape has no kind (see `problem`) */
     uint32_t space;
@@ -118,6 +121,9 @@ typedef struct dgpb_reflection {
     size_t param_count;
     dgpb_reflected_entry *entries;
     size_t entry_count;
+    char **globals; /* the names of the module-scope parameters, in the reflection's order
+                       (each is the `global` of its rows; their `top` indexes this) */
+    size_t global_count;
 } dgpb_reflection;
 
 /*

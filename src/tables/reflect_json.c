@@ -151,7 +151,8 @@ void reflect_shape_text(const cJSON *t, char *buf, size_t n)
 uint32_t reflect_texture_shape(const cJSON *p, const cJSON *t)
 {
     static const char *const slang_formats[DGPB_TEXEL_FORMAT_END] = {
-#define DGPB_TEXEL_FORMAT(ID, value, name, slang_format, SAMPLE) [value] = slang_format,
+#define DGPB_TEXEL_FORMAT(ID, value, name, slang_format, SAMPLE, storage, read_write)              \
+    [value] = slang_format,
 #include "dgpb/vocabulary.def"
     };
     const char *kind = reflect_get_str(t, "kind");

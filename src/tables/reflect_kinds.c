@@ -40,8 +40,7 @@ static uint32_t wgsl_storage_format(uint32_t shape, const cJSON *t)
     static const struct {
         const char *name, *slang_type;
     } formats[] = {
-#define DGPB_STORAGE_FORMAT(ID, name, WEBGPU, slang_format, slang_type, webgpu_feature)            \
-    {name, slang_type},
+#define DGPB_STORAGE_FORMAT(ID, name, WEBGPU, slang_format, slang_type) {name, slang_type},
 #include "dgpb/vocabulary.def"
     };
     char type[64] = "";

@@ -1,9 +1,10 @@
 // vocabulary.test.mjs - the JavaScript reader's constants and rules against
 // include/dgpb/vocabulary.def, the rows the C library expands: kinds (numbers,
 // names, which must be read-only, which WebGPU ID each carries on wgsl),
-// stages, capabilities and the WebGPU features that offer them, targets with
+// flags, stages, capabilities and the WebGPU features that offer them, targets with
 // their code formats and backends, WebGPU binding-layout IDs and their
-// descriptions, storage formats and the features they need; index.d.ts's
+// descriptions, storage formats, what WebGPU asks for a storage texture of
+// each texel format and access; index.d.ts's
 // unions and literal types too. The rules the reader keeps to itself are
 // checked through readBundle() on the golden bundle with one parameter row
 // rewritten.
@@ -61,7 +62,9 @@ const targets = rows('DGPB_TARGET').map(([id, value, name, backend, backendValue
   ({ id, value, name, backend, backendValue, backendName }));
 const codeFormats = rows('DGPB_CODE_FORMAT').map(([id, value, name, target, inBundle]) => ({ id, value, name, target, inBundle }));
 const layouts = rows('DGPB_WEBGPU_LAYOUT').map(([id, value, name]) => ({ id, value, name }));
-const formats = rows('DGPB_STORAGE_FORMAT').map(([id, name, webgpu, , , feature]) => ({ id, name, webgpu, feature }));
+const formats = rows('DGPB_STORAGE_FORMAT').map(([id, name, webgpu]) => ({ id, name, webgpu }));
+const texels = rows('DGPB_TEXEL_FORMAT').map(([id, value, name, slang, sample, storage, readWrite]) =>
+  ({ id, value, name, sample, storage, readWrite }));
 
 const byValue = (list) => [...list].sort((a, b) => a.value - b.value);
 const layoutId = (token) => layouts.find((l) => l.id === token).value;
@@ -87,6 +90,14 @@ test('kinds: numbers and names are the rows of DGPB_KIND', () => {
   assert.deepEqual([...dgpb.KIND_NAMES], byValue(kinds).map((k) => k.name));
   assert.deepEqual(union('KindName'), byValue(kinds).map((k) => k.name));
   assert.deepEqual(literal('KIND'), want);
+});
+
+test('flags: bits and names are the rows of DGPB_FLAG', () => {
+  const flags = rows('DGPB_FLAG').map(([id, bit, name]) => ({ bit, name })).sort((a, b) => a.bit - b.bit);
+  const want = Object.fromEntries(flags.map((f) => [f.name, 2 ** f.bit]));
+  assert.deepEqual({ ...dgpb.FLAG }, want);
+  assert.deepEqual(Object.keys(dgpb.FLAG), Object.keys(want), 'FLAG lists the flags in bit order');
+  assert.deepEqual(literal('FLAG'), want);
 });
 
 test('shapes: dimensions, sample types, access modes and texel formats are the rows', () => {
@@ -158,23 +169,36 @@ test('WebGPU binding-layout IDs: numbers, names and descriptions are the rows of
   assert.deepEqual([...dgpb.WEBGPU_LAYOUT_NAMES], byValue(layouts).map((l) => l.name));
 });
 
-test('storage formats: each ID describes its format and asks for its feature', () => {
+test('storage textures: the table IDs describe their formats, and every storage ID asks for what its format row says', () => {
   for (const l of layouts) {
     const format = formats.find((f) => f.webgpu === l.id);
     const entry = dgpb.webgpuLayoutEntry(l.value);
     assert.equal(entry?.storageTexture?.format, format?.name, `ID ${l.value}`);
   }
-  for (const f of formats) {
-    const row = { name: 'img', webgpuLayout: layoutId(f.webgpu) };
-    const r = dgpb.webgpuRequirements({ name: 'e', capabilities: [], params: [row] });
-    if (f.feature === null) {
-      assert.deepEqual(r.features, [], f.name);
-      assert.equal(r.unsupported.length, 1, `${f.name}: no feature offers it`);
-    } else {
-      assert.deepEqual(r.features, f.feature ? [f.feature] : [], f.name);
-      assert.deepEqual(r.unsupported, [], f.name);
+  const want = [null];
+  for (const t of byValue(texels)) want[t.value] = [t.storage, t.readWrite];
+  assert.deepEqual(dgpb.TEXEL_FORMAT_STORAGE.map((x) => x && [...x]), want);
+  const samples = rows('DGPB_SAMPLE_TYPE').map(([id, value]) => ({ id, value }));
+  let ids = 0;
+  for (const t of texels) {
+    for (const access of [1, 2, 3]) {
+      const sample = samples.find((x) => x.id === t.sample).value;
+      for (const dim of [1, 2, 3]) {
+        const id = dgpb.webgpuLayoutFor(dgpb.KIND.rw_texture, dim | (sample << 8) | (t.value << 16) | (access << 24));
+        assert.ok(id, `${t.name} access ${access} dim ${dim}`);
+        ids++;
+        const feature = access === 3 ? t.readWrite : t.storage;
+        assert.equal(dgpb.webgpuStorageFeature(t.value, access), feature, `${t.name} access ${access}`);
+        const r = dgpb.webgpuRequirements({ name: 'e', capabilities: [], params: [{ name: 'img', webgpuLayout: id }] });
+        const what = `${t.name} access ${access}, ID ${id}`;
+        assert.deepEqual(r.features, feature ? [feature] : [], what);
+        assert.equal(r.unsupported.length, feature === null ? 1 : 0, what);
+      }
     }
   }
+  assert.equal(ids, texels.length * 3 * 3);
+  assert.equal(dgpb.webgpuStorageFeature(0, 3), null);
+  assert.equal(dgpb.webgpuStorageFeature(3, 0), null);
 });
 
 test('capabilities: each asks for its WebGPU feature, or is unsupported without one', () => {

@@ -18,7 +18,8 @@
 #                     fixtures/stages/ (spirv): entries of render pipelines' stages
 #   draw_tessellation.dgpb, draw_geometry.dgpb, draw_mesh.dgpb, draw_input_attachment.dgpb
 #                     tests/run/draw_*.slang (spirv): the pipelines the draw tests render
-#   input.bin         i32 1,2,3,4;  expected.bin: i32 2,4,6,8
+#   same_name_namespaces.dgpb  fixtures/plain/ (spirv): rows qualified by namespace (first::out)
+#   input.bin         i32 1,2,3,4;  expected.bin: i32 2,4,6,8; same_name_expected.bin: u32 12,23
 set -euo pipefail
 build=$1 dump=$2 out=$3
 here=$(cd "$(dirname "$0")" && pwd)
@@ -42,6 +43,7 @@ head -c 100 "$out/double.dgpb" >"$out/truncated.dgpb"
 for stages in mesh tessellation geometry; do
     "$build" -q --targets spirv -o "$out" "$here/../../fixtures/stages/$stages.slang"
 done
+"$build" -q --targets spirv -o "$out" "$here/../../fixtures/plain/same_name_namespaces.slang"
 for draw in tessellation geometry mesh input_attachment; do
     "$build" -q --targets spirv -o "$out" "$here/draw_$draw.slang"
 done
@@ -57,4 +59,5 @@ open(sys.argv[3], 'wb').write(bundle)
 PY
 printf '\001\000\000\000\002\000\000\000\003\000\000\000\004\000\000\000' >"$out/input.bin"
 printf '\002\000\000\000\004\000\000\000\006\000\000\000\010\000\000\000' >"$out/expected.bin"
+printf '\014\000\000\000\027\000\000\000' >"$out/same_name_expected.bin"
 echo "fixtures in $out"

@@ -17,14 +17,19 @@ static void short_hash(const uint8_t *sha, char out[17])
     out[16] = 0;
 }
 
+/* The access flag's brief name ("-" for none), then ",<brief>" for each other set flag. */
 static void flags_text(uint32_t flags, char *out, size_t n)
 {
-    snprintf(out, n, "%s%s%s",
-             (flags & DGPB_FLAG_READ_ONLY) ? "ro"
-             : (flags & DGPB_FLAG_WRITTEN) ? "written"
-                                           : "-",
-             (flags & DGPB_FLAG_SHARED_BINDING) ? ",shared" : "",
-             (flags & DGPB_FLAG_UNBOUNDED) ? ",unbounded" : "");
+    const char *access = "-";
+#define DGPB_FLAG(ID, bit, name, brief, ACCESS)                                                    \
+    if (DGPB_FLAG_IS_##ACCESS && (flags & DGPB_FLAG_##ID) && *access == '-')                       \
+        access = brief;
+#include "dgpb/vocabulary.def"
+    size_t len = (size_t)snprintf(out, n, "%s", access);
+#define DGPB_FLAG(ID, bit, name, brief, ACCESS)                                                    \
+    if (!DGPB_FLAG_IS_##ACCESS && (flags & DGPB_FLAG_##ID) && len < n)                             \
+        len += (size_t)snprintf(out + len, n - len, "," brief);
+#include "dgpb/vocabulary.def"
 }
 
 void dump_listing(FILE *out, const dgpb_bundle *b, const char *path)

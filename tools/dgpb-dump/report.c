@@ -108,13 +108,16 @@ static double percent(uint64_t part, uint64_t whole)
     return whole ? 100.0 * (double)part / (double)whole : 0.0;
 }
 
+/* The set access flag's name (if any), then " <name>" for each other set flag. */
 static void flags_text(uint32_t flags, char *out, size_t n)
 {
-    snprintf(out, n, "%s%s%s%s%s", (flags & DGPB_FLAG_READ_ONLY) ? "read_only" : "",
-             (flags & DGPB_FLAG_READ_ONLY) && (flags & DGPB_FLAG_WRITTEN) ? " " : "",
-             (flags & DGPB_FLAG_WRITTEN) ? "written" : "",
-             (flags & DGPB_FLAG_SHARED_BINDING) ? " shared_binding" : "",
-             (flags & DGPB_FLAG_UNBOUNDED) ? " unbounded" : "");
+    size_t len = 0;
+    out[0] = 0;
+#define DGPB_FLAG(ID, bit, name, brief, ACCESS)                                                    \
+    if ((flags & DGPB_FLAG_##ID) && len < n)                                                       \
+        len += (size_t)snprintf(out + len, n - len, "%s" name,                                     \
+                                DGPB_FLAG_IS_##ACCESS && !len ? "" : " ");
+#include "dgpb/vocabulary.def"
 }
 
 static const char page_head[] =

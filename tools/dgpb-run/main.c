@@ -180,6 +180,24 @@ static int split_assignment(char *arg, const char *flag, char **rest)
     return EXIT_OK;
 }
 
+/*
+ * The colon that ends a parameter's name in "NAME:TYPE": the last one that is
+ * not half of a "::" (a row named by its namespace, "first::out"); NULL when
+ * there is none.
+ */
+static char *name_colon(char *arg)
+{
+    char *found = NULL;
+    for (char *c = strchr(arg, ':'); c; c = strchr(c + 1, ':')) {
+        if (c[1] == ':') {
+            c++; /* "::" belongs to the name */
+            continue;
+        }
+        found = c;
+    }
+    return found;
+}
+
 /* "TYPE:..." with a known type: the type, and *values after the colon; else -1. */
 static int typed_prefix(const char *text, const char **values)
 {
@@ -325,7 +343,7 @@ static int parse_output(tool_options *o, const char *flag, char *arg)
         memset(t, 0, sizeof *t);
         t->name = arg;
         t->type = -1;
-        char *colon = strchr(arg, ':');
+        char *colon = name_colon(arg);
         if (colon) {
             *colon = 0;
             if ((t->type = dgpb_value_type_from_name(colon + 1, strlen(colon + 1))) < 0)
@@ -351,7 +369,7 @@ static int parse_output(tool_options *o, const char *flag, char *arg)
     memset(t, 0, sizeof *t);
     t->name = arg;
     t->type = -1;
-    char *colon = strchr(arg, ':');
+    char *colon = name_colon(arg);
     const char *values;
     if (colon) { /* NAME:TYPE=FILE */
         *colon = 0;

@@ -41,16 +41,18 @@ void tool_list(const dgpb_bundle *b, const dgpb_target_view *t, const char *bund
                 printf("inline");
             else
                 printf("%u", p->binding);
-            if (dgpb_kind_has_shape(p->kind)) {
-                char shape[96];
-                printf(" shape %s size %u%s%s%s", dgpb_shape_text(p->offset, shape, sizeof shape),
-                       p->size, (p->flags & DGPB_FLAG_WRITTEN) ? " written" : "",
-                       (p->flags & DGPB_FLAG_SHARED_BINDING) ? " shared_binding" : "",
-                       (p->flags & DGPB_FLAG_UNBOUNDED) ? " unbounded" : "");
-            } else {
-                printf(" offset %u size %u%s", p->offset, p->size,
-                       (p->flags & DGPB_FLAG_WRITTEN) ? " written" : "");
-            }
+            char shape[96];
+            if (dgpb_kind_has_shape(p->kind))
+                printf(" shape %s size %u", dgpb_shape_text(p->offset, shape, sizeof shape),
+                       p->size);
+            else
+                printf(" offset %u size %u", p->offset, p->size);
+                /* Every set flag but read_only, which the kind says. */
+#define DGPB_FLAG(ID, bit, name, brief, ACCESS)                                                    \
+    if (DGPB_FLAG_##ID != DGPB_FLAG_READ_ONLY && (p->flags & DGPB_FLAG_##ID))                      \
+        printf(" " name);
+#include "dgpb/vocabulary.def"
+
             if (p->kind == DGPB_KIND_VALUE) { /* its type, as --set reads numbers */
                 char entry[256], name[256];
                 snprintf(entry, sizeof entry, "%.*s", (int)e->name.len, e->name.ptr);
