@@ -270,6 +270,8 @@ bool parse_texture(const std::string &text, TextureShape &t)
     t.width = w, t.height = h, t.depth = d;
     if (t.dim == DGPB_RUN_DIM_CUBE)
         t.depth = 6;
+    if (t.dim == DGPB_RUN_DIM_CUBE_ARRAY && t.depth % 6 != 0)
+        return false;
     return true;
 }
 
@@ -296,29 +298,41 @@ Format rhi_format(uint32_t format)
         return Format::RGBA32Uint;
     case DGPB_RUN_FORMAT_RGBA32SINT:
         return Format::RGBA32Sint;
+    case DGPB_RUN_FORMAT_DEPTH32FLOAT:
+        return Format::D32Float;
+    case DGPB_RUN_FORMAT_DEPTH16UNORM:
+        return Format::D16Unorm;
     default:
         return Format::Undefined;
     }
 }
 
-// Layers are separate subresources for arrays and cubes; a 3D texture is one.
+// Layers are separate subresources for arrays and cubes (every face of every cube); a 3D
+// texture is one.
 uint32_t layer_count(const TextureShape &t)
 {
-    return t.dim == DGPB_RUN_DIM_CUBE || t.dim == DGPB_RUN_DIM_2D_ARRAY ? t.depth : 1;
+    return t.dim == DGPB_RUN_DIM_CUBE || t.dim == DGPB_RUN_DIM_2D_ARRAY ||
+                   t.dim == DGPB_RUN_DIM_CUBE_ARRAY
+               ? t.depth
+               : 1;
 }
 
 Result create_texture(IDevice *device, const TextureShape &t, bool writable,
                       const std::vector<uint8_t> &init, ComPtr<ITexture> &out)
 {
     TextureDesc td;
-    td.type = t.dim == DGPB_RUN_DIM_1D         ? TextureType::Texture1D
-              : t.dim == DGPB_RUN_DIM_3D       ? TextureType::Texture3D
-              : t.dim == DGPB_RUN_DIM_CUBE     ? TextureType::TextureCube
-              : t.dim == DGPB_RUN_DIM_2D_ARRAY ? TextureType::Texture2DArray
-                                               : TextureType::Texture2D;
+    td.type = t.dim == DGPB_RUN_DIM_1D           ? TextureType::Texture1D
+              : t.dim == DGPB_RUN_DIM_3D         ? TextureType::Texture3D
+              : t.dim == DGPB_RUN_DIM_CUBE       ? TextureType::TextureCube
+              : t.dim == DGPB_RUN_DIM_2D_ARRAY   ? TextureType::Texture2DArray
+              : t.dim == DGPB_RUN_DIM_CUBE_ARRAY ? TextureType::TextureCubeArray
+                                                 : TextureType::Texture2D;
     uint32_t layers = layer_count(t);
     td.size = {t.width, t.height, layers == 1 ? t.depth : 1};
-    td.arrayLength = t.dim == DGPB_RUN_DIM_2D_ARRAY ? layers : 1;
+    // slang-rhi counts a cube array's length in cubes (six layers each).
+    td.arrayLength = t.dim == DGPB_RUN_DIM_2D_ARRAY     ? layers
+                     : t.dim == DGPB_RUN_DIM_CUBE_ARRAY ? layers / 6
+                                                        : 1;
     td.format = rhi_format(t.format);
     td.usage = TextureUsage::ShaderResource | TextureUsage::CopySource |
                TextureUsage::CopyDestination |
@@ -497,7 +511,26 @@ int run(const Options &o)
     std::vector<ComPtr<ITexture>> textures(rows.size());
     std::vector<TextureShape> shapes(rows.size());
     std::vector<std::vector<uint8_t>> values(rows.size());
-    ComPtr<ISampler> sampler;
+    // The samplers: point sampling, clamped, as dgpb-run's; a row whose shape says comparison
+    // (a SamplerComparisonState, or the sampler of a combined Sampler2DShadow) gets one that
+    // passes where the reference is at most the texel (less or equal), as dgpb-run's does.
+    ComPtr<ISampler> samplers[2];
+    auto sampler_for = [&](const dgpb_param_view &p) -> ISampler * {
+        bool compare = (p.offset & DGPB_SHAPE_COMPARISON) != 0;
+        ComPtr<ISampler> &s = samplers[compare];
+        if (!s) {
+            SamplerDesc sd;
+            sd.minFilter = sd.magFilter = sd.mipFilter = TextureFilteringMode::Point;
+            sd.addressU = sd.addressV = sd.addressW = TextureAddressingMode::ClampToEdge;
+            if (compare) {
+                sd.reductionOp = TextureReductionOp::Comparison;
+                sd.comparisonFunc = ComparisonFunc::LessEqual;
+            }
+            if (SLANG_FAILED(device->createSampler(sd, s.writeRef())))
+                return nullptr;
+        }
+        return s;
+    };
     for (size_t i = 0; i < rows.size(); i++) {
         const dgpb_param_view &p = rows[i];
         std::string name = row_name(p);
@@ -521,10 +554,19 @@ int run(const Options &o)
             bd.memoryType = MemoryType::DeviceLocal;
             if (SLANG_FAILED(device->createBuffer(bd, init.data(), buffers[i].writeRef())))
                 return fail(EXIT_RUN, name + ": createBuffer failed");
-        } else if (p.kind == DGPB_KIND_TEXTURE || p.kind == DGPB_KIND_RW_TEXTURE) {
+        } else if (p.kind == DGPB_KIND_TEXTURE || p.kind == DGPB_KIND_RW_TEXTURE ||
+                   p.kind == DGPB_KIND_TEXTURE_SAMPLER) {
             TextureShape &t = shapes[i];
             if (!o.texture.count(name) || !parse_texture(o.texture.at(name), t))
                 return fail(EXIT_USAGE, name + ": give --texture NAME=FORMAT:WxH[xD][:DIM]");
+            if (t.dim == DGPB_RUN_DIM_2D_MS || (p.offset & DGPB_SHAPE_MULTISAMPLED))
+                return fail(EXIT_USAGE,
+                            name + ": multisampled textures are not supported by this example "
+                                   "(slang-rhi's createTexture uploads no initial texels into "
+                                   "one, and Vulkan copies no buffer into one)");
+            if (rhi_format(t.format) == Format::Undefined)
+                return fail(EXIT_USAGE, name + ": the texture's format is not supported by this "
+                                               "example");
             size_t bytes = (size_t)t.width * t.height * t.depth * t.texel;
             std::vector<uint8_t> init;
             if (o.in.count(name) && (r = input_bytes(o.in.at(name), init)))
@@ -560,13 +602,8 @@ int run(const Options &o)
             values[i].assign(v, v + n);
             dgpb_free(v);
         } else if (p.kind == DGPB_KIND_SAMPLER) {
-            if (!sampler) {
-                SamplerDesc sd;
-                sd.minFilter = sd.magFilter = TextureFilteringMode::Point;
-                sd.addressU = sd.addressV = sd.addressW = TextureAddressingMode::ClampToEdge;
-                if (SLANG_FAILED(device->createSampler(sd, sampler.writeRef())))
-                    return fail(EXIT_RUN, "createSampler failed");
-            }
+            if (!sampler_for(p))
+                return fail(EXIT_RUN, "createSampler failed");
         } else {
             return fail(EXIT_USAGE, name + ": rows of kind " + std::string(dgpb_kind_name(p.kind)) +
                                         " are not supported by this example");
@@ -618,6 +655,8 @@ int run(const Options &o)
             Result res = SLANG_OK;
             if (buffers[i])
                 res = c.setBinding(Binding(buffers[i]));
+            else if (textures[i] && p.kind == DGPB_KIND_TEXTURE_SAMPLER)
+                res = c.setBinding(Binding(textures[i], sampler_for(p)));
             else if (textures[i])
                 res = c.setBinding(Binding(textures[i]));
             else if (p.kind == DGPB_KIND_UNIFORM_BUFFER && !values[i].empty())
@@ -625,7 +664,7 @@ int run(const Options &o)
             else if (p.kind == DGPB_KIND_VALUE && !values[i].empty())
                 res = c.setData(values[i].data(), values[i].size());
             else if (p.kind == DGPB_KIND_SAMPLER)
-                res = c.setBinding(Binding(sampler));
+                res = c.setBinding(Binding(sampler_for(p)));
             if (SLANG_FAILED(res))
                 return fail(EXIT_RUN, name + ": binding failed");
         }
