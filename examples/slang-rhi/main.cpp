@@ -443,6 +443,39 @@ int run(const Options &o)
     ComPtr<slang::IComponentType> slang_program;
     slang_program.attach((slang::IComponentType *)program);
 
+    // What slang-rhi cannot bind is refused before a device is made (exit 2, "not supported
+    // by this example"), never left to crash it.
+    for (const dgpb_param_view &p : rows)
+        if (p.flags & DGPB_FLAG_SHARED_BINDING)
+            return fail(EXIT_USAGE, row_name(p) +
+                                        ": a texture and a sampler sharing one binding "
+                                        "(shared_binding) are not supported by this example "
+                                        "(slang-rhi makes a descriptor of each binding range, so "
+                                        "the pair would give its Vulkan descriptor set layout two "
+                                        "bindings of one number)");
+    // A [[vk::push_constant]] block among the global parameters: slang-rhi gives a binding range
+    // of type PushConstant no sub-object (its cursor cannot reach the block's fields) and stops
+    // on it when it binds; push constants of its own are the entries' uniform parameters.
+    if (slang::ProgramLayout *layout = slang_program->getLayout()) {
+        slang::VariableLayoutReflection *globals = layout->getGlobalParamsVarLayout();
+        slang::TypeLayoutReflection *tl = globals ? globals->getTypeLayout() : nullptr;
+        for (SlangInt b = 0; tl && b < tl->getBindingRangeCount(); b++) {
+            if (tl->getBindingRangeType(b) != slang::BindingType::PushConstant)
+                continue;
+            std::string name = "a global push-constant block";
+            for (const dgpb_param_view &p : rows)
+                if (p.space == DGPB_SPACE_LAUNCH) {
+                    name = row_name(p);
+                    break;
+                }
+            return fail(EXIT_USAGE,
+                        name + ": [[vk::push_constant]] blocks among the global parameters are "
+                               "not supported by this example (slang-rhi gives a PushConstant "
+                               "binding range no sub-object, so its cursor cannot reach the "
+                               "block; it binds push constants from entry uniforms only)");
+        }
+    }
+
     Messages messages;
     DeviceDesc device_desc;
     device_desc.deviceType = backend == DGPB_BACKEND_CUDA ? DeviceType::CUDA : DeviceType::Vulkan;
