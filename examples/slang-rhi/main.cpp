@@ -392,13 +392,21 @@ int run(const Options &o)
     if (dgpb_target_find_entry(target, o.entry.c_str(), &entry, &diag))
         return fail(EXIT_USAGE, o.bundle + ": " + diag.message);
     bool render = !o.fragment.empty();
+    // Compute entries, and vertex entries drawn with a fragment one; the other stages (hull,
+    // domain, geometry, mesh, amplification, ray tracing) are refused by name.
+    std::string stage = dgpb_stage_name(entry->stage_id);
     if (!render && entry->stage_id != DGPB_STAGE_COMPUTE)
-        return fail(EXIT_USAGE, o.entry + " is not a compute entry");
+        return fail(EXIT_USAGE, o.entry + " is a " + stage +
+                                    " entry, not a compute entry: this example runs compute "
+                                    "entries, and draws a vertex entry with --fragment");
     TextureShape attachment;
     std::string attachment_name;
     if (render) {
         if (entry->stage_id != DGPB_STAGE_VERTEX)
-            return fail(EXIT_USAGE, o.entry + " is not a vertex entry");
+            return fail(EXIT_USAGE, o.entry + " is a " + stage +
+                                        " entry, not a vertex entry: " + stage +
+                                        " pipelines are not supported by this example (it draws "
+                                        "a vertex and a fragment entry only)");
         if (dgpb_target_find_entry(target, o.fragment.c_str(), &fragment, &diag))
             return fail(EXIT_USAGE, o.bundle + ": " + diag.message);
         if (fragment->stage_id != DGPB_STAGE_FRAGMENT)
@@ -410,12 +418,17 @@ int run(const Options &o)
         // pipeline from every entry of a program: a group of more entries would give it
         // more than one shader of a stage.
         uint32_t in_group = 0;
+        std::string stages;
         for (uint32_t i = 0; i < target->entry_count; i++)
-            in_group += target->entries[i].layout == entry->layout;
+            if (target->entries[i].layout == entry->layout) {
+                in_group++;
+                stages += (stages.empty() ? "" : ", ") +
+                          std::string(dgpb_stage_name(target->entries[i].stage_id));
+            }
         if (in_group != 2)
             return fail(EXIT_USAGE, "layout " + std::to_string(entry->layout) + " holds " +
-                                        std::to_string(in_group) +
-                                        " entries: render groups of more than one vertex and "
+                                        std::to_string(in_group) + " entries (" + stages +
+                                        "): render groups of more than one vertex and "
                                         "one fragment entry are not supported by this example");
         std::string shape;
         if (!split(o.attachment, attachment_name, shape) || !parse_texture(shape, attachment) ||
