@@ -113,7 +113,7 @@ static void add_record(records *r, const cJSON *b)
     /* Stage inputs and outputs, ray payloads and the like come from the pipeline. */
     static const char *const pipeline_kinds[] = {
         "varyingInput",    "varyingOutput",          "rayPayload", "hitAttributes",
-        "callablePayload", "specializationConstant", "unknown"};
+        "callablePayload", "specializationConstant", "unknown",    "inputAttachmentIndex"};
     if (!kind || listed(kind, pipeline_kinds, sizeof pipeline_kinds / sizeof pipeline_kinds[0]))
         return;
     if (!strcmp(kind, "uniform")) {
@@ -162,11 +162,15 @@ static const cJSON *fields_of(const cJSON *t)
     return reflect_get(t, "fields");
 }
 
-/* Whether a type is Slang's SubpassInput (see add_subpass_input). */
+/* Whether a type is Slang's SubpassInput (see add_subpass_input): its implementation struct
+   (Slang 2025.15), or a resource of base shape subpassInput (2026.16). */
 static bool is_subpass_input(const cJSON *t)
 {
     const char *name = reflect_get_str(t, "name");
-    return name && !strncmp(name, "__SubpassImpl", 13);
+    if (reflect_str_is(reflect_get_str(t, "kind"), "resource"))
+        return reflect_str_is(reflect_get_str(t, "baseShape"), "subpassInput");
+    return reflect_str_is(reflect_get_str(t, "kind"), "struct") && name &&
+           !strncmp(name, "__SubpassImpl", 13);
 }
 
 /* Whether a type holds anything but plain data (a resource, a sampler, a block). */
@@ -383,11 +387,12 @@ static void add_refused(builder *b, const char *path, const cJSON *t, const base
 }
 
 /*
- * A subpass input (SubpassInput<T>, SubpassInputMS<T>): Slang's reflection
- * describes it as its implementation struct, without fields or element type,
- * at a descriptor slot, and its attachment index as a second binding record
- * of a category the JSON names "unknown" (Slang's SubpassInput category has
- * no name there). One input_attachment row of dimension subpass with that
+ * A subpass input (SubpassInput<T>, SubpassInputMS<T>): Slang 2025.15's
+ * reflection describes it as its implementation struct, without fields or
+ * element type, at a descriptor slot, and its attachment index as a second
+ * binding record of a category the JSON names "unknown" (its SubpassInput
+ * category has no name there); Slang 2026.16 as a resource of base shape
+ * subpassInput, the second record's category named "inputAttachmentIndex". One input_attachment row of dimension subpass with that
  * index (docs/format.md, "Input attachments"); the code adds its sample type
  * and multisampling (tables/params.c). Only a code that binds input
  * attachments has it (code_ops.input_attachments: spirv).
@@ -405,8 +410,10 @@ static void add_subpass_input(builder *b, const char *path, const cJSON *node, c
     uint32_t index = 0;
     const cJSON *item;
     cJSON_ArrayForEach(
-        item,
-        reflect_get(node, "bindings")) if (reflect_str_is(reflect_get_str(item, "kind"), "unknown"))
+        item, reflect_get(node, "bindings")) if (reflect_str_is(reflect_get_str(item, "kind"),
+                                                                "unknown") ||
+                                                 reflect_str_is(reflect_get_str(item, "kind"),
+                                                                "inputAttachmentIndex"))
         reflect_get_u32(item, "index", &index);
     r->shape_word = DGPB_DIM_SUBPASS;
     if (!b->code->input_attachments)
@@ -622,7 +629,7 @@ static void walk(builder *b, const char *path, const cJSON *node, const cJSON *t
         add_refused(b, path, t, at, "nests deeper than 32 levels");
         return;
     }
-    if (reflect_str_is(kind, "struct") && is_subpass_input(t)) {
+    if (is_subpass_input(t)) {
         add_subpass_input(b, path, node, at);
     } else if (reflect_str_is(kind, "struct")) {
         if (!holds_resources(t, 0)) {
