@@ -30,7 +30,7 @@
  * match), DGPB_ERR_BACKEND (the bundle has no target for the runner's API),
  * DGPB_ERR_NOT_FOUND (unknown entry or parameter name), DGPB_ERR_INVALID (a
  * request that does not fit the table: a row given nothing, a wrong size or
- * kind, not a compute entry), DGPB_ERR_UNSUPPORTED (the device lacks a
+ * kind, entries that form no pipeline), DGPB_ERR_UNSUPPORTED (the device lacks a
  * capability the entry needs; the message names it), DGPB_ERR_TOOL (no
  * device, no driver, or the API failed). The details below refine them.
  * Nothing here prints or exits.
@@ -63,7 +63,7 @@ typedef enum dgpb_run_error {
     DGPB_ERR_RUN_MISSING = DGPB_ERR_INVALID | (0x10 << 8), /* a row the request gives nothing */
     DGPB_ERR_RUN_SIZE = DGPB_ERR_INVALID | (0x11 << 8),    /* bytes that do not fit the row */
     DGPB_ERR_RUN_KIND = DGPB_ERR_INVALID | (0x12 << 8),    /* a parameter of another kind */
-    DGPB_ERR_RUN_STAGE = DGPB_ERR_INVALID | (0x13 << 8),   /* not a compute entry */
+    DGPB_ERR_RUN_STAGE = DGPB_ERR_INVALID | (0x13 << 8),   /* entries that form no pipeline */
 } dgpb_run_error;
 
 /* A static description of a result code, run details included ("no device"). Never NULL. */
@@ -82,16 +82,21 @@ typedef enum dgpb_run_format {
     DGPB_RUN_FORMAT_R32SINT,
     DGPB_RUN_FORMAT_RGBA32UINT,
     DGPB_RUN_FORMAT_RGBA32SINT,
+    DGPB_RUN_FORMAT_DEPTH32FLOAT, /* depth textures (sample type depth): sampled, compared */
+    DGPB_RUN_FORMAT_DEPTH16UNORM,
     DGPB_RUN_FORMAT_COUNT
 } dgpb_run_format;
 
 /* Texture dimensions. Texels are stored x fastest, then y, then z (slice, layer or face). */
 typedef enum dgpb_run_dim {
-    DGPB_RUN_DIM_2D = 0,   /* width x height */
-    DGPB_RUN_DIM_1D,       /* width texels; height 1 */
-    DGPB_RUN_DIM_3D,       /* width x height x depth */
-    DGPB_RUN_DIM_CUBE,     /* 6 square faces in the order +X, -X, +Y, -Y, +Z, -Z */
-    DGPB_RUN_DIM_2D_ARRAY, /* depth layers of width x height */
+    DGPB_RUN_DIM_2D = 0,     /* width x height */
+    DGPB_RUN_DIM_1D,         /* width texels; height 1 */
+    DGPB_RUN_DIM_3D,         /* width x height x depth */
+    DGPB_RUN_DIM_CUBE,       /* 6 square faces in the order +X, -X, +Y, -Y, +Z, -Z */
+    DGPB_RUN_DIM_2D_ARRAY,   /* depth layers of width x height */
+    DGPB_RUN_DIM_CUBE_ARRAY, /* depth = 6 x cubes square faces, cube by cube, each in CUBE's order */
+    DGPB_RUN_DIM_2D_MS,      /* a multisampled 2D texture of depth samples (2, 4, 8, ...): the
+                                width x height image of sample 0, then of sample 1, ... */
     DGPB_RUN_DIM_COUNT
 } dgpb_run_dim;
 
@@ -101,7 +106,10 @@ const char *dgpb_run_format_name(uint32_t format);
 int dgpb_run_format_from_name(const char *name);
 /* Bytes per texel, 0 for NONE or out of range. */
 uint32_t dgpb_run_format_texel_size(uint32_t format);
-/* "2d", "1d", "3d", "cube", "2d_array"; NULL out of range. */
+/* The sample type a shader reads from the format (dgpb_sample_type: float, sint, uint, or depth
+   for the depth formats); 0 for NONE or out of range. */
+uint32_t dgpb_run_format_sample_type(uint32_t format);
+/* "2d", "1d", "3d", "cube", "2d_array", "cube_array", "2d_ms"; NULL out of range. */
 const char *dgpb_run_dim_name(uint32_t dim);
 /* The dimension of a name, or -1. */
 int dgpb_run_dim_from_name(const char *name);
@@ -123,14 +131,17 @@ int dgpb_run_dim_from_name(const char *name);
  * constants and on ptx). The code's matrix layout is not read here: those
  * are a row-major matrix's stored rows; a column-major matrix stores its
  * columns, so give its columns as the "rows", or go through
- * dgpb_run_value_bytes(), which follows the code's layout. Textures and attachments: `format`, `width`,
- * `height` (1 for 1D), `dim`, `depth` (3D depth, layers, 6 for a cube; 0 is
- * 1), `size` exactly width * height * depth * texel size.
+ * dgpb_run_value_bytes(), which follows the code's layout.
+ * Textures and attachments: `format`, `width`,
+ * `height` (1 for 1D), `dim`, `depth` (3D depth, layers, 6 for a cube, 6 per
+ * cube of a cube array, samples of a 2d_ms texture; 0 is 1), `size` exactly
+ * width * height * depth * texel size. An attachment is a 2D colour texture.
  * Samplers need no parameter: every sampler row gets a point-filtering,
- * clamp-to-edge sampler (named ones too).
+ * clamp-to-edge sampler (named ones too), which compares (less or equal)
+ * where the row's shape says so.
  */
 typedef struct dgpb_run_param {
-    const char *name; /* the row's dotted name (vertex entry first, then fragment) */
+    const char *name; /* the row's dotted name (found in the entries in pipeline order) */
     uint32_t kind;    /* the dgpb_kind the row must have, DGPB_RUN_KIND_ANY or _RESOURCE */
     uint32_t format;  /* textures: dgpb_run_format */
     uint32_t width, height, depth;
@@ -144,15 +155,30 @@ typedef struct dgpb_run_param {
 #define DGPB_RUN_MAX_PARAMS 32
 
 /*
- * A run. A compute request names `entry`; a render request (Vulkan) names the
- * vertex `entry` and the `fragment` entry, draws `vertices` into the
- * parameter of kind DGPB_RUN_KIND_COLOR_ATTACHMENT (0 vertices: the pipeline
- * is only created). Groups: `groups` when any is non-zero, else
- * ceil(threads / thread_group_size) per axis (0 counts as 1).
+ * A run. A compute request names `entry`. A render request (Vulkan) names a
+ * `fragment` entry and draws into the parameter of kind
+ * DGPB_RUN_KIND_COLOR_ATTACHMENT (cleared to zero first):
+ *
+ *   - a vertex pipeline: the vertex `entry`, optionally `hull` and `domain`
+ *     (tessellation: the topology is a patch list of as many control points
+ *     as the hull entry's input patch holds) and optionally `geometry` (the
+ *     topology its input primitive names); otherwise a triangle list. It
+ *     draws `vertices` vertices (0: the pipeline is only created; `groups`
+ *     and `threads` are not used);
+ *   - a mesh pipeline: the mesh `entry` and optionally `amplification`,
+ *     drawing `groups` (or `threads`) of the first of them, as a compute
+ *     entry dispatches (vkCmdDrawMeshTasksEXT).
+ *
+ * Each named entry must have its place's stage (DGPB_ERR_RUN_STAGE
+ * otherwise). Groups: `groups` when any is non-zero, else ceil(threads /
+ * thread_group_size) per axis (0 counts as 1).
  */
 typedef struct dgpb_run_request {
-    const char *entry;
+    const char *entry; /* compute; or the vertex or mesh entry of a render request */
     const char *fragment;
+    const char *hull, *domain; /* tessellation (both or neither) */
+    const char *geometry;      /* a geometry shader */
+    const char *amplification; /* the task shader of a mesh pipeline */
     uint32_t groups[3];
     uint32_t threads[3];
     uint32_t vertices;
@@ -173,7 +199,7 @@ typedef struct dgpb_run_output {
 typedef struct dgpb_run_result {
     dgpb_run_output outputs[DGPB_RUN_MAX_PARAMS]; /* one per request parameter, in order */
     uint32_t output_count;
-    uint32_t groups[3];            /* the groups dispatched */
+    uint32_t groups[3];            /* the groups dispatched (mesh pipelines: drawn) */
     uint32_t thread_group_size[3]; /* the entry's */
     uint32_t dispatches;
     double *times_ms; /* with `time`: GPU milliseconds of each dispatch */
@@ -224,10 +250,13 @@ int dgpb_runner_run(dgpb_runner *r, const char *bundle_path, const dgpb_run_requ
 
 /*
  * Checks a request against the entries of a target without a device: the
- * entries exist and have the right stage (compute, or vertex and fragment),
- * every named parameter is a row of the right kind, values fit their rows,
- * textures are described, every row but samplers is given something (but
- * for a render request of 0 vertices, which only creates the pipeline).
+ * entries exist and have the right stages (compute, or the stages of a
+ * render pipeline: dgpb_run_request), the draw fits the pipeline (vertices
+ * for a vertex pipeline, a whole number of patches with tessellation; no
+ * vertices for compute and mesh), every named parameter is a row of the right
+ * kind, values fit their rows, textures are described and of their rows' shapes, every row but samplers
+ * is given something (but for a render request of 0 vertices, which only
+ * creates the pipeline).
  * `rows` (optional, req->param_count elements) receives each parameter's row.
  */
 int dgpb_run_check(const dgpb_target_view *t, const dgpb_run_request *req,

@@ -269,8 +269,13 @@ static int make_image(run_state *st, const dgpb_run_param *p, bool storage, uint
     int fmt;
     unsigned channels;
     if (array_format(p->format, &fmt, &channels) || st->array_count == MAX_ALLOCS) {
-        run_fail(d, DGPB_ERR_UNSUPPORTED, "texture '%s': format %u has no CUDA array format",
-                 p->name, p->format);
+        run_fail(d, DGPB_ERR_UNSUPPORTED, "texture '%s': format %s has no CUDA array format",
+                 p->name, dgpb_run_format_name(p->format));
+        return -1;
+    }
+    if (p->dim == DGPB_RUN_DIM_2D_MS) {
+        run_fail(d, DGPB_ERR_UNSUPPORTED,
+                 "texture '%s': CUDA arrays are not multisampled (2d_ms given)", p->name);
         return -1;
     }
     /* Width, Height, Depth and flags of the parameter's dimension (0: a dimension the array lacks). */
@@ -287,6 +292,9 @@ static int make_image(run_state *st, const dgpb_run_param *p, bool storage, uint
         break;
     case DGPB_RUN_DIM_CUBE:
         ad.Depth = 6, ad.Flags = ARRAY_CUBEMAP;
+        break;
+    case DGPB_RUN_DIM_CUBE_ARRAY:
+        ad.Depth = p->depth, ad.Flags = ARRAY_CUBEMAP | ARRAY_LAYERED;
         break;
     default:
         break;

@@ -28,10 +28,26 @@ int run_fail(dgpb_diag *d, int code, const char *fmt, ...)
 /* ---- formats and dimensions ---------------------------------------------- */
 
 static const char *const format_names[DGPB_RUN_FORMAT_COUNT] = {
-    NULL,         "r16float",    "r32float", "rg32float",  "rgba32float", "r32uint",
-    "rgba8unorm", "rgba16float", "r32sint",  "rgba32uint", "rgba32sint"};
-static const uint32_t texel_sizes[DGPB_RUN_FORMAT_COUNT] = {0, 2, 4, 8, 16, 4, 4, 8, 4, 16, 16};
-static const char *const dim_names[DGPB_RUN_DIM_COUNT] = {"2d", "1d", "3d", "cube", "2d_array"};
+    NULL,         "r16float",     "r32float",    "rg32float", "rgba32float",
+    "r32uint",    "rgba8unorm",   "rgba16float", "r32sint",   "rgba32uint",
+    "rgba32sint", "depth32float", "depth16unorm"};
+static const uint32_t texel_sizes[DGPB_RUN_FORMAT_COUNT] = {0, 2, 4,  8,  16, 4, 4,
+                                                            8, 4, 16, 16, 4,  2};
+static const uint8_t sample_types[DGPB_RUN_FORMAT_COUNT] = {0,
+                                                            DGPB_SAMPLE_FLOAT,
+                                                            DGPB_SAMPLE_FLOAT,
+                                                            DGPB_SAMPLE_FLOAT,
+                                                            DGPB_SAMPLE_FLOAT,
+                                                            DGPB_SAMPLE_UINT,
+                                                            DGPB_SAMPLE_FLOAT,
+                                                            DGPB_SAMPLE_FLOAT,
+                                                            DGPB_SAMPLE_SINT,
+                                                            DGPB_SAMPLE_UINT,
+                                                            DGPB_SAMPLE_SINT,
+                                                            DGPB_SAMPLE_DEPTH,
+                                                            DGPB_SAMPLE_DEPTH};
+static const char *const dim_names[DGPB_RUN_DIM_COUNT] = {"2d",       "1d",         "3d",   "cube",
+                                                          "2d_array", "cube_array", "2d_ms"};
 
 const char *dgpb_run_format_name(uint32_t format)
 {
@@ -49,6 +65,11 @@ int dgpb_run_format_from_name(const char *name)
 uint32_t dgpb_run_format_texel_size(uint32_t format)
 {
     return format < DGPB_RUN_FORMAT_COUNT ? texel_sizes[format] : 0;
+}
+
+uint32_t dgpb_run_format_sample_type(uint32_t format)
+{
+    return format < DGPB_RUN_FORMAT_COUNT ? sample_types[format] : 0;
 }
 
 const char *dgpb_run_dim_name(uint32_t dim)

@@ -14,6 +14,7 @@
 #include "dgpb/fileio.h"
 #include "dgpb/format.h"
 #include "run/run_internal.h"
+#include "code/spirv/spirv_stage.h"
 
 #define MAX_BUNDLES 64
 
@@ -52,15 +53,43 @@ const char *dgpb_run_result_str(int r)
     case DGPB_ERR_RUN_KIND:
         return "kind does not fit the row";
     case DGPB_ERR_RUN_STAGE:
-        return "not a compute entry";
+        return "entries that form no pipeline";
     default:
         return dgpb_result_str(r);
     }
 }
 
-/* The entry `name` of stage `stage`; DGPB_ERR_NOT_FOUND or DGPB_ERR_RUN_STAGE. */
-static int find_entry(const dgpb_target_view *t, const char *name, uint32_t stage,
-                      const dgpb_entry_view **out, dgpb_diag *d)
+/* The place of an entry of `stage` in a render pipeline (RUN_MAIN for vertex and mesh). */
+static int render_place(uint32_t stage)
+{
+    switch (stage) {
+    case DGPB_STAGE_VERTEX:
+    case DGPB_STAGE_MESH:
+        return RUN_MAIN;
+    case DGPB_STAGE_AMPLIFICATION:
+        return RUN_AMPLIFICATION;
+    case DGPB_STAGE_HULL:
+        return RUN_HULL;
+    case DGPB_STAGE_DOMAIN:
+        return RUN_DOMAIN;
+    case DGPB_STAGE_GEOMETRY:
+        return RUN_GEOMETRY;
+    case DGPB_STAGE_FRAGMENT:
+        return RUN_FRAGMENT;
+    default:
+        return -1;
+    }
+}
+
+/* Whether entries of `stage` run here: compute, and the stages of render pipelines. */
+static bool stage_runs(uint32_t stage)
+{
+    return stage == DGPB_STAGE_COMPUTE || render_place(stage) >= 0;
+}
+
+/* The entry `name`, of a stage that runs here; DGPB_ERR_NOT_FOUND or DGPB_ERR_RUN_STAGE. */
+static int find_entry(const dgpb_target_view *t, const char *name, const dgpb_entry_view **out,
+                      dgpb_diag *d)
 {
     if (!name)
         return dgpb_diag_set(d, DGPB_ERR_INVALID, -1, "the request names no entry");
@@ -70,7 +99,7 @@ static int find_entry(const dgpb_target_view *t, const char *name, uint32_t stag
         if (d && dgpb_result_class(rc) == DGPB_ERR_NOT_FOUND)
             for (uint32_t i = 0, listed = 0; i < t->entry_count; i++) {
                 const dgpb_entry_view *e = &t->entries[i];
-                if (e->stage_id != stage)
+                if (!stage_runs(e->stage_id))
                     continue;
                 size_t len = strlen(d->message);
                 snprintf(d->message + len, sizeof d->message - len, "%s%.*s",
@@ -80,16 +109,81 @@ static int find_entry(const dgpb_target_view *t, const char *name, uint32_t stag
         return rc;
     }
     uint32_t has = (*out)->stage_id;
-    if (has != DGPB_STAGE_COMPUTE && has != DGPB_STAGE_VERTEX && has != DGPB_STAGE_FRAGMENT)
+    if (!stage_runs(has))
         return dgpb_diag_set(d, DGPB_ERR_RUN_STAGE, -1,
                              "entry '%s' is of stage '%s', which dgpb-run cannot run yet: it "
-                             "runs compute entries (and the runner library vertex and fragment "
-                             "pairs)",
+                             "runs compute entries and draws render pipelines",
                              name, dgpb_stage_name(has));
-    if (has != stage)
+    return DGPB_OK;
+}
+
+/* The request field of each place, for messages ("hull"). */
+static const char *const place_names[RUN_ENTRY_COUNT] = {
+    [RUN_MAIN] = "entry",    [RUN_AMPLIFICATION] = "amplification", [RUN_HULL] = "hull",
+    [RUN_DOMAIN] = "domain", [RUN_GEOMETRY] = "geometry",           [RUN_FRAGMENT] = "fragment"};
+
+/*
+ * Finds the request's entries by place (docs/run.md, "Drawing") and checks
+ * that they form a pipeline: one compute entry; or a vertex entry with hull
+ * and domain (both or neither), geometry and fragment; or a mesh entry with
+ * amplification and fragment. Each named entry must have its place's stage.
+ */
+static int find_entries(const dgpb_target_view *t, const dgpb_run_request *req,
+                        const dgpb_entry_view *e[RUN_ENTRY_COUNT], dgpb_diag *d)
+{
+    const char *names[RUN_ENTRY_COUNT];
+    run_entry_names(req, names);
+    for (int k = 0; k < RUN_ENTRY_COUNT; k++) {
+        e[k] = NULL;
+        if (!names[k] && k != RUN_MAIN)
+            continue;
+        int rc = find_entry(t, names[k], &e[k], d);
+        if (rc)
+            return rc;
+        uint32_t stage = e[k]->stage_id;
+        bool fits = k == RUN_MAIN ? (req->fragment ? render_place(stage) == RUN_MAIN
+                                                   : stage == DGPB_STAGE_COMPUTE)
+                                  : render_place(stage) == k;
+        if (!fits && k == RUN_MAIN && !req->fragment && render_place(stage) == RUN_MAIN)
+            return dgpb_diag_set(d, DGPB_ERR_RUN_STAGE, -1,
+                                 "entry '%s' is a %s entry, not compute: it draws with a fragment "
+                                 "entry (--fragment)",
+                                 names[k], dgpb_stage_name(stage));
+        if (!fits && k == RUN_MAIN && !req->fragment)
+            return dgpb_diag_set(d, DGPB_ERR_RUN_STAGE, -1,
+                                 "entry '%s' is a %s entry, not compute: it draws as the %s stage "
+                                 "of a render pipeline (--%s, beside a %s ENTRY%s)",
+                                 names[k], dgpb_stage_name(stage), dgpb_stage_name(stage),
+                                 place_names[render_place(stage)],
+                                 stage == DGPB_STAGE_AMPLIFICATION ? "mesh"
+                                 : stage == DGPB_STAGE_FRAGMENT    ? "vertex or mesh"
+                                                                   : "vertex",
+                                 stage == DGPB_STAGE_FRAGMENT ? "" : " and --fragment");
+        if (!fits)
+            return dgpb_diag_set(d, DGPB_ERR_RUN_STAGE, -1,
+                                 "entry '%s' is a %s entry, which cannot be the %s of a render "
+                                 "pipeline%s",
+                                 names[k], dgpb_stage_name(stage), place_names[k],
+                                 k == RUN_MAIN ? " (a vertex or mesh entry)" : "");
+    }
+    if (!req->fragment)
+        return DGPB_OK;
+    bool mesh = e[RUN_MAIN]->stage_id == DGPB_STAGE_MESH;
+    const char *main_name = req->entry;
+    if (mesh && (e[RUN_HULL] || e[RUN_DOMAIN] || e[RUN_GEOMETRY]))
         return dgpb_diag_set(d, DGPB_ERR_RUN_STAGE, -1,
-                             "entry '%s' is a %s entry, not %s: only %s entries run here", name,
-                             dgpb_stage_name(has), dgpb_stage_name(stage), dgpb_stage_name(stage));
+                             "mesh entry '%s' draws without %s entries: a mesh pipeline is "
+                             "amplification (optional), mesh and fragment",
+                             main_name, e[RUN_GEOMETRY] ? "geometry" : "tessellation");
+    if (!mesh && e[RUN_AMPLIFICATION])
+        return dgpb_diag_set(d, DGPB_ERR_RUN_STAGE, -1,
+                             "amplification entry '%s' needs a mesh entry, not vertex entry '%s'",
+                             req->amplification, main_name);
+    if (!e[RUN_HULL] != !e[RUN_DOMAIN])
+        return dgpb_diag_set(d, DGPB_ERR_RUN_STAGE, -1,
+                             "%s entry '%s' needs a %s entry too: tessellation takes both",
+                             e[RUN_HULL] ? "hull" : "domain", e[RUN_HULL] ? req->hull : req->domain,
+                             e[RUN_HULL] ? "domain" : "hull");
     return DGPB_OK;
 }
 
@@ -116,10 +210,27 @@ static int check_texture(const dgpb_run_param *p, dgpb_diag *d)
         return dgpb_diag_set(d, DGPB_ERR_RUN_SIZE, -1,
                              "texture '%s': a cube has 6 square faces (%ux%ux%u given)", p->name,
                              p->width, height, depth);
+    if (p->dim == DGPB_RUN_DIM_CUBE_ARRAY && (depth % 6 || p->width != height))
+        return dgpb_diag_set(d, DGPB_ERR_RUN_SIZE, -1,
+                             "texture '%s': a cube array has 6 square faces per cube (%ux%ux%u "
+                             "given)",
+                             p->name, p->width, height, depth);
+    if (p->dim == DGPB_RUN_DIM_2D_MS && (depth < 2 || depth > 64 || (depth & (depth - 1))))
+        return dgpb_diag_set(d, DGPB_ERR_RUN_SIZE, -1,
+                             "texture '%s': a 2d_ms texture has 2, 4, 8, 16, 32 or 64 samples "
+                             "(%u given)",
+                             p->name, depth);
     if ((p->dim == DGPB_RUN_DIM_1D || p->dim == DGPB_RUN_DIM_2D) && depth != 1)
         return dgpb_diag_set(d, DGPB_ERR_RUN_SIZE, -1,
                              "texture '%s': a %s texture has no depth (%u given)", p->name,
                              dgpb_run_dim_name(p->dim), depth);
+    if (dgpb_run_format_sample_type(p->format) == DGPB_SAMPLE_DEPTH && p->dim != DGPB_RUN_DIM_2D &&
+        p->dim != DGPB_RUN_DIM_2D_ARRAY && p->dim != DGPB_RUN_DIM_CUBE &&
+        p->dim != DGPB_RUN_DIM_CUBE_ARRAY)
+        return dgpb_diag_set(d, DGPB_ERR_RUN_KIND, -1,
+                             "texture '%s': a depth texture (%s) is 2d, 2d_array, cube or "
+                             "cube_array, not %s",
+                             p->name, dgpb_run_format_name(p->format), dgpb_run_dim_name(p->dim));
     uint64_t bytes = (uint64_t)p->width * height * depth * texel;
     if (bytes != p->size)
         return dgpb_diag_set(d, DGPB_ERR_RUN_SIZE, -1,
@@ -129,10 +240,27 @@ static int check_texture(const dgpb_run_param *p, dgpb_diag *d)
     return DGPB_OK;
 }
 
+/* A shape's dimension as --texture spells it ("2d_array", "2d_ms"); "1d_array" and
+   "2d_ms_array", which the runner has no dimension of, too. */
+static const char *shape_dim_text(uint32_t shape)
+{
+    const char *dim = dgpb_shape_dim_name(DGPB_SHAPE_DIM_OF(shape));
+    static const char *const arrays[] = {
+        [DGPB_DIM_1D] = "1d_array", [DGPB_DIM_2D] = "2d_array", [DGPB_DIM_CUBE] = "cube_array"};
+    if (shape & DGPB_SHAPE_MULTISAMPLED)
+        return shape & DGPB_SHAPE_ARRAYED ? "2d_ms_array" : "2d_ms";
+    if ((shape & DGPB_SHAPE_ARRAYED) && DGPB_SHAPE_DIM_OF(shape) < sizeof arrays / sizeof *arrays &&
+        arrays[DGPB_SHAPE_DIM_OF(shape)])
+        return arrays[DGPB_SHAPE_DIM_OF(shape)];
+    return dim ? dim : "?";
+}
+
 /*
  * A texture given for a row of another shape (docs/format.md, "Shapes"): a
- * 2D texture for a cube map, a float format for a uint texture. A row whose
- * shape is 0 (not stated) takes what it is given.
+ * 2D texture for a cube map or a multisampled one, a float format for a uint
+ * texture, a colour format for a depth texture (or the other way round). A
+ * row whose shape is 0 (not stated) takes what it is given, but a storage
+ * texture is never multisampled or of a depth format here.
  */
 static int check_texture_shape(const dgpb_run_param *p, const dgpb_param_view *row, dgpb_diag *d)
 {
@@ -142,40 +270,46 @@ static int check_texture_shape(const dgpb_run_param *p, const dgpb_param_view *r
         [DGPB_RUN_DIM_3D] = DGPB_DIM_3D,
         [DGPB_RUN_DIM_CUBE] = DGPB_DIM_CUBE,
         [DGPB_RUN_DIM_2D_ARRAY] = DGPB_DIM_2D | DGPB_SHAPE_ARRAYED,
+        [DGPB_RUN_DIM_CUBE_ARRAY] = DGPB_DIM_CUBE | DGPB_SHAPE_ARRAYED,
+        [DGPB_RUN_DIM_2D_MS] = DGPB_DIM_2D | DGPB_SHAPE_MULTISAMPLED,
     };
-    uint32_t shape = row->offset, want = shape & (DGPB_SHAPE_DIM_MASK | DGPB_SHAPE_ARRAYED);
+    uint32_t shape = row->offset;
+    uint32_t want = shape & (DGPB_SHAPE_DIM_MASK | DGPB_SHAPE_ARRAYED | DGPB_SHAPE_MULTISAMPLED);
+    uint32_t given = dgpb_run_format_sample_type(p->format);
+    const char *format = dgpb_run_format_name(p->format);
     char text[96];
-    if (!DGPB_SHAPE_DIM_OF(shape) || p->dim >= DGPB_RUN_DIM_COUNT)
-        return DGPB_OK;
-    if (shape & DGPB_SHAPE_MULTISAMPLED)
+    if (p->dim >= DGPB_RUN_DIM_COUNT)
+        return DGPB_OK; /* check_texture says so */
+    if (row->kind == DGPB_KIND_RW_TEXTURE &&
+        (p->dim == DGPB_RUN_DIM_2D_MS || given == DGPB_SAMPLE_DEPTH))
         return dgpb_diag_set(d, DGPB_ERR_RUN_KIND, -1,
-                             "texture '%s' is a multisampled texture (%s), which the runner cannot "
-                             "give",
+                             "storage texture '%s': the runner gives storage textures of colour "
+                             "formats, one sample each (%s %s given)",
+                             p->name, format ? format : "?", dgpb_run_dim_name(p->dim));
+    if (!DGPB_SHAPE_DIM_OF(shape))
+        return DGPB_OK;
+    if ((shape & DGPB_SHAPE_MULTISAMPLED) && (shape & DGPB_SHAPE_ARRAYED))
+        return dgpb_diag_set(d, DGPB_ERR_RUN_KIND, -1,
+                             "texture '%s' is a multisampled array texture (%s), which the runner "
+                             "cannot give",
                              p->name, dgpb_shape_text(shape, text, sizeof text));
     if (dims[p->dim] != want)
+        return dgpb_diag_set(d, DGPB_ERR_RUN_KIND, -1,
+                             "texture '%s' is a %s texture in the bundle (%s), the request gives a "
+                             "%s one (--texture NAME=FORMAT:SIZE:DIM says which)",
+                             p->name, shape_dim_text(shape),
+                             dgpb_shape_text(shape, text, sizeof text), dgpb_run_dim_name(p->dim));
+    uint32_t sample = DGPB_SHAPE_SAMPLE_OF(shape);
+    if (sample && given && sample != given)
         return dgpb_diag_set(
             d, DGPB_ERR_RUN_KIND, -1,
-            "texture '%s' is a %s texture in the bundle (%s), the request gives a "
-            "%s one (--texture NAME=FORMAT:SIZE:DIM says which)",
-            p->name,
-            dgpb_shape_dim_name(DGPB_SHAPE_DIM_OF(shape)) && (shape & DGPB_SHAPE_ARRAYED)
-                ? (DGPB_SHAPE_DIM_OF(shape) == DGPB_DIM_CUBE ? "cube_array" : "2d_array")
-                : dgpb_shape_dim_name(DGPB_SHAPE_DIM_OF(shape)),
-            dgpb_shape_text(shape, text, sizeof text), dgpb_run_dim_name(p->dim));
-    uint32_t sample = DGPB_SHAPE_SAMPLE_OF(shape);
-    const char *format = dgpb_run_format_name(p->format);
-    uint32_t given =
-        format ? dgpb_texel_format_sample_type(dgpb_texel_format_from_name(format, strlen(format)))
-               : 0;
-    if (sample == DGPB_SAMPLE_DEPTH)
-        sample = DGPB_SAMPLE_FLOAT; /* a depth texture is read from a float format here */
-    if (sample && given && sample != given)
-        return dgpb_diag_set(d, DGPB_ERR_RUN_KIND, -1,
-                             "texture '%s' returns %s texels in the bundle (%s), the request gives "
-                             "%s, a %s format",
-                             p->name, dgpb_sample_type_name(sample),
-                             dgpb_shape_text(shape, text, sizeof text), format,
-                             dgpb_sample_type_name(given));
+            "texture '%s' returns %s texels in the bundle (%s), the request gives %s, a %s "
+            "format%s",
+            p->name, dgpb_sample_type_name(sample), dgpb_shape_text(shape, text, sizeof text),
+            format, dgpb_sample_type_name(given),
+            sample == DGPB_SAMPLE_DEPTH  ? " (a depth texture takes depth32float or depth16unorm)"
+            : given == DGPB_SAMPLE_DEPTH ? " (a depth format is for depth textures only)"
+                                         : "");
     return DGPB_OK;
 }
 
@@ -222,19 +356,72 @@ static int check_param(const dgpb_run_param *p, const dgpb_param_view *row, dgpb
     }
 }
 
+/* The control points of a hull entry's patches (its input patch, or else its output
+   control points), read from its SPIR-V; 0 when the code does not say. */
+static uint32_t patch_points(const dgpb_target_view *t, const dgpb_entry_view *hull)
+{
+    spirv_stage_modes m;
+    if (t->code_format_id != DGPB_CODE_FORMAT_SPIRV ||
+        spirv_stage_read(hull->code.data, hull->code.size, &m, NULL))
+        return 0;
+    return m.input_patch ? m.input_patch : m.output_vertices;
+}
+
+/*
+ * The draw a request asks for fits its pipeline: vertices for a vertex
+ * pipeline only (a whole number of patches with tessellation; its groups and
+ * threads are not used); a draw runs once.
+ */
+static int check_draw(const dgpb_target_view *t, const dgpb_run_request *req,
+                      const dgpb_entry_view *const *e, dgpb_diag *d)
+{
+    bool mesh = e[RUN_MAIN]->stage_id == DGPB_STAGE_MESH;
+    if (req->fragment && (req->repeat > 1 || req->time))
+        return dgpb_diag_set(d, DGPB_ERR_INVALID, -1,
+                             "a draw runs once and is not timed (repeat and time are for "
+                             "dispatches)");
+    if (!req->fragment || mesh) {
+        if (req->vertices)
+            return dgpb_diag_set(d, DGPB_ERR_INVALID, -1, "%s entry '%s' %s groups, not vertices",
+                                 dgpb_stage_name(e[RUN_MAIN]->stage_id), req->entry,
+                                 mesh ? "draws" : "dispatches");
+        return DGPB_OK;
+    }
+    /* Vertex attributes would need vertex buffers, which no row describes. */
+    spirv_stage_modes m;
+    if (t->code_format_id == DGPB_CODE_FORMAT_SPIRV &&
+        !spirv_stage_read(e[RUN_MAIN]->code.data, e[RUN_MAIN]->code.size, &m, NULL) &&
+        m.vertex_inputs)
+        return dgpb_diag_set(d, DGPB_ERR_UNSUPPORTED, -1,
+                             "vertex entry '%s' reads %u vertex attribute%s (location %u and up), "
+                             "and the runner binds no vertex buffers (no row describes them): "
+                             "read the vertices from a buffer by SV_VertexID",
+                             req->entry, m.vertex_inputs, m.vertex_inputs == 1 ? "" : "s",
+                             m.first_location);
+    uint32_t points = e[RUN_HULL] ? patch_points(t, e[RUN_HULL]) : 0;
+    if (points && req->vertices % points)
+        return dgpb_diag_set(d, DGPB_ERR_INVALID, -1,
+                             "%u vertices are no whole number of patches: hull entry '%s' takes "
+                             "patches of %u control points",
+                             req->vertices, req->hull, points);
+    return DGPB_OK;
+}
+
 int dgpb_run_check(const dgpb_target_view *t, const dgpb_run_request *req,
                    const dgpb_param_view **rows, dgpb_diag *d)
 {
-    const dgpb_entry_view *e[2] = {NULL, NULL};
+    const dgpb_entry_view *e[RUN_ENTRY_COUNT];
     bool render = req->fragment != NULL;
-    int rc = find_entry(t, req->entry, render ? DGPB_STAGE_VERTEX : DGPB_STAGE_COMPUTE, &e[0], d);
-    if (!rc && render)
-        rc = find_entry(t, req->fragment, DGPB_STAGE_FRAGMENT, &e[1], d);
+    int rc = find_entries(t, req, e, d);
+    if (!rc)
+        rc = check_draw(t, req, e, d);
     if (rc)
         return rc;
     if (req->param_count > DGPB_RUN_MAX_PARAMS)
         return dgpb_diag_set(d, DGPB_ERR_LIMIT, -1, "more than %u parameters", DGPB_RUN_MAX_PARAMS);
-    int n = render ? 2 : 1;
+    /* A vertex pipeline that draws nothing only creates its pipeline; a mesh pipeline always
+       draws (its groups default to 1, as a dispatch's). */
+    bool create_only = render && e[RUN_MAIN]->stage_id != DGPB_STAGE_MESH && !req->vertices;
     for (uint32_t i = 0; i < req->param_count; i++) {
         const dgpb_run_param *p = &req->params[i];
         if (rows)
@@ -251,24 +438,44 @@ int dgpb_run_check(const dgpb_target_view *t, const dgpb_run_request *req,
                                      "'%s': a colour attachment needs a render request", p->name);
             if ((rc = check_texture(p, d)))
                 return rc;
+            if (p->dim != DGPB_RUN_DIM_2D ||
+                dgpb_run_format_sample_type(p->format) == DGPB_SAMPLE_DEPTH)
+                return dgpb_diag_set(d, DGPB_ERR_RUN_KIND, -1,
+                                     "colour attachment '%s' is a 2d texture of a colour format "
+                                     "(%s %s given)",
+                                     p->name, dgpb_run_format_name(p->format),
+                                     dgpb_run_dim_name(p->dim));
+            for (uint32_t j = 0; j < i; j++)
+                if (req->params[j].kind == DGPB_RUN_KIND_COLOR_ATTACHMENT)
+                    return dgpb_diag_set(d, DGPB_ERR_INVALID, -1,
+                                         "'%s' and '%s': a draw has one colour attachment",
+                                         req->params[j].name, p->name);
             continue;
         }
         const dgpb_param_view *row = NULL;
         const dgpb_entry_view *owner = NULL;
-        for (int k = 0; k < n && !row; k++)
-            for (uint32_t j = 0; j < e[k]->param_count && !row; j++)
+        for (int k = 0; k < RUN_ENTRY_COUNT && !row; k++)
+            for (uint32_t j = 0; e[k] && j < e[k]->param_count && !row; j++)
                 if (dgpb_str_eq(e[k]->params[j].name, p->name))
                     row = &e[k]->params[j], owner = e[k];
         if (!row) {
-            dgpb_diag_set(d, DGPB_ERR_RUN_PARAM, -1, "entry '%s' has no parameter '%s'", req->entry,
-                          p->name);
-            /* Name the rows it has, so a typo is a glance away. */
-            for (int k = 0, listed = 0; d && k < n; k++)
-                for (uint32_t j = 0; j < e[k]->param_count; j++) {
+            dgpb_diag_set(d, DGPB_ERR_RUN_PARAM, -1, "%s '%s' has no parameter '%s'",
+                          render ? "the render pipeline of entry" : "entry", req->entry, p->name);
+            /* Name the rows it has, so a typo is a glance away (each name once). */
+            for (int k = 0, listed = 0; d && k < RUN_ENTRY_COUNT; k++)
+                for (uint32_t j = 0; e[k] && j < e[k]->param_count; j++) {
+                    const dgpb_param_view *o = &e[k]->params[j];
+                    bool seen = false;
+                    for (int kk = 0; kk <= k && !seen; kk++)
+                        for (uint32_t jj = 0; e[kk] && jj < e[kk]->param_count && !seen; jj++)
+                            seen = (kk < k || jj < j) &&
+                                   o->name.len == e[kk]->params[jj].name.len &&
+                                   !memcmp(o->name.ptr, e[kk]->params[jj].name.ptr, o->name.len);
+                    if (seen)
+                        continue;
                     size_t len = strlen(d->message);
                     snprintf(d->message + len, sizeof d->message - len, "%s%.*s",
-                             listed++ ? ", " : "; its parameters: ", (int)e[k]->params[j].name.len,
-                             e[k]->params[j].name.ptr);
+                             listed++ ? ", " : "; its parameters: ", (int)o->name.len, o->name.ptr);
                 }
             return DGPB_ERR_RUN_PARAM;
         }
@@ -284,8 +491,8 @@ int dgpb_run_check(const dgpb_target_view *t, const dgpb_run_request *req,
     }
     /* Every row must be given something, but samplers, which the host makes itself (a
        render request that draws nothing only creates the pipeline). */
-    for (int k = 0; k < n && !(render && !req->vertices); k++)
-        for (uint32_t j = 0; j < e[k]->param_count; j++) {
+    for (int k = 0; k < RUN_ENTRY_COUNT && !create_only; k++)
+        for (uint32_t j = 0; e[k] && j < e[k]->param_count; j++) {
             const dgpb_param_view *row = &e[k]->params[j];
             if (row->kind == DGPB_KIND_SAMPLER || run_param_index(req, row) >= 0 ||
                 run_block_covered(e[k], row, req))
@@ -298,6 +505,14 @@ int dgpb_run_check(const dgpb_target_view *t, const dgpb_run_request *req,
                                  (int)row->name.len, row->name.ptr, kind_text(row->kind),
                                  (int)e[k]->name.len, e[k]->name.ptr);
         }
+    if (render && !create_only) {
+        bool attachment = false;
+        for (uint32_t i = 0; i < req->param_count; i++)
+            attachment |= req->params[i].kind == DGPB_RUN_KIND_COLOR_ATTACHMENT;
+        if (!attachment)
+            return dgpb_diag_set(d, DGPB_ERR_RUN_MISSING, -1,
+                                 "a draw needs a colour attachment to draw into");
+    }
     return DGPB_OK;
 }
 
@@ -432,13 +647,15 @@ int dgpb_runner_run(dgpb_runner *r, const char *bundle_path, const dgpb_run_requ
     dgpb_diag d;
     dgpb_diag_clear(&d);
     const dgpb_param_view *rows[DGPB_RUN_MAX_PARAMS];
-    const dgpb_entry_view *entries[2] = {NULL, NULL};
+    const dgpb_entry_view *entries[RUN_ENTRY_COUNT] = {NULL};
     run_bundle *bd = get_bundle(r, bundle_path, &d);
     int rc = bd ? dgpb_run_check(bd->t, req, rows, &d) : d.code;
     if (!rc) {
-        dgpb_target_find_entry(bd->t, req->entry, &entries[0], NULL);
-        if (req->fragment)
-            dgpb_target_find_entry(bd->t, req->fragment, &entries[1], NULL);
+        const char *names[RUN_ENTRY_COUNT];
+        run_entry_names(req, names);
+        for (int k = 0; k < RUN_ENTRY_COUNT; k++)
+            if (names[k])
+                dgpb_target_find_entry(bd->t, names[k], &entries[k], NULL);
         rc = r->ops->run(r->host, bundle_path, entries, req, rows, res, &d);
     }
     if (rc && diag)

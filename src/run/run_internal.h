@@ -24,6 +24,33 @@
 
 #include "dgpb/run.h"
 
+/*
+ * The entries of a request by their place in its pipeline: RUN_MAIN is the
+ * compute entry, or the vertex or mesh entry of a render request (the one
+ * whose table comes first); the others are the request's fields of the same
+ * names. An absent entry is NULL.
+ */
+enum {
+    RUN_MAIN,
+    RUN_AMPLIFICATION,
+    RUN_HULL,
+    RUN_DOMAIN,
+    RUN_GEOMETRY,
+    RUN_FRAGMENT,
+    RUN_ENTRY_COUNT
+};
+
+/* The entry name of each place (RUN_MAIN: `entry`), NULL where the request names none. */
+static inline void run_entry_names(const dgpb_run_request *req, const char *out[RUN_ENTRY_COUNT])
+{
+    out[RUN_MAIN] = req->entry;
+    out[RUN_AMPLIFICATION] = req->amplification;
+    out[RUN_HULL] = req->hull;
+    out[RUN_DOMAIN] = req->domain;
+    out[RUN_GEOMETRY] = req->geometry;
+    out[RUN_FRAGMENT] = req->fragment;
+}
+
 /* One host's operations. `host` is the host's own state. */
 typedef struct run_host_ops {
     void (*destroy)(void *host);
@@ -33,7 +60,8 @@ typedef struct run_host_ops {
     /*
      * Runs a request already checked by dgpb_run_check (rows[i] is the row of
      * req->params[i], NULL for an attachment). `key` names the bundle (its
-     * path) for caches; entries[1] is the fragment entry of a render request.
+     * path) for caches; `entries` holds RUN_ENTRY_COUNT entries by place
+     * (RUN_MAIN, ...; NULL where absent).
      */
     int (*run)(void *host, const char *key, const dgpb_entry_view *const *entries,
                const dgpb_run_request *req, const dgpb_param_view *const *rows,

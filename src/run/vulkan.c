@@ -155,6 +155,9 @@ static int vk_create(const dgpb_runner_desc *desc, vk_host **out, dgpb_diag *d)
             (PFN_vkCmdEndRendering)vkGetDeviceProcAddr(vk->device, "vkCmdEndRendering");
         vk->dynamic_rendering = vk->begin_rendering && vk->end_rendering;
     }
+    if ((on.extensions & (1u << VK_EXT_MESH)) && on.mesh.meshShader)
+        vk->draw_mesh_tasks =
+            (PFN_vkCmdDrawMeshTasksEXT)vkGetDeviceProcAddr(vk->device, "vkCmdDrawMeshTasksEXT");
     VkCommandPoolCreateInfo pci = {.sType = VK_STRUCTURE_TYPE_COMMAND_POOL_CREATE_INFO,
                                    .flags = VK_COMMAND_POOL_CREATE_RESET_COMMAND_BUFFER_BIT,
                                    .queueFamilyIndex = vk->queue_family};
@@ -173,6 +176,7 @@ static void vk_destroy(void *host)
         return;
     if (vk->device) {
         vkDeviceWaitIdle(vk->device);
+        vk_fill_destroy(vk);
         for (uint32_t i = 0; i < vk->pipeline_count; i++) {
             pipeline *p = &vk->pipelines[i];
             if (p->pipe)

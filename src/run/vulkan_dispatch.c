@@ -3,12 +3,40 @@
  * the request's resources and descriptor sets, the command buffer (uploads,
  * push constants, the dispatches or the draw, the copies back), submitting
  * and waiting, then every buffer and texture read back and, with `time`, the
- * GPU time of each dispatch from a timestamp before and after it.
+ * GPU time of each dispatch from a timestamp before and after it. A draw
+ * renders into the colour attachment with dynamic rendering: vkCmdDraw for
+ * a vertex pipeline, vkCmdDrawMeshTasksEXT for a mesh pipeline.
  */
 #include <string.h>
 
 #include "core/alloc.h"
 #include "run/vulkan_internal.h"
+
+/* The pipeline stages of the shader stages of a pipeline (for barriers: only stages the
+   device has may be named). */
+static VkPipelineStageFlags pipeline_stages(VkShaderStageFlags stages)
+{
+    static const struct {
+        VkShaderStageFlags shader;
+        VkPipelineStageFlags pipe;
+    } map[] = {
+        {VK_SHADER_STAGE_VERTEX_BIT, VK_PIPELINE_STAGE_VERTEX_SHADER_BIT},
+        {VK_SHADER_STAGE_TESSELLATION_CONTROL_BIT,
+         VK_PIPELINE_STAGE_TESSELLATION_CONTROL_SHADER_BIT},
+        {VK_SHADER_STAGE_TESSELLATION_EVALUATION_BIT,
+         VK_PIPELINE_STAGE_TESSELLATION_EVALUATION_SHADER_BIT},
+        {VK_SHADER_STAGE_GEOMETRY_BIT, VK_PIPELINE_STAGE_GEOMETRY_SHADER_BIT},
+        {VK_SHADER_STAGE_FRAGMENT_BIT, VK_PIPELINE_STAGE_FRAGMENT_SHADER_BIT},
+        {VK_SHADER_STAGE_COMPUTE_BIT, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT},
+        {VK_SHADER_STAGE_TASK_BIT_EXT, VK_PIPELINE_STAGE_TASK_SHADER_BIT_EXT},
+        {VK_SHADER_STAGE_MESH_BIT_EXT, VK_PIPELINE_STAGE_MESH_SHADER_BIT_EXT},
+    };
+    VkPipelineStageFlags out = 0;
+    for (size_t i = 0; i < sizeof map / sizeof map[0]; i++)
+        if (stages & map[i].shader)
+            out |= map[i].pipe;
+    return out;
+}
 
 int vk_run(void *host, const char *key, const dgpb_entry_view *const *entries,
            const dgpb_run_request *c, const dgpb_param_view *const *rows, dgpb_run_result *result,
@@ -25,10 +53,10 @@ int vk_run(void *host, const char *key, const dgpb_entry_view *const *entries,
     pipeline *p = vk_get_pipeline(vk, key, c, r, entries);
     if (!p)
         return r->code;
-    if (c->fragment && c->vertices == 0)
+    if (p->graphics && !p->mesh && c->vertices == 0)
         return DGPB_OK; /* created only */
     uint32_t repeat = c->repeat ? c->repeat : 1;
-    bool timed = c->time && !c->fragment;
+    bool timed = c->time && !p->graphics;
     if (timed && !vk->timestamp_bits)
         return run_fail(r, DGPB_ERR_RUN_CAPABILITY,
                         "device '%s' has no timestamps on its compute queue (needed for timing)",
@@ -65,7 +93,7 @@ int vk_run(void *host, const char *key, const dgpb_entry_view *const *entries,
             }
         }
     }
-    if (c->fragment) {
+    if (p->graphics) {
         if (!att) {
             run_fail(r, DGPB_ERR_RUN_MISSING,
                      "a render request that draws needs a colour attachment");
@@ -88,15 +116,16 @@ int vk_run(void *host, const char *key, const dgpb_entry_view *const *entries,
     /* Descriptor sets: one per space, every binding written from its slot. */
     VkDescriptorPoolSize sizes[] = {
         {VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER, MAX_SLOTS},
-        {VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, MAX_SLOTS},
+        {VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 2 * MAX_SLOTS},
         {VK_DESCRIPTOR_TYPE_SAMPLED_IMAGE, MAX_SLOTS},
         {VK_DESCRIPTOR_TYPE_SAMPLER, MAX_SLOTS},
         {VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER, MAX_SLOTS},
         {VK_DESCRIPTOR_TYPE_STORAGE_IMAGE, MAX_SLOTS},
     };
+    /* The sets of the pipeline, and one for each multisampled texture to fill (vulkan_fill.c). */
     VkDescriptorPoolCreateInfo pci = {.sType = VK_STRUCTURE_TYPE_DESCRIPTOR_POOL_CREATE_INFO,
-                                      .maxSets = MAX_SETS,
-                                      .poolSizeCount = 5,
+                                      .maxSets = MAX_SETS + MAX_SLOTS,
+                                      .poolSizeCount = sizeof sizes / sizeof sizes[0],
                                       .pPoolSizes = sizes};
     VkDescriptorSet sets[MAX_SETS] = {0};
     if (vkCreateDescriptorPool(vk->device, &pci, NULL, &pool) != VK_SUCCESS) {
@@ -145,19 +174,23 @@ int vk_run(void *host, const char *key, const dgpb_entry_view *const *entries,
     VkCommandBufferBeginInfo bi = {.sType = VK_STRUCTURE_TYPE_COMMAND_BUFFER_BEGIN_INFO,
                                    .flags = VK_COMMAND_BUFFER_USAGE_ONE_TIME_SUBMIT_BIT};
     vkBeginCommandBuffer(cmd, &bi);
-    VkPipelineStageFlags shader_stage =
-        c->fragment ? VK_PIPELINE_STAGE_VERTEX_SHADER_BIT | VK_PIPELINE_STAGE_FRAGMENT_SHADER_BIT
-                    : VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT;
-    /* Images: upload (or clear to zero), then the layout the shader uses. */
+    VkPipelineStageFlags shader_stage = pipeline_stages(p->stages);
+    /* Images: upload (or clear to zero), then the layout the shader uses; a multisampled
+       image is drawn into, sample by sample (vulkan_fill.c). */
     for (uint32_t i = 0; i < p->slot_count; i++) {
         if (!res[i].img)
             continue;
+        if (res[i].fill_view) {
+            if (!vk_fill_record(vk, cmd, pool, &res[i], shader_stage, r))
+                goto out;
+            continue;
+        }
         bool storage = p->slots[i].type == VK_DESCRIPTOR_TYPE_STORAGE_IMAGE;
-        vk_image_barrier(cmd, res[i].img, VK_IMAGE_LAYOUT_UNDEFINED,
+        vk_image_barrier(cmd, res[i].img, res[i].aspect, VK_IMAGE_LAYOUT_UNDEFINED,
                          VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL, 0, VK_ACCESS_TRANSFER_WRITE_BIT,
                          VK_PIPELINE_STAGE_TOP_OF_PIPE_BIT, VK_PIPELINE_STAGE_TRANSFER_BIT);
         vk_copy_image(cmd, &res[i], true);
-        vk_image_barrier(cmd, res[i].img, VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL,
+        vk_image_barrier(cmd, res[i].img, res[i].aspect, VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL,
                          storage ? VK_IMAGE_LAYOUT_GENERAL
                                  : VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL,
                          VK_ACCESS_TRANSFER_WRITE_BIT,
@@ -165,13 +198,13 @@ int vk_run(void *host, const char *key, const dgpb_entry_view *const *entries,
                          VK_PIPELINE_STAGE_TRANSFER_BIT, shader_stage);
     }
     VkPipelineBindPoint bind =
-        c->fragment ? VK_PIPELINE_BIND_POINT_GRAPHICS : VK_PIPELINE_BIND_POINT_COMPUTE;
+        p->graphics ? VK_PIPELINE_BIND_POINT_GRAPHICS : VK_PIPELINE_BIND_POINT_COMPUTE;
     vkCmdBindPipeline(cmd, bind, p->pipe);
     if (p->set_count)
         vkCmdBindDescriptorSets(cmd, bind, p->layout, 0, p->set_count, sets, 0, NULL);
     if (p->push.size)
         vkCmdPushConstants(cmd, p->layout, p->stages, 0, p->push.size, push);
-    if (!c->fragment) {
+    if (!p->graphics) {
         uint32_t *groups = result->groups;
         run_groups(c, p->group_size, groups);
         if (timed)
@@ -194,7 +227,7 @@ int vk_run(void *host, const char *key, const dgpb_entry_view *const *entries,
         }
         result->dispatches = repeat;
     } else {
-        vk_image_barrier(cmd, att_res->img, VK_IMAGE_LAYOUT_UNDEFINED,
+        vk_image_barrier(cmd, att_res->img, att_res->aspect, VK_IMAGE_LAYOUT_UNDEFINED,
                          VK_IMAGE_LAYOUT_COLOR_ATTACHMENT_OPTIMAL, 0,
                          VK_ACCESS_COLOR_ATTACHMENT_WRITE_BIT, VK_PIPELINE_STAGE_TOP_OF_PIPE_BIT,
                          VK_PIPELINE_STAGE_COLOR_ATTACHMENT_OUTPUT_BIT);
@@ -213,9 +246,16 @@ int vk_run(void *host, const char *key, const dgpb_entry_view *const *entries,
         VkRect2D scissor = {{0, 0}, {att->width, att->height}};
         vkCmdSetViewport(cmd, 0, 1, &viewport);
         vkCmdSetScissor(cmd, 0, 1, &scissor);
-        vkCmdDraw(cmd, c->vertices, 1, 0, 0);
+        if (p->mesh) {
+            run_groups(c, p->group_size, result->groups);
+            vk->draw_mesh_tasks(cmd, result->groups[0], result->groups[1], result->groups[2]);
+        } else {
+            vkCmdDraw(cmd, c->vertices, 1, 0, 0);
+        }
+        result->dispatches = 1;
         vk->end_rendering(cmd);
-        vk_image_barrier(cmd, att_res->img, VK_IMAGE_LAYOUT_COLOR_ATTACHMENT_OPTIMAL,
+        vk_image_barrier(cmd, att_res->img, att_res->aspect,
+                         VK_IMAGE_LAYOUT_COLOR_ATTACHMENT_OPTIMAL,
                          VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL, VK_ACCESS_COLOR_ATTACHMENT_WRITE_BIT,
                          VK_ACCESS_TRANSFER_READ_BIT, VK_PIPELINE_STAGE_COLOR_ATTACHMENT_OUTPUT_BIT,
                          VK_PIPELINE_STAGE_TRANSFER_BIT);
@@ -225,7 +265,7 @@ int vk_run(void *host, const char *key, const dgpb_entry_view *const *entries,
     for (uint32_t i = 0; i < p->slot_count; i++) {
         if (!res[i].img || p->slots[i].type != VK_DESCRIPTOR_TYPE_STORAGE_IMAGE)
             continue;
-        vk_image_barrier(cmd, res[i].img, VK_IMAGE_LAYOUT_GENERAL,
+        vk_image_barrier(cmd, res[i].img, res[i].aspect, VK_IMAGE_LAYOUT_GENERAL,
                          VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL, VK_ACCESS_SHADER_WRITE_BIT,
                          VK_ACCESS_TRANSFER_READ_BIT, shader_stage, VK_PIPELINE_STAGE_TRANSFER_BIT);
         vk_copy_image(cmd, &res[i], false);

@@ -365,8 +365,7 @@ void vk_features_enable(vk_features *has, vk_features *on, const char **extensio
     link(on, on->v13);
 }
 
-/* The Vulkan shader stage of a dgpb stage (the ray-tracing ones: none the host runs). */
-static VkShaderStageFlags stage_bit(uint32_t stage)
+VkShaderStageFlags vk_stage_bit(uint32_t stage)
 {
     switch (stage) {
     case DGPB_STAGE_VERTEX:
@@ -401,7 +400,7 @@ static bool has_feature(vk_features *has, const feature *ft, uint32_t stage)
         return (has->extensions & (1u << ft->at)) != 0;
     if (ft->in != IN_SUBGROUP)
         return *member(has, ft) != VK_FALSE;
-    return (has->subgroup_stages & stage_bit(stage)) && (has->subgroup_ops & ft->at);
+    return (has->subgroup_stages & vk_stage_bit(stage)) && (has->subgroup_ops & ft->at);
 }
 
 int vk_check_capabilities(vk_host *vk, const dgpb_entry_view *e, dgpb_diag *r)

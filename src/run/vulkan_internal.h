@@ -3,11 +3,12 @@
  * limits, the host's state, the pipelines it keeps and the resources of one
  * run (internal).
  *
- * The host in five files, each calling only those below it: vulkan.c (the
+ * The host in six files, each calling only those below it: vulkan.c (the
  * instance and device, and the host's operations for run.c), vulkan_dispatch.c
  * (one run: recording, submitting, reading back), vulkan_pipeline.c
  * (pipelines, built from the parameter table only and kept per bundle and
- * entries), vulkan_resources.c (buffers, images and samplers of one run) and
+ * entries), vulkan_fill.c (filling multisampled textures by drawing),
+ * vulkan_resources.c (buffers, images and samplers of one run) and
  * vulkan_features.c (the device features an entry's capabilities need).
  */
 #ifndef DGPB_VULKAN_INTERNAL_H
@@ -27,6 +28,9 @@
 #define vk_features_query dgpb__vk_features_query
 #define vk_features_enable dgpb__vk_features_enable
 #define vk_check_capabilities dgpb__vk_check_capabilities
+#define vk_stage_bit dgpb__vk_stage_bit
+#define vk_fill_record dgpb__vk_fill_record
+#define vk_fill_destroy dgpb__vk_fill_destroy
 
 #include <stdbool.h>
 #include <stdint.h>
@@ -50,6 +54,7 @@ typedef struct slot {
     uint32_t space, binding;
     uint32_t element; /* a fixed array of resources: this row's index (rows name[0], name[1]...) */
     VkDescriptorType type;
+    bool compare;                              /* a sampler (combined too) that compares */
     uint32_t kind;                             /* dgpb_kind; DGPB_KIND_VALUE for a uniform block */
     const dgpb_param_view *row;                /* resource rows: the row */
     uint32_t block_size;                       /* uniform blocks: bytes, a multiple of 16 */
@@ -76,9 +81,19 @@ typedef struct pipeline {
     push_block push;
     push_block constants; /* pipeline constants (space DGPB_SPACE_PIPELINE_CONSTANT): their rows */
     VkShaderStageFlags stages;
-    uint32_t group_size[3];
-    bool graphics;
+    uint32_t group_size[3]; /* compute; the first stage of a mesh pipeline */
+    bool graphics;          /* a render pipeline */
+    bool mesh;              /* drawn with vkCmdDrawMeshTasksEXT */
 } pipeline;
+
+/* A pipeline that fills multisampled textures (vulkan_fill.c), per view format and samples. */
+typedef struct fill_pipeline {
+    VkFormat format;
+    VkSampleCountFlagBits samples;
+    VkPipeline pipe;
+} fill_pipeline;
+
+#define MAX_FILL_PIPELINES 16
 
 #ifndef VK_KHR_cooperative_matrix /* Vulkan headers older than 1.3.255 (Debian 12's) */
 #define VK_KHR_COOPERATIVE_MATRIX_EXTENSION_NAME "VK_KHR_cooperative_matrix"
@@ -153,8 +168,15 @@ typedef struct vk_host {
     bool dynamic_rendering;
     PFN_vkCmdBeginRendering begin_rendering;
     PFN_vkCmdEndRendering end_rendering;
+    PFN_vkCmdDrawMeshTasksEXT draw_mesh_tasks; /* NULL without meshShader */
     uint32_t pipeline_count;
     pipeline pipelines[MAX_PIPELINES];
+    /* vulkan_fill.c's: made when a run first needs them */
+    VkDescriptorSetLayout fill_set;
+    VkPipelineLayout fill_layout;
+    VkShaderModule fill_modules[2];
+    uint32_t fill_count;
+    fill_pipeline fills[MAX_FILL_PIPELINES];
 } vk_host;
 
 /* A resource of one run: a buffer, an image with its staging buffer, or a sampler. */
@@ -167,8 +189,13 @@ typedef struct resource {
     VkImage img;
     VkExtent3D extent; /* the image's extent and layers, for copies */
     uint32_t layers;
+    VkImageAspectFlags aspect; /* colour, or depth for a depth format */
+    VkSampleCountFlagBits samples;
+    uint32_t texel_size;
     VkDeviceMemory img_mem;
     VkImageView view;
+    VkImageView fill_view; /* multisampled: the unsigned-integer view vulkan_fill.c draws into */
+    VkFormat fill_format;
     VkSampler sampler;
 } resource;
 
@@ -196,6 +223,10 @@ static inline VkFormat vk_format(uint32_t f)
         return VK_FORMAT_R32G32B32A32_UINT;
     case DGPB_RUN_FORMAT_RGBA32SINT:
         return VK_FORMAT_R32G32B32A32_SINT;
+    case DGPB_RUN_FORMAT_DEPTH32FLOAT:
+        return VK_FORMAT_D32_SFLOAT;
+    case DGPB_RUN_FORMAT_DEPTH16UNORM:
+        return VK_FORMAT_D16_UNORM;
     default:
         return VK_FORMAT_UNDEFINED;
     }
@@ -221,6 +252,9 @@ void vk_features_enable(vk_features *has, vk_features *on, const char **extensio
  */
 int vk_check_capabilities(vk_host *vk, const dgpb_entry_view *e, dgpb_diag *r);
 
+/* The Vulkan shader stage of a dgpb stage; 0 for one the host runs in no pipeline. */
+VkShaderStageFlags vk_stage_bit(uint32_t stage);
+
 /* ---- vulkan_dispatch.c ------------------------------------------------------- */
 
 /* The host's run operation (run_host_ops.run): one request, from pipeline to results. */
@@ -232,7 +266,8 @@ int vk_run(void *host, const char *key, const dgpb_entry_view *const *entries,
 
 /*
  * The pipeline of a request: found in the host's cache (a failure is kept
- * and given again), or created from the bundle's entries. NULL on failure.
+ * and given again), or created from the bundle's entries (RUN_ENTRY_COUNT,
+ * by place). NULL on failure.
  */
 pipeline *vk_get_pipeline(vk_host *vk, const char *bundle_key, const dgpb_run_request *c,
                           dgpb_diag *r, const dgpb_entry_view *const *entries);
@@ -256,10 +291,10 @@ const dgpb_run_param *vk_case_param(const dgpb_run_request *c, const dgpb_param_
 bool vk_make_slot_resource(vk_host *vk, const dgpb_run_request *c, const slot *s, resource *res,
                            dgpb_diag *r);
 
-/* Records an image layout transition. */
-void vk_image_barrier(VkCommandBuffer cmd, VkImage img, VkImageLayout from, VkImageLayout to,
-                      VkAccessFlags src_access, VkAccessFlags dst_access, VkPipelineStageFlags src,
-                      VkPipelineStageFlags dst);
+/* Records an image layout transition of every layer of `aspect` (colour or depth). */
+void vk_image_barrier(VkCommandBuffer cmd, VkImage img, VkImageAspectFlags aspect,
+                      VkImageLayout from, VkImageLayout to, VkAccessFlags src_access,
+                      VkAccessFlags dst_access, VkPipelineStageFlags src, VkPipelineStageFlags dst);
 
 /* Copies every texel (all layers, all slices, tightly packed) between the image and its staging. */
 void vk_copy_image(VkCommandBuffer cmd, const resource *res, bool in);
@@ -267,5 +302,19 @@ void vk_copy_image(VkCommandBuffer cmd, const resource *res, bool in);
 /* Copies a resource's bytes (buffer, or an image's staging buffer) into the result. */
 bool vk_read_back(const resource *res, const dgpb_run_param *cp, dgpb_run_output *out,
                   dgpb_diag *r);
+
+/* ---- vulkan_fill.c ------------------------------------------------------------ */
+
+/*
+ * Records filling multisampled image `res` (made by vk_make_image) from its
+ * staging buffer, sample by sample, and leaves it in the layout a sampled
+ * image is read in (docs/run.md, "Textures"). The descriptor set it needs
+ * comes from `pool`. False with the failure in `r`.
+ */
+bool vk_fill_record(vk_host *vk, VkCommandBuffer cmd, VkDescriptorPool pool, const resource *res,
+                    VkPipelineStageFlags readers, dgpb_diag *r);
+
+/* Releases the fill pipelines and their layouts (at the host's end). */
+void vk_fill_destroy(vk_host *vk);
 
 #endif

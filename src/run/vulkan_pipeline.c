@@ -2,13 +2,16 @@
  * src/run/vulkan_pipeline.c - the Vulkan host's pipelines (vulkan_internal.h):
  * built from the parameter table only (descriptor set layouts per space,
  * uniform blocks of the value rows, one push-constant range for the launch
- * space) and kept per bundle, entries and attachment format.
+ * space) and kept per bundle, entries and attachment format: compute
+ * pipelines, and render pipelines of vertex (tessellation, geometry) or mesh
+ * (amplification) stages, their primitive assembly read from the code.
  */
 #include <stdio.h>
 #include <string.h>
 
 #include "core/alloc.h"
 #include "run/vulkan_internal.h"
+#include "code/spirv/spirv_stage.h"
 
 static bool descriptor_type(uint32_t kind, VkDescriptorType *out)
 {
@@ -55,6 +58,26 @@ static bool add_value_row(const dgpb_param_view **values, uint32_t *count,
     }
     values[(*count)++] = row;
     return true;
+}
+
+/*
+ * Whether the sampler of a row compares (docs/format.md, "Shapes"): a sampler
+ * or combined row's comparison bit, or that of the sampler row that shares a
+ * texture row's binding.
+ */
+static bool sampler_compares(const dgpb_entry_view *e, const dgpb_param_view *row)
+{
+    if (row->kind == DGPB_KIND_SAMPLER || row->kind == DGPB_KIND_TEXTURE_SAMPLER)
+        return (row->offset & DGPB_SHAPE_COMPARISON) != 0;
+    if (!(row->flags & DGPB_FLAG_SHARED_BINDING))
+        return false;
+    for (uint32_t i = 0; i < e->param_count; i++) {
+        const dgpb_param_view *o = &e->params[i];
+        if (o->kind == DGPB_KIND_SAMPLER && o->space == row->space && o->binding == row->binding &&
+            (o->offset & DGPB_SHAPE_COMPARISON))
+            return true;
+    }
+    return false;
 }
 
 /*
@@ -174,6 +197,8 @@ static bool add_rows(pipeline *p, const dgpb_entry_view *e, dgpb_diag *r)
             s->row = row;
             s->kind = row->kind;
         }
+        if (dgpb_kind_has_shape(row->kind))
+            s->compare |= sampler_compares(e, row);
         if (row->kind == DGPB_KIND_VALUE) {
             if (!add_value_row(s->values, &s->value_count, row, r))
                 return false;
@@ -288,8 +313,8 @@ static void constants_key(const dgpb_run_request *c, const dgpb_entry_view *cons
 {
     size_t len = 0;
     buf[0] = 0;
-    for (int k = 0; k < (c->fragment ? 2 : 1); k++)
-        for (uint32_t i = 0; i < entries[k]->param_count; i++) {
+    for (int k = 0; k < RUN_ENTRY_COUNT; k++)
+        for (uint32_t i = 0; entries[k] && i < entries[k]->param_count; i++) {
             const dgpb_param_view *row = &entries[k]->params[i];
             const dgpb_run_param *cp =
                 row->space == DGPB_SPACE_PIPELINE_CONSTANT ? vk_case_param(c, row) : NULL;
@@ -310,14 +335,21 @@ pipeline *vk_get_pipeline(vk_host *vk, const char *bundle_key, const dgpb_run_re
     char tail[64 + 1024], consts[1024];
     constants_key(c, entries, consts, sizeof consts);
     snprintf(tail, sizeof tail, "/%d%s", (int)color, consts);
-    size_t len =
-        strlen(bundle_key) + strlen(c->entry) + (gfx ? strlen(c->fragment) : 0) + strlen(tail) + 3;
+    /* The key: the bundle, each place's entry name (empty where none), the tail. */
+    const char *names[RUN_ENTRY_COUNT];
+    run_entry_names(c, names);
+    size_t len = strlen(bundle_key) + strlen(tail) + 2;
+    for (int k = 0; k < RUN_ENTRY_COUNT; k++)
+        len += (names[k] ? strlen(names[k]) : 0) + 1;
     char *key = mem_alloc(len);
     if (!key) {
         run_fail(r, DGPB_ERR_NOMEM, "out of memory");
         return NULL;
     }
-    snprintf(key, len, "%s\n%s\n%s%s", bundle_key, c->entry, gfx ? c->fragment : "", tail);
+    size_t at = (size_t)snprintf(key, len, "%s", bundle_key);
+    for (int k = 0; k < RUN_ENTRY_COUNT; k++)
+        at += (size_t)snprintf(key + at, len - at, "\n%s", names[k] ? names[k] : "");
+    snprintf(key + at, len - at, "%s", tail);
     for (uint32_t i = 0; i < vk->pipeline_count; i++)
         if (!strcmp(vk->pipelines[i].key, key)) {
             dgpb_free(key);
@@ -334,6 +366,7 @@ pipeline *vk_get_pipeline(vk_host *vk, const char *bundle_key, const dgpb_run_re
     memset(p, 0, sizeof *p);
     p->key = key;
     p->graphics = gfx;
+    p->mesh = gfx && entries[RUN_MAIN]->stage_id == DGPB_STAGE_MESH;
     if (!create_pipeline(vk, p, entries, c, color, r) &&
         (p->failure = mem_alloc(sizeof *p->failure)))
         *p->failure = *r;
@@ -344,19 +377,96 @@ pipeline *vk_get_pipeline(vk_host *vk, const char *bundle_key, const dgpb_run_re
     return p->pipe ? p : NULL;
 }
 
-/* Creates the layout and pipeline of `entries` (one compute, or vertex and fragment). */
+/* The topology a geometry shader's input primitive needs (its execution mode); 0 for none. */
+static bool geometry_topology(uint32_t mode, VkPrimitiveTopology *out)
+{
+    switch (mode) {
+    case 19: /* InputPoints */
+        *out = VK_PRIMITIVE_TOPOLOGY_POINT_LIST;
+        return true;
+    case 20: /* InputLines */
+        *out = VK_PRIMITIVE_TOPOLOGY_LINE_LIST;
+        return true;
+    case 21: /* InputLinesAdjacency */
+        *out = VK_PRIMITIVE_TOPOLOGY_LINE_LIST_WITH_ADJACENCY;
+        return true;
+    case 22: /* Triangles */
+        *out = VK_PRIMITIVE_TOPOLOGY_TRIANGLE_LIST;
+        return true;
+    case 23: /* InputTrianglesAdjacency */
+        *out = VK_PRIMITIVE_TOPOLOGY_TRIANGLE_LIST_WITH_ADJACENCY;
+        return true;
+    default:
+        return false;
+    }
+}
+
+/*
+ * How a vertex pipeline assembles its primitives, from its stages' code
+ * (docs/run.md, "Drawing"): with tessellation a patch list of as many
+ * control points as the hull entry's input patch (else its output control
+ * points); with a geometry shader the list of its input primitive; else a
+ * triangle list. False, with the failure in `r`, where the code does not say.
+ */
+static bool assembly(const dgpb_entry_view *const *entries, VkPrimitiveTopology *topology,
+                     uint32_t *patch, dgpb_diag *r)
+{
+    spirv_stage_modes m;
+    dgpb_diag d;
+    dgpb_diag_clear(&d);
+    *topology = VK_PRIMITIVE_TOPOLOGY_TRIANGLE_LIST;
+    *patch = 0;
+    const dgpb_entry_view *hull = entries[RUN_HULL], *geometry = entries[RUN_GEOMETRY];
+    if (hull) {
+        if (spirv_stage_read(hull->code.data, hull->code.size, &m, &d)) {
+            run_fail(r, d.code, "hull entry '%.*s': %s", (int)hull->name.len, hull->name.ptr,
+                     d.message);
+            return false;
+        }
+        *patch = m.input_patch ? m.input_patch : m.output_vertices;
+        if (!*patch) {
+            run_fail(r, DGPB_ERR_CORRUPT,
+                     "hull entry '%.*s': its code states no control points per patch",
+                     (int)hull->name.len, hull->name.ptr);
+            return false;
+        }
+        *topology = VK_PRIMITIVE_TOPOLOGY_PATCH_LIST;
+        return true;
+    }
+    if (geometry) {
+        if (spirv_stage_read(geometry->code.data, geometry->code.size, &m, &d)) {
+            run_fail(r, d.code, "geometry entry '%.*s': %s", (int)geometry->name.len,
+                     geometry->name.ptr, d.message);
+            return false;
+        }
+        if (!geometry_topology(m.input_primitive, topology)) {
+            run_fail(r, DGPB_ERR_CORRUPT,
+                     "geometry entry '%.*s': its code states no input primitive",
+                     (int)geometry->name.len, geometry->name.ptr);
+            return false;
+        }
+    }
+    return true;
+}
+
+/* Creates the layout and pipeline of `entries` (one compute, or a render pipeline's). */
 static bool create_pipeline(vk_host *vk, pipeline *p, const dgpb_entry_view *const *entries,
                             const dgpb_run_request *c, VkFormat color, dgpb_diag *r)
 {
     bool gfx = p->graphics;
-    for (int i = 0; i < (gfx ? 2 : 1); i++)
+    VkShaderStageFlags stages = 0;
+    for (int i = 0; i < RUN_ENTRY_COUNT; i++) {
+        if (!entries[i])
+            continue;
         if (vk_check_capabilities(vk, entries[i], r) || !add_rows(p, entries[i], r))
             return false;
-    VkShaderStageFlags stages = gfx ? VK_SHADER_STAGE_VERTEX_BIT | VK_SHADER_STAGE_FRAGMENT_BIT
-                                    : VK_SHADER_STAGE_COMPUTE_BIT;
+        stages |= vk_stage_bit(entries[i]->stage_id);
+    }
     if (!make_layout(vk, p, stages, r))
         return false;
-    memcpy(p->group_size, entries[0]->thread_group_size, sizeof p->group_size);
+    const dgpb_entry_view *first =
+        entries[RUN_AMPLIFICATION] ? entries[RUN_AMPLIFICATION] : entries[RUN_MAIN];
+    memcpy(p->group_size, first->thread_group_size, sizeof p->group_size);
 
     /* The pipeline constants the request sets; the others keep the code's defaults. */
     VkSpecializationMapEntry map[MAX_VALUES];
@@ -381,20 +491,32 @@ static bool create_pipeline(vk_host *vk, pipeline *p, const dgpb_entry_view *con
     VkSpecializationInfo spec = {
         .mapEntryCount = mapped, .pMapEntries = map, .dataSize = data_size, .pData = data};
     const VkSpecializationInfo *specp = mapped ? &spec : NULL;
-    VkShaderModule mods[2] = {VK_NULL_HANDLE, VK_NULL_HANDLE};
+    /* Stages in pipeline order: amplification, vertex or mesh, hull, domain, geometry,
+       fragment (the order of the places). */
+    VkShaderModule mods[RUN_ENTRY_COUNT] = {VK_NULL_HANDLE};
+    VkPipelineShaderStageCreateInfo st[RUN_ENTRY_COUNT];
+    uint32_t stage_count = 0;
+    static const int order[RUN_ENTRY_COUNT] = {RUN_AMPLIFICATION, RUN_MAIN,     RUN_HULL,
+                                               RUN_DOMAIN,        RUN_GEOMETRY, RUN_FRAGMENT};
     VkResult res = VK_ERROR_UNKNOWN;
-    for (int i = 0; i < (gfx ? 2 : 1); i++)
-        if (!(mods[i] = make_module(vk, entries[i], r)))
+    for (int i = 0; i < RUN_ENTRY_COUNT; i++) {
+        const dgpb_entry_view *e = entries[order[i]];
+        if (!e)
+            continue;
+        if (!(mods[stage_count] = make_module(vk, e, r)))
             goto out;
+        st[stage_count] = (VkPipelineShaderStageCreateInfo){
+            .sType = VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_CREATE_INFO,
+            .stage = (VkShaderStageFlagBits)vk_stage_bit(e->stage_id),
+            .module = mods[stage_count],
+            .pName = "main",
+            .pSpecializationInfo = specp};
+        stage_count++;
+    }
     if (!gfx) {
-        VkComputePipelineCreateInfo ci = {
-            .sType = VK_STRUCTURE_TYPE_COMPUTE_PIPELINE_CREATE_INFO,
-            .stage = {.sType = VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_CREATE_INFO,
-                      .stage = VK_SHADER_STAGE_COMPUTE_BIT,
-                      .module = mods[0],
-                      .pName = "main",
-                      .pSpecializationInfo = specp},
-            .layout = p->layout};
+        VkComputePipelineCreateInfo ci = {.sType = VK_STRUCTURE_TYPE_COMPUTE_PIPELINE_CREATE_INFO,
+                                          .stage = st[0],
+                                          .layout = p->layout};
         res = vkCreateComputePipelines(vk->device, VK_NULL_HANDLE, 1, &ci, NULL, &p->pipe);
     } else {
         if (!vk->dynamic_rendering || !vk->graphics_queue) {
@@ -403,23 +525,24 @@ static bool create_pipeline(vk_host *vk, pipeline *p, const dgpb_entry_view *con
                      vk->device_name);
             goto out;
         }
-        VkPipelineShaderStageCreateInfo st[2] = {
-            {.sType = VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_CREATE_INFO,
-             .stage = VK_SHADER_STAGE_VERTEX_BIT,
-             .module = mods[0],
-             .pName = "main",
-             .pSpecializationInfo = specp},
-            {.sType = VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_CREATE_INFO,
-             .stage = VK_SHADER_STAGE_FRAGMENT_BIT,
-             .module = mods[1],
-             .pName = "main",
-             .pSpecializationInfo = specp},
-        };
+        if (p->mesh && !vk->draw_mesh_tasks) {
+            run_fail(r, DGPB_ERR_RUN_CAPABILITY,
+                     "device '%s' draws no mesh pipelines (VK_EXT_mesh_shader's meshShader)",
+                     vk->device_name);
+            goto out;
+        }
+        VkPrimitiveTopology topology = VK_PRIMITIVE_TOPOLOGY_TRIANGLE_LIST;
+        uint32_t patch = 0;
+        if (!p->mesh && !assembly(entries, &topology, &patch, r))
+            goto out;
         VkPipelineVertexInputStateCreateInfo vi = {
             .sType = VK_STRUCTURE_TYPE_PIPELINE_VERTEX_INPUT_STATE_CREATE_INFO};
         VkPipelineInputAssemblyStateCreateInfo ia = {
             .sType = VK_STRUCTURE_TYPE_PIPELINE_INPUT_ASSEMBLY_STATE_CREATE_INFO,
-            .topology = VK_PRIMITIVE_TOPOLOGY_TRIANGLE_LIST};
+            .topology = topology};
+        VkPipelineTessellationStateCreateInfo ts = {
+            .sType = VK_STRUCTURE_TYPE_PIPELINE_TESSELLATION_STATE_CREATE_INFO,
+            .patchControlPoints = patch};
         VkPipelineViewportStateCreateInfo vp = {
             .sType = VK_STRUCTURE_TYPE_PIPELINE_VIEWPORT_STATE_CREATE_INFO,
             .viewportCount = 1,
@@ -447,12 +570,14 @@ static bool create_pipeline(vk_host *vk, pipeline *p, const dgpb_entry_view *con
                                                  VK_STRUCTURE_TYPE_PIPELINE_RENDERING_CREATE_INFO,
                                              .colorAttachmentCount = 1,
                                              .pColorAttachmentFormats = &color};
+        /* A mesh pipeline has no vertex input or input assembly. */
         VkGraphicsPipelineCreateInfo ci = {.sType = VK_STRUCTURE_TYPE_GRAPHICS_PIPELINE_CREATE_INFO,
                                            .pNext = &rci,
-                                           .stageCount = 2,
+                                           .stageCount = stage_count,
                                            .pStages = st,
-                                           .pVertexInputState = &vi,
-                                           .pInputAssemblyState = &ia,
+                                           .pVertexInputState = p->mesh ? NULL : &vi,
+                                           .pInputAssemblyState = p->mesh ? NULL : &ia,
+                                           .pTessellationState = entries[RUN_HULL] ? &ts : NULL,
                                            .pViewportState = &vp,
                                            .pRasterizationState = &rs,
                                            .pMultisampleState = &ms,
@@ -463,9 +588,9 @@ static bool create_pipeline(vk_host *vk, pipeline *p, const dgpb_entry_view *con
     }
     if (res != VK_SUCCESS)
         fail(r, "creating the pipeline of entry '%.*s' failed (VkResult %d)",
-             (int)entries[0]->name.len, entries[0]->name.ptr, (int)res);
+             (int)entries[RUN_MAIN]->name.len, entries[RUN_MAIN]->name.ptr, (int)res);
 out:
-    for (int i = 0; i < 2; i++)
+    for (int i = 0; i < RUN_ENTRY_COUNT; i++)
         if (mods[i])
             vkDestroyShaderModule(vk->device, mods[i], NULL);
     return p->pipe != VK_NULL_HANDLE;

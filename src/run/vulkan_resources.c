@@ -5,6 +5,7 @@
  * and read back through staging buffers.
  */
 #include <inttypes.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "core/alloc.h"
@@ -53,6 +54,34 @@ static bool make_buffer(vk_host *vk, resource *res, VkDeviceSize size, VkBufferU
     return true;
 }
 
+/* The unsigned-integer format of a texel size: the view a multisampled image is filled
+   through (vulkan_fill.c), bit for bit. */
+static VkFormat fill_format(uint32_t texel_size)
+{
+    switch (texel_size) {
+    case 2:
+        return VK_FORMAT_R16_UINT;
+    case 4:
+        return VK_FORMAT_R32_UINT;
+    case 8:
+        return VK_FORMAT_R32G32_UINT;
+    case 16:
+        return VK_FORMAT_R32G32B32A32_UINT;
+    default:
+        return VK_FORMAT_UNDEFINED;
+    }
+}
+
+/* "1, 4": the sample counts of a mask, for a message. */
+static void sample_counts(VkSampleCountFlags counts, char *buf, size_t size)
+{
+    size_t len = 0;
+    buf[0] = 0;
+    for (uint32_t bit = 1; bit <= 64 && len < size; bit <<= 1)
+        if (counts & bit)
+            len += (size_t)snprintf(buf + len, size - len, "%s%u", len ? ", " : "", bit);
+}
+
 bool vk_make_image(vk_host *vk, resource *res, const dgpb_run_param *cp, VkImageUsageFlags usage,
                    dgpb_diag *r)
 {
@@ -65,11 +94,12 @@ bool vk_make_image(vk_host *vk, resource *res, const dgpb_run_param *cp, VkImage
              cp->name);
         return false;
     }
-    /* The image type, view type, extent and layers of the request's dimension. */
+    /* The image type, view type, extent, layers and samples of the request's dimension. */
     VkImageType image_type = VK_IMAGE_TYPE_2D;
     VkImageViewType view = VK_IMAGE_VIEW_TYPE_2D;
     VkExtent3D extent = {cp->width, cp->height, 1};
     uint32_t layers = 1;
+    VkSampleCountFlagBits samples = VK_SAMPLE_COUNT_1_BIT;
     VkImageCreateFlags flags = 0;
     switch (cp->dim) {
     case DGPB_RUN_DIM_1D:
@@ -81,12 +111,27 @@ bool vk_make_image(vk_host *vk, resource *res, const dgpb_run_param *cp, VkImage
     case DGPB_RUN_DIM_CUBE:
         view = VK_IMAGE_VIEW_TYPE_CUBE, layers = 6, flags = VK_IMAGE_CREATE_CUBE_COMPATIBLE_BIT;
         break;
+    case DGPB_RUN_DIM_CUBE_ARRAY:
+        view = VK_IMAGE_VIEW_TYPE_CUBE_ARRAY, layers = depth;
+        flags = VK_IMAGE_CREATE_CUBE_COMPATIBLE_BIT;
+        break;
     case DGPB_RUN_DIM_2D_ARRAY:
         view = VK_IMAGE_VIEW_TYPE_2D_ARRAY, layers = depth;
+        break;
+    case DGPB_RUN_DIM_2D_MS:
+        /* Filled by drawing into an unsigned-integer view of it (vulkan_fill.c). */
+        samples = (VkSampleCountFlagBits)depth;
+        flags = VK_IMAGE_CREATE_MUTABLE_FORMAT_BIT;
+        usage |= VK_IMAGE_USAGE_COLOR_ATTACHMENT_BIT;
+        res->fill_format = fill_format(dgpb_run_format_texel_size(cp->format));
         break;
     default:
         break;
     }
+    bool depth_format = dgpb_run_format_sample_type(cp->format) == DGPB_SAMPLE_DEPTH;
+    res->aspect = depth_format ? VK_IMAGE_ASPECT_DEPTH_BIT : VK_IMAGE_ASPECT_COLOR_BIT;
+    res->samples = samples;
+    res->texel_size = dgpb_run_format_texel_size(cp->format);
     VkImageCreateInfo ci = {.sType = VK_STRUCTURE_TYPE_IMAGE_CREATE_INFO,
                             .flags = flags,
                             .imageType = image_type,
@@ -94,11 +139,33 @@ bool vk_make_image(vk_host *vk, resource *res, const dgpb_run_param *cp, VkImage
                             .extent = extent,
                             .mipLevels = 1,
                             .arrayLayers = layers,
-                            .samples = VK_SAMPLE_COUNT_1_BIT,
+                            .samples = samples,
                             .tiling = VK_IMAGE_TILING_OPTIMAL,
                             .usage = usage | VK_IMAGE_USAGE_TRANSFER_SRC_BIT |
                                      VK_IMAGE_USAGE_TRANSFER_DST_BIT,
                             .initialLayout = VK_IMAGE_LAYOUT_UNDEFINED};
+    if (samples != VK_SAMPLE_COUNT_1_BIT) {
+        /* A device offers some sample counts per format and use: one it lacks is its lack. */
+        VkImageFormatProperties props;
+        VkResult q = vkGetPhysicalDeviceImageFormatProperties(vk->phys, format, image_type,
+                                                              ci.tiling, ci.usage, flags, &props);
+        VkImageFormatProperties fill_props;
+        VkResult qf = vkGetPhysicalDeviceImageFormatProperties(
+            vk->phys, res->fill_format, image_type, ci.tiling, VK_IMAGE_USAGE_COLOR_ATTACHMENT_BIT,
+            0, &fill_props);
+        VkSampleCountFlags counts = (q == VK_SUCCESS ? props.sampleCounts : 0) &
+                                    (qf == VK_SUCCESS ? fill_props.sampleCounts : 0);
+        if (!(counts & samples)) {
+            char list[64];
+            sample_counts(counts, list, sizeof list);
+            run_fail(r, DGPB_ERR_RUN_CAPABILITY,
+                     "texture '%s': device '%s' has no %u-sample %s textures to fill by drawing "
+                     "(sample counts it has: %s)",
+                     cp->name, vk->device_name, depth, dgpb_run_format_name(cp->format),
+                     *list ? list : "none");
+            return false;
+        }
+    }
     res->extent = extent;
     res->layers = layers;
     if (vkCreateImage(vk->device, &ci, NULL, &res->img) != VK_SUCCESS) {
@@ -123,13 +190,22 @@ bool vk_make_image(vk_host *vk, resource *res, const dgpb_run_param *cp, VkImage
                                  .image = res->img,
                                  .viewType = view,
                                  .format = format,
-                                 .subresourceRange = {VK_IMAGE_ASPECT_COLOR_BIT, 0, 1, 0, layers}};
+                                 .subresourceRange = {res->aspect, 0, 1, 0, layers}};
     if (vkCreateImageView(vk->device, &vci, NULL, &res->view) != VK_SUCCESS) {
         fail(r, "parameter '%s': vkCreateImageView failed", cp->name);
         return false;
     }
-    /* The staging buffer carries the texels in and out, row by row, tightly packed. */
-    if (!make_buffer(vk, res, cp->size, 0, r))
+    if (res->fill_format) {
+        vci.format = res->fill_format;
+        if (vkCreateImageView(vk->device, &vci, NULL, &res->fill_view) != VK_SUCCESS) {
+            fail(r, "parameter '%s': vkCreateImageView of its fill view failed", cp->name);
+            return false;
+        }
+    }
+    /* The staging buffer carries the texels in and out, row by row, tightly packed; a
+       multisampled image's fill shader reads it as a storage buffer. */
+    if (!make_buffer(vk, res, cp->size, res->fill_format ? VK_BUFFER_USAGE_STORAGE_BUFFER_BIT : 0,
+                     r))
         return false;
     if (cp->input)
         memcpy(res->map, cp->input, cp->size);
@@ -142,6 +218,8 @@ void vk_free_resource(vk_host *vk, resource *res)
         vkDestroySampler(vk->device, res->sampler, NULL);
     if (res->view)
         vkDestroyImageView(vk->device, res->view, NULL);
+    if (res->fill_view)
+        vkDestroyImageView(vk->device, res->fill_view, NULL);
     if (res->img)
         vkDestroyImage(vk->device, res->img, NULL);
     if (res->img_mem)
@@ -216,14 +294,17 @@ bool vk_make_slot_resource(vk_host *vk, const dgpb_run_request *c, const slot *s
             return false;
         /* fall through */
     case VK_DESCRIPTOR_TYPE_SAMPLER: {
-        /* Point sampling, clamped: texel centres read exact texels. */
+        /* Point sampling, clamped: texel centres read exact texels. A comparison sampler
+           passes where the reference is at most the texel (less or equal). */
         VkSamplerCreateInfo ci = {.sType = VK_STRUCTURE_TYPE_SAMPLER_CREATE_INFO,
                                   .magFilter = VK_FILTER_NEAREST,
                                   .minFilter = VK_FILTER_NEAREST,
                                   .mipmapMode = VK_SAMPLER_MIPMAP_MODE_NEAREST,
                                   .addressModeU = VK_SAMPLER_ADDRESS_MODE_CLAMP_TO_EDGE,
                                   .addressModeV = VK_SAMPLER_ADDRESS_MODE_CLAMP_TO_EDGE,
-                                  .addressModeW = VK_SAMPLER_ADDRESS_MODE_CLAMP_TO_EDGE};
+                                  .addressModeW = VK_SAMPLER_ADDRESS_MODE_CLAMP_TO_EDGE,
+                                  .compareEnable = s->compare ? VK_TRUE : VK_FALSE,
+                                  .compareOp = VK_COMPARE_OP_LESS_OR_EQUAL};
         if (vkCreateSampler(vk->device, &ci, NULL, &res->sampler) != VK_SUCCESS) {
             fail(r, "vkCreateSampler failed");
             return false;
@@ -236,26 +317,25 @@ bool vk_make_slot_resource(vk_host *vk, const dgpb_run_request *c, const slot *s
     }
 }
 
-void vk_image_barrier(VkCommandBuffer cmd, VkImage img, VkImageLayout from, VkImageLayout to,
-                      VkAccessFlags src_access, VkAccessFlags dst_access, VkPipelineStageFlags src,
-                      VkPipelineStageFlags dst)
+void vk_image_barrier(VkCommandBuffer cmd, VkImage img, VkImageAspectFlags aspect,
+                      VkImageLayout from, VkImageLayout to, VkAccessFlags src_access,
+                      VkAccessFlags dst_access, VkPipelineStageFlags src, VkPipelineStageFlags dst)
 {
-    VkImageMemoryBarrier b = {
-        .sType = VK_STRUCTURE_TYPE_IMAGE_MEMORY_BARRIER,
-        .srcAccessMask = src_access,
-        .dstAccessMask = dst_access,
-        .oldLayout = from,
-        .newLayout = to,
-        .srcQueueFamilyIndex = VK_QUEUE_FAMILY_IGNORED,
-        .dstQueueFamilyIndex = VK_QUEUE_FAMILY_IGNORED,
-        .image = img,
-        .subresourceRange = {VK_IMAGE_ASPECT_COLOR_BIT, 0, 1, 0, VK_REMAINING_ARRAY_LAYERS}};
+    VkImageMemoryBarrier b = {.sType = VK_STRUCTURE_TYPE_IMAGE_MEMORY_BARRIER,
+                              .srcAccessMask = src_access,
+                              .dstAccessMask = dst_access,
+                              .oldLayout = from,
+                              .newLayout = to,
+                              .srcQueueFamilyIndex = VK_QUEUE_FAMILY_IGNORED,
+                              .dstQueueFamilyIndex = VK_QUEUE_FAMILY_IGNORED,
+                              .image = img,
+                              .subresourceRange = {aspect, 0, 1, 0, VK_REMAINING_ARRAY_LAYERS}};
     vkCmdPipelineBarrier(cmd, src, dst, 0, 0, NULL, 0, NULL, 1, &b);
 }
 
 void vk_copy_image(VkCommandBuffer cmd, const resource *res, bool in)
 {
-    VkBufferImageCopy region = {.imageSubresource = {VK_IMAGE_ASPECT_COLOR_BIT, 0, 0, res->layers},
+    VkBufferImageCopy region = {.imageSubresource = {res->aspect, 0, 0, res->layers},
                                 .imageExtent = res->extent};
     if (in)
         vkCmdCopyBufferToImage(cmd, res->buf, res->img, VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL, 1,

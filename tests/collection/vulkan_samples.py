@@ -12,10 +12,11 @@ samples' own build compiles it, as far as slangc-wasm takes slangc's options:
 
     slangc-wasm shaders/<sample>/slang/<file> -target spirv -entry main -o WORK/slangc/<sample>/<file>.spv
 
-(the samples also pass `-profile spirv_1_4 -matrix-layout-column-major`,
-which slangc-wasm does not take: its sessions are row-major, as dgpb-build's
-compiles are). Both run in the collection's folder, so both name the module
-alike. Each module's outcome:
+(the samples also pass `-profile spirv_1_4 -matrix-layout-column-major`;
+--slangc-option adds them, and --dgpb-option dgpb-build's names for the same
+settings, where the compiler takes them: the embedded one's sessions are
+row-major only). With a native slangc, dgpb-build also records the layouts.
+Both run in the collection's folder, so both name the module alike. Each module's outcome:
 
     built        both compile it, and dgpb-build writes its bundle (exit 0)
     refused      Slang compiles it, dgpb-build refuses it (exit 1): a gap of dgpb
@@ -33,8 +34,9 @@ to WORK/outcomes.json, and compares the outcomes with the expectations file
 line for a module that is gone fails the run (exit 1) with the differing
 lines; --update writes the file from this run instead.
 
-    vulkan_samples.py [-j N] [--update] [--expected FILE] --dgpb-build PATH
-                      --slangc PATH --work DIR COLLECTION_DIR [MODULE...]
+    vulkan_samples.py [-j N] [--update] [--expected FILE] [--slangc-option ARG]...
+                      [--dgpb-option ARG]... --dgpb-build PATH --slangc PATH
+                      --work DIR COLLECTION_DIR [MODULE...]
 
 MODULE (paths relative to COLLECTION_DIR) limits the run to those modules
 (and the comparison to their lines). Exit status: 0 every outcome as
@@ -133,10 +135,11 @@ def check(module, args, env):
     dgpb_out = os.path.join(args.work, "dgpb", sample)
     spv_dir = os.path.join(args.work, "slangc", sample)
     os.makedirs(spv_dir, exist_ok=True)
-    d_status, d_text, d_time = run([args.dgpb_build, "--targets", "spirv", "--slangc", args.slangc,
-                                    "-o", dgpb_out, module], args.collection, env)
-    s_status, s_text, s_time = run([args.slangc, module, "-target", "spirv", "-entry", "main",
-                                    "-o", os.path.join(spv_dir, stem + ".spv")], args.collection, env)
+    d_status, d_text, d_time = run([args.dgpb_build, "--targets", "spirv", "--slangc", args.slangc]
+                                   + args.dgpb_options + ["-o", dgpb_out, module], args.collection, env)
+    s_status, s_text, s_time = run([args.slangc, module] + args.slangc_options
+                                   + ["-target", "spirv", "-o", os.path.join(spv_dir, stem + ".spv"),
+                                      "-entry", "main"], args.collection, env)
     d_error = one_line(first_error(d_text, module))
     s_error = one_line(first_error(s_text, module))
     if s_status == 0 and d_status == 0:
@@ -189,7 +192,11 @@ def write_expected(path, results):
 
 def summary(results, seconds, jobs):
     counts = {o: sum(1 for r in results if r["outcome"] == o) for o in OUTCOMES}
+    d_total = sum(r["dgpb_seconds"] for r in results)
+    s_total = sum(r["slangc_seconds"] for r in results)
     print(f"vulkan-samples: {len(results)} modules, dgpb-build --targets spirv, -j{jobs}, {seconds:.1f} s")
+    print(f"  time, summed over modules: dgpb-build {d_total:.1f} s (one per module), "
+          f"slangc {s_total:.1f} s (one per stage)")
     print(f"  {'outcome':<12} {'count':>5}")
     for o in OUTCOMES:
         print(f"  {o:<12} {counts[o]:>5}")
@@ -215,11 +222,16 @@ def main():
     ap.add_argument("collection", help="the collection's folder (fixtures/vulkan-samples)")
     ap.add_argument("modules", nargs="*", help="only these modules, relative to the collection")
     ap.add_argument("--dgpb-build", required=True)
-    ap.add_argument("--slangc", required=True, help="the embedded compiler, tools/slangc-wasm/slangc-wasm")
+    ap.add_argument("--slangc", required=True, help="the embedded compiler, tools/slangc-wasm/slangc-wasm, or a native slangc")
     ap.add_argument("--work", required=True, help="a folder of this run's own (emptied first)")
     ap.add_argument("--expected", default=DEFAULT_EXPECTED)
     ap.add_argument("--update", action="store_true", help="write the expectations from this run")
     ap.add_argument("-j", type=int, default=2, dest="jobs", help="modules at once (default 2)")
+    ap.add_argument("--slangc-option", action="append", default=[], dest="slangc_options",
+                    metavar="ARG", help="one more argument of every slangc compile (repeat it), as the "
+                    "samples' own build passes -profile spirv_1_4 -matrix-layout-column-major")
+    ap.add_argument("--dgpb-option", action="append", default=[], dest="dgpb_options", metavar="ARG",
+                    help="one more argument of every dgpb-build (repeat it): dgpb's names of the same options")
     args = ap.parse_args()
     if args.jobs < 1:
         ap.error("-j must be at least 1")
@@ -289,6 +301,8 @@ def main():
                "--slangc", args.slangc, "--work", args.work, "-j", str(args.jobs)]
         if args.expected != DEFAULT_EXPECTED:
             cmd += ["--expected", args.expected]
+        cmd += [f"--slangc-option={o}" for o in args.slangc_options]
+        cmd += [f"--dgpb-option={o}" for o in args.dgpb_options]
         cmd.append(args.collection)
         print("If the new outcomes are right (a gap closed, a new Slang), regenerate the file and review its diff:\n  "
               + " ".join(shlex.quote(c) for c in cmd))

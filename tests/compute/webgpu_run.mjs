@@ -213,7 +213,7 @@ function axes(text, option) {
   return v;
 }
 
-const TEXEL_BYTES = { r16float: 2, r32float: 4, rg32float: 8, rgba32float: 16, r32uint: 4, rgba8unorm: 4, r32sint: 4, rgba32uint: 16 };
+const TEXEL_BYTES = { r16float: 2, r32float: 4, rg32float: 8, rgba32float: 16, r32uint: 4, rgba8unorm: 4, r32sint: 4, rgba32uint: 16, rgba32sint: 16 };
 
 /* The run line's words (entry first) -> the run's description; readInput(file) reads a file an option names. */
 export function parseRun(words, readInput) {

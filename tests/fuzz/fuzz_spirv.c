@@ -4,7 +4,8 @@
  * from the raw words), variables looked
  * up by name, the code bindings (code/code_bindings.h) and their lookup by
  * parameter path; plus the OpSource stripper and the entry-point list
- * (code/spirv/spirv.h) that read the same words.
+ * (code/spirv/spirv.h) and the render-pipeline modes dgpb-run reads
+ * (code/spirv/spirv_stage.h) that read the same words.
  *
  * The input is the module itself (the fuzzer's buffers are word-aligned, as
  * dgpb-build's file reads are).
@@ -22,6 +23,7 @@
 #include "code/spirv/spirv.h"
 #include "code/spirv/spirv_analysis.h"
 #include "code/spirv/spirv_bindings.h"
+#include "code/spirv/spirv_stage.h"
 #include "code/capabilities.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
@@ -55,6 +57,8 @@ static void other_readers(const uint8_t *data, size_t size)
     size_t count = 0;
     if (spirv_entry_points(data, size, &eps, &count, &d) == DGPB_OK)
         dgpb_free(eps);
+    spirv_stage_modes modes;
+    (void)spirv_stage_read(data, size, &modes, &d);
     uint64_t mask;
     (void)code_capabilities(DGPB_TARGET_SPIRV, "k", DGPB_STAGE_COMPUTE, DGPB_CODE_FORMAT_SPIRV,
                             data, size, &mask, &d);

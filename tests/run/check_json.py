@@ -63,6 +63,23 @@ assert len(t["dispatches"]) == 3 and all(x >= 0 for x in t["dispatches"]), t
 assert t["min"] <= t["median"] <= max(t["dispatches"]) and t["min"] <= t["mean"], t
 assert doc["outputs"][0]["values"] == [3, 3], doc["outputs"]
 
+# A draw: every entry named, the vertices drawn, the colour attachment among the outputs;
+# a mesh pipeline's groups.
+draw_mesh = os.path.join(fixtures, "draw_mesh.dgpb")
+doc = dgpb_run(draw_mesh, "columnMesh", "--fragment", "columnColor", "--groups", "2",
+               "--set", "shade=0.5", "--attachment", "target=r32float:4x1", "--print", "target:f32")
+assert doc["entry"] == "columnMesh" and doc["entries"] == ["columnMesh", "columnColor"], doc
+assert doc["thread_group_size"] == [1, 1, 1] and doc["groups"] == [2, 1, 1], doc
+assert doc["dispatches"] == 1 and "vertices" not in doc, doc
+assert doc["outputs"] == [{"name": "target", "kind": "color_attachment", "size": 16,
+                           "type": "f32", "values": [0.5, 1, 0, 0]}], doc["outputs"]
+draw_geometry = os.path.join(fixtures, "draw_geometry.dgpb")
+doc = dgpb_run(draw_geometry, "readPoint", "--geometry", "expandPoint", "--fragment", "pointColor",
+               "--vertices", "1", "--in", "points=f32:0,0,0,0,1,2,3,4", "--set", "halfSize=2",
+               "--attachment", "target=rgba32float:1x1", "--print", "target:f32")
+assert doc["entries"] == ["readPoint", "expandPoint", "pointColor"] and doc["vertices"] == 1, doc
+assert doc["groups"] == [0, 0, 0] and doc["outputs"][0]["values"] == [1, 2, 3, 4], doc
+
 # An error is a JSON object too, with the message and the exit status.
 doc = dgpb_run(double, "computeMain", "--size", "output=16", "--size", "nope=4", status=2)
 assert "has no parameter 'nope'" in doc["error"] and "outputs" not in doc, doc

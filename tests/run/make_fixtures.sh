@@ -16,7 +16,9 @@
 #   flipped.dgpb      double.dgpb with one byte of its SPIR-V flipped: its SHA-256 no longer matches
 #   min_lod.dgpb      tests/run/min_lod.slang (spirv): needs a feature lavapipe lacks
 #   mesh.dgpb, tessellation.dgpb, geometry.dgpb
-#                     fixtures/stages/ (spirv): stages dgpb-run does not run yet
+#                     fixtures/stages/ (spirv): entries of render pipelines' stages
+#   draw_tessellation.dgpb, draw_geometry.dgpb, draw_mesh.dgpb
+#                     tests/run/draw_*.slang (spirv): the pipelines the draw tests render
 #   input.bin         i32 1,2,3,4;  expected.bin: i32 2,4,6,8
 set -euo pipefail
 build=$1 dump=$2 out=$3
@@ -41,6 +43,9 @@ head -c 100 "$out/double.dgpb" >"$out/truncated.dgpb"
 "$build" -q --targets spirv -o "$out" "$here/min_lod.slang"
 for stages in mesh tessellation geometry; do
     "$build" -q --targets spirv -o "$out" "$here/../../fixtures/stages/$stages.slang"
+done
+for draw in tessellation geometry mesh; do
+    "$build" -q --targets spirv -o "$out" "$here/draw_$draw.slang"
 done
 "$dump" --extract spirv/computeMain -o "$out/code.spv" "$out/double.dgpb"
 python3 - "$out/double.dgpb" "$out/code.spv" "$out/flipped.dgpb" <<'PY'

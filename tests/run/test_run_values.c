@@ -13,6 +13,7 @@
 #include <cmocka.h>
 
 #include "dgpb/alloc.h"
+#include "dgpb/format.h"
 #include "dgpb/run.h"
 #include "dgpb/run_values.h"
 
@@ -347,13 +348,48 @@ static void run_result_codes_have_names_and_the_others_keep_the_core_ones(void *
         {DGPB_ERR_RUN_MISSING, "parameter given nothing"},
         {DGPB_ERR_RUN_SIZE, "size does not fit the row"},
         {DGPB_ERR_RUN_KIND, "kind does not fit the row"},
-        {DGPB_ERR_RUN_STAGE, "not a compute entry"},
+        {DGPB_ERR_RUN_STAGE, "entries that form no pipeline"},
     };
     for (size_t i = 0; i < sizeof rows / sizeof rows[0]; i++)
         assert_string_equal(dgpb_run_result_str(rows[i].code), rows[i].text);
     int core[] = {DGPB_OK, DGPB_ERR_CORRUPT, DGPB_ERR_TOOL, DGPB_ERR_UNSUPPORTED, -12345};
     for (size_t i = 0; i < sizeof core / sizeof core[0]; i++)
         assert_string_equal(dgpb_run_result_str(core[i]), dgpb_result_str(core[i]));
+}
+
+static void texture_formats_and_dimensions_have_names_sizes_and_sample_types(void **state)
+{
+    (void)state;
+    static const struct {
+        const char *name;
+        uint32_t size, sample;
+    } formats[] = {
+        {"r16float", 2, DGPB_SAMPLE_FLOAT},     {"r32float", 4, DGPB_SAMPLE_FLOAT},
+        {"rg32float", 8, DGPB_SAMPLE_FLOAT},    {"rgba32float", 16, DGPB_SAMPLE_FLOAT},
+        {"r32uint", 4, DGPB_SAMPLE_UINT},       {"rgba8unorm", 4, DGPB_SAMPLE_FLOAT},
+        {"rgba16float", 8, DGPB_SAMPLE_FLOAT},  {"r32sint", 4, DGPB_SAMPLE_SINT},
+        {"rgba32uint", 16, DGPB_SAMPLE_UINT},   {"rgba32sint", 16, DGPB_SAMPLE_SINT},
+        {"depth32float", 4, DGPB_SAMPLE_DEPTH}, {"depth16unorm", 2, DGPB_SAMPLE_DEPTH},
+    };
+    assert_int_equal(sizeof formats / sizeof formats[0], DGPB_RUN_FORMAT_COUNT - 1);
+    for (size_t i = 0; i < sizeof formats / sizeof formats[0]; i++) {
+        int f = dgpb_run_format_from_name(formats[i].name);
+        assert_int_equal(f, (int)i + 1);
+        assert_string_equal(dgpb_run_format_name((uint32_t)f), formats[i].name);
+        assert_int_equal(dgpb_run_format_texel_size((uint32_t)f), formats[i].size);
+        assert_int_equal(dgpb_run_format_sample_type((uint32_t)f), formats[i].sample);
+    }
+    assert_int_equal(dgpb_run_format_from_name("depth24plus"), -1);
+    assert_int_equal(dgpb_run_format_sample_type(DGPB_RUN_FORMAT_NONE), 0);
+    assert_int_equal(dgpb_run_format_sample_type(DGPB_RUN_FORMAT_COUNT), 0);
+    static const char *const dims[] = {"2d", "1d", "3d", "cube", "2d_array", "cube_array", "2d_ms"};
+    assert_int_equal(sizeof dims / sizeof dims[0], DGPB_RUN_DIM_COUNT);
+    for (int i = 0; i < DGPB_RUN_DIM_COUNT; i++) {
+        assert_int_equal(dgpb_run_dim_from_name(dims[i]), i);
+        assert_string_equal(dgpb_run_dim_name((uint32_t)i), dims[i]);
+    }
+    assert_null(dgpb_run_dim_name(DGPB_RUN_DIM_COUNT));
+    assert_int_equal(dgpb_run_dim_from_name("2d_ms_array"), -1);
 }
 
 int main(void)
@@ -376,6 +412,7 @@ int main(void)
         cmocka_unit_test(matrices_are_placed_by_rows),
         cmocka_unit_test(only_f16_f32_and_f64_are_floats),
         cmocka_unit_test(run_result_codes_have_names_and_the_others_keep_the_core_ones),
+        cmocka_unit_test(texture_formats_and_dimensions_have_names_sizes_and_sample_types),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -1,5 +1,7 @@
 /*
- * dgpb-run - runs one compute entry of a bundle on a Vulkan or CUDA device.
+ * dgpb-run - runs one compute entry of a bundle on a Vulkan or CUDA device,
+ * or draws a render pipeline of its entries (Vulkan: --fragment and the
+ * other stage options).
  *
  * A thin main over the runner library (dgpb/run.h, docs/run.md): parse the
  * command line into a run request whose parameters are named by their rows,
@@ -26,11 +28,17 @@
 /* --help: these three parts, with the lists between them made from the vocabulary (print_usage). */
 static const char usage_head[] =
     "usage: dgpb-run [OPTIONS] BUNDLE ENTRY\n"
+    "       dgpb-run [OPTIONS] --fragment ENTRY [--hull ENTRY --domain ENTRY]\n"
+    "                [--geometry ENTRY] [--amplification ENTRY]\n"
+    "                (--vertices N | --groups X[,Y[,Z]]) --attachment NAME=FORMAT:WxH\n"
+    "                BUNDLE ENTRY\n"
     "       dgpb-run --list [--api API] BUNDLE\n"
     "\n"
     "Runs one compute entry of a DGPB bundle on a device and prints, writes or\n"
-    "checks its outputs. Every parameter is bound BY NAME through the entry's\n"
-    "parameter table: the row's dotted name (res.src, scale, params.count).\n"
+    "checks its outputs; or, with --fragment (Vulkan), draws the render pipeline\n"
+    "of ENTRY (a vertex or mesh entry) and the entries the stage options name.\n"
+    "Every parameter is bound BY NAME through the entries' parameter tables: the\n"
+    "row's dotted name (res.src, scale, params.count).\n"
     "\n"
     "Device:\n";
 static const char usage_middle[] =
@@ -52,18 +60,33 @@ static const char usage_middle[] =
     "  --texture NAME=FORMAT:WxH[xD][:DIM]\n"
     "                             a texture parameter: FORMAT r16float r32float rg32float\n"
     "                             rgba32float r32uint rgba8unorm rgba16float r32sint\n"
-    "                             rgba32uint rgba32sint (a storage texture: the format its\n"
-    "                             code declares); DIM 1d 2d 3d cube 2d_array (default\n"
-    "                             2d; 1d takes W only); texels tightly packed, x fastest;\n"
-    "                             contents from --in, or zeros\n"
+    "                             rgba32uint rgba32sint, or for a depth texture\n"
+    "                             depth32float depth16unorm (a storage texture: the format\n"
+    "                             its code declares); DIM 1d 2d 3d cube 2d_array\n"
+    "                             cube_array 2d_ms (default 2d; 1d takes W only; D is the\n"
+    "                             depth, the layers, 6 per cube or the samples); texels\n"
+    "                             tightly packed, x fastest; contents from --in, or zeros\n"
     "                             (sampler rows get a point-filtering, clamp-to-edge\n"
-    "                             sampler by themselves)\n"
-    "Dispatch:\n"
-    "  --groups X[,Y[,Z]]         dispatch this many groups (default 1,1,1)\n"
+    "                             sampler by themselves, comparing less-or-equal where\n"
+    "                             the row is a comparison sampler)\n"
+    "Dispatch and draw:\n"
+    "  --fragment ENTRY           draw: ENTRY is a vertex or mesh entry, this the\n"
+    "                             fragment entry of its render pipeline\n"
+    "  --hull ENTRY, --domain ENTRY\n"
+    "                             tessellation stages (both) after a vertex ENTRY\n"
+    "  --geometry ENTRY           a geometry stage after a vertex ENTRY\n"
+    "  --amplification ENTRY      the task stage before a mesh ENTRY\n"
+    "  --groups X[,Y[,Z]]         dispatch this many groups (default 1,1,1); a mesh\n"
+    "                             pipeline draws this many groups of its first stage\n"
     "  --threads X[,Y[,Z]]        or this many invocations: groups = ceil(threads /\n"
     "                             the entry's thread group size)\n"
+    "  --vertices N               a vertex pipeline draws N vertices (with tessellation:\n"
+    "                             patches of the hull entry's control points)\n"
+    "  --attachment NAME=FORMAT:WxH\n"
+    "                             the colour attachment a draw renders into, cleared to\n"
+    "                             zero; NAME names it for --print, --out and --expect\n"
     "  --repeat N                 dispatch N times over the same resources, a barrier\n"
-    "                             between (default 1)\n"
+    "                             between (default 1; a draw runs once)\n"
     "  --time                     GPU time of each dispatch (Vulkan: timestamp queries;\n"
     "                             CUDA: events): min, median, mean\n"
     "Outputs:\n"
@@ -95,6 +118,12 @@ static const char usage_tail[] =
     "           --texture tex=r16float:12x8 --in tex=texels.bin --size result=384\n"
     "  dgpb-run --api cuda --time --repeat 100 k.dgpb computeMain --threads 1048576 \\\n"
     "           --size output=4194304 --in input=in.bin -q\n"
+    "  dgpb-run --hull terrainHull --domain terrainDomain --fragment terrainFragment \\\n"
+    "           --vertices 8 --set level=4 --attachment image=rgba8unorm:64x64 \\\n"
+    "           --out image=a.bin terrain.dgpb terrainVertex\n"
+    "  dgpb-run --amplification cullMeshlets --fragment shadeMeshlet --groups 16 \\\n"
+    "           --in meshlets=m.bin --attachment image=r32float:8x8 --print image:f32 \\\n"
+    "           meshlets.dgpb drawMeshlet\n"
     "\n"
     "Exit status:\n"
 #define DGPB_EXIT_RUN(code, NAME, meaning) "  " #code "  " meaning "\n"
@@ -217,53 +246,68 @@ static int parse_xyz(const char *flag, const char *s, uint32_t out[3])
     return EXIT_OK;
 }
 
-/* --texture NAME=FORMAT:WxH[xD][:DIM] */
-static int parse_texture(tool_options *o, char *arg)
+/* "r16float r32float ...": the texture formats, for a message. */
+static const char *format_list(void)
+{
+    static char list[256];
+    size_t n = 0;
+    for (uint32_t f = 1; f < DGPB_RUN_FORMAT_COUNT && n < sizeof list; f++)
+        n += (size_t)snprintf(list + n, sizeof list - n, "%s%s", n ? " " : "",
+                              dgpb_run_format_name(f));
+    return list;
+}
+
+/* --texture NAME=FORMAT:WxH[xD][:DIM]; --attachment NAME=FORMAT:WxH (the colour attachment). */
+static int parse_texture(tool_options *o, const char *flag, char *arg)
 {
     char *rest;
-    int rc = split_assignment(arg, "--texture", &rest);
+    bool color = !strcmp(flag, "--attachment");
+    int rc = split_assignment(arg, flag, &rest);
     if (rc)
         return rc;
     char *fmt = rest, *ext = strchr(rest, ':'), *dim = NULL;
     if (!ext)
-        return tool_usage_error("--texture takes NAME=FORMAT:WxH[xD][:DIM], got '%s=%s'", arg,
-                                rest);
+        return tool_usage_error("%s takes NAME=FORMAT:%s, got '%s=%s'", flag,
+                                color ? "WxH" : "WxH[xD][:DIM]", arg, rest);
     *ext++ = 0;
     if ((dim = strchr(ext, ':')))
         *dim++ = 0;
     int format = dgpb_run_format_from_name(fmt);
     if (format < 0)
-        return tool_usage_error("--texture '%s': unknown format '%s' (r16float r32float rg32float "
-                                "rgba32float r32uint rgba8unorm rgba16float r32sint rgba32uint "
-                                "rgba32sint)",
-                                arg, fmt);
+        return tool_usage_error("%s '%s': unknown format '%s' (%s)", flag, arg, fmt, format_list());
+    if (color && dim)
+        return tool_usage_error("--attachment '%s': a colour attachment is 2d, WxH (':%s' given)",
+                                arg, dim);
     int d = dim ? dgpb_run_dim_from_name(dim) : DGPB_RUN_DIM_2D;
     if (d < 0)
-        return tool_usage_error("--texture '%s': unknown dimension '%s' (1d 2d 3d cube 2d_array)",
-                                arg, dim);
+        return tool_usage_error(
+            "--texture '%s': unknown dimension '%s' (1d 2d 3d cube 2d_array cube_array 2d_ms)", arg,
+            dim);
     uint32_t n[3] = {1, 1, 1};
     int count = 0;
     char *save = NULL;
     for (char *tok = strtok_r(ext, "x", &save); tok; tok = strtok_r(NULL, "x", &save)) {
         unsigned long long v;
         if (count == 3 || !parse_count(tok, 1u << 16, &v) || !v)
-            return tool_usage_error("--texture '%s': the size is W, WxH or WxHxD of positive "
+            return tool_usage_error("%s '%s': the size is W, WxH or WxHxD of positive "
                                     "numbers up to 65536",
-                                    arg);
+                                    flag, arg);
         n[count++] = (uint32_t)v;
     }
     int want = d == DGPB_RUN_DIM_1D ? 1 : d == DGPB_RUN_DIM_2D ? 2 : 3;
     if (d == DGPB_RUN_DIM_CUBE && count == 2)
         n[2] = 6, count = 3;
     if (count != want)
-        return tool_usage_error("--texture '%s': a %s texture takes %s", arg, dgpb_run_dim_name(d),
+        return tool_usage_error("%s '%s': a %s texture takes %s", flag, arg, dgpb_run_dim_name(d),
                                 want == 1   ? "W"
                                 : want == 2 ? "WxH"
                                             : "WxHxD");
     dgpb_run_param *p = param(o, arg);
     if (!p)
         return tool_usage_error("more than %d parameters", DGPB_RUN_MAX_PARAMS);
-    p->kind = DGPB_RUN_KIND_RESOURCE;
+    if (p->format)
+        return tool_usage_error("'%s' is described twice (--texture, --attachment)", arg);
+    p->kind = color ? DGPB_RUN_KIND_COLOR_ATTACHMENT : DGPB_RUN_KIND_RESOURCE;
     p->format = (uint32_t)format;
     p->dim = (uint32_t)d;
     p->width = n[0];
@@ -422,8 +466,24 @@ static void print_usage(FILE *out)
         col += (int)strlen(name);
         first = false;
     }
-    fputs(") and render target\n                             is printed as hex\n", out);
+    fputs(") and the colour\n                             attachment is printed as hex\n", out);
     fputs(usage_tail, out);
+}
+
+/* The request field a stage option names (--fragment, --hull, ...), or NULL. */
+static const char **stage_option(tool_options *o, const char *flag)
+{
+    if (!strcmp(flag, "--fragment"))
+        return &o->req.fragment;
+    if (!strcmp(flag, "--hull"))
+        return &o->req.hull;
+    if (!strcmp(flag, "--domain"))
+        return &o->req.domain;
+    if (!strcmp(flag, "--geometry"))
+        return &o->req.geometry;
+    if (!strcmp(flag, "--amplification"))
+        return &o->req.amplification;
+    return NULL;
 }
 
 /* Returns -1 to go on, or an exit status. Input files are read later (read_inputs). */
@@ -455,7 +515,8 @@ static int parse_args(int argc, char **argv, tool_options *o)
                    !strcmp(a, "--size") || !strcmp(a, "--set") || !strcmp(a, "--texture") ||
                    !strcmp(a, "--groups") || !strcmp(a, "--threads") || !strcmp(a, "--print") ||
                    !strcmp(a, "--out") || !strcmp(a, "--expect") || !strcmp(a, "--tolerance") ||
-                   !strcmp(a, "--repeat")) {
+                   !strcmp(a, "--repeat") || !strcmp(a, "--vertices") ||
+                   !strcmp(a, "--attachment") || stage_option(o, a)) {
             char *v = option_value(argc, argv, &i);
             if (!v)
                 return EXIT_USAGE;
@@ -471,8 +532,18 @@ static int parse_args(int argc, char **argv, tool_options *o)
                 o->backend = (uint32_t)backend;
             } else if (!strcmp(a, "--device")) {
                 o->device = v;
-            } else if (!strcmp(a, "--texture")) {
-                rc = parse_texture(o, v);
+            } else if (stage_option(o, a)) {
+                const char **field = stage_option(o, a);
+                if (*field)
+                    return tool_usage_error("'%s' is given twice", a);
+                *field = v;
+            } else if (!strcmp(a, "--texture") || !strcmp(a, "--attachment")) {
+                rc = parse_texture(o, a, v);
+            } else if (!strcmp(a, "--vertices")) {
+                unsigned long long n;
+                if (!parse_count(v, UINT32_MAX, &n) || !n)
+                    return tool_usage_error("--vertices takes a positive count, got '%s'", v);
+                o->req.vertices = (uint32_t)n;
             } else if (!strcmp(a, "--groups")) {
                 rc = parse_xyz(a, v, o->req.groups);
             } else if (!strcmp(a, "--threads")) {
@@ -529,7 +600,10 @@ static int parse_args(int argc, char **argv, tool_options *o)
         } else if (a[0] == '-' && a[1]) {
             return tool_usage_error("unknown option '%s'", a);
         } else if (npos == 2) {
-            return tool_usage_error("unexpected argument '%s' (one BUNDLE and one ENTRY)", a);
+            return tool_usage_error("unexpected argument '%s' (one BUNDLE and one ENTRY; a render "
+                                    "pipeline's other entries are named by --fragment, --hull, "
+                                    "--domain, --geometry and --amplification)",
+                                    a);
         } else {
             positional[npos++] = a;
         }
@@ -540,6 +614,16 @@ static int parse_args(int argc, char **argv, tool_options *o)
         o->tolerance = -1;
     o->bundle = positional[0];
     o->entry = positional[1];
+    /* Every entry of the request, in pipeline order. */
+    const char *order[] = {o->req.amplification, o->entry,        o->req.hull,
+                           o->req.domain,        o->req.geometry, o->req.fragment};
+    for (size_t k = 0; k < sizeof order / sizeof order[0]; k++)
+        if (order[k])
+            o->entries[o->entry_count++] = order[k];
+    bool stages = o->entry_count > 1;
+    if (stages && !o->req.fragment && o->entry)
+        return tool_usage_error("--hull, --domain, --geometry and --amplification name stages of a "
+                                "render pipeline: --fragment names its fragment entry");
     if (!o->bundle)
         return tool_usage_error("no bundle given");
     if (o->list && o->entry)
@@ -553,6 +637,21 @@ static int parse_args(int argc, char **argv, tool_options *o)
 
 static int finish(const tool_options *o, const dgpb_runner *runner, const dgpb_diag *d, int status);
 
+/* The first named entry whose table has a row `name` (a render pipeline's rows are spread
+   over its entries); the first entry when none has. */
+static const char *entry_of_row(const tool_options *o, const dgpb_target_view *t, const char *name)
+{
+    for (uint32_t k = 0; k < o->entry_count; k++) {
+        const dgpb_entry_view *e;
+        if (dgpb_target_find_entry(t, o->entries[k], &e, NULL))
+            continue;
+        for (uint32_t j = 0; j < e->param_count; j++)
+            if (dgpb_str_eq(e->params[j].name, name))
+                return o->entries[k];
+    }
+    return o->entry;
+}
+
 /* The bytes of every --set, typed by the entry's code (docs/run.md, "Values"), and
    every inline --in's TYPE against the element type the code states. */
 static int set_values(tool_options *o, const dgpb_bundle *b, const dgpb_target_view *t)
@@ -560,15 +659,16 @@ static int set_values(tool_options *o, const dgpb_bundle *b, const dgpb_target_v
     for (uint32_t i = 0; i < o->req.param_count; i++) {
         dgpb_diag d;
         dgpb_diag_clear(&d);
+        const char *entry = entry_of_row(o, t, o->params[i].name);
         if (o->in_type[i] &&
-            dgpb_run_check_element_type(t, o->entry, o->params[i].name,
-                                        (uint32_t)(o->in_type[i] - 1), &d) == DGPB_ERR_INVALID) {
+            dgpb_run_check_element_type(t, entry, o->params[i].name, (uint32_t)(o->in_type[i] - 1),
+                                        &d) == DGPB_ERR_INVALID) {
             dgpb_diag_set_file(&d, o->bundle);
             return finish(o, NULL, &d, exit_status(d.code));
         }
         if (!o->set_text[i])
             continue;
-        if (dgpb_run_value_bytes(b, t, o->entry, o->params[i].name, o->set_text[i], &o->owned[i],
+        if (dgpb_run_value_bytes(b, t, entry, o->params[i].name, o->set_text[i], &o->owned[i],
                                  &o->params[i].input_size, &d)) {
             dgpb_diag_set_file(&d, o->bundle);
             return finish(o, NULL, &d, exit_status(d.code));
@@ -588,6 +688,10 @@ static int read_inputs(tool_options *o)
                 return rc;
         }
         p->input = o->owned[i];
+        if (p->kind == DGPB_RUN_KIND_COLOR_ATTACHMENT && (p->input || o->set_text[i]))
+            return tool_usage_error("'%s' is a colour attachment, cleared to zero before the "
+                                    "draw: it takes no --in or --set",
+                                    p->name);
         if (p->kind == DGPB_KIND_VALUE) {
             p->size = p->input_size;
         } else if (p->format) {
@@ -634,7 +738,7 @@ static int check_outputs(const tool_options *o, const dgpb_param_view *const *ro
                     "%s '%s': the run has no such buffer or texture (the entry's "
                     "rows: dgpb-run --list %s)",
                     flags[l], name, o->bundle);
-            uint32_t kind = rows[k] ? rows[k]->kind : DGPB_KIND_VALUE;
+            uint32_t kind = rows[k] ? rows[k]->kind : o->params[k].kind;
             if (kind == DGPB_KIND_VALUE || kind == DGPB_KIND_SAMPLER)
                 return tool_usage_error("%s '%s': a %s has no output", flags[l], name,
                                         dgpb_kind_name(kind));
@@ -713,9 +817,22 @@ int main(int argc, char **argv)
         rc = EXIT_OK;
         goto done;
     }
+    o->req.entry = o->entry;
+    const dgpb_entry_view *main_entry = NULL;
+    if (o->req.fragment && !dgpb_target_find_entry(t, o->req.entry, &main_entry, NULL) &&
+        main_entry->stage_id == DGPB_STAGE_VERTEX) {
+        if (o->req.groups[0] || o->req.threads[0]) {
+            rc = tool_usage_error("vertex entry '%s' draws --vertices N, not groups", o->req.entry);
+            goto done;
+        }
+        if (!o->req.vertices) {
+            rc =
+                tool_usage_error("vertex entry '%s' draws --vertices N (none given)", o->req.entry);
+            goto done;
+        }
+    }
     if ((rc = set_values(o, b, t)) || (rc = read_inputs(o)))
         goto done;
-    o->req.entry = o->entry;
     o->req.params = o->params;
     const dgpb_param_view *rows[DGPB_RUN_MAX_PARAMS];
     if (dgpb_run_check(t, &o->req, rows, &d)) {
@@ -726,12 +843,14 @@ int main(int argc, char **argv)
     if ((rc = check_outputs(o, rows)))
         goto done;
     /* The code's SHA-256 before anything else: an invalid bundle, whatever the device. */
-    const dgpb_entry_view *e = NULL;
-    dgpb_target_find_entry(t, o->entry, &e, NULL);
-    if (dgpb_blob_verify(&e->code, &d)) {
-        dgpb_diag_set_file(&d, o->bundle);
-        rc = finish(o, NULL, &d, EXIT_INVALID);
-        goto done;
+    for (uint32_t k = 0; k < o->entry_count; k++) {
+        const dgpb_entry_view *e = NULL;
+        dgpb_target_find_entry(t, o->entries[k], &e, NULL);
+        if (e && dgpb_blob_verify(&e->code, &d)) {
+            dgpb_diag_set_file(&d, o->bundle);
+            rc = finish(o, NULL, &d, EXIT_INVALID);
+            goto done;
+        }
     }
     const char *mask = getenv("DGPB_RUN_MASK_FEATURES");
     dgpb_runner_desc desc = {.backend = o->backend, .device = o->device};
@@ -756,10 +875,13 @@ int main(int argc, char **argv)
         rc = finish(o, runner, &d, exit_status(d.code));
         goto done;
     }
-    if (o->verbose)
-        fprintf(stderr, "dgpb-run: %s: %u,%u,%u groups of %u,%u,%u threads, %u dispatches\n",
-                o->entry, res.groups[0], res.groups[1], res.groups[2], res.thread_group_size[0],
-                res.thread_group_size[1], res.thread_group_size[2], res.dispatches);
+    if (o->verbose && o->req.fragment && !res.groups[0])
+        fprintf(stderr, "dgpb-run: %s: drew %u vertices\n", o->entry, o->req.vertices);
+    else if (o->verbose)
+        fprintf(stderr, "dgpb-run: %s: %u,%u,%u groups of %u,%u,%u threads, %u %s\n", o->entry,
+                res.groups[0], res.groups[1], res.groups[2], res.thread_group_size[0],
+                res.thread_group_size[1], res.thread_group_size[2], res.dispatches,
+                o->req.fragment ? "draws" : "dispatches");
     rc = present(o, runner, &res);
 done:
     dgpb_run_result_free(&res);

@@ -229,6 +229,11 @@ void tool_print_json(const tool_options *o, const dgpb_runner *runner, const dgp
     cJSON_AddStringToObject(j, "api", o->api);
     cJSON_AddStringToObject(j, "target", dgpb_backend_target(o->backend));
     cJSON_AddStringToObject(j, "entry", o->entry ? o->entry : "");
+    if (o->entry_count > 1) { /* a render pipeline: its entries in pipeline order */
+        cJSON *names = cJSON_AddArrayToObject(j, "entries");
+        for (uint32_t k = 0; k < o->entry_count; k++)
+            cJSON_AddItemToArray(names, cJSON_CreateString(o->entries[k]));
+    }
     if (runner) {
         cJSON_AddStringToObject(j, "device", dgpb_runner_device_name(runner));
         cJSON_AddStringToObject(j, "driver", dgpb_runner_driver(runner));
@@ -237,6 +242,8 @@ void tool_print_json(const tool_options *o, const dgpb_runner *runner, const dgp
         cJSON_AddItemToObject(j, "thread_group_size", xyz(res->thread_group_size));
         cJSON_AddItemToObject(j, "groups", xyz(res->groups));
         cJSON_AddNumberToObject(j, "dispatches", res->dispatches);
+        if (o->req.vertices)
+            cJSON_AddNumberToObject(j, "vertices", o->req.vertices);
         if (res->time_count) {
             double min, median, mean;
             dgpb_time_stats(res->times_ms, res->time_count, &min, &median, &mean);

@@ -35,7 +35,9 @@ typedef struct tool_options {
     const char *api;
     const char *device;
     const char *bundle;
-    const char *entry;
+    const char *entry;      /* the first entry named */
+    const char *entries[8]; /* every entry named, in order (a render pipeline's stages) */
+    uint32_t entry_count;
     bool list, json, verbose, quiet;
     double tolerance; /* negative: exact */
     dgpb_run_request req;

@@ -96,6 +96,7 @@ enum {
     DECORATION_ARRAY_STRIDE = 6,
     DECORATION_MATRIX_STRIDE = 7,
     DECORATION_BUILT_IN = 11,
+    DECORATION_LOCATION = 30,
     DECORATION_BINDING = 33,
     DECORATION_DESCRIPTOR_SET = 34,
     DECORATION_OFFSET = 35,
@@ -103,6 +104,7 @@ enum {
 
 /* Storage classes. */
 enum {
+    STORAGE_INPUT = 1,
     STORAGE_UNIFORM = 2,
     STORAGE_FUNCTION = 7,
     STORAGE_PUSH_CONSTANT = 9,
@@ -117,6 +119,7 @@ enum {
 
 /* Execution models (an OpEntryPoint's first operand). */
 enum {
+    MODEL_VERTEX = 0,
     MODEL_TESSELLATION_CONTROL = 1,
     MODEL_TESSELLATION_EVALUATION = 2,
     MODEL_GEOMETRY = 3,
@@ -132,6 +135,16 @@ enum {
 enum {
     MODE_LOCAL_SIZE = 17,
     MODE_LOCAL_SIZE_ID = 38,
+};
+
+/* Execution modes that say how a render pipeline assembles a stage's input. */
+enum {
+    MODE_INPUT_POINTS = 19,
+    MODE_INPUT_LINES = 20,
+    MODE_INPUT_LINES_ADJACENCY = 21,
+    MODE_TRIANGLES = 22,
+    MODE_INPUT_TRIANGLES_ADJACENCY = 23,
+    MODE_OUTPUT_VERTICES = 26,
 };
 
 #endif
