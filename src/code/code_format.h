@@ -90,7 +90,9 @@ typedef struct code_ops {
     bool analysed;
     /* The SPIR-V version its code declares (the header's version word, 0x00010500 for 1.5;
        0 when the code is too short to say): the build proves it is the one
-       dgpb_build_desc.spirv_version asks for. NULL: the format declares none. */
+       dgpb_build_desc.spirv_version asks for, and gives every compile to this format (and
+       every layout recording of its target) that version's profile. NULL: the format
+       declares none. */
     uint32_t (*spirv_version)(const void *code, size_t size);
     /* Validates a unit's code (SPIRV-Tools' validator); NULL: not validated. */
     int (*validate)(const void *code, size_t size, dgpb_diag *d);

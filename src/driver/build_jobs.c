@@ -158,7 +158,8 @@ static int add_job(build *b, job_list *list, enum job_role role, int target, siz
         ARG(mem_printf("-D%s", b->groups[b->entries[entry_index].group].symbol));
     }
     ARG(mem_printf("-D%s", target_macro((uint32_t)target)));
-    bool spirv = job_format(target, role) == DGPB_CODE_FORMAT_SPIRV;
+    /* A compile to a format that has SPIR-V versions gets --spirv-version's profile. */
+    bool spirv = code_ops_of(job_format(target, role))->spirv_version != NULL;
     for (size_t i = 0; build_option_arg(b, spirv, i); i++)
         ARG(mem_strdup(build_option_arg(b, spirv, i)));
     ARG(mem_strdup("-target"));

@@ -16,6 +16,7 @@
 #include <stdio.h>
 #include <unistd.h>
 
+#include "code/code_format.h"
 #include "core/alloc.h"
 #include "driver/build_internal.h"
 #include "recorder/recording.h"
@@ -65,7 +66,7 @@ static int task_make(build *b, int t, size_t g, layout_task *k)
     size_t extra = 0;
     k->extra[extra++] = k->group_define;
     k->extra[extra++] = k->target_define;
-    bool spirv = target_code_format((uint32_t)t) == DGPB_CODE_FORMAT_SPIRV;
+    bool spirv = code_ops_of_target((dgpb_target_id)t)->spirv_version != NULL;
     for (const char *arg; (arg = build_option_arg(b, spirv, extra - 2));)
         k->extra[extra++] = arg;
     k->run = (recording_desc){
