@@ -40,7 +40,9 @@ void k(uint3 id: SV_DispatchThreadID)
     result[3] = b.z;
 }
 EOF
-B() { "$build" -q --slangc "$slangc" --targets spirv "$@" "$work/m.slang"; }
+# Run in the module's folder, naming it m.slang, as the hand-made compile below does: the
+# SPIR-V's debug information names the file as the compile was given it.
+B() { (cd "$work" && "$build" -q --slangc "$slangc" --targets spirv "$@" m.slang); }
 dis() { # BUNDLE: the spirv of entry k, without OpSource (docs/design.md, section 5)
     "$dump" --disasm spirv/k "$1"
 }
