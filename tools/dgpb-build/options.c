@@ -66,7 +66,7 @@ static const char usage_tail[] =
     "                         (default: Slang's, 1.5)\n"
     "  --capability NAME      a Slang capability for every compile (slangc\n"
     "                         -capability NAME); repeatable, or NAME,NAME,...\n"
-    "                         The embedded compiler honours none but\n"
+    "                         The embedded compiler takes only their defaults and\n"
     "                         --spirv-version 1.5: it refuses the others (exit 2)\n"
     "Compiler:\n"
     "  --slangc PATH          the Slang compiler. Default, in order: $DGPB_SLANGC,\n"
