@@ -167,6 +167,40 @@ test('byte changes in the header give the C reader\'s verdict, message and offse
   assert.ok(compared > headerSize / 4);
 });
 
+test('byte changes in the options record give the C reader\'s verdict, message and offset', () => {
+  const dump = required('DGPB_DUMP', 'the dgpb-dump program');
+  const bytes = new Uint8Array(fs.readFileSync(path.join(FMT, 'options.dgpb')));
+  const b = readBundle(bytes);
+  const start = b.headerSize;
+  const end = start + Math.min(...b.targets.flatMap((t) => t.entries.map((e) => e.code.offset)));
+  const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'dgpb-js-'));
+  const file = path.join(tmp, 'changed.dgpb');
+  let rejected = 0;
+  try {
+    for (let at = start; at < end; at++) {
+      for (const flip of [0x01, 0x80]) {
+        const copy = bytes.slice();
+        copy[at] ^= flip;
+        fs.writeFileSync(file, copy);
+        const c = dumpVerify(dump, file);
+        let js = { status: 0, message: '', offset: null };
+        try {
+          readBundle(copy);
+        } catch (e) {
+          assert.ok(e instanceof DgpbError, String(e));
+          js = { status: 1, message: e.message, offset: e.offset };
+          rejected++;
+        }
+        if (c.status === 0) c.message = '';
+        assert.deepEqual(js, c, `byte ${at} ^ ${flip}`);
+      }
+    }
+  } finally {
+    fs.rmSync(tmp, { recursive: true, force: true });
+  }
+  assert.ok(rejected > end - start, `${rejected} of ${2 * (end - start)} changes rejected`);
+});
+
 test('verifyBlob checks SHA-256 with WebCrypto: a flipped byte in any blob fails', async () => {
   assert.ok(globalThis.crypto?.subtle, 'WebCrypto is available');
   const bytes = golden();
