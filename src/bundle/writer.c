@@ -4,8 +4,11 @@
  * The header tables are written into one buffer and the blobs into another.
  * A blob's offset is relative to the data section, so it is known as soon as
  * the blob is first referenced: no second pass and no fix-ups beyond the
- * header_size field. The writer counts the distinct blobs it places, by the
- * kind of reference that placed each, for bundle_write_ex()'s stats.
+ * header_size field. The data section starts with the options record when
+ * the model records a project option (docs/format.md, "The options record"),
+ * so the blobs' offsets start after it. The writer counts the distinct blobs
+ * it places, by the kind of reference that placed each, for
+ * bundle_write_ex()'s stats.
  */
 #include <stdlib.h>
 #include <string.h>
