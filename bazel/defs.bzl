@@ -9,6 +9,9 @@
         include_dirs = ["include"],          # -I, relative to this package
         defines = ["RADIUS=2"],              # -D
         targets = ["spirv", "wgsl"],         # --targets (default: all the triple loads)
+        matrix_layout = "column",            # --matrix-layout (default: row)
+        spirv_version = "1.6",               # --spirv-version (default: Slang's)
+        capabilities = ["spvImageQuery"],    # --capability, each a Slang capability
         header = True,                       # also blur.h, the C header (--emit-header)
     )
 
@@ -94,7 +97,12 @@ _REFUSED_OPTS = [
     "--keep-temps",
     "--layout-recorder",
     "--slang-lib",
+    "--matrix-layout",
+    "--spirv-version",
+    "--capability",
 ]
+
+_SPIRV_VERSIONS = ["", "1.3", "1.4", "1.5", "1.6"]
 
 def _join(*parts):
     return "/".join([p for p in parts if p])
@@ -116,8 +124,16 @@ def _dgpb_bundle_impl(ctx):
               "'%s', or give the module_path whose stem is '%s' (docs/bazel.md)") %
              (module_path, stem, stem, ctx.label.name))
 
+    for c in ctx.attr.capabilities:
+        ok = c != "" and (c[0].isalpha() or c[0] == "_")
+        for ch in c.elems():
+            ok = ok and (ch.isalnum() or ch == "_")
+        if not ok:
+            fail("'%s' is no Slang capability name (a letter or '_', then letters, digits and '_')" % c,
+                 attr = "capabilities")
+
     for o in ctx.attr.opts:
-        if o in _REFUSED_OPTS or o.startswith("-MF"):
+        if o in _REFUSED_OPTS or o.startswith("-MF") or o.split("=")[0] in _REFUSED_OPTS:
             fail("'%s' is not for opts: the rule sets it, or it would read or write files " % o +
                  "Bazel does not know of (docs/bazel.md)", attr = "opts")
 
@@ -156,6 +172,12 @@ def _dgpb_bundle_impl(ctx):
     args.add("--module-path", module_path)
     if ctx.attr.header:
         args.add("--emit-header")
+    if ctx.attr.matrix_layout != "row":
+        args.add("--matrix-layout", ctx.attr.matrix_layout)
+    if ctx.attr.spirv_version:
+        args.add("--spirv-version", ctx.attr.spirv_version)
+    for c in ctx.attr.capabilities:
+        args.add("--capability", c)
     for d in ctx.attr.defines:
         args.add("-D", d)
     for i in includes:
@@ -218,13 +240,29 @@ dgpb_bundle = rule(
         "include_dirs": attr.string_list(
             doc = "-I folders, relative to this package",
         ),
+        "matrix_layout": attr.string(
+            doc = "--matrix-layout: 'row' (the default) or 'column', how matrices are laid out " +
+                  "(docs/build.md, \"Project options\"); the embedded compiler takes 'row' only",
+            default = "row",
+            values = ["row", "column"],
+        ),
+        "spirv_version": attr.string(
+            doc = "--spirv-version: 1.3, 1.4, 1.5 or 1.6, the SPIR-V version of every compile to " +
+                  "SPIR-V (default '': Slang's); the embedded compiler takes '1.5' only",
+            default = "",
+            values = _SPIRV_VERSIONS,
+        ),
+        "capabilities": attr.string_list(
+            doc = "--capability for each: Slang capabilities every compile gets; the embedded " +
+                  "compiler takes none",
+        ),
         "header": attr.bool(
             doc = "also write <name>.h, the bundle's C header (--emit-header; docs/build.md, " +
                   "\"The C header\"); output group 'header' holds it alone",
         ),
         "opts": attr.string_list(
             doc = "more dgpb-build options (--warnings-as-errors, --no-layouts, -j N); never one " +
-                  "the rule sets, a cache, a compiler or a depfile",
+                  "the rule sets (the project options are attributes), a cache, a compiler or a depfile",
         ),
         "dgpb": attr.label(
             doc = "the installed dgpb (dgpb_tools) that runs the build",

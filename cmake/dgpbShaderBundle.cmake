@@ -7,6 +7,9 @@
 #                          [OUTPUT_DIR DIR]      default: the current binary folder
 #                          [DEFINES NAME[=VALUE]...]
 #                          [INCLUDE_DIRS DIR...]
+#                          [MATRIX_LAYOUT row|column]  --matrix-layout (default: row)
+#                          [SPIRV_VERSION 1.3|1.4|1.5|1.6]  --spirv-version (default: Slang's)
+#                          [CAPABILITIES NAME...]      --capability, each a Slang capability
 #                          [OPTIONS ARG...]      more dgpb-build arguments (--triple, --no-layouts...)
 #                          [HEADER])             also DIR/<stem>.h (dgpb-build --emit-header)
 #
@@ -25,6 +28,12 @@
 #
 # The bundles' paths are appended to TARGET's property DGPB_BUNDLES.
 #
+# MATRIX_LAYOUT, SPIRV_VERSION, CAPABILITIES: the project options (docs/build.md,
+# "Project options"), applied to every compile of the module and recorded in the bundle;
+# a value dgpb-build would refuse is an error here, at configure time. The embedded
+# compiler honours none but SPIRV_VERSION 1.5: the build fails for the others unless
+# dgpb-build runs a native slangc (DGPB_SLANGC, SLANG_ROOT, slangc on PATH).
+#
 # HEADER: dgpb-build also writes the bundle's C header DIR/<stem>.h (docs/build.md,
 # "The C header"), an output of the same command; its path is appended to
 # TARGET's property DGPB_HEADERS, and DIR to TARGET's include directories when
@@ -34,6 +43,7 @@
 #                           DIRECTORY DIR [GLOB PATTERN]  the modules of a folder (default *.slang)
 #                           | MODULES MODULE...           or a list of them
 #                           [TARGETS T...] [OUTPUT_DIR DIR] [DEFINES ...] [INCLUDE_DIRS ...]
+#                           [MATRIX_LAYOUT L] [SPIRV_VERSION V] [CAPABILITIES NAME...]
 #                           [OPTIONS ARG...] [HEADER])
 #
 # dgpb_add_shader_bundle() for each module of a folder (DIRECTORY: relative to
@@ -51,8 +61,34 @@ endif()
 cmake_policy(PUSH)
 cmake_policy(SET CMP0116 NEW)
 
+# The project options' dgpb-build arguments, into `out` (a list), or a FATAL_ERROR naming
+# the value dgpb-build would refuse.
+function(_dgpb_project_options caller out layout version capabilities)
+  set(args "")
+  if(DEFINED layout AND NOT layout STREQUAL "")
+    if(NOT layout MATCHES "^(row|column)$")
+      message(FATAL_ERROR "${caller}: MATRIX_LAYOUT is row or column, not '${layout}'")
+    endif()
+    list(APPEND args --matrix-layout ${layout})
+  endif()
+  if(DEFINED version AND NOT version STREQUAL "")
+    if(NOT version MATCHES "^1\\.[3-6]$")
+      message(FATAL_ERROR "${caller}: SPIRV_VERSION is 1.3, 1.4, 1.5 or 1.6, not '${version}'")
+    endif()
+    list(APPEND args --spirv-version ${version})
+  endif()
+  foreach(capability IN LISTS capabilities)
+    if(NOT capability MATCHES "^[A-Za-z_][A-Za-z0-9_]*$")
+      message(FATAL_ERROR "${caller}: CAPABILITIES: '${capability}' is no Slang capability name")
+    endif()
+    list(APPEND args --capability ${capability})
+  endforeach()
+  set(${out} "${args}" PARENT_SCOPE)
+endfunction()
+
 function(dgpb_add_shader_bundle target module)
-  cmake_parse_arguments(PARSE_ARGV 2 arg "HEADER" "OUTPUT_DIR" "TARGETS;DEFINES;INCLUDE_DIRS;OPTIONS")
+  cmake_parse_arguments(PARSE_ARGV 2 arg "HEADER" "OUTPUT_DIR;MATRIX_LAYOUT;SPIRV_VERSION"
+                        "TARGETS;DEFINES;INCLUDE_DIRS;CAPABILITIES;OPTIONS")
   if(arg_UNPARSED_ARGUMENTS)
     message(FATAL_ERROR "dgpb_add_shader_bundle: unknown arguments: ${arg_UNPARSED_ARGUMENTS}")
   endif()
@@ -104,6 +140,9 @@ function(dgpb_add_shader_bundle target module)
     get_filename_component(dir "${dir}" ABSOLUTE BASE_DIR "${CMAKE_CURRENT_SOURCE_DIR}")
     list(APPEND args -I "${dir}")
   endforeach()
+  _dgpb_project_options(dgpb_add_shader_bundle project "${arg_MATRIX_LAYOUT}" "${arg_SPIRV_VERSION}"
+                        "${arg_CAPABILITIES}")
+  list(APPEND args ${project})
 
   file(RELATIVE_PATH shown "${CMAKE_BINARY_DIR}" "${bundle}")
   add_custom_command(
@@ -140,8 +179,9 @@ function(dgpb_add_shader_bundle target module)
 endfunction()
 
 function(dgpb_add_shader_bundles target)
-  cmake_parse_arguments(PARSE_ARGV 1 arg "HEADER" "DIRECTORY;GLOB;OUTPUT_DIR"
-                        "MODULES;TARGETS;DEFINES;INCLUDE_DIRS;OPTIONS")
+  cmake_parse_arguments(PARSE_ARGV 1 arg "HEADER"
+                        "DIRECTORY;GLOB;OUTPUT_DIR;MATRIX_LAYOUT;SPIRV_VERSION"
+                        "MODULES;TARGETS;DEFINES;INCLUDE_DIRS;CAPABILITIES;OPTIONS")
   if(arg_UNPARSED_ARGUMENTS)
     message(FATAL_ERROR "dgpb_add_shader_bundles: unknown arguments: ${arg_UNPARSED_ARGUMENTS}")
   endif()
@@ -170,13 +210,16 @@ function(dgpb_add_shader_bundles target)
       message(FATAL_ERROR "dgpb_add_shader_bundles: no module in '${dir}' matches '${pattern}'")
     endif()
   endif()
+  # The project options, checked once for the folder.
+  _dgpb_project_options(dgpb_add_shader_bundles project "${arg_MATRIX_LAYOUT}" "${arg_SPIRV_VERSION}"
+                        "${arg_CAPABILITIES}")
   set(forward "")
-  foreach(keyword OUTPUT_DIR)
+  foreach(keyword OUTPUT_DIR MATRIX_LAYOUT SPIRV_VERSION)
     if(DEFINED arg_${keyword})
       list(APPEND forward ${keyword} "${arg_${keyword}}")
     endif()
   endforeach()
-  foreach(keyword TARGETS DEFINES INCLUDE_DIRS OPTIONS)
+  foreach(keyword TARGETS DEFINES INCLUDE_DIRS CAPABILITIES OPTIONS)
     if(arg_${keyword})
       list(APPEND forward ${keyword} ${arg_${keyword}})
     endif()

@@ -4,7 +4,8 @@
 # entry, and points each entry at its group's (here through the recorder and
 # a fake libslang: the layouts' contents are the fake's, their placement is
 # dgpb-build's); a mesh and a tessellation pipeline are render groups.
-# Without a native libslang it warns once and writes none.
+# Without a native libslang it warns once and writes none. The project options
+# reach the recordings.
 set -u
 build=$1 dump=$2 recorder=$3 fake=$4 fixtures=$5
 out=$(mktemp -d); trap 'rm -rf "$out"' EXIT
@@ -67,4 +68,13 @@ log=$("$build" -q --layout-recorder "$recorder" --slang-lib "$out/no-such-libsla
 log=$("$build" -q --layout-recorder "$out/no-such-recorder" "$fixtures/plain.slang" -o "$out/r" 2>&1)
 [ $? -eq 3 ] || fail "a recorder that cannot run: expected exit 3: $log"
 [ "$(printf '%s\n' "$log" | grep -c error)" -eq 1 ] || fail "expected one error: $log"
+# The project options reach every recording as they reach the compiles (docs/build.md,
+# "Project options"): the layout records them among its options, -profile for spirv only.
+"$build" -q --spirv-version 1.5 --layout-recorder "$recorder" --slang-lib "$fake" \
+    "$fixtures/resources.slang" -o "$out/v" || fail "build with --spirv-version 1.5"
+"$dump" --layout spirv/0 "$out/v/resources.dgpb" |
+    grep -q -- " -DDREAM_TARGET_SPIRV -matrix-layout-row-major -profile spirv_1_5 -target spirv " ||
+    fail "the spirv layout was not recorded with -profile spirv_1_5: $("$dump" --layout spirv/0 "$out/v/resources.dgpb" | grep options)"
+"$dump" --layout wgsl/0 "$out/v/resources.dgpb" | grep -q -- "-profile" &&
+    fail "the wgsl layout was recorded with -profile"
 echo "ok: layouts"

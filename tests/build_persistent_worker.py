@@ -17,6 +17,9 @@ embedded compiler:
   * a failing module: exitCode 1, Slang's diagnostic in "output";
   * a request with the wrong fields: exitCode 2 naming why, and the worker
     goes on; a requestId other than 0 answered with that id;
+  * the project options per request: --matrix-layout column refused (the
+    embedded compiler), --spirv-version 1.5 recorded in the view, and the
+    next request without them builds without them;
   * nothing but answers on standard output; the end of input ends the worker
     with exit status 0;
   * input that is not JSON, text before an object, or input ending inside an
@@ -153,10 +156,24 @@ def main():
         again = w.ask('{"arguments": ["-q", "-o", "w9", "c.slang"], "requestId": 9}')
         if again.get("exitCode") != 0 or again.get("requestId") != 9 or again.get("output") != "":
             fail(f"a request after the wrong ones: {again}")
+        # The project options, per request: what one request asks for, the next does not get.
+        refused = w.ask('{"arguments": ["--matrix-layout", "column", "-o", "wm", "c.slang"], "requestId": 10}')
+        if refused.get("exitCode") != 2 or \
+                "cannot compile with --matrix-layout column" not in refused["output"]:
+            fail(f"--matrix-layout column with the embedded compiler: {refused}")
+        versioned = w.ask('{"arguments": ["-q", "--spirv-version", "1.5", "-o", "wv", "c.slang"]}')
+        with open(os.path.join(work, "wv", "c.bundle.json"), encoding="utf-8") as f:
+            if versioned.get("exitCode") != 0 or '"spirv_version":\t"1.5"' not in f.read():
+                fail(f"--spirv-version 1.5 in a request: {versioned}")
+        plain = w.ask('{"arguments": ["-q", "-o", "wp", "c.slang"]}')
+        with open(os.path.join(work, "wp", "c.bundle.json"), encoding="utf-8") as f:
+            if plain.get("exitCode") != 0 or '"options"' in f.read():
+                fail(f"a request after one with options got them: {plain}")
         status, out, err = w.finish()
         if status != 0 or out:
             fail(f"the end of input: exit {status}, standard output {out!r}, log {err!r}")
-        print("ok: wrong fields answered with exitCode 2 and why; ids kept; end of input exits 0")
+        print("ok: wrong fields answered with exitCode 2 and why; ids kept; project options per request; "
+              "end of input exits 0")
 
         for name, text, why in (
                 ("not JSON", '{"arguments": [nope]}\n', "malformed work request: not valid JSON"),

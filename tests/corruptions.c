@@ -301,6 +301,71 @@ static void flipped_bit_in_hash(mut_ctx *c)
     c->bytes[AT(E(0, 2)->code.sha256) + 31] ^= 0x80;
 }
 
+/*
+ * The options record of support_options_bytes(), at the start of the data
+ * section: "DGPO", the count 3, then matrix_layout "column",
+ * slang_capabilities SUPPORT_OPTION_CAPABILITIES, spirv_version "1.6". The
+ * byte offset of its string number `k` (0: the first name, 1: its value, ...).
+ */
+static size_t record_string(mut_ctx *c, int k)
+{
+    size_t at = dgpb_bundle_header_size(c->b) + 8;
+    for (int i = 0; i < k; i++)
+        at += 4 + (size_t)support_get_u32(c->bytes, at);
+    return at;
+}
+
+static void options_no_magic(mut_ctx *c)
+{
+    c->bytes[dgpb_bundle_header_size(c->b) + 3] = 'X';
+}
+
+static void options_count_zero(mut_ctx *c)
+{
+    put(c, dgpb_bundle_header_size(c->b) + 4, 0);
+}
+
+static void options_count_short(mut_ctx *c)
+{
+    put(c, dgpb_bundle_header_size(c->b) + 4, 2);
+}
+
+static void options_unknown_name(mut_ctx *c)
+{
+    c->bytes[record_string(c, 0) + 4 + 12] = 'z'; /* matrix_layouz */
+}
+
+static void options_unsorted(mut_ctx *c)
+{
+    memcpy(c->bytes + record_string(c, 4) + 4, "matrix_layout", 13); /* in spirv_version's place */
+}
+
+static void options_bad_layout(mut_ctx *c)
+{
+    c->bytes[record_string(c, 1) + 4 + 4] = 'n'; /* colunn */
+}
+
+static void options_bad_version(mut_ctx *c)
+{
+    c->bytes[record_string(c, 5) + 4 + 2] = '7'; /* 1.7 */
+}
+
+static void options_bad_capability(mut_ctx *c)
+{
+    c->bytes[record_string(c, 3) + 4 + 3] = '-'; /* spv-mageGatherExtended */
+}
+
+static void options_unsorted_capabilities(mut_ctx *c)
+{
+    size_t second = record_string(c, 3) + 4 + strlen("spvImageGatherExtended,");
+    c->bytes[second + 8] = 'A'; /* spvImageAuery */
+}
+
+static void options_value_past_end(mut_ctx *c)
+{
+    put(c, record_string(c, 5), 400);
+}
+
 const corruption corruptions[] = {
     {"bad_magic", 0, 0, DGPB_ERR_CORRUPT_MAGIC, "bad magic", bad_magic},
     {"bad_version", 0, 0, DGPB_ERR_CORRUPT_VERSION, "unsupported version 1", bad_version},
@@ -418,6 +483,35 @@ const corruption corruptions[] = {
      "entry 'rg': stage 'amplification' needs a thread group size of at least 1 in each "
      "dimension",
      thread_group_zero_on_amplification},
+    {"options_no_magic", 2, 0, DGPB_ERR_CORRUPT_RANGE,
+     "options record: 121 bytes before the first blob are no options record (no \"DGPO\")",
+     options_no_magic},
+    {"options_count_zero", 2, 0, DGPB_ERR_CORRUPT_RANGE,
+     "options record: option_count is 0, not from 1 to the 3 options there are",
+     options_count_zero},
+    {"options_count_short", 2, 0, DGPB_ERR_CORRUPT_RANGE,
+     "options record: 24 bytes between the options record and the first blob", options_count_short},
+    {"options_unknown_name", 2, 0, DGPB_ERR_CORRUPT_VALUE,
+     "options record: unknown option 'matrix_layouz'", options_unknown_name},
+    {"options_unsorted", 2, 0, DGPB_ERR_CORRUPT_ORDER,
+     "options record: option 'matrix_layout' is out of order or repeated (they must be sorted)",
+     options_unsorted},
+    {"options_bad_layout", 2, 0, DGPB_ERR_CORRUPT_VALUE,
+     "options record: matrix_layout is 'colunn', not 'column' (row, the default, is never "
+     "recorded)",
+     options_bad_layout},
+    {"options_bad_version", 2, 0, DGPB_ERR_CORRUPT_VALUE,
+     "options record: spirv_version is '1.7', not one of 1.3, 1.4, 1.5, 1.6", options_bad_version},
+    {"options_bad_capability", 2, 0, DGPB_ERR_CORRUPT_VALUE,
+     "options record: slang_capabilities: 'spv-mageGatherExtended' is no Slang capability name",
+     options_bad_capability},
+    {"options_unsorted_capabilities", 2, 0, DGPB_ERR_CORRUPT_VALUE,
+     "options record: slang_capabilities: 'spvImageAuery' follows 'spvImageGatherExtended': the "
+     "names must be sorted and unique",
+     options_unsorted_capabilities},
+    {"options_value_past_end", 2, 0, DGPB_ERR_CORRUPT_TRUNCATED,
+     "options record: truncated: option value of 400 bytes runs past the options record's end",
+     options_value_past_end},
     {"flipped_bit_in_code", 0, 1, DGPB_ERR_CORRUPT_HASH,
      "target 'wgsl', entry 'k', code blob: sha-256 mismatch", flipped_bit_in_code},
     {"flipped_bit_in_layout", 0, 1, DGPB_ERR_CORRUPT_HASH,
@@ -430,7 +524,9 @@ const size_t corruption_count = sizeof corruptions / sizeof corruptions[0];
 void corruption_apply(const corruption *cs, uint8_t **out, size_t *size)
 {
     size_t n = 0;
-    uint8_t *orig = cs->two_targets ? support_two_target_bytes(&n) : support_golden_bytes(&n);
+    uint8_t *orig = cs->base == 2   ? support_options_bytes(&n)
+                    : cs->base == 1 ? support_two_target_bytes(&n)
+                                    : support_golden_bytes(&n);
     dgpb_bundle *b = NULL;
     dgpb_diag d;
     dgpb_diag_clear(&d);

@@ -1,8 +1,8 @@
 /*
  * corruptions.h - the table of malformed bundles the reader must reject.
  *
- * Each case takes a copy of a valid bundle (the golden bundle, or the small
- * two-target one) and breaks one thing. tests/test_reader.c opens every case
+ * Each case takes a copy of a valid bundle (the golden bundle, the small
+ * two-target one, or that one with an options record) and breaks one thing. tests/test_reader.c opens every case
  * and checks the result code and the message; tests/gen_format_fixtures.c
  * writes each case to fixtures/format/corrupt/<name>.dgpb with its expected
  * message, which the dgpb-dump tests check from the command line.
@@ -24,9 +24,10 @@ typedef struct mut_ctx {
 
 typedef struct corruption {
     const char *name;
-    int two_targets;    /* start from support_two_target_bytes() instead of the golden bundle */
-    int verify;         /* only detected with DGPB_OPEN_VERIFY_SHA256 */
-    int code;           /* expected result */
+    int base;   /* the valid bundle it breaks: 0 the golden one, 1 support_two_target_bytes(),
+                           2 support_options_bytes() (an options record) */
+    int verify; /* only detected with DGPB_OPEN_VERIFY_SHA256 */
+    int code;   /* expected result */
     const char *expect; /* a substring of the expected message */
     void (*mutate)(mut_ctx *c);
 } corruption;

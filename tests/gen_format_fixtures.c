@@ -1,6 +1,7 @@
 /*
  * gen_format_fixtures - writes fixtures/format/: the golden bundle, its JSON
- * view, and one malformed bundle per reader rule with its expected message.
+ * view, a bundle with an options record (options.dgpb) and its view, and one
+ * malformed bundle per reader rule with its expected message.
  *
  * Run through tools/regen-format-fixtures.sh when the format or the golden
  * model changes on purpose, then review the diff: the tests compare the
@@ -24,6 +25,28 @@ static void write_file(const char *dir, const char *name, const void *data, size
     }
 }
 
+/* Writes <name>.dgpb and its view <name>.bundle.json. */
+static void write_bundle(const char *dir, const char *name, uint8_t *bytes, size_t size)
+{
+    char file[256];
+    snprintf(file, sizeof file, "%s.dgpb", name);
+    write_file(dir, file, bytes, size);
+    dgpb_bundle *b = NULL;
+    dgpb_diag d;
+    dgpb_diag_clear(&d);
+    char *json = NULL;
+    if (dgpb_bundle_open(bytes, size, DGPB_OPEN_VERIFY_SHA256, &b, &d) ||
+        dgpb_json_view(b, name, &json, &d)) {
+        fprintf(stderr, "gen_format_fixtures: %s\n", d.message);
+        exit(1);
+    }
+    snprintf(file, sizeof file, "%s.bundle.json", name);
+    write_file(dir, file, json, strlen(json));
+    dgpb_free(json);
+    dgpb_bundle_close(b);
+    dgpb_free(bytes);
+}
+
 int main(int argc, char **argv)
 {
     if (argc != 2) {
@@ -33,20 +56,9 @@ int main(int argc, char **argv)
     const char *dir = argv[1];
     size_t size = 0;
     uint8_t *bytes = support_golden_bytes(&size);
-    write_file(dir, "golden.dgpb", bytes, size);
-    dgpb_bundle *b = NULL;
-    dgpb_diag d;
-    dgpb_diag_clear(&d);
-    char *json = NULL;
-    if (dgpb_bundle_open(bytes, size, DGPB_OPEN_VERIFY_SHA256, &b, &d) ||
-        dgpb_json_view(b, "golden", &json, &d)) {
-        fprintf(stderr, "gen_format_fixtures: %s\n", d.message);
-        return 1;
-    }
-    write_file(dir, "golden.bundle.json", json, strlen(json));
-    dgpb_free(json);
-    dgpb_bundle_close(b);
-    dgpb_free(bytes);
+    write_bundle(dir, "golden", bytes, size);
+    bytes = support_options_bytes(&size);
+    write_bundle(dir, "options", bytes, size);
 
     char sub[4096];
     snprintf(sub, sizeof sub, "%s/corrupt", dir);
@@ -65,7 +77,7 @@ int main(int argc, char **argv)
         write_file(sub, name, line, (size_t)len);
         free(bad);
     }
-    printf("wrote %s: golden.dgpb, golden.bundle.json, %zu malformed bundles\n", dir,
+    printf("wrote %s: golden and options (.dgpb, .bundle.json), %zu malformed bundles\n", dir,
            corruption_count);
     return 0;
 }

@@ -167,7 +167,8 @@ uint8_t *support_golden_bytes(size_t *size)
     return bytes;
 }
 
-uint8_t *support_two_target_bytes(size_t *size)
+/* The model of support_two_target_bytes(), unwritten. */
+static dgpb_model *two_target_model(void)
 {
     dgpb_model *m = NULL;
     dgpb_diag d;
@@ -184,6 +185,28 @@ uint8_t *support_two_target_bytes(size_t *size)
                              .thread_group_size = {1, 1, 1}};
         must(model_add_entry(m, t, &e, &d), &d);
     }
+    return m;
+}
+
+uint8_t *support_two_target_bytes(size_t *size)
+{
+    dgpb_model *m = two_target_model();
+    dgpb_diag d;
+    dgpb_diag_clear(&d);
+    uint8_t *bytes = NULL;
+    must(bundle_write(m, &bytes, size, &d), &d);
+    model_destroy(m);
+    return bytes;
+}
+
+uint8_t *support_options_bytes(size_t *size)
+{
+    dgpb_model *m = two_target_model();
+    dgpb_diag d;
+    dgpb_diag_clear(&d);
+    must(model_set_option(m, DGPB_OPTION_SPIRV_VERSION, "1.6", &d), &d);
+    must(model_set_option(m, DGPB_OPTION_MATRIX_LAYOUT, "column", &d), &d);
+    must(model_set_option(m, DGPB_OPTION_SLANG_CAPABILITIES, SUPPORT_OPTION_CAPABILITIES, &d), &d);
     uint8_t *bytes = NULL;
     must(bundle_write(m, &bytes, size, &d), &d);
     model_destroy(m);
@@ -203,6 +226,12 @@ size_t support_code_ref_offset(const uint8_t *bytes, const dgpb_entry_view *e)
 size_t support_param_field_offset(const uint8_t *bytes, const dgpb_param_view *p, int field)
 {
     return support_offset_of(bytes, p->name.ptr) + p->name.len + 4u * (size_t)field;
+}
+
+uint32_t support_get_u32(const uint8_t *bytes, size_t at)
+{
+    return (uint32_t)bytes[at] | (uint32_t)bytes[at + 1] << 8 | (uint32_t)bytes[at + 2] << 16 |
+           (uint32_t)bytes[at + 3] << 24;
 }
 
 void support_put_u32(uint8_t *bytes, size_t at, uint32_t v)

@@ -28,6 +28,14 @@ uint8_t *support_golden_bytes(size_t *size);
 /* A model with targets "dxil" and "wgsl" (one entry each), written; for order tests. */
 uint8_t *support_two_target_bytes(size_t *size);
 
+/*
+ * The two-target model with every project option recorded (matrix_layout
+ * "column", slang_capabilities SUPPORT_OPTION_CAPABILITIES, spirv_version
+ * "1.6"), written: its data section starts with the options record.
+ */
+#define SUPPORT_OPTION_CAPABILITIES "spvImageGatherExtended,spvImageQuery"
+uint8_t *support_options_bytes(size_t *size);
+
 /* Byte offsets of fields inside a written bundle, found through a reader view. */
 size_t support_offset_of(const uint8_t *bytes, const void *p);
 /* The blob reference (offset u32) of an entry's code: just after its layout index. */
@@ -36,6 +44,7 @@ size_t support_code_ref_offset(const uint8_t *bytes, const dgpb_entry_view *e);
 size_t support_param_field_offset(const uint8_t *bytes, const dgpb_param_view *p, int field);
 
 void support_put_u32(uint8_t *bytes, size_t at, uint32_t v);
+uint32_t support_get_u32(const uint8_t *bytes, size_t at);
 
 /* Reads a file of the source tree (path relative to the repository root). */
 uint8_t *support_read_source_file(const char *relpath, size_t *size);

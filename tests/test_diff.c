@@ -114,6 +114,52 @@ static void a_bundle_equals_its_own_view(void **state)
     cJSON_Delete(r);
 }
 
+/*
+ * The project options a bundle records: a matrix layout changed and a SPIR-V version raised
+ * break a host's binding, capabilities given to Slang do not; the same bundle without the
+ * record, whose blobs all moved, differs in its options alone.
+ */
+static void project_options_are_compared(void **state)
+{
+    (void)state;
+    size_t with_size = 0, without_size = 0;
+    uint8_t *with = support_options_bytes(&with_size);
+    uint8_t *without = support_two_target_bytes(&without_size);
+    dgpb_diff_side *o = NULL, *n = NULL;
+    dgpb_diag d;
+    assert_int_equal(diff_side_from_memory(without, without_size, "plain.dgpb", &o, &d), DGPB_OK);
+    assert_int_equal(diff_side_from_memory(with, with_size, "options.dgpb", &n, &d), DGPB_OK);
+    cJSON *result = NULL;
+    assert_int_equal(bundle_diff(o, n, &result, &d), DGPB_OK);
+    const cJSON *options = cJSON_GetObjectItem(result, "options");
+    assert_int_equal(cJSON_GetArraySize(options), 3);
+    static const struct {
+        const char *name, *value;
+        bool breaking;
+    } want[] = {{"matrix_layout", "column", true},
+                {"slang_capabilities", SUPPORT_OPTION_CAPABILITIES, false},
+                {"spirv_version", "1.6", true}};
+    for (int i = 0; i < 3; i++) {
+        const cJSON *c = cJSON_GetArrayItem(options, i);
+        assert_string_equal(cJSON_GetObjectItem(c, "what")->valuestring, "option");
+        assert_string_equal(cJSON_GetObjectItem(c, "name")->valuestring, want[i].name);
+        assert_true(cJSON_IsNull(cJSON_GetObjectItem(c, "old")));
+        assert_string_equal(cJSON_GetObjectItem(c, "new")->valuestring, want[i].value);
+        assert_int_equal(flag(c, "breaking"), want[i].breaking);
+    }
+    assert_int_equal(cJSON_GetArraySize(cJSON_GetObjectItem(result, "targets")), 0);
+    assert_true(summary(result, "breaking") == 2 && summary(result, "other") == 1);
+    cJSON_Delete(result);
+    /* The other way round: a SPIR-V version lowered to the default breaks nothing. */
+    assert_int_equal(bundle_diff(n, o, &result, &d), DGPB_OK);
+    assert_true(summary(result, "breaking") == 1 && summary(result, "other") == 2);
+    cJSON_Delete(result);
+    diff_side_close(o);
+    diff_side_close(n);
+    dgpb_free(with);
+    dgpb_free(without);
+}
+
 static void a_blob_that_only_moved_is_no_change(void **state)
 {
     (void)state;
@@ -399,6 +445,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(a_bundle_equals_its_own_view),
         cmocka_unit_test(a_blob_that_only_moved_is_no_change),
+        cmocka_unit_test(project_options_are_compared),
         cmocka_unit_test(a_moved_binding_is_breaking_with_its_row_index),
         cmocka_unit_test(every_row_field_is_compared),
         cmocka_unit_test(swapped_rows_are_moves),

@@ -77,7 +77,7 @@ static void test_spirv_types(void **state)
         {0, 1, 8, 4, "i32"},        /* offset */
         {0, 1, 12, 4, "u32"},       /* pad (unused by the code) */
         {0, 2, 0, 16, "f32x4"},     /* extra.tint */
-        {0, 2, 16, 48, "f32x4[3]"}, /* extra.m: float3x4, three stored rows */
+        {0, 2, 16, 48, "f32 3x4"},  /* extra.m: float3x4, three stored rows */
         {0, 2, 64, 48, "i32x2[3]"}, /* extra.span: int2[3], std140 stride 16 */
         {0, 2, 80, 8, "i32x2"},     /* one element of it */
         {0, 2, 112, 8, "u64"},      /* extra.big */
@@ -86,7 +86,7 @@ static void test_spirv_types(void **state)
         {0, 2, 130, 2, "f16"},      /* extra.small */
         {L, 0, 0, 4, "f32"},        /* uniform float bias (push constants) */
         {L, 0, 8, 8, "u32x2"},      /* uniform uint2 size */
-        {L, 0, 16, 32, "f32x3[2]"}, /* uniform float2x3 rot (std430) */
+        {L, 0, 16, 32, "f32 2x3"},  /* uniform float2x3 rot (std430) */
         {P, 3, 0, 4, "u32"},        /* [vk::constant_id(3)] const uint N */
         {P, 7, 0, 4, "unknown"},    /* no such constant */
         {0, 9, 0, 4, "unknown"},    /* no such block */
@@ -105,12 +105,12 @@ static void test_wgsl_types(void **state)
         {0, 1, 8, 4, "i32"},        /* @align(8) offset_0 */
         {0, 1, 12, 4, "u32"},       /* pad_0 */
         {0, 2, 0, 16, "f32x4"},     /* extra_0.tint_0 */
-        {0, 2, 16, 48, "f32x4[3]"}, /* extra_0.m_0 */
+        {0, 2, 16, 48, "f32 3x4"},  /* extra_0.m_0 */
         {0, 2, 64, 48, "i32x4[3]"}, /* extra_0.span_0: WGSL pads the int2 to a vec4 */
         {0, 2, 112, 2, "f16"},      /* extra_0.small_0 */
         {0, 5, 0, 4, "f32"},        /* entryPointParams_0.bias_0 */
         {0, 5, 8, 8, "u32x2"},      /* size_0 */
-        {0, 5, 16, 32, "f32x4[2]"}, /* rot_0 */
+        {0, 5, 16, 32, "f32 2x3"},  /* rot_0: two rows of three, each padded to a vec4 */
         {P, 3, 0, 4, "u32"},        /* @id(3) override N_0 */
         {P, 4, 0, 4, "unknown"},    {0, 3, 0, 4, "unknown"}, /* var<storage>: no value */
     };
@@ -171,9 +171,146 @@ static void test_wgsl_layout_rules(void **state)
             fail_msg("row %zu (offset %u): got '%s', want '%s'", i, w[i].offset, buf, w[i].text);
         if (i == 2) {
             assert_int_equal(t.matrix_stride, 16);
-            assert_false(t.row_major);
+            assert_false(t.column_major);
         }
     }
+}
+
+/* A matrix value's shape and storage, as the code states them. */
+typedef struct want_matrix {
+    uint32_t space, binding, offset, size;
+    const char *text;
+    uint32_t stride;
+} want_matrix;
+
+static void check_matrices(dgpb_code_format format, const char *path, const want_matrix *w,
+                           size_t n)
+{
+    size_t len = 0;
+    uint8_t *code = support_read_source_file(path, &len);
+    assert_non_null(code);
+    for (size_t i = 0; i < n; i++) {
+        code_row row = {.kind = DGPB_KIND_VALUE,
+                        .space = w[i].space,
+                        .binding = w[i].binding,
+                        .offset = w[i].offset,
+                        .size = w[i].size};
+        dgpb_code_type t;
+        char text[64];
+        assert_int_equal(code_type_find(format, code, len, "k", &row, &t, NULL), DGPB_OK);
+        code_type_text(&t, text, sizeof text);
+        if (strcmp(text, w[i].text) || t.matrix_stride != w[i].stride)
+            fail_msg("%s: row %zu (offset %u): got '%s' stride %u, want '%s' stride %u", path, i,
+                     w[i].offset, text, t.matrix_stride, w[i].text, w[i].stride);
+    }
+    dgpb_free(code);
+}
+
+/*
+ * fixtures/values/matrices.slang: Slang stores a block's matrices through wrappers whose
+ * names say the layout, and their arrays hold the rows or the columns; a wrapper whose
+ * shape is not the one its name says is no matrix (below). Slang 2025.15 lays an array of
+ * `column_major` matrices out row-major: the code, not the declaration, says so.
+ */
+static void matrices_are_read_with_their_layout_from_slangs_wrappers(void **state)
+{
+    (void)state;
+    static const want_matrix spirv[] = {
+        {0, 0, 0, 48, "f32 3x4", 16},                /* r: three rows of four */
+        {0, 0, 48, 64, "f32 3x4 column_major", 16},  /* c: four columns of three */
+        {0, 0, 112, 32, "f32 2x2 column_major", 16}, /* d: square; the name tells */
+        {0, 0, 144, 32, "f32 2x2", 16},              /* e */
+        {0, 0, 176, 96, "f32 3x4[2]", 16},           /* arr: Slang's row-major wrappers */
+        {L, 0, 0, 24, "f32 2x3 column_major", 8},    /* pc: std430, three columns of two */
+    };
+    check_matrices(DGPB_CODE_FORMAT_SPIRV, "fixtures/values/matrices.spv", spirv,
+                   sizeof spirv / sizeof spirv[0]);
+    static const want_matrix wgsl[] = {
+        {0, 0, 0, 48, "f32 3x4", 16},                /* array<vec4<f32>, 3> */
+        {0, 0, 48, 64, "f32 3x4 column_major", 16},  /* array<vec4<f32>, 4>: a column in a vec4 */
+        {0, 0, 112, 32, "f32 2x2 column_major", 16}, /* array<vec4<f32>, 2> */
+        {0, 0, 144, 32, "f32 2x2", 16},
+        {0, 2, 0, 48, "f32 2x3 column_major", 16}, /* entryPointParams_0.pc_0 (std140) */
+    };
+    check_matrices(DGPB_CODE_FORMAT_WGSL, "fixtures/values/matrices.wgsl", wgsl,
+                   sizeof wgsl / sizeof wgsl[0]);
+    /* Native slangc 2026.16's form: OpTypeMatrix, ColMajor (Slang's row-major) or RowMajor. */
+    static const want_matrix native[] = {
+        {0, 0, 0, 48, "f32 3x4", 16},
+        {0, 0, 48, 64, "f32 3x4 column_major", 16},
+    };
+    check_matrices(DGPB_CODE_FORMAT_SPIRV, "fixtures/values/matrices_native.spv", native,
+                   sizeof native / sizeof native[0]);
+}
+
+/* A struct named like a wrapper but not shaped like the matrix its name says is no matrix. */
+static void a_wrapper_name_on_another_shape_is_no_matrix(void **state)
+{
+    (void)state;
+    static const char text[] =
+        "struct _MatrixStorage_float3x4std140_0 { @align(16) data_0 : array<vec4<f32>, i32(4)>, }\n"
+        "struct _MatrixStorage_float3x4_ColMajorstd140_0 { @align(16) data_1 : array<vec2<f32>, "
+        "i32(4)>, }\n"
+        "struct _MatrixStorage_float2x2std140_0 { a : vec4<f32>, b : vec4<f32>, }\n"
+        "struct U { a : _MatrixStorage_float3x4std140_0, b : "
+        "_MatrixStorage_float3x4_ColMajorstd140_0,\n"
+        "  c : _MatrixStorage_float2x2std140_0, }\n"
+        "@group(0) @binding(0) var<uniform> u : U;\n";
+    static const struct {
+        uint32_t offset, size;
+        const char *text;
+    } w[] = {{0, 64, "f32x4[4]"}, {64, 32, "f32x2[4]"}, {96, 32, "struct"}};
+    for (size_t i = 0; i < sizeof w / sizeof w[0]; i++) {
+        code_row row = {.offset = w[i].offset, .size = w[i].size};
+        dgpb_code_type t;
+        char buf[64];
+        assert_int_equal(code_type_find(DGPB_CODE_FORMAT_WGSL, (const uint8_t *)text, strlen(text),
+                                        "main", &row, &t, NULL),
+                         DGPB_OK);
+        code_type_text(&t, buf, sizeof buf);
+        if (strcmp(buf, w[i].text))
+            fail_msg("row %zu: got '%s', want '%s'", i, buf, w[i].text);
+    }
+    static const char N16[] = "_MatrixStorage_int16_t3x4_ColMajornatural_0",
+                      N5[] = "_MatrixStorage_float5x4std140", NP[] = "MatrixStorage_float3x4std140";
+    uint32_t rows, columns;
+    bool column_major;
+    assert_true(code_matrix_storage_name(N16, strlen(N16), &rows, &columns, &column_major));
+    assert_int_equal(rows, 3);
+    assert_int_equal(columns, 4);
+    assert_true(column_major);
+    assert_false(code_matrix_storage_name(N5, strlen(N5), &rows, &columns, &column_major));
+    assert_false(code_matrix_storage_name(NP, strlen(NP), &rows, &columns, &column_major));
+}
+
+/* A target that keeps a row as bytes (ptx) borrows a matrix's shape and layout, packed tightly. */
+static void a_matrix_is_lent_packed_tightly(void **state)
+{
+    (void)state;
+    dgpb_code_type c = {.scalar = DGPB_SCALAR_FLOAT,
+                        .bits = 32,
+                        .rows = 3,
+                        .columns = 4,
+                        .column_major = true,
+                        .matrix_stride = 16}; /* std140: 64 bytes */
+    dgpb_code_type t;
+    char text[64];
+    assert_true(code_type_lend(&c, 48, &t));
+    code_type_text(&t, text, sizeof text);
+    assert_string_equal(text, "f32 3x4 column_major");
+    assert_int_equal(t.matrix_stride, 12);   /* a column of three floats */
+    assert_true(code_type_lend(&c, 64, &t)); /* it does not fill 64 bytes tightly */
+    code_type_text(&t, text, sizeof text);
+    assert_string_equal(text, "f32");
+    c.column_major = false;
+    assert_true(code_type_lend(&c, 48, &t));
+    assert_int_equal(t.matrix_stride, 16); /* a row of four */
+    dgpb_code_type v = {.scalar = DGPB_SCALAR_INT, .bits = 32, .rows = 1, .columns = 2};
+    assert_true(code_type_lend(&v, 8, &t));
+    code_type_text(&t, text, sizeof text);
+    assert_string_equal(text, "i32"); /* a vector lends its scalar type */
+    dgpb_code_type unknown = {0};
+    assert_false(code_type_lend(&unknown, 4, &t));
 }
 
 static void test_storage_formats(void **state)
@@ -263,6 +400,9 @@ int main(void)
         cmocka_unit_test(test_wgsl_types),
         cmocka_unit_test(test_ptx_types),
         cmocka_unit_test(test_wgsl_layout_rules),
+        cmocka_unit_test(matrices_are_read_with_their_layout_from_slangs_wrappers),
+        cmocka_unit_test(a_wrapper_name_on_another_shape_is_no_matrix),
+        cmocka_unit_test(a_matrix_is_lent_packed_tightly),
         cmocka_unit_test(test_storage_formats),
         cmocka_unit_test(test_block_sizes),
         cmocka_unit_test(test_unreadable_code_is_corrupt),

@@ -107,6 +107,77 @@ static void golden_json_view_matches_the_checked_in_text(void **state)
     dgpb_free(golden);
 }
 
+static void an_options_record_starts_the_data_section_and_the_readers_decode_it(void **state)
+{
+    (void)state;
+    size_t size = 0, gsize = 0, plain_size = 0;
+    uint8_t *bytes = support_options_bytes(&size);
+    uint8_t *golden = support_read_source_file("fixtures/format/options.dgpb", &gsize);
+    assert_non_null(golden);
+    if (size != gsize || memcmp(bytes, golden, size) != 0)
+        fail_msg("the writer's output differs from fixtures/format/options.dgpb; if the change "
+                 "is intended, run tools/regen-format-fixtures.sh and review the diff");
+    dgpb_bundle *b = NULL;
+    assert_int_equal(dgpb_bundle_open(bytes, size, DGPB_OPEN_VERIFY_SHA256, &b, NULL), DGPB_OK);
+    uint32_t header = dgpb_bundle_header_size(b);
+    assert_memory_equal(bytes + header, DGPB_OPTIONS_MAGIC, 4);
+    assert_true(dgpb_str_eq(dgpb_bundle_option(b, DGPB_OPTION_MATRIX_LAYOUT), "column"));
+    assert_true(dgpb_str_eq(dgpb_bundle_option(b, DGPB_OPTION_SPIRV_VERSION), "1.6"));
+    assert_true(dgpb_str_eq(dgpb_bundle_option(b, DGPB_OPTION_SLANG_CAPABILITIES),
+                            SUPPORT_OPTION_CAPABILITIES));
+    assert_int_equal(dgpb_bundle_option(b, DGPB_OPTION_COUNT).len, 0);
+    /* The same model without options: the same tables, the blobs moved up by the record. */
+    uint8_t *plain = support_two_target_bytes(&plain_size);
+    dgpb_bundle *p = NULL;
+    assert_int_equal(dgpb_bundle_open(plain, plain_size, 0, &p, NULL), DGPB_OK);
+    assert_int_equal(dgpb_bundle_option(p, DGPB_OPTION_MATRIX_LAYOUT).len, 0);
+    uint32_t record = dgpb_bundle_target(b, 0)->entries[0].code.offset;
+    assert_int_equal(size - plain_size, record);
+    assert_int_equal(dgpb_bundle_header_size(p), header);
+    char *json = NULL;
+    assert_int_equal(dgpb_json_view(b, "options", &json, NULL), DGPB_OK);
+    uint8_t *view = support_read_source_file("fixtures/format/options.bundle.json", &gsize);
+    assert_non_null(view);
+    assert_string_equal(json, (const char *)view);
+    dgpb_free(json);
+    dgpb_free(view);
+    dgpb_bundle_close(p);
+    dgpb_bundle_close(b);
+    dgpb_free(plain);
+    dgpb_free(bytes);
+    dgpb_free(golden);
+}
+
+static void the_model_refuses_an_option_value_the_format_cannot_record(void **state)
+{
+    (void)state;
+    dgpb_model *m = NULL;
+    dgpb_diag d;
+    assert_int_equal(model_create(&m), DGPB_OK);
+    static const struct {
+        uint32_t option;
+        const char *value, *why;
+    } bad[] = {
+        {DGPB_OPTION_MATRIX_LAYOUT, "row", "row, the default, is never recorded"},
+        {DGPB_OPTION_SPIRV_VERSION, "1.2", "not one of 1.3, 1.4, 1.5, 1.6"},
+        {DGPB_OPTION_SPIRV_VERSION, "2.0", "not one of"},
+        {DGPB_OPTION_SLANG_CAPABILITIES, "b,a", "'a' follows 'b'"},
+        {DGPB_OPTION_SLANG_CAPABILITIES, "a,a", "sorted and unique"},
+        {DGPB_OPTION_SLANG_CAPABILITIES, "a,", "'' is no Slang capability name"},
+        {DGPB_OPTION_SLANG_CAPABILITIES, "9lives", "'9lives' is no Slang capability name"},
+        {DGPB_OPTION_COUNT, "x", "unknown option"},
+    };
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        dgpb_diag_clear(&d);
+        assert_int_equal(model_set_option(m, bad[i].option, bad[i].value, &d), DGPB_ERR_INVALID);
+        assert_contains(d.message, bad[i].why);
+    }
+    assert_int_equal(model_set_option(m, DGPB_OPTION_SLANG_CAPABILITIES, "SPV_KHR_x,_y,spvZ", &d),
+                     DGPB_OK);
+    assert_int_equal(model_set_option(m, DGPB_OPTION_SLANG_CAPABILITIES, NULL, &d), DGPB_OK);
+    model_destroy(m);
+}
+
 static void writing_the_same_model_twice_gives_identical_bytes(void **state)
 {
     (void)state;
@@ -430,6 +501,8 @@ int main(void)
         cmocka_unit_test(minimal_bundle_has_exactly_the_specified_bytes),
         cmocka_unit_test(golden_bundle_matches_the_checked_in_bytes),
         cmocka_unit_test(golden_json_view_matches_the_checked_in_text),
+        cmocka_unit_test(an_options_record_starts_the_data_section_and_the_readers_decode_it),
+        cmocka_unit_test(the_model_refuses_an_option_value_the_format_cannot_record),
         cmocka_unit_test(writing_the_same_model_twice_gives_identical_bytes),
         cmocka_unit_test(targets_are_sorted_whatever_the_order_they_were_added),
         cmocka_unit_test(identical_code_is_stored_once),

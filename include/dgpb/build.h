@@ -66,6 +66,14 @@
 extern "C" {
 #endif
 
+/* How matrices are laid out in memory: dgpb-build --matrix-layout (docs/build.md, "Project options"). */
+typedef enum dgpb_matrix_layout {
+    DGPB_MATRIX_LAYOUT_ROW = 0, /* row-major: the default (slangc -matrix-layout-row-major) */
+    DGPB_MATRIX_LAYOUT_COLUMN,  /* column-major: -matrix-layout-column-major, as GLM-based
+                                   renderers and Vulkan's samples compile */
+    DGPB_MATRIX_LAYOUT_COUNT
+} dgpb_matrix_layout;
+
 /* Receives each diagnostic as it is reported. `d` is only valid during the call. */
 typedef void (*dgpb_diag_fn)(const dgpb_diag *d, void *user);
 
@@ -97,6 +105,21 @@ typedef struct dgpb_build_desc {
     size_t define_count;
     const char *const *include_dirs; /* passed to every compile as -I */
     size_t include_dir_count;
+    /* Project options (docs/build.md, "Project options"): applied to every compile and every
+       layout recording, part of every cache key, and recorded in the bundle when they differ
+       from the default (docs/format.md, "The options record"). Zero: the default. An option
+       the compiler cannot honour (the embedded one has no matrix-layout, profile or
+       capability setting) is refused before any compile, DGPB_ERR_INVALID. */
+    dgpb_matrix_layout matrix_layout;
+    /* The SPIR-V version of every compile to SPIR-V (slangc -profile spirv_1_<minor>), as
+       SPIR-V's header word spells it: 0x00010300 (1.3) to 0x00010600 (1.6); 0: Slang's
+       default. Every spirv blob is proved to be of this version. */
+    uint32_t spirv_version;
+    /* Slang capability names (slangc -capability NAME each), any order and repeats allowed:
+       the build compiles with them sorted and once each. A name is a letter or '_', then
+       letters, digits and '_'; Slang says whether it knows it (a compile error). */
+    const char *const *slang_capabilities;
+    size_t slang_capability_count;
     dgpb_compiler *compiler;     /* borrowed */
     unsigned jobs;               /* compiles at once; 0: the number of CPUs */
     bool keep_temps;             /* keep the intermediate folder (its path is reported) */

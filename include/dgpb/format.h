@@ -149,6 +149,23 @@ typedef enum dgpb_capability {
     DGPB_CAP_COUNT
 } dgpb_capability;
 
+/* The project options a bundle may record, in their order there (DGPB_OPTION). */
+typedef enum dgpb_option {
+#define DGPB_OPTION(ID, value, name, flag) DGPB_OPTION_##ID = value,
+#include "dgpb/vocabulary.def"
+    DGPB_OPTION_COUNT
+} dgpb_option;
+
+/* The magic of the options record at the start of the data section (docs/format.md). */
+#define DGPB_OPTIONS_MAGIC "DGPO"
+
+/* The SPIR-V versions --spirv-version takes, as SPIR-V's header word spells them. */
+#define DGPB_SPIRV_VERSION_MIN 0x00010300u /* 1.3: Vulkan 1.1 */
+#define DGPB_SPIRV_VERSION_MAX 0x00010600u /* 1.6: Vulkan 1.3 and 1.4 */
+
+/* The longest Slang capability name an options record holds. */
+#define DGPB_SLANG_CAPABILITY_MAX 128
+
 /* WebGPU binding-layout IDs (DGPB_WEBGPU_LAYOUT). */
 typedef enum dgpb_webgpu_layout {
 #define DGPB_WEBGPU_LAYOUT(ID, value, name, LIMIT) DGPB_WGPU_##ID = value,
@@ -214,6 +231,8 @@ const char *dgpb_target_name(uint32_t target);         /* "dxbc", ... */
 int dgpb_target_from_name(const char *s, size_t len);
 const char *dgpb_code_format_name(uint32_t format); /* "msl", ...; "cuda" is never in a bundle */
 int dgpb_code_format_from_name(const char *s, size_t len);
+const char *dgpb_option_name(uint32_t option); /* "matrix_layout", ... */
+int dgpb_option_from_name(const char *s, size_t len);
 
 /* The target name that serves a backend ("spirv" for DGPB_BACKEND_VULKAN), or NULL. */
 const char *dgpb_backend_target(uint32_t backend);
@@ -332,6 +351,35 @@ const char *dgpb_param_rule(uint32_t kind, uint32_t flags, uint32_t offset, uint
  * 0,0,0"). Stages with a thread group size: dgpb_stage_has_thread_group().
  */
 const char *dgpb_thread_group_rule(uint32_t stage, const uint32_t thread_group_size[3]);
+
+/*
+ * The rule for the value of project option `option` in an options record
+ * (docs/format.md, "The options record"), shared by the model and the
+ * readers: NULL when `value` (len bytes) is one a bundle may record, else a
+ * lowercase reason (into `buf`, at least 160 bytes, when it carries text).
+ * matrix_layout: "column" (row, the default, is never recorded);
+ * spirv_version: "1.3" to "1.6"; slang_capabilities: Slang capability
+ * names, each a letter or '_' then letters, digits and '_' (at most
+ * DGPB_SLANG_CAPABILITY_MAX bytes), joined by ',', sorted by byte order and
+ * unique.
+ */
+const char *dgpb_option_rule(uint32_t option, const char *value, size_t len, char *buf,
+                             size_t buf_size);
+
+/*
+ * Whether `name` (len bytes) is spelled as a Slang capability name may be: a
+ * letter or '_', then letters, digits and '_', at most
+ * DGPB_SLANG_CAPABILITY_MAX bytes. Whether Slang knows it is Slang's to say.
+ */
+bool dgpb_slang_capability_valid(const char *name, size_t len);
+
+/*
+ * The SPIR-V version word (0x00010500) of "1.5" (len bytes), or 0 when it is
+ * not a version --spirv-version takes (DGPB_SPIRV_VERSION_MIN to _MAX).
+ * dgpb_spirv_version_text() writes a version word as "1.5" into buf.
+ */
+uint32_t dgpb_spirv_version_parse(const char *s, size_t len);
+char *dgpb_spirv_version_text(uint32_t version, char *buf, size_t size);
 
 #ifdef __cplusplus
 }

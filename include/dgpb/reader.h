@@ -8,8 +8,10 @@
  * stages and capability names from the format's tables, capabilities sorted
  * and unique, parameter kinds and flags consistent, webgpu_layout IDs
  * consistent with the kind and target, layout indices in range, blob ranges
- * inside the data section, header_size equal to the end of the tables, and no
- * byte after the last blob. With DGPB_OPEN_VERIFY_SHA256 it also hashes every
+ * inside the data section, header_size equal to the end of the tables, no
+ * byte after the last blob, and the options record (bytes at the start of
+ * the data section that no blob references) well formed. With
+ * DGPB_OPEN_VERIFY_SHA256 it also hashes every
  * blob. A failure returns a DGPB_ERR_CORRUPT_* code and a message naming
  * what is wrong and the byte offset where it was found.
  *
@@ -128,6 +130,15 @@ int dgpb_target_find_entry(const dgpb_target_view *t, const char *name, const dg
 
 /* The parameter at `index` (what a Bind command carries), or NULL when out of range. */
 const dgpb_param_view *dgpb_entry_param(const dgpb_entry_view *e, uint32_t index);
+
+/*
+ * The value a bundle records for project option `option` (dgpb_option:
+ * DGPB_OPTION_MATRIX_LAYOUT, ...; docs/format.md, "The options record"), or
+ * a string of length 0 when it records none: the option's default (row-major
+ * matrices, Slang's default SPIR-V version, no extra Slang capabilities).
+ * The values are checked by dgpb_option_rule() when the bundle is opened.
+ */
+dgpb_str dgpb_bundle_option(const dgpb_bundle *b, uint32_t option);
 
 /* True when the entry lists capability `cap` (dgpb_capability). */
 bool dgpb_entry_has_capability(const dgpb_entry_view *e, uint32_t cap);

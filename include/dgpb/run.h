@@ -128,7 +128,11 @@ int dgpb_run_dim_from_name(const char *name);
  * Values: `input` holds exactly the row's size, or, with `matrix_rows` R, a
  * matrix of R rows tightly packed that the host spreads over the row: row r at
  * r * (row size / R) (a float2x2 is 32 bytes in a std140 block, 16 in push
- * constants and on ptx). Textures and attachments: `format`, `width`,
+ * constants and on ptx). The code's matrix layout is not read here: those
+ * are a row-major matrix's stored rows; a column-major matrix stores its
+ * columns, so give its columns as the "rows", or go through
+ * dgpb_run_value_bytes(), which follows the code's layout.
+ * Textures and attachments: `format`, `width`,
  * `height` (1 for 1D), `dim`, `depth` (3D depth, layers, 6 for a cube, 6 per
  * cube of a cube array, samples of a 2d_ms texture; 0 is 1), `size` exactly
  * width * height * depth * texel size. An attachment is a 2D colour texture;
@@ -281,10 +285,12 @@ int dgpb_run_value_place(const dgpb_run_param *p, uint32_t row_size, uint8_t *ds
 /*
  * The type of value row `name` of entry `entry` of target `t`, read from the
  * shipped code (docs/run.md, "Values"): its scalar, its layout in the row,
- * and its text ("f32", "u32x2", "f32x4[3]"). When that code does not state
- * it (PTX values in SLANG_globalParams or .b8 parameters), the same row of
- * the same entry on another target of bundle `b` (may be NULL) lends its
- * scalar type and `lent_by` names that target; still unknown: scalar 0.
+ * and its text ("f32", "u32x2", "i32x2[3]", "f32 3x4 column_major"). When
+ * that code does not state it (PTX values in SLANG_globalParams or .b8
+ * parameters), the same row of the same entry on another target of bundle
+ * `b` (may be NULL) lends its scalar type (a matrix's shape and layout too,
+ * packed tightly where they fill the row) and `lent_by` names that target;
+ * still unknown: scalar 0.
  * DGPB_ERR_NOT_FOUND (no such entry), DGPB_ERR_RUN_PARAM (no such row),
  * DGPB_ERR_RUN_KIND (not a value row), DGPB_ERR_CORRUPT (a blob whose
  * SHA-256 does not match, code that cannot be read).
@@ -293,9 +299,12 @@ typedef struct dgpb_run_value_info {
     const dgpb_param_view *row;
     uint32_t scalar;        /* 0 unknown, 1 bool, 2 int, 3 uint, 4 float */
     uint32_t bits;          /* of one scalar */
-    uint32_t vectors;       /* a matrix's stored vectors; 1 otherwise */
+    uint32_t vectors;       /* a matrix's stored vectors (its rows, or columns when
+                               column_major); 1 otherwise */
     uint32_t components;    /* scalars per vector (1 for a scalar) */
     uint32_t vector_stride; /* bytes between a matrix's vectors */
+    bool column_major;      /* a matrix stored column by column: its numbers, given row by row,
+                               go in transposed (docs/run.md, "Values") */
     uint32_t array_count;   /* elements of an array value; 0 when not an array */
     uint32_t array_stride;
     bool aggregate; /* a struct: no numbers */

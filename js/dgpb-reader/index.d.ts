@@ -156,6 +156,15 @@ export declare const WEBGPU_LAYOUT: Readonly<{
 /** The IDs' descriptions by number ('storage buffer', ...), as error messages name them. */
 export declare const WEBGPU_LAYOUT_NAMES: readonly string[];
 
+/** The project options a bundle may record, sorted. */
+export declare const OPTIONS: readonly ['matrix_layout', 'slang_capabilities', 'spirv_version'];
+/** The magic of the options record at the start of the data section. */
+export declare const OPTIONS_MAGIC: 'DGPO';
+/** The longest Slang capability name an options record holds. */
+export declare const SLANG_CAPABILITY_MAX: 128;
+/** The SPIR-V versions a record's spirv_version may be. */
+export declare const SPIRV_VERSIONS: readonly ['1.3', '1.4', '1.5', '1.6'];
+
 /** GPUShaderStage's bits. */
 export declare const SHADER_STAGE: Readonly<{ VERTEX: 0x1; FRAGMENT: 0x2; COMPUTE: 0x4 }>;
 
@@ -307,8 +316,24 @@ export interface Bundle {
   dataSize: number;
   /** Bytes in the whole bundle. */
   size: number;
+  /**
+   * The project options the bundle records (docs/format.md "The options
+   * record"): only those that differ from their defaults (row-major matrices,
+   * Slang's default SPIR-V version, no extra Slang capabilities); {} when none.
+   */
+  options: BundleOptions;
   /** Sorted by name. */
   targets: Target[];
+}
+
+/** The options a bundle records; an absent key is the option's default. */
+export interface BundleOptions {
+  /** 'column': the build compiled matrices column-major (dgpb-build --matrix-layout column). */
+  matrix_layout?: 'column';
+  /** Slang capabilities every compile was given (--capability), sorted. */
+  slang_capabilities?: readonly string[];
+  /** The SPIR-V version the spirv target was compiled for (--spirv-version). */
+  spirv_version?: '1.3' | '1.4' | '1.5' | '1.6';
 }
 
 /**

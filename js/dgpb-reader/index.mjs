@@ -72,6 +72,18 @@ export const CAPABILITIES = Object.freeze([
   'storage_image_multisample', 'subgroup_basic', 'tessellation', 'viewport_index_layer',
 ]);
 
+/**
+ * The project options a bundle may record (docs/format.md "The options
+ * record"), sorted: the order a record lists them in.
+ */
+export const OPTIONS = Object.freeze(['matrix_layout', 'slang_capabilities', 'spirv_version']);
+/** The magic of the options record at the start of the data section. */
+export const OPTIONS_MAGIC = 'DGPO';
+/** The longest Slang capability name an options record holds. */
+export const SLANG_CAPABILITY_MAX = 128;
+/** The SPIR-V versions a record's spirv_version may be. */
+export const SPIRV_VERSIONS = Object.freeze(['1.3', '1.4', '1.5', '1.6']);
+
 /** Target names, sorted. */
 export const TARGETS = Object.freeze(['dxbc', 'dxil', 'metal', 'ptx', 'spirv', 'wgsl']);
 
@@ -562,6 +574,8 @@ class Cursor {
     this.end = bytes.length;
     this.dataLen = 0;
     this.dataEndMax = 0;
+    this.dataStartMin = 0;
+    this.region = 'the header'; // what `end` ends, for messages
     this.ctx = '';
   }
 
@@ -574,7 +588,7 @@ class Cursor {
   u32(what) {
     if (this.end - this.pos < 4)
       throw this.corrupt('truncated', this.pos,
-        `truncated: ${what} needs 4 bytes but the header ends at byte ${this.end}`);
+        `truncated: ${what} needs 4 bytes but ${this.region} ends at byte ${this.end}`);
     const v = this.view.getUint32(this.pos, true);
     this.pos += 4;
     return v;
@@ -589,7 +603,7 @@ class Cursor {
       throw this.corrupt('string', at, `${what} is ${len} bytes long (limit ${MAX_STRING})`);
     if (this.end - this.pos < len)
       throw this.corrupt('truncated', at,
-        `truncated: ${what} of ${len} bytes runs past the header's end at byte ${this.end}`);
+        `truncated: ${what} of ${len} bytes runs past ${this.region}'s end at byte ${this.end}`);
     const bad = utf8Invalid(this.bytes, this.pos, len);
     if (bad >= 0)
       throw this.corrupt('string', this.pos + bad, `${what} is not valid UTF-8 (or contains NUL)`);
@@ -613,6 +627,7 @@ class Cursor {
       throw this.corrupt('range', at,
         `${what} (offset ${offset}, size ${size}) ends past the data section (${this.dataLen} bytes)`);
     if (blobEnd > this.dataEndMax) this.dataEndMax = blobEnd;
+    if (offset < this.dataStartMin) this.dataStartMin = offset;
     const start = this.end + offset;
     return {
       offset, size, sha256,
@@ -748,6 +763,77 @@ function readTarget(c, prev) {
   return target;
 }
 
+/* dgpb_slang_capability_valid(): a letter or '_', then letters, digits and '_'. */
+function slangCapabilityValid(name) {
+  return name.length > 0 && name.length <= SLANG_CAPABILITY_MAX && /^[A-Za-z_][A-Za-z0-9_]*$/.test(name);
+}
+
+/* dgpb_option_rule(): null when a record may hold `value` for `option`, else the C reader's reason. */
+function optionRule(option, value) {
+  switch (option) {
+    case 'matrix_layout':
+      return value === 'column' ? null
+        : `matrix_layout is '${clip(value, 40)}', not 'column' (row, the default, is never recorded)`;
+    case 'spirv_version':
+      return SPIRV_VERSIONS.includes(value) ? null
+        : `spirv_version is '${clip(value, 40)}', not one of 1.3, 1.4, 1.5, 1.6`;
+    case 'slang_capabilities': {
+      let prev = null;
+      for (const name of value.split(',')) {
+        if (!slangCapabilityValid(name))
+          return `slang_capabilities: '${clip(name, 60)}' is no Slang capability name`;
+        if (prev !== null && prev >= name) // ASCII names: string order is byte order
+          return `slang_capabilities: '${clip(name, 60)}' follows '${clip(prev, 60)}': the names must be sorted and unique`;
+        prev = name;
+      }
+      return null;
+    }
+    default:
+      return `unknown option ${option}`;
+  }
+}
+
+/*
+ * The options record: the bytes before the first byte a blob references,
+ * "DGPO", a count, then each option's name and value (the C reader's rd_options).
+ */
+function readOptions(c, headerSize) {
+  const options = {};
+  const start = headerSize, recordEnd = headerSize + c.dataStartMin;
+  if (recordEnd === start) return options;
+  c.ctx = 'options record';
+  c.end = recordEnd;
+  c.region = 'the options record';
+  c.pos = start;
+  const b = c.bytes;
+  if (recordEnd - start < 4 || b[start] !== 0x44 || b[start + 1] !== 0x47 || b[start + 2] !== 0x50 ||
+      b[start + 3] !== 0x4f)
+    throw c.corrupt('range', start,
+      `${recordEnd - start} bytes before the first blob are no options record (no "${OPTIONS_MAGIC}")`);
+  c.pos += 4;
+  let at = c.pos;
+  const count = c.u32('option_count');
+  if (count === 0 || count > OPTIONS.length)
+    throw c.corrupt('range', at, `option_count is ${count}, not from 1 to the ${OPTIONS.length} options there are`);
+  let prev = -1;
+  for (let i = 0; i < count; i++) {
+    at = c.pos;
+    const name = c.str('option name').text;
+    const id = OPTIONS.indexOf(name);
+    if (id < 0) throw c.corrupt('value', at, `unknown option '${name}'`);
+    if (id <= prev) throw c.corrupt('order', at, `option '${name}' is out of order or repeated (they must be sorted)`);
+    prev = id;
+    at = c.pos;
+    const value = c.str('option value').text;
+    const why = optionRule(name, value);
+    if (why) throw c.corrupt('value', at, why);
+    options[name] = name === 'slang_capabilities' ? Object.freeze(value.split(',')) : value;
+  }
+  if (c.pos !== recordEnd)
+    throw c.corrupt('range', c.pos, `${recordEnd - c.pos} bytes between the options record and the first blob`);
+  return options;
+}
+
 function toBytes(input) {
   if (input instanceof Uint8Array) return input;
   if (input instanceof ArrayBuffer) return new Uint8Array(input);
@@ -779,6 +865,7 @@ export function readBundle(input) {
       `header_size is ${headerSize} but the bundle has ${size} bytes`);
   c.end = headerSize;
   c.dataLen = size - headerSize;
+  c.dataStartMin = c.dataLen;
   const at = c.pos;
   const targetCount = c.u32('target_count');
   c.checkCount(targetCount, MIN_TARGET, at, 'target_count');
@@ -793,7 +880,8 @@ export function readBundle(input) {
   if (c.dataEndMax !== c.dataLen)
     throw c.corrupt('range', headerSize + c.dataEndMax,
       `${c.dataLen - c.dataEndMax} bytes after the last blob (the data section must end with it)`);
-  return { version, headerSize, dataSize: c.dataLen, size, targets };
+  const options = readOptions(c, headerSize);
+  return { version, headerSize, dataSize: c.dataLen, size, options, targets };
 }
 
 function subtle() {

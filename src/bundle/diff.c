@@ -16,6 +16,7 @@
 #include <string.h>
 
 #include "core/alloc.h"
+#include "core/bytebuf.h"
 #include "dgpb/fileio.h"
 #include "dgpb/format.h"
 #include "dgpb/json_view.h"
@@ -69,6 +70,9 @@ struct dgpb_diff_side {
     char name[DGPB_DIAG_FILE_MAX];
     size_t target_count;
     target_m *targets;
+    /* The project options the view records, each as one string (slang_capabilities joined by
+       ','); NULL: not recorded, the option's default. */
+    char *options[DGPB_OPTION_COUNT];
 };
 
 /* ---- reading a view into the model ---- */
@@ -294,6 +298,53 @@ static bool read_target(reader *r, const cJSON *obj, const char *path, target_m 
     return true;
 }
 
+/* The view's "options" object, when it has one (docs/format.md, "The JSON view"). */
+static bool read_options(reader *r, const cJSON *root, dgpb_diff_side *s)
+{
+    const cJSON *options = cJSON_GetObjectItemCaseSensitive(root, "options");
+    if (!options)
+        return true;
+    if (!cJSON_IsObject(options))
+        return fail(r, "", "options", "is not an object");
+    const cJSON *o;
+    cJSON_ArrayForEach(o, options)
+    {
+        int id = o->string ? dgpb_option_from_name(o->string, strlen(o->string)) : -1;
+        if (id < 0)
+            return fail(r, "options", o->string, "is no project option");
+        dgpb_bytebuf text = DGPB_BYTEBUF_INIT;
+        if (cJSON_IsString(o) && o->valuestring && o->valuestring[0]) {
+            bytebuf_append(&text, o->valuestring, strlen(o->valuestring));
+        } else if (cJSON_IsArray(o) && id == DGPB_OPTION_SLANG_CAPABILITIES) {
+            const cJSON *e;
+            cJSON_ArrayForEach(e, o)
+            {
+                if (!cJSON_IsString(e) || !e->valuestring || !e->valuestring[0]) {
+                    bytebuf_free(&text);
+                    return fail(r, "options", o->string, "holds an item that is not a name");
+                }
+                if (text.len)
+                    bytebuf_append(&text, ",", 1);
+                bytebuf_append(&text, e->valuestring, strlen(e->valuestring));
+            }
+        }
+        char buf[256];
+        if (!text.len ||
+            dgpb_option_rule((uint32_t)id, (const char *)text.data, text.len, buf, sizeof buf)) {
+            bytebuf_free(&text);
+            return fail(r, "options", o->string, "is not a value the format records");
+        }
+        bytebuf_append(&text, "", 1);
+        size_t n;
+        if (text.failed || !(s->options[id] = (char *)bytebuf_take(&text, &n))) {
+            bytebuf_free(&text);
+            r->rc = dgpb_diag_set(r->diag, DGPB_ERR_NOMEM, -1, "out of memory");
+            return false;
+        }
+    }
+    return true;
+}
+
 static int read_model(dgpb_diff_side *s, dgpb_diag *diag)
 {
     reader r = {diag, DGPB_OK};
@@ -306,6 +357,8 @@ static int read_model(dgpb_diff_side *s, dgpb_diag *diag)
     if (strcmp(format, "DGPB") != 0)
         return dgpb_diag_set(diag, DGPB_ERR_CORRUPT_VALUE, -1,
                              "view field 'format' is '%s', not 'DGPB'", format);
+    if (!read_options(&r, root, s))
+        return r.rc;
     const cJSON *targets = get_array(&r, root, "", "targets", &s->target_count);
     if (!targets)
         return r.rc;
@@ -325,6 +378,8 @@ void diff_side_close(dgpb_diff_side *s)
 {
     if (!s)
         return;
+    for (int i = 0; i < DGPB_OPTION_COUNT; i++)
+        dgpb_free(s->options[i]);
     for (size_t i = 0; s->targets && i < s->target_count; i++) {
         target_m *t = &s->targets[i];
         for (size_t j = 0; t->entries && j < t->entry_count; j++) {
@@ -778,6 +833,33 @@ static const target_m *find_target(const dgpb_diff_side *s, const char *name)
     return NULL;
 }
 
+/*
+ * The project options that differ: {what: "option", name, old, new (null: the default),
+ * breaking}. A change of matrix layout breaks a host's binding (the bytes it writes for a
+ * matrix mean another matrix); so does a SPIR-V version raised (a device must take it; no
+ * version is Slang's default, 1.5); capabilities given to Slang are the code's business.
+ */
+static cJSON *diff_options(differ *d, const dgpb_diff_side *o, const dgpb_diff_side *n)
+{
+    cJSON *changes = chk(d, cJSON_CreateArray());
+    for (uint32_t i = 0; i < DGPB_OPTION_COUNT; i++) {
+        const char *a = o->options[i], *b = n->options[i];
+        if ((!a && !b) || (a && b && !strcmp(a, b)))
+            continue;
+        kind k = K_OTHER;
+        if (i == DGPB_OPTION_MATRIX_LAYOUT)
+            k = K_BREAKING;
+        else if (i == DGPB_OPTION_SPIRV_VERSION)
+            k = strcmp(b ? b : "1.5", a ? a : "1.5") > 0 ? K_BREAKING : K_OTHER;
+        cJSON *c = change(d, "option", k);
+        add(d, c, "name", cJSON_CreateString(dgpb_option_name(i)));
+        add(d, c, "old", a ? cJSON_CreateString(a) : cJSON_CreateNull());
+        add(d, c, "new", b ? cJSON_CreateString(b) : cJSON_CreateNull());
+        push(d, changes, c);
+    }
+    return changes;
+}
+
 int bundle_diff(const dgpb_diff_side *o, const dgpb_diff_side *n, struct cJSON **out,
                 dgpb_diag *diag)
 {
@@ -786,6 +868,7 @@ int bundle_diff(const dgpb_diff_side *o, const dgpb_diff_side *n, struct cJSON *
     *out = NULL;
     differ d = {0};
     cJSON *root = chk(&d, cJSON_CreateObject());
+    cJSON *options = diff_options(&d, o, n);
     cJSON *targets = chk(&d, cJSON_CreateArray());
     /* The old side's targets in its order, then those only the new side has. */
     for (size_t i = 0; i < o->target_count; i++)
@@ -801,6 +884,7 @@ int bundle_diff(const dgpb_diff_side *o, const dgpb_diff_side *n, struct cJSON *
     add(&d, root, "breaking", cJSON_CreateBool(d.breaking > 0));
     add(&d, root, "old", cJSON_CreateString(o->name));
     add(&d, root, "new", cJSON_CreateString(n->name));
+    add(&d, root, "options", options);
     add(&d, root, "targets", targets);
     add(&d, root, "summary", summary);
     if (d.nomem) {

@@ -4,13 +4,15 @@
  * Either side is a bundle (.dgpb) or its JSON view (.bundle.json); both are
  * read into one comparable model: targets -> entries -> stage, thread group
  * size, parameter rows, capabilities, the code blob's SHA-256 and size and the
- * layout index; each target's layout blobs. Where a blob is stored (its
+ * layout index; each target's layout blobs; the project options the bundle
+ * records. Where a blob is stored (its
  * offset) is never compared: an unchanged blob that merely moved is no change.
  *
  * bundle_diff() compares the models and hands back the result as a cJSON tree,
  * marking every change that breaks a host's binding (a parameter row changed,
  * added, removed or moved; an entry or target removed; a capability gained; a
- * stage, thread group size or code format changed). docs/diff.md gives the
+ * stage, thread group size or code format changed; the matrix layout
+ * changed; the SPIR-V version raised). docs/diff.md gives the
  * schema of the tree and the rules; `dgpb-dump --diff` prints it.
  *
  * Ownership: a side owns a copy of everything it was opened from (release it
@@ -63,7 +65,8 @@ void diff_side_close(dgpb_diff_side *side);
 
 /*
  * Compares `old_side` with `new_side` and stores the result tree in *out
- * (docs/diff.md): { "equivalent", "breaking", "targets": [...], "summary" }.
+ * (docs/diff.md): { "equivalent", "breaking", "old", "new", "options": [...],
+ * "targets": [...], "summary" }.
  * Returns DGPB_OK whether or not the sides differ; DGPB_ERR_NOMEM (and *out
  * NULL) when memory runs out, DGPB_ERR_INVALID for NULL arguments.
  */

@@ -45,7 +45,28 @@ void model_destroy(dgpb_model *m)
         dgpb_free(tg->entries);
     }
     dgpb_free(m->targets);
+    for (int i = 0; i < DGPB_OPTION_COUNT; i++)
+        dgpb_free(m->options[i]);
     dgpb_free(m);
+}
+
+int model_set_option(dgpb_model *m, uint32_t option, const char *value, dgpb_diag *diag)
+{
+    if (option >= DGPB_OPTION_COUNT)
+        return dgpb_diag_set(diag, DGPB_ERR_INVALID, -1, "unknown option %u", option);
+    char *copy = NULL;
+    if (value) {
+        char buf[256];
+        const char *why = dgpb_option_rule(option, value, strlen(value), buf, sizeof buf);
+        if (why)
+            return dgpb_diag_set(diag, DGPB_ERR_INVALID, -1, "option %s: %s",
+                                 dgpb_option_name(option), why);
+        if (!(copy = mem_strdup(value)))
+            return dgpb_diag_set(diag, DGPB_ERR_NOMEM, -1, "out of memory");
+    }
+    dgpb_free(m->options[option]);
+    m->options[option] = copy;
+    return DGPB_OK;
 }
 
 uint32_t model_target_count(const dgpb_model *m)

@@ -35,6 +35,7 @@
 #define model_add_target dgpb__model_add_target
 #define model_check dgpb__model_check
 #define model_create dgpb__model_create
+#define model_set_option dgpb__model_set_option
 #define model_destroy dgpb__model_destroy
 #define model_target_count dgpb__model_target_count
 
@@ -98,6 +99,14 @@ int model_add_layout(dgpb_model *m, uint32_t target, const void *data, size_t si
  * model_check() once all layouts are in).
  */
 int model_add_entry(dgpb_model *m, uint32_t target, const dgpb_entry_desc *desc, dgpb_diag *diag);
+
+/*
+ * Records project option `option` (dgpb_option) with `value` in the bundle's
+ * options record (docs/format.md, "The options record"); NULL takes it out.
+ * A value the format does not allow (dgpb_option_rule) is DGPB_ERR_INVALID.
+ * A model without options writes no record.
+ */
+int model_set_option(dgpb_model *m, uint32_t option, const char *value, dgpb_diag *diag);
 
 /* Number of targets added so far. */
 uint32_t model_target_count(const dgpb_model *m);

@@ -42,6 +42,7 @@ typedef struct dgpb_mtarget {
 struct dgpb_model {
     dgpb_mtarget *targets;
     uint32_t target_count;
+    char *options[DGPB_OPTION_COUNT]; /* owned; NULL: not recorded (the default) */
 };
 
 #endif

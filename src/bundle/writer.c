@@ -4,8 +4,11 @@
  * The header tables are written into one buffer and the blobs into another.
  * A blob's offset is relative to the data section, so it is known as soon as
  * the blob is first referenced: no second pass and no fix-ups beyond the
- * header_size field. The writer counts the distinct blobs it places, by the
- * kind of reference that placed each, for bundle_write_ex()'s stats.
+ * header_size field. The data section starts with the options record when
+ * the model records a project option (docs/format.md, "The options record"),
+ * so the blobs' offsets start after it. The writer counts the distinct blobs
+ * it places, by the kind of reference that placed each, for
+ * bundle_write_ex()'s stats.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -115,6 +118,27 @@ static int put_entry(writer *w, const dgpb_mentry *e, dgpb_diag *diag)
     return DGPB_OK;
 }
 
+/*
+ * The options record, first in the data section when the model records any
+ * option (docs/format.md, "The options record"): "DGPO", the count, then each
+ * option's name and value, in the order of their names.
+ */
+static void put_options(writer *w, const dgpb_model *m)
+{
+    uint32_t count = 0;
+    for (int i = 0; i < DGPB_OPTION_COUNT; i++)
+        count += m->options[i] != NULL;
+    if (!count)
+        return;
+    bytebuf_append(&w->data, DGPB_OPTIONS_MAGIC, 4);
+    bytebuf_u32(&w->data, count);
+    for (int i = 0; i < DGPB_OPTION_COUNT; i++)
+        if (m->options[i]) {
+            put_cstr(&w->data, dgpb_option_name((uint32_t)i));
+            put_cstr(&w->data, m->options[i]);
+        }
+}
+
 int bundle_write(const dgpb_model *m, uint8_t **out, size_t *out_size, dgpb_diag *diag)
 {
     return bundle_write_ex(m, out, out_size, NULL, diag);
@@ -137,6 +161,7 @@ int bundle_write_ex(const dgpb_model *m, uint8_t **out, size_t *out_size, dgpb_w
     for (uint32_t i = 0; i < m->target_count; i++)
         order[i] = &m->targets[i];
     qsort(order, m->target_count, sizeof *order, cmp_target);
+    put_options(&w, m);
 
     bytebuf_append(&w.head, DGPB_MAGIC, 4);
     bytebuf_u32(&w.head, DGPB_FORMAT_VERSION);

@@ -132,6 +132,7 @@ typedef struct cache_inputs {
     const char *const *include_dirs;
     size_t include_dir_count;
     bool no_layouts;
+    const char *options; /* the project options, spelled alike for alike options */
 } cache_inputs;
 
 /*

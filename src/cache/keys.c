@@ -145,6 +145,7 @@ bool cache_build_key(cache_session *s, uint8_t out[DGPB_SHA256_SIZE])
     for (size_t i = 0; i < d->include_dir_count; i++)
         cache_key_rooted(s, &k, d->include_dirs[i]);
     cache_key_str(&k, d->no_layouts ? "no-layouts" : "layouts");
+    cache_key_str(&k, d->options ? d->options : "");
     cache_key_recorder(s, &k);
     bool ok = cache_key_sha(&k, out);
     bytebuf_free(&k);

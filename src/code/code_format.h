@@ -91,6 +91,12 @@ typedef struct code_ops {
        variables, push-constant blocks); an entry of another target gets the analysis from this
        format's target or from a probe compiled to this format (code_analysis_target()). */
     bool analysed;
+    /* The SPIR-V version its code declares (the header's version word, 0x00010500 for 1.5;
+       0 when the code is too short to say): the build proves it is the one
+       dgpb_build_desc.spirv_version asks for, and gives every compile to this format (and
+       every layout recording of its target) that version's profile. NULL: the format
+       declares none. */
+    uint32_t (*spirv_version)(const void *code, size_t size);
     /* Validates a unit's code (SPIRV-Tools' validator); NULL: not validated. */
     int (*validate)(const void *code, size_t size, dgpb_diag *d);
     /* Why an entry name cannot be kept by this format's code (the rest of a message after

@@ -38,6 +38,8 @@
 #define code_texel_format_count dgpb__code_texel_format_count
 #define code_type_find dgpb__code_type_find
 #define code_type_text dgpb__code_type_text
+#define code_matrix_storage_name dgpb__code_matrix_storage_name
+#define code_type_lend dgpb__code_type_lend
 
 #include <stdbool.h>
 #include <stddef.h>
@@ -74,22 +76,35 @@ typedef enum dgpb_scalar {
 typedef struct dgpb_code_type {
     dgpb_scalar scalar;
     uint32_t bits;          /* of one scalar: 8, 16, 32 or 64 */
-    uint32_t columns;       /* a vector's components, a matrix's columns; 1 for a scalar */
-    uint32_t rows;          /* a matrix's rows (per column); 1 otherwise */
-    uint32_t matrix_stride; /* bytes from one matrix column (or row, if row_major) to the next */
-    bool row_major;         /* the matrix is stored row by row */
+    uint32_t columns;       /* a vector's components; a matrix's columns as Slang declares it
+                               (float3x4: 4); 1 for a scalar */
+    uint32_t rows;          /* a matrix's rows as Slang declares it (float3x4: 3); 1 otherwise */
+    uint32_t matrix_stride; /* bytes from one stored vector of a matrix to the next */
+    bool column_major;      /* the matrix is stored column by column: `columns` vectors of `rows`
+                               scalars (else row by row: `rows` vectors of `columns`) */
     uint32_t array_count;   /* elements of an array value; 0 when not an array */
     uint32_t array_stride;  /* bytes from one array element to the next */
     bool aggregate;         /* a struct (or an array of structs): scalar is UNKNOWN */
 } dgpb_code_type;
 
 /*
- * Matrices: the memory holds `columns` vectors of `rows` scalars each,
- * `matrix_stride` bytes apart, or, when `row_major`, `rows` vectors of
- * `columns` scalars (SPIR-V's OpTypeMatrix and its RowMajor decoration;
- * WGSL's matCxR). Slang stores a matrix of a std140 block through a wrapper
- * struct, which reads as an array of the stored vectors (f32x4[3] for a
- * float3x4). Bools are 32 bits wide.
+ * Matrices are described as Slang declares them, rows and columns (a
+ * float3x4 has 3 rows of 4), whatever the target's own names, and stored
+ * row by row, or column by column when `column_major` (slangc
+ * -matrix-layout-column-major, a `column_major` declaration): `rows` vectors
+ * of `columns` scalars, or `columns` vectors of `rows` scalars,
+ * `matrix_stride` bytes apart (a stored vector may be padded: a column of 3
+ * in a std140 block takes 16 bytes). Where the code states it:
+ *   - SPIR-V's OpTypeMatrix of N vectors of K (Slang writes a float NxK so,
+ *     its names being the transpose of SPIR-V's), column-major when its
+ *     member is decorated RowMajor; MatrixStride;
+ *   - WGSL's matCxR (a float CxR), row-major;
+ *   - Slang's storage wrappers of a matrix in a block, in SPIR-V (OpName)
+ *     and WGSL alike: a struct named _MatrixStorage_<type><R>x<C>[_ColMajor]
+ *     <layout> whose one member is an array of the stored vectors, trusted
+ *     only when the array's shape is the one the name says (R vectors of at
+ *     least C scalars, or C of at least R); its stride is the matrix stride.
+ * Bools are 32 bits wide.
  *
  * The type of value row `row` of an entry in `code` (a blob of `format`), or
  * the element type of a structured buffer row (`buffer`, `rw_buffer`) where
@@ -102,8 +117,30 @@ typedef struct dgpb_code_type {
 int code_type_find(dgpb_code_format format, const uint8_t *code, size_t len, const char *entry,
                    const code_row *row, dgpb_code_type *out, dgpb_diag *diag);
 
-/* "f32", "u32x4", "f32 4x4", ... into buf: how messages and headers spell a type. */
+/*
+ * "f32", "u32x4", "f32 3x4" (rows x columns), "f32 3x4 column_major", "f32
+ * 4x4[2]" ... into buf: how messages and headers spell a type.
+ */
 void code_type_text(const dgpb_code_type *t, char *buf, size_t size);
+
+/*
+ * The type another target's code gives a row lends to a target whose code
+ * keeps the row as `size` bytes (PTX's SLANG_globalParams and .b8
+ * parameters): its scalar type, and a matrix's shape and layout packed
+ * tightly when they fill the row (Slang lays a matrix out row by row, or
+ * column by column, alike on every target; CUDA packs a row or column
+ * tightly). False when `from` states no scalar type.
+ */
+bool code_type_lend(const dgpb_code_type *from, uint32_t size, dgpb_code_type *out);
+
+/*
+ * Whether `name` (len bytes) is the name of Slang's storage wrapper of a
+ * matrix in a buffer layout ("_MatrixStorage_float3x4std140",
+ * "_MatrixStorage_float3x4_ColMajorstd430", WGSL's "..._0"), and its rows,
+ * columns (1 to 4) and layout. The caller proves the wrapper's shape.
+ */
+bool code_matrix_storage_name(const char *name, size_t len, uint32_t *rows, uint32_t *columns,
+                              bool *column_major);
 
 /*
  * The byte size the code gives the uniform block at row `row`'s

@@ -30,7 +30,9 @@
  * description without cache, depfile or output folder, and copies the
  * entries and groups out (`dgpb-build --list`).
  *
- * Compile jobs are build_jobs.c's, diagnostics build_report.c's.
+ * Before the stages, build_options.c checks the project options (and refuses
+ * those the compiler cannot honour). Compile jobs are build_jobs.c's,
+ * diagnostics build_report.c's.
  * Intermediate files live in one private folder, named by entry index, never
  * by entry name, removed at the end unless desc->keep_temps. desc->cancel
  * stops the build between stages and inside every run of the compiler (its
@@ -101,6 +103,7 @@ static void finish(build *b)
     build_deps_free(b);
     dgpb_free(b->seen);
     cache_session_end(&b->cache);
+    build_options_free(b);
 }
 
 /* ---- the pipeline ---- */
@@ -155,7 +158,9 @@ int dgpb_build(const dgpb_build_desc *desc, dgpb_build_result *result)
         build_report(&b, DGPB_SEV_ERROR, DGPB_ERR_INVALID, "no module or compiler given");
         return DGPB_ERR_INVALID;
     }
-    int rc = run_stages(&b, 0, sizeof stages / sizeof stages[0]);
+    int rc = build_check_options(&b);
+    if (!rc)
+        rc = run_stages(&b, 0, sizeof stages / sizeof stages[0]);
     finish(&b);
     return rc;
 }
@@ -243,7 +248,9 @@ int dgpb_build_list(const dgpb_build_desc *desc, dgpb_entry_list **out)
             last = i + 1;
     }
     assert(first < last);
-    int rc = run_stages(&b, first, last);
+    int rc = build_check_options(&b);
+    if (!rc)
+        rc = run_stages(&b, first, last);
     if (!rc && !(*out = list_of(&b))) {
         build_report(&b, DGPB_SEV_ERROR, DGPB_ERR_NOMEM, "out of memory");
         rc = DGPB_ERR_NOMEM;

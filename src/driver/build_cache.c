@@ -55,7 +55,8 @@ void build_cache_begin(build *b)
                                  .define_count = d->define_count,
                                  .include_dirs = d->include_dirs,
                                  .include_dir_count = d->include_dir_count,
-                                 .no_layouts = d->no_layouts};
+                                 .no_layouts = d->no_layouts,
+                                 .options = b->options.key};
     cache_session_begin(&b->cache, &b->cache_in, b->tmp, is_known, b);
 }
 

@@ -65,10 +65,21 @@ static const char *code_format(const build *b, int t)
     return dgpb_code_format_name(target_code_format((uint32_t)t));
 }
 
-/* The model of the bundle: every target with entries, its layouts, then its entries. */
+/*
+ * The model of the bundle: the project options that differ from their defaults
+ * (its options record), then every target with entries, its layouts, then its
+ * entries.
+ */
 static int make_model(build *b, dgpb_model *m, dgpb_diag *diag)
 {
+    const build_options *o = &b->options;
     int rc = DGPB_OK;
+    if (b->desc->matrix_layout == DGPB_MATRIX_LAYOUT_COLUMN)
+        rc = model_set_option(m, DGPB_OPTION_MATRIX_LAYOUT, "column", diag);
+    if (!rc && o->spirv_text[0])
+        rc = model_set_option(m, DGPB_OPTION_SPIRV_VERSION, o->spirv_text, diag);
+    if (!rc && o->cap_count)
+        rc = model_set_option(m, DGPB_OPTION_SLANG_CAPABILITIES, o->caps_text, diag);
     for (int t = 0; t < DGPB_TARGET_COUNT && !rc; t++) {
         bool any = false;
         for (size_t e = 0; e < b->entry_count; e++)

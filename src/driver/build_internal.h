@@ -46,6 +46,7 @@
 #define build_cache_lookup_layouts dgpb__build_cache_lookup_layouts
 #define build_cache_store dgpb__build_cache_store
 #define build_cache_store_layouts dgpb__build_cache_store_layouts
+#define build_check_options dgpb__build_check_options
 #define build_check_webgpu dgpb__build_check_webgpu
 #define build_collect_deps dgpb__build_collect_deps
 #define build_compile dgpb__build_compile
@@ -65,6 +66,8 @@
 #define build_layout_output dgpb__build_layout_output
 #define build_layout_with_compile dgpb__build_layout_with_compile
 #define build_make_tables dgpb__build_make_tables
+#define build_option_arg dgpb__build_option_arg
+#define build_options_free dgpb__build_options_free
 #define build_output_stem dgpb__build_output_stem
 #define build_prepare dgpb__build_prepare
 #define build_read_output dgpb__build_read_output
@@ -185,8 +188,22 @@ typedef struct job_list {
     size_t count, cap;
 } job_list;
 
+/* The project options as the build applies them (build_options.c). */
+typedef struct build_options {
+    const char **caps; /* desc->slang_capabilities sorted by byte order, each once (borrowed) */
+    size_t cap_count;
+    char *caps_text;        /* the same joined by ',' ("" when none): the bundle's record */
+    char spirv_profile[16]; /* "spirv_1_6" for desc->spirv_version; "" for Slang's default */
+    char spirv_text[8];     /* "1.6"; "" */
+    char *key;              /* every option, for the whole-build cache key */
+} build_options;
+
+/* The most arguments build_option_arg() gives. */
+#define BUILD_OPTION_ARGS_MAX(b) (3 + 2 * (b)->options.cap_count)
+
 typedef struct build {
     const dgpb_build_desc *desc;
+    build_options options; /* the project options (build_check_options) */
     dgpb_build_result *result;
     char tmp[4096]; /* the intermediate folder ("" until made) */
     char *wrapper;  /* the discovery module: the user's module plus the anchor entry */
@@ -265,6 +282,28 @@ char *build_text_as_given(const build *b, const char *text, int len);
 
 /* Reports a warning the whole-build cache entry kept (build_replay.c), as it was reported. */
 void build_report_kept(build *b, const char *kept);
+
+/* ---- project options (build_options.c) ---- */
+
+/*
+ * Checks the description's project options and makes b->options from them,
+ * before anything else runs: DGPB_ERR_INVALID (reported) for a value out of
+ * range, a capability name that is no name, a capability that is a SPIR-V
+ * version (spirv_1_N: that is --spirv-version's), and an option the compiler
+ * cannot honour (the embedded compiler's WebAssembly API has no
+ * matrix-layout, profile or capability setting).
+ */
+int build_check_options(build *b);
+void build_options_free(build *b);
+
+/*
+ * Argument `i` (from 0) of those that apply the project options to one
+ * compile or layout recording, or NULL past the last (there are at most
+ * BUILD_OPTION_ARGS_MAX(b)): the matrix layout always, `-profile spirv_1_N`
+ * when `spirv` (the compile makes SPIR-V) and a version is asked for,
+ * `-capability NAME` for each capability. The string is static or b's.
+ */
+const char *build_option_arg(const build *b, bool spirv, size_t i);
 
 /* ---- shared helpers ---- */
 

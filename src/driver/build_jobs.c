@@ -1,7 +1,8 @@
 /*
  * build_jobs.c - compile jobs for the build's stages (build_internal.h):
  * job lists and their argument vectors (the module, the user's options, the
- * group and target macros, then the target's, -o or, for a discovery that
+ * group and target macros, the project options (build_options.c), then the
+ * target's, -o or, for a discovery that
  * generates no code, -skip-codegen, and a -depfile; the layout a compile
  * records with it, on native workers), the folders
  * their outputs go to, running a list as a batch on the compiler (those jobs
@@ -115,7 +116,8 @@ static int add_job(build *b, job_list *list, enum job_role role, int target, siz
     j->out = code ? mem_printf("%s/%s%s/%s.%s", b->tmp, dir_prefix, target_name, base, ext) : NULL;
     j->json = mem_printf("%s/%s%s/%s.%s.json", b->tmp, dir_prefix, target_name, base, ext);
     j->dep = mem_printf("%s/%s%s/%s.%s.d", b->tmp, dir_prefix, target_name, base, ext);
-    size_t max = 20 + 2 * desc->define_count + 2 * desc->include_dir_count + b->symbol_count;
+    size_t max = 20 + 2 * desc->define_count + 2 * desc->include_dir_count + b->symbol_count +
+                 BUILD_OPTION_ARGS_MAX(b);
     j->argv = mem_calloc(max, sizeof *j->argv);
     list->count++;
     if ((code && !j->out) || !j->json || !j->dep || !j->argv)
@@ -156,7 +158,10 @@ static int add_job(build *b, job_list *list, enum job_role role, int target, siz
         ARG(mem_printf("-D%s", b->groups[b->entries[entry_index].group].symbol));
     }
     ARG(mem_printf("-D%s", target_macro((uint32_t)target)));
-    ARG(mem_strdup("-matrix-layout-row-major"));
+    /* A compile to a format that has SPIR-V versions gets --spirv-version's profile. */
+    bool spirv = code_ops_of(job_format(target, role))->spirv_version != NULL;
+    for (size_t i = 0; build_option_arg(b, spirv, i); i++)
+        ARG(mem_strdup(build_option_arg(b, spirv, i)));
     ARG(mem_strdup("-target"));
     ARG(mem_strdup(slang_target_name));
     if (role != ROLE_DISCOVER) {

@@ -16,6 +16,7 @@
 #include <stdio.h>
 #include <unistd.h>
 
+#include "code/code_format.h"
 #include "core/alloc.h"
 #include "driver/build_internal.h"
 #include "recorder/recording.h"
@@ -26,7 +27,7 @@ typedef struct layout_task {
     size_t group;
     dgpb_layout_entry *entries;
     char *group_define, *target_define, *output;
-    const char *extra[3];
+    const char **extra; /* the group's and target's macros, then the project options */
     recording_desc run;
     recording_args args; /* for a batch: the recorder's arguments after its options */
 } layout_task;
@@ -37,6 +38,7 @@ static void task_free(layout_task *k)
     dgpb_free(k->group_define);
     dgpb_free(k->target_define);
     dgpb_free(k->output);
+    dgpb_free(k->extra);
     recording_args_free(&k->args);
 }
 
@@ -49,7 +51,8 @@ static int task_make(build *b, int t, size_t g, layout_task *k)
     k->group_define = mem_printf("-D%s", b->groups[g].symbol);
     k->target_define = mem_printf("-D%s", target_macro((uint32_t)t));
     k->output = build_layout_output(b, t, g);
-    if (!k->entries || !k->group_define || !k->target_define || !k->output) {
+    k->extra = mem_calloc(2 + BUILD_OPTION_ARGS_MAX(b), sizeof *k->extra);
+    if (!k->entries || !k->group_define || !k->target_define || !k->output || !k->extra) {
         build_report(b, DGPB_SEV_ERROR, DGPB_ERR_NOMEM, "out of memory");
         return DGPB_ERR_NOMEM;
     }
@@ -58,14 +61,18 @@ static int task_make(build *b, int t, size_t g, layout_task *k)
         if (b->entries[e].group == g && build_unit_at(b, t, e)->present)
             k->entries[n++] =
                 (dgpb_layout_entry){b->entries[e].name, dgpb_stage_name(b->entries[e].stage)};
-    k->extra[0] = k->group_define;
-    k->extra[1] = k->target_define;
-    k->extra[2] = "-matrix-layout-row-major";
+    const char *slang_target = build_slang_target(
+        t, target_has_final((uint32_t)t) && b->metallib ? ROLE_METALLIB : ROLE_CODE);
+    size_t extra = 0;
+    k->extra[extra++] = k->group_define;
+    k->extra[extra++] = k->target_define;
+    bool spirv = code_ops_of_target((dgpb_target_id)t)->spirv_version != NULL;
+    for (const char *arg; (arg = build_option_arg(b, spirv, extra - 2));)
+        k->extra[extra++] = arg;
     k->run = (recording_desc){
         .recorder = desc->layout_recorder,
         .module = desc->module_file,
-        .target = build_slang_target(t, target_has_final((uint32_t)t) && b->metallib ? ROLE_METALLIB
-                                                                                     : ROLE_CODE),
+        .target = slang_target,
         .entries = k->entries,
         .entry_count = n,
         .defines = desc->defines,
@@ -73,7 +80,7 @@ static int task_make(build *b, int t, size_t g, layout_task *k)
         .include_dirs = desc->include_dirs,
         .include_dir_count = desc->include_dir_count,
         .extra_args = k->extra,
-        .extra_arg_count = 3,
+        .extra_arg_count = extra,
         .output = k->output,
         .slang_lib = desc->slang_lib,
         .slangc =

@@ -124,6 +124,19 @@ static int make_unit_table(build *b, int t, size_t entry_index, const dgpb_param
     dgpb_diag d;
     dgpb_diag_clear(&d);
     const code_ops *ops = code_ops_of_target((dgpb_target_id)t);
+    uint32_t want = b->desc->spirv_version;
+    uint32_t version = want && ops->spirv_version ? ops->spirv_version(u->code, u->code_size) : 0;
+    if (version != want && ops->spirv_version) {
+        /* --spirv-version proved: the code is of the version every SPIR-V compile asked for. */
+        char have[16], asked[16];
+        build_report(b, DGPB_SEV_ERROR, DGPB_ERR_SHADER,
+                     "target '%s', entry '%s': Slang wrote SPIR-V %s, not the %s that "
+                     "--spirv-version asks for (-profile %s)",
+                     dgpb_target_name((uint32_t)t), e->name,
+                     dgpb_spirv_version_text(version, have, sizeof have),
+                     dgpb_spirv_version_text(want, asked, sizeof asked), b->options.spirv_profile);
+        return DGPB_ERR_SHADER;
+    }
     int valid = ops->validate ? ops->validate(u->code, u->code_size, &d) : DGPB_OK;
     if (valid == DGPB_ERR_UNSUPPORTED && d.severity == DGPB_SEV_WARNING) {
         /* A validator older than the code (docs/build.md, "Validation"). */

@@ -61,6 +61,12 @@ static const char *const capability_names[DGPB_CAP_COUNT] = {
 
 _Static_assert(DGPB_CAP_COUNT <= 64, "a capability mask has 64 bits");
 
+/* Sorted by name: an options record lists them in this order. */
+static const char *const option_names[DGPB_OPTION_COUNT] = {
+#define DGPB_OPTION(ID, value, name, flag) [value] = name,
+#include "dgpb/vocabulary.def"
+};
+
 static const char *const target_names[DGPB_TARGET_COUNT] = {
 #define DGPB_TARGET(ID, value, name, BACKEND, backend_value, backend_name, macro, CODE, DISCOVER,  \
                     platforms, FINAL, traits, colour)                                              \
@@ -173,6 +179,16 @@ const char *dgpb_capability_name(uint32_t cap)
 int dgpb_capability_from_name(const char *s, size_t len)
 {
     return lookup(capability_names, DGPB_CAP_COUNT, s, len);
+}
+
+const char *dgpb_option_name(uint32_t option)
+{
+    return option < DGPB_OPTION_COUNT ? option_names[option] : NULL;
+}
+
+int dgpb_option_from_name(const char *s, size_t len)
+{
+    return lookup(option_names, DGPB_OPTION_COUNT, s, len);
 }
 
 const char *dgpb_backend_name(uint32_t backend)
@@ -730,4 +746,89 @@ const char *dgpb_thread_group_rule(uint32_t stage, const uint32_t thread_group_s
         (thread_group_size[0] || thread_group_size[1] || thread_group_size[2]))
         return none[stage];
     return NULL;
+}
+
+/* ---- project options ---- */
+
+/* An ASCII letter or '_' (locale-free); digits too with `digits`. */
+static bool name_char(char c, bool digits)
+{
+    return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_' ||
+           (digits && c >= '0' && c <= '9');
+}
+
+bool dgpb_slang_capability_valid(const char *name, size_t len)
+{
+    if (!len || len > DGPB_SLANG_CAPABILITY_MAX || !name_char(name[0], false))
+        return false;
+    for (size_t i = 1; i < len; i++)
+        if (!name_char(name[i], true))
+            return false;
+    return true;
+}
+
+uint32_t dgpb_spirv_version_parse(const char *s, size_t len)
+{
+    if (len != 3 || s[0] != '1' || s[1] != '.' || s[2] < '0' || s[2] > '9')
+        return 0;
+    uint32_t v = 0x00010000u | (uint32_t)(s[2] - '0') << 8;
+    return v >= DGPB_SPIRV_VERSION_MIN && v <= DGPB_SPIRV_VERSION_MAX ? v : 0;
+}
+
+char *dgpb_spirv_version_text(uint32_t version, char *buf, size_t size)
+{
+    snprintf(buf, size, "%u.%u", version >> 16 & 0xFFu, version >> 8 & 0xFFu);
+    return buf;
+}
+
+const char *dgpb_option_rule(uint32_t option, const char *value, size_t len, char *buf,
+                             size_t buf_size)
+{
+    switch (option) {
+    case DGPB_OPTION_MATRIX_LAYOUT:
+        if (len == 6 && !memcmp(value, "column", 6))
+            return NULL;
+        snprintf(buf, buf_size,
+                 "matrix_layout is '%.*s', not 'column' (row, the default, is never recorded)",
+                 (int)(len < 40 ? len : 40), value);
+        return buf;
+    case DGPB_OPTION_SPIRV_VERSION:
+        if (dgpb_spirv_version_parse(value, len))
+            return NULL;
+        snprintf(buf, buf_size, "spirv_version is '%.*s', not one of 1.3, 1.4, 1.5, 1.6",
+                 (int)(len < 40 ? len : 40), value);
+        return buf;
+    case DGPB_OPTION_SLANG_CAPABILITIES: {
+        const char *prev = NULL;
+        size_t prev_len = 0;
+        for (size_t at = 0; at <= len;) {
+            const char *comma = memchr(value + at, ',', len - at);
+            size_t n = comma ? (size_t)(comma - (value + at)) : len - at;
+            const char *name = value + at;
+            if (!dgpb_slang_capability_valid(name, n)) {
+                snprintf(buf, buf_size, "slang_capabilities: '%.*s' is no Slang capability name",
+                         (int)(n < 60 ? n : 60), name);
+                return buf;
+            }
+            if (prev) {
+                int c = memcmp(prev, name, prev_len < n ? prev_len : n);
+                if (c > 0 || (c == 0 && prev_len >= n)) {
+                    snprintf(buf, buf_size,
+                             "slang_capabilities: '%.*s' follows '%.*s': the names must be sorted "
+                             "and unique",
+                             (int)(n < 60 ? n : 60), name, (int)(prev_len < 60 ? prev_len : 60),
+                             prev);
+                    return buf;
+                }
+            }
+            prev = name;
+            prev_len = n;
+            at += n + 1;
+        }
+        return NULL;
+    }
+    default:
+        snprintf(buf, buf_size, "unknown option %u", option);
+        return buf;
+    }
 }

@@ -252,6 +252,45 @@ static void target(view *v, const dgpb_target_view *t)
     close_object(v);
 }
 
+/*
+ * The "options" object: the options the bundle records, in their order
+ * there, each value a string but slang_capabilities, an array of the names.
+ * Left out when the bundle records none.
+ */
+static void options(view *v, const dgpb_bundle *b)
+{
+    bool any = false;
+    for (uint32_t i = 0; i < DGPB_OPTION_COUNT; i++)
+        any |= dgpb_bundle_option(b, i).len > 0;
+    if (!any)
+        return;
+    key(v, "options", false);
+    open_object(v);
+    bool first = true;
+    for (uint32_t i = 0; i < DGPB_OPTION_COUNT; i++) {
+        dgpb_str value = dgpb_bundle_option(b, i);
+        if (!value.len)
+            continue;
+        if (i != DGPB_OPTION_SLANG_CAPABILITIES) {
+            member_str(v, dgpb_option_name(i), value, first);
+        } else {
+            key(v, dgpb_option_name(i), first);
+            open_array(v);
+            uint32_t n = 0;
+            for (const char *p = value.ptr, *end = value.ptr + value.len; p < end; n++) {
+                const char *comma = memchr(p, ',', (size_t)(end - p));
+                size_t len = comma ? (size_t)(comma - p) : (size_t)(end - p);
+                next_item(v, n);
+                put_string(v, p, len);
+                p += len + 1;
+            }
+            close_array(v);
+        }
+        first = false;
+    }
+    close_object(v);
+}
+
 int dgpb_json_view(const dgpb_bundle *b, const char *stem, char **out, dgpb_diag *diag)
 {
     *out = NULL;
@@ -265,6 +304,7 @@ int dgpb_json_view(const dgpb_bundle *b, const char *stem, char **out, dgpb_diag
     member_num(&v, "size", dgpb_bundle_size(b));
     member_num(&v, "header_size", dgpb_bundle_header_size(b));
     member_num(&v, "data_size", dgpb_bundle_data_size(b));
+    options(&v, b);
     key(&v, "targets", false);
     open_array(&v);
     for (uint32_t i = 0; i < dgpb_bundle_target_count(b); i++) {

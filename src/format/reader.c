@@ -34,6 +34,7 @@ struct dgpb_bundle {
     uint32_t header_size;
     uint32_t target_count;
     dgpb_target_view *targets;
+    dgpb_str options[DGPB_OPTION_COUNT]; /* the options record's values; len 0: not recorded */
 };
 
 typedef struct cursor {
@@ -42,7 +43,10 @@ typedef struct cursor {
     size_t end;      /* header_size */
     size_t data_len; /* bytes in the data section */
     uint64_t data_end_max;
-    char ctx[512]; /* where we are, for messages */
+    uint64_t data_start_min; /* the first byte a blob references (data_len when none) */
+    const char *region;      /* what `end` ends, for messages: "the header" (NULL), or the options
+                                record's name */
+    char ctx[512];           /* where we are, for messages */
     dgpb_diag *diag;
 } cursor;
 
@@ -73,7 +77,8 @@ static int rd_u32(cursor *c, uint32_t *v, const char *what)
 {
     if (c->end - c->pos < 4)
         return corrupt(c, DGPB_ERR_CORRUPT_TRUNCATED, c->pos,
-                       "truncated: %s needs 4 bytes but the header ends at byte %zu", what, c->end);
+                       "truncated: %s needs 4 bytes but %s ends at byte %zu", what,
+                       c->region ? c->region : "the header", c->end);
     *v = le32(c->bytes + c->pos);
     c->pos += 4;
     return DGPB_OK;
@@ -93,8 +98,8 @@ static int rd_str(cursor *c, dgpb_str *s, const char *what)
                        DGPB_MAX_STRING);
     if (c->end - c->pos < len)
         return corrupt(c, DGPB_ERR_CORRUPT_TRUNCATED, at,
-                       "truncated: %s of %u bytes runs past the header's end at byte %zu", what,
-                       len, c->end);
+                       "truncated: %s of %u bytes runs past %s's end at byte %zu", what, len,
+                       c->region ? c->region : "the header", c->end);
     size_t bad = 0;
     if (!utf8_valid((const char *)c->bytes + c->pos, len, &bad))
         return corrupt(c, DGPB_ERR_CORRUPT_STRING, c->pos + bad,
@@ -126,6 +131,8 @@ static int rd_blob(cursor *c, dgpb_blob_ref *b, const char *what)
                        b->offset, b->size, c->data_len);
     if (blob_end > c->data_end_max)
         c->data_end_max = blob_end;
+    if (b->offset < c->data_start_min)
+        c->data_start_min = b->offset;
     b->data = c->bytes + c->end + b->offset;
     return DGPB_OK;
 }
@@ -362,6 +369,67 @@ static int rd_target(cursor *c, dgpb_target_view *t, const dgpb_target_view *pre
     return rc;
 }
 
+/*
+ * The options record: the bytes before the first byte any blob references
+ * (docs/format.md, "The options record"), "DGPO", a count, then each
+ * option's name and value as strings, names from the format's table in its
+ * order, each value as dgpb_option_rule() allows; nothing after the last.
+ * A data section whose blobs start at its first byte has none.
+ */
+static int rd_options(cursor *c, dgpb_bundle *b)
+{
+    size_t start = c->end, record_end = c->end + (size_t)c->data_start_min;
+    if (record_end == start)
+        return DGPB_OK;
+    set_ctx(c, 0, "%s", "options record");
+    c->end = record_end; /* rd_u32 and rd_str stay inside the record */
+    c->region = "the options record";
+    c->pos = start;
+    if (record_end - start < 4 || memcmp(c->bytes + start, DGPB_OPTIONS_MAGIC, 4) != 0)
+        return corrupt(c, DGPB_ERR_CORRUPT_RANGE, start,
+                       "%zu bytes before the first blob are no options record (no \"%s\")",
+                       record_end - start, DGPB_OPTIONS_MAGIC);
+    c->pos += 4;
+    size_t at = c->pos;
+    uint32_t count = 0;
+    int rc = rd_u32(c, &count, "option_count");
+    if (rc)
+        return rc;
+    if (count == 0 || count > DGPB_OPTION_COUNT)
+        return corrupt(c, DGPB_ERR_CORRUPT_RANGE, at,
+                       "option_count is %u, not from 1 to the %d options there are", count,
+                       DGPB_OPTION_COUNT);
+    int prev = -1;
+    for (uint32_t i = 0; i < count; i++) {
+        dgpb_str name, value;
+        at = c->pos;
+        if ((rc = rd_str(c, &name, "option name")))
+            return rc;
+        int id = dgpb_option_from_name(name.ptr, name.len);
+        if (id < 0)
+            return corrupt(c, DGPB_ERR_CORRUPT_VALUE, at, "unknown option '%.*s'", (int)name.len,
+                           name.ptr);
+        if (id <= prev)
+            return corrupt(c, DGPB_ERR_CORRUPT_ORDER, at,
+                           "option '%.*s' is out of order or repeated (they must be sorted)",
+                           (int)name.len, name.ptr);
+        prev = id;
+        at = c->pos;
+        if ((rc = rd_str(c, &value, "option value")))
+            return rc;
+        char buf[256];
+        const char *why = dgpb_option_rule((uint32_t)id, value.ptr, value.len, buf, sizeof buf);
+        if (why)
+            return corrupt(c, DGPB_ERR_CORRUPT_VALUE, at, "%s", why);
+        b->options[id] = value;
+    }
+    if (c->pos != record_end)
+        return corrupt(c, DGPB_ERR_CORRUPT_RANGE, c->pos,
+                       "%zu bytes between the options record and the first blob",
+                       record_end - c->pos);
+    return DGPB_OK;
+}
+
 static void free_targets(dgpb_target_view *targets, uint32_t count)
 {
     for (uint32_t i = 0; i < count; i++) {
@@ -441,6 +509,7 @@ int dgpb_bundle_open(const void *data, size_t size, uint32_t flags, dgpb_bundle 
                        8, "header_size is %u but the bundle has %zu bytes", header_size, size);
     c.end = header_size;
     c.data_len = size - header_size;
+    c.data_start_min = c.data_len;
     size_t at = c.pos;
     if ((rc = rd_u32(&c, &target_count, "target_count")) ||
         (rc = check_count(&c, target_count, MIN_TARGET, at, "target_count")))
@@ -470,6 +539,8 @@ int dgpb_bundle_open(const void *data, size_t size, uint32_t flags, dgpb_bundle 
         rc = corrupt(&c, DGPB_ERR_CORRUPT_RANGE, header_size + (size_t)c.data_end_max,
                      "%zu bytes after the last blob (the data section must end with it)",
                      (size_t)(c.data_len - c.data_end_max));
+    if (!rc)
+        rc = rd_options(&c, b);
     if (!rc && (flags & DGPB_OPEN_VERIFY_SHA256))
         rc = verify_all(b, diag);
     if (rc) {
@@ -570,6 +641,13 @@ int dgpb_target_find_entry(const dgpb_target_view *t, const char *name, const dg
 const dgpb_param_view *dgpb_entry_param(const dgpb_entry_view *e, uint32_t index)
 {
     return index < e->param_count ? &e->params[index] : NULL;
+}
+
+dgpb_str dgpb_bundle_option(const dgpb_bundle *b, uint32_t option)
+{
+    if (option >= DGPB_OPTION_COUNT || !b->options[option].len)
+        return (dgpb_str){"", 0};
+    return b->options[option];
 }
 
 bool dgpb_entry_has_capability(const dgpb_entry_view *e, uint32_t cap)

@@ -65,8 +65,9 @@ bool c_type_from_value(const dgpb_code_type *v, uint32_t size, c_type *out)
         return false;
     uint32_t elem = out->align, columns = v->columns ? v->columns : 1, rows = v->rows ? v->rows : 1;
     uint32_t dims[3], ndims = 0, esize;
-    if (rows > 1) { /* a matrix: `major` vectors of `minor` components, matrix_stride apart */
-        uint32_t major = v->row_major ? rows : columns, minor = v->row_major ? columns : rows;
+    if (rows > 1) { /* a matrix: `major` vectors of `minor` components, matrix_stride apart: its
+                       rows, or its columns when column-major (m[column][row] in C then) */
+        uint32_t major = v->column_major ? columns : rows, minor = v->column_major ? rows : columns;
         uint32_t stride = v->matrix_stride ? v->matrix_stride : minor * elem;
         if (stride % elem || stride < minor * elem)
             return false;
@@ -106,11 +107,15 @@ bool c_type_from_value(const dgpb_code_type *v, uint32_t size, c_type *out)
 void c_type_text(const c_type *c, char *buf, size_t size)
 {
     code_type_text(&c->value, buf, size);
+    size_t n = strlen(buf);
+    if (c->value.rows > 1 && c->value.column_major && n < size) /* the C array's indices */
+        snprintf(buf + n, size - n, ", [column][row]");
 }
 
-/* The type the code of entry `e` of target `t` states for its row `row`. */
-static bool code_type(c_header_types *ts, const dgpb_target_view *t, const dgpb_entry_view *e,
-                      uint32_t row, c_type *out)
+/* The type the code of entry `e` of target `t` states for its row `row`, into *v; false when
+   the code cannot be read (the first such failure is kept in ts). */
+static bool raw_type(c_header_types *ts, const dgpb_target_view *t, const dgpb_entry_view *e,
+                     uint32_t row, dgpb_code_type *v)
 {
     const dgpb_param_view *p = &e->params[row];
     char entry[DGPB_MAX_STRING + 1];
@@ -121,10 +126,9 @@ static bool code_type(c_header_types *ts, const dgpb_target_view *t, const dgpb_
                      .binding = p->binding,
                      .offset = p->offset,
                      .size = p->size};
-    dgpb_code_type v;
     dgpb_diag d;
     dgpb_diag_clear(&d);
-    int rc = code_type_find(t->code_format_id, e->code.data, e->code.size, entry, &desc, &v, &d);
+    int rc = code_type_find(t->code_format_id, e->code.data, e->code.size, entry, &desc, v, &d);
     if (rc) {
         if (!ts->rc) {
             ts->rc = rc;
@@ -133,12 +137,23 @@ static bool code_type(c_header_types *ts, const dgpb_target_view *t, const dgpb_
         }
         return false;
     }
-    return c_type_from_value(&v, p->size, out) || v.aggregate;
+    return true;
 }
 
-/* The same row on target `other`: the same entry, the same index, name, kind and size. */
+/* The C type the code of entry `e` of target `t` states for its row `row`. */
+static bool code_type(c_header_types *ts, const dgpb_target_view *t, const dgpb_entry_view *e,
+                      uint32_t row, c_type *out)
+{
+    dgpb_code_type v;
+    if (!raw_type(ts, t, e, row, &v))
+        return false;
+    return c_type_from_value(&v, e->params[row].size, out) || v.aggregate;
+}
+
+/* The same row on target `other`: the same entry, the same index, name and kind (and size,
+   with `same_size`). */
 static const dgpb_entry_view *same_row(const dgpb_target_view *other, const dgpb_entry_view *e,
-                                       uint32_t row)
+                                       uint32_t row, bool same_size)
 {
     const dgpb_param_view *p = &e->params[row];
     for (uint32_t i = 0; i < other->entry_count; i++) {
@@ -148,8 +163,8 @@ static const dgpb_entry_view *same_row(const dgpb_target_view *other, const dgpb
         if (row >= o->param_count)
             return NULL;
         const dgpb_param_view *q = &o->params[row];
-        bool same = q->kind == p->kind && q->size == p->size && q->name.len == p->name.len &&
-                    !memcmp(q->name.ptr, p->name.ptr, p->name.len);
+        bool same = q->kind == p->kind && (!same_size || q->size == p->size) &&
+                    q->name.len == p->name.len && !memcmp(q->name.ptr, p->name.ptr, p->name.len);
         return same ? o : NULL;
     }
     return NULL;
@@ -164,21 +179,30 @@ void c_header_types_find(c_header_types *ts, const dgpb_target_view *t, const dg
         return;
     bool aggregate = out->aggregate;
     /* Another target's code, by its format's type_rank (spirv, wgsl, then the others), each rank
-       in name order. */
-    for (unsigned rank = 0; rank < 3; rank++)
-        for (uint32_t i = 0; i < dgpb_bundle_target_count(ts->b); i++) {
-            const dgpb_target_view *o = dgpb_bundle_target(ts->b, i);
-            unsigned its = code_ops_of_target((dgpb_target_id)o->id)->type_rank;
-            if (o == t || (its < 2 ? its : 2) != rank)
-                continue;
-            const dgpb_entry_view *oe = same_row(o, e, row);
-            c_type c = {0};
-            if (oe && code_type(ts, o, oe, row, &c) && c.known) {
-                *out = c;
-                return;
+       in name order: the same row of the same size as it is; else a matrix of another size
+       (a std140 block pads what CUDA packs) lent packed tightly (code_type_lend). */
+    for (int pass = 0; pass < 2; pass++)
+        for (unsigned rank = 0; rank < 3; rank++)
+            for (uint32_t i = 0; i < dgpb_bundle_target_count(ts->b); i++) {
+                const dgpb_target_view *o = dgpb_bundle_target(ts->b, i);
+                unsigned its = code_ops_of_target((dgpb_target_id)o->id)->type_rank;
+                if (o == t || (its < 2 ? its : 2) != rank)
+                    continue;
+                const dgpb_entry_view *oe = same_row(o, e, row, pass == 0);
+                c_type c = {0};
+                dgpb_code_type v, lent;
+                if (pass == 0 && oe && code_type(ts, o, oe, row, &c) && c.known) {
+                    *out = c;
+                    return;
+                }
+                if (pass == 1 && oe && raw_type(ts, o, oe, row, &v) && v.rows > 1 &&
+                    code_type_lend(&v, e->params[row].size, &lent) && lent.rows > 1 &&
+                    c_type_from_value(&lent, e->params[row].size, &c)) {
+                    *out = c;
+                    return;
+                }
+                aggregate |= c.aggregate;
             }
-            aggregate |= c.aggregate;
-        }
     memset(out, 0, sizeof *out);
     out->aggregate = aggregate;
 }

@@ -61,7 +61,8 @@ void c_header_types_find(c_header_types *ts, const dgpb_target_view *t, const dg
 /* The C spelling of a value type `v` that occupies `size` bytes; false when C cannot spell it. */
 bool c_type_from_value(const dgpb_code_type *v, uint32_t size, c_type *out);
 
-/* The code's type as a note ("f32", "u32x4", ...), for a member's comment. */
+/* The code's type as a note ("f32", "u32x4", "f32 3x4 column_major, [column][row]", ...), for a
+   member's comment. */
 void c_type_text(const c_type *c, char *buf, size_t size);
 
 #endif

@@ -9,8 +9,9 @@
  * parameters as bytes), the same row of the same entry on another target of
  * the bundle lends its scalar type. With a type from the code, the numbers
  * are placed where the code keeps them (std140 array strides, the vectors of
- * a matrix); with a borrowed type or a TYPE: alone they are packed tightly
- * and must fill the row exactly. A TYPE: that contradicts the code, or none
+ * a matrix: a matrix's numbers come row by row, as Slang declares it, and go
+ * into its rows or, column-major, its columns); with a borrowed type or a
+ * TYPE: alone they are packed tightly and must fill the row exactly. A TYPE: that contradicts the code, or none
  * where no code states the type, is refused.
  */
 #include <stdio.h>
@@ -123,7 +124,7 @@ int dgpb_run_value_type(const dgpb_bundle *b, const dgpb_target_view *t, const c
             dgpb_diag_clear(&od);
             if (code_type(o, oe, orow, &ot, &od) || ot.scalar == DGPB_SCALAR_UNKNOWN)
                 continue;
-            vt = (dgpb_code_type){.scalar = ot.scalar, .bits = ot.bits, .columns = 1, .rows = 1};
+            code_type_lend(&ot, row->size, &vt); /* a matrix's shape and layout too */
             snprintf(info->lent_by, sizeof info->lent_by, "%.*s", (int)o->name.len, o->name.ptr);
             break;
         }
@@ -131,10 +132,11 @@ int dgpb_run_value_type(const dgpb_bundle *b, const dgpb_target_view *t, const c
     info->scalar = (uint32_t)vt.scalar;
     info->bits = vt.bits;
     info->aggregate = vt.aggregate;
-    bool major = vt.row_major;
-    info->vectors = vt.rows > 1 ? (major ? vt.rows : vt.columns) : 1;
-    info->components = vt.rows > 1 ? (major ? vt.columns : vt.rows) : vt.columns;
+    bool matrix = vt.rows > 1;
+    info->vectors = matrix ? (vt.column_major ? vt.columns : vt.rows) : 1;
+    info->components = matrix ? (vt.column_major ? vt.rows : vt.columns) : vt.columns;
     info->vector_stride = vt.matrix_stride;
+    info->column_major = matrix && vt.column_major;
     info->array_count = vt.array_count;
     info->array_stride = vt.array_stride;
     code_type_text(&vt, info->text, sizeof info->text);
@@ -213,7 +215,8 @@ int dgpb_run_value_bytes(const dgpb_bundle *b, const dgpb_target_view *t, const 
     size_t count = 1;
     for (const char *p = text; *p; p++)
         count += *p == ',';
-    bool placed = !info.lent_by[0] && info.scalar == (uint32_t)scalar && info.bits == bits;
+    bool placed = (!info.lent_by[0] || info.vectors > 1) && info.scalar == (uint32_t)scalar &&
+                  info.bits == bits;
     size_t want =
         placed ? (size_t)(info.array_count ? info.array_count : 1) * info.vectors * info.components
                : row_size / (elem ? elem : 1);
@@ -232,8 +235,13 @@ int dgpb_run_value_bytes(const dgpb_bundle *b, const dgpb_target_view *t, const 
         size_t len = end ? (size_t)(end - p) : strlen(p);
         size_t at = i * elem;
         if (placed) {
-            size_t per = (size_t)info.vectors * info.components;
-            size_t a = i / per, v = (i % per) / info.components, c = i % info.components;
+            /* A matrix's numbers come row by row, as Slang declares it: number k of a
+               column-major one is row k / columns of column k % columns, which the code keeps
+               in its stored vector k % columns (info.vectors, one per column). */
+            size_t per = (size_t)info.vectors * info.components, k = i % per;
+            size_t a = i / per, v = k / info.components, c = k % info.components;
+            if (info.column_major)
+                v = k % info.vectors, c = k / info.vectors;
             at = a * info.array_stride + v * info.vector_stride + c * elem;
         }
         if (at + elem > row_size || !parse_number(scalar, bits, p, len, out + at)) {

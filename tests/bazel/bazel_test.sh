@@ -154,7 +154,7 @@ mkdir -p "$work/plain"
     p=$work/prefix/bin/dgpb-build
     common=(-q --no-cache --targets "spirv,wgsl" -o "$work/plain")
     "$p" "${common[@]}" -D RADIUS=2 -I include --emit-header blur.slang
-    "$p" "${common[@]}" -I include sharpen.slang
+    "$p" "${common[@]}" -I include --spirv-version 1.5 sharpen.slang
     "$p" "${common[@]}" -I include tint.slang
     "$p" "${common[@]}" --module-path fx.particles particles.slang
 ) >"$work/plain.log" 2>&1 || fail "the installed dgpb-build failed by hand: $(cat "$work/plain.log")"
@@ -177,6 +177,9 @@ PATH" ] || ! grep -q "^PATH=${node_dir}:" "$work/cold.env"; then
 fi
 grep -q '"asset":[[:space:]]*"gpu_shaders.fx_particles"' "$out1/fx_particles.bundle.json" ||
     fail "fx_particles.bundle.json does not name the asset gpu_shaders.fx_particles"
+# sharpen's spirv_version = "1.5": a project option, recorded in its bundle.
+grep -q '"spirv_version":[[:space:]]*"1.5"' "$out1/sharpen.bundle.json" ||
+    fail "sharpen.bundle.json does not record spirv_version 1.5"
 
 # 3. No-op.
 step "the same build again: no action"
@@ -234,7 +237,7 @@ cache tint.dgpb cache"
 same_bytes "$out1" "$work/plain"
 
 # 6. Misuse, in ws1's server.
-step "misuse: a target not named after its bundle's stem; an undeclared include; no installation"
+step "misuse: a target not named after its bundle's stem; an undeclared include; no installation; project options"
 mkdir -p "$work/ws1/bad"
 cp "$src/examples/bazel/shaders/blur.slang" "$src/examples/bazel/shaders/include/filter.slangh" "$work/ws1/bad/"
 cat >"$work/ws1/bad/BUILD.bazel" <<'EOF'
@@ -267,6 +270,42 @@ if bz "$work/ws1" root1 build //bad:filter >"$work/bad_prefix.out" 2>&1; then
 fi
 grep -q "dgpb_installation: no bin/dgpb-build under '$work/nowhere' (install dgpb there" "$work/bad_prefix.out" ||
     fail "no message naming the missing installation: $(grep -A3 ERROR "$work/bad_prefix.out")"
+# The project options are the rule's attributes: a value outside them fails the package's
+# loading (a package of its own), a project option in opts is refused, and the embedded
+# compiler's refusal of --matrix-layout column reaches the user.
+mkdir -p "$work/ws1/bad_layout" "$work/ws1/bad_options"
+cp "$work/ws1/bad/blur.slang" "$work/ws1/bad/filter.slangh" "$work/ws1/bad_layout/"
+cp "$work/ws1/bad/blur.slang" "$work/ws1/bad/filter.slangh" "$work/ws1/bad_options/"
+cat >"$work/ws1/bad_layout/BUILD.bazel" <<'EOF'
+load("@dgpb_rules//:defs.bzl", "dgpb_bundle")
+
+dgpb_bundle(name = "blur", module = "blur.slang", srcs = ["filter.slangh"], matrix_layout = "diagonal")
+EOF
+cat >"$work/ws1/bad_options/BUILD.bazel" <<'EOF'
+load("@dgpb_rules//:defs.bzl", "dgpb_bundle")
+
+dgpb_bundle(name = "opt", module = "blur.slang", module_path = "opt", srcs = ["filter.slangh"],
+            opts = ["--spirv-version=1.6"])
+
+dgpb_bundle(name = "column", module = "blur.slang", module_path = "column", srcs = ["filter.slangh"],
+            matrix_layout = "column", targets = ["spirv"])
+EOF
+if bz "$work/ws1" root1 build //bad_layout:blur >"$work/bad_layout.out" 2>&1; then
+    fail "matrix_layout = 'diagonal' was built"
+fi
+grep -q 'matrix_layout' "$work/bad_layout.out" && grep -q 'diagonal' "$work/bad_layout.out" ||
+    fail "no message naming matrix_layout: $(grep -A3 ERROR "$work/bad_layout.out")"
+if bz "$work/ws1" root1 build //bad_options:opt >"$work/bad_opt.out" 2>&1; then
+    fail "opts = ['--spirv-version=1.6'] was built"
+fi
+grep -q "'--spirv-version=1.6' is not for opts" "$work/bad_opt.out" ||
+    fail "no message refusing the option in opts: $(grep -A3 ERROR "$work/bad_opt.out")"
+if bz "$work/ws1" root1 build //bad_options:column >"$work/bad_column.out" 2>&1; then
+    fail "matrix_layout = 'column' was built with the embedded compiler"
+fi
+grep -q "the embedded compiler (Slang [0-9.]* WebAssembly) cannot compile with --matrix-layout column" \
+    "$work/bad_column.out" ||
+    fail "no message naming the embedded compiler: $(grep -v '^INFO' "$work/bad_column.out" | head -20)"
 step "the root module: an empty module path, the stem main"
 mkdir -p "$work/ws1/root"
 cp "$src/examples/bazel/shaders/tint.slang" "$src/examples/bazel/shaders/include/palette.slang" "$work/ws1/root/"

@@ -163,7 +163,7 @@ function typedList(text) {
  * dgpb-run's --set (docs/run.md, "Values"): typed by the entry's WGSL, never
  * by how a number is spelled; a TYPE: must agree with it and is needed where
  * the code does not state the type. With the code's type the numbers go where
- * the code keeps them (array strides, a matrix's vectors); with TYPE: alone
+ * the code keeps them (array strides, a matrix's rows or columns); with TYPE: alone
  * they are packed and fill the row.
  */
 function setValue(text, row, wgsl) {
@@ -188,7 +188,13 @@ function setValue(text, row, wgsl) {
   const out = new Uint8Array(row.size), size = TYPE_SIZE[type];
   values.forEach((v, i) => {
     let at = i * size;
-    if (placed) at = Math.floor(i / per) * code.arrayStride + Math.floor((i % per) / code.components) * code.vectorStride + (i % code.components) * size;
+    if (placed) {
+      // A matrix's numbers come row by row; a column-major one keeps a column per vector.
+      const k = i % per;
+      const [vec, comp] = code.columnMajor ? [k % code.vectors, Math.floor(k / code.vectors)]
+        : [Math.floor(k / code.components), k % code.components];
+      at = Math.floor(i / per) * code.arrayStride + vec * code.vectorStride + comp * size;
+    }
     out.set(encode(type, [v]), at);
   });
   return out;

@@ -3,16 +3,20 @@
 // "Values"), so that `--set` means on Dawn what it means to dgpb-run.
 //
 //   valueType(text, row) -> { scalar, bits, vectors, components, vectorStride,
-//                             arrayCount, arrayStride, aggregate, text } | null
+//                             columnMajor, arrayCount, arrayStride, aggregate, text } | null
 //
 // scalar is 'f', 'i', 'u' or 'b'; null when the code does not state the
 // type. The row's space/binding name the var<uniform> (@group/@binding), or,
 // in space 0xFFFFFFFE, the `override` whose @id is the binding. The struct
 // is laid out by WGSL's rules (a vec3 aligns like a vec4, an array's stride
 // is its element's size rounded up to its alignment, @align/@size) and
-// walked to the row's offset: a struct of one member is that member; a
-// struct of several that the row covers whole is an aggregate; an array the
-// row covers whole is an array value of its element.
+// walked to the row's offset: a struct Slang names as a matrix's storage
+// wrapper (_MatrixStorage_float3x4_ColMajorstd140_0) whose one member is an
+// array of the stored vectors its name says is that matrix, row- or
+// column-major; any other struct of one member is that member; a struct of
+// several that the row covers whole is an aggregate; an array the row covers
+// whole is an array value of its element. WGSL's matCxR is Slang's CxR matrix,
+// stored row by row. A matrix's numbers come row by row, as Slang declares it.
 
 const PIPELINE_CONSTANT = 0xfffffffe;
 
@@ -110,8 +114,22 @@ function makeReader(text) {
     const bytes = bits / 8, vec = rows || cols;
     const valign = (vec === 2 ? 2 : 4) * bytes, vsize = vec * bytes;
     if (!rows) return { align: valign, size: vsize, num: { scalar, bits, columns: cols, rows: 1 } };
-    const stride = roundUp(vsize, valign);
-    return { align: valign, size: cols * stride, num: { scalar, bits, columns: cols, rows, matrixStride: stride } };
+    const stride = roundUp(vsize, valign); // matCxR: C stored vectors of R, Slang's CxR row by row
+    return { align: valign, size: cols * stride, num: { scalar, bits, columns: rows, rows: cols, matrixStride: stride } };
+  }
+
+  /* Slang's storage wrapper of a matrix (code_matrix_storage_name, value_wgsl.c's matrix_storage). */
+  function matrixStorage(name, depth) {
+    const m = name.match(/^_MatrixStorage_[A-Za-z0-9_]*?[^0-9]([1-4])x([1-4])(?![0-9])(_ColMajor)?/);
+    if (!m || +m[1] < 2) return null;
+    const rows = +m[1], columns = +m[2], columnMajor = !!m[3];
+    const members = structs.get(name);
+    if (!members || members.length !== 1) return null;
+    const array = layout(members[0].type, depth + 1).array;
+    if (!array || array.count !== (columnMajor ? columns : rows)) return null;
+    const el = layout(array.elem, depth + 1);
+    if (!el.num || el.num.rows !== 1 || el.num.columns < (columnMajor ? rows : columns)) return null;
+    return { scalar: el.num.scalar, bits: el.num.bits, rows, columns, columnMajor, matrixStride: array.stride };
   }
 
   function find(t, off, size, top, depth = 0) {
@@ -128,6 +146,10 @@ function makeReader(text) {
       return !count || Math.floor(off / stride) < count ? find(elem, off % stride, size, false, depth + 1) : null;
     }
     if (!l.struct) return null;
+    if (!top && off === 0) {
+      const matrix = matrixStorage(parseType(t).name, depth);
+      if (matrix) return matrix;
+    }
     if (!top && l.struct.length > 1 && off === 0 && size >= l.size) return { aggregate: true };
     const hit = l.struct.find((m) => m.offset <= off && off < m.offset + m.size);
     return hit ? find(hit.type, off - hit.offset, size, false, depth + 1) : null;
@@ -136,11 +158,11 @@ function makeReader(text) {
   return { src, find, layout };
 }
 
-/* The text of a type, as dgpb-run's messages spell it ("f32", "u32x2", "f32x4[3]"). */
+/* The text of a type, as dgpb-run's messages spell it ("f32", "u32x2", "f32 3x4 column_major"). */
 function typeText(v) {
   if (v.aggregate) return 'struct';
   let s = `${v.scalar}${v.bits}`;
-  if (v.rows > 1) s += ` ${v.columns}x${v.rows}`;
+  if (v.rows > 1) s += ` ${v.rows}x${v.columns}${v.columnMajor ? ' column_major' : ''}`;
   else if (v.columns > 1) s += `x${v.columns}`;
   return v.arrayCount ? `${s}[${v.arrayCount}]` : s;
 }
@@ -168,12 +190,13 @@ export function valueType(text, row) {
     }
   }
   if (!v || (!v.scalar && !v.aggregate)) return null;
-  const major = false;
+  const major = !!v.columnMajor; // stored column by column
   const out = {
     scalar: v.scalar, bits: v.bits, aggregate: !!v.aggregate,
-    vectors: v.rows > 1 ? (major ? v.rows : v.columns) : 1,
-    components: v.rows > 1 ? (major ? v.columns : v.rows) : v.columns,
+    vectors: v.rows > 1 ? (major ? v.columns : v.rows) : 1,
+    components: v.rows > 1 ? (major ? v.rows : v.columns) : v.columns,
     vectorStride: v.matrixStride ?? 0,
+    columnMajor: v.rows > 1 && major,
     arrayCount: v.arrayCount ?? 0, arrayStride: v.arrayStride ?? 0,
   };
   out.text = typeText(v);

@@ -1,7 +1,7 @@
 // wgsl_values_test.mjs - the WebGPU runner's value types (wgsl_values.mjs)
 // agree with code/wgsl/value_wgsl.c's on the same real Slang output
-// (fixtures/values/values.wgsl; tests/test_value_types.c checks the C side
-// with this table). Exit 0 when every row reads as expected.
+// (fixtures/values/values.wgsl and matrices.wgsl; tests/test_value_types.c
+// checks the C side with these tables). Exit 0 when every row reads as expected.
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
@@ -9,21 +9,35 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 const here = path.dirname(fileURLToPath(import.meta.url));
 const { valueType, blockSize } = await import(pathToFileURL(path.join(here, 'wgsl_values.mjs')).href);
 const text = fs.readFileSync(path.join(here, '../../fixtures/values/values.wgsl'), 'utf8');
+const matrices = fs.readFileSync(path.join(here, '../../fixtures/values/matrices.wgsl'), 'utf8');
 const P = 0xfffffffe;
 const rows = [
   [0, 0, 0, 4, 'f32'], [0, 1, 0, 4, 'u32'], [0, 1, 4, 4, 'f32'], [0, 1, 8, 4, 'i32'],
-  [0, 1, 12, 4, 'u32'], [0, 2, 0, 16, 'f32x4'], [0, 2, 16, 48, 'f32x4[3]'],
+  [0, 1, 12, 4, 'u32'], [0, 2, 0, 16, 'f32x4'], [0, 2, 16, 48, 'f32 3x4'],
   [0, 2, 64, 48, 'i32x4[3]'], [0, 2, 112, 2, 'f16'], [0, 5, 0, 4, 'f32'], [0, 5, 8, 8, 'u32x2'],
-  [0, 5, 16, 32, 'f32x4[2]'], [P, 3, 0, 4, 'u32'], [P, 4, 0, 4, 'unknown'], [0, 3, 0, 4, 'unknown'],
+  [0, 5, 16, 32, 'f32 2x3'], [P, 3, 0, 4, 'u32'], [P, 4, 0, 4, 'unknown'], [0, 3, 0, 4, 'unknown'],
+  // fixtures/values/matrices.wgsl: Slang's storage wrappers of both layouts
+  ['m', 0, 0, 0, 48, 'f32 3x4'], ['m', 0, 0, 48, 64, 'f32 3x4 column_major'],
+  ['m', 0, 0, 112, 32, 'f32 2x2 column_major'], ['m', 0, 0, 144, 32, 'f32 2x2'],
+  ['m', 0, 2, 0, 48, 'f32 2x3 column_major'],
 ];
 let failed = 0;
-for (const [space, binding, offset, size, want] of rows) {
-  const t = valueType(text, { name: 'x', space, binding, offset, size });
+for (const r of rows) {
+  const source = r[0] === 'm' ? matrices : text;
+  const [space, binding, offset, size, want] = r[0] === 'm' ? r.slice(1) : r;
+  const t = valueType(source, { name: 'x', space, binding, offset, size });
   const got = t ? t.text : 'unknown';
   if (got !== want) {
     console.log(`FAIL: space ${space} binding ${binding} offset ${offset}: got ${got}, want ${want}`);
     failed++;
   }
+}
+// A column-major matrix keeps a column per stored vector: number k (row by row) of a float3x4
+// goes to vector k % 4, component k / 4.
+const c = valueType(matrices, { name: 'c', space: 0, binding: 0, offset: 48, size: 64 });
+if (!c || !c.columnMajor || c.vectors !== 4 || c.components !== 3 || c.vectorStride !== 16) {
+  console.log(`FAIL: the column-major float3x4: ${JSON.stringify(c)}`);
+  failed++;
 }
 for (const [binding, want] of [[1, 16], [2, 128], [3, 0]]) {
   const got = blockSize(text, { space: 0, binding });

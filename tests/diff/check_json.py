@@ -19,7 +19,7 @@ def diff(old, new, status):
     if run.returncode != status:
         failures.append(f"{old} {new}: exit status {run.returncode}, expected {status}")
     result = json.loads(run.stdout)
-    for key in ("equivalent", "breaking", "old", "new", "targets", "summary"):
+    for key in ("equivalent", "breaking", "old", "new", "options", "targets", "summary"):
         if key not in result:
             failures.append(f"{old} {new}: no key '{key}'")
     return result

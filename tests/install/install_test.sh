@@ -26,8 +26,10 @@
 #     host links dgpb::reader alone (its link line checked as in 4); it runs; a
 #     second build has no work to do; touching a file that one module
 #     includes (or imports) rebuilds that bundle and no other. Then
-#     dgpb_add_shader_bundles() on a folder of three modules: built, no work
-#     on a second build, an edited module or include rebuilds its bundle only.
+#     dgpb_add_shader_bundles() on a folder of three modules: built (with the
+#     project options MATRIX_LAYOUT and SPIRV_VERSION, recorded in their views),
+#     no work on a second build, an edited module or include rebuilds its bundle
+#     only; a MATRIX_LAYOUT dgpb-build would refuse fails at configure time.
 #  6. The manual pages render without a warning (when groff is installed).
 set -euo pipefail
 src=$(cd "$(dirname "$0")/../.." && pwd)
@@ -305,7 +307,12 @@ dgpb_add_shader_bundles(shaders DIRECTORY shaders
   TARGETS spirv wgsl
   INCLUDE_DIRS shaders/include
   OUTPUT_DIR bundles
+  MATRIX_LAYOUT row
+  SPIRV_VERSION 1.5
   OPTIONS --no-layouts -q)
+if(BAD_OPTION)
+  dgpb_add_shader_bundle(bad shaders/one.slang OUTPUT_DIR bad MATRIX_LAYOUT diagonal)
+endif()
 get_target_property(bundles shaders DGPB_BUNDLES)
 list(LENGTH bundles count)
 if(NOT count EQUAL 3)
@@ -324,7 +331,18 @@ ninja_v
 for m in one two three; do
     [ "$(as_user "$prefix" dgpb-dump --verify "$ex/bundles/$m.dgpb")" = "$ex/bundles/$m.dgpb: ok" ] ||
         fail "bundles/$m.dgpb does not verify"
+    # The project options reached every build: SPIRV_VERSION 1.5 is recorded, row (the default) not.
+    grep -A2 '"options":' "$ex/bundles/$m.bundle.json" | grep -q '"spirv_version":	"1.5"' ||
+        fail "bundles/$m.bundle.json does not record SPIRV_VERSION 1.5"
+    grep -q '"matrix_layout"' "$ex/bundles/$m.bundle.json" && fail "bundles/$m.bundle.json records row"
 done
+if as_user "$prefix" cmake -S "$tmp/folder" -B "$tmp/folder-bad" -G Ninja -DCMAKE_PREFIX_PATH="$prefix" \
+    -DBAD_OPTION=ON >"$tmp/configure-bad.log" 2>&1; then
+    fail "MATRIX_LAYOUT diagonal configured"
+fi
+grep -q "dgpb_add_shader_bundle: MATRIX_LAYOUT is row or column, not 'diagonal'" "$tmp/configure-bad.log" ||
+    fail "MATRIX_LAYOUT diagonal: $(cat "$tmp/configure-bad.log")"
+
 ninja_v
 grep -qx "ninja: no work to do." "$tmp/ninja.log" || fail "the folder's second build did work: $(cat "$tmp/ninja.log")"
 touch "$tmp/folder/shaders/three.slang"
@@ -333,7 +351,7 @@ ninja_v
 touch "$tmp/folder/shaders/include/scale.slangh"
 ninja_v
 [ "$(bundles_built)" = "two.slang " ] || fail "touching scale.slangh rebuilt: $(bundles_built)"
-step "dgpb_add_shader_bundles: a folder of three modules built; no work on a second build; an edit rebuilds its bundle only"
+step "dgpb_add_shader_bundles: a folder of three modules built with its project options; no work on a second build; an edit rebuilds its bundle only; a bad MATRIX_LAYOUT refused"
 
 # 6. Manual pages.
 if command -v groff >/dev/null; then

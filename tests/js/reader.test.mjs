@@ -21,7 +21,7 @@ import path from 'node:path';
 import { test } from 'node:test';
 import * as dgpb from '../../js/dgpb-reader/index.mjs';
 import { DgpbError, readBundle, verifyBlob, verifyBundle, bindGroupLayoutDescriptors } from '../../js/dgpb-reader/index.mjs';
-import { dumpVerify, jsonView, required, sourceDir } from './support.mjs';
+import { dumpJson, dumpVerify, jsonView, required, sourceDir } from './support.mjs';
 
 const FMT = path.join(sourceDir, 'fixtures', 'format');
 const golden = () => new Uint8Array(fs.readFileSync(path.join(FMT, 'golden.dgpb')));
@@ -55,9 +55,22 @@ test('the golden bundle reads field for field as its JSON view', async () => {
   assert.deepEqual(jsonView(b, 'golden'), want);
   await verifyBundle(b);
   assert.equal(b.targets[0].entries[0].code.data.length, 512);
-  assert.deepEqual(Object.keys(b), ['version', 'headerSize', 'dataSize', 'size', 'targets']);
+  assert.deepEqual(Object.keys(b), ['version', 'headerSize', 'dataSize', 'size', 'options', 'targets']);
+  assert.deepEqual(b.options, {}, 'the golden bundle records no option');
   assert.deepEqual(Object.keys(b.targets[0].entries[0].params[0]),
     ['name', 'kind', 'kindName', 'flags', 'space', 'binding', 'offset', 'size', 'webgpuLayout']);
+});
+
+test('a bundle with an options record reads as its JSON view, the record before the first blob', async () => {
+  const file = path.join(FMT, 'options.dgpb');
+  const b = readBundle(new Uint8Array(fs.readFileSync(file)));
+  const want = JSON.parse(fs.readFileSync(path.join(FMT, 'options.bundle.json'), 'utf8'));
+  assert.deepEqual(jsonView(b, 'options'), want);
+  assert.deepEqual(b.options, { matrix_layout: 'column', slang_capabilities: ['spvImageGatherExtended', 'spvImageQuery'],
+    spirv_version: '1.6' });
+  assert.ok(b.targets.every((t) => t.entries.every((e) => e.code.offset > 0)), 'the blobs follow the record');
+  await verifyBundle(b);
+  assert.deepEqual(jsonView(b, 'options'), dumpJson(required('DGPB_DUMP', 'the dgpb-dump program'), file));
 });
 
 test('readBundle takes an ArrayBuffer, a Uint8Array at an offset and a DataView', () => {
@@ -152,6 +165,40 @@ test('byte changes in the header give the C reader\'s verdict, message and offse
     fs.rmSync(tmp, { recursive: true, force: true });
   }
   assert.ok(compared > headerSize / 4);
+});
+
+test('byte changes in the options record give the C reader\'s verdict, message and offset', () => {
+  const dump = required('DGPB_DUMP', 'the dgpb-dump program');
+  const bytes = new Uint8Array(fs.readFileSync(path.join(FMT, 'options.dgpb')));
+  const b = readBundle(bytes);
+  const start = b.headerSize;
+  const end = start + Math.min(...b.targets.flatMap((t) => t.entries.map((e) => e.code.offset)));
+  const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'dgpb-js-'));
+  const file = path.join(tmp, 'changed.dgpb');
+  let rejected = 0;
+  try {
+    for (let at = start; at < end; at++) {
+      for (const flip of [0x01, 0x80]) {
+        const copy = bytes.slice();
+        copy[at] ^= flip;
+        fs.writeFileSync(file, copy);
+        const c = dumpVerify(dump, file);
+        let js = { status: 0, message: '', offset: null };
+        try {
+          readBundle(copy);
+        } catch (e) {
+          assert.ok(e instanceof DgpbError, String(e));
+          js = { status: 1, message: e.message, offset: e.offset };
+          rejected++;
+        }
+        if (c.status === 0) c.message = '';
+        assert.deepEqual(js, c, `byte ${at} ^ ${flip}`);
+      }
+    }
+  } finally {
+    fs.rmSync(tmp, { recursive: true, force: true });
+  }
+  assert.ok(rejected > end - start, `${rejected} of ${2 * (end - start)} changes rejected`);
 });
 
 test('verifyBlob checks SHA-256 with WebCrypto: a flipped byte in any blob fails', async () => {

@@ -27,6 +27,7 @@ export function jsonView(bundle, stem) {
     size: bundle.size,
     header_size: bundle.headerSize,
     data_size: bundle.dataSize,
+    ...(Object.keys(bundle.options).length ? { options: { ...bundle.options } } : {}),
     targets: bundle.targets.map((t) => ({
       name: t.name,
       code_format: t.codeFormat,

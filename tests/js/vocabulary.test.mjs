@@ -62,6 +62,7 @@ const targets = rows('DGPB_TARGET').map(([id, value, name, backend, backendValue
   ({ id, value, name, backend, backendValue, backendName }));
 const codeFormats = rows('DGPB_CODE_FORMAT').map(([id, value, name, target, inBundle]) => ({ id, value, name, target, inBundle }));
 const layouts = rows('DGPB_WEBGPU_LAYOUT').map(([id, value, name]) => ({ id, value, name }));
+const options = rows('DGPB_OPTION').map(([id, value, name, flag]) => ({ id, value, name, flag }));
 const formats = rows('DGPB_STORAGE_FORMAT').map(([id, name, webgpu]) => ({ id, name, webgpu }));
 const texels = rows('DGPB_TEXEL_FORMAT').map(([id, value, name, slang, sample, storage, readWrite]) =>
   ({ id, value, name, sample, storage, readWrite }));
@@ -149,6 +150,14 @@ test('stages, capabilities and targets are the rows, in order', () => {
   assert.deepEqual(union('CapabilityName'), byValue(capabilities).map((c) => c.name));
   assert.deepEqual([...dgpb.TARGETS], byValue(targets).map((t) => t.name));
   assert.deepEqual(union('TargetName'), byValue(targets).map((t) => t.name));
+});
+
+test('project options: the names of an options record are the rows of DGPB_OPTION, in order', () => {
+  assert.deepEqual([...dgpb.OPTIONS], byValue(options).map((o) => o.name));
+  assert.deepEqual([...dgpb.OPTIONS], [...dgpb.OPTIONS].sort(), 'sorted by name');
+  const m = /export declare const OPTIONS: readonly \[([^\]]*)\]/.exec(types);
+  assert.ok(m, 'index.d.ts declares OPTIONS');
+  assert.deepEqual([...m[1].matchAll(/'([^']*)'/g)].map((x) => x[1]), byValue(options).map((o) => o.name));
 });
 
 test('each backend consumes its target, and each target allows its code formats', () => {

@@ -142,7 +142,7 @@ test("an unknown entry point is Slang's error 38000", () => {
 });
 
 test('unknown options are refused by name', () => {
-  for (const opt of ['-O3', '--frobnicate', '-g', '-profile']) {
+  for (const opt of ['-O3', '--frobnicate', '-g', '-lang']) {
     const r = slangc(['basic.slang', '-target', 'spirv', opt]);
     assert.notEqual(r.status, 0);
     assert.equal(r.stderr, `slangc-wasm: error: unknown option '${opt}'\n`);
@@ -150,11 +150,35 @@ test('unknown options are refused by name', () => {
 });
 
 test('options slangc has but this build cannot honour are refused with a reason', () => {
-  for (const opt of ['-matrix-layout-column-major', '-fvk-use-entrypoint-name']) {
-    const r = slangc(['basic.slang', '-target', 'spirv', opt]);
+  for (const opt of ['-matrix-layout-column-major', '-fvk-use-entrypoint-name', '-capability']) {
+    const r = slangc(['basic.slang', '-target', 'spirv', opt, 'spvImageQuery']);
     assert.notEqual(r.status, 0);
     assert.match(r.stderr, new RegExp(`^slangc-wasm: error: option '${opt}' is not supported: .+\\n$`));
   }
+  const r = slangc(['basic.slang', '-target', 'spirv', '-capability', 'spvImageQuery']);
+  assert.match(r.stderr, /no capability setting/);
+});
+
+test('-profile spirv_1_5, the SPIR-V version its sessions write, is taken for spirv alone', () => {
+  const dir = tempDir();
+  const spv = path.join(dir, 'k.spv');
+  let r = slangc(['basic.slang', '-target', 'spirv', '-entry', 'scale', '-stage', 'compute',
+    '-profile', 'spirv_1_5', '-o', spv]);
+  assert.equal(r.status, 0, r.stderr);
+  assert.equal(fs.readFileSync(spv).readUInt32LE(4), 0x00010500, 'SPIR-V 1.5');
+  for (const profile of ['spirv_1_6', 'spirv_1_3', 'sm_6_0', 'glsl_450']) {
+    r = slangc(['basic.slang', '-target', 'spirv', '-profile', profile, '-o', spv]);
+    assert.equal(r.status, 1);
+    assert.equal(r.stderr, `slangc-wasm: error: option '-profile ${profile}' is not supported: ` +
+      'the Slang WebAssembly API has no target-profile setting; its sessions write SPIR-V 1.5 ' +
+      '(-profile spirv_1_5 is accepted, for the spirv target)\n');
+  }
+  r = slangc(['basic.slang', '-target', 'wgsl', '-profile', 'spirv_1_5', '-o', path.join(dir, 'k.wgsl')]);
+  assert.equal(r.status, 1);
+  assert.match(r.stderr, /'-profile spirv_1_5' is not supported for target 'wgsl': it names a SPIR-V version/);
+  r = slangc(['basic.slang', '-target', 'spirv', '-profile']);
+  assert.equal(r.stderr, "slangc-wasm: error: option '-profile' needs a value\n");
+  fs.rmSync(dir, { recursive: true, force: true });
 });
 
 test('targets needing a downstream compiler name it', () => {

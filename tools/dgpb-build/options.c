@@ -55,6 +55,19 @@ static const char targets_text[] =
     "  --triple TRIPLE        the build triple (default: the host). Its hosts load:\n";
 
 static const char usage_tail[] =
+    "Project options (every compile and layout; in the cache keys and the bundle):\n"
+    "  --matrix-layout L      row (the default) or column: how matrices are laid out\n"
+    "                         in memory (slangc -matrix-layout-row-major or\n"
+    "                         -matrix-layout-column-major, as GLM-based renderers\n"
+    "                         compile)\n"
+    "  --spirv-version V      1.3, 1.4, 1.5 or 1.6: the SPIR-V version of every\n"
+    "                         compile to SPIR-V (slangc -profile spirv_1_N); Vulkan\n"
+    "                         1.1 takes 1.3, 1.2 takes 1.5, 1.3 and 1.4 take 1.6\n"
+    "                         (default: Slang's, 1.5)\n"
+    "  --capability NAME      a Slang capability for every compile (slangc\n"
+    "                         -capability NAME); repeatable, or NAME,NAME,...\n"
+    "                         The embedded compiler takes only their defaults and\n"
+    "                         --spirv-version 1.5: it refuses the others (exit 2)\n"
     "Compiler:\n"
     "  --slangc PATH          the Slang compiler. Default, in order: $DGPB_SLANGC,\n"
     "                         $SLANG_ROOT/bin/slangc, slangc on PATH, the embedded\n"
@@ -221,6 +234,7 @@ int options_parse(int argc, char **argv, options *o)
     o->modules = calloc(most, sizeof *o->modules);
     if (!o->defines || !o->includes || !o->modules)
         return EXIT_TOOL;
+    size_t capability_cap = 0;
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i], *v = NULL;
         int err = 0;
@@ -284,6 +298,46 @@ int options_parse(int argc, char **argv, options *o)
             o->build.triple = v;
         } else if (take_value(argc, argv, &i, "--slangc", false, &v, &err)) {
             o->slangc = v;
+        } else if (take_value(argc, argv, &i, "--matrix-layout", false, &v, &err)) {
+            if (!err && strcmp(v, "row") && strcmp(v, "column"))
+                return tool_usage_error("--matrix-layout is 'row' or 'column', not '%s'", v);
+            o->build.matrix_layout =
+                !err && !strcmp(v, "column") ? DGPB_MATRIX_LAYOUT_COLUMN : DGPB_MATRIX_LAYOUT_ROW;
+        } else if (take_value(argc, argv, &i, "--spirv-version", false, &v, &err)) {
+            uint32_t version = err ? 0 : dgpb_spirv_version_parse(v, strlen(v));
+            if (!err && !version)
+                return tool_usage_error("--spirv-version is 1.3, 1.4, 1.5 or 1.6, not '%s' "
+                                        "(Vulkan 1.1 takes SPIR-V 1.3, 1.2 takes 1.5, 1.3 and "
+                                        "1.4 take 1.6)",
+                                        v);
+            o->build.spirv_version = version;
+        } else if (take_value(argc, argv, &i, "--capability", false, &v, &err)) {
+            for (const char *p = v; !err;) {
+                size_t n = strcspn(p, ",");
+                if (!dgpb_slang_capability_valid(p, n))
+                    return tool_usage_error(
+                        "--capability '%s': %s%.*s%s is no Slang capability name (a letter or "
+                        "'_', then letters, digits and '_', at most %d bytes)",
+                        v, n ? "'" : "an empty item", (int)n, p, n ? "'" : "",
+                        DGPB_SLANG_CAPABILITY_MAX);
+                if (o->capability_count == capability_cap) {
+                    size_t grown = capability_cap ? 2 * capability_cap : 8;
+                    char **more = realloc(o->capabilities, grown * sizeof *more);
+                    if (!more)
+                        return EXIT_TOOL;
+                    o->capabilities = more;
+                    capability_cap = grown;
+                }
+                char *name = malloc(n + 1);
+                if (!name)
+                    return EXIT_TOOL;
+                memcpy(name, p, n);
+                name[n] = 0;
+                o->capabilities[o->capability_count++] = name;
+                if (!p[n])
+                    break;
+                p += n + 1;
+            }
         } else if (!strcmp(a, "--compiler-processes")) {
             o->processes = true;
         } else if (!strcmp(a, "--service-stop")) {
@@ -325,12 +379,19 @@ int options_parse(int argc, char **argv, options *o)
     o->build.define_count = o->define_count;
     o->build.include_dirs = o->includes;
     o->build.include_dir_count = o->include_count;
+    o->build.slang_capabilities = (const char *const *)o->capabilities;
+    o->build.slang_capability_count = o->capability_count;
     o->build.module_file = o->module_count ? o->modules[0] : NULL;
     return -1;
 }
 
 void options_free(options *o)
 {
+    for (size_t i = 0; i < o->capability_count; i++)
+        free(o->capabilities[i]);
+    free(o->capabilities);
+    o->capabilities = NULL;
+    o->capability_count = 0;
     free(o->defines);
     free(o->includes);
     free(o->modules);

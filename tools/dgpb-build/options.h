@@ -22,6 +22,8 @@ typedef struct options {
     size_t define_count;
     const char **includes;
     size_t include_count;
+    char **capabilities; /* --capability, each comma-separated item a string of its own (owned) */
+    size_t capability_count;
     bool quiet, version;
     bool list, list_json;          /* --list [--json] */
     bool warnings_as_errors, json; /* --warnings-as-errors, --diagnostics json */

@@ -130,6 +130,13 @@ void dump_diff_change(FILE *out, const cJSON *c)
     } else if (!strcmp(what, "order")) {
         fputs("entry order ", out);
         old_new(out, c);
+    } else if (!strcmp(what, "option")) {
+        fprintf(out, "%s ", shown(str(c, "name")));
+        const cJSON *o = cJSON_GetObjectItemCaseSensitive(c, "old");
+        const cJSON *n = cJSON_GetObjectItemCaseSensitive(c, "new");
+        fputs(cJSON_IsString(o) ? shown(o->valuestring) : "default", out);
+        fputs(" -> ", out);
+        fputs(cJSON_IsString(n) ? shown(n->valuestring) : "default", out);
     } else if (!strcmp(what, "code_format")) {
         fputs("code format ", out);
         old_new(out, c);
@@ -155,6 +162,10 @@ void dump_diff_text(FILE *out, const struct cJSON *result)
 {
     fprintf(out, "--- %s\n+++ %s\n", shown(str(result, "old")), shown(str(result, "new")));
     const cJSON *t;
+    cJSON_ArrayForEach(t, cJSON_GetObjectItemCaseSensitive(result, "options"))
+    {
+        change_line(out, "options", t);
+    }
     cJSON_ArrayForEach(t, cJSON_GetObjectItemCaseSensitive(result, "targets"))
     {
         const char *tname = str(t, "name");

@@ -38,6 +38,17 @@ void dump_listing(FILE *out, const dgpb_bundle *b, const char *path)
             tool_text(path, strlen(path)), dgpb_bundle_version(b), dgpb_bundle_size(b),
             dgpb_bundle_header_size(b), dgpb_bundle_data_size(b), dgpb_bundle_target_count(b),
             dgpb_bundle_target_count(b) == 1 ? "" : "s");
+    /* The project options it was built with, those that differ from the default. */
+    const char *sep = "options: ";
+    for (uint32_t i = 0; i < DGPB_OPTION_COUNT; i++) {
+        dgpb_str v = dgpb_bundle_option(b, i);
+        if (!v.len)
+            continue;
+        fprintf(out, "%s%s %s", sep, dgpb_option_name(i), tool_text(v.ptr, v.len));
+        sep = ", ";
+    }
+    if (*sep == ',')
+        fprintf(out, "\n");
     for (uint32_t ti = 0; ti < dgpb_bundle_target_count(b); ti++) {
         const dgpb_target_view *t = dgpb_bundle_target(b, ti);
         fprintf(out, "\ntarget %s (code format %s): %u layout%s, %u entr%s\n",

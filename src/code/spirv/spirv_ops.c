@@ -36,6 +36,15 @@ static int read_bindings(const uint8_t *code, size_t size, const dgpb_spirv_info
     return code_bindings_from_spirv(spirv, &out->bindings, d);
 }
 
+/* The module header's second word (the blob may be unaligned inside a bundle). */
+static uint32_t spirv_version(const void *code, size_t size)
+{
+    const uint8_t *p = code;
+    if (size < 8)
+        return 0;
+    return (uint32_t)p[4] | (uint32_t)p[5] << 8 | (uint32_t)p[6] << 16 | (uint32_t)p[7] << 24;
+}
+
 const code_ops code_spirv_ops = {
     .places_from_code = true,
     .entry_values_launch = true,
@@ -44,6 +53,7 @@ const code_ops code_spirv_ops = {
     .place_format = "set %lld, binding %lld",
     .read_bindings = read_bindings,
     .analysed = true,
+    .spirv_version = spirv_version,
     .validate = spirv_validate,
     .type_rank = 0,
     .element_types = true,

@@ -12,8 +12,10 @@
  * _MatrixStorage_* and _Array_std140_* wrappers of std140 matrices and
  * arrays) is its member; an array the row covers whole is an array value of
  * its element; otherwise the walk goes into the member or element that holds
- * the offset. A matrix Slang stores through a wrapper is therefore an array
- * of its stored vectors (float3x4 in a std140 block: f32x4[3]).
+ * the offset. A struct Slang names as a matrix's storage wrapper
+ * (_MatrixStorage_float3x4std140, code/value_types.h) whose one member is an
+ * array of the stored vectors the name says is that matrix, row- or
+ * column-major; any other struct of one member is its member.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -41,6 +43,7 @@ typedef struct spv {
     uint32_t *def;                    /* word index of the instruction defining id; 0 none */
     int64_t *set, *binding, *spec_id; /* decorations, -1 when absent */
     uint32_t *array_stride;           /* ArrayStride, 0 when absent */
+    uint32_t *name;                   /* word index of the id's OpName, 0 when absent */
     member_deco *md;
     size_t md_count, md_cap;
     size_t entry_at; /* word index of the OpEntryPoint named like the entry (or the first) */
@@ -64,6 +67,7 @@ static void spv_free(spv *m)
     dgpb_free(m->binding);
     dgpb_free(m->spec_id);
     dgpb_free(m->array_stride);
+    dgpb_free(m->name);
     dgpb_free(m->md);
 }
 
@@ -103,7 +107,8 @@ static int spv_load(spv *m, const uint8_t *code, size_t len, const char *entry, 
     m->binding = mem_alloc(m->bound * sizeof *m->binding);
     m->spec_id = mem_alloc(m->bound * sizeof *m->spec_id);
     m->array_stride = mem_calloc(m->bound, sizeof *m->array_stride);
-    if (!m->def || !m->set || !m->binding || !m->spec_id || !m->array_stride)
+    m->name = mem_calloc(m->bound, sizeof *m->name);
+    if (!m->def || !m->set || !m->binding || !m->spec_id || !m->array_stride || !m->name)
         return dgpb_diag_set(diag, DGPB_ERR_NOMEM, -1, "out of memory reading SPIR-V");
     for (uint32_t i = 0; i < m->bound; i++)
         m->set[i] = m->binding[i] = m->spec_id[i] = -1;
@@ -122,6 +127,10 @@ static int spv_load(spv *m, const uint8_t *code, size_t len, const char *entry, 
                 if (entry && !m->entry_at && literal_is(m, at + 3, at + wc, entry))
                     m->entry_at = at;
             }
+            break;
+        case OP_NAME:
+            if (wc >= 3 && o[0] < m->bound)
+                m->name[o[0]] = (uint32_t)at;
             break;
         case OP_DECORATE:
             if (wc >= 4 && o[0] < m->bound) {
@@ -295,6 +304,45 @@ static uint64_t spv_size(const spv *m, uint32_t id, uint32_t matrix_stride, bool
 }
 
 /*
+ * Whether struct `id` (defined at word `at`, one member) is Slang's storage
+ * wrapper of a matrix (code/value_types.h): named so, its member at offset 0
+ * an array of as many vectors of a numeric type as the name says the matrix
+ * stores, each holding at least its row or column. Fills *t with the matrix
+ * when it is.
+ */
+static bool matrix_storage(const spv *m, uint32_t id, size_t at, dgpb_code_type *t)
+{
+    uint32_t rows, columns;
+    bool column_major;
+    size_t name = m->name[id], a, v;
+    if (!name)
+        return false;
+    const char *text = (const char *)(m->w + name + 2);
+    size_t max = (words_of(m, name) - 2) * 4;
+    const char *nul = memchr(text, 0, max);
+    if (!nul ||
+        !code_matrix_storage_name(text, (size_t)(nul - text), &rows, &columns, &column_major) ||
+        rows < 2)
+        return false;
+    uint32_t array = m->w[at + 2], stored = column_major ? columns : rows;
+    uint32_t each = column_major ? rows : columns;
+    if (!(a = def_of(m, array, OP_TYPE_ARRAY, 4)) ||
+        !(v = def_of(m, m->w[a + 2], OP_TYPE_VECTOR, 4)) || constant_of(m, m->w[a + 3]) != stored ||
+        m->w[v + 3] < each || member_deco_of(m, id, 0, DECORATION_OFFSET, 0) != 0 ||
+        !m->array_stride[array])
+        return false;
+    dgpb_code_type c = {0};
+    if (!spv_numeric(m, m->w[v + 2], &c))
+        return false;
+    *t = c;
+    t->rows = rows;
+    t->columns = columns;
+    t->column_major = column_major;
+    t->matrix_stride = m->array_stride[array];
+    return true;
+}
+
+/*
  * The value at byte `off` (the row spans `size` bytes) of type `id`, whose
  * matrix layout is `matrix_stride`/`row_major` (from its member decorations).
  * `top`: the block itself, always walked into.
@@ -311,12 +359,13 @@ static void spv_find(const spv *m, uint32_t id, uint64_t off, uint64_t size, uin
         return;
     }
     if ((at = def_of(m, id, OP_TYPE_MATRIX, 4))) {
+        /* N vectors of K: Slang's NxK (SPIR-V's names are the transpose of Slang's), stored
+           column by column (Slang's) where SPIR-V says row by row. */
         if (off || !spv_numeric(m, m->w[at + 2], t))
             return;
-        t->rows = t->columns;
-        t->columns = m->w[at + 3];
+        t->rows = m->w[at + 3];
         t->matrix_stride = matrix_stride;
-        t->row_major = row_major;
+        t->column_major = row_major;
         return;
     }
     if ((at = def_of(m, id, OP_TYPE_ARRAY, 4))) {
@@ -343,6 +392,8 @@ static void spv_find(const spv *m, uint32_t id, uint64_t off, uint64_t size, uin
     }
     if ((at = def_of(m, id, OP_TYPE_STRUCT, 2))) {
         uint32_t members = words_of(m, at) - 2;
+        if (members == 1 && off == 0 && matrix_storage(m, id, at, t))
+            return;
         if (!top && members > 1 && off == 0 &&
             size >= spv_size(m, id, 0, false, SPIRV_RULES_NONE, depth + 1)) {
             t->aggregate = true;

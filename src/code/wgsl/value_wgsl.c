@@ -7,9 +7,13 @@
  * var's type is then laid out by WGSL's rules (AlignOf/SizeOf: a vec3 aligns
  * like a vec4, an array's stride is its element's size rounded up to its
  * alignment, @align/@size on a member) and walked to the row's offset the
- * way code/value_types.c walks SPIR-V: a struct of one member is that
- * member; a struct of several that the row covers whole is an aggregate; an
- * array the row covers whole is an array value of its element.
+ * way code/value_types.c walks SPIR-V: a struct Slang names as a matrix's
+ * storage wrapper (code/value_types.h) whose one member is an array of the
+ * stored vectors the name says is that matrix; any other struct of one
+ * member is that member; a struct of several that the row covers whole is an
+ * aggregate; an array the row covers whole is an array value of its element.
+ * WGSL's own matCxR is Slang's CxR matrix, stored row by row (WGSL's columns
+ * are Slang's rows).
  */
 #include "code/wgsl/value_wgsl.h"
 
@@ -38,8 +42,9 @@ typedef struct walker {
 typedef struct wtype {
     dgpb_code_type v; /* numbers: scalar, bits, columns, rows, matrix_stride */
     bool is_array, is_struct;
-    mark elem;      /* arrays: the element type; structs: the '{' */
-    uint64_t count; /* arrays: 0 runtime-sized */
+    mark elem;           /* arrays: the element type; structs: the '{' */
+    const wstruct *decl; /* structs: its declaration */
+    uint64_t count;      /* arrays: 0 runtime-sized */
     uint64_t align, size;
 } wtype;
 
@@ -144,6 +149,7 @@ static int layout(walker *w, mark at, int depth, wtype *t)
         if (s) {
             t->is_struct = true;
             t->elem = s->open;
+            t->decl = s;
             return struct_layout(w, s->open, depth + 1, &t->align, &t->size);
         }
         return DGPB_OK;
@@ -160,9 +166,9 @@ static int layout(walker *w, mark at, int depth, wtype *t)
         t->v.columns = cols;
         t->align = valign;
         t->size = vsize;
-    } else {
-        t->v.columns = cols;
-        t->v.rows = rows;
+    } else { /* matCxR: C vectors of R, Slang's CxR stored row by row */
+        t->v.rows = cols;
+        t->v.columns = rows;
         t->v.matrix_stride = (uint32_t)round_up(vsize, valign);
         t->align = valign;
         t->size = (uint64_t)cols * t->v.matrix_stride;
@@ -240,6 +246,45 @@ static int struct_layout(walker *w, mark open, int depth, uint64_t *align, uint6
     return DGPB_OK;
 }
 
+/*
+ * Whether the struct laid out as `t` is Slang's storage wrapper of a matrix
+ * (code/value_types.h): named so, its one member an array of as many vectors
+ * as the name says the matrix stores, each holding at least its row or
+ * column. Fills *v with the matrix when it is.
+ */
+static int matrix_storage(walker *w, const wtype *t, int depth, dgpb_code_type *v, bool *is)
+{
+    uint32_t rows, columns;
+    bool column_major;
+    *is = false;
+    const token *name = &t->decl->name;
+    if (!code_matrix_storage_name(name->s, name->len, &rows, &columns, &column_major) || rows < 2)
+        return DGPB_OK;
+    wgsl_restore(&w->lex, t->elem);
+    int rc = wgsl_advance(&w->lex);
+    wmember m, next;
+    bool got = false, more = false;
+    if (!rc)
+        rc = next_member(w, 0, depth, &m, &got);
+    if (!rc && got)
+        rc = next_member(w, m.offset + m.size, depth, &next, &more);
+    if (rc || !got || more || m.offset)
+        return rc;
+    wtype array, el;
+    if ((rc = layout(w, m.type, depth + 1, &array)) || !array.is_array ||
+        array.count != (column_major ? columns : rows) ||
+        (rc = layout(w, array.elem, depth + 1, &el)) || !el.v.scalar || el.v.rows != 1 ||
+        el.v.columns < (column_major ? rows : columns))
+        return rc;
+    *v = el.v;
+    v->rows = rows;
+    v->columns = columns;
+    v->column_major = column_major;
+    v->matrix_stride = (uint32_t)round_up(el.size, el.align);
+    *is = true;
+    return DGPB_OK;
+}
+
 /* The value at byte `off` of the type at `at` (the row spans `size` bytes); see the top. */
 static int find(walker *w, mark at, uint64_t off, uint64_t size, bool top, int depth,
                 dgpb_code_type *v)
@@ -275,6 +320,11 @@ static int find(walker *w, mark at, uint64_t off, uint64_t size, bool top, int d
     }
     if (!t.is_struct)
         return DGPB_OK;
+    if (!top && off == 0) {
+        bool is = false;
+        if ((rc = matrix_storage(w, &t, depth, v, &is)) || is)
+            return rc;
+    }
     uint64_t end = 0;
     bool got = true;
     size_t members = 0;

@@ -8,7 +8,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 
-import { HELP, MISSING_DOWNSTREAM, TARGETS, UsageError, parseArgs } from './options.js';
+import { HELP, MISSING_DOWNSTREAM, SESSION_SPIRV_VERSION, TARGETS, UsageError, parseArgs } from './options.js';
 import { SourceError, combinePath, prepareModule } from './preprocess.js';
 import { SLANG_VERSION, discard, exceptionMessage, getSlang, lastError, setPrintSink } from './slang.js';
 import { cudaToPtx } from './ptx.js';
@@ -232,6 +232,15 @@ function findEntries(slang, mod, opts, job) {
   return eps;
 }
 
+/* The version word of a SPIR-V module's header (0 when it has none). */
+function spirvVersion(code) {
+  return code.length >= 8 ? code.readUInt32LE(4) : 0;
+}
+
+function versionText(v) {
+  return `${(v >> 16) & 0xff}.${(v >> 8) & 0xff}`;
+}
+
 async function compile(opts, serve) {
   const target = TARGETS[opts.target];
   if (!target) {
@@ -290,6 +299,11 @@ async function compile(opts, serve) {
         code = linked.getTargetCode(0) ?? '';
       }
       if (code.length === 0) throw slangFailure(slang.module, `no code generated for '${opts.target}'`);
+      if (opts.profile !== null && spirvVersion(code) !== SESSION_SPIRV_VERSION)
+        throw new JobError(
+          `${ERR}Slang wrote SPIR-V ${versionText(spirvVersion(code))} for this program, not the 1.5 ` +
+            `that '-profile ${opts.profile}' asks for\n`,
+        );
       if (target.viaNvcc) {
         const r = cudaToPtx(code, opts.input);
         if (!r.ok) throw new JobError(r.diagnostics);

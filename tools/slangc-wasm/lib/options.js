@@ -58,10 +58,19 @@ const EXTENSION_TARGETS = Object.freeze({
   '.metallib': 'metallib',
 });
 
+// The one target profile the WebAssembly API's sessions have: a session is
+// created with its target alone, and Slang writes SPIR-V 1.5 for it. slangc's
+// -profile names it `spirv_1_5`; the SPIR-V is checked to be of that version.
+export const SESSION_PROFILE = 'spirv_1_5';
+export const SESSION_SPIRV_VERSION = 0x00010500;
+
 const REFUSED = Object.freeze({
   '-matrix-layout-column-major':
     'the Slang WebAssembly API has no matrix-layout setting; its sessions are row-major ' +
     '(use -matrix-layout-row-major)',
+  '-capability':
+    'the Slang WebAssembly API has no capability setting; its sessions have their target\'s ' +
+    'default capabilities only',
   '-fvk-use-entrypoint-name':
     'the Slang WebAssembly API has no way to set it; a single entry point keeps ' +
     "Slang's default SPIR-V name, several entry points keep their own names",
@@ -87,6 +96,7 @@ export function parseArgs(argv) {
     defines: [],
     includeDirs: [],
     skipCodegen: false,
+    profile: null,
     help: false,
     version: false,
   };
@@ -152,6 +162,17 @@ export function parseArgs(argv) {
       case '-skip-codegen':
         opts.skipCodegen = true;
         continue;
+      case '-profile': {
+        const profile = value(i++, a);
+        if (profile !== SESSION_PROFILE)
+          throw new UsageError(
+            `option '-profile ${profile}' is not supported: the Slang WebAssembly API has no ` +
+              `target-profile setting; its sessions write SPIR-V 1.5 (-profile ${SESSION_PROFILE} ` +
+              'is accepted, for the spirv target)',
+          );
+        setOnce('profile', a, profile);
+        continue;
+      }
       default:
         break;
     }
@@ -184,6 +205,11 @@ export function parseArgs(argv) {
   if (opts.target === null) throw new UsageError("no target: give '-target'");
   if (!Object.hasOwn(TARGETS, opts.target) && !Object.hasOwn(MISSING_DOWNSTREAM, opts.target))
     throw new UsageError(`unknown or unsupported target '${opts.target}'`);
+  if (opts.profile !== null && opts.target !== 'spirv')
+    throw new UsageError(
+      `option '-profile ${opts.profile}' is not supported for target '${opts.target}': ` +
+        'it names a SPIR-V version, which only the spirv target has',
+    );
   for (const e of opts.entries) e.stage = e.stageName === null ? null : STAGES[e.stageName];
   return opts;
 }
@@ -216,6 +242,8 @@ command line.
   -I DIR                  add an include and import search folder (also -IDIR)
   -matrix-layout-row-major
                           row-major matrices (the only layout supported)
+  -profile spirv_1_5      SPIR-V 1.5, for -target spirv (the only version its
+                          sessions write; the output is checked to be 1.5)
   -skip-codegen           check and link, write the reflection JSON and the
                           depfile, generate no code (-o is not written)
   -v, -version            print the Slang version
