@@ -33,7 +33,6 @@
 #include "tables/reflect.h"
 
 #include <cjson/cJSON.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -269,21 +268,6 @@ static void fill_resource_strings(builder *b, dgpb_reflected_param *r, const cha
 static void walk(builder *b, const char *path, const cJSON *node, const cJSON *t, const base *at,
                  int depth);
 
-static void set_problem(dgpb_reflected_param *r, char *problem, size_t n, const char *fmt, ...)
-#if defined(__GNUC__)
-    __attribute__((format(printf, 4, 5)))
-#endif
-    ;
-
-static void set_problem(dgpb_reflected_param *r, char *problem, size_t n, const char *fmt, ...)
-{
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(problem, n, fmt, ap);
-    va_end(ap);
-    r->kind = -1;
-}
-
 /* One value row: a plain-data leaf at `bytes` in the node's home. */
 static void add_value(builder *b, const char *path, const cJSON *t, const records *rec,
                       const base *at)
@@ -299,8 +283,8 @@ static void add_value(builder *b, const char *path, const cJSON *t, const record
     r->webgpu_layout = b->code->webgpu ? DGPB_WGPU_UNIFORM_BUFFER : 0;
     const char *code_name = at->block_code;
     if (!rec->bytes) {
-        set_problem(r, problem, sizeof problem, "%s has no place in a uniform block on %s", shape,
-                    b->target);
+        reflect_refuse(r, problem, sizeof problem, "%s has no place in a uniform block on %s",
+                       shape, b->target);
     } else {
         r->offset = at->bytes + rec_u32(rec->bytes, "offset");
         r->size = rec_u32(rec->bytes, "size");
@@ -346,21 +330,22 @@ static void add_resource(builder *b, const char *path, const char *code_path, co
     reflect_classify(b->code, b->target, r, node, t, shape, problem, sizeof problem);
     if (b->code->memory_handles) {
         if (at->in_ptx_block && r->kind >= 0)
-            set_problem(r, problem, sizeof problem,
-                        "on ptx, %s lives in the memory of the block '%s', where no row can place "
-                        "it; declare it outside the ConstantBuffer or ParameterBlock, or leave "
-                        "ptx out of --targets",
-                        shape, at->block_code);
+            reflect_refuse(
+                r, problem, sizeof problem,
+                "on ptx, %s lives in the memory of the block '%s', where no row can place "
+                "it; declare it outside the ConstantBuffer or ParameterBlock, or leave "
+                "ptx out of --targets",
+                shape, at->block_code);
         else if (!rec->bytes && r->kind >= 0)
-            set_problem(r, problem, sizeof problem, "%s has no place in the parameter block on ptx",
-                        shape);
+            reflect_refuse(r, problem, sizeof problem,
+                           "%s has no place in the parameter block on ptx", shape);
         r->space = at->entry ? DGPB_SPACE_LAUNCH : 0;
         r->binding = at->bytes + rec_u32(rec->bytes, "offset");
         r->size = 0; /* a handle's size is its kind's (docs/format.md, "Where a row lives") */
     } else if (!rec->slot) {
         if (r->kind >= 0)
-            set_problem(r, problem, sizeof problem, "%s has no descriptor binding on %s", shape,
-                        b->target);
+            reflect_refuse(r, problem, sizeof problem, "%s has no descriptor binding on %s", shape,
+                           b->target);
     } else {
         r->space = at->space + rec_u32(rec->slot, "space");
         r->binding = at->index + rec_u32(rec->slot, "index");
@@ -417,23 +402,25 @@ static void add_subpass_input(builder *b, const char *path, const cJSON *node, c
         reflect_get_u32(item, "index", &index);
     r->shape_word = DGPB_DIM_SUBPASS;
     if (!b->code->input_attachments)
-        set_problem(r, problem, sizeof problem,
-                    "SubpassInput is an input attachment, which has no %s binding (input "
-                    "attachments are spirv's only: %s); leave %s out of --targets for this entry",
-                    b->target,
-                    b->code->webgpu ? "WebGPU has none" : "this target's code has no form for them",
-                    b->target);
+        reflect_refuse(
+            r, problem, sizeof problem,
+            "SubpassInput is an input attachment, which has no %s binding (input "
+            "attachments are spirv's only: %s); leave %s out of --targets for this entry",
+            b->target,
+            b->code->webgpu ? "WebGPU has none" : "this target's code has no form for them",
+            b->target);
     else if (index > DGPB_SHAPE_ATTACHMENT_MAX)
-        set_problem(r, problem, sizeof problem,
-                    "SubpassInput has the input attachment index %u, above the %u a row can hold; "
-                    "use a smaller [[vk::input_attachment_index(N)]]",
-                    index, DGPB_SHAPE_ATTACHMENT_MAX);
+        reflect_refuse(
+            r, problem, sizeof problem,
+            "SubpassInput has the input attachment index %u, above the %u a row can hold; "
+            "use a smaller [[vk::input_attachment_index(N)]]",
+            index, DGPB_SHAPE_ATTACHMENT_MAX);
     else
         r->shape_word |= index << DGPB_SHAPE_ATTACHMENT_SHIFT;
     if (!rec.slot) {
         if (r->kind >= 0)
-            set_problem(r, problem, sizeof problem, "SubpassInput has no descriptor binding on %s",
-                        b->target);
+            reflect_refuse(r, problem, sizeof problem,
+                           "SubpassInput has no descriptor binding on %s", b->target);
     } else {
         r->space = at->space + rec_u32(rec.slot, "space");
         r->binding = at->index + rec_u32(rec.slot, "index");
@@ -717,10 +704,10 @@ static void add_pipeline_constant(builder *b, const char *name, const cJSON *bin
     r->binding = rec_u32(binding, "index");
     r->size = reflect_scalar_bytes(reflect_get_str(t, "scalarType"));
     if (!r->size)
-        set_problem(r, problem, sizeof problem,
-                    "%s is a specialization constant that is not a scalar; a pipeline constant "
-                    "is a bool, integer or float",
-                    shape);
+        reflect_refuse(r, problem, sizeof problem,
+                       "%s is a specialization constant that is not a scalar; a pipeline constant "
+                       "is a bool, integer or float",
+                       shape);
     fill_strings(b, r, name, name, name, shape, problem);
 }
 

@@ -13,14 +13,7 @@
 #include "dgpb/format.h"
 #include "tables/reflect_json.h"
 
-/* Records why a resource has no row on the target: no kind, and the problem text. */
-static void refuse(dgpb_reflected_param *r, char *problem, size_t n, const char *fmt, ...)
-#if defined(__GNUC__)
-    __attribute__((format(printf, 4, 5)))
-#endif
-    ;
-
-static void refuse(dgpb_reflected_param *r, char *problem, size_t n, const char *fmt, ...)
+void reflect_refuse(dgpb_reflected_param *r, char *problem, size_t n, const char *fmt, ...)
 {
     va_list ap;
     va_start(ap, fmt);
@@ -90,17 +83,18 @@ void reflect_classify(const code_ops *code, const char *target, dgpb_reflected_p
             /* Buffer<T>, RWBuffer<T>: a uniform or storage texel buffer (docs/format.md). */
             r->kind = rw ? DGPB_KIND_RW_TEXEL_BUFFER : DGPB_KIND_TEXEL_BUFFER;
             if (code->webgpu)
-                refuse(r, problem, n,
-                       "%s is a texel buffer, which has no %s binding (WebGPU has no texel "
-                       "buffers); declare a %sStructuredBuffer<T> instead, or leave %s out "
-                       "of --targets",
-                       shape, target, rw ? "RW" : "", target);
+                reflect_refuse(r, problem, n,
+                               "%s is a texel buffer, which has no %s binding (WebGPU has no texel "
+                               "buffers); declare a %sStructuredBuffer<T> instead, or leave %s out "
+                               "of --targets",
+                               shape, target, rw ? "RW" : "", target);
             else if (code->memory_handles)
-                refuse(r, problem, n,
-                       "%s is a texel buffer, which has no %s form (Slang's CUDA code reads "
-                       "and writes nothing through it); declare a %sStructuredBuffer<T> "
-                       "instead, or leave %s out of --targets",
-                       shape, target, rw ? "RW" : "", target);
+                reflect_refuse(
+                    r, problem, n,
+                    "%s is a texel buffer, which has no %s form (Slang's CUDA code reads "
+                    "and writes nothing through it); declare a %sStructuredBuffer<T> "
+                    "instead, or leave %s out of --targets",
+                    shape, target, rw ? "RW" : "", target);
         } else {
             snprintf(problem, n, "%s is not a parameter kind of the format", shape);
         }

@@ -8,6 +8,7 @@
 
 /* Linked as dgpb__<name> (CONTRIBUTING.md, "Code conventions"). */
 #define reflect_classify dgpb__reflect_classify
+#define reflect_refuse dgpb__reflect_refuse
 
 #include <cjson/cJSON.h>
 #include <stddef.h>
@@ -27,5 +28,13 @@
 void reflect_classify(const code_ops *code, const char *target, dgpb_reflected_param *r,
                       const cJSON *node, const cJSON *t, const char *shape, char *problem,
                       size_t n);
+
+/* Records why a resource has no row on the target: no kind (r->kind -1), and the reason,
+   formatted into `problem` (`n` bytes). */
+void reflect_refuse(dgpb_reflected_param *r, char *problem, size_t n, const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 4, 5)))
+#endif
+    ;
 
 #endif

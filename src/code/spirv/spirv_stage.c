@@ -7,13 +7,8 @@
 
 #include "core/alloc.h"
 #include "code/spirv/spirv_numbers.h"
+#include "code/spirv/spirv_words.h"
 #include "code/spirv/spirv_stage.h"
-
-static uint32_t word(const uint8_t *p, bool swap)
-{
-    uint32_t w = (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
-    return swap ? (w >> 24) | ((w >> 8) & 0xff00u) | ((w << 8) & 0xff0000u) | (w << 24) : w;
-}
 
 /* The word index just past a literal string that starts at word `at` of an instruction that
    ends before word `end`. */
@@ -30,16 +25,12 @@ static size_t past_string(const uint8_t *code, size_t at, size_t end)
 int spirv_stage_read(const uint8_t *code, size_t size, spirv_stage_modes *out, dgpb_diag *d)
 {
     memset(out, 0, sizeof *out);
-    if (size < 20 || size % 4)
-        return dgpb_diag_set(d, DGPB_ERR_CORRUPT, -1,
-                             "SPIR-V: %zu bytes is not a module (a header of five words, then "
-                             "whole words)",
-                             size);
-    bool swap = word(code, false) != SPV_MAGIC;
-    if (swap && word(code, true) != SPV_MAGIC)
-        return dgpb_diag_set(d, DGPB_ERR_CORRUPT, 0, "SPIR-V: no magic number 0x07230203");
+    bool swap;
+    int rc = spirv_words_check(code, size, &swap, d);
+    if (rc)
+        return rc;
     size_t words = size / 4;
-    uint32_t bound = word(code + 12, swap);
+    uint32_t bound = spirv_word(code + 12, swap);
     if (bound > words) /* ids are defined by instructions, so never more than the words */
         bound = (uint32_t)words;
     uint32_t *def = mem_calloc(bound ? bound : 1, sizeof *def);           /* defining instruction */
@@ -51,10 +42,10 @@ int spirv_stage_read(const uint8_t *code, size_t size, spirv_stage_modes *out, d
         dgpb_free(location);
         return dgpb_diag_set(d, DGPB_ERR_NOMEM, -1, "out of memory");
     }
-    int rc = DGPB_OK;
+    rc = DGPB_OK;
     size_t entry = 0; /* the first OpEntryPoint */
     for (size_t i = SPV_HEADER_WORDS; i < words;) {
-        uint32_t w = word(code + 4 * i, swap), count = w >> 16, op = w & 0xffffu;
+        uint32_t w = spirv_word(code + 4 * i, swap), count = w >> 16, op = w & 0xffffu;
         if (count == 0 || count > words - i) {
             rc = dgpb_diag_set(d, DGPB_ERR_CORRUPT, (int64_t)(4 * i),
                                "SPIR-V: the instruction at word %zu has a word count of %u, "
@@ -68,20 +59,21 @@ int spirv_stage_read(const uint8_t *code, size_t size, spirv_stage_modes *out, d
                     : (op == OP_CONSTANT || op == OP_VARIABLE)   ? 2
                                                                  : 0;
         if (at && count >= 4) {
-            uint32_t id = word(code + 4 * (i + at), swap);
+            uint32_t id = spirv_word(code + 4 * (i + at), swap);
             if (id < bound)
                 def[id] = (uint32_t)i;
         }
         if (op == OP_DECORATE && count >= 3) {
-            uint32_t id = word(code + 4 * (i + 1), swap), what = word(code + 4 * (i + 2), swap);
+            uint32_t id = spirv_word(code + 4 * (i + 1), swap),
+                     what = spirv_word(code + 4 * (i + 2), swap);
             if (id < bound && what == DECORATION_BUILT_IN)
                 builtin[id] = 1;
             if (id < bound && what == DECORATION_LOCATION && count >= 4)
-                location[id] = word(code + 4 * (i + 3), swap) + 1;
+                location[id] = spirv_word(code + 4 * (i + 3), swap) + 1;
         }
         if (op == OP_ENTRY_POINT && count >= 4 && !entry) {
             entry = i;
-            out->execution_model = word(code + 4 * (i + 1), swap);
+            out->execution_model = spirv_word(code + 4 * (i + 1), swap);
         }
         i += count;
     }
@@ -93,17 +85,18 @@ int spirv_stage_read(const uint8_t *code, size_t size, spirv_stage_modes *out, d
         dgpb_free(location);
         return rc;
     }
-    uint32_t function = word(code + 4 * (entry + 2), swap);
-    size_t entry_end = entry + (word(code + 4 * entry, swap) >> 16);
+    uint32_t function = spirv_word(code + 4 * (entry + 2), swap);
+    size_t entry_end = entry + (spirv_word(code + 4 * entry, swap) >> 16);
     for (size_t i = SPV_HEADER_WORDS; i < words;) {
-        uint32_t w = word(code + 4 * i, swap), count = w >> 16, op = w & 0xffffu;
-        if (op == OP_EXECUTION_MODE && count >= 3 && word(code + 4 * (i + 1), swap) == function) {
-            uint32_t mode = word(code + 4 * (i + 2), swap);
+        uint32_t w = spirv_word(code + 4 * i, swap), count = w >> 16, op = w & 0xffffu;
+        if (op == OP_EXECUTION_MODE && count >= 3 &&
+            spirv_word(code + 4 * (i + 1), swap) == function) {
+            uint32_t mode = spirv_word(code + 4 * (i + 2), swap);
             if (mode >= MODE_INPUT_POINTS && mode <= MODE_INPUT_TRIANGLES_ADJACENCY &&
                 out->execution_model == MODEL_GEOMETRY)
                 out->input_primitive = mode;
             if (mode == MODE_OUTPUT_VERTICES && count >= 4)
-                out->output_vertices = word(code + 4 * (i + 3), swap);
+                out->output_vertices = spirv_word(code + 4 * (i + 3), swap);
         }
         i += count;
     }
@@ -112,31 +105,31 @@ int spirv_stage_read(const uint8_t *code, size_t size, spirv_stage_modes *out, d
     for (size_t i = past_string(code, entry + 3, entry_end);
          out->execution_model == MODEL_TESSELLATION_CONTROL && i < entry_end && !out->input_patch;
          i++) {
-        uint32_t var = word(code + 4 * i, swap);
+        uint32_t var = spirv_word(code + 4 * i, swap);
         size_t v = var < bound ? def[var] : 0;
-        if (!v || (word(code + 4 * v, swap) & 0xffffu) != OP_VARIABLE ||
-            word(code + 4 * (v + 3), swap) != STORAGE_INPUT)
+        if (!v || (spirv_word(code + 4 * v, swap) & 0xffffu) != OP_VARIABLE ||
+            spirv_word(code + 4 * (v + 3), swap) != STORAGE_INPUT)
             continue;
-        uint32_t ptr = word(code + 4 * (v + 1), swap);
+        uint32_t ptr = spirv_word(code + 4 * (v + 1), swap);
         size_t p = ptr < bound ? def[ptr] : 0;
-        if (!p || (word(code + 4 * p, swap) & 0xffffu) != OP_TYPE_POINTER)
+        if (!p || (spirv_word(code + 4 * p, swap) & 0xffffu) != OP_TYPE_POINTER)
             continue;
-        uint32_t array = word(code + 4 * (p + 3), swap);
+        uint32_t array = spirv_word(code + 4 * (p + 3), swap);
         size_t a = array < bound ? def[array] : 0;
-        if (!a || (word(code + 4 * a, swap) & 0xffffu) != OP_TYPE_ARRAY)
+        if (!a || (spirv_word(code + 4 * a, swap) & 0xffffu) != OP_TYPE_ARRAY)
             continue;
-        uint32_t length = word(code + 4 * (a + 3), swap);
+        uint32_t length = spirv_word(code + 4 * (a + 3), swap);
         size_t c = length < bound ? def[length] : 0;
-        if (c && (word(code + 4 * c, swap) & 0xffffu) == OP_CONSTANT)
-            out->input_patch = word(code + 4 * (c + 3), swap);
+        if (c && (spirv_word(code + 4 * c, swap) & 0xffffu) == OP_CONSTANT)
+            out->input_patch = spirv_word(code + 4 * (c + 3), swap);
     }
     /* A vertex shader's attributes: Input variables of its interface that are no built-ins. */
     for (size_t i = past_string(code, entry + 3, entry_end);
          out->execution_model == MODEL_VERTEX && i < entry_end; i++) {
-        uint32_t var = word(code + 4 * i, swap);
+        uint32_t var = spirv_word(code + 4 * i, swap);
         size_t v = var < bound ? def[var] : 0;
-        if (!v || (word(code + 4 * v, swap) & 0xffffu) != OP_VARIABLE ||
-            word(code + 4 * (v + 3), swap) != STORAGE_INPUT || builtin[var])
+        if (!v || (spirv_word(code + 4 * v, swap) & 0xffffu) != OP_VARIABLE ||
+            spirv_word(code + 4 * (v + 3), swap) != STORAGE_INPUT || builtin[var])
             continue;
         uint32_t at = location[var] ? location[var] - 1 : 0;
         if (!out->vertex_inputs++ || at < out->first_location)
