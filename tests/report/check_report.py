@@ -327,6 +327,15 @@ def compare(html, view, bars):
         if thousands(n) not in shown:
             fails.append("the summary line lacks %s: %r" % (thousands(n), summary))
 
+    # The project options, those the view names (it names none at their defaults).
+    options = {e["attrs"]["data-option"]: e["text"] for e in dom.elements if "data-option" in e["attrs"]}
+    want = view.get("options", {})
+    expect("options", sorted(options), sorted(want))
+    for name, value in want.items():
+        values = value if isinstance(value, list) else [value]
+        if name in options and not all(str(v) in options[name] for v in values):
+            fails.append("option %s: page says %r, the JSON view %r" % (name, options[name], value))
+
     # Size: the header, every layout and every entry's code, in order.
     rows = [e for e in dom.with_class("bar-row")
             if e["attrs"].get("data-part") in ("header", "layout", "code")]
@@ -349,7 +358,7 @@ def compare(html, view, bars):
         refs += [("%s/%s" % (t["name"], e["name"]), e["code"]) for e in t["entries"]]
         for name, blob in refs:
             first.setdefault((blob["offset"], blob["size"]), name)
-    stack = [e for e in dom.elements if e["attrs"].get("data-part") in ("header", "target")
+    stack = [e for e in dom.elements if e["attrs"].get("data-part") in ("header", "options", "target")
              and "seg" in e["attrs"].get("class", "")]
     expect("stacked bar total", sum(int(s["attrs"]["data-bytes"]) for s in stack), view["size"])
 
@@ -407,6 +416,10 @@ def compare(html, view, bars):
     refs = [l for t in targets for l in t["layouts"]] + \
            [e["code"] for t in targets for e in t["entries"]]
     referenced = sum(b["size"] for b in refs)
+    # The data section holds the options record before the first blob (offsets count from the
+    # data section's start), when the bundle records options.
+    record = min(b["offset"] for b in refs) if refs else view["data_size"]
+    stored = view["data_size"] - record
     distinct = len({(b["offset"], b["size"]) for b in refs})
     d = [e for e in dom.elements if e["attrs"].get("id") == "dedup"]
     if len(d) != 1:
@@ -416,13 +429,13 @@ def compare(html, view, bars):
         expect("references", int(a["data-references"]), len(refs))
         expect("referenced bytes", int(a["data-referenced-bytes"]), referenced)
         expect("distinct blobs", int(a["data-distinct-blobs"]), distinct)
-        expect("stored bytes", int(a["data-stored-bytes"]), view["data_size"])
-        expect("saved bytes", int(a["data-saved-bytes"]), max(0, referenced - view["data_size"]))
+        expect("stored bytes", int(a["data-stored-bytes"]), stored)
+        expect("saved bytes", int(a["data-saved-bytes"]), max(0, referenced - stored))
         saved = next(e for e in dom.elements if e["attrs"].get("id") == "dedup-saved")
-        if thousands(max(0, referenced - view["data_size"])) + " bytes" not in saved["text"]:
+        if thousands(max(0, referenced - stored)) + " bytes" not in saved["text"]:
             fails.append("the savings line says %r" % saved["text"])
         shared = sum(int(r["attrs"]["data-saved-bytes"]) for r in dom.with_class("shared-blob"))
-        expect("savings of the shared blobs", shared, referenced - view["data_size"])
+        expect("savings of the shared blobs", shared, referenced - stored)
     for r in rows:
         name = "%s/%s" % (r["attrs"].get("data-target"), r["attrs"].get("data-entry") or
                           "layout/" + r["attrs"].get("data-layout", ""))

@@ -6,7 +6,7 @@
 # (no console errors, nothing loaded) and compare every figure, capability set
 # and parameter row with the JSON view; the same for the format's golden
 # bundle (shared blobs, a layout, a ray-tracing entry) under a file name full
-# of HTML's special characters; and pages with --diff, whose changes must
+# of HTML's special characters; the options fixture's project options; and pages with --diff, whose changes must
 # be those of dgpb-dump --diff --json, each as dgpb-dump --diff words it.
 # Every page draws each target in one colour. The screenshots stay in OUTDIR
 # (report.png, golden.png, diff.png); the bundles and pages in OUTDIR/work.
@@ -34,6 +34,13 @@ grep -q '<b>' "$out/golden.html" && { echo "FAIL: the file name reached the page
 grep -q 'odd &lt;b&gt;&amp;amp; &quot;&#39;name.dgpb' "$out/golden.html" ||
     { echo "FAIL: the page does not show the escaped file name"; status=1; }
 "${check[@]}" "$out/golden.html" --json "$out/golden.json" --screenshot "$shots/golden.png" || status=1
+
+# A bundle built with project options (the format's options fixture): the page names each.
+"$dump" --report "$out/options.html" "$repo/fixtures/format/options.dgpb" || { echo "FAIL: dgpb-dump --report"; exit 1; }
+"$dump" --json "$repo/fixtures/format/options.dgpb" >"$out/options.json" || exit 1
+grep -q 'data-option="matrix_layout"' "$out/options.html" ||
+    { echo "FAIL: the page of a bundle built with options does not name them"; status=1; }
+"${check[@]}" "$out/options.html" --json "$out/options.json" || status=1
 
 # With --diff: the page of NEW, and the changes from OLD as dgpb-dump --diff --json lists them
 # (a parameter row moved to another binding; tests/diff's modules).

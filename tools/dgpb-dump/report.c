@@ -151,6 +151,7 @@ static const char page_style[] =
     ".bars tr.group th{font-weight:bold;background:#eceff4}\n"
     ".bar{height:14px;min-width:1px}\n"
     ".bar.header,.seg.header,.swatch.header{background:#7d8799}\n"
+    ".bar.options,.seg.options,.swatch.options{background:#b8a36b}\n"
     ".bar.stored{background:#4a5568}\n"
     ".bar.shared{background:repeating-linear-gradient(45deg,#c3cde0 0 4px,#e3e8f1 4px 8px)}\n"
     ".stack{display:flex;height:22px;border:1px solid #b8bfcc;background:#fff;margin:8px 0}\n"
@@ -238,8 +239,21 @@ static void bar_row(FILE *out, const char *bar_class, uint64_t bytes, uint64_t l
             num(bytes, b1), bar_class, percent(bytes, largest), bytes, percent(bytes, file_size));
 }
 
+/* The bytes of the data section that no blob holds: the options record at its start (docs/format.md,
+   "The options record"), 0 when the bundle records no option. */
+static uint64_t options_bytes(const dgpb_bundle *b, const blob_use *u, uint32_t n)
+{
+    uint64_t blobs = 0;
+    for (uint32_t i = 0; i < n; i++)
+        if (u[i].first == (int32_t)i)
+            blobs += u[i].size;
+    uint64_t data = dgpb_bundle_data_size(b);
+    return data > blobs ? data - blobs : 0;
+}
+
 static void section_size(FILE *out, const dgpb_bundle *b, const blob_use *u, uint32_t n)
 {
+    uint64_t options = options_bytes(b, u, n);
     uint64_t size = dgpb_bundle_size(b), header = dgpb_bundle_header_size(b);
     uint32_t tcount = dgpb_bundle_target_count(b);
     uint64_t stored[8] = {0}; /* per target: bytes of the blobs it stored first (<= 6 targets) */
@@ -262,6 +276,11 @@ static void section_size(FILE *out, const dgpb_bundle *b, const blob_use *u, uin
             "<div class=\"seg header\" data-part=\"header\" data-bytes=\"%" PRIu64
             "\" style=\"width:%.3f%%\" title=\"header: %" PRIu64 " bytes\"></div>",
             header, percent(header, size), header);
+    if (options)
+        fprintf(out,
+                "<div class=\"seg options\" data-part=\"options\" data-bytes=\"%" PRIu64
+                "\" style=\"width:%.3f%%\" title=\"options record: %" PRIu64 " bytes\"></div>",
+                options, percent(options, size), options);
     for (uint32_t ti = 0; ti < tcount && ti < 8; ti++) {
         const dgpb_target_view *t = dgpb_bundle_target(b, ti);
         fprintf(out, "<div class=\"seg t-%s\" data-part=\"target\" data-target=\"",
@@ -275,6 +294,11 @@ static void section_size(FILE *out, const dgpb_bundle *b, const blob_use *u, uin
     fputs("</div>\n<p class=\"legend\">", out);
     fprintf(out, "<span data-part=\"header\"><i class=\"swatch header\"></i>header %s</span>",
             num(header, b1));
+    if (options)
+        fprintf(out,
+                "<span data-part=\"options\"><i class=\"swatch options\"></i>options record "
+                "%s</span>",
+                num(options, b1));
     for (uint32_t ti = 0; ti < tcount && ti < 8; ti++) {
         const dgpb_target_view *t = dgpb_bundle_target(b, ti);
         fputs("<span data-part=\"target\" data-target=\"", out);
@@ -289,6 +313,12 @@ static void section_size(FILE *out, const dgpb_bundle *b, const blob_use *u, uin
     fprintf(out, "<tr class=\"bar-row\" data-part=\"header\" data-bytes=\"%" PRIu64 "\">", header);
     fputs("<th>header (tables)</th>", out);
     bar_row(out, "header", header, largest, size);
+    if (options) {
+        fprintf(out, "<tr class=\"bar-row\" data-part=\"options\" data-bytes=\"%" PRIu64 "\">",
+                options);
+        fputs("<th>options record (project options)</th>", out);
+        bar_row(out, "options", options, largest, size);
+    }
     fputs("</tbody>\n", out);
     for (uint32_t ti = 0; ti < tcount; ti++) {
         const dgpb_target_view *t = dgpb_bundle_target(b, ti);
@@ -506,7 +536,8 @@ static void section_entries(FILE *out, const dgpb_bundle *b)
 
 static void section_dedup(FILE *out, const dgpb_bundle *b, const blob_use *u, uint32_t n)
 {
-    uint64_t referenced = 0, stored = dgpb_bundle_data_size(b);
+    /* The blobs' bytes: the data section less its options record. */
+    uint64_t referenced = 0, stored = dgpb_bundle_data_size(b) - options_bytes(b, u, n);
     uint32_t distinct = 0, shared = 0;
     for (uint32_t i = 0; i < n; i++) {
         referenced += u[i].size;
@@ -668,6 +699,25 @@ static void section_diff(FILE *out, const cJSON *diff, const char *old_path)
 }
 
 /* The entries of a bundle by name, each once whatever the targets that carry it. */
+/* The project options the bundle was built with, those that differ from the default
+   (docs/format.md, "Options record"); nothing when all are the defaults. */
+static void section_options(FILE *out, const dgpb_bundle *b)
+{
+    const char *sep = "<p class=\"options\">Built with ";
+    for (uint32_t i = 0; i < DGPB_OPTION_COUNT; i++) {
+        dgpb_str v = dgpb_bundle_option(b, i);
+        if (!v.len)
+            continue;
+        fprintf(out, "%s<span data-option=\"%s\">%s <code>", sep, dgpb_option_name(i),
+                dgpb_option_name(i));
+        esc_str(out, v);
+        fputs("</code></span>", out);
+        sep = ", ";
+    }
+    if (*sep == ',')
+        fputs("</p>\n", out);
+}
+
 static uint32_t distinct_entries(const dgpb_bundle *b)
 {
     uint32_t n = 0;
@@ -726,6 +776,7 @@ int dump_report(FILE *out, const dgpb_bundle *b, const char *path, const cJSON *
             num(dgpb_bundle_header_size(b), b2), num(dgpb_bundle_data_size(b), b3), entries,
             entries == 1 ? "y" : "ies", dgpb_bundle_target_count(b),
             dgpb_bundle_target_count(b) == 1 ? "" : "s", codes, codes == 1 ? "" : "s");
+    section_options(out, b);
     fputs("<nav>", out);
     if (diff)
         fputs("<a href=\"#diff\">Changes</a>", out);
