@@ -17,7 +17,10 @@
 #  5. a pair that is not one: the vertex entry named as the fragment entry (exit 2);
 #  6. a render group of more entries (GROUP, fixtures/build/render.slang: two vertex and
 #     two fragment entries in one layout), which slang-rhi would build one pipeline of
-#     four shaders from: refused with exit 2 before any device work.
+#     four shaders from: refused with exit 2 before any device work;
+#  7. the stages the example does not draw (tests/run/draw_geometry.slang: a vertex,
+#     geometry and fragment group; tests/run/draw_mesh.slang: a mesh entry), each refused
+#     with exit 2 naming its stages.
 set -u
 if [ $# -ne 9 ]; then
     echo "usage: rhi_render.sh DGPB_BUILD DGPB_DUMP RHI_RUN RENDER_REF SLANGC WORK ASKED MODULE GROUP" >&2
@@ -106,7 +109,7 @@ expect_refused() {
     if [ $# -eq 0 ]; then
         draw "$work/rhi" "$file" 2>"$work/refused.log"
     else
-        "$rhi" "$@" "$file" fullscreen 2>"$work/refused.log"
+        "$rhi" "$@" "$file" "${entry:-fullscreen}" 2>"$work/refused.log"
     fi
     status=$?
     if [ $status -eq "$want" ] && grep -q "$text" "$work/refused.log"; then
@@ -144,5 +147,17 @@ mkdir -p "$work/group"
 "$build" -q --slangc "$slangc" --targets spirv -o "$work/group" "$group" || exit 1
 expect_refused "a render group of four entries" "$work/group/$(basename "$group" .slang).dgpb" 2 \
     "layout 0 holds 4 entries" --fragment tinted --vertices 3 \
+    --attachment color0=rgba32float:8x8
+
+# 7. Stages the example does not draw.
+here=$(cd "$(dirname "$0")" && pwd)
+mkdir -p "$work/stages"
+"$build" -q --slangc "$slangc" --targets spirv -o "$work/stages" "$here/../run/draw_geometry.slang" \
+    "$here/../run/draw_mesh.slang" || exit 1
+entry=readPoint expect_refused "a geometry pipeline" "$work/stages/draw_geometry.dgpb" 2 \
+    "layout 0 holds 3 entries (vertex, geometry, fragment)" --fragment pointColor --vertices 3 \
+    --attachment color0=rgba32float:8x8
+entry=columnMesh expect_refused "a mesh pipeline" "$work/stages/draw_mesh.dgpb" 2 \
+    "columnMesh is a mesh entry, not a vertex entry" --fragment columnColor --vertices 3 \
     --attachment color0=rgba32float:8x8
 exit $failed
