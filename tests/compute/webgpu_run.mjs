@@ -34,6 +34,7 @@ const VIEW_OF_DIM = {
   '2d_array': { dimension: '2d', view: '2d-array' },
   cube: { dimension: '2d', view: 'cube' },
   '3d': { dimension: '3d', view: '3d' },
+  cube_array: { dimension: '2d', view: 'cube-array' },
 };
 
 /* Point sampling, clamped (as dgpb-run's); a comparison sampler compares with less-equal. */
