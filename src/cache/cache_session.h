@@ -63,6 +63,8 @@
 #define cache_compiler_identity dgpb__cache_compiler_identity
 #define cache_key_recorder dgpb__cache_key_recorder
 #define cache_hash_file dgpb__cache_hash_file
+#define cache_path_taken dgpb__cache_path_taken
+#define cache_set_add_absent dgpb__cache_set_add_absent
 #define cache_module_key dgpb__cache_module_key
 #define cache_rooted_file_key dgpb__cache_rooted_file_key
 #define cache_full_source_sha dgpb__cache_full_source_sha
@@ -103,12 +105,15 @@
 /* Whether `name` (len bytes) is a macro some compile of the build may get with -D. */
 typedef bool (*cache_known_fn)(void *ctx, const char *name, size_t len);
 
-/* A file's SHA-256, hashed once per build (file_hashes.c). */
+/* What a build knows of a path: a file's SHA-256, hashed once per build, and whether anything
+   stands there (file_hashes.c). */
 typedef struct cache_file_hash {
     char *path;
     uint8_t sha[DGPB_CACHE_KEY_SIZE];
+    bool hashed;        /* its bytes were read, or could not be */
     bool ok;            /* it could be read */
     bool defines_known; /* it #defines or #undefs a known macro */
+    uint8_t taken;      /* 0 not asked; 1 something other than a folder is there; 2 nothing */
 } cache_file_hash;
 
 /*
@@ -154,6 +159,8 @@ typedef struct cache_session {
     uint8_t recorder_id[DGPB_CACHE_KEY_SIZE]; /* the layout recorder and its libslang */
     cache_file_hash *hashes;
     size_t hash_count, hash_cap;
+    size_t *hash_index; /* open addressing over hashes by path: slot = entry + 1 */
+    size_t hash_index_cap;
     bool full_sha_ready;
     uint8_t full_sha[DGPB_CACHE_KEY_SIZE]; /* the whole module's text */
     dgpb_bytebuf warnings; /* every warning reported, NUL-separated, for the build's entry */
@@ -227,6 +234,23 @@ void cache_key_recorder(cache_session *s, dgpb_bytebuf *k);
 
 /* The SHA-256 of a file's bytes (remembered for the build); NULL when it cannot be read. */
 const cache_file_hash *cache_hash_file(cache_session *s, const char *path);
+
+/* 1 when anything but a folder stands at `path` (asked once per build), 0 when nothing does,
+   -1 when out of memory. */
+int cache_path_taken(cache_session *s, const char *path);
+
+/* ---- paths that must stay absent (shadowing.c) ---- */
+
+/*
+ * Appends "absent PATH\n" to an input set for each path where a compile given `main_source`
+ * and the -I folders `roots` (in order) would have looked, before one of the `files` it read,
+ * for a file of the same name, and where nothing stands now (docs/cache.md, "Files that
+ * appear"): were a file to appear there, the compile would read it instead. False when a path
+ * cannot be written in a set or out of memory (then file nothing).
+ */
+bool cache_set_add_absent(cache_session *s, dgpb_bytebuf *set, const char *main_source,
+                          char *const *files, size_t count, const char *const *roots,
+                          size_t root_count);
 
 /* ---- keys (keys.c) ---- */
 

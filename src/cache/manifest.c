@@ -5,10 +5,12 @@
  * Looked up locally, then in the remote store; a batch of jobs at once (each
  * step's remote lookups together). Results are filed with their set here too.
  *
- * A manifest's text: "dgpb-manifest 2\n", then up to SETS_KEPT sets, newest
- * first: "set RESULT FULL N\n" and N lines "SHA256 PATH\n" (FULL: the whole
- * main source's SHA-256 that the set also needs, or "-"; PATH with the project
- * root as a placeholder).
+ * A manifest's text: "dgpb-manifest 3\n", then up to SETS_KEPT sets, newest
+ * first: "set RESULT FULL N\n" and N lines, each "SHA256 PATH\n" (a file the
+ * compile read) or "absent PATH\n" (a path where it would have looked first,
+ * shadowing.c: nothing but a folder may stand there for the set to match);
+ * FULL: the whole main source's SHA-256 that the set also needs, or "-"; PATH
+ * with the project root as a placeholder.
  */
 #include <stdio.h>
 #include <string.h>
@@ -17,13 +19,26 @@
 #include "core/alloc.h"
 
 #define SETS_KEPT 4 /* input sets a manifest keeps, newest first */
+/* 3: sets list the paths that must stay absent; a manifest written before (headed
+   "dgpb-manifest " CACHE_FORMAT, none listed) is never read, and replaced when filed */
+#define MANIFEST_HEAD "dgpb-manifest 3\n"
 
-/* Whether every file of the set at *p hashes as listed; moves *p past the set. */
+/* Whether every file of the set at *p hashes as listed, and nothing stands where it must
+   not; moves *p past the set. */
 static bool set_matches(cache_session *s, const char **p, const char *end, size_t n)
 {
     bool all = true;
     for (size_t i = 0; i < n; i++) {
         const char *nl = memchr(*p, '\n', (size_t)(end - *p));
+        if (nl && nl - *p > 7 && !memcmp(*p, "absent ", 7)) {
+            if (all) {
+                char *path = cache_unroot(s, *p + 7, (size_t)(nl - *p - 7));
+                all = path && cache_path_taken(s, path) == 0;
+                dgpb_free(path);
+            }
+            *p = nl + 1;
+            continue;
+        }
         if (!nl || nl - *p < 66 || (*p)[64] != ' ')
             return false;
         if (all) {
@@ -50,7 +65,7 @@ static bool manifest_search(cache_session *s, const uint8_t *data, size_t size,
                             const char **set, size_t *set_len)
 {
     const char *p = (const char *)data, *end = p + size;
-    const char *head = "dgpb-manifest " CACHE_FORMAT "\n";
+    const char *head = MANIFEST_HEAD;
     if (size < strlen(head) || memcmp(p, head, strlen(head)))
         return false;
     p += strlen(head);
@@ -112,7 +127,7 @@ void cache_manifest_add(cache_session *s, char kind, const uint8_t key[DGPB_SHA2
                         const char *set_text)
 {
     dgpb_bytebuf m = DGPB_BYTEBUF_INIT;
-    const char *head = "dgpb-manifest " CACHE_FORMAT "\n";
+    const char *head = MANIFEST_HEAD;
     bytebuf_append(&m, head, strlen(head));
     bytebuf_append(&m, set_text, strlen(set_text));
     uint8_t *old = NULL;

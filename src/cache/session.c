@@ -40,6 +40,7 @@ void cache_session_end(cache_session *s)
     for (size_t i = 0; i < s->hash_count; i++)
         dgpb_free(s->hashes[i].path);
     dgpb_free(s->hashes);
+    dgpb_free(s->hash_index);
     bytebuf_free(&s->warnings);
     memset(s, 0, sizeof *s);
 }

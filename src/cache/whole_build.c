@@ -89,6 +89,23 @@ void cache_build_keep(cache_session *s, const uint8_t *bundle, size_t size, cons
     bool ok = cache_set_add_input(s, &set, s->desc->module_file, NULL);
     for (size_t i = 0; i < dep_count && ok; i++)
         ok = cache_set_add_input(s, &set, deps[i], NULL);
+    /* The paths its compiles would have looked at first: every compile's -I folders, the
+       discovery's last one the module's folder. */
+    const char *module = s->desc->module_file, *slash = strrchr(module, '/');
+    char *module_dir = !slash            ? mem_strdup(".")
+                       : slash == module ? mem_strdup("/")
+                                         : mem_printf("%.*s", (int)(slash - module), module);
+    size_t root_count = s->desc->include_dir_count;
+    const char **roots = mem_calloc(root_count + 1, sizeof *roots);
+    ok = ok && module_dir && roots;
+    if (ok) {
+        for (size_t i = 0; i < root_count; i++)
+            roots[i] = s->desc->include_dirs[i];
+        roots[root_count] = module_dir;
+        ok = cache_set_add_absent(s, &set, module, deps, dep_count, roots, root_count + 1);
+    }
+    dgpb_free(roots);
+    dgpb_free(module_dir);
     if (ok)
         cache_file_result(s, 'o', &r, 'b', key, &set, NULL);
     bytebuf_free(&r);

@@ -197,6 +197,20 @@ void build_cache_store(build *b, job_list *list, const dgpb_compile_job *jobs, c
                 continue;
             ok = cache_set_add_input(&b->cache, &set, path, &defines);
         }
+        /* Where it would have looked first: its -I folders, in order (the discovery's
+           last one is the module's folder). */
+        const char **roots = mem_calloc(info->argc ? info->argc : 1, sizeof *roots);
+        size_t root_count = 0;
+        for (size_t a = 1; roots && a < info->argc; a++) {
+            if (!strcmp(info->argv[a], "-I") && a + 1 < info->argc)
+                roots[root_count++] = info->argv[++a];
+            else if (!strncmp(info->argv[a], "-I", 2) && info->argv[a][2])
+                roots[root_count++] = info->argv[a] + 2;
+        }
+        ok = ok && roots &&
+             cache_set_add_absent(&b->cache, &set, info->argv[0], info->deps, info->dep_count,
+                                  roots, root_count);
+        dgpb_free(roots);
         uint8_t full[DGPB_SHA256_SIZE];
         if (!ok || !cache_full_source_sha(&b->cache, b->source, b->source_len, full))
             goto next;
