@@ -8,7 +8,8 @@
  * Two levels, both looked up in two steps as ccache's direct mode does: a
  * manifest, filed under a key made of everything known before compiling,
  * lists sets of input files with their SHA-256; a set whose files all still
- * hash the same names the result, filed under the SHA-256 of its bytes.
+ * hash the same (and at whose absent paths nothing stands) names the result,
+ * filed under the SHA-256 of its bytes.
  *
  *   build    key: dgpb's version, the compiler's identity, the working folder and every
  *            option; result: the bundle, its JSON view, the depfile's
@@ -30,7 +31,10 @@
  *                        in keys and results (and back)
  *   compiler_identity.c  the compiler's identity (its files' SHA-256 and its version,
  *                        kept locally under the files' status) and the layout recorder's
- *   file_hashes.c        each input file's SHA-256, hashed once per build
+ *   file_hashes.c        each input file's SHA-256, hashed once per build; whether
+ *                        anything stands at a path a set needs absent
+ *   shadowing.c          the paths a compile would have looked at before the files it
+ *                        read: a file appearing there is a miss
  *   keys.c               the manifest keys of compiles, layouts and whole builds; the
  *                        main source's key text (scan/slang_text.h)
  *   manifest.c           manifests: input sets matched against the files, found (locally,
