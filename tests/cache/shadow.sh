@@ -12,7 +12,8 @@
 # STORE: local (one cache folder), http (nginx) or redis (redis-server): one machine's cache
 # folder builds and uploads, the file appears, and a machine with an empty cache folder builds
 # through the store, then a third one is served by what the second uploaded. SLANG_ROOT: the
-# compiles run on that native Slang (its workers, and for `include` its slangc processes too).
+# compiles run on that native Slang (its workers; with the local store, `include` again on its
+# slangc processes).
 # Everything is written under WORK (emptied first); the stores are stopped at the end.
 set -euo pipefail
 store=$1 build=$2 dump=$3 work=$4 native_root=${5:-}
@@ -139,7 +140,7 @@ EOF
 run_case include
 run_case beside
 run_case import
-if [ -n "$native_root" ]; then
+if [ -n "$native_root" ] && [ "$store" = local ]; then
     # slangc itself, one process per compile, writes the depfile the sets come from.
     rm -rf "$work/include" "$work"/cache-*
     run_case include --compiler-processes
