@@ -8,7 +8,8 @@
 # Each: a build shows the old value in the bundle's WGSL, a rebuild is a hit, the shadowing file
 # is created; then a build with a new -o (its whole-build key is new: every compile is looked
 # up on its own) and a build with the old -o (the whole build's entry) both give the new value,
-# byte for byte the bundle of a --no-cache build; and a build after them is a hit again.
+# byte for byte the bundle of a --no-cache build; and a build after them is a hit again, as is
+# one after the file is removed (the old value). A folder of the name is no file: a hit.
 # STORE: local (one cache folder), http (nginx) or redis (redis-server): one machine's cache
 # folder builds and uploads, the file appears, and a machine with an empty cache folder builds
 # through the store, then a third one is served by what the second uploaded. SLANG_ROOT: the
@@ -110,6 +111,14 @@ EOF
     [ "$(value o1)" = 3.0f ] || fail "$c: the cold build computes with '$(value o1)', not 3.0f"
     B "$c-warm" 1 o1 "$@"
     whole_hit "$c-warm" || fail "$c: an unchanged rebuild was not a hit: $(cat "$work/$c-warm.err")"
+    reference ref-old
+    if [ "$c" = include ]; then
+        # A folder of the name is passed over by the compilers: still a hit.
+        mkdir a/consts.slangh
+        B "$c-folder" 1 o1 "$@"
+        whole_hit "$c-folder" || fail "$c: a folder at a listed path was a miss: $(cat "$work/$c-folder.err")"
+        rmdir a/consts.slangh
+    fi
     # The file that shadows the one the compiles read.
     case $c in
     include) echo 'static const float K = 7.0;' >a/consts.slangh ;;
@@ -134,6 +143,15 @@ EOF
     B "$c-again" "$third" o1 "$@"
     whole_hit "$c-again" || fail "$c: the rebuild after the new file was not a hit: $(cat "$work/$c-again.err")"
     same o1 ref || fail "$c: the hit differs from the uncached build"
+    # The file removed again: the first set matches again (the manifest keeps both).
+    case $c in
+    include) rm a/consts.slangh ;;
+    beside) rm consts.slangh ;;
+    import) rm lib2/helpers.slang ;;
+    esac
+    B "$c-removed" "$third" o1 "$@"
+    whole_hit "$c-removed" || fail "$c: the build after the file went was not a hit: $(cat "$work/$c-removed.err")"
+    same o1 ref-old || fail "$c: after the file went, the bundle computes with '$(value o1)', not 3.0f"
     echo "ok: $c ($store${native_root:+, native Slang}): 3.0f, then 7.0f once the file appeared, as --no-cache"
 }
 
