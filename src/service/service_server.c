@@ -58,6 +58,7 @@ typedef struct client {
     service_conn conn;
     unsigned number; /* for the log */
     int pid;         /* the client's, from its hello */
+    int peer;        /* the peer's pid, from SO_PEERCRED */
     bool greeted;    /* its hello was answered */
     bool closing;    /* drop it once its answer is sent (after an error) */
     sjob *queue;     /* waiting jobs: queue[head .. len) */
@@ -385,9 +386,16 @@ static void take_hello(server *sv, client *c, const cJSON *root)
     }
     if (!cJSON_IsString(identity) || strcmp(identity->valuestring, sv->identity)) {
         char why[200];
-        snprintf(why, sizeof why, "this service runs another compiler (identity %.16s, not %.16s)",
+        snprintf(why, sizeof why,
+                 "this service runs another compiler or context (identity %.16s, not %.16s)",
                  sv->identity, cJSON_IsString(identity) ? identity->valuestring : "none");
         send_error(c, why);
+        return;
+    }
+    char differs[300];
+    if (!service_peer_same(c->peer, differs, sizeof differs)) {
+        say("refused client %u: %s", c->number, differs);
+        send_error(c, differs);
         return;
     }
     if (service_get_id(root, "pid", &pid) && pid <= INT_MAX)
@@ -532,6 +540,7 @@ static void accept_client(server *sv)
         return;
     }
     service_conn_init(&c->conn, fd, SERVICE_REQUEST_MAX);
+    c->peer = (int)cred.pid;
     c->number = ++sv->clients_seen;
     c->parallel = 1;
     c->last_sent = service_now();
