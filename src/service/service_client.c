@@ -85,9 +85,9 @@ static int failed(service_client *s, dgpb_diag *why, const char *fmt, ...)
     va_start(ap, fmt);
     vsnprintf(what, sizeof what, fmt, ap);
     va_end(ap);
-    if (s->pid)
-        return dgpb_diag_set(why, DGPB_ERR_TOOL, -1, "the compile service (pid %d) %s", s->pid,
-                             what);
+    int pid = s->pid ? s->pid : s->peer; /* before its hello: the process listening */
+    if (pid)
+        return dgpb_diag_set(why, DGPB_ERR_TOOL, -1, "the compile service (pid %d) %s", pid, what);
     return dgpb_diag_set(why, DGPB_ERR_TOOL, -1, "the compile service at '%s' %s", s->socket, what);
 }
 
@@ -463,6 +463,7 @@ static int hello(service_client *s, const volatile sig_atomic_t *cancel, dgpb_di
 static int open_connection(service_client *s, const volatile sig_atomic_t *cancel, dgpb_diag *why)
 {
     s->pid = 0;
+    s->peer = 0;
     int fd = connect_or_start(s, why);
     if (fd < 0)
         return DGPB_ERR_TOOL;

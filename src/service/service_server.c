@@ -72,6 +72,7 @@ typedef struct client {
 typedef struct slot {
     worker w; /* w.owner: the client whose job it runs */
     sjob job;
+    double idle_since; /* when its last job ended (or it started) */
 } slot;
 
 typedef struct server {
@@ -234,6 +235,7 @@ static void worker_answered(server *sv, slot *s, const char *line, size_t len)
     sjob_free(&s->job);
     s->w.job = WORKER_NO_JOB;
     s->w.owner = NULL;
+    s->idle_since = service_now();
 }
 
 /* Reads a worker's standard output and takes each answer it completes. */
@@ -280,6 +282,7 @@ static bool give(server *sv, slot *s, client *c, sjob *job)
             return false;
         }
         sv->started++;
+        s->idle_since = service_now();
     }
     s->job = *job;
     s->w.job = job->id;
@@ -549,6 +552,29 @@ static void accept_client(server *sv)
 
 /* ---- the loop ---- */
 
+/*
+ * Ends what no client needs: a worker idle for the idle limit (a later job
+ * starts one again), and, with no client connected, a worker still marked
+ * with a job (whose owner is gone), so that the service's idle time counts
+ * from its last client whatever that client did.
+ */
+static void retire_unneeded(server *sv, double now)
+{
+    for (size_t i = 0; i < sv->slot_count; i++) {
+        slot *s = &sv->slots[i];
+        if (!s->w.alive)
+            continue;
+        if (s->w.job == WORKER_NO_JOB && now - s->idle_since >= sv->idle_limit) {
+            say("worker %u idle for %.0f s: ended", s->w.id, now - s->idle_since);
+            worker_retire(&s->w, false);
+        } else if (s->w.job != WORKER_NO_JOB && !sv->client_count) {
+            say("worker %u runs a job of no client: killed", s->w.id);
+            worker_retire(&s->w, true);
+            sjob_free(&s->job);
+        }
+    }
+}
+
 /* {"alive": 1} to each client with jobs out that has heard nothing for a second. */
 static void keep_alive(server *sv, double now)
 {
@@ -592,6 +618,7 @@ static int serve_loop(server *sv, dgpb_diag *diag)
         double now = service_now();
         keep_alive(sv, now);
         flush_clients(sv);
+        retire_unneeded(sv, now);
         bool out = busy(sv);
         for (size_t i = 0; i < sv->client_count && !out; i++)
             out = sv->clients[i]->len > sv->clients[i]->head;
