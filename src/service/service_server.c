@@ -856,8 +856,9 @@ int service_serve(const service_serve_desc *d, dgpb_diag *diag)
     if (!rc && taken)
         say("another service answers on '%s' already: exiting", sv.socket);
     else if (!rc) {
-        say("serving %s on '%s' with at most %zu worker%s (%s)", d->compiler, sv.socket,
-            sv.slot_count, sv.slot_count == 1 ? "" : "s", sv.argv ? "warm" : "none");
+        say("serving %s on '%s' with at most %zu worker%s (%s), identity %s", d->compiler,
+            sv.socket, sv.slot_count, sv.slot_count == 1 ? "" : "s", sv.argv ? "warm" : "none",
+            sv.identity);
         rc = serve_loop(&sv, diag);
         flush_clients(&sv); /* {"stopped"} to whoever asked */
     }

@@ -1,12 +1,14 @@
 #!/usr/bin/env bash
 # service_context.sh DGPB-BUILD FIXTURES - a compile service serves only
 # callers whose context it shares (docs/service.md, "One service per
-# context"): a build whose groups, mount namespace, environment, private
-# /tmp or resource limits differ from those of the build that started the
-# service gets a service of its own, and writes what --service=off writes,
-# byte for byte, or fails as it does. Needs root (CI runs as root), for
-# another user's groups and for mount namespaces (util-linux's unshare and
-# setpriv).
+# compiler and context"): a build whose groups, mount namespace,
+# environment, private /tmp or resource limits differ from those of the
+# build that started the service gets a service of its own, and writes
+# what --service=off writes, byte for byte, or fails as it does. Last, the
+# service checks a client's process itself (/proc): a client that sends its
+# identity from another context is refused. Needs root (CI runs as root),
+# for another user's groups and for mount namespaces (util-linux's unshare
+# and setpriv).
 export TMPDIR=/var/tmp # the test's folder: not under /tmp, which one case makes private
 source "$(dirname "$0")/service_lib.sh"
 unset TMPDIR # the builds use /tmp
@@ -17,7 +19,7 @@ for tool in setpriv unshare mount; do
 done
 chmod 755 "$work"
 user=4242 group=5555
-cases=${3:-groups mount environment private-tmp rlimit} # a third argument runs some of them
+cases=${3:-groups mount environment private-tmp rlimit peer} # a third argument runs some of them
 want() { case " $cases " in *" $1 "*) return 0 ;; esac; return 1; }
 cp "$fixtures/plain.slang" "$work/plain.slang"
 
@@ -157,5 +159,32 @@ status=$?
 [ "$(warnings "$work/large.log")" = 0 ] || fail "rlimit: a warning: $(cat "$work/large.log")"
 compare rlimit "$work/large" "$work/large-off" large
 echo "ok: resource limits: a service started under ulimit -f 8 does not serve a build without the limit"
+fi
+if want peer; then
+# 6. The service checks the client's process itself: a client that sends the service's own
+# identity (from its log) from another mount namespace, or with other supplementary groups,
+# is refused, naming what differs; from the service's context, it is answered.
+timeout 30 "$build" --service-stop >/dev/null 2>&1
+build_with "$work/peer.log" -q "$work/plain.slang" -o "$work/peer" || fail "peer: $(cat "$work/peer.log")"
+pid=$(service_pid)
+identity=$(sed -n "s/.*service $pid: serving .*, identity \([0-9a-f]*\)$/\1/p" "$DGPB_SERVICE_DIR"/*.log)
+[ ${#identity} = 64 ] || fail "peer: no identity in the service's log: $(cat "$DGPB_SERVICE_DIR"/*.log)"
+hello() { # hello [COMMAND PREFIX...]: the service's first answer to a hello with its identity
+    timeout 30 "$@" python3 -c '
+import json, os, socket, sys
+s = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+s.connect(sys.argv[1])
+s.sendall(json.dumps({"hello": 1, "identity": sys.argv[2], "pid": os.getpid()}).encode() + b"\n")
+print(s.makefile("rb").readline().decode().strip())' "$(socket_path)" "$identity"
+}
+answer=$(hello)
+case $answer in *'"hello":1'*'"pid":'$pid*) ;; *) fail "peer: the service's own context was not answered: $answer" ;; esac
+answer=$(hello unshare -m)
+case $answer in *'"error"'*"mount namespace"*) ;; *) fail "peer: another mount namespace was answered: $answer" ;; esac
+answer=$(hello setpriv --groups=$group)
+case $answer in *'"error"'*"supplementary groups"*) ;; *) fail "peer: other supplementary groups were answered: $answer" ;; esac
+grep -q "service $pid: refused client [0-9]*: the client (pid [0-9]*) has other mount namespace" "$DGPB_SERVICE_DIR"/*.log ||
+    fail "peer: the refusal is not in the service's log: $(cat "$DGPB_SERVICE_DIR"/*.log)"
+echo "ok: peer: a client with the service's identity from another mount namespace or other groups is refused"
 fi
 echo "ok: a service serves only builds of its own context"
