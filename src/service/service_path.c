@@ -392,18 +392,22 @@ bool service_peer_same(int pid, char *why, size_t size)
     snprintf(path, sizeof path, "/proc/%s/ns/mnt", peer);
     n = readlink(path, a, sizeof a - 1);
     m = readlink("/proc/self/ns/mnt", b, sizeof b - 1);
-    if (pid <= 0 || n <= 0 || m <= 0 || n != m || memcmp(a, b, (size_t)n))
+    if (pid <= 0) {
+        snprintf(why, size, "the client's process is not known (SO_PEERCRED)");
+        return false;
+    }
+    if (m > 0 && (n <= 0 || n != m || memcmp(a, b, (size_t)n)))
         differs = "mount namespace";
     snprintf(path, sizeof path, "/proc/%s/root", peer);
-    if (!differs &&
-        (stat(path, &x) || stat("/", &y) || x.st_dev != y.st_dev || x.st_ino != y.st_ino))
+    if (!differs && !stat("/proc/self/root", &y) &&
+        (stat(path, &x) || x.st_dev != y.st_dev || x.st_ino != y.st_ino))
         differs = "root folder";
     for (size_t i = 0; !differs && i < sizeof keys / sizeof *keys; i++)
-        if (!status_line(peer, keys[i], a, sizeof a) ||
-            !status_line("self", keys[i], b, sizeof b) || strcmp(a, b))
+        if (status_line("self", keys[i], b, sizeof b) &&
+            (!status_line(peer, keys[i], a, sizeof a) || strcmp(a, b)))
             differs = i == 0 ? "users" : i == 1 ? "groups" : "supplementary groups";
-    if (!differs && (!proc_text(peer, "limits", a, sizeof a) ||
-                     !proc_text("self", "limits", b, sizeof b) || strcmp(a, b)))
+    if (!differs && proc_text("self", "limits", b, sizeof b) &&
+        (!proc_text(peer, "limits", a, sizeof a) || strcmp(a, b)))
         differs = "resource limits";
     if (differs)
         snprintf(why, size,

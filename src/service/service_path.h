@@ -91,7 +91,9 @@ bool service_env_ignored(const char *entry);
  * Whether the process `pid` (a connection's peer, by SO_PEERCRED) shares
  * this process's context as far as /proc shows it: mount namespace, root,
  * users, groups, supplementary groups and resource limits. False, with
- * `why` (size bytes) naming what differs, also when they cannot be read.
+ * `why` (size bytes) naming what differs, also when the peer's cannot be
+ * read while this process's can (what /proc does not show this process
+ * either, as without /proc, is left to the identity).
  */
 bool service_peer_same(int pid, char *why, size_t size);
 
