@@ -38,11 +38,13 @@
 #include "service/service_path.h"
 #include "service/service_protocol.h"
 
-#define START_WAIT_MS 3000 /* how long a started service has to accept */
-#define LOCK_WAIT_MS 10000 /* how long another client may hold the start lock */
-#define LOG_MAX (1 << 20)  /* a service's log is emptied past this at each start */
-#define CANCEL_POLL_MS 50  /* how often a wait looks at the cancel flag */
-#define STOP_WAIT_MS 5000  /* how long a stopped service has to go */
+#define START_WAIT_MS 3000  /* how long a started service has to accept */
+#define LOCK_WAIT_MS 10000  /* how long another client may hold the start lock */
+#define LOG_MAX (1 << 20)   /* a service's log is emptied past this at each start */
+#define CANCEL_POLL_MS 50   /* how often a wait looks at the cancel flag */
+#define STOP_WAIT_MS 5000   /* how long a stopped service has to go */
+#define STOP_ANSWER_MS 2000 /* how long a service has to answer {"stop"} before it is killed */
+#define KILL_WAIT_MS 2000   /* how long a killed service has to close its connections */
 #define SUN_PATH_MAX (sizeof(((struct sockaddr_un *)0)->sun_path))
 
 struct service_client {
@@ -58,9 +60,14 @@ struct service_client {
     service_conn conn;
     double last_heard;
     uint64_t next_id;
+    /* The connected service's process (SO_PEERCRED; 0: unknown) and its socket file's status. */
+    int peer;
+    dev_t sock_dev;
+    ino_t sock_ino;
     /* What the service said in its hello. */
     int pid;
     unsigned workers, started;
+    bool hung;        /* the last wait ended in silence */
     char local[1024]; /* why it has no workers ("" when it has) */
 };
 
@@ -78,9 +85,9 @@ static int failed(service_client *s, dgpb_diag *why, const char *fmt, ...)
     va_start(ap, fmt);
     vsnprintf(what, sizeof what, fmt, ap);
     va_end(ap);
-    if (s->pid)
-        return dgpb_diag_set(why, DGPB_ERR_TOOL, -1, "the compile service (pid %d) %s", s->pid,
-                             what);
+    int pid = s->pid ? s->pid : s->peer; /* before its hello: the process listening */
+    if (pid)
+        return dgpb_diag_set(why, DGPB_ERR_TOOL, -1, "the compile service (pid %d) %s", pid, what);
     return dgpb_diag_set(why, DGPB_ERR_TOOL, -1, "the compile service at '%s' %s", s->socket, what);
 }
 
@@ -254,6 +261,67 @@ static void remove_stale_socket(const char *path)
 }
 
 /*
+ * The process that listens on the connected socket `fd` (SO_PEERCRED: the
+ * service, even before it accepted), when it is this user's; 0 otherwise.
+ * *dev and *ino get the status of the socket file at `path`.
+ */
+static int peer_of(int fd, const char *path, dev_t *dev, ino_t *ino)
+{
+    struct ucred cred;
+    socklen_t size = sizeof cred;
+    struct stat st;
+    *dev = 0;
+    *ino = 0;
+    if (!lstat(path, &st) && S_ISSOCK(st.st_mode)) {
+        *dev = st.st_dev;
+        *ino = st.st_ino;
+    }
+    if (getsockopt(fd, SOL_SOCKET, SO_PEERCRED, &cred, &size) || size != sizeof cred ||
+        cred.uid != getuid() || cred.pid <= 0 || cred.pid == getpid())
+        return 0;
+    return (int)cred.pid;
+}
+
+/*
+ * Ends a service that did not answer, so that no later build asks it again:
+ * SIGKILL to the process listening on the connection `fd`, a wait of up to
+ * KILL_WAIT_MS for the connection to close (the kernel closes it when the
+ * process is gone), and its socket file removed while it is still the one
+ * connected to (same device and inode). Returns whether it went.
+ */
+static bool end_service(int fd, int pid, const char *path, dev_t dev, ino_t ino)
+{
+    if (pid <= 0 || kill(pid, SIGKILL))
+        return false;
+    bool gone = false;
+    double end = service_now() + KILL_WAIT_MS / 1000.0;
+    while (!gone && fd >= 0) {
+        int ms = (int)ceil((end - service_now()) * 1000);
+        if (ms <= 0)
+            break;
+        struct pollfd p = {fd, POLLIN, 0};
+        if (poll(&p, 1, ms) < 0 && errno != EINTR)
+            break;
+        char buf[4096];
+        ssize_t n = p.revents ? read(fd, buf, sizeof buf) : 1;
+        gone = n == 0 || (n < 0 && errno != EAGAIN && errno != EINTR);
+    }
+    struct stat st;
+    if (!lstat(path, &st) && S_ISSOCK(st.st_mode) && st.st_dev == dev && st.st_ino == ino)
+        unlink(path);
+    return gone;
+}
+
+/* A hung service: ended (end_service), and `why` says so. */
+static void end_hung(service_client *s, dgpb_diag *why)
+{
+    if (s->conn.fd < 0 || !end_service(s->conn.fd, s->peer, s->socket, s->sock_dev, s->sock_ino))
+        return;
+    size_t n = strlen(why->message);
+    snprintf(why->message + n, sizeof why->message - n, " and was ended");
+}
+
+/*
  * Connects, starting the service first when none accepts. Returns the
  * socket's descriptor, or -1 with `why` filled.
  */
@@ -304,6 +372,7 @@ static int garbage(service_client *s, dgpb_diag *why, const char *line, size_t l
 static int next_message(service_client *s, const volatile sig_atomic_t *cancel, size_t outstanding,
                         cJSON **root, dgpb_diag *why)
 {
+    s->hung = false;
     for (;;) {
         const char *line;
         size_t len;
@@ -321,9 +390,11 @@ static int next_message(service_client *s, const volatile sig_atomic_t *cancel, 
         if (cancel && *cancel)
             return DGPB_ERR_INTERRUPTED;
         double left = s->last_heard + s->timeout - service_now();
-        if (left <= 0)
+        if (left <= 0) {
+            s->hung = true;
             return failed(s, why, "did not answer for %.1f s (DGPB_SERVICE_TIMEOUT_MS)",
                           s->timeout);
+        }
         int ms = (int)ceil(left * 1000);
         if (cancel && ms > CANCEL_POLL_MS)
             ms = CANCEL_POLL_MS;
@@ -392,11 +463,15 @@ static int hello(service_client *s, const volatile sig_atomic_t *cancel, dgpb_di
 static int open_connection(service_client *s, const volatile sig_atomic_t *cancel, dgpb_diag *why)
 {
     s->pid = 0;
+    s->peer = 0;
     int fd = connect_or_start(s, why);
     if (fd < 0)
         return DGPB_ERR_TOOL;
     service_conn_init(&s->conn, fd, SERVICE_ANSWER_MAX);
+    s->peer = peer_of(fd, s->socket, &s->sock_dev, &s->sock_ino);
     int rc = hello(s, cancel, why);
+    if (rc == DGPB_ERR_TOOL && s->hung)
+        end_hung(s, why);
     if (rc)
         service_conn_close(&s->conn);
     return rc;
@@ -536,6 +611,8 @@ int service_client_run(service_client *s, dgpb_compile_job *jobs, size_t count, 
             break;
     }
 done:
+    if (rc == DGPB_ERR_TOOL && s->hung)
+        end_hung(s, why);
     if (rc) /* closing cancels this client's jobs in the service */
         service_conn_close(&s->conn);
     dgpb_free(started);
@@ -565,7 +642,10 @@ void service_client_query(service_client *s, dgpb_service_info *info)
         if (fd < 0)
             return;
         service_conn_init(&s->conn, fd, SERVICE_ANSWER_MAX);
+        s->peer = peer_of(fd, s->socket, &s->sock_dev, &s->sock_ino);
         if (hello(s, NULL, &why)) {
+            if (s->hung)
+                end_hung(s, &why);
             service_conn_close(&s->conn);
             snprintf(info->why, sizeof info->why, "%s", why.message);
             return;
@@ -579,7 +659,12 @@ void service_client_query(service_client *s, dgpb_service_info *info)
 
 /* ---- --service-stop ---- */
 
-/* Stops the service on one socket: 1 when one stopped, 0 when none ran there, -1 on failure. */
+/*
+ * Stops the service on one socket: 1 when one stopped, 0 when none ran
+ * there, -1 on failure. A service that does not answer {"stop"} within
+ * STOP_ANSWER_MS, or does not go within STOP_WAIT_MS of answering (it is
+ * stopped, SIGSTOP, or hangs), is killed (end_service).
+ */
 static int stop_one(const char *path, dgpb_diag *diag)
 {
     int fd = connect_to(path);
@@ -588,15 +673,19 @@ static int stop_one(const char *path, dgpb_diag *diag)
             remove_stale_socket(path);
         return 0;
     }
+    dev_t dev;
+    ino_t ino;
+    int pid = peer_of(fd, path, &dev, &ino);
     service_conn conn;
     service_conn_init(&conn, fd, SERVICE_ANSWER_MAX);
     cJSON *msg = cJSON_CreateObject();
     bool ok = msg && cJSON_AddNumberToObject(msg, "stop", 1) && service_conn_put(&conn, msg);
     cJSON_Delete(msg);
     int result = -1;
-    double end = service_now() + STOP_WAIT_MS / 1000.0;
+    double asked = service_now();
     bool stopped = false;
     while (ok) { /* until the service has gone: its end of the connection closes */
+        double end = asked + (stopped ? STOP_WAIT_MS : STOP_ANSWER_MS) / 1000.0;
         int ms = (int)ceil((end - service_now()) * 1000);
         if (ms <= 0)
             break;
@@ -621,6 +710,8 @@ static int stop_one(const char *path, dgpb_diag *diag)
             break;
         }
     }
+    if (result < 0 && end_service(fd, pid, path, dev, ino))
+        result = 1; /* it did not answer, or did not go: killed */
     if (result < 0)
         dgpb_diag_set(diag, DGPB_ERR_IO, -1, "the compile service at '%s' did not stop", path);
     service_conn_close(&conn);

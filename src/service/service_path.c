@@ -14,18 +14,23 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/file.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 
 #include "compiler/compiler_files.h"
 #include "compiler/slang_lookup.h"
+#include "core/alloc.h"
 #include "core/bytebuf.h"
 #include "dgpb/sha256.h"
+
+extern char **environ;
 
 /* ---- the folder ---- */
 
@@ -132,11 +137,157 @@ static void add_compiler_file(void *user, const char *path)
     add_file(user, "file", path);
 }
 
+/* The variables left out of the identity: they differ between runs of one build system and change
+ * nothing a compile reads or writes (docs/service.md, "One service per context"). A name ending
+ * in '*' is a prefix. */
+static const char *const ignored_vars[] = {
+    "_",
+    "PWD",
+    "OLDPWD",
+    "SHLVL", /* the shell's bookkeeping */
+    "MAKEFLAGS",
+    "MFLAGS",
+    "MAKELEVEL",
+    "MAKE_TERMOUT", /* make's recursion and */
+    "MAKE_TERMERR", /* jobserver descriptors */
+    "TERM",
+    "COLUMNS",
+    "LINES", /* the terminal's */
+    "DGPB_SERVICE*",
+    "DGPB_NO_CACHE",
+    "DGPB_CACHE_*", /* the client's own settings */
+};
+
+bool service_env_ignored(const char *entry)
+{
+    size_t name = strcspn(entry, "=");
+    for (size_t i = 0; i < sizeof ignored_vars / sizeof *ignored_vars; i++) {
+        const char *v = ignored_vars[i];
+        size_t n = strlen(v);
+        if (v[n - 1] == '*' ? name >= n - 1 && !strncmp(entry, v, n - 1)
+                            : name == n && !strncmp(entry, v, n))
+            return true;
+    }
+    return false;
+}
+
+static int compare_strings(const void *a, const void *b)
+{
+    return strcmp(*(const char *const *)a, *(const char *const *)b);
+}
+
+static int compare_gids(const void *a, const void *b)
+{
+    gid_t x = *(const gid_t *)a, y = *(const gid_t *)b;
+    return x < y ? -1 : x > y;
+}
+
+/* Adds a formatted line to the identity's text. */
+static void add_line(dgpb_bytebuf *k, const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 2, 3)))
+#endif
+    ;
+
+static void add_line(dgpb_bytebuf *k, const char *fmt, ...)
+{
+    char line[PATH_MAX + 200];
+    va_list ap;
+    va_start(ap, fmt);
+    int n = vsnprintf(line, sizeof line, fmt, ap);
+    va_end(ap);
+    bytebuf_append(k, line, n < 0 ? 0 : (size_t)n < sizeof line ? (size_t)n : sizeof line - 1);
+}
+
+/* The users, groups and supplementary groups (sorted) of this process. False: out of memory. */
+static bool add_credentials(dgpb_bytebuf *k)
+{
+    uid_t ruid, euid, suid;
+    gid_t rgid, egid, sgid;
+    if (getresuid(&ruid, &euid, &suid) || getresgid(&rgid, &egid, &sgid))
+        ruid = euid = suid = getuid(), rgid = egid = sgid = getgid();
+    add_line(k, "uid %u %u %u gid %u %u %u\ngroups", (unsigned)ruid, (unsigned)euid, (unsigned)suid,
+             (unsigned)rgid, (unsigned)egid, (unsigned)sgid);
+    int n = getgroups(0, NULL);
+    gid_t *groups = n > 0 ? mem_calloc((size_t)n, sizeof *groups) : NULL;
+    if (n > 0 && !groups)
+        return false;
+    if (n > 0)
+        n = getgroups(n, groups);
+    if (n > 0)
+        qsort(groups, (size_t)n, sizeof *groups, compare_gids);
+    for (int i = 0; i < n; i++)
+        add_line(k, " %u", (unsigned)groups[i]);
+    add_line(k, "\n");
+    dgpb_free(groups);
+    return true;
+}
+
+/* The mount namespace, the root and the temporary folder as this process sees them. */
+static void add_filesystem_view(dgpb_bytebuf *k)
+{
+    char ns[256];
+    ssize_t n = readlink("/proc/self/ns/mnt", ns, sizeof ns - 1);
+    ns[n > 0 ? n : 0] = 0;
+    add_line(k, "mnt %s\n", n > 0 ? ns : "unknown");
+    struct stat st;
+    if (stat("/", &st))
+        add_line(k, "root unknown\n");
+    else
+        add_line(k, "root %llu %llu\n", (unsigned long long)st.st_dev,
+                 (unsigned long long)st.st_ino);
+    const char *tmp = getenv("TMPDIR");
+    if (!tmp || !*tmp)
+        tmp = "/tmp";
+    char *real = realpath(tmp, NULL);
+    if (real && !stat(real, &st))
+        add_line(k, "tmp %s %s %llu %llu\n", tmp, real, (unsigned long long)st.st_dev,
+                 (unsigned long long)st.st_ino);
+    else
+        add_line(k, "tmp %s missing\n", tmp);
+    free(real);
+}
+
+/* Every resource limit, soft and hard. */
+static void add_limits(dgpb_bytebuf *k)
+{
+    for (int r = 0; r < RLIMIT_NLIMITS; r++) {
+        struct rlimit l;
+        if (getrlimit(r, &l))
+            add_line(k, "rlimit %d unknown\n", r);
+        else
+            add_line(k, "rlimit %d %llu %llu\n", r, (unsigned long long)l.rlim_cur,
+                     (unsigned long long)l.rlim_max);
+    }
+}
+
+/* The environment, sorted, less the variables left out. False: out of memory. */
+static bool add_environment(dgpb_bytebuf *k)
+{
+    size_t n = 0;
+    for (char **e = environ; e && *e; e++)
+        n++;
+    const char **vars = mem_calloc(n + 1, sizeof *vars);
+    if (!vars)
+        return false;
+    size_t kept = 0;
+    for (size_t i = 0; i < n; i++)
+        if (!service_env_ignored(environ[i]))
+            vars[kept++] = environ[i];
+    qsort(vars, kept, sizeof *vars, compare_strings);
+    for (size_t i = 0; i < kept; i++) {
+        bytebuf_append(k, "env ", 4);
+        bytebuf_append(k, vars[i],
+                       strlen(vars[i]) + 1); /* with its NUL: values end unambiguously */
+        bytebuf_append(k, "\n", 1);
+    }
+    dgpb_free(vars);
+    return true;
+}
+
 int service_identity(const service_identity_desc *d, char hex[SERVICE_IDENTITY_HEX],
                      dgpb_diag *diag)
 {
-    static const char *const vars[] = {"PATH",       "LD_LIBRARY_PATH", "LD_PRELOAD", "CUDA_PATH",
-                                       "SLANG_ROOT", "NODE_OPTIONS",    "NODE_PATH"};
     dgpb_bytebuf k = DGPB_BYTEBUF_INIT;
     char line[64];
     snprintf(line, sizeof line, "dgpb-service %d\n", SERVICE_PROTOCOL);
@@ -162,21 +313,108 @@ int service_identity(const service_identity_desc *d, char hex[SERVICE_IDENTITY_H
     }
     add_file(&k, "recorder", d->recorder);
     add_file(&k, "slang-lib", d->slang_lib);
-    for (size_t i = 0; i < sizeof vars / sizeof *vars; i++) {
-        const char *v = getenv(vars[i]);
-        bytebuf_append(&k, vars[i], strlen(vars[i]));
-        bytebuf_append(&k, v ? "=" : " unset", v ? 1 : 6);
-        if (v)
-            bytebuf_append(&k, v, strlen(v) + 1); /* with its NUL: values end unambiguously */
-        bytebuf_append(&k, "\n", 1);
-    }
+    bool ok = add_credentials(&k);
+    add_filesystem_view(&k);
+    add_limits(&k);
+    ok = ok && add_environment(&k);
     uint8_t sha[DGPB_SHA256_SIZE];
-    int rc = k.failed ? dgpb_diag_set(diag, DGPB_ERR_NOMEM, -1, "out of memory")
-                      : dgpb_sha256(k.data, k.len, sha);
+    int rc = !ok || k.failed ? dgpb_diag_set(diag, DGPB_ERR_NOMEM, -1, "out of memory")
+                             : dgpb_sha256(k.data, k.len, sha);
     if (rc == DGPB_OK)
         dgpb_sha256_hex(sha, hex);
     bytebuf_free(&k);
     return rc;
+}
+
+/* ---- the peer ---- */
+
+/* The line of /proc/<pid>/status that starts with `key` ("Groups:"), its numbers sorted. */
+static bool status_line(const char *pid, const char *key, char *out, size_t size)
+{
+    char path[64];
+    snprintf(path, sizeof path, "/proc/%s/status", pid);
+    FILE *f = fopen(path, "re");
+    if (!f)
+        return false;
+    char line[4096];
+    bool found = false;
+    while (!found && fgets(line, sizeof line, f))
+        found = !strncmp(line, key, strlen(key));
+    fclose(f);
+    if (!found)
+        return false;
+    unsigned long ids[1024];
+    size_t n = 0;
+    for (char *p = line + strlen(key), *end; n < 1024; p = end) {
+        unsigned long v = strtoul(p, &end, 10);
+        if (end == p)
+            break;
+        ids[n++] = v;
+    }
+    if (!strcmp(key, "Groups:")) /* sorted, as the identity's */
+        for (size_t i = 1; i < n; i++)
+            for (size_t j = i; j > 0 && ids[j - 1] > ids[j]; j--) {
+                unsigned long t = ids[j];
+                ids[j] = ids[j - 1];
+                ids[j - 1] = t;
+            }
+    size_t at = 0;
+    out[0] = 0;
+    for (size_t i = 0; i < n && at < size; i++)
+        at += (size_t)snprintf(out + at, size - at, "%lu ", ids[i]);
+    return true;
+}
+
+/* The whole of /proc/<pid>/<what> (a small text file) into out. */
+static bool proc_text(const char *pid, const char *what, char *out, size_t size)
+{
+    char path[64];
+    snprintf(path, sizeof path, "/proc/%s/%s", pid, what);
+    FILE *f = fopen(path, "re");
+    if (!f)
+        return false;
+    size_t n = fread(out, 1, size - 1, f);
+    out[n] = 0;
+    fclose(f);
+    return n > 0;
+}
+
+bool service_peer_same(int pid, char *why, size_t size)
+{
+    char peer[32];
+    snprintf(peer, sizeof peer, "%d", pid);
+    char a[4096], b[4096];
+    ssize_t n, m;
+    struct stat x, y;
+    static const char *const keys[] = {"Uid:", "Gid:", "Groups:"};
+    const char *differs = NULL;
+    char path[64];
+    snprintf(path, sizeof path, "/proc/%s/ns/mnt", peer);
+    n = readlink(path, a, sizeof a - 1);
+    m = readlink("/proc/self/ns/mnt", b, sizeof b - 1);
+    if (pid <= 0) {
+        snprintf(why, size, "the client's process is not known (SO_PEERCRED)");
+        return false;
+    }
+    if (m > 0 && (n <= 0 || n != m || memcmp(a, b, (size_t)n)))
+        differs = "mount namespace";
+    snprintf(path, sizeof path, "/proc/%s/root", peer);
+    if (!differs && !stat("/proc/self/root", &y) &&
+        (stat(path, &x) || x.st_dev != y.st_dev || x.st_ino != y.st_ino))
+        differs = "root folder";
+    for (size_t i = 0; !differs && i < sizeof keys / sizeof *keys; i++)
+        if (status_line("self", keys[i], b, sizeof b) &&
+            (!status_line(peer, keys[i], a, sizeof a) || strcmp(a, b)))
+            differs = i == 0 ? "users" : i == 1 ? "groups" : "supplementary groups";
+    if (!differs && proc_text("self", "limits", b, sizeof b) &&
+        (!proc_text(peer, "limits", a, sizeof a) || strcmp(a, b)))
+        differs = "resource limits";
+    if (differs)
+        snprintf(why, size,
+                 "the client (pid %d) has other %s than this service, or they cannot "
+                 "be read",
+                 pid, differs);
+    return !differs;
 }
 
 /* ---- the start lock ---- */

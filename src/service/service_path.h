@@ -14,11 +14,13 @@
  */
 #define service_dir dgpb__service_dir
 #define service_dir_check dgpb__service_dir_check
+#define service_env_ignored dgpb__service_env_ignored
 #define service_env_number dgpb__service_env_number
 #define service_file dgpb__service_file
 #define service_identity dgpb__service_identity
 #define service_lock dgpb__service_lock
 #define service_now dgpb__service_now
+#define service_peer_same dgpb__service_peer_same
 #define service_unlock dgpb__service_unlock
 #define service_workers_claim dgpb__service_workers_claim
 #define service_workers_sweep dgpb__service_workers_sweep
@@ -65,13 +67,35 @@ typedef struct service_identity_desc {
  * The service identity, in hex: a SHA-256 over the protocol version, the
  * status (device, inode, size, modification time) of the program, of the
  * compiler's program and files (compiler/compiler_files.h) and of the
- * libslang it loads, of the recorder and the libslang given, and the values
- * of the environment variables the workers read (PATH, LD_LIBRARY_PATH,
- * LD_PRELOAD, CUDA_PATH, SLANG_ROOT, NODE_OPTIONS, NODE_PATH). No file is
- * read. DGPB_ERR_NOMEM.
+ * libslang it loads, of the recorder and the libslang given; and over this
+ * process's context, everything that changes what a job can read or what it
+ * produces: its users, groups and sorted supplementary groups, its mount
+ * namespace and root (device, inode), its temporary folder ($TMPDIR, else
+ * /tmp: as given, resolved, device, inode), every resource limit, and its
+ * whole environment, sorted, less the variables service_env_ignored() names.
+ * No file is read. DGPB_ERR_NOMEM.
  */
 int service_identity(const service_identity_desc *d, char hex[SERVICE_IDENTITY_HEX],
                      dgpb_diag *diag);
+
+/*
+ * Whether the environment entry "NAME=value" is left out of the identity:
+ * the shell's bookkeeping (_, PWD, OLDPWD, SHLVL), make's recursion state
+ * (MAKEFLAGS, MFLAGS, MAKELEVEL, MAKE_TERMOUT, MAKE_TERMERR), the terminal's
+ * (TERM, COLUMNS, LINES) and the client's own settings (DGPB_SERVICE*,
+ * DGPB_NO_CACHE, DGPB_CACHE_*).
+ */
+bool service_env_ignored(const char *entry);
+
+/*
+ * Whether the process `pid` (a connection's peer, by SO_PEERCRED) shares
+ * this process's context as far as /proc shows it: mount namespace, root,
+ * users, groups, supplementary groups and resource limits. False, with
+ * `why` (size bytes) naming what differs, also when the peer's cannot be
+ * read while this process's can (what /proc does not show this process
+ * either, as without /proc, is left to the identity).
+ */
+bool service_peer_same(int pid, char *why, size_t size);
 
 /*
  * "<dir>/<name><suffix>" into buf (size bytes). DGPB_ERR_LIMIT, naming the

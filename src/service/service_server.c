@@ -58,6 +58,7 @@ typedef struct client {
     service_conn conn;
     unsigned number; /* for the log */
     int pid;         /* the client's, from its hello */
+    int peer;        /* the peer's pid, from SO_PEERCRED */
     bool greeted;    /* its hello was answered */
     bool closing;    /* drop it once its answer is sent (after an error) */
     sjob *queue;     /* waiting jobs: queue[head .. len) */
@@ -71,6 +72,7 @@ typedef struct client {
 typedef struct slot {
     worker w; /* w.owner: the client whose job it runs */
     sjob job;
+    double idle_since; /* when its last job ended (or it started) */
 } slot;
 
 typedef struct server {
@@ -233,6 +235,7 @@ static void worker_answered(server *sv, slot *s, const char *line, size_t len)
     sjob_free(&s->job);
     s->w.job = WORKER_NO_JOB;
     s->w.owner = NULL;
+    s->idle_since = service_now();
 }
 
 /* Reads a worker's standard output and takes each answer it completes. */
@@ -279,6 +282,7 @@ static bool give(server *sv, slot *s, client *c, sjob *job)
             return false;
         }
         sv->started++;
+        s->idle_since = service_now();
     }
     s->job = *job;
     s->w.job = job->id;
@@ -385,9 +389,16 @@ static void take_hello(server *sv, client *c, const cJSON *root)
     }
     if (!cJSON_IsString(identity) || strcmp(identity->valuestring, sv->identity)) {
         char why[200];
-        snprintf(why, sizeof why, "this service runs another compiler (identity %.16s, not %.16s)",
+        snprintf(why, sizeof why,
+                 "this service runs another compiler or context (identity %.16s, not %.16s)",
                  sv->identity, cJSON_IsString(identity) ? identity->valuestring : "none");
         send_error(c, why);
+        return;
+    }
+    char differs[300];
+    if (!service_peer_same(c->peer, differs, sizeof differs)) {
+        say("refused client %u: %s", c->number, differs);
+        send_error(c, differs);
         return;
     }
     if (service_get_id(root, "pid", &pid) && pid <= INT_MAX)
@@ -532,6 +543,7 @@ static void accept_client(server *sv)
         return;
     }
     service_conn_init(&c->conn, fd, SERVICE_REQUEST_MAX);
+    c->peer = (int)cred.pid;
     c->number = ++sv->clients_seen;
     c->parallel = 1;
     c->last_sent = service_now();
@@ -539,6 +551,29 @@ static void accept_client(server *sv)
 }
 
 /* ---- the loop ---- */
+
+/*
+ * Ends what no client needs: a worker idle for the idle limit (a later job
+ * starts one again), and, with no client connected, a worker still marked
+ * with a job (whose owner is gone), so that the service's idle time counts
+ * from its last client whatever that client did.
+ */
+static void retire_unneeded(server *sv, double now)
+{
+    for (size_t i = 0; i < sv->slot_count; i++) {
+        slot *s = &sv->slots[i];
+        if (!s->w.alive)
+            continue;
+        if (s->w.job == WORKER_NO_JOB && now - s->idle_since >= sv->idle_limit) {
+            say("worker %u idle for %.0f s: ended", s->w.id, now - s->idle_since);
+            worker_retire(&s->w, false);
+        } else if (s->w.job != WORKER_NO_JOB && !sv->client_count) {
+            say("worker %u runs a job of no client: killed", s->w.id);
+            worker_retire(&s->w, true);
+            sjob_free(&s->job);
+        }
+    }
+}
 
 /* {"alive": 1} to each client with jobs out that has heard nothing for a second. */
 static void keep_alive(server *sv, double now)
@@ -583,6 +618,7 @@ static int serve_loop(server *sv, dgpb_diag *diag)
         double now = service_now();
         keep_alive(sv, now);
         flush_clients(sv);
+        retire_unneeded(sv, now);
         bool out = busy(sv);
         for (size_t i = 0; i < sv->client_count && !out; i++)
             out = sv->clients[i]->len > sv->clients[i]->head;
@@ -820,8 +856,9 @@ int service_serve(const service_serve_desc *d, dgpb_diag *diag)
     if (!rc && taken)
         say("another service answers on '%s' already: exiting", sv.socket);
     else if (!rc) {
-        say("serving %s on '%s' with at most %zu worker%s (%s)", d->compiler, sv.socket,
-            sv.slot_count, sv.slot_count == 1 ? "" : "s", sv.argv ? "warm" : "none");
+        say("serving %s on '%s' with at most %zu worker%s (%s), identity %s", d->compiler,
+            sv.socket, sv.slot_count, sv.slot_count == 1 ? "" : "s", sv.argv ? "warm" : "none",
+            sv.identity);
         rc = serve_loop(&sv, diag);
         flush_clients(&sv); /* {"stopped"} to whoever asked */
     }

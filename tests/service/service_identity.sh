@@ -2,7 +2,8 @@
 # service_identity.sh DGPB-BUILD SOURCE_DIR - one compile service per
 # compiler identity: a build whose compiler's files changed (a new
 # modification time) reaches a new service on another socket, never the old
-# one, and so does a rebuilt dgpb-build; the old service idles out. The test
+# one, and so does a rebuilt dgpb-build; the old service idles out. The
+# environment counts, all of it less a short list (docs/service.md). The test
 # works on copies: dgpb-build and its embedded compiler's script copied into
 # the test's folder (the script's lib/, node_modules/ and package.json
 # linked to the real ones), so that touching them changes nothing else.
@@ -54,9 +55,15 @@ pid3=$(service_pid)
 [ "$pid3" != "$pid2" ] && [ "$pid3" != "$pid1" ] || fail "the touched dgpb-build's build reached an old service"
 echo "ok: a touched dgpb-build reaches a new service ($pid3 on $sock3)"
 
-# An environment variable the workers read (PATH) is part of the identity too.
+# The whole environment is part of the identity (PATH, any other variable, the temporary
+# folder), less the variables that differ between runs of one build system.
 sock4=$(PATH="$PATH:/nonexistent" socket_path)
 [ "$sock4" != "$sock3" ] || fail "another PATH kept the socket"
 sock5=$(TMPDIR=/var/tmp socket_path)
-[ "$sock5" = "$sock3" ] || fail "another TMPDIR changed the socket (TMPDIR is not the workers')"
+[ "$sock5" != "$sock3" ] || fail "another TMPDIR kept the socket (the client's temporary folder is the jobs')"
+sock6=$(DGPB_TEST_ANY_VARIABLE=1 socket_path)
+[ "$sock6" != "$sock3" ] || fail "another variable kept the socket"
+sock7=$(cd / && PWD=/ OLDPWD=/x SHLVL=9 MAKEFLAGS=" -j4 --jobserver-auth=fifo:/tmp/x" MAKELEVEL=2 \
+    TERM=dumb COLUMNS=33 DGPB_SERVICE_TIMEOUT_MS=1234 DGPB_NO_CACHE=0 socket_path)
+[ "$sock7" = "$sock3" ] || fail "a variable left out of the identity changed the socket"
 echo "ok: one compile service per compiler identity"

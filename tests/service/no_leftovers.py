@@ -1,0 +1,80 @@
+#!/usr/bin/env python3
+"""no_leftovers.py SERVICE_UNUSED - no test leaves a process or a service folder behind.
+
+ctest runs every test with DGPB_TEST_RUN set to a value of its own run
+(tests/CMakeLists.txt, no_cache.cmake), and every process a test starts
+inherits it: a compile service and its workers, a Bazel server, a store.
+This check runs after every other test of the run (DEPENDS, and the
+dgpb_tests fixture's cleanup), and fails when a process of this run other
+than ctest and its ancestors still runs (after a grace of a few seconds for
+those that are going), naming each (and ending each compile service), or when the service folder
+no test may use (SERVICE_UNUSED, where DGPB_SERVICE_DIR points a test that
+turns the service on without a folder of its own) exists. Processes of
+other runs, and of other build trees, are not looked at.
+"""
+import os
+import signal
+import sys
+import time
+
+run = os.environ.get("DGPB_TEST_RUN")
+if not run:
+    sys.exit("FAIL: DGPB_TEST_RUN is not set: run this check through ctest")
+unused = sys.argv[1]
+
+
+def ancestors():
+    """This process and its ancestors (ctest among them)."""
+    pids, pid = set(), os.getpid()
+    while pid > 1 and pid not in pids:
+        pids.add(pid)
+        try:
+            with open(f"/proc/{pid}/stat") as f:
+                pid = int(f.read().rsplit(")", 1)[1].split()[1])
+        except (OSError, ValueError, IndexError):
+            break
+    return pids
+
+
+def leftovers():
+    """{pid: command line} of the live processes of this run, other than ours."""
+    mine, found = ancestors(), {}
+    marker = ("DGPB_TEST_RUN=" + run).encode()
+    for entry in os.listdir("/proc"):
+        if not entry.isdigit() or int(entry) in mine:
+            continue
+        try:
+            with open(f"/proc/{entry}/stat") as f:
+                if f.read().rsplit(")", 1)[1].split()[0] == "Z":
+                    continue  # ended; its parent has not reaped it yet
+            with open(f"/proc/{entry}/environ", "rb") as f:
+                if marker not in f.read().split(b"\0"):
+                    continue
+            with open(f"/proc/{entry}/cmdline", "rb") as f:
+                found[int(entry)] = f.read().replace(b"\0", b" ").decode(errors="replace").strip()
+        except OSError:
+            continue  # gone meanwhile, or not ours to read
+    return found
+
+
+left = leftovers()
+for _ in range(100):  # a few seconds for processes on their way out
+    if not left:
+        break
+    time.sleep(0.1)
+    left = leftovers()
+failed = False
+for pid, cmd in sorted(left.items()):
+    print(f"FAIL: a test left process {pid} running: {cmd[:300]}")
+    failed = True
+    if " --service-daemon " in f" {cmd} ":  # a service: ended (its workers end with it)
+        try:
+            os.kill(pid, signal.SIGKILL)
+        except OSError:
+            pass
+if os.path.lexists(unused):
+    print(f"FAIL: a test used the service folder no test may use: {unused} ({os.listdir(unused) if os.path.isdir(unused) else 'not a folder'})")
+    failed = True
+if failed:
+    sys.exit(1)
+print("ok: no test left a process or the unused service folder behind")
