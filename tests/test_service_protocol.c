@@ -265,7 +265,8 @@ static void the_identity_follows_the_files_and_the_workers_environment(void **st
     assert_int_equal(utimensat(AT_FDCWD, program, times, 0), 0);
     identity(program, compiler, b);
     assert_string_not_equal(a, b);
-    /* The workers' environment, but not TMPDIR. */
+    /* The environment, the temporary folder included; not the variables left out
+       (service_env_ignored: a make's jobserver flags differ on every run). */
     memcpy(a, b, sizeof a);
     const char *path = getenv("PATH");
     char *saved = strdup(path ? path : "");
@@ -276,7 +277,20 @@ static void the_identity_follows_the_files_and_the_workers_environment(void **st
     free(saved);
     identity(program, compiler, b);
     assert_string_equal(a, b);
-    setenv("TMPDIR", "/var/tmp/elsewhere", 1);
+    setenv("MAKEFLAGS", " -j8 --jobserver-auth=3,4", 1);
+    identity(program, compiler, b);
+    assert_string_equal(a, b);
+    unsetenv("MAKEFLAGS");
+    const char *tmp = getenv("TMPDIR");
+    char *saved_tmp = tmp ? strdup(tmp) : NULL;
+    setenv("TMPDIR", "/var/tmp", 1);
+    identity(program, compiler, b);
+    assert_string_not_equal(a, b);
+    if (saved_tmp)
+        setenv("TMPDIR", saved_tmp, 1);
+    else
+        unsetenv("TMPDIR");
+    free(saved_tmp);
     identity(program, compiler, b);
     assert_string_equal(a, b);
     setenv("SLANG_ROOT", "/opt/slang", 1);
