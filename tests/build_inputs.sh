@@ -6,6 +6,8 @@
 #    and what it is, never a read that blocks or has no end; a symbolic link
 #    to a regular file is read;
 #  * a parameter file over 64 MiB is refused from its size (exit 2), unread;
+#  * numbers strictly parsed: -j and --cache-max-size take decimal digits
+#    only ('+4', ' 4', '4x', '+1G', ' 1G' are usage errors, never read as 4);
 #  * a full TMPDIR (a 4 KiB and a 16 KiB tmpfs, mounted in a mount namespace
 #    of its own: run as root, as CI does) is exit status 3 naming the
 #    intermediate folder, not the module's failure (exit 1), nothing written.
@@ -43,6 +45,15 @@ s=0; timeout 60 "$build" @huge.params plain.slang > out.txt 2>&1 || s=$?
 [ $s -eq 2 ] && grep -qF "parameter file 'huge.params' is larger than 64 MiB" out.txt ||
     fail "a 65 MiB parameter file: exit $s: $(cat out.txt)"
 echo "ok: a parameter file over 64 MiB: exit 2"
+
+for arg in "-j=+4" "-j= 4" "-j=4x" "-j=0" "--cache-max-size=+1G" "--cache-max-size= 1G" \
+    "--cache-max-size= -1" "--cache-max-size=1Gx"; do
+    opt=${arg%%=*} value=${arg#*=} s=0
+    "$build" --service off "$opt" "$value" --version > out.txt 2>&1 || s=$?
+    [ $s -eq 2 ] && grep -q "error: $opt needs" out.txt || fail "$opt '$value': exit $s, not 2: $(cat out.txt)"
+done
+"$build" --service off -j 4 --cache-max-size 1G --version > out.txt 2>&1 || fail "-j 4 --cache-max-size 1G: $(cat out.txt)"
+echo "ok: -j and --cache-max-size: decimal digits only, no sign, space or trailing text"
 
 # A full TMPDIR: a tmpfs of 4 KiB (the discovery's outputs do not fit) and of 16 KiB (an
 # entry's do not), each in a mount namespace of its own, so nothing is left mounted.
