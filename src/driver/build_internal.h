@@ -177,7 +177,9 @@ typedef struct job_info {
                          build_layout_with_compile()) */
     char **argv;
     size_t argc;
-    char **deps; /* the files it read (its depfile, or its cached result) */
+    size_t shared_first, shared_count; /* argv[shared_first, +shared_count): the build's
+                                          define_args, borrowed (not freed with the job) */
+    char **deps;                       /* the files it read (its depfile, or its cached result) */
     size_t dep_count;
     bool deps_known;                  /* deps come from a depfile the compiler wrote */
     bool keyed;                       /* key is its cache manifest's key */
@@ -207,9 +209,11 @@ typedef struct build {
     const dgpb_build_desc *desc;
     build_options options; /* the project options (build_check_options) */
     dgpb_build_result *result;
-    char tmp[4096]; /* the intermediate folder ("" until made) */
-    char *wrapper;  /* the discovery module: the user's module plus the anchor entry */
-    char *source;   /* the module's text */
+    char tmp[4096];     /* the intermediate folder ("" until made) */
+    char *wrapper;      /* the discovery module: the user's module plus the anchor entry */
+    char **define_args; /* "-DNAME[=VALUE]" of each desc->defines, made once and shared by
+                           every job's argv: a million defines cost one copy, not one a job */
+    char *source;       /* the module's text */
     size_t source_len;
     char **symbols; /* the group symbols the module tests (DREAM_SHADER_<e>, ...) */
     size_t symbol_count;

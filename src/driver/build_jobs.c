@@ -49,7 +49,8 @@ void build_job_list_free(job_list *list)
     for (size_t i = 0; i < list->count; i++) {
         job_info *j = &list->info[i];
         for (size_t k = 0; k < j->argc; k++)
-            dgpb_free(j->argv[k]);
+            if (k - j->shared_first >= j->shared_count)
+                dgpb_free(j->argv[k]);
         dgpb_free(j->argv);
         dgpb_free(j->out);
         dgpb_free(j->json);
@@ -136,8 +137,19 @@ static int add_job(build *b, job_list *list, enum job_role role, int target, siz
         j->argc = n;                                                                               \
     } while (0)
     ARG(mem_strdup(role == ROLE_DISCOVER ? b->wrapper : desc->module_file));
+    if (desc->define_count && !b->define_args) {
+        b->define_args = mem_calloc(desc->define_count, sizeof *b->define_args);
+        for (size_t i = 0; b->define_args && i < desc->define_count; i++)
+            if (!(b->define_args[i] = mem_printf("-D%s", desc->defines[i])))
+                goto nomem;
+        if (!b->define_args)
+            goto nomem;
+    }
+    j->shared_first = n;
+    j->shared_count = desc->define_count;
     for (size_t i = 0; i < desc->define_count; i++)
-        ARG(mem_printf("-D%s", desc->defines[i]));
+        j->argv[n++] = b->define_args[i];
+    j->argc = n;
     for (size_t i = 0; i < desc->include_dir_count; i++) {
         ARG(mem_strdup("-I"));
         ARG(mem_strdup(desc->include_dirs[i]));
