@@ -25,13 +25,24 @@ embedded compiler:
   * input that is not JSON, text before an object, or input ending inside an
     object: exit status 2, a message on standard error, no answer;
   * SIGTERM during a request: the worker dies of it, unanswered, its build's
-    outputs not written.
+    outputs not written;
+  * a requestId other than the decimal digits of an integer from 0 to
+    2^31 - 1 ("8x", "", 1e3, 8.0, -1, 2^64, 08, true) answered with exitCode
+    2 and requestId 0, never read as a number it begins with; the worker goes
+    on;
+  * @/dev/stdin, a FIFO, a folder or /dev/zero in a request refused with
+    exitCode 2 (only a regular file is a parameter file), and the next
+    request answered: standard input stays the worker's;
+  * a 28 MiB request of 4.9 million short arguments answered, the worker's
+    peak memory a small multiple of the request's size (its text and one
+    pointer an argument: no node per value).
 
     build_persistent_worker.py DGPB-BUILD
 """
 
 import json
 import os
+import select
 import signal
 import subprocess
 import sys
@@ -60,6 +71,7 @@ class Worker:
         self.p = subprocess.Popen([BUILD] + startup + ["--persistent_worker"], cwd=cwd,
                                   stdin=subprocess.PIPE, stdout=subprocess.PIPE,
                                   stderr=subprocess.PIPE)
+        self.buf = b""
 
     def send(self, text, chunk=0):
         """Writes requests as given (text), in pieces of `chunk` bytes (0: at once)."""
@@ -72,9 +84,19 @@ class Worker:
                 time.sleep(0.002)
 
     def answer(self, asked):
-        line = self.p.stdout.readline()
-        if not line:
-            fail(f"no answer to {asked!r}; worker log: {self.p.stderr.read().decode()}")
+        # Read with a guard against a worker that never answers (a request that swallowed
+        # standard input): not a measure of speed.
+        fd = self.p.stdout.fileno()
+        while b"\n" not in self.buf:
+            ready, _, _ = select.select([fd], [], [], 240)
+            if not ready:
+                self.p.kill()
+                fail(f"no answer to {asked[:200]!r} within 240 s: the worker hangs")
+            chunk = os.read(fd, 1 << 20)
+            if not chunk:
+                fail(f"no answer to {asked[:200]!r}; worker log: {self.p.stderr.read().decode()}")
+            self.buf += chunk
+        line, _, self.buf = self.buf.partition(b"\n")
         try:
             return json.loads(line)
         except json.JSONDecodeError:
@@ -87,7 +109,7 @@ class Worker:
 
     def finish(self, rest=b""):
         out, err = self.p.communicate(rest, timeout=120)
-        return self.p.returncode, out.decode(), err.decode()
+        return self.p.returncode, (self.buf + out).decode(), err.decode()
 
 
 def pretty(request):
@@ -195,6 +217,73 @@ def main():
         if status != -signal.SIGTERM or out or os.path.exists(os.path.join(work, "m", "many.dgpb")):
             fail(f"SIGTERM during a request: exit {status}, standard output {out!r}, log {err!r}")
         print("ok: SIGTERM during a request: the worker dies of it, unanswered, nothing written")
+
+        strict_inputs(work)
+
+
+def peak_kib(pid):
+    with open(f"/proc/{pid}/status") as f:
+        for line in f:
+            if line.startswith("VmHWM:"):
+                return int(line.split()[1])
+    fail("no VmHWM in /proc: this test needs Linux's /proc")
+
+
+def strict_inputs(work):
+    """Request ids read strictly, parameter files that are not regular files, a large request."""
+    w = Worker(work)
+    for rid in ('"8x"', '""', "1e3", "8.0", "-1", "18446744073709551616", "2147483648", '"08"',
+                "true", "[8]"):
+        got = w.ask('{"arguments": ["-q", "-o", "wr", "c.slang"], "requestId": %s}\n' % rid)
+        if got.get("exitCode") != 2 or got.get("requestId") != 0 or \
+                "its requestId is not an integer from 0 to 2147483647" not in got.get("output", ""):
+            fail(f"requestId {rid}: {got}")
+    if os.path.exists(os.path.join(work, "wr")):
+        fail("a request with a wrong requestId was built")
+    for rid, want in (('"12"', 12), ("2147483647", 2147483647), ("0", 0)):
+        got = w.ask('{"arguments": ["--bogus"], "requestId": %s}\n' % rid)
+        if got.get("requestId") != want or "unknown option '--bogus'" not in got.get("output", ""):
+            fail(f"requestId {rid}: {got}")
+    print("ok: requestId strictly parsed: \"8x\", \"\", 1e3, 8.0, -1, 2^64, 2^31, \"08\" refused, the worker goes on")
+
+    fifo = os.path.join(work, "params.fifo")
+    os.mkfifo(fifo)
+    os.mkdir(os.path.join(work, "params.dir"))
+    for name, kind in (("/dev/stdin", "a FIFO or pipe"), (fifo, "a FIFO or pipe"),
+                       ("params.dir", "a folder"), ("/dev/zero", "a character device")):
+        got = w.ask(json.dumps({"arguments": [f"@{name}", "c.slang"], "requestId": 20}) + "\n")
+        if got.get("exitCode") != 2 or \
+                f"parameter file '{name}' is not a regular file ({kind})" not in got.get("output", ""):
+            fail(f"@{name} in a request: {got}")
+    # Standard input is still the worker's: the next request is read and answered.
+    after = w.ask('{"arguments": ["-q", "-o", "ws", "c.slang"], "requestId": 21}\n')
+    if after.get("exitCode") != 0 or after.get("requestId") != 21:
+        fail(f"the request after @/dev/stdin: {after}")
+    print("ok: @/dev/stdin, a FIFO, a folder, /dev/zero in a request: exitCode 2, the next request answered")
+
+    # 28 MiB: 4.9 million arguments of 3 bytes, then a module that does not exist (exit 3 once
+    # the arguments are parsed). Read into a node per value it took gigabytes.
+    count = (28 << 20) // 6
+    big = '{"requestId": 30, "arguments": [' + '"-DX",' * count + '"no-such.slang"]}\n'
+    before = peak_kib(w.p.pid)
+    got = w.ask(big)
+    if got.get("exitCode") != 3 or got.get("requestId") != 30 or \
+            "no-such.slang" not in got.get("output", ""):
+        fail(f"the 28 MiB request: {str(got)[:400]}")
+    peak = peak_kib(w.p.pid)
+    mib = len(big) / (1 << 20)
+    print(f"figure: a {mib:.0f} MiB request of {count} arguments: the worker's peak resident "
+          f"memory {before // 1024} MiB before it, {peak // 1024} MiB after")
+    if peak > before + 8 * len(big) // 1024:
+        fail(f"the {mib:.0f} MiB request took the worker to {peak // 1024} MiB (from "
+             f"{before // 1024} MiB): more than 8 times its size")
+    last = w.ask('{"arguments": ["-q", "-o", "wt", "c.slang"], "requestId": 31}\n')
+    if last.get("exitCode") != 0:
+        fail(f"the request after the 28 MiB one: {last}")
+    status, out, err = w.finish()
+    if status != 0 or out:
+        fail(f"the end of input: exit {status}, standard output {out!r}")
+    print("ok: a 28 MiB request answered within 8 times its size; the worker goes on")
 
 
 main()

@@ -32,6 +32,7 @@
 #include "core/alloc.h"
 #include "dgpb/fileio.h"
 #include "core/fileio_internal.h"
+#include "core/strict_number.h"
 #include "cache/cache_files.h"
 #include "cache/remote_cache.h"
 #include "dgpb/sha256.h"
@@ -110,11 +111,12 @@ int dgpb_cache_parse_size(const char *text, uint64_t *out)
 {
     if (!text || !*text)
         return DGPB_ERR_INVALID;
-    char *end = NULL;
-    errno = 0;
-    unsigned long long n = strtoull(text, &end, 10);
-    if (errno || end == text || *text == '-')
+    /* Digits first: no white space or sign (strtoull() takes " -1" as 2^64 - 1). */
+    uint64_t n = 0;
+    size_t digits = strict_u64_prefix(text, UINT64_MAX, &n);
+    if (!digits)
         return DGPB_ERR_INVALID;
+    const char *end = text + digits;
     unsigned shift = 0;
     if (*end == 'K' || *end == 'k')
         shift = 10, end++;

@@ -20,6 +20,7 @@
 #include <unistd.h>
 
 #include "core/alloc.h"
+#include "core/bytebuf.h"
 
 #define ERR_KEEP ((size_t)64 << 10) /* how much of a worker's standard error is kept */
 #define ERR_SHOWN 1200              /* how much of it a message quotes */
@@ -145,48 +146,75 @@ void worker_free(worker *w)
 
 /* ---- jobs ---- */
 
-/* A JSON array of the strings (a NULL one as ""), or NULL when out of memory. */
-static cJSON *string_array(const char *const *args, size_t n)
+/* Appends `text` as a JSON string, escaped as cJSON escapes it (bytes past ASCII as they are). */
+static void json_string(dgpb_bytebuf *out, const char *text)
 {
-    cJSON *array = cJSON_CreateArray();
-    for (size_t k = 0; array && k < n; k++) {
-        cJSON *s = cJSON_CreateString(args[k] ? args[k] : "");
-        if (!s || !cJSON_AddItemToArray(array, s)) {
-            cJSON_Delete(s);
-            cJSON_Delete(array);
-            array = NULL;
+    bytebuf_append(out, "\"", 1);
+    const char *run = text;
+    for (const char *p = text;; p++) {
+        unsigned char c = (unsigned char)*p;
+        if (c >= 0x20 && c != '"' && c != '\\')
+            continue;
+        bytebuf_append(out, run, (size_t)(p - run));
+        if (!c)
+            break;
+        char esc[8];
+        const char *named = c == '"'    ? "\\\""
+                            : c == '\\' ? "\\\\"
+                            : c == '\b' ? "\\b"
+                            : c == '\f' ? "\\f"
+                            : c == '\n' ? "\\n"
+                            : c == '\r' ? "\\r"
+                            : c == '\t' ? "\\t"
+                                        : NULL;
+        if (!named) {
+            snprintf(esc, sizeof esc, "\\u%04x", c);
+            named = esc;
         }
+        bytebuf_append(out, named, strlen(named));
+        run = p + 1;
     }
-    return array;
+    bytebuf_append(out, "\"", 1);
 }
 
 char *worker_job_line(const char *const *args, size_t n, bool layout, const char *layout_output,
                       const char *cwd)
 {
-    cJSON *array = string_array(args, n);
-    cJSON *root = array;
+    /* Written straight into one buffer: a job of a million arguments is its text, not a node
+       per argument. */
+    dgpb_bytebuf out = DGPB_BYTEBUF_INIT;
     bool compile = !layout && layout_output;
-    if (array && (layout || compile || cwd)) { /* {"cwd": ..., "layout"|"compile"|"args": [...]} */
-        root = cJSON_CreateObject();
-        bool ok = root && (!cwd || cJSON_AddStringToObject(root, "cwd", cwd));
-        if (!ok || !cJSON_AddItemToObject(root,
-                                          layout    ? "layout"
-                                          : compile ? "compile"
-                                                    : "args",
-                                          array)) {
-            cJSON_Delete(root);
-            cJSON_Delete(array);
-            root = NULL;
-        } else if (compile && !cJSON_AddStringToObject(root, "layout_output", layout_output)) {
-            cJSON_Delete(root);
-            root = NULL;
+    bool object = layout || compile || cwd; /* {"cwd": ..., "layout"|"compile"|"args": [...]} */
+    if (object) {
+        bytebuf_append(&out, "{", 1);
+        if (cwd) {
+            bytebuf_append(&out, "\"cwd\":", 6);
+            json_string(&out, cwd);
+            bytebuf_append(&out, ",", 1);
         }
+        json_string(&out, layout ? "layout" : compile ? "compile" : "args");
+        bytebuf_append(&out, ":", 1);
     }
-    char *text = root ? cJSON_PrintUnformatted(root) : NULL;
-    cJSON_Delete(root);
-    char *line = text ? mem_strdup(text) : NULL;
-    cJSON_free(text);
-    return line;
+    bytebuf_append(&out, "[", 1);
+    for (size_t k = 0; k < n; k++) {
+        if (k)
+            bytebuf_append(&out, ",", 1);
+        json_string(&out, args[k] ? args[k] : "");
+    }
+    bytebuf_append(&out, "]", 1);
+    if (compile) {
+        bytebuf_append(&out, ",\"layout_output\":", 17);
+        json_string(&out, layout_output);
+    }
+    if (object)
+        bytebuf_append(&out, "}", 1);
+    bytebuf_append(&out, "", 1); /* the NUL */
+    if (out.failed) {
+        bytebuf_free(&out);
+        return NULL;
+    }
+    size_t len;
+    return (char *)bytebuf_take(&out, &len);
 }
 
 int worker_send_line(worker *w, const char *line, dgpb_diag *diag)

@@ -100,6 +100,9 @@ static void finish(build *b)
     group_symbols_free(b->symbols, b->symbol_count);
     dgpb_free(b->source);
     dgpb_free(b->wrapper);
+    for (size_t i = 0; b->define_args && i < b->desc->define_count; i++)
+        dgpb_free(b->define_args[i]);
+    dgpb_free(b->define_args);
     build_deps_free(b);
     dgpb_free(b->seen);
     cache_session_end(&b->cache);

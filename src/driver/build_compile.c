@@ -204,7 +204,7 @@ static int read_outputs(build *b, const job_list *list, const dgpb_compile_job *
             build_report_compile_failure(b, j, &jobs[i]);
     }
     if (b->errors)
-        return b->compiler_crashed ? DGPB_ERR_TOOL : DGPB_ERR_SHADER;
+        return build_failure_rc(b);
     int rc = DGPB_OK;
     for (size_t i = 0; i < list->count && !rc; i++) {
         const job_info *j = &list->info[i];
@@ -231,7 +231,7 @@ static int read_outputs(build *b, const job_list *list, const dgpb_compile_job *
     if (!rc && waiting) {
         report_waiting_failures(b, list, jobs);
         if (b->errors)
-            return b->compiler_crashed ? DGPB_ERR_TOOL : DGPB_ERR_SHADER;
+            return build_failure_rc(b);
     }
     /* Entries without a probe share the spirv target's analysis. */
     for (int t = 0; t < DGPB_TARGET_COUNT && !rc; t++)

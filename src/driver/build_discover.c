@@ -363,6 +363,8 @@ static void report_discovery_failures(build *b, const job_list *list, const dgpb
                          count == 1 ? "" : "s", targets, how, n, words);
             continue;
         }
+        if (build_tmp_full(b))
+            return;
         const char *text = build_diagnostics_text(&jobs[i], &n);
         if (b->desc->split_compiler_diagnostics) {
             build_report(b, DGPB_SEV_ERROR, DGPB_ERR_SHADER,
@@ -619,7 +621,7 @@ static int run_discoveries(build *b, job_list *list, dgpb_reflection **r)
     if (!rc)
         report_discovery_failures(b, list, jobs);
     if (!rc && b->errors)
-        rc = b->compiler_crashed ? DGPB_ERR_TOOL : DGPB_ERR_SHADER;
+        rc = build_failure_rc(b);
     for (size_t i = 0; i < list->count && !rc; i++) {
         rc = build_read_reflection(b, list->info[i].json, (dgpb_target_id)list->info[i].target,
                                    NULL, &r[i], NULL, NULL);

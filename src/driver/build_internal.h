@@ -79,6 +79,8 @@
 #define build_report dgpb__build_report
 #define build_report_at dgpb__build_report_at
 #define build_report_compile_failure dgpb__build_report_compile_failure
+#define build_failure_rc dgpb__build_failure_rc
+#define build_tmp_full dgpb__build_tmp_full
 #define build_report_compiler_text dgpb__build_report_compiler_text
 #define build_report_kept dgpb__build_report_kept
 #define build_text_as_given dgpb__build_text_as_given
@@ -175,7 +177,9 @@ typedef struct job_info {
                          build_layout_with_compile()) */
     char **argv;
     size_t argc;
-    char **deps; /* the files it read (its depfile, or its cached result) */
+    size_t shared_first, shared_count; /* argv[shared_first, +shared_count): the build's
+                                          define_args, borrowed (not freed with the job) */
+    char **deps;                       /* the files it read (its depfile, or its cached result) */
     size_t dep_count;
     bool deps_known;                  /* deps come from a depfile the compiler wrote */
     bool keyed;                       /* key is its cache manifest's key */
@@ -205,9 +209,11 @@ typedef struct build {
     const dgpb_build_desc *desc;
     build_options options; /* the project options (build_check_options) */
     dgpb_build_result *result;
-    char tmp[4096]; /* the intermediate folder ("" until made) */
-    char *wrapper;  /* the discovery module: the user's module plus the anchor entry */
-    char *source;   /* the module's text */
+    char tmp[4096];     /* the intermediate folder ("" until made) */
+    char *wrapper;      /* the discovery module: the user's module plus the anchor entry */
+    char **define_args; /* "-DNAME[=VALUE]" of each desc->defines, made once and shared by
+                           every job's argv: a million defines cost one copy, not one a job */
+    char *source;       /* the module's text */
     size_t source_len;
     char **symbols; /* the group symbols the module tests (DREAM_SHADER_<e>, ...) */
     size_t symbol_count;
@@ -226,6 +232,8 @@ typedef struct build {
     bool metallib; /* the metal target ships metallib code (every metallib job compiled) */
     unsigned errors;
     bool compiler_crashed; /* a compile failed by crashing (exit status 3, not 1) */
+    int tmp_room; /* the intermediate folder's room after a failed compile: 0 unknown, 1 some,
+                     2 none (reported once; exit status 3, not 1): build_tmp_full() */
     uint32_t progress_done, progress_total; /* jobs for desc->progress (build_batch.c) */
     double progress_start;
     /* The files Slang read (the depfile's dependencies), each once, in the order first read
@@ -353,6 +361,23 @@ const char *build_diagnostics_text(const dgpb_compile_job *job, int *len);
 
 /* Reports a failed entry compile (or probe) with Slang's own diagnostics. */
 void build_report_compile_failure(build *b, const job_info *info, const dgpb_compile_job *job);
+
+/* The bytes a probe writes into the intermediate folder to tell a full one (build_tmp_full()). */
+#define BUILD_TMP_PROBE ((size_t)1 << 20)
+
+/*
+ * Whether a compile that failed without crashing failed because the
+ * intermediate folder is full: a probe of BUILD_TMP_PROBE bytes written there
+ * (and removed) fails with ENOSPC or EDQUOT. The first time it is, the error
+ * is reported once, naming the folder (DGPB_ERR_IO: exit status 3); the
+ * answer is kept for the build, and the compiler's own words about the
+ * failure are not reported (they blame the module).
+ */
+bool build_tmp_full(build *b);
+
+/* What the build's failed compiles amount to: DGPB_ERR_TOOL after a crash or a full
+   intermediate folder, else DGPB_ERR_SHADER. */
+int build_failure_rc(const build *b);
 
 /* The lines of a crashed compiler's output that a report quotes, from its end. */
 #define BUILD_LAST_WORDS_LINES 20

@@ -14,7 +14,9 @@
 #include <errno.h>
 #include <stdio.h>
 #include <string.h>
+#include <fcntl.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include "code/code_format.h"
 #include "core/alloc.h"
@@ -47,7 +49,8 @@ void build_job_list_free(job_list *list)
     for (size_t i = 0; i < list->count; i++) {
         job_info *j = &list->info[i];
         for (size_t k = 0; k < j->argc; k++)
-            dgpb_free(j->argv[k]);
+            if (k - j->shared_first >= j->shared_count)
+                dgpb_free(j->argv[k]);
         dgpb_free(j->argv);
         dgpb_free(j->out);
         dgpb_free(j->json);
@@ -134,8 +137,19 @@ static int add_job(build *b, job_list *list, enum job_role role, int target, siz
         j->argc = n;                                                                               \
     } while (0)
     ARG(mem_strdup(role == ROLE_DISCOVER ? b->wrapper : desc->module_file));
+    if (desc->define_count && !b->define_args) {
+        b->define_args = mem_calloc(desc->define_count, sizeof *b->define_args);
+        for (size_t i = 0; b->define_args && i < desc->define_count; i++)
+            if (!(b->define_args[i] = mem_printf("-D%s", desc->defines[i])))
+                goto nomem;
+        if (!b->define_args)
+            goto nomem;
+    }
+    j->shared_first = n;
+    j->shared_count = desc->define_count;
     for (size_t i = 0; i < desc->define_count; i++)
-        ARG(mem_printf("-D%s", desc->defines[i]));
+        j->argv[n++] = b->define_args[i];
+    j->argc = n;
     for (size_t i = 0; i < desc->include_dir_count; i++) {
         ARG(mem_strdup("-I"));
         ARG(mem_strdup(desc->include_dirs[i]));
@@ -386,6 +400,43 @@ const char *build_last_words(const dgpb_compile_job *job, int *len)
     return text + start;
 }
 
+bool build_tmp_full(build *b)
+{
+    if (b->tmp_room || !b->tmp[0])
+        return b->tmp_room == 2;
+    b->tmp_room = 1;
+    char *probe = mem_printf("%s/space-probe", b->tmp);
+    static const char zeros[65536];
+    int fd = probe ? open(probe, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0600) : -1;
+    int err = fd < 0 ? errno : 0;
+    for (size_t done = 0; fd >= 0 && !err && done < BUILD_TMP_PROBE;) {
+        ssize_t n = write(fd, zeros, sizeof zeros);
+        if (n < 0 && errno != EINTR)
+            err = errno;
+        done += n > 0 ? (size_t)n : 0;
+    }
+    if (fd >= 0) {
+        if (!err && fsync(fd) != 0)
+            err = errno;
+        close(fd);
+        unlink(probe);
+    }
+    dgpb_free(probe);
+    if (err != ENOSPC && err != EDQUOT)
+        return false;
+    b->tmp_room = 2;
+    build_report(b, DGPB_SEV_ERROR, DGPB_ERR_IO,
+                 "no space left in the intermediate folder '%s' (%s): the compiler could not "
+                 "write its outputs there; free space on it or set TMPDIR to another folder",
+                 b->tmp, strerror(err));
+    return true;
+}
+
+int build_failure_rc(const build *b)
+{
+    return b->compiler_crashed || b->tmp_room == 2 ? DGPB_ERR_TOOL : DGPB_ERR_SHADER;
+}
+
 void build_report_compile_failure(build *b, const job_info *info, const dgpb_compile_job *job)
 {
     int n;
@@ -403,6 +454,8 @@ void build_report_compile_failure(build *b, const job_info *info, const dgpb_com
                      target, probe, entry_name, how, n, words);
         return;
     }
+    if (build_tmp_full(b))
+        return;
     if (b->desc->split_compiler_diagnostics) {
         build_report(b, DGPB_SEV_ERROR, DGPB_ERR_SHADER,
                      "target '%s'%s, entry '%s': compile failed (exit status %d)", target, probe,

@@ -24,6 +24,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "core/strict_number.h"
 #include "compiler/compiler_files.h"
 #include "compiler/slang_lookup.h"
 #include "core/alloc.h"
@@ -539,12 +540,10 @@ long service_env_number(const char *name, long fallback, long min, long max)
     const char *v = getenv(name);
     if (!v || !*v)
         return fallback;
-    char *end = NULL;
-    errno = 0;
-    long n = strtol(v, &end, 10);
-    if (errno || *end || n < min || n > max)
+    uint64_t n = 0; /* decimal digits only (core/strict_number.h) */
+    if (max < 0 || !strict_u64(v, (uint64_t)max, &n) || (long)n < min)
         return fallback;
-    return n;
+    return (long)n;
 }
 
 double service_now(void)

@@ -20,7 +20,6 @@ void json_stream_init(json_stream *s, int fd)
 void json_stream_free(json_stream *s)
 {
     free(s->buf);
-    free(s->object);
     memset(s, 0, sizeof *s);
 }
 
@@ -60,24 +59,12 @@ static long fill(json_stream *s, const char **why)
     return (long)n;
 }
 
-/* Copies the object buf[start, end) out, NUL-terminated, and moves past it. */
-static int hand_out(json_stream *s, size_t end, const char **text, size_t *size, const char **why)
+/* Hands the object buf[start, end) out where it stands, and moves past it. */
+static int hand_out(json_stream *s, size_t end, char **text, size_t *size)
 {
-    size_t n = end - s->start;
-    if (n + 1 > s->object_cap) {
-        char *grown = realloc(s->object, n + 1);
-        if (!grown) {
-            *why = "out of memory for a work request";
-            return -1;
-        }
-        s->object = grown;
-        s->object_cap = n + 1;
-    }
-    memcpy(s->object, s->buf + s->start, n);
-    s->object[n] = 0;
+    *text = s->buf + s->start;
+    *size = end - s->start;
     s->start = end;
-    *text = s->object;
-    *size = n;
     return 1;
 }
 
@@ -86,7 +73,7 @@ static bool is_space(char c)
     return c == ' ' || c == '\t' || c == '\n' || c == '\r';
 }
 
-int json_stream_next(json_stream *s, const char **text, size_t *size, const char **why)
+int json_stream_next(json_stream *s, char **text, size_t *size, const char **why)
 {
     /* White space before the object; the end of the input there is the normal end. */
     for (;;) {
@@ -120,7 +107,7 @@ int json_stream_next(json_stream *s, const char **text, size_t *size, const char
             } else if (c == '{' || c == '[') {
                 depth++;
             } else if ((c == '}' || c == ']') && --depth == 0) {
-                return hand_out(s, i + 1, text, size, why);
+                return hand_out(s, i + 1, text, size);
             }
         }
         if (s->len - s->start >= JSON_STREAM_MAX) {

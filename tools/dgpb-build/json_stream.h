@@ -19,22 +19,21 @@ typedef struct json_stream {
     char *buf;       /* bytes read and not yet handed out (owned) */
     size_t start;    /* where they begin in buf */
     size_t len, cap; /* end of the bytes read, and buf's size */
-    char *object;    /* the object handed out last, NUL-terminated (owned) */
-    size_t object_cap;
 } json_stream;
 
 /* A stream on `fd` (not owned); release with json_stream_free(). */
 void json_stream_init(json_stream *s, int fd);
 
 /*
- * Reads the next object. Returns 1 with *text (NUL-terminated, *size bytes
- * without the NUL; valid until the next call) set to the object, from its
- * '{' to its '}'; 0 at the end of the input when only white space came
+ * Reads the next object. Returns 1 with *text (*size bytes, not
+ * NUL-terminated; in the stream's buffer, which the caller may modify, valid
+ * until the next call: never copied) set to the object, from its '{' to its
+ * '}'; 0 at the end of the input when only white space came
  * after the last object; -1 with *why (a static string) when the input
  * holds something other than an object, ends inside one, holds one larger
  * than JSON_STREAM_MAX, cannot be read, or a signal interrupted the read.
  */
-int json_stream_next(json_stream *s, const char **text, size_t *size, const char **why);
+int json_stream_next(json_stream *s, char **text, size_t *size, const char **why);
 
 void json_stream_free(json_stream *s);
 

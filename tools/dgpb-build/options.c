@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/strict_number.h"
 #include "driver/targets.h"
 #include "dgpb/cache.h"
 #include "dgpb/format.h"
@@ -355,10 +356,11 @@ int options_parse(int argc, char **argv, options *o)
         } else if (take_value(argc, argv, &i, "-I", true, &v, &err)) {
             o->includes[o->include_count++] = v;
         } else if (take_value(argc, argv, &i, "-j", true, &v, &err)) {
-            char *end = NULL;
-            long n = err ? 0 : strtol(v, &end, 10);
-            if (!err && (!*v || *end || n < 1 || n > 1024))
-                return tool_usage_error("-j needs a number from 1 to 1024, not '%s'", v);
+            uint64_t n = 0;
+            if (!err && (!strict_u64(v, 1024, &n) || n < 1))
+                return tool_usage_error("-j needs a number from 1 to 1024 (decimal digits "
+                                        "only), not '%s'",
+                                        v);
             o->build.jobs = (unsigned)n;
         } else if (!strcmp(a, "--persistent_worker")) {
             return tool_usage_error("'--persistent_worker' starts a worker: it goes on the "

@@ -12,9 +12,16 @@
  *     argument, '@' included, not another file. An argument that starts
  *     with '@' on the command line is always a file (name a module that
  *     starts with '@' as ./@m.slang).
+ *   * only a regular file is read (a symbolic link to one is followed):
+ *     opened with O_NONBLOCK and checked with fstat() before any read, so
+ *     /dev/stdin on a pipe, a FIFO, a device or a folder is a usage error,
+ *     never a read that blocks or has no end (in a persistent worker,
+ *     @/dev/stdin would read the requests that follow).
  *   * a file that cannot be read is exit status 3; a lone "@", a file of
- *     more than PARAM_FILE_MAX bytes or one holding a NUL byte is a usage
- *     error (2). The message names the file.
+ *     more than PARAM_FILE_MAX bytes (refused from its size, unread) or one
+ *     holding a NUL byte is a usage error (2). The message names the file.
+ *   * a file costs one allocation of its size, its lines cut in place, and
+ *     one pointer a line.
  */
 #ifndef DGPB_BUILD_PARAM_FILE_H
 #define DGPB_BUILD_PARAM_FILE_H

@@ -7,7 +7,6 @@
 #define _POSIX_C_SOURCE 200809L
 #include "persistent_worker.h"
 
-#include <cjson/cJSON.h>
 #include <fcntl.h>
 #include <limits.h>
 #include <stdbool.h>
@@ -22,6 +21,7 @@
 #include "invocation.h"
 #include "json_stream.h"
 #include "signals.h"
+#include "work_request.h"
 
 /* What a request's output keeps at most; past it, a line says how much was cut. */
 #define OUTPUT_MAX ((size_t)16 << 20)
@@ -141,66 +141,44 @@ static void answer(worker *w, int id, int exit_code, const char *output)
 }
 
 /*
- * Why a parsed request cannot run (NULL: it can), and its id. A number
- * given as a string is read too.
+ * Serves one request read from text[0, size) (modified in place): runs it
+ * and answers, or answers why it cannot run. Returns false when the text is
+ * not a JSON object, which ends the worker (*why, *at set).
  */
-static const char *check_request(const cJSON *req, int *id)
+static bool serve(worker *w, char *text, size_t size, const char **why, size_t *at)
 {
-    const cJSON *rid = cJSON_GetObjectItemCaseSensitive(req, "requestId");
-    *id = 0;
-    if (cJSON_IsNumber(rid))
-        *id = rid->valueint;
-    else if (cJSON_IsString(rid))
-        *id = atoi(rid->valuestring);
-    else if (rid && !cJSON_IsNull(rid))
-        return "its requestId is not a number";
-    const cJSON *args = cJSON_GetObjectItemCaseSensitive(req, "arguments");
-    if (args && !cJSON_IsArray(args))
-        return "its arguments are not an array";
-    const cJSON *a;
-    cJSON_ArrayForEach(a, args)
-    {
-        if (!cJSON_IsString(a))
-            return "its arguments are not all strings";
+    work_request req;
+    int got = work_request_parse(text, size, (size_t)w->startup_count, &req, why, at);
+    if (got == WORK_REQUEST_NOT_JSON) {
+        work_request_free(&req);
+        return false;
     }
-    const cJSON *sandbox = cJSON_GetObjectItemCaseSensitive(req, "sandboxDir");
-    if (cJSON_IsString(sandbox) && sandbox->valuestring[0])
-        return "it names a sandboxDir (multiplex sandboxing), which dgpb-build does not support";
-    return NULL;
-}
-
-/* Serves one parsed request: runs it and answers, or answers why it cannot run. */
-static void serve(worker *w, const cJSON *req)
-{
-    int id = 0;
-    const char *bad = check_request(req, &id);
-    if (bad) {
-        char text[256];
-        snprintf(text, sizeof text, "dgpb-build: error: malformed work request: %s\n", bad);
-        answer(w, id, EXIT_USAGE, text);
-        return;
+    if (got == WORK_REQUEST_OK && req.cancel) {
+        work_request_free(&req);
+        return true;
     }
-    const cJSON *args = cJSON_GetObjectItemCaseSensitive(req, "arguments");
-    int n = cJSON_GetArraySize(args);
-    char **argv = calloc((size_t)w->startup_count + (size_t)n + 1, sizeof *argv);
-    if (!argv) {
-        answer(w, id, EXIT_TOOL, NULL);
-        return;
+    if (got == WORK_REQUEST_OK && req.sandbox) {
+        got = WORK_REQUEST_WRONG;
+        *why = "it names a sandboxDir (multiplex sandboxing), which dgpb-build does not support";
     }
-    int argc = 0;
-    for (int i = 0; i < w->startup_count; i++)
-        argv[argc++] = w->startup[i];
-    const cJSON *a;
-    cJSON_ArrayForEach(a, args)
-    {
-        argv[argc++] = a->valuestring;
+    if (got == WORK_REQUEST_NOMEM) {
+        answer(w, req.id, EXIT_TOOL, "dgpb-build: error: out of memory for a work request\n");
+    } else if (got != WORK_REQUEST_OK) {
+        char msg[256];
+        snprintf(msg, sizeof msg, "dgpb-build: error: malformed work request: %s\n", *why);
+        answer(w, req.id, EXIT_USAGE, msg);
+    } else {
+        /* The startup arguments in the lead slots the request's vector kept for them. */
+        for (int i = 0; i < w->startup_count; i++)
+            req.argv[i] = w->startup[i];
+        char *output = NULL;
+        int rc = run_captured(w, w->startup_count + (int)req.arg_count, req.argv, &output);
+        if (!signals_caught) /* stopped by a signal: the worker dies of it, unanswered */
+            answer(w, req.id, rc, output);
+        free(output);
     }
-    char *output = NULL;
-    int rc = run_captured(w, argc, argv, &output);
-    free(argv);
-    if (!signals_caught) /* stopped by a signal: the worker dies of it, unanswered */
-        answer(w, id, rc, output);
-    free(output);
+    work_request_free(&req);
+    return true;
 }
 
 int persistent_worker_main(int argc, char **argv)
@@ -226,8 +204,9 @@ int persistent_worker_main(int argc, char **argv)
     json_stream_init(&in, STDIN_FILENO);
     int status = EXIT_OK;
     for (;;) {
-        const char *text = NULL, *why = NULL;
-        size_t size = 0;
+        char *text = NULL;
+        const char *why = NULL;
+        size_t size = 0, at = 0;
         int got = json_stream_next(&in, &text, &size, &why);
         if (signals_caught) {
             status = 128 + signals_caught;
@@ -235,22 +214,19 @@ int persistent_worker_main(int argc, char **argv)
         }
         if (got == 0)
             break;
-        cJSON *req = got > 0 ? cJSON_ParseWithLength(text, size) : NULL;
-        if (!req) {
-            const char *at = got > 0 ? cJSON_GetErrorPtr() : NULL;
-            if (got > 0)
-                fprintf(stderr,
-                        "dgpb-build: --persistent_worker: malformed work request: not valid "
-                        "JSON (at byte %ld of %zu: '%.20s')\n",
-                        at && at >= text ? (long)(at - text) : -1L, size, at ? at : "");
-            else
-                fprintf(stderr, "dgpb-build: --persistent_worker: malformed input: %s\n", why);
+        if (got < 0) {
+            fprintf(stderr, "dgpb-build: --persistent_worker: malformed input: %s\n", why);
             status = EXIT_USAGE;
             break;
         }
-        if (!cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(req, "cancel")))
-            serve(&w, req);
-        cJSON_Delete(req);
+        if (!serve(&w, text, size, &why, &at)) {
+            fprintf(stderr,
+                    "dgpb-build: --persistent_worker: malformed work request: not valid JSON: "
+                    "%s (at byte %zu of %zu)\n",
+                    why, at, size);
+            status = EXIT_USAGE;
+            break;
+        }
         if (signals_caught) {
             status = 128 + signals_caught;
             break;

@@ -25,8 +25,10 @@
  * Requests are served one at a time, in order, each answered with its
  * requestId (0 when it has none: singleplex); cancel requests are ignored
  * (dgpb-build does not declare support for cancellation, so Bazel sends
- * none). A request whose fields are wrong (arguments that are not an array
- * of strings, a sandboxDir) is answered with exitCode 2 and why. Input that
+ * none). A request is read strictly and in place (work_request.h); one
+ * whose fields are wrong (arguments that are not an array of strings, a
+ * requestId that is not an integer from 0 to 2^31 - 1, a sandboxDir) is
+ * answered with exitCode 2 and why. Input that
  * is not a stream of JSON objects ends the worker with exit status 2 and a
  * message on its standard error; the end of the input ends it with 0; a
  * signal ends it as it ends dgpb-build (128 + N).
