@@ -46,6 +46,8 @@ typedef struct dgpb_cache dgpb_cache;
 typedef struct dgpb_cache_counters {
     uint64_t build_hits, build_misses, compile_hits, compile_misses;
     uint64_t remote_hits, remote_misses, remote_uploads, remote_errors;
+    uint64_t build_rejected; /* cached builds found but refused by the replay's validation
+                                (counted among build_misses too) */
 } dgpb_cache_counters;
 
 typedef struct dgpb_cache_stats {

@@ -7,7 +7,8 @@
  * and rename them into place. <dir>/v1/counters holds 48-byte records of
  * counters, appended (O_APPEND) by each process that closes the cache:
  * "DGPBK001", four u64 counts, the first 8 bytes of the SHA-256 of those 40
- * bytes; <dir>/v1/remote-counters the same for the remote store's counters.
+ * bytes; <dir>/v1/remote-counters the same for the remote store's counters,
+ * <dir>/v1/rejected-counters for the cached builds a replay refused (its first).
  *
  * A remote store (dgpb_cache_set_remote) is read through on a local miss:
  * the action entry sha256(kind || key) names the content's SHA-256, the content
@@ -759,9 +760,11 @@ static void read_counter_file(const dgpb_cache *c, const char *name, uint64_t *o
 static void read_counters(const dgpb_cache *c, dgpb_cache_counters *out)
 {
     memset(out, 0, sizeof *out);
-    uint64_t local[4] = {0}, remote[4] = {0};
+    uint64_t local[4] = {0}, remote[4] = {0}, rejected[4] = {0};
     read_counter_file(c, "counters", local);
     read_counter_file(c, "remote-counters", remote);
+    read_counter_file(c, "rejected-counters", rejected);
+    out->build_rejected = rejected[0];
     out->build_hits = local[0], out->build_misses = local[1];
     out->compile_hits = local[2], out->compile_misses = local[3];
     out->remote_hits = remote[0], out->remote_misses = remote[1];
@@ -801,8 +804,10 @@ static void add_counters(const dgpb_cache *c)
     const dgpb_cache_counters *k = &c->counters;
     uint64_t local[4] = {k->build_hits, k->build_misses, k->compile_hits, k->compile_misses};
     uint64_t remote[4] = {k->remote_hits, k->remote_misses, k->remote_uploads, k->remote_errors};
+    uint64_t rejected[4] = {k->build_rejected, 0, 0, 0};
     add_counter_file(c, "counters", local);
     add_counter_file(c, "remote-counters", remote);
+    add_counter_file(c, "rejected-counters", rejected);
 }
 
 /* ---- eviction ---- */
@@ -892,8 +897,8 @@ int dgpb_cache_clear(dgpb_cache *c, dgpb_diag *diag)
                                strerror(err));
     }
     cache_scan_free(&s);
-    const char *files[] = {"counters", "remote-counters", "pending"};
-    for (size_t i = 0; i < 3 && !rc; i++) {
+    const char *files[] = {"counters", "remote-counters", "rejected-counters", "pending"};
+    for (size_t i = 0; i < sizeof files / sizeof *files && !rc; i++) {
         char path[4200];
         snprintf(path, sizeof path, "%s/%s", c->root, files[i]);
         int err = cache_remove_any(path);

@@ -106,7 +106,8 @@ int cache_command(const options *o)
                    "cap: %llu bytes\n"
                    "builds: %llu hits, %llu misses\n"
                    "compiles: %llu hits, %llu misses\n"
-                   "remote: %llu hits, %llu misses, %llu uploads, %llu errors\n",
+                   "remote: %llu hits, %llu misses, %llu uploads, %llu errors\n"
+                   "refused: %llu cached builds that failed validation\n",
                    dgpb_cache_dir(cache), (unsigned long long)st.entries,
                    (unsigned long long)st.damaged, (unsigned long long)st.size,
                    (unsigned long long)st.max_size, (unsigned long long)st.counters.build_hits,
@@ -116,7 +117,8 @@ int cache_command(const options *o)
                    (unsigned long long)st.counters.remote_hits,
                    (unsigned long long)st.counters.remote_misses,
                    (unsigned long long)st.counters.remote_uploads,
-                   (unsigned long long)st.counters.remote_errors);
+                   (unsigned long long)st.counters.remote_errors,
+                   (unsigned long long)st.counters.build_rejected);
         }
     }
     dgpb_cache_close(cache);
