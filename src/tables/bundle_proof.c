@@ -26,6 +26,43 @@ static bool row_has_binding(const dgpb_param_desc *row, const dgpb_code_bindings
     return false;
 }
 
+/* Whether a value row of the table lies at the block `c` and covers bytes [offset, +size). */
+static bool member_described(const dgpb_param_desc *rows, uint32_t n, const dgpb_code_binding *c,
+                             uint32_t offset, uint32_t size)
+{
+    for (uint32_t r = 0; r < n; r++)
+        if (rows[r].kind == DGPB_KIND_VALUE &&
+            (c->cls == DGPB_CODE_PUSH_CONSTANT
+                 ? rows[r].space == DGPB_SPACE_LAUNCH
+                 : c->space == (int64_t)rows[r].space && c->binding == (int64_t)rows[r].binding) &&
+            rows[r].offset <= offset && offset + size <= rows[r].offset + rows[r].size)
+            return true;
+    return false;
+}
+
+/*
+ * Whether a value row that has no binding at its place is one the code uses all the same: a
+ * uniform or push-constant block of the code has a member of the row's bytes that no row at the
+ * block describes (the row was moved away from it). A row the code does not use has no member
+ * left in the code.
+ */
+static bool value_row_moved(const dgpb_param_desc *rows, uint32_t n, uint32_t r,
+                            const dgpb_code_bindings *code)
+{
+    if (rows[r].kind != DGPB_KIND_VALUE)
+        return false;
+    for (size_t i = 0; i < code->count; i++) {
+        const dgpb_code_binding *c = &code->items[i];
+        if (c->cls != DGPB_CODE_UNIFORM_BLOCK && c->cls != DGPB_CODE_PUSH_CONSTANT)
+            continue;
+        for (uint32_t m = 0; m < c->member_count; m++)
+            if (c->members[m].offset == rows[r].offset && c->members[m].size == rows[r].size &&
+                !member_described(rows, n, c, c->members[m].offset, c->members[m].size))
+                return true;
+    }
+    return false;
+}
+
 /* Proves one entry: its rows copied out of the bundle, its code read back. */
 static int prove_entry(const dgpb_target_view *t, const dgpb_entry_view *e, dgpb_diag *diag)
 {
@@ -89,7 +126,8 @@ static int prove_entry(const dgpb_target_view *t, const dgpb_entry_view *e, dgpb
         goto done;
     for (uint32_t r = 0; r < n; r++)
         in_code[r] = code.ptx ? !(rows[r].space == 0 && !code.ptx->has_global_params)
-                              : row_has_binding(&rows[r], &code.bindings);
+                              : row_has_binding(&rows[r], &code.bindings) ||
+                                    value_row_moved(rows, n, r, &code.bindings);
     dgpb_param_table table = {.rows = rows, .in_code = in_code, .count = n};
     dgpb_proof_input in = {.target = (dgpb_target_id)t->id,
                            .entry = entry,
