@@ -465,6 +465,46 @@ https)
     same c1 ref || fail "the bundle differs after a refused certificate"
     echo "ok: https with DGPB_CACHE_REMOTE_CA: $n files stored, none compiled on B; untrusted: $(grep -i warning c1.err)"
     ;;
+forged)
+    # A store cannot choose the bundle (docs/cache.md, "Trust"). Module A's whole-build entry
+    # pointed at module B's manifest, then a manifest naming a result whose bundle is the 19
+    # bytes "NOT A BUNDLE AT ALL" (every SHA-256 in the store right): each a recompile on an
+    # empty local cache, exit 0, the bytes of an uncached build.
+    setup_store
+    other=$HERE/../../fixtures/build/plain.slang
+    B a1 a --cache-remote "$URL"
+    "$build" "${opts[@]}" --cache-dir "$work/cache-a" --cache-remote "$URL" -o "$work/other" \
+        "$other" >"$work/other.out" 2>&1 || fail "building $other failed: $(cat "$work/other.out")"
+    if [ "$store" = http ]; then at=$NGINX_ROOT; else at=redis:$REDIS_PORT; fi
+    tamper() { REDISCLI_AUTH='' python3 "$HERE/tamper.py" "$at" "$@"; }
+    # Each build into the same output folder (the whole build's key names it), each on a local
+    # cache of its own; keep NAME: the last build's outputs moved to NAME.
+    keep() { mv a1 "$1" && mv a1.err "$1.err" && mv a1.out "$1.out"; }
+    keep first
+    tamper swap "$name.slang" plain.slang >/dev/null || fail "tamper.py swap failed"
+    B a1 s --cache-remote "$URL"
+    keep s
+    same s ref || fail "swapped entry: the bundle is not module A's: $(cat s.err)"
+    stats s
+    grep -q "^builds: 0 hits" stats-s.out || fail "swapped entry: a whole-build hit: $(cat stats-s.out)"
+    no_warning s
+    tamper fabricate "$name.slang" >/dev/null || fail "tamper.py fabricate failed"
+    B a1 f --cache-remote "$URL"
+    keep f
+    same f ref || fail "fabricated entry: a wrong bundle was written: $(cat f.err)"
+    one_warning f
+    grep -q "cached build from the remote store is not a valid bundle" f.err ||
+        fail "fabricated entry: no warning naming the remote store: $(cat f.err)"
+    stats f
+    grep -q "^builds: 0 hits" stats-f.out || fail "fabricated entry: counted as a hit: $(cat stats-f.out)"
+    grep -q "^refused: 1 " stats-f.out || fail "fabricated entry: not counted as refused: $(cat stats-f.out)"
+    # What the refused build filed in its place is right: the next machine replays it.
+    B a1 g --cache-remote "$URL"
+    keep g
+    same g ref || fail "after the refusal: the bundle differs"
+    [ "$(compiles g)" = 0 ] && no_warning g
+    echo "ok: a swapped entry is a miss; a fabricated one refused with $(grep warning f.err)"
+    ;;
 traversal)
     # A store whose action entries name paths instead of hashes, then one whose
     # manifests list "../" paths: the bundle is right, the client asks for
