@@ -5,6 +5,7 @@
 # written under WORK (emptied first), never into the home folder.
 set -euo pipefail
 case_=$1 build=$2 work=$3 native_root=${4:-} recorder=${4:-} fake=${5:-}
+HERE=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 unset DGPB_NO_CACHE DGPB_CACHE_MAX_SIZE DGPB_SLANGC SLANG_ROOT DGPB_CACHE_REMOTE DGPB_CACHE_REMOTE_READ_ONLY
 rm -rf "$work"
 mkdir -p "$work/mod/inc"
@@ -390,7 +391,6 @@ tampered)
     # the whole build's result rewritten consistently (entry headers and SHA-256s right) with
     # a bundle whose binding moved is refused by the replay's proof: one warning naming the
     # local cache, counted, and the build writes the bundle an uncached build writes.
-    HERE=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
     command -v python3 >/dev/null || fail "python3 is missing (Debian: python3)"
     C=$work/c
     reference "$work/ref"
