@@ -37,6 +37,10 @@
 #include "cache/remote_cache.h"
 #include "dgpb/sha256.h"
 
+#include <openssl/crypto.h>
+#include <openssl/evp.h>
+#include <openssl/hmac.h>
+
 #define MAGIC "DGPBC001"
 #define HEADER_SIZE (8 + 8 + DGPB_SHA256_SIZE)
 #define ENTRY_MAX ((uint64_t)1 << 31)
@@ -74,6 +78,11 @@ typedef struct remote_state {
     pthread_t thread;
     upload *head, *tail;
     size_t queued;
+    /* dgpb_cache_set_remote_key: the team's key; action entries carry an HMAC-SHA-256 of the
+       action and the content's SHA-256 under it, and entries without one are misses */
+    uint8_t team_key[DGPB_CACHE_REMOTE_KEY_MAX];
+    size_t team_key_len;
+    bool unauthenticated_warned;
 } remote_state;
 
 struct dgpb_cache {
@@ -341,6 +350,55 @@ static bool is_sha_hex(const uint8_t *p, size_t n)
     return true;
 }
 
+/* The HMAC-SHA-256 under the team key of "ACTION CONTENT" (both in hex), in hex; false when
+   OpenSSL fails. */
+static bool entry_hmac(const remote_state *r, const char *action, const char *name,
+                       char out[2 * DGPB_SHA256_SIZE + 1])
+{
+    char text[4 * DGPB_SHA256_SIZE + 2];
+    snprintf(text, sizeof text, "%s %s", action, name);
+    uint8_t mac[EVP_MAX_MD_SIZE];
+    unsigned len = 0;
+    if (!HMAC(EVP_sha256(), r->team_key, (int)r->team_key_len, (const uint8_t *)text, strlen(text),
+              mac, &len) ||
+        len != DGPB_SHA256_SIZE)
+        return false;
+    dgpb_sha256_hex(mac, out);
+    return true;
+}
+
+/*
+ * Whether an action entry's text (its content's SHA-256, then with a team key " " and its
+ * HMAC) is authenticated for `action`: always true without a key. An entry that is not is
+ * counted and, once per build, warned about; it is a miss, and the store stays on.
+ */
+static bool entry_authenticated(dgpb_cache *c, const char *action, const uint8_t *text, size_t n)
+{
+    remote_state *r = c->remote;
+    if (!r->team_key_len)
+        return true;
+    char name[2 * DGPB_SHA256_SIZE + 1], want[2 * DGPB_SHA256_SIZE + 1];
+    memcpy(name, text, 2 * DGPB_SHA256_SIZE);
+    name[2 * DGPB_SHA256_SIZE] = 0;
+    bool ok = n == 4 * DGPB_SHA256_SIZE + 1 && text[2 * DGPB_SHA256_SIZE] == ' ' &&
+              entry_hmac(r, action, name, want) &&
+              !CRYPTO_memcmp(want, text + 2 * DGPB_SHA256_SIZE + 1, 2 * DGPB_SHA256_SIZE);
+    if (ok)
+        return true;
+    pthread_mutex_lock(&r->lock);
+    c->counters.remote_unauthenticated++;
+    bool warn = !r->unauthenticated_warned;
+    r->unauthenticated_warned = true;
+    pthread_mutex_unlock(&r->lock);
+    if (warn)
+        remote_warn(r,
+                    "the remote store %s holds entries that the team key "
+                    "(DGPB_CACHE_REMOTE_KEY_FILE) does not authenticate: they are misses, "
+                    "compiled here",
+                    remote_shown(r->reader));
+    return false;
+}
+
 /* DGPB_OK with the entry, verified, or DGPB_ERR_NOT_FOUND; through handle `h`. */
 static int remote_fetch(dgpb_cache *c, dgpb_remote *h, char kind,
                         const uint8_t key[DGPB_CACHE_KEY_SIZE], uint8_t **data, size_t *size)
@@ -355,10 +413,19 @@ static int remote_fetch(dgpb_cache *c, dgpb_remote *h, char kind,
     if (!rc) {
         while (n && (text[n - 1] == '\n' || text[n - 1] == '\r' || text[n - 1] == ' '))
             n--;
-        if (!is_sha_hex(text, n)) {
+        /* The content's SHA-256, then (from a team with a key) " HMAC". */
+        size_t sha_n = n > 2 * DGPB_SHA256_SIZE && text[2 * DGPB_SHA256_SIZE] == ' '
+                           ? 2 * DGPB_SHA256_SIZE
+                           : n;
+        if (!is_sha_hex(text, sha_n) ||
+            (sha_n < n && (n != 4 * DGPB_SHA256_SIZE + 1 ||
+                           !is_sha_hex(text + sha_n + 1, 2 * DGPB_SHA256_SIZE)))) {
             remote_off(c, DGPB_ERR_CORRUPT, "an action entry that names no SHA-256", true);
             rc = DGPB_ERR_CORRUPT;
+        } else if (!entry_authenticated(c, action, text, n)) {
+            rc = DGPB_ERR_NOT_FOUND;
         } else {
+            n = sha_n;
             memcpy(name, text, n);
             name[n] = 0;
             rc = remote_get(h, "cas", name, DGPB_REMOTE_MAX_BLOB, &blob, &blob_n, &d);
@@ -558,8 +625,15 @@ static void remote_upload(dgpb_cache *c, const upload *u)
         dgpb_diag_clear(&d);
         rc = remote_put(r->writer, "cas", name, u->data, u->size, &d);
     }
+    char entry[4 * DGPB_SHA256_SIZE + 2], mac[2 * DGPB_SHA256_SIZE + 1];
+    snprintf(entry, sizeof entry, "%s", name);
+    if (r->team_key_len) { /* the content's SHA-256 and its HMAC under the team key */
+        if (!entry_hmac(r, action, name, mac))
+            return;
+        snprintf(entry, sizeof entry, "%s %s", name, mac);
+    }
     if (!rc)
-        rc = remote_put(r->writer, "ac", action, name, strlen(name), &d);
+        rc = remote_put(r->writer, "ac", action, entry, strlen(entry), &d);
     if (rc) {
         remote_off(c, rc, d.message, false);
         return;
@@ -631,6 +705,19 @@ static void remote_enqueue(dgpb_cache *c, char kind, const uint8_t key[DGPB_CACH
     pthread_mutex_unlock(&r->lock);
 }
 
+int dgpb_cache_set_remote_key(dgpb_cache *c, const void *key, size_t size, dgpb_diag *diag)
+{
+    if (!c || !c->remote)
+        return dgpb_diag_set(diag, DGPB_ERR_INVALID, -1, "a team key needs a remote store");
+    if (!key || !size || size > DGPB_CACHE_REMOTE_KEY_MAX)
+        return dgpb_diag_set(diag, DGPB_ERR_INVALID, -1,
+                             "the team key must hold 1 to %d bytes, not %zu",
+                             DGPB_CACHE_REMOTE_KEY_MAX, key ? size : 0);
+    memcpy(c->remote->team_key, key, size);
+    c->remote->team_key_len = size;
+    return DGPB_OK;
+}
+
 int dgpb_cache_set_remote(dgpb_cache *c, const char *url, bool read_only, dgpb_cache_warn_fn warn,
                           void *user, dgpb_diag *diag)
 {
@@ -698,6 +785,7 @@ static void remote_finish(dgpb_cache *c)
     if (r->url)
         explicit_bzero(r->url, strlen(r->url));
     dgpb_free(r->url);
+    explicit_bzero(r->team_key, sizeof r->team_key);
     pthread_mutex_destroy(&r->get_lock);
     pthread_mutex_destroy(&r->warn_lock);
     pthread_mutex_destroy(&r->lock);
@@ -765,6 +853,7 @@ static void read_counters(const dgpb_cache *c, dgpb_cache_counters *out)
     read_counter_file(c, "remote-counters", remote);
     read_counter_file(c, "rejected-counters", rejected);
     out->build_rejected = rejected[0];
+    out->remote_unauthenticated = rejected[1];
     out->build_hits = local[0], out->build_misses = local[1];
     out->compile_hits = local[2], out->compile_misses = local[3];
     out->remote_hits = remote[0], out->remote_misses = remote[1];
@@ -804,7 +893,7 @@ static void add_counters(const dgpb_cache *c)
     const dgpb_cache_counters *k = &c->counters;
     uint64_t local[4] = {k->build_hits, k->build_misses, k->compile_hits, k->compile_misses};
     uint64_t remote[4] = {k->remote_hits, k->remote_misses, k->remote_uploads, k->remote_errors};
-    uint64_t rejected[4] = {k->build_rejected, 0, 0, 0};
+    uint64_t rejected[4] = {k->build_rejected, k->remote_unauthenticated, 0, 0};
     add_counter_file(c, "counters", local);
     add_counter_file(c, "remote-counters", remote);
     add_counter_file(c, "rejected-counters", rejected);

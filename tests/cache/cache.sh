@@ -403,7 +403,7 @@ tampered)
     grep -q "warning: the cached build from the local cache '$C' is not a valid bundle" "$work/last" ||
         fail "no warning naming the local cache: $(cat "$work/last")"
     [ "$(grep -c warning "$work/last")" = 1 ] || fail "not one warning: $(cat "$work/last")"
-    [ "$(stat_of "$C" refused)" = "1 cached builds that failed validation" ] ||
+    [ "$(stat_of "$C" refused)" = "1 cached builds that failed validation, 0 remote entries the team key does not authenticate" ] ||
         fail "refused: $(stat_of "$C" refused)"
     # What the build filed in its place is replayed, with no warning.
     B --cache-dir "$C" -o "$work/o"
