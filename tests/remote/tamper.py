@@ -8,7 +8,7 @@ MODE:
   manifest  every manifest the store holds lists its input files as "../" paths
             (filed under its new, correct SHA-256, and its action entry renamed to it)
   swap A B  the action entry of module A's whole build (the manifest whose first input
-            is a file named A) names module B's whole-build manifest instead
+            is a file named A) holds module B's whole-build action entry instead
   fabricate A [BYTES]
             module A's whole build gets a new result whose bundle section is BYTES
             (default "NOT A BUNDLE AT ALL"; "@FILE": the bytes of FILE), the rest of the
@@ -68,7 +68,7 @@ def build_manifests():
     (one per output folder the module was built into)."""
     found = {}
     for key in keys("ac"):
-        content = get("cas", get("ac", key).decode())
+        content = get("cas", get("ac", key).decode()[:64])
         if not content.startswith(b"dgpb-manifest"):
             continue
         m = re.search(rb"^set ([0-9a-f]{64}) \S+ \d+\n[0-9a-f]{64} (.*)$", content, re.M)
@@ -91,8 +91,7 @@ if mode in ("swap", "fabricate"):
         sys.exit("no whole build of %s in the store (%s)" % (a, ", ".join(builds)))
     for key, manifest, result in builds[a]:
         if mode == "swap":
-            other = builds[sys.argv[4]][0][1]
-            put("ac", key, hashlib.sha256(other).hexdigest().encode())
+            put("ac", key, get("ac", builds[sys.argv[4]][0][0]))
             continue
         fake = sys.argv[4].encode() if len(sys.argv) > 4 else b"NOT A BUNDLE AT ALL"
         if fake.startswith(b"@"):
@@ -119,7 +118,7 @@ for i, key in enumerate(sorted(keys("ac"))):
         put("ac", key, PATHS[i % len(PATHS)])
         n += 1
         continue
-    content = get("cas", get("ac", key).decode())
+    content = get("cas", get("ac", key).decode()[:64])
     if not content.startswith(b"dgpb-manifest"):
         continue
     lines = content.split(b"\n")
