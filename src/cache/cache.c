@@ -46,6 +46,9 @@
 #define ENTRY_MAX ((uint64_t)1 << 31)
 #define UPLOAD_QUEUE_MAX ((size_t)256 << 20) /* bytes waiting for upload; more are not sent */
 #define HEAD_FIRST_MIN 4096 /* content at least this large: asked for before it is sent */
+/* How long dgpb_cache_close waits for the uploads still queued or running (docs/cache.md,
+   "Remote stores"): past it the rest are dropped, the one running is stopped, one warning. */
+#define UPLOAD_BUDGET_MS 2000
 
 typedef struct upload {
     struct upload *next;
@@ -80,6 +83,9 @@ typedef struct remote_state {
     size_t queued;
     /* dgpb_cache_set_remote_key: the team's key; action entries carry an HMAC-SHA-256 of the
        action and the content's SHA-256 under it, and entries without one are misses */
+    volatile sig_atomic_t upload_stop; /* the writer's cancellation: a signal, or the budget */
+    bool upload_done;                  /* the upload thread has left its loop */
+    bool over_budget;                  /* remote_finish stopped the uploads at the budget */
     uint8_t team_key[DGPB_CACHE_REMOTE_KEY_MAX];
     size_t team_key_len;
     bool unauthenticated_warned;
@@ -635,7 +641,7 @@ static void remote_upload(dgpb_cache *c, const upload *u)
     if (!rc)
         rc = remote_put(r->writer, "ac", action, entry, strlen(entry), &d);
     if (rc) {
-        remote_off(c, rc, d.message, false);
+        remote_off(c, r->upload_stop ? DGPB_ERR_INTERRUPTED : rc, d.message, false);
         return;
     }
     pthread_mutex_lock(&r->lock);
@@ -665,6 +671,8 @@ static void *upload_thread(void *arg)
         dgpb_free(u);
         pthread_mutex_lock(&r->lock);
     }
+    r->upload_done = true;
+    pthread_cond_broadcast(&r->wake);
     pthread_mutex_unlock(&r->lock);
     return NULL;
 }
@@ -743,6 +751,8 @@ int dgpb_cache_set_remote(dgpb_cache *c, const char *url, bool read_only, dgpb_c
     r->read_only = read_only;
     r->warn = warn;
     r->user = user;
+    if (r->writer)
+        remote_cancel_on(r->writer, &r->upload_stop);
     pthread_mutex_init(&r->get_lock, NULL);
     pthread_mutex_init(&r->warn_lock, NULL);
     pthread_mutex_init(&r->lock, NULL);
@@ -755,10 +765,8 @@ void dgpb_cache_cancel_on(dgpb_cache *c, const volatile sig_atomic_t *flag)
 {
     if (!c->remote)
         return;
-    c->remote->cancel = flag;
+    c->remote->cancel = flag; /* the writer's own flag follows it (remote_finish) */
     remote_cancel_on(c->remote->reader, flag);
-    if (c->remote->writer)
-        remote_cancel_on(c->remote->writer, flag);
 }
 
 static void remote_finish(dgpb_cache *c)
@@ -769,9 +777,47 @@ static void remote_finish(dgpb_cache *c)
     pthread_mutex_lock(&r->lock);
     r->stopping = true;
     pthread_cond_signal(&r->wake);
+    /* The uploads still queued or running get UPLOAD_BUDGET_MS; a signal stops them at once
+       (checked every 50 ms). Past the budget the queue is dropped, the running request
+       stopped: the entries not sent are only not shared, never half-written (an action
+       entry is written after its content). */
+    struct timespec deadline;
+    clock_gettime(CLOCK_MONOTONIC, &deadline);
+    int64_t end_ms =
+        (int64_t)deadline.tv_sec * 1000 + deadline.tv_nsec / 1000000 + UPLOAD_BUDGET_MS;
+    size_t dropped = 0;
+    while (r->thread_started && !r->upload_done) {
+        struct timespec now;
+        clock_gettime(CLOCK_MONOTONIC, &now);
+        int64_t now_ms = (int64_t)now.tv_sec * 1000 + now.tv_nsec / 1000000;
+        if ((r->cancel && *r->cancel) || now_ms >= end_ms) {
+            if (!(r->cancel && *r->cancel) && !r->disabled)
+                for (const upload *u = r->head; u; u = u->next)
+                    dropped++;
+            if (!(r->cancel && *r->cancel) && !r->disabled)
+                dropped++; /* the one running */
+            r->over_budget = !(r->cancel && *r->cancel);
+            r->disabled = true;
+            r->upload_stop = 1;
+            break;
+        }
+        int64_t wait_ms = end_ms - now_ms < 50 ? end_ms - now_ms : 50;
+        struct timespec until;
+        clock_gettime(CLOCK_REALTIME, &until);
+        until.tv_nsec += (long)(wait_ms * 1000000);
+        until.tv_sec += until.tv_nsec / 1000000000;
+        until.tv_nsec %= 1000000000;
+        pthread_cond_timedwait(&r->wake, &r->lock, &until);
+    }
     pthread_mutex_unlock(&r->lock);
     if (r->thread_started)
         pthread_join(r->thread, NULL);
+    if (r->over_budget && dropped)
+        remote_warn(r,
+                    "the remote cache %s took more than %d s for this build's uploads: %zu "
+                    "entries not uploaded (the build is complete; the store is off for the "
+                    "rest of it)",
+                    remote_shown(r->reader), UPLOAD_BUDGET_MS / 1000, dropped);
     while (r->head) {
         upload *u = r->head;
         r->head = u->next;

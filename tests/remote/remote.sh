@@ -367,6 +367,26 @@ slow)
         fail "a slow store slowed the build by more than a timeout: $(cat s.time) s against $(cat local.time) s"
     echo "ok: slow store: $(cat s.time) s, local only: $(cat local.time) s; $(grep warning s.err)"
     ;;
+slow_upload)
+    # A store that answers every upload after 1.9 s (each inside its own limits): the build
+    # waits for its uploads 2 s at most (docs/cache.md, "Remote stores"), then drops the rest
+    # with one warning; exit 0, the bytes of an uncached build. A module of 10 entries: 20
+    # compiles, far more uploads than fit in the budget.
+    "$HERE/../../bench/bench-module.sh" 6 >"$work/ten.slang"
+    module=$work/ten.slang name=ten
+    "$build" "${opts[@]}" --no-cache -o "$work/ref" "$module" >"$work/ref.err" 2>&1 || fail "reference"
+    base_warnings=$(warnings ref)
+    start_bad slow-put "$work"
+    B s s --cache-remote "http://127.0.0.1:$BAD_PORT"
+    same s ref || fail "the bundle differs with a slow store"
+    one_warning s
+    grep -q "took more than 2 s for this build's uploads: [0-9]* entries not uploaded" s.err ||
+        fail "no warning about the upload budget: $(cat s.err)"
+    puts=$(grep -c '^PUT ' "$SRV/bad/requests.log" || true)
+    entries=$(find "$work/cache-s/v1" -name '*.[a-z]' ! -name '*.v' | wc -l)
+    [ "$puts" -lt "$entries" ] || fail "$puts uploads sent for $entries entries: none dropped"
+    echo "ok: $puts of $entries entries' uploads sent; $(grep 'took more' s.err)"
+    ;;
 checkouts)
     # One project checked out by two people in different folders (each with its
     # own local cache, the module and include folders named by absolute paths,
