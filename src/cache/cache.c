@@ -37,10 +37,6 @@
 #include "cache/remote_cache.h"
 #include "dgpb/sha256.h"
 
-#include <openssl/crypto.h>
-#include <openssl/evp.h>
-#include <openssl/hmac.h>
-
 #define MAGIC "DGPBC001"
 #define HEADER_SIZE (8 + 8 + DGPB_SHA256_SIZE)
 #define ENTRY_MAX ((uint64_t)1 << 31)
@@ -346,51 +342,11 @@ static bool remote_active(remote_state *r)
     return active;
 }
 
-static bool is_sha_hex(const uint8_t *p, size_t n)
-{
-    if (n != 2 * DGPB_SHA256_SIZE)
-        return false;
-    for (size_t i = 0; i < n; i++)
-        if (!((p[i] >= '0' && p[i] <= '9') || (p[i] >= 'a' && p[i] <= 'f')))
-            return false;
-    return true;
-}
-
-/* The HMAC-SHA-256 under the team key of "ACTION CONTENT" (both in hex), in hex; false when
-   OpenSSL fails. */
-static bool entry_hmac(const remote_state *r, const char *action, const char *name,
-                       char out[2 * DGPB_SHA256_SIZE + 1])
-{
-    char text[4 * DGPB_SHA256_SIZE + 2];
-    snprintf(text, sizeof text, "%s %s", action, name);
-    uint8_t mac[EVP_MAX_MD_SIZE];
-    unsigned len = 0;
-    if (!HMAC(EVP_sha256(), r->team_key, (int)r->team_key_len, (const uint8_t *)text, strlen(text),
-              mac, &len) ||
-        len != DGPB_SHA256_SIZE)
-        return false;
-    dgpb_sha256_hex(mac, out);
-    return true;
-}
-
-/*
- * Whether an action entry's text (its content's SHA-256, then with a team key " " and its
- * HMAC) is authenticated for `action`: always true without a key. An entry that is not is
- * counted and, once per build, warned about; it is a miss, and the store stays on.
- */
-static bool entry_authenticated(dgpb_cache *c, const char *action, const uint8_t *text, size_t n)
+/* An entry the team key does not authenticate: counted and, once per build, warned about; a
+   miss, and the store stays on. */
+static void unauthenticated(dgpb_cache *c)
 {
     remote_state *r = c->remote;
-    if (!r->team_key_len)
-        return true;
-    char name[2 * DGPB_SHA256_SIZE + 1], want[2 * DGPB_SHA256_SIZE + 1];
-    memcpy(name, text, 2 * DGPB_SHA256_SIZE);
-    name[2 * DGPB_SHA256_SIZE] = 0;
-    bool ok = n == 4 * DGPB_SHA256_SIZE + 1 && text[2 * DGPB_SHA256_SIZE] == ' ' &&
-              entry_hmac(r, action, name, want) &&
-              !CRYPTO_memcmp(want, text + 2 * DGPB_SHA256_SIZE + 1, 2 * DGPB_SHA256_SIZE);
-    if (ok)
-        return true;
     pthread_mutex_lock(&r->lock);
     c->counters.remote_unauthenticated++;
     bool warn = !r->unauthenticated_warned;
@@ -402,7 +358,6 @@ static bool entry_authenticated(dgpb_cache *c, const char *action, const uint8_t
                     "(DGPB_CACHE_REMOTE_KEY_FILE) does not authenticate: they are misses, "
                     "compiled here",
                     remote_shown(r->reader));
-    return false;
 }
 
 /* DGPB_OK with the entry, verified, or DGPB_ERR_NOT_FOUND; through handle `h`. */
@@ -417,23 +372,15 @@ static int remote_fetch(dgpb_cache *c, dgpb_remote *h, char kind,
     size_t n = 0, blob_n = 0;
     int rc = remote_get(h, "ac", action, 256, &text, &n, &d);
     if (!rc) {
-        while (n && (text[n - 1] == '\n' || text[n - 1] == '\r' || text[n - 1] == ' '))
-            n--;
-        /* The content's SHA-256, then (from a team with a key) " HMAC". */
-        size_t sha_n = n > 2 * DGPB_SHA256_SIZE && text[2 * DGPB_SHA256_SIZE] == ' '
-                           ? 2 * DGPB_SHA256_SIZE
-                           : n;
-        if (!is_sha_hex(text, sha_n) ||
-            (sha_n < n && (n != 4 * DGPB_SHA256_SIZE + 1 ||
-                           !is_sha_hex(text + sha_n + 1, 2 * DGPB_SHA256_SIZE)))) {
+        bool authenticated = false;
+        if (!remote_entry_parse(text, n, c->remote->team_key, c->remote->team_key_len, action, name,
+                                &authenticated)) {
             remote_off(c, DGPB_ERR_CORRUPT, "an action entry that names no SHA-256", true);
             rc = DGPB_ERR_CORRUPT;
-        } else if (!entry_authenticated(c, action, text, n)) {
+        } else if (!authenticated) {
+            unauthenticated(c);
             rc = DGPB_ERR_NOT_FOUND;
         } else {
-            n = sha_n;
-            memcpy(name, text, n);
-            name[n] = 0;
             rc = remote_get(h, "cas", name, DGPB_REMOTE_MAX_BLOB, &blob, &blob_n, &d);
         }
     }
@@ -631,13 +578,9 @@ static void remote_upload(dgpb_cache *c, const upload *u)
         dgpb_diag_clear(&d);
         rc = remote_put(r->writer, "cas", name, u->data, u->size, &d);
     }
-    char entry[4 * DGPB_SHA256_SIZE + 2], mac[2 * DGPB_SHA256_SIZE + 1];
-    snprintf(entry, sizeof entry, "%s", name);
-    if (r->team_key_len) { /* the content's SHA-256 and its HMAC under the team key */
-        if (!entry_hmac(r, action, name, mac))
-            return;
-        snprintf(entry, sizeof entry, "%s %s", name, mac);
-    }
+    char entry[130]; /* the content's SHA-256, and with a team key its HMAC */
+    if (!remote_entry_text(r->team_key, r->team_key_len, action, name, entry))
+        return;
     if (!rc)
         rc = remote_put(r->writer, "ac", action, entry, strlen(entry), &d);
     if (rc) {
