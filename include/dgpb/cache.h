@@ -46,6 +46,9 @@ typedef struct dgpb_cache dgpb_cache;
 typedef struct dgpb_cache_counters {
     uint64_t build_hits, build_misses, compile_hits, compile_misses;
     uint64_t remote_hits, remote_misses, remote_uploads, remote_errors;
+    uint64_t build_rejected;         /* cached builds found but refused by the replay's validation
+                                (counted among build_misses too) */
+    uint64_t remote_unauthenticated; /* remote entries the team key does not authenticate */
 } dgpb_cache_counters;
 
 typedef struct dgpb_cache_stats {
@@ -88,6 +91,20 @@ typedef void (*dgpb_cache_warn_fn)(void *user, const char *message);
  */
 int dgpb_cache_set_remote(dgpb_cache *c, const char *url, bool read_only, dgpb_cache_warn_fn warn,
                           void *user, dgpb_diag *diag);
+
+/* The longest team key dgpb_cache_set_remote_key takes, in bytes. */
+#define DGPB_CACHE_REMOTE_KEY_MAX 1024
+
+/*
+ * Gives the remote store a team key (DGPB_CACHE_REMOTE_KEY_FILE, docs/cache.md "Trust"):
+ * every action entry uploaded then carries, after its content's SHA-256, an HMAC-SHA-256
+ * under the key of the action and that SHA-256; an entry read without one that the key
+ * verifies is a miss, counted (remote_unauthenticated) and warned about once. The key is
+ * copied and never shown. DGPB_ERR_INVALID for an empty key, one longer than
+ * DGPB_CACHE_REMOTE_KEY_MAX bytes, or a cache without a remote store. After
+ * dgpb_cache_set_remote, before the first lookup.
+ */
+int dgpb_cache_set_remote_key(dgpb_cache *c, const void *key, size_t size, dgpb_diag *diag);
 
 /* Stops the remote store's requests (a miss; the store then left alone, without a
    warning) once *flag is nonzero: a signal. After dgpb_cache_set_remote. */

@@ -7,7 +7,8 @@
  * and rename them into place. <dir>/v1/counters holds 48-byte records of
  * counters, appended (O_APPEND) by each process that closes the cache:
  * "DGPBK001", four u64 counts, the first 8 bytes of the SHA-256 of those 40
- * bytes; <dir>/v1/remote-counters the same for the remote store's counters.
+ * bytes; <dir>/v1/remote-counters the same for the remote store's counters,
+ * <dir>/v1/rejected-counters for the cached builds a replay refused (its first).
  *
  * A remote store (dgpb_cache_set_remote) is read through on a local miss:
  * the action entry sha256(kind || key) names the content's SHA-256, the content
@@ -42,6 +43,9 @@
 #define ENTRY_MAX ((uint64_t)1 << 31)
 #define UPLOAD_QUEUE_MAX ((size_t)256 << 20) /* bytes waiting for upload; more are not sent */
 #define HEAD_FIRST_MIN 4096 /* content at least this large: asked for before it is sent */
+/* How long dgpb_cache_close waits for the uploads still queued or running (docs/cache.md,
+   "Remote stores"): past it the rest are dropped, the one running is stopped, one warning. */
+#define UPLOAD_BUDGET_MS 2000
 
 typedef struct upload {
     struct upload *next;
@@ -74,6 +78,14 @@ typedef struct remote_state {
     pthread_t thread;
     upload *head, *tail;
     size_t queued;
+    /* dgpb_cache_set_remote_key: the team's key; action entries carry an HMAC-SHA-256 of the
+       action and the content's SHA-256 under it, and entries without one are misses */
+    volatile sig_atomic_t upload_stop; /* the writer's cancellation: a signal, or the budget */
+    bool upload_done;                  /* the upload thread has left its loop */
+    bool over_budget;                  /* remote_finish stopped the uploads at the budget */
+    uint8_t team_key[DGPB_CACHE_REMOTE_KEY_MAX];
+    size_t team_key_len;
+    bool unauthenticated_warned;
 } remote_state;
 
 struct dgpb_cache {
@@ -332,14 +344,22 @@ static bool remote_active(remote_state *r)
     return active;
 }
 
-static bool is_sha_hex(const uint8_t *p, size_t n)
+/* An entry the team key does not authenticate: counted and, once per build, warned about; a
+   miss, and the store stays on. */
+static void unauthenticated(dgpb_cache *c)
 {
-    if (n != 2 * DGPB_SHA256_SIZE)
-        return false;
-    for (size_t i = 0; i < n; i++)
-        if (!((p[i] >= '0' && p[i] <= '9') || (p[i] >= 'a' && p[i] <= 'f')))
-            return false;
-    return true;
+    remote_state *r = c->remote;
+    pthread_mutex_lock(&r->lock);
+    c->counters.remote_unauthenticated++;
+    bool warn = !r->unauthenticated_warned;
+    r->unauthenticated_warned = true;
+    pthread_mutex_unlock(&r->lock);
+    if (warn)
+        remote_warn(r,
+                    "the remote store %s holds entries that the team key "
+                    "(DGPB_CACHE_REMOTE_KEY_FILE) does not authenticate: they are misses, "
+                    "compiled here",
+                    remote_shown(r->reader));
 }
 
 /* DGPB_OK with the entry, verified, or DGPB_ERR_NOT_FOUND; through handle `h`. */
@@ -354,14 +374,15 @@ static int remote_fetch(dgpb_cache *c, dgpb_remote *h, char kind,
     size_t n = 0, blob_n = 0;
     int rc = remote_get(h, "ac", action, 256, &text, &n, &d);
     if (!rc) {
-        while (n && (text[n - 1] == '\n' || text[n - 1] == '\r' || text[n - 1] == ' '))
-            n--;
-        if (!is_sha_hex(text, n)) {
+        bool authenticated = false;
+        if (!remote_entry_parse(text, n, c->remote->team_key, c->remote->team_key_len, action, name,
+                                &authenticated)) {
             remote_off(c, DGPB_ERR_CORRUPT, "an action entry that names no SHA-256", true);
             rc = DGPB_ERR_CORRUPT;
+        } else if (!authenticated) {
+            unauthenticated(c);
+            rc = DGPB_ERR_NOT_FOUND;
         } else {
-            memcpy(name, text, n);
-            name[n] = 0;
             rc = remote_get(h, "cas", name, DGPB_REMOTE_MAX_BLOB, &blob, &blob_n, &d);
         }
     }
@@ -559,10 +580,13 @@ static void remote_upload(dgpb_cache *c, const upload *u)
         dgpb_diag_clear(&d);
         rc = remote_put(r->writer, "cas", name, u->data, u->size, &d);
     }
+    char entry[130]; /* the content's SHA-256, and with a team key its HMAC */
+    if (!remote_entry_text(r->team_key, r->team_key_len, action, name, entry))
+        return;
     if (!rc)
-        rc = remote_put(r->writer, "ac", action, name, strlen(name), &d);
+        rc = remote_put(r->writer, "ac", action, entry, strlen(entry), &d);
     if (rc) {
-        remote_off(c, rc, d.message, false);
+        remote_off(c, r->upload_stop ? DGPB_ERR_INTERRUPTED : rc, d.message, false);
         return;
     }
     pthread_mutex_lock(&r->lock);
@@ -592,6 +616,8 @@ static void *upload_thread(void *arg)
         dgpb_free(u);
         pthread_mutex_lock(&r->lock);
     }
+    r->upload_done = true;
+    pthread_cond_broadcast(&r->wake);
     pthread_mutex_unlock(&r->lock);
     return NULL;
 }
@@ -632,6 +658,19 @@ static void remote_enqueue(dgpb_cache *c, char kind, const uint8_t key[DGPB_CACH
     pthread_mutex_unlock(&r->lock);
 }
 
+int dgpb_cache_set_remote_key(dgpb_cache *c, const void *key, size_t size, dgpb_diag *diag)
+{
+    if (!c || !c->remote)
+        return dgpb_diag_set(diag, DGPB_ERR_INVALID, -1, "a team key needs a remote store");
+    if (!key || !size || size > DGPB_CACHE_REMOTE_KEY_MAX)
+        return dgpb_diag_set(diag, DGPB_ERR_INVALID, -1,
+                             "the team key must hold 1 to %d bytes, not %zu",
+                             DGPB_CACHE_REMOTE_KEY_MAX, key ? size : 0);
+    memcpy(c->remote->team_key, key, size);
+    c->remote->team_key_len = size;
+    return DGPB_OK;
+}
+
 int dgpb_cache_set_remote(dgpb_cache *c, const char *url, bool read_only, dgpb_cache_warn_fn warn,
                           void *user, dgpb_diag *diag)
 {
@@ -657,6 +696,8 @@ int dgpb_cache_set_remote(dgpb_cache *c, const char *url, bool read_only, dgpb_c
     r->read_only = read_only;
     r->warn = warn;
     r->user = user;
+    if (r->writer)
+        remote_cancel_on(r->writer, &r->upload_stop);
     pthread_mutex_init(&r->get_lock, NULL);
     pthread_mutex_init(&r->warn_lock, NULL);
     pthread_mutex_init(&r->lock, NULL);
@@ -669,10 +710,8 @@ void dgpb_cache_cancel_on(dgpb_cache *c, const volatile sig_atomic_t *flag)
 {
     if (!c->remote)
         return;
-    c->remote->cancel = flag;
+    c->remote->cancel = flag; /* the writer's own flag follows it (remote_finish) */
     remote_cancel_on(c->remote->reader, flag);
-    if (c->remote->writer)
-        remote_cancel_on(c->remote->writer, flag);
 }
 
 static void remote_finish(dgpb_cache *c)
@@ -683,9 +722,47 @@ static void remote_finish(dgpb_cache *c)
     pthread_mutex_lock(&r->lock);
     r->stopping = true;
     pthread_cond_signal(&r->wake);
+    /* The uploads still queued or running get UPLOAD_BUDGET_MS; a signal stops them at once
+       (checked every 50 ms). Past the budget the queue is dropped, the running request
+       stopped: the entries not sent are only not shared, never half-written (an action
+       entry is written after its content). */
+    struct timespec deadline;
+    clock_gettime(CLOCK_MONOTONIC, &deadline);
+    int64_t end_ms =
+        (int64_t)deadline.tv_sec * 1000 + deadline.tv_nsec / 1000000 + UPLOAD_BUDGET_MS;
+    size_t dropped = 0;
+    while (r->thread_started && !r->upload_done) {
+        struct timespec now;
+        clock_gettime(CLOCK_MONOTONIC, &now);
+        int64_t now_ms = (int64_t)now.tv_sec * 1000 + now.tv_nsec / 1000000;
+        if ((r->cancel && *r->cancel) || now_ms >= end_ms) {
+            if (!(r->cancel && *r->cancel) && !r->disabled)
+                for (const upload *u = r->head; u; u = u->next)
+                    dropped++;
+            if (!(r->cancel && *r->cancel) && !r->disabled)
+                dropped++; /* the one running */
+            r->over_budget = !(r->cancel && *r->cancel);
+            r->disabled = true;
+            r->upload_stop = 1;
+            break;
+        }
+        int64_t wait_ms = end_ms - now_ms < 50 ? end_ms - now_ms : 50;
+        struct timespec until;
+        clock_gettime(CLOCK_REALTIME, &until);
+        until.tv_nsec += (long)(wait_ms * 1000000);
+        until.tv_sec += until.tv_nsec / 1000000000;
+        until.tv_nsec %= 1000000000;
+        pthread_cond_timedwait(&r->wake, &r->lock, &until);
+    }
     pthread_mutex_unlock(&r->lock);
     if (r->thread_started)
         pthread_join(r->thread, NULL);
+    if (r->over_budget && dropped)
+        remote_warn(r,
+                    "the remote cache %s took more than %d s for this build's uploads: %zu "
+                    "entries not uploaded (the build is complete; the store is off for the "
+                    "rest of it)",
+                    remote_shown(r->reader), UPLOAD_BUDGET_MS / 1000, dropped);
     while (r->head) {
         upload *u = r->head;
         r->head = u->next;
@@ -699,6 +776,7 @@ static void remote_finish(dgpb_cache *c)
     if (r->url)
         explicit_bzero(r->url, strlen(r->url));
     dgpb_free(r->url);
+    explicit_bzero(r->team_key, sizeof r->team_key);
     pthread_mutex_destroy(&r->get_lock);
     pthread_mutex_destroy(&r->warn_lock);
     pthread_mutex_destroy(&r->lock);
@@ -761,9 +839,12 @@ static void read_counter_file(const dgpb_cache *c, const char *name, uint64_t *o
 static void read_counters(const dgpb_cache *c, dgpb_cache_counters *out)
 {
     memset(out, 0, sizeof *out);
-    uint64_t local[4] = {0}, remote[4] = {0};
+    uint64_t local[4] = {0}, remote[4] = {0}, rejected[4] = {0};
     read_counter_file(c, "counters", local);
     read_counter_file(c, "remote-counters", remote);
+    read_counter_file(c, "rejected-counters", rejected);
+    out->build_rejected = rejected[0];
+    out->remote_unauthenticated = rejected[1];
     out->build_hits = local[0], out->build_misses = local[1];
     out->compile_hits = local[2], out->compile_misses = local[3];
     out->remote_hits = remote[0], out->remote_misses = remote[1];
@@ -803,8 +884,10 @@ static void add_counters(const dgpb_cache *c)
     const dgpb_cache_counters *k = &c->counters;
     uint64_t local[4] = {k->build_hits, k->build_misses, k->compile_hits, k->compile_misses};
     uint64_t remote[4] = {k->remote_hits, k->remote_misses, k->remote_uploads, k->remote_errors};
+    uint64_t rejected[4] = {k->build_rejected, k->remote_unauthenticated, 0, 0};
     add_counter_file(c, "counters", local);
     add_counter_file(c, "remote-counters", remote);
+    add_counter_file(c, "rejected-counters", rejected);
 }
 
 /* ---- eviction ---- */
@@ -894,8 +977,8 @@ int dgpb_cache_clear(dgpb_cache *c, dgpb_diag *diag)
                                strerror(err));
     }
     cache_scan_free(&s);
-    const char *files[] = {"counters", "remote-counters", "pending"};
-    for (size_t i = 0; i < 3 && !rc; i++) {
+    const char *files[] = {"counters", "remote-counters", "rejected-counters", "pending"};
+    for (size_t i = 0; i < sizeof files / sizeof *files && !rc; i++) {
         char path[4200];
         snprintf(path, sizeof path, "%s/%s", c->root, files[i]);
         int err = cache_remove_any(path);

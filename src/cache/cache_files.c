@@ -92,7 +92,7 @@ int cache_scan_entries(const char *root, cache_scan *s)
     struct dirent *d;
     while (!rc && (d = readdir(top))) {
         bool counter = !strcmp(d->d_name, "counters") || !strcmp(d->d_name, "remote-counters") ||
-                       !strcmp(d->d_name, "pending");
+                       !strcmp(d->d_name, "rejected-counters") || !strcmp(d->d_name, "pending");
         if (!counter && (strlen(d->d_name) != 2 || d->d_name[0] == '.'))
             continue;
         char *sub = mem_printf("%s/%s", root, d->d_name);

@@ -5,8 +5,10 @@
  * Looked up locally, then in the remote store; a batch of jobs at once (each
  * step's remote lookups together). Results are filed with their set here too.
  *
- * A manifest's text: "dgpb-manifest 3\n", then up to SETS_KEPT sets, newest
- * first: "set RESULT FULL N\n" and N lines, each "SHA256 PATH\n" (a file the
+ * A manifest's text: "dgpb-manifest 5\n", "action KEY\n" (the key it is
+ * filed under, in hex: a manifest found under another key, one a store
+ * swapped in, is a miss), then up to SETS_KEPT sets, newest first:
+ * "set RESULT FULL N\n" and N lines, each "SHA256 PATH\n" (a file the
  * compile read) or "absent PATH\n" (a path where it would have looked first,
  * shadowing.c: nothing but a folder may stand there for the set to match);
  * FULL: the whole main source's SHA-256 that the set also needs, or "-"; PATH
@@ -19,9 +21,18 @@
 #include "core/alloc.h"
 
 #define SETS_KEPT 4 /* input sets a manifest keeps, newest first */
-/* 3: sets list the paths that must stay absent; a manifest written before (headed
-   "dgpb-manifest " CACHE_FORMAT, none listed) is never read, and replaced when filed */
-#define MANIFEST_HEAD "dgpb-manifest 3\n"
+/* 5: a manifest names its action and its sets list the paths that must stay absent;
+   one written before (headed "dgpb-manifest " CACHE_FORMAT, 4) is never read, and
+   replaced when filed */
+#define MANIFEST_HEAD "dgpb-manifest 5\n"
+
+/* The manifest's first two lines for `key`: its header and the action it answers. */
+static void manifest_head(const uint8_t key[DGPB_SHA256_SIZE], char out[100])
+{
+    char hex[2 * DGPB_SHA256_SIZE + 1];
+    dgpb_sha256_hex(key, hex);
+    snprintf(out, 100, MANIFEST_HEAD "action %s\n", hex);
+}
 
 /* Whether every file of the set at *p hashes as listed, and nothing stands where it must
    not; moves *p past the set. */
@@ -60,12 +71,13 @@ static bool set_matches(cache_session *s, const char **p, const char *end, size_
  * FULL matches `full_hex`, when given): sets *result, *set and *set_len (the set's
  * lines, head included). False when none does.
  */
-static bool manifest_search(cache_session *s, const uint8_t *data, size_t size,
-                            const char *full_hex, uint8_t result[DGPB_SHA256_SIZE],
-                            const char **set, size_t *set_len)
+static bool manifest_search(cache_session *s, const uint8_t key[DGPB_SHA256_SIZE],
+                            const uint8_t *data, size_t size, const char *full_hex,
+                            uint8_t result[DGPB_SHA256_SIZE], const char **set, size_t *set_len)
 {
     const char *p = (const char *)data, *end = p + size;
-    const char *head = MANIFEST_HEAD;
+    char head[100];
+    manifest_head(key, head);
     if (size < strlen(head) || memcmp(p, head, strlen(head)))
         return false;
     p += strlen(head);
@@ -102,13 +114,13 @@ bool cache_manifest_find(cache_session *s, char kind, const uint8_t key[DGPB_SHA
     const char *set = NULL;
     size_t set_len = 0;
     bool found = !dgpb_cache_get(s->store, kind, key, &data, &size) &&
-                 manifest_search(s, data, size, full_hex, result, &set, &set_len);
+                 manifest_search(s, key, data, size, full_hex, result, &set, &set_len);
     dgpb_free(data);
     if (found)
         return true;
     data = NULL;
     if (!dgpb_cache_get_remote(s->store, kind, key, &data, &size) &&
-        manifest_search(s, data, size, full_hex, result, &set, &set_len)) {
+        manifest_search(s, key, data, size, full_hex, result, &set, &set_len)) {
         char *text = mem_alloc(set_len + 1);
         if (text) {
             memcpy(text, set, set_len);
@@ -127,7 +139,8 @@ void cache_manifest_add(cache_session *s, char kind, const uint8_t key[DGPB_SHA2
                         const char *set_text)
 {
     dgpb_bytebuf m = DGPB_BYTEBUF_INIT;
-    const char *head = MANIFEST_HEAD;
+    char head[100];
+    manifest_head(key, head);
     bytebuf_append(&m, head, strlen(head));
     bytebuf_append(&m, set_text, strlen(set_text));
     uint8_t *old = NULL;

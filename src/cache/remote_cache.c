@@ -19,6 +19,10 @@
 #include "dgpb/alloc.h"
 #include "dgpb/sha256.h"
 
+#include <openssl/crypto.h>
+#include <openssl/evp.h>
+#include <openssl/hmac.h>
+
 /* The schemes, in the order the message of a bad URL names them: a URL prefix
    (any case), its store, and the form of its URL that message shows. */
 static const struct scheme {
@@ -192,4 +196,49 @@ int remote_head(dgpb_remote *r, const char *ns, const char *name, dgpb_diag *dia
     if (rc)
         return rc;
     return r->url.store->head(r->state, ns, name, diag);
+}
+
+static bool is_hex(const uint8_t *p, size_t n)
+{
+    for (size_t i = 0; i < n; i++)
+        if (!((p[i] >= '0' && p[i] <= '9') || (p[i] >= 'a' && p[i] <= 'f')))
+            return false;
+    return true;
+}
+
+bool remote_entry_text(const uint8_t *team_key, size_t team_key_len, const char *action,
+                       const char *name, char out[130])
+{
+    snprintf(out, 130, "%s", name);
+    if (!team_key_len)
+        return true;
+    char text[2 * 64 + 2];
+    snprintf(text, sizeof text, "%s %s", action, name);
+    uint8_t mac[EVP_MAX_MD_SIZE];
+    unsigned len = 0;
+    if (!HMAC(EVP_sha256(), team_key, (int)team_key_len, (const uint8_t *)text, strlen(text), mac,
+              &len) ||
+        len != DGPB_SHA256_SIZE)
+        return false;
+    char hex[2 * DGPB_SHA256_SIZE + 1];
+    dgpb_sha256_hex(mac, hex);
+    snprintf(out, 130, "%s %s", name, hex);
+    return true;
+}
+
+int remote_entry_parse(const uint8_t *text, size_t n, const uint8_t *team_key, size_t team_key_len,
+                       const char *action, char name[65], bool *authenticated)
+{
+    while (n && (text[n - 1] == '\n' || text[n - 1] == '\r' || text[n - 1] == ' '))
+        n--;
+    bool keyed_form = n == 129 && text[64] == ' ' && is_hex(text + 65, 64);
+    if ((n != 64 && !keyed_form) || !is_hex(text, 64))
+        return 0;
+    memcpy(name, text, 64);
+    name[64] = 0;
+    char want[130];
+    *authenticated = !team_key_len ||
+                     (keyed_form && remote_entry_text(team_key, team_key_len, action, name, want) &&
+                      !CRYPTO_memcmp(want + 65, text + 65, 64));
+    return 1;
 }

@@ -30,6 +30,8 @@
  * short names (CONTRIBUTING.md, "Code conventions").
  */
 #define remote_action_key dgpb__remote_action_key
+#define remote_entry_parse dgpb__remote_entry_parse
+#define remote_entry_text dgpb__remote_entry_text
 #define remote_cancel_on dgpb__remote_cancel_on
 #define remote_close dgpb__remote_close
 #define remote_get dgpb__remote_get
@@ -78,6 +80,22 @@ void remote_action_key(char kind, const uint8_t key[DGPB_CACHE_KEY_SIZE], char h
 
 /* Whether `name` is a store key: 1 to 128 lowercase hex digits (no path can be made of it). */
 int remote_key_valid(const char *name);
+
+/*
+ * An action entry's body (docs/cache.md, "Trust"): the content's SHA-256 in hex, and with a
+ * team key (`team_key_len` > 0) a space and the HMAC-SHA-256 under it of "ACTION SHA256".
+ * remote_entry_text writes it into `out`; false when OpenSSL fails.
+ */
+bool remote_entry_text(const uint8_t *team_key, size_t team_key_len, const char *action,
+                       const char *name, char out[130]);
+
+/*
+ * Reads a body as the store returned it (trailing whitespace allowed): 1 with `name` (the
+ * content's SHA-256) and *authenticated (with a team key: the HMAC is there and right;
+ * without one: always true), 0 for a body that is neither form (a corrupt answer).
+ */
+int remote_entry_parse(const uint8_t *text, size_t n, const uint8_t *team_key, size_t team_key_len,
+                       const char *action, char name[65], bool *authenticated);
 
 typedef struct dgpb_remote dgpb_remote;
 

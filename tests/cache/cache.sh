@@ -5,6 +5,7 @@
 # written under WORK (emptied first), never into the home folder.
 set -euo pipefail
 case_=$1 build=$2 work=$3 native_root=${4:-} recorder=${4:-} fake=${5:-}
+HERE=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 unset DGPB_NO_CACHE DGPB_CACHE_MAX_SIZE DGPB_SLANGC SLANG_ROOT DGPB_CACHE_REMOTE DGPB_CACHE_REMOTE_READ_ONLY
 rm -rf "$work"
 mkdir -p "$work/mod/inc"
@@ -384,6 +385,32 @@ evict)
     [ "$size" -le 6144 ] || fail "the cache holds $size bytes, over its 6K cap"
     B -o out2 --cache-dir "$C" --cache-max-size 6K
     echo "ok: the cap holds, least recently used go first"
+    ;;
+tampered)
+    # Whoever can write the cache folder cannot choose the bundle (docs/cache.md, "Trust"):
+    # the whole build's result rewritten consistently (entry headers and SHA-256s right) with
+    # a bundle whose binding moved is refused by the replay's proof: one warning naming the
+    # local cache, counted, and the build writes the bundle an uncached build writes.
+    command -v python3 >/dev/null || fail "python3 is missing (Debian: python3)"
+    C=$work/c
+    reference "$work/ref"
+    B --cache-dir "$C" -o "$work/o"
+    python3 "$HERE/flip_binding.py" "$work/o/m.dgpb" "$work/forged.dgpb" buf 0 1024 >/dev/null
+    [ "$(python3 "$HERE/tamper_local.py" "$C" "$work/forged.dgpb")" -gt 0 ] ||
+        fail "no whole build in the cache to rewrite"
+    B --cache-dir "$C" -o "$work/o"
+    same "$work/o" "$work/ref" || fail "the rewritten cache entry was written: $(cat "$work/last")"
+    grep -q "warning: the cached build from the local cache '$C' is not a valid bundle" "$work/last" ||
+        fail "no warning naming the local cache: $(cat "$work/last")"
+    [ "$(grep -c warning "$work/last")" = 1 ] || fail "not one warning: $(cat "$work/last")"
+    [ "$(stat_of "$C" refused)" = "1 cached builds that failed validation, 0 remote entries the team key does not authenticate" ] ||
+        fail "refused: $(stat_of "$C" refused)"
+    # What the build filed in its place is replayed, with no warning.
+    B --cache-dir "$C" -o "$work/o"
+    same "$work/o" "$work/ref" || fail "the second build differs"
+    ! grep -q warning "$work/last" || fail "a warning after the refusal: $(cat "$work/last")"
+    grep -q "from the cache" "$work/last" || fail "not replayed: $(cat "$work/last")"
+    echo "ok: a consistently rewritten local entry is refused, once, and built again"
     ;;
 no_cache)
     B -o out --no-cache --cache-dir "$work/c1"

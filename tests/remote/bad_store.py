@@ -11,6 +11,8 @@ and ac/<key>), but every /cas/ body it sends is damaged according to MODE:
   slow       every request waits a minute before it is answered as in refuse mode
   trickle    every GET (/ac/ too) answered with a Content-Length of 250, then
              one byte of it every 0.2 s
+  slow-put   GET and HEAD find nothing (404) at once; every PUT is answered (200)
+             after 1.9 s, inside every limit of one request
 PUT is read and discarded (200) except in refuse mode. Every request line is
 appended to LOG.
 
@@ -53,7 +55,7 @@ class Handler(http.server.BaseHTTPRequestHandler):
 
     def find(self):
         m = NAME.match(self.path)
-        if MODE in ("refuse", "slow") or not m:
+        if MODE in ("refuse", "slow", "slow-put") or not m:
             return None, None
         path = os.path.join(ROOT, m.group(1), m.group(2))
         if not os.path.isfile(path):
@@ -131,6 +133,8 @@ class Handler(http.server.BaseHTTPRequestHandler):
             if not got:
                 break
             n -= len(got)
+        if MODE == "slow-put":
+            time.sleep(1.9)
         self.send_response(403 if MODE in ("refuse", "slow") else 200)
         self.send_header("Content-Length", "0")
         self.end_headers()

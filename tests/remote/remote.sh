@@ -367,6 +367,26 @@ slow)
         fail "a slow store slowed the build by more than a timeout: $(cat s.time) s against $(cat local.time) s"
     echo "ok: slow store: $(cat s.time) s, local only: $(cat local.time) s; $(grep warning s.err)"
     ;;
+slow_upload)
+    # A store that answers every upload after 1.9 s (each inside its own limits): the build
+    # waits for its uploads 2 s at most (docs/cache.md, "Remote stores"), then drops the rest
+    # with one warning; exit 0, the bytes of an uncached build. A module of 10 entries: 20
+    # compiles, far more uploads than fit in the budget.
+    "$HERE/../../bench/bench-module.sh" 6 >"$work/ten.slang"
+    module=$work/ten.slang name=ten
+    "$build" "${opts[@]}" --no-cache -o "$work/ref" "$module" >"$work/ref.err" 2>&1 || fail "reference"
+    base_warnings=$(warnings ref)
+    start_bad slow-put "$work"
+    B s s --cache-remote "http://127.0.0.1:$BAD_PORT"
+    same s ref || fail "the bundle differs with a slow store"
+    one_warning s
+    grep -q "took more than 2 s for this build's uploads: [0-9]* entries not uploaded" s.err ||
+        fail "no warning about the upload budget: $(cat s.err)"
+    puts=$(grep -c '^PUT ' "$SRV/bad/requests.log" || true)
+    entries=$(find "$work/cache-s/v1" -name '*.[a-z]' ! -name '*.v' | wc -l)
+    [ "$puts" -lt "$entries" ] || fail "$puts uploads sent for $entries entries: none dropped"
+    echo "ok: $puts of $entries entries' uploads sent; $(grep 'took more' s.err)"
+    ;;
 checkouts)
     # One project checked out by two people in different folders (each with its
     # own local cache, the module and include folders named by absolute paths,
@@ -464,6 +484,132 @@ https)
     [ "$(store_files)" = "$n" ] || fail "a build that refused the certificate changed the store ($n, then $(store_files) files)"
     same c1 ref || fail "the bundle differs after a refused certificate"
     echo "ok: https with DGPB_CACHE_REMOTE_CA: $n files stored, none compiled on B; untrusted: $(grep -i warning c1.err)"
+    ;;
+forged)
+    # A store cannot choose the bundle (docs/cache.md, "Trust"). Module A's whole-build entry
+    # pointed at module B's manifest, then a manifest naming a result whose bundle is the 19
+    # bytes "NOT A BUNDLE AT ALL" (every SHA-256 in the store right): each a recompile on an
+    # empty local cache, exit 0, the bytes of an uncached build.
+    setup_store
+    other=$HERE/../../fixtures/build/plain.slang
+    B a1 a --cache-remote "$URL"
+    "$build" "${opts[@]}" --cache-dir "$work/cache-a" --cache-remote "$URL" -o "$work/other" \
+        "$other" >"$work/other.out" 2>&1 || fail "building $other failed: $(cat "$work/other.out")"
+    if [ "$store" = http ]; then at=$NGINX_ROOT; else at=redis:$REDIS_PORT; fi
+    tamper() { REDISCLI_AUTH='' python3 "$HERE/tamper.py" "$at" "$@"; }
+    # Each build into the same output folder (the whole build's key names it), each on a local
+    # cache of its own; keep NAME: the last build's outputs moved to NAME.
+    keep() { mv a1 "$1" && mv a1.err "$1.err" && mv a1.out "$1.out"; }
+    keep first
+    tamper swap "$name.slang" plain.slang >/dev/null || fail "tamper.py swap failed"
+    B a1 s --cache-remote "$URL"
+    keep s
+    same s ref || fail "swapped entry: the bundle is not module A's: $(cat s.err)"
+    stats s
+    grep -q "^builds: 0 hits" stats-s.out || fail "swapped entry: a whole-build hit: $(cat stats-s.out)"
+    no_warning s
+    tamper fabricate "$name.slang" >/dev/null || fail "tamper.py fabricate failed"
+    B a1 f --cache-remote "$URL"
+    keep f
+    same f ref || fail "fabricated entry: a wrong bundle was written: $(cat f.err)"
+    one_warning f
+    grep -q "cached build from the remote store is not a valid bundle" f.err ||
+        fail "fabricated entry: no warning naming the remote store: $(cat f.err)"
+    stats f
+    grep -q "^builds: 0 hits" stats-f.out || fail "fabricated entry: counted as a hit: $(cat stats-f.out)"
+    grep -q "^refused: 1 " stats-f.out || fail "fabricated entry: not counted as refused: $(cat stats-f.out)"
+    # What the refused build filed in its place is right: the next machine replays it.
+    B a1 g --cache-remote "$URL"
+    keep g
+    same g ref || fail "after the refusal: the bundle differs"
+    [ "$(compiles g)" = 0 ] && no_warning g
+    echo "ok: a swapped entry is a miss; a fabricated one refused with $(grep warning f.err)"
+    ;;
+keyed)
+    # A team key (DGPB_CACHE_REMOTE_KEY_FILE, docs/cache.md "Trust"): entries uploaded with it
+    # are authenticated, and with it only those are used. A swapped entry, a fabricated one, a
+    # consistent bundle with other code (written by someone without the key, which passes every
+    # check of the bundle: shown first without a key) and a wrong key: each a miss, one
+    # warning, exit 0, the bytes of an uncached build. The key is never printed.
+    setup_store
+    if [ "$store" = http ]; then at=$NGINX_ROOT; else at=redis:$REDIS_PORT; fi
+    tamper() { REDISCLI_AUTH='' python3 "$HERE/tamper.py" "$at" "$@"; }
+    keep() { mv a1 "$1" && mv a1.err "$1.err" && mv a1.out "$1.out"; }
+    printf 'team-secret-one\n' >"$work/key1"
+    printf 'team-secret-two' >"$work/key2"
+    : >"$work/key-empty"
+    # A key file that cannot be used is a usage error (2), naming the variable, not the key.
+    for bad in "$work/key-empty" "$work/no-such-key"; do
+        rc=0
+        DGPB_CACHE_REMOTE_KEY_FILE=$bad "$build" "${opts[@]}" --cache-dir "$work/cache-bad" \
+            --cache-remote "$URL" -o "$work/bad" "$module" >"$work/bad.err" 2>&1 || rc=$?
+        [ "$rc" = 2 ] || fail "key file $bad: exit $rc, not 2: $(cat "$work/bad.err")"
+        grep -q DGPB_CACHE_REMOTE_KEY_FILE "$work/bad.err" || fail "$bad: $(cat "$work/bad.err")"
+    done
+    [ "$(entries_in_store)" = 0 ] || fail "a build with an unusable key file used the store"
+    # A consistent forgery: the module with other code (one constant more), built uncached.
+    mkdir -p "$work/variant"
+    sed 's/+ uint(cb.tint.w);/+ uint(cb.tint.w) + 1234u;/' "$module" >"$work/variant/$name.slang"
+    cmp -s "$module" "$work/variant/$name.slang" && fail "the variant is the module"
+    "$build" "${opts[@]}" --no-cache -o "$work/variant/out" "$work/variant/$name.slang" \
+        >"$work/variant.err" 2>&1 || fail "the variant does not build: $(cat "$work/variant.err")"
+    forged=$work/variant/out/$name.dgpb
+    cmp -s "$forged" ref/"$name".dgpb && fail "the variant's bundle is the module's"
+    # Without a key, such a bundle is taken: only the key stops a consistent forgery.
+    B a1 nokey --cache-remote "$URL"
+    keep nokey-first
+    tamper fabricate "$name.slang" "@$forged" >/dev/null
+    B a1 nokey2 --cache-remote "$URL"
+    keep nokey2
+    cmp -s nokey2/"$name".dgpb "$forged" ||
+        fail "without a key, the consistent forgery was not taken (the test's premise)"
+    if [ "$store" = http ]; then rm -rf "${NGINX_ROOT:?}"/*; else rcli FLUSHALL >/dev/null; fi
+    export DGPB_CACHE_REMOTE_KEY_FILE=$work/key1
+    other=$HERE/../../fixtures/build/plain.slang
+    B a1 a --cache-remote "$URL"
+    keep first
+    "$build" "${opts[@]}" --cache-dir "$work/cache-a" --cache-remote "$URL" -o "$work/other" \
+        "$other" >"$work/other.out" 2>&1 || fail "building $other failed: $(cat "$work/other.out")"
+    # Every action entry is authenticated: SHA-256, a space, the HMAC.
+    if [ "$store" = http ]; then
+        for f in "$NGINX_ROOT"/ac/*; do
+            grep -Eqx '[0-9a-f]{64} [0-9a-f]{64}' "$f" || fail "an action entry without its HMAC: $(cat "$f")"
+        done
+    else
+        for k in $(rcli --raw KEYS 'dgpb:v1:ac:*'); do
+            [[ $(rcli --raw GET "$k") =~ ^[0-9a-f]{64}\ [0-9a-f]{64}$ ]] || fail "$k holds no HMAC"
+        done
+    fi
+    B a1 hit --cache-remote "$URL"
+    keep hit
+    [ "$(compiles hit)" = 0 ] && same hit ref && no_warning hit || fail "the keyed store is no hit"
+    # attempt CASE: a build on an empty local cache after the store was rewritten: a miss, one
+    # warning (the key does not authenticate), counted, the bytes of an uncached build.
+    attempt() {
+        B a1 "$1" --cache-remote "$URL"
+        keep "$1"
+        same "$1" ref || fail "$1: a wrong bundle was written: $(cat "$1.err")"
+        one_warning "$1"
+        grep -q "does not authenticate" "$1.err" || fail "$1: no warning about the key: $(cat "$1.err")"
+        stats "$1"
+        grep -q "^builds: 0 hits" "stats-$1.out" || fail "$1: a whole-build hit: $(cat "stats-$1.out")"
+        grep -Eq "^refused: .*, [1-9][0-9]* remote entries the team key" "stats-$1.out" ||
+            fail "$1: not counted: $(cat "stats-$1.out")"
+        ! grep -rq team-secret "$1.err" "$1.out" "stats-$1.out" || fail "$1: the key was printed"
+    }
+    tamper swap "$name.slang" plain.slang >/dev/null
+    attempt swapped
+    tamper fabricate "$name.slang" >/dev/null
+    attempt fabricated
+    tamper fabricate "$name.slang" "@$forged" >/dev/null
+    attempt forged
+    # A wrong key: nothing the store holds is used; everything is compiled here.
+    DGPB_CACHE_REMOTE_KEY_FILE=$work/key2 B a1 wrongkey --cache-remote "$URL"
+    keep wrongkey
+    same wrongkey ref || fail "wrong key: the bundle differs"
+    one_warning wrongkey
+    [ "$(ran wrongkey)" -gt 0 ] || fail "wrong key: nothing compiled"
+    echo "ok: keyed entries authenticated; swapped, fabricated, forged and wrong-key entries are misses"
     ;;
 traversal)
     # A store whose action entries name paths instead of hashes, then one whose

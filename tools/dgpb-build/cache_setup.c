@@ -2,12 +2,16 @@
  * cache_setup.c - the compile cache of an invocation (cache_setup.h).
  */
 #define _POSIX_C_SOURCE 200809L
+#define _GNU_SOURCE /* explicit_bzero */
 #include "cache_setup.h"
 
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+
+#include "dgpb/alloc.h"
+#include "dgpb/fileio.h"
 
 #include "exit_status.h"
 #include "messages.h"
@@ -72,6 +76,30 @@ int cache_open_remote(const options *o, dgpb_cache *cache)
         say(DGPB_SEV_ERROR, d.code, true, "%s", d.message);
         return dgpb_result_class(d.code) == DGPB_ERR_INVALID ? EXIT_USAGE : EXIT_TOOL;
     }
+    const char *key_file = getenv("DGPB_CACHE_REMOTE_KEY_FILE");
+    if (key_file && *key_file) {
+        /* The team key (docs/cache.md, "Trust"): the file's bytes, a final newline dropped;
+           never printed. A key file that cannot be read, or is empty, is a usage error: a
+           build must not go on unauthenticated when a key was asked for. */
+        uint8_t *key = NULL;
+        size_t n = 0;
+        int rc = dgpb_file_read(key_file, DGPB_CACHE_REMOTE_KEY_MAX + 2, &key, &n, &d);
+        while (!rc && n && (key[n - 1] == '\n' || key[n - 1] == '\r'))
+            n--;
+        if (!rc && (rc = dgpb_cache_set_remote_key(cache, key, n, &d)))
+            snprintf(d.message, sizeof d.message,
+                     "DGPB_CACHE_REMOTE_KEY_FILE: the key file holds %zu bytes; a team key holds "
+                     "1 to %d",
+                     n, DGPB_CACHE_REMOTE_KEY_MAX);
+        if (key)
+            explicit_bzero(key, n);
+        dgpb_free(key);
+        if (rc) {
+            say(DGPB_SEV_ERROR, d.code, true, "%s%s",
+                rc == DGPB_ERR_INVALID ? "" : "DGPB_CACHE_REMOTE_KEY_FILE: ", d.message);
+            return EXIT_USAGE;
+        }
+    }
     dgpb_cache_cancel_on(cache, &signals_caught); /* a store's request stops on a signal */
     return EXIT_OK;
 }
@@ -106,7 +134,9 @@ int cache_command(const options *o)
                    "cap: %llu bytes\n"
                    "builds: %llu hits, %llu misses\n"
                    "compiles: %llu hits, %llu misses\n"
-                   "remote: %llu hits, %llu misses, %llu uploads, %llu errors\n",
+                   "remote: %llu hits, %llu misses, %llu uploads, %llu errors\n"
+                   "refused: %llu cached builds that failed validation, %llu remote entries "
+                   "the team key does not authenticate\n",
                    dgpb_cache_dir(cache), (unsigned long long)st.entries,
                    (unsigned long long)st.damaged, (unsigned long long)st.size,
                    (unsigned long long)st.max_size, (unsigned long long)st.counters.build_hits,
@@ -116,7 +146,9 @@ int cache_command(const options *o)
                    (unsigned long long)st.counters.remote_hits,
                    (unsigned long long)st.counters.remote_misses,
                    (unsigned long long)st.counters.remote_uploads,
-                   (unsigned long long)st.counters.remote_errors);
+                   (unsigned long long)st.counters.remote_errors,
+                   (unsigned long long)st.counters.build_rejected,
+                   (unsigned long long)st.counters.remote_unauthenticated);
         }
     }
     dgpb_cache_close(cache);
