@@ -84,12 +84,7 @@ module_of 150 "$work/large.slang"
 reference "$work/large.slang" "$work/ref-large"
 build_with "$work/killed.log" -q -j 2 "$work/large.slang" -o "$work/killed" &
 client=$!
-pid=
-for try in $(seq 1 300); do
-    pid=$(service_pid)
-    [ -n "$pid" ] && [ -n "$(children_of "$pid")" ] && break # its workers compile
-    sleep 0.1
-done
+pid=$(busy_service 300) # its workers compile
 [ -n "$pid" ] || fail "killed: no service ran for the large build"
 sleep 1
 kill -0 "$client" 2>/dev/null || fail "killed: the build finished before the service was killed"

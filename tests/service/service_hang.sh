@@ -87,12 +87,7 @@ module_of 150 "$work/large.slang"
 DGPB_SERVICE_IDLE_SECONDS=2 DGPB_SERVICE_WORKERS=2 "$build" --targets spirv,wgsl -q "$work/large.slang" \
     -o "$work/left" 2> "$work/left.log" &
 client=$! # dgpb-build itself (killed below)
-pid=
-for try in $(seq 1 600); do
-    pid=$(service_pid)
-    [ -n "$pid" ] && [ -n "$(children_of "$pid")" ] && break # its workers compile
-    sleep 0.1
-done
+pid=$(busy_service 600) # its workers compile
 [ -n "$pid" ] || fail "idle: no service ran for the large build"
 sleep 1
 kill -0 "$client" 2>/dev/null || fail "idle: the build finished before its client left"

@@ -89,6 +89,19 @@ children_of() {
     return 0
 }
 
+# busy_service TRIES: the pid of the service once its workers compile (its children run),
+# polled every 0.1 s up to TRIES times; "" when none did.
+busy_service() {
+    local try pid=
+    for try in $(seq 1 "$1"); do
+        pid=$(service_pid)
+        [ -n "$pid" ] && [ -n "$(children_of "$pid")" ] && break
+        pid=
+        sleep 0.1
+    done
+    echo "$pid"
+}
+
 # bounded_wait PID SECONDS: waits for a child of this shell to end; false after SECONDS.
 bounded_wait() {
     local try

@@ -200,6 +200,19 @@ static bool number(parser *p, size_t *start, size_t *len)
 
 static bool value(parser *p, int depth);
 
+/* Reads an object member's key and the ':' after it, up to its value. */
+static bool member_key(parser *p, char **key, size_t *len, bool *nul)
+{
+    if (!string(p, key, len, nul))
+        return false;
+    white(p);
+    if (peek(p) != ':')
+        return not_json(p, "a member without ':'");
+    p->pos++;
+    white(p);
+    return true;
+}
+
 /* Reads an array or object's members after its opening bracket, each by `member`. */
 static bool members(parser *p, int depth, bool object)
 {
@@ -213,18 +226,11 @@ static bool members(parser *p, int depth, bool object)
         return true;
     }
     for (;;) {
-        if (object) {
-            char *key;
-            size_t len;
-            bool nul;
-            if (!string(p, &key, &len, &nul))
-                return false;
-            white(p);
-            if (peek(p) != ':')
-                return not_json(p, "a member without ':'");
-            p->pos++;
-            white(p);
-        }
+        char *key;
+        size_t len;
+        bool nul;
+        if (object && !member_key(p, &key, &len, &nul))
+            return false;
         if (!value(p, depth + 1))
             return false;
         white(p);
@@ -376,13 +382,8 @@ static bool request(parser *p, work_request *r, size_t *cap, size_t lead)
         char *key;
         size_t len;
         bool nul;
-        if (!string(p, &key, &len, &nul))
+        if (!member_key(p, &key, &len, &nul))
             return false;
-        white(p);
-        if (peek(p) != ':')
-            return not_json(p, "a member without ':'");
-        p->pos++;
-        white(p);
         static const char *const known[] = {"arguments", "requestId", "cancel", "sandboxDir"};
         int k = -1;
         for (int i = 0; i < 4 && !nul; i++)
