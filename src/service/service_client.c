@@ -283,11 +283,32 @@ static int peer_of(int fd, const char *path, dev_t *dev, ino_t *ino)
 }
 
 /*
+ * Whether process `pid` has let go of its files: no longer there, or a
+ * zombie (the kernel closes a dying process's descriptors, and with them its
+ * locks, before it becomes one). Its connection closing is not enough: the
+ * descriptors close one by one, the lock on its workers' folder maybe last.
+ */
+static bool process_ended(int pid)
+{
+    char path[64], text[512];
+    snprintf(path, sizeof path, "/proc/%d/stat", pid);
+    FILE *f = fopen(path, "re");
+    if (!f)
+        return errno == ENOENT || errno == ESRCH;
+    size_t n = fread(text, 1, sizeof text - 1, f);
+    fclose(f);
+    text[n] = 0;
+    const char *state = strrchr(text, ')'); /* "pid (comm) S ...": comm may hold anything */
+    return !state || (state[1] == ' ' && (state[2] == 'Z' || state[2] == 'X'));
+}
+
+/*
  * Ends a service that did not answer, so that no later build asks it again:
  * SIGKILL to the process listening on the connection `fd`, a wait of up to
  * KILL_WAIT_MS for the connection to close (the kernel closes it when the
- * process is gone), and its socket file removed while it is still the one
- * connected to (same device and inode). Returns whether it went.
+ * process is gone) and for the process to have let go of all its files, and
+ * its socket file removed while it is still the one connected to (same
+ * device and inode). Returns whether it went.
  */
 static bool end_service(int fd, int pid, const char *path, dev_t dev, ino_t ino)
 {
@@ -305,6 +326,10 @@ static bool end_service(int fd, int pid, const char *path, dev_t dev, ino_t ino)
         char buf[4096];
         ssize_t n = p.revents ? read(fd, buf, sizeof buf) : 1;
         gone = n == 0 || (n < 0 && errno != EAGAIN && errno != EINTR);
+    }
+    while (gone && !process_ended(pid) && service_now() < end) {
+        struct timespec pause = {0, 5 * 1000 * 1000};
+        nanosleep(&pause, NULL);
     }
     struct stat st;
     if (!lstat(path, &st) && S_ISSOCK(st.st_mode) && st.st_dev == dev && st.st_ino == ino)
