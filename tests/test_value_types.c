@@ -29,6 +29,7 @@
 #include <cmocka.h>
 
 #include "dgpb/dgpb.h"
+#include "code/value_fields.h"
 #include "code/value_types.h"
 #include "support.h"
 
@@ -393,6 +394,113 @@ static void test_unreadable_code_is_corrupt(void **state)
     assert_int_equal(t.scalar, DGPB_SCALAR_UNKNOWN);
 }
 
+/* ---- struct values' fields (code/value_fields.h) ---- */
+
+typedef struct dump {
+    const code_fields *f;
+    char text[2048];
+    size_t n;
+} dump;
+
+static int dump_node(void *ctx, const code_node *node, const char *path, bool leaf)
+{
+    dump *d = ctx;
+    char type[96];
+    code_node_text(d->f, node, type, sizeof type);
+    (void)leaf;
+    int k = snprintf(d->text + d->n, sizeof d->text - d->n, "%s%s %s @%u+%u", d->n ? "; " : "",
+                     path, type, node->offset, node->size);
+    if (k > 0)
+        d->n += (size_t)k;
+    return 0;
+}
+
+/* "TYPE: path type @offset+size; ..." of the fields of row (space, binding, offset, size). */
+static void fields_text(dgpb_code_format format, const uint8_t *code, size_t len,
+                        const code_row *row, char *out, size_t size)
+{
+    code_fields f;
+    dgpb_diag diag;
+    dgpb_diag_clear(&diag);
+    int rc = code_fields_find(format, code, len, "k", row, &f, &diag);
+    if (rc)
+        fail_msg("code_fields_find: %s", diag.message);
+    dump d = {.f = &f};
+    code_node root;
+    code_fields_root(&f, row->size, &root);
+    char type[96];
+    code_node_text(&f, &root, type, sizeof type);
+    assert_int_equal(code_fields_visit(&f, &root, true, dump_node, &d), 0);
+    snprintf(out, size, "%s: %s", type, d.text);
+    code_fields_free(&f);
+}
+
+typedef struct want_fields {
+    uint32_t space, binding, offset, size;
+    const char *text;
+} want_fields;
+
+static void check_fields(dgpb_code_format format, const char *path, const want_fields *w, size_t n)
+{
+    size_t len = 0;
+    uint8_t *code = support_read_source_file(path, &len);
+    assert_non_null(code);
+    for (size_t i = 0; i < n; i++) {
+        code_row row = {.kind = DGPB_KIND_VALUE,
+                        .space = w[i].space,
+                        .binding = w[i].binding,
+                        .offset = w[i].offset,
+                        .size = w[i].size};
+        char text[2200];
+        fields_text(format, code, len, &row, text, sizeof text);
+        if (strcmp(text, w[i].text))
+            fail_msg("%s: row %zu (space %u binding %u offset %u size %u):\n got  '%s'\n want '%s'",
+                     path, i, w[i].space, w[i].binding, w[i].offset, w[i].size, text, w[i].text);
+    }
+    dgpb_free(code);
+}
+
+static void struct_fields_are_read_from_spirv(void **state)
+{
+    (void)state;
+    static const want_fields w[] = {
+        /* uniform Rect rect, uniform Inner pair: push constants (std430) */
+        {L, 0, 0, 16, "struct Rect: .x i32 @0+4; .y i32 @4+4; .w i32 @8+4; .h i32 @12+4"},
+        {L, 0, 16, 16, "struct Inner: .uv f32x2 @0+8; .id i32 @8+4"},
+        /* material.lights: Light[2] inside Slang's _Array_std140_Light2 wrapper, stride 16 */
+        {0, 0, 16, 32, "struct Light[2]: [i].color f32x3 @0+12; [i].intensity f32 @12+4"},
+        /* cbuffer Params' outer (std140): nested structs padded to 16, a matrix of each layout
+           through Slang's storage wrappers, a float[3] of stride 16 */
+        {0, 1, 0, 224,
+         "struct Outer: .inner struct Inner @0+16; .inner.uv f32x2 @0+8; .inner.id i32 @8+4; "
+         ".m f32 3x4 @16+48; .list struct Inner[2] @64+32; .list[i].uv f32x2 @64+8; "
+         ".list[i].id i32 @72+4; .one struct One @96+16; .one.only f32 @96+4; .s f32 @112+4; "
+         ".arr f32[3] @128+48; .cm f32 2x3 column_major @176+48"},
+        {0, 1, 224, 8, "unknown:  unknown @0+8"}, /* tail: a float2, no struct */
+        {0, 0, 0, 16, "unknown:  unknown @0+16"}, /* material.tint */
+    };
+    check_fields(DGPB_CODE_FORMAT_SPIRV, "fixtures/values/structs.spv", w, sizeof w / sizeof w[0]);
+}
+
+static void struct_fields_are_read_from_wgsl(void **state)
+{
+    (void)state;
+    static const want_fields w[] = {
+        /* entryPointParams_0 (std140 in WGSL): names without Slang's _0 and _std140 */
+        {0, 3, 0, 16, "struct Rect: .x i32 @0+4; .y i32 @4+4; .w i32 @8+4; .h i32 @12+4"},
+        {0, 3, 16, 16, "struct Inner: .uv f32x2 @0+8; .id i32 @8+4"},
+        {0, 0, 16, 32, "struct Light[2]: [i].color f32x3 @0+12; [i].intensity f32 @12+4"},
+        /* the same offsets as SPIR-V's; WGSL keeps a float of a std140 array in a vec4 */
+        {0, 1, 0, 224,
+         "struct Outer: .inner struct Inner @0+16; .inner.uv f32x2 @0+8; .inner.id i32 @8+4; "
+         ".m f32 3x4 @16+48; .list struct Inner[2] @64+32; .list[i].uv f32x2 @64+8; "
+         ".list[i].id i32 @72+4; .one struct One @96+16; .one.only f32 @96+4; .s f32 @112+4; "
+         ".arr f32x4[3] @128+48; .cm f32 2x3 column_major @176+48"},
+        {0, 1, 224, 8, "unknown:  unknown @0+8"},
+    };
+    check_fields(DGPB_CODE_FORMAT_WGSL, "fixtures/values/structs.wgsl", w, sizeof w / sizeof w[0]);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -406,6 +514,8 @@ int main(void)
         cmocka_unit_test(test_storage_formats),
         cmocka_unit_test(test_block_sizes),
         cmocka_unit_test(test_unreadable_code_is_corrupt),
+        cmocka_unit_test(struct_fields_are_read_from_spirv),
+        cmocka_unit_test(struct_fields_are_read_from_wgsl),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

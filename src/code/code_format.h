@@ -29,6 +29,7 @@
 #include "code/code_features.h"
 #include "code/ptx/ptx_scan.h"
 #include "code/spirv/spirv_analysis.h"
+#include "code/value_fields.h"
 #include "code/value_types.h"
 #include "code/wgsl/wgsl_scan.h"
 #include "dgpb/format.h"
@@ -148,6 +149,18 @@ typedef struct code_ops {
     /* A storage texture's texel format (a static WebGPU name); *out is NULL on entry. */
     int (*storage_format_find)(const uint8_t *code, size_t len, const char *entry,
                                const code_row *row, const char **out, dgpb_diag *diag);
+
+    /* ---- the fields of a struct value (code/value_fields.h) ---- */
+
+    /* A value row's struct fields; out is zeroed (root -1) by the caller. NULL: the code
+       states no struct types (its rows keep structs as bytes). */
+    int (*fields_find)(const uint8_t *code, size_t len, const char *entry, const code_row *row,
+                       code_fields *out, dgpb_diag *diag);
+    /* Another target's fields `from` laid out by this format's rules for a row of `size` bytes
+       into *out (zeroed by the caller); false, why in `why`, when they do not fill it. NULL:
+       this format's rows take no lent fields (they state their own, or none). */
+    bool (*fields_lend)(const code_fields *from, uint32_t size, code_fields *out, char *why,
+                        size_t why_size);
 } code_ops;
 
 /* The table of code format `format` (a format of no reader, or out of range: the unread one). */

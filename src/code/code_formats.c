@@ -165,3 +165,37 @@ int code_storage_format_find(dgpb_code_format format, const uint8_t *code, size_
     *out = NULL;
     return code_ops_of(format)->storage_format_find(code, len, entry, row, out, diag);
 }
+
+/* ---- code/value_fields.h --------------------------------------------------- */
+
+int code_fields_find(dgpb_code_format format, const uint8_t *code, size_t len, const char *entry,
+                     const code_row *row, code_fields *out, dgpb_diag *diag)
+{
+    if (!out || !row || (!code && len))
+        return dgpb_diag_set(diag, DGPB_ERR_INVALID, -1, "code_fields_find: NULL argument");
+    memset(out, 0, sizeof *out);
+    out->root = -1;
+    const code_ops *ops = code_ops_of(format);
+    if (!ops->fields_find || row->kind != DGPB_KIND_VALUE)
+        return DGPB_OK;
+    int rc = ops->fields_find(code, len, entry, row, out, diag);
+    if (rc)
+        code_fields_free(out);
+    return rc;
+}
+
+bool code_fields_lend(dgpb_code_format to, const code_fields *from, uint32_t size, code_fields *out,
+                      char *why, size_t why_size)
+{
+    memset(out, 0, sizeof *out);
+    out->root = -1;
+    const code_ops *ops = code_ops_of(to);
+    if (!ops->fields_lend || !from || from->root < 0) {
+        snprintf(why, why_size, "%s", "its code states its own fields, or none");
+        return false;
+    }
+    if (ops->fields_lend(from, size, out, why, why_size))
+        return true;
+    code_fields_free(out);
+    return false;
+}

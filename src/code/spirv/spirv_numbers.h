@@ -14,6 +14,7 @@ enum {
     OP_SOURCE = 3,
     OP_EXTENSION = 10,
     OP_NAME = 5,
+    OP_MEMBER_NAME = 6,
     OP_EXT_INST = 12,
     OP_ENTRY_POINT = 15,
     OP_EXECUTION_MODE = 16,

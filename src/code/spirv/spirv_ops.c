@@ -64,4 +64,5 @@ const code_ops code_spirv_ops = {
     .type_find = value_spirv_type,
     .block_size_find = value_spirv_block_size,
     .storage_format_find = value_spirv_storage_format,
+    .fields_find = value_spirv_fields,
 };

@@ -30,7 +30,9 @@
 
 #define MAX_DEPTH 64
 
-/* One OpMemberDecorate that matters here. */
+/* One OpMemberDecorate that matters here, or an OpMemberName (decoration MEMBER_NAME, value
+   the word index of the instruction). */
+#define MEMBER_NAME UINT32_MAX
 typedef struct member_deco {
     uint32_t type, member, decoration, value;
 } member_deco;
@@ -131,6 +133,15 @@ static int spv_load(spv *m, const uint8_t *code, size_t len, const char *entry, 
         case OP_NAME:
             if (wc >= 3 && o[0] < m->bound)
                 m->name[o[0]] = (uint32_t)at;
+            break;
+        case OP_MEMBER_NAME:
+            if (wc >= 4) {
+                member_deco *v = mem_grow(m->md, m->md_count, &m->md_cap, sizeof *v, 16);
+                if (!v)
+                    return dgpb_diag_set(diag, DGPB_ERR_NOMEM, -1, "out of memory reading SPIR-V");
+                m->md = v;
+                m->md[m->md_count++] = (member_deco){o[0], o[1], MEMBER_NAME, (uint32_t)at};
+            }
             break;
         case OP_DECORATE:
             if (wc >= 4 && o[0] < m->bound) {
@@ -436,6 +447,44 @@ static uint32_t pointee_of(const spv *m, size_t at, uint32_t *storage)
     return p ? m->w[p + 3] : 0;
 }
 
+/*
+ * The struct type of the block holding value row `row`: the uniform (or
+ * push-constant) block variable at its space/binding, or for the launch space
+ * the entry's push-constant block (any one where the entry lists none); 0
+ * when there is none. *std140: the block's layout rules are std140's (a
+ * uniform block) rather than std430's.
+ */
+static uint32_t block_of(const spv *m, const code_row *row, bool *std140)
+{
+    uint32_t block = 0, push_any = 0;
+    bool uniform = false;
+    for (uint32_t id = 1; id < m->bound && !block; id++) {
+        size_t at = def_of(m, id, OP_VARIABLE, 4);
+        uint32_t storage;
+        if (!at)
+            continue;
+        uint32_t pointee = pointee_of(m, at, &storage);
+        if (row->space == DGPB_SPACE_LAUNCH) {
+            if (storage != DGPB_SPIRV_STORAGE_PUSH_CONSTANT)
+                continue;
+            if (in_interface(m, id))
+                block = pointee;
+            else if (!push_any)
+                push_any = pointee;
+        } else if (m->set[id] == (int64_t)row->space && m->binding[id] == (int64_t)row->binding &&
+                   (storage == DGPB_SPIRV_STORAGE_UNIFORM ||
+                    storage == DGPB_SPIRV_STORAGE_PUSH_CONSTANT)) {
+            block = pointee;
+            uniform = storage == DGPB_SPIRV_STORAGE_UNIFORM;
+        }
+    }
+    if (!block)
+        block = push_any;
+    if (std140)
+        *std140 = uniform;
+    return block && def_of(m, block, OP_TYPE_STRUCT, 2) ? block : 0;
+}
+
 int value_spirv_type(const uint8_t *code, size_t len, const char *entry, const code_row *row,
                      dgpb_code_type *t, dgpb_diag *diag)
 {
@@ -485,29 +534,8 @@ int value_spirv_type(const uint8_t *code, size_t len, const char *entry, const c
         spv_free(&m);
         return DGPB_OK;
     }
-    uint32_t block = 0, push_any = 0;
-    for (uint32_t id = 1; id < m.bound && !block; id++) {
-        size_t at = def_of(&m, id, OP_VARIABLE, 4);
-        uint32_t storage;
-        if (!at)
-            continue;
-        uint32_t pointee = pointee_of(&m, at, &storage);
-        if (row->space == DGPB_SPACE_LAUNCH) {
-            if (storage != DGPB_SPIRV_STORAGE_PUSH_CONSTANT)
-                continue;
-            if (in_interface(&m, id))
-                block = pointee;
-            else if (!push_any)
-                push_any = pointee;
-        } else if (m.set[id] == (int64_t)row->space && m.binding[id] == (int64_t)row->binding &&
-                   (storage == DGPB_SPIRV_STORAGE_UNIFORM ||
-                    storage == DGPB_SPIRV_STORAGE_PUSH_CONSTANT)) {
-            block = pointee;
-        }
-    }
-    if (!block)
-        block = push_any;
-    if (block && def_of(&m, block, OP_TYPE_STRUCT, 2))
+    uint32_t block = block_of(&m, row, NULL);
+    if (block)
         spv_find(&m, block, row->offset, row->size, 0, false, true, 0, t);
     spv_free(&m);
     return DGPB_OK;
@@ -554,6 +582,245 @@ int value_spirv_storage_format(const uint8_t *code, size_t len, const char *entr
                 *out = dgpb_texel_format_name(f);
         }
         break;
+    }
+    spv_free(&m);
+    return rc;
+}
+
+/* ---- a struct value's fields (code/value_fields.h) ---------------------------- */
+
+/* The name of `id` (its OpName) in *len bytes, or NULL. */
+static const char *name_of(const spv *m, uint32_t id, size_t *len)
+{
+    size_t at = id < m->bound ? m->name[id] : 0;
+    if (!at)
+        return NULL;
+    const char *text = (const char *)(m->w + at + 2);
+    const char *nul = memchr(text, 0, (words_of(m, at) - 2) * 4);
+    if (!nul)
+        return NULL;
+    *len = (size_t)(nul - text);
+    return text;
+}
+
+/* Whether struct `id` has an OpName that starts with `prefix`. */
+static bool named_like(const spv *m, uint32_t id, const char *prefix)
+{
+    size_t len = 0, n = strlen(prefix);
+    const char *name = name_of(m, id, &len);
+    return name && len > n && !memcmp(name, prefix, n);
+}
+
+/* Slang's wrapper of a std140 array (a struct named _Array_std140_* whose one member, at offset
+   0, is an array) is that array: its array type, or `id` itself when it is none. */
+static uint32_t unwrap_array(const spv *m, uint32_t id)
+{
+    size_t at = def_of(m, id, OP_TYPE_STRUCT, 3);
+    if (at && words_of(m, at) == 3 && named_like(m, id, "_Array_std140_") &&
+        def_of(m, m->w[at + 2], OP_TYPE_ARRAY, 4) &&
+        member_deco_of(m, id, 0, DECORATION_OFFSET, 0) == 0)
+        return m->w[at + 2];
+    return id;
+}
+
+/* A struct of the module's own (not one of Slang's wrappers of an array or a matrix). */
+static bool user_struct(const spv *m, uint32_t id)
+{
+    size_t at = def_of(m, id, OP_TYPE_STRUCT, 2);
+    dgpb_code_type t = {0};
+    return at && unwrap_array(m, id) == id &&
+           !(words_of(m, at) == 3 && matrix_storage(m, id, at, &t));
+}
+
+/* What the fields walk keeps: the module, the list and the structs added so far. */
+typedef struct fields_walk {
+    const spv *m;
+    code_fields *out;
+    spirv_rules rules;
+    uint32_t done_id[CODE_FIELDS_MAX_STRUCTS];
+    int32_t done_index[CODE_FIELDS_MAX_STRUCTS];
+    uint32_t done;
+    dgpb_diag *diag;
+} fields_walk;
+
+static int add_struct(fields_walk *w, uint32_t id, int depth, int32_t *index);
+
+/*
+ * Field `f`'s type from SPIR-V type `id` (the member's, with its MatrixStride
+ * `ms` and RowMajor `rm`): a scalar, vector or matrix, an array of them, a
+ * struct or an array of structs (added), or unknown.
+ */
+static int field_type(fields_walk *w, uint32_t id, uint32_t ms, bool rm, int depth, code_field *f)
+{
+    const spv *m = w->m;
+    size_t at;
+    f->of = -1;
+    id = unwrap_array(m, id);
+    uint32_t count = 0, stride = 0;
+    if ((at = def_of(m, id, OP_TYPE_ARRAY, 4))) {
+        count = constant_of(m, m->w[at + 3]);
+        stride = m->array_stride[id];
+        id = unwrap_array(m, m->w[at + 2]);
+        if (!count || !stride || def_of(m, id, OP_TYPE_ARRAY, 4))
+            return DGPB_OK; /* arrays of arrays: not described */
+    }
+    if (user_struct(m, id)) {
+        int rc = add_struct(w, id, depth + 1, &f->of);
+        if (rc)
+            return rc;
+        f->type.aggregate = true;
+    } else {
+        spv_find(m, id, 0, 0, ms, rm, false, depth + 1, &f->type);
+        if (f->type.array_count || f->type.aggregate || f->type.scalar == DGPB_SCALAR_UNKNOWN) {
+            memset(&f->type, 0, sizeof f->type);
+            return DGPB_OK;
+        }
+    }
+    f->type.array_count = count;
+    f->type.array_stride = stride;
+    return DGPB_OK;
+}
+
+/* Adds struct `id` (and the structs it holds, first) to the list, once; its index in *index. */
+static int add_struct(fields_walk *w, uint32_t id, int depth, int32_t *index)
+{
+    const spv *m = w->m;
+    for (uint32_t i = 0; i < w->done; i++)
+        if (w->done_id[i] == id) {
+            *index = w->done_index[i];
+            return DGPB_OK;
+        }
+    if (depth > CODE_FIELDS_MAX_DEPTH)
+        return dgpb_diag_set(w->diag, DGPB_ERR_LIMIT, -1,
+                             "structs nested deeper than %d in a value", CODE_FIELDS_MAX_DEPTH);
+    if (w->done == CODE_FIELDS_MAX_STRUCTS)
+        return dgpb_diag_set(w->diag, DGPB_ERR_LIMIT, -1, "a value holds more than %d structs",
+                             CODE_FIELDS_MAX_STRUCTS);
+    size_t at = def_of(m, id, OP_TYPE_STRUCT, 2);
+    uint32_t count = words_of(m, at) - 2;
+    if (count > CODE_FIELDS_MAX_FIELDS)
+        return dgpb_diag_set(w->diag, DGPB_ERR_LIMIT, -1, "a struct of more than %d fields",
+                             CODE_FIELDS_MAX_FIELDS);
+    code_field *fields = mem_calloc(count ? count : 1, sizeof *fields);
+    char(*names)[16] = mem_calloc(count ? count : 1, sizeof *names);
+    int rc = fields && names
+                 ? DGPB_OK
+                 : dgpb_diag_set(w->diag, DGPB_ERR_NOMEM, -1, "out of memory reading SPIR-V");
+    for (uint32_t i = 0; !rc && i < count; i++) {
+        uint32_t member = m->w[at + 2 + i];
+        uint32_t ms = member_deco_of(m, id, i, DECORATION_MATRIX_STRIDE, 0);
+        bool rm = member_deco_of(m, id, i, DECORATION_ROW_MAJOR, 0) != 0;
+        code_field *f = &fields[i];
+        f->offset = member_deco_of(m, id, i, DECORATION_OFFSET, 0);
+        uint64_t size = spv_size(m, member, ms, rm, w->rules, depth + 1);
+        f->size = size > UINT32_MAX ? UINT32_MAX : (uint32_t)size;
+        size_t nat = member_deco_of(m, id, i, MEMBER_NAME, 0), len = 0;
+        const char *text = nat ? (const char *)(m->w + nat + 3) : NULL;
+        const char *nul = text ? memchr(text, 0, (words_of(m, nat) - 3) * 4) : NULL;
+        if (nul && nul > text && (len = (size_t)(nul - text)) < 4096) {
+            f->name = code_fields_copy_name(text, len, false);
+            if (!f->name)
+                rc = dgpb_diag_set(w->diag, DGPB_ERR_NOMEM, -1, "out of memory reading SPIR-V");
+        } else { /* no OpMemberName: the member's index names it */
+            snprintf(names[i], sizeof names[i], "%u", i);
+            f->name = names[i];
+        }
+        if (!rc)
+            rc = field_type(w, member, ms, rm, depth, f);
+    }
+    if (!rc) {
+        size_t len = 0;
+        const char *name = name_of(m, id, &len);
+        uint64_t size = spv_size(m, id, 0, false, w->rules, depth);
+        spirv_types types = {m, types_def, types_member_deco};
+        rc = code_fields_add_struct(w->out, name ? name : "", name ? len : 0,
+                                    size > UINT32_MAX ? UINT32_MAX : (uint32_t)size,
+                                    spirv_layout_align(&types, id, false, w->rules), fields, count,
+                                    index, w->diag);
+    }
+    for (uint32_t i = 0; fields && i < count; i++)
+        if (fields[i].name != names[i])
+            dgpb_free(fields[i].name);
+    dgpb_free(fields);
+    dgpb_free(names);
+    if (!rc) {
+        w->done_id[w->done] = id;
+        w->done_index[w->done++] = *index;
+    }
+    return rc;
+}
+
+/*
+ * The struct the row at byte `off` (`size` bytes) of type `id` holds: a
+ * struct of the module's own that the row covers whole, or an array of them
+ * that it covers whole (*count, *stride); 0 when it holds none. `top`: the
+ * block itself, always walked into.
+ */
+static uint32_t row_struct(const spv *m, uint32_t id, uint64_t off, uint64_t size, bool top,
+                           int depth, uint32_t *count, uint32_t *stride)
+{
+    size_t at;
+    if (depth > MAX_DEPTH)
+        return 0;
+    id = unwrap_array(m, id);
+    if ((at = def_of(m, id, OP_TYPE_ARRAY, 4))) {
+        uint32_t elem = unwrap_array(m, m->w[at + 2]), n = constant_of(m, m->w[at + 3]);
+        uint32_t s = m->array_stride[id];
+        if (!n || !s)
+            return 0;
+        if (off == 0 && size > s) {
+            if (!user_struct(m, elem))
+                return 0;
+            *count = n;
+            *stride = s;
+            return elem;
+        }
+        return off / s < n ? row_struct(m, elem, off % s, size, false, depth + 1, count, stride)
+                           : 0;
+    }
+    if (!(at = def_of(m, id, OP_TYPE_STRUCT, 2)) || (!top && !user_struct(m, id)))
+        return 0;
+    if (!top && off == 0 && size >= spv_size(m, id, 0, false, SPIRV_RULES_NONE, depth + 1))
+        return id;
+    for (uint32_t i = 0; i + 2 < words_of(m, at); i++) {
+        uint32_t member = m->w[at + 2 + i];
+        uint32_t ms = member_deco_of(m, id, i, DECORATION_MATRIX_STRIDE, 0);
+        bool rm = member_deco_of(m, id, i, DECORATION_ROW_MAJOR, 0) != 0;
+        uint64_t moff = member_deco_of(m, id, i, DECORATION_OFFSET, UINT32_MAX);
+        uint64_t msize = spv_size(m, member, ms, rm, SPIRV_RULES_NONE, depth + 1);
+        if (moff <= off && off < moff + msize)
+            return row_struct(m, member, off - moff, size, false, depth + 1, count, stride);
+    }
+    return 0;
+}
+
+int value_spirv_fields(const uint8_t *code, size_t len, const char *entry, const code_row *row,
+                       code_fields *out, dgpb_diag *diag)
+{
+    spv m;
+    int rc = spv_load(&m, code, len, entry, diag);
+    bool std140 = false;
+    uint32_t block =
+        rc || row->kind != DGPB_KIND_VALUE || row->space == DGPB_SPACE_PIPELINE_CONSTANT
+            ? 0
+            : block_of(&m, row, &std140);
+    uint32_t count = 0, stride = 0;
+    uint32_t id =
+        block ? row_struct(&m, block, row->offset, row->size, true, 0, &count, &stride) : 0;
+    if (id) {
+        fields_walk *w = mem_calloc(1, sizeof *w);
+        if (!w) {
+            rc = dgpb_diag_set(diag, DGPB_ERR_NOMEM, -1, "out of memory reading SPIR-V");
+        } else {
+            *w = (fields_walk){.m = &m,
+                               .out = out,
+                               .rules = std140 ? SPIRV_RULES_STD140 : SPIRV_RULES_STD430,
+                               .diag = diag};
+            rc = add_struct(w, id, 0, &out->root);
+            out->count = count;
+            out->stride = stride;
+            dgpb_free(w);
+        }
     }
     spv_free(&m);
     return rc;

@@ -17,6 +17,8 @@
  */
 #include "code/wgsl/value_wgsl.h"
 
+#include <stdio.h>
+
 #include <string.h>
 
 #include "core/alloc.h"
@@ -178,6 +180,7 @@ static int layout(walker *w, mark at, int depth, wtype *t)
 
 /* One member of the struct whose body the lexer is in; at the member's name on entry. */
 typedef struct wmember {
+    token name;
     mark type;
     uint64_t offset, align, size;
 } wmember;
@@ -195,8 +198,11 @@ static int next_member(walker *w, uint64_t end, int depth, wmember *m, bool *got
     if (text_is_punct(&w->lex.tok, '}') || w->lex.tok.kind == TEXT_TOKEN_EOF)
         return DGPB_OK;
     if ((rc = wgsl_parse_attrs(&w->lex, attrs, &na)) ||
-        (rc = wgsl_expect_ident(&w->lex, "a member name")) || (rc = wgsl_advance(&w->lex)) ||
-        (rc = text_expect(&w->lex, ':', "after a member name")) || (rc = wgsl_advance(&w->lex)))
+        (rc = wgsl_expect_ident(&w->lex, "a member name")))
+        return rc;
+    m->name = w->lex.tok;
+    if ((rc = wgsl_advance(&w->lex)) || (rc = text_expect(&w->lex, ':', "after a member name")) ||
+        (rc = wgsl_advance(&w->lex)))
         return rc;
     m->type = wgsl_save(&w->lex);
     type_info ti;
@@ -551,6 +557,260 @@ int value_wgsl_element_stride(const char *text, size_t len, uint32_t group, uint
         !(rc = layout(w, t.elem, 1, &el))) {
         uint64_t s = round_up(el.size, el.align);
         *stride = s > UINT32_MAX ? 0 : (uint32_t)s;
+    }
+    dgpb_free(w);
+    return rc;
+}
+
+/* ---- a struct value's fields (code/value_fields.h) ---------------------------- */
+
+/* The members of the struct laid out as `t`, at most `max`, into m[]: their count in *n. */
+static int members_of(walker *w, const wtype *t, int depth, wmember *m, size_t max, size_t *n)
+{
+    uint64_t end = 0;
+    bool got = true;
+    *n = 0;
+    wgsl_restore(&w->lex, t->elem);
+    int rc = wgsl_advance(&w->lex);
+    while (!rc && got) {
+        wmember one;
+        if ((rc = next_member(w, end, depth, &one, &got)) || !got)
+            break;
+        if (*n == max)
+            return text_fail_at(&w->lex, DGPB_ERR_LIMIT, one.name.off, one.name.line,
+                                "a struct of more than %zu members", max);
+        end = one.offset + one.size;
+        m[(*n)++] = one;
+    }
+    return rc;
+}
+
+/* Whether the struct laid out as `t` is Slang's wrapper of a std140 array (named
+   _Array_std140_*, one member at offset 0, an array): *array the array's type. */
+static int array_wrapper(walker *w, const wtype *t, int depth, mark *array, bool *is)
+{
+    static const char prefix[] = "_Array_std140_";
+    *is = false;
+    const token *name = &t->decl->name;
+    if (!t->is_struct || name->len <= sizeof prefix - 1 ||
+        memcmp(name->s, prefix, sizeof prefix - 1))
+        return DGPB_OK;
+    wmember m[2];
+    size_t n = 0;
+    wtype a;
+    int rc = members_of(w, t, depth, m, 2, &n);
+    if (rc || n != 1 || m[0].offset || (rc = layout(w, m[0].type, depth + 1, &a)) || !a.is_array)
+        return rc;
+    *array = m[0].type;
+    *is = true;
+    return DGPB_OK;
+}
+
+/* The type at `at` laid out in *t, Slang's array wrapper taken for its array (*at moved). */
+static int layout_unwrapped(walker *w, mark *at, int depth, wtype *t)
+{
+    int rc = layout(w, *at, depth, t);
+    bool is = false;
+    mark array;
+    if (!rc && t->is_struct && !(rc = array_wrapper(w, t, depth, &array, &is)) && is) {
+        *at = array;
+        rc = layout(w, *at, depth, t);
+    }
+    return rc;
+}
+
+/* Whether the struct laid out as `t` is the module's own: no wrapper of an array or matrix. */
+static int user_struct(walker *w, const wtype *t, int depth, bool *user)
+{
+    *user = false;
+    if (!t->is_struct)
+        return DGPB_OK;
+    bool is = false;
+    mark array;
+    dgpb_code_type v = {0};
+    int rc = array_wrapper(w, t, depth, &array, &is);
+    if (!rc && !is)
+        rc = matrix_storage(w, t, depth, &v, &is);
+    *user = !rc && !is;
+    return rc;
+}
+
+typedef struct wfields {
+    walker *w;
+    code_fields *out;
+    const wstruct *done_decl[CODE_FIELDS_MAX_STRUCTS];
+    int32_t done_index[CODE_FIELDS_MAX_STRUCTS];
+    uint32_t done;
+} wfields;
+
+static int add_wstruct(wfields *f, const wtype *t, int depth, int32_t *index);
+
+/* Field `out`'s type from the member's type at `at`. */
+static int wfield_type(wfields *f, mark at, int depth, code_field *out)
+{
+    walker *w = f->w;
+    wtype t, el;
+    bool user = false;
+    out->of = -1;
+    uint32_t count = 0, stride = 0;
+    int rc = layout_unwrapped(w, &at, depth + 1, &t);
+    if (!rc && t.is_array) {
+        count = (uint32_t)t.count;
+        mark elem = t.elem;
+        if ((rc = layout_unwrapped(w, &elem, depth + 1, &el)))
+            return rc;
+        stride = (uint32_t)round_up(el.size, el.align);
+        if (!count || !stride || el.is_array)
+            return DGPB_OK; /* runtime arrays, arrays of arrays: not described */
+        at = elem;
+        t = el;
+    }
+    if (!rc && (rc = user_struct(w, &t, depth + 1, &user)) == DGPB_OK && user) {
+        if ((rc = add_wstruct(f, &t, depth + 1, &out->of)))
+            return rc;
+        out->type.aggregate = true;
+    } else if (!rc) {
+        if ((rc = find(w, at, 0, 0, false, depth + 1, &out->type)))
+            return rc;
+        if (out->type.array_count || out->type.aggregate || !out->type.scalar) {
+            memset(&out->type, 0, sizeof out->type);
+            return DGPB_OK;
+        }
+    }
+    out->type.array_count = count;
+    out->type.array_stride = stride;
+    return rc;
+}
+
+static int add_wstruct(wfields *f, const wtype *t, int depth, int32_t *index)
+{
+    walker *w = f->w;
+    for (uint32_t i = 0; i < f->done; i++)
+        if (f->done_decl[i] == t->decl) {
+            *index = f->done_index[i];
+            return DGPB_OK;
+        }
+    if (depth > CODE_FIELDS_MAX_DEPTH || f->done == CODE_FIELDS_MAX_STRUCTS)
+        return text_fail_at(&w->lex, DGPB_ERR_LIMIT, t->decl->name.off, t->decl->name.line,
+                            "structs nested deeper than %d, or more than %d, in a value",
+                            CODE_FIELDS_MAX_DEPTH, CODE_FIELDS_MAX_STRUCTS);
+    wmember *m = mem_calloc(CODE_FIELDS_MAX_FIELDS, sizeof *m);
+    code_field *fields = mem_calloc(CODE_FIELDS_MAX_FIELDS, sizeof *fields);
+    size_t n = 0;
+    int rc = m && fields
+                 ? members_of(w, t, depth, m, CODE_FIELDS_MAX_FIELDS, &n)
+                 : dgpb_diag_set(w->lex.diag, DGPB_ERR_NOMEM, -1, "out of memory reading WGSL");
+    for (size_t i = 0; !rc && i < n; i++) {
+        fields[i].offset = (uint32_t)m[i].offset;
+        fields[i].size = (uint32_t)m[i].size;
+        if (!(fields[i].name = code_fields_copy_name(m[i].name.s, m[i].name.len, true)))
+            rc = dgpb_diag_set(w->lex.diag, DGPB_ERR_NOMEM, -1, "out of memory reading WGSL");
+        else
+            rc = wfield_type(f, m[i].type, depth, &fields[i]);
+    }
+    if (!rc) {
+        /* Slang's `_0` left out here, its layout suffix by code_fields_add_struct */
+        char *base = code_fields_copy_name(t->decl->name.s, t->decl->name.len, true);
+        if (!base)
+            rc = dgpb_diag_set(w->lex.diag, DGPB_ERR_NOMEM, -1, "out of memory reading WGSL");
+        else
+            rc =
+                code_fields_add_struct(f->out, base, strlen(base), (uint32_t)t->size,
+                                       (uint32_t)t->align, fields, (uint32_t)n, index, w->lex.diag);
+        dgpb_free(base);
+    }
+    for (size_t i = 0; fields && i < n; i++)
+        dgpb_free(fields[i].name);
+    dgpb_free(fields);
+    dgpb_free(m);
+    if (!rc) {
+        f->done_decl[f->done] = t->decl;
+        f->done_index[f->done++] = *index;
+    }
+    return rc;
+}
+
+/* The struct the row at byte `off` (`size` bytes) of the type at `at` holds (see
+   value_spirv.c's row_struct): its layout in *found, *count and *stride for an array. */
+static int row_wstruct(walker *w, mark at, uint64_t off, uint64_t size, bool top, int depth,
+                       wtype *found, bool *have, uint32_t *count, uint32_t *stride)
+{
+    wtype t;
+    int rc = layout_unwrapped(w, &at, depth, &t);
+    if (rc || depth > MAX_DEPTH)
+        return rc;
+    if (t.is_array) {
+        wtype el;
+        mark elem = t.elem;
+        if ((rc = layout_unwrapped(w, &elem, depth + 1, &el)))
+            return rc;
+        uint64_t s = round_up(el.size, el.align);
+        if (!s || !t.count)
+            return DGPB_OK;
+        if (off == 0 && size > s) {
+            bool user = false;
+            if ((rc = user_struct(w, &el, depth + 1, &user)) || !user)
+                return rc;
+            *found = el;
+            *have = true;
+            *count = (uint32_t)t.count;
+            *stride = (uint32_t)s;
+            return DGPB_OK;
+        }
+        return off / s < t.count ? row_wstruct(w, elem, off % s, size, false, depth + 1, found,
+                                               have, count, stride)
+                                 : DGPB_OK;
+    }
+    bool user = false;
+    if (!t.is_struct || (!top && ((rc = user_struct(w, &t, depth, &user)) || !user)))
+        return rc;
+    if (!top && off == 0 && size >= t.size) {
+        *found = t;
+        *have = true;
+        return DGPB_OK;
+    }
+    wmember *m = mem_calloc(CODE_FIELDS_MAX_FIELDS, sizeof *m);
+    size_t n = 0;
+    if (!m)
+        return dgpb_diag_set(w->lex.diag, DGPB_ERR_NOMEM, -1, "out of memory reading WGSL");
+    rc = members_of(w, &t, depth, m, CODE_FIELDS_MAX_FIELDS, &n);
+    for (size_t i = 0; !rc && i < n; i++)
+        if (m[i].offset <= off && off < m[i].offset + m[i].size) {
+            rc = row_wstruct(w, m[i].type, off - m[i].offset, size, false, depth + 1, found, have,
+                             count, stride);
+            break;
+        }
+    dgpb_free(m);
+    return rc;
+}
+
+int value_wgsl_fields(const char *text, size_t len, const code_row *row, code_fields *out,
+                      dgpb_diag *diag)
+{
+    if (row->space == DGPB_SPACE_PIPELINE_CONSTANT)
+        return DGPB_OK;
+    walker *w = walker_new(text, len, diag);
+    if (!w)
+        return DGPB_ERR_NOMEM;
+    bool have = false, ovr = false, found = false;
+    mark at = {0};
+    wtype t;
+    uint32_t count = 0, stride = 0;
+    int rc = find_var(w, row, &have, &ovr, &at);
+    if (!rc && have)
+        rc = row_wstruct(w, at, row->offset, row->size, true, 0, &t, &found, &count, &stride);
+    if (!rc && found) {
+        wfields *f = mem_calloc(1, sizeof *f);
+        if (!f) {
+            rc = dgpb_diag_set(diag, DGPB_ERR_NOMEM, -1, "out of memory reading WGSL");
+        } else {
+            f->w = w;
+            f->out = out;
+            rc = add_wstruct(f, &t, 0, &out->root);
+            out->count = count;
+            out->stride = stride;
+            dgpb_free(f);
+        }
     }
     dgpb_free(w);
     return rc;

@@ -11,10 +11,12 @@
 #define value_wgsl_block_size dgpb__value_wgsl_block_size
 #define value_wgsl_block_members dgpb__value_wgsl_block_members
 #define value_wgsl_element_stride dgpb__value_wgsl_element_stride
+#define value_wgsl_fields dgpb__value_wgsl_fields
 
 #include <stddef.h>
 
 #include "code/spirv/spirv_analysis.h" /* dgpb_spirv_member */
+#include "code/value_fields.h"
 #include "code/value_types.h"
 
 /*
@@ -44,5 +46,14 @@ int value_wgsl_block_members(const char *text, size_t len, uint32_t group, uint3
    @group(group) @binding(binding) in *stride; 0 when none. */
 int value_wgsl_element_stride(const char *text, size_t len, uint32_t group, uint32_t binding,
                               uint32_t *stride, dgpb_diag *diag);
+
+/*
+ * The fields of the struct (or array of structs) value row `row` holds in the
+ * var<uniform> at its @group/@binding, by WGSL's rules, into *out (zeroed,
+ * root -1, by the caller; code/value_fields.h). An error only when the text
+ * cannot be read.
+ */
+int value_wgsl_fields(const char *text, size_t len, const code_row *row, code_fields *out,
+                      dgpb_diag *diag);
 
 #endif

@@ -41,6 +41,13 @@ static int block_size_find(const uint8_t *code, size_t len, const char *entry, c
     return value_wgsl_block_size((const char *)code, len, row, out, diag);
 }
 
+static int fields_find(const uint8_t *code, size_t len, const char *entry, const code_row *row,
+                       code_fields *out, dgpb_diag *diag)
+{
+    (void)entry;
+    return value_wgsl_fields((const char *)code, len, row, out, diag);
+}
+
 /* texture_storage_*<FORMAT, ...> at the row's @group/@binding. */
 static int storage_format_find(const uint8_t *code, size_t len, const char *entry,
                                const code_row *row, const char **out, dgpb_diag *diag)
@@ -138,4 +145,5 @@ const code_ops code_wgsl_ops = {
     .type_find = type_find,
     .block_size_find = block_size_find,
     .storage_format_find = storage_format_find,
+    .fields_find = fields_find,
 };
