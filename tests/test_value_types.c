@@ -501,6 +501,122 @@ static void struct_fields_are_read_from_wgsl(void **state)
     check_fields(DGPB_CODE_FORMAT_WGSL, "fixtures/values/structs.wgsl", w, sizeof w / sizeof w[0]);
 }
 
+/* What a lent list reads as (fields_text's form). */
+static void lent_text(const code_fields *f, uint32_t size, char *out, size_t n)
+{
+    dump d = {.f = f};
+    code_node root;
+    code_fields_root(f, size, &root);
+    char type[96];
+    code_node_text(f, &root, type, sizeof type);
+    assert_int_equal(code_fields_visit(f, &root, true, dump_node, &d), 0);
+    snprintf(out, n, "%s: %s", type, d.text);
+}
+
+/*
+ * PTX states no struct types: SPIR-V's fields are lent and laid out by CUDA's rules (checked
+ * by nvcc on Slang's CUDA code: float3 12 bytes aligned to 4, float2 aligned to 8, float4 to
+ * 16; structs padded to their alignment), and taken only where they fill the ptx row, as
+ * dgpb-build's reflection of the ptx target sized it (outer: 144 bytes).
+ */
+static void struct_fields_are_lent_to_ptx_by_cudas_layout(void **state)
+{
+    (void)state;
+    size_t len = 0;
+    uint8_t *code = support_read_source_file("fixtures/values/structs.spv", &len);
+    assert_non_null(code);
+    code_row outer = {.kind = DGPB_KIND_VALUE, .binding = 1, .size = 224};
+    code_row lights = {.kind = DGPB_KIND_VALUE, .offset = 16, .size = 32};
+    code_fields f, lent;
+    char why[160], text[2200];
+    assert_int_equal(code_fields_find(DGPB_CODE_FORMAT_SPIRV, code, len, "k", &outer, &f, NULL),
+                     DGPB_OK);
+    assert_true(code_fields_lend(DGPB_CODE_FORMAT_PTX, &f, 144, &lent, why, sizeof why));
+    lent_text(&lent, 144, text, sizeof text);
+    assert_string_equal(
+        text, "struct Outer: .inner struct Inner @0+16; .inner.uv f32x2 @0+8; .inner.id i32 @8+4; "
+              ".m f32 3x4 @16+48; .list struct Inner[2] @64+32; .list[i].uv f32x2 @64+8; "
+              ".list[i].id i32 @72+4; .one struct One @96+4; .one.only f32 @96+4; .s f32 @100+4; "
+              ".arr f32[3] @104+12; .cm f32 2x3 column_major @120+24");
+    code_fields_free(&lent);
+    /* Another size: CUDA's layout does not fill it, so these cannot be the code's fields. */
+    assert_false(code_fields_lend(DGPB_CODE_FORMAT_PTX, &f, 224, &lent, why, sizeof why));
+    assert_string_equal(why,
+                        "its fields take 144 bytes by CUDA's layout, but the row on ptx has 224");
+    /* SPIR-V and WGSL state their own fields: nothing is lent to them. */
+    assert_false(code_fields_lend(DGPB_CODE_FORMAT_WGSL, &f, 224, &lent, why, sizeof why));
+    code_fields_free(&f);
+    assert_int_equal(code_fields_find(DGPB_CODE_FORMAT_SPIRV, code, len, "k", &lights, &f, NULL),
+                     DGPB_OK);
+    assert_true(code_fields_lend(DGPB_CODE_FORMAT_PTX, &f, 32, &lent, why, sizeof why));
+    lent_text(&lent, 32, text, sizeof text);
+    assert_string_equal(text, "struct Light[2]: [i].color f32x3 @0+12; [i].intensity f32 @12+4");
+    assert_int_equal(lent.stride, 16);
+    code_fields_free(&lent);
+    code_fields_free(&f);
+    /* PTX's own code: no fields (its rows keep structs as bytes). */
+    dgpb_free(code);
+    code = support_read_source_file("fixtures/values/values.ptx", &len);
+    code_row launch = {.kind = DGPB_KIND_VALUE, .space = L, .size = 4};
+    assert_int_equal(code_fields_find(DGPB_CODE_FORMAT_PTX, code, len, "k", &launch, &f, NULL),
+                     DGPB_OK);
+    assert_int_equal(f.root, -1);
+    dgpb_free(code);
+}
+
+/* Paths into a value: fields by '.', elements by [i]; what is wrong named. */
+static void field_paths_lead_to_fields_and_elements(void **state)
+{
+    (void)state;
+    size_t len = 0;
+    uint8_t *code = support_read_source_file("fixtures/values/structs.spv", &len);
+    assert_non_null(code);
+    code_row outer = {.kind = DGPB_KIND_VALUE, .binding = 1, .size = 224};
+    code_fields f;
+    assert_int_equal(code_fields_find(DGPB_CODE_FORMAT_SPIRV, code, len, "k", &outer, &f, NULL),
+                     DGPB_OK);
+    code_node root, n;
+    code_fields_root(&f, 224, &root);
+    char why[200], text[96];
+    static const struct {
+        const char *path, *text;
+        uint32_t offset, size;
+    } ok[] = {
+        {"", "struct Outer", 0, 224},         {".inner", "struct Inner", 0, 16},
+        {".inner.id", "i32", 8, 4},           {".list", "struct Inner[2]", 64, 32},
+        {".list[1]", "struct Inner", 80, 16}, {".list[1].uv", "f32x2", 80, 8},
+        {".arr[2]", "f32", 160, 4},           {".m", "f32 3x4", 16, 48},
+    };
+    for (size_t i = 0; i < sizeof ok / sizeof *ok; i++) {
+        if (code_fields_walk(&f, &root, ok[i].path, &n, why, sizeof why))
+            fail_msg("'%s': %s", ok[i].path, why);
+        code_node_text(&f, &n, text, sizeof text);
+        if (strcmp(text, ok[i].text) || n.offset != ok[i].offset || n.size != ok[i].size)
+            fail_msg("'%s': %s @%u+%u, want %s @%u+%u", ok[i].path, text, n.offset, n.size,
+                     ok[i].text, ok[i].offset, ok[i].size);
+    }
+    static const struct {
+        const char *path, *why;
+    } bad[] = {
+        {".z", "struct Outer has no field 'z' (its fields: inner, m, list, one, s, arr, cm)"},
+        {".list[2]", "index 2 is past the 2 elements of struct Inner[2]"},
+        {".list.uv", "struct Inner[2] has no fields (no field 'uv'): give an element first, "
+                     "[INDEX]"},
+        {".s.x", "f32 has no fields (no field 'x')"},
+        {".inner[0]", "struct Inner is no array: it has no element [0]"},
+        {".list[x]", "'[x]' is no [index]"},
+        {"x", "'x' is neither .FIELD nor [INDEX]"},
+    };
+    for (size_t i = 0; i < sizeof bad / sizeof *bad; i++) {
+        assert_int_equal(code_fields_walk(&f, &root, bad[i].path, &n, why, sizeof why),
+                         DGPB_ERR_NOT_FOUND);
+        if (strcmp(why, bad[i].why))
+            fail_msg("'%s': got '%s', want '%s'", bad[i].path, why, bad[i].why);
+    }
+    code_fields_free(&f);
+    dgpb_free(code);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -516,6 +632,8 @@ int main(void)
         cmocka_unit_test(test_unreadable_code_is_corrupt),
         cmocka_unit_test(struct_fields_are_read_from_spirv),
         cmocka_unit_test(struct_fields_are_read_from_wgsl),
+        cmocka_unit_test(struct_fields_are_lent_to_ptx_by_cudas_layout),
+        cmocka_unit_test(field_paths_lead_to_fields_and_elements),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

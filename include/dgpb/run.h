@@ -307,8 +307,9 @@ typedef struct dgpb_run_value_info {
                                go in transposed (docs/run.md, "Values") */
     uint32_t array_count;   /* elements of an array value; 0 when not an array */
     uint32_t array_stride;
-    bool aggregate; /* a struct: no numbers */
-    char text[48];
+    bool aggregate;   /* a struct (or an array of structs): its numbers are its fields'
+                       (dgpb_run_value_fields) */
+    char text[96];    /* "f32", "u32x2", "struct Rect", "struct Light[2]" */
     char lent_by[16]; /* the target whose code gave the type; "" for `t` itself */
 } dgpb_run_value_info;
 
@@ -344,6 +345,62 @@ int dgpb_run_check_element_type(const dgpb_target_view *t, const char *entry, co
 int dgpb_run_value_bytes(const dgpb_bundle *b, const dgpb_target_view *t, const char *entry,
                          const char *name, const char *text, uint8_t **bytes, size_t *size,
                          dgpb_diag *diag);
+
+/*
+ * Struct values (docs/run.md, "Values"): a value row that holds a struct, or
+ * an array of structs, is given field by field, `NAME.FIELD`, `NAME[I]`,
+ * `NAME[I].FIELD.FIELD`..., or whole: its fields' numbers in the order the
+ * code declares them, each field its own type's numbers (a struct's fields
+ * in turn, an array's elements one after the other). The fields are read
+ * from the shipped code (code/value_fields.h): SPIR-V's member names and
+ * offsets, WGSL's struct declarations; ptx states none, and takes the same
+ * row's fields from another target of the bundle laid out by CUDA's rules,
+ * where they fill its row exactly.
+ *
+ * dgpb_run_value_row: the value row `name` names, itself or a field of it:
+ * the value row whose name is the longest that `name` starts with, followed
+ * by '.', '[' or nothing, in *row; *path what follows (into `name`; "" for
+ * the row itself). DGPB_ERR_NOT_FOUND (no such entry), DGPB_ERR_RUN_PARAM
+ * (no such row), DGPB_ERR_RUN_KIND (a row of another kind).
+ */
+int dgpb_run_value_row(const dgpb_target_view *t, const char *entry, const char *name,
+                       const dgpb_param_view **row, const char **path, dgpb_diag *diag);
+
+/*
+ * Writes value `name` (a row, or a field of one: dgpb_run_value_row) from
+ * `text` into `bytes`, the bytes of its row (`size` its size; the caller
+ * zero-fills it, and the bytes of fields never written stay as they are), as
+ * dgpb_run_value_bytes types and places them; *at and *len (may be NULL) are
+ * the bytes of the row it wrote, so that a caller can refuse a value given
+ * twice. Besides dgpb_run_value_bytes's failures: DGPB_ERR_RUN_PARAM naming
+ * the path when it leads nowhere in the struct the code declares (or the row
+ * holds none).
+ */
+int dgpb_run_value_write(const dgpb_bundle *b, const dgpb_target_view *t, const char *entry,
+                         const char *name, const char *text, uint8_t *bytes, size_t size,
+                         uint32_t *at, uint32_t *len, dgpb_diag *diag);
+
+/* One field of a struct value (dgpb_run_value_fields). */
+typedef struct dgpb_run_value_field {
+    char path[256];  /* after the row's name, as --set names it: ".x", ".inner.uv",
+                        ".lights[i].color" (`[i]`: each element alike) */
+    char text[96];   /* its type: "i32", "f32x3", "f32 3x4", "struct Inner", "struct Inner[2]" */
+    uint32_t offset; /* bytes from the row's start (in an array of structs: the first's) */
+    uint32_t size;
+    bool numbers; /* given as numbers (a scalar, vector, matrix or an array of them); false: a
+                     struct or an array of structs, given by its fields */
+} dgpb_run_value_field;
+
+/*
+ * The fields of value row `name` of entry `entry` of target `t` (or lent by
+ * another target of `b`, which may be NULL: info->lent_by of
+ * dgpb_run_value_type names it): every field, nested structs' fields after
+ * them, in *fields (malloc'd, dgpb_free) and *count; none (NULL, 0) when the
+ * row holds no struct the code states. Failures as dgpb_run_value_type's.
+ */
+int dgpb_run_value_fields(const dgpb_bundle *b, const dgpb_target_view *t, const char *entry,
+                          const char *name, dgpb_run_value_field **fields, uint32_t *count,
+                          dgpb_diag *diag);
 
 #ifdef __cplusplus
 }

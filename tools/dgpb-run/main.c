@@ -581,7 +581,18 @@ static int parse_args(int argc, char **argv, tool_options *o)
                 tolerance_given = true;
             } else if (!strcmp(a, "--print") || !strcmp(a, "--out") || !strcmp(a, "--expect")) {
                 rc = parse_output(o, a, v);
-            } else { /* --in, --size, --set: NAME=... */
+            } else if (!strcmp(a, "--set")) { /* NAME=...: a row, or a field of one */
+                char *rest;
+                if ((rc = split_assignment(v, a, &rest)))
+                    return rc;
+                for (uint32_t k = 0; k < o->set_count; k++)
+                    if (!strcmp(o->sets[k].name, v))
+                        return tool_usage_error("'%s' is given contents twice", v);
+                if (o->set_count == DGPB_RUN_MAX_PARAMS)
+                    return tool_usage_error("more than %d uses of '%s'", DGPB_RUN_MAX_PARAMS, a);
+                /* typed by the code, and its row found, once the bundle is read */
+                o->sets[o->set_count++] = (tool_set){.name = v, .text = rest, .param = -1};
+            } else { /* --in, --size: NAME=... */
                 char *rest;
                 if ((rc = split_assignment(v, a, &rest)))
                     return rc;
@@ -597,11 +608,8 @@ static int parse_args(int argc, char **argv, tool_options *o)
                     p->size = (size_t)n;
                     if (p->kind == DGPB_RUN_KIND_ANY)
                         p->kind = DGPB_RUN_KIND_RESOURCE;
-                } else if (p->input || p->input_size || o->owned[k] || o->set_text[k]) {
+                } else if (p->input || p->input_size || o->owned[k]) {
                     return tool_usage_error("'%s' is given contents twice", v);
-                } else if (!strcmp(a, "--set")) {
-                    o->set_text[k] = rest; /* typed by the code once the bundle is read */
-                    p->kind = DGPB_KIND_VALUE;
                 } else { /* --in: typed now, or a file read later */
                     const char *values;
                     int type = typed_prefix(rest, &values);
@@ -670,6 +678,79 @@ static const char *entry_of_row(const tool_options *o, const dgpb_target_view *t
     return o->entry;
 }
 
+/* The first named entry with a value row that `name` names (itself, or a field of it:
+   dgpb_run_value_row); the first entry when none has. */
+static const char *entry_of_value(const tool_options *o, const dgpb_target_view *t,
+                                  const char *name)
+{
+    for (uint32_t k = 0; k < o->entry_count; k++) {
+        const dgpb_param_view *row;
+        const char *path;
+        dgpb_diag d;
+        dgpb_diag_clear(&d);
+        if (!dgpb_run_value_row(t, o->entries[k], name, &row, &path, &d))
+            return o->entries[k];
+    }
+    return o->entry;
+}
+
+/* Gives --set `s` to its row's parameter (made when new): the row's bytes, zero where no
+   --set gives them, each --set written where the code keeps its value or field. */
+static int set_value(tool_options *o, const dgpb_bundle *b, const dgpb_target_view *t, tool_set *s)
+{
+    dgpb_diag d;
+    dgpb_diag_clear(&d);
+    int k = tool_param_index(o, s->name);
+    if (k >= 0 && o->params[k].kind == DGPB_RUN_KIND_COLOR_ATTACHMENT)
+        return tool_usage_error("'%s' is a colour attachment: it takes its texels before "
+                                "the draw with --in (else it is cleared to zero), not --set",
+                                s->name);
+    const char *entry = entry_of_value(o, t, s->name), *path;
+    const dgpb_param_view *row;
+    if (dgpb_run_value_row(t, entry, s->name, &row, &path, &d)) {
+        dgpb_diag_set_file(&d, o->bundle);
+        return finish(o, NULL, &d, exit_status(d.code));
+    }
+    char *row_name = malloc((size_t)row->name.len + 1);
+    if (!row_name)
+        return tool_usage_error("out of memory");
+    memcpy(row_name, row->name.ptr, row->name.len);
+    row_name[row->name.len] = 0;
+    if ((k = tool_param_index(o, row_name)) < 0) {
+        dgpb_run_param *p = param(o, row_name);
+        if (!p) {
+            free(row_name);
+            return tool_usage_error("more than %d parameters", DGPB_RUN_MAX_PARAMS);
+        }
+        k = (int)(p - o->params);
+        o->row_names[k] = row_name;
+    } else {
+        free(row_name);
+    }
+    dgpb_run_param *p = &o->params[k];
+    if (!o->by_set[k]) {
+        if (p->input || p->input_size || o->owned[k])
+            return tool_usage_error("'%s' is given contents twice", p->name);
+        if (!(o->set_bytes[k] = calloc(row->size ? row->size : 1, 1)))
+            return tool_usage_error("out of memory");
+        p->input_size = row->size;
+        p->kind = DGPB_KIND_VALUE;
+        o->by_set[k] = true;
+    }
+    s->param = k;
+    if (dgpb_run_value_write(b, t, entry, s->name, s->text, o->set_bytes[k], p->input_size, &s->at,
+                             &s->len, &d)) {
+        dgpb_diag_set_file(&d, o->bundle);
+        return finish(o, NULL, &d, exit_status(d.code));
+    }
+    for (const tool_set *q = o->sets; q < s; q++)
+        if (q->param == k && q->at < s->at + s->len && s->at < q->at + q->len)
+            return tool_usage_error("'%s' and '%s' give the same bytes of value '%s': give each "
+                                    "once",
+                                    q->name, s->name, p->name);
+    return EXIT_OK;
+}
+
 /* The bytes of every --set, typed by the entry's code (docs/run.md, "Values"), and
    every inline --in's TYPE against the element type the code states. */
 static int set_values(tool_options *o, const dgpb_bundle *b, const dgpb_target_view *t)
@@ -684,13 +765,11 @@ static int set_values(tool_options *o, const dgpb_bundle *b, const dgpb_target_v
             dgpb_diag_set_file(&d, o->bundle);
             return finish(o, NULL, &d, exit_status(d.code));
         }
-        if (!o->set_text[i])
-            continue;
-        if (dgpb_run_value_bytes(b, t, entry, o->params[i].name, o->set_text[i], &o->owned[i],
-                                 &o->params[i].input_size, &d)) {
-            dgpb_diag_set_file(&d, o->bundle);
-            return finish(o, NULL, &d, exit_status(d.code));
-        }
+    }
+    for (uint32_t i = 0; i < o->set_count; i++) {
+        int rc = set_value(o, b, t, &o->sets[i]);
+        if (rc)
+            return rc;
     }
     return EXIT_OK;
 }
@@ -705,11 +784,7 @@ static int read_inputs(tool_options *o)
             if (rc)
                 return rc;
         }
-        p->input = o->owned[i];
-        if (p->kind == DGPB_RUN_KIND_COLOR_ATTACHMENT && o->set_text[i])
-            return tool_usage_error("'%s' is a colour attachment: it takes its texels before "
-                                    "the draw with --in (else it is cleared to zero), not --set",
-                                    p->name);
+        p->input = o->by_set[i] ? o->set_bytes[i] : o->owned[i];
         if (p->kind == DGPB_KIND_VALUE) {
             p->size = p->input_size;
         } else if (p->format) {
@@ -908,6 +983,8 @@ done:
     dgpb_free(bytes);
     for (uint32_t i = 0; i < DGPB_RUN_MAX_PARAMS; i++) {
         dgpb_free(o->owned[i]);
+        free(o->row_names[i]);
+        free(o->set_bytes[i]);
         dgpb_free(o->expects[i].bytes);
     }
     free(o);

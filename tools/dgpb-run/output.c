@@ -16,6 +16,27 @@
 #include "dgpb/format.h"
 #include "run_tool.h"
 
+/* The fields of struct value `name` (docs/run.md, "Values"), one line each: its name as
+   --set takes it ([i]: any element), its offset in the row, its size and type. */
+static void list_fields(const dgpb_bundle *b, const dgpb_target_view *t, const char *entry,
+                        const char *name)
+{
+    dgpb_run_value_field *fields = NULL;
+    uint32_t count = 0;
+    dgpb_diag d;
+    dgpb_diag_clear(&d);
+    if (dgpb_run_value_fields(b, t, entry, name, &fields, &count, &d))
+        return;
+    for (uint32_t i = 0; i < count; i++) {
+        char full[600];
+        snprintf(full, sizeof full, "%s%s", name, fields[i].path);
+        printf("    %-22s %-15s offset %u size %u type %s\n", tool_text(full, strlen(full)),
+               "field", fields[i].offset, fields[i].size,
+               tool_text(fields[i].text, strlen(fields[i].text)));
+    }
+    dgpb_free(fields);
+}
+
 void tool_list(const dgpb_bundle *b, const dgpb_target_view *t, const char *bundle)
 {
     printf("%s: target %s (%s), %u %s\n", tool_text(bundle, strlen(bundle)),
@@ -60,12 +81,19 @@ void tool_list(const dgpb_bundle *b, const dgpb_target_view *t, const char *bund
                 dgpb_run_value_info info;
                 dgpb_diag d;
                 dgpb_diag_clear(&d);
-                if (dgpb_run_value_type(b, t, entry, name, &info, &d) || !info.scalar)
+                bool known = !dgpb_run_value_type(b, t, entry, name, &info, &d) &&
+                             (info.scalar || info.aggregate);
+                if (!known || (info.aggregate && !info.scalar && !strcmp(info.text, "struct")))
                     printf(" type unknown (--set takes TYPE:)");
                 else
-                    printf(" type %s%s%s%s", info.text, info.lent_by[0] ? " (from " : "",
+                    printf(" type %s%s%s%s", tool_text(info.text, strlen(info.text)),
+                           info.lent_by[0] ? " (from " : "",
                            tool_text(info.lent_by, strlen(info.lent_by)),
                            info.lent_by[0] ? ")" : "");
+                printf("\n");
+                if (known && info.aggregate)
+                    list_fields(b, t, entry, name);
+                continue;
             }
             printf("\n");
         }

@@ -30,6 +30,14 @@ typedef struct tool_output {
     size_t size;
 } tool_output;
 
+/* One --set: a value row or a field of one (`rect`, `rect.x`, `lights[1].color`). */
+typedef struct tool_set {
+    const char *name;
+    const char *text; /* "[TYPE:]V1,...", typed by the code once the bundle is read */
+    int param;        /* the parameter of its row, once the bundle is read */
+    uint32_t at, len; /* the bytes of the row it gives */
+} tool_set;
+
 typedef struct tool_options {
     uint32_t backend; /* DGPB_BACKEND_VULKAN or DGPB_BACKEND_CUDA */
     const char *api;
@@ -42,8 +50,12 @@ typedef struct tool_options {
     double tolerance; /* negative: exact */
     dgpb_run_request req;
     dgpb_run_param params[DGPB_RUN_MAX_PARAMS];
-    uint8_t *owned[DGPB_RUN_MAX_PARAMS];       /* the params' input bytes */
-    const char *set_text[DGPB_RUN_MAX_PARAMS]; /* --set: "[TYPE:]V1,...", typed by the code */
+    uint8_t *owned[DGPB_RUN_MAX_PARAMS]; /* the params' input bytes */
+    tool_set sets[DGPB_RUN_MAX_PARAMS];  /* every --set, in order */
+    uint32_t set_count;
+    bool by_set[DGPB_RUN_MAX_PARAMS];        /* the parameter is a value row given by --set ... */
+    uint8_t *set_bytes[DGPB_RUN_MAX_PARAMS]; /* ... these bytes of it (owned, free()) */
+    char *row_names[DGPB_RUN_MAX_PARAMS];    /* the names of parameters --set made (owned) */
     int in_type[DGPB_RUN_MAX_PARAMS]; /* --in NAME=TYPE:...: TYPE + 1 (dgpb_value_type); 0 none */
     tool_output prints[DGPB_RUN_MAX_PARAMS], outs[DGPB_RUN_MAX_PARAMS],
         expects[DGPB_RUN_MAX_PARAMS];

@@ -92,4 +92,5 @@ const code_ops code_ptx_ops = {
     .type_find = type_find,
     .block_size_find = block_size_find,
     .storage_format_find = storage_format_find,
+    .fields_lend = ptx_fields_lend,
 };
