@@ -9,6 +9,7 @@
 #   blocks.dgpb       tests/run/blocks.slang (spirv)
 #   bools.dgpb        tests/run/bools.slang (spirv)
 #   matrices.dgpb     tests/run/matrices.slang (spirv, ptx): row- and column-major matrices
+#   structs.dgpb      tests/run/structs.slang (spirv, ptx): struct values and their fields
 #   tail_padding.dgpb fixtures/compute/tail_padding.slang (spirv): blocks with tail padding
 #   cap_compute_derivatives_quad.dgpb, wave_ops.dgpb  fixtures/compute/ (spirv): capabilities
 #   wgsl_only.dgpb    double.slang for wgsl alone: no spirv target
@@ -33,6 +34,7 @@ rm -rf "$out" && mkdir -p "$out/wgsl"
 "$build" -q --targets spirv -o "$out" "$here/blocks.slang"
 "$build" -q --targets spirv -o "$out" "$here/bools.slang"
 "$build" -q --targets spirv,ptx -o "$out" "$here/matrices.slang"
+"$build" -q --targets spirv,ptx -o "$out" "$here/structs.slang"
 "$build" -q --targets spirv -o "$out" "$here/../../fixtures/compute/tail_padding.slang"
 "$build" -q --targets spirv -o "$out" "$here/../../fixtures/compute/cap_compute_derivatives_quad.slang"
 "$build" -q --targets spirv -o "$out" "$here/../../fixtures/compute/wave_ops.slang"
