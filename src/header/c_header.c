@@ -21,284 +21,23 @@
 #include "core/alloc.h"
 #include "core/bytebuf.h"
 #include "dgpb/format.h"
+#include "header/c_header_structs.h"
 #include "header/c_header_types.h"
+#include "header/c_text.h"
 
-#define ID_MAX 512 /* bytes of an identifier this header makes; longer names are cut */
+#define ID_MAX C_ID_MAX
+
+/* The header being made: its text (first, so that a hdr is its c_text) and its types. */
+typedef struct hdr {
+    c_text t;
+    c_header_types types;
+} hdr;
 
 /* The vocabulary's capability IDs, for the masks (DGPB_CAP_<ID> of dgpb/format.h). */
 static const char *const capability_ids[] = {
 #define DGPB_CAPABILITY(ID, value, name, webgpu_feature) [value] = #ID,
 #include "dgpb/vocabulary.def"
 };
-
-/* C11 and C++ keywords (C++ alternative tokens included): a member never takes one. */
-static const char *const keywords[] = {"alignas",
-                                       "alignof",
-                                       "and",
-                                       "and_eq",
-                                       "asm",
-                                       "auto",
-                                       "bitand",
-                                       "bitor",
-                                       "bool",
-                                       "break",
-                                       "case",
-                                       "catch",
-                                       "char",
-                                       "char16_t",
-                                       "char32_t",
-                                       "char8_t",
-                                       "class",
-                                       "co_await",
-                                       "co_return",
-                                       "co_yield",
-                                       "compl",
-                                       "concept",
-                                       "const",
-                                       "const_cast",
-                                       "consteval",
-                                       "constexpr",
-                                       "constinit",
-                                       "continue",
-                                       "decltype",
-                                       "default",
-                                       "delete",
-                                       "do",
-                                       "double",
-                                       "dynamic_cast",
-                                       "else",
-                                       "enum",
-                                       "explicit",
-                                       "export",
-                                       "extern",
-                                       "false",
-                                       "float",
-                                       "for",
-                                       "friend",
-                                       "goto",
-                                       "if",
-                                       "inline",
-                                       "int",
-                                       "long",
-                                       "mutable",
-                                       "namespace",
-                                       "new",
-                                       "noexcept",
-                                       "not",
-                                       "not_eq",
-                                       "nullptr",
-                                       "operator",
-                                       "or",
-                                       "or_eq",
-                                       "private",
-                                       "protected",
-                                       "public",
-                                       "register",
-                                       "reinterpret_cast",
-                                       "requires",
-                                       "restrict",
-                                       "return",
-                                       "short",
-                                       "signed",
-                                       "sizeof",
-                                       "static",
-                                       "static_assert",
-                                       "static_cast",
-                                       "struct",
-                                       "switch",
-                                       "template",
-                                       "this",
-                                       "thread_local",
-                                       "throw",
-                                       "true",
-                                       "try",
-                                       "typedef",
-                                       "typeid",
-                                       "typename",
-                                       "union",
-                                       "unsigned",
-                                       "using",
-                                       "virtual",
-                                       "void",
-                                       "volatile",
-                                       "wchar_t",
-                                       "while",
-                                       "xor",
-                                       "xor_eq",
-                                       "offsetof",
-                                       "NULL",
-                                       "errno",
-                                       "assert"};
-
-/* A set of identifiers: each name added is made unique in it ("_2", "_3", ... appended). */
-typedef struct names {
-    char **items;
-    size_t count, cap;
-} names;
-
-typedef struct hdr {
-    dgpb_bytebuf out;
-    names ids;          /* every file-scope identifier and macro of the header */
-    char stem[ID_MAX];  /* the stem as an identifier */
-    char guard[ID_MAX]; /* the include guard */
-    char sa[ID_MAX];    /* the static-assertion macro */
-    c_header_types types;
-    bool nomem;
-} hdr;
-
-static void put(hdr *h, const char *fmt, ...)
-#if defined(__GNUC__)
-    __attribute__((format(printf, 2, 3)))
-#endif
-    ;
-
-static void put(hdr *h, const char *fmt, ...)
-{
-    char small[1024];
-    va_list ap;
-    va_start(ap, fmt);
-    int n = vsnprintf(small, sizeof small, fmt, ap);
-    va_end(ap);
-    if (n < 0) {
-        h->out.failed = true;
-        return;
-    }
-    if ((size_t)n < sizeof small) {
-        bytebuf_append(&h->out, small, (size_t)n);
-        return;
-    }
-    char *big = mem_alloc((size_t)n + 1);
-    if (!big) {
-        h->out.failed = true;
-        return;
-    }
-    va_start(ap, fmt);
-    vsnprintf(big, (size_t)n + 1, fmt, ap);
-    va_end(ap);
-    bytebuf_append(&h->out, big, (size_t)n);
-    dgpb_free(big);
-}
-
-/*
- * Appends `s` (len bytes) to the identifier in out as C can spell it: every
- * character but a letter or digit becomes '_', runs of '_' become one, and
- * no '_' leads or trails (so no identifier holds "__", which C++ reserves).
- */
-static void ident_append(char *out, size_t size, const char *s, size_t len)
-{
-    size_t n = strlen(out);
-    bool sep = n > 0;
-    for (size_t i = 0; i < len && n + 2 < size; i++) {
-        char c = s[i];
-        bool alnum = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9');
-        if (!alnum) {
-            sep = n > 0;
-            continue;
-        }
-        if (sep && out[n - 1] != '_')
-            out[n++] = '_';
-        sep = false;
-        out[n++] = c;
-    }
-    out[n] = 0;
-}
-
-static bool is_keyword(const char *s)
-{
-    for (size_t i = 0; i < sizeof keywords / sizeof *keywords; i++)
-        if (!strcmp(s, keywords[i]))
-            return true;
-    return false;
-}
-
-/* An identifier for a name that stands alone (a member): never empty, a digit or a keyword first. */
-static void member_ident(char *out, size_t size, const char *s, size_t len)
-{
-    out[0] = 0;
-    ident_append(out, size, s, len);
-    if (!out[0] || (out[0] >= '0' && out[0] <= '9')) {
-        char tmp[ID_MAX];
-        snprintf(tmp, sizeof tmp, "m_%.400s", out);
-        snprintf(out, size, "%s", tmp);
-    }
-    if (is_keyword(out) && strlen(out) + 2 < size)
-        strcat(out, "_");
-}
-
-static bool names_has(const names *n, const char *s)
-{
-    for (size_t i = 0; i < n->count; i++)
-        if (!strcmp(n->items[i], s))
-            return true;
-    return false;
-}
-
-/* Makes `id` (an identifier of at most ID_MAX bytes) unique in `n` and adds it; false: no memory. */
-static bool names_add(names *n, char *id)
-{
-    if (names_has(n, id)) {
-        size_t len = strlen(id);
-        if (len > ID_MAX - 16)
-            len = ID_MAX - 16;
-        for (unsigned k = 2;; k++) {
-            snprintf(id + len, ID_MAX - len, "_%u", k);
-            if (!names_has(n, id))
-                break;
-        }
-    }
-    char *copy = mem_strdup(id);
-    char **grown = copy ? mem_grow(n->items, n->count, &n->cap, sizeof *n->items, 16) : NULL;
-    if (!grown) {
-        dgpb_free(copy);
-        return false;
-    }
-    n->items = grown;
-    n->items[n->count++] = copy;
-    return true;
-}
-
-static void names_free(names *n)
-{
-    for (size_t i = 0; i < n->count; i++)
-        dgpb_free(n->items[i]);
-    dgpb_free(n->items);
-    *n = (names){0};
-}
-
-/* A file-scope identifier from parts (NULL-terminated), prefixed by the stem, made unique. */
-static bool file_ident(hdr *h, char *out, ...)
-{
-    snprintf(out, ID_MAX, "%s", h->stem);
-    va_list ap;
-    va_start(ap, out);
-    for (const dgpb_str *part; (part = va_arg(ap, const dgpb_str *)) != NULL;)
-        ident_append(out, ID_MAX, part->ptr, part->len);
-    va_end(ap);
-    if (!names_add(&h->ids, out)) {
-        h->nomem = true;
-        return false;
-    }
-    return true;
-}
-
-static dgpb_str cstr(const char *s)
-{
-    return (dgpb_str){s, (uint32_t)strlen(s)};
-}
-
-/* A name as comment text: printable ASCII, and never the end of a comment. */
-static const char *comment_text(dgpb_str s, char *buf, size_t size)
-{
-    size_t n = 0;
-    for (uint32_t i = 0; i < s.len && n + 1 < size; i++) {
-        char c = s.ptr[i];
-        if (c < 0x20 || c > 0x7e || (c == '/' && n && buf[n - 1] == '*'))
-            c = '?';
-        buf[n++] = c;
-    }
-    buf[n] = 0;
-    return buf;
-}
 
 /* ---- what an entry's targets share ---- */
 
@@ -415,30 +154,31 @@ static void put_indices(hdr *h, const entry_set *s, const dgpb_target_view *targ
     char id[ID_MAX], text[128];
     const dgpb_str *tn = target ? &target->name : NULL;
     if (target)
-        put(h, "/* Row indices of '%s' on %.*s (a bind command carries them). */\n",
-            comment_text(s->name, text, sizeof text), (int)target->name.len, target->name.ptr);
+        c_put(&h->t, "/* Row indices of '%s' on %.*s (a bind command carries them). */\n",
+              c_comment_text(s->name, text, sizeof text), (int)target->name.len, target->name.ptr);
     else
-        put(h,
+        c_put(
+            &h->t,
             "/* Row indices of '%s', the same on every target (a bind command carries them). */\n",
-            comment_text(s->name, text, sizeof text));
-    dgpb_str count = cstr("row_count");
-    if (!(tn ? file_ident(h, id, tn, &s->name, &count, NULL)
-             : file_ident(h, id, &s->name, &count, NULL)))
+            c_comment_text(s->name, text, sizeof text));
+    dgpb_str count = c_cstr("row_count");
+    if (!(tn ? c_file_ident(&h->t, id, tn, &s->name, &count, NULL)
+             : c_file_ident(&h->t, id, &s->name, &count, NULL)))
         return;
     char count_id[ID_MAX];
     snprintf(count_id, sizeof count_id, "%s", id);
-    put(h, "enum {\n");
+    c_put(&h->t, "enum {\n");
     for (uint32_t r = 0; r < e->param_count; r++) {
         const dgpb_param_view *p = &e->params[r];
-        if (!(tn ? file_ident(h, id, tn, &s->name, &p->name, NULL)
-                 : file_ident(h, id, &s->name, &p->name, NULL)))
+        if (!(tn ? c_file_ident(&h->t, id, tn, &s->name, &p->name, NULL)
+                 : c_file_ident(&h->t, id, &s->name, &p->name, NULL)))
             return;
         char note[160];
         row_note(s, target ? e : NULL, r, note, sizeof note);
-        put(h, "    %s = %u, /* %s '%s'%s */\n", id, r, dgpb_kind_name(p->kind),
-            comment_text(p->name, text, sizeof text), note);
+        c_put(&h->t, "    %s = %u, /* %s '%s'%s */\n", id, r, dgpb_kind_name(p->kind),
+              c_comment_text(p->name, text, sizeof text), note);
     }
-    put(h, "    %s = %u\n};\n\n", count_id, e->param_count);
+    c_put(&h->t, "    %s = %u\n};\n\n", count_id, e->param_count);
 }
 
 /* The capabilities as a string of names and as a mask of dgpb/format.h's DGPB_CAP_* bits. */
@@ -447,33 +187,34 @@ static void put_capabilities(hdr *h, const entry_set *s, const dgpb_target_view 
 {
     char names_id[ID_MAX], mask_id[ID_MAX], text[128];
     const dgpb_str *tn = target ? &target->name : NULL;
-    dgpb_str n = cstr("capabilities"), m = cstr("capability_mask");
-    if (!(tn ? file_ident(h, names_id, tn, &s->name, &n, NULL)
-             : file_ident(h, names_id, &s->name, &n, NULL)) ||
-        !(tn ? file_ident(h, mask_id, tn, &s->name, &m, NULL)
-             : file_ident(h, mask_id, &s->name, &m, NULL)))
+    dgpb_str n = c_cstr("capabilities"), m = c_cstr("capability_mask");
+    if (!(tn ? c_file_ident(&h->t, names_id, tn, &s->name, &n, NULL)
+             : c_file_ident(&h->t, names_id, &s->name, &n, NULL)) ||
+        !(tn ? c_file_ident(&h->t, mask_id, tn, &s->name, &m, NULL)
+             : c_file_ident(&h->t, mask_id, &s->name, &m, NULL)))
         return;
-    put(h,
+    c_put(
+        &h->t,
         "/* The capabilities '%s' needs%s%.*s (docs/format.md, \"Capabilities\"); the mask's bits\n"
         "   are dgpb/format.h's DGPB_CAP_*, as in dgpb_entry_view.capability_mask. */\n",
-        comment_text(s->name, text, sizeof text), target ? " on " : "",
+        c_comment_text(s->name, text, sizeof text), target ? " on " : "",
         target ? (int)target->name.len : 0, target ? target->name.ptr : "");
-    put(h, "#define %s \"", names_id);
+    c_put(&h->t, "#define %s \"", names_id);
     for (uint32_t c = 0; c < e->capability_count; c++)
-        put(h, "%s%.*s", c ? " " : "", (int)e->capabilities[c].len, e->capabilities[c].ptr);
-    put(h, "\"\n#define %s ", mask_id);
+        c_put(&h->t, "%s%.*s", c ? " " : "", (int)e->capabilities[c].len, e->capabilities[c].ptr);
+    c_put(&h->t, "\"\n#define %s ", mask_id);
     if (!e->capability_mask) {
-        put(h, "UINT64_C(0)\n\n");
+        c_put(&h->t, "UINT64_C(0)\n\n");
         return;
     }
-    put(h, "(");
+    c_put(&h->t, "(");
     bool first = true;
     for (uint32_t c = 0; c < DGPB_CAP_COUNT; c++)
         if (e->capability_mask & (UINT64_C(1) << c)) {
-            put(h, "%s(UINT64_C(1) << DGPB_CAP_%s)", first ? "" : " | ", capability_ids[c]);
+            c_put(&h->t, "%s(UINT64_C(1) << DGPB_CAP_%s)", first ? "" : " | ", capability_ids[c]);
             first = false;
         }
-    put(h, ")\n\n");
+    c_put(&h->t, ")\n\n");
 }
 
 /* ---- blocks of values ---- */
@@ -542,7 +283,7 @@ static dgpb_str block_name(const entry_set *s, const dgpb_entry_view *e, uint32_
     for (uint32_t t = 0; t < s->count && !launch; t++)
         launch = first < s->entries[t]->param_count &&
                  s->entries[t]->params[first].space == DGPB_SPACE_LAUNCH;
-    return cstr(launch ? "launch" : "uniforms");
+    return c_cstr(launch ? "launch" : "uniforms");
 }
 
 static void place_text(const dgpb_param_view *p, char *buf, size_t size)
@@ -583,7 +324,7 @@ static uint32_t block_members(hdr *h, const dgpb_target_view *t, const dgpb_entr
 
 /* The struct of one block, its static assertions, and its members' names. */
 static void put_block(hdr *h, const entry_set *s, const dgpb_target_view *t,
-                      const dgpb_entry_view *e, uint32_t first, member *m)
+                      const dgpb_entry_view *e, uint32_t first, member *m, c_structs *structs)
 {
     char text[128], place[128], sname[ID_MAX];
     bool overlap;
@@ -592,107 +333,122 @@ static void put_block(hdr *h, const entry_set *s, const dgpb_target_view *t,
     dgpb_str bname = block_name(s, e, first, &strip);
     place_text(&e->params[first], place, sizeof place);
     if (overlap) {
-        put(h, "/* %.*s '%s': no struct for %s: their rows overlap. */\n\n", (int)t->name.len,
-            t->name.ptr, comment_text(s->name, text, sizeof text), place);
+        c_put(&h->t, "/* %.*s '%s': no struct for %s: their rows overlap. */\n\n", (int)t->name.len,
+              t->name.ptr, c_comment_text(s->name, text, sizeof text), place);
         return;
     }
-    if (!file_ident(h, sname, &t->name, &s->name, &bname, NULL))
+    /* A row holding a struct: the struct's C type, written first (header/c_header_structs.h). */
+    for (uint32_t i = 0; i < n && !h->t.nomem; i++) {
+        if (!m[i].type.aggregate || m[i].type.known)
+            continue;
+        code_fields f;
+        c_header_types_fields(&h->types, t, e, m[i].row, &f);
+        c_type st;
+        if (f.root >= 0 && c_structs_put(&h->t, structs, &t->name, &s->name, &f, m[i].p->size, &st))
+            m[i].type = st;
+        code_fields_free(&f);
+    }
+    if (!c_file_ident(&h->t, sname, &t->name, &s->name, &bname, NULL))
         return;
-    put(h, "/* %.*s '%s': %s. */\n", (int)t->name.len, t->name.ptr,
-        comment_text(s->name, text, sizeof text), place);
-    names members = {0};
+    c_put(&h->t, "/* %.*s '%s': %s. */\n", (int)t->name.len, t->name.ptr,
+          c_comment_text(s->name, text, sizeof text), place);
+    c_names members = {0};
     uint32_t align = 1, at = 0;
-    for (uint32_t i = 0; i < n && !h->nomem; i++) {
+    for (uint32_t i = 0; i < n && !h->t.nomem; i++) {
         dgpb_str rn = m[i].p->name;
         if (strip.len && rn.len > strip.len + 1 && rn.ptr[strip.len] == '.' &&
             !memcmp(rn.ptr, strip.ptr, strip.len))
             rn = (dgpb_str){rn.ptr + strip.len + 1, rn.len - strip.len - 1};
-        member_ident(m[i].name, sizeof m[i].name, rn.ptr, rn.len);
+        c_member_ident(m[i].name, sizeof m[i].name, rn.ptr, rn.len);
         if (!m[i].type.known || m[i].p->offset % m[i].type.align) /* C cannot place it */
             m[i].type.known = false;
         if (m[i].type.known && m[i].type.align > align)
             align = m[i].type.align;
-        h->nomem |= !names_add(&members, m[i].name);
+        h->t.nomem |= !c_names_add(&members, m[i].name);
     }
-    put(h, "typedef struct %s {\n", sname);
-    for (uint32_t i = 0; i < n && !h->nomem; i++) {
+    c_put(&h->t, "typedef struct %s {\n", sname);
+    for (uint32_t i = 0; i < n && !h->t.nomem; i++) {
         const dgpb_param_view *p = m[i].p;
         if (p->offset > at) {
             char pad[ID_MAX];
             snprintf(pad, sizeof pad, "pad_%u", at);
-            h->nomem |= !names_add(&members, pad);
-            put(h, "    uint8_t %s[%u];\n", pad, p->offset - at);
+            h->t.nomem |= !c_names_add(&members, pad);
+            c_put(&h->t, "    uint8_t %s[%u];\n", pad, p->offset - at);
         }
         char tt[64];
         if (m[i].type.known) {
             c_type_text(&m[i].type, tt, sizeof tt);
-            put(h, "    %s %s%s; /* row %u '%s': offset %u, size %u, %s */\n", m[i].type.base,
-                m[i].name, m[i].type.dims, m[i].row, comment_text(p->name, text, sizeof text),
-                p->offset, p->size, tt);
+            c_put(&h->t, "    %s %s%s; /* row %u '%s': offset %u, size %u, %s */\n", m[i].type.base,
+                  m[i].name, m[i].type.dims, m[i].row, c_comment_text(p->name, text, sizeof text),
+                  p->offset, p->size, tt);
         } else
-            put(h, "    uint8_t %s[%u]; /* row %u '%s': offset %u, size %u, %s */\n", m[i].name,
-                p->size, m[i].row, comment_text(p->name, text, sizeof text), p->offset, p->size,
-                m[i].type.aggregate ? "a struct: bytes" : "bytes");
+            c_put(&h->t, "    uint8_t %s[%u]; /* row %u '%s': offset %u, size %u, %s */\n",
+                  m[i].name, p->size, m[i].row, c_comment_text(p->name, text, sizeof text),
+                  p->offset, p->size, m[i].type.aggregate ? "a struct: bytes" : "bytes");
         at = p->offset + p->size;
     }
     uint32_t size = (at + align - 1) / align * align;
     if (size > at) {
         char pad[ID_MAX];
         snprintf(pad, sizeof pad, "pad_%u", at);
-        h->nomem |= !names_add(&members, pad);
-        put(h, "    uint8_t %s[%u];\n", pad, size - at);
+        h->t.nomem |= !c_names_add(&members, pad);
+        c_put(&h->t, "    uint8_t %s[%u];\n", pad, size - at);
     }
-    put(h, "} %s;\n", sname);
+    c_put(&h->t, "} %s;\n", sname);
     for (uint32_t i = 0; i < n; i++)
-        put(h, "%s(offsetof(%s, %s) == %u, \"%s.%s at offset %u\");\n", h->sa, sname, m[i].name,
-            m[i].p->offset, sname, m[i].name, m[i].p->offset);
-    put(h, "%s(sizeof(%s) == %u, \"%s is %u bytes\");\n\n", h->sa, sname, size, sname, size);
-    names_free(&members);
+        c_put(&h->t, "%s(offsetof(%s, %s) == %u, \"%s.%s at offset %u\");\n", h->t.sa, sname,
+              m[i].name, m[i].p->offset, sname, m[i].name, m[i].p->offset);
+    c_put(&h->t, "%s(sizeof(%s) == %u, \"%s is %u bytes\");\n\n", h->t.sa, sname, size, sname,
+          size);
+    c_names_free(&members);
 }
 
 /* Every block of values of an entry on one target, and its pipeline constants. */
 static void put_target_blocks(hdr *h, const entry_set *s, const dgpb_target_view *t,
                               const dgpb_entry_view *e)
 {
+    c_structs structs = {0};
     member *m = e->param_count ? mem_calloc(e->param_count, sizeof *m) : NULL;
     if (e->param_count && !m) {
-        h->nomem = true;
+        h->t.nomem = true;
         return;
     }
-    for (uint32_t r = 0; r < e->param_count && !h->nomem; r++) {
+    for (uint32_t r = 0; r < e->param_count && !h->t.nomem; r++) {
         if (!is_block_value(&e->params[r]))
             continue;
         bool seen = false;
         for (uint32_t q = 0; q < r && !seen; q++)
             seen = is_block_value(&e->params[q]) && same_place(&e->params[q], &e->params[r]);
         if (!seen)
-            put_block(h, s, t, e, r, m);
+            put_block(h, s, t, e, r, m, &structs);
     }
+    c_structs_free(&structs);
     dgpb_free(m);
     bool any = false;
     char id[ID_MAX], text[128], tt[64];
-    dgpb_str suffix = cstr("constant_id");
-    for (uint32_t r = 0; r < e->param_count && !h->nomem; r++) {
+    dgpb_str suffix = c_cstr("constant_id");
+    for (uint32_t r = 0; r < e->param_count && !h->t.nomem; r++) {
         const dgpb_param_view *p = &e->params[r];
         if (p->kind != DGPB_KIND_VALUE || p->space != DGPB_SPACE_PIPELINE_CONSTANT)
             continue;
-        if (!file_ident(h, id, &t->name, &s->name, &p->name, &suffix, NULL))
+        if (!c_file_ident(&h->t, id, &t->name, &s->name, &p->name, &suffix, NULL))
             return;
         if (!any)
-            put(h,
-                "/* %.*s '%s': the ids of its pipeline constants (set when the pipeline is "
-                "created;\n   the code's default applies otherwise). */\nenum {\n",
-                (int)t->name.len, t->name.ptr, comment_text(s->name, text, sizeof text));
+            c_put(&h->t,
+                  "/* %.*s '%s': the ids of its pipeline constants (set when the pipeline is "
+                  "created;\n   the code's default applies otherwise). */\nenum {\n",
+                  (int)t->name.len, t->name.ptr, c_comment_text(s->name, text, sizeof text));
         c_type ct;
         c_header_types_find(&h->types, t, e, r, &ct);
         if (ct.known)
             c_type_text(&ct, tt, sizeof tt);
-        put(h, "%s    %s = %u /* row %u '%s': %u bytes, %s */", any ? ",\n" : "", id, p->binding, r,
-            comment_text(p->name, text, sizeof text), p->size, ct.known ? tt : "bytes");
+        c_put(&h->t, "%s    %s = %u /* row %u '%s': %u bytes, %s */", any ? ",\n" : "", id,
+              p->binding, r, c_comment_text(p->name, text, sizeof text), p->size,
+              ct.known ? tt : "bytes");
         any = true;
     }
     if (any)
-        put(h, "\n};\n\n");
+        c_put(&h->t, "\n};\n\n");
 }
 
 /* ---- the header ---- */
@@ -700,11 +456,11 @@ static void put_target_blocks(hdr *h, const entry_set *s, const dgpb_target_view
 static void put_entry(hdr *h, const entry_set *s)
 {
     char text[128];
-    put(h, "/* ---- entry '%s' (%.*s) on", comment_text(s->name, text, sizeof text),
-        (int)s->entries[0]->stage.len, s->entries[0]->stage.ptr);
+    c_put(&h->t, "/* ---- entry '%s' (%.*s) on", c_comment_text(s->name, text, sizeof text),
+          (int)s->entries[0]->stage.len, s->entries[0]->stage.ptr);
     for (uint32_t t = 0; t < s->count; t++)
-        put(h, " %.*s", (int)s->targets[t]->name.len, s->targets[t]->name.ptr);
-    put(h, " ---- */\n\n");
+        c_put(&h->t, " %.*s", (int)s->targets[t]->name.len, s->targets[t]->name.ptr);
+    c_put(&h->t, " ---- */\n\n");
     if (rows_alike(s))
         put_indices(h, s, NULL, s->entries[0]);
     else
@@ -751,64 +507,64 @@ static entry_set *entry_sets(const dgpb_bundle *b, uint32_t *count)
 static void put_prologue(hdr *h, const char *stem)
 {
     char text[128];
-    const char *shown = comment_text(cstr(stem), text, sizeof text);
-    put(h,
-        "/*\n"
-        " * %s.h - what a host binds in the bundle %s.dgpb:\n"
-        " * every entry's row indices and capabilities, and per target a struct for\n"
-        " * each block of values, its members at their offsets (docs/build.md, \"The C\n"
-        " * header\"). Written by dgpb-build --emit-header (or dgpb-dump --header)\n"
-        " * from the bundle; do not edit.\n"
-        " */\n"
-        "#ifndef %s\n#define %s\n\n#include <stddef.h>\n#include <stdint.h>\n\n"
-        "#ifdef __cplusplus\n#define %s(cond, text) static_assert(cond, text)\n"
-        "#else\n#define %s(cond, text) _Static_assert(cond, text)\n#endif\n\n",
-        shown, shown, h->guard, h->guard, h->sa, h->sa);
+    const char *shown = c_comment_text(c_cstr(stem), text, sizeof text);
+    c_put(&h->t,
+          "/*\n"
+          " * %s.h - what a host binds in the bundle %s.dgpb:\n"
+          " * every entry's row indices and capabilities, and per target a struct for\n"
+          " * each block of values, its members at their offsets (docs/build.md, \"The C\n"
+          " * header\"). Written by dgpb-build --emit-header (or dgpb-dump --header)\n"
+          " * from the bundle; do not edit.\n"
+          " */\n"
+          "#ifndef %s\n#define %s\n\n#include <stddef.h>\n#include <stdint.h>\n\n"
+          "#ifdef __cplusplus\n#define %s(cond, text) static_assert(cond, text)\n"
+          "#else\n#define %s(cond, text) _Static_assert(cond, text)\n#endif\n\n",
+          shown, shown, h->t.guard, h->t.guard, h->t.sa, h->t.sa);
 }
 
 int c_header_make(const dgpb_bundle *b, const char *stem, char **out, dgpb_diag *diag)
 {
     assert(b && stem && out);
     *out = NULL;
-    hdr h = {.out = DGPB_BYTEBUF_INIT};
-    ident_append(h.stem, sizeof h.stem, stem, strlen(stem));
-    if (!h.stem[0] || (h.stem[0] >= '0' && h.stem[0] <= '9')) {
+    hdr h = {.t = {.out = DGPB_BYTEBUF_INIT}};
+    c_ident_append(h.t.stem, sizeof h.t.stem, stem, strlen(stem));
+    if (!h.t.stem[0] || (h.t.stem[0] >= '0' && h.t.stem[0] <= '9')) {
         char tmp[ID_MAX];
-        snprintf(tmp, sizeof tmp, "dgpb_%.200s", h.stem);
-        snprintf(h.stem, sizeof h.stem, "%s", tmp);
+        snprintf(tmp, sizeof tmp, "dgpb_%.200s", h.t.stem);
+        snprintf(h.t.stem, sizeof h.t.stem, "%s", tmp);
     }
-    h.stem[200] = 0; /* every identifier starts with it: room for the rest */
-    snprintf(h.guard, sizeof h.guard, "DGPB_HEADER_%.200s_H", h.stem);
-    snprintf(h.sa, sizeof h.sa, "DGPB_%.200s_STATIC_ASSERT", h.stem);
+    h.t.stem[200] = 0; /* every identifier starts with it: room for the rest */
+    snprintf(h.t.guard, sizeof h.t.guard, "DGPB_HEADER_%.200s_H", h.t.stem);
+    snprintf(h.t.sa, sizeof h.t.sa, "DGPB_%.200s_STATIC_ASSERT", h.t.stem);
     int rc = DGPB_OK;
-    if (!names_add(&h.ids, h.guard) || !names_add(&h.ids, h.sa))
-        h.nomem = true;
+    if (!c_names_add(&h.t.ids, h.t.guard) || !c_names_add(&h.t.ids, h.t.sa))
+        h.t.nomem = true;
     uint32_t count = 0;
-    entry_set *sets = h.nomem ? NULL : entry_sets(b, &count);
+    entry_set *sets = h.t.nomem ? NULL : entry_sets(b, &count);
     if (!sets)
-        h.nomem = true;
-    if (!h.nomem)
+        h.t.nomem = true;
+    if (!h.t.nomem)
         rc = c_header_types_init(&h.types, b, diag);
-    if (!h.nomem && !rc) {
+    if (!h.t.nomem && !rc) {
         put_prologue(&h, stem);
-        for (uint32_t i = 0; i < count && !h.nomem; i++)
+        for (uint32_t i = 0; i < count && !h.t.nomem; i++)
             put_entry(&h, &sets[i]);
-        put(&h, "#undef %s\n\n#endif\n", h.sa);
+        c_put(&h.t, "#undef %s\n\n#endif\n", h.t.sa);
     }
     if (!rc && h.types.rc) /* a code blob that cannot be read for its types (diag filled) */
         rc = h.types.rc;
     c_header_types_free(&h.types);
     dgpb_free(sets);
-    names_free(&h.ids);
-    if (!rc && (h.nomem || h.out.failed))
+    c_names_free(&h.t.ids);
+    if (!rc && (h.t.nomem || h.t.out.failed))
         rc = dgpb_diag_set(diag, DGPB_ERR_NOMEM, -1, "out of memory");
     if (!rc) {
-        bytebuf_append(&h.out, "", 1);
+        bytebuf_append(&h.t.out, "", 1);
         size_t len;
-        *out = (char *)bytebuf_take(&h.out, &len);
+        *out = (char *)bytebuf_take(&h.t.out, &len);
         if (!*out)
             rc = dgpb_diag_set(diag, DGPB_ERR_NOMEM, -1, "out of memory");
     }
-    bytebuf_free(&h.out);
+    bytebuf_free(&h.t.out);
     return rc;
 }

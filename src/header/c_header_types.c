@@ -106,6 +106,10 @@ bool c_type_from_value(const dgpb_code_type *v, uint32_t size, c_type *out)
 
 void c_type_text(const c_type *c, char *buf, size_t size)
 {
+    if (c->text[0]) {
+        snprintf(buf, size, "%s", c->text);
+        return;
+    }
     code_type_text(&c->value, buf, size);
     size_t n = strlen(buf);
     if (c->value.rows > 1 && c->value.column_major && n < size) /* the C array's indices */
@@ -205,4 +209,55 @@ void c_header_types_find(c_header_types *ts, const dgpb_target_view *t, const dg
             }
     memset(out, 0, sizeof *out);
     out->aggregate = aggregate;
+}
+
+/* The fields the code of entry `e` of target `t` states for its row `row` (the first failure to
+   read the code is kept in ts). */
+static void raw_fields(c_header_types *ts, const dgpb_target_view *t, const dgpb_entry_view *e,
+                       uint32_t row, code_fields *out)
+{
+    const dgpb_param_view *p = &e->params[row];
+    char entry[DGPB_MAX_STRING + 1];
+    memcpy(entry, e->name.ptr, e->name.len);
+    entry[e->name.len] = 0;
+    code_row desc = {.kind = p->kind,
+                     .space = p->space,
+                     .binding = p->binding,
+                     .offset = p->offset,
+                     .size = p->size};
+    dgpb_diag d;
+    dgpb_diag_clear(&d);
+    int rc = code_fields_find(t->code_format_id, e->code.data, e->code.size, entry, &desc, out, &d);
+    if (rc && !ts->rc) {
+        ts->rc = rc;
+        if (ts->diag)
+            *ts->diag = d;
+    }
+}
+
+void c_header_types_fields(c_header_types *ts, const dgpb_target_view *t, const dgpb_entry_view *e,
+                           uint32_t row, code_fields *out)
+{
+    assert(row < e->param_count);
+    raw_fields(ts, t, e, row, out);
+    if (out->root >= 0 || ts->rc)
+        return;
+    for (unsigned rank = 0; rank < 3; rank++)
+        for (uint32_t i = 0; i < dgpb_bundle_target_count(ts->b); i++) {
+            const dgpb_target_view *o = dgpb_bundle_target(ts->b, i);
+            unsigned its = code_ops_of_target((dgpb_target_id)o->id)->type_rank;
+            const dgpb_entry_view *oe =
+                o == t || (its < 2 ? its : 2) != rank ? NULL : same_row(o, e, row, false);
+            if (!oe)
+                continue;
+            code_fields theirs;
+            char why[160];
+            raw_fields(ts, o, oe, row, &theirs);
+            bool lent =
+                theirs.root >= 0 && code_fields_lend(t->code_format_id, &theirs,
+                                                     e->params[row].size, out, why, sizeof why);
+            code_fields_free(&theirs);
+            if (lent || ts->rc)
+                return;
+        }
 }

@@ -17,6 +17,7 @@
 
 #define c_header_types_find dgpb__c_header_types_find
 #define c_header_types_free dgpb__c_header_types_free
+#define c_header_types_fields dgpb__c_header_types_fields
 #define c_header_types_init dgpb__c_header_types_init
 #define c_type_from_value dgpb__c_type_from_value
 #define c_type_text dgpb__c_type_text
@@ -27,17 +28,19 @@
 
 #include "dgpb/reader.h"
 #include "dgpb/result.h"
+#include "code/value_fields.h"
 #include "code/value_types.h"
 
 /* A member's C type: `base name dims;`, e.g. `float tint[4];`. */
 typedef struct c_type {
     bool known;           /* false: the member is bytes */
     bool aggregate;       /* the code states a struct (bytes, with a note) */
-    char base[16];        /* "float", "int32_t", ... */
+    char base[520];       /* "float", "int32_t", ..., a struct's typedef name */
     char dims[48];        /* "", "[4]", "[3][4]", ... */
     uint32_t align;       /* of base: a member's offset must be a multiple of it */
     uint32_t size;        /* bytes */
     dgpb_code_type value; /* as the code states it */
+    char text[96];        /* a struct's type as a note ("struct Light[2]"); "" for the others */
 } c_type;
 
 /* The type lookups of one header; the first failure is kept. */
@@ -57,6 +60,17 @@ void c_header_types_free(c_header_types *ts);
  */
 void c_header_types_find(c_header_types *ts, const dgpb_target_view *t, const dgpb_entry_view *e,
                          uint32_t row, c_type *out);
+
+/*
+ * The fields of row `row` of entry `e` of target `t` when it holds a struct
+ * (or an array of structs: code/value_fields.h), into *out (code_fields_free
+ * it): its own code's, else the same row's on another target (spirv first,
+ * then wgsl) laid out by `t`'s code format's rules where they fill the row
+ * (code_fields_lend: ptx). out->root -1 when none. A code blob that cannot
+ * be read sets ts->rc.
+ */
+void c_header_types_fields(c_header_types *ts, const dgpb_target_view *t, const dgpb_entry_view *e,
+                           uint32_t row, code_fields *out);
 
 /* The C spelling of a value type `v` that occupies `size` bytes; false when C cannot spell it. */
 bool c_type_from_value(const dgpb_code_type *v, uint32_t size, c_type *out);
