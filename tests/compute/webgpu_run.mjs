@@ -20,7 +20,7 @@
 
 import { findTarget, findEntry, webgpuRequirements } from '../../js/dgpb-reader/index.mjs';
 import { verifiedCode, createComputeEntry, dispatch, workgroupsFor } from '../../examples/web/host.mjs';
-import { valueType, blockSize } from './wgsl_values.mjs';
+import { valueType, blockSize, valueFields, leafPlace } from './wgsl_values.mjs';
 
 /*
  * The optional features a runner requests where the adapter has them: those
@@ -201,6 +201,93 @@ function setValue(text, row, wgsl) {
   return out;
 }
 
+/* Where number i of a leaf placed as `place` goes, from the leaf's offset `off` (setValue's rule). */
+function placeAt(place, off, i, size) {
+  const per = place.vectors * place.components, k = i % per;
+  const [vec, comp] = place.columnMajor ? [k % place.vectors, Math.floor(k / place.vectors)]
+    : [Math.floor(k / place.components), k % place.components];
+  return off + Math.floor(i / per) * place.arrayStride + vec * place.vectorStride + comp * size;
+}
+
+/*
+ * The value rows the run's --set options give (docs/run.md, "Values"): each --set names the
+ * value row whose name is the longest it starts with, followed by '.', '[' or nothing, and a
+ * path into the struct that row holds. row -> [{ name, text, path }].
+ */
+function setsByRow(entry, run) {
+  const out = new Map();
+  for (const [name, text] of run.sets) {
+    let best = null;
+    for (const r of entry.params) {
+      const next = name[r.name.length];
+      if (r.kindName !== 'value' || !name.startsWith(r.name) || (next !== undefined && next !== '.' && next !== '['))
+        continue;
+      if (!best || r.name.length > best.name.length) best = r;
+    }
+    if (!best) continue; // no such parameter: reported with the names no row took
+    if (!out.has(best)) out.set(best, []);
+    out.get(best).push({ name, text, path: name.slice(best.name.length) });
+  }
+  return out;
+}
+
+/*
+ * Writes --set `s` of value row `row` into the row's bytes `out`: a value of no struct as
+ * setValue() types it; a struct, one of its fields or elements, its fields' numbers in the
+ * order the code declares them, each typed by its field (a TYPE: must agree with every one).
+ */
+function writeSet(out, s, row, wgsl) {
+  const rowType = valueFields(wgsl, row);
+  const code = valueType(wgsl, row);
+  if (!s.path && (!rowType || (code && !code.aggregate))) {
+    out.set(setValue(s.text, row, wgsl));
+    return;
+  }
+  if (!rowType)
+    throw new RunError(`value '${s.name}': '${row.name}' holds no struct whose fields the code on target wgsl states, so it has no field '${s.path}'`);
+  let type = rowType, offset = 0, path = s.path;
+  while (path) {
+    let m;
+    if ((m = path.match(/^\[([0-9]+)\]/))) {
+      if (type.kind !== 'array') throw new RunError(`value '${s.name}': no array before ${m[0]} (on target wgsl)`);
+      if (+m[1] >= type.count) throw new RunError(`value '${s.name}': index ${m[1]} is past the ${type.count} elements (on target wgsl)`);
+      offset += +m[1] * type.stride;
+      type = type.elem;
+    } else if ((m = path.match(/^\.([^.[]+)/))) {
+      const field = type.kind === 'struct' ? type.members.find((f) => f.name === m[1]) : null;
+      if (!field) throw new RunError(`value '${s.name}': ${type.kind === 'struct' ? `struct ${type.name}` : 'it'} has no field '${m[1]}' (on target wgsl)`);
+      offset += field.offset;
+      type = field.type;
+    } else {
+      throw new RunError(`value '${s.name}': '${path}' is neither .FIELD nor [INDEX]`);
+    }
+    path = path.slice(m[0].length);
+  }
+  const leaves = [];
+  (function collect(t, off, at) {
+    if (t.kind === 'struct') for (const f of t.members) collect(f.type, off + f.offset, `${at}.${f.name}`);
+    else if (t.kind === 'array' && t.elem.kind === 'struct') for (let i = 0; i < t.count; i++) collect(t.elem, off + i * t.stride, `${at}[${i}]`);
+    else if (t.kind === 'array') leaves.push({ place: leafPlace(t.elem.v, t.count, t.stride), off, at });
+    else if (t.kind === 'leaf') leaves.push({ place: leafPlace(t.v), off, at });
+    else throw new RunError(`value '${s.name}': the code on target wgsl does not state the type of its field '${s.name}${at}'`);
+  })(type, offset, '');
+  const m = s.text.match(/^([a-z0-9]+):(.*)$/);
+  const given = m && TYPE_SIZE[m[1]] ? m[1] : null;
+  const values = (given ? m[2] : s.text).split(',');
+  let want = 0;
+  for (const l of leaves) {
+    l.type = l.place.scalar === 'b' ? 'u32' : `${l.place.scalar}${l.place.bits}`;
+    if (given && given !== l.type && !(l.place.scalar === 'b' && (given === 'u32' || given === 'i32')))
+      throw new RunError(`value '${s.name}': ${given} given, but the code on target wgsl declares its field '${s.name}${l.at}' ${l.place.text}`);
+    l.count = (l.place.arrayCount || 1) * l.place.vectors * l.place.components;
+    want += l.count;
+  }
+  if (values.length !== want) throw new RunError(`value '${s.name}' on target wgsl takes ${want} numbers, got ${values.length}`);
+  let k = 0;
+  for (const l of leaves)
+    for (let i = 0; i < l.count; i++) out.set(encode(l.type, [parseNumber(l.type, values[k++].trim())]), placeAt(l.place, l.off, i, TYPE_SIZE[l.type]));
+}
+
 function splitName(arg, option) {
   const eq = arg.indexOf('=');
   if (eq <= 0) throw new RunError(`${option} wants NAME=..., got '${arg}'`);
@@ -313,7 +400,8 @@ function bindByRow(device, entry, run, wgsl) {
   const constants = {}; // override id -> value (pipeline constants: the code's default when unset)
   // A cbuffer: its uniform_buffer row, and value rows (its fields) at the same place.
   const blockRows = new Set(entry.params.filter((r) => r.kindName === 'uniform_buffer').map((r) => `${r.space}/${r.binding}`));
-  const fieldsGiven = new Set(entry.params.filter((r) => r.kindName === 'value' && run.sets.has(r.name)).map((r) => `${r.space}/${r.binding}`));
+  const given = setsByRow(entry, run); // value row -> the --set options that give it
+  const fieldsGiven = new Set([...given.keys()].map((r) => `${r.space}/${r.binding}`));
   for (const row of entry.params) {
     const key = `${row.space}/${row.binding}`;
     const kind = row.kindName;
@@ -327,11 +415,12 @@ function bindByRow(device, entry, run, wgsl) {
       continue;
     }
     if (kind === 'value') {
-      const text = take(run.sets, row.name);
-      if (text === undefined && blockRows.has(key)) continue; // a field not given: zero
-      if (text === undefined) throw new RunError(`value '${row.name}' has no --set`);
-      const bytes = setValue(text, row, wgsl);
-      if (bytes.length !== row.size) throw new RunError(`--set ${row.name}: ${bytes.length} bytes, the row has ${row.size}`);
+      const sets = given.get(row) ?? [];
+      for (const set of sets) used.add(`set:${set.name}`);
+      if (!sets.length && blockRows.has(key)) continue; // a field not given: zero
+      if (!sets.length) throw new RunError(`value '${row.name}' has no --set`);
+      const bytes = new Uint8Array(row.size); // the fields no --set gives stay zero
+      for (const set of sets) writeSet(bytes, set, row, wgsl);
       let block = blocks.get(key) ?? new Uint8Array(0);
       const end = (row.offset + row.size + 15) & ~15;
       if (block.length < end) {
@@ -406,7 +495,13 @@ function bindByRow(device, entry, run, wgsl) {
     }
     throw new RunError(`parameter '${row.name}' of kind ${kind}: no WebGPU binding`);
   }
-  for (const [key, bytes] of blocks) {
+  for (const [key, given] of blocks) {
+    // As large as the last value row of the block (a field not given, zero, may end it), as
+    // dgpb-run makes it, or as the code's block where that is larger.
+    const rows = entry.params.filter((r) => r.kindName === 'value' && `${r.space}/${r.binding}` === key);
+    const end = Math.max(given.length, ...rows.map((r) => (r.offset + r.size + 15) & ~15), rows.length ? blockSize(wgsl, rows[0]) : 0);
+    const bytes = new Uint8Array(end);
+    bytes.set(given);
     const buffer = device.createBuffer({ size: Math.max(bytes.length, 16), usage: GPUBufferUsage.UNIFORM | GPUBufferUsage.COPY_DST });
     device.queue.writeBuffer(buffer, 0, bytes);
     bindings.set(key, { buffer });

@@ -155,7 +155,80 @@ function makeReader(text) {
     return hit ? find(hit.type, off - hit.offset, size, false, depth + 1) : null;
   }
 
-  return { src, find, layout };
+  /*
+   * A field's type (value_fields.h's rules): Slang's _Array_std140_* wrapper is its array, a
+   * matrix's storage wrapper its matrix; { kind: 'struct', name, size, members: [{ name, offset,
+   * type }] } | { kind: 'array', count, stride, elem } | { kind: 'leaf', v } | { kind: 'unknown' }.
+   */
+  function unwrap(t, depth) {
+    const l = layout(t, depth);
+    const name = parseType(t).name;
+    if (l.struct && /^_Array_std140_/.test(name) && l.struct.length === 1 && l.struct[0].offset === 0 &&
+        layout(l.struct[0].type, depth + 1).array)
+      return unwrap(l.struct[0].type, depth + 1);
+    return { t, l, name };
+  }
+  function fieldType(t, depth = 0) {
+    if (depth > 16) return { kind: 'unknown' };
+    const u = unwrap(t, depth);
+    if (u.l.array) {
+      const { elem, count, stride } = u.l.array;
+      const e = fieldType(elem, depth + 1);
+      if (!count || !stride || e.kind === 'array' || e.kind === 'unknown') return { kind: 'unknown' };
+      return { kind: 'array', count, stride, elem: e };
+    }
+    if (u.l.struct && !matrixStorage(u.name, depth)) {
+      return {
+        kind: 'struct', name: u.name.replace(/_[0-9]+$/, '').replace(/_(std140|std430|scalar|natural)$/, ''),
+        size: u.l.size,
+        members: u.l.struct.map((m) => ({ name: m.name.replace(/_[0-9]+$/, ''), offset: m.offset, size: m.size, type: fieldType(m.type, depth + 1) })),
+      };
+    }
+    const v = find(u.t, 0, 0, false, depth + 1);
+    return v && v.scalar && !v.arrayCount ? { kind: 'leaf', v } : { kind: 'unknown' };
+  }
+
+  /* The struct (or array of structs) at byte `off` of `type` that a row of `size` bytes covers. */
+  function locate(type, off, size, top) {
+    if (type.kind === 'array') {
+      if (off === 0 && size > type.stride) return type.elem.kind === 'struct' ? type : null;
+      return Math.floor(off / type.stride) < type.count ? locate(type.elem, off % type.stride, size, false) : null;
+    }
+    if (type.kind !== 'struct') return null;
+    if (!top && off === 0 && size >= type.size) return type;
+    const hit = type.members.find((m) => m.offset <= off && off < m.offset + m.size);
+    return hit ? locate(hit.type, off - hit.offset, size, false) : null;
+  }
+
+  return { src, find, layout, fieldType, locate };
+}
+
+/*
+ * The struct a value row holds (docs/run.md, "Values"; code/value_fields.h): the type
+ * fieldType() describes, a struct or an array of structs, or null when the row holds none.
+ */
+export function valueFields(text, row) {
+  const { src, fieldType, locate } = makeReader(text);
+  if (row.space === PIPELINE_CONSTANT) return null;
+  for (const m of src.matchAll(/((?:@[a-z_]+\([^)]*\)\s*)+)var\s*<\s*uniform\s*>\s*[A-Za-z_][A-Za-z0-9_]*\s*:\s*([^;]+);/g)) {
+    const g = m[1].match(/@group\(\s*([0-9]+)/), b = m[1].match(/@binding\(\s*([0-9]+)/);
+    if (g && b && Number(g[1]) === row.space && Number(b[1]) === row.binding) return locate(fieldType(m[2].trim()), row.offset, row.size, true);
+  }
+  return null;
+}
+
+/* How a leaf's numbers go into bytes: valueType()'s placement of a scalar, vector or matrix. */
+export function leafPlace(v, arrayCount = 0, arrayStride = 0) {
+  const major = !!v.columnMajor;
+  return {
+    scalar: v.scalar, bits: v.bits,
+    vectors: v.rows > 1 ? (major ? v.columns : v.rows) : 1,
+    components: v.rows > 1 ? (major ? v.rows : v.columns) : v.columns,
+    vectorStride: v.matrixStride ?? 0,
+    columnMajor: v.rows > 1 && major,
+    arrayCount, arrayStride,
+    text: typeText({ ...v, arrayCount }),
+  };
 }
 
 /* The text of a type, as dgpb-run's messages spell it ("f32", "u32x2", "f32 3x4 column_major"). */
