@@ -84,7 +84,8 @@ typedef struct dgpb_code_type {
                                scalars (else row by row: `rows` vectors of `columns`) */
     uint32_t array_count;   /* elements of an array value; 0 when not an array */
     uint32_t array_stride;  /* bytes from one array element to the next */
-    bool aggregate;         /* a struct (or an array of structs): scalar is UNKNOWN */
+    bool aggregate;         /* a struct (or an array of structs): scalar is UNKNOWN; its fields:
+                               code/value_fields.h */
 } dgpb_code_type;
 
 /*
