@@ -335,17 +335,13 @@ bool run_block_covered(const dgpb_entry_view *e, const dgpb_param_view *row,
                        const dgpb_run_request *req)
 {
     uint32_t from = 0;
-    const dgpb_param_view *o;
     if (row->kind == DGPB_KIND_VALUE && row->space == DGPB_SPACE_PIPELINE_CONSTANT)
         return true; /* a pipeline constant keeps the code's default */
     if (row->kind == DGPB_KIND_VALUE)
         return at_place(e, row, DGPB_KIND_UNIFORM_BUFFER, &from) != NULL;
-    if (row->kind != DGPB_KIND_UNIFORM_BUFFER)
-        return false;
-    while ((o = at_place(e, row, DGPB_KIND_VALUE, &from)))
-        if (run_param_index(req, o) >= 0)
-            return true;
-    return false;
+    /* a block of fields not given as bytes: built from the fields given, the rest zero */
+    return row->kind == DGPB_KIND_UNIFORM_BUFFER && run_param_index(req, row) < 0 &&
+           at_place(e, row, DGPB_KIND_VALUE, &from) != NULL;
 }
 
 int run_check_block(const dgpb_target_view *t, const dgpb_entry_view *e, const dgpb_param_view *row,
