@@ -120,7 +120,8 @@ typedef struct dgpb_code_type {
  * The type of value row `row` of an entry in `code` (a blob of `format`), or
  * the element type of a structured buffer row (`buffer`, `rw_buffer`) where
  * the code states it (SPIR-V: the scalar or vector of the runtime array in
- * the storage block at the row's `space`/`binding`; other formats: unknown).
+ * the storage block at the row's `space`/`binding`; WGSL: of the array<E> of
+ * the var<storage> there; other formats: unknown).
  * `entry` names the entry point (a blob may hold several). DGPB_OK with
  * out->scalar = DGPB_SCALAR_UNKNOWN when the code does not state it;
  * DGPB_ERR_CORRUPT only when the code cannot be read.

@@ -15,7 +15,13 @@
  * the offset. A struct Slang names as a matrix's storage wrapper
  * (_MatrixStorage_float3x4std140, code/value_types.h) whose one member is an
  * array of the stored vectors the name says is that matrix, row- or
- * column-major; any other struct of one member is its member.
+ * column-major; any other struct of one member is its member. An array is
+ * its logical element at its ArrayStride (std140 pads a float to 16 bytes in
+ * place, so SPIR-V needs no wrapper's name read, unlike WGSL).
+ *
+ * A bool of a block is a 32-bit int member in SPIR-V; the code says it is a
+ * bool only by how it reads it, compared with zero and nothing else
+ * (read_as_bool(); docs/run.md, "Bools").
  */
 #include <stdio.h>
 #include <stdlib.h>

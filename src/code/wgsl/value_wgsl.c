@@ -12,8 +12,13 @@
  * stored vectors the name says is that matrix; any other struct of one
  * member is that member; a struct of several that the row covers whole is an
  * aggregate; an array the row covers whole is an array value of its element.
- * WGSL's own matCxR is Slang's CxR matrix, stored row by row (WGSL's columns
- * are Slang's rows).
+ * A struct Slang names as an array's storage wrapper (_Array_std140_float2_0,
+ * code/value_types.h) whose one member is an array of vectors each holding an
+ * element its name says is that array of its logical elements (f32[2], 16
+ * bytes apart), not of the vec4s that pad them. WGSL's own matCxR is Slang's
+ * CxR matrix, stored row by row (WGSL's columns are Slang's rows). A
+ * structured buffer's element type is the scalar or vector of the
+ * var<storage>'s array<E>.
  */
 #include "code/wgsl/value_wgsl.h"
 
