@@ -7,7 +7,7 @@
 #   int_params.dgpb   tests/run/int_params.slang (ptx)
 #   formats.dgpb      tests/run/formats.slang (spirv)
 #   blocks.dgpb       tests/run/blocks.slang (spirv)
-#   bools.dgpb        tests/run/bools.slang (spirv)
+#   bools.dgpb        tests/run/bools.slang (spirv, ptx)
 #   matrices.dgpb     tests/run/matrices.slang (spirv, ptx): row- and column-major matrices
 #   tail_padding.dgpb fixtures/compute/tail_padding.slang (spirv): blocks with tail padding
 #   cap_compute_derivatives_quad.dgpb, wave_ops.dgpb  fixtures/compute/ (spirv): capabilities
@@ -31,7 +31,7 @@ rm -rf "$out" && mkdir -p "$out/wgsl"
 "$build" -q --targets ptx -o "$out" "$here/int_params.slang"
 "$build" -q --targets spirv -o "$out" "$here/formats.slang"
 "$build" -q --targets spirv -o "$out" "$here/blocks.slang"
-"$build" -q --targets spirv -o "$out" "$here/bools.slang"
+"$build" -q --targets spirv,ptx -o "$out" "$here/bools.slang"
 "$build" -q --targets spirv,ptx -o "$out" "$here/matrices.slang"
 "$build" -q --targets spirv -o "$out" "$here/../../fixtures/compute/tail_padding.slang"
 "$build" -q --targets spirv -o "$out" "$here/../../fixtures/compute/cap_compute_derivatives_quad.slang"

@@ -15,7 +15,13 @@
  * the offset. A struct Slang names as a matrix's storage wrapper
  * (_MatrixStorage_float3x4std140, code/value_types.h) whose one member is an
  * array of the stored vectors the name says is that matrix, row- or
- * column-major; any other struct of one member is its member.
+ * column-major; any other struct of one member is its member. An array is
+ * its logical element at its ArrayStride (std140 pads a float to 16 bytes in
+ * place, so SPIR-V needs no wrapper's name read, unlike WGSL).
+ *
+ * A bool of a block is a 32-bit int member in SPIR-V; the code says it is a
+ * bool only by how it reads it, compared with zero and nothing else
+ * (read_as_bool(); docs/run.md, "Bools").
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -47,6 +53,7 @@ typedef struct spv {
     member_deco *md;
     size_t md_count, md_cap;
     size_t entry_at; /* word index of the OpEntryPoint named like the entry (or the first) */
+    size_t code_at;  /* word index of the first OpFunction: where the functions' code begins */
 } spv;
 
 static uint32_t op_of(const spv *m, size_t at)
@@ -167,7 +174,13 @@ static int spv_load(spv *m, const uint8_t *code, size_t len, const char *entry, 
         case OP_TYPE_POINTER:
             result = wc >= 2 ? o[0] : 0;
             break;
+        case OP_FUNCTION:
+            if (!m->code_at)
+                m->code_at = at;
+            break;
         case OP_CONSTANT:
+        case OP_CONSTANT_COMPOSITE:
+        case OP_CONSTANT_NULL:
         case OP_SPEC_CONSTANT_TRUE:
         case OP_SPEC_CONSTANT_FALSE:
         case OP_SPEC_CONSTANT:
@@ -342,13 +355,29 @@ static bool matrix_storage(const spv *m, uint32_t id, size_t at, dgpb_code_type 
     return true;
 }
 
+/* An index of member_path that stands for any element of an array. */
+#define ANY_INDEX UINT32_MAX
+
+/* The indices that lead from a block to a value: member numbers, ANY_INDEX for an array's. */
+typedef struct member_path {
+    uint32_t index[MAX_DEPTH + 2];
+    uint32_t count;
+} member_path;
+
+static void path_push(member_path *p, uint32_t index)
+{
+    if (p->count < sizeof p->index / sizeof p->index[0])
+        p->index[p->count++] = index;
+}
+
 /*
  * The value at byte `off` (the row spans `size` bytes) of type `id`, whose
- * matrix layout is `matrix_stride`/`row_major` (from its member decorations).
- * `top`: the block itself, always walked into.
+ * matrix layout is `matrix_stride`/`row_major` (from its member decorations),
+ * and the indices that lead to it appended to *path. `top`: the block itself,
+ * always walked into.
  */
 static void spv_find(const spv *m, uint32_t id, uint64_t off, uint64_t size, uint32_t matrix_stride,
-                     bool row_major, bool top, int depth, dgpb_code_type *t)
+                     bool row_major, bool top, int depth, dgpb_code_type *t, member_path *path)
 {
     size_t at;
     if (depth > MAX_DEPTH)
@@ -376,8 +405,9 @@ static void spv_find(const spv *m, uint32_t id, uint64_t off, uint64_t size, uin
                 (uint32_t)spv_size(m, elem, matrix_stride, row_major, SPIRV_RULES_NONE, depth + 1);
         if (!count || !stride)
             return;
+        path_push(path, ANY_INDEX);
         if (off == 0 && size > stride) {
-            spv_find(m, elem, 0, stride, matrix_stride, row_major, false, depth + 1, t);
+            spv_find(m, elem, 0, stride, matrix_stride, row_major, false, depth + 1, t, path);
             if (t->array_count) { /* arrays of arrays: not described */
                 memset(t, 0, sizeof *t);
                 return;
@@ -387,7 +417,8 @@ static void spv_find(const spv *m, uint32_t id, uint64_t off, uint64_t size, uin
             return;
         }
         if (off / stride < count)
-            spv_find(m, elem, off % stride, size, matrix_stride, row_major, false, depth + 1, t);
+            spv_find(m, elem, off % stride, size, matrix_stride, row_major, false, depth + 1, t,
+                     path);
         return;
     }
     if ((at = def_of(m, id, OP_TYPE_STRUCT, 2))) {
@@ -406,11 +437,125 @@ static void spv_find(const spv *m, uint32_t id, uint64_t off, uint64_t size, uin
             uint64_t moff = member_deco_of(m, id, i, DECORATION_OFFSET, UINT32_MAX);
             uint64_t msize = spv_size(m, member, ms, rm, SPIRV_RULES_NONE, depth + 1);
             if (moff <= off && (off < moff + msize || (off == moff && !msize))) {
-                spv_find(m, member, off - moff, size, ms, rm, false, depth + 1, t);
+                path_push(path, i);
+                spv_find(m, member, off - moff, size, ms, rm, false, depth + 1, t, path);
                 return;
             }
         }
     }
+}
+
+/* Whether `id` is a zero the code states: a constant 0, a null constant, a composite of zeros. */
+static bool is_zero(const spv *m, uint32_t id, const uint8_t *local_zero, int depth)
+{
+    size_t at;
+    if (id >= m->bound || depth > 4)
+        return false;
+    if (local_zero[id] || def_of(m, id, OP_CONSTANT_NULL, 3))
+        return true;
+    if ((at = def_of(m, id, OP_CONSTANT, 4))) {
+        for (size_t i = at + 3; i < at + words_of(m, at); i++)
+            if (m->w[i])
+                return false;
+        return true;
+    }
+    if ((at = def_of(m, id, OP_CONSTANT_COMPOSITE, 3))) {
+        for (size_t i = at + 3; i < at + words_of(m, at); i++)
+            if (!is_zero(m, m->w[i], local_zero, depth + 1))
+                return false;
+        return true;
+    }
+    return false;
+}
+
+/* What an id of the functions' code is to the member read_as_bool() asks about. */
+enum {
+    REL_NONE,
+    REL_AROUND, /* a pointer to the block or to an aggregate that holds the member */
+    REL_AT,     /* a pointer to the member, or into it (an element, a component) */
+    REL_VALUE,  /* what a load through such a pointer gave */
+};
+
+/*
+ * Whether the code reads the member of block variable `var` at `path` only as
+ * Slang reads a bool, which it keeps in a block as a 32-bit int: every load
+ * of it (or of an element or a component of it) compared with zero by
+ * OpINotEqual and used for nothing else, and the block around it never
+ * loaded whole (*is false when the member is never read: the code then
+ * cannot say). An int the code only ever compares with zero reads so too;
+ * its 0 and 1 mean all it can (docs/run.md, "Bools"). A forward walk of the
+ * functions' code: SPIR-V defines an id before the blocks it dominates.
+ */
+static int read_as_bool(const spv *m, uint32_t var, const member_path *path, bool *is,
+                        dgpb_diag *diag)
+{
+    *is = false;
+    if (!path->count || !m->code_at)
+        return DGPB_OK;
+    uint8_t *rel = mem_calloc(m->bound, 1), *matched = mem_calloc(m->bound, 1);
+    uint8_t *local_zero = mem_calloc(m->bound, 1);
+    if (!rel || !matched || !local_zero) {
+        dgpb_free(rel);
+        dgpb_free(matched);
+        dgpb_free(local_zero);
+        return dgpb_diag_set(diag, DGPB_ERR_NOMEM, -1, "out of memory reading SPIR-V");
+    }
+    rel[var] = REL_AROUND;
+    size_t reads = 0;
+    bool ok = true;
+    for (size_t at = m->code_at; ok && at < m->n; at += words_of(m, at)) {
+        uint32_t op = op_of(m, at), wc = words_of(m, at);
+        const uint32_t *o = m->w + at + 1;
+        bool known = false; /* the instruction is one of the forms read here */
+        if ((op == OP_ACCESS_CHAIN || op == OP_IN_BOUNDS_ACCESS_CHAIN) && wc >= 4 &&
+            o[1] < m->bound && o[2] < m->bound && rel[o[2]] != REL_NONE) {
+            known = true;
+            uint32_t k = matched[o[2]];
+            bool same = true;
+            for (uint32_t j = 3; j + 1 < wc; j++) {
+                if (o[j] < m->bound && rel[o[j]] != REL_NONE)
+                    ok = false; /* a read member used as an index */
+                if (rel[o[2]] == REL_AT || k >= path->count || !same)
+                    continue;
+                size_t c = def_of(m, o[j], OP_CONSTANT, 4);
+                if (path->index[k] != ANY_INDEX && (!c || m->w[c + 3] != path->index[k]))
+                    same = false;
+                k++;
+            }
+            if (same) {
+                rel[o[1]] = rel[o[2]] == REL_AT || k >= path->count ? REL_AT : REL_AROUND;
+                matched[o[1]] = (uint8_t)k;
+            }
+        } else if (op == OP_LOAD && wc >= 4 && o[2] < m->bound && rel[o[2]] != REL_NONE) {
+            known = true;
+            if (rel[o[2]] == REL_AT && o[1] < m->bound)
+                rel[o[1]] = REL_VALUE;
+            else
+                ok = false; /* the block, or a struct around the member, loaded whole */
+        } else if (op == OP_I_NOT_EQUAL && wc == 5 && o[2] < m->bound && o[3] < m->bound &&
+                   ((rel[o[2]] == REL_VALUE && is_zero(m, o[3], local_zero, 0)) ||
+                    (rel[o[3]] == REL_VALUE && is_zero(m, o[2], local_zero, 0)))) {
+            known = true;
+            reads++;
+        } else if (op == OP_COMPOSITE_CONSTRUCT && wc >= 3 && o[1] < m->bound) {
+            bool zero = true;
+            for (uint32_t j = 2; j + 1 < wc; j++)
+                zero = zero && is_zero(m, o[j], local_zero, 0);
+            local_zero[o[1]] = zero;
+        }
+        /* Any other use of an id that leads to the member: not read as a bool. (A literal
+           operand equal to such an id reads as a use too: the answer is then "int".) */
+        for (uint32_t j = 1; !known && j < wc; j++)
+            if (o[j - 1] < m->bound && rel[o[j - 1]] != REL_NONE)
+                ok = false;
+        if (wc == 0)
+            break;
+    }
+    *is = ok && reads > 0;
+    dgpb_free(rel);
+    dgpb_free(matched);
+    dgpb_free(local_zero);
+    return DGPB_OK;
 }
 
 /* Whether the entry point's interface lists variable `id`. */
@@ -485,7 +630,7 @@ int value_spirv_type(const uint8_t *code, size_t len, const char *entry, const c
         spv_free(&m);
         return DGPB_OK;
     }
-    uint32_t block = 0, push_any = 0;
+    uint32_t block = 0, var = 0, push_any = 0, push_var = 0;
     for (uint32_t id = 1; id < m.bound && !block; id++) {
         size_t at = def_of(&m, id, OP_VARIABLE, 4);
         uint32_t storage;
@@ -496,21 +641,28 @@ int value_spirv_type(const uint8_t *code, size_t len, const char *entry, const c
             if (storage != DGPB_SPIRV_STORAGE_PUSH_CONSTANT)
                 continue;
             if (in_interface(&m, id))
-                block = pointee;
+                block = pointee, var = id;
             else if (!push_any)
-                push_any = pointee;
+                push_any = pointee, push_var = id;
         } else if (m.set[id] == (int64_t)row->space && m.binding[id] == (int64_t)row->binding &&
                    (storage == DGPB_SPIRV_STORAGE_UNIFORM ||
                     storage == DGPB_SPIRV_STORAGE_PUSH_CONSTANT)) {
-            block = pointee;
+            block = pointee, var = id;
         }
     }
     if (!block)
-        block = push_any;
-    if (block && def_of(&m, block, OP_TYPE_STRUCT, 2))
-        spv_find(&m, block, row->offset, row->size, 0, false, true, 0, t);
+        block = push_any, var = push_var;
+    if (block && def_of(&m, block, OP_TYPE_STRUCT, 2)) {
+        member_path path = {.count = 0};
+        spv_find(&m, block, row->offset, row->size, 0, false, true, 0, t, &path);
+        /* Slang keeps a bool of a block as a 32-bit int: the code says so by how it reads it. */
+        bool is_bool = false;
+        if (t->scalar == DGPB_SCALAR_INT && t->bits == 32 && t->rows == 1 &&
+            (rc = read_as_bool(&m, var, &path, &is_bool, diag)) == DGPB_OK && is_bool)
+            t->scalar = DGPB_SCALAR_BOOL;
+    }
     spv_free(&m);
-    return DGPB_OK;
+    return rc;
 }
 
 int value_spirv_block_size(const uint8_t *code, size_t len, const char *entry, const code_row *row,
