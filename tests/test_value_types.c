@@ -107,7 +107,7 @@ static void test_wgsl_types(void **state)
         {0, 1, 12, 4, "u32"},       /* pad_0 */
         {0, 2, 0, 16, "f32x4"},     /* extra_0.tint_0 */
         {0, 2, 16, 48, "f32 3x4"},  /* extra_0.m_0 */
-        {0, 2, 64, 48, "i32x4[3]"}, /* extra_0.span_0: WGSL pads the int2 to a vec4 */
+        {0, 2, 64, 48, "i32x2[3]"}, /* extra_0.span_0: Slang's wrapper pads each int2 to a vec4 */
         {0, 2, 112, 2, "f16"},      /* extra_0.small_0 */
         {0, 5, 0, 4, "f32"},        /* entryPointParams_0.bias_0 */
         {0, 5, 8, 8, "u32x2"},      /* size_0 */
@@ -155,7 +155,7 @@ static void test_wgsl_layout_rules(void **state)
         {1, 2, 0, 4, "f32"},         {1, 2, 16, 12, "f32x3"},  {1, 2, 32, 32, "f32 2x3"},
         {1, 2, 64, 16, "f16x2"},     {1, 2, 80, 16, "struct"}, {1, 2, 92, 4, "f32"},
         {1, 2, 96, 32, "struct[2]"}, {1, 2, 112, 12, "f32x3"}, {1, 2, 128, 4, "u32"},
-        {P, 0, 0, 4, "b32"},
+        {P, 0, 0, 4, "bool"},
     };
     for (size_t i = 0; i < sizeof w / sizeof w[0]; i++) {
         code_row row = {
@@ -312,6 +312,182 @@ static void a_matrix_is_lent_packed_tightly(void **state)
     assert_string_equal(text, "i32"); /* a vector lends its scalar type */
     dgpb_code_type unknown = {0};
     assert_false(code_type_lend(&unknown, 4, &t));
+}
+
+/* The text of the type the code in `path` gives a row of `kind`. */
+static void type_of(dgpb_code_format format, const uint8_t *code, size_t len, uint32_t kind,
+                    const want_type *w, char *text, size_t size)
+{
+    code_row row = {.kind = kind,
+                    .space = w->space,
+                    .binding = w->binding,
+                    .offset = w->offset,
+                    .size = w->size};
+    dgpb_code_type t;
+    dgpb_diag diag;
+    dgpb_diag_clear(&diag);
+    if (code_type_find(format, code, len, "k", &row, &t, &diag))
+        fail_msg("%s", diag.message);
+    code_type_text(&t, text, size);
+}
+
+/*
+ * fixtures/values/arrays.slang: an array of a std140 block is its logical
+ * elements at their stride on both formats, whether the code pads them in
+ * place (SPIR-V's ArrayStride 16) or through Slang's wrapper of vec4s (WGSL's
+ * _Array_std140_float2_0): float weights[2] is f32[2], 16 bytes apart, and one
+ * element of it an f32.
+ */
+static void arrays_are_read_as_their_logical_elements(void **state)
+{
+    (void)state;
+    static const want_type both[] = {
+        {0, 0, 0, 32, "f32[2]"},       /* weights */
+        {0, 0, 16, 4, "f32"},          /* its second element */
+        {0, 0, 32, 32, "f32x2[2]"},    /* offsets */
+        {0, 0, 64, 48, "u32[3]"},      /* counts */
+        {0, 0, 112, 32, "i32x3[2]"},   /* spans */
+        {0, 0, 144, 32, "f32x4[2]"},   /* plain: a float4 needs no padding */
+        {0, 0, 176, 48, "f32 3x3"},    /* basis */
+        {0, 0, 224, 96, "f32 3x3[2]"}, /* frames: wrappers of matrices */
+    };
+    static const struct {
+        dgpb_code_format format;
+        const char *path;
+        want_type extra; /* uniform float extra[2]: std430 push constants, or std140 */
+    } files[] = {{DGPB_CODE_FORMAT_SPIRV, "fixtures/values/arrays.spv", {L, 0, 0, 8, "f32[2]"}},
+                 {DGPB_CODE_FORMAT_WGSL, "fixtures/values/arrays.wgsl", {0, 3, 0, 32, "f32[2]"}}};
+    for (size_t f = 0; f < 2; f++) {
+        size_t len = 0;
+        uint8_t *code = support_read_source_file(files[f].path, &len);
+        assert_non_null(code);
+        char text[64];
+        for (size_t i = 0; i < sizeof both / sizeof both[0]; i++) {
+            type_of(files[f].format, code, len, DGPB_KIND_VALUE, &both[i], text, sizeof text);
+            if (strcmp(text, both[i].text))
+                fail_msg("%s: row %zu (offset %u): got '%s', want '%s'", files[f].path, i,
+                         both[i].offset, text, both[i].text);
+        }
+        code_row weights = {.kind = DGPB_KIND_VALUE, .offset = 0, .size = 32};
+        dgpb_code_type t;
+        assert_int_equal(code_type_find(files[f].format, code, len, "k", &weights, &t, NULL),
+                         DGPB_OK);
+        assert_int_equal(t.array_stride, 16);
+        type_of(files[f].format, code, len, DGPB_KIND_VALUE, &files[f].extra, text, sizeof text);
+        assert_string_equal(text, files[f].extra.text);
+        code_row extra = {.kind = DGPB_KIND_VALUE,
+                          .space = files[f].extra.space,
+                          .binding = files[f].extra.binding,
+                          .size = files[f].extra.size};
+        assert_int_equal(code_type_find(files[f].format, code, len, "k", &extra, &t, NULL),
+                         DGPB_OK);
+        assert_int_equal(t.array_stride, f == 0 ? 4 : 16);
+        /* A structured buffer's element type, stated by both formats' code. */
+        static const want_type pairs = {0, 2, 0, 8, "i32x2"}, result = {0, 1, 0, 4, "f32"};
+        type_of(files[f].format, code, len, DGPB_KIND_BUFFER, &pairs, text, sizeof text);
+        assert_string_equal(text, "i32x2");
+        type_of(files[f].format, code, len, DGPB_KIND_RW_BUFFER, &result, text, sizeof text);
+        assert_string_equal(text, "f32");
+        dgpb_free(code);
+    }
+}
+
+/* A struct named like an array's wrapper but not shaped like the array its name says is none. */
+static void a_wrapper_name_on_another_shape_is_no_array(void **state)
+{
+    (void)state;
+    static const char text[] =
+        "struct _Array_std140_float2_0 { @align(16) data_0 : array<vec4<f32>, i32(3)>, }\n"
+        "struct _Array_std140_float3_0 { @align(16) data_1 : array<vec4<i32>, i32(3)>, }\n"
+        "struct _Array_std140_vectorx3Cfloatx2C3x3E2_0 { data_2 : array<vec2<f32>, i32(2)>, }\n"
+        "struct U { a : _Array_std140_float2_0, b : _Array_std140_float3_0,\n"
+        "  c : _Array_std140_vectorx3Cfloatx2C3x3E2_0, }\n"
+        "@group(0) @binding(0) var<uniform> u : U;\n";
+    static const want_type w[] = {{0, 0, 0, 48, "f32x4[3]"},   /* three, not two */
+                                  {0, 0, 48, 48, "i32x4[3]"},  /* ints, not floats */
+                                  {0, 0, 96, 16, "f32x2[2]"}}; /* two, not three, per element */
+    char buf[64];
+    for (size_t i = 0; i < sizeof w / sizeof w[0]; i++) {
+        type_of(DGPB_CODE_FORMAT_WGSL, (const uint8_t *)text, strlen(text), DGPB_KIND_VALUE, &w[i],
+                buf, sizeof buf);
+        if (strcmp(buf, w[i].text))
+            fail_msg("row %zu: got '%s', want '%s'", i, buf, w[i].text);
+    }
+    static const struct {
+        const char *name, *elem;
+        uint32_t count;
+    } names[] = {
+        {"_Array_std140_float2", "f32", 2},   /* SPIR-V's OpName */
+        {"_Array_std140_float2_0", "f32", 2}, /* WGSL's */
+        {"_Array_std430_int16_t3", "i16", 3}, /* not int then "16_t3" */
+        {"_Array_std140_uint64_t12_3", "u64", 12},
+        {"_Array_std140_vector<float,2>3", "f32x2", 3},
+        {"_Array_std140_vectorx3Cintx2C3x3E2_0", "i32x3", 2},
+        {"_Array_std140_bool4", "bool", 4},
+        {"_Array_std140_float", NULL, 0},  /* no count */
+        {"_Array_std140_float0", NULL, 0}, /* none */
+        {"_Array_std140_float2_", NULL, 0},
+        {"_Array_std140_vectorx3Cfloatx2C5x3E2_0", NULL, 0},
+        {"_Array_std140_matrixx3Cfloatx2C3x2C3x3E2_0", NULL, 0}, /* its elements are wrappers */
+        {"_Array_scalar_float2", NULL, 0},
+        {"_MatrixStorage_float2x2std140", NULL, 0},
+    };
+    for (size_t i = 0; i < sizeof names / sizeof names[0]; i++) {
+        dgpb_code_type t = {0};
+        uint32_t count = 0;
+        bool is = code_array_storage_name(names[i].name, strlen(names[i].name), &t, &count);
+        if (is != (names[i].elem != NULL))
+            fail_msg("'%s': %s an array's wrapper", names[i].name, is ? "read as" : "not read as");
+        if (!is)
+            continue;
+        code_type_text(&t, buf, sizeof buf);
+        if (strcmp(buf, names[i].elem) || count != names[i].count)
+            fail_msg("'%s': %s[%u], want %s[%u]", names[i].name, buf, count, names[i].elem,
+                     names[i].count);
+    }
+}
+
+/*
+ * fixtures/values/bools.slang: SPIR-V keeps a bool of a block as a 32-bit int,
+ * which the code reads only to compare it with zero; an int the code reads so
+ * reads as a bool too (`truth`: the code cannot tell them apart), one it reads
+ * as a number, or never, stays an int, and a uint is never a bool.
+ */
+static void bools_are_read_from_how_the_code_reads_them(void **state)
+{
+    (void)state;
+    static const want_type w[] = {
+        {0, 0, 0, 4, "bool"},      /* on */
+        {0, 0, 4, 4, "bool"},      /* int truth, read only as truth != 0 */
+        {0, 0, 8, 8, "boolx2"},    /* pair: one component read */
+        {0, 0, 16, 4, "i32"},      /* count: added */
+        {0, 0, 20, 4, "i32"},      /* unused: never read, the code cannot say */
+        {0, 0, 24, 4, "u32"},      /* mask */
+        {0, 0, 32, 48, "bool[3]"}, /* many: one element read, by a dynamic index */
+        {0, 0, 92, 4, "bool"},     /* light.enabled, in a nested struct */
+        {0, 0, 96, 4, "i32"},      /* spare */
+        {L, 0, 0, 4, "bool"},      /* uniform bool negate: a push constant */
+        {L, 0, 4, 4, "i32"},       /* uniform int index: an index */
+    };
+    check_types(DGPB_CODE_FORMAT_SPIRV, "fixtures/values/bools.spv", w, sizeof w / sizeof w[0]);
+}
+
+/* A bool is lent as wide as the row keeps it: 32 bits in SPIR-V's block, a byte in CUDA's. */
+static void a_bool_is_lent_as_wide_as_its_row(void **state)
+{
+    (void)state;
+    dgpb_code_type b = {.scalar = DGPB_SCALAR_BOOL, .bits = 32, .rows = 1, .columns = 1}, t;
+    assert_true(code_type_lend(&b, 1, &t));
+    assert_int_equal(t.scalar, DGPB_SCALAR_BOOL);
+    assert_int_equal(t.bits, 8);
+    assert_true(code_type_lend(&b, 4, &t));
+    assert_int_equal(t.bits, 32);
+    b.columns = 2;
+    assert_true(code_type_lend(&b, 2, &t)); /* a bool2 of CUDA: two bytes */
+    assert_int_equal(t.bits, 8);
+    char text[16];
+    code_type_text(&b, text, sizeof text);
+    assert_string_equal(text, "boolx2");
 }
 
 static void test_storage_formats(void **state)
@@ -490,12 +666,13 @@ static void struct_fields_are_read_from_wgsl(void **state)
         {0, 3, 0, 16, "struct Rect: .x i32 @0+4; .y i32 @4+4; .w i32 @8+4; .h i32 @12+4"},
         {0, 3, 16, 16, "struct Inner: .uv f32x2 @0+8; .id i32 @8+4"},
         {0, 0, 16, 32, "struct Light[2]: [i].color f32x3 @0+12; [i].intensity f32 @12+4"},
-        /* the same offsets as SPIR-V's; WGSL keeps a float of a std140 array in a vec4 */
+        /* the same as SPIR-V's: WGSL keeps a float of a std140 array in a vec4, through
+           Slang's wrapper _Array_std140_float3_0, read as its logical floats */
         {0, 1, 0, 224,
          "struct Outer: .inner struct Inner @0+16; .inner.uv f32x2 @0+8; .inner.id i32 @8+4; "
          ".m f32 3x4 @16+48; .list struct Inner[2] @64+32; .list[i].uv f32x2 @64+8; "
          ".list[i].id i32 @72+4; .one struct One @96+16; .one.only f32 @96+4; .s f32 @112+4; "
-         ".arr f32x4[3] @128+48; .cm f32 2x3 column_major @176+48"},
+         ".arr f32[3] @128+48; .cm f32 2x3 column_major @176+48"},
         {0, 1, 224, 8, "unknown:  unknown @0+8"},
     };
     check_fields(DGPB_CODE_FORMAT_WGSL, "fixtures/values/structs.wgsl", w, sizeof w / sizeof w[0]);
@@ -627,6 +804,10 @@ int main(void)
         cmocka_unit_test(matrices_are_read_with_their_layout_from_slangs_wrappers),
         cmocka_unit_test(a_wrapper_name_on_another_shape_is_no_matrix),
         cmocka_unit_test(a_matrix_is_lent_packed_tightly),
+        cmocka_unit_test(arrays_are_read_as_their_logical_elements),
+        cmocka_unit_test(a_wrapper_name_on_another_shape_is_no_array),
+        cmocka_unit_test(bools_are_read_from_how_the_code_reads_them),
+        cmocka_unit_test(a_bool_is_lent_as_wide_as_its_row),
         cmocka_unit_test(test_storage_formats),
         cmocka_unit_test(test_block_sizes),
         cmocka_unit_test(test_unreadable_code_is_corrupt),

@@ -39,6 +39,7 @@
 #define code_type_find dgpb__code_type_find
 #define code_type_text dgpb__code_type_text
 #define code_matrix_storage_name dgpb__code_matrix_storage_name
+#define code_array_storage_name dgpb__code_array_storage_name
 #define code_type_lend dgpb__code_type_lend
 
 #include <stdbool.h>
@@ -105,12 +106,23 @@ typedef struct dgpb_code_type {
  *     <layout> whose one member is an array of the stored vectors, trusted
  *     only when the array's shape is the one the name says (R vectors of at
  *     least C scalars, or C of at least R); its stride is the matrix stride.
- * Bools are 32 bits wide.
+ * Bools are 32 bits wide in a block (1 byte in CUDA's, where a type is lent:
+ * code_type_lend).
+ *
+ * Arrays are described by their logical element: a `float arr[2]` of a std140
+ * block is f32[2], array_stride 16, wherever the code pads each element.
+ * SPIR-V states that element (an OpTypeArray of float, ArrayStride 16); WGSL
+ * cannot (its uniform arrays need a stride that is a multiple of 16), so
+ * Slang stores the array through a wrapper struct named
+ * _Array_std140_<element><count> whose one member is an array<vec4<T>, N>,
+ * and the element is the name's (code_array_storage_name), trusted only when
+ * the array has the shape the name says.
  *
  * The type of value row `row` of an entry in `code` (a blob of `format`), or
  * the element type of a structured buffer row (`buffer`, `rw_buffer`) where
  * the code states it (SPIR-V: the scalar or vector of the runtime array in
- * the storage block at the row's `space`/`binding`; other formats: unknown).
+ * the storage block at the row's `space`/`binding`; WGSL: of the array<E> of
+ * the var<storage> there; other formats: unknown).
  * `entry` names the entry point (a blob may hold several). DGPB_OK with
  * out->scalar = DGPB_SCALAR_UNKNOWN when the code does not state it;
  * DGPB_ERR_CORRUPT only when the code cannot be read.
@@ -142,6 +154,18 @@ bool code_type_lend(const dgpb_code_type *from, uint32_t size, dgpb_code_type *o
  */
 bool code_matrix_storage_name(const char *name, size_t len, uint32_t *rows, uint32_t *columns,
                               bool *column_major);
+
+/*
+ * Whether `name` (len bytes) is the name of Slang's storage wrapper of an
+ * array in a buffer layout, and the element and count it names:
+ * "_Array_std140_float2" (SPIR-V's OpName: two floats), WGSL's
+ * "_Array_std140_float2_0", "_Array_std430_int16_t3", a vector's
+ * "_Array_std140_vector<float,2>3" (WGSL: "_Array_std140_vectorx3Cfloatx2C2x3E3_0").
+ * Fills elem's scalar, bits and columns (1 to 4; rows 1) and *count. Arrays of
+ * matrices or structs are not named so (their elements are wrappers or structs
+ * of their own). The caller proves the wrapper's shape.
+ */
+bool code_array_storage_name(const char *name, size_t len, dgpb_code_type *elem, uint32_t *count);
 
 /*
  * The byte size the code gives the uniform block at row `row`'s

@@ -631,14 +631,15 @@ static int cuda_run(void *host, const char *key, const dgpb_entry_view *const *e
             continue;
         int k = run_param_index(c, row);
         const dgpb_run_param *p = k >= 0 ? &c->params[k] : NULL;
-        /* A cbuffer's field: nothing when its block is given as bytes; else zero unless set. */
+        /* A cbuffer's field: nothing when its block is given as bytes. Any value not given is
+           zero (the parameters and the blocks start zeroed). */
         bool field = row->space != DGPB_SPACE_LAUNCH && run_block_covered(e, row, c);
         if (field && block_given(e, row, c))
             continue;
-        if (!(field && !p) && (!p || !p->input || dgpb_run_value_place(p, row->size, NULL))) {
-            run_fail(d, DGPB_ERR_RUN_SIZE, "value row '%.*s' (%u bytes): the request gives %s",
-                     (int)row->name.len, row->name.ptr, row->size,
-                     p ? "a value of another size" : "nothing");
+        if (p && (!p->input || dgpb_run_value_place(p, row->size, NULL))) {
+            run_fail(d, DGPB_ERR_RUN_SIZE,
+                     "value row '%.*s' (%u bytes): the request gives a value of another size",
+                     (int)row->name.len, row->name.ptr, row->size);
             goto done;
         }
         uint8_t *dst;

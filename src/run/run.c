@@ -515,12 +515,15 @@ int dgpb_run_check(const dgpb_target_view *t, const dgpb_run_request *req,
             rows[i] = row;
     }
     /* Every row must be given something, but samplers, which the host makes itself (a
-       render request that draws nothing only creates the pipeline). */
+       render request that draws nothing only creates the pipeline), and values, which are
+       zero unless given, as a field of a block is (a pipeline constant keeps the code's
+       default: docs/run.md, "Values"). */
     for (int k = 0; k < RUN_ENTRY_COUNT && !create_only; k++)
         for (uint32_t j = 0; e[k] && j < e[k]->param_count; j++) {
             const dgpb_param_view *row = &e[k]->params[j];
             if (row->kind == DGPB_KIND_SAMPLER || row->kind == DGPB_KIND_INPUT_ATTACHMENT ||
-                run_param_index(req, row) >= 0 || run_block_covered(e[k], row, req))
+                row->kind == DGPB_KIND_VALUE || run_param_index(req, row) >= 0 ||
+                run_block_covered(e[k], row, req))
                 continue; /* an input attachment reads the render's colour attachment */
             const dgpb_param_view *block = run_block_of_field(e[k], row);
             if (block && run_param_index(req, block) >= 0)

@@ -136,9 +136,10 @@ int run_check_block(const dgpb_target_view *t, const dgpb_entry_view *e, const d
 
 /*
  * Whether a row the request does not name is covered all the same: a
- * uniform_buffer row one of whose field rows (value rows at its place) is
- * given, a field row of a uniform_buffer row (zero unless given), or a
- * pipeline constant (the code's default unless given).
+ * uniform_buffer row that has field rows (value rows at its place: the block
+ * is built from the fields given, the rest zero), a field row of a
+ * uniform_buffer row (zero unless given), or a pipeline constant (the code's
+ * default unless given).
  */
 bool run_block_covered(const dgpb_entry_view *e, const dgpb_param_view *row,
                        const dgpb_run_request *req);

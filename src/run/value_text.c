@@ -365,14 +365,16 @@ static int put_number(const char *name, const char *field, const char *type_text
     if (parse_number(scalar, bits, p, len, out + at))
         return DGPB_OK;
     bool word = (len == 4 && !memcmp(p, "true", 4)) || (len == 5 && !memcmp(p, "false", 5));
+    const char *shown = scalar == DGPB_SCALAR_BOOL ? "bool" : tname;
     return run_fail(diag, DGPB_ERR_INVALID,
                     "value '%s': '%.*s' (number %zu%s%s%s) is not a %s value: %s takes %s (the "
                     "code's type is %s%s)",
                     name, (int)len, p, i + 1, field[0] ? ", field '" : "", field,
-                    field[0] ? "'" : "", tname, tname, run_number_range(tname[0], bits), type_text,
+                    field[0] ? "'" : "", shown, shown, run_number_range(tname[0], bits), type_text,
                     word && scalar != DGPB_SCALAR_FLOAT
-                        ? "; a bool of a uniform block or push constant is an int in "
-                          "the code, which cannot say it is a bool: give 1 or 0"
+                        ? "; the code reads no bool there: a bool of a block is an int "
+                          "in the code, which it reads only to compare it with zero, "
+                          "and this one it reads otherwise or not at all: give 1 or 0"
                         : "");
 }
 
@@ -520,8 +522,10 @@ static int put_plain(dgpb_run_value_info *info, const dgpb_target_view *t, const
                             info->lent_by[0] ? " (on target " : "", info->lent_by[0] ? ")" : "");
         if (scalar == DGPB_SCALAR_UNKNOWN)
             info->vectors = info->components = 1, info->array_count = 0;
-        scalar = given_scalar;
-        bits = given_bits;
+        if (scalar != DGPB_SCALAR_BOOL) { /* u32:1 for a bool is still a bool's 1 */
+            scalar = given_scalar;
+            bits = given_bits;
+        }
         text = colon + 1;
     } else if (scalar == DGPB_SCALAR_UNKNOWN) {
         return run_fail(diag, DGPB_ERR_INVALID,
@@ -760,17 +764,13 @@ bool run_block_covered(const dgpb_entry_view *e, const dgpb_param_view *row,
                        const dgpb_run_request *req)
 {
     uint32_t from = 0;
-    const dgpb_param_view *o;
     if (row->kind == DGPB_KIND_VALUE && row->space == DGPB_SPACE_PIPELINE_CONSTANT)
         return true; /* a pipeline constant keeps the code's default */
     if (row->kind == DGPB_KIND_VALUE)
         return at_place(e, row, DGPB_KIND_UNIFORM_BUFFER, &from) != NULL;
-    if (row->kind != DGPB_KIND_UNIFORM_BUFFER)
-        return false;
-    while ((o = at_place(e, row, DGPB_KIND_VALUE, &from)))
-        if (run_param_index(req, o) >= 0)
-            return true;
-    return false;
+    /* a block of fields not given as bytes: built from the fields given, the rest zero */
+    return row->kind == DGPB_KIND_UNIFORM_BUFFER && run_param_index(req, row) < 0 &&
+           at_place(e, row, DGPB_KIND_VALUE, &from) != NULL;
 }
 
 int run_check_block(const dgpb_target_view *t, const dgpb_entry_view *e, const dgpb_param_view *row,

@@ -77,7 +77,8 @@ int vk_run(void *host, const char *key, const dgpb_entry_view *const *entries,
     for (uint32_t i = 0; i < p->slot_count; i++)
         if (!vk_make_slot_resource(vk, c, &p->slots[i], &res[i], r))
             goto out;
-    /* The push constants: each launch-space value at its row's offset, with its row's size. */
+    /* The push constants: each launch-space value given at its row's offset, with its row's
+       size; zero where none is given. */
     if (p->push.size) {
         if (!(push = mem_calloc(1, p->push.size))) {
             run_fail(r, DGPB_ERR_NOMEM, "out of memory");
@@ -86,7 +87,7 @@ int vk_run(void *host, const char *key, const dgpb_entry_view *const *entries,
         for (uint32_t i = 0; i < p->push.value_count; i++) {
             const dgpb_param_view *row = p->push.values[i];
             const dgpb_run_param *cp = vk_case_param(c, row);
-            if (!cp || dgpb_run_value_place(cp, row->size, push + row->offset)) {
+            if (cp && dgpb_run_value_place(cp, row->size, push + row->offset)) {
                 run_fail(r, DGPB_ERR_RUN_SIZE, "push constant '%.*s' does not fit its %u bytes",
                          (int)row->name.len, row->name.ptr, row->size);
                 goto out;

@@ -290,16 +290,17 @@ bool vk_make_slot_resource(vk_host *vk, const dgpb_run_request *c, const slot *s
     bool fields =
         s->kind == DGPB_KIND_UNIFORM_BUFFER && s->value_count && !vk_case_param(c, s->row);
     if (s->kind == DGPB_KIND_VALUE || fields) {
-        /* The uniform block: each value at its row's offset, with its row's size. */
+        /* The uniform block: each value given at its row's offset, with its row's size; every
+           other byte zero (a value not given is zero). */
         if (!make_buffer(vk, res, s->block_size, VK_BUFFER_USAGE_UNIFORM_BUFFER_BIT, r))
             return false;
         memset(res->map, 0, s->block_size);
         for (uint32_t i = 0; i < s->value_count; i++) {
             const dgpb_param_view *row = s->values[i];
             const dgpb_run_param *cp = vk_case_param(c, row);
-            if (fields && !cp)
+            if (!cp)
                 continue;
-            if (!cp || dgpb_run_value_place(cp, row->size, res->map + row->offset)) {
+            if (dgpb_run_value_place(cp, row->size, res->map + row->offset)) {
                 run_fail(r, DGPB_ERR_RUN_SIZE, "value '%.*s' does not fit its row's %u bytes",
                          (int)row->name.len, row->name.ptr, row->size);
                 return false;

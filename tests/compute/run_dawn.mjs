@@ -6,7 +6,8 @@
 // itself is webgpu_run.mjs's, which the example page (examples/web/) runs in
 // a browser; this file is its Node side: files, Dawn, the report.
 //
-//   node run_dawn.mjs [--negative] [--allow-unsupported] WEBGPU_MODULE BUNDLE_DIR MODULE.slang...
+//   node run_dawn.mjs [--negative] [--allow-unsupported] [--run 'ENTRY OPTIONS...']
+//                     WEBGPU_MODULE BUNDLE_DIR MODULE.slang...
 //
 // WEBGPU_MODULE is the path of the npm package `webgpu` (its index.js);
 // BUNDLE_DIR holds <stem>.dgpb for every module (tests/compute/build_bundles.sh).
@@ -22,6 +23,10 @@
 // on real devices. CI leaves it out (Dawn on lavapipe has every feature the
 // suite uses), so there nothing is missed.
 //
+// --run gives the modules this run line instead of their own (the words of a
+// `dgpb-run` command after BUNDLE: the entry, then the options): for tests that
+// run one line on every target, as dgpb-run is given it.
+//
 // Exit status: 0 every module passed, 1 a module failed, 2 usage.
 
 import fs from 'node:fs';
@@ -33,16 +38,17 @@ const { readBundle } = await import(pathToFileURL(path.join(here, '../../js/dgpb
 const { RunError, OPTIONAL_FEATURES, parseHeader, runModule } = await import(pathToFileURL(path.join(here, 'webgpu_run.mjs')).href);
 
 let argv = process.argv.slice(2);
-let negative = false, allowUnsupported = false;
+let negative = false, allowUnsupported = false, runLine = null;
 for (;;) {
   if (argv[0] === '--negative') negative = true;
   else if (argv[0] === '--allow-unsupported') allowUnsupported = true;
+  else if (argv[0] === '--run' && argv.length > 1) runLine = (argv = argv.slice(1))[0];
   else break;
   argv = argv.slice(1);
 }
 const [webgpuPath, bundleDir, ...modules] = argv;
 if (!webgpuPath || !bundleDir || modules.length === 0) {
-  console.error('usage: node run_dawn.mjs [--negative] [--allow-unsupported] WEBGPU_MODULE BUNDLE_DIR MODULE.slang...');
+  console.error("usage: node run_dawn.mjs [--negative] [--allow-unsupported] [--run 'ENTRY OPTIONS...'] WEBGPU_MODULE BUNDLE_DIR MODULE.slang...");
   process.exit(2);
 }
 
@@ -79,6 +85,7 @@ for (const file of modules) {
   const stem = path.basename(file, '.slang');
   try {
     const header = parseHeader(fs.readFileSync(file, 'utf8'));
+    if (runLine !== null) header.words = runLine.split(/\s+/).filter(Boolean);
     const loadBundle = async () => readBundle(new Uint8Array(fs.readFileSync(path.join(bundleDir, `${stem}.dgpb`))));
     const r = await runModule(header, loadBundle, { device, features, negative, allowUnsupported, readInput });
     if (r.skipped) {

@@ -20,7 +20,7 @@
 
 import { findTarget, findEntry, webgpuRequirements } from '../../js/dgpb-reader/index.mjs';
 import { verifiedCode, createComputeEntry, dispatch, workgroupsFor } from '../../examples/web/host.mjs';
-import { valueType, blockSize, valueFields, leafPlace } from './wgsl_values.mjs';
+import { valueType, blockSize, elementType, valueFields, leafPlace } from './wgsl_values.mjs';
 
 /*
  * The optional features a runner requests where the adapter has them: those
@@ -68,7 +68,18 @@ export function parseHeader(text) {
 // ---------------------------------------------------------------------------
 // Typed values, encoded as dgpb-run encodes them: little-endian, tightly packed.
 
-const TYPE_SIZE = { f16: 2, f32: 4, f64: 8, u8: 1, u32: 4, i32: 4, u64: 8, i64: 8 };
+const TYPE_SIZE = { f16: 2, f32: 4, f64: 8, u8: 1, i8: 1, u16: 2, i16: 2, u32: 4, i32: 4, u64: 8, i64: 8 };
+
+/* Each type's range as dgpb-run's messages give it (run_number_range); 'bool' for a bool's values. */
+const RANGE = {
+  f16: '-65504 to 65504 (or inf, -inf, nan)',
+  f32: '-3.4028235e+38 to 3.4028235e+38 (or inf, -inf, nan)',
+  f64: '-1.7976931348623157e+308 to 1.7976931348623157e+308 (or inf, -inf, nan)',
+  u8: '0 to 255', i8: '-128 to 127', u16: '0 to 65535', i16: '-32768 to 32767',
+  u32: '0 to 4294967295', i32: '-2147483648 to 2147483647',
+  u64: '0 to 18446744073709551615', i64: '-9223372036854775808 to 9223372036854775807',
+  bool: '0, 1, true or false',
+};
 
 /* The binary16 bits of x, rounded to nearest even (as a float32 to half conversion does). */
 function halfBits(x) {
@@ -103,18 +114,40 @@ function halfValue(bits) {
   return sign * (1 + mant / 1024) * 2 ** (exp - 15);
 }
 
+/*
+ * One number of `type` (or of a bool: 0, 1, true, false), as dgpb-run reads it
+ * (run_parse_number): integers in decimal or 0x hex that fit the type; floats
+ * as strtod reads them, inf, -inf and nan by name, a finite number beyond the
+ * type's range refused rather than made an infinity. undefined when `text` is
+ * not one.
+ */
 function parseNumber(type, text) {
-  if (type === 'u64' || type === 'i64') {
-    if (!/^-?[0-9]+$/.test(text)) throw new RunError(`bad ${type} value '${text}'`);
-    return BigInt(text);
-  }
+  const t = text.trim();
+  if (type === 'bool') return t === 'true' || t === '1' ? 1 : t === 'false' || t === '0' ? 0 : undefined;
   if (type[0] === 'f') {
-    const v = /^-?inf$/i.test(text) ? (text[0] === '-' ? -Infinity : Infinity) : Number(text);
-    if (text.trim() === '' || (Number.isNaN(v) && !/^nan$/i.test(text))) throw new RunError(`bad ${type} value '${text}'`);
-    return v;
+    if (/^[+-]?inf(inity)?$/i.test(t)) return t[0] === '-' ? -Infinity : Infinity;
+    if (/^[+-]?nan$/i.test(t)) return NaN;
+    if (!/^[+-]?(?:[0-9]+\.?[0-9]*|\.[0-9]+)(?:[eE][+-]?[0-9]+)?$/.test(t) && !/^[+-]?0x[0-9a-f]+$/i.test(t)) return undefined;
+    const v = /0x/i.test(t) ? (t[0] === '-' ? -1 : 1) * parseInt(t.replace(/^[+-]/, ''), 16) : Number(t);
+    const stored = type === 'f64' ? v : type === 'f32' ? Math.fround(v) : halfValue(halfBits(v));
+    return Number.isFinite(stored) ? v : undefined; /* beyond the type's range */
   }
-  if (!/^-?(0x[0-9a-fA-F]+|[0-9]+)$/.test(text)) throw new RunError(`bad ${type} value '${text}'`);
-  return Number(text);
+  const m = t.match(/^(-?)(0x[0-9a-fA-F]+|[0-9]+)$/);
+  if (!m || (m[1] && type[0] === 'u')) return undefined;
+  const v = m[1] ? -BigInt(m[2]) : BigInt(m[2]);
+  const bits = BigInt(TYPE_SIZE[type] * 8);
+  const [lo, hi] = type[0] === 'u' ? [0n, (1n << bits) - 1n] : [-(1n << (bits - 1n)), (1n << (bits - 1n)) - 1n];
+  if (v < lo || v > hi) return undefined;
+  return bits === 64n ? v : Number(v);
+}
+
+/* `text`'s numbers as `type`; a number that is not one throws, in dgpb-run's words. */
+function parseList(type, text, what) {
+  return text.split(',').map((v, i) => {
+    const n = parseNumber(type, v);
+    if (n === undefined) throw new RunError(`${what}: '${v}' (element ${i + 1}) is not a ${type} value (${RANGE[type]})`);
+    return n;
+  });
 }
 
 function encode(type, values) {
@@ -128,7 +161,8 @@ function encode(type, values) {
       case 'f16': view.setUint16(o, halfBits(v), true); break;
       case 'f32': view.setFloat32(o, v, true); break;
       case 'f64': view.setFloat64(o, v, true); break;
-      case 'u8': view.setUint8(o, v & 0xff); break;
+      case 'u8': case 'i8': view.setUint8(o, v & 0xff); break;
+      case 'u16': case 'i16': view.setUint16(o, v & 0xffff, true); break;
       case 'u32': case 'i32': view.setUint32(o, v >>> 0, true); break;
       case 'u64': case 'i64': view.setBigUint64(o, BigInt.asUintN(64, v), true); break;
     }
@@ -144,6 +178,9 @@ function decode(type, bytes, i) {
     case 'f32': return view.getFloat32(o, true);
     case 'f64': return view.getFloat64(o, true);
     case 'u8': return view.getUint8(o);
+    case 'i8': return view.getInt8(o);
+    case 'u16': return view.getUint16(o, true);
+    case 'i16': return view.getInt16(o, true);
     case 'u32': return view.getUint32(o, true);
     case 'i32': return view.getInt32(o, true);
     case 'u64': return view.getBigUint64(o, true);
@@ -153,10 +190,10 @@ function decode(type, bytes, i) {
 }
 
 /* TYPE:V1,V2,... -> { type, values, bytes }, or null when the text has no known TYPE: prefix. */
-function typedList(text) {
+function typedList(text, what) {
   const m = text.match(/^([a-z0-9]+):(.*)$/);
   if (!m || !TYPE_SIZE[m[1]]) return null;
-  const values = m[2].split(',').map((v) => parseNumber(m[1], v.trim()));
+  const values = parseList(m[1], m[2], what);
   return { type: m[1], values, bytes: encode(m[1], values) };
 }
 
@@ -165,29 +202,35 @@ function typedList(text) {
  * by how a number is spelled; a TYPE: must agree with it and is needed where
  * the code does not state the type. With the code's type the numbers go where
  * the code keeps them (array strides, a matrix's rows or columns); with TYPE: alone
- * they are packed and fill the row.
+ * they are packed and fill the row. A bool (a pipeline constant: WGSL keeps no
+ * bool in a block) takes true, false, 1 or 0, also as u32: or i32:.
  */
 function setValue(text, row, wgsl) {
   const code = valueType(wgsl, row);
-  const codeType = code && !code.aggregate ? (code.scalar === 'b' ? 'u32' : `${code.scalar}${code.bits}`) : null;
+  const bool = code && code.scalar === 'b';
+  const codeType = code && !code.aggregate ? (bool ? 'bool' : `${code.scalar}${code.bits}`) : null;
   const m = text.match(/^([a-z0-9]+):(.*)$/);
   let type = codeType, body = text;
   if (m && TYPE_SIZE[m[1]]) {
-    const agree = !code || m[1] === codeType || (code.scalar === 'b' && (m[1] === 'u32' || m[1] === 'i32'));
+    const agree = !code || m[1] === codeType || (bool && (m[1] === 'u32' || m[1] === 'i32'));
     if (!agree) throw new RunError(`value '${row.name}': ${m[1]} given, but the code on target wgsl declares ${code.text}`);
-    if (!codeType || m[1] !== codeType) type = m[1];
+    if (!codeType) type = m[1];
     body = m[2];
   } else if (!codeType) {
     throw new RunError(`value '${row.name}': the code on target wgsl does not state its type (${code ? 'a struct' : 'bytes'}): give it as TYPE:V1,...`);
   }
-  const values = body.split(',').map((v) => parseNumber(type, v.trim()));
-  const placed = codeType === type;
+  const words = body.split(',');
+  const placed = type === codeType;
+  const size = bool ? 4 : TYPE_SIZE[type];
   const per = placed ? code.vectors * code.components : 1;
-  const want = placed ? (code.arrayCount || 1) * per : row.size / TYPE_SIZE[type];
-  if (values.length !== want || (!placed && want * TYPE_SIZE[type] !== row.size))
-    throw new RunError(`value '${row.name}' is ${placed ? code.text : 'bytes'} (${row.size} bytes) on target wgsl: it takes ${want} numbers, got ${values.length}`);
-  const out = new Uint8Array(row.size), size = TYPE_SIZE[type];
-  values.forEach((v, i) => {
+  const want = placed ? (code.arrayCount || 1) * per : row.size / size;
+  if (words.length !== want || (!placed && want * size !== row.size))
+    throw new RunError(`value '${row.name}' is ${placed ? code.text : 'bytes'} (${row.size} bytes) on target wgsl: it takes ${want} number${want === 1 ? '' : 's'}, got ${words.length}`);
+  const out = new Uint8Array(row.size);
+  words.forEach((word, i) => {
+    const v = parseNumber(type, word);
+    if (v === undefined)
+      throw new RunError(`value '${row.name}': '${word}' (number ${i + 1}) is not a ${type} value: ${type} takes ${RANGE[type]} (the code's type is ${placed ? code.text : type})`);
     let at = i * size;
     if (placed) {
       // A matrix's numbers come row by row; a column-major one keeps a column per vector.
@@ -196,7 +239,7 @@ function setValue(text, row, wgsl) {
         : [Math.floor(k / code.components), k % code.components];
       at = Math.floor(i / per) * code.arrayStride + vec * code.vectorStride + comp * size;
     }
-    out.set(encode(type, [v]), at);
+    out.set(encode(bool ? 'u32' : type, [v]), at);
   });
   return out;
 }
@@ -276,7 +319,7 @@ function writeSet(out, s, row, wgsl) {
   const values = (given ? m[2] : s.text).split(',');
   let want = 0;
   for (const l of leaves) {
-    l.type = l.place.scalar === 'b' ? 'u32' : `${l.place.scalar}${l.place.bits}`;
+    l.type = l.place.scalar === 'b' ? 'bool' : `${l.place.scalar}${l.place.bits}`;
     if (given && given !== l.type && !(l.place.scalar === 'b' && (given === 'u32' || given === 'i32')))
       throw new RunError(`value '${s.name}': ${given} given, but the code on target wgsl declares its field '${s.name}${l.at}' ${l.place.text}`);
     l.count = (l.place.arrayCount || 1) * l.place.vectors * l.place.components;
@@ -285,7 +328,24 @@ function writeSet(out, s, row, wgsl) {
   if (values.length !== want) throw new RunError(`value '${s.name}' on target wgsl takes ${want} numbers, got ${values.length}`);
   let k = 0;
   for (const l of leaves)
-    for (let i = 0; i < l.count; i++) out.set(encode(l.type, [parseNumber(l.type, values[k++].trim())]), placeAt(l.place, l.off, i, TYPE_SIZE[l.type]));
+    for (let i = 0; i < l.count; i++, k++) {
+      const v = parseNumber(l.type, values[k]);
+      if (v === undefined)
+        throw new RunError(`value '${s.name}': '${values[k]}' (number ${k + 1}, field '${s.name}${l.at}') is not a ${l.type} value: ${l.type} takes ${RANGE[l.type]} (the code's type is ${l.place.text})`);
+      const bool = l.type === 'bool'; /* a bool of a block: a 32-bit 0 or 1 */
+      out.set(encode(bool ? 'u32' : l.type, [v]), placeAt(l.place, l.off, i, bool ? 4 : TYPE_SIZE[l.type]));
+    }
+}
+
+/*
+ * An inline --in of a structured buffer: its TYPE must agree with the element
+ * type the WGSL states (dgpb_run_check_element_type): a vector's elements take
+ * its scalar's.
+ */
+function checkElementType(row, given, wgsl) {
+  const el = elementType(wgsl, row);
+  if (!el || given === `${el.scalar}${el.bits}`) return;
+  throw new RunError(`buffer '${row.name}': ${given} given, but the code on target wgsl declares its elements ${el.text}`);
 }
 
 function splitName(arg, option) {
@@ -305,7 +365,7 @@ const TEXEL_BYTES = { r16float: 2, r32float: 4, rg32float: 8, rgba32float: 16, r
 
 /* The run line's words (entry first) -> the run's description; readInput(file) reads a file an option names. */
 export function parseRun(words, readInput) {
-  const run = { entry: words[0], inputs: new Map(), sizes: new Map(), sets: new Map(), textures: new Map(), expects: [], tolerance: null, repeat: 1 };
+  const run = { entry: words[0], inputs: new Map(), inputTypes: new Map(), sizes: new Map(), sets: new Map(), textures: new Map(), expects: [], tolerance: null, repeat: 1 };
   if (!run.entry || run.entry.startsWith('-')) throw new RunError('the run line must start with the entry name');
   for (let i = 1; i < words.length; i++) {
     const option = words[i];
@@ -322,8 +382,9 @@ export function parseRun(words, readInput) {
       case '--device': case '--print': case '--out': break;
       case '--in': {
         const [name, value] = splitName(arg, option);
-        const typed = typedList(value);
+        const typed = typedList(value, `'${name}'`);
         run.inputs.set(name, typed ? typed.bytes : readInput(value));
+        if (typed) run.inputTypes.set(name, typed.type); /* checked against the code's when bound */
         break;
       }
       case '--size': {
@@ -352,7 +413,7 @@ export function parseRun(words, readInput) {
           if (!TYPE_SIZE[type]) throw new RunError(`--expect ${arg}: unknown type '${type}'`);
           run.expects.push({ name: lhs.slice(0, colon), type, bytes: readInput(value) });
         } else {
-          const typed = typedList(value);
+          const typed = typedList(value, `'${lhs}'`);
           if (typed) run.expects.push({ name: lhs, type: typed.type, values: typed.values, bytes: typed.bytes });
           else run.expects.push({ name: lhs, type: null, bytes: readInput(value) });
         }
@@ -398,10 +459,12 @@ function bindByRow(device, entry, run, wgsl) {
   const blocks = new Map(); // "space/binding" -> bytes of a value block
   const bindings = new Map(); // "space/binding" -> GPUBindingResource
   const constants = {}; // override id -> value (pipeline constants: the code's default when unset)
-  // A cbuffer: its uniform_buffer row, and value rows (its fields) at the same place.
-  const blockRows = new Set(entry.params.filter((r) => r.kindName === 'uniform_buffer').map((r) => `${r.space}/${r.binding}`));
-  const given = setsByRow(entry, run); // value row -> the --set options that give it
-  const fieldsGiven = new Set([...given.keys()].map((r) => `${r.space}/${r.binding}`));
+  // A cbuffer: its uniform_buffer row, and value rows (its fields) at the same place. Given no
+  // bytes, it is built from its fields, as a block of values is: a value not given is zero.
+  const fieldRows = new Set(entry.params.filter((r) => r.kindName === 'value').map((r) => `${r.space}/${r.binding}`));
+  const givenAsBytes = new Map(entry.params.filter((r) => r.kindName === 'uniform_buffer' && (run.inputs.has(r.name) || run.sizes.has(r.name)))
+    .map((r) => [`${r.space}/${r.binding}`, r.name]));
+  const given = setsByRow(entry, run); // value row -> the --set options that give it or its fields
   for (const row of entry.params) {
     const key = `${row.space}/${row.binding}`;
     const kind = row.kindName;
@@ -417,18 +480,23 @@ function bindByRow(device, entry, run, wgsl) {
     if (kind === 'value') {
       const sets = given.get(row) ?? [];
       for (const set of sets) used.add(`set:${set.name}`);
-      if (!sets.length && blockRows.has(key)) continue; // a field not given: zero
-      if (!sets.length) throw new RunError(`value '${row.name}' has no --set`);
-      const bytes = new Uint8Array(row.size); // the fields no --set gives stay zero
-      for (const set of sets) writeSet(bytes, set, row, wgsl);
+      if (givenAsBytes.has(key)) {
+        if (!sets.length) continue; // a field of a block given as bytes
+        throw new RunError(`block '${givenAsBytes.get(key)}' is given as bytes and its field '${sets[0].name}' too: give one or the other`);
+      }
+      let bytes = null; // not given: zero
+      if (sets.length) {
+        bytes = new Uint8Array(row.size); // the fields no --set gives stay zero
+        for (const set of sets) writeSet(bytes, set, row, wgsl);
+      }
       let block = blocks.get(key) ?? new Uint8Array(0);
-      const end = (row.offset + row.size + 15) & ~15;
+      const end = Math.max((row.offset + row.size + 15) & ~15, blockSize(wgsl, row));
       if (block.length < end) {
         const grown = new Uint8Array(end);
         grown.set(block);
         block = grown;
       }
-      block.set(bytes, row.offset);
+      if (bytes) block.set(bytes, row.offset);
       blocks.set(key, block);
       continue;
     }
@@ -465,15 +533,14 @@ function bindByRow(device, entry, run, wgsl) {
       if (kind === 'texture_sampler') bindings.set(`${row.space}/${row.binding + 1}`, device.createSampler(samplerDescriptor(row)));
       continue;
     }
-    if (kind === 'uniform_buffer' && fieldsGiven.has(key)) {
-      if (run.inputs.has(row.name) || run.sizes.has(row.name))
-        throw new RunError(`block '${row.name}' is given as bytes and its fields too: give one or the other`);
+    if (kind === 'uniform_buffer' && fieldRows.has(key) && !givenAsBytes.has(key))
       continue; // built from its fields below, as the values' block
-    }
     if (['uniform_buffer', 'buffer', 'rw_buffer', 'byte_buffer', 'rw_byte_buffer'].includes(kind)) {
       const bytes = take(run.inputs, row.name);
       const sized = take(run.sizes, row.name);
       if (!bytes && sized === undefined) throw new RunError(`buffer '${row.name}' has no --in or --size`);
+      if ((kind === 'buffer' || kind === 'rw_buffer') && run.inputTypes.has(row.name))
+        checkElementType(row, run.inputTypes.get(row.name), wgsl);
       // dgpb-run: --size sets the size; an --in with it fills the first bytes.
       const size = sized ?? bytes.length;
       if (bytes && bytes.length > size) throw new RunError(`--in ${row.name}: ${bytes.length} bytes, more than --size ${size}`);
@@ -495,13 +562,7 @@ function bindByRow(device, entry, run, wgsl) {
     }
     throw new RunError(`parameter '${row.name}' of kind ${kind}: no WebGPU binding`);
   }
-  for (const [key, given] of blocks) {
-    // As large as the last value row of the block (a field not given, zero, may end it), as
-    // dgpb-run makes it, or as the code's block where that is larger.
-    const rows = entry.params.filter((r) => r.kindName === 'value' && `${r.space}/${r.binding}` === key);
-    const end = Math.max(given.length, ...rows.map((r) => (r.offset + r.size + 15) & ~15), rows.length ? blockSize(wgsl, rows[0]) : 0);
-    const bytes = new Uint8Array(end);
-    bytes.set(given);
+  for (const [key, bytes] of blocks) {
     const buffer = device.createBuffer({ size: Math.max(bytes.length, 16), usage: GPUBufferUsage.UNIFORM | GPUBufferUsage.COPY_DST });
     device.queue.writeBuffer(buffer, 0, bytes);
     bindings.set(key, { buffer });

@@ -4,6 +4,7 @@
 //
 //   valueType(text, row) -> { scalar, bits, vectors, components, vectorStride,
 //                             columnMajor, arrayCount, arrayStride, aggregate, text } | null
+//   elementType(text, row) -> { scalar, bits, columns, text } | null   (a storage buffer's)
 //
 // scalar is 'f', 'i', 'u' or 'b'; null when the code does not state the
 // type. The row's space/binding name the var<uniform> (@group/@binding), or,
@@ -13,7 +14,10 @@
 // walked to the row's offset: a struct Slang names as a matrix's storage
 // wrapper (_MatrixStorage_float3x4_ColMajorstd140_0) whose one member is an
 // array of the stored vectors its name says is that matrix, row- or
-// column-major; any other struct of one member is that member; a struct of
+// column-major; a struct Slang names as an array's storage wrapper
+// (_Array_std140_float2_0) whose one member is an array of vectors holding the
+// elements its name says is that array of its logical elements (a float each
+// 16 bytes apart); any other struct of one member is that member; a struct of
 // several that the row covers whole is an aggregate; an array the row covers
 // whole is an array value of its element. WGSL's matCxR is Slang's CxR matrix,
 // stored row by row. A matrix's numbers come row by row, as Slang declares it.
@@ -132,6 +136,22 @@ function makeReader(text) {
     return { scalar: el.num.scalar, bits: el.num.bits, rows, columns, columnMajor, matrixStride: array.stride };
   }
 
+  /*
+   * Slang's storage wrapper of an array (code_array_storage_name, value_wgsl.c's array_storage):
+   * _Array_std140_float2_0 { data: array<vec4<f32>, 2> } is two floats, 16 bytes apart.
+   */
+  function arrayStorage(name, depth) {
+    const named = arrayStorageName(name);
+    const members = structs.get(name);
+    if (!named || !members || members.length !== 1) return null;
+    const array = layout(members[0].type, depth + 1).array;
+    if (!array || array.count !== named.count) return null;
+    const el = layout(array.elem, depth + 1);
+    if (!el.num || el.num.rows !== 1 || el.num.scalar !== named.scalar || el.num.bits !== named.bits ||
+        el.num.columns < named.columns) return null;
+    return { ...named, stride: roundUp(el.size, el.align) };
+  }
+
   function find(t, off, size, top, depth = 0) {
     const l = layout(t, depth);
     if (l.num) return off === 0 ? { ...l.num } : null;
@@ -149,6 +169,14 @@ function makeReader(text) {
     if (!top && off === 0) {
       const matrix = matrixStorage(parseType(t).name, depth);
       if (matrix) return matrix;
+    }
+    const padded = top ? null : arrayStorage(parseType(t).name, depth);
+    if (padded) {
+      const { scalar, bits, columns, count, stride } = padded;
+      if (!stride) return null;
+      const elem = { scalar, bits, columns, rows: 1 };
+      if (off === 0 && size > stride) return { ...elem, arrayCount: count, arrayStride: stride };
+      return off % stride === 0 && Math.floor(off / stride) < count ? elem : null;
     }
     if (!top && l.struct.length > 1 && off === 0 && size >= l.size) return { aggregate: true };
     const hit = l.struct.find((m) => m.offset <= off && off < m.offset + m.size);
@@ -168,24 +196,28 @@ function makeReader(text) {
       return unwrap(l.struct[0].type, depth + 1);
     return { t, l, name };
   }
+  const userStruct = (u, depth) => u.l.struct && !matrixStorage(u.name, depth) && !arrayStorage(u.name, depth);
   function fieldType(t, depth = 0) {
     if (depth > 16) return { kind: 'unknown' };
     const u = unwrap(t, depth);
     if (u.l.array) {
       const { elem, count, stride } = u.l.array;
-      const e = fieldType(elem, depth + 1);
-      if (!count || !stride || e.kind === 'array' || e.kind === 'unknown') return { kind: 'unknown' };
-      return { kind: 'array', count, stride, elem: e };
-    }
-    if (u.l.struct && !matrixStorage(u.name, depth)) {
+      const e = unwrap(elem, depth + 1);
+      if (count && stride && userStruct(e, depth + 1)) return { kind: 'array', count, stride, elem: fieldType(e.t, depth + 1) };
+    } else if (userStruct(u, depth)) {
       return {
         kind: 'struct', name: u.name.replace(/_[0-9]+$/, '').replace(/_(std140|std430|scalar|natural)$/, ''),
         size: u.l.size,
         members: u.l.struct.map((m) => ({ name: m.name.replace(/_[0-9]+$/, ''), offset: m.offset, size: m.size, type: fieldType(m.type, depth + 1) })),
       };
     }
-    const v = find(u.t, 0, 0, false, depth + 1);
-    return v && v.scalar && !v.arrayCount ? { kind: 'leaf', v } : { kind: 'unknown' };
+    // A scalar, vector or matrix, or an array of them, as a row of it reads (find(): Slang's
+    // array wrappers as their logical elements).
+    const v = find(t, 0, layout(t, depth).size, false, depth + 1);
+    if (!v || !v.scalar) return { kind: 'unknown' };
+    if (!v.arrayCount) return { kind: 'leaf', v };
+    const { arrayCount, arrayStride, ...one } = v;
+    return { kind: 'array', count: arrayCount, stride: arrayStride, elem: { kind: 'leaf', v: one } };
   }
 
   /* The struct (or array of structs) at byte `off` of `type` that a row of `size` bytes covers. */
@@ -231,9 +263,43 @@ export function leafPlace(v, arrayCount = 0, arrayStride = 0) {
   };
 }
 
-/* The text of a type, as dgpb-run's messages spell it ("f32", "u32x2", "f32 3x4 column_major"). */
+/* Slang's names of the scalar types, as its wrappers' names spell them (value_types.c). */
+const SLANG_SCALARS = [
+  ['float', 'f', 32], ['half', 'f', 16], ['double', 'f', 64], ['int', 'i', 32], ['uint', 'u', 32],
+  ['bool', 'b', 32], ['int8_t', 'i', 8], ['uint8_t', 'u', 8], ['int16_t', 'i', 16], ['uint16_t', 'u', 16],
+  ['int64_t', 'i', 64], ['uint64_t', 'u', 64], ['float16_t', 'f', 16], ['float64_t', 'f', 64],
+];
+
+/*
+ * The element and count a name of Slang's array wrapper says (code_array_storage_name):
+ * "_Array_std140_float2_0" -> { scalar: 'f', bits: 32, columns: 1, count: 2 };
+ * "_Array_std140_vectorx3Cfloatx2C2x3E3_0" -> a float2, three of them; null for another name.
+ */
+export function arrayStorageName(name) {
+  const m = name.match(/^_Array_std(?:140|430)_(.*)$/);
+  if (!m) return null;
+  const COUNT = '([1-9][0-9]*)(?:_(?:0|[1-9][0-9]*))?$';
+  let rest = m[1], columns = 1;
+  const v = rest.match(/^vector(?:<|x3C)(.*)$/);
+  if (v) rest = v[1];
+  for (const [slang, scalar, bits] of SLANG_SCALARS) {
+    if (!rest.startsWith(slang)) continue;
+    const tail = rest.slice(slang.length);
+    const c = v ? tail.match(new RegExp(`^(?:,|x2C)([1-9][0-9]*)(?:>|x3E)${COUNT}`)) : tail.match(new RegExp(`^${COUNT}`));
+    if (!c) continue;
+    if (v) columns = Number(c[1]);
+    if (columns < 1 || columns > 4 || (v && columns < 2)) return null;
+    const count = Number(v ? c[2] : c[1]);
+    if (count >= 2 ** 31) return null;
+    return { scalar, bits, columns, count };
+  }
+  return null;
+}
+
+/* The text of a type, as dgpb-run's messages spell it ("f32", "u32x2", "f32 3x4 column_major", "bool"). */
 function typeText(v) {
   if (v.aggregate) return 'struct';
+  if (v.scalar === 'b') return (v.columns > 1 ? `boolx${v.columns}` : 'bool') + (v.arrayCount ? `[${v.arrayCount}]` : '');
   let s = `${v.scalar}${v.bits}`;
   if (v.rows > 1) s += ` ${v.rows}x${v.columns}${v.columnMajor ? ' column_major' : ''}`;
   else if (v.columns > 1) s += `x${v.columns}`;
@@ -248,6 +314,24 @@ export function blockSize(text, row) {
     if (g && b && Number(g[1]) === row.space && Number(b[1]) === row.binding) return layout(m[2].trim()).size;
   }
   return 0;
+}
+
+/*
+ * The element type of the structured buffer at the row's @group/@binding (the
+ * var<storage>'s array<E>, E a scalar or vector): { scalar, bits, columns, text },
+ * or null when the code states none.
+ */
+export function elementType(text, row) {
+  const { src, layout } = makeReader(text);
+  for (const m of src.matchAll(/((?:@[a-z_]+\([^)]*\)\s*)+)var\s*<\s*storage\b[^>]*>\s*[A-Za-z_][A-Za-z0-9_]*\s*:\s*([^;]+);/g)) {
+    const g = m[1].match(/@group\(\s*([0-9]+)/), b = m[1].match(/@binding\(\s*([0-9]+)/);
+    if (!g || !b || Number(g[1]) !== row.space || Number(b[1]) !== row.binding) continue;
+    const array = layout(m[2].trim()).array;
+    const el = array ? layout(array.elem).num : null;
+    if (!el || el.rows !== 1) return null;
+    return { scalar: el.scalar, bits: el.bits, columns: el.columns, text: typeText(el) };
+  }
+  return null;
 }
 
 export function valueType(text, row) {

@@ -7,7 +7,7 @@
 #   int_params.dgpb   tests/run/int_params.slang (ptx)
 #   formats.dgpb      tests/run/formats.slang (spirv)
 #   blocks.dgpb       tests/run/blocks.slang (spirv)
-#   bools.dgpb        tests/run/bools.slang (spirv)
+#   bools.dgpb        tests/run/bools.slang (spirv, ptx)
 #   matrices.dgpb     tests/run/matrices.slang (spirv, ptx): row- and column-major matrices
 #   structs.dgpb      tests/run/structs.slang (spirv, ptx): struct values and their fields
 #   tail_padding.dgpb fixtures/compute/tail_padding.slang (spirv): blocks with tail padding
@@ -32,7 +32,7 @@ rm -rf "$out" && mkdir -p "$out/wgsl"
 "$build" -q --targets ptx -o "$out" "$here/int_params.slang"
 "$build" -q --targets spirv -o "$out" "$here/formats.slang"
 "$build" -q --targets spirv -o "$out" "$here/blocks.slang"
-"$build" -q --targets spirv -o "$out" "$here/bools.slang"
+"$build" -q --targets spirv,ptx -o "$out" "$here/bools.slang"
 "$build" -q --targets spirv,ptx -o "$out" "$here/matrices.slang"
 "$build" -q --targets spirv,ptx -o "$out" "$here/structs.slang"
 "$build" -q --targets spirv -o "$out" "$here/../../fixtures/compute/tail_padding.slang"

@@ -11,9 +11,10 @@
  * (n = 4): a float3 is 12 bytes aligned to 4, a float4 16 aligned to 16. A
  * matrix is Slang's Matrix<T, R, C>, its stored vectors (rows, or columns
  * when column-major, as code_type_lend packs them) tightly one after the
- * other. The borrowed layout is taken only when it fills the row's bytes
- * exactly (a bool, which a block keeps as a 32-bit int and CUDA as a byte,
- * or any other difference, shows as another size).
+ * other; a bool CUDA's one byte (a block's 32-bit int where the code reads
+ * it as a bool). The borrowed layout is taken only when it fills the row's
+ * bytes exactly (a bool the code does not read as one, which a block keeps
+ * as a 32-bit int, or any other difference, shows as another size).
  */
 #include <stdio.h>
 #include <string.h>
@@ -45,6 +46,8 @@ static bool field_layout(const code_fields *out, code_field *f, uint32_t *size, 
         one = out->structs[f->of].size;
         a = out->structs[f->of].align;
     } else {
+        if (t->scalar == DGPB_SCALAR_BOOL)
+            t->bits = 8; /* 32 bits in a block, a byte in CUDA's (code_type_lend) */
         uint32_t e = t->bits / 8;
         if (t->scalar == DGPB_SCALAR_UNKNOWN || !e)
             return false;

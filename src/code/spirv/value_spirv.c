@@ -15,7 +15,13 @@
  * the offset. A struct Slang names as a matrix's storage wrapper
  * (_MatrixStorage_float3x4std140, code/value_types.h) whose one member is an
  * array of the stored vectors the name says is that matrix, row- or
- * column-major; any other struct of one member is its member.
+ * column-major; any other struct of one member is its member. An array is
+ * its logical element at its ArrayStride (std140 pads a float to 16 bytes in
+ * place, so SPIR-V needs no wrapper's name read, unlike WGSL).
+ *
+ * A bool of a block is a 32-bit int member in SPIR-V; the code says it is a
+ * bool only by how it reads it, compared with zero and nothing else
+ * (read_as_bool(); docs/run.md, "Bools").
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -49,6 +55,7 @@ typedef struct spv {
     member_deco *md;
     size_t md_count, md_cap;
     size_t entry_at; /* word index of the OpEntryPoint named like the entry (or the first) */
+    size_t code_at;  /* word index of the first OpFunction: where the functions' code begins */
 } spv;
 
 static uint32_t op_of(const spv *m, size_t at)
@@ -178,7 +185,13 @@ static int spv_load(spv *m, const uint8_t *code, size_t len, const char *entry, 
         case OP_TYPE_POINTER:
             result = wc >= 2 ? o[0] : 0;
             break;
+        case OP_FUNCTION:
+            if (!m->code_at)
+                m->code_at = at;
+            break;
         case OP_CONSTANT:
+        case OP_CONSTANT_COMPOSITE:
+        case OP_CONSTANT_NULL:
         case OP_SPEC_CONSTANT_TRUE:
         case OP_SPEC_CONSTANT_FALSE:
         case OP_SPEC_CONSTANT:
@@ -353,13 +366,29 @@ static bool matrix_storage(const spv *m, uint32_t id, size_t at, dgpb_code_type 
     return true;
 }
 
+/* An index of member_path that stands for any element of an array. */
+#define ANY_INDEX UINT32_MAX
+
+/* The indices that lead from a block to a value: member numbers, ANY_INDEX for an array's. */
+typedef struct member_path {
+    uint32_t index[MAX_DEPTH + 2];
+    uint32_t count;
+} member_path;
+
+static void path_push(member_path *p, uint32_t index)
+{
+    if (p->count < sizeof p->index / sizeof p->index[0])
+        p->index[p->count++] = index;
+}
+
 /*
  * The value at byte `off` (the row spans `size` bytes) of type `id`, whose
- * matrix layout is `matrix_stride`/`row_major` (from its member decorations).
- * `top`: the block itself, always walked into.
+ * matrix layout is `matrix_stride`/`row_major` (from its member decorations),
+ * and the indices that lead to it appended to *path. `top`: the block itself,
+ * always walked into.
  */
 static void spv_find(const spv *m, uint32_t id, uint64_t off, uint64_t size, uint32_t matrix_stride,
-                     bool row_major, bool top, int depth, dgpb_code_type *t)
+                     bool row_major, bool top, int depth, dgpb_code_type *t, member_path *path)
 {
     size_t at;
     if (depth > MAX_DEPTH)
@@ -387,8 +416,9 @@ static void spv_find(const spv *m, uint32_t id, uint64_t off, uint64_t size, uin
                 (uint32_t)spv_size(m, elem, matrix_stride, row_major, SPIRV_RULES_NONE, depth + 1);
         if (!count || !stride)
             return;
+        path_push(path, ANY_INDEX);
         if (off == 0 && size > stride) {
-            spv_find(m, elem, 0, stride, matrix_stride, row_major, false, depth + 1, t);
+            spv_find(m, elem, 0, stride, matrix_stride, row_major, false, depth + 1, t, path);
             if (t->array_count) { /* arrays of arrays: not described */
                 memset(t, 0, sizeof *t);
                 return;
@@ -398,7 +428,8 @@ static void spv_find(const spv *m, uint32_t id, uint64_t off, uint64_t size, uin
             return;
         }
         if (off / stride < count)
-            spv_find(m, elem, off % stride, size, matrix_stride, row_major, false, depth + 1, t);
+            spv_find(m, elem, off % stride, size, matrix_stride, row_major, false, depth + 1, t,
+                     path);
         return;
     }
     if ((at = def_of(m, id, OP_TYPE_STRUCT, 2))) {
@@ -417,11 +448,125 @@ static void spv_find(const spv *m, uint32_t id, uint64_t off, uint64_t size, uin
             uint64_t moff = member_deco_of(m, id, i, DECORATION_OFFSET, UINT32_MAX);
             uint64_t msize = spv_size(m, member, ms, rm, SPIRV_RULES_NONE, depth + 1);
             if (moff <= off && (off < moff + msize || (off == moff && !msize))) {
-                spv_find(m, member, off - moff, size, ms, rm, false, depth + 1, t);
+                path_push(path, i);
+                spv_find(m, member, off - moff, size, ms, rm, false, depth + 1, t, path);
                 return;
             }
         }
     }
+}
+
+/* Whether `id` is a zero the code states: a constant 0, a null constant, a composite of zeros. */
+static bool is_zero(const spv *m, uint32_t id, const uint8_t *local_zero, int depth)
+{
+    size_t at;
+    if (id >= m->bound || depth > 4)
+        return false;
+    if (local_zero[id] || def_of(m, id, OP_CONSTANT_NULL, 3))
+        return true;
+    if ((at = def_of(m, id, OP_CONSTANT, 4))) {
+        for (size_t i = at + 3; i < at + words_of(m, at); i++)
+            if (m->w[i])
+                return false;
+        return true;
+    }
+    if ((at = def_of(m, id, OP_CONSTANT_COMPOSITE, 3))) {
+        for (size_t i = at + 3; i < at + words_of(m, at); i++)
+            if (!is_zero(m, m->w[i], local_zero, depth + 1))
+                return false;
+        return true;
+    }
+    return false;
+}
+
+/* What an id of the functions' code is to the member read_as_bool() asks about. */
+enum {
+    REL_NONE,
+    REL_AROUND, /* a pointer to the block or to an aggregate that holds the member */
+    REL_AT,     /* a pointer to the member, or into it (an element, a component) */
+    REL_VALUE,  /* what a load through such a pointer gave */
+};
+
+/*
+ * Whether the code reads the member of block variable `var` at `path` only as
+ * Slang reads a bool, which it keeps in a block as a 32-bit int: every load
+ * of it (or of an element or a component of it) compared with zero by
+ * OpINotEqual and used for nothing else, and the block around it never
+ * loaded whole (*is false when the member is never read: the code then
+ * cannot say). An int the code only ever compares with zero reads so too;
+ * its 0 and 1 mean all it can (docs/run.md, "Bools"). A forward walk of the
+ * functions' code: SPIR-V defines an id before the blocks it dominates.
+ */
+static int read_as_bool(const spv *m, uint32_t var, const member_path *path, bool *is,
+                        dgpb_diag *diag)
+{
+    *is = false;
+    if (!path->count || !m->code_at)
+        return DGPB_OK;
+    uint8_t *rel = mem_calloc(m->bound, 1), *matched = mem_calloc(m->bound, 1);
+    uint8_t *local_zero = mem_calloc(m->bound, 1);
+    if (!rel || !matched || !local_zero) {
+        dgpb_free(rel);
+        dgpb_free(matched);
+        dgpb_free(local_zero);
+        return dgpb_diag_set(diag, DGPB_ERR_NOMEM, -1, "out of memory reading SPIR-V");
+    }
+    rel[var] = REL_AROUND;
+    size_t reads = 0;
+    bool ok = true;
+    for (size_t at = m->code_at; ok && at < m->n; at += words_of(m, at)) {
+        uint32_t op = op_of(m, at), wc = words_of(m, at);
+        const uint32_t *o = m->w + at + 1;
+        bool known = false; /* the instruction is one of the forms read here */
+        if ((op == OP_ACCESS_CHAIN || op == OP_IN_BOUNDS_ACCESS_CHAIN) && wc >= 4 &&
+            o[1] < m->bound && o[2] < m->bound && rel[o[2]] != REL_NONE) {
+            known = true;
+            uint32_t k = matched[o[2]];
+            bool same = true;
+            for (uint32_t j = 3; j + 1 < wc; j++) {
+                if (o[j] < m->bound && rel[o[j]] != REL_NONE)
+                    ok = false; /* a read member used as an index */
+                if (rel[o[2]] == REL_AT || k >= path->count || !same)
+                    continue;
+                size_t c = def_of(m, o[j], OP_CONSTANT, 4);
+                if (path->index[k] != ANY_INDEX && (!c || m->w[c + 3] != path->index[k]))
+                    same = false;
+                k++;
+            }
+            if (same) {
+                rel[o[1]] = rel[o[2]] == REL_AT || k >= path->count ? REL_AT : REL_AROUND;
+                matched[o[1]] = (uint8_t)k;
+            }
+        } else if (op == OP_LOAD && wc >= 4 && o[2] < m->bound && rel[o[2]] != REL_NONE) {
+            known = true;
+            if (rel[o[2]] == REL_AT && o[1] < m->bound)
+                rel[o[1]] = REL_VALUE;
+            else
+                ok = false; /* the block, or a struct around the member, loaded whole */
+        } else if (op == OP_I_NOT_EQUAL && wc == 5 && o[2] < m->bound && o[3] < m->bound &&
+                   ((rel[o[2]] == REL_VALUE && is_zero(m, o[3], local_zero, 0)) ||
+                    (rel[o[3]] == REL_VALUE && is_zero(m, o[2], local_zero, 0)))) {
+            known = true;
+            reads++;
+        } else if (op == OP_COMPOSITE_CONSTRUCT && wc >= 3 && o[1] < m->bound) {
+            bool zero = true;
+            for (uint32_t j = 2; j + 1 < wc; j++)
+                zero = zero && is_zero(m, o[j], local_zero, 0);
+            local_zero[o[1]] = zero;
+        }
+        /* Any other use of an id that leads to the member: not read as a bool. (A literal
+           operand equal to such an id reads as a use too: the answer is then "int".) */
+        for (uint32_t j = 1; !known && j < wc; j++)
+            if (o[j - 1] < m->bound && rel[o[j - 1]] != REL_NONE)
+                ok = false;
+        if (wc == 0)
+            break;
+    }
+    *is = ok && reads > 0;
+    dgpb_free(rel);
+    dgpb_free(matched);
+    dgpb_free(local_zero);
+    return DGPB_OK;
 }
 
 /* Whether the entry point's interface lists variable `id`. */
@@ -451,12 +596,12 @@ static uint32_t pointee_of(const spv *m, size_t at, uint32_t *storage)
  * The struct type of the block holding value row `row`: the uniform (or
  * push-constant) block variable at its space/binding, or for the launch space
  * the entry's push-constant block (any one where the entry lists none); 0
- * when there is none. *std140: the block's layout rules are std140's (a
- * uniform block) rather than std430's.
+ * when there is none; *var its variable. *std140: the block's layout rules
+ * are std140's (a uniform block) rather than std430's.
  */
-static uint32_t block_of(const spv *m, const code_row *row, bool *std140)
+static uint32_t block_of(const spv *m, const code_row *row, bool *std140, uint32_t *var)
 {
-    uint32_t block = 0, push_any = 0;
+    uint32_t block = 0, push_any = 0, push_var = 0;
     bool uniform = false;
     for (uint32_t id = 1; id < m->bound && !block; id++) {
         size_t at = def_of(m, id, OP_VARIABLE, 4);
@@ -468,18 +613,18 @@ static uint32_t block_of(const spv *m, const code_row *row, bool *std140)
             if (storage != DGPB_SPIRV_STORAGE_PUSH_CONSTANT)
                 continue;
             if (in_interface(m, id))
-                block = pointee;
+                block = pointee, *var = id;
             else if (!push_any)
-                push_any = pointee;
+                push_any = pointee, push_var = id;
         } else if (m->set[id] == (int64_t)row->space && m->binding[id] == (int64_t)row->binding &&
                    (storage == DGPB_SPIRV_STORAGE_UNIFORM ||
                     storage == DGPB_SPIRV_STORAGE_PUSH_CONSTANT)) {
-            block = pointee;
+            block = pointee, *var = id;
             uniform = storage == DGPB_SPIRV_STORAGE_UNIFORM;
         }
     }
     if (!block)
-        block = push_any;
+        block = push_any, *var = push_var;
     if (std140)
         *std140 = uniform;
     return block && def_of(m, block, OP_TYPE_STRUCT, 2) ? block : 0;
@@ -534,11 +679,18 @@ int value_spirv_type(const uint8_t *code, size_t len, const char *entry, const c
         spv_free(&m);
         return DGPB_OK;
     }
-    uint32_t block = block_of(&m, row, NULL);
-    if (block)
-        spv_find(&m, block, row->offset, row->size, 0, false, true, 0, t);
+    uint32_t var = 0, block = block_of(&m, row, NULL, &var);
+    if (block) {
+        member_path path = {.count = 0};
+        spv_find(&m, block, row->offset, row->size, 0, false, true, 0, t, &path);
+        /* Slang keeps a bool of a block as a 32-bit int: the code says so by how it reads it. */
+        bool is_bool = false;
+        if (t->scalar == DGPB_SCALAR_INT && t->bits == 32 && t->rows == 1 &&
+            (rc = read_as_bool(&m, var, &path, &is_bool, diag)) == DGPB_OK && is_bool)
+            t->scalar = DGPB_SCALAR_BOOL;
+    }
     spv_free(&m);
-    return DGPB_OK;
+    return rc;
 }
 
 int value_spirv_block_size(const uint8_t *code, size_t len, const char *entry, const code_row *row,
@@ -612,14 +764,18 @@ static bool named_like(const spv *m, uint32_t id, const char *prefix)
 }
 
 /* Slang's wrapper of a std140 array (a struct named _Array_std140_* whose one member, at offset
-   0, is an array) is that array: its array type, or `id` itself when it is none. */
-static uint32_t unwrap_array(const spv *m, uint32_t id)
+   0, is an array) is that array: its array type (its member 0 appended to *path, if any), or
+   `id` itself when it is none. */
+static uint32_t unwrap_array(const spv *m, uint32_t id, member_path *path)
 {
     size_t at = def_of(m, id, OP_TYPE_STRUCT, 3);
     if (at && words_of(m, at) == 3 && named_like(m, id, "_Array_std140_") &&
         def_of(m, m->w[at + 2], OP_TYPE_ARRAY, 4) &&
-        member_deco_of(m, id, 0, DECORATION_OFFSET, 0) == 0)
+        member_deco_of(m, id, 0, DECORATION_OFFSET, 0) == 0) {
+        if (path)
+            path_push(path, 0);
         return m->w[at + 2];
+    }
     return id;
 }
 
@@ -628,13 +784,14 @@ static bool user_struct(const spv *m, uint32_t id)
 {
     size_t at = def_of(m, id, OP_TYPE_STRUCT, 2);
     dgpb_code_type t = {0};
-    return at && unwrap_array(m, id) == id &&
+    return at && unwrap_array(m, id, NULL) == id &&
            !(words_of(m, at) == 3 && matrix_storage(m, id, at, &t));
 }
 
 /* What the fields walk keeps: the module, the list and the structs added so far. */
 typedef struct fields_walk {
     const spv *m;
+    uint32_t var; /* the block's variable: how the code reads a field (read_as_bool) */
     code_fields *out;
     spirv_rules rules;
     uint32_t done_id[CODE_FIELDS_MAX_STRUCTS];
@@ -643,46 +800,60 @@ typedef struct fields_walk {
     dgpb_diag *diag;
 } fields_walk;
 
-static int add_struct(fields_walk *w, uint32_t id, int depth, int32_t *index);
+static int add_struct(fields_walk *w, uint32_t id, int depth, const member_path *at_path,
+                      int32_t *index);
 
 /*
  * Field `f`'s type from SPIR-V type `id` (the member's, with its MatrixStride
- * `ms` and RowMajor `rm`): a scalar, vector or matrix, an array of them, a
- * struct or an array of structs (added), or unknown.
+ * `ms` and RowMajor `rm`, reached from the block by `path`): a scalar, vector
+ * or matrix, an array of them, a struct or an array of structs (added), or
+ * unknown. A 32-bit int the code reads only as Slang reads a bool is a bool
+ * (read_as_bool), as a row of it is.
  */
-static int field_type(fields_walk *w, uint32_t id, uint32_t ms, bool rm, int depth, code_field *f)
+static int field_type(fields_walk *w, uint32_t id, uint32_t ms, bool rm, int depth,
+                      member_path path, code_field *f)
 {
     const spv *m = w->m;
     size_t at;
     f->of = -1;
-    id = unwrap_array(m, id);
+    id = unwrap_array(m, id, &path);
     uint32_t count = 0, stride = 0;
     if ((at = def_of(m, id, OP_TYPE_ARRAY, 4))) {
         count = constant_of(m, m->w[at + 3]);
         stride = m->array_stride[id];
-        id = unwrap_array(m, m->w[at + 2]);
+        path_push(&path, ANY_INDEX);
+        id = unwrap_array(m, m->w[at + 2], &path);
         if (!count || !stride || def_of(m, id, OP_TYPE_ARRAY, 4))
             return DGPB_OK; /* arrays of arrays: not described */
     }
     if (user_struct(m, id)) {
-        int rc = add_struct(w, id, depth + 1, &f->of);
+        int rc = add_struct(w, id, depth + 1, &path, &f->of);
         if (rc)
             return rc;
         f->type.aggregate = true;
     } else {
-        spv_find(m, id, 0, 0, ms, rm, false, depth + 1, &f->type);
+        spv_find(m, id, 0, 0, ms, rm, false, depth + 1, &f->type, &path);
         if (f->type.array_count || f->type.aggregate || f->type.scalar == DGPB_SCALAR_UNKNOWN) {
             memset(&f->type, 0, sizeof f->type);
             return DGPB_OK;
         }
+        bool is_bool = false;
+        int rc = DGPB_OK;
+        if (f->type.scalar == DGPB_SCALAR_INT && f->type.bits == 32 && f->type.rows == 1 &&
+            (rc = read_as_bool(m, w->var, &path, &is_bool, w->diag)) == DGPB_OK && is_bool)
+            f->type.scalar = DGPB_SCALAR_BOOL;
+        if (rc)
+            return rc;
     }
     f->type.array_count = count;
     f->type.array_stride = stride;
     return DGPB_OK;
 }
 
-/* Adds struct `id` (and the structs it holds, first) to the list, once; its index in *index. */
-static int add_struct(fields_walk *w, uint32_t id, int depth, int32_t *index)
+/* Adds struct `id` (reached from the block by `at_path`; the structs it holds first) to the
+   list, once; its index in *index. */
+static int add_struct(fields_walk *w, uint32_t id, int depth, const member_path *at_path,
+                      int32_t *index)
 {
     const spv *m = w->m;
     for (uint32_t i = 0; i < w->done; i++)
@@ -725,8 +896,10 @@ static int add_struct(fields_walk *w, uint32_t id, int depth, int32_t *index)
             snprintf(names[i], sizeof names[i], "%u", i);
             f->name = names[i];
         }
+        member_path path = *at_path;
+        path_push(&path, i);
         if (!rc)
-            rc = field_type(w, member, ms, rm, depth, f);
+            rc = field_type(w, member, ms, rm, depth, path, f);
     }
     if (!rc) {
         size_t len = 0;
@@ -757,14 +930,15 @@ static int add_struct(fields_walk *w, uint32_t id, int depth, int32_t *index)
  * block itself, always walked into.
  */
 static uint32_t row_struct(const spv *m, uint32_t id, uint64_t off, uint64_t size, bool top,
-                           int depth, uint32_t *count, uint32_t *stride)
+                           int depth, uint32_t *count, uint32_t *stride, member_path *path)
 {
     size_t at;
     if (depth > MAX_DEPTH)
         return 0;
-    id = unwrap_array(m, id);
+    id = unwrap_array(m, id, path);
     if ((at = def_of(m, id, OP_TYPE_ARRAY, 4))) {
-        uint32_t elem = unwrap_array(m, m->w[at + 2]), n = constant_of(m, m->w[at + 3]);
+        path_push(path, ANY_INDEX);
+        uint32_t elem = unwrap_array(m, m->w[at + 2], path), n = constant_of(m, m->w[at + 3]);
         uint32_t s = m->array_stride[id];
         if (!n || !s)
             return 0;
@@ -775,8 +949,9 @@ static uint32_t row_struct(const spv *m, uint32_t id, uint64_t off, uint64_t siz
             *stride = s;
             return elem;
         }
-        return off / s < n ? row_struct(m, elem, off % s, size, false, depth + 1, count, stride)
-                           : 0;
+        return off / s < n
+                   ? row_struct(m, elem, off % s, size, false, depth + 1, count, stride, path)
+                   : 0;
     }
     if (!(at = def_of(m, id, OP_TYPE_STRUCT, 2)) || (!top && !user_struct(m, id)))
         return 0;
@@ -788,8 +963,10 @@ static uint32_t row_struct(const spv *m, uint32_t id, uint64_t off, uint64_t siz
         bool rm = member_deco_of(m, id, i, DECORATION_ROW_MAJOR, 0) != 0;
         uint64_t moff = member_deco_of(m, id, i, DECORATION_OFFSET, UINT32_MAX);
         uint64_t msize = spv_size(m, member, ms, rm, SPIRV_RULES_NONE, depth + 1);
-        if (moff <= off && off < moff + msize)
-            return row_struct(m, member, off - moff, size, false, depth + 1, count, stride);
+        if (moff <= off && off < moff + msize) {
+            path_push(path, i);
+            return row_struct(m, member, off - moff, size, false, depth + 1, count, stride, path);
+        }
     }
     return 0;
 }
@@ -800,23 +977,26 @@ int value_spirv_fields(const uint8_t *code, size_t len, const char *entry, const
     spv m;
     int rc = spv_load(&m, code, len, entry, diag);
     bool std140 = false;
+    uint32_t var = 0;
     uint32_t block =
         rc || row->kind != DGPB_KIND_VALUE || row->space == DGPB_SPACE_PIPELINE_CONSTANT
             ? 0
-            : block_of(&m, row, &std140);
+            : block_of(&m, row, &std140, &var);
     uint32_t count = 0, stride = 0;
+    member_path path = {.count = 0};
     uint32_t id =
-        block ? row_struct(&m, block, row->offset, row->size, true, 0, &count, &stride) : 0;
+        block ? row_struct(&m, block, row->offset, row->size, true, 0, &count, &stride, &path) : 0;
     if (id) {
         fields_walk *w = mem_calloc(1, sizeof *w);
         if (!w) {
             rc = dgpb_diag_set(diag, DGPB_ERR_NOMEM, -1, "out of memory reading SPIR-V");
         } else {
             *w = (fields_walk){.m = &m,
+                               .var = var,
                                .out = out,
                                .rules = std140 ? SPIRV_RULES_STD140 : SPIRV_RULES_STD430,
                                .diag = diag};
-            rc = add_struct(w, id, 0, &out->root);
+            rc = add_struct(w, id, 0, &path, &out->root);
             out->count = count;
             out->stride = stride;
             dgpb_free(w);

@@ -12,8 +12,13 @@
  * stored vectors the name says is that matrix; any other struct of one
  * member is that member; a struct of several that the row covers whole is an
  * aggregate; an array the row covers whole is an array value of its element.
- * WGSL's own matCxR is Slang's CxR matrix, stored row by row (WGSL's columns
- * are Slang's rows).
+ * A struct Slang names as an array's storage wrapper (_Array_std140_float2_0,
+ * code/value_types.h) whose one member is an array of vectors each holding an
+ * element its name says is that array of its logical elements (f32[2], 16
+ * bytes apart), not of the vec4s that pad them. WGSL's own matCxR is Slang's
+ * CxR matrix, stored row by row (WGSL's columns are Slang's rows). A
+ * structured buffer's element type is the scalar or vector of the
+ * var<storage>'s array<E>.
  */
 #include "code/wgsl/value_wgsl.h"
 
@@ -291,6 +296,42 @@ static int matrix_storage(walker *w, const wtype *t, int depth, dgpb_code_type *
     return DGPB_OK;
 }
 
+/*
+ * Whether the struct laid out as `t` is Slang's storage wrapper of an array
+ * (code/value_types.h): named so, its one member an array of as many elements
+ * as the name says, each a vector of the name's scalar with at least the
+ * name's components (a float padded to a vec4<f32>). Fills *v with the
+ * element the name says, *count and *stride when it is.
+ */
+static int array_storage(walker *w, const wtype *t, int depth, dgpb_code_type *v, uint32_t *count,
+                         uint64_t *stride, bool *is)
+{
+    dgpb_code_type named = {0};
+    *is = false;
+    const token *name = &t->decl->name;
+    if (!code_array_storage_name(name->s, name->len, &named, count))
+        return DGPB_OK;
+    wgsl_restore(&w->lex, t->elem);
+    int rc = wgsl_advance(&w->lex);
+    wmember m, next;
+    bool got = false, more = false;
+    if (!rc)
+        rc = next_member(w, 0, depth, &m, &got);
+    if (!rc && got)
+        rc = next_member(w, m.offset + m.size, depth, &next, &more);
+    if (rc || !got || more || m.offset)
+        return rc;
+    wtype array, el;
+    if ((rc = layout(w, m.type, depth + 1, &array)) || !array.is_array || array.count != *count ||
+        (rc = layout(w, array.elem, depth + 1, &el)) || el.v.scalar != named.scalar ||
+        el.v.bits != named.bits || el.v.rows != 1 || el.v.columns < named.columns)
+        return rc;
+    *v = named;
+    *stride = round_up(el.size, el.align);
+    *is = *stride > 0;
+    return DGPB_OK;
+}
+
 /* The value at byte `off` of the type at `at` (the row spans `size` bytes); see the top. */
 static int find(walker *w, mark at, uint64_t off, uint64_t size, bool top, int depth,
                 dgpb_code_type *v)
@@ -330,6 +371,26 @@ static int find(walker *w, mark at, uint64_t off, uint64_t size, bool top, int d
         bool is = false;
         if ((rc = matrix_storage(w, &t, depth, v, &is)) || is)
             return rc;
+    }
+    if (!top) {
+        /* An array Slang pads (float arr[2] as array<vec4<f32>, 2>): its logical elements, each
+           at its stride, or one of them. */
+        bool is = false;
+        uint32_t count = 0;
+        uint64_t stride = 0;
+        dgpb_code_type elem;
+        if ((rc = array_storage(w, &t, depth, &elem, &count, &stride, &is)))
+            return rc;
+        if (is) {
+            if (off == 0 && size > stride) {
+                *v = elem;
+                v->array_count = count;
+                v->array_stride = (uint32_t)stride;
+            } else if (off % stride == 0 && off / stride < count) {
+                *v = elem;
+            }
+            return DGPB_OK;
+        }
     }
     uint64_t end = 0;
     bool got = true;
@@ -400,10 +461,19 @@ int value_wgsl_type(const char *text, size_t len, const code_row *row, dgpb_code
         .text = text ? text : "", .len = len, .line = 1, .diag = diag, .language = "WGSL"};
     bool have = false, is_override = false;
     mark var_type = {0};
+    bool buffer = row->kind == DGPB_KIND_BUFFER || row->kind == DGPB_KIND_RW_BUFFER;
+    w->storage = buffer;
     int rc = find_var(w, row, &have, &is_override, &var_type);
-    if (!rc && have)
+    if (!rc && have && buffer) {
+        /* a structured buffer: the scalar or vector of the var<storage>'s array<E> */
+        wtype a, el;
+        if (!(rc = layout(w, var_type, 0, &a)) && a.is_array && !(rc = layout(w, a.elem, 1, &el)) &&
+            el.v.scalar && el.v.rows == 1)
+            *t = el.v;
+    } else if (!rc && have) {
         rc = is_override ? find(w, var_type, 0, 0, false, 0, t)
                          : find(w, var_type, row->offset, row->size, true, 0, t);
+    }
     dgpb_free(w);
     return rc;
 }
@@ -645,41 +715,49 @@ typedef struct wfields {
 
 static int add_wstruct(wfields *f, const wtype *t, int depth, int32_t *index);
 
-/* Field `out`'s type from the member's type at `at`. */
-static int wfield_type(wfields *f, mark at, int depth, code_field *out)
+/*
+ * Field `out`'s type from the member's type at `at` (`size` bytes): a struct of the module's or
+ * an array of them (added), else a scalar, vector or matrix or an array of them as a row of it
+ * reads (find(): Slang's array wrappers as their logical elements), or unknown.
+ */
+static int wfield_type(wfields *f, mark at, uint64_t size, int depth, code_field *out)
 {
     walker *w = f->w;
     wtype t, el;
     bool user = false;
     out->of = -1;
     uint32_t count = 0, stride = 0;
-    int rc = layout_unwrapped(w, &at, depth + 1, &t);
+    mark inner = at;
+    int rc = layout_unwrapped(w, &inner, depth + 1, &t);
     if (!rc && t.is_array) {
-        count = (uint32_t)t.count;
         mark elem = t.elem;
         if ((rc = layout_unwrapped(w, &elem, depth + 1, &el)))
             return rc;
-        stride = (uint32_t)round_up(el.size, el.align);
-        if (!count || !stride || el.is_array)
-            return DGPB_OK; /* runtime arrays, arrays of arrays: not described */
-        at = elem;
-        t = el;
+        if ((rc = user_struct(w, &el, depth + 1, &user)) || user) {
+            count = (uint32_t)t.count;
+            stride = (uint32_t)round_up(el.size, el.align);
+            if (!rc && (!count || !stride))
+                return DGPB_OK; /* runtime arrays: not described */
+            t = el;
+        }
+    } else if (!rc) {
+        rc = user_struct(w, &t, depth + 1, &user);
     }
-    if (!rc && (rc = user_struct(w, &t, depth + 1, &user)) == DGPB_OK && user) {
+    if (rc)
+        return rc;
+    if (user) {
         if ((rc = add_wstruct(f, &t, depth + 1, &out->of)))
             return rc;
         out->type.aggregate = true;
-    } else if (!rc) {
-        if ((rc = find(w, at, 0, 0, false, depth + 1, &out->type)))
-            return rc;
-        if (out->type.array_count || out->type.aggregate || !out->type.scalar) {
-            memset(&out->type, 0, sizeof out->type);
-            return DGPB_OK;
-        }
+        out->type.array_count = count;
+        out->type.array_stride = stride;
+        return DGPB_OK;
     }
-    out->type.array_count = count;
-    out->type.array_stride = stride;
-    return rc;
+    if ((rc = find(w, at, 0, size, false, depth + 1, &out->type)))
+        return rc;
+    if (out->type.aggregate || !out->type.scalar)
+        memset(&out->type, 0, sizeof out->type);
+    return DGPB_OK;
 }
 
 static int add_wstruct(wfields *f, const wtype *t, int depth, int32_t *index)
@@ -706,7 +784,7 @@ static int add_wstruct(wfields *f, const wtype *t, int depth, int32_t *index)
         if (!(fields[i].name = code_fields_copy_name(m[i].name.s, m[i].name.len, true)))
             rc = dgpb_diag_set(w->lex.diag, DGPB_ERR_NOMEM, -1, "out of memory reading WGSL");
         else
-            rc = wfield_type(f, m[i].type, depth, &fields[i]);
+            rc = wfield_type(f, m[i].type, m[i].size, depth, &fields[i]);
     }
     if (!rc) {
         /* Slang's `_0` left out here, its layout suffix by code_fields_add_struct */

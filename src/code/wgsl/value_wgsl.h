@@ -23,7 +23,8 @@
  * Fills *t (zeroed by the caller) for value row `row` of the WGSL `text`:
  * space DGPB_SPACE_PIPELINE_CONSTANT is the `override` whose @id is the
  * row's binding; any other space the var<uniform> at @group(space)
- * @binding(binding). Leaves *t unknown when the code does not say; an error
+ * @binding(binding); a structured buffer row (buffer, rw_buffer) the scalar
+ * or vector element of the array<E> of the var<storage> there. Leaves *t unknown when the code does not say; an error
  * only when the text cannot be read (DGPB_ERR_CORRUPT, DGPB_ERR_LIMIT).
  */
 int value_wgsl_type(const char *text, size_t len, const code_row *row, dgpb_code_type *t,

@@ -138,6 +138,7 @@ const code_ops code_wgsl_ops = {
     .missing_type_note = "WGSL cannot express (it has i32, u32, f32 and f16 only)",
     .missing_binding = missing_binding,
     .type_rank = 1,
+    .element_types = true,
     .reads_features = true,
     .features_read = wgsl_features_read,
     .feature_is = feature_is,
