@@ -755,22 +755,16 @@ static const char *name_of(const spv *m, uint32_t id, size_t *len)
     return text;
 }
 
-/* Whether struct `id` has an OpName that starts with `prefix`. */
-static bool named_like(const spv *m, uint32_t id, const char *prefix)
-{
-    size_t len = 0, n = strlen(prefix);
-    const char *name = name_of(m, id, &len);
-    return name && len > n && !memcmp(name, prefix, n);
-}
-
 /* Slang's wrapper of a std140 array (a struct named _Array_std140_* whose one member, at offset
    0, is an array) is that array: its array type (its member 0 appended to *path, if any), or
    `id` itself when it is none. */
 static uint32_t unwrap_array(const spv *m, uint32_t id, member_path *path)
 {
-    size_t at = def_of(m, id, OP_TYPE_STRUCT, 3);
-    if (at && words_of(m, at) == 3 && named_like(m, id, "_Array_std140_") &&
-        def_of(m, m->w[at + 2], OP_TYPE_ARRAY, 4) &&
+    static const char prefix[] = "_Array_std140_";
+    size_t at = def_of(m, id, OP_TYPE_STRUCT, 3), len = 0;
+    const char *name = name_of(m, id, &len);
+    if (at && words_of(m, at) == 3 && name && len >= sizeof prefix &&
+        !memcmp(name, prefix, sizeof prefix - 1) && def_of(m, m->w[at + 2], OP_TYPE_ARRAY, 4) &&
         member_deco_of(m, id, 0, DECORATION_OFFSET, 0) == 0) {
         if (path)
             path_push(path, 0);
@@ -986,21 +980,15 @@ int value_spirv_fields(const uint8_t *code, size_t len, const char *entry, const
     member_path path = {.count = 0};
     uint32_t id =
         block ? row_struct(&m, block, row->offset, row->size, true, 0, &count, &stride, &path) : 0;
-    if (id) {
-        fields_walk *w = mem_calloc(1, sizeof *w);
-        if (!w) {
-            rc = dgpb_diag_set(diag, DGPB_ERR_NOMEM, -1, "out of memory reading SPIR-V");
-        } else {
-            *w = (fields_walk){.m = &m,
-                               .var = var,
-                               .out = out,
-                               .rules = std140 ? SPIRV_RULES_STD140 : SPIRV_RULES_STD430,
-                               .diag = diag};
-            rc = add_struct(w, id, 0, &path, &out->root);
-            out->count = count;
-            out->stride = stride;
-            dgpb_free(w);
-        }
+    if (id) { /* (the walk's memory of the structs it added: 2 KiB) */
+        fields_walk w = {.m = &m,
+                         .var = var,
+                         .out = out,
+                         .rules = std140 ? SPIRV_RULES_STD140 : SPIRV_RULES_STD430,
+                         .diag = diag};
+        rc = add_struct(&w, id, 0, &path, &out->root);
+        out->count = count;
+        out->stride = stride;
     }
     spv_free(&m);
     return rc;
