@@ -434,6 +434,16 @@ static void number_cell(FILE *out, uint32_t v)
         fprintf(out, "<td class=\"n\">%" PRIu32 "</td>", v);
 }
 
+/* A space or binding cell: the vocabulary's name of a reserved number (its number in the
+   title), as every listing spells it; else the number. */
+static void reserved_cell(FILE *out, uint32_t v, const char *name)
+{
+    if (name)
+        fprintf(out, "<td class=\"n\" title=\"%" PRIu32 "\">%s</td>", v, name);
+    else
+        number_cell(out, v);
+}
+
 static void entry_section(FILE *out, const dgpb_target_view *t, uint32_t ti, uint32_t i)
 {
     const dgpb_entry_view *e = &t->entries[i];
@@ -499,8 +509,8 @@ static void entry_section(FILE *out, const dgpb_target_view *t, uint32_t ti, uin
         fprintf(out, "<td class=\"n\">%" PRIu32 "</td><td><code>", k);
         esc_str(out, p->name);
         fprintf(out, "</code></td><td>%s</td><td>%s</td>", kind, fl[0] ? fl : "&ndash;");
-        number_cell(out, p->space);
-        number_cell(out, p->binding);
+        reserved_cell(out, p->space, dgpb_space_name(p->space));
+        reserved_cell(out, p->binding, dgpb_binding_name(p->binding));
         if (dgpb_kind_has_shape(p->kind)) { /* its shape, spelled (docs/format.md, "Shapes") */
             char shape[96];
             fprintf(out, "<td>%s</td>", dgpb_shape_text(p->offset, shape, sizeof shape));
@@ -523,8 +533,10 @@ static void section_entries(FILE *out, const dgpb_bundle *b)
 {
     fputs("<section id=\"entries\">\n<h2>Entries and parameters</h2>\n"
           "<p>Each entry's rows in bind order: a row's index is what a host's bind command "
-          "carries. 0xFFFFFFFF marks launch parameters (space) or values stored directly in "
-          "the global parameter block (ptx binding).</p>\n",
+          "carries. The space <code>launch</code> is the data handed over with the dispatch "
+          "(push constants, a kernel's parameters), <code>pipeline_constant</code> the "
+          "constants set when the pipeline is created; the binding <code>inline</code> a "
+          "value stored directly in the global parameter block (ptx).</p>\n",
           out);
     for (uint32_t ti = 0; ti < dgpb_bundle_target_count(b); ti++) {
         const dgpb_target_view *t = dgpb_bundle_target(b, ti);
