@@ -118,15 +118,19 @@ static int refuse_generic_entries(build *b)
     }
     for (size_t i = 0; i < count; i++) {
         const generic_entry *e = &found[i];
+        bool returns = strcmp(e->concrete_return, "void") != 0;
         build_report_at(b, e->line, DGPB_SEV_ERROR, DGPB_ERR_SHADER,
                         "entry '%s' is generic (%s): Slang compiles an entry point only "
-                        "with concrete type arguments, so it cannot go into a bundle. Keep '%s' as "
-                        "a plain function (without %s) and add one entry point per type it is "
-                        "used with, for example:\n"
+                        "with concrete type arguments, so it cannot go into a bundle. Take %s "
+                        "off '%s', which stays a generic function that is no entry point:\n"
                         "    %s\n"
-                        "    void %s_%s(%s) { %s<%s>(%s); }",
-                        e->name, e->generics, e->name, e->attributes, e->attributes, e->name,
-                        e->suffix, e->concrete_params, e->name, e->type_args, e->args);
+                        "and add one entry point per type it is used with, for example:\n"
+                        "    %s\n"
+                        "    %s %s_%s(%s)%s%s { %s%s<%s>(%s); }",
+                        e->name, e->generics, e->attributes, e->name, e->declaration, e->attributes,
+                        e->concrete_return, e->name, e->suffix, e->concrete_params,
+                        e->semantic[0] ? " " : "", e->semantic, returns ? "return " : "", e->name,
+                        e->type_args, e->args);
     }
     entry_scan_free(found, count);
     return count ? DGPB_ERR_SHADER : DGPB_OK;
