@@ -84,6 +84,7 @@ static int write_wrapper(build *b)
                      "the module's path '%s' contains a quote, backslash or newline", absolute);
         rc = DGPB_ERR_INVALID;
     }
+    /* BUILD_WRAPPER_LINES lines: diagnostics located in them are the module's (build_report.c) */
     char *text = rc ? NULL
                     : mem_printf("#include \"%s\"\n[shader(\"compute\")]\n[numthreads(1, 1, 1)]\n"
                                  "void " BUILD_ANCHOR_ENTRY "() {}\n",
@@ -360,11 +361,14 @@ static void report_discovery_failures(build *b, const job_list *list, const dgpb
             char how[128];
             build_describe_exit(&jobs[i], how, sizeof how);
             const char *words = build_last_words(&jobs[i], &n);
+            char *given = build_text_as_given(b, words, n);
             b->compiler_crashed = true;
             build_report(b, DGPB_SEV_ERROR, DGPB_ERR_TOOL,
                          "target%s %s: the compiler crashed discovering the module's entry "
                          "points (%s); its last words:\n%.*s",
-                         count == 1 ? "" : "s", targets, how, n, words);
+                         count == 1 ? "" : "s", targets, how, given ? (int)strlen(given) : n,
+                         given ? given : words);
+            dgpb_free(given);
             continue;
         }
         if (build_tmp_full(b))

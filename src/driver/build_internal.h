@@ -110,6 +110,9 @@
 
 /* The entry every discovery compile sees, so a target without entries still compiles. */
 #define BUILD_ANCHOR_ENTRY "dgpb_discovery_anchor"
+/* The lines of the discovery module (build_discover.c): the first includes the module, the
+   others declare the anchor entry; Slang names the end of it the line after them. */
+#define BUILD_WRAPPER_LINES 4
 
 /* The kinds of pipeline group: one pipeline (and one layout) per group and target. */
 enum group_kind { GROUP_COMPUTE, GROUP_RENDER, GROUP_RAY_TRACING };
@@ -282,9 +285,14 @@ void build_report_compiler_text(build *b, const char *text, dgpb_severity loose,
 /*
  * What a compile printed (`len` bytes), with the module's file named as the
  * user spelled it wherever a diagnostic's header names it by another path
- * ("/abs/m.slang(7): ..." and "--> /abs/m.slang:7:13"), as
- * build_report_compiler_text() names it. A new string, or NULL when out of
- * memory.
+ * ("/abs/m.slang(7): ...", "--> /abs/m.slang:7:13", and after a context's
+ * ": ", as a recorder's message quotes Slang), as build_report_compiler_text()
+ * names it. A diagnostic located in the discovery module past its first line
+ * (what the module left open, an unclosed brace, reported at the anchor entry
+ * or the end) is located at the module's end instead, without the wrapper's
+ * source excerpt, and those on the anchor's lines are left out when Slang also
+ * reported the end: the user sees the module's own file, as slangc run on it
+ * alone names it. A new string, or NULL when out of memory.
  */
 char *build_text_as_given(const build *b, const char *text, int len);
 
