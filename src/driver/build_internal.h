@@ -69,6 +69,7 @@
 #define build_option_arg dgpb__build_option_arg
 #define build_options_free dgpb__build_options_free
 #define build_output_stem dgpb__build_output_stem
+#define build_check_output_names dgpb__build_check_output_names
 #define build_prepare dgpb__build_prepare
 #define build_read_output dgpb__build_read_output
 #define build_read_reflection dgpb__build_read_reflection
@@ -477,6 +478,13 @@ bool build_layout_with_compile(build *b, int target, size_t g);
 
 /* The output files' stem: from --module-path, or the module's file name without .slang. */
 void build_output_stem(const build *b, char *stem, size_t size);
+
+/*
+ * DGPB_ERR_INVALID, reported, when desc->bundle_file cannot name the outputs:
+ * not NAME.dgpb, or with an output folder or a module path, which name them
+ * too (dgpb/build.h). Before the stages: nothing read or written yet.
+ */
+int build_check_output_names(build *b);
 
 /*
  * Writes the bundle, its view and (desc->depfile) the depfile as one output unit, all new or
