@@ -471,10 +471,12 @@ static void entry_section(FILE *out, const dgpb_target_view *t, uint32_t ti, uin
     if (dgpb_stage_has_thread_group(e->stage_id))
         fprintf(out, " [%" PRIu32 ", %" PRIu32 ", %" PRIu32 "]", e->thread_group_size[0],
                 e->thread_group_size[1], e->thread_group_size[2]);
+    if (t->layout_count) /* with none, no layout to point at (as dgpb-dump's listing) */
+        fprintf(out, " &middot; layout %" PRIu32, e->layout);
     fprintf(out,
-            " &middot; layout %" PRIu32 " &middot; code <span title=\"%" PRIu32
-            " bytes\">%s bytes</span> at %" PRIu32 " &middot; sha256 <code>%.16s</code>",
-            e->layout, e->code.size, num(e->code.size, b1), e->code.offset, hex);
+            " &middot; code <span title=\"%" PRIu32 " bytes\">%s bytes</span> at %" PRIu32
+            " &middot; sha256 <code>%.16s</code>",
+            e->code.size, num(e->code.size, b1), e->code.offset, hex);
     fputs("</p>\n", out);
     if (!e->param_count) {
         fputs("<p>No parameters.</p>\n</section>\n", out);
