@@ -206,8 +206,10 @@ static bool header_of(const char *line, size_t n, header_at *h)
                          .rich = true};
         return true;
     }
-    const char *mark = NULL, *mark_end = NULL; /* FILE(LINE): or FILE(LINE, COLUMN): */
-    for (const char *p = line; p + 3 < line + n; p++)
+    /* FILE(LINE): or FILE(LINE, COLUMN): the first, since the message after it may hold
+       another ("... got 'f(1): x'") */
+    const char *mark = NULL, *mark_end = NULL;
+    for (const char *p = line; !mark && p + 3 < line + n; p++)
         if (*p == '(' && p > line && p[1] >= '0' && p[1] <= '9') {
             const char *q = p + 1;
             while (q < line + n && ((*q >= '0' && *q <= '9') || *q == ',' || *q == ' '))
