@@ -10,8 +10,8 @@
 #    workers the first module started (-v), and the run starts no more
 #    workers than a build of the first module alone;
 #  * usage errors before anything is built: two modules of one stem in one
-#    folder (both named), -MF, --module-path, -o FILE.dgpb (with one module
-#    too: -o takes a folder);
+#    folder (both named), -MF, --module-path, -o FILE.dgpb (one bundle's
+#    name: with several modules -o names their folder);
 #  * --list of several: each list headed by its module, --json an array;
 #    it writes nothing, so one stem twice, -MF and -o FILE.dgpb are fine;
 #  * @FILE: arguments from a parameter file, a line kept as it stands
@@ -105,13 +105,11 @@ expect_usage "modules 'x/m.slang' and 'y/m.slang' both write 'm.dgpb' into 'u'" 
 expect_usage "modules 'x/m.slang' and 'x/\./m.slang' both write 'm.dgpb'" x/m.slang x/./m.slang -o u
 expect_usage "-MF names one depfile, but 2 modules are given" -o u -MF u/d.d a.slang c.slang
 expect_usage "--module-path names one module's path, but 2 modules" -o u --module-path p a.slang c.slang
-expect_usage "-o 'u.dgpb' names a bundle: -o takes a folder" -o u.dgpb a.slang c.slang
+expect_usage "-o 'u.dgpb' names one bundle, but 2 modules are given: with several modules -o names the folder" -o u.dgpb a.slang c.slang
 [ ! -e u.dgpb ] || fail "-o u.dgpb made a folder"
-# One module is held to the same rule: -o takes a folder, never a bundle's name.
-expect_usage "-o 'u.dgpb' names a bundle: -o takes a folder" -o u.dgpb a.slang
-[ ! -e u.dgpb ] || fail "-o u.dgpb with one module made a folder"
-expect_usage "-o 'v/u.dgpb/' names a bundle: -o takes a folder" -o v/u.dgpb/ a.slang
-[ ! -e v ] || fail "-o v/u.dgpb/ with one module made a folder"
+expect_usage "-o 'v/u.dgpb/' names one bundle, but 2 modules are given" -o v/u.dgpb/ a.slang c.slang
+[ ! -e v ] || fail "-o v/u.dgpb/ with two modules made a folder"
+# (One module and -o NAME.dgpb write that bundle: tests/build_output_file.sh.)
 # Without -o each module goes next to itself: one stem in two folders is fine.
 B -q --targets spirv x/m.slang y/m.slang || fail "x/m.slang and y/m.slang into their own folders"
 [ -e x/m.dgpb ] && [ -e y/m.dgpb ] || fail "x/m.dgpb or y/m.dgpb missing"

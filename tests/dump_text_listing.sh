@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # dump_text_listing.sh DGPB_BUILD DGPB_DUMP GOLDEN_DIR - the text listings
 # agree with the bundle and with each other (docs/format.md, "dgpb-dump"):
-#  * a target without layouts points no entry at a layout, and
-#    --layout TARGET/0 on it says the target has none (exit 2);
+#  * a target without layouts points no entry at a layout, in the listing
+#    and in --report's entries, and --layout TARGET/0 on it says the
+#    target has none (exit 2);
 #  * the launch and pipeline-constant spaces are spelled `launch` and
 #    `pipeline_constant` in dgpb-dump's listing, as in dgpb-run --list;
 #    the JSON view keeps the numbers;
@@ -31,6 +32,18 @@ grep -q '3 entries on 2 targets, 5 code blobs' "$work/r.html" ||
     fail "report summary: $(grep -o 'class="meta".*' "$work/r.html")"
 grep -q 'data-entry-count="3" data-code-count="5"' "$work/r.html" || fail "report counts"
 echo "ok: the report counts entries once, and code blobs"
+# Nor does the report name a layout where the target has none (wgsl), and it does on spirv.
+python3 - "$work/r.html" <<'EOF' || fail "the report's layouts"
+import re, sys
+page = open(sys.argv[1], encoding="utf-8").read()
+metas = re.findall(r'<section class="entry"[^>]* data-target="(\w+)".*?<p class="meta">(.*?)</p>', page, re.S)
+assert metas, "no entry sections"
+for target, meta in metas:
+    named = "&middot; layout " in meta
+    if named != (target == "spirv"):
+        sys.exit("%s: %s" % (target, meta))
+EOF
+echo "ok: the report names no layout where a target has none"
 
 # Push constants (launch) and specialization constants (pipeline constants).
 for m in push_constants spec_constants; do

@@ -66,6 +66,56 @@ static void suggests_a_specialisation_that_compiles(void **state)
     entry_scan_free(e, 1);
 }
 
+/* The function is kept as it is declared, its attributes taken off; the entry that specialises
+   it keeps its return type (the generic parameter in it replaced too) and its semantic, and a
+   `where` clause's interface picks the struct as an inline constraint does. */
+static void keeps_the_declaration_return_type_semantic_and_where_clause(void **state)
+{
+    (void)state;
+    const char *text = "interface IShade { float4 shade(); }\n"
+                       "struct Flat : IShade { float4 shade() { return 1; } }\n"
+                       "[shader(\"fragment\")]\n"
+                       "float4 fs<S>(float4 p : SV_Position,\n"
+                       "           uniform S s) : SV_Target where S : IShade\n"
+                       "{ return s.shade(); }\n"
+                       "[shader(\"compute\")] [numthreads(1,1,1)]\n"
+                       "S.Out cs<S : IShade>(uniform S s) { }\n";
+    generic_entry *e = NULL;
+    assert_int_equal(scan(text, &e), 2);
+    assert_string_equal(e[0].declaration, "float4 fs<S>(float4 p : SV_Position, uniform S s) : "
+                                          "SV_Target where S : IShade");
+    assert_string_equal(e[0].type_args, "Flat");
+    assert_string_equal(e[0].concrete_params, "float4 p : SV_Position, uniform Flat s");
+    assert_string_equal(e[0].concrete_return, "float4");
+    assert_string_equal(e[0].semantic, ": SV_Target");
+    assert_int_equal(e[0].line, 4);
+    assert_string_equal(e[1].declaration, "S.Out cs<S : IShade>(uniform S s)");
+    assert_string_equal(e[1].concrete_return, "Flat.Out");
+    assert_string_equal(e[1].semantic, "");
+    entry_scan_free(e, 2);
+}
+
+/* __generic<...> before the attribute lists makes a generic entry too, kept with the function. */
+static void finds_generic_keyword_before_the_attributes(void **state)
+{
+    (void)state;
+    const char *text = "__generic<T : IOp>\n[shader(\"compute\")]\n[numthreads(4, 1, 1)]\n"
+                       "void applied(uint3 id : SV_DispatchThreadID, uniform T op) { }\n"
+                       "struct Twice : IOp { }\n";
+    generic_entry *e = NULL;
+    assert_int_equal(scan(text, &e), 1);
+    assert_string_equal(e[0].name, "applied");
+    assert_string_equal(e[0].generics, "<T : IOp>");
+    assert_string_equal(e[0].attributes, "[shader(\"compute\")] [numthreads(4, 1, 1)]");
+    assert_string_equal(
+        e[0].declaration,
+        "__generic<T : IOp> void applied(uint3 id : SV_DispatchThreadID, uniform T op)");
+    assert_string_equal(e[0].concrete_params, "uint3 id : SV_DispatchThreadID, uniform Twice op");
+    assert_string_equal(e[0].concrete_return, "void");
+    assert_int_equal(e[0].line, 4);
+    entry_scan_free(e, 1);
+}
+
 static void finds_generic_keyword_form(void **state)
 {
     (void)state;
@@ -157,6 +207,8 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(finds_a_generic_compute_entry),
         cmocka_unit_test(suggests_a_specialisation_that_compiles),
+        cmocka_unit_test(keeps_the_declaration_return_type_semantic_and_where_clause),
+        cmocka_unit_test(finds_generic_keyword_before_the_attributes),
         cmocka_unit_test(finds_generic_keyword_form),
         cmocka_unit_test(leaves_non_generic_entries_alone),
         cmocka_unit_test(finds_every_one),

@@ -375,6 +375,19 @@ static void utf8_validation_rejects_malformed_sequences(void **state)
     }
 }
 
+/* The numbers a row's space and binding reserve have the vocabulary's names; others none. */
+static void reserved_spaces_and_bindings_have_their_names(void **state)
+{
+    (void)state;
+    assert_string_equal(dgpb_space_name(DGPB_SPACE_LAUNCH), "launch");
+    assert_string_equal(dgpb_space_name(DGPB_SPACE_PIPELINE_CONSTANT), "pipeline_constant");
+    assert_string_equal(dgpb_binding_name(DGPB_BINDING_INLINE), "inline");
+    assert_null(dgpb_space_name(0));
+    assert_null(dgpb_space_name(0xFFFFFFFDu));
+    assert_null(dgpb_binding_name(0));
+    assert_null(dgpb_binding_name(DGPB_SPACE_PIPELINE_CONSTANT));
+}
+
 static void stems_replace_dots_and_default_to_main(void **state)
 {
     (void)state;
@@ -425,6 +438,7 @@ int main(void)
         cmocka_unit_test(input_attachment_and_texel_buffer_shapes_are_spelled_and_checked),
         cmocka_unit_test(webgpu_storage_features_follow_the_format_and_access),
         cmocka_unit_test(utf8_validation_rejects_malformed_sequences),
+        cmocka_unit_test(reserved_spaces_and_bindings_have_their_names),
         cmocka_unit_test(stems_replace_dots_and_default_to_main),
         cmocka_unit_test(diagnostics_format_like_a_compiler),
     };

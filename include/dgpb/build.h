@@ -96,9 +96,16 @@ typedef struct dgpb_build_progress {
 typedef void (*dgpb_progress_fn)(void *ctx, const dgpb_build_progress *p);
 
 typedef struct dgpb_build_desc {
-    const char *module_file;    /* the .slang file, as the user spelled it */
-    const char *module_path;    /* dotted module path; NULL: the file name without .slang */
-    const char *out_dir;        /* created if missing; NULL or "": the module's folder */
+    const char *module_file; /* the .slang file, as the user spelled it */
+    const char *module_path; /* dotted module path; NULL: the file name without .slang */
+    const char *out_dir;     /* created if missing; NULL or "": the module's folder */
+    /* The bundle's own path, "out/NAME.dgpb" (dgpb-build -o NAME.dgpb with one module, as
+       `cc -o` names its output): its view, C header and depfile go next to it named after it
+       (NAME.bundle.json, NAME.h, NAME.d), NAME is the stem (the view's asset, the header's
+       names), and its folder is created if missing. NULL: out_dir and the module's stem. It
+       must end in .dgpb after a name, and goes with neither out_dir nor module_path
+       (DGPB_ERR_INVALID before anything is read or written). */
+    const char *bundle_file;
     const char *targets;        /* comma-separated target list; NULL: every target */
     const char *triple;         /* build triple; NULL: the host */
     const char *const *defines; /* "NAME" or "NAME=VALUE", passed to every compile */
@@ -179,10 +186,12 @@ int dgpb_build(const dgpb_build_desc *desc, dgpb_build_result *result);
 
 /*
  * Where dgpb_build(desc) writes, without reading or writing anything: the
- * output folder (desc->out_dir without its trailing slashes, else the
- * module's folder, else ".") into `folder`, and the stem (desc->module_path,
- * else the file name without .slang, each '.' turned into '_'; "main" for the
- * root module) into `stem`, each cut to its size and NUL-terminated.
+ * output folder (the folder of desc->bundle_file, else desc->out_dir without
+ * its trailing slashes, else the module's folder, else ".") into `folder`,
+ * and the stem (desc->bundle_file's name without .dgpb, else
+ * desc->module_path, else the file name without .slang, each '.' turned into
+ * '_'; "main" for the root module) into `stem`, each cut to its size and
+ * NUL-terminated.
  * desc->module_file must be set. A tool building several modules into one
  * folder checks with it that no two of them write the same files.
  */

@@ -71,6 +71,16 @@ typedef enum dgpb_flag {
 #define DGPB_BINDING_INLINE 0xFFFFFFFFu
 
 /*
+ * The names of those reserved numbers (vocabulary.def, DGPB_RESERVED), as
+ * every listing spells them: "launch" for DGPB_SPACE_LAUNCH,
+ * "pipeline_constant" for DGPB_SPACE_PIPELINE_CONSTANT, "inline" for
+ * DGPB_BINDING_INLINE; NULL for any other number (a descriptor set, a
+ * binding), which a listing prints as it is.
+ */
+const char *dgpb_space_name(uint32_t space);
+const char *dgpb_binding_name(uint32_t binding);
+
+/*
  * A shape word: what a host must create for a texture, storage texture,
  * sampler, combined texture-sampler, input attachment or texel buffer row
  * (the kinds of DGPB_SHAPED_KIND), carried in the row's `offset`

@@ -134,6 +134,7 @@ typedef struct cache_inputs {
     const char *module_file;     /* as the user spelled it */
     const char *module_path;
     const char *out_dir;
+    const char *bundle_file; /* -o NAME.dgpb; NULL: none */
     const char *targets;
     const char *triple;
     const char *const *defines;

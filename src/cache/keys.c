@@ -137,6 +137,10 @@ bool cache_build_key(cache_session *s, uint8_t out[DGPB_SHA256_SIZE])
     cache_key_rooted(s, &k, d->module_file);
     cache_key_str(&k, d->module_path);
     cache_key_rooted(s, &k, d->out_dir);
+    if (d->bundle_file) { /* only then: the keys of builds into a folder stay as they were */
+        cache_key_str(&k, "-o NAME.dgpb");
+        cache_key_rooted(s, &k, d->bundle_file);
+    }
     cache_key_str(&k, d->targets);
     cache_key_str(&k, d->triple);
     for (size_t i = 0; i < d->define_count; i++)

@@ -161,7 +161,9 @@ int dgpb_build(const dgpb_build_desc *desc, dgpb_build_result *result)
         build_report(&b, DGPB_SEV_ERROR, DGPB_ERR_INVALID, "no module or compiler given");
         return DGPB_ERR_INVALID;
     }
-    int rc = build_check_options(&b);
+    int rc = build_check_output_names(&b);
+    if (!rc)
+        rc = build_check_options(&b);
     if (!rc)
         rc = run_stages(&b, 0, sizeof stages / sizeof stages[0]);
     finish(&b);
@@ -230,6 +232,7 @@ int dgpb_build_list(const dgpb_build_desc *desc, dgpb_entry_list **out)
     listing.depfile = false;
     listing.depfile_path = NULL;
     listing.out_dir = NULL;
+    listing.bundle_file = NULL;
     listing.layout_recorder = NULL;
     listing.no_layouts = true;
     dgpb_build_result result;

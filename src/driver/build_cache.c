@@ -49,6 +49,7 @@ void build_cache_begin(build *b)
                                  .module_file = d->module_file,
                                  .module_path = d->module_path,
                                  .out_dir = d->out_dir,
+                                 .bundle_file = d->bundle_file,
                                  .targets = d->targets,
                                  .triple = d->triple,
                                  .defines = d->defines,

@@ -84,6 +84,7 @@ static int write_wrapper(build *b)
                      "the module's path '%s' contains a quote, backslash or newline", absolute);
         rc = DGPB_ERR_INVALID;
     }
+    /* BUILD_WRAPPER_LINES lines: diagnostics located in them are the module's (build_report.c) */
     char *text = rc ? NULL
                     : mem_printf("#include \"%s\"\n[shader(\"compute\")]\n[numthreads(1, 1, 1)]\n"
                                  "void " BUILD_ANCHOR_ENTRY "() {}\n",
@@ -118,15 +119,19 @@ static int refuse_generic_entries(build *b)
     }
     for (size_t i = 0; i < count; i++) {
         const generic_entry *e = &found[i];
+        bool returns = strcmp(e->concrete_return, "void") != 0;
         build_report_at(b, e->line, DGPB_SEV_ERROR, DGPB_ERR_SHADER,
                         "entry '%s' is generic (%s): Slang compiles an entry point only "
-                        "with concrete type arguments, so it cannot go into a bundle. Keep '%s' as "
-                        "a plain function (without %s) and add one entry point per type it is "
-                        "used with, for example:\n"
+                        "with concrete type arguments, so it cannot go into a bundle. Take %s "
+                        "off '%s', which stays a generic function that is no entry point:\n"
                         "    %s\n"
-                        "    void %s_%s(%s) { %s<%s>(%s); }",
-                        e->name, e->generics, e->name, e->attributes, e->attributes, e->name,
-                        e->suffix, e->concrete_params, e->name, e->type_args, e->args);
+                        "and add one entry point per type it is used with, for example:\n"
+                        "    %s\n"
+                        "    %s %s_%s(%s)%s%s { %s%s<%s>(%s); }",
+                        e->name, e->generics, e->attributes, e->name, e->declaration, e->attributes,
+                        e->concrete_return, e->name, e->suffix, e->concrete_params,
+                        e->semantic[0] ? " " : "", e->semantic, returns ? "return " : "", e->name,
+                        e->type_args, e->args);
     }
     entry_scan_free(found, count);
     return count ? DGPB_ERR_SHADER : DGPB_OK;
@@ -356,11 +361,14 @@ static void report_discovery_failures(build *b, const job_list *list, const dgpb
             char how[128];
             build_describe_exit(&jobs[i], how, sizeof how);
             const char *words = build_last_words(&jobs[i], &n);
+            char *given = build_text_as_given(b, words, n);
             b->compiler_crashed = true;
             build_report(b, DGPB_SEV_ERROR, DGPB_ERR_TOOL,
                          "target%s %s: the compiler crashed discovering the module's entry "
                          "points (%s); its last words:\n%.*s",
-                         count == 1 ? "" : "s", targets, how, n, words);
+                         count == 1 ? "" : "s", targets, how, given ? (int)strlen(given) : n,
+                         given ? given : words);
+            dgpb_free(given);
             continue;
         }
         if (build_tmp_full(b))

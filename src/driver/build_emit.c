@@ -98,9 +98,46 @@ static int make_model(build *b, dgpb_model *m, dgpb_diag *diag)
     return rc;
 }
 
+/* The bundle's name in desc->bundle_file: after its last '/', *len bytes before ".dgpb". */
+static const char *bundle_file_name(const dgpb_build_desc *desc, size_t *len)
+{
+    const char *slash = strrchr(desc->bundle_file, '/');
+    const char *name = slash ? slash + 1 : desc->bundle_file;
+    size_t n = strlen(name);
+    *len = n >= 5 && !strcmp(name + n - 5, ".dgpb") ? n - 5 : n;
+    return name;
+}
+
+int build_check_output_names(build *b)
+{
+    const dgpb_build_desc *desc = b->desc;
+    if (!desc->bundle_file)
+        return DGPB_OK;
+    size_t len;
+    const char *name = bundle_file_name(desc, &len);
+    const char *why = NULL;
+    if (len == strlen(name) || len == 0)
+        why = "it names no bundle: a bundle's file is NAME.dgpb";
+    else if (desc->out_dir && *desc->out_dir)
+        why = "an output folder is given too";
+    else if (desc->module_path)
+        why = "a module path, which names the stem too, is given too";
+    if (!why)
+        return DGPB_OK;
+    build_report(b, DGPB_SEV_ERROR, DGPB_ERR_INVALID,
+                 "the bundle's file '%s' cannot be written: %s", desc->bundle_file, why);
+    return DGPB_ERR_INVALID;
+}
+
 /* The stem of desc's outputs (build_output_stem(), dgpb_build_output_names()). */
 static void desc_output_stem(const dgpb_build_desc *desc, char *stem, size_t size)
 {
+    if (desc->bundle_file) { /* -o NAME.dgpb: NAME */
+        size_t len;
+        const char *name = bundle_file_name(desc, &len);
+        snprintf(stem, size, "%.*s", (int)len, name);
+        return;
+    }
     const char *slash = strrchr(desc->module_file, '/');
     const char *base = slash ? slash + 1 : desc->module_file;
     char module_path[1024];
@@ -117,13 +154,18 @@ void build_output_stem(const build *b, char *stem, size_t size)
 }
 
 /*
- * The output folder: -o DIR (its trailing slashes dropped), the module's
- * folder, or "."; *dir_len bytes of *dir (0 for a module in '/').
+ * The output folder: the folder of -o NAME.dgpb, -o DIR (its trailing slashes
+ * dropped), the module's folder, or "."; *dir_len bytes of *dir (0 for a
+ * module or bundle in '/').
  */
 static void desc_output_folder(const dgpb_build_desc *desc, const char **dir, size_t *dir_len)
 {
     const char *slash = strrchr(desc->module_file, '/');
-    if (desc->out_dir && *desc->out_dir) {
+    if (desc->bundle_file) {
+        const char *last = strrchr(desc->bundle_file, '/');
+        *dir = last ? desc->bundle_file : ".";
+        *dir_len = last ? (size_t)(last - desc->bundle_file) : 1;
+    } else if (desc->out_dir && *desc->out_dir) {
         *dir = desc->out_dir;
         *dir_len = strlen(*dir);
         while (*dir_len > 1 && (*dir)[*dir_len - 1] == '/')
@@ -244,12 +286,21 @@ int build_write_outputs(build *b, const char *stem, const uint8_t *bytes, size_t
     const char *dir;
     size_t dir_len;
     desc_output_folder(b->desc, &dir, &dir_len);
-    if (desc->out_dir && *desc->out_dir) {
+    if (desc->out_dir && *desc->out_dir && !desc->bundle_file) {
         int rc = dgpb_mkdirs(desc->out_dir, diag);
+        if (rc)
+            return rc;
+    } else if (desc->bundle_file && dir_len) { /* -o NAME.dgpb: its folder */
+        char *folder = mem_printf("%.*s", (int)dir_len, dir);
+        int rc = folder ? dgpb_mkdirs(folder, diag)
+                        : dgpb_diag_set(diag, DGPB_ERR_NOMEM, -1, "out of memory");
+        dgpb_free(folder);
         if (rc)
             return rc;
     }
     const char *sep = dir_len && dir[dir_len - 1] == '/' ? "" : "/";
+    if (desc->bundle_file && !strchr(desc->bundle_file, '/'))
+        dir_len = 0, sep = ""; /* -o NAME.dgpb: the outputs named as given, not ./NAME.dgpb */
     dgpb_build_result *r = b->result;
     r->depfile_path[0] = r->header_path[0] = 0;
     if (!output_path(r->bundle_path, sizeof r->bundle_path, dir, dir_len, sep, stem, ".dgpb") ||

@@ -69,6 +69,7 @@
 #define build_option_arg dgpb__build_option_arg
 #define build_options_free dgpb__build_options_free
 #define build_output_stem dgpb__build_output_stem
+#define build_check_output_names dgpb__build_check_output_names
 #define build_prepare dgpb__build_prepare
 #define build_read_output dgpb__build_read_output
 #define build_read_reflection dgpb__build_read_reflection
@@ -110,6 +111,9 @@
 
 /* The entry every discovery compile sees, so a target without entries still compiles. */
 #define BUILD_ANCHOR_ENTRY "dgpb_discovery_anchor"
+/* The lines of the discovery module (build_discover.c): the first includes the module, the
+   others declare the anchor entry; Slang names the end of it the line after them. */
+#define BUILD_WRAPPER_LINES 4
 
 /* The kinds of pipeline group: one pipeline (and one layout) per group and target. */
 enum group_kind { GROUP_COMPUTE, GROUP_RENDER, GROUP_RAY_TRACING };
@@ -282,9 +286,14 @@ void build_report_compiler_text(build *b, const char *text, dgpb_severity loose,
 /*
  * What a compile printed (`len` bytes), with the module's file named as the
  * user spelled it wherever a diagnostic's header names it by another path
- * ("/abs/m.slang(7): ..." and "--> /abs/m.slang:7:13"), as
- * build_report_compiler_text() names it. A new string, or NULL when out of
- * memory.
+ * ("/abs/m.slang(7): ...", "--> /abs/m.slang:7:13", and after a context's
+ * ": ", as a recorder's message quotes Slang), as build_report_compiler_text()
+ * names it. A diagnostic located in the discovery module past its first line
+ * (what the module left open, an unclosed brace, reported at the anchor entry
+ * or the end) is located at the module's end instead, without the wrapper's
+ * source excerpt, and those on the anchor's lines are left out when Slang also
+ * reported the end: the user sees the module's own file, as slangc run on it
+ * alone names it. A new string, or NULL when out of memory.
  */
 char *build_text_as_given(const build *b, const char *text, int len);
 
@@ -469,6 +478,13 @@ bool build_layout_with_compile(build *b, int target, size_t g);
 
 /* The output files' stem: from --module-path, or the module's file name without .slang. */
 void build_output_stem(const build *b, char *stem, size_t size);
+
+/*
+ * DGPB_ERR_INVALID, reported, when desc->bundle_file cannot name the outputs:
+ * not NAME.dgpb, or with an output folder or a module path, which name them
+ * too (dgpb/build.h). Before the stages: nothing read or written yet.
+ */
+int build_check_output_names(build *b);
 
 /*
  * Writes the bundle, its view and (desc->depfile) the depfile as one output unit, all new or

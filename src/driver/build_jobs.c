@@ -447,11 +447,14 @@ void build_report_compile_failure(build *b, const job_info *info, const dgpb_com
         char how[128];
         build_describe_exit(job, how, sizeof how);
         const char *words = build_last_words(job, &n);
+        char *given = build_text_as_given(b, words, n); /* the module's path as the user's */
         b->compiler_crashed = true;
         build_report(b, DGPB_SEV_ERROR, DGPB_ERR_TOOL,
                      "target '%s'%s, entry '%s': the compiler crashed compiling it (%s); its "
                      "last words:\n%.*s",
-                     target, probe, entry_name, how, n, words);
+                     target, probe, entry_name, how, given ? (int)strlen(given) : n,
+                     given ? given : words);
+        dgpb_free(given);
         return;
     }
     if (build_tmp_full(b))
@@ -464,9 +467,11 @@ void build_report_compile_failure(build *b, const job_info *info, const dgpb_com
         return;
     }
     const char *text = build_diagnostics_text(job, &n);
+    char *given = build_text_as_given(b, text, n); /* the module's path as the user's */
     build_report(b, DGPB_SEV_ERROR, DGPB_ERR_SHADER,
                  "target '%s'%s, entry '%s': compile failed (exit status %d):\n%.*s", target, probe,
-                 entry_name, job->status, n, text);
+                 entry_name, job->status, given ? (int)strlen(given) : n, given ? given : text);
+    dgpb_free(given);
 }
 
 int build_read_output(build *b, const char *path, uint8_t **out, size_t *size)

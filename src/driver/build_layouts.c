@@ -148,7 +148,13 @@ static enum next take_result(build *b, const layout_task *k, int rc, const dgpb_
     char context[700];
     snprintf(context, sizeof context, "target '%s', %s: the layout recorder failed",
              dgpb_target_name((uint32_t)k->target), b->groups[k->group].label);
-    build_forward(b, diag, context);
+    /* Slang's diagnostics in the recorder's message name the module as the user did. */
+    char *given = build_text_as_given(b, diag->message, (int)strlen(diag->message));
+    dgpb_diag d = *diag;
+    if (given)
+        snprintf(d.message, sizeof d.message, "%s", given);
+    dgpb_free(given);
+    build_forward(b, &d, context);
     if (dgpb_result_class(rc) != DGPB_ERR_SHADER) {
         *stop_rc = rc; /* the recorder cannot work: every other group would fail the same */
         return NEXT_STOP;

@@ -10,6 +10,7 @@
  */
 #include <assert.h>
 #include <stdarg.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -167,11 +168,25 @@ void build_report_compiler_text(build *b, const char *text, dgpb_severity loose,
 {
     assert(b && text);
     compiler_text t = {b, context};
-    slang_diag_parse(text, loose, take_diagnostic, &t);
+    char *given = build_text_as_given(b, text, (int)strlen(text)); /* paths as the user's */
+    slang_diag_parse(given ? given : text, loose, take_diagnostic, &t);
+    dgpb_free(given);
 }
 
-/* Whether `line` (n bytes) starts with "FILE(" at `*file_end` ... "): ", or "--> FILE:" (its FILE at *file). */
-static bool header_file(const char *line, size_t n, size_t *file, size_t *file_end)
+/*
+ * Where a diagnostic's header line names its file, within `line` (n bytes):
+ * "FILE(LINE): " or "FILE(LINE, COLUMN): " at the line's start or after a
+ * context's ": " (a recorder's message quoting Slang), or Slang 2026's
+ * "--> FILE:LINE:COLUMN". The path is [file, file_end); [place, place_end)
+ * is what says where in it ("(8, 5)", ":21:13"), and line_no its line.
+ */
+typedef struct header_at {
+    size_t file, file_end, place, place_end;
+    unsigned long line_no;
+    bool rich; /* --> FILE:LINE:COLUMN */
+} header_at;
+
+static bool header_of(const char *line, size_t n, header_at *h)
 {
     size_t i = 0;
     while (i < n && (line[i] == ' ' || line[i] == '\t'))
@@ -181,48 +196,122 @@ static bool header_file(const char *line, size_t n, size_t *file, size_t *file_e
         for (int colons = 0; end > i + 4 && colons < 2; end--)
             if (line[end - 1] == ':')
                 colons++;
-        *file = i + 4;
-        *file_end = end;
-        return end > i + 4;
+        if (end <= i + 4)
+            return false;
+        *h = (header_at){.file = i + 4,
+                         .file_end = end,
+                         .place = end,
+                         .place_end = n,
+                         .line_no = strtoul(line + end + 1, NULL, 10),
+                         .rich = true};
+        return true;
     }
-    const char *mark = NULL; /* FILE(LINE): or FILE(LINE, COLUMN): */
-    for (const char *p = line; p + 3 < line + n; p++)
+    /* FILE(LINE): or FILE(LINE, COLUMN): the first, since the message after it may hold
+       another ("... got 'f(1): x'") */
+    const char *mark = NULL, *mark_end = NULL;
+    for (const char *p = line; !mark && p + 3 < line + n; p++)
         if (*p == '(' && p > line && p[1] >= '0' && p[1] <= '9') {
             const char *q = p + 1;
             while (q < line + n && ((*q >= '0' && *q <= '9') || *q == ',' || *q == ' '))
                 q++;
             if (q + 1 < line + n && q[0] == ')' && q[1] == ':')
-                mark = p;
+                mark = p, mark_end = q + 1;
         }
-    *file = 0;
-    *file_end = mark ? (size_t)(mark - line) : 0;
-    return mark != NULL && i == 0;
+    if (!mark)
+        return false;
+    size_t file = 0; /* the line's start, or after the last ": " before the mark */
+    for (const char *p = line; p + 1 < mark; p++)
+        if (p[0] == ':' && p[1] == ' ')
+            file = (size_t)(p + 2 - line);
+    if (file == 0 && i != 0)
+        return false; /* an indented line: Slang's source excerpt */
+    *h = (header_at){.file = file,
+                     .file_end = (size_t)(mark - line),
+                     .place = (size_t)(mark - line),
+                     .place_end = (size_t)(mark_end - line),
+                     .line_no = strtoul(mark + 1, NULL, 10),
+                     .rich = false};
+    return true;
+}
+
+/* Whether `path` names the discovery module, which includes the module (build_discover.c). */
+static bool is_wrapper(const build *b, const char *path)
+{
+    struct stat a, w;
+    return b->wrapper &&
+           (!strcmp(path, b->wrapper) || (!stat(path, &a) && !stat(b->wrapper, &w) &&
+                                          a.st_dev == w.st_dev && a.st_ino == w.st_ino));
+}
+
+/* The line of the module's end, as Slang names it: one past its last newline. */
+static unsigned long module_end_line(const build *b)
+{
+    unsigned long line = 1;
+    for (size_t i = 0; b->source && i < b->source_len; i++)
+        line += b->source[i] == '\n';
+    return line;
 }
 
 char *build_text_as_given(const build *b, const char *text, int len)
 {
     dgpb_bytebuf out = DGPB_BYTEBUF_INIT;
     const char *end = text + len;
+    /* The discovery module's text past its first line comes after the module's (the anchor
+       entry, its end): Slang reports there what the module left open. Whether it reported
+       the end itself, which then says all of it. */
+    bool wrapper_end = false;
     for (const char *line = text; line < end;) {
         const char *nl = memchr(line, '\n', (size_t)(end - line));
         size_t n = nl ? (size_t)(nl - line) : (size_t)(end - line);
-        size_t file, file_end;
+        header_at h;
         char path[4096];
-        if (header_file(line, n, &file, &file_end) && file_end - file < sizeof path) {
-            memcpy(path, line + file, file_end - file);
-            path[file_end - file] = 0;
-            if (is_module(b, path)) {
-                bytebuf_append(&out, line, file);
-                bytebuf_append(&out, b->desc->module_file, strlen(b->desc->module_file));
-                bytebuf_append(&out, line + file_end, n - file_end);
-            } else
-                bytebuf_append(&out, line, n);
-        } else
-            bytebuf_append(&out, line, n);
-        if (nl)
-            bytebuf_append(&out, "\n", 1);
+        if (header_of(line, n, &h) && h.file_end - h.file < sizeof path) {
+            memcpy(path, line + h.file, h.file_end - h.file);
+            path[h.file_end - h.file] = 0;
+            wrapper_end |= h.line_no > BUILD_WRAPPER_LINES && is_wrapper(b, path);
+        }
         line += n + (nl ? 1 : 0);
     }
+    bool dropping = false; /* the source excerpt of a diagnostic dropped or moved */
+    for (const char *line = text; line < end;) {
+        const char *nl = memchr(line, '\n', (size_t)(end - line));
+        size_t n = nl ? (size_t)(nl - line) : (size_t)(end - line);
+        header_at h;
+        char path[4096];
+        bool header = header_of(line, n, &h) && h.file_end - h.file < sizeof path;
+        if (header) {
+            memcpy(path, line + h.file, h.file_end - h.file);
+            path[h.file_end - h.file] = 0;
+        }
+        const char *module = b->desc->module_file;
+        if (header && is_wrapper(b, path)) {
+            /* At the module's end, without the wrapper's excerpt; what it says of the anchor
+               entry's lines, when Slang also reported the end, only follows from that. */
+            dropping = true;
+            if (!(wrapper_end && h.line_no > 1 && h.line_no <= BUILD_WRAPPER_LINES)) {
+                char place[32];
+                snprintf(place, sizeof place, h.rich ? ":%lu:1" : "(%lu)", module_end_line(b));
+                bytebuf_append(&out, line, h.file);
+                bytebuf_append(&out, module, strlen(module));
+                bytebuf_append(&out, place, strlen(place));
+                bytebuf_append(&out, line + h.place_end, n - h.place_end);
+                bytebuf_append(&out, "\n", 1);
+            }
+        } else if (header && is_module(b, path)) {
+            dropping = false;
+            bytebuf_append(&out, line, h.file);
+            bytebuf_append(&out, module, strlen(module));
+            bytebuf_append(&out, line + h.file_end, n - h.file_end);
+            bytebuf_append(&out, "\n", 1);
+        } else if (header || !dropping) {
+            dropping = false;
+            bytebuf_append(&out, line, n);
+            bytebuf_append(&out, "\n", 1);
+        }
+        line += n + (nl ? 1 : 0);
+    }
+    while (out.len && out.data[out.len - 1] == '\n' && (len == 0 || text[len - 1] != '\n'))
+        out.len--;
     bytebuf_append(&out, "", 1);
     if (out.failed) {
         bytebuf_free(&out);

@@ -191,6 +191,35 @@ int dgpb_option_from_name(const char *s, size_t len)
     return lookup(option_names, DGPB_OPTION_COUNT, s, len);
 }
 
+/* The numbers a row's space and binding reserve, by field, with their names. */
+enum reserved_field { RESERVED_SPACE, RESERVED_BINDING };
+static const struct reserved {
+    enum reserved_field field;
+    uint32_t number;
+    const char *name;
+} reserved[] = {
+#define DGPB_RESERVED(FIELD, ID, name) {RESERVED_##FIELD, DGPB_##FIELD##_##ID, name},
+#include "dgpb/vocabulary.def"
+};
+
+static const char *reserved_name(enum reserved_field field, uint32_t number)
+{
+    for (size_t i = 0; i < sizeof reserved / sizeof reserved[0]; i++)
+        if (reserved[i].field == field && reserved[i].number == number)
+            return reserved[i].name;
+    return NULL;
+}
+
+const char *dgpb_space_name(uint32_t space)
+{
+    return reserved_name(RESERVED_SPACE, space);
+}
+
+const char *dgpb_binding_name(uint32_t binding)
+{
+    return reserved_name(RESERVED_BINDING, binding);
+}
+
 const char *dgpb_backend_name(uint32_t backend)
 {
     return backend < DGPB_BACKEND_COUNT ? backend_names[backend] : NULL;

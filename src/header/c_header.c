@@ -283,7 +283,7 @@ static dgpb_str block_name(const entry_set *s, const dgpb_entry_view *e, uint32_
     for (uint32_t t = 0; t < s->count && !launch; t++)
         launch = first < s->entries[t]->param_count &&
                  s->entries[t]->params[first].space == DGPB_SPACE_LAUNCH;
-    return c_cstr(launch ? "launch" : "uniforms");
+    return c_cstr(launch ? dgpb_space_name(DGPB_SPACE_LAUNCH) : "uniforms");
 }
 
 static void place_text(const dgpb_param_view *p, char *buf, size_t size)

@@ -6,10 +6,16 @@
  * newlines kept, so lines still count).
  * An entry point is a function after an attribute list that opens with
  * [shader(...)] or [numthreads(...)]; it is generic when its name is followed
- * by <...> before its parameter list, or when __generic<...> precedes it.
+ * by <...> before its parameter list, or when __generic<...> precedes it (or
+ * its attributes). The rewrite suggested for it keeps the function, its
+ * attributes taken off, and specialises it in a new entry point with the same
+ * parameters, return type and semantic: each generic parameter replaced by a
+ * struct of the module that conforms to its interface (its constraint, or
+ * the one a `where` clause puts on it).
  */
 #include "scan/entry_scan.h"
 
+#include <stdbool.h>
 #include <string.h>
 
 #include "core/alloc.h"
@@ -196,79 +202,125 @@ static size_t conforming_struct(const char *s, size_t len, const char *iface, si
     return 0;
 }
 
+/* The generic parameters of an entry and the argument the specialisation gives each. */
+enum { MAX_GENERICS = 32 };
+typedef struct generic_args {
+    const char *g; /* the generic parameter list, "<S : IScaler, let N : int>" */
+    size_t count;
+    size_t name_at[MAX_GENERICS], name_len[MAX_GENERICS]; /* each parameter's name in g */
+    const char *arg_text[MAX_GENERICS]; /* its argument: arg_text[arg_at, arg_at + arg_len) */
+    size_t arg_at[MAX_GENERICS], arg_len[MAX_GENERICS];
+} generic_args;
+
 /*
- * Fills e->type_args ("Twice, 1": one argument per generic parameter of
- * e->generics, a struct of the module that conforms to a parameter's
- * interface, else MyType; 1 for a value parameter), e->suffix (the first
- * argument, for the specialising entry's name) and e->concrete_params (the
- * parameters with each generic parameter's name replaced by its argument, so
- * that "uniform S scaler" reads "uniform Twice scaler"). 0, or -1 no memory.
+ * The constraint a `where` clause (`w`, the text after `where`: "S : IScaler, T : IOp" or
+ * "S : IScaler where T : IOp") puts on the parameter `name` (n bytes): *from, *to its
+ * interface in w; false when the clause names none for it.
  */
-static int specialise(const char *s, size_t len, generic_entry *e)
+static bool where_constraint(const char *w, const char *name, size_t n, size_t *from, size_t *to)
 {
-    enum { MAX_GENERICS = 32 };
-    const char *g = e->generics;
+    size_t len = strlen(w), item = 0;
+    int depth = 0;
+    for (size_t i = 0; i <= len; i++) {
+        bool end = i == len;
+        if (!end && (w[i] == '<' || w[i] == '('))
+            depth++;
+        else if (!end && (w[i] == '>' || w[i] == ')'))
+            depth--;
+        else if (!end && !depth && i + 5 <= len && !memcmp(w + i, "where", 5) &&
+                 (i == 0 || !text_ident_char(w[i - 1])) && !text_ident_char(w[i + 5]))
+            end = true;
+        if (!end && (depth || w[i] != ','))
+            continue;
+        size_t a = item, b = i; /* one item: NAME : CONSTRAINT */
+        trim(w, &a, &b);
+        size_t k = a;
+        while (k < b && text_ident_char(w[k]))
+            k++;
+        size_t c = k;
+        while (c < b && space(w[c]))
+            c++;
+        if (is_word(w, a, k, name, n) && c < b && w[c] == ':') {
+            *from = c + 1;
+            *to = b;
+            trim(w, from, to);
+            return *from < *to;
+        }
+        item = i < len && w[i] == 'w' ? i + 5 : i + 1;
+        i = item - 1;
+    }
+    return false;
+}
+
+/*
+ * Reads e->generics into *a, each parameter with its argument: a struct of the module
+ * (blanked text `s`) that conforms to its interface (its own constraint, else the one the
+ * `where` clause `w` puts on it; NULL: none), else MyType; 1 for a value parameter.
+ */
+static void generic_args_read(const char *s, size_t len, const char *g, const char *w,
+                              generic_args *a)
+{
     size_t glen = strlen(g);
-    size_t name_at[MAX_GENERICS], name_len[MAX_GENERICS], arg_at[MAX_GENERICS],
-        arg_len[MAX_GENERICS];
-    const char *arg_text[MAX_GENERICS];
-    size_t count = 0;
+    a->g = g;
+    a->count = 0;
     size_t from = 1, depth = 0;
-    for (size_t i = 1; i < glen && count < MAX_GENERICS; i++) {
+    for (size_t i = 1; i < glen && a->count < MAX_GENERICS; i++) {
         if (g[i] == '<' || g[i] == '(')
             depth++;
         else if ((g[i] == '>' || g[i] == ')') && depth)
             depth--;
         else if (depth || (g[i] != ',' && i != glen - 1))
             continue;
-        size_t a = from, b = i; /* one parameter: [let|typename] NAME [: CONSTRAINT] [= ...] */
+        size_t pa = from, pb = i; /* one parameter: [let|typename] NAME [: CONSTRAINT] [= ...] */
         from = i + 1;
-        trim(g, &a, &b);
+        trim(g, &pa, &pb);
         int value = 0;
-        if (b - a > 4 && !memcmp(g + a, "let", 3) && space(g[a + 3]))
-            value = 1, a += 4;
-        else if (b - a > 9 && !memcmp(g + a, "typename", 8) && space(g[a + 8]))
-            a += 9;
-        trim(g, &a, &b);
-        size_t n = a;
-        while (n < b && text_ident_char(g[n]))
+        if (pb - pa > 4 && !memcmp(g + pa, "let", 3) && space(g[pa + 3]))
+            value = 1, pa += 4;
+        else if (pb - pa > 9 && !memcmp(g + pa, "typename", 8) && space(g[pa + 8]))
+            pa += 9;
+        trim(g, &pa, &pb);
+        size_t n = pa;
+        while (n < pb && text_ident_char(g[n]))
             n++;
-        if (n == a)
+        if (n == pa)
             continue;
-        name_at[count] = a;
-        name_len[count] = n - a;
-        arg_text[count] = value ? "1" : "MyType";
-        arg_at[count] = 0;
-        arg_len[count] = strlen(arg_text[count]);
-        size_t c = n;
-        while (c < b && space(g[c]))
+        size_t k = a->count++;
+        a->name_at[k] = pa;
+        a->name_len[k] = n - pa;
+        a->arg_text[k] = value ? "1" : "MyType";
+        a->arg_at[k] = 0;
+        a->arg_len[k] = strlen(a->arg_text[k]);
+        if (value)
+            continue;
+        const char *ctext = g;
+        size_t ca = 0, cb = 0, c = n;
+        while (c < pb && space(g[c]))
             c++;
-        if (!value && c < b && g[c] == ':') {
-            size_t ca = c + 1, cb = b;
-            for (size_t k = ca; k < cb; k++)
-                if (g[k] == '=')
-                    cb = k;
+        if (c < pb && g[c] == ':') {
+            ca = c + 1, cb = pb;
+            for (size_t q = ca; q < cb; q++)
+                if (g[q] == '=')
+                    cb = q;
             trim(g, &ca, &cb);
-            size_t at = 0, m = conforming_struct(s, len, g + ca, cb - ca, &at);
-            if (m) {
-                arg_text[count] = s;
-                arg_at[count] = at;
-                arg_len[count] = m;
-            }
+        } else if (w && where_constraint(w, g + pa, n - pa, &ca, &cb)) {
+            ctext = w;
         }
-        count++;
+        size_t at = 0, m = cb > ca ? conforming_struct(s, len, ctext + ca, cb - ca, &at) : 0;
+        if (m) {
+            a->arg_text[k] = s;
+            a->arg_at[k] = at;
+            a->arg_len[k] = m;
+        }
     }
-    dgpb_bytebuf args = DGPB_BYTEBUF_INIT, params = DGPB_BYTEBUF_INIT;
-    for (size_t k = 0; k < count; k++) {
-        if (k)
-            bytebuf_append(&args, ", ", 2);
-        bytebuf_append(&args, arg_text[k] + arg_at[k], arg_len[k]);
-    }
-    bytebuf_append(&args, "", 1);
-    const char *p = e->params;
+}
+
+/* `p` with each generic parameter's name (a whole identifier) replaced by its argument. */
+static void substitute(const generic_args *a, const char *p, dgpb_bytebuf *out)
+{
     for (size_t i = 0, plen = strlen(p); i < plen;) {
         if (!text_ident_start(p[i]) || (i && text_ident_char(p[i - 1]))) {
-            bytebuf_append(&params, p + i, 1);
+            bytebuf_append(out, p + i, 1);
             i++;
             continue;
         }
@@ -276,23 +328,56 @@ static int specialise(const char *s, size_t len, generic_entry *e)
         while (end < plen && text_ident_char(p[end]))
             end++;
         size_t k = 0;
-        while (k < count && !is_word(p, i, end, g + name_at[k], name_len[k]))
+        while (k < a->count && !is_word(p, i, end, a->g + a->name_at[k], a->name_len[k]))
             k++;
-        if (k < count)
-            bytebuf_append(&params, arg_text[k] + arg_at[k], arg_len[k]);
+        if (k < a->count)
+            bytebuf_append(out, a->arg_text[k] + a->arg_at[k], a->arg_len[k]);
         else
-            bytebuf_append(&params, p + i, end - i);
+            bytebuf_append(out, p + i, end - i);
         i = end;
     }
-    bytebuf_append(&params, "", 1);
-    if (args.failed || params.failed) {
-        bytebuf_free(&args);
-        bytebuf_free(&params);
-        return -1;
-    }
+    bytebuf_append(out, "", 1);
+}
+
+/* A new string: buffer b taken (NULL when it failed). */
+static char *taken(dgpb_bytebuf *b)
+{
     size_t size;
-    e->type_args = (char *)bytebuf_take(&args, &size);
-    e->concrete_params = (char *)bytebuf_take(&params, &size);
+    if (b->failed) {
+        bytebuf_free(b);
+        return NULL;
+    }
+    return (char *)bytebuf_take(b, &size);
+}
+
+/*
+ * Fills e->type_args ("Twice, 1": one argument per generic parameter of
+ * e->generics, a struct of the module that conforms to a parameter's
+ * interface, inline or in the `where` clause `w` (NULL: none), else MyType;
+ * 1 for a value parameter), e->suffix (the first argument, for the
+ * specialising entry's name), e->concrete_params and e->concrete_return (the
+ * parameters and the return type `ret` with each generic parameter's name
+ * replaced by its argument, so that "uniform S scaler" reads "uniform Twice
+ * scaler"). 0, or -1 no memory.
+ */
+static int specialise(const char *s, size_t len, const char *ret, const char *w, generic_entry *e)
+{
+    generic_args a;
+    generic_args_read(s, len, e->generics, w, &a);
+    dgpb_bytebuf args = DGPB_BYTEBUF_INIT, params = DGPB_BYTEBUF_INIT, result = DGPB_BYTEBUF_INIT;
+    for (size_t k = 0; k < a.count; k++) {
+        if (k)
+            bytebuf_append(&args, ", ", 2);
+        bytebuf_append(&args, a.arg_text[k] + a.arg_at[k], a.arg_len[k]);
+    }
+    bytebuf_append(&args, "", 1);
+    substitute(&a, e->params, &params);
+    substitute(&a, ret, &result);
+    e->type_args = taken(&args);
+    e->concrete_params = taken(&params);
+    e->concrete_return = taken(&result);
+    if (!e->type_args || !e->concrete_params || !e->concrete_return)
+        return -1;
     size_t first = strcspn(e->type_args, ",");
     e->suffix = mem_alloc(first + 1);
     if (!e->suffix)
@@ -304,10 +389,13 @@ static int specialise(const char *s, size_t len, generic_entry *e)
 
 /*
  * The declaration after the attribute lists s[attr_from, at) (in the blanked
- * text `s`; `orig` is the text itself): fills *e when it is a generic function. 1 found, 0 not generic (or not a function), -1 no memory.
+ * text `s`; `orig` is the text itself), with `__generic<...>` at `lead` when
+ * that comes before the attributes (else lead is attr_from): fills *e when it
+ * is a generic function. 1 found, 0 not generic (or not a function), -1 no
+ * memory.
  */
-static int declaration(const char *orig, const char *s, size_t len, size_t attr_from, size_t at,
-                       generic_entry *e)
+static int declaration(const char *orig, const char *s, size_t len, size_t lead, size_t attr_from,
+                       size_t at, generic_entry *e)
 {
     size_t paren = at;
     while (paren < len && s[paren] != '(' && s[paren] != ';' && s[paren] != '{')
@@ -319,7 +407,7 @@ static int declaration(const char *orig, const char *s, size_t len, size_t attr_
         return 0;
     /* __generic<...> before the name */
     size_t generic_from = 0, generic_to = 0;
-    for (size_t i = at; i + 9 <= paren; i++)
+    for (size_t i = lead < at ? lead : at; i + 9 <= paren; i++)
         if (!memcmp(s + i, "__generic", 9) && (i == 0 || !text_ident_char(s[i - 1])) &&
             !text_ident_char(s[i + 9])) {
             size_t lt = i + 9;
@@ -356,6 +444,19 @@ static int declaration(const char *orig, const char *s, size_t len, size_t attr_
         start--;
     if (start == end || !text_ident_start(s[start]))
         return 0;
+    /* After the parameters: the return value's semantic (": SV_Target"), a where clause, the
+       body. */
+    size_t body = close;
+    while (body < len && s[body] != '{' && s[body] != ';')
+        body++;
+    size_t where = close;
+    while (where + 5 <= body && !(!memcmp(s + where, "where", 5) &&
+                                  !text_ident_char(s[where - 1]) && !text_ident_char(s[where + 5])))
+        where++;
+    if (where + 5 > body)
+        where = body;
+    /* The return type: before the name, after __generic<...> when that comes first. */
+    size_t ret_from = generic_to <= start && generic_to > at ? generic_to : at;
     e->name = mem_alloc(end - start + 1);
     if (e->name) {
         memcpy(e->name, s + start, end - start);
@@ -365,10 +466,25 @@ static int declaration(const char *orig, const char *s, size_t len, size_t attr_
     e->attributes = squeeze(orig, attr_from, at); /* with its strings: [shader("compute")] */
     e->params = squeeze(s, paren + 1, close - 1);
     e->args = arg_names(s, paren + 1, close - 1);
+    e->declaration = squeeze(s, at, body);
+    if (lead < attr_from && e->declaration) { /* __generic<...> before the attributes, kept */
+        char *generic = squeeze(s, lead, attr_from);
+        char *both = generic ? mem_printf("%s %s", generic, e->declaration) : NULL;
+        dgpb_free(generic);
+        dgpb_free(e->declaration);
+        e->declaration = both;
+    }
+    e->semantic = squeeze(s, close, where);
+    char *ret = squeeze(s, ret_from, start);
+    char *clause = where < body ? squeeze(s, where + 5, body) : NULL;
     e->line = line_of(s, start);
-    if (!(e->name && e->generics && e->attributes && e->params && e->args))
-        return -1;
-    return specialise(s, len, e) ? -1 : 1;
+    int rc = -1;
+    if (e->name && e->generics && e->attributes && e->params && e->args && e->declaration &&
+        e->semantic && ret && (clause || where == body))
+        rc = specialise(s, len, ret[0] ? ret : "void", clause, e) ? -1 : 1;
+    dgpb_free(ret);
+    dgpb_free(clause);
+    return rc;
 }
 
 static void entry_free(generic_entry *e)
@@ -378,6 +494,9 @@ static void entry_free(generic_entry *e)
     dgpb_free(e->attributes);
     dgpb_free(e->params);
     dgpb_free(e->args);
+    dgpb_free(e->declaration);
+    dgpb_free(e->semantic);
+    dgpb_free(e->concrete_return);
     dgpb_free(e->type_args);
     dgpb_free(e->concrete_params);
     dgpb_free(e->suffix);
@@ -435,8 +554,28 @@ int entry_scan_generics(const char *text, size_t len, generic_entry **out, size_
             if (at >= len || s[at] != '[')
                 break;
         }
+        /* __generic<...> before the attribute lists, as before a function */
+        size_t lead = from, k = from;
+        while (k > 0 && space(s[k - 1]))
+            k--;
+        if (k > 0 && s[k - 1] == '>') {
+            int depth = 0;
+            size_t j = k;
+            while (j > 0) {
+                j--;
+                if (s[j] == '>')
+                    depth++;
+                else if (s[j] == '<' && --depth == 0)
+                    break;
+            }
+            while (!depth && j > 0 && space(s[j - 1]))
+                j--;
+            if (!depth && j >= 9 && !memcmp(s + j - 9, "__generic", 9) &&
+                (j == 9 || !text_ident_char(s[j - 10])))
+                lead = j - 9;
+        }
         generic_entry e = {0};
-        int found = declaration(text, s, len, from, at, &e);
+        int found = declaration(text, s, len, lead, from, at, &e);
         if (found == 1) {
             generic_entry *grown = mem_grow(list, n, &cap, sizeof *list, 4);
             if (grown) {

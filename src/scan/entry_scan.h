@@ -20,13 +20,20 @@ typedef struct generic_entry {
     char *attributes; /* the attribute lists before it, "[numthreads(4, 1, 1)]" */
     char *params;     /* its parameter list without the parentheses */
     char *args;       /* the parameters' names, "id, gid": a call that forwards them */
+    /* The declaration without its attributes, as the function is kept ("void apply<T : IOp>(uint3
+       id : SV_DispatchThreadID) where ..."): a generic function that is no entry point. */
+    char *declaration;
     /* A specialisation that compiles: the type arguments, one per generic parameter (a struct
-       of the module that conforms to its interface, else "MyType"; "1" for a value), "Twice";
-       the first of them, for the specialising entry's name; and the parameters with each
-       generic parameter replaced by its argument, "uint3 id, uniform Twice scaler". */
+       of the module that conforms to its interface, inline or in a `where` clause, else
+       "MyType"; "1" for a value), "Twice"; the first of them, for the specialising entry's
+       name; the parameters and the return type with each generic parameter replaced by its
+       argument, "uint3 id, uniform Twice scaler", "float4"; and the return value's semantic,
+       ": SV_Target" ("" when none). */
     char *type_args;
     char *suffix;
     char *concrete_params;
+    char *concrete_return;
+    char *semantic;
     uint32_t line; /* 1-based line of the name */
 } generic_entry;
 

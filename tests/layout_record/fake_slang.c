@@ -22,7 +22,9 @@
  * layout (an entry parameter), and the lists indexed unchecked.
  *
  * The "module" decides what compiles: a module path containing "broken"
- * fails with a diagnostic, "generic" gives one specialization parameter.
+ * fails with a diagnostic, "abspath" fails with one that names the module by
+ * its absolute path (as Slang may: the build must name it as the user did),
+ * "generic" gives one specialization parameter.
  * The program's entry points are the -entry/-stage pairs given, in order.
  * $FAKE_SLANG_VERSION replaces the build tag.
  *
@@ -41,7 +43,7 @@
  * slot 11 records setLanguagePrelude; every other slot aborts. The
  * fake_slang_* functions at the end let a test read what was recorded.
  */
-#define _POSIX_C_SOURCE 200809L
+#define _XOPEN_SOURCE 700 /* realpath */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -161,6 +163,7 @@ struct SlangCompileRequest {
     SlangMatrixLayoutMode matrix;
     char *module;
     const char *diagnostics;
+    char diagnostics_buf[4200]; /* a diagnostic made for the module ("abspath") */
     struct SlangReflection reflection;
     char names[MAX_ENTRIES][64];
     /* slangc's command-line mode (the native worker's compiles) */
@@ -516,6 +519,18 @@ static int write_text(const char *path, const char *text)
     return fclose(f) == 0 && ok ? 0 : -1;
 }
 
+/* The module's own diagnostic, naming it by its absolute path; -1 (a failed compile). */
+static SlangResult absolute_diagnostic(SlangCompileRequest *request)
+{
+    char *absolute = realpath(request->module, NULL);
+    snprintf(request->diagnostics_buf, sizeof request->diagnostics_buf,
+             "%s(3): error 30015: undefined identifier 'nope'\n",
+             absolute ? absolute : request->module);
+    free(absolute);
+    request->diagnostics = request->diagnostics_buf;
+    return -1;
+}
+
 /* spCompile() in slangc's command-line mode: the outputs -o, -reflection-json and -depfile
  * name; with -skip-codegen the reflection JSON only, as Slang 2026.16 writes its -o and
  * its depfile in the code-generation step it skips. */
@@ -538,6 +553,8 @@ static SlangResult compile_as_slangc(SlangCompileRequest *request)
         request->diagnostics = "broken.slang(3): error 30015: undefined identifier 'nope'\n";
         return -1;
     }
+    if (strstr(request->module, "abspath"))
+        return absolute_diagnostic(request);
     const SlangReflection *r = &request->reflection;
     const char *entry = r->entry_count ? request->names[r->entry_count - 1] : "";
     char text[256];
@@ -586,6 +603,8 @@ SlangResult spCompile(SlangCompileRequest *request)
         request->diagnostics = "broken.slang(3): error 30015: undefined identifier 'nope'\n";
         return -1;
     }
+    if (strstr(request->module, "abspath"))
+        return absolute_diagnostic(request);
     request->reflection.specialization_params = strstr(request->module, "generic") ? 1 : 0;
     return 0;
 }

@@ -219,10 +219,18 @@ void tool_print_diag_json(const dgpb_diag *d)
 
 const char *tool_space_text(uint32_t space, char buf[16])
 {
-    if (space == DGPB_SPACE_LAUNCH)
-        return "launch";
-    if (space == DGPB_SPACE_PIPELINE_CONSTANT)
-        return "pipeline_constant";
+    const char *name = dgpb_space_name(space);
+    if (name)
+        return name;
     snprintf(buf, 16, "%" PRIu32, space);
+    return buf;
+}
+
+const char *tool_binding_text(uint32_t binding, char buf[16])
+{
+    const char *name = dgpb_binding_name(binding);
+    if (name)
+        return name;
+    snprintf(buf, 16, "%" PRIu32, binding);
     return buf;
 }

@@ -75,11 +75,13 @@ const char *tool_text(const char *s, size_t n);
 void tool_json_string(FILE *f, const char *s);
 
 /*
- * A row's `space` as the text listings spell it (dgpb-dump's listing,
- * dgpb-run --list): `launch` for DGPB_SPACE_LAUNCH (0xFFFFFFFF),
- * `pipeline_constant` for DGPB_SPACE_PIPELINE_CONSTANT (0xFFFFFFFE), else
- * the number, written into `buf`. The JSON views keep the number.
+ * A row's `space` and `binding` as every listing spells them (dgpb-dump's
+ * listing, --report and --diff lines, dgpb-run --list): the vocabulary's
+ * name of a reserved number (dgpb_space_name(), dgpb_binding_name():
+ * `launch`, `pipeline_constant`, `inline`), else the number, written into
+ * `buf`. The JSON views keep the number.
  */
 const char *tool_space_text(uint32_t space, char buf[16]);
+const char *tool_binding_text(uint32_t binding, char buf[16]);
 
 #endif

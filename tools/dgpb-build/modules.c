@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <time.h>
 
 #include "common/tool_common.h"
@@ -44,14 +45,46 @@ static bool names_bundle(const char *out_dir)
     return n >= 5 && !memcmp(out_dir + n - 5, ".dgpb", 5);
 }
 
-int modules_check(const options *o)
+/*
+ * -o NAME.dgpb with one module: the bundle's own file, its view, header and depfile named
+ * after it (dgpb/build.h, bundle_file). Returns -1 to go on, or EXIT_USAGE after the message.
+ */
+static int bundle_file(options *o)
+{
+    const char *out = o->build.out_dir;
+    struct stat st;
+    if (o->module_count > 1)
+        return tool_usage_error("-o '%s' names one bundle, but %zu modules are given: with "
+                                "several modules -o names the folder their bundles go into, "
+                                "each as <stem>.dgpb",
+                                out, o->module_count);
+    if (out[strlen(out) - 1] == '/')
+        return tool_usage_error("-o '%s' ends in '/', a folder's name, yet names a bundle "
+                                "(.dgpb): name the bundle without the '/', or the folder "
+                                "another way",
+                                out);
+    if (o->build.module_path)
+        return tool_usage_error("-o '%s' names the bundle and so its stem, which --module-path "
+                                "names too: give one of them",
+                                out);
+    if (!stat(out, &st) && S_ISDIR(st.st_mode))
+        return tool_usage_error("-o '%s' names a bundle, but a folder of that name is there: "
+                                "remove it, or name the bundle another way",
+                                out);
+    o->build.bundle_file = out;
+    o->build.out_dir = NULL;
+    return -1;
+}
+
+int modules_check(options *o)
 {
     if (o->list) /* --list writes nothing */
         return -1;
-    if (o->build.out_dir && names_bundle(o->build.out_dir))
-        return tool_usage_error("-o '%s' names a bundle: -o takes a folder, the one each "
-                                "module's <stem>.dgpb goes into",
-                                o->build.out_dir);
+    if (o->build.out_dir && names_bundle(o->build.out_dir)) {
+        int rc = bundle_file(o);
+        if (rc >= 0)
+            return rc;
+    }
     if (o->module_count < 2)
         return -1;
     if (o->build.depfile_path)

@@ -13,13 +13,17 @@
 #include "options.h"
 
 /*
- * Checks the modules before anything is built or listed: with several, -MF,
+ * Checks the modules before anything is built or listed, and reads -o: with
+ * one module, an -o whose last component ends in .dgpb names the bundle
+ * itself (as `cc -o` names its output): it goes to o->build.bundle_file,
+ * and is a usage error with a trailing '/', with --module-path (which names
+ * the stem too) or where a folder of that name stands. With several, -MF,
  * --module-path and an -o that names a bundle file (FILE.dgpb) are usage
  * errors, as are two modules that would write the same files (one stem in
  * one folder), both named; --list writes nothing, so it checks none of
  * them. Returns -1 to go on, or EXIT_USAGE after the message.
  */
-int modules_check(const options *o);
+int modules_check(options *o);
 
 /*
  * Builds each module with o->build (compiler, cache, sink and cancel flag

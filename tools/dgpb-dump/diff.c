@@ -89,6 +89,30 @@ static void blob(FILE *out, const cJSON *c)
             cJSON_IsObject(n) ? str(n, "sha256") : "none");
 }
 
+/* A row's space or binding (`field`) as every listing spells it: the vocabulary's name of a
+   reserved number (tool_space_text, tool_binding_text), else the number. */
+static const char *place_text(const char *field, double v, char buf[16])
+{
+    uint32_t n = (uint32_t)v;
+    return !strcmp(field, "space") ? tool_space_text(n, buf) : tool_binding_text(n, buf);
+}
+
+/* "old -> new" of a field that changed; a space or binding spelled as the listings do. */
+static void field_change(FILE *out, const cJSON *c)
+{
+    const char *field = str(c, "field");
+    const cJSON *o = cJSON_GetObjectItemCaseSensitive(c, "old");
+    const cJSON *n = cJSON_GetObjectItemCaseSensitive(c, "new");
+    if ((strcmp(field, "space") && strcmp(field, "binding")) || !cJSON_IsNumber(o) ||
+        !cJSON_IsNumber(n)) {
+        old_new(out, c);
+        return;
+    }
+    char b1[16], b2[16];
+    fprintf(out, "%s -> %s", place_text(field, o->valuedouble, b1),
+            place_text(field, n->valuedouble, b2));
+}
+
 static void param(FILE *out, const cJSON *c)
 {
     const char *how = str(c, "change");
@@ -96,15 +120,17 @@ static void param(FILE *out, const cJSON *c)
     int index = (int)num(c, "index");
     if (!strcmp(how, "added")) {
         const cJSON *row = cJSON_GetObjectItemCaseSensitive(c, "new");
-        fprintf(out, "param #%d '%s' added (%s, space %.0f, binding %.0f)", index, shown(name),
-                shown(str(row, "kind")), num(row, "space"), num(row, "binding"));
+        char b1[16], b2[16];
+        fprintf(out, "param #%d '%s' added (%s, space %s, binding %s)", index, shown(name),
+                shown(str(row, "kind")), place_text("space", num(row, "space"), b1),
+                place_text("binding", num(row, "binding"), b2));
     } else if (!strcmp(how, "removed")) {
         fprintf(out, "param #%d '%s' removed", index, shown(name));
     } else if (!strcmp(how, "moved")) {
         fprintf(out, "param '%s': row #%.0f -> #%d", shown(name), num(c, "old_index"), index);
     } else {
         fprintf(out, "param #%d '%s': %s ", index, shown(name), shown(str(c, "field")));
-        old_new(out, c);
+        field_change(out, c);
     }
 }
 

@@ -75,25 +75,30 @@ void dump_listing(FILE *out, const dgpb_bundle *b, const char *path)
             /* Shaped rows (textures, samplers) carry their shape in `offset`: a last column
                spells it (docs/format.md, "Shapes"). */
             bool shaped = false;
-            for (uint32_t k = 0; k < e->param_count; k++)
+            int space_w = 6; /* as wide as the widest space: "pipeline_constant" */
+            char sp[16], bd[16];
+            for (uint32_t k = 0; k < e->param_count; k++) {
                 shaped |= dgpb_kind_has_shape(e->params[k].kind);
+                int w = (int)strlen(tool_space_text(e->params[k].space, sp));
+                space_w = w > space_w ? w : space_w;
+            }
             if (e->param_count)
-                fprintf(out, "    %3s  %-20s %-22s %-7s %6s %7s %6s %5s %s%s\n", "#", "param",
-                        "kind", "flags", "space", "binding", "offset", "size", "webgpu",
+                fprintf(out, "    %3s  %-20s %-22s %-7s %*s %7s %6s %5s %s%s\n", "#", "param",
+                        "kind", "flags", space_w, "space", "binding", "offset", "size", "webgpu",
                         shaped ? "  shape" : "");
             for (uint32_t k = 0; k < e->param_count; k++) {
                 const dgpb_param_view *p = &e->params[k];
                 char fl[32];
                 flags_text(p->flags, fl, sizeof fl);
-                char sp[16], shape[96] = "";
+                char shape[96] = "";
                 if (dgpb_kind_has_shape(p->kind))
                     dgpb_shape_text(p->offset, shape, sizeof shape);
                 char webgpu[32];
                 snprintf(webgpu, sizeof webgpu, *shape ? "%-6u  " : "%u", p->webgpu_layout);
-                fprintf(out, "    %3u  %-20s %-22s %-7s %6s %7u %6u %5u %s%s\n", k,
-                        tool_text(p->name.ptr, p->name.len), dgpb_kind_name(p->kind), fl,
-                        tool_space_text(p->space, sp), p->binding, p->offset, p->size, webgpu,
-                        shape);
+                fprintf(out, "    %3u  %-20s %-22s %-7s %*s %7s %6u %5u %s%s\n", k,
+                        tool_text(p->name.ptr, p->name.len), dgpb_kind_name(p->kind), fl, space_w,
+                        tool_space_text(p->space, sp), tool_binding_text(p->binding, bd), p->offset,
+                        p->size, webgpu, shape);
             }
             if (e->capability_count) {
                 fprintf(out, "    capabilities:");

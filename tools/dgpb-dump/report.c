@@ -434,6 +434,16 @@ static void number_cell(FILE *out, uint32_t v)
         fprintf(out, "<td class=\"n\">%" PRIu32 "</td>", v);
 }
 
+/* A space or binding cell: the vocabulary's name of a reserved number (its number in the
+   title), as every listing spells it; else the number. */
+static void reserved_cell(FILE *out, uint32_t v, const char *name)
+{
+    if (name)
+        fprintf(out, "<td class=\"n\" title=\"%" PRIu32 "\">%s</td>", v, name);
+    else
+        number_cell(out, v);
+}
+
 static void entry_section(FILE *out, const dgpb_target_view *t, uint32_t ti, uint32_t i)
 {
     const dgpb_entry_view *e = &t->entries[i];
@@ -461,10 +471,12 @@ static void entry_section(FILE *out, const dgpb_target_view *t, uint32_t ti, uin
     if (dgpb_stage_has_thread_group(e->stage_id))
         fprintf(out, " [%" PRIu32 ", %" PRIu32 ", %" PRIu32 "]", e->thread_group_size[0],
                 e->thread_group_size[1], e->thread_group_size[2]);
+    if (t->layout_count) /* with none, no layout to point at (as dgpb-dump's listing) */
+        fprintf(out, " &middot; layout %" PRIu32, e->layout);
     fprintf(out,
-            " &middot; layout %" PRIu32 " &middot; code <span title=\"%" PRIu32
-            " bytes\">%s bytes</span> at %" PRIu32 " &middot; sha256 <code>%.16s</code>",
-            e->layout, e->code.size, num(e->code.size, b1), e->code.offset, hex);
+            " &middot; code <span title=\"%" PRIu32 " bytes\">%s bytes</span> at %" PRIu32
+            " &middot; sha256 <code>%.16s</code>",
+            e->code.size, num(e->code.size, b1), e->code.offset, hex);
     fputs("</p>\n", out);
     if (!e->param_count) {
         fputs("<p>No parameters.</p>\n</section>\n", out);
@@ -499,8 +511,8 @@ static void entry_section(FILE *out, const dgpb_target_view *t, uint32_t ti, uin
         fprintf(out, "<td class=\"n\">%" PRIu32 "</td><td><code>", k);
         esc_str(out, p->name);
         fprintf(out, "</code></td><td>%s</td><td>%s</td>", kind, fl[0] ? fl : "&ndash;");
-        number_cell(out, p->space);
-        number_cell(out, p->binding);
+        reserved_cell(out, p->space, dgpb_space_name(p->space));
+        reserved_cell(out, p->binding, dgpb_binding_name(p->binding));
         if (dgpb_kind_has_shape(p->kind)) { /* its shape, spelled (docs/format.md, "Shapes") */
             char shape[96];
             fprintf(out, "<td>%s</td>", dgpb_shape_text(p->offset, shape, sizeof shape));
@@ -523,8 +535,10 @@ static void section_entries(FILE *out, const dgpb_bundle *b)
 {
     fputs("<section id=\"entries\">\n<h2>Entries and parameters</h2>\n"
           "<p>Each entry's rows in bind order: a row's index is what a host's bind command "
-          "carries. 0xFFFFFFFF marks launch parameters (space) or values stored directly in "
-          "the global parameter block (ptx binding).</p>\n",
+          "carries. The space <code>launch</code> is the data handed over with the dispatch "
+          "(push constants, a kernel's parameters), <code>pipeline_constant</code> the "
+          "constants set when the pipeline is created; the binding <code>inline</code> a "
+          "value stored directly in the global parameter block (ptx).</p>\n",
           out);
     for (uint32_t ti = 0; ti < dgpb_bundle_target_count(b); ti++) {
         const dgpb_target_view *t = dgpb_bundle_target(b, ti);

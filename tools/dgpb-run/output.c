@@ -57,11 +57,7 @@ void tool_list(const dgpb_bundle *b, const dgpb_target_view *t, const char *bund
                    dgpb_kind_name(p->kind));
             char sp[16];
             printf("%s", tool_space_text(p->space, sp));
-            printf(" binding ");
-            if (p->binding == DGPB_BINDING_INLINE)
-                printf("inline");
-            else
-                printf("%u", p->binding);
+            printf(" binding %s", tool_binding_text(p->binding, sp));
             char shape[96];
             if (dgpb_kind_has_shape(p->kind))
                 printf(" shape %s size %u", dgpb_shape_text(p->offset, shape, sizeof shape),
