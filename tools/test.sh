@@ -33,10 +33,13 @@ if [ "${1:-}" != "--quick" ]; then
     # The sanitizers watch the C code; the JavaScript tests (the embedded
     # compiler, the reader package, Dawn, the browser host in Chromium) ran
     # above and run no C of ours, and the Bazel rule's test (bazel) runs
-    # dgpb-build as the build tests do.
+    # dgpb-build as the build tests do. The real-renderers collection (collection),
+    # the benchmark's smoke (bench-smoke) and the 25 MB module (large) spend their
+    # time in Slang, and the C they run is the C the build tests run here: they run
+    # above only.
     export ASAN_OPTIONS=detect_leaks=1:abort_on_error=1
     export UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
-    run_suite build-sanitize "ASan+UBSan build" "-LE slangc-wasm|js|webgpu|web|bazel" -- \
+    run_suite build-sanitize "ASan+UBSan build" "-LE slangc-wasm|js|webgpu|web|bazel|collection|bench-smoke|large" -- \
         -DCMAKE_BUILD_TYPE=Debug -DDGPB_SANITIZE=ON -DDGPB_WERROR=ON
 fi
 echo "== all tests passed"

@@ -116,32 +116,41 @@ void c_type_text(const c_type *c, char *buf, size_t size)
         snprintf(buf + n, size - n, ", [column][row]");
 }
 
+/* Row `row` of entry `e` as the code's readers take it, and the entry's name into `entry`. */
+static code_row row_of(const dgpb_entry_view *e, uint32_t row, char entry[DGPB_MAX_STRING + 1])
+{
+    const dgpb_param_view *p = &e->params[row];
+    memcpy(entry, e->name.ptr, e->name.len);
+    entry[e->name.len] = 0;
+    return (code_row){.kind = p->kind,
+                      .space = p->space,
+                      .binding = p->binding,
+                      .offset = p->offset,
+                      .size = p->size};
+}
+
+/* Keeps the first failure to read the code in ts; whether `rc` is one. */
+static bool keep_failure(c_header_types *ts, int rc, const dgpb_diag *d)
+{
+    if (rc && !ts->rc) {
+        ts->rc = rc;
+        if (ts->diag)
+            *ts->diag = *d;
+    }
+    return rc != 0;
+}
+
 /* The type the code of entry `e` of target `t` states for its row `row`, into *v; false when
    the code cannot be read (the first such failure is kept in ts). */
 static bool raw_type(c_header_types *ts, const dgpb_target_view *t, const dgpb_entry_view *e,
                      uint32_t row, dgpb_code_type *v)
 {
-    const dgpb_param_view *p = &e->params[row];
     char entry[DGPB_MAX_STRING + 1];
-    memcpy(entry, e->name.ptr, e->name.len);
-    entry[e->name.len] = 0;
-    code_row desc = {.kind = p->kind,
-                     .space = p->space,
-                     .binding = p->binding,
-                     .offset = p->offset,
-                     .size = p->size};
+    code_row desc = row_of(e, row, entry);
     dgpb_diag d;
     dgpb_diag_clear(&d);
     int rc = code_type_find(t->code_format_id, e->code.data, e->code.size, entry, &desc, v, &d);
-    if (rc) {
-        if (!ts->rc) {
-            ts->rc = rc;
-            if (ts->diag)
-                *ts->diag = d;
-        }
-        return false;
-    }
-    return true;
+    return !keep_failure(ts, rc, &d);
 }
 
 /* The C type the code of entry `e` of target `t` states for its row `row`. */
@@ -216,23 +225,13 @@ void c_header_types_find(c_header_types *ts, const dgpb_target_view *t, const dg
 static void raw_fields(c_header_types *ts, const dgpb_target_view *t, const dgpb_entry_view *e,
                        uint32_t row, code_fields *out)
 {
-    const dgpb_param_view *p = &e->params[row];
     char entry[DGPB_MAX_STRING + 1];
-    memcpy(entry, e->name.ptr, e->name.len);
-    entry[e->name.len] = 0;
-    code_row desc = {.kind = p->kind,
-                     .space = p->space,
-                     .binding = p->binding,
-                     .offset = p->offset,
-                     .size = p->size};
+    code_row desc = row_of(e, row, entry);
     dgpb_diag d;
     dgpb_diag_clear(&d);
-    int rc = code_fields_find(t->code_format_id, e->code.data, e->code.size, entry, &desc, out, &d);
-    if (rc && !ts->rc) {
-        ts->rc = rc;
-        if (ts->diag)
-            *ts->diag = d;
-    }
+    keep_failure(
+        ts, code_fields_find(t->code_format_id, e->code.data, e->code.size, entry, &desc, out, &d),
+        &d);
 }
 
 void c_header_types_fields(c_header_types *ts, const dgpb_target_view *t, const dgpb_entry_view *e,

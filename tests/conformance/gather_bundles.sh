@@ -1,26 +1,34 @@
 #!/bin/sh
-# gather_bundles.sh BUILT OUT_DIR MODULE... - gathers each conformance module's
-# bundle into OUT_DIR from BUILT, where crosscheck_bundles built every fixture
-# module (tests/crosscheck/build_bundles.sh: BUILT/<folder>/<module>.dgpb for
+# gather_bundles.sh DGPB_BUILD BUILT OUT_DIR MODULE... - gathers each
+# conformance module's bundle into OUT_DIR from BUILT, where
+# crosscheck_bundles (which ctest runs first) built every fixture module
+# (tests/crosscheck/build_bundles.sh: BUILT/<folder>/<module>.dgpb for
 # fixtures/<folder>/<module>.slang, with the same options: every target the
-# host triple loads, a `// dgpb-targets:` line's targets, a folder's include/).
-# Building them a second time would only repeat the same bytes. Exits 1,
-# naming the module, when one was not built; stops at the first.
+# host triple loads, a `// dgpb-targets:` line's targets, a folder's
+# include/): building them a second time would only repeat the same bytes.
+# A bundle missing there, or older than DGPB_BUILD (this test run alone), is
+# built here with those options. Stops at the first failure.
 set -e
-built=$1
-out=$2
-shift 2
+build=$1
+built=$2
+out=$3
+shift 3
 rm -rf "$out"
 mkdir -p "$out"
 for module in "$@"; do
     stem=$(basename "$module" .slang)
-    folder=$(basename "$(dirname "$module")")
-    bundle="$built/$folder/$stem.dgpb"
-    if [ ! -f "$bundle" ]; then
-        echo "FAIL: $module was not built into $bundle (see crosscheck_bundles)"
-        exit 1
+    dir=$(dirname "$module")
+    bundle="$built/$(basename "$dir")/$stem.dgpb"
+    if [ -f "$bundle" ] && [ ! "$bundle" -ot "$build" ]; then
+        cp "$bundle" "$out/$stem.dgpb"
+        cp "${bundle%.dgpb}.bundle.json" "$out/$stem.bundle.json"
+        echo "gathered $stem.dgpb"
+        continue
     fi
-    cp "$bundle" "$out/$stem.dgpb"
-    cp "$built/$folder/$stem.bundle.json" "$out/$stem.bundle.json"
-    echo "gathered $stem.dgpb"
+    targets=$(head -n 5 "$module" | sed -n 's#^// dgpb-targets:[[:space:]]*\([a-z0-9,]*\).*#\1#p' | head -n 1)
+    set -- # the loop list was expanded once; the positional parameters now hold the options
+    [ -z "$targets" ] || set -- --targets "$targets"
+    [ ! -d "$dir/include" ] || set -- "$@" -I "$dir/include"
+    "$build" -q "$@" -o "$out" "$module"
+    echo "built $stem.dgpb${targets:+ ($targets)}"
 done

@@ -135,9 +135,20 @@ fi
 if want private-tmp; then
 # 4. A private /tmp (systemd's PrivateTmp) with a shared service folder.
 build_with "$work/pt-host.log" -q "$work/plain.slang" -o "$work/pt-host" || fail "private /tmp: $(cat "$work/pt-host.log")"
+# The folders this build needs that lie under the host's /tmp (a checkout in /tmp, the test's
+# own folder) are bound back into the private one, as a user's project folder would be there:
+# from the host's /tmp, still open as descriptor 3 (--no-canonicalize: mount would otherwise
+# resolve that path to the private /tmp's).
 timeout 600 unshare -m bash -c '
+    exec 3</tmp
     mount -t tmpfs tmpfs /tmp || exit 99
-    "$2" --targets spirv,wgsl -q "$1/plain.slang" -o "$1/pt"' _ "$work" "$build" 2> "$work/pt.log"
+    for p in "$1" "$2" "$3"; do
+        case $p in /tmp/?*) top=${p#/tmp/}; top=${top%%/*} ;; *) continue ;; esac
+        [ -d "/tmp/$top" ] && continue
+        mkdir "/tmp/$top" && mount --no-canonicalize --bind "/proc/$$/fd/3/$top" "/tmp/$top" || exit 98
+    done
+    exec 3<&-
+    "$2" --targets spirv,wgsl -q "$1/plain.slang" -o "$1/pt"' _ "$work" "$build" "$fixtures" 2> "$work/pt.log"
 status=$?
 [ $status = 0 ] || fail "private /tmp: exit $status: $(cat "$work/pt.log")"
 compare "private /tmp" "$work/pt" "$work/pt-host" plain

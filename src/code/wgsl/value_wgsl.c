@@ -257,6 +257,21 @@ static int struct_layout(walker *w, mark open, int depth, uint64_t *align, uint6
     return DGPB_OK;
 }
 
+/* Whether the struct laid out as `t` has one member, at offset 0: *m. */
+static int only_member(walker *w, const wtype *t, int depth, wmember *m, bool *one)
+{
+    wgsl_restore(&w->lex, t->elem);
+    int rc = wgsl_advance(&w->lex);
+    wmember next;
+    bool got = false, more = false;
+    if (!rc)
+        rc = next_member(w, 0, depth, m, &got);
+    if (!rc && got)
+        rc = next_member(w, m->offset + m->size, depth, &next, &more);
+    *one = !rc && got && !more && !m->offset;
+    return rc;
+}
+
 /*
  * Whether the struct laid out as `t` is Slang's storage wrapper of a matrix
  * (code/value_types.h): named so, its one member an array of as many vectors
@@ -271,15 +286,10 @@ static int matrix_storage(walker *w, const wtype *t, int depth, dgpb_code_type *
     const token *name = &t->decl->name;
     if (!code_matrix_storage_name(name->s, name->len, &rows, &columns, &column_major) || rows < 2)
         return DGPB_OK;
-    wgsl_restore(&w->lex, t->elem);
-    int rc = wgsl_advance(&w->lex);
-    wmember m, next;
-    bool got = false, more = false;
-    if (!rc)
-        rc = next_member(w, 0, depth, &m, &got);
-    if (!rc && got)
-        rc = next_member(w, m.offset + m.size, depth, &next, &more);
-    if (rc || !got || more || m.offset)
+    wmember m;
+    bool one;
+    int rc = only_member(w, t, depth, &m, &one);
+    if (rc || !one)
         return rc;
     wtype array, el;
     if ((rc = layout(w, m.type, depth + 1, &array)) || !array.is_array ||
@@ -311,15 +321,10 @@ static int array_storage(walker *w, const wtype *t, int depth, dgpb_code_type *v
     const token *name = &t->decl->name;
     if (!code_array_storage_name(name->s, name->len, &named, count))
         return DGPB_OK;
-    wgsl_restore(&w->lex, t->elem);
-    int rc = wgsl_advance(&w->lex);
-    wmember m, next;
-    bool got = false, more = false;
-    if (!rc)
-        rc = next_member(w, 0, depth, &m, &got);
-    if (!rc && got)
-        rc = next_member(w, m.offset + m.size, depth, &next, &more);
-    if (rc || !got || more || m.offset)
+    wmember m;
+    bool one;
+    int rc = only_member(w, t, depth, &m, &one);
+    if (rc || !one)
         return rc;
     wtype array, el;
     if ((rc = layout(w, m.type, depth + 1, &array)) || !array.is_array || array.count != *count ||
