@@ -19,7 +19,7 @@ strip .gpu/bin/*
 for lib in libcrypto.so.3 libcjson.so.1; do # what the hosts link that a GPU machine may lack
     cp -L "$(ldconfig -p | sed -n "s/.*$lib (libc6,x86-64) => //p" | head -1)" .gpu/lib/
 done
-tests/conformance/build_bundles.sh "$build/dgpb-build" .gpu/bundles \
+tests/conformance/gather_bundles.sh "$build/dgpb-build" "$build/tests/crosscheck/bundles" .gpu/bundles \
     fixtures/conformance/*.slang fixtures/build/render.slang \
     $(ls fixtures/plain/*.slang | grep -v '/plain_lib_') >/dev/null
 "$build/dgpb-build" -q --no-layouts --targets spirv,ptx -o .gpu/bundles tests/run/double.slang
