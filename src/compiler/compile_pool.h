@@ -53,12 +53,15 @@ typedef struct compile_pool {
 } compile_pool;
 
 /*
- * Runs `<path> -v` and sets *version to its output with surrounding white
- * space removed (standard error when standard output is empty), a new
- * string (dgpb_free()). DGPB_ERR_TOOL when it cannot run or exits non-zero
- * (with what it printed; `embedded` adds the Node.js hint to exit 127).
+ * Runs `argv` (`<path> -v`, or the recorder's `--slang-version` for a
+ * native library) in the pool's folder and sets *version to its output with
+ * surrounding white space removed (standard error when standard output is
+ * empty), a new string (dgpb_free()). DGPB_ERR_TOOL when it cannot run or
+ * exits non-zero (with what it printed; `embedded` adds the Node.js hint to
+ * exit 127).
  */
-int compile_pool_version(const compile_pool *c, bool embedded, char **version, dgpb_diag *diag);
+int compile_pool_version(const compile_pool *c, const char *const *argv, bool embedded,
+                         char **version, dgpb_diag *diag);
 
 /*
  * Runs `count` (> 0) jobs as one child each, at most `parallel` (> 0) at

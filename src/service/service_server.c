@@ -824,7 +824,9 @@ int service_serve(const service_serve_desc *d, dgpb_diag *diag)
     sa.sa_handler = SIG_IGN;
     sigaction(SIGPIPE, &sa, NULL);
     const char *const embedded[] = {d->compiler, NULL};
-    dgpb_compiler_desc cd = {.path = d->compiler,
+    /* A native library with no slangc comes as both --slangc and --slang-lib. */
+    bool library = d->slang_lib && !strcmp(d->compiler, d->slang_lib);
+    dgpb_compiler_desc cd = {.path = library ? NULL : d->compiler,
                              .embedded = d->embedded ? embedded : NULL,
                              .recorder = d->recorder,
                              .slang_lib = d->slang_lib};

@@ -18,6 +18,10 @@
 #ifndef DGPB_DATA_FROM_BIN
 #define DGPB_DATA_FROM_BIN "../share/dgpb"
 #endif
+/* The installed native Slang, relative to the installed bin/ (cmake/dgpbInstall.cmake). */
+#ifndef DGPB_SLANG_FROM_BIN
+#define DGPB_SLANG_FROM_BIN "../lib/dgpb/slang"
+#endif
 
 /* The folder of this program, for finding the embedded compiler next to it. */
 static void exe_dir(char *buf, size_t size)
@@ -34,30 +38,27 @@ static void exe_dir(char *buf, size_t size)
 }
 
 /*
- * Where the embedded compiler is (docs/install.md, "How the installed tools
- * find each other"). A program in its build tree finds the file
- * `dgpb-source-dir` next to itself, which CMake writes there (and never
- * installs) with the source tree's path: it runs that tree's
- * tools/slangc-wasm. Any other program, an installed one, runs the one of
- * its own prefix, ../share/dgpb/slangc-wasm (DGPB_DATA_FROM_BIN), and never
- * looks into a source tree.
+ * The source tree a program of the build tree belongs to: CMake writes the
+ * file `dgpb-source-dir` next to the programs it builds (and never installs
+ * it) with the tree's path. False for an installed program.
  */
-static void embedded_compiler(const char *dir, char *buf, size_t size)
+static bool source_tree(const char *dir, char *buf, size_t size)
 {
-    char marker[PATH_MAX + 32], source[PATH_MAX];
+    char marker[PATH_MAX + 32];
     snprintf(marker, sizeof marker, "%s/dgpb-source-dir", dir);
     FILE *f = fopen(marker, "r");
-    if (f) {
-        bool got = fgets(source, sizeof source, f) != NULL;
-        fclose(f);
-        source[got ? strcspn(source, "\r\n") : 0] = 0;
-        if (source[0]) {
-            snprintf(buf, size, "%s/tools/slangc-wasm/slangc-wasm", source);
-            return;
-        }
-    }
+    if (!f)
+        return false;
+    bool got = fgets(buf, (int)size, f) != NULL;
+    fclose(f);
+    buf[got ? strcspn(buf, "\r\n") : 0] = 0;
+    return buf[0] != 0;
+}
+
+/* The installation's folder `rel` ("../share/dgpb"), relative to the real folder `dir` of bin/. */
+static void in_prefix(const char *dir, const char *rel, const char *tail, char *buf, size_t size)
+{
     /* `dir` is a real path: each leading "../" drops one of its folders. */
-    const char *rel = DGPB_DATA_FROM_BIN;
     size_t n = strlen(dir);
     while (dir[0] == '/' && !strncmp(rel, "../", 3) && n > 0) {
         while (n > 0 && dir[n - 1] != '/')
@@ -65,7 +66,50 @@ static void embedded_compiler(const char *dir, char *buf, size_t size)
         n -= n > 0;
         rel += 3;
     }
-    snprintf(buf, size, "%.*s/%s/slangc-wasm/slangc-wasm", (int)n, dir, rel);
+    snprintf(buf, size, "%.*s/%s%s", (int)n, dir, rel, tail);
+}
+
+/*
+ * Where the embedded compiler and the native Slang are (docs/install.md,
+ * "How the installed tools find each other"). A program in its build tree
+ * runs its source tree's tools/slangc-wasm and the native Slang that
+ * tools/setup.sh put into deps/slang/lib. Any other program, an installed
+ * one, runs those of its own prefix, ../share/dgpb/slangc-wasm
+ * (DGPB_DATA_FROM_BIN) and ../lib/dgpb/slang (DGPB_SLANG_FROM_BIN), and
+ * never looks into a source tree.
+ */
+static void compiler_places(const char *dir, char *wasm, char *native, size_t size)
+{
+    char source[PATH_MAX];
+    if (source_tree(dir, source, sizeof source)) {
+        snprintf(wasm, size, "%s/tools/slangc-wasm/slangc-wasm", source);
+        snprintf(native, size, "%s/deps/slang/lib", source);
+        return;
+    }
+    in_prefix(dir, DGPB_DATA_FROM_BIN, "/slangc-wasm/slangc-wasm", wasm, size);
+    in_prefix(dir, DGPB_SLANG_FROM_BIN, "", native, size);
+}
+
+/*
+ * The CUDA compilers of the set-up (deps/cuda: nvcc and ptxas for the
+ * embedded compiler's ptx, NVRTC for native Slang's) for a program of the
+ * build tree, named in $CUDA_PATH when the user names none, so that both
+ * compilers and the service's workers find them (docs/build.md, "PTX").
+ */
+static void setup_cuda(const char *dir)
+{
+    static bool done;
+    const char *given = getenv("CUDA_PATH");
+    if (done || (given && *given))
+        return;
+    done = true;
+    char source[PATH_MAX], cuda[PATH_MAX + 32], nvcc[PATH_MAX + 64];
+    if (!source_tree(dir, source, sizeof source))
+        return;
+    snprintf(cuda, sizeof cuda, "%s/deps/cuda", source);
+    snprintf(nvcc, sizeof nvcc, "%s/bin/nvcc", cuda);
+    if (access(nvcc, X_OK) == 0)
+        setenv("CUDA_PATH", cuda, 1);
 }
 
 /* How compiles and layouts run, for --version. */
@@ -103,10 +147,12 @@ int compiler_keep_get(compiler_keep *keep, options *o, dgpb_compiler **out, cons
 {
     *out = NULL;
     *recorder = NULL;
-    char dir[PATH_MAX], slangc_wasm[PATH_MAX + 64];
+    char dir[PATH_MAX], slangc_wasm[PATH_MAX + 64], native_dir[PATH_MAX + 64];
     exe_dir(dir, sizeof dir);
-    embedded_compiler(dir, slangc_wasm, sizeof slangc_wasm);
+    compiler_places(dir, slangc_wasm, native_dir, sizeof slangc_wasm);
+    setup_cuda(dir);
     const char *embedded[] = {slangc_wasm, NULL};
+    const char *native[] = {native_dir, NULL};
     /* The layout recorder, also the native Slang worker, is built and installed next to
      * dgpb-build. */
     char next_to_us[PATH_MAX + 32];
@@ -116,13 +162,15 @@ int compiler_keep_get(compiler_keep *keep, options *o, dgpb_compiler **out, cons
         worker = next_to_us;
     if (!keep->compiler || !same(keep->slangc, o->slangc) || !same(keep->recorder, worker) ||
         !same(keep->slang_lib, o->build.slang_lib) || keep->processes != o->processes ||
-        keep->service != o->service_on) {
+        keep->force != o->force || keep->service != o->service_on) {
         bool no_service = keep->no_service;
         compiler_keep_release(keep);
         keep->no_service = no_service;
         char self[PATH_MAX];
         dgpb_compiler_desc cdesc = {.path = o->slangc,
                                     .embedded = embedded,
+                                    .native = native,
+                                    .force = o->force,
                                     .recorder = worker,
                                     .slang_lib = o->build.slang_lib,
                                     .processes = o->processes,
@@ -134,7 +182,25 @@ int compiler_keep_get(compiler_keep *keep, options *o, dgpb_compiler **out, cons
         int rc = dgpb_compiler_create(&cdesc, &keep->compiler, diag);
         if (rc)
             return rc;
+        if (o->force == DGPB_COMPILER_NATIVE && dgpb_compiler_is_embedded(keep->compiler))
+            rc = dgpb_diag_set(diag, DGPB_ERR_TOOL, -1,
+                               "--compiler native: the compiler named (%s, %s) is the embedded "
+                               "one",
+                               dgpb_compiler_path(keep->compiler),
+                               dgpb_compiler_origin(keep->compiler));
+        else if (o->processes && dgpb_compiler_is_library(keep->compiler))
+            rc = dgpb_diag_set(diag, DGPB_ERR_TOOL, -1,
+                               "--compiler-processes runs one slangc per compile, and the native "
+                               "Slang in use (%s, %s) is a library without slangc: its compiles "
+                               "run on the native workers",
+                               dgpb_compiler_path(keep->compiler),
+                               dgpb_compiler_origin(keep->compiler));
+        if (rc) {
+            compiler_keep_release(keep);
+            return rc;
+        }
         keep->processes = o->processes;
+        keep->force = o->force;
         keep->service = o->service_on;
         if (!copy(o->slangc, &keep->slangc) || !copy(worker, &keep->recorder) ||
             !copy(o->build.slang_lib, &keep->slang_lib)) {

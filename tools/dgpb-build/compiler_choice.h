@@ -23,6 +23,7 @@ typedef struct compiler_keep {
     dgpb_compiler *compiler;
     char *slangc, *recorder, *slang_lib; /* --slangc, the recorder, --slang-lib (NULL: none) */
     bool processes;                      /* --compiler-processes */
+    dgpb_compiler_force force;           /* --compiler */
     bool service;                        /* made with the compile service (options.service_on) */
     bool no_service; /* never the compile service (set by its owner: the persistent worker) */
     unsigned uses;   /* invocations it served */
@@ -30,7 +31,7 @@ typedef struct compiler_keep {
 
 /*
  * The compiler for options `o`: the kept one when it was made from the same
- * choice (--slangc, --compiler-processes, the recorder, --slang-lib, and
+ * choice (--slangc, --compiler, --compiler-processes, the recorder, --slang-lib, and
  * whether it uses the compile service, o->service_on; the
  * environment the lookup reads is the process's own), else a new one that
  * replaces it. *recorder is the layout recorder (--layout-recorder, else the

@@ -73,9 +73,13 @@ static const char usage_tail[] =
     "                         The embedded compiler takes only their defaults and\n"
     "                         --spirv-version 1.5: it refuses the others (exit 2)\n"
     "Compiler:\n"
-    "  --slangc PATH          the Slang compiler. Default, in order: $DGPB_SLANGC,\n"
-    "                         $SLANG_ROOT/bin/slangc, slangc on PATH, the embedded\n"
-    "                         tools/slangc-wasm\n"
+    "  --slangc PATH          the Slang compiler. Default, in order: --slang-lib,\n"
+    "                         $DGPB_SLANGC, $SLANG_ROOT (bin/slangc, else lib/'s\n"
+    "                         libslang), $VULKAN_SDK (likewise), slangc on PATH,\n"
+    "                         the native Slang of the set-up (deps/slang) or of\n"
+    "                         the installation, the embedded tools/slangc-wasm\n"
+    "  --compiler KIND        native or embedded: only that kind of compiler (the\n"
+    "                         lookup above, less what is not of that kind)\n"
     "  -D NAME[=VALUE]        define a macro in every compile (also -DNAME)\n"
     "  -I DIR                 search DIR for includes and imports (also -IDIR)\n"
     "  -j N                   run up to N compiles at once (default: the number of\n"
@@ -95,8 +99,10 @@ static const char usage_tail[] =
     "                         compiles here. off: this run's own workers only\n"
     "  --service-stop         stop this user's compile services and exit\n"
     "  --no-layouts           record no layouts (native hosts need them)\n"
-    "  --slang-lib PATH       the libslang the recorder loads (default: next to the\n"
-    "                         compiler, $SLANG_ROOT/lib)\n"
+    "  --slang-lib PATH       the native libslang to compile with (without\n"
+    "                         --slangc: the compiler itself) and to record layouts\n"
+    "                         with (default: the compiler's, next to slangc,\n"
+    "                         $SLANG_ROOT/lib)\n"
     "Depfile:\n"
     "  -MD                    also write a Make-syntax depfile next to the bundle,\n"
     "                         <stem>.d: the bundle and its view depend on the module\n"
@@ -304,6 +310,12 @@ int options_parse(int argc, char **argv, options *o)
             o->build.triple = v;
         } else if (take_value(argc, argv, &i, "--slangc", false, &v, &err)) {
             o->slangc = v;
+        } else if (take_value(argc, argv, &i, "--compiler", false, &v, &err)) {
+            if (!err && strcmp(v, "embedded") && strcmp(v, "native"))
+                return tool_usage_error("--compiler is 'embedded' or 'native', not '%s'", v);
+            o->force = err                    ? DGPB_COMPILER_ANY
+                       : !strcmp(v, "native") ? DGPB_COMPILER_NATIVE
+                                              : DGPB_COMPILER_EMBEDDED;
         } else if (take_value(argc, argv, &i, "--matrix-layout", false, &v, &err)) {
             if (!err && strcmp(v, "row") && strcmp(v, "column"))
                 return tool_usage_error("--matrix-layout is 'row' or 'column', not '%s'", v);
@@ -382,6 +394,10 @@ int options_parse(int argc, char **argv, options *o)
         return tool_usage_error("no module given");
     if (o->list_json && !o->list)
         return tool_usage_error("--json goes with --list");
+    if (o->force == DGPB_COMPILER_EMBEDDED && o->slangc)
+        return tool_usage_error("--compiler embedded and --slangc '%s' name two compilers: give "
+                                "one",
+                                o->slangc);
     o->build.defines = o->defines;
     o->build.define_count = o->define_count;
     o->build.include_dirs = o->includes;

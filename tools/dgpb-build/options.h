@@ -11,12 +11,14 @@
 #include <stddef.h>
 
 #include "dgpb/build.h"
+#include "dgpb/compiler.h"
 
 typedef struct options {
     dgpb_build_desc build; /* the build's description; build.module_file is set per module */
     const char **modules;  /* the modules, in command-line order (borrowed from argv) */
     size_t module_count;
     const char *slangc;
+    dgpb_compiler_force force; /* --compiler embedded|native (0: either) */
     bool processes;
     const char **defines;
     size_t define_count;

@@ -51,6 +51,7 @@ static const char usage_text[] =
     "  --expect-slang-version V   fail unless the library's build tag is V\n"
     "  --serve                    answer jobs on standard input until it ends\n"
     "  --version                  print the versions of the tool and of libslang\n"
+    "  --slang-version            print libslang's version (its build tag) alone\n"
     "  -h, --help                 this text\n"
     "\n"
     "Exit status:\n"
@@ -89,7 +90,7 @@ int main(int argc, char **argv)
     tool_init("dgpb-slang-layout", "error: ", DGPB_RECORDER_EXIT_USAGE);
     dgpb_slang_desc sd = {0};
     const char *expect = NULL;
-    bool version = false, serving = false, output = false;
+    bool version = false, slang_version = false, serving = false, output = false;
     const char **args = calloc((size_t)argc + 1, sizeof *args);
     size_t n = 0;
     if (!args) {
@@ -108,6 +109,8 @@ int main(int argc, char **argv)
             return DGPB_RECORDER_EXIT_OK;
         } else if (!strcmp(a, "--version")) {
             version = true;
+        } else if (!strcmp(a, "--slang-version")) {
+            slang_version = true;
         } else if (!strcmp(a, "--serve")) {
             serving = true;
         } else if (slot) {
@@ -130,12 +133,16 @@ int main(int argc, char **argv)
         rc = tool_usage_error("--serve takes its jobs from standard input, not '%s'", args[0]);
         goto out;
     }
-    if (!version && !serving && !output) {
+    if (!version && !slang_version && !serving && !output) {
         rc = tool_usage_error("no output given (-o LAYOUT.bin)");
         goto out;
     }
     if (dgpb_slang_open(&sd, &slang, &d)) {
         rc = report(&d);
+        goto out;
+    }
+    if (slang_version) {
+        printf("%s\n", dgpb_slang_version_string(slang));
         goto out;
     }
     if (version) {
