@@ -11,17 +11,22 @@
 #   (c) dgpb-build with every CPU (-j$(nproc)).
 # Prints wall seconds and the ratios a/b, a/c and b/c. Needs a build (tools/setup.sh).
 #
-# With a native Slang configured (NATIVE_SLANGC=/path/to/bin/slangc, or
-# $SLANG_ROOT/bin/slangc), it then times the native path, every run with
-# layouts (the dgpb-slang-layout next to dgpb-build):
+# With a native Slang (NATIVE_SLANGC=/path/to/bin/slangc, or
+# $SLANG_ROOT/bin/slangc, else the set-up's deps/slang through the test
+# suite's build/tests/slang-root/bin/slangc, a slangc over the library:
+# docs/layout.md, "slangc from the library"), it then times the native path,
+# every run with layouts (the dgpb-slang-layout next to dgpb-build):
 #   (n1) the seed's pipeline with that slangc: one slangc per entry and
 #        target, one after the other, then one recorder run per pipeline
 #        group and target (its compiles-only part is printed too);
 #   (n2) dgpb-build --compiler-processes -j$(nproc);
 #   (n3) dgpb-build -j1 on the native worker pool;
 #   (n4) dgpb-build -j$(nproc) on the native worker pool;
-# checks that n2, n3 and n4 write byte-identical bundles, and prints the
-# ratios against the seed's compiles alone and against (c).
+#   (n5) with the set-up's Slang: dgpb-build -j$(nproc) with no compiler
+#        named, the default a user gets (the library itself);
+# checks that n2, n3, n4 (and n5) write byte-identical bundles, and prints the
+# ratios against the seed's compiles alone and against (c), the embedded
+# compiler's dgpb-build.
 #
 #   bench/build-bench.sh            COMPUTE=64 bench/build-bench.sh
 #   NATIVE_SLANGC=/opt/slang/bin/slangc bench/build-bench.sh
@@ -114,6 +119,12 @@ printf 'bundle: %s bytes\n' "$(stat -c %s "$tmp/out1/bench.dgpb")"
 
 native=${NATIVE_SLANGC:-}
 [ -n "$native" ] || [ -z "${SLANG_ROOT:-}" ] || native=$SLANG_ROOT/bin/slangc
+setup_slangc=$(dirname "$build")/tests/slang-root/bin/slangc
+setup=no
+if [ -z "$native" ] && [ -x "$setup_slangc" ] && [ -e "$root/deps/slang/lib/libslang.so" ]; then
+    native=$setup_slangc
+    setup=yes
+fi
 [ -n "$native" ] || exit 0
 [ -x "$native" ] || { echo "build-bench: native slangc '$native' is not executable" >&2; exit 1; }
 
@@ -127,7 +138,16 @@ nseq_s=$(calc "$t2 - $t0")
 np_s=$(run_build "$cpus" "$tmp/np" --slangc "$native" --compiler-processes)
 n1_s=$(run_build 1 "$tmp/n1" --slangc "$native")
 nn_s=$(run_build "$cpus" "$tmp/nn" --slangc "$native")
-for d in np n1; do
+others=(np n1)
+if [ $setup = yes ]; then
+    t0=$(now)
+    env -u DGPB_SLANGC -u SLANG_ROOT -u VULKAN_SDK DGPB_IGNORE_SETUP_SLANG=0 \
+        "$build" -q -j"$cpus" --targets spirv,wgsl $no_cache "$module" -o "$tmp/nd"
+    t1=$(now)
+    nd_s=$(calc "$t1 - $t0")
+    others+=(nd)
+fi
+for d in "${others[@]}"; do
     cmp -s "$tmp/$d/bench.dgpb" "$tmp/nn/bench.dgpb" ||
         { echo "build-bench: native bundles differ ($d and -j$cpus workers)" >&2; exit 1; }
 done
@@ -141,4 +161,9 @@ printf '(n4) dgpb-build -j%-3d native workers:            %8.2f s\n' "$cpus" "$n
 printf 'ratios: n1/n4 %.1fx, seed compiles alone/n4 %.1fx, n2/n4 %.1fx, (c)/n4 %.2fx\n' \
     "$(calc "$nseq_s / $nn_s")" "$(calc "$nseq_c / $nn_s")" "$(calc "$np_s / $nn_s")" \
     "$(calc "$jn_s / $nn_s")"
-printf 'native bundle: %s bytes, with layouts (n2, n3, n4 byte-identical)\n' "$(stat -c %s "$tmp/nn/bench.dgpb")"
+if [ $setup = yes ]; then
+    printf '(n5) dgpb-build -j%-3d the default (set-up):    %8.2f s\n' "$cpus" "$nd_s"
+    printf 'the default against the embedded compiler: (c)/n5 %.2fx\n' "$(calc "$jn_s / $nd_s")"
+fi
+printf 'native bundle: %s bytes, with layouts (n2, n3, n4%s byte-identical)\n' \
+    "$(stat -c %s "$tmp/nn/bench.dgpb")" "$([ $setup = yes ] && echo ', n5')"

@@ -8,6 +8,8 @@
 #                               dgpb::reader, dgpb::code, dgpb::dgpb, dgpb::dgpb_run,
 #                               dgpb_add_shader_bundle()
 #   include/dgpb/               the public headers
+#   lib/dgpb/slang/             the set-up's native Slang (deps/slang/lib: the default
+#                               compiler), with its LICENSE and VERSION
 #   share/dgpb/slangc-wasm/     the embedded Slang compiler with its npm packages
 #   share/dgpb/bazel/           the Bazel rules: dgpb_bundle, dgpb_installation (docs/bazel.md)
 #   share/man/man1/             the programs' manual pages
@@ -19,6 +21,8 @@ set(DGPB_INSTALL_CMAKEDIR ${CMAKE_INSTALL_LIBDIR}/cmake/dgpb
     CACHE STRING "Where the CMake package goes, under the prefix")
 option(DGPB_INSTALL_EMBEDDED_COMPILER
        "Install the embedded Slang compiler (tools/slangc-wasm, after npm ci) into share/dgpb" ON)
+option(DGPB_INSTALL_NATIVE_SLANG
+       "Install the set-up's native Slang (deps/slang, after tools/setup.sh) into lib/dgpb/slang" ON)
 
 # The names an installed project uses, for a project that adds this one as a subdirectory.
 set_target_properties(dgpb_reader PROPERTIES EXPORT_NAME reader)
@@ -40,7 +44,10 @@ if(IS_ABSOLUTE "${CMAKE_INSTALL_BINDIR}" OR IS_ABSOLUTE "${CMAKE_INSTALL_DATADIR
 endif()
 file(RELATIVE_PATH dgpb_data_from_bin /prefix/${CMAKE_INSTALL_BINDIR}
      /prefix/${CMAKE_INSTALL_DATADIR}/dgpb)
-target_compile_definitions(dgpb-build PRIVATE DGPB_DATA_FROM_BIN="${dgpb_data_from_bin}")
+file(RELATIVE_PATH dgpb_slang_from_bin /prefix/${CMAKE_INSTALL_BINDIR}
+     /prefix/${CMAKE_INSTALL_LIBDIR}/dgpb/slang)
+target_compile_definitions(dgpb-build PRIVATE DGPB_DATA_FROM_BIN="${dgpb_data_from_bin}"
+                                              DGPB_SLANG_FROM_BIN="${dgpb_slang_from_bin}")
 
 # The programs have an export file of their own: a host that links only the reader still
 # builds its bundles with dgpb_add_shader_bundle().
@@ -117,4 +124,20 @@ if(DGPB_INSTALL_EMBEDDED_COMPILER)
           DESTINATION ${dgpb_wasm_dest})
   install(DIRECTORY ${dgpb_wasm}/lib ${dgpb_wasm}/node_modules DESTINATION ${dgpb_wasm_dest}
           USE_SOURCE_PERMISSIONS)
+endif()
+
+# The native Slang of the set-up (tools/setup.sh: deps/slang, the slangpy wheel's
+# libslang-compiler with its glslang and GLSL modules, Apache-2.0 WITH LLVM-exception):
+# an installed dgpb-build compiles with it by default and records layouts with it.
+if(DGPB_INSTALL_NATIVE_SLANG)
+  set(dgpb_slang ${PROJECT_SOURCE_DIR}/deps/slang)
+  install(CODE "
+    if(NOT EXISTS \"${dgpb_slang}/lib/libslang.so\")
+      message(FATAL_ERROR \"dgpb: ${dgpb_slang} is missing: run tools/setup.sh (it installs the \"
+                          \"native Slang there), or configure with -DDGPB_INSTALL_NATIVE_SLANG=OFF\")
+    endif()")
+  install(DIRECTORY ${dgpb_slang}/lib/ DESTINATION ${CMAKE_INSTALL_LIBDIR}/dgpb/slang
+          USE_SOURCE_PERMISSIONS)
+  install(FILES ${dgpb_slang}/LICENSE ${dgpb_slang}/VERSION
+          DESTINATION ${CMAKE_INSTALL_LIBDIR}/dgpb/slang)
 endif()

@@ -134,6 +134,6 @@ echo "ok: a crashed compiler's last words name the module as given"
 
 # A layout recorder whose Slang names the module by its absolute path.
 check layout 1 "the layout recorder failed: .*: shaders/abspath_k\.slang\(3\): error 30015" \
-    --no-cache --targets spirv --layout-recorder "$recorder" --slang-lib "$fake" -o out \
+    --no-cache --targets spirv --compiler embedded --layout-recorder "$recorder" --slang-lib "$fake" -o out \
     shaders/abspath_k.slang
 echo "ok: the layout recorder's diagnostics name the module as given"

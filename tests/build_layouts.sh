@@ -18,7 +18,7 @@ no_layouts() {
     ! printf '%s\n' "$targets" | grep -Evq '\): 0 layouts, '
 }
 
-"$build" -q --layout-recorder "$recorder" --slang-lib "$fake" "$fixtures/resources.slang" -o "$out" ||
+"$build" -q --compiler embedded --layout-recorder "$recorder" --slang-lib "$fake" "$fixtures/resources.slang" -o "$out" ||
     fail "build with a recorder"
 "$dump" --verify "$out/resources.dgpb" >/dev/null || fail "the bundle does not verify"
 listing=$("$dump" "$out/resources.dgpb")
@@ -35,7 +35,7 @@ printf '%s\n' "$listing" | grep -qx "target wgsl (code format wgsl): 1 layout, 1
 # domain, fragment): one render group each, recorded with every entry's stage.
 for pipeline in mesh:cullMeshlets:amplification:14 tessellation:terrainHull:hull:2; do
     IFS=: read -r module entry stage number <<<"$pipeline"
-    "$build" -q --targets spirv --layout-recorder "$recorder" --slang-lib "$fake" \
+    "$build" -q --targets spirv --compiler embedded --layout-recorder "$recorder" --slang-lib "$fake" \
         "$fixtures/../stages/$module.slang" -o "$out/s" || fail "build of stages/$module.slang"
     listing=$("$dump" "$out/s/$module.dgpb")
     printf '%s\n' "$listing" | grep -Eq "^target spirv \(code format spirv\): 1 layout, [34] entries$" ||
@@ -50,7 +50,7 @@ for pipeline in mesh:cullMeshlets:amplification:14 tessellation:terrainHull:hull
         fail "$module: $entry not recorded as a $stage shader: $layout"
 done
 
-"$build" -q --layout-recorder "$recorder" --slang-lib "$fake" --triple wasm32-unknown-unknown \
+"$build" -q --compiler embedded --layout-recorder "$recorder" --slang-lib "$fake" --triple wasm32-unknown-unknown \
     "$fixtures/resources.slang" -o "$out/w" || fail "wasm32 build"
 "$dump" "$out/w/resources.dgpb" | no_layouts || fail "a wasm32 bundle has layouts"
 
@@ -61,16 +61,24 @@ printf '%s\n' "$log" | grep -q "cannot load a native Slang library" || fail "war
 "$dump" "$out/n/plain.dgpb" | no_layouts || fail "layouts without libslang"
 # A library named with --slang-lib that cannot be loaded, or a recorder that
 # cannot run, fails the build at once (exit 3) and writes nothing.
-log=$("$build" -q --layout-recorder "$recorder" --slang-lib "$out/no-such-libslang.so" \
+log=$("$build" -q --compiler embedded --layout-recorder "$recorder" --slang-lib "$out/no-such-libslang.so" \
     "$fixtures/plain.slang" -o "$out/l" 2>&1)
 [ $? -eq 3 ] || fail "an unloadable --slang-lib: expected exit 3: $log"
 [ ! -e "$out/l/plain.dgpb" ] || fail "a bundle was written without its --slang-lib"
+# Without a compiler named otherwise, --slang-lib is the compiler itself: a missing one is
+# an error naming it (exit 3), nothing written.
+log=$("$build" -q --layout-recorder "$recorder" --slang-lib "$out/no-such-libslang.so" \
+    "$fixtures/plain.slang" -o "$out/m" 2>&1)
+[ $? -eq 3 ] || fail "a missing --slang-lib as the compiler: expected exit 3: $log"
+printf '%s\n' "$log" | grep -q "cannot use the Slang library '$out/no-such-libslang.so' (from --slang-lib)" ||
+    fail "a missing --slang-lib: the message does not name it: $log"
+[ ! -e "$out/m/plain.dgpb" ] || fail "a bundle was written without its compiler"
 log=$("$build" -q --layout-recorder "$out/no-such-recorder" "$fixtures/plain.slang" -o "$out/r" 2>&1)
 [ $? -eq 3 ] || fail "a recorder that cannot run: expected exit 3: $log"
 [ "$(printf '%s\n' "$log" | grep -c error)" -eq 1 ] || fail "expected one error: $log"
 # The project options reach every recording as they reach the compiles (docs/build.md,
 # "Project options"): the layout records them among its options, -profile for spirv only.
-"$build" -q --spirv-version 1.5 --layout-recorder "$recorder" --slang-lib "$fake" \
+"$build" -q --spirv-version 1.5 --compiler embedded --layout-recorder "$recorder" --slang-lib "$fake" \
     "$fixtures/resources.slang" -o "$out/v" || fail "build with --spirv-version 1.5"
 "$dump" --layout spirv/0 "$out/v/resources.dgpb" |
     grep -q -- " -DDREAM_TARGET_SPIRV -matrix-layout-row-major -profile spirv_1_5 -target spirv " ||

@@ -10,6 +10,10 @@
 #   - every native target carries layouts (wgsl as well: only wasm32 has
 #     none) and every entry points at one of them;
 #   - dgpb-dump --verify accepts the bundle.
+# A fixture that native Slang refuses where the embedded compiler builds it (a
+# newer Slang's rule) says so among its first five lines, `// dgpb-native-fails:
+# REGEX`: then both runs must fail with exit status 1 and Slang's message
+# matching REGEX, so the difference stays checked on both compilers.
 set -u
 build=$1 dump=$2 slangc=$3
 shift 3
@@ -29,18 +33,30 @@ for dir in "$@"; do
         stem=$(basename "$module" .slang)
         case $stem in plain_lib_*) continue ;; esac
         targets=$(sed -n '1,5s|^// dgpb-targets: *||p' "$module" | head -n 1)
+        refused=$(sed -n '1,5s|^// dgpb-native-fails: *||p' "$module" | head -n 1)
         includes=()
         [ -d "$dir/include" ] && includes=(-I "$dir/include")
         for mode in workers processes; do
             extra=()
             [ $mode = processes ] && extra=(--compiler-processes)
             mkdir -p "$out/$mode"
-            if ! "$build" -q --slangc "$slangc" "${extra[@]}" ${targets:+--targets "$targets"} \
-                "${includes[@]}" "$module" -o "$out/$mode" 2>"$out/$mode.err"; then
+            status=0
+            "$build" -q --slangc "$slangc" "${extra[@]}" ${targets:+--targets "$targets"} \
+                "${includes[@]}" "$module" -o "$out/$mode" 2>"$out/$mode.err" || status=$?
+            if [ -n "$refused" ]; then
+                if [ $status != 1 ] || ! grep -Eq -- "$refused" "$out/$mode.err"; then
+                    echo "FAIL: $stem ($mode): expected exit 1 and /$refused/ (dgpb-native-fails), got $status:"
+                    cat "$out/$mode.err"; fail=1
+                fi
+                [ $mode = processes ] && echo "ok: $stem refused by native Slang on both paths: /$refused/"
+                continue
+            fi
+            if [ $status != 0 ]; then
                 echo "FAIL: $stem ($mode): dgpb-build failed:"; cat "$out/$mode.err"; fail=1
                 continue 2
             fi
         done
+        [ -z "$refused" ] || continue
         count=$((count + 1))
         for ext in dgpb bundle.json; do
             cmp -s "$out/workers/$stem.$ext" "$out/processes/$stem.$ext" ||

@@ -132,6 +132,24 @@ static int make_dir(void **state)
     support_write_file(at("uninstalled/slangc-wasm"), "#!/bin/sh\nexit 0\n", 0755);
     support_write_file(at("not-executable"), "#!/bin/sh\nexit 0\n", 0644);
     make_folder("out");
+    /* Native Slang without slangc: a library alone (never loaded here), a root with lib/
+     * only, an SDK with slangc, one with neither; a recorder that answers --slang-version. */
+    make_folder("libonly");
+    make_folder("libonly/lib");
+    support_write_file(at("libonly/lib/libslang-compiler.so.0.2026.12"), "not loaded", 0644);
+    make_folder("sdk");
+    make_folder("sdk/bin");
+    fake_slangc("sdk/bin/slangc", "sdk-7");
+    make_folder("nosdk");
+    make_folder("setup");
+    support_write_file(at("setup/libslang.so"), "not loaded", 0644);
+    support_write_file(at("recorder"),
+                       "#!/bin/sh\n"
+                       "[ \"$1\" = --slang-lib ] && [ \"$3\" = --slang-version ] && "
+                       "echo 2026.12 && exit 0\n"
+                       "[ \"$1\" = --slang-lib ] && [ \"$3\" = --version ] && exit 0\n"
+                       "exit 3\n",
+                       0755);
     return 0;
 }
 
@@ -140,6 +158,9 @@ static int make_dir(void **state)
 typedef struct fake_env {
     const char *dgpb_slangc, *slang_root, *path;
 } fake_env;
+
+/* $VULKAN_SDK for the cases that set it (NULL: unset). */
+static const char *fake_vulkan_sdk;
 
 static const char *get_fake_env(const char *name, void *user)
 {
@@ -150,6 +171,8 @@ static const char *get_fake_env(const char *name, void *user)
         return e->slang_root;
     if (strcmp(name, "PATH") == 0)
         return e->path;
+    if (strcmp(name, "VULKAN_SDK") == 0)
+        return fake_vulkan_sdk;
     return NULL;
 }
 
@@ -233,6 +256,114 @@ static void the_lookup_follows_the_documented_order(void **state)
         assert_ptr_equal(again, version); /* remembered */
         dgpb_compiler_destroy(c);
     }
+}
+
+/* Rules 1, 3, 4 and 6 with native Slang that has no slangc; --compiler (desc.force). */
+static void a_native_library_without_slangc_is_a_compiler(void **state)
+{
+    (void)state;
+    char lib[300], libroot[300], sdk[300], nosdk[300], setup[300], path[300], plain[300];
+    char recorder[300], env[300];
+    snprintf(lib, sizeof lib, "%s/libonly/lib/libslang-compiler.so.0.2026.12", dir);
+    snprintf(libroot, sizeof libroot, "%s/libonly/", dir);
+    snprintf(sdk, sizeof sdk, "%s/sdk", dir);
+    snprintf(nosdk, sizeof nosdk, "%s/nosdk", dir);
+    snprintf(setup, sizeof setup, "%s/setup", dir);
+    snprintf(path, sizeof path, "%s/path", dir);
+    snprintf(plain, sizeof plain, "%s/embedded/plain/slangc-wasm", dir);
+    snprintf(recorder, sizeof recorder, "%s/recorder", dir);
+    snprintf(env, sizeof env, "%s/env/slangc", dir);
+    const char *embedded[] = {plain, NULL};
+    const char *native[] = {"/nonexistent", setup, NULL};
+    const struct {
+        const char *slang_lib;
+        fake_env env;
+        const char *sdk;
+        dgpb_compiler_force force;
+        dgpb_compiler_source source;
+        bool library;
+        const char *origin, *path_tail;
+    } cases[] = {
+        {lib, {env, NULL, path}, sdk, 0, DGPB_COMPILER_FROM_SLANG_LIB, true,
+         "native libslang from --slang-lib", "libslang-compiler.so.0.2026.12"},
+        {NULL, {NULL, libroot, path}, sdk, 0, DGPB_COMPILER_FROM_SLANG_ROOT, true,
+         "native libslang from $SLANG_ROOT/lib", "libslang-compiler.so.0.2026.12"},
+        {NULL, {NULL, NULL, path}, sdk, 0, DGPB_COMPILER_FROM_VULKAN_SDK, false,
+         "slangc from $VULKAN_SDK/bin", "sdk/bin/slangc"},
+        {NULL, {NULL, NULL, path}, libroot, 0, DGPB_COMPILER_FROM_VULKAN_SDK, true,
+         "native libslang from $VULKAN_SDK/lib", "libslang-compiler.so.0.2026.12"},
+        /* an SDK without Slang is passed over */
+        {NULL, {NULL, NULL, path}, nosdk, 0, DGPB_COMPILER_FROM_PATH, false, "slangc from PATH",
+         "path/slangc"},
+        {NULL, {NULL, NULL, "/nonexistent"}, nosdk, 0, DGPB_COMPILER_FROM_SETUP, true,
+         "native libslang of the set-up", "setup/libslang.so"},
+        {NULL, {NULL, NULL, NULL}, NULL, DGPB_COMPILER_NATIVE, DGPB_COMPILER_FROM_SETUP, true,
+         "native libslang of the set-up", "setup/libslang.so"},
+        /* --compiler embedded passes over everything else */
+        {NULL, {env, libroot, path}, sdk, DGPB_COMPILER_EMBEDDED, DGPB_COMPILER_FROM_EMBEDDED,
+         false, "embedded slangc-wasm", "plain/slangc-wasm"},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        dgpb_compiler_desc desc = {.slang_lib = cases[i].slang_lib,
+                                   .embedded = embedded,
+                                   .native = native,
+                                   .force = cases[i].force,
+                                   .recorder = recorder,
+                                   .get_env = get_fake_env,
+                                   .get_env_user = (void *)&cases[i].env};
+        fake_vulkan_sdk = cases[i].sdk;
+        dgpb_compiler *c = NULL;
+        dgpb_diag d;
+        dgpb_diag_clear(&d);
+        if (dgpb_compiler_create(&desc, &c, &d))
+            fail_msg("case %zu: %s", i, d.message);
+        assert_int_equal(dgpb_compiler_source_of(c), cases[i].source);
+        assert_string_equal(dgpb_compiler_origin(c), cases[i].origin);
+        assert_int_equal(dgpb_compiler_is_library(c), cases[i].library);
+        const char *p = dgpb_compiler_path(c);
+        size_t n = strlen(p), t = strlen(cases[i].path_tail);
+        if (p[0] != '/' || n < t || strcmp(p + n - t, cases[i].path_tail))
+            fail_msg("case %zu: path '%s' does not end in '%s'", i, p, cases[i].path_tail);
+        if (cases[i].library) { /* compiles on the workers; its version is the recorder's answer */
+            assert_int_equal(dgpb_compiler_mode_of(c, NULL), DGPB_COMPILER_NATIVE_WORKERS);
+            const char *version = NULL;
+            assert_int_equal(dgpb_compiler_version(c, &version, &d), DGPB_OK);
+            assert_string_equal(version, "2026.12");
+        }
+        dgpb_compiler_destroy(c);
+    }
+    fake_vulkan_sdk = NULL;
+
+    /* --compiler native with no native Slang: an error saying how to get one. */
+    fake_env none = {NULL, NULL, "/nonexistent"};
+    const char *no_native[] = {"/nonexistent", NULL};
+    dgpb_compiler_desc desc = {.embedded = embedded,
+                               .native = no_native,
+                               .force = DGPB_COMPILER_NATIVE,
+                               .recorder = recorder,
+                               .get_env = get_fake_env,
+                               .get_env_user = &none};
+    dgpb_compiler *c = NULL;
+    dgpb_diag d;
+    assert_int_equal(dgpb_compiler_create(&desc, &c, &d), DGPB_ERR_TOOL);
+    assert_null(c);
+    assert_non_null(strstr(d.message, "no native Slang found"));
+    assert_non_null(strstr(d.message, "tools/setup.sh"));
+
+    /* A library with no recorder cannot compile: said at once. */
+    desc.force = 0;
+    desc.native = native;
+    desc.recorder = NULL;
+    assert_int_equal(dgpb_compiler_create(&desc, &c, &d), DGPB_ERR_TOOL);
+    assert_non_null(strstr(d.message, "has no slangc"));
+    assert_non_null(strstr(d.message, "dgpb-slang-layout"));
+
+    /* A --slang-lib that is not there is an error naming it. */
+    desc.slang_lib = "/nonexistent/libslang.so";
+    desc.recorder = recorder;
+    assert_int_equal(dgpb_compiler_create(&desc, &c, &d), DGPB_ERR_TOOL);
+    assert_non_null(strstr(d.message, "/nonexistent/libslang.so"));
+    assert_non_null(strstr(d.message, "--slang-lib"));
 }
 
 static void a_named_compiler_that_is_missing_is_an_error_naming_it(void **state)
@@ -705,6 +836,7 @@ int main(void)
         cmocka_unit_test(compiles_at_once_are_capped_by_the_jobs_and_by_half_the_memory),
         cmocka_unit_test(the_lookup_follows_the_documented_order),
         cmocka_unit_test(a_named_compiler_that_is_missing_is_an_error_naming_it),
+        cmocka_unit_test(a_native_library_without_slangc_is_a_compiler),
         cmocka_unit_test(without_any_compiler_the_error_says_how_to_install_one),
         cmocka_unit_test(a_named_compiler_that_is_the_embedded_script_is_embedded),
         cmocka_unit_test(a_failing_version_query_is_a_tool_error),

@@ -27,13 +27,13 @@ for module in "${modules[@]}"; do
     includes=()
     [ -d "$dir/include" ] && includes=(-I "$dir/include")
     if [ "$(basename "$dir")" = header ]; then # a golden C header only
-        build/dgpb-build -q --no-layouts --emit-header ${targets:+--targets "$targets"} "$module" -o "$tmp"
+        build/dgpb-build --compiler embedded -q --no-layouts --emit-header ${targets:+--targets "$targets"} "$module" -o "$tmp"
         diff -u "$dir/$stem.h" "$tmp/$stem.h" | sed 's/^/    /' || true
         cp "$tmp/$stem.h" "$dir/$stem.h"
         echo "regenerated $dir/$stem.h"
         continue
     fi
-    build/dgpb-build -q ${targets:+--targets "$targets"} "${includes[@]}" "$module" -o "$tmp"
+    build/dgpb-build --compiler embedded -q ${targets:+--targets "$targets"} "${includes[@]}" "$module" -o "$tmp"
     if [ -f "$dir/$stem.bundle.json" ] && ! cmp -s "$dir/$stem.bundle.json" "$tmp/$stem.bundle.json"; then
         build/dgpb-dump --diff "$dir/$stem.bundle.json" "$tmp/$stem.dgpb" | sed 's/^/    /' || true
     fi

@@ -129,6 +129,9 @@ static void compiler_files(cache_session *s, const char *dir, identity_walk *w,
             if (extra[i])
                 fn(w, extra[i]);
     }
+    /* The CUDA compilers that write PTX (docs/cache.md, "The compiler's identity"). */
+    cache_key_str(w->k, "cuda");
+    compiler_cuda_files(fn, w);
 }
 
 /*

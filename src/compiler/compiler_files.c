@@ -46,3 +46,19 @@ void compiler_files_each(bool embedded, const char *dir, void (*fn)(void *user, 
         compiler_files_glob(pattern, fn, user);
     }
 }
+
+void compiler_cuda_files(void (*fn)(void *user, const char *path), void *user)
+{
+    const char *cuda = getenv("CUDA_PATH");
+    if (!cuda || !*cuda || strlen(cuda) > 4096)
+        return;
+    /* NVRTC and its builtins (native Slang's PTX); nvcc, its front end and ptxas (the
+     * embedded compiler's). */
+    static const char *const globs[] = {"%s/lib64/libnvrtc*.so*", "%s/lib/libnvrtc*.so*",
+                                        "%s/bin/nvcc", "%s/nvvm/bin/cicc", "%s/bin/ptxas"};
+    char pattern[4400];
+    for (size_t i = 0; i < sizeof globs / sizeof *globs; i++) {
+        snprintf(pattern, sizeof pattern, globs[i], cuda);
+        compiler_files_glob(pattern, fn, user);
+    }
+}

@@ -14,6 +14,7 @@
  */
 #define compiler_files_each dgpb__compiler_files_each
 #define compiler_files_glob dgpb__compiler_files_glob
+#define compiler_cuda_files dgpb__compiler_cuda_files
 
 #include <stdbool.h>
 
@@ -32,5 +33,12 @@ void compiler_files_glob(const char *pattern, void (*fn)(void *user, const char 
 
 void compiler_files_each(bool embedded, const char *dir, void (*fn)(void *user, const char *path),
                          void *user);
+
+/*
+ * Calls fn(user, path) for each file of the CUDA toolkit in $CUDA_PATH that
+ * writes PTX for Slang, in a fixed order: NVRTC and its builtins (lib64/,
+ * lib/), nvcc, cicc and ptxas. Nothing when $CUDA_PATH is unset.
+ */
+void compiler_cuda_files(void (*fn)(void *user, const char *path), void *user);
 
 #endif

@@ -219,8 +219,9 @@ static char *find_candidate_library(const char *const *candidates)
 }
 
 static const char native_hint[] =
-    "run 'tools/setup.sh', which installs a native Slang into deps/slang, or name one with "
-    "--slangc, --slang-lib, $DGPB_SLANGC, $SLANG_ROOT or $VULKAN_SDK";
+    "run 'tools/setup.sh' (it installs a native Slang into deps/slang, and the embedded "
+    "compiler: npm ci --prefix tools/slangc-wasm), or name one with --slangc, --slang-lib, "
+    "$DGPB_SLANGC, $SLANG_ROOT or $VULKAN_SDK";
 
 int slang_find_compiler(const slang_query *q, const slang_env *env, char **path,
                         dgpb_compiler_source *source, bool *library, dgpb_diag *diag)
@@ -252,9 +253,9 @@ int slang_find_compiler(const slang_query *q, const slang_env *env, char **path,
         if (in_root(named, path, library))
             return *path ? DGPB_OK : dgpb_diag_set(diag, DGPB_ERR_NOMEM, -1, "out of memory");
         return dgpb_diag_set(diag, DGPB_ERR_TOOL, -1,
-                             "cannot use the Slang of $SLANG_ROOT ('%s'): it has neither "
-                             "bin/slangc nor a libslang in lib/",
-                             named);
+                             "cannot use the Slang of $SLANG_ROOT: it has neither '%s/bin/slangc' "
+                             "nor a libslang in '%s/lib'",
+                             named, named);
     case SLANG_RULE_NONE:
         break;
     }
@@ -353,7 +354,8 @@ int slang_find_libslang(const char *library, const char *slangc, const slang_env
         snprintf(root_lib, sizeof root_lib, "%s/lib", named);
         if (!slang_library_in(root_lib, found))
             return dgpb_diag_set(diag, DGPB_ERR_UNSUPPORTED, -1,
-                                 "no native libslang in '%s' ($SLANG_ROOT/lib); the layout "
+                                 "no native libslang at '%s/libslang.so' (nor a "
+                                 "libslang-compiler.so* there; $SLANG_ROOT/lib); the layout "
                                  "recorder needs Slang's native library (the WebAssembly build "
                                  "has no reflection C API)",
                                  root_lib);

@@ -438,7 +438,7 @@ clear)
 layouts)
     # Layouts (here recorded through a fake libslang): cached per group and target.
     L() {
-        "$build" --targets spirv,wgsl --layout-recorder "$recorder" --slang-lib "$fake" "$@" \
+        "$build" --targets spirv,wgsl --compiler embedded --layout-recorder "$recorder" --slang-lib "$fake" "$@" \
             m.slang 2>"$work/last" || { cat "$work/last" >&2; return 1; }
     }
     C=$work/c
@@ -464,7 +464,7 @@ layout_keys)
     # text: three compute groups and a render group, recorded through the fake libslang.
     write_plain
     P() {
-        "$build" --targets spirv,wgsl --layout-recorder "$recorder" --slang-lib "$fake" "$@" \
+        "$build" --targets spirv,wgsl --compiler embedded --layout-recorder "$recorder" --slang-lib "$fake" "$@" \
             plain.slang 2>"$work/last" || { cat "$work/last" >&2; return 1; }
     }
     recorded() { grep "recording the layout of" "$work/last" | sed 's/.*recording the layout of //' | sort | tr '\n' ';'; }

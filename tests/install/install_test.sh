@@ -7,7 +7,9 @@
 #  1. `cmake --install BUILD_DIR --prefix P`: every file of the layout is there,
 #     and no build-tree marker (dgpb-source-dir).
 #  2. With `env -i PATH=P/bin:/usr/bin:/bin` from a temporary folder, on a copy
-#     of a fixture: `dgpb-build --version` names only P's compiler and recorder;
+#     of a fixture: `dgpb-build --version` names only P's compilers (its native
+#     Slang, the default, and with --compiler embedded its embedded one) and
+#     recorder; a build with layouts and --matrix-layout column (native only);
 #     the installed dgpb-build builds the fixture (with a depfile), dgpb-dump
 #     verifies it, dgpb-run runs it on the Vulkan device (lavapipe) and checks
 #     its output. Where user namespaces allow it, this runs with an empty
@@ -68,6 +70,7 @@ cmake --install "$build" --prefix "$prefix" >"$tmp/install.log" || {
     fail "cmake --install failed"
 }
 for f in bin/dgpb-build bin/dgpb-dump bin/dgpb-run bin/dgpb-slang-layout \
+    lib/dgpb/slang/libslang.so lib/dgpb/slang/LICENSE lib/dgpb/slang/VERSION \
     lib/libdgpb.a lib/libdgpb_run.a lib/libdgpb-slang-shim.so include/dgpb/dgpb.h include/dgpb/reader.h include/dgpb/run.h \
     include/dgpb/format.h include/dgpb/vocabulary.def \
     lib/pkgconfig/dgpb.pc lib/pkgconfig/dgpb_run.pc \
@@ -89,8 +92,14 @@ cp "$src/tests/run/double.slang" "$tmp/work/"
 use_tools() { # PREFIX: --version, build, verify, run
     local p=$1
     as_user "$p" dgpb-build --version >"$tmp/version.txt" || fail "dgpb-build --version: $(cat "$tmp/version.txt")"
-    grep -qx "slang [0-9.]*: $p/share/dgpb/slangc-wasm/slangc-wasm (embedded slangc-wasm)" "$tmp/version.txt" ||
-        fail "dgpb-build does not run $p's embedded compiler: $(cat "$tmp/version.txt")"
+    grep -qx "slang $slang_version: $p/lib/dgpb/slang/libslang.so (native libslang of the set-up)" "$tmp/version.txt" ||
+        fail "dgpb-build does not compile with $p's native Slang $slang_version: $(cat "$tmp/version.txt")"
+    grep -qx "compiles: persistent native workers ($p/bin/dgpb-slang-layout --serve)" "$tmp/version.txt" ||
+        fail "dgpb-build does not compile on $p's native workers: $(cat "$tmp/version.txt")"
+    as_user "$p" dgpb-build --compiler embedded --version >"$tmp/embedded.txt" ||
+        fail "dgpb-build --compiler embedded --version: $(cat "$tmp/embedded.txt")"
+    grep -qx "slang [0-9.]*: $p/share/dgpb/slangc-wasm/slangc-wasm (embedded slangc-wasm)" "$tmp/embedded.txt" ||
+        fail "dgpb-build --compiler embedded does not run $p's embedded compiler: $(cat "$tmp/embedded.txt")"
     grep -qx "layouts: $p/bin/dgpb-slang-layout" "$tmp/version.txt" ||
         fail "dgpb-build does not use $p's layout recorder: $(cat "$tmp/version.txt")"
     if grep -qF -e "$src" -e "$build" "$tmp/version.txt"; then
@@ -104,7 +113,19 @@ use_tools() { # PREFIX: --version, build, verify, run
         fail "the installed dgpb-dump does not verify the bundle"
     as_user "$p" dgpb-run -q out/double.dgpb computeMain --threads 4 --in input=i32:1,2,3,-4 \
         --size output=16 --expect output=i32:2,4,6,-8 || fail "the installed dgpb-run failed"
+    # The default: native Slang with layouts, and a project option the embedded compiler refuses.
+    rm -rf "$tmp/work/lay"
+    as_user "$p" dgpb-build -q --targets spirv,wgsl --matrix-layout column -o lay double.slang ||
+        fail "the installed dgpb-build failed with layouts and --matrix-layout column"
+    python3 - "$tmp/work/lay/double.bundle.json" <<'PY' || fail "the installed build's bundle carries no layouts"
+import json, sys
+view = json.load(open(sys.argv[1]))
+assert view["targets"] and all(t["layouts"] for t in view["targets"])
+PY
+    as_user "$p" dgpb-run -q lay/double.dgpb computeMain --threads 4 --in input=i32:1,2,3,-4 \
+        --size output=16 --expect output=i32:2,4,6,-8 || fail "the native bundle does not run"
 }
+slang_version=$(cat "$src/deps/slang/VERSION") || fail "no deps/slang/VERSION: run tools/setup.sh"
 step "the installed programs, env -i, from $tmp/work"
 use_tools "$prefix"
 hidden=no
@@ -112,7 +133,7 @@ mkdir -p "$tmp/probe"
 if unshare --user --map-root-user --mount mount -t tmpfs none "$tmp/probe" 2>/dev/null; then
     # The source and build trees replaced by empty folders for the whole run.
     export -f use_tools as_user fail
-    export tmp src build sys_path
+    export tmp src build sys_path slang_version
     # shellcheck disable=SC2016 # expanded by the inner shell
     if unshare --user --map-root-user --mount bash -c '
         set -e
@@ -134,14 +155,16 @@ mv "$prefix" "$moved"
 step "the prefix moved to $moved"
 use_tools "$moved"
 mv "$moved/share/dgpb/slangc-wasm" "$tmp/slangc-wasm.aside"
+mv "$moved/lib/dgpb/slang" "$tmp/slang.aside"
 status=0
 as_user "$moved" dgpb-build --version >"$tmp/none.txt" 2>&1 || status=$?
 if [ $status != 3 ] || ! grep -q "no Slang compiler found" "$tmp/none.txt"; then
-    fail "without share/dgpb/slangc-wasm, dgpb-build found a compiler elsewhere (exit $status): $(cat "$tmp/none.txt")"
+    fail "without share/dgpb/slangc-wasm and lib/dgpb/slang, dgpb-build found a compiler elsewhere (exit $status): $(cat "$tmp/none.txt")"
 fi
+mv "$tmp/slang.aside" "$moved/lib/dgpb/slang"
 mv "$tmp/slangc-wasm.aside" "$moved/share/dgpb/slangc-wasm"
 mv "$moved" "$prefix"
-step "without its embedded compiler, the installed dgpb-build finds none (it never looks in the source tree)"
+step "without its compilers, the installed dgpb-build finds none (it never looks in the source tree)"
 
 # 3b. One compile cache for the build tree's dgpb-build (the source tree's
 #     compiler) in one checkout and the installed one in another: the
@@ -151,13 +174,13 @@ for ck in first second; do
     mkdir -p "$tmp/$ck-checkout/project/.git"
     cp "$src/tests/run/double.slang" "$tmp/$ck-checkout/project/"
 done
-(cd "$tmp/first-checkout/project" && env -i PATH="$sys_path" HOME="$tmp/home" \
-    DGPB_SERVICE_DIR="$tmp/service" "$build/dgpb-build" --cache-dir "$tmp/shared-cache" --targets spirv,wgsl --no-layouts \
+(cd "$tmp/first-checkout/project" && env -i PATH="$sys_path" HOME="$tmp/home" CUDA_PATH="$src/deps/cuda" \
+    DGPB_SERVICE_DIR="$tmp/service" "$build/dgpb-build" --compiler embedded --cache-dir "$tmp/shared-cache" --targets spirv,wgsl --no-layouts \
     -o out double.slang) 2>"$tmp/first.err" || fail "the build tree's dgpb-build failed: $(cat "$tmp/first.err")"
 grep -q '; [1-9][0-9]* compiles in' "$tmp/first.err" || fail "the first build compiled nothing: $(cat "$tmp/first.err")"
 for out in out other; do
-    (cd "$tmp/second-checkout/project" && env -i PATH="$prefix/bin:$sys_path" HOME="$tmp/home" \
-        DGPB_SERVICE_DIR="$tmp/service" dgpb-build --cache-dir "$tmp/shared-cache" --targets spirv,wgsl --no-layouts \
+    (cd "$tmp/second-checkout/project" && env -i PATH="$prefix/bin:$sys_path" HOME="$tmp/home" CUDA_PATH="$src/deps/cuda" \
+        DGPB_SERVICE_DIR="$tmp/service" dgpb-build --compiler embedded --cache-dir "$tmp/shared-cache" --targets spirv,wgsl --no-layouts \
         -o "$out" double.slang) 2>"$tmp/second.err" || fail "the installed dgpb-build failed: $(cat "$tmp/second.err")"
     grep -q '; 0 compiles' "$tmp/second.err" ||
         fail "the installed dgpb-build in another checkout compiled ($out): $(cat "$tmp/second.err")"

@@ -40,10 +40,12 @@
  * The global session (slang_createGlobalSession2 or spCreateSession) starts
  * with a pointer to a function table laid out as IGlobalSession's: slot 8
  * answers the build tag ($FAKE_SLANG_SESSION_TAG replaces it there only),
- * slot 11 records setLanguagePrelude; every other slot aborts. The
+ * slot 11 records setLanguagePrelude, slot 5 records setDownstreamCompilerPath
+ * (the NVRTC of $CUDA_PATH); every other slot aborts. The
  * fake_slang_* functions at the end let a test read what was recorded.
  */
 #define _XOPEN_SOURCE 700 /* realpath */
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -356,11 +358,25 @@ static void session_set_language_prelude(SlangSession *self, int language, const
     prelude_calls++;
 }
 
+/* Slot 5: setDownstreamCompilerPath(self, passThrough, path); the last path is kept. */
+static char *downstream_path;
+static int32_t session_set_downstream_path(SlangSession *self, int pass_through, const char *path)
+{
+    if (!self || !self->vtable)
+        violated("IGlobalSession::setDownstreamCompilerPath", "not called on the session");
+    if (pass_through < 0 || pass_through > 64 || !path)
+        violated("IGlobalSession::setDownstreamCompilerPath", "a pass-through out of range or no path");
+    free(downstream_path);
+    downstream_path = strdup(path);
+    return 0;
+}
+
 #define UNKNOWN_SLOT session_slot_unknown
 /* clang-format off */
 static const fake_slot session_vtable[FAKE_SESSION_SLOTS] = {
     UNKNOWN_SLOT, UNKNOWN_SLOT, UNKNOWN_SLOT,         /* 0-2: ISlangUnknown */
-    UNKNOWN_SLOT, UNKNOWN_SLOT, UNKNOWN_SLOT,         /* 3-5 */
+    UNKNOWN_SLOT, UNKNOWN_SLOT,                       /* 3-4 */
+    (fake_slot)session_set_downstream_path,           /* 5: setDownstreamCompilerPath */
     UNKNOWN_SLOT, UNKNOWN_SLOT,                       /* 6-7 */
     (fake_slot)session_get_build_tag,                 /* 8: getBuildTagString */
     UNKNOWN_SLOT, UNKNOWN_SLOT,                       /* 9-10 */

@@ -152,7 +152,9 @@ int compiler_keep_get(compiler_keep *keep, options *o, dgpb_compiler **out, cons
     compiler_places(dir, slangc_wasm, native_dir, sizeof slangc_wasm);
     setup_cuda(dir);
     const char *embedded[] = {slangc_wasm, NULL};
-    const char *native[] = {native_dir, NULL};
+    /* DGPB_IGNORE_SETUP_SLANG: the lookup as it was before the set-up brought a native Slang
+     * (the test suite's embedded-compiler tests; docs/build.md, "Which compiler"). */
+    const char *native[] = {env_true("DGPB_IGNORE_SETUP_SLANG") ? NULL : native_dir, NULL};
     /* The layout recorder, also the native Slang worker, is built and installed next to
      * dgpb-build. */
     char next_to_us[PATH_MAX + 32];

@@ -30,6 +30,7 @@ static const char usage_text[] =
     "           [slangc options] -target T -entry E -stage S [-entry E -stage S ...]\n"
     "           [-reflection-json FILE] -o LAYOUT.bin\n"
     "       dgpb-slang-layout --serve [--slang-lib PATH] [--slangc PATH]\n"
+    "       dgpb-slang-layout [--slang-lib PATH] [--slangc PATH] --compile SLANGC-ARGS...\n"
     "\n"
     "Compiles the module's group of entry points with Slang's native library (one\n"
     "program, the entries composed in the order given, one target) and records\n"
@@ -50,6 +51,10 @@ static const char usage_text[] =
     "                             --serve, whose compiles to reproduce)\n"
     "  --expect-slang-version V   fail unless the library's build tag is V\n"
     "  --serve                    answer jobs on standard input until it ends\n"
+    "  --compile ARGS...          compile once as `slangc ARGS...` would, with the\n"
+    "                             library alone (Slang's diagnostics on standard\n"
+    "                             error, slangc's exit status; `-v` prints the\n"
+    "                             version): a slangc for a Slang that ships none\n"
     "  --version                  print the versions of the tool and of libslang\n"
     "  --slang-version            print libslang's version (its build tag) alone\n"
     "  -h, --help                 this text\n"
@@ -85,12 +90,34 @@ static int serve(dgpb_slang *slang)
     return rc ? report(&d) : DGPB_RECORDER_EXIT_OK;
 }
 
+/*
+ * Compiles once as `slangc ARGS` would (the native worker's compile, one job):
+ * Slang's diagnostics on standard error, slangc's exit status; `-v` alone
+ * prints the library's version as slangc does.
+ */
+static int compile_once(dgpb_slang *slang, const char *const *args, size_t n)
+{
+    if (n == 1 && !strcmp(args[0], "-v")) {
+        printf("%s\n", dgpb_slang_version_string(slang));
+        return 0;
+    }
+    int status = 0;
+    char *text = NULL;
+    dgpb_diag d;
+    dgpb_diag_clear(&d);
+    if (worker_compile(slang, args, n, &status, &text, &d))
+        return report(&d);
+    fputs(text, stderr);
+    dgpb_free(text);
+    return status;
+}
+
 int main(int argc, char **argv)
 {
     tool_init("dgpb-slang-layout", "error: ", DGPB_RECORDER_EXIT_USAGE);
     dgpb_slang_desc sd = {0};
     const char *expect = NULL;
-    bool version = false, slang_version = false, serving = false, output = false;
+    bool version = false, slang_version = false, serving = false, output = false, compile = false;
     const char **args = calloc((size_t)argc + 1, sizeof *args);
     size_t n = 0;
     if (!args) {
@@ -113,6 +140,10 @@ int main(int argc, char **argv)
             slang_version = true;
         } else if (!strcmp(a, "--serve")) {
             serving = true;
+        } else if (!strcmp(a, "--compile") && !compile) {
+            compile = true;
+            for (i++; i < argc; i++) /* the rest is slangc's, as given */
+                args[n++] = argv[i];
         } else if (slot) {
             if (i + 1 >= argc) {
                 free(args);
@@ -133,7 +164,11 @@ int main(int argc, char **argv)
         rc = tool_usage_error("--serve takes its jobs from standard input, not '%s'", args[0]);
         goto out;
     }
-    if (!version && !slang_version && !serving && !output) {
+    if (compile && (serving || version)) {
+        rc = tool_usage_error("--compile goes with neither --serve nor --version");
+        goto out;
+    }
+    if (!version && !slang_version && !serving && !output && !compile) {
         rc = tool_usage_error("no output given (-o LAYOUT.bin)");
         goto out;
     }
@@ -159,7 +194,9 @@ int main(int argc, char **argv)
         rc = DGPB_RECORDER_EXIT_NO_LIBSLANG;
         goto out;
     }
-    if (serving)
+    if (compile)
+        rc = compile_once(slang, args, n);
+    else if (serving)
         rc = serve(slang);
     else if (worker_record_layout_file(slang, args, n, &d))
         rc = report(&d);
