@@ -17,7 +17,6 @@
 
 #include <assert.h>
 #include <dlfcn.h>
-#include <glob.h>
 #include <limits.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -231,21 +230,31 @@ static char *prelude_line(const char *root, const char *file)
     return NULL;
 }
 
+/*
+ * Slot `slot` of the global session's IGlobalSession function table, or NULL
+ * unless the table answers the build tag as the C API does (then it is laid
+ * out as this code knows: slang_api.h).
+ */
+static void *session_slot(dgpb_slang *s, int slot)
+{
+    void **vtable = *(void ***)s->session;
+    get_build_tag_fn get_tag;
+    memcpy(&get_tag, &vtable[DGPB_SLANG_GLOBAL_SESSION_SLOT_GET_BUILD_TAG], sizeof get_tag);
+    const char *tag = get_tag ? get_tag(s->session) : NULL;
+    return tag && !strcmp(tag, s->version) ? vtable[slot] : NULL;
+}
+
 /* Sets the preludes slangc would set, when its folder has them and the interface checks out. */
 static void set_preludes(dgpb_slang *s)
 {
     char root[PATH_MAX];
     if (!s->exe_dir || !find_root(s->exe_dir, root, sizeof root))
         return;
-    void **vtable = *(void ***)s->session;
-    get_build_tag_fn get_tag;
     set_language_prelude_fn set_prelude;
-    memcpy(&get_tag, &vtable[DGPB_SLANG_GLOBAL_SESSION_SLOT_GET_BUILD_TAG], sizeof get_tag);
-    memcpy(&set_prelude, &vtable[DGPB_SLANG_GLOBAL_SESSION_SLOT_SET_LANGUAGE_PRELUDE],
-           sizeof set_prelude);
-    const char *tag = get_tag ? get_tag(s->session) : NULL;
-    if (!tag || strcmp(tag, s->version))
+    void *slot = session_slot(s, DGPB_SLANG_GLOBAL_SESSION_SLOT_SET_LANGUAGE_PRELUDE);
+    if (!slot)
         return; /* not the interface this code knows: keep Slang's own preludes */
+    memcpy(&set_prelude, &slot, sizeof set_prelude);
     static const struct {
         int language;
         const char *file;
@@ -261,21 +270,6 @@ static void set_preludes(dgpb_slang *s)
 
 typedef int32_t (*set_downstream_path_fn)(void *self, int pass_through, const char *path);
 
-/* The first file (glob's order) that `pattern` matches, in `out` (PATH_MAX); false when none. */
-static bool first_match(const char *pattern, char *out)
-{
-    glob_t g;
-    bool ok = false;
-    if (glob(pattern, 0, NULL, &g) == 0)
-        for (size_t i = 0; i < g.gl_pathc && !ok; i++)
-            if (strlen(g.gl_pathv[i]) < PATH_MAX && fileio_readable(g.gl_pathv[i])) {
-                snprintf(out, PATH_MAX, "%s", g.gl_pathv[i]);
-                ok = true;
-            }
-    globfree(&g);
-    return ok;
-}
-
 /*
  * Points Slang at NVRTC, which writes its PTX, when $CUDA_PATH holds one
  * (lib64/ or lib/ libnvrtc.so.N): Slang itself looks only where the dynamic
@@ -289,23 +283,19 @@ static void set_nvrtc(dgpb_slang *s)
     const char *cuda = getenv("CUDA_PATH");
     if (!cuda || !*cuda || strlen(cuda) > PATH_MAX - 64)
         return;
-    void **vtable = *(void ***)s->session;
-    get_build_tag_fn get_tag;
     set_downstream_path_fn set_path;
-    memcpy(&get_tag, &vtable[DGPB_SLANG_GLOBAL_SESSION_SLOT_GET_BUILD_TAG], sizeof get_tag);
-    memcpy(&set_path, &vtable[DGPB_SLANG_GLOBAL_SESSION_SLOT_SET_DOWNSTREAM_COMPILER_PATH],
-           sizeof set_path);
-    const char *tag = get_tag ? get_tag(s->session) : NULL;
-    if (!tag || strcmp(tag, s->version) || !set_path)
+    void *slot = session_slot(s, DGPB_SLANG_GLOBAL_SESSION_SLOT_SET_DOWNSTREAM_COMPILER_PATH);
+    if (!slot)
         return; /* not the interface this code knows */
+    memcpy(&set_path, &slot, sizeof set_path);
     static const char *const dirs[] = {"lib64", "lib"};
     for (size_t i = 0; i < 2; i++) {
         char pattern[PATH_MAX + 64], nvrtc[PATH_MAX], builtins[PATH_MAX];
         snprintf(pattern, sizeof pattern, "%s/%s/libnvrtc.so.[0-9]*", cuda, dirs[i]);
-        if (!first_match(pattern, nvrtc))
+        if (!slang_first_file(pattern, nvrtc))
             continue;
         snprintf(pattern, sizeof pattern, "%s/%s/libnvrtc-builtins.so.[0-9]*", cuda, dirs[i]);
-        if (first_match(pattern, builtins) && !s->nvrtc_builtins)
+        if (slang_first_file(pattern, builtins) && !s->nvrtc_builtins)
             s->nvrtc_builtins = dlopen(builtins, RTLD_NOW | RTLD_GLOBAL);
         set_path(s->session, DGPB_SLANG_PASS_THROUGH_NVRTC, nvrtc);
         return;

@@ -133,6 +133,20 @@ bool slang_is_embedded_path(const char *path, const char *const *candidates)
 
 /* ---- native libraries ---- */
 
+bool slang_first_file(const char *pattern, char *found)
+{
+    glob_t g;
+    bool ok = false;
+    if (glob(pattern, 0, NULL, &g) == 0)
+        for (size_t i = 0; i < g.gl_pathc && !ok; i++)
+            if (strlen(g.gl_pathv[i]) < PATH_MAX && fileio_readable(g.gl_pathv[i])) {
+                snprintf(found, PATH_MAX, "%s", g.gl_pathv[i]);
+                ok = true;
+            }
+    globfree(&g);
+    return ok;
+}
+
 bool slang_library_in(const char *dir, char *found)
 {
     char probe[PATH_MAX + 32];
@@ -142,18 +156,8 @@ bool slang_library_in(const char *dir, char *found)
         return true;
     }
     /* Slang 2026 names its library libslang-compiler.so (with a version suffix in wheels). */
-    char pattern[PATH_MAX + 32];
-    snprintf(pattern, sizeof pattern, "%s/libslang-compiler.so*", dir);
-    glob_t g;
-    bool ok = false;
-    if (glob(pattern, 0, NULL, &g) == 0)
-        for (size_t i = 0; i < g.gl_pathc && !ok; i++)
-            if (fileio_readable(g.gl_pathv[i]) && strlen(g.gl_pathv[i]) < PATH_MAX) {
-                snprintf(found, PATH_MAX, "%s", g.gl_pathv[i]);
-                ok = true;
-            }
-    globfree(&g);
-    return ok;
+    snprintf(probe, sizeof probe, "%s/libslang-compiler.so*", dir);
+    return slang_first_file(probe, found);
 }
 
 /* A folder's name without trailing slashes ("/" stays "/"), in `out` (PATH_MAX). */

@@ -35,6 +35,7 @@
 #define slang_find_libslang dgpb__slang_find_libslang
 #define slang_find_compiler dgpb__slang_find_compiler
 #define slang_library_in dgpb__slang_library_in
+#define slang_first_file dgpb__slang_first_file
 #define slang_is_embedded_path dgpb__slang_is_embedded_path
 #define slang_named_rule dgpb__slang_named_rule
 
@@ -103,6 +104,9 @@ int slang_find_compiler(const slang_query *q, const slang_env *env, char **path,
  * libslang-compiler.so* (Slang 2026's name). Fills `found` (PATH_MAX bytes).
  */
 bool slang_library_in(const char *dir, char *found);
+
+/* The first readable file (glob(3)'s sorted order) `pattern` matches, in `found` (PATH_MAX). */
+bool slang_first_file(const char *pattern, char *found);
 
 /* Whether `path` is the same file as one of the existing candidates (real paths compared). */
 bool slang_is_embedded_path(const char *path, const char *const *candidates);
