@@ -138,6 +138,8 @@ echo "setup: installing the native tools of tools/native-deps.lock into deps/"
 python3 tools/native_deps.py
 
 echo "setup: building into build/"
-cmake -S . -B build -DCMAKE_BUILD_TYPE=RelWithDebInfo >/dev/null
+# The developer's build, as tools/test.sh's normal pass configures it (warnings are
+# errors), so that the test command builds nothing again.
+cmake -S . -B build -DCMAKE_BUILD_TYPE=RelWithDebInfo -DDGPB_WERROR=ON >/dev/null
 cmake --build build -j"$(nproc)"
 echo "setup: done. Run the tests with: tools/test.sh"
