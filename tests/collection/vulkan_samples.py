@@ -38,6 +38,15 @@ lines; --update writes the file from this run instead.
                       [--dgpb-option ARG]... --dgpb-build PATH --slangc PATH
                       --work DIR COLLECTION_DIR [MODULE...]
 
+Speed (docs/testing.md, "Where the time goes"): --serve CMD runs the
+reference compiles on persistent workers of that command instead of one
+slangc process per module, one worker per job slot: `slangc-wasm --serve`
+for the embedded compiler, `dgpb-slang-layout --serve --slangc SLANGC` for
+a native one (docs/layout.md, "The native worker": each job compiles
+exactly as `SLANGC ARGS` would, in the collection's folder). And the
+dgpb-build runs share one compile service of this run's own (its folder in
+WORK, stopped at the end), as a build system's runs share the user's.
+
 MODULE (paths relative to COLLECTION_DIR) limits the run to those modules
 (and the comparison to their lines). Exit status: 0 every outcome as
 expected (or the file updated), 1 a difference, 2 a usage or set-up error.
@@ -52,6 +61,7 @@ import shlex
 import shutil
 import subprocess
 import sys
+import threading
 import time
 
 OUTCOMES = ("built", "refused", "slang-error", "mismatch")
@@ -90,6 +100,36 @@ def run(argv, cwd, env):
         out = (e.output or b"").decode("utf-8", "replace") + f"\n(killed after {TIMEOUT} s)"
         status = -9
     return status, out, time.monotonic() - start
+
+
+class Worker:
+    """A persistent compiler speaking the job protocol: a JSON line of {"cwd", "args"} in,
+    {"status", "diagnostics"} out (docs/slangc-wasm.md, docs/layout.md)."""
+
+    def __init__(self, argv, env):
+        self.p = subprocess.Popen(argv, env=env, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                                  stderr=subprocess.DEVNULL)
+
+    def run(self, args, cwd):
+        start = time.monotonic()
+        try:
+            self.p.stdin.write((json.dumps({"cwd": cwd, "args": args}) + "\n").encode())
+            self.p.stdin.flush()
+            line = self.p.stdout.readline()
+            answer = json.loads(line)
+            status, out = answer["status"], answer.get("diagnostics", "")
+            if status not in (0, 1):  # a process run exits 255 for a module with errors, 1 here
+                status = 1 if status == 255 else status
+        except (OSError, ValueError, KeyError) as e:
+            status, out = -1, f"(the reference worker failed: {e})"
+        return status, out, time.monotonic() - start
+
+    def close(self):
+        try:
+            self.p.stdin.close()
+        except OSError:
+            pass
+        self.p.wait()
 
 
 def first_error(text, module):
@@ -137,9 +177,12 @@ def check(module, args, env):
     os.makedirs(spv_dir, exist_ok=True)
     d_status, d_text, d_time = run([args.dgpb_build, "--targets", "spirv", "--slangc", args.slangc]
                                    + args.dgpb_options + ["-o", dgpb_out, module], args.collection, env)
-    s_status, s_text, s_time = run([args.slangc, module] + args.slangc_options
-                                   + ["-target", "spirv", "-o", os.path.join(spv_dir, stem + ".spv"),
-                                      "-entry", "main"], args.collection, env)
+    s_args = [module] + args.slangc_options + ["-target", "spirv", "-o",
+                                               os.path.join(spv_dir, stem + ".spv"), "-entry", "main"]
+    if args.serve:
+        s_status, s_text, s_time = args.worker().run(s_args, args.collection)
+    else:
+        s_status, s_text, s_time = run([args.slangc] + s_args, args.collection, env)
     d_error = one_line(first_error(d_text, module))
     s_error = one_line(first_error(s_text, module))
     if s_status == 0 and d_status == 0:
@@ -232,6 +275,9 @@ def main():
                     "samples' own build passes -profile spirv_1_4 -matrix-layout-column-major")
     ap.add_argument("--dgpb-option", action="append", default=[], dest="dgpb_options", metavar="ARG",
                     help="one more argument of every dgpb-build (repeat it): dgpb's names of the same options")
+    ap.add_argument("--serve", metavar="CMD",
+                    help="run the reference compiles on persistent workers of this command line "
+                    "(slangc-wasm --serve; dgpb-slang-layout --serve --slangc SLANGC)")
     args = ap.parse_args()
     if args.jobs < 1:
         ap.error("-j must be at least 1")
@@ -253,7 +299,21 @@ def main():
         print("error: --update writes every module's line: give no MODULE", file=sys.stderr)
         return 2
 
-    env = dict(os.environ, DGPB_NO_CACHE="1", DGPB_SERVICE="off")
+    args.chosen, args.every = chosen, every
+    # The dgpb-build runs share one compile service of this run's own, stopped at the end.
+    service_dir = os.path.join(args.work, "service")
+    shutil.rmtree(service_dir, ignore_errors=True)
+    os.makedirs(service_dir, mode=0o700)
+    env = dict(os.environ, DGPB_NO_CACHE="1", DGPB_SERVICE="auto", DGPB_SERVICE_DIR=service_dir)
+    try:
+        return run_all(args, env)
+    finally:
+        subprocess.run([args.dgpb_build, "--service-stop"], env=env, stdout=subprocess.DEVNULL,
+                       stderr=subprocess.DEVNULL)
+
+
+def run_all(args, env):
+    chosen, every = args.chosen, args.every
     status, text, _ = run([args.slangc, "-v"], args.collection, env)
     if status != 0:
         print(f"error: the compiler {args.slangc} does not run (exit {status}): {one_line(text)}\n"
@@ -263,9 +323,23 @@ def main():
     for sub in ("dgpb", "slangc"):
         shutil.rmtree(os.path.join(args.work, sub), ignore_errors=True)
     os.makedirs(args.work, exist_ok=True)
+    workers, local = [], threading.local()
+    lock = threading.Lock()
+
+    def worker():  # this thread's reference worker, started on first use
+        if not hasattr(local, "worker"):
+            local.worker = Worker(shlex.split(args.serve), env)
+            with lock:
+                workers.append(local.worker)
+        return local.worker
+    args.worker = worker
     start = time.monotonic()
-    with concurrent.futures.ThreadPoolExecutor(max_workers=args.jobs) as pool:
-        results = list(pool.map(lambda m: check(m, args, env), chosen))
+    try:
+        with concurrent.futures.ThreadPoolExecutor(max_workers=args.jobs) as pool:
+            results = list(pool.map(lambda m: check(m, args, env), chosen))
+    finally:
+        for w in workers:
+            w.close()
     seconds = time.monotonic() - start
 
     outcomes = os.path.join(args.work, "outcomes.json")
@@ -303,6 +377,8 @@ def main():
             cmd += ["--expected", args.expected]
         cmd += [f"--slangc-option={o}" for o in args.slangc_options]
         cmd += [f"--dgpb-option={o}" for o in args.dgpb_options]
+        if args.serve:
+            cmd += ["--serve", args.serve]
         cmd.append(args.collection)
         print("If the new outcomes are right (a gap closed, a new Slang), regenerate the file and review its diff:\n  "
               + " ".join(shlex.quote(c) for c in cmd))
