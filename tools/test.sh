@@ -75,10 +75,15 @@ if [ $quick = no ]; then
     # time in Slang, and the C they run is the C the build tests run here: they run
     # above only. So do the native-Slang tests (native-slang): what they add is
     # Slang's own library, loaded into the recorder, which is neither built with
-    # the sanitizers nor free of leaks at exit (docs/testing.md).
+    # the sanitizers nor free of leaks at exit (docs/testing.md). The fixture
+    # builders (run_fixtures, compute_bundles, crosscheck_bundles) take the normal
+    # pass's bundles instead of compiling the same corpora again
+    # (DGPB_TEST_BUNDLES_FROM): the build tests compile here, and what the
+    # bundles feed (the readers, the proof, the runner) is this pass's subject.
     export ASAN_OPTIONS=detect_leaks=1:abort_on_error=1
     export UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
     run_suite build-sanitize "ASan+UBSan build" "-LE slangc-wasm|js|webgpu|web|bazel|collection|bench-smoke|large|native-slang" -- \
-        -DCMAKE_BUILD_TYPE=Debug -DDGPB_SANITIZE=ON -DDGPB_WERROR=ON
+        -DCMAKE_BUILD_TYPE=Debug -DDGPB_SANITIZE=ON -DDGPB_WERROR=ON \
+        -DDGPB_TEST_BUNDLES_FROM="$PWD/build"
 fi
 echo "== all tests passed"
