@@ -149,14 +149,18 @@ bool slang_first_file(const char *pattern, char *found)
 
 bool slang_library_in(const char *dir, char *found)
 {
-    char probe[PATH_MAX + 32];
-    int n = snprintf(probe, sizeof probe, "%s/libslang.so", dir);
-    if (n > 0 && n < PATH_MAX && fileio_readable(probe)) {
-        memcpy(found, probe, (size_t)n + 1);
+    size_t len = strlen(dir);
+    if (len > PATH_MAX - 32)
+        return false;
+    char probe[PATH_MAX];
+    memcpy(probe, dir, len);
+    memcpy(probe + len, "/libslang.so", sizeof "/libslang.so");
+    if (fileio_readable(probe)) {
+        memcpy(found, probe, len + sizeof "/libslang.so");
         return true;
     }
     /* Slang 2026 names its library libslang-compiler.so (with a version suffix in wheels). */
-    snprintf(probe, sizeof probe, "%s/libslang-compiler.so*", dir);
+    memcpy(probe + len, "/libslang-compiler.so*", sizeof "/libslang-compiler.so*");
     return slang_first_file(probe, found);
 }
 
