@@ -80,7 +80,8 @@ grep -A2 '"options":' "$work/v15/plain.bundle.json" | grep -q '"spirv_version":	
 # to the embedded compiler without the options that compiler cannot take.
 cat >"$work/slangc" <<SH
 #!/usr/bin/env bash
-printf '%s\n' "\$@" '--' >>"$work/slangc.log"
+# One record at a time: compiles run at once, and their lines must not interleave.
+{ flock 9; printf '%s\n' "\$@" '--' >>"$work/slangc.log"; } 9>>"$work/slangc.lock"
 args=()
 while [ \$# -gt 0 ]; do
     case "\$1" in
