@@ -4,6 +4,7 @@
 # #include and an import (module_parts: one with an `__include`). Everything is
 # written under WORK (emptied first), never into the home folder.
 set -euo pipefail
+trap 'echo "FAIL: cache.sh line $LINENO: exit $? from: $BASH_COMMAND" >&2' ERR
 case_=$1 build=$2 work=$3 native_root=${4:-} recorder=${4:-} fake=${5:-}
 HERE=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 unset DGPB_NO_CACHE DGPB_CACHE_MAX_SIZE DGPB_SLANGC SLANG_ROOT DGPB_CACHE_REMOTE DGPB_CACHE_REMOTE_READ_ONLY
@@ -190,11 +191,9 @@ EOF
     for bad in 'a=b' 'a%b' 'a;b' 'a|b' "a$(printf '\t')b"; do
         mkdir -p "$bad"
         cp "$d/m.slang" "$d/lib.slang" "$bad/"
-        set +e
+        st=0
         "$build" -q --targets spirv,wgsl --no-layouts --no-cache -MD -o "$work/refused" \
-            "$bad/m.slang" 2>"$work/last"
-        st=$?
-        set -e
+            "$bad/m.slang" 2>"$work/last" || st=$?
         [ "$st" = 2 ] || fail "'$bad': exit $st, not 2: $(cat "$work/last")"
         shown=$(printf '%s' "$bad" | sed 's/\t/\\t/')
         grep -qF "the depfile cannot name '$shown/m.slang'" "$work/last" ||
@@ -376,7 +375,7 @@ evict)
         newest_evicted=$(awk -v a="$newest_evicted" -v b="$t" 'BEGIN { print (b > a) ? b : a }')
     done <"$work/before"
     [ "$evicted" -gt 0 ] || fail "nothing was evicted"
-    oldest_kept=$(find "$C/v1" -type f ! -name counters -printf '%T@\n' | sort -n | head -1)
+    oldest_kept=$(find "$C/v1" -type f ! -name counters -printf '%T@\n' | sort -n | sed -n 1p)
     awk -v e="$newest_evicted" -v k="$oldest_kept" 'BEGIN { exit !(e <= k) }' ||
         fail "an entry used at $newest_evicted was evicted, one used at $oldest_kept kept"
     # A tiny cap: the cache stays under it, and builds still succeed.
@@ -643,7 +642,7 @@ folder_entries)
     [ "$(stat_of "$C" entries)" -ge "$planted" ] || fail "entries: $(stat_of "$C" entries)"
     # --cache-clear removes every kind of damage, and follows no link out of the cache.
     echo keep >"$work/outside"
-    first=$(find "$C/v1" -type f -name '*.?' | head -1)
+    first=$(find "$C/v1" -type f -name '*.?' -print -quit)
     rm "$first" && ln -s "$work/outside" "$first"
     mkfifo "${first%.?}.r" 2>/dev/null || true
     mkdir -p "$C/v1/ff/$(printf 'f%.0s' $(seq 62)).m/deep/er"

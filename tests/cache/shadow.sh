@@ -74,7 +74,7 @@ B() {
 compiles() { sed -n 's/.*; \([0-9]*\) compiles.*/\1/p' "$work/$1.err"; }
 whole_hit() { grep -q "(from the cache)" "$work/$1.err"; }
 # value OUT: the constant the WGSL of OUT/m.dgpb computes with ("3.0f * ...").
-value() { "$dump" --disasm "$1/m.dgpb" | sed -n 's/.*buf_0\[_S1\] = \([0-9.]*f\).*/\1/p' | head -n 1; }
+value() { "$dump" --disasm "$1/m.dgpb" | sed -n 's/.*buf_0\[_S1\] = \([0-9.]*f\).*/\1/p' | sed -n 1p; }
 # reference OUT: the bundle without any cache.
 reference() {
     "$build" "${compiler[@]}" --targets wgsl --no-layouts "${dirs[@]}" --no-cache -q -o "$1" m.slang
