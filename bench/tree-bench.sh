@@ -459,7 +459,8 @@ for c in "${compilers[@]}"; do
         row "(i)  $INCLUDE edited ($inc_count modules rebuilt)" "${R[$k,i]}" s "${R[$k,i_spread]}; ${R[$k,i_compiles]} compiles"
     done
     if ((SEED_MODULES < MODULES)); then
-        seed_how="EXTRAPOLATED from the first $SEED_MODULES modules: ${R[$c,s_n]} of $compiles compiles"
+        seed_first="the first $SEED_MODULES modules" && [ "$SEED_MODULES" = 1 ] && seed_first="the first module"
+        seed_how="EXTRAPOLATED from $seed_first: ${R[$c,s_n]} of $compiles compiles"
         [ "$c" != native ] || seed_how+=" and ${R[$c,s_layouts]} layouts"
         seed_how+=" in $(printf '%.2f' "${R[$c,s_measured]}") s, times $compiles/${R[$c,s_n]}"
     else

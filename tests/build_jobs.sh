@@ -8,8 +8,9 @@
 set -u
 build=$1 module=$2
 out=$(mktemp -d); trap 'rm -rf "$out"' EXIT
+# The build's own workers, not the warm ones of the run's compile service (tests/CMakeLists.txt).
 fail() { echo "FAIL: $*"; exit 1; }
-log=$("$build" -v -j 1000 --no-cache --no-layouts "$module" -o "$out" 2>&1) || fail "build: $log"
+log=$("$build" -v -j 1000 --service off --no-cache --no-layouts "$module" -o "$out" 2>&1) || fail "build: $log"
 notes=$(printf '%s\n' "$log" | sed -n 's/.*note: \([0-9]*\) jobs\{0,1\}, \([0-9]*\) at once (-j 1000); \([0-9]*\) compiler workers\{0,1\} started so far$/\1 \2 \3/p')
 [ -n "$notes" ] || fail "-v printed no 'N jobs, M at once' note: $log"
 avail_kib=$(sed -n 's/^MemAvailable: *\([0-9]*\) kB$/\1/p' /proc/meminfo)

@@ -8,6 +8,9 @@
 # folder) and the previous output pair untouched, with nothing new beside it.
 set -u
 build=$1
+# The build's own workers, not the run's compile service (tests/CMakeLists.txt): the
+# service's signals are tests/service's.
+export DGPB_SERVICE=off
 work=$(mktemp -d); trap 'rm -rf "$work"' EXIT
 fail() { echo "FAIL: $*"; exit 1; }
 command -v setsid >/dev/null || fail "setsid not found (install util-linux)"

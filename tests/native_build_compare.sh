@@ -14,9 +14,15 @@
 # newer Slang's rule) says so among its first five lines, `// dgpb-native-fails:
 # REGEX`: then both runs must fail with exit status 1 and Slang's message
 # matching REGEX, so the difference stays checked on both compilers.
+# --shard K/N (after SLANGC) takes the K-th of every N fixtures only (K from 1),
+# so that ctest runs N parts side by side.
 set -u
 build=$1 dump=$2 slangc=$3
 shift 3
+shard=1/1
+if [ "${1:-}" = --shard ]; then shard=$2 && shift 2; fi
+shard_k=${shard%/*} shard_n=${shard#*/}
+index=0
 out=$(mktemp -d); trap 'rm -rf "$out"' EXIT
 fail=0 count=0
 
@@ -32,6 +38,8 @@ for dir in "$@"; do
     for module in "$dir"/*.slang; do
         stem=$(basename "$module" .slang)
         case $stem in plain_lib_*) continue ;; esac
+        index=$((index + 1))
+        [ $(((index - 1) % shard_n + 1)) = "$shard_k" ] || continue
         targets=$(sed -n '1,5s|^// dgpb-targets: *||p' "$module" | head -n 1)
         refused=$(sed -n '1,5s|^// dgpb-native-fails: *||p' "$module" | head -n 1)
         includes=()

@@ -7,6 +7,12 @@
 #
 #   tools/test.sh                 all three builds (what CI runs)
 #   tools/test.sh --quick         the normal build only
+#
+# Each test runs in the pass its subject needs (docs/testing.md, "Which pass
+# covers what"): the tests of the cache, the remote stores and the compile
+# service (label sanitize-only) test the C's behaviour under damage,
+# concurrency and failing peers, and run under the sanitizers only; run them
+# without with `ctest -L sanitize-only` in build/.
 #   tools/test.sh --timings       also the 30 slowest tests of each pass
 #
 # Every phase's wall time is printed at the end. The normal suite's summed test
@@ -56,7 +62,7 @@ run_suite() { # build-dir label ctest-args -- cmake-args...
 }
 
 set -o pipefail
-run_suite build "normal build" "" -- -DCMAKE_BUILD_TYPE=RelWithDebInfo -DDGPB_WERROR=ON
+run_suite build "normal build" "-LE sanitize-only" -- -DCMAKE_BUILD_TYPE=RelWithDebInfo -DDGPB_WERROR=ON
 echo "== normal build: its summed test time against tests/suite-time.txt"
 python3 tools/test-timings.py build/ctest.log --slowest 0 --check tests/suite-time.txt
 if [ $quick = no ]; then

@@ -19,9 +19,8 @@ rm -rf "$work"
 mkdir -p "$work"
 work=$(cd "$work" && pwd)
 cd "$work"
-# The user's ~/.netrc is not read: a home of the test's own.
-export HOME=$work/home
-mkdir -p "$HOME"
+# The user's ~/.netrc is not read: ctest gives every test a HOME of the build tree's
+# (tests/CMakeLists.txt); the case that writes a ~/.netrc uses a home of its own.
 SRV=$work/srv
 # shellcheck source=servers.sh
 . "$HERE/servers.sh"
@@ -700,9 +699,10 @@ secrets)
     B b1 b -q --cache-remote "http://ci:$pw@127.0.0.1:$NGINX_PORT"
     # ~/.netrc names the user and password for a URL without them.
     npw=netrcpw-$RANDOM$RANDOM
-    printf 'machine 127.0.0.1 login netrc-user password %s\n' "$npw" >"$HOME/.netrc"
-    chmod 600 "$HOME/.netrc"
-    B n1 n --cache-remote "http://127.0.0.1:$NGINX_PORT"
+    mkdir -p "$work/home"
+    printf 'machine 127.0.0.1 login netrc-user password %s\n' "$npw" >"$work/home/.netrc"
+    chmod 600 "$work/home/.netrc"
+    HOME=$work/home B n1 n --cache-remote "http://127.0.0.1:$NGINX_PORT"
     no_warning n1
     grep -qF "[netrc-user]" "$NGINX_LOG" || fail "\$HOME/.netrc was not used: $(tail -3 "$NGINX_LOG")"
     stop_nginx

@@ -13,14 +13,16 @@ turns the service on without a folder of its own) exists. Processes of
 other runs, and of other build trees, are not looked at.
 """
 import os
+import shutil
 import signal
+import subprocess
 import sys
 import time
 
 run = os.environ.get("DGPB_TEST_RUN")
 if not run:
     sys.exit("FAIL: DGPB_TEST_RUN is not set: run this check through ctest")
-unused = sys.argv[1]
+build, run_dir = sys.argv[1], sys.argv[2]
 
 
 def ancestors():
@@ -57,6 +59,14 @@ def leftovers():
     return found
 
 
+# The run's own compile service is meant to live until now: stopped first.
+if os.path.isdir(run_dir):
+    stop = subprocess.run([build, "--service-stop"], env=dict(os.environ, DGPB_SERVICE_DIR=run_dir),
+                          capture_output=True, text=True)
+    if stop.returncode != 0:
+        print(f"FAIL: --service-stop of the run's services: exit {stop.returncode}: {stop.stderr.strip()}")
+        sys.exit(1)
+    print(f"ok: {stop.stdout.strip()}")
 left = leftovers()
 for _ in range(100):  # a few seconds for processes on their way out
     if not left:
@@ -72,9 +82,12 @@ for pid, cmd in sorted(left.items()):
             os.kill(pid, signal.SIGKILL)
         except OSError:
             pass
-if os.path.lexists(unused):
-    print(f"FAIL: a test used the service folder no test may use: {unused} ({os.listdir(unused) if os.path.isdir(unused) else 'not a folder'})")
-    failed = True
+if os.path.isdir(run_dir):
+    socks = [n for n in os.listdir(run_dir) if n.endswith(".sock")]
+    if socks:
+        print(f"FAIL: sockets left in the run's service folder after --service-stop: {socks}")
+        failed = True
+    shutil.rmtree(run_dir, ignore_errors=True)
 if failed:
     sys.exit(1)
-print("ok: no test left a process or the unused service folder behind")
+print("ok: no test left a process behind")
