@@ -357,6 +357,39 @@ static void a_writer_waits_for_the_folders_lock_then_gives_up_or_is_cancelled(vo
     assert_file_is(a, "new");
 }
 
+/* dgpb_sha256_file: a file of several reads hashes as its bytes do; anything else is IO. */
+static void a_file_hashes_as_its_bytes_do(void **state)
+{
+    (void)state;
+    char file[300], fifo[300], none[300];
+    snprintf(file, sizeof file, "%s/big", dir);
+    snprintf(fifo, sizeof fifo, "%s/hash-fifo", dir);
+    snprintf(none, sizeof none, "%s/none", dir);
+    size_t size = 200001; /* several 64 KiB reads and a short one */
+    uint8_t *bytes = malloc(size);
+    assert_non_null(bytes);
+    for (size_t i = 0; i < size; i++)
+        bytes[i] = (uint8_t)(i * 7 + (i >> 9));
+    assert_int_equal(dgpb_file_write_atomic(file, bytes, size, NULL), DGPB_OK);
+    uint8_t want[DGPB_SHA256_SIZE], got[DGPB_SHA256_SIZE];
+    assert_int_equal(dgpb_sha256(bytes, size, want), DGPB_OK);
+    assert_int_equal(dgpb_sha256_file(file, got), DGPB_OK);
+    assert_memory_equal(got, want, sizeof want);
+    assert_int_equal(dgpb_file_write_atomic(file, "", 0, NULL), DGPB_OK);
+    assert_int_equal(dgpb_sha256("", 0, want), DGPB_OK);
+    assert_int_equal(dgpb_sha256_file(file, got), DGPB_OK);
+    assert_memory_equal(got, want, sizeof want);
+    assert_int_equal(mkfifo(fifo, 0644), 0);
+    alarm(10);
+    assert_int_equal(dgpb_sha256_file(fifo, got), DGPB_ERR_IO);
+    alarm(0);
+    assert_int_equal(dgpb_sha256_file(dir, got), DGPB_ERR_IO);
+    assert_int_equal(dgpb_sha256_file(none, got), DGPB_ERR_IO);
+    free(bytes);
+    unlink(fifo);
+    unlink(file);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -370,6 +403,7 @@ int main(void)
         cmocka_unit_test(recovery_undoes_a_replacement_it_cannot_complete),
         cmocka_unit_test(a_journal_without_its_end_mark_changes_nothing),
         cmocka_unit_test(a_writer_waits_for_the_folders_lock_then_gives_up_or_is_cancelled),
+        cmocka_unit_test(a_file_hashes_as_its_bytes_do),
     };
     return cmocka_run_group_tests(tests, support_dir_setup, support_dir_teardown);
 }

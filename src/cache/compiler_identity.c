@@ -42,14 +42,26 @@ static void add_stat(dgpb_bytebuf *k, const char *path)
 
 /*
  * The SHA-256 of a file's bytes, kept in the local cache (kind 'v', never
- * uploaded) under the file's status, so that a large library is hashed once
- * per change, not once per build. False when it cannot be read.
+ * uploaded) under the file's status without its path (device, inode, size,
+ * times), so that a large library is hashed once per change, not once per
+ * build, nor once per name it has (libslang.so and the file it links to).
+ * It is read 64 KiB at a time. False when it cannot be read.
  */
 static bool content_id(cache_session *s, const char *path, uint8_t out[DGPB_SHA256_SIZE])
 {
     dgpb_bytebuf k = DGPB_BYTEBUF_INIT;
     cache_key_str(&k, "dgpb-file " CACHE_FORMAT);
-    add_stat(&k, path);
+    struct stat st;
+    if (stat(path, &st)) {
+        bytebuf_free(&k);
+        return false;
+    }
+    char line[160];
+    snprintf(line, sizeof line, "%llu %llu %lld %lld.%09ld %lld.%09ld",
+             (unsigned long long)st.st_dev, (unsigned long long)st.st_ino, (long long)st.st_size,
+             (long long)st.st_mtim.tv_sec, (long)st.st_mtim.tv_nsec, (long long)st.st_ctim.tv_sec,
+             (long)st.st_ctim.tv_nsec);
+    cache_key_str(&k, line);
     uint8_t key[DGPB_SHA256_SIZE];
     bool ok = cache_key_sha(&k, key);
     bytebuf_free(&k);
@@ -65,13 +77,7 @@ static bool content_id(cache_session *s, const char *path, uint8_t out[DGPB_SHA2
         if (ok)
             return true;
     }
-    uint8_t *bytes = NULL;
-    struct stat st;
-    if (stat(path, &st) || !S_ISREG(st.st_mode) ||
-        dgpb_file_read(path, (size_t)st.st_size + 1, &bytes, &size, NULL))
-        return false;
-    ok = dgpb_sha256(bytes, size, out) == DGPB_OK;
-    dgpb_free(bytes);
+    ok = dgpb_sha256_file(path, out) == DGPB_OK;
     if (ok)
         dgpb_cache_put(s->store, 'v', key, out, DGPB_SHA256_SIZE);
     return ok;

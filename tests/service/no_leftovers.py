@@ -1,16 +1,17 @@
 #!/usr/bin/env python3
-"""no_leftovers.py SERVICE_UNUSED - no test leaves a process or a service folder behind.
+"""no_leftovers.py DGPB_BUILD RUN_SERVICE_DIR - no test leaves a process behind.
 
 ctest runs every test with DGPB_TEST_RUN set to a value of its own run
 (tests/CMakeLists.txt, no_cache.cmake), and every process a test starts
 inherits it: a compile service and its workers, a Bazel server, a store.
 This check runs after every other test of the run (DEPENDS, and the
-dgpb_tests fixture's cleanup), and fails when a process of this run other
-than ctest and its ancestors still runs (after a grace of a few seconds for
-those that are going), naming each (and ending each compile service), or when the service folder
-no test may use (SERVICE_UNUSED, where DGPB_SERVICE_DIR points a test that
-turns the service on without a folder of its own) exists. Processes of
-other runs, and of other build trees, are not looked at.
+dgpb_tests fixture's cleanup). It first stops the run's own compile service
+(RUN_SERVICE_DIR, where every test's DGPB_SERVICE_DIR points unless it names
+a folder of its own: dgpb-build --service-stop) and removes that folder; then
+it fails when a process of this run other than ctest and its ancestors still
+runs (after a grace of a few seconds for those that are going), naming each
+(and ending each compile service). Processes of other runs, and of other
+build trees, are not looked at.
 """
 import os
 import shutil
