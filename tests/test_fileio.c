@@ -357,6 +357,13 @@ static void a_writer_waits_for_the_folders_lock_then_gives_up_or_is_cancelled(vo
     assert_file_is(a, "new");
 }
 
+static int fail_reads(const char *step, const char *path, void *user)
+{
+    (void)path;
+    (void)user;
+    return strcmp(step, "read") ? 0 : EIO;
+}
+
 /* dgpb_sha256_file: a file of several reads hashes as its bytes do; anything else is IO. */
 static void a_file_hashes_as_its_bytes_do(void **state)
 {
@@ -375,6 +382,9 @@ static void a_file_hashes_as_its_bytes_do(void **state)
     assert_int_equal(dgpb_sha256(bytes, size, want), DGPB_OK);
     assert_int_equal(dgpb_sha256_file(file, got), DGPB_OK);
     assert_memory_equal(got, want, sizeof want);
+    io_fault_set(fail_reads, NULL); /* a read that fails, through the library's fault hook */
+    assert_int_equal(dgpb_sha256_file(file, got), DGPB_ERR_IO);
+    io_fault_set(NULL, NULL);
     assert_int_equal(dgpb_file_write_atomic(file, "", 0, NULL), DGPB_OK);
     assert_int_equal(dgpb_sha256("", 0, want), DGPB_OK);
     assert_int_equal(dgpb_sha256_file(file, got), DGPB_OK);

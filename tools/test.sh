@@ -7,13 +7,14 @@
 #
 #   tools/test.sh                 all three builds (what CI runs)
 #   tools/test.sh --quick         the normal build only
+#   tools/test.sh --timings       also the 30 slowest tests of each pass
 #
 # Each test runs in the pass its subject needs (docs/testing.md, "Which pass
-# covers what"): the tests of the cache, the remote stores and the compile
-# service (label sanitize-only) test the C's behaviour under damage,
-# concurrency and failing peers, and run under the sanitizers only; run them
-# without with `ctest -L sanitize-only` in build/.
-#   tools/test.sh --timings       also the 30 slowest tests of each pass
+# covers what"): the tests of the cache, the remote stores, the compile
+# service and the C's signals, atomic writes and fault loops (label
+# sanitize-only) test the C's behaviour under damage, concurrency and failing
+# peers, and run under the sanitizers only; `ctest -L sanitize-only` in build/
+# runs them without.
 #
 # Every phase's wall time is printed at the end. The normal suite's summed test
 # time is checked against tests/suite-time.txt: more than 20 % over it fails,

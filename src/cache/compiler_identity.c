@@ -25,19 +25,25 @@
 #include "dgpb/compiler.h"
 #include "dgpb/fileio.h"
 
-/* Adds a file's status (path, size, times, inode): what its kept SHA-256 is filed under. */
+/* A file's status as text: device, inode, size, modification and change times. */
+static void status_text(const struct stat *st, char *buf, size_t size)
+{
+    snprintf(buf, size, "%llu %llu %lld %lld.%09ld %lld.%09ld", (unsigned long long)st->st_dev,
+             (unsigned long long)st->st_ino, (long long)st->st_size, (long long)st->st_mtim.tv_sec,
+             (long)st->st_mtim.tv_nsec, (long long)st->st_ctim.tv_sec, (long)st->st_ctim.tv_nsec);
+}
+
+/* Adds a file's path and status: what the identity is filed under. */
 static void add_stat(dgpb_bytebuf *k, const char *path)
 {
     struct stat st;
-    char line[4400];
+    char status[160];
     if (stat(path, &st))
-        snprintf(line, sizeof line, "%s missing", path);
+        snprintf(status, sizeof status, "missing");
     else
-        snprintf(line, sizeof line, "%s %lld %lld.%09ld %lld.%09ld %llu", path,
-                 (long long)st.st_size, (long long)st.st_mtim.tv_sec, (long)st.st_mtim.tv_nsec,
-                 (long long)st.st_ctim.tv_sec, (long)st.st_ctim.tv_nsec,
-                 (unsigned long long)st.st_ino);
-    cache_key_str(k, line);
+        status_text(&st, status, sizeof status);
+    cache_key_str(k, path);
+    cache_key_str(k, status);
 }
 
 /*
@@ -56,12 +62,9 @@ static bool content_id(cache_session *s, const char *path, uint8_t out[DGPB_SHA2
         bytebuf_free(&k);
         return false;
     }
-    char line[160];
-    snprintf(line, sizeof line, "%llu %llu %lld %lld.%09ld %lld.%09ld",
-             (unsigned long long)st.st_dev, (unsigned long long)st.st_ino, (long long)st.st_size,
-             (long long)st.st_mtim.tv_sec, (long)st.st_mtim.tv_nsec, (long long)st.st_ctim.tv_sec,
-             (long)st.st_ctim.tv_nsec);
-    cache_key_str(&k, line);
+    char status[160];
+    status_text(&st, status, sizeof status);
+    cache_key_str(&k, status);
     uint8_t key[DGPB_SHA256_SIZE];
     bool ok = cache_key_sha(&k, key);
     bytebuf_free(&k);

@@ -10,6 +10,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "core/io_fault.h"
 #include "dgpb/result.h"
 
 int dgpb_sha256(const void *data, size_t size, uint8_t out[DGPB_SHA256_SIZE])
@@ -22,8 +23,9 @@ int dgpb_sha256(const void *data, size_t size, uint8_t out[DGPB_SHA256_SIZE])
 
 int dgpb_sha256_file(const char *path, uint8_t out[DGPB_SHA256_SIZE])
 {
-    /* O_NONBLOCK: a FIFO in the file's place opens at once, and is then refused. */
-    int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC | O_NOCTTY);
+    /* O_NONBLOCK: a FIFO in the file's place opens at once, and is then refused. Each
+       step asks the fault hook first, as dgpb/fileio.h's do (core/io_fault.h). */
+    int fd = io_fault("open", path) ? -1 : open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC | O_NOCTTY);
     if (fd < 0)
         return DGPB_ERR_IO;
     struct stat st;
@@ -33,7 +35,7 @@ int dgpb_sha256_file(const char *path, uint8_t out[DGPB_SHA256_SIZE])
         rc = DGPB_ERR_NOMEM;
     unsigned char buf[1 << 16];
     while (!rc) {
-        ssize_t n = read(fd, buf, sizeof buf);
+        ssize_t n = io_fault("read", path) ? -1 : read(fd, buf, sizeof buf);
         if (n < 0 && errno == EINTR)
             continue;
         if (n < 0)
