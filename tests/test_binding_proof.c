@@ -190,7 +190,7 @@ static void spirv_table(table *t)
     add_row(t, "smp", DGPB_KIND_SAMPLER, 0, 3, 0, 0, 0);
     add_row(t, "img", DGPB_KIND_RW_TEXTURE, 0, 4, 0, 0, 0);
     add_row(t, "scene", DGPB_KIND_ACCELERATION_STRUCTURE, 0, 5, 0, 0, 0);
-    add_row(t, "light", DGPB_KIND_UNIFORM_BUFFER, 1, 0, 0, 0, 0);
+    add_row(t, "light", DGPB_KIND_UNIFORM_BUFFER, 1, 0, 0, 32, 0);
     add_row(t, "pc.count", DGPB_KIND_VALUE, LAUNCH, 0, 0, 4, 0);
     add_row(t, "pc.mul", DGPB_KIND_VALUE, LAUNCH, 0, 4, 4, 0);
     add_row(t, "pc.add", DGPB_KIND_VALUE, LAUNCH, 0, 8, 4, 0);
@@ -215,7 +215,7 @@ static void test_a_blocks_field_rows_are_proved_against_its_members(void **state
     dims->block_size = 16;
     dims->members = members;
     dims->member_count = 4;
-    add_row(&t, "Dims", DGPB_KIND_UNIFORM_BUFFER, 0, 0, 0, 0, 0);
+    add_row(&t, "Dims", DGPB_KIND_UNIFORM_BUFFER, 0, 0, 0, 16, 0);
     for (uint32_t i = 0; i < 4; i++)
         add_row(&t, names[i], DGPB_KIND_VALUE, 0, 0, 4 * i, 4, 0);
     expect_proved("spirv", &t, &c, NULL);
@@ -532,6 +532,29 @@ static void test_a_value_row_past_its_blocks_bytes_is_refused(void **state)
     /* A block whose size the code does not tell bounds nothing. */
     row_named(&t, "cb.size")->offset = 4096;
     binding_named(&c, "cb")->block_size = 0;
+    expect_proved("spirv", &t, &c, NULL);
+}
+
+/* A uniform_buffer row carries its block's size as the code declares it (std140 rounds a block
+   up: fields ending at 20 in a 32-byte block), so a host that sizes the buffer by it has it all. */
+static void test_a_uniform_buffer_rows_size_is_the_code_blocks(void **state)
+{
+    (void)state;
+    table t;
+    code c;
+    spirv_table(&t);
+    spirv_code(&c);
+    row_named(&t, "light")->size = 20;
+    expect_refused("spirv", &t, &c, NULL,
+                   "target 'spirv', entry 'k': parameter 'light' gives a block of 20 bytes, but "
+                   "the code's uniform block 'light' (set 1, binding 0) is 32 bytes");
+    row_named(&t, "light")->size = 0;
+    expect_refused("spirv", &t, &c, NULL, "parameter 'light' gives a block of 0 bytes");
+    row_named(&t, "light")->size = 32;
+    expect_proved("spirv", &t, &c, NULL);
+    /* A block whose size the code does not tell proves any. */
+    binding_named(&c, "light")->block_size = 0;
+    row_named(&t, "light")->size = 20;
     expect_proved("spirv", &t, &c, NULL);
 }
 
@@ -1576,6 +1599,7 @@ int main(void)
         cmocka_unit_test(test_a_fixed_array_takes_one_row_per_element),
         cmocka_unit_test(test_two_resource_rows_on_one_binding_are_refused_naming_both),
         cmocka_unit_test(test_a_value_row_past_its_blocks_bytes_is_refused),
+        cmocka_unit_test(test_a_uniform_buffer_rows_size_is_the_code_blocks),
         cmocka_unit_test(test_a_value_row_may_span_its_structs_tail_padding_and_no_more),
         cmocka_unit_test(test_push_constants_need_launch_rows_of_values_inside_the_block),
         cmocka_unit_test(test_rows_the_code_does_not_use_may_lack_a_binding),

@@ -246,7 +246,7 @@ static void test_dream_mode_strips_the_entry_prefix_and_keeps_value_field_names(
         {"count", DGPB_KIND_RW_TEXTURE, W, 10, RW2DU, 0, 0},
         {"volume", DGPB_KIND_TEXTURE, RO, 11, T3D, 0, 0},
         {"layers", DGPB_KIND_TEXTURE, RO, 12, T2DA, 0, 0},
-        {"light", DGPB_KIND_UNIFORM_BUFFER, RO, 13, 0, 0, 0},
+        {"light", DGPB_KIND_UNIFORM_BUFFER, RO, 13, 0, 32, 0},
         /* k_light's fields, named <param>.<field> (docs/design.md, section 4a). */
         {"light.color", DGPB_KIND_VALUE, RO, 13, 0, 16, 0},
         {"light.intensity", DGPB_KIND_VALUE, RO, 13, 16, 4, 0},
@@ -286,7 +286,7 @@ static void test_ptx_rows_carry_byte_offsets_as_bindings_and_the_spirv_written_f
         {"count", DGPB_KIND_RW_TEXTURE, W, 112, RW2DU, 0, 0},
         {"volume", DGPB_KIND_TEXTURE, RO, 120, T3D, 0, 0},
         {"layers", DGPB_KIND_TEXTURE, RO, 128, T2DA, 0, 0},
-        {"light", DGPB_KIND_UNIFORM_BUFFER, RO, 136, 0, 0, 0},
+        {"light", DGPB_KIND_UNIFORM_BUFFER, RO, 136, 0, 32, 0},
         {"light.color", DGPB_KIND_VALUE, RO, 136, 0, 16, 0},
         {"light.intensity", DGPB_KIND_VALUE, RO, 136, 16, 4, 0},
     };

@@ -411,7 +411,7 @@ static void test_a_constant_buffer_not_listed_as_a_value_block_is_a_uniform_buff
     assert_string_equal(block->shape, "ConstantBuffer<k_Params>");
     assert_int_equal(block->binding, 0);
     assert_int_equal(block->offset, 0);
-    assert_int_equal(block->size, 0);
+    assert_int_equal(block->size, 80); /* the block's data as std140 lays it out */
     assert_null(reflection_find(r, "scale", false));
     static const struct {
         const char *name;
@@ -814,10 +814,12 @@ test_constant_buffers_and_parameter_blocks_are_value_rows_of_their_block_and_res
                  ro = w ? DGPB_WGPU_READ_ONLY_STORAGE_BUFFER : 0,
                  rw = w ? DGPB_WGPU_STORAGE_BUFFER : 0, tex = w ? DGPB_WGPU_TEXTURE_2D_FLOAT : 0;
         const want_param want[] = {
+            {"cb", "cb", "cb", DGPB_KIND_UNIFORM_BUFFER, false, false, 0, 0, 0, 32, val},
             {"cb.tint", "cb", "cb", DGPB_KIND_VALUE, false, false, 0, 0, 0, 16, val},
             {"cb.tex", "cb", "cb.tex", DGPB_KIND_TEXTURE, false, false, 0, 1, 0, 0, tex},
             {"cb.size", "cb", "cb", DGPB_KIND_VALUE, false, false, 0, 0, 16, 8, val},
             {"result", "result", "result", DGPB_KIND_RW_BUFFER, false, false, 0, 2, 0, 4, rw},
+            {"scene", "scene", "scene", DGPB_KIND_UNIFORM_BUFFER, false, false, 1, 0, 0, 16, val},
             {"scene.count", "scene", "scene", DGPB_KIND_VALUE, false, false, 1, 0, 0, 4, val},
             {"scene.mul", "scene", "scene", DGPB_KIND_VALUE, false, false, 1, 0, 4, 4, val},
             {"scene.src", "scene", "scene.src", DGPB_KIND_BUFFER, false, false, 1, 1, 0, 4, ro},
@@ -837,10 +839,12 @@ test_on_ptx_a_block_holding_resources_is_refused_and_its_values_follow_its_point
        at that binding with their offsets in the block's memory, but a resource inside it has
        no row that could place it. */
     static const want_param want[] = {
+        {"cb", "cb", "cb", DGPB_KIND_UNIFORM_BUFFER, false, false, 0, 0, 0, 32, 0},
         {"cb.tint", "cb", "cb", DGPB_KIND_VALUE, false, false, 0, 0, 0, 16, 0},
         {"cb.tex", "cb", "cb.tex", -1, false, false, 0, 16, 0, 0, 0},
         {"cb.size", "cb", "cb", DGPB_KIND_VALUE, false, false, 0, 0, 24, 8, 0},
         {"result", "result", "result", DGPB_KIND_RW_BUFFER, false, false, 0, 8, 0, 4, 0},
+        {"scene", "scene", "scene", DGPB_KIND_UNIFORM_BUFFER, false, false, 0, 24, 0, 40, 0},
         {"scene.count", "scene", "scene", DGPB_KIND_VALUE, false, false, 0, 24, 0, 4, 0},
         {"scene.mul", "scene", "scene", DGPB_KIND_VALUE, false, false, 0, 24, 4, 4, 0},
         {"scene.src", "scene", "scene.src", -1, false, false, 0, 8, 0, 0, 0},
@@ -880,7 +884,7 @@ test_a_push_constant_block_is_launch_rows_on_spirv_refused_on_wgsl_a_pointer_on_
     };
     /* CUDA has no push constants: the block is a constant buffer whose pointer is at byte 0. */
     static const want_param ptx[] = {
-        {"pc", "pc", "pc", DGPB_KIND_UNIFORM_BUFFER, false, false, 0, 0, 0, 0, 0},
+        {"pc", "pc", "pc", DGPB_KIND_UNIFORM_BUFFER, false, false, 0, 0, 0, 12, 0},
         /* Unnamed as a push-constant block (dgpb-build names it from the SPIR-V), it is a
            plain-data block: its fields follow at its place. */
         {"pc.count", "pc", "pc", DGPB_KIND_VALUE, false, false, 0, 0, 0, 4, 0},

@@ -306,6 +306,9 @@ char *dgpb_webgpu_layout_text(uint32_t id, char *buf, size_t size);
 
 /* True when a row of `kind` carries a shape word in `offset` (DGPB_SHAPED_KIND). */
 bool dgpb_kind_has_shape(uint32_t kind);
+/* Whether rows of a resource kind carry a byte count in `size` (DGPB_SIZED_KIND: a uniform
+   buffer its block's size, a structured buffer its element stride). */
+bool dgpb_kind_has_size(uint32_t kind);
 
 /* WebGPU's name of a texel format ("rgba8unorm"), or NULL for 0 and values out of range. */
 const char *dgpb_texel_format_name(uint32_t format);

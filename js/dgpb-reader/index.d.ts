@@ -249,6 +249,8 @@ export interface Shape {
 
 /** The kinds whose rows carry a shape word in `offset`. */
 export declare const SHAPED_KINDS: readonly number[];
+/** The resource kinds whose rows carry a byte count in `size`: kind -> what it counts. */
+export declare const SIZED_KINDS: Readonly<Record<number, string>>;
 /** A shape word's bit fields. */
 export declare const SHAPE: Readonly<{
   DIM_MASK: number; ARRAYED: number; MULTISAMPLED: number; COMPARISON: number;

@@ -235,6 +235,12 @@ export function webgpuLayoutText(id) {
 /** The kinds whose rows carry a shape word in `offset` (docs/format.md "Shapes"). */
 export const SHAPED_KINDS = Object.freeze([KIND.texture, KIND.rw_texture, KIND.sampler, KIND.texture_sampler,
   KIND.input_attachment, KIND.texel_buffer, KIND.rw_texel_buffer]);
+/** The resource kinds whose rows carry a byte count in `size`, and which (docs/format.md). */
+export const SIZED_KINDS = Object.freeze({
+  [KIND.uniform_buffer]: "its block's byte size",
+  [KIND.buffer]: 'its element stride',
+  [KIND.rw_buffer]: 'its element stride',
+});
 /* The kinds WebGPU cannot bind: no row of them on wgsl (spirv only). */
 const NO_WEBGPU_KINDS = [KIND.input_attachment, KIND.texel_buffer, KIND.rw_texel_buffer];
 /** A shape word's fields (docs/format.md "Shapes"). */
@@ -532,11 +538,11 @@ function paramRule(kind, flags, offset, size, id, wgsl) {
     return `a ${KIND_NAMES[kind]} parameter cannot share its binding (only a texture and a sampler can)`;
   if (READ_ONLY_KINDS.has(kind) && !(flags & FLAG.read_only))
     return `a ${KIND_NAMES[kind]} parameter must be flagged read-only`;
-  // A structured buffer's size is its element stride (docs/format.md, issue 24).
-  const strided = kind === KIND.buffer || kind === KIND.rw_buffer;
+  // A structured buffer's size is its element stride, a uniform buffer's its block's size.
+  const sized = SIZED_KINDS[kind];
   const shaped = SHAPED_KINDS.includes(kind);
-  if (kind !== KIND.value && ((offset !== 0 && !shaped) || (size !== 0 && !strided)))
-    return `a ${KIND_NAMES[kind]} parameter must have ${shaped ? 'its shape in offset' : 'offset 0'} and size 0${strided ? ' or its element stride' : ''}`;
+  if (kind !== KIND.value && ((offset !== 0 && !shaped) || (size !== 0 && !sized)))
+    return `a ${KIND_NAMES[kind]} parameter must have ${shaped ? 'its shape in offset' : 'offset 0'} and size 0${sized ? ` or ${sized}` : ''}`;
   if (shaped) {
     const why = shapeRule(kind, offset);
     if (why) return why;

@@ -117,6 +117,11 @@ static const bool kind_shaped[DGPB_KIND_COUNT] = {
 #include "dgpb/vocabulary.def"
 };
 
+static const char *const kind_size_meaning[DGPB_KIND_COUNT] = {
+#define DGPB_SIZED_KIND(ID, what) [DGPB_KIND_##ID] = what,
+#include "dgpb/vocabulary.def"
+};
+
 static const char *const dim_names[DGPB_DIM_COUNT] = {
 #define DGPB_SHAPE_DIM(ID, value, name, spirv_dim, wgsl) [value] = name,
 #include "dgpb/vocabulary.def"
@@ -538,6 +543,11 @@ bool dgpb_kind_has_shape(uint32_t kind)
     return kind < DGPB_KIND_COUNT && kind_shaped[kind];
 }
 
+bool dgpb_kind_has_size(uint32_t kind)
+{
+    return kind < DGPB_KIND_COUNT && kind_size_meaning[kind] != NULL;
+}
+
 const char *dgpb_texel_format_name(uint32_t format)
 {
     return format < DGPB_TEXEL_FORMAT_END ? texel_formats[format].name : NULL;
@@ -712,13 +722,14 @@ const char *dgpb_param_rule(uint32_t kind, uint32_t flags, uint32_t offset, uint
         snprintf(buf, buf_size, "a %s parameter must be flagged read-only", kind_names[kind]);
         return buf;
     }
-    /* A structured buffer's size is its element stride (docs/format.md, issue 24). */
-    bool strided = kind == DGPB_KIND_BUFFER || kind == DGPB_KIND_RW_BUFFER;
+    /* A structured buffer's size is its element stride, a uniform buffer's its block's size
+       (DGPB_SIZED_KIND). */
+    const char *sized = kind_size_meaning[kind];
     bool shaped = kind_shaped[kind];
-    if (kind != DGPB_KIND_VALUE && ((offset != 0 && !shaped) || (size != 0 && !strided))) {
-        snprintf(buf, buf_size, "a %s parameter must have %s and size 0%s", kind_names[kind],
-                 shaped ? "its shape in offset" : "offset 0",
-                 strided ? " or its element stride" : "");
+    if (kind != DGPB_KIND_VALUE && ((offset != 0 && !shaped) || (size != 0 && !sized))) {
+        snprintf(buf, buf_size, "a %s parameter must have %s and size 0%s%s", kind_names[kind],
+                 shaped ? "its shape in offset" : "offset 0", sized ? " or " : "",
+                 sized ? sized : "");
         return buf;
     }
     if (shaped && shape_rule(kind, offset, buf, buf_size))

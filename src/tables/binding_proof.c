@@ -352,6 +352,13 @@ static int prove_code_binding(const dgpb_proof_input *in, const dgpb_code_bindin
                                  "of %u bytes, but the code's '%s' (%s) has elements of %u bytes",
                                  dgpb_target_name(in->target), in->entry, row->name, row->size,
                                  c->name, where, c->element_stride);
+        if (row->kind == DGPB_KIND_UNIFORM_BUFFER && c->block_size && !c->is_array &&
+            row->size != c->block_size)
+            return dgpb_diag_set(diag, DGPB_ERR_SHADER, -1,
+                                 "target '%s', entry '%s': parameter '%s' gives a block of %u "
+                                 "bytes, but the code's uniform block '%s' (%s) is %u bytes",
+                                 dgpb_target_name(in->target), in->entry, row->name, row->size,
+                                 c->name, where, c->block_size);
         if (row->kind == DGPB_KIND_VALUE && c->block_size &&
             (uint64_t)row->offset + row->size > c->block_size)
             return dgpb_diag_set(diag, DGPB_ERR_SHADER, -1,

@@ -623,11 +623,9 @@ int param_table_build(const dgpb_param_select *s, dgpb_param_table *out, dgpb_di
         row->offset = p->kind == DGPB_KIND_VALUE       ? p->offset
                       : dgpb_kind_has_shape(row->kind) ? shape_of(s, p)
                                                        : 0;
-        /* Values: their bytes; structured buffers: their element stride. */
-        row->size = p->kind == DGPB_KIND_VALUE || p->kind == DGPB_KIND_BUFFER ||
-                            p->kind == DGPB_KIND_RW_BUFFER
-                        ? p->size
-                        : 0;
+        /* Values: their bytes; structured buffers: their element stride; uniform buffers:
+           their block's size. */
+        row->size = p->kind == DGPB_KIND_VALUE || dgpb_kind_has_size(row->kind) ? p->size : 0;
         row->webgpu_layout = wgsl ? p->webgpu_layout : 0;
         if (wgsl && dgpb_kind_has_shape(row->kind) &&
             (row->kind == DGPB_KIND_SAMPLER || DGPB_SHAPE_DIM_OF(row->offset))) {

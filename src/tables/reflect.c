@@ -161,6 +161,15 @@ static const cJSON *fields_of(const cJSON *t)
     return reflect_get(t, "fields");
 }
 
+/* A constant buffer's or parameter block's data size as the target lays it out: the byte range
+   of its "elementVarLayout" (std140 rounds a uniform block's struct up to 16 on spirv, WGSL's
+   SizeOf on wgsl, CUDA's sizeof on ptx); 0 when the reflection gives none. */
+static uint32_t block_data_size(const cJSON *t)
+{
+    records r = records_of(reflect_get(t, "elementVarLayout"));
+    return r.bytes ? rec_u32(r.bytes, "size") : 0;
+}
+
 /* Whether a type is Slang's SubpassInput (see add_subpass_input): its implementation struct
    (Slang 2025.15), or a resource of base shape subpassInput (2026.16). */
 static bool is_subpass_input(const cJSON *t)
@@ -353,6 +362,8 @@ static void add_resource(builder *b, const char *path, const char *code_path, co
     }
     if (r->kind == DGPB_KIND_BUFFER || r->kind == DGPB_KIND_RW_BUFFER)
         r->size = reflect_element_stride(t, b->code->memory_handles);
+    else if (r->kind == DGPB_KIND_UNIFORM_BUFFER)
+        r->size = block_data_size(t);
     fill_resource_strings(b, r, path, code_path, at, shape, problem);
 }
 
@@ -447,11 +458,45 @@ static void walk_fields(builder *b, const char *path, const cJSON *t, const base
     }
 }
 
-/* A constant buffer or parameter block whose fields become rows of its own block. */
-static void walk_block(builder *b, const char *path, const cJSON *node, const cJSON *t,
-                       const records *rec, const base *at, bool parameter_block, bool push_block,
-                       bool bare_names, int depth)
+/*
+ * The uniform buffer of a parameter block, or of a constant buffer that holds
+ * resources: Slang puts the block's plain data in a uniform buffer (at the
+ * start of a parameter block's set) on spirv and wgsl, and in the memory its
+ * pointer leads to on ptx. One uniform_buffer row named as the block, at that
+ * place, sized as the reflection lays the data out; its value rows follow.
+ */
+static void add_block_buffer(builder *b, const char *path, const cJSON *t, const base *in)
 {
+    dgpb_reflected_param *r = push(b);
+    if (!r)
+        return;
+    char shape[160];
+    reflect_shape_text(t, shape, sizeof shape);
+    r->kind = DGPB_KIND_UNIFORM_BUFFER;
+    r->entry_param = in->entry;
+    r->space = in->block_space;
+    r->binding = in->block_binding;
+    r->size = block_data_size(t);
+    r->webgpu_layout = b->code->webgpu ? DGPB_WGPU_UNIFORM_BUFFER : 0;
+    fill_resource_strings(b, r, path, path, in, shape, NULL);
+}
+
+/* What a block walked by walk_block() is. */
+enum block_role {
+    BLOCK_PARAMETER, /* a ParameterBlock: its own set, its own uniform buffer for its data */
+    BLOCK_RESOURCES, /* a ConstantBuffer holding resources: its own uniform buffer for its data */
+    BLOCK_PUSH,      /* a push-constant block on this target: value rows of the launch range */
+    BLOCK_VALUES,    /* value rows alone at the block's place: `<entry>_params`, and a block
+                        that is a push-constant block on another target of the entry */
+};
+
+/* A constant buffer or parameter block whose fields become rows of its own block, named
+   "<path>.<field>" or, with `bare_names`, "<field>". */
+static void walk_block(builder *b, const char *path, const cJSON *node, const cJSON *t,
+                       const records *rec, const base *at, enum block_role role, bool bare_names,
+                       int depth)
+{
+    bool parameter_block = role == BLOCK_PARAMETER, push_block = role == BLOCK_PUSH;
     const cJSON *elem = reflect_get(t, "elementType");
     records container = records_of(reflect_get(t, "containerVarLayout"));
     base in = *at;
@@ -475,6 +520,9 @@ static void walk_block(builder *b, const char *path, const cJSON *node, const cJ
         in.block_space = in.space;
         in.block_binding = in.index;
     }
+    /* The block's own uniform buffer, where its data lives. */
+    if ((parameter_block || role == BLOCK_RESOURCES) && holds_data(elem, 0))
+        add_block_buffer(b, path, t, &in);
     if (reflect_str_is(reflect_get_str(elem, "kind"), "struct"))
         walk_fields(b, bare_names ? NULL : path, elem, &in, depth);
     else
@@ -651,22 +699,30 @@ static void walk(builder *b, const char *path, const cJSON *node, const cJSON *t
                                   : "inside another aggregate is not supported; declare the "
                                     "ParameterBlock as a global of its own");
         else
-            walk_block(b, path, node, t, &rec, at, true, false, false, depth);
+            walk_block(b, path, node, t, &rec, at, BLOCK_PARAMETER, false, depth);
     } else if (reflect_str_is(kind, "constantBuffer")) {
         const cJSON *elem = reflect_get(t, "elementType");
-        /* The spirv reflection marks a push-constant block; other targets' reflection does not,
-           so the caller names them (from the SPIR-V) to keep every target's rows alike. */
-        bool push_block = rec.push != NULL || (depth == 0 && !at->entry &&
-                                               listed(path, b->push_blocks, b->push_block_count));
+        /* The spirv reflection marks a push-constant block; ptx's does not, so the caller names
+           them (from the SPIR-V) to keep every target's rows alike. A named block that this
+           target's reflection gives a descriptor slot is an ordinary uniform block here (the
+           module declares it [[vk::push_constant]] for some targets only, under a target
+           guard): value rows alone, as the push-constant block's are elsewhere. */
+        bool named_push = depth == 0 && !at->entry &&
+                          listed(path, b->push_blocks, b->push_block_count);
+        bool push_block = rec.push != NULL || (named_push && !rec.slot);
+        /* A cbuffer's fields bare, a ConstantBuffer<S>'s by dotted path, as in add_data_block. */
+        bool bare = !reflect_get_str(elem, "name") && depth == 0;
         if (depth == 0 && !at->entry && listed(path, b->value_blocks, b->value_block_count)) {
-            walk_block(b, path, node, t, &rec, at, false, false, true,
+            walk_block(b, path, node, t, &rec, at, BLOCK_VALUES, true,
                        depth); /* "<entry>_params" */
         } else if (push_block && b->code->webgpu) {
             add_refused(b, path, t, at,
                         "is a [[vk::push_constant]] block, and WebGPU has no push constants; "
                         "declare a plain ConstantBuffer, or leave wgsl out of --targets");
         } else if (push_block) {
-            walk_block(b, path, node, t, &rec, at, false, true, false, depth);
+            walk_block(b, path, node, t, &rec, at, BLOCK_PUSH, bare, depth);
+        } else if (named_push && !holds_resources(elem, 0)) {
+            walk_block(b, path, node, t, &rec, at, BLOCK_VALUES, bare, depth);
         } else if (holds_resources(elem, 0)) {
             if (at->entry || depth > 0)
                 add_refused(b, path, t, at,
@@ -674,7 +730,7 @@ static void walk(builder *b, const char *path, const cJSON *node, const cJSON *t
                             "aggregate it is not supported: declare the ConstantBuffer as a "
                             "global");
             else
-                walk_block(b, path, node, t, &rec, at, false, false, false, depth);
+                walk_block(b, path, node, t, &rec, at, BLOCK_RESOURCES, false, depth);
         } else {
             add_data_block(b, path, node, t, &rec, at, depth);
         }

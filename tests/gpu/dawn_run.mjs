@@ -98,18 +98,22 @@ function bindAll(entries, params) {
   for (const row of rows) {
     const key = `${row.space}/${row.binding}`;
     if (!groups.has(row.space)) groups.set(row.space, new Map());
-    // A plain-data block's field row: the block's buffer carries it (docs/format.md).
-    const holdsIt = (r) => r.kind === KIND.uniform_buffer && r.space === row.space && r.binding === row.binding;
+    // A plain-data block's field row: the block's buffer carries it when the case gives the
+    // block's bytes whole; otherwise the fields fill a buffer of the block's size (its row's
+    // `size`, docs/format.md "A block's size").
+    const holdsIt = (r) => r.kind === KIND.uniform_buffer && r.space === row.space && r.binding === row.binding &&
+      params.has(r.name);
     if (row.kind === KIND.value && rows.some(holdsIt)) continue;
-    if (row.kind === KIND.value) {
+    const blockOfFields = row.kind === KIND.uniform_buffer && !params.has(row.name);
+    if (row.kind === KIND.value || blockOfFields) {
       const block = valueBlocks.get(key) ?? { bytes: new Uint8Array(0), rows: [] };
-      const end = (row.offset + row.size + 15) & ~15;
+      const end = blockOfFields ? (row.size + 15) & ~15 : (row.offset + row.size + 15) & ~15;
       if (block.bytes.length < end) {
         const grown = new Uint8Array(end);
         grown.set(block.bytes);
         block.bytes = grown;
       }
-      const p = params.get(row.name);
+      const p = blockOfFields ? undefined : params.get(row.name);
       if (p) block.bytes.set(placeValue(p, row.size), row.offset);
       valueBlocks.set(key, block);
       groups.get(row.space).set(row.binding, { row, block });

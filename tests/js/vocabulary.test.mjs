@@ -121,6 +121,8 @@ test('shapes: dimensions, sample types, access modes and texel formats are the r
   }
   const shaped = rows('DGPB_SHAPED_KIND').map(([id]) => kinds.find((k) => k.id === id).value);
   assert.deepEqual([...dgpb.SHAPED_KINDS], shaped);
+  const sized = rows('DGPB_SIZED_KIND').map(([id, what]) => [String(kinds.find((k) => k.id === id).value), what]);
+  assert.deepEqual({ ...dgpb.SIZED_KINDS }, Object.fromEntries(sized));
 });
 
 test('WebGPU IDs made from shapes: the ranges, views and sample types are the rows, and every ID agrees with the C reader', () => {
