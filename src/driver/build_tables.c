@@ -7,8 +7,8 @@
  * from Slang's reflection, the binding proof of that table against the code,
  * WebGPU's per-entry checks, and its capabilities (from its own code where
  * dgpb reads it, code/capabilities.h). Then the checks across
- * units: entry `uniform` parameters within a render or ray-tracing group, and
- * the same rows on every target of an entry.
+ * units: the places the entries of a render or ray-tracing group share mean
+ * one thing, and every target of an entry has the same rows.
  */
 #include <assert.h>
 #include <stdio.h>
@@ -200,37 +200,126 @@ static int make_unit_table(build *b, int t, size_t entry_index, const dgpb_param
 }
 
 /*
- * Slang places each entry's `uniform` parameters in a range of its own that
- * starts where the globals end, one compile per entry, so two entries of a
- * render or ray-tracing group that both have them would share bindings (and
- * push-constant bytes) with different meanings in one pipeline. Refused,
- * naming both entries.
+ * One pipeline holds every entry of a render or ray-tracing group, and a place
+ * (a descriptor binding, the push-constant range, a pipeline constant's id)
+ * means one thing to all of its stages. Slang places each entry's `uniform`
+ * parameters in a range of its own that starts where the globals end, one
+ * compile per entry, so two entries' parameters can land on one place: a
+ * renderer's vertex and fragment stages that both take `uniform PushConsts pc`
+ * share one push-constant range. Where their rows agree on what they share
+ * (the same bytes of the same type, the same kind and shape of descriptor),
+ * the place is one range or binding visible to both stages; where they
+ * contradict, the group is refused naming both rows and the bytes or binding.
  */
-static void check_group_entry_params(build *b)
+
+/* The reflected parameter a row stands for: the same name, or an entry's parameter whose row
+   is qualified by its entry ("<entry>.<name>", docs/format.md "Names"); NULL when none. */
+static const dgpb_reflected_param *reflected_of(const unit *u, const char *entry_name,
+                                                const dgpb_param_desc *row)
+{
+    size_t n = strlen(entry_name);
+    for (size_t i = 0; i < u->reflection->param_count; i++) {
+        const dgpb_reflected_param *p = &u->reflection->params[i];
+        if (!strcmp(p->name, row->name) || (p->entry_param && !strncmp(row->name, entry_name, n) &&
+                                            row->name[n] == '.' && !strcmp(row->name + n + 1, p->name)))
+            return p;
+    }
+    return NULL;
+}
+
+/* A place's words for messages: "the push-constant bytes 0..16", "set 0, binding 2". */
+static void place_text(const dgpb_param_desc *a, const dgpb_param_desc *c, char *buf, size_t n)
+{
+    if (a->kind == DGPB_KIND_VALUE && c->kind == DGPB_KIND_VALUE) {
+        uint32_t lo = a->offset > c->offset ? a->offset : c->offset;
+        uint32_t hi = a->offset + a->size < c->offset + c->size ? a->offset + a->size
+                                                                : c->offset + c->size;
+        if (a->space == DGPB_SPACE_LAUNCH)
+            snprintf(buf, n, "the push-constant bytes %u..%u", lo, hi);
+        else
+            snprintf(buf, n, "the bytes %u..%u of the uniform block at set %u, binding %u", lo, hi,
+                     a->space, a->binding);
+    } else if (a->space == DGPB_SPACE_PIPELINE_CONSTANT) {
+        snprintf(buf, n, "the pipeline constant %u", a->binding);
+    } else {
+        snprintf(buf, n, "set %u, binding %u", a->space, a->binding);
+    }
+}
+
+/* A row as a message names it: "'tint' (float4, bytes 0..16)", "'palette' (buffer)". */
+static void row_text(const unit *u, const char *entry_name, const dgpb_param_desc *row,
+                     char *buf, size_t n)
+{
+    const dgpb_reflected_param *p = reflected_of(u, entry_name, row);
+    if (row->kind == DGPB_KIND_VALUE)
+        snprintf(buf, n, "'%s' (%s, bytes %u..%u)", row->name, p ? p->shape : "value",
+                 row->offset, row->offset + row->size);
+    else
+        snprintf(buf, n, "'%s' (%s)", row->name, p ? p->shape : dgpb_kind_name(row->kind));
+}
+
+/* Whether two rows of one group's entries contradict each other at a place they share. */
+static bool rows_contradict(const unit *ua, const char *ea, const dgpb_param_desc *a,
+                            const unit *uc, const char *ec, const dgpb_param_desc *c)
+{
+    if (a->space != c->space || a->binding != c->binding)
+        return false;
+    bool va = a->kind == DGPB_KIND_VALUE, vc = c->kind == DGPB_KIND_VALUE;
+    if (va != vc) /* a block's values against a descriptor: a block's own buffer row is fine */
+        return !(va ? c->kind == DGPB_KIND_UNIFORM_BUFFER : a->kind == DGPB_KIND_UNIFORM_BUFFER);
+    if (!va) {
+        if ((a->flags | c->flags) & DGPB_FLAG_SHARED_BINDING)
+            return false; /* a texture and a sampler declared on one binding */
+        return a->kind != c->kind || a->offset != c->offset ||
+               (a->kind == DGPB_KIND_UNIFORM_BUFFER && a->size != c->size);
+    }
+    if (a->space == DGPB_SPACE_PIPELINE_CONSTANT)
+        return a->size != c->size;
+    if (!(a->offset < c->offset + c->size && c->offset < a->offset + a->size))
+        return false; /* bytes of their own */
+    if (a->offset != c->offset || a->size != c->size)
+        return true;
+    const dgpb_reflected_param *pa = reflected_of(ua, ea, a), *pc = reflected_of(uc, ec, c);
+    return pa && pc && strcmp(pa->shape, pc->shape) != 0;
+}
+
+static void check_group_places(build *b)
 {
     for (size_t g = 0; g < b->group_count; g++) {
         if (b->groups[g].kind == GROUP_COMPUTE)
             continue;
         for (int t = 0; t < DGPB_TARGET_COUNT; t++) {
-            const char *first = NULL;
-            for (size_t e = 0; e < b->entry_count; e++) {
-                const unit *u = build_unit_at(b, t, e);
-                if (b->entries[e].group != g || !u->present || !u->reflection)
+            bool refused = false;
+            for (size_t e1 = 0; e1 < b->entry_count && !refused; e1++) {
+                const unit *u1 = build_unit_at(b, t, e1);
+                if (b->entries[e1].group != g || !u1->present || !u1->reflection)
                     continue;
-                bool has = false;
-                for (size_t i = 0; i < u->reflection->param_count && !has; i++)
-                    has = u->reflection->params[i].entry_param;
-                if (has && !first) {
-                    first = b->entries[e].name;
-                } else if (has) {
-                    build_report(b, DGPB_SEV_ERROR, DGPB_ERR_SHADER,
-                                 "target '%s', %s: entries '%s' and '%s' both have `uniform` "
-                                 "parameters, which Slang places in the same bindings of the "
-                                 "group's pipeline; declare them as globals (or keep them on one "
-                                 "entry of the group)",
-                                 dgpb_target_name((uint32_t)t), b->groups[g].label, first,
-                                 b->entries[e].name);
-                    break;
+                for (size_t e2 = e1 + 1; e2 < b->entry_count && !refused; e2++) {
+                    const unit *u2 = build_unit_at(b, t, e2);
+                    if (b->entries[e2].group != g || !u2->present || !u2->reflection)
+                        continue;
+                    const char *n1 = b->entries[e1].name, *n2 = b->entries[e2].name;
+                    for (uint32_t i = 0; i < u1->params.count && !refused; i++)
+                        for (uint32_t k = 0; k < u2->params.count && !refused; k++) {
+                            const dgpb_param_desc *a = &u1->params.rows[i],
+                                                  *c = &u2->params.rows[k];
+                            if (!rows_contradict(u1, n1, a, u2, n2, c))
+                                continue;
+                            char place[128], ta[300], tc[300];
+                            place_text(a, c, place, sizeof place);
+                            row_text(u1, n1, a, ta, sizeof ta);
+                            row_text(u2, n2, c, tc, sizeof tc);
+                            build_report(
+                                b, DGPB_SEV_ERROR, DGPB_ERR_SHADER,
+                                "target '%s', %s: entries '%s' and '%s' give %s two meanings, "
+                                "%s against %s, in the one pipeline the group is; lay the "
+                                "stages' parameters out alike (the same leading `uniform` "
+                                "parameters, in the same order and of the same types), or "
+                                "declare what they share as globals",
+                                dgpb_target_name((uint32_t)t), b->groups[g].label, n1, n2, place,
+                                ta, tc);
+                            refused = true;
+                        }
                 }
             }
         }
@@ -294,7 +383,7 @@ int build_make_tables(build *b)
     param_scopes_free(&scopes);
     if (rc)
         return rc;
-    check_group_entry_params(b);
+    check_group_places(b);
     if (!b->errors)
         check_rows_alike(b);
     return b->errors ? DGPB_ERR_SHADER : DGPB_OK;
