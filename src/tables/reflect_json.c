@@ -266,6 +266,12 @@ static bool elem_layout(bool ptx, const cJSON *t, uint32_t *size, uint32_t *alig
         *size = vector ? n * s : rows * round_up(n * s, *align);
         return true;
     }
+    if (!strcmp(kind, "pointer")) {
+        /* A buffer device address (T*, the field of ConstBufferPointer<T>): 8 bytes, aligned to
+           8, on every target that has one (SPIR-V's PhysicalStorageBuffer, CUDA's pointers). */
+        *size = *align = 8;
+        return true;
+    }
     if (!strcmp(kind, "array")) {
         uint32_t es = 0, ea = 0;
         if (!reflect_get_u32(t, "elementCount", &n) || !n ||

@@ -421,10 +421,12 @@ const char *wgsl_missing_type(const uint32_t *capabilities, size_t count)
         uint32_t capability;
         const char *what;
     } missing[] = {
-        {10, "double (Float64)"},
-        {11, "64-bit integers (Int64)"},
-        {22, "16-bit integers (Int16)"},
-        {39, "8-bit integers (Int8)"},
+        {10, "double (Float64; WGSL has i32, u32, f32 and f16 only)"},
+        {11, "64-bit integers (Int64; WGSL has i32, u32, f32 and f16 only)"},
+        {22, "16-bit integers (Int16; WGSL has i32, u32, f32 and f16 only)"},
+        {39, "8-bit integers (Int8; WGSL has i32, u32, f32 and f16 only)"},
+        {5347, "buffer device addresses (PhysicalStorageBufferAddresses: pointers such as "
+               "ConstBufferPointer<T> or T*; WebGPU has no buffer addresses)"},
     };
     for (size_t k = 0; k < sizeof missing / sizeof missing[0]; k++)
         for (size_t i = 0; capabilities && i < count; i++)
