@@ -68,6 +68,12 @@ typedef struct walker {
     size_t qhead, qlen, qcap;
     int rc;
     dgpb_diag *diag;
+    /* The variables of the explicit counters (an append or consume buffer's counter, found by
+       the type layouts), which Slang synthesizes: asking for their type crashes libslang
+       (2026.12), so walk_var records their name alone. Variables are walked after every
+       layout (drain), so each counter is known by then. */
+    const void **counters;
+    size_t counter_count, counter_cap;
 } walker;
 
 static uint32_t hash_ptr(const void *p)
@@ -265,6 +271,13 @@ static void walk_var(walker *w, int32_t idx, SlangReflectionVariable *v)
     const dgpb_slang_api *a = w->api;
     dgpb_lvar r = {0};
     r.name = string(w, a->spReflectionVariable_GetName(v), "a variable name");
+    for (size_t i = 0; i < w->counter_count; i++)
+        if (w->counters[i] == (const void *)v) {
+            r.type = -1; /* an explicit counter's: a name alone (see walker) */
+            if (!w->rc)
+                w->m->vars.v[idx] = r;
+            return;
+        }
     r.type = intern(w, K_TYPE, a->spReflectionVariable_GetType(v));
     uint32_t n = count_of(w, a->spReflectionVariable_GetUserAttributeCount(v), "user attributes");
     r.attributes.first = w->m->attributes.n;
@@ -324,7 +337,18 @@ static void walk_type_layout(walker *w, int32_t idx, SlangReflectionTypeLayout *
         intern(w, K_VAR_LAYOUT, a->spReflectionTypeLayout_GetElementVarLayout(t));
     r.container_var_layout =
         intern(w, K_VAR_LAYOUT, a->spReflectionTypeLayout_getContainerVarLayout(t));
-    r.explicit_counter = intern(w, K_VAR_LAYOUT, a->spReflectionTypeLayout_GetExplicitCounter(t));
+    SlangReflectionVariableLayout *counter = a->spReflectionTypeLayout_GetExplicitCounter(t);
+    SlangReflectionVariable *counter_var =
+        counter ? a->spReflectionVariableLayout_GetVariable(counter) : NULL;
+    if (counter_var && !w->rc) {
+        const void **c = mem_grow(w->counters, w->counter_count, &w->counter_cap,
+                                  sizeof *w->counters, 4);
+        if (!c)
+            nomem(w);
+        else
+            (w->counters = c)[w->counter_count++] = counter_var;
+    }
+    r.explicit_counter = intern(w, K_VAR_LAYOUT, counter);
     r.explicit_counter_offset = a->spReflectionTypeLayout_getExplicitCounterBindingRangeOffset(t);
 
     /* GetCategoryByIndex, GetFieldByIndex and getFieldBindingRangeOffset index Slang's lists
@@ -475,23 +499,32 @@ static void walk_entry(walker *w, SlangReflectionEntryPoint *e)
 
 static void drain(walker *w)
 {
-    while (w->qhead < w->qlen && !w->rc) {
-        item it = w->queue[w->qhead++];
-        switch (it.kind) {
-        case K_TYPE:
-            walk_type(w, it.index, it.ptr);
-            break;
-        case K_VAR:
-            walk_var(w, it.index, it.ptr);
-            break;
-        case K_TYPE_LAYOUT:
-            walk_type_layout(w, it.index, it.ptr);
-            break;
-        default:
-            walk_var_layout(w, it.index, it.ptr);
-            break;
+    /* Two passes over what is queued: every layout and type first (they queue more of
+       themselves), then the variables (which queue types alone), so that every explicit
+       counter is known before any variable is asked about (see walker). A done item's kind
+       is -1. */
+    for (int pass = 0; pass < 2; pass++)
+        for (size_t i = w->qhead; i < w->qlen && !w->rc; i++) {
+            item it = w->queue[i];
+            if (it.kind < 0 || (pass == 0 && it.kind == K_VAR))
+                continue;
+            w->queue[i].kind = -1;
+            switch (it.kind) {
+            case K_TYPE:
+                walk_type(w, it.index, it.ptr);
+                break;
+            case K_VAR:
+                walk_var(w, it.index, it.ptr);
+                break;
+            case K_TYPE_LAYOUT:
+                walk_type_layout(w, it.index, it.ptr);
+                break;
+            default:
+                walk_var_layout(w, it.index, it.ptr);
+                break;
+            }
         }
-    }
+    w->qhead = w->qlen;
 }
 
 /* The group of a layout's entries, from their stages' pipelines (dgpb/vocabulary.def). */
@@ -550,6 +583,7 @@ int layout_record_reflection(const dgpb_slang_api *api, SlangReflection *reflect
         dgpb_free(w.maps[k].vals);
     }
     dgpb_free(w.queue);
+    dgpb_free(w.counters);
     if (!w.rc && model->failed)
         return dgpb_diag_set(diag, DGPB_ERR_NOMEM, -1, "out of memory recording the layout");
     return w.rc;

@@ -364,7 +364,36 @@ static void add_resource(builder *b, const char *path, const char *code_path, co
         r->size = reflect_element_stride(t, b->code->memory_handles);
     else if (r->kind == DGPB_KIND_UNIFORM_BUFFER)
         r->size = block_data_size(t);
-    fill_resource_strings(b, r, path, code_path, at, shape, problem);
+    if (!r->counted || r->problem || problem[0]) {
+        fill_resource_strings(b, r, path, code_path, at, shape, problem);
+        return;
+    }
+    /* An append or consume buffer (spirv): Slang declares two storage buffers, the elements
+       ("<name>.elements") at the parameter's binding and the counter ("<name>.counter", one
+       32-bit int) at the next. Two rows: `<name>` for the elements, `<name>.counter`. */
+    char *elements = mem_printf("%s.elements", code_path), *counter_path = NULL, *counter_code = NULL;
+    if (elements)
+        fill_resource_strings(b, r, path, elements, at, shape, NULL);
+    counter_path = mem_printf("%s.counter", path);
+    counter_code = mem_printf("%s.counter", code_path);
+    size_t index = (size_t)(r - b->params);
+    dgpb_reflected_param *c = elements && counter_path && counter_code ? push(b) : NULL;
+    if (!c) {
+        b->nomem = true;
+    } else {
+        r = &b->params[index]; /* push() may have moved the rows */
+        c->kind = DGPB_KIND_RW_BUFFER;
+        c->entry_param = r->entry_param;
+        c->space = r->space;
+        c->binding = r->binding + 1;
+        c->place_from_code = r->place_from_code;
+        c->size = 4;
+        fill_resource_strings(b, c, counter_path, counter_code, at, "RWStructuredBuffer<int>",
+                              NULL);
+    }
+    dgpb_free(elements);
+    dgpb_free(counter_path);
+    dgpb_free(counter_code);
 }
 
 /* A row that says why a whole aggregate cannot be rows. */

@@ -96,6 +96,8 @@ typedef struct dgpb_reflected_param {
     uint32_t shape_word;    /* textures, samplers, texture_samplers: the shape the reflection
                                tells (reflect_texture_shape()); the code adds the rest */
     bool has_bool;          /* a value whose type holds a bool (WGSL forbids it in uniforms) */
+    bool counted;           /* an append or consume buffer's elements (a `<name>.counter` row
+                               follows for its counter) */
     bool unbounded;         /* an unbounded array `T name[]`: one row, DGPB_FLAG_UNBOUNDED */
     bool pipeline_constant; /* a specialization constant: a value row in the space
                                DGPB_SPACE_PIPELINE_CONSTANT, binding = its constant id */

@@ -64,10 +64,24 @@ void reflect_classify(const code_ops *code, const char *target, dgpb_reflected_p
         if (cJSON_IsTrue(reflect_get(t, "combined"))) {
             r->kind = DGPB_KIND_TEXTURE_SAMPLER; /* Sampler2D, SamplerCube, ... */
         } else if (reflect_str_is(access, "append") || reflect_str_is(access, "consume")) {
-            snprintf(problem, n,
-                     "%s carries a hidden counter binding that no row can describe; use a "
-                     "RWStructuredBuffer and a separate RWStructuredBuffer<uint> counter",
-                     shape);
+            /* Two storage buffers on spirv: the elements, and a one-int counter at the next
+               binding (reflect.c adds the counter's row). */
+            r->kind = DGPB_KIND_RW_BUFFER;
+            r->counted = true;
+            if (code->webgpu)
+                reflect_refuse(r, problem, n,
+                               "%s has no %s form: Slang does not compile an append or consume "
+                               "buffer for WebGPU; use a RWStructuredBuffer and a separate "
+                               "RWStructuredBuffer<uint> counter with atomics, or leave %s out "
+                               "of --targets",
+                               shape, target, target);
+            else if (code->memory_handles)
+                reflect_refuse(r, problem, n,
+                               "%s has no %s row: Slang's CUDA code keeps its counter inside the "
+                               "buffer's handle, which no row can describe; use a "
+                               "RWStructuredBuffer and a separate RWStructuredBuffer<uint> "
+                               "counter, or leave %s out of --targets",
+                               shape, target, target);
         } else if (reflect_str_is(base_shape, "structuredBuffer")) {
             r->kind = rw ? DGPB_KIND_RW_BUFFER : DGPB_KIND_BUFFER;
         } else if (reflect_str_is(base_shape, "byteAddressBuffer")) {

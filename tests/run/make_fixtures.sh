@@ -48,6 +48,7 @@ for stages in mesh tessellation geometry; do
     "$build" -q --targets spirv -o "$out" "$here/../../fixtures/stages/$stages.slang"
 done
 "$build" -q --targets spirv -o "$out" "$here/../../fixtures/plain/same_name_namespaces.slang"
+"$build" -q --targets spirv -o "$out" "$here/../../fixtures/plain/particles.slang"
 for draw in tessellation geometry mesh input_attachment; do
     "$build" -q --targets spirv -o "$out" "$here/draw_$draw.slang"
 done

@@ -100,13 +100,38 @@ static const char *stage_refused(uint32_t stage)
                : "WebGPU has compute, vertex and fragment shaders only";
 }
 
-/* A texel buffer or input attachment the entry's SPIR-V binds: WebGPU has neither. */
+/* Whether a SPIR-V variable is an append or consume buffer's counter: Slang declares such a
+   buffer as two storage buffers, "<name>.elements" and "<name>.counter". */
+static bool append_counter(const dgpb_spirv_info *spirv, const dgpb_spirv_var *v)
+{
+    size_t n = v->name ? strlen(v->name) : 0;
+    if (v->storage_class != DGPB_SPIRV_STORAGE_STORAGE_BUFFER || n <= 8 ||
+        strcmp(v->name + n - 8, ".counter"))
+        return false;
+    for (size_t i = 0; i < spirv->var_count; i++) {
+        const char *e = spirv->vars[i].name;
+        if (e && !strncmp(e, v->name, n - 8) && !strcmp(e + n - 8, ".elements"))
+            return true;
+    }
+    return false;
+}
+
+/* A texel buffer, input attachment or append/consume buffer the entry's SPIR-V binds: WebGPU
+   has none of them. */
 static bool missing_binding(const dgpb_spirv_info *spirv, char *out, size_t size)
 {
     for (size_t i = 0; spirv && i < spirv->var_count; i++) {
         const dgpb_spirv_var *v = &spirv->vars[i];
         if (!v->in_interface)
             continue;
+        if (append_counter(spirv, v)) {
+            snprintf(out, size,
+                     "append or consume buffer '%.*s' has no wgsl binding (Slang does not compile "
+                     "an append or consume buffer for WebGPU: use a RWStructuredBuffer and a "
+                     "separate RWStructuredBuffer<uint> counter with atomics)",
+                     (int)(strlen(v->name) - 8), v->name);
+            return true;
+        }
         if (v->type_class == DGPB_SPIRV_TYPE_INPUT_ATTACHMENT) {
             snprintf(out, size,
                      "input attachment '%s' has no wgsl binding (WebGPU has no input attachments: "
