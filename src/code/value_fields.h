@@ -31,7 +31,10 @@
  * struct's fields the same way, as if the row held one element: root its
  * struct, count 0, the struct's size the array's stride as the code gives
  * it (SPIR-V: the runtime array's ArrayStride, a std430 `float3` aligned to
- * 16; WGSL: the array<E>'s element stride), which is the row's `size`.
+ * 16; WGSL: the array<E>'s element stride), which is the row's `size`. A
+ * `uniform_buffer` row has its block's struct (an element's, for a
+ * `ConstantBuffer<S> name[N]`, whose rows no value row describes), its size
+ * the block's std140 size.
  *
  * A struct's name loses Slang's layout suffix (`Light_std140` is `Light`).
  * A struct of one member is a struct here (a field path reaches its

@@ -455,8 +455,20 @@ static int32_t block_def(hdr *h, const entry_set *s, const c_use *at, uint32_t f
     return def;
 }
 
+/* Whether row `r` is a uniform_buffer row no value row shares a place with (an element of a
+   `ConstantBuffer<S> name[N]`, docs/format.md). */
+static bool block_alone(const dgpb_entry_view *e, uint32_t r)
+{
+    if (e->params[r].kind != DGPB_KIND_UNIFORM_BUFFER)
+        return false;
+    for (uint32_t q = 0; q < e->param_count; q++)
+        if (is_block_value(&e->params[q]) && same_place(&e->params[q], &e->params[r]))
+            return false;
+    return true;
+}
+
 /* The structs of one target's entry (its blocks, the structs they hold, its structured buffers'
-   elements), gathered. */
+   elements, its uniform blocks of no value rows), gathered. */
 static void gather_target(hdr *h, entry_set *s, uint32_t si, uint32_t ti)
 {
     const dgpb_target_view *t = s->targets[ti];
@@ -475,12 +487,15 @@ static void gather_target(hdr *h, entry_set *s, uint32_t si, uint32_t ti)
     for (uint32_t r = 0; r < e->param_count && !h->t.nomem; r++) {
         const dgpb_param_view *p = &e->params[r];
         at.row = r;
-        if (is_structured(p) && p->size) { /* a structured buffer of structs: its element */
+        if ((is_structured(p) && p->size) || block_alone(e, r)) {
+            /* a structured buffer of structs: its element; a uniform block no value row
+               describes (one of an array of them): its struct */
             code_fields f;
             c_type st;
             c_header_types_fields(&h->types, t, e, r, &f);
+            uint32_t size = p->size || f.root < 0 ? p->size : f.structs[f.root].size;
             int32_t root = f.root >= 0 && !f.count
-                               ? c_defs_fields(&h->t, &h->defs, &f, p->size, &at, &st)
+                               ? c_defs_fields(&h->t, &h->defs, &f, size, &at, &st)
                                : -1;
             if (root >= 0)
                 uses[r] = c_defs_use(&h->t, &h->defs, false, c_cstr(f.structs[f.root].name), &at,
@@ -539,6 +554,8 @@ static void put_places(hdr *h, const entry_set *s, uint32_t ti)
             snprintf(note, sizeof note, ", a pipeline constant (the binding is its id)");
         else if (p->kind == DGPB_KIND_VALUE && with[0])
             snprintf(note, sizeof note, ", in %s", with);
+        else if (p->kind == DGPB_KIND_UNIFORM_BUFFER && with[0] && block_alone(e, r))
+            snprintf(note, sizeof note, ": a %s", with);
         else if (p->kind == DGPB_KIND_UNIFORM_BUFFER && with[0])
             snprintf(note, sizeof note, ": %s", with);
         else if (is_structured(p) && with[0])

@@ -826,6 +826,18 @@ int value_spirv_fields(const uint8_t *code, size_t len, const char *entry, const
         /* a structured buffer of structs: its element, as large as the array's stride */
         id = buffer_element(&m, row, &var, &path, &element);
         id = id && user_struct(&m, id) ? id : 0;
+    } else if (!rc && row->kind == DGPB_KIND_UNIFORM_BUFFER) {
+        /* a uniform block (one of an array of them, which no value row describes): its struct */
+        uint32_t type = 0, storage = 0;
+        size_t at = 0;
+        for (uint32_t v = 1; v < m.bound && !var; v++)
+            if ((at = def_of(&m, v, OP_VARIABLE, 4)) && m.set[v] == (int64_t)row->space &&
+                m.binding[v] == (int64_t)row->binding)
+                var = v, type = pointee_of(&m, at, &storage);
+        if ((at = def_of(&m, type, OP_TYPE_ARRAY, 4)))
+            type = m.w[at + 2], path_push(&path, ANY_INDEX);
+        std140 = true;
+        id = storage == DGPB_SPIRV_STORAGE_UNIFORM && def_of(&m, type, OP_TYPE_STRUCT, 2) ? type : 0;
     } else if (!rc && row->kind == DGPB_KIND_VALUE && row->space != DGPB_SPACE_PIPELINE_CONSTANT) {
         uint32_t block = block_of(&m, row, &std140, &var);
         id = block ? row_struct(&m, block, row->offset, row->size, true, 0, &count, &stride, &path)

@@ -892,6 +892,10 @@ int value_wgsl_fields(const char *text, size_t len, const code_row *row, code_fi
             if (!(rc = layout_unwrapped(w, &elem, 1, &t)) && !(rc = user_struct(w, &t, 1, &found)))
                 element = (uint32_t)round_up(t.size, t.align);
         }
+    } else if (!rc && have && row->kind == DGPB_KIND_UNIFORM_BUFFER) {
+        /* a uniform block: the var<uniform>'s struct */
+        if (!(rc = layout(w, at, 0, &t)))
+            rc = user_struct(w, &t, 0, &found);
     } else if (!rc && have) {
         rc = row_wstruct(w, at, row->offset, row->size, true, 0, &t, &found, &count, &stride);
     }
