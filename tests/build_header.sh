@@ -11,6 +11,14 @@
 #   cache MODULE          a build taken from the cache writes the header a
 #                         compiling build writes, also when the build it was
 #                         filed by wrote none
+#   host MODULE HOST RUN  a host (HOST, tests/header_host.c) built against the
+#                         module's header alone fills a uniform block and a
+#                         structured buffer of structs with the header's
+#                         structs, sized with sizeof; every row's space and
+#                         binding macro equals the bundle's row on its target
+#                         (each row of each entry once); RUN (dgpb-run) takes
+#                         those bytes unchanged on lavapipe and the host finds
+#                         the particles moved as the shader moves them
 set -euo pipefail
 case=$1 build=$2 dump=$3 module=$4 golden=${5:-}
 tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
@@ -82,6 +90,37 @@ cache)
     cmp -s "$tmp/fresh/$stem.h" "$tmp/out/$stem.h" ||
         fail "the header of a cache hit differs from a compiling build's"
     grep -qF "$tmp/out/$stem.h" "$tmp/out/$stem.d" || fail "a cache hit's depfile lacks the header"
+    ;;
+host)
+    host=$5 run=${6:?usage: build_header.sh host BUILD DUMP MODULE HOST RUN}
+    need gcc gcc
+    need python3 python3
+    build "$tmp/out" --no-cache --emit-header
+    mkdir -p "$tmp/run"
+    gcc -std=c11 -Wall -Wextra -Werror -pedantic -I "$tmp/out" "$host" -o "$tmp/host" \
+        >"$tmp/cc.log" 2>&1 || { cat "$tmp/cc.log" >&2; fail "$host does not compile against $stem.h"; }
+    "$tmp/host" fill "$tmp/run" >"$tmp/places.txt" || fail "the host could not fill its buffers"
+    python3 - "$tmp/out/$stem.bundle.json" "$tmp/places.txt" <<'PY' || fail "the header's places differ from the bundle's rows"
+import json, sys
+view = json.load(open(sys.argv[1]))
+rows = {(t["name"], e["name"]): e["params"] for t in view["targets"] for e in t["entries"]}
+seen = {}
+for line in open(sys.argv[2]):
+    target, entry, index, space, binding = line.split()
+    p = rows[(target, entry)][int(index)]
+    if (p["space"], p["binding"]) != (int(space), int(binding)):
+        sys.exit(f"{target}/{entry} row {index} '{p['name']}': the header says space {space}, "
+                 f"binding {binding}; the bundle {p['space']}, {p['binding']}")
+    seen.setdefault((target, entry), set()).add(int(index))
+for key, params in rows.items():
+    if seen.get(key) != set(range(len(params))):
+        sys.exit(f"{key[0]}/{key[1]}: the host checked rows {sorted(seen.get(key, []))} of {len(params)}")
+print(f"{sum(len(v) for v in seen.values())} rows: the header's space and binding are the bundle's")
+PY
+    "$run" "$tmp/out/$stem.dgpb" simulate --threads 4 --in "FrameBlock=$tmp/run/frame.bin" \
+        --in "particles=$tmp/run/particles.bin" --out "particles=$tmp/run/out.bin" \
+        >"$tmp/run.log" 2>&1 || { cat "$tmp/run.log" >&2; fail "dgpb-run refused the header's bytes"; }
+    "$tmp/host" check "$tmp/run" || fail "the particles are not where the header's structs put them"
     ;;
 *) fail "unknown case '$case'" ;;
 esac

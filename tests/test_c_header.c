@@ -2,8 +2,9 @@
  * test_c_header.c - the C header of a bundle (header/c_header.c) on bundles
  * made here: names C can spell (keywords, collisions, a stem that starts with
  * a digit, reserved "__"), rows that overlap, offsets C cannot place, targets
- * whose rows or capabilities differ, determinism, and every allocation
- * failing in turn. The types of real code and the header compiled by C and
+ * whose rows or capabilities differ, each row's space and binding, one struct
+ * per layout (named by where its layouts differ), a block as large as its row
+ * says, determinism, and every allocation failing in turn. The types of real code and the header compiled by C and
  * C++ compilers: tests/build_header.sh.
  */
 #include <stdarg.h>
@@ -94,20 +95,30 @@ static void test_names(void **state)
     assert_contains(h, "    dgpb_3d_shaders_main_k_a_b_2 = 2, /* value 'a_b' */\n");
     assert_contains(h, "    dgpb_3d_shaders_main_k_slang_resource_heap = 3,");
     assert_null(strstr(h, "_k__"));
-    /* members: a keyword gets '_', names alike get "_2"; unknown types are bytes */
+    /* members: a keyword gets '_', names alike get "_2"; unknown types are bytes; one struct for
+       the two targets, whose layouts agree */
     assert_contains(h,
-                    "typedef struct dgpb_3d_shaders_main_dxil_k_uniforms {\n"
-                    "    uint8_t new_[4]; /* row 0 'new': offset 0, size 4, bytes */\n"
-                    "    uint8_t a_b[4]; /* row 1 'a.b': offset 4, size 4, bytes */\n"
-                    "    uint8_t a_b_2[4]; /* row 2 'a_b': offset 8, size 4, bytes */\n"
+                    "typedef struct dgpb_3d_shaders_main_uniforms {\n"
+                    "    uint8_t new_[4]; /* 'new': offset 0, size 4, bytes */\n"
+                    "    uint8_t a_b[4]; /* 'a.b': offset 4, size 4, bytes */\n"
+                    "    uint8_t a_b_2[4]; /* 'a_b': offset 8, size 4, bytes */\n"
                     "    uint8_t pad_12[4];\n"
-                    "    uint8_t row_count[4]; /* row 4 'row_count': offset 16, size 4, bytes */\n"
-                    "} dgpb_3d_shaders_main_dxil_k_uniforms;\n");
-    assert_contains(h, "offsetof(dgpb_3d_shaders_main_dxil_k_uniforms, a_b_2) == 8,");
-    assert_contains(h, "sizeof(dgpb_3d_shaders_main_dxil_k_uniforms) == 20,");
+                    "    uint8_t row_count[4]; /* 'row_count': offset 16, size 4, bytes */\n"
+                    "} dgpb_3d_shaders_main_uniforms;\n");
+    assert_contains(h, "offsetof(dgpb_3d_shaders_main_uniforms, a_b_2) == 8,");
+    assert_contains(h, "sizeof(dgpb_3d_shaders_main_uniforms) == 20,");
+    assert_null(strstr(h, "_metal_k_uniforms"));
+    assert_null(strstr(h, "_dxil_k_uniforms"));
+    /* every row's space and binding per target, named as its index is */
+    assert_contains(h, "#define dgpb_3d_shaders_main_dxil_k_a_b_2_space 0u /* value 'a_b', in "
+                       "dgpb_3d_shaders_main_uniforms */\n"
+                       "#define dgpb_3d_shaders_main_dxil_k_a_b_2_binding 0u\n");
+    assert_contains(h, "#define dgpb_3d_shaders_main_metal_k_slang_resource_heap_space 0u /* "
+                       "buffer '__slang_resource_heap' */\n"
+                       "#define dgpb_3d_shaders_main_metal_k_slang_resource_heap_binding 1u\n");
+    assert_contains(h, "#define dgpb_3d_shaders_main_metal_k_row_count_2_space 0u");
     /* the same rows on both targets: one enum */
-    assert_null(strstr(h, "_metal_k_new"));
-    assert_contains(h, "typedef struct dgpb_3d_shaders_main_metal_k_uniforms {\n");
+    assert_null(strstr(h, "_metal_k_new ="));
     /* the same bytes each time */
     char *again = header_of(bytes, size, "3d-shaders.main");
     assert_string_equal(h, again);
@@ -133,12 +144,19 @@ static void test_blocks(void **state)
     size_t size;
     uint8_t *bytes = bundle_of(rows, 8, 8, NULL, 0, &size);
     char *h = header_of(bytes, size, "blocks");
-    assert_contains(h, "typedef struct blocks_dxil_k_Dims {\n    uint8_t width[4];");
-    assert_contains(h, "typedef struct blocks_dxil_k_pc {\n    uint8_t count[4];");
+    assert_contains(h, "typedef struct blocks_Dims {\n    uint8_t width[4];");
+    assert_contains(h, "typedef struct blocks_pc {\n    uint8_t count[4];");
     assert_contains(h, "/* dxil 'k': no struct for the values of the block at space 1, binding 0: "
                        "their rows overlap. */\n");
-    assert_null(strstr(h, "blocks_dxil_k_uniforms"));
+    assert_null(strstr(h, "uniforms"));
     assert_contains(h, "    blocks_dxil_k_N_constant_id = 3 /* row 7 'N': 4 bytes, bytes */\n");
+    /* the reserved spaces in hex: the launch parameters, the pipeline constants */
+    assert_contains(h, "#define blocks_metal_k_pc_mul_space 0xFFFFFFFFu /* value 'pc.mul', in "
+                       "blocks_pc (launch) */\n#define blocks_metal_k_pc_mul_binding 0u\n");
+    assert_contains(h, "#define blocks_dxil_k_N_space 0xFFFFFFFEu /* value 'N', a pipeline "
+                       "constant (the binding is its id) */\n#define blocks_dxil_k_N_binding 3u\n");
+    assert_contains(h, "#define blocks_dxil_k_Dims_space 0u /* uniform_buffer 'Dims': blocks_Dims "
+                       "*/\n#define blocks_dxil_k_Dims_binding 2u\n");
     dgpb_free(h);
     dgpb_free(bytes);
 }
@@ -162,6 +180,119 @@ static void test_targets_differ(void **state)
                        "(UINT64_C(1) << DGPB_CAP_SUBGROUP_BASIC))\n");
     assert_contains(
         h, "#define t_metal_k_capabilities \"\"\n#define t_metal_k_capability_mask UINT64_C(0)\n");
+    /* each target's own places */
+    assert_contains(h, "#define t_dxil_k_gain_space 0u /* value 'gain', in t_uniforms */\n"
+                       "#define t_dxil_k_gain_binding 1u\n");
+    assert_contains(h, "#define t_metal_k_src_space 0u /* buffer 'src' */\n"
+                       "#define t_metal_k_src_binding 0u\n\n");
+    assert_null(strstr(h, "t_metal_k_gain"));
+    dgpb_free(h);
+    dgpb_free(bytes);
+}
+
+/* Whether `needle` occurs in `h` exactly `times` times. */
+static void assert_times(const char *h, const char *needle, int times)
+{
+    int n = 0;
+    for (const char *at = h; (at = strstr(at, needle)) != NULL; at++)
+        n++;
+    if (n != times)
+        fail_msg("'%s' occurs %d times, not %d", needle, n, times);
+}
+
+/*
+ * One struct per layout: a block that several entries use is written once; a block whose
+ * layout differs by target gets one name per target, targets alike sharing one struct (a
+ * typedef of it); a block that differs between entries on one target gets the entry in its
+ * name; a block named apart but laid out alike is a typedef of the first. (A block as large
+ * as the code's: tests/build_header.sh, fixtures/header/particles_pass.slang.)
+ */
+static void test_layouts(void **state)
+{
+    (void)state;
+    dgpb_model *m = NULL;
+    dgpb_diag d;
+    dgpb_diag_clear(&d);
+    assert_int_equal(model_create(&m), DGPB_OK);
+    uint32_t targets[3];
+    assert_int_equal(model_add_target(m, "dxbc", "dxbc", &targets[0], &d), DGPB_OK);
+    assert_int_equal(model_add_target(m, "dxil", "dxil", &targets[1], &d), DGPB_OK);
+    assert_int_equal(model_add_target(m, "metal", "msl", &targets[2], &d), DGPB_OK);
+    /* Dims: its scale at 4 on dxbc and dxil, at 8 on metal */
+    const dgpb_param_desc packed[] = {
+        {"Dims", DGPB_KIND_UNIFORM_BUFFER, DGPB_FLAG_READ_ONLY, 0, 2, 0, 0, 0},
+        VALUE("width", 0, 2, 0, 4),
+        VALUE("scale", 0, 2, 4, 4),
+        {"Other", DGPB_KIND_UNIFORM_BUFFER, DGPB_FLAG_READ_ONLY, 0, 3, 0, 0, 0},
+        VALUE("Other.width", 0, 3, 0, 4),
+        VALUE("Other.scale", 0, 3, 4, 4),
+        VALUE("gain", 0, 0, 0, 4),
+    };
+    const dgpb_param_desc spread[] = {
+        {"Dims", DGPB_KIND_UNIFORM_BUFFER, DGPB_FLAG_READ_ONLY, 0, 2, 0, 0, 0},
+        VALUE("width", 0, 2, 0, 4),
+        VALUE("scale", 0, 2, 8, 4),
+        {"Other", DGPB_KIND_UNIFORM_BUFFER, DGPB_FLAG_READ_ONLY, 0, 3, 0, 0, 0},
+        VALUE("Other.width", 0, 3, 0, 4),
+        VALUE("Other.scale", 0, 3, 4, 4),
+        VALUE("gain", 0, 0, 0, 4),
+    };
+    /* the entry's own `gain` at 0 in k, at 4 in k2 */
+    const dgpb_param_desc later[] = {
+        {"Dims", DGPB_KIND_UNIFORM_BUFFER, DGPB_FLAG_READ_ONLY, 0, 2, 0, 0, 0},
+        VALUE("width", 0, 2, 0, 4),
+        VALUE("scale", 0, 2, 4, 4),
+        {"Other", DGPB_KIND_UNIFORM_BUFFER, DGPB_FLAG_READ_ONLY, 0, 3, 0, 0, 0},
+        VALUE("Other.width", 0, 3, 0, 4),
+        VALUE("Other.scale", 0, 3, 4, 4),
+        VALUE("gain", 0, 0, 4, 4),
+    };
+    for (uint32_t t = 0; t < 3; t++) {
+        dgpb_entry_desc k = {.name = "k",
+                             .stage = "compute",
+                             .code = code,
+                             .code_size = sizeof code - 1,
+                             .thread_group_size = {64, 1, 1},
+                             .params = t == 2 ? spread : packed,
+                             .param_count = 7};
+        assert_int_equal(model_add_entry(m, targets[t], &k, &d), DGPB_OK);
+        k.name = "k2";
+        k.params = t == 2 ? spread : later;
+        assert_int_equal(model_add_entry(m, targets[t], &k, &d), DGPB_OK);
+    }
+    uint8_t *bytes = NULL;
+    size_t size;
+    assert_int_equal(bundle_write(m, &bytes, &size, &d), DGPB_OK);
+    model_destroy(m);
+    char *h = header_of(bytes, size, "l");
+    /* Dims per target; dxil's a typedef of dxbc's, k2's the same names */
+    assert_contains(h, "/* Block 'Dims': its values at their offsets (8 bytes). */\n"
+                       "typedef struct l_dxbc_Dims {\n"
+                       "    uint8_t width[4]; /* 'width': offset 0, size 4, bytes */\n"
+                       "    uint8_t scale[4]; /* 'scale': offset 4, size 4, bytes */\n"
+                       "} l_dxbc_Dims;\n");
+    assert_contains(h, "sizeof(l_dxbc_Dims) == 8,");
+    assert_contains(h, "/* Block 'Dims' on dxil: laid out as l_dxbc_Dims. */\n"
+                       "typedef l_dxbc_Dims l_dxil_Dims;\n");
+    assert_contains(h, "typedef struct l_metal_Dims {\n"
+                       "    uint8_t width[4]; /* 'width': offset 0, size 4, bytes */\n"
+                       "    uint8_t pad_4[4];\n"
+                       "    uint8_t scale[4]; /* 'scale': offset 8, size 4, bytes */\n"
+                       "} l_metal_Dims;\n");
+    assert_times(h, "typedef struct", 4); /* l_dxbc_Dims, l_metal_Dims, k's and k2's uniforms */
+    assert_times(h, " l_dxil_Dims;\n", 1);
+    assert_contains(h, "#define l_dxil_k2_Dims_space 0u /* uniform_buffer 'Dims': l_dxil_Dims */");
+    /* Other: laid out as Dims is on dxbc and dxil, on every target: a typedef of dxbc's */
+    assert_contains(h, "/* Block 'Other': laid out as l_dxbc_Dims. */\n"
+                       "typedef l_dxbc_Dims l_Other;\n");
+    assert_contains(h, "#define l_metal_k_Other_width_space 0u /* value 'Other.width', in "
+                       "l_Other */");
+    /* the entry's own values: k's and k2's differ on dxbc and dxil, agree on metal */
+    assert_contains(h, "typedef struct l_dxbc_k_uniforms {\n"
+                       "    uint8_t gain[4]; /* 'gain': offset 0, size 4, bytes */\n");
+    assert_contains(h, "typedef struct l_dxbc_k2_uniforms {\n    uint8_t pad_0[4];\n");
+    assert_contains(h, "/* Block 'uniforms' on metal for 'k2': laid out as l_dxbc_k_uniforms. */\n"
+                       "typedef l_dxbc_k_uniforms l_metal_k2_uniforms;\n");
     dgpb_free(h);
     dgpb_free(bytes);
 }
@@ -245,7 +376,8 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_names),          cmocka_unit_test(test_blocks),
-        cmocka_unit_test(test_targets_differ), cmocka_unit_test(test_unreadable_code),
+        cmocka_unit_test(test_targets_differ), cmocka_unit_test(test_layouts),
+        cmocka_unit_test(test_unreadable_code),
         cmocka_unit_test(test_faults),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

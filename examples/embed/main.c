@@ -8,7 +8,8 @@
  * blur.h and tint.h are the bundles' C headers (dgpb-build --emit-header):
  * the host binds by their row indices and fills tint's value struct, and
  * checks first that each index names the row it expects in the embedded
- * bundle and that the struct's member sits at its row's offset.
+ * bundle, that the struct's member sits at its row's offset and that the
+ * row's set and binding are the header's.
  *
  *     embed_host [BUNDLE.dgpb...]
  */
@@ -57,12 +58,24 @@ static int check_headers(const char *name, const dgpb_bundle *b)
                check_row(b, name, "blur", blur_blur_blurred, blur_blur_row_count, "blurred", 0,
                          (uint32_t)sizeof(float));
     if (!strcmp(name, "tint.dgpb")) {
-        /* What a host uploads for tint's values on Vulkan: the struct, filled by member. */
-        tint_spirv_tint_uniforms values = {0};
+        /* What a host uploads for tint's values on Vulkan: the struct, filled by member, as
+           large as the code's block (sizeof), at the set and binding the header gives. */
+        tint_uniforms values = {0};
         values.strength = 0.5f;
         int rc = check_row(b, name, "tint", tint_tint_strength, tint_tint_row_count, "strength",
-                           (uint32_t)offsetof(tint_spirv_tint_uniforms, strength),
+                           (uint32_t)offsetof(tint_uniforms, strength),
                            (uint32_t)sizeof values.strength);
+        const dgpb_target_view *spirv;
+        const dgpb_entry_view *e;
+        dgpb_diag diag;
+        if (!rc && (dgpb_bundle_find_target(b, "spirv", &spirv, &diag) ||
+                    dgpb_target_find_entry(spirv, "tint", &e, &diag) ||
+                    e->params[tint_tint_strength].space != tint_spirv_tint_strength_space ||
+                    e->params[tint_tint_strength].binding != tint_spirv_tint_strength_binding)) {
+            fprintf(stderr, "embed_host: %s: spirv/tint: 'strength' is not where tint.h says\n",
+                    name);
+            rc = 1;
+        }
         if (!rc)
             printf("%s: rows as tint.h says; values of %zu bytes (strength %.1f)\n", name,
                    sizeof values, (double)values.strength);

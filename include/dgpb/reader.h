@@ -21,6 +21,10 @@
  * Views point into the caller's buffer: it must stay alive and unchanged
  * until dgpb_bundle_close(). Strings in views are NOT NUL-terminated; use
  * their `len` (printf("%.*s", (int)s.len, s.ptr)).
+ *
+ * A host includes this header alone: it brings dgpb/format.h, the vocabulary
+ * its views and arguments are numbers of (DGPB_KIND_*, DGPB_BACKEND_*,
+ * DGPB_CAP_*, ...), and dgpb/result.h (dgpb_diag, DGPB_ERR_*).
  */
 #ifndef DGPB_READER_H
 #define DGPB_READER_H
@@ -29,6 +33,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "dgpb/format.h"
 #include "dgpb/result.h"
 
 #ifdef __cplusplus

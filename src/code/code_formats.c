@@ -176,7 +176,9 @@ int code_fields_find(dgpb_code_format format, const uint8_t *code, size_t len, c
     memset(out, 0, sizeof *out);
     out->root = -1;
     const code_ops *ops = code_ops_of(format);
-    if (!ops->fields_find || row->kind != DGPB_KIND_VALUE)
+    bool element = row->kind == DGPB_KIND_BUFFER || row->kind == DGPB_KIND_RW_BUFFER ||
+                   row->kind == DGPB_KIND_UNIFORM_BUFFER;
+    if (!ops->fields_find || (row->kind != DGPB_KIND_VALUE && !(element && ops->element_types)))
         return DGPB_OK;
     int rc = ops->fields_find(code, len, entry, row, out, diag);
     if (rc)

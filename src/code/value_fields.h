@@ -26,6 +26,16 @@
  *     borrowing format's rules (CUDA's natural layout, ptx/ptx_fields.c),
  *     and only where that layout fills the row exactly.
  *
+ * A structured buffer row (`buffer`, `rw_buffer`) whose elements are a
+ * struct of the module's own (`RWStructuredBuffer<Particle>`) has that
+ * struct's fields the same way, as if the row held one element: root its
+ * struct, count 0, the struct's size the array's stride as the code gives
+ * it (SPIR-V: the runtime array's ArrayStride, a std430 `float3` aligned to
+ * 16; WGSL: the array<E>'s element stride), which is the row's `size`. A
+ * `uniform_buffer` row has its block's struct (an element's, for a
+ * `ConstantBuffer<S> name[N]`, whose rows no value row describes), its size
+ * the block's std140 size.
+ *
  * A struct's name loses Slang's layout suffix (`Light_std140` is `Light`).
  * A struct of one member is a struct here (a field path reaches its
  * member), though code_type_find() gives the row its member's type.
@@ -96,7 +106,7 @@ typedef struct code_fields {
 
 /*
  * The fields of value row `row` of entry `entry` in `code` (a blob of
- * `format`) into *out (zeroed here; code_fields_free() it, also after a
+ * `format`), or of a structured buffer row's element (above), into *out (zeroed here; code_fields_free() it, also after a
  * failure). out->root is -1 when the row holds no struct or the format
  * states none (PTX); DGPB_ERR_CORRUPT only when the code cannot be read,
  * DGPB_ERR_LIMIT past the bounds above, DGPB_ERR_NOMEM.

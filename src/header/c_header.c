@@ -3,13 +3,14 @@
  *
  * Per entry: the index of every row (one enum, shared by the targets when
  * their tables agree, which dgpb-build makes sure of), the capabilities;
- * per target of the entry: a struct for each block of value rows (one
- * `space`/`binding`), members at their row's offset with explicit padding,
- * every offset and the size checked by a static assertion, and the ids of
- * the pipeline constants. Names are C identifiers made from the stem, the
- * target, the entry and the row, unique in the header (docs/build.md, "The
- * C header"). The members' C types come from the value types of the code
- * (c_header_types.c).
+ * per target of the entry: the structs it binds with (a struct per block of
+ * value rows, one `space`/`binding`, and per struct the code declares in a
+ * block or as a structured buffer's element), each layout written once for
+ * the whole header (header/c_header_structs.h), every row's space and
+ * binding, and the ids of the pipeline constants. Names are C identifiers
+ * made from the stem, the target, the entry and the row, unique in the
+ * header (docs/build.md, "The C header"). The members' C types come from
+ * the value types of the code (c_header_types.c).
  */
 #include "header/c_header.h"
 
@@ -27,10 +28,12 @@
 
 #define ID_MAX C_ID_MAX
 
-/* The header being made: its text (first, so that a hdr is its c_text) and its types. */
+/* The header being made: its text (first, so that a hdr is its c_text), its types, its
+   structs. */
 typedef struct hdr {
     c_text t;
     c_header_types types;
+    c_defs defs;
 } hdr;
 
 /* The vocabulary's capability IDs, for the masks (DGPB_CAP_<ID> of dgpb/format.h). */
@@ -47,6 +50,10 @@ typedef struct entry_set {
     uint32_t count;
     const dgpb_target_view *targets[DGPB_TARGET_COUNT];
     const dgpb_entry_view *entries[DGPB_TARGET_COUNT];
+    /* per target and row: the use (header/c_header_structs.h) of the struct the row is bound
+       with (a block's value rows and its uniform_buffer row: the block's; a structured buffer
+       of structs: its element's), or -1 */
+    int32_t *row_use[DGPB_TARGET_COUNT];
 } entry_set;
 
 static bool rows_alike(const entry_set *s)
@@ -147,6 +154,33 @@ static void row_note(const entry_set *s, const dgpb_entry_view *only, uint32_t r
                               s->targets[t]->name.ptr);
 }
 
+/*
+ * Each row's part of the identifiers made for it: its name as C spells it
+ * ("row" when none of it is left), unique among the entry's rows and
+ * "row_count", into tails[row] (ID_MAX bytes each); NULL (h->t.nomem) without
+ * memory.
+ */
+static char (*row_tails(hdr *h, const dgpb_entry_view *e))[ID_MAX]
+{
+    char(*tails)[ID_MAX] = mem_calloc(e->param_count ? e->param_count : 1, sizeof *tails);
+    c_names names = {0};
+    char count[ID_MAX] = "row_count";
+    bool ok = tails && c_names_add(&names, count);
+    for (uint32_t r = 0; ok && r < e->param_count; r++) {
+        c_ident_append(tails[r], ID_MAX - 16, e->params[r].name.ptr, e->params[r].name.len);
+        if (!tails[r][0])
+            snprintf(tails[r], ID_MAX, "row");
+        ok = c_names_add(&names, tails[r]);
+    }
+    c_names_free(&names);
+    if (!ok) {
+        dgpb_free(tails);
+        h->t.nomem = true;
+        return NULL;
+    }
+    return tails;
+}
+
 /* The enum of row indices; `target` NULL when every target of the entry shares it. */
 static void put_indices(hdr *h, const entry_set *s, const dgpb_target_view *target,
                         const dgpb_entry_view *e)
@@ -161,24 +195,29 @@ static void put_indices(hdr *h, const entry_set *s, const dgpb_target_view *targ
             &h->t,
             "/* Row indices of '%s', the same on every target (a bind command carries them). */\n",
             c_comment_text(s->name, text, sizeof text));
+    char(*tails)[ID_MAX] = row_tails(h, e);
     dgpb_str count = c_cstr("row_count");
-    if (!(tn ? c_file_ident(&h->t, id, tn, &s->name, &count, NULL)
-             : c_file_ident(&h->t, id, &s->name, &count, NULL)))
+    if (!tails || !(tn ? c_file_ident(&h->t, id, tn, &s->name, &count, NULL)
+                       : c_file_ident(&h->t, id, &s->name, &count, NULL))) {
+        dgpb_free(tails);
         return;
+    }
     char count_id[ID_MAX];
     snprintf(count_id, sizeof count_id, "%s", id);
     c_put(&h->t, "enum {\n");
     for (uint32_t r = 0; r < e->param_count; r++) {
         const dgpb_param_view *p = &e->params[r];
-        if (!(tn ? c_file_ident(&h->t, id, tn, &s->name, &p->name, NULL)
-                 : c_file_ident(&h->t, id, &s->name, &p->name, NULL)))
-            return;
+        dgpb_str tail = c_cstr(tails[r]);
+        if (!(tn ? c_file_ident(&h->t, id, tn, &s->name, &tail, NULL)
+                 : c_file_ident(&h->t, id, &s->name, &tail, NULL)))
+            break;
         char note[160];
         row_note(s, target ? e : NULL, r, note, sizeof note);
         c_put(&h->t, "    %s = %u, /* %s '%s'%s */\n", id, r, dgpb_kind_name(p->kind),
               c_comment_text(p->name, text, sizeof text), note);
     }
     c_put(&h->t, "    %s = %u\n};\n\n", count_id, e->param_count);
+    dgpb_free(tails);
 }
 
 /* The capabilities as a string of names and as a mask of dgpb/format.h's DGPB_CAP_* bits. */
@@ -217,13 +256,12 @@ static void put_capabilities(hdr *h, const entry_set *s, const dgpb_target_view 
     c_put(&h->t, ")\n\n");
 }
 
-/* ---- blocks of values ---- */
+/* ---- blocks of values and the structs of the code ---- */
 
 typedef struct member {
     uint32_t row;
     const dgpb_param_view *p;
     c_type type; /* .known false: uint8_t[size] */
-    char name[ID_MAX];
 } member;
 
 static bool is_block_value(const dgpb_param_view *p)
@@ -234,6 +272,11 @@ static bool is_block_value(const dgpb_param_view *p)
 static bool same_place(const dgpb_param_view *a, const dgpb_param_view *b)
 {
     return a->space == b->space && a->binding == b->binding;
+}
+
+static bool is_structured(const dgpb_param_view *p)
+{
+    return p->kind == DGPB_KIND_BUFFER || p->kind == DGPB_KIND_RW_BUFFER;
 }
 
 /* The length of the first component of a dotted name, or 0 when it has none. */
@@ -297,7 +340,7 @@ static void place_text(const dgpb_param_view *p, char *buf, size_t size)
                  p->binding);
 }
 
-/* Members of the block whose first row is `first`, by offset; false when two overlap. */
+/* Members of the block whose first row is `first`, by offset; *overlap when two overlap. */
 static uint32_t block_members(hdr *h, const dgpb_target_view *t, const dgpb_entry_view *e,
                               uint32_t first, member *m, bool *overlap)
 {
@@ -322,108 +365,218 @@ static uint32_t block_members(hdr *h, const dgpb_target_view *t, const dgpb_entr
     return n;
 }
 
-/* The struct of one block, its static assertions, and its members' names. */
-static void put_block(hdr *h, const entry_set *s, const dgpb_target_view *t,
-                      const dgpb_entry_view *e, uint32_t first, member *m, c_structs *structs)
+/*
+ * The size of the block at row `first`'s place as the code gives it, its
+ * tail padding included: the code's own block type (code_block_size_find),
+ * else the size its uniform_buffer row carries; 0 when neither says.
+ */
+static uint32_t block_code_size(hdr *h, const dgpb_target_view *t, const dgpb_entry_view *e,
+                                uint32_t first)
 {
-    char text[128], place[128], sname[ID_MAX];
-    bool overlap;
-    uint32_t n = block_members(h, t, e, first, m, &overlap);
-    dgpb_str strip;
-    dgpb_str bname = block_name(s, e, first, &strip);
-    place_text(&e->params[first], place, sizeof place);
-    if (overlap) {
-        c_put(&h->t, "/* %.*s '%s': no struct for %s: their rows overlap. */\n\n", (int)t->name.len,
-              t->name.ptr, c_comment_text(s->name, text, sizeof text), place);
-        return;
+    uint32_t size = 0;
+    c_header_types_block_size(&h->types, t, e, first, &size);
+    for (uint32_t r = 0; !size && r < e->param_count; r++)
+        if (e->params[r].kind == DGPB_KIND_UNIFORM_BUFFER &&
+            same_place(&e->params[r], &e->params[first]))
+            size = e->params[r].size;
+    return size;
+}
+
+/* The layout of the block whose `n` members are m[] (a row holding a struct: that struct's
+   layouts first); -1 without memory. */
+static int32_t block_def(hdr *h, const entry_set *s, const c_use *at, uint32_t first, member *m,
+                         uint32_t n, dgpb_str bname, dgpb_str strip)
+{
+    const dgpb_target_view *t = s->targets[at->target_index];
+    const dgpb_entry_view *e = s->entries[at->target_index];
+    c_member *cm = mem_calloc(n ? n : 1, sizeof *cm);
+    if (!cm) {
+        h->t.nomem = true;
+        return -1;
     }
-    /* A row holding a struct: the struct's C type, written first (header/c_header_structs.h). */
+    c_names names = {0};
+    uint32_t align = 1, end = 0;
     for (uint32_t i = 0; i < n && !h->t.nomem; i++) {
-        if (!m[i].type.aggregate || m[i].type.known)
-            continue;
-        code_fields f;
-        c_header_types_fields(&h->types, t, e, m[i].row, &f);
-        c_type st;
-        if (f.root >= 0 && c_structs_put(&h->t, structs, &t->name, &s->name, &f, m[i].p->size, &st))
-            m[i].type = st;
-        code_fields_free(&f);
-    }
-    if (!c_file_ident(&h->t, sname, &t->name, &s->name, &bname, NULL))
-        return;
-    c_put(&h->t, "/* %.*s '%s': %s. */\n", (int)t->name.len, t->name.ptr,
-          c_comment_text(s->name, text, sizeof text), place);
-    c_names members = {0};
-    uint32_t align = 1, at = 0;
-    for (uint32_t i = 0; i < n && !h->t.nomem; i++) {
-        dgpb_str rn = m[i].p->name;
+        const dgpb_param_view *p = m[i].p;
+        cm[i].of = -1;
+        if (m[i].type.aggregate && !m[i].type.known) { /* a struct: its layouts */
+            code_fields f;
+            c_type st;
+            c_header_types_fields(&h->types, t, e, m[i].row, &f);
+            int32_t root = f.root >= 0 ? c_defs_fields(&h->t, &h->defs, &f, p->size, at, &st) : -1;
+            code_fields_free(&f);
+            if (root >= 0) {
+                m[i].type = st;
+                cm[i].of = root;
+            }
+        }
+        dgpb_str rn = p->name;
         if (strip.len && rn.len > strip.len + 1 && rn.ptr[strip.len] == '.' &&
             !memcmp(rn.ptr, strip.ptr, strip.len))
             rn = (dgpb_str){rn.ptr + strip.len + 1, rn.len - strip.len - 1};
-        c_member_ident(m[i].name, sizeof m[i].name, rn.ptr, rn.len);
-        if (!m[i].type.known || m[i].p->offset % m[i].type.align) /* C cannot place it */
+        c_member_ident(cm[i].name, sizeof cm[i].name, rn.ptr, rn.len);
+        h->t.nomem |= !c_names_add(&names, cm[i].name);
+        if ((cm[i].shown = mem_alloc((size_t)rn.len + 1))) {
+            memcpy(cm[i].shown, rn.ptr, rn.len);
+            cm[i].shown[rn.len] = 0;
+        } else
+            h->t.nomem = true;
+        if (!m[i].type.known || p->offset % m[i].type.align) { /* C cannot place it */
             m[i].type.known = false;
+            cm[i].of = -1;
+        }
         if (m[i].type.known && m[i].type.align > align)
             align = m[i].type.align;
-        h->t.nomem |= !c_names_add(&members, m[i].name);
+        if (m[i].type.known)
+            c_type_text(&m[i].type, cm[i].note, sizeof cm[i].note);
+        else
+            snprintf(cm[i].note, sizeof cm[i].note, "%s",
+                     m[i].type.aggregate ? "a struct: bytes" : "bytes");
+        cm[i].type = m[i].type;
+        cm[i].offset = p->offset;
+        cm[i].size = p->size;
+        end = p->offset + p->size;
     }
-    c_put(&h->t, "typedef struct %s {\n", sname);
-    for (uint32_t i = 0; i < n && !h->t.nomem; i++) {
-        const dgpb_param_view *p = m[i].p;
-        if (p->offset > at) {
-            char pad[ID_MAX];
-            snprintf(pad, sizeof pad, "pad_%u", at);
-            h->t.nomem |= !c_names_add(&members, pad);
-            c_put(&h->t, "    uint8_t %s[%u];\n", pad, p->offset - at);
-        }
-        char tt[64];
-        if (m[i].type.known) {
-            c_type_text(&m[i].type, tt, sizeof tt);
-            c_put(&h->t, "    %s %s%s; /* row %u '%s': offset %u, size %u, %s */\n", m[i].type.base,
-                  m[i].name, m[i].type.dims, m[i].row, c_comment_text(p->name, text, sizeof text),
-                  p->offset, p->size, tt);
-        } else
-            c_put(&h->t, "    uint8_t %s[%u]; /* row %u '%s': offset %u, size %u, %s */\n",
-                  m[i].name, p->size, m[i].row, c_comment_text(p->name, text, sizeof text),
-                  p->offset, p->size, m[i].type.aggregate ? "a struct: bytes" : "bytes");
-        at = p->offset + p->size;
+    c_names_free(&names);
+    uint32_t size = (end + align - 1) / align * align, code = block_code_size(h, t, e, first);
+    bool code_size = code >= end && code % align == 0;
+    char *what = mem_alloc((size_t)bname.len + 1);
+    if (h->t.nomem || !what) {
+        dgpb_free(what);
+        c_members_free(cm, n);
+        h->t.nomem = true;
+        return -1;
     }
-    uint32_t size = (at + align - 1) / align * align;
-    if (size > at) {
-        char pad[ID_MAX];
-        snprintf(pad, sizeof pad, "pad_%u", at);
-        h->t.nomem |= !c_names_add(&members, pad);
-        c_put(&h->t, "    uint8_t %s[%u];\n", pad, size - at);
-    }
-    c_put(&h->t, "} %s;\n", sname);
-    for (uint32_t i = 0; i < n; i++)
-        c_put(&h->t, "%s(offsetof(%s, %s) == %u, \"%s.%s at offset %u\");\n", h->t.sa, sname,
-              m[i].name, m[i].p->offset, sname, m[i].name, m[i].p->offset);
-    c_put(&h->t, "%s(sizeof(%s) == %u, \"%s is %u bytes\");\n\n", h->t.sa, sname, size, sname,
-          size);
-    c_names_free(&members);
+    memcpy(what, bname.ptr, bname.len);
+    what[bname.len] = 0;
+    int32_t def = c_defs_block(&h->t, &h->defs, what, cm, n, code_size ? code : size, align,
+                               code_size);
+    dgpb_free(what);
+    return def;
 }
 
-/* Every block of values of an entry on one target, and its pipeline constants. */
-static void put_target_blocks(hdr *h, const entry_set *s, const dgpb_target_view *t,
-                              const dgpb_entry_view *e)
+/* Whether row `r` is a uniform_buffer row no value row shares a place with (an element of a
+   `ConstantBuffer<S> name[N]`, docs/format.md). */
+static bool block_alone(const dgpb_entry_view *e, uint32_t r)
 {
-    c_structs structs = {0};
-    member *m = e->param_count ? mem_calloc(e->param_count, sizeof *m) : NULL;
-    if (e->param_count && !m) {
+    if (e->params[r].kind != DGPB_KIND_UNIFORM_BUFFER)
+        return false;
+    for (uint32_t q = 0; q < e->param_count; q++)
+        if (is_block_value(&e->params[q]) && same_place(&e->params[q], &e->params[r]))
+            return false;
+    return true;
+}
+
+/* The structs of one target's entry (its blocks, the structs they hold, its structured buffers'
+   elements, its uniform blocks of no value rows), gathered. */
+static void gather_target(hdr *h, entry_set *s, uint32_t si, uint32_t ti)
+{
+    const dgpb_target_view *t = s->targets[ti];
+    const dgpb_entry_view *e = s->entries[ti];
+    int32_t *uses = mem_calloc(e->param_count ? e->param_count : 1, sizeof *uses);
+    member *m = mem_calloc(e->param_count ? e->param_count : 1, sizeof *m);
+    s->row_use[ti] = uses;
+    if (!uses || !m) {
+        dgpb_free(m);
         h->t.nomem = true;
         return;
     }
+    for (uint32_t r = 0; r < e->param_count; r++)
+        uses[r] = -1;
+    c_use at = {.target = t->name, .entry = s->name, .set = si, .target_index = ti};
     for (uint32_t r = 0; r < e->param_count && !h->t.nomem; r++) {
-        if (!is_block_value(&e->params[r]))
+        const dgpb_param_view *p = &e->params[r];
+        at.row = r;
+        if ((is_structured(p) && p->size) || block_alone(e, r)) {
+            /* a structured buffer of structs: its element; a uniform block no value row
+               describes (one of an array of them): its struct */
+            code_fields f;
+            c_type st;
+            c_header_types_fields(&h->types, t, e, r, &f);
+            uint32_t size = p->size || f.root < 0 ? p->size : f.structs[f.root].size;
+            int32_t root = f.root >= 0 && !f.count
+                               ? c_defs_fields(&h->t, &h->defs, &f, size, &at, &st)
+                               : -1;
+            if (root >= 0)
+                uses[r] = c_defs_use(&h->t, &h->defs, false, c_cstr(f.structs[f.root].name), &at,
+                                     root);
+            code_fields_free(&f);
             continue;
-        bool seen = false;
-        for (uint32_t q = 0; q < r && !seen; q++)
-            seen = is_block_value(&e->params[q]) && same_place(&e->params[q], &e->params[r]);
-        if (!seen)
-            put_block(h, s, t, e, r, m, &structs);
+        }
+        if (!is_block_value(p) || uses[r] >= 0)
+            continue;
+        bool overlap;
+        uint32_t n = block_members(h, t, e, r, m, &overlap);
+        dgpb_str strip, bname = block_name(s, e, r, &strip);
+        int32_t def = overlap ? -1 : block_def(h, s, &at, r, m, n, bname, strip);
+        int32_t use = h->t.nomem ? -1 : c_defs_use(&h->t, &h->defs, true, bname, &at, def);
+        for (uint32_t i = 0; i < n; i++)
+            uses[m[i].row] = use;
+        for (uint32_t q = 0; q < e->param_count; q++)
+            if (e->params[q].kind == DGPB_KIND_UNIFORM_BUFFER && same_place(&e->params[q], p))
+                uses[q] = use;
     }
-    c_structs_free(&structs);
     dgpb_free(m);
+}
+
+/* A space or binding as the macros give it: reserved values in hex. */
+static void place_value(uint32_t v, char *buf, size_t size)
+{
+    snprintf(buf, size, v >= 0xFFFFFF00u ? "0x%08Xu" : "%uu", v);
+}
+
+/* Every row's space and binding on one target, as macros. */
+static void put_places(hdr *h, const entry_set *s, uint32_t ti)
+{
+    const dgpb_target_view *t = s->targets[ti];
+    const dgpb_entry_view *e = s->entries[ti];
+    if (!e->param_count)
+        return;
+    char(*tails)[ID_MAX] = row_tails(h, e);
+    if (!tails)
+        return;
+    char text[128], space_id[ID_MAX], binding_id[ID_MAX], space[16], binding[16];
+    c_put(&h->t,
+          "/* %.*s '%s': each row's space and binding (docs/format.md, \"Where a row lives\"). "
+          "*/\n",
+          (int)t->name.len, t->name.ptr, c_comment_text(s->name, text, sizeof text));
+    dgpb_str sp = c_cstr("space"), bi = c_cstr("binding");
+    for (uint32_t r = 0; r < e->param_count && !h->t.nomem; r++) {
+        const dgpb_param_view *p = &e->params[r];
+        dgpb_str tail = c_cstr(tails[r]);
+        if (!c_file_ident(&h->t, space_id, &t->name, &s->name, &tail, &sp, NULL) ||
+            !c_file_ident(&h->t, binding_id, &t->name, &s->name, &tail, &bi, NULL))
+            break;
+        int32_t use = s->row_use[ti] ? s->row_use[ti][r] : -1;
+        const char *with = use >= 0 ? h->defs.uses[use].name : "";
+        char note[ID_MAX + 64] = "";
+        if (p->space == DGPB_SPACE_PIPELINE_CONSTANT)
+            snprintf(note, sizeof note, ", a pipeline constant (the binding is its id)");
+        else if (p->kind == DGPB_KIND_VALUE && with[0])
+            snprintf(note, sizeof note, ", in %s", with);
+        else if (p->kind == DGPB_KIND_UNIFORM_BUFFER && with[0] && block_alone(e, r))
+            snprintf(note, sizeof note, ": a %s", with);
+        else if (p->kind == DGPB_KIND_UNIFORM_BUFFER && with[0])
+            snprintf(note, sizeof note, ": %s", with);
+        else if (is_structured(p) && with[0])
+            snprintf(note, sizeof note, ": elements %s, stride %u", with, p->size);
+        if (p->space == DGPB_SPACE_LAUNCH)
+            snprintf(note + strlen(note), sizeof note - strlen(note), " (launch)");
+        place_value(p->space, space, sizeof space);
+        place_value(p->binding, binding, sizeof binding);
+        c_put(&h->t, "#define %s %s /* %s '%s'%s */\n#define %s %s\n", space_id, space,
+              dgpb_kind_name(p->kind), c_comment_text(p->name, text, sizeof text), note,
+              binding_id, binding);
+    }
+    c_put(&h->t, "\n");
+    dgpb_free(tails);
+}
+
+/* The ids of one target's pipeline constants. */
+static void put_constants(hdr *h, const entry_set *s, uint32_t ti)
+{
+    const dgpb_target_view *t = s->targets[ti];
+    const dgpb_entry_view *e = s->entries[ti];
     bool any = false;
     char id[ID_MAX], text[128], tt[64];
     dgpb_str suffix = c_cstr("constant_id");
@@ -451,9 +604,31 @@ static void put_target_blocks(hdr *h, const entry_set *s, const dgpb_target_view
         c_put(&h->t, "\n};\n\n");
 }
 
+/* One target's part of an entry: its structs (each written once in the header), where its
+   rows bind, its pipeline constants. */
+static void put_target(hdr *h, const entry_set *s, uint32_t si, uint32_t ti)
+{
+    const dgpb_target_view *t = s->targets[ti];
+    for (size_t u = 0; u < h->defs.use_count && !h->t.nomem; u++) {
+        const c_use *x = &h->defs.uses[u];
+        if (x->set != si || x->target_index != ti)
+            continue;
+        if (x->def >= 0) {
+            c_defs_write(&h->t, &h->defs, u);
+            continue;
+        }
+        char text[128], place[128];
+        place_text(&s->entries[ti]->params[x->row], place, sizeof place);
+        c_put(&h->t, "/* %.*s '%s': no struct for %s: their rows overlap. */\n\n",
+              (int)t->name.len, t->name.ptr, c_comment_text(s->name, text, sizeof text), place);
+    }
+    put_places(h, s, ti);
+    put_constants(h, s, ti);
+}
+
 /* ---- the header ---- */
 
-static void put_entry(hdr *h, const entry_set *s)
+static void put_entry(hdr *h, const entry_set *s, uint32_t si)
 {
     char text[128];
     c_put(&h->t, "/* ---- entry '%s' (%.*s) on", c_comment_text(s->name, text, sizeof text),
@@ -472,7 +647,7 @@ static void put_entry(hdr *h, const entry_set *s)
         for (uint32_t t = 0; t < s->count; t++)
             put_capabilities(h, s, s->targets[t], s->entries[t]);
     for (uint32_t t = 0; t < s->count; t++)
-        put_target_blocks(h, s, s->targets[t], s->entries[t]);
+        put_target(h, s, si, t);
 }
 
 /* The bundle's entries, in the order of their first target, then of the targets. */
@@ -511,10 +686,12 @@ static void put_prologue(hdr *h, const char *stem)
     c_put(&h->t,
           "/*\n"
           " * %s.h - what a host binds in the bundle %s.dgpb:\n"
-          " * every entry's row indices and capabilities, and per target a struct for\n"
-          " * each block of values, its members at their offsets (docs/build.md, \"The C\n"
-          " * header\"). Written by dgpb-build --emit-header (or dgpb-dump --header)\n"
-          " * from the bundle; do not edit.\n"
+          " * every entry's row indices and capabilities; per target a struct for each\n"
+          " * block of values and each struct the code declares in one or as a\n"
+          " * structured buffer's element, members at the code's offsets, each layout\n"
+          " * once; and every row's space and binding (docs/build.md, \"The C header\").\n"
+          " * Written by dgpb-build --emit-header (or dgpb-dump --header) from the\n"
+          " * bundle; do not edit.\n"
           " */\n"
           "#ifndef %s\n#define %s\n\n#include <stddef.h>\n#include <stdint.h>\n\n"
           "#ifdef __cplusplus\n#define %s(cond, text) static_assert(cond, text)\n"
@@ -545,15 +722,22 @@ int c_header_make(const dgpb_bundle *b, const char *stem, char **out, dgpb_diag 
         h.t.nomem = true;
     if (!h.t.nomem)
         rc = c_header_types_init(&h.types, b, diag);
-    if (!h.t.nomem && !rc) {
+    for (uint32_t i = 0; i < count && !h.t.nomem && !rc && !h.types.rc; i++)
+        for (uint32_t t = 0; t < sets[i].count && !h.t.nomem; t++)
+            gather_target(&h, &sets[i], i, t); /* every struct first: each written once */
+    if (!h.t.nomem && !rc && !h.types.rc) {
         put_prologue(&h, stem);
         for (uint32_t i = 0; i < count && !h.t.nomem; i++)
-            put_entry(&h, &sets[i]);
+            put_entry(&h, &sets[i], i);
         c_put(&h.t, "#undef %s\n\n#endif\n", h.t.sa);
     }
     if (!rc && h.types.rc) /* a code blob that cannot be read for its types (diag filled) */
         rc = h.types.rc;
     c_header_types_free(&h.types);
+    c_defs_free(&h.defs);
+    for (uint32_t i = 0; sets && i < count; i++)
+        for (uint32_t t = 0; t < sets[i].count; t++)
+            dgpb_free(sets[i].row_use[t]);
     dgpb_free(sets);
     c_names_free(&h.t.ids);
     if (!rc && (h.t.nomem || h.t.out.failed))

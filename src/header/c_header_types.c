@@ -260,3 +260,17 @@ void c_header_types_fields(c_header_types *ts, const dgpb_target_view *t, const 
                 return;
         }
 }
+
+void c_header_types_block_size(c_header_types *ts, const dgpb_target_view *t,
+                               const dgpb_entry_view *e, uint32_t row, uint32_t *size)
+{
+    char entry[DGPB_MAX_STRING + 1];
+    code_row desc = row_of(e, row, entry);
+    dgpb_diag d;
+    dgpb_diag_clear(&d);
+    *size = 0;
+    if (keep_failure(ts, code_block_size_find(t->code_format_id, e->code.data, e->code.size,
+                                              entry, &desc, size, &d),
+                     &d))
+        *size = 0;
+}

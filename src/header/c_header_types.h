@@ -15,6 +15,7 @@
 #ifndef DGPB_C_HEADER_TYPES_H
 #define DGPB_C_HEADER_TYPES_H
 
+#define c_header_types_block_size dgpb__c_header_types_block_size
 #define c_header_types_find dgpb__c_header_types_find
 #define c_header_types_free dgpb__c_header_types_free
 #define c_header_types_fields dgpb__c_header_types_fields
@@ -63,7 +64,8 @@ void c_header_types_find(c_header_types *ts, const dgpb_target_view *t, const dg
 
 /*
  * The fields of row `row` of entry `e` of target `t` when it holds a struct
- * (or an array of structs: code/value_fields.h), into *out (code_fields_free
+ * (or an array of structs), or of a structured buffer row's element struct
+ * (code/value_fields.h), into *out (code_fields_free
  * it): its own code's, else the same row's on another target (spirv first,
  * then wgsl) laid out by `t`'s code format's rules where they fill the row
  * (code_fields_lend: ptx). out->root -1 when none. A code blob that cannot
@@ -71,6 +73,15 @@ void c_header_types_find(c_header_types *ts, const dgpb_target_view *t, const dg
  */
 void c_header_types_fields(c_header_types *ts, const dgpb_target_view *t, const dgpb_entry_view *e,
                            uint32_t row, code_fields *out);
+
+/*
+ * The byte size the code of entry `e` of target `t` gives the uniform block
+ * that holds value row `row` (its tail padding included: code/value_types.h,
+ * code_block_size_find), in *size; 0 when the code does not say (PTX, push
+ * constants). A code blob that cannot be read sets ts->rc.
+ */
+void c_header_types_block_size(c_header_types *ts, const dgpb_target_view *t,
+                               const dgpb_entry_view *e, uint32_t row, uint32_t *size);
 
 /* The C spelling of a value type `v` that occupies `size` bytes; false when C cannot spell it. */
 bool c_type_from_value(const dgpb_code_type *v, uint32_t size, c_type *out);

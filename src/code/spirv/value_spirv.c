@@ -1,6 +1,7 @@
 /*
- * value_spirv.c - the type of a value row, a uniform block's size and a
- * storage texture's texel format in SPIR-V (code/spirv/spirv_ops.h; the
+ * value_spirv.c - the type of a value row, a uniform block's size, a
+ * storage texture's texel format and a struct value's fields (a structured
+ * buffer's element struct among them) in SPIR-V (code/spirv/spirv_ops.h; the
  * rules are docs/format.md, "Value types").
  *
  * One raw word walk (no SPIRV-Tools: only types, constants, variables and
@@ -21,7 +22,7 @@
  *
  * A bool of a block is a 32-bit int member in SPIR-V; the code says it is a
  * bool only by how it reads it, compared with zero and nothing else
- * (read_as_bool(); docs/run.md, "Bools").
+ * (value_spirv_reads_bool(); docs/run.md, "Bools").
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -32,41 +33,8 @@
 #include "code/spirv/spirv_layout.h"
 #include "code/spirv/spirv_numbers.h"
 #include "code/spirv/spirv_ops.h"
+#include "code/spirv/value_spirv.h"
 #include "code/value_types.h"
-
-#define MAX_DEPTH 64
-
-/* One OpMemberDecorate that matters here, or an OpMemberName (decoration MEMBER_NAME, value
-   the word index of the instruction). */
-#define MEMBER_NAME UINT32_MAX
-typedef struct member_deco {
-    uint32_t type, member, decoration, value;
-} member_deco;
-
-/* What the walk keeps of a module. */
-typedef struct spv {
-    uint32_t *w; /* a copy: blobs inside a bundle are not aligned to words */
-    size_t n;
-    uint32_t bound;
-    uint32_t *def;                    /* word index of the instruction defining id; 0 none */
-    int64_t *set, *binding, *spec_id; /* decorations, -1 when absent */
-    uint32_t *array_stride;           /* ArrayStride, 0 when absent */
-    uint32_t *name;                   /* word index of the id's OpName, 0 when absent */
-    member_deco *md;
-    size_t md_count, md_cap;
-    size_t entry_at; /* word index of the OpEntryPoint named like the entry (or the first) */
-    size_t code_at;  /* word index of the first OpFunction: where the functions' code begins */
-} spv;
-
-static uint32_t op_of(const spv *m, size_t at)
-{
-    return m->w[at] & 0xFFFFu;
-}
-
-static uint32_t words_of(const spv *m, size_t at)
-{
-    return m->w[at] >> 16;
-}
 
 static void spv_free(spv *m)
 {
@@ -214,15 +182,6 @@ static int spv_load(spv *m, const uint8_t *code, size_t len, const char *entry, 
     return DGPB_OK;
 }
 
-/* The instruction defining `id` if it has opcode `op` (and at least `words` words), else 0. */
-static size_t def_of(const spv *m, uint32_t id, uint32_t op, uint32_t words)
-{
-    if (id >= m->bound || !m->def[id])
-        return 0;
-    size_t at = m->def[id];
-    return op_of(m, at) == op && words_of(m, at) >= words ? at : 0;
-}
-
 /* A member decoration's value, or `missing`. */
 static uint32_t member_deco_of(const spv *m, uint32_t type, uint32_t member, uint32_t deco,
                                uint32_t missing)
@@ -366,21 +325,6 @@ static bool matrix_storage(const spv *m, uint32_t id, size_t at, dgpb_code_type 
     return true;
 }
 
-/* An index of member_path that stands for any element of an array. */
-#define ANY_INDEX UINT32_MAX
-
-/* The indices that lead from a block to a value: member numbers, ANY_INDEX for an array's. */
-typedef struct member_path {
-    uint32_t index[MAX_DEPTH + 2];
-    uint32_t count;
-} member_path;
-
-static void path_push(member_path *p, uint32_t index)
-{
-    if (p->count < sizeof p->index / sizeof p->index[0])
-        p->index[p->count++] = index;
-}
-
 /*
  * The value at byte `off` (the row spans `size` bytes) of type `id`, whose
  * matrix layout is `matrix_stride`/`row_major` (from its member decorations),
@@ -456,119 +400,6 @@ static void spv_find(const spv *m, uint32_t id, uint64_t off, uint64_t size, uin
     }
 }
 
-/* Whether `id` is a zero the code states: a constant 0, a null constant, a composite of zeros. */
-static bool is_zero(const spv *m, uint32_t id, const uint8_t *local_zero, int depth)
-{
-    size_t at;
-    if (id >= m->bound || depth > 4)
-        return false;
-    if (local_zero[id] || def_of(m, id, OP_CONSTANT_NULL, 3))
-        return true;
-    if ((at = def_of(m, id, OP_CONSTANT, 4))) {
-        for (size_t i = at + 3; i < at + words_of(m, at); i++)
-            if (m->w[i])
-                return false;
-        return true;
-    }
-    if ((at = def_of(m, id, OP_CONSTANT_COMPOSITE, 3))) {
-        for (size_t i = at + 3; i < at + words_of(m, at); i++)
-            if (!is_zero(m, m->w[i], local_zero, depth + 1))
-                return false;
-        return true;
-    }
-    return false;
-}
-
-/* What an id of the functions' code is to the member read_as_bool() asks about. */
-enum {
-    REL_NONE,
-    REL_AROUND, /* a pointer to the block or to an aggregate that holds the member */
-    REL_AT,     /* a pointer to the member, or into it (an element, a component) */
-    REL_VALUE,  /* what a load through such a pointer gave */
-};
-
-/*
- * Whether the code reads the member of block variable `var` at `path` only as
- * Slang reads a bool, which it keeps in a block as a 32-bit int: every load
- * of it (or of an element or a component of it) compared with zero by
- * OpINotEqual and used for nothing else, and the block around it never
- * loaded whole (*is false when the member is never read: the code then
- * cannot say). An int the code only ever compares with zero reads so too;
- * its 0 and 1 mean all it can (docs/run.md, "Bools"). A forward walk of the
- * functions' code: SPIR-V defines an id before the blocks it dominates.
- */
-static int read_as_bool(const spv *m, uint32_t var, const member_path *path, bool *is,
-                        dgpb_diag *diag)
-{
-    *is = false;
-    if (!path->count || !m->code_at)
-        return DGPB_OK;
-    uint8_t *rel = mem_calloc(m->bound, 1), *matched = mem_calloc(m->bound, 1);
-    uint8_t *local_zero = mem_calloc(m->bound, 1);
-    if (!rel || !matched || !local_zero) {
-        dgpb_free(rel);
-        dgpb_free(matched);
-        dgpb_free(local_zero);
-        return dgpb_diag_set(diag, DGPB_ERR_NOMEM, -1, "out of memory reading SPIR-V");
-    }
-    rel[var] = REL_AROUND;
-    size_t reads = 0;
-    bool ok = true;
-    for (size_t at = m->code_at; ok && at < m->n; at += words_of(m, at)) {
-        uint32_t op = op_of(m, at), wc = words_of(m, at);
-        const uint32_t *o = m->w + at + 1;
-        bool known = false; /* the instruction is one of the forms read here */
-        if ((op == OP_ACCESS_CHAIN || op == OP_IN_BOUNDS_ACCESS_CHAIN) && wc >= 4 &&
-            o[1] < m->bound && o[2] < m->bound && rel[o[2]] != REL_NONE) {
-            known = true;
-            uint32_t k = matched[o[2]];
-            bool same = true;
-            for (uint32_t j = 3; j + 1 < wc; j++) {
-                if (o[j] < m->bound && rel[o[j]] != REL_NONE)
-                    ok = false; /* a read member used as an index */
-                if (rel[o[2]] == REL_AT || k >= path->count || !same)
-                    continue;
-                size_t c = def_of(m, o[j], OP_CONSTANT, 4);
-                if (path->index[k] != ANY_INDEX && (!c || m->w[c + 3] != path->index[k]))
-                    same = false;
-                k++;
-            }
-            if (same) {
-                rel[o[1]] = rel[o[2]] == REL_AT || k >= path->count ? REL_AT : REL_AROUND;
-                matched[o[1]] = (uint8_t)k;
-            }
-        } else if (op == OP_LOAD && wc >= 4 && o[2] < m->bound && rel[o[2]] != REL_NONE) {
-            known = true;
-            if (rel[o[2]] == REL_AT && o[1] < m->bound)
-                rel[o[1]] = REL_VALUE;
-            else
-                ok = false; /* the block, or a struct around the member, loaded whole */
-        } else if (op == OP_I_NOT_EQUAL && wc == 5 && o[2] < m->bound && o[3] < m->bound &&
-                   ((rel[o[2]] == REL_VALUE && is_zero(m, o[3], local_zero, 0)) ||
-                    (rel[o[3]] == REL_VALUE && is_zero(m, o[2], local_zero, 0)))) {
-            known = true;
-            reads++;
-        } else if (op == OP_COMPOSITE_CONSTRUCT && wc >= 3 && o[1] < m->bound) {
-            bool zero = true;
-            for (uint32_t j = 2; j + 1 < wc; j++)
-                zero = zero && is_zero(m, o[j], local_zero, 0);
-            local_zero[o[1]] = zero;
-        }
-        /* Any other use of an id that leads to the member: not read as a bool. (A literal
-           operand equal to such an id reads as a use too: the answer is then "int".) */
-        for (uint32_t j = 1; !known && j < wc; j++)
-            if (o[j - 1] < m->bound && rel[o[j - 1]] != REL_NONE)
-                ok = false;
-        if (wc == 0)
-            break;
-    }
-    *is = ok && reads > 0;
-    dgpb_free(rel);
-    dgpb_free(matched);
-    dgpb_free(local_zero);
-    return DGPB_OK;
-}
-
 /* Whether the entry point's interface lists variable `id`. */
 static bool in_interface(const spv *m, uint32_t id)
 {
@@ -630,6 +461,38 @@ static uint32_t block_of(const spv *m, const code_row *row, bool *std140, uint32
     return block && def_of(m, block, OP_TYPE_STRUCT, 2) ? block : 0;
 }
 
+/*
+ * The element type of the structured buffer at `row`'s space/binding: its
+ * storage block's runtime array's (a fixed array of buffers: each one's);
+ * *var the block's variable, *path the indices from it to an element, *stride
+ * the array's ArrayStride. 0 when there is none.
+ */
+static uint32_t buffer_element(const spv *m, const code_row *row, uint32_t *var,
+                               member_path *path, uint32_t *stride)
+{
+    for (uint32_t id = 1; id < m->bound; id++) {
+        size_t at = def_of(m, id, OP_VARIABLE, 4), s, a;
+        uint32_t storage;
+        if (!at || m->set[id] != (int64_t)row->space || m->binding[id] != (int64_t)row->binding)
+            continue;
+        uint32_t type = pointee_of(m, at, &storage);
+        if (storage != DGPB_SPIRV_STORAGE_STORAGE_BUFFER && storage != DGPB_SPIRV_STORAGE_UNIFORM)
+            continue;
+        if ((a = def_of(m, type, OP_TYPE_ARRAY, 3)) ||
+            (a = def_of(m, type, OP_TYPE_RUNTIME_ARRAY, 3)))
+            type = m->w[a + 2], path_push(path, ANY_INDEX);
+        if (!(s = def_of(m, type, OP_TYPE_STRUCT, 3)) ||
+            !(a = def_of(m, m->w[s + 2], OP_TYPE_RUNTIME_ARRAY, 3)))
+            return 0;
+        path_push(path, 0);
+        path_push(path, ANY_INDEX);
+        *var = id;
+        *stride = m->array_stride[m->w[s + 2]];
+        return m->w[a + 2];
+    }
+    return 0;
+}
+
 int value_spirv_type(const uint8_t *code, size_t len, const char *entry, const code_row *row,
                      dgpb_code_type *t, dgpb_diag *diag)
 {
@@ -641,24 +504,9 @@ int value_spirv_type(const uint8_t *code, size_t len, const char *entry, const c
     }
     if (row->kind == DGPB_KIND_BUFFER || row->kind == DGPB_KIND_RW_BUFFER) {
         /* a structured buffer: the block's runtime array of a scalar or vector */
-        for (uint32_t id = 1; id < m.bound; id++) {
-            size_t at = def_of(&m, id, OP_VARIABLE, 4), s, a;
-            uint32_t storage;
-            if (!at || m.set[id] != (int64_t)row->space || m.binding[id] != (int64_t)row->binding)
-                continue;
-            uint32_t type = pointee_of(&m, at, &storage);
-            if (storage != DGPB_SPIRV_STORAGE_STORAGE_BUFFER &&
-                storage != DGPB_SPIRV_STORAGE_UNIFORM)
-                continue;
-            if ((a = def_of(&m, type, OP_TYPE_ARRAY, 3)) ||
-                (a = def_of(&m, type, OP_TYPE_RUNTIME_ARRAY, 3)))
-                type = m.w[a + 2]; /* a fixed array of buffers: each is one */
-            if ((s = def_of(&m, type, OP_TYPE_STRUCT, 3)) &&
-                (a = def_of(&m, m.w[s + 2], OP_TYPE_RUNTIME_ARRAY, 3)) &&
-                !spv_numeric(&m, m.w[a + 2], t))
-                memset(t, 0, sizeof *t);
-            break;
-        }
+        uint32_t var, stride, elem = buffer_element(&m, row, &var, &(member_path){0}, &stride);
+        if (elem && !spv_numeric(&m, elem, t))
+            memset(t, 0, sizeof *t);
         spv_free(&m);
         return DGPB_OK;
     }
@@ -686,7 +534,7 @@ int value_spirv_type(const uint8_t *code, size_t len, const char *entry, const c
         /* Slang keeps a bool of a block as a 32-bit int: the code says so by how it reads it. */
         bool is_bool = false;
         if (t->scalar == DGPB_SCALAR_INT && t->bits == 32 && t->rows == 1 &&
-            (rc = read_as_bool(&m, var, &path, &is_bool, diag)) == DGPB_OK && is_bool)
+            (rc = value_spirv_reads_bool(&m, var, &path, &is_bool, diag)) == DGPB_OK && is_bool)
             t->scalar = DGPB_SCALAR_BOOL;
     }
     spv_free(&m);
@@ -785,7 +633,7 @@ static bool user_struct(const spv *m, uint32_t id)
 /* What the fields walk keeps: the module, the list and the structs added so far. */
 typedef struct fields_walk {
     const spv *m;
-    uint32_t var; /* the block's variable: how the code reads a field (read_as_bool) */
+    uint32_t var; /* the block's variable: how the code reads a field (value_spirv_reads_bool) */
     code_fields *out;
     spirv_rules rules;
     uint32_t done_id[CODE_FIELDS_MAX_STRUCTS];
@@ -802,7 +650,7 @@ static int add_struct(fields_walk *w, uint32_t id, int depth, const member_path 
  * `ms` and RowMajor `rm`, reached from the block by `path`): a scalar, vector
  * or matrix, an array of them, a struct or an array of structs (added), or
  * unknown. A 32-bit int the code reads only as Slang reads a bool is a bool
- * (read_as_bool), as a row of it is.
+ * (value_spirv_reads_bool), as a row of it is.
  */
 static int field_type(fields_walk *w, uint32_t id, uint32_t ms, bool rm, int depth,
                       member_path path, code_field *f)
@@ -834,7 +682,8 @@ static int field_type(fields_walk *w, uint32_t id, uint32_t ms, bool rm, int dep
         bool is_bool = false;
         int rc = DGPB_OK;
         if (f->type.scalar == DGPB_SCALAR_INT && f->type.bits == 32 && f->type.rows == 1 &&
-            (rc = read_as_bool(m, w->var, &path, &is_bool, w->diag)) == DGPB_OK && is_bool)
+            (rc = value_spirv_reads_bool(m, w->var, &path, &is_bool, w->diag)) == DGPB_OK &&
+            is_bool)
             f->type.scalar = DGPB_SCALAR_BOOL;
         if (rc)
             return rc;
@@ -971,15 +820,29 @@ int value_spirv_fields(const uint8_t *code, size_t len, const char *entry, const
     spv m;
     int rc = spv_load(&m, code, len, entry, diag);
     bool std140 = false;
-    uint32_t var = 0;
-    uint32_t block =
-        rc || row->kind != DGPB_KIND_VALUE || row->space == DGPB_SPACE_PIPELINE_CONSTANT
-            ? 0
-            : block_of(&m, row, &std140, &var);
-    uint32_t count = 0, stride = 0;
+    uint32_t var = 0, count = 0, stride = 0, id = 0, element = 0;
     member_path path = {.count = 0};
-    uint32_t id =
-        block ? row_struct(&m, block, row->offset, row->size, true, 0, &count, &stride, &path) : 0;
+    if (!rc && (row->kind == DGPB_KIND_BUFFER || row->kind == DGPB_KIND_RW_BUFFER)) {
+        /* a structured buffer of structs: its element, as large as the array's stride */
+        id = buffer_element(&m, row, &var, &path, &element);
+        id = id && user_struct(&m, id) ? id : 0;
+    } else if (!rc && row->kind == DGPB_KIND_UNIFORM_BUFFER) {
+        /* a uniform block (one of an array of them, which no value row describes): its struct */
+        uint32_t type = 0, storage = 0;
+        size_t at = 0;
+        for (uint32_t v = 1; v < m.bound && !var; v++)
+            if ((at = def_of(&m, v, OP_VARIABLE, 4)) && m.set[v] == (int64_t)row->space &&
+                m.binding[v] == (int64_t)row->binding)
+                var = v, type = pointee_of(&m, at, &storage);
+        if ((at = def_of(&m, type, OP_TYPE_ARRAY, 4)))
+            type = m.w[at + 2], path_push(&path, ANY_INDEX);
+        std140 = true;
+        id = storage == DGPB_SPIRV_STORAGE_UNIFORM && def_of(&m, type, OP_TYPE_STRUCT, 2) ? type : 0;
+    } else if (!rc && row->kind == DGPB_KIND_VALUE && row->space != DGPB_SPACE_PIPELINE_CONSTANT) {
+        uint32_t block = block_of(&m, row, &std140, &var);
+        id = block ? row_struct(&m, block, row->offset, row->size, true, 0, &count, &stride, &path)
+                   : 0;
+    }
     if (id) { /* (the walk's memory of the structs it added: 2 KiB) */
         fields_walk w = {.m = &m,
                          .var = var,
@@ -989,6 +852,8 @@ int value_spirv_fields(const uint8_t *code, size_t len, const char *entry, const
         rc = add_struct(&w, id, 0, &path, &out->root);
         out->count = count;
         out->stride = stride;
+        if (!rc && element)
+            out->structs[out->root].size = element;
     }
     spv_free(&m);
     return rc;

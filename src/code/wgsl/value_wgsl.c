@@ -876,12 +876,29 @@ int value_wgsl_fields(const char *text, size_t len, const code_row *row, code_fi
     if (!w)
         return DGPB_ERR_NOMEM;
     bool have = false, ovr = false, found = false;
+    bool buffer = row->kind == DGPB_KIND_BUFFER || row->kind == DGPB_KIND_RW_BUFFER;
     mark at = {0};
     wtype t;
-    uint32_t count = 0, stride = 0;
+    uint32_t count = 0, stride = 0, element = 0;
+    w->storage = buffer;
     int rc = find_var(w, row, &have, &ovr, &at);
-    if (!rc && have)
+    if (!rc && have && buffer) {
+        /* a structured buffer of structs: the var<storage>'s array<E>, E a struct of the
+           module's own, as large as the array's stride */
+        wtype a;
+        mark elem;
+        if (!(rc = layout(w, at, 0, &a)) && a.is_array) {
+            elem = a.elem;
+            if (!(rc = layout_unwrapped(w, &elem, 1, &t)) && !(rc = user_struct(w, &t, 1, &found)))
+                element = (uint32_t)round_up(t.size, t.align);
+        }
+    } else if (!rc && have && row->kind == DGPB_KIND_UNIFORM_BUFFER) {
+        /* a uniform block: the var<uniform>'s struct */
+        if (!(rc = layout(w, at, 0, &t)))
+            rc = user_struct(w, &t, 0, &found);
+    } else if (!rc && have) {
         rc = row_wstruct(w, at, row->offset, row->size, true, 0, &t, &found, &count, &stride);
+    }
     if (!rc && found) {
         wfields *f = mem_calloc(1, sizeof *f);
         if (!f) {
@@ -892,6 +909,8 @@ int value_wgsl_fields(const char *text, size_t len, const code_row *row, code_fi
             rc = add_wstruct(f, &t, 0, &out->root);
             out->count = count;
             out->stride = stride;
+            if (!rc && element)
+                out->structs[out->root].size = element;
             dgpb_free(f);
         }
     }
