@@ -30,7 +30,9 @@
 #define STRUCT_OF(target, name) particles_pass_##target##_##name
 #define HOST_STRUCT(target, name) STRUCT_OF(target, name)
 
-typedef HOST_STRUCT(HOST_TARGET, FrameBlock) frame_block;
+/* The block's layout is the same on every target (its struct is named by the block alone); the
+   particles' differs between spirv and ptx (named by the target). */
+typedef particles_pass_FrameBlock frame_block;
 typedef HOST_STRUCT(HOST_TARGET, Particle) particle;
 
 enum { PARTICLES = 4, MOVED = 3 };
