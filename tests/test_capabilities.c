@@ -88,6 +88,19 @@ static void stages_spirv_maps_to_their_capabilities(void **state)
                 (CAP(DGPB_CAP_GEOMETRY) | CAP(DGPB_CAP_POINT_SIZE)));
 }
 
+/* The kinds of descriptor indexing.slang's arrays hold: sampled and storage images, storage
+   buffers, uniform and storage texel buffers. */
+#define DYNAMIC_INDEXING                                                                           \
+    (CAP(DGPB_CAP_DYNAMIC_INDEX_SAMPLED_IMAGE) | CAP(DGPB_CAP_DYNAMIC_INDEX_STORAGE_IMAGE) |       \
+     CAP(DGPB_CAP_DYNAMIC_INDEX_STORAGE_BUFFER) |                                                  \
+     CAP(DGPB_CAP_DYNAMIC_INDEX_UNIFORM_TEXEL_BUFFER) |                                            \
+     CAP(DGPB_CAP_DYNAMIC_INDEX_STORAGE_TEXEL_BUFFER))
+#define NONUNIFORM_INDEXING                                                                        \
+    (CAP(DGPB_CAP_NONUNIFORM_INDEX_SAMPLED_IMAGE) | CAP(DGPB_CAP_NONUNIFORM_INDEX_STORAGE_IMAGE) | \
+     CAP(DGPB_CAP_NONUNIFORM_INDEX_STORAGE_BUFFER) |                                               \
+     CAP(DGPB_CAP_NONUNIFORM_INDEX_UNIFORM_TEXEL_BUFFER) |                                         \
+     CAP(DGPB_CAP_NONUNIFORM_INDEX_STORAGE_TEXEL_BUFFER))
+
 static void slang_spirv_maps_to_its_capabilities(void **state)
 {
     (void)state;
@@ -101,7 +114,8 @@ static void slang_spirv_maps_to_its_capabilities(void **state)
         /* StructuredBuffer<half>: Slang 2025.15 leaves StorageBuffer16BitAccess out */
         {"halves", CAP(DGPB_CAP_HALF) | CAP(DGPB_CAP_STORAGE_16BIT)},
         {"atomic64", CAP(DGPB_CAP_ATOMIC64) | CAP(DGPB_CAP_INT64)},
-        {"bindless", CAP(DGPB_CAP_DESCRIPTOR_HANDLE)},
+        /* the heap indexed by a value read from a buffer: dynamic indexing */
+        {"bindless", CAP(DGPB_CAP_DESCRIPTOR_HANDLE) | CAP(DGPB_CAP_DYNAMIC_INDEX_SAMPLED_IMAGE)},
         {"ray_query", CAP(DGPB_CAP_RAYQUERY)},
         {"coop_vec", CAP(DGPB_CAP_COOPERATIVE_VECTOR) | CAP(DGPB_CAP_MEMORY_MODEL) |
                          CAP(DGPB_CAP_REPLICATED_COMPOSITES)},
@@ -120,6 +134,12 @@ static void slang_spirv_maps_to_its_capabilities(void **state)
         {"stencil", CAP(DGPB_CAP_STENCIL_EXPORT)},             /* SV_StencilRef */
         {"ms_image", CAP(DGPB_CAP_STORAGE_IMAGE_MULTISAMPLE) | /* RWTexture2DMS */
                          CAP(DGPB_CAP_IMAGE_WITHOUT_FORMAT)},
+        /* Arrays of descriptors (indexing.slang): NonUniformResourceIndex, which Slang 2025.15
+           decorates NonUniform declaring ShaderNonUniform alone; a uniform index; constants. */
+        {"nonuniform_arrays", CAP(DGPB_CAP_IMAGE_WITHOUT_FORMAT) | CAP(DGPB_CAP_DESCRIPTOR_HANDLE) |
+                                  DYNAMIC_INDEXING | NONUNIFORM_INDEXING},
+        {"uniform_arrays", CAP(DGPB_CAP_IMAGE_WITHOUT_FORMAT) | DYNAMIC_INDEXING},
+        {"constant_arrays", CAP(DGPB_CAP_IMAGE_WITHOUT_FORMAT)},
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
         uint64_t got = spirv_caps(cases[i].fixture);

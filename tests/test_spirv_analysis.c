@@ -20,7 +20,9 @@
  * derivatives_linear, and position_fetch with -stage closesthit (newer.slang,
  * read by tests/test_spirv.c); layer_viewport and multiview (-stage vertex),
  * barycentric, per_sample, covered, shading_rate and stencil (-stage
- * fragment) and ms_image (renderer.slang, read by tests/test_capabilities.c).
+ * fragment) and ms_image (renderer.slang, read by tests/test_capabilities.c);
+ * nonuniform_arrays, uniform_arrays and constant_arrays (indexing.slang, read
+ * by tests/test_capabilities.c).
  * calls.spv is assembled by
  * hand from calls.spvasm (its first lines give the command), because Slang
  * never passes a resource pointer to a function: it specialises the callee

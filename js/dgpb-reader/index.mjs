@@ -63,13 +63,20 @@ export const THREAD_GROUP_STAGES = Object.freeze(['compute', 'mesh', 'amplificat
 export const CAPABILITIES = Object.freeze([
   'atomic64', 'atomic_float', 'buffer_address', 'clip_distance', 'compute_derivatives',
   'cooperative_matrix', 'cooperative_vector', 'cull_distance', 'demote_to_helper',
-  'descriptor_handle', 'draw_parameters', 'float64', 'fragment_barycentric',
+  'descriptor_handle', 'draw_parameters', 'dynamic_index_input_attachment',
+  'dynamic_index_sampled_image', 'dynamic_index_storage_buffer', 'dynamic_index_storage_image',
+  'dynamic_index_storage_texel_buffer', 'dynamic_index_uniform_buffer',
+  'dynamic_index_uniform_texel_buffer', 'float64', 'fragment_barycentric',
   'fragment_fully_covered', 'fragment_shading_rate', 'geometry', 'half', 'image_cube_array',
   'image_formats', 'image_gather_extended', 'image_without_format', 'int16', 'int64', 'int8',
-  'integer_dot_product', 'memory_model', 'mesh_shader', 'min_lod', 'multiview', 'point_size',
-  'ray_position_fetch', 'rayquery', 'raytracing', 'replicated_composites', 'sample_rate_shading',
-  'shader_clock', 'sparse_residency', 'stencil_export', 'storage_16bit', 'storage_8bit',
-  'storage_image_multisample', 'subgroup_basic', 'tessellation', 'viewport_index_layer',
+  'integer_dot_product', 'memory_model', 'mesh_shader', 'min_lod', 'multiview',
+  'nonuniform_index_input_attachment', 'nonuniform_index_sampled_image',
+  'nonuniform_index_storage_buffer', 'nonuniform_index_storage_image',
+  'nonuniform_index_storage_texel_buffer', 'nonuniform_index_uniform_buffer',
+  'nonuniform_index_uniform_texel_buffer', 'point_size', 'ray_position_fetch', 'rayquery',
+  'raytracing', 'replicated_composites', 'sample_rate_shading', 'shader_clock', 'sparse_residency',
+  'stencil_export', 'storage_16bit', 'storage_8bit', 'storage_image_multisample', 'subgroup_basic',
+  'tessellation', 'viewport_index_layer',
 ]);
 
 /**

@@ -90,6 +90,10 @@ static const feature features[] = {
     F10(24, shaderTessellationAndGeometryPointSize), /* GeometryPointSize */
     F10(25, shaderImageGatherExtended),              /* ImageGatherExtended */
     F10(27, shaderStorageImageMultisample),
+    F10(28, shaderUniformBufferArrayDynamicIndexing),
+    F10(29, shaderSampledImageArrayDynamicIndexing),
+    F10(30, shaderStorageBufferArrayDynamicIndexing),
+    F10(31, shaderStorageImageArrayDynamicIndexing),
     F10(32, shaderClipDistance),
     F10(33, shaderCullDistance),
     F10(34, imageCubeArray), /* ImageCubeArray */
@@ -137,6 +141,9 @@ static const feature features[] = {
     F(5288, IN_DERIVATIVES, VkPhysicalDeviceComputeShaderDerivativesFeaturesNV,
       computeDerivativeGroupQuads),
     F12(5302, runtimeDescriptorArray),
+    F12(5303, shaderInputAttachmentArrayDynamicIndexing),
+    F12(5304, shaderUniformTexelBufferArrayDynamicIndexing),
+    F12(5305, shaderStorageTexelBufferArrayDynamicIndexing),
     F12(5306, shaderUniformBufferArrayNonUniformIndexing),
     F12(5307, shaderSampledImageArrayNonUniformIndexing),
     F12(5308, shaderStorageBufferArrayNonUniformIndexing),

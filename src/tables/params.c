@@ -209,6 +209,36 @@ static uint32_t shape_of(const dgpb_param_select *s, const dgpb_reflected_param 
     return shape;
 }
 
+/*
+ * A storage texture or texel buffer whose code has another texel format than
+ * the one the module declares (Slang's WGSL has no r8unorm storage texture
+ * and declares rgba32float instead): DGPB_ERR_SHADER naming both, since a
+ * host would create the other format's texture, never a silent change.
+ */
+static int refuse_changed_format(const dgpb_param_select *s, const dgpb_reflected_param *p,
+                                 const char *name, uint32_t shape, dgpb_diag *diag)
+{
+    static const char *const slang_names[DGPB_TEXEL_FORMAT_END] = {
+#define DGPB_TEXEL_FORMAT(ID, value, name, slang_format, SAMPLE, storage, read_write)              \
+    [value] = slang_format,
+#include "dgpb/vocabulary.def"
+    };
+    uint32_t declared = p->declared_format, code = DGPB_SHAPE_FORMAT_OF(shape);
+    if (!declared || !code || declared == code || declared >= DGPB_TEXEL_FORMAT_END)
+        return DGPB_OK;
+    const char *target = dgpb_target_name(s->target);
+    return dgpb_diag_set(diag, DGPB_ERR_SHADER, -1,
+                         "target '%s', entry '%s', parameter '%s': the module declares texel "
+                         "format %s (\"%s\"), but the %s code declares %s, which a "
+                         "host would create instead; declare a format the %s code keeps, give "
+                         "%s its own declaration under a DREAM_TARGET_* guard, or leave %s out "
+                         "of --targets for this entry",
+                         target, s->entry, name, dgpb_texel_format_name(declared),
+                         slang_names[declared] ? slang_names[declared] : "?", target,
+                         dgpb_texel_format_name(code) ? dgpb_texel_format_name(code) : "?",
+                         target, target, target);
+}
+
 /* Why WebGPU has no binding layout for a shape (dgpb_webgpu_layout_for() gave 0). */
 static const char *no_webgpu_layout(uint32_t kind, uint32_t shape)
 {
@@ -623,6 +653,9 @@ int param_table_build(const dgpb_param_select *s, dgpb_param_table *out, dgpb_di
         row->offset = p->kind == DGPB_KIND_VALUE       ? p->offset
                       : dgpb_kind_has_shape(row->kind) ? shape_of(s, p)
                                                        : 0;
+        if (dgpb_kind_has_shape(row->kind) &&
+            (rc = refuse_changed_format(s, p, name, row->offset, diag)))
+            goto done;
         /* Values: their bytes; structured buffers: their element stride; uniform buffers:
            their block's size. */
         row->size = p->kind == DGPB_KIND_VALUE || dgpb_kind_has_size(row->kind) ? p->size : 0;

@@ -95,6 +95,9 @@ typedef struct dgpb_reflected_param {
     uint32_t webgpu_layout; /* on wgsl; 0 elsewhere */
     uint32_t shape_word;    /* textures, samplers, texture_samplers: the shape the reflection
                                tells (reflect_texture_shape()); the code adds the rest */
+    uint32_t declared_format; /* storage textures and texel buffers: the texel format Slang's
+                                 reflection names ([format("r8")], [[vk::image_format]], or
+                                 Slang's own for an integer or half element), 0 for none */
     bool has_bool;          /* a value whose type holds a bool (WGSL forbids it in uniforms) */
     bool counted;           /* an append or consume buffer's elements (a `<name>.counter` row
                                follows for its counter) */

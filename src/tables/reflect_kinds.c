@@ -115,8 +115,10 @@ void reflect_classify(const code_ops *code, const char *target, dgpb_reflected_p
     } else {
         snprintf(problem, n, "%s is not a parameter kind of the format", shape);
     }
-    if (r->kind >= 0 && dgpb_kind_has_shape((uint32_t)r->kind))
+    if (r->kind >= 0 && dgpb_kind_has_shape((uint32_t)r->kind)) {
         r->shape_word = reflect_texture_shape(node, t);
+        r->declared_format = DGPB_SHAPE_FORMAT_OF(r->shape_word);
+    }
     if (r->kind == DGPB_KIND_RW_TEXTURE && code->webgpu && !DGPB_SHAPE_FORMAT_OF(r->shape_word))
         r->shape_word = wgsl_storage_format(r->shape_word, t);
     if (!code->webgpu || r->kind < 0)

@@ -407,7 +407,8 @@ test('the capabilities of docs/format.md section "Capabilities" are known, sorte
     'image_formats', 'shader_clock', 'half', 'subgroup_basic', 'multiview', 'fragment_barycentric',
     'compute_derivatives', 'ray_position_fetch', 'viewport_index_layer', 'sample_rate_shading',
     'storage_image_multisample', 'fragment_shading_rate', 'fragment_fully_covered', 'stencil_export',
-    'clip_distance', 'cull_distance'])
+    'clip_distance', 'cull_distance', 'dynamic_index_sampled_image', 'nonuniform_index_sampled_image',
+    'nonuniform_index_storage_buffer', 'nonuniform_index_uniform_texel_buffer'])
     assert.ok(dgpb.CAPABILITIES.includes(name), name);
   assert.deepEqual([...dgpb.CAPABILITIES], [...dgpb.CAPABILITIES].sort());
   assert.ok(dgpb.CAPABILITIES.length <= 64, 'a capability mask has 64 bits');

@@ -21,6 +21,7 @@
 #   draw_tessellation.dgpb, draw_geometry.dgpb, draw_mesh.dgpb, draw_input_attachment.dgpb
 #                     tests/run/draw_*.slang (spirv): the pipelines the draw tests render
 #   same_name_namespaces.dgpb  fixtures/plain/ (spirv): rows qualified by namespace (first::out)
+#   bindless_materials.dgpb    fixtures/plain/ (spirv): arrays indexed by NonUniformResourceIndex
 #   input.bin         i32 1,2,3,4;  expected.bin: i32 2,4,6,8; same_name_expected.bin: u32 12,23
 set -euo pipefail
 build=$1 dump=$2 out=$3
@@ -49,6 +50,7 @@ for stages in mesh tessellation geometry; do
 done
 "$build" -q --targets spirv -o "$out" "$here/../../fixtures/plain/same_name_namespaces.slang"
 "$build" -q --targets spirv -o "$out" "$here/../../fixtures/plain/particles.slang"
+"$build" -q --targets spirv -o "$out" "$here/../../fixtures/plain/bindless_materials.slang"
 for draw in tessellation geometry mesh input_attachment; do
     "$build" -q --targets spirv -o "$out" "$here/draw_$draw.slang"
 done
