@@ -80,6 +80,7 @@
 #define build_report dgpb__build_report
 #define build_report_at dgpb__build_report_at
 #define build_report_compile_failure dgpb__build_report_compile_failure
+#define build_report_compile_failures dgpb__build_report_compile_failures
 #define build_failure_rc dgpb__build_failure_rc
 #define build_tmp_full dgpb__build_tmp_full
 #define build_report_compiler_text dgpb__build_report_compiler_text
@@ -370,6 +371,17 @@ const char *build_diagnostics_text(const dgpb_compile_job *job, int *len);
 
 /* Reports a failed entry compile (or probe) with Slang's own diagnostics. */
 void build_report_compile_failure(build *b, const job_info *info, const dgpb_compile_job *job);
+
+/*
+ * Reports the failed jobs marked in `report` (one flag per job of `list`). Jobs of one role
+ * and target that printed the same diagnostics (Slang 2025.15 checks every entry of a plain
+ * module in each entry's compile, so a fragment entry's wgsl error fails its vertex entry's
+ * compile too) are one failure, reported once, naming the entry whose function in the
+ * module's text holds the first error (scan/entry_scan.h, entry_scan_span()) and the others
+ * that failed on it; where the text lies in none of them, each is reported as it failed.
+ */
+void build_report_compile_failures(build *b, const job_list *list, const dgpb_compile_job *jobs,
+                                   const bool *report);
 
 /* The bytes a probe writes into the intermediate folder to tell a full one (build_tmp_full()). */
 #define BUILD_TMP_PROBE ((size_t)1 << 20)
