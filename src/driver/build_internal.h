@@ -126,6 +126,10 @@ typedef struct entry {
     uint32_t thread_group_size[3];
     size_t group;     /* index into build.groups */
     uint32_t targets; /* bit per dgpb_target_id where the entry exists */
+    /* Listing only (build.listing): per target, why the entry cannot go there although Slang
+       finds it (a stage or a name the target's code cannot hold); owned, NULL elsewhere. A
+       build reports each as an error instead. */
+    char *refused[DGPB_TARGET_COUNT];
 } entry;
 
 typedef struct group {
@@ -251,7 +255,11 @@ typedef struct build {
     cache_session cache;      /* the compile cache's state (build_cache.c begins it) */
     uint64_t *seen;           /* the compilers' diagnostics reported so far, hashed */
     size_t seen_count, seen_cap;
-    bool done; /* a stage finished the build early (the cache replayed it) */
+    bool done; /* a stage finished the build early (the cache replayed it, or the module is a
+                  library module: desc->library_modules) */
+    /* dgpb_build_list(): the discovery keeps the entries a target cannot hold, each with the
+       reason (entry.refused), and those no target of the build carries, instead of failing. */
+    bool listing;
 } build;
 
 /* ---- diagnostics (build_report.c) ---- */
