@@ -52,6 +52,17 @@
 # custom command per module, each with its own depfile, so that Ninja runs
 # them in parallel and an edit rebuilds only the bundles that read the edited
 # file. Two modules of one stem into one OUTPUT_DIR are an error.
+#
+# Library modules (no entry point: shared types and functions that the other
+# modules import) get no command and no bundle: when the project configures,
+# one `dgpb-build --list --json` over the modules (with the same options) says
+# which they are, a status line names each ("library module, nothing to
+# bundle"), their paths go to TARGET's property DGPB_LIBRARY_MODULES, and an
+# edit to one of them configures the project again (it may have gained an
+# entry). The other modules reach them through their depfiles. With dgpb's
+# source tree added by add_subdirectory(), dgpb-build does not exist yet when
+# the project configures: every module then gets its command, and a library
+# module's build fails saying what it is (leave it out with GLOB or MODULES).
 if(CMAKE_VERSION VERSION_LESS 3.20)
   message(FATAL_ERROR "dgpb_add_shader_bundle needs CMake 3.20 or later (depfiles for every generator)")
 endif()
@@ -84,6 +95,64 @@ function(_dgpb_project_options caller out layout version capabilities)
     list(APPEND args --capability ${capability})
   endforeach()
   set(${out} "${args}" PARENT_SCOPE)
+endfunction()
+
+# The library modules among `modules` (absolute paths), into `out`: those in which dgpb-build's
+# listing finds no entry point, with the bundles' options. Empty when dgpb-build cannot run
+# while the project configures (a target of this build, not yet built), and for a module
+# the listing cannot read (its build says why).
+function(_dgpb_library_modules out modules targets defines include_dirs project options)
+  set(${out} "" PARENT_SCOPE)
+  get_target_property(imported dgpb::dgpb-build IMPORTED)
+  if(NOT imported)
+    return()
+  endif()
+  get_target_property(program dgpb::dgpb-build LOCATION)
+  set(args --list --json -q)
+  if(targets)
+    list(JOIN targets "," joined)
+    list(APPEND args --targets "${joined}")
+  endif()
+  foreach(define IN LISTS defines)
+    list(APPEND args "-D${define}")
+  endforeach()
+  foreach(dir IN LISTS include_dirs)
+    get_filename_component(dir "${dir}" ABSOLUTE BASE_DIR "${CMAKE_CURRENT_SOURCE_DIR}")
+    list(APPEND args -I "${dir}")
+  endforeach()
+  execute_process(COMMAND "${program}" ${args} ${project} ${options} ${modules}
+                  OUTPUT_VARIABLE listed ERROR_VARIABLE said RESULT_VARIABLE status)
+  if(NOT status MATCHES "^[0-9]+$")
+    message(WARNING "dgpb_add_shader_bundles: cannot run dgpb-build --list (${status}): "
+                    "every module gets a bundle")
+    return()
+  endif()
+  if(listed STREQUAL "")
+    return() # no module could be listed: their builds say why
+  endif()
+  # One module: one document; several: an array of them.
+  string(JSON type ERROR_VARIABLE bad TYPE "${listed}")
+  if(NOT bad AND type STREQUAL "OBJECT")
+    set(listed "[${listed}]")
+  endif()
+  string(JSON count ERROR_VARIABLE bad LENGTH "${listed}")
+  if(bad)
+    message(WARNING "dgpb_add_shader_bundles: dgpb-build --list failed (${status}): every module "
+                    "gets a bundle\n${said}")
+    return()
+  endif()
+  set(libraries "")
+  if(count GREATER 0)
+    math(EXPR last "${count} - 1")
+    foreach(i RANGE ${last})
+      string(JSON module GET "${listed}" ${i} module)
+      string(JSON library GET "${listed}" ${i} library)
+      if(library)
+        list(APPEND libraries "${module}")
+      endif()
+    endforeach()
+  endif()
+  set(${out} "${libraries}" PARENT_SCOPE)
 endfunction()
 
 function(dgpb_add_shader_bundle target module)
@@ -213,6 +282,14 @@ function(dgpb_add_shader_bundles target)
   # The project options, checked once for the folder.
   _dgpb_project_options(dgpb_add_shader_bundles project "${arg_MATRIX_LAYOUT}" "${arg_SPIRV_VERSION}"
                         "${arg_CAPABILITIES}")
+  _dgpb_library_modules(libraries "${modules}" "${arg_TARGETS}" "${arg_DEFINES}"
+                        "${arg_INCLUDE_DIRS}" "${project}" "${arg_OPTIONS}")
+  foreach(library IN LISTS libraries)
+    list(REMOVE_ITEM modules "${library}")
+    file(RELATIVE_PATH shown "${CMAKE_SOURCE_DIR}" "${library}")
+    message(STATUS "dgpb_add_shader_bundles: ${shown}: library module, nothing to bundle")
+    set_property(DIRECTORY APPEND PROPERTY CMAKE_CONFIGURE_DEPENDS "${library}")
+  endforeach()
   set(forward "")
   foreach(keyword OUTPUT_DIR MATRIX_LAYOUT SPIRV_VERSION)
     if(DEFINED arg_${keyword})
@@ -230,6 +307,12 @@ function(dgpb_add_shader_bundles target)
   foreach(module IN LISTS modules)
     dgpb_add_shader_bundle(${target} "${module}" ${forward})
   endforeach()
+  if(libraries)
+    if(NOT TARGET ${target})
+      add_custom_target(${target} ALL)
+    endif()
+    set_property(TARGET ${target} APPEND PROPERTY DGPB_LIBRARY_MODULES ${libraries})
+  endif()
 endfunction()
 
 cmake_policy(POP)

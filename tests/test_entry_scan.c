@@ -202,6 +202,36 @@ static void allocation_failures(void **state)
     assert_true(support_run_with_faults(scan_two, text, DGPB_OK, "entry_scan_generics") > 0);
 }
 
+/* An entry's function, from its name to the brace that closes its body. */
+static void finds_the_lines_of_an_entry_function(void **state)
+{
+    (void)state;
+    const char *text = "// fragmentMain(VOut i) { in a comment }\n"      /* 1 */
+                       "float4 fragmentMain(VOut i);\n"                   /* 2: a declaration */
+                       "struct VOut { float4 p : SV_Position; };\n"       /* 3 */
+                       "[shader(\"vertex\")]\n"                          /* 4 */
+                       "VOut vertexMain(uint id : SV_VertexID)\n"         /* 5 */
+                       "{ VOut o; o.p = float4(0); return o; }\n"         /* 6 */
+                       "[shader(\"fragment\")]\n"                        /* 7 */
+                       "float4 fragmentMain(VOut i) : SV_Target\n"        /* 8 */
+                       "{\n"                                              /* 9 */
+                       "    if (i.p.x > 0) { return \"}\" ? 1 : 0; }\n" /* 10 */
+                       "    return helper(i.p);\n"                        /* 11 */
+                       "}\n";                                             /* 12 */
+    uint32_t first = 0, last = 0;
+    assert_int_equal(entry_scan_span(text, strlen(text), "vertexMain", &first, &last), DGPB_OK);
+    assert_int_equal(first, 5);
+    assert_int_equal(last, 6);
+    assert_int_equal(entry_scan_span(text, strlen(text), "fragmentMain", &first, &last), DGPB_OK);
+    assert_int_equal(first, 8);
+    assert_int_equal(last, 12);
+    /* a name only called, or only in a comment or a literal, has no definition here */
+    assert_int_equal(entry_scan_span(text, strlen(text), "helper", &first, &last),
+                     DGPB_ERR_NOT_FOUND);
+    assert_int_equal(entry_scan_span(text, strlen(text), "Main", &first, &last),
+                     DGPB_ERR_NOT_FOUND);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -214,6 +244,7 @@ int main(void)
         cmocka_unit_test(finds_every_one),
         cmocka_unit_test(malformed_text_is_no_entry),
         cmocka_unit_test(allocation_failures),
+        cmocka_unit_test(finds_the_lines_of_an_entry_function),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -39,7 +39,8 @@
  * once (the same warning from several targets or entries is reported once),
  * split out of what the compiles printed (file, line, column, Slang's code:
  * dgpb/result.h). The return value says how the build ended:
- *   DGPB_OK            both files written
+ *   DGPB_OK            both files written (nothing, for a library module under
+ *                      desc.library_modules: result.library_module)
  *   DGPB_ERR_SHADER    the module has errors (nothing written)
  *   DGPB_ERR_INVALID   a bad option or input (nothing written)
  *   DGPB_ERR_IO, DGPB_ERR_TOOL   a file or the compiler failed (nothing written)
@@ -60,6 +61,7 @@
 
 #include "dgpb/cache.h"
 #include "dgpb/compiler.h"
+#include "dgpb/format.h"
 #include "dgpb/result.h"
 
 #ifdef __cplusplus
@@ -151,6 +153,18 @@ typedef struct dgpb_build_desc {
        header"), in the same output unit; it is made from the bundle alone, so a build taken
        from the cache writes the same header: dgpb-build --emit-header. */
     bool emit_header;
+    /* A module in which Slang finds no entry point for the targets of the build (a library
+       module: shared types and functions that other modules import) is no error: one note
+       says "library module, nothing to bundle", nothing is written, and dgpb_build() returns
+       DGPB_OK with result.library_module set. false: such a module is an error
+       (DGPB_ERR_SHADER) that says the same. dgpb-build sets it when it builds several modules
+       (a folder's); dgpb_build_list() always lists such a module as one. */
+    bool library_modules;
+    /* dgpb_build_list() only: also build each entry for each target that carries it, on its
+       own (discovery, compile, tables and their proof, WebGPU's checks; nothing written, no
+       layouts), and take off the entry each target where that fails, its first error the
+       reason (dgpb_listed_entry.not_built): dgpb-build --list --check. */
+    bool list_check;
     dgpb_cache *cache; /* the compile cache (docs/cache.md), borrowed; NULL: none */
     /* The project root: paths under it are named relative to it in cache keys, so that
        checkouts in other folders share entries (docs/cache.md, "Keys"). NULL: the nearest
@@ -180,6 +194,7 @@ typedef struct dgpb_build_result {
     uint32_t compile_count; /* compiler runs, discovery and probes included */
     uint32_t blob_count;    /* distinct code blobs stored (dgpb_write_stats.code_blob_count) */
     bool cached;            /* written from the cache: no compile ran */
+    bool library_module;    /* a library module: nothing written (desc.library_modules) */
 } dgpb_build_result;
 
 int dgpb_build(const dgpb_build_desc *desc, dgpb_build_result *result);
@@ -207,6 +222,10 @@ typedef struct dgpb_listed_entry {
     uint32_t thread_group_size[3]; /* compute, mesh, amplification entries; 0,0,0 others */
     uint32_t group;                /* its pipeline group: an index into dgpb_entry_list.groups */
     uint32_t targets;              /* bit (1u << dgpb_target_id) per target that carries it */
+    /* Per target of the build (dgpb_entry_list.build_targets) that does not carry it, why not
+       ("ptx carries compute entries only", "a mesh shader cannot go on wgsl: ...", "the
+       module leaves it out when DREAM_TARGET_WGSL is defined"); NULL for the others. */
+    const char *not_built[DGPB_TARGET_COUNT];
 } dgpb_listed_entry;
 
 /* One pipeline group: one pipeline, and one layout, per target. */
@@ -220,6 +239,9 @@ typedef struct dgpb_entry_list {
     uint32_t targets;           /* the targets the build writes: of --targets that the build
                                    triple loads, those that carry an entry (ptx carries compute
                                    entries only, DGPB_TRAIT_COMPUTE_ONLY) */
+    uint32_t build_targets;     /* the targets the build compiles for: of --targets, those the
+                                   build triple loads */
+    bool library;               /* a library module: no entry point (entry_count 0) */
     dgpb_listed_entry *entries; /* in declaration order */
     size_t entry_count;
     dgpb_listed_group *groups; /* in order of their first entry */
@@ -232,12 +254,18 @@ typedef struct dgpb_entry_list {
  * the targets, one discovery compile per target), so every fact comes from
  * Slang. Nothing is written: desc->out_dir, depfile, cache and the layout
  * options are not used, and the intermediate folder is removed (unless
- * desc->keep_temps). Diagnostics go to desc->sink as for dgpb_build(), and
- * the return values are its own: DGPB_OK with *out set, or with *out NULL
- * DGPB_ERR_SHADER (the module does not compile, or has no entry for the
- * targets), DGPB_ERR_INVALID, DGPB_ERR_IO, DGPB_ERR_TOOL,
- * DGPB_ERR_INTERRUPTED or DGPB_ERR_NOMEM. Free *out with
- * dgpb_entry_list_free().
+ * desc->keep_temps). An entry that a target of the build cannot carry (a
+ * stage or a name its code cannot hold, a render entry on ptx, an entry the
+ * module leaves out for it) is listed with the reason (not_built), where a
+ * build fails or leaves it out; a module without entry points is a library
+ * module (list.library, one note). With desc->list_check each entry is also
+ * built for each of its targets on its own, a target where that fails
+ * listed as not built, with the build's first error (whose diagnostics are
+ * not reported). Diagnostics go to desc->sink as for
+ * dgpb_build(), and the return values are its own: DGPB_OK with *out set, or
+ * with *out NULL DGPB_ERR_SHADER (the module does not compile),
+ * DGPB_ERR_INVALID, DGPB_ERR_IO, DGPB_ERR_TOOL, DGPB_ERR_INTERRUPTED or
+ * DGPB_ERR_NOMEM. Free *out with dgpb_entry_list_free().
  */
 int dgpb_build_list(const dgpb_build_desc *desc, dgpb_entry_list **out);
 

@@ -28,7 +28,10 @@
  *
  * dgpb_build_list() runs prepare and discover only, on a copy of the
  * description without cache, depfile or output folder, and copies the
- * entries and groups out (`dgpb-build --list`).
+ * entries and groups out (`dgpb-build --list`); with desc->list_check it then
+ * builds each entry for each of its targets on its own (prepare to
+ * check_webgpu, entries other than it dropped after discover), a failure
+ * taking the target off the entry with its first error as the reason.
  *
  * Before the stages, build_options.c checks the project options (and refuses
  * those the compiler cannot honour). Compile jobs are build_jobs.c's,
@@ -38,17 +41,19 @@
  * stops the build between stages and inside every run of the compiler (its
  * children killed and waited for); the same cleanup then runs.
  */
-#define _XOPEN_SOURCE 700
+#define _XOPEN_SOURCE 700 /* nftw, realpath */
 #include "dgpb/build.h"
 
 #include <assert.h>
 #include <ftw.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 
 #include "core/alloc.h"
 #include "driver/build_internal.h"
+#include "scan/entry_scan.h"
 
 /* ---- cleanup ---- */
 
@@ -89,8 +94,11 @@ static void finish(build *b)
         dgpb_free(b->layouts[t].blobs);
         dgpb_free(b->layouts[t].sizes);
     }
-    for (size_t i = 0; i < b->entry_count; i++)
+    for (size_t i = 0; i < b->entry_count; i++) {
         dgpb_free(b->entries[i].name);
+        for (int t = 0; t < DGPB_TARGET_COUNT; t++)
+            dgpb_free(b->entries[i].refused[t]);
+    }
     dgpb_free(b->entries);
     for (size_t i = 0; i < b->group_count; i++) {
         dgpb_free(b->groups[i].symbol);
@@ -176,8 +184,11 @@ void dgpb_entry_list_free(dgpb_entry_list *list)
 {
     if (!list)
         return;
-    for (size_t i = 0; list->entries && i < list->entry_count; i++)
+    for (size_t i = 0; list->entries && i < list->entry_count; i++) {
         dgpb_free((char *)list->entries[i].name);
+        for (int t = 0; t < DGPB_TARGET_COUNT; t++)
+            dgpb_free((char *)list->entries[i].not_built[t]);
+    }
     for (size_t i = 0; list->groups && i < list->group_count; i++) {
         dgpb_free((char *)list->groups[i].symbol);
         dgpb_free((char *)list->groups[i].label);
@@ -187,6 +198,20 @@ void dgpb_entry_list_free(dgpb_entry_list *list)
     dgpb_free(list);
 }
 
+/*
+ * Why target `t` of the build does not carry entry `e`, a new string: the discovery's
+ * refusal, a compute-only target's rule, or the module's leaving it out.
+ */
+static char *not_built(const build *b, const entry *e, uint32_t t)
+{
+    if (e->refused[t])
+        return mem_strdup(e->refused[t]);
+    if ((dgpb_target_traits(t) & DGPB_TRAIT_COMPUTE_ONLY) && e->stage != DGPB_STAGE_COMPUTE)
+        return mem_printf("%s carries compute entries only", dgpb_target_name(t));
+    (void)b;
+    return mem_printf("the module leaves it out when %s is defined", target_macro(t));
+}
+
 /* Copies the discovered entries and groups of b into a new list; NULL when out of memory. */
 static dgpb_entry_list *list_of(const build *b)
 {
@@ -194,6 +219,8 @@ static dgpb_entry_list *list_of(const build *b)
     if (!l)
         return NULL;
     l->targets = 0; /* the targets the build writes: those that carry an entry */
+    l->build_targets = b->targets;
+    l->library = b->result->library_module;
     l->entries = mem_calloc(b->entry_count ? b->entry_count : 1, sizeof *l->entries);
     l->groups = mem_calloc(b->group_count ? b->group_count : 1, sizeof *l->groups);
     bool ok = l->entries && l->groups;
@@ -208,6 +235,9 @@ static dgpb_entry_list *list_of(const build *b)
         out->targets = e->targets;
         l->targets |= e->targets;
         ok = out->name != NULL;
+        for (uint32_t t = 0; ok && t < DGPB_TARGET_COUNT; t++)
+            if ((b->targets & (1u << t)) && !(e->targets & (1u << t)))
+                ok = (out->not_built[t] = not_built(b, e, t)) != NULL;
     }
     for (size_t i = 0; ok && i < b->group_count; i++) {
         dgpb_listed_group *out = &l->groups[l->group_count++];
@@ -220,6 +250,196 @@ static dgpb_entry_list *list_of(const build *b)
         return NULL;
     }
     return l;
+}
+
+/* The index of a stage in the table. */
+static size_t stage_index(int (*run)(build *b))
+{
+    size_t i = 0;
+    while (i < sizeof stages / sizeof stages[0] && stages[i].run != run)
+        i++;
+    assert(i < sizeof stages / sizeof stages[0]);
+    return i;
+}
+
+/*
+ * Keeps entry `name` alone in b, in a group of its own: what the stages after discover build.
+ * DGPB_ERR_NOT_FOUND when the discovery did not find it.
+ */
+static int keep_only(build *b, const char *name)
+{
+    size_t keep = 0;
+    while (keep < b->entry_count && strcmp(b->entries[keep].name, name))
+        keep++;
+    if (keep == b->entry_count)
+        return DGPB_ERR_NOT_FOUND;
+    entry kept = b->entries[keep];
+    group g = b->groups[kept.group];
+    for (size_t i = 0; i < b->entry_count; i++) {
+        if (i == keep)
+            continue;
+        dgpb_free(b->entries[i].name);
+        for (int t = 0; t < DGPB_TARGET_COUNT; t++)
+            dgpb_free(b->entries[i].refused[t]);
+    }
+    for (size_t i = 0; i < b->group_count; i++)
+        if (i != kept.group) {
+            dgpb_free(b->groups[i].symbol);
+            dgpb_free(b->groups[i].label);
+        }
+    kept.group = 0;
+    g.first = 0;
+    b->entries[0] = kept;
+    b->entry_count = 1;
+    b->groups[0] = g;
+    b->group_count = 1;
+    return DGPB_OK;
+}
+
+/*
+ * The first error a checked entry's build reports: the listing's reason. The build splits
+ * a failed compile's report (split_compiler_diagnostics): "compile failed (exit status N)",
+ * then Slang's diagnostics, the first of which is the reason's detail.
+ */
+typedef struct first_error {
+    char *reason; /* owned; NULL until an error */
+    bool nomem;
+    bool detail;                   /* the reason waits for its detail: Slang's first error */
+    char file[DGPB_DIAG_FILE_MAX]; /* where the detail is, when Slang said */
+    uint32_t line;
+} first_error;
+
+static void take_first_error(const dgpb_diag *d, void *user)
+{
+    first_error *f = user;
+    if (d->severity == DGPB_SEV_ERROR && f->detail && !f->nomem) {
+        snprintf(f->file, sizeof f->file, "%s", d->file);
+        f->line = d->line;
+        char *more = mem_printf("%s: %s%s%.*s", f->reason, d->tool_code,
+                                d->tool_code[0] ? ": " : "", (int)strcspn(d->message, "\n"),
+                                d->message);
+        dgpb_free(f->reason);
+        f->reason = more;
+        f->nomem = !more;
+        f->detail = false;
+        return;
+    }
+    if (d->severity != DGPB_SEV_ERROR || f->reason || f->nomem)
+        return;
+    /* "target 'wgsl', entry 'k': why" says what the listing's line says already */
+    const char *m = d->message, *colon = strstr(m, "': ");
+    if (!strncmp(m, "target '", 8) && colon && strstr(m, ", entry '") &&
+        strstr(m, ", entry '") < colon)
+        m = colon + 3;
+    /* its first line, and the next one after a line that announces it ("...:") */
+    size_t len = strcspn(m, "\n");
+    if (len && m[len - 1] == ':' && m[len] == '\n')
+        len += 1 + strcspn(m + len + 1, "\n");
+    f->reason = mem_printf("%.*s", (int)len, m);
+    for (char *p = f->reason; p && *p; p++)
+        if (*p == '\n')
+            *p = ' ';
+    f->nomem = !f->reason;
+    f->detail = !strncmp(m, "compile failed", 14);
+}
+
+/*
+ * Whether Slang's error at `file`:`line` lies in the function of an entry of `listed` other
+ * than `name`, and not in `name`'s (entry_scan_span()): Slang 2025.15 checks every entry in
+ * each entry's compile, and the listing says that error of the entry it belongs to.
+ */
+static bool error_of_another_entry(const build *listed, const char *name, const char *file,
+                                   uint32_t line)
+{
+    char *a = file[0] ? realpath(file, NULL) : NULL;
+    char *m = realpath(listed->desc->module_file, NULL);
+    bool module = a && m && !strcmp(a, m);
+    free(a);
+    free(m);
+    if (!module || !listed->source)
+        return false;
+    bool other = false;
+    for (size_t e = 0; e < listed->entry_count; e++) {
+        uint32_t first, last;
+        if (entry_scan_span(listed->source, listed->source_len, listed->entries[e].name, &first,
+                            &last) ||
+            line < first || line > last)
+            continue;
+        if (!strcmp(listed->entries[e].name, name))
+            return false;
+        other = true;
+    }
+    return other;
+}
+
+/*
+ * Builds entry `name` of `listed` for target `t` alone, as dgpb_build() would (discovery,
+ * compile, tables and their proof, WebGPU's checks; nothing written, no layouts): *reason
+ * is NULL when it builds (or fails on another entry's error only), else a new string, its
+ * first error. Returns DGPB_OK, or the code that stops the listing (DGPB_ERR_NOMEM,
+ * DGPB_ERR_INTERRUPTED).
+ */
+static int check_entry(const build *listed, const char *name, uint32_t t, char **reason)
+{
+    const dgpb_build_desc *listing = listed->desc;
+    *reason = NULL;
+    first_error f = {0};
+    dgpb_build_desc one = *listing;
+    one.targets = dgpb_target_name(t);
+    one.sink = take_first_error;
+    one.user = &f;
+    one.split_compiler_diagnostics = true;
+    dgpb_build_result result;
+    memset(&result, 0, sizeof result);
+    build b;
+    memset(&b, 0, sizeof b);
+    b.desc = &one;
+    b.result = &result;
+    b.listing = true; /* the module's other entries may not fit the target: not this one's fault */
+    int rc = build_check_options(&b);
+    if (!rc)
+        rc = run_stages(&b, stage_index(build_prepare), stage_index(build_discover) + 1);
+    if (!rc && !b.done && keep_only(&b, name))
+        build_report(&b, DGPB_SEV_ERROR, DGPB_ERR_SHADER, "no entry '%s' on its own", name);
+    if (!rc && !b.done && !b.errors)
+        rc = run_stages(&b, stage_index(build_compile), stage_index(build_check_webgpu) + 1);
+    finish(&b);
+    if (rc == DGPB_ERR_INTERRUPTED || rc == DGPB_ERR_NOMEM || f.nomem) {
+        dgpb_free(f.reason);
+        return f.nomem ? DGPB_ERR_NOMEM : rc;
+    }
+    if (f.reason && error_of_another_entry(listed, name, f.file, f.line)) {
+        dgpb_free(f.reason);
+        *reason = NULL;
+        return DGPB_OK;
+    }
+    if ((rc || b.errors) && !f.reason)
+        f.reason = mem_printf("its build fails: %s", dgpb_result_str(rc));
+    *reason = f.reason;
+    return (rc || b.errors) && !*reason ? DGPB_ERR_NOMEM : DGPB_OK;
+}
+
+/*
+ * desc->list_check: each entry built for each target that carries it, on its own; a target
+ * where that fails is taken off the entry, with the reason.
+ */
+static int check_entries(build *b)
+{
+    for (size_t e = 0; e < b->entry_count; e++)
+        for (uint32_t t = 0; t < DGPB_TARGET_COUNT; t++) {
+            entry *en = &b->entries[e];
+            if (!(en->targets & (1u << t)))
+                continue;
+            char *reason = NULL;
+            int rc = check_entry(b, en->name, t, &reason);
+            if (rc)
+                return rc;
+            if (reason) {
+                en->targets &= ~(1u << t);
+                en->refused[t] = reason;
+            }
+        }
+    return DGPB_OK;
 }
 
 int dgpb_build_list(const dgpb_build_desc *desc, dgpb_entry_list **out)
@@ -235,28 +455,28 @@ int dgpb_build_list(const dgpb_build_desc *desc, dgpb_entry_list **out)
     listing.bundle_file = NULL;
     listing.layout_recorder = NULL;
     listing.no_layouts = true;
+    listing.emit_header = false;
+    listing.library_modules = true;
     dgpb_build_result result;
     memset(&result, 0, sizeof result);
     build b;
     memset(&b, 0, sizeof b);
     b.desc = &listing;
     b.result = &result;
+    b.listing = true;
     if (!desc->module_file || !desc->compiler) {
         build_report(&b, DGPB_SEV_ERROR, DGPB_ERR_INVALID, "no module or compiler given");
         return DGPB_ERR_INVALID;
     }
     /* From prepare to discover (the table's stages 3 and 4). */
-    size_t first = 0, last = 0;
-    for (size_t i = 0; i < sizeof stages / sizeof stages[0]; i++) {
-        if (stages[i].run == build_prepare)
-            first = i;
-        if (stages[i].run == build_discover)
-            last = i + 1;
-    }
-    assert(first < last);
     int rc = build_check_options(&b);
     if (!rc)
-        rc = run_stages(&b, first, last);
+        rc = run_stages(&b, stage_index(build_prepare), stage_index(build_discover) + 1);
+    if (!rc && desc->list_check && !result.library_module) {
+        rc = check_entries(&b);
+        if (rc == DGPB_ERR_NOMEM)
+            build_report(&b, DGPB_SEV_ERROR, rc, "out of memory");
+    }
     if (!rc && !(*out = list_of(&b))) {
         build_report(&b, DGPB_SEV_ERROR, DGPB_ERR_NOMEM, "out of memory");
         rc = DGPB_ERR_NOMEM;

@@ -170,8 +170,13 @@ static bool failure_waits(const job_list *list, const dgpb_compile_job *jobs, si
  * Reports the compiles that waited: a type or a binding the target does not
  * have in the entry's SPIR-V, or else the compiler's failure.
  */
-static void report_waiting_failures(build *b, const job_list *list, const dgpb_compile_job *jobs)
+static int report_waiting_failures(build *b, const job_list *list, const dgpb_compile_job *jobs)
 {
+    bool *report = mem_calloc(list->count, sizeof *report);
+    if (!report) {
+        build_report(b, DGPB_SEV_ERROR, DGPB_ERR_NOMEM, "out of memory");
+        return DGPB_ERR_NOMEM;
+    }
     for (size_t i = 0; i < list->count; i++) {
         if (jobs[i].status == 0 || !failure_waits(list, jobs, i))
             continue;
@@ -180,9 +185,11 @@ static void report_waiting_failures(build *b, const job_list *list, const dgpb_c
         const dgpb_spirv_info *spirv = build_unit_at(b, t, e)->spirv;
         if (!spirv)
             spirv = build_unit_at(b, code_analysis_target(), e)->spirv;
-        if (!build_refuse_missing_types(b, t, e, spirv))
-            build_report_compile_failure(b, &list->info[i], &jobs[i]);
+        report[i] = !build_refuse_missing_types(b, t, e, spirv);
     }
+    build_report_compile_failures(b, list, jobs, report);
+    dgpb_free(report);
+    return DGPB_OK;
 }
 
 /* Reads each job's outputs into its unit: code, SPIR-V analysis, then reflection. */
@@ -194,6 +201,11 @@ static int read_outputs(build *b, const job_list *list, const dgpb_compile_job *
             all_metallib = false;
     b->metallib = all_metallib;
     bool waiting = false;
+    bool *report = mem_calloc(list->count, sizeof *report);
+    if (!report) {
+        build_report(b, DGPB_SEV_ERROR, DGPB_ERR_NOMEM, "out of memory");
+        return DGPB_ERR_NOMEM;
+    }
     for (size_t i = 0; i < list->count; i++) {
         const job_info *j = &list->info[i];
         if (j->role == ROLE_METALLIB || jobs[i].status == 0)
@@ -201,8 +213,10 @@ static int read_outputs(build *b, const job_list *list, const dgpb_compile_job *
         if (failure_waits(list, jobs, i))
             waiting = true;
         else
-            build_report_compile_failure(b, j, &jobs[i]);
+            report[i] = true;
     }
+    build_report_compile_failures(b, list, jobs, report);
+    dgpb_free(report);
     if (b->errors)
         return build_failure_rc(b);
     int rc = DGPB_OK;
@@ -229,8 +243,8 @@ static int read_outputs(build *b, const job_list *list, const dgpb_compile_job *
             rc = analyze(b, j->target, j->entry, u->code, u->code_size, &u->spirv);
     }
     if (!rc && waiting) {
-        report_waiting_failures(b, list, jobs);
-        if (b->errors)
+        rc = report_waiting_failures(b, list, jobs);
+        if (!rc && b->errors)
             return build_failure_rc(b);
     }
     /* Entries without a probe share the spirv target's analysis. */

@@ -460,7 +460,8 @@ static int stages_from_code(build *b, const job_info *info, dgpb_reflection *r)
  * WebGPU has compute, vertex and fragment shaders only), refused by name
  * before anything compiles them, and entry names a target's code cannot keep
  * (code_ops' name_refused: wgsl keeps entry names as WGSL function names,
- * which must not be WGSL's own).
+ * which must not be WGSL's own). A listing (b->listing) takes the target off
+ * the entry and keeps the reason in entry.refused instead.
  */
 static int check_entries_fit_targets(build *b)
 {
@@ -468,10 +469,19 @@ static int check_entries_fit_targets(build *b)
         const code_ops *ops = code_ops_of_target((dgpb_target_id)t);
         const char *target = dgpb_target_name((uint32_t)t);
         for (size_t e = 0; e < b->entry_count; e++) {
-            const entry *en = &b->entries[e];
+            entry *en = &b->entries[e];
             if (!(en->targets & (1u << t)))
                 continue;
             const char *why = ops->stage_refused ? ops->stage_refused(en->stage) : NULL;
+            if (why && b->listing) {
+                en->targets &= ~(1u << t);
+                en->refused[t] = mem_printf("%s %s shader cannot go on %s: %s",
+                                            article(dgpb_stage_name(en->stage)),
+                                            dgpb_stage_name(en->stage), target, why);
+                if (!en->refused[t])
+                    return DGPB_ERR_NOMEM;
+                continue;
+            }
             if (why) {
                 build_report(b, DGPB_SEV_ERROR, DGPB_ERR_SHADER,
                              "target '%s', entry '%s': %s %s shader cannot go on %s: %s; leave "
@@ -483,9 +493,14 @@ static int check_entries_fit_targets(build *b)
                 continue;
             }
             why = ops->name_refused ? ops->name_refused(en->name) : NULL;
-            if (why)
+            if (why && b->listing) {
+                en->targets &= ~(1u << t);
+                if (!(en->refused[t] = mem_printf("'%s' %s", en->name, why)))
+                    return DGPB_ERR_NOMEM;
+            } else if (why) {
                 build_report(b, DGPB_SEV_ERROR, DGPB_ERR_SHADER, "target '%s', entry '%s': '%s' %s",
                              target, en->name, en->name, why);
+            }
         }
     }
     return b->errors ? DGPB_ERR_SHADER : DGPB_OK;
@@ -678,6 +693,34 @@ static int discover_targets(build *b, job_list *list, dgpb_reflection **r)
     return rc;
 }
 
+/*
+ * A module in which no discovery found an entry point: a library module, one
+ * that others import. With desc->library_modules (or in a listing) one note
+ * says so and the build is done, writing nothing; else it is an error.
+ */
+static int library_module(build *b)
+{
+    char targets[256] = "";
+    for (uint32_t t = 0, n = 0; t < DGPB_TARGET_COUNT; t++)
+        if (b->targets & (1u << t)) {
+            size_t len = strlen(targets);
+            snprintf(targets + len, sizeof targets - len, "%s'%s'", n++ ? ", " : "",
+                     dgpb_target_name(t));
+        }
+    if (b->desc->library_modules || b->listing) {
+        build_report(b, DGPB_SEV_NOTE, DGPB_OK, "library module, nothing to bundle");
+        b->result->library_module = true;
+        b->done = true;
+        return DGPB_OK;
+    }
+    build_report(b, DGPB_SEV_ERROR, DGPB_ERR_SHADER,
+                 "library module, nothing to bundle: Slang finds no entry point in it for "
+                 "target%s %s (mark each entry with [shader(\"<stage>\")]); a module of shared "
+                 "types is built through the modules that import it",
+                 strchr(targets, ',') ? "s" : "", targets);
+    return DGPB_ERR_SHADER;
+}
+
 int build_discover(build *b)
 {
     assert(b && b->desc && b->tmp[0] && b->wrapper && b->targets);
@@ -691,18 +734,16 @@ int build_discover(build *b)
         reflection_free(r[i]);
     build_job_list_free(&list);
     bool found = b->entry_count > 0;
+    if (!rc && !found)
+        return library_module(b);
     if (!rc)
         rc = check_thread_group_sizes(b);
-    if (!rc)
+    if (!rc && !b->listing)
         rc = drop_entries_without_targets(b);
     if (!rc && b->entry_count == 0) {
-        if (found)
-            build_report(b, DGPB_SEV_ERROR, DGPB_ERR_SHADER,
-                         "no entry points for the targets of the build: ptx carries compute "
-                         "entries only");
-        else
-            build_report(b, DGPB_SEV_ERROR, DGPB_ERR_SHADER,
-                         "no entry points found (mark each with [shader(\"<stage>\")])");
+        build_report(b, DGPB_SEV_ERROR, DGPB_ERR_SHADER,
+                     "no entry points for the targets of the build: ptx carries compute "
+                     "entries only");
         rc = DGPB_ERR_SHADER;
     }
     if (!rc)

@@ -80,6 +80,7 @@
 #define build_report dgpb__build_report
 #define build_report_at dgpb__build_report_at
 #define build_report_compile_failure dgpb__build_report_compile_failure
+#define build_report_compile_failures dgpb__build_report_compile_failures
 #define build_failure_rc dgpb__build_failure_rc
 #define build_tmp_full dgpb__build_tmp_full
 #define build_report_compiler_text dgpb__build_report_compiler_text
@@ -125,6 +126,10 @@ typedef struct entry {
     uint32_t thread_group_size[3];
     size_t group;     /* index into build.groups */
     uint32_t targets; /* bit per dgpb_target_id where the entry exists */
+    /* Listing only (build.listing): per target, why the entry cannot go there although Slang
+       finds it (a stage or a name the target's code cannot hold); owned, NULL elsewhere. A
+       build reports each as an error instead. */
+    char *refused[DGPB_TARGET_COUNT];
 } entry;
 
 typedef struct group {
@@ -250,7 +255,11 @@ typedef struct build {
     cache_session cache;      /* the compile cache's state (build_cache.c begins it) */
     uint64_t *seen;           /* the compilers' diagnostics reported so far, hashed */
     size_t seen_count, seen_cap;
-    bool done; /* a stage finished the build early (the cache replayed it) */
+    bool done; /* a stage finished the build early (the cache replayed it, or the module is a
+                  library module: desc->library_modules) */
+    /* dgpb_build_list(): the discovery keeps the entries a target cannot hold, each with the
+       reason (entry.refused), and those no target of the build carries, instead of failing. */
+    bool listing;
 } build;
 
 /* ---- diagnostics (build_report.c) ---- */
@@ -370,6 +379,17 @@ const char *build_diagnostics_text(const dgpb_compile_job *job, int *len);
 
 /* Reports a failed entry compile (or probe) with Slang's own diagnostics. */
 void build_report_compile_failure(build *b, const job_info *info, const dgpb_compile_job *job);
+
+/*
+ * Reports the failed jobs marked in `report` (one flag per job of `list`). Jobs of one role
+ * and target that printed the same diagnostics (Slang 2025.15 checks every entry of a plain
+ * module in each entry's compile, so a fragment entry's wgsl error fails its vertex entry's
+ * compile too) are one failure, reported once, naming the entry whose function in the
+ * module's text holds the first error (scan/entry_scan.h, entry_scan_span()) and the others
+ * that failed on it; where the text lies in none of them, each is reported as it failed.
+ */
+void build_report_compile_failures(build *b, const job_list *list, const dgpb_compile_job *jobs,
+                                   const bool *report);
 
 /* The bytes a probe writes into the intermediate folder to tell a full one (build_tmp_full()). */
 #define BUILD_TMP_PROBE ((size_t)1 << 20)

@@ -12,16 +12,20 @@
 #define _XOPEN_SOURCE 700
 #include <assert.h>
 #include <errno.h>
+#include <stddef.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <fcntl.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
 #include "code/code_format.h"
+#include "compiler/slang_diag.h"
 #include "core/alloc.h"
 #include "driver/build_internal.h"
 #include "dgpb/fileio.h"
+#include "scan/entry_scan.h"
 
 /*
  * The code format a job compiles to: dgpb/vocabulary.def's target and code
@@ -437,7 +441,12 @@ int build_failure_rc(const build *b)
     return b->compiler_crashed || b->tmp_room == 2 ? DGPB_ERR_TOOL : DGPB_ERR_SHADER;
 }
 
-void build_report_compile_failure(build *b, const job_info *info, const dgpb_compile_job *job)
+/*
+ * Reports a failed compile; `also`: the other entries whose compiles failed with the same
+ * diagnostics ("" when none), said after the exit status.
+ */
+static void report_failure(build *b, const job_info *info, const dgpb_compile_job *job,
+                           const char *also)
 {
     int n;
     const char *probe = info->role == ROLE_PROBE ? " (SPIR-V analysis probe)" : "";
@@ -461,17 +470,125 @@ void build_report_compile_failure(build *b, const job_info *info, const dgpb_com
         return;
     if (b->desc->split_compiler_diagnostics) {
         build_report(b, DGPB_SEV_ERROR, DGPB_ERR_SHADER,
-                     "target '%s'%s, entry '%s': compile failed (exit status %d)", target, probe,
-                     entry_name, job->status);
+                     "target '%s'%s, entry '%s': compile failed (exit status %d%s)", target, probe,
+                     entry_name, job->status, also);
         build_report_compiler_text(b, build_diagnostics_text(job, &n), DGPB_SEV_ERROR, NULL);
         return;
     }
     const char *text = build_diagnostics_text(job, &n);
     char *given = build_text_as_given(b, text, n); /* the module's path as the user's */
     build_report(b, DGPB_SEV_ERROR, DGPB_ERR_SHADER,
-                 "target '%s'%s, entry '%s': compile failed (exit status %d):\n%.*s", target, probe,
-                 entry_name, job->status, given ? (int)strlen(given) : n, given ? given : text);
+                 "target '%s'%s, entry '%s': compile failed (exit status %d%s):\n%.*s", target,
+                 probe, entry_name, job->status, also, given ? (int)strlen(given) : n,
+                 given ? given : text);
     dgpb_free(given);
+}
+
+void build_report_compile_failure(build *b, const job_info *info, const dgpb_compile_job *job)
+{
+    report_failure(b, info, job, "");
+}
+
+/* Whether two failed jobs are compiles of one role and target that printed the same. */
+static bool same_failure(const job_info *a, const dgpb_compile_job *ja, const job_info *c,
+                         const dgpb_compile_job *jc)
+{
+    return a->role == c->role && a->target == c->target && !build_job_crashed(ja) &&
+           !build_job_crashed(jc) && ja->diagnostics && jc->diagnostics &&
+           !strcmp(ja->diagnostics, jc->diagnostics);
+}
+
+/* The first error of a compile's diagnostics that names a file and line. */
+typedef struct first_error {
+    bool found;
+    char file[DGPB_DIAG_FILE_MAX];
+    uint32_t line;
+} first_error;
+
+static void take_first_error(void *user, const dgpb_diag *d)
+{
+    first_error *f = user;
+    if (f->found || d->severity != DGPB_SEV_ERROR || !d->file[0] || d->line == 0)
+        return;
+    f->found = true;
+    snprintf(f->file, sizeof f->file, "%s", d->file);
+    f->line = d->line;
+}
+
+/* Whether `file`, as a diagnostic names it, is the module's own file. */
+static bool is_module_file(const build *b, const char *file)
+{
+    char *a = realpath(file, NULL), *m = realpath(b->desc->module_file, NULL);
+    bool same = a && m ? !strcmp(a, m) : !strcmp(file, b->desc->module_file);
+    free(a);
+    free(m);
+    return same;
+}
+
+/*
+ * Of the failed jobs `same` (count of them, one diagnostics text), the one whose entry the
+ * text's first error lies in: its line inside the entry's function in the module's text
+ * (entry_scan_span()). -1 when it lies in none, or elsewhere (a helper, an included file).
+ */
+static ptrdiff_t blamed_job(const build *b, const job_list *list, const dgpb_compile_job *jobs,
+                            const size_t *same, size_t count)
+{
+    first_error f = {0};
+    slang_diag_parse(jobs[same[0]].diagnostics, DGPB_SEV_ERROR, take_first_error, &f);
+    if (!f.found || !b->source || !is_module_file(b, f.file))
+        return -1;
+    for (size_t k = 0; k < count; k++) {
+        uint32_t first, last;
+        if (!entry_scan_span(b->source, b->source_len, b->entries[list->info[same[k]].entry].name,
+                             &first, &last) &&
+            f.line >= first && f.line <= last)
+            return (ptrdiff_t)same[k];
+    }
+    return -1;
+}
+
+void build_report_compile_failures(build *b, const job_list *list, const dgpb_compile_job *jobs,
+                                   const bool *report)
+{
+    bool *done = mem_calloc(list->count ? list->count : 1, sizeof *done);
+    size_t *same = mem_calloc(list->count ? list->count : 1, sizeof *same);
+    for (size_t i = 0; i < list->count; i++) {
+        if (!report[i] || (done && done[i]))
+            continue;
+        size_t count = 0;
+        for (size_t k = i; same && done && k < list->count; k++)
+            if (report[k] && !done[k] &&
+                (k == i || same_failure(&list->info[i], &jobs[i], &list->info[k], &jobs[k]))) {
+                same[count++] = k;
+                done[k] = true;
+            }
+        ptrdiff_t blamed = count > 1 ? blamed_job(b, list, jobs, same, count) : -1;
+        if (blamed < 0) {
+            /* each entry as its own failure: the text names none of them */
+            for (size_t k = 0; k < (count ? count : 1); k++) {
+                size_t at = count ? same[k] : i;
+                build_report_compile_failure(b, &list->info[at], &jobs[at]);
+            }
+            continue;
+        }
+        /* one failure, of the entry its diagnostics lie in; the others' compiles said it too
+           (Slang checks every entry of the module in each entry's compile) */
+        char *also = mem_strdup("");
+        for (size_t k = 0; also && k < count; k++) {
+            if ((ptrdiff_t)same[k] == blamed)
+                continue;
+            char *more = mem_printf("%s%s'%.200s'", also, *also ? ", " : "; the compile of ",
+                                    b->entries[list->info[same[k]].entry].name);
+            dgpb_free(also);
+            also = more;
+        }
+        char *said = also ? mem_printf("%s failed on it too", also) : NULL;
+        report_failure(b, &list->info[blamed], &jobs[blamed], said ? said : "");
+        dgpb_free(said);
+        dgpb_free(also);
+    }
+    dgpb_free(done);
+    dgpb_free(same);
 }
 
 int build_read_output(build *b, const char *path, uint8_t **out, size_t *size)

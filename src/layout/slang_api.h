@@ -273,7 +273,9 @@ typedef struct dgpb_slang_global_session_desc {
  * Functions looked up when present: older libraries lack the first, and the
  * native worker's compiles need the others (slangc's command-line mode and its
  * search folder; the files a compile read, for the depfile of one that skips
- * code generation). A NULL member means the library does not export it.
+ * code generation; the reflection JSON of a compile, an ISlangBlob whose
+ * getBufferPointer and getBufferSize are slots 3 and 4 of its table, release
+ * slot 2). A NULL member means the library does not export it.
  */
 #define DGPB_SLANG_OPTIONAL_FUNCTIONS(X)                                                           \
     X(SlangResult, slang_createGlobalSession2,                                                     \
@@ -281,7 +283,9 @@ typedef struct dgpb_slang_global_session_desc {
     X(void, spSetCommandLineCompilerMode, (SlangCompileRequest * request))                         \
     X(void, spAddSearchPath, (SlangCompileRequest * request, const char *path))                    \
     X(int, spGetDependencyFileCount, (SlangCompileRequest * request))                              \
-    X(const char *, spGetDependencyFilePath, (SlangCompileRequest * request, int index))
+    X(const char *, spGetDependencyFilePath, (SlangCompileRequest * request, int index))           \
+    X(SlangResult, spReflection_ToJson,                                                            \
+      (SlangReflection * reflection, SlangCompileRequest * request, void **out_blob))
 
 /*
  * slangc's own spSetCommandLineCompilerMode(slang::ICompileRequest *) is

@@ -9,8 +9,11 @@
  * spCompile() write the outputs the arguments name, and sets slangc's
  * column-major default), the arguments handed to Slang's command-line
  * processing, then spCompile(). slangc's exit status follows from the two
- * results exactly as slangc derives it. One addition: a compile with
- * -skip-codegen writes its -depfile, which slangc would leave unwritten.
+ * results exactly as slangc derives it. Two additions: a compile with
+ * -skip-codegen writes its -depfile, which slangc would leave unwritten, and
+ * the worker writes -reflection-json's file itself, after a compile that
+ * succeeded, since Slang's request crashes writing it after one that failed
+ * (take_reflection_json()).
  */
 #define _POSIX_C_SOURCE 200809L /* fchdir, O_DIRECTORY, O_CLOEXEC */
 #include "recorder/worker_server.h"
@@ -96,6 +99,61 @@ static int write_skipped_depfile(dgpb_slang *s, SlangCompileRequest *req, const 
 }
 
 /*
+ * Slang 2026's compile request writes -reflection-json's file after a
+ * compile that failed too, and crashes there (its program is gone: a NULL
+ * mutex in ComponentType::getTargetProgram), so a module with an error ended
+ * the worker by SIGSEGV instead of reporting Slang's diagnostics. The worker
+ * takes the option off the arguments it hands Slang (into `kept`, borrowed
+ * strings) and writes the file once the compile succeeded
+ * (write_reflection_json()), through spReflection_ToJson: Slang's own writer,
+ * the same bytes. Returns the file's path (the last -reflection-json's), or
+ * NULL with `kept` as args when the option is absent or the library lacks
+ * spReflection_ToJson.
+ */
+static const char *take_reflection_json(dgpb_slang *s, const char *const *args, size_t n,
+                                        const char **kept, size_t *kept_count)
+{
+    const char *path = s->api.spReflection_ToJson ? option_value(args, n, "-reflection-json")
+                                                  : NULL;
+    *kept_count = 0;
+    for (size_t i = 0; i < n; i++) {
+        if (path && i + 1 < n && !strcmp(args[i], "-reflection-json")) {
+            i++;
+            continue;
+        }
+        kept[(*kept_count)++] = args[i];
+    }
+    return path;
+}
+
+/* One of an ISlangBlob's functions: slot `slot` of its table. */
+static void *blob_slot(void *blob, int slot)
+{
+    void **table = *(void ***)blob;
+    return table[slot];
+}
+
+/* Writes the reflection JSON of a compile that succeeded to `path`, atomically. */
+static int write_reflection_json(dgpb_slang *s, SlangCompileRequest *req, const char *path,
+                                 dgpb_diag *diag)
+{
+    void *blob = NULL;
+    if (DGPB_SLANG_FAILED(s->api.spReflection_ToJson(s->api.spGetReflection(req), req, &blob)) ||
+        !blob)
+        return dgpb_diag_set(diag, DGPB_ERR_TOOL, -1, "Slang wrote no reflection JSON");
+    const void *(*pointer)(void *);
+    size_t (*size)(void *);
+    uint32_t (*release)(void *);
+    void *p = blob_slot(blob, 3), *z = blob_slot(blob, 4), *r = blob_slot(blob, 2);
+    memcpy(&pointer, &p, sizeof p);
+    memcpy(&size, &z, sizeof z);
+    memcpy(&release, &r, sizeof r);
+    int rc = dgpb_file_write_atomic(path, pointer(blob), size(blob), diag);
+    release(blob);
+    return rc;
+}
+
+/*
  * Records the layout of a compile that succeeded to `path` (atomically), from the request
  * that compiled it. Any failure leaves no file at `path`: the layout is then recorded on its
  * own, which reports why (dgpb-build, docs/layout.md).
@@ -145,13 +203,20 @@ int worker_compile_recording(dgpb_slang *s, const char *const *args, size_t arg_
     int rc = slang_library_session(s, &session, diag);
     if (rc)
         return rc;
+    const char **given = mem_calloc(arg_count ? arg_count : 1, sizeof *given);
+    if (!given)
+        return dgpb_diag_set(diag, DGPB_ERR_NOMEM, -1, "out of memory");
+    size_t given_count = 0;
+    const char *json = take_reflection_json(s, args, arg_count, given, &given_count);
     SlangCompileRequest *req = a->spCreateCompileRequest(session);
-    if (!req)
+    if (!req) {
+        dgpb_free(given);
         return dgpb_diag_set(diag, DGPB_ERR_TOOL, -1, "Slang could not create a compile request");
+    }
     if (s->exe_dir)
         a->spAddSearchPath(req, s->exe_dir);
     a->spSetCommandLineCompilerMode(req);
-    if (DGPB_SLANG_FAILED(a->spProcessCommandLineArguments(req, args, (int)arg_count)))
+    if (DGPB_SLANG_FAILED(a->spProcessCommandLineArguments(req, given, (int)given_count)))
         *status = DGPB_SLANGC_EXIT_FAILED;
     else if (DGPB_SLANG_FAILED(a->spCompile(req)))
         *status = DGPB_SLANGC_EXIT_COMPILATION_FAILED;
@@ -161,11 +226,17 @@ int worker_compile_recording(dgpb_slang *s, const char *const *args, size_t arg_
     *diagnostics = mem_strdup(text ? text : "");
     dgpb_diag written;
     dgpb_diag_clear(&written);
-    if (*status == DGPB_SLANGC_EXIT_OK && *diagnostics &&
-        write_skipped_depfile(s, req, args, arg_count, &written)) {
+    const char *unwritten = NULL;
+    if (*status == DGPB_SLANGC_EXIT_OK && *diagnostics && json &&
+        write_reflection_json(s, req, json, &written))
+        unwritten = "the reflection JSON";
+    if (!unwritten && *status == DGPB_SLANGC_EXIT_OK && *diagnostics &&
+        write_skipped_depfile(s, req, args, arg_count, &written))
+        unwritten = "the depfile";
+    if (unwritten) {
         /* As slangc fails when it cannot write an output: status 1, the reason said. */
-        char *said =
-            mem_printf("%serror: cannot write the depfile: %s\n", *diagnostics, written.message);
+        char *said = mem_printf("%serror: cannot write %s: %s\n", *diagnostics, unwritten,
+                                written.message);
         dgpb_free(*diagnostics);
         *diagnostics = said;
         *status = DGPB_SLANGC_EXIT_FAILED;
@@ -173,6 +244,7 @@ int worker_compile_recording(dgpb_slang *s, const char *const *args, size_t arg_
     if (layout && *status == DGPB_SLANGC_EXIT_OK)
         record_compiled_layout(s, req, args, arg_count, layout);
     a->spDestroyCompileRequest(req);
+    dgpb_free(given);
     if (!*diagnostics)
         return dgpb_diag_set(diag, DGPB_ERR_NOMEM, -1, "out of memory");
     return DGPB_OK;

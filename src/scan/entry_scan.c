@@ -600,3 +600,60 @@ int entry_scan_generics(const char *text, size_t len, generic_entry **out, size_
     *count = n;
     return DGPB_OK;
 }
+
+/* The index of the brace that closes the '{' at `at`; `len` when none. */
+static size_t body_end(const char *s, size_t len, size_t at)
+{
+    int depth = 0;
+    for (size_t i = at; i < len; i++) {
+        if (s[i] == '{')
+            depth++;
+        else if (s[i] == '}' && --depth == 0)
+            return i;
+    }
+    return len;
+}
+
+int entry_scan_span(const char *text, size_t len, const char *name, uint32_t *first,
+                    uint32_t *last)
+{
+    char *s = slang_text_code_only(text, len);
+    if (!s)
+        return DGPB_ERR_NOMEM;
+    size_t n = strlen(name);
+    int depth = 0, rc = DGPB_ERR_NOT_FOUND;
+    for (size_t i = 0; i < len && rc; i++) {
+        if (s[i] == '{' || s[i] == '}') {
+            depth += s[i] == '{' ? 1 : -1;
+            continue;
+        }
+        if (depth != 0 || !text_ident_char(s[i]) || (i > 0 && text_ident_char(s[i - 1])))
+            continue;
+        size_t end = i;
+        while (end < len && text_ident_char(s[end]))
+            end++;
+        bool named = end - i == n && !memcmp(s + i, name, n);
+        size_t at = end;
+        while (at < len && space(s[at]))
+            at++;
+        if (!named || at >= len || s[at] != '(') {
+            i = end - 1;
+            continue;
+        }
+        size_t params_end = close_of(s, len, at);
+        if (!params_end) /* an unclosed parameter list: the text ends there */
+            break;
+        size_t body = params_end;
+        while (body < len && s[body] != '{' && s[body] != ';' && s[body] != '}')
+            body++;
+        if (body >= len || s[body] != '{') { /* a declaration, or a call at file scope */
+            i = params_end - 1;
+            continue;
+        }
+        *first = line_of(s, i);
+        *last = line_of(s, body_end(s, len, body));
+        rc = DGPB_OK;
+    }
+    dgpb_free(s);
+    return rc;
+}

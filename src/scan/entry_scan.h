@@ -48,4 +48,18 @@ int entry_scan_generics(const char *text, size_t len, generic_entry **out, size_
 #define entry_scan_free dgpb__entry_scan_free
 void entry_scan_free(generic_entry *entries, size_t count);
 
+#define entry_scan_span dgpb__entry_scan_span
+/*
+ * The lines (1-based, first and last) of the definition of the function
+ * `name` in `text` (comments, literals and directives skipped): its name, at
+ * brace depth 0 and followed by its parameter list, to the brace that closes
+ * its body; the first such definition, declarations without a body passed
+ * over. DGPB_OK, DGPB_ERR_NOT_FOUND (no such definition: the function comes
+ * from an included file, or the text is not what the compiler read), or
+ * DGPB_ERR_NOMEM. A failed compile's diagnostic located inside an entry's
+ * span is that entry's (dgpb-build names it: docs/build.md, "Diagnostics").
+ */
+int entry_scan_span(const char *text, size_t len, const char *name, uint32_t *first,
+                    uint32_t *last);
+
 #endif

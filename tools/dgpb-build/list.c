@@ -15,6 +15,10 @@
 
 static void print_targets(FILE *out, uint32_t targets, const char *sep, bool quoted)
 {
+    if (!targets && !quoted) {
+        fputc('-', out);
+        return;
+    }
     const char *s = "";
     for (uint32_t t = 0; t < DGPB_TARGET_COUNT; t++)
         if (targets & (1u << t)) {
@@ -56,6 +60,9 @@ void list_print_text(FILE *out, const dgpb_entry_list *list)
                 dgpb_stage_name(e->stage), size_w, size, group_w, list->groups[e->group].label);
         print_targets(out, e->targets, " ", false);
         fputc('\n', out);
+        for (uint32_t t = 0; t < DGPB_TARGET_COUNT; t++)
+            if (e->not_built[t])
+                fprintf(out, "    not on %s: %s\n", dgpb_target_name(t), e->not_built[t]);
     }
 }
 
@@ -82,6 +89,7 @@ void list_print_json(FILE *out, const dgpb_entry_list *list, const char *module)
 {
     fputs("{\n  \"module\": ", out);
     json_string(out, module);
+    fprintf(out, ",\n  \"library\": %s", list->library ? "true" : "false");
     fputs(",\n  \"targets\": [", out);
     print_targets(out, list->targets, ", ", true);
     fputs("],\n  \"entries\": [", out);
@@ -97,7 +105,15 @@ void list_print_json(FILE *out, const dgpb_entry_list *list, const char *module)
             fputs("null", out);
         fprintf(out, ", \"group\": %u, \"targets\": [", e->group);
         print_targets(out, e->targets, ", ", true);
-        fputs("]}", out);
+        fputs("], \"not_built\": {", out);
+        const char *sep = "";
+        for (uint32_t t = 0; t < DGPB_TARGET_COUNT; t++)
+            if (e->not_built[t]) {
+                fprintf(out, "%s\"%s\": ", sep, dgpb_target_name(t));
+                json_string(out, e->not_built[t]);
+                sep = ", ";
+            }
+        fputs("}}", out);
     }
     fputs(list->entry_count ? "\n  ],\n  \"groups\": [" : "],\n  \"groups\": [", out);
     for (size_t g = 0; g < list->group_count; g++) {

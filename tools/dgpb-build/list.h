@@ -15,8 +15,11 @@
  *
  *     k   compute  [64,1,1]  compute shader 'k'  ptx spirv wgsl
  *     vs  vertex   -         the render group    spirv wgsl
+ *         not on ptx: ptx carries compute entries only
  *
- * name, stage, thread group size ('-' off compute), pipeline group, targets.
+ * name, stage, thread group size ('-' off compute), pipeline group, targets
+ * ('-' for none); below it, one line per target of the build that does not
+ * carry the entry, with the reason. A library module has no line.
  */
 void list_print_text(FILE *out, const dgpb_entry_list *list);
 

@@ -138,11 +138,14 @@ static void say_written(const options *o, const dgpb_build_result *r, double sec
         r->cached ? " (from the cache)" : "", seconds);
 }
 
-/* The closing line of several modules: how many were written, and which failed. */
-static void say_summary(const options *o, const int *status, size_t written)
+/*
+ * The closing line of several modules: how many were written, how many are library modules
+ * (nothing to bundle), and which failed.
+ */
+static void say_summary(const options *o, const int *status, size_t written, size_t libraries)
 {
-    char names[2048] = "";
-    size_t failed = o->module_count - written, named = 0, len = 0;
+    char names[2048] = "", library[64] = "";
+    size_t failed = o->module_count - written - libraries, named = 0, len = 0;
     for (size_t i = 0; i < o->module_count && named < SUMMARY_NAMES_MAX; i++)
         if (status[i] != EXIT_OK && len < sizeof names) {
             int n = snprintf(names + len, sizeof names - len, "%s'%s' (exit %d)",
@@ -152,8 +155,11 @@ static void say_summary(const options *o, const int *status, size_t written)
         }
     if (failed > named && len < sizeof names)
         snprintf(names + len, sizeof names - len, " and %zu more", failed - named);
-    say(DGPB_SEV_NOTE, DGPB_OK, false, "%zu modules: %zu written, %zu failed%s", o->module_count,
-        written, failed, names);
+    if (libraries)
+        snprintf(library, sizeof library, ", %zu library module%s (nothing to bundle)", libraries,
+                 libraries == 1 ? "" : "s");
+    say(DGPB_SEV_NOTE, DGPB_OK, false, "%zu modules: %zu written%s, %zu failed%s",
+        o->module_count, written, library, failed, names);
 }
 
 /* The message of a build a signal stopped; returns 128 + N. */
@@ -180,7 +186,10 @@ int modules_build(options *o, printer *pr)
         return EXIT_TOOL;
     }
     int worst = EXIT_OK;
-    size_t written = 0;
+    size_t written = 0, libraries = 0;
+    /* Several modules are a folder's: a library module among them (shared types that the
+       others import) is one note, not a failure. One module given alone must be built. */
+    o->build.library_modules = several;
     for (size_t i = 0; i < o->module_count; i++) {
         o->build.module_file = o->modules[i];
         if (pr->line)
@@ -194,7 +203,9 @@ int modules_build(options *o, printer *pr)
             worst = interrupted(o, i, written, built == DGPB_OK);
             break;
         }
-        if (status[i] == EXIT_OK) {
+        if (status[i] == EXIT_OK && result.library_module) {
+            libraries++;
+        } else if (status[i] == EXIT_OK) {
             written++;
             if (!o->quiet)
                 say_written(o, &result, now() - start);
@@ -202,7 +213,7 @@ int modules_build(options *o, printer *pr)
         worst = exit_worst(worst, status[i]);
     }
     if (several && !signals_caught && !o->quiet)
-        say_summary(o, status, written);
+        say_summary(o, status, written, libraries);
     if (several && !signals_caught && o->build.verbose) {
         unsigned workers = dgpb_compiler_workers_started(o->build.compiler);
         say(DGPB_SEV_NOTE, DGPB_OK, false,
@@ -233,7 +244,9 @@ int modules_list(options *o, printer *pr)
             fflush(stdout);
             return 128 + signals_caught;
         }
-        if (list && o->list_json) {
+        if (list && list->library && !o->list_json) {
+            /* nothing to list: the library's note says what the module is */
+        } else if (list && o->list_json) {
             fputs(!several ? "" : listed ? "," : "[", stdout);
             list_print_json(stdout, list, o->build.module_file);
         } else if (list) {
@@ -241,7 +254,7 @@ int modules_list(options *o, printer *pr)
                 printf("%s%s:\n", listed ? "\n" : "", o->modules[i]);
             list_print_text(stdout, list);
         }
-        listed += list != NULL;
+        listed += list && (o->list_json || !list->library);
         fflush(stdout);
         dgpb_entry_list_free(list);
         worst = exit_worst(worst, rc);

@@ -21,7 +21,7 @@
 /* --help, from its start to the targets, which print_usage() makes from the vocabulary. */
 static const char usage_head[] =
     "usage: dgpb-build [options] MODULE.slang...\n"
-    "       dgpb-build --list [--json] [options] MODULE.slang...\n"
+    "       dgpb-build --list [--check] [--json] [options] MODULE.slang...\n"
     "       dgpb-build [options] --persistent_worker\n"
     "\n"
     "Compiles every entry point of a Slang module for every selected target and\n"
@@ -135,8 +135,13 @@ static const char usage_tail[] =
     "Listing:\n"
     "  --list                 print the module's entries (stage, thread group size,\n"
     "                         pipeline group, targets) as Slang's discovery finds\n"
-    "                         them, one line each, without compiling them and\n"
+    "                         them, one line each, and for each target an entry\n"
+    "                         cannot go on, why not; without compiling them and\n"
     "                         without writing anything\n"
+    "  --check                with --list: also build each entry for each of its\n"
+    "                         targets on its own (compile, tables, proof, WebGPU's\n"
+    "                         checks; nothing written) and list where that fails,\n"
+    "                         with the first error\n"
     "  --json                 with --list: one JSON document instead (several\n"
     "                         modules: an array of them)\n"
     "Reporting:\n"
@@ -259,6 +264,8 @@ int options_parse(int argc, char **argv, options *o)
             o->list = true;
         } else if (!strcmp(a, "--json")) {
             o->list_json = true;
+        } else if (!strcmp(a, "--check")) {
+            o->build.list_check = true;
         } else if (!strcmp(a, "--no-layouts")) {
             o->build.no_layouts = true;
         } else if (!strcmp(a, "--keep-temps")) {
@@ -394,6 +401,8 @@ int options_parse(int argc, char **argv, options *o)
         return tool_usage_error("no module given");
     if (o->list_json && !o->list)
         return tool_usage_error("--json goes with --list");
+    if (o->build.list_check && !o->list)
+        return tool_usage_error("--check goes with --list");
     if (o->force == DGPB_COMPILER_EMBEDDED && o->slangc)
         return tool_usage_error("--compiler embedded and --slangc '%s' name two compilers: give "
                                 "one",
