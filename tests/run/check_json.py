@@ -80,6 +80,23 @@ doc = dgpb_run(draw_geometry, "readPoint", "--geometry", "expandPoint", "--fragm
 assert doc["entries"] == ["readPoint", "expandPoint", "pointColor"] and doc["vertices"] == 1, doc
 assert doc["groups"] == [0, 0, 0] and doc["outputs"][0]["values"] == [1, 2, 3, 4], doc
 
+# A draw from vertex buffers into two colour attachments and a depth attachment: the vertices
+# its buffers hold, each attachment among the outputs of its kind.
+deferred = os.path.join(fixtures, "draw_deferred.dgpb")
+doc = dgpb_run(deferred, "geometryVertex", "--fragment", "geometryFragment",
+               "--vertices", "position=float3:-1,-1,0.5,3,-1,0.5,-1,3,0.5",
+               "--vertices", "normal=float3:0,0,1,0,0,1,0,0,1",
+               "--vertices", "albedo=float3:1,0,0,1,0,0,1,0,0",
+               "--vertices", "material=uint:5,5,5", "--set", "viewProj=1,0,0,0,0,1,0,0,0,0,1,0,0,0,0,1",
+               "--attachment", "albedo=rgba8unorm:1x1", "--attachment", "normal=rgba16float:1x1",
+               "--attachment", "material=r32uint:1x1", "--depth", "depth=depth32float:1x1",
+               "--print", "material:u32", "--print", "depth:f32")
+assert doc["vertices"] == 3 and doc["entries"] == ["geometryVertex", "geometryFragment"], doc
+assert doc["outputs"] == [
+    {"name": "material", "kind": "color_attachment", "size": 4, "type": "u32", "values": [5]},
+    {"name": "depth", "kind": "depth_attachment", "size": 4, "type": "f32", "values": [0.5]}], \
+    doc["outputs"]
+
 # An error is a JSON object too, with the message and the exit status.
 doc = dgpb_run(double, "computeMain", "--size", "output=16", "--size", "nope=4", status=2)
 assert "has no parameter 'nope'" in doc["error"] and "outputs" not in doc, doc
