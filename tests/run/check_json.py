@@ -97,6 +97,36 @@ assert doc["outputs"] == [
     {"name": "depth", "kind": "depth_attachment", "size": 4, "type": "f32", "values": [0.5]}], \
     doc["outputs"]
 
+# --list --json: the listing as one object (no device): every entry with its rows, a value's
+# type and a struct's fields, a vertex entry's attributes at their locations.
+def dgpb_list(*args):
+    p = subprocess.run([run, "--list", "--json", *args], capture_output=True, text=True, env=env)
+    print("--list --json", " ".join(args), "->", p.returncode, p.stderr.strip())
+    assert p.returncode == 0, f"exit status {p.returncode}"
+    return json.loads(p.stdout)
+
+
+doc = dgpb_list(deferred)
+assert (doc["bundle"], doc["target"], doc["code_format"]) == (deferred, "spirv", "spirv"), doc
+entries = {e["name"]: e for e in doc["entries"]}
+vertex = entries["geometryVertex"]
+assert vertex["stage"] == "vertex" and vertex["thread_group_size"] == [0, 0, 0], vertex
+assert vertex["vertex_attributes"] == [
+    {"name": "input.position", "location": 0, "type": "float3"},
+    {"name": "input.normal", "location": 1, "type": "float3"},
+    {"name": "input.albedo", "location": 2, "type": "float3"},
+    {"name": "input.material", "location": 4, "type": "uint"}], vertex["vertex_attributes"]
+assert {"name": "viewProj", "kind": "value", "space": 0, "binding": 0, "offset": 0, "size": 64,
+        "flags": ["read_only"], "type": "f32 4x4"} in vertex["params"], vertex["params"]
+assert "vertex_attributes" not in entries["lightingFragment"], entries["lightingFragment"]
+texture = [p for p in entries["lightingFragment"]["params"] if p["name"] == "gDepth"]
+assert texture and texture[0]["kind"] == "texture" and texture[0]["shape"] == "2d float", texture
+doc = dgpb_list("--api", "cuda", os.path.join(fixtures, "structs.dgpb"))
+values = [p for e in doc["entries"] for p in e["params"] if "fields" in p]
+assert values and all(p.get("type_from") == "spirv" for p in values), values
+assert all(f["name"].startswith(p["name"]) and f["size"] > 0 for p in values for f in p["fields"]), \
+    values
+
 # An error is a JSON object too, with the message and the exit status.
 doc = dgpb_run(double, "computeMain", "--size", "output=16", "--size", "nope=4", status=2)
 assert "has no parameter 'nope'" in doc["error"] and "outputs" not in doc, doc

@@ -948,7 +948,10 @@ int main(int argc, char **argv)
         goto done;
     }
     if (o->list) {
-        tool_list(b, t, o->bundle);
+        if (o->json)
+            tool_list_json(b, t, o->bundle);
+        else
+            tool_list(b, t, o->bundle);
         rc = EXIT_OK;
         goto done;
     }

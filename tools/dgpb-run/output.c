@@ -131,6 +131,123 @@ void tool_list(const dgpb_bundle *b, const dgpb_target_view *t, const char *bund
     }
 }
 
+/* `"key": "text"` (text as a JSON string, whatever its bytes), then `tail`. */
+static void json_key(const char *key, const char *s, size_t n, const char *tail)
+{
+    char *text = malloc(n + 1);
+    printf("\"%s\": ", key);
+    if (text) {
+        memcpy(text, s, n);
+        text[n] = 0;
+        tool_json_string(stdout, text);
+    } else {
+        printf("\"\"");
+    }
+    free(text);
+    printf("%s", tail);
+}
+
+/* One row of --list --json: its table fields, a value's type and fields. */
+static void list_row_json(const dgpb_bundle *b, const dgpb_target_view *t,
+                          const dgpb_entry_view *e, const dgpb_param_view *p)
+{
+    printf("{");
+    json_key("name", p->name.ptr, p->name.len, ", ");
+    printf("\"kind\": \"%s\", \"space\": %u, \"binding\": %u, \"offset\": %u, \"size\": %u",
+           dgpb_kind_name(p->kind), p->space, p->binding, p->offset, p->size);
+    char shape[96];
+    if (dgpb_kind_has_shape(p->kind))
+        printf(", \"shape\": \"%s\"", dgpb_shape_text(p->offset, shape, sizeof shape));
+    printf(", \"flags\": [");
+    int flags = 0;
+#define DGPB_FLAG(ID, bit, name, brief, ACCESS)                                                    \
+    if (p->flags & DGPB_FLAG_##ID)                                                                 \
+        printf("%s\"" name "\"", flags++ ? ", " : "");
+#include "dgpb/vocabulary.def"
+    printf("]");
+    if (p->kind == DGPB_KIND_VALUE) {
+        dgpb_run_value_info info;
+        if (!value_type(b, t, e, p, &info)) {
+            printf(", \"type\": null}");
+            return;
+        }
+        printf(", ");
+        json_key("type", info.text, strlen(info.text), "");
+        if (info.lent_by[0]) {
+            printf(", ");
+            json_key("type_from", info.lent_by, strlen(info.lent_by), "");
+        }
+        char entry[256], name[256];
+        snprintf(entry, sizeof entry, "%.*s", (int)e->name.len, e->name.ptr);
+        snprintf(name, sizeof name, "%.*s", (int)p->name.len, p->name.ptr);
+        dgpb_run_value_field *fields = NULL;
+        uint32_t count = 0;
+        dgpb_diag d;
+        dgpb_diag_clear(&d);
+        if (info.aggregate && !dgpb_run_value_fields(b, t, entry, name, &fields, &count, &d)) {
+            printf(", \"fields\": [");
+            for (uint32_t i = 0; i < count; i++) {
+                char full[600];
+                snprintf(full, sizeof full, "%s%s", name, fields[i].path);
+                printf("%s{", i ? ", " : "");
+                json_key("name", full, strlen(full), ", ");
+                printf("\"offset\": %u, \"size\": %u, ", fields[i].offset, fields[i].size);
+                json_key("type", fields[i].text, strlen(fields[i].text), "}");
+            }
+            printf("]");
+        }
+        dgpb_free(fields);
+    }
+    printf("}");
+}
+
+void tool_list_json(const dgpb_bundle *b, const dgpb_target_view *t, const char *bundle)
+{
+    printf("{\n  ");
+    json_key("bundle", bundle, strlen(bundle), ",\n  ");
+    json_key("target", t->name.ptr, t->name.len, ",\n  ");
+    json_key("code_format", t->code_format.ptr, t->code_format.len, ",\n  \"entries\": [");
+    for (uint32_t i = 0; i < t->entry_count; i++) {
+        const dgpb_entry_view *e = &t->entries[i];
+        printf("%s\n    {", i ? "," : "");
+        json_key("name", e->name.ptr, e->name.len, ", ");
+        json_key("stage", e->stage.ptr, e->stage.len, ", ");
+        printf("\"thread_group_size\": [%u, %u, %u],\n     \"capabilities\": [",
+               e->thread_group_size[0], e->thread_group_size[1], e->thread_group_size[2]);
+        for (uint32_t c = 0; c < e->capability_count; c++) {
+            printf("%s", c ? ", " : "");
+            char *cap = malloc(e->capabilities[c].len + 1);
+            if (cap) {
+                memcpy(cap, e->capabilities[c].ptr, e->capabilities[c].len);
+                cap[e->capabilities[c].len] = 0;
+                tool_json_string(stdout, cap);
+            }
+            free(cap);
+        }
+        printf("],\n     \"params\": [");
+        for (uint32_t r = 0; r < e->param_count; r++) {
+            printf("%s\n       ", r ? "," : "");
+            list_row_json(b, t, e, &e->params[r]);
+        }
+        printf("]");
+        if (e->stage_id == DGPB_STAGE_VERTEX) {
+            dgpb_run_vertex_attribute *attrs;
+            uint32_t n = attributes(t, e, &attrs);
+            printf(",\n     \"vertex_attributes\": [");
+            for (uint32_t a = 0; a < n; a++) {
+                printf("%s\n       {", a ? "," : "");
+                json_key("name", attrs[a].name, strlen(attrs[a].name), ", ");
+                printf("\"location\": %u, ", attrs[a].location);
+                json_key("type", attrs[a].type, strlen(attrs[a].type), "}");
+            }
+            printf("]");
+            dgpb_free(attrs);
+        }
+        printf("}");
+    }
+    printf("\n  ]\n}\n");
+}
+
 /* A writable kind of the vocabulary (vocabulary.def's WRITABLE rows), or an attachment. */
 static bool writable(uint32_t kind)
 {

@@ -100,6 +100,9 @@ int tool_read_vertices(tool_options *o);
 /* Prints the entries of a target with their rows and value types (--list); `b` lends types. */
 void tool_list(const dgpb_bundle *b, const dgpb_target_view *t, const char *bundle);
 
+/* The same listing as one JSON object (--list --json). */
+void tool_list_json(const dgpb_bundle *b, const dgpb_target_view *t, const char *bundle);
+
 /* Prints the outputs (--print, or every writable one), the times and the verdicts as text. */
 void tool_print_text(const tool_options *o, const dgpb_run_result *res,
                      const tool_verdict *verdicts);
