@@ -75,33 +75,6 @@ static void a_mesh_shader_has_no_patch_nor_input_primitive(void **state)
     assert_int_equal(m.input_primitive, 0);
 }
 
-static void a_vertex_shader_states_the_attributes_it_reads(void **state)
-{
-    (void)state;
-    /* OpEntryPoint Vertex %1 "main" %2 %3 %4; %2 BuiltIn VertexIndex, %3 Location 2,
-       %4 Location 1: Input variables of an int pointer %6. */
-    /* clang-format off */
-    const uint32_t words[] = {HEADER,
-                              OP(15, 8), 0, 1, 0x6e69616d, 0, 2, 3, 4,
-                              OP(71, 4), 2, 11, 42,
-                              OP(71, 4), 3, 30, 2,
-                              OP(71, 4), 4, 30, 1,
-                              OP(21, 4), 5, 32, 1,
-                              OP(32, 4), 6, 1, 5,
-                              OP(59, 4), 6, 2, 1,
-                              OP(59, 4), 6, 3, 1,
-                              OP(59, 4), 6, 4, 1};
-    /* clang-format on */
-    spirv_stage_modes m;
-    assert_int_equal(read_words(words, ARRAY_LEN(words), &m, NULL), DGPB_OK);
-    assert_int_equal(m.execution_model, 0);
-    assert_int_equal(m.vertex_inputs, 2);
-    assert_int_equal(m.first_location, 1);
-    /* Another stage's inputs are no vertex attributes. */
-    assert_int_equal(read_modes("fixtures/spirv/geometry_point.spv", &m), DGPB_OK);
-    assert_int_equal(m.vertex_inputs, 0);
-}
-
 static void a_byte_swapped_module_reads_the_same(void **state)
 {
     (void)state;
@@ -215,7 +188,6 @@ int main(void)
         cmocka_unit_test(a_hull_shader_has_patches_of_its_input_patch),
         cmocka_unit_test(a_geometry_shader_states_its_input_primitive),
         cmocka_unit_test(a_mesh_shader_has_no_patch_nor_input_primitive),
-        cmocka_unit_test(a_vertex_shader_states_the_attributes_it_reads),
         cmocka_unit_test(a_byte_swapped_module_reads_the_same),
         cmocka_unit_test(a_hull_shader_without_inputs_has_its_output_control_points),
         cmocka_unit_test(a_hull_shaders_input_patch_comes_before_its_output_control_points),

@@ -114,11 +114,67 @@ const char *dgpb_run_dim_name(uint32_t dim);
 /* The dimension of a name, or -1. */
 int dgpb_run_dim_from_name(const char *name);
 
+/*
+ * Vertex attribute formats (dgpb_run_vertex_input): 32-bit scalars and vectors,
+ * named as Slang names the type ("float3", "int", "uint4"), tightly packed.
+ */
+typedef enum dgpb_run_vertex_format {
+    DGPB_RUN_VERTEX_NONE = 0,
+    DGPB_RUN_VERTEX_FLOAT,
+    DGPB_RUN_VERTEX_FLOAT2,
+    DGPB_RUN_VERTEX_FLOAT3,
+    DGPB_RUN_VERTEX_FLOAT4,
+    DGPB_RUN_VERTEX_INT,
+    DGPB_RUN_VERTEX_INT2,
+    DGPB_RUN_VERTEX_INT3,
+    DGPB_RUN_VERTEX_INT4,
+    DGPB_RUN_VERTEX_UINT,
+    DGPB_RUN_VERTEX_UINT2,
+    DGPB_RUN_VERTEX_UINT3,
+    DGPB_RUN_VERTEX_UINT4,
+    DGPB_RUN_VERTEX_COUNT
+} dgpb_run_vertex_format;
+
+/* "float3", ...; NULL for NONE or out of range. */
+const char *dgpb_run_vertex_format_name(uint32_t format);
+/* The format of a name, or -1. */
+int dgpb_run_vertex_format_from_name(const char *name);
+/* Bytes per vertex (4 per component); 0 for NONE or out of range. */
+uint32_t dgpb_run_vertex_format_size(uint32_t format);
+/* Components per vertex, 1 to 4; 0 for NONE or out of range. */
+uint32_t dgpb_run_vertex_format_components(uint32_t format);
+/* The scalar as a dgpb_sample_type (float, sint, uint); 0 for NONE or out of range. */
+uint32_t dgpb_run_vertex_format_sample_type(uint32_t format);
+
+/* The depth test of a draw's depth attachment (dgpb_run_request.depth_compare): a fragment
+   passes where its depth compares so with the stored one. Zero is LESS. */
+typedef enum dgpb_run_compare {
+    DGPB_RUN_COMPARE_LESS = 0,
+    DGPB_RUN_COMPARE_NEVER,
+    DGPB_RUN_COMPARE_EQUAL,
+    DGPB_RUN_COMPARE_LESS_OR_EQUAL,
+    DGPB_RUN_COMPARE_GREATER,
+    DGPB_RUN_COMPARE_NOT_EQUAL,
+    DGPB_RUN_COMPARE_GREATER_OR_EQUAL,
+    DGPB_RUN_COMPARE_ALWAYS,
+    DGPB_RUN_COMPARE_COUNT
+} dgpb_run_compare;
+
+/* "less", "never", "equal", "less_or_equal", "greater", "not_equal", "greater_or_equal",
+   "always"; NULL out of range. */
+const char *dgpb_run_compare_name(uint32_t compare);
+/* The compare op of a name, or -1. */
+int dgpb_run_compare_from_name(const char *name);
+
 /* dgpb_run_param.kind: take the row's kind as it is; any resource (not a value). */
 #define DGPB_RUN_KIND_ANY 0xFFFFFFFFu
 #define DGPB_RUN_KIND_RESOURCE 0xFFFFFFFEu
-/* Not a row: the colour attachment a render request draws into (Vulkan). */
+/* Not rows: a colour attachment a render request draws into (Vulkan; colour attachment i is
+   the i-th such parameter of the request, written by the fragment entry's SV_Target<i>), and
+   its depth attachment. */
 #define DGPB_RUN_KIND_COLOR_ATTACHMENT 0x100u
+#define DGPB_RUN_KIND_DEPTH_ATTACHMENT 0x101u
+#define DGPB_RUN_MAX_COLOR_ATTACHMENTS 8
 
 /*
  * One parameter of a request, by name. Zero means "default" everywhere.
@@ -135,13 +191,16 @@ int dgpb_run_dim_from_name(const char *name);
  * Textures and attachments: `format`, `width`,
  * `height` (1 for 1D), `dim`, `depth` (3D depth, layers, 6 for a cube, 6 per
  * cube of a cube array, samples of a 2d_ms texture; 0 is 1), `size` exactly
- * width * height * depth * texel size. An attachment is a 2D colour texture;
- * it starts as its `input` (NULL: cleared to zero). Texel buffers: as
- * buffers, whole texels of the row's format (docs/run.md).
+ * width * height * depth * texel size. A colour attachment is a 2D texture of
+ * a colour format, a depth attachment one of a depth format, all of a draw's
+ * attachments of one extent; each starts as its `input` (NULL: a colour
+ * attachment cleared to zero, the depth attachment to the request's
+ * `depth_clear`). Texel buffers: as buffers, whole texels of the row's format
+ * (docs/run.md).
  * Samplers need no parameter: every sampler row gets a point-filtering,
  * clamp-to-edge sampler (named ones too), which compares (less or equal)
  * where the row's shape says so. Neither do input attachments: a render's
- * fragment entry reads its colour attachment as input attachment 0 (dynamic
+ * fragment entry reads its colour attachment i as input attachment i (dynamic
  * rendering local read).
  */
 typedef struct dgpb_run_param {
@@ -159,16 +218,41 @@ typedef struct dgpb_run_param {
 #define DGPB_RUN_MAX_PARAMS 32
 
 /*
+ * One vertex buffer of a draw: the vertices of one attribute the vertex entry
+ * reads, `size` bytes of `format`, tightly packed (a whole number of vertices).
+ * `name` is the attribute as the entry's code names it (SPIR-V: the name of
+ * its Input variable, "input.position" for a field `position` of a parameter
+ * `input`, "pos" for a parameter `pos`), or the part of that name after its
+ * last '.' where one attribute alone ends so ("position").
+ * dgpb_run_vertex_attributes() lists them. Its location is the code's, and
+ * `format` must be the code's type.
+ */
+typedef struct dgpb_run_vertex_input {
+    const char *name;
+    uint32_t format; /* dgpb_run_vertex_format */
+    const uint8_t *data;
+    size_t size;
+} dgpb_run_vertex_input;
+
+#define DGPB_RUN_MAX_VERTEX_INPUTS 16
+
+/*
  * A run. A compute request names `entry`. A render request (Vulkan) names a
- * `fragment` entry and draws into the parameter of kind
- * DGPB_RUN_KIND_COLOR_ATTACHMENT (cleared to zero first):
+ * `fragment` entry and draws into its parameters of kind
+ * DGPB_RUN_KIND_COLOR_ATTACHMENT (colour attachment i the i-th, cleared to
+ * zero first; SV_Target<i> of the fragment entry writes it, and one no target
+ * writes keeps its texels) and DGPB_RUN_KIND_DEPTH_ATTACHMENT (at most one:
+ * cleared to `depth_clear`, tested with `depth_compare` and written); a draw
+ * has at least one of them:
  *
  *   - a vertex pipeline: the vertex `entry`, optionally `hull` and `domain`
  *     (tessellation: the topology is a patch list of as many control points
  *     as the hull entry's input patch holds) and optionally `geometry` (the
- *     topology its input primitive names); otherwise a triangle list. It
- *     draws `vertices` vertices (0: the pipeline is only created; `groups`
- *     and `threads` are not used);
+ *     topology its input primitive names); otherwise a triangle list. The
+ *     attributes its vertex entry reads come from `vertex_inputs`, one each
+ *     (its own binding). It draws `vertices` vertices, or with vertex inputs
+ *     as many as they hold (`vertices`, where given, must agree); 0: the
+ *     pipeline is only created; `groups` and `threads` are not used;
  *   - a mesh pipeline: the mesh `entry` and optionally `amplification`,
  *     drawing `groups` (or `threads`) of the first of them, as a compute
  *     entry dispatches (vkCmdDrawMeshTasksEXT).
@@ -190,11 +274,17 @@ typedef struct dgpb_run_request {
     bool time;       /* measure each dispatch on the GPU (timestamps; CUDA: events) */
     uint32_t param_count;
     const dgpb_run_param *params;
+    uint32_t vertex_input_count; /* a vertex pipeline's vertex buffers, at most
+                                    DGPB_RUN_MAX_VERTEX_INPUTS */
+    const dgpb_run_vertex_input *vertex_inputs;
+    uint32_t depth_compare; /* the depth attachment's test: dgpb_run_compare (0: less) */
+    float depth_clear;      /* the depth it starts at where it has no input (0 to 1; a
+                               zeroed request clears to 0: give 1 for `less`) */
 } dgpb_run_request;
 
 /* What a request parameter became, after the run. */
 typedef struct dgpb_run_output {
-    uint32_t kind;  /* the row's dgpb_kind (or DGPB_RUN_KIND_COLOR_ATTACHMENT) */
+    uint32_t kind;  /* the row's dgpb_kind (or DGPB_RUN_KIND_COLOR_ATTACHMENT, _DEPTH_) */
     uint32_t flags; /* the row's flags */
     uint8_t *data;  /* buffers and textures: `size` bytes read back; values, samplers: NULL */
     size_t size;
@@ -208,7 +298,8 @@ typedef struct dgpb_run_result {
     uint32_t dispatches;
     double *times_ms; /* with `time`: GPU milliseconds of each dispatch */
     uint32_t time_count;
-    bool ran; /* false when only a pipeline was created */
+    bool ran;          /* false when only a pipeline was created */
+    uint32_t vertices; /* the vertices a vertex pipeline drew */
 } dgpb_run_result;
 
 /* Releases what a run stored in `res` and zeroes it. NULL is a no-op. */
@@ -257,14 +348,41 @@ int dgpb_runner_run(dgpb_runner *r, const char *bundle_path, const dgpb_run_requ
  * entries exist and have the right stages (compute, or the stages of a
  * render pipeline: dgpb_run_request), the draw fits the pipeline (vertices
  * for a vertex pipeline, a whole number of patches with tessellation; no
- * vertices for compute and mesh), every named parameter is a row of the right
- * kind, values fit their rows, textures are described and of their rows' shapes, every row but samplers
- * is given something (but for a render request of 0 vertices, which only
- * creates the pipeline).
+ * vertices for compute and mesh; a vertex buffer of the code's type for every
+ * attribute the vertex entry reads, each of the same whole number of
+ * vertices; colour attachments for every target the fragment entry writes,
+ * of its sample type, and attachments of one extent), every named parameter
+ * is a row of the right kind, values fit their rows, textures are described
+ * and of their rows' shapes, every row but samplers is given something (but
+ * for a render request of 0 vertices, which only creates the pipeline).
+ * What the runner cannot feed (an attribute of a type it has no vertex format
+ * of) is DGPB_ERR_UNSUPPORTED.
  * `rows` (optional, req->param_count elements) receives each parameter's row.
  */
 int dgpb_run_check(const dgpb_target_view *t, const dgpb_run_request *req,
                    const dgpb_param_view **rows, dgpb_diag *diag);
+
+/* One attribute a vertex entry reads (dgpb_run_vertex_attributes). */
+typedef struct dgpb_run_vertex_attribute {
+    char name[128];    /* as the code names it: "input.position" */
+    uint32_t location; /* its location in the code */
+    uint32_t format;   /* the code's type as a vertex format; DGPB_RUN_VERTEX_NONE for a type the
+                          runner has none of (a matrix, an array, 16 or 64 bits) */
+    char type[32];     /* the code's type: "float3", "half2", "float4x4", "int[2]" */
+} dgpb_run_vertex_attribute;
+
+/*
+ * The attributes vertex entry `entry` of target `t` reads, from its code
+ * (SPIR-V: the Input variables of its interface that are no built-ins;
+ * SV_VertexID and the like are), in order of location, in *attrs (malloc'd,
+ * dgpb_free; NULL when none) and *count; none for a target whose code is not
+ * SPIR-V. DGPB_ERR_NOT_FOUND (no such entry), DGPB_ERR_RUN_STAGE (not a
+ * vertex entry), DGPB_ERR_CORRUPT (a blob whose SHA-256 does not match, code
+ * that cannot be read).
+ */
+int dgpb_run_vertex_attributes(const dgpb_target_view *t, const char *entry,
+                               dgpb_run_vertex_attribute **attrs, uint32_t *count,
+                               dgpb_diag *diag);
 
 /*
  * Reads and opens the bundle at `path` (structure checked; every blob's

@@ -12,7 +12,8 @@
  * (tables/reflect.c), the parameter table (tables/params.c), the proof
  * (tables/binding_proof.c), capabilities (code/capabilities.c), the C
  * header (header/c_header_types.c), the build's reading of a unit's
- * bindings and its checks (driver/) and the runner.
+ * bindings and its checks (driver/) and the runner (its draws' vertex
+ * attributes and fragment targets too).
  *
  * Adding a code format: a folder src/code/<format>/ with its readers and a
  * <format>_ops.c, one line in code_formats.c (CONTRIBUTING.md, "Add a
@@ -29,6 +30,7 @@
 #include "code/code_features.h"
 #include "code/ptx/ptx_scan.h"
 #include "code/spirv/spirv_analysis.h"
+#include "code/stage_interface.h"
 #include "code/value_fields.h"
 #include "code/value_types.h"
 #include "code/wgsl/wgsl_scan.h"
@@ -161,6 +163,13 @@ typedef struct code_ops {
        this format's rows take no lent fields (they state their own, or none). */
     bool (*fields_lend)(const code_fields *from, uint32_t size, code_fields *out, char *why,
                         size_t why_size);
+
+    /* ---- an entry's inputs and outputs (code/stage_interface.h) ---- */
+
+    /* The user-defined inputs (`outputs` false) or outputs of the entry point of `code`; *vars
+       NULL and *count 0 on entry. NULL: the code states none. */
+    int (*interface_read)(const uint8_t *code, size_t size, bool outputs,
+                          code_interface_var **vars, uint32_t *count, dgpb_diag *d);
 } code_ops;
 
 /* The table of code format `format` (a format of no reader, or out of range: the unread one). */

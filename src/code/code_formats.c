@@ -166,6 +166,17 @@ int code_storage_format_find(dgpb_code_format format, const uint8_t *code, size_
     return code_ops_of(format)->storage_format_find(code, len, entry, row, out, diag);
 }
 
+/* ---- code/stage_interface.h ------------------------------------------------ */
+
+int code_interface_read(dgpb_code_format format, const uint8_t *code, size_t size, bool outputs,
+                        code_interface_var **vars, uint32_t *count, dgpb_diag *d)
+{
+    *vars = NULL;
+    *count = 0;
+    const code_ops *ops = code_ops_of(format);
+    return ops->interface_read ? ops->interface_read(code, size, outputs, vars, count, d) : DGPB_OK;
+}
+
 /* ---- code/value_fields.h --------------------------------------------------- */
 
 int code_fields_find(dgpb_code_format format, const uint8_t *code, size_t len, const char *entry,

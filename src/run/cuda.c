@@ -563,13 +563,14 @@ static int check_target(const cuda_host *h, const dgpb_entry_view *e, dgpb_diag 
     return DGPB_OK;
 }
 
-static int cuda_run(void *host, const char *key, const dgpb_entry_view *const *entries,
-                    const dgpb_run_request *c, const dgpb_param_view *const *rows,
-                    dgpb_run_result *res, dgpb_diag *d)
+static int cuda_run(void *host, const char *key, const dgpb_target_view *t,
+                    const dgpb_entry_view *const *entries, const dgpb_run_request *c,
+                    const dgpb_param_view *const *rows, dgpb_run_result *res, dgpb_diag *d)
 {
     cuda_host *h = host;
     const dgpb_entry_view *e = entries[0];
     (void)key;
+    (void)t;
     for (uint32_t i = 0; i < c->param_count; i++) {
         res->outputs[i].kind = rows[i] ? rows[i]->kind : c->params[i].kind;
         res->outputs[i].flags = rows[i] ? rows[i]->flags : 0;

@@ -101,6 +101,49 @@ uint32_t run_texel_buffer_format(const dgpb_param_view *row, const char **name)
 
 /* ---- requests ------------------------------------------------------------ */
 
+int run_check_texture(const dgpb_run_param *p, dgpb_diag *d)
+{
+    uint32_t texel = dgpb_run_format_texel_size(p->format);
+    uint32_t depth = p->depth ? p->depth : 1;
+    uint32_t height = p->dim == DGPB_RUN_DIM_1D ? 1 : p->height;
+    if (!texel || !p->width || !height || p->dim >= DGPB_RUN_DIM_COUNT)
+        return dgpb_diag_set(d, DGPB_ERR_RUN_MISSING, -1, "texture '%s' needs a format and a size",
+                             p->name);
+    if (p->dim == DGPB_RUN_DIM_CUBE && (depth != 6 || p->width != height))
+        return dgpb_diag_set(d, DGPB_ERR_RUN_SIZE, -1,
+                             "texture '%s': a cube has 6 square faces (%ux%ux%u given)", p->name,
+                             p->width, height, depth);
+    if (p->dim == DGPB_RUN_DIM_CUBE_ARRAY && (depth % 6 || p->width != height))
+        return dgpb_diag_set(d, DGPB_ERR_RUN_SIZE, -1,
+                             "texture '%s': a cube array has 6 square faces per cube (%ux%ux%u "
+                             "given)",
+                             p->name, p->width, height, depth);
+    if (p->dim == DGPB_RUN_DIM_2D_MS && (depth < 2 || depth > 64 || (depth & (depth - 1))))
+        return dgpb_diag_set(d, DGPB_ERR_RUN_SIZE, -1,
+                             "texture '%s': a 2d_ms texture has 2, 4, 8, 16, 32 or 64 samples "
+                             "(%u given)",
+                             p->name, depth);
+    if ((p->dim == DGPB_RUN_DIM_1D || p->dim == DGPB_RUN_DIM_2D) && depth != 1)
+        return dgpb_diag_set(d, DGPB_ERR_RUN_SIZE, -1,
+                             "texture '%s': a %s texture has no depth (%u given)", p->name,
+                             dgpb_run_dim_name(p->dim), depth);
+    if (dgpb_run_format_sample_type(p->format) == DGPB_SAMPLE_DEPTH && p->dim != DGPB_RUN_DIM_2D &&
+        p->dim != DGPB_RUN_DIM_2D_ARRAY && p->dim != DGPB_RUN_DIM_CUBE &&
+        p->dim != DGPB_RUN_DIM_CUBE_ARRAY)
+        return dgpb_diag_set(d, DGPB_ERR_RUN_KIND, -1,
+                             "texture '%s': a depth texture (%s) is 2d, 2d_array, cube or "
+                             "cube_array, not %s",
+                             p->name, dgpb_run_format_name(p->format), dgpb_run_dim_name(p->dim));
+    uint64_t bytes = (uint64_t)p->width * height * depth * texel;
+    if (bytes != p->size)
+        return dgpb_diag_set(d, DGPB_ERR_RUN_SIZE, -1,
+                             "texture '%s' (%s %ux%ux%u) holds %llu bytes, the request gives %zu",
+                             p->name, dgpb_run_format_name(p->format), p->width, height, depth,
+                             (unsigned long long)bytes, p->size);
+    return DGPB_OK;
+}
+
+
 size_t run_param_bytes(const dgpb_run_param *p)
 {
     return p->size ? p->size : p->input_size;
@@ -109,7 +152,7 @@ size_t run_param_bytes(const dgpb_run_param *p)
 int run_param_index(const dgpb_run_request *req, const dgpb_param_view *row)
 {
     for (uint32_t i = 0; i < req->param_count; i++)
-        if (req->params[i].kind != DGPB_RUN_KIND_COLOR_ATTACHMENT &&
+        if (!run_param_is_attachment(&req->params[i]) &&
             dgpb_str_eq(row->name, req->params[i].name))
             return (int)i;
     return -1;

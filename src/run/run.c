@@ -197,49 +197,6 @@ static const char *kind_text(uint32_t kind)
     return s ? s : "parameter of unknown kind";
 }
 
-/* Checks a texture description: format, extent, and bytes that match them. */
-static int check_texture(const dgpb_run_param *p, dgpb_diag *d)
-{
-    uint32_t texel = dgpb_run_format_texel_size(p->format);
-    uint32_t depth = p->depth ? p->depth : 1;
-    uint32_t height = p->dim == DGPB_RUN_DIM_1D ? 1 : p->height;
-    if (!texel || !p->width || !height || p->dim >= DGPB_RUN_DIM_COUNT)
-        return dgpb_diag_set(d, DGPB_ERR_RUN_MISSING, -1, "texture '%s' needs a format and a size",
-                             p->name);
-    if (p->dim == DGPB_RUN_DIM_CUBE && (depth != 6 || p->width != height))
-        return dgpb_diag_set(d, DGPB_ERR_RUN_SIZE, -1,
-                             "texture '%s': a cube has 6 square faces (%ux%ux%u given)", p->name,
-                             p->width, height, depth);
-    if (p->dim == DGPB_RUN_DIM_CUBE_ARRAY && (depth % 6 || p->width != height))
-        return dgpb_diag_set(d, DGPB_ERR_RUN_SIZE, -1,
-                             "texture '%s': a cube array has 6 square faces per cube (%ux%ux%u "
-                             "given)",
-                             p->name, p->width, height, depth);
-    if (p->dim == DGPB_RUN_DIM_2D_MS && (depth < 2 || depth > 64 || (depth & (depth - 1))))
-        return dgpb_diag_set(d, DGPB_ERR_RUN_SIZE, -1,
-                             "texture '%s': a 2d_ms texture has 2, 4, 8, 16, 32 or 64 samples "
-                             "(%u given)",
-                             p->name, depth);
-    if ((p->dim == DGPB_RUN_DIM_1D || p->dim == DGPB_RUN_DIM_2D) && depth != 1)
-        return dgpb_diag_set(d, DGPB_ERR_RUN_SIZE, -1,
-                             "texture '%s': a %s texture has no depth (%u given)", p->name,
-                             dgpb_run_dim_name(p->dim), depth);
-    if (dgpb_run_format_sample_type(p->format) == DGPB_SAMPLE_DEPTH && p->dim != DGPB_RUN_DIM_2D &&
-        p->dim != DGPB_RUN_DIM_2D_ARRAY && p->dim != DGPB_RUN_DIM_CUBE &&
-        p->dim != DGPB_RUN_DIM_CUBE_ARRAY)
-        return dgpb_diag_set(d, DGPB_ERR_RUN_KIND, -1,
-                             "texture '%s': a depth texture (%s) is 2d, 2d_array, cube or "
-                             "cube_array, not %s",
-                             p->name, dgpb_run_format_name(p->format), dgpb_run_dim_name(p->dim));
-    uint64_t bytes = (uint64_t)p->width * height * depth * texel;
-    if (bytes != p->size)
-        return dgpb_diag_set(d, DGPB_ERR_RUN_SIZE, -1,
-                             "texture '%s' (%s %ux%ux%u) holds %llu bytes, the request gives %zu",
-                             p->name, dgpb_run_format_name(p->format), p->width, height, depth,
-                             (unsigned long long)bytes, p->size);
-    return DGPB_OK;
-}
-
 /* A shape's dimension as --texture spells it ("2d_array", "2d_ms"); "1d_array" and
    "2d_ms_array", which the runner has no dimension of, too. */
 static const char *shape_dim_text(uint32_t shape)
@@ -279,7 +236,7 @@ static int check_texture_shape(const dgpb_run_param *p, const dgpb_param_view *r
     const char *format = dgpb_run_format_name(p->format);
     char text[96];
     if (p->dim >= DGPB_RUN_DIM_COUNT)
-        return DGPB_OK; /* check_texture says so */
+        return DGPB_OK; /* run_check_texture says so */
     if (row->kind == DGPB_KIND_RW_TEXTURE &&
         (p->dim == DGPB_RUN_DIM_2D_MS || given == DGPB_SAMPLE_DEPTH))
         return dgpb_diag_set(d, DGPB_ERR_RUN_KIND, -1,
@@ -338,7 +295,7 @@ static int check_param(const dgpb_run_param *p, const dgpb_param_view *row, dgpb
     case DGPB_KIND_TEXTURE:
     case DGPB_KIND_RW_TEXTURE:
     case DGPB_KIND_TEXTURE_SAMPLER:
-        return check_texture_shape(p, row, d) ? DGPB_ERR_RUN_KIND : check_texture(p, d);
+        return check_texture_shape(p, row, d) ? DGPB_ERR_RUN_KIND : run_check_texture(p, d);
     case DGPB_KIND_SAMPLER:
         return DGPB_OK;
     case DGPB_KIND_INPUT_ATTACHMENT:
@@ -395,7 +352,8 @@ static uint32_t patch_points(const dgpb_target_view *t, const dgpb_entry_view *h
 /*
  * The draw a request asks for fits its pipeline: vertices for a vertex
  * pipeline only (a whole number of patches with tessellation; its groups and
- * threads are not used); a draw runs once.
+ * threads are not used), and vertex buffers for the attributes its vertex
+ * entry reads (vertex_input.c); a draw runs once.
  */
 static int check_draw(const dgpb_target_view *t, const dgpb_run_request *req,
                       const dgpb_entry_view *const *e, dgpb_diag *d)
@@ -405,30 +363,20 @@ static int check_draw(const dgpb_target_view *t, const dgpb_run_request *req,
         return dgpb_diag_set(d, DGPB_ERR_INVALID, -1,
                              "a draw runs once and is not timed (repeat and time are for "
                              "dispatches)");
-    if (!req->fragment || mesh) {
-        if (req->vertices)
-            return dgpb_diag_set(d, DGPB_ERR_INVALID, -1, "%s entry '%s' %s groups, not vertices",
-                                 dgpb_stage_name(e[RUN_MAIN]->stage_id), req->entry,
-                                 mesh ? "draws" : "dispatches");
-        return DGPB_OK;
-    }
-    /* Vertex attributes would need vertex buffers, which no row describes. */
-    spirv_stage_modes m;
-    if (t->code_format_id == DGPB_CODE_FORMAT_SPIRV &&
-        !spirv_stage_read(e[RUN_MAIN]->code.data, e[RUN_MAIN]->code.size, &m, NULL) &&
-        m.vertex_inputs)
-        return dgpb_diag_set(d, DGPB_ERR_UNSUPPORTED, -1,
-                             "vertex entry '%s' reads %u vertex attribute%s (location %u and up), "
-                             "and the runner binds no vertex buffers (no row describes them): "
-                             "read the vertices from a buffer by SV_VertexID",
-                             req->entry, m.vertex_inputs, m.vertex_inputs == 1 ? "" : "s",
-                             m.first_location);
+    if ((!req->fragment || mesh) && req->vertices)
+        return dgpb_diag_set(d, DGPB_ERR_INVALID, -1, "%s entry '%s' %s groups, not vertices",
+                             dgpb_stage_name(e[RUN_MAIN]->stage_id), req->entry,
+                             mesh ? "draws" : "dispatches");
+    int rc = run_check_vertex_inputs(t, e[RUN_MAIN], req, d);
+    if (rc || !req->fragment || mesh)
+        return rc;
+    uint32_t vertices = run_draw_vertices(req);
     uint32_t points = e[RUN_HULL] ? patch_points(t, e[RUN_HULL]) : 0;
-    if (points && req->vertices % points)
+    if (points && vertices % points)
         return dgpb_diag_set(d, DGPB_ERR_INVALID, -1,
                              "%u vertices are no whole number of patches: hull entry '%s' takes "
                              "patches of %u control points",
-                             req->vertices, req->hull, points);
+                             vertices, req->hull, points);
     return DGPB_OK;
 }
 
@@ -446,7 +394,8 @@ int dgpb_run_check(const dgpb_target_view *t, const dgpb_run_request *req,
         return dgpb_diag_set(d, DGPB_ERR_LIMIT, -1, "more than %u parameters", DGPB_RUN_MAX_PARAMS);
     /* A vertex pipeline that draws nothing only creates its pipeline; a mesh pipeline always
        draws (its groups default to 1, as a dispatch's). */
-    bool create_only = render && e[RUN_MAIN]->stage_id != DGPB_STAGE_MESH && !req->vertices;
+    bool create_only =
+        render && e[RUN_MAIN]->stage_id != DGPB_STAGE_MESH && !run_draw_vertices(req);
     for (uint32_t i = 0; i < req->param_count; i++) {
         const dgpb_run_param *p = &req->params[i];
         if (rows)
@@ -457,26 +406,8 @@ int dgpb_run_check(const dgpb_target_view *t, const dgpb_run_request *req,
             if (!strcmp(req->params[j].name, p->name))
                 return dgpb_diag_set(d, DGPB_ERR_INVALID, -1, "parameter '%s' is given twice",
                                      p->name);
-        if (p->kind == DGPB_RUN_KIND_COLOR_ATTACHMENT) {
-            if (!render)
-                return dgpb_diag_set(d, DGPB_ERR_RUN_KIND, -1,
-                                     "'%s': a colour attachment needs a render request", p->name);
-            if ((rc = check_texture(p, d)))
-                return rc;
-            if (p->dim != DGPB_RUN_DIM_2D ||
-                dgpb_run_format_sample_type(p->format) == DGPB_SAMPLE_DEPTH)
-                return dgpb_diag_set(d, DGPB_ERR_RUN_KIND, -1,
-                                     "colour attachment '%s' is a 2d texture of a colour format "
-                                     "(%s %s given)",
-                                     p->name, dgpb_run_format_name(p->format),
-                                     dgpb_run_dim_name(p->dim));
-            for (uint32_t j = 0; j < i; j++)
-                if (req->params[j].kind == DGPB_RUN_KIND_COLOR_ATTACHMENT)
-                    return dgpb_diag_set(d, DGPB_ERR_INVALID, -1,
-                                         "'%s' and '%s': a draw has one colour attachment",
-                                         req->params[j].name, p->name);
-            continue;
-        }
+        if (run_param_is_attachment(p))
+            continue; /* the draw's attachments, checked together below */
         const dgpb_param_view *row = NULL;
         const dgpb_entry_view *owner = NULL;
         for (int k = 0; k < RUN_ENTRY_COUNT && !row; k++)
@@ -533,15 +464,8 @@ int dgpb_run_check(const dgpb_target_view *t, const dgpb_run_request *req,
                                  (int)row->name.len, row->name.ptr, kind_text(row->kind),
                                  (int)e[k]->name.len, e[k]->name.ptr);
         }
-    if (render && !create_only) {
-        bool attachment = false;
-        for (uint32_t i = 0; i < req->param_count; i++)
-            attachment |= req->params[i].kind == DGPB_RUN_KIND_COLOR_ATTACHMENT;
-        if (!attachment)
-            return dgpb_diag_set(d, DGPB_ERR_RUN_MISSING, -1,
-                                 "a draw needs a colour attachment to draw into");
-    }
-    return DGPB_OK;
+    /* The draw's attachments: of one extent, one for every target its fragment entry writes. */
+    return run_check_attachments(t, e[RUN_FRAGMENT], req, create_only, d);
 }
 
 int dgpb_run_load_bundle(const char *path, uint32_t backend, uint8_t **bytes, dgpb_bundle **bundle,
@@ -684,7 +608,7 @@ int dgpb_runner_run(dgpb_runner *r, const char *bundle_path, const dgpb_run_requ
         for (int k = 0; k < RUN_ENTRY_COUNT; k++)
             if (names[k])
                 dgpb_target_find_entry(bd->t, names[k], &entries[k], NULL);
-        rc = r->ops->run(r->host, bundle_path, entries, req, rows, res, &d);
+        rc = r->ops->run(r->host, bundle_path, bd->t, entries, req, rows, res, &d);
     }
     if (rc && diag)
         *diag = d;

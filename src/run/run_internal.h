@@ -22,6 +22,15 @@
 #define run_block_covered dgpb__run_block_covered
 #define run_parse_number dgpb__run_parse_number
 #define run_number_range dgpb__run_number_range
+#define run_check_texture dgpb__run_check_texture
+#define run_vertex_attributes dgpb__run_vertex_attributes
+#define run_vertex_attribute_find dgpb__run_vertex_attribute_find
+#define run_draw_vertices dgpb__run_draw_vertices
+#define run_check_vertex_inputs dgpb__run_check_vertex_inputs
+#define run_color_attachments dgpb__run_color_attachments
+#define run_depth_attachment dgpb__run_depth_attachment
+#define run_fragment_targets dgpb__run_fragment_targets
+#define run_check_attachments dgpb__run_check_attachments
 
 #include "dgpb/run.h"
 
@@ -52,6 +61,12 @@ static inline void run_entry_names(const dgpb_run_request *req, const char *out[
     out[RUN_FRAGMENT] = req->fragment;
 }
 
+/* Whether a request parameter is an attachment of a draw (never a row). */
+static inline bool run_param_is_attachment(const dgpb_run_param *p)
+{
+    return p->kind == DGPB_RUN_KIND_COLOR_ATTACHMENT || p->kind == DGPB_RUN_KIND_DEPTH_ATTACHMENT;
+}
+
 /* One host's operations. `host` is the host's own state. */
 typedef struct run_host_ops {
     void (*destroy)(void *host);
@@ -62,11 +77,11 @@ typedef struct run_host_ops {
      * Runs a request already checked by dgpb_run_check (rows[i] is the row of
      * req->params[i], NULL for an attachment). `key` names the bundle (its
      * path) for caches; `entries` holds RUN_ENTRY_COUNT entries by place
-     * (RUN_MAIN, ...; NULL where absent).
+     * (RUN_MAIN, ...; NULL where absent) of target `t`.
      */
-    int (*run)(void *host, const char *key, const dgpb_entry_view *const *entries,
-               const dgpb_run_request *req, const dgpb_param_view *const *rows,
-               dgpb_run_result *res, dgpb_diag *d);
+    int (*run)(void *host, const char *key, const dgpb_target_view *t,
+               const dgpb_entry_view *const *entries, const dgpb_run_request *req,
+               const dgpb_param_view *const *rows, dgpb_run_result *res, dgpb_diag *d);
 } run_host_ops;
 
 /* Each host's start: its state in *host and its operations in *ops. */
@@ -86,6 +101,9 @@ int run_fail(dgpb_diag *d, int code, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)))
 #endif
     ;
+
+/* Checks a texture description: format, extent, and bytes that match them. */
+int run_check_texture(const dgpb_run_param *p, dgpb_diag *d);
 
 /* The bytes of a buffer parameter: `size`, or `input_size` when no size is given. */
 size_t run_param_bytes(const dgpb_run_param *p);
@@ -111,6 +129,66 @@ void run_groups(const dgpb_run_request *req, const uint32_t group_size[3], uint3
  * format; *name (optional) is the format's name either way.
  */
 uint32_t run_texel_buffer_format(const dgpb_param_view *row, const char **name);
+
+/* ---- vertex_input.c ---------------------------------------------------------- */
+
+/*
+ * The attributes vertex entry `e` reads from its code of `code_format`
+ * (dgpb_run_vertex_attributes, the code not verified here): none for another
+ * stage or a code format other than SPIR-V.
+ */
+int run_vertex_attributes(uint32_t code_format, const dgpb_entry_view *e,
+                          dgpb_run_vertex_attribute **attrs, uint32_t *count, dgpb_diag *d);
+
+/* The attribute `name` names (dgpb_run_vertex_input.name): its index, -1 for none, -2 when
+   the last part of several attributes' names is `name`. */
+int run_vertex_attribute_find(const dgpb_run_vertex_attribute *attrs, uint32_t count,
+                              const char *name);
+
+/* The vertices a vertex pipeline draws: those its vertex buffers hold, else `vertices`. */
+uint32_t run_draw_vertices(const dgpb_run_request *req);
+
+/*
+ * The vertex buffers of a request against the attributes its entry `e` (RUN_MAIN)
+ * reads: only a vertex pipeline takes them; each names one attribute, once, in
+ * the code's type, whole vertices, as many in each; every attribute is given
+ * one where the request draws; `vertices`, where given too, agrees.
+ */
+int run_check_vertex_inputs(const dgpb_target_view *t, const dgpb_entry_view *e,
+                            const dgpb_run_request *req, dgpb_diag *d);
+
+/* ---- attachments.c ----------------------------------------------------------- */
+
+/* The colour attachments of a request, in order (colour attachment i is out[i]); their count. */
+uint32_t run_color_attachments(const dgpb_run_request *req,
+                               const dgpb_run_param *out[DGPB_RUN_MAX_COLOR_ATTACHMENTS]);
+
+/* The depth attachment of a request, or NULL. */
+const dgpb_run_param *run_depth_attachment(const dgpb_run_request *req);
+
+/*
+ * The targets fragment entry `fragment` writes, from its code of
+ * `code_format`: bit i of *written for SV_Target<i> (its code's Output
+ * variable of Location i), and (optional) each one's sample type
+ * (dgpb_sample_type; 0 where its type is none). None for a code format other
+ * than SPIR-V. DGPB_ERR_UNSUPPORTED for a location past
+ * DGPB_RUN_MAX_COLOR_ATTACHMENTS; DGPB_ERR_CORRUPT for code that cannot be
+ * read.
+ */
+int run_fragment_targets(uint32_t code_format, const dgpb_entry_view *fragment,
+                         uint32_t *written, uint32_t sample_types[DGPB_RUN_MAX_COLOR_ATTACHMENTS],
+                         dgpb_diag *d);
+
+/*
+ * The attachments of a request (docs/run.md, "Drawing"): only a render request
+ * has them; each a 2D texture of a colour format (a depth format for the depth
+ * attachment, at most one), all of one extent; a depth test of a known compare
+ * op, cleared to a depth from 0 to 1. A request that draws (not `create_only`)
+ * has one attachment at least, and a colour attachment for every target
+ * `fragment` writes, of its sample type.
+ */
+int run_check_attachments(const dgpb_target_view *t, const dgpb_entry_view *fragment,
+                          const dgpb_run_request *req, bool create_only, dgpb_diag *d);
 
 /* ---- value_text.c ------------------------------------------------------------ */
 

@@ -4,8 +4,8 @@
  * push constants, the dispatches or the draw, the copies back), submitting
  * and waiting, then every buffer and texture read back and, with `time`, the
  * GPU time of each dispatch from a timestamp before and after it. A draw
- * renders into the colour attachment with dynamic rendering: vkCmdDraw for
- * a vertex pipeline, vkCmdDrawMeshTasksEXT for a mesh pipeline.
+ * (its attachments, vertex buffers and commands: vulkan_render.c) renders
+ * with dynamic rendering.
  */
 #include <string.h>
 
@@ -38,9 +38,9 @@ static VkPipelineStageFlags pipeline_stages(VkShaderStageFlags stages)
     return out;
 }
 
-int vk_run(void *host, const char *key, const dgpb_entry_view *const *entries,
-           const dgpb_run_request *c, const dgpb_param_view *const *rows, dgpb_run_result *result,
-           dgpb_diag *r)
+int vk_run(void *host, const char *key, const dgpb_target_view *t,
+           const dgpb_entry_view *const *entries, const dgpb_run_request *c,
+           const dgpb_param_view *const *rows, dgpb_run_result *result, dgpb_diag *r)
 {
     vk_host *vk = host;
     for (uint32_t i = 0; i < c->param_count; i++) {
@@ -50,10 +50,10 @@ int vk_run(void *host, const char *key, const dgpb_entry_view *const *entries,
     result->output_count = c->param_count;
     memcpy(result->thread_group_size, entries[0]->thread_group_size,
            sizeof result->thread_group_size);
-    pipeline *p = vk_get_pipeline(vk, key, c, r, entries);
+    pipeline *p = vk_get_pipeline(vk, key, t, c, r, entries);
     if (!p)
         return r->code;
-    if (p->graphics && !p->mesh && c->vertices == 0)
+    if (p->graphics && !p->mesh && run_draw_vertices(c) == 0)
         return DGPB_OK; /* created only */
     uint32_t repeat = c->repeat ? c->repeat : 1;
     bool timed = c->time && !p->graphics;
@@ -62,16 +62,16 @@ int vk_run(void *host, const char *key, const dgpb_entry_view *const *entries,
                         "device '%s' has no timestamps on its compute queue (needed for timing)",
                         vk->device_name);
 
-    resource res[MAX_SLOTS + 1];
+    resource res[MAX_SLOTS];
     memset(res, 0, sizeof res);
-    for (uint32_t i = 0; i < MAX_SLOTS + 1; i++)
+    for (uint32_t i = 0; i < MAX_SLOTS; i++)
         res[i].index = -1;
+    vk_draw draw;
+    memset(&draw, 0, sizeof draw);
     VkQueryPool queries = VK_NULL_HANDLE;
     VkDescriptorPool pool = VK_NULL_HANDLE;
     VkCommandBuffer cmd = VK_NULL_HANDLE;
     VkFence fence = VK_NULL_HANDLE;
-    const dgpb_run_param *att = vk_attachment_of(c);
-    resource *att_res = &res[MAX_SLOTS];
     uint8_t *push = NULL;
 
     for (uint32_t i = 0; i < p->slot_count; i++)
@@ -94,26 +94,13 @@ int vk_run(void *host, const char *key, const dgpb_entry_view *const *entries,
             }
         }
     }
-    /* A render that reads its colour attachment as input attachment 0 (dynamic rendering
-       local read, docs/run.md): the attachment in the layout of both uses. */
+    /* A render that reads its colour attachments as input attachments (dynamic rendering
+       local read, docs/run.md): the attachments in the layout of both uses. */
     bool local_read = false;
     for (uint32_t i = 0; i < p->slot_count; i++)
         local_read |= p->slots[i].type == VK_DESCRIPTOR_TYPE_INPUT_ATTACHMENT;
-    VkImageLayout att_layout = local_read ? VK_IMAGE_LAYOUT_RENDERING_LOCAL_READ_KHR
-                                          : VK_IMAGE_LAYOUT_COLOR_ATTACHMENT_OPTIMAL;
-    if (p->graphics) {
-        if (!att) {
-            run_fail(r, DGPB_ERR_RUN_MISSING,
-                     "a render request that draws needs a colour attachment");
-            goto out;
-        }
-        att_res->index = (int)(att - c->params);
-        if (!vk_make_image(vk, att_res, att,
-                           VK_IMAGE_USAGE_COLOR_ATTACHMENT_BIT |
-                               (local_read ? VK_IMAGE_USAGE_INPUT_ATTACHMENT_BIT : 0),
-                           r))
-            goto out;
-    }
+    if (p->graphics && !vk_draw_prepare(vk, p, t, entries, c, local_read, &draw, r))
+        goto out;
     if (timed) {
         VkQueryPoolCreateInfo qci = {.sType = VK_STRUCTURE_TYPE_QUERY_POOL_CREATE_INFO,
                                      .queryType = VK_QUERY_TYPE_TIMESTAMP,
@@ -164,8 +151,10 @@ int vk_run(void *host, const char *key, const dgpb_entry_view *const *entries,
                                     .imageLayout = s->type == VK_DESCRIPTOR_TYPE_STORAGE_IMAGE
                                                        ? VK_IMAGE_LAYOUT_GENERAL
                                                        : VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL};
-        if (s->type == VK_DESCRIPTOR_TYPE_INPUT_ATTACHMENT) /* the colour attachment itself */
-            ii = (VkDescriptorImageInfo){.imageView = att_res->view, .imageLayout = att_layout};
+        if (s->type == VK_DESCRIPTOR_TYPE_INPUT_ATTACHMENT) /* colour attachment i itself */
+            ii = (VkDescriptorImageInfo){
+                .imageView = draw.colors[DGPB_SHAPE_ATTACHMENT_OF(s->row->offset)].view,
+                .imageLayout = draw.color_layout};
         bool is_buffer = s->type == VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER ||
                          s->type == VK_DESCRIPTOR_TYPE_STORAGE_BUFFER;
         bool is_texels = s->type == VK_DESCRIPTOR_TYPE_UNIFORM_TEXEL_BUFFER ||
@@ -246,55 +235,7 @@ int vk_run(void *host, const char *key, const dgpb_entry_view *const *entries,
         }
         result->dispatches = repeat;
     } else {
-        /* The attachment starts as its input (loaded), or cleared to zero. */
-        VkAccessFlags att_access = VK_ACCESS_COLOR_ATTACHMENT_READ_BIT |
-                                   VK_ACCESS_COLOR_ATTACHMENT_WRITE_BIT |
-                                   (local_read ? VK_ACCESS_INPUT_ATTACHMENT_READ_BIT : 0);
-        VkPipelineStageFlags att_stages = VK_PIPELINE_STAGE_COLOR_ATTACHMENT_OUTPUT_BIT |
-                                          (local_read ? VK_PIPELINE_STAGE_FRAGMENT_SHADER_BIT : 0);
-        if (att->input) {
-            vk_image_barrier(cmd, att_res->img, att_res->aspect, VK_IMAGE_LAYOUT_UNDEFINED,
-                             VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL, 0, VK_ACCESS_TRANSFER_WRITE_BIT,
-                             VK_PIPELINE_STAGE_TOP_OF_PIPE_BIT, VK_PIPELINE_STAGE_TRANSFER_BIT);
-            vk_copy_image(cmd, att_res, true);
-            vk_image_barrier(cmd, att_res->img, att_res->aspect,
-                             VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL, att_layout,
-                             VK_ACCESS_TRANSFER_WRITE_BIT, att_access,
-                             VK_PIPELINE_STAGE_TRANSFER_BIT, att_stages);
-        } else {
-            vk_image_barrier(cmd, att_res->img, att_res->aspect, VK_IMAGE_LAYOUT_UNDEFINED,
-                             att_layout, 0, att_access, VK_PIPELINE_STAGE_TOP_OF_PIPE_BIT,
-                             att_stages);
-        }
-        VkRenderingAttachmentInfo ca = {.sType = VK_STRUCTURE_TYPE_RENDERING_ATTACHMENT_INFO,
-                                        .imageView = att_res->view,
-                                        .imageLayout = att_layout,
-                                        .loadOp = att->input ? VK_ATTACHMENT_LOAD_OP_LOAD
-                                                             : VK_ATTACHMENT_LOAD_OP_CLEAR,
-                                        .storeOp = VK_ATTACHMENT_STORE_OP_STORE};
-        VkRenderingInfo ri = {.sType = VK_STRUCTURE_TYPE_RENDERING_INFO,
-                              .renderArea = {{0, 0}, {att->width, att->height}},
-                              .layerCount = 1,
-                              .colorAttachmentCount = 1,
-                              .pColorAttachments = &ca};
-        vk->begin_rendering(cmd, &ri);
-        VkViewport viewport = {0, 0, (float)att->width, (float)att->height, 0, 1};
-        VkRect2D scissor = {{0, 0}, {att->width, att->height}};
-        vkCmdSetViewport(cmd, 0, 1, &viewport);
-        vkCmdSetScissor(cmd, 0, 1, &scissor);
-        if (p->mesh) {
-            run_groups(c, p->group_size, result->groups);
-            vk->draw_mesh_tasks(cmd, result->groups[0], result->groups[1], result->groups[2]);
-        } else {
-            vkCmdDraw(cmd, c->vertices, 1, 0, 0);
-        }
-        result->dispatches = 1;
-        vk->end_rendering(cmd);
-        vk_image_barrier(cmd, att_res->img, att_res->aspect, att_layout,
-                         VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL, VK_ACCESS_COLOR_ATTACHMENT_WRITE_BIT,
-                         VK_ACCESS_TRANSFER_READ_BIT, VK_PIPELINE_STAGE_COLOR_ATTACHMENT_OUTPUT_BIT,
-                         VK_PIPELINE_STAGE_TRANSFER_BIT);
-        vk_copy_image(cmd, att_res, false);
+        vk_draw_record(vk, cmd, p, c, &draw, result);
     }
     /* Read back: storage images through their staging buffers, then everything to the host. */
     for (uint32_t i = 0; i < p->slot_count; i++) {
@@ -330,11 +271,13 @@ int vk_run(void *host, const char *key, const dgpb_entry_view *const *entries,
 
     /* Read every buffer and texture back; the times of the dispatches. */
     result->ran = true;
-    for (uint32_t i = 0; i < MAX_SLOTS + 1; i++) {
+    for (uint32_t i = 0; i < MAX_SLOTS; i++) {
         int k = res[i].index;
         if (k >= 0 && res[i].map && !vk_read_back(&res[i], &c->params[k], &result->outputs[k], r))
             goto out;
     }
+    if (p->graphics && !vk_draw_read_back(&draw, c, result, r))
+        goto out;
     if (timed) {
         uint64_t *ticks = mem_calloc(2 * repeat, sizeof *ticks);
         result->times_ms = mem_calloc(repeat, sizeof *result->times_ms);
@@ -353,8 +296,8 @@ int vk_run(void *host, const char *key, const dgpb_entry_view *const *entries,
         }
         uint64_t mask = vk->timestamp_bits >= 64 ? ~0ull : (1ull << vk->timestamp_bits) - 1;
         for (uint32_t n = 0; n < repeat; n++) {
-            uint64_t t = (ticks[2 * n + 1] - ticks[2 * n]) & mask;
-            result->times_ms[n] = (double)t * vk->timestamp_period / 1e6;
+            uint64_t elapsed = (ticks[2 * n + 1] - ticks[2 * n]) & mask;
+            result->times_ms[n] = (double)elapsed * vk->timestamp_period / 1e6;
         }
         result->time_count = repeat;
         dgpb_free(ticks);
@@ -366,8 +309,9 @@ out:
         vkFreeCommandBuffers(vk->device, vk->pool, 1, &cmd);
     if (pool)
         vkDestroyDescriptorPool(vk->device, pool, NULL);
-    for (uint32_t i = 0; i < MAX_SLOTS + 1; i++)
+    for (uint32_t i = 0; i < MAX_SLOTS; i++)
         vk_free_resource(vk, &res[i]);
+    vk_draw_free(vk, &draw);
     if (queries)
         vkDestroyQueryPool(vk->device, queries, NULL);
     dgpb_free(push);

@@ -3,9 +3,10 @@
  * limits, the host's state, the pipelines it keeps and the resources of one
  * run (internal).
  *
- * The host in six files, each calling only those below it: vulkan.c (the
+ * The host in seven files, each calling only those below it: vulkan.c (the
  * instance and device, and the host's operations for run.c), vulkan_dispatch.c
- * (one run: recording, submitting, reading back), vulkan_pipeline.c
+ * (one run: recording, submitting, reading back), vulkan_render.c (a draw's
+ * attachments and vertex buffers, and the draw), vulkan_pipeline.c
  * (pipelines, built from the parameter table only and kept per bundle and
  * entries), vulkan_fill.c (filling multisampled textures by drawing),
  * vulkan_resources.c (buffers, images and samplers of one run) and
@@ -17,7 +18,11 @@
 /* Linked as dgpb__<name> (CONTRIBUTING.md, "Code conventions"). */
 #define vk_run dgpb__vk_run
 #define vk_get_pipeline dgpb__vk_get_pipeline
-#define vk_attachment_of dgpb__vk_attachment_of
+#define vk_draw_prepare dgpb__vk_draw_prepare
+#define vk_draw_record dgpb__vk_draw_record
+#define vk_draw_read_back dgpb__vk_draw_read_back
+#define vk_draw_free dgpb__vk_draw_free
+#define vk_make_buffer dgpb__vk_make_buffer
 #define vk_make_image dgpb__vk_make_image
 #define vk_free_resource dgpb__vk_free_resource
 #define vk_case_param dgpb__vk_case_param
@@ -84,6 +89,7 @@ typedef struct pipeline {
     uint32_t group_size[3]; /* compute; the first stage of a mesh pipeline */
     bool graphics;          /* a render pipeline */
     bool mesh;              /* drawn with vkCmdDrawMeshTasksEXT */
+    uint32_t vertex_bindings; /* a vertex pipeline: one binding per attribute, in its order */
 } pipeline;
 
 /* A pipeline that fills multisampled textures (vulkan_fill.c), per view format and samples. */
@@ -248,6 +254,53 @@ static inline VkFormat vk_format(uint32_t f)
     }
 }
 
+/* The Vulkan format of a dgpb_run_vertex_format; VK_FORMAT_UNDEFINED for none. */
+static inline VkFormat vk_vertex_format(uint32_t f)
+{
+    static const VkFormat formats[DGPB_RUN_VERTEX_COUNT] = {
+        VK_FORMAT_UNDEFINED,
+        VK_FORMAT_R32_SFLOAT,
+        VK_FORMAT_R32G32_SFLOAT,
+        VK_FORMAT_R32G32B32_SFLOAT,
+        VK_FORMAT_R32G32B32A32_SFLOAT,
+        VK_FORMAT_R32_SINT,
+        VK_FORMAT_R32G32_SINT,
+        VK_FORMAT_R32G32B32_SINT,
+        VK_FORMAT_R32G32B32A32_SINT,
+        VK_FORMAT_R32_UINT,
+        VK_FORMAT_R32G32_UINT,
+        VK_FORMAT_R32G32B32_UINT,
+        VK_FORMAT_R32G32B32A32_UINT};
+    return f < DGPB_RUN_VERTEX_COUNT ? formats[f] : VK_FORMAT_UNDEFINED;
+}
+
+/* The Vulkan compare op of a dgpb_run_compare (LESS for one out of range). */
+static inline VkCompareOp vk_compare_op(uint32_t c)
+{
+    static const VkCompareOp ops[DGPB_RUN_COMPARE_COUNT] = {
+        [DGPB_RUN_COMPARE_LESS] = VK_COMPARE_OP_LESS,
+        [DGPB_RUN_COMPARE_NEVER] = VK_COMPARE_OP_NEVER,
+        [DGPB_RUN_COMPARE_EQUAL] = VK_COMPARE_OP_EQUAL,
+        [DGPB_RUN_COMPARE_LESS_OR_EQUAL] = VK_COMPARE_OP_LESS_OR_EQUAL,
+        [DGPB_RUN_COMPARE_GREATER] = VK_COMPARE_OP_GREATER,
+        [DGPB_RUN_COMPARE_NOT_EQUAL] = VK_COMPARE_OP_NOT_EQUAL,
+        [DGPB_RUN_COMPARE_GREATER_OR_EQUAL] = VK_COMPARE_OP_GREATER_OR_EQUAL,
+        [DGPB_RUN_COMPARE_ALWAYS] = VK_COMPARE_OP_ALWAYS};
+    return c < DGPB_RUN_COMPARE_COUNT ? ops[c] : VK_COMPARE_OP_LESS;
+}
+
+/* The attachments and vertex buffers of one draw (vulkan_render.c). */
+typedef struct vk_draw {
+    resource colors[DGPB_RUN_MAX_COLOR_ATTACHMENTS]; /* colour attachment i */
+    uint32_t color_count;
+    resource depth; /* the depth attachment; img null when there is none */
+    resource vertex_buffers[DGPB_RUN_MAX_VERTEX_INPUTS]; /* binding i: the pipeline's attribute i */
+    uint32_t vertex_buffer_count;
+    uint32_t vertices;         /* a vertex pipeline draws these */
+    VkImageLayout color_layout; /* of the colour attachments while drawing */
+    bool local_read;            /* read as input attachments too (dynamic rendering local read) */
+} vk_draw;
+
 /* ---- vulkan_features.c ------------------------------------------------------- */
 
 /* What the device has: its feature structs, extensions and subgroup operations. */
@@ -274,24 +327,54 @@ VkShaderStageFlags vk_stage_bit(uint32_t stage);
 /* ---- vulkan_dispatch.c ------------------------------------------------------- */
 
 /* The host's run operation (run_host_ops.run): one request, from pipeline to results. */
-int vk_run(void *host, const char *key, const dgpb_entry_view *const *entries,
-           const dgpb_run_request *c, const dgpb_param_view *const *rows, dgpb_run_result *result,
-           dgpb_diag *r);
+int vk_run(void *host, const char *key, const dgpb_target_view *t,
+           const dgpb_entry_view *const *entries, const dgpb_run_request *c,
+           const dgpb_param_view *const *rows, dgpb_run_result *result, dgpb_diag *r);
 
 /* ---- vulkan_pipeline.c ------------------------------------------------------- */
 
 /*
  * The pipeline of a request: found in the host's cache (a failure is kept
  * and given again), or created from the bundle's entries (RUN_ENTRY_COUNT,
- * by place). NULL on failure.
+ * by place) of target `t`. NULL on failure.
  */
-pipeline *vk_get_pipeline(vk_host *vk, const char *bundle_key, const dgpb_run_request *c,
-                          dgpb_diag *r, const dgpb_entry_view *const *entries);
+pipeline *vk_get_pipeline(vk_host *vk, const char *bundle_key, const dgpb_target_view *t,
+                          const dgpb_run_request *c, dgpb_diag *r,
+                          const dgpb_entry_view *const *entries);
 
-/* The colour attachment of a render request, if any. */
-const dgpb_run_param *vk_attachment_of(const dgpb_run_request *c);
+/* ---- vulkan_render.c ---------------------------------------------------------- */
+
+/*
+ * Creates the attachments of render request `c` (colour attachments for input
+ * attachments too where `local_read`) and the vertex buffers of its pipeline
+ * `p`, whose vertex entry is entries[RUN_MAIN] (of target `t`). vk_draw_free
+ * releases them, whatever the result.
+ */
+bool vk_draw_prepare(vk_host *vk, const pipeline *p, const dgpb_target_view *t,
+                     const dgpb_entry_view *const *entries, const dgpb_run_request *c,
+                     bool local_read, vk_draw *draw, dgpb_diag *r);
+
+/*
+ * Records the draw: the attachments loaded or cleared, the vertex buffers
+ * bound, vkCmdDraw (vkCmdDrawMeshTasksEXT for a mesh pipeline), then every
+ * attachment copied to its staging buffer. The pipeline and its descriptor
+ * sets are bound already. Fills the result's groups, dispatches and vertices.
+ */
+void vk_draw_record(vk_host *vk, VkCommandBuffer cmd, const pipeline *p,
+                    const dgpb_run_request *c, vk_draw *draw, dgpb_run_result *result);
+
+/* Copies every attachment's texels into the result, after the draw. */
+bool vk_draw_read_back(const vk_draw *draw, const dgpb_run_request *c, dgpb_run_result *result,
+                       dgpb_diag *r);
+
+/* Releases what vk_draw_prepare made (a zeroed draw is a no-op). */
+void vk_draw_free(vk_host *vk, vk_draw *draw);
 
 /* ---- vulkan_resources.c ------------------------------------------------------ */
+
+/* Creates a buffer of `size` bytes in host-visible coherent memory, mapped and zeroed. */
+bool vk_make_buffer(vk_host *vk, resource *res, VkDeviceSize size, VkBufferUsageFlags usage,
+                    dgpb_diag *r);
 
 /* Creates an image for a texture parameter (its view, and its staging buffer filled). */
 bool vk_make_image(vk_host *vk, resource *res, const dgpb_run_param *cp, VkImageUsageFlags usage,

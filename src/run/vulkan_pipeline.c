@@ -2,9 +2,10 @@
  * src/run/vulkan_pipeline.c - the Vulkan host's pipelines (vulkan_internal.h):
  * built from the parameter table only (descriptor set layouts per space,
  * uniform blocks of the value rows, one push-constant range for the launch
- * space) and kept per bundle, entries and attachment format: compute
+ * space) and kept per bundle, entries and attachment formats: compute
  * pipelines, and render pipelines of vertex (tessellation, geometry) or mesh
- * (amplification) stages, their primitive assembly read from the code.
+ * (amplification) stages, their primitive assembly, vertex attributes and
+ * the targets their fragment entry writes read from the code.
  */
 #include <stdio.h>
 #include <string.h>
@@ -71,24 +72,25 @@ static bool add_value_row(const dgpb_param_view **values, uint32_t *count,
 
 /*
  * Whether an input attachment row can be bound (docs/run.md, "Input
- * attachments"): in a render, which reads it from the one colour attachment,
- * input attachment 0 through dynamic rendering local read
+ * attachments"): in a render, which reads input attachment i from its colour
+ * attachment i (of `colors`) through dynamic rendering local read
  * (VK_KHR_dynamic_rendering_local_read, which maps colour attachment i to
  * input attachment index i). DGPB_ERR_UNSUPPORTED (the runner's limits) or
  * DGPB_ERR_RUN_CAPABILITY (the device's) naming the row otherwise.
  */
 static bool input_attachment_ok(const vk_host *vk, const pipeline *p, const dgpb_entry_view *e,
-                                const dgpb_param_view *row, dgpb_diag *r)
+                                const dgpb_param_view *row, uint32_t colors, dgpb_diag *r)
 {
     char shape[96];
     dgpb_shape_text(row->offset, shape, sizeof shape);
     if (!p->graphics || (row->offset & DGPB_SHAPE_MULTISAMPLED) ||
-        DGPB_SHAPE_ATTACHMENT_OF(row->offset) != 0) {
+        DGPB_SHAPE_ATTACHMENT_OF(row->offset) >= colors) {
         run_fail(r, DGPB_ERR_UNSUPPORTED,
                  "parameter '%.*s' of entry '%.*s' is an input attachment (%s), which this runner "
-                 "cannot bind: it reads input attachment 0 of a render, its single-sampled "
-                 "colour attachment, only",
-                 (int)row->name.len, row->name.ptr, (int)e->name.len, e->name.ptr, shape);
+                 "cannot bind: a render reads input attachment i from its colour attachment i, "
+                 "single-sampled, and this one has %u",
+                 (int)row->name.len, row->name.ptr, (int)e->name.len, e->name.ptr, shape,
+                 p->graphics ? colors : 0);
         return false;
     }
     if (!vk->local_read) {
@@ -127,7 +129,8 @@ static bool sampler_compares(const dgpb_entry_view *e, const dgpb_param_view *ro
  * (space, binding), and value rows of space DGPB_SPACE_LAUNCH to the
  * push-constant range.
  */
-static bool add_rows(const vk_host *vk, pipeline *p, const dgpb_entry_view *e, dgpb_diag *r)
+static bool add_rows(const vk_host *vk, pipeline *p, const dgpb_entry_view *e, uint32_t colors,
+                     dgpb_diag *r)
 {
     for (uint32_t i = 0; i < e->param_count; i++) {
         const dgpb_param_view *row = dgpb_entry_param(e, i);
@@ -178,7 +181,8 @@ static bool add_rows(const vk_host *vk, pipeline *p, const dgpb_entry_view *e, d
                      (int)row->name.len, row->name.ptr, (int)e->name.len, e->name.ptr);
             return false;
         }
-        if (row->kind == DGPB_KIND_INPUT_ATTACHMENT && !input_attachment_ok(vk, p, e, row, r))
+        if (row->kind == DGPB_KIND_INPUT_ATTACHMENT &&
+            !input_attachment_ok(vk, p, e, row, colors, r))
             return false;
         /* A texture and a sampler sharing a binding are one combined image-sampler: the
            texture's slot makes both, and the sampler row adds nothing. */
@@ -337,16 +341,25 @@ static bool make_layout(vk_host *vk, pipeline *p, VkShaderStageFlags stages, dgp
     return true;
 }
 
-const dgpb_run_param *vk_attachment_of(const dgpb_run_request *c)
-{
-    for (uint32_t i = 0; i < c->param_count; i++)
-        if (c->params[i].kind == DGPB_RUN_KIND_COLOR_ATTACHMENT)
-            return &c->params[i];
-    return NULL;
-}
+static bool create_pipeline(vk_host *vk, pipeline *p, const dgpb_target_view *t,
+                            const dgpb_entry_view *const *entries, const dgpb_run_request *c,
+                            dgpb_diag *r);
 
-static bool create_pipeline(vk_host *vk, pipeline *p, const dgpb_entry_view *const *entries,
-                            const dgpb_run_request *c, VkFormat color, dgpb_diag *r);
+/* The attachments of a request in a cache key: each colour format, the depth format and its
+   test. */
+static void attachments_key(const dgpb_run_request *c, char *buf, size_t n)
+{
+    const dgpb_run_param *colors[DGPB_RUN_MAX_COLOR_ATTACHMENTS];
+    uint32_t count = run_color_attachments(c, colors);
+    const dgpb_run_param *depth = run_depth_attachment(c);
+    size_t len = 0;
+    buf[0] = 0;
+    for (uint32_t i = 0; i < count && len < n; i++)
+        len += (size_t)snprintf(buf + len, n - len, "/%d", (int)vk_format(colors[i]->format));
+    if (depth && len < n)
+        snprintf(buf + len, n - len, "/depth %d %u", (int)vk_format(depth->format),
+                 c->depth_compare);
+}
 
 /*
  * The pipeline constants a request sets, as hex after the cache key's tail:
@@ -370,15 +383,15 @@ static void constants_key(const dgpb_run_request *c, const dgpb_entry_view *cons
         }
 }
 
-pipeline *vk_get_pipeline(vk_host *vk, const char *bundle_key, const dgpb_run_request *c,
-                          dgpb_diag *r, const dgpb_entry_view *const *entries)
+pipeline *vk_get_pipeline(vk_host *vk, const char *bundle_key, const dgpb_target_view *t,
+                          const dgpb_run_request *c, dgpb_diag *r,
+                          const dgpb_entry_view *const *entries)
 {
     bool gfx = c->fragment != NULL;
-    const dgpb_run_param *att = vk_attachment_of(c);
-    VkFormat color = att ? vk_format(att->format) : VK_FORMAT_R32G32B32A32_SFLOAT;
-    char tail[64 + 1024], consts[1024];
+    char tail[256 + 1024], attachments[256], consts[1024];
+    attachments_key(c, attachments, sizeof attachments);
     constants_key(c, entries, consts, sizeof consts);
-    snprintf(tail, sizeof tail, "/%d%s", (int)color, consts);
+    snprintf(tail, sizeof tail, "%s%s", attachments, consts);
     /* The key: the bundle, each place's entry name (empty where none), the tail. */
     const char *names[RUN_ENTRY_COUNT];
     run_entry_names(c, names);
@@ -411,7 +424,7 @@ pipeline *vk_get_pipeline(vk_host *vk, const char *bundle_key, const dgpb_run_re
     p->key = key;
     p->graphics = gfx;
     p->mesh = gfx && entries[RUN_MAIN]->stage_id == DGPB_STAGE_MESH;
-    if (!create_pipeline(vk, p, entries, c, color, r) &&
+    if (!create_pipeline(vk, p, t, entries, c, r) &&
         (p->failure = mem_alloc(sizeof *p->failure)))
         *p->failure = *r;
     if (!p->pipe && !p->failure) { /* no memory to remember why: try again next time */
@@ -493,16 +506,167 @@ static bool assembly(const dgpb_entry_view *const *entries, VkPrimitiveTopology 
     return true;
 }
 
+/*
+ * The vertex input of a vertex pipeline (docs/run.md, "Vertex buffers"): a
+ * binding per attribute its vertex entry's code reads, in the code's order,
+ * tightly packed, the attribute at its location in its type's format.
+ */
+static bool vertex_input(pipeline *p, uint32_t code_format, const dgpb_entry_view *e,
+                         VkVertexInputBindingDescription *bindings,
+                         VkVertexInputAttributeDescription *attributes, dgpb_diag *r)
+{
+    dgpb_run_vertex_attribute *attrs = NULL;
+    uint32_t n = 0;
+    if (run_vertex_attributes(code_format, e, &attrs, &n, r))
+        return false;
+    bool ok = true;
+    for (uint32_t i = 0; i < n && ok; i++) {
+        VkFormat format = vk_vertex_format(attrs[i].format);
+        if (i >= DGPB_RUN_MAX_VERTEX_INPUTS || format == VK_FORMAT_UNDEFINED) {
+            run_fail(r, DGPB_ERR_UNSUPPORTED,
+                     "vertex attribute '%s' of entry '%.*s' is %s, which the runner has no "
+                     "vertex format of (32-bit scalars and vectors, at most %d of them)",
+                     attrs[i].name, (int)e->name.len, e->name.ptr, attrs[i].type,
+                     DGPB_RUN_MAX_VERTEX_INPUTS);
+            ok = false;
+            break;
+        }
+        bindings[i] = (VkVertexInputBindingDescription){
+            .binding = i,
+            .stride = dgpb_run_vertex_format_size(attrs[i].format),
+            .inputRate = VK_VERTEX_INPUT_RATE_VERTEX};
+        attributes[i] = (VkVertexInputAttributeDescription){
+            .location = attrs[i].location, .binding = i, .format = format, .offset = 0};
+    }
+    p->vertex_bindings = ok ? n : 0;
+    dgpb_free(attrs);
+    return ok;
+}
+
+/*
+ * Creates a render pipeline of stages `st` (dynamic rendering): its vertex
+ * input and primitive assembly from the code, a colour attachment per
+ * request colour attachment (written where the fragment entry writes its
+ * target, else kept), the depth test of the request's depth attachment.
+ * False with the failure in `r` before Vulkan is asked; else *res is
+ * vkCreateGraphicsPipelines'.
+ */
+static bool render_pipeline(vk_host *vk, pipeline *p, const dgpb_target_view *t,
+                            const dgpb_entry_view *const *entries, const dgpb_run_request *c,
+                            const VkPipelineShaderStageCreateInfo *st, uint32_t stage_count,
+                            VkResult *res, dgpb_diag *r)
+{
+    if (!vk->dynamic_rendering || !vk->graphics_queue) {
+        run_fail(r, DGPB_ERR_RUN_CAPABILITY,
+                 "device '%s' has no graphics queue with dynamic rendering (Vulkan 1.3)",
+                 vk->device_name);
+        return false;
+    }
+    if (p->mesh && !vk->draw_mesh_tasks) {
+        run_fail(r, DGPB_ERR_RUN_CAPABILITY,
+                 "device '%s' draws no mesh pipelines (VK_EXT_mesh_shader's meshShader)",
+                 vk->device_name);
+        return false;
+    }
+    VkPrimitiveTopology topology = VK_PRIMITIVE_TOPOLOGY_TRIANGLE_LIST;
+    uint32_t patch = 0;
+    VkVertexInputBindingDescription bindings[DGPB_RUN_MAX_VERTEX_INPUTS];
+    VkVertexInputAttributeDescription attributes[DGPB_RUN_MAX_VERTEX_INPUTS];
+    if (!p->mesh && (!assembly(entries, &topology, &patch, r) ||
+                     !vertex_input(p, t->code_format_id, entries[RUN_MAIN], bindings,
+                                   attributes, r)))
+        return false;
+    uint32_t written = 0;
+    if (run_fragment_targets(t->code_format_id, entries[RUN_FRAGMENT], &written, NULL, r))
+        return false;
+    const dgpb_run_param *colors[DGPB_RUN_MAX_COLOR_ATTACHMENTS];
+    uint32_t color_count = run_color_attachments(c, colors);
+    VkFormat color_formats[DGPB_RUN_MAX_COLOR_ATTACHMENTS];
+    VkPipelineColorBlendAttachmentState blend[DGPB_RUN_MAX_COLOR_ATTACHMENTS];
+    for (uint32_t i = 0; i < color_count; i++) {
+        color_formats[i] = vk_format(colors[i]->format);
+        /* No blending; an attachment no target writes keeps its texels. */
+        blend[i] = (VkPipelineColorBlendAttachmentState){
+            .colorWriteMask = (written & (1u << i)) ? 0xFu : 0u};
+    }
+    const dgpb_run_param *depth = run_depth_attachment(c);
+    VkPipelineVertexInputStateCreateInfo vi = {
+        .sType = VK_STRUCTURE_TYPE_PIPELINE_VERTEX_INPUT_STATE_CREATE_INFO,
+        .vertexBindingDescriptionCount = p->vertex_bindings,
+        .pVertexBindingDescriptions = bindings,
+        .vertexAttributeDescriptionCount = p->vertex_bindings,
+        .pVertexAttributeDescriptions = attributes};
+    VkPipelineInputAssemblyStateCreateInfo ia = {
+        .sType = VK_STRUCTURE_TYPE_PIPELINE_INPUT_ASSEMBLY_STATE_CREATE_INFO,
+        .topology = topology};
+    VkPipelineTessellationStateCreateInfo ts = {
+        .sType = VK_STRUCTURE_TYPE_PIPELINE_TESSELLATION_STATE_CREATE_INFO,
+        .patchControlPoints = patch};
+    VkPipelineViewportStateCreateInfo vp = {
+        .sType = VK_STRUCTURE_TYPE_PIPELINE_VIEWPORT_STATE_CREATE_INFO,
+        .viewportCount = 1,
+        .scissorCount = 1};
+    VkPipelineRasterizationStateCreateInfo rs = {
+        .sType = VK_STRUCTURE_TYPE_PIPELINE_RASTERIZATION_STATE_CREATE_INFO,
+        .polygonMode = VK_POLYGON_MODE_FILL,
+        .cullMode = VK_CULL_MODE_NONE,
+        .frontFace = VK_FRONT_FACE_COUNTER_CLOCKWISE,
+        .lineWidth = 1.0f};
+    VkPipelineMultisampleStateCreateInfo ms = {
+        .sType = VK_STRUCTURE_TYPE_PIPELINE_MULTISAMPLE_STATE_CREATE_INFO,
+        .rasterizationSamples = VK_SAMPLE_COUNT_1_BIT};
+    VkPipelineDepthStencilStateCreateInfo dss = {
+        .sType = VK_STRUCTURE_TYPE_PIPELINE_DEPTH_STENCIL_STATE_CREATE_INFO,
+        .depthTestEnable = VK_TRUE,
+        .depthWriteEnable = VK_TRUE,
+        .depthCompareOp = vk_compare_op(c->depth_compare)};
+    VkPipelineColorBlendStateCreateInfo cb = {
+        .sType = VK_STRUCTURE_TYPE_PIPELINE_COLOR_BLEND_STATE_CREATE_INFO,
+        .attachmentCount = color_count,
+        .pAttachments = blend};
+    VkDynamicState dyn[2] = {VK_DYNAMIC_STATE_VIEWPORT, VK_DYNAMIC_STATE_SCISSOR};
+    VkPipelineDynamicStateCreateInfo ds = {
+        .sType = VK_STRUCTURE_TYPE_PIPELINE_DYNAMIC_STATE_CREATE_INFO,
+        .dynamicStateCount = 2,
+        .pDynamicStates = dyn};
+    VkPipelineRenderingCreateInfo rci = {
+        .sType = VK_STRUCTURE_TYPE_PIPELINE_RENDERING_CREATE_INFO,
+        .colorAttachmentCount = color_count,
+        .pColorAttachmentFormats = color_formats,
+        .depthAttachmentFormat = depth ? vk_format(depth->format) : VK_FORMAT_UNDEFINED};
+    /* A mesh pipeline has no vertex input or input assembly. */
+    VkGraphicsPipelineCreateInfo ci = {.sType = VK_STRUCTURE_TYPE_GRAPHICS_PIPELINE_CREATE_INFO,
+                                       .pNext = &rci,
+                                       .stageCount = stage_count,
+                                       .pStages = st,
+                                       .pVertexInputState = p->mesh ? NULL : &vi,
+                                       .pInputAssemblyState = p->mesh ? NULL : &ia,
+                                       .pTessellationState = entries[RUN_HULL] ? &ts : NULL,
+                                       .pViewportState = &vp,
+                                       .pRasterizationState = &rs,
+                                       .pMultisampleState = &ms,
+                                       .pDepthStencilState = depth ? &dss : NULL,
+                                       .pColorBlendState = &cb,
+                                       .pDynamicState = &ds,
+                                       .layout = p->layout};
+    *res = vkCreateGraphicsPipelines(vk->device, VK_NULL_HANDLE, 1, &ci, NULL, &p->pipe);
+    return true;
+}
+
 /* Creates the layout and pipeline of `entries` (one compute, or a render pipeline's). */
-static bool create_pipeline(vk_host *vk, pipeline *p, const dgpb_entry_view *const *entries,
-                            const dgpb_run_request *c, VkFormat color, dgpb_diag *r)
+static bool create_pipeline(vk_host *vk, pipeline *p, const dgpb_target_view *t,
+                            const dgpb_entry_view *const *entries, const dgpb_run_request *c,
+                            dgpb_diag *r)
 {
     bool gfx = p->graphics;
     VkShaderStageFlags stages = 0;
+    const dgpb_run_param *colors[DGPB_RUN_MAX_COLOR_ATTACHMENTS];
+    uint32_t color_count = run_color_attachments(c, colors);
     for (int i = 0; i < RUN_ENTRY_COUNT; i++) {
         if (!entries[i])
             continue;
-        if (vk_check_capabilities(vk, entries[i], r) || !add_rows(vk, p, entries[i], r))
+        if (vk_check_capabilities(vk, entries[i], r) ||
+            !add_rows(vk, p, entries[i], color_count, r))
             return false;
         stages |= vk_stage_bit(entries[i]->stage_id);
     }
@@ -562,73 +726,8 @@ static bool create_pipeline(vk_host *vk, pipeline *p, const dgpb_entry_view *con
                                           .stage = st[0],
                                           .layout = p->layout};
         res = vkCreateComputePipelines(vk->device, VK_NULL_HANDLE, 1, &ci, NULL, &p->pipe);
-    } else {
-        if (!vk->dynamic_rendering || !vk->graphics_queue) {
-            run_fail(r, DGPB_ERR_RUN_CAPABILITY,
-                     "device '%s' has no graphics queue with dynamic rendering (Vulkan 1.3)",
-                     vk->device_name);
-            goto out;
-        }
-        if (p->mesh && !vk->draw_mesh_tasks) {
-            run_fail(r, DGPB_ERR_RUN_CAPABILITY,
-                     "device '%s' draws no mesh pipelines (VK_EXT_mesh_shader's meshShader)",
-                     vk->device_name);
-            goto out;
-        }
-        VkPrimitiveTopology topology = VK_PRIMITIVE_TOPOLOGY_TRIANGLE_LIST;
-        uint32_t patch = 0;
-        if (!p->mesh && !assembly(entries, &topology, &patch, r))
-            goto out;
-        VkPipelineVertexInputStateCreateInfo vi = {
-            .sType = VK_STRUCTURE_TYPE_PIPELINE_VERTEX_INPUT_STATE_CREATE_INFO};
-        VkPipelineInputAssemblyStateCreateInfo ia = {
-            .sType = VK_STRUCTURE_TYPE_PIPELINE_INPUT_ASSEMBLY_STATE_CREATE_INFO,
-            .topology = topology};
-        VkPipelineTessellationStateCreateInfo ts = {
-            .sType = VK_STRUCTURE_TYPE_PIPELINE_TESSELLATION_STATE_CREATE_INFO,
-            .patchControlPoints = patch};
-        VkPipelineViewportStateCreateInfo vp = {
-            .sType = VK_STRUCTURE_TYPE_PIPELINE_VIEWPORT_STATE_CREATE_INFO,
-            .viewportCount = 1,
-            .scissorCount = 1};
-        VkPipelineRasterizationStateCreateInfo rs = {
-            .sType = VK_STRUCTURE_TYPE_PIPELINE_RASTERIZATION_STATE_CREATE_INFO,
-            .polygonMode = VK_POLYGON_MODE_FILL,
-            .cullMode = VK_CULL_MODE_NONE,
-            .frontFace = VK_FRONT_FACE_COUNTER_CLOCKWISE,
-            .lineWidth = 1.0f};
-        VkPipelineMultisampleStateCreateInfo ms = {
-            .sType = VK_STRUCTURE_TYPE_PIPELINE_MULTISAMPLE_STATE_CREATE_INFO,
-            .rasterizationSamples = VK_SAMPLE_COUNT_1_BIT};
-        VkPipelineColorBlendAttachmentState cba = {.colorWriteMask = 0xF};
-        VkPipelineColorBlendStateCreateInfo cb = {
-            .sType = VK_STRUCTURE_TYPE_PIPELINE_COLOR_BLEND_STATE_CREATE_INFO,
-            .attachmentCount = 1,
-            .pAttachments = &cba};
-        VkDynamicState dyn[2] = {VK_DYNAMIC_STATE_VIEWPORT, VK_DYNAMIC_STATE_SCISSOR};
-        VkPipelineDynamicStateCreateInfo ds = {
-            .sType = VK_STRUCTURE_TYPE_PIPELINE_DYNAMIC_STATE_CREATE_INFO,
-            .dynamicStateCount = 2,
-            .pDynamicStates = dyn};
-        VkPipelineRenderingCreateInfo rci = {.sType =
-                                                 VK_STRUCTURE_TYPE_PIPELINE_RENDERING_CREATE_INFO,
-                                             .colorAttachmentCount = 1,
-                                             .pColorAttachmentFormats = &color};
-        /* A mesh pipeline has no vertex input or input assembly. */
-        VkGraphicsPipelineCreateInfo ci = {.sType = VK_STRUCTURE_TYPE_GRAPHICS_PIPELINE_CREATE_INFO,
-                                           .pNext = &rci,
-                                           .stageCount = stage_count,
-                                           .pStages = st,
-                                           .pVertexInputState = p->mesh ? NULL : &vi,
-                                           .pInputAssemblyState = p->mesh ? NULL : &ia,
-                                           .pTessellationState = entries[RUN_HULL] ? &ts : NULL,
-                                           .pViewportState = &vp,
-                                           .pRasterizationState = &rs,
-                                           .pMultisampleState = &ms,
-                                           .pColorBlendState = &cb,
-                                           .pDynamicState = &ds,
-                                           .layout = p->layout};
-        res = vkCreateGraphicsPipelines(vk->device, VK_NULL_HANDLE, 1, &ci, NULL, &p->pipe);
+    } else if (!render_pipeline(vk, p, t, entries, c, st, stage_count, &res, r)) {
+        goto out;
     }
     if (res != VK_SUCCESS)
         fail(r, "creating the pipeline of entry '%.*s' failed (VkResult %d)",

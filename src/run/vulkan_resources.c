@@ -19,8 +19,8 @@ static int memory_type(const vk_host *vk, uint32_t bits, VkMemoryPropertyFlags w
     return -1;
 }
 
-static bool make_buffer(vk_host *vk, resource *res, VkDeviceSize size, VkBufferUsageFlags usage,
-                        dgpb_diag *r)
+bool vk_make_buffer(vk_host *vk, resource *res, VkDeviceSize size, VkBufferUsageFlags usage,
+                    dgpb_diag *r)
 {
     res->size = size;
     VkBufferCreateInfo ci = {.sType = VK_STRUCTURE_TYPE_BUFFER_CREATE_INFO,
@@ -204,8 +204,8 @@ bool vk_make_image(vk_host *vk, resource *res, const dgpb_run_param *cp, VkImage
     }
     /* The staging buffer carries the texels in and out, row by row, tightly packed; a
        multisampled image's fill shader reads it as a storage buffer. */
-    if (!make_buffer(vk, res, cp->size, res->fill_format ? VK_BUFFER_USAGE_STORAGE_BUFFER_BIT : 0,
-                     r))
+    if (!vk_make_buffer(vk, res, cp->size,
+                        res->fill_format ? VK_BUFFER_USAGE_STORAGE_BUFFER_BIT : 0, r))
         return false;
     if (cp->input)
         memcpy(res->map, cp->input, cp->size);
@@ -236,10 +236,10 @@ static bool make_texel_buffer(vk_host *vk, const slot *s, const dgpb_run_param *
     size_t bytes = run_param_bytes(cp);
     if (!bytes)
         bytes = cp->input_size;
-    if (!make_buffer(vk, res, bytes ? bytes : 4,
-                     storage ? VK_BUFFER_USAGE_STORAGE_TEXEL_BUFFER_BIT
-                             : VK_BUFFER_USAGE_UNIFORM_TEXEL_BUFFER_BIT,
-                     r))
+    if (!vk_make_buffer(vk, res, bytes ? bytes : 4,
+                        storage ? VK_BUFFER_USAGE_STORAGE_TEXEL_BUFFER_BIT
+                                : VK_BUFFER_USAGE_UNIFORM_TEXEL_BUFFER_BIT,
+                        r))
         return false;
     if (cp->input)
         memcpy(res->map, cp->input, cp->input_size ? cp->input_size : cp->size);
@@ -277,8 +277,7 @@ void vk_free_resource(vk_host *vk, resource *res)
 const dgpb_run_param *vk_case_param(const dgpb_run_request *c, const dgpb_param_view *row)
 {
     for (uint32_t i = 0; i < c->param_count; i++)
-        if (c->params[i].kind != DGPB_RUN_KIND_COLOR_ATTACHMENT &&
-            dgpb_str_eq(row->name, c->params[i].name))
+        if (!run_param_is_attachment(&c->params[i]) && dgpb_str_eq(row->name, c->params[i].name))
             return &c->params[i];
     return NULL;
 }
@@ -292,7 +291,7 @@ bool vk_make_slot_resource(vk_host *vk, const dgpb_run_request *c, const slot *s
     if (s->kind == DGPB_KIND_VALUE || fields) {
         /* The uniform block: each value given at its row's offset, with its row's size; every
            other byte zero (a value not given is zero). */
-        if (!make_buffer(vk, res, s->block_size, VK_BUFFER_USAGE_UNIFORM_BUFFER_BIT, r))
+        if (!vk_make_buffer(vk, res, s->block_size, VK_BUFFER_USAGE_UNIFORM_BUFFER_BIT, r))
             return false;
         memset(res->map, 0, s->block_size);
         for (uint32_t i = 0; i < s->value_count; i++) {
@@ -309,7 +308,7 @@ bool vk_make_slot_resource(vk_host *vk, const dgpb_run_request *c, const slot *s
         return true;
     }
     if (s->type == VK_DESCRIPTOR_TYPE_INPUT_ATTACHMENT)
-        return true; /* the render's colour attachment (vulkan_dispatch.c) */
+        return true; /* a colour attachment of the render (vulkan_render.c) */
     const dgpb_run_param *cp = vk_case_param(c, s->row);
     res->index = cp ? (int)(cp - c->params) : -1;
     if (!cp && s->type != VK_DESCRIPTOR_TYPE_SAMPLER) {
@@ -322,11 +321,11 @@ bool vk_make_slot_resource(vk_host *vk, const dgpb_run_request *c, const slot *s
     case VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER:
     case VK_DESCRIPTOR_TYPE_STORAGE_BUFFER: {
         size_t bytes = run_param_bytes(cp);
-        if (!make_buffer(vk, res, bytes ? bytes : 4,
-                         s->type == VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER
-                             ? VK_BUFFER_USAGE_UNIFORM_BUFFER_BIT
-                             : VK_BUFFER_USAGE_STORAGE_BUFFER_BIT,
-                         r))
+        if (!vk_make_buffer(vk, res, bytes ? bytes : 4,
+                            s->type == VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER
+                                ? VK_BUFFER_USAGE_UNIFORM_BUFFER_BIT
+                                : VK_BUFFER_USAGE_STORAGE_BUFFER_BIT,
+                            r))
             return false;
         if (cp->input)
             memcpy(res->map, cp->input, cp->input_size ? cp->input_size : cp->size);

@@ -23,6 +23,7 @@
 #include "code/spirv/spirv.h"
 #include "code/spirv/spirv_analysis.h"
 #include "code/spirv/spirv_bindings.h"
+#include "code/spirv/spirv_interface.h"
 #include "code/spirv/spirv_stage.h"
 #include "code/capabilities.h"
 
@@ -59,6 +60,10 @@ static void other_readers(const uint8_t *data, size_t size)
         dgpb_free(eps);
     spirv_stage_modes modes;
     (void)spirv_stage_read(data, size, &modes, &d);
+    code_interface_var *vars = NULL;
+    uint32_t var_count = 0;
+    if (spirv_interface_read(data, size, false, &vars, &var_count, &d) == DGPB_OK)
+        dgpb_free(vars);
     uint64_t mask;
     (void)code_capabilities(DGPB_TARGET_SPIRV, "k", DGPB_STAGE_COMPUTE, DGPB_CODE_FORMAT_SPIRV,
                             data, size, &mask, &d);

@@ -80,6 +80,53 @@ doc = dgpb_run(draw_geometry, "readPoint", "--geometry", "expandPoint", "--fragm
 assert doc["entries"] == ["readPoint", "expandPoint", "pointColor"] and doc["vertices"] == 1, doc
 assert doc["groups"] == [0, 0, 0] and doc["outputs"][0]["values"] == [1, 2, 3, 4], doc
 
+# A draw from vertex buffers into two colour attachments and a depth attachment: the vertices
+# its buffers hold, each attachment among the outputs of its kind.
+deferred = os.path.join(fixtures, "draw_deferred.dgpb")
+doc = dgpb_run(deferred, "geometryVertex", "--fragment", "geometryFragment",
+               "--vertices", "position=float3:-1,-1,0.5,3,-1,0.5,-1,3,0.5",
+               "--vertices", "normal=float3:0,0,1,0,0,1,0,0,1",
+               "--vertices", "albedo=float3:1,0,0,1,0,0,1,0,0",
+               "--vertices", "material=uint:5,5,5", "--set", "viewProj=1,0,0,0,0,1,0,0,0,0,1,0,0,0,0,1",
+               "--attachment", "albedo=rgba8unorm:1x1", "--attachment", "normal=rgba16float:1x1",
+               "--attachment", "material=r32uint:1x1", "--depth", "depth=depth32float:1x1",
+               "--print", "material:u32", "--print", "depth:f32")
+assert doc["vertices"] == 3 and doc["entries"] == ["geometryVertex", "geometryFragment"], doc
+assert doc["outputs"] == [
+    {"name": "material", "kind": "color_attachment", "size": 4, "type": "u32", "values": [5]},
+    {"name": "depth", "kind": "depth_attachment", "size": 4, "type": "f32", "values": [0.5]}], \
+    doc["outputs"]
+
+# --list --json: the listing as one object (no device): every entry with its rows, a value's
+# type and a struct's fields, a vertex entry's attributes at their locations.
+def dgpb_list(*args):
+    p = subprocess.run([run, "--list", "--json", *args], capture_output=True, text=True, env=env)
+    print("--list --json", " ".join(args), "->", p.returncode, p.stderr.strip())
+    assert p.returncode == 0, f"exit status {p.returncode}"
+    return json.loads(p.stdout)
+
+
+doc = dgpb_list(deferred)
+assert (doc["bundle"], doc["target"], doc["code_format"]) == (deferred, "spirv", "spirv"), doc
+entries = {e["name"]: e for e in doc["entries"]}
+vertex = entries["geometryVertex"]
+assert vertex["stage"] == "vertex" and vertex["thread_group_size"] == [0, 0, 0], vertex
+assert vertex["vertex_attributes"] == [
+    {"name": "input.position", "location": 0, "type": "float3"},
+    {"name": "input.normal", "location": 1, "type": "float3"},
+    {"name": "input.albedo", "location": 2, "type": "float3"},
+    {"name": "input.material", "location": 4, "type": "uint"}], vertex["vertex_attributes"]
+assert {"name": "viewProj", "kind": "value", "space": 0, "binding": 0, "offset": 0, "size": 64,
+        "flags": ["read_only"], "type": "f32 4x4"} in vertex["params"], vertex["params"]
+assert "vertex_attributes" not in entries["lightingFragment"], entries["lightingFragment"]
+texture = [p for p in entries["lightingFragment"]["params"] if p["name"] == "gDepth"]
+assert texture and texture[0]["kind"] == "texture" and texture[0]["shape"] == "2d float", texture
+doc = dgpb_list("--api", "cuda", os.path.join(fixtures, "structs.dgpb"))
+values = [p for e in doc["entries"] for p in e["params"] if "fields" in p]
+assert values and all(p.get("type_from") == "spirv" for p in values), values
+assert all(f["name"].startswith(p["name"]) and f["size"] > 0 for p in values for f in p["fields"]), \
+    values
+
 # An error is a JSON object too, with the message and the exit status.
 doc = dgpb_run(double, "computeMain", "--size", "output=16", "--size", "nope=4", status=2)
 assert "has no parameter 'nope'" in doc["error"] and "outputs" not in doc, doc

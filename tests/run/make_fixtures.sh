@@ -18,11 +18,13 @@
 #   min_lod.dgpb      tests/run/min_lod.slang (spirv): needs a feature lavapipe lacks
 #   mesh.dgpb, tessellation.dgpb, geometry.dgpb
 #                     fixtures/stages/ (spirv): entries of render pipelines' stages
-#   draw_tessellation.dgpb, draw_geometry.dgpb, draw_mesh.dgpb, draw_input_attachment.dgpb
+#   draw_tessellation.dgpb, draw_geometry.dgpb, draw_mesh.dgpb, draw_input_attachment.dgpb,
+#   draw_deferred.dgpb
 #                     tests/run/draw_*.slang (spirv): the pipelines the draw tests render
 #   same_name_namespaces.dgpb  fixtures/plain/ (spirv): rows qualified by namespace (first::out)
 #   bindless_materials.dgpb    fixtures/plain/ (spirv): arrays indexed by NonUniformResourceIndex
 #   input.bin         i32 1,2,3,4;  expected.bin: i32 2,4,6,8; same_name_expected.bin: u32 12,23
+#   six_bytes.bin     six bytes: no whole number of 4-byte vertices
 set -euo pipefail
 build=$1 dump=$2 out=$3
 here=$(cd "$(dirname "$0")" && pwd)
@@ -51,7 +53,7 @@ done
 "$build" -q --targets spirv -o "$out" "$here/../../fixtures/plain/same_name_namespaces.slang"
 "$build" -q --targets spirv -o "$out" "$here/../../fixtures/plain/particles.slang"
 "$build" -q --targets spirv -o "$out" "$here/../../fixtures/plain/bindless_materials.slang"
-for draw in tessellation geometry mesh input_attachment; do
+for draw in tessellation geometry mesh input_attachment deferred; do
     "$build" -q --targets spirv -o "$out" "$here/draw_$draw.slang"
 done
 "$dump" --extract spirv/computeMain -o "$out/code.spv" "$out/double.dgpb"
@@ -67,4 +69,5 @@ PY
 printf '\001\000\000\000\002\000\000\000\003\000\000\000\004\000\000\000' >"$out/input.bin"
 printf '\002\000\000\000\004\000\000\000\006\000\000\000\010\000\000\000' >"$out/expected.bin"
 printf '\014\000\000\000\027\000\000\000' >"$out/same_name_expected.bin"
+printf '\001\000\000\000\002\000' >"$out/six_bytes.bin"
 echo "fixtures in $out"

@@ -280,18 +280,25 @@ static const char *format_list(void)
     return list;
 }
 
-/* --texture NAME=FORMAT:WxH[xD][:DIM]; --attachment NAME=FORMAT:WxH (the colour attachment). */
+/*
+ * --texture NAME=FORMAT:WxH[xD][:DIM]; --attachment NAME=FORMAT:WxH (a colour
+ * attachment); --depth NAME=FORMAT:WxH[:COMPARE[:CLEAR]] (the depth attachment
+ * and its test, draw_options.c).
+ */
 static int parse_texture(tool_options *o, const char *flag, char *arg)
 {
     char *rest;
-    bool color = !strcmp(flag, "--attachment");
+    bool color = !strcmp(flag, "--attachment"), depth = !strcmp(flag, "--depth");
     int rc = split_assignment(arg, flag, &rest);
     if (rc)
         return rc;
     char *fmt = rest, *ext = strchr(rest, ':'), *dim = NULL;
     if (!ext)
         return tool_usage_error("%s takes NAME=FORMAT:%s, got '%s=%s'", flag,
-                                color ? "WxH" : "WxH[xD][:DIM]", arg, rest);
+                                color   ? "WxH"
+                                : depth ? "WxH[:COMPARE[:CLEAR]]"
+                                        : "WxH[xD][:DIM]",
+                                arg, rest);
     *ext++ = 0;
     if ((dim = strchr(ext, ':')))
         *dim++ = 0;
@@ -301,6 +308,13 @@ static int parse_texture(tool_options *o, const char *flag, char *arg)
     if (color && dim)
         return tool_usage_error("--attachment '%s': a colour attachment is 2d, WxH (':%s' given)",
                                 arg, dim);
+    if (depth && dim && (rc = tool_parse_depth_test(o, arg, dim)))
+        return rc;
+    if (depth) {
+        dim = NULL;
+        if (o->req.depth_clear < 0) /* not given: the far plane */
+            o->req.depth_clear = 1;
+    }
     int d = dim ? dgpb_run_dim_from_name(dim) : DGPB_RUN_DIM_2D;
     if (d < 0)
         return tool_usage_error(
@@ -329,8 +343,10 @@ static int parse_texture(tool_options *o, const char *flag, char *arg)
     if (!p)
         return tool_usage_error("more than %d parameters", DGPB_RUN_MAX_PARAMS);
     if (p->format)
-        return tool_usage_error("'%s' is described twice (--texture, --attachment)", arg);
-    p->kind = color ? DGPB_RUN_KIND_COLOR_ATTACHMENT : DGPB_RUN_KIND_RESOURCE;
+        return tool_usage_error("'%s' is described twice (--texture, --attachment, --depth)", arg);
+    p->kind = color   ? DGPB_RUN_KIND_COLOR_ATTACHMENT
+              : depth ? DGPB_RUN_KIND_DEPTH_ATTACHMENT
+                      : DGPB_RUN_KIND_RESOURCE;
     p->format = (uint32_t)format;
     p->dim = (uint32_t)d;
     p->width = n[0];
@@ -539,7 +555,7 @@ static int parse_args(int argc, char **argv, tool_options *o)
                    !strcmp(a, "--groups") || !strcmp(a, "--threads") || !strcmp(a, "--print") ||
                    !strcmp(a, "--out") || !strcmp(a, "--expect") || !strcmp(a, "--tolerance") ||
                    !strcmp(a, "--repeat") || !strcmp(a, "--vertices") ||
-                   !strcmp(a, "--attachment") || stage_option(o, a)) {
+                   !strcmp(a, "--attachment") || !strcmp(a, "--depth") || stage_option(o, a)) {
             char *v = option_value(argc, argv, &i);
             if (!v)
                 return EXIT_USAGE;
@@ -560,13 +576,11 @@ static int parse_args(int argc, char **argv, tool_options *o)
                 if (*field)
                     return tool_usage_error("'%s' is given twice", a);
                 *field = v;
-            } else if (!strcmp(a, "--texture") || !strcmp(a, "--attachment")) {
+            } else if (!strcmp(a, "--texture") || !strcmp(a, "--attachment") ||
+                       !strcmp(a, "--depth")) {
                 rc = parse_texture(o, a, v);
             } else if (!strcmp(a, "--vertices")) {
-                unsigned long long n;
-                if (!parse_count(v, UINT32_MAX, &n) || !n)
-                    return tool_usage_error("--vertices takes a positive count, got '%s'", v);
-                o->req.vertices = (uint32_t)n;
+                rc = tool_parse_vertices(o, v);
             } else if (!strcmp(a, "--groups")) {
                 rc = parse_xyz(a, v, o->req.groups);
             } else if (!strcmp(a, "--threads")) {
@@ -668,6 +682,25 @@ static int parse_args(int argc, char **argv, tool_options *o)
 
 static int finish(const tool_options *o, const dgpb_runner *runner, const dgpb_diag *d, int status);
 
+/* A vertex entry drawn without vertices: --vertices N, or its attributes' vertex buffers. */
+static int no_vertices(const dgpb_target_view *t, const char *entry)
+{
+    dgpb_run_vertex_attribute *attrs = NULL;
+    uint32_t n = 0;
+    dgpb_run_vertex_attributes(t, entry, &attrs, &n, NULL);
+    char list[1024] = "";
+    size_t len = 0;
+    for (uint32_t i = 0; i < n && len < sizeof list; i++)
+        len += (size_t)snprintf(list + len, sizeof list - len, "%s%s %s", i ? ", " : "",
+                                attrs[i].name, attrs[i].type);
+    dgpb_free(attrs);
+    if (!n)
+        return tool_usage_error("vertex entry '%s' draws --vertices N (none given)", entry);
+    return tool_usage_error("vertex entry '%s' reads vertex attributes (%s): --vertices "
+                            "NAME=FORMAT:V1,V2,... gives each its vertices (none given)",
+                            entry, list);
+}
+
 /* The first named entry whose table has a row `name` (a render pipeline's rows are spread
    over its entries); the first entry when none has. */
 static const char *entry_of_row(const tool_options *o, const dgpb_target_view *t, const char *name)
@@ -706,10 +739,13 @@ static int set_value(tool_options *o, const dgpb_bundle *b, const dgpb_target_vi
     dgpb_diag d;
     dgpb_diag_clear(&d);
     int k = tool_param_index(o, s->name);
-    if (k >= 0 && o->params[k].kind == DGPB_RUN_KIND_COLOR_ATTACHMENT)
-        return tool_usage_error("'%s' is a colour attachment: it takes its texels before "
-                                "the draw with --in (else it is cleared to zero), not --set",
-                                s->name);
+    if (k >= 0 && (o->params[k].kind == DGPB_RUN_KIND_COLOR_ATTACHMENT ||
+                   o->params[k].kind == DGPB_RUN_KIND_DEPTH_ATTACHMENT))
+        return tool_usage_error("'%s' is a %s attachment: it takes its texels before the draw "
+                                "with --in (else it is cleared), not --set",
+                                s->name,
+                                o->params[k].kind == DGPB_RUN_KIND_COLOR_ATTACHMENT ? "colour"
+                                                                                     : "depth");
     const char *entry = entry_of_value(o, t, s->name), *path;
     const dgpb_param_view *row;
     if (dgpb_run_value_row(t, entry, s->name, &row, &path, &d)) {
@@ -818,7 +854,7 @@ static int read_inputs(tool_options *o)
                 return rc;
         }
     }
-    return EXIT_OK;
+    return tool_read_vertices(o);
 }
 
 /* Every --print, --out and --expect must name a buffer or texture of the request. */
@@ -895,6 +931,7 @@ int main(int argc, char **argv)
     }
     o->backend = (uint32_t)api_default();
     o->api = api_name(o->backend);
+    o->req.depth_clear = -1; /* --depth's CLEAR, 1 when it gives none */
     int rc = parse_args(argc, argv, o);
     dgpb_diag d;
     dgpb_diag_clear(&d);
@@ -911,7 +948,10 @@ int main(int argc, char **argv)
         goto done;
     }
     if (o->list) {
-        tool_list(b, t, o->bundle);
+        if (o->json)
+            tool_list_json(b, t, o->bundle);
+        else
+            tool_list(b, t, o->bundle);
         rc = EXIT_OK;
         goto done;
     }
@@ -923,9 +963,8 @@ int main(int argc, char **argv)
             rc = tool_usage_error("vertex entry '%s' draws --vertices N, not groups", o->req.entry);
             goto done;
         }
-        if (!o->req.vertices) {
-            rc =
-                tool_usage_error("vertex entry '%s' draws --vertices N (none given)", o->req.entry);
+        if (!o->req.vertices && !o->req.vertex_input_count) {
+            rc = no_vertices(t, o->req.entry);
             goto done;
         }
     }
@@ -974,7 +1013,7 @@ int main(int argc, char **argv)
         goto done;
     }
     if (o->verbose && o->req.fragment && !res.groups[0])
-        fprintf(stderr, "dgpb-run: %s: drew %u vertices\n", o->entry, o->req.vertices);
+        fprintf(stderr, "dgpb-run: %s: drew %u vertices\n", o->entry, res.vertices);
     else if (o->verbose)
         fprintf(stderr, "dgpb-run: %s: %u,%u,%u groups of %u,%u,%u threads, %u %s\n", o->entry,
                 res.groups[0], res.groups[1], res.groups[2], res.thread_group_size[0],
@@ -992,6 +1031,8 @@ done:
         free(o->set_bytes[i]);
         dgpb_free(o->expects[i].bytes);
     }
+    for (uint32_t i = 0; i < DGPB_RUN_MAX_VERTEX_INPUTS; i++)
+        dgpb_free(o->vertex_bytes[i]);
     free(o);
     return rc;
 }

@@ -37,6 +37,35 @@ static void list_fields(const dgpb_bundle *b, const dgpb_target_view *t, const c
     dgpb_free(fields);
 }
 
+/* The type of value row `p` of entry `e` as --set reads it, in *info; false where no code
+   states it (--set takes TYPE:). */
+static bool value_type(const dgpb_bundle *b, const dgpb_target_view *t, const dgpb_entry_view *e,
+                       const dgpb_param_view *p, dgpb_run_value_info *info)
+{
+    char entry[256], name[256];
+    snprintf(entry, sizeof entry, "%.*s", (int)e->name.len, e->name.ptr);
+    snprintf(name, sizeof name, "%.*s", (int)p->name.len, p->name.ptr);
+    dgpb_diag d;
+    dgpb_diag_clear(&d);
+    bool known = !dgpb_run_value_type(b, t, entry, name, info, &d) &&
+                 (info->scalar || info->aggregate);
+    return known && !(info->aggregate && !info->scalar && !strcmp(info->text, "struct"));
+}
+
+/* The attributes vertex entry `e` reads (none for another stage), as dgpb-run feeds them:
+   *attrs (dgpb_free) and their count. */
+static uint32_t attributes(const dgpb_target_view *t, const dgpb_entry_view *e,
+                           dgpb_run_vertex_attribute **attrs)
+{
+    *attrs = NULL;
+    uint32_t n = 0;
+    char entry[256];
+    snprintf(entry, sizeof entry, "%.*s", (int)e->name.len, e->name.ptr);
+    if (e->stage_id == DGPB_STAGE_VERTEX)
+        dgpb_run_vertex_attributes(t, entry, attrs, &n, NULL);
+    return n;
+}
+
 void tool_list(const dgpb_bundle *b, const dgpb_target_view *t, const char *bundle)
 {
     printf("%s: target %s (%s), %u %s\n", tool_text(bundle, strlen(bundle)),
@@ -71,15 +100,9 @@ void tool_list(const dgpb_bundle *b, const dgpb_target_view *t, const char *bund
 #include "dgpb/vocabulary.def"
 
             if (p->kind == DGPB_KIND_VALUE) { /* its type, as --set reads numbers */
-                char entry[256], name[256];
-                snprintf(entry, sizeof entry, "%.*s", (int)e->name.len, e->name.ptr);
-                snprintf(name, sizeof name, "%.*s", (int)p->name.len, p->name.ptr);
                 dgpb_run_value_info info;
-                dgpb_diag d;
-                dgpb_diag_clear(&d);
-                bool known = !dgpb_run_value_type(b, t, entry, name, &info, &d) &&
-                             (info.scalar || info.aggregate);
-                if (!known || (info.aggregate && !info.scalar && !strcmp(info.text, "struct")))
+                bool known = value_type(b, t, e, p, &info);
+                if (!known)
                     printf(" type unknown (--set takes TYPE:)");
                 else
                     printf(" type %s%s%s%s", tool_text(info.text, strlen(info.text)),
@@ -87,19 +110,149 @@ void tool_list(const dgpb_bundle *b, const dgpb_target_view *t, const char *bund
                            tool_text(info.lent_by, strlen(info.lent_by)),
                            info.lent_by[0] ? ")" : "");
                 printf("\n");
-                if (known && info.aggregate)
+                if (known && info.aggregate) {
+                    char entry[256], name[256];
+                    snprintf(entry, sizeof entry, "%.*s", (int)e->name.len, e->name.ptr);
+                    snprintf(name, sizeof name, "%.*s", (int)p->name.len, p->name.ptr);
                     list_fields(b, t, entry, name);
+                }
                 continue;
             }
             printf("\n");
         }
+        /* A vertex entry's attributes, as --vertices NAME=FORMAT:... names and types them. */
+        dgpb_run_vertex_attribute *attrs;
+        uint32_t n = attributes(t, e, &attrs);
+        for (uint32_t a = 0; a < n; a++)
+            printf("  %-24s %-15s location %u type %s\n",
+                   tool_text(attrs[a].name, strlen(attrs[a].name)), "attribute",
+                   attrs[a].location, tool_text(attrs[a].type, strlen(attrs[a].type)));
+        dgpb_free(attrs);
     }
 }
 
-/* A writable kind of the vocabulary (vocabulary.def's WRITABLE rows), or a render target. */
+/* `"key": "text"` (text as a JSON string, whatever its bytes), then `tail`. */
+static void json_key(const char *key, const char *s, size_t n, const char *tail)
+{
+    char *text = malloc(n + 1);
+    printf("\"%s\": ", key);
+    if (text) {
+        memcpy(text, s, n);
+        text[n] = 0;
+        tool_json_string(stdout, text);
+    } else {
+        printf("\"\"");
+    }
+    free(text);
+    printf("%s", tail);
+}
+
+/* One row of --list --json: its table fields, a value's type and fields. */
+static void list_row_json(const dgpb_bundle *b, const dgpb_target_view *t,
+                          const dgpb_entry_view *e, const dgpb_param_view *p)
+{
+    printf("{");
+    json_key("name", p->name.ptr, p->name.len, ", ");
+    printf("\"kind\": \"%s\", \"space\": %u, \"binding\": %u, \"offset\": %u, \"size\": %u",
+           dgpb_kind_name(p->kind), p->space, p->binding, p->offset, p->size);
+    char shape[96];
+    if (dgpb_kind_has_shape(p->kind))
+        printf(", \"shape\": \"%s\"", dgpb_shape_text(p->offset, shape, sizeof shape));
+    printf(", \"flags\": [");
+    int flags = 0;
+#define DGPB_FLAG(ID, bit, name, brief, ACCESS)                                                    \
+    if (p->flags & DGPB_FLAG_##ID)                                                                 \
+        printf("%s\"" name "\"", flags++ ? ", " : "");
+#include "dgpb/vocabulary.def"
+    printf("]");
+    if (p->kind == DGPB_KIND_VALUE) {
+        dgpb_run_value_info info;
+        if (!value_type(b, t, e, p, &info)) {
+            printf(", \"type\": null}");
+            return;
+        }
+        printf(", ");
+        json_key("type", info.text, strlen(info.text), "");
+        if (info.lent_by[0]) {
+            printf(", ");
+            json_key("type_from", info.lent_by, strlen(info.lent_by), "");
+        }
+        char entry[256], name[256];
+        snprintf(entry, sizeof entry, "%.*s", (int)e->name.len, e->name.ptr);
+        snprintf(name, sizeof name, "%.*s", (int)p->name.len, p->name.ptr);
+        dgpb_run_value_field *fields = NULL;
+        uint32_t count = 0;
+        dgpb_diag d;
+        dgpb_diag_clear(&d);
+        if (info.aggregate && !dgpb_run_value_fields(b, t, entry, name, &fields, &count, &d)) {
+            printf(", \"fields\": [");
+            for (uint32_t i = 0; i < count; i++) {
+                char full[600];
+                snprintf(full, sizeof full, "%s%s", name, fields[i].path);
+                printf("%s{", i ? ", " : "");
+                json_key("name", full, strlen(full), ", ");
+                printf("\"offset\": %u, \"size\": %u, ", fields[i].offset, fields[i].size);
+                json_key("type", fields[i].text, strlen(fields[i].text), "}");
+            }
+            printf("]");
+        }
+        dgpb_free(fields);
+    }
+    printf("}");
+}
+
+void tool_list_json(const dgpb_bundle *b, const dgpb_target_view *t, const char *bundle)
+{
+    printf("{\n  ");
+    json_key("bundle", bundle, strlen(bundle), ",\n  ");
+    json_key("target", t->name.ptr, t->name.len, ",\n  ");
+    json_key("code_format", t->code_format.ptr, t->code_format.len, ",\n  \"entries\": [");
+    for (uint32_t i = 0; i < t->entry_count; i++) {
+        const dgpb_entry_view *e = &t->entries[i];
+        printf("%s\n    {", i ? "," : "");
+        json_key("name", e->name.ptr, e->name.len, ", ");
+        json_key("stage", e->stage.ptr, e->stage.len, ", ");
+        printf("\"thread_group_size\": [%u, %u, %u],\n     \"capabilities\": [",
+               e->thread_group_size[0], e->thread_group_size[1], e->thread_group_size[2]);
+        for (uint32_t c = 0; c < e->capability_count; c++) {
+            printf("%s", c ? ", " : "");
+            char *cap = malloc(e->capabilities[c].len + 1);
+            if (cap) {
+                memcpy(cap, e->capabilities[c].ptr, e->capabilities[c].len);
+                cap[e->capabilities[c].len] = 0;
+                tool_json_string(stdout, cap);
+            }
+            free(cap);
+        }
+        printf("],\n     \"params\": [");
+        for (uint32_t r = 0; r < e->param_count; r++) {
+            printf("%s\n       ", r ? "," : "");
+            list_row_json(b, t, e, &e->params[r]);
+        }
+        printf("]");
+        if (e->stage_id == DGPB_STAGE_VERTEX) {
+            dgpb_run_vertex_attribute *attrs;
+            uint32_t n = attributes(t, e, &attrs);
+            printf(",\n     \"vertex_attributes\": [");
+            for (uint32_t a = 0; a < n; a++) {
+                printf("%s\n       {", a ? "," : "");
+                json_key("name", attrs[a].name, strlen(attrs[a].name), ", ");
+                printf("\"location\": %u, ", attrs[a].location);
+                json_key("type", attrs[a].type, strlen(attrs[a].type), "}");
+            }
+            printf("]");
+            dgpb_free(attrs);
+        }
+        printf("}");
+    }
+    printf("\n  ]\n}\n");
+}
+
+/* A writable kind of the vocabulary (vocabulary.def's WRITABLE rows), or an attachment. */
 static bool writable(uint32_t kind)
 {
-    return dgpb_kind_writable(kind) || kind == DGPB_RUN_KIND_COLOR_ATTACHMENT;
+    return dgpb_kind_writable(kind) || kind == DGPB_RUN_KIND_COLOR_ATTACHMENT ||
+           kind == DGPB_RUN_KIND_DEPTH_ATTACHMENT;
 }
 
 /* The outputs to show: the --print list, or (by default) every writable parameter as hex. */
@@ -268,8 +421,8 @@ void tool_print_json(const tool_options *o, const dgpb_runner *runner, const dgp
         cJSON_AddItemToObject(j, "thread_group_size", xyz(res->thread_group_size));
         cJSON_AddItemToObject(j, "groups", xyz(res->groups));
         cJSON_AddNumberToObject(j, "dispatches", res->dispatches);
-        if (o->req.vertices)
-            cJSON_AddNumberToObject(j, "vertices", o->req.vertices);
+        if (res->vertices)
+            cJSON_AddNumberToObject(j, "vertices", res->vertices);
         if (res->time_count) {
             double min, median, mean;
             dgpb_time_stats(res->times_ms, res->time_count, &min, &median, &mean);
@@ -290,8 +443,9 @@ void tool_print_json(const tool_options *o, const dgpb_runner *runner, const dgp
             cJSON *x = cJSON_CreateObject();
             cJSON_AddStringToObject(x, "name", shown[i].name);
             cJSON_AddStringToObject(x, "kind",
-                                    out->kind == DGPB_RUN_KIND_COLOR_ATTACHMENT
-                                        ? "color_attachment"
+                                    out->kind == DGPB_RUN_KIND_COLOR_ATTACHMENT ? "color_attachment"
+                                    : out->kind == DGPB_RUN_KIND_DEPTH_ATTACHMENT
+                                        ? "depth_attachment"
                                         : dgpb_kind_name(out->kind));
             cJSON_AddNumberToObject(x, "size", (double)out->size);
             cJSON_AddStringToObject(x, "type", dgpb_value_type_name(type));

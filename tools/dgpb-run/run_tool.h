@@ -1,7 +1,7 @@
 /*
  * tools/dgpb-run/run_tool.h - what dgpb-run's files share: the parsed command
- * line (main.c) and the presentation of a run (output.c: text, JSON, the
- * --list listing).
+ * line (main.c; a draw's vertex buffers and depth test: draw_options.c) and
+ * the presentation of a run (output.c: text, JSON, the --list listing).
  */
 #ifndef DGPB_RUN_TOOL_H
 #define DGPB_RUN_TOOL_H
@@ -60,6 +60,9 @@ typedef struct tool_options {
     tool_output prints[DGPB_RUN_MAX_PARAMS], outs[DGPB_RUN_MAX_PARAMS],
         expects[DGPB_RUN_MAX_PARAMS];
     uint32_t print_count, out_count, expect_count;
+    dgpb_run_vertex_input vertex_inputs[DGPB_RUN_MAX_VERTEX_INPUTS]; /* --vertices NAME=... */
+    const char *vertex_files[DGPB_RUN_MAX_VERTEX_INPUTS]; /* NAME:FORMAT=FILE, until read */
+    uint8_t *vertex_bytes[DGPB_RUN_MAX_VERTEX_INPUTS];     /* their bytes (owned, dgpb_free) */
 } tool_options;
 
 /* What came of comparing one --expect. */
@@ -77,8 +80,28 @@ static inline int tool_param_index(const tool_options *o, const char *name)
     return -1;
 }
 
+/* ---- draw_options.c ---------------------------------------------------------- */
+
+/*
+ * --vertices N (a count), NAME=FORMAT:V1,V2,... (an attribute's vertices
+ * inline) or NAME:FORMAT=FILE (its vertices from FILE, read by
+ * tool_read_vertices). `arg` is cut in place. An exit status.
+ */
+int tool_parse_vertices(tool_options *o, char *arg);
+
+/* The depth test after --depth NAME=FORMAT:WxH: "COMPARE[:CLEAR]" (`text`). An exit status. */
+int tool_parse_depth_test(tool_options *o, const char *arg, const char *text);
+
+/* Reads the files of --vertices NAME:FORMAT=FILE. An exit status. */
+int tool_read_vertices(tool_options *o);
+
+/* ---- output.c ------------------------------------------------------------------ */
+
 /* Prints the entries of a target with their rows and value types (--list); `b` lends types. */
 void tool_list(const dgpb_bundle *b, const dgpb_target_view *t, const char *bundle);
+
+/* The same listing as one JSON object (--list --json). */
+void tool_list_json(const dgpb_bundle *b, const dgpb_target_view *t, const char *bundle);
 
 /* Prints the outputs (--print, or every writable one), the times and the verdicts as text. */
 void tool_print_text(const tool_options *o, const dgpb_run_result *res,

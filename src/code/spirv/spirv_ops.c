@@ -8,6 +8,7 @@
 #include "code/code_format.h"
 #include "code/spirv/spirv.h"
 #include "code/spirv/spirv_bindings.h"
+#include "code/spirv/spirv_interface.h"
 #include "code/spirv/spirv_ops.h"
 
 /* A DGPB_CODE_FEATURE(SPIRV, ...) row is a capability's number. */
@@ -65,4 +66,5 @@ const code_ops code_spirv_ops = {
     .block_size_find = value_spirv_block_size,
     .storage_format_find = value_spirv_storage_format,
     .fields_find = value_spirv_fields,
+    .interface_read = spirv_interface_read,
 };

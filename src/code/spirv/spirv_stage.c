@@ -33,15 +33,9 @@ int spirv_stage_read(const uint8_t *code, size_t size, spirv_stage_modes *out, d
     uint32_t bound = spirv_word(code + 12, swap);
     if (bound > words) /* ids are defined by instructions, so never more than the words */
         bound = (uint32_t)words;
-    uint32_t *def = mem_calloc(bound ? bound : 1, sizeof *def);           /* defining instruction */
-    uint8_t *builtin = mem_calloc(bound ? bound : 1, 1);                  /* decorated BuiltIn */
-    uint32_t *location = mem_calloc(bound ? bound : 1, sizeof *location); /* Location + 1 */
-    if (!def || !builtin || !location) {
-        dgpb_free(def);
-        dgpb_free(builtin);
-        dgpb_free(location);
+    uint32_t *def = mem_calloc(bound ? bound : 1, sizeof *def); /* defining instruction */
+    if (!def)
         return dgpb_diag_set(d, DGPB_ERR_NOMEM, -1, "out of memory");
-    }
     rc = DGPB_OK;
     size_t entry = 0; /* the first OpEntryPoint */
     for (size_t i = SPV_HEADER_WORDS; i < words;) {
@@ -63,14 +57,6 @@ int spirv_stage_read(const uint8_t *code, size_t size, spirv_stage_modes *out, d
             if (id < bound)
                 def[id] = (uint32_t)i;
         }
-        if (op == OP_DECORATE && count >= 3) {
-            uint32_t id = spirv_word(code + 4 * (i + 1), swap),
-                     what = spirv_word(code + 4 * (i + 2), swap);
-            if (id < bound && what == DECORATION_BUILT_IN)
-                builtin[id] = 1;
-            if (id < bound && what == DECORATION_LOCATION && count >= 4)
-                location[id] = spirv_word(code + 4 * (i + 3), swap) + 1;
-        }
         if (op == OP_ENTRY_POINT && count >= 4 && !entry) {
             entry = i;
             out->execution_model = spirv_word(code + 4 * (i + 1), swap);
@@ -81,8 +67,6 @@ int spirv_stage_read(const uint8_t *code, size_t size, spirv_stage_modes *out, d
         rc = dgpb_diag_set(d, DGPB_ERR_CORRUPT, -1, "SPIR-V: the module has no entry point");
     if (rc) {
         dgpb_free(def);
-        dgpb_free(builtin);
-        dgpb_free(location);
         return rc;
     }
     uint32_t function = spirv_word(code + 4 * (entry + 2), swap);
@@ -123,20 +107,6 @@ int spirv_stage_read(const uint8_t *code, size_t size, spirv_stage_modes *out, d
         if (c && (spirv_word(code + 4 * c, swap) & 0xffffu) == OP_CONSTANT)
             out->input_patch = spirv_word(code + 4 * (c + 3), swap);
     }
-    /* A vertex shader's attributes: Input variables of its interface that are no built-ins. */
-    for (size_t i = past_string(code, entry + 3, entry_end);
-         out->execution_model == MODEL_VERTEX && i < entry_end; i++) {
-        uint32_t var = spirv_word(code + 4 * i, swap);
-        size_t v = var < bound ? def[var] : 0;
-        if (!v || (spirv_word(code + 4 * v, swap) & 0xffffu) != OP_VARIABLE ||
-            spirv_word(code + 4 * (v + 3), swap) != STORAGE_INPUT || builtin[var])
-            continue;
-        uint32_t at = location[var] ? location[var] - 1 : 0;
-        if (!out->vertex_inputs++ || at < out->first_location)
-            out->first_location = at;
-    }
     dgpb_free(def);
-    dgpb_free(builtin);
-    dgpb_free(location);
     return DGPB_OK;
 }

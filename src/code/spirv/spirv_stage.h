@@ -1,9 +1,9 @@
 /*
  * code/spirv/spirv_stage.h - what a host reads from an entry's SPIR-V to put
  * it into a render pipeline (internal): the primitive a geometry shader
- * takes, the control points of a tessellation control (hull) shader's
- * patches, and the vertex attributes a vertex shader reads. Read word by
- * word, without SPIRV-Tools.
+ * takes and the control points of a tessellation control (hull) shader's
+ * patches (its inputs and outputs: code/spirv/spirv_interface.h). Read word
+ * by word, without SPIRV-Tools.
  */
 #ifndef DGPB_SPIRV_STAGE_H
 #define DGPB_SPIRV_STAGE_H
@@ -26,10 +26,6 @@ typedef struct spirv_stage_modes {
     /* A hull shader's input patch: the length of its per-vertex input arrays (Slang sizes
        them by InputPatch<T, N>); 0 when it reads no per-vertex input. */
     uint32_t input_patch;
-    /* A vertex shader's attributes: the Input variables of its interface that are no
-       built-ins (SV_VertexID and the like are), and the lowest Location among them. */
-    uint32_t vertex_inputs;
-    uint32_t first_location;
 } spirv_stage_modes;
 
 /*
