@@ -303,9 +303,10 @@ static void flipped_bit_in_hash(mut_ctx *c)
 
 /*
  * The options record of support_options_bytes(), at the start of the data
- * section: "DGPO", the count 3, then matrix_layout "column",
- * slang_capabilities SUPPORT_OPTION_CAPABILITIES, spirv_version "1.6". The
- * byte offset of its string number `k` (0: the first name, 1: its value, ...).
+ * section: "DGPO", the count 6, then block_layout "scalar", debug_info "2",
+ * matrix_layout "column", optimization "0", slang_capabilities
+ * SUPPORT_OPTION_CAPABILITIES, spirv_version "1.6". The byte offset of its
+ * string number `k` (0: the first name, 1: its value, ...).
  */
 static size_t record_string(mut_ctx *c, int k)
 {
@@ -332,38 +333,53 @@ static void options_count_short(mut_ctx *c)
 
 static void options_unknown_name(mut_ctx *c)
 {
-    c->bytes[record_string(c, 0) + 4 + 12] = 'z'; /* matrix_layouz */
+    c->bytes[record_string(c, 4) + 4 + 12] = 'z'; /* matrix_layouz */
 }
 
 static void options_unsorted(mut_ctx *c)
 {
-    memcpy(c->bytes + record_string(c, 4) + 4, "matrix_layout", 13); /* in spirv_version's place */
+    memcpy(c->bytes + record_string(c, 10) + 4, "matrix_layout", 13); /* in spirv_version's place */
 }
 
 static void options_bad_layout(mut_ctx *c)
 {
-    c->bytes[record_string(c, 1) + 4 + 4] = 'n'; /* colunn */
+    c->bytes[record_string(c, 5) + 4 + 4] = 'n'; /* colunn */
 }
 
 static void options_bad_version(mut_ctx *c)
 {
-    c->bytes[record_string(c, 5) + 4 + 2] = '7'; /* 1.7 */
+    c->bytes[record_string(c, 11) + 4 + 2] = '7'; /* 1.7 */
 }
 
 static void options_bad_capability(mut_ctx *c)
 {
-    c->bytes[record_string(c, 3) + 4 + 3] = '-'; /* spv-mageGatherExtended */
+    c->bytes[record_string(c, 9) + 4 + 3] = '-'; /* spv-mageGatherExtended */
 }
 
 static void options_unsorted_capabilities(mut_ctx *c)
 {
-    size_t second = record_string(c, 3) + 4 + strlen("spvImageGatherExtended,");
+    size_t second = record_string(c, 9) + 4 + strlen("spvImageGatherExtended,");
     c->bytes[second + 8] = 'A'; /* spvImageAuery */
+}
+
+static void options_bad_block_layout(mut_ctx *c)
+{
+    memcpy(c->bytes + record_string(c, 1) + 4, "std140", 6); /* in scalar's place */
+}
+
+static void options_default_optimization(mut_ctx *c)
+{
+    c->bytes[record_string(c, 7) + 4] = '1'; /* the default: never recorded */
+}
+
+static void options_bad_debug_info(mut_ctx *c)
+{
+    c->bytes[record_string(c, 3) + 4] = '4'; /* -g4 */
 }
 
 static void options_value_past_end(mut_ctx *c)
 {
-    put(c, record_string(c, 5), 400);
+    put(c, record_string(c, 11), 400);
 }
 
 const corruption corruptions[] = {
@@ -484,13 +500,13 @@ const corruption corruptions[] = {
      "dimension",
      thread_group_zero_on_amplification},
     {"options_no_magic", 2, 0, DGPB_ERR_CORRUPT_RANGE,
-     "options record: 121 bytes before the first blob are no options record (no \"DGPO\")",
+     "options record: 187 bytes before the first blob are no options record (no \"DGPO\")",
      options_no_magic},
     {"options_count_zero", 2, 0, DGPB_ERR_CORRUPT_RANGE,
-     "options record: option_count is 0, not from 1 to the 3 options there are",
+     "options record: option_count is 0, not from 1 to the 6 options there are",
      options_count_zero},
     {"options_count_short", 2, 0, DGPB_ERR_CORRUPT_RANGE,
-     "options record: 24 bytes between the options record and the first blob", options_count_short},
+     "options record: 134 bytes between the options record and the first blob", options_count_short},
     {"options_unknown_name", 2, 0, DGPB_ERR_CORRUPT_VALUE,
      "options record: unknown option 'matrix_layouz'", options_unknown_name},
     {"options_unsorted", 2, 0, DGPB_ERR_CORRUPT_ORDER,
@@ -509,6 +525,17 @@ const corruption corruptions[] = {
      "options record: slang_capabilities: 'spvImageAuery' follows 'spvImageGatherExtended': the "
      "names must be sorted and unique",
      options_unsorted_capabilities},
+    {"options_bad_block_layout", 2, 0, DGPB_ERR_CORRUPT_VALUE,
+     "options record: block_layout is 'std140', not one of scalar, gl, c (default, the default, "
+     "is never recorded)",
+     options_bad_block_layout},
+    {"options_default_optimization", 2, 0, DGPB_ERR_CORRUPT_VALUE,
+     "options record: optimization is '1', not one of 0, 2, 3 (1, the default, is never "
+     "recorded)",
+     options_default_optimization},
+    {"options_bad_debug_info", 2, 0, DGPB_ERR_CORRUPT_VALUE,
+     "options record: debug_info is '4', not one of 1, 2, 3 (0, the default, is never recorded)",
+     options_bad_debug_info},
     {"options_value_past_end", 2, 0, DGPB_ERR_CORRUPT_TRUNCATED,
      "options record: truncated: option value of 400 bytes runs past the options record's end",
      options_value_past_end},

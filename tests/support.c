@@ -207,6 +207,9 @@ uint8_t *support_options_bytes(size_t *size)
     must(model_set_option(m, DGPB_OPTION_SPIRV_VERSION, "1.6", &d), &d);
     must(model_set_option(m, DGPB_OPTION_MATRIX_LAYOUT, "column", &d), &d);
     must(model_set_option(m, DGPB_OPTION_SLANG_CAPABILITIES, SUPPORT_OPTION_CAPABILITIES, &d), &d);
+    must(model_set_option(m, DGPB_OPTION_OPTIMIZATION, "0", &d), &d);
+    must(model_set_option(m, DGPB_OPTION_DEBUG_INFO, "2", &d), &d);
+    must(model_set_option(m, DGPB_OPTION_BLOCK_LAYOUT, "scalar", &d), &d);
     uint8_t *bytes = NULL;
     must(bundle_write(m, &bytes, size, &d), &d);
     model_destroy(m);

@@ -29,9 +29,10 @@ uint8_t *support_golden_bytes(size_t *size);
 uint8_t *support_two_target_bytes(size_t *size);
 
 /*
- * The two-target model with every project option recorded (matrix_layout
- * "column", slang_capabilities SUPPORT_OPTION_CAPABILITIES, spirv_version
- * "1.6"), written: its data section starts with the options record.
+ * The two-target model with every project option recorded (block_layout
+ * "scalar", debug_info "2", matrix_layout "column", optimization "0",
+ * slang_capabilities SUPPORT_OPTION_CAPABILITIES, spirv_version "1.6"),
+ * written: its data section starts with the options record.
  */
 #define SUPPORT_OPTION_CAPABILITIES "spvImageGatherExtended,spvImageQuery"
 uint8_t *support_options_bytes(size_t *size);

@@ -115,9 +115,10 @@ static void a_bundle_equals_its_own_view(void **state)
 }
 
 /*
- * The project options a bundle records: a matrix layout changed and a SPIR-V version raised
- * break a host's binding, capabilities given to Slang do not; the same bundle without the
- * record, whose blobs all moved, differs in its options alone.
+ * The project options a bundle records: a matrix or block layout changed and a SPIR-V
+ * version raised break a host's binding; capabilities given to Slang, the optimization level
+ * and the debug information do not; the same bundle without the record, whose blobs all
+ * moved, differs in its options alone.
  */
 static void project_options_are_compared(void **state)
 {
@@ -132,14 +133,17 @@ static void project_options_are_compared(void **state)
     cJSON *result = NULL;
     assert_int_equal(bundle_diff(o, n, &result, &d), DGPB_OK);
     const cJSON *options = cJSON_GetObjectItem(result, "options");
-    assert_int_equal(cJSON_GetArraySize(options), 3);
+    assert_int_equal(cJSON_GetArraySize(options), 6);
     static const struct {
         const char *name, *value;
         bool breaking;
-    } want[] = {{"matrix_layout", "column", true},
+    } want[] = {{"block_layout", "scalar", true},
+                {"debug_info", "2", false},
+                {"matrix_layout", "column", true},
+                {"optimization", "0", false},
                 {"slang_capabilities", SUPPORT_OPTION_CAPABILITIES, false},
                 {"spirv_version", "1.6", true}};
-    for (int i = 0; i < 3; i++) {
+    for (int i = 0; i < 6; i++) {
         const cJSON *c = cJSON_GetArrayItem(options, i);
         assert_string_equal(cJSON_GetObjectItem(c, "what")->valuestring, "option");
         assert_string_equal(cJSON_GetObjectItem(c, "name")->valuestring, want[i].name);
@@ -148,11 +152,11 @@ static void project_options_are_compared(void **state)
         assert_int_equal(flag(c, "breaking"), want[i].breaking);
     }
     assert_int_equal(cJSON_GetArraySize(cJSON_GetObjectItem(result, "targets")), 0);
-    assert_true(summary(result, "breaking") == 2 && summary(result, "other") == 1);
+    assert_true(summary(result, "breaking") == 3 && summary(result, "other") == 3);
     cJSON_Delete(result);
     /* The other way round: a SPIR-V version lowered to the default breaks nothing. */
     assert_int_equal(bundle_diff(n, o, &result, &d), DGPB_OK);
-    assert_true(summary(result, "breaking") == 1 && summary(result, "other") == 2);
+    assert_true(summary(result, "breaking") == 2 && summary(result, "other") == 4);
     cJSON_Delete(result);
     diff_side_close(o);
     diff_side_close(n);

@@ -40,7 +40,7 @@ static void stripping_removes_only_opsource_and_the_module_validates(void **stat
        works only because of the stripped copy. */
     dgpb_diag d;
     dgpb_diag_clear(&d);
-    assert_int_equal(spirv_validate(support_spirv_words, support_spirv_word_count * 4, &d),
+    assert_int_equal(spirv_validate(support_spirv_words, support_spirv_word_count * 4, false, &d),
                      DGPB_OK);
 }
 
@@ -53,7 +53,7 @@ static void validation_reports_an_invalid_module(void **state)
     words[11] = 4; /* OpEntryPoint: execution model Fragment for a LocalSize module */
     dgpb_diag d;
     dgpb_diag_clear(&d);
-    assert_int_equal(spirv_validate(words, support_spirv_word_count * 4, &d), DGPB_ERR_SHADER);
+    assert_int_equal(spirv_validate(words, support_spirv_word_count * 4, false, &d), DGPB_ERR_SHADER);
     assert_non_null(strstr(d.message, "SPIR-V validation (Vulkan 1.2) failed"));
 }
 
@@ -82,7 +82,7 @@ static size_t instruction(const uint32_t *w, size_t n, uint32_t opcode)
 static int validate(const uint32_t *w, size_t n, dgpb_diag *d)
 {
     dgpb_diag_clear(d);
-    return spirv_validate(w, n * 4, d);
+    return spirv_validate(w, n * 4, false, d);
 }
 
 static void the_vulkan_version_follows_the_spirv_version(void **state)

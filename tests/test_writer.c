@@ -125,6 +125,9 @@ static void an_options_record_starts_the_data_section_and_the_readers_decode_it(
     assert_true(dgpb_str_eq(dgpb_bundle_option(b, DGPB_OPTION_SPIRV_VERSION), "1.6"));
     assert_true(dgpb_str_eq(dgpb_bundle_option(b, DGPB_OPTION_SLANG_CAPABILITIES),
                             SUPPORT_OPTION_CAPABILITIES));
+    assert_true(dgpb_str_eq(dgpb_bundle_option(b, DGPB_OPTION_BLOCK_LAYOUT), "scalar"));
+    assert_true(dgpb_str_eq(dgpb_bundle_option(b, DGPB_OPTION_OPTIMIZATION), "0"));
+    assert_true(dgpb_str_eq(dgpb_bundle_option(b, DGPB_OPTION_DEBUG_INFO), "2"));
     assert_int_equal(dgpb_bundle_option(b, DGPB_OPTION_COUNT).len, 0);
     /* The same model without options: the same tables, the blobs moved up by the record. */
     uint8_t *plain = support_two_target_bytes(&plain_size);
@@ -165,6 +168,12 @@ static void the_model_refuses_an_option_value_the_format_cannot_record(void **st
         {DGPB_OPTION_SLANG_CAPABILITIES, "a,a", "sorted and unique"},
         {DGPB_OPTION_SLANG_CAPABILITIES, "a,", "'' is no Slang capability name"},
         {DGPB_OPTION_SLANG_CAPABILITIES, "9lives", "'9lives' is no Slang capability name"},
+        {DGPB_OPTION_BLOCK_LAYOUT, "default", "default, the default, is never recorded"},
+        {DGPB_OPTION_BLOCK_LAYOUT, "dx", "not one of scalar, gl, c"},
+        {DGPB_OPTION_OPTIMIZATION, "1", "1, the default, is never recorded"},
+        {DGPB_OPTION_OPTIMIZATION, "-O0", "not one of 0, 2, 3"},
+        {DGPB_OPTION_DEBUG_INFO, "0", "0, the default, is never recorded"},
+        {DGPB_OPTION_DEBUG_INFO, "4", "not one of 1, 2, 3"},
         {DGPB_OPTION_COUNT, "x", "unknown option"},
     };
     for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {

@@ -76,6 +76,18 @@ typedef enum dgpb_matrix_layout {
     DGPB_MATRIX_LAYOUT_COUNT
 } dgpb_matrix_layout;
 
+/*
+ * What becomes of SPIR-V code the validator refuses for a reason known not to
+ * be the code's fault (a validator older than the code, a rule SPIR-V has
+ * since lifted, a rule drivers do not hold Slang's code to): dgpb-build
+ * --spirv-validation (docs/build.md, "Validation").
+ */
+typedef enum dgpb_spirv_validation {
+    DGPB_SPIRV_VALIDATION_WARN = 0, /* a warning naming it, and the bundle is written */
+    DGPB_SPIRV_VALIDATION_ERROR,    /* an error: the build fails (exit 1) */
+    DGPB_SPIRV_VALIDATION_COUNT
+} dgpb_spirv_validation;
+
 /* Receives each diagnostic as it is reported. `d` is only valid during the call. */
 typedef void (*dgpb_diag_fn)(const dgpb_diag *d, void *user);
 
@@ -129,6 +141,17 @@ typedef struct dgpb_build_desc {
        letters, digits and '_'; Slang says whether it knows it (a compile error). */
     const char *const *slang_capabilities;
     size_t slang_capability_count;
+    /* How the blocks of SPIR-V code are laid out (dgpb-build --block-layout: slangc
+       -fvk-use-scalar-layout, ...; DGPB_BLOCK_LAYOUT): every compile to SPIR-V and every
+       layout recording of spirv get its slangc option; other targets keep their own rules. */
+    dgpb_block_layout block_layout;
+    /* The optimization level of every compile (-O0 to -O3; DGPB_OPTIMIZATION) and the debug
+       information it writes (-g1 to -g3; DGPB_DEBUG_INFO). */
+    dgpb_optimization optimization;
+    dgpb_debug_info debug_info;
+    /* Not a project option (no cache key of a compile, no record): what a validation
+       warning becomes (dgpb_spirv_validation). */
+    dgpb_spirv_validation spirv_validation;
     dgpb_compiler *compiler;     /* borrowed */
     unsigned jobs;               /* compiles at once; 0: the number of CPUs */
     bool keep_temps;             /* keep the intermediate folder (its path is reported) */

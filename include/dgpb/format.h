@@ -166,6 +166,28 @@ typedef enum dgpb_option {
     DGPB_OPTION_COUNT
 } dgpb_option;
 
+/* The block layouts of --block-layout (DGPB_BLOCK_LAYOUT; docs/build.md, "Project options"). */
+typedef enum dgpb_block_layout {
+#define DGPB_BLOCK_LAYOUT(ID, value, name, slang_option, scalar_blocks)                           \
+    DGPB_BLOCK_LAYOUT_##ID = value,
+#include "dgpb/vocabulary.def"
+    DGPB_BLOCK_LAYOUT_COUNT
+} dgpb_block_layout;
+
+/* The levels of --optimization, -O0 to -O3 (DGPB_OPTIMIZATION); 0 is Slang's default, -O1. */
+typedef enum dgpb_optimization {
+#define DGPB_OPTIMIZATION(ID, value, level, slang_option) DGPB_OPTIMIZATION_##ID = value,
+#include "dgpb/vocabulary.def"
+    DGPB_OPTIMIZATION_COUNT
+} dgpb_optimization;
+
+/* The levels of --debug-info, -g0 to -g3 (DGPB_DEBUG_INFO); 0, none, is the default. */
+typedef enum dgpb_debug_info {
+#define DGPB_DEBUG_INFO(ID, value, level, slang_option) DGPB_DEBUG_INFO_##ID = value,
+#include "dgpb/vocabulary.def"
+    DGPB_DEBUG_INFO_COUNT
+} dgpb_debug_info;
+
 /* The magic of the options record at the start of the data section (docs/format.md). */
 #define DGPB_OPTIONS_MAGIC "DGPO"
 
@@ -243,6 +265,19 @@ const char *dgpb_code_format_name(uint32_t format); /* "msl", ...; "cuda" is nev
 int dgpb_code_format_from_name(const char *s, size_t len);
 const char *dgpb_option_name(uint32_t option); /* "matrix_layout", ... */
 int dgpb_option_from_name(const char *s, size_t len);
+const char *dgpb_block_layout_name(uint32_t layout); /* "default", "scalar", ... */
+int dgpb_block_layout_from_name(const char *s, size_t len);
+const char *dgpb_optimization_level(uint32_t optimization); /* "1" (the default), "0", ... */
+int dgpb_optimization_from_level(const char *s, size_t len);
+const char *dgpb_debug_info_level(uint32_t debug_info); /* "0" (the default), "1", ... */
+int dgpb_debug_info_from_level(const char *s, size_t len);
+/* The slangc option of a block layout, optimization or debug-info level (DGPB_BLOCK_LAYOUT,
+   ...), or NULL for the default and for a value out of range. */
+const char *dgpb_block_layout_slang_option(uint32_t layout);
+const char *dgpb_optimization_slang_option(uint32_t optimization);
+const char *dgpb_debug_info_slang_option(uint32_t debug_info);
+/* Whether a block layout's offsets may break std430's alignments (scalar block layouts). */
+bool dgpb_block_layout_scalar(uint32_t layout);
 
 /* The target name that serves a backend ("spirv" for DGPB_BACKEND_VULKAN), or NULL. */
 const char *dgpb_backend_target(uint32_t backend);
@@ -370,7 +405,10 @@ const char *dgpb_thread_group_rule(uint32_t stage, const uint32_t thread_group_s
  * (docs/format.md, "The options record"), shared by the model and the
  * readers: NULL when `value` (len bytes) is one a bundle may record, else a
  * lowercase reason (into `buf`, at least 160 bytes, when it carries text).
+ * block_layout: a block layout's name but "default" (never recorded);
+ * debug_info: "1" to "3" ("0", the default, is never recorded);
  * matrix_layout: "column" (row, the default, is never recorded);
+ * optimization: "0", "2" or "3" ("1", the default, is never recorded);
  * spirv_version: "1.3" to "1.6"; slang_capabilities: Slang capability
  * names, each a letter or '_' then letters, digits and '_' (at most
  * DGPB_SLANG_CAPABILITY_MAX bytes), joined by ',', sorted by byte order and

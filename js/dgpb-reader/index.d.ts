@@ -171,7 +171,14 @@ export declare const WEBGPU_LAYOUT: Readonly<{
 export declare const WEBGPU_LAYOUT_NAMES: readonly string[];
 
 /** The project options a bundle may record, sorted. */
-export declare const OPTIONS: readonly ['matrix_layout', 'slang_capabilities', 'spirv_version'];
+export declare const OPTIONS: readonly ['block_layout', 'debug_info', 'matrix_layout', 'optimization',
+  'slang_capabilities', 'spirv_version'];
+/** The block layouts of --block-layout, the default first. */
+export declare const BLOCK_LAYOUTS: readonly ['default', 'scalar', 'gl', 'c'];
+/** The levels of --optimization, Slang's default (1) first. */
+export declare const OPTIMIZATION_LEVELS: readonly ['1', '0', '2', '3'];
+/** The levels of --debug-info, the default (0) first. */
+export declare const DEBUG_INFO_LEVELS: readonly ['0', '1', '2', '3'];
 /** The magic of the options record at the start of the data section. */
 export declare const OPTIONS_MAGIC: 'DGPO';
 /** The longest Slang capability name an options record holds. */
@@ -335,7 +342,8 @@ export interface Bundle {
   /**
    * The project options the bundle records (docs/format.md "The options
    * record"): only those that differ from their defaults (row-major matrices,
-   * Slang's default SPIR-V version, no extra Slang capabilities); {} when none.
+   * Slang's default SPIR-V version, no extra Slang capabilities, Slang's block
+   * layouts, -O1, no debug information); {} when none.
    */
   options: BundleOptions;
   /** Sorted by name. */
@@ -344,8 +352,14 @@ export interface Bundle {
 
 /** The options a bundle records; an absent key is the option's default. */
 export interface BundleOptions {
+  /** The block layout of the spirv target's code (dgpb-build --block-layout). */
+  block_layout?: 'scalar' | 'gl' | 'c';
+  /** The debug information every compile wrote (--debug-info, -g1 to -g3). */
+  debug_info?: '1' | '2' | '3';
   /** 'column': the build compiled matrices column-major (dgpb-build --matrix-layout column). */
   matrix_layout?: 'column';
+  /** The optimization level of every compile (--optimization, -O0, -O2, -O3). */
+  optimization?: '0' | '2' | '3';
   /** Slang capabilities every compile was given (--capability), sorted. */
   slang_capabilities?: readonly string[];
   /** The SPIR-V version the spirv target was compiled for (--spirv-version). */

@@ -83,7 +83,17 @@ export const CAPABILITIES = Object.freeze([
  * The project options a bundle may record (docs/format.md "The options
  * record"), sorted: the order a record lists them in.
  */
-export const OPTIONS = Object.freeze(['matrix_layout', 'slang_capabilities', 'spirv_version']);
+export const OPTIONS = Object.freeze(['block_layout', 'debug_info', 'matrix_layout', 'optimization',
+  'slang_capabilities', 'spirv_version']);
+/**
+ * The block layouts of --block-layout, the default first: a record's
+ * block_layout is one of the others.
+ */
+export const BLOCK_LAYOUTS = Object.freeze(['default', 'scalar', 'gl', 'c']);
+/** The levels of --optimization (-O0 to -O3), Slang's default first: never recorded. */
+export const OPTIMIZATION_LEVELS = Object.freeze(['1', '0', '2', '3']);
+/** The levels of --debug-info (-g0 to -g3), the default first: never recorded. */
+export const DEBUG_INFO_LEVELS = Object.freeze(['0', '1', '2', '3']);
 /** The magic of the options record at the start of the data section. */
 export const OPTIONS_MAGIC = 'DGPO';
 /** The longest Slang capability name an options record holds. */
@@ -781,9 +791,21 @@ function slangCapabilityValid(name) {
   return name.length > 0 && name.length <= SLANG_CAPABILITY_MAX && /^[A-Za-z_][A-Za-z0-9_]*$/.test(name);
 }
 
+/* format.c's not_one_of(): the values but the first, which is the default. */
+function notOneOf(option, value, values) {
+  return `${option} is '${clip(value, 40)}', not one of ${values.slice(1).join(', ')} ` +
+    `(${values[0]}, the default, is never recorded)`;
+}
+
 /* dgpb_option_rule(): null when a record may hold `value` for `option`, else the C reader's reason. */
 function optionRule(option, value) {
   switch (option) {
+    case 'block_layout':
+      return BLOCK_LAYOUTS.indexOf(value) > 0 ? null : notOneOf(option, value, BLOCK_LAYOUTS);
+    case 'debug_info':
+      return DEBUG_INFO_LEVELS.indexOf(value) > 0 ? null : notOneOf(option, value, DEBUG_INFO_LEVELS);
+    case 'optimization':
+      return OPTIMIZATION_LEVELS.indexOf(value) > 0 ? null : notOneOf(option, value, OPTIMIZATION_LEVELS);
     case 'matrix_layout':
       return value === 'column' ? null
         : `matrix_layout is '${clip(value, 40)}', not 'column' (row, the default, is never recorded)`;

@@ -836,8 +836,10 @@ static const target_m *find_target(const dgpb_diff_side *s, const char *name)
 /*
  * The project options that differ: {what: "option", name, old, new (null: the default),
  * breaking}. A change of matrix layout breaks a host's binding (the bytes it writes for a
- * matrix mean another matrix); so does a SPIR-V version raised (a device must take it; no
- * version is Slang's default, 1.5); capabilities given to Slang are the code's business.
+ * matrix mean another matrix), as a change of block layout does (the bytes it writes sit at
+ * other offsets); so does a SPIR-V version raised (a device must take it; no version is
+ * Slang's default, 1.5); capabilities given to Slang, the optimization level and the debug
+ * information are the code's business.
  */
 static cJSON *diff_options(differ *d, const dgpb_diff_side *o, const dgpb_diff_side *n)
 {
@@ -847,7 +849,7 @@ static cJSON *diff_options(differ *d, const dgpb_diff_side *o, const dgpb_diff_s
         if ((!a && !b) || (a && b && !strcmp(a, b)))
             continue;
         kind k = K_OTHER;
-        if (i == DGPB_OPTION_MATRIX_LAYOUT)
+        if (i == DGPB_OPTION_MATRIX_LAYOUT || i == DGPB_OPTION_BLOCK_LAYOUT)
             k = K_BREAKING;
         else if (i == DGPB_OPTION_SPIRV_VERSION)
             k = strcmp(b ? b : "1.5", a ? a : "1.5") > 0 ? K_BREAKING : K_OTHER;

@@ -100,8 +100,9 @@ typedef struct code_ops {
        every layout recording of its target) that version's profile. NULL: the format
        declares none. */
     uint32_t (*spirv_version)(const void *code, size_t size);
-    /* Validates a unit's code (SPIRV-Tools' validator); NULL: not validated. */
-    int (*validate)(const void *code, size_t size, dgpb_diag *d);
+    /* Validates a unit's code (SPIRV-Tools' validator), with scalar block layouts when
+       `scalar_blocks` (the build's block layout asks for them); NULL: not validated. */
+    int (*validate)(const void *code, size_t size, bool scalar_blocks, dgpb_diag *d);
     /* Why an entry name cannot be kept by this format's code (the rest of a message after
        "'<name>' "), or NULL when it can; NULL: every name can. */
     const char *(*name_refused)(const char *name);

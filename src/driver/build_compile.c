@@ -111,7 +111,12 @@ static int read_unit_reflection(build *b, const job_info *info, unit *u)
                 push[push_count++] = v->name;
         }
     }
-    dgpb_reflection_blocks blocks = {values, b->generator_conventions ? 1 : 0, push, push_count};
+    /* A SPIR-V compile's buffers follow the block layout's alignments. */
+    int read_as = info->role == ROLE_PROBE ? code_analysis_target() : info->target;
+    bool spirv = code_ops_of_target((dgpb_target_id)read_as)->spirv_version != NULL;
+    dgpb_reflection_blocks blocks = {
+        values, b->generator_conventions ? 1 : 0, push, push_count,
+        spirv && dgpb_block_layout_scalar(b->desc->block_layout)};
     bool hashed = false;
     int rc;
     if (info->role == ROLE_PROBE) {

@@ -80,6 +80,15 @@ static int make_model(build *b, dgpb_model *m, dgpb_diag *diag)
         rc = model_set_option(m, DGPB_OPTION_SPIRV_VERSION, o->spirv_text, diag);
     if (!rc && o->cap_count)
         rc = model_set_option(m, DGPB_OPTION_SLANG_CAPABILITIES, o->caps_text, diag);
+    if (!rc && b->desc->block_layout != DGPB_BLOCK_LAYOUT_DEFAULT)
+        rc = model_set_option(m, DGPB_OPTION_BLOCK_LAYOUT,
+                              dgpb_block_layout_name(b->desc->block_layout), diag);
+    if (!rc && b->desc->optimization != DGPB_OPTIMIZATION_DEFAULT)
+        rc = model_set_option(m, DGPB_OPTION_OPTIMIZATION,
+                              dgpb_optimization_level(b->desc->optimization), diag);
+    if (!rc && b->desc->debug_info != DGPB_DEBUG_INFO_NONE)
+        rc = model_set_option(m, DGPB_OPTION_DEBUG_INFO,
+                              dgpb_debug_info_level(b->desc->debug_info), diag);
     for (int t = 0; t < DGPB_TARGET_COUNT && !rc; t++) {
         bool any = false;
         for (size_t e = 0; e < b->entry_count; e++)

@@ -212,7 +212,7 @@ typedef struct build_options {
 } build_options;
 
 /* The most arguments build_option_arg() gives. */
-#define BUILD_OPTION_ARGS_MAX(b) (3 + 2 * (b)->options.cap_count)
+#define BUILD_OPTION_ARGS_MAX(b) (6 + 2 * (b)->options.cap_count)
 
 typedef struct build {
     const dgpb_build_desc *desc;
@@ -317,7 +317,8 @@ void build_report_kept(build *b, const char *kept);
  * range, a capability name that is no name, a capability that is a SPIR-V
  * version (spirv_1_N: that is --spirv-version's), and an option the compiler
  * cannot honour (the embedded compiler's WebAssembly API has no
- * matrix-layout, profile or capability setting).
+ * matrix-layout, profile, capability, block-layout, optimization or
+ * debug-information setting).
  */
 int build_check_options(build *b);
 void build_options_free(build *b);
@@ -326,7 +327,9 @@ void build_options_free(build *b);
  * Argument `i` (from 0) of those that apply the project options to one
  * compile or layout recording, or NULL past the last (there are at most
  * BUILD_OPTION_ARGS_MAX(b)): the matrix layout always, `-profile spirv_1_N`
- * when `spirv` (the compile makes SPIR-V) and a version is asked for,
+ * when `spirv` (the compile makes SPIR-V) and a version is asked for, the
+ * block layout's option (-fvk-use-scalar-layout, ...) when `spirv` and one
+ * is asked for, -O<level> and -g<level> when other than the default,
  * `-capability NAME` for each capability. The string is static or b's.
  */
 const char *build_option_arg(const build *b, bool spirv, size_t i);

@@ -1,18 +1,21 @@
 /*
  * build_options.c - the project options of a build (build_internal.h;
- * docs/build.md, "Project options"): the matrix layout, the SPIR-V version
- * and extra Slang capabilities, checked before anything runs and turned into
- * the arguments every compile and layout recording gets.
+ * docs/build.md, "Project options"): the matrix layout, the SPIR-V version,
+ * extra Slang capabilities, the block layout, the optimization level and the
+ * debug information, checked before anything runs and turned into the
+ * arguments every compile and layout recording gets.
  *
  * They are never a free-form passthrough: each is one of slangc's own
  * options with a value dgpb checks (-matrix-layout-row-major or
- * -matrix-layout-column-major, -profile spirv_1_N, -capability NAME), so the
- * compile cache's keys, the whole-build key and the bundle's options record
+ * -matrix-layout-column-major, -profile spirv_1_N, -capability NAME, the
+ * block layout's -fvk-use-*-layout, -O<level>, -g<level>), so the compile
+ * cache's keys, the whole-build key and the bundle's options record
  * (docs/format.md) all say exactly what the code was compiled with. An
  * option the compiler cannot honour is refused here, naming the compiler,
  * rather than dropped: the embedded compiler (Slang's WebAssembly build,
  * docs/slangc-wasm.md) creates its sessions with a target alone, so it has
- * row-major matrices, Slang's default SPIR-V version (1.5) and no extra
+ * row-major matrices, Slang's default SPIR-V version (1.5), block layouts,
+ * optimization (-O1) and debug information (none), and no extra
  * capabilities.
  */
 #include <stdio.h>
@@ -76,6 +79,30 @@ static int refuse_embedded(build *b)
                      name, b->options.caps[0], use);
         return DGPB_ERR_INVALID;
     }
+    /* The options its API has no setting for, each with the value its sessions have. */
+    const struct {
+        bool asked;
+        const char *option, *value, *setting, *sessions;
+    } unset[] = {
+        {d->block_layout != DGPB_BLOCK_LAYOUT_DEFAULT, "--block-layout",
+         dgpb_block_layout_name(d->block_layout), "block-layout",
+         "Slang's own rules: std140 uniform blocks, std430 storage buffers and push constants"},
+        {d->optimization != DGPB_OPTIMIZATION_DEFAULT, "--optimization",
+         dgpb_optimization_level(d->optimization), "optimization", "Slang's default, -O1"},
+        {d->debug_info != DGPB_DEBUG_INFO_NONE, "--debug-info",
+         dgpb_debug_info_level(d->debug_info), "debug-information", "none"},
+    };
+    for (size_t i = 0; i < sizeof unset / sizeof unset[0]; i++) {
+        if (!unset[i].asked)
+            continue;
+        embedded_name(b, name, sizeof name);
+        build_report(b, DGPB_SEV_ERROR, DGPB_ERR_INVALID,
+                     "%s cannot compile with %s %s: its API has no %s setting (its sessions "
+                     "have %s); %s",
+                     name, unset[i].option, unset[i].value, unset[i].setting, unset[i].sessions,
+                     use);
+        return DGPB_ERR_INVALID;
+    }
     return DGPB_OK;
 }
 
@@ -83,11 +110,22 @@ int build_check_options(build *b)
 {
     const dgpb_build_desc *d = b->desc;
     build_options *o = &b->options;
-    if ((unsigned)d->matrix_layout >= DGPB_MATRIX_LAYOUT_COUNT) {
-        build_report(b, DGPB_SEV_ERROR, DGPB_ERR_INVALID, "unknown matrix layout %u",
-                     (unsigned)d->matrix_layout);
-        return DGPB_ERR_INVALID;
-    }
+    const struct {
+        unsigned value, count;
+        const char *what;
+    } ranges[] = {
+        {(unsigned)d->matrix_layout, DGPB_MATRIX_LAYOUT_COUNT, "matrix layout"},
+        {(unsigned)d->block_layout, DGPB_BLOCK_LAYOUT_COUNT, "block layout"},
+        {(unsigned)d->optimization, DGPB_OPTIMIZATION_COUNT, "optimization level"},
+        {(unsigned)d->debug_info, DGPB_DEBUG_INFO_COUNT, "debug-information level"},
+        {(unsigned)d->spirv_validation, DGPB_SPIRV_VALIDATION_COUNT, "SPIR-V validation setting"},
+    };
+    for (size_t i = 0; i < sizeof ranges / sizeof ranges[0]; i++)
+        if (ranges[i].value >= ranges[i].count) {
+            build_report(b, DGPB_SEV_ERROR, DGPB_ERR_INVALID, "unknown %s %u", ranges[i].what,
+                         ranges[i].value);
+            return DGPB_ERR_INVALID;
+        }
     if (d->spirv_version) {
         dgpb_spirv_version_text(d->spirv_version, o->spirv_text, sizeof o->spirv_text);
         if (dgpb_spirv_version_parse(o->spirv_text, strlen(o->spirv_text)) != d->spirv_version) {
@@ -139,9 +177,17 @@ int build_check_options(build *b)
             strcat(o->caps_text, ",");
         strcat(o->caps_text, o->caps[i]);
     }
-    o->key = mem_printf("matrix_layout=%s spirv_version=%s slang_capabilities=%s",
-                        d->matrix_layout == DGPB_MATRIX_LAYOUT_COLUMN ? "column" : "row",
-                        o->spirv_text, o->caps_text);
+    /* The options added since the first three only when asked for: the key of a build
+       without them stays what it was. */
+    o->key = mem_printf(
+        "matrix_layout=%s spirv_version=%s slang_capabilities=%s%s%s%s%s%s%s%s",
+        d->matrix_layout == DGPB_MATRIX_LAYOUT_COLUMN ? "column" : "row", o->spirv_text,
+        o->caps_text, d->block_layout ? " block_layout=" : "",
+        d->block_layout ? dgpb_block_layout_name(d->block_layout) : "",
+        d->optimization ? " optimization=" : "",
+        d->optimization ? dgpb_optimization_level(d->optimization) : "",
+        d->debug_info ? " debug_info=" : "", d->debug_info ? dgpb_debug_info_level(d->debug_info) : "",
+        d->spirv_validation == DGPB_SPIRV_VALIDATION_ERROR ? " spirv_validation=error" : "");
     if (!o->key) {
         build_report(b, DGPB_SEV_ERROR, DGPB_ERR_NOMEM, "out of memory");
         return DGPB_ERR_NOMEM;
@@ -159,14 +205,28 @@ void build_options_free(build *b)
 
 const char *build_option_arg(const build *b, bool spirv, size_t i)
 {
+    const dgpb_build_desc *d = b->desc;
     if (i == 0)
-        return b->desc->matrix_layout == DGPB_MATRIX_LAYOUT_COLUMN ? "-matrix-layout-column-major"
-                                                                   : "-matrix-layout-row-major";
+        return d->matrix_layout == DGPB_MATRIX_LAYOUT_COLUMN ? "-matrix-layout-column-major"
+                                                             : "-matrix-layout-row-major";
     i--;
     if (spirv && b->options.spirv_profile[0]) {
         if (i < 2)
             return i == 0 ? "-profile" : b->options.spirv_profile;
         i -= 2;
+    }
+    /* One argument each, where asked for: the block layout (SPIR-V only), -O, -g. */
+    const char *single[] = {
+        spirv ? dgpb_block_layout_slang_option(d->block_layout) : NULL,
+        dgpb_optimization_slang_option(d->optimization),
+        dgpb_debug_info_slang_option(d->debug_info),
+    };
+    for (size_t k = 0; k < sizeof single / sizeof single[0]; k++) {
+        if (!single[k])
+            continue;
+        if (i == 0)
+            return single[k];
+        i--;
     }
     if (i < 2 * b->options.cap_count)
         return i % 2 == 0 ? "-capability" : b->options.caps[i / 2];

@@ -137,9 +137,17 @@ static int make_unit_table(build *b, int t, size_t entry_index, const dgpb_param
                      dgpb_spirv_version_text(want, asked, sizeof asked), b->options.spirv_profile);
         return DGPB_ERR_SHADER;
     }
-    int valid = ops->validate ? ops->validate(u->code, u->code_size, &d) : DGPB_OK;
-    if (valid == DGPB_ERR_UNSUPPORTED && d.severity == DGPB_SEV_WARNING) {
-        /* A validator older than the code (docs/build.md, "Validation"). */
+    bool scalar = dgpb_block_layout_scalar(b->desc->block_layout);
+    int valid = ops->validate ? ops->validate(u->code, u->code_size, scalar, &d) : DGPB_OK;
+    if (valid == DGPB_ERR_UNSUPPORTED && d.severity == DGPB_SEV_WARNING &&
+        b->desc->spirv_validation == DGPB_SPIRV_VALIDATION_ERROR) {
+        /* --spirv-validation error: what the validator did not hold against the code fails. */
+        build_report(b, DGPB_SEV_ERROR, DGPB_ERR_SHADER,
+                     "target '%s', entry '%s': %s (an error with --spirv-validation error)",
+                     dgpb_target_name((uint32_t)t), e->name, d.message);
+        return DGPB_ERR_SHADER;
+    } else if (valid == DGPB_ERR_UNSUPPORTED && d.severity == DGPB_SEV_WARNING) {
+        /* A validator older than the code, or code drivers take (docs/build.md, "Validation"). */
         build_report(b, DGPB_SEV_WARNING, valid, "target '%s', entry '%s': %s",
                      dgpb_target_name((uint32_t)t), e->name, d.message);
         dgpb_diag_clear(&d);

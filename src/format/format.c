@@ -67,6 +67,40 @@ static const char *const option_names[DGPB_OPTION_COUNT] = {
 #include "dgpb/vocabulary.def"
 };
 
+static const struct {
+    const char *name, *slang_option;
+    bool scalar_blocks;
+} block_layouts[DGPB_BLOCK_LAYOUT_COUNT] = {
+#define DGPB_BLOCK_LAYOUT(ID, value, name, slang_option, scalar_blocks)                           \
+    [value] = {name, slang_option, scalar_blocks},
+#include "dgpb/vocabulary.def"
+};
+
+static const char *const block_layout_names[DGPB_BLOCK_LAYOUT_COUNT] = {
+#define DGPB_BLOCK_LAYOUT(ID, value, name, slang_option, scalar_blocks) [value] = name,
+#include "dgpb/vocabulary.def"
+};
+
+static const char *const optimization_levels[DGPB_OPTIMIZATION_COUNT] = {
+#define DGPB_OPTIMIZATION(ID, value, level, slang_option) [value] = level,
+#include "dgpb/vocabulary.def"
+};
+
+static const char *const optimization_options[DGPB_OPTIMIZATION_COUNT] = {
+#define DGPB_OPTIMIZATION(ID, value, level, slang_option) [value] = slang_option,
+#include "dgpb/vocabulary.def"
+};
+
+static const char *const debug_info_levels[DGPB_DEBUG_INFO_COUNT] = {
+#define DGPB_DEBUG_INFO(ID, value, level, slang_option) [value] = level,
+#include "dgpb/vocabulary.def"
+};
+
+static const char *const debug_info_options[DGPB_DEBUG_INFO_COUNT] = {
+#define DGPB_DEBUG_INFO(ID, value, level, slang_option) [value] = slang_option,
+#include "dgpb/vocabulary.def"
+};
+
 static const char *const target_names[DGPB_TARGET_COUNT] = {
 #define DGPB_TARGET(ID, value, name, BACKEND, backend_value, backend_name, macro, CODE, DISCOVER,  \
                     platforms, FINAL, traits, colour)                                              \
@@ -194,6 +228,56 @@ const char *dgpb_option_name(uint32_t option)
 int dgpb_option_from_name(const char *s, size_t len)
 {
     return lookup(option_names, DGPB_OPTION_COUNT, s, len);
+}
+
+const char *dgpb_block_layout_name(uint32_t layout)
+{
+    return layout < DGPB_BLOCK_LAYOUT_COUNT ? block_layout_names[layout] : NULL;
+}
+
+int dgpb_block_layout_from_name(const char *s, size_t len)
+{
+    return lookup(block_layout_names, DGPB_BLOCK_LAYOUT_COUNT, s, len);
+}
+
+const char *dgpb_block_layout_slang_option(uint32_t layout)
+{
+    return layout < DGPB_BLOCK_LAYOUT_COUNT ? block_layouts[layout].slang_option : NULL;
+}
+
+bool dgpb_block_layout_scalar(uint32_t layout)
+{
+    return layout < DGPB_BLOCK_LAYOUT_COUNT && block_layouts[layout].scalar_blocks;
+}
+
+const char *dgpb_optimization_level(uint32_t optimization)
+{
+    return optimization < DGPB_OPTIMIZATION_COUNT ? optimization_levels[optimization] : NULL;
+}
+
+int dgpb_optimization_from_level(const char *s, size_t len)
+{
+    return lookup(optimization_levels, DGPB_OPTIMIZATION_COUNT, s, len);
+}
+
+const char *dgpb_optimization_slang_option(uint32_t optimization)
+{
+    return optimization < DGPB_OPTIMIZATION_COUNT ? optimization_options[optimization] : NULL;
+}
+
+const char *dgpb_debug_info_level(uint32_t debug_info)
+{
+    return debug_info < DGPB_DEBUG_INFO_COUNT ? debug_info_levels[debug_info] : NULL;
+}
+
+int dgpb_debug_info_from_level(const char *s, size_t len)
+{
+    return lookup(debug_info_levels, DGPB_DEBUG_INFO_COUNT, s, len);
+}
+
+const char *dgpb_debug_info_slang_option(uint32_t debug_info)
+{
+    return debug_info < DGPB_DEBUG_INFO_COUNT ? debug_info_options[debug_info] : NULL;
 }
 
 /* The numbers a row's space and binding reserve, by field, with their names. */
@@ -821,10 +905,41 @@ char *dgpb_spirv_version_text(uint32_t version, char *buf, size_t size)
     return buf;
 }
 
+/*
+ * "<option> is '<value>', not one of A, B (D, the default, is never
+ * recorded)", from a vocabulary's values, the default first: into `buf`.
+ */
+static const char *not_one_of(const char *option, const char *value, size_t len,
+                              const char *const *names, int count, char *buf, size_t size)
+{
+    int at = snprintf(buf, size, "%s is '%.*s', not one of", option, (int)(len < 40 ? len : 40),
+                      value);
+    for (int i = 1; i < count && at > 0 && (size_t)at < size; i++)
+        at += snprintf(buf + at, size - (size_t)at, "%s %s", i > 1 ? "," : "", names[i]);
+    if (at > 0 && (size_t)at < size)
+        snprintf(buf + at, size - (size_t)at, " (%s, the default, is never recorded)", names[0]);
+    return buf;
+}
+
 const char *dgpb_option_rule(uint32_t option, const char *value, size_t len, char *buf,
                              size_t buf_size)
 {
     switch (option) {
+    case DGPB_OPTION_BLOCK_LAYOUT:
+        return dgpb_block_layout_from_name(value, len) > 0
+                   ? NULL
+                   : not_one_of("block_layout", value, len, block_layout_names,
+                                DGPB_BLOCK_LAYOUT_COUNT, buf, buf_size);
+    case DGPB_OPTION_DEBUG_INFO:
+        return dgpb_debug_info_from_level(value, len) > 0
+                   ? NULL
+                   : not_one_of("debug_info", value, len, debug_info_levels,
+                                DGPB_DEBUG_INFO_COUNT, buf, buf_size);
+    case DGPB_OPTION_OPTIMIZATION:
+        return dgpb_optimization_from_level(value, len) > 0
+                   ? NULL
+                   : not_one_of("optimization", value, len, optimization_levels,
+                                DGPB_OPTIMIZATION_COUNT, buf, buf_size);
     case DGPB_OPTION_MATRIX_LAYOUT:
         if (len == 6 && !memcmp(value, "column", 6))
             return NULL;

@@ -55,6 +55,7 @@ typedef struct builder {
     size_t value_block_count;
     const char *const *push_blocks;
     size_t push_block_count;
+    bool scalar_elements; /* dgpb_reflection_blocks.scalar_elements */
     char **globals; /* the module-scope parameters' names (dgpb_reflection.globals) */
     size_t global_count, global_cap;
     bool corrupt;           /* a binding record lacks its index: */
@@ -361,7 +362,7 @@ static void add_resource(builder *b, const char *path, const char *code_path, co
         r->place_from_code = at->entry && b->code->places_from_code;
     }
     if (r->kind == DGPB_KIND_BUFFER || r->kind == DGPB_KIND_RW_BUFFER)
-        r->size = reflect_element_stride(t, b->code->memory_handles);
+        r->size = reflect_element_stride(t, b->code->memory_handles, b->scalar_elements);
     else if (r->kind == DGPB_KIND_UNIFORM_BUFFER)
         r->size = block_data_size(t);
     if (!r->counted || r->problem || problem[0]) {
@@ -918,7 +919,7 @@ int reflection_parse(const char *json, size_t len, dgpb_target_id target,
                      const char *const *value_blocks, size_t value_block_count,
                      dgpb_reflection **out, dgpb_diag *diag)
 {
-    dgpb_reflection_blocks blocks = {value_blocks, value_block_count, NULL, 0};
+    dgpb_reflection_blocks blocks = {value_blocks, value_block_count, NULL, 0, false};
     return reflection_parse_blocks(json, len, target, &blocks, out, diag);
 }
 
@@ -942,6 +943,7 @@ int reflection_parse_blocks(const char *json, size_t len, dgpb_target_id target,
         .value_block_count = blocks ? blocks->value_block_count : 0,
         .push_blocks = blocks ? blocks->push_blocks : NULL,
         .push_block_count = blocks ? blocks->push_block_count : 0,
+        .scalar_elements = blocks && blocks->scalar_elements,
     };
     const cJSON *params = reflect_get(root, "parameters"),
                 *entries = reflect_get(root, "entryPoints");

@@ -153,6 +153,8 @@ typedef struct dgpb_reflection_blocks {
                                        so itself; for the other targets the caller names them
                                        (dgpb-build: the SPIR-V's PushConstant variables) */
     size_t push_block_count;
+    bool scalar_elements; /* a structured buffer's elements are aligned to their scalars
+                             (spirv built with a scalar block layout: --block-layout scalar) */
 } dgpb_reflection_blocks;
 
 /* reflection_parse() with push-constant blocks named too; `blocks` may be NULL. */

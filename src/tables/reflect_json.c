@@ -232,15 +232,24 @@ uint32_t reflect_scalar_bytes(const char *scalar)
     return 4; /* 32-bit scalars and bool */
 }
 
+/* How a structured buffer's elements are aligned on the target (elem_layout()). */
+typedef struct elem_rules {
+    bool ptx;    /* CUDA's vector types */
+    bool scalar; /* every type aligned to its scalar (scalar block layouts) */
+} elem_rules;
+
 /*
  * A type's byte size and alignment as an element of a structured buffer on
  * the target: std430 on spirv and WGSL's storage rules on wgsl (a 3-vector
  * aligned as a 4-vector), CUDA's vector types on ptx (2- and 4-vectors
- * aligned to their size, 3-vectors to their scalar). A struct's members keep
- * the offsets the reflection gives. False when a size cannot be known.
+ * aligned to their size, 3-vectors to their scalar), and with scalar block
+ * layouts every vector and matrix aligned to its scalar. A struct's members
+ * keep the offsets the reflection gives. False when a size cannot be known.
  */
-static bool elem_layout(bool ptx, const cJSON *t, uint32_t *size, uint32_t *align, int depth)
+static bool elem_layout(elem_rules rules, const cJSON *t, uint32_t *size, uint32_t *align,
+                        int depth)
 {
+    bool ptx = rules.ptx;
     const char *kind = reflect_get_str(t, "kind");
     uint32_t n = 0, s = 0;
     if (depth > 16 || !kind)
@@ -259,7 +268,9 @@ static bool elem_layout(bool ptx, const cJSON *t, uint32_t *size, uint32_t *alig
                            reflect_get_u32(t, "rowCount", &rows)) ||
             !s || !n || n > 4 || !rows)
             return false;
-        if (ptx)
+        if (rules.scalar)
+            *align = s;
+        else if (ptx)
             *align = n == 3 ? s : n * s;
         else
             *align = (n == 3 ? 4 : n) * s;
@@ -275,7 +286,7 @@ static bool elem_layout(bool ptx, const cJSON *t, uint32_t *size, uint32_t *alig
     if (!strcmp(kind, "array")) {
         uint32_t es = 0, ea = 0;
         if (!reflect_get_u32(t, "elementCount", &n) || !n ||
-            !elem_layout(ptx, reflect_get(t, "elementType"), &es, &ea, depth + 1))
+            !elem_layout(rules, reflect_get(t, "elementType"), &es, &ea, depth + 1))
             return false;
         *align = ea;
         *size = n * round_up(es, ea);
@@ -288,7 +299,7 @@ static bool elem_layout(bool ptx, const cJSON *t, uint32_t *size, uint32_t *alig
         {
             uint32_t fs = 0, fa = 0, off = 0, bytes = 0;
             const cJSON *rec = reflect_get(f, "binding");
-            if (!elem_layout(ptx, reflect_get(f, "type"), &fs, &fa, depth + 1) ||
+            if (!elem_layout(rules, reflect_get(f, "type"), &fs, &fa, depth + 1) ||
                 !reflect_get_u32(rec, "offset", &off))
                 return false;
             if (reflect_get_u32(rec, "size", &bytes) && bytes > fs)
@@ -305,10 +316,10 @@ static bool elem_layout(bool ptx, const cJSON *t, uint32_t *size, uint32_t *alig
     return false;
 }
 
-uint32_t reflect_element_stride(const cJSON *t, bool ptx)
+uint32_t reflect_element_stride(const cJSON *t, bool ptx, bool scalar)
 {
     uint32_t size = 0, align = 0;
-    if (!elem_layout(ptx, reflect_get(t, "resultType"), &size, &align, 0))
+    if (!elem_layout((elem_rules){ptx, scalar}, reflect_get(t, "resultType"), &size, &align, 0))
         return 0;
     return round_up(size, align);
 }

@@ -53,7 +53,9 @@ uint32_t reflect_texture_shape(const cJSON *p, const cJSON *t);
 /* A scalar type's bytes ("float16": 2, "uint64": 8, bool: 4); 0 for none. */
 uint32_t reflect_scalar_bytes(const char *scalar);
 /* The element stride of a structured buffer type `t` on the target: std430 on spirv, WGSL's
-   storage rules on wgsl, CUDA's layout on ptx (`ptx`); 0 when not known. */
-uint32_t reflect_element_stride(const cJSON *t, bool ptx);
+   storage rules on wgsl, CUDA's layout on ptx (`ptx`), every type aligned to its scalar
+   with `scalar` (spirv's scalar block layouts, dgpb_block_layout_scalar()); 0 when not
+   known. */
+uint32_t reflect_element_stride(const cJSON *t, bool ptx, bool scalar);
 
 #endif

@@ -66,8 +66,8 @@ test('a bundle with an options record reads as its JSON view, the record before 
   const b = readBundle(new Uint8Array(fs.readFileSync(file)));
   const want = JSON.parse(fs.readFileSync(path.join(FMT, 'options.bundle.json'), 'utf8'));
   assert.deepEqual(jsonView(b, 'options'), want);
-  assert.deepEqual(b.options, { matrix_layout: 'column', slang_capabilities: ['spvImageGatherExtended', 'spvImageQuery'],
-    spirv_version: '1.6' });
+  assert.deepEqual(b.options, { block_layout: 'scalar', debug_info: '2', matrix_layout: 'column', optimization: '0',
+    slang_capabilities: ['spvImageGatherExtended', 'spvImageQuery'], spirv_version: '1.6' });
   assert.ok(b.targets.every((t) => t.entries.every((e) => e.code.offset > 0)), 'the blobs follow the record');
   await verifyBundle(b);
   assert.deepEqual(jsonView(b, 'options'), dumpJson(required('DGPB_DUMP', 'the dgpb-dump program'), file));

@@ -68,7 +68,9 @@ export function dumpJson(dump, file) {
  */
 export function dumpVerify(dump, file) {
   const r = spawnSync(dump, ['--verify', file], { encoding: 'utf8' });
-  const line = r.stderr.trim().split('\n').pop() ?? '';
+  /* The last message, whole: a value a changed byte reads may hold a line break. */
+  const text = r.stderr.trim();
+  const line = text.slice(Math.max(0, text.lastIndexOf('dgpb-dump: ')));
   const m = /^dgpb-dump: .*?: error: (.*) \(at byte (-?\d+)\)$/s.exec(line);
   if (r.status === 1 && !m && /^dgpb-dump: .*?: error: target '[^']*', entry /s.test(line))
     return { status: 0, message: '', offset: null };

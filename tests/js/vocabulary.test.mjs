@@ -162,6 +162,19 @@ test('project options: the names of an options record are the rows of DGPB_OPTIO
   assert.deepEqual([...m[1].matchAll(/'([^']*)'/g)].map((x) => x[1]), byValue(options).map((o) => o.name));
 });
 
+test('project options: block layouts and levels are the rows of DGPB_BLOCK_LAYOUT, DGPB_OPTIMIZATION and DGPB_DEBUG_INFO', () => {
+  const values = (macro, at) => [...rows(macro)].sort((a, b) => a[1] - b[1]).map((r) => r[at]);
+  assert.deepEqual([...dgpb.BLOCK_LAYOUTS], values('DGPB_BLOCK_LAYOUT', 2));
+  assert.deepEqual([...dgpb.OPTIMIZATION_LEVELS], values('DGPB_OPTIMIZATION', 2));
+  assert.deepEqual([...dgpb.DEBUG_INFO_LEVELS], values('DGPB_DEBUG_INFO', 2));
+  for (const [name, list] of [['BLOCK_LAYOUTS', dgpb.BLOCK_LAYOUTS], ['OPTIMIZATION_LEVELS', dgpb.OPTIMIZATION_LEVELS],
+    ['DEBUG_INFO_LEVELS', dgpb.DEBUG_INFO_LEVELS]]) {
+    const m = new RegExp(`export declare const ${name}: readonly \\[([^\\]]*)\\]`).exec(types);
+    assert.ok(m, `index.d.ts declares ${name}`);
+    assert.deepEqual([...m[1].matchAll(/'([^']*)'/g)].map((x) => x[1]), [...list]);
+  }
+});
+
 test('each backend consumes its target, and each target allows its code formats', () => {
   const backends = [...targets].sort((a, b) => a.backendValue - b.backendValue);
   assert.deepEqual({ ...dgpb.BACKEND_TARGET }, Object.fromEntries(backends.map((t) => [t.backendName, t.name])));

@@ -70,6 +70,16 @@ static const char usage_tail[] =
     "                         (default: Slang's, 1.5)\n"
     "  --capability NAME      a Slang capability for every compile (slangc\n"
     "                         -capability NAME); repeatable, or NAME,NAME,...\n"
+    "  --block-layout L       how the blocks of SPIR-V code are laid out: default\n"
+    "                         (Slang's: std140 uniform blocks, std430 storage\n"
+    "                         buffers and push constants), scalar (slangc\n"
+    "                         -fvk-use-scalar-layout, also -force-glsl-scalar-layout,\n"
+    "                         as renderers that share C structs compile), gl\n"
+    "                         (-fvk-use-gl-layout: std430 for raw buffer loads),\n"
+    "                         dx (-fvk-use-dx-layout), c (-fvk-use-c-layout)\n"
+    "  --optimization N, -ON  0 to 3: slangc -O0 to -O3 (default: Slang's, 1)\n"
+    "  --debug-info N, -gN    0 to 3: slangc -g0 to -g3 (default 0, none); -g is 2,\n"
+    "                         as slangc's -g\n"
     "                         The embedded compiler takes only their defaults and\n"
     "                         --spirv-version 1.5: it refuses the others (exit 2)\n"
     "Compiler:\n"
@@ -153,6 +163,11 @@ static const char usage_tail[] =
     "                         Without it, on a terminal, one line shows the\n"
     "                         compiles done of those planned, the latest and the\n"
     "                         time: [12/72] blur (spirv) 0.8s\n"
+    "  --spirv-validation M   warn (the default) or error: what SPIR-V the validator\n"
+    "                         refuses for a reason known not to be the code's\n"
+    "                         becomes (a validator older than the code, a rule SPIR-V\n"
+    "                         has since lifted, code drivers take): a warning, or an\n"
+    "                         error (exit 1, nothing written)\n"
     "  --warnings-as-errors   any warning about the module, Slang's or\n"
     "                         dgpb-build's, is an error: exit status 1, nothing\n"
     "                         written (also DGPB_WARNINGS_AS_ERRORS=1)\n"
@@ -213,6 +228,19 @@ static void print_usage(void)
         printf("%s\n", p == DGPB_PLATFORM_WASM32 ? " (no layouts)" : "");
     }
     fputs(usage_tail, stdout);
+}
+
+/* "default, scalar, gl, dx, c": --block-layout's values, from the vocabulary. */
+static const char *block_layout_names(void)
+{
+    static char text[128];
+    if (!text[0])
+        for (uint32_t i = 0; i < DGPB_BLOCK_LAYOUT_COUNT; i++) {
+            size_t used = strlen(text);
+            snprintf(text + used, sizeof text - used, "%s%s", i ? ", " : "",
+                     dgpb_block_layout_name(i));
+        }
+    return text;
 }
 
 /* Matches "--name VALUE", "--name=VALUE" and, for short options, "-xVALUE". */
@@ -328,6 +356,34 @@ int options_parse(int argc, char **argv, options *o)
                 return tool_usage_error("--matrix-layout is 'row' or 'column', not '%s'", v);
             o->build.matrix_layout =
                 !err && !strcmp(v, "column") ? DGPB_MATRIX_LAYOUT_COLUMN : DGPB_MATRIX_LAYOUT_ROW;
+        } else if (take_value(argc, argv, &i, "--block-layout", false, &v, &err)) {
+            int layout = err ? 0 : dgpb_block_layout_from_name(v, strlen(v));
+            if (layout < 0)
+                return tool_usage_error("--block-layout is one of %s, not '%s'",
+                                        block_layout_names(), v);
+            o->build.block_layout = (dgpb_block_layout)layout;
+        } else if (take_value(argc, argv, &i, "--optimization", false, &v, &err) ||
+                   (a[0] == '-' && a[1] == 'O' && a[2] && !a[3] && (v = a + 2))) {
+            int level = err ? 0 : dgpb_optimization_from_level(v, strlen(v));
+            if (level < 0)
+                return tool_usage_error("%s is 0, 1, 2 or 3, not '%s'",
+                                        a[1] == 'O' ? "-O" : "--optimization", v);
+            o->build.optimization = (dgpb_optimization)level;
+        } else if (!strcmp(a, "-g")) {
+            o->build.debug_info = DGPB_DEBUG_INFO_STANDARD;
+        } else if (take_value(argc, argv, &i, "--debug-info", false, &v, &err) ||
+                   (a[0] == '-' && a[1] == 'g' && a[2] && !a[3] && (v = a + 2))) {
+            int level = err ? 0 : dgpb_debug_info_from_level(v, strlen(v));
+            if (level < 0)
+                return tool_usage_error("%s is 0, 1, 2 or 3, not '%s'",
+                                        a[1] == 'g' ? "-g" : "--debug-info", v);
+            o->build.debug_info = (dgpb_debug_info)level;
+        } else if (take_value(argc, argv, &i, "--spirv-validation", false, &v, &err)) {
+            if (!err && strcmp(v, "warn") && strcmp(v, "error"))
+                return tool_usage_error("--spirv-validation is 'warn' or 'error', not '%s'", v);
+            o->build.spirv_validation = !err && !strcmp(v, "error")
+                                            ? DGPB_SPIRV_VALIDATION_ERROR
+                                            : DGPB_SPIRV_VALIDATION_WARN;
         } else if (take_value(argc, argv, &i, "--spirv-version", false, &v, &err)) {
             uint32_t version = err ? 0 : dgpb_spirv_version_parse(v, strlen(v));
             if (!err && !version)

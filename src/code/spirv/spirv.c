@@ -4,6 +4,9 @@
 #define _POSIX_C_SOURCE 200809L
 #include "code/spirv/spirv.h"
 
+#include <ctype.h>
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "core/alloc.h"
@@ -132,6 +135,126 @@ done:
     spvDiagnosticDestroy(sd);
     spvContextDestroy(ctx);
     dgpb_free(words);
+    return rc;
+}
+
+bool spirv_unknown_number(const char *m, char *kind, size_t size, uint32_t *number)
+{
+    static const char invalid[] = "Invalid ";
+    const char *colon = strrchr(m, ':');
+    if (strncmp(m, invalid, sizeof invalid - 1) || !colon || colon[1] != ' ' ||
+        !isdigit((unsigned char)colon[2]))
+        return false;
+    char *end = NULL;
+    unsigned long v = strtoul(colon + 2, &end, 10);
+    if (*end || v > UINT32_MAX)
+        return false;
+    const char *what = m + sizeof invalid - 1;
+    size_t len = (size_t)(colon - what);
+    static const char operand[] = " operand";
+    bool is_operand = len > sizeof operand - 1 &&
+                      !memcmp(colon - (sizeof operand - 1), operand, sizeof operand - 1);
+    if (is_operand)
+        len -= sizeof operand - 1;
+    else if (!(len == 6 && !memcmp(what, "opcode", 6)) &&
+             !(len == 29 && !memcmp(what, "extended instruction number", 27)))
+        return false;
+    snprintf(kind, size, "%.*s", (int)len, what);
+    *number = (uint32_t)v;
+    return true;
+}
+
+static spv_result_t no_header(void *user, spv_endianness_t e, uint32_t magic, uint32_t version,
+                              uint32_t generator, uint32_t bound, uint32_t schema)
+{
+    (void)user, (void)e, (void)magic, (void)version, (void)generator, (void)bound, (void)schema;
+    return SPV_SUCCESS;
+}
+
+static spv_result_t no_instruction(void *user, const spv_parsed_instruction_t *p)
+{
+    (void)user, (void)p;
+    return SPV_SUCCESS;
+}
+
+/* Distinct numbers spirv_drop_unknown() drops before it gives up. */
+#define DROP_ROUNDS_MAX 64
+
+/* Instructions a reader of the interface stands on: never dropped. */
+static bool structural(uint32_t op)
+{
+    return op == OP_ENTRY_POINT || op == OP_VARIABLE || op == OP_FUNCTION ||
+           op == OP_FUNCTION_PARAMETER || op == OP_FUNCTION_END;
+}
+
+/*
+ * The word offset of the instruction the parser stopped at, which holds
+ * `number` past its first word: SPIRV-Tools counts the instructions it
+ * began, that one included (position.index), so it is that count's last or,
+ * in another version, the next; 0 when neither holds the number.
+ */
+static size_t stopped_at(const uint32_t *w, size_t n, size_t count, uint32_t number)
+{
+    size_t k = 0;
+    for (size_t i = SPV_HEADER_WORDS; i < n; i += w[i] >> 16, k++) {
+        if (k + 1 != count && k != count)
+            continue;
+        for (size_t j = 1; j < (w[i] >> 16); j++)
+            if (w[i + j] == number)
+                return i;
+    }
+    return 0;
+}
+
+int spirv_drop_unknown(uint32_t *w, size_t n, size_t *dropped, char *why, size_t why_size)
+{
+    *dropped = 0;
+    if (why_size)
+        why[0] = 0;
+    spv_context ctx = spvContextCreate(SPV_ENV_UNIVERSAL_1_6);
+    if (!ctx)
+        return DGPB_ERR_NOMEM;
+    int rc = DGPB_OK;
+    for (int round = 0;; round++) {
+        spv_diagnostic sd = NULL;
+        spv_result_t r = spvBinaryParse(ctx, NULL, w, n, no_header, no_instruction, &sd);
+        if (r == SPV_SUCCESS) {
+            spvDiagnosticDestroy(sd);
+            break;
+        }
+        const char *m = sd && sd->error ? sd->error : "unknown error";
+        snprintf(why, why_size, "%.*s", (int)strcspn(m, "\n"), m);
+        size_t count = sd ? sd->position.index : 0;
+        spvDiagnosticDestroy(sd);
+        char kind[64];
+        uint32_t number = 0;
+        rc = DGPB_ERR_UNSUPPORTED;
+        if (round == DROP_ROUNDS_MAX || !spirv_unknown_number(why, kind, sizeof kind, &number))
+            break;
+        bool opcode = !strcmp(kind, "opcode");
+        size_t at = opcode ? 0 : stopped_at(w, n, count, number), word = 0;
+        if (!opcode && !at)
+            break;
+        uint32_t op = opcode ? number : w[at] & 0xffffu;
+        for (word = 1; !opcode && w[at + word] != number; word++)
+            ;
+        if (structural(op))
+            break;
+        size_t before = *dropped;
+        for (size_t i = SPV_HEADER_WORDS; i < n;) {
+            size_t words = w[i] >> 16;
+            if ((w[i] & 0xffffu) == op && (opcode || (word < words && w[i + word] == number))) {
+                for (size_t j = 0; j < words; j++)
+                    w[i + j] = 1u << 16; /* OpNop */
+                ++*dropped;
+            }
+            i += words ? words : 1;
+        }
+        if (*dropped == before)
+            break;
+        rc = DGPB_OK;
+    }
+    spvContextDestroy(ctx);
     return rc;
 }
 

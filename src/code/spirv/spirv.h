@@ -18,12 +18,15 @@
  * short names (CONTRIBUTING.md, "Code conventions").
  */
 #define spirv_disassemble dgpb__spirv_disassemble
+#define spirv_drop_unknown dgpb__spirv_drop_unknown
 #define spirv_environment dgpb__spirv_environment
 #define spirv_entry_points dgpb__spirv_entry_points
 #define spirv_stage_of_model dgpb__spirv_stage_of_model
 #define spirv_strip_source dgpb__spirv_strip_source
+#define spirv_unknown_number dgpb__spirv_unknown_number
 #define spirv_validate dgpb__spirv_validate
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -53,13 +56,40 @@ const char *spirv_environment(uint32_t version, int *vulkan, int *universal);
 
 /*
  * Validates a module (spvValidate on the copy without OpSource) for the
- * Vulkan version its SPIR-V version implies (spirv_environment()):
- * DGPB_ERR_SHADER with SPIRV-Tools' message when it is invalid. Where the
- * validator is older than the code (code/spirv/spirv_validate.c; docs/
- * build.md, "Validation"), DGPB_ERR_UNSUPPORTED with a warning
- * (diag->severity DGPB_SEV_WARNING) that names what it does not know.
+ * Vulkan version its SPIR-V version implies (spirv_environment()), with
+ * scalar block layouts when `scalar_blocks` (the build's block layout asks
+ * for them): DGPB_ERR_SHADER with SPIRV-Tools' message when it is invalid.
+ * Where the validator is older than the code, or the code breaks a rule
+ * drivers do not hold it to (code/spirv/spirv_validate.c; docs/build.md,
+ * "Validation"), DGPB_ERR_UNSUPPORTED with a warning (diag->severity
+ * DGPB_SEV_WARNING) that names what it did not know or how it read the code.
  */
-int spirv_validate(const void *code, size_t size, dgpb_diag *diag);
+int spirv_validate(const void *code, size_t size, bool scalar_blocks, dgpb_diag *diag);
+
+/*
+ * Whether a SPIRV-Tools parser's message names a number its grammar lacks:
+ * "Invalid opcode: N", "Invalid <kind> operand: N", "Invalid extended
+ * instruction number: N". *kind: "opcode", "capability", ...; *number: N.
+ */
+bool spirv_unknown_number(const char *message, char *kind, size_t size, uint32_t *number);
+
+/*
+ * Makes `n` words of a module without OpSource (the caller's own copy, which
+ * it changes) words that SPIRV-Tools' parser reads to the end, where it
+ * stops only at numbers its grammar lacks (spirv_unknown_number(): code
+ * newer than the library). Each instruction it cannot read becomes OpNop
+ * words, and with it every instruction of that opcode (an unknown opcode) or
+ * of that opcode with that number in the same word (an unknown operand: every
+ * OpCapability 5336, every OpDecorate of one new decoration). What a reader
+ * of the module's interface stands on is never dropped: OpEntryPoint,
+ * OpVariable, OpFunction, OpFunctionParameter and OpFunctionEnd.
+ *
+ * DGPB_OK with *dropped the number of instructions made OpNop (0: the words
+ * parsed as they were); DGPB_ERR_UNSUPPORTED when they still do not parse
+ * (another kind of failure, an instruction above, or too many numbers), with
+ * SPIRV-Tools' message in `why`; DGPB_ERR_NOMEM.
+ */
+int spirv_drop_unknown(uint32_t *words, size_t n, size_t *dropped, char *why, size_t why_size);
 
 /* One OpEntryPoint of a module. */
 typedef struct dgpb_spirv_entry_point {

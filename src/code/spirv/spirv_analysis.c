@@ -874,6 +874,14 @@ int spirv_analyze(const void *code, size_t size, dgpb_spirv_info **out, dgpb_dia
     if (rc)
         goto done;
 
+    /* A module newer than SPIRV-Tools: what it cannot read is left out, its interface kept. */
+    char why[512];
+    size_t dropped = 0;
+    if (spirv_drop_unknown(words, nwords, &dropped, why, sizeof why) == DGPB_ERR_NOMEM) {
+        rc = dgpb_diag_set(diag, DGPB_ERR_NOMEM, -1, "out of memory");
+        goto done;
+    }
+    info->unread = dropped;
     a.words = words;
     a.nwords = nwords;
     a.pos = SPV_HEADER_WORDS;

@@ -25,12 +25,18 @@
  * OpSampledImage and OpImage. It never looks at the variable's type.
  *
  * The module is handed to SPIRV-Tools (spvBinaryParse) without its OpSource
- * instructions (see code/spirv/spirv.h). When SPIRV-Tools cannot parse it (a
- * module newer than the library, e.g. one using cooperative vectors), the
- * result is DGPB_ERR_UNSUPPORTED with a warning in the diagnostic, and the
- * returned info has parsed == false: only the capabilities and the execution
- * model are filled. The caller says so in one warning naming the entry and
- * goes on.
+ * instructions (see code/spirv/spirv.h). In a module newer than the library
+ * (one using cooperative vectors, or a hit shader's vertex position fetch),
+ * the instructions it cannot read for a number its grammar lacks are left
+ * out and counted in `unread` (spirv_drop_unknown()): the variables, their
+ * decorations and the entry point's interface are still read, so the table
+ * keeps the rows the code's interface lists, never more; a write through an
+ * instruction left out is not seen. When SPIRV-Tools still cannot parse it
+ * (a failure of another kind, an unknown number in an OpEntryPoint or an
+ * OpVariable), the result is DGPB_ERR_UNSUPPORTED with a warning in the
+ * diagnostic, and the returned info has parsed == false: only the
+ * capabilities and the execution model are filled. The caller says so in
+ * one warning naming the entry and goes on.
  *
  * Not followed (documented limits, none of which Slang emits): pointers or
  * image handles stored into memory and loaded back, pointers converted to
@@ -143,6 +149,8 @@ typedef struct dgpb_spirv_info {
     size_t spec_constant_count;
     bool parsed; /* false when SPIRV-Tools could not parse the module: then only
                     capabilities and execution_model are filled */
+    size_t unread; /* instructions SPIRV-Tools could not read (numbers newer than its
+                      grammar), left out of the analysis (spirv_drop_unknown()) */
 } dgpb_spirv_info;
 
 /*
