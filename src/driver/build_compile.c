@@ -192,9 +192,9 @@ static int report_waiting_failures(build *b, const job_list *list, const dgpb_co
             spirv = build_unit_at(b, code_analysis_target(), e)->spirv;
         report[i] = !build_refuse_missing_types(b, t, e, spirv);
     }
-    build_report_compile_failures(b, list, jobs, report);
+    int rc = build_report_compile_failures(b, list, jobs, report);
     dgpb_free(report);
-    return DGPB_OK;
+    return rc;
 }
 
 /* Reads each job's outputs into its unit: code, SPIR-V analysis, then reflection. */
@@ -220,11 +220,12 @@ static int read_outputs(build *b, const job_list *list, const dgpb_compile_job *
         else
             report[i] = true;
     }
-    build_report_compile_failures(b, list, jobs, report);
+    int rc = build_report_compile_failures(b, list, jobs, report);
     dgpb_free(report);
+    if (rc)
+        return rc;
     if (b->errors)
         return build_failure_rc(b);
-    int rc = DGPB_OK;
     for (size_t i = 0; i < list->count && !rc; i++) {
         const job_info *j = &list->info[i];
         if (jobs[i].status != 0)

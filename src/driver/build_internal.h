@@ -390,9 +390,10 @@ void build_report_compile_failure(build *b, const job_info *info, const dgpb_com
  * compile too) are one failure, reported once, naming the entry whose function in the
  * module's text holds the first error (scan/entry_scan.h, entry_scan_span()) and the others
  * that failed on it; where the text lies in none of them, each is reported as it failed.
+ * DGPB_OK, or DGPB_ERR_NOMEM (reported).
  */
-void build_report_compile_failures(build *b, const job_list *list, const dgpb_compile_job *jobs,
-                                   const bool *report);
+int build_report_compile_failures(build *b, const job_list *list, const dgpb_compile_job *jobs,
+                                  const bool *report);
 
 /* The bytes a probe writes into the intermediate folder to tell a full one (build_tmp_full()). */
 #define BUILD_TMP_PROBE ((size_t)1 << 20)

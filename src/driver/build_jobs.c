@@ -547,16 +547,27 @@ static ptrdiff_t blamed_job(const build *b, const job_list *list, const dgpb_com
     return -1;
 }
 
-void build_report_compile_failures(build *b, const job_list *list, const dgpb_compile_job *jobs,
-                                   const bool *report)
+int build_report_compile_failures(build *b, const job_list *list, const dgpb_compile_job *jobs,
+                                  const bool *report)
 {
-    bool *done = mem_calloc(list->count ? list->count : 1, sizeof *done);
-    size_t *same = mem_calloc(list->count ? list->count : 1, sizeof *same);
+    size_t failed = 0;
+    for (size_t i = 0; i < list->count; i++)
+        failed += report[i];
+    if (!failed)
+        return DGPB_OK;
+    bool *done = mem_calloc(list->count, sizeof *done);
+    size_t *same = mem_calloc(list->count, sizeof *same);
+    if (!done || !same) {
+        dgpb_free(done);
+        dgpb_free(same);
+        build_report(b, DGPB_SEV_ERROR, DGPB_ERR_NOMEM, "out of memory");
+        return DGPB_ERR_NOMEM;
+    }
     for (size_t i = 0; i < list->count; i++) {
-        if (!report[i] || (done && done[i]))
+        if (!report[i] || done[i])
             continue;
         size_t count = 0;
-        for (size_t k = i; same && done && k < list->count; k++)
+        for (size_t k = i; k < list->count; k++)
             if (report[k] && !done[k] &&
                 (k == i || same_failure(&list->info[i], &jobs[i], &list->info[k], &jobs[k]))) {
                 same[count++] = k;
@@ -565,10 +576,8 @@ void build_report_compile_failures(build *b, const job_list *list, const dgpb_co
         ptrdiff_t blamed = count > 1 ? blamed_job(b, list, jobs, same, count) : -1;
         if (blamed < 0) {
             /* each entry as its own failure: the text names none of them */
-            for (size_t k = 0; k < (count ? count : 1); k++) {
-                size_t at = count ? same[k] : i;
-                build_report_compile_failure(b, &list->info[at], &jobs[at]);
-            }
+            for (size_t k = 0; k < count; k++)
+                build_report_compile_failure(b, &list->info[same[k]], &jobs[same[k]]);
             continue;
         }
         /* one failure, of the entry its diagnostics lie in; the others' compiles said it too
@@ -589,6 +598,7 @@ void build_report_compile_failures(build *b, const job_list *list, const dgpb_co
     }
     dgpb_free(done);
     dgpb_free(same);
+    return DGPB_OK;
 }
 
 int build_read_output(build *b, const char *path, uint8_t **out, size_t *size)
