@@ -115,9 +115,23 @@ int spirv_disassemble(const void *code, size_t size, char **out_text, dgpb_diag 
         return rc;
     spv_text text = NULL;
     spv_diagnostic sd = NULL;
-    spv_result_t r = spvBinaryToText(
-        ctx, words, nwords,
-        SPV_BINARY_TO_TEXT_OPTION_INDENT | SPV_BINARY_TO_TEXT_OPTION_FRIENDLY_NAMES, &text, &sd);
+    const uint32_t options =
+        SPV_BINARY_TO_TEXT_OPTION_INDENT | SPV_BINARY_TO_TEXT_OPTION_FRIENDLY_NAMES;
+    spv_result_t r = spvBinaryToText(ctx, words, nwords, options, &text, &sd);
+    spv_context newest = NULL;
+    if (r != SPV_SUCCESS && (newest = spvContextCreate(SPV_ENV_UNIVERSAL_1_6))) {
+        /* Code that declares what a newer SPIR-V has (Slang's ShaderLayer in SPIR-V 1.4
+           geometry shaders): shown as the newest grammar reads it. */
+        spv_text again = NULL;
+        spv_diagnostic sd_again = NULL;
+        if (spvBinaryToText(newest, words, nwords, options, &again, &sd_again) == SPV_SUCCESS) {
+            spvTextDestroy(text);
+            spvDiagnosticDestroy(sd);
+            text = again, sd = NULL, r = SPV_SUCCESS;
+        }
+        spvDiagnosticDestroy(sd_again);
+        spvContextDestroy(newest);
+    }
     if (r != SPV_SUCCESS || !text) {
         rc = dgpb_diag_set(diag, DGPB_ERR_CORRUPT, -1, "SPIRV-Tools cannot disassemble: %s",
                            sd && sd->error ? sd->error : "unknown error");
