@@ -328,7 +328,8 @@ static int read_lifted_pointer_rule(const reading_in *in, uint32_t **out, size_t
         return DGPB_ERR_NOMEM;
     for (size_t i = SPV_HEADER_WORDS; i < n; i += w[i] >> 16) {
         uint32_t op = w[i] & 0xffffu, count = w[i] >> 16;
-        if ((op == OP_TYPE_POINTER || op == OP_TYPE_ARRAY || op == OP_TYPE_RUNTIME_ARRAY) &&
+        if (((op == OP_TYPE_POINTER && count >= 4) || op == OP_TYPE_ARRAY ||
+             op == OP_TYPE_RUNTIME_ARRAY) &&
             count >= 3 && w[i + 1] < bound)
             def[w[i + 1]] = (uint32_t)i;
         bool annotation = op == OP_DECORATE || op == OP_MEMBER_DECORATE ||
@@ -348,12 +349,15 @@ static int read_lifted_pointer_rule(const reading_in *in, uint32_t **out, size_t
         uint32_t op = w[i] & 0xffffu, count = w[i] >> 16, deco = 0;
         if (op == OP_VARIABLE && count >= 4 && w[i + 1] < bound && def[w[i + 1]] &&
             holds_device_address(w, def, bound, w[def[w[i + 1]] + 3], true) &&
-            !decorated(w, n, w[i + 2], DECORATION_ALIASED_POINTER, DECORATION_RESTRICT_POINTER))
-            deco = DECORATION_ALIASED_POINTER, variables++;
-        else if (op == OP_FUNCTION_PARAMETER && count >= 3 &&
-                 holds_device_address(w, def, bound, w[i + 1], false) &&
-                 !decorated(w, n, w[i + 2], DECORATION_ALIASED, DECORATION_RESTRICT))
-            deco = DECORATION_ALIASED, parameters++;
+            !decorated(w, n, w[i + 2], DECORATION_ALIASED_POINTER, DECORATION_RESTRICT_POINTER)) {
+            deco = DECORATION_ALIASED_POINTER;
+            variables++;
+        } else if (op == OP_FUNCTION_PARAMETER && count >= 3 &&
+                   holds_device_address(w, def, bound, w[i + 1], false) &&
+                   !decorated(w, n, w[i + 2], DECORATION_ALIASED, DECORATION_RESTRICT)) {
+            deco = DECORATION_ALIASED;
+            parameters++;
+        }
         if (!deco)
             continue;
         void *grown = mem_grow(add, added, &cap, sizeof *add, 8);
@@ -437,10 +441,13 @@ static int read_geometry_layer(const reading_in *in, uint32_t **out, size_t *out
     for (size_t i = SPV_HEADER_WORDS; i < n; i += w[i] >> 16) {
         if ((w[i] & 0xffffu) != OP_CAPABILITY || (w[i] >> 16) < 2)
             continue;
-        if (w[i + 1] == CAPABILITY_SHADER_LAYER)
-            copy[i + 1] = CAPABILITY_GEOMETRY, layer = true;
-        else if (w[i + 1] == CAPABILITY_SHADER_VIEWPORT_INDEX)
-            copy[i + 1] = CAPABILITY_MULTI_VIEWPORT, viewport = true;
+        if (w[i + 1] == CAPABILITY_SHADER_LAYER) {
+            copy[i + 1] = CAPABILITY_GEOMETRY;
+            layer = true;
+        } else if (w[i + 1] == CAPABILITY_SHADER_VIEWPORT_INDEX) {
+            copy[i + 1] = CAPABILITY_MULTI_VIEWPORT;
+            viewport = true;
+        }
     }
     *out = copy;
     *out_n = n;
