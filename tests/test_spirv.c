@@ -53,7 +53,8 @@ static void validation_reports_an_invalid_module(void **state)
     words[11] = 4; /* OpEntryPoint: execution model Fragment for a LocalSize module */
     dgpb_diag d;
     dgpb_diag_clear(&d);
-    assert_int_equal(spirv_validate(words, support_spirv_word_count * 4, false, &d), DGPB_ERR_SHADER);
+    assert_int_equal(spirv_validate(words, support_spirv_word_count * 4, false, &d),
+                     DGPB_ERR_SHADER);
     assert_non_null(strstr(d.message, "SPIR-V validation (Vulkan 1.2) failed"));
 }
 
