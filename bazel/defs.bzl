@@ -12,6 +12,9 @@
         matrix_layout = "column",            # --matrix-layout (default: row)
         spirv_version = "1.6",               # --spirv-version (default: Slang's)
         capabilities = ["spvImageQuery"],    # --capability, each a Slang capability
+        block_layout = "scalar",             # --block-layout (default: default)
+        optimization = "0",                  # --optimization, -O (default: Slang's, 1)
+        debug_info = "2",                    # --debug-info, -g (default: 0, none)
         header = True,                       # also blur.h, the C header (--emit-header)
     )
 
@@ -100,9 +103,18 @@ _REFUSED_OPTS = [
     "--matrix-layout",
     "--spirv-version",
     "--capability",
+    "--block-layout",
+    "--optimization",
+    "--debug-info",
 ]
 
 _SPIRV_VERSIONS = ["", "1.3", "1.4", "1.5", "1.6"]
+
+# The values of --block-layout, --optimization and --debug-info (dgpb/vocabulary.def:
+# DGPB_BLOCK_LAYOUT, DGPB_OPTIMIZATION, DGPB_DEBUG_INFO; tests/js/vocabulary.test.mjs holds
+# these lists to it); "" for the levels: the default.
+_BLOCK_LAYOUTS = ["default", "scalar", "gl", "c"]
+_LEVELS = ["", "0", "1", "2", "3"]
 
 def _join(*parts):
     return "/".join([p for p in parts if p])
@@ -133,7 +145,9 @@ def _dgpb_bundle_impl(ctx):
                  attr = "capabilities")
 
     for o in ctx.attr.opts:
-        if o in _REFUSED_OPTS or o.startswith("-MF") or o.split("=")[0] in _REFUSED_OPTS:
+        short_level = o == "-g" or (len(o) == 3 and (o.startswith("-O") or o.startswith("-g")))
+        if (o in _REFUSED_OPTS or o.startswith("-MF") or o.split("=")[0] in _REFUSED_OPTS or
+            short_level):
             fail("'%s' is not for opts: the rule sets it, or it would read or write files " % o +
                  "Bazel does not know of (docs/bazel.md)", attr = "opts")
 
@@ -178,6 +192,12 @@ def _dgpb_bundle_impl(ctx):
         args.add("--spirv-version", ctx.attr.spirv_version)
     for c in ctx.attr.capabilities:
         args.add("--capability", c)
+    if ctx.attr.block_layout != "default":
+        args.add("--block-layout", ctx.attr.block_layout)
+    if ctx.attr.optimization:
+        args.add("--optimization", ctx.attr.optimization)
+    if ctx.attr.debug_info:
+        args.add("--debug-info", ctx.attr.debug_info)
     for d in ctx.attr.defines:
         args.add("-D", d)
     for i in includes:
@@ -255,6 +275,25 @@ dgpb_bundle = rule(
         "capabilities": attr.string_list(
             doc = "--capability for each: Slang capabilities every compile gets; the embedded " +
                   "compiler takes none",
+        ),
+        "block_layout": attr.string(
+            doc = "--block-layout: how the blocks of SPIR-V code are laid out, 'default' (Slang's " +
+                  "rules), 'scalar', 'gl' or 'c' (docs/build.md, \"Project options\"); the " +
+                  "embedded compiler takes 'default' only",
+            default = "default",
+            values = _BLOCK_LAYOUTS,
+        ),
+        "optimization": attr.string(
+            doc = "--optimization: '0' to '3', slangc -O0 to -O3 (default '': Slang's, 1); the " +
+                  "embedded compiler takes '' and '1' only",
+            default = "",
+            values = _LEVELS,
+        ),
+        "debug_info": attr.string(
+            doc = "--debug-info: '0' to '3', slangc -g0 to -g3 (default '': none); the embedded " +
+                  "compiler takes '' and '0' only",
+            default = "",
+            values = _LEVELS,
         ),
         "header": attr.bool(
             doc = "also write <name>.h, the bundle's C header (--emit-header; docs/build.md, " +

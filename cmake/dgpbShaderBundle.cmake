@@ -10,6 +10,9 @@
 #                          [MATRIX_LAYOUT row|column]  --matrix-layout (default: row)
 #                          [SPIRV_VERSION 1.3|1.4|1.5|1.6]  --spirv-version (default: Slang's)
 #                          [CAPABILITIES NAME...]      --capability, each a Slang capability
+#                          [BLOCK_LAYOUT default|scalar|gl|c]  --block-layout (default: default)
+#                          [OPTIMIZATION 0|1|2|3]      --optimization (default: Slang's, 1)
+#                          [DEBUG_INFO 0|1|2|3]        --debug-info (default: 0, none)
 #                          [OPTIONS ARG...]      more dgpb-build arguments (--triple, --no-layouts...)
 #                          [HEADER])             also DIR/<stem>.h (dgpb-build --emit-header)
 #
@@ -28,11 +31,12 @@
 #
 # The bundles' paths are appended to TARGET's property DGPB_BUNDLES.
 #
-# MATRIX_LAYOUT, SPIRV_VERSION, CAPABILITIES: the project options (docs/build.md,
-# "Project options"), applied to every compile of the module and recorded in the bundle;
-# a value dgpb-build would refuse is an error here, at configure time. The embedded
-# compiler honours none but SPIRV_VERSION 1.5: the build fails for the others unless
-# dgpb-build runs a native slangc (DGPB_SLANGC, SLANG_ROOT, slangc on PATH).
+# MATRIX_LAYOUT, SPIRV_VERSION, CAPABILITIES, BLOCK_LAYOUT, OPTIMIZATION, DEBUG_INFO: the
+# project options (docs/build.md, "Project options"), applied to every compile of the
+# module and recorded in the bundle; a value dgpb-build would refuse is an error here, at
+# configure time. The embedded compiler honours none but their defaults and SPIRV_VERSION
+# 1.5: the build fails for the others unless dgpb-build runs a native slangc (DGPB_SLANGC,
+# SLANG_ROOT, slangc on PATH). Shaders for a graphics debugger: OPTIMIZATION 0 DEBUG_INFO 2.
 #
 # HEADER: dgpb-build also writes the bundle's C header DIR/<stem>.h (docs/build.md,
 # "The C header"), an output of the same command; its path is appended to
@@ -44,6 +48,7 @@
 #                           | MODULES MODULE...           or a list of them
 #                           [TARGETS T...] [OUTPUT_DIR DIR] [DEFINES ...] [INCLUDE_DIRS ...]
 #                           [MATRIX_LAYOUT L] [SPIRV_VERSION V] [CAPABILITIES NAME...]
+#                           [BLOCK_LAYOUT L] [OPTIMIZATION N] [DEBUG_INFO N]
 #                           [OPTIONS ARG...] [HEADER])
 #
 # dgpb_add_shader_bundle() for each module of a folder (DIRECTORY: relative to
@@ -74,8 +79,33 @@ cmake_policy(SET CMP0116 NEW)
 
 # The project options' dgpb-build arguments, into `out` (a list), or a FATAL_ERROR naming
 # the value dgpb-build would refuse.
-function(_dgpb_project_options caller out layout version capabilities)
+function(_dgpb_project_options caller out layout version capabilities block_layout
+         optimization debug_info)
+  # The values of --block-layout, --optimization and --debug-info (dgpb/vocabulary.def:
+  # DGPB_BLOCK_LAYOUT, DGPB_OPTIMIZATION, DGPB_DEBUG_INFO; tests/js/vocabulary.test.mjs
+  # holds these lists to it).
+  set(block_layouts default scalar gl c)
+  set(levels 0 1 2 3)
   set(args "")
+  if(DEFINED block_layout AND NOT block_layout STREQUAL "")
+    if(NOT block_layout IN_LIST block_layouts)
+      list(JOIN block_layouts ", " known)
+      message(FATAL_ERROR "${caller}: BLOCK_LAYOUT is one of ${known}, not '${block_layout}'")
+    endif()
+    list(APPEND args --block-layout ${block_layout})
+  endif()
+  foreach(level IN ITEMS OPTIMIZATION DEBUG_INFO)
+    string(TOLOWER "${level}" value)
+    set(value "${${value}}")
+    if(DEFINED value AND NOT value STREQUAL "")
+      if(NOT value IN_LIST levels)
+        message(FATAL_ERROR "${caller}: ${level} is 0, 1, 2 or 3, not '${value}'")
+      endif()
+      string(TOLOWER "${level}" flag)
+      string(REPLACE "_" "-" flag "${flag}")
+      list(APPEND args --${flag} ${value})
+    endif()
+  endforeach()
   if(DEFINED layout AND NOT layout STREQUAL "")
     if(NOT layout MATCHES "^(row|column)$")
       message(FATAL_ERROR "${caller}: MATRIX_LAYOUT is row or column, not '${layout}'")
@@ -156,7 +186,8 @@ function(_dgpb_library_modules out modules targets defines include_dirs project 
 endfunction()
 
 function(dgpb_add_shader_bundle target module)
-  cmake_parse_arguments(PARSE_ARGV 2 arg "HEADER" "OUTPUT_DIR;MATRIX_LAYOUT;SPIRV_VERSION"
+  cmake_parse_arguments(PARSE_ARGV 2 arg "HEADER"
+                        "OUTPUT_DIR;MATRIX_LAYOUT;SPIRV_VERSION;BLOCK_LAYOUT;OPTIMIZATION;DEBUG_INFO"
                         "TARGETS;DEFINES;INCLUDE_DIRS;CAPABILITIES;OPTIONS")
   if(arg_UNPARSED_ARGUMENTS)
     message(FATAL_ERROR "dgpb_add_shader_bundle: unknown arguments: ${arg_UNPARSED_ARGUMENTS}")
@@ -210,7 +241,8 @@ function(dgpb_add_shader_bundle target module)
     list(APPEND args -I "${dir}")
   endforeach()
   _dgpb_project_options(dgpb_add_shader_bundle project "${arg_MATRIX_LAYOUT}" "${arg_SPIRV_VERSION}"
-                        "${arg_CAPABILITIES}")
+                        "${arg_CAPABILITIES}" "${arg_BLOCK_LAYOUT}" "${arg_OPTIMIZATION}"
+                        "${arg_DEBUG_INFO}")
   list(APPEND args ${project})
 
   file(RELATIVE_PATH shown "${CMAKE_BINARY_DIR}" "${bundle}")
@@ -249,7 +281,7 @@ endfunction()
 
 function(dgpb_add_shader_bundles target)
   cmake_parse_arguments(PARSE_ARGV 1 arg "HEADER"
-                        "DIRECTORY;GLOB;OUTPUT_DIR;MATRIX_LAYOUT;SPIRV_VERSION"
+                        "DIRECTORY;GLOB;OUTPUT_DIR;MATRIX_LAYOUT;SPIRV_VERSION;BLOCK_LAYOUT;OPTIMIZATION;DEBUG_INFO"
                         "MODULES;TARGETS;DEFINES;INCLUDE_DIRS;CAPABILITIES;OPTIONS")
   if(arg_UNPARSED_ARGUMENTS)
     message(FATAL_ERROR "dgpb_add_shader_bundles: unknown arguments: ${arg_UNPARSED_ARGUMENTS}")
@@ -281,7 +313,8 @@ function(dgpb_add_shader_bundles target)
   endif()
   # The project options, checked once for the folder.
   _dgpb_project_options(dgpb_add_shader_bundles project "${arg_MATRIX_LAYOUT}" "${arg_SPIRV_VERSION}"
-                        "${arg_CAPABILITIES}")
+                        "${arg_CAPABILITIES}" "${arg_BLOCK_LAYOUT}" "${arg_OPTIMIZATION}"
+                        "${arg_DEBUG_INFO}")
   _dgpb_library_modules(libraries "${modules}" "${arg_TARGETS}" "${arg_DEFINES}"
                         "${arg_INCLUDE_DIRS}" "${project}" "${arg_OPTIONS}")
   foreach(library IN LISTS libraries)
@@ -291,7 +324,7 @@ function(dgpb_add_shader_bundles target)
     set_property(DIRECTORY APPEND PROPERTY CMAKE_CONFIGURE_DEPENDS "${library}")
   endforeach()
   set(forward "")
-  foreach(keyword OUTPUT_DIR MATRIX_LAYOUT SPIRV_VERSION)
+  foreach(keyword OUTPUT_DIR MATRIX_LAYOUT SPIRV_VERSION BLOCK_LAYOUT OPTIMIZATION DEBUG_INFO)
     if(DEFINED arg_${keyword})
       list(APPEND forward ${keyword} "${arg_${keyword}}")
     endif()

@@ -14,8 +14,22 @@
 #  4. --capability with a name Slang knows builds; one it does not know fails as a compile
 #     error (exit 1) with Slang's message.
 #  5. Every layout recording got the options: the bundles carry layouts.
+#  6. --block-layout (fixtures/options/block_layouts.slang): for each layout, the code is
+#     slangc's with the layout's option byte for byte, every row's offset and stride are
+#     the ones the layout gives (a float3 after a float2 at 88 with scalar, at 96 by
+#     default) and proved (dgpb-dump --verify), the layout recording was made with the
+#     option, the C header's structs compile with gcc where its static assertions hold,
+#     and dgpb-run, filling each row at its offset on lavapipe, reads back the numbers it
+#     set. The embedded compiler builds the default layout with the native rows, and
+#     refuses the others (exit 2).
+#  7. -g: the code carries debug information (NonSemantic.Shader.DebugInfo.100, OpLine)
+#     and is slangc -g's (with --compiler-processes; the native workers' names their own
+#     search folder in the command line the debug information records); the tables are
+#     the default build's, proved. -O0 and -O3: slangc's code for them (-O3's is not the
+#     default -O1's).
 set -u
 build=$1 dump=$2 run=$3 slangc=$4
+fixtures=$(cd "$(dirname "$0")/../fixtures" && pwd)
 work=$(mktemp -d); trap 'rm -rf "$work"' EXIT
 fail() { echo "FAIL: $*"; exit 1; }
 export DGPB_SERVICE=off DGPB_NO_CACHE=1
@@ -96,4 +110,104 @@ for d in column v1.6 cap; do
     "$dump" "$work/$d/m.dgpb" | grep -q '^target spirv (code format spirv): 1 layout, ' ||
         fail "$d: no layout recorded"
 done
+# 6. Block layouts.
+blocks=$fixtures/options/block_layouts.slang
+cp "$blocks" "$work/blocks.slang"
+BL() { (cd "$work" && "$build" -q --slangc "$slangc" --targets spirv "$@" blocks.slang); }
+rows() { # BUNDLE: "name@offset/size" of every row, in order
+    "$dump" "$1" | awk '/^ +[0-9]+ /{ printf "%s@%s/%s ", $2, $(NF-2), $(NF-1) }'
+}
+std="sim.viewProjection@0/64 sim.gravity@64/12 sim.dt@76/4 sim.extent@80/8 sim.wind@96/12 sim.count@108/4 Frame@0/0 sunDirection@0/12 exposure@12/4 jitter@16/32 time@48/4 particles@0/32 echo@0/4 "
+scalar="sim.viewProjection@0/64 sim.gravity@64/12 sim.dt@76/4 sim.extent@80/8 sim.wind@88/12 sim.count@100/4 Frame@0/0 sunDirection@0/12 exposure@12/4 jitter@16/16 time@32/4 particles@0/28 echo@0/4 "
+set_all=(--set sim.viewProjection=0,0,0,0,0,0,0,0,0,0,0,0,0,0,9,0 --set sim.gravity=0,-9.5,0
+    --set sim.dt=0.25 --set sim.extent=0,7 --set sim.wind=3,0,5 --set sim.count=12
+    --set sunDirection=0,0,-1 --set exposure=1.5 --set jitter=0,0,0.125,0 --set time=42)
+echo_want="echo=f32:9,-9.5,0.25,7,3,5,12,-1,1.5,0.125,42"
+for layout in default scalar gl c; do
+    case $layout in default | gl) want=$std ;; *) want=$scalar ;; esac
+    flag=()
+    [ "$layout" = default ] || flag=(--block-layout "$layout")
+    BL "${flag[@]}" -o "$work/bl-$layout" || fail "--block-layout $layout"
+    [ "$(rows "$work/bl-$layout/blocks.dgpb")" = "$want" ] ||
+        fail "--block-layout $layout: rows $(rows "$work/bl-$layout/blocks.dgpb"), not $want"
+    "$dump" --verify "$work/bl-$layout/blocks.dgpb" >/dev/null || fail "--block-layout $layout: --verify"
+    "$dump" --extract spirv/simulate -o "$work/bl-$layout.spv" "$work/bl-$layout/blocks.dgpb" ||
+        fail "extract"
+    option=$(case $layout in scalar) echo -fvk-use-scalar-layout ;; gl) echo -fvk-use-gl-layout ;;
+        c) echo -fvk-use-c-layout ;; esac)
+    (cd "$work" && "$slangc" blocks.slang -DDREAM_SHADER_simulate -DDREAM_TARGET_SPIRV \
+        -matrix-layout-row-major $option -target spirv -entry simulate -stage compute \
+        -o "hand-$layout.spv") || fail "slangc $option"
+    cmp -s "$work/bl-$layout.spv" "$work/hand-$layout.spv" ||
+        fail "--block-layout $layout: the code differs from slangc $option's"
+    if [ "$layout" = default ]; then
+        grep -q '"options"' "$work/bl-$layout/blocks.bundle.json" && fail "the default layout is recorded"
+        "$dump" --layout spirv/0 "$work/bl-$layout/blocks.dgpb" | grep -q -- '-fvk-use' &&
+            fail "the default layout's recording got a block layout option"
+    else
+        grep -q "\"block_layout\":	\"$layout\"" "$work/bl-$layout/blocks.bundle.json" ||
+            fail "the view does not record block_layout $layout"
+        "$dump" --layout spirv/0 "$work/bl-$layout/blocks.dgpb" | grep -q -- "^  options: .* $option " ||
+            fail "the layout of --block-layout $layout was recorded without $option"
+    fi
+    "$run" "$work/bl-$layout/blocks.dgpb" simulate --size particles=64 --size echo=44 "${set_all[@]}" \
+        --print echo:f32 --print particles:f32 >"$work/bl-$layout.out" ||
+        fail "dgpb-run on the $layout layout"
+    [ "$(head -1 "$work/bl-$layout.out")" = "$echo_want" ] ||
+        fail "--block-layout $layout: the code read $(head -1 "$work/bl-$layout.out")"
+    # Particle 1 (position = wind, age = dt, velocity = gravity) at the element stride.
+    case $layout in
+    default | gl) particle="particles=f32:0,0,0,0,0,0,0,0,3,0,5,0.25,0,-9.5,0,0" ;;
+    *) particle="particles=f32:0,0,0,0,0,0,0,3,0,5,0.25,0,-9.5,0,0,0" ;;
+    esac
+    [ "$(tail -1 "$work/bl-$layout.out")" = "$particle" ] ||
+        fail "--block-layout $layout: the code wrote $(tail -1 "$work/bl-$layout.out")"
+    "$dump" --header "$work/bl-$layout/blocks.dgpb" >"$work/blocks-$layout.h" || fail "--header"
+    printf '#include "blocks-%s.h"\nint main(void) { return 0; }\n' "$layout" >"$work/use-$layout.c"
+    gcc -std=c11 -Wall -Wextra -Werror -I "$work" "$work/use-$layout.c" -o "$work/use-$layout" ||
+        fail "the C header of --block-layout $layout does not compile"
+done
+grep -q 'Built with the project options block_layout scalar' "$work/blocks-scalar.h" ||
+    fail "the header does not say it was built with block_layout scalar"
+grep -q 'float wind\[3\]; /\* row 4 .sim.wind.: offset 88' "$work/blocks-scalar.h" ||
+    fail "the scalar header's wind is not at 88"
+(cd "$work" && "$build" -q --compiler embedded --no-layouts --targets spirv blocks.slang -o embedded) ||
+    fail "the embedded compiler's default layout"
+[ "$(rows "$work/embedded/blocks.dgpb")" = "$std" ] ||
+    fail "the embedded compiler's rows: $(rows "$work/embedded/blocks.dgpb")"
+status=0
+(cd "$work" && "$build" -q --compiler embedded --targets spirv --block-layout scalar blocks.slang \
+    -o refused) 2>"$work/refused.err" || status=$?
+[ "$status" = 2 ] && grep -q 'cannot compile with --block-layout scalar' "$work/refused.err" ||
+    { cat "$work/refused.err"; fail "the embedded compiler took --block-layout scalar (exit $status)"; }
+
+# 7. Debug information and optimization.
+B -g -o "$work/g" || fail "-g"
+B -g --compiler-processes -o "$work/gp" || fail "-g --compiler-processes"
+B -O0 -o "$work/o0" || fail "-O0"
+B --optimization 3 -o "$work/o3" || fail "--optimization 3"
+"$dump" --extract spirv/k -o "$work/row.spv" "$work/row/m.dgpb" || fail "extract row"
+"$dump" --disasm spirv/k "$work/g/m.dgpb" >"$work/g.dis" || fail "disasm -g"
+grep -q 'OpExtInstImport "NonSemantic.Shader.DebugInfo.100"' "$work/g.dis" &&
+    grep -q 'DebugSource' "$work/g.dis" && grep -q 'DebugLine\|OpLine' "$work/g.dis" ||
+    fail "the -g code carries no debug information"
+"$dump" --disasm spirv/k "$work/row/m.dgpb" | grep -q 'NonSemantic' && fail "the default code has debug information"
+"$dump" --verify "$work/g/m.dgpb" >/dev/null || fail "the -g tables are not proved"
+[ "$(rows "$work/g/m.dgpb")" = "$(rows "$work/row/m.dgpb")" ] || fail "-g changed the rows"
+grep -q '"debug_info":	"2"' "$work/g/m.bundle.json" || fail "the view lacks debug_info 2"
+grep -q '"optimization":	"0"' "$work/o0/m.bundle.json" || fail "the view lacks optimization 0"
+grep -q '"optimization":	"3"' "$work/o3/m.bundle.json" || fail "the view lacks optimization 3"
+for o in gp o0 o3; do
+    flag=$(case $o in gp) echo -g2 ;; o0) echo -O0 ;; o3) echo -O3 ;; esac)
+    "$dump" --extract spirv/k -o "$work/$o.spv" "$work/$o/m.dgpb" || fail "extract $o"
+    (cd "$work" && "$slangc" m.slang -DDREAM_SHADER_k -DDREAM_TARGET_SPIRV -matrix-layout-row-major \
+        $flag -target spirv -entry k -stage compute -o "hand-$o.spv") || fail "slangc $flag"
+    cmp -s "$work/$o.spv" "$work/hand-$o.spv" || fail "the $flag code differs from slangc $flag's"
+    "$dump" --layout spirv/0 "$work/$o/m.dgpb" | grep -q -- "^  options: .* $flag " ||
+        fail "the layout of $flag was recorded without it"
+done
+cmp -s "$work/o3.spv" "$work/row.spv" && fail "-O3 wrote the default code"
+"$dump" --disasm spirv/k "$work/gp/m.dgpb" | grep -v -e '-target spirv' -e '^; spirv/k' >"$work/gp.dis"
+grep -v -e '-target spirv' -e '^; spirv/k' "$work/g.dis" | cmp -s - "$work/gp.dis" ||
+    fail "the workers' -g code differs from one slangc's beyond the command line it records"
 echo "ok: project options with a native Slang"

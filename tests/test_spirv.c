@@ -53,7 +53,8 @@ static void validation_reports_an_invalid_module(void **state)
     words[11] = 4; /* OpEntryPoint: execution model Fragment for a LocalSize module */
     dgpb_diag d;
     dgpb_diag_clear(&d);
-    assert_int_equal(spirv_validate(words, support_spirv_word_count * 4, false, &d), DGPB_ERR_SHADER);
+    assert_int_equal(spirv_validate(words, support_spirv_word_count * 4, false, &d),
+                     DGPB_ERR_SHADER);
     assert_non_null(strstr(d.message, "SPIR-V validation (Vulkan 1.2) failed"));
 }
 
@@ -155,6 +156,36 @@ static void a_capability_newer_than_the_validator_is_a_warning_naming_it(void **
     assert_int_equal(d.severity, DGPB_SEV_ERROR);
     assert_contains(d.message, "SPIR-V validation (Vulkan 1.2) failed: Error: Result Id is 0");
     dgpb_free(w);
+}
+
+/* The parser's messages that name a number its grammar lacks, and only those. */
+static void a_parser_message_names_the_number_it_lacks(void **state)
+{
+    (void)state;
+    static const struct {
+        const char *message, *kind;
+        uint32_t number;
+    } cases[] = {
+        {"Invalid capability operand: 5336", "capability", 5336},
+        {"Invalid opcode: 65535", "opcode", 65535},
+        {"Invalid extended instruction number: 23", "extended instruction number", 23},
+        {"Invalid execution model operand: 9999", "execution model", 9999},
+        {"Invalid source language operand: 11", "source language", 11},
+        {"Error: Result Id is 0", NULL, 0},
+        {"Invalid opcode: 12x", NULL, 0},
+        {"Invalid extended instruction import 'X'", NULL, 0},
+        {"Invalid word count: 3", NULL, 0},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        char kind[64] = "";
+        uint32_t number = 0;
+        bool named = spirv_unknown_number(cases[i].message, kind, sizeof kind, &number);
+        assert_int_equal(named, cases[i].kind != NULL);
+        if (cases[i].kind) {
+            assert_string_equal(kind, cases[i].kind);
+            assert_int_equal(number, cases[i].number);
+        }
+    }
 }
 
 /*
@@ -259,6 +290,7 @@ int main(void)
         cmocka_unit_test(the_vulkan_version_follows_the_spirv_version),
         cmocka_unit_test(a_module_is_validated_by_the_rules_of_its_own_version),
         cmocka_unit_test(a_capability_newer_than_the_validator_is_a_warning_naming_it),
+        cmocka_unit_test(a_parser_message_names_the_number_it_lacks),
         cmocka_unit_test(an_extension_known_by_its_older_name_is_read_so_and_validated),
         cmocka_unit_test(a_capability_without_its_extension_is_refused),
         cmocka_unit_test(disassembly_shows_the_entry_point),

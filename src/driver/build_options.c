@@ -186,7 +186,8 @@ int build_check_options(build *b)
         d->block_layout ? dgpb_block_layout_name(d->block_layout) : "",
         d->optimization ? " optimization=" : "",
         d->optimization ? dgpb_optimization_level(d->optimization) : "",
-        d->debug_info ? " debug_info=" : "", d->debug_info ? dgpb_debug_info_level(d->debug_info) : "",
+        d->debug_info ? " debug_info=" : "",
+        d->debug_info ? dgpb_debug_info_level(d->debug_info) : "",
         d->spirv_validation == DGPB_SPIRV_VALIDATION_ERROR ? " spirv_validation=error" : "");
     if (!o->key) {
         build_report(b, DGPB_SEV_ERROR, DGPB_ERR_NOMEM, "out of memory");

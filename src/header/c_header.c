@@ -679,7 +679,7 @@ static entry_set *entry_sets(const dgpb_bundle *b, uint32_t *count)
     return sets;
 }
 
-static void put_prologue(hdr *h, const char *stem)
+static void put_prologue(hdr *h, const dgpb_bundle *b, const char *stem)
 {
     char text[128];
     const char *shown = c_comment_text(c_cstr(stem), text, sizeof text);
@@ -691,12 +691,27 @@ static void put_prologue(hdr *h, const char *stem)
           " * structured buffer's element, members at the code's offsets, each layout\n"
           " * once; and every row's space and binding (docs/build.md, \"The C header\").\n"
           " * Written by dgpb-build --emit-header (or dgpb-dump --header) from the\n"
-          " * bundle; do not edit.\n"
+          " * bundle; do not edit.\n",
+          shown, shown);
+    /* The project options the bundle records, under which the offsets below are the code's
+       (a block layout moves them). */
+    const char *sep = " *\n * Built with the project options ";
+    for (uint32_t i = 0; i < DGPB_OPTION_COUNT; i++) {
+        dgpb_str v = dgpb_bundle_option(b, i);
+        if (!v.len)
+            continue;
+        char value[160];
+        c_put(&h->t, "%s%s %s", sep, dgpb_option_name(i), c_comment_text(v, value, sizeof value));
+        sep = ",\n *   ";
+    }
+    if (sep[0] == ',')
+        c_put(&h->t, "\n * (docs/build.md, \"Project options\").\n");
+    c_put(&h->t,
           " */\n"
           "#ifndef %s\n#define %s\n\n#include <stddef.h>\n#include <stdint.h>\n\n"
           "#ifdef __cplusplus\n#define %s(cond, text) static_assert(cond, text)\n"
           "#else\n#define %s(cond, text) _Static_assert(cond, text)\n#endif\n\n",
-          shown, shown, h->t.guard, h->t.guard, h->t.sa, h->t.sa);
+          h->t.guard, h->t.guard, h->t.sa, h->t.sa);
 }
 
 int c_header_make(const dgpb_bundle *b, const char *stem, char **out, dgpb_diag *diag)
@@ -726,7 +741,7 @@ int c_header_make(const dgpb_bundle *b, const char *stem, char **out, dgpb_diag 
         for (uint32_t t = 0; t < sets[i].count && !h.t.nomem; t++)
             gather_target(&h, &sets[i], i, t); /* every struct first: each written once */
     if (!h.t.nomem && !rc && !h.types.rc) {
-        put_prologue(&h, stem);
+        put_prologue(&h, b, stem);
         for (uint32_t i = 0; i < count && !h.t.nomem; i++)
             put_entry(&h, &sets[i], i);
         c_put(&h.t, "#undef %s\n\n#endif\n", h.t.sa);

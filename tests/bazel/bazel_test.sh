@@ -289,6 +289,12 @@ dgpb_bundle(name = "opt", module = "blur.slang", module_path = "opt", srcs = ["f
 
 dgpb_bundle(name = "column", module = "blur.slang", module_path = "column", srcs = ["filter.slangh"],
             matrix_layout = "column", targets = ["spirv"])
+
+dgpb_bundle(name = "debug", module = "blur.slang", module_path = "debug", srcs = ["filter.slangh"],
+            opts = ["-O0"])
+
+dgpb_bundle(name = "scalar", module = "blur.slang", module_path = "scalar", srcs = ["filter.slangh"],
+            block_layout = "scalar", targets = ["spirv"])
 EOF
 if bz "$work/ws1" root1 build //bad_layout:blur >"$work/bad_layout.out" 2>&1; then
     fail "matrix_layout = 'diagonal' was built"
@@ -306,6 +312,17 @@ fi
 grep -q "the embedded compiler (Slang [0-9.]* WebAssembly) cannot compile with --matrix-layout column" \
     "$work/bad_column.out" ||
     fail "no message naming the embedded compiler: $(grep -v '^INFO' "$work/bad_column.out" | head -20)"
+if bz "$work/ws1" root1 build //bad_options:debug >"$work/bad_debug.out" 2>&1; then
+    fail "opts = ['-O0'] was built"
+fi
+grep -q "'-O0' is not for opts" "$work/bad_debug.out" ||
+    fail "no message refusing -O0 in opts: $(grep -A3 ERROR "$work/bad_debug.out")"
+if bz "$work/ws1" root1 build //bad_options:scalar >"$work/bad_scalar.out" 2>&1; then
+    fail "block_layout = 'scalar' was built with the embedded compiler"
+fi
+grep -q "the embedded compiler (Slang [0-9.]* WebAssembly) cannot compile with --block-layout scalar" \
+    "$work/bad_scalar.out" ||
+    fail "no message naming the embedded compiler: $(grep -v '^INFO' "$work/bad_scalar.out" | head -20)"
 step "the root module: an empty module path, the stem main"
 mkdir -p "$work/ws1/root"
 cp "$src/examples/bazel/shaders/tint.slang" "$src/examples/bazel/shaders/include/palette.slang" "$work/ws1/root/"

@@ -332,9 +332,13 @@ dgpb_add_shader_bundles(shaders DIRECTORY shaders
   OUTPUT_DIR bundles
   MATRIX_LAYOUT row
   SPIRV_VERSION 1.5
+  OPTIMIZATION 2
   OPTIONS --no-layouts -q)
 if(BAD_OPTION)
   dgpb_add_shader_bundle(bad shaders/one.slang OUTPUT_DIR bad MATRIX_LAYOUT diagonal)
+endif()
+if(BAD_BLOCK_LAYOUT)
+  dgpb_add_shader_bundles(bad DIRECTORY shaders OUTPUT_DIR bad BLOCK_LAYOUT std140)
 endif()
 get_target_property(bundles shaders DGPB_BUNDLES)
 list(LENGTH bundles count)
@@ -358,6 +362,8 @@ for m in one two three; do
     grep -A2 '"options":' "$ex/bundles/$m.bundle.json" | grep -q '"spirv_version":	"1.5"' ||
         fail "bundles/$m.bundle.json does not record SPIRV_VERSION 1.5"
     grep -q '"matrix_layout"' "$ex/bundles/$m.bundle.json" && fail "bundles/$m.bundle.json records row"
+    grep -q '"optimization":	"2"' "$ex/bundles/$m.bundle.json" ||
+        fail "bundles/$m.bundle.json does not record OPTIMIZATION 2"
 done
 if as_user "$prefix" cmake -S "$tmp/folder" -B "$tmp/folder-bad" -G Ninja -DCMAKE_PREFIX_PATH="$prefix" \
     -DBAD_OPTION=ON >"$tmp/configure-bad.log" 2>&1; then
@@ -365,6 +371,14 @@ if as_user "$prefix" cmake -S "$tmp/folder" -B "$tmp/folder-bad" -G Ninja -DCMAK
 fi
 grep -q "dgpb_add_shader_bundle: MATRIX_LAYOUT is row or column, not 'diagonal'" "$tmp/configure-bad.log" ||
     fail "MATRIX_LAYOUT diagonal: $(cat "$tmp/configure-bad.log")"
+if as_user "$prefix" cmake -S "$tmp/folder" -B "$tmp/folder-bad-layout" -G Ninja \
+    -DCMAKE_PREFIX_PATH="$prefix" -DBAD_BLOCK_LAYOUT=ON >"$tmp/configure-bad.log" 2>&1; then
+    fail "BLOCK_LAYOUT std140 configured"
+fi
+# CMake breaks the message's line: its two parts.
+grep -q "dgpb_add_shader_bundles: BLOCK_LAYOUT is one of default, scalar, gl, c, not" \
+    "$tmp/configure-bad.log" && grep -q "'std140'" "$tmp/configure-bad.log" ||
+    fail "BLOCK_LAYOUT std140: $(cat "$tmp/configure-bad.log")"
 
 ninja_v
 grep -qx "ninja: no work to do." "$tmp/ninja.log" || fail "the folder's second build did work: $(cat "$tmp/ninja.log")"
@@ -374,7 +388,7 @@ ninja_v
 touch "$tmp/folder/shaders/include/scale.slangh"
 ninja_v
 [ "$(bundles_built)" = "two.slang " ] || fail "touching scale.slangh rebuilt: $(bundles_built)"
-step "dgpb_add_shader_bundles: a folder of three modules built with its project options; no work on a second build; an edit rebuilds its bundle only; a bad MATRIX_LAYOUT refused"
+step "dgpb_add_shader_bundles: a folder of three modules built with its project options; no work on a second build; an edit rebuilds its bundle only; a bad MATRIX_LAYOUT and BLOCK_LAYOUT refused"
 
 # 6. Manual pages.
 if command -v groff >/dev/null; then

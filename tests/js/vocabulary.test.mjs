@@ -175,6 +175,29 @@ test('project options: block layouts and levels are the rows of DGPB_BLOCK_LAYOU
   }
 });
 
+test('the CMake function and the Bazel rule take the block layouts and levels of the vocabulary', () => {
+  const values = (macro, at) => [...rows(macro)].sort((a, b) => a[1] - b[1]).map((r) => r[at]);
+  const layouts = values('DGPB_BLOCK_LAYOUT', 2);
+  const levels = [...values('DGPB_OPTIMIZATION', 2), ...values('DGPB_DEBUG_INFO', 2)]
+    .filter((v, i, all) => all.indexOf(v) === i).sort();
+  const cmake = fs.readFileSync(path.join(sourceDir, 'cmake', 'dgpbShaderBundle.cmake'), 'utf8');
+  const list = (re, text, what) => {
+    const m = re.exec(text);
+    assert.ok(m, what);
+    return m[1].trim().split(/\s+/);
+  };
+  assert.deepEqual(list(/set\(block_layouts ([^)]*)\)/, cmake, 'the CMake function lists block layouts'), layouts);
+  assert.deepEqual(list(/set\(levels ([^)]*)\)/, cmake, 'the CMake function lists levels'), levels);
+  const bazel = fs.readFileSync(path.join(sourceDir, 'bazel', 'defs.bzl'), 'utf8');
+  const strings = (re, what) => {
+    const m = re.exec(bazel);
+    assert.ok(m, what);
+    return [...m[1].matchAll(/"([^"]*)"/g)].map((x) => x[1]);
+  };
+  assert.deepEqual(strings(/_BLOCK_LAYOUTS = \[([^\]]*)\]/, 'defs.bzl lists block layouts'), layouts);
+  assert.deepEqual(strings(/_LEVELS = \[([^\]]*)\]/, 'defs.bzl lists levels'), ['', ...levels]);
+});
+
 test('each backend consumes its target, and each target allows its code formats', () => {
   const backends = [...targets].sort((a, b) => a.backendValue - b.backendValue);
   assert.deepEqual({ ...dgpb.BACKEND_TARGET }, Object.fromEntries(backends.map((t) => [t.backendName, t.name])));

@@ -142,7 +142,7 @@ test("an unknown entry point is Slang's error 38000", () => {
 });
 
 test('unknown options are refused by name', () => {
-  for (const opt of ['-O3', '--frobnicate', '-g', '-lang']) {
+  for (const opt of ['-Ofast', '--frobnicate', '-g4', '-lang']) {
     const r = slangc(['basic.slang', '-target', 'spirv', opt]);
     assert.notEqual(r.status, 0);
     assert.equal(r.stderr, `slangc-wasm: error: unknown option '${opt}'\n`);
@@ -157,6 +157,15 @@ test('options slangc has but this build cannot honour are refused with a reason'
   }
   const r = slangc(['basic.slang', '-target', 'spirv', '-capability', 'spvImageQuery']);
   assert.match(r.stderr, /no capability setting/);
+  for (const [opt, why] of [['-fvk-use-scalar-layout', /no block-layout setting/],
+    ['-force-glsl-scalar-layout', /no block-layout setting/], ['-fvk-use-c-layout', /no block-layout setting/],
+    ['-O0', /no optimization setting; its sessions have Slang's default, -O1/], ['-O3', /no optimization setting/],
+    ['-g', /no debug-information setting/], ['-g2', /no debug-information setting/]]) {
+    const refused = slangc(['basic.slang', '-target', 'spirv', opt]);
+    assert.notEqual(refused.status, 0);
+    assert.match(refused.stderr, new RegExp(`^slangc-wasm: error: option '${opt}' is not supported: .+\\n$`));
+    assert.match(refused.stderr, why);
+  }
 });
 
 test('-profile spirv_1_5, the SPIR-V version its sessions write, is taken for spirv alone', () => {

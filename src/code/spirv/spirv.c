@@ -115,9 +115,25 @@ int spirv_disassemble(const void *code, size_t size, char **out_text, dgpb_diag 
         return rc;
     spv_text text = NULL;
     spv_diagnostic sd = NULL;
-    spv_result_t r = spvBinaryToText(
-        ctx, words, nwords,
-        SPV_BINARY_TO_TEXT_OPTION_INDENT | SPV_BINARY_TO_TEXT_OPTION_FRIENDLY_NAMES, &text, &sd);
+    const uint32_t options =
+        SPV_BINARY_TO_TEXT_OPTION_INDENT | SPV_BINARY_TO_TEXT_OPTION_FRIENDLY_NAMES;
+    spv_result_t r = spvBinaryToText(ctx, words, nwords, options, &text, &sd);
+    spv_context newest = NULL;
+    if (r != SPV_SUCCESS && (newest = spvContextCreate(SPV_ENV_UNIVERSAL_1_6))) {
+        /* Code that declares what a newer SPIR-V has (Slang's ShaderLayer in SPIR-V 1.4
+           geometry shaders): shown as the newest grammar reads it. */
+        spv_text again = NULL;
+        spv_diagnostic sd_again = NULL;
+        if (spvBinaryToText(newest, words, nwords, options, &again, &sd_again) == SPV_SUCCESS) {
+            spvTextDestroy(text);
+            spvDiagnosticDestroy(sd);
+            text = again;
+            sd = NULL;
+            r = SPV_SUCCESS;
+        }
+        spvDiagnosticDestroy(sd_again);
+        spvContextDestroy(newest);
+    }
     if (r != SPV_SUCCESS || !text) {
         rc = dgpb_diag_set(diag, DGPB_ERR_CORRUPT, -1, "SPIRV-Tools cannot disassemble: %s",
                            sd && sd->error ? sd->error : "unknown error");
@@ -156,8 +172,9 @@ bool spirv_unknown_number(const char *m, char *kind, size_t size, uint32_t *numb
                       !memcmp(colon - (sizeof operand - 1), operand, sizeof operand - 1);
     if (is_operand)
         len -= sizeof operand - 1;
-    else if (!(len == 6 && !memcmp(what, "opcode", 6)) &&
-             !(len == 29 && !memcmp(what, "extended instruction number", 27)))
+    static const char ext_inst[] = "extended instruction number";
+    if (!is_operand && !(len == 6 && !memcmp(what, "opcode", 6)) &&
+        !(len == sizeof ext_inst - 1 && !memcmp(what, ext_inst, sizeof ext_inst - 1)))
         return false;
     snprintf(kind, size, "%.*s", (int)len, what);
     *number = (uint32_t)v;
@@ -240,10 +257,14 @@ int spirv_drop_unknown(uint32_t *w, size_t n, size_t *dropped, char *why, size_t
             ;
         if (structural(op))
             break;
+        /* An extended instruction's number is its set's: the set (word 3) must match too. */
+        bool in_set = !strcmp(kind, "extended instruction number") && op == OP_EXT_INST;
+        uint32_t set = in_set && (w[at] >> 16) > 3 ? w[at + 3] : 0;
         size_t before = *dropped;
         for (size_t i = SPV_HEADER_WORDS; i < n;) {
             size_t words = w[i] >> 16;
-            if ((w[i] & 0xffffu) == op && (opcode || (word < words && w[i + word] == number))) {
+            if ((w[i] & 0xffffu) == op && (opcode || (word < words && w[i + word] == number)) &&
+                (!in_set || (words > 3 && w[i + 3] == set))) {
                 for (size_t j = 0; j < words; j++)
                     w[i + j] = 1u << 16; /* OpNop */
                 ++*dropped;

@@ -328,7 +328,8 @@ static int read_lifted_pointer_rule(const reading_in *in, uint32_t **out, size_t
         return DGPB_ERR_NOMEM;
     for (size_t i = SPV_HEADER_WORDS; i < n; i += w[i] >> 16) {
         uint32_t op = w[i] & 0xffffu, count = w[i] >> 16;
-        if ((op == OP_TYPE_POINTER || op == OP_TYPE_ARRAY || op == OP_TYPE_RUNTIME_ARRAY) &&
+        if (((op == OP_TYPE_POINTER && count >= 4) || op == OP_TYPE_ARRAY ||
+             op == OP_TYPE_RUNTIME_ARRAY) &&
             count >= 3 && w[i + 1] < bound)
             def[w[i + 1]] = (uint32_t)i;
         bool annotation = op == OP_DECORATE || op == OP_MEMBER_DECORATE ||
@@ -348,12 +349,15 @@ static int read_lifted_pointer_rule(const reading_in *in, uint32_t **out, size_t
         uint32_t op = w[i] & 0xffffu, count = w[i] >> 16, deco = 0;
         if (op == OP_VARIABLE && count >= 4 && w[i + 1] < bound && def[w[i + 1]] &&
             holds_device_address(w, def, bound, w[def[w[i + 1]] + 3], true) &&
-            !decorated(w, n, w[i + 2], DECORATION_ALIASED_POINTER, DECORATION_RESTRICT_POINTER))
-            deco = DECORATION_ALIASED_POINTER, variables++;
-        else if (op == OP_FUNCTION_PARAMETER && count >= 3 &&
-                 holds_device_address(w, def, bound, w[i + 1], false) &&
-                 !decorated(w, n, w[i + 2], DECORATION_ALIASED, DECORATION_RESTRICT))
-            deco = DECORATION_ALIASED, parameters++;
+            !decorated(w, n, w[i + 2], DECORATION_ALIASED_POINTER, DECORATION_RESTRICT_POINTER)) {
+            deco = DECORATION_ALIASED_POINTER;
+            variables++;
+        } else if (op == OP_FUNCTION_PARAMETER && count >= 3 &&
+                   holds_device_address(w, def, bound, w[i + 1], false) &&
+                   !decorated(w, n, w[i + 2], DECORATION_ALIASED, DECORATION_RESTRICT)) {
+            deco = DECORATION_ALIASED;
+            parameters++;
+        }
         if (!deco)
             continue;
         void *grown = mem_grow(add, added, &cap, sizeof *add, 8);
@@ -437,10 +441,13 @@ static int read_geometry_layer(const reading_in *in, uint32_t **out, size_t *out
     for (size_t i = SPV_HEADER_WORDS; i < n; i += w[i] >> 16) {
         if ((w[i] & 0xffffu) != OP_CAPABILITY || (w[i] >> 16) < 2)
             continue;
-        if (w[i + 1] == CAPABILITY_SHADER_LAYER)
-            copy[i + 1] = CAPABILITY_GEOMETRY, layer = true;
-        else if (w[i + 1] == CAPABILITY_SHADER_VIEWPORT_INDEX)
-            copy[i + 1] = CAPABILITY_MULTI_VIEWPORT, viewport = true;
+        if (w[i + 1] == CAPABILITY_SHADER_LAYER) {
+            copy[i + 1] = CAPABILITY_GEOMETRY;
+            layer = true;
+        } else if (w[i + 1] == CAPABILITY_SHADER_VIEWPORT_INDEX) {
+            copy[i + 1] = CAPABILITY_MULTI_VIEWPORT;
+            viewport = true;
+        }
     }
     *out = copy;
     *out_n = n;
@@ -465,11 +472,22 @@ static const char *import_at(const uint32_t *w, size_t n, size_t at)
     return memchr(s, 0, (count - 2) * 4) ? s : NULL;
 }
 
+/* Whether the instruction at w[i] names or decorates its first operand (OpName, OpDecorate...). */
+static bool names_or_decorates(const uint32_t *w, size_t i)
+{
+    uint32_t op = w[i] & 0xffffu;
+    return (w[i] >> 16) >= 2 &&
+           (op == OP_NAME || op == OP_MEMBER_NAME || op == OP_DECORATE ||
+            op == OP_MEMBER_DECORATE || op == OP_DECORATE_ID || op == OP_DECORATE_STRING ||
+            op == OP_MEMBER_DECORATE_STRING);
+}
+
 /*
  * A rule of the debug information (-g: NonSemantic.Shader.DebugInfo.100):
  * non-semantic instructions change nothing a driver runs, and a driver may
  * drop them, so the copy is validated without them (their OpExtInst and
- * OpExtInstImport instructions).
+ * OpExtInstImport instructions, and the names and decorations of their
+ * results).
  */
 static int read_without_debug_info(const reading_in *in, uint32_t **out, size_t *out_n,
                                    char *said, size_t size)
@@ -487,13 +505,24 @@ static int read_without_debug_info(const reading_in *in, uint32_t **out, size_t 
     }
     if (!set_count)
         return DGPB_ERR_SHADER;
+    uint32_t bound = w[3];
     uint32_t *copy = mem_calloc(n, sizeof *copy);
-    if (!copy)
+    uint8_t *gone = mem_calloc(bound ? bound : 1, 1); /* per id: a result left out */
+    if (!copy || !gone) {
+        dgpb_free(copy);
+        dgpb_free(gone);
         return DGPB_ERR_NOMEM;
+    }
+    for (size_t i = SPV_HEADER_WORDS; i < n; i += w[i] >> 16)
+        for (size_t s = 0; s < set_count; s++)
+            if ((w[i] & 0xffffu) == OP_EXT_INST && (w[i] >> 16) >= 5 && w[i + 3] == sets[s] &&
+                w[i + 2] < bound)
+                gone[w[i + 2]] = 1;
     size_t k = 0;
     for (size_t i = 0; i < n;) {
         size_t count = i < SPV_HEADER_WORDS ? 1 : w[i] >> 16;
-        bool drop = false;
+        bool drop = i >= SPV_HEADER_WORDS && names_or_decorates(w, i) && w[i + 1] < bound &&
+                    gone[w[i + 1]];
         for (size_t s = 0; i >= SPV_HEADER_WORDS && s < set_count && !drop; s++)
             drop = ((w[i] & 0xffffu) == OP_EXT_INST && count >= 5 && w[i + 3] == sets[s]) ||
                    ((w[i] & 0xffffu) == OP_EXT_INST_IMPORT && w[i + 1] == sets[s]);
@@ -503,6 +532,7 @@ static int read_without_debug_info(const reading_in *in, uint32_t **out, size_t 
         }
         i += count;
     }
+    dgpb_free(gone);
     *out = copy;
     *out_n = k;
     snprintf(said, size,

@@ -64,6 +64,7 @@ const EXTENSION_TARGETS = Object.freeze({
 export const SESSION_PROFILE = 'spirv_1_5';
 export const SESSION_SPIRV_VERSION = 0x00010500;
 
+const REFUSED_MORE = {};
 const REFUSED = Object.freeze({
   '-matrix-layout-column-major':
     'the Slang WebAssembly API has no matrix-layout setting; its sessions are row-major ' +
@@ -75,6 +76,24 @@ const REFUSED = Object.freeze({
     'the Slang WebAssembly API has no way to set it; a single entry point keeps ' +
     "Slang's default SPIR-V name, several entry points keep their own names",
 });
+
+// Options slangc has that set what the WebAssembly API's sessions leave at Slang's
+// defaults: the block layout, the optimization level and the debug information.
+const BLOCK_LAYOUT =
+  "the Slang WebAssembly API has no block-layout setting; its sessions have Slang's own " +
+  'rules (std140 uniform blocks, std430 storage buffers and push constants)';
+const OPTIMIZATION =
+  "the Slang WebAssembly API has no optimization setting; its sessions have Slang's default, -O1";
+const DEBUG_INFO =
+  'the Slang WebAssembly API has no debug-information setting; its sessions write none';
+for (const [options, reason] of [
+  [['-fvk-use-scalar-layout', '-force-glsl-scalar-layout', '-fvk-use-gl-layout', '-fvk-use-c-layout',
+    '-fvk-use-dx-layout'], BLOCK_LAYOUT],
+  [['-O0', '-O2', '-O3'], OPTIMIZATION],
+  [['-g', '-g1', '-g2', '-g3'], DEBUG_INFO],
+])
+  for (const o of options) REFUSED_MORE[o] = reason;
+Object.freeze(REFUSED_MORE);
 
 /*
  * Parses argv (without the program name).  Returns a plain options object:
@@ -177,6 +196,8 @@ export function parseArgs(argv) {
         break;
     }
     if (Object.hasOwn(REFUSED, a)) throw new UsageError(`option '${a}' is not supported: ${REFUSED[a]}`);
+    if (Object.hasOwn(REFUSED_MORE, a))
+      throw new UsageError(`option '${a}' is not supported: ${REFUSED_MORE[a]}`);
     if (a.startsWith('-D') && a.length > 2) {
       opts.defines.push(parseDefine(a.slice(2)));
       continue;
