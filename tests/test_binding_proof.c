@@ -135,7 +135,7 @@ static dgpb_code_binding *binding_named(code *c, const char *name)
 static int prove(const char *target, const char *entry, const table *t, const code *c,
                  const dgpb_ptx_module *ptx, dgpb_diag *diag)
 {
-    dgpb_proof_input in = {target_of(target), entry, &t->view, c ? &c->view : NULL, ptx};
+    dgpb_proof_input in = {target_of(target), entry, &t->view, c ? &c->view : NULL, ptx, false};
     dgpb_diag_clear(diag);
     return binding_proof_check(&in, diag);
 }
@@ -750,7 +750,7 @@ static void test_wgsl_field_rows_and_strides_are_proved_against_the_wgsl_layout(
     add_row(&t, "dir", DGPB_KIND_VALUE, 0, 0, 16, 12, DGPB_WGPU_UNIFORM_BUFFER);
     add_row(&t, "scale", DGPB_KIND_VALUE, 0, 0, 28, 4, DGPB_WGPU_UNIFORM_BUFFER);
     add_row(&t, "out", DGPB_KIND_RW_BUFFER, 0, 1, 0, 16, DGPB_WGPU_STORAGE_BUFFER);
-    dgpb_proof_input in = {DGPB_TARGET_WGSL, "k", &t.view, &bindings, NULL};
+    dgpb_proof_input in = {DGPB_TARGET_WGSL, "k", &t.view, &bindings, NULL, false};
     if (binding_proof_check(&in, &diag))
         fail_msg("%s", diag.message);
     /* std140-like reading of dir at 4 would miss it: WGSL aligns a vec3 to 16. */
@@ -1136,7 +1136,7 @@ static void test_a_ptx_row_in_another_space_or_a_missing_kernel_is_refused(void 
     dgpb_diag diag;
     /* The PTX's only kernel is the entry's whatever its name: Slang's CUDA code calls an entry
        `main` `main_0`, as C++ reserves `main`. */
-    dgpb_proof_input in = {DGPB_TARGET_PTX, "main", &t.view, NULL, &p.module};
+    dgpb_proof_input in = {DGPB_TARGET_PTX, "main", &t.view, NULL, &p.module, false};
     dgpb_diag_clear(&diag);
     assert_int_equal(binding_proof_check(&in, &diag), DGPB_OK);
     /* With two kernels, neither of the entry's name, no host could tell which it is. */
@@ -1274,7 +1274,7 @@ static void drop(tampered *t, uint32_t i)
 
 static int prove_real(const real *r, const dgpb_param_table *t, dgpb_diag *diag)
 {
-    dgpb_proof_input in = {target_of(r->target), "k", t, &r->code, r->ptx};
+    dgpb_proof_input in = {target_of(r->target), "k", t, &r->code, r->ptx, false};
     dgpb_diag_clear(diag);
     return binding_proof_check(&in, diag);
 }
@@ -1479,7 +1479,7 @@ static int build_and_prove(const char *json, const char *spv, const char *code_p
         }
     if (!resized)
         fail_msg("%s on %s: no row '%s'", json, target, r.row);
-    dgpb_proof_input in = {target_of(target), entry, &t, &bindings, ptx};
+    dgpb_proof_input in = {target_of(target), entry, &t, &bindings, ptx, false};
     if (!rc)
         rc = binding_proof_check(&in, diag);
     param_table_clear(&t);

@@ -86,6 +86,8 @@ typedef struct dgpb_code_binding {
     bool writable;            /* storage buffers: read_write; storage textures */
     bool is_array;            /* an array of the above */
     uint32_t block_size;      /* uniform and push-constant blocks: byte size, 0 unknown */
+    uint32_t scalar_block_size; /* SPIR-V blocks: their size by scalar block layouts' rules
+                                   (dgpb_proof_input.scalar_blocks); 0 unknown */
     const char *detail;       /* WGSL: the type as written; NULL for SPIR-V; borrowed */
     const char *texel_format; /* WGSL storage textures: "r32float", ...; else NULL; borrowed */
     const char *sample_type;  /* WGSL sampled textures: "f32", "i32", "u32"; else NULL */

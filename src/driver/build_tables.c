@@ -190,7 +190,8 @@ static int make_unit_table(build *b, int t, size_t entry_index, const dgpb_param
                               .entry = e->name,
                               .table = &u->params,
                               .code = &code.bindings,
-                              .ptx = code.ptx};
+                              .ptx = code.ptx,
+                              .scalar_blocks = dgpb_block_layout_scalar(b->desc->block_layout)};
     if (!rc && (code.have_bindings || code.ptx) && (rc = binding_proof_check(&proof, &d)))
         build_forward(b, &d, NULL);
     if (!rc && ops->webgpu &&

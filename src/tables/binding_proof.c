@@ -161,6 +161,13 @@ static void place_text(dgpb_target_id target, const dgpb_code_binding *c, char *
  * its place) against the members of the code's block: each row starts at a
  * member and covers it, and each member has its row.
  */
+/* A code block's byte size as the build lays blocks out: SPIR-V states no struct's size, so
+   it follows the block's rules, scalar ones under a scalar block layout. */
+static uint32_t code_block_size(const dgpb_proof_input *in, const dgpb_code_binding *c)
+{
+    return in->scalar_blocks && c->scalar_block_size ? c->scalar_block_size : c->block_size;
+}
+
 static int prove_block_fields(const dgpb_proof_input *in, const dgpb_code_binding *c,
                               const char *where, dgpb_diag *diag)
 {
@@ -240,6 +247,7 @@ static int prove_code_binding(const dgpb_proof_input *in, const dgpb_code_bindin
     bool wgsl = code_ops_of_target(in->target)->webgpu;
     char where[96];
     const char *what = code_class_name(c->cls);
+    uint32_t block = code_block_size(in, c);
     if (c->cls == DGPB_CODE_PUSH_CONSTANT) {
         uint32_t rows = 0;
         for (uint32_t r = 0; r < t->count; r++) {
@@ -254,18 +262,18 @@ static int prove_code_binding(const dgpb_proof_input *in, const dgpb_code_bindin
                                      "values only",
                                      dgpb_target_name(in->target), in->entry, row->name,
                                      kind_text(row->kind), c->name);
-            if (c->block_size && (uint64_t)row->offset + row->size > c->block_size)
+            if (block && (uint64_t)row->offset + row->size > block)
                 return dgpb_diag_set(diag, DGPB_ERR_SHADER, -1,
                                      "target '%s', entry '%s': parameter '%s' (bytes %u..%u) lies "
                                      "outside the code's push-constant block '%s' (%u bytes)",
                                      dgpb_target_name(in->target), in->entry, row->name,
-                                     row->offset, row->offset + row->size, c->name, c->block_size);
+                                     row->offset, row->offset + row->size, c->name, block);
         }
         if (!rows)
             return dgpb_diag_set(diag, DGPB_ERR_SHADER, -1,
                                  "target '%s', entry '%s': the code declares the push-constant "
                                  "block '%s' (%u bytes), which no parameter row describes",
-                                 dgpb_target_name(in->target), in->entry, c->name, c->block_size);
+                                 dgpb_target_name(in->target), in->entry, c->name, block);
         return DGPB_OK;
     }
     if (c->cls == DGPB_CODE_PIPELINE_CONSTANT)
@@ -352,20 +360,19 @@ static int prove_code_binding(const dgpb_proof_input *in, const dgpb_code_bindin
                                  "of %u bytes, but the code's '%s' (%s) has elements of %u bytes",
                                  dgpb_target_name(in->target), in->entry, row->name, row->size,
                                  c->name, where, c->element_stride);
-        if (row->kind == DGPB_KIND_UNIFORM_BUFFER && c->block_size && !c->is_array &&
-            row->size != c->block_size)
+        if (row->kind == DGPB_KIND_UNIFORM_BUFFER && block && !c->is_array && row->size != block)
             return dgpb_diag_set(diag, DGPB_ERR_SHADER, -1,
                                  "target '%s', entry '%s': parameter '%s' gives a block of %u "
                                  "bytes, but the code's uniform block '%s' (%s) is %u bytes",
                                  dgpb_target_name(in->target), in->entry, row->name, row->size,
-                                 c->name, where, c->block_size);
-        if (row->kind == DGPB_KIND_VALUE && c->block_size &&
-            (uint64_t)row->offset + row->size > c->block_size)
+                                 c->name, where, block);
+        if (row->kind == DGPB_KIND_VALUE && block &&
+            (uint64_t)row->offset + row->size > block)
             return dgpb_diag_set(diag, DGPB_ERR_SHADER, -1,
                                  "target '%s', entry '%s': parameter '%s' (bytes %u..%u) lies "
                                  "outside the code's uniform block '%s' (%s, %u bytes)",
                                  dgpb_target_name(in->target), in->entry, row->name, row->offset,
-                                 row->offset + row->size, c->name, where, c->block_size);
+                                 row->offset + row->size, c->name, where, block);
         if (dgpb_kind_has_shape(row->kind) && !shape_fits(row->offset, c, pair_sampler)) {
             char have[96], want[96];
             return dgpb_diag_set(diag, DGPB_ERR_SHADER, -1,

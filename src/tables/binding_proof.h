@@ -59,6 +59,8 @@ typedef struct dgpb_proof_input {
     const dgpb_param_table *table;
     const dgpb_code_bindings *code; /* spirv, wgsl */
     const dgpb_ptx_module *ptx;     /* ptx: the entry's PTX, scanned */
+    bool scalar_blocks; /* the build's block layout is a scalar one (dgpb_block_layout_scalar):
+                           SPIR-V blocks are sized by scalar rules */
 } dgpb_proof_input;
 
 /* Proves one entry's table on one target (see above). */

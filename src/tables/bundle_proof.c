@@ -64,7 +64,8 @@ static bool value_row_moved(const dgpb_param_desc *rows, uint32_t n, uint32_t r,
 }
 
 /* Proves one entry: its rows copied out of the bundle, its code read back. */
-static int prove_entry(const dgpb_target_view *t, const dgpb_entry_view *e, dgpb_diag *diag)
+static int prove_entry(const dgpb_target_view *t, const dgpb_entry_view *e, bool scalar_blocks,
+                       dgpb_diag *diag)
 {
     const code_ops *ops = code_ops_of_target((dgpb_target_id)t->id);
     int rc = DGPB_OK;
@@ -133,7 +134,8 @@ static int prove_entry(const dgpb_target_view *t, const dgpb_entry_view *e, dgpb
                            .entry = entry,
                            .table = &table,
                            .code = &code.bindings,
-                           .ptx = code.ptx};
+                           .ptx = code.ptx,
+                           .scalar_blocks = scalar_blocks};
     rc = binding_proof_check(&in, diag);
 done:
     code_read_clear(&code);
@@ -149,6 +151,11 @@ done:
 
 int bundle_proof_check(const dgpb_bundle *b, dgpb_diag *diag)
 {
+    /* The block layout the bundle was built with (its options record), by which SPIR-V's
+       blocks are sized. */
+    dgpb_str layout = dgpb_bundle_option(b, DGPB_OPTION_BLOCK_LAYOUT);
+    int id = layout.len ? dgpb_block_layout_from_name(layout.ptr, layout.len) : -1;
+    bool scalar_blocks = id >= 0 && dgpb_block_layout_scalar((uint32_t)id);
     uint32_t targets = dgpb_bundle_target_count(b);
     for (uint32_t i = 0; i < targets; i++) {
         const dgpb_target_view *t = dgpb_bundle_target(b, i);
@@ -156,7 +163,7 @@ int bundle_proof_check(const dgpb_bundle *b, dgpb_diag *diag)
         if (!ops->proved || ops != code_ops_of((dgpb_code_format)t->code_format_id))
             continue;
         for (uint32_t k = 0; k < t->entry_count; k++) {
-            int rc = prove_entry(t, &t->entries[k], diag);
+            int rc = prove_entry(t, &t->entries[k], scalar_blocks, diag);
             if (rc)
                 return rc;
         }

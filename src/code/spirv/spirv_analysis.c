@@ -691,6 +691,8 @@ static bool describe_type(const analysis *a, uint32_t pointer_type, dgpb_spirv_v
             v->type_class = DGPB_SPIRV_TYPE_BLOCK;
             uint64_t size = type_size(a, t, 0, false, block_rules(v->storage_class), 0);
             v->block_size = size > UINT32_MAX ? 0 : (uint32_t)size;
+            size = type_size(a, t, 0, false, SPIRV_RULES_SCALAR, 0);
+            v->scalar_block_size = size > UINT32_MAX ? 0 : (uint32_t)size;
             return describe_members(a, t, w, n, v);
         case OP_TYPE_SAMPLED_IMAGE:
             v->type_class = DGPB_SPIRV_TYPE_COMBINED;

@@ -120,6 +120,8 @@ typedef struct dgpb_spirv_var {
     uint32_t block_size;      /* blocks: byte size with the struct's tail padding (the end
                                    of its last member rounded up to its alignment by the
                                    block's rules, code/spirv/spirv_layout.h); 0 unknown */
+    uint32_t scalar_block_size; /* blocks: the same by scalar block layouts' rules (a build
+                                   with --block-layout scalar or c); 0 unknown */
     dgpb_spirv_member *members; /* blocks: the struct's members in order (owned) */
     uint32_t member_count;
     uint32_t element_stride; /* storage buffers: ArrayStride of the block's runtime array, or 0 */

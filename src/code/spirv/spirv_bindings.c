@@ -115,6 +115,7 @@ int code_bindings_from_spirv(const dgpb_spirv_info *info, dgpb_code_bindings *ou
                       (v->type_class == DGPB_SPIRV_TYPE_TEXEL_BUFFER && v->image_sampled == 2);
         c->is_array = v->is_array;
         c->block_size = v->block_size;
+        c->scalar_block_size = v->scalar_block_size;
         c->members = v->members;
         c->member_count = v->member_count;
         c->element_stride = v->element_stride;

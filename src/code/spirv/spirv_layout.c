@@ -23,9 +23,12 @@ static uint32_t round16(uint32_t a, spirv_rules rules)
     return rules == SPIRV_RULES_STD140 && a < 16 ? 16 : a;
 }
 
-/* A vector of `count` components, each aligned to `component`. */
-static uint32_t vector_align(uint32_t component, uint32_t count)
+/* A vector of `count` components, each aligned to `component` (scalar layouts: the component's
+   alignment alone). */
+static uint32_t vector_align(uint32_t component, uint32_t count, spirv_rules rules)
 {
+    if (rules == SPIRV_RULES_SCALAR)
+        return component;
     return count == 2 ? 2 * component : count >= 3 ? 4 * component : component;
 }
 
@@ -43,14 +46,14 @@ static uint32_t align_of(const spirv_types *t, uint32_t id, bool row_major, spir
     case OP_TYPE_FLOAT:
         return n >= 3 && w[2] >= 8 ? w[2] / 8 : 1;
     case OP_TYPE_VECTOR:
-        return n >= 4 ? vector_align(align_of(t, w[2], false, rules, depth + 1), w[3]) : 1;
+        return n >= 4 ? vector_align(align_of(t, w[2], false, rules, depth + 1), w[3], rules) : 1;
     case OP_TYPE_MATRIX: {
         uint32_t cn = 0;
         const uint32_t *column = n >= 4 ? t->def(t->ctx, w[2], &cn) : NULL;
         if (!column || (column[0] & 0xffffu) != OP_TYPE_VECTOR || cn < 4)
             return 1;
         uint32_t component = align_of(t, column[2], false, rules, depth + 1);
-        return vector_align(component, row_major ? w[3] : column[3]);
+        return vector_align(component, row_major ? w[3] : column[3], rules);
     }
     case OP_TYPE_ARRAY:
     case OP_TYPE_RUNTIME_ARRAY:

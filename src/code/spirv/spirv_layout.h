@@ -41,6 +41,7 @@ typedef enum spirv_rules {
     SPIRV_RULES_NONE = 0, /* no padding: a struct ends where its last member ends */
     SPIRV_RULES_STD430,
     SPIRV_RULES_STD140,
+    SPIRV_RULES_SCALAR, /* scalar block layouts: everything aligns to its scalars */
 } spirv_rules;
 
 /*
