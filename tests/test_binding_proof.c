@@ -558,6 +558,32 @@ static void test_a_uniform_buffer_rows_size_is_the_code_blocks(void **state)
     expect_proved("spirv", &t, &c, NULL);
 }
 
+/* A shader record's block (ShaderRecordBufferKHR) is described by value rows of the
+   shader-record space, inside the block; one the rows leave out is refused. */
+static void test_a_shader_record_is_value_rows_of_its_space(void **state)
+{
+    (void)state;
+    table t;
+    code c;
+    memset(&t, 0, sizeof t);
+    memset(&c, 0, sizeof c);
+    bind(&c, "camera", DGPB_SPACE_SHADER_RECORD, 0, DGPB_CODE_SHADER_RECORD)->block_size = 96;
+    add_row(&t, "camera.origin", DGPB_KIND_VALUE, DGPB_SPACE_SHADER_RECORD, 0, 64, 16, 0);
+    add_row(&t, "camera.frame", DGPB_KIND_VALUE, DGPB_SPACE_SHADER_RECORD, 0, 80, 4, 0);
+    expect_proved("spirv", &t, &c, NULL);
+    row_named(&t, "camera.frame")->offset = 96;
+    expect_refused("spirv", &t, &c, NULL,
+                   "parameter 'camera.frame' (bytes 96..100) lies outside the code's uniform "
+                   "block 'camera' (space shader_record, 96 bytes)");
+    memset(&t, 0, sizeof t);
+    add_row(&t, "camera", DGPB_KIND_UNIFORM_BUFFER, DGPB_SPACE_SHADER_RECORD, 0, 0, 96, 0);
+    expect_refused("spirv", &t, &c, NULL, "parameter 'camera' is a uniform_buffer row");
+    memset(&t, 0, sizeof t);
+    expect_refused("spirv", &t, &c, NULL,
+                   "the code binds 'camera' (a shader record at space shader_record), which no "
+                   "parameter row describes");
+}
+
 static void test_push_constants_need_launch_rows_of_values_inside_the_block(void **state)
 {
     (void)state;
@@ -1600,6 +1626,7 @@ int main(void)
         cmocka_unit_test(test_two_resource_rows_on_one_binding_are_refused_naming_both),
         cmocka_unit_test(test_a_value_row_past_its_blocks_bytes_is_refused),
         cmocka_unit_test(test_a_uniform_buffer_rows_size_is_the_code_blocks),
+        cmocka_unit_test(test_a_shader_record_is_value_rows_of_its_space),
         cmocka_unit_test(test_a_value_row_may_span_its_structs_tail_padding_and_no_more),
         cmocka_unit_test(test_push_constants_need_launch_rows_of_values_inside_the_block),
         cmocka_unit_test(test_rows_the_code_does_not_use_may_lack_a_binding),

@@ -64,6 +64,16 @@ typedef enum dgpb_flag {
 #define DGPB_SPACE_PIPELINE_CONSTANT 0xFFFFFFFEu
 
 /*
+ * The `space` of a shader record's value: data a ray-tracing host writes
+ * into the shader binding table after the shader group's handle, which the
+ * shader reads through its record ([[vk::shader_record]] blocks, and a
+ * ray-tracing entry's own `uniform` values on spirv). Its rows are value rows
+ * with `binding` 0 and their byte `offset`/`size` in the record
+ * (docs/format.md, "Where a row lives"); each shader has its own record.
+ */
+#define DGPB_SPACE_SHADER_RECORD 0xFFFFFFFDu
+
+/*
  * On ptx, the `binding` of a value row that sits directly in Slang's global
  * parameter block (SLANG_globalParams) at its `offset`, rather than in the
  * memory of a constant buffer whose pointer sits there.

@@ -13,6 +13,7 @@ export declare const MAX_BUNDLE_SIZE: 4294967295;
 export declare const MAX_BIND_GROUPS: 32;
 /** The space of a pipeline constant row (a WGSL override; binding = its @id). */
 export declare const PIPELINE_CONSTANT_SPACE: 0xfffffffe;
+export declare const SHADER_RECORD_SPACE: 0xfffffffd;
 
 /** Parameter kind names, by number (docs/format.md "Parameter kinds"). */
 export type KindName =

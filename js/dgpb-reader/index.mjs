@@ -22,6 +22,8 @@ export const MAX_BUNDLE_SIZE = 0xffffffff;
 export const MAX_BIND_GROUPS = 32;
 /** The space of a pipeline constant row (a WGSL override; binding = its @id). */
 export const PIPELINE_CONSTANT_SPACE = 0xfffffffe;
+/** The space of a shader record's value row (ray tracing: data in the shader binding table). */
+export const SHADER_RECORD_SPACE = 0xfffffffd;
 
 /** Parameter kinds by name (GpuArgKind numbering, docs/format.md "Parameter kinds"). */
 export const KIND = Object.freeze({

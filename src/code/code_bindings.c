@@ -19,7 +19,7 @@ static const char *const class_names[DGPB_CODE_CLASS_COUNT] = {
     "comparison sampler",     "combined texture-sampler",
     "uniform texel buffer",   "storage texel buffer",
     "acceleration structure", "input attachment",
-    "pipeline constant",      "resource",
+    "pipeline constant",      "shader record", "resource",
 };
 
 const char *code_class_name(uint32_t cls)

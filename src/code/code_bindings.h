@@ -75,6 +75,9 @@ typedef enum dgpb_code_class {
                                          `override` with an @id: space
                                          DGPB_SPACE_PIPELINE_CONSTANT, binding = its id,
                                          block_size = its byte size */
+    DGPB_CODE_SHADER_RECORD,          /* ray tracing: a shader record's block (SPIR-V
+                                         ShaderRecordBufferKHR): space
+                                         DGPB_SPACE_SHADER_RECORD, binding 0 */
     DGPB_CODE_OTHER,
     DGPB_CODE_CLASS_COUNT
 } dgpb_code_class;

@@ -271,8 +271,8 @@ static void row_text(const unit *u, const char *entry_name, const dgpb_param_des
 static bool rows_contradict(const unit *ua, const char *ea, const dgpb_param_desc *a,
                             const unit *uc, const char *ec, const dgpb_param_desc *c)
 {
-    if (a->space != c->space || a->binding != c->binding)
-        return false;
+    if (a->space != c->space || a->binding != c->binding || a->space == DGPB_SPACE_SHADER_RECORD)
+        return false; /* (each shader of a group has a record of its own) */
     bool va = a->kind == DGPB_KIND_VALUE, vc = c->kind == DGPB_KIND_VALUE;
     if (va != vc) /* a block's values against a descriptor: a block's own buffer row is fine */
         return !(va ? c->kind == DGPB_KIND_UNIFORM_BUFFER : a->kind == DGPB_KIND_UNIFORM_BUFFER);

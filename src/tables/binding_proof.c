@@ -44,6 +44,8 @@ static bool kind_fits(uint32_t kind, const dgpb_code_binding *c)
     switch (c->cls) {
     case DGPB_CODE_UNIFORM_BLOCK:
         return kind == DGPB_KIND_VALUE || kind == DGPB_KIND_UNIFORM_BUFFER;
+    case DGPB_CODE_SHADER_RECORD:
+        return kind == DGPB_KIND_VALUE;
     case DGPB_CODE_STORAGE_BUFFER:
         return kind == DGPB_KIND_BUFFER || kind == DGPB_KIND_RW_BUFFER ||
                kind == DGPB_KIND_BYTE_BUFFER || kind == DGPB_KIND_RW_BYTE_BUFFER ||
@@ -152,15 +154,14 @@ static bool shared_partner(const dgpb_code_bindings *code, const dgpb_code_bindi
 /* "set 0, binding 2" (spirv) or "@group(0) @binding(2)" (wgsl). */
 static void place_text(dgpb_target_id target, const dgpb_code_binding *c, char *buf, size_t n)
 {
+    if (c->cls == DGPB_CODE_SHADER_RECORD) {
+        snprintf(buf, n, "space shader_record");
+        return;
+    }
     snprintf(buf, n, code_ops_of_target(target)->place_format, (long long)c->space,
              (long long)c->binding);
 }
 
-/*
- * A plain-data block's field rows (its uniform_buffer row, then value rows at
- * its place) against the members of the code's block: each row starts at a
- * member and covers it, and each member has its row.
- */
 /* A code block's byte size as the build lays blocks out: SPIR-V states no struct's size, so
    it follows the block's rules, scalar ones under a scalar block layout. */
 static uint32_t code_block_size(const dgpb_proof_input *in, const dgpb_code_binding *c)
@@ -168,6 +169,11 @@ static uint32_t code_block_size(const dgpb_proof_input *in, const dgpb_code_bind
     return in->scalar_blocks && c->scalar_block_size ? c->scalar_block_size : c->block_size;
 }
 
+/*
+ * A plain-data block's field rows (its uniform_buffer row, then value rows at
+ * its place) against the members of the code's block: each row starts at a
+ * member and covers it, and each member has its row.
+ */
 static int prove_block_fields(const dgpb_proof_input *in, const dgpb_code_binding *c,
                               const char *where, dgpb_diag *diag)
 {

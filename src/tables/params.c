@@ -114,6 +114,25 @@ static bool referenced(const dgpb_param_select *s, const dgpb_reflected_param *p
     return false;
 }
 
+/*
+ * Whether the entry's own `uniform` values live in its shader record: Slang
+ * puts a ray-tracing entry's in a ShaderRecordBufferKHR block named
+ * entryPointParams on spirv (a push-constant block for the other stages), and
+ * the reflection does not say which.
+ */
+static bool entry_values_in_record(const dgpb_param_select *s)
+{
+    if ((int)s->target != code_analysis_target() || !s->spirv || !s->spirv->parsed)
+        return false;
+    for (size_t i = 0; i < s->spirv->var_count; i++) {
+        const dgpb_spirv_var *v = &s->spirv->vars[i];
+        if (v->storage_class == DGPB_SPIRV_STORAGE_SHADER_RECORD &&
+            !strcmp(v->name, "entryPointParams"))
+            return true;
+    }
+    return false;
+}
+
 /* The entry's SPIR-V specialization constant named `name` or of id `id` (name NULL), or NULL. */
 static const dgpb_spirv_spec_constant *spec_constant(const dgpb_param_select *s, const char *name,
                                                      uint32_t id)
@@ -650,6 +669,9 @@ int param_table_build(const dgpb_param_select *s, dgpb_param_table *out, dgpb_di
             row->flags |= DGPB_FLAG_UNBOUNDED;
         row->space = p->space;
         row->binding = p->binding;
+        if (p->entry_param && p->kind == DGPB_KIND_VALUE && p->space == DGPB_SPACE_LAUNCH &&
+            entry_values_in_record(s))
+            row->space = DGPB_SPACE_SHADER_RECORD;
         row->offset = p->kind == DGPB_KIND_VALUE       ? p->offset
                       : dgpb_kind_has_shape(row->kind) ? shape_of(s, p)
                                                        : 0;

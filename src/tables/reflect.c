@@ -105,11 +105,15 @@ typedef struct records {
     const cJSON *bytes; /* a "uniform" byte range */
     const cJSON *space; /* a "registerSpace" or "subElementRegisterSpace" */
     const cJSON *push;  /* a "pushConstantBuffer" */
+    const cJSON *record; /* a "shaderRecord": a [[vk::shader_record]] block */
+    const cJSON *unnamed; /* a record of a category the JSON leaves unnamed ("unknown") */
 } records;
 
 static void add_record(records *r, const cJSON *b)
 {
     const char *kind = reflect_get_str(b, "kind");
+    if (reflect_str_is(kind, "unknown") && !r->unnamed)
+        r->unnamed = b;
     /* Stage inputs and outputs, ray payloads and the like come from the pipeline. */
     static const char *const pipeline_kinds[] = {
         "varyingInput",    "varyingOutput",          "rayPayload", "hitAttributes",
@@ -125,6 +129,9 @@ static void add_record(records *r, const cJSON *b)
     } else if (!strcmp(kind, "pushConstantBuffer")) {
         if (!r->push)
             r->push = b;
+    } else if (!strcmp(kind, "shaderRecord")) {
+        if (!r->record)
+            r->record = b;
     } else if (!r->slot) {
         r->slot = b;
     }
@@ -245,6 +252,7 @@ enum home {
     HOME_BLOCK,        /* a named block: a constant buffer or a parameter block */
     HOME_ENTRY,        /* the entry's own uniform parameters */
     HOME_PUSH,         /* a [[vk::push_constant]] block */
+    HOME_RECORD,       /* a [[vk::shader_record]] block */
 };
 
 typedef struct base {
@@ -321,6 +329,10 @@ static void add_value(builder *b, const char *path, const cJSON *t, const record
     case HOME_PUSH:
         r->space = b->code->memory_handles ? at->block_space : DGPB_SPACE_LAUNCH;
         r->binding = b->code->memory_handles ? at->block_binding : 0;
+        break;
+    case HOME_RECORD:
+        r->space = DGPB_SPACE_SHADER_RECORD;
+        r->binding = 0;
         break;
     }
     fill_strings(b, r, path, at->global, code_name ? code_name : path, shape, problem);
@@ -516,6 +528,7 @@ enum block_role {
     BLOCK_PARAMETER, /* a ParameterBlock: its own set, its own uniform buffer for its data */
     BLOCK_RESOURCES, /* a ConstantBuffer holding resources: its own uniform buffer for its data */
     BLOCK_PUSH,      /* a push-constant block on this target: value rows of the launch range */
+    BLOCK_RECORD,    /* a [[vk::shader_record]] block: value rows of the shader's record */
     BLOCK_VALUES,    /* value rows alone at the block's place: `<entry>_params`, and a block
                         that is a push-constant block on another target of the entry */
 };
@@ -530,7 +543,7 @@ static void walk_block(builder *b, const char *path, const cJSON *node, const cJ
     const cJSON *elem = reflect_get(t, "elementType");
     records container = records_of(reflect_get(t, "containerVarLayout"));
     base in = *at;
-    in.home = push_block ? HOME_PUSH : HOME_BLOCK;
+    in.home = push_block ? HOME_PUSH : role == BLOCK_RECORD ? HOME_RECORD : HOME_BLOCK;
     in.block_code = path;
     in.bytes = 0;
     if (b->code->memory_handles) {
@@ -742,7 +755,21 @@ static void walk(builder *b, const char *path, const cJSON *node, const cJSON *t
         bool push_block = rec.push != NULL || (named_push && !rec.slot);
         /* A cbuffer's fields bare, a ConstantBuffer<S>'s by dotted path, as in add_data_block. */
         bool bare = !reflect_get_str(elem, "name") && depth == 0;
-        if (depth == 0 && !at->entry && listed(path, b->value_blocks, b->value_block_count)) {
+        /* Slang 2026 names a [[vk::shader_record]] block's category "shaderRecord"; 2025.15
+           leaves it unnamed ("unknown"), a block's only record. */
+        if (!rec.record && rec.unnamed && !rec.slot && !rec.bytes && !rec.push && !rec.space)
+            rec.record = rec.unnamed;
+        if (rec.record) {
+            /* Data the host writes into the shader binding table: value rows of the record. */
+            if (holds_resources(elem, 0))
+                add_refused(b, path, t, at,
+                            "is a [[vk::shader_record]] block holding resources; a shader record "
+                            "holds plain data (and buffer addresses): declare the resources "
+                            "apart");
+            else
+                walk_block(b, path, node, t, &rec, at, BLOCK_RECORD, bare, depth);
+        } else if (depth == 0 && !at->entry &&
+                   listed(path, b->value_blocks, b->value_block_count)) {
             walk_block(b, path, node, t, &rec, at, BLOCK_VALUES, true,
                        depth); /* "<entry>_params" */
         } else if (push_block && b->code->webgpu) {
@@ -832,7 +859,8 @@ static int parse_params(builder *b, const cJSON *params, bool entry, dgpb_diag *
                 break;
             continue;
         }
-        bool placed = rec.slot || rec.bytes || rec.space || rec.push;
+        bool placed = rec.slot || rec.bytes || rec.space || rec.push || rec.record ||
+                      (rec.unnamed && reflect_str_is(reflect_get_str(t, "kind"), "constantBuffer"));
         if (entry && (!placed || reflect_get(p, "semanticName")))
             continue; /* a stage input or output: the pipeline's, not a parameter */
         if (!name || !cJSON_IsObject(t) || !placed)

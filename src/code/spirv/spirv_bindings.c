@@ -20,6 +20,8 @@ static uint32_t spirv_class(const dgpb_spirv_var *v)
         return DGPB_CODE_PUSH_CONSTANT;
     case DGPB_SPIRV_STORAGE_STORAGE_BUFFER:
         return DGPB_CODE_STORAGE_BUFFER;
+    case DGPB_SPIRV_STORAGE_SHADER_RECORD:
+        return DGPB_CODE_SHADER_RECORD;
     default:
         break;
     }
@@ -103,13 +105,14 @@ int code_bindings_from_spirv(const dgpb_spirv_info *info, dgpb_code_bindings *ou
     for (size_t i = 0; i < info->var_count; i++) {
         const dgpb_spirv_var *v = &info->vars[i];
         bool push = v->storage_class == DGPB_SPIRV_STORAGE_PUSH_CONSTANT;
+        bool record = v->storage_class == DGPB_SPIRV_STORAGE_SHADER_RECORD;
         bool decorated = v->set >= 0 || v->binding >= 0;
-        if (!v->in_interface || !(push || decorated))
+        if (!v->in_interface || !(push || record || decorated))
             continue;
         dgpb_code_binding *c = &out->items[out->count++];
         c->name = v->name;
-        c->space = push ? -1 : v->set;
-        c->binding = push ? -1 : v->binding;
+        c->space = push ? -1 : record ? DGPB_SPACE_SHADER_RECORD : v->set;
+        c->binding = push ? -1 : record ? 0 : v->binding;
         c->cls = spirv_class(v);
         c->writable = v->type_class == DGPB_SPIRV_TYPE_STORAGE_IMAGE ||
                       (v->type_class == DGPB_SPIRV_TYPE_TEXEL_BUFFER && v->image_sampled == 2);

@@ -440,8 +440,10 @@ static uint32_t block_of(const spv *m, const code_row *row, bool *std140, uint32
         if (!at)
             continue;
         uint32_t pointee = pointee_of(m, at, &storage);
-        if (row->space == DGPB_SPACE_LAUNCH) {
-            if (storage != DGPB_SPIRV_STORAGE_PUSH_CONSTANT)
+        if (row->space == DGPB_SPACE_LAUNCH || row->space == DGPB_SPACE_SHADER_RECORD) {
+            /* A launch range's or a shader record's block: the entry's one of that storage. */
+            if (storage != (row->space == DGPB_SPACE_LAUNCH ? DGPB_SPIRV_STORAGE_PUSH_CONSTANT
+                                                            : DGPB_SPIRV_STORAGE_SHADER_RECORD))
                 continue;
             if (in_interface(m, id))
                 block = pointee, *var = id;
