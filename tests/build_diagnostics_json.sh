@@ -73,9 +73,9 @@ log=$("$build" --no-cache --no-layouts --targets spirv,wgsl e.slang -o e 2>&1)
 grep -qx "e.slang: error: targets 'spirv', 'wgsl': the module does not compile:" <<<"$log" || fail "text: the error"
 grep -q "e.slang(8): error 30015: undefined identifier 'undefinedThing'.$" <<<"$log" || fail "text: Slang's line"
 
-log=$("$build" --no-cache --no-layouts --targets spirv --diagnostics json "$fixtures/plain/fail/append_buffer.slang" -o a 2>&1); status=$?
+log=$("$build" --no-cache --no-layouts --targets ptx --diagnostics json "$fixtures/plain/fail/append_buffer.slang" -o a 2>&1); status=$?
 printf '%s\n' "$log"
-check "$log" "error $fixtures/plain/fail/append_buffer.slang _ _ DGPB_ERR_SHADER ^target 'spirv', entry 'filter', parameter 'kept': AppendStructuredBuffer" 1 $status ||
+check "$log" "error $fixtures/plain/fail/append_buffer.slang _ _ DGPB_ERR_SHADER ^target 'ptx', entry 'filter', parameter 'kept': AppendStructuredBuffer" 1 $status ||
     fail "a refused shape"
 
 log=$("$build" --diagnostics json --frobnicate w.slang 2>&1); status=$?

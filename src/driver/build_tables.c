@@ -229,8 +229,9 @@ static const dgpb_reflected_param *reflected_of(const unit *u, const char *entry
     size_t n = strlen(entry_name);
     for (size_t i = 0; i < u->reflection->param_count; i++) {
         const dgpb_reflected_param *p = &u->reflection->params[i];
-        if (!strcmp(p->name, row->name) || (p->entry_param && !strncmp(row->name, entry_name, n) &&
-                                            row->name[n] == '.' && !strcmp(row->name + n + 1, p->name)))
+        bool qualified = p->entry_param && !strncmp(row->name, entry_name, n) &&
+                         row->name[n] == '.' && !strcmp(row->name + n + 1, p->name);
+        if (qualified || !strcmp(p->name, row->name))
             return p;
     }
     return NULL;

@@ -42,6 +42,7 @@
 #include "dgpb/format.h"
 #include "tables/reflect_json.h"
 #include "tables/reflect_kinds.h"
+#include "tables/reflect_types.h"
 
 /* ---- rows ---- */
 
@@ -178,72 +179,6 @@ static uint32_t block_data_size(const cJSON *t)
     return r.bytes ? rec_u32(r.bytes, "size") : 0;
 }
 
-/* Whether a type is Slang's SubpassInput (see add_subpass_input): its implementation struct
-   (Slang 2025.15), or a resource of base shape subpassInput (2026.16). */
-static bool is_subpass_input(const cJSON *t)
-{
-    const char *name = reflect_get_str(t, "name");
-    if (reflect_str_is(reflect_get_str(t, "kind"), "resource"))
-        return reflect_str_is(reflect_get_str(t, "baseShape"), "subpassInput");
-    return reflect_str_is(reflect_get_str(t, "kind"), "struct") && name &&
-           !strncmp(name, "__SubpassImpl", 13);
-}
-
-/* Whether a type holds anything but plain data (a resource, a sampler, a block). */
-static bool holds_resources(const cJSON *t, int depth)
-{
-    const char *kind = reflect_get_str(t, "kind");
-    if (!kind || depth > 64)
-        return false;
-    if (is_subpass_input(t))
-        return true;
-    if (!strcmp(kind, "struct")) {
-        const cJSON *f;
-        cJSON_ArrayForEach(
-            f, fields_of(t)) if (holds_resources(reflect_get(f, "type"), depth + 1)) return true;
-        return false;
-    }
-    if (!strcmp(kind, "array"))
-        return holds_resources(reflect_get(t, "elementType"), depth + 1);
-    return !strcmp(kind, "resource") || !strcmp(kind, "samplerState") ||
-           !strcmp(kind, "constantBuffer") || !strcmp(kind, "parameterBlock") ||
-           !strcmp(kind, "textureBuffer") || !strcmp(kind, "shaderStorageBuffer");
-}
-
-/* Whether a type holds plain data (anything but resources, samplers and blocks). */
-static bool holds_data(const cJSON *t, int depth)
-{
-    const char *kind = reflect_get_str(t, "kind");
-    if (!kind || depth > 64)
-        return false;
-    if (!strcmp(kind, "struct")) {
-        const cJSON *f;
-        cJSON_ArrayForEach(
-            f, fields_of(t)) if (holds_data(reflect_get(f, "type"), depth + 1)) return true;
-        return false;
-    }
-    if (!strcmp(kind, "array"))
-        return holds_data(reflect_get(t, "elementType"), depth + 1);
-    return !holds_resources(t, depth);
-}
-
-static bool holds_bool(const cJSON *t, int depth)
-{
-    const char *kind = reflect_get_str(t, "kind");
-    if (!kind || depth > 64)
-        return false;
-    if (!strcmp(kind, "scalar"))
-        return reflect_str_is(reflect_get_str(t, "scalarType"), "bool");
-    if (!strcmp(kind, "vector") || !strcmp(kind, "matrix") || !strcmp(kind, "array"))
-        return holds_bool(reflect_get(t, "elementType"), depth + 1);
-    if (!strcmp(kind, "struct")) {
-        const cJSON *f;
-        cJSON_ArrayForEach(
-            f, fields_of(t)) if (holds_bool(reflect_get(f, "type"), depth + 1)) return true;
-    }
-    return false;
-}
-
 /* ---- the walk ---- */
 
 /* Which uniform block holds a node's plain data. */
@@ -297,7 +232,7 @@ static void add_value(builder *b, const char *path, const cJSON *t, const record
     reflect_shape_text(t, shape, sizeof shape);
     r->kind = DGPB_KIND_VALUE;
     r->entry_param = at->entry;
-    r->has_bool = holds_bool(t, 0);
+    r->has_bool = reflect_holds_bool(t, 0);
     r->webgpu_layout = b->code->webgpu ? DGPB_WGPU_UNIFORM_BUFFER : 0;
     const char *code_name = at->block_code;
     if (!rec->bytes) {
@@ -384,7 +319,8 @@ static void add_resource(builder *b, const char *path, const char *code_path, co
     /* An append or consume buffer (spirv): Slang declares two storage buffers, the elements
        ("<name>.elements") at the parameter's binding and the counter ("<name>.counter", one
        32-bit int) at the next. Two rows: `<name>` for the elements, `<name>.counter`. */
-    char *elements = mem_printf("%s.elements", code_path), *counter_path = NULL, *counter_code = NULL;
+    char *elements = mem_printf("%s.elements", code_path);
+    char *counter_path = NULL, *counter_code = NULL;
     if (elements)
         fill_resource_strings(b, r, path, elements, at, shape, NULL);
     counter_path = mem_printf("%s.counter", path);
@@ -430,8 +366,9 @@ static void add_refused(builder *b, const char *path, const cJSON *t, const base
  * element type, at a descriptor slot, and its attachment index as a second
  * binding record of a category the JSON names "unknown" (its SubpassInput
  * category has no name there); Slang 2026.16 as a resource of base shape
- * subpassInput, the second record's category named "inputAttachmentIndex". One input_attachment row of dimension subpass with that
- * index (docs/format.md, "Input attachments"); the code adds its sample type
+ * subpassInput, the second record's category named "inputAttachmentIndex".
+ * One input_attachment row of dimension subpass with that index
+ * (docs/format.md, "Input attachments"); the code adds its sample type
  * and multisampling (tables/params.c). Only a code that binds input
  * attachments has it (code_ops.input_attachments: spirv).
  */
@@ -564,7 +501,7 @@ static void walk_block(builder *b, const char *path, const cJSON *node, const cJ
         in.block_binding = in.index;
     }
     /* The block's own uniform buffer, where its data lives. */
-    if ((parameter_block || role == BLOCK_RESOURCES) && holds_data(elem, 0))
+    if ((parameter_block || role == BLOCK_RESOURCES) && reflect_holds_data(elem, 0))
         add_block_buffer(b, path, t, &in);
     if (reflect_str_is(reflect_get_str(elem, "kind"), "struct"))
         walk_fields(b, bare_names ? NULL : path, elem, &in, depth);
@@ -626,7 +563,7 @@ static void add_resource_array(builder *b, const char *path, const cJSON *node, 
         reflect_str_is(elem_kind, "resource") || reflect_str_is(elem_kind, "samplerState");
     /* An array of plain-data constant buffers is rows of uniform_buffer (name[i]). */
     bool blocks = reflect_str_is(elem_kind, "constantBuffer") &&
-                  !holds_resources(reflect_get(elem, "elementType"), 0);
+                  !reflect_holds_resources(reflect_get(elem, "elementType"), 0);
     if (!(reflect_get_u32(t, "elementCount", &n) && n)) {
         /* Unbounded (`T name[]`, a runtime descriptor array): one row whose count is the
            host's, flagged unbounded (docs/format.md, "Unbounded arrays"). */
@@ -707,10 +644,10 @@ static void walk(builder *b, const char *path, const cJSON *node, const cJSON *t
         add_refused(b, path, t, at, "nests deeper than 32 levels");
         return;
     }
-    if (is_subpass_input(t)) {
+    if (reflect_is_subpass_input(t)) {
         add_subpass_input(b, path, node, at);
     } else if (reflect_str_is(kind, "struct")) {
-        if (!holds_resources(t, 0)) {
+        if (!reflect_holds_resources(t, 0)) {
             add_value(b, path, t, &rec, at);
             return;
         }
@@ -724,7 +661,7 @@ static void walk(builder *b, const char *path, const cJSON *node, const cJSON *t
         /* Slang legalizes a struct global with plain data into its global block, and names its
            resources after it ("globalParams.m.dst"). */
         char *prefix = NULL;
-        if (depth == 0 && !at->entry && holds_data(t, 0)) {
+        if (depth == 0 && !at->entry && reflect_holds_data(t, 0)) {
             prefix = mem_printf("%sglobalParams.", at->res_prefix);
             if (!prefix) {
                 b->nomem = true;
@@ -761,7 +698,7 @@ static void walk(builder *b, const char *path, const cJSON *node, const cJSON *t
             rec.record = rec.unnamed;
         if (rec.record) {
             /* Data the host writes into the shader binding table: value rows of the record. */
-            if (holds_resources(elem, 0))
+            if (reflect_holds_resources(elem, 0))
                 add_refused(b, path, t, at,
                             "is a [[vk::shader_record]] block holding resources; a shader record "
                             "holds plain data (and buffer addresses): declare the resources "
@@ -778,9 +715,9 @@ static void walk(builder *b, const char *path, const cJSON *node, const cJSON *t
                         "declare a plain ConstantBuffer, or leave wgsl out of --targets");
         } else if (push_block) {
             walk_block(b, path, node, t, &rec, at, BLOCK_PUSH, bare, depth);
-        } else if (named_push && !holds_resources(elem, 0)) {
+        } else if (named_push && !reflect_holds_resources(elem, 0)) {
             walk_block(b, path, node, t, &rec, at, BLOCK_VALUES, bare, depth);
-        } else if (holds_resources(elem, 0)) {
+        } else if (reflect_holds_resources(elem, 0)) {
             if (at->entry || depth > 0)
                 add_refused(b, path, t, at,
                             "holds resources; as an entry-point parameter or inside another "
@@ -791,7 +728,8 @@ static void walk(builder *b, const char *path, const cJSON *node, const cJSON *t
         } else {
             add_data_block(b, path, node, t, &rec, at, depth);
         }
-    } else if (reflect_str_is(kind, "array") && holds_resources(reflect_get(t, "elementType"), 0)) {
+    } else if (reflect_str_is(kind, "array") &&
+               reflect_holds_resources(reflect_get(t, "elementType"), 0)) {
         add_resource_array(b, path, node, t, &rec, at);
     } else if (reflect_str_is(kind, "resource") || reflect_str_is(kind, "samplerState")) {
         add_resource(b, path, path, node, t, &rec, at);

@@ -77,7 +77,7 @@ typedef enum dgpb_spirv_storage_class {
     DGPB_SPIRV_STORAGE_UNIFORM = 2,          /* uniform blocks */
     DGPB_SPIRV_STORAGE_PUSH_CONSTANT = 9,    /* push-constant blocks */
     DGPB_SPIRV_STORAGE_STORAGE_BUFFER = 12,  /* storage buffers */
-    DGPB_SPIRV_STORAGE_SHADER_RECORD = 5343, /* ray tracing: a shader's record (ShaderRecordBufferKHR) */
+    DGPB_SPIRV_STORAGE_SHADER_RECORD = 5343, /* a shader's record (ShaderRecordBufferKHR) */
 } dgpb_spirv_storage_class;
 
 /* What a variable holds (through any arrays around it). */
