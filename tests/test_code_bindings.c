@@ -460,7 +460,8 @@ static void test_every_class_has_a_readable_name(void **state)
         "comparison sampler",     "combined texture-sampler",
         "uniform texel buffer",   "storage texel buffer",
         "acceleration structure", "input attachment",
-        "pipeline constant",      "resource",
+        "pipeline constant",      "shader record",
+        "resource",
     };
     for (uint32_t c = 0; c < DGPB_CODE_CLASS_COUNT; c++)
         assert_string_equal(code_class_name(c), names[c]);

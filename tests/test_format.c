@@ -381,9 +381,10 @@ static void reserved_spaces_and_bindings_have_their_names(void **state)
     (void)state;
     assert_string_equal(dgpb_space_name(DGPB_SPACE_LAUNCH), "launch");
     assert_string_equal(dgpb_space_name(DGPB_SPACE_PIPELINE_CONSTANT), "pipeline_constant");
+    assert_string_equal(dgpb_space_name(DGPB_SPACE_SHADER_RECORD), "shader_record");
     assert_string_equal(dgpb_binding_name(DGPB_BINDING_INLINE), "inline");
     assert_null(dgpb_space_name(0));
-    assert_null(dgpb_space_name(0xFFFFFFFDu));
+    assert_null(dgpb_space_name(0xFFFFFFFCu));
     assert_null(dgpb_binding_name(0));
     assert_null(dgpb_binding_name(DGPB_SPACE_PIPELINE_CONSTANT));
 }
