@@ -56,6 +56,7 @@ enum {
     SC_UNIFORM_CONSTANT = 0,
     SC_UNIFORM = 2,
     SC_PUSH_CONSTANT = 9,
+    SC_SHADER_RECORD = 5343, /* ShaderRecordBufferKHR */
     SC_STORAGE_BUFFER = 12,
 };
 
@@ -127,6 +128,32 @@ static int64_t execution_model(const char *stage)
         if (strcmp(stage, table[i].stage) == 0)
             return table[i].model;
     return -1;
+}
+
+/* The spaces whose values live in a block outside the descriptor sets: the push-constant
+   range, and a ray-tracing shader's record. */
+static const struct range {
+    uint32_t space, storage_class;
+    const char *what;
+} ranges[] = {
+    {DGPB_SPACE_LAUNCH, SC_PUSH_CONSTANT, "push-constant block"},
+    {DGPB_SPACE_SHADER_RECORD, SC_SHADER_RECORD, "shader record block"},
+};
+
+static const struct range *range_of_space(int64_t space)
+{
+    for (size_t i = 0; i < sizeof ranges / sizeof ranges[0]; i++)
+        if (space == (int64_t)ranges[i].space)
+            return &ranges[i];
+    return NULL;
+}
+
+static const struct range *range_of_storage(uint32_t storage_class)
+{
+    for (size_t i = 0; i < sizeof ranges / sizeof ranges[0]; i++)
+        if (storage_class == ranges[i].storage_class)
+            return &ranges[i];
+    return NULL;
 }
 
 static const char *storage_class_name(uint32_t sc)
@@ -385,39 +412,40 @@ static void check_entry(checker *c, const char *entry_name, const cJSON *ventry,
                  (long long)var->set, (long long)var->binding);
     }
 
-    /* Every push-constant block on the interface has launch rows (space 0xFFFFFFFF). */
+    /* Every push-constant block on the interface has launch rows (space 0xFFFFFFFF), and a
+       shader record's block rows of the shader-record space (0xFFFFFFFD). */
     for (size_t v = 0; v < info->var_count; v++) {
         const dgpb_spirv_var *var = &info->vars[v];
-        if (var->storage_class != SC_PUSH_CONSTANT || !var->in_interface)
+        const struct range *range = range_of_storage(var->storage_class);
+        if (!range || !var->in_interface)
             continue;
         bool found = false;
         for (int i = 0; i < nrows && !found; i++)
-            found = rows[i].space == (int64_t)DGPB_SPACE_LAUNCH;
+            found = rows[i].space == (int64_t)range->space;
         c->bindings += found;
         if (!found)
-            fail(c, "the push-constant block '%s' has no row of space 0x%X", var->name,
-                 DGPB_SPACE_LAUNCH);
+            fail(c, "the %s '%s' has no row of space 0x%X", range->what, var->name, range->space);
     }
 
     /* Every row's binding is an interface descriptor of the right storage class and writes. */
     for (int i = 0; i < nrows; i++) {
         const row *r = &rows[i];
-        if (r->space == (int64_t)DGPB_SPACE_LAUNCH) { /* a push constant: a value in the block */
+        const struct range *range = range_of_space(r->space);
+        if (range) { /* a push constant or a shader record's value: a value in the block */
             const dgpb_spirv_var *block = NULL;
             for (size_t v = 0; v < info->var_count && !block; v++)
-                if (info->vars[v].storage_class == SC_PUSH_CONSTANT && info->vars[v].in_interface)
+                if (info->vars[v].storage_class == range->storage_class &&
+                    info->vars[v].in_interface)
                     block = &info->vars[v];
             if (r->kind != DGPB_KIND_VALUE)
-                fail(c, "row '%s' is a launch row but not a value", r->name);
+                fail(c, "row '%s' is a row of space 0x%X but not a value", r->name, range->space);
             else if (!block)
-                fail(c, "row '%s' is a push constant but the SPIR-V has no push-constant block",
-                     r->name);
+                fail(c, "row '%s' is in space 0x%X but the SPIR-V has no %s", r->name,
+                     range->space, range->what);
             else if (block->block_size && r->offset + r->size > (int64_t)block->block_size)
-                fail(c,
-                     "row '%s' (bytes %lld..%lld) lies outside the push-constant block '%s' "
-                     "(%u bytes)",
-                     r->name, (long long)r->offset, (long long)(r->offset + r->size), block->name,
-                     block->block_size);
+                fail(c, "row '%s' (bytes %lld..%lld) lies outside the %s '%s' (%u bytes)",
+                     r->name, (long long)r->offset, (long long)(r->offset + r->size), range->what,
+                     block->name, block->block_size);
             continue;
         }
         if (r->space == (int64_t)DGPB_SPACE_PIPELINE_CONSTANT) { /* a SpecId constant */
