@@ -602,6 +602,7 @@ int param_table_build(const dgpb_param_select *s, dgpb_param_table *out, dgpb_di
         return dgpb_diag_set(diag, DGPB_ERR_NOMEM, -1, "out of memory");
     }
     size_t prefix = strlen(s->entry) + 1;
+    bool values_in_record = entry_values_in_record(s);
     const code_ops *code = code_ops_of_target(s->target);
     bool wgsl = code->webgpu;
     for (size_t i = 0; i < n; i++) {
@@ -669,8 +670,8 @@ int param_table_build(const dgpb_param_select *s, dgpb_param_table *out, dgpb_di
             row->flags |= DGPB_FLAG_UNBOUNDED;
         row->space = p->space;
         row->binding = p->binding;
-        if (p->entry_param && p->kind == DGPB_KIND_VALUE && p->space == DGPB_SPACE_LAUNCH &&
-            entry_values_in_record(s))
+        if (values_in_record && p->entry_param && p->kind == DGPB_KIND_VALUE &&
+            p->space == DGPB_SPACE_LAUNCH)
             row->space = DGPB_SPACE_SHADER_RECORD;
         row->offset = p->kind == DGPB_KIND_VALUE       ? p->offset
                       : dgpb_kind_has_shape(row->kind) ? shape_of(s, p)

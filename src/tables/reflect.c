@@ -148,6 +148,18 @@ static records records_of(const cJSON *node)
     return r;
 }
 
+/* A constant buffer's [[vk::shader_record]] record: Slang 2026 names its category
+   "shaderRecord"; 2025.15 leaves it unnamed ("unknown"), the block's only record. NULL for
+   any other node. */
+static const cJSON *shader_record_of(const records *r, const cJSON *t)
+{
+    if (r->record)
+        return r->record;
+    bool only = r->unnamed && !r->slot && !r->bytes && !r->push && !r->space;
+    return only && reflect_str_is(reflect_get_str(t, "kind"), "constantBuffer") ? r->unnamed
+                                                                                : NULL;
+}
+
 /* Whether a descriptor slot or register space record carries its index. */
 static bool records_whole(const records *r)
 {
@@ -312,7 +324,7 @@ static void add_resource(builder *b, const char *path, const char *code_path, co
         r->size = reflect_element_stride(t, b->code->memory_handles, b->scalar_elements);
     else if (r->kind == DGPB_KIND_UNIFORM_BUFFER)
         r->size = block_data_size(t);
-    if (!r->counted || r->problem || problem[0]) {
+    if (!r->counted || r->kind < 0) {
         fill_resource_strings(b, r, path, code_path, at, shape, problem);
         return;
     }
@@ -692,11 +704,7 @@ static void walk(builder *b, const char *path, const cJSON *node, const cJSON *t
         bool push_block = rec.push != NULL || (named_push && !rec.slot);
         /* A cbuffer's fields bare, a ConstantBuffer<S>'s by dotted path, as in add_data_block. */
         bool bare = !reflect_get_str(elem, "name") && depth == 0;
-        /* Slang 2026 names a [[vk::shader_record]] block's category "shaderRecord"; 2025.15
-           leaves it unnamed ("unknown"), a block's only record. */
-        if (!rec.record && rec.unnamed && !rec.slot && !rec.bytes && !rec.push && !rec.space)
-            rec.record = rec.unnamed;
-        if (rec.record) {
+        if (shader_record_of(&rec, t)) {
             /* Data the host writes into the shader binding table: value rows of the record. */
             if (reflect_holds_resources(elem, 0))
                 add_refused(b, path, t, at,
@@ -797,8 +805,7 @@ static int parse_params(builder *b, const cJSON *params, bool entry, dgpb_diag *
                 break;
             continue;
         }
-        bool placed = rec.slot || rec.bytes || rec.space || rec.push || rec.record ||
-                      (rec.unnamed && reflect_str_is(reflect_get_str(t, "kind"), "constantBuffer"));
+        bool placed = rec.slot || rec.bytes || rec.space || rec.push || shader_record_of(&rec, t);
         if (entry && (!placed || reflect_get(p, "semanticName")))
             continue; /* a stage input or output: the pipeline's, not a parameter */
         if (!name || !cJSON_IsObject(t) || !placed)
