@@ -289,7 +289,7 @@ static void input_attachment_and_texel_buffer_shapes_are_spelled_and_checked(voi
         assert_string_equal(dgpb_shape_text(rows[i].shape, text, sizeof text), rows[i].text);
         uint32_t flags = dgpb_kind_required_flags(rows[i].kind);
         const char *why =
-            dgpb_param_rule(rows[i].kind, flags, rows[i].shape, 0, 0, false, buf, sizeof buf);
+            dgpb_param_rule(rows[i].kind, flags, 0, 0, rows[i].shape, 0, 0, false, buf, sizeof buf);
         if (!rows[i].why) {
             if (why)
                 fail_msg("%s: %s", rows[i].text, why);
@@ -299,10 +299,37 @@ static void input_attachment_and_texel_buffer_shapes_are_spelled_and_checked(voi
     }
     /* On wgsl no row of these kinds is valid, whatever its ID. */
     char buf[256];
-    const char *why = dgpb_param_rule(DGPB_KIND_TEXEL_BUFFER, DGPB_FLAG_READ_ONLY,
+    const char *why = dgpb_param_rule(DGPB_KIND_TEXEL_BUFFER, DGPB_FLAG_READ_ONLY, 0, 0,
                                       DGPB_DIM_BUFFER | SAMPLE(FLOAT), 0, 0, true, buf, sizeof buf);
     assert_non_null(why);
     assert_non_null(strstr(why, "texel_buffer parameters have no place on wgsl"));
+}
+
+/* A row the target's code lacks: its kind, the absent flag and nothing else. */
+static void absent_rows_have_nothing_but_their_kind(void **state)
+{
+    (void)state;
+    char buf[256];
+    /* On wgsl an absent row has no WebGPU ID, and a read-only kind drops read_only. */
+    assert_null(dgpb_param_rule(DGPB_KIND_TEXTURE, DGPB_FLAG_ABSENT, 0, 0, 0, 0, 0, true, buf,
+                                sizeof buf));
+    assert_null(dgpb_param_rule(DGPB_KIND_VALUE, DGPB_FLAG_ABSENT, 0, 0, 0, 0, 0, false, buf,
+                                sizeof buf));
+    static const uint32_t bad[][6] = {
+        /* flags, space, binding, offset, size, webgpu_layout */
+        {DGPB_FLAG_ABSENT | DGPB_FLAG_READ_ONLY, 0, 0, 0, 0, 0},
+        {DGPB_FLAG_ABSENT, 1, 0, 0, 0, 0},
+        {DGPB_FLAG_ABSENT, 0, 2, 0, 0, 0},
+        {DGPB_FLAG_ABSENT, 0, 0, 4, 0, 0},
+        {DGPB_FLAG_ABSENT, 0, 0, 0, 16, 0},
+        {DGPB_FLAG_ABSENT, 0, 0, 0, 0, 1},
+    };
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        const char *why = dgpb_param_rule(DGPB_KIND_TEXTURE, bad[i][0], bad[i][1], bad[i][2],
+                                          bad[i][3], bad[i][4], bad[i][5], true, buf, sizeof buf);
+        if (!why || !strstr(why, "absent from the target's code"))
+            fail_msg("case %zu: got '%s'", i, why ? why : "(valid)");
+    }
 }
 
 /* What WebGPU asks of a device for a storage texture, by format and access (the WebGPU
@@ -437,6 +464,7 @@ int main(void)
         cmocka_unit_test(webgpu_ids_follow_the_kind),
         cmocka_unit_test(webgpu_ids_follow_the_shape),
         cmocka_unit_test(input_attachment_and_texel_buffer_shapes_are_spelled_and_checked),
+        cmocka_unit_test(absent_rows_have_nothing_but_their_kind),
         cmocka_unit_test(webgpu_storage_features_follow_the_format_and_access),
         cmocka_unit_test(utf8_validation_rejects_malformed_sequences),
         cmocka_unit_test(reserved_spaces_and_bindings_have_their_names),

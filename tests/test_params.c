@@ -198,8 +198,9 @@ static void check_rows_in(const dgpb_param_table *t, const char *target, const w
                      want[i].binding, want[i].offset, want[i].size, want[i].webgpu_layout);
         /* Every row is one the bundle model accepts. */
         char buf[256];
-        const char *rule = dgpb_param_rule(p->kind, p->flags, p->offset, p->size, p->webgpu_layout,
-                                           !strcmp(target, "wgsl"), buf, sizeof buf);
+        const char *rule =
+            dgpb_param_rule(p->kind, p->flags, p->space, p->binding, p->offset, p->size,
+                            p->webgpu_layout, !strcmp(target, "wgsl"), buf, sizeof buf);
         if (rule)
             fail_msg("row '%s' breaks a rule: %s", p->name, rule);
     }

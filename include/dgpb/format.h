@@ -397,10 +397,12 @@ bool dgpb_kind_writable(uint32_t kind);
  * static lowercase reason ("webgpu_layout 4 does not describe a rw_buffer").
  * `buf` (at least 128 bytes) receives reasons that carry numbers. `is_wgsl`:
  * the row is on the wgsl target and is a bind-group entry (not a pipeline
- * constant, whose webgpu_layout is 0 on every target).
+ * constant, whose webgpu_layout is 0 on every target). An `absent` row has no
+ * other flag and every number but its kind 0.
  */
-const char *dgpb_param_rule(uint32_t kind, uint32_t flags, uint32_t offset, uint32_t size,
-                            uint32_t webgpu_layout, bool is_wgsl, char *buf, size_t buf_size);
+const char *dgpb_param_rule(uint32_t kind, uint32_t flags, uint32_t space, uint32_t binding,
+                            uint32_t offset, uint32_t size, uint32_t webgpu_layout, bool is_wgsl,
+                            char *buf, size_t buf_size);
 
 /*
  * The rule for an entry's thread group size: NULL when it fits the stage,

@@ -57,7 +57,7 @@ export declare const KIND: Readonly<{
 export declare const KIND_NAMES: readonly KindName[];
 
 /** Parameter flag bits (docs/format.md "Flags"). */
-export declare const FLAG: Readonly<{ read_only: 1; written: 2; shared_binding: 4; unbounded: 8; }>;
+export declare const FLAG: Readonly<{ read_only: 1; written: 2; shared_binding: 4; unbounded: 8; absent: 16; }>;
 
 export type StageName =
   | 'compute'

@@ -48,7 +48,9 @@ export const KIND = Object.freeze({
 export const KIND_NAMES = Object.freeze(Object.keys(KIND));
 
 /** Parameter flag bits (docs/format.md "Flags"). */
-export const FLAG = Object.freeze({ read_only: 0x1, written: 0x2, shared_binding: 0x4, unbounded: 0x8 });
+export const FLAG = Object.freeze({
+  read_only: 0x1, written: 0x2, shared_binding: 0x4, unbounded: 0x8, absent: 0x10,
+});
 // Every flag bit (dgpb/format.h's DGPB_FLAG_ALL).
 const FLAG_ALL = Object.values(FLAG).reduce((all, bit) => all | bit, 0);
 
@@ -547,9 +549,14 @@ const READ_ONLY_KINDS = new Set([KIND.value, KIND.uniform_buffer, KIND.buffer, K
   KIND.texel_buffer]);
 
 /* The rules for one parameter row (dgpb_param_rule()): null, or why it is wrong. */
-function paramRule(kind, flags, offset, size, id, wgsl) {
+function paramRule(kind, flags, space, binding, offset, size, id, wgsl) {
   if (kind >= KIND_NAMES.length) return `unknown parameter kind ${kind}`;
   if (flags & ~FLAG_ALL) return `unknown flag bits 0x${((flags & ~FLAG_ALL) >>> 0).toString(16)}`;
+  if (flags & FLAG.absent) {
+    return flags === FLAG.absent && !space && !binding && !offset && !size && !id ? null
+      : 'a row absent from the target\'s code has no other flag, and its space, binding, offset, '
+        + 'size and webgpu_layout are 0';
+  }
   if ((flags & FLAG.read_only) && (flags & FLAG.written)) return 'flags say both read-only and written';
   if ((flags & FLAG.unbounded) && [KIND.value, KIND.handle, KIND.mlp_weights].includes(kind))
     return `a ${KIND_NAMES[kind]} parameter cannot be an unbounded array`;
@@ -681,7 +688,8 @@ function readParam(c, wgsl) {
   const size = c.u32('size');
   const webgpuLayout = c.u32('webgpu_layout');
   // A pipeline constant is no bind-group entry: webgpu_layout 0 on wgsl too.
-  const why = paramRule(kind, flags, offset, size, webgpuLayout, wgsl && space !== PIPELINE_CONSTANT_SPACE);
+  const why = paramRule(kind, flags, space, binding, offset, size, webgpuLayout,
+    wgsl && space !== PIPELINE_CONSTANT_SPACE);
   if (why) throw c.corrupt('value', at, why);
   return {
     param: {
@@ -994,7 +1002,8 @@ export function stageVisibility(stage) {
  * (`visibilityFor(entry)` overrides an entry's bits). Pipeline constants
  * (space PIPELINE_CONSTANT_SPACE) are no bind-group entries and are left out:
  * a host sets them in GPUProgrammableStage.constants, keyed by their binding
- * (the override's @id). A group no row uses gets
+ * (the override's @id). So are `absent` rows (FLAG.absent: the target's code
+ * lacks the parameter). A group no row uses gets
  * an empty layout, so indices are group numbers. Entries are sorted by binding.
  * Throws RangeError for a row without a WebGPU descriptor (ID 0: acceleration
  * structures, MLP weights, bindless handles, and every row off the wgsl
@@ -1008,6 +1017,7 @@ export function bindGroupLayoutDescriptors(entries, visibilityFor) {
     const visibility = visibilityFor ? visibilityFor(entry) : stageVisibility(entry.stage);
     for (const row of entry.params) {
       if (row.space === PIPELINE_CONSTANT_SPACE) continue; // set in the pipeline's `constants`
+      if (row.flags & FLAG.absent) continue; // not in this target's code: nothing to bind
       const where = `entry '${entry.name}', parameter '${row.name}'`;
       const member = webgpuLayoutEntry(row.webgpuLayout);
       if (!member)

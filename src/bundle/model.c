@@ -209,7 +209,8 @@ static int check_entry(const dgpb_mtarget *t, const dgpb_entry_desc *d, uint32_t
                                      "target '%s', entry '%s': parameter '%s' listed twice",
                                      t->name, d->name, p->name);
         /* A pipeline constant is no bind-group entry: webgpu_layout 0 on wgsl too. */
-        why = dgpb_param_rule(p->kind, p->flags, p->offset, p->size, p->webgpu_layout,
+        why = dgpb_param_rule(p->kind, p->flags, p->space, p->binding, p->offset, p->size,
+                              p->webgpu_layout,
                               wgsl && p->space != DGPB_SPACE_PIPELINE_CONSTANT, buf, sizeof buf);
         if (why)
             return dgpb_diag_set(diag, DGPB_ERR_INVALID, -1,

@@ -3,7 +3,9 @@
  *
  * build_compile plans one compile job per entry and target (plus a metallib
  * job per metal entry, and a SPIR-V probe for an entry the spirv target does
- * not compile, for its analysis), runs them all in one batch, then
+ * not compile, for its analysis, or for every entry of every other target
+ * when the module's text names a DREAM_TARGET_ macro, which may give the
+ * targets different parameters), runs them all in one batch, then
  * read_outputs() reads each job's outputs into its unit: the code, the SPIR-V
  * analysis (capabilities, written variables, push-constant blocks), and
  * Slang's reflection.
@@ -14,7 +16,46 @@
 
 #include "code/code_format.h"
 #include "core/alloc.h"
+#include "dgpb/fileio.h"
 #include "driver/build_internal.h"
+
+/* Whether text names a DREAM_TARGET_ macro (in a comment too: a probe too many is harmless). */
+static bool names_target_macro(const char *text, size_t len)
+{
+    static const char macro[] = "DREAM_TARGET_";
+    size_t m = sizeof macro - 1;
+    const char *p = text, *end = text + len;
+    while ((size_t)(end - p) >= m && (p = memchr(p, 'D', (size_t)(end - p) - m + 1))) {
+        if (!memcmp(p, macro, m))
+            return true;
+        p++;
+    }
+    return false;
+}
+
+/*
+ * Whether the module, or a file its discovery read, names a DREAM_TARGET_
+ * macro: then an entry's parameters and its uses of them may differ between
+ * targets, and the spirv target's SPIR-V cannot say which rows another
+ * target's code has or writes. A file that cannot be read says nothing here:
+ * its compile reports it.
+ */
+static int find_target_guards(build *b)
+{
+    b->target_guarded = b->source && names_target_macro(b->source, b->source_len);
+    for (size_t i = 0; i < b->dep_count && !b->target_guarded; i++) {
+        uint8_t *text = NULL;
+        size_t size = 0;
+        int rc = dgpb_file_read(b->deps[i], BUILD_MAX_SOURCE, &text, &size, NULL);
+        if (rc == DGPB_ERR_NOMEM) {
+            build_report(b, DGPB_SEV_ERROR, rc, "out of memory");
+            return rc;
+        }
+        b->target_guarded = !rc && names_target_macro((const char *)text, size);
+        dgpb_free(text);
+    }
+    return DGPB_OK;
+}
 
 /*
  * Whether an entry's SPIR-V for `target` must come from a probe compile: the
@@ -26,6 +67,8 @@ static bool needs_probe(const build *b, int target, size_t e)
     int analysed = code_analysis_target();
     if (target == analysed)
         return false;
+    if (b->target_guarded)
+        return true;
     bool analysed_has_it = analysed >= 0 && (b->targets & (1u << analysed)) &&
                            (b->entries[e].targets & (1u << analysed));
     return !analysed_has_it;
@@ -276,7 +319,9 @@ int build_compile(build *b)
     assert(b && b->desc && b->entry_count > 0 && b->group_count > 0);
     assert(!b->units && !b->errors);
     job_list list = {0};
-    int rc = plan_jobs(b, &list);
+    int rc = find_target_guards(b);
+    if (!rc)
+        rc = plan_jobs(b, &list);
     dgpb_compile_job *jobs = rc ? NULL : mem_calloc(list.count, sizeof *jobs);
     b->units = mem_calloc((size_t)DGPB_TARGET_COUNT * b->entry_count, sizeof *b->units);
     if (rc || !jobs || !b->units) {

@@ -230,6 +230,10 @@ typedef struct build {
        symbols): each compile defines one group, and an entry's values come in a block
        "<entry>_params" (dgpb_param_select.dream). */
     bool generator_conventions;
+    /* The module or a file it includes names a DREAM_TARGET_ macro, so an entry's code may
+       differ between targets beyond the format: every target's SPIR-V analysis comes from a
+       probe compiled with that target's defines (build_compile.c). */
+    bool target_guarded;
     dgpb_platform platform;
     uint32_t targets; /* bit per dgpb_target_id selected */
     entry *entries;   /* in declaration order */

@@ -8,7 +8,8 @@
  * WebGPU's per-entry checks, and its capabilities (from its own code where
  * dgpb reads it, code/capabilities.h). Then the checks across
  * units: the places the entries of a render or ray-tracing group share mean
- * one thing, and every target of an entry has the same rows.
+ * one thing, and every target of an entry has the same rows (a row its code
+ * lacks there flagged `absent`).
  */
 #include <assert.h>
 #include <stdio.h>
@@ -339,39 +340,154 @@ static void check_group_places(build *b)
 /*
  * A host's bind command carries a row index, the same for every target of an
  * entry (the generator makes one argument list per entry), so every target's
- * table must list the same rows, by name and kind, in the same order.
+ * table lists the same rows, by name and kind, in the same order. Where a
+ * DREAM_TARGET_* guard gives one target's code a parameter another's lacks,
+ * the lacking target's table gets that row flagged `absent` (docs/format.md,
+ * "Rows a target lacks"): the rows of the first target (in target order),
+ * then each later target's own rows after the row that comes before them
+ * there. Rows that two targets order differently, or give different kinds,
+ * are refused: no one index could mean both.
  */
-static void check_rows_alike(build *b)
+
+/* One row of the entry's rows on every target; name and kind borrowed from a table. */
+typedef struct aligned_row {
+    const char *name;
+    uint32_t kind;
+    int target; /* the first target that has it */
+} aligned_row;
+
+static long find_row(const aligned_row *rows, size_t n, const char *name)
+{
+    for (size_t i = 0; i < n; i++)
+        if (!strcmp(rows[i].name, name))
+            return (long)i;
+    return -1;
+}
+
+/* Merges target t's rows into `all` (room for every target's rows); false: refused. */
+static bool merge_rows(build *b, size_t e, int t, aligned_row *all, size_t *n)
+{
+    const dgpb_param_table *p = &build_unit_at(b, t, e)->params;
+    long last = -1;
+    for (uint32_t r = 0; r < p->count; r++) {
+        const dgpb_param_desc *row = &p->rows[r];
+        long at = find_row(all, *n, row->name);
+        const char *who = b->entries[e].name;
+        if (at >= 0 && all[at].kind != row->kind) {
+            build_report(b, DGPB_SEV_ERROR, DGPB_ERR_SHADER,
+                         "entry '%s': parameter '%s' is a %s on target '%s' and a %s on "
+                         "target '%s', so a host's row %ld would mean two things; give it one "
+                         "kind on every target, or another name where it differs",
+                         who, row->name, dgpb_kind_name(all[at].kind),
+                         dgpb_target_name((uint32_t)all[at].target), dgpb_kind_name(row->kind),
+                         dgpb_target_name((uint32_t)t), at);
+            return false;
+        }
+        if (at >= 0 && at <= last) {
+            build_report(b, DGPB_SEV_ERROR, DGPB_ERR_SHADER,
+                         "entry '%s': its rows come in another order on target '%s' ('%s' "
+                         "after '%s') than on target '%s', so a host's row indices would "
+                         "differ; declare the parameters in one order on every target",
+                         who, dgpb_target_name((uint32_t)t), row->name, all[last].name,
+                         dgpb_target_name((uint32_t)all[at].target));
+            return false;
+        }
+        if (at < 0) {
+            at = last + 1;
+            memmove(&all[at + 1], &all[at], (*n - (size_t)at) * sizeof *all);
+            all[at] = (aligned_row){row->name, row->kind, t};
+            ++*n;
+        }
+        last = at;
+    }
+    return true;
+}
+
+/* Gives unit u the rows `all` in their order, absent where u lacks them. */
+static int realign_table(dgpb_param_table *p, const aligned_row *all, size_t n)
+{
+    dgpb_param_desc *rows = mem_calloc(n, sizeof *rows);
+    bool *in_code = mem_calloc(n, sizeof *in_code);
+    bool *moved = mem_calloc(p->count ? p->count : 1, sizeof *moved);
+    bool ok = rows && in_code && moved;
+    for (size_t i = 0; ok && i < n; i++) {
+        uint32_t r = 0;
+        while (r < p->count && strcmp(p->rows[r].name, all[i].name))
+            r++;
+        if (r < p->count) {
+            rows[i] = p->rows[r];
+            in_code[i] = p->in_code[r];
+            moved[r] = true;
+        } else {
+            char *name = mem_strdup(all[i].name);
+            rows[i] = (dgpb_param_desc){.name = name, .kind = all[i].kind,
+                                        .flags = DGPB_FLAG_ABSENT};
+            ok = name != NULL;
+        }
+    }
+    if (!ok) {
+        for (size_t i = 0; rows && i < n; i++)
+            if (rows[i].flags & DGPB_FLAG_ABSENT)
+                dgpb_free((char *)rows[i].name);
+        dgpb_free(rows);
+        dgpb_free(in_code);
+        dgpb_free(moved);
+        return DGPB_ERR_NOMEM;
+    }
+    dgpb_free(p->rows); /* every name moved into `rows` */
+    dgpb_free(p->in_code);
+    dgpb_free(moved);
+    p->rows = rows;
+    p->in_code = in_code;
+    p->count = (uint32_t)n;
+    return DGPB_OK;
+}
+
+static int align_rows(build *b)
 {
     for (size_t e = 0; e < b->entry_count; e++) {
+        size_t room = 0, n = 0;
         int first = -1;
+        bool alike = true;
         for (int t = 0; t < DGPB_TARGET_COUNT; t++) {
             const unit *u = build_unit_at(b, t, e);
             if (!u->present)
                 continue;
+            room += u->params.count;
             if (first < 0) {
                 first = t;
                 continue;
             }
             const dgpb_param_table *a = &build_unit_at(b, first, e)->params, *c = &u->params;
-            uint32_t n = a->count < c->count ? a->count : c->count, r = 0;
-            while (r < n && a->rows[r].kind == c->rows[r].kind &&
-                   !strcmp(a->rows[r].name, c->rows[r].name))
-                r++;
-            if (r == n && a->count == c->count)
-                continue;
-            build_report(b, DGPB_SEV_ERROR, DGPB_ERR_SHADER,
-                         "entry '%s': its rows differ between targets '%s' and '%s' at row %u "
-                         "(%s%s%s against %s%s%s), so a host's row indices would too; make the "
-                         "entry use the same parameters on every target",
-                         b->entries[e].name, dgpb_target_name((uint32_t)first),
-                         dgpb_target_name((uint32_t)t), r, r < a->count ? "'" : "",
-                         r < a->count ? a->rows[r].name : "none", r < a->count ? "'" : "",
-                         r < c->count ? "'" : "", r < c->count ? c->rows[r].name : "none",
-                         r < c->count ? "'" : "");
-            break;
+            alike = alike && a->count == c->count;
+            for (uint32_t r = 0; alike && r < a->count; r++)
+                alike = a->rows[r].kind == c->rows[r].kind &&
+                        !strcmp(a->rows[r].name, c->rows[r].name);
+        }
+        if (alike)
+            continue;
+        aligned_row *all = mem_calloc(room, sizeof *all);
+        if (!all) {
+            build_report(b, DGPB_SEV_ERROR, DGPB_ERR_NOMEM, "out of memory");
+            return DGPB_ERR_NOMEM;
+        }
+        bool merged = true;
+        for (int t = 0; t < DGPB_TARGET_COUNT && merged; t++)
+            if (build_unit_at(b, t, e)->present)
+                merged = merge_rows(b, e, t, all, &n);
+        int rc = DGPB_OK;
+        for (int t = 0; t < DGPB_TARGET_COUNT && merged && !rc; t++) {
+            unit *u = build_unit_at(b, t, e);
+            if (u->present && u->params.count != n)
+                rc = realign_table(&u->params, all, n);
+        }
+        dgpb_free(all);
+        if (rc) {
+            build_report(b, DGPB_SEV_ERROR, rc, "out of memory");
+            return rc;
         }
     }
+    return DGPB_OK;
 }
 
 /* Makes every unit's table, reporting every module error; running out of memory stops it. */
@@ -394,7 +510,7 @@ int build_make_tables(build *b)
     if (rc)
         return rc;
     check_group_places(b);
-    if (!b->errors)
-        check_rows_alike(b);
+    if (!b->errors && (rc = align_rows(b)))
+        return rc;
     return b->errors ? DGPB_ERR_SHADER : DGPB_OK;
 }

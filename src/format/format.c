@@ -774,8 +774,9 @@ bool dgpb_kind_writable(uint32_t kind)
     return kind < DGPB_KIND_COUNT && kind_access[kind] == ACCESS_WRITABLE;
 }
 
-const char *dgpb_param_rule(uint32_t kind, uint32_t flags, uint32_t offset, uint32_t size,
-                            uint32_t webgpu_layout, bool is_wgsl, char *buf, size_t buf_size)
+const char *dgpb_param_rule(uint32_t kind, uint32_t flags, uint32_t space, uint32_t binding,
+                            uint32_t offset, uint32_t size, uint32_t webgpu_layout, bool is_wgsl,
+                            char *buf, size_t buf_size)
 {
     if (kind >= DGPB_KIND_COUNT) {
         snprintf(buf, buf_size, "unknown parameter kind %u", kind);
@@ -785,6 +786,12 @@ const char *dgpb_param_rule(uint32_t kind, uint32_t flags, uint32_t offset, uint
         snprintf(buf, buf_size, "unknown flag bits 0x%x", flags & ~DGPB_FLAG_ALL);
         return buf;
     }
+    if (flags & DGPB_FLAG_ABSENT)
+        return flags == DGPB_FLAG_ABSENT && !space && !binding && !offset && !size &&
+                       !webgpu_layout
+                   ? NULL
+                   : "a row absent from the target's code has no other flag, and its space, "
+                     "binding, offset, size and webgpu_layout are 0";
     if ((flags & (DGPB_FLAG_READ_ONLY | DGPB_FLAG_WRITTEN)) ==
         (DGPB_FLAG_READ_ONLY | DGPB_FLAG_WRITTEN))
         return "flags say both read-only and written";

@@ -204,7 +204,8 @@ static int rd_param(cursor *c, dgpb_param_view *p, bool wgsl)
     char buf[160];
     /* A pipeline constant is no bind-group entry: webgpu_layout 0 on wgsl too. */
     const char *why =
-        dgpb_param_rule(p->kind, p->flags, p->offset, p->size, p->webgpu_layout,
+        dgpb_param_rule(p->kind, p->flags, p->space, p->binding, p->offset, p->size,
+                        p->webgpu_layout,
                         wgsl && p->space != DGPB_SPACE_PIPELINE_CONSTANT, buf, sizeof buf);
     if (why)
         return corrupt(c, DGPB_ERR_CORRUPT_VALUE, at, "%s", why);

@@ -82,21 +82,23 @@ static bool caps_alike(const entry_set *s)
 
 /* ---- the parts of an entry ---- */
 
-/*
- * What a row's comment adds to its kind: a structured buffer's element stride
- * (its `size`), per target where the targets differ. `only`: that target alone.
- */
+/* A row the target's code lacks has no place, block or struct there. */
+static bool absent(const dgpb_param_view *p)
+{
+    return (p->flags & DGPB_FLAG_ABSENT) != 0;
+}
+
 /* Row `r` of `e` as an element of a fixed array of resources: rows of one kind sharing a
    place, the element index being the position among them (docs/format.md). False if not. */
 static bool array_element(const dgpb_entry_view *e, uint32_t r, uint32_t *index, uint32_t *count)
 {
     const dgpb_param_view *p = &e->params[r];
-    if (p->kind == DGPB_KIND_VALUE || p->kind == DGPB_KIND_UNIFORM_BUFFER)
+    if (p->kind == DGPB_KIND_VALUE || p->kind == DGPB_KIND_UNIFORM_BUFFER || absent(p))
         return false;
     *index = *count = 0;
     for (uint32_t i = 0; i < e->param_count; i++) {
         const dgpb_param_view *q = &e->params[i];
-        if (q->kind != p->kind || q->space != p->space || q->binding != p->binding)
+        if (q->kind != p->kind || q->space != p->space || q->binding != p->binding || absent(q))
             continue;
         *index += i < r;
         ++*count;
@@ -104,11 +106,27 @@ static bool array_element(const dgpb_entry_view *e, uint32_t r, uint32_t *index,
     return *count > 1;
 }
 
-static void row_note(const entry_set *s, const dgpb_entry_view *only, uint32_t r, char *buf,
-                     size_t size)
+/* The targets whose code lacks row r, as ", absent on wgsl, ptx"; "" when none. */
+static void absent_note(const entry_set *s, uint32_t r, char *buf, size_t size)
+{
+    size_t n = 0;
+    buf[0] = 0;
+    for (uint32_t t = 0; t < s->count && n < size; t++)
+        if (absent(&s->entries[t]->params[r]))
+            n += (size_t)snprintf(buf + n, size - n, "%s%.*s", n ? ", " : ", absent on ",
+                                  (int)s->targets[t]->name.len, s->targets[t]->name.ptr);
+}
+
+static void row_facts(const entry_set *s, const dgpb_entry_view *only, uint32_t r, char *buf,
+                      size_t size)
 {
     buf[0] = 0;
+    /* the row as a target that has it gives it; only the targets that have it are compared */
     const dgpb_param_view *p = &(only ? only : s->entries[0])->params[r];
+    for (uint32_t t = 0; t < s->count && !only && absent(p); t++)
+        p = &s->entries[t]->params[r];
+    if (absent(p))
+        return;
     uint32_t index = 0, count = 0;
     for (uint32_t t = 0; t < (only ? 1 : s->count); t++)
         if (array_element(only ? only : s->entries[t], r, &index, &count)) {
@@ -123,7 +141,8 @@ static void row_note(const entry_set *s, const dgpb_entry_view *only, uint32_t r
         char shape[96];
         bool same = true;
         for (uint32_t t = 0; t < s->count && !only; t++)
-            same &= s->entries[t]->params[r].offset == p->offset;
+            same &= absent(&s->entries[t]->params[r]) ||
+                    s->entries[t]->params[r].offset == p->offset;
         if (same) {
             if (p->offset)
                 snprintf(buf, size, ", %s", dgpb_shape_text(p->offset, shape, sizeof shape));
@@ -131,27 +150,45 @@ static void row_note(const entry_set *s, const dgpb_entry_view *only, uint32_t r
         }
         size_t n = 0;
         for (uint32_t t = 0; t < s->count && n < size; t++)
-            n += (size_t)snprintf(
-                buf + n, size - n, "%s %s on %.*s", t ? "," : ",",
-                dgpb_shape_text(s->entries[t]->params[r].offset, shape, sizeof shape),
-                (int)s->targets[t]->name.len, s->targets[t]->name.ptr);
+            if (!absent(&s->entries[t]->params[r]))
+                n += (size_t)snprintf(
+                    buf + n, size - n, ", %s on %.*s",
+                    dgpb_shape_text(s->entries[t]->params[r].offset, shape, sizeof shape),
+                    (int)s->targets[t]->name.len, s->targets[t]->name.ptr);
         return;
     }
     if ((p->kind != DGPB_KIND_BUFFER && p->kind != DGPB_KIND_RW_BUFFER) || (only && !p->size))
         return;
     bool alike = true;
     for (uint32_t t = 0; t < s->count && !only; t++)
-        alike &= s->entries[t]->params[r].size == p->size;
+        alike &= absent(&s->entries[t]->params[r]) || s->entries[t]->params[r].size == p->size;
     if (alike) {
         if (p->size)
             snprintf(buf, size, ", element stride %u", p->size);
         return;
     }
     size_t n = (size_t)snprintf(buf, size, ", element stride");
-    for (uint32_t t = 0; t < s->count && n < size; t++)
-        n += (size_t)snprintf(buf + n, size - n, "%s %u on %.*s", t ? "," : "",
-                              s->entries[t]->params[r].size, (int)s->targets[t]->name.len,
-                              s->targets[t]->name.ptr);
+    for (uint32_t t = 0, k = 0; t < s->count && n < size; t++)
+        if (!absent(&s->entries[t]->params[r]))
+            n += (size_t)snprintf(buf + n, size - n, "%s %u on %.*s", k++ ? "," : "",
+                                  s->entries[t]->params[r].size, (int)s->targets[t]->name.len,
+                                  s->targets[t]->name.ptr);
+}
+
+/*
+ * What a row's comment adds to its kind: an array element's index, a texture's
+ * shape, a structured buffer's element stride (per target where the targets
+ * differ), and the targets whose code lacks it. `only`: that target alone.
+ */
+static void row_note(const entry_set *s, const dgpb_entry_view *only, uint32_t r, char *buf,
+                     size_t size)
+{
+    row_facts(s, only, r, buf, size);
+    size_t n = strlen(buf);
+    if (only && absent(&only->params[r]))
+        snprintf(buf + n, size - n, ", absent from this target's code");
+    else if (!only)
+        absent_note(s, r, buf + n, size - n);
 }
 
 /*
@@ -266,17 +303,17 @@ typedef struct member {
 
 static bool is_block_value(const dgpb_param_view *p)
 {
-    return p->kind == DGPB_KIND_VALUE && p->space != DGPB_SPACE_PIPELINE_CONSTANT;
+    return p->kind == DGPB_KIND_VALUE && p->space != DGPB_SPACE_PIPELINE_CONSTANT && !absent(p);
 }
 
 static bool same_place(const dgpb_param_view *a, const dgpb_param_view *b)
 {
-    return a->space == b->space && a->binding == b->binding;
+    return a->space == b->space && a->binding == b->binding && !absent(a) && !absent(b);
 }
 
 static bool is_structured(const dgpb_param_view *p)
 {
-    return p->kind == DGPB_KIND_BUFFER || p->kind == DGPB_KIND_RW_BUFFER;
+    return (p->kind == DGPB_KIND_BUFFER || p->kind == DGPB_KIND_RW_BUFFER) && !absent(p);
 }
 
 /* The length of the first component of a dotted name, or 0 when it has none. */
@@ -459,7 +496,7 @@ static int32_t block_def(hdr *h, const entry_set *s, const c_use *at, uint32_t f
    `ConstantBuffer<S> name[N]`, docs/format.md). */
 static bool block_alone(const dgpb_entry_view *e, uint32_t r)
 {
-    if (e->params[r].kind != DGPB_KIND_UNIFORM_BUFFER)
+    if (e->params[r].kind != DGPB_KIND_UNIFORM_BUFFER || absent(&e->params[r]))
         return false;
     for (uint32_t q = 0; q < e->param_count; q++)
         if (is_block_value(&e->params[q]) && same_place(&e->params[q], &e->params[r]))
@@ -547,6 +584,12 @@ static void put_places(hdr *h, const entry_set *s, uint32_t ti)
         if (!c_file_ident(&h->t, space_id, &t->name, &s->name, &tail, &sp, NULL) ||
             !c_file_ident(&h->t, binding_id, &t->name, &s->name, &tail, &bi, NULL))
             break;
+        if (absent(p)) {
+            /* no macros: a host that uses them on this target does not compile */
+            c_put(&h->t, "/* %s '%s': absent from this target's code, nothing to bind */\n",
+                  dgpb_kind_name(p->kind), c_comment_text(p->name, text, sizeof text));
+            continue;
+        }
         int32_t use = s->row_use[ti] ? s->row_use[ti][r] : -1;
         const char *with = use >= 0 ? h->defs.uses[use].name : "";
         char note[ID_MAX + 64] = "";

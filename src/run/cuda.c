@@ -195,7 +195,8 @@ static bool block_given(const dgpb_entry_view *e, const dgpb_param_view *row,
 {
     for (uint32_t i = 0; i < e->param_count; i++) {
         const dgpb_param_view *o = &e->params[i];
-        if (o->kind == DGPB_KIND_UNIFORM_BUFFER && o->space == row->space &&
+        if (o->kind == DGPB_KIND_UNIFORM_BUFFER && !(o->flags & DGPB_FLAG_ABSENT) &&
+            o->space == row->space &&
             o->binding == row->binding && run_param_index(c, o) >= 0)
             return true;
     }
@@ -628,7 +629,7 @@ static int cuda_run(void *host, const char *key, const dgpb_target_view *t,
     /* Values: in SLANG_globalParams, in the launch buffer, or in a block behind a pointer. */
     for (uint32_t r = 0; r < e->param_count; r++) {
         const dgpb_param_view *row = &e->params[r];
-        if (row->kind != DGPB_KIND_VALUE)
+        if (row->kind != DGPB_KIND_VALUE || (row->flags & DGPB_FLAG_ABSENT))
             continue;
         int k = run_param_index(c, row);
         const dgpb_run_param *p = k >= 0 ? &c->params[k] : NULL;
@@ -682,7 +683,8 @@ static int cuda_run(void *host, const char *key, const dgpb_target_view *t,
         /* The pointer's row: any value row of the block names its binding; take the first. */
         const dgpb_param_view *row = NULL;
         for (uint32_t r = 0; r < e->param_count && !row; r++)
-            if (e->params[r].kind == DGPB_KIND_VALUE && e->params[r].space == 0 &&
+            if (e->params[r].kind == DGPB_KIND_VALUE && !(e->params[r].flags & DGPB_FLAG_ABSENT) &&
+                e->params[r].space == 0 &&
                 e->params[r].binding == block_binding[k])
                 row = &e->params[r];
         if (!row || !(at = place(&pl, row, block_binding[k], 8, d)) ||
@@ -695,7 +697,7 @@ static int cuda_run(void *host, const char *key, const dgpb_target_view *t,
     /* Resources: each handle at its row's binding, in SLANG_globalParams or the launch buffer. */
     for (uint32_t r = 0; r < e->param_count; r++) {
         const dgpb_param_view *row = &e->params[r];
-        if (row->kind == DGPB_KIND_VALUE)
+        if (row->kind == DGPB_KIND_VALUE || (row->flags & DGPB_FLAG_ABSENT))
             continue;
         uint32_t hs = handle_size(row->kind);
         if (!hs) {

@@ -161,12 +161,12 @@ int run_param_index(const dgpb_run_request *req, const dgpb_param_view *row)
 const dgpb_param_view *run_block_of_field(const dgpb_entry_view *e, const dgpb_param_view *row)
 {
     if (row->kind != DGPB_KIND_VALUE || row->space == DGPB_SPACE_LAUNCH ||
-        row->binding == DGPB_BINDING_INLINE)
+        row->binding == DGPB_BINDING_INLINE || (row->flags & DGPB_FLAG_ABSENT))
         return NULL;
     for (uint32_t j = 0; j < e->param_count; j++) {
         const dgpb_param_view *b = &e->params[j];
-        if (b->kind == DGPB_KIND_UNIFORM_BUFFER && b->space == row->space &&
-            b->binding == row->binding)
+        if (b->kind == DGPB_KIND_UNIFORM_BUFFER && !(b->flags & DGPB_FLAG_ABSENT) &&
+            b->space == row->space && b->binding == row->binding)
             return b;
     }
     return NULL;

@@ -435,6 +435,13 @@ int dgpb_run_check(const dgpb_target_view *t, const dgpb_run_request *req,
                 }
             return DGPB_ERR_RUN_PARAM;
         }
+        if (row->flags & DGPB_FLAG_ABSENT)
+            return dgpb_diag_set(d, DGPB_ERR_RUN_PARAM, -1,
+                                 "parameter '%s' of entry '%.*s' is absent from target '%s': "
+                                 "a DREAM_TARGET_* guard leaves it out of this target's code, "
+                                 "so nothing is bound there",
+                                 p->name, (int)owner->name.len, owner->name.ptr,
+                                 dgpb_target_name(t->id));
         if ((rc = check_param(p, row, d)))
             return rc;
         if (row->kind == DGPB_KIND_RW_TEXTURE &&
@@ -452,7 +459,8 @@ int dgpb_run_check(const dgpb_target_view *t, const dgpb_run_request *req,
     for (int k = 0; k < RUN_ENTRY_COUNT && !create_only; k++)
         for (uint32_t j = 0; e[k] && j < e[k]->param_count; j++) {
             const dgpb_param_view *row = &e[k]->params[j];
-            if (row->kind == DGPB_KIND_SAMPLER || row->kind == DGPB_KIND_INPUT_ATTACHMENT ||
+            if ((row->flags & DGPB_FLAG_ABSENT) || row->kind == DGPB_KIND_SAMPLER ||
+                row->kind == DGPB_KIND_INPUT_ATTACHMENT ||
                 row->kind == DGPB_KIND_VALUE || run_param_index(req, row) >= 0 ||
                 run_block_covered(e[k], row, req))
                 continue; /* an input attachment reads the render's colour attachment */

@@ -750,7 +750,7 @@ static const dgpb_param_view *at_place(const dgpb_entry_view *e, const dgpb_para
 {
     for (; *from < e->param_count; (*from)++) {
         const dgpb_param_view *o = &e->params[*from];
-        if (o != row && o->kind == kind && o->space == row->space && o->binding == row->binding &&
+        if (o != row && o->kind == kind && !(o->flags & DGPB_FLAG_ABSENT) && o->space == row->space && o->binding == row->binding &&
             row->space != DGPB_SPACE_LAUNCH && row->space != DGPB_SPACE_PIPELINE_CONSTANT &&
             row->binding != DGPB_BINDING_INLINE) {
             (*from)++;

@@ -117,7 +117,7 @@ static bool sampler_compares(const dgpb_entry_view *e, const dgpb_param_view *ro
         return false;
     for (uint32_t i = 0; i < e->param_count; i++) {
         const dgpb_param_view *o = &e->params[i];
-        if (o->kind == DGPB_KIND_SAMPLER && o->space == row->space && o->binding == row->binding &&
+        if (o->kind == DGPB_KIND_SAMPLER && !(o->flags & DGPB_FLAG_ABSENT) && o->space == row->space && o->binding == row->binding &&
             (o->offset & DGPB_SHAPE_COMPARISON))
             return true;
     }
@@ -134,6 +134,8 @@ static bool add_rows(const vk_host *vk, pipeline *p, const dgpb_entry_view *e, u
 {
     for (uint32_t i = 0; i < e->param_count; i++) {
         const dgpb_param_view *row = dgpb_entry_param(e, i);
+        if (row->flags & DGPB_FLAG_ABSENT)
+            continue; /* not in this target's code: nothing to bind */
         if (row->space == DGPB_SPACE_PIPELINE_CONSTANT) {
             /* A specialization constant: set when the pipeline is created (VkSpecializationInfo). */
             if (row->kind != DGPB_KIND_VALUE) {

@@ -83,8 +83,14 @@ static int prove_entry(const dgpb_target_view *t, const dgpb_entry_view *e, bool
         goto done;
     }
     memcpy(copy, e->code.data, e->code.size);
-    for (uint32_t r = 0; r < n; r++) {
-        const dgpb_param_view *p = &e->params[r];
+    /* An absent row is in no code: proved by the other rows, which must then describe every
+       binding the code has. */
+    uint32_t kept = 0;
+    for (uint32_t i = 0; i < e->param_count; i++) {
+        const dgpb_param_view *p = &e->params[i];
+        if (p->flags & DGPB_FLAG_ABSENT)
+            continue;
+        uint32_t r = kept++;
         if (!(names[r] = mem_alloc((size_t)p->name.len + 1))) {
             rc = dgpb_diag_set(diag, DGPB_ERR_NOMEM, -1, "out of memory");
             goto done;
@@ -125,6 +131,7 @@ static int prove_entry(const dgpb_target_view *t, const dgpb_entry_view *e, bool
     }
     if (!code.have_bindings && !code.ptx)
         goto done;
+    n = kept;
     for (uint32_t r = 0; r < n; r++)
         in_code[r] = code.ptx ? !(rows[r].space == 0 && !code.ptx->has_global_params)
                               : row_has_binding(&rows[r], &code.bindings) ||

@@ -23,6 +23,8 @@
 #                     tests/run/draw_*.slang (spirv): the pipelines the draw tests render
 #   same_name_namespaces.dgpb  fixtures/plain/ (spirv): rows qualified by namespace (first::out)
 #   bindless_materials.dgpb    fixtures/plain/ (spirv): arrays indexed by NonUniformResourceIndex
+#   target_guards.dgpb         fixtures/plain/ (spirv, wgsl): a row per target guard, absent where
+#                              the target's code lacks it
 #   input.bin         i32 1,2,3,4;  expected.bin: i32 2,4,6,8; same_name_expected.bin: u32 12,23
 #   six_bytes.bin     six bytes: no whole number of 4-byte vertices
 set -euo pipefail
@@ -53,6 +55,7 @@ done
 "$build" -q --targets spirv -o "$out" "$here/../../fixtures/plain/same_name_namespaces.slang"
 "$build" -q --targets spirv -o "$out" "$here/../../fixtures/plain/particles.slang"
 "$build" -q --targets spirv -o "$out" "$here/../../fixtures/plain/bindless_materials.slang"
+"$build" -q --targets spirv,wgsl -o "$out" "$here/../../fixtures/plain/target_guards.slang"
 for draw in tessellation geometry mesh input_attachment deferred; do
     "$build" -q --targets spirv -o "$out" "$here/draw_$draw.slang"
 done
