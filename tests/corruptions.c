@@ -233,7 +233,13 @@ static void shape_format_sample_disagree(mut_ctx *c)
 }
 static void unknown_flags(mut_ctx *c)
 {
-    put(c, support_param_field_offset(c->orig, P(1, 0, 3), F_FLAGS), 16);
+    put(c, support_param_field_offset(c->orig, P(1, 0, 3), F_FLAGS), 32);
+}
+/* A row flagged absent that keeps its place (and read_only). */
+static void absent_with_place(mut_ctx *c)
+{
+    put(c, support_param_field_offset(c->orig, P(1, 0, 6), F_FLAGS),
+        DGPB_FLAG_ABSENT | DGPB_FLAG_READ_ONLY);
 }
 static void shared_binding_on_buffer(mut_ctx *c)
 {
@@ -466,7 +472,9 @@ const corruption corruptions[] = {
      "shape 0x30302 (2d uint r32float) of a rw_texture parameter has a sample type its texel "
      "format does not return",
      shape_format_sample_disagree},
-    {"unknown_flags", 0, 0, DGPB_ERR_CORRUPT_VALUE, "unknown flag bits 0x10", unknown_flags},
+    {"unknown_flags", 0, 0, DGPB_ERR_CORRUPT_VALUE, "unknown flag bits 0x20", unknown_flags},
+    {"absent_with_place", 0, 0, DGPB_ERR_CORRUPT_VALUE,
+     "a row absent from the target's code has no other flag", absent_with_place},
     {"shared_binding_on_buffer", 0, 0, DGPB_ERR_CORRUPT_VALUE,
      "parameter 3 'dst': a rw_buffer parameter cannot share its binding (only a texture and a "
      "sampler can)",

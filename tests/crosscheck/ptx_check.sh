@@ -48,8 +48,10 @@ table=$tmp/table
     for (const t of view.targets || []) {
         if (t.name !== "ptx") continue;
         for (const e of t.entries) {
-            console.log(`E ${e.name} ${e.params.length}`);
-            for (const p of e.params) console.log(`R ${p.name} ${p.kind} ${p.binding} ${p.offset ?? 0} ${p.size} ${p.space}`); // a shaped row: no offset
+            // A row absent from the code of this target (a target guard) binds nothing.
+            const params = e.params.filter((p) => !(p.flags || []).includes("absent"));
+            console.log(`E ${e.name} ${params.length}`);
+            for (const p of params) console.log(`R ${p.name} ${p.kind} ${p.binding} ${p.offset ?? 0} ${p.size} ${p.space}`); // a shaped row: no offset
         }
     }' "$view" >"$table" || { echo "FAIL: $view is not a readable JSON view"; exit 3; }
 

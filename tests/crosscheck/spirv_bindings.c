@@ -295,6 +295,8 @@ static int read_rows(const cJSON *entry, row *rows, int max)
         const char *kind = json_string(p, "kind");
         if (!name || !kind)
             return -1;
+        if (json_has_flag(p, "absent"))
+            continue; /* not in this target's code (a target guard): nothing to match */
         rows[n] = (row){
             .name = name,
             .kind = dgpb_kind_from_name(kind, strlen(kind)),
