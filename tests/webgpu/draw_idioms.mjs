@@ -4,8 +4,9 @@
 //
 //   node draw_idioms.mjs [--tamper] BUNDLE_DIR
 //
-// BUNDLE_DIR holds frame_blocks.dgpb and shared_push_entry.dgpb (their wgsl
-// target). Per draw, with nothing but the bundle (js/dgpb-reader) and the
+// BUNDLE_DIR holds frame_blocks.dgpb, shared_push_entry.dgpb and
+// target_guards.dgpb (their wgsl target; target_guards is dispatched, its
+// output buffer compared, and its row absent on wgsl must stay unbound). Per draw, with nothing but the bundle (js/dgpb-reader) and the
 // draw's values below, given by row name:
 //
 //   - the vertex and fragment entries' code blobs are verified (SHA-256) and
@@ -38,7 +39,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import {
-  readBundle, verifyBlob, findTarget, findEntry, bindGroupLayoutDescriptors, KIND, KIND_NAMES,
+  readBundle, verifyBlob, findTarget, findEntry, bindGroupLayoutDescriptors, KIND, KIND_NAMES, FLAG,
 } from '../../js/dgpb-reader/index.mjs';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
@@ -170,6 +171,76 @@ const SHARED_PUSH_ENTRY = {
 
 const DRAWS = [FRAME_BLOCKS, SHARED_PUSH_ENTRY];
 
+// ---- the dispatches ---------------------------------------------------------
+
+// target_guards (built for spirv and wgsl): on wgsl the exposure comes from the 1x1
+// exposureTexture (2), and exposureBuffer, the other targets' parameter, is absent. Thread i
+// samples texel i of the 4x1 rgba16float hdrColor (nearest), scales it by the exposure and
+// tone-maps it c / (c + 1): 0.5 -> 0.5, 1.5 -> 0.75, 3.5 -> 0.875, 0 -> 0.
+const TARGET_GUARDS = {
+  bundle: 'target_guards', entry: 'toneMap', groups: 1,
+  absent: ['exposureBuffer'],
+  values: {},
+  textures: {
+    hdrColor: { width: 4, height: 1, format: 'rgba16float', texels: f16(0.5, 0, 0, 0, 1.5, 0, 0, 0, 3.5, 0, 0, 0, 0, 0.5, 0, 0) },
+    exposureTexture: { width: 1, height: 1, format: 'rgba16float', texels: f16(2, 0, 0, 0) },
+  },
+  samplers: ['linearClamp'],
+  buffers: { toneMapped: new Uint8Array(64) },
+  read: 'toneMapped',
+  expected: [0.5, 0, 0, 0, 0.75, 0, 0, 0, 0.875, 0, 0, 0, 0, 0.5, 0, 0],
+};
+const DISPATCHES = [TARGET_GUARDS];
+
+/* Dispatches a compute entry; resolves to null, or why it failed. */
+async function dispatch(d, entry) {
+  device.pushErrorScope('validation');
+  let why = null;
+  try {
+    for (const name of d.absent) {
+      const row = entry.params.find((r) => r.name === name);
+      if (!row || !(row.flags & FLAG.absent)) throw new Error(`row '${name}' is not flagged absent on wgsl`);
+    }
+    const bound = resources(d, [entry]);
+    const layouts = [], bindGroups = [];
+    bindGroupLayoutDescriptors([entry]).forEach((descriptor, space) => {
+      const layout = device.createBindGroupLayout(descriptor);
+      const entries = descriptor.entries.map(({ binding }) => {
+        const resource = bound.get(`${space}/${binding}`);
+        if (!resource) throw new Error(`group ${space}, binding ${binding} has no resource`);
+        return { binding, resource };
+      });
+      layouts.push(layout);
+      bindGroups.push(device.createBindGroup({ layout, entries }));
+    });
+    const pipeline = await device.createComputePipelineAsync({
+      layout: device.createPipelineLayout({ bindGroupLayouts: layouts }),
+      compute: { module: await shaderModule(entry), entryPoint: entry.name },
+    });
+    const out = entry.params.find((r) => r.name === d.read);
+    const { buffer } = bound.get(key(out));
+    const staging = device.createBuffer({ size: buffer.size, usage: GPUBufferUsage.MAP_READ | GPUBufferUsage.COPY_DST });
+    const encoder = device.createCommandEncoder();
+    const pass = encoder.beginComputePass();
+    pass.setPipeline(pipeline);
+    bindGroups.forEach((g, i) => pass.setBindGroup(i, g));
+    pass.dispatchWorkgroups(d.groups);
+    pass.end();
+    encoder.copyBufferToBuffer(buffer, 0, staging, 0, buffer.size);
+    device.queue.submit([encoder.finish()]);
+    await staging.mapAsync(GPUMapMode.READ);
+    const got = [...new Float32Array(staging.getMappedRange().slice(0))];
+    staging.unmap();
+    if (got.some((v, i) => v !== d.expected[i]))
+      why = `${d.read}: got ${got.join(', ')}, expected ${d.expected.join(', ')}`;
+  } catch (e) {
+    why = e.message;
+  }
+  const invalid = await device.popErrorScope();
+  if (invalid) why = `validation: ${invalid.message.split('\n')[0]}${why ? `; ${why}` : ''}`;
+  return why;
+}
+
 // ---- binding by the table ---------------------------------------------------
 
 const key = (row) => `${row.space}/${row.binding}`;
@@ -183,6 +254,7 @@ function uniformBlocks(entries) {
   for (const entry of entries) {
     for (const row of entry.params) {
       if (row.kind !== KIND.value && row.kind !== KIND.uniform_buffer) continue;
+      if (row.flags & FLAG.absent) continue; // not in this target's code
       const had = seen.get(`${row.kind}:${row.name}`);
       if (had) {
         if (had.space !== row.space || had.binding !== row.binding || had.offset !== row.offset ||
@@ -229,6 +301,12 @@ function resources(draw, entries) {
     if (!used.has(name)) throw new Error(`value '${name}' is no value row of the entries`);
   const owner = new Map(); // "space/binding" -> the resource row bound there
   for (const row of entries.flatMap((e) => e.params)) {
+    if (row.flags & FLAG.absent) {
+      // A row this target's code lacks (a target guard) binds nothing, and is given nothing.
+      if (draw.values[row.name] || draw.textures[row.name] || draw.buffers?.[row.name])
+        throw new Error(`row '${row.name}' is absent from the wgsl code, yet the run gives it`);
+      continue;
+    }
     if (row.kind === KIND.value || row.kind === KIND.uniform_buffer) continue;
     const had = owner.get(key(row)) ?? (out.has(key(row)) ? { name: 'a uniform block' } : null);
     if (had && had.name === row.name && had.kind === row.kind) continue; // both entries list it
@@ -244,6 +322,14 @@ function resources(draw, entries) {
       device.queue.writeTexture({ texture }, t.texels, { bytesPerRow: t.texels.length / t.height },
         [t.width, t.height]);
       out.set(key(row), texture.createView());
+    } else if (row.kind === KIND.buffer || row.kind === KIND.rw_buffer) {
+      const bytes = draw.buffers?.[row.name];
+      if (!bytes) throw new Error(`buffer row '${row.name}' has no contents in this run`);
+      const buffer = device.createBuffer({
+        size: bytes.length, usage: GPUBufferUsage.STORAGE | GPUBufferUsage.COPY_DST | GPUBufferUsage.COPY_SRC,
+      });
+      device.queue.writeBuffer(buffer, 0, bytes);
+      out.set(key(row), { buffer });
     } else if (row.kind === KIND.sampler) {
       if (!draw.samplers.includes(row.name)) throw new Error(`sampler row '${row.name}' is not in this draw`);
       out.set(key(row), device.createSampler({
@@ -432,6 +518,21 @@ for (const draw of DRAWS) {
     console.log(`${label}: ${SIZE * SIZE} texels as expected (${covered} drawn)` +
       `${draw.tolerance ? `, within ${draw.tolerance}` : ', exact'}`);
   }
+}
+for (const d of tamper ? [] : DISPATCHES) {
+  const label = `${d.bundle} ${d.entry}`;
+  let why;
+  try {
+    const file = path.join(bundleDir, `${d.bundle}.dgpb`);
+    const target = findTarget(readBundle(new Uint8Array(fs.readFileSync(file))), 'wgsl');
+    const entry = target && findEntry(target, d.entry);
+    why = entry ? await dispatch(d, entry) : `${file} lacks wgsl entry '${d.entry}'`;
+  } catch (e) {
+    why = e.message;
+  }
+  if (why) failed++;
+  else passed++;
+  console.log(`${label}: ${why ? `FAILED ${why}` : `${d.read} as expected, exact`}`);
 }
 if (tamper) {
   console.log(`tampered tables: ${caught} caught, ${missed} not caught, ${failed} failed otherwise`);
