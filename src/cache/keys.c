@@ -13,6 +13,7 @@
 #include "cache/cache_session.h"
 #include "core/alloc.h"
 #include "dgpb/fileio.h"
+#include "scan/decl_slice.h"
 #include "scan/slang_text.h"
 
 #define TMP_PLACEHOLDER "@DGPB_TMP@"
@@ -20,17 +21,25 @@
 bool cache_module_key(cache_session *s, const char *source, size_t len, const char *const *argv,
                       size_t argc, uint8_t out[DGPB_SHA256_SIZE])
 {
-    dgpb_bytebuf k = DGPB_BYTEBUF_INIT;
+    dgpb_bytebuf k = DGPB_BYTEBUF_INIT, values = DGPB_BYTEBUF_INIT, sliced = DGPB_BYTEBUF_INIT;
     const char **defined = mem_calloc(argc + 1, sizeof *defined);
     if (!defined)
         return false;
     size_t count = 0;
-    bool reduced = true;
+    bool reduced = true, lines_matter = false;
+    const char *entry = NULL;
     for (size_t i = 0; i < argc; i++) {
-        if (!strncmp(argv[i], "-D", 2) && argv[i][2])
+        if (!strncmp(argv[i], "-D", 2) && argv[i][2]) {
             defined[count++] = argv[i] + 2;
-        else if (!strcmp(argv[i], "-D") || !strncmp(argv[i], "-U", 2))
+            bytebuf_append(&values, argv[i] + 2, strlen(argv[i] + 2));
+            bytebuf_append(&values, "\n", 1);
+        } else if (!strcmp(argv[i], "-D") || !strncmp(argv[i], "-U", 2)) {
             reduced = false; /* a form this reading does not follow: the whole text */
+        } else if (!strcmp(argv[i], "-entry") && i + 1 < argc) {
+            entry = argv[i + 1];
+        } else if (!strncmp(argv[i], "-g", 2) && strcmp(argv[i], "-g0")) {
+            lines_matter = true; /* debug information names the lines */
+        }
     }
     slang_macros m = {
         .known = s->known, .ctx = s->known_ctx, .defined = defined, .defined_count = count};
@@ -41,8 +50,21 @@ bool cache_module_key(cache_session *s, const char *source, size_t len, const ch
         cache_key_str(&k, "whole");
         bytebuf_append(&k, source, len);
     }
+    /* What the entry's code can depend on: an edit to a comment, to white space or to code
+       it cannot reach keys the same (scan/decl_slice.h; docs/cache.md). */
+    const char *text = reduced ? (const char *)k.data : source;
+    size_t text_len = reduced ? k.len : len;
+    if (!lines_matter && !k.failed && !values.failed &&
+        decl_slice(text ? text : "", text_len, entry, (const char *)values.data, values.len,
+                   &sliced)) {
+        bytebuf_free(&k);
+        k = sliced;
+        sliced = (dgpb_bytebuf)DGPB_BYTEBUF_INIT;
+    }
     bool ok = cache_key_sha(&k, out);
     bytebuf_free(&k);
+    bytebuf_free(&values);
+    bytebuf_free(&sliced);
     return ok;
 }
 

@@ -66,10 +66,21 @@ void build_cache_begin(build *b)
 /* The SHA-256 of a job's main source key bytes. */
 static bool main_key(build *b, const job_info *info, uint8_t out[DGPB_SHA256_SIZE])
 {
-    if (info->role == ROLE_DISCOVER) /* it includes the module by its absolute path */
-        return cache_rooted_file_key(&b->cache, b->wrapper, out);
-    return cache_module_key(&b->cache, b->source, b->source_len, (const char *const *)info->argv,
-                            info->argc, out);
+    uint8_t module[DGPB_SHA256_SIZE], wrapper[DGPB_SHA256_SIZE];
+    if (!cache_module_key(&b->cache, b->source, b->source_len, (const char *const *)info->argv,
+                          info->argc, module))
+        return false;
+    if (info->role != ROLE_DISCOVER)
+        return memcpy(out, module, sizeof module), true;
+    /* The discovery module includes the module by its absolute path: both count. */
+    if (!cache_rooted_file_key(&b->cache, b->wrapper, wrapper))
+        return false;
+    dgpb_bytebuf k = DGPB_BYTEBUF_INIT;
+    bytebuf_append(&k, wrapper, sizeof wrapper);
+    bytebuf_append(&k, module, sizeof module);
+    bool ok = cache_key_sha(&k, out);
+    bytebuf_free(&k);
+    return ok;
 }
 
 /* The manifest key of a compile job. */
@@ -193,9 +204,8 @@ void build_cache_store(build *b, job_list *list, const dgpb_compile_job *jobs, c
         bool defines = false, ok = true;
         for (size_t d = 0; d < info->dep_count && ok; d++) {
             const char *path = info->deps[d];
-            if (build_is_temp_path(b, path) ||
-                (info->role != ROLE_DISCOVER && build_is_module(b, path)))
-                continue;
+            if (build_is_temp_path(b, path) || build_is_module(b, path))
+                continue; /* the module is in the key (main_key) */
             ok = cache_set_add_input(&b->cache, &set, path, &defines);
         }
         /* Where it would have looked first: its -I folders, in order (the discovery's
@@ -217,7 +227,7 @@ void build_cache_store(build *b, job_list *list, const dgpb_compile_job *jobs, c
             goto next;
         /* What the compile printed names lines of the whole text; a known macro defined in
            an included file may reach the removed branches: then the whole text counts. */
-        bool whole = info->role != ROLE_DISCOVER && (*diag || defines);
+        bool whole = *diag || defines;
         cache_file_result(&b->cache, 'r', &r, 'm', info->key, &set, whole ? full : NULL);
     next:
         dgpb_free(code);
