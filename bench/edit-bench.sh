@@ -5,9 +5,9 @@
 # Two modules, each built once into a cache, then edited one way at a time; each
 # edited build runs from a copy of that warm cache and the module as it was, and
 # is timed (wall, median of RUNS, default 7) with its compile count:
-#   plain32  32 compute entries sharing a helper, no guards (tests/cache_edits.sh's
-#            module): one entry's body, the shared helper, a comment in the shared
-#            text, a -D value changed;
+#   plain32  bench/plain-module.sh: 32 compute entries sharing a helper, no
+#            guards: one entry's body, the shared helper, a comment in the
+#            shared text, a -D value changed;
 #   bench32  bench/bench-module.sh's module (generator conventions): one entry's
 #            body (k5), a comment added to the shared text.
 # Prints one line per edit: milliseconds, compiles.
@@ -23,20 +23,6 @@ unset DGPB_NO_CACHE DGPB_CACHE_DIR
 tmp=$(mktemp -d)
 trap '"$build" --service-stop >/dev/null 2>&1 || true; rm -rf "$tmp"' EXIT
 export DGPB_CACHE_DIR=$tmp/cache
-
-plain32() {
-    echo '// Entries that share a helper, as a plain Slang module writes them.'
-    echo 'RWStructuredBuffer<float> data;'
-    echo 'struct Params { float scale; float bias; };'
-    echo 'ConstantBuffer<Params> params;'
-    echo 'float helper(float x) { return x * params.scale + params.bias; }'
-    for i in $(seq 0 31); do
-        echo "float own$i(float x) { return x + $i.0; }"
-        printf '[shader("compute")]\n[numthreads(64, 1, 1)]\n'
-        echo "void entry$i(uint3 id : SV_DispatchThreadID)"
-        echo "{ data[id.x] = helper(own$i(data[id.x])) * SCALE; }"
-    done
-}
 
 # measure LABEL MODULE SED_EDIT [OPTIONS...]: the edited build from the warm cache.
 measure() {
@@ -65,18 +51,20 @@ measure() {
 warm() {
     local module=$1
     shift
-    rm -rf "$tmp/cache"
-    "$build" -q --targets spirv,wgsl "$@" "$tmp/$module.slang" -o "$tmp/out"
+    rm -rf "$tmp/cache" "$tmp/work"
+    mkdir -p "$tmp/work"
+    cp "$tmp/$module.slang" "$tmp/work/$module.slang" # where the measured builds read it
+    "$build" -q --targets spirv,wgsl "$@" "$tmp/work/$module.slang" -o "$tmp/out"
     rm -rf "$tmp/warm-cache"
     cp -a "$tmp/cache" "$tmp/warm-cache"
 }
 
-plain32 >"$tmp/plain32.slang"
+"$root/bench/plain-module.sh" 32 >"$tmp/plain32.slang"
 "$root/bench/bench-module.sh" 32 >"$tmp/bench32.slang"
 echo "edit-bench: $(nproc) cores, load $(cut -d' ' -f1-3 /proc/loadavg), $("$build" --version | head -n 1)"
 warm plain32 -DSCALE=1.0
 measure "plain32, nothing edited" plain32 "" -DSCALE=1.0
-measure "plain32, one entry's body" plain32 's/helper(own7(/2.0 * helper(own7(/' -DSCALE=1.0
+measure "plain32, one entry's body" plain32 's/= helper(own7(/= 2.0 * helper(own7(/' -DSCALE=1.0
 measure "plain32, a comment in the shared text" plain32 '1a // a comment' -DSCALE=1.0
 measure "plain32, the shared helper" plain32 's/+ params.bias/- params.bias/' -DSCALE=1.0
 measure "plain32, a -D value" plain32 "" -DSCALE=2.0

@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # cache_edits.sh DGPB_BUILD - what each kind of edit to a plain Slang module costs
-# (docs/cache.md, "What an entry depends on"): a module of 32 compute entries
-# sharing a helper, built for spirv and wgsl, edited one way at a time. Each
-# build's compiles are counted (the "N compiles" of its summary line: the two
+# (docs/cache.md, "What an entry depends on"): plain32 (bench/plain-module.sh),
+# 32 compute entries sharing a helper, built for spirv and wgsl, edited one way
+# at a time. Each build's compiles are counted (the "N compiles" of its summary line: the two
 # discoveries and the entries' compiles) and its bundle is compared byte for
 # byte with a cold build's (--no-cache) of the same text.
 # The set-up's native Slang compiles (--compiler native: without one the test fails,
@@ -15,22 +15,7 @@ tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 export DGPB_CACHE_DIR=$tmp/cache
 module=$tmp/m.slang
-{
-    echo '// Entries that share a helper, as a plain Slang module writes them.'
-    echo 'RWStructuredBuffer<float> data;'
-    echo 'struct Params { float scale; float bias; };'
-    echo 'ConstantBuffer<Params> params;'
-    echo 'float helper(float x) { return x * params.scale + params.bias; }'
-    for i in $(seq 0 31); do
-        echo "float own$i(float x) { return x + $i.0; }"
-        echo '[shader("compute")]'
-        echo '[numthreads(64, 1, 1)]'
-        echo "void entry$i(uint3 id : SV_DispatchThreadID)"
-        echo '{'
-        echo "    data[id.x] = helper(own$i(data[id.x])) * SCALE;"
-        echo '}'
-    done
-} >"$module"
+"$(dirname "$0")/../bench/plain-module.sh" 32 >"$module"
 fail=0
 # step NAME EXPECTED [OPTIONS...]: builds, counts the compiles, compares with a cold build.
 step() {

@@ -201,18 +201,7 @@ async function dispatch(d, entry) {
       const row = entry.params.find((r) => r.name === name);
       if (!row || !(row.flags & FLAG.absent)) throw new Error(`row '${name}' is not flagged absent on wgsl`);
     }
-    const bound = resources(d, [entry]);
-    const layouts = [], bindGroups = [];
-    bindGroupLayoutDescriptors([entry]).forEach((descriptor, space) => {
-      const layout = device.createBindGroupLayout(descriptor);
-      const entries = descriptor.entries.map(({ binding }) => {
-        const resource = bound.get(`${space}/${binding}`);
-        if (!resource) throw new Error(`group ${space}, binding ${binding} has no resource`);
-        return { binding, resource };
-      });
-      layouts.push(layout);
-      bindGroups.push(device.createBindGroup({ layout, entries }));
-    });
+    const { bound, layouts, bindGroups } = bind(d, [entry]);
     const pipeline = await device.createComputePipelineAsync({
       layout: device.createPipelineLayout({ bindGroupLayouts: layouts }),
       compute: { module: await shaderModule(entry), entryPoint: entry.name },
@@ -342,6 +331,23 @@ function resources(draw, entries) {
   return out;
 }
 
+/* The bind group layouts of the entries' rows alone, and their groups over the run's resources. */
+function bind(run, entries) {
+  const bound = resources(run, entries);
+  const layouts = [], bindGroups = [];
+  bindGroupLayoutDescriptors(entries).forEach((descriptor, space) => {
+    const layout = device.createBindGroupLayout(descriptor);
+    const members = descriptor.entries.map(({ binding }) => {
+      const resource = bound.get(`${space}/${binding}`);
+      if (!resource) throw new Error(`group ${space}, binding ${binding} has no resource`);
+      return { binding, resource };
+    });
+    layouts.push(layout);
+    bindGroups.push(device.createBindGroup({ layout, entries: members }));
+  });
+  return { bound, layouts, bindGroups };
+}
+
 async function shaderModule(entry) {
   const code = new TextDecoder().decode(await verifyBlob(entry.code));
   const module = device.createShaderModule({ code, label: entry.name });
@@ -356,18 +362,7 @@ const SIZE = 4;
 
 /* Draws; resolves to the target's texels as floats (row by row, 4 channels each). */
 async function render(draw, vs, fs_) {
-  const bound = resources(draw, [vs, fs_]);
-  const layouts = [], bindGroups = [];
-  bindGroupLayoutDescriptors([vs, fs_]).forEach((descriptor, space) => {
-    const layout = device.createBindGroupLayout(descriptor);
-    const entries = descriptor.entries.map(({ binding }) => {
-      const resource = bound.get(`${space}/${binding}`);
-      if (!resource) throw new Error(`group ${space}, binding ${binding} has no resource`);
-      return { binding, resource };
-    });
-    layouts.push(layout);
-    bindGroups.push(device.createBindGroup({ layout, entries }));
-  });
+  const { layouts, bindGroups } = bind(draw, [vs, fs_]);
   const count = draw.vertices[0].data.length / Number(draw.vertices[0].format.slice(-1));
   const vertexBuffers = draw.vertices.map((v) => {
     const buffer = device.createBuffer({
