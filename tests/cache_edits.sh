@@ -39,20 +39,26 @@ step() {
 step "cold" 66 -DSCALE=1.0
 step "nothing changed" 0 -DSCALE=1.0
 sed -i 's/return x + 7.0;/return x + 70.0;/' "$module"
-step "one entry's own helper" 4 -DSCALE=1.0
+step "one entry's own helper" 2 -DSCALE=1.0
 sed -i 's/^    data\[id.x\] = helper(own12(data\[id.x\])) \* SCALE;/    data[id.x] = 2.0 * helper(own12(data[id.x])) * SCALE;/' "$module"
-step "one entry's body" 4 -DSCALE=1.0
+step "one entry's body" 2 -DSCALE=1.0
+# A declaration, not a body: the discoveries (which read the declarations) run again.
+# From here on the module has 33 entries, 32 of them calling the shared helper.
+sed -i '0,/numthreads(64, 1, 1)/s//numthreads(32, 1, 1)/' "$module"
+step "one entry's thread group size" 4 -DSCALE=1.0
+printf '[shader("compute")]\n[numthreads(8, 1, 1)]\nvoid added(uint3 id : SV_DispatchThreadID) { data[id.x] = 1.0; }\n' >>"$module"
+step "an entry added" 4 -DSCALE=1.0
 sed -i '1a // A comment added to the shared text.' "$module"
 step "a comment" 0 -DSCALE=1.0
 sed -i 's/^struct Params/\n\nstruct  Params/' "$module"
 step "blank lines and spaces" 0 -DSCALE=1.0
 sed -i 's/params.scale + params.bias/params.scale - params.bias/' "$module"
-step "the shared helper" 66 -DSCALE=1.0
-step "a define's value" 66 -DSCALE=2.0
+step "the shared helper" 64 -DSCALE=1.0
+step "a define's value" 68 -DSCALE=2.0
 sed -i '1a #define UNUSED_LIMIT 4' "$module"
-step "a #define" 66 -DSCALE=2.0
+step "a #define" 68 -DSCALE=2.0
 # With debug information the code names lines: a comment moves them, so it recompiles.
-step "debug information" 66 -DSCALE=2.0 -g
+step "debug information" 68 -DSCALE=2.0 -g
 sed -i '1a // Another comment.' "$module"
-step "a comment, with debug information" 66 -DSCALE=2.0 -g
+step "a comment, with debug information" 68 -DSCALE=2.0 -g
 exit $fail

@@ -22,7 +22,7 @@
 static char *key_of(const char *text, const char *entry, const char *seeds)
 {
     dgpb_bytebuf b = DGPB_BYTEBUF_INIT;
-    if (!decl_slice(text, strlen(text), entry, seeds, seeds ? strlen(seeds) : 0, &b)) {
+    if (!decl_slice(text, strlen(text), entry, false, seeds, seeds ? strlen(seeds) : 0, &b)) {
         bytebuf_free(&b);
         return NULL;
     }
@@ -188,6 +188,25 @@ static void the_whole_text_for_no_entry(void **state)
                          NULL));
 }
 
+/* A discovery's outline: functions' heads, not their bodies. */
+static void an_outline_leaves_bodies_out(void **state)
+{
+    (void)state;
+    const char *body = MODULE_HEAD ENTRY("a", "data[id.x] = 7.0;")
+        ENTRY("b", "data[id.x] = 2.0 * data[id.x];");
+    const char *head = MODULE_HEAD "[shader(\"compute\")]\n[numthreads(32, 1, 1)]\n"
+                                   "void a(uint3 id : SV_DispatchThreadID) { data[id.x] = "
+                                   "helper(data[id.x]); }\n" ENTRY("b", "data[id.x] = 2.0 * data[id.x];");
+    dgpb_bytebuf k[3] = {DGPB_BYTEBUF_INIT, DGPB_BYTEBUF_INIT, DGPB_BYTEBUF_INIT};
+    const char *texts[3] = {BASE, body, head};
+    for (int i = 0; i < 3; i++)
+        assert_true(decl_slice(texts[i], strlen(texts[i]), NULL, true, NULL, 0, &k[i]));
+    assert_true(k[0].len == k[1].len && !memcmp(k[0].data, k[1].data, k[0].len));
+    assert_false(k[0].len == k[2].len && !memcmp(k[0].data, k[2].data, k[0].len));
+    for (int i = 0; i < 3; i++)
+        bytebuf_free(&k[i]);
+}
+
 static void what_it_cannot_be_sure_of_declines(void **state)
 {
     (void)state;
@@ -220,6 +239,7 @@ int main(void)
         cmocka_unit_test(macros_and_defines_name_what_they_expand_to),
         cmocka_unit_test(a_directive_is_always_in_the_key),
         cmocka_unit_test(the_whole_text_for_no_entry),
+        cmocka_unit_test(an_outline_leaves_bodies_out),
         cmocka_unit_test(what_it_cannot_be_sure_of_declines),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

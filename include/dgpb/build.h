@@ -205,6 +205,35 @@ typedef struct dgpb_build_desc {
     const volatile sig_atomic_t *cancel;
 } dgpb_build_desc;
 
+/*
+ * Where a build's wall time goes (dgpb-build --timings, bench/edit-bench.sh):
+ * X(ID, name, what) for each phase, in the order a build runs them. A phase
+ * the build did not run takes 0; the phases add up to the build's time.
+ */
+#define DGPB_BUILD_PHASES(X)                                                                       \
+    X(REPLAY, "replay", "the whole build looked up in the cache, and written from it")             \
+    X(PREPARE, "prepare", "the module read and scanned, the discovery module written")             \
+    X(DISCOVER, "discover", "parse and check: the discoveries that ran")                         \
+    X(CACHE, "cache", "compile cache lookups and filing, for the discoveries and compiles")      \
+    X(COMPILE, "compile", "code generation: the compiles that ran, in parallel")                 \
+    X(READ, "read", "their outputs read back: SPIR-V analysis, reflection")                      \
+    X(VALIDATE, "validate", "SPIR-V validation")                                                 \
+    X(TABLES, "tables", "parameter tables, capabilities and the checks across entries")          \
+    X(PROOF, "proof", "every table proved against its code")                                     \
+    X(WEBGPU, "webgpu", "WebGPU's limits per pipeline")                                          \
+    X(LAYOUTS, "layouts", "layouts recorded, or taken from the cache")                           \
+    X(EMIT, "emit", "the bundle, its view, header and depfile written, the build filed")
+
+typedef enum dgpb_build_phase {
+#define DGPB_PHASE_ID(ID, name, what) DGPB_PHASE_##ID,
+    DGPB_BUILD_PHASES(DGPB_PHASE_ID)
+#undef DGPB_PHASE_ID
+    DGPB_PHASE_COUNT
+} dgpb_build_phase;
+
+/* A phase's name ("compile"); NULL for an unknown phase. */
+const char *dgpb_build_phase_name(uint32_t phase);
+
 typedef struct dgpb_build_result {
     char bundle_path[4096]; /* what was written */
     char json_path[4096];
@@ -218,6 +247,7 @@ typedef struct dgpb_build_result {
     uint32_t blob_count;    /* distinct code blobs stored (dgpb_write_stats.code_blob_count) */
     bool cached;            /* written from the cache: no compile ran */
     bool library_module;    /* a library module: nothing written (desc.library_modules) */
+    double phase_seconds[DGPB_PHASE_COUNT]; /* wall time per dgpb_build_phase */
 } dgpb_build_result;
 
 int dgpb_build(const dgpb_build_desc *desc, dgpb_build_result *result);

@@ -262,10 +262,13 @@ bool cache_set_add_absent(cache_session *s, dgpb_bytebuf *set, const char *main_
 /*
  * The SHA-256 of the module's key text for a compile with these arguments:
  * its text without the branches the arguments' -D set provably leaves out,
- * or the whole text (slang_text_reduce).
+ * or the whole text (slang_text_reduce); then only what the compile's entry
+ * (-entry) can depend on (scan/decl_slice.h). `outline`: a compile without
+ * an entry that reads the module's declarations only (a discovery): the
+ * functions' bodies are left out.
  */
 bool cache_module_key(cache_session *s, const char *source, size_t len, const char *const *argv,
-                      size_t argc, uint8_t out[DGPB_SHA256_SIZE]);
+                      size_t argc, bool outline, uint8_t out[DGPB_SHA256_SIZE]);
 
 /* The SHA-256 of a file's text with the root written as the placeholder (the discovery
    module, which includes the module by its absolute path). */

@@ -19,7 +19,7 @@
 #define TMP_PLACEHOLDER "@DGPB_TMP@"
 
 bool cache_module_key(cache_session *s, const char *source, size_t len, const char *const *argv,
-                      size_t argc, uint8_t out[DGPB_SHA256_SIZE])
+                      size_t argc, bool outline, uint8_t out[DGPB_SHA256_SIZE])
 {
     dgpb_bytebuf k = DGPB_BYTEBUF_INIT, values = DGPB_BYTEBUF_INIT, sliced = DGPB_BYTEBUF_INIT;
     const char **defined = mem_calloc(argc + 1, sizeof *defined);
@@ -55,8 +55,8 @@ bool cache_module_key(cache_session *s, const char *source, size_t len, const ch
     const char *text = reduced ? (const char *)k.data : source;
     size_t text_len = reduced ? k.len : len;
     if (!lines_matter && !k.failed && !values.failed &&
-        decl_slice(text ? text : "", text_len, entry, (const char *)values.data, values.len,
-                   &sliced)) {
+        decl_slice(text ? text : "", text_len, entry, outline && !entry,
+                   (const char *)values.data, values.len, &sliced)) {
         bytebuf_free(&k);
         k = sliced;
         sliced = (dgpb_bytebuf)DGPB_BYTEBUF_INIT;

@@ -50,6 +50,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <time.h>
 
 #include "core/alloc.h"
 #include "driver/build_internal.h"
@@ -88,6 +89,7 @@ static void finish(build *b)
             wgsl_module_free(u->wgsl);
         }
     dgpb_free(b->units);
+    build_held_free(b);
     for (int t = 0; t < DGPB_TARGET_COUNT; t++) {
         for (uint32_t i = 0; i < b->layouts[t].count; i++)
             dgpb_free(b->layouts[t].blobs[i]);
@@ -123,20 +125,21 @@ static void finish(build *b)
    that stops the build. */
 typedef struct stage {
     int (*run)(build *b);
-    bool cancellable; /* desc->cancel is looked at before it */
+    bool cancellable;       /* desc->cancel is looked at before it */
+    dgpb_build_phase phase; /* where its time goes */
 } stage;
 
 /* The stages in order, as the list at the top of this file names them. */
 static const stage stages[] = {
-    {build_recover_outputs, false}, /* 1. recover_outputs */
-    {build_replay, false},          /* 2. replay */
-    {build_prepare, true},          /* 3. prepare */
-    {build_discover, true},         /* 4. discover */
-    {build_compile, true},          /* 5. compile */
-    {build_make_tables, true},      /* 6. make_tables */
-    {build_check_webgpu, true},     /* 7. check_webgpu */
-    {build_record_layouts, true},   /* 8. record_layouts */
-    {build_emit, true},             /* 9. emit */
+    {build_recover_outputs, false, DGPB_PHASE_REPLAY}, /* 1. recover_outputs */
+    {build_replay, false, DGPB_PHASE_REPLAY},          /* 2. replay */
+    {build_prepare, true, DGPB_PHASE_PREPARE},         /* 3. prepare */
+    {build_discover, true, DGPB_PHASE_DISCOVER},       /* 4. discover */
+    {build_compile, true, DGPB_PHASE_COMPILE},         /* 5. compile */
+    {build_make_tables, true, DGPB_PHASE_TABLES},      /* 6. make_tables */
+    {build_check_webgpu, true, DGPB_PHASE_WEBGPU},     /* 7. check_webgpu */
+    {build_record_layouts, true, DGPB_PHASE_LAYOUTS},  /* 8. record_layouts */
+    {build_emit, true, DGPB_PHASE_EMIT},               /* 9. emit */
 };
 
 /* Whether desc->cancel asks the build to stop (a signal, in dgpb-build). */
@@ -145,12 +148,41 @@ static bool interrupted(const build *b)
     return b->desc->cancel && *b->desc->cancel;
 }
 
-/* Runs stages [first, last) of the table on b, as dgpb_build() does. */
+double build_now(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+void build_time_add(build *b, dgpb_build_phase phase, double since)
+{
+    double spent = build_now() - since;
+    b->result->phase_seconds[phase] += spent;
+    b->claimed += spent;
+}
+
+static const char *const phase_names[] = {
+#define DGPB_PHASE_NAME(ID, name, what) [DGPB_PHASE_##ID] = name,
+    DGPB_BUILD_PHASES(DGPB_PHASE_NAME)
+#undef DGPB_PHASE_NAME
+};
+
+const char *dgpb_build_phase_name(uint32_t phase)
+{
+    return phase < DGPB_PHASE_COUNT ? phase_names[phase] : NULL;
+}
+
+/* Runs stages [first, last) of the table on b, as dgpb_build() does; each stage's time, but
+   what it gave to a sub-phase (build_time_add), goes to its phase. */
 static int run_stages(build *b, size_t first, size_t last)
 {
     int rc = DGPB_OK;
     for (size_t i = first; i < last && !rc && !b->done; i++) {
+        double start = build_now();
+        b->claimed = 0;
         rc = stages[i].cancellable && interrupted(b) ? DGPB_ERR_INTERRUPTED : stages[i].run(b);
+        b->result->phase_seconds[stages[i].phase] += build_now() - start - b->claimed;
         if (!rc && b->errors) /* a warning a stage reported under --warnings-as-errors */
             rc = DGPB_ERR_SHADER;
     }

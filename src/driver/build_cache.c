@@ -68,7 +68,7 @@ static bool main_key(build *b, const job_info *info, uint8_t out[DGPB_SHA256_SIZ
 {
     uint8_t module[DGPB_SHA256_SIZE], wrapper[DGPB_SHA256_SIZE];
     if (!cache_module_key(&b->cache, b->source, b->source_len, (const char *const *)info->argv,
-                          info->argc, module))
+                          info->argc, info->role == ROLE_DISCOVER, module))
         return false;
     if (info->role != ROLE_DISCOVER)
         return memcpy(out, module, sizeof module), true;
@@ -105,7 +105,7 @@ static bool write_intermediate(const char *path, const void *data, size_t size)
 }
 
 /* Takes a compile result: writes its code and reflection where the job would have. */
-static bool take_result(const build *b, job_info *info, dgpb_compile_job *job, const uint8_t *data,
+static bool take_result(build *b, job_info *info, dgpb_compile_job *job, const uint8_t *data,
                         size_t size)
 {
     const uint8_t *p = data, *end = data + size, *code, *json, *diag, *deps;
@@ -115,8 +115,12 @@ static bool take_result(const build *b, job_info *info, dgpb_compile_job *job, c
         !cache_next_section(&p, end, &diag, &diag_n) ||
         !cache_next_section(&p, end, &deps, &deps_n) || p != end)
         return false;
-    if ((info->out && !write_intermediate(info->out, code, code_n)) ||
-        !write_intermediate(info->json, json, json_n))
+    /* Held in memory (the build reads them as it reads a compile's files); written only where
+       the intermediate files are kept for the user. */
+    if (b->desc->keep_temps ? (info->out && !write_intermediate(info->out, code, code_n)) ||
+                                  !write_intermediate(info->json, json, json_n)
+                            : (info->out && !build_hold_output(b, info->out, code, code_n)) ||
+                                  !build_hold_output(b, info->json, json, json_n))
         return false;
     char **list = NULL;
     size_t count = 0;
@@ -307,7 +311,8 @@ void build_cache_lookup_layouts(build *b, dgpb_compile_job *jobs, size_t count,
             char *diagnostics = NULL, *output = NULL;
             if (cache_next_section(&p, end, &blob, &blob_n) &&
                 cache_next_section(&p, end, &diag, &diag_n) && p == end &&
-                write_intermediate(outputs[i], blob, blob_n) &&
+                (b->desc->keep_temps ? write_intermediate(outputs[i], blob, blob_n)
+                                     : build_hold_output(b, outputs[i], blob, blob_n)) &&
                 (diagnostics = cache_unroot(&b->cache, (const char *)diag, diag_n)) &&
                 (output = mem_strdup(""))) {
                 jobs[i].status = 0;

@@ -329,8 +329,10 @@ int build_compile(build *b)
         rc = DGPB_ERR_NOMEM;
     } else {
         rc = build_run_jobs(b, &list, jobs);
+        double since = build_now();
         if (!rc)
             rc = read_outputs(b, &list, jobs);
+        build_time_add(b, DGPB_PHASE_READ, since);
     }
     if (jobs)
         dgpb_compile_jobs_clear(jobs, list.count);

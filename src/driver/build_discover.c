@@ -429,7 +429,7 @@ static int stages_from_code(build *b, const job_info *info, dgpb_reflection *r)
     size_t count = 0;
     dgpb_diag d;
     dgpb_diag_clear(&d);
-    int rc = dgpb_file_read(info->out, BUILD_MAX_OUTPUT, &code, &size, &d);
+    int rc = build_read_output_bytes(b, info->out, &code, &size, &d);
     if (!rc)
         rc = spirv_entry_points(code, size, &entry_points, &count, &d);
     for (size_t k = 0; !rc && k < r->entry_count; k++) {

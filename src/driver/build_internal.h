@@ -86,6 +86,11 @@
 #define build_report_compiler_text dgpb__build_report_compiler_text
 #define build_report_kept dgpb__build_report_kept
 #define build_text_as_given dgpb__build_text_as_given
+#define build_now dgpb__build_now
+#define build_hold_output dgpb__build_hold_output
+#define build_read_output_bytes dgpb__build_read_output_bytes
+#define build_held_free dgpb__build_held_free
+#define build_time_add dgpb__build_time_add
 #define build_run_jobs dgpb__build_run_jobs
 #define build_slang_target dgpb__build_slang_target
 #define build_write_outputs dgpb__build_write_outputs
@@ -234,6 +239,11 @@ typedef struct build {
        differ between targets beyond the format: every target's SPIR-V analysis comes from a
        probe compiled with that target's defines (build_compile.c). */
     bool target_guarded;
+    double claimed; /* seconds of the running stage that build_time_add gave to a sub-phase */
+    /* Outputs a cached result gave, kept in memory instead of written to the intermediate
+       folder (each file would cost a create and an unlink): build_hold_output. */
+    struct held_output *held;
+    size_t held_count, held_cap;
     dgpb_platform platform;
     uint32_t targets; /* bit per dgpb_target_id selected */
     entry *entries;   /* in declaration order */
@@ -539,6 +549,25 @@ int build_recover_outputs(build *b); /* build_emit.c */
 int build_replay(build *b);         /* build_replay.c */
 int build_prepare(build *b);        /* build_discover.c */
 int build_discover(build *b);       /* build_discover.c */
+/* One output held in memory: the bytes a compile would have written at `path`. */
+typedef struct held_output {
+    char *path;
+    uint8_t *data;
+    size_t size;
+} held_output;
+
+/* Holds a copy of `size` bytes as the output at `path` (build_jobs.c); false: no memory. */
+bool build_hold_output(build *b, const char *path, const void *data, size_t size);
+/* A compiler output's bytes, held or read from `path` (a new allocation; dgpb_free). */
+int build_read_output_bytes(build *b, const char *path, uint8_t **out, size_t *size,
+                            dgpb_diag *diag);
+void build_held_free(build *b);
+
+/* Where the build's time goes (dgpb_build_result.phase_seconds; build.c): seconds on a
+   monotonic clock, and `since`'s share of the running stage given to `phase`. */
+double build_now(void);
+void build_time_add(build *b, dgpb_build_phase phase, double since);
+
 int build_compile(build *b);        /* build_compile.c */
 int build_make_tables(build *b);    /* build_tables.c */
 int build_check_webgpu(build *b);   /* build_webgpu.c */

@@ -303,7 +303,9 @@ int build_run_jobs(build *b, job_list *list, dgpb_compile_job *jobs)
         jobs[i].layout_output = list->info[i].layout_out;
         jobs[i].arg_count = list->info[i].argc;
     }
+    double since = build_now();
     build_cache_lookup(b, list, jobs, hit);
+    build_time_add(b, DGPB_PHASE_CACHE, since);
     for (size_t i = 0; i < list->count; i++) {
         if (hit[i])
             continue;
@@ -334,7 +336,9 @@ int build_run_jobs(build *b, job_list *list, dgpb_compile_job *jobs)
         if (!hit[i] && jobs[i].status == 0)
             rc = build_job_deps(b, &list->info[i]);
     if (!rc) {
+        since = build_now();
         build_cache_store(b, list, jobs, hit);
+        build_time_add(b, DGPB_PHASE_CACHE, since);
         rc = build_collect_deps(b, list, jobs);
     }
     /* What the compiles that succeeded printed: Slang's warnings, each once. The discovery's
@@ -601,11 +605,57 @@ int build_report_compile_failures(build *b, const job_list *list, const dgpb_com
     return DGPB_OK;
 }
 
+bool build_hold_output(build *b, const char *path, const void *data, size_t size)
+{
+    if (b->held_count == b->held_cap) {
+        size_t cap = b->held_cap ? 2 * b->held_cap : 64;
+        held_output *grown = mem_realloc(b->held, cap * sizeof *grown);
+        if (!grown)
+            return false;
+        b->held = grown;
+        b->held_cap = cap;
+    }
+    held_output h = {mem_strdup(path), mem_alloc(size ? size : 1), size};
+    if (!h.path || !h.data) {
+        dgpb_free(h.path);
+        dgpb_free(h.data);
+        return false;
+    }
+    memcpy(h.data, data, size);
+    b->held[b->held_count++] = h;
+    return true;
+}
+
+int build_read_output_bytes(build *b, const char *path, uint8_t **out, size_t *size,
+                            dgpb_diag *diag)
+{
+    for (size_t i = b->held_count; i-- > 0;) /* the latest holds for a path */
+        if (!strcmp(b->held[i].path, path)) {
+            if (!(*out = mem_alloc(b->held[i].size ? b->held[i].size : 1)))
+                return dgpb_diag_set(diag, DGPB_ERR_NOMEM, -1, "out of memory");
+            memcpy(*out, b->held[i].data, b->held[i].size);
+            *size = b->held[i].size;
+            return DGPB_OK;
+        }
+    return dgpb_file_read(path, BUILD_MAX_OUTPUT, out, size, diag);
+}
+
+void build_held_free(build *b)
+{
+    for (size_t i = 0; i < b->held_count; i++) {
+        dgpb_free(b->held[i].path);
+        dgpb_free(b->held[i].data);
+    }
+    dgpb_free(b->held);
+    b->held = NULL;
+    b->held_count = b->held_cap = 0;
+}
+
 int build_read_output(build *b, const char *path, uint8_t **out, size_t *size)
 {
     dgpb_diag d;
     dgpb_diag_clear(&d);
-    int rc = dgpb_file_read(path, BUILD_MAX_OUTPUT, out, size, &d);
+    int rc = build_read_output_bytes(b, path, out, size, &d);
     if (rc)
         return build_forward(b, &d, "reading a compiler output");
     return DGPB_OK;
@@ -619,7 +669,7 @@ int build_read_reflection(build *b, const char *path, dgpb_target_id target,
     dgpb_diag_clear(&d);
     uint8_t *json = NULL;
     size_t size = 0;
-    int rc = dgpb_file_read(path, BUILD_MAX_OUTPUT, &json, &size, &d);
+    int rc = build_read_output_bytes(b, path, &json, &size, &d);
     if (!rc && json_sha)
         *hashed = dgpb_sha256(json, size, json_sha) == DGPB_OK;
     if (!rc)

@@ -275,9 +275,18 @@ static int run_batch(build *b, layout_task *tasks, size_t count, int *rcs, dgpb_
     }
     if (!rc && (misses || recorded))
         build_cache_store_layouts(b, jobs, count, outputs, cached);
-    for (size_t i = 0; i < count && !rc; i++)
-        rcs[i] = recording_collect(&tasks[i].run, jobs[i].status, jobs[i].diagnostics, &blobs[i],
-                                   &sizes[i], &diags[i]);
+    for (size_t i = 0; i < count && !rc; i++) {
+        uint8_t *held = NULL;
+        size_t held_n = 0;
+        /* A layout from the cache is held in memory (build_hold_output), not written. */
+        if (cached[i].hit && !b->desc->keep_temps &&
+            !build_read_output_bytes(b, outputs[i], &held, &held_n, &diags[i]))
+            rcs[i] = recording_take_blob(&tasks[i].run, held, held_n, &blobs[i], &sizes[i],
+                                         &diags[i]);
+        else
+            rcs[i] = recording_collect(&tasks[i].run, jobs[i].status, jobs[i].diagnostics,
+                                       &blobs[i], &sizes[i], &diags[i]);
+    }
 done:
     if (jobs)
         dgpb_compile_jobs_clear(jobs, count);

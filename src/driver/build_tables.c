@@ -139,7 +139,9 @@ static int make_unit_table(build *b, int t, size_t entry_index, const dgpb_param
         return DGPB_ERR_SHADER;
     }
     bool scalar = dgpb_block_layout_scalar(b->desc->block_layout);
+    double since = build_now();
     int valid = ops->validate ? ops->validate(u->code, u->code_size, scalar, &d) : DGPB_OK;
+    build_time_add(b, DGPB_PHASE_VALIDATE, since);
     if (valid == DGPB_ERR_UNSUPPORTED && d.severity == DGPB_SEV_WARNING &&
         b->desc->spirv_validation == DGPB_SPIRV_VALIDATION_ERROR) {
         /* --spirv-validation error: what the validator did not hold against the code fails. */
@@ -193,8 +195,10 @@ static int make_unit_table(build *b, int t, size_t entry_index, const dgpb_param
                               .code = &code.bindings,
                               .ptx = code.ptx,
                               .scalar_blocks = dgpb_block_layout_scalar(b->desc->block_layout)};
+    since = build_now();
     if (!rc && (code.have_bindings || code.ptx) && (rc = binding_proof_check(&proof, &d)))
         build_forward(b, &d, NULL);
+    build_time_add(b, DGPB_PHASE_PROOF, since);
     if (!rc && ops->webgpu &&
         (rc = webgpu_check_entry(e->name, e->stage, e->thread_group_size, u->wgsl, &u->params,
                                  &d))) {

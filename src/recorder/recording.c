@@ -145,10 +145,18 @@ int recording_collect(const recording_desc *d, int status, const char *message, 
     uint8_t *bytes = NULL;
     size_t len = 0;
     int rc = dgpb_file_read(d->output, MAX_LAYOUT, &bytes, &len, diag);
-    if (rc)
-        return rc;
+    return rc ? rc : recording_take_blob(d, bytes, len, blob, size, diag);
+}
+
+int recording_take_blob(const recording_desc *d, uint8_t *bytes, size_t len, uint8_t **blob,
+                        size_t *size, dgpb_diag *diag)
+{
+    *blob = NULL;
+    *size = 0;
     dgpb_layout *l = NULL;
-    rc = dgpb_layout_open(bytes, len, &l, diag);
+    int rc = len > MAX_LAYOUT ? dgpb_diag_set(diag, DGPB_ERR_LIMIT, -1, "a layout of %zu bytes",
+                                              len)
+                              : dgpb_layout_open(bytes, len, &l, diag);
     if (rc) {
         dgpb_diag_set_file(diag, d->output);
         dgpb_free(bytes);

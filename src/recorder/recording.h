@@ -53,6 +53,7 @@
 #define recording_args_free dgpb__recording_args_free
 #define recording_args_make dgpb__recording_args_make
 #define recording_collect dgpb__recording_collect
+#define recording_take_blob dgpb__recording_take_blob
 #define recording_run dgpb__recording_run
 #define recorder_exit_of dgpb__recorder_exit_of
 
@@ -125,6 +126,10 @@ int recording_args_make(const recording_desc *desc, bool with_recorder, recordin
 void recording_args_free(recording_args *args);
 int recording_collect(const recording_desc *desc, int status, const char *message, uint8_t **blob,
                       size_t *size, dgpb_diag *diag);
+/* recording_collect()'s second half for a blob the caller holds (`bytes`, len bytes, taken:
+   freed on failure): checked to be a layout, then *blob. */
+int recording_take_blob(const recording_desc *desc, uint8_t *bytes, size_t len, uint8_t **blob,
+                        size_t *size, dgpb_diag *diag);
 
 #ifdef __cplusplus
 }

@@ -484,7 +484,7 @@ static bool space_tells(const slicer *sl, const tok *a, const tok *b)
            strchr("+-*/%<>=!&|^:.#", sl->text[b->start]);
 }
 
-static void write_key(slicer *sl, dgpb_bytebuf *out)
+static void write_key(slicer *sl, bool outline, dgpb_bytebuf *out)
 {
     bytebuf_append(out, "dgpb-slice-1\n", 13);
     bytebuf_append(out, sl->directives.data ? (const char *)sl->directives.data : "",
@@ -494,7 +494,13 @@ static void write_key(slicer *sl, dgpb_bytebuf *out)
         if (!d->kept)
             continue;
         bytebuf_append(out, "@", 1);
-        for (size_t i = d->first; i < d->end; i++) {
+        size_t end = d->end;
+        if (outline && d->kind == DECL_FUNC) { /* its head, up to the body's '{' */
+            end = d->name;
+            while (end < d->end && !punct(sl, end, '{'))
+                end++;
+        }
+        for (size_t i = d->first; i < end; i++) {
             const tok *t = &sl->toks[i];
             if (t->gap && i > d->first && space_tells(sl, &t[-1], t))
                 bytebuf_append(out, " ", 1);
@@ -504,7 +510,7 @@ static void write_key(slicer *sl, dgpb_bytebuf *out)
     }
 }
 
-bool decl_slice(const char *text, size_t len, const char *entry, const char *seeds,
+bool decl_slice(const char *text, size_t len, const char *entry, bool outline, const char *seeds,
                 size_t seed_len, dgpb_bytebuf *out)
 {
     slicer sl = {.text = text};
@@ -515,7 +521,7 @@ bool decl_slice(const char *text, size_t len, const char *entry, const char *see
         close_over(&sl, entry, seeds, seed_len);
     bool ok = !sl.declined && !sl.nomem;
     if (ok) {
-        write_key(&sl, out);
+        write_key(&sl, outline, out);
         ok = !out->failed;
     }
     dgpb_free(sl.toks);

@@ -53,13 +53,15 @@
 /*
  * Appends to `out` the key text of `entry`'s code in `text` (len bytes):
  * the declarations it may depend on, as above. `entry` NULL keeps every
- * declaration: the whole text, comments and white space normalised (a
- * discovery's key). `seeds` (seed_len bytes, may be NULL) is more text
+ * declaration: the whole text, comments and white space normalised; with
+ * `outline` each function definition's body is left out, its head kept (the
+ * key of a discovery, which reads declarations: entries, their stages,
+ * attributes and parameters, the module's parameters). `seeds` (seed_len bytes, may be NULL) is more text
  * whose identifiers count as named by a kept declaration (the compile's -D
  * values). Returns false when it declines or runs out of memory; what it
  * appended is then of no use.
  */
-bool decl_slice(const char *text, size_t len, const char *entry, const char *seeds,
+bool decl_slice(const char *text, size_t len, const char *entry, bool outline, const char *seeds,
                 size_t seed_len, dgpb_bytebuf *out);
 
 #endif

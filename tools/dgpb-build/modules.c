@@ -124,6 +124,19 @@ static double now(void)
     return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
 }
 
+/* --timings: one line per module, each phase that took time, in milliseconds. */
+static void say_timings(const char *module, const dgpb_build_result *r, double seconds)
+{
+    char line[1024];
+    size_t n = 0;
+    for (uint32_t p = 0; p < DGPB_PHASE_COUNT && n < sizeof line; p++)
+        if (r->phase_seconds[p] >= 0.00005)
+            n += (size_t)snprintf(line + n, sizeof line - n, "%s %s %.1f ms", n ? "," : "",
+                                  dgpb_build_phase_name(p), r->phase_seconds[p] * 1e3);
+    say(DGPB_SEV_NOTE, DGPB_OK, false, "timings of %s:%s; %.1f ms in all", module, line,
+        seconds * 1e3);
+}
+
 /* The line that says what one module's build wrote; with several, headed by the module. */
 static void say_written(const options *o, const dgpb_build_result *r, double seconds)
 {
@@ -210,6 +223,8 @@ int modules_build(options *o, printer *pr)
             if (!o->quiet)
                 say_written(o, &result, now() - start);
         }
+        if (o->timings)
+            say_timings(o->modules[i], &result, now() - start);
         worst = exit_worst(worst, status[i]);
     }
     if (several && !signals_caught && !o->quiet)

@@ -157,6 +157,9 @@ static const char usage_tail[] =
     "Reporting:\n"
     "  --keep-temps           keep the intermediate files and say where they are\n"
     "  -v, --verbose          print each compile command\n"
+    "  --timings              print where each module's time went, per phase (also\n"
+    "                         with -q): discover (parse and check), compile (code\n"
+    "                         generation), validate, proof, layouts, cache, emit...\n"
     "  -q, --quiet            print errors and the module's warnings only: no\n"
     "                         notes, no summary line, no warning about this\n"
     "                         installation (no layouts without a native libslang).\n"
@@ -317,6 +320,8 @@ int options_parse(int argc, char **argv, options *o)
             o->build.depfile_path = v;
         } else if (!strcmp(a, "--no-cache")) {
             o->no_cache = true;
+        } else if (!strcmp(a, "--timings")) {
+            o->timings = true;
         } else if (!strcmp(a, "--cache-stats")) {
             o->cache_stats = true;
         } else if (!strcmp(a, "--cache-clear")) {

@@ -30,6 +30,7 @@ typedef struct options {
     bool list, list_json;          /* --list [--json] */
     bool warnings_as_errors, json; /* --warnings-as-errors, --diagnostics json */
     bool no_cache, cache_stats, cache_clear, cache_remote_read_only;
+    bool timings; /* --timings: where each module's time went */
     const char *cache_dir, *cache_max_size, *cache_remote;
     const char *service; /* --service MODE, or NULL */
     bool service_stop;   /* --service-stop */
