@@ -10,7 +10,8 @@
 #            shared text, a -D value changed;
 #   bench32  bench/bench-module.sh's module (generator conventions): one entry's
 #            body (k5), a comment added to the shared text.
-# Prints one line per edit: milliseconds, compiles.
+# Prints one line per edit: milliseconds, compiles; then the median run's phases
+# (dgpb-build --timings: where its time went).
 #
 #   bench/edit-bench.sh        RUNS=15 bench/edit-bench.sh
 set -euo pipefail
@@ -28,7 +29,7 @@ export DGPB_CACHE_DIR=$tmp/cache
 measure() {
     local label=$1 module=$2 edit=$3
     shift 3
-    local times=() compiles=
+    local times=() compiles= phases=()
     for ((r = 0; r < RUNS; r++)); do
         rm -rf "$tmp/cache" "$tmp/work"
         cp -a "$tmp/warm-cache" "$tmp/cache"
@@ -37,14 +38,17 @@ measure() {
         [ -z "$edit" ] || sed -i "$edit" "$tmp/work/$module.slang"
         local t0 t1 out
         t0=$(date +%s%N)
-        out=$("$build" --targets spirv,wgsl "$@" "$tmp/work/$module.slang" -o "$tmp/out" 2>&1)
+        out=$("$build" --timings --targets spirv,wgsl "$@" "$tmp/work/$module.slang" -o "$tmp/out" 2>&1)
         t1=$(date +%s%N)
         times+=($(((t1 - t0) / 1000000)))
         compiles=$(sed -n 's/.*; \([0-9]*\) compiles.*/\1/p' <<<"$out")
+        phases+=("$(sed -n 's/.*timings of [^:]*: \(.*\);.*/\1/p' <<<"$out")")
     done
-    local median
+    local median at
     median=$(printf '%s\n' "${times[@]}" | sort -n | sed -n "$((RUNS / 2 + 1))p")
+    for ((at = 0; at < RUNS; at++)); do [ "${times[at]}" != "$median" ] || break; done
     printf '%-44s %6d ms  %3s compiles  (runs: %s)\n' "$label" "$median" "$compiles" "${times[*]}"
+    printf '    the median run: %s\n' "${phases[at]}"
 }
 
 # warm MODULE [OPTIONS...]: the cache every measurement of MODULE starts from.
