@@ -219,6 +219,8 @@ static void what_it_cannot_be_sure_of_declines(void **state)
         MODULE_HEAD "stray;\n" ENTRY("a", "data[0] = 1;"),
         MODULE_HEAD ENTRY("b", "data[0] = 1;"), /* no entry 'a' */
         MODULE_HEAD "+ 1;\n" ENTRY("a", "data[0] = 1;"),
+        /* a macro's use, its expansion unseen, run into the next definition */
+        MODULE_HEAD "MAKE_HELPER(twice)\n" ENTRY("a", "data[0] = twice(1.0);"),
     };
     for (size_t i = 0; i < sizeof declined / sizeof *declined; i++) {
         char *k = key_of(declined[i], "a", NULL);

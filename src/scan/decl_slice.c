@@ -352,6 +352,20 @@ static decl classify(slicer *sl, size_t first, size_t end, size_t brace)
     }
     if (paren == end || paren == first)
         return d;
+    /* One parameter list only: "M(x) void f() {" is a macro's use before a function (its
+       expansion unseen), which this reading cannot name. */
+    int level = 0;
+    for (size_t i = paren; i < brace; i++) {
+        if (punct(sl, i, '(') || punct(sl, i, '[')) {
+            if (!level && i != paren && punct(sl, i, '(')) {
+                sl->declined = true;
+                return d;
+            }
+            level++;
+        } else if (punct(sl, i, ')') || punct(sl, i, ']')) {
+            level--;
+        }
+    }
     /* A function definition: its name stands before the '(' (or before its generic
        parameters' '<' ... '>'). */
     size_t name = paren - 1;
