@@ -50,7 +50,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-#include <time.h>
 
 #include "core/alloc.h"
 #include "driver/build_internal.h"
@@ -146,31 +145,6 @@ static const stage stages[] = {
 static bool interrupted(const build *b)
 {
     return b->desc->cancel && *b->desc->cancel;
-}
-
-double build_now(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
-}
-
-void build_time_add(build *b, dgpb_build_phase phase, double since)
-{
-    double spent = build_now() - since;
-    b->result->phase_seconds[phase] += spent;
-    b->claimed += spent;
-}
-
-static const char *const phase_names[] = {
-#define DGPB_PHASE_NAME(ID, name, what) [DGPB_PHASE_##ID] = name,
-    DGPB_BUILD_PHASES(DGPB_PHASE_NAME)
-#undef DGPB_PHASE_NAME
-};
-
-const char *dgpb_build_phase_name(uint32_t phase)
-{
-    return phase < DGPB_PHASE_COUNT ? phase_names[phase] : NULL;
 }
 
 /* Runs stages [first, last) of the table on b, as dgpb_build() does; each stage's time, but

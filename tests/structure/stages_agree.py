@@ -26,7 +26,7 @@ def main():
     if not table:
         print("src/driver/build.c: no stage table (static const stage stages[])")
         return 1
-    rows = re.findall(r"\{build_(\w+), \w+\},\s*/\* (\d+)\. (\w+) \*/", table.group(1))
+    rows = re.findall(r"\{build_(\w+), \w+(?:, \w+)?\},\s*/\* (\d+)\. (\w+) \*/", table.group(1))
     lists = {
         "the stage table of src/driver/build.c": [r[0] for r in rows],
         "its rows' comments": [r[2] for r in rows],
