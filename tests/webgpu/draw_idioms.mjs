@@ -37,10 +37,11 @@
 
 import fs from 'node:fs';
 import path from 'node:path';
-import { fileURLToPath, pathToFileURL } from 'node:url';
+import { fileURLToPath } from 'node:url';
 import {
   readBundle, verifyBlob, findTarget, findEntry, bindGroupLayoutDescriptors, KIND, KIND_NAMES, FLAG,
 } from '../../js/dgpb-reader/index.mjs';
+import { openDevice } from './dawn_device.mjs';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const webgpuPath = path.join(here, 'node_modules', 'webgpu', 'index.js');
@@ -55,17 +56,7 @@ if (!bundleDir) {
   console.log('usage: node draw_idioms.mjs [--tamper] BUNDLE_DIR');
   process.exit(2);
 }
-const { create, globals } = await import(pathToFileURL(webgpuPath).href);
-Object.assign(globalThis, globals);
-
-const gpu = create([]); // keep it: Dawn stops processing once it is collected
-const adapter = await gpu.requestAdapter();
-if (!adapter) {
-  console.log('FAIL: no WebGPU adapter: Dawn needs a Vulkan driver it accepts; install lavapipe, ' +
-    'mesa-vulkan-drivers from bookworm-backports (tools/setup.sh)');
-  process.exit(1);
-}
-const device = await adapter.requestDevice();
+const { adapter, device } = await openDevice(webgpuPath);
 const info = adapter.info ?? {};
 console.log(`adapter: ${info.vendor ?? ''} ${info.device ?? ''} ${info.description ?? ''}`);
 

@@ -41,6 +41,7 @@ import {
   readBundle, verifyBlob, findTarget, bindGroupLayoutDescriptors, webgpuRequirements,
   PIPELINE_CONSTANT_SPACE,
 } from '../../js/dgpb-reader/index.mjs';
+import { openDevice } from './dawn_device.mjs';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const webgpuPath = path.join(here, 'node_modules', 'webgpu', 'index.js');
@@ -57,19 +58,9 @@ if (!folders.length) {
   console.log('usage: node wgsl_modules.mjs [--tamper] FOLDER...');
   process.exit(2);
 }
-const { create, globals } = await import(pathToFileURL(webgpuPath).href);
 const { WgslReflect } = await import(pathToFileURL(reflectPath).href);
-Object.assign(globalThis, globals);
-
-const gpu = create([]); // keep it: Dawn stops processing once it is collected
-const adapter = await gpu.requestAdapter();
-if (!adapter) {
-  console.log('FAIL: no WebGPU adapter: Dawn needs a Vulkan driver it accepts; install lavapipe, ' +
-    'mesa-vulkan-drivers from bookworm-backports (tools/setup.sh)');
-  process.exit(1);
-}
-const wanted = ['subgroups', 'shader-f16', 'texture-formats-tier1', 'texture-formats-tier2'].filter((f) => adapter.features.has(f));
-const device = await adapter.requestDevice({ requiredFeatures: wanted });
+const { adapter, device, features: wanted } = await openDevice(webgpuPath,
+  ['subgroups', 'shader-f16', 'texture-formats-tier1', 'texture-formats-tier2']);
 const info = adapter.info ?? {};
 console.log(`adapter: ${info.vendor ?? ''} ${info.device ?? ''} ${info.description ?? ''}; features: ${wanted.join(', ') || 'none'}`);
 
