@@ -61,4 +61,11 @@ step "a #define" 68 -DSCALE=2.0
 step "debug information" 68 -DSCALE=2.0 -g
 sed -i '1a // Another comment.' "$module"
 step "a comment, with debug information" 68 -DSCALE=2.0 -g
+# A file the module includes says __LINE__: a macro of it may expand in the module, whose
+# lines a comment moves, so the module's text keys its compiles as it is.
+printf '#define HERE float(__LINE__)\n' >"$tmp/lines.slangh"
+sed -i '1i #include "lines.slangh"' "$module"
+step "an include that says __LINE__" 68 -DSCALE=2.0
+sed -i '2a // A comment, after the include.' "$module"
+step "a comment, with that include" 66 -DSCALE=2.0
 exit $fail

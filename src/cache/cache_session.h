@@ -168,6 +168,9 @@ typedef struct cache_session {
     size_t hash_index_cap;
     bool full_sha_ready;
     uint8_t full_sha[DGPB_CACHE_KEY_SIZE]; /* the whole module's text */
+    bool lines_matter; /* set by the build: a file the module includes says __LINE__, so the
+                          module's lines may reach the code; its key text is never
+                          normalised (cache_module_key) */
     dgpb_bytebuf warnings; /* every warning reported, NUL-separated, for the build's entry */
 } cache_session;
 

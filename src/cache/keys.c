@@ -26,7 +26,7 @@ bool cache_module_key(cache_session *s, const char *source, size_t len, const ch
     if (!defined)
         return false;
     size_t count = 0;
-    bool reduced = true, lines_matter = false;
+    bool reduced = true, lines_matter = s->lines_matter;
     const char *entry = NULL;
     for (size_t i = 0; i < argc; i++) {
         if (!strncmp(argv[i], "-D", 2) && argv[i][2]) {

@@ -19,14 +19,13 @@
 #include "dgpb/fileio.h"
 #include "driver/build_internal.h"
 
-/* Whether text names a DREAM_TARGET_ macro (in a comment too: a probe too many is harmless). */
-static bool names_target_macro(const char *text, size_t len)
+/* Whether text holds `word` (in a comment too: the answer only ever makes more work). */
+static bool says(const char *text, size_t len, const char *word)
 {
-    static const char macro[] = "DREAM_TARGET_";
-    size_t m = sizeof macro - 1;
+    size_t m = strlen(word);
     const char *p = text, *end = text + len;
-    while ((size_t)(end - p) >= m && (p = memchr(p, 'D', (size_t)(end - p) - m + 1))) {
-        if (!memcmp(p, macro, m))
+    while ((size_t)(end - p) >= m && (p = memchr(p, *word, (size_t)(end - p) - m + 1))) {
+        if (!memcmp(p, word, m))
             return true;
         p++;
     }
@@ -37,13 +36,15 @@ static bool names_target_macro(const char *text, size_t len)
  * Whether the module, or a file its discovery read, names a DREAM_TARGET_
  * macro: then an entry's parameters and its uses of them may differ between
  * targets, and the spirv target's SPIR-V cannot say which rows another
- * target's code has or writes. A file that cannot be read says nothing here:
- * its compile reports it.
+ * target's code has or writes. And whether a file it includes says
+ * __LINE__ (a macro of it may expand in the module, where an edit moves the
+ * lines): then the compiles' keys hold the module's text as it is. A file
+ * that cannot be read says nothing here: its compile reports it.
  */
-static int find_target_guards(build *b)
+static int scan_included_text(build *b)
 {
-    b->target_guarded = b->source && names_target_macro(b->source, b->source_len);
-    for (size_t i = 0; i < b->dep_count && !b->target_guarded; i++) {
+    b->target_guarded = b->source && says(b->source, b->source_len, "DREAM_TARGET_");
+    for (size_t i = 0; i < b->dep_count; i++) {
         uint8_t *text = NULL;
         size_t size = 0;
         int rc = dgpb_file_read(b->deps[i], BUILD_MAX_SOURCE, &text, &size, NULL);
@@ -51,7 +52,10 @@ static int find_target_guards(build *b)
             build_report(b, DGPB_SEV_ERROR, rc, "out of memory");
             return rc;
         }
-        b->target_guarded = !rc && names_target_macro((const char *)text, size);
+        if (!rc) {
+            b->target_guarded |= says((const char *)text, size, "DREAM_TARGET_");
+            b->cache.lines_matter |= says((const char *)text, size, "__LINE__");
+        }
         dgpb_free(text);
     }
     return DGPB_OK;
@@ -319,7 +323,7 @@ int build_compile(build *b)
     assert(b && b->desc && b->entry_count > 0 && b->group_count > 0);
     assert(!b->units && !b->errors);
     job_list list = {0};
-    int rc = find_target_guards(b);
+    int rc = scan_included_text(b);
     if (!rc)
         rc = plan_jobs(b, &list);
     dgpb_compile_job *jobs = rc ? NULL : mem_calloc(list.count, sizeof *jobs);
