@@ -628,7 +628,9 @@ traversal)
     same t ref || fail "the bundle differs with traversing action entries"
     one_warning t
     verify_local t
-    # The manifests: the store filled again, then every manifest rewritten.
+    # The manifests: the store filled again, then every manifest rewritten. A compile's
+    # manifest lists the files the module includes and imports (the module's own text is in
+    # its key), so the test's module includes and imports some.
     if [ "$store" = http ]; then rm -rf "${NGINX_ROOT:?}"/*; else rcli FLUSHALL >/dev/null; fi
     B a2 a2 --cache-remote "$URL"
     j=$(tamper manifest)
