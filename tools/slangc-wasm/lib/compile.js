@@ -198,6 +198,45 @@ function loadImports(slang, session, prep, ctx, job) {
   }
 }
 
+/*
+ * Checked modules kept for the next job (a --serve worker compiles many
+ * entries of one module): the session, the module and the modules it
+ * imports, loaded and checked once per target and text, so that each job of
+ * the same module links and generates its entries' code without parsing and
+ * checking the module again. Keyed by the target, the module's path and the
+ * prepared texts of the module and of everything it imports (less the -D
+ * lines of macros a text never names: a discovery and the entries' compiles
+ * of a plain module share one), so an edit anywhere is another key. A kept
+ * session belongs to the instance that made it; a new instance drops them.
+ */
+const checkedModules = new Map();
+const CHECKED_MAX = 4;
+
+/* The prepared texts of the modules `prep` imports, depth first, as loadImports loads them. */
+function importTexts(prep, ctx, seen = new Set()) {
+  const out = [];
+  for (const imp of prep.imports) {
+    const file = resolveImport(imp, ctx.includeDirs);
+    if (file === null) continue;
+    const real = fs.realpathSync(file);
+    if (seen.has(real)) continue;
+    seen.add(real);
+    const sub = prepareModule(file, ctx);
+    out.push(...importTexts(sub, ctx, seen), `${imp.key}\0${file}\0${probeKey(sub.source)}`);
+  }
+  return out;
+}
+
+function dropChecked(entry) {
+  for (const h of [...entry.handles].reverse()) {
+    try {
+      h.delete();
+    } catch {
+      // the instance is being dropped: its heap goes with it
+    }
+  }
+}
+
 function findEntries(slang, mod, opts, job) {
   const eps = [];
   if (opts.entries.length === 0) {
@@ -261,18 +300,35 @@ async function compile(opts, serve) {
     imported: [],
     stage: 'creating a session',
   };
-  const session = slang.globalSession.createSession(slang.targets[target.slang]);
+  job.stage = 'reading the module';
+  const prep = prepareModule(opts.input, ctx);
+  const key = [opts.target, opts.input, probeKey(prep.source), ...importTexts(prep, ctx)].join('\0\0');
+  let kept = checkedModules.get(key);
+  if (kept && kept.instance !== slang) {
+    checkedModules.delete(key);
+    kept = undefined;
+  }
+  const session = kept ? kept.session : slang.globalSession.createSession(slang.targets[target.slang]);
   if (!session) throw slangFailure(slang.module, `cannot create a session for '${opts.target}'`);
+  let keep = null; // what this job loaded and checked, kept for the next one
   try {
-    job.stage = 'reading the module';
-    const prep = prepareModule(opts.input, ctx);
-    job.visiting.add(fs.realpathSync(opts.input));
-    job.stage = 'loading the imported modules';
-    loadImports(slang, session, prep, ctx, job);
-    job.stage = 'checking the module';
-    const mod = session.loadModuleFromSource(prep.source, moduleName(opts.input), opts.input);
-    if (!mod) throw slangFailure(slang.module, `cannot load module '${opts.input}'`);
-    job.handles.push(mod);
+    let mod;
+    if (kept) {
+      checkedModules.delete(key); // most recently used last
+      checkedModules.set(key, kept);
+      mod = kept.mod;
+      job.imported = kept.imported;
+      job.deps.push(...kept.deps);
+    } else {
+      job.visiting.add(fs.realpathSync(opts.input));
+      job.stage = 'loading the imported modules';
+      loadImports(slang, session, prep, ctx, job);
+      job.stage = 'checking the module';
+      mod = session.loadModuleFromSource(prep.source, moduleName(opts.input), opts.input);
+      if (!mod) throw slangFailure(slang.module, `cannot load module '${opts.input}'`);
+      job.handles.push(mod);
+      keep = { instance: slang, session, mod, imported: job.imported, deps: [...job.deps] };
+    }
 
     job.stage = 'finding the entry points';
     const eps = findEntries(slang, mod, opts, job);
@@ -366,6 +422,7 @@ async function compile(opts, serve) {
     }
     return { stdout, outputs: files.map((f) => f.path), warnings };
   } catch (e) {
+    job.failed = true; // nothing of a failed job is kept
     // The exception's text is read while the instance that threw it is loaded.
     if (ours(e)) throw e;
     throw new WasmFailure(job.stage, exceptionMessage(e), cleanDiagnostics(lastError(slang.module)));
@@ -373,14 +430,32 @@ async function compile(opts, serve) {
     // Every handle the job created is deleted; a failure here means the
     // wasm's heap is damaged, so the next job starts from a fresh instance.
     let broken = false;
-    for (const h of [...job.handles.reverse(), session]) {
+    if (keep && !job.broken && !job.failed) {
+      // The session, the module and its imports stay for the next job of this text: only
+      // what was made after them (entry points, the program, probes) goes.
+      const loaded = job.handles.indexOf(keep.mod) + 1;
+      keep.handles = [session, ...job.handles.slice(0, loaded)];
+      job.handles = job.handles.slice(loaded);
+      checkedModules.set(key, keep);
+      if (checkedModules.size > CHECKED_MAX) {
+        const [oldest, entry] = checkedModules.entries().next().value;
+        checkedModules.delete(oldest);
+        dropChecked(entry);
+      }
+    }
+    const owned = kept || checkedModules.get(key) === keep ? [] : [session];
+    for (const h of [...job.handles.reverse(), ...owned]) {
       try {
         h.delete();
       } catch {
         broken = true;
       }
     }
-    if (broken || job.broken) discard();
+    if (broken || job.broken) {
+      for (const entry of checkedModules.values()) dropChecked(entry);
+      checkedModules.clear();
+      discard();
+    }
   }
 }
 
