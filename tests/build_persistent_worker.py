@@ -211,11 +211,13 @@ def main():
                 fail(f"{name}: exit {status}, standard output {out!r}, standard error {err!r}")
         print("ok: input that is not a stream of JSON objects: exit 2, a message, no answer")
 
-        write("many.slang", module([f"k{i}" for i in range(120)], 4.0))
+        # 240 entries: a build of several seconds, even on workers that check the module once
+        # and link each entry (docs/slangc-wasm.md, "--serve"); the signal comes well inside it.
+        write("many.slang", module([f"k{i}" for i in range(240)], 4.0))
         w = Worker(work)
         w.p.stdin.write(b'{"arguments": ["-o", "m", "many.slang"]}\n')
         w.p.stdin.flush()
-        time.sleep(2)
+        time.sleep(0.7)
         w.p.send_signal(signal.SIGTERM)
         status, out, err = w.finish()
         if status != -signal.SIGTERM or out or os.path.exists(os.path.join(work, "m", "many.dgpb")):
