@@ -244,6 +244,8 @@ typedef struct build {
        folder (each file would cost a create and an unlink): build_hold_output. */
     struct held_output *held;
     size_t held_count, held_cap;
+    size_t *held_index; /* open addressing over held by path: slot = output + 1 (the latest) */
+    size_t held_index_cap;
     dgpb_platform platform;
     uint32_t targets; /* bit per dgpb_target_id selected */
     entry *entries;   /* in declaration order */
