@@ -42,7 +42,7 @@ measure() {
         t1=$(date +%s%N)
         times+=($(((t1 - t0) / 1000000)))
         compiles=$(sed -n 's/.*; \([0-9]*\) compiles.*/\1/p' <<<"$out")
-        phases+=("$(sed -n 's/.*timings of [^:]*: \(.*\);.*/\1/p' <<<"$out")")
+        phases+=("$(sed -n 's/.*timings of [^:]*: \([^;]*\);.*/\1/p' <<<"$out")")
     done
     local median at
     median=$(printf '%s\n' "${times[@]}" | sort -n | sed -n "$((RUNS / 2 + 1))p")

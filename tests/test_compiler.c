@@ -523,9 +523,9 @@ static void a_native_compiler_that_cannot_run_fails_the_batch(void **state)
     assert_non_null(c);
     assert_int_equal(chmod(at("opt/vanishing"), 0644), 0);
     const char *args[] = {"k.slang"};
-    dgpb_compile_job jobs[3] = {{args, 1, 0, NULL, NULL, false, NULL},
-                                {args, 1, 0, NULL, NULL, false, NULL},
-                                {args, 1, 0, NULL, NULL, false, NULL}};
+    dgpb_compile_job jobs[3] = {{.args = args, .arg_count = 1},
+                                {.args = args, .arg_count = 1},
+                                {.args = args, .arg_count = 1}};
     assert_int_equal(dgpb_compiler_run(c, jobs, 3, 2, &d), DGPB_ERR_TOOL);
     assert_non_null(strstr(d.message, "vanishing"));
     for (int i = 0; i < 3; i++) {
@@ -695,9 +695,9 @@ static void a_serve_worker_that_dies_fails_its_job_and_the_batch(void **state)
     (void)state;
     dgpb_compiler *c = create_fake_embedded("dies");
     const char *a[] = {"k.slang", "-target", "spirv", "-entry", "k"};
-    dgpb_compile_job jobs[3] = {{a, 5, 0, NULL, NULL, false, NULL},
-                                {a, 5, 0, NULL, NULL, false, NULL},
-                                {a, 5, 0, NULL, NULL, false, NULL}};
+    dgpb_compile_job jobs[3] = {{.args = a, .arg_count = 5},
+                                {.args = a, .arg_count = 5},
+                                {.args = a, .arg_count = 5}};
     dgpb_diag d;
     dgpb_diag_clear(&d);
     assert_int_equal(dgpb_compiler_run(c, jobs, 3, 1, &d), DGPB_ERR_TOOL);
@@ -755,10 +755,10 @@ static int create_and_run(const char *option, const char *const *embedded, long 
     snprintf(out, sizeof out, "%s/out/fault.spv", dir);
     const char *ok[] = {in_ok, "-o", out, "0"};
     const char *bad[] = {in_bad, "-o", out, "0"};
-    dgpb_compile_job jobs[4] = {{ok, 4, 0, NULL, NULL, false, NULL},
-                                {bad, 4, 0, NULL, NULL, false, NULL},
-                                {ok, 4, 0, NULL, NULL, false, NULL},
-                                {ok, 4, 0, NULL, NULL, false, NULL}};
+    dgpb_compile_job jobs[4] = {{.args = ok, .arg_count = 4},
+                                {.args = bad, .arg_count = 4},
+                                {.args = ok, .arg_count = 4},
+                                {.args = ok, .arg_count = 4}};
     fake_env env = {NULL, NULL, NULL};
     dgpb_compiler_desc desc = {.path = option,
                                .embedded = embedded,

@@ -244,6 +244,8 @@ typedef struct dgpb_build_result {
     uint32_t target_count;
     uint32_t entry_count;   /* distinct entries */
     uint32_t compile_count; /* compiler runs, discovery and probes included */
+    uint32_t checked_count; /* of those, compiles whose code came from a module a native
+                               worker had checked for another job (one parse per module) */
     uint32_t blob_count;    /* distinct code blobs stored (dgpb_write_stats.code_blob_count) */
     bool cached;            /* written from the cache: no compile ran */
     bool library_module;    /* a library module: nothing written (desc.library_modules) */

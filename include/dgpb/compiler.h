@@ -266,6 +266,17 @@ typedef struct dgpb_compile_job {
                                   (DGPB_COMPILER_NATIVE_WORKERS), and only when they can:
                                   elsewhere, or when recording fails, no file is written there
                                   (NULL: none; borrowed) */
+    /* One parse per module (native workers only; elsewhere ignored): `keep` asks the worker
+       to keep the module this compile checked; `checked_as` (checked_as_count strings,
+       borrowed) names the arguments of a compile that checked the same module, whose kept
+       module the worker may generate this job's code from instead of parsing the module
+       again. The caller promises that the two compile the same text with the same options
+       (docs/layout.md, "One parse per module"); the worker uses a kept module only when the
+       files it read are unchanged, and only for an answer without diagnostics. */
+    bool keep;
+    const char *const *checked_as;
+    size_t checked_as_count;
+    bool checked; /* set by the run: its code came from a module a worker kept */
 } dgpb_compile_job;
 
 /*

@@ -217,8 +217,9 @@ static void worker_failed(compile_pool *c, worker *w, dgpb_compile_job *jobs, bo
  */
 static int send_job(worker *w, const dgpb_compile_job *job, size_t i, bool native, dgpb_diag *diag)
 {
+    worker_share share = {job->keep, job->checked_as, job->checked_as_count};
     char *line = worker_job_line(job->args, job->arg_count, job->layout,
-                                 native ? job->layout_output : NULL, NULL);
+                                 native ? job->layout_output : NULL, NULL, native ? &share : NULL);
     if (!line)
         return dgpb_diag_set(diag, DGPB_ERR_NOMEM, -1, "out of memory");
     int rc = worker_send_line(w, line, diag);
@@ -249,7 +250,8 @@ static bool read_answers(compile_pool *c, worker *w, dgpb_compile_job *jobs, siz
         int rc = DGPB_ERR_CORRUPT;
         if (w->job != WORKER_NO_JOB) {
             dgpb_compile_job *job = &jobs[w->job];
-            rc = worker_parse_answer(line, len, &job->status, &job->diagnostics, &job->output);
+            rc = worker_parse_answer(line, len, &job->status, &job->diagnostics, &job->output,
+                                     &job->checked);
         }
         if (rc == DGPB_ERR_CORRUPT) {
             char what[300];

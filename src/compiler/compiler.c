@@ -125,6 +125,8 @@ static void probe_workers(dgpb_compiler *c)
     if (!c->probe_pending)
         return;
     c->probe_pending = false;
+    if (c->service && c->offload->probe_known && c->offload->probe_known(c->service))
+        return;
     const char *argv[8];
     size_t n = 0;
     for (size_t i = 0; c->serve_argv[i]; i++)
@@ -150,6 +152,8 @@ static void probe_workers(dgpb_compiler *c)
         c->mode = DGPB_COMPILER_PROCESSES;
         c->pool.serve_argv = NULL;
         c->pool.native_serve = false;
+    } else if (c->service && c->offload->probe_passed) {
+        c->offload->probe_passed(c->service);
     }
     process_clear(&p);
 }

@@ -56,6 +56,12 @@ struct dgpb_compile_offload {
                dgpb_diag *why);
     void (*query)(void *client, dgpb_service_info *info);
     void (*info)(const void *client, dgpb_service_info *info);
+    /* Whether the recorder's `--version` probe passed before for this service's identity
+       (which covers the recorder, the library and this process's environment), and saying
+       that it did: a build that runs a module in some tens of milliseconds need not start a
+       process each time to learn it again (service_client_probe_known). */
+    bool (*probe_known)(const void *client);
+    void (*probe_passed)(const void *client);
 };
 
 #endif

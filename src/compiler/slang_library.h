@@ -21,6 +21,7 @@
  */
 #define slang_library_session dgpb__slang_library_session
 #define layout_record_compiled dgpb__layout_record_compiled
+#define layout_record_program dgpb__layout_record_program
 
 #include "dgpb/layout_record.h"
 #include "layout/slang_api.h"
@@ -53,5 +54,10 @@ int slang_library_session(dgpb_slang *s, SlangSession **out, dgpb_diag *diag);
  */
 int layout_record_compiled(dgpb_slang *s, SlangCompileRequest *req, const char *const *args,
                            size_t arg_count, uint8_t **out, size_t *size, dgpb_diag *diag);
+
+/* The same for a program's reflection (a linked IComponentType's layout), compiled from
+   `args` (recorder/worker_checked.c). */
+int layout_record_program(dgpb_slang *s, SlangReflection *program, const char *const *args,
+                          size_t arg_count, uint8_t **out, size_t *size, dgpb_diag *diag);
 
 #endif

@@ -178,13 +178,15 @@ static void json_string(dgpb_bytebuf *out, const char *text)
 }
 
 char *worker_job_line(const char *const *args, size_t n, bool layout, const char *layout_output,
-                      const char *cwd)
+                      const char *cwd, const worker_share *share)
 {
     /* Written straight into one buffer: a job of a million arguments is its text, not a node
        per argument. */
     dgpb_bytebuf out = DGPB_BYTEBUF_INIT;
     bool compile = !layout && layout_output;
-    bool object = layout || compile || cwd; /* {"cwd": ..., "layout"|"compile"|"args": [...]} */
+    bool shares = !layout && share && (share->keep || share->checked_as_count);
+    /* {"cwd": ..., "layout"|"compile"|"args": [...]} */
+    bool object = layout || compile || cwd || shares;
     if (object) {
         bytebuf_append(&out, "{", 1);
         if (cwd) {
@@ -205,6 +207,17 @@ char *worker_job_line(const char *const *args, size_t n, bool layout, const char
     if (compile) {
         bytebuf_append(&out, ",\"layout_output\":", 17);
         json_string(&out, layout_output);
+    }
+    if (shares && share->keep)
+        bytebuf_append(&out, ",\"keep\":true", 12);
+    if (shares && share->checked_as_count) {
+        bytebuf_append(&out, ",\"checked_as\":[", 15);
+        for (size_t k = 0; k < share->checked_as_count; k++) {
+            if (k)
+                bytebuf_append(&out, ",", 1);
+            json_string(&out, share->checked_as[k] ? share->checked_as[k] : "");
+        }
+        bytebuf_append(&out, "]", 1);
     }
     if (object)
         bytebuf_append(&out, "}", 1);
@@ -257,16 +270,17 @@ void worker_drop_line(worker *w, size_t len)
 }
 
 int worker_parse_answer(const char *line, size_t len, int *status, char **diagnostics,
-                        char **output)
+                        char **output, bool *checked)
 {
     int rc = DGPB_OK;
     cJSON *root = cJSON_ParseWithLength(line, len);
     const cJSON *st = cJSON_GetObjectItemCaseSensitive(root, "status");
     const cJSON *d = cJSON_GetObjectItemCaseSensitive(root, "diagnostics");
     const cJSON *out = cJSON_GetObjectItemCaseSensitive(root, "stdout");
+    const cJSON *ch = cJSON_GetObjectItemCaseSensitive(root, "checked");
     if (!cJSON_IsObject(root) || !cJSON_IsNumber(st) || !cJSON_IsString(d) ||
-        (out && !cJSON_IsString(out)) || st->valuedouble < 0 || st->valuedouble > 255 ||
-        st->valuedouble != (double)(int)st->valuedouble) {
+        (out && !cJSON_IsString(out)) || (ch && !cJSON_IsBool(ch)) || st->valuedouble < 0 ||
+        st->valuedouble > 255 || st->valuedouble != (double)(int)st->valuedouble) {
         rc = DGPB_ERR_CORRUPT;
         goto done;
     }
@@ -281,6 +295,8 @@ int worker_parse_answer(const char *line, size_t len, int *status, char **diagno
     *status = st->valueint;
     *diagnostics = dd;
     *output = oo;
+    if (checked)
+        *checked = cJSON_IsTrue(ch);
 done:
     cJSON_Delete(root);
     return rc;

@@ -94,10 +94,18 @@ void worker_free(worker *w);
  * layout job; {"compile": [...], "layout_output": F} for a compile that
  * records its program's layout into F too (`layout_output`, native workers
  * only); with `cwd`, an object {"cwd": CWD, "args"|"layout"|"compile": ...}
- * that the worker runs in that folder. NULL when out of memory.
+ * that the worker runs in that folder; with `share` (native workers only), the
+ * object's "keep": true and "checked_as": [...] (recorder/worker_checked.h).
+ * NULL when out of memory.
  */
+typedef struct worker_share {
+    bool keep;
+    const char *const *checked_as;
+    size_t checked_as_count;
+} worker_share;
+
 char *worker_job_line(const char *const *args, size_t n, bool layout, const char *layout_output,
-                      const char *cwd);
+                      const char *cwd, const worker_share *share);
 
 /* Writes one job line (without its newline) to an idle worker and its newline. */
 int worker_send_line(worker *w, const char *line, dgpb_diag *diag);
@@ -126,11 +134,12 @@ void worker_err_tail(const worker *w, const char **text, int *len);
 
 /*
  * Reads one answer line: *status, and new strings *diagnostics and *output
- * ("" when the answer has no "stdout"). DGPB_ERR_CORRUPT when the line is
- * not an answer, DGPB_ERR_NOMEM; nothing set then.
+ * ("" when the answer has no "stdout"); *checked (when not NULL): the compile
+ * came from a module the worker kept ("checked": true). DGPB_ERR_CORRUPT when
+ * the line is not an answer, DGPB_ERR_NOMEM; nothing set then.
  */
 int worker_parse_answer(const char *line, size_t len, int *status, char **diagnostics,
-                        char **output);
+                        char **output, bool *checked);
 
 /*
  * " while compiling entry 'e' for target 't' (job n, module 'm')" for job

@@ -109,6 +109,14 @@ static void finish(build *b)
     group_symbols_free(b->symbols, b->symbol_count);
     dgpb_free(b->source);
     dgpb_free(b->wrapper);
+    for (int t = 0; t < DGPB_TARGET_COUNT; t++) {
+        for (size_t i = 0; b->checked[t] && i < b->checked_count[t]; i++)
+            dgpb_free(b->checked[t][i]);
+        dgpb_free(b->checked[t]);
+        for (size_t i = 0; b->checked_code[t] && i < b->checked_code_count[t]; i++)
+            dgpb_free(b->checked_code[t][i]);
+        dgpb_free(b->checked_code[t]);
+    }
     for (size_t i = 0; b->define_args && i < b->desc->define_count; i++)
         dgpb_free(b->define_args[i]);
     dgpb_free(b->define_args);

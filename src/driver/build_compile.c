@@ -38,12 +38,16 @@ static bool says(const char *text, size_t len, const char *word)
  * targets, and the spirv target's SPIR-V cannot say which rows another
  * target's code has or writes. And whether a file it includes says
  * __LINE__ (a macro of it may expand in the module, where an edit moves the
- * lines): then the compiles' keys hold the module's text as it is. A file
- * that cannot be read says nothing here: its compile reports it.
+ * lines): then the compiles' keys hold the module's text as it is. And
+ * whether any of them names a group macro (DREAM_SHADER...): then an entry's
+ * compile, which defines its group's macro only, may read another text than
+ * the discovery, which defines them all (build_share_checked). A file that
+ * cannot be read says nothing here: its compile reports it.
  */
 static int scan_included_text(build *b)
 {
     b->target_guarded = b->source && says(b->source, b->source_len, "DREAM_TARGET_");
+    b->names_groups = b->source && says(b->source, b->source_len, "DREAM_SHADER");
     for (size_t i = 0; i < b->dep_count; i++) {
         uint8_t *text = NULL;
         size_t size = 0;
@@ -54,6 +58,7 @@ static int scan_included_text(build *b)
         }
         if (!rc) {
             b->target_guarded |= says((const char *)text, size, "DREAM_TARGET_");
+            b->names_groups |= says((const char *)text, size, "DREAM_SHADER");
             b->cache.lines_matter |= says((const char *)text, size, "__LINE__");
         }
         dgpb_free(text);

@@ -646,8 +646,11 @@ static int run_discoveries(build *b, job_list *list, dgpb_reflection **r)
     if (!rc && b->errors)
         rc = build_failure_rc(b);
     for (size_t i = 0; i < list->count && !rc; i++) {
-        rc = build_read_reflection(b, list->info[i].json, (dgpb_target_id)list->info[i].target,
-                                   NULL, &r[i], NULL, NULL);
+        rc = build_keep_checked(b, &list->info[i]);
+        if (!rc)
+            rc = build_read_reflection(b, list->info[i].json,
+                                       (dgpb_target_id)list->info[i].target, NULL, &r[i], NULL,
+                                       NULL);
         if (!rc)
             rc = stages_from_code(b, &list->info[i], r[i]);
     }

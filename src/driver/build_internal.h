@@ -92,6 +92,7 @@
 #define build_held_free dgpb__build_held_free
 #define build_time_add dgpb__build_time_add
 #define build_run_jobs dgpb__build_run_jobs
+#define build_keep_checked dgpb__build_keep_checked
 #define build_slang_target dgpb__build_slang_target
 #define build_write_outputs dgpb__build_write_outputs
 
@@ -197,6 +198,10 @@ typedef struct job_info {
     size_t dep_count;
     bool deps_known;                  /* deps come from a depfile the compiler wrote */
     bool keyed;                       /* key is its cache manifest's key */
+    bool keep;                        /* the worker keeps the module it checks (a discovery) */
+    const char *const *checked_as;    /* a discovery's arguments whose kept module this
+                                         compile may come from (b->checked; NULL: none) */
+    size_t checked_as_count;
     uint8_t key[DGPB_CACHE_KEY_SIZE]; /* (build_cache.c) */
 } job_info;
 
@@ -239,6 +244,18 @@ typedef struct build {
        differ between targets beyond the format: every target's SPIR-V analysis comes from a
        probe compiled with that target's defines (build_compile.c). */
     bool target_guarded;
+    /* The arguments of each target's discovery, kept by a native worker with the module it
+       checked: the compiles of a module whose text names no group macro (their defines and
+       the discovery's then make the same text) are sent with them, so that the worker
+       generates their code from that module instead of parsing it again (build_jobs.c,
+       docs/layout.md "One parse per module"). NULL: none. */
+    char **checked[DGPB_TARGET_COUNT];
+    size_t checked_count[DGPB_TARGET_COUNT];
+    /* For a target whose discovery compiles to another Slang target (wgsl's SPIR-V), the
+       arguments of its first entry's compile, which the worker keeps for the others. */
+    char **checked_code[DGPB_TARGET_COUNT];
+    size_t checked_code_count[DGPB_TARGET_COUNT];
+    bool names_groups; /* the module or a file it includes says DREAM_SHADER (build_compile.c) */
     double claimed; /* seconds of the running stage that build_time_add gave to a sub-phase */
     /* Outputs a cached result gave, kept in memory instead of written to the intermediate
        folder (each file would cost a create and an unlink): build_hold_output. */
@@ -380,6 +397,10 @@ int build_add_discovery(build *b, job_list *list, int target, bool code);
  * the caller with dgpb_compile_jobs_clear).
  */
 int build_run_jobs(build *b, job_list *list, dgpb_compile_job *jobs);
+
+/* Keeps a copy of a discovery's arguments (b->checked) when a worker was asked to keep the
+   module it checked (job_info.keep). DGPB_ERR_NOMEM. */
+int build_keep_checked(build *b, const job_info *discovery);
 
 /* Sets *entry_name and *target_name to the names of job `job` of a batch, for progress reports. */
 typedef void (*build_job_name_fn)(void *ctx, size_t job, const char **entry_name,

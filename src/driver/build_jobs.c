@@ -204,14 +204,70 @@ nomem:
     return DGPB_ERR_NOMEM;
 }
 
+/* A copy of `n` arguments; NULL: no memory. */
+static char **copy_args(char *const *argv, size_t n)
+{
+    char **copy = mem_calloc(n ? n : 1, sizeof *copy);
+    for (size_t i = 0; copy && i < n; i++)
+        if (!(copy[i] = mem_strdup(argv[i]))) {
+            for (size_t k = 0; k < i; k++)
+                dgpb_free(copy[k]);
+            dgpb_free(copy);
+            copy = NULL;
+        }
+    return copy;
+}
+
 int build_add_job(build *b, job_list *list, enum job_role role, int target, size_t entry_index)
 {
-    return add_job(b, list, role, target, entry_index, true);
+    int rc = add_job(b, list, role, target, entry_index, true);
+    /* One parse per module (docs/layout.md): an entry's code from the module its target's
+       discovery checked, when the two read the same text: the module names no group macro,
+       so the one group macro the compile defines and the discovery's all of them change
+       nothing. Not with debug information, whose code names the file compiled and its
+       command line. The worker checks the rest (the options, the files read). */
+    job_info *j = rc ? NULL : &list->info[list->count - 1];
+    if (!j || role != ROLE_CODE || !b->checked[target] || b->names_groups ||
+        b->desc->debug_info != DGPB_DEBUG_INFO_NONE)
+        return rc;
+    if (!strcmp(build_slang_target(target, ROLE_DISCOVER), build_slang_target(target, role))) {
+        j->checked_as = (const char *const *)b->checked[target];
+        j->checked_as_count = b->checked_count[target];
+    } else if (!b->checked_code[target]) {
+        /* The discovery's module was checked for another Slang target, whose code the
+           worker cannot give: the first entry's compile is kept for the others. */
+        if (!(b->checked_code[target] = copy_args(j->argv, j->argc)))
+            return DGPB_ERR_NOMEM;
+        b->checked_code_count[target] = j->argc;
+        j->keep = true;
+    } else {
+        j->checked_as = (const char *const *)b->checked_code[target];
+        j->checked_as_count = b->checked_code_count[target];
+    }
+    return rc;
 }
 
 int build_add_discovery(build *b, job_list *list, int target, bool code)
 {
-    return add_job(b, list, ROLE_DISCOVER, target, 0, code);
+    int rc = add_job(b, list, ROLE_DISCOVER, target, 0, code);
+    /* A native worker keeps the module a discovery without code checked, for the compiles */
+    if (!rc && !code && b->desc->debug_info == DGPB_DEBUG_INFO_NONE &&
+        dgpb_compiler_mode_of(b->desc->compiler, NULL) == DGPB_COMPILER_NATIVE_WORKERS)
+        list->info[list->count - 1].keep = true;
+    return rc;
+}
+
+int build_keep_checked(build *b, const job_info *discovery)
+{
+    int t = discovery->target;
+    if (!discovery->keep || b->checked[t])
+        return DGPB_OK;
+    char **copy = copy_args(discovery->argv, discovery->argc);
+    if (!copy)
+        return DGPB_ERR_NOMEM;
+    b->checked[t] = copy;
+    b->checked_count[t] = discovery->argc;
+    return DGPB_OK;
 }
 
 /* Shell-quotes one argument for a readable command line. */
@@ -302,6 +358,9 @@ int build_run_jobs(build *b, job_list *list, dgpb_compile_job *jobs)
         jobs[i].args = (const char *const *)list->info[i].argv;
         jobs[i].layout_output = list->info[i].layout_out;
         jobs[i].arg_count = list->info[i].argc;
+        jobs[i].keep = list->info[i].keep;
+        jobs[i].checked_as = list->info[i].checked_as;
+        jobs[i].checked_as_count = list->info[i].checked_as_count;
     }
     double since = build_now();
     build_cache_lookup(b, list, jobs, hit);
@@ -325,8 +384,10 @@ int build_run_jobs(build *b, job_list *list, dgpb_compile_job *jobs)
         dgpb_diag_clear(&d);
         b->result->compile_count += (uint32_t)misses.count;
         rc = run_list(b, &misses, run, &d);
-        for (size_t k = 0; k < misses.count; k++)
+        for (size_t k = 0; k < misses.count; k++) {
             jobs[from[k]] = run[k];
+            b->result->checked_count += run[k].checked;
+        }
         if (rc) {
             rc = build_forward(b, &d, "the compiler failed");
             goto done;

@@ -275,7 +275,9 @@ typedef struct dgpb_slang_global_session_desc {
  * search folder; the files a compile read, for the depfile of one that skips
  * code generation; the reflection JSON of a compile, an ISlangBlob whose
  * getBufferPointer and getBufferSize are slots 3 and 4 of its table, release
- * slot 2). A NULL member means the library does not export it.
+ * slot 2; a request's module (an IModule) and session (an ISession), for the
+ * compiles a worker answers from a module it keeps, recorder/worker_checked.h).
+ * A NULL member means the library does not export it.
  */
 #define DGPB_SLANG_OPTIONAL_FUNCTIONS(X)                                                           \
     X(SlangResult, slang_createGlobalSession2,                                                     \
@@ -285,7 +287,11 @@ typedef struct dgpb_slang_global_session_desc {
     X(int, spGetDependencyFileCount, (SlangCompileRequest * request))                              \
     X(const char *, spGetDependencyFilePath, (SlangCompileRequest * request, int index))           \
     X(SlangResult, spReflection_ToJson,                                                            \
-      (SlangReflection * reflection, SlangCompileRequest * request, void **out_blob))
+      (SlangReflection * reflection, SlangCompileRequest * request, void **out_blob))              \
+    X(SlangResult, spCompileRequest_getModule,                                                     \
+      (SlangCompileRequest * request, SlangInt unit, void **out_module))                           \
+    X(SlangResult, spCompileRequest_getSession,                                                    \
+      (SlangCompileRequest * request, void **out_session))
 
 /*
  * slangc's own spSetCommandLineCompilerMode(slang::ICompileRequest *) is

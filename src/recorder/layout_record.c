@@ -666,13 +666,20 @@ static int record_header(dgpb_slang *s, const char *const *args, size_t arg_coun
 int layout_record_compiled(dgpb_slang *s, SlangCompileRequest *req, const char *const *args,
                            size_t arg_count, uint8_t **out, size_t *size, dgpb_diag *diag)
 {
+    return layout_record_program(s, s->api.spGetReflection(req), args, arg_count, out, size,
+                                 diag);
+}
+
+int layout_record_program(dgpb_slang *s, SlangReflection *program, const char *const *args,
+                          size_t arg_count, uint8_t **out, size_t *size, dgpb_diag *diag)
+{
     *out = NULL;
     *size = 0;
     dgpb_layout_model m;
     layout_model_init(&m);
     int rc = record_header(s, args, arg_count, &m, diag);
     if (!rc)
-        rc = layout_record_reflection(&s->api, s->api.spGetReflection(req), &m, diag);
+        rc = layout_record_reflection(&s->api, program, &m, diag);
     if (!rc)
         rc = layout_model_write(&m, out, size, diag);
     layout_model_free(&m);

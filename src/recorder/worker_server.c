@@ -32,6 +32,7 @@
 #include "dgpb/fileio.h"
 #include "io/depfile.h"
 #include "recorder/recording.h"
+#include "recorder/worker_checked.h"
 #include "compiler/slang_library.h"
 
 #define LINE_MAX_BYTES ((size_t)64 << 20) /* the longest job line accepted */
@@ -175,8 +176,29 @@ int worker_compile(dgpb_slang *s, const char *const *args, size_t arg_count, int
     return worker_compile_recording(s, args, arg_count, NULL, status, diagnostics, diag);
 }
 
+/* What a job may share with others on one worker (worker_checked.h): NULL members share
+   nothing. */
+typedef struct sharing {
+    checked_store *store;
+    const char *keep_key;    /* keep the request under this key when it compiled cleanly */
+    const char *checked_key; /* answer from the module kept under this key if one is */
+    const char *const *checked_args; /* the arguments that key is made of */
+    size_t checked_count;
+    bool answered_checked;   /* set: the job was answered from a kept module */
+} sharing;
+
+static int compile_job(dgpb_slang *s, sharing *share, const char *const *args, size_t arg_count,
+                       const char *layout, int *status, char **diagnostics, dgpb_diag *diag);
+
 int worker_compile_recording(dgpb_slang *s, const char *const *args, size_t arg_count,
                              const char *layout, int *status, char **diagnostics, dgpb_diag *diag)
+{
+    sharing none = {0};
+    return compile_job(s, &none, args, arg_count, layout, status, diagnostics, diag);
+}
+
+static int compile_job(dgpb_slang *s, sharing *share, const char *const *args, size_t arg_count,
+                       const char *layout, int *status, char **diagnostics, dgpb_diag *diag)
 {
     assert(s && status && diagnostics && (args || !arg_count));
     *status = DGPB_SLANGC_EXIT_FAILED;
@@ -203,6 +225,14 @@ int worker_compile_recording(dgpb_slang *s, const char *const *args, size_t arg_
     int rc = slang_library_session(s, &session, diag);
     if (rc)
         return rc;
+    if (share->store && share->checked_key &&
+        checked_compile(share->store, s, share->checked_key, args, arg_count, layout) ==
+            CHECKED_DONE) {
+        *status = DGPB_SLANGC_EXIT_OK;
+        share->answered_checked = true;
+        *diagnostics = mem_strdup("");
+        return *diagnostics ? DGPB_OK : dgpb_diag_set(diag, DGPB_ERR_NOMEM, -1, "out of memory");
+    }
     const char **given = mem_calloc(arg_count ? arg_count : 1, sizeof *given);
     if (!given)
         return dgpb_diag_set(diag, DGPB_ERR_NOMEM, -1, "out of memory");
@@ -243,7 +273,16 @@ int worker_compile_recording(dgpb_slang *s, const char *const *args, size_t arg_
     }
     if (layout && *status == DGPB_SLANGC_EXIT_OK)
         record_compiled_layout(s, req, args, arg_count, layout);
-    a->spDestroyCompileRequest(req);
+    /* A compile that names a kept module it could not come from is kept in its stead, for
+       the module's next compiles, when its options are those of the arguments named. */
+    const char *keep = share->keep_key;
+    if (!keep && share->checked_key &&
+        checked_same_options(args, arg_count, share->checked_args, share->checked_count))
+        keep = share->checked_key;
+    if (share->store && keep && *status == DGPB_SLANGC_EXIT_OK && *diagnostics && !**diagnostics)
+        checked_keep(share->store, s, keep, req, args, arg_count); /* the store owns req */
+    else
+        a->spDestroyCompileRequest(req);
     dgpb_free(given);
     if (!*diagnostics)
         return dgpb_diag_set(diag, DGPB_ERR_NOMEM, -1, "out of memory");
@@ -325,12 +364,14 @@ static int write_all(int fd, const char *data, size_t len, dgpb_diag *diag)
     return DGPB_OK;
 }
 
-static int answer(int fd, int status, const char *diagnostics, dgpb_diag *diag)
+/* The answer line; `checked`: the compile came from a kept module ("checked": true). */
+static int answer_job(int fd, int status, const char *diagnostics, bool checked, dgpb_diag *diag)
 {
     cJSON *root = cJSON_CreateObject();
     char *text = NULL;
     if (!root || !cJSON_AddNumberToObject(root, "status", status) ||
         !cJSON_AddStringToObject(root, "diagnostics", diagnostics ? diagnostics : "") ||
+        (checked && !cJSON_AddBoolToObject(root, "checked", true)) ||
         !(text = cJSON_PrintUnformatted(root))) {
         cJSON_Delete(root);
         return dgpb_diag_set(diag, DGPB_ERR_NOMEM, -1, "out of memory");
@@ -343,12 +384,17 @@ static int answer(int fd, int status, const char *diagnostics, dgpb_diag *diag)
     return rc;
 }
 
+static int answer(int fd, int status, const char *diagnostics, dgpb_diag *diag)
+{
+    return answer_job(fd, status, diagnostics, false, diag);
+}
+
 /*
  * Runs one job: its arguments, whether it records a layout, and where a compile records its
  * program's layout too (NULL: nowhere). Returns what serve_line does.
  */
-static int serve_job(dgpb_slang *s, int out_fd, const char *const *args, size_t n, bool layout,
-                     const char *layout_output, dgpb_diag *diag)
+static int serve_job(dgpb_slang *s, sharing *share, int out_fd, const char *const *args,
+                     size_t n, bool layout, const char *layout_output, dgpb_diag *diag)
 {
     dgpb_diag d;
     dgpb_diag_clear(&d);
@@ -362,13 +408,13 @@ static int serve_job(dgpb_slang *s, int out_fd, const char *const *args, size_t 
     }
     int status = 0, rc;
     char *text = NULL;
-    int code = worker_compile_recording(s, args, n, layout_output, &status, &text, &d);
+    int code = compile_job(s, share, args, n, layout_output, &status, &text, &d);
     if (code == DGPB_ERR_NOMEM)
         rc = dgpb_diag_set(diag, DGPB_ERR_NOMEM, -1, "out of memory");
     else if (code)
         rc = answer(out_fd, DGPB_SLANGC_EXIT_FAILED, d.message, diag);
     else
-        rc = answer(out_fd, status, text, diag);
+        rc = answer_job(out_fd, status, text, share->answered_checked, diag);
     dgpb_free(text);
     return rc;
 }
@@ -378,8 +424,8 @@ static int serve_job(dgpb_slang *s, int out_fd, const char *const *args, size_t 
  * returned. A job with "cwd" runs in that folder; `home` is the folder to
  * come back to (an open descriptor).
  */
-static int serve_line(dgpb_slang *s, int out_fd, int home, const char *line, size_t len,
-                      dgpb_diag *diag)
+static int serve_line(dgpb_slang *s, checked_store *store, int out_fd, int home, const char *line,
+                      size_t len, dgpb_diag *diag)
 {
     cJSON *root = cJSON_ParseWithLength(line, len);
     bool object = cJSON_IsObject(root);
@@ -388,18 +434,29 @@ static int serve_line(dgpb_slang *s, int out_fd, int home, const char *line, siz
     const cJSON *output = object ? cJSON_GetObjectItemCaseSensitive(root, "layout_output") : NULL;
     const cJSON *plain = object ? cJSON_GetObjectItemCaseSensitive(root, "args") : root;
     const cJSON *cwd = object ? cJSON_GetObjectItemCaseSensitive(root, "cwd") : NULL;
+    const cJSON *keep = object ? cJSON_GetObjectItemCaseSensitive(root, "keep") : NULL;
+    const cJSON *checked_as = object ? cJSON_GetObjectItemCaseSensitive(root, "checked_as") : NULL;
     int forms = (layout != NULL) + (compile != NULL) + (plain != NULL);
-    size_t n = 0;
-    bool nomem = false;
+    size_t n = 0, checked_n = 0;
+    bool nomem = false, checked_nomem = false;
     const char **args = forms != 1 ? NULL
                                    : string_array(layout    ? layout
                                                   : compile ? compile
                                                             : plain,
                                                   &n, &nomem);
+    const char **checked = checked_as ? string_array(checked_as, &checked_n, &checked_nomem) : NULL;
+    const char *cwd_text = cJSON_IsString(cwd) ? cwd->valuestring : NULL;
+    sharing share = {store, NULL, NULL, checked, checked_n, false};
+    char *keep_key = cJSON_IsTrue(keep) && args ? checked_key(cwd_text, args, n) : NULL;
+    char *from_key = checked && checked_n ? checked_key(cwd_text, checked, checked_n) : NULL;
+    share.keep_key = keep_key;
+    share.checked_key = from_key;
     int rc = DGPB_OK;
-    if (nomem) {
+    if (nomem || checked_nomem || (cJSON_IsTrue(keep) && args && !keep_key) ||
+        (checked && checked_n && !from_key)) {
         rc = dgpb_diag_set(diag, DGPB_ERR_NOMEM, -1, "out of memory");
     } else if (!args || (compile && !cJSON_IsString(output)) ||
+               (keep && !cJSON_IsBool(keep)) || (checked_as && !checked) ||
                (cwd && (!cJSON_IsString(cwd) || cwd->valuestring[0] != '/'))) {
         rc = answer(out_fd, DGPB_RECORDER_EXIT_USAGE,
                     "not a job: a job is a JSON array of slangc's arguments, "
@@ -413,12 +470,15 @@ static int serve_line(dgpb_slang *s, int out_fd, int home, const char *line, siz
                  strerror(errno));
         rc = answer(out_fd, layout ? DGPB_RECORDER_EXIT_TOOL : DGPB_SLANGC_EXIT_FAILED, text, diag);
     } else {
-        rc = serve_job(s, out_fd, args, n, layout != NULL, compile ? output->valuestring : NULL,
-                       diag);
+        rc = serve_job(s, &share, out_fd, args, n, layout != NULL,
+                       compile ? output->valuestring : NULL, diag);
         if (cwd && fchdir(home) && rc == DGPB_OK)
             rc = dgpb_diag_set(diag, DGPB_ERR_IO, errno,
                                "cannot come back to the worker's folder: %s", strerror(errno));
     }
+    dgpb_free(keep_key);
+    dgpb_free(from_key);
+    dgpb_free(checked);
     dgpb_free(args);
     cJSON_Delete(root);
     return rc;
@@ -433,6 +493,11 @@ int worker_serve(dgpb_slang *s, int in_fd, int out_fd, dgpb_diag *diag)
     if (home < 0)
         return dgpb_diag_set(diag, DGPB_ERR_IO, errno, "cannot open the working folder: %s",
                              strerror(errno));
+    checked_store *store = NULL;
+    if (checked_store_create(&store)) {
+        close(home);
+        return dgpb_diag_set(diag, DGPB_ERR_NOMEM, -1, "out of memory");
+    }
     for (;;) {
         char chunk[65536];
         ssize_t got = read(in_fd, chunk, sizeof chunk);
@@ -458,7 +523,8 @@ int worker_serve(dgpb_slang *s, int in_fd, int out_fd, dgpb_diag *diag)
                 break;
             size_t len = (size_t)(nl - (char *)buf.data) - start;
             if (len &&
-                (rc = serve_line(s, out_fd, home, (const char *)buf.data + start, len, diag)))
+                (rc = serve_line(s, store, out_fd, home, (const char *)buf.data + start, len,
+                                 diag)))
                 goto done;
             start += len + 1;
         }
@@ -466,6 +532,7 @@ int worker_serve(dgpb_slang *s, int in_fd, int out_fd, dgpb_diag *diag)
         buf.len -= start;
     }
 done:
+    checked_store_free(store, s);
     close(home);
     bytebuf_free(&buf);
     return rc;

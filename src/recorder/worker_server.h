@@ -30,10 +30,15 @@
  *     [strings], "layout_output": "FILE"}: slangc's arguments as for a
  *     compile job, and where the layout goes (worker_compile_recording());
  *     it is answered as the compile;
+ *   - any of them may share a checked module (recorder/worker_checked.h):
+ *     "keep": true keeps the module a compile checked, and "checked_as":
+ *     [strings] names the arguments of a kept one that this compile's code
+ *     may come from;
  *   - the answer is {"status": N, "diagnostics": "..."}: for a compile,
  *     slangc's exit status (0; 1 for arguments Slang rejects; 255 when the
- *     module does not compile) and its diagnostics; for a layout, the
- *     recorder's exit status (dgpb_recorder_exit) and its message.
+ *     module does not compile) and its diagnostics, and "checked": true when
+ *     its code came from a kept module; for a layout, the recorder's exit
+ *     status (dgpb_recorder_exit) and its message.
  * Any of them may be run in a folder of its own,
  * {"cwd": "/abs", "args": [...]}, {"cwd": "/abs", "layout": [...]} or
  * {"cwd": "/abs", "compile": [...], "layout_output": F}: the

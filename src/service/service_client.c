@@ -54,6 +54,7 @@ struct service_client {
     char socket[SUN_PATH_MAX];
     char lock[DGPB_SERVICE_PATH_MAX];
     char log[DGPB_SERVICE_PATH_MAX];
+    char probed[DGPB_SERVICE_PATH_MAX]; /* the recorder's probe passed for this identity */
     char *program, *compiler, *recorder, *slang_lib, *cwd;
     bool embedded;
     double timeout; /* seconds of silence that mean a hung service */
@@ -112,6 +113,8 @@ int service_client_create(const service_client_desc *d, service_client **out, dg
         rc = service_file(s->dir, s->name, ".lock", s->lock, sizeof s->lock, why);
     if (!rc)
         rc = service_file(s->dir, s->name, ".log", s->log, sizeof s->log, why);
+    if (!rc)
+        rc = service_file(s->dir, s->name, ".probed", s->probed, sizeof s->probed, why);
     if (rc) {
         service_client_destroy(s);
         return rc == DGPB_ERR_NOMEM ? rc : DGPB_ERR_UNSUPPORTED;
@@ -506,7 +509,7 @@ static int open_connection(service_client *s, const volatile sig_atomic_t *cance
 
 /*
  * Queues job `i` as {"job": ID, "cwd": ..., "args": [...], "layout": ..., ["layout_output": F,]
- * "parallel": P}.
+ * "parallel": P[, "keep": true][, "checked_as": [...]]}.
  */
 static bool put_job(service_client *s, const dgpb_compile_job *job, uint64_t id, const char *cwd,
                     unsigned parallel)
@@ -518,10 +521,19 @@ static bool put_job(service_client *s, const dgpb_compile_job *job, uint64_t id,
               cJSON_AddBoolToObject(msg, "layout", job->layout) &&
               (!job->layout_output ||
                cJSON_AddStringToObject(msg, "layout_output", job->layout_output)) &&
-              cJSON_AddNumberToObject(msg, "parallel", parallel);
+              cJSON_AddNumberToObject(msg, "parallel", parallel) &&
+              (!job->keep || cJSON_AddBoolToObject(msg, "keep", true));
     for (size_t k = 0; ok && k < job->arg_count; k++) {
         cJSON *a = cJSON_CreateString(job->args[k] ? job->args[k] : "");
         ok = a && cJSON_AddItemToArray(args, a);
+        if (!ok)
+            cJSON_Delete(a);
+    }
+    cJSON *checked = ok && job->checked_as_count ? cJSON_AddArrayToObject(msg, "checked_as") : NULL;
+    ok = ok && (!job->checked_as_count || checked);
+    for (size_t k = 0; ok && k < job->checked_as_count; k++) {
+        cJSON *a = cJSON_CreateString(job->checked_as[k] ? job->checked_as[k] : "");
+        ok = a && cJSON_AddItemToArray(checked, a);
         if (!ok)
             cJSON_Delete(a);
     }
@@ -574,6 +586,7 @@ static int take_message(service_client *s, const cJSON *root, dgpb_compile_job *
     jobs[i].status = (int)st;
     jobs[i].diagnostics = d;
     jobs[i].output = o;
+    jobs[i].checked = cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(root, "checked"));
     (*outstanding)--;
     if (watch) {
         if (!started[i])
@@ -779,6 +792,23 @@ int dgpb_service_stop_all(unsigned *stopped, char *dir, size_t size, dgpb_diag *
 
 /* ---- the table a dgpb_compiler calls (compiler/compiler_internal.h) ---- */
 
+/* ---- the recorder's probe ---- */
+
+bool service_client_probe_known(const service_client *s)
+{
+    struct stat st;
+    return !lstat(s->probed, &st) && S_ISREG(st.st_mode) && st.st_uid == geteuid();
+}
+
+void service_client_probe_passed(const service_client *s)
+{
+    int fd = open(s->probed, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW, 0600);
+    if (fd >= 0)
+        close(fd);
+}
+
+/* ---- the offload table ---- */
+
 static int offload_create(const compile_offload_desc *d, void **client, dgpb_diag *why)
 {
     service_client *s = NULL;
@@ -809,9 +839,21 @@ static void offload_info(const void *client, dgpb_service_info *info)
     service_client_info(client, info);
 }
 
+static bool offload_probe_known(const void *client)
+{
+    return service_client_probe_known(client);
+}
+
+static void offload_probe_passed(const void *client)
+{
+    service_client_probe_passed(client);
+}
+
 const dgpb_compile_offload *dgpb_service_offload(void)
 {
-    static const dgpb_compile_offload table = {offload_create, offload_destroy, offload_run,
-                                               offload_query, offload_info};
+    static const dgpb_compile_offload table = {offload_create,      offload_destroy,
+                                               offload_run,         offload_query,
+                                               offload_info,        offload_probe_known,
+                                               offload_probe_passed};
     return &table;
 }

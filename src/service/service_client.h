@@ -19,6 +19,8 @@
 #define service_client_create dgpb__service_client_create
 #define service_client_destroy dgpb__service_client_destroy
 #define service_client_info dgpb__service_client_info
+#define service_client_probe_known dgpb__service_client_probe_known
+#define service_client_probe_passed dgpb__service_client_probe_passed
 #define service_client_query dgpb__service_client_query
 #define service_client_run dgpb__service_client_run
 
@@ -75,5 +77,15 @@ void service_client_query(service_client *s, dgpb_service_info *info);
 
 /* What the service said when this client last connected: pid, workers, started (0 when none). */
 void service_client_info(const service_client *s, dgpb_service_info *info);
+
+/*
+ * Whether the recorder's probe (`dgpb-slang-layout --version`, compiler.c) passed before for
+ * this client's identity: a file "<name>.probed" in the service folder, which only this
+ * user can write (service_dir_check), and which service_client_probe_passed() makes. The
+ * identity names the file, so a change to the recorder, the library or the environment
+ * asks again.
+ */
+bool service_client_probe_known(const service_client *s);
+void service_client_probe_passed(const service_client *s);
 
 #endif

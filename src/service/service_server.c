@@ -212,7 +212,8 @@ static void worker_answered(server *sv, slot *s, const char *line, size_t len)
 {
     int status = 0;
     char *diagnostics = NULL, *output = NULL;
-    int rc = worker_parse_answer(line, len, &status, &diagnostics, &output);
+    bool checked = false;
+    int rc = worker_parse_answer(line, len, &status, &diagnostics, &output, &checked);
     if (rc) {
         char what[300];
         snprintf(what, sizeof what, "answered something that is not an answer: '%.*s'",
@@ -224,7 +225,8 @@ static void worker_answered(server *sv, slot *s, const char *line, size_t len)
     cJSON *msg = job_message(s->job.id);
     if (msg && (!cJSON_AddNumberToObject(msg, "status", status) ||
                 !cJSON_AddStringToObject(msg, "diagnostics", diagnostics) ||
-                !cJSON_AddStringToObject(msg, "output", output))) {
+                !cJSON_AddStringToObject(msg, "output", output) ||
+                (checked && !cJSON_AddBoolToObject(msg, "checked", true)))) {
         cJSON_Delete(msg);
         msg = NULL;
     }
@@ -417,19 +419,27 @@ static void take_hello(server *sv, client *c, const cJSON *root)
     c->greeted = true;
 }
 
-/* {"job": ID, "cwd": "/abs", "args": [...], "layout": B, "layout_output": F, "parallel": P}. */
+/* {"job": ID, "cwd": "/abs", "args": [...], "layout": B, "layout_output": F, "parallel": P,
+   "keep": B, "checked_as": [...]}. */
 static void take_job(server *sv, client *c, const cJSON *root)
 {
     uint64_t id = 0, parallel = 0;
     const cJSON *cwd = cJSON_GetObjectItemCaseSensitive(root, "cwd");
     const cJSON *layout = cJSON_GetObjectItemCaseSensitive(root, "layout");
     const cJSON *output = cJSON_GetObjectItemCaseSensitive(root, "layout_output");
-    size_t n = 0;
-    bool nomem = false;
+    const cJSON *keep = cJSON_GetObjectItemCaseSensitive(root, "keep");
+    const cJSON *has_checked = cJSON_GetObjectItemCaseSensitive(root, "checked_as");
+    size_t n = 0, checked_n = 0;
+    bool nomem = false, checked_nomem = false;
     const char **args = service_get_string_array(root, "args", &n, &nomem);
+    const char **checked =
+        has_checked ? service_get_string_array(root, "checked_as", &checked_n, &checked_nomem)
+                    : NULL;
+    nomem = nomem || checked_nomem;
     if (!c->greeted || !sv->argv || !service_get_id(root, "job", &id) || !cJSON_IsString(cwd) ||
         cwd->valuestring[0] != '/' || (layout && !cJSON_IsBool(layout)) || !args ||
-        (output && !cJSON_IsString(output)) ||
+        (output && !cJSON_IsString(output)) || (keep && !cJSON_IsBool(keep)) ||
+        (has_checked && !checked) ||
         (cJSON_GetObjectItemCaseSensitive(root, "parallel") &&
          (!service_get_id(root, "parallel", &parallel) || parallel < 1 || parallel > 1024))) {
         send_error(c, nomem         ? "out of memory"
@@ -438,6 +448,7 @@ static void take_job(server *sv, client *c, const cJSON *root)
                                     : "a job message without a number, an absolute cwd or "
                                       "its arguments");
         dgpb_free(args);
+        dgpb_free(checked);
         return;
     }
     bool is_layout = cJSON_IsTrue(layout);
@@ -446,13 +457,20 @@ static void take_job(server *sv, client *c, const cJSON *root)
     if (is_layout && dgpb_compiler_is_embedded(sv->compiler)) {
         send_failed(c, id, "the embedded compiler's workers record no layouts");
         dgpb_free(args);
+        dgpb_free(checked);
         return;
     }
     /* Only native workers record a compile's layout (dgpb_compile_job.layout_output). */
     const char *layout_output =
         output && !dgpb_compiler_is_embedded(sv->compiler) ? output->valuestring : NULL;
-    sjob job = {id, worker_job_line(args, n, is_layout, layout_output, cwd->valuestring),
+    /* Only native workers keep checked modules (dgpb_compile_job.keep, checked_as). */
+    worker_share share = {cJSON_IsTrue(keep), checked, checked_n};
+    bool native = !dgpb_compiler_is_embedded(sv->compiler);
+    sjob job = {id,
+                worker_job_line(args, n, is_layout, layout_output, cwd->valuestring,
+                                native ? &share : NULL),
                 mem_calloc(1, 700)};
+    dgpb_free(checked);
     if (job.during)
         worker_describe_job(args, n, is_layout, (size_t)id, job.during, 700);
     dgpb_free(args);

@@ -133,8 +133,12 @@ static void say_timings(const char *module, const dgpb_build_result *r, double s
         if (r->phase_seconds[p] >= 0.00005)
             n += (size_t)snprintf(line + n, sizeof line - n, "%s %s %.1f ms", n ? "," : "",
                                   dgpb_build_phase_name(p), r->phase_seconds[p] * 1e3);
-    say(DGPB_SEV_NOTE, DGPB_OK, false, "timings of %s:%s; %.1f ms in all", module, line,
-        seconds * 1e3);
+    char checked[96] = "";
+    if (r->checked_count)
+        snprintf(checked, sizeof checked, "; %u of %u compiles from a module a worker had checked",
+                 r->checked_count, r->compile_count);
+    say(DGPB_SEV_NOTE, DGPB_OK, false, "timings of %s:%s; %.1f ms in all%s", module, line,
+        seconds * 1e3, checked);
 }
 
 /* The line that says what one module's build wrote; with several, headed by the module. */
