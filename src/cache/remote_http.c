@@ -8,17 +8,17 @@
 #define _GNU_SOURCE
 #include "cache/remote_http.h"
 
-#include <curl/curl.h>
-#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "cache/remote_libs.h"
 #include "core/alloc.h"
 #include "dgpb/alloc.h"
 
 typedef struct http_store {
     const remote_call *call;
+    const remote_curl_api *curl_api; /* libcurl, loaded by the first store opened */
     char base[2048]; /* the URL without trailing slashes */
     CURL *curl;
     struct curl_slist *headers;
@@ -35,22 +35,15 @@ static const char *http_url_problem(const char *url)
     return NULL;
 }
 
-static pthread_once_t curl_once = PTHREAD_ONCE_INIT;
-static CURLcode curl_init_code;
-
-static void init_curl(void)
-{
-    curl_init_code = curl_global_init(CURL_GLOBAL_DEFAULT);
-}
-
 static void http_close(void *state)
 {
     http_store *s = state;
     if (!s)
         return;
     if (s->curl)
-        curl_easy_cleanup(s->curl);
-    curl_slist_free_all(s->headers);
+        s->curl_api->easy_cleanup(s->curl);
+    if (s->headers)
+        s->curl_api->slist_free_all(s->headers);
     dgpb_free(s->ca_file);
     dgpb_free(s);
 }
@@ -65,8 +58,12 @@ static int http_open(const char *url, const char *base, const remote_call *call,
         return dgpb_diag_set(diag, DGPB_ERR_NOMEM, -1, "out of memory");
     s->call = call;
     snprintf(s->base, sizeof s->base, "%s", base);
-    pthread_once(&curl_once, init_curl);
-    if (curl_init_code || !(s->curl = curl_easy_init())) {
+    int rc = remote_curl_load(&s->curl_api, diag);
+    if (rc) {
+        http_close(s);
+        return rc;
+    }
+    if (!(s->curl = s->curl_api->easy_init())) {
         http_close(s);
         return dgpb_diag_set(diag, DGPB_ERR_TOOL, -1, "libcurl cannot start");
     }
@@ -77,7 +74,7 @@ static int http_open(const char *url, const char *base, const remote_call *call,
             return dgpb_diag_set(diag, DGPB_ERR_INVALID, -1,
                                  "DGPB_CACHE_REMOTE_HEADER is not one 'Name: value' header");
         }
-        if (!(s->headers = curl_slist_append(NULL, header))) {
+        if (!(s->headers = s->curl_api->slist_append(NULL, header))) {
             http_close(s);
             return dgpb_diag_set(diag, DGPB_ERR_NOMEM, -1, "out of memory");
         }
@@ -162,45 +159,46 @@ static int http_request(http_store *s, const char *method, const char *ns, const
     char url[2300];
     snprintf(url, sizeof url, "%s/%s/%s", s->base, ns, name);
     CURL *h = s->curl;
-    curl_easy_reset(h);
-    curl_easy_setopt(h, CURLOPT_URL, url);
-    curl_easy_setopt(h, CURLOPT_NOSIGNAL, 1L);
-    curl_easy_setopt(h, CURLOPT_CONNECTTIMEOUT_MS, REMOTE_CONNECT_TIMEOUT_MS);
-    curl_easy_setopt(h, CURLOPT_TIMEOUT_MS, REMOTE_TOTAL_TIMEOUT_MS);
-    curl_easy_setopt(h, CURLOPT_LOW_SPEED_LIMIT, 1L);
-    curl_easy_setopt(h, CURLOPT_LOW_SPEED_TIME, REMOTE_STALL_MS / 1000);
+    const remote_curl_api *api = s->curl_api;
+    api->easy_reset(h);
+    api->easy_setopt(h, CURLOPT_URL, url);
+    api->easy_setopt(h, CURLOPT_NOSIGNAL, 1L);
+    api->easy_setopt(h, CURLOPT_CONNECTTIMEOUT_MS, REMOTE_CONNECT_TIMEOUT_MS);
+    api->easy_setopt(h, CURLOPT_TIMEOUT_MS, REMOTE_TOTAL_TIMEOUT_MS);
+    api->easy_setopt(h, CURLOPT_LOW_SPEED_LIMIT, 1L);
+    api->easy_setopt(h, CURLOPT_LOW_SPEED_TIME, REMOTE_STALL_MS / 1000);
     remote_pace p;
     remote_pace_start(&p);
     void *progress_args[2] = {&p, (void *)s->call};
-    curl_easy_setopt(h, CURLOPT_NOPROGRESS, 0L);
-    curl_easy_setopt(h, CURLOPT_XFERINFOFUNCTION, http_progress);
-    curl_easy_setopt(h, CURLOPT_XFERINFODATA, progress_args);
+    api->easy_setopt(h, CURLOPT_NOPROGRESS, 0L);
+    api->easy_setopt(h, CURLOPT_XFERINFOFUNCTION, http_progress);
+    api->easy_setopt(h, CURLOPT_XFERINFODATA, progress_args);
     if (s->ca_file)
-        curl_easy_setopt(h, CURLOPT_CAINFO, s->ca_file);
-    curl_easy_setopt(h, CURLOPT_NETRC, (long)CURL_NETRC_OPTIONAL);
-    curl_easy_setopt(h, CURLOPT_PROTOCOLS_STR, "http,https");
-    curl_easy_setopt(h, CURLOPT_FOLLOWLOCATION, 0L);
+        api->easy_setopt(h, CURLOPT_CAINFO, s->ca_file);
+    api->easy_setopt(h, CURLOPT_NETRC, (long)CURL_NETRC_OPTIONAL);
+    api->easy_setopt(h, CURLOPT_PROTOCOLS_STR, "http,https");
+    api->easy_setopt(h, CURLOPT_FOLLOWLOCATION, 0L);
     if (s->headers)
-        curl_easy_setopt(h, CURLOPT_HTTPHEADER, s->headers);
+        api->easy_setopt(h, CURLOPT_HTTPHEADER, s->headers);
     if (!strcmp(method, "HEAD")) {
-        curl_easy_setopt(h, CURLOPT_NOBODY, 1L);
+        api->easy_setopt(h, CURLOPT_NOBODY, 1L);
     } else if (!strcmp(method, "PUT")) {
-        curl_easy_setopt(h, CURLOPT_UPLOAD, 1L);
-        curl_easy_setopt(h, CURLOPT_READFUNCTION, source_read);
-        curl_easy_setopt(h, CURLOPT_READDATA, out);
-        curl_easy_setopt(h, CURLOPT_INFILESIZE_LARGE, (curl_off_t)out->size);
+        api->easy_setopt(h, CURLOPT_UPLOAD, 1L);
+        api->easy_setopt(h, CURLOPT_READFUNCTION, source_read);
+        api->easy_setopt(h, CURLOPT_READDATA, out);
+        api->easy_setopt(h, CURLOPT_INFILESIZE_LARGE, (curl_off_t)out->size);
     }
     if (in) {
-        curl_easy_setopt(h, CURLOPT_WRITEFUNCTION, sink_write);
-        curl_easy_setopt(h, CURLOPT_WRITEDATA, in);
+        api->easy_setopt(h, CURLOPT_WRITEFUNCTION, sink_write);
+        api->easy_setopt(h, CURLOPT_WRITEDATA, in);
         /* a Content-Length over the cap: refused before any of the body is read */
-        curl_easy_setopt(h, CURLOPT_MAXFILESIZE_LARGE, (curl_off_t)in->max);
+        api->easy_setopt(h, CURLOPT_MAXFILESIZE_LARGE, (curl_off_t)in->max);
     } else {
-        curl_easy_setopt(h, CURLOPT_WRITEFUNCTION, discard);
+        api->easy_setopt(h, CURLOPT_WRITEFUNCTION, discard);
     }
-    CURLcode code = curl_easy_perform(h);
+    CURLcode code = api->easy_perform(h);
     *status = 0;
-    curl_easy_getinfo(h, CURLINFO_RESPONSE_CODE, status);
+    api->easy_getinfo(h, CURLINFO_RESPONSE_CODE, status);
     if (code == CURLE_ABORTED_BY_CALLBACK && p.why)
         return remote_pace_fail(&p, s->call, method, diag);
     if ((code == CURLE_WRITE_ERROR && in && in->over) || code == CURLE_FILESIZE_EXCEEDED)
@@ -212,7 +210,7 @@ static int http_request(http_store *s, const char *method, const char *ns, const
                              name);
     if (code != CURLE_OK)
         return dgpb_diag_set(diag, DGPB_ERR_IO, -1, "%s %s/%s: %s", method, ns, name,
-                             curl_easy_strerror(code));
+                             api->easy_strerror(code));
     return DGPB_OK;
 }
 

@@ -9,7 +9,6 @@
 #include "cache/remote_redis.h"
 
 #include <fcntl.h>
-#include <hiredis/hiredis.h>
 #include <hiredis/sds.h>
 #include <poll.h>
 #include <stdarg.h>
@@ -17,11 +16,13 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "cache/remote_libs.h"
 #include "core/alloc.h"
 #include "dgpb/alloc.h"
 
 typedef struct redis_store {
     const remote_call *call;
+    const remote_hiredis_api *api; /* hiredis, loaded by the first store opened */
     remote_redis_url url;
     redisContext *redis;
 } redis_store;
@@ -91,7 +92,7 @@ static void redis_close(void *state)
     if (!s)
         return;
     if (s->redis)
-        redisFree(s->redis);
+        s->api->free_context(s->redis);
     explicit_bzero(s->url.password, sizeof s->url.password);
     dgpb_free(s);
 }
@@ -105,6 +106,11 @@ static int redis_open(const char *url, const char *base, const remote_call *call
     if (!s)
         return dgpb_diag_set(diag, DGPB_ERR_NOMEM, -1, "out of memory");
     s->call = call;
+    int rc = remote_hiredis_load(&s->api, diag);
+    if (rc) {
+        dgpb_free(s);
+        return rc;
+    }
     remote_redis_parse_url(url, &s->url); /* the front checked it (url_problem) */
     if (!s->url.password[0]) {
         const char *password = getenv("DGPB_CACHE_REMOTE_PASSWORD");
@@ -122,7 +128,7 @@ static int redis_fail(redis_store *s, const char *what, dgpb_diag *diag)
     int rc = dgpb_diag_set(diag, DGPB_ERR_IO, -1, "%s: %s", what,
                            s->redis && s->redis->errstr[0] ? s->redis->errstr : "no answer");
     if (s->redis) {
-        redisFree(s->redis);
+        s->api->free_context(s->redis);
         s->redis = NULL;
     }
     return rc;
@@ -161,7 +167,7 @@ static int redis_roundtrip(redis_store *s, const char *what, const char *accept,
         if (poll(&fd, 1, REMOTE_POLL_MS) <= 0)
             continue;
         size_t before = sdslen(c->obuf);
-        if (redisBufferWrite(c, &done) != REDIS_OK)
+        if (s->api->buffer_write(c, &done) != REDIS_OK)
             return redis_fail(s, what, diag);
         moved += before - (done ? 0 : sdslen(c->obuf));
     }
@@ -174,7 +180,7 @@ static int redis_roundtrip(redis_store *s, const char *what, const char *accept,
         if (poll(&fd, 1, REMOTE_POLL_MS) <= 0)
             continue;
         size_t before = c->reader->len;
-        if (redisBufferRead(c) != REDIS_OK)
+        if (s->api->buffer_read(c) != REDIS_OK)
             return redis_fail(s, what, diag);
         size_t got = c->reader->len - before; /* at c->reader->buf + before */
         moved += got;
@@ -205,13 +211,13 @@ static int redis_roundtrip(redis_store *s, const char *what, const char *accept,
                                s->call->shown);
             goto out;
         }
-        if (redisGetReplyFromReader(c, &reply) != REDIS_OK)
+        if (s->api->get_reply_from_reader(c, &reply) != REDIS_OK)
             return redis_fail(s, what, diag);
     }
     *out = reply;
 out:
     if (rc) {
-        redisFree(s->redis);
+        s->api->free_context(s->redis);
         s->redis = NULL;
     }
     return rc;
@@ -223,7 +229,7 @@ static int redis_ask(redis_store *s, const char *what, const char *accept, size_
 {
     va_list ap;
     va_start(ap, fmt);
-    int appended = redisvAppendCommand(s->redis, fmt, ap);
+    int appended = s->api->append_commandv(s->redis, fmt, ap);
     va_end(ap);
     if (appended != REDIS_OK)
         return redis_fail(s, what, diag);
@@ -237,10 +243,10 @@ static int redis_check(redis_store *s, redisReply *reply, const char *what, dgpb
     if (reply->type != REDIS_REPLY_STATUS) {
         rc = dgpb_diag_set(diag, DGPB_ERR_IO, -1, "%s refused: %.200s", what,
                            reply->type == REDIS_REPLY_ERROR ? reply->str : "no answer");
-        redisFree(s->redis);
+        s->api->free_context(s->redis);
         s->redis = NULL;
     }
-    freeReplyObject(reply);
+    s->api->free_reply(reply);
     return rc;
 }
 
@@ -251,7 +257,7 @@ static int redis_connect(redis_store *s, dgpb_diag *diag)
     if (s->redis)
         return DGPB_OK;
     struct timeval connect = {REMOTE_CONNECT_TIMEOUT_MS / 1000, 0};
-    s->redis = redisConnectWithTimeout(s->url.host, s->url.port, connect);
+    s->redis = s->api->connect_with_timeout(s->url.host, s->url.port, connect);
     if (!s->redis || s->redis->err)
         return redis_fail(s, "connect", diag);
     /* every read and write after a poll (redis_roundtrip): none ever blocks */
@@ -307,7 +313,7 @@ static int redis_get(void *state, const char *ns, const char *name, size_t max, 
             *size = reply->len;
         }
     }
-    freeReplyObject(reply);
+    s->api->free_reply(reply);
     return rc;
 }
 
@@ -325,7 +331,7 @@ static int redis_put(void *state, const char *ns, const char *name, const void *
     if (reply->type != REDIS_REPLY_STATUS)
         rc = dgpb_diag_set(diag, DGPB_ERR_IO, -1, "SET %s/%s: %s", ns, name,
                            reply->type == REDIS_REPLY_ERROR ? reply->str : "refused");
-    freeReplyObject(reply);
+    s->api->free_reply(reply);
     return rc;
 }
 
@@ -343,7 +349,7 @@ static int redis_head(void *state, const char *ns, const char *name, dgpb_diag *
         rc = dgpb_diag_set(diag, DGPB_ERR_IO, -1, "EXISTS %s/%s: refused", ns, name);
     else if (!reply->integer)
         rc = DGPB_ERR_NOT_FOUND;
-    freeReplyObject(reply);
+    s->api->free_reply(reply);
     return rc;
 }
 
