@@ -14,7 +14,8 @@ it went:
 
   - both entries come from the kept module ("checked": true), their SPIR-V
     and layouts identical to plain compiles', their depfiles naming the
-    module and its include but not the wrapper;
+    module and its include but not the wrapper; so does a layout job of
+    both entries, identical to a plain recording;
   - an include edited after the discovery: the kept module is not used, and
     the code is the edited text's;
   - other options (row-major matrices), debug information (-g): not used;
@@ -132,6 +133,15 @@ def main():
             dep = read(os.path.join(d, f"s{entry}.d")).decode()
             check("m.slang" in dep and "h.slang" in dep and "discover.slang" not in dep,
                   f"entry {entry}: its depfile names the module and its include, not the wrapper")
+
+        # the group's layout, both entries, from the kept module
+        lay = [module, "-DDREAM_TARGET_SPIRV"] + options + [
+            "-entry", "a", "-stage", "compute", "-entry", "b", "-stage", "compute"]
+        r = shared.job({"layout": lay + ["-o", os.path.join(d, "sg.layout")], "checked_as": disc})
+        p = plain.job({"layout": lay + ["-o", os.path.join(d, "pg.layout")]})
+        check(r["status"] == 0 and r.get("checked") is True, "a layout job comes from the kept module")
+        check(p["status"] == 0 and read(os.path.join(d, "sg.layout")) == read(os.path.join(d, "pg.layout")),
+              "the layout of two entries is a plain recording's, byte for byte")
 
         # an include edited after the discovery
         before = read(os.path.join(d, "sa.spv"))

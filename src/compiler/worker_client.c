@@ -184,7 +184,7 @@ char *worker_job_line(const char *const *args, size_t n, bool layout, const char
        per argument. */
     dgpb_bytebuf out = DGPB_BYTEBUF_INIT;
     bool compile = !layout && layout_output;
-    bool shares = !layout && share && (share->keep || share->checked_as_count);
+    bool shares = share && ((!layout && share->keep) || share->checked_as_count);
     /* {"cwd": ..., "layout"|"compile"|"args": [...]} */
     bool object = layout || compile || cwd || shares;
     if (object) {
@@ -208,7 +208,7 @@ char *worker_job_line(const char *const *args, size_t n, bool layout, const char
         bytebuf_append(&out, ",\"layout_output\":", 17);
         json_string(&out, layout_output);
     }
-    if (shares && share->keep)
+    if (shares && share->keep && !layout)
         bytebuf_append(&out, ",\"keep\":true", 12);
     if (shares && share->checked_as_count) {
         bytebuf_append(&out, ",\"checked_as\":[", 15);

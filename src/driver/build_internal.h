@@ -93,6 +93,7 @@
 #define build_time_add dgpb__build_time_add
 #define build_run_jobs dgpb__build_run_jobs
 #define build_keep_checked dgpb__build_keep_checked
+#define build_may_share dgpb__build_may_share
 #define build_slang_target dgpb__build_slang_target
 #define build_write_outputs dgpb__build_write_outputs
 
@@ -397,6 +398,10 @@ int build_add_discovery(build *b, job_list *list, int target, bool code);
  * the caller with dgpb_compile_jobs_clear).
  */
 int build_run_jobs(build *b, job_list *list, dgpb_compile_job *jobs);
+
+/* Whether a job for `target` may name its discovery's kept module (b->checked): the module
+   and its files name no group macro, and no debug information is asked for. */
+bool build_may_share(const build *b, int target);
 
 /* Keeps a copy of a discovery's arguments (b->checked) when a worker was asked to keep the
    module it checked (job_info.keep). DGPB_ERR_NOMEM. */

@@ -204,6 +204,11 @@ nomem:
     return DGPB_ERR_NOMEM;
 }
 
+bool build_may_share(const build *b, int target)
+{
+    return b->checked[target] && !b->names_groups && b->desc->debug_info == DGPB_DEBUG_INFO_NONE;
+}
+
 /* A copy of `n` arguments; NULL: no memory. */
 static char **copy_args(char *const *argv, size_t n)
 {
@@ -227,8 +232,7 @@ int build_add_job(build *b, job_list *list, enum job_role role, int target, size
        nothing. Not with debug information, whose code names the file compiled and its
        command line. The worker checks the rest (the options, the files read). */
     job_info *j = rc ? NULL : &list->info[list->count - 1];
-    if (!j || role != ROLE_CODE || !b->checked[target] || b->names_groups ||
-        b->desc->debug_info != DGPB_DEBUG_INFO_NONE)
+    if (!j || role != ROLE_CODE || !build_may_share(b, target))
         return rc;
     if (!strcmp(build_slang_target(target, ROLE_DISCOVER), build_slang_target(target, role))) {
         j->checked_as = (const char *const *)b->checked[target];

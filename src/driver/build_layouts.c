@@ -242,6 +242,14 @@ static int run_batch(build *b, layout_task *tasks, size_t count, int *rcs, dgpb_
             build_forward(b, &d, "the layout recorder");
         jobs[i] = (dgpb_compile_job){
             .args = tasks[i].args.argv, .arg_count = tasks[i].args.count, .layout = true};
+        /* One parse per module: the group's layout from the module the target's discovery
+           checked, when it is the same text and Slang target (docs/layout.md) */
+        int t = tasks[i].target;
+        if (build_may_share(b, t) &&
+            !strcmp(tasks[i].run.target, build_slang_target(t, ROLE_DISCOVER))) {
+            jobs[i].checked_as = (const char *const *)b->checked[t];
+            jobs[i].checked_as_count = b->checked_count[t];
+        }
         outputs[i] = tasks[i].output;
         cached[i].target = tasks[i].target;
         cached[i].group = tasks[i].group;
@@ -268,8 +276,10 @@ static int run_batch(build *b, layout_task *tasks, size_t count, int *rcs, dgpb_
         b->result->compile_count += (uint32_t)misses;
         miss_names names = {{.b = b, .tasks = tasks}, from};
         rc = build_compiler_run(b, run, misses, name_miss, &names, &d);
-        for (size_t k = 0; k < misses; k++)
+        for (size_t k = 0; k < misses; k++) {
             jobs[from[k]] = run[k];
+            b->result->checked_count += run[k].checked;
+        }
         if (rc)
             build_forward(b, &d, "the layout recorder failed");
     }

@@ -347,71 +347,122 @@ static int write_depfile(const kept *k, const char *module, const char *target, 
     return rc;
 }
 
-checked_result checked_compile(checked_store *store, dgpb_slang *s, const char *key,
-                               const char *const *args, size_t n, const char *layout)
+/* The kept request under `key` that a job of `args` may come from: its files unchanged, the
+   same options, no debug information; NULL otherwise (one whose files changed is dropped). */
+static kept *usable(checked_store *store, dgpb_slang *s, const char *key, const char *const *args,
+                    size_t n)
 {
     kept *k = NULL;
     for (size_t i = 0; i < CHECKED_MAX && !k; i++)
         if (store->slots[i].key && !strcmp(store->slots[i].key, key))
             k = &store->slots[i];
-    const char *entry = last_value(args, n, "-entry");
-    const char *stage_name = last_value(args, n, "-stage");
-    const char *out = last_value(args, n, "-o");
-    int stage = stage_name ? slang_stage_of(stage_name) : -1;
-    if (!k || !entry || stage < 0 || !out || count_of(args, n, "-entry") != 1 || n < 1 ||
-        debug_info(args, n))
-        return CHECKED_NOT_HERE;
+    if (!k || n < 1 || debug_info(args, n))
+        return NULL;
     if (!files_unchanged(k)) {
         drop(k, s);
-        return CHECKED_NOT_HERE;
+        return NULL;
     }
     size_t len;
     char *options = options_of(args, n, &len);
     bool same = options && k->options && same_options(options, k->options);
     dgpb_free(options);
     if (!same)
-        return CHECKED_NOT_HERE;
+        return NULL;
     k->used = ++store->clock;
+    return k;
+}
 
+/* A linked program of the kept module and the entries (-entry/-stage pairs) of `args`, in
+   their order; NULL when any step fails or says anything. */
+static void *link_entries(const kept *k, dgpb_slang *s, const char *const *args, size_t n)
+{
     const dgpb_slang_api *a = &s->api;
-    void *module = NULL, *session = NULL, *entry_point = NULL, *composite = NULL, *linked = NULL;
+    void *module = NULL, *session = NULL, *composite = NULL, *linked = NULL, *diag = NULL;
+    void **parts = mem_calloc(n + 1, sizeof *parts);
+    size_t count = 0;
+    bool ok = parts && !DGPB_SLANG_FAILED(a->spCompileRequest_getModule(k->req, 0, &module)) &&
+              module && !DGPB_SLANG_FAILED(a->spCompileRequest_getSession(k->req, &session)) &&
+              session;
+    if (ok)
+        parts[count++] = module;
+    int32_t (*find)(void *, const char *, uint32_t, void **, void **) = NULL;
+    if (ok)
+        COM_FN(find, module, SLOT_MODULE_FIND_AND_CHECK_ENTRY_POINT);
+    for (size_t i = 0; ok && i + 3 < n; i++) {
+        if (strcmp(args[i], "-entry") || strcmp(args[i + 2], "-stage"))
+            continue;
+        int stage = slang_stage_of(args[i + 3]);
+        void *entry_point = NULL;
+        ok = stage >= 0 &&
+             !DGPB_SLANG_FAILED(find(module, args[i + 1], (uint32_t)stage, &entry_point, &diag)) &&
+             !said_something(diag) && entry_point;
+        diag = NULL;
+        if (entry_point)
+            parts[count++] = entry_point;
+        i += 3;
+    }
+    ok = ok && count > 1;
+    int32_t (*compose)(void *, void *const *, SlangInt, void **, void **) = NULL;
+    if (ok) {
+        COM_FN(compose, session, SLOT_SESSION_CREATE_COMPOSITE);
+        ok = !DGPB_SLANG_FAILED(compose(session, parts, (SlangInt)count, &composite, &diag)) &&
+             !said_something(diag) && composite;
+        diag = NULL;
+    }
+    if (ok) {
+        int32_t (*link)(void *, void **, void **);
+        COM_FN(link, composite, SLOT_COMPONENT_LINK);
+        ok = !DGPB_SLANG_FAILED(link(composite, &linked, &diag)) && !said_something(diag) &&
+             linked;
+        diag = NULL;
+    }
+    if (!ok && linked) {
+        com_release(linked);
+        linked = NULL;
+    }
+    com_release(composite);
+    for (size_t i = 1; i < count; i++)
+        com_release(parts[i]);
+    dgpb_free(parts);
+    com_release(session);
+    com_release(module);
+    return linked;
+}
+
+/* The linked program's reflection, when it says nothing. */
+static SlangReflection *reflection_of(void *linked)
+{
+    void *diag = NULL;
+    SlangReflection *(*get_layout)(void *, SlangInt, void **);
+    COM_FN(get_layout, linked, SLOT_COMPONENT_GET_LAYOUT);
+    SlangReflection *reflection = get_layout(linked, 0, &diag);
+    return said_something(diag) ? NULL : reflection;
+}
+
+checked_result checked_compile(checked_store *store, dgpb_slang *s, const char *key,
+                               const char *const *args, size_t n, const char *layout)
+{
+    const char *out = last_value(args, n, "-o");
+    if (!out || count_of(args, n, "-entry") != 1)
+        return CHECKED_NOT_HERE;
+    kept *k = usable(store, s, key, args, n);
+    void *linked = k ? link_entries(k, s, args, n) : NULL;
+    if (!linked)
+        return CHECKED_NOT_HERE;
+    const dgpb_slang_api *a = &s->api;
     void *code = NULL, *json = NULL, *diag = NULL;
     checked_result result = CHECKED_NOT_HERE;
     const char *json_path = last_value(args, n, "-reflection-json");
     const char *dep_path = last_value(args, n, "-depfile");
     bool wrote_out = false, wrote_json = false, wrote_dep = false;
-    if (DGPB_SLANG_FAILED(a->spCompileRequest_getModule(k->req, 0, &module)) || !module ||
-        DGPB_SLANG_FAILED(a->spCompileRequest_getSession(k->req, &session)) || !session)
-        goto out;
-    int32_t (*find)(void *, const char *, uint32_t, void **, void **);
-    COM_FN(find, module, SLOT_MODULE_FIND_AND_CHECK_ENTRY_POINT);
-    if (DGPB_SLANG_FAILED(find(module, entry, (uint32_t)stage, &entry_point, &diag)) ||
-        said_something(diag) || !entry_point)
-        goto out;
-    diag = NULL;
-    void *parts[2] = {module, entry_point};
-    int32_t (*compose)(void *, void *const *, SlangInt, void **, void **);
-    COM_FN(compose, session, SLOT_SESSION_CREATE_COMPOSITE);
-    if (DGPB_SLANG_FAILED(compose(session, parts, 2, &composite, &diag)) || said_something(diag) ||
-        !composite)
-        goto out;
-    diag = NULL;
-    int32_t (*link)(void *, void **, void **);
-    COM_FN(link, composite, SLOT_COMPONENT_LINK);
-    if (DGPB_SLANG_FAILED(link(composite, &linked, &diag)) || said_something(diag) || !linked)
-        goto out;
-    diag = NULL;
     int32_t (*entry_code)(void *, SlangInt, SlangInt, void **, void **);
     COM_FN(entry_code, linked, SLOT_COMPONENT_GET_ENTRY_POINT_CODE);
     if (DGPB_SLANG_FAILED(entry_code(linked, 0, 0, &code, &diag)) || said_something(diag) || !code)
         goto out;
     diag = NULL;
-    SlangReflection *(*get_layout)(void *, SlangInt, void **);
-    COM_FN(get_layout, linked, SLOT_COMPONENT_GET_LAYOUT);
-    SlangReflection *reflection = get_layout(linked, 0, &diag);
-    if (said_something(diag) || !reflection)
+    SlangReflection *reflection = reflection_of(linked);
+    if (!reflection)
         goto out;
-    diag = NULL;
     size_t size;
     const void *bytes = blob_bytes(code, &size);
     if (!bytes || dgpb_file_write_atomic(out, bytes, size, NULL))
@@ -453,9 +504,38 @@ out:
     com_release(json);
     com_release(code);
     com_release(linked);
-    com_release(composite);
-    com_release(entry_point);
-    com_release(session);
-    com_release(module);
+    return result;
+}
+
+checked_result checked_layout(checked_store *store, dgpb_slang *s, const char *key,
+                              const char *const *args, size_t n)
+{
+    /* the layout's file: the last -o, left out of what is recorded (as
+       worker_record_layout_file does) */
+    size_t at = n;
+    for (size_t i = 0; i + 1 < n; i++)
+        if (!strcmp(args[i], "-o"))
+            at = i++;
+    if (at == n || !count_of(args, n, "-entry"))
+        return CHECKED_NOT_HERE;
+    kept *k = usable(store, s, key, args, n);
+    void *linked = k ? link_entries(k, s, args, n) : NULL;
+    if (!linked)
+        return CHECKED_NOT_HERE;
+    const char **rest = mem_calloc(n, sizeof *rest);
+    size_t m = 0;
+    for (size_t i = 0; rest && i < n; i++)
+        if (i != at && i != at + 1)
+            rest[m++] = args[i];
+    SlangReflection *reflection = reflection_of(linked);
+    uint8_t *blob = NULL;
+    size_t size = 0;
+    checked_result result = CHECKED_NOT_HERE;
+    if (rest && reflection && !layout_record_program(s, reflection, rest, m, &blob, &size, NULL) &&
+        !dgpb_file_write_atomic(args[at + 1], blob, size, NULL))
+        result = CHECKED_DONE;
+    dgpb_free(blob);
+    dgpb_free(rest);
+    com_release(linked);
     return result;
 }

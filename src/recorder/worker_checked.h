@@ -34,6 +34,7 @@
 
 #define checked_compile dgpb__checked_compile
 #define checked_keep dgpb__checked_keep
+#define checked_layout dgpb__checked_layout
 #define checked_same_options dgpb__checked_same_options
 #define checked_key dgpb__checked_key
 #define checked_store_create dgpb__checked_store_create
@@ -88,5 +89,15 @@ typedef enum checked_result {
  */
 checked_result checked_compile(checked_store *k, dgpb_slang *s, const char *key,
                                const char *const *args, size_t n, const char *layout);
+
+/*
+ * Answers a layout job (`args`, dgpb-slang-layout's arguments: the module, slangc options,
+ * the group's -entry/-stage pairs in order, -o LAYOUT) from the request kept under `key`:
+ * the entries found and checked in its module, composed and linked, the program's layout
+ * recorded as dgpb-slang-layout would record it and written atomically. CHECKED_NOT_HERE
+ * writes nothing.
+ */
+checked_result checked_layout(checked_store *k, dgpb_slang *s, const char *key,
+                              const char *const *args, size_t n);
 
 #endif

@@ -398,6 +398,9 @@ static int serve_job(dgpb_slang *s, sharing *share, int out_fd, const char *cons
 {
     dgpb_diag d;
     dgpb_diag_clear(&d);
+    if (layout && share->store && share->checked_key &&
+        checked_layout(share->store, s, share->checked_key, args, n) == CHECKED_DONE)
+        return answer_job(out_fd, DGPB_RECORDER_EXIT_OK, "", true, diag);
     if (layout) {
         int code = worker_record_layout_file(s, args, n, &d);
         char text[DGPB_DIAG_FILE_MAX + DGPB_DIAG_MESSAGE_MAX + 64] = "";
