@@ -14,6 +14,7 @@
 #include <signal.h>
 #include <sys/file.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <unistd.h>
 #include <errno.h>
 #include <sys/stat.h>
@@ -163,6 +164,98 @@ static void reading_a_regular_file_never_waits_on_a_fifo_folder_or_link(void **s
     unlink(fifo);
     unlink(link);
     unlink(file);
+}
+
+/* The largest single request the library made of the counting allocator. */
+static size_t largest_request;
+
+static void *counting_alloc(size_t size, void *user)
+{
+    (void)user;
+    largest_request = size > largest_request ? size : largest_request;
+    return malloc(size);
+}
+
+static void *counting_realloc(void *ptr, size_t size, void *user)
+{
+    (void)user;
+    largest_request = size > largest_request ? size : largest_request;
+    return realloc(ptr, size);
+}
+
+static void counting_free(void *ptr, void *user)
+{
+    (void)user;
+    free(ptr);
+}
+
+/*
+ * dgpb_file_read: a FIFO nobody writes opens at once and reads as empty (a key file that is
+ * a FIFO hung the build on a blocking open); a pipe with a writer is read to its end; a file
+ * over the limit is refused before anything of its size is allocated (a 2 GiB sparse file
+ * with a 1026-byte limit reached 2.1 GB resident), and a stream over it once the limit and
+ * a byte are read.
+ */
+static void reading_is_bounded_and_never_waits_for_a_writer(void **state)
+{
+    (void)state;
+    char fifo[300], sparse[300];
+    snprintf(fifo, sizeof fifo, "%s/key-fifo", dir);
+    snprintf(sparse, sizeof sparse, "%s/sparse", dir);
+    assert_int_equal(mkfifo(fifo, 0600), 0);
+    uint8_t *data = NULL;
+    size_t size = 7;
+    dgpb_diag d;
+    dgpb_diag_clear(&d);
+    alarm(10);
+    assert_int_equal(dgpb_file_read(fifo, 1026, &data, &size, &d), DGPB_OK);
+    alarm(0);
+    assert_int_equal(size, 0);
+    dgpb_free(data);
+
+    int fd = open(sparse, O_WRONLY | O_CREAT | O_TRUNC, 0600);
+    assert_true(fd >= 0);
+    assert_int_equal(ftruncate(fd, (off_t)2 << 30), 0);
+    close(fd);
+    dgpb_allocator counting = {counting_alloc, counting_realloc, counting_free, NULL};
+    largest_request = 0;
+    dgpb_set_allocator(&counting);
+    data = NULL;
+    int rc = dgpb_file_read(sparse, 1026, &data, &size, &d);
+    dgpb_set_allocator(NULL);
+    assert_int_equal(rc, DGPB_ERR_LIMIT);
+    assert_non_null(strstr(d.message, "is larger than 1026 bytes"));
+    assert_null(data);
+    assert_true(largest_request < 4096);
+    unlink(sparse);
+
+    /* a pipe of 100 000 bytes, limit 1000: refused, having held at most the limit and two */
+    int p[2];
+    assert_int_equal(pipe(p), 0);
+    pid_t child = fork();
+    assert_true(child >= 0);
+    if (child == 0) {
+        close(p[0]);
+        static char block[1000];
+        memset(block, 'x', sizeof block);
+        for (int i = 0; i < 100; i++)
+            if (write(p[1], block, sizeof block) != (ssize_t)sizeof block)
+                break;
+        _exit(0);
+    }
+    close(p[1]);
+    char path[64];
+    snprintf(path, sizeof path, "/dev/fd/%d", p[0]);
+    largest_request = 0;
+    dgpb_set_allocator(&counting);
+    rc = dgpb_file_read(path, 1000, &data, &size, &d);
+    dgpb_set_allocator(NULL);
+    close(p[0]);
+    kill(child, SIGKILL);
+    waitpid(child, NULL, 0);
+    assert_int_equal(rc, DGPB_ERR_LIMIT);
+    assert_true(largest_request <= 1002);
+    unlink(fifo);
 }
 
 /* ---- output units ---- */
@@ -407,6 +500,7 @@ int main(void)
         cmocka_unit_test(a_failed_atomic_write_changes_nothing_and_leaves_no_temporary),
         cmocka_unit_test(reading_names_the_file_and_the_reason),
         cmocka_unit_test(reading_a_regular_file_never_waits_on_a_fifo_folder_or_link),
+        cmocka_unit_test(reading_is_bounded_and_never_waits_for_a_writer),
         cmocka_unit_test(unit_write_replaces_every_file_and_leaves_nothing_else),
         cmocka_unit_test(a_unit_whose_second_rename_fails_keeps_the_first_file),
         cmocka_unit_test(recovery_completes_a_replacement_that_a_killed_writer_left),

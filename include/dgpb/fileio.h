@@ -25,8 +25,11 @@ extern "C" {
 /*
  * Reads the whole file into a new buffer (freed by the caller with dgpb_free()),
  * NUL-terminated one byte past *size for convenience. Files larger than
- * `max_size` are refused with DGPB_ERR_LIMIT. DGPB_ERR_IO names the file and
- * the system's reason.
+ * `max_size` are refused with DGPB_ERR_LIMIT: a regular file by its size,
+ * before anything is allocated; a pipe once max_size + 1 bytes are read (the
+ * buffer never grows past max_size + 2). The file is opened without blocking,
+ * so a FIFO with no writer reads as empty instead of waiting for one.
+ * DGPB_ERR_IO names the file and the system's reason.
  */
 int dgpb_file_read(const char *path, size_t max_size, uint8_t **out, size_t *size, dgpb_diag *diag);
 

@@ -138,9 +138,17 @@ static void compiler_files(cache_session *s, const char *dir, identity_walk *w,
             if (extra[i])
                 fn(w, extra[i]);
     }
-    /* The CUDA compilers that write PTX (docs/cache.md, "The compiler's identity"). */
+    /* The CUDA compilers that write PTX, and what they read from the environment
+       (docs/cache.md, "The compiler's identity"). */
     cache_key_str(w->k, "cuda");
     compiler_cuda_files(fn, w);
+    for (size_t i = 0; compiler_tool_env[i]; i++) {
+        const char *value = getenv(compiler_tool_env[i]);
+        cache_key_str(w->k, compiler_tool_env[i]);
+        cache_key_str(w->k, value ? "=" : "unset");
+        if (value)
+            cache_key_str(w->k, value);
+    }
 }
 
 /*

@@ -15,6 +15,7 @@
 #define compiler_files_each dgpb__compiler_files_each
 #define compiler_files_glob dgpb__compiler_files_glob
 #define compiler_cuda_files dgpb__compiler_cuda_files
+#define compiler_tool_env dgpb__compiler_tool_env
 
 #include <stdbool.h>
 
@@ -35,10 +36,17 @@ void compiler_files_each(bool embedded, const char *dir, void (*fn)(void *user, 
                          void *user);
 
 /*
- * Calls fn(user, path) for each file of the CUDA toolkit in $CUDA_PATH that
- * writes PTX for Slang, in a fixed order: NVRTC and its builtins (lib64/,
- * lib/), nvcc, cicc and ptxas. Nothing when $CUDA_PATH is unset.
+ * Calls fn(user, path) for each file of the CUDA toolkit that writes PTX for
+ * Slang, in a fixed order: NVRTC and its builtins in $CUDA_PATH (lib64/, lib/;
+ * native Slang's), then, from the folder of the nvcc the embedded compiler runs
+ * ($CUDA_PATH/bin, /usr/local/cuda/bin or the first in $PATH, as
+ * tools/slangc-wasm/lib/ptx.js finds it), nvcc, nvcc.profile, cudafe++, ptxas
+ * and ../nvvm/bin/cicc.
  */
 void compiler_cuda_files(void (*fn)(void *user, const char *path), void *user);
+
+/* The environment variables those tools read, NULL-terminated: each one's value (or its
+   absence) is part of the compiler's identity (docs/cache.md, "The compiler's identity"). */
+extern const char *const compiler_tool_env[];
 
 #endif

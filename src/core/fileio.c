@@ -41,11 +41,16 @@ int dgpb_file_read(const char *path, size_t max_size, uint8_t **out, size_t *siz
 {
     *out = NULL;
     *size = 0;
-    int fd = io_fault("open", path) ? -1 : open(path, O_RDONLY | O_CLOEXEC);
+    /* O_NONBLOCK: a FIFO with no writer opens at once instead of waiting for one (and then
+       reads as empty); blocking reads again from here on, so a pipe with a writer is read
+       to its end. */
+    int fd = io_fault("open", path) ? -1
+                                     : open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC | O_NOCTTY);
     if (fd < 0)
         return dgpb_diag_set(diag, DGPB_ERR_IO, -1, "cannot open '%s': %s", path, strerror(errno));
     struct stat st;
-    if (fstat(fd, &st) != 0) {
+    int flags = fcntl(fd, F_GETFL);
+    if (fstat(fd, &st) != 0 || flags < 0 || fcntl(fd, F_SETFL, flags & ~O_NONBLOCK) < 0) {
         int rc =
             dgpb_diag_set(diag, DGPB_ERR_IO, -1, "cannot stat '%s': %s", path, strerror(errno));
         close(fd);
@@ -94,8 +99,19 @@ static int read_fd(int fd, const char *path, const struct stat *st, size_t max_s
 {
     int rc = DGPB_OK;
     uint8_t *buf = NULL;
-    /* Read to end of file, whatever st_size says (pipes, growing files). */
-    size_t cap = st->st_size > 0 ? (size_t)st->st_size + 1 : 4096, len = 0;
+    /* A regular file is measured before anything is allocated: one over the limit is refused
+       at once, whatever its size (a sparse file of gigabytes costs nothing). */
+    if (S_ISREG(st->st_mode) && (uint64_t)st->st_size > (uint64_t)max_size) {
+        close(fd);
+        return dgpb_diag_set(diag, DGPB_ERR_LIMIT, -1, "'%s' is larger than %zu bytes", path,
+                             max_size);
+    }
+    /* Read to end of file, whatever st_size says (pipes, growing files); the buffer never
+       grows past the limit and the byte that shows a file over it. */
+    size_t limit = max_size < SIZE_MAX - 2 ? max_size + 2 : max_size;
+    size_t cap = st->st_size > 0 ? (size_t)st->st_size + 2 : 4096, len = 0;
+    if (cap > limit)
+        cap = limit;
     buf = mem_alloc(cap);
     if (!buf) {
         rc = dgpb_diag_set(diag, DGPB_ERR_NOMEM, -1, "out of memory reading '%s'", path);
@@ -103,18 +119,19 @@ static int read_fd(int fd, const char *path, const struct stat *st, size_t max_s
     }
     for (;;) {
         if (len + 1 >= cap) {
-            if (cap > max_size + 1) {
+            if (cap >= limit || len > max_size) {
                 rc = dgpb_diag_set(diag, DGPB_ERR_LIMIT, -1, "'%s' is larger than %zu bytes", path,
                                    max_size);
                 goto done;
             }
-            uint8_t *nb = mem_realloc(buf, cap * 2);
+            size_t grown = cap <= limit / 2 ? cap * 2 : limit;
+            uint8_t *nb = mem_realloc(buf, grown);
             if (!nb) {
                 rc = dgpb_diag_set(diag, DGPB_ERR_NOMEM, -1, "out of memory reading '%s'", path);
                 goto done;
             }
             buf = nb;
-            cap *= 2;
+            cap = grown;
         }
         ssize_t n = io_fault("read", path) ? -1 : read(fd, buf + len, cap - len - 1);
         if (n < 0 && errno == EINTR)

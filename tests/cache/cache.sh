@@ -67,6 +67,13 @@ B() {
     "$build" --targets spirv,wgsl --no-layouts "$@" m.slang 2>"$work/last" ||
         { cat "$work/last" >&2; return 1; }
 }
+# BE VAR=VALUE [options...]: B with VAR set in the build's environment.
+BE() {
+    local setting=$1
+    shift
+    env "$setting" "$build" --targets spirv,wgsl --no-layouts "$@" m.slang 2>"$work/last" ||
+        { cat "$work/last" >&2; return 1; }
+}
 compiles() { sed -n 's/.*; \([0-9]*\) compiles.*/\1/p' "$work/last"; }
 stat_of() { "$build" --cache-dir "$1" --cache-stats | sed -n "s/^$2: //p"; }
 same() { cmp "$1/m.dgpb" "$2/m.dgpb" && cmp "$1/m.bundle.json" "$2/m.bundle.json"; }
@@ -277,7 +284,19 @@ invalidate)
     [ "$(compiles)" -gt 0 ] || fail "a compiler with a changed program hit the cache"
     B -o copy --cache-dir "$C" --slangc "$work/mod/slangc-copy/slangc-wasm"
     [ "$(compiles)" = 0 ] || fail "the changed compiler missed its own entries"
-    echo "ok: include edits, one entry's edit ($ran compiles), compiler identity"
+    # What the CUDA tools read from the environment is part of the identity: each variable
+    # set (a value nvcc would take) misses, and hits again on its own entries.
+    for var in NVCC_APPEND_FLAGS NVCC_PREPEND_FLAGS NVCC_CCBIN; do
+        BE "$var=-use_fast_math" -o copy --cache-dir "$C" \
+            --slangc "$work/mod/slangc-copy/slangc-wasm" || fail "the build with $var failed"
+        [ "$(compiles)" -gt 0 ] || fail "$var set hit the entries of a build without it"
+        BE "$var=-use_fast_math" -o copy --cache-dir "$C" \
+            --slangc "$work/mod/slangc-copy/slangc-wasm"
+        [ "$(compiles)" = 0 ] || fail "the build with $var missed its own entries"
+        B -o copy --cache-dir "$C" --slangc "$work/mod/slangc-copy/slangc-wasm"
+        [ "$(compiles)" = 0 ] || fail "the build without $var missed after it"
+    done
+    echo "ok: include edits, one entry's edit ($ran compiles), compiler identity, NVCC_* variables"
     ;;
 corrupt)
     C=$work/c
