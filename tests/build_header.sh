@@ -4,7 +4,9 @@
 #
 #   golden MODULE GOLDEN  the header equals GOLDEN byte for byte; the depfile
 #                         lists it among its outputs; dgpb-dump --header prints
-#                         the same bytes; it compiles (included twice) with
+#                         the same bytes; it compiles (included twice, after
+#                         stdio.h, stdint.h, stddef.h, errno.h, limits.h
+#                         and stdlib.h) with
 #                         gcc -std=c11 and g++ -std=c++11, -Wall -Wextra
 #                         -Werror -pedantic; copies with one size or one offset
 #                         changed fail to compile in both
@@ -51,8 +53,11 @@ golden)
     need g++ g++
     grep -q '^typedef struct' "$header" || fail "$header has no struct: the module shows nothing"
     # Compiles as C11 and C++11, included twice (the include guard), each struct used.
-    use() { # HEADER SOURCE: a translation unit that includes HEADER twice
-        printf '#include "%s"\n#include "%s"\n' "$1" "$1" >"$2"
+    use() { # HEADER SOURCE: a translation unit that includes HEADER twice, after the
+        # standard headers a host includes beside it (whose names a member must not take)
+        printf '#include <stdio.h>\n#include <stdint.h>\n#include <stddef.h>\n' >"$2"
+        printf '#include <errno.h>\n#include <limits.h>\n#include <stdlib.h>\n' >>"$2"
+        printf '#include "%s"\n#include "%s"\n' "$1" "$1" >>"$2"
         sed -n 's/^typedef struct \([A-Za-z0-9_]*\) {$/\1/p' "$1" |
             while read -r s; do echo "size_t size_of_$s(void) { return sizeof(${s}); }"; done >>"$2"
     }

@@ -287,7 +287,8 @@ typedef struct build {
     bool deps_incomplete;     /* a compile wrote no depfile */
     cache_inputs cache_in;    /* the build's options as the cache's keys use them */
     cache_session cache;      /* the compile cache's state (build_cache.c begins it) */
-    uint64_t *seen;           /* the compilers' diagnostics reported so far, hashed */
+    uint64_t *seen; /* the compilers' diagnostics reported so far, hashed: an open-addressing
+                       set of seen_cap slots (0: empty), seen_count of them used */
     size_t seen_count, seen_cap;
     bool done; /* a stage finished the build early (the cache replayed it, or the module is a
                   library module: desc->library_modules) */

@@ -121,14 +121,34 @@ static bool seen_before(build *b, const dgpb_diag *d)
     h = hash_text(h, d->file);
     h = hash_text(h, d->tool_code);
     h = hash_text(h, d->message);
-    for (size_t i = 0; i < b->seen_count; i++)
-        if (b->seen[i] == h)
-            return true;
-    uint64_t *grown = mem_grow(b->seen, b->seen_count, &b->seen_cap, sizeof *grown, 16);
-    if (grown) {
-        b->seen = grown;
-        b->seen[b->seen_count++] = h;
+    h = h ? h : 1; /* 0 marks an empty slot */
+    /* An open-addressing set, kept at most half full: a million repeated -D warnings cost
+       a million lookups, not a million squared. */
+    if (2 * (b->seen_count + 1) > b->seen_cap) {
+        size_t cap = b->seen_cap ? 2 * b->seen_cap : 64;
+        uint64_t *table = mem_calloc(cap, sizeof *table);
+        if (!table)
+            return false; /* said again rather than lost */
+        for (size_t i = 0; i < b->seen_cap; i++) {
+            if (!b->seen[i])
+                continue;
+            size_t at = (size_t)b->seen[i] & (cap - 1);
+            while (table[at])
+                at = (at + 1) & (cap - 1);
+            table[at] = b->seen[i];
+        }
+        dgpb_free(b->seen);
+        b->seen = table;
+        b->seen_cap = cap;
     }
+    size_t at = (size_t)h & (b->seen_cap - 1);
+    while (b->seen[at]) {
+        if (b->seen[at] == h)
+            return true;
+        at = (at + 1) & (b->seen_cap - 1);
+    }
+    b->seen[at] = h;
+    b->seen_count++;
     return false;
 }
 

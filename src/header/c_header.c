@@ -451,7 +451,7 @@ static int32_t block_def(hdr *h, const entry_set *s, const c_use *at, uint32_t f
         if (strip.len && rn.len > strip.len + 1 && rn.ptr[strip.len] == '.' &&
             !memcmp(rn.ptr, strip.ptr, strip.len))
             rn = (dgpb_str){rn.ptr + strip.len + 1, rn.len - strip.len - 1};
-        c_member_ident(cm[i].name, sizeof cm[i].name, rn.ptr, rn.len);
+        c_member_ident(h->t.stem, cm[i].name, sizeof cm[i].name, rn.ptr, rn.len);
         h->t.nomem |= !c_names_add(&names, cm[i].name);
         if ((cm[i].shown = mem_alloc((size_t)rn.len + 1))) {
             memcpy(cm[i].shown, rn.ptr, rn.len);

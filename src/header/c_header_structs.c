@@ -198,7 +198,7 @@ static int32_t struct_def(c_text *h, c_defs *d, const code_fields *f, const code
         else
             snprintf(m[i].note, sizeof m[i].note, "%s",
                      c->type.aggregate ? "a struct C cannot lay out so: bytes" : "bytes");
-        c_member_ident(m[i].name, sizeof m[i].name, c->name, strlen(c->name));
+        c_member_ident(h->stem, m[i].name, sizeof m[i].name, c->name, strlen(c->name));
         h->nomem |= !c_names_add(&names, m[i].name) || !(m[i].shown = mem_strdup(c->name));
     }
     c_names_free(&names);

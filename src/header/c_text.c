@@ -169,8 +169,55 @@ static bool is_keyword(const char *s)
     return false;
 }
 
-/* An identifier for a name that stands alone (a member): never empty, a digit or a keyword first. */
-void c_member_ident(char *out, size_t size, const char *s, size_t len)
+/* Names of the standard headers a host includes beside the header (<stdio.h>, <stdint.h>,
+   <stddef.h>, <stdbool.h>, <limits.h>, <errno.h>, <stdlib.h>) that a pattern below misses:
+   macros and objects a member must not be spelled as. */
+static const char *const library_names[] = {
+    "EOF",      "BUFSIZ",    "FILENAME_MAX", "FOPEN_MAX", "TMP_MAX",  "L_tmpnam", "SEEK_SET",
+    "SEEK_CUR", "SEEK_END",  "stdin",        "stdout",    "stderr",   "CHAR_BIT", "MB_LEN_MAX",
+    "RAND_MAX", "MB_CUR_MAX", "EXIT_SUCCESS", "EXIT_FAILURE", "_IOFBF", "_IOLBF",  "_IONBF",
+    "WCHAR_MIN", "WCHAR_MAX", "WINT_MIN",    "WINT_MAX",  "SIZE_MAX", "PTRDIFF_MIN",
+    "PTRDIFF_MAX", "SIG_ATOMIC_MIN", "SIG_ATOMIC_MAX", "true", "false", "__bool_true_false_are_defined"};
+
+static bool starts(const char *s, const char *prefix)
+{
+    return !strncmp(s, prefix, strlen(prefix));
+}
+
+/*
+ * Whether a member spelled `s` could be taken by a standard header or by the header itself:
+ * a keyword; a type name (POSIX reserves every name ending in _t: uint8_t, size_t, ...); a
+ * macro of the standard headers (the list above, errno's E followed by an upper-case letter
+ * or digit, the limits' INT..., UINT..., INTMAX..., SCHAR..., the format macros PRI... and
+ * SCN..., the locale's LC_..., the signals' SIG...); or one of the header's own macros (its
+ * include guard and everything it defines start with DGPB_ or with its stem and '_').
+ */
+static bool taken(const char *s, const char *stem)
+{
+    size_t n = strlen(s);
+    if (is_keyword(s) || (n >= 2 && !strcmp(s + n - 2, "_t")) || starts(s, "DGPB_") ||
+        (stem && *stem && starts(s, stem) && s[strlen(stem)] == '_'))
+        return true;
+    for (size_t i = 0; i < sizeof library_names / sizeof *library_names; i++)
+        if (!strcmp(s, library_names[i]))
+            return true;
+    if (s[0] == 'E' && ((s[1] >= 'A' && s[1] <= 'Z') || (s[1] >= '0' && s[1] <= '9')))
+        return true;
+    static const char *const prefixes[] = {"INT",  "UINT", "SCHAR", "UCHAR", "CHAR_", "SHRT_",
+                                           "USHRT_", "LONG_", "ULONG_", "LLONG_", "ULLONG_",
+                                           "PRI",  "SCN",  "LC_",   "SIG"};
+    for (size_t i = 0; i < sizeof prefixes / sizeof *prefixes; i++)
+        if (starts(s, prefixes[i]))
+            return true;
+    return false;
+}
+
+/*
+ * An identifier for a name that stands alone (a member): never empty, never a digit first,
+ * never a name taken() (a '_' is appended: c_ident_append never ends an identifier with
+ * one, so the result collides with no name it spells otherwise).
+ */
+void c_member_ident(const char *stem, char *out, size_t size, const char *s, size_t len)
 {
     out[0] = 0;
     c_ident_append(out, size, s, len);
@@ -179,7 +226,7 @@ void c_member_ident(char *out, size_t size, const char *s, size_t len)
         snprintf(tmp, sizeof tmp, "m_%.400s", out);
         snprintf(out, size, "%s", tmp);
     }
-    if (is_keyword(out) && strlen(out) + 2 < size)
+    if (taken(out, stem) && strlen(out) + 2 < size)
         strcat(out, "_");
 }
 
@@ -198,8 +245,11 @@ bool c_names_add(c_names *n, char *id)
         size_t len = strlen(id);
         if (len > C_ID_MAX - 16)
             len = C_ID_MAX - 16;
+        /* "_2" after a name that ends with '_' (a taken name, c_member_ident) would make
+           "__", which C++ reserves: the number follows it directly */
+        bool trailing = len && id[len - 1] == '_';
         for (unsigned k = 2;; k++) {
-            snprintf(id + len, C_ID_MAX - len, "_%u", k);
+            snprintf(id + len, C_ID_MAX - len, trailing ? "%u" : "_%u", k);
             if (!names_has(n, id))
                 break;
         }

@@ -56,8 +56,9 @@ void c_put(c_text *h, const char *fmt, ...)
  */
 void c_ident_append(char *out, size_t size, const char *s, size_t len);
 
-/* An identifier for a name that stands alone (a member): never empty, a digit or a keyword. */
-void c_member_ident(char *out, size_t size, const char *s, size_t len);
+/* An identifier for a name that stands alone (a member): never empty, never a digit first,
+   never a name a standard header or the header itself (its stem) may take (c_text.c). */
+void c_member_ident(const char *stem, char *out, size_t size, const char *s, size_t len);
 
 /* Makes `id` (of at most C_ID_MAX bytes) unique in `n` and adds it; false: no memory. */
 bool c_names_add(c_names *n, char *id);
