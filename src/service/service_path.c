@@ -224,6 +224,58 @@ static bool add_credentials(dgpb_bytebuf *k)
     return true;
 }
 
+/*
+ * What decides which files a process may open beyond its users and groups, as /proc tells
+ * it of process `pid` ("self" or a number): the lines of its status whose values are its
+ * capabilities (effective, permitted, inheritable, bounding, ambient), no_new_privs and its
+ * seccomp mode; its user namespace (whose root holds no capability over files of users it
+ * does not map); and its security label (SELinux's or AppArmor's context, where the kernel
+ * has one). Written into `out` (size bytes) as text; false when /proc cannot be read.
+ */
+static bool privileges_of(const char *pid, char *out, size_t size)
+{
+    static const char *const keys[] = {"CapInh:", "CapPrm:", "CapEff:", "CapBnd:",
+                                       "CapAmb:", "NoNewPrivs:", "Seccomp:"};
+    char path[64];
+    snprintf(path, sizeof path, "/proc/%s/status", pid);
+    FILE *f = fopen(path, "re");
+    if (!f)
+        return false;
+    size_t at = 0;
+    out[0] = 0;
+    char line[512];
+    while (fgets(line, sizeof line, f))
+        for (size_t i = 0; i < sizeof keys / sizeof *keys; i++)
+            if (!strncmp(line, keys[i], strlen(keys[i])) && at < size)
+                at += (size_t)snprintf(out + at, size - at, "%s", line);
+    fclose(f);
+    char ns[256];
+    snprintf(path, sizeof path, "/proc/%s/ns/user", pid);
+    ssize_t n = readlink(path, ns, sizeof ns - 1);
+    ns[n > 0 ? n : 0] = 0;
+    if (at < size)
+        at += (size_t)snprintf(out + at, size - at, "userns %s\n", n > 0 ? ns : "unknown");
+    char label[512] = "";
+    snprintf(path, sizeof path, "/proc/%s/attr/current", pid);
+    f = fopen(path, "re");
+    if (f) {
+        size_t m = fread(label, 1, sizeof label - 1, f);
+        label[m] = 0;
+        fclose(f);
+    }
+    if (at < size)
+        snprintf(out + at, size - at, "label %s\n", label);
+    return true;
+}
+
+static void add_privileges(dgpb_bytebuf *k)
+{
+    char text[4096];
+    if (!privileges_of("self", text, sizeof text))
+        snprintf(text, sizeof text, "privileges unknown\n");
+    add_line(k, "%s", text);
+}
+
 /* The mount namespace, the root and the temporary folder as this process sees them. */
 static void add_filesystem_view(dgpb_bytebuf *k)
 {
@@ -315,6 +367,7 @@ int service_identity(const service_identity_desc *d, char hex[SERVICE_IDENTITY_H
     add_file(&k, "recorder", d->recorder);
     add_file(&k, "slang-lib", d->slang_lib);
     bool ok = add_credentials(&k);
+    add_privileges(&k);
     add_filesystem_view(&k);
     add_limits(&k);
     ok = ok && add_environment(&k);
@@ -410,6 +463,9 @@ bool service_peer_same(int pid, char *why, size_t size)
     if (!differs && proc_text("self", "limits", b, sizeof b) &&
         (!proc_text(peer, "limits", a, sizeof a) || strcmp(a, b)))
         differs = "resource limits";
+    if (!differs && privileges_of("self", b, sizeof b) &&
+        (!privileges_of(peer, a, sizeof a) || strcmp(a, b)))
+        differs = "capabilities, user namespace, no_new_privs or security label";
     if (differs)
         snprintf(why, size,
                  "the client (pid %d) has other %s than this service, or they cannot "

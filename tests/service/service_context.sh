@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
 # service_context.sh DGPB-BUILD FIXTURES - a compile service serves only
 # callers whose context it shares (docs/service.md, "One service per
-# compiler and context"): a build whose groups, mount namespace,
-# environment, private /tmp or resource limits differ from those of the
-# build that started the service gets a service of its own, and writes
+# compiler and context"): a build whose groups, capabilities, user
+# namespace, mount namespace, environment, private /tmp or resource limits
+# differ from those of the build that started the service gets a service of
+# its own, and writes
 # what --service=off writes, byte for byte, or fails as it does. Last, the
 # service checks a client's process itself (/proc): a client that sends its
 # identity from another context is refused. Needs root (CI runs as root),
@@ -19,7 +20,7 @@ for tool in setpriv unshare mount; do
 done
 chmod 755 "$work"
 user=4242 group=5555
-cases=${3:-groups mount environment private-tmp rlimit peer} # a third argument runs some of them
+cases=${3:-groups capabilities userns mount environment private-tmp rlimit peer} # a third argument runs some of them
 want() { case " $cases " in *" $1 "*) return 0 ;; esac; return 1; }
 cp "$fixtures/plain.slang" "$work/plain.slang"
 
@@ -83,6 +84,60 @@ status=$?
 ! grep -q "xyzzy\|5EC7E7" "$work/g/without.log" || fail "groups: the secret is in the diagnostics: $(cat "$work/g/without.log")"
 grep -q "secret.slangh" "$work/g/without.log" || fail "groups: the failure does not name the header: $(cat "$work/g/without.log")"
 echo "ok: groups: a build without group $group fails as with --service=off (exit 1), nothing of the header read"
+fi
+
+# A header only its owner (user 4242) may read, and a module that includes it: root reads it
+# by its capabilities (CAP_DAC_OVERRIDE, CAP_DAC_READ_SEARCH), a process without them cannot.
+owned_secret() { # owned_secret FOLDER
+    mkdir -m 755 "$1"
+    cat > "$1/secret.slangh" <<'SECRET'
+// xyzzy-topsecret: a secret text
+static const uint SECRET = 0x5EC7E7u;
+SECRET
+    chown $user:$user "$1/secret.slangh"
+    chmod 600 "$1/secret.slangh"
+    printf '#include "secret.slangh"\nRWStructuredBuffer<uint> data;\n[shader("compute")]\n[numthreads(1, 1, 1)]\nvoid k(uint3 id : SV_DispatchThreadID) { data[id.x] = SECRET; }\n' \
+        > "$1/uses.slang"
+}
+# refused CASE FOLDER PREFIX...: the build under PREFIX fails as with --service=off (exit 1),
+# through the service full root started, and nothing of the header comes back.
+refused() {
+    local name=$1 dir=$2
+    shift 2
+    "$build" --targets spirv -q "$dir/uses.slang" -o "$dir/root" 2> "$dir/root.log" ||
+        fail "$name: full root's build failed: $(cat "$dir/root.log")"
+    [ -n "$(service_pid)" ] || fail "$name: no service runs after full root's build"
+    timeout 600 "$@" "$build" --targets spirv -q --service=off "$dir/uses.slang" -o "$dir/off" 2> "$dir/off.log"
+    local off=$?
+    timeout 600 "$@" "$build" --targets spirv -q "$dir/uses.slang" -o "$dir/through" 2> "$dir/through.log"
+    local status=$?
+    [ $off = 1 ] || fail "$name: --service=off: exit $off, not 1: $(cat "$dir/off.log")"
+    [ $status = $off ] ||
+        fail "$name: through the service: exit $status, not $off as with --service=off: $(cat "$dir/through.log")"
+    [ ! -e "$dir/through/uses.dgpb" ] || fail "$name: a bundle was written"
+    ! grep -q "xyzzy\|5EC7E7" "$dir/through.log" || fail "$name: the secret came back: $(cat "$dir/through.log")"
+}
+
+if want capabilities; then
+# 1a. Capabilities: root without CAP_DAC_OVERRIDE and CAP_DAC_READ_SEARCH (setpriv's bounding
+# set; also its effective ones, at exec) cannot open the header; a service full root started
+# must not open it for that build.
+owned_secret "$work/caps"
+refused capabilities "$work/caps" setpriv --bounding-set=-dac_override,-dac_read_search
+echo "ok: capabilities: root without CAP_DAC_OVERRIDE fails as with --service=off (exit 1), nothing of the header read"
+fi
+
+if want userns; then
+# 1b. A user namespace (unshare -U -r): its root maps to the same user id outside, but holds
+# no capability over files of users the namespace does not map. Where the kernel lets this
+# user make one (a container may not): the same as 1a.
+if unshare -U -r true 2>/dev/null; then
+    owned_secret "$work/userns"
+    refused "user namespace" "$work/userns" unshare -U -r
+    echo "ok: user namespace: its root fails as with --service=off (exit 1), nothing of the header read"
+else
+    echo "not run: user namespace: this kernel lets no user namespace be made here (unshare -U -r fails)"
+fi
 fi
 
 if want mount; then
@@ -194,8 +249,10 @@ answer=$(hello unshare -m)
 case $answer in *'"error"'*"mount namespace"*) ;; *) fail "peer: another mount namespace was answered: $answer" ;; esac
 answer=$(hello setpriv --groups=$group)
 case $answer in *'"error"'*"supplementary groups"*) ;; *) fail "peer: other supplementary groups were answered: $answer" ;; esac
+answer=$(hello setpriv --bounding-set=-dac_override,-dac_read_search)
+case $answer in *'"error"'*"capabilities"*) ;; *) fail "peer: fewer capabilities were answered: $answer" ;; esac
 grep -q "service $pid: refused client [0-9]*: the client (pid [0-9]*) has other mount namespace" "$DGPB_SERVICE_DIR"/*.log ||
     fail "peer: the refusal is not in the service's log: $(cat "$DGPB_SERVICE_DIR"/*.log)"
-echo "ok: peer: a client with the service's identity from another mount namespace or other groups is refused"
+echo "ok: peer: a client with the service's identity from another mount namespace, other groups or fewer capabilities is refused"
 fi
 echo "ok: a service serves only builds of its own context"
