@@ -52,17 +52,26 @@ static const char *const curl_names[] = {
     "curl_global_init", "curl_easy_init",    "curl_easy_cleanup",  "curl_easy_reset",
     "curl_easy_setopt", "curl_easy_perform", "curl_easy_getinfo",  "curl_easy_strerror",
     "curl_slist_append", "curl_slist_free_all"};
-static loaded curl_lib = {PTHREAD_ONCE_INIT, DGPB_CURL_SONAME, "libcurl (Debian: libcurl4)", curl_names,
-                          (void **)&curl_api, sizeof curl_names / sizeof *curl_names, ""};
+static loaded curl_lib = {PTHREAD_ONCE_INIT,
+                          DGPB_CURL_SONAME,
+                          "libcurl (Debian: libcurl4)",
+                          curl_names,
+                          (void **)&curl_api,
+                          sizeof curl_names / sizeof *curl_names,
+                          ""};
 static CURLcode curl_started = CURLE_OK;
 
 static remote_hiredis_api hiredis_api;
 static const char *const hiredis_names[] = {
     "redisConnectWithTimeout", "redisFree",       "redisBufferWrite",   "redisBufferRead",
     "redisGetReplyFromReader", "freeReplyObject", "redisvAppendCommand"};
-static loaded hiredis_lib = {PTHREAD_ONCE_INIT, DGPB_HIREDIS_SONAME, "hiredis (Debian: libhiredis0.14)",
-                             hiredis_names, (void **)&hiredis_api,
-                             sizeof hiredis_names / sizeof *hiredis_names, ""};
+static loaded hiredis_lib = {PTHREAD_ONCE_INIT,
+                             DGPB_HIREDIS_SONAME,
+                             "hiredis (Debian: libhiredis0.14)",
+                             hiredis_names,
+                             (void **)&hiredis_api,
+                             sizeof hiredis_names / sizeof *hiredis_names,
+                             ""};
 
 _Static_assert(sizeof(remote_curl_api) == sizeof curl_names / sizeof *curl_names * sizeof(void *),
                "one name per libcurl function");

@@ -177,7 +177,8 @@ static const char *const library_names[] = {
     "SEEK_CUR", "SEEK_END",  "stdin",        "stdout",    "stderr",   "CHAR_BIT", "MB_LEN_MAX",
     "RAND_MAX", "MB_CUR_MAX", "EXIT_SUCCESS", "EXIT_FAILURE", "_IOFBF", "_IOLBF",  "_IONBF",
     "WCHAR_MIN", "WCHAR_MAX", "WINT_MIN",    "WINT_MAX",  "SIZE_MAX", "PTRDIFF_MIN",
-    "PTRDIFF_MAX", "SIG_ATOMIC_MIN", "SIG_ATOMIC_MAX", "true", "false", "__bool_true_false_are_defined"};
+    "PTRDIFF_MAX", "SIG_ATOMIC_MIN", "SIG_ATOMIC_MAX", "true", "false",
+    "__bool_true_false_are_defined"};
 
 static bool starts(const char *s, const char *prefix)
 {

@@ -178,7 +178,7 @@ static bool same_options(const char *a, const char *b)
     }
 }
 
-static const char *last_value(const char *const *args, size_t n, const char *option)
+const char *worker_option_value(const char *const *args, size_t n, const char *option)
 {
     const char *value = NULL;
     for (size_t i = 0; i + 1 < n; i++)
@@ -442,7 +442,7 @@ static SlangReflection *reflection_of(void *linked)
 checked_result checked_compile(checked_store *store, dgpb_slang *s, const char *key,
                                const char *const *args, size_t n, const char *layout)
 {
-    const char *out = last_value(args, n, "-o");
+    const char *out = worker_option_value(args, n, "-o");
     if (!out || count_of(args, n, "-entry") != 1)
         return CHECKED_NOT_HERE;
     kept *k = usable(store, s, key, args, n);
@@ -452,8 +452,8 @@ checked_result checked_compile(checked_store *store, dgpb_slang *s, const char *
     const dgpb_slang_api *a = &s->api;
     void *code = NULL, *json = NULL, *diag = NULL;
     checked_result result = CHECKED_NOT_HERE;
-    const char *json_path = last_value(args, n, "-reflection-json");
-    const char *dep_path = last_value(args, n, "-depfile");
+    const char *json_path = worker_option_value(args, n, "-reflection-json");
+    const char *dep_path = worker_option_value(args, n, "-depfile");
     bool wrote_out = false, wrote_json = false, wrote_dep = false;
     int32_t (*entry_code)(void *, SlangInt, SlangInt, void **, void **);
     COM_FN(entry_code, linked, SLOT_COMPONENT_GET_ENTRY_POINT_CODE);

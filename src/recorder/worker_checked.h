@@ -39,6 +39,7 @@
 #define checked_key dgpb__checked_key
 #define checked_store_create dgpb__checked_store_create
 #define checked_store_free dgpb__checked_store_free
+#define worker_option_value dgpb__worker_option_value
 
 #include <stdbool.h>
 #include <stddef.h>
@@ -49,6 +50,9 @@
 #define CHECKED_MAX 4
 
 typedef struct checked_store checked_store;
+
+/* The value of the last `option VALUE` in slangc's arguments; NULL when absent. */
+const char *worker_option_value(const char *const *args, size_t n, const char *option);
 
 int checked_store_create(checked_store **out);
 /* Destroys every kept request. NULL is a no-op. */

@@ -49,15 +49,6 @@ static const char *own_session_option(const char *const *args, size_t n)
     return NULL;
 }
 
-/* The value of the last `option VALUE` in args; NULL when absent. */
-static const char *option_value(const char *const *args, size_t n, const char *option)
-{
-    const char *value = NULL;
-    for (size_t i = 0; i + 1 < n; i++)
-        if (!strcmp(args[i], option))
-            value = args[++i];
-    return value;
-}
 
 /*
  * slangc writes its -depfile in its code-generation step, so a compile with
@@ -69,7 +60,7 @@ static const char *option_value(const char *const *args, size_t n, const char *o
 static int write_skipped_depfile(dgpb_slang *s, SlangCompileRequest *req, const char *const *args,
                                  size_t n, dgpb_diag *diag)
 {
-    const char *path = option_value(args, n, "-depfile");
+    const char *path = worker_option_value(args, n, "-depfile");
     bool skipped = false;
     for (size_t i = 0; i < n && !skipped; i++)
         skipped = !strcmp(args[i], "-skip-codegen");
@@ -86,7 +77,7 @@ static int write_skipped_depfile(dgpb_slang *s, SlangCompileRequest *req, const 
         if (dep)
             deps[kept++] = dep;
     }
-    const char *output = option_value(args, n, "-o");
+    const char *output = worker_option_value(args, n, "-o");
     const char *target = output ? output : "-";
     char *text = NULL;
     int rc = depfile_make(&target, 1, deps, kept, kept, NULL, &text);
@@ -114,8 +105,8 @@ static int write_skipped_depfile(dgpb_slang *s, SlangCompileRequest *req, const 
 static const char *take_reflection_json(dgpb_slang *s, const char *const *args, size_t n,
                                         const char **kept, size_t *kept_count)
 {
-    const char *path = s->api.spReflection_ToJson ? option_value(args, n, "-reflection-json")
-                                                  : NULL;
+    const char *path =
+        s->api.spReflection_ToJson ? worker_option_value(args, n, "-reflection-json") : NULL;
     *kept_count = 0;
     for (size_t i = 0; i < n; i++) {
         if (path && i + 1 < n && !strcmp(args[i], "-reflection-json")) {
