@@ -45,7 +45,9 @@
 #define HEAD_FIRST_MIN 4096 /* content at least this large: asked for before it is sent */
 /* How long dgpb_cache_close waits for the uploads still queued or running (docs/cache.md,
    "Remote stores"): past it the rest are dropped, the one running is stopped, one warning. */
-#define UPLOAD_BUDGET_MS 2000
+/* What the store may cost a build over its local build, lookups and uploads together
+   (docs/cache.md, "Remote stores"): past it, the store is off for the rest of the build. */
+#define STORE_BUDGET_MS 2000
 
 typedef struct upload {
     struct upload *next;
@@ -83,6 +85,8 @@ typedef struct remote_state {
     volatile sig_atomic_t upload_stop; /* the writer's cancellation: a signal, or the budget */
     bool upload_done;                  /* the upload thread has left its loop */
     bool over_budget;                  /* remote_finish stopped the uploads at the budget */
+    int64_t read_spent_ms;             /* the build's time waiting on lookups so far */
+    volatile int64_t read_deadline_ms; /* while lookups run: when the budget is spent */
     uint8_t team_key[DGPB_CACHE_REMOTE_KEY_MAX];
     size_t team_key_len;
     bool unauthenticated_warned;
@@ -417,6 +421,40 @@ static int remote_fetch(dgpb_cache *c, dgpb_remote *h, char kind,
     return DGPB_OK;
 }
 
+static int64_t monotonic_ms(void)
+{
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (int64_t)t.tv_sec * 1000 + t.tv_nsec / 1000000;
+}
+
+/*
+ * The budget of a build's lookups (STORE_BUDGET_MS in all, with the uploads' wait at the
+ * end): read_begin() before a lookup or a batch of them sets the deadline the requests
+ * check (false when nothing is left: the store goes off, one warning); read_end() adds the
+ * time they took.
+ */
+static bool read_begin(dgpb_cache *c, int64_t *start)
+{
+    remote_state *r = c->remote;
+    *start = monotonic_ms();
+    if (r->read_spent_ms >= STORE_BUDGET_MS) {
+        remote_off(c, DGPB_ERR_IO, "too slow: this build's 2 s for the store are spent", false);
+        return false;
+    }
+    r->read_deadline_ms = *start + STORE_BUDGET_MS - r->read_spent_ms;
+    return true;
+}
+
+static void read_end(dgpb_cache *c, int64_t start)
+{
+    remote_state *r = c->remote;
+    r->read_spent_ms += monotonic_ms() - start;
+    r->read_deadline_ms = 0;
+    if (r->read_spent_ms >= STORE_BUDGET_MS)
+        remote_off(c, DGPB_ERR_IO, "too slow: this build's 2 s for the store are spent", false);
+}
+
 /* Whether the store was asked for this entry before, in this process. */
 static bool known_asked(remote_state *r, char kind, const uint8_t key[DGPB_CACHE_KEY_SIZE])
 {
@@ -464,9 +502,16 @@ static int remote_lookup(dgpb_cache *c, char kind, const uint8_t key[DGPB_CACHE_
     if (asked)
         return DGPB_ERR_NOT_FOUND;
     pthread_mutex_lock(&r->get_lock);
-    int rc = remote_fetch(c, r->reader, kind, key, data, size);
+    int64_t start;
+    int rc = DGPB_ERR_NOT_FOUND;
+    bool asking = read_begin(c, &start);
+    if (asking) {
+        rc = remote_fetch(c, r->reader, kind, key, data, size);
+        read_end(c, start);
+    }
     pthread_mutex_unlock(&r->get_lock);
-    remote_took(c, kind, key, rc, *data, *size, keep);
+    if (asking)
+        remote_took(c, kind, key, rc, *data, *size, keep);
     return rc;
 }
 
@@ -528,6 +573,12 @@ void dgpb_cache_prefetch(dgpb_cache *c, char kind, const uint8_t (*keys)[DGPB_CA
             p.wanted[p.count++] = i;
     }
     size_t threads = p.count < FETCH_THREADS ? p.count : FETCH_THREADS;
+    int64_t start;
+    pthread_mutex_lock(&r->get_lock); /* one deadline at a time */
+    if (!threads || !read_begin(c, &start)) {
+        pthread_mutex_unlock(&r->get_lock);
+        goto done;
+    }
     pthread_t tid[FETCH_THREADS];
     void *args[FETCH_THREADS][2];
     size_t started = 0;
@@ -537,6 +588,7 @@ void dgpb_cache_prefetch(dgpb_cache *c, char kind, const uint8_t (*keys)[DGPB_CA
         if (!r->fetchers[t] && remote_open(r->url, &r->fetchers[t], &d))
             break;
         remote_cancel_on(r->fetchers[t], r->cancel);
+        remote_deadline_on(r->fetchers[t], &r->read_deadline_ms);
         args[t][0] = &p;
         args[t][1] = r->fetchers[t];
         if (pthread_create(&tid[t], NULL, prefetch_thread, args[t]))
@@ -545,6 +597,8 @@ void dgpb_cache_prefetch(dgpb_cache *c, char kind, const uint8_t (*keys)[DGPB_CA
     }
     for (size_t t = 0; t < started; t++)
         pthread_join(tid[t], NULL);
+    read_end(c, start);
+    pthread_mutex_unlock(&r->get_lock);
     for (size_t i = 0; i < p.count; i++)
         if (p.rc[i] != NOT_ASKED) /* else the store failed before it was asked */
             remote_took(c, kind, keys[p.wanted[i]], p.rc[i], p.data[i], p.size[i], true);
@@ -702,6 +756,7 @@ int dgpb_cache_set_remote(dgpb_cache *c, const char *url, bool read_only, dgpb_c
     pthread_mutex_init(&r->warn_lock, NULL);
     pthread_mutex_init(&r->lock, NULL);
     pthread_cond_init(&r->wake, NULL);
+    remote_deadline_on(r->reader, &r->read_deadline_ms);
     c->remote = r;
     return DGPB_OK;
 }
@@ -722,14 +777,15 @@ static void remote_finish(dgpb_cache *c)
     pthread_mutex_lock(&r->lock);
     r->stopping = true;
     pthread_cond_signal(&r->wake);
-    /* The uploads still queued or running get UPLOAD_BUDGET_MS; a signal stops them at once
-       (checked every 50 ms). Past the budget the queue is dropped, the running request
-       stopped: the entries not sent are only not shared, never half-written (an action
-       entry is written after its content). */
+    /* The uploads still queued or running get what the lookups left of STORE_BUDGET_MS; a
+       signal stops them at once (checked every 50 ms). Past the budget the queue is dropped,
+       the running request stopped: the entries not sent are only not shared, never
+       half-written (an action entry is written after its content). */
     struct timespec deadline;
     clock_gettime(CLOCK_MONOTONIC, &deadline);
+    int64_t left = STORE_BUDGET_MS - r->read_spent_ms;
     int64_t end_ms =
-        (int64_t)deadline.tv_sec * 1000 + deadline.tv_nsec / 1000000 + UPLOAD_BUDGET_MS;
+        (int64_t)deadline.tv_sec * 1000 + deadline.tv_nsec / 1000000 + (left > 0 ? left : 0);
     size_t dropped = 0;
     while (r->thread_started && !r->upload_done) {
         struct timespec now;
@@ -762,7 +818,7 @@ static void remote_finish(dgpb_cache *c)
                     "the remote cache %s took more than %d s for this build's uploads: %zu "
                     "entries not uploaded (the build is complete; the store is off for the "
                     "rest of it)",
-                    remote_shown(r->reader), UPLOAD_BUDGET_MS / 1000, dropped);
+                    remote_shown(r->reader), STORE_BUDGET_MS / 1000, dropped);
     while (r->head) {
         upload *u = r->head;
         r->head = u->next;

@@ -163,6 +163,11 @@ void remote_cancel_on(dgpb_remote *r, const volatile sig_atomic_t *flag)
     r->call.cancel = flag;
 }
 
+void remote_deadline_on(dgpb_remote *r, const volatile int64_t *deadline_ms)
+{
+    r->call.deadline_ms = deadline_ms;
+}
+
 const char *remote_shown(const dgpb_remote *r)
 {
     return r->url.shown;

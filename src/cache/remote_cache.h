@@ -33,6 +33,7 @@
 #define remote_entry_parse dgpb__remote_entry_parse
 #define remote_entry_text dgpb__remote_entry_text
 #define remote_cancel_on dgpb__remote_cancel_on
+#define remote_deadline_on dgpb__remote_deadline_on
 #define remote_close dgpb__remote_close
 #define remote_get dgpb__remote_get
 #define remote_head dgpb__remote_head
@@ -105,6 +106,10 @@ void remote_close(dgpb_remote *r);
 
 /* Requests stop (DGPB_ERR_INTERRUPTED) once *flag is nonzero; NULL: never. */
 void remote_cancel_on(dgpb_remote *r, const volatile sig_atomic_t *flag);
+
+/* Requests end as too slow (DGPB_ERR_IO) once CLOCK_MONOTONIC passes *deadline_ms (ms;
+   0: no deadline); NULL: never. */
+void remote_deadline_on(dgpb_remote *r, const volatile int64_t *deadline_ms);
 
 /* The URL for messages (no user or password). */
 const char *remote_shown(const dgpb_remote *r);

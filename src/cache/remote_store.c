@@ -31,6 +31,8 @@ bool remote_pace_ok(remote_pace *p, const remote_call *call, uint64_t moved)
     if (call->cancel && *call->cancel) {
         p->interrupted = true;
         p->why = "interrupted";
+    } else if (call->deadline_ms && *call->deadline_ms && now >= *call->deadline_ms) {
+        p->why = "too slow: this build's 2 s for the store are spent";
     } else if (now - p->start > REMOTE_TOTAL_TIMEOUT_MS) {
         p->why = "too slow: no answer in 60 s";
     } else if (now - p->last_byte > REMOTE_STALL_MS) {

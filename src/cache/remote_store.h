@@ -51,6 +51,9 @@ extern "C" {
 typedef struct remote_call {
     const char *shown;
     const volatile sig_atomic_t *cancel;
+    /* When the build's time for the store runs out (CLOCK_MONOTONIC, ms; 0: never): a
+       request still running then ends as too slow (remote_deadline_on) */
+    const volatile int64_t *deadline_ms;
 } remote_call;
 
 /*

@@ -13,6 +13,9 @@ and ac/<key>), but every /cas/ body it sends is damaged according to MODE:
              one byte of it every 0.2 s
   slow-put   GET and HEAD find nothing (404) at once; every PUT is answered (200)
              after 1.9 s, inside every limit of one request
+  slow-get   an honest store (GET and HEAD answered from DIR, PUT accepted) whose
+             every GET and HEAD is answered after 1.9 s, inside every limit of
+             one request
 PUT is read and discarded (200) except in refuse mode. Every request line is
 appended to LOG.
 
@@ -69,6 +72,8 @@ class Handler(http.server.BaseHTTPRequestHandler):
         self.end_headers()
 
     def do_HEAD(self):
+        if MODE == "slow-get":
+            time.sleep(1.9)
         kind, body = self.find()
         if body is None:
             return self.not_found()
@@ -77,6 +82,16 @@ class Handler(http.server.BaseHTTPRequestHandler):
         self.end_headers()
 
     def do_GET(self):
+        if MODE == "slow-get":
+            time.sleep(1.9)
+            kind, body = self.find()
+            if body is None:
+                return self.not_found()
+            self.send_response(200)
+            self.send_header("Content-Length", str(len(body)))
+            self.end_headers()
+            self.wfile.write(body)
+            return
         if MODE == "trickle":
             self.send_response(200)
             self.send_header("Content-Length", "250")

@@ -366,6 +366,29 @@ slow)
         fail "a slow store slowed the build by more than a timeout: $(cat s.time) s against $(cat local.time) s"
     echo "ok: slow store: $(cat s.time) s, local only: $(cat local.time) s; $(grep warning s.err)"
     ;;
+slow_get)
+    # A store that answers every lookup after 1.9 s, each inside its own limits, on a
+    # module of 10 entries (20 compiles, 22 lookups and more): the store costs the build 2 s
+    # at most, lookups and uploads together (docs/cache.md, "Remote stores"), then it is off
+    # with one warning; exit 0, the bytes of an uncached build. Before, every lookup waited:
+    # 16 s against 2 s.
+    "$HERE/../../bench/bench-module.sh" 6 >"$work/ten.slang"
+    module=$work/ten.slang name=ten
+    "$build" "${opts[@]}" --no-cache -o "$work/ref" "$module" >"$work/ref.err" 2>&1 || fail "reference"
+    base_warnings=$(warnings ref)
+    B local l
+    mkdir -p "$work/store/ac" "$work/store/cas"
+    start_bad slow-get "$work/store"
+    B s s --cache-remote "http://127.0.0.1:$BAD_PORT"
+    same s ref || fail "the bundle differs with a slow store"
+    one_warning s
+    grep -q "2 s for the store are spent" s.err || fail "no warning about the store's budget: $(cat s.err)"
+    gets=$(grep -c '^GET \|^HEAD ' "$SRV/bad/requests.log" || true)
+    [ "$gets" -le 3 ] || fail "$gets lookups waited for: the budget of 2 s holds 2 at 1.9 s each"
+    awk "BEGIN { exit !($(cat s.time) < $(cat local.time) + 4) }" ||
+        fail "the slow store cost more than its budget: $(cat s.time) s against $(cat local.time) s local"
+    echo "ok: lookups answered after 1.9 s: $(cat s.time) s against $(cat local.time) s local, $gets lookups; $(grep warning s.err)"
+    ;;
 slow_upload)
     # A store that answers every upload after 1.9 s (each inside its own limits): the build
     # waits for its uploads 2 s at most (docs/cache.md, "Remote stores"), then drops the rest
