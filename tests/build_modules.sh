@@ -16,7 +16,7 @@
 #    it writes nothing, so one stem twice, -MF and -o FILE.dgpb are fine;
 #  * @FILE: arguments from a parameter file, a line kept as it stands
 #    (spaces, a leading @), CRLF line ends; an unreadable file is exit 3, a
-#    NUL byte exit 2.
+#    NUL byte exit 2, a file of empty lines exit 2 (no module is empty).
 set -u
 build=$1
 work=$(mktemp -d); trap 'rm -rf "$work"' EXIT
@@ -145,7 +145,14 @@ B -q @no-such.params > "$work/p" 2>&1; s=$?
 printf 'a.slang\0\n' > nul.params
 B -q @nul.params > "$work/p" 2>&1; s=$?
 [ $s -eq 2 ] && grep -q "parameter file 'nul.params' holds a NUL byte" "$work/p" || fail "a NUL in @FILE: exit $s: $(cat "$work/p")"
-echo "ok: @FILE arguments: lines as they stand, CRLF, a leading @ kept; missing exit 3, NUL exit 2"
+# 4 MiB of empty lines: four million empty arguments, a usage error (no module is empty),
+# costing what the file costs (its size and a pointer a line): it once took every module's
+# place in 5 KiB, compared every pair, and ended in a false "out of memory" (exit 3).
+head -c 4194304 /dev/zero | tr '\0' '\n' > empty.params
+s=0; timeout 120 "$build" --no-cache --no-layouts -q @empty.params a.slang > "$work/p" 2>&1 || s=$?
+[ $s -eq 2 ] && grep -q "an empty argument names no module" "$work/p" ||
+    fail "a parameter file of empty lines: exit $s, not 2: $(head -c 600 "$work/p")"
+echo "ok: @FILE arguments: lines as they stand, CRLF, a leading @ kept; missing exit 3, NUL exit 2, empty lines exit 2"
 
 # SIGINT stops them all: the module being built and those after it are not written, exit 130.
 {

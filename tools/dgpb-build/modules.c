@@ -6,6 +6,7 @@
 #include "modules.h"
 
 #include <limits.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -25,6 +26,20 @@ typedef struct output_place {
     char folder[PATH_MAX];
     char stem[1024];
 } output_place;
+
+/* A module's place ("folder/stem") and its position on the command line. */
+typedef struct placed {
+    char *key;
+    size_t index;
+} placed;
+
+/* By place, then by position. */
+static int compare_placed(const void *a, const void *b)
+{
+    const placed *x = a, *y = b;
+    int c = strcmp(x->key, y->key);
+    return c ? c : (x->index > y->index) - (x->index < y->index);
+}
 
 static void place_of(const options *o, const char *module, output_place *p)
 {
@@ -95,25 +110,45 @@ int modules_check(options *o)
         return tool_usage_error("--module-path names one module's path, but %zu modules are "
                                 "given: build that module on its own",
                                 o->module_count);
-    output_place *places = calloc(o->module_count, sizeof *places);
-    if (!places) {
+    /* Each module's place as "folder/stem" (as long as it is), sorted: two modules with one
+       place are neighbours, so many modules cost their names and a sort, never a place's
+       4 KiB each or every pair compared. */
+    placed *all = calloc(o->module_count, sizeof *all);
+    int rc = all ? -1 : EXIT_TOOL;
+    output_place p;
+    for (size_t i = 0; all && i < o->module_count && rc < 0; i++) {
+        place_of(o, o->modules[i], &p);
+        all[i].index = i;
+        if (!(all[i].key = malloc(strlen(p.folder) + strlen(p.stem) + 2)))
+            rc = EXIT_TOOL;
+        else
+            sprintf(all[i].key, "%s/%s", p.folder, p.stem);
+    }
+    if (rc == EXIT_TOOL) {
         say(DGPB_SEV_ERROR, DGPB_ERR_NOMEM, true, "out of memory");
-        return EXIT_TOOL;
-    }
-    int rc = -1;
-    for (size_t i = 0; i < o->module_count && rc < 0; i++) {
-        place_of(o, o->modules[i], &places[i]);
-        for (size_t j = 0; j < i; j++)
-            if (!strcmp(places[i].stem, places[j].stem) &&
-                !strcmp(places[i].folder, places[j].folder)) {
-                rc = tool_usage_error(
-                    "modules '%s' and '%s' both write '%s.dgpb' into '%s' (one stem, '%s'): "
-                    "build them into different folders",
-                    o->modules[j], o->modules[i], places[i].stem, places[i].folder, places[i].stem);
-                break;
+    } else {
+        qsort(all, o->module_count, sizeof *all, compare_placed);
+        /* the pair whose later module comes first on the command line, as it is read */
+        size_t first = SIZE_MAX, second = SIZE_MAX;
+        for (size_t k = 1; k < o->module_count; k++)
+            if (!strcmp(all[k].key, all[k - 1].key) && all[k].index < second) {
+                size_t g = k - 1; /* the group's first, by index: sorted so */
+                while (g > 0 && !strcmp(all[g - 1].key, all[k].key))
+                    g--;
+                first = all[g].index;
+                second = all[k].index;
             }
+        if (second != SIZE_MAX) {
+            place_of(o, o->modules[second], &p);
+            rc = tool_usage_error(
+                "modules '%s' and '%s' both write '%s.dgpb' into '%s' (one stem, '%s'): "
+                "build them into different folders",
+                o->modules[first], o->modules[second], p.stem, p.folder, p.stem);
+        }
     }
-    free(places);
+    for (size_t i = 0; all && i < o->module_count; i++)
+        free(all[i].key);
+    free(all);
     return rc;
 }
 

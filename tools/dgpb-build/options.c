@@ -452,6 +452,9 @@ int options_parse(int argc, char **argv, options *o)
                                     "worker's command line, not into a request");
         } else if (a[0] == '-' && a[1]) {
             return tool_usage_error("unknown option '%s'", a);
+        } else if (!a[0]) {
+            return tool_usage_error("an empty argument names no module (an empty line of a "
+                                    "parameter file is an empty argument)");
         } else {
             o->modules[o->module_count++] = a;
         }
