@@ -106,6 +106,15 @@ int dgpb_cache_set_remote(dgpb_cache *c, const char *url, bool read_only, dgpb_c
  */
 int dgpb_cache_set_remote_key(dgpb_cache *c, const void *key, size_t size, dgpb_diag *diag);
 
+/*
+ * The build holds a team key (DGPB_CACHE_REMOTE_KEY_FILE), with or without a remote store
+ * (dgpb_cache_set_remote_key sets it too): a local entry that a build without a key fetched
+ * from a store, which nothing vouched for, is a miss (counted as remote_unauthenticated),
+ * and the compile that replaces it files an entry of this build's own. Entries built here, and
+ * those a key authenticated, are used as before.
+ */
+void dgpb_cache_set_keyed(dgpb_cache *c);
+
 /* Stops the remote store's requests (a miss; the store then left alone, without a
    warning) once *flag is nonzero: a signal. After dgpb_cache_set_remote. */
 void dgpb_cache_cancel_on(dgpb_cache *c, const volatile sig_atomic_t *flag);

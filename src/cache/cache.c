@@ -39,6 +39,9 @@
 #include "dgpb/sha256.h"
 
 #define MAGIC "DGPBC001"
+/* The same header for an entry fetched from a store that no team key authenticated (the
+   build that fetched it held none): a build that holds a key takes it as a miss. */
+#define MAGIC_UNKEYED "DGPBC0U1"
 #define HEADER_SIZE (8 + 8 + DGPB_SHA256_SIZE)
 #define ENTRY_MAX ((uint64_t)1 << 31)
 #define UPLOAD_QUEUE_MAX ((size_t)256 << 20) /* bytes waiting for upload; more are not sent */
@@ -101,6 +104,7 @@ struct dgpb_cache {
     unsigned temp_serial;
     dgpb_cache_counters counters;
     remote_state *remote;
+    bool keyed; /* the build holds a team key: unkeyed fetched entries are misses */
 };
 
 int dgpb_cache_default_dir(char *buf, size_t size)
@@ -215,7 +219,14 @@ static int local_get(dgpb_cache *c, char kind, const uint8_t key[DGPB_CACHE_KEY_
     if (fileio_read_regular(path, (size_t)ENTRY_MAX + HEADER_SIZE, &bytes, &n, NULL))
         return DGPB_ERR_NOT_FOUND;
     uint8_t sha[DGPB_SHA256_SIZE];
-    if (n < HEADER_SIZE || memcmp(bytes, MAGIC, 8) || get_u64(bytes + 8) != n - HEADER_SIZE ||
+    bool unkeyed = n >= HEADER_SIZE && !memcmp(bytes, MAGIC_UNKEYED, 8);
+    if (unkeyed && c->keyed) { /* what a build without the key fetched: not vouched for */
+        dgpb_free(bytes);
+        c->counters.remote_unauthenticated++;
+        return DGPB_ERR_NOT_FOUND;
+    }
+    if (n < HEADER_SIZE || (memcmp(bytes, MAGIC, 8) && !unkeyed) ||
+        get_u64(bytes + 8) != n - HEADER_SIZE ||
         dgpb_sha256(bytes + HEADER_SIZE, n - HEADER_SIZE, sha) ||
         memcmp(sha, bytes + 16, DGPB_SHA256_SIZE)) {
         dgpb_free(bytes);
@@ -229,8 +240,9 @@ static int local_get(dgpb_cache *c, char kind, const uint8_t key[DGPB_CACHE_KEY_
     return DGPB_OK;
 }
 
+/* Files an entry; `unkeyed`: fetched from a store with no team key to check it. */
 static int local_put(dgpb_cache *c, char kind, const uint8_t key[DGPB_CACHE_KEY_SIZE],
-                     const void *data, size_t size)
+                     const void *data, size_t size, bool unkeyed)
 {
     if ((uint64_t)size > ENTRY_MAX)
         return DGPB_ERR_LIMIT;
@@ -245,7 +257,7 @@ static int local_put(dgpb_cache *c, char kind, const uint8_t key[DGPB_CACHE_KEY_
     snprintf(temp, sizeof temp, "%s/.tmp-%ld-%u-%ld", path, (long)getpid(), c->temp_serial++,
              (long)time(NULL));
     uint8_t header[HEADER_SIZE];
-    memcpy(header, MAGIC, 8);
+    memcpy(header, unkeyed ? MAGIC_UNKEYED : MAGIC, 8);
     put_u64(header + 8, size);
     if (dgpb_sha256(data, size, header + 16)) {
         *slash = '/';
@@ -290,7 +302,7 @@ int dgpb_cache_get_remote(dgpb_cache *c, char kind, const uint8_t key[DGPB_CACHE
 int dgpb_cache_put(dgpb_cache *c, char kind, const uint8_t key[DGPB_CACHE_KEY_SIZE],
                    const void *data, size_t size)
 {
-    int rc = local_put(c, kind, key, data, size);
+    int rc = local_put(c, kind, key, data, size, false);
     if (!rc && c->remote)
         remote_enqueue(c, kind, key, data, size);
     return rc;
@@ -480,7 +492,7 @@ static void remote_took(dgpb_cache *c, char kind, const uint8_t key[DGPB_CACHE_K
 {
     remote_state *r = c->remote;
     if (!rc && keep)
-        local_put(c, kind, key, data, size);
+        local_put(c, kind, key, data, size, r->team_key_len == 0);
     pthread_mutex_lock(&r->lock);
     if (rc)
         c->counters.remote_misses++;
@@ -712,6 +724,12 @@ static void remote_enqueue(dgpb_cache *c, char kind, const uint8_t key[DGPB_CACH
     pthread_mutex_unlock(&r->lock);
 }
 
+void dgpb_cache_set_keyed(dgpb_cache *c)
+{
+    if (c)
+        c->keyed = true;
+}
+
 int dgpb_cache_set_remote_key(dgpb_cache *c, const void *key, size_t size, dgpb_diag *diag)
 {
     if (!c || !c->remote)
@@ -722,6 +740,7 @@ int dgpb_cache_set_remote_key(dgpb_cache *c, const void *key, size_t size, dgpb_
                              DGPB_CACHE_REMOTE_KEY_MAX, key ? size : 0);
     memcpy(c->remote->team_key, key, size);
     c->remote->team_key_len = size;
+    c->keyed = true;
     return DGPB_OK;
 }
 

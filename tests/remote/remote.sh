@@ -625,13 +625,33 @@ keyed)
     attempt fabricated
     tamper fabricate "$name.slang" "@$forged" >/dev/null
     attempt forged
+    # The key vouches only for what it checked: a build without the key (a pull request's job
+    # without the secret) fills a local cache from the store, which holds the forgery; a
+    # keyed build on that cache, with and without the store, takes none of it (exit 0, the
+    # bytes of an uncached build), then uses its own entries.
+    tamper fabricate "$name.slang" "@$forged" >/dev/null # the keyed build replaced it
+    (unset DGPB_CACHE_REMOTE_KEY_FILE && B a1 pr --cache-remote "$URL")
+    keep pr
+    cmp -s pr/"$name".dgpb "$forged" || fail "the build without the key did not take the forgery (the premise)"
+    cp -r "$work/cache-pr" "$work/cache-pr2"
+    B a1 pr --cache-remote "$URL"
+    keep keyed-pr
+    same keyed-pr ref || fail "a keyed build took what a build without the key fetched (with the store)"
+    B a1 pr2
+    keep keyed-pr2
+    same keyed-pr2 ref || fail "a keyed build took what a build without the key fetched (local only)"
+    [ "$(ran keyed-pr2)" -gt 0 ] || fail "the keyed build compiled nothing on the unkeyed cache"
+    B a1 pr2
+    keep keyed-pr2-again
+    same keyed-pr2-again ref && [ "$(compiles keyed-pr2-again)" = 0 ] ||
+        fail "the keyed build does not use the entries it filed itself"
     # A wrong key: nothing the store holds is used; everything is compiled here.
     DGPB_CACHE_REMOTE_KEY_FILE=$work/key2 B a1 wrongkey --cache-remote "$URL"
     keep wrongkey
     same wrongkey ref || fail "wrong key: the bundle differs"
     one_warning wrongkey
     [ "$(ran wrongkey)" -gt 0 ] || fail "wrong key: nothing compiled"
-    echo "ok: keyed entries authenticated; swapped, fabricated, forged and wrong-key entries are misses"
+    echo "ok: keyed entries authenticated; swapped, fabricated, forged and wrong-key entries are misses; what a build without the key fetched is a miss for a keyed build"
     ;;
 traversal)
     # A store whose action entries name paths instead of hashes, then one whose

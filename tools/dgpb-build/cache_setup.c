@@ -67,6 +67,11 @@ static void cache_warning(void *user, const char *message)
 int cache_open_remote(const options *o, dgpb_cache *cache)
 {
     const char *url = o->cache_remote ? o->cache_remote : getenv("DGPB_CACHE_REMOTE");
+    /* A build that holds the team key takes nothing a build without it fetched, with or
+       without a store of its own (docs/cache.md, "Trust") */
+    const char *keyed = getenv("DGPB_CACHE_REMOTE_KEY_FILE");
+    if (cache && keyed && *keyed)
+        dgpb_cache_set_keyed(cache);
     if (!cache || !url || !*url)
         return EXIT_OK;
     bool read_only = o->cache_remote_read_only || env_true("DGPB_CACHE_REMOTE_READ_ONLY");
