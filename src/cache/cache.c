@@ -2,8 +2,9 @@
  * cache.c - the compile cache's store (dgpb/cache.h, docs/cache.md).
  *
  * On disk: <dir>/v1/<xx>/<rest>.<kind>, where <xx><rest> is the key in hex;
- * an entry file is "DGPBC001", the payload's size (u64, little-endian), its
- * SHA-256, then the payload. Writers write .tmp-* files in the same folder
+ * an entry file is "DGPBC001" ("DGPBC0U1" for one fetched from a store by a
+ * build without the team key: a miss for a build that holds it), the
+ * payload's size (u64, little-endian), its SHA-256, then the payload. Writers write .tmp-* files in the same folder
  * and rename them into place. <dir>/v1/counters holds 48-byte records of
  * counters, appended (O_APPEND) by each process that closes the cache:
  * "DGPBK001", four u64 counts, the first 8 bytes of the SHA-256 of those 40
