@@ -58,6 +58,11 @@ struct service_client {
     char *program, *compiler, *recorder, *slang_lib, *cwd;
     bool embedded;
     double timeout; /* seconds of silence that mean a hung service */
+    /* Progress, measured by this client, not by the service's word: the last time a job
+       started or ended, or the service and its workers used CPU time (their ticks then). A
+       service that sends only keep-alives for `progress_limit` seconds meanwhile is hung. */
+    double progress_limit, progress_at, progress_checked;
+    unsigned long long progress_ticks;
     service_conn conn;
     double last_heard;
     uint64_t next_id;
@@ -126,6 +131,8 @@ int service_client_create(const service_client_desc *d, service_client **out, dg
     s->cwd = d->cwd ? mem_strdup(d->cwd) : NULL;
     s->embedded = d->embedded;
     s->timeout = service_env_number("DGPB_SERVICE_TIMEOUT_MS", 10000, 1, 86400000) / 1000.0;
+    s->progress_limit =
+        service_env_number("DGPB_SERVICE_PROGRESS_MS", 10000, 1, 86400000) / 1000.0;
     if (!s->program || !s->compiler || (d->recorder && !s->recorder) ||
         (d->slang_lib && !s->slang_lib) || (d->cwd && !s->cwd)) {
         service_client_destroy(s);
@@ -383,6 +390,76 @@ static int connect_or_start(service_client *s, dgpb_diag *why)
     return fd;
 }
 
+/* ---- progress ---- */
+
+/*
+ * The CPU time (clock ticks) that the children of process `pid`, to `depth` levels, used,
+ * those it reaped included; with `own`, its own too. The service's own time is left out:
+ * one that only sends keep-alives, or spins, makes no job move.
+ */
+static unsigned long long tree_ticks(int pid, int depth, bool own)
+{
+    char path[64];
+    snprintf(path, sizeof path, "/proc/%d/stat", pid);
+    FILE *f = fopen(path, "re");
+    if (!f)
+        return 0;
+    char line[1024];
+    size_t n = fread(line, 1, sizeof line - 1, f);
+    fclose(f);
+    line[n] = 0;
+    const char *p = strrchr(line, ')'); /* the command may hold spaces and parentheses */
+    unsigned long long total = 0, v;
+    /* after ')': state, then fields 4 to 13, then utime, stime, cutime, cstime (14 to 17) */
+    for (int field = 3; p && *p && field <= 17; field++) {
+        p = strchr(p + 1, ' ');
+        if (p && field >= (own ? 14 : 16) && sscanf(p + 1, "%llu", &v) == 1)
+            total += v;
+    }
+    if (depth <= 0)
+        return total;
+    snprintf(path, sizeof path, "/proc/%d/task", pid);
+    DIR *tasks = opendir(path);
+    for (struct dirent *t; tasks && (t = readdir(tasks));) {
+        if (t->d_name[0] == '.')
+            continue;
+        char children[300];
+        snprintf(children, sizeof children, "/proc/%d/task/%.40s/children", pid, t->d_name);
+        FILE *c = fopen(children, "re");
+        int child;
+        while (c && fscanf(c, "%d", &child) == 1)
+            total += tree_ticks(child, depth - 1, true);
+        if (c)
+            fclose(c);
+    }
+    if (tasks)
+        closedir(tasks);
+    return total;
+}
+
+/* Notes progress now (a job started or ended). */
+static void progressed(service_client *s)
+{
+    s->progress_at = service_now();
+}
+
+/* Whether the service made progress lately: false once it went progress_limit without
+   any (samples its CPU time at most once a second). */
+static bool making_progress(service_client *s)
+{
+    double now = service_now();
+    int pid = s->pid ? s->pid : s->peer;
+    if (pid > 0 && now - s->progress_checked >= 1.0) {
+        s->progress_checked = now;
+        unsigned long long ticks = tree_ticks(pid, 2, false);
+        if (ticks != s->progress_ticks) {
+            s->progress_ticks = ticks;
+            s->progress_at = now;
+        }
+    }
+    return now - s->progress_at < s->progress_limit;
+}
+
 /* ---- messages ---- */
 
 /* Says that the service sent something that is not a message of the protocol. */
@@ -412,17 +489,28 @@ static int next_message(service_client *s, const volatile sig_atomic_t *cancel, 
             }
             service_conn_drop(&s->conn, len);
             s->last_heard = service_now();
+            if (!cJSON_GetObjectItemCaseSensitive(r, "alive"))
+                progressed(s); /* a job started or ended: a keep-alive is no progress */
             *root = r;
             return DGPB_OK;
         }
         if (cancel && *cancel)
             return DGPB_ERR_INTERRUPTED;
+        if (outstanding && !making_progress(s)) {
+            s->hung = true;
+            return failed(s, why,
+                          "made no progress for %.1f s: no job started or ended, and its "
+                          "workers used no CPU time (DGPB_SERVICE_PROGRESS_MS)",
+                          s->progress_limit);
+        }
         double left = s->last_heard + s->timeout - service_now();
         if (left <= 0) {
             s->hung = true;
             return failed(s, why, "did not answer for %.1f s (DGPB_SERVICE_TIMEOUT_MS)",
                           s->timeout);
         }
+        if (outstanding && left > 1.0)
+            left = 1.0; /* the progress is sampled once a second */
         int ms = (int)ceil(left * 1000);
         if (cancel && ms > CANCEL_POLL_MS)
             ms = CANCEL_POLL_MS;
@@ -637,6 +725,9 @@ int service_client_run(service_client *s, dgpb_compile_job *jobs, size_t count, 
             goto done;
         }
     s->last_heard = service_now();
+    progressed(s);
+    s->progress_checked = 0;
+    s->progress_ticks = 0;
     size_t outstanding = count;
     while (outstanding) {
         cJSON *root = NULL;

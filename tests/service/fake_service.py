@@ -10,6 +10,8 @@ connection, misbehaves as MODE says:
   wrong-job     answers the hello, then an answer for a job never sent
   exit-mid-job  answers the hello, says the first job started, then exits (a crash)
   refuse        answers the hello with {"error": ...}
+  alive-only    answers the hello, takes the jobs, then sends {"alive": 1} twice a second
+                and nothing else (a service that keeps saying it lives while no job moves)
 
 It runs until killed (exit-mid-job: until its first batch).
 """
@@ -41,6 +43,13 @@ while True:
     conn.sendall(json.dumps({"hello": 1, "pid": os.getpid(), "workers": 2, "started": 0}).encode() + b"\n")
     if mode == "hello-silent":
         continue
+    if mode == "alive-only":
+        try:
+            while True:
+                conn.sendall(b'{"alive": 1}\n')
+                time.sleep(0.5)
+        except OSError:
+            continue
     job = json.loads(reader.readline())
     if mode == "garbage":
         conn.sendall(b"this is not JSON\n")

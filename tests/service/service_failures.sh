@@ -77,6 +77,12 @@ stop_fakes
 fake exit-mid-job
 expect_local exit-mid-job "closed the connection with [0-9]* jobs\? unanswered"
 stop_fakes
+# Keep-alives only: the service says it lives twice a second, no job moves, nothing uses CPU
+# time: the build takes its jobs back after DGPB_SERVICE_PROGRESS_MS, however long the
+# keep-alives go on (docs/service.md, "When the service fails").
+fake alive-only
+expect_local alive-only "made no progress for 2.0 s" DGPB_SERVICE_PROGRESS_MS=2000
+stop_fakes
 rm -f "$sock"
 
 # The real service killed (SIGKILL) while it compiles a large module for a build.

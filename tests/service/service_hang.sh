@@ -45,6 +45,25 @@ same "$work/noticed" "$work/ref" plain
 until_gone "$stopped" $workers || fail "the stopped service $stopped or its workers ($workers) still run"
 echo "ok: the build that found the service stopped ended it and its workers, one warning, the same bytes"
 
+# Stopped workers under a live service: it goes on answering keep-alives, but no job moves
+# and no process uses CPU time. The build takes the jobs back after DGPB_SERVICE_PROGRESS_MS
+# (its own measure, not the service's word), ends that service and compiles here.
+build_with "$work/w0.log" -q "$work/plain.slang" -o "$work/w0" || fail "w0: $(cat "$work/w0.log")"
+live=$(service_pid)
+[ -n "$live" ] || fail "no service after the build w0"
+workers=$(children_of "$live")
+[ -n "$workers" ] || fail "the service $live has no workers to stop"
+kill -STOP $workers
+DGPB_SERVICE_PROGRESS_MS=2000 timeout 120 "$build" --targets spirv,wgsl -q "$work/plain.slang" \
+    -o "$work/wstop" 2> "$work/wstop.log" || fail "stopped workers: $(cat "$work/wstop.log")"
+same "$work/wstop" "$work/ref" plain
+[ "$(warnings "$work/wstop.log")" = 1 ] &&
+    grep -q "warning: the compile service (pid $live) made no progress for 2.0 s.*; compiling here" "$work/wstop.log" ||
+    fail "stopped workers: not one warning that the service made no progress: $(cat "$work/wstop.log")"
+kill -CONT $workers 2>/dev/null
+until_gone "$live" || fail "the service $live whose workers stopped still runs"
+echo "ok: stopped workers: the build took its jobs back after 2 s without progress, one warning, the same bytes"
+
 # Every later build: a fresh service, no warning (none waits for the stopped one again).
 for n in 1 2 3; do
     build_with "$work/later$n.log" -v "$work/plain.slang" -o "$work/later$n" || fail "later $n: $(cat "$work/later$n.log")"
