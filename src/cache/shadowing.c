@@ -21,7 +21,9 @@
  *     before any source, and .slang.md files after the .slang ones.
  *
  * So for each file F read, for each -I folder R (at position k) that holds F
- * as R/REL: the folder of every file the compile read (any of them may be the
+ * as R/REL (or, when R does not, its nearest ancestor within CLIMB_MAX levels
+ * that does, REL then climbing: "../x.slangh" found as inc/x.slangh through
+ * -I inc/sub): the folder of every file the compile read (any of them may be the
  * includer) and the -I folders before k, each joined with REL; and for a
  * .slang or .slang.md F, for each folder B (-I folders and the files' folders)
  * that holds F as B/DIR/NAME: every such folder joined with DIR and the other
@@ -39,6 +41,7 @@
 #include "core/alloc.h"
 
 #define PATH_MAX_LEN 4000 /* the longest path a set names (cache_set_add_input's limit) */
+#define CLIMB_MAX 4       /* how many "../" a name that climbs out of its -I folder is given */
 
 /* A list of owned strings, each once, in the order added; an index of their hashes finds
    one (open addressing, slot = item + 1). */
@@ -284,6 +287,41 @@ bool cache_set_add_absent(cache_session *s, dgpb_bytebuf *set, const char *main_
                 candidate(&cands, tmp, joined(s->cwd, folders.items[i], rel, strlen(rel), NULL));
             for (size_t j = 0; j < k; j++)
                 candidate(&cands, tmp, joined(s->cwd, dirs.items[j], rel, strlen(rel), NULL));
+        }
+        /* Found through -I folder k by a name that climbs out of it ("../x.slangh" from
+           -I inc/sub): the nearest folder above k (at most CLIMB_MAX levels) that holds the
+           file gives the name, and the places before k are those of the files' folders and
+           the -I folders before it, joined with that name. */
+        for (size_t k = 0; k < dirs.count && !cands.failed; k++) {
+            if (under(file, dirs.items[k], &rel))
+                continue;
+            char *up = mem_strdup(dirs.items[k]);
+            if (!up) {
+                cands.failed = true;
+                break;
+            }
+            for (int levels = 1; levels <= CLIMB_MAX && strcmp(up, "/"); levels++) {
+                char *slash = strrchr(up, '/');
+                if (slash == up)
+                    up[1] = 0;
+                else
+                    *slash = 0;
+                if (!under(file, up, &rel))
+                    continue;
+                char name[PATH_MAX_LEN + 16] = "";
+                for (int l = 0; l < levels; l++)
+                    strcat(name, "../");
+                if (strlen(name) + strlen(rel) >= sizeof name)
+                    break;
+                strcat(name, rel);
+                for (size_t i = 0; i < folders.count; i++)
+                    candidate(&cands, tmp,
+                              joined(s->cwd, folders.items[i], name, strlen(name), NULL));
+                for (size_t j = 0; j < k; j++)
+                    candidate(&cands, tmp, joined(s->cwd, dirs.items[j], name, strlen(name), NULL));
+                break;
+            }
+            dgpb_free(up);
         }
         /* An import's other spellings, in every folder it could have been looked for in. */
         names other = {0};

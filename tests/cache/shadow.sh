@@ -1,10 +1,12 @@
 #!/usr/bin/env bash
 # shadow.sh STORE BUILD DUMP WORK [SLANG_ROOT] - a file that appears where a compile would have
 # looked before the file it read is a cache miss (docs/cache.md, "Files that appear"), for
-# three cases:
+# four cases:
 #   include  `#include "consts.slangh"` found through `-I a -I b` in b/; a new a/consts.slangh
 #   beside   the same header found through -I; a new consts.slangh beside the module
 #   import   `import helpers` found through `-I lib2 -I lib` in lib/; a new lib2/helpers.slang
+#   climb    `#include "../consts.slangh"` found through `-I a/sub -I b/sub` in b/; a new
+#            a/consts.slangh (a name that climbs out of its -I folder)
 # Each: a build shows the old value in the bundle's WGSL, a rebuild is a hit, the shadowing file
 # is created; then a build with a new -o (its whole-build key is new: every compile is looked
 # up on its own) and a build with the old -o (the whole build's entry) both give the new value,
@@ -94,6 +96,12 @@ run_case() {
         echo 'static const float K = 3.0;' >b/consts.slangh
         printf '#include "consts.slangh"\n' >m.slang
         ;;
+    climb)
+        mkdir -p a/sub b/sub
+        dirs=(-I a/sub -I b/sub)
+        echo 'static const float K = 3.0;' >b/consts.slangh
+        printf '#include "../consts.slangh"\n' >m.slang
+        ;;
     import)
         dirs=(-I lib2 -I lib)
         printf 'module helpers;\npublic static const float K = 3.0;\n' >lib/helpers.slang
@@ -121,7 +129,7 @@ EOF
     fi
     # The file that shadows the one the compiles read.
     case $c in
-    include) echo 'static const float K = 7.0;' >a/consts.slangh ;;
+    include | climb) echo 'static const float K = 7.0;' >a/consts.slangh ;;
     beside) echo 'static const float K = 7.0;' >consts.slangh ;;
     import) printf 'module helpers;\npublic static const float K = 7.0;\n' >lib2/helpers.slang ;;
     esac
@@ -145,7 +153,7 @@ EOF
     same o1 ref || fail "$c: the hit differs from the uncached build"
     # The file removed again: the first set matches again (the manifest keeps both).
     case $c in
-    include) rm a/consts.slangh ;;
+    include | climb) rm a/consts.slangh ;;
     beside) rm consts.slangh ;;
     import) rm lib2/helpers.slang ;;
     esac
@@ -158,6 +166,7 @@ EOF
 run_case include
 run_case beside
 run_case import
+run_case climb
 if [ -n "$native_root" ] && [ "$store" = local ]; then
     # slangc itself, one process per compile, writes the depfile the sets come from.
     rm -rf "$work/include" "$work"/cache-*
