@@ -187,20 +187,6 @@ static void entry_path(const dgpb_cache *c, char kind, const uint8_t key[DGPB_CA
     snprintf(buf, size, "%s/%.2s/%s.%c", c->root, hex, hex + 2, kind);
 }
 
-static void put_u64(uint8_t *p, uint64_t v)
-{
-    for (int i = 0; i < 8; i++)
-        p[i] = (uint8_t)(v >> (8 * i));
-}
-
-static uint64_t get_u64(const uint8_t *p)
-{
-    uint64_t v = 0;
-    for (int i = 0; i < 8; i++)
-        v |= (uint64_t)p[i] << (8 * i);
-    return v;
-}
-
 static int remote_lookup(dgpb_cache *c, char kind, const uint8_t key[DGPB_CACHE_KEY_SIZE],
                          uint8_t **data, size_t *size, bool keep);
 static void remote_enqueue(dgpb_cache *c, char kind, const uint8_t key[DGPB_CACHE_KEY_SIZE],
@@ -227,7 +213,7 @@ static int local_get(dgpb_cache *c, char kind, const uint8_t key[DGPB_CACHE_KEY_
         return DGPB_ERR_NOT_FOUND;
     }
     if (n < HEADER_SIZE || (memcmp(bytes, MAGIC, 8) && !unkeyed) ||
-        get_u64(bytes + 8) != n - HEADER_SIZE ||
+        cache_get_u64(bytes + 8) != n - HEADER_SIZE ||
         dgpb_sha256(bytes + HEADER_SIZE, n - HEADER_SIZE, sha) ||
         memcmp(sha, bytes + 16, DGPB_SHA256_SIZE)) {
         dgpb_free(bytes);
@@ -259,7 +245,7 @@ static int local_put(dgpb_cache *c, char kind, const uint8_t key[DGPB_CACHE_KEY_
              (long)time(NULL));
     uint8_t header[HEADER_SIZE];
     memcpy(header, unkeyed ? MAGIC_UNKEYED : MAGIC, 8);
-    put_u64(header + 8, size);
+    cache_put_u64(header + 8, size);
     if (dgpb_sha256(data, size, header + 16)) {
         *slash = '/';
         return DGPB_ERR_NOMEM;
@@ -861,155 +847,14 @@ static void remote_finish(dgpb_cache *c)
     c->remote = NULL;
 }
 
-/* ---- counters ---- */
-
-#define COUNTER_MAGIC "DGPBK001"
-#define COUNTER_RECORD 48 /* magic, four u64 counts, 8 bytes of their SHA-256 */
-
-/* A counter record: the magic, four counts and the check of both. */
-static void counter_record(const uint64_t *k, uint8_t rec[COUNTER_RECORD])
-{
-    uint8_t sha[DGPB_SHA256_SIZE] = {0};
-    memcpy(rec, COUNTER_MAGIC, 8);
-    for (int i = 0; i < 4; i++)
-        put_u64(rec + 8 + 8 * i, k[i]);
-    (void)dgpb_sha256(rec, 40, sha);
-    memcpy(rec + 40, sha, 8);
-}
-
-/*
- * Sums the records of four counters in <root>/<name>. Bytes that are not a
- * whole, checked record (a file overwritten, truncated inside a record, or
- * written by an older dgpb) count as nothing: the reading moves on byte by
- * byte to the next record, so those appended after damage still count.
- */
-static void read_counter_file(const dgpb_cache *c, const char *name, uint64_t *out)
-{
-    char path[4200];
-    snprintf(path, sizeof path, "%s/%s", c->root, name);
-    uint8_t *bytes = NULL;
-    size_t n = 0;
-    if (fileio_read_regular(path, (size_t)1 << 30, &bytes, &n, NULL))
-        return;
-    for (size_t at = 0; at + COUNTER_RECORD <= n;) {
-        uint64_t k[4];
-        uint8_t rec[COUNTER_RECORD];
-        for (int i = 0; i < 4; i++)
-            k[i] = get_u64(bytes + at + 8 + 8 * i);
-        if (memcmp(bytes + at, COUNTER_MAGIC, 8)) {
-            at++;
-            continue;
-        }
-        counter_record(k, rec);
-        if (memcmp(rec, bytes + at, COUNTER_RECORD)) {
-            at++;
-            continue;
-        }
-        for (int i = 0; i < 4; i++)
-            out[i] += k[i];
-        at += COUNTER_RECORD;
-    }
-    dgpb_free(bytes);
-}
-
-static void read_counters(const dgpb_cache *c, dgpb_cache_counters *out)
-{
-    memset(out, 0, sizeof *out);
-    uint64_t local[4] = {0}, remote[4] = {0}, rejected[4] = {0};
-    read_counter_file(c, "counters", local);
-    read_counter_file(c, "remote-counters", remote);
-    read_counter_file(c, "rejected-counters", rejected);
-    out->build_rejected = rejected[0];
-    out->remote_unauthenticated = rejected[1];
-    out->build_hits = local[0], out->build_misses = local[1];
-    out->compile_hits = local[2], out->compile_misses = local[3];
-    out->remote_hits = remote[0], out->remote_misses = remote[1];
-    out->remote_uploads = remote[2], out->remote_errors = remote[3];
-}
-
-/* Appends a record of four counters to <root>/<name>, unless they are all 0. */
-static void add_counter_file(const dgpb_cache *c, const char *name, const uint64_t *k)
-{
-    if (!k[0] && !k[1] && !k[2] && !k[3])
-        return;
-    char path[4200];
-    snprintf(path, sizeof path, "%s/%s", c->root, name);
-    uint8_t rec[COUNTER_RECORD];
-    counter_record(k, rec);
-    /* Never waits (O_NONBLOCK: a FIFO there fails with ENXIO) or follows a link; anything but a
-       regular file there is damage, replaced by a new file. */
-    int flags = O_WRONLY | O_CREAT | O_APPEND | O_NONBLOCK | O_NOFOLLOW | O_CLOEXEC;
-    int fd = open(path, flags, 0644);
-    struct stat st;
-    if (fd >= 0 && (fstat(fd, &st) || !S_ISREG(st.st_mode))) {
-        close(fd);
-        fd = -1;
-        errno = EINVAL;
-    }
-    if (fd < 0 && (errno == EINVAL || errno == EISDIR || errno == ELOOP || errno == ENXIO) &&
-        !cache_remove_any(path))
-        fd = open(path, flags | O_EXCL, 0644);
-    if (fd < 0)
-        return;
-    (void)!write(fd, rec, sizeof rec); /* one small O_APPEND write: whole or not at all */
-    close(fd);
-}
-
-static void add_counters(const dgpb_cache *c)
-{
-    const dgpb_cache_counters *k = &c->counters;
-    uint64_t local[4] = {k->build_hits, k->build_misses, k->compile_hits, k->compile_misses};
-    uint64_t remote[4] = {k->remote_hits, k->remote_misses, k->remote_uploads, k->remote_errors};
-    uint64_t rejected[4] = {k->build_rejected, k->remote_unauthenticated, 0, 0};
-    add_counter_file(c, "counters", local);
-    add_counter_file(c, "remote-counters", remote);
-    add_counter_file(c, "rejected-counters", rejected);
-}
-
-/* ---- eviction ---- */
-
-/*
- * Whether to scan for eviction: once the bytes written since the last scan
- * (this process's added to <root>/pending, a hint that concurrent writers
- * may race on) pass a 32nd of the cap. Resets the count when it says yes.
- */
-static bool scan_due(dgpb_cache *c)
-{
-    char path[4200], temp[4300];
-    snprintf(path, sizeof path, "%s/pending", c->root);
-    snprintf(temp, sizeof temp, "%s/.pending-%ld", c->root, (long)getpid());
-    uint64_t pending = 0;
-    uint8_t *text = NULL;
-    size_t n = 0;
-    if (fileio_read_regular(path, 64, &text, &n, NULL) == DGPB_OK)
-        pending = strtoull((const char *)text, NULL, 10);
-    dgpb_free(text);
-    pending += c->put_bytes;
-    bool due = pending > c->max_size / 32;
-    char line[32];
-    int len = snprintf(line, sizeof line, "%llu\n", (unsigned long long)(due ? 0 : pending));
-    int fd = open(temp, O_WRONLY | O_CREAT | O_TRUNC | O_NONBLOCK | O_NOFOLLOW | O_CLOEXEC, 0644);
-    if (fd >= 0) {
-        bool bad = fileio_write_all(fd, line, (size_t)len) != 0;
-        bad |= close(fd) != 0;
-        /* a folder named pending (damage) is replaced */
-        if (!bad && rename(temp, path))
-            bad = !(errno == EISDIR || errno == ENOTEMPTY || errno == EEXIST) ||
-                  cache_remove_any(path) || rename(temp, path);
-        if (bad)
-            unlink(temp);
-    }
-    return due;
-}
-
 void dgpb_cache_close(dgpb_cache *c)
 {
     if (!c)
         return;
     remote_finish(c);
     if (c->root) {
-        add_counters(c);
-        if (c->puts && scan_due(c))
+        cache_counters_add(c->root, &c->counters);
+        if (c->puts && cache_scan_due(c->root, c->put_bytes, c->max_size))
             cache_evict(c->root, c->max_size);
     }
     dgpb_free(c->dir);
@@ -1030,7 +875,7 @@ int dgpb_cache_stats_get(dgpb_cache *c, dgpb_cache_stats *stats, dgpb_diag *diag
     stats->size = s.total;
     stats->damaged = s.damaged_count;
     stats->max_size = c->max_size;
-    read_counters(c, &stats->counters);
+    cache_counters_read(c->root, &stats->counters);
     cache_scan_free(&s);
     return DGPB_OK;
 }
