@@ -2,8 +2,9 @@
 # native_one_parse.sh DGPB_BUILD RECORDER SLANGC FIXTURES - one parse per module in builds on native
 # workers (docs/layout.md, "One parse per module"), through a compile service of the test's
 # own, as a build system's builds run:
-#   - plain32 (bench/plain-module.sh), one worker: every entry's compile comes from the
-#     module its discovery checked (--timings says how many), and the bundle is the one
+#   - plain8 (bench/plain-module.sh 8: 8 compute entries sharing a helper), one worker:
+#     every entry's compile comes from the module its discovery checked (--timings says
+#     how many), and the bundle is the one
 #     --compiler-processes writes (one slangc per compile, no sharing), byte for byte;
 #   - a module whose entries sit in group blocks (fixtures/build/features.slang) shares
 #     nothing and writes what processes write; a build with debug information shares
@@ -32,7 +33,7 @@ EOF
 chmod +x "$tmp/recorder"
 run() { "$build" --slangc "$slangc" --layout-recorder "$tmp/recorder" -DSCALE=1.0 "$@"; }
 
-"$(dirname "$0")/../bench/plain-module.sh" 32 >"$tmp/plain32.slang"
+"$(dirname "$0")/../bench/plain-module.sh" 8 >"$tmp/plain8.slang"
 # checked_of LOG: "N of M" from the --timings line, "none" when it says nothing of it.
 checked_of() {
     local c
@@ -50,24 +51,24 @@ same() {
 
 # The first build starts the service (its discovery may run here meanwhile): the counts are
 # the next builds', on its warm worker.
-run -q -j1 --targets spirv "$tmp/plain32.slang" -o "$tmp/w"
-run --timings -j1 --targets spirv "$tmp/plain32.slang" -o "$tmp/w" >"$tmp/one.log" 2>&1 ||
+run -q -j1 --targets spirv "$tmp/plain8.slang" -o "$tmp/w"
+run --timings -j1 --targets spirv "$tmp/plain8.slang" -o "$tmp/w" >"$tmp/one.log" 2>&1 ||
     { cat "$tmp/one.log"; exit 1; }
 c=$(checked_of "$tmp/one.log")
-[ "$c" = "32 of 33" ] && ok "plain32: $c compiles from the module its discovery checked" ||
-    bad "plain32: $c compiles from a checked module, expected 32 of 33: $(cat "$tmp/one.log")"
-same "$tmp/plain32.slang" --targets spirv && ok "plain32: the bundle one slangc per compile writes" ||
-    bad "plain32: the bundle differs from --compiler-processes'"
+[ "$c" = "8 of 9" ] && ok "plain8: $c compiles from the module its discovery checked" ||
+    bad "plain8: $c compiles from a checked module, expected 8 of 9: $(cat "$tmp/one.log")"
+same "$tmp/plain8.slang" --targets spirv && ok "plain8: the bundle one slangc per compile writes" ||
+    bad "plain8: the bundle differs from --compiler-processes'"
 ls "$DGPB_SERVICE_DIR"/*.probed >/dev/null 2>&1 && ok "the probe's pass is remembered" ||
     bad "no <name>.probed in $DGPB_SERVICE_DIR: $(ls "$DGPB_SERVICE_DIR")"
 
-run --timings -j1 --targets spirv,wgsl "$tmp/plain32.slang" -o "$tmp/w" >"$tmp/two.log" 2>&1 ||
+run --timings -j1 --targets spirv,wgsl "$tmp/plain8.slang" -o "$tmp/w" >"$tmp/two.log" 2>&1 ||
     { cat "$tmp/two.log"; exit 1; }
 c=$(checked_of "$tmp/two.log")
-[ "$c" = "63 of 66" ] && ok "plain32 for spirv and wgsl: $c compiles from a checked module" ||
-    bad "plain32 for spirv and wgsl: $c compiles from a checked module, expected 63 of 66 (the wgsl code's first compile is kept for the others): $(cat "$tmp/two.log")"
-same "$tmp/plain32.slang" --targets spirv,wgsl && ok "plain32 for spirv and wgsl: the bundle processes write" ||
-    bad "plain32 for spirv and wgsl: the bundle differs from --compiler-processes'"
+[ "$c" = "15 of 18" ] && ok "plain8 for spirv and wgsl: $c compiles from a checked module" ||
+    bad "plain8 for spirv and wgsl: $c compiles from a checked module, expected 15 of 18 (the wgsl code's first compile is kept for the others): $(cat "$tmp/two.log")"
+same "$tmp/plain8.slang" --targets spirv,wgsl && ok "plain8 for spirv and wgsl: the bundle processes write" ||
+    bad "plain8 for spirv and wgsl: the bundle differs from --compiler-processes'"
 
 run --timings -j1 --targets spirv "$fixtures/build/features.slang" -o "$tmp/w" >"$tmp/groups.log" 2>&1 ||
     { cat "$tmp/groups.log"; exit 1; }
@@ -77,7 +78,7 @@ c=$(checked_of "$tmp/groups.log")
 same "$fixtures/build/features.slang" --targets spirv && ok "a module of group blocks: the bundle processes write" ||
     bad "a module of group blocks: the bundle differs from --compiler-processes'"
 
-run --timings -j1 --targets spirv --debug-info 2 "$tmp/plain32.slang" -o "$tmp/w" >"$tmp/g.log" 2>&1 ||
+run --timings -j1 --targets spirv --debug-info 2 "$tmp/plain8.slang" -o "$tmp/w" >"$tmp/g.log" 2>&1 ||
     { cat "$tmp/g.log"; exit 1; }
 c=$(checked_of "$tmp/g.log")
 [ "$c" = none ] && ok "debug information shares nothing" ||
